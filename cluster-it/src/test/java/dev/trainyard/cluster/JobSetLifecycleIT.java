@@ -1,0 +1,104 @@
+package dev.trainyard.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Real lifecycle (tier T3): the fixtures run through the JobSet controller, the Job controller in
+ * kube-controller-manager, kube-scheduler and kwok's fast stages (pods become Running, then Succeeded)
+ * until the JobSet reports condition {@code Completed}. Hostnames follow
+ * {@code <js>-<rjob>-<jobIdx>-<podIdx>} with subdomain {@code <js>} (jobset docs "DNS hostnames for Pods").
+ */
+@ExtendWith(KubeClusterExtension.class)
+class JobSetLifecycleIT {
+
+    static final Duration RUN_TIMEOUT = Duration.ofSeconds(120);
+
+    @Test
+    @DisplayName("the torch fixture's 2 node pods run and the JobSet reaches Completed")
+    void torchRunCompletes(KubeCluster cluster) {
+        String namespace = cluster.newNamespace();
+        GenericKubernetesResource jobSet = applyFixtureJobSet(cluster, namespace,
+                "torch-2-nodes/expected/clusters/dev/team-a/llama-ft-7f3a9c");
+        awaitCompleted(cluster, namespace, jobSet.getMetadata().getName());
+        List<Pod> pods = pods(cluster, namespace, jobSet.getMetadata().getName());
+        assertEquals(2, pods.size(), "node pods");
+        pods.forEach(pod -> assertHostname(pod, jobSet.getMetadata().getName()));
+    }
+
+    @Test
+    @DisplayName("the MPI fixture completes, and its launcher Job is created only after the node Job is Ready")
+    void mpiLauncherWaitsForReadyNodes(KubeCluster cluster) {
+        String namespace = cluster.newNamespace();
+        Manifests manifests = new Manifests(cluster.client());
+        manifests.loadTree(fixture("mpi-launcher/expected/clusters/dev/team-a/allreduce-91bd04")).stream()
+                .filter(o -> !"JobSet".equals(o.getKind()))
+                .forEach(o -> manifests.apply(manifests.placed(o, namespace)));
+        GenericKubernetesResource jobSet = applyFixtureJobSet(cluster, namespace,
+                "mpi-launcher/expected/clusters/dev/team-a/allreduce-91bd04");
+        String name = jobSet.getMetadata().getName();
+        awaitCompleted(cluster, namespace, name);
+        Job nodeJob = cluster.client().batch().v1().jobs().inNamespace(namespace).withName(name + "-node-0").get();
+        Job launcherJob = cluster.client().batch().v1().jobs().inNamespace(namespace).withName(name + "-launcher-0").get();
+        Instant nodesReady = latestPodStart(pods(cluster, namespace, name).stream()
+                .filter(p -> "node".equals(p.getMetadata().getLabels().get(JobSets.RJOB_LABEL))).toList());
+        Instant launcherCreated = Instant.parse(launcherJob.getMetadata().getCreationTimestamp());
+        assertFalse(launcherCreated.isBefore(nodesReady),
+                "launcher Job created " + launcherCreated + " before node pods were running at " + nodesReady);
+        assertTrue(Instant.parse(nodeJob.getMetadata().getCreationTimestamp()).compareTo(launcherCreated) <= 0,
+                "node Job must be created first");
+        pods(cluster, namespace, name).forEach(pod -> assertHostname(pod, name));
+    }
+
+    static GenericKubernetesResource applyFixtureJobSet(KubeCluster cluster, String namespace, String runDir) {
+        Manifests manifests = new Manifests(cluster.client());
+        GenericKubernetesResource jobSet = manifests.loadTree(fixture(runDir)).stream()
+                .filter(o -> "JobSet".equals(o.getKind())).findFirst().orElseThrow();
+        JobSets.unqueue(jobSet);
+        return manifests.apply(manifests.placed(jobSet, namespace));
+    }
+
+    static void awaitCompleted(KubeCluster cluster, String namespace, String name) {
+        Eventually.await("JobSet " + namespace + "/" + name + " Completed", RUN_TIMEOUT,
+                () -> JobSets.hasCondition(JobSets.api(cluster.client()).inNamespace(namespace).withName(name).get(),
+                        "Completed"),
+                () -> JobSets.describe(JobSets.api(cluster.client()).inNamespace(namespace).withName(name).get()));
+    }
+
+    static List<Pod> pods(KubeCluster cluster, String namespace, String jobSetName) {
+        return cluster.client().pods().inNamespace(namespace).withLabel(JobSets.NAME_LABEL, jobSetName)
+                .list().getItems();
+    }
+
+    /** Pod hostname {@code <js>-<rjob>-<jobIdx>-<podIdx>}, subdomain {@code <js>}. */
+    static void assertHostname(Pod pod, String jobSetName) {
+        String rjob = pod.getMetadata().getLabels().get(JobSets.RJOB_LABEL);
+        String jobIndex = pod.getMetadata().getLabels().get(JobSets.JOB_INDEX_LABEL);
+        String podIndex = pod.getMetadata().getAnnotations().get(JobSets.COMPLETION_INDEX);
+        assertEquals(jobSetName + "-" + rjob + "-" + jobIndex + "-" + podIndex, pod.getSpec().getHostname(),
+                "hostname of " + pod.getMetadata().getName());
+        assertEquals(jobSetName, pod.getSpec().getSubdomain(), "subdomain of " + pod.getMetadata().getName());
+    }
+
+    private static Instant latestPodStart(List<Pod> pods) {
+        return pods.stream().map(p -> Instant.parse(p.getStatus().getStartTime())).max(Instant::compareTo)
+                .orElseThrow(() -> new AssertionError("no node pods"));
+    }
+
+    static Path fixture(String relative) {
+        return OutputTreeCase.fixtures().stream().findFirst().orElseThrow().expected()
+                .getParent().getParent().resolve(relative);
+    }
+}

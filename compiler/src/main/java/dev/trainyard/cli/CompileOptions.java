@@ -1,0 +1,47 @@
+package dev.trainyard.cli;
+
+import dev.trainyard.compiler.CompileRequest;
+import java.nio.file.Path;
+import java.util.Optional;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** Options shared by {@code compile} and {@code validate}. */
+final class CompileOptions {
+  @Parameters(index = "0", paramLabel = "TRAIN_YAML", description = "the train.yaml to compile")
+  Path trainYaml;
+
+  @Option(names = "--platform", paramLabel = "FILE", description = "platform.yaml (default: the embedded default platform: cluster local, namespace default, queue default)")
+  Path platform;
+
+  @Option(names = "--runtimes", paramLabel = "DIR", description = "platform runtimes folder (<name>/<version>/runtime.yaml); overrides and adds to the built-ins")
+  Path runtimes;
+
+  @Option(names = "--source-repo", paramLabel = "URL", description = "clone URL of the source repo (default: the git remote of the repo holding TRAIN_YAML)")
+  String sourceRepo;
+
+  @Option(names = "--source-commit", paramLabel = "SHA", description = "full commit SHA pods clone (default: HEAD; then uncommitted files next to TRAIN_YAML are an error)")
+  String sourceCommit;
+
+  @Option(names = "--cluster", paramLabel = "NAME", description = "target cluster from platform.yaml (default: the first)")
+  String cluster;
+
+  @Option(names = "--namespace", paramLabel = "NAME", description = "target namespace (default: the first one that accepts the source repo)")
+  String namespace;
+
+  @Option(names = "--attempt", paramLabel = "N", defaultValue = "1", description = "re-run counter for the same commit; part of the run id (default: ${DEFAULT-VALUE})")
+  int attempt;
+
+  @Option(names = "--output", paramLabel = "FORMAT", defaultValue = "text", description = "text or json (default: ${DEFAULT-VALUE})")
+  OutputFormat output;
+
+  /** The request for the compiler; {@code existingTree} is where an existing run's Secret may be reused from. */
+  CompileRequest request(Optional<Path> existingTree) {
+    return new CompileRequest(trainYaml, trainYaml.toString(), Optional.ofNullable(platform), Optional.ofNullable(runtimes),
+        Optional.ofNullable(sourceRepo), Optional.ofNullable(sourceCommit), Optional.ofNullable(cluster),
+        Optional.ofNullable(namespace), Math.max(1, attempt), existingTree);
+  }
+
+  /** Output formats of {@code --output}. */
+  enum OutputFormat { text, json }
+}

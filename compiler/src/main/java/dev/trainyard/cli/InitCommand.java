@@ -1,0 +1,73 @@
+package dev.trainyard.cli;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code trainyard init}: scaffolds a two-line train.yaml whose first line points editors at the schema. */
+@Command(
+    name = "init",
+    description = "Write a minimal train.yaml into DIR (default: the current folder). Never overwrites one without --force.",
+    mixinStandardHelpOptions = true)
+final class InitCommand implements Callable<Integer> {
+  /** Where the train.yaml schema is published (its {@code $id}). */
+  static final String SCHEMA_URL = "https://trainyard.dev/schemas/train.v1.schema.json";
+
+  @Spec CommandSpec spec;
+
+  @Parameters(index = "0", arity = "0..1", paramLabel = "DIR", defaultValue = ".", description = "folder of your training code")
+  Path dir;
+
+  @Option(names = "--runtime", paramLabel = "NAME", defaultValue = "torch", description = "torch, deepspeed, mpi, mlx, jax or plain (default: ${DEFAULT-VALUE})")
+  String runtime;
+
+  @Option(names = "--nodes", paramLabel = "N", defaultValue = "1", description = "number of nodes (default: ${DEFAULT-VALUE})")
+  int nodes;
+
+  @Option(names = "--schema", paramLabel = "URL_OR_PATH", defaultValue = SCHEMA_URL, description = "schema reference for the editor line (default: ${DEFAULT-VALUE}); use a local file written by `trainyard schema` to work offline")
+  String schema;
+
+  @Option(names = "--force", description = "replace an existing train.yaml")
+  boolean force;
+
+  @Override
+  public Integer call() throws IOException {
+    if (nodes < 1) {
+      throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--nodes must be at least 1, got " + nodes);
+    }
+    if (!runtime.matches("^[a-z]([-a-z0-9]*[a-z0-9])?(@[0-9A-Za-z.+-]+)?$")) {
+      throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--runtime must be NAME or NAME@VERSION, got \"" + runtime + "\"");
+    }
+    Path file = dir.resolve("train.yaml");
+    if (Files.exists(file) && !force) {
+      spec.commandLine().getErr().println("trainyard: " + file + " already exists; use --force to replace it");
+      return 1;
+    }
+    Files.createDirectories(dir);
+    Path temp = Files.createTempFile(dir, ".train-", ".yaml");
+    Files.writeString(temp, content(), StandardCharsets.UTF_8);
+    Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    spec.commandLine().getOut().println("wrote " + file + "; compile it with: trainyard compile " + file);
+    return 0;
+  }
+
+  String content() {
+    String run = runtime.startsWith("torch") ? "torchrun train.py" : "python train.py";
+    StringBuilder out = new StringBuilder("# yaml-language-server: $schema=" + schema + "\n");
+    out.append("# Fields and defaults: `trainyard schema`. Compile: `trainyard compile train.yaml`.\n");
+    if (!runtime.equals("torch")) {
+      out.append("runtime: ").append(runtime).append('\n');
+    }
+    out.append("run: ").append(run).append('\n');
+    out.append("nodes: ").append(nodes).append('\n');
+    return out.toString();
+  }
+}

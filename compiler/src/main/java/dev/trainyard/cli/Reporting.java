@@ -1,0 +1,61 @@
+package dev.trainyard.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.trainyard.compiler.CompileResult;
+import dev.trainyard.compiler.manifest.OutputTree;
+import dev.trainyard.compiler.resolve.ResolvedJob;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.Optional;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** What compile and validate print: diagnostics on stderr, a summary of the run and the files on stdout. */
+final class Reporting {
+  private Reporting() {}
+
+  /** Files written by compile, for the summary. */
+  record Written(Path root, OutputTree tree) {}
+
+  /** Prints {@code result} and returns the exit code (0, or 1 when there are errors). */
+  static int report(CommandSpec spec, CompileOptions.OutputFormat format, CompileResult result, Optional<Written> written) {
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    if (format == CompileOptions.OutputFormat.json) {
+      ObjectNode json = DiagnosticPrinter.toJson(result.diagnostics());
+      result.job().filter(j -> !result.hasErrors()).ifPresent(j -> summaryJson(json, j));
+      written.ifPresent(w -> {
+        ArrayNode files = json.putArray("files");
+        w.tree().files().keySet().forEach(f -> files.add(w.root().resolve(f).toString()));
+      });
+      out.println(json.toPrettyString());
+      out.flush();
+    } else {
+      DiagnosticPrinter.printText(result.diagnostics(), err);
+      if (!result.hasErrors()) {
+        result.job().ifPresent(j -> out.println(summary(j)));
+        written.ifPresent(w -> printFiles(out, w));
+      }
+      out.flush();
+    }
+    return result.hasErrors() ? 1 : 0;
+  }
+
+  private static String summary(ResolvedJob j) {
+    return "run " + j.naming().runName() + ": " + j.topology().nodes() + " node(s) x " + j.topology().procsPerNode()
+        + " process(es), runtime " + j.runtime().ref() + ", queue " + j.target().localQueue() + " in "
+        + j.target().cluster() + "/" + j.target().namespace() + ", commit " + j.source().commit().substring(0, Math.min(12, j.source().commit().length()));
+  }
+
+  private static void summaryJson(ObjectNode json, ResolvedJob j) {
+    ObjectNode run = json.putObject("run");
+    run.put("name", j.naming().runName()).put("cluster", j.target().cluster()).put("namespace", j.target().namespace())
+        .put("queue", j.target().localQueue()).put("runtime", j.runtime().ref()).put("nodes", j.topology().nodes())
+        .put("procsPerNode", j.topology().procsPerNode()).put("commit", j.source().commit());
+  }
+
+  private static void printFiles(PrintWriter out, Written w) {
+    out.println("wrote " + w.tree().files().size() + " files under " + w.root() + "/:");
+    w.tree().files().keySet().forEach(f -> out.println("  " + f));
+  }
+}

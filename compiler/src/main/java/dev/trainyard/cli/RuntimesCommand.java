@@ -1,0 +1,92 @@
+package dev.trainyard.cli;
+
+import dev.trainyard.compiler.diagnostic.StageResult;
+import dev.trainyard.compiler.runtime.RuntimeCatalog;
+import dev.trainyard.compiler.runtime.RuntimeCatalogLoader;
+import dev.trainyard.compiler.runtime.RuntimeDefinition;
+import dev.trainyard.compiler.schema.NetworkntSchemaValidator;
+import dev.trainyard.compiler.source.YamlDocumentLoader;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code trainyard runtimes list|show}: what runtimes are installed and what they provide. */
+@Command(name = "runtimes", description = "List installed runtimes or show one.", mixinStandardHelpOptions = true,
+    subcommands = {RuntimesCommand.ListCommand.class, RuntimesCommand.ShowCommand.class})
+final class RuntimesCommand {
+
+  @Command(name = "list", description = "List runtimes: the newest version of each (--all: every version).", mixinStandardHelpOptions = true)
+  static final class ListCommand implements Callable<Integer> {
+    @Spec CommandSpec spec;
+    @Option(names = "--runtimes", paramLabel = "DIR", description = "platform runtimes folder to add to the built-ins") Path runtimes;
+    @Option(names = "--all", description = "every version, not just the newest") boolean all;
+
+    @Override
+    public Integer call() {
+      Optional<RuntimeCatalog> catalog = load(spec, runtimes);
+      if (catalog.isEmpty()) {
+        return 1;
+      }
+      PrintWriter out = spec.commandLine().getOut();
+      List<RuntimeDefinition> rows = all ? catalog.get().all() : catalog.get().newest();
+      out.printf("%-12s %-10s %-10s %s%n", "NAME", "VERSION", "FRAMEWORK", "DESCRIPTION");
+      rows.forEach(r -> out.printf("%-12s %-10s %-10s %s%n", r.name(), r.version(), r.framework().id(), r.description()));
+      out.flush();
+      return 0;
+    }
+  }
+
+  @Command(name = "show", description = "Show one runtime: image, packages, defaults, MPI settings, versions.", mixinStandardHelpOptions = true)
+  static final class ShowCommand implements Callable<Integer> {
+    @Spec CommandSpec spec;
+    @Parameters(index = "0", paramLabel = "NAME[@VERSION]") String ref;
+    @Option(names = "--runtimes", paramLabel = "DIR", description = "platform runtimes folder to add to the built-ins") Path runtimes;
+
+    @Override
+    public Integer call() {
+      Optional<RuntimeCatalog> catalog = load(spec, runtimes);
+      if (catalog.isEmpty()) {
+        return 1;
+      }
+      Optional<RuntimeDefinition> found = catalog.get().find(ref);
+      if (found.isEmpty()) {
+        spec.commandLine().getErr().println("trainyard: runtime \"" + ref + "\" is not installed; installed: "
+            + String.join(", ", catalog.get().names()));
+        return 1;
+      }
+      print(spec.commandLine().getOut(), found.get(), catalog.get().versionsOf(found.get().name()));
+      return 0;
+    }
+
+    private static void print(PrintWriter out, RuntimeDefinition r, List<String> versions) {
+      out.println("name:        " + r.name());
+      out.println("version:     " + r.version() + "   (installed: " + String.join(", ", versions) + ")");
+      out.println("framework:   " + r.framework().id());
+      out.println("description: " + r.description());
+      out.println("image:       " + r.image());
+      out.println("digest:      " + r.digest());
+      out.println("origin:      " + r.origin());
+      out.println("user:        uid " + r.user().uid() + ", home " + r.user().home());
+      out.println("resources:   gpus " + r.resources().gpus() + ", cpu " + r.resources().cpu() + ", memory " + r.resources().memory());
+      r.mpi().ifPresent(m -> out.println("mpi:         " + m.implementation().id() + ", sshd port " + m.sshPort()
+          + (m.launcherAsNode() ? ", launcher also trains" : ", separate launcher")));
+      out.println("packages:");
+      r.packages().forEach(p -> out.println("  - " + p));
+      out.flush();
+    }
+  }
+
+  static Optional<RuntimeCatalog> load(CommandSpec spec, Path runtimes) {
+    StageResult<RuntimeCatalog> result =
+        new RuntimeCatalogLoader(new YamlDocumentLoader(), new NetworkntSchemaValidator()).load(Optional.ofNullable(runtimes));
+    DiagnosticPrinter.printText(result.diagnostics(), spec.commandLine().getErr());
+    return result.failed() ? Optional.empty() : result.value();
+  }
+}

@@ -1,0 +1,109 @@
+package dev.trainyard.compiler;
+
+import dev.trainyard.compiler.diagnostic.Diagnostic;
+import dev.trainyard.compiler.diagnostic.StageResult;
+import dev.trainyard.compiler.manifest.CheckStage;
+import dev.trainyard.compiler.manifest.EmitStage;
+import dev.trainyard.compiler.manifest.ManifestSet;
+import dev.trainyard.compiler.manifest.OutputTree;
+import dev.trainyard.compiler.platform.Platform;
+import dev.trainyard.compiler.platform.PlatformLoader;
+import dev.trainyard.compiler.policy.PolicyStage;
+import dev.trainyard.compiler.provenance.GitSourceInspector;
+import dev.trainyard.compiler.provenance.SourceInfo;
+import dev.trainyard.compiler.render.RenderStage;
+import dev.trainyard.compiler.resolve.ResolveInput;
+import dev.trainyard.compiler.resolve.ResolveStage;
+import dev.trainyard.compiler.resolve.ResolvedJob;
+import dev.trainyard.compiler.runtime.RuntimeCatalog;
+import dev.trainyard.compiler.runtime.RuntimeCatalogLoader;
+import dev.trainyard.compiler.schema.NetworkntSchemaValidator;
+import dev.trainyard.compiler.schema.SchemaValidator;
+import dev.trainyard.compiler.source.YamlDocumentLoader;
+import dev.trainyard.compiler.spec.SpecReader;
+import dev.trainyard.compiler.spec.TrainSpec;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The compiler: train.yaml + runtimes + platform.yaml → the GitOps files of one run. Reads like a table of
+ * contents (kustomize's {@code Run}): load and schema, resolve, policy, render, check, emit. Each stage
+ * reports all its problems; the pipeline stops after the first stage with an error; warnings pass through.
+ * Reading files and git happens here at the edge; the stages are pure. Writing is the caller's job.
+ *
+ * <pre>
+ * CompileResult result = new Compiler(secrets).compile(CompileRequest.of(Path.of("train.yaml")));
+ * </pre>
+ */
+public final class Compiler {
+  /** The compiler version stamped into provenance. */
+  public static final String VERSION = "0.1.0";
+
+  private final YamlDocumentLoader loader = new YamlDocumentLoader();
+  private final SchemaValidator validator = new NetworkntSchemaValidator();
+  private final SshSecretSource secrets;
+
+  /** @param secrets makes or reuses the SSH Secret of MPI runs */
+  public Compiler(SshSecretSource secrets) {
+    this.secrets = secrets;
+  }
+
+  /** Compiles one train.yaml. Never throws for a mistake in the user's or the platform's files. */
+  public CompileResult compile(CompileRequest request) {
+    List<Diagnostic> all = new ArrayList<>();
+    Optional<TrainSpec> spec = keep(new SpecReader(loader, validator).read(request.trainYaml(), request.displayPath()), all);
+    Optional<Platform> platform = keep(new PlatformLoader(loader, validator).load(request.platformFile(), displayOf(request.platformFile())), all);
+    Optional<RuntimeCatalog> catalog = keep(new RuntimeCatalogLoader(loader, validator).load(request.runtimesDir()), all);
+    if (spec.isEmpty() || platform.isEmpty() || catalog.isEmpty()) {
+      return failed(all, Optional.empty());
+    }
+    Optional<SourceInfo> source = keep(new GitSourceInspector().inspect(request.trainYaml(), request.displayPath(), request.sourceRepo(), request.sourceCommit()), all);
+    if (source.isEmpty()) {
+      return failed(all, Optional.empty());
+    }
+    ResolveInput input = new ResolveInput(spec.get(), catalog.get(), platform.get(), source.get(), request.cluster(),
+        request.namespace(), request.attempt(), hasRequirements(request, spec.get()), VERSION);
+    return compileResolved(input, request, all);
+  }
+
+  private CompileResult compileResolved(ResolveInput input, CompileRequest request, List<Diagnostic> all) {
+    Optional<ResolvedJob> job = keep(new ResolveStage().resolve(input), all);
+    if (job.isEmpty()) {
+      return failed(all, Optional.empty());
+    }
+    Optional<ResolvedJob> checked = keep(new PolicyStage().check(job.get()), all);
+    if (checked.isEmpty() || all.stream().anyMatch(Diagnostic::isError)) {
+      return failed(all, job);
+    }
+    Optional<ManifestSet> set = keep(new RenderStage().render(job.get(), secrets.forRun(request, job.get())), all);
+    Optional<ManifestSet> valid = set.flatMap(s -> keep(new CheckStage().check(s, job.get().runtime().origin()), all));
+    if (valid.isEmpty()) {
+      return failed(all, job);
+    }
+    OutputTree tree = new EmitStage().emit(valid.get());
+    return new CompileResult(Optional.of(tree), job, all);
+  }
+
+  private static <T> Optional<T> keep(StageResult<T> result, List<Diagnostic> all) {
+    all.addAll(result.diagnostics());
+    return result.failed() ? Optional.empty() : result.value();
+  }
+
+  private static CompileResult failed(List<Diagnostic> all, Optional<ResolvedJob> job) {
+    return new CompileResult(Optional.empty(), job, all);
+  }
+
+  private static String displayOf(Optional<Path> file) {
+    return file.map(Path::toString).orElse(PlatformLoader.EMBEDDED_NAME);
+  }
+
+  /** Whether requirements.txt exists in the working directory (the default {@code setup}). */
+  private static boolean hasRequirements(CompileRequest request, TrainSpec spec) {
+    Path folder = request.trainYaml().toAbsolutePath().getParent();
+    Path workdir = spec.workdir().map(folder::resolve).orElse(folder).normalize();
+    return Files.isRegularFile(workdir.resolve("requirements.txt"));
+  }
+}

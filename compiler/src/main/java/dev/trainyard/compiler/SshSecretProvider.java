@@ -1,0 +1,101 @@
+package dev.trainyard.compiler;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.trainyard.compiler.diagnostic.SourceLocation;
+import dev.trainyard.compiler.manifest.EmitStage;
+import dev.trainyard.compiler.manifest.Manifest;
+import dev.trainyard.compiler.platform.Platform;
+import dev.trainyard.compiler.render.RenderServices;
+import dev.trainyard.compiler.resolve.ResolvedJob;
+import dev.trainyard.compiler.secrets.AgeRecipient;
+import dev.trainyard.compiler.secrets.PlainSecretSealer;
+import dev.trainyard.compiler.secrets.SealedSecretSealer;
+import dev.trainyard.compiler.secrets.SealingCertificate;
+import dev.trainyard.compiler.secrets.SecretSealer;
+import dev.trainyard.compiler.secrets.SopsAgeSealer;
+import dev.trainyard.compiler.secrets.SshKeyGenerator;
+import dev.trainyard.compiler.secrets.SshKeyPair;
+import dev.trainyard.compiler.secrets.UnsealedSecret;
+import dev.trainyard.compiler.source.SourceFile;
+import dev.trainyard.compiler.source.YamlDocumentLoader;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * The SSH Secret of an MPI run: reused byte for byte when the run's folder in the GitOps tree already has
+ * one (so a re-compile changes nothing and the key stays stable), else a fresh key pair sealed per
+ * platform.yaml's secrets policy. The only place with key randomness and a clock.
+ */
+public final class SshSecretProvider implements SshSecretSource {
+  private static final String TYPE = "kubernetes.io/ssh-auth";
+  private final SecureRandom random;
+  private final Clock clock;
+
+  public SshSecretProvider(SecureRandom random, Clock clock) {
+    this.random = random;
+    this.clock = clock;
+  }
+
+  /** With a strong random source and the system clock (SOPS {@code lastmodified}). */
+  public static SshSecretProvider system() {
+    return new SshSecretProvider(new SecureRandom(), Clock.systemUTC());
+  }
+
+  @Override
+  public RenderServices forRun(CompileRequest request, ResolvedJob job) {
+    return (namespace, name, labels, annotations) ->
+        existing(request, job, name).orElseGet(() -> fresh(job.platform().secrets(), namespace, name, labels, annotations));
+  }
+
+  private Manifest fresh(Platform.SecretsPolicy policy, String namespace, String name, Map<String, String> labels, Map<String, String> annotations) {
+    SshKeyPair keys = new SshKeyGenerator(random).generate("trainyard@" + name);
+    UnsealedSecret secret = new UnsealedSecret(namespace, name, TYPE, new TreeMap<>(labels), new TreeMap<>(annotations),
+        new TreeMap<>(Map.of("ssh-privatekey", keys.privateKeyOpenSsh(), "ssh-publickey", keys.publicKeyAuthorized())), true);
+    return Manifest.of(sealer(policy).seal(secret));
+  }
+
+  private SecretSealer sealer(Platform.SecretsPolicy policy) {
+    SourceLocation at = SourceLocation.ofFile("platform.yaml");
+    return switch (policy.mode()) {
+      case PLAIN -> new PlainSecretSealer();
+      case SEALED_SECRETS -> new SealedSecretSealer(
+          SealingCertificate.parse(policy.sealedSecretsCertificate().orElseThrow(), at, "/secrets").value().orElseThrow(), random);
+      case SOPS_AGE -> new SopsAgeSealer(
+          policy.ageRecipients().stream().map(r -> AgeRecipient.parse(r, at, "/secrets").value().orElseThrow()).toList(), random, clock);
+    };
+  }
+
+  /** The Secret (plain, sealed or SOPS) already committed for this run, if the GitOps tree has one. */
+  private static Optional<Manifest> existing(CompileRequest request, ResolvedJob job, String name) {
+    if (request.existingTree().isEmpty()) {
+      return Optional.empty();
+    }
+    Path dir = request.existingTree().get().resolve(EmitStage.runFolder(job.target().cluster(), job.target().namespace(), job.naming().runName()));
+    for (String kind : List.of("secret", "sealedsecret")) {
+      Path file = dir.resolve(kind + "-" + name + ".yaml");
+      if (Files.isRegularFile(file)) {
+        return Optional.of(read(file));
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static Manifest read(Path file) {
+    try {
+      String text = Files.readString(file, StandardCharsets.UTF_8);
+      var doc = new YamlDocumentLoader().load(new SourceFile(file.toString(), text));
+      return Manifest.of((ObjectNode) doc.value().orElseThrow(() -> new IllegalStateException("unreadable Secret " + file)).root());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

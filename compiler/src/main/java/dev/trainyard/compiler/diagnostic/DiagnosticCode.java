@@ -1,0 +1,70 @@
+package dev.trainyard.compiler.diagnostic;
+
+/**
+ * Stable diagnostic codes, grouped by the pipeline stage that reports them.
+ *
+ * <p>{@code E1xx} load, {@code E2xx} schema, {@code E3xx} resolve, {@code E4xx} policy, {@code E5xx} render,
+ * {@code E6xx} check, {@code E7xx} emit and write. Codes never change meaning; retired codes are not reused.
+ * Warnings use the same numbering with a {@code W} prefix.
+ */
+public enum DiagnosticCode {
+  // load
+  YAML_SYNTAX("E101"),
+  TAB_INDENTATION("E102"),
+  DUPLICATE_KEY("E103"),
+  ANCHOR_OR_ALIAS("E104"),
+  FILE_TOO_LARGE("E105"),
+  EMPTY_FILE("E106"),
+  NOT_A_MAPPING("E107"),
+  FILE_UNREADABLE("E108"),
+  NOT_UTF8("E109"),
+  MULTIPLE_DOCUMENTS("E110"),
+  // schema
+  UNKNOWN_FIELD("E201"),
+  WRONG_TYPE("E202"),
+  MISSING_FIELD("E203"),
+  OUT_OF_RANGE("E204"),
+  INVALID_VALUE("E205"),
+  // resolve
+  UNKNOWN_RUNTIME("E301"),
+  UNKNOWN_RUNTIME_VERSION("E302"),
+  INVALID_RUNTIME("E303"),
+  INVALID_PLATFORM("E304"),
+  SOURCE_NOT_COMMITTED("E305"),
+  SOURCE_NO_REMOTE("E306"),
+  INVALID_QUANTITY("E307"),
+  INVALID_DURATION("E308"),
+  WORKDIR_OUTSIDE_REPO("E309"),
+  UNKNOWN_TARGET("E310"),
+  // policy
+  INVALID_NAME("E401"),
+  NAME_TOO_LONG("E402"),
+  RESERVED_ENV("E403"),
+  QUEUE_NOT_ALLOWED("E404"),
+  UNCOVERED_RESOURCE("E405"),
+  UNKNOWN_GPU_TYPE("E406"),
+  SECRETS_POLICY("E407"),
+  TOO_MANY_PROCESSES("E408"),
+  RUN_CONTRADICTS_TOPOLOGY("E409"),
+  PLAIN_SECRET_IN_GIT("W410"),
+  RUN_LINT_WARNING("W411"),
+  IMAGE_NOT_PINNED("W412"),
+  RESERVED_PATH("E413"),
+  // render
+  TEMPLATE_ERROR("E501"),
+  // check
+  OUTPUT_INVALID("E601"),
+  // emit and write
+  OUTPUT_WRITE("E701");
+
+  private final String id;
+
+  DiagnosticCode(String id) {
+    this.id = id;
+  }
+
+  /** The printed code, e.g. {@code E402}. */
+  public String id() {
+    return id;
+  }
+}

@@ -1,0 +1,186 @@
+package dev.trainyard.compiler.platform;
+
+import dev.trainyard.compiler.source.SourceMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The platform team's {@code platform.yaml}: clusters, which source repos may target which namespaces,
+ * Kueue queues, GPU naming, code sync, and the secrets policy. With no file at all the embedded default
+ * (one cluster {@code local}, namespace {@code default}, queue {@code default}, plain Secrets allowed with a
+ * warning) serves local use.
+ *
+ * <pre>
+ * apiVersion: trainyard.dev/v1
+ * kind: Platform
+ * defaultRuntime: torch
+ * clusters: [{name: prod, domain: cluster.local}]
+ * namespaces: [{name: team-a, cluster: prod, sources: ["github.com/acme/*"], defaultQueue: team-a}]
+ * secrets: {policy: sealed-secrets, sealedSecrets: {certificate: "-----BEGIN CERTIFICATE-----..."}}
+ * queues: {resourceFlavors: [...], clusterQueues: [...], localQueues: [...]}
+ * </pre>
+ *
+ * @param defaultRuntime runtime used when {@code train.yaml} names none
+ * @param clusters target clusters, the first is the default
+ * @param namespaces namespaces users may target, with the source repos allowed in each
+ * @param gpu GPU resource name and gpuType → node labels
+ * @param codeSync the init container that clones the source repo at the commit
+ * @param secrets how the SSH Secret is committed
+ * @param queues Kueue objects to emit and check against
+ * @param origin display path of the file, or {@code <embedded default platform>}
+ * @param embedded true for the built-in default
+ * @param map positions in the file, for diagnostics about platform values
+ */
+public record Platform(
+    String defaultRuntime,
+    List<Cluster> clusters,
+    List<NamespaceRule> namespaces,
+    GpuSettings gpu,
+    CodeSync codeSync,
+    SecretsPolicy secrets,
+    Queues queues,
+    String origin,
+    boolean embedded,
+    SourceMap map) {
+
+  public Platform {
+    Objects.requireNonNull(defaultRuntime, "defaultRuntime");
+    clusters = List.copyOf(clusters);
+    namespaces = List.copyOf(namespaces);
+  }
+
+  /** A target cluster. @param domain the cluster DNS domain (mpi-operator#704), e.g. {@code cluster.local} */
+  public record Cluster(String name, String domain) {}
+
+  /**
+   * A namespace users may target.
+   *
+   * @param sources glob patterns over normalised repo URLs ({@code github.com/acme/*}); {@code *} allows all
+   * @param defaultQueue LocalQueue used when {@code train.yaml} names none
+   */
+  public record NamespaceRule(String name, String cluster, List<String> sources, String defaultQueue) {
+    public NamespaceRule {
+      sources = List.copyOf(sources);
+    }
+  }
+
+  /**
+   * @param resourceName extended resource for GPUs, default {@code nvidia.com/gpu}
+   * @param types {@code gpuType} → node labels that select that accelerator
+   */
+  public record GpuSettings(String resourceName, Map<String, Map<String, String>> types) {
+    public GpuSettings {
+      types = Map.copyOf(types);
+    }
+  }
+
+  /**
+   * @param image git-sync image that clones the repo in one-time mode
+   * @param credentialSecret Secret with {@code username}/{@code password} keys for private repos, if any
+   */
+  public record CodeSync(String image, Optional<String> credentialSecret) {}
+
+  /**
+   * @param mode how Secrets are committed
+   * @param allowPlain whether {@code plain} is allowed at all
+   * @param sealedSecretsCertificate PEM certificate of the sealed-secrets controller
+   * @param ageRecipients age public keys for SOPS
+   */
+  public record SecretsPolicy(
+      SecretsMode mode, boolean allowPlain, Optional<String> sealedSecretsCertificate, List<String> ageRecipients) {
+    public SecretsPolicy {
+      ageRecipients = List.copyOf(ageRecipients);
+    }
+  }
+
+  /** How Secrets are written into git. */
+  public enum SecretsMode {
+    PLAIN("plain"),
+    SEALED_SECRETS("sealed-secrets"),
+    SOPS_AGE("sops-age");
+
+    private final String id;
+
+    SecretsMode(String id) {
+      this.id = id;
+    }
+
+    public String id() {
+      return id;
+    }
+
+    /** Parses {@code plain}, {@code sealed-secrets}, {@code sops-age}. */
+    public static Optional<SecretsMode> parse(String text) {
+      for (SecretsMode m : values()) {
+        if (m.id.equals(text)) {
+          return Optional.of(m);
+        }
+      }
+      return Optional.empty();
+    }
+  }
+
+  /** Kueue objects. */
+  public record Queues(List<ResourceFlavor> resourceFlavors, List<ClusterQueue> clusterQueues, List<LocalQueue> localQueues) {
+    public Queues {
+      resourceFlavors = List.copyOf(resourceFlavors);
+      clusterQueues = List.copyOf(clusterQueues);
+      localQueues = List.copyOf(localQueues);
+    }
+  }
+
+  /** A Kueue ResourceFlavor. @param nodeLabels labels Kueue adds to admitted pods' nodeSelector */
+  public record ResourceFlavor(String name, Map<String, String> nodeLabels) {
+    public ResourceFlavor {
+      nodeLabels = Map.copyOf(nodeLabels);
+    }
+  }
+
+  /**
+   * A Kueue ClusterQueue with one resource group.
+   *
+   * @param namespaces namespaces whose LocalQueues may point here; {@code ["*"]} emits {@code namespaceSelector: {}}
+   * @param cohort cohort name, if any
+   * @param flavors per flavor, the nominal quota by resource name (the union of names is {@code coveredResources})
+   */
+  public record ClusterQueue(String name, List<String> namespaces, Optional<String> cohort, List<FlavorQuota> flavors) {
+    public ClusterQueue {
+      namespaces = List.copyOf(namespaces);
+      flavors = List.copyOf(flavors);
+    }
+
+    /** Every resource name any flavor has a quota for, sorted (Kueue {@code coveredResources}). */
+    public List<String> coveredResources() {
+      return flavors.stream().flatMap(f -> f.quota().keySet().stream()).distinct().sorted().toList();
+    }
+  }
+
+  /** @param quota resource name → nominal quota (Kubernetes quantity text) */
+  public record FlavorQuota(String flavor, Map<String, String> quota) {
+    public FlavorQuota {
+      quota = Map.copyOf(quota);
+    }
+  }
+
+  /** A Kueue LocalQueue in a namespace, pointing at a ClusterQueue. */
+  public record LocalQueue(String name, String namespace, String clusterQueue) {}
+
+  /** The cluster named {@code name}. */
+  public Optional<Cluster> cluster(String name) {
+    return clusters.stream().filter(c -> c.name().equals(name)).findFirst();
+  }
+
+  /** The LocalQueue {@code name} in {@code namespace}. */
+  public Optional<LocalQueue> localQueue(String namespace, String name) {
+    return queues.localQueues().stream()
+        .filter(q -> q.namespace().equals(namespace) && q.name().equals(name))
+        .findFirst();
+  }
+
+  /** The ClusterQueue {@code name}. */
+  public Optional<ClusterQueue> clusterQueue(String name) {
+    return queues.clusterQueues().stream().filter(q -> q.name().equals(name)).findFirst();
+  }
+}

@@ -1,0 +1,124 @@
+package dev.trainyard.compiler.platform;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.trainyard.compiler.diagnostic.Diagnostic;
+import dev.trainyard.compiler.diagnostic.DiagnosticCode;
+import dev.trainyard.compiler.diagnostic.StageResult;
+import dev.trainyard.compiler.platform.Platform.ClusterQueue;
+import dev.trainyard.compiler.platform.Platform.FlavorQuota;
+import dev.trainyard.compiler.platform.Platform.LocalQueue;
+import dev.trainyard.compiler.platform.Platform.SecretsMode;
+import dev.trainyard.compiler.source.ParsedDocument;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * Builds a {@link Platform} from a {@code platform.yaml} that passed {@code schemas/platform.v1.schema.json},
+ * then checks the references a schema cannot: namespaces name a known cluster, LocalQueues name a known
+ * ClusterQueue, ClusterQueue flavors exist, default queues exist, and the secrets mode has its key material.
+ */
+public final class PlatformBinder {
+  private PlatformBinder() {}
+
+  /**
+   * @param doc schema-valid platform.yaml
+   * @param embedded true for the built-in default platform
+   * @return the platform, or INVALID_PLATFORM diagnostics located in the platform file
+   */
+  public static StageResult<Platform> bind(ParsedDocument doc, boolean embedded) {
+    JsonNode root = doc.root();
+    Platform platform =
+        new Platform(
+            root.path("defaultRuntime").asText("torch"),
+            clusters(root.path("clusters")),
+            namespaces(root.path("namespaces")),
+            new Platform.GpuSettings(root.path("gpu").path("resourceName").asText("nvidia.com/gpu"), gpuTypes(root.path("gpu").path("types"))),
+            new Platform.CodeSync(
+                root.path("codeSync").path("image").asText("registry.k8s.io/git-sync/git-sync:v4.4.2"),
+                optionalText(root.path("codeSync").path("credentialSecret"))),
+            secrets(root.path("secrets")),
+            queues(root.path("queues")),
+            doc.source().displayPath(),
+            embedded,
+            doc.map());
+    List<Diagnostic> problems = PlatformReferences.check(platform, doc);
+    return problems.isEmpty() ? StageResult.of(platform, List.of()) : StageResult.failed(problems);
+  }
+
+  private static List<Platform.Cluster> clusters(JsonNode list) {
+    List<Platform.Cluster> out = new ArrayList<>();
+    list.forEach(c -> out.add(new Platform.Cluster(c.path("name").asText(), c.path("domain").asText("cluster.local"))));
+    return out;
+  }
+
+  private static List<Platform.NamespaceRule> namespaces(JsonNode list) {
+    List<Platform.NamespaceRule> out = new ArrayList<>();
+    list.forEach(
+        n ->
+            out.add(
+                new Platform.NamespaceRule(
+                    n.path("name").asText(),
+                    n.path("cluster").asText(),
+                    texts(n.path("sources"), List.of("*")),
+                    n.path("defaultQueue").asText("default"))));
+    return out;
+  }
+
+  private static Map<String, Map<String, String>> gpuTypes(JsonNode types) {
+    Map<String, Map<String, String>> out = new TreeMap<>();
+    types.fields().forEachRemaining(e -> out.put(e.getKey(), textMap(e.getValue())));
+    return out;
+  }
+
+  private static Platform.SecretsPolicy secrets(JsonNode s) {
+    SecretsMode mode = SecretsMode.parse(s.path("policy").asText("plain")).orElse(SecretsMode.PLAIN);
+    return new Platform.SecretsPolicy(
+        mode,
+        s.path("allowPlain").asBoolean(false),
+        optionalText(s.path("sealedSecrets").path("certificate")),
+        texts(s.path("sopsAge").path("recipients"), List.of()));
+  }
+
+  private static Platform.Queues queues(JsonNode q) {
+    List<Platform.ResourceFlavor> flavors = new ArrayList<>();
+    q.path("resourceFlavors").forEach(f -> flavors.add(new Platform.ResourceFlavor(f.path("name").asText(), textMap(f.path("nodeLabels")))));
+    List<ClusterQueue> clusterQueues = new ArrayList<>();
+    q.path("clusterQueues").forEach(c -> clusterQueues.add(clusterQueue(c)));
+    List<LocalQueue> localQueues = new ArrayList<>();
+    q.path("localQueues")
+        .forEach(l -> localQueues.add(new LocalQueue(l.path("name").asText(), l.path("namespace").asText(), l.path("clusterQueue").asText())));
+    return new Platform.Queues(flavors, clusterQueues, localQueues);
+  }
+
+  private static ClusterQueue clusterQueue(JsonNode c) {
+    List<FlavorQuota> quotas = new ArrayList<>();
+    c.path("flavors").forEach(f -> quotas.add(new FlavorQuota(f.path("name").asText(), textMap(f.path("quota")))));
+    return new ClusterQueue(c.path("name").asText(), texts(c.path("namespaces"), List.of("*")), optionalText(c.path("cohort")), quotas);
+  }
+
+  private static Map<String, String> textMap(JsonNode node) {
+    Map<String, String> out = new TreeMap<>();
+    node.fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue().asText()));
+    return out;
+  }
+
+  private static List<String> texts(JsonNode node, List<String> fallback) {
+    if (!node.isArray()) {
+      return fallback;
+    }
+    List<String> out = new ArrayList<>();
+    node.forEach(n -> out.add(n.asText()));
+    return out;
+  }
+
+  private static Optional<String> optionalText(JsonNode node) {
+    return node.isTextual() && !node.asText().isBlank() ? Optional.of(node.asText()) : Optional.empty();
+  }
+
+  static Diagnostic invalid(ParsedDocument doc, String pointer, String message) {
+    return Diagnostic.error(DiagnosticCode.INVALID_PLATFORM, doc.map().at(pointer), pointer, message);
+  }
+}

@@ -1,0 +1,69 @@
+package dev.trainyard.compiler.platform;
+
+import dev.trainyard.compiler.diagnostic.Diagnostic;
+import dev.trainyard.compiler.diagnostic.StageResult;
+import dev.trainyard.compiler.schema.SchemaId;
+import dev.trainyard.compiler.schema.SchemaValidator;
+import dev.trainyard.compiler.source.ParsedDocument;
+import dev.trainyard.compiler.source.SourceFile;
+import dev.trainyard.compiler.source.YamlDocumentLoader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Reads {@code platform.yaml} (an edge: it touches the disk), or the embedded default platform when none is
+ * given: load → {@code schemas/platform.v1.schema.json} → bind and cross-check.
+ */
+public final class PlatformLoader {
+  /** Classpath location of the embedded default. */
+  public static final String EMBEDDED = "trainyard/platform/default-platform.yaml";
+  /** How diagnostics and provenance name the embedded default. */
+  public static final String EMBEDDED_NAME = "<embedded default platform>";
+  /** Schema of platform.yaml. */
+  public static final SchemaId SCHEMA = new SchemaId("platform.v1.schema.json");
+
+  private final YamlDocumentLoader loader;
+  private final SchemaValidator validator;
+
+  public PlatformLoader(YamlDocumentLoader loader, SchemaValidator validator) {
+    this.loader = loader;
+    this.validator = validator;
+  }
+
+  /**
+   * @param file platform.yaml, or empty for the embedded default
+   * @param displayPath how diagnostics name the file
+   */
+  public StageResult<Platform> load(Optional<Path> file, String displayPath) {
+    StageResult<SourceFile> source =
+        file.isPresent() ? YamlDocumentLoader.readFile(file.get(), displayPath) : StageResult.of(embedded(), List.of());
+    if (source.failed()) {
+      return StageResult.failed(source.diagnostics());
+    }
+    StageResult<ParsedDocument> doc = loader.load(source.value().orElseThrow());
+    if (doc.failed()) {
+      return StageResult.failed(doc.diagnostics());
+    }
+    List<Diagnostic> problems = validator.validate(doc.value().orElseThrow(), SCHEMA);
+    if (problems.stream().anyMatch(Diagnostic::isError)) {
+      return StageResult.failed(problems);
+    }
+    return PlatformBinder.bind(doc.value().orElseThrow(), file.isEmpty());
+  }
+
+  private static SourceFile embedded() {
+    try (InputStream in = PlatformLoader.class.getClassLoader().getResourceAsStream(EMBEDDED)) {
+      if (in == null) {
+        throw new IllegalStateException("the jar lacks " + EMBEDDED);
+      }
+      return new SourceFile(EMBEDDED_NAME, new String(in.readAllBytes(), StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

@@ -1,0 +1,25 @@
+package dev.trainyard.compiler.policy;
+
+import dev.trainyard.compiler.diagnostic.Diagnostic;
+import dev.trainyard.compiler.diagnostic.StageResult;
+import dev.trainyard.compiler.resolve.ResolvedJob;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Stage 4: the cross-field rules that decide whether a resolved job may run, each reported at the user's
+ * line: names and the JobSet name budget, reserved environment variables, what the queue covers, GPU types,
+ * the secrets policy, and the {@code run} line against the compiled topology.
+ */
+public final class PolicyStage {
+
+  /** Checks {@code job}; the value is the same job when no rule failed. */
+  public StageResult<ResolvedJob> check(ResolvedJob job) {
+    List<Diagnostic> found = new ArrayList<>();
+    found.addAll(NameRules.check(job));
+    found.addAll(EnvRules.check(job));
+    found.addAll(ResourceRules.check(job));
+    found.addAll(RunLint.check(job));
+    return StageResult.of(job, found);
+  }
+}

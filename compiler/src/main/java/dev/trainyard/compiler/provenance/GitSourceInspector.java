@@ -1,0 +1,134 @@
+package dev.trainyard.compiler.provenance;
+
+import dev.trainyard.compiler.diagnostic.Diagnostic;
+import dev.trainyard.compiler.diagnostic.DiagnosticCode;
+import dev.trainyard.compiler.diagnostic.SourceLocation;
+import dev.trainyard.compiler.diagnostic.StageResult;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+import org.eclipse.jgit.api.Git;
+import org.eclipse.jgit.api.Status;
+import org.eclipse.jgit.api.errors.GitAPIException;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.Repository;
+import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
+
+/**
+ * Reads where the code comes from out of the git repo that holds train.yaml (an edge; the only class that
+ * imports JGit for reading sources): the URL of remote {@code origin} (else the only remote), the HEAD
+ * commit, and the path of train.yaml in the repo. Pods clone exactly that commit, so anything that would
+ * make them run other code than the user sees is a diagnostic, never a silent guess: uncommitted or
+ * untracked files in train.yaml's folder, no remote, a remote that is a local path, no commit yet.
+ * A CI system that knows the repo and commit passes them instead ({@code --source-repo},
+ * {@code --source-commit}).
+ */
+public final class GitSourceInspector {
+  private static final Pattern SHA = Pattern.compile("^[0-9a-f]{40}$");
+
+  /**
+   * @param trainYaml the train.yaml (absolute or relative to the working directory)
+   * @param displayPath how diagnostics name it
+   * @param repoOverride clone URL to use instead of the remote's
+   * @param commitOverride full commit SHA to use instead of HEAD (then local changes are not checked)
+   */
+  public StageResult<SourceInfo> inspect(Path trainYaml, String displayPath, Optional<String> repoOverride, Optional<String> commitOverride) {
+    SourceLocation at = SourceLocation.ofFile(displayPath);
+    Path file = trainYaml.toAbsolutePath().normalize();
+    FileRepositoryBuilder builder = new FileRepositoryBuilder().findGitDir(file.getParent().toFile());
+    if (builder.getGitDir() == null) {
+      return StageResult.failed(List.of(Diagnostic.error(DiagnosticCode.SOURCE_NO_REMOTE, at, "",
+              displayPath + " is not inside a git repository, so pods have no commit to clone")
+          .withHint("commit it to a git repository with a remote, or pass --source-repo URL --source-commit SHA")));
+    }
+    try (Repository repo = builder.build(); Git git = new Git(repo)) {
+      String path = repo.getWorkTree().toPath().toRealPath().relativize(file.toRealPath()).toString().replace('\\', '/');
+      Optional<String> url = repoOverride.or(() -> remoteUrl(repo));
+      Optional<String> commit = commitOverride.or(() -> head(repo));
+      List<Diagnostic> problems = new java.util.ArrayList<>();
+      checkUrl(url, at, problems);
+      checkCommit(commit, commitOverride.isPresent(), at, problems);
+      if (commitOverride.isEmpty() && commit.isPresent()) {
+        checkClean(git, path, at, problems);
+      }
+      return problems.isEmpty()
+          ? StageResult.of(new SourceInfo(url.orElseThrow(), commit.orElseThrow(), path), List.of())
+          : StageResult.failed(problems);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static Optional<String> remoteUrl(Repository repo) {
+    var config = repo.getConfig();
+    String origin = config.getString("remote", "origin", "url");
+    if (origin != null) {
+      return Optional.of(origin);
+    }
+    Set<String> remotes = config.getSubsections("remote");
+    return remotes.size() == 1 ? Optional.ofNullable(config.getString("remote", remotes.iterator().next(), "url")) : Optional.empty();
+  }
+
+  private static Optional<String> head(Repository repo) {
+    try {
+      ObjectId id = repo.resolve("HEAD^{commit}");
+      return Optional.ofNullable(id).map(ObjectId::name);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static void checkUrl(Optional<String> url, SourceLocation at, List<Diagnostic> problems) {
+    if (url.isEmpty()) {
+      problems.add(Diagnostic.error(DiagnosticCode.SOURCE_NO_REMOTE, at, "", "the git repository has no remote, so pods cannot clone the code")
+          .withHint("add one (`git remote add origin https://…`) and push, or pass --source-repo URL"));
+    } else if (isLocalPath(url.get())) {
+      problems.add(Diagnostic.error(DiagnosticCode.SOURCE_NO_REMOTE, at, "",
+              "the remote \"" + url.get() + "\" is a local path, which pods in the cluster cannot clone")
+          .withHint("pass --source-repo with the URL your forge serves, e.g. https://github.com/acme/project.git"));
+    }
+  }
+
+  static boolean isLocalPath(String url) {
+    return url.startsWith("/") || url.startsWith(".") || url.startsWith("file:") || url.startsWith("~")
+        || url.matches("^[A-Za-z]:[\\\\/].*") || !(url.contains("://") || url.matches("^[^/]+@[^/]+:.*"));
+  }
+
+  private static void checkCommit(Optional<String> commit, boolean overridden, SourceLocation at, List<Diagnostic> problems) {
+    if (commit.isEmpty()) {
+      problems.add(Diagnostic.error(DiagnosticCode.SOURCE_NOT_COMMITTED, at, "", "the git repository has no commit yet")
+          .withHint("commit train.yaml and the code, then compile again"));
+    } else if (overridden && !SHA.matcher(commit.get()).matches()) {
+      problems.add(Diagnostic.error(DiagnosticCode.SOURCE_NOT_COMMITTED, at, "",
+              "--source-commit must be a full 40-character commit SHA, got \"" + commit.get() + "\"")
+          .withHint("use `git rev-parse HEAD`; a branch name would let the pods run other code than was reviewed"));
+    }
+  }
+
+  private static void checkClean(Git git, String trainYamlPath, SourceLocation at, List<Diagnostic> problems) {
+    int slash = trainYamlPath.lastIndexOf('/');
+    String folder = slash < 0 ? "" : trainYamlPath.substring(0, slash);
+    try {
+      var status = git.status();
+      if (!folder.isEmpty()) {
+        status.addPath(folder);
+      }
+      Status s = status.call();
+      Set<String> changed = new TreeSet<>(s.getUncommittedChanges());
+      changed.addAll(s.getUntracked());
+      if (!changed.isEmpty()) {
+        problems.add(Diagnostic.error(DiagnosticCode.SOURCE_NOT_COMMITTED, at, "",
+                changed.size() + " file(s) next to train.yaml are not committed (" + String.join(", ", changed.stream().limit(3).toList())
+                    + (changed.size() > 3 ? ", …" : "") + "); pods would run the committed version, not yours")
+            .withHint("commit (and push) them first; the run clones exactly the commit"));
+      }
+    } catch (GitAPIException e) {
+      throw new IllegalStateException("git status failed", e);
+    }
+  }
+}

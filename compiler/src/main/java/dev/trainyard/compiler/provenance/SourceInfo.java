@@ -1,0 +1,41 @@
+package dev.trainyard.compiler.provenance;
+
+import java.util.Objects;
+
+/**
+ * Where the training code comes from: the source repo, the exact commit pods clone, and where
+ * {@code train.yaml} sits in it. Read from git at the edge (remote and HEAD of the repo holding train.yaml)
+ * or given on the command line by a CI system that knows them.
+ *
+ * @param repoUrl clone URL pods use ({@code https://github.com/acme/llm.git}); never a local path
+ * @param commit full 40-hex commit SHA
+ * @param trainYamlPath path of train.yaml relative to the repo root, with {@code /} separators
+ *     ({@code examples/pytorch-ddp/train.yaml}; just {@code train.yaml} at the root)
+ */
+public record SourceInfo(String repoUrl, String commit, String trainYamlPath) {
+  public SourceInfo {
+    Objects.requireNonNull(repoUrl, "repoUrl");
+    Objects.requireNonNull(commit, "commit");
+    Objects.requireNonNull(trainYamlPath, "trainYamlPath");
+  }
+
+  /** The folder of train.yaml relative to the repo root, {@code ""} at the root. */
+  public String trainYamlFolder() {
+    int slash = trainYamlPath.lastIndexOf('/');
+    return slash < 0 ? "" : trainYamlPath.substring(0, slash);
+  }
+
+  /**
+   * The repo URL without scheme, user, port or {@code .git}: {@code github.com/acme/llm}. Platform
+   * {@code sources} patterns match against this form.
+   */
+  public String normalizedRepo() {
+    String s = repoUrl.trim();
+    s = s.replaceFirst("^[a-zA-Z][a-zA-Z0-9+.-]*://", "");
+    s = s.replaceFirst("^[^@/]+@", "");
+    s = s.replaceFirst("^([^/:]+):(?!\\d)", "$1/");
+    s = s.replaceFirst("^([^/:]+):\\d+/", "$1/");
+    s = s.replaceFirst("\\.git$", "").replaceFirst("/+$", "");
+    return s.toLowerCase(java.util.Locale.ROOT);
+  }
+}

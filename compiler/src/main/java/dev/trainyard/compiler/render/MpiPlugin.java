@@ -1,0 +1,139 @@
+package dev.trainyard.compiler.render;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.trainyard.compiler.manifest.Manifest;
+import dev.trainyard.compiler.resolve.JobLayout;
+import dev.trainyard.compiler.resolve.ResolvedJob;
+import dev.trainyard.compiler.runtime.MpiSettings;
+import dev.trainyard.compiler.runtime.MpiSettings.MpiImplementation;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * MPI runtimes (Open MPI, DeepSpeed, MLX): node pods serve sshd, one launcher runs {@code mpirun} over the
+ * hostfile. The node job comes first with a TCP readiness probe on the sshd port and the launcher
+ * {@code dependsOn} it being Ready (trainer#2751, #3748); both use the same image (trainer#4030) and carry
+ * the user env (trainer#3427). Key file modes depend on the uid: root 0600, others 0640 with
+ * {@code fsGroup} (trainer#3262, mpi-operator#429).
+ */
+final class MpiPlugin implements FrameworkPlugin {
+  private static final int MODE_0600 = 0600;
+  private static final int MODE_0640 = 0640;
+  private static final int MODE_0644 = 0644;
+  private static final int MODE_0444 = 0444;
+
+  @Override
+  public FrameworkOutput render(ResolvedJob job, JobLayout layout, RenderServices services) {
+    MpiFiles files = new MpiFiles(job, layout);
+    PodSpecBuilder pods = new PodSpecBuilder(job);
+    EnvList env = sharedEnv(job, files, pods);
+    List<String> forwarded = forwarded(job, env);
+    String run = job.naming().runName();
+    List<ReplicatedJobPart> parts = new ArrayList<>();
+    layout.job(JobLayout.NODE).ifPresent(node -> parts.add(new ReplicatedJobPart(node, nodeSpec(job, pods, env), Optional.empty())));
+    Optional<String> dependsOn = layout.job(JobLayout.NODE).map(n -> JobLayout.NODE);
+    parts.add(new ReplicatedJobPart(layout.job(JobLayout.LAUNCHER).orElseThrow(), launcherSpec(job, pods, env, files), dependsOn));
+    ObjectNode configMap = Manifest.skeleton("v1", "ConfigMap", run + "-mpi", job.target().namespace());
+    ObjectNode data = configMap.putObject("data");
+    data.put("hostfile", files.hostfile()).put("launch.sh", files.launchScript(forwarded))
+        .put("node.sh", files.nodeScript()).put("sshd_config", files.sshdConfig());
+    Manifest secret = services.sshSecret(job.target().namespace(), run + "-ssh", Provenance.labels(job), Provenance.annotations(job));
+    return new FrameworkOutput(parts, List.of(Manifest.of(configMap), secret), List.of(JobLayout.LAUNCHER));
+  }
+
+  /** Env of both launcher and node containers: the neutral names, the user's env, and setup/run. */
+  private static EnvList sharedEnv(ResolvedJob job, MpiFiles files, PodSpecBuilder pods) {
+    EnvList env = pods.baseEnv();
+    env.put("NNODES", Integer.toString(job.topology().nodes()));
+    env.put("GPUS_PER_NODE", Integer.toString(job.resources().gpus()));
+    env.put("MASTER_ADDR", files.hosts().get(0));
+    env.put("MASTER_PORT", RankEnv.MASTER_PORT);
+    env.put("HOSTFILE", MpiFiles.HOSTFILE);
+    env.put("TRAINYARD_RUN", job.command().run());
+    if (!job.command().setup().isEmpty()) {
+      env.put("TRAINYARD_SETUP", job.command().setup());
+    }
+    return env;
+  }
+
+  /** What mpirun exports to every rank: PATH, the user's env and secrets, and the neutral names. */
+  private static List<String> forwarded(ResolvedJob job, EnvList env) {
+    List<String> names = new ArrayList<>(List.of("PATH"));
+    env.names().stream()
+        .filter(n -> !n.startsWith("TRAINYARD_") && !n.equals("PATH"))
+        .forEach(names::add);
+    return names;
+  }
+
+  private static ObjectNode nodeSpec(ResolvedJob job, PodSpecBuilder pods, EnvList env) {
+    ObjectNode spec = pods.podSpec(env, List.of("/bin/bash", MpiFiles.DIR + "/node.sh"), true);
+    MpiSettings mpi = job.runtime().mpi().orElseThrow();
+    ObjectNode container = ((ObjectNode) spec.withArray("containers").get(0));
+    container.putArray("ports").addObject().put("name", "ssh").put("containerPort", mpi.sshPort());
+    container.putObject("readinessProbe").put("periodSeconds", 2).put("failureThreshold", 3)
+        .putObject("tcpSocket").put("port", mpi.sshPort());
+    mountMpi(job, spec);
+    return spec;
+  }
+
+  private static ObjectNode launcherSpec(ResolvedJob job, PodSpecBuilder pods, EnvList shared, MpiFiles files) {
+    MpiSettings mpi = job.runtime().mpi().orElseThrow();
+    EnvList env = new EnvList().putAll(shared);
+    launcherMpiEnv(env, job, files);
+    if (!mpi.launcherAsNode()) {
+      // A launcher that runs no ranks must not see the node's GPUs (mpi-operator#476, #628).
+      env.put("NVIDIA_VISIBLE_DEVICES", "");
+      env.put("NVIDIA_DRIVER_CAPABILITIES", "");
+    }
+    ObjectNode spec = pods.podSpec(env, List.of("/bin/bash", MpiFiles.DIR + "/launch.sh"), mpi.launcherAsNode());
+    mountMpi(job, spec);
+    return spec;
+  }
+
+  /**
+   * The implementation's own variables. Open MPI gets both the ORTE (v4) and the PRTE (v5) names, with
+   * PRTE's keep-FQDN off (trainer#4028, PR #4029).
+   */
+  private static void launcherMpiEnv(EnvList env, ResolvedJob job, MpiFiles files) {
+    String slots = Integer.toString(job.topology().procsPerNode());
+    switch (job.runtime().mpi().orElseThrow().implementation()) {
+      case OPEN_MPI -> env.put("OMPI_MCA_orte_default_hostfile", MpiFiles.HOSTFILE)
+          .put("OMPI_MCA_orte_keep_fqdn_hostnames", "true")
+          .put("OMPI_MCA_orte_set_default_slots", slots)
+          .put("OMPI_MCA_plm_rsh_args", files.sshArgs())
+          .put("PRTE_MCA_prte_default_hostfile", MpiFiles.HOSTFILE)
+          .put("PRTE_MCA_prte_keep_fqdn_hostnames", "false")
+          .put("PRTE_MCA_prte_set_default_slots", slots)
+          .put("PRTE_MCA_plm_ssh_args", files.sshArgs());
+      case INTEL -> env.put("I_MPI_HYDRA_HOST_FILE", MpiFiles.HOSTFILE)
+          .put("I_MPI_HYDRA_BOOTSTRAP_EXEC_EXTRA_ARGS", files.sshArgs())
+          .put("I_MPI_PERHOST", slots);
+      case MPICH -> env.put("HYDRA_HOST_FILE", MpiFiles.HOSTFILE).put("HYDRA_LAUNCH_EXTRA_ARGS", files.sshArgs());
+    }
+  }
+
+  /** The ConfigMap at /etc/mpi and the SSH key at ~/.ssh, with modes by uid. */
+  private static void mountMpi(ResolvedJob job, ObjectNode spec) {
+    String run = job.naming().runName();
+    boolean root = job.runtime().user().isRoot();
+    ArrayNode volumes = spec.withArray("volumes");
+    ObjectNode cm = volumes.addObject().put("name", "mpi").putObject("configMap");
+    cm.put("name", run + "-mpi").put("defaultMode", MODE_0444);
+    ObjectNode secret = volumes.addObject().put("name", "ssh").putObject("secret");
+    secret.put("secretName", run + "-ssh").put("defaultMode", MODE_0444);
+    ArrayNode items = secret.putArray("items");
+    items.addObject().put("key", "ssh-privatekey").put("path", MpiFiles.KEY_FILE).put("mode", root ? MODE_0600 : MODE_0640);
+    items.addObject().put("key", "ssh-publickey").put("path", MpiFiles.KEY_FILE + ".pub").put("mode", MODE_0644);
+    items.addObject().put("key", "ssh-publickey").put("path", "authorized_keys").put("mode", MODE_0644);
+    ArrayNode mounts = ((ObjectNode) spec.withArray("containers").get(0)).withArray("volumeMounts");
+    mounts.addObject().put("name", "mpi").put("mountPath", MpiFiles.DIR).put("readOnly", true);
+    mounts.addObject().put("name", "ssh").put("mountPath", job.runtime().user().home() + "/.ssh").put("readOnly", true);
+  }
+
+  static boolean isOpenMpi(ResolvedJob job) {
+    return job.runtime().mpi().map(m -> m.implementation() == MpiImplementation.OPEN_MPI).orElse(false);
+  }
+}

@@ -1,0 +1,149 @@
+package dev.trainyard.compiler.render;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.trainyard.compiler.manifest.CanonicalJson;
+import dev.trainyard.compiler.platform.Platform;
+import dev.trainyard.compiler.resolve.ResolvedJob;
+import dev.trainyard.compiler.spec.SecretRef;
+import dev.trainyard.compiler.spec.VolumeMount;
+import java.util.Map;
+
+/**
+ * The parts every training pod shares: the code-sync init container that clones the source repo at the
+ * exact commit, the {@code node} container with resources, a writable {@code HOME} (kubeflow/sdk#89), a
+ * memory-backed {@code /dev/shm} (torchx#428), the user's PVCs and Secrets, and the security context.
+ */
+final class PodSpecBuilder {
+  static final String CONTAINER = "node";
+  private static final String WORKSPACE = "/workspace";
+
+  private final ResolvedJob job;
+
+  PodSpecBuilder(ResolvedJob job) {
+    this.job = job;
+  }
+
+  /**
+   * A pod spec whose {@code node} container runs {@code command}.
+   *
+   * @param env the container's env
+   * @param command the container command (argv)
+   * @param withGpus whether this pod runs ranks and so requests the node's GPUs, CPU and memory
+   */
+  ObjectNode podSpec(EnvList env, java.util.List<String> command, boolean withGpus) {
+    ObjectNode spec = CanonicalJson.mapper().createObjectNode();
+    spec.put("restartPolicy", "Never");
+    securityContext(spec);
+    spec.putArray("initContainers").add(codeSync());
+    ObjectNode container = spec.putArray("containers").addObject();
+    container.put("name", CONTAINER).put("image", job.command().image()).put("imagePullPolicy", "IfNotPresent");
+    command.forEach(container.withArray("command")::add);
+    container.put("workingDir", job.command().workdir());
+    container.set("env", env.toArray());
+    container.set("resources", resources(withGpus));
+    container.set("volumeMounts", mounts());
+    spec.set("volumes", volumes());
+    nodeSelector(spec);
+    return spec;
+  }
+
+  /** The env every node container gets: provenance, HOME, user env and Secret references. */
+  EnvList baseEnv() {
+    EnvList env = new EnvList();
+    env.put("GIT_REPO", job.source().repoUrl()).put("GIT_COMMIT", job.source().commit());
+    env.put("HOME", job.runtime().user().home());
+    job.command().env().forEach(env::put);
+    for (SecretRef s : job.secrets()) {
+      if (s.env().isPresent()) {
+        env.putSecretKey(s.env().get(), s.name(), s.key().orElseThrow());
+      }
+    }
+    return env;
+  }
+
+  private void securityContext(ObjectNode spec) {
+    long uid = job.runtime().user().uid();
+    ObjectNode sc = spec.putObject("securityContext").put("runAsUser", uid);
+    if (uid != 0) {
+      sc.put("runAsGroup", uid).put("fsGroup", uid);
+    }
+  }
+
+  private ObjectNode codeSync() {
+    Platform.CodeSync sync = job.platform().codeSync();
+    ObjectNode c = CanonicalJson.mapper().createObjectNode();
+    c.put("name", "code-sync").put("image", sync.image());
+    ArrayNode args = c.putArray("args");
+    // $(VAR) is expanded by the kubelet from env: repo and commit stay data, never shell text.
+    for (String a : new String[] {"--repo=$(GIT_REPO)", "--ref=$(GIT_COMMIT)", "--root=" + WORKSPACE, "--link=src",
+        "--one-time", "--depth=1"}) {
+      args.add(a);
+    }
+    EnvList env = new EnvList().put("GIT_REPO", job.source().repoUrl()).put("GIT_COMMIT", job.source().commit());
+    sync.credentialSecret().ifPresent(s -> env.putSecretKey("GITSYNC_USERNAME", s, "username").putSecretKey("GITSYNC_PASSWORD", s, "password"));
+    c.set("env", env.toArray());
+    c.putObject("resources").putObject("requests").put("cpu", "100m").put("memory", "128Mi");
+    c.putObject("securityContext").put("runAsUser", job.runtime().user().uid());
+    c.putArray("volumeMounts").addObject().put("name", "workspace").put("mountPath", WORKSPACE);
+    return c;
+  }
+
+  private ObjectNode resources(boolean withGpus) {
+    ObjectNode r = CanonicalJson.mapper().createObjectNode();
+    ResolvedJob.NodeResources res = job.resources();
+    String cpu = withGpus ? res.cpu() : job.runtime().resources().launcherCpu();
+    String memory = withGpus ? res.memory() : job.runtime().resources().launcherMemory();
+    ObjectNode requests = r.putObject("requests").put("cpu", cpu).put("memory", memory);
+    ObjectNode limits = r.putObject("limits").put("memory", memory);
+    if (withGpus && res.gpus() > 0) {
+      String gpu = job.platform().gpu().resourceName();
+      requests.put(gpu, Integer.toString(res.gpus()));
+      limits.put(gpu, Integer.toString(res.gpus()));
+    }
+    return r;
+  }
+
+  private ArrayNode mounts() {
+    ArrayNode m = CanonicalJson.mapper().createArrayNode();
+    m.addObject().put("name", "workspace").put("mountPath", WORKSPACE);
+    m.addObject().put("name", "home").put("mountPath", job.runtime().user().home());
+    m.addObject().put("name", "dshm").put("mountPath", "/dev/shm");
+    for (int i = 0; i < job.volumes().size(); i++) {
+      VolumeMount v = job.volumes().get(i);
+      m.addObject().put("name", "pvc-" + i).put("mountPath", v.path()).put("readOnly", v.readOnly());
+    }
+    for (int i = 0; i < job.secrets().size(); i++) {
+      String name = "secret-" + i;
+      job.secrets().get(i).path().ifPresent(p -> m.addObject().put("name", name).put("mountPath", p).put("readOnly", true));
+    }
+    return m;
+  }
+
+  private ArrayNode volumes() {
+    ArrayNode v = CanonicalJson.mapper().createArrayNode();
+    v.addObject().put("name", "workspace").putObject("emptyDir");
+    v.addObject().put("name", "home").putObject("emptyDir");
+    v.addObject().put("name", "dshm").putObject("emptyDir").put("medium", "Memory").put("sizeLimit", job.resources().shm());
+    for (int i = 0; i < job.volumes().size(); i++) {
+      VolumeMount m = job.volumes().get(i);
+      v.addObject().put("name", "pvc-" + i).putObject("persistentVolumeClaim").put("claimName", m.claim()).put("readOnly", m.readOnly());
+    }
+    for (int i = 0; i < job.secrets().size(); i++) {
+      SecretRef s = job.secrets().get(i);
+      if (s.path().isPresent()) {
+        v.addObject().put("name", "secret-" + i).putObject("secret").put("secretName", s.name());
+      }
+    }
+    return v;
+  }
+
+  private void nodeSelector(ObjectNode spec) {
+    String type = job.resources().gpuType();
+    Map<String, String> labels = type.isEmpty() ? Map.of() : job.platform().gpu().types().getOrDefault(type, Map.of());
+    if (!labels.isEmpty()) {
+      ObjectNode sel = spec.putObject("nodeSelector");
+      new java.util.TreeMap<>(labels).forEach(sel::put);
+    }
+  }
+}

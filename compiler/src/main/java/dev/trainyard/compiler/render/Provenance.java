@@ -1,0 +1,65 @@
+package dev.trainyard.compiler.render;
+
+import dev.trainyard.compiler.resolve.ResolvedJob;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Labels and provenance annotations stamped on every object of a run, so any object in the cluster leads
+ * back to the source commit, the train.yaml, the runtime version and digest, and the compiler that made it.
+ * The status controller reads the same keys.
+ */
+public final class Provenance {
+  /** Annotation/label key prefix owned by Trainyard. */
+  public static final String PREFIX = "trainyard.dev/";
+  public static final String SOURCE_REPO = PREFIX + "source-repo";
+  public static final String SOURCE_COMMIT = PREFIX + "source-commit";
+  public static final String SOURCE_PATH = PREFIX + "source-path";
+  public static final String RUNTIME = PREFIX + "runtime";
+  public static final String RUNTIME_DIGEST = PREFIX + "runtime-digest";
+  public static final String IMAGE = PREFIX + "image";
+  public static final String COMPILER_VERSION = PREFIX + "compiler-version";
+  public static final String PLATFORM = PREFIX + "platform";
+  public static final String RUN = PREFIX + "run";
+  public static final String JOB = PREFIX + "job";
+  public static final String CLUSTER = PREFIX + "cluster";
+  /** Kueue: LocalQueue of the workload, on JobSet metadata (kueue docs, tasks/run/jobsets). */
+  public static final String QUEUE_NAME = "kueue.x-k8s.io/queue-name";
+  /** Kueue: WorkloadPriorityClass of the workload. */
+  public static final String PRIORITY_CLASS = "kueue.x-k8s.io/priority-class";
+
+  private Provenance() {}
+
+  /** Annotations of every run object. */
+  public static Map<String, String> annotations(ResolvedJob job) {
+    Map<String, String> a = new TreeMap<>();
+    a.put(SOURCE_REPO, job.source().repoUrl());
+    a.put(SOURCE_COMMIT, job.source().commit());
+    a.put(SOURCE_PATH, job.source().trainYamlPath());
+    a.put(RUNTIME, job.runtime().ref());
+    a.put(RUNTIME_DIGEST, job.runtime().digest());
+    a.put(IMAGE, job.command().image());
+    a.put(COMPILER_VERSION, job.compilerVersion());
+    a.put(CLUSTER, job.target().cluster());
+    return a;
+  }
+
+  /** Labels of every run object. */
+  public static Map<String, String> labels(ResolvedJob job) {
+    Map<String, String> l = new TreeMap<>();
+    l.put("app.kubernetes.io/managed-by", "trainyard");
+    l.put(JOB, job.naming().jobName());
+    l.put(RUN, job.naming().runName());
+    return l;
+  }
+
+  /** Labels of the JobSet: the run labels plus Kueue's queue and priority. */
+  public static Map<String, String> jobSetLabels(ResolvedJob job) {
+    Map<String, String> l = labels(job);
+    l.put(QUEUE_NAME, job.target().localQueue());
+    if (!job.target().priority().isEmpty()) {
+      l.put(PRIORITY_CLASS, job.target().priority());
+    }
+    return l;
+  }
+}

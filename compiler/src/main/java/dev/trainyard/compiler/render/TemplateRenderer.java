@@ -1,0 +1,94 @@
+package dev.trainyard.compiler.render;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import dev.trainyard.compiler.diagnostic.Diagnostic;
+import dev.trainyard.compiler.diagnostic.DiagnosticCode;
+import dev.trainyard.compiler.diagnostic.SourceLocation;
+import io.pebbletemplates.pebble.PebbleEngine;
+import io.pebbletemplates.pebble.error.PebbleException;
+import io.pebbletemplates.pebble.loader.StringLoader;
+import io.pebbletemplates.pebble.template.PebbleTemplate;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Fills Pebble expressions in the <em>string values</em> of a runtime's JobSet skeleton. The skeleton is
+ * parsed YAML first, so a template can never produce YAML structure (no indentation bugs, no injection of
+ * keys by a user value). Strict mode, as Helm's {@code --strict}: an unknown variable is an error, never an
+ * empty string. Autoescaping is off: values go into YAML scalars, which the serializer quotes.
+ *
+ * <p>Variables: {@code job.name}, {@code job.runName}, {@code job.namespace}, {@code job.nodes},
+ * {@code job.procsPerNode}, {@code job.gpus}, {@code runtime.name}, {@code runtime.version},
+ * {@code image}. The only class that imports Pebble.
+ */
+public final class TemplateRenderer {
+  private static final PebbleEngine ENGINE =
+      new PebbleEngine.Builder()
+          .loader(new StringLoader())
+          .strictVariables(true)
+          .autoEscaping(false)
+          .newLineTrimming(false)
+          .cacheActive(false)
+          .build();
+
+  /**
+   * @param tree the skeleton; rendered in place
+   * @param context variables visible to expressions
+   * @param origin the runtime file, for diagnostics
+   * @return TEMPLATE_ERROR diagnostics, empty when every value rendered
+   */
+  public List<Diagnostic> renderInPlace(JsonNode tree, Map<String, Object> context, String origin) {
+    List<Diagnostic> problems = new ArrayList<>();
+    walk(tree, "/jobset", context, origin, problems);
+    return problems;
+  }
+
+  private void walk(JsonNode node, String pointer, Map<String, Object> ctx, String origin, List<Diagnostic> out) {
+    if (node instanceof ObjectNode obj) {
+      for (Iterator<Map.Entry<String, JsonNode>> it = obj.fields(); it.hasNext(); ) {
+        Map.Entry<String, JsonNode> e = it.next();
+        String child = pointer + "/" + e.getKey().replace("~", "~0").replace("/", "~1");
+        if (e.getValue().isTextual()) {
+          e.setValue(new TextNode(render(e.getValue().asText(), child, ctx, origin, out)));
+        } else {
+          walk(e.getValue(), child, ctx, origin, out);
+        }
+      }
+    } else if (node instanceof ArrayNode arr) {
+      for (int i = 0; i < arr.size(); i++) {
+        if (arr.get(i).isTextual()) {
+          arr.set(i, new TextNode(render(arr.get(i).asText(), pointer + "/" + i, ctx, origin, out)));
+        } else {
+          walk(arr.get(i), pointer + "/" + i, ctx, origin, out);
+        }
+      }
+    }
+  }
+
+  private String render(String text, String pointer, Map<String, Object> ctx, String origin, List<Diagnostic> out) {
+    if (!text.contains("{{") && !text.contains("{%")) {
+      return text;
+    }
+    try {
+      PebbleTemplate template = ENGINE.getTemplate(text);
+      StringWriter writer = new StringWriter();
+      template.evaluate(writer, ctx);
+      return writer.toString();
+    } catch (PebbleException e) {
+      out.add(Diagnostic.error(DiagnosticCode.TEMPLATE_ERROR, SourceLocation.ofFile(origin), pointer,
+              "runtime template at " + pointer + " failed: " + e.getPebbleMessage())
+          .withHint("this is a problem of the runtime definition; tell the platform team (variables: job.*, runtime.*, image)"));
+      return text;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

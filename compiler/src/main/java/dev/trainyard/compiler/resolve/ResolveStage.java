@@ -1,0 +1,131 @@
+package dev.trainyard.compiler.resolve;
+
+import dev.trainyard.compiler.diagnostic.Diagnostic;
+import dev.trainyard.compiler.diagnostic.DiagnosticCode;
+import dev.trainyard.compiler.diagnostic.SourceLocation;
+import dev.trainyard.compiler.diagnostic.StageResult;
+import dev.trainyard.compiler.manifest.CanonicalJson;
+import dev.trainyard.compiler.resolve.ResolvedJob.Command;
+import dev.trainyard.compiler.resolve.ResolvedJob.Naming;
+import dev.trainyard.compiler.resolve.ResolvedJob.NodeResources;
+import dev.trainyard.compiler.resolve.ResolvedJob.Target;
+import dev.trainyard.compiler.resolve.ResolvedJob.Topology;
+import dev.trainyard.compiler.runtime.RuntimeDefinition;
+import dev.trainyard.compiler.spec.ResourceRequest;
+import dev.trainyard.compiler.spec.TrainSpec;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Stage 3: fills every default from the runtime and the platform (Helm's order: merge defaults, then
+ * validate in the policy stage). Reports unknown runtimes, clusters, namespaces and queues, and bad
+ * durations, all at once.
+ */
+public final class ResolveStage {
+  static final String WORKSPACE = "/workspace";
+  static final String SOURCE_ROOT = WORKSPACE + "/src";
+  private static final int RUN_ID_LENGTH = 6;
+  private static final long DEFAULT_TIMEOUT_SECONDS = 24 * 3600;
+  private static final int DEFAULT_RETRIES = 3;
+
+  /** Resolves {@code in}; the value is absent when a runtime, target or queue cannot be found. */
+  public StageResult<ResolvedJob> resolve(ResolveInput in) {
+    List<Diagnostic> problems = new ArrayList<>();
+    TrainSpec spec = in.spec();
+    Optional<RuntimeDefinition> runtime = RuntimeChoice.find(in, problems);
+    Optional<Target> target = TargetChoice.choose(in, problems);
+    long timeout = timeoutSeconds(spec, problems);
+    if (runtime.isEmpty() || target.isEmpty() || !problems.isEmpty()) {
+      return StageResult.failed(problems);
+    }
+    RuntimeDefinition rt = runtime.get();
+    NodeResources resources = resources(spec.resources(), rt);
+    Topology topology = new Topology(spec.nodes().orElse(1), procsPerNode(spec, resources));
+    Naming naming = naming(in, JobLayout.of(rt, topology.nodes()));
+    ResolvedJob job =
+        new ResolvedJob(
+            spec, rt, in.platform(), target.get(), in.source(), naming, topology, resources,
+            command(in, rt, problems), spec.secrets(), spec.volumes(),
+            spec.retries().orElse(DEFAULT_RETRIES), timeout, in.compilerVersion());
+    return problems.isEmpty() ? StageResult.of(job, List.of()) : StageResult.failed(problems);
+  }
+
+  private static NodeResources resources(ResourceRequest user, RuntimeDefinition rt) {
+    String memory = user.memory().orElse(rt.resources().memory());
+    return new NodeResources(
+        user.gpus().orElse(rt.resources().gpus()),
+        user.gpuType().orElse(""),
+        user.cpu().orElse(rt.resources().cpu()),
+        memory,
+        user.shm().orElse(Quantities.half(memory)));
+  }
+
+  /**
+   * Processes per node from the merged resources (trainer#3974): an explicit count wins; otherwise one per
+   * GPU, or the whole CPUs on CPU-only nodes, never {@code auto} without GPUs (trainer#2407).
+   */
+  static int procsPerNode(TrainSpec spec, NodeResources resources) {
+    if (spec.procsPerNode().isPresent() && !spec.procsPerNode().get().auto()) {
+      return spec.procsPerNode().get().count();
+    }
+    return resources.gpus() > 0 ? resources.gpus() : Quantities.wholeCpus(resources.cpu());
+  }
+
+  private static long timeoutSeconds(TrainSpec spec, List<Diagnostic> problems) {
+    if (spec.timeout().isEmpty()) {
+      return DEFAULT_TIMEOUT_SECONDS;
+    }
+    var seconds = Durations.seconds(spec.timeout().get());
+    if (seconds.isEmpty()) {
+      problems.add(
+          Diagnostic.error(DiagnosticCode.INVALID_DURATION, at(spec, "/timeout"), "/timeout",
+                  "`timeout` must be a duration such as 24h, 90m or 1h30m, got \"" + spec.timeout().get() + "\"")
+              .withHint("units are d, h, m and s, largest first, e.g. `timeout: 36h`"));
+      return 0;
+    }
+    return seconds.getAsLong();
+  }
+
+  private static Naming naming(ResolveInput in, JobLayout layout) {
+    int maxName = layout.maxJobSetNameLength() - RUN_ID_LENGTH - 1;
+    boolean fromUser = in.spec().name().isPresent();
+    String jobName = in.spec().name().orElseGet(() -> Names.sanitize(defaultName(in), Math.max(1, maxName)));
+    String runId = runId(in);
+    return new Naming(jobName, runId, jobName + "-" + runId, fromUser);
+  }
+
+  private static String defaultName(ResolveInput in) {
+    String folder = in.source().trainYamlFolder();
+    String base = folder.isEmpty() ? in.source().normalizedRepo() : folder;
+    return base.substring(base.lastIndexOf('/') + 1);
+  }
+
+  /**
+   * Six hex characters of SHA-256 over commit, train.yaml path and attempt: stable for a re-compile of the
+   * same run, different for another train.yaml or a re-run.
+   */
+  static String runId(ResolveInput in) {
+    String key = in.source().commit() + "\n" + in.source().trainYamlPath() + "\n" + in.attempt();
+    return CanonicalJson.sha256Hex(key).substring(0, RUN_ID_LENGTH);
+  }
+
+  private static Command command(ResolveInput in, RuntimeDefinition rt, List<Diagnostic> problems) {
+    TrainSpec spec = in.spec();
+    String folder = in.source().trainYamlFolder();
+    String relative = spec.workdir().map(w -> folder.isEmpty() ? w : folder + "/" + w).orElse(folder);
+    Path normalized = Path.of("/", relative).normalize();
+    if (spec.workdir().isPresent() && !normalized.startsWith("/")) {
+      problems.add(Diagnostic.error(DiagnosticCode.WORKDIR_OUTSIDE_REPO, at(spec, "/workdir"), "/workdir",
+          "`workdir` must stay inside the repository, got \"" + spec.workdir().get() + "\""));
+    }
+    String workdir = (SOURCE_ROOT + normalized).replaceFirst("/$", "");
+    String setup = spec.setup().orElse(in.requirementsTxt() ? "pip install -r requirements.txt" : "");
+    return new Command(spec.image().orElse(rt.image()), workdir, setup, spec.run(), spec.env());
+  }
+
+  static SourceLocation at(TrainSpec spec, String pointer) {
+    return spec.document().map().at(pointer);
+  }
+}

@@ -1,0 +1,94 @@
+package dev.trainyard.compiler.runtime;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * Every runtime the compiler may use: the built-ins from the jar, overridden and extended by the platform's
+ * {@code runtimes/} folder (a platform definition with the same {@code name@version} replaces the built-in).
+ *
+ * <p>A bare {@code name} resolves to the highest version; versions compare numerically segment by segment
+ * ({@code 2.10.0-1} is newer than {@code 2.9.1-3}).
+ */
+public final class RuntimeCatalog {
+  /** Orders versions numerically by their dot/dash-separated segments, text segments lexically. */
+  public static final Comparator<String> VERSION_ORDER = RuntimeCatalog::compareVersions;
+
+  private final List<RuntimeDefinition> runtimes;
+
+  /** @param runtimes definitions in load order; a later one with the same name@version wins */
+  public RuntimeCatalog(List<RuntimeDefinition> runtimes) {
+    List<RuntimeDefinition> merged = new ArrayList<>();
+    for (RuntimeDefinition r : runtimes) {
+      merged.removeIf(old -> old.ref().equals(r.ref()));
+      merged.add(r);
+    }
+    merged.sort(Comparator.comparing(RuntimeDefinition::name).thenComparing(RuntimeDefinition::version, VERSION_ORDER));
+    this.runtimes = List.copyOf(merged);
+  }
+
+  /** All definitions, sorted by name then version. */
+  public List<RuntimeDefinition> all() {
+    return runtimes;
+  }
+
+  /** The newest version of each runtime, sorted by name. */
+  public List<RuntimeDefinition> newest() {
+    return runtimes.stream()
+        .collect(Collectors.groupingBy(RuntimeDefinition::name, java.util.TreeMap::new, Collectors.toList()))
+        .values()
+        .stream()
+        .map(list -> list.get(list.size() - 1))
+        .toList();
+  }
+
+  /** Every version of {@code name}, oldest first; empty when the runtime is unknown. */
+  public List<String> versionsOf(String name) {
+    return runtimes.stream().filter(r -> r.name().equals(name)).map(RuntimeDefinition::version).toList();
+  }
+
+  /** The runtime names, sorted. */
+  public List<String> names() {
+    return runtimes.stream().map(RuntimeDefinition::name).distinct().toList();
+  }
+
+  /**
+   * Finds {@code name} (newest version) or {@code name@version} (exact).
+   *
+   * @return empty when no such runtime or version is installed
+   */
+  public Optional<RuntimeDefinition> find(String ref) {
+    int at = ref.indexOf('@');
+    String name = at < 0 ? ref : ref.substring(0, at);
+    List<RuntimeDefinition> candidates = runtimes.stream().filter(r -> r.name().equals(name)).toList();
+    if (at < 0) {
+      return candidates.isEmpty() ? Optional.empty() : Optional.of(candidates.get(candidates.size() - 1));
+    }
+    String version = ref.substring(at + 1);
+    return candidates.stream().filter(r -> r.version().equals(version)).findFirst();
+  }
+
+  static int compareVersions(String a, String b) {
+    String[] x = a.split("[.\\-+]");
+    String[] y = b.split("[.\\-+]");
+    for (int i = 0; i < Math.min(x.length, y.length); i++) {
+      int c = compareSegment(x[i], y[i]);
+      if (c != 0) {
+        return c;
+      }
+    }
+    return Integer.compare(x.length, y.length);
+  }
+
+  private static int compareSegment(String a, String b) {
+    boolean numA = a.chars().allMatch(Character::isDigit) && !a.isEmpty();
+    boolean numB = b.chars().allMatch(Character::isDigit) && !b.isEmpty();
+    if (numA && numB) {
+      return new java.math.BigInteger(a).compareTo(new java.math.BigInteger(b));
+    }
+    return numA != numB ? (numA ? 1 : -1) : a.compareTo(b);
+  }
+}

@@ -1,0 +1,198 @@
+package dev.trainyard.compiler.schema;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.trainyard.compiler.diagnostic.Diagnostic;
+import dev.trainyard.compiler.diagnostic.DiagnosticCode;
+import dev.trainyard.compiler.source.ParsedDocument;
+import dev.trainyard.compiler.source.SourceMap;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Writes our own diagnostic for each schema violation, kpt style ("`nodes` must be at least 1, got 0"), from
+ * the violation's structured fields and the schema's own annotations: {@code patternErrorMessage} and
+ * {@code errorMessage} (the VS Code / yaml-language-server extensions, so editors show the same words),
+ * {@code description}, {@code examples}, {@code properties}. Never prints the validator library's text.
+ */
+final class SchemaMessages {
+  private static final Set<String> RANGE_KEYWORDS =
+      Set.of("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength",
+          "minItems", "maxItems");
+  private static final Set<String> BRANCHES = Set.of("then", "else", "if", "not");
+
+  private final JsonNode schema;
+  private final ParsedDocument doc;
+  private final FieldLabels labels;
+
+  SchemaMessages(JsonNode schema, ParsedDocument doc) {
+    this.schema = schema;
+    this.doc = doc;
+    this.labels = new FieldLabels(doc.root());
+  }
+
+  /** One diagnostic per violation left after {@link ViolationTriage}, sorted and de-duplicated. */
+  List<Diagnostic> describe(List<SchemaViolation> violations) {
+    return ViolationTriage.withoutCascades(violations).stream()
+        .map(this::describe)
+        .sorted(Diagnostic.ORDER)
+        .distinct()
+        .toList();
+  }
+
+  private Diagnostic describe(SchemaViolation v) {
+    String keyword = v.keyword();
+    if (keyword.equals("additionalProperties") || keyword.equals("unevaluatedProperties")) {
+      return unknownField(v);
+    }
+    if (keyword.equals("required") || keyword.equals("dependentRequired")) {
+      return missingField(v);
+    }
+    if (keyword.equals("type")) {
+      return wrongType(v);
+    }
+    if (RANGE_KEYWORDS.contains(keyword)) {
+      return outOfRange(v);
+    }
+    return keyword.equals("propertyNames") ? badName(v) : invalidValue(v);
+  }
+
+  private Diagnostic unknownField(SchemaViolation v) {
+    String pointer = SourceMap.child(v.instancePointer(), v.property());
+    List<String> allowed = new ArrayList<>();
+    fieldSchema(v.subschemaPointer()).path("properties").fieldNames().forEachRemaining(allowed::add);
+    String where = v.instancePointer().isEmpty() ? "" : " in `" + labels.of(v.instancePointer()) + "`";
+    return error(DiagnosticCode.UNKNOWN_FIELD, doc.map().keyAt(pointer), pointer,
+        "unknown field `" + v.property() + "`" + where, FieldSuggestions.hint(v.property(), allowed));
+  }
+
+  private Diagnostic missingField(SchemaViolation v) {
+    String pointer = SourceMap.child(v.instancePointer(), v.property());
+    String field = "`" + v.property() + "`";
+    String message = v.instancePointer().isEmpty()
+        ? "missing required field " + field
+        : "`" + labels.of(v.instancePointer()) + "` is missing required field " + field;
+    JsonNode owner = fieldSchema(v.subschemaPointer());
+    boolean conditional = BRANCHES.contains(SchemaViolation.lastSegment(v.subschemaPointer()));
+    String about = conditional
+        ? owner.path("description").asText("")
+        : owner.path("properties").path(v.property()).path("description").asText("");
+    String hint = "add `" + v.property() + ":`" + (about.isEmpty() ? "" : " — " + about);
+    return error(DiagnosticCode.MISSING_FIELD, doc.map().at(pointer), pointer, message, hint);
+  }
+
+  private Diagnostic wrongType(SchemaViolation v) {
+    List<String> expected = new ArrayList<>();
+    JsonNode type = schema.at(v.schemaPointer());
+    if (type.isArray()) {
+      type.forEach(t -> expected.add(t.asText()));
+    } else {
+      expected.add(type.asText());
+    }
+    String rule = schema.at(v.subschemaPointer()).path("errorMessage")
+        .asText("must be " + TypeWords.expected(expected));
+    String message = subject(v) + " " + rule + ", got "
+        + TypeWords.actual(v.instance(), doc.map().scalarText(v.instancePointer()));
+    return error(DiagnosticCode.WRONG_TYPE, doc.map().at(v.instancePointer()), v.instancePointer(), message,
+        typeHint(v, expected));
+  }
+
+  private String typeHint(SchemaViolation v, List<String> expected) {
+    JsonNode value = v.instance();
+    boolean wantsNumber = expected.contains("integer") || expected.contains("number");
+    String name = labels.leaf(v.instancePointer());
+    if (value.isTextual() && wantsNumber && value.asText().strip().matches("-?[0-9]+(\\.[0-9]+)?")) {
+      return "remove the quotes: `" + name + ": " + value.asText().strip() + "`";
+    }
+    if (value.isNull()) {
+      return "give `" + labels.of(v.instancePointer()) + "` a value, or delete the line; write `\"\"` for empty text";
+    }
+    if (expected.equals(List.of("string")) && (value.isNumber() || value.isBoolean())) {
+      return "quote it to keep it as text: `" + name + ": \"" + scalar(v) + "\"`";
+    }
+    return describeField(v);
+  }
+
+  private Diagnostic outOfRange(SchemaViolation v) {
+    String bound = schema.at(v.schemaPointer()).asText();
+    String message = subject(v) + " " + RangeWords.sentence(v.keyword(), bound, v.instance(), scalar(v));
+    JsonNode owner = schema.at(v.subschemaPointer());
+    String hint = owner.has("minimum") && owner.has("maximum")
+        ? "`" + labels.of(v.instancePointer()) + "` accepts " + owner.get("minimum").asText() + " to "
+            + owner.get("maximum").asText()
+        : describeField(v);
+    return error(DiagnosticCode.OUT_OF_RANGE, doc.map().at(v.instancePointer()), v.instancePointer(), message,
+        hint);
+  }
+
+  private Diagnostic badName(SchemaViolation v) {
+    String pointer = SourceMap.child(v.instancePointer(), v.property());
+    JsonNode names = schema.at(v.schemaPointer());
+    String rule = names.path("patternErrorMessage").asText(
+        "must match the pattern `" + names.path("pattern").asText() + "`");
+    String message = "`" + labels.of(v.instancePointer()) + "` name `" + v.property() + "` " + rule;
+    return error(DiagnosticCode.INVALID_VALUE, doc.map().keyAt(pointer), pointer, message,
+        "rename `" + v.property() + "`; " + describeField(v));
+  }
+
+  private Diagnostic invalidValue(SchemaViolation v) {
+    JsonNode owner = schema.at(v.subschemaPointer());
+    String rule = switch (v.keyword()) {
+      case "pattern" -> owner.path("patternErrorMessage").asText(
+          owner.path("errorMessage").asText("must match the pattern `" + owner.path("pattern").asText() + "`"));
+      case "enum" -> owner.path("errorMessage").asText("must be one of " + listed(owner.path("enum")));
+      case "const" -> owner.path("errorMessage").asText("must be `" + owner.path("const").asText() + "`");
+      default -> owner.path("errorMessage").asText("is not valid here (schema rule `" + v.keyword() + "`)");
+    };
+    boolean scalar = v.instance().isValueNode();
+    String message = subject(v) + " " + rule + (scalar ? ", got " + quoted(v) : "");
+    return error(DiagnosticCode.INVALID_VALUE, doc.map().at(v.instancePointer()), v.instancePointer(), message,
+        examplesHint(v));
+  }
+
+  private String examplesHint(SchemaViolation v) {
+    List<String> shown = new ArrayList<>();
+    for (JsonNode example : fieldSchema(v.subschemaPointer()).path("examples")) {
+      if (example.isValueNode() && shown.size() < 3) {
+        shown.add("`" + example.asText() + "`");
+      }
+    }
+    return shown.isEmpty() ? describeField(v) : "for example " + String.join(", ", shown);
+  }
+
+  private String describeField(SchemaViolation v) {
+    return fieldSchema(v.subschemaPointer()).path("description").asText("");
+  }
+
+  /** The schema of the field itself: the keyword's schema object, out of {@code then}/{@code else}/{@code not}. */
+  private JsonNode fieldSchema(String subschemaPointer) {
+    String pointer = subschemaPointer;
+    while (!pointer.isEmpty() && BRANCHES.contains(SchemaViolation.lastSegment(pointer))) {
+      pointer = SchemaViolation.parentOf(pointer);
+    }
+    return schema.at(pointer);
+  }
+
+  private String subject(SchemaViolation v) {
+    return v.instancePointer().isEmpty() ? "the file" : "`" + labels.of(v.instancePointer()) + "`";
+  }
+
+  private String scalar(SchemaViolation v) {
+    return doc.map().scalarText(v.instancePointer()).orElse(v.instance().asText());
+  }
+
+  private String quoted(SchemaViolation v) {
+    return v.instance().isTextual() ? TypeWords.quote(v.instance().asText()) : scalar(v);
+  }
+
+  private static String listed(JsonNode values) {
+    List<String> out = new ArrayList<>();
+    values.forEach(value -> out.add("`" + value.asText() + "`"));
+    return String.join(", ", out);
+  }
+
+  private static Diagnostic error(DiagnosticCode code, dev.trainyard.compiler.diagnostic.SourceLocation at,
+      String pointer, String message, String hint) {
+    return Diagnostic.error(code, at, pointer, message).withHint(hint);
+  }
+}

@@ -1,0 +1,281 @@
+package dev.trainyard.compiler.source;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import com.fasterxml.jackson.core.exc.StreamReadException;
+import com.fasterxml.jackson.core.io.IOContext;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactoryBuilder;
+import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
+import dev.trainyard.compiler.diagnostic.Diagnostic;
+import dev.trainyard.compiler.diagnostic.DiagnosticCode;
+import dev.trainyard.compiler.diagnostic.SourceLocation;
+import dev.trainyard.compiler.diagnostic.StageResult;
+import java.io.IOException;
+import java.io.Reader;
+import java.io.StringReader;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Pattern;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.error.Mark;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
+import org.yaml.snakeyaml.events.AliasEvent;
+import org.yaml.snakeyaml.events.DocumentStartEvent;
+import org.yaml.snakeyaml.events.Event;
+import org.yaml.snakeyaml.events.NodeEvent;
+
+/**
+ * The load stage: reads a user-owned YAML file into a Jackson tree plus a {@link SourceMap}. The only class
+ * that imports jackson-dataformat-yaml and SnakeYAML.
+ *
+ * <pre>
+ * StageResult&lt;SourceFile&gt; file = YamlDocumentLoader.readFile(path, "train.yaml");
+ * StageResult&lt;ParsedDocument&gt; doc = new YamlDocumentLoader().load(file.value().orElseThrow());
+ * </pre>
+ *
+ * <p>Every bad input is a {@link Diagnostic} with line, column and hint, never an exception: syntax errors
+ * ({@code E101}), tabs in indentation ({@code E102}, every line at once), duplicate keys ({@code E103}),
+ * anchors and aliases ({@code E104}; refused outright, which also defeats "billion laughs" alias bombs), an
+ * empty or comments-only file ({@code E106}), a top level that is not a mapping ({@code E107}) and more than
+ * one document ({@code E110}). Scalars keep Jackson's YAML typing: {@code 4} is an int, {@code 1.0} a double,
+ * {@code true} — and YAML 1.1's {@code yes}/{@code on}/{@code no}/{@code off} — a boolean, {@code ~} null;
+ * quoted scalars are strings. Safety limits stay on: SnakeYAML's code point limit and Jackson's nesting depth.
+ * Thread-safe; keep one instance.
+ */
+public final class YamlDocumentLoader {
+  /** Largest file accepted by {@link #readFile}, in bytes (1 MiB): a train.yaml is a few hundred bytes. */
+  public static final long MAX_FILE_BYTES = 1024 * 1024;
+
+  /** Deepest nesting accepted; a JobSet skeleton needs about 20 levels. */
+  static final int MAX_NESTING_DEPTH = 100;
+
+  private static final Pattern NON_CONTENT = Pattern.compile("\\s*(#.*)?|(---|\\.\\.\\.)\\s*(#.*)?");
+
+  private final WatchingFactory factory = new WatchingFactory(factoryBuilder());
+
+  /**
+   * Reads {@code path} as UTF-8 text, refusing files over {@link #MAX_FILE_BYTES} ({@code E105}), invalid
+   * UTF-8 ({@code E109}) and unreadable paths ({@code E108}).
+   *
+   * @param displayPath the path to print in diagnostics, e.g. {@code examples/ddp/train.yaml}
+   */
+  public static StageResult<SourceFile> readFile(Path path, String displayPath) {
+    SourceLocation at = SourceLocation.ofFile(displayPath);
+    try {
+      long size = Files.size(path);
+      if (size > MAX_FILE_BYTES) {
+        return StageResult.failed(List.of(tooLarge(at, size)));
+      }
+      byte[] bytes = Files.readAllBytes(path);
+      if (bytes.length > MAX_FILE_BYTES) {
+        return StageResult.failed(List.of(tooLarge(at, bytes.length)));
+      }
+      var bad = Utf8Text.firstBadByte(bytes);
+      if (bad.isPresent()) {
+        return StageResult.failed(List.of(notUtf8(displayPath, bad.get())));
+      }
+      return StageResult.of(new SourceFile(displayPath, new String(bytes, java.nio.charset.StandardCharsets.UTF_8)),
+          List.of());
+    } catch (IOException e) {
+      return StageResult.failed(List.of(unreadable(at, path, e)));
+    }
+  }
+
+  /**
+   * Parses one YAML document whose top level is a mapping.
+   *
+   * @return the document, or every load problem found (all tab lines, all duplicate keys, anchors, …)
+   */
+  public StageResult<ParsedDocument> load(SourceFile file) {
+    if (file.text().lines().allMatch(line -> NON_CONTENT.matcher(line).matches())) {
+      return StageResult.failed(List.of(empty(file)));
+    }
+    List<Diagnostic> tabs = TabIndentation.find(file);
+    if (!tabs.isEmpty()) {
+      return StageResult.failed(tabs);
+    }
+    try (WatchingParser parser = factory.createParser(new StringReader(file.text()))) {
+      return parse(parser, file);
+    } catch (IOException e) {
+      return StageResult.failed(List.of(syntaxError(file.displayPath(), e)));
+    }
+  }
+
+  private StageResult<ParsedDocument> parse(WatchingParser parser, SourceFile file) throws IOException {
+    TreeBuilder tree = new TreeBuilder(parser, file.displayPath());
+    parser.nextToken();
+    JsonNode root = tree.readValue("");
+    JsonToken afterFirst = parser.nextToken();
+    List<Diagnostic> problems = new ArrayList<>(tree.diagnostics());
+    problems.addAll(anchorsAndAliases(parser.notable, file.displayPath()));
+    if (afterFirst != null) {
+      problems.add(secondDocument(parser.notable, file.displayPath()));
+    }
+    if (!root.isObject()) {
+      problems.add(notAMapping(file.displayPath(), root, tree.sourceMap()));
+    }
+    problems.sort(Diagnostic.ORDER);
+    return problems.isEmpty()
+        ? StageResult.of(new ParsedDocument(file, root, tree.sourceMap()), List.of())
+        : StageResult.failed(problems);
+  }
+
+  private static List<Diagnostic> anchorsAndAliases(List<Event> events, String file) {
+    List<Event> found = events.stream().filter(e -> !(e instanceof DocumentStartEvent)).toList();
+    if (found.isEmpty()) {
+      return List.of();
+    }
+    Event first = found.get(0);
+    String what = first instanceof AliasEvent alias
+        ? "alias `*" + alias.getAnchor() + "`"
+        : "anchor `&" + ((NodeEvent) first).getAnchor() + "`";
+    String more = found.size() > 1 ? " (and " + (found.size() - 1) + " more anchors or aliases)" : "";
+    return List.of(Diagnostic.error(DiagnosticCode.ANCHOR_OR_ALIAS, at(file, first.getStartMark()), "",
+            "YAML anchors and aliases are not supported: found " + what + more)
+        .withHint("train.yaml and the other Trainyard files do not support anchors (`&name`) or aliases"
+            + " (`*name`), which also shuts out alias bombs; write each value out in full"));
+  }
+
+  private static Diagnostic secondDocument(List<Event> events, String file) {
+    List<Event> starts = events.stream().filter(e -> e instanceof DocumentStartEvent).toList();
+    Event second = starts.get(starts.size() - 1);
+    return Diagnostic.error(DiagnosticCode.MULTIPLE_DOCUMENTS, at(file, second.getStartMark()), "",
+            "the file holds more than one YAML document (a second one starts here)")
+        .withHint("a Trainyard file is a single document: remove this `---` line and merge or delete what follows");
+  }
+
+  private static Diagnostic notAMapping(String file, JsonNode root, SourceMap map) {
+    String got = root.isArray() ? "a list" : root.isNull() ? "null" : "the plain value `" + root.asText() + "`";
+    return Diagnostic.error(DiagnosticCode.NOT_A_MAPPING, map.at(""), "",
+            "the top level must be a mapping of fields (`key: value` lines), got " + got)
+        .withHint("start each field at column 1, e.g. `run: python train.py`; a leading `- ` makes the file a list");
+  }
+
+  private static Diagnostic empty(SourceFile file) {
+    boolean blank = file.text().isBlank();
+    return Diagnostic.error(DiagnosticCode.EMPTY_FILE, SourceLocation.ofFile(file.displayPath()), "",
+            blank ? "the file is empty" : "the file holds only comments")
+        .withHint("a train.yaml needs at least the command to run, e.g. `run: python train.py`");
+  }
+
+  private static Diagnostic syntaxError(String file, IOException e) {
+    if (e.getCause() instanceof MarkedYAMLException marked) {
+      Mark context = marked.getContextMark();
+      var t = YamlSyntaxMessages.translate(marked.getProblem(), context == null ? 0 : context.getLine() + 1);
+      Mark where = t.atOpening() && context != null ? context : marked.getProblemMark();
+      return Diagnostic.error(t.code(), at(file, where != null ? where : context), "", t.message())
+          .withHint(t.hint());
+    }
+    if (e.getCause() instanceof org.yaml.snakeyaml.error.YAMLException plain) {
+      var t = YamlSyntaxMessages.translate(plain.getMessage(), 0);
+      return Diagnostic.error(t.code(), SourceLocation.ofFile(file), "", t.message()).withHint(t.hint());
+    }
+    if (e instanceof StreamConstraintsException) {
+      return Diagnostic.error(DiagnosticCode.YAML_SYNTAX, SourceLocation.ofFile(file), "",
+              "the document nests deeper than " + MAX_NESTING_DEPTH + " levels")
+          .withHint("flatten the structure; a train.yaml needs at most 3 levels");
+    }
+    return jacksonError(file, e);
+  }
+
+  private static Diagnostic jacksonError(String file, IOException e) {
+    if (e instanceof StreamReadException read) {
+      var t = YamlSyntaxMessages.translateJackson(read.getOriginalMessage());
+      var loc = read.getLocation();
+      SourceLocation at = loc == null ? SourceLocation.ofFile(file)
+          : new SourceLocation(file, Math.max(0, loc.getLineNr()), Math.max(0, loc.getColumnNr()));
+      return Diagnostic.error(t.code(), at, "", t.message()).withHint(t.hint());
+    }
+    throw new java.io.UncheckedIOException("reading in-memory YAML failed", e);
+  }
+
+  private static SourceLocation at(String file, Mark mark) {
+    return mark == null ? SourceLocation.ofFile(file) : new SourceLocation(file, mark.getLine() + 1, mark.getColumn() + 1);
+  }
+
+  private static Diagnostic tooLarge(SourceLocation at, long size) {
+    String mib = String.format(Locale.ROOT, "%.1f MiB", size / (1024.0 * 1024.0));
+    return Diagnostic.error(DiagnosticCode.FILE_TOO_LARGE, at, "",
+            "the file is " + mib + " (" + size + " bytes); the limit is 1 MiB (" + MAX_FILE_BYTES + " bytes)")
+        .withHint("a train.yaml holds a few fields; keep data and generated content in other files");
+  }
+
+  private static Diagnostic notUtf8(String file, Utf8Text.BadByte bad) {
+    return Diagnostic.error(DiagnosticCode.NOT_UTF8, new SourceLocation(file, bad.line(), bad.column()), "",
+            String.format(Locale.ROOT, "the file is not valid UTF-8: byte 0x%02X at offset %d", bad.value(),
+                bad.offset()))
+        .withHint("save the file as UTF-8 (most editors: \"Save with encoding\" → UTF-8)");
+  }
+
+  private static Diagnostic unreadable(SourceLocation at, Path path, IOException e) {
+    String why = e instanceof NoSuchFileException ? "no such file"
+        : e instanceof AccessDeniedException ? "permission denied"
+        : Files.isDirectory(path) ? "it is a directory"
+        : e.getClass().getSimpleName();
+    return Diagnostic.error(DiagnosticCode.FILE_UNREADABLE, at, "", "cannot read the file: " + why)
+        .withHint("check the path and its permissions");
+  }
+
+  private static YAMLFactoryBuilder factoryBuilder() {
+    LoaderOptions options = new LoaderOptions();
+    options.setCodePointLimit((int) (2 * MAX_FILE_BYTES));
+    options.setNestingDepthLimit(MAX_NESTING_DEPTH);
+    options.setMaxAliasesForCollections(0);
+    // Jackson turns this into a fail-fast "duplicate field" error; TreeBuilder reports every duplicate instead.
+    options.setAllowDuplicateKeys(true);
+    return YAMLFactory.builder()
+        .loaderOptions(options)
+        // YAML reads `key:` with nothing after it as null; Jackson 2.x would say "" unless told.
+        .enable(YAMLParser.Feature.EMPTY_STRING_AS_NULL)
+        .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_NESTING_DEPTH).build());
+  }
+
+  /** Creates {@link WatchingParser}s, so the loader sees SnakeYAML's events, including scalar anchors. */
+  private static final class WatchingFactory extends YAMLFactory {
+    WatchingFactory(YAMLFactoryBuilder builder) {
+      super(builder);
+    }
+
+    @Override
+    public WatchingParser createParser(Reader reader) throws IOException {
+      return (WatchingParser) super.createParser(reader);
+    }
+
+    @Override
+    protected YAMLParser _createParser(Reader reader, IOContext context) {
+      return new WatchingParser(context, _parserFeatures, _yamlParserFeatures, _loaderOptions, _objectCodec, reader);
+    }
+  }
+
+  /**
+   * Jackson's YAML parser drops the anchor of a scalar ({@code a: &x 1}, seen with 2.21) and hides document
+   * starts; watching the events it pulls recovers both.
+   */
+  private static final class WatchingParser extends YAMLParser {
+    final List<Event> notable = new ArrayList<>();
+
+    WatchingParser(IOContext context, int features, int yamlFeatures, LoaderOptions options,
+        com.fasterxml.jackson.core.ObjectCodec codec, Reader reader) {
+      super(context, features, yamlFeatures, options, codec, reader);
+    }
+
+    @Override
+    protected Event getEvent() throws IOException {
+      Event event = super.getEvent();
+      boolean anchored = event instanceof NodeEvent node && node.getAnchor() != null;
+      if (anchored || event instanceof DocumentStartEvent) {
+        notable.add(event);
+      }
+      return event;
+    }
+  }
+}

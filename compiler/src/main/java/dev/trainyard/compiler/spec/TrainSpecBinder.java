@@ -1,0 +1,118 @@
+package dev.trainyard.compiler.spec;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.trainyard.compiler.source.ParsedDocument;
+import dev.trainyard.compiler.source.SourceMap;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * Builds a {@link TrainSpec} from a {@code train.yaml} that passed {@code schemas/train.v1.schema.json}.
+ *
+ * <p>Numbers and booleans in {@code env} and {@code resources.cpu} become the text the user wrote
+ * ({@code cpu: 4} → {@code "4"}, {@code env: {X: 1.0}} → {@code "1.0"}, {@code true} → {@code "true"}), taken
+ * from the {@link SourceMap} so that {@code 1.0} does not turn into {@code 1} or {@code 1.00} into {@code 1.0}.
+ * Absent fields stay empty; defaults are the resolve stage's job.
+ *
+ * <pre>
+ * TrainSpec spec = new TrainSpecBinder().bind(doc);   // doc already validated
+ * </pre>
+ */
+public final class TrainSpecBinder {
+
+  /**
+   * @param doc a document the train schema accepted
+   * @throws IllegalArgumentException when {@code doc} lacks {@code run}, i.e. it was not validated first (a bug)
+   */
+  public TrainSpec bind(ParsedDocument doc) {
+    JsonNode root = doc.root();
+    if (!root.path("run").isTextual()) {
+      throw new IllegalArgumentException("bind() needs a schema-validated train.yaml; `run` is missing");
+    }
+    return new TrainSpec(
+        text(root, "name"),
+        text(root, "runtime"),
+        text(root, "image"),
+        text(root, "workdir"),
+        text(root, "setup"),
+        root.get("run").asText(),
+        integer(root, "nodes"),
+        procsPerNode(root.get("procsPerNode")),
+        resources(doc),
+        env(doc),
+        secrets(root.path("secrets")),
+        volumes(root.path("volumes")),
+        text(root, "queue"),
+        text(root, "priority"),
+        integer(root, "retries"),
+        text(root, "timeout"),
+        doc);
+  }
+
+  private static Optional<ProcsPerNode> procsPerNode(JsonNode value) {
+    if (value == null) {
+      return Optional.empty();
+    }
+    return Optional.of(value.isTextual() ? ProcsPerNode.AUTO : ProcsPerNode.of(value.asInt()));
+  }
+
+  private static ResourceRequest resources(ParsedDocument doc) {
+    JsonNode resources = doc.root().path("resources");
+    if (resources.isMissingNode()) {
+      return ResourceRequest.NONE;
+    }
+    return new ResourceRequest(
+        integer(resources, "gpus"),
+        text(resources, "gpuType"),
+        asWritten(doc, "/resources/cpu"),
+        text(resources, "memory"),
+        text(resources, "shm"));
+  }
+
+  private static SortedMap<String, String> env(ParsedDocument doc) {
+    SortedMap<String, String> env = new TreeMap<>();
+    doc.root().path("env").fieldNames().forEachRemaining(
+        name -> env.put(name, asWritten(doc, SourceMap.child("/env", name)).orElse("")));
+    return env;
+  }
+
+  private static List<SecretRef> secrets(JsonNode list) {
+    List<SecretRef> secrets = new ArrayList<>();
+    for (JsonNode item : list) {
+      secrets.add(new SecretRef(
+          item.get("name").asText(), text(item, "key"), text(item, "env"), text(item, "path")));
+    }
+    return secrets;
+  }
+
+  private static List<VolumeMount> volumes(JsonNode list) {
+    List<VolumeMount> volumes = new ArrayList<>();
+    for (JsonNode item : list) {
+      volumes.add(new VolumeMount(
+          item.get("claim").asText(), item.get("path").asText(), item.path("readOnly").asBoolean(false)));
+    }
+    return volumes;
+  }
+
+  /** A scalar as the user wrote it: strings as they are, numbers and booleans as their YAML text. */
+  private static Optional<String> asWritten(ParsedDocument doc, String pointer) {
+    JsonNode value = doc.root().at(pointer);
+    if (value.isMissingNode() || value.isNull()) {
+      return Optional.empty();
+    }
+    return value.isTextual() ? Optional.of(value.asText()) : doc.map().scalarText(pointer).or(() -> Optional.of(value.asText()));
+  }
+
+  private static Optional<String> text(JsonNode parent, String field) {
+    JsonNode value = parent.get(field);
+    return value == null || value.isNull() ? Optional.empty() : Optional.of(value.asText());
+  }
+
+  private static Optional<Integer> integer(JsonNode parent, String field) {
+    JsonNode value = parent.get(field);
+    return value == null || !value.canConvertToInt() ? Optional.empty() : Optional.of(value.intValue());
+  }
+}
