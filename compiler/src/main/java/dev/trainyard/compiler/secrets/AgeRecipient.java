@@ -31,6 +31,17 @@ public record AgeRecipient(String text, byte[] publicKey) {
     return publicKey.clone();
   }
 
+  /** Equal when the recipient text is equal (the key is a function of it). */
+  @Override
+  public boolean equals(Object other) {
+    return other instanceof AgeRecipient recipient && recipient.text.equals(text);
+  }
+
+  @Override
+  public int hashCode() {
+    return text.hashCode();
+  }
+
   /**
    * Parses one recipient; a malformed one is reported as {@link DiagnosticCode#INVALID_PLATFORM}.
    *

@@ -9,6 +9,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+import com.fasterxml.jackson.dataformat.yaml.util.StringQuotingChecker;
 import dev.trainyard.compiler.diagnostic.SourceLocation;
 import dev.trainyard.compiler.manifest.YamlWriter;
 import java.io.IOException;
@@ -36,6 +38,20 @@ class SopsAgeSealerTest {
       Map.of("ssh-privatekey", "-----BEGIN OPENSSH PRIVATE KEY-----\nabc\n-----END OPENSSH PRIVATE KEY-----\n",
           "ssh-publickey", "ecdsa-sha2-nistp521 AAAAE2 trainyard@demo"), true);
 
+  /** YamlWriter's settings, plus quotes on strings that YAML 1.1 reads as timestamps. */
+  private static final ObjectMapper YAML_WRITER = new ObjectMapper(YAMLFactory.builder()
+      .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
+      .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
+      .enable(YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS)
+      .enable(YAMLGenerator.Feature.LITERAL_BLOCK_STYLE)
+      .stringQuotingChecker(new StringQuotingChecker.Default() {
+        @Override
+        public boolean needToQuoteValue(String value) {
+          return super.needToQuoteValue(value) || value.matches("\\d{4}-\\d\\d?-\\d\\d?([Tt ].*)?");
+        }
+      })
+      .build());
+
   @TempDir static Path keys;
   static List<AgeRecipient> recipients = new ArrayList<>();
   static List<Path> identities = new ArrayList<>();
@@ -54,10 +70,10 @@ class SopsAgeSealerTest {
   }
 
   @Test
-  @DisplayName("sops -d decrypts our file, written by YamlWriter, with either recipient's age key")
+  @DisplayName("sops -d decrypts our file with either recipient's age key to the plain Secret")
   void realSopsDecryptsOurs(@TempDir Path dir) throws IOException {
     ObjectNode encrypted = new SopsAgeSealer(recipients, SecretTools.seeded(31), CLOCK).seal(SECRET);
-    Path file = Files.writeString(dir.resolve("secret.yaml"), YamlWriter.write(encrypted));
+    Path file = Files.writeString(dir.resolve("secret.yaml"), yamlQuotingTimestamps(encrypted));
 
     for (Path identity : identities) {
       String plain = SecretTools.run(dir, Map.of("SOPS_AGE_KEY_FILE", identity.toString()), "",
@@ -72,7 +88,7 @@ class SopsAgeSealerTest {
   void macCoversClearTextValues(@TempDir Path dir) throws IOException {
     ObjectNode encrypted = new SopsAgeSealer(recipients, SecretTools.seeded(32), CLOCK).seal(SECRET);
     ((ObjectNode) encrypted.get("metadata")).put("name", "other-ssh");
-    Path file = Files.writeString(dir.resolve("secret.yaml"), YamlWriter.write(encrypted));
+    Path file = Files.writeString(dir.resolve("secret.yaml"), yamlQuotingTimestamps(encrypted));
 
     SecretTools.ToolResult result = SecretTools.attempt(dir,
         Map.of("SOPS_AGE_KEY_FILE", identities.get(0).toString()), "",
@@ -80,6 +96,23 @@ class SopsAgeSealerTest {
 
     assertNotEquals(0, result.exitCode());
     assertTrue(result.stderr().contains("MAC mismatch"), result.stderr());
+  }
+
+  @Test
+  @DisplayName("the project's YamlWriter output of a SOPS Secret decrypts with real sops (lastmodified stays a string)")
+  void realSopsDecryptsYamlWriterOutput(@TempDir Path dir) throws IOException {
+    ObjectNode encrypted = new SopsAgeSealer(recipients, SecretTools.seeded(37), CLOCK).seal(SECRET);
+    Path file = Files.writeString(dir.resolve("secret.yaml"), YamlWriter.write(encrypted));
+
+    // An unquoted `lastmodified: 2026-11-29T12:34:56Z` is a YAML timestamp, and sops then fails with
+    // "'lastmodified' expected type 'string', got unconvertible type 'time.Time'".
+    String plain = SecretTools.run(dir, Map.of("SOPS_AGE_KEY_FILE", identities.get(0).toString()), "",
+        List.of(SecretTools.built("sops").toString(), "--decrypt", file.toString()));
+    assertEquals(YAML_READER.valueToTree(new PlainSecretSealer().seal(SECRET)), YAML_READER.readTree(plain));
+  }
+
+  private static String yamlQuotingTimestamps(ObjectNode node) throws IOException {
+    return YAML_WRITER.writeValueAsString(node);
   }
 
   @Test
