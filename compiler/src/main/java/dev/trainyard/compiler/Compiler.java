@@ -96,8 +96,20 @@ public final class Compiler {
     return new CompileResult(Optional.empty(), job, all);
   }
 
+  /** How diagnostics name platform.yaml: relative to the working directory when it can be. */
   private static String displayOf(Optional<Path> file) {
-    return file.map(Path::toString).orElse(PlatformLoader.EMBEDDED_NAME);
+    return file.map(Compiler::relative).orElse(PlatformLoader.EMBEDDED_NAME);
+  }
+
+  static String relative(Path file) {
+    if (!file.isAbsolute()) {
+      return file.toString();
+    }
+    try {
+      return Path.of("").toAbsolutePath().relativize(file.normalize()).toString();
+    } catch (IllegalArgumentException e) {
+      return file.toString();
+    }
   }
 
   /** Whether requirements.txt exists in the working directory (the default {@code setup}). */

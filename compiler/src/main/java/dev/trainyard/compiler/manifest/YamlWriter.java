@@ -19,9 +19,26 @@ public final class YamlWriter {
               .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
               .enable(YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS)
               .enable(YAMLGenerator.Feature.LITERAL_BLOCK_STYLE)
+              .stringQuotingChecker(new TimestampQuoting())
               .build());
 
   private YamlWriter() {}
+
+  /**
+   * Also quotes strings that a YAML 1.1 reader would take for a timestamp ({@code 2026-01-01T00:00:00Z}):
+   * Go's YAML decoders (sops, kubectl) would turn them into times, and sops then rejects its own
+   * {@code lastmodified}.
+   */
+  private static final class TimestampQuoting extends com.fasterxml.jackson.dataformat.yaml.util.StringQuotingChecker.Default {
+    private static final long serialVersionUID = 1L;
+    private static final java.util.regex.Pattern TIMESTAMP =
+        java.util.regex.Pattern.compile("^\\d{4}-\\d{1,2}-\\d{1,2}([Tt ].*)?$");
+
+    @Override
+    public boolean needToQuoteValue(String value) {
+      return super.needToQuoteValue(value) || TIMESTAMP.matcher(value).matches();
+    }
+  }
 
   /** The YAML text of {@code node} with sorted keys, ending in one newline. */
   public static String write(JsonNode node) {

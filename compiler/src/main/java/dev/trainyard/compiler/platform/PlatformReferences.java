@@ -2,6 +2,8 @@ package dev.trainyard.compiler.platform;
 
 import dev.trainyard.compiler.diagnostic.Diagnostic;
 import dev.trainyard.compiler.platform.Platform.SecretsMode;
+import dev.trainyard.compiler.secrets.AgeRecipient;
+import dev.trainyard.compiler.secrets.SealingCertificate;
 import dev.trainyard.compiler.source.ParsedDocument;
 import java.util.ArrayList;
 import java.util.List;
@@ -66,8 +68,14 @@ final class PlatformReferences {
       out.add(PlatformBinder.invalid(doc, "/secrets", "secrets policy `sealed-secrets` needs `sealedSecrets.certificate`")
           .withHint("paste the output of `kubeseal --fetch-cert`"));
     }
+    s.sealedSecretsCertificate().ifPresent(pem -> out.addAll(
+        SealingCertificate.parse(pem, doc.map().at("/secrets/sealedSecrets/certificate"), "/secrets/sealedSecrets/certificate").diagnostics()));
     if (s.mode() == SecretsMode.SOPS_AGE && s.ageRecipients().isEmpty()) {
       out.add(PlatformBinder.invalid(doc, "/secrets", "secrets policy `sops-age` needs `sopsAge.recipients`"));
+    }
+    for (int i = 0; i < s.ageRecipients().size(); i++) {
+      String pointer = "/secrets/sopsAge/recipients/" + i;
+      out.addAll(AgeRecipient.parse(s.ageRecipients().get(i), doc.map().at(pointer), pointer).diagnostics());
     }
   }
 }

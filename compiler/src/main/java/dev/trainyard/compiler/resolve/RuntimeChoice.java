@@ -22,7 +22,8 @@ final class RuntimeChoice {
       problems.add(
           Diagnostic.error(DiagnosticCode.UNKNOWN_RUNTIME, ResolveStage.at(in.spec(), "/runtime"), "/runtime",
                   "runtime \"" + name + "\" is not installed")
-              .withHint("installed runtimes: " + String.join(", ", in.catalog().names()) + " (`trainyard runtimes list`)"));
+              .withHint(closest(name, in.catalog().names()).map(c -> "did you mean `" + c + "`? ").orElse("")
+                  + "installed runtimes: " + String.join(", ", in.catalog().names()) + " (`trainyard runtimes list`)"));
     } else {
       problems.add(
           Diagnostic.error(DiagnosticCode.UNKNOWN_RUNTIME_VERSION, ResolveStage.at(in.spec(), "/runtime"), "/runtime",
@@ -31,5 +32,10 @@ final class RuntimeChoice {
                   + "; or write `runtime: " + name + "` for the newest"));
     }
     return Optional.empty();
+  }
+
+  /** An installed name that contains, or is contained in, what was written ({@code pytorch} → {@code torch}). */
+  static Optional<String> closest(String name, List<String> installed) {
+    return installed.stream().filter(n -> name.contains(n) || n.contains(name)).findFirst();
   }
 }

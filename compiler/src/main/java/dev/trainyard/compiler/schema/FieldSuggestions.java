@@ -20,7 +20,10 @@ final class FieldSuggestions {
       return "remove it; no fields are allowed here";
     }
     String best = allowed.stream()
-        .min(Comparator.comparingInt((String name) -> distance(unknown, name)).thenComparing(name -> name))
+        .min(Comparator.comparingInt((String name) -> distance(unknown, name))
+            // On a tie, a name that extends what was typed wins (`gpu` → `gpus`, not `cpu`).
+            .thenComparing(name -> !name.toLowerCase(java.util.Locale.ROOT).startsWith(unknown.toLowerCase(java.util.Locale.ROOT)))
+            .thenComparing(name -> name))
         .orElseThrow();
     if (distance(unknown, best) <= threshold(unknown)) {
       return "did you mean `" + best + "`?";
