@@ -22,7 +22,9 @@ import org.eclipse.jgit.api.errors.GitAPIException;
  *   files/                 optional: more files next to train.yaml (requirements.txt, code)
  *   platform.yaml          optional: instead of the embedded default platform
  *   runtimes/              optional: platform runtimes (&lt;name&gt;/&lt;version&gt;/runtime.yaml)
- *   case.yaml              optional: {cluster: NAME, namespace: NAME, description: TEXT}
+ *   case.yaml              optional: {cluster: NAME, namespace: NAME, example: NAME}; with {@code example}
+ *                          the source is examples/NAME (compiled against examples/platform.yaml) and
+ *                          no train.yaml is needed here
  *   expected/              the exact output tree (absent when the compile must fail)
  *   expected-output.txt    "exit N" and the diagnostics exactly as the CLI prints them
  * </pre>
@@ -37,7 +39,7 @@ record GoldenCase(String name, Path dir) {
   /** Every case folder under {@code root}, sorted. */
   static Stream<GoldenCase> all(Path root) throws IOException {
     try (Stream<Path> dirs = Files.list(root)) {
-      return dirs.filter(d -> Files.isRegularFile(d.resolve("train.yaml")))
+      return dirs.filter(d -> Files.isRegularFile(d.resolve("train.yaml")) || Files.isRegularFile(d.resolve("case.yaml")))
           .sorted()
           .map(d -> new GoldenCase(d.getFileName().toString(), d))
           .toList()
@@ -50,15 +52,22 @@ record GoldenCase(String name, Path dir) {
     Path repo = work.resolve("src");
     Path jobDir = repo.resolve("jobs").resolve(name);
     Files.createDirectories(jobDir);
-    Files.copy(dir.resolve("train.yaml"), jobDir.resolve("train.yaml"));
+    JsonNode options = options();
+    Optional<Path> example = text(options, "example").map(e -> dir.getParent().getParent().resolve("examples").resolve(e));
+    if (example.isPresent()) {
+      copyTree(example.get(), jobDir);
+    } else {
+      Files.copy(dir.resolve("train.yaml"), jobDir.resolve("train.yaml"));
+    }
     copyTree(dir.resolve("files"), jobDir);
     try (Git git = Git.init().setDirectory(repo.toFile()).setInitialBranch("main").call()) {
       git.add().addFilepattern(".").call();
       git.commit().setMessage("golden").setAuthor("Golden", "golden@example.com").setCommitter("Golden", "golden@example.com").call();
     }
-    JsonNode options = options();
+    Optional<Path> platform = existing(dir.resolve("platform.yaml"))
+        .or(() -> example.map(e -> e.getParent().resolve("platform.yaml")));
     return new CompileRequest(jobDir.resolve("train.yaml"), "jobs/" + name + "/train.yaml",
-        existing(dir.resolve("platform.yaml")), existing(dir.resolve("runtimes")), Optional.of(REPO), Optional.of(COMMIT),
+        platform, existing(dir.resolve("runtimes")), Optional.of(REPO), Optional.of(COMMIT),
         text(options, "cluster"), text(options, "namespace"), 1, Optional.empty());
   }
 

@@ -1,0 +1,54 @@
+package dev.trainyard.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.trainyard.compiler.CompileRequest;
+import dev.trainyard.compiler.CompileResult;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+import org.eclipse.jgit.api.Git;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Every {@code examples/*} is a real training repo that compiles with zero diagnostics against the example
+ * platform ({@code examples/platform.yaml}, which seals SSH keys, so MPI examples get no plain-Secret warning).
+ */
+class ExamplesCompileTest {
+  static final Path EXAMPLES = Path.of(System.getProperty("trainyard.repo.root", "..")).resolve("examples");
+
+  @TempDir Path temp;
+
+  @TestFactory
+  @DisplayName("every example compiles with zero diagnostics, errors or warnings")
+  Stream<DynamicTest> examples() throws IOException {
+    try (Stream<Path> dirs = Files.list(EXAMPLES)) {
+      return dirs.filter(d -> Files.isRegularFile(d.resolve("train.yaml"))).sorted().toList().stream()
+          .map(d -> DynamicTest.dynamicTest(d.getFileName().toString(), () -> compiles(d)));
+    }
+  }
+
+  private void compiles(Path example) throws Exception {
+    Path repo = temp.resolve(example.getFileName().toString());
+    GoldenCase.copyTree(example, repo);
+    try (Git git = Git.init().setDirectory(repo.toFile()).setInitialBranch("main").call()) {
+      git.getRepository().getConfig().setString("remote", "origin", "url", "https://github.com/acme/" + example.getFileName() + ".git");
+      git.getRepository().getConfig().save();
+      git.add().addFilepattern(".").call();
+      git.commit().setMessage("example").setAuthor("Ex", "ex@example.com").setCommitter("Ex", "ex@example.com").call();
+    }
+    CompileRequest request = CompileRequest.of(repo.resolve("train.yaml"));
+    request = new CompileRequest(request.trainYaml(), request.displayPath(), java.util.Optional.of(EXAMPLES.resolve("platform.yaml")),
+        request.runtimesDir(), request.sourceRepo(), request.sourceCommit(), request.cluster(), request.namespace(), 1, request.existingTree());
+    CompileResult result = GoldenCasesTest.compiler().compile(request);
+    assertEquals("", GoldenCasesTest.printed(result), example + " must compile without diagnostics");
+    assertTrue(result.tree().isPresent());
+    assertTrue(result.tree().get().files().keySet().stream().anyMatch(f -> f.contains("/jobset-")), "a JobSet is emitted");
+  }
+
+}

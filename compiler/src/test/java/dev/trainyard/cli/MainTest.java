@@ -1,0 +1,136 @@
+package dev.trainyard.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.trainyard.compiler.manifest.CanonicalJson;
+import dev.trainyard.compiler.testing.TrainProject;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The CLI's contract: exit codes, where output goes, JSON output, nothing written on errors. */
+class MainTest {
+  @TempDir Path temp;
+
+  record Run(int exit, String out, String err) {}
+
+  static Run run(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int exit = Main.run(new PrintWriter(out), new PrintWriter(err), args);
+    return new Run(exit, out.toString(), err.toString());
+  }
+
+  @Test
+  @DisplayName("compile writes the run's folder and lists the files; exit 0")
+  void compileWrites() {
+    TrainProject p = TrainProject.create(temp, "run: torchrun train.py\nnodes: 2\n");
+    Path out = temp.resolve("gitops");
+    Run r = run("compile", p.trainYaml().toString(), "--out", out.toString());
+    assertEquals(0, r.exit(), r.err());
+    assertTrue(r.out().contains("run demo-"), r.out());
+    assertTrue(r.out().contains("clusters/local/default/demo-"), r.out());
+    assertTrue(Files.isDirectory(out.resolve("clusters/local/_cluster")));
+  }
+
+  @Test
+  @DisplayName("a user mistake exits 1 with file:line:col diagnostics, no stack trace, and nothing written")
+  void mistakeExitsOneWritesNothing() throws Exception {
+    TrainProject p = TrainProject.create(temp, "run: torchrun train.py\nnodes: 0\n");
+    Path out = temp.resolve("gitops");
+    Run r = run("compile", p.trainYaml().toString(), "--out", out.toString());
+    assertEquals(1, r.exit());
+    assertTrue(r.err().contains("train.yaml:2:8: error[E204]: `nodes` must be at least 1, got 0"), r.err());
+    assertFalse(r.err().contains("Exception"), r.err());
+    assertFalse(Files.exists(out), "nothing may be written when the compile fails");
+  }
+
+  @Test
+  @DisplayName("--output json gives machine-readable diagnostics with line, column and pointer")
+  void jsonOutput() throws Exception {
+    TrainProject p = TrainProject.create(temp, "run: torchrun train.py\nnode: 2\n");
+    Run r = run("validate", p.trainYaml().toString(), "--output", "json");
+    assertEquals(1, r.exit());
+    JsonNode json = CanonicalJson.mapper().readTree(r.out());
+    JsonNode d = json.path("diagnostics").path(0);
+    assertEquals("E201", d.path("code").asText());
+    assertEquals(2, d.path("line").asInt());
+    assertEquals(1, d.path("column").asInt());
+    assertEquals("/node", d.path("pointer").asText());
+    assertEquals("did you mean `nodes`?", d.path("hint").asText());
+    assertEquals(1, json.path("errors").asInt());
+  }
+
+  @Test
+  @DisplayName("validate writes nothing and exits 0 for a good file")
+  void validateWritesNothing() {
+    TrainProject p = TrainProject.create(temp, "run: torchrun train.py\n");
+    Run r = run("validate", p.trainYaml().toString());
+    assertEquals(0, r.exit(), r.err());
+  }
+
+  @Test
+  @DisplayName("a wrong option is a usage error: exit 2")
+  void usageError() {
+    assertEquals(2, run("compile", "--no-such-flag", "x.yaml").exit());
+    assertEquals(2, run("frobnicate").exit());
+  }
+
+  @Test
+  @DisplayName("an unwritable output folder is an environment error: exit 3, one line, no stack trace")
+  void environmentError() throws Exception {
+    TrainProject p = TrainProject.create(temp, "run: torchrun train.py\n");
+    Path blocker = temp.resolve("blocker");
+    Files.writeString(blocker, "a file where the output folder should be");
+    Run r = run("compile", p.trainYaml().toString(), "--out", blocker.resolve("gitops").toString());
+    assertEquals(3, r.exit(), r.err());
+    assertTrue(r.err().startsWith("trainyard: error: "), r.err());
+    assertFalse(r.err().contains("\tat "), r.err());
+  }
+
+  @Test
+  @DisplayName("init scaffolds a train.yaml that compiles, points editors at the schema, and never overwrites")
+  void initScaffolds() throws Exception {
+    Path dir = temp.resolve("proj");
+    assertEquals(0, run("init", dir.toString(), "--nodes", "2").exit());
+    String text = Files.readString(dir.resolve("train.yaml"), StandardCharsets.UTF_8);
+    assertTrue(text.startsWith("# yaml-language-server: $schema=https://trainyard.dev/schemas/train.v1.schema.json\n"), text);
+    assertTrue(text.contains("run: torchrun train.py\nnodes: 2\n"), text);
+    Run again = run("init", dir.toString());
+    assertEquals(1, again.exit());
+    assertTrue(again.err().contains("already exists"), again.err());
+    TrainProject p = TrainProject.create(temp.resolve("c"), text);
+    assertEquals(0, run("validate", p.trainYaml().toString()).exit());
+  }
+
+  @Test
+  @DisplayName("schema prints the train.yaml JSON Schema (2020-12)")
+  void schemaPrints() throws Exception {
+    Run r = run("schema");
+    JsonNode schema = CanonicalJson.mapper().readTree(r.out());
+    assertEquals("https://json-schema.org/draft/2020-12/schema", schema.path("$schema").asText());
+    assertTrue(schema.path("properties").has("nodes"));
+  }
+
+  @Test
+  @DisplayName("runtimes list shows every built-in runtime; show prints image and packages; unknown exits 1")
+  void runtimes() {
+    Run list = run("runtimes", "list");
+    assertEquals(0, list.exit());
+    for (String name : new String[] {"torch", "deepspeed", "mpi", "mlx", "jax", "plain"}) {
+      assertTrue(Stream.of(list.out().split("\n")).anyMatch(l -> l.startsWith(name + " ")), name + " in\n" + list.out());
+    }
+    Run show = run("runtimes", "show", "deepspeed");
+    assertTrue(show.out().contains("image:") && show.out().contains("packages:") && show.out().contains("launcher also trains"), show.out());
+    assertEquals(1, run("runtimes", "show", "nope").exit());
+  }
+}
