@@ -17,22 +17,24 @@ final class NameRules {
 
   static List<Diagnostic> check(ResolvedJob job) {
     String name = job.naming().jobName();
+    JobLayout layout = JobLayout.of(job.runtime(), job.topology().nodes());
+    int maxJobSet = layout.maxJobSetNameLength();
+    int runName = job.naming().runName().length();
+    int runIdPart = runName - name.length();
+    int longest = Math.max(0, maxJobSet - runIdPart);
     if (!Names.isLabel(name)) {
+      // The suggested spelling must also fit the name budget, or following the hint leads to the next error.
       return List.of(
           Diagnostic.error(DiagnosticCode.INVALID_NAME, job.spec().document().map().at("/name"), "/name",
                   "`name` must be an RFC 1035 label (lower-case letters, digits and '-', starting with a letter), got \""
                       + name + "\"")
-              .withHint("write `name: " + Names.sanitize(name, 40) + "`; dots and upper case break pod DNS names and MPI hostfiles"));
+              .withHint("write `name: " + Names.sanitize(name, Math.max(1, Math.min(40, longest)))
+                  + "`; dots and upper case break pod DNS names and MPI hostfiles"));
     }
-    JobLayout layout = JobLayout.of(job.runtime(), job.topology().nodes());
-    int maxJobSet = layout.maxJobSetNameLength();
-    int runName = job.naming().runName().length();
     if (runName <= maxJobSet) {
       return List.of();
     }
-    int runIdPart = runName - name.length();
     var tight = layout.tightestJob();
-    int longest = Math.max(0, maxJobSet - runIdPart);
     String message =
         "`name` is too long for this job: \"" + name + "\" (" + name.length() + " characters) gives JobSet \""
             + job.naming().runName() + "\", and its longest pod name `" + job.naming().runName() + "-" + tight.name() + "-0-"

@@ -121,11 +121,13 @@ class BugReportCasesTest {
     assertPodNamesFit(object(p.compile(), "JobSet"));
   }
 
-  @ParameterizedTest(name = "name: {0}")
-  @ValueSource(strings = {"myjob.1", "MyJob", "my_job"})
-  @DisplayName("C02 mpi-operator#733: a name that is not an RFC 1035 label fails at the `name` line, and the hint's spelling compiles")
-  void c02_nameRfc1035(String name) {
-    CompileResult r = compile(dir.resolve("bad"), "name: " + name + "\nrun: python train.py\n");
+  @ParameterizedTest(name = "name: {0}, runtime {1}, nodes {2}")
+  @org.junit.jupiter.params.provider.CsvSource({"myjob.1,torch,1", "MyJob,torch,1", "my_job,mpi,2",
+      "my.very.long.dotted.experiment.name.for.t5.small,mpi,16"})
+  @DisplayName("C02 mpi-operator#733: a name that is not an RFC 1035 label fails at the `name` line, and the hint's spelling compiles (within the name budget too)")
+  void c02_nameRfc1035(String name, String runtime, int nodes) {
+    String tail = "\nruntime: " + runtime + "\nnodes: " + nodes + "\nrun: python train.py\n";
+    CompileResult r = compile(dir.resolve("bad"), "name: " + name + tail);
     assertTrue(r.tree().isEmpty());
     Diagnostic d = r.diagnostics().stream().filter(Diagnostic::isError).findFirst().orElseThrow();
     assertEquals(1, d.location().line(), d.toString());
@@ -133,7 +135,7 @@ class BugReportCasesTest {
     assertTrue(d.message().contains(name), d.message());
     Matcher suggested = SUGGESTED_NAME.matcher(d.hint());
     assertTrue(suggested.find(), "hint gives no valid spelling: " + d.hint());
-    JsonNode jobSet = object(compile(dir.resolve("good"), "name: " + suggested.group(1) + "\nrun: python train.py\n"), "JobSet");
+    JsonNode jobSet = object(compile(dir.resolve("good"), "name: " + suggested.group(1) + tail), "JobSet");
     assertTrue(jobSet.path("metadata").path("name").asText().startsWith(suggested.group(1) + "-"));
   }
 
@@ -155,11 +157,12 @@ class BugReportCasesTest {
     assertEquals(3, hostfileLines(r).size());
   }
 
-  @Test
+  @ParameterizedTest(name = "runtime {0}")
+  @ValueSource(strings = {"mpi", "deepspeed", "mlx"})
   @DisplayName("C04 trainer#3262: a non-root MPI runtime (uid 1000) mounts the private key 0640 with fsGroup 1000 on every pod")
-  void c04_keyModeNonRoot() {
-    JsonNode jobSet = object(compile(dir, "runtime: mpi\nnodes: 2\nrun: python train.py\n"), "JobSet");
-    for (String rjob : List.of("node", "launcher")) {
+  void c04_keyModeNonRoot(String runtime) {
+    JsonNode jobSet = object(compile(dir, "runtime: " + runtime + "\nnodes: 2\nrun: python train.py\n"), "JobSet");
+    for (String rjob : replicatedJobNames(jobSet)) {
       JsonNode pod = podSpec(jobSet, rjob);
       assertEquals(1000, pod.path("securityContext").path("runAsUser").asInt());
       assertEquals(1000, pod.path("securityContext").path("fsGroup").asInt(), rjob);
@@ -207,12 +210,12 @@ class BugReportCasesTest {
   }
 
   @ParameterizedTest(name = "runtime {0}, nodes {1}")
-  @org.junit.jupiter.params.provider.CsvSource({"deepspeed,1", "mpi,1", "mpi,3"})
+  @org.junit.jupiter.params.provider.CsvSource({"deepspeed,1", "mlx,1", "deepspeed,3", "mpi,1", "mpi,3"})
   @DisplayName("C06 trainer#3954: launcher-as-node with nodes 1 makes exactly one pod; every layout has pods = nodes (+1 launcher when it runs no ranks) and one hostfile line per node")
   void c06_podCount(String runtime, int nodes) {
     CompileResult r = compile(dir, "runtime: " + runtime + "\nnodes: " + nodes + "\nrun: python train.py\n");
     JsonNode jobSet = object(r, "JobSet");
-    boolean launcherIsNode = runtime.equals("deepspeed");
+    boolean launcherIsNode = !runtime.equals("mpi");
     assertEquals(launcherIsNode ? nodes : nodes + 1, podCount(jobSet));
     for (JsonNode rj : jobSet.path("spec").path("replicatedJobs")) {
       assertTrue(rj.path("replicas").asInt() >= 1 && rj.path("template").path("spec").path("parallelism").asInt() >= 1,
@@ -237,12 +240,13 @@ class BugReportCasesTest {
 
   @ParameterizedTest(name = "runtime {0}")
   @ValueSource(strings = {"mpi", "deepspeed"})
-  @DisplayName("C07 trainer#3427: user env is forwarded by mpirun with -x NAME and set on node and launcher containers")
+  @DisplayName("C07 trainer#3427: user env and Secret env are forwarded by mpirun with -x NAME and set on node and launcher containers")
   void c07_envForwarded(String runtime) {
-    CompileResult r = compile(dir, "runtime: " + runtime + "\nnodes: 2\nrun: python train.py\nenv:\n  HF_MODEL: t5-small\n  SEED: 7\n");
+    CompileResult r = compile(dir, "runtime: " + runtime + "\nnodes: 2\nrun: python train.py\nenv:\n  HF_MODEL: t5-small\n  SEED: 7\n"
+        + "secrets:\n  - {name: hf-token, key: token, env: HF_TOKEN}\n");
     List<String> argv = mpirunArgv(r);
     JsonNode jobSet = object(r, "JobSet");
-    for (String name : List.of("HF_MODEL", "SEED")) {
+    for (String name : List.of("HF_MODEL", "SEED", "HF_TOKEN")) {
       assertTrue(forwards(argv, name), "mpirun does not forward " + name + ": " + argv);
       for (String rjob : replicatedJobNames(jobSet)) {
         assertFalse(env(jobSet, rjob, name).isMissingNode(), rjob + " lacks " + name);
@@ -290,13 +294,24 @@ class BugReportCasesTest {
     assertEquals("64Gi", resources.path("requests").path("memory").asText());
   }
 
-  @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {"resources: {gpus: 0, cpu: 4}", "resources: {gpus: 0, cpu: \"4\"}\nprocsPerNode: auto",
-      "resources: {gpus: 0, cpu: 4500m}"})
-  @DisplayName("C11 trainer#2407: without GPUs PET_NPROC_PER_NODE is the whole CPU count, never auto")
-  void c11_procsWithoutGpus(String resources) {
-    JsonNode jobSet = object(compile(dir, "runtime: torch\nnodes: 2\n" + resources + "\nrun: torchrun train.py\n"), "JobSet");
-    assertEquals("4", env(jobSet, "node", "PET_NPROC_PER_NODE").path("value").asText());
+  @Test
+  @DisplayName("C10 trainer#3974: MPI slots and -np also come from the merged resources (runtime default 4 GPUs, memory overridden)")
+  void c10_slotsFromMergedResources() {
+    Path runtimes = CaseCompile.runtime(dir, new RuntimeText("mpi-4gpu", "mpi", 1000, "/home/mpiuser", 4, true));
+    TrainProject p = TrainProject.create(dir.resolve("repo"), "runtime: mpi-4gpu\nnodes: 2\nresources:\n  memory: 64Gi\nrun: python train.py\n");
+    CompileResult r = CaseCompile.compile(p, Optional.of(runtimes));
+    hostfileLines(r).forEach(l -> assertTrue(l.endsWith(" slots=4"), l));
+    assertEquals("8", flagValue(mpirunArgv(r), "-np"));
+  }
+
+  @ParameterizedTest(name = "cpu {0}, procsPerNode {1} -> {2}")
+  @org.junit.jupiter.params.provider.CsvSource({"4,,4", "4,auto,4", "4500m,,4", "500m,auto,1"})
+  @DisplayName("C11 trainer#2407: without GPUs PET_NPROC_PER_NODE is the whole CPU count (at least 1), never auto")
+  void c11_procsWithoutGpus(String cpu, String procsPerNode, String expected) {
+    String yaml = "runtime: torch\nnodes: 2\nresources:\n  gpus: 0\n  cpu: \"" + cpu + "\"\n"
+        + (procsPerNode == null ? "" : "procsPerNode: " + procsPerNode + "\n") + "run: torchrun train.py\n";
+    JsonNode jobSet = object(compile(dir, yaml), "JobSet");
+    assertEquals(expected, env(jobSet, "node", "PET_NPROC_PER_NODE").path("value").asText());
   }
 
   @Test
@@ -403,6 +418,17 @@ class BugReportCasesTest {
     for (String reserved : List.of("NNODES", "NODE_RANK", "MASTER_ADDR", "MASTER_PORT", "PET_", "OMPI_", "PRTE_")) {
       assertTrue(d.get(0).hint().contains(reserved), "hint lacks " + reserved + ": " + d.get(0).hint());
     }
+  }
+
+  @Test
+  @DisplayName("C16 trainer: a Secret exposed under a reserved variable name fails at its `env` line too")
+  void c16_reservedSecretEnv() {
+    CompileResult r = compile(dir, "run: torchrun train.py\nsecrets:\n  - name: hf\n    key: token\n    env: PET_MASTER_ADDR\n");
+    List<Diagnostic> d = withCode(r, DiagnosticCode.RESERVED_ENV);
+    assertTrue(r.tree().isEmpty());
+    assertEquals(1, d.size(), r.diagnostics().toString());
+    assertEquals("/secrets/0/env", d.get(0).pointer());
+    assertEquals(5, d.get(0).location().line());
   }
 
   @ParameterizedTest(name = "runtime {0}")
