@@ -23,7 +23,7 @@ final class CompileOptions {
   @Option(names = "--source-commit", paramLabel = "SHA", description = "full commit SHA pods clone (default: HEAD; then uncommitted files next to TRAIN_YAML are an error)")
   String sourceCommit;
 
-  @Option(names = "--cluster", paramLabel = "NAME", description = "target cluster from platform.yaml (default: the first)")
+  @Option(names = "--target-cluster", paramLabel = "NAME", description = "target cluster from platform.yaml (default: the first)")
   String cluster;
 
   @Option(names = "--namespace", paramLabel = "NAME", description = "target namespace (default: the first one that accepts the source repo)")

@@ -54,6 +54,7 @@ public enum DiagnosticCode {
   TEMPLATE_ERROR("E501"),
   // check
   OUTPUT_INVALID("E601"),
+  CLUSTER_REJECTED("E602"),
   // emit and write
   OUTPUT_WRITE("E701");
 

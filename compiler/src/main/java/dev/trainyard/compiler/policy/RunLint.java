@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
  * A value that refers to a variable ({@code $PET_NNODES}) is trusted.
  */
 final class RunLint {
-  private static final Pattern SLURM = Pattern.compile("\\$\\{?SLURM_|(^|[\\s;&|(])(srun|scontrol|sbatch)\\s");
+  private static final Pattern SLURM = Pattern.compile("\\$\\{?SLURM_|(^|[\\s;&|(])(srun|scontrol|sbatch)(\\s|$)");
 
   private RunLint() {}
 
@@ -79,7 +79,8 @@ final class RunLint {
   }
 
   private static void checkAccelerate(List<Diagnostic> out, SourceLocation at, RunTokens run, int nodes) {
-    if (!run.text().contains("accelerate launch") || nodes < 2) {
+    // A config file (`accelerate config`) may hold the machine settings; trust it.
+    if (!run.text().contains("accelerate launch") || nodes < 2 || run.hasAny("--config_file", "--config-file")) {
       return;
     }
     if (!run.hasAny("--num_machines", "--num-machines") || !run.hasAny("--machine_rank", "--machine-rank")

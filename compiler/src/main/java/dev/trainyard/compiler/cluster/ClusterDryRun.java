@@ -1,0 +1,112 @@
+package dev.trainyard.compiler.cluster;
+
+import dev.trainyard.compiler.diagnostic.Diagnostic;
+import dev.trainyard.compiler.manifest.OutputTree;
+import dev.trainyard.compiler.resolve.ResolvedJob;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Status;
+import io.fabric8.kubernetes.api.model.StatusCause;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * {@code trainyard validate --cluster}: sends every compiled object to a real API server as a server-side
+ * apply with {@code dryRun=All}, so the CRD schemas, CEL rules and admission webhooks (JobSet, Kueue) judge
+ * exactly what git would hold, and nothing is stored. Each rejection becomes a diagnostic at the
+ * {@code train.yaml} field that produced the rejected field ({@link FieldOrigin}). The only class that imports
+ * fabric8.
+ *
+ * <p>Errors: an unreachable cluster or bad kubeconfig throws {@link ClusterUnavailableException} (an
+ * environment problem, exit 3); rejections are diagnostics (exit 1).
+ */
+public final class ClusterDryRun implements AutoCloseable {
+  private static final String FIELD_MANAGER = "trainyard";
+  private final KubernetesClient client;
+
+  private ClusterDryRun(KubernetesClient client) {
+    this.client = client;
+  }
+
+  /**
+   * Connects with {@code kubeconfig} (else {@code $KUBECONFIG} or {@code ~/.kube/config}) and {@code context}
+   * (else the current one).
+   */
+  public static ClusterDryRun connect(Optional<Path> kubeconfig, Optional<String> context) {
+    try {
+      Config config = kubeconfig.isPresent()
+          ? Config.fromKubeconfig(context.orElse(null), Files.readString(kubeconfig.get(), StandardCharsets.UTF_8), kubeconfig.get().toString())
+          : Config.autoConfigure(context.orElse(null));
+      return new ClusterDryRun(new KubernetesClientBuilder().withConfig(config).build());
+    } catch (IOException e) {
+      throw new ClusterUnavailableException("cannot read kubeconfig " + kubeconfig.get() + ": " + e.getMessage(), e);
+    } catch (KubernetesClientException e) {
+      throw new ClusterUnavailableException("cannot configure the Kubernetes client: " + e.getMessage(), e);
+    }
+  }
+
+  /** Dry-runs every YAML file of {@code tree} except kustomization files; one diagnostic per rejection cause. */
+  public List<Diagnostic> check(OutputTree tree, ResolvedJob job) {
+    List<Diagnostic> out = new ArrayList<>();
+    for (Map.Entry<String, String> file : tree.files().entrySet()) {
+      if (!file.getKey().endsWith("/kustomization.yaml")) {
+        GenericKubernetesResource object = Serialization.unmarshal(file.getValue(), GenericKubernetesResource.class);
+        out.addAll(dryRun(object, file.getKey(), job));
+      }
+    }
+    return out;
+  }
+
+  private List<Diagnostic> dryRun(GenericKubernetesResource object, String file, ResolvedJob job) {
+    try {
+      client.resource(object).fieldManager(FIELD_MANAGER).forceConflicts().dryRun().serverSideApply();
+      return List.of();
+    } catch (KubernetesClientException e) {
+      if (e.getCode() == 0 || e.getCode() == 401 || e.getCode() == 403 && e.getStatus() == null) {
+        throw new ClusterUnavailableException("the cluster did not answer: " + e.getMessage(), e);
+      }
+      return rejection(e, object, file, job);
+    }
+  }
+
+  private static List<Diagnostic> rejection(KubernetesClientException e, GenericKubernetesResource object, String file, ResolvedJob job) {
+    String what = object.getKind() + " " + object.getMetadata().getName();
+    Status status = e.getStatus();
+    List<StatusCause> causes = status == null || status.getDetails() == null ? List.of() : status.getDetails().getCauses();
+    String reason = status == null ? e.getMessage() : status.getMessage();
+    if (causes.isEmpty()) {
+      return List.of(FieldOrigin.diagnostic(job, "", "the cluster rejected " + what + " (" + file + "): " + reason));
+    }
+    List<Diagnostic> out = new ArrayList<>();
+    for (StatusCause cause : causes) {
+      String field = cause.getField() == null ? "" : cause.getField();
+      out.add(FieldOrigin.diagnostic(job, field, "the cluster rejected " + what + ": " + (field.isEmpty() ? "" : field + ": ") + cause.getMessage()));
+    }
+    return out;
+  }
+
+  @Override
+  public void close() {
+    client.close();
+  }
+
+  /** The cluster could not be reached or configured: an environment problem, not the user's file. */
+  public static final class ClusterUnavailableException extends UncheckedIOException {
+    private static final long serialVersionUID = 1L;
+
+    ClusterUnavailableException(String message, Exception cause) {
+      super(message, cause instanceof IOException io ? io : new IOException(cause));
+    }
+  }
+}
