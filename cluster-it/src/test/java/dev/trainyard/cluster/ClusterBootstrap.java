@@ -42,20 +42,20 @@ final class ClusterBootstrap {
         return Map.of("KUBECONFIG", cluster.kubeconfig().toString());
     }
 
-    /** Server-side applies every CRD file in the cache and waits until each is Established. */
+    /** Server-side applies every CRD file in the cache (in parallel) and waits until each is Established. */
     void installCrds() {
-        List<String> names = new ArrayList<>();
+        List<HasMetadata> crds = new ArrayList<>();
         try (DirectoryStream<Path> files = Files.newDirectoryStream(binaries.crds(), "*.yaml")) {
             for (Path file : files) {
-                for (HasMetadata crd : load(file)) {
-                    client().resource(crd).fieldManager(FIELD_MANAGER).forceConflicts().serverSideApply();
-                    names.add(crd.getMetadata().getName());
-                }
+                crds.addAll(load(file));
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read CRDs in " + binaries.crds(), e);
         }
-        for (String name : names) {
+        crds.parallelStream().forEach(crd ->
+                client().resource(crd).fieldManager(FIELD_MANAGER).forceConflicts().serverSideApply());
+        for (HasMetadata crd : crds) {
+            String name = crd.getMetadata().getName();
             Eventually.await("CRD " + name + " Established", LocalCluster.READY_TIMEOUT, () -> established(name));
         }
     }

@@ -25,9 +25,13 @@ import java.util.stream.Stream;
  */
 final class Manifests {
 
-    /** API groups of GitOps bootstrap objects that may sit in an output tree but are not applied here. */
-    static final List<String> NOT_APPLIED_GROUPS = List.of(
-            "kustomize.config.k8s.io", "argoproj.io", "kustomize.toolkit.fluxcd.io", "source.toolkit.fluxcd.io");
+    /**
+     * API groups that may sit in an output tree but whose controllers the harness does not run: GitOps
+     * bootstrap objects (Argo CD, Flux, kustomize) and SealedSecrets (bitnami.com; the sealed-secrets
+     * controller turns them into Secrets in a real cluster).
+     */
+    static final List<String> NOT_APPLIED_GROUPS = List.of("kustomize.config.k8s.io", "argoproj.io",
+            "kustomize.toolkit.fluxcd.io", "source.toolkit.fluxcd.io", "bitnami.com");
 
     private final KubernetesClient client;
     private final Map<String, Map<String, Boolean>> namespacedByGroupVersion = new HashMap<>();
@@ -46,7 +50,22 @@ final class Manifests {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + root, e);
         }
-        return objects.stream().filter(o -> !NOT_APPLIED_GROUPS.contains(group(o))).toList();
+        return objects.stream().filter(Manifests::appliedHere).toList();
+    }
+
+    /**
+     * False for objects a real cluster gets only through another controller: {@link #NOT_APPLIED_GROUPS},
+     * and SOPS-encrypted files (a top-level {@code sops} block; Flux decrypts them before applying).
+     * Each exclusion is printed, so a skipped object is visible in the test output.
+     */
+    static boolean appliedHere(GenericKubernetesResource object) {
+        String reason = NOT_APPLIED_GROUPS.contains(group(object)) ? "group " + group(object) + " not served here"
+                : object.getAdditionalProperties().containsKey("sops") ? "SOPS-encrypted (Flux decrypts it)" : null;
+        if (reason != null && object.getMetadata() != null) {
+            System.out.println("not applied: " + object.getKind() + " " + object.getMetadata().getName()
+                    + " (" + reason + ")");
+        }
+        return reason == null;
     }
 
     static List<GenericKubernetesResource> loadFile(Path file) throws IOException {

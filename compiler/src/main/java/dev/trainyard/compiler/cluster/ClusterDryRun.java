@@ -70,7 +70,7 @@ public final class ClusterDryRun implements AutoCloseable {
 
   private List<Diagnostic> dryRun(GenericKubernetesResource object, String file, ResolvedJob job) {
     try {
-      client.resource(object).fieldManager(FIELD_MANAGER).forceConflicts().dryRun().serverSideApply();
+      client.resource(object).dryRun().fieldManager(FIELD_MANAGER).forceConflicts().serverSideApply();
       return List.of();
     } catch (KubernetesClientException e) {
       if (e.getCode() == 0 || e.getCode() == 401 || e.getCode() == 403 && e.getStatus() == null) {
