@@ -20,6 +20,8 @@ import picocli.CommandLine.Spec;
 final class InitCommand implements Callable<Integer> {
   /** Where the train.yaml schema is published (its {@code $id}). */
   static final String SCHEMA_URL = "https://trainyard.dev/schemas/train.v1.schema.json";
+  /** The schema's upper bound for {@code nodes}. */
+  static final int MAX_NODES = 1024;
 
   @Spec CommandSpec spec;
 
@@ -40,11 +42,13 @@ final class InitCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    if (nodes < 1) {
-      throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--nodes must be at least 1, got " + nodes);
+    if (nodes < 1 || nodes > MAX_NODES) {
+      throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--nodes must be 1 to " + MAX_NODES + ", got " + nodes);
     }
-    if (!runtime.matches("^[a-z]([-a-z0-9]*[a-z0-9])?(@[0-9A-Za-z.+-]+)?$")) {
-      throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--runtime must be NAME or NAME@VERSION, got \"" + runtime + "\"");
+    var catalog = RuntimesCommand.load(spec, null);
+    if (catalog.isPresent() && catalog.get().find(runtime).isEmpty()) {
+      throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--runtime \"" + runtime
+          + "\" is not installed; installed: " + String.join(", ", catalog.get().names()));
     }
     Path file = dir.resolve("train.yaml");
     if (Files.exists(file) && !force) {

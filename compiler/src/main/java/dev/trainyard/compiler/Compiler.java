@@ -45,6 +45,12 @@ public final class Compiler {
   private final YamlDocumentLoader loader = new YamlDocumentLoader();
   private final SchemaValidator validator = new NetworkntSchemaValidator();
   private final SshSecretSource secrets;
+  /**
+   * The built-in runtimes (jar resources, immutable while the process runs), loaded on the first compile
+   * without {@code --runtimes}: parsing and validating them was about half of a warm compile. A platform
+   * runtimes folder is read on every compile, as its files may change. A race loads them twice, harmlessly.
+   */
+  private volatile StageResult<RuntimeCatalog> builtInRuntimes;
 
   /** @param secrets makes or reuses the SSH Secret of MPI runs */
   public Compiler(SshSecretSource secrets) {
@@ -56,7 +62,7 @@ public final class Compiler {
     List<Diagnostic> all = new ArrayList<>();
     Optional<TrainSpec> spec = keep(new SpecReader(loader, validator).read(request.trainYaml(), request.displayPath()), all);
     Optional<Platform> platform = keep(new PlatformLoader(loader, validator).load(request.platformFile(), displayOf(request.platformFile())), all);
-    Optional<RuntimeCatalog> catalog = keep(new RuntimeCatalogLoader(loader, validator).load(request.runtimesDir()), all);
+    Optional<RuntimeCatalog> catalog = keep(runtimes(request.runtimesDir()), all);
     if (spec.isEmpty() || platform.isEmpty() || catalog.isEmpty()) {
       return failed(all, Optional.empty());
     }
@@ -87,6 +93,18 @@ public final class Compiler {
     return new CompileResult(Optional.of(tree), job, all);
   }
 
+  private StageResult<RuntimeCatalog> runtimes(Optional<Path> platformDir) {
+    if (platformDir.isPresent()) {
+      return new RuntimeCatalogLoader(loader, validator).load(platformDir);
+    }
+    StageResult<RuntimeCatalog> builtIns = builtInRuntimes;
+    if (builtIns == null) {
+      builtIns = new RuntimeCatalogLoader(loader, validator).load(Optional.empty());
+      builtInRuntimes = builtIns;
+    }
+    return builtIns;
+  }
+
   private static <T> Optional<T> keep(StageResult<T> result, List<Diagnostic> all) {
     all.addAll(result.diagnostics());
     return result.failed() ? Optional.empty() : result.value();
@@ -106,7 +124,9 @@ public final class Compiler {
       return file.toString();
     }
     try {
-      return Path.of("").toAbsolutePath().relativize(file.normalize()).toString();
+      Path rel = Path.of("").toAbsolutePath().relativize(file.normalize());
+      boolean near = rel.getNameCount() > 1 && !(rel.getName(0).toString().equals("..") && rel.getName(1).toString().equals(".."));
+      return near || !rel.startsWith("..") ? rel.toString() : file.normalize().toString();
     } catch (IllegalArgumentException e) {
       return file.toString();
     }

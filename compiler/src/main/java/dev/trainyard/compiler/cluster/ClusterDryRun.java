@@ -33,6 +33,8 @@ import java.util.Optional;
  */
 public final class ClusterDryRun implements AutoCloseable {
   private static final String FIELD_MANAGER = "trainyard";
+  private static final int CONNECT_TIMEOUT_MS = 10_000;
+  private static final int REQUEST_TIMEOUT_MS = 30_000;
   private final KubernetesClient client;
 
   private ClusterDryRun(KubernetesClient client) {
@@ -48,12 +50,38 @@ public final class ClusterDryRun implements AutoCloseable {
       Config config = kubeconfig.isPresent()
           ? Config.fromKubeconfig(context.orElse(null), Files.readString(kubeconfig.get(), StandardCharsets.UTF_8), kubeconfig.get().toString())
           : Config.autoConfigure(context.orElse(null));
-      return new ClusterDryRun(new KubernetesClientBuilder().withConfig(config).build());
+      if (context.isPresent() && (config.getCurrentContext() == null || !context.get().equals(config.getCurrentContext().getName()))) {
+        throw new ClusterUnavailableException("kubeconfig has no context \"" + context.get() + "\"", null);
+      }
+      config.setConnectionTimeout(CONNECT_TIMEOUT_MS);
+      config.setRequestTimeout(REQUEST_TIMEOUT_MS);
+      config.setRequestRetryBackoffLimit(0);
+      ClusterDryRun dryRun = new ClusterDryRun(new KubernetesClientBuilder().withConfig(config).build());
+      dryRun.ping(config.getMasterUrl());
+      return dryRun;
     } catch (IOException e) {
       throw new ClusterUnavailableException("cannot read kubeconfig " + kubeconfig.get() + ": " + e.getMessage(), e);
     } catch (KubernetesClientException e) {
       throw new ClusterUnavailableException("cannot configure the Kubernetes client: " + e.getMessage(), e);
     }
+  }
+
+  /** Asks the server for its version, so an unreachable cluster is an environment error, not a rejection. */
+  private void ping(String url) {
+    try {
+      client.getKubernetesVersion();
+    } catch (KubernetesClientException e) {
+      client.close();
+      throw new ClusterUnavailableException("the cluster at " + url + " did not answer: " + rootMessage(e), e);
+    }
+  }
+
+  private static String rootMessage(Throwable e) {
+    Throwable t = e;
+    while (t.getCause() != null && t.getCause() != t) {
+      t = t.getCause();
+    }
+    return t.getMessage() == null ? t.toString() : t.getMessage();
   }
 
   /** Dry-runs every YAML file of {@code tree} except kustomization files; one diagnostic per rejection cause. */
@@ -73,8 +101,8 @@ public final class ClusterDryRun implements AutoCloseable {
       client.resource(object).dryRun().fieldManager(FIELD_MANAGER).forceConflicts().serverSideApply();
       return List.of();
     } catch (KubernetesClientException e) {
-      if (e.getCode() == 0 || e.getCode() == 401 || e.getCode() == 403 && e.getStatus() == null) {
-        throw new ClusterUnavailableException("the cluster did not answer: " + e.getMessage(), e);
+      if (e.getCode() == 0 || e.getCode() == 401) {
+        throw new ClusterUnavailableException("the cluster did not answer: " + rootMessage(e), e);
       }
       return rejection(e, object, file, job);
     }
@@ -106,7 +134,7 @@ public final class ClusterDryRun implements AutoCloseable {
     private static final long serialVersionUID = 1L;
 
     ClusterUnavailableException(String message, Exception cause) {
-      super(message, cause instanceof IOException io ? io : new IOException(cause));
+      super(message, cause instanceof IOException io ? io : new IOException(message, cause));
     }
   }
 }

@@ -50,6 +50,7 @@ public enum DiagnosticCode {
   RUN_LINT_WARNING("W411"),
   IMAGE_NOT_PINNED("W412"),
   RESERVED_PATH("E413"),
+  SHM_EXCEEDS_MEMORY("W414"),
   // render
   TEMPLATE_ERROR("E501"),
   // check

@@ -16,9 +16,13 @@ public final class EnvList {
 
   private final Map<String, ObjectNode> vars = new TreeMap<>();
 
-  /** {@code name: value}. */
+  /**
+   * {@code name: value}, with every {@code $} doubled: the kubelet expands {@code $(VAR)} in env values and
+   * turns {@code $$} into {@code $}, so doubling makes the container see exactly {@code value} (Kubernetes
+   * "Define dependent environment variables"). User text stays data, never a reference.
+   */
   public EnvList put(String name, String value) {
-    ObjectNode v = CanonicalJson.mapper().createObjectNode().put("name", name).put("value", value);
+    ObjectNode v = CanonicalJson.mapper().createObjectNode().put("name", name).put("value", value.replace("$", "$$"));
     vars.put(name, v);
     return this;
   }

@@ -10,6 +10,7 @@ import dev.trainyard.compiler.resolve.ResolvedJob.Naming;
 import dev.trainyard.compiler.resolve.ResolvedJob.NodeResources;
 import dev.trainyard.compiler.resolve.ResolvedJob.Target;
 import dev.trainyard.compiler.resolve.ResolvedJob.Topology;
+import dev.trainyard.compiler.runtime.Framework;
 import dev.trainyard.compiler.runtime.RuntimeDefinition;
 import dev.trainyard.compiler.spec.ResourceRequest;
 import dev.trainyard.compiler.spec.TrainSpec;
@@ -42,7 +43,7 @@ public final class ResolveStage {
     }
     RuntimeDefinition rt = runtime.get();
     NodeResources resources = resources(spec.resources(), rt);
-    Topology topology = new Topology(spec.nodes().orElse(1), procsPerNode(spec, resources));
+    Topology topology = new Topology(spec.nodes().orElse(1), procsPerNode(spec, resources, rt.framework()));
     Naming naming = naming(in, JobLayout.of(rt, topology.nodes()));
     ResolvedJob job =
         new ResolvedJob(
@@ -64,11 +65,15 @@ public final class ResolveStage {
 
   /**
    * Processes per node from the merged resources (trainer#3974): an explicit count wins; otherwise one per
-   * GPU, or the whole CPUs on CPU-only nodes, never {@code auto} without GPUs (trainer#2407).
+   * GPU, or the whole CPUs on CPU-only nodes, never {@code auto} without GPUs (trainer#2407). JAX and plain
+   * runtimes start one process per node.
    */
-  static int procsPerNode(TrainSpec spec, NodeResources resources) {
+  static int procsPerNode(TrainSpec spec, NodeResources resources, Framework framework) {
     if (spec.procsPerNode().isPresent() && !spec.procsPerNode().get().auto()) {
       return spec.procsPerNode().get().count();
+    }
+    if (framework == Framework.JAX || framework == Framework.PLAIN) {
+      return 1;
     }
     return resources.gpus() > 0 ? resources.gpus() : Quantities.wholeCpus(resources.cpu());
   }

@@ -41,11 +41,19 @@ final class TargetChoice {
         in.namespace().isPresent()
             ? inCluster.stream().filter(n -> n.name().equals(in.namespace().get())).findFirst()
             : inCluster.stream().filter(n -> allows(n, repo)).findFirst();
-    if (chosen.isEmpty() || !allows(chosen.get(), repo)) {
-      String which = in.namespace().map(n -> "namespace \"" + n + "\"").orElse("no namespace");
+    if (chosen.isEmpty()) {
+      String known = String.join(", ", inCluster.stream().map(Platform.NamespaceRule::name).toList());
+      problems.add(Diagnostic.error(DiagnosticCode.UNKNOWN_TARGET, fileOf(in), "",
+              in.namespace().map(n -> "namespace \"" + n + "\" is not defined for cluster \"" + cluster + "\"")
+                  .orElse("no namespace of cluster \"" + cluster + "\" accepts jobs from " + repo))
+          .withHint("namespaces of \"" + cluster + "\": " + known + "; the platform team lists allowed source repos per namespace in "
+              + in.platform().origin()));
+      return Optional.empty();
+    }
+    if (!allows(chosen.get(), repo)) {
       problems.add(Diagnostic.error(DiagnosticCode.QUEUE_NOT_ALLOWED, fileOf(in), "",
-              which + " of cluster \"" + cluster + "\" accepts jobs from " + repo)
-          .withHint("the platform team lists allowed source repos per namespace in " + in.platform().origin()));
+              "namespace \"" + chosen.get().name() + "\" does not accept jobs from " + repo)
+          .withHint("it accepts " + String.join(", ", chosen.get().sources()) + " (" + in.platform().origin() + ")"));
       return Optional.empty();
     }
     return chosen;

@@ -70,6 +70,11 @@ public final class YamlDocumentLoader {
    */
   public static StageResult<SourceFile> readFile(Path path, String displayPath) {
     SourceLocation at = SourceLocation.ofFile(displayPath);
+    if (Files.exists(path) && !Files.isDirectory(path) && !Files.isRegularFile(path)) {
+      // A FIFO or device would block or never end; only plain files are read.
+      return StageResult.failed(List.of(Diagnostic.error(DiagnosticCode.FILE_UNREADABLE, at, "",
+          displayPath + " is not a regular file").withHint("pass the path of a YAML file")));
+    }
     try {
       long size = Files.size(path);
       if (size > MAX_FILE_BYTES) {

@@ -1,0 +1,58 @@
+package dev.trainyard.compiler.policy;
+
+import dev.trainyard.compiler.diagnostic.Diagnostic;
+import dev.trainyard.compiler.diagnostic.DiagnosticCode;
+import dev.trainyard.compiler.resolve.ResolvedJob;
+import dev.trainyard.compiler.source.SourceMap;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Mount paths of {@code volumes} and {@code secrets}: never on a path Trainyard mounts itself (the code at
+ * {@code /workspace}, {@code /dev/shm}, the writable home, and for MPI {@code /etc/mpi} and the SSH folder),
+ * never twice, never inside each other. The API server would reject the pod only when the Job creates it,
+ * after queueing; here it is caught at the user's line.
+ */
+final class MountRules {
+  private MountRules() {}
+
+  static List<Diagnostic> check(ResolvedJob job) {
+    Map<String, String> taken = new HashMap<>();
+    taken.put("/workspace", "the source code");
+    taken.put("/dev/shm", "the shared-memory volume");
+    taken.put(job.runtime().user().home(), "the writable home folder");
+    if (job.runtime().framework().usesMpi()) {
+      taken.put("/etc/mpi", "the MPI hostfile and scripts");
+      taken.put(job.runtime().user().home() + "/.ssh", "the MPI SSH key");
+    }
+    List<Diagnostic> out = new ArrayList<>();
+    SourceMap map = job.spec().document().map();
+    for (int i = 0; i < job.volumes().size(); i++) {
+      claim(out, taken, map, "/volumes/" + i + "/path", job.volumes().get(i).path(), "volume `" + job.volumes().get(i).claim() + "`");
+    }
+    for (int i = 0; i < job.secrets().size(); i++) {
+      int index = i;
+      job.secrets().get(i).path().ifPresent(p -> claim(out, taken, map, "/secrets/" + index + "/path", p, "secret `" + job.secrets().get(index).name() + "`"));
+    }
+    return out;
+  }
+
+  private static void claim(List<Diagnostic> out, Map<String, String> taken, SourceMap map, String pointer, String path, String what) {
+    String normalized = path.replaceAll("/+$", "");
+    for (Map.Entry<String, String> t : taken.entrySet()) {
+      if (overlaps(normalized, t.getKey())) {
+        out.add(Diagnostic.error(DiagnosticCode.RESERVED_PATH, map.at(pointer), pointer,
+                "the " + what + " is mounted at \"" + path + "\", which overlaps " + t.getValue() + " at " + t.getKey())
+            .withHint("mount it somewhere else, e.g. /data or /mnt/" + what.replaceAll(".*`(.*)`.*", "$1")));
+        return;
+      }
+    }
+    taken.put(normalized, "the " + what);
+  }
+
+  private static boolean overlaps(String a, String b) {
+    return a.equals(b) || a.startsWith(b + "/") || b.startsWith(a + "/");
+  }
+}
