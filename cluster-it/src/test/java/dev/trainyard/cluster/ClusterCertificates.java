@@ -21,13 +21,17 @@ import java.util.concurrent.TimeUnit;
  * webhook/tls.crt/.key    serving cert for controller webhooks on 127.0.0.1 (controller-runtime cert dir)
  * </pre>
  *
- * Keys are RSA 2048, certs valid 2 days. Source of the layout: reference/k8s-test-harness.md section 5.
+ * Keys are ECDSA P-256 (RSA keygen costs seconds on a loaded 2-core box) except the admin client
+ * key (RSA 2048, for any fabric8 client reading the kubeconfig); certs are valid 2 days. Source of the layout: reference/k8s-test-harness.md section 5.
  *
  * @param dir directory holding the files above
  */
 record ClusterCertificates(Path dir) {
 
     private static final String DAYS = "2";
+    private static final List<String> EC = List.of("-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1");
+    /** The admin key stays RSA: fabric8 7.6.1 reads PKCS#8 client keys as RSA unless told otherwise. */
+    private static final List<String> RSA = List.of("-newkey", "rsa:2048");
 
     /** Generates all files; needs {@code openssl} on PATH (Debian package {@code openssl}). */
     static ClusterCertificates generate(Path dir) {
@@ -36,11 +40,11 @@ record ClusterCertificates(Path dir) {
         certs.issue("apiserver", "/CN=kube-apiserver",
                 "subjectAltName=IP:127.0.0.1,DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,"
                         + "DNS:kubernetes.default.svc,DNS:kubernetes.default.svc.cluster.local\n"
-                        + "extendedKeyUsage=serverAuth\n");
-        certs.issue("admin", "/O=system:masters/CN=trainyard-admin", "extendedKeyUsage=clientAuth\n");
-        certs.issue("webhook/tls", "/CN=127.0.0.1", "subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n");
-        certs.openssl("genrsa", "-out", "sa.key", "2048");
-        certs.openssl("rsa", "-in", "sa.key", "-pubout", "-out", "sa.pub");
+                        + "extendedKeyUsage=serverAuth\n", EC);
+        certs.issue("admin", "/O=system:masters/CN=trainyard-admin", "extendedKeyUsage=clientAuth\n", RSA);
+        certs.issue("webhook/tls", "/CN=127.0.0.1", "subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n", EC);
+        certs.openssl("genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-out", "sa.key");
+        certs.openssl("pkey", "-in", "sa.key", "-pubout", "-out", "sa.pub");
         return certs;
     }
 
@@ -68,20 +72,22 @@ record ClusterCertificates(Path dir) {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", DAYS, "-subj", "/CN=trainyard-test-ca",
+        openssl("req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", DAYS, "-subj", "/CN=trainyard-test-ca",
                 "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign",
                 "-keyout", "ca.key", "-out", "ca.crt");
     }
 
-    private void issue(String base, String subject, String extensions) {
+    private void issue(String base, String subject, String extensions, List<String> keyType) {
         Path extFile = dir.resolve(base + ".ext");
         try {
             Files.writeString(extFile, extensions, StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        openssl("req", "-newkey", "rsa:2048", "-nodes", "-subj", subject,
-                "-keyout", base + ".key", "-out", base + ".csr");
+        List<String> request = new ArrayList<>(List.of("req", "-nodes", "-subj", subject));
+        request.addAll(keyType);
+        request.addAll(List.of("-keyout", base + ".key", "-out", base + ".csr"));
+        openssl(request.toArray(String[]::new));
         openssl("x509", "-req", "-in", base + ".csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial",
                 "-days", DAYS, "-extfile", extFile.toString(), "-out", base + ".crt");
     }

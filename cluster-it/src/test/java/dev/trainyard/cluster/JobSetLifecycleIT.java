@@ -25,13 +25,17 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class JobSetLifecycleIT {
 
     static final Duration RUN_TIMEOUT = Duration.ofSeconds(120);
+    static final Duration HELD_FOR = Duration.ofSeconds(6);
+    static final String MPI_RUN = "mpi-launcher/expected/clusters/dev/team-a/allreduce-91bd04";
+    /** The compiler's own output for a 2-node torch job and a 2-node MPI job with a separate launcher. */
+    static final String TORCH_GOLDEN = "torch-minimal";
+    static final String MPI_GOLDEN = "mpi-separate-launcher";
 
     @Test
-    @DisplayName("the torch fixture's 2 node pods run and the JobSet reaches Completed")
+    @DisplayName("the compiled torch example's 2 node pods run and the JobSet reaches Completed")
     void torchRunCompletes(KubeCluster cluster) {
         String namespace = cluster.newNamespace();
-        GenericKubernetesResource jobSet = applyFixtureJobSet(cluster, namespace,
-                "torch-2-nodes/expected/clusters/dev/team-a/llama-ft-7f3a9c");
+        GenericKubernetesResource jobSet = applyJobSet(cluster, namespace, goldenRun(TORCH_GOLDEN));
         awaitCompleted(cluster, namespace, jobSet.getMetadata().getName());
         List<Pod> pods = pods(cluster, namespace, jobSet.getMetadata().getName());
         assertEquals(2, pods.size(), "node pods");
@@ -39,15 +43,15 @@ class JobSetLifecycleIT {
     }
 
     @Test
-    @DisplayName("the MPI fixture completes, and its launcher Job is created only after the node Job is Ready")
+    @DisplayName("the compiled MPI job completes, and its launcher Job is created only after the node Job is Ready")
     void mpiLauncherWaitsForReadyNodes(KubeCluster cluster) {
         String namespace = cluster.newNamespace();
         Manifests manifests = new Manifests(cluster.client());
-        manifests.loadTree(fixture("mpi-launcher/expected/clusters/dev/team-a/allreduce-91bd04")).stream()
+        Path run = goldenRun(MPI_GOLDEN);
+        manifests.loadTree(run).stream()
                 .filter(o -> !"JobSet".equals(o.getKind()))
                 .forEach(o -> manifests.apply(manifests.placed(o, namespace)));
-        GenericKubernetesResource jobSet = applyFixtureJobSet(cluster, namespace,
-                "mpi-launcher/expected/clusters/dev/team-a/allreduce-91bd04");
+        GenericKubernetesResource jobSet = applyJobSet(cluster, namespace, run);
         String name = jobSet.getMetadata().getName();
         awaitCompleted(cluster, namespace, name);
         Job nodeJob = cluster.client().batch().v1().jobs().inNamespace(namespace).withName(name + "-node-0").get();
@@ -62,9 +66,29 @@ class JobSetLifecycleIT {
         pods(cluster, namespace, name).forEach(pod -> assertHostname(pod, name));
     }
 
-    static GenericKubernetesResource applyFixtureJobSet(KubeCluster cluster, String namespace, String runDir) {
+    @Test
+    @DisplayName("while the node Job is not Ready (pods unschedulable), the launcher Job is not created")
+    void launcherHeldWhileNodesNotReady(KubeCluster cluster) {
+        String namespace = cluster.newNamespace();
         Manifests manifests = new Manifests(cluster.client());
-        GenericKubernetesResource jobSet = manifests.loadTree(fixture(runDir)).stream()
+        GenericKubernetesResource jobSet = manifests.loadTree(fixture(MPI_RUN)).stream()
+                .filter(o -> "JobSet".equals(o.getKind())).findFirst().orElseThrow();
+        JobSets.unqueue(jobSet);
+        JobSets.pinPods(jobSet, "node", "trainyard.dev/no-such-node", "true");
+        String name = jobSet.getMetadata().getName();
+        manifests.apply(manifests.placed(jobSet, namespace));
+        var jobs = cluster.client().batch().v1().jobs().inNamespace(namespace);
+        Eventually.await("node Job created", RUN_TIMEOUT, () -> jobs.withName(name + "-node-0").get() != null);
+        Eventually.sleep(HELD_FOR);
+        assertEquals(null, jobs.withName(name + "-launcher-0").get(),
+                "launcher Job exists although no node pod is Ready");
+        assertTrue(pods(cluster, namespace, name).stream().allMatch(p -> "Pending".equals(p.getStatus().getPhase())),
+                "node pods should all be Pending");
+    }
+
+    static GenericKubernetesResource applyJobSet(KubeCluster cluster, String namespace, Path runDir) {
+        Manifests manifests = new Manifests(cluster.client());
+        GenericKubernetesResource jobSet = manifests.loadTree(runDir).stream()
                 .filter(o -> "JobSet".equals(o.getKind())).findFirst().orElseThrow();
         JobSets.unqueue(jobSet);
         return manifests.apply(manifests.placed(jobSet, namespace));
@@ -95,6 +119,19 @@ class JobSetLifecycleIT {
     private static Instant latestPodStart(List<Pod> pods) {
         return pods.stream().map(p -> Instant.parse(p.getStatus().getStartTime())).max(Instant::compareTo)
                 .orElseThrow(() -> new AssertionError("no node pods"));
+    }
+
+    /** The run folder (the one holding the JobSet) of golden case {@code name}'s expected tree. */
+    static Path goldenRun(String name) {
+        Path expected = OutputTreeCase.golden(K8sBinaries.repoRoot()).stream()
+                .filter(c -> c.name().equals("golden/" + name)).findFirst()
+                .orElseThrow(() -> new AssertionError("golden case " + name + " is missing")).expected();
+        try (var walk = java.nio.file.Files.walk(expected)) {
+            return walk.filter(p -> p.getFileName().toString().startsWith("jobset-")).findFirst()
+                    .orElseThrow(() -> new AssertionError("no JobSet in " + expected)).getParent();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     static Path fixture(String relative) {

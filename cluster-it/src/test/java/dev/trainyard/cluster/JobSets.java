@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.MixedOperation;
 import io.fabric8.kubernetes.client.dsl.Resource;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -46,8 +47,18 @@ final class JobSets {
     static void labelPods(GenericKubernetesResource jobSet, String key, String value) {
         for (Map<String, Object> rjob : replicatedJobs(jobSet)) {
             Map<String, Object> podMeta = map(map(map(map(rjob, "template"), "spec"), "template"), "metadata");
-            podMeta.computeIfAbsent("labels", k -> new java.util.LinkedHashMap<String, Object>());
+            podMeta.computeIfAbsent("labels", k -> new LinkedHashMap<String, Object>());
             map(podMeta, "labels").put(key, value);
+        }
+    }
+
+    /** Pins one replicated job's pods to nodes labelled {@code key=value} (none exist: pods stay Pending). */
+    static void pinPods(GenericKubernetesResource jobSet, String replicatedJob, String key, String value) {
+        for (Map<String, Object> rjob : replicatedJobs(jobSet)) {
+            if (replicatedJob.equals(rjob.get("name"))) {
+                map(map(map(map(rjob, "template"), "spec"), "template"), "spec")
+                        .put("nodeSelector", new LinkedHashMap<>(Map.of(key, value)));
+            }
         }
     }
 

@@ -63,9 +63,11 @@ public final class KubeClusterExtension implements ParameterResolver {
         }
 
         @Override
-        public void close() throws Exception {
-            if (cluster instanceof AutoCloseable closeable) {
-                closeable.close();
+        public void close() {
+            if (cluster instanceof LocalCluster local) {
+                local.close();
+            } else if (cluster instanceof ExistingCluster existing) {
+                existing.close();
             }
         }
     }

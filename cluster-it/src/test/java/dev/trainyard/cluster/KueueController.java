@@ -12,6 +12,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -24,7 +25,9 @@ import java.util.Map;
  * {@code /etc/kueue/metrics/certs/tls.{crt,key}} whenever internal cert management is off, and exits
  * if it is missing; this class writes the test webhook cert there (the harness runs as root in CI).
  * Webhooks are registered only for JobSets and Kueue's own kinds: a webhook for a disabled framework
- * answers 404 and, with failurePolicy Fail, would block those objects.
+ * answers 404 and, with failurePolicy Fail, would block those objects. Mutating webhooks get CREATE
+ * only, as upstream (config/components/webhook/manifests.yaml): on UPDATE the JobSet defaulter
+ * would set {@code suspend: true} again and undo every admission.
  */
 final class KueueController {
 
@@ -77,15 +80,15 @@ final class KueueController {
     private void registerWebhooks(int port) {
         String base = "https://127.0.0.1:" + port;
         String ca = cluster.certificates().caBundle();
-        List<MutatingWebhook> mutating = new java.util.ArrayList<>(MUTATED.stream()
-                .map(kind -> mutating("m" + kind + ".kueue", base + "/mutate-kueue-x-k8s-io-v1beta2-" + kind, ca,
+        List<MutatingWebhook> mutating = new ArrayList<>(MUTATED.stream()
+                .map(kind -> mutating("m" + kind + ".kueue.x-k8s.io", base + "/mutate-kueue-x-k8s-io-v1beta2-" + kind, ca,
                         "kueue.x-k8s.io", "v1beta2", kind + "s")).toList());
-        mutating.add(mutating("mjobset.kueue", base + "/mutate-jobset-x-k8s-io-v1alpha2-jobset", ca,
+        mutating.add(mutating("mjobset.kueue.x-k8s.io", base + "/mutate-jobset-x-k8s-io-v1alpha2-jobset", ca,
                 "jobset.x-k8s.io", "v1alpha2", "jobsets"));
-        List<ValidatingWebhook> validating = new java.util.ArrayList<>(VALIDATED.stream()
-                .map(kind -> validating("v" + kind + ".kueue", base + "/validate-kueue-x-k8s-io-v1beta2-" + kind, ca,
+        List<ValidatingWebhook> validating = new ArrayList<>(VALIDATED.stream()
+                .map(kind -> validating("v" + kind + ".kueue.x-k8s.io", base + "/validate-kueue-x-k8s-io-v1beta2-" + kind, ca,
                         "kueue.x-k8s.io", "v1beta2", kind + "s")).toList());
-        validating.add(validating("vjobset.kueue", base + "/validate-jobset-x-k8s-io-v1alpha2-jobset", ca,
+        validating.add(validating("vjobset.kueue.x-k8s.io", base + "/validate-jobset-x-k8s-io-v1alpha2-jobset", ca,
                 "jobset.x-k8s.io", "v1alpha2", "jobsets"));
         cluster.client().resource(new MutatingWebhookConfigurationBuilder().withNewMetadata()
                 .withName("trainyard-it-kueue-mutating").endMetadata().withWebhooks(mutating).build())
@@ -101,7 +104,7 @@ final class KueueController {
                 .withNewClientConfig().withUrl(url).withCaBundle(ca).endClientConfig()
                 .withFailurePolicy("Fail").withSideEffects("None").withTimeoutSeconds(10)
                 .addNewRule().withApiGroups(group).withApiVersions(version).withResources(resource)
-                .withOperations("CREATE", "UPDATE").endRule().build();
+                .withOperations("CREATE").endRule().build();
     }
 
     private static ValidatingWebhook validating(String name, String url, String ca, String group, String version,

@@ -1,12 +1,21 @@
 package dev.trainyard.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import dev.trainyard.compiler.CompileRequest;
+import dev.trainyard.compiler.CompileResult;
+import dev.trainyard.compiler.Compiler;
+import dev.trainyard.compiler.SshSecretProvider;
+import dev.trainyard.compiler.diagnostic.Diagnostic;
+import dev.trainyard.compiler.diagnostic.DiagnosticCode;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import org.junit.jupiter.api.Disabled;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.nio.file.Path;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -49,11 +58,31 @@ class NameBudgetIT {
     }
 
     @Test
-    @Disabled("needs wiring: call the compiler's name-budget policy (dev.trainyard, issue owner: compiler) "
-            + "with the same 55-sum input and assert it reports a diagnostic before any cluster call")
-    @DisplayName("the compiler rejects the same 55-sum input before the cluster sees it")
-    void compilerRejectsSameInputFirst() {
-        // Intentionally empty until the compiler exposes its name-budget check.
+    @DisplayName("the compiler rejects the same 55-sum input before the cluster sees it, and 54 compiles and is accepted")
+    void compilerRejectsSameInputFirst(KubeCluster cluster, @TempDir Path temp) throws Exception {
+        // torch, nodes: 2 -> replicated job "node", 1 replica, 2 completions; the run name adds "-" + 6 hex.
+        int runIdPart = 7;
+        int longestName = BUDGET - RJOB.length() - digits(REPLICAS - 1) - digits(COMPLETIONS - 1) - runIdPart;
+        CompileResult tooLong = compile(temp.resolve("a"), "n".repeat(longestName + 1));
+        assertTrue(tooLong.hasErrors());
+        Diagnostic d = tooLong.diagnostics().get(0);
+        assertEquals(DiagnosticCode.NAME_TOO_LONG, d.code());
+        assertTrue(d.hint().contains("is " + longestName + " characters"), d.hint());
+
+        CompileResult fits = compile(temp.resolve("b"), "n".repeat(longestName));
+        assertFalse(fits.hasErrors(), fits.diagnostics().toString());
+        String jobSetYaml = fits.tree().orElseThrow().files().entrySet().stream()
+                .filter(e -> e.getKey().contains("/jobset-")).findFirst().orElseThrow().getValue();
+        GenericKubernetesResource jobSet = Serialization.unmarshal(jobSetYaml, GenericKubernetesResource.class);
+        assertEquals(BUDGET, jobSet.getMetadata().getName().length() + RJOB.length() + 2, "the compiled name sits exactly on the budget");
+        Manifests manifests = new Manifests(cluster.client());
+        GenericKubernetesResource stored = manifests.apply(manifests.placed(jobSet, cluster.newNamespace()));
+        assertEquals(jobSet.getMetadata().getName(), stored.getMetadata().getName());
+    }
+
+    private static CompileResult compile(Path dir, String name) throws Exception {
+        Path trainYaml = SourceRepo.withTrainYaml(dir, "budget", "name: " + name + "\nrun: torchrun train.py\nnodes: " + COMPLETIONS + "\n");
+        return new Compiler(SshSecretProvider.system()).compile(CompileRequest.of(trainYaml));
     }
 
     /** A JobSet named so that the budget sum is exactly {@code sum} (rjob "node", 1 replica, 2 completions). */
