@@ -1,6 +1,8 @@
 package dev.trainyard.compiler;
 
 import dev.trainyard.compiler.diagnostic.Diagnostic;
+import dev.trainyard.compiler.diagnostic.DiagnosticCode;
+import dev.trainyard.compiler.diagnostic.SourceLocation;
 import dev.trainyard.compiler.diagnostic.StageResult;
 import dev.trainyard.compiler.manifest.CheckStage;
 import dev.trainyard.compiler.manifest.EmitStage;
@@ -69,6 +71,12 @@ public final class Compiler {
     Optional<SourceInfo> source = keep(new GitSourceInspector().inspect(request.trainYaml(), request.displayPath(), request.sourceRepo(), request.sourceCommit()), all);
     if (source.isEmpty()) {
       return failed(all, Optional.empty());
+    }
+    if (source.get().hasCredentials()) {
+      all.add(Diagnostic.warning(DiagnosticCode.CREDENTIALS_IN_URL, SourceLocation.ofFile(request.displayPath()), "",
+              "the source repo URL carries credentials; they were removed and are not written to the GitOps repo")
+          .withHint("private repos are cloned with the Secret named by platform.yaml `codeSync.credentialSecret`"));
+      source = Optional.of(source.get().withoutCredentials());
     }
     ResolveInput input = new ResolveInput(spec.get(), catalog.get(), platform.get(), source.get(), request.cluster(),
         request.namespace(), request.attempt(), hasRequirements(request, spec.get()), VERSION);

@@ -51,6 +51,7 @@ public enum DiagnosticCode {
   IMAGE_NOT_PINNED("W412"),
   RESERVED_PATH("E413"),
   SHM_EXCEEDS_MEMORY("W414"),
+  CREDENTIALS_IN_URL("W311"),
   // render
   TEMPLATE_ERROR("E501"),
   // check

@@ -19,6 +19,20 @@ public record SourceInfo(String repoUrl, String commit, String trainYamlPath) {
     Objects.requireNonNull(trainYamlPath, "trainYamlPath");
   }
 
+  /**
+   * The same source with any {@code user:password@} removed from an http(s) URL: CI systems put tokens
+   * there (GitLab CI's {@code CI_REPOSITORY_URL}), and the URL is written into the GitOps repo. Private repos
+   * are cloned with the platform's credential Secret instead.
+   */
+  public SourceInfo withoutCredentials() {
+    return new SourceInfo(repoUrl.replaceFirst("^(https?://)[^/@]+@", "$1"), commit, trainYamlPath);
+  }
+
+  /** Whether {@link #repoUrl()} carries credentials. */
+  public boolean hasCredentials() {
+    return !withoutCredentials().repoUrl().equals(repoUrl);
+  }
+
   /** The folder of train.yaml relative to the repo root, {@code ""} at the root. */
   public String trainYamlFolder() {
     int slash = trainYamlPath.lastIndexOf('/');

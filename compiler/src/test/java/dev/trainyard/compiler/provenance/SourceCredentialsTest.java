@@ -1,0 +1,42 @@
+package dev.trainyard.compiler.provenance;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.trainyard.compiler.CompileRequest;
+import dev.trainyard.compiler.CompileResult;
+import dev.trainyard.compiler.diagnostic.DiagnosticCode;
+import dev.trainyard.compiler.testing.TrainProject;
+import java.nio.file.Path;
+import java.util.Optional;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Tokens in a remote URL (GitLab CI sets origin to https://gitlab-ci-token:TOKEN@…) never reach the GitOps repo. */
+class SourceCredentialsTest {
+  @TempDir Path temp;
+
+  @Test
+  @DisplayName("credentials in the source repo URL are removed from every file, with a warning")
+  void credentialsRemoved() {
+    TrainProject p = TrainProject.create(temp, "run: torchrun train.py\n");
+    CompileRequest request = new CompileRequest(p.trainYaml(), "train.yaml", Optional.empty(), Optional.empty(),
+        Optional.of("https://gitlab-ci-token:glpat-s3cret@gitlab.example.com/ml/llm.git"), Optional.empty(),
+        Optional.empty(), Optional.empty(), 1, Optional.empty());
+    CompileResult result = new dev.trainyard.compiler.Compiler(dev.trainyard.compiler.SshSecretProvider.system()).compile(request);
+    assertEquals(1, TrainProject.withCode(result, DiagnosticCode.CREDENTIALS_IN_URL).size());
+    assertFalse(result.hasErrors(), result.diagnostics().toString());
+    TrainProject.tree(result).files().values().forEach(text -> assertFalse(text.contains("s3cret"), text));
+    assertTrue(TrainProject.tree(result).files().values().stream().anyMatch(t -> t.contains("https://gitlab.example.com/ml/llm.git")));
+  }
+
+  @Test
+  @DisplayName("scp-style and credential-free URLs are left alone")
+  void othersUntouched() {
+    assertFalse(new SourceInfo("git@github.com:acme/x.git", "a", "t").hasCredentials());
+    assertFalse(new SourceInfo("https://github.com/acme/x.git", "a", "t").hasCredentials());
+    assertEquals("https://github.com/acme/x.git", new SourceInfo("https://u:p@github.com/acme/x.git", "a", "t").withoutCredentials().repoUrl());
+  }
+}
