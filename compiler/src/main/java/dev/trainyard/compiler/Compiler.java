@@ -68,7 +68,7 @@ public final class Compiler {
     if (spec.isEmpty() || platform.isEmpty() || catalog.isEmpty()) {
       return failed(all, Optional.empty());
     }
-    Optional<SourceInfo> source = keep(new GitSourceInspector().inspect(request.trainYaml(), request.displayPath(), request.sourceRepo(), request.sourceCommit()), all);
+    Optional<SourceInfo> source = keep(new GitSourceInspector().inspect(request.trainYaml(), request.displayPath(), request.sourceRepo(), request.sourceCommit(), request.existingTree()), all);
     if (source.isEmpty()) {
       return failed(all, Optional.empty());
     }

@@ -7,7 +7,7 @@ import java.util.Objects;
  *
  * <pre>
  * privateKeyOpenSsh:   "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEA...\n-----END OPENSSH PRIVATE KEY-----\n"
- * publicKeyAuthorized: "ecdsa-sha2-nistp521 AAAAE2VjZHNh... trainyard@demo-3f2a9c"
+ * publicKeyAuthorized: "ecdsa-sha2-nistp256 AAAAE2VjZHNh... trainyard@demo-3f2a9c"
  * </pre>
  *
  * @param privateKeyOpenSsh the unencrypted private key in OpenSSH's {@code openssh-key-v1} format, 70-column
@@ -22,7 +22,7 @@ public record SshKeyPair(String privateKeyOpenSsh, String publicKeyAuthorized) {
     Objects.requireNonNull(publicKeyAuthorized, "publicKeyAuthorized");
   }
 
-  /** The key type of the public key, e.g. {@code ecdsa-sha2-nistp521}. */
+  /** The key type of the public key, e.g. {@code ecdsa-sha2-nistp256}. */
   public String keyType() {
     return publicKeyAuthorized.split(" ", 2)[0];
   }

@@ -34,7 +34,7 @@ class SshKeyGeneratorTest {
   }
 
   @Test
-  @DisplayName("ssh-keygen -l sees a 521-bit ECDSA key with the same fingerprint in both halves")
+  @DisplayName("ssh-keygen -l sees a 256-bit ECDSA key with the same fingerprint in both halves")
   void realSshKeygenFingerprintsMatch() throws IOException {
     SshKeyPair pair = new SshKeyGenerator(SecretTools.seeded(2)).generate(COMMENT);
     Path key = writePrivateKey(pair);
@@ -44,7 +44,7 @@ class SshKeyGeneratorTest {
     String fromPrivate = SecretTools.run(dir, Map.of(), "", List.of(sshKeygen, "-l", "-f", key.toString()));
     String fromPublic = SecretTools.run(dir, Map.of(), "", List.of(sshKeygen, "-l", "-f", publicKey.toString()));
 
-    assertTrue(fromPublic.startsWith("521 SHA256:"), fromPublic);
+    assertTrue(fromPublic.startsWith("256 SHA256:"), fromPublic);
     assertTrue(fromPublic.strip().endsWith(COMMENT + " (ECDSA)"), fromPublic);
     assertEquals(fromPublic.split(" ")[1], fromPrivate.split(" ")[1]);
   }
@@ -62,7 +62,7 @@ class SshKeyGeneratorTest {
   }
 
   @Test
-  @DisplayName("keys are OpenSSH-armored ecdsa-sha2-nistp521 with 70-column LF lines and one public line")
+  @DisplayName("keys are OpenSSH-armored ecdsa-sha2-nistp256 with 70-column LF lines and one public line")
   void textShape() {
     SshKeyPair pair = new SshKeyGenerator(SecretTools.seeded(3)).generate(COMMENT);
     List<String> lines = pair.privateKeyOpenSsh().lines().toList();
@@ -71,8 +71,8 @@ class SshKeyGeneratorTest {
     assertEquals("-----END OPENSSH PRIVATE KEY-----", lines.get(lines.size() - 1));
     assertTrue(pair.privateKeyOpenSsh().endsWith("-----\n") && !pair.privateKeyOpenSsh().contains("\r"));
     assertTrue(lines.stream().allMatch(line -> line.length() <= 70), pair.privateKeyOpenSsh());
-    assertEquals("ecdsa-sha2-nistp521", pair.keyType());
-    assertTrue(pair.publicKeyAuthorized().matches("ecdsa-sha2-nistp521 AAAA[A-Za-z0-9+/=]+ " + COMMENT));
+    assertEquals("ecdsa-sha2-nistp256", pair.keyType());
+    assertTrue(pair.publicKeyAuthorized().matches("ecdsa-sha2-nistp256 AAAA[A-Za-z0-9+/=]+ " + COMMENT));
     assertTrue(!pair.toString().contains("PRIVATE KEY-----\n"), "toString hides the private key");
   }
 

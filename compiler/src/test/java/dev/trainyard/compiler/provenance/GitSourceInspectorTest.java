@@ -1,0 +1,132 @@
+package dev.trainyard.compiler.provenance;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.trainyard.compiler.CompileRequest;
+import dev.trainyard.compiler.CompileResult;
+import dev.trainyard.compiler.Compiler;
+import dev.trainyard.compiler.SshSecretProvider;
+import dev.trainyard.compiler.diagnostic.DiagnosticCode;
+import dev.trainyard.compiler.diagnostic.StageResult;
+import dev.trainyard.compiler.testing.TrainProject;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+import org.eclipse.jgit.api.Git;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Where the code comes from: pods clone exactly one commit, so anything that would make them run other code is an error. */
+class GitSourceInspectorTest {
+  private static final String OTHER_SHA = "0123456789abcdef0123456789abcdef01234567";
+  @TempDir Path temp;
+
+  private final GitSourceInspector inspector = new GitSourceInspector();
+
+  @Test
+  @DisplayName("remote, HEAD and the path of train.yaml in the repo are read from git")
+  void readsGit() throws Exception {
+    TrainProject p = TrainProject.create(temp, "run: x\n");
+    SourceInfo info = inspect(p.trainYaml(), Optional.empty(), Optional.empty(), Optional.empty()).value().orElseThrow();
+    assertEquals(TrainProject.REMOTE, info.repoUrl());
+    assertEquals("jobs/demo/train.yaml", info.trainYamlPath());
+    try (Git git = Git.open(p.root().toFile())) {
+      assertEquals(git.getRepository().resolve("HEAD").name(), info.commit());
+    }
+  }
+
+  @Test
+  @DisplayName("an uncommitted file next to train.yaml is an error, but the GitOps output folder inside the repo is not")
+  void dirtyButNotTheOutput() throws Exception {
+    TrainProject p = TrainProject.create(temp, "run: x\n");
+    Path out = p.trainYaml().getParent().resolve("gitops");
+    Files.createDirectories(out.resolve("clusters"));
+    Files.writeString(out.resolve("clusters/x.yaml"), "a: 1\n");
+    assertFalse(inspect(p.trainYaml(), Optional.empty(), Optional.empty(), Optional.of(out)).failed());
+    Files.writeString(p.trainYaml().getParent().resolve("train.py"), "print(1)\n");
+    var result = inspect(p.trainYaml(), Optional.empty(), Optional.empty(), Optional.of(out));
+    assertTrue(result.failed());
+    assertEquals(DiagnosticCode.SOURCE_NOT_COMMITTED, result.diagnostics().get(0).code());
+    assertTrue(result.diagnostics().get(0).message().contains("train.py"), result.diagnostics().get(0).message());
+  }
+
+  @Test
+  @DisplayName("compiling twice into the default output folder inside the repo works (the output is not 'uncommitted code')")
+  void recompileIntoRepo() {
+    TrainProject p = TrainProject.create(temp, "run: torchrun train.py\n");
+    Path out = p.trainYaml().getParent().resolve("gitops");
+    CompileRequest request = new CompileRequest(p.trainYaml(), "train.yaml", Optional.empty(), Optional.empty(), Optional.empty(),
+        Optional.empty(), Optional.empty(), Optional.empty(), 1, Optional.of(out));
+    Compiler compiler = new Compiler(SshSecretProvider.system());
+    CompileResult first = compiler.compile(request);
+    assertFalse(first.hasErrors(), first.diagnostics().toString());
+    writeTree(first, out);
+    CompileResult second = compiler.compile(request);
+    assertFalse(second.hasErrors(), second.diagnostics().toString());
+  }
+
+  @Test
+  @DisplayName("with --source-commit, train.yaml must be in that commit as it is on disk")
+  void commitMustHoldTrainYaml() throws Exception {
+    TrainProject p = TrainProject.create(temp, "run: x\n");
+    String head;
+    try (Git git = Git.open(p.root().toFile())) {
+      head = git.getRepository().resolve("HEAD").name();
+    }
+    assertFalse(inspect(p.trainYaml(), Optional.empty(), Optional.of(head), Optional.empty()).failed());
+    Files.writeString(p.trainYaml(), "run: y\n");
+    var changed = inspect(p.trainYaml(), Optional.empty(), Optional.of(head), Optional.empty());
+    assertTrue(changed.failed());
+    assertTrue(changed.diagnostics().get(0).message().contains("differs from its version in commit"), changed.diagnostics().toString());
+    Path other = p.trainYaml().getParent().resolve("other.yaml");
+    Files.writeString(other, "run: z\n");
+    var absent = inspect(other, Optional.empty(), Optional.of(head), Optional.empty());
+    assertTrue(absent.diagnostics().get(0).message().contains("is not in commit"), absent.diagnostics().toString());
+    assertFalse(inspect(p.trainYaml(), Optional.empty(), Optional.of(OTHER_SHA), Optional.empty()).failed(),
+        "a commit the local repo lacks (shallow CI clone) is trusted");
+  }
+
+  @Test
+  @DisplayName("a remote that is a local path, or none, is an error: pods could not clone it")
+  void localOrMissingRemote() throws Exception {
+    TrainProject p = TrainProject.create(temp, "run: x\n");
+    var local = inspect(p.trainYaml(), Optional.of("/srv/git/llm.git"), Optional.empty(), Optional.empty());
+    assertTrue(local.diagnostics().get(0).message().contains("is a local path"), local.diagnostics().toString());
+    try (Git git = Git.open(p.root().toFile())) {
+      git.getRepository().getConfig().unsetSection("remote", "origin");
+      git.getRepository().getConfig().save();
+    }
+    var none = inspect(p.trainYaml(), Optional.empty(), Optional.empty(), Optional.empty());
+    assertEquals(DiagnosticCode.SOURCE_NO_REMOTE, none.diagnostics().get(0).code());
+  }
+
+  @Test
+  @DisplayName("outside any repo and outside the working directory, even both overrides cannot place train.yaml")
+  void outsideRepo() throws Exception {
+    Path file = temp.resolve("loose/train.yaml");
+    Files.createDirectories(file.getParent());
+    Files.writeString(file, "run: x\n");
+    var r = inspect(file, Optional.of("https://github.com/a/b.git"), Optional.of(OTHER_SHA), Optional.empty());
+    assertTrue(r.failed());
+    assertTrue(r.diagnostics().get(0).hint().contains("from the checkout's root"), r.diagnostics().get(0).hint());
+  }
+
+  private StageResult<SourceInfo> inspect(Path file, Optional<String> repo, Optional<String> commit, Optional<Path> ignored) {
+    return inspector.inspect(file, "train.yaml", repo, commit, ignored);
+  }
+
+  private static void writeTree(CompileResult result, Path out) {
+    result.tree().orElseThrow().files().forEach((path, text) -> {
+      try {
+        Path f = out.resolve(path);
+        Files.createDirectories(f.getParent());
+        Files.writeString(f, text);
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    });
+  }
+}
