@@ -5,14 +5,11 @@ import dev.trainyard.compiler.Compiler;
 import dev.trainyard.compiler.SshSecretProvider;
 import dev.trainyard.compiler.manifest.OutputTree;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /** {@code trainyard compile}: every stage, then the files are written under {@code --out}. */
@@ -24,26 +21,20 @@ import picocli.CommandLine.Spec;
       "Re-compiling the same commit gives byte-identical files (an existing SSH Secret is reused)."
     },
     mixinStandardHelpOptions = true,
-    footer = {"", "Exit codes: 0 ok, 1 problems in the input (diagnostics), 2 usage, 3 environment (git, disk), 4 internal error."})
+    footer = {"", "Exit codes: 0 ok, 1 problems in the input (diagnostics), 2 usage, 3 environment (disk, git, cluster unreachable), 4 internal error."})
 final class CompileCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin CompileOptions options;
 
-  @Option(names = {"-o", "--out"}, paramLabel = "DIR", defaultValue = "gitops", description = "root of the GitOps working tree to write into (default: ${DEFAULT-VALUE})")
-  Path out;
-
   @Override
   public Integer call() throws IOException {
-    if (options.attempt < 1) {
-      throw new ParameterException(spec.commandLine(), "--attempt must be at least 1, got " + options.attempt);
-    }
-    CompileResult result = new Compiler(SshSecretProvider.system()).compile(options.request(Optional.of(out)));
+    CompileResult result = new Compiler(SshSecretProvider.system()).compile(options.request(spec));
     if (result.hasErrors()) {
       return Reporting.report(spec, options.output, result, Optional.empty());
     }
     OutputTree tree = result.tree().orElseThrow();
-    TreeWriter.write(tree, out);
-    return Reporting.report(spec, options.output, result, Optional.of(new Reporting.Written(out, tree)));
+    TreeWriter.write(tree, options.out);
+    return Reporting.report(spec, options.output, result, Optional.of(new Reporting.Written(options.out, tree)));
   }
 
 }

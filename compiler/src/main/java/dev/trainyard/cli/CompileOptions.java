@@ -32,14 +32,20 @@ final class CompileOptions {
   @Option(names = "--attempt", paramLabel = "N", defaultValue = "1", description = "re-run counter for the same commit; part of the run id (default: ${DEFAULT-VALUE})")
   int attempt;
 
+  @Option(names = "--out", paramLabel = "DIR", defaultValue = "gitops", description = "root of the GitOps working tree (default: ${DEFAULT-VALUE}); compile writes there, an existing run's SSH Secret there is reused, and the folder never counts as uncommitted code")
+  Path out;
+
   @Option(names = "--output", paramLabel = "FORMAT", defaultValue = "text", description = "text or json (default: ${DEFAULT-VALUE})")
   OutputFormat output;
 
-  /** The request for the compiler; {@code existingTree} is where an existing run's Secret may be reused from. */
-  CompileRequest request(Optional<Path> existingTree) {
+  /** The request for the compiler; usage errors (picocli exit 2) for values picocli cannot check. */
+  CompileRequest request(picocli.CommandLine.Model.CommandSpec spec) {
+    if (attempt < 1) {
+      throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--attempt must be at least 1, got " + attempt);
+    }
     return new CompileRequest(trainYaml, trainYaml.toString(), Optional.ofNullable(platform), Optional.ofNullable(runtimes),
         Optional.ofNullable(sourceRepo), Optional.ofNullable(sourceCommit), Optional.ofNullable(cluster),
-        Optional.ofNullable(namespace), Math.max(1, attempt), existingTree);
+        Optional.ofNullable(namespace), attempt, Optional.of(out));
   }
 
   /** Output formats of {@code --output}. */

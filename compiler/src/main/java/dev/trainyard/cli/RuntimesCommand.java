@@ -46,7 +46,7 @@ final class RuntimesCommand {
   @Command(name = "show", description = "Show one runtime: image, packages, defaults, MPI settings, versions.", mixinStandardHelpOptions = true)
   static final class ShowCommand implements Callable<Integer> {
     @Spec CommandSpec spec;
-    @Parameters(index = "0", paramLabel = "NAME[@VERSION]") String ref;
+    @Parameters(index = "0", paramLabel = "NAME[@VERSION]", description = "a runtime name (newest version) or name@version") String ref;
     @Option(names = "--runtimes", paramLabel = "DIR", description = "platform runtimes folder to add to the built-ins") Path runtimes;
 
     @Override
@@ -71,7 +71,7 @@ final class RuntimesCommand {
       out.println("framework:   " + r.framework().id());
       out.println("description: " + r.description());
       out.println("image:       " + r.image());
-      out.println("digest:      " + r.digest());
+      out.println("definition:  " + r.digest() + "  (digest of this runtime.yaml, stamped as trainyard.dev/runtime-digest)");
       out.println("origin:      " + r.origin());
       out.println("user:        uid " + r.user().uid() + ", home " + r.user().home());
       out.println("resources:   gpus " + r.resources().gpus() + ", cpu " + r.resources().cpu() + ", memory " + r.resources().memory());

@@ -21,11 +21,12 @@ import picocli.CommandLine.Spec;
     name = "validate",
     description = {
       "Run every compile stage and report problems without writing anything.",
-      "With --cluster, also send every object to the cluster of --kubeconfig/--context as a server-side apply with",
-      "dryRun=All: the CRD schemas and the JobSet and Kueue webhooks judge exactly what git would hold; nothing is stored."
+      "With --cluster, also send every object to the cluster of --kubeconfig/--context as a server-side apply",
+      "with dryRun=All: the CRD schemas and the JobSet and Kueue webhooks judge exactly what git would hold;",
+      "nothing is stored."
     },
     mixinStandardHelpOptions = true,
-    footer = {"", "Exit codes: 0 ok, 1 problems in the input (diagnostics), 2 usage, 3 environment (cluster unreachable), 4 internal error."})
+    footer = {"", "Exit codes: 0 ok, 1 problems in the input (diagnostics), 2 usage, 3 environment (disk, git, cluster unreachable), 4 internal error."})
 final class ValidateCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin CompileOptions options;
@@ -41,7 +42,7 @@ final class ValidateCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    CompileResult result = new Compiler(SshSecretProvider.system()).compile(options.request(Optional.empty()));
+    CompileResult result = new Compiler(SshSecretProvider.system()).compile(options.request(spec));
     if (!cluster || result.hasErrors()) {
       return Reporting.report(spec, options.output, result, Optional.empty());
     }

@@ -74,10 +74,19 @@ public final class Compiler {
     }
     if (source.get().hasCredentials()) {
       all.add(Diagnostic.warning(DiagnosticCode.CREDENTIALS_IN_URL, SourceLocation.ofFile(request.displayPath()), "",
-              "the source repo URL carries credentials; they were removed and are not written to the GitOps repo")
+              "the source repo URL carries credentials or a query; they were removed and are not written to the GitOps repo")
           .withHint("private repos are cloned with the Secret named by platform.yaml `codeSync.credentialSecret`"));
       source = Optional.of(source.get().withoutCredentials());
     }
+    if (source.get().isSsh()) {
+      SourceInfo https = source.get().overHttps();
+      all.add(Diagnostic.warning(DiagnosticCode.SSH_URL_REWRITTEN, SourceLocation.ofFile(request.displayPath()), "",
+              "pods clone over HTTPS (git-sync has no SSH key), so the SSH remote \"" + source.get().repoUrl() + "\" becomes \""
+                  + https.repoUrl() + "\"")
+          .withHint("pass --source-repo if your forge serves the repo at another HTTPS URL"));
+      source = Optional.of(https);
+    }
+    workdirMissing(request, spec.get()).ifPresent(all::add);
     ResolveInput input = new ResolveInput(spec.get(), catalog.get(), platform.get(), source.get(), request.cluster(),
         request.namespace(), request.attempt(), hasRequirements(request, spec.get()), VERSION);
     return compileResolved(input, request, all);
@@ -138,6 +147,20 @@ public final class Compiler {
     } catch (IllegalArgumentException e) {
       return file.toString();
     }
+  }
+
+  /** A {@code workdir} that is not a folder next to train.yaml would make every pod fail at start. */
+  private static Optional<Diagnostic> workdirMissing(CompileRequest request, TrainSpec spec) {
+    if (spec.workdir().isEmpty()) {
+      return Optional.empty();
+    }
+    Path dir = request.trainYaml().toAbsolutePath().getParent().resolve(spec.workdir().get()).normalize();
+    if (Files.isDirectory(dir)) {
+      return Optional.empty();
+    }
+    return Optional.of(Diagnostic.error(DiagnosticCode.WORKDIR_OUTSIDE_REPO, spec.document().map().at("/workdir"), "/workdir",
+            "`workdir` \"" + spec.workdir().get() + "\" is not a folder next to train.yaml")
+        .withHint("give a folder relative to train.yaml that is committed with it"));
   }
 
   /** Whether requirements.txt exists in the working directory (the default {@code setup}). */

@@ -74,7 +74,7 @@ public final class PlatformBinder {
   }
 
   private static Platform.SecretsPolicy secrets(JsonNode s) {
-    SecretsMode mode = SecretsMode.parse(s.path("policy").asText("plain")).orElse(SecretsMode.PLAIN);
+    SecretsMode mode = SecretsMode.parse(s.path("policy").asText("sealed-secrets")).orElse(SecretsMode.SEALED_SECRETS);
     return new Platform.SecretsPolicy(
         mode,
         s.path("allowPlain").asBoolean(false),

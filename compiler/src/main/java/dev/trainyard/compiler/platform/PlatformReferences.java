@@ -1,7 +1,6 @@
 package dev.trainyard.compiler.platform;
 
 import dev.trainyard.compiler.diagnostic.Diagnostic;
-import dev.trainyard.compiler.platform.Platform.SecretsMode;
 import dev.trainyard.compiler.secrets.AgeRecipient;
 import dev.trainyard.compiler.secrets.SealingCertificate;
 import dev.trainyard.compiler.source.ParsedDocument;
@@ -50,29 +49,50 @@ final class PlatformReferences {
       }
     }
     List<Platform.LocalQueue> lqs = p.queues().localQueues();
+    Set<String> namespaces = p.namespaces().stream().map(Platform.NamespaceRule::name).collect(Collectors.toSet());
     for (int i = 0; i < lqs.size(); i++) {
-      if (p.clusterQueue(lqs.get(i).clusterQueue()).isEmpty()) {
+      Platform.LocalQueue lq = lqs.get(i);
+      var cq = p.clusterQueue(lq.clusterQueue());
+      if (cq.isEmpty()) {
         out.add(PlatformBinder.invalid(doc, "/queues/localQueues/" + i + "/clusterQueue",
-            "LocalQueue `" + lqs.get(i).name() + "` names unknown ClusterQueue \"" + lqs.get(i).clusterQueue() + "\""));
+            "LocalQueue `" + lq.name() + "` names unknown ClusterQueue \"" + lq.clusterQueue() + "\""));
+      } else if (!cq.get().namespaces().contains("*") && !cq.get().namespaces().contains(lq.namespace())) {
+        // Kueue admits a workload only if its LocalQueue's namespace matches the ClusterQueue's namespaceSelector.
+        out.add(PlatformBinder.invalid(doc, "/queues/localQueues/" + i + "/clusterQueue",
+                "LocalQueue `" + lq.name() + "` in namespace `" + lq.namespace() + "` points at ClusterQueue `" + cq.get().name()
+                    + "`, whose namespaces (" + String.join(", ", cq.get().namespaces()) + ") do not include it, so Kueue would never admit its jobs")
+            .withHint("add `" + lq.namespace() + "` to the ClusterQueue's `namespaces`"));
+      }
+      if (!namespaces.contains(lq.namespace())) {
+        out.add(PlatformBinder.invalid(doc, "/queues/localQueues/" + i + "/namespace",
+            "LocalQueue `" + lq.name() + "` is in namespace `" + lq.namespace() + "`, which `namespaces` does not declare"));
+      }
+    }
+    duplicates(doc, out, "/clusters", p.clusters().stream().map(Platform.Cluster::name).toList(), "cluster");
+    duplicates(doc, out, "/namespaces", p.namespaces().stream().map(n -> n.cluster() + "/" + n.name()).toList(), "namespace");
+    duplicates(doc, out, "/queues/resourceFlavors", p.queues().resourceFlavors().stream().map(Platform.ResourceFlavor::name).toList(), "ResourceFlavor");
+    duplicates(doc, out, "/queues/clusterQueues", cqs.stream().map(Platform.ClusterQueue::name).toList(), "ClusterQueue");
+    duplicates(doc, out, "/queues/localQueues", lqs.stream().map(l -> l.namespace() + "/" + l.name()).toList(), "LocalQueue");
+  }
+
+  /** Each name of {@code names} (in list order) appears once. */
+  private static void duplicates(ParsedDocument doc, List<Diagnostic> out, String pointer, List<String> names, String what) {
+    Set<String> seen = new java.util.HashSet<>();
+    for (int i = 0; i < names.size(); i++) {
+      if (!seen.add(names.get(i))) {
+        out.add(PlatformBinder.invalid(doc, pointer + "/" + i, what + " \"" + names.get(i) + "\" is defined twice"));
       }
     }
   }
 
+  /**
+   * Key material given must parse. Whether a policy has what it needs (a certificate, recipients, plain
+   * allowed) is checked only when a job needs a Secret (policy stage), so a torch-only platform needs none.
+   */
   private static void checkSecrets(Platform p, ParsedDocument doc, List<Diagnostic> out) {
     Platform.SecretsPolicy s = p.secrets();
-    if (s.mode() == SecretsMode.PLAIN && !s.allowPlain()) {
-      out.add(PlatformBinder.invalid(doc, "/secrets/policy", "secrets policy `plain` needs `allowPlain: true`")
-          .withHint("plain Secrets put private keys into git in clear text; use `sealed-secrets` or `sops-age`"));
-    }
-    if (s.mode() == SecretsMode.SEALED_SECRETS && s.sealedSecretsCertificate().isEmpty()) {
-      out.add(PlatformBinder.invalid(doc, "/secrets", "secrets policy `sealed-secrets` needs `sealedSecrets.certificate`")
-          .withHint("paste the output of `kubeseal --fetch-cert`"));
-    }
     s.sealedSecretsCertificate().ifPresent(pem -> out.addAll(
         SealingCertificate.parse(pem, doc.map().at("/secrets/sealedSecrets/certificate"), "/secrets/sealedSecrets/certificate").diagnostics()));
-    if (s.mode() == SecretsMode.SOPS_AGE && s.ageRecipients().isEmpty()) {
-      out.add(PlatformBinder.invalid(doc, "/secrets", "secrets policy `sops-age` needs `sopsAge.recipients`"));
-    }
     for (int i = 0; i < s.ageRecipients().size(); i++) {
       String pointer = "/secrets/sopsAge/recipients/" + i;
       out.addAll(AgeRecipient.parse(s.ageRecipients().get(i), doc.map().at(pointer), pointer).diagnostics());

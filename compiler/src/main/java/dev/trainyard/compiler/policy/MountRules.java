@@ -40,12 +40,12 @@ final class MountRules {
   }
 
   private static void claim(List<Diagnostic> out, Map<String, String> taken, SourceMap map, String pointer, String path, String what) {
-    String normalized = path.replaceAll("/+$", "");
+    String normalized = java.nio.file.Path.of(path).normalize().toString();
     for (Map.Entry<String, String> t : taken.entrySet()) {
       if (overlaps(normalized, t.getKey())) {
         out.add(Diagnostic.error(DiagnosticCode.RESERVED_PATH, map.at(pointer), pointer,
                 "the " + what + " is mounted at \"" + path + "\", which overlaps " + t.getValue() + " at " + t.getKey())
-            .withHint("mount it somewhere else, e.g. /data or /mnt/" + what.replaceAll(".*`(.*)`.*", "$1")));
+            .withHint("mount it somewhere else, e.g. /mnt/" + what.replaceAll(".*`(.*)`.*", "$1")));
         return;
       }
     }

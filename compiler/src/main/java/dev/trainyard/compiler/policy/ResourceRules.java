@@ -34,11 +34,10 @@ final class ResourceRules {
           .withHint(p.gpu().types().isEmpty() ? "this platform defines no GPU types; leave `gpuType` out"
               : "GPU types: " + String.join(", ", new java.util.TreeSet<>(p.gpu().types().keySet()))));
     }
-    if (job.runtime().framework().usesMpi() && p.secrets().mode() == Platform.SecretsMode.PLAIN) {
-      out.add(Diagnostic.warning(DiagnosticCode.PLAIN_SECRET_IN_GIT, map.at("/runtime"), "/runtime",
-              "the SSH private key of this MPI job is written as a plain Secret, readable by anyone who can read the GitOps repo")
-          .withHint("platform.yaml `secrets.policy: sealed-secrets` or `sops-age` encrypts it"));
+    if (job.runtime().framework().usesMpi()) {
+      SecretsRules.check(job, out);
     }
+    out.addAll(QuotaRules.check(job, cq));
     return out;
   }
 

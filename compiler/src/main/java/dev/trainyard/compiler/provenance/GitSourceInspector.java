@@ -53,7 +53,7 @@ public final class GitSourceInspector {
       // ourselves keeps JGit (its class loading and the signature check of its signed jar) off the cold path:
       // about 200 ms of CPU on a 2-core machine. Same answer as JGit's findGitDir for normal and linked work trees.
       Optional<String> path = workTreeOf(file).map(tree -> pathIn(tree, file)).or(() -> relativeToWorkingDirectory(file));
-      return path.map(p -> checked(repoOverride, commitOverride, p, true, at, List.of()))
+      return path.map(p -> checked(repoOverride, commitOverride, p, true, at, outside(p, at)))
           .orElseGet(() -> notInRepository(displayPath, at));
     }
     return LocalRepository.inspect(file, displayPath, repoOverride, commitOverride, ignored.map(i -> i.toAbsolutePath().normalize()), at);
@@ -68,6 +68,16 @@ public final class GitSourceInspector {
       }
     }
     return Optional.empty();
+  }
+
+  /** A train.yaml whose real path leaves the repository (a symlink out of it) is not in the commit pods clone. */
+  static List<Diagnostic> outside(String path, SourceLocation at) {
+    if (!path.startsWith("../")) {
+      return List.of();
+    }
+    return List.of(Diagnostic.error(DiagnosticCode.SOURCE_NOT_COMMITTED, at, "",
+            "train.yaml resolves to " + path + ", outside the repository, so it is not in the commit pods clone")
+        .withHint("put train.yaml (not a symlink to it) into the repository"));
   }
 
   /** train.yaml's path below the working directory, if it is below it. */
@@ -145,7 +155,10 @@ public final class GitSourceInspector {
         String path = pathIn(repo.getWorkTree().toPath(), file);
         Optional<String> url = repoOverride.or(() -> remoteUrl(repo));
         Optional<String> commit = commitOverride.or(() -> head(repo));
-        List<Diagnostic> problems = new ArrayList<>();
+        List<Diagnostic> problems = new ArrayList<>(outside(path, at));
+        if (!problems.isEmpty()) {
+          return StageResult.failed(problems);
+        }
         Path workTree = repo.getWorkTree().toPath().toAbsolutePath().normalize();
         Optional<String> ignoredPath = ignored.filter(i -> i.startsWith(workTree)).map(i -> workTree.relativize(i).toString().replace('\\', '/'));
         if (commitOverride.isEmpty() && commit.isPresent()) {

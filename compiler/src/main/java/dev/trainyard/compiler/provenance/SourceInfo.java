@@ -25,10 +25,30 @@ public record SourceInfo(String repoUrl, String commit, String trainYamlPath) {
    * are cloned with the platform's credential Secret instead.
    */
   public SourceInfo withoutCredentials() {
-    return new SourceInfo(repoUrl.replaceFirst("^(https?://)[^/@]+@", "$1"), commit, trainYamlPath);
+    String url = repoUrl.replaceFirst("^(https?://)[^/@]+@", "$1");
+    if (url.matches("^https?://.*")) {
+      url = url.replaceFirst("[?#].*$", "");
+    }
+    return new SourceInfo(url, commit, trainYamlPath);
   }
 
-  /** Whether {@link #repoUrl()} carries credentials. */
+  /** Whether the URL is an SSH one ({@code git@host:path} or {@code ssh://}), which pods cannot clone without a key. */
+  public boolean isSsh() {
+    return repoUrl.startsWith("ssh://") || repoUrl.matches("^[^/@:]+@[^/:]+:(?!//).*");
+  }
+
+  /**
+   * The HTTPS form of an SSH URL: {@code git@github.com:acme/x.git} and {@code ssh://git@github.com/acme/x.git}
+   * → {@code https://github.com/acme/x.git} (the form GitHub, GitLab and Gitea serve for the same repo).
+   */
+  public SourceInfo overHttps() {
+    String url = repoUrl.replaceFirst("^ssh://[^@/]+@([^/:]+)(:\\d+)?/", "https://$1/")
+        .replaceFirst("^ssh://([^/:]+)(:\\d+)?/", "https://$1/")
+        .replaceFirst("^[^/@:]+@([^/:]+):", "https://$1/");
+    return new SourceInfo(url, commit, trainYamlPath);
+  }
+
+  /** Whether {@link #repoUrl()} carries credentials, a query or a fragment. */
   public boolean hasCredentials() {
     return !withoutCredentials().repoUrl().equals(repoUrl);
   }

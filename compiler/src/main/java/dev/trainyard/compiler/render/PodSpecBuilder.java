@@ -7,6 +7,7 @@ import dev.trainyard.compiler.platform.Platform;
 import dev.trainyard.compiler.resolve.ResolvedJob;
 import dev.trainyard.compiler.spec.SecretRef;
 import dev.trainyard.compiler.spec.VolumeMount;
+import java.nio.file.Path;
 import java.util.Map;
 
 /**
@@ -111,11 +112,11 @@ final class PodSpecBuilder {
     m.addObject().put("name", "dshm").put("mountPath", "/dev/shm");
     for (int i = 0; i < job.volumes().size(); i++) {
       VolumeMount v = job.volumes().get(i);
-      m.addObject().put("name", "pvc-" + i).put("mountPath", v.path()).put("readOnly", v.readOnly());
+      m.addObject().put("name", "pvc-" + i).put("mountPath", Path.of(v.path()).normalize().toString()).put("readOnly", v.readOnly());
     }
     for (int i = 0; i < job.secrets().size(); i++) {
       String name = "secret-" + i;
-      job.secrets().get(i).path().ifPresent(p -> m.addObject().put("name", name).put("mountPath", p).put("readOnly", true));
+      job.secrets().get(i).path().ifPresent(p -> m.addObject().put("name", name).put("mountPath", Path.of(p).normalize().toString()).put("readOnly", true));
     }
     return m;
   }

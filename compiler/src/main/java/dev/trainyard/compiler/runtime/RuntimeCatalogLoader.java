@@ -48,7 +48,11 @@ public final class RuntimeCatalogLoader {
     if (platformDir.isPresent()) {
       for (Path file : platformFiles(platformDir.get(), problems)) {
         StageResult<SourceFile> source = YamlDocumentLoader.readFile(file, file.toString());
+        int before = defs.size();
         source.value().ifPresentOrElse(s -> add(s, defs, problems), () -> problems.addAll(source.diagnostics()));
+        if (defs.size() > before) {
+          checkFolder(file, defs.get(defs.size() - 1), problems);
+        }
       }
     }
     return problems.isEmpty() ? StageResult.of(new RuntimeCatalog(defs), List.of()) : StageResult.failed(problems);
@@ -68,6 +72,18 @@ public final class RuntimeCatalogLoader {
     StageResult<RuntimeDefinition> def = RuntimeBinder.bind(doc.value().orElseThrow(), file.displayPath());
     def.value().ifPresent(defs::add);
     problems.addAll(def.diagnostics());
+  }
+
+  /** Versions are immutable folders: {@code <name>/<version>/runtime.yaml} must say that name and version. */
+  private static void checkFolder(Path file, RuntimeDefinition def, List<Diagnostic> problems) {
+    Path versionDir = file.getParent();
+    Path nameDir = versionDir == null ? null : versionDir.getParent();
+    String expected = (nameDir == null ? "?" : nameDir.getFileName()) + "/" + versionDir.getFileName();
+    if (!expected.equals(def.name() + "/" + def.version())) {
+      problems.add(Diagnostic.error(DiagnosticCode.INVALID_RUNTIME, SourceLocation.ofFile(file.toString()), "",
+              "runtime " + def.ref() + " is in folder " + expected + "; the folder must be " + def.name() + "/" + def.version())
+          .withHint("a changed runtime is a new version folder; versions are immutable"));
+    }
   }
 
   private static List<Path> platformFiles(Path dir, List<Diagnostic> problems) {

@@ -33,7 +33,17 @@ class SourceCredentialsTest {
   }
 
   @Test
-  @DisplayName("scp-style and credential-free URLs are left alone")
+  @DisplayName("SSH remotes become their HTTPS form (pods have no SSH key), and queries and fragments are dropped")
+  void sshAndQueries() {
+    assertEquals("https://github.com/acme/x.git", new SourceInfo("git@github.com:acme/x.git", "a", "t").overHttps().repoUrl());
+    assertEquals("https://gitlab.example.com/ml/x.git", new SourceInfo("ssh://git@gitlab.example.com:2222/ml/x.git", "a", "t").overHttps().repoUrl());
+    assertTrue(new SourceInfo("git@github.com:acme/x.git", "a", "t").isSsh());
+    assertFalse(new SourceInfo("https://github.com/acme/x.git", "a", "t").isSsh());
+    assertEquals("https://github.com/acme/x.git", new SourceInfo("https://github.com/acme/x.git?token=abc#frag", "a", "t").withoutCredentials().repoUrl());
+  }
+
+  @Test
+  @DisplayName("scp-style and credential-free URLs keep their credentials check quiet")
   void othersUntouched() {
     assertFalse(new SourceInfo("git@github.com:acme/x.git", "a", "t").hasCredentials());
     assertFalse(new SourceInfo("https://github.com/acme/x.git", "a", "t").hasCredentials());
