@@ -26,14 +26,31 @@ public final class Main {
   public static int run(PrintWriter out, PrintWriter err, String... args) {
     CommandLine cli = new CommandLine(new TrainyardCommand());
     cli.setOut(out).setErr(err);
-    cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> handle(e, err));
+    boolean json = wantsJson(args);
+    cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> handle(e, json ? out : null, err));
     return cli.execute(args);
   }
 
-  private static int handle(Exception e, PrintWriter err) {
+  /** {@code --output json} or {@code --output=json}: errors are then also printed as JSON on stdout, for bots. */
+  private static boolean wantsJson(String... args) {
+    for (int i = 0; i < args.length; i++) {
+      if (args[i].equals("--output=json") || args[i].equals("--output") && i + 1 < args.length && args[i + 1].equals("json")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static int handle(Exception e, PrintWriter jsonOut, PrintWriter err) {
     if (e instanceof IOException || e instanceof UncheckedIOException) {
       err.println("trainyard: error: " + e.getMessage());
       err.flush();
+      if (jsonOut != null) {
+        var node = dev.trainyard.compiler.manifest.CanonicalJson.mapper().createObjectNode();
+        node.put("error", String.valueOf(e.getMessage())).put("exitCode", EXIT_ENVIRONMENT);
+        jsonOut.println(node.toPrettyString());
+        jsonOut.flush();
+      }
       return EXIT_ENVIRONMENT;
     }
     err.println("trainyard: internal error: " + e + " (please report it; set TRAINYARD_DEBUG=1 for the stack trace)");

@@ -95,6 +95,9 @@ class MainTest {
     assertEquals(3, r.exit(), r.err());
     assertTrue(r.err().startsWith("trainyard: error: "), r.err());
     assertFalse(r.err().contains("\tat "), r.err());
+    Run json = run("compile", p.trainYaml().toString(), "--out", blocker.resolve("gitops").toString(), "--output", "json");
+    assertEquals(3, json.exit());
+    assertEquals(3, CanonicalJson.mapper().readTree(json.out()).path("exitCode").asInt(), json.out());
   }
 
   @Test
