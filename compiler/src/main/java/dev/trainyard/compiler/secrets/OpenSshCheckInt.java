@@ -15,8 +15,10 @@ import java.util.Base64;
  * only detect a wrong passphrase). Strings are a uint32 big-endian length and the bytes.
  */
 final class OpenSshCheckInt {
-  private static final String BEGIN = "-----BEGIN OPENSSH PRIVATE KEY-----";
-  private static final String END = "-----END OPENSSH PRIVATE KEY-----";
+  /** PEM-style armor label of the openssh-key-v1 format (OpenSSH PROTOCOL.key). */
+  private static final String LABEL = "OPENSSH PRIVATE KEY";
+  private static final String BEGIN = "-----BEGIN " + LABEL + "-----";
+  private static final String END = "-----END " + LABEL + "-----";
   private static final byte[] MAGIC = "openssh-key-v1\0".getBytes(StandardCharsets.US_ASCII);
   private static final int LINE_LENGTH = 70;
 

@@ -6,7 +6,7 @@ import java.util.Objects;
  * An SSH key pair as it goes into the MPI SSH Secret ({@code kubernetes.io/ssh-auth}).
  *
  * <pre>
- * privateKeyOpenSsh:   "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEA...\n-----END OPENSSH PRIVATE KEY-----\n"
+ * privateKeyOpenSsh:   the openssh-key-v1 armored text, base64 body "b3BlbnNzaC1rZXktdjEA..." (OpenSSH PROTOCOL.key)
  * publicKeyAuthorized: "ecdsa-sha2-nistp256 AAAAE2VjZHNh... trainyard@demo-3f2a9c"
  * </pre>
  *
