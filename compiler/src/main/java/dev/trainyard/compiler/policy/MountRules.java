@@ -2,6 +2,7 @@ package dev.trainyard.compiler.policy;
 
 import dev.trainyard.compiler.diagnostic.Diagnostic;
 import dev.trainyard.compiler.diagnostic.DiagnosticCode;
+import dev.trainyard.compiler.resolve.ResolveStage;
 import dev.trainyard.compiler.resolve.ResolvedJob;
 import dev.trainyard.compiler.source.SourceMap;
 import java.util.ArrayList;
@@ -20,7 +21,7 @@ final class MountRules {
 
   static List<Diagnostic> check(ResolvedJob job) {
     Map<String, String> taken = new HashMap<>();
-    taken.put("/workspace", "the source code");
+    taken.put(ResolveStage.WORKSPACE, "the source code");
     taken.put("/dev/shm", "the shared-memory volume");
     taken.put(job.runtime().user().home(), "the writable home folder");
     if (job.runtime().framework().usesMpi()) {

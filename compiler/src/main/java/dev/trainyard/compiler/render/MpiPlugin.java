@@ -6,7 +6,6 @@ import dev.trainyard.compiler.manifest.Manifest;
 import dev.trainyard.compiler.resolve.JobLayout;
 import dev.trainyard.compiler.resolve.ResolvedJob;
 import dev.trainyard.compiler.runtime.MpiSettings;
-import dev.trainyard.compiler.runtime.MpiSettings.MpiImplementation;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -131,9 +130,5 @@ final class MpiPlugin implements FrameworkPlugin {
     ArrayNode mounts = ((ObjectNode) spec.withArray("containers").get(0)).withArray("volumeMounts");
     mounts.addObject().put("name", "mpi").put("mountPath", MpiFiles.DIR).put("readOnly", true);
     mounts.addObject().put("name", "ssh").put("mountPath", job.runtime().user().home() + "/.ssh").put("readOnly", true);
-  }
-
-  static boolean isOpenMpi(ResolvedJob job) {
-    return job.runtime().mpi().map(m -> m.implementation() == MpiImplementation.OPEN_MPI).orElse(false);
   }
 }

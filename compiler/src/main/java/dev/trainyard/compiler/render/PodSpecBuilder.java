@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.trainyard.compiler.manifest.CanonicalJson;
 import dev.trainyard.compiler.platform.Platform;
+import dev.trainyard.compiler.resolve.ResolveStage;
 import dev.trainyard.compiler.resolve.ResolvedJob;
 import dev.trainyard.compiler.spec.SecretRef;
 import dev.trainyard.compiler.spec.VolumeMount;
@@ -17,7 +18,7 @@ import java.util.Map;
  */
 final class PodSpecBuilder {
   static final String CONTAINER = "node";
-  private static final String WORKSPACE = "/workspace";
+  private static final String WORKSPACE = ResolveStage.WORKSPACE;
 
   private final ResolvedJob job;
 

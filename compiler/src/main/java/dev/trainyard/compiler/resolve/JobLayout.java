@@ -23,6 +23,8 @@ public record JobLayout(List<ReplicatedJobShape> jobs) {
   public static final String NODE = "node";
   /** Name of the MPI launcher's replicated job. */
   public static final String LAUNCHER = "launcher";
+  /** 63 − the 5-character pod-name suffix − 4 dashes (JobSet webhook, jobset#408). */
+  private static final int POD_NAME_BUDGET = 54;
 
   public JobLayout {
     jobs = List.copyOf(jobs);
@@ -61,14 +63,17 @@ public record JobLayout(List<ReplicatedJobShape> jobs) {
    * {@code len(js) + len(rjob) + digits(replicas-1) + digits(completions-1) ≤ 54} (jobset#408, PR #409).
    */
   public int maxJobSetNameLength() {
-    return jobs.stream().mapToInt(j -> 54 - j.name().length() - digits(0) - digits(j.pods() - 1)).min().orElse(54);
+    return maxJobSetNameLength(tightestJob());
   }
 
   /** The replicated job that sets the limit of {@link #maxJobSetNameLength()}. */
   public ReplicatedJobShape tightestJob() {
-    return jobs.stream()
-        .min(java.util.Comparator.comparingInt(j -> 54 - j.name().length() - digits(j.pods() - 1)))
-        .orElseThrow();
+    return jobs.stream().min(java.util.Comparator.comparingInt(JobLayout::maxJobSetNameLength)).orElseThrow();
+  }
+
+  /** The budget for one replicated job: 54 − len(rjob) − digits(replicas−1) − digits(completions−1); replicas is 1. */
+  private static int maxJobSetNameLength(ReplicatedJobShape job) {
+    return POD_NAME_BUDGET - job.name().length() - digits(0) - digits(job.pods() - 1);
   }
 
   /** Decimal digits of a non-negative index: digits(0) = 1, digits(15) = 2. */

@@ -25,8 +25,10 @@ import java.util.Optional;
  * durations, all at once.
  */
 public final class ResolveStage {
-  static final String WORKSPACE = "/workspace";
-  static final String SOURCE_ROOT = WORKSPACE + "/src";
+  /** Where the code-sync init container clones into (an emptyDir shared with the training container). */
+  public static final String WORKSPACE = "/workspace";
+  /** The clone itself (git-sync's {@code --link=src}); the working directory lies below it. */
+  public static final String SOURCE_ROOT = WORKSPACE + "/src";
   private static final int RUN_ID_LENGTH = 6;
   private static final long DEFAULT_TIMEOUT_SECONDS = 24 * 3600;
   private static final int DEFAULT_RETRIES = 3;

@@ -2,7 +2,6 @@ package dev.trainyard.compiler.spec;
 
 import dev.trainyard.compiler.source.ParsedDocument;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.SortedMap;
@@ -65,10 +64,5 @@ public record TrainSpec(
     env = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(env));
     secrets = List.copyOf(secrets);
     volumes = List.copyOf(volumes);
-  }
-
-  /** The env map as a plain {@link Map}, for callers that do not care about order. */
-  public Map<String, String> envMap() {
-    return env;
   }
 }
