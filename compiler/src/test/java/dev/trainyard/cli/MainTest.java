@@ -73,9 +73,12 @@ class MainTest {
   @Test
   @DisplayName("validate writes nothing and exits 0 for a good file")
   void validateWritesNothing() {
-    TrainProject p = TrainProject.create(temp, "run: torchrun train.py\n");
-    Run r = run("validate", p.trainYaml().toString());
+    TrainProject p = TrainProject.create(temp, "runtime: deepspeed\nrun: python train.py\nnodes: 2\n");
+    Path out = temp.resolve("gitops");
+    Run r = run("validate", p.trainYaml().toString(), "--out", out.toString());
     assertEquals(0, r.exit(), r.err());
+    assertTrue(r.out().contains("run demo-"), r.out());
+    assertFalse(Files.exists(out), "validate must not write the output tree");
   }
 
   @Test
