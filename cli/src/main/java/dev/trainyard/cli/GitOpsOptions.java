@@ -41,9 +41,12 @@ final class GitOpsOptions {
     }
   }
 
-  /** Where the GitOps mirror is cached: {@code $TRAINYARD_CACHE}, else {@code ~/.cache/trainyard}. */
+  /**
+   * Where the GitOps mirror is cached: {@code $TRAINYARD_CACHE}, else {@code ~/.cache/trainyard}; the system
+   * property {@code trainyard.cache} overrides both (tests and embedders).
+   */
   static Path cacheRoot(Map<String, String> env) {
-    String root = env.get("TRAINYARD_CACHE");
+    String root = System.getProperty("trainyard.cache", env.get("TRAINYARD_CACHE"));
     return root != null && !root.isBlank() ? Path.of(root) : Path.of(System.getProperty("user.home"), ".cache", "trainyard");
   }
 }
