@@ -13,8 +13,37 @@ import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.treewalk.TreeWalk;
 
-/** A {@link Snapshot} over one git tree object, read lazily; I/O failures of the object store are unchecked. */
-record GitTreeSnapshot(Repository repo, Optional<String> commit, ObjectId tree) implements Snapshot {
+/**
+ * A {@link Snapshot} over one git tree object, read lazily; folder listings are remembered (a tree never
+ * changes), so asking twice for a namespace of 10,000 runs walks it once. I/O failures of the object store are
+ * unchecked.
+ */
+final class GitTreeSnapshot implements Snapshot {
+  private final Repository repo;
+  private final Optional<String> commit;
+  private final ObjectId tree;
+  private final java.util.Map<String, List<String>> listings = new java.util.concurrent.ConcurrentHashMap<>();
+
+  GitTreeSnapshot(Repository repo, Optional<String> commit, ObjectId tree) {
+    this.repo = repo;
+    this.commit = commit;
+    this.tree = tree;
+  }
+
+  @Override
+  public Optional<String> commit() {
+    return commit;
+  }
+
+  /** The root tree's id. */
+  ObjectId tree() {
+    return tree;
+  }
+
+  @Override
+  public String toString() {
+    return "tree " + tree.name() + commit.map(c -> " of commit " + c).orElse("");
+  }
 
   @Override
   public Optional<String> read(String path) {
@@ -30,6 +59,10 @@ record GitTreeSnapshot(Repository repo, Optional<String> commit, ObjectId tree) 
 
   @Override
   public List<String> children(String folder) {
+    return listings.computeIfAbsent(folder, this::list);
+  }
+
+  private List<String> list(String folder) {
     List<String> names = new ArrayList<>();
     try (TreeWalk walk = walkOf(folder)) {
       if (walk == null) {
