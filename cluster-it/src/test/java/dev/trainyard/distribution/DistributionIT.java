@@ -71,7 +71,7 @@ class DistributionIT {
     }
 
     @Test
-    @DisplayName("every tar entry carries project.build.outputTimestamp, and the zip holds the same files")
+    @DisplayName("every tar entry carries project.build.outputTimestamp and owner root/root, and the zip holds the same files")
     void reproducibleEntries() throws IOException {
         Result listing = Launch.run(temp, Map.of("PATH", System.getenv("PATH"), "TZ", "UTC"),
                 List.of("tar", "--full-time", "-tvzf", TARBALL.toString()));
@@ -81,6 +81,8 @@ class DistributionIT {
         Set<String> tarFiles = new TreeSet<>();
         for (String line : listing.out().split("\n")) {
             assertTrue(line.contains(" " + stamp + " "), "entry time: " + line);
+            // plexus-archiver 4.10 (AbstractArchiver.configureReproducibleBuild): owner root/root, umask 022.
+            assertTrue(line.contains(" root/root "), "entry owner: " + line);
             String name = line.substring(line.lastIndexOf(' ') + 1);
             if (!name.endsWith("/")) {
                 tarFiles.add(name);
