@@ -59,10 +59,17 @@ public record Platform(
    *
    * @param sources glob patterns over normalised repo URLs ({@code github.com/acme/*}); {@code *} allows all
    * @param defaultQueue LocalQueue used when {@code train.yaml} names none
+   * @param runtimes runtime names jobs here may use ({@code torch}, {@code deepspeed}); {@code *} allows all
    */
-  public record NamespaceRule(String name, String cluster, List<String> sources, String defaultQueue) {
+  public record NamespaceRule(String name, String cluster, List<String> sources, String defaultQueue, List<String> runtimes) {
     public NamespaceRule {
       sources = List.copyOf(sources);
+      runtimes = List.copyOf(runtimes);
+    }
+
+    /** Whether jobs in this namespace may use the runtime called {@code runtime}. */
+    public boolean allowsRuntime(String runtime) {
+      return runtimes.contains("*") || runtimes.contains(runtime);
     }
   }
 

@@ -63,7 +63,8 @@ public final class PlatformBinder {
                     n.path("name").asText(),
                     n.path("cluster").asText(),
                     texts(n.path("sources"), List.of("*")),
-                    n.path("defaultQueue").asText("default"))));
+                    n.path("defaultQueue").asText("default"),
+                    texts(n.path("runtimes"), List.of("*")))));
     return out;
   }
 

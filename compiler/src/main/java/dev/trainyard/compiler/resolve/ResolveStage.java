@@ -1,5 +1,7 @@
 package dev.trainyard.compiler.resolve;
 
+import dev.trainyard.compiler.platform.Platform;
+
 import dev.trainyard.compiler.diagnostic.Diagnostic;
 import dev.trainyard.compiler.diagnostic.DiagnosticCode;
 import dev.trainyard.compiler.diagnostic.SourceLocation;
@@ -44,6 +46,9 @@ public final class ResolveStage {
       return StageResult.failed(problems);
     }
     RuntimeDefinition rt = runtime.get();
+    if (!runtimeAllowed(in, rt, target.get(), problems)) {
+      return StageResult.failed(problems);
+    }
     NodeResources resources = resources(spec.resources(), rt);
     Topology topology = new Topology(spec.nodes().orElse(1), procsPerNode(spec, resources, rt.framework()));
     Naming naming = naming(in, JobLayout.of(rt, topology.nodes()));
@@ -130,6 +135,22 @@ public final class ResolveStage {
     String workdir = (SOURCE_ROOT + normalized).replaceFirst("/$", "");
     String setup = spec.setup().orElse(in.requirementsTxt() ? "pip install -r requirements.txt" : "");
     return new Command(spec.image().orElse(rt.image()), workdir, setup, spec.run(), spec.env());
+  }
+
+  /** platform.yaml's {@code namespaces[].runtimes}: a team may be limited to the runtimes its platform supports. */
+  private static boolean runtimeAllowed(ResolveInput in, RuntimeDefinition rt, Target target, List<Diagnostic> problems) {
+    Optional<Platform.NamespaceRule> ns = in.platform().namespaces().stream()
+        .filter(n -> n.cluster().equals(target.cluster()) && n.name().equals(target.namespace())).findFirst();
+    if (ns.isEmpty() || ns.get().allowsRuntime(rt.name())) {
+      return true;
+    }
+    boolean named = in.spec().runtime().isPresent();
+    problems.add(Diagnostic.error(DiagnosticCode.RUNTIME_NOT_ALLOWED,
+            named ? at(in.spec(), "/runtime") : SourceLocation.ofFile(in.spec().document().source().displayPath()), named ? "/runtime" : "",
+            "runtime \"" + rt.name() + "\" is not allowed in namespace `" + target.namespace() + "`")
+        .withHint("namespace `" + target.namespace() + "` allows the runtimes " + String.join(", ", ns.get().runtimes()) + " ("
+            + in.platform().origin() + ")"));
+    return false;
   }
 
   static SourceLocation at(TrainSpec spec, String pointer) {
