@@ -1,5 +1,6 @@
 package dev.trainyard.cluster;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -73,12 +74,15 @@ class FluxSyncIT {
             status.mark("JobSet created by Flux", start);
             JobSetLifecycleIT.awaitCompleted(cluster, namespace, run);
             status.mark("JobSet Completed", start);
+            assertEquals(2, JobSetLifecycleIT.pods(cluster, namespace, run).size(), "node pods of the 2-node run");
 
             publisher.prune(run);
             String pruned = GitCli.run(git.repo("gitops.git"), GitCli.isolatedEnv(temp), "rev-parse", "main").trim();
             status.await("Flux applies the prune commit " + pruned + " and deletes the JobSet",
                     () -> jobSet.get() == null && FluxObjects.appliedAndReady(status.runs().get(), pruned));
             status.mark("JobSet deleted by Flux", start);
+            status.await("the run's pods deleted with its JobSet",
+                    () -> JobSetLifecycleIT.pods(cluster, namespace, run).isEmpty());
             status.reconcileNowAndAwait();
             assertNull(jobSet.get(), "JobSet re-created by a reconcile of the prune commit");
             Eventually.sleep(STAYS_GONE);
