@@ -125,27 +125,53 @@ final class GitHttpBackend implements HttpHandler, AutoCloseable {
         }
     }
 
-    /** Reads the CGI header block, sends status and headers, then streams the body. */
-    private static void respond(HttpExchange exchange, InputStream cgiOut) throws IOException {
-        int status = 200;
-        long length = 0; // HttpExchange: 0 = chunked (length unknown), -1 = no body
-        for (String line : headerLines(cgiOut)) {
-            int colon = line.indexOf(':');
-            if (colon <= 0) {
-                throw new IOException("malformed CGI header line from git http-backend: " + line);
+    /** A CGI response head: {@code Status:} (default 200), {@code Content-Length} (-1 when absent), other headers. */
+    record CgiHead(int status, long contentLength, List<String[]> headers) {
+
+        static CgiHead parse(List<String> lines) throws IOException {
+            int status = 200;
+            long length = -1;
+            List<String[]> headers = new ArrayList<>();
+            for (String line : lines) {
+                int colon = line.indexOf(':');
+                if (colon <= 0) {
+                    throw new IOException("malformed CGI header line from git http-backend: " + line);
+                }
+                String name = line.substring(0, colon).trim();
+                String value = line.substring(colon + 1).trim();
+                if (name.equalsIgnoreCase("Status")) {
+                    status = Integer.parseInt(value.split(" ", 2)[0]);
+                } else if (name.equalsIgnoreCase("Content-Length")) {
+                    length = Long.parseLong(value);
+                } else {
+                    headers.add(new String[] {name, value});
+                }
             }
-            String name = line.substring(0, colon).trim();
-            String value = line.substring(colon + 1).trim();
-            if (name.equalsIgnoreCase("Status")) {
-                status = Integer.parseInt(value.split(" ", 2)[0]);
-            } else if (name.equalsIgnoreCase("Content-Length")) {
-                length = Long.parseLong(value) == 0 ? -1 : Long.parseLong(value);
-            } else {
-                exchange.getResponseHeaders().add(name, value);
-            }
+            return new CgiHead(status, length, List.copyOf(headers));
         }
-        boolean noBody = "HEAD".equals(exchange.getRequestMethod()) || status == 204 || status == 304;
-        exchange.sendResponseHeaders(status, noBody ? -1 : length);
+
+        /** The length argument of {@link HttpExchange#sendResponseHeaders}: 0 = chunked, -1 = no body. */
+        long exchangeLength(String method) {
+            boolean noBody = "HEAD".equals(method) || status == 204 || status == 304 || contentLength == 0;
+            return noBody ? -1 : Math.max(contentLength, 0);
+        }
+    }
+
+    /**
+     * Sends the CGI response; a CGI that ends before a complete head (it crashed, or refused the request
+     * without a response) is a 502 Bad Gateway, as a web server answers for a broken CGI program.
+     */
+    private void respond(HttpExchange exchange, InputStream cgiOut) throws IOException {
+        CgiHead head;
+        try {
+            head = CgiHead.parse(headerLines(cgiOut));
+        } catch (IOException | NumberFormatException e) {
+            appendLog(exchange, "bad CGI response: " + e.getMessage() + "\n");
+            exchange.sendResponseHeaders(502, -1);
+            return;
+        }
+        head.headers().forEach(h -> exchange.getResponseHeaders().add(h[0], h[1]));
+        exchange.sendResponseHeaders(head.status(), head.exchangeLength(exchange.getRequestMethod()));
         try (OutputStream body = exchange.getResponseBody()) {
             cgiOut.transferTo(body);
         }
@@ -190,22 +216,27 @@ final class GitHttpBackend implements HttpHandler, AutoCloseable {
         }
     }
 
-    private static Void copyAndClose(InputStream from, OutputStream to) throws IOException {
+    /** Request body to the CGI's stdin; a CGI may answer without reading it all, so a closed pipe is fine. */
+    private static Void copyAndClose(InputStream from, OutputStream to) {
         try (to) {
             from.transferTo(to);
+        } catch (IOException closedByTheCgi) {
+            // the response tells the client what went wrong
         }
         return null;
     }
 
     private Void appendLog(HttpExchange exchange, InputStream stderr) throws IOException {
-        byte[] text = stderr.readAllBytes();
-        String entry = exchange.getRequestMethod() + " " + exchange.getRequestURI().getPath() + "\n"
-                + new String(text, StandardCharsets.UTF_8);
-        synchronized (this) {
-            Files.writeString(log, text.length == 0 ? "" : entry, StandardCharsets.UTF_8,
-                    StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        String text = new String(stderr.readAllBytes(), StandardCharsets.UTF_8);
+        if (!text.isEmpty()) {
+            appendLog(exchange, text);
         }
         return null;
+    }
+
+    private synchronized void appendLog(HttpExchange exchange, String text) throws IOException {
+        Files.writeString(log, exchange.getRequestMethod() + " " + exchange.getRequestURI().getPath() + "\n" + text,
+                StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
     }
 
     @Override

@@ -82,6 +82,16 @@ class GitHttpServerIT {
     }
 
     @Test
+    @DisplayName("a repository that does not exist is answered with the CGI's Status: 404")
+    void unknownRepositoryIs404(@TempDir Path temp) throws Exception {
+        try (GitHttpServer server = GitHttpServer.start(temp.resolve("server"), Optional.empty())) {
+            HttpResponse<String> response = get(server.url("missing.git") + "/info/refs?service=git-upload-pack",
+                    Optional.empty());
+            assertEquals(404, response.statusCode(), response.body());
+        }
+    }
+
+    @Test
     @DisplayName("JGit pushes to it and clones from it with basic-auth credentials")
     void jgitRoundTrip(@TempDir Path temp) throws Exception {
         try (GitHttpServer server = GitHttpServer.start(temp.resolve("server"), Optional.of(CREDENTIALS))) {

@@ -32,8 +32,10 @@ final class TrainyardCliPublisher implements RunPublisher {
     }
 
     private TrainyardCli.Result checked(String what, TrainyardCli.Result result) {
-        if (result.out().contains(credentials.token()) || result.err().contains(credentials.token())) {
-            throw new AssertionError(what + " printed the GitOps token");
+        String token = credentials.token();
+        if (result.out().contains(token) || result.err().contains(token)) {
+            throw new AssertionError(what + " (exit " + result.exit() + ") printed the GitOps token; output, token masked:\n"
+                    + result.out().replace(token, "***") + "\n" + result.err().replace(token, "***"));
         }
         return result.requireSuccess(what);
     }
