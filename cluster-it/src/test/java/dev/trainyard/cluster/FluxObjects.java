@@ -21,8 +21,8 @@ import java.util.stream.Collectors;
  */
 final class FluxObjects {
 
-    static final String GIT_REPOSITORY = "source.toolkit.fluxcd.io/v1";
-    static final String KUSTOMIZATION = "kustomize.toolkit.fluxcd.io/v1";
+    static final String GIT_REPOSITORY_API = "source.toolkit.fluxcd.io/v1";
+    static final String KUSTOMIZATION_API = "kustomize.toolkit.fluxcd.io/v1";
     static final String REQUESTED_AT = "reconcile.fluxcd.io/requestedAt";
 
     private final KubernetesClient client;
@@ -43,11 +43,11 @@ final class FluxObjects {
     }
 
     Resource<GenericKubernetesResource> kustomization(String name) {
-        return api(KUSTOMIZATION, "Kustomization").withName(name);
+        return api(KUSTOMIZATION_API, "Kustomization").withName(name);
     }
 
     Resource<GenericKubernetesResource> gitRepository(String name) {
-        return api(GIT_REPOSITORY, "GitRepository").withName(name);
+        return api(GIT_REPOSITORY_API, "GitRepository").withName(name);
     }
 
     private NonNamespaceOperation<GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>>

@@ -67,28 +67,40 @@ class FluxSyncIT {
             RunPublisher publisher = RunPublisher.chosen(url, CREDENTIALS, temp.resolve("publisher"));
             var status = new SyncStatus(cluster, objects, flux, namespace);
 
-            long start = System.nanoTime();
-            String run = publisher.submit(trainYaml, platform);
-            Resource<GenericKubernetesResource> jobSet = JobSets.api(cluster.client()).inNamespace(namespace).withName(run);
-            status.await("Flux creates JobSet " + namespace + "/" + run, () -> jobSet.get() != null);
-            status.mark("JobSet created by Flux", start);
-            JobSetLifecycleIT.awaitCompleted(cluster, namespace, run);
-            status.mark("JobSet Completed", start);
-            assertEquals(2, JobSetLifecycleIT.pods(cluster, namespace, run).size(), "node pods of the 2-node run");
-
-            publisher.prune(run);
-            String pruned = GitCli.run(git.repo("gitops.git"), GitCli.isolatedEnv(temp), "rev-parse", "main").trim();
-            status.await("Flux applies the prune commit " + pruned + " and deletes the JobSet",
-                    () -> jobSet.get() == null && FluxObjects.appliedAndReady(status.runs().get(), pruned));
-            status.mark("JobSet deleted by Flux", start);
-            status.await("the run's pods deleted with its JobSet",
-                    () -> JobSetLifecycleIT.pods(cluster, namespace, run).isEmpty());
-            status.reconcileNowAndAwait();
-            assertNull(jobSet.get(), "JobSet re-created by a reconcile of the prune commit");
-            Eventually.sleep(STAYS_GONE);
-            assertNull(jobSet.get(), "JobSet re-created within " + STAYS_GONE.toSeconds() + "s after the prune");
+            String run = submitAndAwaitCompleted(publisher, trainYaml, platform, status);
+            pruneAndAwaitGone(publisher, run, git.repo("gitops.git"), status);
             status.uninstall(FluxExamples.objects(url, CLUSTER, namespace));
         }
+    }
+
+    /** Submits the run; Flux must create its JobSet, which completes with both node pods run. */
+    private static String submitAndAwaitCompleted(RunPublisher publisher, Path trainYaml, Path platform, SyncStatus status) {
+        long start = System.nanoTime();
+        String run = publisher.submit(trainYaml, platform);
+        Resource<GenericKubernetesResource> jobSet = status.jobSet(run);
+        status.await("Flux creates JobSet " + status.namespace() + "/" + run, () -> jobSet.get() != null);
+        status.mark("JobSet created by Flux", start);
+        JobSetLifecycleIT.awaitCompleted(status.cluster(), status.namespace(), run);
+        status.mark("JobSet Completed", start);
+        assertEquals(2, JobSetLifecycleIT.pods(status.cluster(), status.namespace(), run).size(), "node pods of the 2-node run");
+        return run;
+    }
+
+    /** Prunes the run; Flux must apply that commit and delete the JobSet and pods, and not re-create them. */
+    private static void pruneAndAwaitGone(RunPublisher publisher, String run, Path bareRepo, SyncStatus status) {
+        long start = System.nanoTime();
+        publisher.prune(run);
+        String pruned = GitCli.run(bareRepo, GitCli.isolatedEnv(bareRepo), "rev-parse", "main").trim();
+        Resource<GenericKubernetesResource> jobSet = status.jobSet(run);
+        status.await("Flux applies the prune commit " + pruned + " and deletes the JobSet",
+                () -> jobSet.get() == null && FluxObjects.appliedAndReady(status.runs().get(), pruned));
+        status.mark("JobSet deleted by Flux", start);
+        status.await("the run's pods deleted with its JobSet",
+                () -> JobSetLifecycleIT.pods(status.cluster(), status.namespace(), run).isEmpty());
+        status.reconcileNowAndAwait();
+        assertNull(jobSet.get(), "JobSet re-created by a reconcile of the prune commit");
+        Eventually.sleep(STAYS_GONE);
+        assertNull(jobSet.get(), "JobSet re-created within " + STAYS_GONE.toSeconds() + "s after the prune");
     }
 
     /** An empty GitOps repo on the server, seeded with the platform's platform.yaml at its root; returns its URL. */
@@ -125,6 +137,10 @@ class FluxSyncIT {
     /** Waits on the sync with the Flux objects' conditions and the controllers' logs in every failure. */
     private record SyncStatus(KubeCluster cluster, FluxObjects objects, FluxControllers flux, String namespace) {
 
+        Resource<GenericKubernetesResource> jobSet(String run) {
+            return JobSets.api(cluster.client()).inNamespace(namespace).withName(run);
+        }
+
         Resource<GenericKubernetesResource> runs() {
             return objects.kustomization(FluxExamples.runsKustomization(namespace));
         }
@@ -140,7 +156,7 @@ class FluxSyncIT {
                     + "\nkustomize-controller:\n" + flux.logTail("kustomize-controller", 15));
         }
 
-        /** Prints how long a step took since {@code start} (read by the report, not asserted). */
+        /** Prints how long a step took since {@code start} (for the test report; timings are not asserted). */
         void mark(String step, long start) {
             System.out.printf("flux-sync: %s after %.1f s%n", step, (System.nanoTime() - start) / 1e9);
         }

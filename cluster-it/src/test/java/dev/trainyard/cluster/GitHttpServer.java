@@ -48,6 +48,7 @@ final class GitHttpServer implements AutoCloseable {
         }
 
         boolean matches(String givenUser, String givenToken) {
+            // constant-time comparisons, both always evaluated (&, not &&), as a forge compares tokens
             return MessageDigest.isEqual(bytes(user), bytes(givenUser))
                     & MessageDigest.isEqual(bytes(token), bytes(givenToken));
         }
@@ -108,10 +109,6 @@ final class GitHttpServer implements AutoCloseable {
     /** {@code http://127.0.0.1:PORT/<repo>}, without credentials. */
     String url(String repo) {
         return "http://127.0.0.1:" + server.getAddress().getPort() + "/" + repo;
-    }
-
-    int port() {
-        return server.getAddress().getPort();
     }
 
     /** Creates an empty bare repository {@code <repos>/<name>} whose HEAD is {@code main}; returns its path. */
