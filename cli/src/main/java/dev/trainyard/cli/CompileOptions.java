@@ -45,7 +45,7 @@ final class CompileOptions {
     }
     return new CompileRequest(trainYaml, trainYaml.toString(), Optional.ofNullable(platform), Optional.ofNullable(runtimes),
         Optional.ofNullable(sourceRepo), Optional.ofNullable(sourceCommit), Optional.ofNullable(cluster),
-        Optional.ofNullable(namespace), attempt, Optional.of(out));
+        Optional.ofNullable(namespace), attempt, Optional.of(out), Optional.empty(), Optional.empty());
   }
 
   /** Output formats of {@code --output}. */

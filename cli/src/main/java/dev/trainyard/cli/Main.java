@@ -28,7 +28,19 @@ public final class Main {
     cli.setOut(out).setErr(err);
     boolean json = wantsJson(args);
     cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> handle(e, json ? out : null, err));
+    cli.setParameterExceptionHandler(Main::usage);
     return cli.execute(args);
+  }
+
+  /** A usage error: the message and one line pointing at {@code --help} (not the whole help), exit 2. */
+  private static int usage(CommandLine.ParameterException e, String... args) {
+    CommandLine command = e.getCommandLine();
+    PrintWriter err = command.getErr();
+    err.println("trainyard: " + e.getMessage());
+    CommandLine.UnmatchedArgumentException.printSuggestions(e, err);
+    err.println("Try '" + command.getCommandSpec().qualifiedName() + " --help' for more information.");
+    err.flush();
+    return command.getCommandSpec().exitCodeOnInvalidInput();
   }
 
   /** {@code --output json} or {@code --output=json}: errors are then also printed as JSON on stdout, for bots. */

@@ -41,17 +41,42 @@ final class Reporting {
     return result.hasErrors() ? 1 : 0;
   }
 
-  private static String summary(ResolvedJob j) {
+  /** {@code run <name>: N node(s) x M process(es), runtime …, queue … in cluster/namespace, commit …}. */
+  static String summary(ResolvedJob j) {
     return "run " + j.naming().runName() + ": " + j.topology().nodes() + " node(s) x " + j.topology().procsPerNode()
         + " process(es), runtime " + j.runtime().ref() + ", queue " + j.target().localQueue() + " in "
         + j.target().cluster() + "/" + j.target().namespace() + ", commit " + j.source().commit().substring(0, Math.min(12, j.source().commit().length()));
   }
 
   private static void summaryJson(ObjectNode json, ResolvedJob j) {
-    ObjectNode run = json.putObject("run");
+    runJson(json.putObject("run"), j);
+  }
+
+  /** The run's name, target, queue, runtime, topology and commit as fields of {@code run}. */
+  static void runJson(ObjectNode run, ResolvedJob j) {
     run.put("name", j.naming().runName()).put("cluster", j.target().cluster()).put("namespace", j.target().namespace())
         .put("queue", j.target().localQueue()).put("runtime", j.runtime().ref()).put("nodes", j.topology().nodes())
         .put("procsPerNode", j.topology().procsPerNode()).put("commit", j.source().commit());
+  }
+
+  /**
+   * Reports an environment failure (GitOps repo unreachable, push refused): message and hint on stderr, and
+   * with {@code --output json} also {@code {"error", "hint", "exitCode"}} on stdout. Returns exit code 3.
+   */
+  static int environment(CommandSpec spec, CompileOptions.OutputFormat format, String message, String hint) {
+    PrintWriter err = spec.commandLine().getErr();
+    err.println("trainyard: error: " + message);
+    if (!hint.isEmpty()) {
+      err.println("    hint: " + hint);
+    }
+    err.flush();
+    if (format == CompileOptions.OutputFormat.json) {
+      ObjectNode node = dev.trainyard.compiler.manifest.CanonicalJson.mapper().createObjectNode();
+      node.put("error", message).put("hint", hint).put("exitCode", Main.EXIT_ENVIRONMENT);
+      spec.commandLine().getOut().println(node.toPrettyString());
+      spec.commandLine().getOut().flush();
+    }
+    return Main.EXIT_ENVIRONMENT;
   }
 
   private static void printFiles(PrintWriter out, Written w) {

@@ -46,7 +46,8 @@ class DeterminismTest {
 
   private static dev.trainyard.compiler.CompileRequest request(TrainProject p, Path existing) {
     return new dev.trainyard.compiler.CompileRequest(p.trainYaml(), "train.yaml", Optional.empty(), Optional.empty(),
-        Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), 1, Optional.of(existing));
+        Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), 1, Optional.of(existing),
+        Optional.empty(), Optional.empty());
   }
 
 }

@@ -44,7 +44,8 @@ class ExamplesCompileTest {
     }
     CompileRequest request = CompileRequest.of(repo.resolve("train.yaml"));
     request = new CompileRequest(request.trainYaml(), request.displayPath(), java.util.Optional.of(EXAMPLES.resolve("platform.yaml")),
-        request.runtimesDir(), request.sourceRepo(), request.sourceCommit(), request.cluster(), request.namespace(), 1, request.existingTree());
+        request.runtimesDir(), request.sourceRepo(), request.sourceCommit(), request.cluster(), request.namespace(), 1, request.existingTree(),
+        java.util.Optional.empty(), java.util.Optional.empty());
     CompileResult result = GoldenCasesTest.compiler().compile(request);
     assertEquals("", GoldenCasesTest.printed(result), example + " must compile without diagnostics");
     assertTrue(result.tree().isPresent());

@@ -68,7 +68,7 @@ record GoldenCase(String name, Path dir) {
         .or(() -> example.map(e -> e.getParent().resolve("platform.yaml")));
     return new CompileRequest(jobDir.resolve("train.yaml"), "jobs/" + name + "/train.yaml",
         platform, existing(dir.resolve("runtimes")), Optional.of(REPO), Optional.of(COMMIT),
-        text(options, "cluster"), text(options, "namespace"), 1, Optional.empty());
+        text(options, "cluster"), text(options, "namespace"), 1, Optional.empty(), Optional.empty(), Optional.empty());
   }
 
   Path expectedTree() {

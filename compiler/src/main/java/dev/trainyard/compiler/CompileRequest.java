@@ -1,6 +1,7 @@
 package dev.trainyard.compiler;
 
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -18,6 +19,9 @@ import java.util.Optional;
  * @param attempt re-run counter (1 = first run of this commit); part of the run id
  * @param existingTree root of the GitOps tree being written to: an existing run's SSH Secret is reused
  *     from there so re-compiles are byte-identical
+ * @param createdAt the submit time to record in provenance ({@code trainyard.dev/created-at}); empty for compile
+ * @param platformDisplay how diagnostics name {@code platformFile} when it is a copy (e.g. read from a GitOps
+ *     repo: {@code platform.yaml (gitops main)}); empty: its path
  */
 public record CompileRequest(
     Path trainYaml,
@@ -29,7 +33,9 @@ public record CompileRequest(
     Optional<String> cluster,
     Optional<String> namespace,
     int attempt,
-    Optional<Path> existingTree) {
+    Optional<Path> existingTree,
+    Optional<Instant> createdAt,
+    Optional<String> platformDisplay) {
   public CompileRequest {
     Objects.requireNonNull(trainYaml, "trainYaml");
     Objects.requireNonNull(displayPath, "displayPath");
@@ -41,6 +47,18 @@ public record CompileRequest(
   /** A request with defaults for everything but the file. */
   public static CompileRequest of(Path trainYaml) {
     return new CompileRequest(trainYaml, trainYaml.toString(), Optional.empty(), Optional.empty(), Optional.empty(),
-        Optional.empty(), Optional.empty(), Optional.empty(), 1, Optional.empty());
+        Optional.empty(), Optional.empty(), Optional.empty(), 1, Optional.empty(), Optional.empty(), Optional.empty());
+  }
+
+  /** The same request for another re-run counter. */
+  public CompileRequest withAttempt(int newAttempt) {
+    return new CompileRequest(trainYaml, displayPath, platformFile, runtimesDir, sourceRepo, sourceCommit, cluster, namespace,
+        newAttempt, existingTree, createdAt, platformDisplay);
+  }
+
+  /** The same request stamped with a submit time. */
+  public CompileRequest withCreatedAt(Instant time) {
+    return new CompileRequest(trainYaml, displayPath, platformFile, runtimesDir, sourceRepo, sourceCommit, cluster, namespace,
+        attempt, existingTree, Optional.of(time), platformDisplay);
   }
 }

@@ -17,6 +17,7 @@ import dev.trainyard.compiler.render.RenderStage;
 import dev.trainyard.compiler.resolve.ResolveInput;
 import dev.trainyard.compiler.resolve.ResolveStage;
 import dev.trainyard.compiler.resolve.ResolvedJob;
+import dev.trainyard.compiler.resolve.Stamp;
 import dev.trainyard.compiler.runtime.RuntimeCatalog;
 import dev.trainyard.compiler.runtime.RuntimeCatalogLoader;
 import dev.trainyard.compiler.schema.NetworkntSchemaValidator;
@@ -63,7 +64,7 @@ public final class Compiler {
   public CompileResult compile(CompileRequest request) {
     List<Diagnostic> all = new ArrayList<>();
     Optional<TrainSpec> spec = keep(new SpecReader(loader, validator).read(request.trainYaml(), request.displayPath()), all);
-    Optional<Platform> platform = keep(new PlatformLoader(loader, validator).load(request.platformFile(), displayOf(request.platformFile())), all);
+    Optional<Platform> platform = keep(new PlatformLoader(loader, validator).load(request.platformFile(), request.platformDisplay().orElseGet(() -> displayOf(request.platformFile()))), all);
     Optional<RuntimeCatalog> catalog = keep(runtimes(request.runtimesDir()), all);
     if (spec.isEmpty() || platform.isEmpty() || catalog.isEmpty()) {
       return failed(all, Optional.empty());
@@ -88,7 +89,7 @@ public final class Compiler {
     }
     workdirMissing(request, spec.get()).ifPresent(all::add);
     ResolveInput input = new ResolveInput(spec.get(), catalog.get(), platform.get(), source.get(), request.cluster(),
-        request.namespace(), request.attempt(), hasRequirements(request, spec.get()), VERSION);
+        request.namespace(), request.attempt(), hasRequirements(request, spec.get()), new Stamp(VERSION, request.createdAt()));
     return compileResolved(input, request, all);
   }
 

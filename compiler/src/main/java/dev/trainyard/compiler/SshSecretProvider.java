@@ -33,16 +33,29 @@ import java.util.TreeMap;
 /**
  * The SSH Secret of an MPI run: reused byte for byte when the run's folder in the GitOps tree already has
  * one (so a re-compile changes nothing and the key stays stable), else a fresh key pair sealed per
- * platform.yaml's secrets policy. The only place with key randomness and a clock.
+ * platform.yaml's secrets policy. The only place with key randomness and a clock. The existing tree is the
+ * request's {@code existingTree} folder, or, when publishing straight into git, a {@link GitOpsFiles} reader.
  */
 public final class SshSecretProvider implements SshSecretSource {
   private static final String TYPE = "kubernetes.io/ssh-auth";
   private final SecureRandom random;
   private final Clock clock;
+  private final Optional<GitOpsFiles> tree;
 
   public SshSecretProvider(SecureRandom random, Clock clock) {
+    this(random, clock, Optional.empty());
+  }
+
+  /** Reuses Secrets found through {@code tree} instead of the request's {@code existingTree} folder. */
+  public SshSecretProvider(SecureRandom random, Clock clock, Optional<GitOpsFiles> tree) {
     this.random = random;
     this.clock = clock;
+    this.tree = tree;
+  }
+
+  /** A strong random source and the system clock, reusing Secrets found through {@code tree}. */
+  public static SshSecretProvider reading(GitOpsFiles tree) {
+    return new SshSecretProvider(new SecureRandom(), Clock.systemUTC(), Optional.of(tree));
   }
 
   /** With a strong random source and the system clock (SOPS {@code lastmodified}). */
@@ -75,27 +88,35 @@ public final class SshSecretProvider implements SshSecretSource {
   }
 
   /** The Secret (plain, sealed or SOPS) already committed for this run, if the GitOps tree has one. */
-  private static Optional<Manifest> existing(CompileRequest request, ResolvedJob job, String name) {
-    if (request.existingTree().isEmpty()) {
-      return Optional.empty();
-    }
-    Path dir = request.existingTree().get().resolve(EmitStage.runFolder(job.target().cluster(), job.target().namespace(), job.naming().runName()));
+  private Optional<Manifest> existing(CompileRequest request, ResolvedJob job, String name) {
+    String dir = EmitStage.runFolder(job.target().cluster(), job.target().namespace(), job.naming().runName());
     for (String kind : List.of("secret", "sealedsecret")) {
-      Path file = dir.resolve(kind + "-" + name + ".yaml");
-      if (Files.isRegularFile(file)) {
-        return Optional.of(read(file));
+      String path = dir + "/" + kind + "-" + name + ".yaml";
+      Optional<String> text = tree.isPresent() ? tree.get().read(path) : readDisk(request, path);
+      if (text.isPresent()) {
+        return Optional.of(parse(path, text.get()));
       }
     }
     return Optional.empty();
   }
 
-  private static Manifest read(Path file) {
+  private static Optional<String> readDisk(CompileRequest request, String path) {
+    if (request.existingTree().isEmpty()) {
+      return Optional.empty();
+    }
+    Path file = request.existingTree().get().resolve(path);
+    if (!Files.isRegularFile(file)) {
+      return Optional.empty();
+    }
     try {
-      String text = Files.readString(file, StandardCharsets.UTF_8);
-      var doc = new YamlDocumentLoader().load(new SourceFile(file.toString(), text));
-      return Manifest.of((ObjectNode) doc.value().orElseThrow(() -> new IllegalStateException("unreadable Secret " + file)).root());
+      return Optional.of(Files.readString(file, StandardCharsets.UTF_8));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  private static Manifest parse(String path, String text) {
+    var doc = new YamlDocumentLoader().load(new SourceFile(path, text));
+    return Manifest.of((ObjectNode) doc.value().orElseThrow(() -> new IllegalStateException("unreadable Secret " + path)).root());
   }
 }

@@ -4,7 +4,7 @@ package dev.trainyard.compiler.diagnostic;
  * Stable diagnostic codes, grouped by the pipeline stage that reports them.
  *
  * <p>{@code E1xx} load, {@code E2xx} schema, {@code E3xx} resolve, {@code E4xx} policy, {@code E5xx} render,
- * {@code E6xx} check, {@code E7xx} emit and write. Codes never change meaning; retired codes are not reused.
+ * {@code E6xx} check, {@code E7xx} emit and write, {@code E8xx} publish to the GitOps repo (submit, prune). Codes never change meaning; retired codes are not reused.
  * Warnings use the same numbering with a {@code W} prefix.
  */
 public enum DiagnosticCode {
@@ -61,7 +61,10 @@ public enum DiagnosticCode {
   OUTPUT_INVALID("E601"),
   CLUSTER_REJECTED("E602"),
   // emit and write
-  OUTPUT_WRITE("E701");
+  OUTPUT_WRITE("E701"),
+  // publish (submit, prune)
+  UNKNOWN_RUN("E801"),
+  RUN_WITHOUT_CREATION_TIME("W802");
 
   private final String id;
 

@@ -58,10 +58,17 @@ public final class EmitStage {
       names.add(m.fileName());
       files.put(dir + "/" + m.fileName(), YamlWriter.write(m.object()));
     }
-    names.sort(String::compareTo);
+    files.put(dir + "/kustomization.yaml", kustomization(names));
+  }
+
+  /**
+   * The text of a {@code kustomization.yaml} listing {@code resources} (files or folders relative to it),
+   * sorted, so the same set always gives the same bytes.
+   */
+  public static String kustomization(List<String> resources) {
     ObjectNode k = CanonicalJson.mapper().createObjectNode();
     k.put("apiVersion", "kustomize.config.k8s.io/v1beta1").put("kind", "Kustomization");
-    names.forEach(k.putArray("resources")::add);
-    files.put(dir + "/kustomization.yaml", YamlWriter.write(k));
+    resources.stream().sorted().forEach(k.putArray("resources")::add);
+    return YamlWriter.write(k);
   }
 }

@@ -23,6 +23,8 @@ public final class Provenance {
   public static final String RUN = PREFIX + "run";
   public static final String JOB = PREFIX + "job";
   public static final String CLUSTER = PREFIX + "cluster";
+  /** When the run was first submitted, RFC 3339 UTC ({@code 2026-12-01T09:00:00Z}); read by prune. */
+  public static final String CREATED_AT = PREFIX + "created-at";
   /** Kueue: LocalQueue of the workload, on JobSet metadata (kueue docs, tasks/run/jobsets). */
   public static final String QUEUE_NAME = "kueue.x-k8s.io/queue-name";
   /** Kueue: WorkloadPriorityClass of the workload. */
@@ -39,7 +41,8 @@ public final class Provenance {
     a.put(RUNTIME, job.runtime().ref());
     a.put(RUNTIME_DIGEST, job.runtime().digest());
     a.put(IMAGE, job.command().image());
-    a.put(COMPILER_VERSION, job.compilerVersion());
+    a.put(COMPILER_VERSION, job.stamp().compilerVersion());
+    job.stamp().createdAt().ifPresent(t -> a.put(CREATED_AT, t.toString()));
     a.put(CLUSTER, job.target().cluster());
     return a;
   }

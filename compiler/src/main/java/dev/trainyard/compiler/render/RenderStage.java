@@ -40,7 +40,7 @@ public final class RenderStage {
     run.add(JobSetBuilder.build(job, out, skeleton, jsLabels, jsAnnotations));
     out.extraObjects().forEach(m -> run.add(stamp(m, labels, annotations)));
     Map<String, String> queueAnnotations = Map.of(
-        Provenance.PLATFORM, job.platform().origin(), Provenance.COMPILER_VERSION, job.compilerVersion());
+        Provenance.PLATFORM, job.platform().origin(), Provenance.COMPILER_VERSION, job.stamp().compilerVersion());
     return StageResult.of(new ManifestSet(job.target().cluster(), job.target().namespace(), job.naming().runName(), run,
         QueueObjects.clusterScoped(job.platform(), job.target().cluster(), new TreeMap<>(queueAnnotations)),
         QueueObjects.localQueues(job.platform(), job.target().namespace(), new TreeMap<>(queueAnnotations))), List.of());

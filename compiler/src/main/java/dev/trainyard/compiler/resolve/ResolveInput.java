@@ -19,7 +19,7 @@ import java.util.Optional;
  * @param namespace {@code --namespace}, else the first namespace of the cluster that allows the source repo
  * @param attempt re-run counter, 1 for the first run of a commit (part of the run id)
  * @param requirementsTxt whether {@code requirements.txt} exists in the working directory (default setup)
- * @param compilerVersion stamped into provenance
+ * @param stamp compiler version and submit time, stamped into provenance
  */
 public record ResolveInput(
     TrainSpec spec,
@@ -30,7 +30,7 @@ public record ResolveInput(
     Optional<String> namespace,
     int attempt,
     boolean requirementsTxt,
-    String compilerVersion) {
+    Stamp stamp) {
   public ResolveInput {
     Objects.requireNonNull(spec, "spec");
     Objects.requireNonNull(catalog, "catalog");

@@ -51,7 +51,7 @@ public final class ResolveStage {
         new ResolvedJob(
             spec, rt, in.platform(), target.get(), in.source(), naming, topology, resources,
             command(in, rt, problems), spec.secrets(), spec.volumes(),
-            spec.retries().orElse(DEFAULT_RETRIES), timeout, in.compilerVersion());
+            spec.retries().orElse(DEFAULT_RETRIES), timeout, in.stamp());
     return problems.isEmpty() ? StageResult.of(job, List.of()) : StageResult.failed(problems);
   }
 

@@ -27,7 +27,7 @@ import java.util.SortedMap;
  * @param volumes PVC mounts
  * @param retries JobSet {@code failurePolicy.maxRestarts}
  * @param timeoutSeconds Job {@code activeDeadlineSeconds}
- * @param compilerVersion stamped into provenance
+ * @param stamp compiler version and submit time, stamped into provenance
  */
 public record ResolvedJob(
     TrainSpec spec,
@@ -43,7 +43,7 @@ public record ResolvedJob(
     List<VolumeMount> volumes,
     int retries,
     long timeoutSeconds,
-    String compilerVersion) {
+    Stamp stamp) {
 
   public ResolvedJob {
     Objects.requireNonNull(spec, "spec");

@@ -24,7 +24,7 @@ class SourceCredentialsTest {
     TrainProject p = TrainProject.create(temp, "run: torchrun train.py\n");
     CompileRequest request = new CompileRequest(p.trainYaml(), "train.yaml", Optional.empty(), Optional.empty(),
         Optional.of("https://gitlab-ci-token:glpat-s3cret@gitlab.example.com/ml/llm.git"), Optional.empty(),
-        Optional.empty(), Optional.empty(), 1, Optional.empty());
+        Optional.empty(), Optional.empty(), 1, Optional.empty(), Optional.empty(), Optional.empty());
     CompileResult result = new dev.trainyard.compiler.Compiler(dev.trainyard.compiler.SshSecretProvider.system()).compile(request);
     assertEquals(1, TrainProject.withCode(result, DiagnosticCode.CREDENTIALS_IN_URL).size());
     assertFalse(result.hasErrors(), result.diagnostics().toString());

@@ -1,0 +1,52 @@
+package dev.trainyard.cli;
+
+import dev.trainyard.gitops.GitOpsLocation;
+import java.nio.file.Path;
+import java.util.Map;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+
+/** Options shared by {@code submit} and {@code prune}: which GitOps repository and branch, dry run, output. */
+final class GitOpsOptions {
+  /** Environment variable read when {@code --gitops} is not given. */
+  static final String GITOPS_ENV = "TRAINYARD_GITOPS";
+
+  @Option(names = "--gitops", paramLabel = "URL|PATH",
+      description = "the GitOps repository: https://, http://, file:// URL or a local path (default: $" + GITOPS_ENV + ")")
+  String gitops;
+
+  @Option(names = "--branch", paramLabel = "NAME", defaultValue = "main", description = "branch of the GitOps repository (default: ${DEFAULT-VALUE})")
+  String branch;
+
+  @Option(names = "--dry-run", description = "plan and build the commit, push nothing")
+  boolean dryRun;
+
+  @Option(names = "--output", paramLabel = "FORMAT", defaultValue = "text", description = "text or json (default: ${DEFAULT-VALUE})")
+  CompileOptions.OutputFormat output;
+
+  /** The repository, from the flag or the environment; a usage error (exit 2) when neither names a usable one. */
+  GitOpsLocation location(CommandSpec spec, Map<String, String> env) {
+    String value = gitops != null ? gitops : env.get(GITOPS_ENV);
+    if (value == null) {
+      throw new ParameterException(spec.commandLine(), "Missing --gitops URL|PATH (or set " + GITOPS_ENV + ")");
+    }
+    if (branch.isBlank() || branch.startsWith("-") || branch.contains("..") || branch.contains(" ")) {
+      throw new ParameterException(spec.commandLine(), "--branch \"" + branch + "\" is not a branch name");
+    }
+    try {
+      return GitOpsLocation.parse(value, Path.of(""));
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage());
+    }
+  }
+
+  /**
+   * Where the GitOps mirror is cached: {@code $TRAINYARD_CACHE}, else {@code ~/.cache/trainyard}; the system
+   * property {@code trainyard.cache} overrides both (tests and embedders).
+   */
+  static Path cacheRoot(Map<String, String> env) {
+    String root = System.getProperty("trainyard.cache", env.get("TRAINYARD_CACHE"));
+    return root != null && !root.isBlank() ? Path.of(root) : Path.of(System.getProperty("user.home"), ".cache", "trainyard");
+  }
+}

@@ -1,0 +1,110 @@
+package dev.trainyard.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.trainyard.compiler.resolve.Durations;
+import dev.trainyard.gitops.GitOpsException;
+import dev.trainyard.gitops.GitOpsLocation;
+import dev.trainyard.gitops.PruneRequest;
+import dev.trainyard.gitops.PruneResult;
+import dev.trainyard.gitops.Pruner;
+import dev.trainyard.gitops.RunFolder;
+import java.io.PrintWriter;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code trainyard prune}: remove finished runs from the GitOps repository in one commit. */
+@Command(
+    name = "prune",
+    description = {
+      "Remove runs' folders from the GitOps repository in one commit (pushed with retry), so Flux (prune: true) or Argo CD (automated prune) delete their objects instead of re-creating them.",
+      "A pruned run is remembered in clusters/<cluster>/pruned-runs.txt: re-submitting its commit does not start it again. --older-than reads each run's creation time from its provenance (trainyard.dev/created-at)."
+    },
+    mixinStandardHelpOptions = true,
+    footer = {"", "Exit codes: 0 ok (also when nothing matched --older-than), 1 a named run does not exist, 2 usage, 3 environment, 4 internal error."})
+final class PruneCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+  @Mixin GitOpsOptions gitops;
+
+  @Parameters(paramLabel = "RUN", arity = "0..*", description = "run names, e.g. pytorch-ddp-3fa2c1")
+  List<String> runs;
+
+  @Option(names = "--older-than", paramLabel = "DURATION", description = "every run created longer ago than this, e.g. 7d, 36h, 90m")
+  String olderThan;
+
+  @Option(names = "--target-cluster", paramLabel = "NAME", description = "only runs of this cluster")
+  String cluster;
+
+  @Override
+  public Integer call() {
+    Map<String, String> env = System.getenv();
+    GitOpsLocation location = gitops.location(spec, env);
+    List<String> names = runs == null ? List.of() : runs;
+    if (names.isEmpty() == (olderThan == null)) {
+      throw new ParameterException(spec.commandLine(), "Give either run names or --older-than DURATION");
+    }
+    PruneRequest request = new PruneRequest(location, gitops.branch, names, age(), Optional.ofNullable(cluster), gitops.dryRun);
+    try {
+      PruneResult result = new Pruner(GitOpsOptions.cacheRoot(env), env, Clock.systemUTC()).prune(request);
+      return gitops.output == CompileOptions.OutputFormat.json ? json(result, location) : text(result, location);
+    } catch (GitOpsException e) {
+      return Reporting.environment(spec, gitops.output, e.getMessage(), e.hint());
+    }
+  }
+
+  private Optional<Duration> age() {
+    if (olderThan == null) {
+      return Optional.empty();
+    }
+    OptionalLong seconds = Durations.seconds(olderThan);
+    if (seconds.isEmpty()) {
+      throw new ParameterException(spec.commandLine(), "--older-than \"" + olderThan + "\" is not a duration (e.g. 7d, 36h, 90m, 1h30m)");
+    }
+    return Optional.of(Duration.ofSeconds(seconds.getAsLong()));
+  }
+
+  private int text(PruneResult result, GitOpsLocation location) {
+    PrintWriter out = spec.commandLine().getOut();
+    DiagnosticPrinter.printText(result.diagnostics(), spec.commandLine().getErr());
+    String where = location.shown() + " (" + gitops.branch + ")";
+    if (result.hasErrors()) {
+      spec.commandLine().getErr().println("nothing was removed from " + where);
+      return 1;
+    }
+    result.pruned().forEach(r -> out.println("prune " + r.path()));
+    if (result.pruned().isEmpty()) {
+      out.println("nothing to prune in " + where);
+    } else if (gitops.dryRun) {
+      out.println("dry run: would remove " + result.pruned().size() + " run(s) from " + where + "; nothing was pushed");
+    } else {
+      out.println("committed " + result.commit().orElseThrow().substring(0, 12) + " to " + where + ": removed " + result.pruned().size() + " run(s)");
+    }
+    out.flush();
+    return 0;
+  }
+
+  private int json(PruneResult result, GitOpsLocation location) {
+    ObjectNode root = DiagnosticPrinter.toJson(result.diagnostics());
+    ArrayNode list = root.putArray("pruned");
+    for (RunFolder r : result.pruned()) {
+      list.addObject().put("name", r.run()).put("cluster", r.cluster()).put("namespace", r.namespace()).put("path", r.path());
+    }
+    root.put("gitops", location.shown()).put("branch", gitops.branch).put("dryRun", gitops.dryRun).put("pushed", result.pushed());
+    result.commit().ifPresentOrElse(c -> root.put("commit", c), () -> root.putNull("commit"));
+    spec.commandLine().getOut().println(root.toPrettyString());
+    spec.commandLine().getOut().flush();
+    return result.hasErrors() ? 1 : 0;
+  }
+}

@@ -1,0 +1,126 @@
+package dev.trainyard.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.trainyard.gitops.GitOpsException;
+import dev.trainyard.gitops.GitOpsLocation;
+import dev.trainyard.gitops.SubmitRequest;
+import dev.trainyard.gitops.SubmitResult;
+import dev.trainyard.gitops.SubmittedRun;
+import dev.trainyard.gitops.Submitter;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code trainyard submit}: compile at the source commit and commit the new runs to the GitOps repository. */
+@Command(
+    name = "submit",
+    description = {
+      "Compile each train.yaml at the source commit and commit the new runs to the GitOps repository in one commit, pushed with retry when another submit wins the race. Run it inside the source repo (CI on the default branch).",
+      "platform.yaml and runtimes/ come from the GitOps repository's root unless --platform/--runtimes are given. Re-submitting a commit changes nothing; --rerun starts a new run of it. Nothing is written when a compile fails.",
+      "Credentials: $TRAINYARD_GITOPS_TOKEN (user $TRAINYARD_GITOPS_USERNAME, default x-access-token), else git's credential helpers and GIT_ASKPASS; never a flag."
+    },
+    mixinStandardHelpOptions = true,
+    footer = {"", "Exit codes: 0 ok (also when nothing changed), 1 problems in the input, 2 usage, 3 environment (GitOps repo unreachable, refused push), 4 internal error."})
+final class SubmitCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+  @Mixin GitOpsOptions gitops;
+
+  @Parameters(paramLabel = "TRAIN_YAML", arity = "0..*", description = "train.yaml files (default: train.yaml)")
+  List<Path> trainYamls;
+
+  @Option(names = "--platform", paramLabel = "FILE", description = "platform.yaml instead of the GitOps repository's")
+  Path platform;
+
+  @Option(names = "--runtimes", paramLabel = "DIR", description = "runtimes folder instead of the GitOps repository's runtimes/")
+  Path runtimes;
+
+  @Option(names = "--source-repo", paramLabel = "URL", description = "clone URL of the source repo (default: its git remote)")
+  String sourceRepo;
+
+  @Option(names = "--source-commit", paramLabel = "SHA", description = "full commit SHA pods clone (default: HEAD)")
+  String sourceCommit;
+
+  @Option(names = "--target-cluster", paramLabel = "NAME", description = "target cluster from platform.yaml (default: the first)")
+  String cluster;
+
+  @Option(names = "--namespace", paramLabel = "NAME", description = "target namespace (default: the first that accepts the source repo)")
+  String namespace;
+
+  @Option(names = "--rerun", description = "start a new run (a new run id) of a commit that already ran")
+  boolean rerun;
+
+  @Override
+  public Integer call() {
+    Map<String, String> env = System.getenv();
+    GitOpsLocation location = gitops.location(spec, env);
+    List<Path> files = trainYamls == null || trainYamls.isEmpty() ? List.of(Path.of("train.yaml")) : trainYamls;
+    SubmitRequest request = new SubmitRequest(files, location, gitops.branch, Optional.ofNullable(platform), Optional.ofNullable(runtimes),
+        Optional.ofNullable(sourceRepo), Optional.ofNullable(sourceCommit), Optional.ofNullable(cluster), Optional.ofNullable(namespace),
+        rerun, gitops.dryRun);
+    try {
+      SubmitResult result = new Submitter(GitOpsOptions.cacheRoot(env), env, Clock.systemUTC()).submit(request);
+      return gitops.output == CompileOptions.OutputFormat.json ? json(result, location) : text(result, location);
+    } catch (GitOpsException e) {
+      return Reporting.environment(spec, gitops.output, e.getMessage(), e.hint());
+    }
+  }
+
+  private int text(SubmitResult result, GitOpsLocation location) {
+    PrintWriter out = spec.commandLine().getOut();
+    DiagnosticPrinter.printText(result.diagnostics(), spec.commandLine().getErr());
+    if (result.hasErrors()) {
+      spec.commandLine().getErr().println("nothing was written to " + location.shown());
+      return 1;
+    }
+    for (SubmittedRun run : result.runs()) {
+      out.println(Reporting.summary(run.job()) + " — " + outcome(run.outcome()));
+    }
+    int fresh = result.newRuns().size();
+    String where = location.shown() + " (" + gitops.branch + ")";
+    if (fresh == 0) {
+      out.println("nothing to submit: every run is already in " + where);
+    } else if (result.dryRun()) {
+      out.println("dry run: would commit " + fresh + " new run(s) to " + where + "; nothing was pushed");
+    } else {
+      out.println("committed " + result.commit().orElseThrow().substring(0, 12) + " to " + where + ": " + fresh + " new run(s)"
+          + (result.attempts() > 1 ? " (after " + (result.attempts() - 1) + " lost push race(s))" : ""));
+    }
+    out.flush();
+    return 0;
+  }
+
+  private static String outcome(SubmittedRun.Outcome outcome) {
+    return switch (outcome) {
+      case NEW -> "new";
+      case EXISTS -> "already in the GitOps repo, unchanged";
+      case PRUNED -> "already ran and was pruned; --rerun starts it again";
+    };
+  }
+
+  private int json(SubmitResult result, GitOpsLocation location) {
+    ObjectNode root = DiagnosticPrinter.toJson(result.diagnostics());
+    ArrayNode runs = root.putArray("runs");
+    for (SubmittedRun run : result.runs()) {
+      ObjectNode o = runs.addObject();
+      Reporting.runJson(o, run.job());
+      o.put("outcome", run.outcome().name().toLowerCase(java.util.Locale.ROOT)).put("trainYaml", run.trainYaml()).put("path", run.folder().path());
+    }
+    root.put("gitops", location.shown()).put("branch", gitops.branch).put("dryRun", result.dryRun()).put("pushed", result.pushed());
+    result.commit().ifPresentOrElse(c -> root.put("commit", c), () -> root.putNull("commit"));
+    root.put("attempts", result.attempts());
+    spec.commandLine().getOut().println(root.toPrettyString());
+    spec.commandLine().getOut().flush();
+    return result.hasErrors() ? 1 : 0;
+  }
+}

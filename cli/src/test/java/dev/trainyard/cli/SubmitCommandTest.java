@@ -1,0 +1,117 @@
+package dev.trainyard.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.trainyard.compiler.testing.TrainProject;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The CLI contract of {@code submit} and {@code prune}: output, JSON, exit codes. */
+class SubmitCommandTest {
+  @TempDir Path temp;
+  Path bare;
+  TrainProject project;
+
+  @BeforeEach
+  void setUp() throws Exception {
+    System.setProperty("trainyard.cache", temp.resolve("cache").toString());
+    bare = temp.resolve("gitops.git");
+    Process p = new ProcessBuilder("git", "init", "-q", "--bare", bare.toString()).redirectErrorStream(true).start();
+    assertTrue(p.waitFor(30, TimeUnit.SECONDS));
+    assertEquals(0, p.exitValue(), new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+    project = TrainProject.create(temp, "run: torchrun train.py\nnodes: 2\n");
+  }
+
+  @AfterEach
+  void tearDown() {
+    System.clearProperty("trainyard.cache");
+  }
+
+  @Test
+  @DisplayName("submit prints the run and the commit; a second submit says nothing changed; both exit 0")
+  void submitTwice() {
+    MainTest.Run first = MainTest.run("submit", project.trainYaml().toString(), "--gitops", bare.toString());
+    assertEquals(0, first.exit(), first.err());
+    assertTrue(first.out().matches("(?s)run demo-[0-9a-f]{6}: 2 node\\(s\\) x \\d+ process\\(es\\), runtime torch@.* — new\n"
+        + "committed [0-9a-f]{12} to file:.*gitops\\.git/ \\(main\\): 1 new run\\(s\\)\n"), first.out());
+    MainTest.Run second = MainTest.run("submit", project.trainYaml().toString(), "--gitops", bare.toString());
+    assertEquals(0, second.exit(), second.err());
+    assertTrue(second.out().contains("— already in the GitOps repo, unchanged\nnothing to submit: every run is already in file:"), second.out());
+  }
+
+  @Test
+  @DisplayName("--output json lists the runs with outcome and path, the commit and pushed")
+  void json() throws Exception {
+    MainTest.Run r = MainTest.run("submit", project.trainYaml().toString(), "--gitops", bare.toString(), "--output", "json", "--dry-run");
+    assertEquals(0, r.exit(), r.err());
+    JsonNode j = new ObjectMapper().readTree(r.out());
+    assertEquals("new", j.at("/runs/0/outcome").asText());
+    assertTrue(j.at("/runs/0/path").asText().startsWith("clusters/local/default/demo-"), r.out());
+    assertEquals(2, j.at("/runs/0/nodes").asInt());
+    assertTrue(j.at("/dryRun").asBoolean());
+    assertFalse(j.at("/pushed").asBoolean());
+    assertTrue(j.at("/commit").isNull());
+    assertEquals(0, j.at("/errors").asInt());
+  }
+
+  @Test
+  @DisplayName("a compile error exits 1, prints file:line:col and says nothing was written")
+  void compileError() {
+    TrainProject bad = TrainProject.create(temp.resolve("bad"), "run: torchrun train.py\nnodes: 0\n");
+    MainTest.Run r = MainTest.run("submit", bad.trainYaml().toString(), "--gitops", bare.toString());
+    assertEquals(1, r.exit());
+    assertTrue(r.err().contains("train.yaml:2:8: error[E204]: `nodes` must be at least 1, got 0"), r.err());
+    assertTrue(r.err().contains("nothing was written to file:"), r.err());
+  }
+
+  @Test
+  @DisplayName("no --gitops and no TRAINYARD_GITOPS is a usage error: exit 2, one hint line, not the whole help")
+  void missingGitops() {
+    MainTest.Run r = MainTest.run("submit", project.trainYaml().toString());
+    assertEquals(2, r.exit());
+    assertEquals("trainyard: Missing --gitops URL|PATH (or set TRAINYARD_GITOPS)\nTry 'trainyard submit --help' for more information.\n", r.err());
+  }
+
+  @Test
+  @DisplayName("an unreachable GitOps server is an environment error: exit 3, message and hint, no stack trace")
+  void unreachable() {
+    MainTest.Run r = MainTest.run("submit", project.trainYaml().toString(), "--gitops", "http://127.0.0.1:9/acme/gitops.git");
+    assertEquals(3, r.exit(), r.err());
+    assertTrue(r.err().startsWith("trainyard: error: cannot fetch main from http://127.0.0.1:9/acme/gitops.git: "), r.err());
+    assertTrue(r.err().contains("    hint: "), r.err());
+    assertFalse(r.err().contains("\tat "), r.err());
+  }
+
+  @Test
+  @DisplayName("prune removes a submitted run (exit 0); an unknown run exits 1 with E801")
+  void prune() throws Exception {
+    MainTest.Run submit = MainTest.run("submit", project.trainYaml().toString(), "--gitops", bare.toString(), "--output", "json");
+    String run = new ObjectMapper().readTree(submit.out()).at("/runs/0/name").asText();
+    MainTest.Run unknown = MainTest.run("prune", "--gitops", bare.toString(), "demo-000000");
+    assertEquals(1, unknown.exit());
+    assertTrue(unknown.err().startsWith("trainyard prune: error[E801]: no run \"demo-000000\" in the GitOps repo\n"), unknown.err());
+    MainTest.Run pruned = MainTest.run("prune", "--gitops", bare.toString(), run);
+    assertEquals(0, pruned.exit(), pruned.err());
+    assertTrue(pruned.out().startsWith("prune clusters/local/default/" + run + "\ncommitted "), pruned.out());
+  }
+
+  @Test
+  @DisplayName("prune needs run names or --older-than, and --older-than a duration: usage errors, exit 2")
+  void pruneUsage() {
+    assertEquals(2, MainTest.run("prune", "--gitops", bare.toString()).exit());
+    assertEquals(2, MainTest.run("prune", "--gitops", bare.toString(), "x", "--older-than", "1d").exit());
+    MainTest.Run r = MainTest.run("prune", "--gitops", bare.toString(), "--older-than", "soon");
+    assertEquals(2, r.exit());
+    assertTrue(r.err().startsWith("trainyard: --older-than \"soon\" is not a duration"), r.err());
+  }
+}

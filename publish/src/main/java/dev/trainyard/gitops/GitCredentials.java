@@ -1,0 +1,116 @@
+package dev.trainyard.gitops;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.jgit.transport.CredentialItem;
+import org.eclipse.jgit.transport.CredentialsProvider;
+import org.eclipse.jgit.transport.URIish;
+
+/**
+ * Credentials for the GitOps repository over HTTP(S), from git's usual places, never from a flag:
+ *
+ * <ol>
+ *   <li>{@code TRAINYARD_GITOPS_TOKEN} (username {@code TRAINYARD_GITOPS_USERNAME}, default
+ *       {@code x-access-token}, which GitHub accepts for installation and personal tokens; GitLab accepts any
+ *       username with a personal, project or job token);
+ *   <li>else {@code git credential fill} — the user's credential helpers, and {@code GIT_ASKPASS} — run with
+ *       {@code GIT_TERMINAL_PROMPT=0} so CI never hangs on a prompt.
+ * </ol>
+ *
+ * Credentials are handed to JGit only; they are never printed or written.
+ */
+final class GitCredentials extends CredentialsProvider {
+  /** Environment variable holding a token for the GitOps repository. */
+  static final String TOKEN_ENV = "TRAINYARD_GITOPS_TOKEN";
+  static final String USERNAME_ENV = "TRAINYARD_GITOPS_USERNAME";
+  private static final long HELPER_TIMEOUT_SECONDS = 30;
+  private final Map<String, String> env;
+
+  GitCredentials(Map<String, String> env) {
+    this.env = Map.copyOf(env);
+  }
+
+  @Override
+  public boolean isInteractive() {
+    return false;
+  }
+
+  @Override
+  public boolean supports(CredentialItem... items) {
+    for (CredentialItem item : items) {
+      if (!(item instanceof CredentialItem.Username) && !(item instanceof CredentialItem.Password)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  @Override
+  public boolean get(URIish uri, CredentialItem... items) {
+    Optional<String[]> pair = fromEnvironment().or(() -> fromHelper(uri));
+    if (pair.isEmpty()) {
+      return false;
+    }
+    for (CredentialItem item : items) {
+      if (item instanceof CredentialItem.Username u) {
+        u.setValue(pair.get()[0]);
+      } else if (item instanceof CredentialItem.Password p) {
+        p.setValue(pair.get()[1].toCharArray());
+      }
+    }
+    return true;
+  }
+
+  private Optional<String[]> fromEnvironment() {
+    String token = env.get(TOKEN_ENV);
+    if (token == null || token.isBlank()) {
+      return Optional.empty();
+    }
+    String user = env.getOrDefault(USERNAME_ENV, "");
+    return Optional.of(new String[] {user.isBlank() ? "x-access-token" : user, token.strip()});
+  }
+
+  /** Asks {@code git credential fill} (git-credential(1): key=value lines, a blank line ends the input). */
+  private static Optional<String[]> fromHelper(URIish uri) {
+    StringBuilder in = new StringBuilder();
+    in.append("protocol=").append(uri.getScheme()).append('\n').append("host=").append(uri.getHost());
+    if (uri.getPort() > 0) {
+      in.append(':').append(uri.getPort());
+    }
+    in.append('\n').append("path=").append(uri.getPath().replaceFirst("^/", "")).append("\n\n");
+    try {
+      ProcessBuilder pb = new ProcessBuilder("git", "credential", "fill").redirectError(ProcessBuilder.Redirect.DISCARD);
+      pb.environment().put("GIT_TERMINAL_PROMPT", "0");
+      Process p = pb.start();
+      p.getOutputStream().write(in.toString().getBytes(StandardCharsets.UTF_8));
+      p.getOutputStream().close();
+      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      if (!p.waitFor(HELPER_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        return Optional.empty();
+      }
+      return p.exitValue() == 0 ? parse(out) : Optional.empty();
+    } catch (IOException e) {
+      return Optional.empty();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Optional.empty();
+    }
+  }
+
+  static Optional<String[]> parse(String helperOutput) {
+    String user = null;
+    String password = null;
+    for (String line : helperOutput.split("\n")) {
+      if (line.startsWith("username=")) {
+        user = line.substring("username=".length());
+      } else if (line.startsWith("password=")) {
+        password = line.substring("password=".length());
+      }
+    }
+    return user == null || password == null || password.isEmpty() ? Optional.empty() : Optional.of(new String[] {user, password});
+  }
+}

@@ -1,0 +1,375 @@
+package dev.trainyard.gitops;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.eclipse.jgit.api.errors.TransportException;
+import org.eclipse.jgit.dircache.DirCache;
+import org.eclipse.jgit.dircache.DirCacheBuilder;
+import org.eclipse.jgit.dircache.DirCacheEditor;
+import org.eclipse.jgit.dircache.DirCacheEntry;
+import org.eclipse.jgit.errors.NoRemoteRepositoryException;
+import org.eclipse.jgit.errors.NotSupportedException;
+import org.eclipse.jgit.lib.CommitBuilder;
+import org.eclipse.jgit.lib.Constants;
+import org.eclipse.jgit.lib.FileMode;
+import org.eclipse.jgit.lib.NullProgressMonitor;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.ObjectInserter;
+import org.eclipse.jgit.lib.ObjectReader;
+import org.eclipse.jgit.lib.PersonIdent;
+import org.eclipse.jgit.lib.Ref;
+import org.eclipse.jgit.lib.Repository;
+import org.eclipse.jgit.revwalk.RevCommit;
+import org.eclipse.jgit.revwalk.RevWalk;
+import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
+import org.eclipse.jgit.transport.FetchConnection;
+import org.eclipse.jgit.transport.FetchResult;
+import org.eclipse.jgit.transport.PushResult;
+import org.eclipse.jgit.transport.RefSpec;
+import org.eclipse.jgit.transport.RemoteRefUpdate;
+import org.eclipse.jgit.transport.Transport;
+import org.eclipse.jgit.transport.URIish;
+
+/**
+ * The GitOps repository as Trainyard reads and writes it, through JGit (the only class of this module that
+ * touches git objects). Writes never need a working tree: a commit is built from the base commit's tree plus
+ * {@link TreeEdit}s in memory, so a repository with 10,000 runs costs one tree rewrite, not a checkout.
+ *
+ * <p>Remote repositories are kept as a bare mirror under {@code <cache>/gitops/<sha256(url)>.git}, fetched
+ * before every change and locked for the process that uses it (two submits on one machine take turns; two
+ * machines race at the remote, and {@link Publisher} retries the loser).
+ *
+ * <pre>
+ * try (GitOpsRepository repo = GitOpsRepository.mirror(location, cacheRoot, System.getenv())) {
+ *   Optional&lt;Snapshot&gt; tip = repo.fetch("main");
+ *   Snapshot next = repo.apply(tip, edits);
+ *   repo.commit(tip, next, text).ifPresent(id -&gt; repo.push(id, "main", tip));
+ * }
+ * </pre>
+ */
+public final class GitOpsRepository implements AutoCloseable {
+  private static final long LOCK_WAIT_MILLIS = 120_000;
+  private static final int TIMEOUT_SECONDS = 60;
+  private final Repository repo;
+  private final Optional<GitOpsLocation> remote;
+  private final GitCredentials credentials;
+  private final Optional<FileChannel> lockChannel;
+
+  private GitOpsRepository(Repository repo, Optional<GitOpsLocation> remote, Map<String, String> env, Optional<FileChannel> lock) {
+    this.repo = repo;
+    this.remote = remote;
+    this.credentials = new GitCredentials(env);
+    this.lockChannel = lock;
+  }
+
+  /**
+   * Opens the bare mirror of {@code location} under {@code cacheRoot}, creating it on first use, and locks it
+   * for this process (waiting up to 2 minutes for another process on this machine).
+   *
+   * @param env the environment to read {@code TRAINYARD_GITOPS_TOKEN} from
+   * @throws GitOpsException when the cache folder cannot be created or stays locked
+   */
+  public static GitOpsRepository mirror(GitOpsLocation location, Path cacheRoot, Map<String, String> env) throws GitOpsException {
+    Path dir = cacheRoot.resolve("gitops").resolve(key(location.url()) + ".git");
+    try {
+      Files.createDirectories(dir.getParent());
+      FileChannel lock = lock(dir.resolveSibling(dir.getFileName() + ".lock"));
+      Repository r = new FileRepositoryBuilder().setGitDir(dir.toFile()).setBare().build();
+      if (!r.getObjectDatabase().exists()) {
+        r.create(true);
+      }
+      return new GitOpsRepository(r, Optional.of(location), env, Optional.of(lock));
+    } catch (IOException e) {
+      throw new GitOpsException("cannot use the GitOps cache " + dir + ": " + e.getMessage(),
+          "set TRAINYARD_CACHE to a writable folder", e);
+    }
+  }
+
+  /**
+   * Opens a local repository (a GitOps checkout, bare or not) for reading commits, e.g. for a preview.
+   *
+   * @throws GitOpsException when {@code dir} holds no git repository
+   */
+  public static GitOpsRepository local(Path dir) throws GitOpsException {
+    try {
+      FileRepositoryBuilder b = new FileRepositoryBuilder().readEnvironment().findGitDir(dir.toFile());
+      if (b.getGitDir() == null) {
+        b.setGitDir(dir.toFile()).setBare();
+      }
+      Repository r = b.setMustExist(true).build();
+      return new GitOpsRepository(r, Optional.empty(), Map.of(), Optional.empty());
+    } catch (IOException | IllegalArgumentException e) {
+      throw new GitOpsException("no git repository at " + dir, "run it inside a git repository or pass its path", e);
+    }
+  }
+
+  /**
+   * Fetches {@code branch} from the remote into the mirror.
+   *
+   * @return the branch tip, or empty when the remote has no such branch yet (an empty repository)
+   * @throws GitOpsException when the remote cannot be reached or refuses the credentials
+   */
+  public Optional<Snapshot> fetch(String branch) throws GitOpsException {
+    String remoteRef = Constants.R_HEADS + branch;
+    try {
+      if (!advertises(remoteRef)) {
+        return Optional.empty();
+      }
+      try (Transport t = open()) {
+        FetchResult result = t.fetch(NullProgressMonitor.INSTANCE, List.of(new RefSpec("+" + remoteRef + ":" + tracking(branch))));
+        Ref tip = result.getAdvertisedRef(remoteRef);
+        return tip == null ? Optional.empty() : Optional.of(snapshotOf(tip.getObjectId()));
+      }
+    } catch (IOException e) {
+      throw transportFailure("fetch " + branch + " from", e);
+    }
+  }
+
+  /**
+   * The tree of a revision (a branch, tag or SHA) of this repository, as git rev-parse resolves it.
+   *
+   * @throws GitOpsException when the revision does not exist here
+   */
+  public Snapshot snapshot(String revision) throws GitOpsException {
+    try {
+      ObjectId id = repo.resolve(revision + "^{commit}");
+      if (id == null) {
+        throw new GitOpsException("no commit \"" + revision + "\" in " + repo.getDirectory(), "fetch it first, or give a branch or full SHA");
+      }
+      return snapshotOf(id);
+    } catch (IOException e) {
+      throw new GitOpsException("cannot read \"" + revision + "\": " + e.getMessage(), "", e);
+    }
+  }
+
+  /** The tree {@code edits} make of {@code base} (objects are written to the repository, no ref moves). */
+  public Snapshot apply(Optional<Snapshot> base, List<TreeEdit> edits) throws GitOpsException {
+    try (ObjectInserter inserter = repo.newObjectInserter(); ObjectReader reader = repo.newObjectReader()) {
+      DirCache index = DirCache.newInCore();
+      DirCacheBuilder builder = index.builder();
+      if (base.isPresent()) {
+        builder.addTree(new byte[0], DirCacheEntry.STAGE_0, reader, tree(base.get()));
+      }
+      builder.finish();
+      DirCacheEditor editor = index.editor();
+      for (TreeEdit edit : edits) {
+        add(editor, inserter, edit);
+      }
+      editor.finish();
+      ObjectId tree = index.writeTree(inserter);
+      inserter.flush();
+      return new GitTreeSnapshot(repo, Optional.empty(), tree);
+    } catch (IOException e) {
+      throw new GitOpsException("cannot build the GitOps tree: " + e.getMessage(), "", e);
+    }
+  }
+
+  private static void add(DirCacheEditor editor, ObjectInserter inserter, TreeEdit edit) throws IOException {
+    if (edit instanceof TreeEdit.ReplaceFolder r) {
+      editor.add(new DirCacheEditor.DeleteTree(r.path()));
+      for (Map.Entry<String, String> f : r.files().entrySet()) {
+        editor.add(file(r.path() + "/" + f.getKey(), blob(inserter, f.getValue())));
+      }
+    } else if (edit instanceof TreeEdit.DeleteFolder d) {
+      editor.add(new DirCacheEditor.DeleteTree(d.path()));
+    } else if (edit instanceof TreeEdit.WriteFile w) {
+      editor.add(file(w.path(), blob(inserter, w.text())));
+    }
+  }
+
+  private static ObjectId blob(ObjectInserter inserter, String text) throws IOException {
+    return inserter.insert(Constants.OBJ_BLOB, text.getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static DirCacheEditor.PathEdit file(String path, ObjectId blob) {
+    return new DirCacheEditor.PathEdit(path) {
+      @Override
+      public void apply(DirCacheEntry entry) {
+        entry.setFileMode(FileMode.REGULAR_FILE);
+        entry.setObjectId(blob);
+      }
+    };
+  }
+
+  /**
+   * Commits {@code next} on top of {@code base}.
+   *
+   * @return the new commit's SHA, or empty when {@code next} has the same tree as {@code base} (nothing to commit)
+   */
+  public Optional<String> commit(Optional<Snapshot> base, Snapshot next, CommitText text) throws GitOpsException {
+    ObjectId tree = tree(next);
+    if (base.isPresent() && tree(base.get()).equals(tree)) {
+      return Optional.empty();
+    }
+    try (ObjectInserter inserter = repo.newObjectInserter()) {
+      CommitBuilder c = new CommitBuilder();
+      c.setTreeId(tree);
+      base.flatMap(Snapshot::commit).ifPresent(parent -> c.setParentId(ObjectId.fromString(parent)));
+      c.setAuthor(ident(text.author()));
+      c.setCommitter(ident(text.committer()));
+      c.setMessage(text.message());
+      ObjectId id = inserter.insert(c);
+      inserter.flush();
+      return Optional.of(id.name());
+    } catch (IOException e) {
+      throw new GitOpsException("cannot write the GitOps commit: " + e.getMessage(), "", e);
+    }
+  }
+
+  private static PersonIdent ident(CommitText.Person p) {
+    return new PersonIdent(p.name(), p.email(), p.when(), java.time.ZoneOffset.UTC);
+  }
+
+  /** What a push did. */
+  public enum PushOutcome {
+    /** The branch now points at the commit. */
+    PUSHED,
+    /** Someone else moved the branch since {@code base} was fetched: fetch, re-apply, push again. */
+    RACED
+  }
+
+  /**
+   * Moves the remote {@code branch} from {@code base}'s commit to {@code commit}, only if it still points there
+   * (compare-and-swap; never a force push).
+   *
+   * @throws GitOpsException when the remote refuses the push for another reason (permissions, hooks, protection)
+   */
+  public PushOutcome push(String commit, String branch, Optional<Snapshot> base) throws GitOpsException {
+    ObjectId expected = base.flatMap(Snapshot::commit).map(ObjectId::fromString).orElse(ObjectId.zeroId());
+    try (Transport t = open()) {
+      RemoteRefUpdate update = new RemoteRefUpdate(repo, commit, Constants.R_HEADS + branch, false, tracking(branch), expected);
+      PushResult result = t.push(NullProgressMonitor.INSTANCE, List.of(update));
+      RemoteRefUpdate done = result.getRemoteUpdate(Constants.R_HEADS + branch);
+      return outcome(done, branch);
+    } catch (IOException e) {
+      throw transportFailure("push " + branch + " to", e);
+    }
+  }
+
+  private PushOutcome outcome(RemoteRefUpdate done, String branch) throws GitOpsException {
+    switch (done.getStatus()) {
+      case OK, UP_TO_DATE:
+        return PushOutcome.PUSHED;
+      case REJECTED_NONFASTFORWARD, REJECTED_REMOTE_CHANGED:
+        return PushOutcome.RACED;
+      case REJECTED_OTHER_REASON:
+        String why = String.valueOf(done.getMessage());
+        if (why.contains("lock") || why.contains("failed to update") || why.contains("stale")) {
+          return PushOutcome.RACED;
+        }
+        throw new GitOpsException("the GitOps repository " + shown() + " refused the push to " + branch + ": " + why,
+            "check the branch protection rules and that the token may push to " + branch);
+      default:
+        throw new GitOpsException("the push to " + branch + " of " + shown() + " failed: " + done.getStatus(), "");
+    }
+  }
+
+  /** Whether the remote has {@code ref} (an empty repository has no branch yet; fetching it would fail). */
+  private boolean advertises(String ref) throws IOException {
+    try (Transport t = open(); FetchConnection c = t.openFetch()) {
+      return c.getRef(ref) != null;
+    }
+  }
+
+  private Transport open() throws IOException {
+    GitOpsLocation location = remote.orElseThrow(() -> new IllegalStateException("a local repository has no remote"));
+    try {
+      Transport t = Transport.open(repo, new URIish(location.url()));
+      t.setCredentialsProvider(credentials);
+      t.setTimeout(TIMEOUT_SECONDS);
+      return t;
+    } catch (java.net.URISyntaxException e) {
+      throw new IOException("not a git URL: " + location.shown(), e);
+    }
+  }
+
+  private GitOpsException transportFailure(String action, Exception e) {
+    String message = GitOpsLocation.redact(String.valueOf(e.getMessage()));
+    if (message.contains("not authorized") || message.contains("Authentication is required") || message.contains("401")) {
+      return new GitOpsException("cannot " + action + " " + shown() + ": the server wants credentials or refused them",
+          "set " + GitCredentials.TOKEN_ENV + " to a token that may push, or configure a git credential helper", e);
+    }
+    if (e instanceof NoRemoteRepositoryException || e instanceof NotSupportedException || e instanceof TransportException) {
+      return new GitOpsException("cannot " + action + " " + shown() + ": " + message, "check the --gitops URL and that the server is reachable", e);
+    }
+    return new GitOpsException("cannot " + action + " " + shown() + ": " + message, "check the --gitops URL and that the server is reachable", e);
+  }
+
+  private String shown() {
+    return remote.map(GitOpsLocation::shown).orElse(repo.getDirectory().toString());
+  }
+
+  private static String tracking(String branch) {
+    return Constants.R_REMOTES + "origin/" + branch;
+  }
+
+  private Snapshot snapshotOf(ObjectId commit) throws IOException {
+    try (RevWalk walk = new RevWalk(repo)) {
+      RevCommit c = walk.parseCommit(commit);
+      return new GitTreeSnapshot(repo, Optional.of(c.name()), c.getTree().getId());
+    }
+  }
+
+  private static ObjectId tree(Snapshot s) {
+    if (s instanceof GitTreeSnapshot g) {
+      return g.tree();
+    }
+    throw new IllegalArgumentException("not a snapshot of this repository: " + s);
+  }
+
+  private static FileChannel lock(Path file) throws IOException {
+    FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+    long deadline = System.nanoTime() + LOCK_WAIT_MILLIS * 1_000_000;
+    while (System.nanoTime() < deadline) {
+      try {
+        FileLock held = channel.tryLock();
+        if (held != null) {
+          return channel;
+        }
+      } catch (OverlappingFileLockException e) {
+        // Another GitOpsRepository of this JVM holds it: wait like for another process.
+      }
+      try {
+        Thread.sleep(50);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    channel.close();
+    throw new IOException("the cache " + file + " stayed locked by another trainyard process for " + LOCK_WAIT_MILLIS / 1000 + " s");
+  }
+
+  private static String key(String url) {
+    try {
+      byte[] d = MessageDigest.getInstance("SHA-256").digest(url.getBytes(StandardCharsets.UTF_8));
+      return HexFormat.of().formatHex(d, 0, 8);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @Override
+  public void close() {
+    repo.close();
+    lockChannel.ifPresent(c -> {
+      try {
+        c.close();
+      } catch (IOException e) {
+        // Closing releases the lock; nothing else to do.
+      }
+    });
+  }
+}

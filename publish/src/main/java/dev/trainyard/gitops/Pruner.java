@@ -1,0 +1,113 @@
+package dev.trainyard.gitops;
+
+import dev.trainyard.compiler.diagnostic.Diagnostic;
+import dev.trainyard.compiler.diagnostic.DiagnosticCode;
+import dev.trainyard.compiler.diagnostic.SourceLocation;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * {@code trainyard prune}: removes runs' folders from the GitOps repository in one commit (pushed with retry),
+ * and records them in the cluster's {@link PrunedRuns} so a re-submit of the same commit does not start them
+ * again. Age comes from the run's provenance ({@code trainyard.dev/created-at}), never from a file's mtime.
+ */
+public final class Pruner {
+  /** How diagnostics name the command line. */
+  static final String ARGUMENTS = "trainyard prune";
+  private final Path cacheRoot;
+  private final Map<String, String> env;
+  private final Clock clock;
+
+  public Pruner(Path cacheRoot, Map<String, String> env, Clock clock) {
+    this.cacheRoot = cacheRoot;
+    this.env = Map.copyOf(env);
+    this.clock = clock;
+  }
+
+  /**
+   * Prunes; a run name that does not exist is a diagnostic (E801), and then nothing is removed.
+   *
+   * @throws GitOpsException when the GitOps repository cannot be reached, read or written (exit 3)
+   */
+  public PruneResult prune(PruneRequest request) throws GitOpsException {
+    try (GitOpsRepository repo = GitOpsRepository.mirror(request.gitops(), cacheRoot, env)) {
+      Publisher.Published<List<RunFolder>> done = new Publisher(repo, request.branch())
+          .publish(base -> plan(request, base.orElseGet(EmptySnapshot::new)), request.dryRun());
+      return new PruneResult(done.change().summary(), done.change().diagnostics(), done.commit(), done.pushed(), done.attempts());
+    }
+  }
+
+  Change<List<RunFolder>> plan(PruneRequest request, Snapshot base) {
+    Instant now = clock.instant();
+    RunIndex index = new RunIndex(base);
+    List<RunFolder> all = request.cluster().map(index::runs).orElseGet(index::runs);
+    List<Diagnostic> diagnostics = new ArrayList<>();
+    List<RunFolder> chosen = request.olderThan().isPresent()
+        ? older(index, all, now.minus(request.olderThan().get()), diagnostics)
+        : named(request.runs(), all, diagnostics);
+    if (diagnostics.stream().anyMatch(Diagnostic::isError) || chosen.isEmpty()) {
+      return new Change<>(List.of(), Optional.empty(), diagnostics, chosen);
+    }
+    return new Change<>(edits(base, chosen), Optional.of(message(chosen, now)), diagnostics, chosen);
+  }
+
+  private static List<RunFolder> named(List<String> names, List<RunFolder> all, List<Diagnostic> diagnostics) {
+    List<RunFolder> chosen = new ArrayList<>();
+    for (String name : new TreeSet<>(names)) {
+      List<RunFolder> matches = all.stream().filter(r -> r.run().equals(name)).toList();
+      if (matches.isEmpty()) {
+        diagnostics.add(Diagnostic.error(DiagnosticCode.UNKNOWN_RUN, SourceLocation.ofFile(ARGUMENTS), "", "no run \"" + name + "\" in the GitOps repo")
+            .withHint(hint(name, all)));
+      }
+      chosen.addAll(matches);
+    }
+    return chosen;
+  }
+
+  private static String hint(String name, List<RunFolder> all) {
+    List<String> near = all.stream().map(RunFolder::run).filter(r -> r.startsWith(name.replaceFirst("-[0-9a-f]{6}$", ""))).limit(5).toList();
+    return near.isEmpty() ? "`trainyard status` or the GitOps repo's clusters/<cluster>/<namespace>/ folders list the runs"
+        : "runs with that job name: " + String.join(", ", near);
+  }
+
+  private static List<RunFolder> older(RunIndex index, List<RunFolder> all, Instant cutoff, List<Diagnostic> diagnostics) {
+    List<RunFolder> chosen = new ArrayList<>();
+    for (RunFolder run : all) {
+      Optional<Instant> created = index.createdAt(run);
+      if (created.isEmpty()) {
+        diagnostics.add(Diagnostic.warning(DiagnosticCode.RUN_WITHOUT_CREATION_TIME, SourceLocation.ofFile(run.jobSetFile()), "",
+                "run \"" + run.run() + "\" records no trainyard.dev/created-at; --older-than leaves it")
+            .withHint("prune it by name: trainyard prune " + run.run()));
+      } else if (created.get().isBefore(cutoff)) {
+        chosen.add(run);
+      }
+    }
+    return chosen;
+  }
+
+  private static List<TreeEdit> edits(Snapshot base, List<RunFolder> chosen) {
+    List<TreeEdit> edits = new ArrayList<>();
+    Map<String, SortedSet<String>> pruned = new TreeMap<>();
+    for (RunFolder run : chosen) {
+      edits.add(new TreeEdit.DeleteFolder(run.path()));
+      pruned.computeIfAbsent(run.cluster(), c -> new TreeSet<>(PrunedRuns.of(base, c))).add(run.key());
+    }
+    pruned.forEach((cluster, keys) -> edits.add(new TreeEdit.WriteFile(PrunedRuns.path(cluster), PrunedRuns.text(keys))));
+    return edits;
+  }
+
+  private CommitText message(List<RunFolder> chosen, Instant now) {
+    String subject = chosen.size() == 1 ? "trainyard prune: " + chosen.get(0).run() : "trainyard prune: " + chosen.size() + " runs";
+    List<String> trailers = chosen.stream().map(r -> "Trainyard-Pruned: " + r.cluster() + "/" + r.key()).toList();
+    CommitText.Person committer = CommitText.Person.committer(env, now);
+    return new CommitText(subject, "Removes finished runs so Flux and Argo CD prune their objects.", trailers, committer, committer);
+  }
+}

@@ -1,0 +1,44 @@
+package dev.trainyard.gitops;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * One {@code trainyard submit}: compile each train.yaml at the source commit and commit the new runs to the
+ * GitOps repository.
+ *
+ * @param trainYamls the files, as the user named them (at least one)
+ * @param gitops the GitOps repository
+ * @param branch the branch to commit to, e.g. {@code main}
+ * @param platform platform.yaml to use instead of the GitOps repo's own {@code platform.yaml}
+ * @param runtimes runtimes folder to use instead of the GitOps repo's {@code runtimes/}
+ * @param sourceRepo clone URL instead of the source checkout's remote
+ * @param sourceCommit commit SHA instead of HEAD
+ * @param cluster target cluster instead of the platform's first
+ * @param namespace target namespace instead of the first that admits the source repo
+ * @param rerun start a new run (a new run id) even when this commit already has one
+ * @param dryRun plan and build the commit, but push nothing
+ */
+public record SubmitRequest(
+    List<Path> trainYamls,
+    GitOpsLocation gitops,
+    String branch,
+    Optional<Path> platform,
+    Optional<Path> runtimes,
+    Optional<String> sourceRepo,
+    Optional<String> sourceCommit,
+    Optional<String> cluster,
+    Optional<String> namespace,
+    boolean rerun,
+    boolean dryRun) {
+  public SubmitRequest {
+    trainYamls = List.copyOf(trainYamls);
+    if (trainYamls.isEmpty()) {
+      throw new IllegalArgumentException("at least one train.yaml");
+    }
+    Objects.requireNonNull(gitops, "gitops");
+    Objects.requireNonNull(branch, "branch");
+  }
+}

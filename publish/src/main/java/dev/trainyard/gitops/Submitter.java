@@ -1,0 +1,137 @@
+package dev.trainyard.gitops;
+
+import dev.trainyard.compiler.CompileRequest;
+import dev.trainyard.compiler.CompileResult;
+import dev.trainyard.compiler.Compiler;
+import dev.trainyard.compiler.SshSecretProvider;
+import dev.trainyard.compiler.diagnostic.Diagnostic;
+import dev.trainyard.compiler.manifest.OutputTree;
+import dev.trainyard.compiler.resolve.ResolvedJob;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * {@code trainyard submit}: compiles each train.yaml at the source commit, with the platform files of the
+ * GitOps repository, and commits every new run to it in one commit (pushed with retry, see {@link Publisher}).
+ *
+ * <p>A run is immutable once in the GitOps repo: a JobSet cannot change in place (jobset webhook:
+ * {@code spec.replicatedJobs} is immutable), so re-submitting the same commit finds the run there and changes
+ * nothing, a run pruned after it finished is not started again, and {@code --rerun} takes the next attempt
+ * number (a new run id). Anything a compile refuses — including a namespace, queue or runtime the platform
+ * does not allow for the source repo — is a diagnostic, and then nothing is written.
+ */
+public final class Submitter {
+  private static final int MAX_RERUN_ATTEMPT = 1_000;
+  private final Path cacheRoot;
+  private final Map<String, String> env;
+  private final Clock clock;
+
+  /**
+   * @param cacheRoot where the GitOps mirror is kept ({@code ~/.cache/trainyard})
+   * @param env the environment (credentials: {@code TRAINYARD_GITOPS_TOKEN}; committer:
+   *     {@code TRAINYARD_GIT_COMMITTER_NAME}/{@code _EMAIL})
+   * @param clock stamps {@code trainyard.dev/created-at} and the commit time
+   */
+  public Submitter(Path cacheRoot, Map<String, String> env, Clock clock) {
+    this.cacheRoot = cacheRoot;
+    this.env = Map.copyOf(env);
+    this.clock = clock;
+  }
+
+  /**
+   * Submits; never throws for a mistake in the user's or the platform's files (those are diagnostics).
+   *
+   * @throws GitOpsException when the GitOps repository cannot be reached, read or written (exit 3)
+   */
+  public SubmitResult submit(SubmitRequest request) throws GitOpsException {
+    return submit(request, attempt -> {});
+  }
+
+  SubmitResult submit(SubmitRequest request, Publisher.BeforePush beforePush) throws GitOpsException {
+    try (GitOpsRepository repo = GitOpsRepository.mirror(request.gitops(), cacheRoot, env)) {
+      List<Diagnostic> diagnostics = new ArrayList<>();
+      Publisher publisher = new Publisher(repo, request.branch(), java.util.random.RandomGenerator.getDefault(), beforePush);
+      Publisher.Published<List<SubmittedRun>> done = publisher.publish(base -> plan(request, base.orElseGet(EmptySnapshot::new)), request.dryRun());
+      diagnostics.addAll(done.change().diagnostics());
+      return new SubmitResult(done.change().summary(), diagnostics, done.commit(), done.pushed(), done.attempts(), request.dryRun());
+    }
+  }
+
+  private Change<List<SubmittedRun>> plan(SubmitRequest request, Snapshot base) {
+    Instant now = clock.instant();
+    List<Diagnostic> diagnostics = new ArrayList<>();
+    List<SubmittedRun> runs = new ArrayList<>();
+    Map<String, TreeEdit> edits = new LinkedHashMap<>();
+    try (GitOpsPlatform platform = GitOpsPlatform.of(request, base)) {
+      Compiler compiler = new Compiler(SshSecretProvider.reading(base::read));
+      for (Path trainYaml : request.trainYamls()) {
+        CompileResult result = compileRun(compiler, compileRequest(request, platform, trainYaml, now), base, request.rerun());
+        diagnostics.addAll(result.diagnostics());
+        if (result.hasErrors()) {
+          continue;
+        }
+        SubmittedRun run = classify(result.job().orElseThrow(), trainYaml.toString(), base);
+        runs.add(run);
+        if (run.outcome() == SubmittedRun.Outcome.NEW) {
+          folders(result.tree().orElseThrow()).forEach(edits::put);
+        }
+      }
+    }
+    if (diagnostics.stream().anyMatch(Diagnostic::isError)) {
+      return new Change<>(List.of(), Optional.empty(), diagnostics, runs);
+    }
+    List<SubmittedRun> fresh = runs.stream().filter(r -> r.outcome() == SubmittedRun.Outcome.NEW).toList();
+    Optional<CommitText> text = fresh.isEmpty() ? Optional.empty() : Optional.of(SubmitMessage.of(fresh, now, env));
+    return new Change<>(List.copyOf(edits.values()), text, diagnostics, runs);
+  }
+
+  private static CompileRequest compileRequest(SubmitRequest r, GitOpsPlatform platform, Path trainYaml, Instant now) {
+    return new CompileRequest(trainYaml, trainYaml.toString(), platform.platform(), platform.runtimes(), r.sourceRepo(), r.sourceCommit(),
+        r.cluster(), r.namespace(), 1, Optional.empty(), Optional.of(now), platform.platformDisplay());
+  }
+
+  /** Compiles attempt 1, or with {@code rerun} the first attempt whose run the tree has never held. */
+  private static CompileResult compileRun(Compiler compiler, CompileRequest request, Snapshot base, boolean rerun) {
+    CompileResult result = compiler.compile(request);
+    int attempt = 1;
+    while (rerun && !result.hasErrors() && attempt < MAX_RERUN_ATTEMPT && classify(result.job().get(), "", base).outcome() != SubmittedRun.Outcome.NEW) {
+      attempt++;
+      result = compiler.compile(request.withAttempt(attempt));
+    }
+    return result;
+  }
+
+  private static SubmittedRun classify(ResolvedJob job, String trainYaml, Snapshot base) {
+    RunFolder folder = new RunFolder(job.target().cluster(), job.target().namespace(), job.naming().runName());
+    SubmittedRun.Outcome outcome = SubmittedRun.Outcome.NEW;
+    if (base.hasFolder(folder.path())) {
+      outcome = SubmittedRun.Outcome.EXISTS;
+    } else if (PrunedRuns.of(base, folder.cluster()).contains(folder.key())) {
+      outcome = SubmittedRun.Outcome.PRUNED;
+    }
+    return new SubmittedRun(folder, trainYaml, outcome, job);
+  }
+
+  /** One ReplaceFolder per folder the compile owns (the run, and the queue folders it brings up to date). */
+  private static Map<String, TreeEdit> folders(OutputTree tree) {
+    Map<String, TreeEdit> edits = new LinkedHashMap<>();
+    for (String folder : tree.ownedFolders()) {
+      SortedMap<String, String> files = new TreeMap<>();
+      tree.files().forEach((path, text) -> {
+        if (path.startsWith(folder + "/")) {
+          files.put(path.substring(folder.length() + 1), text);
+        }
+      });
+      edits.put(folder, new TreeEdit.ReplaceFolder(folder, files));
+    }
+    return edits;
+  }
+}

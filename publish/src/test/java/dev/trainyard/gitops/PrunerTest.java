@@ -1,0 +1,148 @@
+package dev.trainyard.gitops;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.trainyard.compiler.diagnostic.Diagnostic;
+import dev.trainyard.compiler.diagnostic.DiagnosticCode;
+import dev.trainyard.compiler.testing.TrainProject;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code prune} against real bare repositories, checked with the git CLI and kustomize. */
+class PrunerTest {
+  static final Instant T0 = Instant.parse("2026-12-01T09:00:00Z");
+  @TempDir Path temp;
+  Path bare;
+  TrainProject project;
+
+  @BeforeEach
+  void setUp() {
+    bare = GitCli.bare(temp.resolve("gitops.git"));
+    project = TrainProject.create(temp, "run: torchrun train.py\n");
+  }
+
+  String submit(boolean rerun, Instant at) throws GitOpsException {
+    SubmitRequest r = new SubmitRequest(List.of(project.trainYaml()), location(), "main", Optional.empty(), Optional.empty(),
+        Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), rerun, false);
+    SubmitResult result = new Submitter(temp.resolve("cache"), Map.of(), Clock.fixed(at, ZoneOffset.UTC)).submit(r);
+    return result.runs().get(0).folder().run();
+  }
+
+  PruneResult prune(Instant at, List<String> runs, Optional<Duration> olderThan) throws GitOpsException {
+    return new Pruner(temp.resolve("cache"), Map.of(), Clock.fixed(at, ZoneOffset.UTC))
+        .prune(new PruneRequest(location(), "main", runs, olderThan, Optional.empty(), false));
+  }
+
+  GitOpsLocation location() {
+    return GitOpsLocation.parse(bare.toString(), Path.of(""));
+  }
+
+  @Test
+  @DisplayName("prune by name removes the run's folder in one commit, remembers it, and rewrites the namespace root")
+  void byName() throws Exception {
+    String first = submit(false, T0);
+    String second = submit(true, T0.plusSeconds(10));
+    PruneResult result = prune(T0.plusSeconds(20), List.of(first), Optional.empty());
+    assertTrue(result.pushed());
+    assertEquals(List.of(first), result.pruned().stream().map(RunFolder::run).toList());
+    assertEquals("trainyard prune: " + first, GitCli.log(bare).get(0));
+    List<String> files = GitCli.files(bare);
+    assertFalse(files.stream().anyMatch(f -> f.contains("/" + first + "/")), files.toString());
+    assertTrue(files.stream().anyMatch(f -> f.contains("/" + second + "/")), files.toString());
+    assertEquals("default/" + first + "\n", GitCli.show(bare, "clusters/local/pruned-runs.txt"));
+    assertEquals("apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n- _queues\n- " + second + "\n",
+        GitCli.show(bare, "clusters/local/default/kustomization.yaml"));
+    assertEquals("local/default/" + first, GitCli.git(bare, "log", "-1", "--format=%(trailers:key=Trainyard-Pruned,valueonly)", "main").strip());
+    Path checkout = temp.resolve("checkout");
+    GitCli.git(temp, "clone", "-q", bare.toString(), checkout.toString());
+    List<String> objects = Kustomize.objects(Kustomize.build(checkout.resolve("clusters/local")));
+    assertTrue(objects.contains("JobSet/" + second) && !objects.contains("JobSet/" + first), objects.toString());
+  }
+
+  @Test
+  @DisplayName("a run name that does not exist is diagnostic E801 with the runs of that job as a hint, and nothing is removed")
+  void unknownRun() throws Exception {
+    String run = submit(false, T0);
+    String head = GitCli.git(bare, "rev-parse", "main").strip();
+    PruneResult result = prune(T0, List.of(run, "demo-ffffff"), Optional.empty());
+    assertTrue(result.hasErrors());
+    Diagnostic d = result.diagnostics().get(0);
+    assertEquals(DiagnosticCode.UNKNOWN_RUN, d.code());
+    assertEquals("no run \"demo-ffffff\" in the GitOps repo", d.message());
+    assertEquals("runs with that job name: " + run, d.hint());
+    assertFalse(result.pushed());
+    assertEquals(head, GitCli.git(bare, "rev-parse", "main").strip());
+  }
+
+  @Test
+  @DisplayName("--older-than reads created-at from provenance: only runs created before now minus the age go")
+  void olderThan() throws Exception {
+    String old = submit(false, T0);
+    String young = submit(true, T0.plus(Duration.ofHours(2)));
+    PruneResult result = prune(T0.plus(Duration.ofMinutes(150)), List.of(), Optional.of(Duration.ofHours(1)));
+    assertEquals(List.of(old), result.pruned().stream().map(RunFolder::run).toList());
+    assertTrue(GitCli.files(bare).stream().anyMatch(f -> f.contains("/" + young + "/")));
+    PruneResult none = prune(T0.plus(Duration.ofMinutes(150)), List.of(), Optional.of(Duration.ofHours(1)));
+    assertTrue(none.pruned().isEmpty());
+    assertFalse(none.pushed(), "nothing left to prune: no commit");
+    assertEquals(4, GitCli.log(bare).size() + 1, "submit, rerun, prune: three commits");
+  }
+
+  @Test
+  @DisplayName("a run exactly as old as --older-than stays; one second older goes")
+  void olderThanBoundary() throws Exception {
+    String run = submit(false, T0);
+    assertTrue(prune(T0.plusSeconds(3600), List.of(), Optional.of(Duration.ofHours(1))).pruned().isEmpty());
+    assertEquals(List.of(run), prune(T0.plusSeconds(3601), List.of(), Optional.of(Duration.ofHours(1))).pruned().stream().map(RunFolder::run).toList());
+  }
+
+  @Test
+  @DisplayName("a run without created-at (written by plain compile) is left by --older-than with warning W802")
+  void withoutCreatedAt() throws Exception {
+    Path out = temp.resolve("compiled");
+    var tree = TrainProject.tree(project.compile(Optional.empty()));
+    Map<String, String> files = new java.util.TreeMap<>(tree.files());
+    GitCli.pushFiles(bare, temp.resolve("ops"), files, "compiled by hand");
+    PruneResult result = prune(T0, List.of(), Optional.of(Duration.ofSeconds(1)));
+    assertTrue(result.pruned().isEmpty());
+    assertEquals(List.of(DiagnosticCode.RUN_WITHOUT_CREATION_TIME), result.diagnostics().stream().map(Diagnostic::code).toList());
+    assertFalse(out.toFile().exists());
+  }
+
+  @Test
+  @DisplayName("re-submitting a pruned run's commit does not start it again; --rerun does")
+  void resubmitAfterPrune() throws Exception {
+    String run = submit(false, T0);
+    prune(T0.plusSeconds(5), List.of(run), Optional.empty());
+    String head = GitCli.git(bare, "rev-parse", "main").strip();
+    SubmitRequest again = new SubmitRequest(List.of(project.trainYaml()), location(), "main", Optional.empty(), Optional.empty(),
+        Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), false, false);
+    SubmitResult result = new Submitter(temp.resolve("cache"), Map.of(), Clock.fixed(T0.plusSeconds(9), ZoneOffset.UTC)).submit(again);
+    assertEquals(SubmittedRun.Outcome.PRUNED, result.runs().get(0).outcome());
+    assertEquals(head, GitCli.git(bare, "rev-parse", "main").strip());
+    String rerun = submit(true, T0.plusSeconds(10));
+    assertFalse(rerun.equals(run));
+  }
+
+  @Test
+  @DisplayName("pruning a namespace's last run keeps its LocalQueues and the cluster root")
+  void lastRun() throws Exception {
+    String run = submit(false, T0);
+    prune(T0, List.of(run), Optional.empty());
+    assertEquals("apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n- _queues\n",
+        GitCli.show(bare, "clusters/local/default/kustomization.yaml"));
+    assertTrue(GitCli.show(bare, "clusters/local/kustomization.yaml").contains("- default\n"));
+  }
+}

@@ -1,0 +1,209 @@
+package dev.trainyard.gitops;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.trainyard.compiler.diagnostic.Diagnostic;
+import dev.trainyard.compiler.testing.TrainProject;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code submit} against real bare repositories over file://, checked with the real git CLI and kustomize. */
+class SubmitterTest {
+  static final Instant T0 = Instant.parse("2026-12-01T09:00:00Z");
+  @TempDir Path temp;
+  Path bare;
+  TrainProject project;
+
+  @BeforeEach
+  void setUp() {
+    bare = GitCli.bare(temp.resolve("gitops.git"));
+    project = TrainProject.create(temp, "run: torchrun train.py\nnodes: 2\n");
+  }
+
+  SubmitResult submit(boolean rerun, Instant at) throws GitOpsException {
+    return submit(rerun, at, attempt -> {});
+  }
+
+  SubmitResult submit(boolean rerun, Instant at, Publisher.BeforePush hook) throws GitOpsException {
+    return submitter(at).submit(request(rerun, false), hook);
+  }
+
+  Submitter submitter(Instant at) {
+    return new Submitter(temp.resolve("cache"), Map.of(), Clock.fixed(at, ZoneOffset.UTC));
+  }
+
+  SubmitRequest request(boolean rerun, boolean dryRun) {
+    return new SubmitRequest(List.of(project.trainYaml()), GitOpsLocation.parse(bare.toString(), Path.of("")), "main", Optional.empty(),
+        Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), rerun, dryRun);
+  }
+
+  @Test
+  @DisplayName("a first submit makes one commit with the run, the queue folders and the cluster roots, readable by git")
+  void firstSubmit() throws Exception {
+    SubmitResult result = submit(false, T0);
+    assertFalse(result.hasErrors(), result.diagnostics().toString());
+    assertTrue(result.pushed());
+    assertEquals(1, result.attempts());
+    String run = result.newRuns().get(0).folder().run();
+    assertTrue(run.startsWith("demo-"), run);
+    assertEquals(List.of("trainyard submit: " + run), GitCli.log(bare));
+    assertEquals(result.commit().orElseThrow(), GitCli.git(bare, "rev-parse", "main").strip());
+    GitCli.git(bare, "fsck", "--strict", "--no-dangling");
+    List<String> files = GitCli.files(bare);
+    assertTrue(files.containsAll(List.of("clusters/local/kustomization.yaml", "clusters/local/default/kustomization.yaml",
+        "clusters/local/_cluster/kustomization.yaml", "clusters/local/default/_queues/kustomization.yaml",
+        "clusters/local/default/" + run + "/jobset-" + run + ".yaml")), files.toString());
+    assertEquals("apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n- _cluster\n- default\n",
+        GitCli.show(bare, "clusters/local/kustomization.yaml"));
+    assertEquals("apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n- _queues\n- " + run + "\n",
+        GitCli.show(bare, "clusters/local/default/kustomization.yaml"));
+    String jobSet = GitCli.show(bare, "clusters/local/default/" + run + "/jobset-" + run + ".yaml");
+    assertTrue(jobSet.contains("trainyard.dev/created-at: \"2026-12-01T09:00:00Z\""), jobSet);
+  }
+
+  @Test
+  @DisplayName("the cluster root builds with kubectl kustomize into the JobSet and the Kueue objects")
+  void rootBuilds() throws Exception {
+    String run = submit(false, T0).newRuns().get(0).folder().run();
+    Path checkout = temp.resolve("checkout");
+    GitCli.git(temp, "clone", "-q", bare.toString(), checkout.toString());
+    List<String> objects = Kustomize.objects(Kustomize.build(checkout.resolve("clusters/local")));
+    assertEquals(List.of("ResourceFlavor/default-flavor", "ClusterQueue/default", "LocalQueue/default", "JobSet/" + run),
+        objects.stream().sorted((a, b) -> order(a) - order(b)).toList(), objects.toString());
+  }
+
+  private static int order(String object) {
+    return List.of("ResourceFlavor", "ClusterQueue", "LocalQueue", "JobSet").indexOf(object.substring(0, object.indexOf('/')));
+  }
+
+  @Test
+  @DisplayName("re-submitting the same commit changes nothing: no commit, the run reported as existing")
+  void resubmit() throws Exception {
+    String first = submit(false, T0).commit().orElseThrow();
+    SubmitResult again = submit(false, T0.plusSeconds(60));
+    assertFalse(again.hasErrors());
+    assertEquals(Optional.empty(), again.commit());
+    assertFalse(again.pushed());
+    assertEquals(SubmittedRun.Outcome.EXISTS, again.runs().get(0).outcome());
+    assertEquals(first, GitCli.git(bare, "rev-parse", "main").strip());
+  }
+
+  @Test
+  @DisplayName("--rerun takes the next attempt: a new run id, both runs kept and listed in the namespace root")
+  void rerun() throws Exception {
+    String first = submit(false, T0).newRuns().get(0).folder().run();
+    SubmitResult second = submit(true, T0.plusSeconds(60));
+    String rerun = second.newRuns().get(0).folder().run();
+    assertNotEquals(first, rerun);
+    assertEquals(2, GitCli.log(bare).size());
+    String root = GitCli.show(bare, "clusters/local/default/kustomization.yaml");
+    assertTrue(root.contains("- " + first + "\n") && root.contains("- " + rerun + "\n"), root);
+    String third = submit(true, T0.plusSeconds(120)).newRuns().get(0).folder().run();
+    assertFalse(List.of(first, rerun).contains(third), "a third attempt gets a third id");
+  }
+
+  @Test
+  @DisplayName("JGit builds on a commit the git CLI made: the platform.yaml at the GitOps root decides the namespace, other files stay")
+  void platformFromGitOpsRepo() throws Exception {
+    Path examples = Path.of(System.getProperty("trainyard.repo.root", "..")).resolve("examples");
+    GitCli.pushFiles(bare, temp.resolve("ops"), Map.of("README.md", "platform repo\n", "platform.yaml",
+        Files.readString(examples.resolve("platform.yaml"))), "platform");
+    SubmitResult result = submit(false, T0);
+    assertFalse(result.hasErrors(), result.diagnostics().toString());
+    RunFolder run = result.newRuns().get(0).folder();
+    assertEquals("ml", run.namespace());
+    assertEquals("ml", result.newRuns().get(0).job().target().localQueue());
+    assertTrue(GitCli.files(bare).contains("README.md"));
+    assertEquals(2, GitCli.log(bare).size());
+    assertEquals("Test <test@example.com>", GitCli.git(bare, "log", "-1", "--format=%an <%ae>", "main").strip(), "authored by the source commit's author");
+    assertEquals("Trainyard", GitCli.git(bare, "log", "-1", "--format=%cn", "main").strip());
+  }
+
+  @Test
+  @DisplayName("a namespace the platform does not open to the source repo is refused before any write")
+  void refusedByPolicy() throws Exception {
+    String platform = Files.readString(Path.of(System.getProperty("trainyard.repo.root", "..")).resolve("examples/platform.yaml"))
+        .replace("sources: [\"github.com/acme/*\"]", "sources: [\"github.com/other-team/*\"]");
+    GitCli.pushFiles(bare, temp.resolve("ops"), Map.of("platform.yaml", platform), "platform");
+    String before = GitCli.git(bare, "rev-parse", "main").strip();
+    SubmitResult result = submit(false, T0);
+    assertTrue(result.hasErrors());
+    assertFalse(result.pushed());
+    assertTrue(result.diagnostics().stream().filter(Diagnostic::isError).anyMatch(d -> d.message().contains("github.com/acme/llm-training")),
+        result.diagnostics().toString());
+    assertEquals(before, GitCli.git(bare, "rev-parse", "main").strip(), "nothing pushed");
+    assertEquals(List.of("platform"), GitCli.log(bare));
+  }
+
+  @Test
+  @DisplayName("a push that loses the race to a concurrent commit is re-planned on the new tip: both kept, history linear")
+  void lostRace() throws Exception {
+    GitCli.pushFiles(bare, temp.resolve("ops"), Map.of("README.md", "v1\n"), "first");
+    SubmitResult result = submit(false, T0, attempt -> {
+      if (attempt == 1) {
+        GitCli.pushFiles(bare, temp.resolve("ops"), Map.of("NOTES.md", "concurrent\n"), "concurrent");
+      }
+    });
+    assertTrue(result.pushed());
+    assertEquals(2, result.attempts());
+    assertTrue(GitCli.files(bare).contains("NOTES.md"), "the concurrent commit is kept");
+    assertEquals(3, GitCli.log(bare).size());
+    assertEquals("", GitCli.git(bare, "rev-list", "--merges", "main").strip(), "no merge commits");
+    assertEquals("concurrent", GitCli.git(bare, "log", "-1", "--format=%s", "main~1").strip(), "the submit sits on top of the concurrent commit");
+  }
+
+  @Test
+  @DisplayName("--dry-run builds the commit but pushes nothing")
+  void dryRun() throws Exception {
+    SubmitResult result = submitter(T0).submit(request(false, true));
+    assertTrue(result.dryRun());
+    assertFalse(result.pushed());
+    assertEquals(1, result.newRuns().size());
+    assertEquals("", GitCli.git(bare, "for-each-ref").strip(), "the GitOps repo has no branch");
+  }
+
+  @Test
+  @DisplayName("the commit message names the run and links the source commit in trailers, and carries no key material")
+  void commitMessage() throws Exception {
+    project = TrainProject.create(temp.resolve("mpi"), "runtime: mpi\nrun: python allreduce.py\nnodes: 2\n");
+    SubmitResult result = submit(false, T0);
+    assertFalse(result.hasErrors(), result.diagnostics().toString());
+    String run = result.newRuns().get(0).folder().run();
+    String message = GitCli.git(bare, "log", "-1", "--format=%B", "main");
+    String commit = result.newRuns().get(0).job().source().commit();
+    assertTrue(message.startsWith("trainyard submit: " + run + "\n"), message);
+    assertTrue(message.contains("\nTrainyard-Source-Commit: " + commit + "\n"), message);
+    assertTrue(message.contains("\nTrainyard-Source-Repo: " + TrainProject.REMOTE + "\n"), message);
+    assertTrue(message.contains("\nTrainyard-Run: local/default/" + run + " jobs/demo/train.yaml\n"), message);
+    assertTrue(message.contains("\nArgocd-reference-commit-sha: " + commit + "\n"), message);
+    assertEquals(commit, GitCli.git(bare, "log", "-1", "--format=%(trailers:key=Trainyard-Source-Commit,valueonly)", "main").strip());
+    String secret = GitCli.show(bare, "clusters/local/default/" + run + "/secret-" + run + "-ssh.yaml");
+    assertTrue(secret.contains("ssh-privatekey"), "the MPI run has its SSH Secret");
+    assertFalse(message.contains("PRIVATE") || message.contains("ssh-privatekey"), message);
+  }
+
+  @Test
+  @DisplayName("a compile error writes nothing and names the file and line")
+  void compileError() throws Exception {
+    project = TrainProject.create(temp.resolve("bad"), "run: torchrun train.py\nnodes: 0\n");
+    SubmitResult result = submit(false, T0);
+    assertTrue(result.hasErrors());
+    Diagnostic d = result.diagnostics().stream().filter(Diagnostic::isError).findFirst().orElseThrow();
+    assertEquals(2, d.location().line());
+    assertEquals("/nodes", d.pointer());
+    assertEquals("", GitCli.git(bare, "for-each-ref").strip());
+  }
+}
