@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * A real GitOps loop: the GitOps repo is a bare repo served by {@link GitHttpServer} (basic auth on, as a
  * private forge repo), Flux's source-controller and kustomize-controller ({@link FluxControllers}) sync it
  * with the shipped {@code examples/gitops/flux} objects (URL, cluster, namespace and intervals adapted), and
- * runs are submitted and pruned through {@link RunPublisher} ({@code trainyard submit}/{@code prune}).
+ * runs are submitted and pruned with {@code trainyard submit}/{@code prune} ({@link TrainyardCliPublisher}).
  * The JobSet runs to {@code Completed} through the JobSet controller, the Job controller and kwok; after the
  * prune, Flux deletes it and a further reconcile of the same commit does not bring it back.
  *
@@ -64,7 +64,7 @@ class FluxSyncIT {
             String url = seed(git, platform, temp.resolve("seed"));
             FluxObjects objects = new FluxObjects(cluster.client());
             installExamples(objects, url, namespace);
-            RunPublisher publisher = RunPublisher.chosen(url, CREDENTIALS, temp.resolve("publisher"));
+            TrainyardCliPublisher publisher = new TrainyardCliPublisher(url, CREDENTIALS);
             var status = new SyncStatus(cluster, objects, flux, namespace);
 
             String run = submitAndAwaitCompleted(publisher, trainYaml, platform, status);
@@ -74,7 +74,7 @@ class FluxSyncIT {
     }
 
     /** Submits the run; Flux must create its JobSet, which completes with both node pods run. */
-    private static String submitAndAwaitCompleted(RunPublisher publisher, Path trainYaml, Path platform, SyncStatus status) {
+    private static String submitAndAwaitCompleted(TrainyardCliPublisher publisher, Path trainYaml, Path platform, SyncStatus status) {
         long start = System.nanoTime();
         String run = publisher.submit(trainYaml, platform);
         Resource<GenericKubernetesResource> jobSet = status.jobSet(run);
@@ -87,7 +87,7 @@ class FluxSyncIT {
     }
 
     /** Prunes the run; Flux must apply that commit and delete the JobSet and pods, and not re-create them. */
-    private static void pruneAndAwaitGone(RunPublisher publisher, String run, Path bareRepo, SyncStatus status) {
+    private static void pruneAndAwaitGone(TrainyardCliPublisher publisher, String run, Path bareRepo, SyncStatus status) {
         long start = System.nanoTime();
         publisher.prune(run);
         String pruned = GitCli.run(bareRepo, GitCli.isolatedEnv(bareRepo), "rev-parse", "main").trim();

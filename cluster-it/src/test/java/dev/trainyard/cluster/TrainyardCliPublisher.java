@@ -9,7 +9,7 @@ import java.nio.file.Path;
  * server requires basic auth, so the URL carries the user and token; neither stdout nor stderr of either
  * command may contain the token.
  */
-final class TrainyardCliPublisher implements RunPublisher {
+final class TrainyardCliPublisher {
 
     private final String url;
     private final GitHttpServer.Credentials credentials;
@@ -19,15 +19,15 @@ final class TrainyardCliPublisher implements RunPublisher {
         this.credentials = credentials;
     }
 
-    @Override
-    public String submit(Path trainYaml, Path platform) {
+    /** Compiles {@code trainYaml} under {@code platform}, commits and pushes it; returns the run name. */
+    String submit(Path trainYaml, Path platform) {
         TrainyardCli.Result result = checked("trainyard submit", TrainyardCli.run("submit", trainYaml.toString(),
                 "--gitops", authenticatedUrl(), "--platform", platform.toString(), "--branch", "main"));
         return result.runName().orElseThrow(() -> new AssertionError("submit printed no 'run <name>:' line:\n" + result.out()));
     }
 
-    @Override
-    public void prune(String run) {
+    /** Removes run {@code run}'s folder from the GitOps repo in one pushed commit. */
+    void prune(String run) {
         checked("trainyard prune", TrainyardCli.run("prune", "--gitops", authenticatedUrl(), run));
     }
 
