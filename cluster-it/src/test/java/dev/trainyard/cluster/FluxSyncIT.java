@@ -30,6 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The JobSet runs to {@code Completed} through the JobSet controller, the Job controller and kwok; after the
  * prune, Flux deletes it and a further reconcile of the same commit does not bring it back.
  *
+ * <p>Logs: {@code target/cluster/flux/logs/} (controllers) and {@code target/cluster/flux-git/} (git http-backend).
+ *
  * <p>Reported as not run (an assumption naming the reason from {@code scripts/flux-testbin}'s marker) when
  * the Flux controllers are not built.
  */
@@ -59,7 +61,7 @@ class FluxSyncIT {
         Path platform = platform(temp, namespace);
         Path trainYaml = SourceRepo.withTrainYaml(temp.resolve("src"), "flux-sync",
                 "runtime: plain\nrun: python train.py\nnodes: 2\n");
-        try (GitHttpServer git = GitHttpServer.start(temp.resolve("git"), Optional.of(CREDENTIALS));
+        try (GitHttpServer git = GitHttpServer.start(KubeClusterExtension.workDir("flux-git"), Optional.of(CREDENTIALS));
              FluxControllers flux = FluxControllers.start(binaries, cluster, KubeClusterExtension.workDir("flux"))) {
             String url = seed(git, platform, temp.resolve("seed"));
             FluxObjects objects = new FluxObjects(cluster.client());
