@@ -1,16 +1,12 @@
 package dev.trainyard.cluster;
 
-import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -42,34 +38,9 @@ final class ClusterBootstrap {
         return Map.of("KUBECONFIG", cluster.kubeconfig().toString());
     }
 
-    /** Server-side applies every CRD file in the cache (in parallel) and waits until each is Established. */
+    /** Server-side applies every CRD file in the cache and waits until each is Established. */
     void installCrds() {
-        List<HasMetadata> crds = new ArrayList<>();
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(binaries.crds(), "*.yaml")) {
-            for (Path file : files) {
-                crds.addAll(load(file));
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read CRDs in " + binaries.crds(), e);
-        }
-        crds.parallelStream().forEach(crd ->
-                client().resource(crd).fieldManager(FIELD_MANAGER).forceConflicts().serverSideApply());
-        for (HasMetadata crd : crds) {
-            String name = crd.getMetadata().getName();
-            Eventually.await("CRD " + name + " Established", LocalCluster.READY_TIMEOUT, () -> established(name));
-        }
-    }
-
-    private boolean established(String name) {
-        CustomResourceDefinition crd = client().apiextensions().v1().customResourceDefinitions().withName(name).get();
-        return crd != null && crd.getStatus() != null && crd.getStatus().getConditions().stream()
-                .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
-    }
-
-    private List<HasMetadata> load(Path file) throws IOException {
-        try (InputStream in = Files.newInputStream(file)) {
-            return client().load(in).items();
-        }
+        CustomResourceDefinitions.install(client(), binaries.crds(), LocalCluster.READY_TIMEOUT);
     }
 
     /** JobSet controller with webhooks on 127.0.0.1 (they cannot be switched off, jobset main.go). */

@@ -24,7 +24,7 @@ public record K8sBinaries(Path dir) {
     /** Finds the cache and checks it is complete. */
     public static K8sBinaries locate() {
         String property = System.getProperty("trainyard.k8s.dir");
-        Path dir = property != null && !property.isBlank() ? Path.of(property) : askScript();
+        Path dir = property != null && !property.isBlank() ? Path.of(property) : printDir("scripts/k8s-testbin", BUILD_HINT);
         if (!Files.isRegularFile(dir.resolve("ready"))) {
             throw new IllegalStateException("k8s test binaries are missing or incomplete in " + dir
                     + " (no 'ready' stamp): " + BUILD_HINT);
@@ -36,8 +36,9 @@ public record K8sBinaries(Path dir) {
         return Path.of(System.getProperty("trainyard.repo.root", "..")).toAbsolutePath().normalize();
     }
 
-    private static Path askScript() {
-        Path script = repoRoot().resolve("scripts/k8s-testbin");
+    /** The cache dir that {@code script --print-dir} names (a repo-relative testbin script); builds nothing. */
+    static Path printDir(String relativeScript, String hint) {
+        Path script = repoRoot().resolve(relativeScript);
         try {
             Process process = new ProcessBuilder("bash", script.toString(), "--print-dir")
                     .redirectErrorStream(true).start();
@@ -47,7 +48,7 @@ public record K8sBinaries(Path dir) {
             }
             return Path.of(out);
         } catch (IOException e) {
-            throw new IllegalStateException("cannot run " + script + ": " + e.getMessage() + "; " + BUILD_HINT, e);
+            throw new IllegalStateException("cannot run " + script + ": " + e.getMessage() + "; " + hint, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while asking " + script, e);
