@@ -16,6 +16,9 @@ public final class Main {
   /** Exit code for bugs. */
   public static final int EXIT_INTERNAL = 4;
 
+  /** The user-info part of any URL in a text ({@code https://user:token@host} → {@code https://host}). */
+  private static final String URL_USER_INFO = "(?i)\\b([a-z][a-z0-9+.-]*://)[^/@\\s]*@";
+
   private Main() {}
 
   public static void main(String[] args) {
@@ -36,7 +39,8 @@ public final class Main {
   private static int usage(CommandLine.ParameterException e, String... args) {
     CommandLine command = e.getCommandLine();
     PrintWriter err = command.getErr();
-    err.println("trainyard: " + e.getMessage());
+    // A mistyped command may echo a URL that carries a token (https://user:token@host/...): never print it.
+    err.println("trainyard: " + String.valueOf(e.getMessage()).replaceAll(URL_USER_INFO, "$1"));
     CommandLine.UnmatchedArgumentException.printSuggestions(e, err);
     err.println("Try '" + command.getCommandSpec().qualifiedName() + " --help' for more information.");
     err.flush();

@@ -83,6 +83,18 @@ class SubmitCommandTest {
   }
 
   @Test
+  @DisplayName("a usage error never echoes a token that a URL carries")
+  void usageErrorRedactsToken() {
+    MainTest.Run r = MainTest.run("submit", "--gitops", "https://bot:ghp_S3CRET@github.com/acme/gitops.git", "--bogus");
+    assertEquals(2, r.exit());
+    assertFalse(r.err().contains("ghp_S3CRET") || r.out().contains("ghp_S3CRET"), r.err());
+    MainTest.Run extra = MainTest.run("compile", "train.yaml", "https://bot:ghp_S3CRET@github.com/x.git");
+    assertEquals(2, extra.exit());
+    assertTrue(extra.err().contains("'https://github.com/x.git'"), "picocli echoes the unmatched argument, without its token: " + extra.err());
+    assertFalse(extra.err().contains("ghp_S3CRET"), extra.err());
+  }
+
+  @Test
   @DisplayName("an unreachable GitOps server is an environment error: exit 3, message and hint, no stack trace")
   void unreachable() {
     MainTest.Run r = MainTest.run("submit", project.trainYaml().toString(), "--gitops", "http://127.0.0.1:9/acme/gitops.git");

@@ -86,7 +86,7 @@ public record GitOpsLocation(String url, String shown) {
   }
 
   /** The URL without user info: {@code https://user:token@host/x} → {@code https://host/x}. */
-  static String redact(String url) {
+  public static String redact(String url) {
     return url.replaceFirst("^([A-Za-z][A-Za-z0-9+.-]*://)[^/@]*@", "$1");
   }
 
