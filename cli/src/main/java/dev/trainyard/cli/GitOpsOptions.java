@@ -31,14 +31,21 @@ final class GitOpsOptions {
     if (value == null) {
       throw new ParameterException(spec.commandLine(), "Missing --gitops URL|PATH (or set " + GITOPS_ENV + ")");
     }
-    if (branch.isBlank() || branch.startsWith("-") || branch.contains("..") || branch.contains(" ")) {
-      throw new ParameterException(spec.commandLine(), "--branch \"" + branch + "\" is not a branch name");
+    if (branch.isBlank() || branch.startsWith("-") || branch.startsWith("refs/") || branch.contains("..") || branch.contains(" ")) {
+      throw new ParameterException(spec.commandLine(), "--branch \"" + branch + "\" is not a branch name (give it without refs/heads/)");
     }
+    GitOpsLocation location;
     try {
-      return GitOpsLocation.parse(value, Path.of(""));
+      location = GitOpsLocation.parse(value, Path.of(""));
     } catch (IllegalArgumentException e) {
-      throw new ParameterException(spec.commandLine(), e.getMessage());
+      String message = gitops != null ? e.getMessage() : e.getMessage().replace("--gitops", GITOPS_ENV);
+      throw new ParameterException(spec.commandLine(), message);
     }
+    if (!location.url().equals(location.shown())) {
+      spec.commandLine().getErr().println("trainyard: warning: the GitOps URL carries credentials; they are used but never printed or stored."
+          + " Prefer " + "TRAINYARD_GITOPS_TOKEN or a git credential helper (a URL ends up in shell history and CI logs)");
+    }
+    return location;
   }
 
   /**

@@ -32,6 +32,13 @@ public final class Main {
     boolean json = wantsJson(args);
     cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> handle(e, json ? out : null, err));
     cli.setParameterExceptionHandler(Main::usage);
+    // JGit's local transport pushes from a thread of its own; a failure there (a read-only repository) must be
+    // one line, not a stack trace: the push itself reports the error.
+    Thread.setDefaultUncaughtExceptionHandler((thread, e) -> {
+      if ("1".equals(System.getenv("TRAINYARD_DEBUG"))) {
+        e.printStackTrace(err);
+      }
+    });
     return cli.execute(args);
   }
 

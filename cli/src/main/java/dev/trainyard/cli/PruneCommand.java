@@ -55,12 +55,15 @@ final class PruneCommand implements Callable<Integer> {
     if (names.isEmpty() == (olderThan == null)) {
       throw new ParameterException(spec.commandLine(), "Give either run names or --older-than DURATION");
     }
+    if (names.stream().anyMatch(String::isBlank)) {
+      throw new ParameterException(spec.commandLine(), "A run name is empty (an unset variable?)");
+    }
     PruneRequest request = new PruneRequest(location, gitops.branch, names, age(), Optional.ofNullable(cluster), gitops.dryRun);
     try {
       PruneResult result = new Pruner(GitOpsOptions.cacheRoot(env), env, Clock.systemUTC()).prune(request);
       return gitops.output == CompileOptions.OutputFormat.json ? json(result, location) : text(result, location);
     } catch (GitOpsException e) {
-      return Reporting.environment(spec, gitops.output, e.getMessage(), e.hint());
+      return Reporting.failure(spec, gitops.output, e.getMessage(), e.hint(), e.isUsage() ? 2 : Main.EXIT_ENVIRONMENT);
     }
   }
 

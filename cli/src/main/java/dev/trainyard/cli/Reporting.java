@@ -64,6 +64,11 @@ final class Reporting {
    * with {@code --output json} also {@code {"error", "hint", "exitCode"}} on stdout. Returns exit code 3.
    */
   static int environment(CommandSpec spec, CompileOptions.OutputFormat format, String message, String hint) {
+    return failure(spec, format, message, hint, Main.EXIT_ENVIRONMENT);
+  }
+
+  /** Like {@link #environment}, with the exit code given (2 for a flag the GitOps repo cannot satisfy). */
+  static int failure(CommandSpec spec, CompileOptions.OutputFormat format, String message, String hint, int exit) {
     PrintWriter err = spec.commandLine().getErr();
     err.println("trainyard: error: " + message);
     if (!hint.isEmpty()) {
@@ -72,11 +77,11 @@ final class Reporting {
     err.flush();
     if (format == CompileOptions.OutputFormat.json) {
       ObjectNode node = dev.trainyard.compiler.manifest.CanonicalJson.mapper().createObjectNode();
-      node.put("error", message).put("hint", hint).put("exitCode", Main.EXIT_ENVIRONMENT);
+      node.put("error", message).put("hint", hint).put("exitCode", exit);
       spec.commandLine().getOut().println(node.toPrettyString());
       spec.commandLine().getOut().flush();
     }
-    return Main.EXIT_ENVIRONMENT;
+    return exit;
   }
 
   private static void printFiles(PrintWriter out, Written w) {

@@ -72,7 +72,7 @@ final class SubmitCommand implements Callable<Integer> {
       SubmitResult result = new Submitter(GitOpsOptions.cacheRoot(env), env, Clock.systemUTC()).submit(request);
       return gitops.output == CompileOptions.OutputFormat.json ? json(result, location) : text(result, location);
     } catch (GitOpsException e) {
-      return Reporting.environment(spec, gitops.output, e.getMessage(), e.hint());
+      return Reporting.failure(spec, gitops.output, e.getMessage(), e.hint(), e.isUsage() ? 2 : Main.EXIT_ENVIRONMENT);
     }
   }
 

@@ -118,10 +118,24 @@ class SubmitCommandTest {
   }
 
   @Test
+  @DisplayName("a --branch the GitOps repo lacks is a usage error (exit 2); a URL with credentials gets a warning")
+  void branchAndCredentials() {
+    assertEquals(0, MainTest.run("submit", project.trainYaml().toString(), "--gitops", bare.toString()).exit());
+    MainTest.Run r = MainTest.run("submit", project.trainYaml().toString(), "--gitops", bare.toString(), "--branch", "mian");
+    assertEquals(2, r.exit(), r.err());
+    assertTrue(r.err().startsWith("trainyard: error: --branch \"mian\" does not exist in file:"), r.err());
+    assertEquals(2, MainTest.run("submit", project.trainYaml().toString(), "--gitops", bare.toString(), "--branch", "refs/heads/main").exit());
+    MainTest.Run creds = MainTest.run("submit", "--gitops", "http://bot:tok3n@127.0.0.1:9/x.git", project.trainYaml().toString());
+    assertTrue(creds.err().startsWith("trainyard: warning: the GitOps URL carries credentials"), creds.err());
+    assertFalse(creds.err().contains("tok3n"), creds.err());
+  }
+
+  @Test
   @DisplayName("prune needs run names or --older-than, and --older-than a duration: usage errors, exit 2")
   void pruneUsage() {
     assertEquals(2, MainTest.run("prune", "--gitops", bare.toString()).exit());
     assertEquals(2, MainTest.run("prune", "--gitops", bare.toString(), "x", "--older-than", "1d").exit());
+    assertEquals(2, MainTest.run("prune", "--gitops", bare.toString(), "").exit());
     MainTest.Run r = MainTest.run("prune", "--gitops", bare.toString(), "--older-than", "soon");
     assertEquals(2, r.exit());
     assertTrue(r.err().startsWith("trainyard: --older-than \"soon\" is not a duration"), r.err());

@@ -1,8 +1,18 @@
 package dev.trainyard.gitops;
 
-import dev.trainyard.compiler.manifest.EmitStage;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.trainyard.compiler.diagnostic.Diagnostic;
+import dev.trainyard.compiler.diagnostic.DiagnosticCode;
+import dev.trainyard.compiler.diagnostic.SourceLocation;
+import dev.trainyard.compiler.manifest.CanonicalJson;
+import dev.trainyard.compiler.manifest.YamlWriter;
+import dev.trainyard.compiler.source.SourceFile;
+import dev.trainyard.compiler.source.YamlDocumentLoader;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.SortedSet;
 import java.util.TreeSet;
 
@@ -15,52 +25,155 @@ import java.util.TreeSet;
  * </pre>
  *
  * A Flux Kustomization (or Argo CD Application) per namespace can then sync one team's runs and depend on the
- * cluster's queue objects ({@code _cluster}); a namespace left with no folder is removed, a cluster root is
- * kept even when it lists nothing. Pure: it reads the
- * base tree and the pending edits, and returns more edits.
+ * cluster's queue objects ({@code _cluster}). Only the roots of namespaces the change touches, and of their
+ * cluster, are rewritten, and only their {@code resources} list: entries Trainyard does not own (a hand-written
+ * {@code configmap.yaml}, a folder of other apps) and every other field are kept; a folder the change deletes
+ * leaves the list, a folder it adds (or a sub-folder with its own {@code kustomization.yaml}) joins it. A root
+ * that is not a kustomization Trainyard can read, or a file where the layout needs a folder, is a diagnostic,
+ * and the change is refused. Pure: it reads the base tree and the pending edits, and returns more edits.
  */
 public final class ClusterRoots {
+  private static final String FILE = "kustomization.yaml";
+
   private ClusterRoots() {}
 
-  /** The edits that rewrite the roots of every cluster {@code edits} touch, as the tree will be after them. */
-  public static List<TreeEdit> after(Snapshot base, List<TreeEdit> edits) {
+  /**
+   * The root edits, or the problems that refuse the change.
+   *
+   * @param edits roots to write
+   * @param diagnostics errors (E803 unreadable root, E804 a file in the way); with any, {@code edits} is empty
+   */
+  public record Result(List<TreeEdit> edits, List<Diagnostic> diagnostics) {
+    public Result {
+      edits = List.copyOf(edits);
+      diagnostics = List.copyOf(diagnostics);
+    }
+  }
+
+  /** The edits that bring the roots of every namespace and cluster {@code edits} touch up to date. */
+  public static Result after(Snapshot base, List<TreeEdit> edits) {
+    List<Diagnostic> problems = new ArrayList<>(filesInTheWay(base, edits));
     SortedSet<String> clusters = new TreeSet<>();
+    SortedSet<String> namespaces = new TreeSet<>();
     for (TreeEdit e : edits) {
       String[] parts = e.path().split("/");
       if (parts.length >= 3 && parts[0].equals("clusters")) {
-        clusters.add(parts[1]);
+        clusters.add(parts[0] + "/" + parts[1]);
+        if (parts.length >= 4 && !RunFolder.reserved(parts[2])) {
+          namespaces.add(parts[0] + "/" + parts[1] + "/" + parts[2]);
+        }
       }
     }
     List<TreeEdit> roots = new ArrayList<>();
-    for (String cluster : clusters) {
-      roots.addAll(cluster(base, edits, "clusters/" + cluster));
+    if (problems.isEmpty()) {
+      namespaces.forEach(ns -> root(base, edits, ns, problems).ifPresent(roots::add));
+      clusters.forEach(c -> root(base, edits, c, problems).ifPresent(roots::add));
     }
-    return roots;
+    return problems.isEmpty() ? new Result(roots, List.of()) : new Result(List.of(), problems);
   }
 
-  private static List<TreeEdit> cluster(Snapshot base, List<TreeEdit> edits, String clusterDir) {
-    List<TreeEdit> roots = new ArrayList<>();
-    List<String> resources = new ArrayList<>();
-    for (String child : folders(base, edits, clusterDir)) {
-      if (child.equals(EmitStage.CLUSTER_FOLDER)) {
-        resources.add(child);
-        continue;
-      }
-      if (RunFolder.reserved(child)) {
-        continue;
-      }
-      String nsDir = clusterDir + "/" + child;
-      SortedSet<String> inside = folders(base, edits, nsDir);
-      if (inside.isEmpty()) {
-        roots.add(new TreeEdit.DeleteFolder(nsDir));
-      } else {
-        roots.add(new TreeEdit.WriteFile(nsDir + "/kustomization.yaml", EmitStage.kustomization(List.copyOf(inside))));
-        resources.add(child);
+  /** The root of {@code dir} with its resources brought up to date, or empty when they did not change. */
+  private static Optional<TreeEdit> root(Snapshot base, List<TreeEdit> edits, String dir, List<Diagnostic> problems) {
+    String path = dir + "/" + FILE;
+    Optional<String> text = base.read(path);
+    Optional<ObjectNode> existing = text.isPresent() ? parse(path, text.get(), problems) : Optional.of(fresh());
+    if (existing.isEmpty()) {
+      return Optional.empty();
+    }
+    ObjectNode k = existing.get();
+    List<String> before = new ArrayList<>();
+    k.path("resources").forEach(r -> before.add(r.asText()));
+    SortedSet<String> after = resources(base, edits, dir, before);
+    if (text.isPresent() && List.copyOf(after).equals(before)) {
+      return Optional.empty();
+    }
+    ArrayNode list = k.putArray("resources");
+    after.forEach(list::add);
+    return Optional.of(new TreeEdit.WriteFile(path, YamlWriter.write(k)));
+  }
+
+  private static SortedSet<String> resources(Snapshot base, List<TreeEdit> edits, String dir, List<String> before) {
+    SortedSet<String> deleted = new TreeSet<>();
+    SortedSet<String> created = new TreeSet<>();
+    direct(edits, dir, deleted, created);
+    SortedSet<String> after = new TreeSet<>();
+    for (String r : before) {
+      if (!deleted.contains(r.replaceFirst("/$", "")) || created.contains(r.replaceFirst("/$", ""))) {
+        after.add(r);
       }
     }
-    // Kept even when empty ("resources: []" builds to nothing): the sync tools point here, and pruned-runs.txt lives here.
-    roots.add(new TreeEdit.WriteFile(clusterDir + "/kustomization.yaml", EmitStage.kustomization(resources)));
-    return roots;
+    for (String folder : folders(base, edits, dir)) {
+      boolean listed = after.contains(folder) || after.contains(folder + "/");
+      if (!listed && !folder.startsWith(".") && (created.contains(folder) || base.read(dir + "/" + folder + "/" + FILE).isPresent())) {
+        after.add(folder);
+      }
+    }
+    return after;
+  }
+
+  /** Direct sub-folders of {@code dir} that {@code edits} delete, and those they create or write into. */
+  private static void direct(List<TreeEdit> edits, String dir, SortedSet<String> deleted, SortedSet<String> created) {
+    for (TreeEdit e : edits) {
+      if (!e.path().startsWith(dir + "/")) {
+        continue;
+      }
+      String rest = e.path().substring(dir.length() + 1);
+      int slash = rest.indexOf('/');
+      String first = slash < 0 ? rest : rest.substring(0, slash);
+      boolean empties = e instanceof TreeEdit.DeleteFolder || e instanceof TreeEdit.ReplaceFolder r && r.files().isEmpty();
+      if (empties && slash < 0) {
+        deleted.add(first);
+        created.remove(first);
+      } else if (!empties && (slash >= 0 || e instanceof TreeEdit.ReplaceFolder)) {
+        created.add(first);
+      }
+    }
+  }
+
+  private static Optional<ObjectNode> parse(String path, String text, List<Diagnostic> problems) {
+    var doc = new YamlDocumentLoader().load(new SourceFile(path, text));
+    JsonNode root = doc.value().map(d -> d.root()).orElse(null);
+    boolean listOfNames = root != null && root.isObject() && (root.path("resources").isMissingNode() || root.path("resources").isArray());
+    if (listOfNames) {
+      for (JsonNode r : root.path("resources")) {
+        listOfNames &= r.isTextual();
+      }
+    }
+    if (!listOfNames) {
+      SourceLocation at = doc.diagnostics().isEmpty() ? SourceLocation.ofFile(path) : doc.diagnostics().get(0).location();
+      problems.add(Diagnostic.error(DiagnosticCode.GITOPS_ROOT_UNREADABLE, at, "/resources",
+              "cannot update " + path + ": it is not a kustomization with a list of resources")
+          .withHint("fix it in the GitOps repo (Trainyard keeps every entry it does not own), or delete it to have it regenerated"));
+      return Optional.empty();
+    }
+    return Optional.of((ObjectNode) root.deepCopy());
+  }
+
+  private static ObjectNode fresh() {
+    ObjectNode k = CanonicalJson.mapper().createObjectNode();
+    k.put("apiVersion", "kustomize.config.k8s.io/v1beta1").put("kind", "Kustomization");
+    return k;
+  }
+
+  /** A file of the base where an edit needs a folder ({@code clusters} as a file): git would lose it silently. */
+  private static List<Diagnostic> filesInTheWay(Snapshot base, List<TreeEdit> edits) {
+    SortedSet<String> seen = new TreeSet<>();
+    List<Diagnostic> problems = new ArrayList<>();
+    for (TreeEdit e : edits) {
+      String[] parts = e.path().split("/");
+      String parent = "";
+      int folders = e instanceof TreeEdit.WriteFile ? parts.length - 1 : parts.length;
+      for (int i = 0; i < folders; i++) {
+        String path = parent.isEmpty() ? parts[i] : parent + "/" + parts[i];
+        if (seen.add(path) && base.children(parent).contains(parts[i])) {
+          problems.add(Diagnostic.error(DiagnosticCode.GITOPS_FILE_IN_THE_WAY, SourceLocation.ofFile(path), "",
+                  "the GitOps repo has a file " + path + " where Trainyard writes a folder")
+              .withHint("move or delete it in the GitOps repo; Trainyard never overwrites files it does not own"));
+        }
+        parent = path;
+      }
+    }
+    return problems;
   }
 
   /** The sub-folders of {@code folder} once {@code edits} are applied to {@code base}. */
@@ -71,21 +184,14 @@ public final class ClusterRoots {
         names.add(child.substring(0, child.length() - 1));
       }
     }
+    SortedSet<String> deleted = new TreeSet<>();
+    SortedSet<String> created = new TreeSet<>();
     for (TreeEdit e : edits) {
-      if (!e.path().startsWith(folder + "/")) {
-        continue;
-      }
-      String rest = e.path().substring(folder.length() + 1);
-      int slash = rest.indexOf('/');
-      String first = slash < 0 ? rest : rest.substring(0, slash);
-      boolean direct = slash < 0;
-      if (e instanceof TreeEdit.DeleteFolder || e instanceof TreeEdit.ReplaceFolder r && r.files().isEmpty()) {
-        if (direct) {
-          names.remove(first);
-        }
-      } else if (!direct || e instanceof TreeEdit.ReplaceFolder) {
-        names.add(first);
-      }
+      deleted.clear();
+      created.clear();
+      direct(List.of(e), folder, deleted, created);
+      names.removeAll(deleted);
+      names.addAll(created);
     }
     return names;
   }

@@ -2,16 +2,32 @@ package dev.trainyard.gitops;
 
 /**
  * The GitOps repository could not be read or written: unreachable, refused credentials, corrupt, or a push
- * that kept losing races. An environment problem (exit code 3), never a user's input mistake. Messages
- * never carry credentials.
+ * that kept losing races — an environment problem (exit code 3); or a flag names what the repository does not
+ * have ({@link #isUsage()}, exit code 2). Messages never carry credentials.
  */
 public final class GitOpsException extends Exception {
   private static final long serialVersionUID = 1L;
   private final String hint;
+  private final boolean usage;
 
   public GitOpsException(String message, String hint, Throwable cause) {
+    this(message, hint, cause, false);
+  }
+
+  private GitOpsException(String message, String hint, Throwable cause, boolean usage) {
     super(message, cause);
     this.hint = hint;
+    this.usage = usage;
+  }
+
+  /** A flag that names something the repository does not have (e.g. a {@code --branch}): a usage error, exit 2. */
+  public static GitOpsException usage(String message, String hint) {
+    return new GitOpsException(message, hint, null, true);
+  }
+
+  /** Whether this is a usage error (exit 2) rather than an environment problem (exit 3). */
+  public boolean isUsage() {
+    return usage;
   }
 
   public GitOpsException(String message, String hint) {

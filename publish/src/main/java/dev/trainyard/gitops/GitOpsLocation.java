@@ -63,6 +63,9 @@ public record GitOpsLocation(String url, String shown) {
     if (scheme.equals("file")) {
       return fromPath(Path.of(uri.getPath() == null ? "" : uri.getPath()), v);
     }
+    if (uri.getPort() > 65_535) {
+      throw new IllegalArgumentException("--gitops \"" + redact(v) + "\": port " + uri.getPort() + " is out of range (1-65535)");
+    }
     if (uri.getHost() == null || uri.getPath() == null || uri.getPath().isEmpty() || uri.getPath().equals("/")) {
       throw new IllegalArgumentException("--gitops \"" + redact(v) + "\" has no host or no repository path");
     }

@@ -14,9 +14,6 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.eclipse.jgit.api.errors.TransportException;
-import org.eclipse.jgit.errors.NoRemoteRepositoryException;
-import org.eclipse.jgit.errors.NotSupportedException;
 import org.eclipse.jgit.lib.CommitBuilder;
 import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.NullProgressMonitor;
@@ -89,7 +86,8 @@ public final class GitOpsRepository implements AutoCloseable {
       }
       return new GitOpsRepository(r, Optional.of(location), env, Optional.of(lock));
     } catch (IOException e) {
-      throw new GitOpsException("cannot use the GitOps cache " + dir + ": " + e.getMessage(),
+      String why = e instanceof java.nio.file.AccessDeniedException ? "permission denied on " + e.getMessage() : e.getMessage();
+      throw new GitOpsException("cannot use the GitOps cache " + dir + ": " + why,
           "set TRAINYARD_CACHE to a writable folder", e);
     }
   }
@@ -115,21 +113,28 @@ public final class GitOpsRepository implements AutoCloseable {
   /**
    * Fetches {@code branch} from the remote into the mirror.
    *
-   * @return the branch tip, or empty when the remote has no such branch yet (an empty repository)
-   * @throws GitOpsException when the remote cannot be reached or refuses the credentials
+   * @return the branch tip, or empty when the repository has no branch at all yet (a new, empty repository)
+   * @throws GitOpsException when the remote cannot be reached or refuses the credentials, or when it has
+   *     branches but not this one (a mistyped {@code --branch} must not start an unrelated history)
    */
   public Optional<Snapshot> fetch(String branch) throws GitOpsException {
     String remoteRef = Constants.R_HEADS + branch;
     try {
-      if (!advertises(remoteRef)) {
-        return Optional.empty();
+      List<String> heads = heads();
+      if (!heads.contains(remoteRef)) {
+        if (heads.isEmpty()) {
+          return Optional.empty();
+        }
+        throw GitOpsException.usage("--branch \"" + branch + "\" does not exist in " + shown() + "; it has "
+            + String.join(", ", heads.stream().map(h -> h.substring(Constants.R_HEADS.length())).sorted().limit(10).toList()),
+            "pass one of those branches (an empty repository gets its first branch on the first submit)");
       }
       try (Transport t = open()) {
         FetchResult result = t.fetch(NullProgressMonitor.INSTANCE, List.of(new RefSpec("+" + remoteRef + ":" + tracking(branch))));
         Ref tip = result.getAdvertisedRef(remoteRef);
         return tip == null ? Optional.empty() : Optional.of(snapshotOf(tip.getObjectId()));
       }
-    } catch (IOException e) {
+    } catch (IOException | RuntimeException e) {
       throw transportFailure("fetch " + branch + " from", e);
     }
   }
@@ -212,7 +217,7 @@ public final class GitOpsRepository implements AutoCloseable {
       PushResult result = t.push(NullProgressMonitor.INSTANCE, List.of(update));
       RemoteRefUpdate done = result.getRemoteUpdate(Constants.R_HEADS + branch);
       return outcome(done, branch);
-    } catch (IOException e) {
+    } catch (IOException | RuntimeException e) {
       throw transportFailure("push " + branch + " to", e);
     }
   }
@@ -235,10 +240,10 @@ public final class GitOpsRepository implements AutoCloseable {
     }
   }
 
-  /** Whether the remote has {@code ref} (an empty repository has no branch yet; fetching it would fail). */
-  private boolean advertises(String ref) throws IOException {
+  /** The remote's branches ({@code refs/heads/...}); an empty repository has none, and fetching one would fail. */
+  private List<String> heads() throws IOException {
     try (Transport t = open(); FetchConnection c = t.openFetch()) {
-      return c.getRef(ref) != null;
+      return c.getRefs().stream().map(Ref::getName).filter(n -> n.startsWith(Constants.R_HEADS)).toList();
     }
   }
 
@@ -260,8 +265,9 @@ public final class GitOpsRepository implements AutoCloseable {
       return new GitOpsException("cannot " + action + " " + shown() + ": the server wants credentials or refused them",
           "set " + GitCredentials.TOKEN_ENV + " to a token that may push, or configure a git credential helper", e);
     }
-    if (e instanceof NoRemoteRepositoryException || e instanceof NotSupportedException || e instanceof TransportException) {
-      return new GitOpsException("cannot " + action + " " + shown() + ": " + message, "check the --gitops URL and that the server is reachable", e);
+    if (message.contains("ermission denied") || message.contains("not permitted") || message.contains("403")) {
+      return new GitOpsException("cannot " + action + " " + shown() + ": " + message,
+          "the user or token may not write to this repository: use a token with push access (" + GitCredentials.TOKEN_ENV + ")", e);
     }
     return new GitOpsException("cannot " + action + " " + shown() + ": " + message, "check the --gitops URL and that the server is reachable", e);
   }

@@ -50,20 +50,30 @@ public final class Pruner {
     RunIndex index = new RunIndex(base);
     List<RunFolder> all = request.cluster().map(index::runs).orElseGet(index::runs);
     List<Diagnostic> diagnostics = new ArrayList<>();
+    if (request.cluster().isPresent() && !base.hasFolder("clusters/" + request.cluster().get())) {
+      diagnostics.add(Diagnostic.error(DiagnosticCode.UNKNOWN_CLUSTER, SourceLocation.ofFile(ARGUMENTS), "",
+              "--target-cluster \"" + request.cluster().get() + "\" has no folder in the GitOps repo")
+          .withHint("clusters: " + String.join(", ", base.children("clusters").stream().filter(c -> c.endsWith("/")).map(c -> c.substring(0, c.length() - 1)).toList())));
+      return new Change<>(List.of(), Optional.empty(), diagnostics, List.of());
+    }
     List<RunFolder> chosen = request.olderThan().isPresent()
         ? older(index, all, now.minus(request.olderThan().get()), diagnostics)
-        : named(request.runs(), all, diagnostics);
+        : named(request.runs(), all, name -> pruned(base, request.cluster()).stream().anyMatch(k -> k.endsWith("/" + name)), diagnostics);
     if (diagnostics.stream().anyMatch(Diagnostic::isError) || chosen.isEmpty()) {
       return new Change<>(List.of(), Optional.empty(), diagnostics, chosen);
     }
     return new Change<>(edits(base, chosen), Optional.of(message(chosen, now)), diagnostics, chosen);
   }
 
-  private static List<RunFolder> named(List<String> names, List<RunFolder> all, List<Diagnostic> diagnostics) {
+  private static List<RunFolder> named(List<String> names, List<RunFolder> all, java.util.function.Predicate<String> alreadyPruned,
+      List<Diagnostic> diagnostics) {
     List<RunFolder> chosen = new ArrayList<>();
     for (String name : new TreeSet<>(names)) {
       List<RunFolder> matches = all.stream().filter(r -> r.run().equals(name)).toList();
-      if (matches.isEmpty()) {
+      if (matches.isEmpty() && alreadyPruned.test(name)) {
+        diagnostics.add(Diagnostic.warning(DiagnosticCode.ALREADY_PRUNED, SourceLocation.ofFile(ARGUMENTS), "",
+            "run \"" + name + "\" was already pruned; nothing to do for it"));
+      } else if (matches.isEmpty()) {
         diagnostics.add(Diagnostic.error(DiagnosticCode.UNKNOWN_RUN, SourceLocation.ofFile(ARGUMENTS), "", "no run \"" + name + "\" in the GitOps repo")
             .withHint(hint(name, all)));
       }
@@ -72,9 +82,21 @@ public final class Pruner {
     return chosen;
   }
 
+  /** The pruned keys ({@code <namespace>/<run>}) of every cluster, or of one. */
+  private static SortedSet<String> pruned(Snapshot base, Optional<String> cluster) {
+    SortedSet<String> keys = new TreeSet<>();
+    for (String c : base.children("clusters")) {
+      String name = c.replaceFirst("/$", "");
+      if (c.endsWith("/") && cluster.map(name::equals).orElse(true)) {
+        keys.addAll(PrunedRuns.of(base, name));
+      }
+    }
+    return keys;
+  }
+
   private static String hint(String name, List<RunFolder> all) {
     List<String> near = all.stream().map(RunFolder::run).filter(r -> r.startsWith(name.replaceFirst("-[0-9a-f]{6}$", ""))).limit(5).toList();
-    return near.isEmpty() ? "`trainyard status` or the GitOps repo's clusters/<cluster>/<namespace>/ folders list the runs"
+    return near.isEmpty() ? "the GitOps repo's clusters/<cluster>/<namespace>/ folders are the runs"
         : "runs with that job name: " + String.join(", ", near);
   }
 

@@ -1,5 +1,6 @@
 package dev.trainyard.gitops;
 
+import dev.trainyard.compiler.diagnostic.Diagnostic;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -70,8 +71,14 @@ public final class Publisher {
       if (change.refused() || change.text().isEmpty() || change.edits().isEmpty()) {
         return new Published<>(change, Optional.empty(), false, attempt, base);
       }
+      ClusterRoots.Result roots = ClusterRoots.after(base.orElseGet(EmptySnapshot::new), change.edits());
+      if (!roots.diagnostics().isEmpty()) {
+        List<Diagnostic> all = new ArrayList<>(change.diagnostics());
+        all.addAll(roots.diagnostics());
+        return new Published<>(new Change<>(List.of(), Optional.empty(), all, change.summary()), Optional.empty(), false, attempt, base);
+      }
       List<TreeEdit> edits = new ArrayList<>(change.edits());
-      edits.addAll(ClusterRoots.after(base.orElseGet(EmptySnapshot::new), change.edits()));
+      edits.addAll(roots.edits());
       Snapshot next = repo.apply(base, edits);
       Optional<String> commit = repo.commit(base, next, change.text().get());
       if (commit.isEmpty() || dryRun) {

@@ -34,11 +34,16 @@ public record SubmitRequest(
     boolean rerun,
     boolean dryRun) {
   public SubmitRequest {
-    trainYamls = List.copyOf(trainYamls);
+    trainYamls = trainYamls.stream().filter(distinctFile(new java.util.HashSet<>())).toList();
     if (trainYamls.isEmpty()) {
       throw new IllegalArgumentException("at least one train.yaml");
     }
     Objects.requireNonNull(gitops, "gitops");
     Objects.requireNonNull(branch, "branch");
+  }
+
+  /** Keeps the first of several names for one file ({@code a/train.yaml} and {@code ./a/train.yaml}). */
+  private static java.util.function.Predicate<Path> distinctFile(java.util.Set<Path> seen) {
+    return p -> seen.add(p.toAbsolutePath().normalize());
   }
 }

@@ -67,7 +67,10 @@ public final class Submitter {
 
   private Change<List<SubmittedRun>> plan(SubmitRequest request, Snapshot base) {
     Instant now = clock.instant();
-    List<Diagnostic> diagnostics = new ArrayList<>();
+    List<Diagnostic> diagnostics = new ArrayList<>(PlatformSource.check(request, base));
+    if (diagnostics.stream().anyMatch(Diagnostic::isError)) {
+      return new Change<>(List.of(), Optional.empty(), diagnostics, List.of());
+    }
     List<SubmittedRun> runs = new ArrayList<>();
     Map<String, TreeEdit> edits = new LinkedHashMap<>();
     try (GitOpsPlatform platform = GitOpsPlatform.of(request, base)) {

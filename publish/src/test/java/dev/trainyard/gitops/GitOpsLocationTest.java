@@ -53,6 +53,7 @@ class GitOpsLocationTest {
     assertEquals("--gitops \"ftp://host/x\": scheme ftp:// is not supported (use https, http, file, or a path)", message("ftp://host/x"));
     assertEquals("--gitops \"https://\" is not a valid URL: Expected authority", message("https://"));
     assertEquals("--gitops \"https://github.com/\" has no host or no repository path", message("https://tok@github.com/"));
+    assertEquals("--gitops \"https://127.0.0.1:99999/x.git\": port 99999 is out of range (1-65535)", message("https://u:SECRET@127.0.0.1:99999/x.git"));
   }
 
   private String message(String value) {

@@ -145,4 +145,32 @@ class PrunerTest {
         GitCli.show(bare, "clusters/local/default/kustomization.yaml"));
     assertTrue(GitCli.show(bare, "clusters/local/kustomization.yaml").contains("- default\n"));
   }
+
+  @Test
+  @DisplayName("pruning an already pruned run is warning W807 and exit-code clean; an unknown --target-cluster is E808")
+  void prunedTwiceAndUnknownCluster() throws Exception {
+    String run = submit(false, T0);
+    prune(T0, List.of(run), Optional.empty());
+    PruneResult again = prune(T0, List.of(run), Optional.empty());
+    assertFalse(again.hasErrors());
+    assertEquals(List.of(DiagnosticCode.ALREADY_PRUNED), again.diagnostics().stream().map(Diagnostic::code).toList());
+    assertFalse(again.pushed());
+    PruneResult nowhere = new Pruner(temp.resolve("cache"), Map.of(), Clock.fixed(T0, ZoneOffset.UTC))
+        .prune(new PruneRequest(location(), "main", List.of(), Optional.of(Duration.ofSeconds(1)), Optional.of("nope"), false));
+    assertEquals(List.of(DiagnosticCode.UNKNOWN_CLUSTER), nowhere.diagnostics().stream().map(Diagnostic::code).toList());
+    assertEquals("clusters: local", nowhere.diagnostics().get(0).hint());
+  }
+
+  @Test
+  @DisplayName("prune keeps hand-written files and entries of the namespace root")
+  void foreignContentKept() throws Exception {
+    String run = submit(false, T0);
+    String root = GitCli.show(bare, "clusters/local/default/kustomization.yaml").replace("resources:\n", "resources:\n- handmade.yaml\n");
+    GitCli.pushFiles(bare, temp.resolve("ops"), Map.of("clusters/local/default/handmade.yaml", "kind: ConfigMap\n",
+        "clusters/local/default/kustomization.yaml", root), "hand");
+    prune(T0, List.of(run), Optional.empty());
+    assertTrue(GitCli.files(bare).contains("clusters/local/default/handmade.yaml"));
+    assertEquals("apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n- _queues\n- handmade.yaml\n",
+        GitCli.show(bare, "clusters/local/default/kustomization.yaml"));
+  }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.trainyard.compiler.diagnostic.Diagnostic;
+import dev.trainyard.compiler.diagnostic.DiagnosticCode;
 import dev.trainyard.compiler.testing.TrainProject;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -205,5 +206,74 @@ class SubmitterTest {
     assertEquals(2, d.location().line());
     assertEquals("/nodes", d.pointer());
     assertEquals("", GitCli.git(bare, "for-each-ref").strip());
+  }
+
+  @Test
+  @DisplayName("hand-written files and root entries in the GitOps repo survive a submit (nothing Trainyard does not own is lost)")
+  void foreignContentKept() throws Exception {
+    String k = "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n";
+    GitCli.pushFiles(bare, temp.resolve("ops"), Map.of("clusters/local/apps/cm.yaml", "kind: ConfigMap\n",
+        "clusters/local/apps/kustomization.yaml", k + "- cm.yaml\n", "clusters/local/default/handmade.yaml", "kind: ConfigMap\n",
+        "clusters/local/default/kustomization.yaml", k + "- handmade.yaml\n", "clusters/local/kustomization.yaml", k + "- apps\n- default\n"), "hand");
+    String run = submit(false, T0).newRuns().get(0).folder().run();
+    List<String> files = GitCli.files(bare);
+    assertTrue(files.contains("clusters/local/apps/cm.yaml") && files.contains("clusters/local/default/handmade.yaml"), files.toString());
+    assertEquals(k + "- _cluster\n- apps\n- default\n", GitCli.show(bare, "clusters/local/kustomization.yaml"));
+    assertEquals(k + "- _queues\n- " + run + "\n- handmade.yaml\n", GitCli.show(bare, "clusters/local/default/kustomization.yaml"));
+    assertEquals(k + "- cm.yaml\n", GitCli.show(bare, "clusters/local/apps/kustomization.yaml"));
+  }
+
+  @Test
+  @DisplayName("a file where the layout needs a folder refuses the submit (E804) and nothing is pushed")
+  void fileInTheWay() throws Exception {
+    GitCli.pushFiles(bare, temp.resolve("ops"), Map.of("clusters/local/default", "oops\n"), "a file");
+    SubmitResult result = submit(false, T0);
+    assertTrue(result.hasErrors());
+    assertEquals(List.of(DiagnosticCode.GITOPS_FILE_IN_THE_WAY), codes(result, true));
+    assertEquals(List.of("a file"), GitCli.log(bare));
+  }
+
+  @Test
+  @DisplayName("--platform and --runtimes may not override the GitOps repo's own (E805); without any platform.yaml, W806 says the default is used")
+  void platformOverride() throws Exception {
+    SubmitResult embedded = submit(false, T0);
+    assertEquals(List.of(DiagnosticCode.EMBEDDED_PLATFORM), codes(embedded, false));
+    Path examples = Path.of(System.getProperty("trainyard.repo.root", "..")).resolve("examples");
+    GitCli.pushFiles(bare, temp.resolve("ops"), Map.of("platform.yaml", Files.readString(examples.resolve("platform.yaml")),
+        "runtimes/README.md", "platform runtimes\n"), "platform");
+    SubmitRequest override = new SubmitRequest(List.of(project.trainYaml()), GitOpsLocation.parse(bare.toString(), Path.of("")), "main",
+        Optional.of(examples.resolve("platform.yaml")), Optional.of(temp), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), true, false);
+    SubmitResult refused = submitter(T0).submit(override);
+    assertEquals(List.of(DiagnosticCode.PLATFORM_OVERRIDE_REFUSED, DiagnosticCode.PLATFORM_OVERRIDE_REFUSED), codes(refused, true));
+    assertEquals("--platform is refused: the GitOps repo has its own platform.yaml, whose policy decides what a source repo may use",
+        refused.diagnostics().get(0).message());
+    assertFalse(refused.pushed());
+  }
+
+  @Test
+  @DisplayName("a --branch the repository does not have is a usage error naming its branches; an empty repository takes any")
+  void missingBranch() throws Exception {
+    submit(false, T0);
+    SubmitRequest other = new SubmitRequest(List.of(project.trainYaml()), GitOpsLocation.parse(bare.toString(), Path.of("")), "mian",
+        Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), false, false);
+    GitOpsException e = org.junit.jupiter.api.Assertions.assertThrows(GitOpsException.class, () -> submitter(T0).submit(other));
+    assertTrue(e.isUsage());
+    assertTrue(e.getMessage().startsWith("--branch \"mian\" does not exist in file:") && e.getMessage().endsWith("; it has main"), e.getMessage());
+    assertEquals("", GitCli.git(bare, "branch", "--list", "mian").strip());
+  }
+
+  @Test
+  @DisplayName("the same train.yaml named twice is one run")
+  void duplicateFiles() throws Exception {
+    Path again = project.trainYaml().getParent().resolve("./train.yaml");
+    SubmitRequest twice = new SubmitRequest(List.of(project.trainYaml(), again), GitOpsLocation.parse(bare.toString(), Path.of("")), "main",
+        Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), false, false);
+    SubmitResult result = submitter(T0).submit(twice);
+    assertEquals(1, result.runs().size());
+    assertEquals(1, GitCli.git(bare, "log", "-1", "--format=%(trailers:key=Trainyard-Run,valueonly)", "main").strip().lines().count());
+  }
+
+  private static List<DiagnosticCode> codes(SubmitResult r, boolean errors) {
+    return r.diagnostics().stream().filter(d -> d.isError() == errors).map(Diagnostic::code).toList();
   }
 }
