@@ -13,7 +13,7 @@ import java.util.Optional;
  * @param status added, changed, removed or unchanged
  * @param secret how the object carries Secret data (masked whenever it is not {@link SecretForm#NONE})
  * @param immutable the object (after, else before) says {@code immutable: true}: the API server refuses data changes
- * @param fields the changed fields; for an added object every field; empty for a removed one
+ * @param fields the changed fields of a changed object (empty for an added or removed one)
  * @param yaml an added object in full as YAML, Secret data masked; empty otherwise
  * @param unreadable the file is not a YAML object: its text is never shown (it might hold Secret data)
  */

@@ -36,7 +36,7 @@ final class ObjectDiff {
       return new ObjectChange(file, kind, name, status, form, false, List.of(), Optional.empty(), true);
     }
     if (old.isEmpty()) {
-      return new ObjectChange(file, kind, name, ObjectChange.Status.ADDED, form, immutable, fields(Map.of(), leaves(now.get(), secret), secret),
+      return new ObjectChange(file, kind, name, ObjectChange.Status.ADDED, form, immutable, List.of(),
           Optional.of(YamlWriter.write(SecretMask.maskedCopy(now.get()))), false);
     }
     if (now.isEmpty()) {
