@@ -43,7 +43,7 @@ final class JobSetFacts {
     JsonNode a = meta.path("annotations");
     JsonNode first = js.path("spec").path("replicatedJobs").path(0).path("template").path("spec").path("template").path("spec");
     JsonNode container = first.path("containers").path(0);
-    Map<String, String> env = env(container);
+    Map<String, String> env = env(js);
     int gpus = intOf(env.get("GPUS_PER_NODE"), intOf(container.path("resources").path("limits").path(platform.gpu().resourceName()).asText(), 0));
     String image = a.path(Provenance.IMAGE).asText(container.path("image").asText(""));
     return new RunFacts(run, meta.path("labels").path(Provenance.JOB).asText(""), a.path(Provenance.SOURCE_REPO).asText(""),
@@ -53,11 +53,14 @@ final class JobSetFacts {
         gpuType(first.path("nodeSelector")), requests(js));
   }
 
-  private static Map<String, String> env(JsonNode container) {
+  /** Plain env values of every replicated job's first container, the first job's winning (MPI sets slots on the launcher only). */
+  private static Map<String, String> env(JsonNode js) {
     Map<String, String> env = new TreeMap<>();
-    for (JsonNode e : container.path("env")) {
-      if (e.has("value")) {
-        env.put(e.path("name").asText(), e.path("value").asText());
+    for (JsonNode rj : js.path("spec").path("replicatedJobs")) {
+      for (JsonNode e : rj.path("template").path("spec").path("template").path("spec").path("containers").path(0).path("env")) {
+        if (e.has("value")) {
+          env.putIfAbsent(e.path("name").asText(), e.path("value").asText());
+        }
       }
     }
     return env;

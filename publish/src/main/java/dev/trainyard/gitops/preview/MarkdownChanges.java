@@ -25,8 +25,17 @@ final class MarkdownChanges {
     blocks.add(Block.text(List.of("### Changes", "")));
     for (RunChange r : p.runs()) {
       blocks.add(Block.text(List.of("#### " + r.status().name().toLowerCase(Locale.ROOT) + " " + Md.code(r.folder().run()), "", context(r), "")));
+      List<String> removed = new ArrayList<>();
       for (ObjectChange o : r.objects()) {
-        blocks.add(object(o));
+        if (o.status() == ObjectChange.Status.REMOVED && !o.unreadable()) {
+          removed.add("- removed " + Md.code(o.title()));
+        } else {
+          blocks.add(object(o));
+        }
+      }
+      if (!removed.isEmpty()) {
+        removed.add("");
+        blocks.add(Block.text(removed));
       }
     }
     if (!p.otherFiles().isEmpty()) {
@@ -53,9 +62,6 @@ final class MarkdownChanges {
     if (o.unreadable()) {
       return Block.text(List.of("- " + Md.code(o.file()) + " " + o.status().name().toLowerCase(Locale.ROOT)
           + ": not a readable YAML object, so its content is not shown (it may hold Secret data)", ""));
-    }
-    if (o.status() == ObjectChange.Status.REMOVED) {
-      return Block.text(List.of("- removed " + Md.code(o.title()), ""));
     }
     String masked = o.secret() == ObjectChange.SecretForm.NONE ? "" : ", Secret data masked";
     if (o.status() == ObjectChange.Status.ADDED) {

@@ -60,7 +60,8 @@ public final class MarkdownPreview {
   }
 
   private static String counts(Preview p) {
-    return p.runs(RunChange.Status.ADDED).size() + " added, " + p.runs(RunChange.Status.CHANGED).size() + " changed, "
+    int added = p.runs(RunChange.Status.ADDED).size();
+    return added + (added == 1 ? " run" : " runs") + " added, " + p.runs(RunChange.Status.CHANGED).size() + " changed, "
         + p.runs(RunChange.Status.REMOVED).size() + " removed";
   }
 

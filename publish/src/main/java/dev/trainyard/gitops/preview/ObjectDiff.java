@@ -26,7 +26,7 @@ final class ObjectDiff {
     boolean unreadable = before.isPresent() && old.isEmpty() || after.isPresent() && now.isEmpty();
     JsonNode any = now.or(() -> old).orElse(null);
     String kind = any == null ? "?" : any.path("kind").asText("?");
-    String name = any == null ? file : nameOf(any);
+    String name = any == null ? file : nameOf(any, file);
     ObjectChange.SecretForm form = unreadable ? ObjectChange.SecretForm.UNKNOWN : any == null ? ObjectChange.SecretForm.NONE : form(any);
     boolean secret = form != ObjectChange.SecretForm.NONE || old.map(SecretMask::sensitive).orElse(false);
     boolean immutable = any != null && (any.path("immutable").asBoolean(false) || any.path("spec").path("template").path("immutable").asBoolean(false));
@@ -93,9 +93,10 @@ final class ObjectDiff {
     }
   }
 
-  private static String nameOf(JsonNode object) {
+  /** {@code namespace/name}, {@code name}, or the file name for an object without one (a kustomization.yaml). */
+  private static String nameOf(JsonNode object, String file) {
     String ns = object.path("metadata").path("namespace").asText("");
-    String name = object.path("metadata").path("name").asText("?");
+    String name = object.path("metadata").path("name").asText(file);
     return ns.isEmpty() ? name : ns + "/" + name;
   }
 }
