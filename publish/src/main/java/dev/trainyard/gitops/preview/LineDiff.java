@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * A line diff of two multi-line values (a launch script, a hostfile) by longest common subsequence:
- * {@code " "}, {@code "-"} or {@code "+"} before each line. Values are short (tens of lines); past
+ * {@code " "}, {@code "-"} or {@code "+"} before each line, removals before additions. Values are short (tens of lines); past
  * {@link #MAX_CELLS} the whole old value is shown removed and the new one added.
  */
 final class LineDiff {
@@ -33,10 +33,10 @@ final class LineDiff {
       if (i < a.size() && j < b.size() && a.get(i).equals(b.get(j))) {
         out.add(" " + a.get(i++));
         j++;
-      } else if (j < b.size() && (i == a.size() || lcs[i][j + 1] >= lcs[i + 1][j])) {
-        out.add("+" + b.get(j++));
-      } else {
+      } else if (i < a.size() && (j == b.size() || lcs[i + 1][j] >= lcs[i][j + 1])) {
         out.add("-" + a.get(i++));
+      } else {
+        out.add("+" + b.get(j++));
       }
     }
     return out;
