@@ -102,16 +102,24 @@ final class PreviewRepos {
   /**
    * The files the compiler writes for one train.yaml (path from the GitOps root → text): source repo
    * {@link #REMOTE} at {@code commit}, created at {@code createdAt}, SSH keys from a SecureRandom seeded with
-   * {@code seed} (the same seed gives the same key pair under every secrets policy).
+   * {@code seed} (the JDK's EC key generation does not repeat for a seed within one JVM: tests that need the key
+   * use {@link KnownKeySecrets}).
    */
   static Map<String, String> compile(Path temp, String folder, String trainYaml, String platformYaml, String commit, Instant createdAt, long seed) {
+    return compile(temp, folder, trainYaml, platformYaml, commit, createdAt,
+        new SshSecretProvider(random(seed), Clock.fixed(createdAt, ZoneOffset.UTC)));
+  }
+
+  /** As above, with the SSH Secret from {@code secrets}. */
+  static Map<String, String> compile(Path temp, String folder, String trainYaml, String platformYaml, String commit, Instant createdAt,
+      dev.trainyard.compiler.SshSecretSource secrets) {
     try {
       Path dir = Files.createDirectories(temp.resolve("compile-" + (++counter)));
       Path platform = Files.writeString(dir.resolve("platform.yaml"), platformYaml, StandardCharsets.UTF_8);
       TrainProject p = TrainProject.create(dir, folder, trainYaml, Map.of());
       CompileRequest request = new CompileRequest(p.trainYaml(), folder + "/train.yaml", Optional.of(platform), Optional.empty(), Optional.of(REMOTE),
           Optional.of(commit), Optional.empty(), Optional.empty(), 1, Optional.empty(), Optional.of(createdAt), Optional.of("platform.yaml (GitOps repo)"));
-      CompileResult result = new Compiler(new SshSecretProvider(random(seed), Clock.fixed(createdAt, ZoneOffset.UTC))).compile(request);
+      CompileResult result = new Compiler(secrets).compile(request);
       return new TreeMap<>(TrainProject.tree(result).files());
     } catch (IOException e) {
       throw new UncheckedIOException(e);

@@ -26,9 +26,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * No preview carries Secret data, under any secrets policy, in Markdown or JSON: the output is searched for
  * the private key's body, its base64 (as a plain Secret holds it), the public key, the ciphertexts of the
- * SealedSecret or SOPS file, and every 16-character substring of each. The key material is known because the
- * SSH key comes from a seeded random: the same seed gives the same key pair under every policy (the key is
- * generated before the sealer draws from the random), and the plain Secret of that seed holds it in the clear.
+ * SealedSecret or SOPS file, and every 16-character substring of each. In the GitOps-repo cases the key comes
+ * from {@link KnownKeySecrets} (the compiler's generator and sealers, the key kept by the test); in the
+ * source-repo cases the committed run's Secret is read back from the GitOps repo (the key itself under the
+ * plain policy, the ciphertexts under the others).
  */
 class SecretLeakTest {
   private static final int FRAGMENT = 16;
@@ -52,10 +53,12 @@ class SecretLeakTest {
   @MethodSource("policies")
   @DisplayName("an MPI run added, and its Secret re-keyed in place: no key material in Markdown or JSON")
   void gitOpsMode(String policy) throws Exception {
-    Map<String, String> first = PreviewRepos.compile(temp, "jobs/mpi", MPI, platform(policy), PreviewRepos.sha('1'), PreviewRepos.T0, 7);
-    Map<String, String> rekeyed = PreviewRepos.compile(temp, "jobs/mpi", MPI, platform(policy), PreviewRepos.sha('1'), PreviewRepos.T0, 8);
-    List<String> secrets = new ArrayList<>(keyMaterial(7));
-    secrets.addAll(keyMaterial(8));
+    KnownKeySecrets one = new KnownKeySecrets();
+    KnownKeySecrets two = new KnownKeySecrets();
+    Map<String, String> first = PreviewRepos.compile(temp, "jobs/mpi", MPI, platform(policy), PreviewRepos.sha('1'), PreviewRepos.T0, one);
+    Map<String, String> rekeyed = PreviewRepos.compile(temp, "jobs/mpi", MPI, platform(policy), PreviewRepos.sha('1'), PreviewRepos.T0, two);
+    List<String> secrets = new ArrayList<>(keyMaterial(one));
+    secrets.addAll(keyMaterial(two));
     secrets.addAll(ciphertexts(first));
     secrets.addAll(ciphertexts(rekeyed));
     Preview added = PreviewCases.gitOps(temp.resolve("added"), Map.of("platform.yaml", platform(policy)), first, List.of());
@@ -97,9 +100,14 @@ class SecretLeakTest {
     return files;
   }
 
-  /** The private and public key of {@code seed}, from the plain Secret compiled with it. */
-  private List<String> keyMaterial(long seed) {
-    return fromPlainSecret(PreviewRepos.compile(temp, "jobs/mpi", MPI, EXAMPLE_PLAIN, PreviewRepos.sha('1'), PreviewRepos.T0, seed));
+  /** The key pair's private key (PEM body, PEM base64) and public key (blob, line base64). */
+  private static List<String> keyMaterial(KnownKeySecrets source) {
+    String privateKey = source.keys().privateKeyOpenSsh();
+    String publicKey = source.keys().publicKeyAuthorized();
+    assertTrue(privateKey.contains("PRIVATE KEY"));
+    Base64.Encoder b64 = Base64.getEncoder();
+    return List.of(privateKey.lines().filter(l -> !l.startsWith("-----")).reduce("", String::concat),
+        b64.encodeToString(privateKey.getBytes(StandardCharsets.UTF_8)), publicKey.split(" ")[1], b64.encodeToString(publicKey.getBytes(StandardCharsets.UTF_8)));
   }
 
   /** The base64 data values of a plain Secret, their decoded keys' bodies (PEM lines joined, public key blob). */
