@@ -10,9 +10,12 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * {@code trainyard preview} in a GitOps repository: the trees of two commits compared run by run. Any two
- * commits work (head need not descend from base): it is a diff of trees, like {@code git diff base head}.
- * The platform.yaml is head's (what applies after the merge).
+ * {@code trainyard preview} in a GitOps repository: what a pull request changes, run by run: the tree of head
+ * compared with the tree of the merge base of base and head, as GitHub and GitLab show a pull request's diff
+ * ({@code git diff base...head}). When base is an ancestor of head (an up-to-date branch) or head is the
+ * merge commit CI checks out, that is exactly the tree diff of base and head; for a branch behind its base,
+ * runs the base gained since the fork are not shown as removed. Unrelated histories: the tree diff. The
+ * platform.yaml is head's (what applies after the merge).
  */
 public final class GitOpsPreview {
   private GitOpsPreview() {}
@@ -26,12 +29,14 @@ public final class GitOpsPreview {
    */
   public static Preview of(Path repoDir, String base, String head, Optional<Path> platform) throws GitOpsException {
     try (GitOpsRepository repo = GitOpsRepository.local(repoDir)) {
-      Snapshot b = repo.snapshot(base);
+      Snapshot tip = repo.snapshot(base);
       Snapshot h = repo.snapshot(head);
+      Optional<String> fork = repo.mergeBase(base, head).filter(c -> !tip.commit().orElseThrow().equals(c));
+      Snapshot b = fork.isPresent() ? repo.snapshot(fork.get()) : tip;
       List<String> changed = repo.changedFiles(b, h);
       StageResult<Platform> p = PreviewPlatform.load(platform, h);
       String note = changed.isEmpty() ? "The two commits have the same tree: merging changes nothing." : "";
-      PreviewBuilder.Labels labels = new PreviewBuilder.Labels(Preview.Mode.GITOPS, label(base, b), label(head, h), p.diagnostics(), note);
+      PreviewBuilder.Labels labels = new PreviewBuilder.Labels(Preview.Mode.GITOPS, label(base, tip) + fork.map(c -> " (merge base " + c.substring(0, 12) + ")").orElse(""), label(head, h), p.diagnostics(), note);
       return new PreviewBuilder(p.value().orElseThrow()).build(labels, b, h, changed);
     }
   }
