@@ -28,14 +28,43 @@ final class JobSetFacts {
 
   /** The facts of {@code run}, or empty when its JobSet file is missing or not YAML. */
   Optional<RunFacts> read(RunFolder run, Optional<String> jobSetText) {
-    Optional<JsonNode> root = jobSetText.flatMap(t -> {
-      try {
-        return loader.load(new SourceFile(run.jobSetFile(), t)).value().map(d -> d.root());
-      } catch (RuntimeException e) {
-        return Optional.empty();
-      }
-    });
-    return root.filter(JsonNode::isObject).map(js -> facts(run, js));
+    return jobSetText.flatMap(t -> parse(run, t)).map(js -> facts(run, js));
+  }
+
+  /**
+   * The JobSet's provenance annotations only, read from its {@code metadata:} block alone when the file is
+   * block-style YAML (as Trainyard writes it), so scanning the earlier runs of a train.yaml parses a few lines
+   * per run instead of a whole JobSet; the whole file otherwise.
+   */
+  Map<String, String> annotations(RunFolder run, String text) {
+    Optional<String> block = metadataBlock(text);
+    Optional<JsonNode> root = parse(run, block.orElse(text)).or(() -> block.isPresent() ? parse(run, text) : Optional.empty());
+    Map<String, String> out = new TreeMap<>();
+    root.ifPresent(r -> r.path("metadata").path("annotations").fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue().asText())));
+    return out;
+  }
+
+  private Optional<JsonNode> parse(RunFolder run, String text) {
+    try {
+      return loader.load(new SourceFile(run.jobSetFile(), text)).value().map(d -> d.root()).filter(JsonNode::isObject);
+    } catch (RuntimeException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** The lines from {@code metadata:} to the next top-level key, if the file has such a block. */
+  static Optional<String> metadataBlock(String text) {
+    int at = text.startsWith("metadata:\n") ? 0 : text.indexOf("\nmetadata:\n");
+    if (at < 0) {
+      return Optional.empty();
+    }
+    int start = at == 0 && text.startsWith("metadata:\n") ? 0 : at + 1;
+    int end = start + "metadata:\n".length();
+    while (end < text.length() && (text.charAt(end) == ' ' || text.charAt(end) == '\n')) {
+      int next = text.indexOf('\n', end);
+      end = next < 0 ? text.length() : next + 1;
+    }
+    return Optional.of(text.substring(start, end));
   }
 
   private RunFacts facts(RunFolder run, JsonNode js) {

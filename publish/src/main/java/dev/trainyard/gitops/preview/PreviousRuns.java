@@ -1,5 +1,6 @@
 package dev.trainyard.gitops.preview;
 
+import dev.trainyard.compiler.render.Provenance;
 import dev.trainyard.gitops.RunFolder;
 import dev.trainyard.gitops.RunIndex;
 import dev.trainyard.gitops.Snapshot;
@@ -13,12 +14,12 @@ import java.util.Optional;
 /**
  * Finds the latest earlier run of the same train.yaml in a GitOps tree: same {@code source-repo} and
  * {@code source-path} provenance, newest {@code created-at} (then the greater run name). Only runs whose
- * folder name starts with the same job name ({@code <job>-<runid>}) are read, so a tree of 10,000 runs
- * costs a listing and a few JobSet reads per run, not 10,000 reads.
+ * folder name starts with the same job name ({@code <job>-<runid>}) are read, and of those only the
+ * {@code metadata:} block is parsed, so a tree of 10,000 runs costs a listing and a few small reads per run.
  */
 final class PreviousRuns {
-  private static final Comparator<RunFacts> NEWEST =
-      Comparator.comparing(RunFacts::createdAt).thenComparing(f -> f.folder().run());
+  /** Newest first by {@code created-at} (RFC 3339 UTC sorts as text), then by run name. */
+  private static final Comparator<String> NEWEST = Comparator.naturalOrder();
   private final Snapshot base;
   private final JobSetFacts reader;
   private Map<String, List<RunFolder>> byJob;
@@ -33,16 +34,20 @@ final class PreviousRuns {
     if (run.sourcePath().isEmpty()) {
       return Optional.empty();
     }
-    List<RunFacts> earlier = new ArrayList<>();
+    RunFolder newest = null;
+    String newestAt = "";
     for (RunFolder candidate : index().getOrDefault(jobOf(run.folder().run(), run.jobName()), List.of())) {
-      if (candidate.equals(run.folder())) {
-        continue;
+      Optional<String> text = candidate.equals(run.folder()) ? Optional.empty() : base.read(candidate.jobSetFile());
+      Map<String, String> a = text.map(t -> reader.annotations(candidate, t)).orElse(Map.of());
+      String at = a.getOrDefault(Provenance.CREATED_AT, "");
+      boolean same = run.sourcePath().equals(a.get(Provenance.SOURCE_PATH)) && run.sourceRepo().equals(a.getOrDefault(Provenance.SOURCE_REPO, ""));
+      if (same && (newest == null || NEWEST.compare(at + " " + candidate.run(), newestAt + " " + newest.run()) > 0)) {
+        newest = candidate;
+        newestAt = at;
       }
-      reader.read(candidate, base.read(candidate.jobSetFile()))
-          .filter(f -> f.sourcePath().equals(run.sourcePath()) && f.sourceRepo().equals(run.sourceRepo()))
-          .ifPresent(earlier::add);
     }
-    return earlier.stream().max(NEWEST);
+    RunFolder found = newest;
+    return found == null ? Optional.empty() : reader.read(found, base.read(found.jobSetFile()));
   }
 
   private Map<String, List<RunFolder>> index() {

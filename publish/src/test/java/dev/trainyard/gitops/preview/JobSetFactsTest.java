@@ -1,0 +1,37 @@
+package dev.trainyard.gitops.preview;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.trainyard.compiler.platform.PlatformLoader;
+import dev.trainyard.compiler.schema.NetworkntSchemaValidator;
+import dev.trainyard.compiler.source.YamlDocumentLoader;
+import dev.trainyard.gitops.RunFolder;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/** Reading provenance cheaply: the metadata block alone, or the whole file when it is not block-style. */
+class JobSetFactsTest {
+  private final JobSetFacts facts = new JobSetFacts(new PlatformLoader(new YamlDocumentLoader(), new NetworkntSchemaValidator())
+      .load(Optional.empty(), PlatformLoader.EMBEDDED_NAME).value().orElseThrow());
+  private final RunFolder run = new RunFolder("local", "default", "a-000000");
+
+  @Test
+  @DisplayName("the metadata block runs from metadata: to the next top-level key")
+  void block() {
+    String text = "apiVersion: v1\nkind: JobSet\nmetadata:\n  annotations:\n    a: x\n\n  name: n\nspec:\n  b: y\n";
+    assertEquals(Optional.of("metadata:\n  annotations:\n    a: x\n\n  name: n\n"), JobSetFacts.metadataBlock(text));
+    assertEquals(Optional.of("metadata:\n  name: n\n"), JobSetFacts.metadataBlock("metadata:\n  name: n\n"));
+    assertEquals(Optional.empty(), JobSetFacts.metadataBlock("{metadata: {name: n}}\n"));
+  }
+
+  @Test
+  @DisplayName("annotations are read from the block, or from the whole file when it is flow-style")
+  void annotations() {
+    assertEquals(Map.of("trainyard.dev/source-path", "jobs/a/train.yaml"),
+        facts.annotations(run, "kind: JobSet\nmetadata:\n  annotations:\n    trainyard.dev/source-path: jobs/a/train.yaml\nspec: {x: 1}\n"));
+    assertEquals(Map.of("k", "v"), facts.annotations(run, "{kind: JobSet, metadata: {annotations: {k: v}}}\n"));
+    assertEquals(Map.of(), facts.annotations(run, "not: [yaml\n"));
+  }
+}
