@@ -4,8 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.trainyard.compiler.platform.Platform;
 import dev.trainyard.compiler.render.Provenance;
 import dev.trainyard.compiler.resolve.Quantities;
-import dev.trainyard.compiler.source.SourceFile;
-import dev.trainyard.compiler.source.YamlDocumentLoader;
 import dev.trainyard.gitops.RunFolder;
 import java.math.BigDecimal;
 import java.util.Map;
@@ -19,11 +17,12 @@ import java.util.TreeMap;
  * ({@code NNODES}, {@code GPUS_PER_NODE}, {@code PET_NPROC_PER_NODE}, Open MPI / PRRTE default slots).
  */
 final class JobSetFacts {
-  private final YamlDocumentLoader loader = new YamlDocumentLoader();
+  private final YamlTrees yaml;
   private final Platform platform;
 
-  JobSetFacts(Platform platform) {
+  JobSetFacts(Platform platform, YamlTrees yaml) {
     this.platform = platform;
+    this.yaml = yaml;
   }
 
   /** The facts of {@code run}, or empty when its JobSet file is missing or not YAML. */
@@ -45,11 +44,7 @@ final class JobSetFacts {
   }
 
   private Optional<JsonNode> parse(RunFolder run, String text) {
-    try {
-      return loader.load(new SourceFile(run.jobSetFile(), text)).value().map(d -> d.root()).filter(JsonNode::isObject);
-    } catch (RuntimeException e) {
-      return Optional.empty();
-    }
+    return yaml.object(text);
   }
 
   /** The lines from {@code metadata:} to the next top-level key, if the file has such a block. */

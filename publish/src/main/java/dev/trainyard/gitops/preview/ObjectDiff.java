@@ -2,8 +2,6 @@ package dev.trainyard.gitops.preview;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.trainyard.compiler.manifest.YamlWriter;
-import dev.trainyard.compiler.source.SourceFile;
-import dev.trainyard.compiler.source.YamlDocumentLoader;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -17,7 +15,11 @@ import java.util.Set;
  * masks leave this class.
  */
 final class ObjectDiff {
-  private final YamlDocumentLoader loader = new YamlDocumentLoader();
+  private final YamlTrees yaml;
+
+  ObjectDiff(YamlTrees yaml) {
+    this.yaml = yaml;
+  }
 
   /** The change from {@code before} to {@code after} (either absent: the object was added or removed). */
   ObjectChange diff(String file, Optional<String> before, Optional<String> after) {
@@ -85,12 +87,7 @@ final class ObjectDiff {
   }
 
   private Optional<JsonNode> parse(String file, String text) {
-    try {
-      return loader.load(new SourceFile(file, text)).value().map(d -> d.root()).filter(JsonNode::isObject);
-    } catch (RuntimeException e) {
-      // A file the YAML loader cannot read is shown as unreadable, never as text: it may be a broken Secret (argo-cd#16193).
-      return Optional.empty();
-    }
+    return yaml.object(text);
   }
 
   /** {@code namespace/name}, {@code name}, or the file name for an object without one (a kustomization.yaml). */

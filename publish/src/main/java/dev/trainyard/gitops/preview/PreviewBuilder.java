@@ -26,12 +26,14 @@ public final class PreviewBuilder {
   private static final Comparator<RunChange> ORDER = Comparator.comparing(RunChange::status).thenComparing(r -> r.folder().path());
   private final Platform platform;
   private final JobSetFacts reader;
-  private final ObjectDiff diff = new ObjectDiff();
+  private final ObjectDiff diff;
 
   /** @param platform the platform.yaml that applies after the change (queues, quotas, GPU types, secrets policy) */
   public PreviewBuilder(Platform platform) {
     this.platform = platform;
-    this.reader = new JobSetFacts(platform);
+    YamlTrees yaml = new YamlTrees();
+    this.reader = new JobSetFacts(platform, yaml);
+    this.diff = new ObjectDiff(yaml);
   }
 
   /**

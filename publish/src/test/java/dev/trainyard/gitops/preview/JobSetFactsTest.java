@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 /** Reading provenance cheaply: the metadata block alone, or the whole file when it is not block-style. */
 class JobSetFactsTest {
   private final JobSetFacts facts = new JobSetFacts(new PlatformLoader(new YamlDocumentLoader(), new NetworkntSchemaValidator())
-      .load(Optional.empty(), PlatformLoader.EMBEDDED_NAME).value().orElseThrow());
+      .load(Optional.empty(), PlatformLoader.EMBEDDED_NAME).value().orElseThrow(), new YamlTrees());
   private final RunFolder run = new RunFolder("local", "default", "a-000000");
 
   @Test

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 /** Field-by-field object diffs and their masks. */
 class ObjectDiffTest {
-  private final ObjectDiff diff = new ObjectDiff();
+  private final ObjectDiff diff = new ObjectDiff(new YamlTrees());
 
   private ObjectChange changed(String before, String after) {
     return diff.diff("x.yaml", Optional.of(before), Optional.of(after));
