@@ -37,7 +37,7 @@ final class JobSetFacts {
    */
   Map<String, String> annotations(RunFolder run, String text) {
     Optional<String> block = metadataBlock(text);
-    Optional<JsonNode> root = parse(run, block.orElse(text)).or(() -> block.isPresent() ? parse(run, text) : Optional.empty());
+    Optional<JsonNode> root = yaml.once(block.orElse(text)).or(() -> block.isPresent() ? yaml.once(text) : Optional.empty());
     Map<String, String> out = new TreeMap<>();
     root.ifPresent(r -> r.path("metadata").path("annotations").fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue().asText())));
     return out;

@@ -23,6 +23,12 @@ final class YamlTrees {
     return parsed.computeIfAbsent(text, YamlTrees::parse);
   }
 
+  /** As {@link #object}, but not kept: for texts read once (the metadata blocks of earlier runs). */
+  Optional<JsonNode> once(String text) {
+    Optional<JsonNode> known = parsed.get(text);
+    return known != null ? known : parse(text);
+  }
+
   private static Optional<JsonNode> parse(String text) {
     try {
       JsonNode root = YAML.readTree(text);
