@@ -37,6 +37,10 @@ final class JobSetFacts {
    */
   Map<String, String> annotations(RunFolder run, String text) {
     Optional<String> block = metadataBlock(text);
+    Optional<Map<String, String>> fast = block.flatMap(AnnotationLines::of);
+    if (fast.isPresent()) {
+      return fast.get();
+    }
     Optional<JsonNode> root = yaml.once(block.orElse(text)).or(() -> block.isPresent() ? yaml.once(text) : Optional.empty());
     Map<String, String> out = new TreeMap<>();
     root.ifPresent(r -> r.path("metadata").path("annotations").fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue().asText())));
