@@ -5,29 +5,40 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import org.eclipse.jgit.lib.FileMode;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.treewalk.TreeWalk;
 
 /**
- * A {@link Snapshot} over one git tree object, read lazily; folder listings are remembered (a tree never
- * changes), so asking twice for a namespace of 10,000 runs walks it once. I/O failures of the object store are
- * unchecked.
+ * A {@link Snapshot} over one git tree object, read lazily; I/O failures of the object store are unchecked.
+ * Each folder's entries are read once and kept (name → object id), so reading many files of a tree whose
+ * namespace folder holds 10,000 runs costs one read of that folder, not one per file (a path lookup from the
+ * root would inflate and scan the whole folder every time).
  */
 final class GitTreeSnapshot implements Snapshot {
   private final Repository repo;
   private final Optional<String> commit;
   private final ObjectId tree;
-  private final java.util.Map<String, List<String>> listings = new java.util.concurrent.ConcurrentHashMap<>();
+  /** Folder path ("" = root) → its entries by name; a folder name maps to its tree, a file to its blob. */
+  private final Map<String, Map<String, Entry>> listings = new ConcurrentHashMap<>();
+
+  private record Entry(ObjectId id, boolean folder) {}
 
   GitTreeSnapshot(Repository repo, Optional<String> commit, ObjectId tree) {
-    this.repo = repo;
-    this.commit = commit;
-    this.tree = tree;
+    this.repo = Objects.requireNonNull(repo, "repo");
+    this.commit = Objects.requireNonNull(commit, "commit");
+    this.tree = Objects.requireNonNull(tree, "tree");
+  }
+
+  Repository repo() {
+    return repo;
   }
 
   @Override
@@ -35,59 +46,47 @@ final class GitTreeSnapshot implements Snapshot {
     return commit;
   }
 
-  /** The root tree's id. */
   ObjectId tree() {
     return tree;
   }
 
   @Override
-  public String toString() {
-    return "tree " + tree.name() + commit.map(c -> " of commit " + c).orElse("");
-  }
-
-  @Override
   public Optional<String> read(String path) {
-    try (TreeWalk walk = TreeWalk.forPath(repo, path, tree)) {
-      if (walk == null || walk.getFileMode(0).getObjectType() != org.eclipse.jgit.lib.Constants.OBJ_BLOB) {
-        return Optional.empty();
-      }
-      return Optional.of(new String(repo.open(walk.getObjectId(0)).getCachedBytes(Integer.MAX_VALUE), StandardCharsets.UTF_8));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    int slash = path.lastIndexOf('/');
+    Entry e = listing(slash < 0 ? "" : path.substring(0, slash)).get(path.substring(slash + 1));
+    if (e == null || e.folder()) {
+      return Optional.empty();
     }
+    return Optional.of(text(e.id()));
   }
 
   @Override
   public List<String> children(String folder) {
-    return listings.computeIfAbsent(folder, this::list);
-  }
-
-  private List<String> list(String folder) {
     List<String> names = new ArrayList<>();
-    try (TreeWalk walk = walkOf(folder)) {
-      if (walk == null) {
-        return List.of();
-      }
-      while (walk.next()) {
-        names.add(walk.getNameString() + (walk.getFileMode(0) == FileMode.TREE ? "/" : ""));
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    listing(folder).forEach((name, e) -> names.add(name + (e.folder() ? "/" : "")));
     names.sort(String::compareTo);
     return List.copyOf(names);
   }
 
   @Override
+  public boolean hasFolder(String folder) {
+    int slash = folder.lastIndexOf('/');
+    Entry e = listing(slash < 0 ? "" : folder.substring(0, slash)).get(folder.substring(slash + 1));
+    return e != null && e.folder();
+  }
+
+  @Override
   public SortedMap<String, String> folder(String folder) {
     SortedMap<String, String> files = new TreeMap<>();
-    try (TreeWalk walk = walkOf(folder)) {
-      if (walk == null) {
-        return files;
-      }
+    Optional<ObjectId> id = treeOf(folder);
+    if (id.isEmpty()) {
+      return files;
+    }
+    try (TreeWalk walk = new TreeWalk(repo)) {
+      walk.addTree(id.get());
       walk.setRecursive(true);
       while (walk.next()) {
-        files.put(walk.getPathString(), new String(repo.open(walk.getObjectId(0)).getCachedBytes(Integer.MAX_VALUE), StandardCharsets.UTF_8));
+        files.put(walk.getPathString(), text(walk.getObjectId(0)));
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -95,20 +94,58 @@ final class GitTreeSnapshot implements Snapshot {
     return files;
   }
 
-  /** A walk over the entries of {@code folder} ("" = the root), or null when it is not a folder. */
-  private TreeWalk walkOf(String folder) throws IOException {
-    ObjectId id = tree;
-    if (!folder.isEmpty()) {
-      try (TreeWalk find = TreeWalk.forPath(repo, folder, tree)) {
-        if (find == null || find.getFileMode(0) != FileMode.TREE) {
-          return null;
-        }
-        id = find.getObjectId(0);
-      }
+  /** The tree of {@code folder} ("" = the root), or empty when it is not a folder. */
+  private Optional<ObjectId> treeOf(String folder) {
+    if (folder.isEmpty()) {
+      return Optional.of(tree);
     }
-    TreeWalk walk = new TreeWalk(repo);
-    walk.addTree(id);
-    walk.setRecursive(false);
-    return walk;
+    int slash = folder.lastIndexOf('/');
+    Entry e = listing(slash < 0 ? "" : folder.substring(0, slash)).get(folder.substring(slash + 1));
+    return e != null && e.folder() ? Optional.of(e.id()) : Optional.empty();
+  }
+
+  /** The entries of {@code folder}, read once; empty when it is not a folder. */
+  private Map<String, Entry> listing(String folder) {
+    Map<String, Entry> known = listings.get(folder);
+    if (known != null) {
+      return known;
+    }
+    Map<String, Entry> entries = new TreeMap<>();
+    treeOf(folder).ifPresent(id -> {
+      try (TreeWalk walk = new TreeWalk(repo)) {
+        walk.addTree(id);
+        walk.setRecursive(false);
+        while (walk.next()) {
+          entries.put(walk.getNameString(), new Entry(walk.getObjectId(0), walk.getFileMode(0) == FileMode.TREE));
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    });
+    listings.put(folder, entries);
+    return entries;
+  }
+
+  private String text(ObjectId blob) {
+    try {
+      return new String(repo.open(blob).getCachedBytes(Integer.MAX_VALUE), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof GitTreeSnapshot g && g.tree.equals(tree) && g.commit.equals(commit) && g.repo == repo;
+  }
+
+  @Override
+  public int hashCode() {
+    return tree.hashCode();
+  }
+
+  @Override
+  public String toString() {
+    return "GitTreeSnapshot[" + commit.orElse("unbuilt") + " tree " + tree.name() + "]";
   }
 }

@@ -65,6 +65,25 @@ public final class Submitter {
     }
   }
 
+  /**
+   * What {@code request} would submit, built like {@code --dry-run} (the commit's tree is written to
+   * {@code repo}'s object store, no ref moves, nothing is pushed), with the tree before and after it: a
+   * preview diffs the two. {@code repo} is the caller's open mirror of {@code request.gitops()}, kept open
+   * for as long as the snapshots are read.
+   *
+   * @throws GitOpsException when the GitOps repository cannot be fetched or read (exit 3)
+   */
+  public SubmitPlan plan(SubmitRequest request, GitOpsRepository repo) throws GitOpsException {
+    java.util.concurrent.atomic.AtomicReference<Snapshot> seen = new java.util.concurrent.atomic.AtomicReference<>(new EmptySnapshot());
+    Publisher publisher = new Publisher(repo, request.branch(), java.util.random.RandomGenerator.getDefault(), attempt -> {});
+    Publisher.Published<List<SubmittedRun>> done = publisher.publish(base -> {
+      seen.set(base.orElseGet(EmptySnapshot::new));
+      return plan(request, seen.get());
+    }, true);
+    SubmitResult result = new SubmitResult(done.change().summary(), done.change().diagnostics(), Optional.empty(), false, done.attempts(), true);
+    return new SubmitPlan(seen.get(), done.after().orElse(seen.get()), result);
+  }
+
   private Change<List<SubmittedRun>> plan(SubmitRequest request, Snapshot base) {
     Instant now = clock.instant();
     List<Diagnostic> diagnostics = new ArrayList<>(PlatformSource.check(request, base));

@@ -1,0 +1,164 @@
+package dev.trainyard.cli;
+
+import dev.trainyard.gitops.GitOpsException;
+import dev.trainyard.gitops.GitOpsLocation;
+import dev.trainyard.gitops.preview.GitOpsPreview;
+import dev.trainyard.gitops.preview.JsonPreview;
+import dev.trainyard.gitops.preview.MarkdownPreview;
+import dev.trainyard.gitops.preview.Preview;
+import dev.trainyard.gitops.preview.SourcePreview;
+import dev.trainyard.gitops.preview.SourcePreviewRequest;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code trainyard preview}: the pull-request comment showing what a change would start, with Secret data masked. */
+@Command(
+    name = "preview",
+    description = {
+      "Preview a pull request as Markdown for a PR comment (or --output json): runs added, changed and removed with runtime, image, nodes × processes, GPUs, queue and cluster; GPUs per queue beside the quota; call-outs; every diagnostic as validate prints it; one collapsible diff per object. Secret data is never shown.",
+      "In a source repo (--gitops given, or $" + GitOpsOptions.GITOPS_ENV + "): compiles the train.yaml files that changed between --base and --head (or those named) exactly as submit would, and compares each new run with the latest run of the same train.yaml in the GitOps repo. Nothing is pushed.",
+      "In a GitOps repo (no --gitops): compares the trees of --base and --head run by run.",
+      "Output over --part-size characters (GitHub's comment limit, 65,536) is split into numbered parts, each valid Markdown, each starting with <!-- trainyard-preview part N/M -->; --out DIR writes them as preview-1.md, preview-2.md, …"
+    },
+    mixinStandardHelpOptions = true,
+    footer = {"", "Exit codes: 0 preview written, nothing refused; 1 preview written, but a train.yaml has errors or a call-out says the cluster would refuse the change (CI fails, the comment is still posted); 2 usage; 3 environment (a repository or revision missing, GitOps repo unreachable); 4 internal error."})
+final class PreviewCommand implements Callable<Integer> {
+  private static final Pattern PART_FILE = Pattern.compile("preview-[0-9]+\\.md");
+
+  /** Output formats. */
+  enum Format { markdown, json }
+
+  @Spec CommandSpec spec;
+
+  @Parameters(paramLabel = "TRAIN_YAML", arity = "0..*", description = "source repo: train.yaml files to preview (default: those changed since --base, else train.yaml)")
+  List<Path> trainYamls;
+
+  @Option(names = "--gitops", paramLabel = "URL|PATH", description = "the GitOps repository (source-repo mode; default: $" + GitOpsOptions.GITOPS_ENV + ")")
+  String gitops;
+
+  @Option(names = "--base", paramLabel = "REF", description = "the revision the pull request merges into, e.g. origin/main")
+  String base;
+
+  @Option(names = "--head", paramLabel = "REF", defaultValue = "HEAD", description = "the pull request's revision (default: ${DEFAULT-VALUE}); in a source repo it must be checked out")
+  String head;
+
+  @Option(names = "--branch", paramLabel = "NAME", defaultValue = "main", description = "branch of the GitOps repository (source-repo mode; default: ${DEFAULT-VALUE})")
+  String branch;
+
+  @Option(names = "--platform", paramLabel = "FILE", description = "platform.yaml instead of the GitOps repository's")
+  Path platform;
+
+  @Option(names = "--runtimes", paramLabel = "DIR", description = "runtimes folder instead of the GitOps repository's runtimes/ (source-repo mode)")
+  Path runtimes;
+
+  @Option(names = "--source-repo", paramLabel = "URL", description = "clone URL of the source repo (default: its git remote)")
+  String sourceRepo;
+
+  @Option(names = "--target-cluster", paramLabel = "NAME", description = "target cluster from platform.yaml (default: the first)")
+  String cluster;
+
+  @Option(names = "--namespace", paramLabel = "NAME", description = "target namespace (default: the first that accepts the source repo)")
+  String namespace;
+
+  @Option(names = "--output", paramLabel = "FORMAT", defaultValue = "markdown", description = "markdown or json (default: ${DEFAULT-VALUE})")
+  Format output;
+
+  @Option(names = "--out", paramLabel = "DIR", description = "write preview-1.md, preview-2.md, … (or preview.json) into DIR instead of stdout")
+  Path out;
+
+  @Option(names = "--part-size", paramLabel = "CHARS", defaultValue = "65536", description = "largest part, in characters (UTF-8 bytes; default: ${DEFAULT-VALUE}, GitHub's comment limit)")
+  int partSize;
+
+  @Override
+  public Integer call() {
+    Map<String, String> env = System.getenv();
+    if (partSize < MarkdownPreview.MIN_PART) {
+      throw new ParameterException(spec.commandLine(), "--part-size must be at least " + MarkdownPreview.MIN_PART + ", got " + partSize);
+    }
+    String where = gitops != null ? gitops : env.get(GitOpsOptions.GITOPS_ENV);
+    try {
+      Preview preview = where != null ? source(where, env) : gitOpsRepo();
+      write(preview);
+      return preview.refused() ? 1 : 0;
+    } catch (GitOpsException e) {
+      return Reporting.environment(spec, output == Format.json ? CompileOptions.OutputFormat.json : CompileOptions.OutputFormat.text, e.getMessage(), e.hint());
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage());
+    }
+  }
+
+  private Preview source(String where, Map<String, String> env) throws GitOpsException {
+    GitOpsLocation location;
+    try {
+      location = GitOpsLocation.parse(where, Path.of(""));
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage());
+    }
+    SourcePreviewRequest request = new SourcePreviewRequest(Path.of("").toAbsolutePath(), trainYamls == null ? List.of() : trainYamls,
+        Optional.ofNullable(base), head, location, branch, Optional.ofNullable(platform), Optional.ofNullable(runtimes),
+        Optional.ofNullable(sourceRepo), Optional.ofNullable(cluster), Optional.ofNullable(namespace));
+    return new SourcePreview(GitOpsOptions.cacheRoot(env), env, Clock.systemUTC()).preview(request);
+  }
+
+  private Preview gitOpsRepo() throws GitOpsException {
+    if (base == null) {
+      throw new ParameterException(spec.commandLine(),
+          "Give --gitops URL|PATH (in a source repo) or --base REF (in a GitOps repo, to compare --base with --head)");
+    }
+    if (trainYamls != null && !trainYamls.isEmpty()) {
+      throw new ParameterException(spec.commandLine(), "TRAIN_YAML files are previewed in a source repo: add --gitops URL|PATH");
+    }
+    return GitOpsPreview.of(Path.of("").toAbsolutePath(), base, head, Optional.ofNullable(platform));
+  }
+
+  private void write(Preview preview) {
+    PrintWriter stdout = spec.commandLine().getOut();
+    if (output == Format.json) {
+      emit(stdout, List.of(JsonPreview.render(preview)), "preview.json");
+    } else {
+      emit(stdout, MarkdownPreview.parts(preview, partSize), null);
+    }
+    stdout.flush();
+  }
+
+  /** To stdout, or into --out: {@code name} for one file, else preview-N.md (removing parts left from a longer preview). */
+  private void emit(PrintWriter stdout, List<String> texts, String name) {
+    if (out == null) {
+      texts.forEach(stdout::print);
+      return;
+    }
+    try {
+      Files.createDirectories(out);
+      if (name == null) {
+        try (Stream<Path> old = Files.list(out)) {
+          for (Path p : old.filter(p -> PART_FILE.matcher(p.getFileName().toString()).matches()).toList()) {
+            Files.delete(p);
+          }
+        }
+      }
+      for (int i = 0; i < texts.size(); i++) {
+        Files.writeString(out.resolve(name != null ? name : "preview-" + (i + 1) + ".md"), texts.get(i), StandardCharsets.UTF_8);
+      }
+      stdout.println("wrote " + (name != null ? name : texts.size() + " part(s), preview-1.md … preview-" + texts.size() + ".md,") + " to " + out);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write the preview to " + out + ": " + e.getMessage(), e);
+    }
+  }
+}

@@ -1,0 +1,182 @@
+package dev.trainyard.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.trainyard.compiler.manifest.CanonicalJson;
+import dev.trainyard.compiler.testing.TrainProject;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code trainyard preview} as a process (its own working directory and environment, as CI runs it): exit
+ * codes, stdout and {@code --out}, JSON, usage errors, and diagnostics printed exactly as {@code validate}.
+ */
+class PreviewCommandTest {
+  @TempDir Path temp;
+
+  record Run(int exit, String out, String err) {}
+
+  /** {@code trainyard args} in {@code dir}, with the GitOps cache in the temp folder; at most 120 s. */
+  Run trainyard(Path dir, String... args) {
+    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+        System.getProperty("java.class.path"), "dev.trainyard.cli.Main"));
+    command.addAll(List.of(args));
+    return exec(dir, command, Map.of("TRAINYARD_CACHE", temp.resolve("cache").toString()));
+  }
+
+  static String git(Path dir, String... args) {
+    List<String> command = new ArrayList<>(List.of("git", "-c", "user.name=Grace", "-c", "user.email=grace@example.com", "-c", "init.defaultBranch=main"));
+    command.addAll(List.of(args));
+    Run r = exec(dir, command, Map.of());
+    assertEquals(0, r.exit(), r.out() + r.err());
+    return r.out();
+  }
+
+  private static Run exec(Path dir, List<String> command, Map<String, String> env) {
+    try {
+      Path err = Files.createTempFile("trainyard-err", ".txt");
+      ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile()).redirectError(err.toFile());
+      pb.environment().remove(GitOpsOptions.GITOPS_ENV);
+      pb.environment().putAll(env);
+      Process p = pb.start();
+      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      if (!p.waitFor(120, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        throw new AssertionError(command + " timed out");
+      }
+      String errText = Files.readString(err);
+      Files.delete(err);
+      return new Run(p.exitValue(), out, errText);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError(e);
+    }
+  }
+
+  /** How the head commit changes the GitOps repo. */
+  enum Edit { README, JOBSET_IN_PLACE, NEW_RUN }
+
+  /** A GitOps work repo: a run compiled by {@code trainyard compile}, committed; then {@code edit} made and committed. */
+  private Path gitOpsRepo(String trainYaml, Edit edit) throws IOException {
+    TrainProject p = TrainProject.create(temp.resolve("project"), trainYaml);
+    Path work = temp.resolve("gitops");
+    assertEquals(0, trainyard(temp, "compile", p.trainYaml().toString(), "--out", work.toString()).exit());
+    git(work.getParent(), "init", "-q", work.toString());
+    git(work, "add", "-A");
+    git(work, "commit", "-q", "-m", "base");
+    if (edit == Edit.NEW_RUN) {
+      TrainProject other = TrainProject.create(temp.resolve("other"), "jobs/other", "runtime: mpi\nrun: python y.py\nnodes: 3\n", Map.of());
+      assertEquals(0, trainyard(temp, "compile", other.trainYaml().toString(), "--out", work.toString()).exit());
+    } else if (edit == Edit.JOBSET_IN_PLACE) {
+      try (Stream<Path> files = Files.walk(work.resolve("clusters"))) {
+        Path jobSet = files.filter(f -> f.getFileName().toString().startsWith("jobset-")).findFirst().orElseThrow();
+        Files.writeString(jobSet, Files.readString(jobSet).replace("parallelism: 2", "parallelism: 3"));
+      }
+    } else {
+      Files.writeString(work.resolve("README.md"), "notes\n");
+    }
+    git(work, "add", "-A");
+    git(work, "commit", "-q", "-m", "head");
+    return work;
+  }
+
+  @Test
+  @DisplayName("GitOps repo: Markdown on stdout with its marker, exit 0; --output json is one JSON document")
+  void gitOpsMode() throws Exception {
+    Path work = gitOpsRepo("run: torchrun train.py\nnodes: 2\n", Edit.README);
+    Run md = trainyard(work, "preview", "--base", "HEAD~1");
+    assertEquals(0, md.exit(), md.err());
+    assertTrue(md.out().startsWith("<!-- trainyard-preview part 1/1 -->\n"), md.out());
+    assertTrue(md.out().contains("<!-- trainyard-preview -->"));
+    assertTrue(md.out().contains("- `README.md`"), md.out());
+    Run json = trainyard(work, "preview", "--base", "HEAD~1", "--output", "json");
+    assertEquals(0, json.exit(), json.err());
+    JsonNode root = CanonicalJson.mapper().readTree(json.out());
+    assertEquals("gitops", root.path("mode").asText());
+    assertEquals("README.md", root.path("otherFiles").path(0).asText());
+  }
+
+  @Test
+  @DisplayName("a change the cluster would refuse (an immutable field) exits 1, and the preview is still written")
+  void refusedExitsOne() throws Exception {
+    Path work = gitOpsRepo("run: torchrun train.py\nnodes: 2\n", Edit.JOBSET_IN_PLACE);
+    Run r = trainyard(work, "preview", "--base", "HEAD~1");
+    assertEquals(1, r.exit(), r.err());
+    assertTrue(r.out().contains("**refused**"), r.out());
+  }
+
+  @Test
+  @DisplayName("--out DIR writes preview-N.md parts within --part-size and removes parts left from an earlier, longer preview")
+  void outFolder() throws Exception {
+    Path work = gitOpsRepo("runtime: mpi\nrun: python x.py\nnodes: 2\n", Edit.NEW_RUN);
+    Path out = Files.createDirectories(temp.resolve("comments"));
+    Files.writeString(out.resolve("preview-99.md"), "stale\n");
+    Files.writeString(out.resolve("notes.txt"), "kept\n");
+    Run r = trainyard(work, "preview", "--base", "HEAD~1", "--out", out.toString(), "--part-size", "2000");
+    assertEquals(0, r.exit(), r.err());
+    List<String> files;
+    try (Stream<Path> list = Files.list(out)) {
+      files = list.map(f -> f.getFileName().toString()).sorted().toList();
+    }
+    assertFalse(files.contains("preview-99.md"), files.toString());
+    assertTrue(files.contains("notes.txt"));
+    long parts = files.stream().filter(f -> f.matches("preview-[0-9]+\\.md")).count();
+    assertTrue(parts > 1, files.toString());
+    for (int n = 1; n <= parts; n++) {
+      String part = Files.readString(out.resolve("preview-" + n + ".md"));
+      assertTrue(part.getBytes(StandardCharsets.UTF_8).length <= 2000);
+      assertTrue(part.startsWith("<!-- trainyard-preview part " + n + "/" + parts + " -->"), part);
+    }
+    assertTrue(r.out().startsWith("wrote " + parts + " part(s)"), r.out());
+  }
+
+  @Test
+  @DisplayName("usage errors exit 2: no --gitops and no --base, a part size below 2,000, train.yaml files in a GitOps repo")
+  void usage() throws Exception {
+    Path work = gitOpsRepo("run: torchrun train.py\nnodes: 2\n", Edit.README);
+    Run none = trainyard(work, "preview");
+    assertEquals(2, none.exit());
+    assertTrue(none.err().contains("--gitops URL|PATH") && none.err().contains("--base REF"), none.err());
+    assertEquals(2, trainyard(work, "preview", "--base", "HEAD~1", "--part-size", "100").exit());
+    assertEquals(2, trainyard(work, "preview", "--base", "HEAD~1", "train.yaml").exit());
+    Run unknown = trainyard(work, "preview", "--base", "no-such-ref");
+    assertEquals(3, unknown.exit(), unknown.err());
+    assertTrue(unknown.err().contains("no-such-ref"), unknown.err());
+  }
+
+  @Test
+  @DisplayName("source repo: every diagnostic exactly as validate prints it, exit 1, nothing pushed")
+  void diagnosticsAsValidate() throws Exception {
+    TrainProject p = TrainProject.create(temp.resolve("src-project"), "jobs/bad", "run: torchrun train.py --nnodes 3\nnodes: 0\nfoo: 1\n", Map.of());
+    Path source = p.root();
+    git(source, "commit", "-q", "--allow-empty", "-m", "second");
+    Path ops = temp.resolve("ops");
+    git(temp, "init", "-q", "--bare", ops.toString());
+    Run validate = trainyard(source, "validate", "jobs/bad/train.yaml");
+    assertEquals(1, validate.exit());
+    Files.writeString(source.resolve("jobs/bad/train.yaml"), "run: torchrun train.py --nnodes 3\nnodes: 0\nfoo: 1\n");
+    Run preview = trainyard(source, "preview", "--gitops", ops.toString(), "jobs/bad/train.yaml");
+    assertEquals(1, preview.exit(), preview.err());
+    List<String> printed = validate.err().lines().toList();
+    assertTrue(printed.size() > 2, validate.err());
+    String block = preview.out().substring(preview.out().indexOf("```text\n") + 8);
+    assertEquals(printed, block.substring(0, block.indexOf("```")).lines().toList());
+    assertEquals("", git(ops, "for-each-ref"), "nothing pushed");
+  }
+}

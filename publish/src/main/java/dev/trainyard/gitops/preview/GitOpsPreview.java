@@ -1,0 +1,48 @@
+package dev.trainyard.gitops.preview;
+
+import dev.trainyard.compiler.diagnostic.StageResult;
+import dev.trainyard.compiler.platform.Platform;
+import dev.trainyard.gitops.GitOpsException;
+import dev.trainyard.gitops.GitOpsRepository;
+import dev.trainyard.gitops.Snapshot;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * {@code trainyard preview} in a GitOps repository: what a pull request changes, run by run: the tree of head
+ * compared with the tree of the merge base of base and head, as GitHub and GitLab show a pull request's diff
+ * ({@code git diff base...head}). When base is an ancestor of head (an up-to-date branch) or head is the
+ * merge commit CI checks out, that is exactly the tree diff of base and head; for a branch behind its base,
+ * runs the base gained since the fork are not shown as removed. Unrelated histories: the tree diff. The
+ * platform.yaml is head's (what applies after the merge).
+ */
+public final class GitOpsPreview {
+  private GitOpsPreview() {}
+
+  /**
+   * @param repoDir the GitOps checkout (or bare repository)
+   * @param base the revision the pull request merges into ({@code origin/main}, a SHA)
+   * @param head the pull request's revision ({@code HEAD})
+   * @param platform platform.yaml to use instead of head's
+   * @throws GitOpsException when there is no repository or a revision does not exist (exit 3)
+   */
+  public static Preview of(Path repoDir, String base, String head, Optional<Path> platform) throws GitOpsException {
+    try (GitOpsRepository repo = GitOpsRepository.local(repoDir)) {
+      Snapshot tip = repo.snapshot(base);
+      Snapshot h = repo.snapshot(head);
+      Optional<String> fork = repo.mergeBase(base, head).filter(c -> !tip.commit().orElseThrow().equals(c));
+      Snapshot b = fork.isPresent() ? repo.snapshot(fork.get()) : tip;
+      List<String> changed = repo.changedFiles(b, h);
+      StageResult<Platform> p = PreviewPlatform.load(platform, h);
+      String note = changed.isEmpty() ? "The two commits have the same tree: merging changes nothing." : "";
+      PreviewBuilder.Labels labels = new PreviewBuilder.Labels(Preview.Mode.GITOPS, label(base, tip) + fork.map(c -> " (merge base " + c.substring(0, 12) + ")").orElse(""), label(head, h), p.diagnostics(), note);
+      return new PreviewBuilder(p.value().orElseThrow()).build(labels, b, h, changed);
+    }
+  }
+
+  /** {@code main @ 1a2b3c4d5e6f}: the revision as given and its commit. */
+  static String label(String revision, Snapshot tree) {
+    return revision + tree.commit().map(c -> " @ " + c.substring(0, 12)).orElse("");
+  }
+}

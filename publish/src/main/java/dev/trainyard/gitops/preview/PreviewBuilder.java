@@ -1,0 +1,135 @@
+package dev.trainyard.gitops.preview;
+
+import dev.trainyard.compiler.diagnostic.Diagnostic;
+import dev.trainyard.compiler.platform.Platform;
+import dev.trainyard.gitops.RunFolder;
+import dev.trainyard.gitops.Snapshot;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Builds a {@link Preview} from two GitOps trees and the paths that differ between them (pure: it reads the
+ * snapshots and nothing else). Only the run folders that hold a changed path are read, plus the earlier runs
+ * of the same train.yaml files, so the cost follows the size of the change, not of the repository.
+ *
+ * <p>An added run is compared with the latest earlier run of its train.yaml ({@link PreviousRuns}); that
+ * run's name, source commit and creation time are read as the new run's, so its diff shows what the change
+ * changed, not the new run id in every name.
+ */
+public final class PreviewBuilder {
+  private static final Comparator<RunChange> ORDER = Comparator.comparing(RunChange::status).thenComparing(r -> r.folder().path());
+  private final Platform platform;
+  private final JobSetFacts reader;
+  private final ObjectDiff diff;
+
+  /** @param platform the platform.yaml that applies after the change (queues, quotas, GPU types, secrets policy) */
+  public PreviewBuilder(Platform platform) {
+    this.platform = platform;
+    YamlTrees yaml = new YamlTrees();
+    this.reader = new JobSetFacts(platform, yaml);
+    this.diff = new ObjectDiff(yaml);
+  }
+
+  /**
+   * @param what mode, base and head labels, diagnostics and the note for an empty preview
+   * @param base the tree before the change
+   * @param head the tree after it
+   * @param changed paths of the files that differ ({@code GitOpsRepository.changedFiles})
+   */
+  public Preview build(Labels what, Snapshot base, Snapshot head, List<String> changed) {
+    SortedMap<String, RunFolder> folders = new TreeMap<>();
+    TreeSet<String> other = new TreeSet<>();
+    for (String path : changed) {
+      runOf(path).ifPresentOrElse(r -> folders.put(r.path(), r), () -> other.add(path));
+    }
+    PreviousRuns previous = new PreviousRuns(base, reader);
+    List<RunChange> runs = new ArrayList<>();
+    for (RunFolder folder : folders.values()) {
+      run(folder, base, head, previous).ifPresent(runs::add);
+    }
+    runs.sort(ORDER);
+    List<QueueTotal> queues = QueueTotals.of(runs, platform);
+    return new Preview(what.mode(), what.base(), what.head(), runs, queues, CallOuts.of(runs, queues, platform), what.diagnostics(),
+        List.copyOf(other), what.note());
+  }
+
+  /**
+   * What the preview is of.
+   *
+   * @param note shown when nothing changed, else ""
+   */
+  public record Labels(Preview.Mode mode, String base, String head, List<Diagnostic> diagnostics, String note) {
+    public Labels {
+      diagnostics = List.copyOf(diagnostics);
+    }
+  }
+
+  private Optional<RunChange> run(RunFolder folder, Snapshot base, Snapshot head, PreviousRuns previous) {
+    SortedMap<String, String> was = base.folder(folder.path());
+    SortedMap<String, String> now = head.folder(folder.path());
+    if (was.isEmpty() && now.isEmpty()) {
+      return Optional.empty();
+    }
+    Optional<RunFacts> before = facts(folder, was);
+    Optional<RunFacts> after = facts(folder, now);
+    if (!was.isEmpty() && !now.isEmpty()) {
+      return Optional.of(new RunChange(RunChange.Status.CHANGED, folder, before, after, Optional.empty(), objects(was, now)));
+    }
+    if (now.isEmpty()) {
+      return Optional.of(new RunChange(RunChange.Status.REMOVED, folder, before, after, Optional.empty(), objects(was, Map.of())));
+    }
+    Optional<RunFacts> prev = after.flatMap(previous::of);
+    SortedMap<String, String> prevFiles = prev.map(p -> renamed(base.folder(p.folder().path()), p, after.get())).orElseGet(TreeMap::new);
+    return Optional.of(new RunChange(RunChange.Status.ADDED, folder, before, after, prev, objects(prevFiles, now)));
+  }
+
+  private Optional<RunFacts> facts(RunFolder folder, Map<String, String> files) {
+    String name = folder.jobSetFile().substring(folder.path().length() + 1);
+    return files.isEmpty() ? Optional.empty() : reader.read(folder, Optional.ofNullable(files.get(name)));
+  }
+
+  private List<ObjectChange> objects(Map<String, String> was, Map<String, String> now) {
+    TreeSet<String> names = new TreeSet<>(was.keySet());
+    names.addAll(now.keySet());
+    List<ObjectChange> out = new ArrayList<>();
+    for (String file : names) {
+      ObjectChange c = diff.diff(file, Optional.ofNullable(was.get(file)), Optional.ofNullable(now.get(file)));
+      if (c.status() != ObjectChange.Status.UNCHANGED) {
+        out.add(c);
+      }
+    }
+    return out;
+  }
+
+  /** The previous run's files with its run name, source commit and creation time read as the new run's. */
+  private static SortedMap<String, String> renamed(Map<String, String> files, RunFacts from, RunFacts to) {
+    SortedMap<String, String> out = new TreeMap<>();
+    files.forEach((name, text) -> out.put(name.replace(from.folder().run(), to.folder().run()), replace(replace(replace(text,
+        from.folder().run(), to.folder().run()), from.sourceCommit(), to.sourceCommit()), from.createdAt(), to.createdAt())));
+    return out;
+  }
+
+  private static String replace(String text, String from, String to) {
+    return from.isEmpty() ? text : text.replace(from, to);
+  }
+
+  /** The run folder a changed path lies in: {@code clusters/<cluster>/<namespace>/<run>/<file>}, no {@code _} folders. */
+  static Optional<RunFolder> runOf(String path) {
+    String[] parts = path.split("/");
+    if (parts.length < 5 || !parts[0].equals("clusters")) {
+      return Optional.empty();
+    }
+    for (int i = 1; i <= 3; i++) {
+      if (parts[i].startsWith("_") || parts[i].startsWith(".")) {
+        return Optional.empty();
+      }
+    }
+    return Optional.of(new RunFolder(parts[1], parts[2], parts[3]));
+  }
+}

@@ -1,0 +1,71 @@
+package dev.trainyard.gitops.preview;
+
+import dev.trainyard.compiler.render.Provenance;
+import dev.trainyard.gitops.RunFolder;
+import dev.trainyard.gitops.RunIndex;
+import dev.trainyard.gitops.Snapshot;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Finds the latest earlier run of the same train.yaml in a GitOps tree: same {@code source-repo} and
+ * {@code source-path} provenance, newest {@code created-at} (then the greater run name). Only runs whose
+ * folder name starts with the same job name ({@code <job>-<runid>}) are read, and of those only the
+ * {@code metadata:} block is parsed, so a tree of 10,000 runs costs a listing and a few small reads per run.
+ */
+final class PreviousRuns {
+  /** Newest first by {@code created-at} (RFC 3339 UTC sorts as text), then by run name. */
+  private static final Comparator<String> NEWEST = Comparator.naturalOrder();
+  private final Snapshot base;
+  private final JobSetFacts reader;
+  private Map<String, List<RunFolder>> byJob;
+
+  PreviousRuns(Snapshot base, JobSetFacts reader) {
+    this.base = base;
+    this.reader = reader;
+  }
+
+  /** The run {@code run} follows, if the tree holds an earlier run of its train.yaml. */
+  Optional<RunFacts> of(RunFacts run) {
+    if (run.sourcePath().isEmpty()) {
+      return Optional.empty();
+    }
+    RunFolder newest = null;
+    String newestAt = "";
+    for (RunFolder candidate : index().getOrDefault(jobOf(run.folder().run(), run.jobName()), List.of())) {
+      Optional<String> text = candidate.equals(run.folder()) ? Optional.empty() : base.read(candidate.jobSetFile());
+      Map<String, String> a = text.map(t -> reader.annotations(candidate, t)).orElse(Map.of());
+      String at = a.getOrDefault(Provenance.CREATED_AT, "");
+      boolean same = run.sourcePath().equals(a.get(Provenance.SOURCE_PATH)) && run.sourceRepo().equals(a.getOrDefault(Provenance.SOURCE_REPO, ""));
+      if (same && (newest == null || NEWEST.compare(at + " " + candidate.run(), newestAt + " " + newest.run()) > 0)) {
+        newest = candidate;
+        newestAt = at;
+      }
+    }
+    RunFolder found = newest;
+    return found == null ? Optional.empty() : reader.read(found, base.read(found.jobSetFile()));
+  }
+
+  private Map<String, List<RunFolder>> index() {
+    if (byJob == null) {
+      byJob = new HashMap<>();
+      for (RunFolder r : new RunIndex(base).runs()) {
+        byJob.computeIfAbsent(jobOf(r.run(), ""), k -> new ArrayList<>()).add(r);
+      }
+    }
+    return byJob;
+  }
+
+  /** The job name of a run: its label when known, else the run name without its last {@code -<runid>}. */
+  private static String jobOf(String run, String label) {
+    if (!label.isEmpty()) {
+      return label;
+    }
+    int dash = run.lastIndexOf('-');
+    return dash < 0 ? run : run.substring(0, dash);
+  }
+}

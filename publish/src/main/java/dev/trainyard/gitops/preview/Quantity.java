@@ -1,0 +1,22 @@
+package dev.trainyard.gitops.preview;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+
+/** Resource amounts as a reviewer reads them: memory in Gi, everything else as a plain number. */
+final class Quantity {
+  private static final BigDecimal GI = BigDecimal.valueOf(1L << 30);
+
+  private Quantity() {}
+
+  static String show(String resource, BigDecimal value) {
+    if (resource.equals("memory") || resource.endsWith("-storage")) {
+      return plain(value.divide(GI, 1, RoundingMode.HALF_UP)) + "Gi";
+    }
+    return plain(value);
+  }
+
+  static String plain(BigDecimal value) {
+    return value.signum() == 0 ? "0" : value.stripTrailingZeros().toPlainString();
+  }
+}

@@ -1,0 +1,47 @@
+package dev.trainyard.gitops.preview;
+
+import dev.trainyard.gitops.RunFolder;
+import java.math.BigDecimal;
+import java.util.Map;
+import java.util.Objects;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * What a reviewer needs to know about one run, read from its JobSet file and provenance annotations.
+ * Unknown values are {@code ""} (a hand-written JobSet may lack Trainyard's annotations).
+ *
+ * @param folder where the run lives
+ * @param jobName {@code trainyard.dev/job}, the run name without its run id
+ * @param sourceRepo {@code trainyard.dev/source-repo}
+ * @param sourcePath {@code trainyard.dev/source-path}, the train.yaml in the source repo
+ * @param sourceCommit {@code trainyard.dev/source-commit}
+ * @param createdAt {@code trainyard.dev/created-at} (RFC 3339) or ""
+ * @param runtime {@code name@version}
+ * @param image the container image (tag or digest as pinned)
+ * @param runtimeDigest {@code trainyard.dev/runtime-digest}
+ * @param queue the LocalQueue ({@code kueue.x-k8s.io/queue-name})
+ * @param nodes nodes (pods that run ranks)
+ * @param procsPerNode processes per node
+ * @param gpusPerNode GPUs per node
+ * @param gpuType the platform's gpuType whose node labels the pods select, or ""
+ * @param requests the whole JobSet's requests by resource name (all pods; what Kueue admits at once)
+ */
+public record RunFacts(RunFolder folder, String jobName, String sourceRepo, String sourcePath, String sourceCommit, String createdAt,
+    String runtime, String image, String runtimeDigest, String queue, int nodes, int procsPerNode, int gpusPerNode, String gpuType,
+    SortedMap<String, BigDecimal> requests) {
+  public RunFacts {
+    Objects.requireNonNull(folder, "folder");
+    requests = new TreeMap<>(requests);
+  }
+
+  /** The JobSet's total request of {@code resource} (0 when none). */
+  public BigDecimal total(String resource) {
+    return requests.getOrDefault(resource, BigDecimal.ZERO);
+  }
+
+  /** The requests as an unmodifiable map. */
+  public Map<String, BigDecimal> requestsView() {
+    return java.util.Collections.unmodifiableSortedMap(requests);
+  }
+}

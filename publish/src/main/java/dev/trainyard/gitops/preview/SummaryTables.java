@@ -1,0 +1,80 @@
+package dev.trainyard.gitops.preview;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/** The two summary tables: one row per run, one row per queue. Split tables repeat their header rows. */
+final class SummaryTables {
+  private static final List<String> RUN_HEADER = List.of(
+      "| change | run | train.yaml | runtime | image (runtime digest) | nodes × procs | GPUs | queue | cluster/namespace | since the last run |",
+      "|---|---|---|---|---|---|---|---|---|---|");
+  private static final List<String> QUEUE_HEADER = List.of(
+      "| LocalQueue | ClusterQueue | runs | GPUs asked | nominal GPU quota | |",
+      "|---|---|---|---|---|---|");
+
+  private SummaryTables() {}
+
+  static Block runs(Preview p) {
+    List<String> rows = new ArrayList<>();
+    for (RunChange r : p.runs()) {
+      RunFacts f = r.shown();
+      rows.add("| " + r.status().name().toLowerCase(Locale.ROOT) + " | " + Md.code(f.folder().run()) + " | " + Md.cell(f.sourcePath()) + " | "
+          + Md.cell(f.runtime()) + " | " + image(f) + " | " + f.nodes() + " × " + f.procsPerNode() + " | " + gpus(f) + " | " + Md.cell(f.queue())
+          + " | " + f.folder().cluster() + "/" + f.folder().namespace() + " | " + Md.cell(since(r)) + " |");
+    }
+    return new Block(RUN_HEADER, rows, List.of(""), RUN_HEADER);
+  }
+
+  static Block queues(Preview p) {
+    List<String> rows = new ArrayList<>();
+    for (QueueTotal q : p.queues()) {
+      String quota = q.clusterQueue().isEmpty() ? "no such queue" : q.quota().map(Quantity::plain).orElse("GPUs not covered")
+          + q.cohort().map(c -> " (cohort " + Md.code(c) + ")").orElse("");
+      String verdict = !q.over() ? "fits" : q.quota().isPresent() && q.cohort().isPresent() ? "**over: only by borrowing**" : "**over quota**";
+      rows.add("| " + Md.cell(q.namespace() + "/" + q.queue()) + " | " + Md.cell(q.clusterQueue().orElse("—")) + " | " + q.runs() + " | "
+          + Quantity.plain(q.gpus()) + " | " + quota + " | " + verdict + " |");
+    }
+    return new Block(QUEUE_HEADER, rows, List.of(""), QUEUE_HEADER);
+  }
+
+  private static String image(RunFacts f) {
+    String digest = f.runtimeDigest().startsWith("sha256:") && f.runtimeDigest().length() > 19 ? f.runtimeDigest().substring(0, 19) : f.runtimeDigest();
+    return Md.code(f.image()) + (digest.isEmpty() ? "" : " (" + Md.code(digest) + ")");
+  }
+
+  private static String gpus(RunFacts f) {
+    int total = f.nodes() * f.gpusPerNode();
+    return total == 0 ? "—" : total + (f.gpuType().isEmpty() ? "" : " " + f.gpuType());
+  }
+
+  /** What changed in the summary's terms since the run this one is compared with. */
+  static String since(RunChange r) {
+    if (r.status() == RunChange.Status.REMOVED) {
+      return "—";
+    }
+    Optional<RunFacts> was = r.comparedWith();
+    if (was.isEmpty()) {
+      return "first run";
+    }
+    RunFacts a = was.get();
+    RunFacts b = r.after().orElseThrow();
+    List<String> d = new ArrayList<>();
+    delta(d, "runtime", a.runtime(), b.runtime());
+    delta(d, "image", a.image(), b.image());
+    delta(d, "nodes", Integer.toString(a.nodes()), Integer.toString(b.nodes()));
+    delta(d, "procs/node", Integer.toString(a.procsPerNode()), Integer.toString(b.procsPerNode()));
+    delta(d, "GPUs/node", Integer.toString(a.gpusPerNode()), Integer.toString(b.gpusPerNode()));
+    delta(d, "GPU type", a.gpuType(), b.gpuType());
+    delta(d, "queue", a.queue(), b.queue());
+    String vs = r.status() == RunChange.Status.ADDED ? " (vs. " + a.folder().run() + ")" : "";
+    return (d.isEmpty() ? "same shape" : String.join("; ", d)) + vs;
+  }
+
+  private static void delta(List<String> out, String what, String a, String b) {
+    if (!a.equals(b)) {
+      out.add(what + " " + (a.isEmpty() ? "—" : a) + " → " + (b.isEmpty() ? "—" : b));
+    }
+  }
+}

@@ -1,0 +1,97 @@
+package dev.trainyard.gitops.preview;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/** Splitting Markdown into comment-sized parts: limits, markers, blocks closed and reopened, nothing lost. */
+class PartSplitterTest {
+  private static List<String> lines(String prefix, int n, int width) {
+    List<String> out = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      out.add(String.format("%s %04d %s", prefix, i, "x".repeat(width)));
+    }
+    return out;
+  }
+
+  private static List<Block> blocks() {
+    List<Block> blocks = new ArrayList<>();
+    blocks.add(Block.text(List.of("## title", "")));
+    blocks.add(new Block(List.of("| a | b |", "|---|---|"), lines("| row |", 60, 40), List.of(""), List.of("| a | b |", "|---|---|")));
+    blocks.add(MarkdownPreview.fenced(lines("+ line", 200, 60), "diff", Optional.of("JobSet ns/big: 200 fields changed")));
+    blocks.add(MarkdownPreview.fenced(lines("+ small", 3, 10), "diff", Optional.of("ConfigMap ns/small")));
+    return blocks;
+  }
+
+  @Test
+  @DisplayName("every part fits the limit, and a block too big for one part is closed and reopened: no <details> or fence left open")
+  void partsAreValidAlone() {
+    List<String> parts = PartSplitter.split(blocks(), 4_000);
+    assertTrue(parts.size() > 4, "split into " + parts.size());
+    for (String part : parts) {
+      assertTrue(part.getBytes(StandardCharsets.UTF_8).length <= 4_000, part.length() + " bytes");
+      assertEquals(PreviewGoldenTest.count(part, "<details>"), PreviewGoldenTest.count(part, "</details>"), part);
+      long fences = part.lines().filter(l -> l.startsWith("```")).count();
+      assertEquals(0, fences % 2, "fences balanced in\n" + part);
+    }
+    assertTrue(parts.get(2).contains("<details><summary>JobSet ns/big: 200 fields changed (continued)</summary>"), parts.get(2));
+  }
+
+  @Test
+  @DisplayName("the parts hold every line of the whole, in order; a split table repeats its header")
+  void nothingLost() {
+    List<Block> blocks = blocks();
+    List<String> whole = new ArrayList<>();
+    blocks.forEach(b -> whole.addAll(b.lines()));
+    List<String> parts = PartSplitter.split(blocks, 2_000);
+    PreviewGoldenTest.assertContainsInOrder(whole, String.join("", parts).lines().toList());
+    String second = parts.get(1);
+    assertTrue(second.contains("| a | b |\n|---|---|\n| row | 00"), second);
+  }
+
+  @Test
+  @DisplayName("each part starts with <!-- trainyard-preview part N/M -->; part N carries part N; part 1 also <!-- trainyard-preview -->")
+  void markers() {
+    List<String> parts = PartSplitter.split(blocks(), 4_000);
+    int m = parts.size();
+    for (int n = 1; n <= m; n++) {
+      String part = parts.get(n - 1);
+      assertTrue(part.startsWith("<!-- trainyard-preview part " + n + "/" + m + " -->\n"), part);
+      assertTrue(part.contains("<!-- trainyard-preview part " + n + " -->"));
+      assertEquals(n == 1, part.contains("<!-- trainyard-preview -->"), "part " + n);
+      assertEquals(n < m, part.contains("_Continued in part " + (n + 1) + " of " + m + "._"));
+    }
+  }
+
+  @Test
+  @DisplayName("a preview that fits is one part, 1/1, with the single-comment marker")
+  void onePart() {
+    List<String> parts = PartSplitter.split(List.of(Block.text(List.of("## small", ""))), PartSplitter.GITHUB_LIMIT);
+    assertEquals(List.of("<!-- trainyard-preview part 1/1 -->\n<!-- trainyard-preview part 1 --><!-- trainyard-preview -->\n## small\n\n"), parts);
+  }
+
+  @Test
+  @DisplayName("sizes are counted in UTF-8 bytes, never fewer than characters")
+  void utf8() {
+    List<String> wide = new ArrayList<>();
+    for (int i = 0; i < 300; i++) {
+      wide.add("→ × — é " + i);
+    }
+    for (String part : PartSplitter.split(List.of(Block.text(wide)), 2_000)) {
+      assertTrue(part.getBytes(StandardCharsets.UTF_8).length <= 2_000);
+    }
+  }
+
+  @Test
+  @DisplayName("a part size below 2,000 is refused")
+  void tooSmall() {
+    assertThrows(IllegalArgumentException.class, () -> PartSplitter.split(blocks(), 1_999));
+  }
+}

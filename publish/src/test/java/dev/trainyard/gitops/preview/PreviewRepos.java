@@ -1,0 +1,153 @@
+package dev.trainyard.gitops.preview;
+
+import dev.trainyard.compiler.CompileRequest;
+import dev.trainyard.compiler.CompileResult;
+import dev.trainyard.compiler.Compiler;
+import dev.trainyard.compiler.SshSecretProvider;
+import dev.trainyard.compiler.testing.TrainProject;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Real repositories for preview tests, made with the {@code git} CLI at fixed dates (so commit SHAs, run ids
+ * and outputs are the same on every run), and run folders compiled by the real compiler with seeded keys.
+ */
+final class PreviewRepos {
+  static final Instant T0 = Instant.parse("2026-12-01T09:00:00Z");
+  static final String REMOTE = TrainProject.REMOTE;
+  static final Path ROOT = Path.of(System.getProperty("trainyard.repo.root", "..")).toAbsolutePath().normalize();
+  private static int counter;
+
+  private PreviewRepos() {}
+
+  /** Runs git in {@code dir} at time {@code when} (author and committer date); returns stdout; fails the test on an error. */
+  static String git(Path dir, Instant when, String... args) {
+    List<String> command = new ArrayList<>(List.of("git", "-c", "user.name=Grace", "-c", "user.email=grace@example.com",
+        "-c", "init.defaultBranch=main", "-c", "safe.directory=*", "-c", "commit.gpgsign=false"));
+    command.addAll(List.of(args));
+    try {
+      ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true);
+      pb.environment().put("GIT_AUTHOR_DATE", when.toString());
+      pb.environment().put("GIT_COMMITTER_DATE", when.toString());
+      Process p = pb.start();
+      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      if (!p.waitFor(60, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        throw new AssertionError("git " + String.join(" ", args) + " timed out");
+      }
+      if (p.exitValue() != 0) {
+        throw new AssertionError("git " + String.join(" ", args) + " failed (" + p.exitValue() + "):\n" + out);
+      }
+      return out;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError(e);
+    }
+  }
+
+  /** A new work repository with {@code origin} set to {@link #REMOTE}. */
+  static Path init(Path dir) {
+    try {
+      Files.createDirectories(dir);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    git(dir, T0, "init", "-q");
+    git(dir, T0, "remote", "add", "origin", REMOTE);
+    return dir;
+  }
+
+  /** Writes {@code files}, deletes {@code deleted} (files or folders), commits everything at {@code when}; returns the SHA. */
+  static String commit(Path work, Map<String, String> files, Collection<String> deleted, String message, Instant when) {
+    try {
+      for (String d : deleted) {
+        git(work, when, "rm", "-r", "-q", d);
+      }
+      for (Map.Entry<String, String> f : files.entrySet()) {
+        Path file = work.resolve(f.getKey());
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, f.getValue(), StandardCharsets.UTF_8);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    git(work, when, "add", "-A");
+    git(work, when, "commit", "-q", "--allow-empty", "-m", message);
+    return git(work, when, "rev-parse", "HEAD").strip();
+  }
+
+  /** A bare clone of {@code work} (the "remote" GitOps repository of a source-repo preview). */
+  static Path bare(Path work, Path dir) {
+    git(work.getParent(), T0, "clone", "-q", "--bare", work.toString(), dir.toString());
+    return dir;
+  }
+
+  /**
+   * The files the compiler writes for one train.yaml (path from the GitOps root → text): source repo
+   * {@link #REMOTE} at {@code commit}, created at {@code createdAt}, SSH keys from a SecureRandom seeded with
+   * {@code seed} (the JDK's EC key generation does not repeat for a seed within one JVM: tests that need the key
+   * use {@link KnownKeySecrets}).
+   */
+  static Map<String, String> compile(Path temp, String folder, String trainYaml, String platformYaml, String commit, Instant createdAt, long seed) {
+    return compile(temp, folder, trainYaml, platformYaml, commit, createdAt,
+        new SshSecretProvider(random(seed), Clock.fixed(createdAt, ZoneOffset.UTC)));
+  }
+
+  /** As above, with the SSH Secret from {@code secrets}. */
+  static Map<String, String> compile(Path temp, String folder, String trainYaml, String platformYaml, String commit, Instant createdAt,
+      dev.trainyard.compiler.SshSecretSource secrets) {
+    try {
+      Path dir = Files.createDirectories(temp.resolve("compile-" + (++counter)));
+      Path platform = Files.writeString(dir.resolve("platform.yaml"), platformYaml, StandardCharsets.UTF_8);
+      TrainProject p = TrainProject.create(dir, folder, trainYaml, Map.of());
+      CompileRequest request = new CompileRequest(p.trainYaml(), folder + "/train.yaml", Optional.of(platform), Optional.empty(), Optional.of(REMOTE),
+          Optional.of(commit), Optional.empty(), Optional.empty(), 1, Optional.empty(), Optional.of(createdAt), Optional.of("platform.yaml (GitOps repo)"));
+      CompileResult result = new Compiler(secrets).compile(request);
+      return new TreeMap<>(TrainProject.tree(result).files());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** A SecureRandom that repeats for one seed. */
+  static SecureRandom random(long seed) {
+    try {
+      SecureRandom random = SecureRandom.getInstance("SHA1PRNG");
+      random.setSeed(seed);
+      return random;
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** A repository file's text ({@code examples/platform.yaml}). */
+  static String read(String path) {
+    try {
+      return Files.readString(ROOT.resolve(path), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** A 40-hex commit id made of one repeated digit, for compiles that need no real source commit. */
+  static String sha(char digit) {
+    return String.valueOf(digit).repeat(40);
+  }
+}

@@ -1,0 +1,84 @@
+package dev.trainyard.gitops.preview;
+
+import static dev.trainyard.gitops.preview.PreviewCases.T1;
+import static dev.trainyard.gitops.preview.PreviewCases.T2;
+import static dev.trainyard.gitops.preview.PreviewCases.TORCH;
+import static dev.trainyard.gitops.preview.PreviewRepos.T0;
+import static dev.trainyard.gitops.preview.PreviewRepos.git;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code preview} in a source repo (git CLI history) against a bare GitOps repo (git CLI, then JGit submits). */
+class SourcePreviewTest {
+  @TempDir Path temp;
+
+  private static List<String> sources(Preview p) {
+    return p.runs().stream().map(r -> r.shown().sourcePath()).toList();
+  }
+
+  @Test
+  @DisplayName("a base that is not an ancestor of head: only the train.yaml files the branch changed since the merge base are compiled")
+  void baseNotAncestor() throws Exception {
+    PreviewCases.SourceSetup s = PreviewCases.source(temp, Map.of("jobs/a/train.yaml", TORCH, "jobs/b/train.yaml", TORCH), Map.of("README.md", "ops\n"));
+    git(s.source(), T1, "checkout", "-q", "-b", "feature");
+    PreviewRepos.commit(s.source(), Map.of("jobs/a/train.yaml", TORCH.replace("nodes: 2", "nodes: 3")), List.of(), "a", T1);
+    git(s.source(), T1, "checkout", "-q", "main");
+    PreviewRepos.commit(s.source(), Map.of("jobs/b/train.yaml", TORCH.replace("nodes: 2", "nodes: 5"), "jobs/c/train.yaml", TORCH), List.of(), "b", T2);
+    git(s.source(), T2, "checkout", "-q", "feature");
+    Preview p = s.preview(temp.resolve("cache"), Optional.of("main"), List.of());
+    assertEquals(List.of("jobs/a/train.yaml"), sources(p));
+    assertEquals(3, p.runs().get(0).shown().nodes());
+  }
+
+  @Test
+  @DisplayName("train.yaml files named on the command line are previewed whatever changed; a deleted train.yaml starts nothing")
+  void named() throws Exception {
+    PreviewCases.SourceSetup s = PreviewCases.source(temp, Map.of("jobs/a/train.yaml", TORCH, "jobs/b/train.yaml", TORCH), Map.of("README.md", "ops\n"));
+    PreviewRepos.commit(s.source(), Map.of("README.md", "x\n"), List.of("jobs/b"), "drop b", T1);
+    assertTrue(s.preview(temp.resolve("cache"), Optional.of("HEAD~1"), List.of()).runs().isEmpty(), "a deleted train.yaml is not compiled");
+    Preview p = s.preview(temp.resolve("cache"), Optional.of("HEAD~1"), List.of(s.source().resolve("jobs/a/train.yaml")));
+    assertEquals(List.of("jobs/a/train.yaml"), sources(p));
+  }
+
+  @Test
+  @DisplayName("the preview pushes nothing: the GitOps repo's branches are unchanged")
+  void pushesNothing() throws Exception {
+    PreviewCases.SourceSetup s = PreviewCases.source(temp, Map.of("jobs/a/train.yaml", TORCH), Map.of("README.md", "ops\n"));
+    String before = git(s.gitops(), T0, "for-each-ref");
+    PreviewRepos.commit(s.source(), Map.of("jobs/a/train.yaml", TORCH.replace("nodes: 2", "nodes: 3")), List.of(), "a", T1);
+    Preview p = s.preview(temp.resolve("cache"), Optional.of("HEAD~1"), List.of());
+    assertEquals(1, p.runs(RunChange.Status.ADDED).size());
+    assertEquals(before, git(s.gitops(), T1, "for-each-ref"));
+  }
+
+  @Test
+  @DisplayName("--head must be the checked-out commit: the files on disk are what is compiled")
+  void headNotCheckedOut() {
+    PreviewCases.SourceSetup s = PreviewCases.source(temp, Map.of("jobs/a/train.yaml", TORCH), Map.of("README.md", "ops\n"));
+    PreviewRepos.commit(s.source(), Map.of("jobs/a/train.yaml", TORCH.replace("nodes: 2", "nodes: 3")), List.of(), "a", T1);
+    SourcePreviewRequest r = new SourcePreviewRequest(s.source(), List.of(), Optional.of("HEAD~1"), "HEAD~1", s.location(), "main", Optional.empty(),
+        Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> new SourcePreview(temp.resolve("cache"), Map.of(), java.time.Clock.systemUTC()).preview(r));
+    assertTrue(e.getMessage().contains("git checkout HEAD~1"), e.getMessage());
+  }
+
+  @Test
+  @DisplayName("re-previewing a commit whose runs are already in the GitOps repo says merging starts nothing new")
+  void alreadySubmitted() throws Exception {
+    PreviewCases.SourceSetup s = PreviewCases.source(temp, Map.of("jobs/a/train.yaml", TORCH), Map.of("README.md", "ops\n"));
+    String run = s.submit(temp.resolve("cache"), T0, "jobs/a/train.yaml").newRuns().get(0).folder().run();
+    Preview p = s.preview(temp.resolve("cache"), Optional.empty(), List.of(s.source().resolve("jobs/a/train.yaml")));
+    assertTrue(p.runs().isEmpty());
+    assertEquals("`" + run + "` is already in the GitOps repo: merging starts nothing new for it.", p.note());
+  }
+}
