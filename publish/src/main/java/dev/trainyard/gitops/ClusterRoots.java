@@ -184,11 +184,9 @@ public final class ClusterRoots {
         names.add(child.substring(0, child.length() - 1));
       }
     }
-    SortedSet<String> deleted = new TreeSet<>();
-    SortedSet<String> created = new TreeSet<>();
     for (TreeEdit e : edits) {
-      deleted.clear();
-      created.clear();
+      SortedSet<String> deleted = new TreeSet<>();
+      SortedSet<String> created = new TreeSet<>();
       direct(List.of(e), folder, deleted, created);
       names.removeAll(deleted);
       names.addAll(created);

@@ -73,8 +73,11 @@ final class GitCredentials extends CredentialsProvider {
     return Optional.of(new String[] {user.isBlank() ? "x-access-token" : user, token.strip()});
   }
 
-  /** Asks {@code git credential fill} (git-credential(1): key=value lines, a blank line ends the input). */
-  private static Optional<String[]> fromHelper(URIish uri) {
+  /**
+   * Asks {@code git credential fill} (git-credential(1): key=value lines, a blank line ends the input), in
+   * {@code env} (the process environment in production: HOME, GIT_CONFIG_GLOBAL and GIT_ASKPASS decide).
+   */
+  private Optional<String[]> fromHelper(URIish uri) {
     StringBuilder in = new StringBuilder();
     in.append("protocol=").append(uri.getScheme()).append('\n').append("host=").append(uri.getHost());
     if (uri.getPort() > 0) {
@@ -83,6 +86,7 @@ final class GitCredentials extends CredentialsProvider {
     in.append('\n').append("path=").append(uri.getPath().replaceFirst("^/", "")).append("\n\n");
     try {
       ProcessBuilder pb = new ProcessBuilder("git", "credential", "fill").redirectError(ProcessBuilder.Redirect.DISCARD);
+      pb.environment().putAll(env);
       pb.environment().put("GIT_TERMINAL_PROMPT", "0");
       Process p = pb.start();
       p.getOutputStream().write(in.toString().getBytes(StandardCharsets.UTF_8));

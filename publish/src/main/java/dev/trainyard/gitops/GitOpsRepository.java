@@ -261,11 +261,13 @@ public final class GitOpsRepository implements AutoCloseable {
 
   private GitOpsException transportFailure(String action, Exception e) {
     String message = GitOpsLocation.redact(String.valueOf(e.getMessage()));
-    if (message.contains("not authorized") || message.contains("Authentication is required") || message.contains("401")) {
+    // JGit reports HTTP answers only in its message; the URL (whose port may read "401") is cut out first.
+    String answer = message.replace(shown(), "").replace(remote.map(GitOpsLocation::url).orElse(""), "");
+    if (answer.contains("not authorized") || answer.contains("Authentication is required") || answer.matches("(?s).*\\b401\\b.*")) {
       return new GitOpsException("cannot " + action + " " + shown() + ": the server wants credentials or refused them",
           "set " + GitCredentials.TOKEN_ENV + " to a token that may push, or configure a git credential helper", e);
     }
-    if (message.contains("ermission denied") || message.contains("not permitted") || message.contains("403")) {
+    if (answer.contains("ermission denied") || answer.contains("not permitted") || answer.matches("(?s).*\\b403\\b.*")) {
       return new GitOpsException("cannot " + action + " " + shown() + ": " + message,
           "the user or token may not write to this repository: use a token with push access (" + GitCredentials.TOKEN_ENV + ")", e);
     }
