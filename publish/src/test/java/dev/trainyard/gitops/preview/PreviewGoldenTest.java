@@ -89,7 +89,8 @@ class PreviewGoldenTest {
     Preview p = s.preview(temp.resolve("cache"), Optional.of("HEAD~1"), List.of());
     Golden.check("diagnostics", p, MarkdownPreview.GITHUB_LIMIT);
     assertTrue(p.refused());
-    assertEquals(List.of("jobs/bad/train.yaml", "jobs/mpi/train.yaml"), p.diagnostics().stream().map(d -> d.location().file()).distinct().toList());
+    assertEquals(List.of("jobs/bad/train.yaml", "jobs/mpi/train.yaml", "platform.yaml (GitOps repo)"),
+        p.diagnostics().stream().map(d -> d.location().file()).distinct().toList(), "the GitOps repo has no platform.yaml: W806 too");
   }
 
   @Test
