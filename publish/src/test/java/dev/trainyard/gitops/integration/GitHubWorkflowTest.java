@@ -54,11 +54,11 @@ class GitHubWorkflowTest {
   }
 
   @Test
-  @DisplayName("the preview runs with the given flags on the pull request's base and head SHAs, into preview.md")
+  @DisplayName("the preview runs with the given flags on the pull request's base and head SHAs, into preview-N.md parts with room for the marker line")
   void previewCommand() {
     JsonNode preview = stepNamed(PREVIEW, "Preview");
     assertTrue(preview.path("run").asText().contains(
-        "trainyard preview --gitops \"$TRAINYARD_GITOPS\" --base \"$BASE_SHA\" --head \"$HEAD_SHA\" > \"$PREVIEW_DIR/preview.md\""),
+        "trainyard preview --gitops \"$TRAINYARD_GITOPS\" --base \"$BASE_SHA\" --head \"$HEAD_SHA\" --out \"$PREVIEW_DIR\" --part-size 65000"),
         preview.path("run").asText());
     assertEquals("${{ github.event.pull_request.base.sha }}", preview.at("/env/BASE_SHA").asText());
     assertEquals("${{ github.event.pull_request.head.sha }}", preview.at("/env/HEAD_SHA").asText());

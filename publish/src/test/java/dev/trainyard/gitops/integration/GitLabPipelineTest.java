@@ -67,7 +67,7 @@ class GitLabPipelineTest {
     assertEquals("submit", SUBMIT.path("stage").asText());
     String script = String.join("\n", GitHubWorkflowTest.texts(PREVIEW.path("script")));
     assertTrue(script.contains("trainyard preview --gitops \"$TRAINYARD_GITOPS\" --base \"$CI_MERGE_REQUEST_DIFF_BASE_SHA\""
-        + " --head \"${CI_MERGE_REQUEST_SOURCE_BRANCH_SHA:-$CI_COMMIT_SHA}\" > \"$PREVIEW_DIR/preview.md\""), script);
+        + " --head \"${CI_MERGE_REQUEST_SOURCE_BRANCH_SHA:-$CI_COMMIT_SHA}\" --out \"$PREVIEW_DIR\" --part-size 65000"), script);
     assertTrue(script.indexOf("git fetch --quiet origin \"$CI_MERGE_REQUEST_TARGET_BRANCH_NAME\"") < script.indexOf("trainyard preview --"),
         "the target branch (holding the base commit) is fetched first");
     assertTrue(script.indexOf("trainyard preview --") < script.indexOf("post_preview;"));
