@@ -89,7 +89,8 @@ final class SubmitCommand implements Callable<Integer> {
     int fresh = result.newRuns().size();
     String where = location.shown() + " (" + gitops.branch + ")";
     if (fresh == 0) {
-      out.println("nothing to submit: every run is already in " + where);
+      boolean pruned = result.runs().stream().anyMatch(r -> r.outcome() == SubmittedRun.Outcome.PRUNED);
+      out.println("nothing to submit: every run is already in " + where + (pruned ? " or already ran there and was pruned" : ""));
     } else if (result.dryRun()) {
       out.println("dry run: would commit " + fresh + " new run(s) to " + where + "; nothing was pushed");
     } else {

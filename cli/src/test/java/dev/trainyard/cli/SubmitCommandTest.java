@@ -115,6 +115,10 @@ class SubmitCommandTest {
     MainTest.Run pruned = MainTest.run("prune", "--gitops", bare.toString(), run);
     assertEquals(0, pruned.exit(), pruned.err());
     assertTrue(pruned.out().startsWith("prune clusters/local/default/" + run + "\ncommitted "), pruned.out());
+    MainTest.Run again = MainTest.run("submit", project.trainYaml().toString(), "--gitops", bare.toString());
+    assertEquals(0, again.exit(), again.err());
+    assertTrue(again.out().contains("— already ran and was pruned; --rerun starts it again\nnothing to submit: every run is already in file:"), again.out());
+    assertTrue(again.out().endsWith(" (main) or already ran there and was pruned\n"), again.out());
   }
 
   @Test
