@@ -101,7 +101,9 @@ public final class RunStateMapper {
         boolean stalled = Duration.between(admittedAt, o.now()).compareTo(stallAfter) > 0;
         String lead = restarting ? "restarting" : pods.isEmpty() ? "admitted" : "starting";
         if (stalled) {
-            lead = "admitted " + Description.duration(Duration.between(admittedAt, o.now())) + " ago, not started";
+            // The configured time, not the ticking age: a description that changed every minute would be
+            // posted every minute (GitHub keeps at most 1,000 statuses per SHA and context).
+            lead = "not started " + Description.duration(stallAfter) + " after admission";
         }
         String text = lead + ": " + doing + ", " + nodes(ready, js);
         Cause cause = pull.map(Failure::cause).orElse(Cause.NONE);
@@ -158,7 +160,7 @@ public final class RunStateMapper {
     private static Instant admittedAt(RunObservation o) {
         return o.workload().flatMap(w -> ConditionSnapshot.find(w.conditions(), "Admitted"))
                 .filter(ConditionSnapshot::isTrue).map(ConditionSnapshot::since).filter(Objects::nonNull)
-                .orElse(o.jobSet().created());
+                .orElse(o.jobSet().created() == null ? o.now() : o.jobSet().created());
     }
 
     private static String nodes(int ready, JobSetSnapshot js) {

@@ -127,8 +127,10 @@ class RunStateMapperTest {
             RunState s = run().suspended().admittedWorkload(T0).at(T0.plus(Duration.ofMinutes(12))).map();
             assertTrue(s.stalled());
             assertEquals(Phase.ADMITTED, s.phase());
-            assertEquals("admitted 12m 0s ago, not started: no pods yet, 0 of 2 nodes ready, attempt 1 of 4",
+            assertEquals("not started 10m 0s after admission: no pods yet, 0 of 2 nodes ready, attempt 1 of 4",
                     s.description());
+            RunState later = run().suspended().admittedWorkload(T0).at(T0.plus(Duration.ofMinutes(50))).map();
+            assertEquals(s.description(), later.description(), "the text must not tick with the age");
         }
 
         @Test
@@ -152,6 +154,16 @@ class RunStateMapperTest {
                     .pods(readyPod("p0", "n0"), readyPod("p1", "n1")).map();
             assertFalse(s.stalled());
             assertEquals(Phase.RUNNING, s.phase());
+        }
+
+        @Test
+        @DisplayName("a JobSet without creation time is judged from now, so it is not stalled")
+        void noCreationTime() {
+            Runs r = run();
+            RunObservation o = r.observe();
+            RunObservation noTime = new RunObservation(new JobSetSnapshot("ns", "js", null, false, 2, 0, 0, "",
+                    java.util.List.of()), o.pods(), o.workload(), o.now());
+            assertFalse(new RunStateMapper(Duration.ZERO).map(noTime).stalled());
         }
 
         @Test
@@ -237,7 +249,7 @@ class RunStateMapperTest {
         void stalledStart() {
             RunState s = run().at(T0.plus(Duration.ofMinutes(20))).pods(pod("p0", "", "Pending", false)).map();
             assertTrue(s.stalled());
-            assertTrue(s.description().startsWith("admitted 20m 0s ago, not started: waiting for nodes"),
+            assertTrue(s.description().startsWith("not started 10m 0s after admission: waiting for nodes"),
                     s.description());
         }
     }

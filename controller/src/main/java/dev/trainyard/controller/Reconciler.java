@@ -1,0 +1,127 @@
+package dev.trainyard.controller;
+
+import dev.trainyard.controller.StatusLedger.StatusKey;
+import dev.trainyard.controller.forge.CommitRef;
+import dev.trainyard.controller.forge.CommitStatus;
+import dev.trainyard.controller.forge.Forge;
+import dev.trainyard.controller.forge.ForgeDirectory;
+import dev.trainyard.controller.forge.ForgeEvents;
+import dev.trainyard.controller.forge.ForgeException;
+import dev.trainyard.controller.forge.PostedStatus;
+import dev.trainyard.controller.state.RunObservation;
+import dev.trainyard.controller.state.RunState;
+import dev.trainyard.controller.state.RunStateMapper;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The one level-based, idempotent reconciler: for a run key it reads the run from the caches, maps it
+ * with {@link RunStateMapper}, and posts the commit status on the run's SOURCE commit with context
+ * {@code trainyard/<cluster>/<run>} only when the forge's state or description would change.
+ *
+ * <p>Restart-safe: the first time a status key is seen (after a start, a crash or a new leadership term)
+ * the forge's current status is read and recorded before anything is posted, so a crash between posting
+ * and recording posts nothing twice. A status that is terminal on the forge is final: a re-created run
+ * is never posted back to pending. A refused post (permission, 4xx) is reported once per wanted status
+ * and not retried until the run's state changes; an unavailable forge is retried by requeueing.
+ */
+public final class Reconciler {
+
+    /** What one reconcile did. */
+    public enum Outcome { GONE, NO_FORGE, UNCHANGED, FINAL, POSTED, SKIPPED, REFUSED, RETRY }
+
+    private static final System.Logger LOG = System.getLogger(Reconciler.class.getName());
+    private final RunSource source;
+    private final RunStateMapper mapper;
+    private final ForgeDirectory forges;
+    private final StatusLedger ledger;
+    private final TargetUrl targetUrl;
+    private final ForgeEvents events;
+    private final Map<StatusKey, PostedStatus> refused = new HashMap<>();
+
+    public Reconciler(RunSource source, RunStateMapper mapper, ForgeDirectory forges, StatusLedger ledger,
+            TargetUrl targetUrl, ForgeEvents events) {
+        this.source = source;
+        this.events = events;
+        this.mapper = mapper;
+        this.forges = forges;
+        this.ledger = ledger;
+        this.targetUrl = targetUrl;
+    }
+
+    /** Brings {@code key}'s commit status in line with its run; never throws for forge errors. */
+    public Outcome reconcile(RunKey key) {
+        Optional<RunObservation> observed = source.observe(key);
+        Optional<RunProvenance> provenance = source.provenance(key);
+        if (observed.isEmpty() || provenance.isEmpty()) {
+            return Outcome.GONE;
+        }
+        RunProvenance p = provenance.get();
+        Optional<ForgeDirectory.Route> route = forges.route(p.sourceRepo());
+        if (route.isEmpty()) {
+            return Outcome.NO_FORGE;
+        }
+        RunState state = mapper.map(observed.get());
+        CommitStatus wanted = new CommitStatus(RunStatus.of(state), state.description(), p.context(),
+                targetUrl.render(key, p));
+        Forge forge = route.get().forge();
+        CommitRef commit = new CommitRef(route.get().project(), p.sourceCommit());
+        StatusKey statusKey = new StatusKey(forge.kind(), commit.project(), commit.sha(), p.context());
+        try {
+            return apply(forge, commit, statusKey, wanted);
+        } catch (ForgeException e) {
+            return failed(key, statusKey, forge, wanted, e);
+        }
+    }
+
+    private Outcome apply(Forge forge, CommitRef commit, StatusKey statusKey, CommitStatus wanted)
+            throws ForgeException {
+        Optional<PostedStatus> known = ledger.get(statusKey);
+        if (known.isEmpty()) {
+            known = forge.current(commit, wanted.context());
+            known.ifPresent(s -> ledger.record(statusKey, s));
+        }
+        PostedStatus next = new PostedStatus(forge.wireState(wanted.state()), wanted.description(),
+                wanted.targetUrl());
+        if (known.isPresent() && StatusLedger.terminal(known.get())) {
+            return Outcome.FINAL;
+        }
+        if (known.isPresent() && same(known.get(), next)) {
+            return Outcome.UNCHANGED;
+        }
+        if (next.equals(refused.get(statusKey))) {
+            return Outcome.REFUSED;
+        }
+        Forge.PostOutcome outcome = forge.post(commit, wanted);
+        ledger.record(statusKey, next);
+        refused.remove(statusKey);
+        events.called(forge.kind(), outcome == Forge.PostOutcome.POSTED ? "posted" : "skipped");
+        return outcome == Forge.PostOutcome.POSTED ? Outcome.POSTED : Outcome.SKIPPED;
+    }
+
+    private Outcome failed(RunKey key, StatusKey statusKey, Forge forge, CommitStatus wanted, ForgeException e) {
+        events.called(forge.kind(), e.kind().name().toLowerCase(java.util.Locale.ROOT));
+        if (e.kind() == ForgeException.Kind.UNAVAILABLE) {
+            LOG.log(System.Logger.Level.WARNING, "run {0}: {1} unavailable, will retry: {2}", key.cacheKey(),
+                    forge.kind(), e.getMessage());
+            return Outcome.RETRY;
+        }
+        refused.put(statusKey, new PostedStatus(forge.wireState(wanted.state()), wanted.description(),
+                wanted.targetUrl()));
+        LOG.log(System.Logger.Level.ERROR, "run {0}: {1} refused the commit status ({2}): {3}", key.cacheKey(),
+                forge.kind(), e.kind(), e.getMessage());
+        return Outcome.REFUSED;
+    }
+
+    /** Same state and description (the link is not compared: a changed template alone posts nothing). */
+    private static boolean same(PostedStatus a, PostedStatus b) {
+        return a.state().equals(b.state()) && a.description().equals(b.description());
+    }
+
+    /** Forgets refusals (a new leadership term starts from the forge's view). */
+    public void reset() {
+        refused.clear();
+        ledger.clear();
+    }
+}

@@ -1,0 +1,25 @@
+package dev.trainyard.controller;
+
+import dev.trainyard.controller.forge.CommitState;
+import dev.trainyard.controller.state.Cause;
+import dev.trainyard.controller.state.RunState;
+
+/**
+ * The commit state for a run state: QUEUED and ADMITTED are PENDING; STARTING, RUNNING and RESTARTING
+ * are RUNNING; SUCCEEDED is SUCCESS; FAILED is FAILURE for a user error and ERROR for a platform error
+ * (GitHub and Gitea show them differently; GitLab has only "failed").
+ */
+final class RunStatus {
+
+    private RunStatus() {
+    }
+
+    static CommitState of(RunState state) {
+        return switch (state.phase()) {
+            case QUEUED, ADMITTED -> CommitState.PENDING;
+            case STARTING, RUNNING, RESTARTING -> CommitState.RUNNING;
+            case SUCCEEDED -> CommitState.SUCCESS;
+            case FAILED -> state.cause() == Cause.USER ? CommitState.FAILURE : CommitState.ERROR;
+        };
+    }
+}
