@@ -39,6 +39,8 @@ public final class Reconciler {
     private final TargetUrl targetUrl;
     private final ForgeEvents events;
     private final Map<StatusKey, PostedStatus> refused = new HashMap<>();
+    /** The forge shows no status for the key. */
+    private static final PostedStatus NOTHING = new PostedStatus("", "", "");
 
     public Reconciler(RunSource source, RunStateMapper mapper, ForgeDirectory forges, StatusLedger ledger,
             TargetUrl targetUrl, ForgeEvents events) {
@@ -51,7 +53,7 @@ public final class Reconciler {
     }
 
     /** Brings {@code key}'s commit status in line with its run; never throws for forge errors. */
-    public Outcome reconcile(RunKey key) {
+    public synchronized Outcome reconcile(RunKey key) {
         Optional<RunObservation> observed = source.observe(key);
         Optional<RunProvenance> provenance = source.provenance(key);
         if (observed.isEmpty() || provenance.isEmpty()) {
@@ -79,15 +81,16 @@ public final class Reconciler {
             throws ForgeException {
         Optional<PostedStatus> known = ledger.get(statusKey);
         if (known.isEmpty()) {
-            known = forge.current(commit, wanted.context());
-            known.ifPresent(s -> ledger.record(statusKey, s));
+            // Recorded even when the forge shows nothing, so the forge is read once per status key.
+            known = Optional.of(forge.current(commit, wanted.context()).orElse(NOTHING));
+            ledger.record(statusKey, known.get());
         }
         PostedStatus next = new PostedStatus(forge.wireState(wanted.state()), wanted.description(),
                 wanted.targetUrl());
-        if (known.isPresent() && StatusLedger.terminal(known.get())) {
+        if (StatusLedger.terminal(known.get())) {
             return Outcome.FINAL;
         }
-        if (known.isPresent() && same(known.get(), next)) {
+        if (same(known.get(), next)) {
             return Outcome.UNCHANGED;
         }
         if (next.equals(refused.get(statusKey))) {
@@ -120,7 +123,7 @@ public final class Reconciler {
     }
 
     /** Forgets refusals (a new leadership term starts from the forge's view). */
-    public void reset() {
+    public synchronized void reset() {
         refused.clear();
         ledger.clear();
     }

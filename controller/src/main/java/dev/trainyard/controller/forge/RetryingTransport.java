@@ -39,44 +39,45 @@ public final class RetryingTransport {
         int lastStatus = 0;
         for (int attempt = 1; attempt <= policy.maxAttempts(); attempt++) {
             Optional<HttpAnswer> answer = attempt(call);
-            Duration wait;
+            Pause pause;
             if (answer.isEmpty()) {
                 last = "no response";
                 lastStatus = 0;
-                wait = policy.backoff(attempt);
-                events.retried(kind, "timeout");
+                pause = new Pause(policy.backoff(attempt), "timeout");
             } else if (answer.get().ok()) {
                 return answer.get();
             } else {
-                HttpAnswer a = answer.get();
-                lastStatus = a.status();
-                last = "HTTP " + a.status();
-                wait = waitFor(kind, call, a, attempt);
+                lastStatus = answer.get().status();
+                last = "HTTP " + lastStatus;
+                pause = pauseAfter(call, answer.get(), attempt);
             }
             if (attempt < policy.maxAttempts()) {
-                pause(call, wait);
+                events.retried(kind, pause.reason());
+                pause(call, pause.delay());
             }
         }
         throw new ForgeException(ForgeException.Kind.UNAVAILABLE, lastStatus,
                 call.describe() + ": gave up after " + policy.maxAttempts() + " attempts (" + last + ")");
     }
 
-    /** How long to wait after the non-2xx answer {@code a}, or the exception ending the call. */
-    private Duration waitFor(String kind, HttpCall call, HttpAnswer a, int attempt) throws ForgeException {
+    /** A wait before the next attempt, and why ("5xx", "timeout", "rate-limit"). */
+    private record Pause(Duration delay, String reason) {
+    }
+
+    /** The pause after the non-2xx answer {@code a}, or the exception ending the call. */
+    private Pause pauseAfter(HttpCall call, HttpAnswer a, int attempt) throws ForgeException {
         Optional<Duration> limited = limitWait(a);
         if (a.status() == 429 || (a.status() == 403 && limited.isPresent())) {
-            events.retried(kind, "rate-limit");
             Duration d = limited.orElse(max(policy.minLimitWait(), policy.backoff(attempt)));
             if (d.compareTo(policy.maxWait()) > 0) {
                 throw new ForgeException(ForgeException.Kind.UNAVAILABLE, a.status(), call.describe()
                         + ": rate limited for " + d.toSeconds() + " s, more than " + policy.maxWait().toSeconds()
                         + " s");
             }
-            return d;
+            return new Pause(d, "rate-limit");
         }
         if (a.status() >= 500) {
-            events.retried(kind, "5xx");
-            return policy.backoff(attempt);
+            return new Pause(policy.backoff(attempt), "5xx");
         }
         if (a.status() == 401 || a.status() == 403) {
             throw new ForgeException(ForgeException.Kind.PERMISSION, a.status(), call.describe() + ": HTTP "

@@ -1,0 +1,73 @@
+package dev.trainyard.controller;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import java.time.Duration;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+class WorkQueueTest {
+
+    static final RunKey A = new RunKey("ns", "a");
+    static final RunKey B = new RunKey("ns", "b");
+    static final Duration NOW = Duration.ZERO;
+
+    @Test
+    @DisplayName("a key added many times while waiting is handed out once, in first-added order")
+    void dedup() throws Exception {
+        try (WorkQueue q = new WorkQueue()) {
+            q.add(A);
+            q.add(B);
+            q.add(A);
+            assertEquals(2, q.depth());
+            assertEquals(A, q.take(NOW));
+            assertEquals(B, q.take(NOW));
+            assertNull(q.take(Duration.ofMillis(20)));
+        }
+    }
+
+    @Test
+    @DisplayName("a key added while processing is not handed out twice at once, but again after done")
+    void processing() throws Exception {
+        try (WorkQueue q = new WorkQueue()) {
+            q.add(A);
+            RunKey k = q.take(NOW);
+            q.add(A);
+            assertEquals(0, q.depth());
+            assertNull(q.take(Duration.ofMillis(20)));
+            q.done(k);
+            assertEquals(A, q.take(NOW));
+            q.done(A);
+            assertNull(q.take(Duration.ofMillis(20)));
+        }
+    }
+
+    @Test
+    @DisplayName("addAfter delivers the key after the delay")
+    void delayed() throws Exception {
+        try (WorkQueue q = new WorkQueue()) {
+            q.addAfter(A, Duration.ofMillis(50));
+            assertEquals(0, q.depth());
+            assertEquals(A, q.take(Duration.ofSeconds(5)));
+        }
+    }
+
+    @Test
+    @DisplayName("a closed queue takes nothing and accepts nothing")
+    void closed() throws Exception {
+        WorkQueue q = new WorkQueue();
+        q.close();
+        q.add(A);
+        q.addAfter(B, Duration.ZERO);
+        assertNull(q.take(Duration.ofSeconds(5)));
+        assertEquals(0, q.depth());
+    }
+
+    @Test
+    @DisplayName("run keys round-trip through the informer cache key")
+    void keys() {
+        assertEquals("ns/a", A.cacheKey());
+        assertEquals(A, RunKey.parse("ns/a"));
+    }
+}
