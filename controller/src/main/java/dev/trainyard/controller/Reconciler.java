@@ -79,22 +79,22 @@ public final class Reconciler {
 
     private Outcome apply(Forge forge, CommitRef commit, StatusKey statusKey, CommitStatus wanted)
             throws ForgeException {
+        PostedStatus next = new PostedStatus(forge.wireState(wanted.state()), wanted.description(),
+                wanted.targetUrl());
+        if (next.equals(refused.get(statusKey))) {
+            return Outcome.REFUSED;
+        }
         Optional<PostedStatus> known = ledger.get(statusKey);
         if (known.isEmpty()) {
             // Recorded even when the forge shows nothing, so the forge is read once per status key.
             known = Optional.of(forge.current(commit, wanted.context()).orElse(NOTHING));
             ledger.record(statusKey, known.get());
         }
-        PostedStatus next = new PostedStatus(forge.wireState(wanted.state()), wanted.description(),
-                wanted.targetUrl());
         if (StatusLedger.terminal(known.get())) {
             return Outcome.FINAL;
         }
         if (same(known.get(), next)) {
             return Outcome.UNCHANGED;
-        }
-        if (next.equals(refused.get(statusKey))) {
-            return Outcome.REFUSED;
         }
         Forge.PostOutcome outcome = forge.post(commit, wanted);
         ledger.record(statusKey, next);

@@ -94,6 +94,7 @@ public final class FakeForge implements AutoCloseable {
     private final Deque<Fault> faults = new ArrayDeque<>();
     private final ForgeRules rules = new ForgeRules();
     private final List<Rejected> rejected = new ArrayList<>();
+    private final java.util.Set<String> forbidden = new java.util.HashSet<>();
     private int requests;
 
     private FakeForge(HttpServer server) {
@@ -131,6 +132,14 @@ public final class FakeForge implements AutoCloseable {
         faults.addAll(List.of(next));
     }
 
+    /**
+     * Answers every POST for {@code project} (as it appears in the path, e.g. {@code acme/llm}) with a bare
+     * 403, as GitHub does for a token without push access ("Resource not accessible by integration").
+     */
+    public synchronized void forbid(String project) {
+        forbidden.add(project);
+    }
+
     /** Every accepted post, in order. */
     public List<Accepted> accepted() {
         return rules.accepted();
@@ -163,6 +172,10 @@ public final class FakeForge implements AutoCloseable {
                 return;
             }
             String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+            if (forbidden(exchange)) {
+                send(exchange, 403, "{\"message\":\"Resource not accessible by integration\"}", Map.of());
+                return;
+            }
             ForgeRules.Answer a = rules.handle(exchange.getRequestMethod(), exchange.getRequestURI(),
                     exchange.getRequestHeaders(), body);
             if (a.status() >= 400) {
@@ -173,6 +186,12 @@ public final class FakeForge implements AutoCloseable {
             }
             send(exchange, a.status(), a.body(), Map.of());
         }
+    }
+
+    private synchronized boolean forbidden(HttpExchange exchange) {
+        String path = exchange.getRequestURI().getRawPath();
+        return "POST".equals(exchange.getRequestMethod())
+                && forbidden.stream().anyMatch(p -> path.contains("/repos/" + p + "/"));
     }
 
     private synchronized Fault nextFault() {

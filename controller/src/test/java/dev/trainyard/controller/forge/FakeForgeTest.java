@@ -129,6 +129,17 @@ class FakeForgeTest {
         assertTrue(read.body().contains("\"status\":\"warning\""), read.body());
     }
 
+    @Test
+    @DisplayName("a forbidden project answers every POST with a bare 403 and still serves reads")
+    void forbidden() throws Exception {
+        forge.forbid("acme/llm");
+        assertEquals(403, github("{\"state\":\"pending\"}", GH_AUTH));
+        assertEquals(200, http.send(new HttpCall("GET", URI.create(forge.githubApi() + "/repos/acme/llm/commits/" + SHA
+                + "/status"), GH_AUTH, "")).status());
+        assertEquals(201, post(forge.githubApi() + "/repos/acme/other/statuses/" + SHA, "{\"state\":\"pending\"}",
+                GH_AUTH));
+    }
+
     private int github(String body, Map<String, String> auth) throws Exception {
         return post(forge.githubApi() + "/repos/acme/llm/statuses/" + SHA, body, auth);
     }
