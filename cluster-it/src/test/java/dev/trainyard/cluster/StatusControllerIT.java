@@ -81,10 +81,8 @@ class StatusControllerIT {
                     transitions(posts), detail);
             assertTrue(posts.get(0).description().startsWith("queued in ctl-life-lq: "), detail);
             assertTrue(posts.get(0).description().length() > "queued in ctl-life-lq: ".length(), detail);
-            // GitLab takes one running status: the first (perhaps "starting: ..."); a repeat would be refused.
-            long running = posts.stream().filter(a -> a.description().startsWith("running: 2 of 2 nodes ready")).count();
-            assertEquals(1, kind.equals("gitlab") ? posts.stream().filter(a -> a.state().equals("running")).count()
-                    : running, detail);
+            assertEquals(1, posts.stream().filter(a -> a.description().startsWith("running: 2 of 2 nodes ready"))
+                    .count(), detail);
             FakeForge.Accepted last = posts.get(posts.size() - 1);
             assertEquals("success", last.state(), detail);
             assertTrue(last.description().startsWith("succeeded in "), detail);

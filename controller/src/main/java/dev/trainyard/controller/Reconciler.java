@@ -24,12 +24,20 @@ import java.util.Optional;
  * the forge's current status is read and recorded before anything is posted, so a crash between posting
  * and recording posts nothing twice. A status that is terminal on the forge is final: a re-created run
  * is never posted back to pending. A refused post (permission, 4xx) is reported once per wanted status
- * and not retried until the run's state changes; an unavailable forge is retried by requeueing.
+ * and not retried until the run's state changes; an unavailable forge is retried by requeueing. At most
+ * {@link #NON_TERMINAL_BUDGET} non-terminal posts go out per status key; the terminal one always does.
  */
 public final class Reconciler {
 
     /** What one reconcile did. */
-    public enum Outcome { GONE, NO_FORGE, UNCHANGED, FINAL, POSTED, SKIPPED, REFUSED, RETRY }
+    public enum Outcome { GONE, NO_FORGE, UNCHANGED, FINAL, POSTED, SKIPPED, REFUSED, RETRY, THROTTLED }
+
+    /**
+     * Non-terminal posts allowed per status key in one process lifetime. GitHub refuses the 1,001st status
+     * for a SHA and context (422), so a run whose Kueue message keeps changing stops updating its pending
+     * text long before that and still has room for its final state, which is always posted.
+     */
+    public static final int NON_TERMINAL_BUDGET = 50;
 
     private static final System.Logger LOG = System.getLogger(Reconciler.class.getName());
     private final RunSource source;
@@ -39,6 +47,7 @@ public final class Reconciler {
     private final TargetUrl targetUrl;
     private final ForgeEvents events;
     private final Map<StatusKey, PostedStatus> refused = new HashMap<>();
+    private final Map<StatusKey, Integer> posts = new HashMap<>();
     /** The forge shows no status for the key. */
     private static final PostedStatus NOTHING = new PostedStatus("", "", "");
 
@@ -96,9 +105,13 @@ public final class Reconciler {
         if (same(known.get(), next)) {
             return Outcome.UNCHANGED;
         }
+        if (!StatusLedger.terminal(next) && posts.getOrDefault(statusKey, 0) >= NON_TERMINAL_BUDGET) {
+            return Outcome.THROTTLED;
+        }
         Forge.PostOutcome outcome = forge.post(commit, wanted);
         ledger.record(statusKey, next);
         refused.remove(statusKey);
+        posts.merge(statusKey, 1, Integer::sum);
         events.called(forge.kind(), outcome == Forge.PostOutcome.POSTED ? "posted" : "skipped");
         return outcome == Forge.PostOutcome.POSTED ? Outcome.POSTED : Outcome.SKIPPED;
     }
@@ -125,6 +138,7 @@ public final class Reconciler {
     /** Forgets refusals (a new leadership term starts from the forge's view). */
     public synchronized void reset() {
         refused.clear();
+        posts.clear();
         ledger.clear();
     }
 }

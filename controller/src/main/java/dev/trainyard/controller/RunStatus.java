@@ -5,8 +5,9 @@ import dev.trainyard.controller.state.Cause;
 import dev.trainyard.controller.state.RunState;
 
 /**
- * The commit state for a run state: QUEUED and ADMITTED are PENDING; STARTING, RUNNING and RESTARTING
- * are RUNNING; SUCCEEDED is SUCCESS; FAILED is FAILURE for a user error and ERROR for a platform error
+ * The commit state for a run state: QUEUED, ADMITTED and STARTING are PENDING (nothing of the user's
+ * runs yet; on GitLab, whose running state is posted once, the running status then says "running: 2 of 2
+ * nodes ready" rather than a stale "starting: pulling images"); RUNNING and RESTARTING are RUNNING; SUCCEEDED is SUCCESS; FAILED is FAILURE for a user error and ERROR for a platform error
  * (GitHub and Gitea show them differently; GitLab has only "failed").
  */
 final class RunStatus {
@@ -16,8 +17,8 @@ final class RunStatus {
 
     static CommitState of(RunState state) {
         return switch (state.phase()) {
-            case QUEUED, ADMITTED -> CommitState.PENDING;
-            case STARTING, RUNNING, RESTARTING -> CommitState.RUNNING;
+            case QUEUED, ADMITTED, STARTING -> CommitState.PENDING;
+            case RUNNING, RESTARTING -> CommitState.RUNNING;
             case SUCCEEDED -> CommitState.SUCCESS;
             case FAILED -> state.cause() == Cause.USER ? CommitState.FAILURE : CommitState.ERROR;
         };

@@ -31,7 +31,7 @@ class ControllerPartsTest {
     void commitStates() {
         assertEquals(CommitState.PENDING, RunStatus.of(state(Phase.QUEUED, Cause.NONE)));
         assertEquals(CommitState.PENDING, RunStatus.of(state(Phase.ADMITTED, Cause.NONE)));
-        assertEquals(CommitState.RUNNING, RunStatus.of(state(Phase.STARTING, Cause.PLATFORM)));
+        assertEquals(CommitState.PENDING, RunStatus.of(state(Phase.STARTING, Cause.PLATFORM)));
         assertEquals(CommitState.RUNNING, RunStatus.of(state(Phase.RUNNING, Cause.NONE)));
         assertEquals(CommitState.RUNNING, RunStatus.of(state(Phase.RESTARTING, Cause.NONE)));
         assertEquals(CommitState.SUCCESS, RunStatus.of(state(Phase.SUCCEEDED, Cause.NONE)));

@@ -229,16 +229,43 @@ class ReconcilerTest {
     void gitlabSameState() {
         repo = "git@gitlab.example:ml/llm.git";
         Reconciler r = reconciler();
+        queued();
+        assertEquals(Outcome.POSTED, r.reconcile(KEY));
         state(false, List.of(ready("p0"), new PodSnapshot("p1", "n1", "Pending", "", 0, false, false, null,
                 List.of(), List.of(), List.of())));
-        assertEquals(Outcome.POSTED, r.reconcile(KEY));
-        running();
         assertEquals(Outcome.SKIPPED, r.reconcile(KEY));
+        running();
+        assertEquals(Outcome.POSTED, r.reconcile(KEY));
         assertEquals(Outcome.UNCHANGED, r.reconcile(KEY));
         succeeded();
         assertEquals(Outcome.POSTED, r.reconcile(KEY));
-        assertEquals(List.of("running", "success"), forge.accepted().stream().map(FakeForge.Accepted::state).toList());
+        assertEquals(List.of("pending", "running", "success"),
+                forge.accepted().stream().map(FakeForge.Accepted::state).toList());
+        assertEquals("running: 2 of 2 nodes ready, attempt 1 of 1", forge.accepted().get(1).description());
         assertEquals(List.of(), forge.rejected());
+    }
+
+    @Test
+    @DisplayName("after the non-terminal budget is spent, pending changes are held back but the final state is posted")
+    void budget() {
+        Reconciler r = reconciler();
+        for (int i = 0; i < Reconciler.NON_TERMINAL_BUDGET; i++) {
+            state(true, List.of());
+            source.runs.put(KEY, withQueueMessage("message " + i));
+            assertEquals(Outcome.POSTED, r.reconcile(KEY));
+        }
+        source.runs.put(KEY, withQueueMessage("one more"));
+        assertEquals(Outcome.THROTTLED, r.reconcile(KEY));
+        succeeded();
+        assertEquals(Outcome.POSTED, r.reconcile(KEY));
+        assertEquals(Reconciler.NON_TERMINAL_BUDGET + 1, forge.accepted().size());
+        assertEquals("success", forge.accepted().get(forge.accepted().size() - 1).state());
+    }
+
+    RunObservation withQueueMessage(String message) {
+        RunObservation o = source.runs.get(KEY);
+        return new RunObservation(o.jobSet(), o.pods(), Optional.of(new WorkloadSnapshot("", List.of(
+                new ConditionSnapshot("QuotaReserved", false, "Pending", message, T0)))), o.now());
     }
 
     @Test

@@ -30,6 +30,8 @@ import java.util.Optional;
  */
 public final class RunStateMapper {
 
+    /** The queued reason before Kueue has said anything. */
+    static final String WAITING = "waiting for Kueue to admit it";
     private final Duration stallAfter;
 
     /** @param stallAfter how long an admitted run may take to start before it is reported as stalled */
@@ -128,13 +130,14 @@ public final class RunStateMapper {
 
     /** Kueue's own words: the False QuotaReserved (else Admitted) condition's message. */
     static String queueReason(RunObservation o) {
-        if (o.workload().isEmpty()) {
-            return o.jobSet().localQueue().isEmpty() ? "JobSet is suspended" : "waiting for Kueue to create its Workload";
+        if (o.workload().isEmpty() && o.jobSet().localQueue().isEmpty()) {
+            return "JobSet is suspended";
         }
-        List<ConditionSnapshot> c = o.workload().get().conditions();
+        // Before Kueue created the Workload and before it judged it, the same words: one post, not two.
+        List<ConditionSnapshot> c = o.workload().map(WorkloadSnapshot::conditions).orElse(List.of());
         return ConditionSnapshot.find(c, "QuotaReserved").filter(q -> !q.isTrue()).map(RunStateMapper::words)
                 .or(() -> ConditionSnapshot.find(c, "Admitted").filter(a -> !a.isTrue()).map(RunStateMapper::words))
-                .orElse("waiting for quota");
+                .orElse(WAITING);
     }
 
     private static String words(ConditionSnapshot c) {

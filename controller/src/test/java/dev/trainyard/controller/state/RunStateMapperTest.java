@@ -53,17 +53,17 @@ class RunStateMapperTest {
         }
 
         @Test
-        @DisplayName("a Workload with no conditions yet is queued 'waiting for quota'")
+        @DisplayName("a Workload with no conditions yet is queued 'waiting for Kueue to admit it'")
         void noConditions() {
-            assertEquals("queued in team-a: waiting for quota", run().suspended().workload("").map().description());
+            assertEquals("queued in team-a: waiting for Kueue to admit it", run().suspended().workload("").map().description());
         }
 
         @Test
-        @DisplayName("a queued JobSet before Kueue created its Workload says so")
+        @DisplayName("a queued JobSet before Kueue created its Workload says the same as one Kueue has not judged")
         void noWorkloadYet() {
             RunState s = run().suspended().map();
             assertEquals(Phase.QUEUED, s.phase());
-            assertEquals("queued in team-a: waiting for Kueue to create its Workload", s.description());
+            assertEquals("queued in team-a: waiting for Kueue to admit it", s.description());
         }
 
         @Test
