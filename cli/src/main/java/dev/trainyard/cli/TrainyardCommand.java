@@ -9,6 +9,6 @@ import picocli.CommandLine.Command;
     version = "trainyard " + Compiler.VERSION,
     description = {"Compile train.yaml into JobSet + Kueue manifests for GitOps.", ""},
     mixinStandardHelpOptions = true,
-    subcommands = {CompileCommand.class, ValidateCommand.class, RuntimesCommand.class, SchemaCommand.class, InitCommand.class, WarmupCommand.class},
+    subcommands = {CompileCommand.class, ValidateCommand.class, StatusCommand.class, LogsCommand.class, RuntimesCommand.class, SchemaCommand.class, InitCommand.class, WarmupCommand.class},
     footer = {"", "Start with: trainyard init && trainyard compile train.yaml"})
 final class TrainyardCommand {}

@@ -111,8 +111,8 @@ public final class ConfigFile {
                 + ".tokenEnv: environment variable " + tokenEnv + " is not set"));
     }
 
-    /** "90s", "10m", "1h" or "500ms". */
-    static Duration parseDuration(String text) {
+    /** "90s", "10m", "1h" or "500ms"; IllegalArgumentException otherwise. */
+    public static Duration parseDuration(String text) {
         Matcher m = DURATION.matcher(text.strip());
         if (!m.matches()) {
             throw new IllegalArgumentException("'" + text + "' is not a duration like 90s, 10m or 1h");
