@@ -44,6 +44,9 @@ public final class RunReader implements AutoCloseable {
                     ? Config.fromKubeconfig(context.orElse(null), Files.readString(kubeconfig.get(), StandardCharsets.UTF_8),
                             kubeconfig.get().toString())
                     : Config.autoConfigure(context.orElse(null));
+            // A person waits at the terminal: fail within seconds rather than after fabric8's 10 retries.
+            config.setRequestRetryBackoffLimit(1);
+            config.setConnectionTimeout(5_000);
             return new RunReader(new KubernetesClientBuilder().withConfig(config).build(), clock);
         } catch (IOException | KubernetesClientException e) {
             throw new ClusterAccessException("cannot read the kubeconfig: " + e.getMessage(), e);
