@@ -96,11 +96,13 @@ final class StatusCommand implements Callable<Integer> {
         return 1;
       }
       List<StatusTable.Row> rows = runs.stream().map(r -> new StatusTable.Row(r, mapper.map(r.observation()))).toList();
-      String text = output == Format.json ? StatusTable.json(rows) : StatusTable.table(rows, clock.instant());
-      if (!text.equals(last)) {
+      // The JSON has no age, so a ticking AGE column alone does not redraw the table.
+      String state = StatusTable.json(rows);
+      if (!state.equals(last)) {
+        String text = output == Format.json ? state : StatusTable.table(rows, clock.instant());
         out.print(last == null || output == Format.json ? text : "\n" + text);
         out.flush();
-        last = text;
+        last = state;
       }
       boolean ended = run != null && rows.get(0).state().phase().terminal();
       if (!watch || ended || !clock.instant().isBefore(deadline)) {

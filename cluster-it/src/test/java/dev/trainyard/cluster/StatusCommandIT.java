@@ -51,6 +51,7 @@ class StatusCommandIT {
             assertEquals(0, watch.code, watch.err);
             String[] tables = watch.out.split("\n\n");
             assertTrue(tables.length >= 2, "redrawn at least once: " + watch.out);
+            assertTrue(tables.length <= 6, "redrawn on change, not on every poll: " + watch.out);
             String lastTable = tables[tables.length - 1];
             assertTrue(lastTable.startsWith("RUN "), lastTable);
             assertTrue(lastTable.contains("cli-run  succeeded"), lastTable);
