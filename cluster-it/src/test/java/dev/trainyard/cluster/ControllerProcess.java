@@ -105,6 +105,22 @@ final class ControllerProcess implements AutoCloseable {
         }
     }
 
+    /** Heap in use (bytes) after a full GC requested with jcmd, read from /metrics. */
+    long heapAfterGc() {
+        try {
+            Process gc = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                    Long.toString(process.pid()), "GC.run").redirectErrorStream(true).start();
+            gc.getInputStream().readAllBytes();
+            gc.waitFor(30, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return metrics().lines().filter(l -> l.startsWith("trainyard_jvm_heap_used_bytes "))
+                .mapToLong(l -> Long.parseLong(l.substring(l.indexOf(' ') + 1))).findFirst().orElse(-1);
+    }
+
     String log() {
         return process.tail(400);
     }

@@ -50,6 +50,7 @@ public final class Controller implements AutoCloseable {
         this.reconciler = new Reconciler(watch, new RunStateMapper(config.stallAfter()),
                 new ForgeDirectory(config.forges(), http), new StatusLedger(), config.targetUrl(), metrics);
         metrics.queueDepth(queue::depth);
+        metrics.cached(watch::cached);
         this.health = new HealthServer(new InetSocketAddress(bindHost, config.port()), watch::synced, metrics::render);
         this.worker = new Thread(this::work, "trainyard-reconciler");
         this.worker.setDaemon(true);

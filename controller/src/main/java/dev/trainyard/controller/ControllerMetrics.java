@@ -24,6 +24,7 @@ public final class ControllerMetrics implements ForgeEvents {
     private long latencyCount;
     private double latencySum;
     private IntSupplier queueDepth = () -> 0;
+    private java.util.function.Supplier<Map<String, Integer>> cached = Map::of;
     private boolean leader;
 
     @Override
@@ -53,6 +54,11 @@ public final class ControllerMetrics implements ForgeEvents {
         this.queueDepth = depth;
     }
 
+    /** Objects held in the informer caches, by kind (jobsets, pods, workloads). */
+    public synchronized void cached(java.util.function.Supplier<Map<String, Integer>> counts) {
+        this.cached = counts;
+    }
+
     public synchronized void leader(boolean leading) {
         this.leader = leading;
     }
@@ -72,6 +78,12 @@ public final class ControllerMetrics implements ForgeEvents {
         b.append("trainyard_queue_depth ").append(queueDepth.getAsInt()).append('\n');
         type(b, "trainyard_leader", "gauge", "1 when this replica holds the Lease and posts.");
         b.append("trainyard_leader ").append(leader ? 1 : 0).append('\n');
+        type(b, "trainyard_cached_objects", "gauge", "Objects in the informer caches, by kind.");
+        new TreeMap<>(cached.get()).forEach((kind, n) -> b.append("trainyard_cached_objects{kind=\"").append(kind)
+                .append("\"} ").append(n).append('\n'));
+        type(b, "trainyard_jvm_heap_used_bytes", "gauge", "JVM heap in use, in bytes.");
+        b.append("trainyard_jvm_heap_used_bytes ").append(java.lang.management.ManagementFactory.getMemoryMXBean()
+                .getHeapMemoryUsage().getUsed()).append('\n');
         type(b, "trainyard_reconcile_seconds", "histogram", "Reconcile latency in seconds.");
         for (int i = 0; i < BUCKETS.length; i++) {
             b.append("trainyard_reconcile_seconds_bucket{le=\"").append(BUCKETS[i]).append("\"} ")

@@ -95,6 +95,7 @@ class ControllerPartsTest {
         m.reconciled(Reconciler.Outcome.POSTED, Duration.ofMillis(3));
         m.reconciled(Reconciler.Outcome.UNCHANGED, Duration.ofMillis(200));
         m.queueDepth(() -> 7);
+        m.cached(() -> Map.of("pods", 4, "jobsets", 2));
         m.leader(true);
         String text = m.render();
         assertTrue(text.contains("# TYPE trainyard_forge_calls_total counter\n"
@@ -103,6 +104,9 @@ class ControllerPartsTest {
                 + "trainyard_forge_retries_total{forge=\"gitlab\",reason=\"5xx\"} 1\n"), text);
         assertTrue(text.contains("trainyard_reconciles_total{outcome=\"posted\"} 1\n"), text);
         assertTrue(text.contains("trainyard_queue_depth 7\n"), text);
+        assertTrue(text.contains("trainyard_cached_objects{kind=\"jobsets\"} 2\ntrainyard_cached_objects{kind=\"pods\"} 4\n"),
+                text);
+        assertTrue(text.matches("(?s).*trainyard_jvm_heap_used_bytes [1-9][0-9]*\n.*"), text);
         assertTrue(text.contains("trainyard_leader 1\n"), text);
         assertTrue(text.contains("trainyard_reconcile_seconds_bucket{le=\"0.001\"} 0\n"), text);
         assertTrue(text.contains("trainyard_reconcile_seconds_bucket{le=\"0.005\"} 1\n"), text);

@@ -145,6 +145,11 @@ public final class FakeForge implements AutoCloseable {
         return rules.accepted();
     }
 
+    /** When each accepted post arrived (wall clock), index for index with {@link #accepted()}. */
+    public List<java.time.Instant> acceptedTimes() {
+        return rules.acceptedAt();
+    }
+
     /** Every request refused by contract, in order. */
     public synchronized List<Rejected> rejected() {
         return List.copyOf(rejected);

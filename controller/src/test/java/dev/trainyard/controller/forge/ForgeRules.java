@@ -58,6 +58,7 @@ final class ForgeRules {
 
     private final Map<String, List<Stored>> store = new LinkedHashMap<>();
     private final List<FakeForge.Accepted> accepted = new ArrayList<>();
+    private final List<java.time.Instant> acceptedAt = new ArrayList<>();
     private long nextId = 1;
 
     synchronized Answer handle(String method, URI uri, Headers headers, String body) {
@@ -90,6 +91,10 @@ final class ForgeRules {
 
     synchronized List<FakeForge.Accepted> accepted() {
         return List.copyOf(accepted);
+    }
+
+    synchronized List<java.time.Instant> acceptedAt() {
+        return List.copyOf(acceptedAt);
     }
 
     synchronized void seedGitHub(String project, String sha, String context, String state, int count) {
@@ -228,6 +233,7 @@ final class ForgeRules {
         Stored s = new Stored(nextId++, str(b, "state", ""), str(b, "description", ""), str(b, "target_url", ""),
                 context);
         history(forge, project, sha, context).add(s);
+        acceptedAt.add(java.time.Instant.now());
         accepted.add(new FakeForge.Accepted(forge, project, sha, context, s.state(), s.description(), s.targetUrl(),
                 retire));
         return s;
