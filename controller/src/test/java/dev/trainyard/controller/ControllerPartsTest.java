@@ -15,6 +15,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.DisplayName;
@@ -93,6 +94,7 @@ class ControllerPartsTest {
         m.called("github", "posted");
         m.retried("gitlab", "5xx");
         m.reconciled(Reconciler.Outcome.POSTED, Duration.ofMillis(3));
+        m.reconciled(Reconciler.Outcome.UNCHANGED, Duration.ofMillis(10));
         m.reconciled(Reconciler.Outcome.UNCHANGED, Duration.ofMillis(200));
         m.queueDepth(() -> 7);
         m.cached(() -> Map.of("pods", 4, "jobsets", 2));
@@ -110,10 +112,16 @@ class ControllerPartsTest {
         assertTrue(text.contains("trainyard_leader 1\n"), text);
         assertTrue(text.contains("trainyard_reconcile_seconds_bucket{le=\"0.001\"} 0\n"), text);
         assertTrue(text.contains("trainyard_reconcile_seconds_bucket{le=\"0.005\"} 1\n"), text);
-        assertTrue(text.contains("trainyard_reconcile_seconds_bucket{le=\"0.5\"} 2\n"), text);
-        assertTrue(text.contains("trainyard_reconcile_seconds_bucket{le=\"+Inf\"} 2\n"), text);
-        assertTrue(text.contains("trainyard_reconcile_seconds_count 2\n"), text);
-        assertTrue(text.contains("trainyard_reconcile_seconds_sum 0.203\n"), text);
+        assertTrue(text.contains("trainyard_reconcile_seconds_bucket{le=\"0.01\"} 2\n"), "a value on a bound counts in it");
+        assertTrue(text.contains("trainyard_reconcile_seconds_bucket{le=\"0.5\"} 3\n"), text);
+        assertTrue(text.contains("trainyard_reconcile_seconds_bucket{le=\"+Inf\"} 3\n"), text);
+        assertTrue(text.contains("trainyard_reconcile_seconds_count 3\n"), text);
+        assertTrue(text.contains("trainyard_reconcile_seconds_sum 0.213"), text);
+        for (String family : List.of("trainyard_queue_depth gauge", "trainyard_leader gauge",
+                "trainyard_cached_objects gauge", "trainyard_jvm_heap_used_bytes gauge",
+                "trainyard_reconcile_seconds histogram", "trainyard_reconciles_total counter")) {
+            assertTrue(text.contains("# TYPE " + family + "\n"), family);
+        }
         assertEquals(0, m.counter("nothing"));
     }
 

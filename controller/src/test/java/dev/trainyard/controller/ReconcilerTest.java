@@ -269,6 +269,25 @@ class ReconcilerTest {
     }
 
     @Test
+    @DisplayName("reset (a new leadership term) also forgets refusals and the post budget")
+    void resetForgetsRefusalsAndBudget() {
+        Reconciler r = reconciler();
+        queued();
+        forge.script(Fault.status(200), Fault.bareForbidden());
+        assertEquals(Outcome.REFUSED, r.reconcile(KEY));
+        r.reset();
+        assertEquals(Outcome.POSTED, r.reconcile(KEY), "tried again after reset");
+        for (int i = 1; i < Reconciler.NON_TERMINAL_BUDGET; i++) {
+            source.runs.put(KEY, withQueueMessage("m" + i));
+            assertEquals(Outcome.POSTED, r.reconcile(KEY));
+        }
+        source.runs.put(KEY, withQueueMessage("over"));
+        assertEquals(Outcome.THROTTLED, r.reconcile(KEY));
+        r.reset();
+        assertEquals(Outcome.POSTED, r.reconcile(KEY), "a new term has a new budget");
+    }
+
+    @Test
     @DisplayName("reset forgets the ledger: the next reconcile reads the forge again")
     void reset() {
         Reconciler r = reconciler();

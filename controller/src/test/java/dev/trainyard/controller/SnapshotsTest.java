@@ -70,7 +70,8 @@ class SnapshotsTest {
               containerStatuses:
               - {name: node, image: other, imageID: x, ready: false, restartCount: 0,
                  state: {waiting: {reason: ImagePullBackOff, message: back-off}}}
-              - {name: sidecar, image: busybox, imageID: x, ready: true, restartCount: 0, state: {running: {}}}
+              - {name: sidecar, image: docker.io/library/busybox:latest, imageID: x, ready: true, restartCount: 0,
+                 state: {running: {}}}
             """;
 
     static final String WORKLOAD = """
@@ -138,6 +139,7 @@ class SnapshotsTest {
         assertEquals("back-off", node.message());
         assertEquals("ghcr.io/acme/train:1", node.image(), "the image asked for, not the one reported");
         assertEquals(ContainerSnapshot.Status.RUNNING, p.containers().get(1).status());
+        assertEquals("busybox", p.containers().get(1).image(), "matched to its own spec container by name");
         assertEquals("EvictionByEvictionAPI", p.conditions().get(1).reason());
     }
 

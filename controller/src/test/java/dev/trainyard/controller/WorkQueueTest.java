@@ -54,6 +54,36 @@ class WorkQueueTest {
     }
 
     @Test
+    @DisplayName("a waiting take wakes as soon as a key is added, a done key re-added, or the queue closed")
+    void wakes() throws Exception {
+        try (WorkQueue q = new WorkQueue()) {
+            assertWokenBy(q, () -> q.add(A), A);
+            q.add(A);
+            assertWokenBy(q, () -> q.done(A), A);
+        }
+        WorkQueue q = new WorkQueue();
+        assertWokenBy(q, q::close, null);
+    }
+
+    /** take(10 s) returns {@code expected} well before its timeout when {@code action} runs after 100 ms. */
+    private static void assertWokenBy(WorkQueue q, Runnable action, RunKey expected) throws Exception {
+        Thread t = new Thread(() -> {
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                return;
+            }
+            action.run();
+        });
+        t.start();
+        long start = System.nanoTime();
+        assertEquals(expected, q.take(Duration.ofSeconds(10)));
+        long ms = (System.nanoTime() - start) / 1_000_000;
+        org.junit.jupiter.api.Assertions.assertTrue(ms < 5_000, "woke after " + ms + " ms");
+        t.join();
+    }
+
+    @Test
     @DisplayName("a closed queue takes nothing and accepts nothing")
     void closed() throws Exception {
         WorkQueue q = new WorkQueue();

@@ -50,7 +50,8 @@ public final class GitLabForge implements Forge {
         URI uri = ApiPath.of(api, "/projects", Map.of("name", context, "per_page", "100"), commit.project(),
                 "repository", "commits", commit.sha(), "statuses");
         HttpAnswer a = http.send(kind(), new HttpCall("GET", uri, headers(), ""));
-        return Json.objects(Json.read(a.body())).stream().filter(s -> context.equals(Json.string(s, "name")))
+        // The name= filter is GitLab's: the answer holds only this context's statuses.
+        return Json.objects(Json.read(a.body())).stream()
                 .max(Comparator.comparingLong(GitLabForge::id))
                 .map(s -> new PostedStatus(Json.string(s, "status"), Json.string(s, "description"),
                         Json.string(s, "target_url")));

@@ -28,10 +28,4 @@ public record PodSnapshot(String name, String node, String phase, String reason,
     public boolean succeeded() {
         return "Succeeded".equals(phase);
     }
-
-    /** Whether an init container has not finished yet (code is cloned and tools set up there). */
-    public boolean initializing() {
-        return initContainers.stream().anyMatch(c -> c.status() != ContainerSnapshot.Status.TERMINATED
-                || c.failed());
-    }
 }

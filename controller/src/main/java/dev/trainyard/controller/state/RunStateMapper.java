@@ -136,7 +136,7 @@ public final class RunStateMapper {
         // Before Kueue created the Workload and before it judged it, the same words: one post, not two.
         List<ConditionSnapshot> c = o.workload().map(WorkloadSnapshot::conditions).orElse(List.of());
         return ConditionSnapshot.find(c, "QuotaReserved").filter(q -> !q.isTrue()).map(RunStateMapper::words)
-                .or(() -> ConditionSnapshot.find(c, "Admitted").filter(a -> !a.isTrue()).map(RunStateMapper::words))
+                .or(() -> ConditionSnapshot.find(c, "Admitted").map(RunStateMapper::words))
                 .orElse(WAITING);
     }
 

@@ -104,11 +104,24 @@ class ForgeClientsTest {
         }
 
         @Test
+        @DisplayName("a context of exactly 255 characters is sent; an empty one is refused locally")
+        void contextBounds() throws Exception {
+            f.github().post(GH, new CommitStatus(CommitState.PENDING, "x", "c".repeat(255), ""));
+            assertEquals(255, f.forge.accepted().get(0).context().length());
+            assertThrows(ForgeException.class, () -> f.github().post(GH, new CommitStatus(CommitState.PENDING, "x", "",
+                    "")));
+        }
+
+        @Test
         @DisplayName("a project that is not owner/repo is refused")
         void badProject() {
             assertThrows(IllegalArgumentException.class, () -> f.github().post(new CommitRef("acme", SHA),
                     status(CommitState.PENDING, "x")));
             assertThrows(IllegalArgumentException.class, () -> f.github().post(new CommitRef("a/b/c", SHA),
+                    status(CommitState.PENDING, "x")));
+            assertThrows(IllegalArgumentException.class, () -> f.github().post(new CommitRef("acme/", SHA),
+                    status(CommitState.PENDING, "x")));
+            assertThrows(IllegalArgumentException.class, () -> f.github().post(new CommitRef("/llm", SHA),
                     status(CommitState.PENDING, "x")));
         }
 
@@ -164,9 +177,11 @@ class ForgeClientsTest {
         }
 
         @Test
-        @DisplayName("the current status is the newest for the name; none reads empty")
+        @DisplayName("the current status is the newest for the name (asked with name=), not another context's")
         void current() throws Exception {
             Forge gl = f.gitlab();
+            assertEquals(Optional.empty(), gl.current(GL, "trainyard/dev/llama-ft-7f3a9c"));
+            gl.post(GL, new CommitStatus(CommitState.SUCCESS, "other run", "trainyard/dev/other", ""));
             assertEquals(Optional.empty(), gl.current(GL, "trainyard/dev/llama-ft-7f3a9c"));
             gl.post(GL, status(CommitState.PENDING, "queued"));
             gl.post(GL, status(CommitState.RUNNING, "running"));
@@ -182,8 +197,9 @@ class ForgeClientsTest {
             FakeForge.Accepted a = f.forge.accepted().get(0);
             assertEquals(255, a.description().length());
             assertEquals("", a.targetUrl());
-            f.gitlab().post(GL, new CommitStatus(CommitState.RUNNING, "d", "ctx", "https://x.example/ok"));
-            assertEquals("https://x.example/ok", f.forge.accepted().get(1).targetUrl());
+            String exactly255 = "https://x.example/" + "u".repeat(255 - "https://x.example/".length());
+            f.gitlab().post(GL, new CommitStatus(CommitState.RUNNING, "d", "ctx", exactly255));
+            assertEquals(exactly255, f.forge.accepted().get(1).targetUrl());
         }
 
         @Test
@@ -204,7 +220,7 @@ class ForgeClientsTest {
         @DisplayName("posts with 'token' auth; RUNNING is pending, ERROR is error; the current status is read from 'status'")
         void postAndRead() throws Exception {
             Forge g = f.gitea();
-            g.post(GH, status(CommitState.RUNNING, "running"));
+            assertEquals(Forge.PostOutcome.POSTED, g.post(GH, status(CommitState.RUNNING, "running")));
             g.post(GH, status(CommitState.ERROR, "failed (platform error): node lost"));
             assertEquals(List.of("pending", "error"),
                     f.forge.accepted().stream().map(FakeForge.Accepted::state).toList());

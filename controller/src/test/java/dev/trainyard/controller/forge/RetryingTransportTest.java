@@ -168,6 +168,27 @@ class RetryingTransportTest {
     }
 
     @Test
+    @DisplayName("a Retry-After of exactly the longest allowed wait is waited; a 3xx is not success")
+    void bounds() throws Exception {
+        f.forge.script(Fault.retryAfter(15 * 60));
+        f.github().post(GH, status(CommitState.PENDING, "queued"));
+        assertEquals(List.of(Duration.ofMinutes(15)), f.time.waits());
+        assertFalse(new HttpAnswer(300, Map.of(), "").ok());
+        assertTrue(new HttpAnswer(299, Map.of(), "").ok());
+        assertFalse(new HttpAnswer(199, Map.of(), "").ok());
+    }
+
+    @Test
+    @DisplayName("error bodies are quoted on one line, cut after 200 characters")
+    void excerpt() {
+        assertEquals("a b", Excerpt.of(" a\n  b "));
+        assertEquals("x".repeat(200), Excerpt.of("x".repeat(200)));
+        assertEquals("x".repeat(200) + "...", Excerpt.of("x".repeat(201)));
+        assertEquals("", Excerpt.of(null));
+        assertEquals("", new PostedStatus("pending", null, null).description());
+    }
+
+    @Test
     @DisplayName("back-off doubles from the first value and stops at the maximum")
     void backoff() {
         RetryPolicy p = RetryPolicy.standard();

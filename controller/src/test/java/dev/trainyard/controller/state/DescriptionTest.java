@@ -45,6 +45,14 @@ class DescriptionTest {
     }
 
     @Test
+    @DisplayName("only SUCCEEDED and FAILED are terminal phases")
+    void terminalPhases() {
+        for (Phase p : Phase.values()) {
+            assertEquals(p == Phase.SUCCEEDED || p == Phase.FAILED, p.terminal(), p.name());
+        }
+    }
+
+    @Test
     @DisplayName("a RunState never carries a description over 140 code points")
     void runStateFits() {
         RunState s = new RunState(Phase.RUNNING, Cause.NONE, "x".repeat(300), null, null, 0, 0, 1, 1, false, null);

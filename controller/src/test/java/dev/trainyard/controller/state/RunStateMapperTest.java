@@ -338,6 +338,7 @@ class RunStateMapperTest {
                     .pods(readyPod("p0", "n0")).map();
             assertEquals(Phase.SUCCEEDED, s.phase());
             assertEquals(Duration.ofSeconds(725), s.duration());
+            assertEquals(1, s.nodesReady(), "a succeeded run still counts its ready or done pods");
             assertEquals("succeeded in 12m 5s, attempt 1 of 4", s.description());
             assertTrue(s.phase().terminal());
         }
@@ -443,6 +444,19 @@ class RunStateMapperTest {
                 assertTrue(s.description().contains("cannot pull image of container node (" + reason + ")"),
                         s.description());
             }
+        }
+
+        @Test
+        @DisplayName("an init container that exited 0 is no evidence; the main container's exit is")
+        void initZeroIsFine() {
+            PodSnapshot p = new PodSnapshot("p0", "n0", "Failed", "", 0, false, false, T0,
+                    List.of(ContainerSnapshot.terminated("git-clone", 0, "Completed")),
+                    List.of(ContainerSnapshot.running("sidecar"), ContainerSnapshot.terminated("node", 3, "Error")),
+                    List.of());
+            RunState s = failedWith(p);
+            assertEquals(3, s.exitCode());
+            assertTrue(s.description().contains("command exited with code 3 in container node"), s.description());
+            assertEquals(0, s.nodesReady());
         }
 
         @Test
