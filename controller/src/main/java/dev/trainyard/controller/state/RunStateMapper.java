@@ -19,6 +19,7 @@ import java.util.Optional;
  * <pre>
  * JobSet Completed=True                      → SUCCEEDED "succeeded in 12m 5s, attempt 1 of 4"
  * JobSet Failed=True                         → FAILED, classified user/platform with node and exit code
+ *                                              (without pod evidence only after {@link #SETTLE})
  * Workload Evicted=True                      → QUEUED "requeued: preempted by Kueue"
  * not admitted (Workload or spec.suspend)    → QUEUED with Kueue's reason text
  * admitted, no pod of this attempt           → ADMITTED (RESTARTING after a failure)
@@ -30,6 +31,12 @@ import java.util.Optional;
  */
 public final class RunStateMapper {
 
+    /**
+     * How long a JobSet failure without evidence is held back: the JobSet's Failed condition can reach a
+     * watcher before the failed pod's status does, and a terminal status is final, so a failure is not
+     * called a platform error until its pods have had this long to show an exit code or a reason.
+     */
+    public static final Duration SETTLE = Duration.ofSeconds(15);
     /** The queued reason before Kueue has said anything. */
     static final String WAITING = "waiting for Kueue to admit it";
     private final Duration stallAfter;
@@ -45,7 +52,7 @@ public final class RunStateMapper {
         if (ConditionSnapshot.holds(js.conditions(), "Completed")) {
             return succeeded(o);
         }
-        if (ConditionSnapshot.holds(js.conditions(), "Failed")) {
+        if (ConditionSnapshot.holds(js.conditions(), "Failed") && (explained(o) || settled(o))) {
             return failed(o);
         }
         Optional<ConditionSnapshot> evicted = o.workload()
@@ -71,6 +78,17 @@ public final class RunStateMapper {
         String text = "succeeded in " + Description.duration(took) + ", " + attempt(o.jobSet());
         return new RunState(Phase.SUCCEEDED, Cause.NONE, text, "", null, ready(o), o.jobSet().expectedPods(),
                 o.jobSet().attempt(), o.jobSet().maxAttempts(), false, took);
+    }
+
+    private static boolean explained(RunObservation o) {
+        return FailureClassifier.classify(o.pods(), o.workload()).isPresent();
+    }
+
+    /** Whether the Failed condition is older than {@link #SETTLE} (or has no time). */
+    private static boolean settled(RunObservation o) {
+        Instant since = ConditionSnapshot.find(o.jobSet().conditions(), "Failed").map(ConditionSnapshot::since)
+                .orElse(null);
+        return since == null || Duration.between(since, o.now()).compareTo(SETTLE) >= 0;
     }
 
     private RunState failed(RunObservation o) {

@@ -474,7 +474,7 @@ class RunStateMapperTest {
         @Test
         @DisplayName("a Workload evicted by Kueue explains a failure without pod evidence as platform")
         void workloadEvicted() {
-            Runs r = run().condition(yes("Failed", "ReachedMaxRestarts", NOW));
+            Runs r = run().condition(yes("Failed", "ReachedMaxRestarts", T0));
             r.workload("cq", yes("Evicted", "Preempted", T0));
             assertEquals("failed (platform error): preempted by Kueue, attempt 1 of 4", r.map().description());
             Runs timeout = run().condition(yes("Failed", "ReachedMaxRestarts", NOW));
@@ -484,9 +484,23 @@ class RunStateMapperTest {
         }
 
         @Test
+        @DisplayName("a failure without evidence is held back for the settle time (the pod's status may lag), then called platform")
+        void settle() {
+            Runs r = run().condition(yes("Failed", "FailedJobs", NOW)).pods(readyPod("p0", "n0"), readyPod("p1", "n1"));
+            assertEquals(Phase.RUNNING, r.map().phase(), "not yet: the failed pod's status may still be on its way");
+            r.at(NOW.plus(RunStateMapper.SETTLE).minusMillis(1));
+            assertEquals(Phase.RUNNING, r.map().phase());
+            r.at(NOW.plus(RunStateMapper.SETTLE));
+            assertEquals(Phase.FAILED, r.map().phase());
+            RunState explained = run().condition(yes("Failed", "FailedJobs", NOW)).pods(pod("p0", "n0", "Failed", false,
+                    ContainerSnapshot.terminated("node", 1, "Error"))).map();
+            assertEquals(Phase.FAILED, explained.phase(), "evidence needs no wait");
+        }
+
+        @Test
         @DisplayName("no evidence at all: a platform error naming the JobSet's Failed reason")
         void noEvidence() {
-            RunState s = run().restarts(3).condition(yes("Failed", "ReachedMaxRestarts", NOW)).map();
+            RunState s = run().restarts(3).condition(yes("Failed", "ReachedMaxRestarts", T0)).map();
             assertEquals(Cause.PLATFORM, s.cause());
             assertEquals("failed (platform error): JobSet failed (ReachedMaxRestarts), attempt 4 of 4",
                     s.description());
