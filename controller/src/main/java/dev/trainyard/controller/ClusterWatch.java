@@ -25,7 +25,8 @@ import java.util.function.Function;
  * {@code jobset.sigs.k8s.io/jobset-name}, and Kueue Workloads (kueue.x-k8s.io/v1beta2, when the API is
  * served) indexed by their owning JobSet. Event handlers only enqueue the run's key; the reconciler reads
  * back through {@link RunSource}. A resync every {@code resync} re-enqueues every run, which is what
- * notices a run that stalled without any object changing.
+ * notices a run that stalled without any object changing. The caches hold pruned copies
+ * ({@link CachePruning}).
  */
 public final class ClusterWatch implements RunSource, AutoCloseable {
 
@@ -44,10 +45,12 @@ public final class ClusterWatch implements RunSource, AutoCloseable {
         long resyncMillis = resync.toMillis();
         jobSets = client.genericKubernetesResources(JOBSET_API, "JobSet").inAnyNamespace()
                 .runnableInformer(resyncMillis);
+        jobSets.itemStore(CachePruning.store(CachePruning::jobSet));
         jobSets.addEventHandler(handler(js -> hasCommit(js)
                 ? Optional.of(new RunKey(js.getMetadata().getNamespace(), js.getMetadata().getName()))
                 : Optional.empty(), enqueue));
         pods = client.pods().inAnyNamespace().withLabel(Snapshots.JOBSET_NAME).runnableInformer(0);
+        pods.itemStore(CachePruning.store(CachePruning::pod));
         pods.addIndexers(Map.of(BY_JOBSET, p -> List.of(p.getMetadata().getNamespace() + "/"
                 + p.getMetadata().getLabels().get(Snapshots.JOBSET_NAME))));
         pods.addEventHandler(handler(p -> Optional.of(new RunKey(p.getMetadata().getNamespace(),
@@ -55,6 +58,7 @@ public final class ClusterWatch implements RunSource, AutoCloseable {
         workloads = kueueServed(client) ? client.genericKubernetesResources(WORKLOAD_API, "Workload")
                 .inAnyNamespace().runnableInformer(0) : null;
         if (workloads != null) {
+            workloads.itemStore(CachePruning.store(CachePruning::workload));
             workloads.addIndexers(Map.of(BY_JOBSET, w -> owner(w).map(k -> List.of(k.cacheKey())).orElse(List.of())));
             workloads.addEventHandler(handler(ClusterWatch::owner, enqueue));
         }
