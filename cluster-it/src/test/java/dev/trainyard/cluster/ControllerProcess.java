@@ -44,6 +44,12 @@ final class ControllerProcess implements AutoCloseable {
     /** Starts a replica named {@code identity}; returns once it listens (not necessarily leading). */
     static ControllerProcess start(KubeCluster cluster, FakeForge forge, String tag, String leaseNamespace,
             String identity, Duration stallAfter) {
+        return start(cluster, forge, tag, leaseNamespace, identity, stallAfter, Duration.ofSeconds(2));
+    }
+
+    /** As above with informer resync {@code resync} (the benchmark uses the production 60 s). */
+    static ControllerProcess start(KubeCluster cluster, FakeForge forge, String tag, String leaseNamespace,
+            String identity, Duration stallAfter, Duration resync) {
         Path dir = dir(tag);
         Path config = dir.resolve("controller.yaml");
         write(config, """
@@ -53,11 +59,11 @@ final class ControllerProcess implements AutoCloseable {
                 - {host: %s, kind: gitea, api: %s, tokenEnv: GT_TOKEN}
                 targetUrl: https://grafana.example/d/trainyard?var-namespace={namespace}&var-run={run}
                 stallAfter: %ds
-                resync: 2s
+                resync: %ds
                 requestTimeout: 1s
                 requeueAfter: 1s
                 """.formatted(host("github", tag), forge.githubApi(), host("gitlab", tag), forge.gitlabApi(),
-                host("gitea", tag), forge.giteaApi(), stallAfter.toSeconds()));
+                host("gitea", tag), forge.giteaApi(), stallAfter.toSeconds(), resync.toSeconds()));
         int port = LoopbackPorts.free();
         List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",

@@ -39,7 +39,8 @@ class StatusControllerBenchIT {
         String tag = "bench";
         var api = JobSets.api(cluster.client()).inNamespace(ns);
         try (FakeForge forge = FakeForge.start();
-                ControllerProcess c = ControllerProcess.start(cluster, forge, tag, ns, "bench-0", Duration.ofHours(1))) {
+                ControllerProcess c = ControllerProcess.start(cluster, forge, tag, ns, "bench-0", Duration.ofHours(1),
+                        Duration.ofSeconds(60))) {
             Instant t0 = Instant.now();
             for (int i = 0; i < runs; i++) {
                 api.resource(jobSet("bench-" + i, ControllerProcess.host("github", tag))).create();

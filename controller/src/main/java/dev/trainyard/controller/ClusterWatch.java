@@ -39,8 +39,12 @@ public final class ClusterWatch implements RunSource, AutoCloseable {
     private final SharedIndexInformer<GenericKubernetesResource> workloads;
     private final Clock clock;
 
-    /** Builds and starts the informers; {@code enqueue} receives every run key an event touches. */
-    public ClusterWatch(KubernetesClient client, Duration resync, Clock clock, Consumer<RunKey> enqueue) {
+    /**
+     * Builds the informers; {@code enqueue} receives every run key a change touches, {@code resynced} the
+     * keys of periodic resyncs (same resource version: nothing changed).
+     */
+    public ClusterWatch(KubernetesClient client, Duration resync, Clock clock, Consumer<RunKey> enqueue,
+            Consumer<RunKey> resynced) {
         this.clock = clock;
         long resyncMillis = resync.toMillis();
         jobSets = client.genericKubernetesResources(JOBSET_API, "JobSet").inAnyNamespace()
@@ -48,19 +52,19 @@ public final class ClusterWatch implements RunSource, AutoCloseable {
         jobSets.itemStore(CachePruning.store(CachePruning::jobSet));
         jobSets.addEventHandler(handler(js -> hasCommit(js)
                 ? Optional.of(new RunKey(js.getMetadata().getNamespace(), js.getMetadata().getName()))
-                : Optional.empty(), enqueue));
+                : Optional.empty(), enqueue, resynced));
         pods = client.pods().inAnyNamespace().withLabel(Snapshots.JOBSET_NAME).runnableInformer(0);
         pods.itemStore(CachePruning.store(CachePruning::pod));
         pods.addIndexers(Map.of(BY_JOBSET, p -> List.of(p.getMetadata().getNamespace() + "/"
                 + p.getMetadata().getLabels().get(Snapshots.JOBSET_NAME))));
         pods.addEventHandler(handler(p -> Optional.of(new RunKey(p.getMetadata().getNamespace(),
-                p.getMetadata().getLabels().get(Snapshots.JOBSET_NAME))), enqueue));
+                p.getMetadata().getLabels().get(Snapshots.JOBSET_NAME))), enqueue, resynced));
         workloads = kueueServed(client) ? client.genericKubernetesResources(WORKLOAD_API, "Workload")
                 .inAnyNamespace().runnableInformer(0) : null;
         if (workloads != null) {
             workloads.itemStore(CachePruning.store(CachePruning::workload));
             workloads.addIndexers(Map.of(BY_JOBSET, w -> owner(w).map(k -> List.of(k.cacheKey())).orElse(List.of())));
-            workloads.addEventHandler(handler(ClusterWatch::owner, enqueue));
+            workloads.addEventHandler(handler(ClusterWatch::owner, enqueue, resynced));
         }
     }
 
@@ -147,7 +151,8 @@ public final class ClusterWatch implements RunSource, AutoCloseable {
         }
     }
 
-    private static <T> ResourceEventHandler<T> handler(Function<T, Optional<RunKey>> key, Consumer<RunKey> enqueue) {
+    private static <T extends HasMetadata> ResourceEventHandler<T> handler(Function<T, Optional<RunKey>> key,
+            Consumer<RunKey> enqueue, Consumer<RunKey> resynced) {
         return new ResourceEventHandler<>() {
             @Override
             public void onAdd(T obj) {
@@ -156,7 +161,9 @@ public final class ClusterWatch implements RunSource, AutoCloseable {
 
             @Override
             public void onUpdate(T oldObj, T newObj) {
-                key.apply(newObj).ifPresent(enqueue);
+                boolean resync = java.util.Objects.equals(oldObj.getMetadata().getResourceVersion(),
+                        newObj.getMetadata().getResourceVersion());
+                key.apply(newObj).ifPresent(resync ? resynced : enqueue);
             }
 
             @Override

@@ -46,7 +46,7 @@ public final class Controller implements AutoCloseable {
         this.onLostLeadership = onLostLeadership;
         RetryingTransport http = new RetryingTransport(new JdkTransport(config.requestTimeout()), config.retry(),
                 clock, Sleeper.system(), metrics);
-        this.watch = new ClusterWatch(client, config.resync(), clock, queue::add);
+        this.watch = new ClusterWatch(client, config.resync(), clock, queue::add, queue::addBackground);
         this.reconciler = new Reconciler(watch, new RunStateMapper(config.stallAfter()),
                 new ForgeDirectory(config.forges(), http), new StatusLedger(), config.targetUrl(), metrics);
         metrics.queueDepth(queue::depth);

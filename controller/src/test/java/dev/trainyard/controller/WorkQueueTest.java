@@ -44,6 +44,48 @@ class WorkQueueTest {
     }
 
     @Test
+    @DisplayName("resync keys wait in the background lane behind every change; a changed background key is promoted")
+    void backgroundLane() throws Exception {
+        RunKey c = new RunKey("ns", "c");
+        try (WorkQueue q = new WorkQueue()) {
+            q.addBackground(A);
+            q.addBackground(B);
+            q.addBackground(A);
+            q.add(c);
+            assertEquals(3, q.depth());
+            assertEquals(c, q.take(NOW));
+            q.done(c);
+            assertEquals(A, q.take(NOW));
+            q.done(A);
+            q.add(B);
+            q.addBackground(A);
+            q.add(c);
+            assertEquals(B, q.take(NOW), "promoted ahead of the background and in change order");
+            assertEquals(c, q.take(NOW));
+            assertEquals(A, q.take(NOW));
+            assertNull(q.take(Duration.ofMillis(20)));
+        }
+    }
+
+    @Test
+    @DisplayName("a background key added while processing is processed again after done, once")
+    void backgroundWhileProcessing() throws Exception {
+        try (WorkQueue q = new WorkQueue()) {
+            q.addBackground(A);
+            RunKey k = q.take(NOW);
+            q.addBackground(A);
+            assertNull(q.take(Duration.ofMillis(20)));
+            q.done(k);
+            assertEquals(A, q.take(NOW));
+            q.done(A);
+            assertNull(q.take(Duration.ofMillis(20)));
+            q.close();
+            q.addBackground(B);
+            assertEquals(0, q.depth());
+        }
+    }
+
+    @Test
     @DisplayName("addAfter delivers the key after the delay")
     void delayed() throws Exception {
         try (WorkQueue q = new WorkQueue()) {
