@@ -103,6 +103,9 @@ public final class FakeForge implements AutoCloseable {
 
     /** A forge on a free port of 127.0.0.1. */
     public static FakeForge start() {
+        // The JDK server writes headers and body apart; with Nagle's algorithm each answer then waits for a
+        // delayed ACK (about 40 ms), which would be measured as the controller's latency.
+        System.setProperty("sun.net.httpserver.nodelay", "true");
         try {
             HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
             FakeForge forge = new FakeForge(server);
