@@ -7,8 +7,9 @@ import picocli.CommandLine.Command;
 @Command(
     name = "trainyard",
     version = "trainyard " + Compiler.VERSION,
-    description = {"Compile train.yaml into JobSet + Kueue manifests, and submit them to a GitOps repository.", ""},
+    description = {"Compile train.yaml into JobSet + Kueue manifests, preview and submit them to a GitOps repository, and follow the runs.", ""},
     mixinStandardHelpOptions = true,
-    subcommands = {CompileCommand.class, ValidateCommand.class, SubmitCommand.class, PruneCommand.class, PreviewCommand.class, RuntimesCommand.class, SchemaCommand.class, InitCommand.class, WarmupCommand.class},
-    footer = {"", "Start with: trainyard init && trainyard compile train.yaml"})
+    subcommands = {CompileCommand.class, ValidateCommand.class, PreviewCommand.class, SubmitCommand.class, StatusCommand.class, LogsCommand.class,
+      PruneCommand.class, RuntimesCommand.class, SchemaCommand.class, InitCommand.class, WarmupCommand.class},
+    footer = {"", "Start with: trainyard init && trainyard validate train.yaml; then trainyard submit --gitops URL and trainyard status -w"})
 final class TrainyardCommand {}

@@ -90,11 +90,11 @@ final class ClusterBootstrap {
         cluster.waitForPort(scheduler, port);
     }
 
-    /** kwok with its upstream fast stages plus our failure stage, then the fake nodes, waited Ready. */
+    /** kwok with its upstream fast stages plus our failure and outcome stages, then the fake nodes, waited Ready. */
     void startKwok() {
         int port = LoopbackPorts.free();
         Path stages = writeFile("kwok-stages.yaml", read(binaries.kwokStages()) + "\n---\n"
-                + resource("kwok/pod-fail-stage.yaml"));
+                + resource("kwok/pod-fail-stage.yaml") + "\n---\n" + resource("kwok/pod-outcome-stages.yaml"));
         ClusterProcess kwok = cluster.launch("kwok", List.of(binaries.bin("kwok").toString(),
                 "--kubeconfig=" + cluster.kubeconfig(), "--config=" + stages,
                 "--manage-all-nodes=true", "--server-address=127.0.0.1:" + port,

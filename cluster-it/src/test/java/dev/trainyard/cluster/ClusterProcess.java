@@ -94,6 +94,15 @@ final class ClusterProcess {
         }
     }
 
+    /** SIGKILL, no grace: the process gets no chance to clean up (crash tests). */
+    void kill() {
+        try {
+            process.destroyForcibly().waitFor(GRACE_SECONDS, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     /** Ends the process and every descendant; waits until they are gone. */
     void stop() {
         List<ProcessHandle> tree = process.descendants().toList();

@@ -1,0 +1,114 @@
+package dev.trainyard.cli;
+
+import dev.trainyard.controller.ClusterAccessException;
+import dev.trainyard.controller.ConfigFile;
+import dev.trainyard.controller.ObservedRun;
+import dev.trainyard.controller.RunReader;
+import dev.trainyard.controller.state.RunStateMapper;
+import java.io.PrintWriter;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code trainyard status [RUN] [-w] [--output json]}: runs and their state, as the PR check shows them. */
+@Command(
+    name = "status",
+    description = {
+      "Show runs: state, queue, nodes ready, attempt, age, source commit and the same description the",
+      "commit status on the source commit carries (one state mapping for both).",
+      "With -w, redraw on every change; with RUN, stop when the run has ended."
+    },
+    mixinStandardHelpOptions = true,
+    footer = {"", "Exit codes: 0 ok, 1 no such run, 2 usage, 3 cluster unreachable, 4 internal error."})
+final class StatusCommand implements Callable<Integer> {
+  enum Format { table, json }
+
+  @Spec CommandSpec spec;
+  @Mixin ClusterTarget target;
+
+  @Parameters(arity = "0..1", paramLabel = "RUN", description = "a run name (label trainyard.dev/run) or JobSet name")
+  String run;
+
+  @Option(names = {"-w", "--watch"}, description = "redraw on change until RUN ends (or --timeout)")
+  boolean watch;
+
+  @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", description = "table (default) or json")
+  Format output = Format.table;
+
+  @Option(names = {"-A", "--all-namespaces"}, description = "runs of every namespace")
+  boolean allNamespaces;
+
+  @Option(names = "--stall-after", paramLabel = "DURATION", defaultValue = "10m",
+      description = "an admitted run not started after this is reported stalled (default ${DEFAULT-VALUE})")
+  String stallAfter;
+
+  @Option(names = "--interval", paramLabel = "DURATION", defaultValue = "2s", description = "watch poll interval")
+  String interval;
+
+  @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "24h", description = "longest watch")
+  String timeout;
+
+  Clock clock = Clock.systemUTC();
+
+  @Override
+  public Integer call() throws InterruptedException {
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    Duration stall;
+    Duration every;
+    Duration limit;
+    try {
+      stall = ConfigFile.parseDuration(stallAfter);
+      every = ConfigFile.parseDuration(interval);
+      limit = ConfigFile.parseDuration(timeout);
+    } catch (IllegalArgumentException e) {
+      err.println("trainyard status: " + e.getMessage());
+      return 2;
+    }
+    try (RunReader reader = RunReader.connect(Optional.ofNullable(target.kubeconfig), Optional.ofNullable(target.context), clock)) {
+      String ns = allNamespaces ? null : target.namespace != null ? target.namespace : reader.defaultNamespace();
+      return loop(reader, ns, new RunStateMapper(stall), every, clock.instant().plus(limit), out, err);
+    } catch (ClusterAccessException e) {
+      err.println("trainyard status: " + e.getMessage());
+      err.println("  hint: check --kubeconfig/--context, or that the cluster is reachable");
+      return Main.EXIT_ENVIRONMENT;
+    }
+  }
+
+  private int loop(RunReader reader, String ns, RunStateMapper mapper, Duration every, Instant deadline,
+      PrintWriter out, PrintWriter err) throws InterruptedException {
+    String last = null;
+    while (true) {
+      List<ObservedRun> runs = run == null ? reader.list(ns)
+          : reader.get(ns, run).map(List::of).orElse(List.of());
+      if (run != null && runs.isEmpty()) {
+        err.println("trainyard status: run \"" + run + "\" not found in namespace \"" + (ns == null ? "*" : ns) + "\"");
+        err.println("  hint: list the runs with `trainyard status" + (ns == null ? " -A" : " -n " + ns) + "`");
+        return 1;
+      }
+      List<StatusTable.Row> rows = runs.stream().map(r -> new StatusTable.Row(r, mapper.map(r.observation()))).toList();
+      // The JSON has no age, so a ticking AGE column alone does not redraw the table.
+      String state = StatusTable.json(rows);
+      if (!state.equals(last)) {
+        String text = output == Format.json ? state : StatusTable.table(rows, clock.instant());
+        out.print(last == null || output == Format.json ? text : "\n" + text);
+        out.flush();
+        last = state;
+      }
+      boolean ended = run != null && rows.get(0).state().phase().terminal();
+      if (!watch || ended || !clock.instant().isBefore(deadline)) {
+        return 0;
+      }
+      Thread.sleep(every.toMillis());
+    }
+  }
+}

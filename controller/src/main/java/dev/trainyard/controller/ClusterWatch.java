@@ -1,0 +1,175 @@
+package dev.trainyard.controller;
+
+import dev.trainyard.compiler.render.Provenance;
+import dev.trainyard.controller.state.PodSnapshot;
+import dev.trainyard.controller.state.RunObservation;
+import dev.trainyard.controller.state.WorkloadSnapshot;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * The informers: JobSets carrying {@code trainyard.dev/source-commit}, pods labelled
+ * {@code jobset.sigs.k8s.io/jobset-name}, and Kueue Workloads (kueue.x-k8s.io/v1beta2, when the API is
+ * served) indexed by their owning JobSet. Event handlers only enqueue the run's key; the reconciler reads
+ * back through {@link RunSource}. A resync every {@code resync} re-enqueues every run, which is what
+ * notices a run that stalled without any object changing. The caches hold pruned copies
+ * ({@link CachePruning}).
+ */
+public final class ClusterWatch implements RunSource, AutoCloseable {
+
+    static final String JOBSET_API = "jobset.x-k8s.io/v1alpha2";
+    static final String WORKLOAD_API = "kueue.x-k8s.io/v1beta2";
+    private static final String BY_JOBSET = "jobset";
+
+    private final SharedIndexInformer<GenericKubernetesResource> jobSets;
+    private final SharedIndexInformer<Pod> pods;
+    private final SharedIndexInformer<GenericKubernetesResource> workloads;
+    private final Clock clock;
+
+    /**
+     * Builds the informers; {@code enqueue} receives every run key a change touches, {@code resynced} the
+     * keys of periodic resyncs (same resource version: nothing changed).
+     */
+    public ClusterWatch(KubernetesClient client, Duration resync, Clock clock, Consumer<RunKey> enqueue,
+            Consumer<RunKey> resynced) {
+        this.clock = clock;
+        long resyncMillis = resync.toMillis();
+        jobSets = client.genericKubernetesResources(JOBSET_API, "JobSet").inAnyNamespace()
+                .runnableInformer(resyncMillis);
+        jobSets.itemStore(CachePruning.store(CachePruning::jobSet));
+        jobSets.addEventHandler(handler(js -> hasCommit(js)
+                ? Optional.of(new RunKey(js.getMetadata().getNamespace(), js.getMetadata().getName()))
+                : Optional.empty(), enqueue, resynced));
+        pods = client.pods().inAnyNamespace().withLabel(Snapshots.JOBSET_NAME).runnableInformer(0);
+        pods.itemStore(CachePruning.store(CachePruning::pod));
+        pods.addIndexers(Map.of(BY_JOBSET, p -> List.of(p.getMetadata().getNamespace() + "/"
+                + p.getMetadata().getLabels().get(Snapshots.JOBSET_NAME))));
+        pods.addEventHandler(handler(p -> Optional.of(new RunKey(p.getMetadata().getNamespace(),
+                p.getMetadata().getLabels().get(Snapshots.JOBSET_NAME))), enqueue, resynced));
+        workloads = kueueServed(client) ? client.genericKubernetesResources(WORKLOAD_API, "Workload")
+                .inAnyNamespace().runnableInformer(0) : null;
+        if (workloads != null) {
+            workloads.itemStore(CachePruning.store(CachePruning::workload));
+            workloads.addIndexers(Map.of(BY_JOBSET, w -> owner(w).map(k -> List.of(k.cacheKey())).orElse(List.of())));
+            workloads.addEventHandler(handler(ClusterWatch::owner, enqueue, resynced));
+        }
+    }
+
+    /** Starts listing and watching; returns at once. */
+    public void start() {
+        jobSets.start();
+        pods.start();
+        if (workloads != null) {
+            workloads.start();
+        }
+    }
+
+    /** Whether every informer has listed once (readiness). */
+    public boolean synced() {
+        return jobSets.hasSynced() && pods.hasSynced() && (workloads == null || workloads.hasSynced());
+    }
+
+    /** Whether Kueue Workloads are watched. */
+    public boolean watchesWorkloads() {
+        return workloads != null;
+    }
+
+    /** Every run key in the JobSet cache, for a full re-enqueue. */
+    public List<RunKey> runs() {
+        return jobSets.getStore().list().stream().filter(ClusterWatch::hasCommit)
+                .map(js -> new RunKey(js.getMetadata().getNamespace(), js.getMetadata().getName())).toList();
+    }
+
+    /** Objects cached, by informer: jobsets, pods, workloads. */
+    public Map<String, Integer> cached() {
+        return Map.of("jobsets", jobSets.getStore().list().size(), "pods", pods.getStore().list().size(),
+                "workloads", workloads == null ? 0 : workloads.getStore().list().size());
+    }
+
+    @Override
+    public Optional<RunObservation> observe(RunKey key) {
+        GenericKubernetesResource js = jobSets.getStore().getByKey(key.cacheKey());
+        if (js == null) {
+            return Optional.empty();
+        }
+        List<PodSnapshot> podSnapshots = pods.getIndexer().byIndex(BY_JOBSET, key.cacheKey()).stream()
+                .map(Snapshots::pod).toList();
+        Optional<WorkloadSnapshot> workload = workloads == null ? Optional.empty()
+                : workloads.getIndexer().byIndex(BY_JOBSET, key.cacheKey()).stream()
+                        .filter(w -> w.getMetadata().getDeletionTimestamp() == null)
+                        .map(Snapshots::workload).findFirst();
+        return Optional.of(new RunObservation(Snapshots.jobSet(js), podSnapshots, workload, clock.instant()));
+    }
+
+    @Override
+    public Optional<RunProvenance> provenance(RunKey key) {
+        GenericKubernetesResource js = jobSets.getStore().getByKey(key.cacheKey());
+        return js == null ? Optional.empty() : RunProvenance.of(js.getMetadata().getAnnotations(),
+                js.getMetadata().getLabels(), js.getMetadata().getName());
+    }
+
+    @Override
+    public void close() {
+        jobSets.stop();
+        pods.stop();
+        if (workloads != null) {
+            workloads.stop();
+        }
+    }
+
+    private static boolean hasCommit(HasMetadata o) {
+        Map<String, String> a = o.getMetadata().getAnnotations();
+        return a != null && a.containsKey(Provenance.SOURCE_COMMIT);
+    }
+
+    /** The JobSet owning a Workload (Kueue sets the JobSet as controller owner). */
+    static Optional<RunKey> owner(HasMetadata workload) {
+        List<OwnerReference> refs = workload.getMetadata().getOwnerReferences();
+        return refs == null ? Optional.empty() : refs.stream().filter(r -> "JobSet".equals(r.getKind())
+                && r.getApiVersion() != null && r.getApiVersion().startsWith("jobset.x-k8s.io/")).findFirst()
+                .map(r -> new RunKey(workload.getMetadata().getNamespace(), r.getName()));
+    }
+
+    private static boolean kueueServed(KubernetesClient client) {
+        try {
+            return client.getApiResources(WORKLOAD_API) != null;
+        } catch (KubernetesClientException e) {
+            return false;
+        }
+    }
+
+    private static <T extends HasMetadata> ResourceEventHandler<T> handler(Function<T, Optional<RunKey>> key,
+            Consumer<RunKey> enqueue, Consumer<RunKey> resynced) {
+        return new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(T obj) {
+                key.apply(obj).ifPresent(enqueue);
+            }
+
+            @Override
+            public void onUpdate(T oldObj, T newObj) {
+                boolean resync = java.util.Objects.equals(oldObj.getMetadata().getResourceVersion(),
+                        newObj.getMetadata().getResourceVersion());
+                key.apply(newObj).ifPresent(resync ? resynced : enqueue);
+            }
+
+            @Override
+            public void onDelete(T obj, boolean deletedFinalStateUnknown) {
+                key.apply(obj).ifPresent(enqueue);
+            }
+        };
+    }
+}

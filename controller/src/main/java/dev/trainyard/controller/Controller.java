@@ -1,0 +1,148 @@
+package dev.trainyard.controller;
+
+import dev.trainyard.controller.forge.ForgeDirectory;
+import dev.trainyard.controller.forge.JdkTransport;
+import dev.trainyard.controller.forge.RetryingTransport;
+import dev.trainyard.controller.forge.Sleeper;
+import dev.trainyard.controller.state.RunStateMapper;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.net.InetSocketAddress;
+import java.time.Clock;
+import java.time.Duration;
+
+/**
+ * The running controller: informers feed a work queue, one worker thread reconciles while this replica
+ * leads (always, without election), and the health server answers probes and scrapes.
+ *
+ * <pre>
+ * informer event → WorkQueue.add(run key) → worker: Reconciler.reconcile(key) → forge post
+ * </pre>
+ *
+ * When leadership starts the ledger is cleared and every cached run is enqueued, so the new leader reads
+ * the forge before posting; when it is lost the worker stops posting and {@code onLostLeadership} runs
+ * (the process exits in production, as controller-runtime does).
+ */
+public final class Controller implements AutoCloseable {
+
+    private static final Duration TAKE = Duration.ofMillis(500);
+    private final ControllerConfig config;
+    private final WorkQueue queue = new WorkQueue();
+    private final ControllerMetrics metrics = new ControllerMetrics();
+    private final ClusterWatch watch;
+    private final Reconciler reconciler;
+    private final HealthServer health;
+    private final Runnable onLostLeadership;
+    private final Thread worker;
+    private final KubernetesClient client;
+    private volatile boolean leading;
+    private volatile boolean closed;
+    private LeaseElection election;
+
+    /** Wires everything; nothing runs before {@link #start()} except the health server. */
+    public Controller(KubernetesClient client, ControllerConfig config, Clock clock, String bindHost,
+            Runnable onLostLeadership) {
+        this.client = client;
+        this.config = config;
+        this.onLostLeadership = onLostLeadership;
+        RetryingTransport http = new RetryingTransport(new JdkTransport(config.requestTimeout()), config.retry(),
+                clock, Sleeper.system(), metrics);
+        this.watch = new ClusterWatch(client, config.resync(), clock, queue::add, queue::addBackground);
+        this.reconciler = new Reconciler(watch, new RunStateMapper(config.stallAfter()),
+                new ForgeDirectory(config.forges(), http), new StatusLedger(), config.targetUrl(), metrics);
+        metrics.queueDepth(queue::depth);
+        metrics.cached(watch::cached);
+        this.health = new HealthServer(new InetSocketAddress(bindHost, config.port()), watch::synced, metrics::render);
+        this.worker = new Thread(this::work, "trainyard-reconciler");
+        this.worker.setDaemon(true);
+    }
+
+    /** Starts informers, the worker and (when configured) the Lease election. */
+    public void start() {
+        watch.start();
+        worker.start();
+        if (config.election() == null) {
+            startLeading();
+        } else {
+            election = new LeaseElection(client, config.election(), this::startLeading, this::stopLeading);
+        }
+    }
+
+    /** The health server's port. */
+    public int port() {
+        return health.port();
+    }
+
+    public boolean leading() {
+        return leading;
+    }
+
+    public ControllerMetrics metrics() {
+        return metrics;
+    }
+
+    private void startLeading() {
+        reconciler.reset();
+        leading = true;
+        metrics.leader(true);
+        watch.runs().forEach(queue::add);
+    }
+
+    private void stopLeading() {
+        boolean was = leading;
+        leading = false;
+        metrics.leader(false);
+        if (was && !closed) {
+            onLostLeadership.run();
+        }
+    }
+
+    private void work() {
+        while (!closed) {
+            RunKey key;
+            try {
+                key = queue.take(TAKE);
+            } catch (InterruptedException e) {
+                return;
+            }
+            if (key == null) {
+                continue;
+            }
+            try {
+                if (leading) {
+                    reconcileOnce(key);
+                }
+            } finally {
+                queue.done(key);
+            }
+        }
+    }
+
+    private void reconcileOnce(RunKey key) {
+        long t0 = System.nanoTime();
+        Reconciler.Outcome outcome;
+        try {
+            outcome = reconciler.reconcile(key);
+        } catch (RuntimeException e) {
+            // A bug or a cache surprise must not kill the only worker; the key is retried.
+            System.getLogger(Controller.class.getName()).log(System.Logger.Level.ERROR,
+                    "reconcile of " + key.cacheKey() + " failed", e);
+            outcome = Reconciler.Outcome.RETRY;
+        }
+        metrics.reconciled(outcome, Duration.ofNanos(System.nanoTime() - t0));
+        if (outcome == Reconciler.Outcome.RETRY) {
+            queue.addAfter(key, config.requeueAfter());
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        if (election != null) {
+            election.close();
+        }
+        queue.close();
+        watch.close();
+        health.close();
+        worker.interrupt();
+    }
+}

@@ -1,0 +1,109 @@
+package dev.trainyard.controller;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * The controller process: {@code java -cp ... dev.trainyard.controller.ControllerMain --config=/etc/trainyard/controller.yaml}.
+ * The Kubernetes connection comes from the in-cluster service account, else {@code KUBECONFIG} / ~/.kube/config.
+ * Exit codes: 0 stopped (SIGTERM or leadership lost), 1 configuration mistake, 2 usage, 3 cluster unreachable.
+ */
+@Command(name = "trainyard-controller", mixinStandardHelpOptions = true,
+        description = "Posts each Trainyard run's state as a commit status on its source commit.")
+public final class ControllerMain implements Callable<Integer> {
+
+    private static final Duration SHUTDOWN = Duration.ofSeconds(10);
+
+    @Option(names = "--config", description = "controller YAML (env TRAINYARD_CONTROLLER_CONFIG)",
+            defaultValue = "${env:TRAINYARD_CONTROLLER_CONFIG:-/etc/trainyard/controller.yaml}")
+    Path config;
+
+    @Option(names = "--port", description = "health and metrics port; overrides the file", defaultValue = "-1")
+    int port;
+
+    @Option(names = "--bind", description = "address to listen on", defaultValue = "0.0.0.0")
+    String bind;
+
+    @Option(names = "--leader-election", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "campaign for a Lease; only the leader posts")
+    boolean leaderElection;
+
+    @Option(names = "--lease-namespace", defaultValue = "${env:POD_NAMESPACE:-trainyard-system}")
+    String leaseNamespace;
+
+    @Option(names = "--lease-name", defaultValue = "trainyard-controller")
+    String leaseName;
+
+    @Option(names = "--identity", defaultValue = "${env:POD_NAME:-${env:HOSTNAME:-trainyard-controller}}")
+    String identity;
+
+    @Option(names = "--lease-seconds", defaultValue = "15", description = "lease duration; renew within 2/3, retry every 1/7")
+    int leaseSeconds;
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new ControllerMain()).execute(args));
+    }
+
+    @Override
+    public Integer call() throws InterruptedException {
+        ControllerConfig cfg;
+        try {
+            cfg = ConfigFile.read(config, System.getenv());
+        } catch (ConfigException e) {
+            System.err.println("trainyard-controller: " + e.getMessage());
+            return 1;
+        }
+        if (port >= 0) {
+            cfg = cfg.withPort(port);
+        }
+        if (leaderElection) {
+            Duration lease = Duration.ofSeconds(leaseSeconds);
+            cfg = cfg.withElection(new LeaseElection.Settings(leaseNamespace, leaseName, identity, lease,
+                    lease.multipliedBy(2).dividedBy(3), lease.dividedBy(7).plusMillis(100)));
+        }
+        return run(cfg);
+    }
+
+    private int run(ControllerConfig cfg) throws InterruptedException {
+        CountDownLatch stop = new CountDownLatch(1);
+        CountDownLatch closed = new CountDownLatch(1);
+        // On SIGTERM the hook lets main close the controller (releasing the Lease) before the JVM halts.
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            stop.countDown();
+            await(closed, SHUTDOWN);
+        }));
+        try (KubernetesClient client = new KubernetesClientBuilder().build()) {
+            client.getKubernetesVersion();
+            try (Controller controller = new Controller(client, cfg, Clock.systemUTC(), bind, stop::countDown)) {
+                controller.start();
+                System.err.println("trainyard-controller: serving on port " + controller.port() + " as " + identity
+                        + ", forges " + cfg.forges().stream().map(f -> f.host()).sorted().toList());
+                stop.await();
+            }
+        } catch (KubernetesClientException e) {
+            System.err.println("trainyard-controller: cannot reach the Kubernetes API: " + e.getMessage());
+            return 3;
+        } finally {
+            closed.countDown();
+        }
+        return 0;
+    }
+
+    private static void await(CountDownLatch latch, Duration limit) {
+        try {
+            latch.await(limit.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+}

@@ -1,0 +1,144 @@
+package dev.trainyard.controller;
+
+import dev.trainyard.controller.StatusLedger.StatusKey;
+import dev.trainyard.controller.forge.CommitRef;
+import dev.trainyard.controller.forge.CommitStatus;
+import dev.trainyard.controller.forge.Forge;
+import dev.trainyard.controller.forge.ForgeDirectory;
+import dev.trainyard.controller.forge.ForgeEvents;
+import dev.trainyard.controller.forge.ForgeException;
+import dev.trainyard.controller.forge.PostedStatus;
+import dev.trainyard.controller.state.RunObservation;
+import dev.trainyard.controller.state.RunState;
+import dev.trainyard.controller.state.RunStateMapper;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The one level-based, idempotent reconciler: for a run key it reads the run from the caches, maps it
+ * with {@link RunStateMapper}, and posts the commit status on the run's SOURCE commit with context
+ * {@code trainyard/<cluster>/<run>} only when the forge's state or description would change.
+ *
+ * <p>Restart-safe: the first time a status key is seen (after a start, a crash or a new leadership term)
+ * the forge's current status is read and recorded before anything is posted, so a crash between posting
+ * and recording posts nothing twice. A status that is terminal on the forge is final: a re-created run
+ * is never posted back to pending. A refused post (permission, 4xx) is reported once per wanted status
+ * and not retried until the run's state changes; an unavailable forge is retried by requeueing. At most
+ * {@link #NON_TERMINAL_BUDGET} non-terminal posts go out per status key; the terminal one always does.
+ */
+public final class Reconciler {
+
+    /** What one reconcile did. */
+    public enum Outcome { GONE, NO_FORGE, UNCHANGED, FINAL, POSTED, SKIPPED, REFUSED, RETRY, THROTTLED }
+
+    /**
+     * Non-terminal posts allowed per status key in one process lifetime. GitHub refuses the 1,001st status
+     * for a SHA and context (422), so a run whose Kueue message keeps changing stops updating its pending
+     * text long before that and still has room for its final state, which is always posted.
+     */
+    public static final int NON_TERMINAL_BUDGET = 50;
+
+    private static final System.Logger LOG = System.getLogger(Reconciler.class.getName());
+    private final RunSource source;
+    private final RunStateMapper mapper;
+    private final ForgeDirectory forges;
+    private final StatusLedger ledger;
+    private final TargetUrl targetUrl;
+    private final ForgeEvents events;
+    private final Map<StatusKey, PostedStatus> refused = new HashMap<>();
+    private final Map<StatusKey, Integer> posts = new HashMap<>();
+    /** The forge shows no status for the key. */
+    private static final PostedStatus NOTHING = new PostedStatus("", "", "");
+
+    public Reconciler(RunSource source, RunStateMapper mapper, ForgeDirectory forges, StatusLedger ledger,
+            TargetUrl targetUrl, ForgeEvents events) {
+        this.source = source;
+        this.events = events;
+        this.mapper = mapper;
+        this.forges = forges;
+        this.ledger = ledger;
+        this.targetUrl = targetUrl;
+    }
+
+    /** Brings {@code key}'s commit status in line with its run; never throws for forge errors. */
+    public synchronized Outcome reconcile(RunKey key) {
+        Optional<RunObservation> observed = source.observe(key);
+        Optional<RunProvenance> provenance = source.provenance(key);
+        if (observed.isEmpty() || provenance.isEmpty()) {
+            return Outcome.GONE;
+        }
+        RunProvenance p = provenance.get();
+        Optional<ForgeDirectory.Route> route = forges.route(p.sourceRepo());
+        if (route.isEmpty()) {
+            return Outcome.NO_FORGE;
+        }
+        RunState state = mapper.map(observed.get());
+        CommitStatus wanted = new CommitStatus(RunStatus.of(state), state.description(), p.context(),
+                targetUrl.render(key, p));
+        Forge forge = route.get().forge();
+        CommitRef commit = new CommitRef(route.get().project(), p.sourceCommit());
+        StatusKey statusKey = new StatusKey(forge.kind(), commit.project(), commit.sha(), p.context());
+        try {
+            return apply(forge, commit, statusKey, wanted);
+        } catch (ForgeException e) {
+            return failed(key, statusKey, forge, wanted, e);
+        }
+    }
+
+    private Outcome apply(Forge forge, CommitRef commit, StatusKey statusKey, CommitStatus wanted)
+            throws ForgeException {
+        PostedStatus next = new PostedStatus(forge.wireState(wanted.state()), wanted.description(),
+                wanted.targetUrl());
+        if (next.equals(refused.get(statusKey))) {
+            return Outcome.REFUSED;
+        }
+        Optional<PostedStatus> known = ledger.get(statusKey);
+        if (known.isEmpty()) {
+            // Recorded even when the forge shows nothing, so the forge is read once per status key.
+            known = Optional.of(forge.current(commit, wanted.context()).orElse(NOTHING));
+            ledger.record(statusKey, known.get());
+        }
+        if (StatusLedger.terminal(known.get())) {
+            return Outcome.FINAL;
+        }
+        if (same(known.get(), next)) {
+            return Outcome.UNCHANGED;
+        }
+        if (!StatusLedger.terminal(next) && posts.getOrDefault(statusKey, 0) >= NON_TERMINAL_BUDGET) {
+            return Outcome.THROTTLED;
+        }
+        Forge.PostOutcome outcome = forge.post(commit, wanted);
+        ledger.record(statusKey, next);
+        refused.remove(statusKey);
+        posts.merge(statusKey, 1, Integer::sum);
+        events.called(forge.kind(), outcome == Forge.PostOutcome.POSTED ? "posted" : "skipped");
+        return outcome == Forge.PostOutcome.POSTED ? Outcome.POSTED : Outcome.SKIPPED;
+    }
+
+    private Outcome failed(RunKey key, StatusKey statusKey, Forge forge, CommitStatus wanted, ForgeException e) {
+        events.called(forge.kind(), e.kind().name().toLowerCase(java.util.Locale.ROOT));
+        if (e.kind() == ForgeException.Kind.UNAVAILABLE) {
+            LOG.log(System.Logger.Level.WARNING, "run {0}: {1} unavailable, will retry: {2}", key.cacheKey(),
+                    forge.kind(), e.getMessage());
+            return Outcome.RETRY;
+        }
+        refused.put(statusKey, new PostedStatus(forge.wireState(wanted.state()), wanted.description(),
+                wanted.targetUrl()));
+        LOG.log(System.Logger.Level.ERROR, "run {0}: {1} refused the commit status ({2}): {3}", key.cacheKey(),
+                forge.kind(), e.kind(), e.getMessage());
+        return Outcome.REFUSED;
+    }
+
+    /** Same state and description (the link is not compared: a changed template alone posts nothing). */
+    private static boolean same(PostedStatus a, PostedStatus b) {
+        return a.state().equals(b.state()) && a.description().equals(b.description());
+    }
+
+    /** Forgets refusals (a new leadership term starts from the forge's view). */
+    public synchronized void reset() {
+        refused.clear();
+        posts.clear();
+        ledger.clear();
+    }
+}

@@ -1,0 +1,149 @@
+package dev.trainyard.controller;
+
+import dev.trainyard.compiler.render.Provenance;
+import dev.trainyard.controller.state.ConditionSnapshot;
+import dev.trainyard.controller.state.ContainerSnapshot;
+import dev.trainyard.controller.state.JobSetSnapshot;
+import dev.trainyard.controller.state.PodSnapshot;
+import dev.trainyard.controller.state.WorkloadSnapshot;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerState;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodCondition;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Turns Kubernetes objects into the state package's snapshots, so no fabric8 type reaches the mapping.
+ * JobSet and Workload are generic objects (jobset.x-k8s.io/v1alpha2, kueue.x-k8s.io/v1beta2); pods are
+ * typed. Missing fields read as defaults: replicas 1, parallelism 1, restarts 0, maxRestarts 0.
+ */
+public final class Snapshots {
+
+    /** Label JobSet puts on its pods: the restart attempt they belong to (jobset pkg/constants). */
+    public static final String RESTART_ATTEMPT = "jobset.sigs.k8s.io/restart-attempt";
+    /** Label JobSet puts on its pods: the JobSet's name. */
+    public static final String JOBSET_NAME = "jobset.sigs.k8s.io/jobset-name";
+
+    private Snapshots() {
+    }
+
+    public static JobSetSnapshot jobSet(GenericKubernetesResource js) {
+        Map<String, Object> spec = map(js.getAdditionalProperties().get("spec"));
+        Map<String, Object> status = map(js.getAdditionalProperties().get("status"));
+        Map<String, String> labels = js.getMetadata().getLabels() == null ? Map.of() : js.getMetadata().getLabels();
+        return new JobSetSnapshot(js.getMetadata().getNamespace(), js.getMetadata().getName(),
+                time(js.getMetadata().getCreationTimestamp()), Boolean.TRUE.equals(spec.get("suspend")),
+                expectedPods(spec), integer(status.get("restarts"), 0),
+                integer(map(spec.get("failurePolicy")).get("maxRestarts"), 0),
+                labels.getOrDefault(Provenance.QUEUE_NAME, ""), conditions(status.get("conditions")));
+    }
+
+    /** Pods of one attempt: sum over replicated jobs of replicas × min(parallelism, completions). */
+    static int expectedPods(Map<String, Object> spec) {
+        int total = 0;
+        for (Object o : list(spec.get("replicatedJobs"))) {
+            Map<String, Object> rjob = map(o);
+            Map<String, Object> jobSpec = map(map(rjob.get("template")).get("spec"));
+            int parallelism = integer(jobSpec.get("parallelism"), 1);
+            int completions = integer(jobSpec.get("completions"), parallelism);
+            total += integer(rjob.get("replicas"), 1) * Math.min(parallelism, completions);
+        }
+        return total;
+    }
+
+    public static WorkloadSnapshot workload(GenericKubernetesResource wl) {
+        Map<String, Object> status = map(wl.getAdditionalProperties().get("status"));
+        Object cq = map(status.get("admission")).get("clusterQueue");
+        return new WorkloadSnapshot(cq == null ? "" : cq.toString(), conditions(status.get("conditions")));
+    }
+
+    public static PodSnapshot pod(Pod pod) {
+        var status = pod.getStatus() == null ? new io.fabric8.kubernetes.api.model.PodStatus() : pod.getStatus();
+        Map<String, String> labels = pod.getMetadata().getLabels() == null ? Map.of() : pod.getMetadata().getLabels();
+        List<ConditionSnapshot> conditions = status.getConditions() == null ? List.of()
+                : status.getConditions().stream().map(Snapshots::condition).toList();
+        List<Container> specInit = pod.getSpec() == null ? List.of() : pod.getSpec().getInitContainers();
+        List<Container> specMain = pod.getSpec() == null ? List.of() : pod.getSpec().getContainers();
+        return new PodSnapshot(pod.getMetadata().getName(), pod.getSpec() == null ? "" : pod.getSpec().getNodeName(),
+                status.getPhase(), status.getReason(), integer(labels.get(RESTART_ATTEMPT), 0),
+                ConditionSnapshot.holds(conditions, "Ready"), pod.getMetadata().getDeletionTimestamp() != null,
+                time(status.getStartTime()), containers(status.getInitContainerStatuses(), specInit),
+                containers(status.getContainerStatuses(), specMain), conditions);
+    }
+
+    private static List<ContainerSnapshot> containers(List<ContainerStatus> statuses, List<Container> spec) {
+        if (statuses == null) {
+            return List.of();
+        }
+        return statuses.stream().map(s -> container(s, spec)).toList();
+    }
+
+    private static ContainerSnapshot container(ContainerStatus s, List<Container> spec) {
+        String image = spec == null ? "" : spec.stream().filter(c -> Objects.equals(c.getName(), s.getName()))
+                .map(Container::getImage).findFirst().orElse(s.getImage());
+        ContainerState st = s.getState();
+        if (st != null && st.getTerminated() != null) {
+            return new ContainerSnapshot(s.getName(), image, ContainerSnapshot.Status.TERMINATED,
+                    st.getTerminated().getReason(), st.getTerminated().getMessage(), st.getTerminated().getExitCode());
+        }
+        if (st != null && st.getWaiting() != null) {
+            return new ContainerSnapshot(s.getName(), image, ContainerSnapshot.Status.WAITING,
+                    st.getWaiting().getReason(), st.getWaiting().getMessage(), null);
+        }
+        ContainerSnapshot.Status kind = st != null && st.getRunning() != null ? ContainerSnapshot.Status.RUNNING
+                : ContainerSnapshot.Status.UNKNOWN;
+        return new ContainerSnapshot(s.getName(), image, kind, "", "", null);
+    }
+
+    private static ConditionSnapshot condition(PodCondition c) {
+        return new ConditionSnapshot(c.getType(), "True".equals(c.getStatus()), c.getReason(), c.getMessage(),
+                time(c.getLastTransitionTime()));
+    }
+
+    static List<ConditionSnapshot> conditions(Object value) {
+        return list(value).stream().map(Snapshots::map).map(c -> new ConditionSnapshot(String.valueOf(c.get("type")),
+                "True".equals(c.get("status")), str(c.get("reason")), str(c.get("message")),
+                time(str(c.get("lastTransitionTime"))))).toList();
+    }
+
+    static Instant time(String value) {
+        if (value == null || value.isBlank()) {
+            return null;
+        }
+        try {
+            return Instant.parse(value);
+        } catch (DateTimeParseException e) {
+            return null;
+        }
+    }
+
+    private static String str(Object o) {
+        return o == null ? null : o.toString();
+    }
+
+    static int integer(Object o, int fallback) {
+        if (o instanceof Number n) {
+            return n.intValue();
+        }
+        try {
+            return o == null ? fallback : Integer.parseInt(o.toString());
+        } catch (NumberFormatException e) {
+            return fallback;
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> map(Object o) {
+        return o instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
+    }
+
+    static List<?> list(Object o) {
+        return o instanceof List<?> l ? l : List.of();
+    }
+}

@@ -1,0 +1,30 @@
+package dev.trainyard.controller.state;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * The part of a JobSet the run state depends on: namespace and name, creation time, {@code spec.suspend},
+ * the number of pods one attempt runs ({@code expectedPods}: sum over replicated jobs of replicas ×
+ * parallelism), {@code status.restarts}, {@code spec.failurePolicy.maxRestarts} (0 when absent), the
+ * LocalQueue ({@code kueue.x-k8s.io/queue-name}, "" when unqueued) and {@code status.conditions}
+ * (Completed, Failed, Suspended, RestartingJobSet, ...; jobset api/jobset/v1alpha2 jobset_types.go).
+ */
+public record JobSetSnapshot(String namespace, String name, Instant created, boolean suspended, int expectedPods,
+        int restarts, int maxRestarts, String localQueue, List<ConditionSnapshot> conditions) {
+
+    public JobSetSnapshot {
+        localQueue = localQueue == null ? "" : localQueue;
+        conditions = List.copyOf(conditions);
+    }
+
+    /** Attempt number of the current try, 1-based: {@code restarts + 1}. */
+    public int attempt() {
+        return restarts + 1;
+    }
+
+    /** Attempts allowed in all: {@code maxRestarts + 1}. */
+    public int maxAttempts() {
+        return maxRestarts + 1;
+    }
+}

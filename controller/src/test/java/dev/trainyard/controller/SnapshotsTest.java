@@ -1,0 +1,184 @@
+package dev.trainyard.controller;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.trainyard.controller.state.ContainerSnapshot;
+import dev.trainyard.controller.state.JobSetSnapshot;
+import dev.trainyard.controller.state.PodSnapshot;
+import dev.trainyard.controller.state.WorkloadSnapshot;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.time.Instant;
+import java.util.Map;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+class SnapshotsTest {
+
+    static final String JOBSET = """
+            apiVersion: jobset.x-k8s.io/v1alpha2
+            kind: JobSet
+            metadata:
+              name: llama-ft-7f3a9c
+              namespace: team-a
+              creationTimestamp: "2026-12-01T08:00:00Z"
+              labels: {kueue.x-k8s.io/queue-name: gpu}
+            spec:
+              suspend: true
+              failurePolicy: {maxRestarts: 3}
+              replicatedJobs:
+              - name: launcher
+                template: {spec: {}}
+              - name: node
+                replicas: 2
+                template: {spec: {parallelism: 4, completions: 4}}
+              - name: partial
+                template: {spec: {parallelism: 4, completions: 2}}
+            status:
+              restarts: 1
+              conditions:
+              - {type: Suspended, status: "True", reason: SuspendedJobs, message: m,
+                 lastTransitionTime: "2026-12-01T08:00:05Z"}
+            """;
+
+    static final String POD = """
+            apiVersion: v1
+            kind: Pod
+            metadata:
+              name: llama-ft-7f3a9c-node-0-0
+              namespace: team-a
+              labels: {jobset.sigs.k8s.io/restart-attempt: "1", jobset.sigs.k8s.io/jobset-name: llama-ft-7f3a9c}
+              deletionTimestamp: "2026-12-01T08:03:00Z"
+            spec:
+              nodeName: kwok-gpu-0
+              initContainers: [{name: git-clone, image: alpine/git:2.47}]
+              containers: [{name: node, image: ghcr.io/acme/train:1}, {name: sidecar, image: busybox}]
+            status:
+              phase: Failed
+              reason: Evicted
+              startTime: "2026-12-01T08:01:00Z"
+              conditions:
+              - {type: Ready, status: "True"}
+              - {type: DisruptionTarget, status: "True", reason: EvictionByEvictionAPI}
+              initContainerStatuses:
+              - {name: git-clone, image: alpine/git:2.47, imageID: x, ready: false, restartCount: 0,
+                 state: {terminated: {exitCode: 0, reason: Completed}}}
+              containerStatuses:
+              - {name: node, image: other, imageID: x, ready: false, restartCount: 0,
+                 state: {waiting: {reason: ImagePullBackOff, message: back-off}}}
+              - {name: sidecar, image: docker.io/library/busybox:latest, imageID: x, ready: true, restartCount: 0,
+                 state: {running: {}}}
+            """;
+
+    static final String WORKLOAD = """
+            apiVersion: kueue.x-k8s.io/v1beta2
+            kind: Workload
+            metadata:
+              name: jobset-llama-ft-7f3a9c-1b2c3
+              namespace: team-a
+              ownerReferences:
+              - {apiVersion: jobset.x-k8s.io/v1alpha2, kind: JobSet, name: llama-ft-7f3a9c, uid: u1}
+            status:
+              admission: {clusterQueue: gpu-cq}
+              conditions:
+              - {type: QuotaReserved, status: "False", reason: Pending, message: "insufficient quota"}
+            """;
+
+    @Test
+    @DisplayName("a JobSet: suspend, restarts, maxRestarts, LocalQueue, conditions, and pods = Σ replicas × min(parallelism, completions)")
+    void jobSet() {
+        JobSetSnapshot js = Snapshots.jobSet(Serialization.unmarshal(JOBSET, GenericKubernetesResource.class));
+        assertEquals("team-a", js.namespace());
+        assertEquals("llama-ft-7f3a9c", js.name());
+        assertEquals(Instant.parse("2026-12-01T08:00:00Z"), js.created());
+        assertTrue(js.suspended());
+        assertEquals(1 + 8 + 2, js.expectedPods());
+        assertEquals(1, js.restarts());
+        assertEquals(3, js.maxRestarts());
+        assertEquals("gpu", js.localQueue());
+        assertEquals(1, js.conditions().size());
+        assertTrue(js.conditions().get(0).isTrue());
+        assertEquals("SuspendedJobs", js.conditions().get(0).reason());
+        assertEquals(Instant.parse("2026-12-01T08:00:05Z"), js.conditions().get(0).since());
+    }
+
+    @Test
+    @DisplayName("a bare JobSet reads as unsuspended, no restarts, maxRestarts 0, no queue, no pods")
+    void bareJobSet() {
+        JobSetSnapshot js = Snapshots.jobSet(Serialization.unmarshal(
+                "apiVersion: jobset.x-k8s.io/v1alpha2\nkind: JobSet\nmetadata: {name: x, namespace: n}\n",
+                GenericKubernetesResource.class));
+        assertFalse(js.suspended());
+        assertEquals(0, js.expectedPods());
+        assertEquals(0, js.restarts());
+        assertEquals(0, js.maxRestarts());
+        assertEquals("", js.localQueue());
+        assertNull(js.created());
+    }
+
+    @Test
+    @DisplayName("a pod: node, phase, reason, attempt label, Ready, deletion, start time, container states with spec images")
+    void pod() {
+        PodSnapshot p = Snapshots.pod(Serialization.unmarshal(POD, Pod.class));
+        assertEquals("kwok-gpu-0", p.node());
+        assertEquals("Failed", p.phase());
+        assertEquals("Evicted", p.reason());
+        assertEquals(1, p.attempt());
+        assertTrue(p.ready());
+        assertTrue(p.deleting());
+        assertEquals(Instant.parse("2026-12-01T08:01:00Z"), p.started());
+        assertEquals(ContainerSnapshot.Status.TERMINATED, p.initContainers().get(0).status());
+        assertEquals(0, p.initContainers().get(0).exitCode());
+        ContainerSnapshot node = p.containers().get(0);
+        assertEquals(ContainerSnapshot.Status.WAITING, node.status());
+        assertEquals("ImagePullBackOff", node.reason());
+        assertEquals("back-off", node.message());
+        assertEquals("ghcr.io/acme/train:1", node.image(), "the image asked for, not the one reported");
+        assertEquals(ContainerSnapshot.Status.RUNNING, p.containers().get(1).status());
+        assertEquals("busybox", p.containers().get(1).image(), "matched to its own spec container by name");
+        assertEquals("EvictionByEvictionAPI", p.conditions().get(1).reason());
+    }
+
+    @Test
+    @DisplayName("a pod with no status yet is Pending, unscheduled, attempt 0, with no containers")
+    void barePod() {
+        PodSnapshot p = Snapshots.pod(Serialization.unmarshal("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n",
+                Pod.class));
+        assertEquals("Pending", p.phase());
+        assertEquals("", p.node());
+        assertEquals(0, p.attempt());
+        assertFalse(p.ready());
+        assertTrue(p.containers().isEmpty());
+    }
+
+    @Test
+    @DisplayName("a Workload: its ClusterQueue and conditions; its owner JobSet is the run key")
+    void workload() {
+        GenericKubernetesResource w = Serialization.unmarshal(WORKLOAD, GenericKubernetesResource.class);
+        WorkloadSnapshot s = Snapshots.workload(w);
+        assertEquals("gpu-cq", s.clusterQueue());
+        assertFalse(s.conditions().get(0).isTrue());
+        assertEquals("insufficient quota", s.conditions().get(0).message());
+        assertEquals(new RunKey("team-a", "llama-ft-7f3a9c"), ClusterWatch.owner(w).orElseThrow());
+        GenericKubernetesResource orphan = Serialization.unmarshal(
+                "apiVersion: kueue.x-k8s.io/v1beta2\nkind: Workload\nmetadata: {name: w, namespace: n}\n",
+                GenericKubernetesResource.class);
+        assertTrue(ClusterWatch.owner(orphan).isEmpty());
+        assertEquals("", Snapshots.workload(orphan).clusterQueue());
+    }
+
+    @Test
+    @DisplayName("numbers and times that do not parse read as their defaults")
+    void lenient() {
+        assertEquals(4, Snapshots.integer("x", 4));
+        assertEquals(7, Snapshots.integer("7", 4));
+        assertEquals(4, Snapshots.integer(null, 4));
+        assertNull(Snapshots.time("yesterday"));
+        assertNull(Snapshots.time(" "));
+        assertEquals(Map.of(), Snapshots.map("not a map"));
+    }
+}

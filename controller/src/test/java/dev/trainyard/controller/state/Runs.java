@@ -1,0 +1,88 @@
+package dev.trainyard.controller.state;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/** Builds observations for tests: a 2-node JobSet with maxRestarts 3 created at T0, seen at T0 + 60 s. */
+final class Runs {
+
+    static final Instant T0 = Instant.parse("2026-12-01T08:00:00Z");
+    static final Instant NOW = T0.plusSeconds(60);
+
+    boolean suspended;
+    int expected = 2;
+    int restarts;
+    int maxRestarts = 3;
+    String queue = "team-a";
+    Instant now = NOW;
+    final List<ConditionSnapshot> jobSetConditions = new ArrayList<>();
+    final List<PodSnapshot> pods = new ArrayList<>();
+    WorkloadSnapshot workload;
+
+    static Runs run() {
+        return new Runs();
+    }
+
+    static ConditionSnapshot yes(String type, String reason, Instant since) {
+        return new ConditionSnapshot(type, true, reason, "", since);
+    }
+
+    static ConditionSnapshot no(String type, String reason, String message) {
+        return new ConditionSnapshot(type, false, reason, message, T0);
+    }
+
+    static PodSnapshot pod(String name, String node, String phase, boolean ready, ContainerSnapshot... main) {
+        return new PodSnapshot(name, node, phase, "", 0, ready, false, T0.plusSeconds(10), List.of(), List.of(main),
+                List.of());
+    }
+
+    static PodSnapshot readyPod(String name, String node) {
+        return pod(name, node, "Running", true, ContainerSnapshot.running("node"));
+    }
+
+    Runs suspended() {
+        suspended = true;
+        return this;
+    }
+
+    Runs restarts(int n) {
+        restarts = n;
+        return this;
+    }
+
+    Runs at(Instant instant) {
+        now = instant;
+        return this;
+    }
+
+    Runs condition(ConditionSnapshot c) {
+        jobSetConditions.add(c);
+        return this;
+    }
+
+    Runs pods(PodSnapshot... p) {
+        pods.addAll(List.of(p));
+        return this;
+    }
+
+    Runs workload(String clusterQueue, ConditionSnapshot... conditions) {
+        workload = new WorkloadSnapshot(clusterQueue, List.of(conditions));
+        return this;
+    }
+
+    Runs admittedWorkload(Instant since) {
+        return workload("cq", yes("QuotaReserved", "QuotaReserved", since), yes("Admitted", "Admitted", since));
+    }
+
+    RunObservation observe() {
+        JobSetSnapshot js = new JobSetSnapshot("team-a", "llama-ft-7f3a9c", T0, suspended, expected, restarts,
+                maxRestarts, queue, jobSetConditions);
+        return new RunObservation(js, pods, Optional.ofNullable(workload), now);
+    }
+
+    RunState map() {
+        return new RunStateMapper(java.time.Duration.ofMinutes(10)).map(observe());
+    }
+}
