@@ -3,7 +3,7 @@ package dev.trainyard.cli;
 import dev.trainyard.compiler.Compiler;
 import picocli.CommandLine.Command;
 
-/** The {@code trainyard} command: a thin CLI over the compiler and GitOps libraries. */
+/** The {@code trainyard} command: a thin CLI over the compiler, GitOps (publish) and controller libraries. */
 @Command(
     name = "trainyard",
     version = "trainyard " + Compiler.VERSION,
