@@ -29,8 +29,11 @@ final class FileProblems {
         continue;
       }
       YamlTrees.Documents d = yaml.documents(text.get());
+      boolean jobSet = PreviewBuilder.runOf(path).map(r -> r.jobSetFile().equals(path)).orElse(false);
       if (!d.readable()) {
         out.add(callOut(path, d));
+      } else if (jobSet && d.objects().stream().noneMatch(o -> o.path("kind").asText("").equals("JobSet"))) {
+        out.add(callOut(path, new YamlTrees.Documents(List.of(), "without a kind: JobSet object")));
       }
     }
     return out;

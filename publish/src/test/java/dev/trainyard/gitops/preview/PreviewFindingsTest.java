@@ -175,4 +175,23 @@ class PreviewFindingsTest {
     assertEquals(2, JobSetFacts.nodes(YamlTrees.parse(js).objects().get(0)));
     assertEquals(3, JobSetFacts.nodes(YamlTrees.parse(js.replace("value: ''", "value: all")).objects().get(0)));
   }
+
+  @Test
+  @DisplayName("no JobSet file content gives an internal error: empty, a list, a scalar, wrong types, several documents, anchors")
+  void anyJobSetContent() throws Exception {
+    Map<String, String> base = PreviewCases.files(Map.of("platform.yaml", EXAMPLE), run());
+    String js = jobSet(base);
+    List<String> contents = List.of("", "[]\n", "42\n", "kind: JobSet\nspec: 5\n", "kind: JobSet\nspec: {replicatedJobs: 7}\n",
+        "kind: JobSet\nspec: {replicatedJobs: [{replicas: x, template: [1]}]}\nmetadata: {annotations: [1], labels: 3}\n", "---\n---\n",
+        "a: &x [1]\nb: *x\n", "kind: ConfigMap\n---\nkind: Secret\ndata: {k: " + B64 + "}\n", "\t\u0000bad");
+    int n = 0;
+    for (String content : contents) {
+      Preview p = PreviewCases.gitOps(temp.resolve("g" + n++), base, Map.of(js, content), List.of());
+      assertTrue(p.refused(), content);
+      // A readable JobSet of the wrong shape is checked like any other (its queue is unknown: refused); anything else is unreadable.
+      boolean named = p.callOuts().stream().anyMatch(c -> c.code().equals("unreadable-jobset") && c.message().startsWith("`" + js));
+      assertEquals(!content.startsWith("kind: JobSet"), named, content + p.callOuts());
+      assertHidden(p);
+    }
+  }
 }
