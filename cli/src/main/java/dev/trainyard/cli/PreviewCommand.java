@@ -34,13 +34,17 @@ import picocli.CommandLine.Spec;
     description = {
       "Preview a pull request as Markdown for a PR comment (or --output json): runs added, changed and removed with runtime, image, nodes × processes, GPUs, queue and cluster; GPUs per queue beside the quota; call-outs; every diagnostic as validate prints it; one collapsible diff per object. Secret data is never shown.",
       "In a source repo (--gitops given, or $" + GitOpsOptions.GITOPS_ENV + "): compiles the train.yaml files that changed between --base and --head (or those named) exactly as submit would, and compares each new run with the latest run of the same train.yaml in the GitOps repo. Nothing is pushed.",
-      "In a GitOps repo (no --gitops): compares the trees of --base and --head run by run.",
-      "Output over --part-size characters (GitHub's comment limit, 65,536) is split into numbered parts, each valid Markdown, each starting with <!-- trainyard-preview part N/M -->; --out DIR writes them as preview-1.md, preview-2.md, …"
+      "In a GitOps repo (no --gitops; it has a clusters/ folder): compares the trees of --base and --head run by run. Without --gitops in a source repo (train.yaml files, no clusters/) preview stops with a usage error rather than guess.",
+      "Output over --part-size bytes (GitHub's comment limit, 65,536; at least " + PreviewCommand.MIN_PART_TEXT + ") is split into numbered parts, each valid Markdown, each starting with <!-- trainyard-preview part N/M -->; --out DIR writes them as preview-1.md, preview-2.md, … (or preview.json), removing the other format's files.",
+      "--out must not lie in the folder of a train.yaml of the source repo (or below it): submit refuses uncommitted files there (E305), so preview refuses such an --out with a usage error; write the preview outside the repository, e.g. --out \"$(mktemp -d)\"."
     },
     mixinStandardHelpOptions = true,
     footer = {"", "Exit codes: 0 preview written, nothing refused; 1 preview written, but a train.yaml has errors or a call-out says the cluster would refuse the change (CI fails, the comment is still posted); 2 usage; 3 environment (a repository or revision missing, GitOps repo unreachable); 4 internal error."})
 final class PreviewCommand implements Callable<Integer> {
   private static final Pattern PART_FILE = Pattern.compile("preview-[0-9]+\\.md");
+  private static final String JSON_FILE = "preview.json";
+  /** The smallest --part-size, as --help shows it. */
+  static final String MIN_PART_TEXT = "2000";
 
   /** Output formats. */
   enum Format { markdown, json }
@@ -83,7 +87,7 @@ final class PreviewCommand implements Callable<Integer> {
   @Option(names = "--out", paramLabel = "DIR", description = "write preview-1.md, preview-2.md, … (or preview.json) into DIR instead of stdout")
   Path out;
 
-  @Option(names = "--part-size", paramLabel = "CHARS", defaultValue = "65536", description = "largest part, in characters (UTF-8 bytes; default: ${DEFAULT-VALUE}, GitHub's comment limit)")
+  @Option(names = "--part-size", paramLabel = "BYTES", defaultValue = "65536", description = "largest part in UTF-8 bytes, at least " + MIN_PART_TEXT + " (default: ${DEFAULT-VALUE}, GitHub's comment limit); longer lines are cut")
   int partSize;
 
   @Override
@@ -93,12 +97,14 @@ final class PreviewCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), "--part-size must be at least " + MarkdownPreview.MIN_PART + ", got " + partSize);
     }
     String where = gitops != null ? gitops : env.get(GitOpsOptions.GITOPS_ENV);
+    checkOut(where != null);
     try {
       Preview preview = where != null ? source(where, env) : gitOpsRepo();
       write(preview);
       return preview.refused() ? 1 : 0;
     } catch (GitOpsException e) {
-      return Reporting.environment(spec, output == Format.json ? CompileOptions.OutputFormat.json : CompileOptions.OutputFormat.text, e.getMessage(), e.hint());
+      CompileOptions.OutputFormat format = output == Format.json ? CompileOptions.OutputFormat.json : CompileOptions.OutputFormat.text;
+      return Reporting.failure(spec, format, e.getMessage(), e.hint(), e.isUsage() ? 2 : Main.EXIT_ENVIRONMENT);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
@@ -110,6 +116,11 @@ final class PreviewCommand implements Callable<Integer> {
       location = GitOpsLocation.parse(where, Path.of(""));
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
+    }
+    if (Files.isDirectory(Path.of("clusters"))) {
+      spec.commandLine().getErr().println("trainyard preview: source-repo mode (--gitops or $" + GitOpsOptions.GITOPS_ENV + " is set), although this"
+          + " folder has clusters/ like a GitOps repo; to preview a GitOps pull request, run without --gitops and unset $" + GitOpsOptions.GITOPS_ENV);
+      spec.commandLine().getErr().flush();
     }
     SourcePreviewRequest request = new SourcePreviewRequest(Path.of("").toAbsolutePath(), trainYamls == null ? List.of() : trainYamls,
         Optional.ofNullable(base), head, location, branch, Optional.ofNullable(platform), Optional.ofNullable(runtimes),
@@ -125,20 +136,50 @@ final class PreviewCommand implements Callable<Integer> {
     if (trainYamls != null && !trainYamls.isEmpty()) {
       throw new ParameterException(spec.commandLine(), "TRAIN_YAML files are previewed in a source repo: add --gitops URL|PATH");
     }
+    if (!Files.isDirectory(Path.of("clusters")) && RepoKind.hasTrainYaml(Path.of(""))) {
+      throw new ParameterException(spec.commandLine(), "this looks like a source repo (train.yaml files, no clusters/ folder), but neither --gitops"
+          + " nor $" + GitOpsOptions.GITOPS_ENV + " is set, so preview would compare it as a GitOps repo; hint: pass --gitops URL|PATH"
+          + " (or set $" + GitOpsOptions.GITOPS_ENV + ") to preview what merging would start");
+    }
     return GitOpsPreview.of(Path.of("").toAbsolutePath(), base, head, Optional.ofNullable(platform));
   }
 
   private void write(Preview preview) {
     PrintWriter stdout = spec.commandLine().getOut();
     if (output == Format.json) {
-      emit(stdout, List.of(JsonPreview.render(preview)), "preview.json");
+      emit(stdout, List.of(JsonPreview.render(preview)), JSON_FILE);
     } else {
       emit(stdout, MarkdownPreview.parts(preview, partSize), null);
     }
     stdout.flush();
   }
 
-  /** To stdout, or into --out: {@code name} for one file, else preview-N.md (removing parts left from a longer preview). */
+  /**
+   * --out must name a folder (or nothing yet), and in a source repo not the folder of a train.yaml or one below it:
+   * submit refuses uncommitted files there (E305), so a preview written there would make the next submit fail.
+   */
+  private void checkOut(boolean sourceMode) {
+    if (out == null) {
+      return;
+    }
+    if (out.toString().isBlank()) {
+      throw new ParameterException(spec.commandLine(), "--out needs a folder, got an empty value");
+    }
+    if (Files.exists(out) && !Files.isDirectory(out)) {
+      throw new ParameterException(spec.commandLine(), "--out " + out + " is a file, not a folder; hint: name a folder (it is created if missing)");
+    }
+    if (sourceMode) {
+      RepoKind.trainYamlAbove(out.toAbsolutePath().normalize(), Path.of("").toAbsolutePath().normalize()).ifPresent(t -> {
+        throw new ParameterException(spec.commandLine(), "--out " + out + " lies in the folder of " + t + ", where submit refuses uncommitted files"
+            + " (E305); hint: write the preview outside the source repo, e.g. --out \"$(mktemp -d)\"");
+      });
+    }
+  }
+
+  /**
+   * To stdout, or into --out: {@code name} for one file, else preview-N.md; files of the other format and parts
+   * left from a longer preview are removed, so CI posting the folder never posts a stale file.
+   */
   private void emit(PrintWriter stdout, List<String> texts, String name) {
     if (out == null) {
       texts.forEach(stdout::print);
@@ -146,11 +187,9 @@ final class PreviewCommand implements Callable<Integer> {
     }
     try {
       Files.createDirectories(out);
-      if (name == null) {
-        try (Stream<Path> old = Files.list(out)) {
-          for (Path p : old.filter(p -> PART_FILE.matcher(p.getFileName().toString()).matches()).toList()) {
-            Files.delete(p);
-          }
+      try (Stream<Path> old = Files.list(out)) {
+        for (Path p : old.filter(p -> PART_FILE.matcher(p.getFileName().toString()).matches() || p.getFileName().toString().equals(JSON_FILE)).toList()) {
+          Files.delete(p);
         }
       }
       for (int i = 0; i < texts.size(); i++) {

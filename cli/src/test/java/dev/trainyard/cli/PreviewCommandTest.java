@@ -176,7 +176,106 @@ class PreviewCommandTest {
     List<String> printed = validate.err().lines().toList();
     assertTrue(printed.size() > 2, validate.err());
     String block = preview.out().substring(preview.out().indexOf("```text\n") + 8);
-    assertEquals(printed, block.substring(0, block.indexOf("```")).lines().toList());
+    List<String> shown = block.substring(0, block.indexOf("```")).lines().toList();
+    // The GitOps repo has no platform.yaml: preview adds that warning (W806) after validate's own diagnostics.
+    assertEquals(printed.subList(0, printed.size() - 1), shown.subList(0, printed.size() - 1));
+    assertTrue(shown.get(printed.size() - 1).startsWith("platform.yaml (GitOps repo): warning[W806]"), shown.toString());
+    assertEquals("2 errors, 1 warning", shown.get(shown.size() - 1));
     assertEquals("", git(ops, "for-each-ref"), "nothing pushed");
+  }
+
+  /** A committed source repo with jobs/a/train.yaml and a bare GitOps repo whose main branch holds one commit. */
+  private record Repos(Path source, Path gitops) {}
+
+  private Repos repos() {
+    TrainProject p = TrainProject.create(temp.resolve("src-project"), "jobs/a", "run: torchrun train.py\nnodes: 1\n", Map.of());
+    Path ops = temp.resolve("ops.git");
+    git(temp, "init", "-q", "--bare", ops.toString());
+    git(p.root(), "push", "-q", ops.toString(), "HEAD:refs/heads/main");
+    return new Repos(p.root(), ops);
+  }
+
+  @Test
+  @DisplayName("a --branch the GitOps repo lacks is a usage error (exit 2), as in submit")
+  void missingBranch() {
+    Repos r = repos();
+    Run preview = trainyard(r.source(), "preview", "--gitops", r.gitops().toString(), "--branch", "no-such-branch", "jobs/a/train.yaml");
+    assertEquals(2, preview.exit(), preview.err());
+    assertTrue(preview.err().contains("--branch \"no-such-branch\""), preview.err());
+  }
+
+  @Test
+  @DisplayName("without --gitops in a source repo (train.yaml files, no clusters/): exit 2 with a hint to pass --gitops, never a silent GitOps-mode preview")
+  void sourceRepoWithoutGitops() {
+    Repos r = repos();
+    Run preview = trainyard(r.source(), "preview", "--base", "HEAD");
+    assertEquals(2, preview.exit(), preview.out() + preview.err());
+    assertTrue(preview.err().contains("source repo") && preview.err().contains("--gitops"), preview.err());
+    assertEquals("", preview.out());
+  }
+
+  @Test
+  @DisplayName("--gitops given in a folder with clusters/: stderr says the preview ran in source-repo mode")
+  void saysWhichMode() throws Exception {
+    Path work = gitOpsRepo("run: torchrun train.py\nnodes: 2\n", Edit.README);
+    Path ops = temp.resolve("ops.git");
+    git(temp, "init", "-q", "--bare", ops.toString());
+    Run preview = trainyard(work, "preview", "--gitops", ops.toString());
+    assertTrue(preview.err().contains("source-repo mode") && preview.err().contains("without --gitops"), preview.err());
+    Run gitOpsMode = trainyard(work, "preview", "--base", "HEAD~1");
+    assertFalse(gitOpsMode.err().contains("source-repo mode"), gitOpsMode.err());
+  }
+
+  @Test
+  @DisplayName("an untracked file next to train.yaml: preview reports submit's E305 and exits 1, as submit would refuse")
+  void untrackedLikeSubmit() throws Exception {
+    Repos r = repos();
+    Files.writeString(r.source().resolve("jobs/a/notes.txt"), "not committed\n");
+    Run preview = trainyard(r.source(), "preview", "--gitops", r.gitops().toString(), "jobs/a/train.yaml");
+    assertEquals(1, preview.exit(), preview.err());
+    assertTrue(preview.out().contains("error[E305]") && preview.out().contains("notes.txt"), preview.out());
+  }
+
+  @Test
+  @DisplayName("--out inside the folder of a train.yaml of the source repo is refused (exit 2, with a hint), so the next submit cannot fail on it")
+  void outInsideSourceFolder() {
+    Repos r = repos();
+    Run preview = trainyard(r.source(), "preview", "--gitops", r.gitops().toString(), "--out", "jobs/a/comments", "jobs/a/train.yaml");
+    assertEquals(2, preview.exit(), preview.err());
+    assertTrue(preview.err().contains("--out jobs/a/comments") && preview.err().contains("E305") && preview.err().contains("mktemp"), preview.err());
+    assertFalse(Files.exists(r.source().resolve("jobs/a/comments")));
+    Path outside = temp.resolve("comments");
+    Run ok = trainyard(r.source(), "preview", "--gitops", r.gitops().toString(), "--out", outside.toString(), "jobs/a/train.yaml");
+    assertEquals(0, ok.exit(), ok.err());
+    assertTrue(Files.exists(outside.resolve("preview-1.md")));
+  }
+
+  @Test
+  @DisplayName("--out an existing file or '' is a usage error naming --out; switching --output in one --out folder removes the other format's files")
+  void outChecks() throws Exception {
+    Path work = gitOpsRepo("run: torchrun train.py\nnodes: 2\n", Edit.README);
+    Path file = Files.writeString(temp.resolve("a-file.txt"), "x\n");
+    Run onFile = trainyard(work, "preview", "--base", "HEAD~1", "--out", file.toString());
+    assertEquals(2, onFile.exit(), onFile.err());
+    assertTrue(onFile.err().contains("--out " + file + " is a file"), onFile.err());
+    Run empty = trainyard(work, "preview", "--base", "HEAD~1", "--out", "");
+    assertEquals(2, empty.exit(), empty.err());
+    assertTrue(empty.err().contains("--out"), empty.err());
+    Path out = temp.resolve("out");
+    assertEquals(0, trainyard(work, "preview", "--base", "HEAD~1", "--out", out.toString()).exit());
+    assertTrue(Files.exists(out.resolve("preview-1.md")));
+    assertEquals(0, trainyard(work, "preview", "--base", "HEAD~1", "--out", out.toString(), "--output", "json").exit());
+    assertTrue(Files.exists(out.resolve("preview.json")));
+    assertFalse(Files.exists(out.resolve("preview-1.md")), "the Markdown parts are gone");
+    assertEquals(0, trainyard(work, "preview", "--base", "HEAD~1", "--out", out.toString()).exit());
+    assertFalse(Files.exists(out.resolve("preview.json")), "the JSON is gone");
+    assertTrue(Files.exists(out.resolve("preview-1.md")));
+  }
+
+  @Test
+  @DisplayName("--help gives the smallest --part-size")
+  void helpGivesMinimum() {
+    Run help = trainyard(temp, "preview", "--help");
+    assertTrue(help.out().replaceAll("\\s+", " ").contains("at least 2000"), help.out());
   }
 }

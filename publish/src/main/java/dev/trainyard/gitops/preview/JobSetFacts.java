@@ -13,8 +13,8 @@ import java.util.TreeMap;
 /**
  * Reads {@link RunFacts} from a run's JobSet text: provenance annotations for where it came from, the pod
  * templates for what it asks. Pods per replicated job = {@code replicas × parallelism}; requests summed over
- * all containers of all pods, as Kueue admits a JobSet whole. Topology comes from the env Trainyard sets
- * ({@code NNODES}, {@code GPUS_PER_NODE}, {@code PET_NPROC_PER_NODE}, Open MPI / PRRTE default slots).
+ * all containers of all pods, as Kueue admits a JobSet whole. Nodes are counted from the pods ({@link #nodes});
+ * the rest of the topology comes from the env Trainyard sets ({@code GPUS_PER_NODE}, {@code PET_NPROC_PER_NODE}, Open MPI / PRRTE default slots).
  */
 final class JobSetFacts {
   private final YamlTrees yaml;
@@ -47,8 +47,10 @@ final class JobSetFacts {
     return out;
   }
 
+  /** The file's JobSet: its only object, or the first {@code kind: JobSet} of a file of several objects. */
   private Optional<JsonNode> parse(RunFolder run, String text) {
-    return yaml.object(text);
+    return yaml.documents(text).objects().stream().filter(o -> o.path("kind").asText("").equals("JobSet")).findFirst()
+        .or(() -> yaml.object(text));
   }
 
   /** The lines from {@code metadata:} to the next top-level key, if the file has such a block. */
@@ -77,7 +79,7 @@ final class JobSetFacts {
     return new RunFacts(run, meta.path("labels").path(Provenance.JOB).asText(""), a.path(Provenance.SOURCE_REPO).asText(""),
         a.path(Provenance.SOURCE_PATH).asText(""), a.path(Provenance.SOURCE_COMMIT).asText(""), a.path(Provenance.CREATED_AT).asText(""),
         a.path(Provenance.RUNTIME).asText(""), image, a.path(Provenance.RUNTIME_DIGEST).asText(""),
-        meta.path("labels").path(Provenance.QUEUE_NAME).asText(""), intOf(env.get("NNODES"), pods(js)), procs(env), gpus,
+        meta.path("labels").path(Provenance.QUEUE_NAME).asText(""), nodes(js), procs(env), gpus,
         gpuType(first.path("nodeSelector")), requests(js));
   }
 
@@ -116,12 +118,29 @@ final class JobSetFacts {
     return "";
   }
 
-  private static int pods(JsonNode js) {
+  /**
+   * Pods that run ranks: {@code replicas × parallelism} summed over the replicated jobs (the count the
+   * requests and so the queue totals use, so a hand edit of {@code parallelism} shows in both), less an MPI
+   * launcher that runs no ranks: the one whose container hides the GPUs ({@code NVIDIA_VISIBLE_DEVICES=""},
+   * as Trainyard's MPI plugin writes it; mpi-operator#476). Not the {@code NNODES} env, which a hand edit leaves stale.
+   */
+  static int nodes(JsonNode js) {
     int pods = 0;
     for (JsonNode rj : js.path("spec").path("replicatedJobs")) {
-      pods += rj.path("replicas").asInt(1) * rj.path("template").path("spec").path("parallelism").asInt(1);
+      if (!ranklessLauncher(rj)) {
+        pods += rj.path("replicas").asInt(1) * rj.path("template").path("spec").path("parallelism").asInt(1);
+      }
     }
     return pods;
+  }
+
+  private static boolean ranklessLauncher(JsonNode replicatedJob) {
+    for (JsonNode e : replicatedJob.path("template").path("spec").path("template").path("spec").path("containers").path(0).path("env")) {
+      if (e.path("name").asText().equals("NVIDIA_VISIBLE_DEVICES") && e.has("value") && e.path("value").asText().isEmpty()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Requests of all pods: per replicated job, replicas × parallelism × the sum over its containers. */

@@ -7,7 +7,8 @@ import java.util.Optional;
 /**
  * How one file (one Kubernetes object) of a run differs between before and after.
  *
- * @param file the file's name in the run folder ({@code jobset-demo-3fa2c1.yaml})
+ * @param file the file's name in the run folder ({@code jobset-demo-3fa2c1.yaml}); for a file of several YAML
+ *     documents, one change per object, named {@code extra.yaml (object 2 of 3)}
  * @param kind the object's {@code kind} ({@code "?"} when unreadable)
  * @param name {@code <namespace>/<name>} or {@code <name>}
  * @param status added, changed, removed or unchanged

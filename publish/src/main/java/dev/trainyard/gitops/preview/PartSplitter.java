@@ -8,7 +8,8 @@ import java.util.List;
  * Packs Markdown blocks into numbered parts that each fit one forge comment: GitHub refuses a body over
  * 65,536 characters ("Body is too long (maximum is 65536 characters)", argocd-diff-action#193; Atlantis
  * {@code maxCommentLength = 65536}). Sizes are counted in UTF-8 bytes, never fewer than characters, so a part
- * fits however the forge counts. Whole blocks are packed greedily; a block too big for a part is split
+ * fits however the forge counts; a part is never over the limit, a line too long for one is cut ({@link #cut}).
+ * Whole blocks are packed greedily; a block too big for a part is split
  * between body lines, closed at the end of one part and reopened at the start of the next, so every part is
  * valid Markdown alone (no {@code <details>} or fence left open) and every line of the whole is in exactly
  * one part, in order.
@@ -24,6 +25,8 @@ final class PartSplitter {
   static final int MIN_PART = 2_000;
   /** Room kept in each part for its markers, the continuation heading and the footer. */
   private static final int RESERVED = 400;
+  /** Fewest bytes a cut piece of a long line gets (a part always has room for that much). */
+  private static final int MIN_PIECE = 64;
   private final int budget;
   private final List<List<String>> parts = new ArrayList<>();
   private List<String> current = new ArrayList<>();
@@ -61,7 +64,7 @@ final class PartSplitter {
     }
     append(b.head());
     int sinceOpen = 0;
-    for (String line : b.body()) {
+    for (String line : cut(b.body(), budget - Math.max(size(b.head()), size(b.reopen())) - tail)) {
       if (sinceOpen > 0 && used + size(List.of(line)) + tail > budget) {
         append(b.tail());
         flush();
@@ -72,6 +75,37 @@ final class PartSplitter {
       sinceOpen++;
     }
     append(b.tail());
+  }
+
+  /**
+   * {@code lines} with each line over {@code max} UTF-8 bytes (newline included) cut into pieces that fit, on
+   * code point boundaries: a part can only hold whole lines, and one line of multibyte text can outgrow any part.
+   * The pieces stay inside the block (in a fence they are code; elsewhere plain text), so Markdown stays valid.
+   */
+  static List<String> cut(List<String> lines, int max) {
+    int room = Math.max(MIN_PIECE, max - 1);
+    List<String> out = new ArrayList<>();
+    for (String line : lines) {
+      if (size(List.of(line)) <= room + 1) {
+        out.add(line);
+        continue;
+      }
+      int start = 0;
+      int bytes = 0;
+      for (int i = 0; i < line.length(); ) {
+        int cp = line.codePointAt(i);
+        int n = new String(Character.toChars(cp)).getBytes(StandardCharsets.UTF_8).length;
+        if (bytes + n > room) {
+          out.add(line.substring(start, i));
+          start = i;
+          bytes = 0;
+        }
+        bytes += n;
+        i += Character.charCount(cp);
+      }
+      out.add(line.substring(start));
+    }
+    return out;
   }
 
   private static int first(Block b) {

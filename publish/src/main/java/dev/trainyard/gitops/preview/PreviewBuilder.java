@@ -27,11 +27,12 @@ public final class PreviewBuilder {
   private final Platform platform;
   private final JobSetFacts reader;
   private final ObjectDiff diff;
+  private final YamlTrees yaml;
 
   /** @param platform the platform.yaml that applies after the change (queues, quotas, GPU types, secrets policy) */
   public PreviewBuilder(Platform platform) {
     this.platform = platform;
-    YamlTrees yaml = new YamlTrees();
+    this.yaml = new YamlTrees();
     this.reader = new JobSetFacts(platform, yaml);
     this.diff = new ObjectDiff(yaml);
   }
@@ -55,7 +56,9 @@ public final class PreviewBuilder {
     }
     runs.sort(ORDER);
     List<QueueTotal> queues = QueueTotals.of(runs, platform);
-    return new Preview(what.mode(), what.base(), what.head(), runs, queues, CallOuts.of(runs, queues, platform), what.diagnostics(),
+    List<CallOut> callOuts = new ArrayList<>(CallOuts.of(runs, queues, platform));
+    callOuts.addAll(FileProblems.of(changed, head, yaml));
+    return new Preview(what.mode(), what.base(), what.head(), runs, queues, callOuts, what.diagnostics(),
         List.copyOf(other), what.note());
   }
 
@@ -99,9 +102,10 @@ public final class PreviewBuilder {
     names.addAll(now.keySet());
     List<ObjectChange> out = new ArrayList<>();
     for (String file : names) {
-      ObjectChange c = diff.diff(file, Optional.ofNullable(was.get(file)), Optional.ofNullable(now.get(file)));
-      if (c.status() != ObjectChange.Status.UNCHANGED) {
-        out.add(c);
+      for (ObjectChange c : diff.diffAll(file, Optional.ofNullable(was.get(file)), Optional.ofNullable(now.get(file)))) {
+        if (c.status() != ObjectChange.Status.UNCHANGED) {
+          out.add(c);
+        }
       }
     }
     return out;

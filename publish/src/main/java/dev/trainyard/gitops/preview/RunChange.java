@@ -27,9 +27,9 @@ public record RunChange(Status status, RunFolder folder, Optional<RunFacts> befo
     objects = List.copyOf(objects);
   }
 
-  /** The facts a summary shows: after, else before. */
+  /** The facts a summary shows: after, else before, else nothing known (neither JobSet file is readable). */
   public RunFacts shown() {
-    return after.or(() -> before).orElseThrow();
+    return after.or(() -> before).orElseGet(() -> RunFacts.unknown(folder));
   }
 
   /** The run to compare runtime and image against: the previous run of an added one, else before. */

@@ -35,6 +35,11 @@ public record RunFacts(RunFolder folder, String jobName, String sourceRepo, Stri
     requests = new TreeMap<>(requests);
   }
 
+  /** A run whose JobSet file is missing or unreadable: every value unknown ("", 0 nodes, no requests). */
+  public static RunFacts unknown(RunFolder folder) {
+    return new RunFacts(folder, "", "", "", "", "", "", "", "", "", 0, 0, 0, "", new TreeMap<>());
+  }
+
   /** The JobSet's total request of {@code resource} (0 when none). */
   public BigDecimal total(String resource) {
     return requests.getOrDefault(resource, BigDecimal.ZERO);

@@ -2,20 +2,27 @@ package dev.trainyard.gitops.preview;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.POJONode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import dev.trainyard.compiler.manifest.YamlWriter;
 import java.util.List;
 
 /**
  * Which values of an object are Secret data, and their masks. Secret data never reaches a preview: not as
  * text, base64, a hash or a fragment (Argo CD's server-side diff returned it in plain text, CVE-2026-42880;
- * kubectl and Flux show {@code *** (before)} / {@code *** (after)}, fluxcd/pkg#661). Masked:
+ * kubectl and Flux show {@code *** (before)} / {@code *** (after)}, fluxcd/pkg#661). {@link #seal} replaces
+ * each such value of a tree by a {@link Sealed} leaf (its real text for comparing, its mask for showing):
  * <ul>
- *   <li>{@code data}, {@code stringData} of a {@code Secret}; {@code spec.encryptedData} and
- *       {@code spec.template.data} of a {@code SealedSecret} (bitnami.com/v1alpha1);</li>
- *   <li>the whole {@code sops} block and every {@code ENC[…]} value of any file (SOPS, getsops/sops
- *       {@code stores/stores.go});</li>
- *   <li>{@code kubectl.kubernetes.io/last-applied-configuration} of a Secret (it repeats the data).</li>
+ *   <li>{@code data}, {@code stringData} of every {@code Secret} and {@code spec.encryptedData},
+ *       {@code spec.template.data} of every {@code SealedSecret} (bitnami.com/v1alpha1), wherever the object
+ *       sits: the root, the {@code items} of a {@code kind: List}, any nesting; and the
+ *       {@code kubectl.kubernetes.io/last-applied-configuration} annotation of either (it repeats the data);</li>
+ *   <li>every {@code sops} block and every {@code ENC[…]} value of any file (SOPS, getsops/sops {@code stores/stores.go});</li>
+ *   <li>kustomize's {@code secretGenerator[].literals} ({@code KEY=value}: shown as {@code KEY=***}), and inline
+ *       {@code patches[].patch}, {@code patchesStrategicMerge[]} and {@code patchesJson6902[].patch} texts that
+ *       patch a Secret (shown with the Secret's values masked; as {@code ***} when unreadable).</li>
  * </ul>
  */
 final class SecretMask {
@@ -25,30 +32,50 @@ final class SecretMask {
   static final String BEFORE = "*** (before)";
   /** The new value of a changed Secret value. */
   static final String AFTER = "*** (after)";
-  private static final List<String> SECRET_ROOTS = List.of("data", "stringData", "spec.encryptedData", "spec.template.data", "sops",
-      "metadata.annotations[\"kubectl.kubernetes.io/last-applied-configuration\"]");
+  private static final String LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";
+  private static final List<String> PATCH_LISTS = List.of("patches", "patchesJson6902");
+
+  /**
+   * A Secret value in a sealed tree.
+   *
+   * @param shown what a preview may show ({@code ***}, {@code KEY=***}, a patch with its values masked)
+   * @param real the value itself, only ever compared, never shown
+   */
+  record Sealed(String shown, String real) {
+    @Override
+    public String toString() {
+      return shown;
+    }
+  }
 
   private SecretMask() {}
 
-  /** Whether an object carries Secret data: a Secret, a SealedSecret, or any SOPS-encrypted file. */
+  /** Whether an object carries Secret data anywhere (a Secret, a SealedSecret, a SOPS file, a List of them, a secretGenerator). */
   static boolean sensitive(JsonNode object) {
-    String kind = object.path("kind").asText("");
-    return kind.equals("Secret") || kind.equals("SealedSecret") || object.has("sops");
+    return form(object) != ObjectChange.SecretForm.NONE;
   }
 
-  /** Whether {@code path} lies in a Secret-data subtree of a sensitive object. */
-  static boolean isSecretSubtree(String path) {
-    for (String root : SECRET_ROOTS) {
-      if (path.equals(root) || path.startsWith(root + ".") || path.startsWith(root + "[")) {
-        return true;
+  /** How {@code tree} holds Secret data: SOPS before sealed before plain; {@code NONE} when it holds none. */
+  static ObjectChange.SecretForm form(JsonNode tree) {
+    if (tree.has("sops")) {
+      return ObjectChange.SecretForm.SOPS;
+    }
+    ObjectChange.SecretForm found = switch (tree.path("kind").asText("")) {
+      case "Secret" -> ObjectChange.SecretForm.PLAIN;
+      case "SealedSecret" -> ObjectChange.SecretForm.SEALED;
+      default -> tree.path("secretGenerator").isArray() && tree.path("secretGenerator").size() > 0 ? ObjectChange.SecretForm.PLAIN
+          : ObjectChange.SecretForm.NONE;
+    };
+    if (found != ObjectChange.SecretForm.NONE || !tree.isContainerNode()) {
+      return found;
+    }
+    for (JsonNode child : tree) {
+      ObjectChange.SecretForm f = form(child);
+      if (f != ObjectChange.SecretForm.NONE && (found == ObjectChange.SecretForm.NONE || f.compareTo(found) > 0)) {
+        found = f;
       }
     }
-    return false;
-  }
-
-  /** Whether the leaf at {@code path} with {@code value} must be masked. */
-  static boolean masked(boolean sensitive, String path, String value) {
-    return sensitive && isSecretSubtree(path) || encrypted(value);
+    return found;
   }
 
   /** A SOPS-encrypted value ({@code ENC[AES256_GCM,data:…]}), in any file. */
@@ -56,27 +83,114 @@ final class SecretMask {
     return value.startsWith("ENC[");
   }
 
-  /** A copy of {@code object} with every Secret value replaced by {@link #MASK}, for showing it whole. */
-  static JsonNode maskedCopy(JsonNode object) {
-    return copy(object, "", sensitive(object));
+  /** A copy of {@code tree} with every Secret value replaced by a {@link Sealed} leaf. */
+  static JsonNode seal(JsonNode tree) {
+    return copy(tree, false);
   }
 
-  private static JsonNode copy(JsonNode node, String path, boolean sensitive) {
-    if (sensitive && isSecretSubtree(path) && !(node.isObject() && !path.equals("sops"))) {
-      return TextNode.valueOf(MASK);
-    }
-    if (node.isObject()) {
-      ObjectNode out = ((ObjectNode) node).objectNode();
-      node.fields().forEachRemaining(e -> out.set(e.getKey(), copy(e.getValue(), FieldPaths.child(path, e.getKey()), sensitive)));
-      return out;
+  /** A copy of {@code tree} with every Secret value replaced by its mask, for showing it whole. */
+  static JsonNode maskedCopy(JsonNode tree) {
+    return unseal(seal(tree));
+  }
+
+  private static JsonNode copy(JsonNode node, boolean secretData) {
+    if (secretData) {
+      return sealed(MASK, node);
     }
     if (node.isArray()) {
-      ArrayNode out = ((ArrayNode) node).arrayNode();
-      for (int i = 0; i < node.size(); i++) {
-        out.add(copy(node.get(i), path + "[" + i + "]", sensitive));
-      }
+      ArrayNode out = JsonNodeFactory.instance.arrayNode();
+      node.forEach(item -> out.add(copy(item, false)));
       return out;
     }
-    return node.isTextual() && encrypted(node.asText()) ? TextNode.valueOf(MASK) : node;
+    if (!node.isObject()) {
+      return node.isTextual() && encrypted(node.asText()) ? sealed(MASK, node) : node;
+    }
+    String kind = node.path("kind").asText("");
+    ObjectNode out = JsonNodeFactory.instance.objectNode();
+    node.fields().forEachRemaining(e -> out.set(e.getKey(), field(kind, e.getKey(), e.getValue())));
+    return out;
+  }
+
+  private static JsonNode field(String kind, String key, JsonNode value) {
+    boolean secret = kind.equals("Secret") || kind.equals("SealedSecret");
+    if (key.equals("sops") && value.isObject()) {
+      return sealed(MASK, value);
+    }
+    if (kind.equals("Secret") && (key.equals("data") || key.equals("stringData")) || kind.equals("SealedSecret") && key.equals("spec")) {
+      return kind.equals("Secret") ? secretData(value) : sealedSecretSpec(value);
+    }
+    if (secret && key.equals("metadata") && value.path("annotations").has(LAST_APPLIED)) {
+      ObjectNode meta = (ObjectNode) copy(value, false);
+      ((ObjectNode) meta.get("annotations")).set(LAST_APPLIED, sealed(MASK, value.path("annotations").get(LAST_APPLIED)));
+      return meta;
+    }
+    if (key.equals("secretGenerator") && value.isArray()) {
+      return KustomizeSecrets.generators(copy(value, false));
+    }
+    if (key.equals("patchesStrategicMerge") && value.isArray() || PATCH_LISTS.contains(key) && value.isArray()) {
+      return KustomizeSecrets.patches(copy(value, false), key.equals("patchesStrategicMerge"));
+    }
+    return copy(value, false);
+  }
+
+  /** Each key of a Secret's data shown, each value sealed; a data block that is not a mapping is sealed whole. */
+  private static JsonNode secretData(JsonNode data) {
+    if (!data.isObject()) {
+      return sealed(MASK, data);
+    }
+    ObjectNode out = JsonNodeFactory.instance.objectNode();
+    data.fields().forEachRemaining(e -> out.set(e.getKey(), sealed(MASK, e.getValue())));
+    return out;
+  }
+
+  private static JsonNode sealedSecretSpec(JsonNode spec) {
+    if (!spec.isObject()) {
+      return copy(spec, false);
+    }
+    ObjectNode out = (ObjectNode) copy(spec, false);
+    if (spec.has("encryptedData")) {
+      out.set("encryptedData", secretData(spec.get("encryptedData")));
+    }
+    if (spec.path("template").isObject() && spec.path("template").has("data")) {
+      ((ObjectNode) out.get("template")).set("data", secretData(spec.path("template").get("data")));
+    }
+    return out;
+  }
+
+  /** {@code value} sealed: its mask {@code shown}, its text (a container's JSON) kept for comparing. */
+  static JsonNode sealed(String shown, JsonNode value) {
+    return new POJONode(new Sealed(shown, value.isValueNode() ? value.asText() : value.toString()));
+  }
+
+  /** The sealed value of {@code node}, if it is one. */
+  static java.util.Optional<Sealed> sealedOf(JsonNode node) {
+    return node instanceof POJONode p && p.getPojo() instanceof Sealed s ? java.util.Optional.of(s) : java.util.Optional.empty();
+  }
+
+  /** {@code tree} with each sealed leaf replaced by its mask. */
+  static JsonNode unseal(JsonNode tree) {
+    if (sealedOf(tree).isPresent()) {
+      return TextNode.valueOf(sealedOf(tree).get().shown());
+    }
+    if (tree.isArray()) {
+      ArrayNode out = JsonNodeFactory.instance.arrayNode();
+      tree.forEach(item -> out.add(unseal(item)));
+      return out;
+    }
+    if (tree.isObject()) {
+      ObjectNode out = JsonNodeFactory.instance.objectNode();
+      tree.fields().forEachRemaining(e -> out.set(e.getKey(), unseal(e.getValue())));
+      return out;
+    }
+    return tree;
+  }
+
+  /** A text of YAML documents with every Secret value masked (for an inline kustomize patch). */
+  static String maskedYaml(List<JsonNode> documents) {
+    StringBuilder out = new StringBuilder();
+    for (JsonNode d : documents) {
+      out.append(out.length() == 0 ? "" : "---\n").append(YamlWriter.write(maskedCopy(d)));
+    }
+    return out.toString();
   }
 }

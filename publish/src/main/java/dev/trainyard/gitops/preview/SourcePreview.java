@@ -45,11 +45,9 @@ public final class SourcePreview {
   public Preview preview(SourcePreviewRequest r) throws GitOpsException {
     Map<Path, String> files;
     String headLabel;
-    Optional<String> headCommit;
     try (GitOpsRepository source = GitOpsRepository.local(r.sourceDir())) {
       Snapshot head = source.snapshot(r.head());
       checkCheckedOut(source, r.head(), head);
-      headCommit = head.commit();
       headLabel = GitOpsPreview.label(r.head(), head);
       files = trainYamls(source, r, head);
     }
@@ -57,12 +55,14 @@ public final class SourcePreview {
       String note = "No train.yaml changed between " + Md.code(r.base().orElse("")) + " and " + Md.code(r.head()) + ": merging starts no run.";
       return new Preview(Preview.Mode.SOURCE, r.base().orElse(""), headLabel, List.of(), List.of(), List.of(), List.of(), List.of(), note);
     }
-    return compiled(r, files, headCommit, headLabel);
+    return compiled(r, files, headLabel);
   }
 
-  private Preview compiled(SourcePreviewRequest r, Map<Path, String> files, Optional<String> headCommit, String headLabel) throws GitOpsException {
+  private Preview compiled(SourcePreviewRequest r, Map<Path, String> files, String headLabel) throws GitOpsException {
+    // No commit override: head is the checked-out commit (checkCheckedOut), so the source is inspected exactly as
+    // submit inspects it, uncommitted and untracked files next to train.yaml included (E305).
     SubmitRequest submit = new SubmitRequest(List.copyOf(files.keySet()), r.gitops(), r.branch(), r.platform(), r.runtimes(), r.sourceRepo(),
-        headCommit, r.cluster(), r.namespace(), false, true);
+        Optional.empty(), r.cluster(), r.namespace(), false, true);
     try (GitOpsRepository mirror = GitOpsRepository.mirror(r.gitops(), cacheRoot, env)) {
       SubmitPlan plan = new Submitter(cacheRoot, env, clock).plan(submit, mirror);
       Snapshot base = plan.base() instanceof EmptySnapshot ? mirror.emptyTree() : plan.base();

@@ -54,12 +54,15 @@ final class SummaryTables {
     if (r.status() == RunChange.Status.REMOVED) {
       return "—";
     }
+    if (r.after().isEmpty()) {
+      return "JobSet unreadable";
+    }
     Optional<RunFacts> was = r.comparedWith();
     if (was.isEmpty()) {
       return "first run";
     }
     RunFacts a = was.get();
-    RunFacts b = r.after().orElseThrow();
+    RunFacts b = r.after().get();
     List<String> d = new ArrayList<>();
     delta(d, "runtime", a.runtime(), b.runtime());
     delta(d, "image", a.image(), b.image());

@@ -1,41 +1,106 @@
 package dev.trainyard.gitops.preview;
 
 import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
  * Reads GitOps files as JSON trees for the preview (the only class here that imports Jackson's YAML format).
- * Unlike the compiler's loader it keeps no line and column map: a preview reads thousands of generated
- * files and reports no positions in them, and the map made parsing several times slower. Each text is parsed
- * once per preview (the same JobSet is read for its facts and for its diff). Not thread-safe.
+ * A file may hold several YAML documents ({@code ---}); each is read, as {@code kubectl apply}, kustomize and
+ * Flux read them all. Unlike the compiler's loader it keeps no line and column map: only the position of a
+ * syntax error is kept (never its message, which quotes the offending line and so may quote Secret data).
+ * Each text is parsed once per preview (the same JobSet is read for its facts and for its diff). Not thread-safe.
  */
 final class YamlTrees {
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
-  private final Map<String, Optional<JsonNode>> parsed = new HashMap<>();
+  private final Map<String, Documents> parsed = new HashMap<>();
 
-  /** The object {@code text} holds, or empty when it is not one YAML object (a list, a scalar, broken YAML). */
+  /**
+   * The documents of one file, empty ones ({@code ---} alone) left out.
+   *
+   * @param objects the documents, in file order, when every one is a YAML mapping
+   * @param problem why the file is not a list of objects ({@code "not valid YAML"}), or ""
+   * @param line 1-based line of a syntax error, 0 when unknown or readable
+   * @param column 1-based column of a syntax error, 0 when unknown
+   */
+  record Documents(List<JsonNode> objects, String problem, int line, int column) {
+    Documents {
+      objects = List.copyOf(objects);
+    }
+
+    Documents(List<JsonNode> objects, String problem) {
+      this(objects, problem, 0, 0);
+    }
+
+    boolean readable() {
+      return problem.isEmpty();
+    }
+  }
+
+  /** The object {@code text} holds, or empty when it is not exactly one YAML object (a list, a scalar, broken YAML, several documents). */
   Optional<JsonNode> object(String text) {
+    Documents d = documents(text);
+    return d.readable() && d.objects().size() == 1 ? Optional.of(d.objects().get(0)) : Optional.empty();
+  }
+
+  /** Every document of {@code text}, or the problem that makes it unreadable. */
+  Documents documents(String text) {
     return parsed.computeIfAbsent(text, YamlTrees::parse);
   }
 
   /** As {@link #object}, but not kept: for texts read once (the metadata blocks of earlier runs). */
   Optional<JsonNode> once(String text) {
-    Optional<JsonNode> known = parsed.get(text);
-    return known != null ? known : parse(text);
+    Documents d = parsed.containsKey(text) ? parsed.get(text) : parse(text);
+    return d.readable() && d.objects().size() == 1 ? Optional.of(d.objects().get(0)) : Optional.empty();
   }
 
-  private static Optional<JsonNode> parse(String text) {
+  static Documents parse(String text) {
     try {
-      JsonNode root = YAML.readTree(text);
-      return root != null && root.isObject() ? Optional.of(root) : Optional.empty();
-    } catch (JacksonException | RuntimeException e) {
-      // Unreadable files are reported as such and never shown: they may be broken Secrets (argo-cd#16193).
+      List<JsonNode> docs = read(text);
+      for (int i = 0; i < docs.size(); i++) {
+        if (!docs.get(i).isObject()) {
+          return new Documents(List.of(), "not a Kubernetes object (document " + (i + 1) + " is not a YAML mapping)");
+        }
+      }
+      return new Documents(docs, "");
+    } catch (JacksonException e) {
+      // Unreadable files are reported by position only and never shown: they may be broken Secrets (argo-cd#16193).
+      JsonLocation at = e.getLocation();
+      return at == null || at.getLineNr() < 1 ? new Documents(List.of(), "not valid YAML")
+          : new Documents(List.of(), "not valid YAML", at.getLineNr(), Math.max(1, at.getColumnNr()));
+    } catch (java.io.IOException | RuntimeException e) {
+      return new Documents(List.of(), "not valid YAML");
+    }
+  }
+
+  /** Every document of {@code text} whatever its shape (a JSON 6902 patch is a list), or empty when it is not valid YAML. */
+  static Optional<List<JsonNode>> anyDocuments(String text) {
+    try {
+      return Optional.of(read(text));
+    } catch (java.io.IOException | RuntimeException e) {
       return Optional.empty();
     }
+  }
+
+  /** The documents one by one (a root list stays one list: Jackson's readValues would unwrap it), empty ones left out. */
+  private static List<JsonNode> read(String text) throws java.io.IOException {
+    List<JsonNode> out = new ArrayList<>();
+    try (JsonParser p = YAML.createParser(text)) {
+      while (p.nextToken() != null) {
+        JsonNode doc = YAML.readTree(p);
+        if (doc != null && !doc.isNull() && !doc.isMissingNode()) {
+          out.add(doc);
+        }
+      }
+    }
+    return out;
   }
 }

@@ -60,14 +60,17 @@ class GitLabPipelineTest {
   }
 
   @Test
-  @DisplayName("the preview stage comes before submit, and the preview uses the merge request's base and head")
+  @DisplayName("the preview stage comes before submit, and the preview uses the merge request's base and the checked-out commit as head (merged-results pipelines check out the merge commit)")
   void previewBeforeSubmit() {
     assertEquals(List.of("preview", "submit"), GitHubWorkflowTest.texts(PIPELINE.path("stages")));
     assertEquals("preview", PREVIEW.path("stage").asText());
     assertEquals("submit", SUBMIT.path("stage").asText());
     String script = String.join("\n", GitHubWorkflowTest.texts(PREVIEW.path("script")));
     assertTrue(script.contains("trainyard preview --gitops \"$TRAINYARD_GITOPS\" --base \"$CI_MERGE_REQUEST_DIFF_BASE_SHA\""
-        + " --head \"${CI_MERGE_REQUEST_SOURCE_BRANCH_SHA:-$CI_COMMIT_SHA}\" --out \"$PREVIEW_DIR\" --part-size 65000"), script);
+        + " --head \"$CI_COMMIT_SHA\" --out \"$PREVIEW_DIR\" --part-size 65000"), script);
+    // Merged-results pipelines check out the merge commit (CI_COMMIT_SHA); preview --head must be the checked-out commit,
+    // so the source branch's SHA would make it refuse to run.
+    assertFalse(script.contains("CI_MERGE_REQUEST_SOURCE_BRANCH_SHA"), script);
     assertTrue(script.indexOf("git fetch --quiet origin \"$CI_MERGE_REQUEST_TARGET_BRANCH_NAME\"") < script.indexOf("trainyard preview --"),
         "the target branch (holding the base commit) is fetched first");
     assertTrue(script.indexOf("trainyard preview --") < script.indexOf("post_preview;"));

@@ -94,4 +94,34 @@ class PartSplitterTest {
   void tooSmall() {
     assertThrows(IllegalArgumentException.class, () -> PartSplitter.split(blocks(), 1_999));
   }
+
+  @Test
+  @DisplayName("long multibyte lines (4-byte emoji, 3-byte CJK) never push a part over --part-size: they are cut on code points, fences kept closed")
+  void multibyteLines() {
+    String emoji = "\uD83D\uDE80".repeat(1_000);
+    String cjk = "\u8BAD".repeat(1_000);
+    List<Block> blocks = List.of(Block.text(List.of("# title", "")), MarkdownPreview.fenced(List.of(emoji, "short", cjk), "yaml", Optional.of("ConfigMap c: new")),
+        Block.text(List.of(cjk, "")));
+    List<String> parts = PartSplitter.split(blocks, 2_000);
+    StringBuilder all = new StringBuilder();
+    for (String part : parts) {
+      assertTrue(part.getBytes(StandardCharsets.UTF_8).length <= 2_000, part.getBytes(StandardCharsets.UTF_8).length + " bytes");
+      assertEquals(part.split("<details>", -1).length, part.split("</details>", -1).length, part);
+      assertEquals(0, part.split("```", -1).length % 2 == 1 ? 0 : 1, "fences balanced: " + part);
+      assertTrue(!part.contains("\uFFFD"), "no code point cut in half");
+      all.append(part.replaceAll("(?m)^<!--.*-->$|^## Trainyard preview.*$|^_Continued.*_$|^```.*$|^<details>.*$|^</details>$", "").replace("\n", ""));
+    }
+    String joined = all.toString();
+    assertEquals(2, joined.split(java.util.regex.Pattern.quote(cjk), -1).length - 1, "each long line is in the parts whole, in order");
+    assertTrue(joined.contains(emoji + "short" + cjk), "nothing lost or reordered");
+    assertTrue(parts.size() > 3);
+  }
+
+  @Test
+  @DisplayName("cut keeps short lines and cuts only over-long ones into pieces that fit")
+  void cut() {
+    assertEquals(List.of("ab", "cd"), PartSplitter.cut(List.of("ab", "cd"), 100));
+    List<String> pieces = PartSplitter.cut(List.of("\u00e9".repeat(100)), 65);
+    assertEquals(List.of("\u00e9".repeat(32), "\u00e9".repeat(32), "\u00e9".repeat(32), "\u00e9".repeat(4)), pieces);
+  }
 }

@@ -89,6 +89,31 @@ class SecretLeakTest {
     assertNoLeak(p, secrets);
   }
 
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("policies")
+  @DisplayName("key material in a kustomization.yaml (secretGenerator literals, inline Secret patches) and in a List or a later document: never shown")
+  void kustomizationAndLists(String policy) throws Exception {
+    KnownKeySecrets keys = new KnownKeySecrets();
+    List<String> secrets = keyMaterial(keys);
+    String body = secrets.get(0);
+    String b64 = secrets.get(1);
+    Map<String, String> first = PreviewRepos.compile(temp, "jobs/mpi", MPI, platform(policy), PreviewRepos.sha('1'), PreviewRepos.T0, keys);
+    String folder = PreviewCases.runFolder(first);
+    String kustomization = "kind: Kustomization\nsecretGenerator:\n- name: k\n  literals: [\"KEY=" + body + "\"]\npatches:\n- target: {kind: Secret}\n"
+        + "  patch: |\n    - {op: add, path: /data/k, value: " + b64 + "}\npatchesStrategicMerge:\n- |\n  kind: Secret\n  metadata: {name: s}\n  data: {k: " + b64 + "}\n";
+    String list = "kind: List\nitems:\n- kind: Secret\n  metadata: {name: l}\n  data: {k: " + b64 + "}\n";
+    String docs = "kind: ConfigMap\nmetadata: {name: c}\n---\nkind: Secret\nmetadata: {name: d}\nstringData: {k: \"" + body + "\"}\n";
+    Map<String, String> extra = Map.of(folder + "/kustomization.yaml", kustomization, folder + "/list-l.yaml", list, folder + "/docs.yaml", docs);
+    Preview added = PreviewCases.gitOps(temp.resolve("added"), Map.of("platform.yaml", platform(policy)), PreviewCases.files(first, extra), List.of());
+    assertNoLeak(added, secrets);
+    Map<String, String> changedExtra = new java.util.HashMap<>();
+    extra.forEach((k, v) -> changedExtra.put(k, v.replace(body, "x" + body.substring(1)).replace(b64, "y" + b64.substring(1))));
+    Preview changed = PreviewCases.gitOps(temp.resolve("changed"), PreviewCases.files(Map.of("platform.yaml", platform(policy)), first, changedExtra),
+        extra, List.of());
+    assertTrue(MarkdownPreview.whole(changed).contains("KEY=*** (before)"), "the literal's key is shown, its value masked");
+    assertNoLeak(changed, secrets);
+  }
+
   /** The committed run's files in the bare GitOps repo, read with the git CLI. */
   private static Map<String, String> committedRun(Path bare) {
     Map<String, String> files = new java.util.TreeMap<>();
