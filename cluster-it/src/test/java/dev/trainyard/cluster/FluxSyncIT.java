@@ -69,16 +69,16 @@ class FluxSyncIT {
             TrainyardCliPublisher publisher = new TrainyardCliPublisher(url, CREDENTIALS);
             var status = new SyncStatus(cluster, objects, flux, namespace);
 
-            String run = submitAndAwaitCompleted(publisher, trainYaml, platform, status);
+            String run = submitAndAwaitCompleted(publisher, trainYaml, status);
             pruneAndAwaitGone(publisher, run, git.repo("gitops.git"), status);
             status.uninstall(FluxExamples.objects(url, CLUSTER, namespace));
         }
     }
 
     /** Submits the run; Flux must create its JobSet, which completes with both node pods run. */
-    private static String submitAndAwaitCompleted(TrainyardCliPublisher publisher, Path trainYaml, Path platform, SyncStatus status) {
+    private static String submitAndAwaitCompleted(TrainyardCliPublisher publisher, Path trainYaml, SyncStatus status) {
         long start = System.nanoTime();
-        String run = publisher.submit(trainYaml, platform);
+        String run = publisher.submit(trainYaml);
         Resource<GenericKubernetesResource> jobSet = status.jobSet(run);
         status.await("Flux creates JobSet " + status.namespace() + "/" + run, () -> jobSet.get() != null);
         status.mark("JobSet created by Flux", start);

@@ -5,7 +5,7 @@ import java.nio.file.Path;
 
 /**
  * Runs go into the GitOps repo through the product: {@code trainyard submit TRAIN_YAML --gitops URL
- * --platform FILE --branch main} and {@code trainyard prune --gitops URL RUN}, in-process. The GitOps
+ * --branch main} (the GitOps repo's own platform.yaml decides the target) and {@code trainyard prune --gitops URL RUN}, in-process. The GitOps
  * server requires basic auth, so the URL carries the user and token; neither stdout nor stderr of either
  * command may contain the token.
  */
@@ -19,10 +19,10 @@ final class TrainyardCliPublisher {
         this.credentials = credentials;
     }
 
-    /** Compiles {@code trainYaml} under {@code platform}, commits and pushes it; returns the run name. */
-    String submit(Path trainYaml, Path platform) {
+    /** Compiles {@code trainYaml} under the GitOps repo's platform.yaml, commits and pushes it; returns the run name. */
+    String submit(Path trainYaml) {
         TrainyardCli.Result result = checked("trainyard submit", TrainyardCli.run("submit", trainYaml.toString(),
-                "--gitops", authenticatedUrl(), "--platform", platform.toString(), "--branch", "main"));
+                "--gitops", authenticatedUrl(), "--branch", "main"));
         return result.runName().orElseThrow(() -> new AssertionError("submit printed no 'run <name>:' line:\n" + result.out()));
     }
 
