@@ -21,8 +21,7 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "logs",
     description = {
-      "Print a run's logs through your kubeconfig: the launcher (MPI) or node 0 (rank 0) by default, one node",
-      "with --node N, every pod with --all. Each line is prefixed by its node, e.g. [node-1].",
+      "Print a run's logs through your kubeconfig: the launcher (MPI) or node 0 (rank 0) by default, one node with --node N, every pod with --all. Each line is prefixed by its node, e.g. [node-1].",
       "With -f, follow until the followed containers end (or --timeout)."
     },
     mixinStandardHelpOptions = true,

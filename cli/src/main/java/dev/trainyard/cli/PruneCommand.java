@@ -56,7 +56,7 @@ final class PruneCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), "Give either run names or --older-than DURATION");
     }
     if (names.stream().anyMatch(String::isBlank)) {
-      throw new ParameterException(spec.commandLine(), "A run name is empty (an unset variable?)");
+      throw new ParameterException(spec.commandLine(), "a run name is empty (an unset variable?)");
     }
     PruneRequest request = new PruneRequest(location, gitops.branch, names, age(), Optional.ofNullable(cluster), gitops.dryRun);
     try {

@@ -23,8 +23,7 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "status",
     description = {
-      "Show runs: state, queue, nodes ready, attempt, age, source commit and the same description the",
-      "commit status on the source commit carries (one state mapping for both).",
+      "Show runs: state, queue, nodes ready, attempt, age, source commit and the same description the commit status on the source commit carries (one state mapping for both).",
       "With -w, redraw on every change; with RUN, stop when the run has ended."
     },
     mixinStandardHelpOptions = true,

@@ -42,8 +42,16 @@ public record SubmitRequest(
     Objects.requireNonNull(branch, "branch");
   }
 
-  /** Keeps the first of several names for one file ({@code a/train.yaml} and {@code ./a/train.yaml}). */
+  /** Keeps the first of several names for one file ({@code a/train.yaml}, {@code ./a/train.yaml}, a symlinked folder). */
   private static java.util.function.Predicate<Path> distinctFile(java.util.Set<Path> seen) {
-    return p -> seen.add(p.toAbsolutePath().normalize());
+    return p -> seen.add(real(p));
+  }
+
+  private static Path real(Path p) {
+    try {
+      return p.toRealPath();
+    } catch (java.io.IOException e) {
+      return p.toAbsolutePath().normalize();
+    }
   }
 }

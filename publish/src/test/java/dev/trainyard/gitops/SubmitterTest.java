@@ -263,10 +263,11 @@ class SubmitterTest {
   }
 
   @Test
-  @DisplayName("the same train.yaml named twice is one run")
+  @DisplayName("the same train.yaml named twice (or through a symlinked folder) is one run")
   void duplicateFiles() throws Exception {
     Path again = project.trainYaml().getParent().resolve("./train.yaml");
-    SubmitRequest twice = new SubmitRequest(List.of(project.trainYaml(), again), GitOpsLocation.parse(bare.toString(), Path.of("")), "main",
+    Path link = java.nio.file.Files.createSymbolicLink(temp.resolve("link"), project.trainYaml().getParent());
+    SubmitRequest twice = new SubmitRequest(List.of(project.trainYaml(), again, link.resolve("train.yaml")), GitOpsLocation.parse(bare.toString(), Path.of("")), "main",
         Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), false, false);
     SubmitResult result = submitter(T0).submit(twice);
     assertEquals(1, result.runs().size());
