@@ -40,7 +40,7 @@ class KueueIT {
     @Test
     @DisplayName("a queued JobSet that fits the ClusterQueue's quota is admitted (unsuspended)")
     void fittingJobSetIsAdmitted(KubeCluster cluster) {
-        assumeTrue(cluster.runs(Component.KUEUE_CONTROLLER), "Kueue controller not built (see VERSIONS)");
+        assumeTrue(cluster.runs(Component.KUEUE_CONTROLLER), "NOT RUN: Kueue controller not built (see VERSIONS)");
         var jobSet = submitQueued(cluster, "fits", "4");
         Eventually.await("JobSet admitted (spec.suspend=false)", ADMIT_TIMEOUT,
                 () -> !JobSets.suspended(jobSet.get()), () -> JobSets.describe(jobSet.get()));
@@ -49,7 +49,7 @@ class KueueIT {
     @Test
     @DisplayName("a queued JobSet that exceeds the ClusterQueue's quota stays suspended")
     void oversizedJobSetStaysSuspended(KubeCluster cluster) {
-        assumeTrue(cluster.runs(Component.KUEUE_CONTROLLER), "Kueue controller not built (see VERSIONS)");
+        assumeTrue(cluster.runs(Component.KUEUE_CONTROLLER), "NOT RUN: Kueue controller not built (see VERSIONS)");
         var jobSet = submitQueued(cluster, "too-big", "100m");
         Eventually.await("Kueue suspends the JobSet", ADMIT_TIMEOUT, () -> JobSets.suspended(jobSet.get()));
         Eventually.sleep(STAYS_QUEUED);

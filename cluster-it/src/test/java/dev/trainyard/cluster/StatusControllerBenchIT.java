@@ -32,7 +32,7 @@ class StatusControllerBenchIT {
     @Test
     @DisplayName("benchmark: state change → forge latency p50/p99, posts per transition, heap with many JobSets cached")
     void benchmark(KubeCluster cluster) {
-        assumeTrue(Boolean.getBoolean("trainyard.bench"), "benchmark not requested (-Dtrainyard.bench=true)");
+        assumeTrue(Boolean.getBoolean("trainyard.bench"), "NOT RUN: benchmark not requested (-Dtrainyard.bench=true)");
         int runs = Integer.getInteger("trainyard.bench.runs", 1000);
         int cached = Integer.getInteger("trainyard.bench.cached", 10_000);
         String ns = cluster.newNamespace();

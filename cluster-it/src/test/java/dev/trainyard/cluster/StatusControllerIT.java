@@ -55,7 +55,7 @@ class StatusControllerIT {
     @Test
     @DisplayName("queued → running → succeeded through Kueue and kwok arrives on GitHub, GitLab and Gitea, each change once")
     void lifecycleOnEachForge(KubeCluster cluster) {
-        assumeTrue(cluster.runs(Component.KUEUE_CONTROLLER), "Kueue controller not built (see VERSIONS)");
+        assumeTrue(cluster.runs(Component.KUEUE_CONTROLLER), "NOT RUN: Kueue controller not built (see VERSIONS)");
         String ns = cluster.newNamespace();
         Manifests manifests = new Manifests(cluster.client());
         KueueIT.queueObjects("ctl-life", "100m").forEach(o -> manifests.apply(manifests.placed(o, ns)));
@@ -139,7 +139,7 @@ class StatusControllerIT {
     @Test
     @DisplayName("the controller killed (SIGKILL) and restarted mid-run, twice: no duplicate post, no missed one")
     void killedAndRestartedTwice(KubeCluster cluster) {
-        assumeTrue(cluster.runs(Component.KUEUE_CONTROLLER), "Kueue controller not built (see VERSIONS)");
+        assumeTrue(cluster.runs(Component.KUEUE_CONTROLLER), "NOT RUN: Kueue controller not built (see VERSIONS)");
         String ns = cluster.newNamespace();
         Manifests manifests = new Manifests(cluster.client());
         KueueIT.queueObjects("ctl-kill", "100m").forEach(o -> manifests.apply(manifests.placed(o, ns)));
@@ -227,7 +227,7 @@ class StatusControllerIT {
     @Test
     @DisplayName("two replicas: only the Lease holder posts; killed, the other takes over without duplicates")
     void twoReplicas(KubeCluster cluster) {
-        assumeTrue(cluster.runs(Component.KUEUE_CONTROLLER), "Kueue controller not built (see VERSIONS)");
+        assumeTrue(cluster.runs(Component.KUEUE_CONTROLLER), "NOT RUN: Kueue controller not built (see VERSIONS)");
         String ns = cluster.newNamespace();
         Manifests manifests = new Manifests(cluster.client());
         KueueIT.queueObjects("ctl-ha", "100m").forEach(o -> manifests.apply(manifests.placed(o, ns)));

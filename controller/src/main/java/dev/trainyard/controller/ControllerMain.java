@@ -30,7 +30,8 @@ public final class ControllerMain implements Callable<Integer> {
     @Option(names = "--port", description = "health and metrics port; overrides the file", defaultValue = "-1")
     int port;
 
-    @Option(names = "--bind", description = "address to listen on", defaultValue = "0.0.0.0")
+    @Option(names = "--bind", description = "address to listen on (default: ${DEFAULT-VALUE}; in a pod the Deployment passes the pod's own IP)",
+            defaultValue = "127.0.0.1")
     String bind;
 
     @Option(names = "--leader-election", negatable = true, defaultValue = "true", fallbackValue = "true",

@@ -128,6 +128,10 @@ class DeployManifestsTest {
         assertTrue(volumes.stream().anyMatch(v -> v.get("configMap") != null
                 && configMap.equals(at(v, "configMap", "name"))), "the Deployment mounts the generated ConfigMap");
         assertEquals("trainyard-controller", c.get("image"), "the placeholder the overlay's images: entry replaces");
+        List<String> args = at(c, "args");
+        assertTrue(args.contains("--bind=$(POD_IP)"), "listens on the pod's own address, not every interface: " + args);
+        List<Map<String, Object>> env = at(c, "env");
+        assertTrue(env.stream().anyMatch(e -> "POD_IP".equals(e.get("name")) && "status.podIP".equals(at(e, "valueFrom", "fieldRef", "fieldPath"))));
     }
 
     @Test
