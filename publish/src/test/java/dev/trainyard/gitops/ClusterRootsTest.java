@@ -17,44 +17,6 @@ import org.junit.jupiter.api.Test;
 class ClusterRootsTest {
   private static final String K = "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n";
 
-  /** A tree held in a map, for pure tests. */
-  record MapSnapshot(SortedMap<String, String> files) implements Snapshot {
-    @Override
-    public Optional<String> commit() {
-      return Optional.empty();
-    }
-
-    @Override
-    public Optional<String> read(String path) {
-      return Optional.ofNullable(files.get(path));
-    }
-
-    @Override
-    public List<String> children(String folder) {
-      String prefix = folder.isEmpty() ? "" : folder + "/";
-      java.util.TreeSet<String> names = new java.util.TreeSet<>();
-      for (String f : files.keySet()) {
-        if (f.startsWith(prefix)) {
-          String rest = f.substring(prefix.length());
-          int slash = rest.indexOf('/');
-          names.add(slash < 0 ? rest : rest.substring(0, slash + 1));
-        }
-      }
-      return new ArrayList<>(names);
-    }
-
-    @Override
-    public SortedMap<String, String> folder(String folder) {
-      SortedMap<String, String> out = new TreeMap<>();
-      files.forEach((k, v) -> {
-        if (k.startsWith(folder + "/")) {
-          out.put(k.substring(folder.length() + 1), v);
-        }
-      });
-      return out;
-    }
-  }
-
   static MapSnapshot tree(String... paths) {
     SortedMap<String, String> files = new TreeMap<>();
     for (String p : paths) {

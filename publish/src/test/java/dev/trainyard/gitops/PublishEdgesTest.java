@@ -137,7 +137,7 @@ class PublishEdgesTest {
   @Test
   @DisplayName("the run index finds runs by layout only, skips _ and . folders, and reads provenance only when asked")
   void runIndex() {
-    ClusterRootsTest.MapSnapshot tree = ClusterRootsTest.tree("clusters/a/ns/r1/kustomization.yaml", "clusters/a/ns/_queues/k",
+    MapSnapshot tree = ClusterRootsTest.tree("clusters/a/ns/r1/kustomization.yaml", "clusters/a/ns/_queues/k",
         "clusters/a/.git/x/y", "clusters/b/ns/r2/jobset-r2.yaml=metadata:\n  annotations:\n    trainyard.dev/created-at: \"2026-01-01T00:00:00Z\"\n",
         "clusters/b/ns/r3/jobset-r3.yaml=metadata:\n  annotations:\n    trainyard.dev/created-at: yesterday\n", "clusters/a/ns/file.yaml");
     RunIndex index = new RunIndex(tree);
@@ -154,7 +154,7 @@ class PublishEdgesTest {
   @Test
   @DisplayName("pruned-runs.txt ignores blank lines and is written sorted with LF")
   void prunedRuns() {
-    ClusterRootsTest.MapSnapshot tree = ClusterRootsTest.tree("clusters/c/pruned-runs.txt=b/r2\n\n  \na/r1\n");
+    MapSnapshot tree = ClusterRootsTest.tree("clusters/c/pruned-runs.txt=b/r2\n\n  \na/r1\n");
     assertEquals(List.of("a/r1", "b/r2"), List.copyOf(PrunedRuns.of(tree, "c")));
     assertEquals("a/r1\nb/r2\n", PrunedRuns.text(new java.util.TreeSet<>(List.of("b/r2", "a/r1"))));
   }
@@ -189,7 +189,7 @@ class PublishEdgesTest {
   @Test
   @DisplayName("prune's hint lists only runs of the same job; a name that was never pruned is E801 even if others were")
   void pruneHints() throws Exception {
-    ClusterRootsTest.MapSnapshot tree = ClusterRootsTest.tree("clusters/c/ns/train-aaaaaa/k", "clusters/c/ns/train-bbbbbb/k",
+    MapSnapshot tree = ClusterRootsTest.tree("clusters/c/ns/train-aaaaaa/k", "clusters/c/ns/train-bbbbbb/k",
         "clusters/c/ns/other-cccccc/k", "clusters/c/pruned-runs.txt=ns/train-dddddd\n");
     Pruner pruner = new Pruner(temp, Map.of(), Clock.fixed(T0, ZoneOffset.UTC));
     Change<List<RunFolder>> change = pruner.plan(new PruneRequest(GitOpsLocation.parse("https://h/x.git", temp), "main",
@@ -206,7 +206,7 @@ class PublishEdgesTest {
   @Test
   @DisplayName("roots: edits outside clusters/ touch no root; a folder deleted and re-created stays listed; dot-folders are never listed")
   void rootEdges() {
-    ClusterRootsTest.MapSnapshot base = ClusterRootsTest.tree("clusters/c/ns/r/kustomization.yaml",
+    MapSnapshot base = ClusterRootsTest.tree("clusters/c/ns/r/kustomization.yaml",
         "clusters/c/ns/kustomization.yaml=apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n- r\n",
         "clusters/c/kustomization.yaml=apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n- ns\n",
         "clusters/c/ns/.hidden/kustomization.yaml");

@@ -1,5 +1,7 @@
 package dev.trainyard.gitops.preview;
 
+import dev.trainyard.gitops.MapSnapshot;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

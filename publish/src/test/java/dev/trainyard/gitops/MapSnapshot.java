@@ -1,6 +1,5 @@
-package dev.trainyard.gitops.preview;
+package dev.trainyard.gitops;
 
-import dev.trainyard.gitops.Snapshot;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -9,9 +8,9 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
-/** An in-memory GitOps tree (path → text) for tests of the pure preview stages. */
-record MapSnapshot(SortedMap<String, String> files) implements Snapshot {
-  MapSnapshot(Map<String, String> files) {
+/** An in-memory GitOps tree (path → text) for tests of the pure stages (roots, previews, the run index). */
+public record MapSnapshot(SortedMap<String, String> files) implements Snapshot {
+  public MapSnapshot(Map<String, String> files) {
     this(new TreeMap<>(files));
   }
 
@@ -51,7 +50,7 @@ record MapSnapshot(SortedMap<String, String> files) implements Snapshot {
   }
 
   /** The paths whose text differs between two trees. */
-  static List<String> changed(MapSnapshot a, MapSnapshot b) {
+  public static List<String> changed(MapSnapshot a, MapSnapshot b) {
     TreeSet<String> paths = new TreeSet<>(a.files.keySet());
     paths.addAll(b.files.keySet());
     return paths.stream().filter(p -> !java.util.Objects.equals(a.files.get(p), b.files.get(p))).toList();
