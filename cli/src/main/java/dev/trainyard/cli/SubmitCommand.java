@@ -2,6 +2,7 @@ package dev.trainyard.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.trainyard.gitops.ChangedJobs;
 import dev.trainyard.gitops.GitOpsException;
 import dev.trainyard.gitops.GitOpsLocation;
 import dev.trainyard.gitops.SubmitRequest;
@@ -36,8 +37,11 @@ final class SubmitCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin GitOpsOptions gitops;
 
-  @Parameters(paramLabel = "TRAIN_YAML", arity = "0..*", description = "train.yaml files (default: train.yaml)")
+  @Parameters(paramLabel = "TRAIN_YAML", arity = "0..*", description = "train.yaml files (default: train.yaml, or with --changed-since the changed jobs)")
   List<Path> trainYamls;
+
+  @Option(names = "--changed-since", paramLabel = "REF", description = "submit every job whose folder (a train.yaml's folder, code included) changed since REF, as `preview` selects them; in CI: the branch tip before the push")
+  String changedSince;
 
   @Option(names = "--platform", paramLabel = "FILE", description = "platform.yaml instead of the GitOps repository's")
   Path platform;
@@ -64,7 +68,19 @@ final class SubmitCommand implements Callable<Integer> {
   public Integer call() {
     Map<String, String> env = System.getenv();
     GitOpsLocation location = gitops.location(spec, env);
-    List<Path> files = trainYamls == null || trainYamls.isEmpty() ? List.of(Path.of("train.yaml")) : trainYamls;
+    boolean named = trainYamls != null && !trainYamls.isEmpty();
+    if (named && changedSince != null) {
+      throw new picocli.CommandLine.ParameterException(spec.commandLine(), "give TRAIN_YAML files or --changed-since, not both");
+    }
+    List<Path> files;
+    try {
+      files = changedSince != null ? ChangedJobs.since(Path.of(""), changedSince) : named ? trainYamls : List.of(Path.of("train.yaml"));
+    } catch (GitOpsException e) {
+      return Reporting.failure(spec, gitops.output, e.getMessage(), e.hint(), e.isUsage() ? 2 : Main.EXIT_ENVIRONMENT);
+    }
+    if (files.isEmpty()) {
+      return nothingChanged(location);
+    }
     SubmitRequest request = new SubmitRequest(files, location, gitops.branch, Optional.ofNullable(platform), Optional.ofNullable(runtimes),
         Optional.ofNullable(sourceRepo), Optional.ofNullable(sourceCommit), Optional.ofNullable(cluster), Optional.ofNullable(namespace),
         rerun, gitops.dryRun);
@@ -74,6 +90,22 @@ final class SubmitCommand implements Callable<Integer> {
     } catch (GitOpsException e) {
       return Reporting.failure(spec, gitops.output, e.getMessage(), e.hint(), e.isUsage() ? 2 : Main.EXIT_ENVIRONMENT);
     }
+  }
+
+  private int nothingChanged(GitOpsLocation location) {
+    String message = "nothing to submit: no job folder changed since " + changedSince;
+    if (gitops.output == CompileOptions.OutputFormat.json) {
+      ObjectNode root = DiagnosticPrinter.toJson(List.of());
+      root.putArray("runs");
+      root.put("gitops", location.shown()).put("branch", gitops.branch).put("dryRun", gitops.dryRun).put("pushed", false);
+      root.putNull("commit");
+      root.put("attempts", 0).put("note", message);
+      spec.commandLine().getOut().println(root.toPrettyString());
+    } else {
+      spec.commandLine().getOut().println(message);
+    }
+    spec.commandLine().getOut().flush();
+    return 0;
   }
 
   private int text(SubmitResult result, GitOpsLocation location) {

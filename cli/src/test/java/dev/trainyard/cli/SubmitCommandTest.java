@@ -65,6 +65,14 @@ class SubmitCommandTest {
   }
 
   @Test
+  @DisplayName("TRAIN_YAML files and --changed-since together are a usage error: exit 2, nothing compiled")
+  void changedSinceAndFiles() {
+    MainTest.Run r = MainTest.run("submit", project.trainYaml().toString(), "--changed-since", "HEAD~1", "--gitops", bare.toString());
+    assertEquals(2, r.exit(), r.err());
+    assertTrue(r.err().startsWith("trainyard: give TRAIN_YAML files or --changed-since, not both\n"), r.err());
+  }
+
+  @Test
   @DisplayName("a compile error exits 1, prints file:line:col and says nothing was written")
   void compileError() {
     TrainProject bad = TrainProject.create(temp.resolve("bad"), "run: torchrun train.py\nnodes: 0\n");

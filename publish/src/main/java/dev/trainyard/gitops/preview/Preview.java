@@ -16,7 +16,7 @@ import java.util.Objects;
  * @param callOuts refusals first, then warnings
  * @param diagnostics every compile diagnostic, sorted as {@code validate} prints them
  * @param otherFiles changed files outside run folders (queues, kustomize roots, platform.yaml), sorted
- * @param note a sentence shown when nothing changed ("No train.yaml changed …"), else ""
+ * @param note a sentence shown when nothing changed ("No job folder … changed …"), else ""
  */
 public record Preview(Mode mode, String base, String head, List<RunChange> runs, List<QueueTotal> queues, List<CallOut> callOuts,
     List<Diagnostic> diagnostics, List<String> otherFiles, String note) {

@@ -4,6 +4,7 @@ import dev.trainyard.compiler.diagnostic.Diagnostic;
 import dev.trainyard.compiler.diagnostic.SourceLocation;
 import dev.trainyard.compiler.diagnostic.StageResult;
 import dev.trainyard.compiler.platform.Platform;
+import dev.trainyard.gitops.ChangedJobs;
 import dev.trainyard.gitops.EmptySnapshot;
 import dev.trainyard.gitops.GitOpsException;
 import dev.trainyard.gitops.GitOpsRepository;
@@ -21,10 +22,11 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * {@code trainyard preview} in a source repo: compiles the changed train.yaml files at head exactly as
+ * {@code trainyard preview} in a source repo: compiles the train.yaml files of the changed jobs
+ * ({@link ChangedJobs}: a file changed in the folder of a train.yaml) at head exactly as
  * {@code submit} would ({@link Submitter#plan}, nothing pushed), then previews the GitOps tree before and
  * after. Each new run is compared with the latest run of the same train.yaml the GitOps repo already holds.
- * No changed train.yaml: an empty preview that says so, without touching the GitOps repo.
+ * No changed job: an empty preview that says so, without touching the GitOps repo.
  */
 public final class SourcePreview {
   private final Path cacheRoot;
@@ -52,7 +54,8 @@ public final class SourcePreview {
       files = trainYamls(source, r, head);
     }
     if (files.isEmpty()) {
-      String note = "No train.yaml changed between " + Md.code(r.base().orElse("")) + " and " + Md.code(r.head()) + ": merging starts no run.";
+      String note = "No job folder (a train.yaml's folder) changed between " + Md.code(r.base().orElse("")) + " and " + Md.code(r.head())
+          + ": merging starts no run.";
       return new Preview(Preview.Mode.SOURCE, r.base().orElse(""), headLabel, List.of(), List.of(), List.of(), List.of(), List.of(), note);
     }
     return compiled(r, files, headLabel);
@@ -100,10 +103,8 @@ public final class SourcePreview {
     }
     Path workTree = source.workTree().orElseThrow(() -> new IllegalArgumentException("the source repo has no work tree to compile"));
     String from = source.mergeBase(r.base().get(), r.head()).orElse(source.snapshot(r.base().get()).commit().orElseThrow());
-    for (String path : source.changedFiles(source.snapshot(from), head)) {
-      if ((path.equals("train.yaml") || path.endsWith("/train.yaml")) && head.read(path).isPresent()) {
-        files.put(workTree.resolve(path), path);
-      }
+    for (String path : ChangedJobs.between(source, source.snapshot(from), head)) {
+      files.put(workTree.resolve(path), path);
     }
     return files;
   }

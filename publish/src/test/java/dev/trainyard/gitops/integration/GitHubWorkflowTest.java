@@ -99,7 +99,8 @@ class GitHubWorkflowTest {
     assertEquals("github.event_name == 'push' && github.ref == format('refs/heads/{0}', github.event.repository.default_branch)",
         SUBMIT.path("if").asText());
     JsonNode submit = stepNamed(SUBMIT, "Submit");
-    assertEquals("trainyard submit train.yaml --gitops \"$TRAINYARD_GITOPS\"", submit.path("run").asText().trim());
+    assertEquals("trainyard submit --changed-since \"$BEFORE_SHA\" --gitops \"$TRAINYARD_GITOPS\"", submit.path("run").asText().trim());
+    assertEquals("${{ github.event.before }}", submit.at("/env/BEFORE_SHA").asText(), "the jobs the push changed, as the preview selected them");
     assertEquals("${{ secrets.TRAINYARD_GITOPS_TOKEN }}", submit.at("/env/TRAINYARD_GITOPS_TOKEN").asText());
     assertEquals(List.of("/jobs/submit/steps/" + index(SUBMIT, "Submit") + "/run"), pathsContaining("trainyard submit "));
     assertEquals(List.of("/jobs/preview/steps/" + index(PREVIEW, "Preview") + "/run"), pathsContaining("trainyard preview --"));

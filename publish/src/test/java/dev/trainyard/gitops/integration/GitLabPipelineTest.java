@@ -45,7 +45,7 @@ class GitLabPipelineTest {
   void submitOnDefaultBranch() {
     assertEquals(1, SUBMIT.path("rules").size());
     assertEquals(DEFAULT_BRANCH_PUSH, SUBMIT.at("/rules/0/if").asText());
-    assertEquals(List.of("trainyard submit train.yaml --gitops \"$TRAINYARD_GITOPS\""), GitHubWorkflowTest.texts(SUBMIT.path("script")));
+    assertEquals(List.of("trainyard submit --changed-since \"$CI_COMMIT_BEFORE_SHA\" --gitops \"$TRAINYARD_GITOPS\""), GitHubWorkflowTest.texts(SUBMIT.path("script")));
     assertEquals("trainyard-submit", SUBMIT.path("resource_group").asText());
     assertFalse(SUBMIT.path("interruptible").asBoolean(true));
     assertTrue(PREVIEW.path("interruptible").asBoolean(false));
