@@ -51,7 +51,7 @@ final class PreviewCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Parameters(paramLabel = "TRAIN_YAML", arity = "0..*", description = "source repo: train.yaml files to preview (default: those changed since --base, else train.yaml)")
+  @Parameters(paramLabel = "TRAIN_YAML", arity = "0..*", description = "source repo: train.yaml files to preview (default: every job whose folder changed since --base, else train.yaml)")
   List<Path> trainYamls;
 
   @Option(names = "--gitops", paramLabel = "URL|PATH", description = "the GitOps repository (source-repo mode; default: $" + GitOpsOptions.GITOPS_ENV + ")")

@@ -12,6 +12,7 @@ import dev.trainyard.compiler.platform.Platform;
 import dev.trainyard.compiler.platform.PlatformLoader;
 import dev.trainyard.compiler.policy.PolicyStage;
 import dev.trainyard.compiler.provenance.GitSourceInspector;
+import dev.trainyard.compiler.provenance.RepositoryBoundary;
 import dev.trainyard.compiler.provenance.SourceInfo;
 import dev.trainyard.compiler.render.RenderStage;
 import dev.trainyard.compiler.resolve.ResolveInput;
@@ -62,7 +63,10 @@ public final class Compiler {
 
   /** Compiles one train.yaml. Never throws for a mistake in the user's or the platform's files. */
   public CompileResult compile(CompileRequest request) {
-    List<Diagnostic> all = new ArrayList<>();
+    List<Diagnostic> all = new ArrayList<>(RepositoryBoundary.check(request.trainYaml(), request.displayPath()));
+    if (!all.isEmpty()) {
+      return failed(all, Optional.empty());
+    }
     Optional<TrainSpec> spec = keep(new SpecReader(loader, validator).read(request.trainYaml(), request.displayPath()), all);
     Optional<Platform> platform = keep(new PlatformLoader(loader, validator).load(request.platformFile(), request.platformDisplay().orElseGet(() -> displayOf(request.platformFile()))), all);
     Optional<RuntimeCatalog> catalog = keep(runtimes(request.runtimesDir()), all);

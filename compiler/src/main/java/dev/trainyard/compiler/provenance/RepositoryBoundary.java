@@ -1,0 +1,55 @@
+package dev.trainyard.compiler.provenance;
+
+import dev.trainyard.compiler.diagnostic.Diagnostic;
+import dev.trainyard.compiler.diagnostic.SourceLocation;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Checked before a single byte of train.yaml is read: a train.yaml inside a git work tree whose real path
+ * (after every symlink) leaves that work tree is refused (E305) without being opened. Reading it first would
+ * quote whatever it points at — a CI runner's credentials file, a kubeconfig — in diagnostics that end up in
+ * a pull-request comment. Outside any work tree (a local {@code validate} of one's own file) nothing is checked.
+ */
+public final class RepositoryBoundary {
+  private RepositoryBoundary() {}
+
+  /**
+   * The E305 diagnostic when {@code trainYaml} resolves outside the work tree that contains its path, else none.
+   *
+   * @param trainYaml the file as the user named it (not yet resolved)
+   * @param displayPath how diagnostics name it
+   */
+  public static List<Diagnostic> check(Path trainYaml, String displayPath) {
+    Path file = trainYaml.toAbsolutePath().normalize();
+    Optional<Path> workTree = workTreeOf(file);
+    if (workTree.isEmpty()) {
+      return List.of();
+    }
+    try {
+      Path root = workTree.get().toRealPath();
+      Path real = file.toRealPath();
+      if (real.startsWith(root)) {
+        return List.of();
+      }
+      String shown = root.relativize(real).toString().replace('\\', '/');
+      return GitSourceInspector.outside(shown.startsWith("../") ? shown : "../" + shown, SourceLocation.ofFile(displayPath));
+    } catch (IOException | IllegalArgumentException e) {
+      return List.of(); // missing or unreadable: the reader reports it, with nothing to quote
+    }
+  }
+
+  /** The nearest folder at or above the file's that holds a {@code .git} folder or (linked work tree) file. */
+  private static Optional<Path> workTreeOf(Path file) {
+    for (Path dir = file.getParent(); dir != null; dir = dir.getParent()) {
+      Path dotGit = dir.resolve(".git");
+      if (Files.isRegularFile(dotGit) || Files.isRegularFile(dotGit.resolve("HEAD"))) {
+        return Optional.of(dir);
+      }
+    }
+    return Optional.empty();
+  }
+}
