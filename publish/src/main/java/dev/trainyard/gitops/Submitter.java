@@ -76,15 +76,27 @@ public final class Submitter {
   public SubmitPlan plan(SubmitRequest request, GitOpsRepository repo) throws GitOpsException {
     java.util.concurrent.atomic.AtomicReference<Snapshot> seen = new java.util.concurrent.atomic.AtomicReference<>(new EmptySnapshot());
     Publisher publisher = new Publisher(repo, request.branch(), java.util.random.RandomGenerator.getDefault(), attempt -> {});
+    java.util.concurrent.atomic.AtomicReference<List<Diagnostic>> diagnostics = new java.util.concurrent.atomic.AtomicReference<>(List.of());
     Publisher.Published<List<SubmittedRun>> done = publisher.publish(base -> {
       seen.set(base.orElseGet(EmptySnapshot::new));
-      return plan(request, seen.get());
+      // A preview still shows the runs that did compile when another train.yaml has errors (submit would write
+      // none of them: the result keeps every error, so the preview says so and exits 1).
+      Change<List<SubmittedRun>> change = plan(request, seen.get(), true);
+      diagnostics.set(change.diagnostics());
+      return new Change<>(change.edits(), change.text(), change.diagnostics().stream().filter(d -> !d.isError()).toList(), change.summary());
     }, true);
-    SubmitResult result = new SubmitResult(done.change().summary(), done.change().diagnostics(), Optional.empty(), false, done.attempts(), true);
+    List<Diagnostic> all = new ArrayList<>(diagnostics.get());
+    done.change().diagnostics().stream().filter(Diagnostic::isError).forEach(all::add); // a cluster root refused (E803/E804)
+    SubmitResult result = new SubmitResult(done.change().summary(), all, Optional.empty(), false, done.attempts(), true);
     return new SubmitPlan(seen.get(), done.after().orElse(seen.get()), result);
   }
 
   private Change<List<SubmittedRun>> plan(SubmitRequest request, Snapshot base) {
+    return plan(request, base, false);
+  }
+
+  /** With {@code keepValidRuns}, a failed train.yaml drops only its own run (for a preview), else every run. */
+  private Change<List<SubmittedRun>> plan(SubmitRequest request, Snapshot base, boolean keepValidRuns) {
     Instant now = clock.instant();
     List<Diagnostic> diagnostics = new ArrayList<>(PlatformSource.check(request, base));
     if (diagnostics.stream().anyMatch(Diagnostic::isError)) {
@@ -107,7 +119,7 @@ public final class Submitter {
         }
       }
     }
-    if (diagnostics.stream().anyMatch(Diagnostic::isError)) {
+    if (diagnostics.stream().anyMatch(Diagnostic::isError) && !keepValidRuns) {
       return new Change<>(List.of(), Optional.empty(), diagnostics, runs);
     }
     List<SubmittedRun> fresh = runs.stream().filter(r -> r.outcome() == SubmittedRun.Outcome.NEW).toList();
