@@ -51,7 +51,7 @@ final class PreviewCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Parameters(paramLabel = "TRAIN_YAML", arity = "0..*", description = "source repo: train.yaml files to preview (default: every job whose folder changed since --base, else train.yaml)")
+  @Parameters(paramLabel = "TRAIN_YAML", arity = "0..*", description = "source repo: train.yaml files to preview (default: every job whose folder changed since --base)")
   List<Path> trainYamls;
 
   @Option(names = "--gitops", paramLabel = "URL|PATH", description = "the GitOps repository (source-repo mode; default: $" + GitOpsOptions.GITOPS_ENV + ")")
@@ -121,6 +121,10 @@ final class PreviewCommand implements Callable<Integer> {
       spec.commandLine().getErr().println("trainyard preview: source-repo mode (--gitops or $" + GitOpsOptions.GITOPS_ENV + " is set), although this"
           + " folder has clusters/ like a GitOps repo; to preview a GitOps pull request, run without --gitops and unset $" + GitOpsOptions.GITOPS_ENV);
       spec.commandLine().getErr().flush();
+    }
+    if (base == null && (trainYamls == null || trainYamls.isEmpty())) {
+      throw new ParameterException(spec.commandLine(), "give --base REF (the branch the pull request merges into, e.g. origin/main)"
+          + " to preview the jobs it changes, or name the TRAIN_YAML files to preview");
     }
     SourcePreviewRequest request = new SourcePreviewRequest(Path.of("").toAbsolutePath(), trainYamls == null ? List.of() : trainYamls,
         Optional.ofNullable(base), head, location, branch, Optional.ofNullable(platform), Optional.ofNullable(runtimes),

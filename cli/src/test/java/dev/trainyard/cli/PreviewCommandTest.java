@@ -222,6 +222,9 @@ class PreviewCommandTest {
     git(temp, "init", "-q", "--bare", ops.toString());
     Run preview = trainyard(work, "preview", "--gitops", ops.toString());
     assertTrue(preview.err().contains("source-repo mode") && preview.err().contains("without --gitops"), preview.err());
+    assertEquals(2, preview.exit(), "no --base and no TRAIN_YAML: a usage error");
+    assertTrue(preview.err().contains("give --base REF (the branch the pull request merges into, e.g. origin/main) to preview the jobs it changes,"
+        + " or name the TRAIN_YAML files to preview\n"), preview.err());
     Run gitOpsMode = trainyard(work, "preview", "--base", "HEAD~1");
     assertFalse(gitOpsMode.err().contains("source-repo mode"), gitOpsMode.err());
   }
