@@ -16,7 +16,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeMap;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
@@ -31,7 +30,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ClusterDryRunTest {
   private static final String TRAIN = "run: torchrun train.py\nnodes: 2\nresources: {cpu: 3}\n";
-  @TempDir static Path work;
   private static LocalApiServer server;
   @TempDir Path temp;
 
@@ -40,14 +38,7 @@ class ClusterDryRunTest {
     StringBuilder reason = new StringBuilder();
     Optional<Path> cache = LocalApiServer.binaries(reason);
     Assumptions.assumeTrue(cache.isPresent(), "NOT RUN: " + reason);
-    server = LocalApiServer.start(cache.get(), work.resolve("apiserver"));
-  }
-
-  @AfterAll
-  static void stopServer() {
-    if (server != null) {
-      server.close();
-    }
+    server = LocalApiServer.shared(cache.get());
   }
 
   private static ClusterDryRun connect() {

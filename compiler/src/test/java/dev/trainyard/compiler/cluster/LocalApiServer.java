@@ -38,6 +38,7 @@ final class LocalApiServer implements AutoCloseable {
   private final List<Process> processes = new ArrayList<>();
   private final Thread hook = new Thread(this::stop, "local-apiserver-stop");
   private Path kubeconfig;
+  private static LocalApiServer shared;
 
   private LocalApiServer(Path dir) {
     this.dir = dir;
@@ -52,6 +53,31 @@ final class LocalApiServer implements AutoCloseable {
       return Optional.empty();
     }
     return Optional.of(dir);
+  }
+
+  /**
+   * One server per JVM, started on first use and stopped (its folder deleted) at JVM exit: PIT runs the
+   * same test class once per mutant in one JVM, and a start costs about 10 s of the 2 cores.
+   */
+  static synchronized LocalApiServer shared(Path cache) {
+    if (shared == null) {
+      try {
+        Path work = Files.createTempDirectory("trainyard-apiserver-");
+        shared = start(cache, work);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(work), "local-apiserver-cleanup"));
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    return shared;
+  }
+
+  private static void deleteTree(Path root) {
+    try (var paths = Files.walk(root)) {
+      paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException | UncheckedIOException e) {
+      // best effort at exit: a leftover temp folder is harmless
+    }
   }
 
   /** Starts etcd and kube-apiserver under {@code work}, installs the CRDs of {@code cache}/crds, waits until ready. */
