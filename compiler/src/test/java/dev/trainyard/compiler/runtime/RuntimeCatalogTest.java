@@ -45,6 +45,8 @@ class RuntimeCatalogTest {
     RuntimeCatalog c = new RuntimeCatalog(List.of(runtime("x", "1.9-1", "b"), runtime("x", "1.10-1", "a")));
     assertEquals("b", c.find("x@1.9-1").orElseThrow().description());
     assertEquals(Optional.empty(), c.find("x@1.9"));
+    assertEquals(Optional.empty(), c.find("x@"));
+    assertEquals(Optional.empty(), c.find("@1.9-1"));
     assertEquals(Optional.empty(), c.find("y"));
     assertEquals(Optional.empty(), c.find("y@1.9-1"));
     assertEquals(List.of(), c.versionsOf("y"));
@@ -68,8 +70,8 @@ class RuntimeCatalogTest {
   }
 
   @ParameterizedTest(name = "{0} < {1}")
-  @CsvSource({"2.9.1-3, 2.10.0-1", "1.0, 1.0.1", "1.0-1, 1.0-2", "1.rc1, 1.0", "1.a, 1.b", "1.0, 1.0+1", "9, 10", "0.9.9, 1"})
-  @DisplayName("versions compare segment by segment: numbers numerically, a number above text, text lexically, longer wins a tie")
+  @CsvSource({"2.9.1-3, 2.10.0-1", "1.0, 1.0.1", "1.0-1, 1.0-2", "1.rc1, 1.0", "1.a, 1.b", "1.0, 1.0+1", "9, 10", "0.9.9, 1", "1..2, 1.0.2"})
+  @DisplayName("versions compare segment by segment: numbers numerically, a number above text or an empty segment, text lexically, longer wins a tie")
   void versionOrder(String older, String newer) {
     assertTrue(RuntimeCatalog.VERSION_ORDER.compare(older, newer) < 0, older + " < " + newer);
     assertTrue(RuntimeCatalog.VERSION_ORDER.compare(newer, older) > 0, newer + " > " + older);
