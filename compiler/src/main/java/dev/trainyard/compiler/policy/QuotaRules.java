@@ -53,8 +53,8 @@ final class QuotaRules {
   }
 
   private static Diagnostic over(ResolvedJob job, Platform.ClusterQueue cq, String resource, BigDecimal want, BigDecimal quota) {
-    String pointer = resource.equals("cpu") || resource.equals("memory") ? "/resources/" + resource
-        : resource.equals(job.platform().gpu().resourceName()) ? "/resources/gpus" : "/resources";
+    // totals() holds cpu, memory and the platform's GPU resource only.
+    String pointer = resource.equals("cpu") || resource.equals("memory") ? "/resources/" + resource : "/resources/gpus";
     String message = "the job asks for " + show(resource, want) + " of `" + resource + "` in total (" + job.topology().nodes()
         + " node(s)), but ClusterQueue `" + cq.name() + "` has a nominal quota of " + show(resource, quota);
     if (cq.cohort().isPresent()) {

@@ -22,8 +22,8 @@ final class TopologyRules {
     List<Diagnostic> out = new ArrayList<>();
     SourceMap map = job.spec().document().map();
     Framework f = job.runtime().framework();
-    boolean explicitProcs = job.spec().procsPerNode().filter(p -> !p.auto()).isPresent();
-    if ((f == Framework.JAX || f == Framework.PLAIN) && explicitProcs && job.topology().procsPerNode() != 1) {
+    // Resolve gives JAX and plain 1 process per node unless procsPerNode names a count, so != 1 means the user asked.
+    if ((f == Framework.JAX || f == Framework.PLAIN) && job.topology().procsPerNode() != 1) {
       out.add(Diagnostic.error(DiagnosticCode.TOO_MANY_PROCESSES, map.at("/procsPerNode"), "/procsPerNode",
               "runtime " + job.runtime().name() + " starts one process per node, so `procsPerNode` cannot be "
                   + job.topology().procsPerNode())

@@ -12,8 +12,9 @@ public final class Durations {
 
   /** Seconds in {@code text}, or empty when it is not a duration or is zero. */
   public static OptionalLong seconds(String text) {
+    // A blank text matches (every part is optional) and sums to 0, which is no duration.
     Matcher m = DURATION.matcher(text.trim());
-    if (text.isBlank() || !m.matches()) {
+    if (!m.matches()) {
       return OptionalLong.empty();
     }
     long total = part(m, 1) * 86_400 + part(m, 2) * 3_600 + part(m, 3) * 60 + part(m, 4);

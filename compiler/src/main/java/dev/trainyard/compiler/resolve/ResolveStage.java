@@ -55,7 +55,7 @@ public final class ResolveStage {
     ResolvedJob job =
         new ResolvedJob(
             spec, rt, in.platform(), target.get(), in.source(), naming, topology, resources,
-            command(in, rt, problems), spec.secrets(), spec.volumes(),
+            command(in, rt), spec.secrets(), spec.volumes(),
             spec.retries().orElse(DEFAULT_RETRIES), timeout, in.stamp());
     return problems.isEmpty() ? StageResult.of(job, List.of()) : StageResult.failed(problems);
   }
@@ -123,15 +123,12 @@ public final class ResolveStage {
     return CanonicalJson.sha256Hex(key).substring(0, RUN_ID_LENGTH);
   }
 
-  private static Command command(ResolveInput in, RuntimeDefinition rt, List<Diagnostic> problems) {
+  private static Command command(ResolveInput in, RuntimeDefinition rt) {
     TrainSpec spec = in.spec();
     String folder = in.source().trainYamlFolder();
     String relative = spec.workdir().map(w -> folder.isEmpty() ? w : folder + "/" + w).orElse(folder);
+    // The schema allows no `..` and no leading `/` in workdir, so the path stays inside the repository.
     Path normalized = Path.of("/", relative).normalize();
-    if (spec.workdir().isPresent() && !normalized.startsWith("/")) {
-      problems.add(Diagnostic.error(DiagnosticCode.WORKDIR_OUTSIDE_REPO, at(spec, "/workdir"), "/workdir",
-          "`workdir` must stay inside the repository, got \"" + spec.workdir().get() + "\""));
-    }
     String workdir = (SOURCE_ROOT + normalized).replaceFirst("/$", "");
     String setup = spec.setup().orElse(in.requirementsTxt() ? "pip install -r requirements.txt" : "");
     return new Command(spec.image().orElse(rt.image()), workdir, setup, spec.run(), spec.env());
@@ -139,16 +136,17 @@ public final class ResolveStage {
 
   /** platform.yaml's {@code namespaces[].runtimes}: a team may be limited to the runtimes its platform supports. */
   private static boolean runtimeAllowed(ResolveInput in, RuntimeDefinition rt, Target target, List<Diagnostic> problems) {
-    Optional<Platform.NamespaceRule> ns = in.platform().namespaces().stream()
-        .filter(n -> n.cluster().equals(target.cluster()) && n.name().equals(target.namespace())).findFirst();
-    if (ns.isEmpty() || ns.get().allowsRuntime(rt.name())) {
+    // TargetChoice picked the target from these namespaces, so it is there.
+    Platform.NamespaceRule ns = in.platform().namespaces().stream()
+        .filter(n -> n.cluster().equals(target.cluster()) && n.name().equals(target.namespace())).findFirst().orElseThrow();
+    if (ns.allowsRuntime(rt.name())) {
       return true;
     }
     boolean named = in.spec().runtime().isPresent();
     problems.add(Diagnostic.error(DiagnosticCode.RUNTIME_NOT_ALLOWED,
             named ? at(in.spec(), "/runtime") : SourceLocation.ofFile(in.spec().document().source().displayPath()), named ? "/runtime" : "",
             "runtime \"" + rt.name() + "\" is not allowed in namespace `" + target.namespace() + "`")
-        .withHint("namespace `" + target.namespace() + "` allows the runtimes " + String.join(", ", ns.get().runtimes()) + " ("
+        .withHint("namespace `" + target.namespace() + "` allows the runtimes " + String.join(", ", ns.runtimes()) + " ("
             + in.platform().origin() + ")"));
     return false;
   }

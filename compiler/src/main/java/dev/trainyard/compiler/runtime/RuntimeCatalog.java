@@ -61,14 +61,12 @@ public final class RuntimeCatalog {
    * @return empty when no such runtime or version is installed
    */
   public Optional<RuntimeDefinition> find(String ref) {
-    int at = ref.indexOf('@');
-    String name = at < 0 ? ref : ref.substring(0, at);
-    List<RuntimeDefinition> candidates = runtimes.stream().filter(r -> r.name().equals(name)).toList();
-    if (at < 0) {
+    String[] nameAndVersion = ref.split("@", 2);
+    List<RuntimeDefinition> candidates = runtimes.stream().filter(r -> r.name().equals(nameAndVersion[0])).toList();
+    if (nameAndVersion.length == 1) {
       return candidates.isEmpty() ? Optional.empty() : Optional.of(candidates.get(candidates.size() - 1));
     }
-    String version = ref.substring(at + 1);
-    return candidates.stream().filter(r -> r.version().equals(version)).findFirst();
+    return candidates.stream().filter(r -> r.version().equals(nameAndVersion[1])).findFirst();
   }
 
   static int compareVersions(String a, String b) {

@@ -1,0 +1,139 @@
+package dev.trainyard.compiler.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.trainyard.compiler.CompileResult;
+import dev.trainyard.compiler.cluster.ClusterDryRun.ClusterUnavailableException;
+import dev.trainyard.compiler.diagnostic.Diagnostic;
+import dev.trainyard.compiler.diagnostic.DiagnosticCode;
+import dev.trainyard.compiler.manifest.OutputTree;
+import dev.trainyard.compiler.testing.TrainProject;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The server-side dry run against a real kube-apiserver with the JobSet and Kueue CRDs (no webhooks):
+ * what the server accepts gives no diagnostic, each rejection is an E602 at the train.yaml field behind
+ * the rejected one, and an unreachable or misconfigured cluster is an environment error. Not run (an
+ * assumption with the reason) when the k8s binaries cache is not built.
+ */
+class ClusterDryRunTest {
+  private static final String TRAIN = "run: torchrun train.py\nnodes: 2\nresources: {cpu: 3}\n";
+  private static LocalApiServer server;
+  @TempDir Path temp;
+
+  @BeforeAll
+  static void startServer() {
+    StringBuilder reason = new StringBuilder();
+    Optional<Path> cache = LocalApiServer.binaries(reason);
+    Assumptions.assumeTrue(cache.isPresent(), "NOT RUN: " + reason);
+    server = LocalApiServer.shared(cache.get());
+  }
+
+  private static ClusterDryRun connect() {
+    return ClusterDryRun.connect(Optional.of(server.kubeconfig()), Optional.empty());
+  }
+
+  private CompileResult compile() {
+    CompileResult r = TrainProject.create(temp, TRAIN).compile();
+    TrainProject.tree(r);
+    return r;
+  }
+
+  /** {@code tree} with the first match of {@code regex} replaced in the one file whose name starts with {@code prefix}. */
+  private static OutputTree edited(OutputTree tree, String prefix, String regex, String to) {
+    TreeMap<String, String> files = new TreeMap<>(tree.files());
+    String key = files.keySet().stream().filter(f -> f.substring(f.lastIndexOf('/') + 1).startsWith(prefix)).findFirst().orElseThrow();
+    String text = files.get(key);
+    assertTrue(java.util.regex.Pattern.compile(regex).matcher(text).find(), text);
+    files.put(key, text.replaceFirst(regex, to));
+    return new OutputTree(files, tree.ownedFolders());
+  }
+
+  @Test
+  @DisplayName("a compiled torch run (JobSet, ClusterQueue, ResourceFlavor, LocalQueue) passes the dry run with no diagnostic")
+  void acceptedTree() {
+    CompileResult r = compile();
+    try (ClusterDryRun dryRun = connect()) {
+      assertEquals(List.of(), dryRun.check(r.tree().orElseThrow(), r.job().orElseThrow()));
+    }
+  }
+
+  @Test
+  @DisplayName("a value the JobSet CRD schema rejects is E602 naming the field, at train.yaml's resources line with a hint to change it")
+  void rejectedField() {
+    CompileResult r = compile();
+    OutputTree bad = edited(r.tree().orElseThrow(), "jobset-", "cpu: \"?3\"?", "cpu: lots");
+    List<Diagnostic> found;
+    try (ClusterDryRun dryRun = connect()) {
+      found = dryRun.check(bad, r.job().orElseThrow());
+    }
+    assertEquals(1, found.size(), found.toString());
+    Diagnostic d = found.get(0);
+    assertEquals(DiagnosticCode.CLUSTER_REJECTED, d.code());
+    assertTrue(d.isError());
+    String name = r.job().orElseThrow().naming().runName();
+    assertTrue(d.message().startsWith("the cluster rejected JobSet " + name + ": spec.replicatedJobs[0].template.spec.template.spec.containers[0].resources."),
+        d.message());
+    assertEquals("/resources", d.pointer());
+    assertEquals(3, d.location().line());
+    assertEquals("change `resources` in train.yaml", d.hint());
+  }
+
+  @Test
+  @DisplayName("an object the server has no kind for is one E602 at the file, naming the object and its tree file")
+  void rejectedWithoutCauses() {
+    CompileResult r = compile();
+    TreeMap<String, String> files = new TreeMap<>(r.tree().orElseThrow().files());
+    files.put("clusters/local/default/x/widget-w.yaml", "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w, namespace: default}\n");
+    List<Diagnostic> found;
+    try (ClusterDryRun dryRun = connect()) {
+      found = dryRun.check(new OutputTree(files, r.tree().orElseThrow().ownedFolders()), r.job().orElseThrow());
+    }
+    assertEquals(1, found.size(), found.toString());
+    assertTrue(found.get(0).message().startsWith("the cluster rejected Widget w (clusters/local/default/x/widget-w.yaml): "),
+        found.get(0).message());
+    assertEquals("", found.get(0).pointer());
+    assertEquals("the cluster's CRDs or webhooks disagree with what Trainyard emits; check the JobSet and Kueue versions installed",
+        found.get(0).hint());
+  }
+
+  @Test
+  @DisplayName("the current context by name connects; a context the kubeconfig lacks is an environment error naming it")
+  void contexts() {
+    ClusterDryRun.connect(Optional.of(server.kubeconfig()), Optional.of("local")).close();
+    ClusterUnavailableException e = assertThrows(ClusterUnavailableException.class,
+        () -> ClusterDryRun.connect(Optional.of(server.kubeconfig()), Optional.of("prod")));
+    assertEquals("kubeconfig has no context \"prod\"", e.getMessage());
+  }
+
+  @Test
+  @DisplayName("an unreadable kubeconfig, a closed port and a wrong token are environment errors, never rejections")
+  void unavailable() throws IOException {
+    Path missing = temp.resolve("nope");
+    ClusterUnavailableException unreadable = assertThrows(ClusterUnavailableException.class,
+        () -> ClusterDryRun.connect(Optional.of(missing), Optional.empty()));
+    assertTrue(unreadable.getMessage().startsWith("cannot read kubeconfig " + missing + ": "), unreadable.getMessage());
+    String config = Files.readString(server.kubeconfig());
+    Path closed = Files.writeString(temp.resolve("closed"),
+        config.replaceAll("server: https://127.0.0.1:\\d+", "server: https://127.0.0.1:" + LocalApiServer.freePort()));
+    ClusterUnavailableException down = assertThrows(ClusterUnavailableException.class,
+        () -> ClusterDryRun.connect(Optional.of(closed), Optional.empty()));
+    assertTrue(down.getMessage().startsWith("the cluster at https://127.0.0.1:"), down.getMessage());
+    Path wrongToken = Files.writeString(temp.resolve("token"), config.replaceAll("token: .*", "token: wrong"));
+    ClusterUnavailableException denied = assertThrows(ClusterUnavailableException.class,
+        () -> ClusterDryRun.connect(Optional.of(wrongToken), Optional.empty()));
+    assertTrue(denied.getMessage().contains("did not answer"), denied.getMessage());
+  }
+}

@@ -1,0 +1,112 @@
+package dev.trainyard.compiler.resolve;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.trainyard.compiler.CompileResult;
+import dev.trainyard.compiler.diagnostic.Diagnostic;
+import dev.trainyard.compiler.diagnostic.DiagnosticCode;
+import dev.trainyard.compiler.testing.CompileCall;
+import dev.trainyard.compiler.testing.TrainProject;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What resolve fills in: timeout, the default name, workdir, setup, and the namespace's runtime list per cluster. */
+class ResolveStageTest {
+  @TempDir Path temp;
+  private int projects;
+
+  private TrainProject project(String folder, String yaml, Map<String, String> files) {
+    return TrainProject.create(temp.resolve("p" + projects++), folder, yaml, files);
+  }
+
+  private CompileResult compile(String yaml) {
+    return project(TrainProject.FOLDER, yaml, Map.of()).compile();
+  }
+
+  private static JsonNode jobSpec(CompileResult r) {
+    return TrainProject.object(r, "JobSet").path("spec").path("replicatedJobs").path(0).path("template").path("spec");
+  }
+
+  @Test
+  @DisplayName("timeout: 1h30m5s becomes activeDeadlineSeconds 5405; no timeout gives the 24 h default")
+  void timeout() {
+    assertEquals(5405, jobSpec(compile("run: torchrun x.py\ntimeout: 1h30m5s\n")).path("activeDeadlineSeconds").asLong());
+    assertEquals(86400, jobSpec(compile("run: torchrun x.py\n")).path("activeDeadlineSeconds").asLong());
+  }
+
+  @Test
+  @DisplayName("a zero or malformed timeout is E308 at the timeout line, and the run does not compile")
+  void badTimeout() {
+    for (String t : List.of("0s", "0h0m")) {
+      CompileResult r = compile("run: torchrun x.py\ntimeout: \"" + t + "\"\n");
+      List<Diagnostic> d = TrainProject.withCode(r, DiagnosticCode.INVALID_DURATION);
+      assertEquals(1, d.size(), r.diagnostics().toString());
+      assertEquals("`timeout` must be a duration such as 24h, 90m or 1h30m, got \"" + t + "\"", d.get(0).message());
+      assertEquals("/timeout", d.get(0).pointer());
+      assertEquals(2, d.get(0).location().line());
+      assertFalse(r.tree().isPresent());
+    }
+  }
+
+  @Test
+  @DisplayName("without `name`, the run is named after train.yaml's folder, or after the repo when it sits at the root")
+  void defaultName() {
+    CompileResult inFolder = compile("run: torchrun x.py\n");
+    assertTrue(inFolder.job().orElseThrow().naming().runName().startsWith("demo-"), inFolder.job().orElseThrow().naming().toString());
+    assertEquals("demo", inFolder.job().orElseThrow().naming().jobName());
+    CompileResult atRoot = project("", "run: torchrun x.py\n", Map.of()).compile();
+    assertEquals("llm-training", atRoot.job().orElseThrow().naming().jobName());
+  }
+
+  @Test
+  @DisplayName("workdir is relative to train.yaml's folder in the cloned source; none is train.yaml's folder")
+  void workdir() throws java.io.IOException {
+    TrainProject p = project(TrainProject.FOLDER, "run: torchrun x.py\nworkdir: src/./lib\n", Map.of());
+    java.nio.file.Files.createDirectories(p.trainYaml().getParent().resolve("src/lib"));
+    JsonNode pod = TrainProject.podSpec(TrainProject.object(p.compile(), "JobSet"), "node");
+    assertEquals(ResolveStage.SOURCE_ROOT + "/jobs/demo/src/lib", pod.path("containers").path(0).path("workingDir").asText());
+    JsonNode plain = TrainProject.podSpec(TrainProject.object(compile("run: torchrun x.py\n"), "JobSet"), "node");
+    assertEquals(ResolveStage.SOURCE_ROOT + "/jobs/demo", plain.path("containers").path(0).path("workingDir").asText());
+    JsonNode root = TrainProject.podSpec(TrainProject.object(project("", "run: torchrun x.py\n", Map.of()).compile(), "JobSet"), "node");
+    assertEquals(ResolveStage.SOURCE_ROOT, root.path("containers").path(0).path("workingDir").asText());
+  }
+
+  @Test
+  @DisplayName("a requirements.txt next to train.yaml sets up with pip unless `setup` is written; neither gives no setup")
+  void setup() {
+    JsonNode withFile = TrainProject.object(project(TrainProject.FOLDER, "run: torchrun x.py\n", Map.of("requirements.txt", "numpy\n"))
+        .compile(), "JobSet");
+    assertEquals("pip install -r requirements.txt", TrainProject.env(withFile, "node", "TRAINYARD_SETUP").path("value").asText());
+    JsonNode written = TrainProject.object(project(TrainProject.FOLDER, "run: torchrun x.py\nsetup: make deps\n",
+        Map.of("requirements.txt", "numpy\n")).compile(), "JobSet");
+    assertEquals("make deps", TrainProject.env(written, "node", "TRAINYARD_SETUP").path("value").asText());
+    assertTrue(TrainProject.env(TrainProject.object(compile("run: torchrun x.py\n"), "JobSet"), "node", "TRAINYARD_SETUP")
+        .isMissingNode());
+  }
+
+  @Test
+  @DisplayName("the runtime list of the target namespace counts, not that of a same-named namespace in another cluster")
+  void runtimeListOfTargetCluster() {
+    String platform = "apiVersion: trainyard.dev/v1\nkind: Platform\ndefaultRuntime: torch\n"
+        + "clusters: [{name: local, domain: cluster.local}, {name: prod, domain: cluster.local}]\n"
+        + "namespaces: [{name: team-a, cluster: prod, defaultQueue: q, runtimes: [mpi, torch]},"
+        + " {name: team-a, cluster: local, defaultQueue: q, runtimes: [torch]}]\n"
+        + "secrets: {policy: plain, allowPlain: true}\n"
+        + "queues:\n  resourceFlavors: [{name: f}]\n"
+        + "  clusterQueues: [{name: cq, namespaces: [team-a], flavors: [{name: f, quota: {cpu: \"64\", memory: 256Gi}}]}]\n"
+        + "  localQueues: [{name: q, namespace: team-a, clusterQueue: cq}]\n";
+    Path dir = temp.resolve("multi");
+    TrainProject p = TrainProject.create(dir, "run: python x.py\nruntime: mpi\n");
+    CompileResult local = CompileCall.of(p.trainYaml()).platformText(dir, platform.replace("defaultQueue: q, runtimes", "sources: [\"*\"], defaultQueue: q, runtimes")).compile();
+    List<Diagnostic> d = TrainProject.withCode(local, DiagnosticCode.RUNTIME_NOT_ALLOWED);
+    assertEquals(1, d.size(), local.diagnostics().toString());
+    assertEquals("runtime \"mpi\" is not allowed in namespace `team-a`", d.get(0).message());
+  }
+}
