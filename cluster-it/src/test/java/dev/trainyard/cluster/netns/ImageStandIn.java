@@ -45,12 +45,28 @@ record ImageStandIn(Map<String, String> env, Optional<String> passwdLine, List<P
         return new ImageStandIn(openMpi().env(), Optional.empty(), List.of());
     }
 
-    /** A root image whose Python is the venv {@code venv} (first on PATH, as /opt/conda/bin in pytorch/pytorch). */
+    /**
+     * A root image whose Python is the venv {@code venv} (first on PATH, as /opt/conda/bin in pytorch/pytorch),
+     * with the interpreter installation the venv points at ({@code pyvenv.cfg} {@code home}).
+     */
     static ImageStandIn python(Path venv) {
         Map<String, String> env = new LinkedHashMap<>();
         env.put("PATH", venv.resolve("bin") + ":" + PATH);
         env.put("LD_LIBRARY_PATH", CUDA_LD_LIBRARY_PATH);
-        return new ImageStandIn(env, Optional.empty(), List.of(venv));
+        List<Path> software = new java.util.ArrayList<>(List.of(venv));
+        interpreterPrefix(venv).filter(p -> !p.equals(Path.of("/usr"))).ifPresent(software::add);
+        return new ImageStandIn(env, Optional.empty(), software);
+    }
+
+    /** The installation prefix of the venv's base interpreter: the parent of pyvenv.cfg's {@code home}. */
+    private static Optional<Path> interpreterPrefix(Path venv) {
+        try {
+            return java.nio.file.Files.readAllLines(venv.resolve("pyvenv.cfg")).stream()
+                    .filter(l -> l.startsWith("home = ")).findFirst()
+                    .map(l -> Path.of(l.substring("home = ".length()).trim()).getParent());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     /** The same image with one more ENV entry. */

@@ -67,6 +67,15 @@ final class PodLaunch {
         s.append("mount --bind ").append(q(hostsFile.toString())).append(" /etc/hosts\n");
         s.append("mount --bind ").append(q(write(podDir.resolve("passwd"), passwd()).toString())).append(" /etc/passwd\n");
         s.append("mount --bind ").append(q(write(podDir.resolve("group"), group()).toString())).append(" /etc/group\n");
+        // The image's software is first bound at a staging folder: a volume mounted over its parent (an
+        // emptyDir at /root) would hide the source path otherwise.
+        List<Path> staged = new ArrayList<>();
+        for (Path software : image.software()) {
+            Path stage = podDir.resolve("software").resolve(Integer.toString(staged.size()));
+            staged.add(stage);
+            s.append("mkdir -p ").append(q(stage.toString())).append('\n');
+            s.append("mount --bind ").append(q(software.toString())).append(' ').append(q(stage.toString())).append('\n');
+        }
         for (Mount m : mounts) {
             s.append("mkdir -p ").append(q(m.target())).append('\n');
             if (m.source().isPresent()) {
@@ -75,9 +84,10 @@ final class PodLaunch {
                 s.append("mount -t tmpfs -o ").append(q(m.tmpfsOptions())).append(" tmpfs ").append(q(m.target())).append('\n');
             }
         }
-        for (Path software : image.software()) {
-            s.append("mkdir -p ").append(q(software.toString())).append('\n');
-            s.append("mount --bind ").append(q(software.toString())).append(' ').append(q(software.toString())).append('\n');
+        for (int i = 0; i < staged.size(); i++) {
+            String target = image.software().get(i).toString();
+            s.append("mkdir -p ").append(q(target)).append('\n');
+            s.append("mount --bind ").append(q(staged.get(i).toString())).append(' ').append(q(target)).append('\n');
         }
         for (Mount m : mounts) {
             if (m.readOnly()) {
