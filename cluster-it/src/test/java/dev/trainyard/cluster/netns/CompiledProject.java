@@ -20,8 +20,9 @@ import java.util.stream.Stream;
  *
  * @param repo the source repo's folder (what the compiled GIT_REPO stands for)
  * @param run the compiled run
+ * @param files the compiled output tree (path → YAML)
  */
-record CompiledProject(Path repo, CompiledRun run) {
+record CompiledProject(Path repo, CompiledRun run, Map<String, String> files) {
 
     /** Commits {@code files} (relative path → text) under {@code jobs/<folder>/} and compiles its train.yaml. */
     static CompiledProject compile(Path dir, String folder, Map<String, String> files, Optional<Path> runtimes) {
@@ -42,7 +43,8 @@ record CompiledProject(Path repo, CompiledRun run) {
         if (result.hasErrors()) {
             throw new AssertionError("compile of " + folder + " failed: " + result.diagnostics());
         }
-        return new CompiledProject(dir, CompiledRun.from(result.tree().orElseThrow().files()));
+        Map<String, String> tree = result.tree().orElseThrow().files();
+        return new CompiledProject(dir, CompiledRun.from(tree), tree);
     }
 
     /** Copies an example folder of this repository ({@code examples/<name>/}) unmodified and compiles it. */

@@ -16,7 +16,7 @@ import java.util.TreeMap;
 /**
  * One run of a compiled output tree, read back from its YAML files exactly as the compiler wrote them: the
  * JobSet's pods (one per replicated job, job index and completion index, in the JobSet's order) and the
- * ConfigMaps and Secrets their volumes name. The only class of the harness that imports fabric8.
+ * ConfigMaps and Secrets their volumes name. The harness's only reader of the tree's YAML.
  *
  * @param jobSetName the JobSet's {@code metadata.name}
  * @param namespace the JobSet's namespace

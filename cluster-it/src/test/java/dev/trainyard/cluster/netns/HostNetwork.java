@@ -50,19 +50,27 @@ final class HostNetwork implements AutoCloseable {
         }
     }
 
-    /** Adds host number {@code hosts().size()}: its namespace, eth0 on the bridge, loopback up. */
+    /** Adds host number {@code hosts().size()} at {@code 10.213.0.<n+2>/24}. */
     Host addHost() {
+        return addHost("10.213.0." + (hosts.size() + 2), 24);
+    }
+
+    /**
+     * Adds a host at {@code address/prefix} (e.g. the pod IP a kwok node gave the pod, in kwok's
+     * {@code --cidr}): its namespace, eth0 on the bridge, loopback up.
+     */
+    Host addHost(String address, int prefix) {
         int index = hosts.size();
         if (index >= MAX_HOSTS) {
             throw new IllegalStateException("at most " + MAX_HOSTS + " hosts per network");
         }
-        Host host = new Host(name + "-" + index, "10.213.0." + (index + 2));
+        Host host = new Host(name + "-" + index, address);
         hosts.add(host);
         HostCommand.check("ip", "netns", "add", host.netns());
         HostCommand.check("ip", "link", "add", "eth0", "netns", host.netns(), "type", "veth",
                 "peer", "name", "p" + index, "netns", switchNs);
         inSwitch("ip", "link", "set", "p" + index, "master", "br0", "up");
-        inHost(host, "ip", "addr", "add", host.address() + "/24", "dev", "eth0");
+        inHost(host, "ip", "addr", "add", host.address() + "/" + prefix, "dev", "eth0");
         inHost(host, "ip", "link", "set", "eth0", "up");
         inHost(host, "ip", "link", "set", "lo", "up");
         return host;

@@ -42,20 +42,33 @@ final class NamespaceCluster implements AutoCloseable {
     private final List<String> published = new ArrayList<>();
     private final List<RunningPod> running = new ArrayList<>();
     private final Deque<Path> createdDirs = new ArrayDeque<>();
+    private final Optional<PodApiAccess> api;
 
     /**
      * @param work an empty folder for the pods' files (not under /tmp: pods get a private /tmp)
      * @param sourceRepo the git repo the compiled {@code GIT_REPO} stands for
      */
     NamespaceCluster(CompiledRun run, ImageStandIn image, Path work, Path sourceRepo) {
+        this(run, image, work, sourceRepo, Map.of(), Optional.empty());
+    }
+
+    /**
+     * @param addresses pod hostname → address (/16) for pods a real cluster already gave an IP; others get
+     *     10.213.0.x/24
+     * @param api the test cluster's API server as pods see it (service-account files, KUBERNETES_SERVICE_*)
+     */
+    NamespaceCluster(CompiledRun run, ImageStandIn image, Path work, Path sourceRepo, Map<String, String> addresses,
+            Optional<PodApiAccess> api) {
         this.run = run;
         this.image = image;
         this.work = work;
         this.sourceRepo = sourceRepo;
+        this.api = api;
         this.network = HostNetwork.create();
         try {
             for (PodPlan pod : run.pods()) {
-                hostOf.put(pod.hostname(run.jobSetName()), network.addHost());
+                String hostname = pod.hostname(run.jobSetName());
+                hostOf.put(hostname, addresses.containsKey(hostname) ? network.addHost(addresses.get(hostname), 16) : network.addHost());
             }
         } catch (RuntimeException e) {
             close();
@@ -87,9 +100,17 @@ final class NamespaceCluster implements AutoCloseable {
         PodSpec spec = pod.template().getSpec();
         Container container = spec.getContainers().get(0);
         PodVolumes volumes = new PodVolumes(spec, run, podDir, work.resolve("claims"));
-        List<Mount> mounts = volumes.materialize(container);
+        List<Mount> mounts = new ArrayList<>(volumes.materialize(container));
         new CodeSync(sourceRepo).play(spec, volumes);
-        Map<String, String> env = ContainerEnv.of(container, image.env(), hostname, fields(pod, hostname), run.secrets());
+        Map<String, String> kubeletEnv = new LinkedHashMap<>(image.env());
+        api.ifPresent(a -> {
+            mounts.add(a.serviceAccountMount(podDir));
+            kubeletEnv.putAll(a.serviceEnv());
+            a.startRelay(hostOf.get(hostname), podDir);
+        });
+        Map<String, String> env = new LinkedHashMap<>(ContainerEnv.of(container, kubeletEnv, hostname, fields(pod, hostname), run.secrets()));
+        // The Job controller adds the completion index to every container of an Indexed Job (JobSet's are).
+        env.putIfAbsent("JOB_COMPLETION_INDEX", Integer.toString(pod.podIndex()));
         PodLaunch launch = new PodLaunch(hostname, podDir, writeHostsFile(podDir, hostname), image, mounts);
         prepareMountPoints(mounts);
         RunningPod started = launch.start(hostOf.get(hostname), container, user(spec, container), env);
@@ -135,7 +156,7 @@ final class NamespaceCluster implements AutoCloseable {
         Map<String, String> fields = new LinkedHashMap<>();
         fields.put("metadata.annotations['batch.kubernetes.io/job-completion-index']", Integer.toString(pod.podIndex()));
         fields.put("metadata.name", hostname + "-harn5");
-        fields.put("metadata.namespace", run.namespace());
+        fields.put("metadata.namespace", api.map(PodApiAccess::namespace).orElse(run.namespace()));
         fields.put("status.podIP", hostOf.get(hostname).address());
         return fields;
     }
@@ -155,7 +176,8 @@ final class NamespaceCluster implements AutoCloseable {
         image.software().forEach(p -> targets.add(p.toString()));
         for (String target : targets) {
             boolean nested = mounts.stream().anyMatch(m -> !m.target().equals(target) && target.startsWith(m.target() + "/"));
-            if (!nested) {
+            boolean podOwn = target.startsWith("/run/") || target.startsWith("/var/run/") || target.startsWith("/tmp/");
+            if (!nested && !podOwn) {
                 createMissing(Path.of(target));
             }
         }

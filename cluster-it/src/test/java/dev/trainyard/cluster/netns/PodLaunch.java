@@ -67,6 +67,10 @@ final class PodLaunch {
         s.append("mount --bind ").append(q(hostsFile.toString())).append(" /etc/hosts\n");
         s.append("mount --bind ").append(q(write(podDir.resolve("passwd"), passwd()).toString())).append(" /etc/passwd\n");
         s.append("mount --bind ").append(q(write(podDir.resolve("group"), group()).toString())).append(" /etc/group\n");
+        // A container's own /tmp and /run (with the privilege-separation folder Debian's openssh-server keeps
+        // there), before the volumes: one may be mounted under /run (the service-account token).
+        s.append("mount -t tmpfs -o mode=1777 tmpfs /tmp\n");
+        s.append("mount -t tmpfs -o mode=755 tmpfs /run\nmkdir -m 755 /run/sshd\n");
         // The image's software is first bound at a staging folder: a volume mounted over its parent (an
         // emptyDir at /root) would hide the source path otherwise.
         List<Path> staged = new ArrayList<>();
@@ -94,9 +98,6 @@ final class PodLaunch {
                 s.append("mount -o remount,bind,ro ").append(q(m.target())).append('\n');
             }
         }
-        s.append("mount -t tmpfs -o mode=1777 tmpfs /tmp\n");
-        // A container's own /run, with the privilege-separation folder Debian's openssh-server image keeps there.
-        s.append("mount -t tmpfs -o mode=755 tmpfs /run\nmkdir -m 755 /run/sshd\n");
         return s.toString();
     }
 
