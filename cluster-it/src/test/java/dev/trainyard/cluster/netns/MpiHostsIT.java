@@ -93,13 +93,16 @@ class MpiHostsIT {
         return work.resolve("runtimes");
     }
 
+    /** Every rank prints the user's, the template's, the image's and the node's variables. */
+    static final String ENVCHECK = "runtime: mpienv\nnodes: 3\nprocsPerNode: 2\nenv:\n  HF_MODEL: t5-small\n"
+            + "run: echo \"envcheck rank=$OMPI_COMM_WORLD_RANK host=$(hostname) HF_MODEL=$HF_MODEL OMP=$OMP_NUM_THREADS"
+            + " LD=$LD_LIBRARY_PATH NCCL=$NCCL_SOCKET_IFNAME\"\n";
+
     @Test
     @DisplayName("a train.yaml env value, the runtime template's env, LD_LIBRARY_PATH and the node's NCCL_* reach every rank started over ssh")
     void environmentReachesRemoteRanks() throws Exception {
-        CompiledProject project = CompiledProject.compile(work.resolve("repo"), "job", Map.of("train.yaml",
-                "runtime: mpienv\nnodes: 3\nprocsPerNode: 2\nenv:\n  HF_MODEL: t5-small\n"
-                + "run: echo \"envcheck rank=$OMPI_COMM_WORLD_RANK host=$(hostname) HF_MODEL=$HF_MODEL OMP=$OMP_NUM_THREADS"
-                + " LD=$LD_LIBRARY_PATH NCCL=$NCCL_SOCKET_IFNAME\"\n"), Optional.of(runtimes("mpienv", 1000, "/home/mpiuser")));
+        CompiledProject project = CompiledProject.compile(work.resolve("repo"), "job", Map.of("train.yaml", ENVCHECK),
+                Optional.of(runtimes("mpienv", 1000, "/home/mpiuser")));
         try (NamespaceCluster cluster = new NamespaceCluster(project.run(), ImageStandIn.openMpi(), work.resolve("pods"), project.repo())) {
             MpiRun.Outcome outcome = MpiRun.run(cluster);
             assertEquals(0, outcome.exit(), outcome.output());
@@ -110,6 +113,28 @@ class MpiHostsIT {
                         "a rank lacks the forwarded env: " + line + "\n" + outcome.output());
             }
             assertEquals(3, lines.stream().map(l -> l.replaceAll(".* host=(\\S+) .*", "$1")).distinct().count(), outcome.output());
+        }
+    }
+
+    @Test
+    @DisplayName("the premise of the fix: with the same tree but launch.sh exporting only the user's env, ranks started over ssh lack LD_LIBRARY_PATH, NCCL_* and the template env")
+    void withoutForwardingTheEnvironmentIsLost() throws Exception {
+        CompiledProject project = CompiledProject.compile(work.resolve("repo"), "job", Map.of("train.yaml", ENVCHECK),
+                Optional.of(runtimes("mpienv", 1000, "/home/mpiuser")));
+        // launch.sh as compiled before the fix: no run-time forward list, no template names.
+        Map<String, byte[]> mpi = project.run().configMaps().get(project.run().jobSetName() + "-mpi");
+        String launch = new String(mpi.get("launch.sh"), java.nio.charset.StandardCharsets.UTF_8);
+        String before = launch.replace(" \"${forward[@]}\"", "").replace(" -x OMP_NUM_THREADS", "");
+        assertTrue(!before.equals(launch), "the compiled launch.sh has the forward list and the template name");
+        mpi.put("launch.sh", before.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        try (NamespaceCluster cluster = new NamespaceCluster(project.run(), ImageStandIn.openMpi(), work.resolve("pods"), project.repo())) {
+            MpiRun.Outcome outcome = MpiRun.run(cluster);
+            assertEquals(0, outcome.exit(), outcome.output());
+            List<String> lines = outcome.output().lines().filter(l -> l.startsWith("envcheck ")).toList();
+            assertEquals(6, lines.size(), outcome.output());
+            for (String line : lines) {
+                assertTrue(line.endsWith(" HF_MODEL=t5-small OMP= LD= NCCL="), "sshd gave this rank a fresh environment: " + line);
+            }
         }
     }
 
