@@ -102,6 +102,20 @@ final class NamespaceCluster implements AutoCloseable {
         PodVolumes volumes = new PodVolumes(spec, run, podDir, work.resolve("claims"));
         List<Mount> mounts = new ArrayList<>(volumes.materialize(container));
         new CodeSync(sourceRepo).play(spec, volumes);
+        Map<String, String> env = env(pod, container, podDir, mounts);
+        PodLaunch launch = new PodLaunch(hostname, podDir, writeHostsFile(podDir, hostname), image, mounts);
+        prepareMountPoints(mounts);
+        RunningPod started = launch.start(hostOf.get(hostname), container, user(spec, container), env);
+        running.add(started);
+        return started;
+    }
+
+    /**
+     * The container's env over the kubelet's (image ENV, service env); the API server's service-account
+     * mount joins {@code mounts} when the cluster has one.
+     */
+    private Map<String, String> env(PodPlan pod, Container container, Path podDir, List<Mount> mounts) {
+        String hostname = pod.hostname(run.jobSetName());
         Map<String, String> kubeletEnv = new LinkedHashMap<>(image.env());
         api.ifPresent(a -> {
             mounts.add(a.serviceAccountMount(podDir));
@@ -111,11 +125,7 @@ final class NamespaceCluster implements AutoCloseable {
         Map<String, String> env = new LinkedHashMap<>(ContainerEnv.of(container, kubeletEnv, hostname, fields(pod, hostname), run.secrets()));
         // The Job controller adds the completion index to every container of an Indexed Job (JobSet's are).
         env.putIfAbsent("JOB_COMPLETION_INDEX", Integer.toString(pod.podIndex()));
-        PodLaunch launch = new PodLaunch(hostname, podDir, writeHostsFile(podDir, hostname), image, mounts);
-        prepareMountPoints(mounts);
-        RunningPod started = launch.start(hostOf.get(hostname), container, user(spec, container), env);
-        running.add(started);
-        return started;
+        return env;
     }
 
     /** Makes {@code pod}'s name resolve on every host (now and for pods started later). */

@@ -64,9 +64,10 @@ final class PodLaunch {
     private String setupScript(User user) {
         StringBuilder s = new StringBuilder("set -e\n");
         s.append("hostname ").append(q(hostname)).append('\n');
-        s.append("mount --bind ").append(q(hostsFile.toString())).append(" /etc/hosts\n");
-        s.append("mount --bind ").append(q(write(podDir.resolve("passwd"), passwd()).toString())).append(" /etc/passwd\n");
-        s.append("mount --bind ").append(q(write(podDir.resolve("group"), group()).toString())).append(" /etc/group\n");
+        for (Map.Entry<String, Path> file : Map.of("/etc/hosts", hostsFile, "/etc/passwd", write(podDir.resolve("passwd"), passwd()),
+                "/etc/group", write(podDir.resolve("group"), group())).entrySet()) {
+            s.append("mount --bind ").append(q(file.getValue().toString())).append(' ').append(file.getKey()).append('\n');
+        }
         // A container's own /tmp and /run (with the privilege-separation folder Debian's openssh-server keeps
         // there), before the volumes: one may be mounted under /run (the service-account token).
         s.append("mount -t tmpfs -o mode=1777 tmpfs /tmp\n");
@@ -75,30 +76,28 @@ final class PodLaunch {
         // emptyDir at /root) would hide the source path otherwise.
         List<Path> staged = new ArrayList<>();
         for (Path software : image.software()) {
-            Path stage = podDir.resolve("software").resolve(Integer.toString(staged.size()));
-            staged.add(stage);
-            s.append("mkdir -p ").append(q(stage.toString())).append('\n');
-            s.append("mount --bind ").append(q(software.toString())).append(' ').append(q(stage.toString())).append('\n');
+            staged.add(podDir.resolve("software").resolve(Integer.toString(staged.size())));
+            bind(s, software, staged.get(staged.size() - 1).toString());
         }
         for (Mount m : mounts) {
-            s.append("mkdir -p ").append(q(m.target())).append('\n');
             if (m.source().isPresent()) {
-                s.append("mount --bind ").append(q(m.source().get().toString())).append(' ').append(q(m.target())).append('\n');
+                bind(s, m.source().get(), m.target());
             } else {
+                s.append("mkdir -p ").append(q(m.target())).append('\n');
                 s.append("mount -t tmpfs -o ").append(q(m.tmpfsOptions())).append(" tmpfs ").append(q(m.target())).append('\n');
             }
         }
         for (int i = 0; i < staged.size(); i++) {
-            String target = image.software().get(i).toString();
-            s.append("mkdir -p ").append(q(target)).append('\n');
-            s.append("mount --bind ").append(q(staged.get(i).toString())).append(' ').append(q(target)).append('\n');
+            bind(s, staged.get(i), image.software().get(i).toString());
         }
-        for (Mount m : mounts) {
-            if (m.readOnly()) {
-                s.append("mount -o remount,bind,ro ").append(q(m.target())).append('\n');
-            }
-        }
+        mounts.stream().filter(Mount::readOnly).forEach(m -> s.append("mount -o remount,bind,ro ").append(q(m.target())).append('\n'));
         return s.toString();
+    }
+
+    /** {@code mkdir -p target; mount --bind source target}. */
+    private static void bind(StringBuilder s, Path source, String target) {
+        s.append("mkdir -p ").append(q(target)).append('\n');
+        s.append("mount --bind ").append(q(source.toString())).append(' ').append(q(target)).append('\n');
     }
 
     private static String exec(User user, Container container, Map<String, String> env, List<String> argv) {
