@@ -44,7 +44,7 @@ record CompiledProject(Path repo, CompiledRun run, Map<String, String> files) {
             throw new AssertionError("compile of " + folder + " failed: " + result.diagnostics());
         }
         Map<String, String> tree = result.tree().orElseThrow().files();
-        return new CompiledProject(dir, CompiledRun.from(tree), tree);
+        return new CompiledProject(dir, CompiledRun.from(tree), new java.util.TreeMap<>(tree));
     }
 
     /** Copies an example folder of this repository ({@code examples/<name>/}) unmodified and compiles it. */

@@ -62,26 +62,58 @@ class JaxHostsIT {
     @Test
     @DisplayName("the jax example's bare jax.distributed.initialize() forms one group of 2 processes through the API server and trains")
     void bareInitializeFormsOneGroup(KubeCluster cluster) throws IOException {
+        List<RunningPod> pods = runOnHosts(cluster, true);
+        for (RunningPod pod : pods) {
+            assertEquals(0, pod.requireExit(TRAIN_TIMEOUT), pod.hostname() + ":\n" + pod.output());
+        }
+        String first = pods.get(0).output();
+        assertTrue(first.contains("2 processes, 2 devices (1 local, cpu)"), first);
+        assertTrue(first.contains("step 199: loss"), first);
+        assertTrue(first.contains("|w - w_true| = "), first);
+    }
+
+    @Test
+    @DisplayName("without the compiled RoleBinding the API server refuses JAX's pod lookup (403) and every process fails: the RBAC is what makes detection work")
+    void withoutRoleBindingDetectionIsRefused(KubeCluster cluster) throws IOException {
+        List<RunningPod> pods = runOnHosts(cluster, false);
+        for (RunningPod pod : pods) {
+            int exit = pod.requireExit(TRAIN_TIMEOUT);
+            assertTrue(exit != 0, pod.output());
+            assertTrue(pod.output().contains("Kubernetes API Error: 403 - Forbidden"), pod.output());
+        }
+    }
+
+    /** Compiles and applies the example (with or without its RoleBinding), starts its 2 pods on namespace hosts. */
+    private List<RunningPod> runOnHosts(KubeCluster cluster, boolean withRoleBinding) throws IOException {
         CompiledProject project = compileExample();
+        if (!withRoleBinding) {
+            project.files().keySet().removeIf(f -> f.contains("/rolebinding-"));
+        }
         String namespace = cluster.newNamespace();
         ClusterRunPods.apply(cluster.client(), project, namespace);
         Map<String, String> addresses = ClusterRunPods.podAddresses(cluster.client(), project.run(), namespace);
         String serviceAccount = project.run().pods().get(0).template().getSpec().getServiceAccountName();
         int apiPort = URI.create(cluster.client().getMasterUrl().toString()).getPort();
-        try (ApiServerRelay relay = new ApiServerRelay(work.resolve("api.sock"), apiPort)) {
-            PodApiAccess api = new PodApiAccess(relay, ClusterRunPods.token(cluster.client(), namespace, serviceAccount),
-                    ClusterRunPods.caPem(cluster.client()), namespace);
-            try (NamespaceCluster hosts = new NamespaceCluster(project.run(), ImageStandIn.python(venv), work.resolve("pods"),
-                    project.repo(), addresses, Optional.of(api))) {
-                List<RunningPod> pods = project.run().podsOf("node").stream().map(hosts::start).toList();
-                for (RunningPod pod : pods) {
-                    assertEquals(0, pod.requireExit(TRAIN_TIMEOUT), pod.hostname() + ":\n" + pod.output());
-                }
-                String first = pods.get(0).output();
-                assertTrue(first.contains("2 processes, 2 devices (1 local, cpu)"), first);
-                assertTrue(first.contains("step 199: loss"), first);
-                assertTrue(first.contains("|w - w_true| = "), first);
-            }
+        ApiServerRelay relay = closeLater(new ApiServerRelay(work.resolve("api.sock"), apiPort));
+        PodApiAccess api = new PodApiAccess(relay, ClusterRunPods.token(cluster.client(), namespace, serviceAccount),
+                ClusterRunPods.caPem(cluster.client()), namespace);
+        NamespaceCluster hosts = closeLater(new NamespaceCluster(project.run(), ImageStandIn.python(venv), work.resolve("pods"),
+                project.repo(), addresses, Optional.of(api)));
+        return project.run().podsOf("node").stream().map(hosts::start).toList();
+    }
+
+    private final java.util.Deque<AutoCloseable> toClose = new java.util.ArrayDeque<>();
+
+    private <T extends AutoCloseable> T closeLater(T resource) {
+        toClose.push(resource);
+        return resource;
+    }
+
+    /** Closes the hosts first, then the relay, also after a failed assertion. */
+    @org.junit.jupiter.api.AfterEach
+    void closeAll() throws Exception {
+        while (!toClose.isEmpty()) {
+            toClose.pop().close();
         }
     }
 }
