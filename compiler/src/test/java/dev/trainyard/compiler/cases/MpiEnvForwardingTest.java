@@ -47,9 +47,13 @@ class MpiEnvForwardingTest {
       + "                      - {name: UCX_TLS, value: tcp}\n";
 
   private CompileResult compileWithTemplateEnv() throws IOException {
+    return compileWithTemplateEnv("OpenMPI");
+  }
+
+  private CompileResult compileWithTemplateEnv(String implementation) throws IOException {
     Path runtimes = dir.resolve("runtimes/mpienv/1.0.0-1");
     Files.createDirectories(runtimes);
-    Files.writeString(runtimes.resolve("runtime.yaml"), TEMPLATE_ENV_RUNTIME);
+    Files.writeString(runtimes.resolve("runtime.yaml"), TEMPLATE_ENV_RUNTIME.replace("implementation: OpenMPI", "implementation: " + implementation));
     TrainProject project = TrainProject.create(dir.resolve("repo"), "runtime: mpienv\nnodes: 2\nrun: python train.py\nenv:\n  HF_MODEL: t5-small\n");
     return CaseCompile.compile(project, Optional.of(dir.resolve("runtimes")));
   }
@@ -94,6 +98,25 @@ class MpiEnvForwardingTest {
     assertFalse(forwards(bare, "LD_LIBRARY_PATH"), "an unset LD_LIBRARY_PATH is not named (Open MPI would warn): " + bare);
     assertFalse(bare.stream().anyMatch(w -> w.startsWith("NCCL_")), bare.toString());
     assertTrue(forwards(bare, "HF_MODEL"), bare.toString());
+  }
+
+  @Test
+  @DisplayName("MPICH (Hydra): launch.sh passes one -genvlist with PATH, the user's and template names, then the set LD_LIBRARY_PATH and NCCL_* names")
+  void hydraGetsOneNameList() throws IOException {
+    CompileResult r = compileWithTemplateEnv("MPICH");
+    assertFalse(r.hasErrors(), r.diagnostics().toString());
+    List<String> argv = runLaunchScript(r, Map.of("LD_LIBRARY_PATH", "/usr/local/nvidia/lib64", "NCCL_IB_HCA", "mlx5_0"));
+    int flag = argv.indexOf("-genvlist");
+    assertTrue(flag > 0 && !argv.contains("-x"), "Hydra takes -genvlist, not -x: " + argv);
+    List<String> names = Arrays.asList(argv.get(flag + 1).split(","));
+    assertEquals("PATH", names.get(0), argv.toString());
+    assertTrue(names.containsAll(List.of("HF_MODEL", "OMP_NUM_THREADS", "UCX_TLS", "LD_LIBRARY_PATH", "NCCL_IB_HCA")), names.toString());
+    assertEquals(List.of("LD_LIBRARY_PATH", "NCCL_IB_HCA"), names.subList(names.size() - 2, names.size()).stream().sorted().toList(),
+        "the run-time names come last: " + names);
+
+    List<String> bare = runLaunchScript(r, Map.of());
+    String list = bare.get(bare.indexOf("-genvlist") + 1);
+    assertFalse(list.endsWith(",") || list.contains(",,"), "no empty name when nothing is set at run time: " + list);
   }
 
   /** Runs the emitted launch.sh with bash, every hostfile name resolvable and mpirun recording its argv. */
