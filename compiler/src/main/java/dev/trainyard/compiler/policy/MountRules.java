@@ -54,6 +54,11 @@ final class MountRules {
   }
 
   private static boolean overlaps(String a, String b) {
-    return a.equals(b) || a.startsWith(b + "/") || b.startsWith(a + "/");
+    return a.equals(b) || inside(a, b) || inside(b, a);
+  }
+
+  /** Whether normalised {@code child} lies below {@code parent}; "/" is the one parent that ends in a slash. */
+  private static boolean inside(String child, String parent) {
+    return child.startsWith(parent.endsWith("/") ? parent : parent + "/");
   }
 }

@@ -40,9 +40,8 @@ final class QuotaRules {
     BigDecimal nodes = BigDecimal.valueOf(job.topology().nodes());
     totals.put("cpu", Quantities.parse(r.cpu()).orElse(BigDecimal.ZERO).multiply(nodes));
     totals.put("memory", Quantities.parse(r.memory()).orElse(BigDecimal.ZERO).multiply(nodes));
-    if (r.gpus() > 0) {
-      totals.put(job.platform().gpu().resourceName(), BigDecimal.valueOf((long) r.gpus() * job.topology().nodes()));
-    }
+    // A CPU-only job's 0 GPUs never exceed a quota, so the GPU total is there for every job.
+    totals.put(job.platform().gpu().resourceName(), BigDecimal.valueOf((long) r.gpus() * job.topology().nodes()));
     boolean separateLauncher = JobLayout.of(job.runtime(), job.topology().nodes()).job(JobLayout.LAUNCHER)
         .map(l -> !l.runsRanks()).orElse(false);
     if (separateLauncher) {

@@ -83,30 +83,49 @@ final class MpiFiles {
         + "    sleep 2\n"
         + "  done\n"
         + "done\n"
+        + "# LD_LIBRARY_PATH and every NCCL_* set here (by the image, the node, the runtime or the user) reach the ranks too.\n"
+        + "forward=()\n"
+        + "for name in $(compgen -e); do\n"
+        + "  case \"$name\" in LD_LIBRARY_PATH|NCCL_*) forward+=(" + (openMpi() ? "-x \"$name\"" : "\",$name\"") + ") ;; esac\n"
+        + "done\n"
         + "exec " + String.join(" ", mpirunArgs(forwarded)) + " /bin/bash -eo pipefail -c \"$TRAINYARD_RUN\"\n";
+  }
+
+  /**
+   * Whether launch.sh forwards {@code name} only when it is set in the launcher's container: the
+   * dynamic-linker path and NCCL's settings, which images and GPU nodes set (GKE's driver libraries are found
+   * only through {@code LD_LIBRARY_PATH}: container-engine-accelerators cmd/nvidia_gpu). Naming an unset one
+   * with {@code -x} makes Open MPI 4.1 print a warning.
+   */
+  static boolean forwardedWhenSet(String name) {
+    return name.equals("LD_LIBRARY_PATH") || name.startsWith("NCCL_");
   }
 
   /**
    * mpirun with an explicit hostfile (Open MPI 5 ignores {@code OMPI_MCA_orte_*}: trainer#4028,
    * mpi-operator#842), {@code -np} = nodes × slots, the working directory, and every forwarded variable
-   * ({@code -x NAME}: ranks started over ssh get a fresh environment, trainer#3427).
+   * ({@code -x NAME}: ranks started over ssh get a fresh environment, trainer#3427), then the names the
+   * script's {@code forward} array collected at run time (see {@link #forwardedWhenSet}).
    */
   List<String> mpirunArgs(List<String> forwarded) {
     List<String> args = new ArrayList<>(List.of("mpirun"));
     String np = Integer.toString(job.topology().worldSize());
-    if (mpi.implementation() == MpiImplementation.OPEN_MPI) {
+    if (openMpi()) {
       args.addAll(List.of("--hostfile", HOSTFILE, "-np", np, "--wdir", job.command().workdir()));
       if (job.runtime().user().isRoot()) {
         args.add("--allow-run-as-root");
       }
       forwarded.forEach(name -> args.addAll(List.of("-x", name)));
+      args.add("\"${forward[@]}\"");
     } else {
       args.addAll(List.of("-f", HOSTFILE, "-np", np, "-wdir", job.command().workdir()));
-      if (!forwarded.isEmpty()) {
-        args.addAll(List.of("-genvlist", String.join(",", forwarded)));
-      }
+      args.addAll(List.of("-genvlist", String.join(",", forwarded) + "\"$(printf %s \"${forward[@]}\")\""));
     }
     return args;
+  }
+
+  private boolean openMpi() {
+    return mpi.implementation() == MpiImplementation.OPEN_MPI;
   }
 
   /** Node pods: setup, then sshd in the foreground; the readiness probe checks its port. */

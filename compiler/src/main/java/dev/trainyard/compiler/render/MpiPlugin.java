@@ -1,5 +1,6 @@
 package dev.trainyard.compiler.render;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.trainyard.compiler.manifest.Manifest;
@@ -8,8 +9,9 @@ import dev.trainyard.compiler.resolve.ResolvedJob;
 import dev.trainyard.compiler.runtime.MpiSettings;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * MPI runtimes (Open MPI, DeepSpeed, MLX): node pods serve sshd, one launcher runs {@code mpirun} over the
@@ -58,12 +60,32 @@ final class MpiPlugin implements FrameworkPlugin {
     return env;
   }
 
-  /** What mpirun exports to every rank: PATH, the user's env and secrets, and the neutral names. */
-  private static List<String> forwarded(ResolvedJob job, EnvList env) {
-    List<String> names = new ArrayList<>(List.of("PATH"));
-    env.names().stream()
-        .filter(n -> !n.startsWith("TRAINYARD_") && !n.equals("PATH"))
-        .forEach(names::add);
+  /**
+   * What mpirun exports by name to every rank (sshd gives ranks it starts a fresh environment, so only
+   * exported names arrive: trainer#3427; horovod docs/mpi.rst forwards PATH and LD_LIBRARY_PATH): PATH, the
+   * user's env and secrets, the neutral names, and every env name the runtime's JobSet template sets on a
+   * container. {@code LD_LIBRARY_PATH} and {@code NCCL_*} are left out here: launch.sh forwards whichever of
+   * them are set in its container at run time ({@link MpiFiles#launchScript}), since the image or the node
+   * may set them and the compiler cannot know.
+   */
+  static List<String> forwarded(ResolvedJob job, EnvList env) {
+    Set<String> names = new TreeSet<>(env.names());
+    names.addAll(templateEnvNames(job.runtime().skeleton()));
+    List<String> out = new ArrayList<>(List.of("PATH"));
+    names.stream().filter(n -> !n.startsWith("TRAINYARD_") && !n.equals("PATH") && !MpiFiles.forwardedWhenSet(n))
+        .forEach(out::add);
+    return out;
+  }
+
+  /** Names of every {@code env} entry on the containers of the skeleton's replicated jobs. */
+  static Set<String> templateEnvNames(ObjectNode skeleton) {
+    Set<String> names = new TreeSet<>();
+    for (JsonNode rjob : skeleton.path("spec").path("replicatedJobs")) {
+      for (JsonNode container : rjob.path("template").path("spec").path("template").path("spec").path("containers")) {
+        container.path("env").forEach(e -> names.add(e.path("name").asText()));
+      }
+    }
+    names.remove("");
     return names;
   }
 

@@ -26,9 +26,7 @@ public final class Names {
   public static String sanitize(String name, int max) {
     String s = name.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9-]", "-").replaceAll("-+", "-");
     s = s.replaceFirst("^[^a-z]+", "");
-    if (s.length() > max) {
-      s = s.substring(0, max);
-    }
+    s = s.substring(0, Math.min(s.length(), max));
     s = s.replaceFirst("-+$", "");
     return s.isEmpty() ? "job" : s;
   }

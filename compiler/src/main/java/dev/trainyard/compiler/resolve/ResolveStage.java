@@ -42,13 +42,12 @@ public final class ResolveStage {
     Optional<RuntimeDefinition> runtime = RuntimeChoice.find(in, problems);
     Optional<Target> target = TargetChoice.choose(in, problems);
     long timeout = timeoutSeconds(spec, problems);
-    if (runtime.isEmpty() || target.isEmpty() || !problems.isEmpty()) {
+    if (runtime.isEmpty() || target.isEmpty()) {
       return StageResult.failed(problems);
     }
     RuntimeDefinition rt = runtime.get();
-    if (!runtimeAllowed(in, rt, target.get(), problems)) {
-      return StageResult.failed(problems);
-    }
+    // Any problem found so far (timeout, runtime not allowed, workdir) fails the stage below, after the job is built.
+    checkRuntimeAllowed(in, rt, target.get(), problems);
     NodeResources resources = resources(spec.resources(), rt);
     Topology topology = new Topology(spec.nodes().orElse(1), procsPerNode(spec, resources, rt.framework()));
     Naming naming = naming(in, JobLayout.of(rt, topology.nodes()));
@@ -126,7 +125,7 @@ public final class ResolveStage {
   private static Command command(ResolveInput in, RuntimeDefinition rt) {
     TrainSpec spec = in.spec();
     String folder = in.source().trainYamlFolder();
-    String relative = spec.workdir().map(w -> folder.isEmpty() ? w : folder + "/" + w).orElse(folder);
+    String relative = spec.workdir().map(w -> folder + "/" + w).orElse(folder);
     // The schema allows no `..` and no leading `/` in workdir, so the path stays inside the repository.
     Path normalized = Path.of("/", relative).normalize();
     String workdir = (SOURCE_ROOT + normalized).replaceFirst("/$", "");
@@ -135,12 +134,12 @@ public final class ResolveStage {
   }
 
   /** platform.yaml's {@code namespaces[].runtimes}: a team may be limited to the runtimes its platform supports. */
-  private static boolean runtimeAllowed(ResolveInput in, RuntimeDefinition rt, Target target, List<Diagnostic> problems) {
+  private static void checkRuntimeAllowed(ResolveInput in, RuntimeDefinition rt, Target target, List<Diagnostic> problems) {
     // TargetChoice picked the target from these namespaces, so it is there.
     Platform.NamespaceRule ns = in.platform().namespaces().stream()
         .filter(n -> n.cluster().equals(target.cluster()) && n.name().equals(target.namespace())).findFirst().orElseThrow();
     if (ns.allowsRuntime(rt.name())) {
-      return true;
+      return;
     }
     boolean named = in.spec().runtime().isPresent();
     problems.add(Diagnostic.error(DiagnosticCode.RUNTIME_NOT_ALLOWED,
@@ -148,7 +147,6 @@ public final class ResolveStage {
             "runtime \"" + rt.name() + "\" is not allowed in namespace `" + target.namespace() + "`")
         .withHint("namespace `" + target.namespace() + "` allows the runtimes " + String.join(", ", ns.runtimes()) + " ("
             + in.platform().origin() + ")"));
-    return false;
   }
 
   static SourceLocation at(TrainSpec spec, String pointer) {

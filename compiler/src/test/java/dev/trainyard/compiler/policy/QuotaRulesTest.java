@@ -94,6 +94,22 @@ class QuotaRulesTest {
   }
 
   @Test
+  @DisplayName("a launcher that is rank host 0 (deepspeed) is one of the nodes: 2 x (4 cpu, 16Gi) fits 8/32Gi exactly")
+  void launcherAsNodeNotCountedTwice() {
+    CompileResult r = compile("run: python train.py\nruntime: deepspeed\nnodes: 2\n", quota("{cpu: \"8\", memory: 32Gi}"));
+    assertEquals(List.of(), TrainProject.withCode(r, DiagnosticCode.OVER_QUOTA));
+    assertTrue(r.tree().isPresent(), r.diagnostics().toString());
+  }
+
+  @Test
+  @DisplayName("a CPU-only job on a queue with a GPU quota of 0 is admitted")
+  void noGpusFitZeroQuota() {
+    CompileResult r = compile(torch(1, "{cpu: 1, memory: 1Gi}"), quota("{cpu: \"8\", memory: 32Gi, nvidia.com/gpu: \"0\"}"));
+    assertEquals(List.of(), TrainProject.withCode(r, DiagnosticCode.OVER_QUOTA));
+    assertTrue(r.tree().isPresent(), r.diagnostics().toString());
+  }
+
+  @Test
   @DisplayName("over the quota of a ClusterQueue in a cohort is warning W415 (it may borrow), and the run compiles")
   void borrowingCohortWarns() {
     CompileResult r = compile(torch(4, "{cpu: 16, memory: 64Gi}"), quota("{cpu: \"32\", memory: 256Gi}").cohort("pool"));

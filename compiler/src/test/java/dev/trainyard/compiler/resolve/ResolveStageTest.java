@@ -109,4 +109,21 @@ class ResolveStageTest {
     assertEquals(1, d.size(), local.diagnostics().toString());
     assertEquals("runtime \"mpi\" is not allowed in namespace `team-a`", d.get(0).message());
   }
+
+  @Test
+  @DisplayName("a default name from a long folder is cut so that name, run id and pod names fit (41 characters at 2 nodes)")
+  void longFolderNameCut() {
+    CompileResult r = project("jobs/" + "f".repeat(60), "run: torchrun x.py\nnodes: 2\n", Map.of()).compile();
+    assertEquals("f".repeat(41), r.job().orElseThrow().naming().jobName());
+    assertTrue(r.tree().isPresent(), r.diagnostics().toString());
+  }
+
+  @Test
+  @DisplayName("workdir of a train.yaml at the repo root is below the source root")
+  void workdirAtRoot() throws java.io.IOException {
+    TrainProject p = project("", "run: torchrun x.py\nworkdir: src\n", Map.of());
+    java.nio.file.Files.createDirectories(p.trainYaml().getParent().resolve("src"));
+    JsonNode pod = TrainProject.podSpec(TrainProject.object(p.compile(), "JobSet"), "node");
+    assertEquals(ResolveStage.SOURCE_ROOT + "/src", pod.path("containers").path(0).path("workingDir").asText());
+  }
 }

@@ -124,4 +124,18 @@ class TargetChoiceTest {
     assertEquals(2, d.location().line());
     assertEquals("queues in `team-a`: q", d.hint());
   }
+
+  @Test
+  @DisplayName("only the target cluster's namespaces are candidates, and the queue hint lists the namespace's own queues")
+  void otherClusterNotCandidate() {
+    Path dir = temp.resolve("two");
+    TrainProject p = TrainProject.create(dir, "run: torchrun train.py\nqueue: nope\n");
+    String text = dev.trainyard.compiler.testing.TwoClusterPlatform.TEXT;
+    Diagnostic queue = only(CompileCall.of(p.trainYaml()).platformText(dir, text).compile(), DiagnosticCode.QUEUE_NOT_ALLOWED);
+    assertEquals("queues in `team-a`: qa", queue.hint());
+    String closed = text.replace("{name: team-a, cluster: local, sources: [\"*\"]", "{name: team-a, cluster: local, sources: [\"x/*\"]");
+    Diagnostic none = only(CompileCall.of(p.trainYaml()).platformText(dir, closed).compile(), DiagnosticCode.UNKNOWN_TARGET);
+    assertEquals("no namespace of cluster \"local\" accepts jobs from " + REPO, none.message());
+    assertTrue(none.hint().startsWith("namespaces of \"local\": team-a;"), none.hint());
+  }
 }

@@ -1,0 +1,109 @@
+package dev.trainyard.compiler.policy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.trainyard.compiler.CompileResult;
+import dev.trainyard.compiler.diagnostic.Diagnostic;
+import dev.trainyard.compiler.diagnostic.DiagnosticCode;
+import dev.trainyard.compiler.testing.TrainProject;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** Reserved environment names and mount paths, seen through a compile: each an error at the user's line. */
+class EnvAndMountCompileTest {
+  @TempDir Path temp;
+  private int projects;
+
+  private CompileResult compile(String yaml) {
+    return TrainProject.create(temp.resolve("p" + projects++), yaml).compile();
+  }
+
+  private static Diagnostic only(CompileResult r, DiagnosticCode code) {
+    List<Diagnostic> d = TrainProject.withCode(r, code);
+    assertEquals(1, d.size(), r.diagnostics().toString());
+    assertTrue(d.get(0).isError());
+    assertFalse(r.tree().isPresent());
+    return d.get(0);
+  }
+
+  @Test
+  @DisplayName("a secret's env name that `env` already sets is E403 at the secret's env key")
+  void secretEnvDuplicatesEnv() {
+    CompileResult r = compile("run: torchrun x.py\nenv:\n  HF_TOKEN: x\nsecrets:\n  - {name: hf, key: token, env: HF_TOKEN}\n");
+    Diagnostic d = only(r, DiagnosticCode.RESERVED_ENV);
+    assertEquals("environment variable `HF_TOKEN` is reserved: Trainyard or the launcher sets it", d.message());
+    assertEquals("/secrets/0/env", d.pointer());
+    assertEquals(5, d.location().line());
+  }
+
+  @Test
+  @DisplayName("a secret's env name that is reserved (exact or by prefix) is E403; another name compiles")
+  void secretEnvReserved() {
+    assertEquals("/secrets/0/env", only(compile("run: torchrun x.py\nsecrets:\n  - {name: hf, key: token, env: MASTER_ADDR}\n"),
+        DiagnosticCode.RESERVED_ENV).pointer());
+    assertEquals("/secrets/0/env", only(compile("run: torchrun x.py\nsecrets:\n  - {name: hf, key: token, env: PET_X}\n"),
+        DiagnosticCode.RESERVED_ENV).pointer());
+    CompileResult ok = compile("run: torchrun x.py\nenv: {A: b}\nsecrets:\n  - {name: hf, key: token, env: HF_TOKEN}\n  - {name: w, path: /etc/w}\n");
+    assertEquals(List.of(), TrainProject.withCode(ok, DiagnosticCode.RESERVED_ENV));
+    assertTrue(ok.tree().isPresent(), ok.diagnostics().toString());
+  }
+
+  @Test
+  @DisplayName("a reserved env name is E403 at its key's line; the hint lists the reserved names and prefixes")
+  void envReserved() {
+    Diagnostic d = only(compile("run: torchrun x.py\nenv:\n  OK: 1\n  OMPI_X: 2\n"), DiagnosticCode.RESERVED_ENV);
+    assertEquals("/env/OMPI_X", d.pointer());
+    assertEquals(4, d.location().line());
+    assertTrue(d.hint().startsWith("reserved names: GIT_COMMIT, GIT_REPO, GPUS_PER_NODE, HOME,"), d.hint());
+    assertTrue(d.hint().endsWith("and every name starting with PET_, OMPI_, PRTE_, PMIX_, JAX_, TRAINYARD_; pick another name, or read"
+        + " the value Trainyard sets"), d.hint());
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', value = {
+      "/workspace/data | the source code at /workspace",
+      "/dev/shm | the shared-memory volume at /dev/shm",
+      "/root | the writable home folder at /root",
+      "/ | the source code at /workspace"})
+  @DisplayName("a volume on, inside or around a path Trainyard mounts is E413 at its path line")
+  void reservedPath(String path, String overlaps) {
+    CompileResult r = compile("run: torchrun x.py\nvolumes:\n  - {claim: data, path: \"" + path + "\"}\n");
+    Diagnostic d = only(r, DiagnosticCode.RESERVED_PATH);
+    if (!path.equals("/")) {
+      assertEquals("the volume `data` is mounted at \"" + path + "\", which overlaps " + overlaps, d.message());
+    }
+    assertEquals("/volumes/0/path", d.pointer());
+    assertEquals(3, d.location().line());
+    assertEquals("mount it somewhere else, e.g. /mnt/data", d.hint());
+  }
+
+  @Test
+  @DisplayName("two mounts on the same or nested paths: the second is E413; /data and /data2 do not overlap")
+  void mountsOverlap() {
+    Diagnostic d = only(compile("run: torchrun x.py\nvolumes:\n  - {claim: a, path: /data}\nsecrets:\n  - {name: s, path: /data/keys}\n"),
+        DiagnosticCode.RESERVED_PATH);
+    assertEquals("the secret `s` is mounted at \"/data/keys\", which overlaps the volume `a` at /data", d.message());
+    assertEquals("/secrets/0/path", d.pointer());
+    CompileResult ok = compile("run: torchrun x.py\nvolumes:\n  - {claim: a, path: /data}\n  - {claim: b, path: /data2/}\n");
+    assertEquals(List.of(), TrainProject.withCode(ok, DiagnosticCode.RESERVED_PATH));
+  }
+
+  @Test
+  @DisplayName("MPI runtimes also reserve /etc/mpi and the SSH folder under the runtime's home")
+  void mpiPaths() {
+    Diagnostic d = only(compile("run: python x.py\nruntime: mpi\nvolumes:\n  - {claim: a, path: /etc/mpi/x}\n"), DiagnosticCode.RESERVED_PATH);
+    assertEquals("the volume `a` is mounted at \"/etc/mpi/x\", which overlaps the MPI hostfile and scripts at /etc/mpi", d.message());
+    Diagnostic ssh = only(compile("run: python x.py\nruntime: mpi\nvolumes:\n  - {claim: a, path: /home/mpiuser/.ssh}\n"),
+        DiagnosticCode.RESERVED_PATH);
+    assertTrue(ssh.message().contains("overlaps"), ssh.message());
+    CompileResult torch = compile("run: torchrun x.py\nvolumes:\n  - {claim: a, path: /etc/mpi}\n");
+    assertEquals(List.of(), TrainProject.withCode(torch, DiagnosticCode.RESERVED_PATH));
+  }
+}
