@@ -71,7 +71,8 @@ public enum DiagnosticCode {
   PLATFORM_OVERRIDE_REFUSED("E805"),
   EMBEDDED_PLATFORM("W806"),
   ALREADY_PRUNED("W807"),
-  UNKNOWN_CLUSTER("E808");
+  UNKNOWN_CLUSTER("E808"),
+  PRIVATE_KEY_IN_TREE("E809");
 
   private final String id;
 
