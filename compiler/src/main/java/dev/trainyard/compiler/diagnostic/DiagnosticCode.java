@@ -19,6 +19,7 @@ public enum DiagnosticCode {
   FILE_UNREADABLE("E108"),
   NOT_UTF8("E109"),
   MULTIPLE_DOCUMENTS("E110"),
+  LINE_TOO_LONG("E111"),
   // schema
   UNKNOWN_FIELD("E201"),
   WRONG_TYPE("E202"),
