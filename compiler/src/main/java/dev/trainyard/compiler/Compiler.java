@@ -14,6 +14,7 @@ import dev.trainyard.compiler.policy.PolicyStage;
 import dev.trainyard.compiler.provenance.GitSourceInspector;
 import dev.trainyard.compiler.provenance.SourceInfo;
 import dev.trainyard.compiler.render.RenderStage;
+import dev.trainyard.compiler.resolve.PlatformRuntimes;
 import dev.trainyard.compiler.resolve.ResolveInput;
 import dev.trainyard.compiler.resolve.ResolveStage;
 import dev.trainyard.compiler.resolve.ResolvedJob;
@@ -67,6 +68,11 @@ public final class Compiler {
     Optional<Platform> platform = keep(new PlatformLoader(loader, validator).load(request.platformFile(), request.platformDisplay().orElseGet(() -> displayOf(request.platformFile()))), all);
     Optional<RuntimeCatalog> catalog = keep(runtimes(request.runtimesDir()), all);
     if (spec.isEmpty() || platform.isEmpty() || catalog.isEmpty()) {
+      return failed(all, Optional.empty());
+    }
+    List<Diagnostic> platformRuntimes = PlatformRuntimes.check(platform.get(), catalog.get());
+    if (!platformRuntimes.isEmpty()) {
+      all.addAll(platformRuntimes);
       return failed(all, Optional.empty());
     }
     Optional<SourceInfo> source = keep(new GitSourceInspector().inspect(request.trainYaml(), request.displayPath(), request.sourceRepo(), request.sourceCommit(), request.existingTree()), all);
