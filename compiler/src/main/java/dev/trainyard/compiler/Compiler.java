@@ -108,7 +108,13 @@ public final class Compiler {
     if (checked.isEmpty() || all.stream().anyMatch(Diagnostic::isError)) {
       return failed(all, job);
     }
-    Optional<ManifestSet> set = keep(new RenderStage().render(job.get(), secrets.forRun(request, job.get())), all);
+    Optional<ManifestSet> set;
+    try {
+      set = keep(new RenderStage().render(job.get(), secrets.forRun(request, job.get())), all);
+    } catch (ExistingSecret.Refused e) {
+      all.add(e.diagnostic());
+      return failed(all, job);
+    }
     Optional<ManifestSet> valid = set.flatMap(s -> keep(new CheckStage().check(s, job.get().runtime().origin()), all));
     if (valid.isEmpty()) {
       return failed(all, job);

@@ -68,6 +68,7 @@ public enum DiagnosticCode {
   CLUSTER_REJECTED("E602"),
   // emit and write
   OUTPUT_WRITE("E701"),
+  EXISTING_SECRET_INVALID("E702"),
   // publish (submit, prune)
   UNKNOWN_RUN("E801"),
   RUN_WITHOUT_CREATION_TIME("W802"),
