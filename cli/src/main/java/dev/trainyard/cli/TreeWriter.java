@@ -34,6 +34,8 @@ final class TreeWriter {
     void write(Path file, String text) throws IOException;
   }
 
+  private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
+
   private TreeWriter() {}
 
   /** Writes {@code tree} under {@code root}; throws on I/O failure (an environment problem, exit code 3). */
@@ -48,7 +50,9 @@ final class TreeWriter {
         Path target = root.resolve(folder);
         Path parent = target.getParent();
         step("create the folder " + parent, () -> Files.createDirectories(parent));
-        Path staging = step("create a temporary folder in " + parent, () -> Files.createTempDirectory(parent, ".trainyard-"));
+        // Not Files.createTempDirectory: its 0700 would become the run folder's mode whatever the umask.
+        Path staging = step("create a temporary folder in " + parent,
+            () -> Files.createDirectory(parent.resolve(".trainyard-" + Long.toUnsignedString(RANDOM.nextLong(), 36))));
         staged.put(target, staging);
         stage(tree, folder, target, staging, sink);
       }

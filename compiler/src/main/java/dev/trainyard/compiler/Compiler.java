@@ -169,11 +169,34 @@ public final class Compiler {
     }
     Path dir = request.trainYaml().toAbsolutePath().getParent().resolve(spec.workdir().get()).normalize();
     if (Files.isDirectory(dir)) {
-      return Optional.empty();
+      return outsideRepository(request, spec, dir);
     }
     return Optional.of(Diagnostic.error(DiagnosticCode.WORKDIR_OUTSIDE_REPO, spec.document().map().at("/workdir"), "/workdir",
             "`workdir` \"" + spec.workdir().get() + "\" is not a folder next to train.yaml")
         .withHint("give a folder relative to train.yaml that is committed with it"));
+  }
+
+  /**
+   * A {@code workdir} that is, or passes through, a symlink out of the repository: pods clone the repository,
+   * so they would not find what the compile saw (refused like a symlinked train.yaml).
+   */
+  private static Optional<Diagnostic> outsideRepository(CompileRequest request, TrainSpec spec, Path dir) {
+    try {
+      Path real = dir.toRealPath();
+      for (Path at = request.trainYaml().toAbsolutePath().getParent().toRealPath(); at != null; at = at.getParent()) {
+        if (Files.exists(at.resolve(".git"))) {
+          if (real.startsWith(at)) {
+            return Optional.empty();
+          }
+          return Optional.of(Diagnostic.error(DiagnosticCode.WORKDIR_OUTSIDE_REPO, spec.document().map().at("/workdir"), "/workdir",
+                  "`workdir` \"" + spec.workdir().get() + "\" resolves to " + real + ", outside the repository (through a symlink), so pods would not have it")
+              .withHint("give a folder that is committed in the repository, not a symlink out of it"));
+        }
+      }
+      return Optional.empty();
+    } catch (java.io.IOException e) {
+      return Optional.empty();
+    }
   }
 
   /** Whether requirements.txt exists in the working directory (the default {@code setup}). */
