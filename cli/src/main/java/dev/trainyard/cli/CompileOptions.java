@@ -43,6 +43,13 @@ final class CompileOptions {
     if (attempt < 1) {
       throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--attempt must be at least 1, got " + attempt);
     }
+    if (out.toString().isBlank()) {
+      // An unset CI variable (--out "$OUT") would otherwise write into the current folder.
+      throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--out must name a folder, got an empty value (an unset variable?)");
+    }
+    if (java.nio.file.Files.exists(out) && !java.nio.file.Files.isDirectory(out)) {
+      throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--out " + out + " is a file, not a folder");
+    }
     return new CompileRequest(trainYaml, trainYaml.toString(), Optional.ofNullable(platform), Optional.ofNullable(runtimes),
         Optional.ofNullable(sourceRepo), Optional.ofNullable(sourceCommit), Optional.ofNullable(cluster),
         Optional.ofNullable(namespace), attempt, Optional.of(out), Optional.empty(), Optional.empty());

@@ -56,8 +56,10 @@ final class InitCommand implements Callable<Integer> {
       return 1;
     }
     Files.createDirectories(dir);
-    Path temp = Files.createTempFile(dir, ".train-", ".yaml");
-    Files.writeString(temp, content(), StandardCharsets.UTF_8);
+    // Not Files.createTempFile: it makes the file 0600 whatever the umask, and train.yaml is a normal source file
+    // (0644 under the usual umask 022), read by editors, containers and other users of the checkout.
+    Path temp = dir.resolve(".train-" + Long.toUnsignedString(new java.security.SecureRandom().nextLong(), 36) + ".yaml");
+    Files.writeString(temp, content(), StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE);
     Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     spec.commandLine().getOut().println("wrote " + file + "; compile it with: trainyard compile " + file);
     return 0;

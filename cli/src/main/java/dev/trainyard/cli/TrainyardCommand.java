@@ -10,6 +10,6 @@ import picocli.CommandLine.Command;
     description = {"Compile train.yaml into JobSet + Kueue manifests, preview and submit them to a GitOps repository, and follow the runs.", ""},
     mixinStandardHelpOptions = true,
     subcommands = {CompileCommand.class, ValidateCommand.class, PreviewCommand.class, SubmitCommand.class, StatusCommand.class, LogsCommand.class,
-      PruneCommand.class, RuntimesCommand.class, SchemaCommand.class, InitCommand.class, WarmupCommand.class},
+      PruneCommand.class, CheckSecretsCommand.class, RuntimesCommand.class, SchemaCommand.class, InitCommand.class, WarmupCommand.class},
     footer = {"", "Start with: trainyard init && trainyard validate train.yaml; then trainyard submit --gitops URL and trainyard status -w"})
 final class TrainyardCommand {}

@@ -3,68 +3,180 @@ package dev.trainyard.cli;
 import dev.trainyard.compiler.manifest.OutputTree;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
- * Writes an {@link OutputTree} under a root folder (the GitOps working tree), replacing each folder the tree
- * owns as a whole: the new folder is written beside the old one under a temporary name and then renamed into
- * place, so a reader never sees a half-written run and a failure leaves the old folder as it was. Other
- * runs' folders are not touched.
+ * Writes an {@link OutputTree} under a root folder (the GitOps working tree), whole or not at all: every
+ * folder the tree owns (the run's, its queue folders) is first written beside its old self under a temporary
+ * name; only when all of them are written are they renamed into place, and a failed rename puts back the
+ * folders already moved. A full disk or a read-only folder therefore never leaves the run folder written and
+ * the queue folders missing. Other runs' folders are not touched. Errors say what failed and why.
  */
 final class TreeWriter {
+  /** Writes one file; tests replace it to fail like a full disk. */
+  @FunctionalInterface
+  interface FileSink {
+    void write(Path file, String text) throws IOException;
+  }
+
+  private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
+
   private TreeWriter() {}
 
   /** Writes {@code tree} under {@code root}; throws on I/O failure (an environment problem, exit code 3). */
   static void write(OutputTree tree, Path root) throws IOException {
-    for (String folder : tree.ownedFolders()) {
-      Path target = root.resolve(folder);
-      Files.createDirectories(target.getParent());
-      Path staging = Files.createTempDirectory(target.getParent(), ".trainyard-");
-      try {
-        for (Map.Entry<String, String> file : tree.files().entrySet()) {
-          if (file.getKey().startsWith(folder + "/")) {
-            Path out = staging.resolve(file.getKey().substring(folder.length() + 1));
-            Files.createDirectories(out.getParent());
-            Files.writeString(out, file.getValue(), StandardCharsets.UTF_8);
-          }
-        }
-        replace(staging, target);
-      } finally {
-        deleteTree(staging);
+    write(tree, root, (file, text) -> Files.writeString(file, text, StandardCharsets.UTF_8));
+  }
+
+  static void write(OutputTree tree, Path root, FileSink sink) throws IOException {
+    Map<Path, Path> staged = new LinkedHashMap<>();
+    try {
+      for (String folder : tree.ownedFolders()) {
+        Path target = root.resolve(folder);
+        Path parent = target.getParent();
+        step("create the folder " + parent, () -> Files.createDirectories(parent));
+        // Not Files.createTempDirectory: its 0700 would become the run folder's mode whatever the umask.
+        Path staging = step("create a temporary folder in " + parent,
+            () -> Files.createDirectory(parent.resolve(".trainyard-" + Long.toUnsignedString(RANDOM.nextLong(), 36))));
+        staged.put(target, staging);
+        stage(tree, folder, target, staging, sink);
+      }
+      swapAll(staged);
+    } finally {
+      for (Path staging : staged.values()) {
+        deleteQuietly(staging);
       }
     }
   }
 
-  private static void replace(Path staging, Path target) throws IOException {
-    Path old = null;
-    if (Files.exists(target)) {
-      old = Files.createTempDirectory(target.getParent(), ".trainyard-old-");
-      Files.delete(old);
-      move(target, old);
-    }
-    move(staging, target);
-    if (old != null) {
-      deleteTree(old);
+  private static void stage(OutputTree tree, String folder, Path target, Path staging, FileSink sink) throws IOException {
+    for (Map.Entry<String, String> file : tree.files().entrySet()) {
+      if (file.getKey().startsWith(folder + "/")) {
+        Path out = staging.resolve(file.getKey().substring(folder.length() + 1));
+        step("create the folder " + out.getParent(), () -> Files.createDirectories(out.getParent()));
+        step("write " + target.resolve(file.getKey().substring(folder.length() + 1)), () -> {
+          sink.write(out, file.getValue());
+          return out;
+        });
+      }
     }
   }
 
-  private static void move(Path from, Path to) throws IOException {
+  /** Renames every staged folder into place; on a failure, puts back what was already replaced. */
+  private static void swapAll(Map<Path, Path> staged) throws IOException {
+    List<Path[]> done = new ArrayList<>();
     try {
-      Files.move(from, to, StandardCopyOption.ATOMIC_MOVE);
+      for (Map.Entry<Path, Path> e : staged.entrySet()) {
+        Path target = e.getKey();
+        Path old = null;
+        if (Files.exists(target, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+          old = target.resolveSibling(".trainyard-old-" + target.getFileName() + "-" + System.nanoTime());
+          Path from = target;
+          Path to = old;
+          step("move the old " + target + " aside", () -> move(from, to));
+        }
+        done.add(new Path[] {target, old});
+        step("rename the new folder to " + target, () -> move(e.getValue(), target));
+      }
+    } catch (IOException failed) {
+      rollBack(done);
+      throw failed;
+    }
+    for (Path[] d : done) {
+      if (d[1] != null) {
+        deleteQuietly(d[1]);
+      }
+    }
+  }
+
+  private static void rollBack(List<Path[]> done) {
+    for (int i = done.size() - 1; i >= 0; i--) {
+      Path target = done.get(i)[0];
+      Path old = done.get(i)[1];
+      try {
+        if (old != null && Files.exists(old)) {
+          deleteQuietly(target);
+          move(old, target);
+        } else if (old == null) {
+          deleteQuietly(target);
+        }
+      } catch (IOException e) {
+        // Best effort: the error that made us roll back is the one reported.
+      }
+    }
+  }
+
+  private static Path move(Path from, Path to) throws IOException {
+    try {
+      return Files.move(from, to, StandardCopyOption.ATOMIC_MOVE);
     } catch (AtomicMoveNotSupportedException e) {
-      Files.move(from, to);
+      return Files.move(from, to);
+    }
+  }
+
+  @FunctionalInterface
+  private interface Step {
+    Path run() throws IOException;
+  }
+
+  /** Runs one file system step; a failure says which step and why ("cannot write X: no space left on device"). */
+  private static Path step(String what, Step step) throws IOException {
+    try {
+      return step.run();
+    } catch (IOException e) {
+      throw new IOException("cannot " + what + ": " + why(e) + "; nothing was written", e);
+    }
+  }
+
+  /** Why an I/O call failed, in words (the JDK's messages are often just the path). */
+  static String why(IOException e) {
+    if (e instanceof AccessDeniedException) {
+      return "permission denied (a read-only folder, or owned by another user)";
+    }
+    if (e instanceof FileAlreadyExistsException || e instanceof NotDirectoryException) {
+      return "a file is in the way where a folder is expected (" + ((FileSystemException) e).getFile() + ")";
+    }
+    if (e instanceof NoSuchFileException) {
+      return "no such file or folder (" + ((FileSystemException) e).getFile() + ")";
+    }
+    if (e instanceof FileSystemException fs && "Not a directory".equalsIgnoreCase(fs.getReason())) {
+      return "a file is in the way where a folder is expected (" + fs.getFile() + ")";
+    }
+    if (e instanceof FileSystemException fs && fs.getReason() != null) {
+      return fs.getReason().substring(0, 1).toLowerCase(java.util.Locale.ROOT) + fs.getReason().substring(1);
+    }
+    return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+  }
+
+  private static void deleteQuietly(Path dir) {
+    try {
+      deleteTree(dir);
+    } catch (IOException e) {
+      // A leftover .trainyard-* folder is harmless and visible; the write's own outcome is what counts.
     }
   }
 
   private static void deleteTree(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
+    if (!Files.exists(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+      return;
+    }
+    if (!Files.isDirectory(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+      Files.delete(dir);
       return;
     }
     Files.walkFileTree(dir, new SimpleFileVisitor<>() {

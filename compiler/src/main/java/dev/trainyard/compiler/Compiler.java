@@ -15,6 +15,7 @@ import dev.trainyard.compiler.provenance.GitSourceInspector;
 import dev.trainyard.compiler.provenance.RepositoryBoundary;
 import dev.trainyard.compiler.provenance.SourceInfo;
 import dev.trainyard.compiler.render.RenderStage;
+import dev.trainyard.compiler.resolve.PlatformRuntimes;
 import dev.trainyard.compiler.resolve.ResolveInput;
 import dev.trainyard.compiler.resolve.ResolveStage;
 import dev.trainyard.compiler.resolve.ResolvedJob;
@@ -73,6 +74,11 @@ public final class Compiler {
     if (spec.isEmpty() || platform.isEmpty() || catalog.isEmpty()) {
       return failed(all, Optional.empty());
     }
+    List<Diagnostic> platformRuntimes = PlatformRuntimes.check(platform.get(), catalog.get());
+    if (!platformRuntimes.isEmpty()) {
+      all.addAll(platformRuntimes);
+      return failed(all, Optional.empty());
+    }
     Optional<SourceInfo> source = keep(new GitSourceInspector().inspect(request.trainYaml(), request.displayPath(), request.sourceRepo(), request.sourceCommit(), request.existingTree()), all);
     if (source.isEmpty()) {
       return failed(all, Optional.empty());
@@ -106,7 +112,13 @@ public final class Compiler {
     if (checked.isEmpty() || all.stream().anyMatch(Diagnostic::isError)) {
       return failed(all, job);
     }
-    Optional<ManifestSet> set = keep(new RenderStage().render(job.get(), secrets.forRun(request, job.get())), all);
+    Optional<ManifestSet> set;
+    try {
+      set = keep(new RenderStage().render(job.get(), secrets.forRun(request, job.get())), all);
+    } catch (ExistingSecret.Refused e) {
+      all.add(e.diagnostic());
+      return failed(all, job);
+    }
     Optional<ManifestSet> valid = set.flatMap(s -> keep(new CheckStage().check(s, job.get().runtime().origin()), all));
     if (valid.isEmpty()) {
       return failed(all, job);
@@ -161,11 +173,34 @@ public final class Compiler {
     }
     Path dir = request.trainYaml().toAbsolutePath().getParent().resolve(spec.workdir().get()).normalize();
     if (Files.isDirectory(dir)) {
-      return Optional.empty();
+      return outsideRepository(request, spec, dir);
     }
     return Optional.of(Diagnostic.error(DiagnosticCode.WORKDIR_OUTSIDE_REPO, spec.document().map().at("/workdir"), "/workdir",
             "`workdir` \"" + spec.workdir().get() + "\" is not a folder next to train.yaml")
         .withHint("give a folder relative to train.yaml that is committed with it"));
+  }
+
+  /**
+   * A {@code workdir} that is, or passes through, a symlink out of the repository: pods clone the repository,
+   * so they would not find what the compile saw (refused like a symlinked train.yaml).
+   */
+  private static Optional<Diagnostic> outsideRepository(CompileRequest request, TrainSpec spec, Path dir) {
+    try {
+      Path real = dir.toRealPath();
+      for (Path at = request.trainYaml().toAbsolutePath().getParent().toRealPath(); at != null; at = at.getParent()) {
+        if (Files.exists(at.resolve(".git"))) {
+          if (real.startsWith(at)) {
+            return Optional.empty();
+          }
+          return Optional.of(Diagnostic.error(DiagnosticCode.WORKDIR_OUTSIDE_REPO, spec.document().map().at("/workdir"), "/workdir",
+                  "`workdir` \"" + spec.workdir().get() + "\" resolves to " + real + ", outside the repository (through a symlink), so pods would not have it")
+              .withHint("give a folder that is committed in the repository, not a symlink out of it"));
+        }
+      }
+      return Optional.empty();
+    } catch (java.io.IOException e) {
+      return Optional.empty();
+    }
   }
 
   /** Whether requirements.txt exists in the working directory (the default {@code setup}). */

@@ -1,6 +1,5 @@
 package dev.trainyard.compiler;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.trainyard.compiler.diagnostic.SourceLocation;
 import dev.trainyard.compiler.manifest.EmitStage;
 import dev.trainyard.compiler.manifest.Manifest;
@@ -16,8 +15,6 @@ import dev.trainyard.compiler.secrets.SopsAgeSealer;
 import dev.trainyard.compiler.secrets.SshKeyGenerator;
 import dev.trainyard.compiler.secrets.SshKeyPair;
 import dev.trainyard.compiler.secrets.UnsealedSecret;
-import dev.trainyard.compiler.source.SourceFile;
-import dev.trainyard.compiler.source.YamlDocumentLoader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -66,7 +63,7 @@ public final class SshSecretProvider implements SshSecretSource {
   @Override
   public RenderServices forRun(CompileRequest request, ResolvedJob job) {
     return (namespace, name, labels, annotations) ->
-        existing(request, job, name).orElseGet(() -> fresh(job.platform().secrets(), namespace, name, labels, annotations));
+        existing(request, job, namespace, name).orElseGet(() -> fresh(job.platform().secrets(), namespace, name, labels, annotations));
   }
 
   private Manifest fresh(Platform.SecretsPolicy policy, String namespace, String name, Map<String, String> labels, Map<String, String> annotations) {
@@ -88,13 +85,14 @@ public final class SshSecretProvider implements SshSecretSource {
   }
 
   /** The Secret (plain, sealed or SOPS) already committed for this run, if the GitOps tree has one. */
-  private Optional<Manifest> existing(CompileRequest request, ResolvedJob job, String name) {
+  private Optional<Manifest> existing(CompileRequest request, ResolvedJob job, String namespace, String name) {
     String dir = EmitStage.runFolder(job.target().cluster(), job.target().namespace(), job.naming().runName());
     for (String kind : List.of("secret", "sealedsecret")) {
       String path = dir + "/" + kind + "-" + name + ".yaml";
       Optional<String> text = tree.isPresent() ? tree.get().read(path) : readDisk(request, path);
       if (text.isPresent()) {
-        return Optional.of(parse(path, text.get()));
+        String display = tree.isPresent() ? path : request.existingTree().orElseThrow().resolve(path).toString();
+        return Optional.of(ExistingSecret.check(display, text.get(), namespace, name, job.platform().secrets(), tree.isPresent()));
       }
     }
     return Optional.empty();
@@ -111,12 +109,8 @@ public final class SshSecretProvider implements SshSecretSource {
     try {
       return Optional.of(Files.readString(file, StandardCharsets.UTF_8));
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      throw new UncheckedIOException("cannot read the run's SSH Secret " + file + ": "
+          + (e instanceof java.nio.file.AccessDeniedException ? "permission denied" : e.getClass().getSimpleName()), e);
     }
-  }
-
-  private static Manifest parse(String path, String text) {
-    var doc = new YamlDocumentLoader().load(new SourceFile(path, text));
-    return Manifest.of((ObjectNode) doc.value().orElseThrow(() -> new IllegalStateException("unreadable Secret " + path)).root());
   }
 }

@@ -7,6 +7,7 @@ import dev.trainyard.compiler.SshSecretProvider;
 import dev.trainyard.compiler.diagnostic.Diagnostic;
 import dev.trainyard.compiler.manifest.OutputTree;
 import dev.trainyard.compiler.resolve.ResolvedJob;
+import dev.trainyard.gitops.leaks.LeakCheck;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
@@ -115,6 +116,7 @@ public final class Submitter {
         SubmittedRun run = classify(result.job().orElseThrow(), trainYaml.toString(), base);
         runs.add(run);
         if (run.outcome() == SubmittedRun.Outcome.NEW) {
+          diagnostics.addAll(leaks(result.tree().orElseThrow(), run.job()));
           folders(result.tree().orElseThrow()).forEach(edits::put);
         }
       }
@@ -152,6 +154,16 @@ public final class Submitter {
       outcome = SubmittedRun.Outcome.PRUNED;
     }
     return new SubmittedRun(folder, trainYaml, outcome, job);
+  }
+
+  /**
+   * The leak check on what this commit writes (the run's and its queue folders' files): a key in an env value,
+   * an annotation or a runtime's skeleton refuses the submit (E809), so no private key ever lands outside an
+   * allowed plain Secret. Files already in the repo were checked when they were committed, or are the
+   * platform team's own (check them with {@code trainyard check-secrets}).
+   */
+  private static List<Diagnostic> leaks(OutputTree tree, ResolvedJob job) {
+    return new LeakCheck(job.platform()).checkText(new TreeMap<>(tree.files())).diagnostics();
   }
 
   /** One ReplaceFolder per folder the compile owns (the run, and the queue folders it brings up to date). */

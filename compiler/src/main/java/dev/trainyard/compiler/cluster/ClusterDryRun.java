@@ -13,8 +13,6 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,13 +40,17 @@ public final class ClusterDryRun implements AutoCloseable {
   }
 
   /**
-   * Connects with {@code kubeconfig} (else {@code $KUBECONFIG} or {@code ~/.kube/config}) and {@code context}
-   * (else the current one).
+   * Connects with {@code kubeconfig} (else {@code $KUBECONFIG} or {@code ~/.kube/config}, else in-cluster;
+   * {@link Kubeconfigs}) and {@code context} (else the current one).
+   *
+   * @throws ClusterUnavailableException (exit 3) when there is no kubeconfig (naming where it looked), it is
+   *     not YAML (at its line and column) or not a kubeconfig, it lacks the context, or the cluster does not answer
    */
   public static ClusterDryRun connect(Optional<Path> kubeconfig, Optional<String> context) {
+    Optional<Path> file = Kubeconfigs.locate(kubeconfig, System.getenv(), Path.of(System.getProperty("user.home")));
     try {
-      Config config = kubeconfig.isPresent()
-          ? Config.fromKubeconfig(context.orElse(null), Files.readString(kubeconfig.get(), StandardCharsets.UTF_8), kubeconfig.get().toString())
+      Config config = file.isPresent()
+          ? Config.fromKubeconfig(context.orElse(null), Kubeconfigs.read(file.get()), file.get().toString())
           : Config.autoConfigure(context.orElse(null));
       if (context.isPresent() && (config.getCurrentContext() == null || !context.get().equals(config.getCurrentContext().getName()))) {
         throw new ClusterUnavailableException("kubeconfig has no context \"" + context.get() + "\"", null);
@@ -59,10 +61,14 @@ public final class ClusterDryRun implements AutoCloseable {
       ClusterDryRun dryRun = new ClusterDryRun(new KubernetesClientBuilder().withConfig(config).build());
       dryRun.ping(config.getMasterUrl());
       return dryRun;
-    } catch (IOException e) {
-      throw new ClusterUnavailableException("cannot read kubeconfig " + kubeconfig.get() + ": " + e.getMessage(), e);
     } catch (KubernetesClientException e) {
       throw new ClusterUnavailableException("cannot configure the Kubernetes client: " + e.getMessage(), e);
+    } catch (ClusterUnavailableException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      // fabric8 throws its YAML mapper's exceptions for a kubeconfig that is YAML but not a kubeconfig.
+      throw new ClusterUnavailableException("kubeconfig " + file.map(Path::toString).orElse("(in-cluster)") + " is not a valid kubeconfig: "
+          + rootMessage(e), e);
     }
   }
 

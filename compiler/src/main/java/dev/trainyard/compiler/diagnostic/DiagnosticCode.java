@@ -19,6 +19,7 @@ public enum DiagnosticCode {
   FILE_UNREADABLE("E108"),
   NOT_UTF8("E109"),
   MULTIPLE_DOCUMENTS("E110"),
+  LINE_TOO_LONG("E111"),
   // schema
   UNKNOWN_FIELD("E201"),
   WRONG_TYPE("E202"),
@@ -37,6 +38,9 @@ public enum DiagnosticCode {
   WORKDIR_OUTSIDE_REPO("E309"),
   UNKNOWN_TARGET("E310"),
   RUNTIME_NOT_ALLOWED("E313"),
+  UNKNOWN_COMMIT("E314"),
+  COMMIT_UNCHECKED("W315"),
+  COMMIT_NOT_PUSHED("W316"),
   // policy
   INVALID_NAME("E401"),
   NAME_TOO_LONG("E402"),
@@ -54,6 +58,10 @@ public enum DiagnosticCode {
   IMAGE_NOT_PINNED("W412"),
   RESERVED_PATH("E413"),
   SHM_EXCEEDS_MEMORY("W414"),
+  TOO_MANY_POD_SETS("E416"),
+  UNKNOWN_PRIORITY("E417"),
+  PRIORITY_NOT_CHECKED("W418"),
+  SYSTEM_PATH("E419"),
   CREDENTIALS_IN_URL("W311"),
   SSH_URL_REWRITTEN("W312"),
   // render
@@ -63,6 +71,7 @@ public enum DiagnosticCode {
   CLUSTER_REJECTED("E602"),
   // emit and write
   OUTPUT_WRITE("E701"),
+  EXISTING_SECRET_INVALID("E702"),
   // publish (submit, prune)
   UNKNOWN_RUN("E801"),
   RUN_WITHOUT_CREATION_TIME("W802"),
@@ -71,7 +80,8 @@ public enum DiagnosticCode {
   PLATFORM_OVERRIDE_REFUSED("E805"),
   EMBEDDED_PLATFORM("W806"),
   ALREADY_PRUNED("W807"),
-  UNKNOWN_CLUSTER("E808");
+  UNKNOWN_CLUSTER("E808"),
+  PRIVATE_KEY_IN_TREE("E809");
 
   private final String id;
 

@@ -29,6 +29,7 @@ import java.util.Optional;
  * @param codeSync the init container that clones the source repo at the commit
  * @param secrets how the SSH Secret is committed
  * @param queues Kueue objects to emit and check against
+ * @param kueue what the cluster's Kueue accepts: its PodSet limit and its WorkloadPriorityClasses
  * @param origin display path of the file, or {@code <embedded default platform>}
  * @param embedded true for the built-in default
  * @param map positions in the file, for diagnostics about platform values
@@ -41,6 +42,7 @@ public record Platform(
     CodeSync codeSync,
     SecretsPolicy secrets,
     Queues queues,
+    KueueSettings kueue,
     String origin,
     boolean embedded,
     SourceMap map) {
@@ -135,6 +137,25 @@ public record Platform(
       resourceFlavors = List.copyOf(resourceFlavors);
       clusterQueues = List.copyOf(clusterQueues);
       localQueues = List.copyOf(localQueues);
+    }
+  }
+
+  /**
+   * What the cluster's Kueue accepts, checked at compile time so a run never waits forever for an admission
+   * that cannot come.
+   *
+   * @param maxPodSets most replicated jobs (Kueue PodSets) one Workload may have: the Workload CRD's
+   *     {@code spec.podSets} maxItems, 8 in older Kueue releases and 18 in Kueue v0.19
+   *     (apis/kueue/v1beta2/workload_types.go); default {@link #DEFAULT_MAX_POD_SETS}
+   * @param priorityClasses the WorkloadPriorityClasses that exist in the cluster; empty when the platform
+   *     does not list them (then {@code priority} is not checked, with a warning)
+   */
+  public record KueueSettings(int maxPodSets, List<String> priorityClasses) {
+    /** The lower of the known Kueue limits, so a run fits every supported Kueue. */
+    public static final int DEFAULT_MAX_POD_SETS = 8;
+
+    public KueueSettings {
+      priorityClasses = List.copyOf(priorityClasses);
     }
   }
 

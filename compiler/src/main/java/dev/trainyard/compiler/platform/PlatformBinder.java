@@ -41,6 +41,8 @@ public final class PlatformBinder {
                 optionalText(root.path("codeSync").path("credentialSecret"))),
             secrets(root.path("secrets")),
             queues(root.path("queues")),
+            new Platform.KueueSettings(root.path("kueue").path("maxPodSets").asInt(Platform.KueueSettings.DEFAULT_MAX_POD_SETS),
+                texts(root.path("kueue").path("priorityClasses"), List.of())),
             doc.source().displayPath(),
             embedded,
             doc.map());

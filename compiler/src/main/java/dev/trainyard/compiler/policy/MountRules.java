@@ -9,14 +9,20 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Mount paths of {@code volumes} and {@code secrets}: never on a path Trainyard mounts itself (the code at
  * {@code /workspace}, {@code /dev/shm}, the writable home, and for MPI {@code /etc/mpi} and the SSH folder),
- * never twice, never inside each other. The API server would reject the pod only when the Job creates it,
+ * never twice, never inside each other, never at {@code /} or on a system folder of the image ({@code /etc},
+ * {@code /usr}, {@code /bin}, {@code /lib}, … and anything inside {@code /proc}, {@code /sys}, {@code /dev}). The API server would reject the pod only when the Job creates it,
  * after queueing; here it is caught at the user's line.
  */
 final class MountRules {
+  private static final java.util.Set<String> SYSTEM = java.util.Set.of("/bin", "/boot", "/dev", "/etc", "/lib", "/lib32", "/lib64",
+      "/libx32", "/opt", "/proc", "/run", "/sbin", "/sys", "/usr", "/var", "/usr/bin", "/usr/lib", "/usr/local", "/usr/local/bin",
+      "/usr/local/lib", "/usr/sbin", "/usr/share");
+
   private MountRules() {}
 
   static List<Diagnostic> check(ResolvedJob job) {
@@ -42,6 +48,14 @@ final class MountRules {
 
   private static void claim(List<Diagnostic> out, Map<String, String> taken, SourceMap map, String pointer, String path, String what) {
     String normalized = java.nio.file.Path.of(path).normalize().toString();
+    Optional<String> system = systemFolder(normalized);
+    if (system.isPresent()) {
+      out.add(Diagnostic.error(DiagnosticCode.SYSTEM_PATH, map.at(pointer), pointer,
+              "the " + what + " is mounted at \"" + path + "\", " + system.get() + ", so the image's own files there would be hidden"
+                  + " and the container would not start")
+          .withHint("mount it under a folder of its own, e.g. /mnt/" + what.replaceAll(".*`(.*)`.*", "$1")));
+      return;
+    }
     for (Map.Entry<String, String> t : taken.entrySet()) {
       if (overlaps(normalized, t.getKey())) {
         out.add(Diagnostic.error(DiagnosticCode.RESERVED_PATH, map.at(pointer), pointer,
@@ -53,6 +67,7 @@ final class MountRules {
     taken.put(normalized, "the " + what);
   }
 
+  /** {@code /} is above every path, so it overlaps them all. */
   private static boolean overlaps(String a, String b) {
     return a.equals(b) || inside(a, b) || inside(b, a);
   }
@@ -60,5 +75,25 @@ final class MountRules {
   /** Whether normalised {@code child} lies below {@code parent}; "/" is the one parent that ends in a slash. */
   private static boolean inside(String child, String parent) {
     return child.startsWith(parent.endsWith("/") ? parent : parent + "/");
+  }
+
+  /**
+   * Why {@code path} may not be a mount point: it is {@code /} or a folder of the image's system (the FHS
+   * top-level folders where images install software), or inside a kernel file system ({@code /proc},
+   * {@code /sys}, {@code /dev}). A folder below {@code /etc} or {@code /usr} is fine ({@code /etc/secrets}).
+   */
+  static Optional<String> systemFolder(String path) {
+    if (path.equals("/")) {
+      return Optional.of("the root of the file system");
+    }
+    if (SYSTEM.contains(path)) {
+      return Optional.of("a system folder of the image");
+    }
+    for (String kernel : List.of("/proc", "/sys", "/dev")) {
+      if (path.startsWith(kernel + "/") && !path.equals("/dev/shm")) {
+        return Optional.of("inside " + kernel + ", a kernel file system");
+      }
+    }
+    return Optional.empty();
   }
 }

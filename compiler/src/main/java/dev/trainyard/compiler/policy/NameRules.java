@@ -22,6 +22,12 @@ final class NameRules {
     int runName = job.naming().runName().length();
     int runIdPart = runName - name.length();
     int longest = Math.max(0, maxJobSet - runIdPart);
+    if (!Names.isLabel(name) && Names.isLabelShaped(name)) {
+      return List.of(Diagnostic.error(DiagnosticCode.NAME_TOO_LONG, job.spec().document().map().at("/name"), "/name",
+              "`name` is too long: " + name.length() + " characters, and a name is at most 63 (an RFC 1035 label)")
+          .withHint("the longest name that fits " + job.topology().nodes() + " node(s) of runtime " + job.runtime().name() + " is " + longest
+              + " characters, e.g. `name: " + Names.sanitize(name, Math.max(1, longest)) + "`"));
+    }
     if (!Names.isLabel(name)) {
       // The suggested spelling must also fit the name budget, or following the hint leads to the next error.
       return List.of(

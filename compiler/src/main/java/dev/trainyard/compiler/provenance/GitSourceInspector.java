@@ -100,8 +100,8 @@ public final class GitSourceInspector {
     checkUrl(url, at, problems);
     checkCommit(commit, commitOverridden, at, problems);
     problems.addAll(found);
-    return problems.isEmpty()
-        ? StageResult.of(new SourceInfo(url.orElseThrow(), commit.orElseThrow(), path), List.of())
+    return problems.stream().noneMatch(Diagnostic::isError)
+        ? StageResult.of(new SourceInfo(url.orElseThrow(), commit.orElseThrow(), path), problems)
         : StageResult.failed(problems);
   }
 
@@ -116,11 +116,27 @@ public final class GitSourceInspector {
     if (url.isEmpty()) {
       problems.add(Diagnostic.error(DiagnosticCode.SOURCE_NO_REMOTE, at, "", "the git repository has no remote, so pods cannot clone the code")
           .withHint("add one (`git remote add origin https://…`) and push, or pass --source-repo URL"));
+    } else if (!namesRepository(url.get())) {
+      problems.add(Diagnostic.error(DiagnosticCode.SOURCE_NO_REMOTE, at, "",
+              "the source repo URL \"" + url.get() + "\" names no repository (no host or no path)")
+          .withHint("pass the clone URL, e.g. --source-repo https://github.com/acme/project.git"));
     } else if (isLocalPath(url.get())) {
       problems.add(Diagnostic.error(DiagnosticCode.SOURCE_NO_REMOTE, at, "",
               "the remote \"" + url.get() + "\" is a local path, which pods in the cluster cannot clone")
           .withHint("pass --source-repo with the URL your forge serves, e.g. https://github.com/acme/project.git"));
     }
+  }
+
+  /** Whether a URL has a host and a path beyond {@code /} ({@code https://} and {@code https://host/} have not). */
+  static boolean namesRepository(String url) {
+    java.util.regex.Matcher m = Pattern.compile("^[A-Za-z][A-Za-z0-9+.-]*://([^/?#]*)(/[^?#]*)?").matcher(url);
+    if (m.find()) {
+      String host = m.group(1).replaceFirst("^[^@]*@", "");
+      String path = m.group(2) == null ? "" : m.group(2);
+      return !host.isEmpty() && !path.replace("/", "").isEmpty();
+    }
+    java.util.regex.Matcher scp = Pattern.compile("^[^/@:]+@([^/:]*):(.*)$").matcher(url);
+    return !scp.matches() || !scp.group(1).isEmpty() && !scp.group(2).replace("/", "").isEmpty();
   }
 
   static boolean isLocalPath(String url) {
@@ -153,6 +169,10 @@ public final class GitSourceInspector {
       }
       try (Repository repo = builder.build(); Git git = new Git(repo)) {
         String path = pathIn(repo.getWorkTree().toPath(), file);
+        Optional<Diagnostic> ambiguous = repoOverride.isPresent() ? Optional.empty() : ambiguousRemotes(repo, at);
+        if (ambiguous.isPresent()) {
+          return StageResult.failed(List.of(ambiguous.get()));
+        }
         Optional<String> url = repoOverride.or(() -> remoteUrl(repo));
         Optional<String> commit = commitOverride.or(() -> head(repo));
         List<Diagnostic> problems = new ArrayList<>(outside(path, at));
@@ -163,6 +183,7 @@ public final class GitSourceInspector {
         Optional<String> ignoredPath = ignored.filter(i -> i.startsWith(workTree)).map(i -> workTree.relativize(i).toString().replace('\\', '/'));
         if (commitOverride.isEmpty() && commit.isPresent()) {
           checkClean(git, path, ignoredPath, at, problems);
+          checkPushed(repo, commit.get(), at, problems);
         }
         if (commitOverride.isPresent()) {
           checkInCommit(repo, commitOverride.get(), path, file, at, problems);
@@ -183,6 +204,54 @@ public final class GitSourceInspector {
       return remotes.size() == 1 ? Optional.ofNullable(config.getString("remote", remotes.iterator().next(), "url")) : Optional.empty();
     }
 
+    /** Several remotes and none named origin: which one pods clone is a guess, so the user names it. */
+    private static Optional<Diagnostic> ambiguousRemotes(Repository repo, SourceLocation at) {
+      var config = repo.getConfig();
+      Set<String> remotes = new TreeSet<>(config.getSubsections("remote"));
+      if (config.getString("remote", "origin", "url") != null || remotes.size() < 2) {
+        return Optional.empty();
+      }
+      List<String> named = remotes.stream().map(r -> r + " (" + config.getString("remote", r, "url") + ")").toList();
+      return Optional.of(Diagnostic.error(DiagnosticCode.SOURCE_NO_REMOTE, at, "",
+              "the git repository has " + remotes.size() + " remotes and none is named origin: " + String.join(", ", named))
+          .withHint("pass --source-repo with the URL pods should clone, e.g. --source-repo " + config.getString("remote", remotes.iterator().next(), "url")));
+    }
+
+    /**
+     * Refs that mirror what a remote has: remote-tracking branches, and the refs CI systems fetch for pull and
+     * merge requests (GitHub {@code refs/remotes/pull/N/merge} via actions/checkout, GitLab
+     * {@code refs/merge-requests/N/head} and {@code refs/pipelines/ID}).
+     */
+    private static final List<String> REMOTE_REFS = List.of("refs/remotes/", "refs/pull/", "refs/merge-requests/", "refs/pipelines/");
+
+    /**
+     * A warning when HEAD is on no remote-tracking ref although the repository has some: it was not pushed,
+     * so the pods' clone of the source repo cannot check it out.
+     */
+    private static void checkPushed(Repository repo, String sha, SourceLocation at, List<Diagnostic> problems) {
+      try (org.eclipse.jgit.revwalk.RevWalk walk = new org.eclipse.jgit.revwalk.RevWalk(repo)) {
+        var commit = walk.parseCommit(ObjectId.fromString(sha));
+        List<org.eclipse.jgit.lib.Ref> remote = new ArrayList<>();
+        for (String prefix : REMOTE_REFS) {
+          remote.addAll(repo.getRefDatabase().getRefsByPrefix(prefix));
+        }
+        if (remote.isEmpty()) {
+          // Never fetched (git init + remote add): nothing to compare with, and CI checkouts always have some.
+          return;
+        }
+        for (var ref : remote) {
+          if (ref.getObjectId() != null && walk.isMergedInto(commit, walk.parseCommit(ref.getObjectId()))) {
+            return;
+          }
+        }
+        problems.add(Diagnostic.warning(DiagnosticCode.COMMIT_NOT_PUSHED, at, "",
+                "commit " + sha.substring(0, 12) + " is on no remote-tracking branch (not pushed yet?); pods clone the remote and could not check it out")
+            .withHint("git push, then submit; or ignore this if the commit reaches the remote another way"));
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+
     private static Optional<String> head(Repository repo) {
       try {
         ObjectId id = repo.resolve("HEAD^{commit}");
@@ -194,12 +263,21 @@ public final class GitSourceInspector {
 
     /**
      * With {@code --source-commit}, train.yaml must be in that commit exactly as on disk, or pods would run
-     * another job than the one compiled. A commit the local repository does not have (a shallow CI clone) is
-     * trusted.
+     * another job than the one compiled. A commit the local repository does not have is an error, or a warning
+     * in a shallow clone (CI), where it may just not have been fetched.
      */
     private static void checkInCommit(Repository repo, String sha, String path, Path file, SourceLocation at, List<Diagnostic> problems) {
       try {
-        if (!SHA.matcher(sha).matches() || !repo.getObjectDatabase().has(ObjectId.fromString(sha))) {
+        if (!SHA.matcher(sha).matches()) {
+          return;
+        }
+        if (!repo.getObjectDatabase().has(ObjectId.fromString(sha))) {
+          boolean shallow = Files.exists(repo.getDirectory().toPath().resolve("shallow"));
+          problems.add(shallow
+              ? Diagnostic.warning(DiagnosticCode.COMMIT_UNCHECKED, at, "", "--source-commit " + sha + " is not in this shallow clone, so it"
+                  + " cannot be checked against train.yaml").withHint("fetch it (git fetch --depth=1 origin " + sha + ") to have it checked")
+              : Diagnostic.error(DiagnosticCode.UNKNOWN_COMMIT, at, "", "--source-commit " + sha + " is not a commit of this repository")
+                  .withHint("pass a commit of this repository (git log), or git fetch the one you mean"));
           return;
         }
         ObjectId commit = ObjectId.fromString(sha);
@@ -227,14 +305,21 @@ public final class GitSourceInspector {
           status.addPath(folder);
         }
         Status s = status.call();
+        Set<String> untracked = new TreeSet<>(s.getUntracked());
+        ignored.ifPresent(i -> untracked.removeIf(c -> c.equals(i) || c.startsWith(i + "/")));
+        OutputTrees.remove(untracked);
         Set<String> changed = new TreeSet<>(s.getUncommittedChanges());
-        changed.addAll(s.getUntracked());
         ignored.ifPresent(i -> changed.removeIf(c -> c.equals(i) || c.startsWith(i + "/")));
+        changed.addAll(untracked);
         if (!changed.isEmpty()) {
+          String hint = "commit (and push) them first; the run clones exactly the commit";
+          if (!untracked.isEmpty()) {
+            hint += "; files pods do not need (" + String.join(", ", OutputTrees.patterns(untracked, folder)) + ") belong in .gitignore";
+          }
           problems.add(Diagnostic.error(DiagnosticCode.SOURCE_NOT_COMMITTED, at, "",
                   changed.size() + " file(s) next to train.yaml are not committed (" + String.join(", ", changed.stream().limit(3).toList())
                       + (changed.size() > 3 ? ", …" : "") + "); pods would run the committed version, not yours")
-              .withHint("commit (and push) them first; the run clones exactly the commit"));
+              .withHint(hint));
         }
       } catch (GitAPIException e) {
         throw new IllegalStateException("git status failed", e);

@@ -18,6 +18,11 @@ public final class Names {
     return name.length() <= 63 && LABEL.matcher(name).matches();
   }
 
+  /** True when {@code name} has a label's characters and shape, whatever its length. */
+  public static boolean isLabelShaped(String name) {
+    return LABEL.matcher(name).matches();
+  }
+
   /**
    * The closest valid label: lower-cased, every other character turned into {@code -}, runs of {@code -}
    * collapsed, leading non-letters and trailing {@code -} dropped, cut to {@code max} characters

@@ -34,8 +34,11 @@ final class RuntimeChoice {
     return Optional.empty();
   }
 
-  /** An installed name that contains, or is contained in, what was written ({@code pytorch} → {@code torch}). */
+  /**
+   * The installed name meant: a typo (one or two edits, a swap of two letters counting one: {@code troch}),
+   * else one that contains, or is contained in, what was written ({@code pytorch} → {@code torch}).
+   */
   static Optional<String> closest(String name, List<String> installed) {
-    return installed.stream().filter(n -> name.contains(n) || n.contains(name)).findFirst();
+    return dev.trainyard.compiler.diagnostic.Suggestions.closest(name, installed);
   }
 }

@@ -15,7 +15,7 @@ import java.util.Optional;
 /**
  * Builds a {@link RuntimeDefinition} from a {@code runtime.yaml} that already passed
  * {@code schemas/runtime.v1.schema.json}; checks the rules a schema cannot say (MPI settings present exactly
- * for MPI frameworks).
+ * for MPI frameworks; the skeleton's replicated jobs are the framework's, {@link SkeletonRules}).
  */
 public final class RuntimeBinder {
 
@@ -37,6 +37,7 @@ public final class RuntimeBinder {
     if (!framework.usesMpi() && mpi.isPresent()) {
       problems.add(invalid(doc, "/mpi", "`mpi:` is only for the mpi, deepspeed and mlx frameworks"));
     }
+    problems.addAll(SkeletonRules.check(doc, framework));
     if (!problems.isEmpty()) {
       return StageResult.failed(problems);
     }

@@ -48,6 +48,23 @@ public final class SshKeyGenerator {
    *     builds it from a validated run name)
    * @throws IllegalStateException if the JDK lacks EC P-256 (an environment problem)
    */
+  /**
+   * The public key ({@code <type> <base64>}, no comment) of an unencrypted OpenSSH private key, for checking
+   * that a reused Secret's two keys belong together; empty when the text is no such key.
+   */
+  public static java.util.Optional<String> publicKeyOf(String privateKeyOpenSsh) {
+    try {
+      var pairs = org.apache.sshd.common.config.keys.loader.openssh.OpenSSHKeyPairResourceParser.INSTANCE
+          .loadKeyPairs(null, () -> "ssh-privatekey", null, privateKeyOpenSsh);
+      if (pairs == null || !pairs.iterator().hasNext()) {
+        return java.util.Optional.empty();
+      }
+      return java.util.Optional.of(PublicKeyEntry.toString(pairs.iterator().next().getPublic()));
+    } catch (GeneralSecurityException | IOException | RuntimeException e) {
+      return java.util.Optional.empty();
+    }
+  }
+
   public SshKeyPair generate(String comment) {
     if (comment.isEmpty() || comment.chars().anyMatch(Character::isWhitespace)) {
       throw new IllegalArgumentException("SSH key comment must be one word, got '" + comment + "'");

@@ -24,6 +24,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.regex.Pattern;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.error.Mark;
@@ -54,6 +55,9 @@ import org.yaml.snakeyaml.events.NodeEvent;
 public final class YamlDocumentLoader {
   /** Largest file accepted by {@link #readFile}, in bytes (1 MiB): a train.yaml is a few hundred bytes. */
   public static final long MAX_FILE_BYTES = 1024 * 1024;
+
+  /** Longest line accepted (the longest in a real file, a SealedSecret's ciphertext, is about 1,100). */
+  public static final int MAX_LINE_CHARS = 16_384;
 
   /** Deepest nesting accepted; a JobSet skeleton needs about 20 levels. */
   static final int MAX_NESTING_DEPTH = 100;
@@ -104,15 +108,46 @@ public final class YamlDocumentLoader {
     if (file.text().lines().allMatch(line -> NON_CONTENT.matcher(line).matches())) {
       return StageResult.failed(List.of(empty(file)));
     }
+    Optional<Diagnostic> longLine = longLine(file);
+    if (longLine.isPresent()) {
+      return StageResult.failed(List.of(longLine.get()));
+    }
     List<Diagnostic> tabs = TabIndentation.find(file);
     if (!tabs.isEmpty()) {
       return StageResult.failed(tabs);
     }
     try (WatchingParser parser = factory.createParser(new StringReader(file.text()))) {
-      return parse(parser, file);
+      try {
+        return parse(parser, file);
+      } catch (IOException e) {
+        return StageResult.failed(List.of(located(syntaxError(file.displayPath(), e), parser)));
+      }
     } catch (IOException e) {
       return StageResult.failed(List.of(syntaxError(file.displayPath(), e)));
     }
+  }
+
+  /**
+   * The first line over {@link #MAX_LINE_CHARS}. SnakeYAML's reader copies its whole window for every 1,024
+   * characters of a token it has not finished, so unbroken text costs memory quadratic in its length (found by
+   * fuzzing: one 530,000-character value allocated 820 MiB); lines are where such text ends.
+   */
+  private static Optional<Diagnostic> longLine(SourceFile file) {
+    String text = file.text();
+    int line = 1;
+    int start = 0;
+    while (start <= text.length()) {
+      int end = text.indexOf('\n', start);
+      end = end < 0 ? text.length() : end;
+      if (end - start > MAX_LINE_CHARS) {
+        return Optional.of(Diagnostic.error(DiagnosticCode.LINE_TOO_LONG, new SourceLocation(file.displayPath(), line, 1), "",
+                String.format(Locale.ROOT, "line %d is %,d characters long; the limit is %,d", line, end - start, MAX_LINE_CHARS))
+            .withHint("split the value over several lines (a `|` block scalar keeps the line breaks), or keep large data out of this file"));
+      }
+      line++;
+      start = end + 1;
+    }
+    return Optional.empty();
   }
 
   private StageResult<ParsedDocument> parse(WatchingParser parser, SourceFile file) throws IOException {
@@ -172,6 +207,16 @@ public final class YamlDocumentLoader {
         .withHint("a train.yaml needs at least the command to run, e.g. `run: python train.py`");
   }
 
+  /** A syntax error SnakeYAML gave no position for (its nesting limit) is placed where the parser stopped. */
+  private static Diagnostic located(Diagnostic d, WatchingParser parser) {
+    var stopped = parser.currentLocation();
+    if (d.location().line() > 0 || stopped == null || stopped.getLineNr() < 1) {
+      return d;
+    }
+    return new Diagnostic(d.severity(), d.code(), d.message(), new SourceLocation(d.location().file(), stopped.getLineNr(), Math.max(0, stopped.getColumnNr())),
+        d.pointer(), d.hint());
+  }
+
   private static Diagnostic syntaxError(String file, IOException e) {
     if (e.getCause() instanceof MarkedYAMLException marked) {
       Mark context = marked.getContextMark();
@@ -184,8 +229,10 @@ public final class YamlDocumentLoader {
       var t = YamlSyntaxMessages.translate(plain.getMessage(), 0);
       return Diagnostic.error(t.code(), SourceLocation.ofFile(file), "", t.message()).withHint(t.hint());
     }
-    if (e instanceof StreamConstraintsException) {
-      return Diagnostic.error(DiagnosticCode.YAML_SYNTAX, SourceLocation.ofFile(file), "",
+    if (e instanceof StreamConstraintsException limit) {
+      var loc = limit.getLocation();
+      SourceLocation at = loc == null || loc.getLineNr() < 1 ? SourceLocation.ofFile(file) : new SourceLocation(file, loc.getLineNr(), Math.max(0, loc.getColumnNr()));
+      return Diagnostic.error(DiagnosticCode.YAML_SYNTAX, at, "",
               "the document nests deeper than " + MAX_NESTING_DEPTH + " levels")
           .withHint("flatten the structure; a train.yaml needs at most 3 levels");
     }

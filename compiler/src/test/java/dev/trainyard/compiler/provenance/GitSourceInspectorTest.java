@@ -85,8 +85,11 @@ class GitSourceInspectorTest {
     Files.writeString(other, "run: z\n");
     var absent = inspect(other, Optional.empty(), Optional.of(head), Optional.empty());
     assertTrue(absent.diagnostics().get(0).message().contains("is not in commit"), absent.diagnostics().toString());
+    assertTrue(inspect(p.trainYaml(), Optional.empty(), Optional.of(OTHER_SHA), Optional.empty()).failed(),
+        "a commit the local repo lacks is refused (E314)");
+    Files.writeString(p.root().resolve(".git/shallow"), head + "\n");
     assertFalse(inspect(p.trainYaml(), Optional.empty(), Optional.of(OTHER_SHA), Optional.empty()).failed(),
-        "a commit the local repo lacks (shallow CI clone) is trusted");
+        "a commit a shallow CI clone lacks is only a warning (W315)");
   }
 
   @Test

@@ -62,13 +62,18 @@ public final class TrainProject {
       Files.createDirectories(jobDir);
       Files.writeString(jobDir.resolve("train.yaml"), trainYamlText, StandardCharsets.UTF_8);
       for (var e : extraFiles.entrySet()) {
+        Files.createDirectories(jobDir.resolve(e.getKey()).getParent());
         Files.writeString(jobDir.resolve(e.getKey()), e.getValue(), StandardCharsets.UTF_8);
       }
       try (Git git = Git.init().setDirectory(work.toFile()).setInitialBranch("main").call()) {
         git.getRepository().getConfig().setString("remote", "origin", "url", REMOTE);
         git.getRepository().getConfig().save();
         git.add().addFilepattern(".").call();
-        git.commit().setMessage("train").setAuthor("Test", "test@example.com").setCommitter("Test", "test@example.com").call();
+        var commit = git.commit().setMessage("train").setAuthor("Test", "test@example.com").setCommitter("Test", "test@example.com").call();
+        // As after a push: the commit is on origin/main, so the pods' clone of the remote has it (no W316).
+        var update = git.getRepository().updateRef("refs/remotes/origin/main");
+        update.setNewObjectId(commit);
+        update.forceUpdate();
       }
       return new TrainProject(work, jobDir.resolve("train.yaml"));
     } catch (IOException e) {

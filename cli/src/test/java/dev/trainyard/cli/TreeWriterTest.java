@@ -1,0 +1,103 @@
+package dev.trainyard.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.trainyard.compiler.manifest.OutputTree;
+import dev.trainyard.compiler.testing.TrainProject;
+import java.io.IOException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A compile's output lands whole or not at all, and a file system error says what failed and why. */
+class TreeWriterTest {
+  @TempDir Path temp;
+
+  private static OutputTree tree(String marker) {
+    TreeMap<String, String> files = new TreeMap<>();
+    files.put("clusters/local/default/run-1/jobset.yaml", marker);
+    files.put("clusters/local/default/_queues/localqueue.yaml", marker);
+    files.put("clusters/local/_cluster/clusterqueue.yaml", marker);
+    return new OutputTree(files, List.of("clusters/local/default/run-1", "clusters/local/default/_queues", "clusters/local/_cluster"));
+  }
+
+  private static List<String> files(Path root) throws IOException {
+    try (Stream<Path> walk = Files.walk(root)) {
+      return walk.filter(Files::isRegularFile).map(p -> root.relativize(p) + "=" + read(p)).sorted().toList();
+    }
+  }
+
+  private static String read(Path p) {
+    try {
+      return Files.readString(p);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  @Test
+  @DisplayName("the disk fills while writing the last folder: nothing new lands, the old folders stay, the error says 'no space left on device'")
+  void fullDisk() throws Exception {
+    TreeWriter.write(tree("old"), temp);
+    List<String> before = files(temp);
+    IOException e = assertThrows(IOException.class, () -> TreeWriter.write(tree("new"), temp, (file, text) -> {
+      if (file.toString().contains("clusterqueue")) {
+        throw new FileSystemException(file.toString(), null, "No space left on device");
+      }
+      Files.writeString(file, text);
+    }));
+    assertEquals("cannot write " + temp.resolve("clusters/local/_cluster/clusterqueue.yaml") + ": no space left on device; nothing was written", e.getMessage());
+    assertEquals(before, files(temp));
+    try (Stream<Path> walk = Files.walk(temp)) {
+      assertFalse(walk.anyMatch(p -> p.getFileName().toString().startsWith(".trainyard-")), "no staging folder is left behind");
+    }
+  }
+
+  @Test
+  @DisplayName("a first write that fails half-way leaves no run folder without its queue folders")
+  void firstWriteWholeOrNothing() throws Exception {
+    assertThrows(IOException.class, () -> TreeWriter.write(tree("new"), temp, (file, text) -> {
+      if (file.toString().contains("clusterqueue")) {
+        throw new FileSystemException(file.toString(), null, "No space left on device");
+      }
+      Files.writeString(file, text);
+    }));
+    assertEquals(List.of(), files(temp));
+  }
+
+  @Test
+  @DisplayName("a file where a folder is expected, and a folder in /proc: the error names the step and the reason")
+  void fileInTheWay() throws Exception {
+    Files.createDirectories(temp.resolve("clusters"));
+    Files.writeString(temp.resolve("clusters/local"), "not a folder");
+    IOException e = assertThrows(IOException.class, () -> TreeWriter.write(tree("x"), temp));
+    assertTrue(e.getMessage().startsWith("cannot create the folder " + temp.resolve("clusters/local/default") + ": a file is in the way where a folder is expected"),
+        e.getMessage());
+    IOException proc = assertThrows(IOException.class, () -> TreeWriter.write(tree("x"), Path.of("/proc/trainyard-test")));
+    assertTrue(proc.getMessage().startsWith("cannot create the folder /proc/trainyard-test/clusters/local/default: "), proc.getMessage());
+    assertFalse(proc.getMessage().endsWith(": /proc/trainyard-test/clusters/local/default; nothing was written"), proc.getMessage());
+  }
+
+  @Test
+  @DisplayName("--out \"\" (an unset variable) and --out naming a file are usage errors (exit 2); nothing is written")
+  void emptyOut() throws Exception {
+    TrainProject p = TrainProject.create(temp, "run: torchrun t.py\n");
+    MainTest.Run empty = MainTest.run("compile", p.trainYaml().toString(), "--out", "");
+    assertEquals(2, empty.exit(), empty.err());
+    assertTrue(empty.err().startsWith("trainyard: --out must name a folder, got an empty value (an unset variable?)"), empty.err());
+    assertFalse(Files.exists(Path.of("clusters")), "nothing in the current folder");
+    Path file = Files.writeString(temp.resolve("a-file"), "x");
+    MainTest.Run onFile = MainTest.run("compile", p.trainYaml().toString(), "--out", file.toString());
+    assertEquals(2, onFile.exit(), onFile.err());
+    assertTrue(onFile.err().startsWith("trainyard: --out " + file + " is a file, not a folder"), onFile.err());
+  }
+}

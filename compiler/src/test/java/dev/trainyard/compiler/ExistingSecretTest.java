@@ -1,0 +1,95 @@
+package dev.trainyard.compiler;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.trainyard.compiler.diagnostic.Diagnostic;
+import dev.trainyard.compiler.diagnostic.DiagnosticCode;
+import dev.trainyard.compiler.secrets.SshKeyGenerator;
+import dev.trainyard.compiler.testing.TrainProject;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.Base64;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A run's SSH Secret in the output tree is checked before it is reused; a broken one is E702 with how to regenerate it. */
+class ExistingSecretTest {
+  @TempDir Path temp;
+  TrainProject project;
+  Path tree;
+  Path secret;
+
+  @BeforeEach
+  void compileOnce() throws Exception {
+    project = TrainProject.create(temp, "runtime: mpi\nrun: ./a.out\nnodes: 2\n");
+    CompileResult first = project.compile();
+    assertFalse(first.hasErrors(), first.diagnostics().toString());
+    tree = temp.resolve("gitops");
+    for (Map.Entry<String, String> f : first.tree().orElseThrow().files().entrySet()) {
+      Path file = tree.resolve(f.getKey());
+      Files.createDirectories(file.getParent());
+      Files.writeString(file, f.getValue());
+      if (f.getKey().contains("/secret-")) {
+        secret = file;
+      }
+    }
+  }
+
+  private Diagnostic refusedAfter(UnaryOperator<String> edit) throws Exception {
+    Files.writeString(secret, edit.apply(Files.readString(secret)));
+    CompileResult r = project.compile(Optional.of(tree));
+    assertTrue(r.hasErrors());
+    Diagnostic d = TrainProject.withCode(r, DiagnosticCode.EXISTING_SECRET_INVALID).get(0);
+    assertEquals(secret.toString(), d.location().file());
+    assertEquals("delete " + secret + " and compile again: a fresh key pair is generated and sealed as platform.yaml says", d.hint());
+    return d;
+  }
+
+  @Test
+  @DisplayName("an intact Secret is reused byte for byte")
+  void intactReused() throws Exception {
+    String before = Files.readString(secret);
+    CompileResult again = project.compile(Optional.of(tree));
+    assertFalse(again.hasErrors(), again.diagnostics().toString());
+    assertEquals(before, again.tree().orElseThrow().files().entrySet().stream().filter(e -> e.getKey().contains("/secret-")).findFirst().orElseThrow().getValue());
+  }
+
+  @Test
+  @DisplayName("a merge conflict in the Secret is E702 at its line saying so (not an internal error)")
+  void mergeConflict() throws Exception {
+    Diagnostic d = refusedAfter(t -> t.replaceFirst("immutable: true\n", "<<<<<<< HEAD\nimmutable: true\n=======\nimmutable: false\n>>>>>>> other\n"));
+    assertTrue(d.message().startsWith("the run's SSH Secret cannot be read: ") && d.message().endsWith("(it holds a merge conflict)"), d.message());
+    assertTrue(d.location().line() > 0);
+  }
+
+  @Test
+  @DisplayName("renamed, moved, retyped, a key missing or added: E702 naming what is wrong")
+  void wrongShape() throws Exception {
+    assertTrue(refusedAfter(t -> t.replaceFirst("  name: (\\S+)-ssh", "  name: other-ssh")).message().contains("it is named \"other-ssh\""));
+    compileOnce();
+    assertTrue(refusedAfter(t -> t.replace("namespace: default", "namespace: team-b")).message().contains("its namespace is \"team-b\""));
+    compileOnce();
+    assertTrue(refusedAfter(t -> t.replace("type: kubernetes.io/ssh-auth", "type: Opaque")).message().contains("its type is \"Opaque\""));
+    compileOnce();
+    assertTrue(refusedAfter(t -> t.replaceFirst("  ssh-publickey: .*\n", "")).message().endsWith("its keys are [ssh-privatekey], not the pair [ssh-privatekey, ssh-publickey]"));
+  }
+
+  @Test
+  @DisplayName("a public key that is not the private key's (a pasted key of another run) is E702")
+  void publicKeyMismatch() throws Exception {
+    String other = new SshKeyGenerator(new SecureRandom()).generate("other@run").publicKeyAuthorized();
+    String b64 = Base64.getEncoder().encodeToString(other.getBytes(StandardCharsets.UTF_8));
+    Diagnostic d = refusedAfter(t -> t.replaceFirst("  ssh-publickey: .*\n", "  ssh-publickey: " + b64 + "\n"));
+    assertTrue(d.message().endsWith("ssh-publickey is not the public key of ssh-privatekey"), d.message());
+    assertFalse(d.message().contains(b64.substring(20, 40)));
+  }
+}

@@ -1,0 +1,115 @@
+package dev.trainyard.compiler.provenance;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.trainyard.compiler.diagnostic.Diagnostic;
+import dev.trainyard.compiler.diagnostic.DiagnosticCode;
+import dev.trainyard.compiler.diagnostic.StageResult;
+import dev.trainyard.compiler.testing.TrainProject;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import org.eclipse.jgit.api.Git;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Issue #9's git edges: untracked files, unknown commits, unpushed commits, ambiguous remotes, URLs without a repository. */
+class GitEdgesTest {
+  @TempDir Path temp;
+  private final GitSourceInspector inspector = new GitSourceInspector();
+
+  private StageResult<SourceInfo> inspect(Path file, Optional<String> repo, Optional<String> commit) {
+    return inspector.inspect(file, "train.yaml", repo, commit, Optional.empty());
+  }
+
+  @Test
+  @DisplayName("untracked __pycache__ and data next to train.yaml: E305 whose hint names .gitignore and the patterns")
+  void untrackedMentionsGitignore() throws Exception {
+    TrainProject p = TrainProject.create(temp, "run: x\n");
+    Path dir = p.trainYaml().getParent();
+    Files.createDirectories(dir.resolve("__pycache__"));
+    Files.writeString(dir.resolve("__pycache__/train.cpython-312.pyc"), "x");
+    Files.writeString(dir.resolve("data.csv"), "1,2\n");
+    Diagnostic d = inspect(p.trainYaml(), Optional.empty(), Optional.empty()).diagnostics().get(0);
+    assertEquals(DiagnosticCode.SOURCE_NOT_COMMITTED, d.code());
+    assertTrue(d.hint().endsWith("; files pods do not need (__pycache__/, data.csv) belong in .gitignore"), d.hint());
+  }
+
+  @Test
+  @DisplayName("a Trainyard output tree anywhere under train.yaml's folder (not only --out) is not uncommitted code")
+  void outputTreeAnywhere() throws Exception {
+    TrainProject p = TrainProject.create(temp, "run: x\n");
+    Path out = p.trainYaml().getParent().resolve("build/my-gitops/clusters/local");
+    Files.createDirectories(out.resolve("_cluster"));
+    Files.writeString(out.resolve("_cluster/kustomization.yaml"), "resources: []\n");
+    Files.createDirectories(out.resolve("default/run-1"));
+    Files.writeString(out.resolve("default/run-1/jobset-run-1.yaml"), "kind: JobSet\n");
+    assertFalse(inspect(p.trainYaml(), Optional.empty(), Optional.empty()).failed());
+  }
+
+  @Test
+  @DisplayName("--source-commit that the repository does not have is E314 (W315 in a shallow clone, where it may not be fetched)")
+  void unknownCommit() throws Exception {
+    TrainProject p = TrainProject.create(temp, "run: x\n");
+    String sha = "0123456789abcdef0123456789abcdef01234567";
+    Diagnostic d = inspect(p.trainYaml(), Optional.empty(), Optional.of(sha)).diagnostics().get(0);
+    assertEquals(DiagnosticCode.UNKNOWN_COMMIT, d.code());
+    assertEquals("--source-commit " + sha + " is not a commit of this repository", d.message());
+    Files.writeString(p.root().resolve(".git/shallow"), sha + "\n");
+    StageResult<SourceInfo> shallow = inspect(p.trainYaml(), Optional.empty(), Optional.of(sha));
+    assertFalse(shallow.failed());
+    assertEquals(List.of(DiagnosticCode.COMMIT_UNCHECKED), shallow.diagnostics().stream().map(Diagnostic::code).toList());
+  }
+
+  @Test
+  @DisplayName("HEAD on no remote-tracking branch (never pushed): warning W316; after the push (origin/main has it): none")
+  void notPushed() throws Exception {
+    TrainProject p = TrainProject.create(temp, "run: x\n");
+    assertEquals(List.of(), inspect(p.trainYaml(), Optional.empty(), Optional.empty()).diagnostics());
+    try (Git git = Git.open(p.root().toFile())) {
+      git.commit().setAllowEmpty(true).setMessage("local only").setAuthor("T", "t@e").setCommitter("T", "t@e").call();
+    }
+    StageResult<SourceInfo> r = inspect(p.trainYaml(), Optional.empty(), Optional.empty());
+    assertFalse(r.failed());
+    Diagnostic d = r.diagnostics().get(0);
+    assertEquals(DiagnosticCode.COMMIT_NOT_PUSHED, d.code());
+    assertTrue(d.message().endsWith("is on no remote-tracking branch (not pushed yet?); pods clone the remote and could not check it out"), d.message());
+  }
+
+  @Test
+  @DisplayName("two remotes, neither origin: E306 naming both, asking for --source-repo")
+  void twoRemotes() throws Exception {
+    TrainProject p = TrainProject.create(temp, "run: x\n");
+    try (Git git = Git.open(p.root().toFile())) {
+      var config = git.getRepository().getConfig();
+      config.unsetSection("remote", "origin");
+      config.setString("remote", "fork", "url", "https://github.com/me/x.git");
+      config.setString("remote", "upstream", "url", "https://github.com/acme/x.git");
+      config.save();
+    }
+    Diagnostic d = inspect(p.trainYaml(), Optional.empty(), Optional.empty()).diagnostics().get(0);
+    assertEquals(DiagnosticCode.SOURCE_NO_REMOTE, d.code());
+    assertEquals("the git repository has 2 remotes and none is named origin: fork (https://github.com/me/x.git), upstream (https://github.com/acme/x.git)",
+        d.message());
+    assertTrue(d.hint().startsWith("pass --source-repo"), d.hint());
+    assertFalse(inspect(p.trainYaml(), Optional.of("https://github.com/acme/x.git"), Optional.empty()).failed());
+  }
+
+  @Test
+  @DisplayName("--source-repo https:// (or a host without a path) is E306; real URLs pass")
+  void urlWithoutRepository() {
+    TrainProject p = TrainProject.create(temp, "run: x\n");
+    String sha = "0123456789abcdef0123456789abcdef01234567";
+    for (String url : List.of("https://", "https://github.com", "https://github.com/", "git@github.com:")) {
+      Diagnostic d = inspect(p.trainYaml(), Optional.of(url), Optional.of(sha)).diagnostics().get(0);
+      assertEquals("the source repo URL \"" + url + "\" names no repository (no host or no path)", d.message(), url);
+    }
+    assertTrue(GitSourceInspector.namesRepository("https://github.com/acme/x.git"));
+    assertTrue(GitSourceInspector.namesRepository("git@github.com:acme/x.git"));
+    assertTrue(GitSourceInspector.namesRepository("https://user@gitlab.example.com:8443/group/sub/x"));
+  }
+}

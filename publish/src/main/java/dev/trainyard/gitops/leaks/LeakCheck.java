@@ -1,0 +1,133 @@
+package dev.trainyard.gitops.leaks;
+
+import dev.trainyard.compiler.diagnostic.Diagnostic;
+import dev.trainyard.compiler.diagnostic.DiagnosticCode;
+import dev.trainyard.compiler.diagnostic.SourceLocation;
+import dev.trainyard.compiler.platform.Platform;
+import dev.trainyard.compiler.diagnostic.StageResult;
+import dev.trainyard.compiler.platform.PlatformLoader;
+import dev.trainyard.compiler.schema.NetworkntSchemaValidator;
+import dev.trainyard.compiler.source.YamlDocumentLoader;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.regex.Pattern;
+
+/**
+ * The leak check ({@code trainyard check-secrets}, and {@code submit} before every commit): every file of a
+ * GitOps tree is scanned for private key material ({@link KeyScanner}); a finding is an error (E809) unless
+ * it sits in a plain Secret where {@code platform.yaml} allows plain Secrets: {@code secrets.policy: plain}
+ * with {@code allowPlain: true}, in a namespace the platform lists, in a file
+ * {@code clusters/<cluster>/<namespace>/…} holding one {@code kind: Secret} object. A ConfigMap, an
+ * annotation or a comment never may. Diagnostics name the file, the line and the kind of key, never the key.
+ */
+public final class LeakCheck {
+  private static final Pattern SECRET_KIND = Pattern.compile("(?m)^kind:[ \\t]*([\"']?)Secret\\1[ \\t]*(#.*)?$");
+  private static final Pattern DOCUMENT_START = Pattern.compile("(?m)^---");
+  private final KeyScanner scanner = new KeyScanner();
+  private final Platform platform;
+
+  /** @param platform decides where plain Secrets are allowed */
+  public LeakCheck(Platform platform) {
+    this.platform = platform;
+  }
+
+  /**
+   * What a check found.
+   *
+   * @param diagnostics one E809 error per key outside an allowed plain Secret, sorted
+   * @param files how many files were scanned
+   * @param allowed how many keys sit in plain Secrets the platform allows
+   */
+  public record Report(List<Diagnostic> diagnostics, int files, int allowed) {
+    public Report {
+      diagnostics = List.copyOf(diagnostics);
+    }
+
+    /** Whether a key was found where none may be. */
+    public boolean leaked() {
+      return diagnostics.stream().anyMatch(Diagnostic::isError);
+    }
+  }
+
+  /** Checks {@code files} (path relative to the tree's root with {@code /} → content). */
+  public Report check(SortedMap<String, byte[]> files) {
+    List<Diagnostic> problems = new ArrayList<>();
+    int allowed = 0;
+    for (Map.Entry<String, byte[]> file : files.entrySet()) {
+      List<KeyFinding> found = scanner.scan(file.getValue());
+      if (found.isEmpty()) {
+        continue;
+      }
+      String namespace = allowedNamespace(file.getKey());
+      if (!namespace.isEmpty() && isOneSecret(file.getValue())) {
+        allowed += found.size();
+        continue;
+      }
+      found.forEach(f -> problems.add(leak(file.getKey(), f, namespace)));
+    }
+    problems.sort(Diagnostic.ORDER);
+    return new Report(problems, files.size(), allowed);
+  }
+
+  /**
+   * {@code trainyard check-secrets DIR}: the files of {@code dir} ({@link TreeFiles}) under {@code platformFile},
+   * else {@code DIR/platform.yaml}, else the embedded default platform. A broken platform.yaml fails with its
+   * diagnostics.
+   *
+   * @throws IOException when a file or folder of {@code dir} cannot be read (the message says which, and why)
+   */
+  public static StageResult<Report> checkFolder(Path dir, Optional<Path> platformFile) throws IOException {
+    Optional<Path> file = platformFile.or(() -> Optional.of(dir.resolve("platform.yaml")).filter(Files::isRegularFile));
+    StageResult<Platform> platform = new PlatformLoader(new YamlDocumentLoader(), new NetworkntSchemaValidator())
+        .load(file, file.map(Path::toString).orElse(PlatformLoader.EMBEDDED_NAME));
+    if (platform.failed()) {
+      return StageResult.failed(platform.diagnostics());
+    }
+    Report report = new LeakCheck(platform.value().orElseThrow()).check(TreeFiles.read(dir));
+    List<Diagnostic> all = new ArrayList<>(platform.diagnostics());
+    all.addAll(report.diagnostics());
+    return StageResult.of(new Report(all, report.files(), report.allowed()), List.of());
+  }
+
+  /** Text files (a {@code Snapshot}'s or a compile's), checked as their UTF-8 bytes. */
+  public Report checkText(SortedMap<String, String> files) {
+    SortedMap<String, byte[]> bytes = new java.util.TreeMap<>();
+    files.forEach((path, text) -> bytes.put(path, text.getBytes(StandardCharsets.UTF_8)));
+    return check(bytes);
+  }
+
+  /** The namespace of {@code clusters/<cluster>/<namespace>/...} when plain Secrets are allowed there, else "". */
+  private String allowedNamespace(String path) {
+    Platform.SecretsPolicy policy = platform.secrets();
+    String[] parts = path.split("/");
+    if (policy.mode() != Platform.SecretsMode.PLAIN || !policy.allowPlain() || parts.length < 4 || !parts[0].equals("clusters")) {
+      return "";
+    }
+    boolean listed = platform.namespaces().stream().anyMatch(n -> n.cluster().equals(parts[1]) && n.name().equals(parts[2]));
+    return listed ? parts[2] : "";
+  }
+
+  private static boolean isOneSecret(byte[] content) {
+    String text = new String(content, StandardCharsets.UTF_8);
+    long documents = DOCUMENT_START.splitAsStream(text).filter(d -> !d.isBlank()).count();
+    return documents == 1 && SECRET_KIND.matcher(text).find();
+  }
+
+  private Diagnostic leak(String path, KeyFinding f, String allowedNamespace) {
+    String where = allowedNamespace.isEmpty()
+        ? "outside any namespace where platform.yaml allows plain Secrets (secrets.policy: " + platform.secrets().mode().id()
+            + (platform.secrets().allowPlain() ? "" : ", allowPlain: false") + ")"
+        : "in namespace " + allowedNamespace + " outside a Secret (only a Secret object may hold a key there)";
+    return Diagnostic.error(DiagnosticCode.PRIVATE_KEY_IN_TREE, new SourceLocation(path, f.line(), 0), "",
+            "private key material, " + f.describe() + ", " + where)
+        .withHint("remove it and regenerate the key: anyone who can read the repo or its history has it; commit keys only as a"
+            + " SealedSecret (kubeseal) or SOPS-encrypted (sops --encrypt)");
+  }
+}

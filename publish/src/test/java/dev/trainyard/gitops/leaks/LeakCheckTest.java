@@ -1,0 +1,141 @@
+package dev.trainyard.gitops.leaks;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.trainyard.compiler.diagnostic.Diagnostic;
+import dev.trainyard.compiler.diagnostic.DiagnosticCode;
+import dev.trainyard.compiler.diagnostic.StageResult;
+import dev.trainyard.compiler.platform.Platform;
+import dev.trainyard.compiler.platform.PlatformLoader;
+import dev.trainyard.compiler.schema.NetworkntSchemaValidator;
+import dev.trainyard.compiler.source.YamlDocumentLoader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Where a key may sit (a plain Secret where platform.yaml allows them) and where not; real kubeseal and sops output. */
+class LeakCheckTest {
+  static final Path ROOT = Path.of(System.getProperty("trainyard.repo.root", "..")).toAbsolutePath().normalize();
+  static final PlantedKeys.Key KEY = PlantedKeys.all().get("openssh");
+  @TempDir Path temp;
+
+  static Platform platform(Optional<Path> file) {
+    return new PlatformLoader(new YamlDocumentLoader(), new NetworkntSchemaValidator()).load(file, "platform.yaml").value().orElseThrow();
+  }
+
+  static String secret(String namespace, String privateKey) {
+    return "apiVersion: v1\nkind: Secret\nmetadata:\n  name: run-ssh\n  namespace: " + namespace + "\ntype: kubernetes.io/ssh-auth\n"
+        + "data:\n  ssh-privatekey: " + KeyScannerTest.b64(privateKey) + "\n";
+  }
+
+  @Test
+  @DisplayName("sealed-secrets policy: a plain Secret with a key is E809 at its file and line, and the message holds no piece of the key")
+  void sealedPolicyRefusesPlainSecret() {
+    LeakCheck.Report report = new LeakCheck(platform(Optional.of(ROOT.resolve("examples/platform.yaml"))))
+        .checkText(new TreeMap<>(Map.of("clusters/local/ml/run/secret-run-ssh.yaml", secret("ml", KEY.pem()))));
+    assertTrue(report.leaked());
+    Diagnostic d = report.diagnostics().get(0);
+    assertEquals(DiagnosticCode.PRIVATE_KEY_IN_TREE, d.code());
+    assertEquals("clusters/local/ml/run/secret-run-ssh.yaml:8", d.location().toString());
+    assertEquals("private key material, OpenSSH private key (base64 → PEM), outside any namespace where platform.yaml allows plain"
+        + " Secrets (secrets.policy: sealed-secrets, allowPlain: false)", d.message());
+    assertNoFragment(d.message() + d.hint(), KEY);
+  }
+
+  @Test
+  @DisplayName("plain allowed (embedded default): a Secret in local/default passes; a ConfigMap there, or a Secret in another namespace, does not")
+  void plainAllowedOnlyInSecretsOfAllowedNamespaces() {
+    SortedMap<String, String> files = new TreeMap<>();
+    files.put("clusters/local/default/run/secret-run-ssh.yaml", secret("default", KEY.pem()));
+    files.put("clusters/local/default/run/configmap-run.yaml", "apiVersion: v1\nkind: ConfigMap\ndata:\n  k: |\n" + KeyScannerTest.indent(KEY.pem(), "    "));
+    files.put("clusters/local/team-x/run/secret-run-ssh.yaml", secret("team-x", KEY.pem()));
+    files.put("clusters/other/default/run/secret-run-ssh.yaml", secret("default", KEY.pem()));
+    files.put("clusters/local/default/run/two.yaml", secret("default", KEY.pem()) + "---\n" + secret("default", KEY.pem()).replace("kind: Secret", "kind: ConfigMap"));
+    LeakCheck.Report report = new LeakCheck(platform(Optional.empty())).checkText(files);
+    assertEquals(1, report.allowed());
+    assertEquals(5, report.files());
+    assertEquals(List.of("clusters/local/default/run/configmap-run.yaml:5", "clusters/local/default/run/two.yaml:8",
+        "clusters/local/default/run/two.yaml:17", "clusters/local/team-x/run/secret-run-ssh.yaml:8", "clusters/other/default/run/secret-run-ssh.yaml:8"),
+        report.diagnostics().stream().map(x -> x.location().toString()).toList());
+    assertTrue(report.diagnostics().get(0).message().endsWith("in namespace default outside a Secret (only a Secret object may hold a key there)"),
+        report.diagnostics().get(0).message());
+  }
+
+  @Test
+  @DisplayName("real kubeseal and sops output of a Secret holding a private key is not flagged; the Secret they encrypt is")
+  void sealedAndSopsOutputPass() throws Exception {
+    String openssl = RealTools.system("openssl").toString();
+    String kubeseal = RealTools.built("kubeseal").toString();
+    String sops = RealTools.built("sops").toString();
+    String ageKeygen = RealTools.built("age-keygen").toString();
+    RealTools.run(temp, "", openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "key.pem", "-out", "cert.pem", "-days", "2",
+        "-subj", "/CN=sealed-secret/O=sealed-secret");
+    String plain = secret("ml", KEY.pem());
+    String sealed = RealTools.run(temp, plain, kubeseal, "--cert", "cert.pem", "--format", "yaml", "--scope", "strict");
+    RealTools.run(temp, "", ageKeygen, "-o", "age.txt");
+    String recipient = Files.readString(temp.resolve("age.txt")).lines().filter(l -> l.startsWith("# public key: ")).findFirst().orElseThrow().substring(14);
+    Files.writeString(temp.resolve("secret.yaml"), plain);
+    String encrypted = RealTools.run(temp, "", sops, "--encrypt", "--age", recipient, "--encrypted-regex", "^(data|stringData)$", "secret.yaml");
+    assertTrue(sealed.contains("kind: SealedSecret") && encrypted.contains("ENC[AES256_GCM"), sealed + encrypted);
+    SortedMap<String, String> files = new TreeMap<>(Map.of("clusters/local/ml/r/sealedsecret.yaml", sealed, "clusters/local/ml/r/secret.yaml", encrypted,
+        "platform.yaml", Files.readString(ROOT.resolve("examples/platform.yaml"))));
+    LeakCheck check = new LeakCheck(platform(Optional.of(ROOT.resolve("examples/platform.yaml"))));
+    assertEquals(List.of(), check.checkText(files).diagnostics());
+    files.put("clusters/local/ml/r/plain.yaml", plain);
+    assertEquals(1, check.checkText(files).diagnostics().size());
+  }
+
+  @Test
+  @DisplayName("Trainyard's own sealed and SOPS golden trees hold no key; its plain Secret under the embedded default is allowed")
+  void goldenTrees() throws Exception {
+    for (String c : List.of("deepspeed-sealed-secrets", "mlx-sops-age")) {
+      StageResult<LeakCheck.Report> r = LeakCheck.checkFolder(ROOT.resolve("golden").resolve(c).resolve("expected"), Optional.of(ROOT.resolve("golden").resolve(c).resolve("platform.yaml")));
+      assertEquals(List.of(), r.value().orElseThrow().diagnostics(), c);
+      assertEquals(0, r.value().orElseThrow().allowed(), c);
+    }
+    LeakCheck.Report plain = LeakCheck.checkFolder(ROOT.resolve("golden/deepspeed-one-node/expected"), Optional.empty()).value().orElseThrow();
+    assertEquals(List.of(), plain.diagnostics());
+    assertEquals(1, plain.allowed());
+  }
+
+  @Test
+  @DisplayName("check of a folder: .git/ is skipped, DIR/platform.yaml decides, a missing folder is an IOException naming it")
+  void folder() throws Exception {
+    Path tree = temp.resolve("tree");
+    Files.createDirectories(tree.resolve(".git/objects"));
+    Files.writeString(tree.resolve(".git/objects/leak"), KEY.pem());
+    Path run = Files.createDirectories(tree.resolve("clusters/local/default/run"));
+    Files.writeString(run.resolve("secret.yaml"), secret("default", KEY.pem()));
+    assertEquals(1, LeakCheck.checkFolder(tree, Optional.empty()).value().orElseThrow().allowed());
+    Files.writeString(tree.resolve("platform.yaml"), Files.readString(ROOT.resolve("examples/platform.yaml")));
+    LeakCheck.Report sealed = LeakCheck.checkFolder(tree, Optional.empty()).value().orElseThrow();
+    assertEquals(2, sealed.files());
+    assertTrue(sealed.leaked());
+    java.io.IOException missing = org.junit.jupiter.api.Assertions.assertThrows(java.io.IOException.class,
+        () -> LeakCheck.checkFolder(temp.resolve("nope"), Optional.empty()));
+    assertTrue(missing.getMessage().endsWith("nope: no such folder"), missing.getMessage());
+    Files.writeString(tree.resolve("platform.yaml"), "kind: Platform\nbogus: 1\n");
+    assertFalse(LeakCheck.checkFolder(tree, Optional.empty()).diagnostics().isEmpty());
+    assertTrue(LeakCheck.checkFolder(tree, Optional.empty()).failed());
+  }
+
+  /** No 16-character piece of the key's PEM, body or base64 is in {@code text}. */
+  static void assertNoFragment(String text, PlantedKeys.Key key) {
+    for (String form : List.of(key.pem().replaceAll("-----[^-]+-----", "").replace("\n", ""), KeyScannerTest.b64(key.pem()))) {
+      for (int i = 0; i + 16 <= form.length(); i += 4) {
+        assertFalse(text.contains(form.substring(i, i + 16)), "key fragment in: " + text);
+      }
+    }
+    assertFalse(new String(key.body(), StandardCharsets.ISO_8859_1).isEmpty());
+  }
+}
