@@ -9,6 +9,8 @@ import dev.trainyard.compiler.diagnostic.Diagnostic;
 import dev.trainyard.compiler.diagnostic.DiagnosticCode;
 import dev.trainyard.compiler.testing.TrainProject;
 import dev.trainyard.compiler.Compiler;
+import dev.trainyard.compiler.SshSecretProvider;
+import java.time.Clock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -22,7 +24,7 @@ class RepositoryBoundaryTest {
   @TempDir Path temp;
 
   private static CompileResult compile(Path trainYaml) {
-    return new Compiler().compile(CompileRequest.of(trainYaml));
+    return new Compiler(new SshSecretProvider(TrainProject.seeded(), Clock.systemUTC())).compile(CompileRequest.of(trainYaml));
   }
 
   @Test
