@@ -130,10 +130,14 @@ class ClusterDryRunTest {
         config.replaceAll("server: https://127.0.0.1:\\d+", "server: https://127.0.0.1:" + LocalApiServer.freePort()));
     ClusterUnavailableException down = assertThrows(ClusterUnavailableException.class,
         () -> ClusterDryRun.connect(Optional.of(closed), Optional.empty()));
-    assertTrue(down.getMessage().startsWith("the cluster at https://127.0.0.1:"), down.getMessage());
+    assertTrue(down.getMessage().matches("the cluster at https://127\\.0\\.0\\.1:\\d+/ did not answer: Connection refused"),
+        down.getMessage());
+    assertTrue(down.getCause() instanceof IOException, String.valueOf(down.getCause()));
     Path wrongToken = Files.writeString(temp.resolve("token"), config.replaceAll("token: .*", "token: wrong"));
     ClusterUnavailableException denied = assertThrows(ClusterUnavailableException.class,
         () -> ClusterDryRun.connect(Optional.of(wrongToken), Optional.empty()));
-    assertTrue(denied.getMessage().contains("did not answer"), denied.getMessage());
+    assertTrue(denied.getMessage().startsWith("the cluster at https://127.0.0.1:"), denied.getMessage());
+    assertTrue(denied.getMessage().contains("/ did not answer: Failure executing: GET at: https://127.0.0.1:"), denied.getMessage());
+    assertTrue(denied.getMessage().contains("Message: Unauthorized."), denied.getMessage());
   }
 }
