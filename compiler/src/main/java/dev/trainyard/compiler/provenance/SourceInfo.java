@@ -69,7 +69,7 @@ public record SourceInfo(String repoUrl, String commit, String trainYamlPath) {
     s = s.replaceFirst("^[^@/]+@", "");
     s = s.replaceFirst("^([^/:]+):(?!\\d)", "$1/");
     s = s.replaceFirst("^([^/:]+):\\d+/", "$1/");
-    s = s.replaceFirst("\\.git$", "").replaceFirst("/+$", "");
+    s = s.replaceFirst("/+$", "").replaceFirst("\\.git$", "");
     return s.toLowerCase(java.util.Locale.ROOT);
   }
 }
