@@ -125,10 +125,21 @@ final class LocalApiServer implements AutoCloseable {
         "--timeout=" + READY.toSeconds() + "s"));
   }
 
+  private static final int WATCH_SECONDS = 3 * 3600;
+
+  /**
+   * Ends the server when this JVM is gone, even when no shutdown hook ran (PIT halts its minion JVMs): checks
+   * once a second, for at most {@link #WATCH_SECONDS}; a TERM to the watchdog ends the server too.
+   */
+  private static final String WATCHDOG = "jvm=$1; shift; \"$@\" & child=$!; trap 'kill $child 2>/dev/null; wait $child; exit 0' TERM INT;"
+      + " i=0; while [ $i -lt " + WATCH_SECONDS + " ] && kill -0 $jvm 2>/dev/null && kill -0 $child 2>/dev/null;"
+      + " do sleep 1 & wait $!; i=$((i+1)); done; kill $child 2>/dev/null; wait $child";
   private void launch(String name, List<String> command) {
     try {
       Path log = mkdirs(dir.resolve("logs")).resolve(name + ".log");
-      processes.add(new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start());
+      List<String> watched = new ArrayList<>(List.of("bash", "-c", WATCHDOG, "watchdog", Long.toString(ProcessHandle.current().pid())));
+      watched.addAll(command);
+      processes.add(new ProcessBuilder(watched).redirectErrorStream(true).redirectOutput(log.toFile()).start());
     } catch (IOException e) {
       throw new UncheckedIOException("cannot start " + command.get(0), e);
     }
