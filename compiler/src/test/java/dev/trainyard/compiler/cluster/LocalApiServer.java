@@ -129,11 +129,16 @@ final class LocalApiServer implements AutoCloseable {
 
   /**
    * Ends the server when this JVM is gone, even when no shutdown hook ran (PIT halts its minion JVMs): checks
-   * once a second, for at most {@link #WATCH_SECONDS}; a TERM to the watchdog ends the server too.
+   * once a second, for at most {@link #WATCH_SECONDS}; a TERM to the watchdog ends the server too. etcd can
+   * hang in its graceful stop, so a TERM is followed by a KILL after 10 s.
    */
-  private static final String WATCHDOG = "jvm=$1; shift; \"$@\" & child=$!; trap 'kill $child 2>/dev/null; wait $child; exit 0' TERM INT;"
-      + " i=0; while [ $i -lt " + WATCH_SECONDS + " ] && kill -0 $jvm 2>/dev/null && kill -0 $child 2>/dev/null;"
-      + " do sleep 1 & wait $!; i=$((i+1)); done; kill $child 2>/dev/null; wait $child";
+  private static final String WATCHDOG = "end() { kill $child 2>/dev/null; for j in 1 2 3 4 5 6 7 8 9 10; do"
+      + " kill -0 $child 2>/dev/null || exit 0; sleep 1; done; kill -9 $child 2>/dev/null; exit 0; };"
+      + " jvm=$1; shift; \"$@\" & child=$!; trap end TERM INT; i=0;"
+      + " while [ $i -lt " + WATCH_SECONDS + " ] && kill -0 $jvm 2>/dev/null && kill -0 $child 2>/dev/null;"
+      + " do sleep 1 & wait $!; i=$((i+1)); done;"
+      + " kill -0 $child 2>/dev/null || { wait $child; exit $?; }; end";
+
   private void launch(String name, List<String> command) {
     try {
       Path log = mkdirs(dir.resolve("logs")).resolve(name + ".log");
