@@ -84,7 +84,7 @@ public final class ClusterDryRun implements AutoCloseable {
 
   private static String rootMessage(Throwable e) {
     Throwable t = e;
-    while (t.getCause() != null && t.getCause() != t) {
+    while (t.getCause() != null) { // a Throwable cannot be its own cause (initCause refuses it)
       t = t.getCause();
     }
     return t.getMessage() == null ? t.toString() : t.getMessage();

@@ -55,8 +55,7 @@ public record SourceInfo(String repoUrl, String commit, String trainYamlPath) {
 
   /** The folder of train.yaml relative to the repo root, {@code ""} at the root. */
   public String trainYamlFolder() {
-    int slash = trainYamlPath.lastIndexOf('/');
-    return slash < 0 ? "" : trainYamlPath.substring(0, slash);
+    return trainYamlPath.substring(0, Math.max(trainYamlPath.lastIndexOf('/'), 0));
   }
 
   /**
@@ -69,7 +68,7 @@ public record SourceInfo(String repoUrl, String commit, String trainYamlPath) {
     s = s.replaceFirst("^[^@/]+@", "");
     s = s.replaceFirst("^([^/:]+):(?!\\d)", "$1/");
     s = s.replaceFirst("^([^/:]+):\\d+/", "$1/");
-    s = s.replaceFirst("\\.git$", "").replaceFirst("/+$", "");
+    s = s.replaceFirst("/+$", "").replaceFirst("\\.git$", "");
     return s.toLowerCase(java.util.Locale.ROOT);
   }
 }

@@ -110,6 +110,23 @@ class ClusterDryRunTest {
   }
 
   @Test
+  @DisplayName("a value the server cannot even type (a string for an integer) is one E602 at the file with the server's reason")
+  void rejectedUntyped() {
+    CompileResult r = compile();
+    OutputTree bad = edited(r.tree().orElseThrow(), "jobset-", "parallelism: 2", "parallelism: \"two\"");
+    List<Diagnostic> found;
+    try (ClusterDryRun dryRun = connect()) {
+      found = dryRun.check(bad, r.job().orElseThrow());
+    }
+    assertEquals(1, found.size(), found.toString());
+    String name = r.job().orElseThrow().naming().runName();
+    assertTrue(found.get(0).message().startsWith("the cluster rejected JobSet " + name + " (clusters/local/default/" + name + "/jobset-"
+        + name + ".yaml): "), found.get(0).message());
+    assertTrue(found.get(0).message().contains("parallelism"), found.get(0).message());
+    assertEquals("", found.get(0).pointer());
+  }
+
+  @Test
   @DisplayName("the current context by name connects; a context the kubeconfig lacks is an environment error naming it")
   void contexts() {
     ClusterDryRun.connect(Optional.of(server.kubeconfig()), Optional.of("local")).close();
@@ -125,15 +142,20 @@ class ClusterDryRunTest {
     ClusterUnavailableException unreadable = assertThrows(ClusterUnavailableException.class,
         () -> ClusterDryRun.connect(Optional.of(missing), Optional.empty()));
     assertTrue(unreadable.getMessage().startsWith("cannot read kubeconfig " + missing + ": "), unreadable.getMessage());
+    assertTrue(unreadable.getCause() instanceof java.nio.file.NoSuchFileException, String.valueOf(unreadable.getCause()));
     String config = Files.readString(server.kubeconfig());
     Path closed = Files.writeString(temp.resolve("closed"),
         config.replaceAll("server: https://127.0.0.1:\\d+", "server: https://127.0.0.1:" + LocalApiServer.freePort()));
     ClusterUnavailableException down = assertThrows(ClusterUnavailableException.class,
         () -> ClusterDryRun.connect(Optional.of(closed), Optional.empty()));
-    assertTrue(down.getMessage().startsWith("the cluster at https://127.0.0.1:"), down.getMessage());
+    assertTrue(down.getMessage().matches("the cluster at https://127\\.0\\.0\\.1:\\d+/ did not answer: Connection refused"),
+        down.getMessage());
+    assertTrue(down.getCause() instanceof IOException, String.valueOf(down.getCause()));
     Path wrongToken = Files.writeString(temp.resolve("token"), config.replaceAll("token: .*", "token: wrong"));
     ClusterUnavailableException denied = assertThrows(ClusterUnavailableException.class,
         () -> ClusterDryRun.connect(Optional.of(wrongToken), Optional.empty()));
-    assertTrue(denied.getMessage().contains("did not answer"), denied.getMessage());
+    assertTrue(denied.getMessage().startsWith("the cluster at https://127.0.0.1:"), denied.getMessage());
+    assertTrue(denied.getMessage().contains("/ did not answer: Failure executing: GET at: https://127.0.0.1:"), denied.getMessage());
+    assertTrue(denied.getMessage().contains("Message: Unauthorized."), denied.getMessage());
   }
 }

@@ -125,10 +125,26 @@ final class LocalApiServer implements AutoCloseable {
         "--timeout=" + READY.toSeconds() + "s"));
   }
 
+  private static final int WATCH_SECONDS = 3 * 3600;
+
+  /**
+   * Ends the server when this JVM is gone, even when no shutdown hook ran (PIT halts its minion JVMs): checks
+   * once a second, for at most {@link #WATCH_SECONDS}; a TERM to the watchdog ends the server too. etcd can
+   * hang in its graceful stop, so a TERM is followed by a KILL after 10 s.
+   */
+  private static final String WATCHDOG = "end() { kill $child 2>/dev/null; for j in 1 2 3 4 5 6 7 8 9 10; do"
+      + " kill -0 $child 2>/dev/null || exit 0; sleep 1; done; kill -9 $child 2>/dev/null; exit 0; };"
+      + " jvm=$1; shift; \"$@\" & child=$!; trap end TERM INT; i=0;"
+      + " while [ $i -lt " + WATCH_SECONDS + " ] && kill -0 $jvm 2>/dev/null && kill -0 $child 2>/dev/null;"
+      + " do sleep 1 & wait $!; i=$((i+1)); done;"
+      + " kill -0 $child 2>/dev/null || { wait $child; exit $?; }; end";
+
   private void launch(String name, List<String> command) {
     try {
       Path log = mkdirs(dir.resolve("logs")).resolve(name + ".log");
-      processes.add(new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start());
+      List<String> watched = new ArrayList<>(List.of("bash", "-c", WATCHDOG, "watchdog", Long.toString(ProcessHandle.current().pid())));
+      watched.addAll(command);
+      processes.add(new ProcessBuilder(watched).redirectErrorStream(true).redirectOutput(log.toFile()).start());
     } catch (IOException e) {
       throw new UncheckedIOException("cannot start " + command.get(0), e);
     }

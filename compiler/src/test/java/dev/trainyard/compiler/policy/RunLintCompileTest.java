@@ -48,6 +48,7 @@ class RunLintCompileTest {
       "torch | 2 | | torchrun --nproc_per_node=auto train.py",
       "torch | 2 | | torchrun --nnodes 2:2 train.py",
       "torch | 2 | | accelerate launch --config_file acc.yaml train.py",
+      "torch | 2 | | accelerate launch --config-file=acc.yaml train.py",
       "torch | 2 | | accelerate launch --num-machines 2 --machine-rank $NODE_RANK --main-process-ip $MASTER_ADDR train.py",
       "torch | 1 | | accelerate launch --num_machines 1 train.py",
   })

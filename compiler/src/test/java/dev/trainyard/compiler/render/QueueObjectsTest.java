@@ -47,4 +47,45 @@ class QueueObjectsTest {
     assertEquals(List.of("clusters/local/_cluster/clusterqueue-cqa.yaml", "clusters/local/_cluster/resourceflavor-fa.yaml",
         "clusters/local/team-a/_queues/localqueue-qa.yaml"), queueFiles(call(text)));
   }
+
+  @Test
+  @DisplayName("a ClusterQueue lists its namespaces, cohort, covered resources and each flavor's quota (0 where none); flavors keep node labels")
+  void objectContents() {
+    String text = TwoClusterPlatform.with("    - {name: fa}\n", "    - {name: fa, nodeLabels: {zone: b, pool: gpu}}\n")
+        .replace("{name: cqa, namespaces: [team-a], flavors: [{name: fa, quota: {cpu: \"8\", memory: 32Gi}}]}",
+            "{name: cqa, namespaces: [team-a], cohort: pool, flavors: [{name: fa, quota: {cpu: \"8\", memory: 32Gi}},"
+                + " {name: fb, quota: {cpu: \"2\"}}]}");
+    var files = TrainProject.tree(call(text).compile()).files();
+    var cq = TrainProject.parse("cq", files.get("clusters/local/_cluster/clusterqueue-cqa.yaml"));
+    assertEquals("trainyard", cq.path("metadata").path("labels").path("app.kubernetes.io/managed-by").asText());
+    assertEquals(false, cq.path("metadata").path("annotations").isEmpty(), cq.toString());
+    var spec = cq.path("spec");
+    assertEquals("kubernetes.io/metadata.name", spec.path("namespaceSelector").path("matchExpressions").path(0).path("key").asText());
+    assertEquals("[\"team-a\"]", spec.path("namespaceSelector").path("matchExpressions").path(0).path("values").toString());
+    assertEquals("pool", spec.path("cohortName").asText());
+    assertEquals("BestEffortFIFO", spec.path("queueingStrategy").asText());
+    var group = spec.path("resourceGroups").path(0);
+    assertEquals("[\"cpu\",\"memory\"]", group.path("coveredResources").toString());
+    assertEquals("[{\"name\":\"cpu\",\"nominalQuota\":\"8\"},{\"name\":\"memory\",\"nominalQuota\":\"32Gi\"}]",
+        group.path("flavors").path(0).path("resources").toString());
+    assertEquals("fb", group.path("flavors").path(1).path("name").asText());
+    assertEquals("[{\"name\":\"cpu\",\"nominalQuota\":\"2\"},{\"name\":\"memory\",\"nominalQuota\":\"0\"}]",
+        group.path("flavors").path(1).path("resources").toString());
+    var fa = TrainProject.parse("rf", files.get("clusters/local/_cluster/resourceflavor-fa.yaml"));
+    assertEquals("{\"pool\":\"gpu\",\"zone\":\"b\"}", fa.path("spec").path("nodeLabels").toString());
+    assertEquals(false, fa.path("metadata").path("annotations").isEmpty(), fa.toString());
+    var fb = TrainProject.parse("rf", files.get("clusters/local/_cluster/resourceflavor-fb.yaml"));
+    assertEquals(true, fb.path("spec").path("nodeLabels").isMissingNode(), fb.toString());
+    var lq = TrainProject.parse("lq", files.get("clusters/local/team-a/_queues/localqueue-qa.yaml"));
+    assertEquals("cqa", lq.path("spec").path("clusterQueue").asText());
+    assertEquals(false, lq.path("metadata").path("annotations").isEmpty(), lq.toString());
+  }
+
+  @Test
+  @DisplayName("a ClusterQueue for every namespace ('*') gets an empty namespaceSelector, which matches all")
+  void allNamespaces() {
+    String text = TwoClusterPlatform.TEXT.replace("{name: cqa, namespaces: [team-a]", "{name: cqa, namespaces: [\"*\"]");
+    var cq = TrainProject.parse("cq", TrainProject.tree(call(text).compile()).files().get("clusters/local/_cluster/clusterqueue-cqa.yaml"));
+    assertEquals("{}", cq.path("spec").path("namespaceSelector").toString());
+  }
 }

@@ -33,7 +33,8 @@ class TemplateRendererTest {
   @DisplayName("expressions and tags are rendered in object values, array items and nested arrays; other values stay as written")
   void rendersEverywhere() {
     JsonNode t = tree("a: '{{ job.name }}-{{ job.nodes }}'\nb: [x, '{{ runtime.name }}@{{ runtime.version }}', [\"{{ image }}\"]]\n"
-        + "c: {d: [{e: '{% if job.nodes > 2 %}many{% else %}few{% endif %}'}]}\nn: 5\nplain: 'no {expression} here'\n");
+        + "c: {d: [{e: '{% if job.nodes > 2 %}many{% else %}few{% endif %}'}]}\nn: 5\nplain: 'no {expression} here'\n"
+        + "hash: 'a {# is no comment here #} b'\n");
     List<Diagnostic> problems = new TemplateRenderer().renderInPlace(t, CONTEXT, "tmpl/1.0-1/runtime.yaml");
     assertEquals(List.of(), problems);
     assertEquals("demo-3", t.path("a").asText());
@@ -44,6 +45,7 @@ class TemplateRendererTest {
     assertEquals(5, t.path("n").asInt());
     assertTrue(t.path("n").isInt());
     assertEquals("no {expression} here", t.path("plain").asText());
+    assertEquals("a {# is no comment here #} b", t.path("hash").asText());
   }
 
   @Test
