@@ -25,4 +25,13 @@ class DurationsTest {
   void notADuration(String text) {
     assertEquals(OptionalLong.empty(), Durations.seconds(text));
   }
+
+  @ParameterizedTest(name = "timeout: {0}")
+  @CsvSource({"2d, 172800", "1d12h, 129600", "90m, 5400"})
+  @DisplayName("train.yaml accepts days too: the schema and Durations agree, and every Job gets the deadline")
+  void trainYamlDays(String timeout, long seconds, @org.junit.jupiter.api.io.TempDir java.nio.file.Path temp) {
+    var r = dev.trainyard.compiler.testing.TrainProject.create(temp, "run: torchrun train.py\ntimeout: " + timeout + "\n").compile();
+    var jobSet = dev.trainyard.compiler.testing.TrainProject.object(r, "JobSet");
+    assertEquals(seconds, jobSet.at("/spec/replicatedJobs/0/template/spec/activeDeadlineSeconds").asLong(), r.diagnostics().toString());
+  }
 }
