@@ -6,9 +6,16 @@ import dev.trainyard.controller.forge.RetryingTransport;
 import dev.trainyard.controller.forge.Sleeper;
 import dev.trainyard.controller.state.RunStateMapper;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import dev.trainyard.gitops.GitOpsException;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The running controller: informers feed a work queue, one worker thread reconciles while this replica
@@ -34,6 +41,8 @@ public final class Controller implements AutoCloseable {
     private final Runnable onLostLeadership;
     private final Thread worker;
     private final KubernetesClient client;
+    private final Optional<RunPruning> pruning;
+    private final ScheduledExecutorService pruneTimer;
     private volatile boolean leading;
     private volatile boolean closed;
     private LeaseElection election;
@@ -47,7 +56,15 @@ public final class Controller implements AutoCloseable {
         RetryingTransport http = new RetryingTransport(new JdkTransport(config.requestTimeout()), config.retry(),
                 clock, Sleeper.system(), metrics);
         this.watch = new ClusterWatch(client, config.resync(), clock, queue::add, queue::addBackground);
-        this.reconciler = new Reconciler(watch, new RunStateMapper(config.stallAfter()),
+        RunStateMapper mapper = new RunStateMapper(config.stallAfter());
+        this.pruning = config.prune().map(p -> new RunPruning(p, config.platform(), this::observed, mapper,
+                System.getenv(), clock));
+        this.pruneTimer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "trainyard-prune");
+            t.setDaemon(true);
+            return t;
+        });
+        this.reconciler = new Reconciler(watch, mapper,
                 new ForgeDirectory(config.forges(), http), new StatusLedger(), config.targetUrl(), metrics);
         metrics.queueDepth(queue::depth);
         metrics.cached(watch::cached);
@@ -64,6 +81,31 @@ public final class Controller implements AutoCloseable {
             startLeading();
         } else {
             election = new LeaseElection(client, config.election(), this::startLeading, this::stopLeading);
+        }
+        config.prune().ifPresent(p -> pruneTimer.scheduleWithFixedDelay(this::prunePass, p.every().toMillis(),
+                p.every().toMillis(), TimeUnit.MILLISECONDS));
+    }
+
+    /** Every cached run with its provenance, for the retention pass. */
+    private List<ObservedRun> observed() {
+        List<ObservedRun> out = new ArrayList<>();
+        for (RunKey key : watch.runs()) {
+            watch.observe(key).ifPresent(o -> watch.provenance(key).ifPresent(p -> out.add(new ObservedRun(key, p, o))));
+        }
+        return out;
+    }
+
+    /** One retention pass, by the leader only (two replicas pruning would race for the same commit). */
+    private void prunePass() {
+        if (!leading || !watch.synced() || pruning.isEmpty()) {
+            return;
+        }
+        try {
+            metrics.pruned(pruning.get().pruneOnce().map(r -> r.pruned().size()).orElse(0), false);
+        } catch (GitOpsException | RuntimeException e) {
+            metrics.pruned(0, true);
+            System.getLogger(Controller.class.getName()).log(System.Logger.Level.WARNING,
+                    "retention pass failed, next pass retries: " + e.getMessage());
         }
     }
 
@@ -140,6 +182,7 @@ public final class Controller implements AutoCloseable {
         if (election != null) {
             election.close();
         }
+        pruneTimer.shutdownNow();
         queue.close();
         watch.close();
         health.close();
