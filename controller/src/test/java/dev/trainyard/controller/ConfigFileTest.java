@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.trainyard.controller.forge.ForgeKind;
+import dev.trainyard.gitops.GitOpsLocation;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -144,6 +145,31 @@ class ConfigFileTest {
                   forges: [{source: github.com, kind: github, api: https://api.github.com, token: {secret: forge-tokens, key: empty}}]
                 """);
         assertTrue(assertThrows(ConfigException.class, () -> ConfigFile.read(g)).getMessage().contains("(or is empty)"));
+    }
+
+    @Test
+    @DisplayName("prune: the GitOps repo, branch (main), pass interval (10m) and mirror folder; off when absent")
+    void prune() throws Exception {
+        RunPruningTest.git(dir, "init", "-q", "--bare", "gitops.git");
+        String retention = "retention: {succeeded: 7d}\n";
+        ControllerConfig c = ConfigFile.read(write("prune: {gitops: " + dir.resolve("gitops.git") + ", every: 90s, cache: "
+                + dir.resolve("mirror") + "}\n", retention));
+        RunPruning.Settings p = c.prune().orElseThrow();
+        assertEquals(GitOpsLocation.parse(dir.resolve("gitops.git").toString(), Path.of("")), p.gitops());
+        assertEquals("main", p.branch());
+        assertEquals(Duration.ofSeconds(90), p.every());
+        assertEquals(dir.resolve("mirror"), p.cache());
+        assertEquals(java.util.Optional.of(Duration.ofDays(7)), c.platform().retention().succeeded());
+        RunPruning.Settings d = ConfigFile.read(write("prune: {gitops: https://git.example/gitops.git, branch: live}\n", retention))
+                .prune().orElseThrow();
+        assertEquals("live", d.branch());
+        assertEquals(Duration.ofMinutes(10), d.every());
+        assertEquals(Path.of("/tmp/trainyard"), d.cache());
+        assertTrue(ConfigFile.read(write("", retention)).prune().isEmpty());
+        assertMessage("prune: {branch: main}", retention, "prune.gitops is required");
+        assertMessage("prune: {gitops: https://git.example/g.git, push: yes}", retention, "unknown field prune.push");
+        assertMessage("prune: {gitops: " + dir.resolve("missing") + "}", retention, "prune.gitops: ");
+        assertMessage("prune: {gitops: https://git.example/g.git}", "", "sets no retention, so nothing would ever be pruned");
     }
 
     private void assertMessage(String yaml, String status, String expected) throws Exception {

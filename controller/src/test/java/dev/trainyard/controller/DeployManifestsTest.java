@@ -146,6 +146,8 @@ class DeployManifestsTest {
         assertTrue(args.contains("--config=/etc/trainyard/controller/controller.yaml"), args.toString());
         List<Map<String, Object>> env = at(c, "env");
         assertTrue(env.stream().anyMatch(e -> "POD_IP".equals(e.get("name")) && "status.podIP".equals(at(e, "valueFrom", "fieldRef", "fieldPath"))));
+        Map<String, Object> gitops = env.stream().filter(e -> "TRAINYARD_GITOPS_TOKEN".equals(e.get("name"))).findFirst().orElseThrow();
+        assertEquals(Boolean.TRUE, at(gitops, "valueFrom", "secretKeyRef", "optional"), "pruning is optional, so is its token");
     }
 
     @Test
@@ -179,6 +181,7 @@ class DeployManifestsTest {
                 c.targetUrl().render(new RunKey("team-a", "js"), new RunProvenance("", "abc", "", "prod", "r1")));
         assertEquals(Duration.ofMinutes(10), c.stallAfter());
         assertEquals(8080, c.port());
+        assertTrue(c.prune().isEmpty(), "pruning is off unless configured");
     }
 
 }
