@@ -163,11 +163,11 @@ class SnapshotsTest {
         assertEquals("gpu-cq", s.clusterQueue());
         assertFalse(s.conditions().get(0).isTrue());
         assertEquals("insufficient quota", s.conditions().get(0).message());
-        assertEquals(new RunKey("team-a", "llama-ft-7f3a9c"), ClusterWatch.owner(w).orElseThrow());
+        assertEquals(new RunKey("team-a", "llama-ft-7f3a9c"), RunKeys.owner(w).orElseThrow());
         GenericKubernetesResource orphan = Serialization.unmarshal(
                 "apiVersion: kueue.x-k8s.io/v1beta2\nkind: Workload\nmetadata: {name: w, namespace: n}\n",
                 GenericKubernetesResource.class);
-        assertTrue(ClusterWatch.owner(orphan).isEmpty());
+        assertTrue(RunKeys.owner(orphan).isEmpty());
         assertEquals("", Snapshots.workload(orphan).clusterQueue());
     }
 
