@@ -63,15 +63,14 @@ public final class ControllerMain implements Callable<Integer> {
             System.err.println("trainyard-controller: " + e.getMessage());
             return 1;
         }
-        if (port >= 0) {
-            cfg = cfg.withPort(port);
-        }
-        if (leaderElection) {
-            Duration lease = Duration.ofSeconds(leaseSeconds);
-            cfg = cfg.withElection(new LeaseElection.Settings(leaseNamespace, leaseName, identity, lease,
-                    lease.multipliedBy(2).dividedBy(3), lease.dividedBy(7).plusMillis(100)));
-        }
-        return run(cfg);
+        return run(configure(cfg));
+    }
+
+    /** {@code cfg} with the command line's overrides: the port when given, the Lease unless --no-leader-election. */
+    ControllerConfig configure(ControllerConfig cfg) {
+        ControllerConfig out = port >= 0 ? cfg.withPort(port) : cfg;
+        return leaderElection ? out.withElection(LeaseElection.Settings.scaled(leaseNamespace, leaseName, identity,
+                Duration.ofSeconds(leaseSeconds))) : out;
     }
 
     private int run(ControllerConfig cfg) throws InterruptedException {
