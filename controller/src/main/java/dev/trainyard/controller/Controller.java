@@ -9,7 +9,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import dev.trainyard.gitops.GitOpsException;
 import java.net.InetSocketAddress;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -31,7 +30,6 @@ import java.util.concurrent.TimeUnit;
  */
 public final class Controller implements AutoCloseable {
 
-    private static final Duration TAKE = Duration.ofMillis(500);
     private final ControllerConfig config;
     private final WorkQueue queue = new WorkQueue();
     private final ControllerMetrics metrics = new ControllerMetrics();
@@ -69,7 +67,8 @@ public final class Controller implements AutoCloseable {
         metrics.queueDepth(queue::depth);
         metrics.cached(watch::cached);
         this.health = new HealthServer(new InetSocketAddress(bindHost, config.port()), watch::synced, metrics::render);
-        this.worker = new Thread(this::work, "trainyard-reconciler");
+        this.worker = new Thread(new ReconcileWorker(queue, reconciler::reconcile, () -> leading, () -> closed, metrics,
+                config.requeueAfter()), "trainyard-reconciler");
         this.worker.setDaemon(true);
     }
 
@@ -135,44 +134,6 @@ public final class Controller implements AutoCloseable {
         metrics.leader(false);
         if (was && !closed) {
             onLostLeadership.run();
-        }
-    }
-
-    private void work() {
-        while (!closed) {
-            RunKey key;
-            try {
-                key = queue.take(TAKE);
-            } catch (InterruptedException e) {
-                return;
-            }
-            if (key == null) {
-                continue;
-            }
-            try {
-                if (leading) {
-                    reconcileOnce(key);
-                }
-            } finally {
-                queue.done(key);
-            }
-        }
-    }
-
-    private void reconcileOnce(RunKey key) {
-        long t0 = System.nanoTime();
-        Reconciler.Outcome outcome;
-        try {
-            outcome = reconciler.reconcile(key);
-        } catch (RuntimeException e) {
-            // A bug or a cache surprise must not kill the only worker; the key is retried.
-            System.getLogger(Controller.class.getName()).log(System.Logger.Level.ERROR,
-                    "reconcile of " + key.cacheKey() + " failed", e);
-            outcome = Reconciler.Outcome.RETRY;
-        }
-        metrics.reconciled(outcome, Duration.ofNanos(System.nanoTime() - t0));
-        if (outcome == Reconciler.Outcome.RETRY) {
-            queue.addAfter(key, config.requeueAfter());
         }
     }
 
