@@ -6,7 +6,6 @@ import dev.trainyard.controller.forge.RetryingTransport;
 import dev.trainyard.controller.forge.Sleeper;
 import dev.trainyard.controller.state.RunStateMapper;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import dev.trainyard.gitops.GitOpsException;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -36,12 +35,11 @@ public final class Controller implements AutoCloseable {
     private final ClusterWatch watch;
     private final Reconciler reconciler;
     private final HealthServer health;
-    private final Runnable onLostLeadership;
+    private final Leadership leadership;
     private final Thread worker;
     private final KubernetesClient client;
     private final Optional<RunPruning> pruning;
     private final ScheduledExecutorService pruneTimer;
-    private volatile boolean leading;
     private volatile boolean closed;
     private LeaseElection election;
 
@@ -50,7 +48,6 @@ public final class Controller implements AutoCloseable {
             Runnable onLostLeadership) {
         this.client = client;
         this.config = config;
-        this.onLostLeadership = onLostLeadership;
         RetryingTransport http = new RetryingTransport(new JdkTransport(config.requestTimeout()), config.retry(),
                 clock, Sleeper.system(), metrics);
         this.watch = new ClusterWatch(client, config.resync(), clock, queue::add, queue::addBackground);
@@ -67,7 +64,9 @@ public final class Controller implements AutoCloseable {
         metrics.queueDepth(queue::depth);
         metrics.cached(watch::cached);
         this.health = new HealthServer(new InetSocketAddress(bindHost, config.port()), watch::synced, metrics::render);
-        this.worker = new Thread(new ReconcileWorker(queue, reconciler::reconcile, () -> leading, () -> closed, metrics,
+        this.leadership = new Leadership(reconciler::reset, () -> watch.runs().forEach(queue::add), onLostLeadership,
+                () -> closed, metrics);
+        this.worker = new Thread(new ReconcileWorker(queue, reconciler::reconcile, leadership::leading, () -> closed, metrics,
                 config.requeueAfter()), "trainyard-reconciler");
         this.worker.setDaemon(true);
     }
@@ -77,9 +76,9 @@ public final class Controller implements AutoCloseable {
         watch.start();
         worker.start();
         if (config.election() == null) {
-            startLeading();
+            leadership.start();
         } else {
-            election = new LeaseElection(client, config.election(), this::startLeading, this::stopLeading);
+            election = new LeaseElection(client, config.election(), leadership::start, leadership::stop);
         }
         config.prune().ifPresent(p -> pruneTimer.scheduleWithFixedDelay(this::prunePass, p.every().toMillis(),
                 p.every().toMillis(), TimeUnit.MILLISECONDS));
@@ -94,18 +93,8 @@ public final class Controller implements AutoCloseable {
         return out;
     }
 
-    /** One retention pass, by the leader only (two replicas pruning would race for the same commit). */
     private void prunePass() {
-        if (!leading || !watch.synced() || pruning.isEmpty()) {
-            return;
-        }
-        try {
-            metrics.pruned(pruning.get().pruneOnce().map(r -> r.pruned().size()).orElse(0), false);
-        } catch (GitOpsException | RuntimeException e) {
-            metrics.pruned(0, true);
-            System.getLogger(Controller.class.getName()).log(System.Logger.Level.WARNING,
-                    "retention pass failed, next pass retries: " + e.getMessage());
-        }
+        pruning.ifPresent(p -> p.pass(leadership.leading(), watch.synced(), metrics));
     }
 
     /** The health server's port. */
@@ -114,27 +103,11 @@ public final class Controller implements AutoCloseable {
     }
 
     public boolean leading() {
-        return leading;
+        return leadership.leading();
     }
 
     public ControllerMetrics metrics() {
         return metrics;
-    }
-
-    private void startLeading() {
-        reconciler.reset();
-        leading = true;
-        metrics.leader(true);
-        watch.runs().forEach(queue::add);
-    }
-
-    private void stopLeading() {
-        boolean was = leading;
-        leading = false;
-        metrics.leader(false);
-        if (was && !closed) {
-            onLostLeadership.run();
-        }
     }
 
     @Override

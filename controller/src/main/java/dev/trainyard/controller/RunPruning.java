@@ -51,6 +51,23 @@ public final class RunPruning {
         this.clock = clock;
     }
 
+    /**
+     * One scheduled pass, by the leader only (two replicas pruning would race for the same commit) and only once
+     * the caches have listed (an empty cache would see no runs, a partial one some). A failure is counted and
+     * logged; the next pass retries.
+     */
+    void pass(boolean leading, boolean synced, ControllerMetrics metrics) {
+        if (!leading || !synced) {
+            return;
+        }
+        try {
+            metrics.pruned(pruneOnce().map(r -> r.pruned().size()).orElse(0), false);
+        } catch (GitOpsException | RuntimeException e) {
+            metrics.pruned(0, true);
+            LOG.log(System.Logger.Level.WARNING, "retention pass failed, next pass retries: {0}", e.getMessage());
+        }
+    }
+
     /** The runs due now, as GitOps folders. */
     List<RunFolder> due() {
         List<RetentionPlan.Finished> finished = new ArrayList<>();

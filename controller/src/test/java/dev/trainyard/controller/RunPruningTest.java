@@ -132,6 +132,42 @@ class RunPruningTest {
         assertFalse(Files.exists(temp.resolve("cache")), "no mirror was made");
     }
 
+    @Test
+    @DisplayName("a scheduled pass prunes only as leader with synced caches; it counts the runs pruned, and a GitOps repo that cannot be reached as an error pass")
+    void pass() throws Exception {
+        Path bare = bare();
+        TrainProject project = TrainProject.create(temp, "run: torchrun train.py\n");
+        String run = submit(project, bare, false);
+        List<ObservedRun> cluster = List.of(run(run, "Completed", NOW.minus(Duration.ofDays(8))));
+        RunPruning pruning = new RunPruning(new RunPruning.Settings(GitOpsLocation.parse(bare.toString(), Path.of("")), "main",
+                Duration.ofMinutes(10), temp.resolve("cache")), platform(temp, PLATFORM), () -> cluster,
+                new RunStateMapper(Duration.ofMinutes(10)), Map.of(), Clock.fixed(NOW, ZoneOffset.UTC));
+        ControllerMetrics metrics = new ControllerMetrics();
+        int commits = log(bare).size();
+        pruning.pass(false, true, metrics);
+        pruning.pass(true, false, metrics);
+        assertEquals(commits, log(bare).size(), "a follower, or a leader whose caches have not listed, prunes nothing");
+        assertEquals(0, metrics.counter("trainyard_prune_passes_total{result=\"ok\"}"));
+        pruning.pass(true, true, metrics);
+        assertEquals(commits + 1, log(bare).size());
+        assertEquals(1, metrics.counter("trainyard_pruned_runs_total{}"));
+        assertEquals(1, metrics.counter("trainyard_prune_passes_total{result=\"ok\"}"));
+        pruning.pass(true, true, metrics);
+        assertEquals(1, metrics.counter("trainyard_pruned_runs_total{}"), "nothing left: nothing counted");
+        assertEquals(2, metrics.counter("trainyard_prune_passes_total{result=\"ok\"}"));
+
+        Path gone = temp.resolve("gone.git");
+        git(temp, "init", "-q", "--bare", "gone.git");
+        RunPruning broken = new RunPruning(new RunPruning.Settings(GitOpsLocation.parse(gone.toString(), Path.of("")), "main",
+                Duration.ofMinutes(10), temp.resolve("cache2")), platform(temp, PLATFORM), () -> cluster,
+                new RunStateMapper(Duration.ofMinutes(10)), Map.of(), Clock.fixed(NOW, ZoneOffset.UTC));
+        try (var files = Files.walk(gone)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        }
+        broken.pass(true, true, metrics);
+        assertEquals(1, metrics.counter("trainyard_prune_passes_total{result=\"error\"}"), metrics.render());
+    }
+
     private Path bare() {
         git(temp, "init", "-q", "--bare", "gitops.git");
         return temp.resolve("gitops.git");
