@@ -1,8 +1,6 @@
 package dev.trainyard.controller;
 
-import dev.trainyard.controller.state.PodSnapshot;
 import dev.trainyard.controller.state.RunObservation;
-import dev.trainyard.controller.state.WorkloadSnapshot;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -96,13 +94,10 @@ public final class ClusterWatch implements RunSource, AutoCloseable {
         if (js == null) {
             return Optional.empty();
         }
-        List<PodSnapshot> podSnapshots = pods.getIndexer().byIndex(BY_JOBSET, key.cacheKey()).stream()
-                .map(Snapshots::pod).toList();
-        Optional<WorkloadSnapshot> workload = workloads == null ? Optional.empty()
-                : workloads.getIndexer().byIndex(BY_JOBSET, key.cacheKey()).stream()
-                        .filter(w -> w.getMetadata().getDeletionTimestamp() == null)
-                        .map(Snapshots::workload).findFirst();
-        return Optional.of(new RunObservation(Snapshots.jobSet(js), podSnapshots, workload, clock.instant()));
+        List<GenericKubernetesResource> owned = workloads == null ? List.of()
+                : workloads.getIndexer().byIndex(BY_JOBSET, key.cacheKey());
+        return Optional.of(ListedRuns.observation(js, pods.getIndexer().byIndex(BY_JOBSET, key.cacheKey()), owned,
+                clock.instant()));
     }
 
     @Override

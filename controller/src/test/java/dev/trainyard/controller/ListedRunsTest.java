@@ -113,4 +113,18 @@ class ListedRunsTest {
         assertEquals(List.of("p4"), runs.get(2).observation().pods().stream().map(p -> p.name()).toList(), "pods are per namespace");
         assertTrue(ListedRuns.assemble(List.of(), pods, workloads, NOW).isEmpty());
     }
+
+    @Test
+    @DisplayName("an observation takes the first owned Workload not being deleted (Kueue re-creates one after an eviction)")
+    void deletingWorkload() {
+        GenericKubernetesResource old = workload("a", "w-old", "JobSet", "jobset.x-k8s.io/v1alpha2", "js-1");
+        old.getMetadata().setDeletionTimestamp("2026-12-01T08:59:00Z");
+        GenericKubernetesResource fresh = workload("a", "w-new", "JobSet", "jobset.x-k8s.io/v1alpha2", "js-1");
+        var o = ListedRuns.observation(jobSet("a", "js-1", "r", true), List.of(pod("a", "p1", "js-1")), List.of(old, fresh), NOW);
+        assertEquals("cq-w-new", o.workload().orElseThrow().clusterQueue());
+        assertEquals(List.of("p1"), o.pods().stream().map(p -> p.name()).toList());
+        assertTrue(ListedRuns.observation(jobSet("a", "js-1", "r", true), List.of(), List.of(old), NOW).workload().isEmpty());
+        assertEquals("cq-w-new", ListedRuns.assemble(List.of(jobSet("a", "js-1", "r", true)), List.of(), List.of(old, fresh), NOW)
+                .get(0).observation().workload().orElseThrow().clusterQueue(), "status and the controller agree");
+    }
 }
