@@ -73,8 +73,12 @@ public final class RunReader implements AutoCloseable {
 
     /** The pods of {@code key}'s JobSet, typed, for log reading. */
     List<Pod> podsOf(RunKey key) {
-        return client.pods().inNamespace(key.namespace()).withLabel(Snapshots.JOBSET_NAME, key.name()).list()
-                .getItems();
+        try {
+            return client.pods().inNamespace(key.namespace()).withLabel(Snapshots.JOBSET_NAME, key.name()).list()
+                    .getItems();
+        } catch (KubernetesClientException e) {
+            throw new ClusterAccessException("cannot list the pods of " + key.cacheKey() + ": " + e.getMessage(), e);
+        }
     }
 
     KubernetesClient client() {

@@ -71,6 +71,8 @@ class RunReaderTest {
             ClusterAccessException e = assertThrows(ClusterAccessException.class, () -> r.list("team-a"));
             assertTrue(e.getMessage().startsWith("cannot list runs: "), e.getMessage());
             assertTrue(!e.getMessage().contains("not-a-real-token"), e.getMessage());
+            ClusterAccessException pods = assertThrows(ClusterAccessException.class, () -> r.podsOf(new RunKey("team-a", "js")));
+            assertTrue(pods.getMessage().startsWith("cannot list the pods of team-a/js: "), pods.getMessage());
         }
     }
 }
