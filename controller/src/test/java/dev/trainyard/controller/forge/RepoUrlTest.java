@@ -72,6 +72,8 @@ class RepoUrlTest {
             assertEquals("github", d.route("https://github.com/other/llm").orElseThrow().forge().kind());
         }
         assertEquals("github.com/acme", acme.prefix());
+        assertEquals("/Acme", new ForgeEndpoint("/Acme", ForgeKind.GITHUB, URI.create("https://x"), new Token("t")).prefix(),
+                "only the host part is lower-cased");
         assertTrue(acme.serves("github.com/acme"));
         assertFalse(acme.serves("github.com/acmex/y"));
         assertTrue(new ForgeDirectory(List.of(acme), http).route("https://github.com/other/llm").isEmpty());
