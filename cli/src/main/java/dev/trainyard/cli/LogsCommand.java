@@ -5,11 +5,13 @@ import dev.trainyard.controller.ConfigFile;
 import dev.trainyard.controller.ObservedRun;
 import dev.trainyard.controller.RunLogs;
 import dev.trainyard.controller.RunReader;
+import dev.trainyard.controller.state.RunStateMapper;
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.function.BooleanSupplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -22,11 +24,13 @@ import picocli.CommandLine.Spec;
     name = "logs",
     description = {
       "Print a run's logs through your kubeconfig: the launcher (MPI) or node 0 (rank 0) by default, one node with --node N, every pod with --all. Each line is prefixed by its node, e.g. [node-1].",
-      "With -f, follow until the followed containers end (or --timeout)."
+      "With -f, follow until the followed containers end or the run ends (or --timeout)."
     },
     mixinStandardHelpOptions = true,
     footer = {"", "Exit codes: 0 ok, 1 no such run or node, 2 usage, 3 cluster unreachable, 4 internal error."})
 final class LogsCommand implements Callable<Integer> {
+  /** Only whether the run ended matters here, which the stall time does not change. */
+  private static final Duration STALL = Duration.ofMinutes(10);
   @Spec CommandSpec spec;
   @Mixin ClusterTarget target;
 
@@ -68,7 +72,16 @@ final class LogsCommand implements Callable<Integer> {
         err.println("  hint: list the runs with `trainyard status -n " + ns + "`");
         return 1;
       }
-      int pods = new RunLogs(reader).print(found.get(), new RunLogs.Selection(all, node), follow, out, limit);
+      RunStateMapper mapper = new RunStateMapper(STALL);
+      // The run ended (or its JobSet is gone): -f stops shortly after, even when the log server keeps streams open.
+      BooleanSupplier ended = () -> {
+        try {
+          return reader.get(ns, run).map(r -> mapper.map(r.observation()).phase().terminal()).orElse(true);
+        } catch (ClusterAccessException e) {
+          return false;
+        }
+      };
+      int pods = new RunLogs(reader, Clock.systemUTC()).print(found.get(), new RunLogs.Selection(all, node), follow, out, limit, ended);
       if (pods == 0) {
         err.println("trainyard logs: run \"" + run + "\" has no " + (node == null ? "" : "node " + node + " ")
             + "pod in its current attempt");

@@ -90,15 +90,31 @@ final class ClusterBootstrap {
         cluster.waitForPort(scheduler, port);
     }
 
-    /** kwok with its upstream fast stages plus our failure and outcome stages, then the fake nodes, waited Ready. */
+    /**
+     * kwok with its upstream fast stages plus our failure and outcome stages, then the fake nodes, waited Ready.
+     * When kwok's Logs CRD is in the Go module cache it is installed and kwok serves container logs from the
+     * files Logs objects name ({@link KwokLogs}): its nodes get InternalIP 127.0.0.1 and kwok's port as kubelet port.
+     */
     void startKwok() {
         int port = LoopbackPorts.free();
         Path stages = writeFile("kwok-stages.yaml", read(binaries.kwokStages()) + "\n---\n"
                 + resource("kwok/pod-fail-stage.yaml") + "\n---\n" + resource("kwok/pod-outcome-stages.yaml"));
-        ClusterProcess kwok = cluster.launch("kwok", List.of(binaries.bin("kwok").toString(),
+        List<String> command = new java.util.ArrayList<>(List.of(binaries.bin("kwok").toString(),
                 "--kubeconfig=" + cluster.kubeconfig(), "--config=" + stages,
                 "--manage-all-nodes=true", "--server-address=127.0.0.1:" + port,
-                "--node-lease-duration-seconds=40", "--cidr=10.64.0.0/16"), kubeconfigEnv());
+                "--node-lease-duration-seconds=40", "--cidr=10.64.0.0/16"));
+        java.util.Optional<Path> logsCrd = KwokLogs.crd(binaries);
+        if (logsCrd.isPresent()) {
+            Path dir = LocalCluster.mkdirs(cluster.workDir().resolve("kwok-crds"));
+            try {
+                Files.copy(logsCrd.get(), dir.resolve(logsCrd.get().getFileName()), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            CustomResourceDefinitions.install(client(), dir, LocalCluster.READY_TIMEOUT);
+            command.addAll(List.of("--enable-crds=Logs", "--node-ip=127.0.0.1", "--node-port=" + port));
+        }
+        ClusterProcess kwok = cluster.launch("kwok", command, kubeconfigEnv());
         cluster.waitForPort(kwok, port);
         FakeNodes.createAndAwaitReady(client(), kwok);
     }

@@ -18,7 +18,8 @@ import java.util.Map;
  * classpath), talking to the test cluster through its kubeconfig and to a {@link FakeForge}. Its forges
  * are test-unique hosts ({@code gh-<tag>.test}, {@code gl-<tag>.test}, {@code gt-<tag>.test}) so runs of
  * other tests, whose repos are on other hosts, never reach this forge. Lease in {@code leaseNamespace},
- * 3-second lease; resync 2 s, forge request timeout 1 s, requeue after 1 s.
+ * 3-second lease; resync 2 s, forge request timeout 1 s, requeue after 1 s. The forges come from a platform.yaml
+ * {@code status:} as in production, their tokens from files laid out as the Deployment mounts the Secret.
  */
 final class ControllerProcess implements AutoCloseable {
 
@@ -52,18 +53,35 @@ final class ControllerProcess implements AutoCloseable {
             String identity, Duration stallAfter, Duration resync) {
         Path dir = dir(tag);
         Path config = dir.resolve("controller.yaml");
+        Path tokens = dir.resolve("tokens");
+        write(LocalCluster.mkdirs(tokens.resolve("forge-tokens")).resolve("github"), FakeForge.GITHUB_TOKEN);
+        write(tokens.resolve("forge-tokens/gitlab"), FakeForge.GITLAB_TOKEN);
+        write(tokens.resolve("forge-tokens/gitea"), FakeForge.GITEA_TOKEN);
+        write(dir.resolve("platform.yaml"), """
+                apiVersion: trainyard.dev/v1
+                kind: Platform
+                clusters: [{name: it}]
+                namespaces: [{name: default, cluster: it}]
+                queues:
+                  resourceFlavors: [{name: f}]
+                  clusterQueues: [{name: default, flavors: [{name: f, quota: {cpu: "8"}}]}]
+                  localQueues: [{name: default, namespace: default, clusterQueue: default}]
+                status:
+                  forges:
+                  - {source: %s, kind: github, api: %s, token: {secret: forge-tokens, key: github}}
+                  - {source: %s, kind: gitlab, api: %s, token: {secret: forge-tokens, key: gitlab}}
+                  - {source: %s, kind: gitea, api: %s, token: {secret: forge-tokens, key: gitea}}
+                  targetUrl: https://grafana.example/d/trainyard?var-namespace={namespace}&var-run={run}
+                """.formatted(host("github", tag), forge.githubApi(), host("gitlab", tag), forge.gitlabApi(),
+                host("gitea", tag), forge.giteaApi()));
         write(config, """
-                forges:
-                - {host: %s, kind: github, api: %s, tokenEnv: GH_TOKEN}
-                - {host: %s, kind: gitlab, api: %s, tokenEnv: GL_TOKEN}
-                - {host: %s, kind: gitea, api: %s, tokenEnv: GT_TOKEN}
-                targetUrl: https://grafana.example/d/trainyard?var-namespace={namespace}&var-run={run}
+                platform: %s
+                tokens: %s
                 stallAfter: %ds
                 resync: %ds
                 requestTimeout: 1s
                 requeueAfter: 1s
-                """.formatted(host("github", tag), forge.githubApi(), host("gitlab", tag), forge.gitlabApi(),
-                host("gitea", tag), forge.giteaApi(), stallAfter.toSeconds(), resync.toSeconds()));
+                """.formatted(dir.resolve("platform.yaml"), tokens, stallAfter.toSeconds(), resync.toSeconds()));
         int port = LoopbackPorts.free();
         List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
@@ -71,8 +89,7 @@ final class ControllerProcess implements AutoCloseable {
                 "--config=" + config, "--port=" + port, "--bind=127.0.0.1", "--lease-namespace=" + leaseNamespace,
                 "--identity=" + identity, "--lease-seconds=3");
         ClusterProcess p = ClusterProcess.start("controller-" + identity, command, Map.of(
-                "KUBECONFIG", cluster.kubeconfig().toString(), "GH_TOKEN", FakeForge.GITHUB_TOKEN,
-                "GL_TOKEN", FakeForge.GITLAB_TOKEN, "GT_TOKEN", FakeForge.GITEA_TOKEN), dir);
+                "KUBECONFIG", cluster.kubeconfig().toString()), dir);
         ControllerProcess c = new ControllerProcess(p, port);
         Eventually.await("controller " + identity + " ready", READY_TIMEOUT, () -> {
             p.requireAlive();

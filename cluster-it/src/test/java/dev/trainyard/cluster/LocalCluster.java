@@ -122,7 +122,9 @@ public final class LocalCluster implements KubeCluster, AutoCloseable {
                 "--service-cluster-ip-range=10.0.0.0/24", "--authorization-mode=RBAC", "--allow-privileged=true",
                 // Pods on kwok nodes need no tokens; without this admission waits for kcm's default SA.
                 "--disable-admission-plugins=ServiceAccount",
-                "--enable-priority-and-fairness=false", "--profiling=false"), Map.of());
+                "--enable-priority-and-fairness=false", "--profiling=false",
+                // kwok nodes have a Hostname address nothing resolves; logs go to their InternalIP (kwok's server).
+                "--kubelet-preferred-address-types=InternalIP"), Map.of());
         kubeconfig = writeKubeconfig();
         client = new KubernetesClientBuilder().withConfig(clientConfig()).build();
         Eventually.await("kube-apiserver /readyz", READY_TIMEOUT, () -> {

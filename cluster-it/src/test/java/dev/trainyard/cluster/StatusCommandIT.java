@@ -1,23 +1,32 @@
 package dev.trainyard.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.trainyard.cli.Main;
 import dev.trainyard.controller.forge.FakeForge;
+import io.fabric8.kubernetes.api.model.Pod;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * {@code trainyard status} against the real cluster, through the harness's kubeconfig: the table, JSON,
- * watch mode ending when the run ends, and agreement with the commit status the controller posted.
+ * watch mode ending when the run ends, and agreement with the commit status the controller posted; and
+ * {@code trainyard logs} on log content kwok serves ({@link KwokLogs}).
  */
 @ExtendWith(KubeClusterExtension.class)
 class StatusCommandIT {
@@ -69,6 +78,57 @@ class StatusCommandIT {
             assertEquals(description, posts.get(posts.size() - 1).description(),
                     "terminal and PR check disagree: " + StatusRuns.lines(posts));
         }
+    }
+
+    @Test
+    @DisplayName("logs RUN prints node 0's lines prefixed [node-0]; --node 1 and --all pick pods; -f streams new lines and ends when the run ends")
+    void logsOfARun(KubeCluster cluster) throws Exception {
+        assumeTrue(cluster.runs(Component.KWOK) && KwokLogs.served(cluster.client()), "NOT RUN: no container logs to read:"
+                + " kwok's Logs CRD is not served (an existing cluster, or sigs.k8s.io/kwok not in the Go module cache)");
+        String ns = cluster.newNamespace();
+        String kubeconfig = cluster.kubeconfig().toString();
+        Manifests manifests = new Manifests(cluster.client());
+        manifests.apply(manifests.placed(StatusRuns.run("logs-run", "gh-logs.test", StatusRuns.sha("logs-run"), "slow",
+                "30s", null), ns));
+        Eventually.await("2 pods of logs-run running", Duration.ofSeconds(90), () -> cluster.client().pods().inNamespace(ns)
+                .withLabel("jobset.sigs.k8s.io/jobset-name", "logs-run").list().getItems().stream()
+                .filter(p -> "Running".equals(p.getStatus().getPhase())).count() == 2);
+        Path dir = LocalCluster.mkdirs(Path.of(System.getProperty("trainyard.work.dir", "target/cluster")).toAbsolutePath()
+                .resolve("kwok-logs").resolve(ns));
+        List<Path> files = new ArrayList<>();
+        for (Pod pod : cluster.client().pods().inNamespace(ns).withLabel("jobset.sigs.k8s.io/jobset-name", "logs-run").list().getItems()) {
+            String rank = pod.getMetadata().getAnnotations().get("batch.kubernetes.io/job-completion-index");
+            Path file = dir.resolve(pod.getMetadata().getName() + ".log");
+            KwokLogs.append(file, Instant.now(), "rank " + rank + " step 1 loss 2.50", "rank " + rank + " step 1 done");
+            files.add(file);
+            KwokLogs.serve(cluster.client(), ns, pod.getMetadata().getName(), pod.getSpec().getContainers().get(0).getName(), file);
+        }
+        Eventually.await("kwok serves node 0's log", Duration.ofSeconds(30),
+                () -> trainyard("logs", "logs-run", "-n", ns, "--kubeconfig", kubeconfig).out.contains("step 1 done"));
+        Result rankZero = trainyard("logs", "logs-run", "-n", ns, "--kubeconfig", kubeconfig);
+        assertEquals(0, rankZero.code, rankZero.err);
+        assertEquals("[node-0] rank 0 step 1 loss 2.50\n[node-0] rank 0 step 1 done\n", rankZero.out);
+        Result nodeOne = trainyard("logs", "logs-run", "--node", "1", "-n", ns, "--kubeconfig", kubeconfig);
+        assertEquals("[node-1] rank 1 step 1 loss 2.50\n[node-1] rank 1 step 1 done\n", nodeOne.out);
+        Result all = trainyard("logs", "logs-run", "--all", "-n", ns, "--kubeconfig", kubeconfig);
+        assertEquals(List.of("[node-0] rank 0 step 1 done", "[node-0] rank 0 step 1 loss 2.50", "[node-1] rank 1 step 1 done",
+                "[node-1] rank 1 step 1 loss 2.50"), all.out.lines().sorted().toList());
+
+        CompletableFuture<Result> follow = CompletableFuture.supplyAsync(() -> trainyard("logs", "logs-run", "--all", "-f",
+                "--timeout", "3m", "-n", ns, "--kubeconfig", kubeconfig));
+        Thread.sleep(2_000);
+        assertFalse(follow.isDone(), "-f returned while the run was still running: " + (follow.isDone() ? follow.get().out : ""));
+        for (Path file : files) {
+            KwokLogs.append(file, Instant.now(), "streamed step 2");
+        }
+        Result followed = follow.get(120, TimeUnit.SECONDS);
+        System.out.println("[StatusCommandIT] logs -f output:\n" + followed.out);
+        assertEquals(0, followed.code, followed.err);
+        assertEquals(2, followed.out.lines().filter(l -> l.matches("\\[node-[01]] streamed step 2")).count(), followed.out);
+        assertTrue(followed.out.contains("[node-0] rank 0 step 1 loss 2.50"), followed.out);
+        Result status = trainyard("status", "logs-run", "-n", ns, "--kubeconfig", kubeconfig, "--output", "json");
+        assertEquals("succeeded", new ObjectMapper().readTree(status.out).get(0).get("state").asText(),
+                "-f ended because the run ended: " + status.out);
     }
 
     @Test

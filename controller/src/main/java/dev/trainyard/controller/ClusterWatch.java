@@ -1,16 +1,10 @@
 package dev.trainyard.controller;
 
-import dev.trainyard.compiler.render.Provenance;
-import dev.trainyard.controller.state.PodSnapshot;
 import dev.trainyard.controller.state.RunObservation;
-import dev.trainyard.controller.state.WorkloadSnapshot;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Clock;
 import java.time.Duration;
@@ -18,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
-import java.util.function.Function;
 
 /**
  * The informers: JobSets carrying {@code trainyard.dev/source-commit}, pods labelled
@@ -50,21 +43,18 @@ public final class ClusterWatch implements RunSource, AutoCloseable {
         jobSets = client.genericKubernetesResources(JOBSET_API, "JobSet").inAnyNamespace()
                 .runnableInformer(resyncMillis);
         jobSets.itemStore(CachePruning.store(CachePruning::jobSet));
-        jobSets.addEventHandler(handler(js -> hasCommit(js)
-                ? Optional.of(new RunKey(js.getMetadata().getNamespace(), js.getMetadata().getName()))
-                : Optional.empty(), enqueue, resynced));
+        jobSets.addEventHandler(new RunEvents<>(RunKeys::ofJobSet, enqueue, resynced));
         pods = client.pods().inAnyNamespace().withLabel(Snapshots.JOBSET_NAME).runnableInformer(0);
         pods.itemStore(CachePruning.store(CachePruning::pod));
         pods.addIndexers(Map.of(BY_JOBSET, p -> List.of(p.getMetadata().getNamespace() + "/"
                 + p.getMetadata().getLabels().get(Snapshots.JOBSET_NAME))));
-        pods.addEventHandler(handler(p -> Optional.of(new RunKey(p.getMetadata().getNamespace(),
-                p.getMetadata().getLabels().get(Snapshots.JOBSET_NAME))), enqueue, resynced));
+        pods.addEventHandler(new RunEvents<>(RunKeys::ofPod, enqueue, resynced));
         workloads = kueueServed(client) ? client.genericKubernetesResources(WORKLOAD_API, "Workload")
                 .inAnyNamespace().runnableInformer(0) : null;
         if (workloads != null) {
             workloads.itemStore(CachePruning.store(CachePruning::workload));
-            workloads.addIndexers(Map.of(BY_JOBSET, w -> owner(w).map(k -> List.of(k.cacheKey())).orElse(List.of())));
-            workloads.addEventHandler(handler(ClusterWatch::owner, enqueue, resynced));
+            workloads.addIndexers(Map.of(BY_JOBSET, w -> RunKeys.owner(w).map(k -> List.of(k.cacheKey())).orElse(List.of())));
+            workloads.addEventHandler(new RunEvents<>(RunKeys::owner, enqueue, resynced));
         }
     }
 
@@ -89,8 +79,7 @@ public final class ClusterWatch implements RunSource, AutoCloseable {
 
     /** Every run key in the JobSet cache, for a full re-enqueue. */
     public List<RunKey> runs() {
-        return jobSets.getStore().list().stream().filter(ClusterWatch::hasCommit)
-                .map(js -> new RunKey(js.getMetadata().getNamespace(), js.getMetadata().getName())).toList();
+        return jobSets.getStore().list().stream().map(RunKeys::ofJobSet).flatMap(Optional::stream).toList();
     }
 
     /** Objects cached, by informer: jobsets, pods, workloads. */
@@ -105,13 +94,10 @@ public final class ClusterWatch implements RunSource, AutoCloseable {
         if (js == null) {
             return Optional.empty();
         }
-        List<PodSnapshot> podSnapshots = pods.getIndexer().byIndex(BY_JOBSET, key.cacheKey()).stream()
-                .map(Snapshots::pod).toList();
-        Optional<WorkloadSnapshot> workload = workloads == null ? Optional.empty()
-                : workloads.getIndexer().byIndex(BY_JOBSET, key.cacheKey()).stream()
-                        .filter(w -> w.getMetadata().getDeletionTimestamp() == null)
-                        .map(Snapshots::workload).findFirst();
-        return Optional.of(new RunObservation(Snapshots.jobSet(js), podSnapshots, workload, clock.instant()));
+        List<GenericKubernetesResource> owned = workloads == null ? List.of()
+                : workloads.getIndexer().byIndex(BY_JOBSET, key.cacheKey());
+        return Optional.of(ListedRuns.observation(js, pods.getIndexer().byIndex(BY_JOBSET, key.cacheKey()), owned,
+                clock.instant()));
     }
 
     @Override
@@ -130,46 +116,11 @@ public final class ClusterWatch implements RunSource, AutoCloseable {
         }
     }
 
-    private static boolean hasCommit(HasMetadata o) {
-        Map<String, String> a = o.getMetadata().getAnnotations();
-        return a != null && a.containsKey(Provenance.SOURCE_COMMIT);
-    }
-
-    /** The JobSet owning a Workload (Kueue sets the JobSet as controller owner). */
-    static Optional<RunKey> owner(HasMetadata workload) {
-        List<OwnerReference> refs = workload.getMetadata().getOwnerReferences();
-        return refs == null ? Optional.empty() : refs.stream().filter(r -> "JobSet".equals(r.getKind())
-                && r.getApiVersion() != null && r.getApiVersion().startsWith("jobset.x-k8s.io/")).findFirst()
-                .map(r -> new RunKey(workload.getMetadata().getNamespace(), r.getName()));
-    }
-
     private static boolean kueueServed(KubernetesClient client) {
         try {
             return client.getApiResources(WORKLOAD_API) != null;
         } catch (KubernetesClientException e) {
             return false;
         }
-    }
-
-    private static <T extends HasMetadata> ResourceEventHandler<T> handler(Function<T, Optional<RunKey>> key,
-            Consumer<RunKey> enqueue, Consumer<RunKey> resynced) {
-        return new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(T obj) {
-                key.apply(obj).ifPresent(enqueue);
-            }
-
-            @Override
-            public void onUpdate(T oldObj, T newObj) {
-                boolean resync = java.util.Objects.equals(oldObj.getMetadata().getResourceVersion(),
-                        newObj.getMetadata().getResourceVersion());
-                key.apply(newObj).ifPresent(resync ? resynced : enqueue);
-            }
-
-            @Override
-            public void onDelete(T obj, boolean deletedFinalStateUnknown) {
-                key.apply(obj).ifPresent(enqueue);
-            }
-        };
     }
 }

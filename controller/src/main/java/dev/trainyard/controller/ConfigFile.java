@@ -3,54 +3,61 @@ package dev.trainyard.controller;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import dev.trainyard.controller.forge.ForgeEndpoint;
-import dev.trainyard.controller.forge.ForgeKind;
 import dev.trainyard.controller.forge.RetryPolicy;
-import dev.trainyard.controller.forge.Token;
+import dev.trainyard.gitops.GitOpsLocation;
 import java.io.IOException;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Reads the controller's YAML configuration (Jackson YAML; the only class importing it). Durations are
- * written {@code 90s}, {@code 10m} or {@code 1h}. Tokens come from a mounted Secret file or an
- * environment variable, never from the file itself.
+ * Reads the controller's YAML configuration (Jackson YAML; the only class importing it): process settings
+ * here, while the forges and the status link come from the platform team's {@code platform.yaml}
+ * ({@code status:}, read by {@link PlatformFile}). Durations are written {@code 90s}, {@code 10m} or
+ * {@code 1h}.
  *
  * <pre>
- * forges:
- * - host: github.com                # host of trainyard.dev/source-repo URLs
- *   kind: github                    # github | gitlab | gitea
- *   api: https://api.github.com
- *   tokenFile: /var/run/secrets/trainyard/forges/github-token   # or tokenEnv: GITHUB_TOKEN
- * targetUrl: https://grafana.example/d/trainyard?var-namespace={namespace}&amp;var-run={run}
+ * platform: /etc/trainyard/platform/platform.yaml   # the GitOps repo's platform.yaml, mounted from a ConfigMap
+ * tokens: /var/run/secrets/trainyard/forges          # token Secrets mounted as tokens/&lt;secret&gt;/&lt;key&gt;
  * stallAfter: 10m                   # admitted but not started after this: reported
  * resync: 60s
  * requestTimeout: 10s
  * requeueAfter: 30s
  * port: 8080
+ * prune:                            # optional: finished runs leave the GitOps repo after platform.yaml's retention
+ *   gitops: https://git.example/platform/gitops.git   # push token: env TRAINYARD_GITOPS_TOKEN
+ *   branch: main
+ *   every: 10m
+ *   cache: /tmp/trainyard           # the repo's bare mirror
  * </pre>
  */
 public final class ConfigFile {
 
-    private static final Set<String> TOP = Set.of("forges", "targetUrl", "stallAfter", "resync", "requestTimeout",
-            "requeueAfter", "port");
-    private static final Set<String> FORGE = Set.of("host", "kind", "api", "tokenFile", "tokenEnv");
+    /** Where the Deployment mounts platform.yaml. */
+    public static final String PLATFORM = "/etc/trainyard/platform/platform.yaml";
+    /** Where the Deployment mounts the token Secrets, one folder each. */
+    public static final String TOKENS = "/var/run/secrets/trainyard/forges";
+    private static final Set<String> TOP = Set.of("platform", "tokens", "stallAfter", "resync", "requestTimeout",
+            "requeueAfter", "port", "prune");
+    private static final Set<String> PRUNE = Set.of("gitops", "branch", "every", "cache");
+    private static final Set<String> MOVED = Set.of("forges", "targetUrl");
     private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h)");
 
     private ConfigFile() {
     }
 
-    /** The configuration in {@code file}, tokens resolved against {@code env}. */
-    public static ControllerConfig read(Path file, Map<String, String> env) throws ConfigException {
+    /**
+     * The configuration in {@code file}, with the forges and link of the platform.yaml it names.
+     *
+     * @throws ConfigException naming the file and field (or platform.yaml's line), never a token
+     */
+    public static ControllerConfig read(Path file) throws ConfigException {
         Map<String, Object> root;
         try {
             root = Snapshots.map(new ObjectMapper(new YAMLFactory()).readValue(Files.readString(file), Object.class));
@@ -59,56 +66,51 @@ public final class ConfigFile {
         } catch (IOException e) {
             throw new ConfigException(file + ": cannot read (" + e.getClass().getSimpleName() + ")");
         }
-        unknown(file, "", root, TOP);
-        List<ForgeEndpoint> forges = new ArrayList<>();
-        List<?> list = Snapshots.list(root.get("forges"));
-        for (int i = 0; i < list.size(); i++) {
-            forges.add(forge(file, "forges[" + i + "]", Snapshots.map(list.get(i)), env));
+        for (String key : new TreeSet<>(root.keySet())) {
+            if (MOVED.contains(key)) {
+                throw new ConfigException(file + ": " + key + " moved to platform.yaml (status." + key + ")"
+                        + "\n  hint: see schemas/platform.v1.schema.json, property status");
+            }
         }
+        unknown(file, "", root, TOP);
+        Path platformFile = Path.of(string(root, "platform", PLATFORM));
+        PlatformFile.Settings platform = PlatformFile.read(platformFile, Path.of(string(root, "tokens", TOKENS)));
+        Optional<RunPruning.Settings> prune = prune(file, root, platform);
         try {
-            return new ControllerConfig(forges, new TargetUrl(string(root, "targetUrl", "")),
+            return new ControllerConfig(platform.forges(), platform.targetUrl(),
                     duration(file, root, "stallAfter", "10m"), duration(file, root, "resync", "60s"),
                     duration(file, root, "requestTimeout", "10s"), RetryPolicy.standard(),
-                    duration(file, root, "requeueAfter", "30s"), Snapshots.integer(root.get("port"), 8080), null);
+                    duration(file, root, "requeueAfter", "30s"), Snapshots.integer(root.get("port"), 8080), null,
+                    platform.platform(), prune);
         } catch (IllegalArgumentException e) {
             throw new ConfigException(file + ": " + e.getMessage());
         }
     }
 
-    private static ForgeEndpoint forge(Path file, String at, Map<String, Object> f, Map<String, String> env)
-            throws ConfigException {
-        unknown(file, at + ".", f, FORGE);
-        String host = string(f, "host", "");
-        String kind = string(f, "kind", "");
-        String api = string(f, "api", "");
-        if (host.isEmpty() || api.isEmpty()) {
-            throw new ConfigException(file + ": " + at + " needs host and api");
+    private static Optional<RunPruning.Settings> prune(Path file, Map<String, Object> root,
+            PlatformFile.Settings platform) throws ConfigException {
+        if (root.get("prune") == null) {
+            return Optional.empty();
         }
-        ForgeKind k;
+        Map<String, Object> p = Snapshots.map(root.get("prune"));
+        unknown(file, "prune.", p, PRUNE);
+        String gitops = string(p, "gitops", "");
+        if (gitops.isBlank()) {
+            throw new ConfigException(file + ": prune.gitops is required (the GitOps repo URL or path)");
+        }
+        if (!RetentionPlan.configured(platform.platform())) {
+            throw new ConfigException(file + ": prune is set but " + platform.platform().origin()
+                    + " sets no retention, so nothing would ever be pruned"
+                    + "\n  hint: add `retention: {succeeded: 7d, failed: 30d}` to platform.yaml, or remove prune");
+        }
+        GitOpsLocation location;
         try {
-            k = ForgeKind.valueOf(kind.toUpperCase(Locale.ROOT));
+            location = GitOpsLocation.parse(gitops, Path.of(""));
         } catch (IllegalArgumentException e) {
-            throw new ConfigException(file + ": " + at + ".kind must be github, gitlab or gitea, got '" + kind + "'");
+            throw new ConfigException(file + ": prune.gitops: " + e.getMessage());
         }
-        return new ForgeEndpoint(host, k, URI.create(api), token(file, at, f, env));
-    }
-
-    private static Token token(Path file, String at, Map<String, Object> f, Map<String, String> env)
-            throws ConfigException {
-        String tokenFile = string(f, "tokenFile", "");
-        String tokenEnv = string(f, "tokenEnv", "");
-        try {
-            if (!tokenFile.isEmpty()) {
-                return Token.fromFile(Path.of(tokenFile));
-            }
-        } catch (IOException | IllegalArgumentException e) {
-            throw new ConfigException(file + ": " + at + ".tokenFile " + tokenFile + " cannot be read or is empty");
-        }
-        if (tokenEnv.isEmpty()) {
-            throw new ConfigException(file + ": " + at + " needs tokenFile or tokenEnv");
-        }
-        return Token.fromEnv(env, tokenEnv).orElseThrow(() -> new ConfigException(file + ": " + at
-                + ".tokenEnv: environment variable " + tokenEnv + " is not set"));
+        return Optional.of(new RunPruning.Settings(location, string(p, "branch", "main"),
+                duration(file, p, "every", "10m"), Path.of(string(p, "cache", "/tmp/trainyard"))));
     }
 
     /** "90s", "10m", "1h" or "500ms"; IllegalArgumentException otherwise. */
@@ -137,9 +139,9 @@ public final class ConfigFile {
 
     private static void unknown(Path file, String at, Map<String, Object> m, Set<String> known)
             throws ConfigException {
-        for (String k : new java.util.TreeSet<>(m.keySet())) {
+        for (String k : new TreeSet<>(m.keySet())) {
             if (!known.contains(k)) {
-                throw new ConfigException(file + ": unknown field " + at + k + "; known: " + new java.util.TreeSet<>(known));
+                throw new ConfigException(file + ": unknown field " + at + k + "; known: " + new TreeSet<>(known));
             }
         }
     }

@@ -8,7 +8,12 @@ import dev.trainyard.controller.state.RunStateMapper;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.net.InetSocketAddress;
 import java.time.Clock;
-import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The running controller: informers feed a work queue, one worker thread reconciles while this replica
@@ -24,17 +29,17 @@ import java.time.Duration;
  */
 public final class Controller implements AutoCloseable {
 
-    private static final Duration TAKE = Duration.ofMillis(500);
     private final ControllerConfig config;
     private final WorkQueue queue = new WorkQueue();
     private final ControllerMetrics metrics = new ControllerMetrics();
     private final ClusterWatch watch;
     private final Reconciler reconciler;
     private final HealthServer health;
-    private final Runnable onLostLeadership;
+    private final Leadership leadership;
     private final Thread worker;
     private final KubernetesClient client;
-    private volatile boolean leading;
+    private final Optional<RunPruning> pruning;
+    private final ScheduledExecutorService pruneTimer;
     private volatile boolean closed;
     private LeaseElection election;
 
@@ -43,16 +48,26 @@ public final class Controller implements AutoCloseable {
             Runnable onLostLeadership) {
         this.client = client;
         this.config = config;
-        this.onLostLeadership = onLostLeadership;
         RetryingTransport http = new RetryingTransport(new JdkTransport(config.requestTimeout()), config.retry(),
                 clock, Sleeper.system(), metrics);
         this.watch = new ClusterWatch(client, config.resync(), clock, queue::add, queue::addBackground);
-        this.reconciler = new Reconciler(watch, new RunStateMapper(config.stallAfter()),
+        RunStateMapper mapper = new RunStateMapper(config.stallAfter());
+        this.pruning = config.prune().map(p -> new RunPruning(p, config.platform(), this::observed, mapper,
+                System.getenv(), clock));
+        this.pruneTimer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "trainyard-prune");
+            t.setDaemon(true);
+            return t;
+        });
+        this.reconciler = new Reconciler(watch, mapper,
                 new ForgeDirectory(config.forges(), http), new StatusLedger(), config.targetUrl(), metrics);
         metrics.queueDepth(queue::depth);
         metrics.cached(watch::cached);
         this.health = new HealthServer(new InetSocketAddress(bindHost, config.port()), watch::synced, metrics::render);
-        this.worker = new Thread(this::work, "trainyard-reconciler");
+        this.leadership = new Leadership(reconciler::reset, () -> watch.runs().forEach(queue::add), onLostLeadership,
+                () -> closed, metrics);
+        this.worker = new Thread(new ReconcileWorker(queue, reconciler::reconcile, leadership::leading, () -> closed, metrics,
+                config.requeueAfter()), "trainyard-reconciler");
         this.worker.setDaemon(true);
     }
 
@@ -61,10 +76,25 @@ public final class Controller implements AutoCloseable {
         watch.start();
         worker.start();
         if (config.election() == null) {
-            startLeading();
+            leadership.start();
         } else {
-            election = new LeaseElection(client, config.election(), this::startLeading, this::stopLeading);
+            election = new LeaseElection(client, config.election(), leadership::start, leadership::stop);
         }
+        config.prune().ifPresent(p -> pruneTimer.scheduleWithFixedDelay(this::prunePass, p.every().toMillis(),
+                p.every().toMillis(), TimeUnit.MILLISECONDS));
+    }
+
+    /** Every cached run with its provenance, for the retention pass. */
+    private List<ObservedRun> observed() {
+        List<ObservedRun> out = new ArrayList<>();
+        for (RunKey key : watch.runs()) {
+            watch.observe(key).ifPresent(o -> watch.provenance(key).ifPresent(p -> out.add(new ObservedRun(key, p, o))));
+        }
+        return out;
+    }
+
+    private void prunePass() {
+        pruning.ifPresent(p -> p.pass(leadership.leading(), watch.synced(), metrics));
     }
 
     /** The health server's port. */
@@ -73,65 +103,11 @@ public final class Controller implements AutoCloseable {
     }
 
     public boolean leading() {
-        return leading;
+        return leadership.leading();
     }
 
     public ControllerMetrics metrics() {
         return metrics;
-    }
-
-    private void startLeading() {
-        reconciler.reset();
-        leading = true;
-        metrics.leader(true);
-        watch.runs().forEach(queue::add);
-    }
-
-    private void stopLeading() {
-        boolean was = leading;
-        leading = false;
-        metrics.leader(false);
-        if (was && !closed) {
-            onLostLeadership.run();
-        }
-    }
-
-    private void work() {
-        while (!closed) {
-            RunKey key;
-            try {
-                key = queue.take(TAKE);
-            } catch (InterruptedException e) {
-                return;
-            }
-            if (key == null) {
-                continue;
-            }
-            try {
-                if (leading) {
-                    reconcileOnce(key);
-                }
-            } finally {
-                queue.done(key);
-            }
-        }
-    }
-
-    private void reconcileOnce(RunKey key) {
-        long t0 = System.nanoTime();
-        Reconciler.Outcome outcome;
-        try {
-            outcome = reconciler.reconcile(key);
-        } catch (RuntimeException e) {
-            // A bug or a cache surprise must not kill the only worker; the key is retried.
-            System.getLogger(Controller.class.getName()).log(System.Logger.Level.ERROR,
-                    "reconcile of " + key.cacheKey() + " failed", e);
-            outcome = Reconciler.Outcome.RETRY;
-        }
-        metrics.reconciled(outcome, Duration.ofNanos(System.nanoTime() - t0));
-        if (outcome == Reconciler.Outcome.RETRY) {
-            queue.addAfter(key, config.requeueAfter());
-        }
     }
 
     @Override
@@ -140,6 +116,7 @@ public final class Controller implements AutoCloseable {
         if (election != null) {
             election.close();
         }
+        pruneTimer.shutdownNow();
         queue.close();
         watch.close();
         health.close();

@@ -13,7 +13,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * The controller process: {@code java -cp ... dev.trainyard.controller.ControllerMain --config=/etc/trainyard/controller.yaml}.
+ * The controller process: {@code java -cp ... dev.trainyard.controller.ControllerMain --config=/etc/trainyard/controller/controller.yaml}.
  * The Kubernetes connection comes from the in-cluster service account, else {@code KUBECONFIG} / ~/.kube/config.
  * Exit codes: 0 stopped (SIGTERM or leadership lost), 1 configuration mistake, 2 usage, 3 cluster unreachable.
  */
@@ -24,7 +24,7 @@ public final class ControllerMain implements Callable<Integer> {
     private static final Duration SHUTDOWN = Duration.ofSeconds(10);
 
     @Option(names = "--config", description = "controller YAML (env TRAINYARD_CONTROLLER_CONFIG)",
-            defaultValue = "${env:TRAINYARD_CONTROLLER_CONFIG:-/etc/trainyard/controller.yaml}")
+            defaultValue = "${env:TRAINYARD_CONTROLLER_CONFIG:-/etc/trainyard/controller/controller.yaml}")
     Path config;
 
     @Option(names = "--port", description = "health and metrics port; overrides the file", defaultValue = "-1")
@@ -58,20 +58,19 @@ public final class ControllerMain implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         ControllerConfig cfg;
         try {
-            cfg = ConfigFile.read(config, System.getenv());
+            cfg = ConfigFile.read(config);
         } catch (ConfigException e) {
             System.err.println("trainyard-controller: " + e.getMessage());
             return 1;
         }
-        if (port >= 0) {
-            cfg = cfg.withPort(port);
-        }
-        if (leaderElection) {
-            Duration lease = Duration.ofSeconds(leaseSeconds);
-            cfg = cfg.withElection(new LeaseElection.Settings(leaseNamespace, leaseName, identity, lease,
-                    lease.multipliedBy(2).dividedBy(3), lease.dividedBy(7).plusMillis(100)));
-        }
-        return run(cfg);
+        return run(configure(cfg));
+    }
+
+    /** {@code cfg} with the command line's overrides: the port when given, the Lease unless --no-leader-election. */
+    ControllerConfig configure(ControllerConfig cfg) {
+        ControllerConfig out = port >= 0 ? cfg.withPort(port) : cfg;
+        return leaderElection ? out.withElection(LeaseElection.Settings.scaled(leaseNamespace, leaseName, identity,
+                Duration.ofSeconds(leaseSeconds))) : out;
     }
 
     private int run(ControllerConfig cfg) throws InterruptedException {
@@ -87,7 +86,7 @@ public final class ControllerMain implements Callable<Integer> {
             try (Controller controller = new Controller(client, cfg, Clock.systemUTC(), bind, stop::countDown)) {
                 controller.start();
                 System.err.println("trainyard-controller: serving on port " + controller.port() + " as " + identity
-                        + ", forges " + cfg.forges().stream().map(f -> f.host()).sorted().toList());
+                        + ", forges " + cfg.forges().stream().map(f -> f.prefix()).sorted().toList());
                 stop.await();
             }
         } catch (KubernetesClientException e) {

@@ -59,6 +59,12 @@ public final class ControllerMetrics implements ForgeEvents {
         this.cached = counts;
     }
 
+    /** One retention pass: {@code runs} pruned, or {@code failed} when the GitOps repo could not be written. */
+    public synchronized void pruned(int runs, boolean failed) {
+        counters.merge("trainyard_pruned_runs_total{}", (long) runs, Long::sum);
+        count("trainyard_prune_passes_total{result=\"" + (failed ? "error" : "ok") + "\"}");
+    }
+
     public synchronized void leader(boolean leading) {
         this.leader = leading;
     }
@@ -74,6 +80,8 @@ public final class ControllerMetrics implements ForgeEvents {
         family(b, "trainyard_forge_calls_total", "Forge posts by forge and result.");
         family(b, "trainyard_forge_retries_total", "Forge call retries by forge and reason.");
         family(b, "trainyard_reconciles_total", "Reconciles by outcome.");
+        family(b, "trainyard_pruned_runs_total", "Finished runs removed from the GitOps repo after their retention.");
+        family(b, "trainyard_prune_passes_total", "Retention passes by result.");
         type(b, "trainyard_queue_depth", "gauge", "Run keys waiting in the work queue.");
         b.append("trainyard_queue_depth ").append(queueDepth.getAsInt()).append('\n');
         type(b, "trainyard_leader", "gauge", "1 when this replica holds the Lease and posts.");

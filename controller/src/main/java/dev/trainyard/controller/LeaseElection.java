@@ -18,6 +18,15 @@ public final class LeaseElection implements AutoCloseable {
     /** Lease coordinates and timings. */
     public record Settings(String namespace, String leaseName, String identity, Duration leaseDuration,
             Duration renewDeadline, Duration retryPeriod) {
+
+        /**
+         * client-go's default proportions (15 s lease, 10 s renew, 2 s retry) for a lease of {@code lease}: renew
+         * within 2/3 of it, retry every 1/7 of it plus 100 ms (so a short test lease still retries in steps).
+         */
+        public static Settings scaled(String namespace, String leaseName, String identity, Duration lease) {
+            return new Settings(namespace, leaseName, identity, lease, lease.multipliedBy(2).dividedBy(3),
+                    lease.dividedBy(7).plusMillis(100));
+        }
     }
 
     private final CompletableFuture<?> running;

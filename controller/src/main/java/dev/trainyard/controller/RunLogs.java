@@ -8,21 +8,27 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The logs of a run's pods for {@code trainyard logs}: by default the launcher (an MPI run) or node 0 (rank
  * 0), one node with {@code --node N}, or every pod with {@code --all}; pods of the current attempt only.
  * Every line is prefixed with the pod's node label, e.g. {@code [node-1] step 10 loss 2.31}. Following
- * ends when every followed container has ended, or after the timeout.
+ * ends when every followed container has ended, shortly after the run ended, or after the timeout.
  */
 public final class RunLogs {
 
@@ -34,10 +40,16 @@ public final class RunLogs {
     static final String JOB_INDEX = "jobset.sigs.k8s.io/job-index";
     static final String COMPLETION_INDEX = "batch.kubernetes.io/job-completion-index";
 
+    /** How long after the run ended a follow keeps reading, for the last lines in flight. */
+    static final Duration GRACE = Duration.ofSeconds(2);
+    /** How often a follow checks whether the run ended. */
+    static final Duration POLL = Duration.ofSeconds(1);
     private final RunReader reader;
+    private final Clock clock;
 
-    public RunLogs(RunReader reader) {
+    public RunLogs(RunReader reader, Clock clock) {
         this.reader = reader;
+        this.clock = clock;
     }
 
     /** The pods {@code selection} names among {@code pods} of attempt {@code attempt}, in label order. */
@@ -76,27 +88,42 @@ public final class RunLogs {
         return rjob + "-" + l.getOrDefault(JOB_INDEX, "0") + "-" + completion;
     }
 
-    /** Prints the chosen pods' logs to {@code out}, each line prefixed; returns the number of pods read. */
-    public int print(ObservedRun run, Selection selection, boolean follow, PrintWriter out, Duration timeout) {
+    /**
+     * Prints the chosen pods' logs to {@code out}, each line prefixed; returns the number of pods read. With
+     * {@code follow}, streams until {@link FollowEnd} says stop: the streams ended, the run ended
+     * {@link #GRACE} ago ({@code runEnded} polled every {@link #POLL}), or {@code timeout} passed.
+     */
+    public int print(ObservedRun run, Selection selection, boolean follow, PrintWriter out, Duration timeout,
+            BooleanSupplier runEnded) {
         List<Pod> pods = choose(reader.podsOf(run.key()), run.observation().jobSet().restarts(), selection);
         ExecutorService threads = Executors.newFixedThreadPool(Math.max(1, pods.size()));
+        List<LogWatch> watches = new CopyOnWriteArrayList<>();
+        AtomicBoolean stopping = new AtomicBoolean();
         try {
-            List<java.util.concurrent.Future<?>> futures = new ArrayList<>();
+            List<Future<?>> futures = new ArrayList<>();
             for (Pod pod : pods) {
-                futures.add(threads.submit(() -> stream(pod, follow, out)));
+                futures.add(threads.submit(() -> stream(pod, follow, out, watches, stopping)));
             }
             threads.shutdown();
-            if (!threads.awaitTermination(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                threads.shutdownNow();
+            FollowEnd end = new FollowEnd(clock.instant().plus(timeout), follow ? GRACE : Duration.ZERO);
+            Optional<Instant> endedAt = Optional.empty();
+            while (!end.stop(futures.stream().allMatch(Future::isDone), endedAt, clock.instant())) {
+                if (endedAt.isEmpty() && follow && runEnded.getAsBoolean()) {
+                    endedAt = Optional.of(clock.instant());
+                }
+                threads.awaitTermination(POLL.toMillis(), TimeUnit.MILLISECONDS);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } finally {
+            stopping.set(true);
+            watches.forEach(LogWatch::close);
             threads.shutdownNow();
         }
         return pods.size();
     }
 
-    private void stream(Pod pod, boolean follow, PrintWriter out) {
+    private void stream(Pod pod, boolean follow, PrintWriter out, List<LogWatch> watches, AtomicBoolean stopping) {
         String prefix = "[" + label(pod) + "] ";
         var resource = reader.client().pods().inNamespace(pod.getMetadata().getNamespace())
                 .withName(pod.getMetadata().getName()).inContainer(pod.getSpec().getContainers().get(0).getName());
@@ -105,9 +132,10 @@ public final class RunLogs {
                 prefixed(prefix, resource.getLog(), out);
                 return;
             }
-            try (LogWatch watch = resource.watchLog();
-                    BufferedReader lines = new BufferedReader(new InputStreamReader(watch.getOutput(),
-                            StandardCharsets.UTF_8))) {
+            LogWatch watch = resource.watchLog();
+            watches.add(watch);
+            try (BufferedReader lines = new BufferedReader(new InputStreamReader(watch.getOutput(),
+                    StandardCharsets.UTF_8))) {
                 for (String line = lines.readLine(); line != null; line = lines.readLine()) {
                     synchronized (out) {
                         out.println(prefix + line);
@@ -116,8 +144,11 @@ public final class RunLogs {
                 }
             }
         } catch (KubernetesClientException | IOException e) {
-            synchronized (out) {
-                out.println(prefix + "(no logs: " + e.getMessage() + ")");
+            // Closing the streams when following stops ends their reads with an exception: not a missing log.
+            if (!stopping.get()) {
+                synchronized (out) {
+                    out.println(prefix + "(no logs: " + e.getMessage() + ")");
+                }
             }
         }
     }

@@ -1,9 +1,5 @@
 package dev.trainyard.controller;
 
-import dev.trainyard.compiler.render.Provenance;
-import dev.trainyard.controller.state.PodSnapshot;
-import dev.trainyard.controller.state.RunObservation;
-import dev.trainyard.controller.state.WorkloadSnapshot;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.Config;
@@ -15,11 +11,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.stream.Collectors;
 
 /**
  * Reads runs with list calls through the user's kubeconfig, for {@code trainyard status} and
@@ -66,12 +59,7 @@ public final class RunReader implements AutoCloseable {
                     .inAnyNamespace().list().getItems()
                     : client.genericKubernetesResources(ClusterWatch.JOBSET_API, "JobSet").inNamespace(namespace)
                             .list().getItems();
-            List<GenericKubernetesResource> runs = jobSets.stream().filter(RunReader::isRun).toList();
-            Map<String, List<Pod>> pods = pods(namespace);
-            Map<String, GenericKubernetesResource> workloads = workloads(namespace);
-            return runs.stream().map(js -> observed(js, pods, workloads))
-                    .sorted(Comparator.comparing((ObservedRun r) -> r.key().namespace())
-                            .thenComparing(r -> r.provenance().run())).toList();
+            return ListedRuns.assemble(jobSets, pods(namespace), workloads(namespace), clock.instant());
         } catch (KubernetesClientException e) {
             throw new ClusterAccessException("cannot list runs: " + e.getMessage(), e);
         }
@@ -85,51 +73,35 @@ public final class RunReader implements AutoCloseable {
 
     /** The pods of {@code key}'s JobSet, typed, for log reading. */
     List<Pod> podsOf(RunKey key) {
-        return client.pods().inNamespace(key.namespace()).withLabel(Snapshots.JOBSET_NAME, key.name()).list()
-                .getItems();
+        try {
+            return client.pods().inNamespace(key.namespace()).withLabel(Snapshots.JOBSET_NAME, key.name()).list()
+                    .getItems();
+        } catch (KubernetesClientException e) {
+            throw new ClusterAccessException("cannot list the pods of " + key.cacheKey() + ": " + e.getMessage(), e);
+        }
     }
 
     KubernetesClient client() {
         return client;
     }
 
-    private ObservedRun observed(GenericKubernetesResource js, Map<String, List<Pod>> pods,
-            Map<String, GenericKubernetesResource> workloads) {
-        RunKey key = new RunKey(js.getMetadata().getNamespace(), js.getMetadata().getName());
-        List<PodSnapshot> snapshots = pods.getOrDefault(key.cacheKey(), List.of()).stream().map(Snapshots::pod).toList();
-        Optional<WorkloadSnapshot> wl = Optional.ofNullable(workloads.get(key.cacheKey())).map(Snapshots::workload);
-        RunProvenance p = RunProvenance.of(js.getMetadata().getAnnotations(), js.getMetadata().getLabels(),
-                js.getMetadata().getName()).orElseThrow();
-        return new ObservedRun(key, p, new RunObservation(Snapshots.jobSet(js), snapshots, wl, clock.instant()));
-    }
-
-    private Map<String, List<Pod>> pods(String namespace) {
+    private List<Pod> pods(String namespace) {
         var op = client.pods();
-        List<Pod> items = namespace == null ? op.inAnyNamespace().withLabel(Snapshots.JOBSET_NAME).list().getItems()
+        return namespace == null ? op.inAnyNamespace().withLabel(Snapshots.JOBSET_NAME).list().getItems()
                 : op.inNamespace(namespace).withLabel(Snapshots.JOBSET_NAME).list().getItems();
-        return items.stream().collect(Collectors.groupingBy(p -> p.getMetadata().getNamespace() + "/"
-                + p.getMetadata().getLabels().get(Snapshots.JOBSET_NAME)));
     }
 
-    /** Workloads by owning JobSet key; none when Kueue's API is not served. */
-    private Map<String, GenericKubernetesResource> workloads(String namespace) {
+    /** Every Workload; none when Kueue's API is not served. */
+    private List<GenericKubernetesResource> workloads(String namespace) {
         try {
             var op = client.genericKubernetesResources(ClusterWatch.WORKLOAD_API, "Workload");
-            List<GenericKubernetesResource> items = namespace == null ? op.inAnyNamespace().list().getItems()
-                    : op.inNamespace(namespace).list().getItems();
-            return items.stream().filter(w -> ClusterWatch.owner(w).isPresent())
-                    .collect(Collectors.toMap(w -> ClusterWatch.owner(w).get().cacheKey(), w -> w, (a, b) -> a));
+            return namespace == null ? op.inAnyNamespace().list().getItems() : op.inNamespace(namespace).list().getItems();
         } catch (KubernetesClientException e) {
             if (e.getCode() == 404) {
-                return Map.of();
+                return List.of();
             }
             throw e;
         }
-    }
-
-    private static boolean isRun(GenericKubernetesResource js) {
-        Map<String, String> a = js.getMetadata().getAnnotations();
-        return a != null && a.containsKey(Provenance.SOURCE_COMMIT);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.trainyard.controller;
 
+import dev.trainyard.compiler.platform.Platform;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -12,12 +13,13 @@ import java.util.regex.Pattern;
 /**
  * The commit status link, from a template with placeholders {@code {namespace}}, {@code {run}},
  * {@code {jobset}}, {@code {cluster}} and {@code {commit}} (values URL-encoded), e.g.
- * {@code https://grafana.example/d/trainyard?var-namespace={namespace}&var-run={run}}. Strict: an unknown
- * placeholder is refused when the template is read, never rendered as empty.
+ * {@code https://grafana.example/d/trainyard?var-namespace={namespace}&var-run={run}}, from platform.yaml
+ * {@code status.targetUrl} (whose loader already reports unknown placeholders at their line). Strict here too:
+ * an unknown placeholder is refused, never rendered as empty.
  */
 public final class TargetUrl {
 
-    static final Set<String> NAMES = Set.of("namespace", "run", "jobset", "cluster", "commit");
+    static final Set<String> NAMES = Set.copyOf(Platform.StatusSettings.PLACEHOLDERS);
     private static final Pattern PLACEHOLDER = Pattern.compile("\\{([a-zA-Z]+)}");
     private final String template;
 

@@ -30,7 +30,7 @@ class CachePruningTest {
         assertEquals(Snapshots.pod(pod), Snapshots.pod(CachePruning.pod(pod)));
         GenericKubernetesResource wl = Serialization.unmarshal(SnapshotsTest.WORKLOAD, GenericKubernetesResource.class);
         assertEquals(Snapshots.workload(wl), Snapshots.workload(CachePruning.workload(wl)));
-        assertEquals(ClusterWatch.owner(wl), ClusterWatch.owner(CachePruning.workload(wl)));
+        assertEquals(RunKeys.owner(wl), RunKeys.owner(CachePruning.workload(wl)));
     }
 
     @Test

@@ -7,50 +7,72 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.trainyard.controller.forge.ForgeKind;
+import dev.trainyard.gitops.GitOpsLocation;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+/** controller.yaml (process settings) and the platform.yaml {@code status:} it points at. */
 class ConfigFileTest {
+
+    static final String PLATFORM = """
+            apiVersion: trainyard.dev/v1
+            kind: Platform
+            clusters: [{name: prod}]
+            namespaces: [{name: team-a, cluster: prod, defaultQueue: q}]
+            queues:
+              resourceFlavors: [{name: f}]
+              clusterQueues: [{name: cq, flavors: [{name: f, quota: {cpu: "8"}}]}]
+              localQueues: [{name: q, namespace: team-a, clusterQueue: cq}]
+            """;
 
     @TempDir
     Path dir;
 
-    Path write(String yaml) throws Exception {
+    @BeforeEach
+    void tokens() throws Exception {
+        Files.createDirectories(dir.resolve("tokens/forge-tokens"));
+        Files.writeString(dir.resolve("tokens/forge-tokens/github"), "ghp_secret\n");
+        Files.writeString(dir.resolve("tokens/forge-tokens/gitlab"), "glpat_secret");
+    }
+
+    Path write(String controllerYaml, String status) throws Exception {
+        Files.writeString(dir.resolve("platform.yaml"), PLATFORM + status);
         Path f = dir.resolve("controller.yaml");
-        Files.writeString(f, yaml);
+        Files.writeString(f, "platform: " + dir.resolve("platform.yaml") + "\ntokens: " + dir.resolve("tokens") + "\n"
+                + controllerYaml);
         return f;
     }
 
     @Test
-    @DisplayName("a full config reads forges (token from file or env), durations, target URL and port")
+    @DisplayName("forges and the target URL come from platform.yaml status:, tokens from <tokens>/<secret>/<key>; durations and port from controller.yaml")
     void full() throws Exception {
-        Files.writeString(dir.resolve("gh"), "ghp_secret\n");
         ControllerConfig c = ConfigFile.read(write("""
-                forges:
-                - host: github.com
-                  kind: github
-                  api: https://api.github.com
-                  tokenFile: %s
-                - host: gitlab.example
-                  kind: GitLab
-                  api: https://gitlab.example/api/v4
-                  tokenEnv: GL_TOKEN
-                targetUrl: https://g.example/d?run={run}
                 stallAfter: 5m
                 resync: 30s
                 requestTimeout: 500ms
                 requeueAfter: 1h
                 port: 9090
-                """.formatted(dir.resolve("gh"))), Map.of("GL_TOKEN", "glpat"));
+                """, """
+                status:
+                  forges:
+                  - {source: github.com, kind: github, api: https://api.github.com, token: {secret: forge-tokens, key: github}}
+                  - {source: gitlab.example/ml, kind: gitlab, api: https://gitlab.example/api/v4, token: {secret: forge-tokens, key: gitlab}}
+                  targetUrl: https://g.example/d?run={run}
+                """));
         assertEquals(2, c.forges().size());
         assertEquals(ForgeKind.GITHUB, c.forges().get(0).kind());
         assertEquals(ForgeKind.GITLAB, c.forges().get(1).kind());
+        assertEquals("gitlab.example/ml", c.forges().get(1).source());
+        assertEquals(URI.create("https://gitlab.example/api/v4"), c.forges().get(1).api());
         assertEquals("Token[***]", c.forges().get(0).token().toString());
+        assertEquals("https://g.example/d?run=r1", c.targetUrl().render(new RunKey("ns", "js"),
+                new RunProvenance("", "abc", "", "prod", "r1")));
         assertEquals(Duration.ofMinutes(5), c.stallAfter());
         assertEquals(Duration.ofSeconds(30), c.resync());
         assertEquals(Duration.ofMillis(500), c.requestTimeout());
@@ -61,10 +83,11 @@ class ConfigFileTest {
     }
 
     @Test
-    @DisplayName("an empty file gives the defaults: no forges, 10m stall, 60s resync, 10s timeout, port 8080")
+    @DisplayName("no status: in platform.yaml and nothing else: no forges, 10m stall, 60s resync, 10s timeout, 30s requeue, port 8080")
     void defaults() throws Exception {
-        ControllerConfig c = ConfigFile.read(write("{}\n"), Map.of());
+        ControllerConfig c = ConfigFile.read(write("", ""));
         assertTrue(c.forges().isEmpty());
+        assertEquals("", c.targetUrl().render(new RunKey("ns", "js"), new RunProvenance("", "abc", "", "prod", "r1")));
         assertEquals(Duration.ofMinutes(10), c.stallAfter());
         assertEquals(Duration.ofSeconds(60), c.resync());
         assertEquals(Duration.ofSeconds(10), c.requestTimeout());
@@ -73,32 +96,87 @@ class ConfigFileTest {
     }
 
     @Test
-    @DisplayName("mistakes name the file, the field and what is expected, and never show a token")
+    @DisplayName("the defaults point at the Deployment's mounts")
+    void mounts() {
+        assertEquals("/etc/trainyard/platform/platform.yaml", ConfigFile.PLATFORM);
+        assertEquals("/var/run/secrets/trainyard/forges", ConfigFile.TOKENS);
+    }
+
+    @Test
+    @DisplayName("controller.yaml mistakes name the file, the field and what is expected; forges/targetUrl say they moved")
     void mistakes() throws Exception {
-        assertMessage("forges: [{host: h, api: a, kind: bitbucket, tokenEnv: T}]", Map.of("T", "tok"),
-                "forges[0].kind must be github, gitlab or gitea, got 'bitbucket'");
-        assertMessage("forges: [{host: h, kind: github, tokenEnv: T}]", Map.of(), "forges[0] needs host and api");
-        assertMessage("forges: [{host: h, api: a, kind: github}]", Map.of(), "forges[0] needs tokenFile or tokenEnv");
-        assertMessage("forges: [{host: h, api: a, kind: github, tokenEnv: T}]", Map.of(),
-                "forges[0].tokenEnv: environment variable T is not set");
-        assertMessage("forges: [{host: h, api: a, kind: github, tokenFile: /nonexistent/x}]", Map.of(),
-                "forges[0].tokenFile /nonexistent/x cannot be read or is empty");
-        assertMessage("forges: [{host: h, api: a, kind: github, token: s3cret}]", Map.of(),
-                "unknown field forges[0].token");
-        assertMessage("stallAfter: ten minutes", Map.of(), "stallAfter: 'ten minutes' is not a duration");
-        assertMessage("colour: red", Map.of(), "unknown field colour");
-        assertMessage("targetUrl: https://x/{pod}", Map.of(), "unknown placeholder(s) [pod]");
-        assertMessage("forges: [unclosed", Map.of(), "not valid YAML");
-        ConfigException e = assertThrows(ConfigException.class, () -> ConfigFile.read(dir.resolve("none"), Map.of()));
+        assertMessage("stallAfter: ten minutes", "", "stallAfter: 'ten minutes' is not a duration");
+        assertMessage("colour: red", "", "unknown field colour");
+        assertMessage("forges: []", "", "forges moved to platform.yaml (status.forges)");
+        assertMessage("targetUrl: https://x", "", "targetUrl moved to platform.yaml (status.targetUrl)");
+        assertMessage("port: [unclosed", "", "not valid YAML");
+        ConfigException e = assertThrows(ConfigException.class, () -> ConfigFile.read(dir.resolve("none")));
         assertTrue(e.getMessage().contains("cannot read"), e.getMessage());
     }
 
-    private void assertMessage(String yaml, Map<String, String> env, String expected) throws Exception {
-        Path f = write(yaml);
-        ConfigException e = assertThrows(ConfigException.class, () -> ConfigFile.read(f, env));
+    @Test
+    @DisplayName("platform.yaml mistakes are the compiler's diagnostics, file:line:col: error[E304] with the hint")
+    void platformMistakes() throws Exception {
+        Path f = write("", "status:\n  targetUrl: https://x/{pod}\n");
+        ConfigException e = assertThrows(ConfigException.class, () -> ConfigFile.read(f));
+        assertEquals(dir.resolve("platform.yaml") + ":10:14: error[E304]: `status.targetUrl` uses unknown placeholder(s) {pod}"
+                + "\n  hint: known placeholders: {cluster}, {commit}, {jobset}, {namespace}, {run}", e.getMessage());
+        Path missing = dir.resolve("controller.yaml");
+        Files.writeString(missing, "platform: " + dir.resolve("nope.yaml") + "\n");
+        e = assertThrows(ConfigException.class, () -> ConfigFile.read(missing));
+        assertTrue(e.getMessage().contains("nope.yaml"), e.getMessage());
+    }
+
+    @Test
+    @DisplayName("a token Secret key that is not mounted names the Secret, key and path, never a token")
+    void tokenMissing() throws Exception {
+        Path f = write("", """
+                status:
+                  forges: [{source: github.com, kind: github, api: https://api.github.com, token: {secret: other, key: github}}]
+                """);
+        ConfigException e = assertThrows(ConfigException.class, () -> ConfigFile.read(f));
+        assertTrue(e.getMessage().contains("status.forges[0].token: Secret other key github is not readable at "
+                + dir.resolve("tokens/other/github")), e.getMessage());
+        assertTrue(e.getMessage().contains("hint: mount the Secret other at " + dir.resolve("tokens/other")), e.getMessage());
+        assertFalse(e.getMessage().contains("secret\n") || e.getMessage().contains("ghp_"));
+        Files.writeString(dir.resolve("tokens/forge-tokens/empty"), "\n");
+        Path g = write("", """
+                status:
+                  forges: [{source: github.com, kind: github, api: https://api.github.com, token: {secret: forge-tokens, key: empty}}]
+                """);
+        assertTrue(assertThrows(ConfigException.class, () -> ConfigFile.read(g)).getMessage().contains("(or is empty)"));
+    }
+
+    @Test
+    @DisplayName("prune: the GitOps repo, branch (main), pass interval (10m) and mirror folder; off when absent")
+    void prune() throws Exception {
+        RunPruningTest.git(dir, "init", "-q", "--bare", "gitops.git");
+        String retention = "retention: {succeeded: 7d}\n";
+        ControllerConfig c = ConfigFile.read(write("prune: {gitops: " + dir.resolve("gitops.git") + ", every: 90s, cache: "
+                + dir.resolve("mirror") + "}\n", retention));
+        RunPruning.Settings p = c.prune().orElseThrow();
+        assertEquals(GitOpsLocation.parse(dir.resolve("gitops.git").toString(), Path.of("")), p.gitops());
+        assertEquals("main", p.branch());
+        assertEquals(Duration.ofSeconds(90), p.every());
+        assertEquals(dir.resolve("mirror"), p.cache());
+        assertEquals(java.util.Optional.of(Duration.ofDays(7)), c.platform().retention().succeeded());
+        RunPruning.Settings d = ConfigFile.read(write("prune: {gitops: https://git.example/gitops.git, branch: live}\n", retention))
+                .prune().orElseThrow();
+        assertEquals("live", d.branch());
+        assertEquals(Duration.ofMinutes(10), d.every());
+        assertEquals(Path.of("/tmp/trainyard"), d.cache());
+        assertTrue(ConfigFile.read(write("", retention)).prune().isEmpty());
+        assertMessage("prune: {branch: main}", retention, "prune.gitops is required");
+        assertMessage("prune: {gitops: https://git.example/g.git, push: yes}", retention, "unknown field prune.push");
+        assertMessage("prune: {gitops: " + dir.resolve("missing") + "}", retention, "prune.gitops: ");
+        assertMessage("prune: {gitops: https://git.example/g.git}", "", "sets no retention, so nothing would ever be pruned");
+    }
+
+    private void assertMessage(String yaml, String status, String expected) throws Exception {
+        Path f = write(yaml, status);
+        ConfigException e = assertThrows(ConfigException.class, () -> ConfigFile.read(f));
         assertTrue(e.getMessage().startsWith(f.toString()), e.getMessage());
         assertTrue(e.getMessage().contains(expected), e.getMessage());
-        assertFalse(e.getMessage().contains("s3cret"));
     }
 
     @Test

@@ -123,6 +123,12 @@ class ControllerPartsTest {
             assertTrue(text.contains("# TYPE " + family + "\n"), family);
         }
         assertEquals(0, m.counter("nothing"));
+        m.pruned(2, false);
+        m.pruned(0, true);
+        String pruned = m.render();
+        assertTrue(pruned.contains("# TYPE trainyard_pruned_runs_total counter\ntrainyard_pruned_runs_total{} 2\n"), pruned);
+        assertTrue(pruned.contains("# TYPE trainyard_prune_passes_total counter\ntrainyard_prune_passes_total{result=\"error\"} 1\n"
+                + "trainyard_prune_passes_total{result=\"ok\"} 1\n"), pruned);
     }
 
     @Test
@@ -140,6 +146,13 @@ class ControllerPartsTest {
             assertEquals("m 1\n", m.body());
             assertTrue(m.headers().firstValue("Content-Type").orElseThrow().startsWith("text/plain; version=0.0.4"));
             assertEquals(404, get(c, base + "/other").statusCode());
+            ready.set(false);
+            assertEquals("informers not synced\n", get(c, base + "/readyz").body());
+            ready.set(true);
+            assertEquals("ok\n", get(c, base + "/readyz").body());
+            s.close();
+            assertThrows(java.io.IOException.class, () -> get(HttpClient.newHttpClient(), base + "/healthz"),
+                    "closed: nothing listens");
         }
     }
 

@@ -81,6 +81,8 @@ class DeployManifestsTest {
         objects.forEach(o -> kinds.add((String) o.get("kind")));
         assertEquals(new TreeSet<>(List.of("ClusterRole", "ClusterRoleBinding", "ConfigMap", "Deployment", "Namespace",
                 "Role", "RoleBinding", "Service", "ServiceAccount")), kinds);
+        assertEquals(2, objects.stream().filter(o -> "ConfigMap".equals(o.get("kind"))).count(),
+                "controller.yaml and platform.yaml, each its own ConfigMap");
         for (Map<String, Object> o : objects) {
             if (!Set.of("Namespace", "ClusterRole", "ClusterRoleBinding").contains(o.get("kind"))) {
                 assertEquals("trainyard-system", at(o, "metadata", "namespace"), o.get("kind") + " namespace");
@@ -123,15 +125,29 @@ class DeployManifestsTest {
         assertEquals("trainyard-controller", pod.get("serviceAccountName"));
         List<Map<String, Object>> volumes = at(pod, "volumes");
         assertTrue(volumes.stream().anyMatch(v -> "trainyard-forge-tokens".equals(at(v, "secret", "secretName"))));
-        String configMap = at(one(objects, "ConfigMap"), "metadata", "name");
-        assertTrue(configMap.startsWith("trainyard-controller-config-"), configMap);
-        assertTrue(volumes.stream().anyMatch(v -> v.get("configMap") != null
-                && configMap.equals(at(v, "configMap", "name"))), "the Deployment mounts the generated ConfigMap");
+        List<Map<String, Object>> mounts = at(c, "volumeMounts");
+        for (String[] cm : new String[][] {{"trainyard-controller-config-", "/etc/trainyard/controller"},
+                {"trainyard-platform-", "/etc/trainyard/platform"}}) {
+            String name = objects.stream().filter(o -> "ConfigMap".equals(o.get("kind")))
+                    .map(o -> (String) at(o, "metadata", "name")).filter(n -> n.startsWith(cm[0])).findFirst()
+                    .orElseThrow(() -> new AssertionError("no ConfigMap " + cm[0] + "<hash>"));
+            String volume = volumes.stream().filter(v -> v.get("configMap") != null && name.equals(at(v, "configMap", "name")))
+                    .map(v -> (String) v.get("name")).findFirst().orElseThrow(() -> new AssertionError("no volume of " + name));
+            assertTrue(mounts.stream().anyMatch(m -> volume.equals(m.get("name")) && cm[1].equals(m.get("mountPath"))),
+                    name + " mounted at " + cm[1] + ": " + mounts);
+        }
+        String tokens = volumes.stream().filter(v -> "trainyard-forge-tokens".equals(at(v, "secret", "secretName")))
+                .map(v -> (String) v.get("name")).findFirst().orElseThrow();
+        assertTrue(mounts.stream().anyMatch(m -> tokens.equals(m.get("name"))
+                && (ConfigFile.TOKENS + "/trainyard-forge-tokens").equals(m.get("mountPath"))), "tokens/<secret>/<key>: " + mounts);
         assertEquals("trainyard-controller", c.get("image"), "the placeholder the overlay's images: entry replaces");
         List<String> args = at(c, "args");
         assertTrue(args.contains("--bind=$(POD_IP)"), "listens on the pod's own address, not every interface: " + args);
+        assertTrue(args.contains("--config=/etc/trainyard/controller/controller.yaml"), args.toString());
         List<Map<String, Object>> env = at(c, "env");
         assertTrue(env.stream().anyMatch(e -> "POD_IP".equals(e.get("name")) && "status.podIP".equals(at(e, "valueFrom", "fieldRef", "fieldPath"))));
+        Map<String, Object> gitops = env.stream().filter(e -> "TRAINYARD_GITOPS_TOKEN".equals(e.get("name"))).findFirst().orElseThrow();
+        assertEquals(Boolean.TRUE, at(gitops, "valueFrom", "secretKeyRef", "optional"), "pruning is optional, so is its token");
     }
 
     @Test
@@ -150,16 +166,22 @@ class DeployManifestsTest {
     }
 
     @Test
-    @DisplayName("the shipped controller.yaml is a valid controller configuration")
+    @DisplayName("the shipped controller.yaml and platform.yaml are valid: a GitHub forge for github.com, token from trainyard-forge-tokens/github-token")
     void shippedConfig() throws Exception {
+        Files.createDirectories(tmp.resolve("tokens/trainyard-forge-tokens"));
+        Files.writeString(tmp.resolve("tokens/trainyard-forge-tokens/github-token"), "t");
         String yaml = Files.readString(DEPLOY.resolve("controller.yaml"))
-                .replace("tokenFile: /var/run/secrets/trainyard/forges/github-token", "tokenEnv: GITHUB_TOKEN");
+                .replace("platform: " + ConfigFile.PLATFORM, "platform: " + DEPLOY.resolve("platform.yaml"))
+                .replace("tokens: " + ConfigFile.TOKENS, "tokens: " + tmp.resolve("tokens"));
         Path copy = tmp.resolve("controller.yaml");
         Files.writeString(copy, yaml);
-        ControllerConfig c = ConfigFile.read(copy, Map.of("GITHUB_TOKEN", "t"));
-        assertEquals("github.com", c.forges().get(0).host());
+        ControllerConfig c = ConfigFile.read(copy);
+        assertEquals("github.com", c.forges().get(0).prefix());
+        assertEquals("https://grafana.example.com/d/trainyard-run?var-cluster=prod&var-namespace=team-a&var-run=r1",
+                c.targetUrl().render(new RunKey("team-a", "js"), new RunProvenance("", "abc", "", "prod", "r1")));
         assertEquals(Duration.ofMinutes(10), c.stallAfter());
         assertEquals(8080, c.port());
+        assertTrue(c.prune().isEmpty(), "pruning is off unless configured");
     }
 
 }

@@ -221,6 +221,8 @@ class ReconcilerTest {
         repo = "https://bitbucket.org/acme/llm.git";
         queued();
         assertEquals(Outcome.NO_FORGE, r.reconcile(KEY));
+        source.provenance.remove(KEY);
+        assertEquals(Outcome.GONE, r.reconcile(KEY), "a JobSet seen without provenance is no run to post for");
         assertEquals(0, forge.requests());
     }
 

@@ -52,6 +52,19 @@ class RunLogsTest {
     }
 
     @Test
+    @DisplayName("a pod without labels or annotations is pod-0-0 of attempt 0; a job-index label alone does not make a node rank")
+    void unlabelled() {
+        Pod bare = new PodBuilder().withNewMetadata().withName("bare").withLabels(null).withAnnotations(null).endMetadata().build();
+        assertEquals("pod-0-0", RunLogs.label(bare));
+        assertEquals(List.of("bare"), names(RunLogs.choose(List.of(bare), 0, new RunLogs.Selection(true, null))));
+        assertEquals(List.of(), names(RunLogs.choose(List.of(bare), 0, new RunLogs.Selection(false, null))),
+                "neither launcher nor node-0");
+        Pod fromLabel = new PodBuilder().withNewMetadata().withName("l").addToLabels(RunLogs.RJOB, "node")
+                .addToLabels(RunLogs.JOB_INDEX, "0").addToLabels(RunLogs.COMPLETION_INDEX, "4").endMetadata().build();
+        assertEquals("node-4", RunLogs.label(fromLabel), "the completion index label when no annotation");
+    }
+
+    @Test
     @DisplayName("only pods of the current attempt are chosen")
     void currentAttempt() {
         Pod retry0 = pod("r-node-0-0-a2", "node", "0", "0", 2);

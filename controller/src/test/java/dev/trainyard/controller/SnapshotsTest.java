@@ -156,6 +156,30 @@ class SnapshotsTest {
     }
 
     @Test
+    @DisplayName("fields a client may leave null (labels, status lists, spec, container lists) read as empty, never fail")
+    void explicitNulls() {
+        Pod pod = Serialization.unmarshal(POD, Pod.class);
+        pod.getMetadata().setLabels(null);
+        pod.getStatus().setConditions(null);
+        pod.getStatus().setContainerStatuses(null);
+        pod.getSpec().setInitContainers(null);
+        PodSnapshot p = Snapshots.pod(pod);
+        assertEquals(0, p.attempt());
+        assertTrue(p.conditions().isEmpty());
+        assertTrue(p.containers().isEmpty());
+        assertEquals("", p.initContainers().get(0).image(), "no spec to take the image from");
+        pod.setSpec(null);
+        assertEquals("", Snapshots.pod(pod).node());
+        GenericKubernetesResource js = Serialization.unmarshal(JOBSET, GenericKubernetesResource.class);
+        js.getMetadata().setLabels(null);
+        assertEquals("", Snapshots.jobSet(js).localQueue());
+        assertNull(Snapshots.time("  "));
+        assertNull(Snapshots.time(null));
+        assertEquals(7, Snapshots.integer(null, 7));
+        assertEquals(3, Snapshots.integer(" 3".strip(), 7));
+    }
+
+    @Test
     @DisplayName("a Workload: its ClusterQueue and conditions; its owner JobSet is the run key")
     void workload() {
         GenericKubernetesResource w = Serialization.unmarshal(WORKLOAD, GenericKubernetesResource.class);
@@ -163,11 +187,11 @@ class SnapshotsTest {
         assertEquals("gpu-cq", s.clusterQueue());
         assertFalse(s.conditions().get(0).isTrue());
         assertEquals("insufficient quota", s.conditions().get(0).message());
-        assertEquals(new RunKey("team-a", "llama-ft-7f3a9c"), ClusterWatch.owner(w).orElseThrow());
+        assertEquals(new RunKey("team-a", "llama-ft-7f3a9c"), RunKeys.owner(w).orElseThrow());
         GenericKubernetesResource orphan = Serialization.unmarshal(
                 "apiVersion: kueue.x-k8s.io/v1beta2\nkind: Workload\nmetadata: {name: w, namespace: n}\n",
                 GenericKubernetesResource.class);
-        assertTrue(ClusterWatch.owner(orphan).isEmpty());
+        assertTrue(RunKeys.owner(orphan).isEmpty());
         assertEquals("", Snapshots.workload(orphan).clusterQueue());
     }
 

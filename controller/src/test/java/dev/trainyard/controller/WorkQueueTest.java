@@ -142,4 +142,27 @@ class WorkQueueTest {
         assertEquals("ns/a", A.cacheKey());
         assertEquals(A, RunKey.parse("ns/a"));
     }
+
+    @Test
+    @DisplayName("a take waiting on an empty queue wakes at once for a background key; a closed queue takes no background key")
+    void backgroundWakes() throws Exception {
+        try (WorkQueue q = new WorkQueue()) {
+            java.util.concurrent.CompletableFuture<RunKey> taken = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                try {
+                    return q.take(Duration.ofSeconds(20));
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            Thread.sleep(200);
+            long t0 = System.nanoTime();
+            q.addBackground(A);
+            assertEquals(A, taken.get(10, java.util.concurrent.TimeUnit.SECONDS));
+            org.junit.jupiter.api.Assertions.assertTrue(System.nanoTime() - t0 < Duration.ofSeconds(5).toNanos(),
+                    "woken by the add, not by the 20 s timeout");
+            q.close();
+            q.addBackground(B);
+            assertEquals(0, q.depth());
+        }
+    }
 }

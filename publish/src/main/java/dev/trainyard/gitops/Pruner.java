@@ -7,6 +7,8 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -43,6 +45,32 @@ public final class Pruner {
           .publish(base -> plan(request, base.orElseGet(EmptySnapshot::new)), request.dryRun());
       return new PruneResult(done.change().summary(), done.change().diagnostics(), done.commit(), done.pushed(), done.attempts());
     }
+  }
+
+  /**
+   * Removes those of {@code runs} the branch still holds, in one commit (pushed with retry), recording them in
+   * {@link PrunedRuns} as {@link #prune} does; runs the branch no longer holds are skipped without a diagnostic
+   * (a person, {@code trainyard prune} or another controller removed them first). The status controller's
+   * retention calls this with the finished runs it saw in the cluster; a retry after a lost push race plans
+   * again from the new tip, so a run is never removed twice.
+   *
+   * @throws GitOpsException when the GitOps repository cannot be reached, read or written
+   */
+  public PruneResult pruneIfPresent(GitOpsLocation gitops, String branch, Collection<RunFolder> runs) throws GitOpsException {
+    try (GitOpsRepository repo = GitOpsRepository.mirror(gitops, cacheRoot, env)) {
+      Publisher.Published<List<RunFolder>> done = new Publisher(repo, branch)
+          .publish(base -> present(runs, base.orElseGet(EmptySnapshot::new)), false);
+      return new PruneResult(done.change().summary(), done.change().diagnostics(), done.commit(), done.pushed(), done.attempts());
+    }
+  }
+
+  Change<List<RunFolder>> present(Collection<RunFolder> runs, Snapshot base) {
+    RunIndex index = new RunIndex(base);
+    List<RunFolder> chosen = runs.stream().distinct().filter(index::has).sorted(Comparator.comparing(RunFolder::path)).toList();
+    if (chosen.isEmpty()) {
+      return new Change<>(List.of(), Optional.empty(), List.of(), chosen);
+    }
+    return new Change<>(edits(base, chosen), Optional.of(message(chosen, clock.instant())), List.of(), chosen);
   }
 
   Change<List<RunFolder>> plan(PruneRequest request, Snapshot base) {

@@ -72,6 +72,29 @@ class PrunerTest {
   }
 
   @Test
+  @DisplayName("pruneIfPresent removes the runs the branch holds in one commit, skips absent ones silently, and a repeat commits nothing")
+  void ifPresent() throws Exception {
+    String first = submit(false, T0);
+    String second = submit(true, T0.plusSeconds(10));
+    Pruner pruner = new Pruner(temp.resolve("cache"), Map.of(), Clock.fixed(T0.plusSeconds(20), ZoneOffset.UTC));
+    int commits = GitCli.log(bare).size();
+    List<RunFolder> asked = List.of(new RunFolder("local", "default", first), new RunFolder("local", "default", "gone-abcdef"),
+        new RunFolder("local", "other", second));
+    PruneResult result = pruner.pruneIfPresent(location(), "main", asked);
+    assertTrue(result.pushed());
+    assertEquals(List.of(first), result.pruned().stream().map(RunFolder::run).toList(), "a run is matched by namespace too");
+    assertTrue(result.diagnostics().isEmpty(), result.diagnostics().toString());
+    assertEquals(commits + 1, GitCli.log(bare).size());
+    assertEquals("trainyard prune: " + first, GitCli.log(bare).get(0));
+    assertEquals("default/" + first + "\n", GitCli.show(bare, "clusters/local/pruned-runs.txt"));
+    assertTrue(GitCli.files(bare).stream().anyMatch(f -> f.contains("/" + second + "/")));
+    PruneResult again = pruner.pruneIfPresent(location(), "main", asked);
+    assertFalse(again.pushed());
+    assertTrue(again.pruned().isEmpty() && again.commit().isEmpty());
+    assertEquals(commits + 1, GitCli.log(bare).size(), "nothing left to prune: no commit");
+  }
+
+  @Test
   @DisplayName("a run name that does not exist is diagnostic E801 with the runs of that job as a hint, and nothing is removed")
   void unknownRun() throws Exception {
     String run = submit(false, T0);

@@ -1,6 +1,7 @@
 package dev.trainyard.compiler.platform;
 
 import dev.trainyard.compiler.source.SourceMap;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -20,6 +21,11 @@ import java.util.Optional;
  * namespaces: [{name: team-a, cluster: prod, sources: ["github.com/acme/*"], defaultQueue: team-a}]
  * secrets: {policy: sealed-secrets, sealedSecrets: {certificate: "-----BEGIN CERTIFICATE-----..."}}
  * queues: {resourceFlavors: [...], clusterQueues: [...], localQueues: [...]}
+ * status:                                   # read by the status controller
+ *   forges: [{source: github.com/acme, kind: github, api: https://api.github.com,
+ *             token: {secret: trainyard-forge-tokens, key: github-token}}]
+ *   targetUrl: https://grafana.example/d/runs?var-cluster={cluster}&amp;var-namespace={namespace}&amp;var-run={run}
+ * retention: {succeeded: 7d, failed: 30d}   # finished runs pruned from the GitOps repo after this
  * </pre>
  *
  * @param defaultRuntime runtime used when {@code train.yaml} names none
@@ -30,6 +36,8 @@ import java.util.Optional;
  * @param secrets how the SSH Secret is committed
  * @param queues Kueue objects to emit and check against
  * @param kueue what the cluster's Kueue accepts: its PodSet limit and its WorkloadPriorityClasses
+ * @param status where the status controller posts commit statuses, and their link
+ * @param retention how long finished runs stay in the GitOps repo (namespaces may override it)
  * @param origin display path of the file, or {@code <embedded default platform>}
  * @param embedded true for the built-in default
  * @param map positions in the file, for diagnostics about platform values
@@ -43,6 +51,8 @@ public record Platform(
     SecretsPolicy secrets,
     Queues queues,
     KueueSettings kueue,
+    StatusSettings status,
+    Retention retention,
     String origin,
     boolean embedded,
     SourceMap map) {
@@ -62,8 +72,10 @@ public record Platform(
    * @param sources glob patterns over normalised repo URLs ({@code github.com/acme/*}); {@code *} allows all
    * @param defaultQueue LocalQueue used when {@code train.yaml} names none
    * @param runtimes runtime names jobs here may use ({@code torch}, {@code deepspeed}); {@code *} allows all
+   * @param retention this namespace's retention; a state it leaves unset takes the platform's
    */
-  public record NamespaceRule(String name, String cluster, List<String> sources, String defaultQueue, List<String> runtimes) {
+  public record NamespaceRule(String name, String cluster, List<String> sources, String defaultQueue, List<String> runtimes,
+      Retention retention) {
     public NamespaceRule {
       sources = List.copyOf(sources);
       runtimes = List.copyOf(runtimes);
@@ -194,6 +206,62 @@ public record Platform(
 
   /** A Kueue LocalQueue in a namespace, pointing at a ClusterQueue. */
   public record LocalQueue(String name, String namespace, String clusterQueue) {}
+
+  /**
+   * Commit statuses ({@code status:}).
+   *
+   * @param forges where each source repo's statuses go, matched by the longest {@link ForgeRoute#source()} prefix
+   * @param targetUrl the status link template with {@link #PLACEHOLDERS}, or "" for none
+   */
+  public record StatusSettings(List<ForgeRoute> forges, String targetUrl) {
+    /** The placeholders a target URL may use; each is replaced by the URL-encoded value of the run. */
+    public static final List<String> PLACEHOLDERS = List.of("cluster", "commit", "jobset", "namespace", "run");
+    /** No forges, no link: the controller posts nothing. */
+    public static final StatusSettings NONE = new StatusSettings(List.of(), "");
+
+    public StatusSettings {
+      forges = List.copyOf(forges);
+      Objects.requireNonNull(targetUrl, "targetUrl");
+    }
+  }
+
+  /**
+   * One forge for statuses.
+   *
+   * @param source prefix of normalised source repo URLs, on path-segment boundaries: {@code github.com},
+   *     {@code github.com/acme}, {@code gitlab.example/group/sub}
+   * @param kind {@code github}, {@code gitlab} or {@code gitea} (Gitea and Forgejo)
+   * @param api API root, e.g. {@code https://api.github.com}, {@code https://gitlab.example/api/v4},
+   *     {@code https://codeberg.org/api/v1}
+   * @param tokenSecret name of the Secret holding the token (in the controller's namespace)
+   * @param tokenKey the key of that Secret
+   */
+  public record ForgeRoute(String source, String kind, String api, String tokenSecret, String tokenKey) {}
+
+  /**
+   * How long a finished run's folder stays in the GitOps repo, counted from when it finished; empty keeps it.
+   *
+   * @param succeeded for runs that succeeded
+   * @param failed for runs that failed
+   */
+  public record Retention(Optional<Duration> succeeded, Optional<Duration> failed) {
+    /** Nothing is pruned. */
+    public static final Retention KEEP = new Retention(Optional.empty(), Optional.empty());
+
+    /** This retention where it is set, else {@code fallback}'s, state by state. */
+    public Retention over(Retention fallback) {
+      return new Retention(succeeded.or(fallback::succeeded), failed.or(fallback::failed));
+    }
+  }
+
+  /** The retention of runs in {@code namespace} of {@code cluster}: the namespace's, else the platform's. */
+  public Retention retention(String cluster, String namespace) {
+    return namespaces.stream()
+        .filter(n -> n.cluster().equals(cluster) && n.name().equals(namespace))
+        .findFirst()
+        .map(n -> n.retention().over(retention))
+        .orElse(retention);
+  }
 
   /** The cluster named {@code name}. */
   public Optional<Cluster> cluster(String name) {

@@ -8,17 +8,21 @@ import dev.trainyard.compiler.platform.Platform.ClusterQueue;
 import dev.trainyard.compiler.platform.Platform.FlavorQuota;
 import dev.trainyard.compiler.platform.Platform.LocalQueue;
 import dev.trainyard.compiler.platform.Platform.SecretsMode;
+import dev.trainyard.compiler.resolve.Durations;
 import dev.trainyard.compiler.source.ParsedDocument;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.TreeMap;
 
 /**
  * Builds a {@link Platform} from a {@code platform.yaml} that passed {@code schemas/platform.v1.schema.json},
  * then checks the references a schema cannot: namespaces name a known cluster, LocalQueues name a known
- * ClusterQueue, ClusterQueue flavors exist, default queues exist, and the secrets mode has its key material.
+ * ClusterQueue, ClusterQueue flavors exist, default queues exist, the secrets mode has its key material, and the
+ * status link uses only known placeholders ({@link PlatformStatusChecks}).
  */
 public final class PlatformBinder {
   private PlatformBinder() {}
@@ -43,6 +47,8 @@ public final class PlatformBinder {
             queues(root.path("queues")),
             new Platform.KueueSettings(root.path("kueue").path("maxPodSets").asInt(Platform.KueueSettings.DEFAULT_MAX_POD_SETS),
                 texts(root.path("kueue").path("priorityClasses"), List.of())),
+            status(root.path("status")),
+            retention(root.path("retention")),
             doc.source().displayPath(),
             embedded,
             doc.map());
@@ -66,8 +72,30 @@ public final class PlatformBinder {
                     n.path("cluster").asText(),
                     texts(n.path("sources"), List.of("*")),
                     n.path("defaultQueue").asText("default"),
-                    texts(n.path("runtimes"), List.of("*")))));
+                    texts(n.path("runtimes"), List.of("*")),
+                    retention(n.path("retention")))));
     return out;
+  }
+
+  private static Platform.StatusSettings status(JsonNode s) {
+    List<Platform.ForgeRoute> forges = new ArrayList<>();
+    s.path("forges").forEach(f -> forges.add(new Platform.ForgeRoute(
+        f.path("source").asText(), f.path("kind").asText(), f.path("api").asText(),
+        f.path("token").path("secret").asText(), f.path("token").path("key").asText())));
+    return new Platform.StatusSettings(forges, s.path("targetUrl").asText("").strip());
+  }
+
+  private static Platform.Retention retention(JsonNode r) {
+    return new Platform.Retention(duration(r.path("succeeded")), duration(r.path("failed")));
+  }
+
+  /** The schema's pattern admits only d/h/m/s durations; zero ("0d") is refused by the schema's lookahead too. */
+  private static Optional<Duration> duration(JsonNode node) {
+    if (!node.isTextual()) {
+      return Optional.empty();
+    }
+    OptionalLong seconds = Durations.seconds(node.asText());
+    return seconds.isPresent() ? Optional.of(Duration.ofSeconds(seconds.getAsLong())) : Optional.empty();
   }
 
   private static Map<String, Map<String, String>> gpuTypes(JsonNode types) {

@@ -31,6 +31,7 @@ final class PlatformReferences {
     }
     checkQueues(p, doc, out);
     checkSecrets(p, doc, out);
+    out.addAll(PlatformStatusChecks.check(p.status(), doc));
     return out;
   }
 

@@ -91,8 +91,11 @@ final class SchemaMessages {
     }
     String rule = schema.at(v.subschemaPointer()).path("errorMessage")
         .asText("must be " + TypeWords.expected(expected));
-    String message = subject(v) + " " + rule + ", got "
-        + TypeWords.actual(v.instance(), doc.map().scalarText(v.instancePointer()));
+    // writeOnly (JSON Schema's annotation for values never read back) marks where a secret may be written by mistake.
+    String got = schema.at(v.subschemaPointer()).path("writeOnly").asBoolean(false) && v.instance().isValueNode()
+        ? "a value (not shown: it may be a secret)"
+        : TypeWords.actual(v.instance(), doc.map().scalarText(v.instancePointer()));
+    String message = subject(v) + " " + rule + ", got " + got;
     return error(DiagnosticCode.WRONG_TYPE, doc.map().at(v.instancePointer()), v.instancePointer(), message,
         typeHint(v, expected));
   }

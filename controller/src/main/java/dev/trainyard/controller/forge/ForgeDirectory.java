@@ -1,14 +1,14 @@
 package dev.trainyard.controller.forge;
 
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 
 /**
- * Picks the forge for a source repo by the host of its URL, among the configured endpoints; one client
- * per endpoint, built once.
+ * Picks the forge for a source repo among the configured endpoints (platform.yaml {@code status.forges}):
+ * the endpoint with the longest source prefix that the repo's {@code host/project} lies under, so
+ * {@code github.com/acme} refines {@code github.com}. One client per endpoint, built once.
  */
 public final class ForgeDirectory {
 
@@ -16,17 +16,22 @@ public final class ForgeDirectory {
     public record Route(Forge forge, String project) {
     }
 
-    private final Map<String, Forge> byHost = new TreeMap<>();
+    private record Entry(ForgeEndpoint endpoint, Forge forge) {
+    }
+
+    private final List<Entry> entries = new ArrayList<>();
 
     public ForgeDirectory(List<ForgeEndpoint> endpoints, RetryingTransport http) {
         for (ForgeEndpoint e : endpoints) {
-            byHost.put(e.host().toLowerCase(Locale.ROOT), e.kind().client(e.api(), e.token(), http));
+            entries.add(new Entry(e, e.kind().client(e.api(), e.token(), http)));
         }
+        entries.sort(Comparator.comparingInt((Entry e) -> e.endpoint().prefix().length()).reversed());
     }
 
-    /** The route for {@code repoUrl}; empty when the URL does not parse or its host has no endpoint. */
+    /** The route for {@code repoUrl}; empty when the URL does not parse or no endpoint serves it. */
     public Optional<Route> route(String repoUrl) {
-        return RepoUrl.parse(repoUrl).flatMap(u -> Optional.ofNullable(byHost.get(u.host()))
-                .map(f -> new Route(f, u.project())));
+        return RepoUrl.parse(repoUrl).flatMap(u -> entries.stream()
+                .filter(e -> e.endpoint().serves(u.host() + "/" + u.project())).findFirst()
+                .map(e -> new Route(e.forge(), u.project())));
     }
 }

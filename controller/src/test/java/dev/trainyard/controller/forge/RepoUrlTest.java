@@ -56,6 +56,30 @@ class RepoUrlTest {
     }
 
     @Test
+    @DisplayName("source prefixes: the longest prefix on a path-segment boundary wins, whatever the list order")
+    void longestPrefix() {
+        RetryingTransport http = new RetryingTransport(c -> null, RetryPolicy.standard(), java.time.Clock.systemUTC(),
+                d -> { }, ForgeEvents.NONE);
+        ForgeEndpoint all = new ForgeEndpoint("github.com", ForgeKind.GITHUB, URI.create("https://api.github.com"),
+                new Token("t"));
+        ForgeEndpoint acme = new ForgeEndpoint("GitHub.com/acme/", ForgeKind.GITEA, URI.create("https://mirror.example"),
+                new Token("t"));
+        for (List<ForgeEndpoint> order : List.of(List.of(all, acme), List.of(acme, all))) {
+            ForgeDirectory d = new ForgeDirectory(order, http);
+            assertEquals("gitea", d.route("https://github.com/acme/llm").orElseThrow().forge().kind());
+            assertEquals("github", d.route("https://github.com/acmes/llm").orElseThrow().forge().kind(),
+                    "acme is a segment, not a string prefix");
+            assertEquals("github", d.route("https://github.com/other/llm").orElseThrow().forge().kind());
+        }
+        assertEquals("github.com/acme", acme.prefix());
+        assertEquals("/Acme", new ForgeEndpoint("/Acme", ForgeKind.GITHUB, URI.create("https://x"), new Token("t")).prefix(),
+                "only the host part is lower-cased");
+        assertTrue(acme.serves("github.com/acme"));
+        assertFalse(acme.serves("github.com/acmex/y"));
+        assertTrue(new ForgeDirectory(List.of(acme), http).route("https://github.com/other/llm").isEmpty());
+    }
+
+    @Test
     @DisplayName("a token never shows its value in toString; it is read stripped from a file or an env variable")
     void token(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("token");

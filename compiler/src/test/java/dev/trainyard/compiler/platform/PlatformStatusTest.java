@@ -1,0 +1,151 @@
+package dev.trainyard.compiler.platform;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.trainyard.compiler.diagnostic.Diagnostic;
+import dev.trainyard.compiler.diagnostic.DiagnosticCode;
+import dev.trainyard.compiler.diagnostic.StageResult;
+import dev.trainyard.compiler.schema.NetworkntSchemaValidator;
+import dev.trainyard.compiler.source.YamlDocumentLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** platform.yaml {@code status:} (forges, target URL) and {@code retention:}, through the real loader and schema. */
+class PlatformStatusTest {
+  @TempDir Path temp;
+
+  private static final String BASE = """
+      apiVersion: trainyard.dev/v1
+      kind: Platform
+      clusters: [{name: prod}]
+      namespaces:
+      - {name: team-a, cluster: prod, defaultQueue: q}
+      - {name: team-b, cluster: prod, defaultQueue: q, retention: {failed: 2d}}
+      queues:
+        resourceFlavors: [{name: f}]
+        clusterQueues: [{name: cq, flavors: [{name: f, quota: {cpu: "8"}}]}]
+        localQueues: [{name: q, namespace: team-a, clusterQueue: cq}, {name: q, namespace: team-b, clusterQueue: cq}]
+      """;
+
+  private StageResult<Platform> load(String extra) throws Exception {
+    Path file = temp.resolve("platform.yaml");
+    Files.writeString(file, BASE + extra);
+    return new PlatformLoader(new YamlDocumentLoader(), new NetworkntSchemaValidator()).load(Optional.of(file), "platform.yaml");
+  }
+
+  @Test
+  @DisplayName("status: forges (source prefix, kind, API root, token Secret name/key) and the target URL bind as written")
+  void binds() throws Exception {
+    StageResult<Platform> r0 = load("""
+        status:
+          forges:
+          - {source: github.com/acme, kind: github, api: https://api.github.com, token: {secret: forge-tokens, key: github}}
+          - {source: gitlab.example, kind: gitlab, api: https://gitlab.example/api/v4, token: {secret: forge-tokens, key: gitlab}}
+          targetUrl: "https://grafana.example/d/runs?c={cluster}&ns={namespace}&r={run}&js={jobset}&sha={commit}"
+        """);
+    Platform p = r0.value().orElseThrow(() -> new AssertionError(r0.diagnostics()));
+    assertEquals(List.of(
+        new Platform.ForgeRoute("github.com/acme", "github", "https://api.github.com", "forge-tokens", "github"),
+        new Platform.ForgeRoute("gitlab.example", "gitlab", "https://gitlab.example/api/v4", "forge-tokens", "gitlab")), p.status().forges());
+    assertEquals("https://grafana.example/d/runs?c={cluster}&ns={namespace}&r={run}&js={jobset}&sha={commit}", p.status().targetUrl());
+  }
+
+  @Test
+  @DisplayName("without status: no forges and no link; without retention: every run is kept")
+  void absent() throws Exception {
+    Platform p = load("").value().orElseThrow();
+    assertEquals(Platform.StatusSettings.NONE, p.status());
+    assertEquals(Platform.Retention.KEEP, p.retention("prod", "team-a"));
+    assertEquals(Platform.Retention.KEEP, p.retention("prod", "unknown"));
+  }
+
+  @Test
+  @DisplayName("retention: the top level applies everywhere, a namespace overrides the states it sets, state by state")
+  void retention() throws Exception {
+    Platform p = load("retention: {succeeded: 7d, failed: 1d12h}\n").value().orElseThrow();
+    assertEquals(new Platform.Retention(Optional.of(Duration.ofDays(7)), Optional.of(Duration.ofHours(36))), p.retention("prod", "team-a"));
+    assertEquals(new Platform.Retention(Optional.of(Duration.ofDays(7)), Optional.of(Duration.ofDays(2))), p.retention("prod", "team-b"));
+    assertEquals(p.retention(), p.retention("other-cluster", "team-b"), "a namespace of another cluster is not team-b of prod");
+  }
+
+  @Test
+  @DisplayName("an unknown target URL placeholder is E304 at the targetUrl line, naming it and the known ones")
+  void unknownPlaceholder() throws Exception {
+    StageResult<Platform> r = load("status:\n  targetUrl: https://g.example/d?pod={pod}&run={run}&zone={zone}\n");
+    assertTrue(r.failed());
+    Diagnostic d = only(r);
+    assertEquals("`status.targetUrl` uses unknown placeholder(s) {pod}, {zone}", d.message());
+    assertEquals(DiagnosticCode.INVALID_PLATFORM, d.code());
+    assertEquals("/status/targetUrl", d.pointer());
+    assertEquals(12, d.location().line(), d.toString());
+    assertEquals("platform.yaml", d.location().file());
+    assertEquals("known placeholders: {cluster}, {commit}, {jobset}, {namespace}, {run}", d.hint());
+  }
+
+  @Test
+  @DisplayName("an unbalanced brace in the target URL is E304 too")
+  void unbalanced() throws Exception {
+    assertEquals("`status.targetUrl` has an unbalanced `{` or `}`", only(load("status: {targetUrl: \"https://g.example/{run\"}\n")).message());
+    assertEquals("`status.targetUrl` has an unbalanced `{` or `}`", only(load("status: {targetUrl: \"https://g.example/run}\"}\n")).message());
+  }
+
+  @Test
+  @DisplayName("two forges with the same source prefix (case and trailing slash aside) are E304 at the second")
+  void duplicateSource() throws Exception {
+    Diagnostic d = only(load("""
+        status:
+          forges:
+          - {source: github.com, kind: github, api: https://api.github.com, token: {secret: t, key: a}}
+          - {source: GitHub.com/, kind: github, api: https://api.github.com, token: {secret: t, key: b}}
+        """));
+    assertEquals(DiagnosticCode.INVALID_PLATFORM, d.code());
+    assertEquals("/status/forges/1/source", d.pointer());
+    assertEquals("forge source \"GitHub.com/\" is listed twice", d.message());
+  }
+
+  @Test
+  @DisplayName("the schema refuses a forge kind it does not know, a token given inline, a relative API and a retention of 0 or in weeks")
+  void schema() throws Exception {
+    for (String bad : List.of(
+        "status: {forges: [{source: x.org, kind: bitbucket, api: https://x.org, token: {secret: t, key: k}}]}\n",
+        "status: {forges: [{source: x.org, kind: github, api: https://x.org, token: ghp_abc}]}\n",
+        "status: {forges: [{source: x.org, kind: github, api: /api, token: {secret: t, key: k}}]}\n",
+        "status: {forges: [{source: https://x.org, kind: github, api: https://x.org, token: {secret: t, key: k}}]}\n",
+        "status: {forges: [{source: \"x.org:3000\", kind: github, api: https://x.org, token: {secret: t, key: k}}]}\n",
+        "status: {targetUrl: grafana/d}\n",
+        "retention: {succeeded: 0d}\n",
+        "retention: {succeeded: 2w}\n",
+        "retention: {running: 1d}\n")) {
+      StageResult<Platform> r = load(bad);
+      assertTrue(r.failed(), bad);
+      assertFalse(r.diagnostics().toString().contains("ghp_abc"), "no token value in a diagnostic: " + r.diagnostics());
+    }
+  }
+
+  @Test
+  @DisplayName("a token written inline where the Secret reference belongs is refused without showing it")
+  void inlineToken() throws Exception {
+    Diagnostic d = only(load("status: {forges: [{source: x.org, kind: github, api: https://x.org, token: ghp_abc}]}\n"));
+    assertEquals("`status.forges[0].token` must be a mapping, got a value (not shown: it may be a secret)", d.message());
+  }
+
+  @Test
+  @DisplayName("normalised source prefixes: host lower-cased, path kept, trailing slashes dropped")
+  void normalised() {
+    assertEquals("github.com/Acme", PlatformStatusChecks.normalised("GitHub.COM/Acme//"));
+    assertEquals("gitea.example", PlatformStatusChecks.normalised("Gitea.Example/"));
+  }
+
+  private static Diagnostic only(StageResult<Platform> r) {
+    assertEquals(1, r.diagnostics().size(), r.diagnostics().toString());
+    return r.diagnostics().get(0);
+  }
+}
