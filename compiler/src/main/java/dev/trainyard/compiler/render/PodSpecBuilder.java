@@ -13,8 +13,10 @@ import java.util.Map;
 
 /**
  * The parts every training pod shares: the code-sync init container that clones the source repo at the
- * exact commit, the {@code node} container with resources, a writable {@code HOME} (kubeflow/sdk#89), a
- * memory-backed {@code /dev/shm} (torchx#428), the user's PVCs and Secrets, and the security context.
+ * exact commit, the {@code node} container with resources, a writable {@code HOME} (kubeflow/sdk#89) unless
+ * the image owns it (then only scratch space at {@code HOME/.cache}, so the image's {@code pip --user} stack
+ * stays visible), a memory-backed {@code /dev/shm} (torchx#428), the user's PVCs and Secrets, and the
+ * security context.
  */
 final class PodSpecBuilder {
   static final String CONTAINER = "node";
@@ -109,7 +111,7 @@ final class PodSpecBuilder {
   private ArrayNode mounts() {
     ArrayNode m = CanonicalJson.mapper().createArrayNode();
     m.addObject().put("name", "workspace").put("mountPath", WORKSPACE);
-    m.addObject().put("name", "home").put("mountPath", job.runtime().user().home());
+    m.addObject().put("name", homeVolume()).put("mountPath", homeMountPath());
     m.addObject().put("name", "dshm").put("mountPath", "/dev/shm");
     for (int i = 0; i < job.volumes().size(); i++) {
       VolumeMount v = job.volumes().get(i);
@@ -125,7 +127,7 @@ final class PodSpecBuilder {
   private ArrayNode volumes() {
     ArrayNode v = CanonicalJson.mapper().createArrayNode();
     v.addObject().put("name", "workspace").putObject("emptyDir");
-    v.addObject().put("name", "home").putObject("emptyDir");
+    v.addObject().put("name", homeVolume()).putObject("emptyDir");
     v.addObject().put("name", "dshm").putObject("emptyDir").put("medium", "Memory").put("sizeLimit", job.resources().shm());
     for (int i = 0; i < job.volumes().size(); i++) {
       VolumeMount m = job.volumes().get(i);
@@ -138,6 +140,16 @@ final class PodSpecBuilder {
       }
     }
     return v;
+  }
+
+  /** {@code home}, or {@code cache} when the image owns HOME and only its cache folder is scratch. */
+  private String homeVolume() {
+    return job.runtime().user().imageOwnsHome() ? "cache" : "home";
+  }
+
+  private String homeMountPath() {
+    String home = job.runtime().user().home();
+    return job.runtime().user().imageOwnsHome() ? Path.of(home, ".cache").toString() : home;
   }
 
   private void nodeSelector(ObjectNode spec) {

@@ -133,7 +133,9 @@ public final class ResolveStage {
           "`workdir` must stay inside the repository, got \"" + spec.workdir().get() + "\""));
     }
     String workdir = (SOURCE_ROOT + normalized).replaceFirst("/$", "");
-    String setup = spec.setup().orElse(in.requirementsTxt() ? "pip install -r requirements.txt" : "");
+    String userSetup = spec.setup().orElse(in.requirementsTxt() ? "pip install -r requirements.txt" : "");
+    // The runtime's own setup (what its image lacks, e.g. JAX's `kubernetes`) runs first, in the same shell.
+    String setup = rt.setup().isEmpty() ? userSetup : userSetup.isEmpty() ? rt.setup() : rt.setup() + "\n" + userSetup;
     return new Command(spec.image().orElse(rt.image()), workdir, setup, spec.run(), spec.env());
   }
 
