@@ -99,7 +99,13 @@ final class JobSetBuilder {
         .put("backoffLimit", 0).put("activeDeadlineSeconds", job.timeoutSeconds());
     podFailurePolicy(jobSpec);
     ObjectNode pod = jobSpec.putObject("template");
-    pod.putObject("metadata").putObject("labels").put("trainyard.dev/run", job.naming().runName());
+    ObjectNode podMeta = pod.putObject("metadata");
+    podMeta.putObject("labels").put("trainyard.dev/run", job.naming().runName());
+    if (job.runtime().framework().usesMpi() && !job.platform().serviceMesh().injectMpiPods()) {
+      // A mesh sidecar breaks mpirun's pod-to-pod ssh and orted traffic and keeps Jobs from finishing
+      // (mpi-operator#480, trainer#1681); platform.yaml serviceMesh.injectMpiPods opts in.
+      podMeta.putObject("annotations").put("linkerd.io/inject", "disabled").put("sidecar.istio.io/inject", "false");
+    }
     pod.set("spec", part.podSpec());
     TreeMerge.merge(base, rj);
     return base;

@@ -44,9 +44,10 @@ final class PodSpecBuilder {
     container.put("name", CONTAINER).put("image", job.command().image()).put("imagePullPolicy", "IfNotPresent");
     command.forEach(container.withArray("command")::add);
     container.put("workingDir", job.command().workdir());
-    container.set("env", env.toArray());
+    container.set("env", podEnv(env, withGpus).toArray());
     container.set("resources", resources(withGpus));
     container.set("volumeMounts", mounts());
+    restrictedContainer(container, job.runtime().security().addCapabilities());
     spec.set("volumes", volumes());
     nodeSelector(spec);
     return spec;
@@ -66,12 +67,52 @@ final class PodSpecBuilder {
     return env;
   }
 
+  /**
+   * {@code env} plus, for a pod that requests no GPU, {@code NVIDIA_VISIBLE_DEVICES=void}: CUDA images bake
+   * in {@code all}, so on a node with the NVIDIA runtime such a pod would see every GPU of the node
+   * (NVIDIA/k8s-device-plugin#61, #87); {@code void} gives it no GPU and no driver (NVIDIA container
+   * toolkit). A pod that requests GPUs gets its devices from the device plugin, and its node's name for
+   * the GPU start-up check.
+   */
+  private EnvList podEnv(EnvList env, boolean withGpus) {
+    if (withGpus && job.resources().gpus() > 0) {
+      // Names the node in the GPU start-up check's message (GpuCheck).
+      return new EnvList().putAll(env).putFieldRef(GpuCheck.NODE_ENV, "spec.nodeName");
+    }
+    return new EnvList().putAll(env).put("NVIDIA_VISIBLE_DEVICES", "void");
+  }
+
+  /**
+   * The pod's user; for a runtime that meets Pod Security "restricted" also {@code runAsNonRoot} and the
+   * {@code RuntimeDefault} seccomp profile (kubernetes.io "Pod Security Standards").
+   */
   private void securityContext(ObjectNode spec) {
     long uid = job.runtime().user().uid();
     ObjectNode sc = spec.putObject("securityContext").put("runAsUser", uid);
     if (uid != 0) {
       sc.put("runAsGroup", uid).put("fsGroup", uid);
     }
+    if (job.runtime().security().restricted()) {
+      sc.put("runAsNonRoot", true);
+      sc.putObject("seccompProfile").put("type", "RuntimeDefault");
+    }
+  }
+
+  /**
+   * Restricted runtimes: no privilege escalation and every capability dropped, {@code add} (at most
+   * NET_BIND_SERVICE, the one restricted allows) kept. Baseline runtimes (root images) are left as they are:
+   * dropping root's capabilities breaks an ordinary {@code setup} such as {@code apt-get install}.
+   */
+  private void restrictedContainer(ObjectNode container, java.util.List<String> add) {
+    if (!job.runtime().security().restricted()) {
+      return;
+    }
+    ObjectNode sc = container.withObject("securityContext").put("allowPrivilegeEscalation", false);
+    ObjectNode caps = sc.putObject("capabilities");
+    if (!add.isEmpty()) {
+      add.forEach(caps.putArray("add")::add);
+    }
+    caps.putArray("drop").add("ALL");
   }
 
   private ObjectNode codeSync() {
@@ -89,6 +130,7 @@ final class PodSpecBuilder {
     c.set("env", env.toArray());
     c.putObject("resources").putObject("requests").put("cpu", "100m").put("memory", "128Mi");
     c.putObject("securityContext").put("runAsUser", job.runtime().user().uid());
+    restrictedContainer(c, java.util.List.of());
     c.putArray("volumeMounts").addObject().put("name", "workspace").put("mountPath", WORKSPACE);
     return c;
   }
