@@ -121,6 +121,7 @@ class GpuStartupCheckTest {
         + "\nrun: torchrun train.py\nresources: {gpus: 2}\n").compile(), "JobSet");
     ToolRun run = runTorchNode(js);
     assertEquals(0, run.exitCode(), run.output());
+    assertTrue(!podSpec(js, "node").at("/containers/0/command/2").asText().contains("trainyard_driver%%"), "no driver check");
   }
 
   @Test
