@@ -73,13 +73,41 @@ final class RuntimesCommand {
       out.println("image:       " + r.image());
       out.println("definition:  " + r.digest() + "  (digest of this runtime.yaml, stamped as trainyard.dev/runtime-digest)");
       out.println("origin:      " + r.origin());
-      out.println("user:        uid " + r.user().uid() + ", home " + r.user().home());
+      out.println("python:      " + (r.contents().python().isEmpty() ? "none" : r.contents().python()));
+      out.println("cuda:        " + cuda(r.contents()));
+      out.println("user:        uid " + r.user().uid() + ", home " + r.user().home() + home(r));
+      out.println("security:    " + security(r));
       out.println("resources:   gpus " + r.resources().gpus() + ", cpu " + r.resources().cpu() + ", memory " + r.resources().memory());
       r.mpi().ifPresent(m -> out.println("mpi:         " + m.implementation().id() + ", sshd port " + m.sshPort()
           + (m.launcherAsNode() ? ", launcher also trains" : ", separate launcher")));
+      if (!r.setup().isEmpty()) {
+        out.println("setup:       " + r.setup() + "   (runs on every node before the job's setup)");
+      }
       out.println("packages:");
       r.packages().forEach(p -> out.println("  - " + p));
       out.flush();
+    }
+
+    static String cuda(RuntimeDefinition.ImageContents c) {
+      if (c.cudaVersion().isEmpty()) {
+        return "none (CPU image)";
+      }
+      return c.cudaVersion() + (c.driverFloor() > 0 ? ", needs NVIDIA driver >= " + c.driverFloor() + " (GPU pods check it at start)" : "");
+    }
+
+    static String home(RuntimeDefinition r) {
+      return r.user().imageOwnsHome()
+          ? " (the image's: nothing is mounted over it; scratch at " + r.user().home() + "/.cache)"
+          : " (a writable emptyDir)";
+    }
+
+    static String security(RuntimeDefinition r) {
+      RuntimeDefinition.PodSecurity s = r.security();
+      if (s.restricted()) {
+        return "Pod Security restricted" + (s.addCapabilities().isEmpty() ? "" : " (keeps " + String.join(", ", s.addCapabilities()) + ")");
+      }
+      return "Pod Security baseline, needs more than restricted: runs as "
+          + (r.user().isRoot() ? "root (uid 0)" : "uid " + r.user().uid()) + "; a namespace enforcing restricted rejects its pods";
     }
   }
 

@@ -139,4 +139,21 @@ class MainTest {
     assertTrue(show.out().contains("image:") && show.out().contains("packages:") && show.out().contains("launcher also trains"), show.out());
     assertEquals(1, run("runtimes", "show", "nope").exit());
   }
+
+  @Test
+  @DisplayName("runtimes show says each image's Python, CUDA driver floor, who owns HOME and the Pod Security level")
+  void runtimesShowImageFacts() {
+    String deepspeed = run("runtimes", "show", "deepspeed").out();
+    assertTrue(deepspeed.contains("python:      3.10\n"), deepspeed);
+    assertTrue(deepspeed.contains("cuda:        13.1, needs NVIDIA driver >= 580"), deepspeed);
+    assertTrue(deepspeed.contains("home /home/mpiuser (the image's: nothing is mounted over it; scratch at /home/mpiuser/.cache)"), deepspeed);
+    assertTrue(deepspeed.contains("security:    Pod Security restricted\n"), deepspeed);
+    assertTrue(run("runtimes", "show", "mlx").out().contains("Pod Security restricted (keeps NET_BIND_SERVICE)"));
+    String torch = run("runtimes", "show", "torch").out();
+    assertTrue(torch.contains("needs more than restricted: runs as root (uid 0)") && torch.contains("home /root (a writable emptyDir)"), torch);
+    String mpi = run("runtimes", "show", "mpi").out();
+    assertTrue(mpi.contains("python:      none\n") && mpi.contains("cuda:        none (CPU image)"), mpi);
+    String jax = run("runtimes", "show", "jax").out();
+    assertTrue(jax.contains("setup:       python -c 'import kubernetes'") && jax.contains("  - kubernetes 37.0.2"), jax);
+  }
 }

@@ -52,6 +52,22 @@ final class JobSets {
         }
     }
 
+    /** Adds an annotation to every replicated job's pod template, e.g. kwok's {@code trainyard.dev/kwok-run-for}. */
+    static void annotatePods(GenericKubernetesResource jobSet, String key, String value) {
+        for (Map<String, Object> rjob : replicatedJobs(jobSet)) {
+            Map<String, Object> podMeta = map(map(map(map(rjob, "template"), "spec"), "template"), "metadata");
+            podMeta.computeIfAbsent("annotations", k -> new LinkedHashMap<String, Object>());
+            map(podMeta, "annotations").put(key, value);
+        }
+    }
+
+    /** Sets every replicated job's {@code activeDeadlineSeconds} (the compiled {@code timeout}). */
+    static void setActiveDeadlineSeconds(GenericKubernetesResource jobSet, long seconds) {
+        for (Map<String, Object> rjob : replicatedJobs(jobSet)) {
+            map(map(rjob, "template"), "spec").put("activeDeadlineSeconds", seconds);
+        }
+    }
+
     /** Pins one replicated job's pods to nodes labelled {@code key=value} (none exist: pods stay Pending). */
     static void pinPods(GenericKubernetesResource jobSet, String replicatedJob, String key, String value) {
         for (Map<String, Object> rjob : replicatedJobs(jobSet)) {
@@ -85,6 +101,12 @@ final class JobSets {
 
     static int restarts(GenericKubernetesResource jobSet) {
         Object restarts = jobSet == null ? null : jobSet.get("status", "restarts");
+        return restarts instanceof Number n ? n.intValue() : 0;
+    }
+
+    /** {@code status.restartsCountTowardsMax}: the restarts that used up {@code maxRestarts}. */
+    static int restartsCountTowardsMax(GenericKubernetesResource jobSet) {
+        Object restarts = jobSet == null ? null : jobSet.get("status", "restartsCountTowardsMax");
         return restarts instanceof Number n ? n.intValue() : 0;
     }
 

@@ -33,6 +33,7 @@ import java.util.Optional;
  * @param namespaces namespaces users may target, with the source repos allowed in each
  * @param gpu GPU resource name and gpuType → node labels
  * @param codeSync the init container that clones the source repo at the commit
+ * @param serviceMesh whether mesh sidecars may join MPI pods
  * @param secrets how the SSH Secret is committed
  * @param queues Kueue objects to emit and check against
  * @param kueue what the cluster's Kueue accepts: its PodSet limit and its WorkloadPriorityClasses
@@ -48,6 +49,7 @@ public record Platform(
     List<NamespaceRule> namespaces,
     GpuSettings gpu,
     CodeSync codeSync,
+    ServiceMesh serviceMesh,
     SecretsPolicy secrets,
     Queues queues,
     KueueSettings kueue,
@@ -102,6 +104,20 @@ public record Platform(
    * @param credentialSecret Secret with {@code username}/{@code password} keys for private repos, if any
    */
   public record CodeSync(String image, Optional<String> credentialSecret) {}
+
+  /**
+   * Service-mesh sidecars (Istio, Linkerd) in training pods. An injected sidecar delays the app, STRICT mTLS
+   * breaks pod-IP traffic such as mpirun's ssh and orted connections, and a sidecar that never exits keeps the
+   * Job from finishing (mpi-operator#480, trainer#1681), so MPI-family pods opt out unless the platform
+   * opts in.
+   *
+   * <pre>
+   * serviceMesh: {injectMpiPods: false}
+   * </pre>
+   *
+   * @param injectMpiPods true lets the mesh inject sidecars into mpi, deepspeed and mlx pods
+   */
+  public record ServiceMesh(boolean injectMpiPods) {}
 
   /**
    * @param mode how Secrets are committed
@@ -171,10 +187,48 @@ public record Platform(
     }
   }
 
-  /** A Kueue ResourceFlavor. @param nodeLabels labels Kueue adds to admitted pods' nodeSelector */
-  public record ResourceFlavor(String name, Map<String, String> nodeLabels) {
+  /**
+   * A Kueue ResourceFlavor (kueue {@code apis/kueue/v1beta2/resourceflavor_types.go}; at most 8 of each list).
+   *
+   * <pre>
+   * - name: gpu-nodes
+   *   nodeLabels: {pool: gpu}
+   *   nodeTaints: [{key: nvidia.com/gpu, value: present, effect: NoSchedule}]
+   *   tolerations: [{key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}]
+   * </pre>
+   *
+   * @param nodeLabels labels Kueue adds to admitted pods' nodeSelector
+   * @param nodeTaints taints of the flavor's nodes; a workload is assigned the flavor only if it tolerates
+   *     them (NoSchedule and NoExecute; PreferNoSchedule is ignored), or the flavor's tolerations do
+   * @param tolerations tolerations Kueue adds to the pods it admits on this flavor
+   */
+  public record ResourceFlavor(String name, Map<String, String> nodeLabels, List<Taint> nodeTaints, List<Toleration> tolerations) {
     public ResourceFlavor {
       nodeLabels = Map.copyOf(nodeLabels);
+      nodeTaints = List.copyOf(nodeTaints);
+      tolerations = List.copyOf(tolerations);
+    }
+  }
+
+  /** A node taint (core/v1 Taint): {@code key=value:effect}; {@code value} may be "". */
+  public record Taint(String key, String value, String effect) {}
+
+  /**
+   * A toleration (core/v1 Toleration). Empty strings mean unset.
+   *
+   * @param operator {@code Equal} (the default) or {@code Exists}
+   * @param tolerationSeconds only with effect {@code NoExecute}
+   */
+  public record Toleration(String key, String operator, String value, String effect, Optional<Long> tolerationSeconds) {
+    /** Whether this toleration tolerates {@code taint} (core/v1 {@code Toleration.ToleratesTaint}). */
+    public boolean tolerates(Taint taint) {
+      if (!effect.isEmpty() && !effect.equals(taint.effect())) {
+        return false;
+      }
+      if (key.isEmpty()) {
+        return operator.equals("Exists");
+      }
+      return key.equals(taint.key()) && (operator.equals("Exists") || value.equals(taint.value()));
     }
   }
 

@@ -43,6 +43,7 @@ public final class PlatformBinder {
             new Platform.CodeSync(
                 root.path("codeSync").path("image").asText("registry.k8s.io/git-sync/git-sync:v4.4.2"),
                 optionalText(root.path("codeSync").path("credentialSecret"))),
+            new Platform.ServiceMesh(root.path("serviceMesh").path("injectMpiPods").asBoolean(false)),
             secrets(root.path("secrets")),
             queues(root.path("queues")),
             new Platform.KueueSettings(root.path("kueue").path("maxPodSets").asInt(Platform.KueueSettings.DEFAULT_MAX_POD_SETS),
@@ -52,7 +53,8 @@ public final class PlatformBinder {
             doc.source().displayPath(),
             embedded,
             doc.map());
-    List<Diagnostic> problems = PlatformReferences.check(platform, doc);
+    List<Diagnostic> problems = new ArrayList<>(PlatformReferences.check(platform, doc));
+    problems.addAll(FlavorRules.check(platform, doc));
     return problems.isEmpty() ? StageResult.of(platform, List.of()) : StageResult.failed(problems);
   }
 
@@ -115,13 +117,28 @@ public final class PlatformBinder {
 
   private static Platform.Queues queues(JsonNode q) {
     List<Platform.ResourceFlavor> flavors = new ArrayList<>();
-    q.path("resourceFlavors").forEach(f -> flavors.add(new Platform.ResourceFlavor(f.path("name").asText(), textMap(f.path("nodeLabels")))));
+    q.path("resourceFlavors").forEach(f -> flavors.add(new Platform.ResourceFlavor(f.path("name").asText(), textMap(f.path("nodeLabels")),
+        taints(f.path("nodeTaints")), tolerations(f.path("tolerations")))));
     List<ClusterQueue> clusterQueues = new ArrayList<>();
     q.path("clusterQueues").forEach(c -> clusterQueues.add(clusterQueue(c)));
     List<LocalQueue> localQueues = new ArrayList<>();
     q.path("localQueues")
         .forEach(l -> localQueues.add(new LocalQueue(l.path("name").asText(), l.path("namespace").asText(), l.path("clusterQueue").asText())));
     return new Platform.Queues(flavors, clusterQueues, localQueues);
+  }
+
+  private static List<Platform.Taint> taints(JsonNode list) {
+    List<Platform.Taint> out = new ArrayList<>();
+    list.forEach(t -> out.add(new Platform.Taint(t.path("key").asText(), t.path("value").asText(""), t.path("effect").asText())));
+    return out;
+  }
+
+  private static List<Platform.Toleration> tolerations(JsonNode list) {
+    List<Platform.Toleration> out = new ArrayList<>();
+    list.forEach(t -> out.add(new Platform.Toleration(t.path("key").asText(""), t.path("operator").asText("Equal"),
+        t.path("value").asText(""), t.path("effect").asText(""),
+        t.has("tolerationSeconds") ? Optional.of(t.path("tolerationSeconds").asLong()) : Optional.empty())));
+    return out;
   }
 
   private static ClusterQueue clusterQueue(JsonNode c) {

@@ -29,7 +29,8 @@ final class MountRules {
     Map<String, String> taken = new HashMap<>();
     taken.put(ResolveStage.WORKSPACE, "the source code");
     taken.put("/dev/shm", "the shared-memory volume");
-    taken.put(job.runtime().user().home(), "the writable home folder");
+    taken.put(job.runtime().user().home(), job.runtime().user().imageOwnsHome()
+        ? "the home folder where the image installed its packages" : "the writable home folder");
     if (job.runtime().framework().usesMpi()) {
       taken.put("/etc/mpi", "the MPI hostfile and scripts");
       taken.put(job.runtime().user().home() + "/.ssh", "the MPI SSH key");

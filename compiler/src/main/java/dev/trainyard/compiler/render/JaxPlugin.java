@@ -11,7 +11,8 @@ import java.util.Optional;
 /**
  * JAX, one process per pod. A bare {@code jax.distributed.initialize()} reads only
  * {@code JAX_COORDINATOR_ADDRESS} from env and detects process count and id from the cluster; its
- * Kubernetes detector ({@code jax/_src/clusters/k8s_cluster.py}, needs {@code jax[k8s]}) reads the pod's Job
+ * Kubernetes detector ({@code jax/_src/clusters/k8s_cluster.py}; it imports the {@code kubernetes} package,
+ * which the jax runtime's {@code setup} installs when the image lacks it) reads the pod's Job
  * ({@code parallelism}) and {@code JOB_COMPLETION_INDEX}, so the run gets one replicated job with
  * {@code parallelism = completions = nodes}, the default subdomain, and a ServiceAccount allowed to get and
  * list pods and jobs. {@code JAX_NUM_PROCESSES}/{@code JAX_PROCESS_ID} are set too, for scripts that pass
@@ -25,7 +26,7 @@ final class JaxPlugin implements FrameworkPlugin {
     env.put("JAX_COORDINATOR_ADDRESS", RankEnv.masterAddr(job) + ":" + RankEnv.MASTER_PORT);
     env.put("JAX_NUM_PROCESSES", Integer.toString(job.topology().nodes()));
     env.putFieldRef("JAX_PROCESS_ID", EnvList.COMPLETION_INDEX);
-    ObjectNode spec = pods.podSpec(env, RankEnv.command(), true);
+    ObjectNode spec = pods.podSpec(env, RankEnv.command(job), true);
     String account = job.naming().runName() + "-jax";
     spec.put("serviceAccountName", account);
     var node = layout.job(JobLayout.NODE).orElseThrow();

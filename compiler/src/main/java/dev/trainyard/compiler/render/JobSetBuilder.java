@@ -17,13 +17,42 @@ import java.util.Map;
  * {@code suspend} (Kueue owns it, kueue#8228), {@code ttlSecondsAfterFinished} (GitOps would re-create the
  * finished run, argo-cd#8586), {@code generateName} (jobset PR #1267).
  *
- * <p>Failures: pods never restart in place ({@code restartPolicy: Never}, {@code backoffLimit: 0}); a
- * disruption (preemption, node drain) is ignored by the Job's {@code podFailurePolicy}, a non-zero exit of
- * the {@code node} container fails the Job with reason {@code PodFailurePolicy}, which the JobSet's
- * {@code failurePolicy} rule turns into {@code FailJobSet} (a user error is not retried); any other Job
- * failure restarts the JobSet up to {@code retries} times.
+ * <p>Failures: pods never restart in place ({@code restartPolicy: Never}, {@code backoffLimit: 0}). The Job's
+ * {@code podFailurePolicy} fails the Job at the first failed pod, and the message it writes tells the cause
+ * (Kubernetes {@code pkg/controller/job/pod_failure_policy.go}): rule 0, condition {@code DisruptionTarget}
+ * (eviction, preemption, node loss), gives "Pod NS/NAME has condition DisruptionTarget matching FailJob rule
+ * at index 0"; rule 1, a non-zero exit of the {@code node} container, gives "Container node for pod NS/NAME
+ * failed with exit code N matching FailJob rule at index 1". Both have reason {@code PodFailurePolicy}. The
+ * JobSet's {@code failurePolicy} rules, first match wins over all failed Jobs (jobset
+ * {@code pkg/controllers/failure_policy.go}), then decide:
+ *
+ * <ol>
+ *   <li>{@code RestartOnDisruption}: reason PodFailurePolicy and the DisruptionTarget message →
+ *       {@code RestartJobSet}, counted against {@code retries} ({@code maxRestarts}). It comes first, so an
+ *       MPI launcher that failed because its node pod was evicted still restarts the run;</li>
+ *   <li>{@code FailOnDeadline}: {@code DeadlineExceeded} ({@code timeout}, the Job's
+ *       {@code activeDeadlineSeconds}) → {@code FailJobSet}: a limit, never a reason to restart;</li>
+ *   <li>{@code FailOnUserExitCode}: any other PodFailurePolicy failure (the user's exit code) →
+ *       {@code FailJobSet} at once.</li>
+ * </ol>
+ *
+ * Anything else (an init container's failure, {@code BackoffLimitExceeded}) matches no rule and gets
+ * JobSet's default, {@code RestartJobSet}. Known gap: when a survivor of a disrupted single-Job run (torch,
+ * JAX) exits non-zero before the disrupted pod reaches phase Failed, the Job's message is the survivor's exit
+ * code and the run fails instead of restarting.
  */
 final class JobSetBuilder {
+  /** Rule names, in order; the controller and tests read them. */
+  static final String RESTART_ON_DISRUPTION = "RestartOnDisruption";
+  static final String FAIL_ON_DEADLINE = "FailOnDeadline";
+  static final String FAIL_ON_USER_EXIT_CODE = "FailOnUserExitCode";
+  /**
+   * RE2 over the Job failure message of pod failure policy rule 0 (Kubernetes
+   * {@code pod_failure_policy.go}: "Pod %s/%s has condition %v matching %v rule at index %d"); pod names
+   * hold no spaces, so no exit-code message can match.
+   */
+  static final String DISRUPTION_MESSAGE = "^Pod [^ ]+ has condition DisruptionTarget matching FailJob rule";
+
   private JobSetBuilder() {}
 
   static Manifest build(ResolvedJob job, FrameworkOutput out, ObjectNode skeleton, Map<String, String> labels, Map<String, String> annotations) {
@@ -50,9 +79,14 @@ final class JobSetBuilder {
 
   private static void failurePolicy(ObjectNode spec, int retries) {
     ObjectNode fp = spec.putObject("failurePolicy").put("maxRestarts", retries).put("restartStrategy", "Recreate");
-    ObjectNode rule = fp.putArray("rules").addObject();
-    rule.put("name", "FailOnUserExitCode").put("action", "FailJobSet");
-    rule.putArray("onJobFailureReasons").add("PodFailurePolicy");
+    ArrayNode rules = fp.putArray("rules");
+    ObjectNode disruption = rules.addObject().put("name", RESTART_ON_DISRUPTION).put("action", "RestartJobSet");
+    disruption.putArray("onJobFailureReasons").add("PodFailurePolicy");
+    disruption.putArray("onJobFailureMessagePatterns").add(DISRUPTION_MESSAGE);
+    ObjectNode deadline = rules.addObject().put("name", FAIL_ON_DEADLINE).put("action", "FailJobSet");
+    deadline.putArray("onJobFailureReasons").add("DeadlineExceeded");
+    ObjectNode user = rules.addObject().put("name", FAIL_ON_USER_EXIT_CODE).put("action", "FailJobSet");
+    user.putArray("onJobFailureReasons").add("PodFailurePolicy");
   }
 
   private static ObjectNode replicatedJob(ResolvedJob job, ReplicatedJobPart part, ObjectNode base) {
@@ -65,16 +99,23 @@ final class JobSetBuilder {
         .put("backoffLimit", 0).put("activeDeadlineSeconds", job.timeoutSeconds());
     podFailurePolicy(jobSpec);
     ObjectNode pod = jobSpec.putObject("template");
-    pod.putObject("metadata").putObject("labels").put("trainyard.dev/run", job.naming().runName());
+    ObjectNode podMeta = pod.putObject("metadata");
+    podMeta.putObject("labels").put("trainyard.dev/run", job.naming().runName());
+    if (job.runtime().framework().usesMpi() && !job.platform().serviceMesh().injectMpiPods()) {
+      // A mesh sidecar breaks mpirun's pod-to-pod ssh and orted traffic and keeps Jobs from finishing
+      // (mpi-operator#480, trainer#1681); platform.yaml serviceMesh.injectMpiPods opts in.
+      podMeta.putObject("annotations").put("linkerd.io/inject", "disabled").put("sidecar.istio.io/inject", "false");
+    }
     pod.set("spec", part.podSpec());
     TreeMerge.merge(base, rj);
     return base;
   }
 
+  /** Rule 0 must stay the DisruptionTarget rule: {@link #DISRUPTION_MESSAGE} relies on its text. */
   private static void podFailurePolicy(ObjectNode jobSpec) {
     ArrayNode rules = jobSpec.putObject("podFailurePolicy").putArray("rules");
-    ObjectNode ignore = rules.addObject().put("action", "Ignore");
-    ignore.putArray("onPodConditions").addObject().put("type", "DisruptionTarget").put("status", "True");
+    ObjectNode disrupted = rules.addObject().put("action", "FailJob");
+    disrupted.putArray("onPodConditions").addObject().put("type", "DisruptionTarget").put("status", "True");
     ObjectNode fail = rules.addObject().put("action", "FailJob");
     ObjectNode codes = fail.putObject("onExitCodes").put("containerName", PodSpecBuilder.CONTAINER).put("operator", "NotIn");
     codes.putArray("values").add(0);

@@ -104,11 +104,8 @@ final class MpiPlugin implements FrameworkPlugin {
     MpiSettings mpi = job.runtime().mpi().orElseThrow();
     EnvList env = new EnvList().putAll(shared);
     launcherMpiEnv(env, job, files);
-    if (!mpi.launcherAsNode()) {
-      // A launcher that runs no ranks must not see the node's GPUs (mpi-operator#476, #628).
-      env.put("NVIDIA_VISIBLE_DEVICES", "");
-      env.put("NVIDIA_DRIVER_CAPABILITIES", "");
-    }
+    // A launcher that runs no ranks requests no GPU, so PodSpecBuilder hides the node's GPUs from it
+    // (NVIDIA_VISIBLE_DEVICES=void; mpi-operator#476, #628 blank it, which leaves some runtimes showing all).
     ObjectNode spec = pods.podSpec(env, List.of("/bin/bash", MpiFiles.DIR + "/launch.sh"), mpi.launcherAsNode());
     mountMpi(job, spec);
     return spec;

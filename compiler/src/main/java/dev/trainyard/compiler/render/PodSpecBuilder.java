@@ -13,8 +13,10 @@ import java.util.Map;
 
 /**
  * The parts every training pod shares: the code-sync init container that clones the source repo at the
- * exact commit, the {@code node} container with resources, a writable {@code HOME} (kubeflow/sdk#89), a
- * memory-backed {@code /dev/shm} (torchx#428), the user's PVCs and Secrets, and the security context.
+ * exact commit, the {@code node} container with resources, a writable {@code HOME} (kubeflow/sdk#89) unless
+ * the image owns it (then only scratch space at {@code HOME/.cache}, so the image's {@code pip --user} stack
+ * stays visible), a memory-backed {@code /dev/shm} (torchx#428), the user's PVCs and Secrets, and the
+ * security context.
  */
 final class PodSpecBuilder {
   static final String CONTAINER = "node";
@@ -42,9 +44,10 @@ final class PodSpecBuilder {
     container.put("name", CONTAINER).put("image", job.command().image()).put("imagePullPolicy", "IfNotPresent");
     command.forEach(container.withArray("command")::add);
     container.put("workingDir", job.command().workdir());
-    container.set("env", env.toArray());
+    container.set("env", podEnv(env, withGpus).toArray());
     container.set("resources", resources(withGpus));
     container.set("volumeMounts", mounts());
+    restrictedContainer(container, job.runtime().security().addCapabilities());
     spec.set("volumes", volumes());
     nodeSelector(spec);
     return spec;
@@ -64,12 +67,52 @@ final class PodSpecBuilder {
     return env;
   }
 
+  /**
+   * {@code env} plus, for a pod that requests no GPU, {@code NVIDIA_VISIBLE_DEVICES=void}: CUDA images bake
+   * in {@code all}, so on a node with the NVIDIA runtime such a pod would see every GPU of the node
+   * (NVIDIA/k8s-device-plugin#61, #87); {@code void} gives it no GPU and no driver (NVIDIA container
+   * toolkit). A pod that requests GPUs gets its devices from the device plugin, and its node's name for
+   * the GPU start-up check.
+   */
+  private EnvList podEnv(EnvList env, boolean withGpus) {
+    if (withGpus && job.resources().gpus() > 0) {
+      // Names the node in the GPU start-up check's message (GpuCheck).
+      return new EnvList().putAll(env).putFieldRef(GpuCheck.NODE_ENV, "spec.nodeName");
+    }
+    return new EnvList().putAll(env).put("NVIDIA_VISIBLE_DEVICES", "void");
+  }
+
+  /**
+   * The pod's user; for a runtime that meets Pod Security "restricted" also {@code runAsNonRoot} and the
+   * {@code RuntimeDefault} seccomp profile (kubernetes.io "Pod Security Standards").
+   */
   private void securityContext(ObjectNode spec) {
     long uid = job.runtime().user().uid();
     ObjectNode sc = spec.putObject("securityContext").put("runAsUser", uid);
     if (uid != 0) {
       sc.put("runAsGroup", uid).put("fsGroup", uid);
     }
+    if (job.runtime().security().restricted()) {
+      sc.put("runAsNonRoot", true);
+      sc.putObject("seccompProfile").put("type", "RuntimeDefault");
+    }
+  }
+
+  /**
+   * Restricted runtimes: no privilege escalation and every capability dropped, {@code add} (at most
+   * NET_BIND_SERVICE, the one restricted allows) kept. Baseline runtimes (root images) are left as they are:
+   * dropping root's capabilities breaks an ordinary {@code setup} such as {@code apt-get install}.
+   */
+  private void restrictedContainer(ObjectNode container, java.util.List<String> add) {
+    if (!job.runtime().security().restricted()) {
+      return;
+    }
+    ObjectNode sc = container.withObject("securityContext").put("allowPrivilegeEscalation", false);
+    ObjectNode caps = sc.putObject("capabilities");
+    if (!add.isEmpty()) {
+      add.forEach(caps.putArray("add")::add);
+    }
+    caps.putArray("drop").add("ALL");
   }
 
   private ObjectNode codeSync() {
@@ -87,6 +130,7 @@ final class PodSpecBuilder {
     c.set("env", env.toArray());
     c.putObject("resources").putObject("requests").put("cpu", "100m").put("memory", "128Mi");
     c.putObject("securityContext").put("runAsUser", job.runtime().user().uid());
+    restrictedContainer(c, java.util.List.of());
     c.putArray("volumeMounts").addObject().put("name", "workspace").put("mountPath", WORKSPACE);
     return c;
   }
@@ -109,7 +153,7 @@ final class PodSpecBuilder {
   private ArrayNode mounts() {
     ArrayNode m = CanonicalJson.mapper().createArrayNode();
     m.addObject().put("name", "workspace").put("mountPath", WORKSPACE);
-    m.addObject().put("name", "home").put("mountPath", job.runtime().user().home());
+    m.addObject().put("name", homeVolume()).put("mountPath", homeMountPath());
     m.addObject().put("name", "dshm").put("mountPath", "/dev/shm");
     for (int i = 0; i < job.volumes().size(); i++) {
       VolumeMount v = job.volumes().get(i);
@@ -125,7 +169,7 @@ final class PodSpecBuilder {
   private ArrayNode volumes() {
     ArrayNode v = CanonicalJson.mapper().createArrayNode();
     v.addObject().put("name", "workspace").putObject("emptyDir");
-    v.addObject().put("name", "home").putObject("emptyDir");
+    v.addObject().put("name", homeVolume()).putObject("emptyDir");
     v.addObject().put("name", "dshm").putObject("emptyDir").put("medium", "Memory").put("sizeLimit", job.resources().shm());
     for (int i = 0; i < job.volumes().size(); i++) {
       VolumeMount m = job.volumes().get(i);
@@ -138,6 +182,16 @@ final class PodSpecBuilder {
       }
     }
     return v;
+  }
+
+  /** {@code home}, or {@code cache} when the image owns HOME and only its cache folder is scratch. */
+  private String homeVolume() {
+    return job.runtime().user().imageOwnsHome() ? "cache" : "home";
+  }
+
+  private String homeMountPath() {
+    String home = job.runtime().user().home();
+    return job.runtime().user().imageOwnsHome() ? Path.of(home, ".cache").toString() : home;
   }
 
   private void nodeSelector(ObjectNode spec) {

@@ -18,7 +18,9 @@ import java.util.TreeSet;
  * Kueue {@code v1beta2} objects from platform.yaml (v1beta2 is the storage version since Kueue 0.16; v1beta1
  * is deprecated). A ClusterQueue always has an explicit {@code namespaceSelector}: nil matches no namespace
  * (kueue#301), {@code {}} matches all. Each flavor lists every covered resource (a Kueue CEL rule); a
- * resource a flavor gives no quota for gets {@code nominalQuota: "0"}.
+ * resource a flavor gives no quota for gets {@code nominalQuota: "0"}. A ResourceFlavor carries platform.yaml's
+ * {@code nodeLabels}, {@code nodeTaints} and {@code tolerations}; Kueue adds the flavor's tolerations (and
+ * labels, as nodeSelector) to the pods it admits, so tainted GPU nodes are reachable without tolerations in git.
  */
 final class QueueObjects {
   static final String API_VERSION = "kueue.x-k8s.io/v1beta2";
@@ -95,7 +97,32 @@ final class QueueObjects {
       ObjectNode labels = spec.putObject("nodeLabels");
       new TreeMap<>(f.nodeLabels()).forEach(labels::put);
     }
+    if (!f.nodeTaints().isEmpty()) {
+      ArrayNode taints = spec.putArray("nodeTaints");
+      for (Platform.Taint t : f.nodeTaints()) {
+        ObjectNode taint = taints.addObject().put("key", t.key());
+        putIfSet(taint, "value", t.value());
+        taint.put("effect", t.effect());
+      }
+    }
+    if (!f.tolerations().isEmpty()) {
+      ArrayNode tolerations = spec.putArray("tolerations");
+      for (Platform.Toleration t : f.tolerations()) {
+        ObjectNode tol = tolerations.addObject();
+        putIfSet(tol, "key", t.key());
+        tol.put("operator", t.operator());
+        putIfSet(tol, "value", t.value());
+        putIfSet(tol, "effect", t.effect());
+        t.tolerationSeconds().ifPresent(sec -> tol.put("tolerationSeconds", sec));
+      }
+    }
     return Manifest.of(o);
+  }
+
+  private static void putIfSet(ObjectNode o, String field, String value) {
+    if (!value.isEmpty()) {
+      o.put(field, value);
+    }
   }
 
   private static void annotate(ObjectNode o, Map<String, String> annotations) {

@@ -45,8 +45,21 @@ final class RankEnv {
     return Hostnames.first(job.naming().runName(), JobLayout.NODE);
   }
 
-  /** The container command for node pods that run {@code run} directly. */
-  static List<String> command() {
-    return List.of("/bin/bash", "-c", RUN_SCRIPT);
+  /** The container command for node pods that run {@code run} directly; GPU pods check their GPUs first. */
+  static List<String> command(ResolvedJob job) {
+    return List.of("/bin/bash", "-c", gpuCheck(job) + RUN_SCRIPT);
+  }
+
+  /**
+   * The {@link GpuCheck} lines for a node pod of {@code job}, "" without GPUs. The driver floor is the
+   * runtime's; an {@code image:} of the user's own is not the runtime's CUDA, so only the device count is checked.
+   */
+  static String gpuCheck(ResolvedJob job) {
+    int gpus = job.resources().gpus();
+    if (gpus <= 0) {
+      return "";
+    }
+    boolean runtimeImage = job.command().image().equals(job.runtime().image());
+    return GpuCheck.script(gpus, runtimeImage ? job.runtime().contents().driverFloor() : 0);
   }
 }

@@ -24,7 +24,7 @@ final class TorchPlugin implements FrameworkPlugin {
     env.put("PET_MASTER_ADDR", RankEnv.masterAddr(job));
     env.put("PET_MASTER_PORT", RankEnv.MASTER_PORT);
     var node = layout.job(JobLayout.NODE).orElseThrow();
-    var spec = pods.podSpec(env, RankEnv.command(), true);
+    var spec = pods.podSpec(env, RankEnv.command(job), true);
     ((ObjectNode) spec.withArray("containers").get(0)).putArray("ports").addObject().put("name", "c10d").put("containerPort", 29500);
     return new FrameworkOutput(List.of(new ReplicatedJobPart(node, spec, Optional.empty())), List.of(), List.of());
   }

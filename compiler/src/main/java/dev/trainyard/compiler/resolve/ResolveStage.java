@@ -129,7 +129,9 @@ public final class ResolveStage {
     // The schema allows no `..` and no leading `/` in workdir, so the path stays inside the repository.
     Path normalized = Path.of("/", relative).normalize();
     String workdir = (SOURCE_ROOT + normalized).replaceFirst("/$", "");
-    String setup = spec.setup().orElse(in.requirementsTxt() ? "pip install -r requirements.txt" : "");
+    String userSetup = spec.setup().orElse(in.requirementsTxt() ? "pip install -r requirements.txt" : "");
+    // The runtime's own setup (what its image lacks, e.g. JAX's `kubernetes`) runs first, in the same shell.
+    String setup = rt.setup().isEmpty() ? userSetup : userSetup.isEmpty() ? rt.setup() : rt.setup() + "\n" + userSetup;
     return new Command(spec.image().orElse(rt.image()), workdir, setup, spec.run(), spec.env());
   }
 

@@ -15,7 +15,9 @@ import java.util.Optional;
 /**
  * Builds a {@link RuntimeDefinition} from a {@code runtime.yaml} that already passed
  * {@code schemas/runtime.v1.schema.json}; checks the rules a schema cannot say (MPI settings present exactly
- * for MPI frameworks; the skeleton's replicated jobs are the framework's, {@link SkeletonRules}).
+ * for MPI frameworks; the skeleton's replicated jobs are the framework's, {@link SkeletonRules};
+ * {@code podSecurity: restricted} only for a non-root uid, Pod Security Standards
+ * "restricted": {@code runAsNonRoot}).
  */
 public final class RuntimeBinder {
 
@@ -38,6 +40,9 @@ public final class RuntimeBinder {
       problems.add(invalid(doc, "/mpi", "`mpi:` is only for the mpi, deepspeed and mlx frameworks"));
     }
     problems.addAll(SkeletonRules.check(doc, framework));
+    if (root.path("podSecurity").asText().equals("restricted") && root.path("user").path("uid").asLong(0) == 0) {
+      problems.add(invalid(doc, "/podSecurity", "`podSecurity: restricted` needs a non-root `user.uid`; uid 0 meets only baseline"));
+    }
     if (!problems.isEmpty()) {
       return StageResult.failed(problems);
     }
@@ -57,6 +62,8 @@ public final class RuntimeBinder {
     JsonNode user = root.path("user");
     List<String> packages = new ArrayList<>();
     root.path("packages").forEach(p -> packages.add(p.asText()));
+    List<String> capabilities = new ArrayList<>();
+    root.path("addCapabilities").forEach(c -> capabilities.add(c.asText()));
     ObjectNode skeleton =
         root.path("jobset").isObject()
             ? (ObjectNode) root.get("jobset")
@@ -68,8 +75,13 @@ public final class RuntimeBinder {
         framework,
         root.path("image").asText(),
         packages,
+        new RuntimeDefinition.ImageContents(root.path("python").asText(""), root.path("cuda").path("version").asText(""),
+            root.path("cuda").path("driverFloor").asInt(0)),
         resources,
-        new RuntimeDefinition.RuntimeUser(user.path("uid").asLong(0), user.path("home").asText("/root")),
+        new RuntimeDefinition.RuntimeUser(user.path("uid").asLong(0), user.path("home").asText("/root"),
+            user.path("imageOwnsHome").asBoolean(false)),
+        new RuntimeDefinition.PodSecurity(root.path("podSecurity").asText("baseline").equals("restricted"), capabilities),
+        root.path("setup").asText(""),
         mpi,
         skeleton,
         CanonicalJson.sha256(root),

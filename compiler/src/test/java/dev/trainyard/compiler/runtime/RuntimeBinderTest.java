@@ -56,7 +56,7 @@ class RuntimeBinderTest {
   void defaults() {
     RuntimeDefinition r = bind("framework: torch\nimage: img\n").value().orElseThrow();
     assertEquals(new RuntimeResources(0, "2", "8Gi", "1", "2Gi"), r.resources());
-    assertEquals(new RuntimeDefinition.RuntimeUser(0, "/root"), r.user());
+    assertEquals(new RuntimeDefinition.RuntimeUser(0, "/root", false), r.user());
     assertEquals("", r.description());
     assertEquals(List.of(), r.packages());
     assertEquals(Optional.empty(), r.mpi());
@@ -74,7 +74,7 @@ class RuntimeBinderTest {
         + "user: {uid: 1000, home: /home/u}\nmpi: {implementation: Intel}\njobset: {spec: {network: {enableDNSHostnames: true}}}\n")
         .value().orElseThrow();
     assertEquals(new RuntimeResources(8, "16", "64Gi", "3", "5Gi"), r.resources());
-    assertEquals(new RuntimeDefinition.RuntimeUser(1000, "/home/u"), r.user());
+    assertEquals(new RuntimeDefinition.RuntimeUser(1000, "/home/u", false), r.user());
     assertEquals("d", r.description());
     assertEquals(List.of("a", "b"), r.packages());
     assertEquals(Optional.of(new MpiSettings(MpiImplementation.INTEL, 2222, false)), r.mpi());
