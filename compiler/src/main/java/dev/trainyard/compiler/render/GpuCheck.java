@@ -15,9 +15,12 @@ package dev.trainyard.compiler.render;
  * trainyard: platform error: node gpu-7 (pod run-node-0-1) sees 1 of 8 requested GPU(s); ...
  * </pre>
  */
-final class GpuCheck {
-  /** Exit code of a failed check (chosen outside the codes shells and signals use: 1–2, 126–165). */
-  static final int EXIT_CODE = 80;
+public final class GpuCheck {
+  /**
+   * Exit code of a failed check (chosen outside the codes shells and signals use: 1–2, 126–165); the status
+   * controller reports it as a platform error.
+   */
+  public static final int EXIT_CODE = 80;
   /** The env name holding the pod's node name. */
   static final String NODE_ENV = "TRAINYARD_NODE_NAME";
 

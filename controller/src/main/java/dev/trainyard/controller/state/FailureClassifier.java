@@ -1,5 +1,6 @@
 package dev.trainyard.controller.state;
 
+import dev.trainyard.compiler.render.GpuCheck;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -13,7 +14,8 @@ import java.util.Set;
  * with 137/143 as a consequence, never the other way round. Platform signals: pod condition
  * {@code DisruptionTarget=True} (reasons PreemptionByScheduler, DeletionByTaintManager, DeletionByPodGC,
  * EvictionByEvictionAPI, TerminationByKubelet; k8s docs "Pod disruption conditions"), pod reason Evicted,
- * NodeLost or DeadlineExceeded, a container terminated with reason OOMKilled, a container waiting on an
+ * NodeLost or DeadlineExceeded, a container terminated with reason OOMKilled or with the exit code of the
+ * compiled GPU start-up check ({@link GpuCheck#EXIT_CODE}), a container waiting on an
  * image pull, and a Kueue Workload {@code Evicted=True}. User signals: a non-zero exit of an init
  * container (code clone, setup) or of a main container (the command, pip install).
  */
@@ -69,11 +71,24 @@ final class FailureClassifier {
             if (c.status() == ContainerSnapshot.Status.TERMINATED && "OOMKilled".equals(c.reason())) {
                 return Optional.of(platform("OOMKilled in container " + c.name(), pod, c.exitCode()));
             }
+            if (c.status() == ContainerSnapshot.Status.TERMINATED && Integer.valueOf(GpuCheck.EXIT_CODE).equals(c.exitCode())) {
+                return Optional.of(platform(gpuCheck(c), pod, c.exitCode()));
+            }
             if (c.status() == ContainerSnapshot.Status.WAITING && IMAGE_PULL.contains(c.reason())) {
                 return Optional.of(platform(imagePull(c), pod, null));
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * The compiled GPU start-up check failed (the pod does not see the GPUs it requested, or the driver is too
+     * old): its termination message says which, else a generic sentence.
+     */
+    static String gpuCheck(ContainerSnapshot c) {
+        String said = c.message() == null ? "" : c.message().strip().replaceFirst("^trainyard: platform error: ", "");
+        return "GPU check failed in container " + c.name() + ": "
+                + (said.isEmpty() ? "the container does not see the GPUs it requested" : said.lines().findFirst().orElseThrow());
     }
 
     /** "cannot pull image IMAGE (REASON)", the image left out when unknown. */

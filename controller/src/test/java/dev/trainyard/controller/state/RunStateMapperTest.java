@@ -396,6 +396,22 @@ class RunStateMapperTest {
         }
 
         @Test
+        @DisplayName("the compiled GPU start-up check (exit 80) is a platform error naming what the node lacks, from its termination message")
+        void gpuCheckFailed() {
+            ContainerSnapshot node = new ContainerSnapshot("node", "", ContainerSnapshot.Status.TERMINATED, "Error",
+                    "trainyard: platform error: node gpu-7 (pod r-node-0-1) sees 1 of 8 requested GPU(s)\n", 80);
+            RunState s = failedWith(pod("p0", "gpu-7", "Failed", false, node));
+            assertEquals(Cause.PLATFORM, s.cause());
+            assertEquals(80, s.exitCode());
+            assertTrue(s.description().startsWith("failed (platform error): GPU check failed in container node: node gpu-7 (pod r-node-0-1)"
+                    + " sees 1 of 8 requested GPU(s)"), s.description());
+            RunState bare = failedWith(pod("p0", "gpu-7", "Failed", false, ContainerSnapshot.terminated("node", 80, "Error")));
+            assertTrue(bare.description().startsWith("failed (platform error): GPU check failed in container node: the container does not see"
+                    + " the GPUs it requested"), bare.description());
+            assertEquals(Cause.USER, failedWith(pod("p0", "n0", "Failed", false, ContainerSnapshot.terminated("node", 81, "Error"))).cause());
+        }
+
+        @Test
         @DisplayName("an evicted pod is a platform error even when a sibling exited non-zero")
         void evictionBeatsSiblingExit() {
             PodSnapshot evicted = new PodSnapshot("p1", "n1", "Failed", "Evicted", 0, false, false, T0, List.of(),
