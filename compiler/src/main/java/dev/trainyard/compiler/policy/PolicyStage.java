@@ -9,7 +9,7 @@ import java.util.List;
 /**
  * Stage 4: the cross-field rules that decide whether a resolved job may run, each reported at the user's
  * line: names and the JobSet name budget, reserved environment variables, what the queue covers, GPU types,
- * mount paths, processes per node, the secrets policy, and the {@code run} line against the compiled topology.
+ * mount paths, processes per node, the secrets policy, the {@code mpi} options, and the {@code run} line against the compiled topology.
  */
 public final class PolicyStage {
 
@@ -21,6 +21,7 @@ public final class PolicyStage {
     found.addAll(ResourceRules.check(job));
     found.addAll(MountRules.check(job));
     found.addAll(TopologyRules.check(job));
+    found.addAll(MpiOptionRules.check(job));
     found.addAll(RunLint.check(job));
     return StageResult.of(job, found);
   }

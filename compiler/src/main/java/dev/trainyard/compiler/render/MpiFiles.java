@@ -100,6 +100,7 @@ final class MpiFiles {
         args.add("--allow-run-as-root");
       }
       forwarded.forEach(name -> args.addAll(List.of("-x", name)));
+      args.addAll(MpirunOptions.args(job));
     } else {
       args.addAll(List.of("-f", HOSTFILE, "-np", np, "-wdir", job.command().workdir()));
       if (!forwarded.isEmpty()) {

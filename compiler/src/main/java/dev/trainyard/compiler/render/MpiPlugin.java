@@ -82,6 +82,7 @@ final class MpiPlugin implements FrameworkPlugin {
     MpiSettings mpi = job.runtime().mpi().orElseThrow();
     EnvList env = new EnvList().putAll(shared);
     launcherMpiEnv(env, job, files);
+    MpirunOptions.putEnv(job, env);
     if (!mpi.launcherAsNode()) {
       // A launcher that runs no ranks must not see the node's GPUs (mpi-operator#476, #628).
       env.put("NVIDIA_VISIBLE_DEVICES", "");
