@@ -4,6 +4,7 @@ import dev.trainyard.compiler.diagnostic.DiagnosticCode;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -17,7 +18,7 @@ import java.util.regex.Pattern;
  */
 final class LaunchVariables {
   /** Flags that must agree on every node → the value a pod has for them ("" = drop the flag: its default works). */
-  private static final Map<String, String> GROUP = new LinkedHashMap<>();
+  private static final Map<String, Function<RunCheck, String>> GROUP = new LinkedHashMap<>();
   /** Flags whose value is this node's rank. */
   private static final Set<String> RANK = Set.of("--node_rank", "--node-rank", "--machine_rank", "--machine-rank");
   private static final Pattern PER_POD = Pattern.compile(
@@ -25,23 +26,18 @@ final class LaunchVariables {
   private static final Pattern REFERENCE = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)([^}]*)}|\\$([A-Za-z_][A-Za-z0-9_]*)");
 
   static {
-    for (String id : new String[] {"--rdzv_id", "--rdzv-id"}) {
-      GROUP.put(id, "");
-    }
-    for (String f : new String[] {"--rdzv_endpoint", "--rdzv-endpoint"}) {
-      GROUP.put(f, "$MASTER_ADDR:$MASTER_PORT");
-    }
-    for (String f : new String[] {"--master_addr", "--master-addr", "--main_process_ip", "--main-process-ip"}) {
-      GROUP.put(f, "$MASTER_ADDR");
-    }
-    for (String f : new String[] {"--master_port", "--master-port", "--main_process_port", "--main-process-port"}) {
-      GROUP.put(f, "$MASTER_PORT");
-    }
-    for (String f : new String[] {"--nnodes", "--num_machines", "--num-machines", "--num_nodes"}) {
-      GROUP.put(f, "$NNODES");
-    }
-    for (String f : new String[] {"--nproc_per_node", "--nproc-per-node", "--num_gpus", "--num_processes", "--num-processes"}) {
-      GROUP.put(f, "*");
+    group(c -> "", "--rdzv_id", "--rdzv-id");
+    group(c -> "$MASTER_ADDR:$MASTER_PORT", "--rdzv_endpoint", "--rdzv-endpoint");
+    group(c -> "$MASTER_ADDR", "--master_addr", "--master-addr", "--main_process_ip", "--main-process-ip");
+    group(c -> "$MASTER_PORT", "--master_port", "--master-port", "--main_process_port", "--main-process-port");
+    group(c -> "$NNODES", "--nnodes", "--num_machines", "--num-machines", "--num_nodes");
+    group(RunCheck::perNodeValue, "--nproc_per_node", "--nproc-per-node", "--num_gpus");
+    group(RunCheck::totalValue, "--num_processes", "--num-processes");
+  }
+
+  private static void group(Function<RunCheck, String> value, String... flags) {
+    for (String f : flags) {
+      GROUP.put(f, value);
     }
   }
 
@@ -80,10 +76,7 @@ final class LaunchVariables {
   }
 
   private static String fixHint(RunCheck c, RunTokens.Flag f, boolean rank) {
-    String replacement = rank ? "$NODE_RANK" : GROUP.get(f.name());
-    if (replacement.equals("*")) {
-      replacement = f.name().contains("num_processes") || f.name().contains("num-processes") ? c.totalValue() : c.perNodeValue();
-    }
+    String replacement = rank ? "$NODE_RANK" : GROUP.get(f.name()).apply(c);
     RunCheck.Rewrite edit = c.rewrite().remove(f);
     if (replacement.isEmpty()) {
       return "drop " + f.name() + " (every node of this run already shares one rendezvous), e.g. `run: " + edit.apply() + "`";

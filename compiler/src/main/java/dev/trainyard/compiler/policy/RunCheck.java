@@ -66,14 +66,13 @@ record RunCheck(ResolvedJob job, RunTokens run, RunSource source, RunScripts scr
   /** Edits of the command text, by offsets into the original; applied from the end so offsets stay valid. */
   static final class Rewrite {
     private final String text;
-    private final List<int[]> removals = new ArrayList<>();
-    private final List<Object[]> inserts = new ArrayList<>();
+    private final List<Edit> edits = new ArrayList<>();
 
     Rewrite(String text) {
       this.text = text;
     }
 
-    /** Removes {@code flag} and its value, with the blank after them. */
+    /** Removes {@code flag} and its value, with the blanks after them. */
     Rewrite remove(RunTokens.Flag flag) {
       return remove(flag.word().start(), flag.end());
     }
@@ -88,31 +87,31 @@ record RunCheck(ResolvedJob job, RunTokens run, RunSource source, RunScripts scr
       while (stop < text.length() && (text.charAt(stop) == ' ' || text.charAt(stop) == '\t')) {
         stop++;
       }
-      removals.add(new int[] {start, stop});
+      edits.add(new Edit(start, stop, ""));
       return this;
     }
 
     /** Inserts {@code insert} at {@code at}. */
     Rewrite insert(int at, String insert) {
-      inserts.add(new Object[] {at, insert});
+      edits.add(new Edit(at, at, insert));
       return this;
     }
 
-    /** The edited text, trimmed. */
+    /** The edited text, trimmed, runs of blanks made one. */
     String apply() {
       StringBuilder out = new StringBuilder(text);
-      List<Object[]> edits = new ArrayList<>();
-      removals.forEach(r -> edits.add(new Object[] {r[0], r[1], ""}));
-      inserts.forEach(i -> edits.add(new Object[] {i[0], i[0], i[1]}));
-      edits.sort(Comparator.comparingInt((Object[] e) -> (int) e[0]).thenComparingInt(e -> (int) e[1]).reversed());
+      List<Edit> sorted = new ArrayList<>(edits);
+      sorted.sort(Comparator.comparingInt(Edit::start).thenComparingInt(Edit::end).reversed());
       int floor = Integer.MAX_VALUE;
-      for (Object[] e : edits) {
-        int start = (int) e[0];
-        int end = Math.min((int) e[1], floor);
-        out.replace(start, Math.max(start, end), (String) e[2]);
-        floor = start;
+      for (Edit e : sorted) {
+        // An edit that overlaps one already applied (further right) stops where that one began.
+        out.replace(e.start(), Math.max(e.start(), Math.min(e.end(), floor)), e.text());
+        floor = e.start();
       }
       return out.toString().strip().replaceAll("[ \\t]{2,}", " ");
     }
+
+    /** Replace {@code [start, end)} with {@code text}. */
+    private record Edit(int start, int end, String text) {}
   }
 }
