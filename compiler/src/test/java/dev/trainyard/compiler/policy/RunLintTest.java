@@ -97,6 +97,9 @@ class RunLintTest {
 
   @ParameterizedTest(name = "{0} on {1} node(s): {2}")
   @CsvSource(delimiter = '|', value = {
+      "torch | 2 | torchrun --nnodes=1 --node_rank=0 --master_addr=10.0.0.1 --nproc_per_node 3 train.py",
+      "torch | 2 | torchrun --master-port 1234 --rdzv-endpoint 10.0.0.1:29400 train.py",
+      "torch | 2 | torchrun --standalone train.py",
       "torch | 2 | accelerate launch train.py",
       "torch | 2 | accelerate launch --num_machines 3 --main_process_ip 10.0.0.1 --machine_rank 0 train.py",
       "torch | 1 | tune run lora_finetune_single_device --config c.yaml",
