@@ -6,7 +6,8 @@ import java.util.Optional;
 
 /**
  * A shell command split into words for linting only (never executed): whitespace separates words, quotes
- * group them and are dropped, {@code ;}, {@code &}, {@code |} and an unescaped newline end a simple command.
+ * group them and are dropped, {@code $(…)}, {@code $((…))} and {@code ${…}} stay one word, {@code ;},
+ * {@code &}, {@code |} and an unescaped newline end a simple command.
  * Good enough to find flags and their values; not a shell parser.
  *
  * <pre>
@@ -39,6 +40,7 @@ record RunTokens(String text, List<Word> words) {
     char quote = 0;
     int start = -1;
     int command = 0;
+    int depth = 0;
     for (int i = 0; i < text.length(); i++) {
       char c = text.charAt(i);
       if (quote != 0) {
@@ -46,6 +48,17 @@ record RunTokens(String text, List<Word> words) {
           quote = 0;
         } else {
           word.append(c);
+        }
+        continue;
+      }
+      // $(…), $((…)) and ${…} are one word however many blanks they hold.
+      boolean opens = c == '$' && i + 1 < text.length() && (text.charAt(i + 1) == '(' || text.charAt(i + 1) == '{');
+      if (depth > 0 || opens) {
+        start = start < 0 ? i : start;
+        depth += opens ? 1 : c == '(' || c == '{' ? 1 : c == ')' || c == '}' ? -1 : 0;
+        word.append(c);
+        if (opens) {
+          word.append(text.charAt(++i));
         }
         continue;
       }

@@ -57,6 +57,8 @@ class RunLintTest {
       "torch | 2 | accelerate launch --num_machines 2 train.py           | E409 | accelerate",
       "torch | 2 | accelerate launch --num_machines 3 --num_processes $((NNODES * PET_NPROC_PER_NODE)) --machine_rank $NODE_RANK --main_process_ip $MASTER_ADDR train.py | E409 | --num_machines",
       "torch | 2 | accelerate launch --num_machines $NNODES --num_processes 4 --machine_rank $NODE_RANK --main_process_ip $MASTER_ADDR train.py | E409 | --num_processes",
+      "torch | 2 | accelerate launch --num_machines $NNODES --num_processes $((NNODES * GPUS_PER_NODE)) --machine_rank $NODE_RANK --main_process_ip $MASTER_ADDR train.py | E409 | --num_processes",
+      "torch | 2 | accelerate launch --num_machines $NNODES --num_processes $(( NNODES * 3 )) --machine_rank $NODE_RANK --main_process_ip $MASTER_ADDR train.py | E409 | --num_processes",
       "torch | 2 | accelerate launch --num_machines $NNODES --num_processes $PET_NPROC_PER_NODE --machine_rank $NODE_RANK --main_process_ip $MASTER_ADDR train.py | E409 | --num_processes",
       "torch | 2 | accelerate launch --num_machines $NNODES --num_processes $((NNODES * PET_NPROC_PER_NODE)) --machine_rank 0 --main_process_ip $MASTER_ADDR train.py | E409 | --machine_rank",
       "torch | 2 | accelerate launch --num_machines $NNODES --num_processes $((NNODES * PET_NPROC_PER_NODE)) --machine_rank $NODE_RANK --main_process_ip 10.1.2.3 train.py | E409 | --main_process_ip",
@@ -102,6 +104,8 @@ class RunLintTest {
       "torch | 2 | torchrun --standalone train.py",
       "torch | 2 | accelerate launch train.py",
       "torch | 2 | accelerate launch --num_machines 3 --main_process_ip 10.0.0.1 --machine_rank 0 train.py",
+      "torch | 2 | accelerate launch --num_machines $NNODES --num_processes $(( NNODES * 3 )) --machine_rank $NODE_RANK --main_process_ip $MASTER_ADDR train.py",
+      "torch | 2 | accelerate launch --num_machines $NNODES --num_processes $((NNODES * GPUS_PER_NODE)) --machine_rank $NODE_RANK --main_process_ip $MASTER_ADDR train.py",
       "torch | 1 | tune run lora_finetune_single_device --config c.yaml",
       "torch | 2 | tune run --nnodes 2 --nproc_per_node 4 --standalone full_finetune_distributed --config c.yaml",
       "torch | 2 | torchrun --rdzv_id $RANDOM --rdzv_backend c10d --rdzv_endpoint $MASTER_ADDR:$MASTER_PORT train.py",
@@ -121,13 +125,18 @@ class RunLintTest {
       "mlx   | 2 | mlx.launch --hosts a,b main.py",
   })
   @DisplayName("the command a hint suggests (with its `mpi` field) compiles with no run diagnostic at all")
-  void hintedCommandIsAccepted(String runtime, int nodes, String run) {
+  void hintedCommandIsAccepted(String runtime, int nodes, String run) throws Exception {
     List<Diagnostic> found = lint(dir.resolve("bad"), yaml(runtime, nodes, run));
     assertFalse(found.isEmpty(), run);
     for (Diagnostic d : found) {
       Matcher m = HINT_RUN.matcher(d.hint());
       assertTrue(m.find(), "hint has no `run: ...` command: " + d.hint());
       String fixed = m.group(1);
+      ProcessBuilder syntax = new ProcessBuilder("bash", "-n", "-c", fixed).redirectErrorStream(true);
+      Process bash = syntax.start();
+      String complaint = new String(bash.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+      assertTrue(bash.waitFor(10, java.util.concurrent.TimeUnit.SECONDS), "bash -n did not finish");
+      assertEquals(0, bash.exitValue(), "hinted `" + fixed + "` is not valid bash: " + complaint);
       Matcher mpi = HINT_MPI.matcher(d.hint());
       String extra = mpi.find() ? (mpi.group(1) != null ? mpi.group(1) : mpi.group(2)) + "\n" : "";
       Path again = dir.resolve("fixed-" + Integer.toHexString(fixed.hashCode()));
