@@ -35,13 +35,30 @@ record RunTokens(String text, List<Word> words) {
   record Word(String text, int start, int end, int command) {}
 
   static RunTokens of(String text) {
-    List<Word> words = new ArrayList<>();
-    StringBuilder word = new StringBuilder();
-    char quote = 0;
-    int start = -1;
-    int command = 0;
-    int depth = 0;
+    Splitter splitter = new Splitter(text);
     for (int i = 0; i < text.length(); i++) {
+      i = splitter.step(i);
+    }
+    splitter.flush(text.length());
+    return new RunTokens(text, splitter.words);
+  }
+
+  /** The splitting state: the word being built, the open quote, the nesting of {@code $(…)}, the command number. */
+  private static final class Splitter {
+    private final String text;
+    private final List<Word> words = new ArrayList<>();
+    private final StringBuilder word = new StringBuilder();
+    private char quote;
+    private int start = -1;
+    private int command;
+    private int depth;
+
+    Splitter(String text) {
+      this.text = text;
+    }
+
+    /** Reads the character at {@code i}; answers the index of the last character it consumed. */
+    int step(int i) {
       char c = text.charAt(i);
       if (quote != 0) {
         if (c == quote) {
@@ -49,25 +66,21 @@ record RunTokens(String text, List<Word> words) {
         } else {
           word.append(c);
         }
-        continue;
+        return i;
       }
       // $(…), $((…)) and ${…} are one word however many blanks they hold.
       boolean opens = c == '$' && i + 1 < text.length() && (text.charAt(i + 1) == '(' || text.charAt(i + 1) == '{');
       if (depth > 0 || opens) {
         start = start < 0 ? i : start;
-        depth += opens ? 1 : c == '(' || c == '{' ? 1 : c == ')' || c == '}' ? -1 : 0;
-        word.append(c);
-        if (opens) {
-          word.append(text.charAt(++i));
-        }
-        continue;
+        depth += opens || c == '(' || c == '{' ? 1 : c == ')' || c == '}' ? -1 : 0;
+        word.append(opens ? text.substring(i, i + 2) : String.valueOf(c));
+        return opens ? i + 1 : i;
       }
       boolean ends = c == ';' || c == '&' || c == '|' || (c == '\n' && (i == 0 || text.charAt(i - 1) != '\\'));
       if (ends || Character.isWhitespace(c) || (c == '\\' && i + 1 < text.length() && text.charAt(i + 1) == '\n')) {
-        flush(words, word, start, i, command);
-        start = -1;
+        flush(i);
         command += ends && !words.isEmpty() && words.get(words.size() - 1).command() == command ? 1 : 0;
-        continue;
+        return i;
       }
       start = start < 0 ? i : start;
       if (c == '\'' || c == '"') {
@@ -75,15 +88,15 @@ record RunTokens(String text, List<Word> words) {
       } else {
         word.append(c);
       }
+      return i;
     }
-    flush(words, word, start, text.length(), command);
-    return new RunTokens(text, words);
-  }
 
-  private static void flush(List<Word> words, StringBuilder word, int start, int end, int command) {
-    if (start >= 0) {
-      words.add(new Word(word.toString(), start, end, command));
-      word.setLength(0);
+    void flush(int end) {
+      if (start >= 0) {
+        words.add(new Word(word.toString(), start, end, command));
+        word.setLength(0);
+      }
+      start = -1;
     }
   }
 
