@@ -14,7 +14,8 @@ import java.util.Set;
 /**
  * train.yaml's {@code mpi} field needs a runtime whose launcher runs Open MPI's {@code mpirun}, and may not
  * set the MCA parameters Trainyard sets itself (the hostfile, default slots, FQDN handling and ssh
- * arguments, in their ORTE and PRTE names: trainer#4028), which would send ranks to the wrong hosts.
+ * arguments, in their ORTE and PRTE names: trainer#4028), which would send ranks to the wrong hosts. A
+ * parameter in {@code mpi.mca} and as {@code OMPI_MCA_<name>} in {@code env} is set twice (E422 at both).
  */
 final class MpiOptionRules {
   /** MCA parameters the launcher's env already sets (see render's MpiPlugin, Open MPI 4 and 5 names). */
@@ -43,6 +44,13 @@ final class MpiOptionRules {
           .withHint("remove `mpi`, or pick a runtime with Open MPI; ask the platform team for " + impl.id() + " tuning in the runtime"));
     }
     for (String name : mpi.mca().keySet()) {
+      String env = SourceMap.child("/env", "OMPI_MCA_" + name);
+      if (job.command().env().containsKey("OMPI_MCA_" + name)) {
+        // mpirun's --mca wins over the env variable, which would be silently unused.
+        String pointer = SourceMap.child("/mpi/mca", name);
+        out.add(twice(map, pointer, env, "MCA parameter `" + name + "`"));
+        out.add(twice(map, env, pointer, "MCA parameter `" + name + "`"));
+      }
       if (SET_BY_TRAINYARD.contains(name)) {
         String pointer = SourceMap.child("/mpi/mca", name);
         out.add(Diagnostic.error(DiagnosticCode.INVALID_MPI_SETTINGS, map.keyAt(pointer), pointer,
@@ -51,5 +59,11 @@ final class MpiOptionRules {
       }
     }
     return out;
+  }
+
+  private static Diagnostic twice(SourceMap map, String pointer, String other, String what) {
+    return Diagnostic.error(DiagnosticCode.ENV_SET_TWICE, map.keyAt(pointer), pointer,
+            what + " is set twice: here and at " + other + " (line " + map.keyAt(other).line() + "); mpirun would use only `mpi.mca`")
+        .withHint("keep one of them, preferably `mpi.mca`");
   }
 }

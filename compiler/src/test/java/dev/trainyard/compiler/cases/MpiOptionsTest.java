@@ -101,6 +101,16 @@ class MpiOptionsTest {
   }
 
   @Test
+  @DisplayName("an MCA parameter in mpi.mca and as OMPI_MCA_<name> in env is set twice: reported at both lines")
+  void mcaAndEnvTwice() {
+    CompileResult r = TrainProject.create(dir, "runtime: mpi\nnodes: 2\nrun: ./pi\nenv:\n  OMPI_MCA_btl: self\nmpi:\n  mca:\n    btl: tcp\n").compile();
+    List<Diagnostic> d = r.diagnostics().stream().filter(x -> x.code() == DiagnosticCode.ENV_SET_TWICE).toList();
+    assertEquals(List.of("/env/OMPI_MCA_btl", "/mpi/mca/btl"), d.stream().map(Diagnostic::pointer).sorted().toList());
+    assertEquals(List.of(5, 8), d.stream().map(x -> x.location().line()).sorted().toList());
+    assertTrue(r.tree().isEmpty());
+  }
+
+  @Test
   @DisplayName("mpi options on a runtime without mpirun, or without Open MPI, are refused at `mpi`")
   void needsOpenMpi() {
     CompileResult torch = TrainProject.create(dir.resolve("t"), "nodes: 2\nrun: torchrun train.py\nmpi: {bindTo: none}\n").compile();
