@@ -82,12 +82,12 @@ final class RunSource {
     return Math.min(text.length(), at + Math.max(0, column - 1));
   }
 
-  /** A top-level scalar ends before the next line that starts at column 1 (a key, or the document's end). */
+  /** A top-level scalar ends before the next line that starts at column 1 (a key, a comment, the document end). */
   private static int scalarEnd(String text, int from) {
     int line = text.indexOf('\n', from);
     while (line >= 0 && line + 1 < text.length()) {
       char first = text.charAt(line + 1);
-      if (first != ' ' && first != '\t' && first != '\n' && first != '\r' && first != '#') {
+      if (first != ' ' && first != '\t' && first != '\n' && first != '\r') {
         return line + 1;
       }
       line = text.indexOf('\n', line + 1);

@@ -194,6 +194,46 @@ class RunLintTest {
     assertEquals(column, d.location().column(), d.toString());
   }
 
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', value = {
+      "FOO=1 python -W ignore train.py --x 1 | 1 | `run` starts train.py with python and no launcher | `run: FOO=1 torchrun train.py --x 1`",
+      "python -m trainer.main                | 1 | `run` starts trainer.main with python            | `run: torchrun -m trainer.main`",
+      "echo python train.py                  | 0 | |",
+      "python -c print(1)                    | 0 | |",
+      "python3.11                            | 0 | |",
+  })
+  @DisplayName("the launcherless warning needs python as the command, skips python's own options, and names the script or module")
+  void launcherlessShapes(String run, int count, String message, String hint) {
+    List<Diagnostic> found = lint(dir, yaml("torch", 2, run));
+    assertEquals(count, found.size(), found.toString());
+    if (count > 0) {
+      assertTrue(found.get(0).message().startsWith(message), found.get(0).message());
+      assertTrue(found.get(0).hint().endsWith(hint), found.get(0).hint());
+    }
+  }
+
+  @Test
+  @DisplayName("a variable from secrets, the runtime template, a for loop or read is defined; the launcherless message names a script without env")
+  void definedVariables() {
+    String yaml = "nodes: 2\nsecrets:\n  - {name: s, key: k, env: NN}\nrun: 'torchrun --nnodes $NN --nproc_per_node $PYTHONUNBUFFERED"
+        + " a.py; for P in 1; do torchrun --master_port $P a.py; done; read -r Q; torchrun --rdzv_id $Q a.py'\n";
+    assertEquals(List.of(), lint(dir, yaml));
+    TrainProject p = TrainProject.create(dir.resolve("s"), TrainProject.FOLDER, yaml("torch", 2, "python train.py"), Map.of("train.py", "print(1)\n"));
+    Diagnostic d = p.compile().diagnostics().stream().filter(x -> x.code() == DiagnosticCode.NODES_TRAIN_ALONE).findFirst().orElseThrow();
+    assertTrue(d.message().startsWith("train.py reads no MASTER_ADDR, NODE_RANK or PET_* variable"), d.message());
+  }
+
+  @Test
+  @DisplayName("tune run's hint drops the user's own --standalone and rendezvous flags before adding the group's")
+  void tuneRunHintReplacesFlags() {
+    Diagnostic d = lint(dir, yaml("torch", 2, "tune run --standalone --nnodes=2 --rdzv_backend static full_finetune_distributed")).stream()
+        .filter(x -> x.code() == DiagnosticCode.RUN_HANGS_AT_RENDEZVOUS).findFirst().orElseThrow();
+    assertTrue(d.hint().endsWith("`run: tune run --nnodes $PET_NNODES --nproc_per_node $PET_NPROC_PER_NODE --rdzv_backend c10d"
+        + " --rdzv_endpoint $MASTER_ADDR:$MASTER_PORT full_finetune_distributed`"), d.hint());
+    Diagnostic plain = lint(dir.resolve("p"), yaml("plain", 2, "tune run full_finetune_distributed")).get(0);
+    assertTrue(plain.hint().contains("--nnodes $NNODES --nproc_per_node 1 --rdzv_backend c10d"), plain.hint());
+  }
+
   static List<Arguments> scripts() {
     return List.of(
         Arguments.of("import os\nimport torch.distributed as dist\ndist.init_process_group('gloo', init_method="
