@@ -108,7 +108,7 @@ public final class Compiler {
     if (job.isEmpty()) {
       return failed(all, Optional.empty());
     }
-    Optional<ResolvedJob> checked = keep(new PolicyStage().check(job.get()), all);
+    Optional<ResolvedJob> checked = keep(new PolicyStage().check(job.get(), new WorkdirScripts(workdir(request, input.spec()))), all);
     if (checked.isEmpty() || all.stream().anyMatch(Diagnostic::isError)) {
       return failed(all, job);
     }
@@ -205,8 +205,12 @@ public final class Compiler {
 
   /** Whether requirements.txt exists in the working directory (the default {@code setup}). */
   private static boolean hasRequirements(CompileRequest request, TrainSpec spec) {
+    return Files.isRegularFile(workdir(request, spec).resolve("requirements.txt"));
+  }
+
+  /** The working directory of {@code run} on this machine: train.yaml's folder, or its {@code workdir}. */
+  private static Path workdir(CompileRequest request, TrainSpec spec) {
     Path folder = request.trainYaml().toAbsolutePath().getParent();
-    Path workdir = spec.workdir().map(folder::resolve).orElse(folder).normalize();
-    return Files.isRegularFile(workdir.resolve("requirements.txt"));
+    return spec.workdir().map(folder::resolve).orElse(folder).normalize();
   }
 }

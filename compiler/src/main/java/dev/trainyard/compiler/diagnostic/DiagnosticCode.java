@@ -62,6 +62,20 @@ public enum DiagnosticCode {
   UNKNOWN_PRIORITY("E417"),
   PRIORITY_NOT_CHECKED("W418"),
   SYSTEM_PATH("E419"),
+  /** {@code tune run} on several nodes without {@code --rdzv_endpoint}: torchtune forces {@code --standalone}, each node waits alone. */
+  RUN_HANGS_AT_RENDEZVOUS("E423"),
+  /** A launcher flag that must agree on every node holds a value that differs per pod ({@code $RANDOM}, {@code $HOSTNAME}). */
+  POD_VARIABLE_IN_FLAG("E424"),
+  /** A launcher flag refers to a variable no pod sets: it expands to nothing. */
+  UNDEFINED_VARIABLE_IN_FLAG("W425"),
+  /** A multi-node torch run that starts no launcher: every node trains alone. */
+  NODES_TRAIN_ALONE("W426"),
+  /** A launcher ({@code deepspeed}, {@code torchrun}, {@code horovodrun}, {@code mlx.launch}) inside the mpirun of an MPI runtime. */
+  NESTED_LAUNCHER("E427"),
+  /** The {@code mpi} field: on a runtime without Open MPI, or an MCA parameter Trainyard sets itself. */
+  INVALID_MPI_SETTINGS("E428"),
+  /** One environment name set twice ({@code env} and {@code secrets}, or two {@code secrets}). */
+  ENV_SET_TWICE("E429"),
   CREDENTIALS_IN_URL("W311"),
   SSH_URL_REWRITTEN("W312"),
   // render

@@ -8,14 +8,23 @@ import java.util.List;
 
 /**
  * Stage 4: the cross-field rules that decide whether a resolved job may run, each reported at the user's
- * line: names and the JobSet name budget, reserved environment variables, what the queue covers, GPU types,
- * mount paths, processes per node, the secrets policy, what Kueue admits (PodSets, priority classes), and the
+ * line: names and the JobSet name budget, reserved and twice-set environment variables, what the queue
+ * covers, GPU types, mount paths, processes per node, the secrets policy, what Kueue admits (PodSets, priority
+ * classes), the {@code mpi} options, and the
  * {@code run} line against the compiled topology.
  */
 public final class PolicyStage {
 
-  /** Checks {@code job}; the value is the same job when no rule failed. */
+  /** Checks {@code job}; the value is the same job when no rule failed. Scripts named by {@code run} are not read. */
   public StageResult<ResolvedJob> check(ResolvedJob job) {
+    return check(job, RunScripts.NONE);
+  }
+
+  /**
+   * Checks {@code job}, reading the scripts {@code run} names through {@code scripts} (the {@code run} lint
+   * tells a script that joins its process group from one that trains alone).
+   */
+  public StageResult<ResolvedJob> check(ResolvedJob job, RunScripts scripts) {
     List<Diagnostic> found = new ArrayList<>();
     found.addAll(NameRules.check(job));
     found.addAll(EnvRules.check(job));
@@ -23,7 +32,8 @@ public final class PolicyStage {
     found.addAll(MountRules.check(job));
     found.addAll(TopologyRules.check(job));
     found.addAll(KueueRules.check(job));
-    found.addAll(RunLint.check(job));
+    found.addAll(MpiOptionRules.check(job));
+    found.addAll(RunLint.check(job, scripts));
     return StageResult.of(job, found);
   }
 }

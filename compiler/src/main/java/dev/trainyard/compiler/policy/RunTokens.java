@@ -5,49 +5,103 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * A shell command split into words for linting only (never executed or re-joined): whitespace separates
- * words, quotes group them and are dropped. Good enough to find flags; not a shell parser.
+ * A shell command split into words for linting only (never executed): whitespace separates words, quotes
+ * group them and are dropped, {@code $(…)}, {@code $((…))} and {@code ${…}} stay one word, {@code ;},
+ * {@code &}, {@code |} and an unescaped newline end a simple command.
+ * Good enough to find flags and their values; not a shell parser.
  *
- * @param text the command as written
+ * <pre>
+ * RunTokens t = RunTokens.of("cd src && torchrun --nnodes 2 train.py");
+ * t.value("--nnodes")          // Optional["2"]
+ * t.words().get(2).command()   // 1: the second simple command
+ * </pre>
+ *
+ * @param text the command as written (the YAML scalar's value)
  * @param words its words in order
  */
-record RunTokens(String text, List<String> words) {
+record RunTokens(String text, List<Word> words) {
   RunTokens {
     words = List.copyOf(words);
   }
 
+  /**
+   * One word.
+   *
+   * @param text the word without its quotes
+   * @param start index in {@link RunTokens#text()} of its first character (a quote included)
+   * @param end index just past its last character
+   * @param command which simple command it belongs to, 0-based
+   */
+  record Word(String text, int start, int end, int command) {}
+
   static RunTokens of(String text) {
-    List<String> words = new ArrayList<>();
-    StringBuilder word = new StringBuilder();
-    char quote = 0;
-    for (char c : text.toCharArray()) {
+    Splitter splitter = new Splitter(text);
+    for (int i = 0; i < text.length(); i++) {
+      i = splitter.step(i);
+    }
+    splitter.flush(text.length());
+    return new RunTokens(text, splitter.words);
+  }
+
+  /** The splitting state: the word being built, the open quote, the nesting of {@code $(…)}, the command number. */
+  private static final class Splitter {
+    private final String text;
+    private final List<Word> words = new ArrayList<>();
+    private final StringBuilder word = new StringBuilder();
+    private char quote;
+    private int start = -1;
+    private int command;
+    private int depth;
+
+    Splitter(String text) {
+      this.text = text;
+    }
+
+    /** Reads the character at {@code i}; answers the index of the last character it consumed. */
+    int step(int i) {
+      char c = text.charAt(i);
       if (quote != 0) {
         if (c == quote) {
           quote = 0;
         } else {
           word.append(c);
         }
-      } else if (c == '\'' || c == '"') {
+        return i;
+      }
+      // $(…), $((…)) and ${…} are one word however many blanks they hold.
+      boolean opens = c == '$' && i + 1 < text.length() && (text.charAt(i + 1) == '(' || text.charAt(i + 1) == '{');
+      if (depth > 0 || opens) {
+        start = start < 0 ? i : start;
+        depth += opens || c == '(' || c == '{' ? 1 : c == ')' || c == '}' ? -1 : 0;
+        word.append(opens ? text.substring(i, i + 2) : String.valueOf(c));
+        return opens ? i + 1 : i;
+      }
+      boolean ends = c == ';' || c == '&' || c == '|' || (c == '\n' && (i == 0 || text.charAt(i - 1) != '\\'));
+      if (ends || Character.isWhitespace(c) || (c == '\\' && i + 1 < text.length() && text.charAt(i + 1) == '\n')) {
+        flush(i);
+        command += ends && !words.isEmpty() && words.get(words.size() - 1).command() == command ? 1 : 0;
+        return i;
+      }
+      start = start < 0 ? i : start;
+      if (c == '\'' || c == '"') {
         quote = c;
-      } else if (Character.isWhitespace(c) || c == ';' || c == '&' || c == '|') {
-        flush(words, word);
       } else {
         word.append(c);
       }
+      return i;
     }
-    flush(words, word);
-    return new RunTokens(text, words);
-  }
 
-  private static void flush(List<String> words, StringBuilder word) {
-    if (word.length() > 0) {
-      words.add(word.toString());
-      word.setLength(0);
+    void flush(int end) {
+      if (start >= 0) {
+        words.add(new Word(word.toString(), start, end, command));
+        word.setLength(0);
+      }
+      start = -1;
     }
   }
 
   boolean has(String flag) {
-    return words.stream().anyMatch(w -> w.equals(flag) || w.startsWith(flag + "="));
+    return words.stream().anyMatch(w -> isFlag(w, flag));
   }
 
   boolean hasAny(String... flags) {
@@ -61,20 +115,71 @@ record RunTokens(String text, List<String> words) {
 
   /** True when a word is exactly {@code name} or a path ending in {@code /name}. */
   boolean hasWord(String name) {
-    return words.stream().anyMatch(w -> w.equals(name) || w.endsWith("/" + name));
+    return word(name).isPresent();
   }
 
-  /** The value of {@code --flag=value} or {@code --flag value}. */
-  Optional<String> value(String flag) {
-    for (int i = 0; i < words.size(); i++) {
-      String w = words.get(i);
-      if (w.startsWith(flag + "=")) {
-        return Optional.of(w.substring(flag.length() + 1));
-      }
-      if (w.equals(flag) && i + 1 < words.size()) {
-        return Optional.of(words.get(i + 1));
+  /** The first word that is exactly {@code name} or a path ending in {@code /name}. */
+  Optional<Word> word(String name) {
+    return words.stream().filter(w -> w.text().equals(name) || w.text().endsWith("/" + name)).findFirst();
+  }
+
+  /** The first occurrence of {@code first} directly followed by {@code second} ({@code accelerate launch}). */
+  Optional<Word> pair(String first, String second) {
+    for (int i = 0; i + 1 < words.size(); i++) {
+      Word w = words.get(i);
+      Word next = words.get(i + 1);
+      if ((w.text().equals(first) || w.text().endsWith("/" + first)) && next.text().equals(second) && next.command() == w.command()) {
+        return Optional.of(w);
       }
     }
     return Optional.empty();
   }
+
+  /** The value of {@code --flag=value} or {@code --flag value}. */
+  Optional<String> value(String flag) {
+    return flag(flag).map(f -> f.value().text());
+  }
+
+  /** The first use of any of {@code names}, with its value. */
+  Optional<Flag> flag(String... names) {
+    List<Flag> all = flags(names);
+    return all.isEmpty() ? Optional.empty() : Optional.of(all.get(0));
+  }
+
+  /** Every use of any of {@code names} ({@code --flag=value} or {@code --flag value}), in order. */
+  List<Flag> flags(String... names) {
+    List<Flag> found = new ArrayList<>();
+    for (int i = 0; i < words.size(); i++) {
+      Word w = words.get(i);
+      for (String name : names) {
+        if (w.text().startsWith(name + "=")) {
+          int cut = name.length() + 1;
+          found.add(new Flag(name, w, new Word(w.text().substring(cut), w.start() + cut, w.end(), w.command()), w.end()));
+        } else if (w.text().equals(name) && i + 1 < words.size() && words.get(i + 1).command() == w.command()) {
+          Word value = words.get(i + 1);
+          found.add(new Flag(name, w, value, value.end()));
+        }
+      }
+    }
+    return found;
+  }
+
+  /** The position of {@code word} in {@link #words()}, or -1. */
+  int indexOf(Word word) {
+    return words.indexOf(word);
+  }
+
+  private static boolean isFlag(Word w, String flag) {
+    return w.text().equals(flag) || w.text().startsWith(flag + "=");
+  }
+
+  /**
+   * A flag and its value as written.
+   *
+   * @param name the flag's spelling ({@code --nnodes})
+   * @param word the word holding the flag
+   * @param value its value (for {@code --flag=value}, the part after {@code =}, with offsets into the text)
+   * @param end index just past the value: the span {@code [word.start, end)} is the whole flag
+   */
+  record Flag(String name, Word word, Word value, int end) {}
 }

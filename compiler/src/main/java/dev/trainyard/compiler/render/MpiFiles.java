@@ -117,6 +117,7 @@ final class MpiFiles {
         args.add("--allow-run-as-root");
       }
       forwarded.forEach(name -> args.addAll(List.of("-x", name)));
+      args.addAll(MpirunOptions.args(job));
       args.add("\"${forward[@]}\"");
     } else {
       args.addAll(List.of("-f", HOSTFILE, "-np", np, "-wdir", job.command().workdir()));

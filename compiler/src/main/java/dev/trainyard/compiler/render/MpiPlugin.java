@@ -104,6 +104,7 @@ final class MpiPlugin implements FrameworkPlugin {
     MpiSettings mpi = job.runtime().mpi().orElseThrow();
     EnvList env = new EnvList().putAll(shared);
     launcherMpiEnv(env, job, files);
+    MpirunOptions.putEnv(job, env);
     // A launcher that runs no ranks requests no GPU, so PodSpecBuilder hides the node's GPUs from it
     // (NVIDIA_VISIBLE_DEVICES=void; mpi-operator#476, #628 blank it, which leaves some runtimes showing all).
     ObjectNode spec = pods.podSpec(env, List.of("/bin/bash", MpiFiles.DIR + "/launch.sh"), mpi.launcherAsNode());

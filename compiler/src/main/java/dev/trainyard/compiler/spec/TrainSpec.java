@@ -36,6 +36,7 @@ import java.util.TreeMap;
  * @param priority Kueue WorkloadPriorityClass name
  * @param retries JobSet {@code failurePolicy.maxRestarts}
  * @param timeout wall-clock limit as written, e.g. {@code 24h}, {@code 90m}
+ * @param mpi Open MPI tuning rendered into {@code mpirun}; empty when not written
  * @param document the parsed file, for locating fields in diagnostics
  */
 public record TrainSpec(
@@ -55,12 +56,14 @@ public record TrainSpec(
     Optional<String> priority,
     Optional<Integer> retries,
     Optional<String> timeout,
+    Optional<MpiOptions> mpi,
     ParsedDocument document) {
 
   public TrainSpec {
     Objects.requireNonNull(run, "run");
     Objects.requireNonNull(resources, "resources");
     Objects.requireNonNull(document, "document");
+    Objects.requireNonNull(mpi, "mpi");
     env = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(env));
     secrets = List.copyOf(secrets);
     volumes = List.copyOf(volumes);

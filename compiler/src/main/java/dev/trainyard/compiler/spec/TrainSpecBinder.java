@@ -49,6 +49,7 @@ public final class TrainSpecBinder {
         text(root, "priority"),
         integer(root, "retries"),
         text(root, "timeout"),
+        mpi(doc),
         doc);
   }
 
@@ -77,6 +78,17 @@ public final class TrainSpecBinder {
     doc.root().path("env").fieldNames().forEachRemaining(
         name -> env.put(name, asWritten(doc, SourceMap.child("/env", name)).orElse("")));
     return env;
+  }
+
+  private static Optional<MpiOptions> mpi(ParsedDocument doc) {
+    JsonNode mpi = doc.root().path("mpi");
+    if (!mpi.isObject()) {
+      return Optional.empty();
+    }
+    SortedMap<String, String> mca = new TreeMap<>();
+    mpi.path("mca").fieldNames().forEachRemaining(
+        name -> mca.put(name, asWritten(doc, SourceMap.child("/mpi/mca", name)).orElse("")));
+    return Optional.of(new MpiOptions(text(mpi, "bindTo"), text(mpi, "mapBy"), mca));
   }
 
   private static List<SecretRef> secrets(JsonNode list) {

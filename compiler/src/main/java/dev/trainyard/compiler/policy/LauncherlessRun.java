@@ -1,0 +1,92 @@
+package dev.trainyard.compiler.policy;
+
+import dev.trainyard.compiler.diagnostic.DiagnosticCode;
+import dev.trainyard.compiler.runtime.Framework;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * A torch run on several nodes whose command starts no launcher ({@code python train.py}): unless the script
+ * itself reads the node's place in the group ({@code MASTER_ADDR}, {@code NODE_RANK}, {@code NNODES},
+ * {@code PET_*}, or Lightning, which reads them), every node trains alone and the run still "succeeds".
+ * {@code torch.multiprocessing.spawn} starts processes on one node only, so an {@code mp.spawn} script
+ * trains alone per node too (pytorch/examples {@code distributed/ddp}; reference/running-real-scripts.md).
+ * The script is read from the committed folder when it can be; otherwise the command's shape decides.
+ */
+final class LauncherlessRun {
+  private static final Pattern PYTHON = Pattern.compile("(.*/)?python[0-9.]*");
+  private static final List<String> LAUNCHERS = List.of("torchrun", "accelerate", "tune", "deepspeed", "lightning", "composer",
+      "torch.distributed.run", "torch.distributed.launch", "mpirun", "mpiexec", "srun", "colossalai", "ray");
+  private static final Pattern JOINS = Pattern.compile("MASTER_ADDR|NODE_RANK|NNODES|PET_[A-Z]|GROUP_RANK|import\\s+lightning"
+      + "|from\\s+lightning|pytorch_lightning");
+  private static final Pattern SPAWN = Pattern.compile("\\b(mp|multiprocessing)\\.spawn\\s*\\(|\\bstart_processes\\s*\\(");
+  private static final List<String> PYTHON_VALUE_OPTIONS = List.of("-W", "-X", "-c");
+
+  private LauncherlessRun() {}
+
+  static void check(RunCheck c) {
+    if (c.framework() != Framework.TORCH || c.nodes() < 2 || c.run().text().contains("SLURM_") || LAUNCHERS.stream().anyMatch(c.run()::hasWord)) {
+      return;
+    }
+    List<RunTokens.Word> words = c.run().words();
+    for (int i = 0; i < words.size(); i++) {
+      if (PYTHON.matcher(words.get(i).text()).matches() && startsCommand(words, i)) {
+        program(words, i).ifPresent(p -> report(c, p));
+        return;
+      }
+    }
+  }
+
+  private static void report(RunCheck c, Program p) {
+    Optional<String> script = p.module() ? Optional.empty() : c.scripts().read(p.name().text());
+    if (script.isPresent() && JOINS.matcher(script.get()).find()) {
+      return;
+    }
+    boolean spawn = script.filter(s -> SPAWN.matcher(s).find()).isPresent();
+    String what = script.isPresent()
+        ? p.name().text() + (spawn ? " starts its processes with mp.spawn, which stays on one node," : " reads no MASTER_ADDR, NODE_RANK or PET_* variable,")
+        : "`run` starts " + p.name().text() + " with python and no launcher,";
+    String fixed = c.rewrite().remove(p.python().start(), p.name().start()).insert(p.python().start(), "torchrun " + (p.module() ? "-m " : "")).apply();
+    c.warning(DiagnosticCode.NODES_TRAIN_ALONE, p.python(),
+        what + " so each of the " + c.nodes() + " nodes would train alone",
+        "start it with torchrun, which reads PET_NNODES, PET_NODE_RANK and PET_MASTER_ADDR"
+            + (spawn ? " (and let torchrun start one process per GPU instead of mp.spawn, reading LOCAL_RANK)" : "")
+            + ", e.g. `run: " + fixed + "`");
+  }
+
+  /** True when word {@code i} is the command of its simple command (only {@code NAME=value} before it). */
+  private static boolean startsCommand(List<RunTokens.Word> words, int i) {
+    for (int j = i - 1; j >= 0 && words.get(j).command() == words.get(i).command(); j--) {
+      if (!words.get(j).text().matches("[A-Za-z_][A-Za-z0-9_]*=.*")) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The script or {@code -m module} after python's own options; empty for {@code python -c}. */
+  private static Optional<Program> program(List<RunTokens.Word> words, int python) {
+    for (int i = python + 1; i < words.size() && words.get(i).command() == words.get(python).command(); i++) {
+      String w = words.get(i).text();
+      if (w.equals("-m") && i + 1 < words.size()) {
+        return Optional.of(new Program(words.get(python), words.get(i + 1), true));
+      }
+      if (w.equals("-c")) {
+        return Optional.empty();
+      }
+      if (!w.startsWith("-")) {
+        return Optional.of(new Program(words.get(python), words.get(i), false));
+      }
+      i += PYTHON_VALUE_OPTIONS.contains(w) ? 1 : 0;
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * @param python the python word
+   * @param name the script's word, or the module's
+   * @param module whether it runs a module
+   */
+  private record Program(RunTokens.Word python, RunTokens.Word name, boolean module) {}
+}

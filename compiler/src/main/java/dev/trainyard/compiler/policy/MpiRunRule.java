@@ -1,0 +1,79 @@
+package dev.trainyard.compiler.policy;
+
+import dev.trainyard.compiler.diagnostic.DiagnosticCode;
+import dev.trainyard.compiler.runtime.MpiSettings;
+import dev.trainyard.compiler.runtime.MpiSettings.MpiImplementation;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * MPI runtimes run {@code run} once per rank under the launcher's {@code mpirun}, so {@code run} names only
+ * the program. A second {@code mpirun} is refused, its tuning ({@code -bind-to}, {@code -map-by},
+ * {@code --mca}) moves to train.yaml's {@code mpi} field; a launcher inside mpirun ({@code deepspeed},
+ * {@code torchrun}, {@code horovodrun}, {@code mlx.launch}) would start its own processes in every rank. The
+ * corrected command keeps what the launcher gave the program: DeepSpeed's launcher passes
+ * {@code --local_rank} (microsoft/DeepSpeedExamples {@code HelloDeepSpeed} parses it), torchrun sets
+ * {@code RANK}, {@code LOCAL_RANK}, {@code WORLD_SIZE}; Horovod and MLX read MPI themselves (horovod
+ * {@code docs/mpi.rst} adds {@code -bind-to none -map-by slot}).
+ */
+final class MpiRunRule {
+  private static final Pattern PROGRAM = Pattern.compile("(.*/)?python[0-9.]*|.*\\.py|\\./.*");
+  private static final List<String> NESTED = List.of("deepspeed", "torchrun", "horovodrun", "mlx.launch");
+  private static final String TORCHRUN_ENV = "RANK=$OMPI_COMM_WORLD_RANK LOCAL_RANK=$OMPI_COMM_WORLD_LOCAL_RANK"
+      + " WORLD_SIZE=$OMPI_COMM_WORLD_SIZE LOCAL_WORLD_SIZE=$OMPI_COMM_WORLD_LOCAL_SIZE ";
+
+  private MpiRunRule() {}
+
+  static void check(RunCheck c) {
+    Optional<RunTokens.Word> mpirun = c.run().word("mpirun").or(() -> c.run().word("mpiexec"));
+    if (mpirun.isPresent()) {
+      String tuning = MpirunTuning.of(c.run(), mpirun.get()).yaml();
+      c.error(DiagnosticCode.RUN_CONTRADICTS_TOPOLOGY, mpirun.get(),
+          "`run` calls mpirun, but MPI runtimes already start `run` under mpirun on the launcher",
+          "write only the program; the hostfile and -np are set for you" + (tuning.isEmpty() ? "" : ", and the tuning goes to `" + tuning + "`")
+              + ", e.g. `run: " + program(c, mpirun.get(), "", "").orElse("python train.py") + "`");
+      return;
+    }
+    for (String name : NESTED) {
+      c.run().word(name).ifPresent(w -> nested(c, w, name));
+    }
+  }
+
+  private static void nested(RunCheck c, RunTokens.Word launcher, String name) {
+    boolean openMpi = c.job().runtime().mpi().map(MpiSettings::implementation).orElse(MpiImplementation.OPEN_MPI) == MpiImplementation.OPEN_MPI;
+    String why = switch (name) {
+      case "deepspeed" -> "deepspeed.init_distributed() reads the ranks from mpirun"
+          + (c.run().has("--no_local_rank") ? "" : "; --local_rank, which the deepspeed launcher passed, comes from OMPI_COMM_WORLD_LOCAL_RANK");
+      case "torchrun" -> openMpi ? "RANK, LOCAL_RANK and WORLD_SIZE, which torchrun set, come from mpirun's OMPI_COMM_WORLD_* names"
+          : "read the ranks from mpirun's PMI_RANK and PMI_SIZE";
+      case "horovodrun" -> "hvd.init() reads the ranks from mpirun; Horovod's documented `mpi: {bindTo: none, mapBy: slot}` goes to train.yaml";
+      default -> "mx.distributed.init() picks up MPI by itself";
+    };
+    String prefix = name.equals("torchrun") && openMpi ? TORCHRUN_ENV : "";
+    String suffix = name.equals("deepspeed") && !c.run().has("--no_local_rank") ? " --local_rank=$OMPI_COMM_WORLD_LOCAL_RANK" : "";
+    c.error(DiagnosticCode.NESTED_LAUNCHER, launcher,
+        "`run` starts " + name + " inside the mpirun of runtime " + c.job().runtime().name()
+            + ": every rank would start its own launcher and its own processes",
+        "run the program directly; " + why + ", e.g. `run: " + program(c, launcher, prefix, suffix).orElse("python train.py" + suffix) + "`");
+  }
+
+  /**
+   * {@code run} with the launcher and its options replaced by {@code prefix} + the program (python added when
+   * missing), {@code suffix} after the program's last argument; empty when no program is recognised.
+   */
+  static Optional<String> program(RunCheck c, RunTokens.Word launcher, String prefix, String suffix) {
+    List<RunTokens.Word> words = c.run().words();
+    RunTokens.Word last = words.stream().filter(w -> w.command() == launcher.command()).reduce((a, b) -> b).orElseThrow();
+    for (int i = c.run().indexOf(launcher) + 1; i < words.size() && words.get(i).command() == launcher.command(); i++) {
+      RunTokens.Word w = words.get(i);
+      if (PROGRAM.matcher(w.text()).matches() && !words.get(i - 1).text().matches("--?(hostfile|H|host|hosts|x|np|n)")) {
+        // A script needs python in front (the launcher added it); an executable such as ./pi does not.
+        String python = w.text().endsWith(".py") ? "python " : "";
+        return Optional.of(c.rewrite().remove(launcher.start(), w.start()).insert(launcher.start(), prefix + python)
+            .insert(last.end(), suffix).apply());
+      }
+    }
+    return Optional.empty();
+  }
+}

@@ -1,0 +1,117 @@
+package dev.trainyard.compiler.policy;
+
+import dev.trainyard.compiler.diagnostic.Diagnostic;
+import dev.trainyard.compiler.diagnostic.DiagnosticCode;
+import dev.trainyard.compiler.diagnostic.SourceLocation;
+import dev.trainyard.compiler.resolve.ResolvedJob;
+import dev.trainyard.compiler.runtime.Framework;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * What every {@code run} rule needs: the job, its {@code run} split into words, where each word stands in
+ * train.yaml, and the diagnostics found so far. Also the values a corrected command uses, so every hint
+ * names variables the pods really have ({@code $NNODES}, {@code $NODE_RANK}, {@code $MASTER_ADDR},
+ * {@code $MASTER_PORT} on every torch, JAX and plain node; {@code $PET_NPROC_PER_NODE} on torch only).
+ *
+ * @param job the resolved job
+ * @param run its {@code run} words
+ * @param source where the words are written
+ * @param scripts the scripts {@code run} names, when they can be read
+ * @param out where rules add diagnostics
+ */
+record RunCheck(ResolvedJob job, RunTokens run, RunSource source, RunScripts scripts, List<Diagnostic> out) {
+  static final String POINTER = "/run";
+
+  int nodes() {
+    return job.topology().nodes();
+  }
+
+  int procsPerNode() {
+    return job.topology().procsPerNode();
+  }
+
+  Framework framework() {
+    return job.runtime().framework();
+  }
+
+  /** Processes per node as a pod has it: {@code $PET_NPROC_PER_NODE} on torch, the number elsewhere. */
+  String perNodeValue() {
+    return framework() == Framework.TORCH ? "$PET_NPROC_PER_NODE" : Integer.toString(procsPerNode());
+  }
+
+  /** Processes across all nodes as a pod can compute it. */
+  String totalValue() {
+    return framework() == Framework.TORCH ? "$((NNODES * PET_NPROC_PER_NODE))" : Integer.toString(job.topology().worldSize());
+  }
+
+  SourceLocation at(RunTokens.Word w) {
+    return source.at(w.start(), w.end() - w.start());
+  }
+
+  void error(DiagnosticCode code, RunTokens.Word w, String message, String hint) {
+    out.add(Diagnostic.error(code, w == null ? source.start() : at(w), POINTER, message).withHint(hint));
+  }
+
+  void warning(DiagnosticCode code, RunTokens.Word w, String message, String hint) {
+    out.add(Diagnostic.warning(code, w == null ? source.start() : at(w), POINTER, message).withHint(hint));
+  }
+
+  /** A rewrite of {@code run}: spans removed and text inserted, applied to the text as parsed. */
+  Rewrite rewrite() {
+    return new Rewrite(run.text());
+  }
+
+  /** Edits of the command text, by offsets into the original; applied from the end so offsets stay valid. */
+  static final class Rewrite {
+    private final String text;
+    private final List<Edit> edits = new ArrayList<>();
+
+    Rewrite(String text) {
+      this.text = text;
+    }
+
+    /** Removes {@code flag} and its value, with the blanks after them. */
+    Rewrite remove(RunTokens.Flag flag) {
+      return remove(flag.word().start(), flag.end());
+    }
+
+    Rewrite remove(RunTokens.Word word) {
+      return remove(word.start(), word.end());
+    }
+
+    /** Removes {@code [start, end)} and the blanks after it. */
+    Rewrite remove(int start, int end) {
+      int stop = end;
+      while (stop < text.length() && (text.charAt(stop) == ' ' || text.charAt(stop) == '\t')) {
+        stop++;
+      }
+      edits.add(new Edit(start, stop, ""));
+      return this;
+    }
+
+    /** Inserts {@code insert} at {@code at}. */
+    Rewrite insert(int at, String insert) {
+      edits.add(new Edit(at, at, insert));
+      return this;
+    }
+
+    /** The edited text, trimmed, runs of blanks made one. */
+    String apply() {
+      StringBuilder out = new StringBuilder(text);
+      List<Edit> sorted = new ArrayList<>(edits);
+      sorted.sort(Comparator.comparingInt(Edit::start).thenComparingInt(Edit::end).reversed());
+      int floor = Integer.MAX_VALUE;
+      for (Edit e : sorted) {
+        // An edit that overlaps one already applied (further right) stops where that one began.
+        out.replace(e.start(), Math.max(e.start(), Math.min(e.end(), floor)), e.text());
+        floor = e.start();
+      }
+      return out.toString().strip().replaceAll("[ \\t]{2,}", " ");
+    }
+
+    /** Replace {@code [start, end)} with {@code text}. */
+    private record Edit(int start, int end, String text) {}
+  }
+}

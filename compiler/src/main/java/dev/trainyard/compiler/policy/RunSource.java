@@ -1,0 +1,107 @@
+package dev.trainyard.compiler.policy;
+
+import dev.trainyard.compiler.diagnostic.SourceLocation;
+import dev.trainyard.compiler.source.ParsedDocument;
+
+/**
+ * Finds where a piece of the {@code run} value stands in train.yaml, so a lint points at the offending flag
+ * ({@code train.yaml:3:23}) rather than at the start of {@code run}. The value as parsed differs from the text
+ * as written (quotes, escapes, folded lines), so a piece is found by searching the written text of the
+ * scalar for the same text, the same number of times; when it cannot be found (an escape inside it), the
+ * start of the value is the answer.
+ *
+ * <pre>
+ * RunSource src = new RunSource(doc, "/run", runText);
+ * src.at(runText.indexOf("--nnodes"), "--nnodes".length())   // train.yaml:2:15
+ * </pre>
+ */
+final class RunSource {
+  private final ParsedDocument doc;
+  private final String pointer;
+  private final String value;
+
+  /**
+   * @param doc the parsed train.yaml
+   * @param pointer the scalar's JSON pointer ({@code /run})
+   * @param value the scalar's value as parsed
+   */
+  RunSource(ParsedDocument doc, String pointer, String value) {
+    this.doc = doc;
+    this.pointer = pointer;
+    this.value = value;
+  }
+
+  /** The start of the value. */
+  SourceLocation start() {
+    return doc.map().at(pointer);
+  }
+
+  /**
+   * Where {@code value[index, index + length)} is written; the value's start when it is not found.
+   *
+   * @param index offset in the parsed value
+   * @param length number of characters, at least 1 to search
+   */
+  SourceLocation at(int index, int length) {
+    SourceLocation start = start();
+    if (length <= 0 || index < 0 || index + length > value.length() || start.line() == 0) {
+      return start;
+    }
+    String needle = value.substring(index, index + length);
+    int nth = occurrences(value, needle, 0, index);
+    String text = doc.source().text();
+    int from = offset(text, start.line(), start.column());
+    int to = scalarEnd(text, from);
+    int found = from - 1;
+    for (int i = 0; i <= nth; i++) {
+      found = text.indexOf(needle, found + 1);
+      if (found < 0 || found + length > to) {
+        return start;
+      }
+    }
+    return location(text, found, start.file());
+  }
+
+  private static int occurrences(String s, String needle, int from, int before) {
+    int count = 0;
+    for (int i = s.indexOf(needle, from); i >= 0 && i < before; i = s.indexOf(needle, i + 1)) {
+      count++;
+    }
+    return count;
+  }
+
+  /** The offset of 1-based line:column in {@code text}. */
+  private static int offset(String text, int line, int column) {
+    int at = 0;
+    for (int l = 1; l < line && at >= 0; l++) {
+      at = text.indexOf('\n', at) + 1;
+      if (at == 0) {
+        return text.length();
+      }
+    }
+    return Math.min(text.length(), at + Math.max(0, column - 1));
+  }
+
+  /** A top-level scalar ends before the next line that starts at column 1 (a key, a comment, the document end). */
+  private static int scalarEnd(String text, int from) {
+    int line = text.indexOf('\n', from);
+    while (line >= 0 && line + 1 < text.length()) {
+      char first = text.charAt(line + 1);
+      if (first != ' ' && first != '\t' && first != '\n' && first != '\r') {
+        return line + 1;
+      }
+      line = text.indexOf('\n', line + 1);
+    }
+    return text.length();
+  }
+
+  private static SourceLocation location(String text, int offset, String file) {
+    int line = 1;
+    int lineStart = 0;
+    for (int i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) {
+      line++;
+      lineStart = i + 1;
+    }
+    return new SourceLocation(file, line, offset - lineStart + 1);
+  }
+}

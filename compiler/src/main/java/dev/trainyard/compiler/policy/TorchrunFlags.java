@@ -1,0 +1,57 @@
+package dev.trainyard.compiler.policy;
+
+import dev.trainyard.compiler.diagnostic.DiagnosticCode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * torchrun's flags win over the {@code PET_*} defaults each node gets (torch {@code distributed/run.py}), so a
+ * literal {@code --node_rank}, {@code --master_addr}, {@code --master_port} or {@code --rdzv_endpoint} copied
+ * from a README makes every node rank 0 or point at a wrong host, and a literal {@code --nnodes} or
+ * {@code --nproc_per_node} that differs from the compiled topology waits for peers that never come. A value
+ * that refers to a variable is checked by {@link LaunchVariables}. Every hint gives the same command: the
+ * run with all of these flags dropped, so it is right however many of them there were.
+ */
+final class TorchrunFlags {
+  private static final String[][] PER_NODE = {{"--node_rank", "--node-rank"}, {"--master_addr", "--master-addr"},
+      {"--master_port", "--master-port"}, {"--rdzv_endpoint", "--rdzv-endpoint"}};
+
+  private TorchrunFlags() {}
+
+  static void check(RunCheck c) {
+    List<Finding> found = new ArrayList<>();
+    int nodes = c.nodes();
+    literals(c, "--nnodes").stream()
+        .filter(f -> !f.value().text().equals(Integer.toString(nodes)) && !f.value().text().equals(nodes + ":" + nodes))
+        .forEach(f -> found.add(new Finding(f, "`run` passes --nnodes " + f.value().text() + ", but `nodes` is " + nodes,
+            "drop --nnodes; torchrun reads PET_NNODES=" + nodes)));
+    literals(c, "--nproc_per_node", "--nproc-per-node").stream()
+        .filter(f -> !f.value().text().equals(Integer.toString(c.procsPerNode())) && !f.value().text().equals("gpu")
+            && !f.value().text().equals("auto"))
+        .forEach(f -> found.add(new Finding(f, "`run` passes --nproc_per_node " + f.value().text() + ", but each node gets "
+            + c.procsPerNode() + " processes", "drop the flag, or set `procsPerNode: " + f.value().text() + "`")));
+    for (String[] flag : PER_NODE) {
+      literals(c, flag).forEach(f -> found.add(new Finding(f,
+          "`run` passes a literal " + flag[0] + " " + f.value().text() + ", which overrides what each node is told",
+          "drop " + flag[0] + "; torchrun reads PET_NODE_RANK, PET_MASTER_ADDR and PET_MASTER_PORT, set per node")));
+    }
+    RunCheck.Rewrite edit = c.rewrite();
+    found.forEach(f -> edit.remove(f.flag()));
+    String fixed = edit.apply();
+    found.forEach(f -> c.error(DiagnosticCode.RUN_CONTRADICTS_TOPOLOGY, f.flag().word(), f.message(),
+        f.hint() + ", e.g. `run: " + fixed + "`"));
+  }
+
+  /** The first use of the flag when its value is literal; empty when absent or when the value refers to a variable. */
+  static Optional<RunTokens.Flag> literal(RunCheck c, String... names) {
+    return literals(c, names).stream().findFirst();
+  }
+
+  /** Every use of the flag with a literal value (a run may start several commands). */
+  static List<RunTokens.Flag> literals(RunCheck c, String... names) {
+    return c.run().flags(names).stream().filter(f -> !f.value().text().contains("$") && !f.value().text().contains("`")).toList();
+  }
+
+  private record Finding(RunTokens.Flag flag, String message, String hint) {}
+}

@@ -1,0 +1,54 @@
+package dev.trainyard.compiler.policy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/** How {@code run} is split into words for the lint: offsets into the text, simple commands, quotes and expansions. */
+class RunTokensTest {
+  @Test
+  @DisplayName("words keep their offsets; ;, &&, | and a bare newline start a new command, a backslash-newline does not")
+  void wordsAndCommands() {
+    RunTokens t = RunTokens.of("cd src && torchrun \\\n  --nnodes 2 a.py; echo 'x y'|wc\nls");
+    assertEquals(List.of("cd", "src", "torchrun", "--nnodes", "2", "a.py", "echo", "x y", "wc", "ls"),
+        t.words().stream().map(RunTokens.Word::text).toList());
+    assertEquals(List.of(0, 0, 1, 1, 1, 1, 2, 2, 3, 4), t.words().stream().map(RunTokens.Word::command).toList());
+    RunTokens.Word quoted = t.words().get(7);
+    assertEquals("'x y'", t.text().substring(quoted.start(), quoted.end()));
+    RunTokens.Word flag = t.words().get(3);
+    assertEquals("--nnodes", t.text().substring(flag.start(), flag.end()));
+  }
+
+  @Test
+  @DisplayName("$(…), $((…)) and ${…} stay one word with their blanks; a flag's value never crosses into the next command")
+  void expansionsAndValues() {
+    RunTokens t = RunTokens.of("x --a $(( N * 2 )) --b ${V:-a b} --c=$(hostname -s) --d; y");
+    assertEquals(Optional.of("$(( N * 2 ))"), t.value("--a"));
+    assertEquals(Optional.of("${V:-a b}"), t.value("--b"));
+    assertEquals(Optional.of("$(hostname -s)"), t.value("--c"));
+    assertEquals(Optional.empty(), t.value("--d"));
+    RunTokens.Flag c = t.flag("--c").orElseThrow();
+    assertEquals("$(hostname -s)", t.text().substring(c.value().start(), c.value().end()));
+    assertEquals(c.end(), c.value().end());
+  }
+
+  @Test
+  @DisplayName("every use of a flag is found, in order; words match exactly or as a path's last part; pairs need one command")
+  void lookups() {
+    RunTokens t = RunTokens.of("/opt/bin/torchrun --nnodes 2 a.py && torchrun --nnodes=3 b.py; tune; run");
+    assertEquals(List.of("2", "3"), t.flags("--nnodes").stream().map(f -> f.value().text()).toList());
+    assertTrue(t.hasWord("torchrun"));
+    assertFalse(t.hasWord("orchrun"));
+    assertTrue(t.has("--nnodes"));
+    assertFalse(t.has("--nnode"));
+    assertTrue(t.hasAny("--x", "--nnodes"));
+    assertEquals(Optional.empty(), t.pair("tune", "run"));
+    assertTrue(RunTokens.of("tune run x").pair("tune", "run").isPresent());
+    assertEquals(2, t.indexOf(t.words().get(2)));
+  }
+}
