@@ -15,7 +15,7 @@ import java.util.Set;
  * train.yaml's {@code mpi} field needs a runtime whose launcher runs Open MPI's {@code mpirun}, and may not
  * set the MCA parameters Trainyard sets itself (the hostfile, default slots, FQDN handling and ssh
  * arguments, in their ORTE and PRTE names: trainer#4028), which would send ranks to the wrong hosts. A
- * parameter in {@code mpi.mca} and as {@code OMPI_MCA_<name>} in {@code env} is set twice (E422 at both).
+ * parameter in {@code mpi.mca} and as {@code OMPI_MCA_<name>} in {@code env} is set twice (E429 at both).
  */
 final class MpiOptionRules {
   /** MCA parameters the launcher's env already sets (see render's MpiPlugin, Open MPI 4 and 5 names). */

@@ -41,8 +41,11 @@ final class TrainyardEnv {
       "PRTE_MCA_prte_keep_fqdn_hostnames", "PRTE_MCA_prte_set_default_slots");
   private static final List<String> INTEL = List.of("I_MPI_HYDRA_BOOTSTRAP_EXEC_EXTRA_ARGS", "I_MPI_HYDRA_HOST_FILE", "I_MPI_PERHOST");
   private static final List<String> MPICH = List.of("HYDRA_HOST_FILE", "HYDRA_LAUNCH_EXTRA_ARGS");
-  /** Blanked on a launcher that runs no ranks (mpi-operator#476, #628). */
-  private static final List<String> LAUNCHER_GPU = List.of("NVIDIA_DRIVER_CAPABILITIES", "NVIDIA_VISIBLE_DEVICES");
+  /**
+   * {@code void} on every pod that requests no GPU (a CUDA image would otherwise show it all of the node's GPUs);
+   * reserved on GPU pods too, where a user's value would hide the GPUs the pod was given.
+   */
+  private static final String GPU_VISIBILITY = "NVIDIA_VISIBLE_DEVICES";
 
   private TrainyardEnv() {}
 
@@ -89,9 +92,7 @@ final class TrainyardEnv {
       case INTEL -> INTEL;
       case MPICH -> MPICH;
     });
-    if (mpi.isPresent() && !mpi.get().launcherAsNode()) {
-      names.addAll(LAUNCHER_GPU);
-    }
+    names.add(GPU_VISIBILITY);
     return names;
   }
 }

@@ -40,7 +40,7 @@ class MpiOptionsTest {
     List<String> argv = CaseCompile.mpirunArgv(r);
     String tail = String.join(" ", argv.subList(argv.indexOf("--bind-to"), argv.size()));
     assertEquals("--bind-to \"$TRAINYARD_MPI_BIND_TO\" --map-by \"$TRAINYARD_MPI_MAP_BY\" --mca btl \"$TRAINYARD_MCA_btl\""
-        + " --mca btl_tcp_if_include \"$TRAINYARD_MCA_btl_tcp_if_include\"", tail);
+        + " --mca btl_tcp_if_include \"$TRAINYARD_MCA_btl_tcp_if_include\" \"${forward[@]}\"", tail);
     assertFalse(argv.contains("TRAINYARD_MPI_BIND_TO"), "values must not be -x forwarded: " + argv);
     JsonNode jobSet = TrainProject.object(r, "JobSet");
     assertEquals("none", TrainProject.env(jobSet, "launcher", "TRAINYARD_MPI_BIND_TO").path("value").asText());

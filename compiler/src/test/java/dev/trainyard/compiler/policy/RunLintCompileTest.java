@@ -33,8 +33,7 @@ class RunLintCompileTest {
       "torch | 2 | | torchrun train.py --nnodes 3 | `run` passes --nnodes 3, but `nodes` is 2",
       "torch | 2 | procsPerNode: 2\\n | torchrun --nproc_per_node=3 train.py | `run` passes --nproc_per_node 3, but each node gets 2 processes",
       "torch | 2 | procsPerNode: 2\\n | torchrun --nproc-per-node 1 train.py | `run` passes --nproc_per_node 1, but each node gets 2 processes",
-      "mpi | 2 | | torchrun train.py | `run` starts a launcher (deepspeed or torchrun) inside mpirun: every rank would start its own launcher",
-      "torch | 2 | | accelerate launch --num_machines 2 --machine_rank 0 train.py | `run` uses `accelerate launch` on 2 nodes without machine flags: each node would run its own job",
+      "torch | 2 | | accelerate launch --num_machines 2 --machine_rank 0 train.py | `run` passes a literal --machine_rank 0: every node would claim that rank",
   })
   @DisplayName("each contradiction is one E409 naming what the run line and the topology say")
   void fires(String runtime, int nodes, String extra, String run, String message) {
@@ -49,7 +48,7 @@ class RunLintCompileTest {
       "torch | 2 | | torchrun --nnodes 2:2 train.py",
       "torch | 2 | | accelerate launch --config_file acc.yaml train.py",
       "torch | 2 | | accelerate launch --config-file=acc.yaml train.py",
-      "torch | 2 | | accelerate launch --num-machines 2 --machine-rank $NODE_RANK --main-process-ip $MASTER_ADDR train.py",
+      "torch | 2 | | accelerate launch --num-machines 2 --num-processes $((NNODES * PET_NPROC_PER_NODE)) --machine-rank $NODE_RANK --main-process-ip $MASTER_ADDR train.py",
       "torch | 1 | | accelerate launch --num_machines 1 train.py",
   })
   @DisplayName("flags that agree with the topology, gpu/auto, a config file and the dashed spellings stay quiet")

@@ -29,7 +29,9 @@ class SourceStatusTest {
   private static String notCommitted(StageResult<SourceInfo> r) {
     List<Diagnostic> d = r.diagnostics().stream().filter(x -> x.code() == DiagnosticCode.SOURCE_NOT_COMMITTED).toList();
     assertEquals(1, d.size(), r.diagnostics().toString());
-    assertEquals("commit (and push) them first; the run clones exactly the commit", d.get(0).hint());
+    assertTrue(d.get(0).hint().startsWith("commit (and push) them first; the run clones exactly the commit; files pods do not need ("),
+        d.get(0).hint());
+    assertTrue(d.get(0).hint().endsWith(") belong in .gitignore"), d.get(0).hint());
     return d.get(0).message();
   }
 
@@ -82,7 +84,7 @@ class SourceStatusTest {
   }
 
   @Test
-  @DisplayName("without origin, the only remote is the clone URL; with two other remotes there is none")
+  @DisplayName("without origin, the only remote is the clone URL; with two other remotes both are named and none is chosen")
   void remotes() throws Exception {
     TrainProject p = TrainProject.create(temp, "run: x\n");
     try (Git git = Git.open(p.root().toFile())) {
@@ -97,7 +99,7 @@ class SourceStatusTest {
       git.getRepository().getConfig().save();
     }
     StageResult<SourceInfo> none = inspect(p.trainYaml(), Optional.empty());
-    assertTrue(none.diagnostics().stream().anyMatch(d -> d.message().equals("the git repository has no remote, so pods cannot clone the code")),
-        none.diagnostics().toString());
+    assertTrue(none.diagnostics().stream().anyMatch(d -> d.message().equals("the git repository has 2 remotes and none is named origin:"
+        + " fork (https://gitlab.com/me/up.git), upstream (https://gitlab.com/acme/up.git)")), none.diagnostics().toString());
   }
 }

@@ -93,8 +93,8 @@ class NetworkntSchemaValidatorTest {
         "several-errors.yaml:4:9 E204 `resources.gpus` must be at least 0, got -1",
         "several-errors.yaml:5:11 E205 `resources.memory` must be a Kubernetes quantity like `32Gi` or `512Mi`,"
             + " got \"32GB\"",
-        "several-errors.yaml:6:10 E205 `timeout` must be a duration like `24h`, `90m`, `1h30m` or `3600s`, got"
-            + " \"1d\""), all);
+        "several-errors.yaml:6:10 E205 `timeout` must be a duration like `2d`, `24h`, `90m`, `1h30m` or `3600s`, got"
+            + " \"1w\""), all);
   }
 
   @Test
