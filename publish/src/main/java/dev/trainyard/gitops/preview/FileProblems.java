@@ -21,7 +21,7 @@ final class FileProblems {
   static List<CallOut> of(List<String> changed, Snapshot head, YamlTrees yaml) {
     List<CallOut> out = new ArrayList<>();
     for (String path : changed.stream().sorted().toList()) {
-      if (!path.startsWith("clusters/") || !(path.endsWith(".yaml") || path.endsWith(".yml") || path.endsWith(".json"))) {
+      if (!path.startsWith("clusters/") || !manifest(path)) {
         continue;
       }
       Optional<String> text = head.read(path);
@@ -37,6 +37,11 @@ final class FileProblems {
       }
     }
     return out;
+  }
+
+  /** Whether Flux and Argo CD read {@code path} as a manifest: {@code .yaml}, {@code .yml} or {@code .json}. */
+  static boolean manifest(String path) {
+    return path.endsWith(".yaml") || path.endsWith(".yml") || path.endsWith(".json");
   }
 
   private static CallOut callOut(String path, YamlTrees.Documents d) {

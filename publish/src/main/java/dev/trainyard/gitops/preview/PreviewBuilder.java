@@ -23,6 +23,8 @@ import java.util.TreeSet;
  * changed, not the new run id in every name.
  */
 public final class PreviewBuilder {
+  /** File names kustomize reads as a kustomization (kustomize {@code konfig.RecognizedKustomizationFileNames}). */
+  private static final java.util.Set<String> KUSTOMIZATION_FILES = java.util.Set.of("kustomization.yaml", "kustomization.yml", "Kustomization");
   private static final Comparator<RunChange> ORDER = Comparator.comparing(RunChange::status).thenComparing(r -> r.folder().path());
   private final Platform platform;
   private final JobSetFacts reader;
@@ -55,11 +57,30 @@ public final class PreviewBuilder {
       run(folder, base, head, previous).ifPresent(runs::add);
     }
     runs.sort(ORDER);
+    List<ObjectChange> otherObjects = otherObjects(other, base, head);
     List<QueueTotal> queues = QueueTotals.of(runs, platform);
     List<CallOut> callOuts = new ArrayList<>(CallOuts.of(runs, queues, platform));
+    callOuts.addAll(CallOuts.ofObjects("", otherObjects, platform));
     callOuts.addAll(FileProblems.of(changed, head, yaml));
     return new Preview(what.mode(), what.base(), what.head(), runs, queues, callOuts, what.diagnostics(),
-        List.copyOf(other), what.note());
+        List.copyOf(other), otherObjects, what.note());
+  }
+
+  /**
+   * The changed objects of manifests under {@code clusters/} outside run folders (ClusterQueues, LocalQueues,
+   * Secrets a platform team commits), named by path. Kustomization files are left out: their resource lists
+   * change with every run added or removed, which the runs already show, and an index-keyed diff of a list of
+   * 10,000 names would bury the rest.
+   */
+  private List<ObjectChange> otherObjects(Iterable<String> paths, Snapshot base, Snapshot head) {
+    List<ObjectChange> out = new ArrayList<>();
+    for (String path : paths) {
+      String name = path.substring(path.lastIndexOf('/') + 1);
+      if (path.startsWith("clusters/") && FileProblems.manifest(path) && !KUSTOMIZATION_FILES.contains(name)) {
+        out.addAll(changes(path, base.read(path), head.read(path)));
+      }
+    }
+    return out;
   }
 
   /**
@@ -102,13 +123,14 @@ public final class PreviewBuilder {
     names.addAll(now.keySet());
     List<ObjectChange> out = new ArrayList<>();
     for (String file : names) {
-      for (ObjectChange c : diff.diffAll(file, Optional.ofNullable(was.get(file)), Optional.ofNullable(now.get(file)))) {
-        if (c.status() != ObjectChange.Status.UNCHANGED) {
-          out.add(c);
-        }
-      }
+      out.addAll(changes(file, Optional.ofNullable(was.get(file)), Optional.ofNullable(now.get(file))));
     }
     return out;
+  }
+
+  /** The objects of one file that differ (unchanged ones left out). */
+  private List<ObjectChange> changes(String file, Optional<String> was, Optional<String> now) {
+    return diff.diffAll(file, was, now).stream().filter(c -> c.status() != ObjectChange.Status.UNCHANGED).toList();
   }
 
   /** The previous run's files with its run name, source commit and creation time read as the new run's. */
