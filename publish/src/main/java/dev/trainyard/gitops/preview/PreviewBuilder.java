@@ -108,9 +108,11 @@ public final class PreviewBuilder {
     if (now.isEmpty()) {
       return Optional.of(new RunChange(RunChange.Status.REMOVED, folder, before, after, Optional.empty(), objects(was, Map.of())));
     }
-    Optional<RunFacts> prev = after.flatMap(previous::of);
-    SortedMap<String, String> prevFiles = prev.map(p -> renamed(base.folder(p.folder().path()), p, after.get())).orElseGet(TreeMap::new);
-    return Optional.of(new RunChange(RunChange.Status.ADDED, folder, before, after, prev, objects(prevFiles, now)));
+    Optional<PreviousRuns.Found> found = after.flatMap(previous::of);
+    SortedMap<String, String> prevFiles = found.map(p -> renamed(base.folder(p.folder().path()), p, after.get())).orElseGet(TreeMap::new);
+    // The renamed JobSet is parsed once, for the previous run's facts and for the diff; provenance is the previous run's own.
+    Optional<RunFacts> prev = found.flatMap(p -> facts(folder, prevFiles).map(f -> f.of(p.folder(), p.sourceCommit(), p.createdAt())));
+    return Optional.of(new RunChange(RunChange.Status.ADDED, folder, before, after, prev, prev.isPresent() ? objects(prevFiles, now) : objects(Map.of(), now)));
   }
 
   private Optional<RunFacts> facts(RunFolder folder, Map<String, String> files) {
@@ -134,7 +136,7 @@ public final class PreviewBuilder {
   }
 
   /** The previous run's files with its run name, source commit and creation time read as the new run's. */
-  private static SortedMap<String, String> renamed(Map<String, String> files, RunFacts from, RunFacts to) {
+  private static SortedMap<String, String> renamed(Map<String, String> files, PreviousRuns.Found from, RunFacts to) {
     SortedMap<String, String> out = new TreeMap<>();
     files.forEach((name, text) -> out.put(name.replace(from.folder().run(), to.folder().run()), replace(replace(replace(text,
         from.folder().run(), to.folder().run()), from.sourceCommit(), to.sourceCommit()), from.createdAt(), to.createdAt())));

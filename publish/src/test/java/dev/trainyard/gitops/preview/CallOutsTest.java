@@ -102,6 +102,8 @@ class CallOutsTest {
     Preview p = preview(platform(PreviewCases.EXAMPLE), base, PreviewCases.files(base, head));
     RunChange added = p.runs(RunChange.Status.ADDED).get(0);
     assertEquals(PreviewCases.runFolder(newer), added.previous().orElseThrow().folder().path());
+    assertEquals(List.of(PreviewRepos.sha('2'), PreviewCases.T1.toString()), List.of(added.previous().get().sourceCommit(), added.previous().get().createdAt()),
+        "the previous run's own provenance, not the new run's");
     assertEquals("nodes 3 → 4 (vs. " + added.previous().get().folder().run() + ")", SummaryTables.since(added));
   }
 
