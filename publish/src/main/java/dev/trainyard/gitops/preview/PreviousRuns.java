@@ -40,14 +40,12 @@ final class PreviousRuns {
 
   /** The run {@code run} follows, if the tree holds an earlier run of its train.yaml (its JobSet is not parsed here). */
   Optional<Found> of(RunFacts run) {
-    if (run.sourcePath().isEmpty()) {
-      return Optional.empty();
-    }
     Found newest = null;
+    // The added run's own folder is not in the base tree, so every candidate is an earlier run.
     for (RunFolder candidate : index().getOrDefault(jobOf(run.folder().run(), run.jobName()), List.of())) {
-      Optional<String> text = candidate.equals(run.folder()) ? Optional.empty() : base.read(candidate.jobSetFile());
-      Map<String, String> a = text.map(t -> reader.annotations(candidate, t)).orElse(Map.of());
+      Map<String, String> a = base.read(candidate.jobSetFile()).map(t -> reader.annotations(candidate, t)).orElse(Map.of());
       String at = a.getOrDefault(Provenance.CREATED_AT, "");
+      // A run without source-path (a hand-written JobSet) matches none: "" never equals a missing annotation.
       boolean same = run.sourcePath().equals(a.get(Provenance.SOURCE_PATH)) && run.sourceRepo().equals(a.getOrDefault(Provenance.SOURCE_REPO, ""));
       if (same && (newest == null || NEWEST.compare(at + " " + candidate.run(), newest.createdAt() + " " + newest.folder().run()) > 0)) {
         newest = new Found(candidate, a.getOrDefault(Provenance.SOURCE_COMMIT, ""), at);

@@ -47,8 +47,7 @@ final class YamlTrees {
 
   /** The object {@code text} holds, or empty when it is not exactly one YAML object (a list, a scalar, broken YAML, several documents). */
   Optional<JsonNode> object(String text) {
-    Documents d = documents(text);
-    return d.readable() && d.objects().size() == 1 ? Optional.of(d.objects().get(0)) : Optional.empty();
+    return single(documents(text));
   }
 
   /** Every document of {@code text}, or the problem that makes it unreadable. */
@@ -56,10 +55,14 @@ final class YamlTrees {
     return parsed.computeIfAbsent(text, YamlTrees::parse);
   }
 
-  /** As {@link #object}, but not kept: for texts read once (the metadata blocks of earlier runs). */
+  /** As {@link #object}, but not kept: for texts read once (the JobSets of earlier runs that need a parse). */
   Optional<JsonNode> once(String text) {
-    Documents d = parsed.containsKey(text) ? parsed.get(text) : parse(text);
-    return d.readable() && d.objects().size() == 1 ? Optional.of(d.objects().get(0)) : Optional.empty();
+    return single(parse(text));
+  }
+
+  /** The only object of {@code d} (an unreadable file has none). */
+  private static Optional<JsonNode> single(Documents d) {
+    return d.objects().size() == 1 ? Optional.of(d.objects().get(0)) : Optional.empty();
   }
 
   static Documents parse(String text) {

@@ -110,4 +110,22 @@ class ObjectDiffTest {
     assertEquals(List.of(), c.fields());
     assertEquals("Kustomization kustomization.yaml", c.title());
   }
+
+  @Test
+  @DisplayName("empty maps and lists and nulls are values of their own: {} → [] → null is a change each time")
+  void emptyContainers() {
+    ObjectChange c = changed("kind: X\na: {}\nb: []\nc: null\nd: {k: v}\n", "kind: X\na: []\nb: null\nc: {}\nd: {}\n");
+    assertEquals(List.of(new FieldChange("a", Optional.of("{}"), Optional.of("[]"), false), new FieldChange("b", Optional.of("[]"), Optional.of("null"), false),
+        new FieldChange("c", Optional.of("null"), Optional.of("{}"), false), new FieldChange("d", Optional.empty(), Optional.of("{}"), false),
+        new FieldChange("d.k", Optional.of("v"), Optional.empty(), false)), c.fields());
+  }
+
+  @Test
+  @DisplayName("list items are keyed by name only when every item is an object with a distinct string name")
+  void namesMustBeUniqueStrings() {
+    assertEquals(List.of("l[1].v"), paths(changed("kind: X\nl: [{name: 1, v: a}, {name: 2, v: b}]\n", "kind: X\nl: [{name: 1, v: a}, {name: 2, v: c}]\n")));
+    assertEquals(List.of("l[1].v"), paths(changed("kind: X\nl: [{name: a, v: a}, {name: a, v: b}]\n", "kind: X\nl: [{name: a, v: a}, {name: a, v: c}]\n")));
+    assertEquals(List.of("l[1].v"), paths(changed("kind: X\nl: [{name: a, v: a}, {v: b}]\n", "kind: X\nl: [{name: a, v: a}, {v: c}]\n")));
+    assertEquals(List.of("l[b].v"), paths(changed("kind: X\nl: [{name: a, v: a}, {name: b, v: b}]\n", "kind: X\nl: [{name: a, v: a}, {name: b, v: c}]\n")));
+  }
 }

@@ -93,13 +93,15 @@ class SummaryTablesTest {
         new QueueTotal("team-a", "borrow", Optional.of("cq"), 2, BigDecimal.valueOf(9), Optional.of(eight), Optional.of("research")),
         new QueueTotal("team-a", "over", Optional.of("cq"), 1, BigDecimal.valueOf(9), Optional.of(eight), Optional.empty()),
         new QueueTotal("team-a", "cpu-only", Optional.of("cq"), 1, eight, Optional.empty(), Optional.of("research")),
-        new QueueTotal("team-a", "none", Optional.empty(), 1, BigDecimal.ZERO, Optional.empty(), Optional.empty()));
+        new QueueTotal("team-a", "none", Optional.empty(), 1, BigDecimal.ZERO, Optional.empty(), Optional.empty()),
+        new QueueTotal("team-a", "cpu", Optional.of("cpu"), 1, BigDecimal.ZERO, Optional.empty(), Optional.empty()));
     assertEquals(List.of(
         "| team-a/fits | cq | 1 | 8 | 8 | fits |",
         "| team-a/borrow | cq | 2 | 9 | 8 (cohort `research`) | **over: only by borrowing** |",
         "| team-a/over | cq | 1 | 9 | 8 | **over quota** |",
         "| team-a/cpu-only | cq | 1 | 8 | GPUs not covered (cohort `research`) | **over quota** |",
-        "| team-a/none | — | 1 | 0 | no such queue | **never admitted** |"), SummaryTables.queues(preview(List.of(), queues)).body());
+        "| team-a/none | — | 1 | 0 | no such queue | **never admitted** |",
+        "| team-a/cpu | cpu | 1 | 0 | GPUs not covered | fits |"), SummaryTables.queues(preview(List.of(), queues)).body());
   }
 
   @Test
