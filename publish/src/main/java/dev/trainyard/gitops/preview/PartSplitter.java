@@ -134,8 +134,9 @@ final class PartSplitter {
     used = 0;
   }
 
+  /** {@code parts} (at least one) with their markers, headings and footers. */
   private static List<String> render(List<List<String>> parts) {
-    int m = Math.max(1, parts.size());
+    int m = parts.size();
     List<String> out = new ArrayList<>();
     for (int n = 1; n <= m; n++) {
       StringBuilder part = new StringBuilder();
@@ -144,7 +145,7 @@ final class PartSplitter {
       if (n > 1) {
         part.append("## Trainyard preview (part ").append(n).append(" of ").append(m).append(", continued)\n\n");
       }
-      for (String line : parts.isEmpty() ? List.<String>of() : parts.get(n - 1)) {
+      for (String line : parts.get(n - 1)) {
         part.append(line).append('\n');
       }
       if (n < m) {

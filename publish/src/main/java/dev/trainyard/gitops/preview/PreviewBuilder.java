@@ -25,7 +25,8 @@ import java.util.TreeSet;
 public final class PreviewBuilder {
   /** File names kustomize reads as a kustomization (kustomize {@code konfig.RecognizedKustomizationFileNames}). */
   private static final java.util.Set<String> KUSTOMIZATION_FILES = java.util.Set.of("kustomization.yaml", "kustomization.yml", "Kustomization");
-  private static final Comparator<RunChange> ORDER = Comparator.comparing(RunChange::status).thenComparing(r -> r.folder().path());
+  /** Added, changed, removed; by path within each (the runs are built in path order, and the sort is stable). */
+  private static final Comparator<RunChange> ORDER = Comparator.comparing(RunChange::status);
   private final Platform platform;
   private final JobSetFacts reader;
   private final ObjectDiff diff;
@@ -117,7 +118,7 @@ public final class PreviewBuilder {
 
   private Optional<RunFacts> facts(RunFolder folder, Map<String, String> files) {
     String name = folder.jobSetFile().substring(folder.path().length() + 1);
-    return files.isEmpty() ? Optional.empty() : reader.read(folder, Optional.ofNullable(files.get(name)));
+    return reader.read(folder, Optional.ofNullable(files.get(name)));
   }
 
   private List<ObjectChange> objects(Map<String, String> was, Map<String, String> now) {

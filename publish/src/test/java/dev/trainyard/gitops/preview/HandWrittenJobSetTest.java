@@ -108,4 +108,37 @@ class HandWrittenJobSetTest {
     assertEquals("not a Kubernetes object (document 2 is not a YAML mapping)", YamlTrees.parse("kind: A\n---\n- x\n").problem());
     assertTrue(YamlTrees.parse("kind: A\n").readable());
   }
+
+  @Test
+  @DisplayName("runs are listed added, changed, removed, each by path; a run folder is clusters/<cluster>/<namespace>/<run>/, never a _ or . folder")
+  void orderAndFolders() {
+    Map<String, String> base = new HashMap<>();
+    base.put(path("a-000001"), jobSet("a-000001", "t1", "img:1"));
+    base.put(path("c-000001"), jobSet("c-000001", "t1", "img:1"));
+    Map<String, String> head = new HashMap<>();
+    head.put(path("c-000001"), jobSet("c-000001", "t1", "img:2"));
+    head.put(path("d-000001"), jobSet("d-000001", "t1", "img:1"));
+    head.put(path("b-000001"), jobSet("b-000001", "t1", "img:1"));
+    List<String> order = preview(base, head).runs().stream().map(r -> r.status() + " " + r.folder().run()).toList();
+    assertEquals(List.of("ADDED b-000001", "ADDED d-000001", "CHANGED c-000001", "REMOVED a-000001"), order);
+    assertEquals(Optional.of(new RunFolder("c", "ns", "r")), PreviewBuilder.runOf("clusters/c/ns/r/f.yaml"));
+    assertEquals(Optional.of(new RunFolder("c", "ns", "r")), PreviewBuilder.runOf("clusters/c/ns/r/sub/f.yaml"));
+    for (String other : List.of("clusters/c/ns/f.yaml", "other/c/ns/r/f.yaml", "clusters/_c/ns/r/f.yaml", "clusters/c/_queues/r/f.yaml",
+        "clusters/c/ns/.git/f", "clusters/.c/ns/r/f.yaml", "clusters/c/.ns/r/f.yaml", "clusters/c/ns/_r/f.yaml")) {
+      assertEquals(Optional.empty(), PreviewBuilder.runOf(other), other);
+    }
+  }
+
+  @Test
+  @DisplayName("a previous run without a source commit or creation time is compared as it is: only what really differs shows")
+  void previousWithoutProvenance() {
+    Map<String, String> base = Map.of(path("a-000001"), jobSet("a-000001", "", "img:1").replace("    trainyard.dev/created-at: \"\"\n", ""));
+    Map<String, String> head = new HashMap<>(base);
+    head.put(path("a-000009"), jobSet("a-000009", "2026-12-01T09:00:00Z", "img:1").replace("  labels:\n",
+        "    trainyard.dev/source-commit: 0123456789abcdef0123456789abcdef01234567\n  labels:\n"));
+    RunChange added = preview(base, head).runs().get(0);
+    assertEquals("a-000001", added.previous().orElseThrow().folder().run());
+    assertEquals(List.of("metadata.annotations[\"trainyard.dev/created-at\"]", "metadata.annotations[\"trainyard.dev/source-commit\"]"),
+        added.objects().get(0).fields().stream().map(FieldChange::path).toList());
+  }
 }

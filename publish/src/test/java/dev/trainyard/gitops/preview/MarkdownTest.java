@@ -1,6 +1,7 @@
 package dev.trainyard.gitops.preview;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Optional;
@@ -94,5 +95,19 @@ class MarkdownTest {
     assertEquals("2Gi", Quantity.show("memory", java.math.BigDecimal.valueOf(2L << 30)));
     assertEquals("2048", Quantity.show("cpu", new java.math.BigDecimal("2048.000")));
     assertEquals("0", Quantity.plain(new java.math.BigDecimal("0.00")));
+  }
+
+  @Test
+  @DisplayName("the Changes section: absent when nothing changed; an unreadable file named without content; a first run of an unknown train.yaml")
+  void changesSection() {
+    Preview empty = new Preview(Preview.Mode.GITOPS, "b", "h", List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), "Nothing.");
+    assertEquals(List.of(), MarkdownChanges.of(empty));
+    dev.trainyard.gitops.RunFolder folder = new dev.trainyard.gitops.RunFolder("c", "ns", "r-1");
+    ObjectChange broken = new ObjectChange("extra.yaml", "?", "extra.yaml", ObjectChange.Status.CHANGED, ObjectChange.SecretForm.UNKNOWN, false, List.of(),
+        Optional.empty(), true);
+    RunChange run = new RunChange(RunChange.Status.ADDED, folder, Optional.empty(), Optional.of(RunFacts.unknown(folder)), Optional.empty(), List.of(broken));
+    String md = MarkdownPreview.whole(new Preview(Preview.Mode.GITOPS, "b", "h", List.of(run), List.of(), List.of(), List.of(), List.of(), List.of(), ""));
+    assertTrue(md.contains("New run in `clusters/c/ns/r-1/`: the first of `its train.yaml`."), md);
+    assertTrue(md.contains("- `extra.yaml` changed: not a readable YAML object, so its content is not shown (it may hold Secret data)"), md);
   }
 }
