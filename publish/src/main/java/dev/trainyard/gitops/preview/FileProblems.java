@@ -47,6 +47,11 @@ final class FileProblems {
   private static CallOut callOut(String path, YamlTrees.Documents d) {
     Optional<RunFolder> run = PreviewBuilder.runOf(path);
     String where = "`" + path + (d.line() < 1 ? "" : ":" + d.line() + ":" + d.column()) + "`";
+    if (d.problem().equals(YamlTrees.ALIASES)) {
+      // Valid YAML that Flux and Argo CD apply: a warning that the preview cannot show it, not a refusal.
+      return new CallOut(CallOut.Severity.WARNING, "yaml-aliases", run.map(RunFolder::run).orElse(""), where + " is " + d.problem()
+          + ": its objects are neither shown nor checked here; review the file itself");
+    }
     if (run.isPresent() && run.get().jobSetFile().equals(path)) {
       return new CallOut(CallOut.Severity.REFUSED, "unreadable-jobset", run.get().run(), where + ": the run's JobSet is " + d.problem()
           + ", so Flux / Argo CD cannot apply it and the preview cannot read what it runs; its content is not shown (fix the file or re-run `trainyard submit`)");

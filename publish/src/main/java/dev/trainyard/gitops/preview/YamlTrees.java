@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -21,6 +22,11 @@ import java.util.Optional;
  */
 final class YamlTrees {
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+  /**
+   * The problem of a file that uses YAML aliases: Jackson reads an alias ({@code *name}) as the text {@code name},
+   * not as the anchored node, so its objects cannot be shown or checked faithfully (kubectl and kustomize expand them).
+   */
+  static final String ALIASES = "written with YAML aliases (*name), which the preview does not expand";
   private final Map<String, Documents> parsed = new HashMap<>();
 
   /**
@@ -67,6 +73,9 @@ final class YamlTrees {
 
   static Documents parse(String text) {
     try {
+      if (aliased(text)) {
+        return new Documents(List.of(), ALIASES);
+      }
       List<JsonNode> docs = read(text);
       for (int i = 0; i < docs.size(); i++) {
         if (!docs.get(i).isObject()) {
@@ -91,6 +100,21 @@ final class YamlTrees {
     } catch (java.io.IOException | RuntimeException e) {
       return Optional.empty();
     }
+  }
+
+  /** Whether {@code text} uses an alias anywhere (only texts with a {@code *} are scanned: an alias starts with one). */
+  private static boolean aliased(String text) throws java.io.IOException {
+    if (text.indexOf('*') < 0) {
+      return false;
+    }
+    try (YAMLParser p = (YAMLParser) YAML.createParser(text)) {
+      while (p.nextToken() != null) {
+        if (p.isCurrentAlias()) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   /** The documents one by one (a root list stays one list: Jackson's readValues would unwrap it), empty ones left out. */

@@ -187,6 +187,12 @@ class PreviewFindingsTest {
     int n = 0;
     for (String content : contents) {
       Preview p = PreviewCases.gitOps(temp.resolve("g" + n++), base, Map.of(js, content), List.of());
+      assertHidden(p);
+      if (content.contains("*x")) {
+        // Valid YAML the preview cannot read faithfully: a warning naming the file, not a refusal.
+        assertTrue(p.callOuts().stream().anyMatch(c -> c.code().equals("yaml-aliases") && c.message().startsWith("`" + js)), p.callOuts().toString());
+        continue;
+      }
       assertTrue(p.refused(), content);
       // A readable JobSet of the wrong shape is checked like any other (its queue is unknown: refused); anything else is unreadable.
       boolean named = p.callOuts().stream().anyMatch(c -> c.code().equals("unreadable-jobset") && c.message().startsWith("`" + js));
@@ -227,5 +233,26 @@ class PreviewFindingsTest {
     assertTrue(others.contains("- `clusters/local/ml/_queues/kustomization.yaml`") && !others.contains("secret-db.yaml]"), others);
     assertTrue(JsonPreview.render(p).contains("\"otherObjects\" : [ {\n    \"file\" : \"clusters/local/_cluster/clusterqueue-ml.yaml\""));
     assertHidden(p);
+  }
+
+  @Test
+  @DisplayName("a manifest written with YAML aliases (which the preview's reader would take as plain text) is a warning call-out, its content not shown; "
+      + "a JobSet with aliases is not refused, its facts unknown")
+  void yamlAliases() throws Exception {
+    Map<String, String> base = PreviewCases.files(Map.of("platform.yaml", EXAMPLE), run());
+    String folder = PreviewCases.runFolder(base);
+    String js = jobSet(base);
+    String aliased = "kind: ConfigMap\nmetadata: {name: x}\ndata:\n  a: &v " + VALUE + "\n  b: *v\n";
+    Preview p = PreviewCases.gitOps(temp.resolve("g"), base, Map.of(folder + "/configmap-x.yaml", aliased,
+        js, base.get(js).replaceFirst("\nspec:\n", "\nx-shared: &shared {a: b}\nx-use: *shared\nspec:\n")), List.of());
+    List<CallOut> warned = p.callOuts().stream().filter(c -> c.code().equals("yaml-aliases")).toList();
+    assertEquals(2, warned.size(), p.callOuts().toString());
+    assertTrue(warned.stream().allMatch(c -> c.severity() == CallOut.Severity.WARNING), warned.toString());
+    assertTrue(warned.get(0).message().startsWith("`" + folder + "/configmap-x.yaml` is written with YAML aliases"), warned.get(0).message());
+    assertTrue(p.runs().get(0).after().isEmpty(), "the aliased JobSet is not read as if its aliases were text");
+    assertFalse(p.callOuts().stream().anyMatch(c -> c.code().equals("unreadable-jobset")), p.callOuts().toString());
+    assertTrue(p.runs().get(0).objects().stream().filter(o -> o.file().equals("configmap-x.yaml")).allMatch(ObjectChange::unreadable));
+    assertFalse(everything(p).contains(VALUE.substring(0, 16)));
+    assertTrue(YamlTrees.parse("a: '*not an alias'\nb: \"x * y\"\n").readable(), "a * inside a scalar is no alias");
   }
 }
