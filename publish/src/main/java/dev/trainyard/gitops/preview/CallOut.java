@@ -9,7 +9,7 @@ import java.util.Objects;
  *     runs, but maybe not as expected
  * @param code a stable id tools match on ({@code immutable-field}, {@code runtime-changed}, {@code image-changed},
  *     {@code queue-missing}, {@code not-covered}, {@code over-quota}, {@code borrowing}, {@code queue-total},
- *     {@code plain-secret}, {@code immutable-secret}, {@code unreadable-jobset}, {@code unreadable-file})
+ *     {@code plain-secret}, {@code immutable-secret}, {@code unreadable-jobset}, {@code unreadable-file}, {@code yaml-aliases})
  * @param run the run it is about, or "" for a whole queue
  * @param message what and why, in one sentence
  */

@@ -30,12 +30,12 @@ final class CallOuts {
     List<CallOut> out = new ArrayList<>();
     for (RunChange run : runs) {
       if (run.status() == RunChange.Status.CHANGED) {
-        immutable(run, out);
+        immutable(run.folder().run(), run.objects(), out);
       }
       if (run.after().isPresent()) {
         versions(run, out);
         quota(run.after().get(), platform, out);
-        plainSecrets(run, platform, out);
+        plainSecrets(run.folder().run(), run.objects(), platform, out);
       }
     }
     for (QueueTotal q : queues) {
@@ -44,8 +44,19 @@ final class CallOuts {
     return out;
   }
 
-  private static void immutable(RunChange run, List<CallOut> out) {
-    for (ObjectChange o : run.objects()) {
+  /**
+   * The call-outs of changed objects outside run folders ({@code run} ""): immutable fields changed in place and
+   * plain Secrets the policy objects to, as for a run's objects.
+   */
+  static List<CallOut> ofObjects(String run, List<ObjectChange> objects, Platform platform) {
+    List<CallOut> out = new ArrayList<>();
+    immutable(run, objects, out);
+    plainSecrets(run, objects, platform, out);
+    return out;
+  }
+
+  private static void immutable(String run, List<ObjectChange> objects, List<CallOut> out) {
+    for (ObjectChange o : objects) {
       if (o.status() != ObjectChange.Status.CHANGED) {
         continue;
       }
@@ -57,8 +68,9 @@ final class CallOuts {
       if (!hit.isEmpty()) {
         String more = hit.size() > PATHS_SHOWN ? " and " + (hit.size() - PATHS_SHOWN) + " more" : "";
         out.add(new CallOut(CallOut.Severity.REFUSED, o.kind().equals("JobSet") || o.kind().equals("LocalQueue") ? "immutable-field" : "immutable-secret",
-            run.folder().run(), o.title() + " changes " + String.join(", ", hit.subList(0, Math.min(PATHS_SHOWN, hit.size()))) + more
-                + " in place, which the API server refuses (immutable): start a new run instead (`trainyard submit --rerun`)"));
+            run, o.title() + " changes " + String.join(", ", hit.subList(0, Math.min(PATHS_SHOWN, hit.size()))) + more
+                + " in place, which the API server refuses (immutable): " + (run.isEmpty() ? "delete it and create it anew instead"
+                : "start a new run instead (`trainyard submit --rerun`)")));
       }
     }
   }
@@ -114,13 +126,13 @@ final class CallOuts {
     }
   }
 
-  private static void plainSecrets(RunChange run, Platform platform, List<CallOut> out) {
+  private static void plainSecrets(String run, List<ObjectChange> objects, Platform platform, List<CallOut> out) {
     if (platform.secrets().mode() == Platform.SecretsMode.PLAIN) {
       return;
     }
-    for (ObjectChange o : run.objects()) {
+    for (ObjectChange o : objects) {
       if (o.secret() == ObjectChange.SecretForm.PLAIN && o.status() != ObjectChange.Status.REMOVED) {
-        out.add(new CallOut(CallOut.Severity.REFUSED, "plain-secret", run.folder().run(), o.title() + " is a plain Secret (base64, not encrypted) but"
+        out.add(new CallOut(CallOut.Severity.REFUSED, "plain-secret", run, o.title() + " is a plain Secret (base64, not encrypted) but"
             + " platform.yaml's secrets policy is " + platform.secrets().mode().id() + ": anyone who can read the GitOps repo can read it"));
       }
     }

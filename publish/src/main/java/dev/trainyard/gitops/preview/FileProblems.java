@@ -21,7 +21,7 @@ final class FileProblems {
   static List<CallOut> of(List<String> changed, Snapshot head, YamlTrees yaml) {
     List<CallOut> out = new ArrayList<>();
     for (String path : changed.stream().sorted().toList()) {
-      if (!path.startsWith("clusters/") || !(path.endsWith(".yaml") || path.endsWith(".yml") || path.endsWith(".json"))) {
+      if (!path.startsWith("clusters/") || !manifest(path)) {
         continue;
       }
       Optional<String> text = head.read(path);
@@ -39,9 +39,19 @@ final class FileProblems {
     return out;
   }
 
+  /** Whether Flux and Argo CD read {@code path} as a manifest: {@code .yaml}, {@code .yml} or {@code .json}. */
+  static boolean manifest(String path) {
+    return path.endsWith(".yaml") || path.endsWith(".yml") || path.endsWith(".json");
+  }
+
   private static CallOut callOut(String path, YamlTrees.Documents d) {
     Optional<RunFolder> run = PreviewBuilder.runOf(path);
     String where = "`" + path + (d.line() < 1 ? "" : ":" + d.line() + ":" + d.column()) + "`";
+    if (d.problem().equals(YamlTrees.ALIASES)) {
+      // Valid YAML that Flux and Argo CD apply: a warning that the preview cannot show it, not a refusal.
+      return new CallOut(CallOut.Severity.WARNING, "yaml-aliases", run.map(RunFolder::run).orElse(""), where + " is " + d.problem()
+          + ": its objects are neither shown nor checked here; review the file itself");
+    }
     if (run.isPresent() && run.get().jobSetFile().equals(path)) {
       return new CallOut(CallOut.Severity.REFUSED, "unreadable-jobset", run.get().run(), where + ": the run's JobSet is " + d.problem()
           + ", so Flux / Argo CD cannot apply it and the preview cannot read what it runs; its content is not shown (fix the file or re-run `trainyard submit`)");

@@ -31,17 +31,18 @@ final class JobSetFacts {
   }
 
   /**
-   * The JobSet's provenance annotations only, read from its {@code metadata:} block alone when the file is
-   * block-style YAML (as Trainyard writes it), so scanning the earlier runs of a train.yaml parses a few lines
-   * per run instead of a whole JobSet; the whole file otherwise.
+   * The JobSet's provenance annotations only, read from the lines of its {@code metadata:} block when the file is
+   * laid out as Trainyard writes it ({@link AnnotationLines}), so scanning the earlier runs of a train.yaml parses
+   * no YAML; the whole file is parsed otherwise.
    */
   Map<String, String> annotations(RunFolder run, String text) {
-    Optional<String> block = metadataBlock(text);
-    Optional<Map<String, String>> fast = block.flatMap(AnnotationLines::of);
+    Optional<Map<String, String>> fast = metadataBlock(text).flatMap(AnnotationLines::of);
     if (fast.isPresent()) {
       return fast.get();
     }
-    Optional<JsonNode> root = yaml.once(block.orElse(text)).or(() -> block.isPresent() ? yaml.once(text) : Optional.empty());
+    // The whole file, not the metadata block alone: the block may use an anchor defined above it, which a parse of
+    // the block alone reads as no annotations at all.
+    Optional<JsonNode> root = yaml.once(text);
     Map<String, String> out = new TreeMap<>();
     root.ifPresent(r -> r.path("metadata").path("annotations").fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue().asText())));
     return out;

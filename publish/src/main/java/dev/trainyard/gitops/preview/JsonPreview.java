@@ -34,6 +34,8 @@ public final class JsonPreview {
     diagnostics(root, p);
     ArrayNode other = root.putArray("otherFiles");
     p.otherFiles().forEach(other::add);
+    ArrayNode otherObjects = root.putArray("otherObjects");
+    p.otherObjects().forEach(c -> object(otherObjects.addObject(), c));
     return root.toPrettyString() + "\n";
   }
 

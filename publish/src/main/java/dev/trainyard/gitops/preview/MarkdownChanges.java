@@ -6,7 +6,8 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * The "Changes" section: per run a heading, then one collapsible {@code <details>} per object. A changed
+ * The "Changes" section: per run a heading, then one collapsible {@code <details>} per object; then the other
+ * changed files by name, followed by a {@code <details>} per changed object among them (queues, Secrets). A changed
  * object shows its changed fields by path ({@code @@ spec.replicatedJobs[node].replicas @@}, then
  * {@code -} old / {@code +} new; multi-line values as a line diff); an added object shows its YAML; Secret
  * values show only {@code *** (before)} / {@code *** (after)}. Lines longer than {@link #WRAP} characters
@@ -25,24 +26,32 @@ final class MarkdownChanges {
     blocks.add(Block.text(List.of("### Changes", "")));
     for (RunChange r : p.runs()) {
       blocks.add(Block.text(List.of("#### " + r.status().name().toLowerCase(Locale.ROOT) + " " + Md.code(r.folder().run()), "", context(r), "")));
-      List<String> removed = new ArrayList<>();
-      for (ObjectChange o : r.objects()) {
-        if (o.status() == ObjectChange.Status.REMOVED && !o.unreadable()) {
-          removed.add("- removed " + Md.code(o.title()));
-        } else {
-          blocks.add(object(o));
-        }
-      }
-      if (!removed.isEmpty()) {
-        removed.add("");
-        blocks.add(Block.text(removed));
-      }
+      blocks.addAll(objects(r.objects()));
     }
     if (!p.otherFiles().isEmpty()) {
       List<String> lines = new ArrayList<>(List.of("#### Other files", ""));
       p.otherFiles().forEach(f -> lines.add("- " + Md.code(f)));
       lines.add("");
       blocks.add(Block.text(lines));
+      blocks.addAll(objects(p.otherObjects()));
+    }
+    return blocks;
+  }
+
+  /** One block per object, removed ones listed together by name after them (their content is gone). */
+  private static List<Block> objects(List<ObjectChange> objects) {
+    List<Block> blocks = new ArrayList<>();
+    List<String> removed = new ArrayList<>();
+    for (ObjectChange o : objects) {
+      if (o.status() == ObjectChange.Status.REMOVED && !o.unreadable()) {
+        removed.add("- removed " + Md.code(o.title()));
+      } else {
+        blocks.add(object(o));
+      }
+    }
+    if (!removed.isEmpty()) {
+      removed.add("");
+      blocks.add(Block.text(removed));
     }
     return blocks;
   }

@@ -39,12 +39,21 @@ final class PartSplitter {
     this.budget = limit - RESERVED;
   }
 
-  /** The parts of {@code blocks}, each at most {@code limit} UTF-8 bytes, with their markers. */
+  /**
+   * The parts of {@code blocks}, each at most {@code limit} UTF-8 bytes, with their markers: one part whenever the
+   * whole fits in {@code limit} (only longer output is split).
+   */
   static List<String> split(List<Block> blocks, int limit) {
     PartSplitter s = new PartSplitter(limit);
+    List<String> all = new ArrayList<>();
+    blocks.forEach(b -> all.addAll(b.lines()));
+    List<String> one = render(List.of(all));
+    if (one.get(0).getBytes(StandardCharsets.UTF_8).length <= limit) {
+      return one;
+    }
     blocks.forEach(s::add);
     s.flush();
-    return s.render();
+    return render(s.parts);
   }
 
   private void add(Block b) {
@@ -125,8 +134,9 @@ final class PartSplitter {
     used = 0;
   }
 
-  private List<String> render() {
-    int m = Math.max(1, parts.size());
+  /** {@code parts} (at least one) with their markers, headings and footers. */
+  private static List<String> render(List<List<String>> parts) {
+    int m = parts.size();
     List<String> out = new ArrayList<>();
     for (int n = 1; n <= m; n++) {
       StringBuilder part = new StringBuilder();
@@ -135,7 +145,7 @@ final class PartSplitter {
       if (n > 1) {
         part.append("## Trainyard preview (part ").append(n).append(" of ").append(m).append(", continued)\n\n");
       }
-      for (String line : parts.isEmpty() ? List.<String>of() : parts.get(n - 1)) {
+      for (String line : parts.get(n - 1)) {
         part.append(line).append('\n');
       }
       if (n < m) {

@@ -16,10 +16,12 @@ import java.util.Objects;
  * @param callOuts refusals first, then warnings
  * @param diagnostics every compile diagnostic, sorted as {@code validate} prints them
  * @param otherFiles changed files outside run folders (queues, kustomize roots, platform.yaml), sorted
+ * @param otherObjects the objects of those files that differ, field by field as a run's ({@link ObjectChange#file} is the
+ *     file's path): manifests under {@code clusters/} except kustomization files, whose resource lists follow the runs
  * @param note a sentence shown when nothing changed ("No job folder … changed …"), else ""
  */
 public record Preview(Mode mode, String base, String head, List<RunChange> runs, List<QueueTotal> queues, List<CallOut> callOuts,
-    List<Diagnostic> diagnostics, List<String> otherFiles, String note) {
+    List<Diagnostic> diagnostics, List<String> otherFiles, List<ObjectChange> otherObjects, String note) {
   /** Which repository the pull request is in. */
   public enum Mode { SOURCE, GITOPS }
 
@@ -30,6 +32,7 @@ public record Preview(Mode mode, String base, String head, List<RunChange> runs,
     callOuts = callOuts.stream().sorted().toList();
     diagnostics = diagnostics.stream().distinct().sorted(Diagnostic.ORDER).toList();
     otherFiles = List.copyOf(otherFiles);
+    otherObjects = List.copyOf(otherObjects);
   }
 
   /** Runs with {@code status}. */

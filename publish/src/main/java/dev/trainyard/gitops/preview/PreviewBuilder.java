@@ -23,7 +23,10 @@ import java.util.TreeSet;
  * changed, not the new run id in every name.
  */
 public final class PreviewBuilder {
-  private static final Comparator<RunChange> ORDER = Comparator.comparing(RunChange::status).thenComparing(r -> r.folder().path());
+  /** File names kustomize reads as a kustomization (kustomize {@code konfig.RecognizedKustomizationFileNames}). */
+  private static final java.util.Set<String> KUSTOMIZATION_FILES = java.util.Set.of("kustomization.yaml", "kustomization.yml", "Kustomization");
+  /** Added, changed, removed; by path within each (the runs are built in path order, and the sort is stable). */
+  private static final Comparator<RunChange> ORDER = Comparator.comparing(RunChange::status);
   private final Platform platform;
   private final JobSetFacts reader;
   private final ObjectDiff diff;
@@ -55,11 +58,30 @@ public final class PreviewBuilder {
       run(folder, base, head, previous).ifPresent(runs::add);
     }
     runs.sort(ORDER);
+    List<ObjectChange> otherObjects = otherObjects(other, base, head);
     List<QueueTotal> queues = QueueTotals.of(runs, platform);
     List<CallOut> callOuts = new ArrayList<>(CallOuts.of(runs, queues, platform));
+    callOuts.addAll(CallOuts.ofObjects("", otherObjects, platform));
     callOuts.addAll(FileProblems.of(changed, head, yaml));
     return new Preview(what.mode(), what.base(), what.head(), runs, queues, callOuts, what.diagnostics(),
-        List.copyOf(other), what.note());
+        List.copyOf(other), otherObjects, what.note());
+  }
+
+  /**
+   * The changed objects of manifests under {@code clusters/} outside run folders (ClusterQueues, LocalQueues,
+   * Secrets a platform team commits), named by path. Kustomization files are left out: their resource lists
+   * change with every run added or removed, which the runs already show, and an index-keyed diff of a list of
+   * 10,000 names would bury the rest.
+   */
+  private List<ObjectChange> otherObjects(Iterable<String> paths, Snapshot base, Snapshot head) {
+    List<ObjectChange> out = new ArrayList<>();
+    for (String path : paths) {
+      String name = path.substring(path.lastIndexOf('/') + 1);
+      if (path.startsWith("clusters/") && FileProblems.manifest(path) && !KUSTOMIZATION_FILES.contains(name)) {
+        out.addAll(changes(path, base.read(path), head.read(path)));
+      }
+    }
+    return out;
   }
 
   /**
@@ -87,14 +109,16 @@ public final class PreviewBuilder {
     if (now.isEmpty()) {
       return Optional.of(new RunChange(RunChange.Status.REMOVED, folder, before, after, Optional.empty(), objects(was, Map.of())));
     }
-    Optional<RunFacts> prev = after.flatMap(previous::of);
-    SortedMap<String, String> prevFiles = prev.map(p -> renamed(base.folder(p.folder().path()), p, after.get())).orElseGet(TreeMap::new);
-    return Optional.of(new RunChange(RunChange.Status.ADDED, folder, before, after, prev, objects(prevFiles, now)));
+    Optional<PreviousRuns.Found> found = after.flatMap(previous::of);
+    SortedMap<String, String> prevFiles = found.map(p -> renamed(base.folder(p.folder().path()), p, after.get())).orElseGet(TreeMap::new);
+    // The renamed JobSet is parsed once, for the previous run's facts and for the diff; provenance is the previous run's own.
+    Optional<RunFacts> prev = found.flatMap(p -> facts(folder, prevFiles).map(f -> f.of(p.folder(), p.sourceCommit(), p.createdAt())));
+    return Optional.of(new RunChange(RunChange.Status.ADDED, folder, before, after, prev, prev.isPresent() ? objects(prevFiles, now) : objects(Map.of(), now)));
   }
 
   private Optional<RunFacts> facts(RunFolder folder, Map<String, String> files) {
     String name = folder.jobSetFile().substring(folder.path().length() + 1);
-    return files.isEmpty() ? Optional.empty() : reader.read(folder, Optional.ofNullable(files.get(name)));
+    return reader.read(folder, Optional.ofNullable(files.get(name)));
   }
 
   private List<ObjectChange> objects(Map<String, String> was, Map<String, String> now) {
@@ -102,17 +126,18 @@ public final class PreviewBuilder {
     names.addAll(now.keySet());
     List<ObjectChange> out = new ArrayList<>();
     for (String file : names) {
-      for (ObjectChange c : diff.diffAll(file, Optional.ofNullable(was.get(file)), Optional.ofNullable(now.get(file)))) {
-        if (c.status() != ObjectChange.Status.UNCHANGED) {
-          out.add(c);
-        }
-      }
+      out.addAll(changes(file, Optional.ofNullable(was.get(file)), Optional.ofNullable(now.get(file))));
     }
     return out;
   }
 
+  /** The objects of one file that differ (unchanged ones left out). */
+  private List<ObjectChange> changes(String file, Optional<String> was, Optional<String> now) {
+    return diff.diffAll(file, was, now).stream().filter(c -> c.status() != ObjectChange.Status.UNCHANGED).toList();
+  }
+
   /** The previous run's files with its run name, source commit and creation time read as the new run's. */
-  private static SortedMap<String, String> renamed(Map<String, String> files, RunFacts from, RunFacts to) {
+  private static SortedMap<String, String> renamed(Map<String, String> files, PreviousRuns.Found from, RunFacts to) {
     SortedMap<String, String> out = new TreeMap<>();
     files.forEach((name, text) -> out.put(name.replace(from.folder().run(), to.folder().run()), replace(replace(replace(text,
         from.folder().run(), to.folder().run()), from.sourceCommit(), to.sourceCommit()), from.createdAt(), to.createdAt())));

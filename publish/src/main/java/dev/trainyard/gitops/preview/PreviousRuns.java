@@ -29,25 +29,29 @@ final class PreviousRuns {
     this.reader = reader;
   }
 
-  /** The run {@code run} follows, if the tree holds an earlier run of its train.yaml. */
-  Optional<RunFacts> of(RunFacts run) {
-    if (run.sourcePath().isEmpty()) {
-      return Optional.empty();
-    }
-    RunFolder newest = null;
-    String newestAt = "";
+  /**
+   * An earlier run found.
+   *
+   * @param folder its folder in the base tree
+   * @param sourceCommit its {@code trainyard.dev/source-commit}, or ""
+   * @param createdAt its {@code trainyard.dev/created-at}, or ""
+   */
+  record Found(RunFolder folder, String sourceCommit, String createdAt) {}
+
+  /** The run {@code run} follows, if the tree holds an earlier run of its train.yaml (its JobSet is not parsed here). */
+  Optional<Found> of(RunFacts run) {
+    Found newest = null;
+    // The added run's own folder is not in the base tree, so every candidate is an earlier run.
     for (RunFolder candidate : index().getOrDefault(jobOf(run.folder().run(), run.jobName()), List.of())) {
-      Optional<String> text = candidate.equals(run.folder()) ? Optional.empty() : base.read(candidate.jobSetFile());
-      Map<String, String> a = text.map(t -> reader.annotations(candidate, t)).orElse(Map.of());
+      Map<String, String> a = base.read(candidate.jobSetFile()).map(t -> reader.annotations(candidate, t)).orElse(Map.of());
       String at = a.getOrDefault(Provenance.CREATED_AT, "");
+      // A run without source-path (a hand-written JobSet) matches none: "" never equals a missing annotation.
       boolean same = run.sourcePath().equals(a.get(Provenance.SOURCE_PATH)) && run.sourceRepo().equals(a.getOrDefault(Provenance.SOURCE_REPO, ""));
-      if (same && (newest == null || NEWEST.compare(at + " " + candidate.run(), newestAt + " " + newest.run()) > 0)) {
-        newest = candidate;
-        newestAt = at;
+      if (same && (newest == null || NEWEST.compare(at + " " + candidate.run(), newest.createdAt() + " " + newest.folder().run()) > 0)) {
+        newest = new Found(candidate, a.getOrDefault(Provenance.SOURCE_COMMIT, ""), at);
       }
     }
-    RunFolder found = newest;
-    return found == null ? Optional.empty() : reader.read(found, base.read(found.jobSetFile()));
+    return Optional.ofNullable(newest);
   }
 
   private Map<String, List<RunFolder>> index() {

@@ -17,6 +17,7 @@ final class Quantity {
   }
 
   static String plain(BigDecimal value) {
-    return value.signum() == 0 ? "0" : value.stripTrailingZeros().toPlainString();
+    // stripTrailingZeros of any zero is BigDecimal.ZERO (JDK 8+), so 0.00 prints as 0 too.
+    return value.stripTrailingZeros().toPlainString();
   }
 }

@@ -40,6 +40,12 @@ public record RunFacts(RunFolder folder, String jobName, String sourceRepo, Stri
     return new RunFacts(folder, "", "", "", "", "", "", "", "", "", 0, 0, 0, "", new TreeMap<>());
   }
 
+  /** These facts as another run's: {@code folder}, source commit and creation time replaced, the rest kept. */
+  public RunFacts of(RunFolder folder, String sourceCommit, String createdAt) {
+    return new RunFacts(folder, jobName, sourceRepo, sourcePath, sourceCommit, createdAt, runtime, image, runtimeDigest, queue, nodes, procsPerNode,
+        gpusPerNode, gpuType, requests);
+  }
+
   /** The JobSet's total request of {@code resource} (0 when none). */
   public BigDecimal total(String resource) {
     return requests.getOrDefault(resource, BigDecimal.ZERO);

@@ -66,14 +66,12 @@ final class SecretMask {
       default -> tree.path("secretGenerator").isArray() && tree.path("secretGenerator").size() > 0 ? ObjectChange.SecretForm.PLAIN
           : ObjectChange.SecretForm.NONE;
     };
-    if (found != ObjectChange.SecretForm.NONE || !tree.isContainerNode()) {
+    if (found != ObjectChange.SecretForm.NONE) {
       return found;
     }
+    // The strongest form below wins (the enum's order: NONE < PLAIN < SEALED < SOPS); a value node has no children.
     for (JsonNode child : tree) {
-      ObjectChange.SecretForm f = form(child);
-      if (f != ObjectChange.SecretForm.NONE && (found == ObjectChange.SecretForm.NONE || f.compareTo(found) > 0)) {
-        found = f;
-      }
+      found = java.util.Collections.max(List.of(found, form(child)));
     }
     return found;
   }
@@ -85,7 +83,7 @@ final class SecretMask {
 
   /** A copy of {@code tree} with every Secret value replaced by a {@link Sealed} leaf. */
   static JsonNode seal(JsonNode tree) {
-    return copy(tree, false);
+    return copy(tree);
   }
 
   /** A copy of {@code tree} with every Secret value replaced by its mask, for showing it whole. */
@@ -93,13 +91,10 @@ final class SecretMask {
     return unseal(seal(tree));
   }
 
-  private static JsonNode copy(JsonNode node, boolean secretData) {
-    if (secretData) {
-      return sealed(MASK, node);
-    }
+  private static JsonNode copy(JsonNode node) {
     if (node.isArray()) {
       ArrayNode out = JsonNodeFactory.instance.arrayNode();
-      node.forEach(item -> out.add(copy(item, false)));
+      node.forEach(item -> out.add(copy(item)));
       return out;
     }
     if (!node.isObject()) {
@@ -120,17 +115,17 @@ final class SecretMask {
       return kind.equals("Secret") ? secretData(value) : sealedSecretSpec(value);
     }
     if (secret && key.equals("metadata") && value.path("annotations").has(LAST_APPLIED)) {
-      ObjectNode meta = (ObjectNode) copy(value, false);
+      ObjectNode meta = (ObjectNode) copy(value);
       ((ObjectNode) meta.get("annotations")).set(LAST_APPLIED, sealed(MASK, value.path("annotations").get(LAST_APPLIED)));
       return meta;
     }
     if (key.equals("secretGenerator") && value.isArray()) {
-      return KustomizeSecrets.generators(copy(value, false));
+      return KustomizeSecrets.generators(copy(value));
     }
     if (key.equals("patchesStrategicMerge") && value.isArray() || PATCH_LISTS.contains(key) && value.isArray()) {
-      return KustomizeSecrets.patches(copy(value, false), key.equals("patchesStrategicMerge"));
+      return KustomizeSecrets.patches(copy(value), key.equals("patchesStrategicMerge"));
     }
-    return copy(value, false);
+    return copy(value);
   }
 
   /** Each key of a Secret's data shown, each value sealed; a data block that is not a mapping is sealed whole. */
@@ -145,9 +140,9 @@ final class SecretMask {
 
   private static JsonNode sealedSecretSpec(JsonNode spec) {
     if (!spec.isObject()) {
-      return copy(spec, false);
+      return copy(spec);
     }
-    ObjectNode out = (ObjectNode) copy(spec, false);
+    ObjectNode out = (ObjectNode) copy(spec);
     if (spec.has("encryptedData")) {
       out.set("encryptedData", secretData(spec.get("encryptedData")));
     }

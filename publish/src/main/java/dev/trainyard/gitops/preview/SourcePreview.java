@@ -56,7 +56,7 @@ public final class SourcePreview {
     if (files.isEmpty()) {
       String note = "No job folder (a train.yaml's folder) changed between " + Md.code(r.base().orElse("")) + " and " + Md.code(r.head())
           + ": merging starts no run.";
-      return new Preview(Preview.Mode.SOURCE, r.base().orElse(""), headLabel, List.of(), List.of(), List.of(), List.of(), List.of(), note);
+      return new Preview(Preview.Mode.SOURCE, r.base().orElse(""), headLabel, List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), note);
     }
     return compiled(r, files, headLabel);
   }

@@ -32,7 +32,8 @@ final class SummaryTables {
     for (QueueTotal q : p.queues()) {
       String quota = q.clusterQueue().isEmpty() ? "no such queue" : q.quota().map(Quantity::plain).orElse("GPUs not covered")
           + q.cohort().map(c -> " (cohort " + Md.code(c) + ")").orElse("");
-      String verdict = !q.over() ? "fits" : q.quota().isPresent() && q.cohort().isPresent() ? "**over: only by borrowing**" : "**over quota**";
+      String verdict = q.clusterQueue().isEmpty() ? "**never admitted**" : !q.over() ? "fits"
+          : q.quota().isPresent() && q.cohort().isPresent() ? "**over: only by borrowing**" : "**over quota**";
       rows.add("| " + Md.cell(q.namespace() + "/" + q.queue()) + " | " + Md.cell(q.clusterQueue().orElse("—")) + " | " + q.runs() + " | "
           + Quantity.plain(q.gpus()) + " | " + quota + " | " + verdict + " |");
     }

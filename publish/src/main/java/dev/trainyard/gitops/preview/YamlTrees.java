@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -21,6 +22,11 @@ import java.util.Optional;
  */
 final class YamlTrees {
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+  /**
+   * The problem of a file that uses YAML aliases: Jackson reads an alias ({@code *name}) as the text {@code name},
+   * not as the anchored node, so its objects cannot be shown or checked faithfully (kubectl and kustomize expand them).
+   */
+  static final String ALIASES = "written with YAML aliases (*name), which the preview does not expand";
   private final Map<String, Documents> parsed = new HashMap<>();
 
   /**
@@ -47,8 +53,7 @@ final class YamlTrees {
 
   /** The object {@code text} holds, or empty when it is not exactly one YAML object (a list, a scalar, broken YAML, several documents). */
   Optional<JsonNode> object(String text) {
-    Documents d = documents(text);
-    return d.readable() && d.objects().size() == 1 ? Optional.of(d.objects().get(0)) : Optional.empty();
+    return single(documents(text));
   }
 
   /** Every document of {@code text}, or the problem that makes it unreadable. */
@@ -56,14 +61,21 @@ final class YamlTrees {
     return parsed.computeIfAbsent(text, YamlTrees::parse);
   }
 
-  /** As {@link #object}, but not kept: for texts read once (the metadata blocks of earlier runs). */
+  /** As {@link #object}, but not kept: for texts read once (the JobSets of earlier runs that need a parse). */
   Optional<JsonNode> once(String text) {
-    Documents d = parsed.containsKey(text) ? parsed.get(text) : parse(text);
-    return d.readable() && d.objects().size() == 1 ? Optional.of(d.objects().get(0)) : Optional.empty();
+    return single(parse(text));
+  }
+
+  /** The only object of {@code d} (an unreadable file has none). */
+  private static Optional<JsonNode> single(Documents d) {
+    return d.objects().size() == 1 ? Optional.of(d.objects().get(0)) : Optional.empty();
   }
 
   static Documents parse(String text) {
     try {
+      if (aliased(text)) {
+        return new Documents(List.of(), ALIASES);
+      }
       List<JsonNode> docs = read(text);
       for (int i = 0; i < docs.size(); i++) {
         if (!docs.get(i).isObject()) {
@@ -88,6 +100,21 @@ final class YamlTrees {
     } catch (java.io.IOException | RuntimeException e) {
       return Optional.empty();
     }
+  }
+
+  /** Whether {@code text} uses an alias anywhere (only texts with a {@code *} are scanned: an alias starts with one). */
+  private static boolean aliased(String text) throws java.io.IOException {
+    if (text.indexOf('*') < 0) {
+      return false;
+    }
+    try (YAMLParser p = (YAMLParser) YAML.createParser(text)) {
+      while (p.nextToken() != null) {
+        if (p.isCurrentAlias()) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   /** The documents one by one (a root list stays one list: Jackson's readValues would unwrap it), empty ones left out. */

@@ -110,4 +110,68 @@ class ObjectDiffTest {
     assertEquals(List.of(), c.fields());
     assertEquals("Kustomization kustomization.yaml", c.title());
   }
+
+  @Test
+  @DisplayName("empty maps and lists and nulls are values of their own: {} → [] → null is a change each time")
+  void emptyContainers() {
+    ObjectChange c = changed("kind: X\na: {}\nb: []\nc: null\nd: {k: v}\n", "kind: X\na: []\nb: null\nc: {}\nd: {}\n");
+    assertEquals(List.of(new FieldChange("a", Optional.of("{}"), Optional.of("[]"), false), new FieldChange("b", Optional.of("[]"), Optional.of("null"), false),
+        new FieldChange("c", Optional.of("null"), Optional.of("{}"), false), new FieldChange("d", Optional.empty(), Optional.of("{}"), false),
+        new FieldChange("d.k", Optional.of("v"), Optional.empty(), false)), c.fields());
+  }
+
+  @Test
+  @DisplayName("list items are keyed by name only when every item is an object with a distinct string name")
+  void namesMustBeUniqueStrings() {
+    assertEquals(List.of("l[1].v"), paths(changed("kind: X\nl: [{name: 1, v: a}, {name: 2, v: b}]\n", "kind: X\nl: [{name: 1, v: a}, {name: 2, v: c}]\n")));
+    assertEquals(List.of("l[1].v"), paths(changed("kind: X\nl: [{name: a, v: a}, {name: a, v: b}]\n", "kind: X\nl: [{name: a, v: a}, {name: a, v: c}]\n")));
+    assertEquals(List.of("l[1].v"), paths(changed("kind: X\nl: [{name: a, v: a}, {v: b}]\n", "kind: X\nl: [{name: a, v: a}, {v: c}]\n")));
+    assertEquals(List.of("l[b].v"), paths(changed("kind: X\nl: [{name: a, v: a}, {name: b, v: b}]\n", "kind: X\nl: [{name: a, v: a}, {name: b, v: c}]\n")));
+  }
+
+  @Test
+  @DisplayName("a file that turns unreadable, or readable, is one unreadable change; its status follows the texts")
+  void unreadableEitherSide() {
+    String ok = "kind: ConfigMap\nmetadata: {name: c}\n";
+    String broken = "kind: [\n";
+    List<ObjectChange> turned = diff.diffAll("f.yaml", Optional.of(ok), Optional.of(broken));
+    assertEquals(1, turned.size());
+    assertTrue(turned.get(0).unreadable());
+    assertEquals(ObjectChange.Status.CHANGED, turned.get(0).status());
+    assertEquals(ObjectChange.Status.CHANGED, diff.diffAll("f.yaml", Optional.of(broken), Optional.of(ok)).get(0).status());
+    assertEquals(ObjectChange.Status.ADDED, diff.diffAll("f.yaml", Optional.empty(), Optional.of(broken)).get(0).status());
+    assertEquals(ObjectChange.Status.REMOVED, diff.diffAll("f.yaml", Optional.of(broken), Optional.empty()).get(0).status());
+    assertEquals(ObjectChange.Status.UNCHANGED, diff.diffAll("f.yaml", Optional.of(broken), Optional.of(broken)).get(0).status());
+    assertEquals(ObjectChange.SecretForm.UNKNOWN, turned.get(0).secret(), "never shown: it may be a broken Secret");
+  }
+
+  @Test
+  @DisplayName("a file of empty documents holds no object to show (unreadable); an object added to an empty file is added")
+  void emptyDocuments() {
+    List<ObjectChange> empty = diff.diffAll("f.yaml", Optional.of(""), Optional.of("---\n"));
+    assertEquals(1, empty.size());
+    assertTrue(empty.get(0).unreadable());
+    List<ObjectChange> added = diff.diffAll("f.yaml", Optional.of(""), Optional.of("kind: ConfigMap\nmetadata: {name: c}\n"));
+    assertEquals(List.of(ObjectChange.Status.ADDED), added.stream().map(ObjectChange::status).toList());
+    assertEquals("ConfigMap c", added.get(0).title());
+  }
+
+  @Test
+  @DisplayName("two objects of the same kind and name in one file are both shown, paired by position")
+  void sameIdentityTwice() {
+    String two = "kind: ConfigMap\nmetadata: {name: c}\ndata: {k: '1'}\n---\nkind: ConfigMap\nmetadata: {name: c}\ndata: {k: '2'}\n";
+    List<ObjectChange> changes = diff.diffAll("f.yaml", Optional.of(two), Optional.of(two.replace("'2'", "'3'")));
+    assertEquals(List.of("f.yaml (object 1 of 2)", "f.yaml (object 2 of 2)"), changes.stream().map(ObjectChange::file).toList());
+    assertEquals(List.of(ObjectChange.Status.UNCHANGED, ObjectChange.Status.CHANGED), changes.stream().map(ObjectChange::status).toList());
+  }
+
+  @Test
+  @DisplayName("a List whose Secret became a ConfigMap still counts as holding Secret data: the old value and the plain one beside it are masked")
+  void secretTurnedConfigMap() {
+    ObjectChange c = changed("kind: List\nitems:\n- {kind: Secret, metadata: {name: s}, data: {k: c2VjcmV0}}\n",
+        "kind: List\nitems:\n- {kind: ConfigMap, metadata: {name: s}, data: {k: plain}}\n");
+    assertEquals(ObjectChange.SecretForm.PLAIN, c.secret());
+    assertEquals(List.of(new FieldChange("items[0].kind", Optional.of("Secret"), Optional.of("ConfigMap"), false),
+        new FieldChange("items[0].data.k", Optional.of("*** (before)"), Optional.of("*** (after)"), true)), c.fields());
+  }
 }

@@ -124,4 +124,24 @@ class PartSplitterTest {
     List<String> pieces = PartSplitter.cut(List.of("\u00e9".repeat(100)), 65);
     assertEquals(List.of("\u00e9".repeat(32), "\u00e9".repeat(32), "\u00e9".repeat(32), "\u00e9".repeat(4)), pieces);
   }
+
+  @Test
+  @DisplayName("output that fits one comment is one part, up to the last byte of the limit; one byte more and it is split into parts that each fit")
+  void splitOnlyWhenOver() {
+    int limit = 10_000;
+    int markers = PartSplitter.split(List.of(), limit).get(0).length();
+    List<String> lines = new ArrayList<>(lines("line", 90, 89));
+    int used = PartSplitter.size(lines);
+    lines.add("y".repeat(limit - markers - used - 1));
+    List<String> exact = PartSplitter.split(List.of(Block.text(lines)), limit);
+    assertEquals(1, exact.size());
+    assertEquals(limit, exact.get(0).getBytes(StandardCharsets.UTF_8).length);
+    lines.set(lines.size() - 1, lines.get(lines.size() - 1) + "y");
+    List<String> over = PartSplitter.split(List.of(Block.text(lines)), limit);
+    assertEquals(2, over.size());
+    for (String part : over) {
+      assertTrue(part.getBytes(StandardCharsets.UTF_8).length <= limit, part.length() + " bytes");
+    }
+    PreviewGoldenTest.assertContainsInOrder(lines, String.join("", over).lines().toList());
+  }
 }

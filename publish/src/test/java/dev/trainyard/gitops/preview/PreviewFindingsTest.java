@@ -187,11 +187,72 @@ class PreviewFindingsTest {
     int n = 0;
     for (String content : contents) {
       Preview p = PreviewCases.gitOps(temp.resolve("g" + n++), base, Map.of(js, content), List.of());
+      assertHidden(p);
+      if (content.contains("*x")) {
+        // Valid YAML the preview cannot read faithfully: a warning naming the file, not a refusal.
+        assertTrue(p.callOuts().stream().anyMatch(c -> c.code().equals("yaml-aliases") && c.message().startsWith("`" + js)), p.callOuts().toString());
+        continue;
+      }
       assertTrue(p.refused(), content);
       // A readable JobSet of the wrong shape is checked like any other (its queue is unknown: refused); anything else is unreadable.
       boolean named = p.callOuts().stream().anyMatch(c -> c.code().equals("unreadable-jobset") && c.message().startsWith("`" + js));
       assertEquals(!content.startsWith("kind: JobSet"), named, content + p.callOuts());
       assertHidden(p);
     }
+  }
+
+  @Test
+  @DisplayName("a GitOps pull request editing queues and Secrets outside run folders: each object diffed field by field, "
+      + "an immutable LocalQueue change and a plain Secret called out, Secret data masked, kustomization files only named")
+  void objectsOutsideRuns() throws Exception {
+    String cq = "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ClusterQueue\nmetadata: {name: ml}\nspec:\n  resourceGroups:\n  - coveredResources: [nvidia.com/gpu]\n"
+        + "    flavors:\n    - name: gpu\n      resources:\n      - {name: nvidia.com/gpu, nominalQuota: \"32\"}\n";
+    String lq = "apiVersion: kueue.x-k8s.io/v1beta2\nkind: LocalQueue\nmetadata: {name: ml, namespace: ml}\nspec: {clusterQueue: ml}\n";
+    Map<String, String> base = Map.of("platform.yaml", EXAMPLE, "clusters/local/_cluster/clusterqueue-ml.yaml", cq, "clusters/local/ml/_queues/localqueue-ml.yaml", lq,
+        "clusters/local/ml/_queues/kustomization.yaml", "resources: [localqueue-ml.yaml]\n", "clusters/local/ml/_queues/old.yaml", lq.replace("name: ml,", "name: old,"));
+    Map<String, String> head = Map.of("clusters/local/_cluster/clusterqueue-ml.yaml", cq.replace("\"32\"", "\"64\""),
+        "clusters/local/ml/_queues/localqueue-ml.yaml", lq.replace("clusterQueue: ml", "clusterQueue: other"),
+        "clusters/local/ml/_queues/kustomization.yaml", "resources: [localqueue-ml.yaml, secret-db.yaml]\n",
+        "clusters/local/ml/_queues/secret-db.yaml", "apiVersion: v1\nkind: Secret\nmetadata: {name: db, namespace: ml}\ndata: {password: " + B64 + "}\n");
+    Preview p = PreviewCases.gitOps(temp.resolve("g"), base, head, List.of("clusters/local/ml/_queues/old.yaml"));
+    assertEquals(List.of("clusters/local/_cluster/clusterqueue-ml.yaml", "clusters/local/ml/_queues/localqueue-ml.yaml",
+        "clusters/local/ml/_queues/old.yaml", "clusters/local/ml/_queues/secret-db.yaml"), p.otherObjects().stream().map(ObjectChange::file).toList());
+    ObjectChange quota = p.otherObjects().get(0);
+    assertEquals(List.of(new FieldChange("spec.resourceGroups[0].flavors[gpu].resources[nvidia.com/gpu].nominalQuota", Optional.of("32"), Optional.of("64"), false)),
+        quota.fields());
+    assertEquals(List.of(ObjectChange.Status.CHANGED, ObjectChange.Status.CHANGED, ObjectChange.Status.REMOVED, ObjectChange.Status.ADDED),
+        p.otherObjects().stream().map(ObjectChange::status).toList());
+    assertEquals(List.of("immutable-field", "plain-secret"), p.callOuts().stream().map(CallOut::code).toList());
+    assertTrue(p.callOuts().stream().allMatch(c -> c.run().isEmpty() && c.severity() == CallOut.Severity.REFUSED), p.callOuts().toString());
+    assertTrue(p.callOuts().get(0).message().startsWith("LocalQueue ml/ml changes spec.clusterQueue in place") && p.callOuts().get(0).message()
+        .endsWith("delete it and create it anew instead"), p.callOuts().get(0).message());
+    String md = MarkdownPreview.whole(p);
+    String others = md.substring(md.indexOf("#### Other files"));
+    assertTrue(others.contains("<details><summary>ClusterQueue ml: 1 field changed</summary>") && others.contains("- 32\n+ 64"), others);
+    assertTrue(others.contains("<details><summary>Secret ml/db: new, Secret data masked</summary>") && others.contains("- removed `LocalQueue ml/old`"), others);
+    assertTrue(others.contains("- `clusters/local/ml/_queues/kustomization.yaml`") && !others.contains("secret-db.yaml]"), others);
+    assertTrue(JsonPreview.render(p).contains("\"otherObjects\" : [ {\n    \"file\" : \"clusters/local/_cluster/clusterqueue-ml.yaml\""));
+    assertHidden(p);
+  }
+
+  @Test
+  @DisplayName("a manifest written with YAML aliases (which the preview's reader would take as plain text) is a warning call-out, its content not shown; "
+      + "a JobSet with aliases is not refused, its facts unknown")
+  void yamlAliases() throws Exception {
+    Map<String, String> base = PreviewCases.files(Map.of("platform.yaml", EXAMPLE), run());
+    String folder = PreviewCases.runFolder(base);
+    String js = jobSet(base);
+    String aliased = "kind: ConfigMap\nmetadata: {name: x}\ndata:\n  a: &v " + VALUE + "\n  b: *v\n";
+    Preview p = PreviewCases.gitOps(temp.resolve("g"), base, Map.of(folder + "/configmap-x.yaml", aliased,
+        js, base.get(js).replaceFirst("\nspec:\n", "\nx-shared: &shared {a: b}\nx-use: *shared\nspec:\n")), List.of());
+    List<CallOut> warned = p.callOuts().stream().filter(c -> c.code().equals("yaml-aliases")).toList();
+    assertEquals(2, warned.size(), p.callOuts().toString());
+    assertTrue(warned.stream().allMatch(c -> c.severity() == CallOut.Severity.WARNING), warned.toString());
+    assertTrue(warned.get(0).message().startsWith("`" + folder + "/configmap-x.yaml` is written with YAML aliases"), warned.get(0).message());
+    assertTrue(p.runs().get(0).after().isEmpty(), "the aliased JobSet is not read as if its aliases were text");
+    assertFalse(p.callOuts().stream().anyMatch(c -> c.code().equals("unreadable-jobset")), p.callOuts().toString());
+    assertTrue(p.runs().get(0).objects().stream().filter(o -> o.file().equals("configmap-x.yaml")).allMatch(ObjectChange::unreadable));
+    assertFalse(everything(p).contains(VALUE.substring(0, 16)));
+    assertTrue(YamlTrees.parse("a: '*not an alias'\nb: \"x * y\"\n").readable(), "a * inside a scalar is no alias");
   }
 }

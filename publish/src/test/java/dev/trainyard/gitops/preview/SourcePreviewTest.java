@@ -81,4 +81,34 @@ class SourcePreviewTest {
     assertTrue(p.runs().isEmpty());
     assertEquals("`" + run + "` is already in the GitOps repo: merging starts nothing new for it.", p.note());
   }
+
+  @Test
+  @DisplayName("against a GitOps repo without any commit: the base reads (empty), the run is a first run, nothing is pushed")
+  void emptyGitOpsRepo() throws Exception {
+    PreviewCases.SourceSetup s = PreviewCases.source(temp, Map.of("jobs/a/train.yaml", TORCH), Map.of("README.md", "ops\n"));
+    Path empty = temp.resolve("empty.git");
+    git(temp, T0, "init", "-q", "--bare", empty.toString());
+    SourcePreviewRequest r = new SourcePreviewRequest(s.source(), List.of(s.source().resolve("jobs/a/train.yaml")), Optional.empty(), "HEAD",
+        dev.trainyard.gitops.GitOpsLocation.parse(empty.toString(), Path.of("")), "main", Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
+        Optional.empty());
+    Preview p = new SourcePreview(temp.resolve("cache"), Map.of(), java.time.Clock.fixed(T2, java.time.ZoneOffset.UTC)).preview(r);
+    assertEquals("GitOps main (empty)", p.base());
+    assertEquals(List.of("jobs/a/train.yaml"), sources(p));
+    assertEquals(RunChange.Status.ADDED, p.runs().get(0).status());
+    assertTrue(p.runs().get(0).previous().isEmpty());
+    assertEquals("", git(empty, T2, "for-each-ref"), "nothing pushed");
+  }
+
+  @Test
+  @DisplayName("re-previewing a train.yaml whose run ran and was pruned says merging does not start it again")
+  void alreadyPruned() throws Exception {
+    PreviewCases.SourceSetup s = PreviewCases.source(temp, Map.of("jobs/a/train.yaml", TORCH), Map.of("README.md", "ops\n"));
+    Path cache = temp.resolve("cache");
+    String run = s.submit(cache, T0, "jobs/a/train.yaml").newRuns().get(0).folder().run();
+    new dev.trainyard.gitops.Pruner(cache, Map.of(), java.time.Clock.fixed(T1, java.time.ZoneOffset.UTC)).prune(new dev.trainyard.gitops.PruneRequest(
+        s.location(), "main", List.of(run), Optional.empty(), Optional.empty(), false));
+    Preview p = s.preview(cache, Optional.empty(), List.of(s.source().resolve("jobs/a/train.yaml")));
+    assertTrue(p.runs().isEmpty());
+    assertEquals("`" + run + "` already ran and was pruned: merging does not start it again (`submit --rerun` would).", p.note());
+  }
 }
