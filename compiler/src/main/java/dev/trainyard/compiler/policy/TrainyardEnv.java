@@ -58,6 +58,7 @@ final class TrainyardEnv {
   static Set<String> names(Framework framework, Optional<MpiSettings> mpi) {
     Set<String> names = new TreeSet<>(EVERY_POD);
     names.addAll(PER_PROCESS);
+    names.add(GPU_VISIBILITY);
     switch (framework) {
       case TORCH -> names.addAll(TORCH);
       case JAX -> names.addAll(JAX);
@@ -92,7 +93,6 @@ final class TrainyardEnv {
       case INTEL -> INTEL;
       case MPICH -> MPICH;
     });
-    names.add(GPU_VISIBILITY);
     return names;
   }
 }
