@@ -104,7 +104,10 @@ final class JobSetBuilder {
     if (job.runtime().framework().usesMpi() && !job.platform().serviceMesh().injectMpiPods()) {
       // A mesh sidecar breaks mpirun's pod-to-pod ssh and orted traffic and keeps Jobs from finishing
       // (mpi-operator#480, trainer#1681); platform.yaml serviceMesh.injectMpiPods opts in.
-      podMeta.putObject("annotations").put("linkerd.io/inject", "disabled").put("sidecar.istio.io/inject", "false");
+      podMeta.with("annotations").put("linkerd.io/inject", "disabled").put("sidecar.istio.io/inject", "false");
+    }
+    if (!part.shape().runsRanks()) {
+      podMeta.with("annotations").put(Provenance.RUNS_RANKS, "false");
     }
     pod.set("spec", part.podSpec());
     TreeMerge.merge(base, rj);

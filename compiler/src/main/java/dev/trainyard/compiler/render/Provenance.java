@@ -25,6 +25,11 @@ public final class Provenance {
   public static final String CLUSTER = PREFIX + "cluster";
   /** When the run was first submitted, RFC 3339 UTC ({@code 2026-12-01T09:00:00Z}); read by prune. */
   public static final String CREATED_AT = PREFIX + "created-at";
+  /**
+   * On the pod template of a replicated job whose pods run no ranks (an MPI launcher beside its nodes):
+   * {@code "false"}, so readers of a JobSet (preview, status) count nodes without guessing from env or resources.
+   */
+  public static final String RUNS_RANKS = PREFIX + "runs-ranks";
   /** Kueue: LocalQueue of the workload, on JobSet metadata (kueue docs, tasks/run/jobsets). */
   public static final String QUEUE_NAME = "kueue.x-k8s.io/queue-name";
   /** Kueue: WorkloadPriorityClass of the workload. */

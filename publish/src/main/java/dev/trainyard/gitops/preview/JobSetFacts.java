@@ -75,7 +75,8 @@ final class JobSetFacts {
     JsonNode first = js.path("spec").path("replicatedJobs").path(0).path("template").path("spec").path("template").path("spec");
     JsonNode container = first.path("containers").path(0);
     Map<String, String> env = env(js);
-    int gpus = intOf(env.get("GPUS_PER_NODE"), intOf(container.path("resources").path("limits").path(platform.gpu().resourceName()).asText(), 0));
+    // What the cluster schedules (the limit) wins over the env a hand edit can leave stale.
+    int gpus = intOf(container.path("resources").path("limits").path(platform.gpu().resourceName()).asText(), intOf(env.get("GPUS_PER_NODE"), 0));
     String image = a.path(Provenance.IMAGE).asText(container.path("image").asText(""));
     return new RunFacts(run, meta.path("labels").path(Provenance.JOB).asText(""), a.path(Provenance.SOURCE_REPO).asText(""),
         a.path(Provenance.SOURCE_PATH).asText(""), a.path(Provenance.SOURCE_COMMIT).asText(""), a.path(Provenance.CREATED_AT).asText(""),
@@ -122,8 +123,9 @@ final class JobSetFacts {
   /**
    * Pods that run ranks: {@code replicas × parallelism} summed over the replicated jobs (the count the
    * requests and so the queue totals use, so a hand edit of {@code parallelism} shows in both), less an MPI
-   * launcher that runs no ranks: the one whose container hides the GPUs ({@code NVIDIA_VISIBLE_DEVICES=""},
-   * as Trainyard's MPI plugin writes it; mpi-operator#476). Not the {@code NNODES} env, which a hand edit leaves stale.
+   * launcher that runs no ranks: its pod template says {@code trainyard.dev/runs-ranks: "false"} (trees of
+   * earlier Trainyard versions: its container blanks {@code NVIDIA_VISIBLE_DEVICES}, mpi-operator#476). Not the
+   * {@code NNODES} env, which a hand edit leaves stale.
    */
   static int nodes(JsonNode js) {
     int pods = 0;
@@ -136,6 +138,10 @@ final class JobSetFacts {
   }
 
   private static boolean ranklessLauncher(JsonNode replicatedJob) {
+    JsonNode podTemplate = replicatedJob.path("template").path("spec").path("template");
+    if (podTemplate.path("metadata").path("annotations").path(Provenance.RUNS_RANKS).asText("").equals("false")) {
+      return true;
+    }
     for (JsonNode e : replicatedJob.path("template").path("spec").path("template").path("spec").path("containers").path(0).path("env")) {
       if (e.path("name").asText().equals("NVIDIA_VISIBLE_DEVICES") && e.has("value") && e.path("value").asText().isEmpty()) {
         return true;

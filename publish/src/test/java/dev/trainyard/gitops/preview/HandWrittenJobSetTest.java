@@ -75,6 +75,27 @@ class HandWrittenJobSetTest {
   }
 
   @Test
+  @DisplayName("a hand edit of the GPU limit wins over the GPUS_PER_NODE env it leaves stale")
+  void gpuLimitOverStaleEnv() {
+    String text = jobSet("a-000009", "t", "img:9").replace("- {name: PET_NPROC_PER_NODE, value: many}",
+        "- {name: PET_NPROC_PER_NODE, value: many}\n              - {name: GPUS_PER_NODE, value: \"1\"}").replace("nvidia.com/gpu: \"4\"", "nvidia.com/gpu: \"50\"");
+    RunFacts f = new JobSetFacts(EMBEDDED, new YamlTrees()).read(RUN, Optional.of(text)).orElseThrow();
+    assertEquals(50, f.gpusPerNode());
+  }
+
+  @Test
+  @DisplayName("a replicated job whose pod template says trainyard.dev/runs-ranks: \"false\" (an MPI launcher) is no node; a CPU pod's NVIDIA_VISIBLE_DEVICES=void does not make it one")
+  void ranklessLauncherByAnnotation() throws Exception {
+    com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+    String node = "{\"name\":\"node\",\"replicas\":1,\"template\":{\"spec\":{\"parallelism\":2,\"template\":{\"spec\":{\"containers\":[{\"name\":\"node\","
+        + "\"env\":[{\"name\":\"NVIDIA_VISIBLE_DEVICES\",\"value\":\"void\"}]}]}}}}}";
+    String launcher = "{\"name\":\"launcher\",\"replicas\":1,\"template\":{\"spec\":{\"parallelism\":1,\"template\":{\"metadata\":{\"annotations\":"
+        + "{\"trainyard.dev/runs-ranks\":\"false\"}},\"spec\":{\"containers\":[{\"name\":\"node\"}]}}}}}";
+    assertEquals(2, JobSetFacts.nodes(json.readTree("{\"spec\":{\"replicatedJobs\":[" + node + "," + launcher + "]}}")));
+    assertEquals(3, JobSetFacts.nodes(json.readTree("{\"spec\":{\"replicatedJobs\":[" + node + "," + launcher.replace("\"false\"", "\"true\"") + "]}}")));
+  }
+
+  @Test
   @DisplayName("a file of several objects: the facts are the JobSet's, whatever comes before it")
   void jobSetAmongOthers() {
     String text = "kind: ConfigMap\nmetadata: {name: c}\n---\n" + jobSet("a-000009", "t", "img:9");
