@@ -66,11 +66,14 @@ public final class LeakCheck {
         continue;
       }
       String namespace = allowedNamespace(file.getKey());
-      if (!namespace.isEmpty() && isOneSecret(file.getValue())) {
-        allowed += found.size();
-        continue;
+      java.util.BitSet dataLines = !namespace.isEmpty() && isOneSecret(file.getValue()) ? dataLines(file.getValue()) : new java.util.BitSet();
+      for (KeyFinding f : found) {
+        if (dataLines.get(f.line())) {
+          allowed++;
+        } else {
+          problems.add(leak(file.getKey(), f, namespace));
+        }
       }
-      found.forEach(f -> problems.add(leak(file.getKey(), f, namespace)));
     }
     problems.sort(Diagnostic.ORDER);
     return new Report(problems, files.size(), allowed);
@@ -114,6 +117,28 @@ public final class LeakCheck {
     return listed ? parts[2] : "";
   }
 
+  /**
+   * The 1-based lines of the Secret's top-level {@code data:} and {@code stringData:} blocks, comments left out:
+   * the only place a key may sit. An annotation or label is printed by {@code kubectl describe} and copied into
+   * events and last-applied state, so a key there is a leak even in a Secret.
+   */
+  static java.util.BitSet dataLines(byte[] content) {
+    java.util.BitSet lines = new java.util.BitSet();
+    boolean inData = false;
+    String[] all = new String(content, StandardCharsets.UTF_8).split("\r?\n", -1);
+    for (int i = 0; i < all.length; i++) {
+      String line = all[i];
+      boolean topLevel = !line.isEmpty() && !Character.isWhitespace(line.charAt(0)) && !line.startsWith("#");
+      if (topLevel) {
+        inData = line.startsWith("data:") || line.startsWith("stringData:");
+      }
+      if (inData && !line.strip().startsWith("#")) {
+        lines.set(i + 1);
+      }
+    }
+    return lines;
+  }
+
   private static boolean isOneSecret(byte[] content) {
     String text = new String(content, StandardCharsets.UTF_8);
     long documents = DOCUMENT_START.splitAsStream(text).filter(d -> !d.isBlank()).count();
@@ -124,7 +149,7 @@ public final class LeakCheck {
     String where = allowedNamespace.isEmpty()
         ? "outside any namespace where platform.yaml allows plain Secrets (secrets.policy: " + platform.secrets().mode().id()
             + (platform.secrets().allowPlain() ? "" : ", allowPlain: false") + ")"
-        : "in namespace " + allowedNamespace + " outside a Secret (only a Secret object may hold a key there)";
+        : "in namespace " + allowedNamespace + " outside a Secret's data (only the data or stringData of a Secret object may hold a key there)";
     return Diagnostic.error(DiagnosticCode.PRIVATE_KEY_IN_TREE, new SourceLocation(path, f.line(), 0), "",
             "private key material, " + f.describe() + ", " + where)
         .withHint("remove it and regenerate the key: anyone who can read the repo or its history has it; commit keys only as a"

@@ -67,8 +67,22 @@ class LeakCheckTest {
     assertEquals(List.of("clusters/local/default/run/configmap-run.yaml:5", "clusters/local/default/run/two.yaml:8",
         "clusters/local/default/run/two.yaml:17", "clusters/local/team-x/run/secret-run-ssh.yaml:8", "clusters/other/default/run/secret-run-ssh.yaml:8"),
         report.diagnostics().stream().map(x -> x.location().toString()).toList());
-    assertTrue(report.diagnostics().get(0).message().endsWith("in namespace default outside a Secret (only a Secret object may hold a key there)"),
+    assertTrue(report.diagnostics().get(0).message().endsWith("in namespace default outside a Secret's data (only the data or stringData of a Secret object may hold a key there)"),
         report.diagnostics().get(0).message());
+  }
+
+  @Test
+  @DisplayName("plain allowed: in a Secret only data and stringData may hold a key; an annotation or a comment of that Secret is E809 at its line")
+  void onlyTheSecretsDataMayHoldAKey() {
+    String annotated = "apiVersion: v1\nkind: Secret\nmetadata:\n  name: r\n  annotations:\n    note: |\n" + KeyScannerTest.indent(KEY.pem(), "      ")
+        + "type: Opaque\n";
+    String commented = "apiVersion: v1\nkind: Secret\nmetadata:\n  name: r\ndata:\n" + KeyScannerTest.indent(KEY.pem(), "  # ") + "  k: dg==\n";
+    SortedMap<String, String> files = new TreeMap<>(Map.of("clusters/local/default/r/secret-a.yaml", annotated,
+        "clusters/local/default/r/secret-c.yaml", commented, "clusters/local/default/r/secret-ok.yaml", secret("default", KEY.pem())));
+    LeakCheck.Report report = new LeakCheck(platform(Optional.empty())).checkText(files);
+    assertEquals(List.of("clusters/local/default/r/secret-a.yaml:7", "clusters/local/default/r/secret-c.yaml:6"),
+        report.diagnostics().stream().map(x -> x.location().toString()).toList());
+    assertEquals(1, report.allowed());
   }
 
   @Test
