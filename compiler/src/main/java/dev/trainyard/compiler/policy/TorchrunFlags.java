@@ -36,11 +36,14 @@ final class TorchrunFlags {
           "`run` passes a literal " + flag[0] + " " + f.value().text() + ", which overrides what each node is told",
           "drop " + flag[0] + "; torchrun reads PET_NODE_RANK, PET_MASTER_ADDR and PET_MASTER_PORT, set per node")));
     }
+    // Under `tune run` dropping a literal rendezvous would make torchtune force --standalone (E423): its hint
+    // gives the whole rendezvous instead, as TuneRunRule does.
+    Optional<RunTokens.Word> tune = c.run().pair("tune", "run");
     RunCheck.Rewrite edit = c.rewrite();
     found.forEach(f -> edit.remove(f.flag()));
-    String fixed = edit.apply();
+    String fixed = tune.map(t -> TuneRunRule.fixed(c, t)).orElseGet(edit::apply);
     found.forEach(f -> c.error(DiagnosticCode.RUN_CONTRADICTS_TOPOLOGY, f.flag().word(), f.message(),
-        f.hint() + ", e.g. `run: " + fixed + "`"));
+        (tune.isPresent() ? "pass the values every node gets" : f.hint()) + ", e.g. `run: " + fixed + "`"));
   }
 
   /** The first use of the flag when its value is literal; empty when absent or when the value refers to a variable. */

@@ -55,4 +55,19 @@ class RunLintCompileTest {
   void quiet(String runtime, int nodes, String extra, String run) {
     assertEquals(List.of(), lint(runtime, nodes, extra == null ? "" : extra.replace("\\n", "\n"), run));
   }
+
+  @org.junit.jupiter.api.Test
+  @DisplayName("a literal --rdzv_endpoint under `tune run` on 2 nodes: the E409 hint keeps a rendezvous (dropping it would be E423), and the hinted command compiles clean")
+  void tuneRunLiteralEndpointHint() {
+    String yaml = "runtime: torch\nnodes: 2\nrun: 'tune run --rdzv_endpoint localhost:29500 lora_finetune_distributed --config c'\n";
+    CompileResult r = TrainProject.create(temp.resolve("tune"), yaml).compile();
+    List<Diagnostic> d = TrainProject.withCode(r, DiagnosticCode.RUN_CONTRADICTS_TOPOLOGY);
+    assertEquals(1, d.size(), r.diagnostics().toString());
+    String hint = d.get(0).hint();
+    String hinted = hint.substring(hint.indexOf("`run: ") + 6, hint.lastIndexOf('`'));
+    assertEquals("tune run --nnodes $PET_NNODES --nproc_per_node $PET_NPROC_PER_NODE --rdzv_backend c10d --rdzv_endpoint $MASTER_ADDR:$MASTER_PORT"
+        + " lora_finetune_distributed --config c", hinted);
+    CompileResult again = TrainProject.create(temp.resolve("tune2"), "runtime: torch\nnodes: 2\nrun: '" + hinted + "'\n").compile();
+    assertEquals(List.of(), again.diagnostics().stream().filter(x -> x.pointer().equals("/run")).toList());
+  }
 }
