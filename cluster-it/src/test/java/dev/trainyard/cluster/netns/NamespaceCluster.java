@@ -125,7 +125,44 @@ final class NamespaceCluster implements AutoCloseable {
         Map<String, String> env = new LinkedHashMap<>(ContainerEnv.of(container, kubeletEnv, hostname, fields(pod, hostname), run.secrets()));
         // The Job controller adds the completion index to every container of an Indexed Job (JobSet's are).
         env.putIfAbsent("JOB_COMPLETION_INDEX", Integer.toString(pod.podIndex()));
+        int gpus = requestedGpus(container);
+        if (gpus > 0) {
+            env.put("PATH", gpuStandIn(podDir, gpus) + ":" + env.getOrDefault("PATH", ImageStandIn.PATH));
+        }
         return env;
+    }
+
+    private static int requestedGpus(Container container) {
+        if (container.getResources() == null || container.getResources().getLimits() == null) {
+            return 0;
+        }
+        var limit = container.getResources().getLimits().get("nvidia.com/gpu");
+        return limit == null ? 0 : Integer.parseInt(limit.getAmount());
+    }
+
+    /**
+     * These hosts have no GPU: a pod that requests {@code gpus} gets an {@code nvidia-smi} stand-in that lists
+     * that many devices with a driver above every runtime's floor, as the NVIDIA container toolkit would mount
+     * for a scheduled GPU pod. The compiled start-up check then passes, and torch, which asks the driver library
+     * and not nvidia-smi, still trains on the CPU with gloo.
+     */
+    private static Path gpuStandIn(Path podDir, int gpus) {
+        Path bin = podDir.resolve("gpu-standin");
+        StringBuilder list = new StringBuilder();
+        for (int i = 0; i < gpus; i++) {
+            list.append("echo 'GPU ").append(i).append(": Stand-in GPU (UUID: GPU-standin-").append(i).append(")'\n");
+        }
+        String script = "#!/bin/bash\ncase \"$*\" in\n  *--query-gpu=driver_version*) echo 999.99.99 ;;\n  *) " + "true\n"
+            + list + " ;;\nesac\n";
+        try {
+            Files.createDirectories(bin);
+            Path smi = bin.resolve("nvidia-smi");
+            Files.writeString(smi, script);
+            smi.toFile().setExecutable(true, false);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return bin;
     }
 
     /** Makes {@code pod}'s name resolve on every host (now and for pods started later). */
@@ -166,6 +203,7 @@ final class NamespaceCluster implements AutoCloseable {
         Map<String, String> fields = new LinkedHashMap<>();
         fields.put("metadata.annotations['batch.kubernetes.io/job-completion-index']", Integer.toString(pod.podIndex()));
         fields.put("metadata.name", hostname + "-harn5");
+        fields.put("spec.nodeName", "netns-" + hostname);
         fields.put("metadata.namespace", api.map(PodApiAccess::namespace).orElse(run.namespace()));
         fields.put("status.podIP", hostOf.get(hostname).address());
         return fields;
