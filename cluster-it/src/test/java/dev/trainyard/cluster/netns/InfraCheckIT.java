@@ -25,7 +25,7 @@ class InfraCheckIT {
     void tools() throws IOException {
         HostTools.requireMpi();
         HostTools.requireMpi4py();
-        work = Files.createDirectories(Path.of(System.getProperty("trainyard.work.dir", "target/cluster"), "netns"))
+        work = Files.createDirectories(NetnsWork.dir())
                 .resolve("infra-" + System.nanoTime());
     }
 

@@ -40,7 +40,7 @@ class JaxHostsIT {
     void tools() throws IOException {
         HostTools.requireNamespaces();
         venv = HostTools.requireVenv(JAX_ENV);
-        work = Files.createDirectories(Path.of(System.getProperty("trainyard.work.dir", "target/cluster"), "netns"))
+        work = Files.createDirectories(NetnsWork.dir())
                 .resolve("jax-" + System.nanoTime());
     }
 

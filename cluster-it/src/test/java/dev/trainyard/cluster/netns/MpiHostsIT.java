@@ -25,7 +25,7 @@ class MpiHostsIT {
     @BeforeEach
     void tools() throws Exception {
         HostTools.requireMpi();
-        work = Files.createDirectories(Path.of(System.getProperty("trainyard.work.dir", "target/cluster"), "netns"))
+        work = Files.createDirectories(NetnsWork.dir())
                 .resolve("mpi-" + System.nanoTime());
     }
 

@@ -25,7 +25,7 @@ class NamespaceHarnessIT {
     @BeforeEach
     void tools() throws Exception {
         HostTools.requireNamespaces();
-        work = Files.createDirectories(Path.of(System.getProperty("trainyard.work.dir", "target/cluster"), "netns"))
+        work = Files.createDirectories(NetnsWork.dir())
                 .resolve("harness-" + System.nanoTime());
     }
 

@@ -33,7 +33,7 @@ class TorchHostsIT {
     void tools() throws IOException {
         HostTools.requireNamespaces();
         venv = HostTools.requireVenv(TORCH_ENV);
-        work = Files.createDirectories(Path.of(System.getProperty("trainyard.work.dir", "target/cluster"), "netns"))
+        work = Files.createDirectories(NetnsWork.dir())
                 .resolve("torch-" + System.nanoTime());
     }
 
