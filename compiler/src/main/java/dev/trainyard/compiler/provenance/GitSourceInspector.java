@@ -60,7 +60,7 @@ public final class GitSourceInspector {
   }
 
   /** The nearest folder at or above train.yaml's that holds a {@code .git} folder or (linked work tree) file. */
-  private static Optional<Path> workTreeOf(Path file) {
+  static Optional<Path> workTreeOf(Path file) {
     for (Path dir = file.getParent(); dir != null; dir = dir.getParent()) {
       Path dotGit = dir.resolve(".git");
       if (Files.isRegularFile(dotGit) || Files.isRegularFile(dotGit.resolve("HEAD"))) {

@@ -3,7 +3,6 @@ package dev.trainyard.compiler.provenance;
 import dev.trainyard.compiler.diagnostic.Diagnostic;
 import dev.trainyard.compiler.diagnostic.SourceLocation;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -25,7 +24,7 @@ public final class RepositoryBoundary {
    */
   public static List<Diagnostic> check(Path trainYaml, String displayPath) {
     Path file = trainYaml.toAbsolutePath().normalize();
-    Optional<Path> workTree = workTreeOf(file);
+    Optional<Path> workTree = GitSourceInspector.workTreeOf(file);
     if (workTree.isEmpty()) {
       return List.of();
     }
@@ -40,16 +39,5 @@ public final class RepositoryBoundary {
     } catch (IOException | IllegalArgumentException e) {
       return List.of(); // missing or unreadable: the reader reports it, with nothing to quote
     }
-  }
-
-  /** The nearest folder at or above the file's that holds a {@code .git} folder or (linked work tree) file. */
-  private static Optional<Path> workTreeOf(Path file) {
-    for (Path dir = file.getParent(); dir != null; dir = dir.getParent()) {
-      Path dotGit = dir.resolve(".git");
-      if (Files.isRegularFile(dotGit) || Files.isRegularFile(dotGit.resolve("HEAD"))) {
-        return Optional.of(dir);
-      }
-    }
-    return Optional.empty();
   }
 }
