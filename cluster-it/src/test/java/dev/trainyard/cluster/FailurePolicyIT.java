@@ -35,6 +35,7 @@ class FailurePolicyIT {
     static final String RUN_FOR = "600s";
     static final long DEADLINE_SECONDS = 4;
     static final Duration HELD_FOR = Duration.ofSeconds(5);
+    static final String COMPLETION_INDEX = "batch.kubernetes.io/job-completion-index";
 
     @Test
     @DisplayName("a JobSet whose pods always fail restarts maxRestarts times, then turns Failed (ReachedMaxRestarts)")
@@ -89,6 +90,43 @@ class FailurePolicyIT {
     }
 
     @Test
+    @DisplayName("compiled policy, single-Job race: a survivor that exits 1 before its disrupted peer fails leaves the run alive; the disruption then restarts it, counted against retries")
+    void compiledSurvivorExitBeforeDisruptionRestarts(KubeCluster cluster) {
+        String namespace = cluster.newNamespace();
+        GenericKubernetesResource jobSet = compiledJobSet("slow");
+        JobSets.setMaxRestarts(jobSet, 1);
+        var stored = apply(cluster, namespace, jobSet);
+        String name = stored.get().getMetadata().getName();
+        List<Pod> pods = runningPods(cluster, namespace, name, 0);
+        endWithExitCode1(cluster, namespace, pods.get(1));
+        Eventually.sleep(HELD_FOR);
+        assertEquals("(none)", jobFailure(cluster, namespace, name), "the survivor's exit alone must not end the Job");
+        assertTrue(!JobSets.hasCondition(stored.get(), "Failed") && JobSets.restarts(stored.get()) == 0, JobSets.describe(stored.get()));
+        evict(cluster, namespace, pods.get(0));
+        Eventually.await("JobSet " + name + " restarted once", FAIL_TIMEOUT,
+                () -> JobSets.restarts(stored.get()) == 1, () -> JobSets.describe(stored.get()));
+        GenericKubernetesResource restarted = stored.get();
+        assertEquals(1, JobSets.restartsCountTowardsMax(restarted), JobSets.describe(restarted));
+        assertTrue(!JobSets.hasCondition(restarted, "Failed"), "the disruption must restart the run; " + JobSets.describe(restarted));
+    }
+
+    @Test
+    @DisplayName("compiled policy: one rank's exit 1, then its peers' exits without any disruption, fails the run with no restart")
+    void compiledUserExitThenPeersFailsWithoutRestart(KubeCluster cluster) {
+        String namespace = cluster.newNamespace();
+        var stored = apply(cluster, namespace, compiledJobSet("slow"));
+        String name = stored.get().getMetadata().getName();
+        List<Pod> pods = runningPods(cluster, namespace, name, 0);
+        endWithExitCode1(cluster, namespace, pods.get(1));
+        endWithExitCode1(cluster, namespace, pods.get(0));
+        awaitFailed(stored);
+        GenericKubernetesResource failed = stored.get();
+        assertTrue(JobSets.restarts(failed) == 0 && maxRestarts(failed) > 0, "restarts 0 of " + maxRestarts(failed) + "; " + JobSets.describe(failed));
+        assertEquals("FailJobSetFailurePolicyAction", JobSets.conditionReason(failed, "Failed"), JobSets.describe(failed));
+        assertEquals("FailedIndexes", jobFailureReason(cluster, namespace, failed));
+    }
+
+    @Test
     @DisplayName("compiled policy: a user's non-zero exit code fails the run at once, with retries left")
     void compiledUserExitFailsAtOnce(KubeCluster cluster) {
         String namespace = cluster.newNamespace();
@@ -98,7 +136,7 @@ class FailurePolicyIT {
         GenericKubernetesResource failed = stored.get();
         assertTrue(JobSets.restarts(failed) == 0 && maxRestarts(failed) > 0, "restarts 0 of " + maxRestarts(failed) + "; " + JobSets.describe(failed));
         assertEquals("FailJobSetFailurePolicyAction", JobSets.conditionReason(failed, "Failed"), JobSets.describe(failed));
-        assertEquals("PodFailurePolicy", jobFailureReason(cluster, namespace, failed));
+        assertEquals("FailedIndexes", jobFailureReason(cluster, namespace, failed));
     }
 
     /** The compiled JobSet, unqueued, its pods ending by kwok {@code outcome} and failing when deleted. */
@@ -125,16 +163,47 @@ class FailurePolicyIT {
 
     /** Waits until both pods of restart {@code attempt} run, then evicts one through the Eviction API. */
     static void evictOnePod(KubeCluster cluster, String namespace, String jobSet, int attempt) {
+        evict(cluster, namespace, runningPods(cluster, namespace, jobSet, attempt).get(0));
+    }
+
+    static void evict(KubeCluster cluster, String namespace, Pod victim) {
+        assertTrue(cluster.client().pods().inNamespace(namespace).withName(victim.getMetadata().getName()).evict(),
+                "eviction of " + victim.getMetadata().getName() + " refused");
+    }
+
+    /** Waits until both pods of restart {@code attempt} have run for {@link #HELD_FOR}; sorted by completion index. */
+    static List<Pod> runningPods(KubeCluster cluster, String namespace, String jobSet, int attempt) {
         var pods = cluster.client().pods().inNamespace(namespace).withLabel(JobSets.NAME_LABEL, jobSet)
                 .withLabel("jobset.sigs.k8s.io/restart-attempt", Integer.toString(attempt));
         Eventually.await("2 running pods of attempt " + attempt, FAIL_TIMEOUT,
                 () -> pods.list().getItems().stream().filter(p -> "Running".equals(p.getStatus().getPhase())
                         && p.getMetadata().getDeletionTimestamp() == null).count() == 2);
         Eventually.sleep(HELD_FOR);
-        List<Pod> running = pods.list().getItems();
-        Pod victim = running.get(0);
-        assertTrue(cluster.client().pods().inNamespace(namespace).withName(victim.getMetadata().getName()).evict(),
-                "eviction of " + victim.getMetadata().getName() + " refused");
+        return pods.list().getItems().stream()
+                .sorted(java.util.Comparator.comparing(p -> p.getMetadata().getAnnotations().get(COMPLETION_INDEX)))
+                .toList();
+    }
+
+    /**
+     * Relabels a running pod so kwok's {@code trainyard-pod-fail} stage ends it (exit code 1), as a rank that
+     * lost its peer ends, and waits until it is Failed.
+     */
+    static void endWithExitCode1(KubeCluster cluster, String namespace, Pod pod) {
+        var stored = cluster.client().pods().inNamespace(namespace).withName(pod.getMetadata().getName());
+        stored.edit(p -> {
+            p.getMetadata().getLabels().put("trainyard.dev/kwok-outcome", "fail");
+            return p;
+        });
+        Eventually.await("pod " + pod.getMetadata().getName() + " Failed", FAIL_TIMEOUT,
+                () -> "Failed".equals(stored.get().getStatus().getPhase()));
+    }
+
+    /** "type/reason: message" of the first FailureTarget or Failed condition of the JobSet's Jobs, or "(none)". */
+    static String jobFailure(KubeCluster cluster, String namespace, String jobSet) {
+        return cluster.client().batch().v1().jobs().inNamespace(namespace).withLabel(JobSets.NAME_LABEL, jobSet)
+                .list().getItems().stream().flatMap(j -> j.getStatus().getConditions().stream())
+                .filter(c -> ("FailureTarget".equals(c.getType()) || "Failed".equals(c.getType())) && "True".equals(c.getStatus()))
+                .map(c -> c.getType() + "/" + c.getReason() + ": " + c.getMessage()).findFirst().orElse("(none)");
     }
 
     /** The reason of the Failed condition of the JobSet's child Job (there is one per attempt). */

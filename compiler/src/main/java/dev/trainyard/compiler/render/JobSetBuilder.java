@@ -17,29 +17,49 @@ import java.util.Map;
  * {@code suspend} (Kueue owns it, kueue#8228), {@code ttlSecondsAfterFinished} (GitOps would re-create the
  * finished run, argo-cd#8586), {@code generateName} (jobset PR #1267).
  *
- * <p>Failures: pods never restart in place ({@code restartPolicy: Never}, {@code backoffLimit: 0}). The Job's
- * {@code podFailurePolicy} fails the Job at the first failed pod, and the message it writes tells the cause
- * (Kubernetes {@code pkg/controller/job/pod_failure_policy.go}): rule 0, condition {@code DisruptionTarget}
- * (eviction, preemption, node loss), gives "Pod NS/NAME has condition DisruptionTarget matching FailJob rule
- * at index 0"; rule 1, a non-zero exit of the {@code node} container, gives "Container node for pod NS/NAME
- * failed with exit code N matching FailJob rule at index 1". Both have reason {@code PodFailurePolicy}. The
- * JobSet's {@code failurePolicy} rules, first match wins over all failed Jobs (jobset
+ * <p>Failures: pods never restart in place ({@code restartPolicy: Never}). The Job's {@code podFailurePolicy}
+ * (Kubernetes {@code pkg/controller/job/pod_failure_policy.go}: per failed pod, first matching rule; a pod
+ * counts only once its phase is Failed) sorts each failed pod:
+ *
+ * <ol start="0">
+ *   <li>condition {@code DisruptionTarget} (eviction, preemption, node loss) → {@code FailJob}, message "Pod
+ *       NS/NAME has condition DisruptionTarget matching FailJob rule at index 0";</li>
+ *   <li>a non-zero exit of the {@code node} container → {@code FailIndex}: that index is done, the Job goes
+ *       on. With {@code backoffLimitPerIndex: 0} and no Job-wide limit ({@code backoffLimit} 2147483647) the
+ *       Job fails with reason {@code FailedIndexes} only when every index has ended;</li>
+ *   <li>a non-zero exit of the {@code code-sync} init container → {@code FailJob} (a source fetch, not the
+ *       user's command).</li>
+ * </ol>
+ *
+ * Why {@code FailIndex} and not {@code FailJob} for the user's exit: in a single-Job run (torch, JAX: all
+ * nodes' pods in one Job) the survivors of a disrupted pod lose their peer and exit non-zero, often before
+ * the disrupted pod reaches phase Failed. The Job controller fixes the Job's failure message at the first
+ * failed pod matching a {@code FailJob} rule, and never revises it (the {@code FailureTarget} condition is
+ * kept, {@code job_controller.go} syncJob), so a {@code FailJob} on exit codes made the survivor's exit win
+ * and the run fail. Under {@code FailIndex} the survivor's exit ends only its index; the disrupted pod,
+ * whenever it fails before the last index ends, fails the Job with the DisruptionTarget message. The price:
+ * a user's crash fails the Job only once its peers have exited too (they lose the crashed rank, as they do
+ * today, or hit their collective timeout, or the run's {@code timeout}).
+ *
+ * <p>The JobSet's {@code failurePolicy} rules, first match wins over all failed Jobs (jobset
  * {@code pkg/controllers/failure_policy.go}), then decide:
  *
  * <ol>
  *   <li>{@code RestartOnDisruption}: reason PodFailurePolicy and the DisruptionTarget message →
  *       {@code RestartJobSet}, counted against {@code retries} ({@code maxRestarts}). It comes first, so an
- *       MPI launcher that failed because its node pod was evicted still restarts the run;</li>
+ *       MPI launcher that failed because its node pod was evicted restarts the run when both Jobs have
+ *       failed by the time JobSet looks;</li>
  *   <li>{@code FailOnDeadline}: {@code DeadlineExceeded} ({@code timeout}, the Job's
  *       {@code activeDeadlineSeconds}) → {@code FailJobSet}: a limit, never a reason to restart;</li>
- *   <li>{@code FailOnUserExitCode}: any other PodFailurePolicy failure (the user's exit code) →
- *       {@code FailJobSet} at once.</li>
+ *   <li>{@code FailOnUserExitCode}: {@code FailedIndexes} (every index ended, some by the user's exit code)
+ *       → {@code FailJobSet}, with no restart.</li>
  * </ol>
  *
- * Anything else (an init container's failure, {@code BackoffLimitExceeded}) matches no rule and gets
- * JobSet's default, {@code RestartJobSet}. Known gap: when a survivor of a disrupted single-Job run (torch,
- * JAX) exits non-zero before the disrupted pod reaches phase Failed, the Job's message is the survivor's exit
- * code and the run fails instead of restarting.
+ * A code-sync failure matches no JobSet rule and gets JobSet's default, {@code RestartJobSet}. A pod that
+ * fails matching no pod rule (e.g. rejected by the kubelet) is counted against its index's limit of 0: it
+ * ends its index like a user's exit.
+ * Known gap: in MPI runs the launcher is a Job of its own, so when mpirun exits before the evicted node pod
+ * is Failed, JobSet may see only the launcher's {@code FailedIndexes} and fail the run.
  */
 final class JobSetBuilder {
   /** Rule names, in order; the controller and tests read them. */
@@ -52,6 +72,12 @@ final class JobSetBuilder {
    * hold no spaces, so no exit-code message can match.
    */
   static final String DISRUPTION_MESSAGE = "^Pod [^ ]+ has condition DisruptionTarget matching FailJob rule";
+  /**
+   * The Job's {@code backoffLimit}: Kubernetes' default (math.MaxInt32) once {@code backoffLimitPerIndex} is
+   * set (batch/v1 defaults.go). Any smaller limit counts FailIndex pods too and fails the Job at the first
+   * survivor's exit, with reason BackoffLimitExceeded.
+   */
+  static final int NO_JOB_WIDE_LIMIT = Integer.MAX_VALUE;
 
   private JobSetBuilder() {}
 
@@ -86,7 +112,7 @@ final class JobSetBuilder {
     ObjectNode deadline = rules.addObject().put("name", FAIL_ON_DEADLINE).put("action", "FailJobSet");
     deadline.putArray("onJobFailureReasons").add("DeadlineExceeded");
     ObjectNode user = rules.addObject().put("name", FAIL_ON_USER_EXIT_CODE).put("action", "FailJobSet");
-    user.putArray("onJobFailureReasons").add("PodFailurePolicy");
+    user.putArray("onJobFailureReasons").add("FailedIndexes");
   }
 
   private static ObjectNode replicatedJob(ResolvedJob job, ReplicatedJobPart part, ObjectNode base) {
@@ -96,7 +122,8 @@ final class JobSetBuilder {
     ObjectNode jobSpec = rj.putObject("template").putObject("spec");
     int pods = part.shape().pods();
     jobSpec.put("parallelism", pods).put("completions", pods).put("completionMode", "Indexed")
-        .put("backoffLimit", 0).put("activeDeadlineSeconds", job.timeoutSeconds());
+        .put("backoffLimit", NO_JOB_WIDE_LIMIT).put("backoffLimitPerIndex", 0)
+        .put("activeDeadlineSeconds", job.timeoutSeconds());
     podFailurePolicy(jobSpec);
     ObjectNode pod = jobSpec.putObject("template");
     ObjectNode podMeta = pod.putObject("metadata");
@@ -119,8 +146,12 @@ final class JobSetBuilder {
     ArrayNode rules = jobSpec.putObject("podFailurePolicy").putArray("rules");
     ObjectNode disrupted = rules.addObject().put("action", "FailJob");
     disrupted.putArray("onPodConditions").addObject().put("type", "DisruptionTarget").put("status", "True");
-    ObjectNode fail = rules.addObject().put("action", "FailJob");
-    ObjectNode codes = fail.putObject("onExitCodes").put("containerName", PodSpecBuilder.CONTAINER).put("operator", "NotIn");
+    nonZeroExit(rules.addObject().put("action", "FailIndex"), PodSpecBuilder.CONTAINER);
+    nonZeroExit(rules.addObject().put("action", "FailJob"), PodSpecBuilder.CODE_SYNC);
+  }
+
+  private static void nonZeroExit(ObjectNode rule, String container) {
+    ObjectNode codes = rule.putObject("onExitCodes").put("containerName", container).put("operator", "NotIn");
     codes.putArray("values").add(0);
   }
 

@@ -20,6 +20,8 @@ import java.util.Map;
  */
 final class PodSpecBuilder {
   static final String CONTAINER = "node";
+  /** The init container that fetches the user's commit; the Job's pod failure policy names it. */
+  static final String CODE_SYNC = "code-sync";
   private static final String WORKSPACE = ResolveStage.WORKSPACE;
 
   private final ResolvedJob job;
@@ -118,7 +120,7 @@ final class PodSpecBuilder {
   private ObjectNode codeSync() {
     Platform.CodeSync sync = job.platform().codeSync();
     ObjectNode c = CanonicalJson.mapper().createObjectNode();
-    c.put("name", "code-sync").put("image", sync.image());
+    c.put("name", CODE_SYNC).put("image", sync.image());
     ArrayNode args = c.putArray("args");
     // $(VAR) is expanded by the kubelet from env: repo and commit stay data, never shell text.
     for (String a : new String[] {"--repo=$(GIT_REPO)", "--ref=$(GIT_COMMIT)", "--root=" + WORKSPACE, "--link=src",

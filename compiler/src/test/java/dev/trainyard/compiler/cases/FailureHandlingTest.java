@@ -18,9 +18,11 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * DESIGN §4 "Failure handling", checked by evaluating the emitted policies the way the controllers do:
- * the Job controller's pod failure policy (first matching rule; its FailJob message formats from Kubernetes
- * {@code pkg/controller/job/pod_failure_policy.go}) and JobSet's failure policy (first rule matching any
- * failed Job; no match means RestartJobSet; jobset {@code pkg/controllers/failure_policy.go}).
+ * the Job controller's pod failure policy (per failed pod, first matching rule; FailJob messages format as in
+ * Kubernetes {@code pkg/controller/job/pod_failure_policy.go}; the first FailJob fixes the Job's failure;
+ * FailIndex, or a counted failure with {@code backoffLimitPerIndex: 0}, ends the index, and the Job fails with
+ * FailedIndexes once every index ended, {@code job_controller.go} syncJob) and JobSet's failure policy (first
+ * rule matching any failed Job; no match means RestartJobSet; jobset {@code pkg/controllers/failure_policy.go}).
  */
 class FailureHandlingTest {
   static final String RESTART = "RestartJobSet";
@@ -31,8 +33,16 @@ class FailureHandlingTest {
   /** A failed Job as the JobSet controller sees it: its failure condition's reason and message. */
   record JobFailure(String replicatedJob, String reason, String message) {}
 
-  /** A failed pod: its DisruptionTarget condition and the node container's exit code. */
-  record PodEnd(boolean disrupted, int exitCode) {}
+  /** A failed pod: completion index, its DisruptionTarget condition, the container that exited and its code. */
+  record PodEnd(int index, boolean disrupted, String container, int exitCode) {
+    static PodEnd exit(int index, int exitCode) {
+      return new PodEnd(index, false, "node", exitCode);
+    }
+
+    static PodEnd disrupted(int index, int exitCode) {
+      return new PodEnd(index, true, "node", exitCode);
+    }
+  }
 
   JsonNode jobSet(String runtime) {
     return object(TrainProject.create(dir, "runtime: " + runtime + "\nrun: python train.py\nnodes: 3\nretries: 2\n").compile(), "JobSet");
@@ -51,8 +61,7 @@ class FailureHandlingTest {
   @DisplayName("an evicted, preempted or lost pod (DisruptionTarget, also exiting 137) restarts the run, counted against retries")
   void disruptionRestarts(String runtime) {
     JsonNode js = jobSet(runtime);
-    String rjob = firstJob(js);
-    JobFailure failure = jobFailure(js, rjob, new PodEnd(true, 137));
+    JobFailure failure = jobFailure(js, firstJob(js), List.of(PodEnd.disrupted(0, 137))).orElseThrow();
     assertEquals("PodFailurePolicy", failure.reason(), failure.toString());
     assertEquals(RESTART, action(js, List.of(failure)));
     assertEquals(2, js.at("/spec/failurePolicy/maxRestarts").asInt(), "retries is maxRestarts");
@@ -60,11 +69,30 @@ class FailureHandlingTest {
 
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"torch", "jax", "plain", "mpi", "deepspeed", "mlx"})
-  @DisplayName("a non-zero exit of the user's command fails the run at once")
+  @DisplayName("a non-zero exit of the user's command, then its peers' exits, fails the run without a restart")
   void userExitFails(String runtime) {
     JsonNode js = jobSet(runtime);
-    JobFailure failure = jobFailure(js, firstJob(js), new PodEnd(false, 1));
+    String rjob = firstJob(js);
+    List<PodEnd> pods = new ArrayList<>();
+    for (int i = 0; i < completions(js, rjob); i++) {
+      pods.add(PodEnd.exit(i, i == 0 ? 1 : 134));
+    }
+    JobFailure failure = jobFailure(js, rjob, pods).orElseThrow();
+    assertEquals("FailedIndexes", failure.reason(), failure.toString());
     assertEquals(FAIL, action(js, List.of(failure)), failure.toString());
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"torch", "jax", "plain"})
+  @DisplayName("single-Job race: survivors that exit 1 before the disrupted pod fails do not end the Job; the disruption then restarts the run")
+  void survivorsBeforeDisruptionRestart(String runtime) {
+    JsonNode js = jobSet(runtime);
+    List<PodEnd> survivors = List.of(PodEnd.exit(1, 1), PodEnd.exit(2, 1));
+    assertEquals(Optional.empty(), jobFailure(js, "node", survivors), "the survivors' exits alone");
+    List<PodEnd> all = new ArrayList<>(survivors);
+    all.add(PodEnd.disrupted(0, 143));
+    JobFailure failure = jobFailure(js, "node", all).orElseThrow();
+    assertEquals(RESTART, action(js, List.of(failure)), failure.toString());
   }
 
   @ParameterizedTest(name = "{0}")
@@ -72,38 +100,55 @@ class FailureHandlingTest {
   @DisplayName("MPI: an evicted node pod restarts the run even when the launcher's mpirun then exits non-zero")
   void mpiDisruptionBeatsLauncherExit(String runtime) {
     JsonNode js = jobSet(runtime);
-    JobFailure node = jobFailure(js, "node", new PodEnd(true, 143));
-    JobFailure launcher = jobFailure(js, "launcher", new PodEnd(false, 1));
+    JobFailure node = jobFailure(js, "node", List.of(PodEnd.disrupted(1, 143))).orElseThrow();
+    JobFailure launcher = jobFailure(js, "launcher", List.of(PodEnd.exit(0, 1))).orElseThrow();
     assertEquals(RESTART, action(js, List.of(launcher, node)));
   }
 
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"torch", "mpi"})
-  @DisplayName("a failure no rule names (an init container, BackoffLimitExceeded) gets JobSet's default restart")
-  void otherFailuresRestart(String runtime) {
+  @DisplayName("a failed source fetch (the code-sync init container) fails the Job at once and gets JobSet's default restart")
+  void codeSyncFailureRestarts(String runtime) {
     JsonNode js = jobSet(runtime);
-    assertEquals(RESTART, action(js, List.of(new JobFailure(firstJob(js), "BackoffLimitExceeded", "Job has reached the specified backoff limit"))));
+    JobFailure failure = jobFailure(js, firstJob(js), List.of(new PodEnd(0, false, "code-sync", 128))).orElseThrow();
+    assertEquals("PodFailurePolicy", failure.reason(), failure.toString());
+    assertEquals(RESTART, action(js, List.of(failure)));
   }
 
   static String firstJob(JsonNode js) {
     return js.at("/spec/replicatedJobs/0/name").asText();
   }
 
-  /** The Job failure the Job controller records for the first failed pod of {@code rjob}. */
-  static JobFailure jobFailure(JsonNode js, String rjob, PodEnd pod) {
+  static int completions(JsonNode js, String rjob) {
+    return CaseCompile.replicatedJob(js, rjob).at("/template/spec/completions").asInt();
+  }
+
+  /**
+   * The Job failure the Job controller records when {@code pods} fail in this order, or empty while the Job
+   * still runs. A pod matching no rule is counted against its index's limit ({@code backoffLimitPerIndex}).
+   */
+  static Optional<JobFailure> jobFailure(JsonNode js, String rjob, List<PodEnd> pods) {
     JsonNode jobSpec = CaseCompile.replicatedJob(js, rjob).path("template").path("spec");
-    assertEquals(0, jobSpec.path("backoffLimit").asInt(-1), "backoffLimit");
-    String podName = "ns/" + js.at("/metadata/name").asText() + "-" + rjob + "-0-1-abcde";
+    assertEquals(Integer.MAX_VALUE, jobSpec.path("backoffLimit").asInt(-1), "no Job-wide backoffLimit");
+    assertEquals(0, jobSpec.path("backoffLimitPerIndex").asInt(-1), "backoffLimitPerIndex");
     JsonNode rules = jobSpec.path("podFailurePolicy").path("rules");
-    for (int i = 0; i < rules.size(); i++) {
-      Optional<String> message = podRuleMessage(rules.get(i), i, podName, pod);
-      if (message.isPresent()) {
-        String action = rules.get(i).path("action").asText();
-        assertEquals("FailJob", action, "the matching pod rule " + rules.get(i));
-        return new JobFailure(rjob, "PodFailurePolicy", message.get());
+    java.util.Set<Integer> ended = new java.util.TreeSet<>();
+    for (PodEnd pod : pods) {
+      String podName = "ns/" + js.at("/metadata/name").asText() + "-" + rjob + "-0-" + pod.index() + "-abcde";
+      for (int i = 0; i < rules.size(); i++) {
+        Optional<String> message = podRuleMessage(rules.get(i), i, podName, pod);
+        if (message.isPresent() && rules.get(i).path("action").asText().equals("FailJob")) {
+          return Optional.of(new JobFailure(rjob, "PodFailurePolicy", message.get()));
+        }
+        if (message.isPresent()) {
+          assertEquals("FailIndex", rules.get(i).path("action").asText(), "the matching pod rule " + rules.get(i));
+          break;
+        }
       }
+      ended.add(pod.index());
     }
-    return new JobFailure(rjob, "BackoffLimitExceeded", "Job has reached the specified backoff limit");
+    return ended.size() == jobSpec.path("completions").asInt()
+        ? Optional.of(new JobFailure(rjob, "FailedIndexes", "Job has failed indexes")) : Optional.empty();
   }
 
   /** Kubernetes pod_failure_policy.go: the FailJob message when {@code rule} (index {@code i}) matches. */
@@ -115,12 +160,12 @@ class FailureHandlingTest {
       }
     }
     JsonNode codes = rule.path("onExitCodes");
-    if (codes.isObject() && pod.exitCode() != 0 && codes.path("containerName").asText().equals("node")) {
+    if (codes.isObject() && pod.exitCode() != 0 && codes.path("containerName").asText().equals(pod.container())) {
       List<Integer> values = new ArrayList<>();
       codes.path("values").forEach(v -> values.add(v.asInt()));
       boolean in = values.contains(pod.exitCode());
       if (codes.path("operator").asText().equals("In") == in) {
-        return Optional.of("Container node for pod " + podName + " failed with exit code " + pod.exitCode()
+        return Optional.of("Container " + pod.container() + " for pod " + podName + " failed with exit code " + pod.exitCode()
             + " matching " + action + " rule at index " + i);
       }
     }
