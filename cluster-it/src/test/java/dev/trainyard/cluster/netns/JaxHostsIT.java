@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -31,17 +32,18 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(KubeClusterExtension.class)
 class JaxHostsIT {
     static final String JAX_ENV = "jax-0.10.2";
-    static final Duration TRAIN_TIMEOUT = Duration.ofSeconds(240);
-    private static final Path REPO_ROOT = Path.of(System.getProperty("trainyard.repo.root", ".."));
-    private Path work;
-    private Path venv;
+    static final Duration TRAIN_TIMEOUT = PythonHosts.TRAIN_TIMEOUT;
+    private PythonHosts hosts;
 
     @BeforeEach
     void tools() throws IOException {
-        HostTools.requireNamespaces();
-        venv = HostTools.requireVenv(JAX_ENV);
-        work = Files.createDirectories(NetnsWork.dir())
-                .resolve("jax-" + System.nanoTime());
+        hosts = PythonHosts.open(JAX_ENV, "jax");
+    }
+
+    /** Closes the hosts first, then the relay, also after a failed assertion. */
+    @AfterEach
+    void closeHosts() throws Exception {
+        hosts.close();
     }
 
     /**
@@ -50,13 +52,13 @@ class JaxHostsIT {
      */
     private CompiledProject compileExample() throws IOException {
         Map<String, String> files = new TreeMap<>();
-        try (Stream<Path> list = Files.list(REPO_ROOT.resolve("examples/jax"))) {
+        try (Stream<Path> list = Files.list(PythonHosts.REPO_ROOT.resolve("examples/jax"))) {
             for (Path f : list.filter(Files::isRegularFile).toList()) {
                 files.put(f.getFileName().toString(), Files.readString(f));
             }
         }
         files.put("requirements.txt", "jax[k8s]>=0.4.35\nnumpy>=1.24\n");
-        return CompiledProject.compile(work.resolve("repo"), "jax", files, Optional.empty());
+        return CompiledProject.compile(hosts.work().resolve("repo"), "jax", files, Optional.empty());
     }
 
     @Test
@@ -94,26 +96,9 @@ class JaxHostsIT {
         Map<String, String> addresses = ClusterRunPods.podAddresses(cluster.client(), project.run(), namespace);
         String serviceAccount = project.run().pods().get(0).template().getSpec().getServiceAccountName();
         int apiPort = URI.create(cluster.client().getMasterUrl().toString()).getPort();
-        ApiServerRelay relay = closeLater(new ApiServerRelay(work.resolve("api.sock"), apiPort));
+        ApiServerRelay relay = hosts.closeLater(new ApiServerRelay(hosts.work().resolve("api.sock"), apiPort));
         PodApiAccess api = new PodApiAccess(relay, ClusterRunPods.token(cluster.client(), namespace, serviceAccount),
                 ClusterRunPods.caPem(cluster.client()), namespace);
-        NamespaceCluster hosts = closeLater(new NamespaceCluster(project.run(), ImageStandIn.python(venv), work.resolve("pods"),
-                project.repo(), addresses, Optional.of(api)));
-        return project.run().podsOf("node").stream().map(hosts::start).toList();
-    }
-
-    private final java.util.Deque<AutoCloseable> toClose = new java.util.ArrayDeque<>();
-
-    private <T extends AutoCloseable> T closeLater(T resource) {
-        toClose.push(resource);
-        return resource;
-    }
-
-    /** Closes the hosts first, then the relay, also after a failed assertion. */
-    @org.junit.jupiter.api.AfterEach
-    void closeAll() throws Exception {
-        while (!toClose.isEmpty()) {
-            toClose.pop().close();
-        }
+        return hosts.start(project, "node", addresses, Optional.of(api));
     }
 }

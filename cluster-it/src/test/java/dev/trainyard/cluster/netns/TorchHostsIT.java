@@ -7,11 +7,11 @@ import dev.trainyard.cluster.netns.CompiledRun.PodPlan;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -22,36 +22,34 @@ import org.junit.jupiter.api.Test;
  */
 class TorchHostsIT {
     static final String TORCH_ENV = "torch-2.13.0";
-    static final Duration TRAIN_TIMEOUT = Duration.ofSeconds(240);
+    static final Duration TRAIN_TIMEOUT = PythonHosts.TRAIN_TIMEOUT;
     /** How long the --standalone line must stay stuck: longer than a group of 2 takes to form here (~5 s). */
     static final Duration HANG_WINDOW = Duration.ofSeconds(25);
-    private static final Path REPO_ROOT = Path.of(System.getProperty("trainyard.repo.root", ".."));
-    private Path work;
-    private Path venv;
+    private PythonHosts hosts;
 
     @BeforeEach
     void tools() throws IOException {
-        HostTools.requireNamespaces();
-        venv = HostTools.requireVenv(TORCH_ENV);
-        work = Files.createDirectories(NetnsWork.dir())
-                .resolve("torch-" + System.nanoTime());
+        hosts = PythonHosts.open(TORCH_ENV, "torch");
+    }
+
+    @AfterEach
+    void closeHosts() throws Exception {
+        hosts.close();
     }
 
     @Test
     @DisplayName("examples/pytorch-ddp, unmodified, trains 5 epochs across 2 hosts with gloo: each rank sees half the batches and rank 0 writes the snapshot")
     void pytorchDdpTrains() {
-        CompiledProject project = CompiledProject.example(work.resolve("repo"), REPO_ROOT, "pytorch-ddp", Optional.empty());
-        try (NamespaceCluster cluster = new NamespaceCluster(project.run(), ImageStandIn.python(venv), work.resolve("pods"), project.repo())) {
-            List<RunningPod> pods = project.run().podsOf("node").stream().map(cluster::start).toList();
-            for (RunningPod pod : pods) {
-                assertEquals(0, pod.requireExit(TRAIN_TIMEOUT), pod.output());
-            }
-            // 2048 samples / batch 32 = 64 batches; DistributedSampler gives each of the 2 ranks 32.
-            assertTrue(pods.get(0).output().contains("[rank 0] epoch 4: 32 batches"), pods.get(0).output());
-            assertTrue(pods.get(1).output().contains("[rank 1] epoch 4: 32 batches"), pods.get(1).output());
-            assertTrue(pods.get(0).output().contains("epoch 4: snapshot saved to /snapshots/snapshot.pt"), pods.get(0).output());
-            assertTrue(Files.exists(work.resolve("pods").resolve("claims").resolve("ddp-snapshots").resolve("snapshot.pt")));
+        CompiledProject project = CompiledProject.example(hosts.work().resolve("repo"), PythonHosts.REPO_ROOT, "pytorch-ddp", Optional.empty());
+        List<RunningPod> pods = hosts.start(project, "node");
+        for (RunningPod pod : pods) {
+            assertEquals(0, pod.requireExit(TRAIN_TIMEOUT), pod.output());
         }
+        // 2048 samples / batch 32 = 64 batches; DistributedSampler gives each of the 2 ranks 32.
+        assertTrue(pods.get(0).output().contains("[rank 0] epoch 4: 32 batches"), pods.get(0).output());
+        assertTrue(pods.get(1).output().contains("[rank 1] epoch 4: 32 batches"), pods.get(1).output());
+        assertTrue(pods.get(0).output().contains("epoch 4: snapshot saved to /snapshots/snapshot.pt"), pods.get(0).output());
+        assertTrue(Files.exists(hosts.work().resolve("pods").resolve("claims").resolve("ddp-snapshots").resolve("snapshot.pt")));
     }
 
     static final String GROUP = "import torch\nimport torch.distributed as dist\n"
@@ -62,7 +60,7 @@ class TorchHostsIT {
             + "dist.destroy_process_group()\n";
 
     private CompiledProject rendezvousProject() {
-        return CompiledProject.compile(work.resolve("repo"), "rdzv", Map.of("group.py", GROUP, "train.yaml",
+        return CompiledProject.compile(hosts.work().resolve("repo"), "rdzv", Map.of("group.py", GROUP, "train.yaml",
                 "nodes: 2\nprocsPerNode: 1\nrun: torchrun --nnodes 2 --nproc_per_node 1 --rdzv_backend c10d --rdzv_endpoint $MASTER_ADDR:$MASTER_PORT group.py\n"),
                 Optional.empty());
     }
@@ -71,15 +69,13 @@ class TorchHostsIT {
     @DisplayName("the lint's form `--rdzv_backend c10d --rdzv_endpoint $MASTER_ADDR:$MASTER_PORT` on 2 nodes forms one group of 2 (all_reduce 1+2 = 3)")
     void rendezvousEndpointFormsOneGroup() {
         CompiledProject project = rendezvousProject();
-        try (NamespaceCluster cluster = new NamespaceCluster(project.run(), ImageStandIn.python(venv), work.resolve("pods"), project.repo())) {
-            List<RunningPod> pods = project.run().podsOf("node").stream().map(cluster::start).toList();
-            String all = "";
-            for (RunningPod pod : pods) {
-                assertEquals(0, pod.requireExit(TRAIN_TIMEOUT), pod.output());
-                all += pod.output();
-            }
-            assertTrue(all.contains("group rank 0 of 2 sum 3") && all.contains("group rank 1 of 2 sum 3"), all);
+        List<RunningPod> pods = hosts.start(project, "node");
+        String all = "";
+        for (RunningPod pod : pods) {
+            assertEquals(0, pod.requireExit(TRAIN_TIMEOUT), pod.output());
+            all += pod.output();
         }
+        assertTrue(all.contains("group rank 0 of 2 sum 3") && all.contains("group rank 1 of 2 sum 3"), all);
     }
 
     @Test
@@ -95,13 +91,11 @@ class TorchHostsIT {
                 var.setValue("torchrun --standalone --nnodes 2 --nproc_per_node 1 group.py");
             }
         }
-        try (NamespaceCluster cluster = new NamespaceCluster(project.run(), ImageStandIn.python(venv), work.resolve("pods"), project.repo())) {
-            List<RunningPod> pods = project.run().podsOf("node").stream().map(cluster::start).toList();
-            assertTrue(pods.get(0).awaitExit(HANG_WINDOW).isEmpty(), "node 0 must still wait: " + pods.get(0).output());
-            assertTrue(pods.get(1).awaitExit(Duration.ofSeconds(1)).isEmpty(), "node 1 must still wait: " + pods.get(1).output());
-            for (RunningPod pod : pods) {
-                assertTrue(!pod.output().contains("group rank"), "no group formed: " + pod.output());
-            }
+        List<RunningPod> pods = hosts.start(project, "node");
+        assertTrue(pods.get(0).awaitExit(HANG_WINDOW).isEmpty(), "node 0 must still wait: " + pods.get(0).output());
+        assertTrue(pods.get(1).awaitExit(Duration.ofSeconds(1)).isEmpty(), "node 1 must still wait: " + pods.get(1).output());
+        for (RunningPod pod : pods) {
+            assertTrue(!pod.output().contains("group rank"), "no group formed: " + pod.output());
         }
     }
 }
