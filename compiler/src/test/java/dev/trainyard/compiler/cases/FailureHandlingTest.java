@@ -83,6 +83,17 @@ class FailureHandlingTest {
   }
 
   @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"torch", "jax", "plain", "mpi"})
+  @DisplayName("a rank's non-zero exit ends only its own index (FailIndex): the Job goes on while any index runs")
+  void userExitEndsItsIndexOnly(String runtime) {
+    JsonNode js = jobSet(runtime);
+    String rjob = firstJob(js);
+    assertEquals(Optional.of("FailIndex"), matchingAction(js, rjob, PodEnd.exit(0, 1)));
+    assertEquals(Optional.of("FailJob"), matchingAction(js, rjob, PodEnd.disrupted(0, 1)), "DisruptionTarget comes first");
+    assertEquals(Optional.empty(), jobFailure(js, rjob, List.of(PodEnd.exit(0, 1))), "the other indexes still run");
+  }
+
+  @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"torch", "jax", "plain"})
   @DisplayName("single-Job race: survivors that exit 1 before the disrupted pod fails do not end the Job; the disruption then restarts the run")
   void survivorsBeforeDisruptionRestart(String runtime) {
@@ -151,8 +162,21 @@ class FailureHandlingTest {
         ? Optional.of(new JobFailure(rjob, "FailedIndexes", "Job has failed indexes")) : Optional.empty();
   }
 
+  /** The action of the first pod failure policy rule of {@code rjob} that {@code pod} matches. */
+  static Optional<String> matchingAction(JsonNode js, String rjob, PodEnd pod) {
+    JsonNode rules = CaseCompile.replicatedJob(js, rjob).at("/template/spec/podFailurePolicy/rules");
+    for (int i = 0; i < rules.size(); i++) {
+      if (podRuleMessage(rules.get(i), i, "ns/pod", pod).isPresent()) {
+        return Optional.of(rules.get(i).path("action").asText());
+      }
+    }
+    return Optional.empty();
+  }
+
   /** Kubernetes pod_failure_policy.go: the FailJob message when {@code rule} (index {@code i}) matches. */
   static Optional<String> podRuleMessage(JsonNode rule, int i, String podName, PodEnd pod) {
+    // The API server requires exactly one of them (Kubernetes pkg/apis/batch/validation validatePodFailurePolicyRule).
+    assertTrue(rule.has("onExitCodes") != rule.has("onPodConditions"), "rule " + i + " needs one requirement: " + rule);
     String action = rule.path("action").asText();
     for (JsonNode c : rule.path("onPodConditions")) {
       if (pod.disrupted() && c.path("type").asText().equals("DisruptionTarget") && c.path("status").asText().equals("True")) {
