@@ -91,7 +91,7 @@ final class LogsCommand implements Callable<Integer> {
       return 0;
     } catch (ClusterAccessException e) {
       err.println("trainyard logs: " + e.getMessage());
-      err.println("  hint: check --kubeconfig/--context, or that the cluster is reachable");
+      err.println("  hint: " + e.hint());
       return Main.EXIT_ENVIRONMENT;
     }
   }

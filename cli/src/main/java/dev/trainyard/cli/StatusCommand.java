@@ -78,7 +78,7 @@ final class StatusCommand implements Callable<Integer> {
       return loop(reader, ns, new RunStateMapper(stall), every, clock.instant().plus(limit), out, err);
     } catch (ClusterAccessException e) {
       err.println("trainyard status: " + e.getMessage());
-      err.println("  hint: check --kubeconfig/--context, or that the cluster is reachable");
+      err.println("  hint: " + e.hint());
       return Main.EXIT_ENVIRONMENT;
     }
   }
