@@ -18,7 +18,7 @@ import java.util.Optional;
 /**
  * The one level-based, idempotent reconciler: for a run key it reads the run from the caches, maps it
  * with {@link RunStateMapper}, and posts the commit status on the run's SOURCE commit with context
- * {@code trainyard/<cluster>/<run>} only when the forge's state or description would change.
+ * {@code trainyard/<cluster>/<namespace>/<run>} ({@link RunProvenance#context}) only when the forge's state or description would change.
  *
  * <p>Restart-safe: the first time a status key is seen (after a start, a crash or a new leadership term)
  * the forge's current status is read and recorded before anything is posted, so a crash between posting
@@ -74,11 +74,12 @@ public final class Reconciler {
             return Outcome.NO_FORGE;
         }
         RunState state = mapper.map(observed.get());
-        CommitStatus wanted = new CommitStatus(RunStatus.of(state), state.description(), p.context(),
+        String context = p.context(key.namespace());
+        CommitStatus wanted = new CommitStatus(RunStatus.of(state), state.description(), context,
                 targetUrl.render(key, p));
         Forge forge = route.get().forge();
         CommitRef commit = new CommitRef(route.get().project(), p.sourceCommit());
-        StatusKey statusKey = new StatusKey(forge.kind(), commit.project(), commit.sha(), p.context());
+        StatusKey statusKey = new StatusKey(forge.kind(), commit.project(), commit.sha(), context);
         try {
             return apply(forge, commit, statusKey, wanted);
         } catch (ForgeException e) {

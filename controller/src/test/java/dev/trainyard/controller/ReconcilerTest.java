@@ -109,7 +109,7 @@ class ReconcilerTest {
     }
 
     @Test
-    @DisplayName("queued → running → succeeded: each posted once on the source commit with context trainyard/<cluster>/<run>")
+    @DisplayName("queued → running → succeeded: each posted once on the source commit with context trainyard/<cluster>/<namespace>/<run>")
     void lifecycle() {
         Reconciler r = reconciler();
         queued();
@@ -126,7 +126,7 @@ class ReconcilerTest {
                 "pending running: 2 of 2 nodes ready, attempt 1 of 1",
                 "success succeeded in 1m 30s, attempt 1 of 1"), posted());
         FakeForge.Accepted first = forge.accepted().get(0);
-        assertEquals("trainyard/dev/llama-ft-7f3a9c", first.context());
+        assertEquals("trainyard/dev/team-a/llama-ft-7f3a9c", first.context());
         assertEquals(SHA, first.sha());
         assertEquals("acme/llm", first.project());
         assertEquals("https://grafana.example/d/runs?ns=team-a&run=llama-ft-7f3a9c", first.targetUrl());
@@ -210,7 +210,7 @@ class ReconcilerTest {
                 Optional.empty(), T0));
         r.reconcile(other);
         assertEquals("error", forge.accepted().get(1).state());
-        assertEquals("trainyard/dev/other", forge.accepted().get(1).context());
+        assertEquals("trainyard/dev/team-a/other", forge.accepted().get(1).context());
     }
 
     @Test
@@ -299,5 +299,23 @@ class ReconcilerTest {
         r.reset();
         assertEquals(Outcome.UNCHANGED, r.reconcile(KEY));
         assertEquals(requests + 1, forge.requests());
+    }
+
+    @Test
+    @DisplayName("one run name in two namespaces: two contexts trainyard/<cluster>/<namespace>/<run>, neither overwrites the other")
+    void sameRunNameTwoNamespaces() {
+        Reconciler r = reconciler();
+        queued();
+        RunKey elsewhere = new RunKey("team-b", KEY.name());
+        RunObservation o = source.runs.get(KEY);
+        source.provenance.put(elsewhere, source.provenance.get(KEY));
+        source.runs.put(elsewhere, new RunObservation(new JobSetSnapshot("team-b", KEY.name(), T0, false, 2, 0, 0,
+                "team-b-lq", List.of(new ConditionSnapshot("Completed", true, "AllJobsCompleted", "", T0.plusSeconds(90)))),
+                List.of(ready("p0"), ready("p1")), o.workload(), o.now()));
+        assertEquals(Outcome.POSTED, r.reconcile(KEY));
+        assertEquals(Outcome.POSTED, r.reconcile(elsewhere));
+        assertEquals(Outcome.UNCHANGED, r.reconcile(KEY), "the other namespace's final status is not this run's");
+        assertEquals(List.of("trainyard/dev/team-a/llama-ft-7f3a9c pending", "trainyard/dev/team-b/llama-ft-7f3a9c success"),
+                forge.accepted().stream().map(a -> a.context() + " " + a.state()).toList());
     }
 }
