@@ -25,7 +25,9 @@ import java.util.Optional;
  * and recording posts nothing twice. A status that is terminal on the forge is final: a re-created run
  * is never posted back to pending. A refused post (permission, 4xx) is reported once per wanted status
  * and not retried until the run's state changes; an unavailable forge is retried by requeueing. At most
- * {@link #NON_TERMINAL_BUDGET} non-terminal posts go out per status key; the terminal one always does.
+ * {@link #NON_TERMINAL_BUDGET} non-terminal posts go out per status key; the terminal one always does. A
+ * failure nothing explains yet ({@link RunStateMapper#provisional}) is requeued, not posted, for at most
+ * {@link RunStateMapper#SETTLE}.
  */
 public final class Reconciler {
 
@@ -72,6 +74,10 @@ public final class Reconciler {
         Optional<ForgeDirectory.Route> route = forges.route(p.sourceRepo());
         if (route.isEmpty()) {
             return Outcome.NO_FORGE;
+        }
+        if (RunStateMapper.provisional(observed.get())) {
+            // A terminal status is final: wait (requeued) for the pod or Job that says why, at most SETTLE.
+            return Outcome.RETRY;
         }
         RunState state = mapper.map(observed.get());
         String context = p.context(key.namespace());

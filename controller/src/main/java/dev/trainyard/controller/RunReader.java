@@ -1,8 +1,11 @@
 package dev.trainyard.controller;
 
 import dev.trainyard.compiler.cluster.ClusterDryRun;
+import dev.trainyard.controller.state.ConditionSnapshot;
+import dev.trainyard.controller.state.JobSnapshot;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -10,6 +13,8 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
 import java.util.Optional;
 
 /**
@@ -63,7 +68,7 @@ public final class RunReader implements AutoCloseable {
                     .inAnyNamespace().list().getItems()
                     : client.genericKubernetesResources(ClusterWatch.JOBSET_API, "JobSet").inNamespace(namespace)
                             .list().getItems();
-            return ListedRuns.assemble(jobSets, pods(namespace), workloads(namespace), clock.instant());
+            return withJobs(ListedRuns.assemble(jobSets, pods(namespace), workloads(namespace), clock.instant()), namespace);
         } catch (KubernetesClientException e) {
             throw ClusterErrors.of(e, server(), "list runs");
         }
@@ -98,6 +103,30 @@ public final class RunReader implements AutoCloseable {
         var op = client.pods();
         return namespace == null ? op.inAnyNamespace().withLabel(Snapshots.JOBSET_NAME).list().getItems()
                 : op.inNamespace(namespace).withLabel(Snapshots.JOBSET_NAME).list().getItems();
+    }
+
+    /**
+     * The failed runs with their child Jobs (one list call, only when a run failed): the Jobs' Failed
+     * conditions explain a failure whose pods are gone, as in the controller ({@link FailedJobs}). A user
+     * who may not list Jobs still sees the run, explained from its pods.
+     */
+    private List<ObservedRun> withJobs(List<ObservedRun> runs, String namespace) {
+        if (runs.stream().noneMatch(r -> ConditionSnapshot.holds(r.observation().jobSet().conditions(), "Failed"))) {
+            return runs;
+        }
+        List<Job> jobs;
+        try {
+            var op = client.batch().v1().jobs();
+            jobs = namespace == null ? op.inAnyNamespace().withLabel(Snapshots.JOBSET_NAME).list().getItems()
+                    : op.inNamespace(namespace).withLabel(Snapshots.JOBSET_NAME).list().getItems();
+        } catch (KubernetesClientException e) {
+            return runs;
+        }
+        Map<RunKey, List<JobSnapshot>> byRun = jobs.stream().collect(Collectors.groupingBy(
+                j -> new RunKey(j.getMetadata().getNamespace(), j.getMetadata().getLabels().get(Snapshots.JOBSET_NAME)),
+                Collectors.mapping(Snapshots::job, Collectors.toList())));
+        return runs.stream().map(r -> new ObservedRun(r.key(), r.provenance(),
+                r.observation().withJobs(byRun.getOrDefault(r.key(), List.of())))).toList();
     }
 
     /** Every Workload; none when Kueue's API is not served. */

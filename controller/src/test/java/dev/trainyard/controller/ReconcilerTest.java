@@ -17,6 +17,7 @@ import dev.trainyard.controller.forge.Token;
 import dev.trainyard.controller.state.ConditionSnapshot;
 import dev.trainyard.controller.state.ContainerSnapshot;
 import dev.trainyard.controller.state.JobSetSnapshot;
+import dev.trainyard.controller.state.JobSnapshot;
 import dev.trainyard.controller.state.PodSnapshot;
 import dev.trainyard.controller.state.RunObservation;
 import dev.trainyard.controller.state.RunStateMapper;
@@ -317,5 +318,23 @@ class ReconcilerTest {
         assertEquals(Outcome.UNCHANGED, r.reconcile(KEY), "the other namespace's final status is not this run's");
         assertEquals(List.of("trainyard/dev/team-a/llama-ft-7f3a9c pending", "trainyard/dev/team-b/llama-ft-7f3a9c success"),
                 forge.accepted().stream().map(a -> a.context() + " " + a.state()).toList());
+    }
+
+    @Test
+    @DisplayName("a Failed JobSet nothing explains yet is not posted (requeued); the child Job's Failed message then posts the user error once, final")
+    void unexplainedFailureWaitsForTheJob() {
+        Reconciler r = reconciler();
+        state(false, List.of(), new ConditionSnapshot("Failed", true, "FailJobSetFailurePolicyAction", "", T0.plusSeconds(29)));
+        assertEquals(Outcome.RETRY, r.reconcile(KEY));
+        assertEquals(0, forge.requests());
+        RunObservation o = source.runs.get(KEY);
+        source.runs.put(KEY, o.withJobs(List.of(new JobSnapshot("llama-ft-7f3a9c-node-0", 0, List.of(new ConditionSnapshot(
+                "Failed", true, "PodFailurePolicy", "Container node for pod team-a/llama-ft-7f3a9c-node-0-0-x7k2p failed"
+                        + " with exit code 1 matching FailJob rule at index 1", T0))))));
+        assertEquals(Outcome.POSTED, r.reconcile(KEY));
+        running();
+        assertEquals(Outcome.FINAL, r.reconcile(KEY), "a terminal status posted is never changed");
+        assertEquals(List.of("failure failed (user error): command exited with code 1 in container node, attempt 1 of 1"),
+                posted());
     }
 }
