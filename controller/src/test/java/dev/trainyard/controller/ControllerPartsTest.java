@@ -158,6 +158,23 @@ class ControllerPartsTest {
         }
     }
 
+    @Test
+    @DisplayName("/readyz answers 503 with the not-ready reason (e.g. no Lease), and a port in use is one line naming it")
+    void readinessReasonAndPortInUse() throws Exception {
+        java.util.concurrent.atomic.AtomicReference<String> why = new java.util.concurrent.atomic.AtomicReference<>(
+                "no leader: cannot take Lease ns/l: namespaces \"ns\" not found");
+        try (HealthServer s = new HealthServer(new InetSocketAddress("127.0.0.1", 0), why::get, () -> "")) {
+            HttpResponse<String> r = get(HttpClient.newHttpClient(), "http://127.0.0.1:" + s.port() + "/readyz");
+            assertEquals(503, r.statusCode());
+            assertEquals("no leader: cannot take Lease ns/l: namespaces \"ns\" not found\n", r.body());
+            why.set("");
+            assertEquals(200, get(HttpClient.newHttpClient(), "http://127.0.0.1:" + s.port() + "/readyz").statusCode());
+            java.io.UncheckedIOException taken = assertThrows(java.io.UncheckedIOException.class,
+                    () -> new HealthServer(new InetSocketAddress("127.0.0.1", s.port()), why::get, () -> ""));
+            assertEquals("cannot listen on 127.0.0.1:" + s.port() + ": address already in use", taken.getMessage());
+        }
+    }
+
     private static HttpResponse<String> get(HttpClient c, String url) throws Exception {
         return c.send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString());
     }
