@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
  * {@code PodFailurePolicy} with "Container C for pod NS/P failed with exit code N matching FailJob rule at
  * index I" (the user's exit code, the compiled rule 1) or "Pod NS/P has condition DisruptionTarget matching
  * FailJob rule at index 0" (eviction, preemption, node loss), reason {@code DeadlineExceeded} ("Job was active
- * longer than specified deadline") or {@code BackoffLimitExceeded}. The messages are the Job controller's
+ * longer than specified deadline"); {@code BackoffLimitExceeded} is no explanation. The messages are the Job controller's
  * format strings ({@code pod_failure_policy.go}), the same the compiled JobSet failure policy matches.
  */
 final class JobFailure {
@@ -27,17 +27,24 @@ final class JobFailure {
     private JobFailure() {
     }
 
-    /** The failure of the first failed Job of the latest attempt (by name); empty when none failed. */
+    /**
+     * The failure of the first failed Job of the latest attempt (by name) whose condition says why; empty when
+     * none does. {@code BackoffLimitExceeded} says only that a pod failed, not why: no evidence (the pods are).
+     */
     static Optional<Failure> classify(List<JobSnapshot> jobs) {
         return jobs.stream().sorted(Comparator.comparingInt(JobSnapshot::attempt).reversed()
                 .thenComparing(JobSnapshot::name))
                 .map(j -> ConditionSnapshot.find(j.conditions(), "Failed").filter(ConditionSnapshot::isTrue)
-                        .map(c -> of(j.name(), c)))
+                        .flatMap(JobFailure::of))
                 .flatMap(Optional::stream).findFirst();
     }
 
-    /** The failure one Job's Failed condition {@code c} states. */
-    static Failure of(String job, ConditionSnapshot c) {
+    /** The failure one Job's Failed condition {@code c} states; empty when its reason does not say why. */
+    static Optional<Failure> of(ConditionSnapshot c) {
+        return Optional.ofNullable(stated(c));
+    }
+
+    private static Failure stated(ConditionSnapshot c) {
         Matcher exit = EXIT.matcher(c.message());
         if ("PodFailurePolicy".equals(c.reason()) && exit.find()) {
             int code = Integer.parseInt(exit.group(3));
@@ -59,7 +66,6 @@ final class JobFailure {
         if ("DeadlineExceeded".equals(c.reason())) {
             return new Failure(Cause.PLATFORM, "deadline exceeded (activeDeadlineSeconds)", "", null);
         }
-        return new Failure(Cause.PLATFORM, "job " + job + " failed (" + (c.reason().isEmpty() ? "no reason" : c.reason())
-                + ")", "", null);
+        return null;
     }
 }

@@ -6,7 +6,8 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * What a starting run is busy with, in the order a pod goes through it: waiting for a node (unscheduled),
+ * What a starting run is busy with, in the order a pod goes through it: waiting for a node (unscheduled or
+ * not created yet),
  * cloning code and setting up (init containers), pulling images and creating containers (waiting
  * ContainerCreating or PodInitializing), then waiting for the remaining nodes.
  */
@@ -27,7 +28,9 @@ final class StartProgress {
         if (pods.isEmpty()) {
             return "no pods yet";
         }
-        if (pods.stream().anyMatch(p -> p.node().isEmpty())) {
+        // A missing pod is waiting for a node too: pods are created one by one, and "waiting for the other pods"
+        // between two "waiting for nodes" would post the same step twice. So the step only moves forward.
+        if (pods.size() < expected || pods.stream().anyMatch(p -> p.node().isEmpty())) {
             return "waiting for nodes" + schedulerReason(pods).map(r -> ": " + r).orElse("");
         }
         for (PodSnapshot pod : pods) {
@@ -42,7 +45,7 @@ final class StartProgress {
         if (creating || pods.stream().anyMatch(p -> p.containers().isEmpty())) {
             return "pulling images";
         }
-        return pods.size() < expected ? "waiting for the other pods to be created" : "waiting for readiness";
+        return "waiting for readiness";
     }
 
     /** The first unscheduled pod's (by name) PodScheduled=False message, without the scheduler's preemption note. */

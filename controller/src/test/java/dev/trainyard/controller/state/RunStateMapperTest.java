@@ -190,7 +190,7 @@ class RunStateMapperTest {
             PodSnapshot p = new PodSnapshot("p0", "n0", "Pending", "", 0, false, false, null,
                     List.of(ContainerSnapshot.running("git-clone")), List.of(ContainerSnapshot.waiting("node",
                             "PodInitializing")), List.of());
-            RunState s = run().pods(p).map();
+            RunState s = run().pods(p, readyPod("p1", "n1")).map();
             assertEquals("starting: cloning code and setting up (init container git-clone),"
                     + " attempt 1 of 4", s.description());
         }
@@ -201,14 +201,14 @@ class RunStateMapperTest {
             PodSnapshot p = new PodSnapshot("p0", "n0", "Pending", "", 0, false, false, null,
                     List.of(ContainerSnapshot.terminated("git-clone", 0, "Completed")),
                     List.of(ContainerSnapshot.waiting("node", "ContainerCreating")), List.of());
-            assertEquals("starting: pulling images, attempt 1 of 4", run().pods(p).map()
+            assertEquals("starting: pulling images, attempt 1 of 4", run().pods(p, readyPod("p1", "n1")).map()
                     .description());
         }
 
         @Test
         @DisplayName("a scheduled pod with no container status yet: pulling images")
         void noContainerStatus() {
-            assertTrue(run().pods(pod("p0", "n0", "Pending", false)).map().description()
+            assertTrue(run().pods(pod("p0", "n0", "Pending", false), readyPod("p1", "n1")).map().description()
                     .startsWith("starting: pulling images"));
         }
 
@@ -227,7 +227,7 @@ class RunStateMapperTest {
         void missingPods() {
             Runs r = run().pods(readyPod("p0", "n0"), readyPod("p1", "n1"));
             r.expected = 3;
-            assertEquals("starting: waiting for the other pods to be created, attempt 1 of 4",
+            assertEquals("starting: waiting for nodes, attempt 1 of 4",
                     r.map().description());
         }
 
@@ -618,8 +618,11 @@ class RunStateMapperTest {
             RunState two = failedBy("PodFailurePolicy", "Container node for pod a/p failed with exit code 2 matching FailJob rule at index 1");
             assertEquals(Cause.USER, two.cause());
             assertEquals(2, two.exitCode());
-            RunState other = failedBy("BackoffLimitExceeded", "Job has reached the specified backoff limit");
-            assertEquals("failed (platform error): job j-0 failed (BackoffLimitExceeded), attempt 1 of 4", other.description());
+            Runs backoff = run().condition(yes("Failed", "FailJobSetFailurePolicyAction", NOW)).failedJob("j-0",
+                    "BackoffLimitExceeded", "Job has reached the specified backoff limit");
+            assertTrue(RunStateMapper.provisional(backoff.observe()), "BackoffLimitExceeded says no why: wait for the pods");
+            assertEquals("failed (platform error): JobSet failed (FailJobSetFailurePolicyAction), attempt 1 of 4",
+                    backoff.map().description());
         }
 
         @Test
@@ -649,6 +652,28 @@ class RunStateMapperTest {
             assertEquals(Phase.RUNNING, r.map().phase());
             r.condition(yes("Failed", "FailJobSetFailurePolicyAction", NOW));
             assertEquals(Phase.FAILED, r.map().phase());
+        }
+
+        @Test
+        @DisplayName("pods created one by one, each scheduled, pulling, then ready: the starting step only moves forward (no description twice)")
+        void startingStepOnlyMovesForward() {
+            PodSnapshot unscheduled0 = pod("p0", "", "Pending", false);
+            PodSnapshot pulling0 = pod("p0", "n0", "Pending", false, ContainerSnapshot.waiting("node", "ContainerCreating"));
+            PodSnapshot pulling1 = pod("p1", "n1", "Pending", false, ContainerSnapshot.waiting("node", "ContainerCreating"));
+            List<List<PodSnapshot>> steps = List.of(List.of(), List.of(unscheduled0), List.of(pulling0),
+                    List.of(pulling0, pod("p1", "", "Pending", false)), List.of(pulling0, pulling1),
+                    List.of(readyPod("p0", "n0"), pulling1), List.of(readyPod("p0", "n0"), readyPod("p1", "n1")));
+            List<String> posted = new java.util.ArrayList<>();
+            for (List<PodSnapshot> pods : steps) {
+                Runs r = run().admittedWorkload(T0);
+                r.pods.addAll(pods);
+                String d = r.map().description();
+                if (posted.isEmpty() || !posted.get(posted.size() - 1).equals(d)) {
+                    posted.add(d);
+                }
+            }
+            assertEquals(List.of("admitted: no pods yet, attempt 1 of 4", "starting: waiting for nodes, attempt 1 of 4",
+                    "starting: pulling images, attempt 1 of 4", "running: 2 of 2 nodes ready, attempt 1 of 4"), posted);
         }
 
         @Test
