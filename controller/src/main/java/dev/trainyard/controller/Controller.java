@@ -62,7 +62,7 @@ public final class Controller implements AutoCloseable {
             return t;
         });
         this.reconciler = new Reconciler(new FailedJobs(watch, FailedJobs.reader(client)), mapper,
-                new ForgeDirectory(config.forges(), http), new StatusLedger(), config.targetUrl(), metrics);
+                new ForgeDirectory(config.forges(), http), new StatusLedger(), config.targetUrl(), metrics, clock);
         metrics.queueDepth(queue::depth);
         metrics.cached(watch::cached);
         this.leaseHealth = new LeaseHealth(config.election() == null ? "" : config.election().identity(),

@@ -73,7 +73,7 @@ class ReconcilerTest {
                 new ForgeEndpoint("gitlab.example", ForgeKind.GITLAB, forge.gitlabApi(),
                         new Token(FakeForge.GITLAB_TOKEN))), http);
         return new Reconciler(source, new RunStateMapper(Duration.ofMinutes(10)), forges, new StatusLedger(),
-                new TargetUrl("https://grafana.example/d/runs?ns={namespace}&run={run}"), metrics);
+                new TargetUrl("https://grafana.example/d/runs?ns={namespace}&run={run}"), metrics, time);
     }
 
     void state(boolean suspended, List<PodSnapshot> pods, ConditionSnapshot... jobSetConditions) {
@@ -173,6 +173,23 @@ class ReconcilerTest {
         running();
         assertEquals(Outcome.POSTED, r.reconcile(KEY));
         assertEquals(1, metrics.counter("trainyard_forge_calls_total{forge=\"github\",result=\"permission\"}"));
+    }
+
+    @Test
+    @DisplayName("a refused final status is tried again REFUSED_RETRY later (not before), and delivered once the token is fixed")
+    void refusedFinalStatusRetriedAfterBackoff() {
+        Reconciler r = reconciler();
+        succeeded();
+        forge.script(Fault.status(200), Fault.bareForbidden());
+        assertEquals(Outcome.REFUSED, r.reconcile(KEY));
+        int requests = forge.requests();
+        time.sleep(Reconciler.REFUSED_RETRY.minusSeconds(1));
+        assertEquals(Outcome.REFUSED, r.reconcile(KEY));
+        assertEquals(requests, forge.requests(), "not before the back-off");
+        time.sleep(Duration.ofSeconds(1));
+        assertEquals(Outcome.POSTED, r.reconcile(KEY), "the forge accepts now (token fixed)");
+        assertEquals(List.of("success"), forge.accepted().stream().map(FakeForge.Accepted::state).toList());
+        assertEquals(Outcome.FINAL, r.reconcile(KEY));
     }
 
     @Test
