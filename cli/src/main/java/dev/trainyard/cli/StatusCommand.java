@@ -4,6 +4,7 @@ import dev.trainyard.controller.ClusterAccessException;
 import dev.trainyard.controller.ConfigFile;
 import dev.trainyard.controller.ObservedRun;
 import dev.trainyard.controller.RunReader;
+import dev.trainyard.controller.state.Phase;
 import dev.trainyard.controller.state.RunStateMapper;
 import java.io.PrintWriter;
 import java.time.Clock;
@@ -27,7 +28,8 @@ import picocli.CommandLine.Spec;
       "With -w, redraw on every change; with RUN, stop when the run has ended."
     },
     mixinStandardHelpOptions = true,
-    footer = {"", "Exit codes: 0 ok, 1 no such run, 2 usage, 3 cluster unreachable, 4 internal error."})
+    footer = {"", "Exit codes: 0 ok (with RUN -w: the run succeeded), 1 no such run (with RUN -w: the run failed),"
+        + " 2 usage, 3 cluster unreachable (with RUN -w: --timeout passed first), 4 internal error."})
 final class StatusCommand implements Callable<Integer> {
   enum Format { table, json }
 
@@ -57,6 +59,8 @@ final class StatusCommand implements Callable<Integer> {
   String timeout;
 
   Clock clock = Clock.systemUTC();
+  /** {@code status RUN -w} reached --timeout before the run ended: as kubectl wait, not a success. */
+  static final int EXIT_TIMEOUT = 3;
 
   @Override
   public Integer call() throws InterruptedException {
@@ -104,8 +108,16 @@ final class StatusCommand implements Callable<Integer> {
         last = state;
       }
       boolean ended = run != null && rows.get(0).state().phase().terminal();
-      if (!watch || ended || !clock.instant().isBefore(deadline)) {
+      if (!watch) {
         return 0;
+      }
+      if (ended) {
+        return rows.get(0).state().phase() == Phase.SUCCEEDED ? 0 : 1;
+      }
+      if (!clock.instant().isBefore(deadline)) {
+        err.println("trainyard status: --timeout " + timeout + " passed before " + (run == null ? "the watch ended"
+            : "run \"" + run + "\" ended"));
+        return run == null ? 0 : EXIT_TIMEOUT;
       }
       Thread.sleep(every.toMillis());
     }

@@ -148,7 +148,7 @@ class StatusCommandIT {
     }
 
     @Test
-    @DisplayName("a run whose pods cannot be scheduled: status gives the scheduler's reason, logs says node 0 has not started (exit 1), logs -f waits one line then ends at --timeout")
+    @DisplayName("a run whose pods cannot be scheduled: status gives the scheduler's reason, logs says node 0 has not started (exit 1), logs -f waits one line then ends at --timeout; status -w exits 3 at --timeout and 1 for a failed run")
     void pendingRun(KubeCluster cluster) throws Exception {
         String ns = cluster.newNamespace();
         String kubeconfig = cluster.kubeconfig().toString();
@@ -180,5 +180,15 @@ class StatusCommandIT {
         assertEquals(1, follow.err.lines().filter(l -> l.startsWith("trainyard logs: waiting for node-0 to start (Pending)")).count(), follow.err);
         assertTrue(follow.err.contains("node-0 has not started (Pending) after --timeout 4s"), follow.err);
         assertEquals(2, trainyard("logs", "stuck-run", "--node", "-1", "-n", ns, "--kubeconfig", kubeconfig).code);
+        Result timedOut = trainyard("status", "stuck-run", "-w", "--timeout", "2s", "--interval", "500ms", "-n", ns,
+                "--kubeconfig", kubeconfig);
+        assertEquals(3, timedOut.code, "a watch that times out is not a success: " + timedOut.err);
+        assertTrue(timedOut.err.contains("--timeout 2s passed before run \"stuck-run\" ended"), timedOut.err);
+        manifests.apply(manifests.placed(StatusRuns.run("fails-run", "gh-stuck.test", StatusRuns.sha("fails-run"), "fail",
+                null, null), ns));
+        Result failed = trainyard("status", "fails-run", "-w", "--timeout", "2m", "--interval", "500ms", "-n", ns,
+                "--kubeconfig", kubeconfig);
+        assertEquals(1, failed.code, "a watched run that failed exits 1: " + failed.out);
+        assertTrue(failed.out.contains("failed (user error)"), failed.out);
     }
 }

@@ -54,6 +54,9 @@ public final class Reconciler {
     private final ForgeEvents events;
     private final Map<StatusKey, Refusal> refused = new HashMap<>();
     private final Clock clock;
+    /** Source repos no forge matches, logged once each (bounded: repos come from JobSets anyone may create). */
+    private final java.util.Set<String> unrouted = new java.util.HashSet<>();
+    static final int MAX_UNROUTED = 1_000;
 
     /**
      * How long a refused status (401/403, another 4xx) waits before it is tried again, at the next reconcile
@@ -96,6 +99,10 @@ public final class Reconciler {
         RunProvenance p = provenance.get();
         Optional<ForgeDirectory.Route> route = forges.route(p.sourceRepo());
         if (route.isEmpty()) {
+            if (unrouted.size() < MAX_UNROUTED && unrouted.add(p.sourceRepo())) {
+                LOG.log(System.Logger.Level.WARNING, "run {0}: no forge in platform.yaml status.forges matches source"
+                        + " repo {1}; its commit status is not posted (logged once per repo)", key.cacheKey(), p.sourceRepo());
+            }
             return Outcome.NO_FORGE;
         }
         if (RunStateMapper.provisional(observed.get())) {
