@@ -87,12 +87,29 @@ final class StatusCommand implements Callable<Integer> {
     }
   }
 
+  /** The runs named {@link #run} (run label or JobSet name), at most one per namespace. */
+  private List<ObservedRun> named(List<ObservedRun> all) {
+    return all.stream().filter(r -> r.provenance().run().equals(run) || r.key().name().equals(run))
+        .collect(java.util.stream.Collectors.toMap(r -> r.key().namespace(), r -> r, (a, b) -> a, java.util.TreeMap::new))
+        .values().stream().toList();
+  }
+
   private int loop(RunReader reader, String ns, RunStateMapper mapper, Duration every, Instant deadline,
       PrintWriter out, PrintWriter err) throws InterruptedException {
     String last = null;
     while (true) {
-      List<ObservedRun> runs = run == null ? reader.list(ns)
-          : reader.get(ns, run).map(List::of).orElse(List.of());
+      List<ObservedRun> runs = run == null ? reader.list(ns) : named(reader.list(ns));
+      List<String> namespaces = runs.stream().map(r -> r.key().namespace()).distinct().sorted().toList();
+      if (run != null && namespaces.size() > 1) {
+        err.println("trainyard status: run \"" + run + "\" is in " + namespaces.size() + " namespaces: "
+            + String.join(", ", namespaces));
+        err.println("  hint: pick one with `trainyard status " + run + " -n " + namespaces.get(0) + "`");
+        return 1;
+      }
+      if (run == null && runs.isEmpty() && last == null && ns != null) {
+        err.println("trainyard status: no runs in namespace \"" + ns + "\" (or it does not exist)");
+        err.println("  hint: `trainyard status -A` lists the runs of every namespace");
+      }
       if (run != null && runs.isEmpty()) {
         err.println("trainyard status: run \"" + run + "\" not found in namespace \"" + (ns == null ? "*" : ns) + "\"");
         err.println("  hint: list the runs with `trainyard status" + (ns == null ? " -A" : " -n " + ns) + "`");
@@ -102,7 +119,7 @@ final class StatusCommand implements Callable<Integer> {
       // The JSON has no age, so a ticking AGE column alone does not redraw the table.
       String state = StatusTable.json(rows);
       if (!state.equals(last)) {
-        String text = output == Format.json ? state : StatusTable.table(rows, clock.instant());
+        String text = output == Format.json ? state : StatusTable.table(rows, clock.instant(), ns == null);
         out.print(last == null || output == Format.json ? text : "\n" + text);
         out.flush();
         last = state;

@@ -143,6 +143,7 @@ class StatusCommandIT {
         Result empty = trainyard("status", "-n", ns, "--kubeconfig", cluster.kubeconfig().toString());
         assertEquals(0, empty.code, empty.err);
         assertEquals("RUN  STATE  QUEUE  NODES  ATTEMPT  AGE  COMMIT  DESCRIPTION\n", empty.out);
+        assertTrue(empty.err.contains("no runs in namespace \"" + ns + "\" (or it does not exist)"), empty.err);
         Result logs = trainyard("logs", "nope", "-n", ns, "--kubeconfig", cluster.kubeconfig().toString());
         assertEquals(1, logs.code);
     }
@@ -190,5 +191,13 @@ class StatusCommandIT {
                 "--kubeconfig", kubeconfig);
         assertEquals(1, failed.code, "a watched run that failed exits 1: " + failed.out);
         assertTrue(failed.out.contains("failed (user error)"), failed.out);
+        String other = cluster.newNamespace();
+        manifests.apply(manifests.placed(StatusRuns.run("fails-run", "gh-stuck.test", StatusRuns.sha("fails-run"), "fail",
+                null, null), other));
+        Result both = trainyard("status", "fails-run", "-A", "--kubeconfig", kubeconfig);
+        assertEquals(1, both.code, both.out);
+        assertTrue(both.err.contains("run \"fails-run\" is in 2 namespaces: "), both.err);
+        Result all = trainyard("status", "-A", "--kubeconfig", kubeconfig);
+        assertTrue(all.out.startsWith("NAMESPACE "), all.out);
     }
 }
