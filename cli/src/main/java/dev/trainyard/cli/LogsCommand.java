@@ -10,6 +10,7 @@ import java.io.PrintWriter;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.function.BooleanSupplier;
@@ -139,6 +140,12 @@ final class LogsCommand implements Callable<Integer> {
         err.println("trainyard logs: cannot read the logs of " + logs.failure().get());
         err.println("  hint: the node's kubelet or the API server did not answer; try again, or ask your platform team");
         return Main.EXIT_ENVIRONMENT;
+      }
+      if (pods == 0 && node != null) {
+        List<String> nodes = logs.labels(started.get()).stream().filter(l -> l.matches("node-\\d+")).toList();
+        err.println("trainyard logs: run \"" + run + "\" has no node " + node + (nodes.isEmpty() ? " (no node pods yet)"
+            : "; the run has nodes 0–" + nodes.get(nodes.size() - 1).substring("node-".length())));
+        return 1;
       }
       if (pods == 0) {
         err.println("trainyard logs: run \"" + run + "\" has no " + (node == null ? "" : "node " + node + " ")

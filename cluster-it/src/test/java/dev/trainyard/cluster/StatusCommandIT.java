@@ -181,6 +181,9 @@ class StatusCommandIT {
         assertEquals(1, follow.err.lines().filter(l -> l.startsWith("trainyard logs: waiting for node-0 to start (Pending)")).count(), follow.err);
         assertTrue(follow.err.contains("node-0 has not started (Pending) after --timeout 4s"), follow.err);
         assertEquals(2, trainyard("logs", "stuck-run", "--node", "-1", "-n", ns, "--kubeconfig", kubeconfig).code);
+        Result five = trainyard("logs", "stuck-run", "--node", "5", "-n", ns, "--kubeconfig", kubeconfig);
+        assertEquals(1, five.code, five.err);
+        assertTrue(five.err.contains("run \"stuck-run\" has no node 5; the run has nodes 0–1"), five.err);
         Result timedOut = trainyard("status", "stuck-run", "-w", "--timeout", "2s", "--interval", "500ms", "-n", ns,
                 "--kubeconfig", kubeconfig);
         assertEquals(3, timedOut.code, "a watch that times out is not a success: " + timedOut.err);

@@ -58,7 +58,7 @@ public final class RunLogs {
     public static List<Pod> choose(List<Pod> pods, int attempt, Selection selection) {
         List<Pod> current = pods.stream()
                 .filter(p -> Snapshots.integer(labels(p).get(Snapshots.RESTART_ATTEMPT), 0) == attempt)
-                .sorted(Comparator.comparing(RunLogs::label)).toList();
+                .sorted(Comparator.comparing(RunLogs::label, RunLogs::byIndex)).toList();
         if (selection.all()) {
             return current;
         }
@@ -98,6 +98,11 @@ public final class RunLogs {
     public int print(ObservedRun run, Selection selection, boolean follow, PrintWriter out, Duration timeout,
             BooleanSupplier runEnded) {
         List<Pod> pods = choose(reader.podsOf(run.key()), run.observation().jobSet().restarts(), selection);
+        if (!follow) {
+            // One pod after the other, in index order: the output of `logs --all` reads node by node.
+            pods.forEach(pod -> stream(pod, false, out, new ArrayList<>(), new AtomicBoolean()));
+            return pods.size();
+        }
         ExecutorService threads = Executors.newFixedThreadPool(Math.max(1, pods.size()));
         List<LogWatch> watches = new CopyOnWriteArrayList<>();
         AtomicBoolean stopping = new AtomicBoolean();
@@ -134,6 +139,26 @@ public final class RunLogs {
                 .filter(p -> p.getStatus() == null || "Pending".equals(p.getStatus().getPhase())
                         || p.getStatus().getPhase() == null)
                 .findFirst().map(p -> label(p) + " has not started (" + waitingReason(p) + ")");
+    }
+
+    /** Labels in index order: "launcher", "node-2" before "node-10" (numbers compare as numbers). */
+    static int byIndex(String a, String b) {
+        String[] x = a.split("(?<=\\D)(?=\\d)|(?<=\\d)(?=\\D)");
+        String[] y = b.split("(?<=\\D)(?=\\d)|(?<=\\d)(?=\\D)");
+        for (int i = 0; i < Math.min(x.length, y.length); i++) {
+            boolean numbers = x[i].chars().allMatch(Character::isDigit) && y[i].chars().allMatch(Character::isDigit);
+            int c = numbers ? Long.compare(Long.parseLong(x[i]), Long.parseLong(y[i])) : x[i].compareTo(y[i]);
+            if (c != 0) {
+                return c;
+            }
+        }
+        return Integer.compare(x.length, y.length);
+    }
+
+    /** The node labels of {@code run}'s current attempt in index order, e.g. [launcher, node-0, node-1]. */
+    public List<String> labels(ObservedRun run) {
+        return choose(reader.podsOf(run.key()), run.observation().jobSet().restarts(), new Selection(true, null)).stream()
+                .map(RunLogs::label).toList();
     }
 
     /** Whether {@code selection} names any pod of {@code run}'s current attempt. */
