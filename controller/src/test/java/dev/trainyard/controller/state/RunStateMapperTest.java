@@ -677,6 +677,36 @@ class RunStateMapperTest {
         }
 
         @Test
+        @DisplayName("a 12-node run starting pod by pod (created, scheduled, pulling, ready) has 3 descriptions in 36 observations, not one per pod")
+        void twelveNodesStartWithoutChurn() {
+            List<PodSnapshot> pods = new java.util.ArrayList<>();
+            List<String> posted = new java.util.ArrayList<>();
+            java.util.function.Consumer<List<PodSnapshot>> observe = now -> {
+                Runs r = run().admittedWorkload(T0);
+                r.expected = 12;
+                r.pods.addAll(now);
+                String d = r.map().description();
+                if (posted.isEmpty() || !posted.get(posted.size() - 1).equals(d)) {
+                    posted.add(d);
+                }
+            };
+            for (int i = 0; i < 12; i++) {
+                pods.add(pod("p" + i, "", "Pending", false));
+                observe.accept(pods);
+            }
+            for (int i = 0; i < 12; i++) {
+                pods.set(i, pod("p" + i, "n" + i, "Pending", false, ContainerSnapshot.waiting("node", "ContainerCreating")));
+                observe.accept(pods);
+            }
+            for (int i = 0; i < 12; i++) {
+                pods.set(i, readyPod("p" + i, "n" + i));
+                observe.accept(pods);
+            }
+            assertEquals(List.of("starting: waiting for nodes, attempt 1 of 4", "starting: pulling images, attempt 1 of 4",
+                    "running: 12 of 12 nodes ready, attempt 1 of 4"), posted, "36 observations, 3 descriptions");
+        }
+
+        @Test
         @DisplayName("an unschedulable pod gives the scheduler's reason in the starting description, without the preemption note")
         void schedulerReason() {
             PodSnapshot pending = new PodSnapshot("p0", "", "Pending", "", 0, false, false, null, List.of(), List.of(),
