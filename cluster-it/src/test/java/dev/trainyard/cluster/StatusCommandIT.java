@@ -50,7 +50,7 @@ class StatusCommandIT {
         String sha = StatusRuns.sha("cli-run");
         Manifests manifests = new Manifests(cluster.client());
         manifests.apply(manifests.placed(StatusRuns.run("cli-run", ControllerProcess.host("github", tag), sha, "slow",
-                "6s", null), ns));
+                "15s", null), ns));
         try (FakeForge forge = FakeForge.start();
                 ControllerProcess controller = ControllerProcess.start(cluster, forge, tag, ns, "cli-0",
                         Duration.ofMinutes(10))) {
