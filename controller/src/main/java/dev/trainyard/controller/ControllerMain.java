@@ -73,6 +73,10 @@ public final class ControllerMain implements Callable<Integer> {
             System.err.println("trainyard-controller: " + e.getMessage());
             return 1;
         }
+        if (cfg.forges().isEmpty()) {
+            System.err.println("trainyard-controller: warning: platform.yaml has no status.forges, so no commit status"
+                    + " will be posted; add `status: {forges: [{source: github.com, kind: github, api: ..., token: ...}]}`");
+        }
         return run(configure(cfg));
     }
 

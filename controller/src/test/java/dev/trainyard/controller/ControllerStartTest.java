@@ -54,6 +54,7 @@ class ControllerStartTest {
         assertTrue(e.err().contains(k + ":5:"), e.err());
         assertFalse(e.err().contains(TOKEN), e.err());
         assertFalse(e.err().contains("Exception"), e.err());
+        assertTrue(e.err().contains("warning: platform.yaml has no status.forges, so no commit status will be posted"), e.err());
     }
 
     @Test
