@@ -9,6 +9,8 @@ import dev.trainyard.controller.state.RunStateMapper;
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.function.BooleanSupplier;
@@ -27,10 +29,15 @@ import picocli.CommandLine.Spec;
       "With -f, follow until the followed containers end or the run ends (or --timeout)."
     },
     mixinStandardHelpOptions = true,
-    footer = {"", "Exit codes: 0 ok, 1 no such run or node, 2 usage, 3 cluster unreachable, 4 internal error."})
+    footer = {"", "Without -f, a pod that has not started yet (Pending) is exit 1; with -f, logs waits for it (one line"
+        + " says so), up to --timeout.",
+        "Exit codes: 0 ok, 1 no such run or node, or not started (within --timeout with -f), 2 usage, 3 cluster, kubelet"
+        + " or API server not answering, 4 internal error."})
 final class LogsCommand implements Callable<Integer> {
   /** Only whether the run ended matters here, which the stall time does not change. */
   private static final Duration STALL = Duration.ofMinutes(10);
+  /** How often {@code -f} checks whether the chosen pod has started. */
+  private static final Duration WAIT_POLL = Duration.ofSeconds(1);
   @Spec CommandSpec spec;
   @Mixin ClusterTarget target;
 
@@ -49,12 +56,48 @@ final class LogsCommand implements Callable<Integer> {
   @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "24h", description = "longest follow")
   String timeout;
 
+  /**
+   * With {@code -f}: the run once the chosen pod has started, printing one line while it waits; empty when the
+   * deadline passed first. A run that ended, or whose pods exist and have started, returns at once.
+   */
+  private Optional<ObservedRun> awaitStart(RunReader reader, String ns, RunLogs logs, RunLogs.Selection selection,
+      BooleanSupplier ended, Instant deadline, PrintWriter err) {
+    boolean said = false;
+    while (Instant.now().isBefore(deadline)) {
+      Optional<ObservedRun> now = reader.get(ns, run);
+      if (now.isEmpty() || ended.getAsBoolean()) {
+        return now;
+      }
+      Optional<String> why = logs.notStarted(now.get(), selection);
+      if (why.isEmpty() && logs.hasPods(now.get(), selection)) {
+        return now;
+      }
+      if (!said) {
+        err.println("trainyard logs: waiting for " + why.map(w -> w.replace(" has not started", " to start"))
+            .orElse("the run's pods to be created") + " (up to --timeout " + timeout + ")");
+        err.flush();
+        said = true;
+      }
+      try {
+        Thread.sleep(WAIT_POLL.toMillis());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return Optional.empty();
+      }
+    }
+    return Optional.empty();
+  }
+
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     if (all && node != null) {
       err.println("trainyard logs: --node and --all exclude each other");
+      return 2;
+    }
+    if (node != null && node < 0) {
+      err.println("trainyard logs: --node must be a node index, 0 or more, got " + node);
       return 2;
     }
     Duration limit;
@@ -81,7 +124,29 @@ final class LogsCommand implements Callable<Integer> {
           return false;
         }
       };
-      int pods = new RunLogs(reader, Clock.systemUTC()).print(found.get(), new RunLogs.Selection(all, node), follow, out, limit, ended);
+      RunLogs logs = new RunLogs(reader, Clock.systemUTC());
+      RunLogs.Selection selection = new RunLogs.Selection(all, node);
+      Instant deadline = Instant.now().plus(limit);
+      Optional<ObservedRun> started = follow ? awaitStart(reader, ns, logs, selection, ended, deadline, err)
+          : found.filter(r -> logs.notStarted(r, selection).isEmpty() || all);
+      if (started.isEmpty()) {
+        String why = reader.get(ns, run).flatMap(r -> logs.notStarted(r, selection)).orElse("the run has not started");
+        err.println("trainyard logs: " + why + (follow ? " after --timeout " + timeout : ""));
+        err.println("  hint: `trainyard status " + run + "` shows what it waits for; `logs -f` waits for it");
+        return 1;
+      }
+      int pods = logs.print(started.get(), selection, follow, out, Duration.between(Instant.now(), deadline), ended);
+      if (logs.failure().isPresent()) {
+        err.println("trainyard logs: cannot read the logs of " + logs.failure().get());
+        err.println("  hint: the node's kubelet or the API server did not answer; try again, or ask your platform team");
+        return Main.EXIT_ENVIRONMENT;
+      }
+      if (pods == 0 && node != null) {
+        List<String> nodes = logs.labels(started.get()).stream().filter(l -> l.matches("node-\\d+")).toList();
+        err.println("trainyard logs: run \"" + run + "\" has no node " + node + (nodes.isEmpty() ? " (no node pods yet)"
+            : "; the run has nodes 0–" + nodes.get(nodes.size() - 1).substring("node-".length())));
+        return 1;
+      }
       if (pods == 0) {
         err.println("trainyard logs: run \"" + run + "\" has no " + (node == null ? "" : "node " + node + " ")
             + "pod in its current attempt");
@@ -91,7 +156,7 @@ final class LogsCommand implements Callable<Integer> {
       return 0;
     } catch (ClusterAccessException e) {
       err.println("trainyard logs: " + e.getMessage());
-      err.println("  hint: check --kubeconfig/--context, or that the cluster is reachable");
+      err.println("  hint: " + e.hint());
       return Main.EXIT_ENVIRONMENT;
     }
   }

@@ -4,6 +4,7 @@ import dev.trainyard.controller.ClusterAccessException;
 import dev.trainyard.controller.ConfigFile;
 import dev.trainyard.controller.ObservedRun;
 import dev.trainyard.controller.RunReader;
+import dev.trainyard.controller.state.Phase;
 import dev.trainyard.controller.state.RunStateMapper;
 import java.io.PrintWriter;
 import java.time.Clock;
@@ -27,7 +28,8 @@ import picocli.CommandLine.Spec;
       "With -w, redraw on every change; with RUN, stop when the run has ended."
     },
     mixinStandardHelpOptions = true,
-    footer = {"", "Exit codes: 0 ok, 1 no such run, 2 usage, 3 cluster unreachable, 4 internal error."})
+    footer = {"", "Exit codes: 0 ok (with RUN -w: the run succeeded), 1 no such run (with RUN -w: the run failed),"
+        + " 2 usage, 3 cluster unreachable (with RUN -w: --timeout passed first), 4 internal error."})
 final class StatusCommand implements Callable<Integer> {
   enum Format { table, json }
 
@@ -57,6 +59,8 @@ final class StatusCommand implements Callable<Integer> {
   String timeout;
 
   Clock clock = Clock.systemUTC();
+  /** {@code status RUN -w} reached --timeout before the run ended: as kubectl wait, not a success. */
+  static final int EXIT_TIMEOUT = 3;
 
   @Override
   public Integer call() throws InterruptedException {
@@ -78,17 +82,34 @@ final class StatusCommand implements Callable<Integer> {
       return loop(reader, ns, new RunStateMapper(stall), every, clock.instant().plus(limit), out, err);
     } catch (ClusterAccessException e) {
       err.println("trainyard status: " + e.getMessage());
-      err.println("  hint: check --kubeconfig/--context, or that the cluster is reachable");
+      err.println("  hint: " + e.hint());
       return Main.EXIT_ENVIRONMENT;
     }
+  }
+
+  /** The runs named {@link #run} (run label or JobSet name), at most one per namespace. */
+  private List<ObservedRun> named(List<ObservedRun> all) {
+    return all.stream().filter(r -> r.provenance().run().equals(run) || r.key().name().equals(run))
+        .collect(java.util.stream.Collectors.toMap(r -> r.key().namespace(), r -> r, (a, b) -> a, java.util.TreeMap::new))
+        .values().stream().toList();
   }
 
   private int loop(RunReader reader, String ns, RunStateMapper mapper, Duration every, Instant deadline,
       PrintWriter out, PrintWriter err) throws InterruptedException {
     String last = null;
     while (true) {
-      List<ObservedRun> runs = run == null ? reader.list(ns)
-          : reader.get(ns, run).map(List::of).orElse(List.of());
+      List<ObservedRun> runs = run == null ? reader.list(ns) : named(reader.list(ns));
+      List<String> namespaces = runs.stream().map(r -> r.key().namespace()).distinct().sorted().toList();
+      if (run != null && namespaces.size() > 1) {
+        err.println("trainyard status: run \"" + run + "\" is in " + namespaces.size() + " namespaces: "
+            + String.join(", ", namespaces));
+        err.println("  hint: pick one with `trainyard status " + run + " -n " + namespaces.get(0) + "`");
+        return 1;
+      }
+      if (run == null && runs.isEmpty() && last == null && ns != null) {
+        err.println("trainyard status: no runs in namespace \"" + ns + "\" (or it does not exist)");
+        err.println("  hint: `trainyard status -A` lists the runs of every namespace");
+      }
       if (run != null && runs.isEmpty()) {
         err.println("trainyard status: run \"" + run + "\" not found in namespace \"" + (ns == null ? "*" : ns) + "\"");
         err.println("  hint: list the runs with `trainyard status" + (ns == null ? " -A" : " -n " + ns) + "`");
@@ -98,14 +119,22 @@ final class StatusCommand implements Callable<Integer> {
       // The JSON has no age, so a ticking AGE column alone does not redraw the table.
       String state = StatusTable.json(rows);
       if (!state.equals(last)) {
-        String text = output == Format.json ? state : StatusTable.table(rows, clock.instant());
+        String text = output == Format.json ? state : StatusTable.table(rows, clock.instant(), ns == null);
         out.print(last == null || output == Format.json ? text : "\n" + text);
         out.flush();
         last = state;
       }
       boolean ended = run != null && rows.get(0).state().phase().terminal();
-      if (!watch || ended || !clock.instant().isBefore(deadline)) {
+      if (!watch) {
         return 0;
+      }
+      if (ended) {
+        return rows.get(0).state().phase() == Phase.SUCCEEDED ? 0 : 1;
+      }
+      if (!clock.instant().isBefore(deadline)) {
+        err.println("trainyard status: --timeout " + timeout + " passed before " + (run == null ? "the watch ended"
+            : "run \"" + run + "\" ended"));
+        return run == null ? 0 : EXIT_TIMEOUT;
       }
       Thread.sleep(every.toMillis());
     }

@@ -17,7 +17,7 @@ import java.util.TreeMap;
 
 /**
  * {@code trainyard status} output: a table (RUN, STATE, QUEUE, NODES ready/total, ATTEMPT n/max, AGE,
- * COMMIT, DESCRIPTION) or JSON (an array of objects with sorted keys), one row per run, from the same
+ * COMMIT, DESCRIPTION; NAMESPACE first with {@code -A}) or JSON (an array of objects with sorted keys), one row per run, from the same
  * {@link RunState} the controller posts.
  */
 final class StatusTable {
@@ -44,18 +44,24 @@ final class StatusTable {
     }
 
     static String table(List<Row> rows, Instant now) {
+        return table(rows, now, false);
+    }
+
+    /** The table; with {@code namespaces} (status -A) a first NAMESPACE column, as kubectl get -A has. */
+    static String table(List<Row> rows, Instant now, boolean namespaces) {
         List<List<String>> cells = new ArrayList<>();
-        cells.add(HEADER);
+        cells.add(namespaces ? concat("NAMESPACE", HEADER) : HEADER);
         for (Row r : rows) {
             RunState s = r.state();
             Instant created = r.run().observation().jobSet().created();
-            cells.add(List.of(r.run().provenance().run(), stateWord(s), r.run().observation().jobSet().localQueue().isEmpty()
+            List<String> line = List.of(r.run().provenance().run(), stateWord(s), r.run().observation().jobSet().localQueue().isEmpty()
                     ? "-" : r.run().observation().jobSet().localQueue(), s.nodesReady() + "/" + s.nodesTotal(),
                     s.attempt() + "/" + s.maxAttempts(), created == null ? "-"
                     : Description.duration(Duration.between(created, now)).replace(" ", ""),
-                    shortSha(r.run().provenance().sourceCommit()), s.description()));
+                    shortSha(r.run().provenance().sourceCommit()), s.description());
+            cells.add(namespaces ? concat(r.run().key().namespace(), line) : line);
         }
-        int[] width = new int[HEADER.size()];
+        int[] width = new int[cells.get(0).size()];
         cells.forEach(line -> {
             for (int i = 0; i < line.size(); i++) {
                 width[i] = Math.max(width[i], line.get(i).length());
@@ -100,6 +106,12 @@ final class StatusTable {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    private static List<String> concat(String first, List<String> rest) {
+        List<String> out = new ArrayList<>(List.of(first));
+        out.addAll(rest);
+        return out;
     }
 
     private static String shortSha(String sha) {

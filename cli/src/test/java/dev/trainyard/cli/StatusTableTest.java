@@ -54,6 +54,15 @@ class StatusTableTest {
     }
 
     @Test
+    @DisplayName("with -A the table starts with a NAMESPACE column")
+    void namespaceColumn() {
+        String t = StatusTable.table(List.of(row("llama-ft", "gpu", RUNNING)), T0.plus(Duration.ofMinutes(12)).plusSeconds(5), true);
+        assertEquals(String.join("\n",
+                "NAMESPACE  RUN       STATE    QUEUE  NODES  ATTEMPT  AGE    COMMIT   DESCRIPTION",
+                "team-a     llama-ft  running  gpu    2/2    1/4      12m5s  6f1c2d3  running: 2 of 2 nodes ready, attempt 1 of 4", ""), t);
+    }
+
+    @Test
     @DisplayName("state words: phase, '(stalled)' for a stalled run, '(platform)'/'(user)' for a failure")
     void words() {
         assertEquals("admitted (stalled)", StatusTable.stateWord(new RunState(Phase.ADMITTED, Cause.NONE, "", "", null,

@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.DisplayName;
@@ -49,7 +50,7 @@ class StatusCommandIT {
         String sha = StatusRuns.sha("cli-run");
         Manifests manifests = new Manifests(cluster.client());
         manifests.apply(manifests.placed(StatusRuns.run("cli-run", ControllerProcess.host("github", tag), sha, "slow",
-                "6s", null), ns));
+                "15s", null), ns));
         try (FakeForge forge = FakeForge.start();
                 ControllerProcess controller = ControllerProcess.start(cluster, forge, tag, ns, "cli-0",
                         Duration.ofMinutes(10))) {
@@ -142,7 +143,64 @@ class StatusCommandIT {
         Result empty = trainyard("status", "-n", ns, "--kubeconfig", cluster.kubeconfig().toString());
         assertEquals(0, empty.code, empty.err);
         assertEquals("RUN  STATE  QUEUE  NODES  ATTEMPT  AGE  COMMIT  DESCRIPTION\n", empty.out);
+        assertTrue(empty.err.contains("no runs in namespace \"" + ns + "\" (or it does not exist)"), empty.err);
         Result logs = trainyard("logs", "nope", "-n", ns, "--kubeconfig", cluster.kubeconfig().toString());
         assertEquals(1, logs.code);
+    }
+
+    @Test
+    @DisplayName("a run whose pods cannot be scheduled: status gives the scheduler's reason, logs says node 0 has not started (exit 1), logs -f waits one line then ends at --timeout; status -w exits 3 at --timeout and 1 for a failed run")
+    void pendingRun(KubeCluster cluster) throws Exception {
+        String ns = cluster.newNamespace();
+        String kubeconfig = cluster.kubeconfig().toString();
+        Manifests manifests = new Manifests(cluster.client());
+        var js = StatusRuns.run("stuck-run", "gh-stuck.test", StatusRuns.sha("stuck-run"), "slow", null, null);
+        for (Map<String, Object> rjob : JobSets.replicatedJobs(js)) {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> podSpec = (Map<String, Object>) ((Map<String, Object>) ((Map<String, Object>) ((Map<String, Object>)
+                    rjob.get("template")).get("spec")).get("template")).get("spec");
+            podSpec.put("nodeSelector", Map.of("trainyard.dev/no-such-node", "x"));
+        }
+        manifests.apply(manifests.placed(js, ns));
+        Eventually.await("the scheduler says why stuck-run waits", Duration.ofSeconds(90), () -> {
+            Result r = trainyard("status", "stuck-run", "-n", ns, "--kubeconfig", kubeconfig, "--output", "json");
+            return r.code == 0 && r.out.contains("node(s) didn't match");
+        });
+        Result status = trainyard("status", "stuck-run", "-n", ns, "--kubeconfig", kubeconfig, "--output", "json");
+        String description = new ObjectMapper().readTree(status.out).get(0).get("description").asText();
+        assertTrue(description.startsWith("starting: waiting for nodes: 0/"), description);
+        Result logs = trainyard("logs", "stuck-run", "-n", ns, "--kubeconfig", kubeconfig);
+        assertEquals(1, logs.code, logs.err);
+        assertEquals("", logs.out);
+        assertTrue(logs.err.startsWith("trainyard logs: node-0 has not started (Pending)\n"), logs.err);
+        long start = System.nanoTime();
+        Result follow = trainyard("logs", "stuck-run", "-f", "--timeout", "4s", "-n", ns, "--kubeconfig", kubeconfig);
+        double took = (System.nanoTime() - start) / 1e9;
+        assertEquals(1, follow.code, follow.err);
+        assertTrue(took >= 3.5, "waited for the start, up to --timeout: " + took + " s");
+        assertEquals(1, follow.err.lines().filter(l -> l.startsWith("trainyard logs: waiting for node-0 to start (Pending)")).count(), follow.err);
+        assertTrue(follow.err.contains("node-0 has not started (Pending) after --timeout 4s"), follow.err);
+        assertEquals(2, trainyard("logs", "stuck-run", "--node", "-1", "-n", ns, "--kubeconfig", kubeconfig).code);
+        Result five = trainyard("logs", "stuck-run", "--node", "5", "-n", ns, "--kubeconfig", kubeconfig);
+        assertEquals(1, five.code, five.err);
+        assertTrue(five.err.contains("run \"stuck-run\" has no node 5; the run has nodes 0–1"), five.err);
+        Result timedOut = trainyard("status", "stuck-run", "-w", "--timeout", "2s", "--interval", "500ms", "-n", ns,
+                "--kubeconfig", kubeconfig);
+        assertEquals(3, timedOut.code, "a watch that times out is not a success: " + timedOut.err);
+        assertTrue(timedOut.err.contains("--timeout 2s passed before run \"stuck-run\" ended"), timedOut.err);
+        manifests.apply(manifests.placed(StatusRuns.run("fails-run", "gh-stuck.test", StatusRuns.sha("fails-run"), "fail",
+                null, null), ns));
+        Result failed = trainyard("status", "fails-run", "-w", "--timeout", "2m", "--interval", "500ms", "-n", ns,
+                "--kubeconfig", kubeconfig);
+        assertEquals(1, failed.code, "a watched run that failed exits 1: " + failed.out);
+        assertTrue(failed.out.contains("failed (user error)"), failed.out);
+        String other = cluster.newNamespace();
+        manifests.apply(manifests.placed(StatusRuns.run("fails-run", "gh-stuck.test", StatusRuns.sha("fails-run"), "fail",
+                null, null), other));
+        Result both = trainyard("status", "fails-run", "-A", "--kubeconfig", kubeconfig);
+        assertEquals(1, both.code, both.out);
+        assertTrue(both.err.contains("run \"fails-run\" is in 2 namespaces: "), both.err);
+        Result all = trainyard("status", "-A", "--kubeconfig", kubeconfig);
+        assertTrue(all.out.startsWith("NAMESPACE "), all.out);
     }
 }

@@ -42,6 +42,8 @@ public final class Controller implements AutoCloseable {
     private final ScheduledExecutorService pruneTimer;
     private volatile boolean closed;
     private LeaseElection election;
+    private final LeaseHealth leaseHealth;
+    private static final System.Logger LOG = System.getLogger(Controller.class.getName());
 
     /** Wires everything; nothing runs before {@link #start()} except the health server. */
     public Controller(KubernetesClient client, ControllerConfig config, Clock clock, String bindHost,
@@ -59,11 +61,13 @@ public final class Controller implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        this.reconciler = new Reconciler(watch, mapper,
-                new ForgeDirectory(config.forges(), http), new StatusLedger(), config.targetUrl(), metrics);
+        this.reconciler = new Reconciler(new FailedJobs(watch, FailedJobs.reader(client)), mapper,
+                new ForgeDirectory(config.forges(), http), new StatusLedger(), config.targetUrl(), metrics, clock);
         metrics.queueDepth(queue::depth);
         metrics.cached(watch::cached);
-        this.health = new HealthServer(new InetSocketAddress(bindHost, config.port()), watch::synced, metrics::render);
+        this.leaseHealth = new LeaseHealth(config.election() == null ? "" : config.election().identity(),
+                why -> LOG.log(System.Logger.Level.ERROR, why));
+        this.health = new HealthServer(new InetSocketAddress(bindHost, config.port()), this::notReady, metrics::render);
         this.leadership = new Leadership(reconciler::reset, () -> watch.runs().forEach(queue::add), onLostLeadership,
                 () -> closed, metrics);
         this.worker = new Thread(new ReconcileWorker(queue, reconciler::reconcile, leadership::leading, () -> closed, metrics,
@@ -78,10 +82,21 @@ public final class Controller implements AutoCloseable {
         if (config.election() == null) {
             leadership.start();
         } else {
-            election = new LeaseElection(client, config.election(), leadership::start, leadership::stop);
+            election = new LeaseElection(client, config.election(), leadership::start, leadership::stop, leaseHealth::leader);
+            long every = config.election().retryPeriod().toMillis();
+            pruneTimer.scheduleWithFixedDelay(() -> leaseHealth.probe(client, config.election(), leadership.leading()),
+                    every, every, TimeUnit.MILLISECONDS);
         }
         config.prune().ifPresent(p -> pruneTimer.scheduleWithFixedDelay(this::prunePass, p.every().toMillis(),
                 p.every().toMillis(), TimeUnit.MILLISECONDS));
+    }
+
+    /** "" when ready: informers synced and, under election, leading or a standby of a known leader. */
+    private String notReady() {
+        if (!watch.synced()) {
+            return "informers not synced";
+        }
+        return config.election() == null ? "" : leaseHealth.notReady(leadership.leading());
     }
 
     /** Every cached run with its provenance, for the retention pass. */

@@ -1,11 +1,14 @@
 package dev.trainyard.controller;
 
+import dev.trainyard.compiler.cluster.ClusterDryRun;
+import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -14,7 +17,9 @@ import picocli.CommandLine.Option;
 
 /**
  * The controller process: {@code java -cp ... dev.trainyard.controller.ControllerMain --config=/etc/trainyard/controller/controller.yaml}.
- * The Kubernetes connection comes from the in-cluster service account, else {@code KUBECONFIG} / ~/.kube/config.
+ * The Kubernetes connection is the one {@code trainyard validate --cluster} uses ({@link ClusterDryRun#clientConfig}):
+ * {@code $KUBECONFIG}, else ~/.kube/config, else the in-cluster service account; a broken kubeconfig is a
+ * one-line {@code file:line:col} error, never its text.
  * Exit codes: 0 stopped (SIGTERM or leadership lost), 1 configuration mistake, 2 usage, 3 cluster unreachable.
  */
 @Command(name = "trainyard-controller", mixinStandardHelpOptions = true,
@@ -38,13 +43,18 @@ public final class ControllerMain implements Callable<Integer> {
             description = "campaign for a Lease; only the leader posts")
     boolean leaderElection;
 
-    @Option(names = "--lease-namespace", defaultValue = "${env:POD_NAMESPACE:-trainyard-system}")
+    @Option(names = "--lease-namespace", defaultValue = "${env:POD_NAMESPACE:-trainyard-system}",
+            description = "namespace of the Lease (default: $POD_NAMESPACE, else ${DEFAULT-VALUE}); it must exist and"
+                    + " the controller needs create/update on leases there")
     String leaseNamespace;
 
-    @Option(names = "--lease-name", defaultValue = "trainyard-controller")
+    @Option(names = "--lease-name", defaultValue = "trainyard-controller",
+            description = "name of the coordination.k8s.io Lease the replicas share (default: ${DEFAULT-VALUE})")
     String leaseName;
 
-    @Option(names = "--identity", defaultValue = "${env:POD_NAME:-${env:HOSTNAME:-trainyard-controller}}")
+    @Option(names = "--identity", defaultValue = "${env:POD_NAME:-${env:HOSTNAME:-trainyard-controller}}",
+            description = "this replica's name in the Lease, unique per replica (default: $POD_NAME, else $HOSTNAME;"
+                    + " now ${DEFAULT-VALUE})")
     String identity;
 
     @Option(names = "--lease-seconds", defaultValue = "15", description = "lease duration; renew within 2/3, retry every 1/7")
@@ -63,6 +73,10 @@ public final class ControllerMain implements Callable<Integer> {
             System.err.println("trainyard-controller: " + e.getMessage());
             return 1;
         }
+        if (cfg.forges().isEmpty()) {
+            System.err.println("trainyard-controller: warning: platform.yaml has no status.forges, so no commit status"
+                    + " will be posted; add `status: {forges: [{source: github.com, kind: github, api: ..., token: ...}]}`");
+        }
         return run(configure(cfg));
     }
 
@@ -74,6 +88,13 @@ public final class ControllerMain implements Callable<Integer> {
     }
 
     private int run(ControllerConfig cfg) throws InterruptedException {
+        Config kube;
+        try {
+            kube = ClusterDryRun.clientConfig(Optional.empty(), Optional.empty());
+        } catch (ClusterDryRun.ClusterUnavailableException e) {
+            System.err.println("trainyard-controller: " + e.getMessage());
+            return 3;
+        }
         CountDownLatch stop = new CountDownLatch(1);
         CountDownLatch closed = new CountDownLatch(1);
         // On SIGTERM the hook lets main close the controller (releasing the Lease) before the JVM halts.
@@ -81,7 +102,7 @@ public final class ControllerMain implements Callable<Integer> {
             stop.countDown();
             await(closed, SHUTDOWN);
         }));
-        try (KubernetesClient client = new KubernetesClientBuilder().build()) {
+        try (KubernetesClient client = new KubernetesClientBuilder().withConfig(kube).build()) {
             client.getKubernetesVersion();
             try (Controller controller = new Controller(client, cfg, Clock.systemUTC(), bind, stop::countDown)) {
                 controller.start();
@@ -90,7 +111,11 @@ public final class ControllerMain implements Callable<Integer> {
                 stop.await();
             }
         } catch (KubernetesClientException e) {
-            System.err.println("trainyard-controller: cannot reach the Kubernetes API: " + e.getMessage());
+            System.err.println("trainyard-controller: " + ClusterErrors.of(e, kube.getMasterUrl(), "start").getMessage());
+            return 3;
+        } catch (java.io.UncheckedIOException e) {
+            // The health port is taken (another controller, a second `ControllerMain` on this machine).
+            System.err.println("trainyard-controller: " + e.getMessage() + "; pass --port N (0: any free port)");
             return 3;
         } finally {
             closed.countDown();

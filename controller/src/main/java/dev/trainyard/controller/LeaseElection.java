@@ -33,13 +33,19 @@ public final class LeaseElection implements AutoCloseable {
 
     /** Starts campaigning; {@code onStart} and {@code onStop} run on fabric8's threads. */
     public LeaseElection(KubernetesClient client, Settings s, Runnable onStart, Runnable onStop) {
+        this(client, s, onStart, onStop, leader -> { });
+    }
+
+    /** As above; {@code onNewLeader} receives each leader identity observed (this replica's or another's). */
+    public LeaseElection(KubernetesClient client, Settings s, Runnable onStart, Runnable onStop,
+            java.util.function.Consumer<String> onNewLeader) {
         running = client.leaderElector().withConfig(new LeaderElectionConfigBuilder()
                 .withName(s.leaseName())
                 .withLock(new LeaseLock(s.namespace(), s.leaseName(), s.identity()))
                 .withLeaseDuration(s.leaseDuration()).withRenewDeadline(s.renewDeadline())
                 .withRetryPeriod(s.retryPeriod())
                 .withReleaseOnCancel(true)
-                .withLeaderCallbacks(new LeaderCallbacks(onStart, onStop, leader -> { }))
+                .withLeaderCallbacks(new LeaderCallbacks(onStart, onStop, onNewLeader::accept))
                 .build()).build().start();
     }
 

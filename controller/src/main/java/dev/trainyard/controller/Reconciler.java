@@ -11,6 +11,9 @@ import dev.trainyard.controller.forge.PostedStatus;
 import dev.trainyard.controller.state.RunObservation;
 import dev.trainyard.controller.state.RunState;
 import dev.trainyard.controller.state.RunStateMapper;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -18,14 +21,17 @@ import java.util.Optional;
 /**
  * The one level-based, idempotent reconciler: for a run key it reads the run from the caches, maps it
  * with {@link RunStateMapper}, and posts the commit status on the run's SOURCE commit with context
- * {@code trainyard/<cluster>/<run>} only when the forge's state or description would change.
+ * {@code trainyard/<cluster>/<namespace>/<run>} ({@link RunProvenance#context}) only when the forge's state or description would change.
  *
  * <p>Restart-safe: the first time a status key is seen (after a start, a crash or a new leadership term)
  * the forge's current status is read and recorded before anything is posted, so a crash between posting
  * and recording posts nothing twice. A status that is terminal on the forge is final: a re-created run
- * is never posted back to pending. A refused post (permission, 4xx) is reported once per wanted status
- * and not retried until the run's state changes; an unavailable forge is retried by requeueing. At most
- * {@link #NON_TERMINAL_BUDGET} non-terminal posts go out per status key; the terminal one always does.
+ * is never posted back to pending. A refused post (permission, 4xx) is logged and tried again when the run's
+ * state changes or, for the same status, at the first reconcile {@link #REFUSED_RETRY} later (the token
+ * file is read again at each try); an unavailable forge is retried by requeueing. At most
+ * {@link #NON_TERMINAL_BUDGET} non-terminal posts go out per status key; the terminal one always does. A
+ * failure nothing explains yet ({@link RunStateMapper#provisional}) is requeued, not posted, for at most
+ * {@link RunStateMapper#SETTLE}.
  */
 public final class Reconciler {
 
@@ -46,13 +52,35 @@ public final class Reconciler {
     private final StatusLedger ledger;
     private final TargetUrl targetUrl;
     private final ForgeEvents events;
-    private final Map<StatusKey, PostedStatus> refused = new HashMap<>();
+    private final Map<StatusKey, Refusal> refused = new HashMap<>();
+    private final Clock clock;
+    /** Source repos no forge matches, logged once each (bounded: repos come from JobSets anyone may create). */
+    private final java.util.Set<String> unrouted = new java.util.HashSet<>();
+    static final int MAX_UNROUTED = 1_000;
+
+    /**
+     * How long a refused status (401/403, another 4xx) waits before it is tried again, at the next reconcile
+     * after that (the resync brings every run back): a fixed token is picked up within this plus one resync,
+     * and a token that stays wrong costs one request per status every 10 minutes, not one per resync.
+     */
+    public static final Duration REFUSED_RETRY = Duration.ofMinutes(10);
+
+    /** What the forge refused, and when. */
+    private record Refusal(PostedStatus status, Instant at) {
+    }
     private final Map<StatusKey, Integer> posts = new HashMap<>();
     /** The forge shows no status for the key. */
     private static final PostedStatus NOTHING = new PostedStatus("", "", "");
 
     public Reconciler(RunSource source, RunStateMapper mapper, ForgeDirectory forges, StatusLedger ledger,
             TargetUrl targetUrl, ForgeEvents events) {
+        this(source, mapper, forges, ledger, targetUrl, events, Clock.systemUTC());
+    }
+
+    /** As above, with the clock {@link #REFUSED_RETRY} is measured on. */
+    public Reconciler(RunSource source, RunStateMapper mapper, ForgeDirectory forges, StatusLedger ledger,
+            TargetUrl targetUrl, ForgeEvents events, Clock clock) {
+        this.clock = clock;
         this.source = source;
         this.events = events;
         this.mapper = mapper;
@@ -71,14 +99,23 @@ public final class Reconciler {
         RunProvenance p = provenance.get();
         Optional<ForgeDirectory.Route> route = forges.route(p.sourceRepo());
         if (route.isEmpty()) {
+            if (unrouted.size() < MAX_UNROUTED && unrouted.add(p.sourceRepo())) {
+                LOG.log(System.Logger.Level.WARNING, "run {0}: no forge in platform.yaml status.forges matches source"
+                        + " repo {1}; its commit status is not posted (logged once per repo)", key.cacheKey(), p.sourceRepo());
+            }
             return Outcome.NO_FORGE;
         }
+        if (RunStateMapper.provisional(observed.get())) {
+            // A terminal status is final: wait (requeued) for the pod or Job that says why, at most SETTLE.
+            return Outcome.RETRY;
+        }
         RunState state = mapper.map(observed.get());
-        CommitStatus wanted = new CommitStatus(RunStatus.of(state), state.description(), p.context(),
+        String context = p.context(key.namespace());
+        CommitStatus wanted = new CommitStatus(RunStatus.of(state), state.description(), context,
                 targetUrl.render(key, p));
         Forge forge = route.get().forge();
         CommitRef commit = new CommitRef(route.get().project(), p.sourceCommit());
-        StatusKey statusKey = new StatusKey(forge.kind(), commit.project(), commit.sha(), p.context());
+        StatusKey statusKey = new StatusKey(forge.kind(), commit.project(), commit.sha(), context);
         try {
             return apply(forge, commit, statusKey, wanted);
         } catch (ForgeException e) {
@@ -90,7 +127,9 @@ public final class Reconciler {
             throws ForgeException {
         PostedStatus next = new PostedStatus(forge.wireState(wanted.state()), wanted.description(),
                 wanted.targetUrl());
-        if (next.equals(refused.get(statusKey))) {
+        Refusal refusal = refused.get(statusKey);
+        if (refusal != null && next.equals(refusal.status())
+                && clock.instant().isBefore(refusal.at().plus(REFUSED_RETRY))) {
             return Outcome.REFUSED;
         }
         Optional<PostedStatus> known = ledger.get(statusKey);
@@ -123,8 +162,8 @@ public final class Reconciler {
                     forge.kind(), e.getMessage());
             return Outcome.RETRY;
         }
-        refused.put(statusKey, new PostedStatus(forge.wireState(wanted.state()), wanted.description(),
-                wanted.targetUrl()));
+        refused.put(statusKey, new Refusal(new PostedStatus(forge.wireState(wanted.state()), wanted.description(),
+                wanted.targetUrl()), clock.instant()));
         LOG.log(System.Logger.Level.ERROR, "run {0}: {1} refused the commit status ({2}): {3}", key.cacheKey(),
                 forge.kind(), e.kind(), e.getMessage());
         return Outcome.REFUSED;

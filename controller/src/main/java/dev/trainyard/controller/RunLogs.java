@@ -46,6 +46,8 @@ public final class RunLogs {
     static final Duration POLL = Duration.ofSeconds(1);
     private final RunReader reader;
     private final Clock clock;
+    /** The first stream that failed other than by being closed: why, in one line; "" when none did. */
+    private volatile String failure = "";
 
     public RunLogs(RunReader reader, Clock clock) {
         this.reader = reader;
@@ -56,7 +58,7 @@ public final class RunLogs {
     public static List<Pod> choose(List<Pod> pods, int attempt, Selection selection) {
         List<Pod> current = pods.stream()
                 .filter(p -> Snapshots.integer(labels(p).get(Snapshots.RESTART_ATTEMPT), 0) == attempt)
-                .sorted(Comparator.comparing(RunLogs::label)).toList();
+                .sorted(Comparator.comparing(RunLogs::label, RunLogs::byIndex)).toList();
         if (selection.all()) {
             return current;
         }
@@ -96,6 +98,11 @@ public final class RunLogs {
     public int print(ObservedRun run, Selection selection, boolean follow, PrintWriter out, Duration timeout,
             BooleanSupplier runEnded) {
         List<Pod> pods = choose(reader.podsOf(run.key()), run.observation().jobSet().restarts(), selection);
+        if (!follow) {
+            // One pod after the other, in index order: the output of `logs --all` reads node by node.
+            pods.forEach(pod -> stream(pod, false, out, new ArrayList<>(), new AtomicBoolean()));
+            return pods.size();
+        }
         ExecutorService threads = Executors.newFixedThreadPool(Math.max(1, pods.size()));
         List<LogWatch> watches = new CopyOnWriteArrayList<>();
         AtomicBoolean stopping = new AtomicBoolean();
@@ -123,6 +130,68 @@ public final class RunLogs {
         return pods.size();
     }
 
+    /**
+     * Why the chosen pods of {@code run} give no log yet, e.g. "node-0 has not started (ContainerCreating)" or
+     * "node-0 has not started (Pending)"; empty when each has started (or none is chosen: no such pod).
+     */
+    public Optional<String> notStarted(ObservedRun run, Selection selection) {
+        return choose(reader.podsOf(run.key()), run.observation().jobSet().restarts(), selection).stream()
+                .filter(p -> p.getStatus() == null || "Pending".equals(p.getStatus().getPhase())
+                        || p.getStatus().getPhase() == null)
+                .findFirst().map(p -> label(p) + " has not started (" + waitingReason(p) + ")");
+    }
+
+    /** Labels in index order: "launcher", "node-2" before "node-10" (numbers compare as numbers). */
+    static int byIndex(String a, String b) {
+        String[] x = a.split("(?<=\\D)(?=\\d)|(?<=\\d)(?=\\D)");
+        String[] y = b.split("(?<=\\D)(?=\\d)|(?<=\\d)(?=\\D)");
+        for (int i = 0; i < Math.min(x.length, y.length); i++) {
+            boolean numbers = x[i].chars().allMatch(Character::isDigit) && y[i].chars().allMatch(Character::isDigit);
+            int c = numbers ? Long.compare(Long.parseLong(x[i]), Long.parseLong(y[i])) : x[i].compareTo(y[i]);
+            if (c != 0) {
+                return c;
+            }
+        }
+        return Integer.compare(x.length, y.length);
+    }
+
+    /** The node labels of {@code run}'s current attempt in index order, e.g. [launcher, node-0, node-1]. */
+    public List<String> labels(ObservedRun run) {
+        return choose(reader.podsOf(run.key()), run.observation().jobSet().restarts(), new Selection(true, null)).stream()
+                .map(RunLogs::label).toList();
+    }
+
+    /** Whether {@code selection} names any pod of {@code run}'s current attempt. */
+    public boolean hasPods(ObservedRun run, Selection selection) {
+        return !choose(reader.podsOf(run.key()), run.observation().jobSet().restarts(), selection).isEmpty();
+    }
+
+    /** The main container's waiting reason (ContainerCreating, ImagePullBackOff), else "Pending". */
+    private static String waitingReason(Pod p) {
+        return p.getStatus() == null || p.getStatus().getContainerStatuses() == null ? "Pending"
+                : p.getStatus().getContainerStatuses().stream().filter(c -> c.getState() != null && c.getState().getWaiting() != null)
+                        .map(c -> c.getState().getWaiting().getReason()).filter(r -> r != null && !r.isBlank())
+                        .findFirst().orElse("Pending");
+    }
+
+    /**
+     * Why a log stream of the last {@link #print} got no answer (connection failed, or the API server's 5xx when
+     * it cannot reach the kubelet); empty when none did. A 4xx (container not started) is only its pod's line.
+     */
+    public Optional<String> failure() {
+        return failure.isEmpty() ? Optional.empty() : Optional.of(failure);
+    }
+
+    /** One line for a failed log read: the server's message, else why it did not answer; never a stack dump. */
+    static String reason(Exception e, String server) {
+        if (e instanceof KubernetesClientException k && k.getCode() > 0) {
+            String said = k.getStatus() == null || k.getStatus().getMessage() == null ? "HTTP " + k.getCode()
+                    : k.getStatus().getMessage();
+            return said.lines().findFirst().orElse("HTTP " + k.getCode());
+        }
+        return ClusterErrors.unreachable(e, server);
+    }
+
     private void stream(Pod pod, boolean follow, PrintWriter out, List<LogWatch> watches, AtomicBoolean stopping) {
         String prefix = "[" + label(pod) + "] ";
         var resource = reader.client().pods().inNamespace(pod.getMetadata().getNamespace())
@@ -146,8 +215,13 @@ public final class RunLogs {
         } catch (KubernetesClientException | IOException e) {
             // Closing the streams when following stops ends their reads with an exception: not a missing log.
             if (!stopping.get()) {
+                String why = reason(e, reader.server());
+                boolean unanswered = !(e instanceof KubernetesClientException k) || k.getCode() == 0 || k.getCode() >= 500;
+                if (unanswered && failure.isEmpty()) { // a 4xx is the pod's state, said on its line; no answer is exit 3
+                    failure = label(pod) + ": " + why;
+                }
                 synchronized (out) {
-                    out.println(prefix + "(no logs: " + e.getMessage() + ")");
+                    out.println(prefix + "(no logs: " + why + ")");
                 }
             }
         }

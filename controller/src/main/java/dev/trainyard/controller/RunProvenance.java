@@ -26,8 +26,15 @@ public record RunProvenance(String sourceRepo, String sourceCommit, String sourc
                 l.getOrDefault(Provenance.RUN, jobSetName)));
     }
 
-    /** The commit status context: {@code trainyard/<cluster>/<run>} (GitHub: at most 255 characters). */
-    public String context() {
-        return "trainyard/" + (cluster.isEmpty() ? "default" : cluster) + "/" + run;
+    /**
+     * The commit status context of this run in {@code namespace}: {@code trainyard/<cluster>/<namespace>/<run>}.
+     * The namespace is part of it because the run name is not unique across namespaces: the compiler derives
+     * it from the job name and a hash of source commit, train.yaml path and attempt ({@code ResolveStage.runId}),
+     * so one train.yaml submitted to two namespaces of a cluster makes two runs of one name, whose statuses
+     * would overwrite each other. At most 10 + cluster + 1 + 63 + 1 + 63 characters (namespace and JobSet
+     * names are DNS labels), well inside GitHub's 255; a longer one is refused before posting ({@code Limits}).
+     */
+    public String context(String namespace) {
+        return "trainyard/" + (cluster.isEmpty() ? "default" : cluster) + "/" + namespace + "/" + run;
     }
 }

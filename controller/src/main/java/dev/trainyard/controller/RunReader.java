@@ -1,17 +1,20 @@
 package dev.trainyard.controller;
 
+import dev.trainyard.compiler.cluster.ClusterDryRun;
+import dev.trainyard.controller.state.ConditionSnapshot;
+import dev.trainyard.controller.state.JobSnapshot;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
 import java.util.Optional;
 
 /**
@@ -30,19 +33,25 @@ public final class RunReader implements AutoCloseable {
         this.clock = clock;
     }
 
-    /** A reader on {@code kubeconfig} (else $KUBECONFIG or ~/.kube/config) and {@code context} (else current). */
+    /**
+     * A reader on {@code kubeconfig} (else $KUBECONFIG or ~/.kube/config) and {@code context} (else current),
+     * configured as {@code validate --cluster} is ({@link ClusterDryRun#clientConfig}).
+     *
+     * @throws ClusterAccessException (exit 3) no kubeconfig, one that is not YAML ({@code file:line:col}, never its
+     *     text), not a kubeconfig, or without {@code context} (listing the contexts it has)
+     */
     public static RunReader connect(Optional<Path> kubeconfig, Optional<String> context, Clock clock) {
         try {
-            Config config = kubeconfig.isPresent()
-                    ? Config.fromKubeconfig(context.orElse(null), Files.readString(kubeconfig.get(), StandardCharsets.UTF_8),
-                            kubeconfig.get().toString())
-                    : Config.autoConfigure(context.orElse(null));
+            Config config = ClusterDryRun.clientConfig(kubeconfig, context);
             // A person waits at the terminal: fail within seconds rather than after fabric8's 10 retries.
             config.setRequestRetryBackoffLimit(1);
             config.setConnectionTimeout(5_000);
             return new RunReader(new KubernetesClientBuilder().withConfig(config).build(), clock);
-        } catch (IOException | KubernetesClientException e) {
-            throw new ClusterAccessException("cannot read the kubeconfig: " + e.getMessage(), e);
+        } catch (ClusterDryRun.ClusterUnavailableException e) {
+            throw new ClusterAccessException(e.getMessage(), "pass --kubeconfig FILE or --context NAME, or fix the file", e);
+        } catch (KubernetesClientException e) {
+            throw new ClusterAccessException("cannot configure the Kubernetes client: "
+                    + ClusterErrors.unreachable(e, "(unknown)"), e);
         }
     }
 
@@ -59,9 +68,9 @@ public final class RunReader implements AutoCloseable {
                     .inAnyNamespace().list().getItems()
                     : client.genericKubernetesResources(ClusterWatch.JOBSET_API, "JobSet").inNamespace(namespace)
                             .list().getItems();
-            return ListedRuns.assemble(jobSets, pods(namespace), workloads(namespace), clock.instant());
+            return withJobs(ListedRuns.assemble(jobSets, pods(namespace), workloads(namespace), clock.instant()), namespace);
         } catch (KubernetesClientException e) {
-            throw new ClusterAccessException("cannot list runs: " + e.getMessage(), e);
+            throw ClusterErrors.of(e, server(), "list runs");
         }
     }
 
@@ -77,8 +86,13 @@ public final class RunReader implements AutoCloseable {
             return client.pods().inNamespace(key.namespace()).withLabel(Snapshots.JOBSET_NAME, key.name()).list()
                     .getItems();
         } catch (KubernetesClientException e) {
-            throw new ClusterAccessException("cannot list the pods of " + key.cacheKey() + ": " + e.getMessage(), e);
+            throw ClusterErrors.of(e, server(), "list the pods of " + key.cacheKey());
         }
+    }
+
+    /** The API server's URL, for messages. */
+    String server() {
+        return String.valueOf(client.getConfiguration().getMasterUrl()).replaceFirst("/$", "");
     }
 
     KubernetesClient client() {
@@ -89,6 +103,30 @@ public final class RunReader implements AutoCloseable {
         var op = client.pods();
         return namespace == null ? op.inAnyNamespace().withLabel(Snapshots.JOBSET_NAME).list().getItems()
                 : op.inNamespace(namespace).withLabel(Snapshots.JOBSET_NAME).list().getItems();
+    }
+
+    /**
+     * The failed runs with their child Jobs (one list call, only when a run failed): the Jobs' Failed
+     * conditions explain a failure whose pods are gone, as in the controller ({@link FailedJobs}). A user
+     * who may not list Jobs still sees the run, explained from its pods.
+     */
+    private List<ObservedRun> withJobs(List<ObservedRun> runs, String namespace) {
+        if (runs.stream().noneMatch(r -> ConditionSnapshot.holds(r.observation().jobSet().conditions(), "Failed"))) {
+            return runs;
+        }
+        List<Job> jobs;
+        try {
+            var op = client.batch().v1().jobs();
+            jobs = namespace == null ? op.inAnyNamespace().withLabel(Snapshots.JOBSET_NAME).list().getItems()
+                    : op.inNamespace(namespace).withLabel(Snapshots.JOBSET_NAME).list().getItems();
+        } catch (KubernetesClientException e) {
+            return runs;
+        }
+        Map<RunKey, List<JobSnapshot>> byRun = jobs.stream().collect(Collectors.groupingBy(
+                j -> new RunKey(j.getMetadata().getNamespace(), j.getMetadata().getLabels().get(Snapshots.JOBSET_NAME)),
+                Collectors.mapping(Snapshots::job, Collectors.toList())));
+        return runs.stream().map(r -> new ObservedRun(r.key(), r.provenance(),
+                r.observation().withJobs(byRun.getOrDefault(r.key(), List.of())))).toList();
     }
 
     /** Every Workload; none when Kueue's API is not served. */

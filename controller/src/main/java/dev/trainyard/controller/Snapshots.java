@@ -4,6 +4,7 @@ import dev.trainyard.compiler.render.Provenance;
 import dev.trainyard.controller.state.ConditionSnapshot;
 import dev.trainyard.controller.state.ContainerSnapshot;
 import dev.trainyard.controller.state.JobSetSnapshot;
+import dev.trainyard.controller.state.JobSnapshot;
 import dev.trainyard.controller.state.PodSnapshot;
 import dev.trainyard.controller.state.WorkloadSnapshot;
 import io.fabric8.kubernetes.api.model.Container;
@@ -12,6 +13,7 @@ import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.List;
@@ -21,7 +23,7 @@ import java.util.Objects;
 /**
  * Turns Kubernetes objects into the state package's snapshots, so no fabric8 type reaches the mapping.
  * JobSet and Workload are generic objects (jobset.x-k8s.io/v1alpha2, kueue.x-k8s.io/v1beta2); pods are
- * typed. Missing fields read as defaults: replicas 1, parallelism 1, restarts 0, maxRestarts 0.
+ * and Jobs typed. Missing fields read as defaults: replicas 1, parallelism 1, restarts 0, maxRestarts 0.
  */
 public final class Snapshots {
 
@@ -75,6 +77,16 @@ public final class Snapshots {
                 ConditionSnapshot.holds(conditions, "Ready"), pod.getMetadata().getDeletionTimestamp() != null,
                 time(status.getStartTime()), containers(status.getInitContainerStatuses(), specInit),
                 containers(status.getContainerStatuses(), specMain), conditions);
+    }
+
+    /** A child Job: name, restart attempt label, {@code status.conditions}. */
+    public static JobSnapshot job(Job job) {
+        Map<String, String> labels = job.getMetadata().getLabels() == null ? Map.of() : job.getMetadata().getLabels();
+        List<ConditionSnapshot> conditions = job.getStatus() == null || job.getStatus().getConditions() == null ? List.of()
+                : job.getStatus().getConditions().stream().map(c -> new ConditionSnapshot(c.getType(),
+                        "True".equals(c.getStatus()), c.getReason(), c.getMessage(), time(c.getLastTransitionTime())))
+                        .toList();
+        return new JobSnapshot(job.getMetadata().getName(), integer(labels.get(RESTART_ATTEMPT), 0), conditions);
     }
 
     private static List<ContainerSnapshot> containers(List<ContainerStatus> statuses, List<Container> spec) {

@@ -1,6 +1,7 @@
 package dev.trainyard.controller;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -55,15 +56,16 @@ class ControllerPartsTest {
     }
 
     @Test
-    @DisplayName("provenance comes from the compiler's keys; the context is trainyard/<cluster>/<run>")
+    @DisplayName("provenance comes from the compiler's keys; the context is trainyard/<cluster>/<namespace>/<run>")
     void provenance() {
         RunProvenance p = RunProvenance.of(Map.of("trainyard.dev/source-commit", "abc",
                 "trainyard.dev/source-repo", "https://github.com/acme/llm.git", "trainyard.dev/source-path", "t.yaml",
                 "trainyard.dev/cluster", "dev"), Map.of("trainyard.dev/run", "run-1"), "jobset-1").orElseThrow();
         assertEquals(new RunProvenance("https://github.com/acme/llm.git", "abc", "t.yaml", "dev", "run-1"), p);
-        assertEquals("trainyard/dev/run-1", p.context());
+        assertEquals("trainyard/dev/team-a/run-1", p.context("team-a"));
+        assertNotEquals(p.context("team-a"), p.context("team-b"), "one run name in two namespaces: two contexts");
         RunProvenance bare = RunProvenance.of(Map.of("trainyard.dev/source-commit", "abc"), null, "js").orElseThrow();
-        assertEquals("trainyard/default/js", bare.context());
+        assertEquals("trainyard/default/ns/js", bare.context("ns"));
         assertTrue(RunProvenance.of(Map.of(), Map.of(), "js").isEmpty());
         assertTrue(RunProvenance.of(null, null, "js").isEmpty());
         assertTrue(RunProvenance.of(Map.of("trainyard.dev/source-commit", " "), null, "js").isEmpty());
@@ -153,6 +155,23 @@ class ControllerPartsTest {
             s.close();
             assertThrows(java.io.IOException.class, () -> get(HttpClient.newHttpClient(), base + "/healthz"),
                     "closed: nothing listens");
+        }
+    }
+
+    @Test
+    @DisplayName("/readyz answers 503 with the not-ready reason (e.g. no Lease), and a port in use is one line naming it")
+    void readinessReasonAndPortInUse() throws Exception {
+        java.util.concurrent.atomic.AtomicReference<String> why = new java.util.concurrent.atomic.AtomicReference<>(
+                "no leader: cannot take Lease ns/l: namespaces \"ns\" not found");
+        try (HealthServer s = new HealthServer(new InetSocketAddress("127.0.0.1", 0), why::get, () -> "")) {
+            HttpResponse<String> r = get(HttpClient.newHttpClient(), "http://127.0.0.1:" + s.port() + "/readyz");
+            assertEquals(503, r.statusCode());
+            assertEquals("no leader: cannot take Lease ns/l: namespaces \"ns\" not found\n", r.body());
+            why.set("");
+            assertEquals(200, get(HttpClient.newHttpClient(), "http://127.0.0.1:" + s.port() + "/readyz").statusCode());
+            java.io.UncheckedIOException taken = assertThrows(java.io.UncheckedIOException.class,
+                    () -> new HealthServer(new InetSocketAddress("127.0.0.1", s.port()), why::get, () -> ""));
+            assertEquals("cannot listen on 127.0.0.1:" + s.port() + ": address already in use", taken.getMessage());
         }
     }
 

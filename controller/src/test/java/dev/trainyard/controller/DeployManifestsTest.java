@@ -93,7 +93,7 @@ class DeployManifestsTest {
     }
 
     @Test
-    @DisplayName("the ClusterRole only reads (get, list, watch) JobSets, Workloads, pods, pods/log and events; the Role only touches Leases")
+    @DisplayName("the ClusterRole only reads (get, list, watch) JobSets, their Jobs, Workloads, pods, pods/log and events; the Role only touches Leases")
     void readOnly() throws Exception {
         List<Map<String, Object>> objects = kustomize(DEPLOY);
         Set<String> resources = new TreeSet<>();
@@ -102,7 +102,7 @@ class DeployManifestsTest {
             assertEquals(List.of("get", "list", "watch"), rule.get("verbs"), rule.toString());
             resources.addAll(at(rule, "resources"));
         }
-        assertEquals(new TreeSet<>(List.of("events", "jobsets", "pods", "pods/log", "workloads")), resources);
+        assertEquals(new TreeSet<>(List.of("events", "jobs", "jobsets", "pods", "pods/log", "workloads")), resources);
         Map<String, Object> role = one(objects, "Role");
         assertEquals(List.of("coordination.k8s.io"), at(role, "rules", 0, "apiGroups"));
         assertEquals(List.of("leases"), at(role, "rules", 0, "resources"));

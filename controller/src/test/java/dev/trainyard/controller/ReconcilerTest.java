@@ -17,6 +17,7 @@ import dev.trainyard.controller.forge.Token;
 import dev.trainyard.controller.state.ConditionSnapshot;
 import dev.trainyard.controller.state.ContainerSnapshot;
 import dev.trainyard.controller.state.JobSetSnapshot;
+import dev.trainyard.controller.state.JobSnapshot;
 import dev.trainyard.controller.state.PodSnapshot;
 import dev.trainyard.controller.state.RunObservation;
 import dev.trainyard.controller.state.RunStateMapper;
@@ -72,7 +73,7 @@ class ReconcilerTest {
                 new ForgeEndpoint("gitlab.example", ForgeKind.GITLAB, forge.gitlabApi(),
                         new Token(FakeForge.GITLAB_TOKEN))), http);
         return new Reconciler(source, new RunStateMapper(Duration.ofMinutes(10)), forges, new StatusLedger(),
-                new TargetUrl("https://grafana.example/d/runs?ns={namespace}&run={run}"), metrics);
+                new TargetUrl("https://grafana.example/d/runs?ns={namespace}&run={run}"), metrics, time);
     }
 
     void state(boolean suspended, List<PodSnapshot> pods, ConditionSnapshot... jobSetConditions) {
@@ -109,7 +110,7 @@ class ReconcilerTest {
     }
 
     @Test
-    @DisplayName("queued → running → succeeded: each posted once on the source commit with context trainyard/<cluster>/<run>")
+    @DisplayName("queued → running → succeeded: each posted once on the source commit with context trainyard/<cluster>/<namespace>/<run>")
     void lifecycle() {
         Reconciler r = reconciler();
         queued();
@@ -126,7 +127,7 @@ class ReconcilerTest {
                 "pending running: 2 of 2 nodes ready, attempt 1 of 1",
                 "success succeeded in 1m 30s, attempt 1 of 1"), posted());
         FakeForge.Accepted first = forge.accepted().get(0);
-        assertEquals("trainyard/dev/llama-ft-7f3a9c", first.context());
+        assertEquals("trainyard/dev/team-a/llama-ft-7f3a9c", first.context());
         assertEquals(SHA, first.sha());
         assertEquals("acme/llm", first.project());
         assertEquals("https://grafana.example/d/runs?ns=team-a&run=llama-ft-7f3a9c", first.targetUrl());
@@ -175,6 +176,23 @@ class ReconcilerTest {
     }
 
     @Test
+    @DisplayName("a refused final status is tried again REFUSED_RETRY later (not before), and delivered once the token is fixed")
+    void refusedFinalStatusRetriedAfterBackoff() {
+        Reconciler r = reconciler();
+        succeeded();
+        forge.script(Fault.status(200), Fault.bareForbidden());
+        assertEquals(Outcome.REFUSED, r.reconcile(KEY));
+        int requests = forge.requests();
+        time.sleep(Reconciler.REFUSED_RETRY.minusSeconds(1));
+        assertEquals(Outcome.REFUSED, r.reconcile(KEY));
+        assertEquals(requests, forge.requests(), "not before the back-off");
+        time.sleep(Duration.ofSeconds(1));
+        assertEquals(Outcome.POSTED, r.reconcile(KEY), "the forge accepts now (token fixed)");
+        assertEquals(List.of("success"), forge.accepted().stream().map(FakeForge.Accepted::state).toList());
+        assertEquals(Outcome.FINAL, r.reconcile(KEY));
+    }
+
+    @Test
     @DisplayName("a forge that stays unavailable asks for a requeue; the next reconcile delivers the status once")
     void unavailable() {
         Reconciler r = reconciler();
@@ -210,7 +228,7 @@ class ReconcilerTest {
                 Optional.empty(), T0));
         r.reconcile(other);
         assertEquals("error", forge.accepted().get(1).state());
-        assertEquals("trainyard/dev/other", forge.accepted().get(1).context());
+        assertEquals("trainyard/dev/team-a/other", forge.accepted().get(1).context());
     }
 
     @Test
@@ -299,5 +317,41 @@ class ReconcilerTest {
         r.reset();
         assertEquals(Outcome.UNCHANGED, r.reconcile(KEY));
         assertEquals(requests + 1, forge.requests());
+    }
+
+    @Test
+    @DisplayName("one run name in two namespaces: two contexts trainyard/<cluster>/<namespace>/<run>, neither overwrites the other")
+    void sameRunNameTwoNamespaces() {
+        Reconciler r = reconciler();
+        queued();
+        RunKey elsewhere = new RunKey("team-b", KEY.name());
+        RunObservation o = source.runs.get(KEY);
+        source.provenance.put(elsewhere, source.provenance.get(KEY));
+        source.runs.put(elsewhere, new RunObservation(new JobSetSnapshot("team-b", KEY.name(), T0, false, 2, 0, 0,
+                "team-b-lq", List.of(new ConditionSnapshot("Completed", true, "AllJobsCompleted", "", T0.plusSeconds(90)))),
+                List.of(ready("p0"), ready("p1")), o.workload(), o.now()));
+        assertEquals(Outcome.POSTED, r.reconcile(KEY));
+        assertEquals(Outcome.POSTED, r.reconcile(elsewhere));
+        assertEquals(Outcome.UNCHANGED, r.reconcile(KEY), "the other namespace's final status is not this run's");
+        assertEquals(List.of("trainyard/dev/team-a/llama-ft-7f3a9c pending", "trainyard/dev/team-b/llama-ft-7f3a9c success"),
+                forge.accepted().stream().map(a -> a.context() + " " + a.state()).toList());
+    }
+
+    @Test
+    @DisplayName("a Failed JobSet nothing explains yet is not posted (requeued); the child Job's Failed message then posts the user error once, final")
+    void unexplainedFailureWaitsForTheJob() {
+        Reconciler r = reconciler();
+        state(false, List.of(), new ConditionSnapshot("Failed", true, "FailJobSetFailurePolicyAction", "", T0.plusSeconds(29)));
+        assertEquals(Outcome.RETRY, r.reconcile(KEY));
+        assertEquals(0, forge.requests());
+        RunObservation o = source.runs.get(KEY);
+        source.runs.put(KEY, o.withJobs(List.of(new JobSnapshot("llama-ft-7f3a9c-node-0", 0, List.of(new ConditionSnapshot(
+                "Failed", true, "PodFailurePolicy", "Container node for pod team-a/llama-ft-7f3a9c-node-0-0-x7k2p failed"
+                        + " with exit code 1 matching FailJob rule at index 1", T0))))));
+        assertEquals(Outcome.POSTED, r.reconcile(KEY));
+        running();
+        assertEquals(Outcome.FINAL, r.reconcile(KEY), "a terminal status posted is never changed");
+        assertEquals(List.of("failure failed (user error): command exited with code 1 in container node, attempt 1 of 1"),
+                posted());
     }
 }

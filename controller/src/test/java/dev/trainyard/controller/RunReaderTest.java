@@ -66,7 +66,7 @@ class RunReaderTest {
     void unreachable() throws Exception {
         ClusterAccessException bad = assertThrows(ClusterAccessException.class,
                 () -> RunReader.connect(Optional.of(dir.resolve("missing")), Optional.empty(), Clock.systemUTC()));
-        assertTrue(bad.getMessage().startsWith("cannot read the kubeconfig: "), bad.getMessage());
+        assertEquals("--kubeconfig " + dir.resolve("missing") + ": no such file", bad.getMessage());
         try (RunReader r = RunReader.connect(Optional.of(kubeconfig()), Optional.empty(), Clock.systemUTC())) {
             ClusterAccessException e = assertThrows(ClusterAccessException.class, () -> r.list("team-a"));
             assertTrue(e.getMessage().startsWith("cannot list runs: "), e.getMessage());

@@ -47,14 +47,8 @@ public final class ClusterDryRun implements AutoCloseable {
    *     not YAML (at its line and column) or not a kubeconfig, it lacks the context, or the cluster does not answer
    */
   public static ClusterDryRun connect(Optional<Path> kubeconfig, Optional<String> context) {
-    Optional<Path> file = Kubeconfigs.locate(kubeconfig, System.getenv(), Path.of(System.getProperty("user.home")));
+    Config config = clientConfig(kubeconfig, context);
     try {
-      Config config = file.isPresent()
-          ? Config.fromKubeconfig(context.orElse(null), Kubeconfigs.read(file.get()), file.get().toString())
-          : Config.autoConfigure(context.orElse(null));
-      if (context.isPresent() && (config.getCurrentContext() == null || !context.get().equals(config.getCurrentContext().getName()))) {
-        throw new ClusterUnavailableException("kubeconfig has no context \"" + context.get() + "\"", null);
-      }
       config.setConnectionTimeout(CONNECT_TIMEOUT_MS);
       config.setRequestTimeout(REQUEST_TIMEOUT_MS);
       config.setRequestRetryBackoffLimit(0);
@@ -62,13 +56,40 @@ public final class ClusterDryRun implements AutoCloseable {
       dryRun.ping(config.getMasterUrl());
       return dryRun;
     } catch (KubernetesClientException e) {
-      throw new ClusterUnavailableException("cannot configure the Kubernetes client: " + e.getMessage(), e);
+      throw new ClusterUnavailableException("cannot configure the Kubernetes client: " + rootMessage(e), e);
+    }
+  }
+
+  /**
+   * The client configuration every Trainyard command that talks to a cluster shares ({@code validate --cluster},
+   * {@code status}, {@code logs}, the controller outside a pod): the kubeconfig {@link Kubeconfigs} locates
+   * (flag, {@code $KUBECONFIG}, {@code ~/.kube/config}, else the in-cluster service account), checked to be
+   * YAML first, so a broken file is reported at its line and column and never echoed (a kubeconfig line can
+   * hold a bearer token), with {@code context} (else the current one).
+   *
+   * @throws ClusterUnavailableException (exit 3) when there is no kubeconfig (naming where it looked), it is
+   *     not YAML or not a kubeconfig, or it lacks the context (listing the contexts it has)
+   */
+  public static Config clientConfig(Optional<Path> kubeconfig, Optional<String> context) {
+    Optional<Path> file = Kubeconfigs.locate(kubeconfig, System.getenv(), Path.of(System.getProperty("user.home")));
+    try {
+      Config config = file.isPresent()
+          ? Config.fromKubeconfig(context.orElse(null), Kubeconfigs.read(file.get()), file.get().toString())
+          : Config.autoConfigure(context.orElse(null));
+      if (context.isPresent() && (config.getCurrentContext() == null || !context.get().equals(config.getCurrentContext().getName()))) {
+        List<String> names = config.getContexts() == null ? List.of()
+            : config.getContexts().stream().map(c -> c.getName()).sorted().toList();
+        throw new ClusterUnavailableException("kubeconfig has no context \"" + context.get() + "\""
+            + (names.isEmpty() ? "" : " (it has: " + String.join(", ", names) + ")"), null);
+      }
+      return config;
     } catch (ClusterUnavailableException e) {
       throw e;
     } catch (RuntimeException e) {
-      // fabric8 throws its YAML mapper's exceptions for a kubeconfig that is YAML but not a kubeconfig.
+      // fabric8 throws its YAML mapper's exceptions for a kubeconfig that is YAML but not a kubeconfig; their
+      // message can quote the file, so only the innermost cause's class and location-free words are kept.
       throw new ClusterUnavailableException("kubeconfig " + file.map(Path::toString).orElse("(in-cluster)") + " is not a valid kubeconfig: "
-          + rootMessage(e), e);
+          + safeRootMessage(e), e);
     }
   }
 
@@ -80,6 +101,15 @@ public final class ClusterDryRun implements AutoCloseable {
       client.close();
       throw new ClusterUnavailableException("the cluster at " + url + " did not answer: " + rootMessage(e), e);
     }
+  }
+
+  /** The innermost message without its source excerpt or quoted values (Jackson quotes the offending text). */
+  private static String safeRootMessage(Throwable e) {
+    String m = rootMessage(e);
+    int cut = m.indexOf('\n');
+    m = cut < 0 ? m : m.substring(0, cut);
+    int quote = m.indexOf(" at [Source");
+    return (quote < 0 ? m : m.substring(0, quote)).replaceAll("'[^']*'|\"[^\"]*\"", "'…'");
   }
 
   private static String rootMessage(Throwable e) {

@@ -127,12 +127,12 @@ class ClusterDryRunTest {
   }
 
   @Test
-  @DisplayName("the current context by name connects; a context the kubeconfig lacks is an environment error naming it")
+  @DisplayName("the current context by name connects; a context the kubeconfig lacks is an environment error naming it and listing the contexts it has")
   void contexts() {
     ClusterDryRun.connect(Optional.of(server.kubeconfig()), Optional.of("local")).close();
     ClusterUnavailableException e = assertThrows(ClusterUnavailableException.class,
         () -> ClusterDryRun.connect(Optional.of(server.kubeconfig()), Optional.of("prod")));
-    assertEquals("kubeconfig has no context \"prod\"", e.getMessage());
+    assertEquals("kubeconfig has no context \"prod\" (it has: local)", e.getMessage());
   }
 
   @Test

@@ -79,10 +79,13 @@ public final class RetryingTransport {
         if (a.status() >= 500) {
             return new Pause(policy.backoff(attempt), "5xx");
         }
-        if (a.status() == 401 || a.status() == 403) {
-            throw new ForgeException(ForgeException.Kind.PERMISSION, a.status(), call.describe() + ": HTTP "
-                    + a.status() + ", the token lacks permission (GitHub: push access; GitLab: api scope;"
-                    + " Gitea: write:repository)");
+        if (a.status() == 401) {
+            throw new ForgeException(ForgeException.Kind.PERMISSION, 401, call.describe() + ": HTTP 401, the token is"
+                    + " invalid or expired (update the token Secret: the controller re-reads it and retries)");
+        }
+        if (a.status() == 403) {
+            throw new ForgeException(ForgeException.Kind.PERMISSION, 403, call.describe() + ": HTTP 403, the token lacks"
+                    + " permission (GitHub: push access; GitLab: api scope; Gitea: write:repository)");
         }
         throw new ForgeException(ForgeException.Kind.REJECTED, a.status(), call.describe() + ": HTTP " + a.status()
                 + " " + Excerpt.of(a.body()));

@@ -18,13 +18,15 @@ import java.util.Optional;
  *
  * <pre>
  * JobSet Completed=True                      → SUCCEEDED "succeeded in 12m 5s, attempt 1 of 4"
- * JobSet Failed=True                         → FAILED, classified user/platform with node and exit code
- *                                              (without pod evidence only after {@link #SETTLE})
+ * JobSet Failed=True                         → FAILED, classified user/platform with node and exit code from
+ *                                              the pods, else the child Jobs' Failed condition ({@link JobFailure});
+ *                                              never a non-terminal state ({@link #provisional} for the controller)
  * Workload Evicted=True                      → QUEUED "requeued: preempted by Kueue"
  * not admitted (Workload or spec.suspend)    → QUEUED with Kueue's reason text
  * admitted, no pod of this attempt           → ADMITTED (RESTARTING after a failure)
- * pods, not all ready                        → STARTING "pulling images", "cloning code", ...
- * all pods of the attempt ready or done      → RUNNING "running: 2 of 2 nodes ready, attempt 1 of 4"
+ * pods, not all ready                        → STARTING "starting: pulling images, attempt 1 of 4" (no count)
+ * all pods of the attempt ready or done,     → RUNNING "running: 2 of 2 nodes ready, attempt 1 of 4"
+ *   or one of them ended
  * </pre>
  *
  * A run admitted longer ago than {@code stallAfter} without every node ready is marked stalled and says so.
@@ -52,7 +54,7 @@ public final class RunStateMapper {
         if (ConditionSnapshot.holds(js.conditions(), "Completed")) {
             return succeeded(o);
         }
-        if (ConditionSnapshot.holds(js.conditions(), "Failed") && (explained(o) || settled(o))) {
+        if (ConditionSnapshot.holds(js.conditions(), "Failed")) {
             return failed(o);
         }
         Optional<ConditionSnapshot> evicted = o.workload()
@@ -64,8 +66,8 @@ public final class RunStateMapper {
             return queued(o, queueReason(o));
         }
         List<PodSnapshot> pods = currentPods(o);
-        int ready = (int) pods.stream().filter(p -> p.ready() || p.succeeded()).count();
-        if (ready >= js.expectedPods() && !pods.isEmpty()) {
+        int ready = (int) pods.stream().filter(RunStateMapper::upOrDone).count();
+        if (ready >= js.expectedPods() && !pods.isEmpty() || ended(pods)) {
             return state(o, Phase.RUNNING, Cause.NONE, "running: " + nodes(ready, js), ready, false);
         }
         return starting(o, pods, ready);
@@ -81,7 +83,23 @@ public final class RunStateMapper {
     }
 
     private static boolean explained(RunObservation o) {
-        return FailureClassifier.classify(o.pods(), o.workload()).isPresent();
+        return cause(o).isPresent();
+    }
+
+    /** Pod evidence first (it names the node), else the child Jobs' durable Failed conditions. */
+    private static Optional<Failure> cause(RunObservation o) {
+        return FailureClassifier.classify(o.pods(), o.workload()).or(() -> JobFailure.classify(o.jobs()));
+    }
+
+    /**
+     * Whether {@code o} is a failure not explained yet: the JobSet is Failed, neither a pod nor a child Job
+     * says why, and the Failed condition is younger than {@link #SETTLE}. It maps to FAILED (status shows
+     * it), but the controller holds its final post back until the evidence arrives or the time is up, since a
+     * terminal commit status is never changed.
+     */
+    public static boolean provisional(RunObservation o) {
+        return ConditionSnapshot.holds(o.jobSet().conditions(), "Failed")
+                && !ConditionSnapshot.holds(o.jobSet().conditions(), "Completed") && !explained(o) && !settled(o);
     }
 
     /** Whether the Failed condition is older than {@link #SETTLE} (or has no time). */
@@ -94,7 +112,7 @@ public final class RunStateMapper {
     private RunState failed(RunObservation o) {
         JobSetSnapshot js = o.jobSet();
         ConditionSnapshot condition = ConditionSnapshot.find(js.conditions(), "Failed").orElseThrow();
-        Failure f = FailureClassifier.classify(o.pods(), o.workload()).orElse(new Failure(Cause.PLATFORM,
+        Failure f = cause(o).orElse(new Failure(Cause.PLATFORM,
                 "JobSet failed (" + condition.reason() + ")", "", null));
         String who = f.cause() == Cause.USER ? "user error" : "platform error";
         String where = f.node().isEmpty() ? "" : " on node " + f.node();
@@ -125,7 +143,9 @@ public final class RunStateMapper {
             // posted every minute (GitHub keeps at most 1,000 statuses per SHA and context).
             lead = "not started " + Description.duration(stallAfter) + " after admission";
         }
-        String text = lead + ": " + doing + ", " + nodes(ready, js);
+        // No live node count here: a 12-node run would post every count on its way up (36 posts in 2 s were
+        // seen); the step changes a few times at most. `trainyard status` shows the count in its NODES column.
+        String text = lead + ": " + doing + ", " + attempt(js);
         Cause cause = pull.map(Failure::cause).orElse(Cause.NONE);
         return new RunState(phase, cause, text, pull.map(Failure::node).orElse(""), null, ready,
                 js.expectedPods(), js.attempt(), js.maxAttempts(), stalled, null);
@@ -169,6 +189,19 @@ public final class RunStateMapper {
 
     private static int ready(RunObservation o) {
         return (int) currentPods(o).stream().filter(p -> p.ready() || p.succeeded()).count();
+    }
+
+    /** Ready, or its containers ran and ended (Succeeded or Failed): the pod is past starting. */
+    private static boolean upOrDone(PodSnapshot p) {
+        return p.ready() || p.succeeded() || "Failed".equals(p.phase());
+    }
+
+    /**
+     * Whether a pod of the attempt has ended: the attempt got past starting, so the run stays RUNNING until the
+     * JobSet says Failed, Completed or restarts (a failed pod never turns a running run back into starting).
+     */
+    private static boolean ended(List<PodSnapshot> pods) {
+        return pods.stream().anyMatch(p -> p.succeeded() || "Failed".equals(p.phase()));
     }
 
     /** When the run started: its earliest pod start, else its admission, else the JobSet's creation. */

@@ -1,10 +1,13 @@
 package dev.trainyard.controller.state;
 
+import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
- * What a starting run is busy with, in the order a pod goes through it: waiting for a node (unscheduled),
+ * What a starting run is busy with, in the order a pod goes through it: waiting for a node (unscheduled or
+ * not created yet),
  * cloning code and setting up (init containers), pulling images and creating containers (waiting
  * ContainerCreating or PodInitializing), then waiting for the remaining nodes.
  */
@@ -15,14 +18,20 @@ final class StartProgress {
     private StartProgress() {
     }
 
-    /** One phrase for the slowest pod's step, e.g. "cloning code (init container git-clone)". */
+    /**
+     * One phrase for the slowest pod's step, e.g. "cloning code (init container git-clone)"; no pod counts, so
+     * the phrase changes only when the step does (a count would be posted at every pod). An unscheduled pod
+     * gives the scheduler's own reason, its PodScheduled=False message up to the preemption note, e.g.
+     * {@code waiting for nodes: 0/3 nodes are available: persistentvolumeclaim "ddp-snapshots" not found}.
+     */
     static String describe(List<PodSnapshot> pods, int expected) {
         if (pods.isEmpty()) {
             return "no pods yet";
         }
-        long unscheduled = pods.stream().filter(p -> p.node().isEmpty()).count();
-        if (unscheduled > 0) {
-            return "waiting for nodes (" + unscheduled + " pods unscheduled)";
+        // A missing pod is waiting for a node too: pods are created one by one, and "waiting for the other pods"
+        // between two "waiting for nodes" would post the same step twice. So the step only moves forward.
+        if (pods.size() < expected || pods.stream().anyMatch(p -> p.node().isEmpty())) {
+            return "waiting for nodes" + schedulerReason(pods).map(r -> ": " + r).orElse("");
         }
         for (PodSnapshot pod : pods) {
             for (ContainerSnapshot c : pod.initContainers()) {
@@ -36,6 +45,15 @@ final class StartProgress {
         if (creating || pods.stream().anyMatch(p -> p.containers().isEmpty())) {
             return "pulling images";
         }
-        return pods.size() < expected ? "waiting for " + (expected - pods.size()) + " more pods" : "waiting for readiness";
+        return "waiting for readiness";
+    }
+
+    /** The first unscheduled pod's (by name) PodScheduled=False message, without the scheduler's preemption note. */
+    static Optional<String> schedulerReason(List<PodSnapshot> pods) {
+        return pods.stream().filter(p -> p.node().isEmpty()).sorted(Comparator.comparing(PodSnapshot::name))
+                .map(p -> ConditionSnapshot.find(p.conditions(), "PodScheduled").filter(c -> !c.isTrue())
+                        .map(ConditionSnapshot::message).filter(m -> !m.isBlank()))
+                .flatMap(Optional::stream).findFirst()
+                .map(m -> m.replaceFirst("\\s*preemption:.*$", "").replaceFirst("\\.$", "").strip());
     }
 }

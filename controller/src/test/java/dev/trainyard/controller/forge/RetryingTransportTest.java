@@ -81,6 +81,19 @@ class RetryingTransportTest {
         assertFalse(e.getMessage().contains(FakeForge.GITHUB_TOKEN));
         assertTrue(e.getMessage().startsWith("POST /github/repos/acme/llm/statuses/" + SHA + ": HTTP 403"),
                 e.getMessage());
+        assertTrue(e.getMessage().contains("the token lacks permission"), e.getMessage());
+    }
+
+    @Test
+    @DisplayName("a 401 is a permission error saying the token is invalid or expired, not that it lacks permission")
+    void unauthorized() {
+        f.forge.script(Fault.status(401));
+        ForgeException e = assertThrows(ForgeException.class,
+                () -> f.github().post(GH, status(CommitState.PENDING, "queued")));
+        assertEquals(ForgeException.Kind.PERMISSION, e.kind());
+        assertEquals(401, e.httpStatus());
+        assertTrue(e.getMessage().contains(": HTTP 401, the token is invalid or expired"), e.getMessage());
+        assertFalse(e.getMessage().contains("lacks permission"), e.getMessage());
     }
 
     @Test

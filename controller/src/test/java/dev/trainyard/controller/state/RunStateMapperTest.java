@@ -111,7 +111,7 @@ class RunStateMapperTest {
         void admittedButSuspended() {
             RunState s = run().suspended().admittedWorkload(T0).map();
             assertEquals(Phase.ADMITTED, s.phase());
-            assertEquals("admitted: no pods yet, 0 of 2 nodes ready, attempt 1 of 4", s.description());
+            assertEquals("admitted: no pods yet, attempt 1 of 4", s.description());
             assertFalse(s.stalled());
         }
 
@@ -127,7 +127,7 @@ class RunStateMapperTest {
             RunState s = run().suspended().admittedWorkload(T0).at(T0.plus(Duration.ofMinutes(12))).map();
             assertTrue(s.stalled());
             assertEquals(Phase.ADMITTED, s.phase());
-            assertEquals("not started 10m 0s after admission: no pods yet, 0 of 2 nodes ready, attempt 1 of 4",
+            assertEquals("not started 10m 0s after admission: no pods yet, attempt 1 of 4",
                     s.description());
             RunState later = run().suspended().admittedWorkload(T0).at(T0.plus(Duration.ofMinutes(50))).map();
             assertEquals(s.description(), later.description(), "the text must not tick with the age");
@@ -180,7 +180,7 @@ class RunStateMapperTest {
         void unscheduled() {
             RunState s = run().pods(pod("p0", "", "Pending", false), pod("p1", "n1", "Pending", false)).map();
             assertEquals(Phase.STARTING, s.phase());
-            assertEquals("starting: waiting for nodes (1 pods unscheduled), 0 of 2 nodes ready, attempt 1 of 4",
+            assertEquals("starting: waiting for nodes, attempt 1 of 4",
                     s.description());
         }
 
@@ -190,8 +190,8 @@ class RunStateMapperTest {
             PodSnapshot p = new PodSnapshot("p0", "n0", "Pending", "", 0, false, false, null,
                     List.of(ContainerSnapshot.running("git-clone")), List.of(ContainerSnapshot.waiting("node",
                             "PodInitializing")), List.of());
-            RunState s = run().pods(p).map();
-            assertEquals("starting: cloning code and setting up (init container git-clone), 0 of 2 nodes ready,"
+            RunState s = run().pods(p, readyPod("p1", "n1")).map();
+            assertEquals("starting: cloning code and setting up (init container git-clone),"
                     + " attempt 1 of 4", s.description());
         }
 
@@ -201,14 +201,14 @@ class RunStateMapperTest {
             PodSnapshot p = new PodSnapshot("p0", "n0", "Pending", "", 0, false, false, null,
                     List.of(ContainerSnapshot.terminated("git-clone", 0, "Completed")),
                     List.of(ContainerSnapshot.waiting("node", "ContainerCreating")), List.of());
-            assertEquals("starting: pulling images, 0 of 2 nodes ready, attempt 1 of 4", run().pods(p).map()
+            assertEquals("starting: pulling images, attempt 1 of 4", run().pods(p, readyPod("p1", "n1")).map()
                     .description());
         }
 
         @Test
         @DisplayName("a scheduled pod with no container status yet: pulling images")
         void noContainerStatus() {
-            assertTrue(run().pods(pod("p0", "n0", "Pending", false)).map().description()
+            assertTrue(run().pods(pod("p0", "n0", "Pending", false), readyPod("p1", "n1")).map().description()
                     .startsWith("starting: pulling images"));
         }
 
@@ -219,7 +219,7 @@ class RunStateMapperTest {
                     ContainerSnapshot.running("node"))).map();
             assertEquals(Phase.STARTING, s.phase());
             assertEquals(1, s.nodesReady());
-            assertEquals("starting: waiting for readiness, 1 of 2 nodes ready, attempt 1 of 4", s.description());
+            assertEquals("starting: waiting for readiness, attempt 1 of 4", s.description());
         }
 
         @Test
@@ -227,7 +227,7 @@ class RunStateMapperTest {
         void missingPods() {
             Runs r = run().pods(readyPod("p0", "n0"), readyPod("p1", "n1"));
             r.expected = 3;
-            assertEquals("starting: waiting for 1 more pods, 2 of 3 nodes ready, attempt 1 of 4",
+            assertEquals("starting: waiting for nodes, attempt 1 of 4",
                     r.map().description());
         }
 
@@ -241,7 +241,7 @@ class RunStateMapperTest {
             assertEquals(Cause.PLATFORM, s.cause());
             assertEquals("kwok-gpu-0", s.node());
             assertEquals("starting: cannot pull image ghcr.io/acme/missing:1 (ImagePullBackOff) on node kwok-gpu-0,"
-                    + " 0 of 2 nodes ready, attempt 1 of 4", s.description());
+                    + " attempt 1 of 4", s.description());
         }
 
         @Test
@@ -312,7 +312,7 @@ class RunStateMapperTest {
         void restarting() {
             RunState s = run().restarts(1).map();
             assertEquals(Phase.RESTARTING, s.phase());
-            assertEquals("restarting: no pods yet, 0 of 2 nodes ready, attempt 2 of 4", s.description());
+            assertEquals("restarting: no pods yet, attempt 2 of 4", s.description());
         }
 
         @Test
@@ -503,14 +503,16 @@ class RunStateMapperTest {
         @DisplayName("a failure without evidence is held back for the settle time (the pod's status may lag), then called platform")
         void settle() {
             Runs r = run().condition(yes("Failed", "FailedJobs", NOW)).pods(readyPod("p0", "n0"), readyPod("p1", "n1"));
-            assertEquals(Phase.RUNNING, r.map().phase(), "not yet: the failed pod's status may still be on its way");
+            assertEquals(Phase.FAILED, r.map().phase(), "a Failed JobSet is failed at once, never running or admitted");
+            assertTrue(RunStateMapper.provisional(r.observe()), "the controller waits: the failed pod's status may be on its way");
             r.at(NOW.plus(RunStateMapper.SETTLE).minusMillis(1));
-            assertEquals(Phase.RUNNING, r.map().phase());
+            assertTrue(RunStateMapper.provisional(r.observe()));
             r.at(NOW.plus(RunStateMapper.SETTLE));
-            assertEquals(Phase.FAILED, r.map().phase());
-            RunState explained = run().condition(yes("Failed", "FailedJobs", NOW)).pods(pod("p0", "n0", "Failed", false,
-                    ContainerSnapshot.terminated("node", 1, "Error"))).map();
-            assertEquals(Phase.FAILED, explained.phase(), "evidence needs no wait");
+            assertFalse(RunStateMapper.provisional(r.observe()));
+            Runs explained = run().condition(yes("Failed", "FailedJobs", NOW)).pods(pod("p0", "n0", "Failed", false,
+                    ContainerSnapshot.terminated("node", 1, "Error")));
+            assertEquals(Phase.FAILED, explained.map().phase());
+            assertFalse(RunStateMapper.provisional(explained.observe()), "evidence needs no wait");
         }
 
         @Test
@@ -574,5 +576,145 @@ class RunStateMapperTest {
         RunState s = run().suspended().workload("", no("QuotaReserved", "Pending", QUOTA + QUOTA + QUOTA)).map();
         assertEquals(140, s.description().codePointCount(0, s.description().length()));
         assertTrue(s.description().endsWith("…"));
+    }
+
+    @Nested
+    @DisplayName("evidence that outlives the pods")
+    class Durable {
+        static final String EXIT_1 = "Container node for pod team-a/llama-ft-7f3a9c-node-0-0-x7k2p failed with exit code 1 matching FailJob rule at index 1";
+
+        @Test
+        @DisplayName("a Failed JobSet whose failed pod was deleted is the same user error, from the child Job's Failed message")
+        void podDeletedJobRemembers() {
+            Runs withPod = run().condition(yes("Failed", "FailJobSetFailurePolicyAction", NOW)).failedJob("llama-ft-7f3a9c-node-0",
+                    "PodFailurePolicy", EXIT_1).pods(pod("p0", "n0", "Failed", false, ContainerSnapshot.terminated("node", 1, "Error")));
+            assertEquals("failed (user error): command exited with code 1 in container node on node n0, attempt 1 of 4",
+                    withPod.map().description());
+            Runs gone = run().condition(yes("Failed", "FailJobSetFailurePolicyAction", NOW)).failedJob("llama-ft-7f3a9c-node-0",
+                    "PodFailurePolicy", EXIT_1);
+            RunState s = gone.map();
+            assertEquals(Phase.FAILED, s.phase(), "never admitted: no pods yet");
+            assertEquals(Cause.USER, s.cause());
+            assertEquals(1, s.exitCode());
+            assertEquals("failed (user error): command exited with code 1 in container node, attempt 1 of 4", s.description());
+            assertFalse(RunStateMapper.provisional(gone.observe()), "the Job's message is evidence");
+        }
+
+        @Test
+        @DisplayName("Job messages: DisruptionTarget and DeadlineExceeded are platform errors, the GPU check's and 137's exit codes too; other exit codes are user errors")
+        void jobReasons() {
+            assertEquals(Cause.PLATFORM, failedBy("PodFailurePolicy",
+                    "Pod team-a/p-0 has condition DisruptionTarget matching FailJob rule at index 0").cause());
+            assertTrue(failedBy("PodFailurePolicy", "Pod team-a/p-0 has condition DisruptionTarget matching FailJob rule at index 0")
+                    .description().contains("pod p-0 disrupted (DisruptionTarget"));
+            RunState deadline = failedBy("DeadlineExceeded", "Job was active longer than specified deadline");
+            assertEquals(Cause.PLATFORM, deadline.cause());
+            assertTrue(deadline.description().contains("deadline exceeded"), deadline.description());
+            RunState gpu = failedBy("PodFailurePolicy", "Container node for pod a/p failed with exit code "
+                    + dev.trainyard.compiler.render.GpuCheck.EXIT_CODE + " matching FailJob rule at index 1");
+            assertEquals(Cause.PLATFORM, gpu.cause());
+            assertEquals(Cause.PLATFORM, failedBy("PodFailurePolicy",
+                    "Container node for pod a/p failed with exit code 137 matching FailJob rule at index 1").cause());
+            RunState two = failedBy("PodFailurePolicy", "Container node for pod a/p failed with exit code 2 matching FailJob rule at index 1");
+            assertEquals(Cause.USER, two.cause());
+            assertEquals(2, two.exitCode());
+            Runs backoff = run().condition(yes("Failed", "FailJobSetFailurePolicyAction", NOW)).failedJob("j-0",
+                    "BackoffLimitExceeded", "Job has reached the specified backoff limit");
+            assertTrue(RunStateMapper.provisional(backoff.observe()), "BackoffLimitExceeded says no why: wait for the pods");
+            assertEquals("failed (platform error): JobSet failed (FailJobSetFailurePolicyAction), attempt 1 of 4",
+                    backoff.map().description());
+        }
+
+        @Test
+        @DisplayName("a Job not Failed (or Failed=False) is no evidence; the newest attempt's failed Job wins")
+        void jobChoice() {
+            Runs r = run().condition(yes("Failed", "FailJobSetFailurePolicyAction", NOW));
+            r.jobs.add(new JobSnapshot("j-ok", 0, List.of(new ConditionSnapshot("Failed", false, "PodFailurePolicy", EXIT_1, T0))));
+            assertTrue(RunStateMapper.provisional(r.observe()));
+            r.jobs.add(new JobSnapshot("j-old", 0, List.of(new ConditionSnapshot("Failed", true, "DeadlineExceeded", "", T0))));
+            r.jobs.add(new JobSnapshot("j-new", 1, List.of(new ConditionSnapshot("Failed", true, "PodFailurePolicy", EXIT_1, T0))));
+            assertEquals(Cause.USER, r.map().cause());
+        }
+
+        private RunState failedBy(String reason, String message) {
+            return run().condition(yes("Failed", "FailJobSetFailurePolicyAction", NOW)).failedJob("j-0", reason, message).map();
+        }
+    }
+
+    @Nested
+    @DisplayName("no way back")
+    class Monotonic {
+        @Test
+        @DisplayName("running stays running when a pod of the attempt fails, until the JobSet says Failed (never back to starting)")
+        void runningStaysRunning() {
+            Runs r = run().admittedWorkload(T0).pods(readyPod("p0", "n0"),
+                    pod("p1", "n1", "Failed", false, ContainerSnapshot.terminated("node", 1, "Error")));
+            assertEquals(Phase.RUNNING, r.map().phase());
+            r.condition(yes("Failed", "FailJobSetFailurePolicyAction", NOW));
+            assertEquals(Phase.FAILED, r.map().phase());
+        }
+
+        @Test
+        @DisplayName("pods created one by one, each scheduled, pulling, then ready: the starting step only moves forward (no description twice)")
+        void startingStepOnlyMovesForward() {
+            PodSnapshot unscheduled0 = pod("p0", "", "Pending", false);
+            PodSnapshot pulling0 = pod("p0", "n0", "Pending", false, ContainerSnapshot.waiting("node", "ContainerCreating"));
+            PodSnapshot pulling1 = pod("p1", "n1", "Pending", false, ContainerSnapshot.waiting("node", "ContainerCreating"));
+            List<List<PodSnapshot>> steps = List.of(List.of(), List.of(unscheduled0), List.of(pulling0),
+                    List.of(pulling0, pod("p1", "", "Pending", false)), List.of(pulling0, pulling1),
+                    List.of(readyPod("p0", "n0"), pulling1), List.of(readyPod("p0", "n0"), readyPod("p1", "n1")));
+            List<String> posted = new java.util.ArrayList<>();
+            for (List<PodSnapshot> pods : steps) {
+                Runs r = run().admittedWorkload(T0);
+                r.pods.addAll(pods);
+                String d = r.map().description();
+                if (posted.isEmpty() || !posted.get(posted.size() - 1).equals(d)) {
+                    posted.add(d);
+                }
+            }
+            assertEquals(List.of("admitted: no pods yet, attempt 1 of 4", "starting: waiting for nodes, attempt 1 of 4",
+                    "starting: pulling images, attempt 1 of 4", "running: 2 of 2 nodes ready, attempt 1 of 4"), posted);
+        }
+
+        @Test
+        @DisplayName("a 12-node run starting pod by pod (created, scheduled, pulling, ready) has 3 descriptions in 36 observations, not one per pod")
+        void twelveNodesStartWithoutChurn() {
+            List<PodSnapshot> pods = new java.util.ArrayList<>();
+            List<String> posted = new java.util.ArrayList<>();
+            java.util.function.Consumer<List<PodSnapshot>> observe = now -> {
+                Runs r = run().admittedWorkload(T0);
+                r.expected = 12;
+                r.pods.addAll(now);
+                String d = r.map().description();
+                if (posted.isEmpty() || !posted.get(posted.size() - 1).equals(d)) {
+                    posted.add(d);
+                }
+            };
+            for (int i = 0; i < 12; i++) {
+                pods.add(pod("p" + i, "", "Pending", false));
+                observe.accept(pods);
+            }
+            for (int i = 0; i < 12; i++) {
+                pods.set(i, pod("p" + i, "n" + i, "Pending", false, ContainerSnapshot.waiting("node", "ContainerCreating")));
+                observe.accept(pods);
+            }
+            for (int i = 0; i < 12; i++) {
+                pods.set(i, readyPod("p" + i, "n" + i));
+                observe.accept(pods);
+            }
+            assertEquals(List.of("starting: waiting for nodes, attempt 1 of 4", "starting: pulling images, attempt 1 of 4",
+                    "running: 12 of 12 nodes ready, attempt 1 of 4"), posted, "36 observations, 3 descriptions");
+        }
+
+        @Test
+        @DisplayName("an unschedulable pod gives the scheduler's reason in the starting description, without the preemption note")
+        void schedulerReason() {
+            PodSnapshot pending = new PodSnapshot("p0", "", "Pending", "", 0, false, false, null, List.of(), List.of(),
+                    List.of(new ConditionSnapshot("PodScheduled", false, "Unschedulable",
+                            "0/3 nodes are available: persistentvolumeclaim \"ddp-snapshots\" not found. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.", T0)));
+            RunState s = run().admittedWorkload(T0).pods(pending).map();
+            assertEquals("starting: waiting for nodes: 0/3 nodes are available: persistentvolumeclaim \"ddp-snapshots\" not found, attempt 1 of 4",
+                    s.description());
+        }
     }
 }

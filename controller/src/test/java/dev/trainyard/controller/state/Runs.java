@@ -20,6 +20,7 @@ final class Runs {
     final List<ConditionSnapshot> jobSetConditions = new ArrayList<>();
     final List<PodSnapshot> pods = new ArrayList<>();
     WorkloadSnapshot workload;
+    final List<JobSnapshot> jobs = new ArrayList<>();
 
     static Runs run() {
         return new Runs();
@@ -62,6 +63,12 @@ final class Runs {
         return this;
     }
 
+    /** A child Job of attempt 0 whose Failed condition has {@code reason} and {@code message}. */
+    Runs failedJob(String name, String reason, String message) {
+        jobs.add(new JobSnapshot(name, 0, List.of(new ConditionSnapshot("Failed", true, reason, message, T0))));
+        return this;
+    }
+
     Runs pods(PodSnapshot... p) {
         pods.addAll(List.of(p));
         return this;
@@ -79,7 +86,7 @@ final class Runs {
     RunObservation observe() {
         JobSetSnapshot js = new JobSetSnapshot("team-a", "llama-ft-7f3a9c", T0, suspended, expected, restarts,
                 maxRestarts, queue, jobSetConditions);
-        return new RunObservation(js, pods, Optional.ofNullable(workload), now);
+        return new RunObservation(js, pods, Optional.ofNullable(workload), now, jobs);
     }
 
     RunState map() {
