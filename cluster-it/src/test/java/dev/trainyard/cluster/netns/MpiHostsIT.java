@@ -186,7 +186,7 @@ class MpiHostsIT {
     }
 
     @Test
-    @DisplayName("root with the launcher's key at 0640 (mpi-operator#429's mode): ssh refuses the key as too open and no rank starts")
+    @DisplayName("root with the launcher's key at 0640 (mpi-operator#429's mode): ssh refuses the key as too open, no rank starts, and the launcher exits non-zero after its 45 s disruption grace")
     void rootWrongModeRefusedByssh() throws Exception {
         CompiledProject project = rootProject();
         keyMode(project.run(), "launcher", 0640);
@@ -195,6 +195,8 @@ class MpiHostsIT {
             assertTrue(outcome.exit() != 0, outcome.output());
             assertTrue(outcome.output().contains("are too open"), "ssh names the mode: " + outcome.output());
             assertEquals(0, hostLines(outcome.output(), project).count(), outcome.output());
+            // the failed real mpirun keeps the launcher up for the disruption grace, then ends with mpirun's status
+            assertTrue(outcome.output().contains("; waiting 45s so that a disrupted node restarts the run"), outcome.output());
         }
     }
 

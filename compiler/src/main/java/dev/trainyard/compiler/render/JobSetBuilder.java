@@ -58,8 +58,10 @@ import java.util.Map;
  * A code-sync failure matches no JobSet rule and gets JobSet's default, {@code RestartJobSet}. A pod that
  * fails matching no pod rule (e.g. rejected by the kubelet) is counted against its index's limit of 0: it
  * ends its index like a user's exit.
- * Known gap: in MPI runs the launcher is a Job of its own, so when mpirun exits before the evicted node pod
- * is Failed, JobSet may see only the launcher's {@code FailedIndexes} and fail the run.
+ * In MPI runs the launcher is a Job of its own, and mpirun fails as soon as an evicted node's sshd goes:
+ * launch.sh then waits {@code MpiFiles.DISRUPTION_GRACE_SECONDS} before it exits, so the node's Job fails
+ * first on its {@code DisruptionTarget} and the run restarts. Known gap: a node lost without eviction
+ * (its pod Failed only after the node's eviction timeout) still fails an MPI run.
  */
 final class JobSetBuilder {
   /** Rule names, in order; the controller and tests read them. */

@@ -18,6 +18,16 @@ final class MpiFiles {
   static final String KEY_FILE = "id_trainyard";
   /** Upper bound of the DNS wait before mpirun, in seconds (pytorch#73682: records lag pod start). */
   static final int DNS_WAIT_SECONDS = 300;
+  /**
+   * How long launch.sh waits after mpirun fails before it exits, in seconds: Kubernetes' default
+   * {@code terminationGracePeriodSeconds} (30, which the node pods keep) plus 15 for the Job and JobSet
+   * controllers to record it. An evicted or preempted node pod is Failed with its {@code DisruptionTarget}
+   * within that time, so its Job fails first and JobSet restarts the run ({@code RestartOnDisruption}),
+   * instead of failing it on the launcher's exit that the lost node caused. A user's error fails the run
+   * this much later; a node lost without eviction (its pod Failed only after the node's eviction timeout)
+   * is not covered.
+   */
+  static final int DISRUPTION_GRACE_SECONDS = 45;
 
   private final ResolvedJob job;
   private final JobLayout layout;
@@ -89,7 +99,33 @@ final class MpiFiles {
         + "for name in $(compgen -e); do\n"
         + "  case \"$name\" in LD_LIBRARY_PATH|NCCL_*) forward+=(" + (openMpi() ? "-x \"$name\"" : "\",$name\"") + ") ;; esac\n"
         + "done\n"
-        + "exec " + String.join(" ", mpirunArgs(forwarded)) + " /bin/bash -eo pipefail -c \"$TRAINYARD_RUN\"\n";
+        + mpirunAndGrace(forwarded);
+  }
+
+  /**
+   * mpirun as a child of the script, not exec'd, so a failure can wait {@link #DISRUPTION_GRACE_SECONDS}
+   * before it ends the launcher's Job. SIGTERM (the pod deleted, e.g. by the restart) is passed on to
+   * mpirun and ends the wait, or skips it. The exit status is mpirun's.
+   */
+  private String mpirunAndGrace(List<String> forwarded) {
+    return "# mpirun is a child, not exec'd: a failure first waits for a disrupted node pod to fail its own Job,\n"
+        + "# so that the run restarts on the disruption instead of failing on this exit.\n"
+        + String.join(" ", mpirunArgs(forwarded)) + " /bin/bash -eo pipefail -c \"$TRAINYARD_RUN\" &\n"
+        + "mpirun_pid=$!\n"
+        + "grace_pid=\n"
+        + "terminated=\n"
+        + "trap 'terminated=1; kill -TERM \"$mpirun_pid\" $grace_pid 2>/dev/null || true' TERM INT\n"
+        + "status=0\n"
+        + "wait \"$mpirun_pid\" || status=$?\n"
+        + "while kill -0 \"$mpirun_pid\" 2>/dev/null; do status=0; wait \"$mpirun_pid\" || status=$?; done\n"
+        + "if [ \"$status\" -ne 0 ] && [ -z \"$terminated\" ]; then\n"
+        + "  echo \"trainyard: mpirun exited with status $status; waiting " + DISRUPTION_GRACE_SECONDS
+        + "s so that a disrupted node restarts the run before this exit fails it\" >&2\n"
+        + "  sleep " + DISRUPTION_GRACE_SECONDS + " &\n"
+        + "  grace_pid=$!\n"
+        + "  wait \"$grace_pid\" || true\n"
+        + "fi\n"
+        + "exit \"$status\"\n";
   }
 
   /**

@@ -108,13 +108,13 @@ final class CaseCompile {
   }
 
   /**
-   * The argv of the {@code exec mpirun ...} line of launch.sh, split on spaces, up to the program
+   * The argv of the {@code mpirun ... &} line of launch.sh, split on spaces, up to the program
    * ({@code /bin/bash}); Trainyard only writes its own tokens there, never user text.
    */
   static List<String> mpirunArgv(CompileResult result) {
-    String line = mpiFile(result, "launch.sh").lines().filter(l -> l.startsWith("exec mpirun "))
-        .findFirst().orElseThrow(() -> new AssertionError("launch.sh has no `exec mpirun` line"));
-    List<String> words = new ArrayList<>(Arrays.asList(line.substring("exec ".length()).split(" ")));
+    String line = mpiFile(result, "launch.sh").lines().filter(l -> l.startsWith("mpirun "))
+        .findFirst().orElseThrow(() -> new AssertionError("launch.sh has no `mpirun` line"));
+    List<String> words = new ArrayList<>(Arrays.asList(line.split(" ")));
     int program = words.indexOf("/bin/bash");
     return List.copyOf(program < 0 ? words : words.subList(0, program));
   }
