@@ -115,13 +115,18 @@ final class LiveApiServer {
 
     /** Pod {@code index} of {@code jobSet}'s replicated job "node", labelled as the JobSet controller does, not scheduled. */
     static Pod pod(String namespace, String jobSet, int index, int attempt) {
+        return pod(namespace, jobSet, index, attempt, null);
+    }
+
+    /** As above, bound to {@code node} (null: unscheduled); no Node object exists for it. */
+    static Pod pod(String namespace, String jobSet, int index, int attempt, String node) {
         Pod pod = new PodBuilder().withNewMetadata().withName(jobSet + "-node-0-" + index + "-a" + attempt)
                 .withNamespace(namespace).addToLabels(Snapshots.JOBSET_NAME, jobSet)
                 .addToLabels(RunLogs.RJOB, "node").addToLabels(RunLogs.JOB_INDEX, "0")
                 .addToLabels(Snapshots.RESTART_ATTEMPT, Integer.toString(attempt))
                 .addToAnnotations(RunLogs.COMPLETION_INDEX, Integer.toString(index)).endMetadata()
                 .withNewSpec().addNewContainer().withName("main").withImage("busybox:1.37").endContainer()
-                .withRestartPolicy("Never").endSpec().build();
+                .withRestartPolicy("Never").withNodeName(node).endSpec().build();
         return client().resource(pod).create();
     }
 
