@@ -3,6 +3,7 @@ package dev.trainyard.controller;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -10,18 +11,26 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /**
  * The controller process: {@code java -cp ... dev.trainyard.controller.ControllerMain --config=/etc/trainyard/controller/controller.yaml}.
  * The Kubernetes connection comes from the in-cluster service account, else {@code KUBECONFIG} / ~/.kube/config.
- * Exit codes: 0 stopped (SIGTERM or leadership lost), 1 configuration mistake, 2 usage, 3 cluster unreachable.
+ * Exit codes: 0 stopped (SIGTERM or leadership lost), 1 configuration mistake, 2 usage (an unknown option, a
+ * port outside 0..65535, a lease under 1 s), 3 environment (the cluster unreachable, the port taken). Each
+ * is one line on stderr starting with {@code trainyard-controller:}, never a stack trace.
  */
 @Command(name = "trainyard-controller", mixinStandardHelpOptions = true,
         description = "Posts each Trainyard run's state as a commit status on its source commit.")
 public final class ControllerMain implements Callable<Integer> {
 
     private static final Duration SHUTDOWN = Duration.ofSeconds(10);
+
+    @Spec
+    CommandSpec spec;
 
     @Option(names = "--config", description = "controller YAML (env TRAINYARD_CONTROLLER_CONFIG)",
             defaultValue = "${env:TRAINYARD_CONTROLLER_CONFIG:-/etc/trainyard/controller/controller.yaml}")
@@ -56,6 +65,12 @@ public final class ControllerMain implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
+        if (port < -1 || port > 65535) {
+            throw new ParameterException(spec.commandLine(), "--port must be 0 to 65535 (0: any free port), got " + port);
+        }
+        if (leaderElection && leaseSeconds < 1) {
+            throw new ParameterException(spec.commandLine(), "--lease-seconds must be at least 1, got " + leaseSeconds);
+        }
         ControllerConfig cfg;
         try {
             cfg = ConfigFile.read(config);
@@ -91,6 +106,10 @@ public final class ControllerMain implements Callable<Integer> {
             }
         } catch (KubernetesClientException e) {
             System.err.println("trainyard-controller: cannot reach the Kubernetes API: " + e.getMessage());
+            return 3;
+        } catch (UncheckedIOException e) {
+            // The health server's port: taken, or an address this host does not have.
+            System.err.println("trainyard-controller: " + e.getMessage() + ": " + e.getCause().getMessage());
             return 3;
         } finally {
             closed.countDown();
