@@ -156,9 +156,7 @@ public final class RunLogs {
         } catch (KubernetesClientException | IOException e) {
             // Closing the streams when following stops ends their reads with an exception: not a missing log.
             if (!stopping.get()) {
-                synchronized (out) {
-                    out.println(prefix + "(no logs: " + e.getMessage() + ")");
-                }
+                prefixed(prefix, "(no logs: " + e.getMessage() + ")", out);
             }
         }
     }

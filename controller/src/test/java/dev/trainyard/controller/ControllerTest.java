@@ -130,6 +130,8 @@ class ControllerTest {
             await("an error pass", Duration.ofSeconds(30),
                     () -> c.metrics().counter("trainyard_prune_passes_total{result=\"error\"}") >= 1, c.metrics()::render);
             assertEquals(0, c.metrics().counter("trainyard_pruned_runs_total{}"));
+            assertTrue(ControllerPartsTest.threads("trainyard-prune").stream().allMatch(Thread::isDaemon));
+            assertFalse(ControllerPartsTest.threads("trainyard-prune").isEmpty());
         }
     }
 }
