@@ -106,6 +106,8 @@ class ControllerMainTest {
         Outcome lease = execute("--config=" + configFile(), "--lease-seconds=0");
         assertEquals(2, lease.code());
         assertTrue(lease.err().contains("--lease-seconds must be at least 1, got 0"), lease.err());
+        Outcome edges = execute("--config=" + dir.resolve("missing.yaml"), "--port=65535", "--lease-seconds=1");
+        assertEquals(1, edges.code(), "port 65535 and a 1 s lease are valid: the missing file is what fails: " + edges.err());
         Outcome unknown = execute("--frobnicate");
         assertEquals(2, unknown.code());
         assertTrue(unknown.err().contains("--frobnicate"), unknown.err());
