@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -13,14 +14,19 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /**
  * The controller process: {@code java -cp ... dev.trainyard.controller.ControllerMain --config=/etc/trainyard/controller/controller.yaml}.
  * The Kubernetes connection is the one {@code trainyard validate --cluster} uses ({@link ClusterDryRun#clientConfig}):
- * {@code $KUBECONFIG}, else ~/.kube/config, else the in-cluster service account; a broken kubeconfig is a
+ * {@code --kubeconfig}, else {@code $KUBECONFIG}, else ~/.kube/config, else the in-cluster service account; a broken kubeconfig is a
  * one-line {@code file:line:col} error, never its text.
- * Exit codes: 0 stopped (SIGTERM or leadership lost), 1 configuration mistake, 2 usage, 3 cluster unreachable.
+ * Exit codes: 0 stopped (SIGTERM or leadership lost), 1 configuration mistake, 2 usage (an unknown option, a
+ * port outside 0..65535, a lease under 1 s), 3 environment (the cluster unreachable, the port taken). Each
+ * is one line on stderr starting with {@code trainyard-controller:}, never a stack trace.
  */
 @Command(name = "trainyard-controller", mixinStandardHelpOptions = true,
         description = "Posts each Trainyard run's state as a commit status on its source commit.")
@@ -28,9 +34,17 @@ public final class ControllerMain implements Callable<Integer> {
 
     private static final Duration SHUTDOWN = Duration.ofSeconds(10);
 
+    @Spec
+    CommandSpec spec;
+
     @Option(names = "--config", description = "controller YAML (env TRAINYARD_CONTROLLER_CONFIG)",
             defaultValue = "${env:TRAINYARD_CONTROLLER_CONFIG:-/etc/trainyard/controller/controller.yaml}")
     Path config;
+
+    @Option(names = "--kubeconfig", paramLabel = "FILE",
+            description = "kubeconfig to use outside a pod (default: $KUBECONFIG, else ~/.kube/config, else the pod's"
+                    + " service account)")
+    Path kubeconfig;
 
     @Option(names = "--port", description = "health and metrics port; overrides the file", defaultValue = "-1")
     int port;
@@ -66,6 +80,12 @@ public final class ControllerMain implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
+        if (port < -1 || port > 65535) {
+            throw new ParameterException(spec.commandLine(), "--port must be 0 to 65535 (0: any free port), got " + port);
+        }
+        if (leaderElection && leaseSeconds < 1) {
+            throw new ParameterException(spec.commandLine(), "--lease-seconds must be at least 1, got " + leaseSeconds);
+        }
         ControllerConfig cfg;
         try {
             cfg = ConfigFile.read(config);
@@ -90,7 +110,7 @@ public final class ControllerMain implements Callable<Integer> {
     private int run(ControllerConfig cfg) throws InterruptedException {
         Config kube;
         try {
-            kube = ClusterDryRun.clientConfig(Optional.empty(), Optional.empty());
+            kube = ClusterDryRun.clientConfig(Optional.ofNullable(kubeconfig), Optional.empty());
         } catch (ClusterDryRun.ClusterUnavailableException e) {
             System.err.println("trainyard-controller: " + e.getMessage());
             return 3;
@@ -113,8 +133,8 @@ public final class ControllerMain implements Callable<Integer> {
         } catch (KubernetesClientException e) {
             System.err.println("trainyard-controller: " + ClusterErrors.of(e, kube.getMasterUrl(), "start").getMessage());
             return 3;
-        } catch (java.io.UncheckedIOException e) {
-            // The health port is taken (another controller, a second `ControllerMain` on this machine).
+        } catch (UncheckedIOException e) {
+            // The health server's port: taken (another controller on this machine), or an address this host does not have.
             System.err.println("trainyard-controller: " + e.getMessage() + "; pass --port N (0: any free port)");
             return 3;
         } finally {

@@ -27,7 +27,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * The logs of a run's pods for {@code trainyard logs}: by default the launcher (an MPI run) or node 0 (rank
  * 0), one node with {@code --node N}, or every pod with {@code --all}; pods of the current attempt only.
- * Every line is prefixed with the pod's node label, e.g. {@code [node-1] step 10 loss 2.31}. Following
+ * Every line is prefixed with the pod's node label, e.g. {@code [node-1] step 10 loss 2.31}; a pod not
+ * scheduled yet prints {@code [node-1] (no logs yet: pod P is not scheduled on a node)}, and a log the API
+ * server refuses prints {@code [node-1] (no logs: <the API server's message>)}. Following
  * ends when every followed container has ended, shortly after the run ended, or after the timeout.
  */
 public final class RunLogs {
@@ -194,6 +196,11 @@ public final class RunLogs {
 
     private void stream(Pod pod, boolean follow, PrintWriter out, List<LogWatch> watches, AtomicBoolean stopping) {
         String prefix = "[" + label(pod) + "] ";
+        if (unscheduled(pod)) {
+            // The API server answers an empty log for a pod without a node (no kubelet to ask): say why.
+            prefixed(prefix, "(no logs yet: pod " + pod.getMetadata().getName() + " is not scheduled on a node)", out);
+            return;
+        }
         var resource = reader.client().pods().inNamespace(pod.getMetadata().getNamespace())
                 .withName(pod.getMetadata().getName()).inContainer(pod.getSpec().getContainers().get(0).getName());
         try {
@@ -201,6 +208,9 @@ public final class RunLogs {
                 prefixed(prefix, resource.getLog(), out);
                 return;
             }
+            // A followed stream hands the API server's refusal (unknown node, pod gone) over as log text, a
+            // Status JSON; one byte asked for first turns that refusal into an exception.
+            resource.limitBytes(1).getLog();
             LogWatch watch = resource.watchLog();
             watches.add(watch);
             try (BufferedReader lines = new BufferedReader(new InputStreamReader(watch.getOutput(),
@@ -220,11 +230,14 @@ public final class RunLogs {
                 if (unanswered && failure.isEmpty()) { // a 4xx is the pod's state, said on its line; no answer is exit 3
                     failure = label(pod) + ": " + why;
                 }
-                synchronized (out) {
-                    out.println(prefix + "(no logs: " + why + ")");
-                }
+                prefixed(prefix, "(no logs: " + why + ")", out);
             }
         }
+    }
+
+    /** Whether {@code pod} is bound to no node yet (then no kubelet holds a log of it). */
+    static boolean unscheduled(Pod pod) {
+        return pod.getSpec().getNodeName() == null || pod.getSpec().getNodeName().isEmpty();
     }
 
     /** {@code text} line by line, each line with {@code prefix}; a final newline adds no empty line. */

@@ -32,8 +32,8 @@ public final class WorkQueue implements AutoCloseable {
     /** Adds {@code key} unless it already waits. */
     public synchronized void add(RunKey key) {
         if (!closed && background.remove(key)) {
+            // No take waits while the background lane held the key: moving it between lanes wakes no one.
             queue.addLast(key);
-            notifyAll();
             return;
         }
         if (closed || !dirty.add(key)) {

@@ -2,6 +2,7 @@ package dev.trainyard.controller;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -152,9 +153,15 @@ class ControllerPartsTest {
             assertEquals("informers not synced\n", get(c, base + "/readyz").body());
             ready.set(true);
             assertEquals("ok\n", get(c, base + "/readyz").body());
+            assertTrue(threads("trainyard-health").stream().allMatch(Thread::isDaemon),
+                    "the handler threads never keep a stopping JVM alive");
+            assertFalse(threads("trainyard-health").isEmpty());
             s.close();
             assertThrows(java.io.IOException.class, () -> get(HttpClient.newHttpClient(), base + "/healthz"),
                     "closed: nothing listens");
+            try (java.net.ServerSocket again = new java.net.ServerSocket(s.port(), 1, java.net.InetAddress.getLoopbackAddress())) {
+                assertEquals(s.port(), again.getLocalPort(), "closed, the port is free for the next process");
+            }
         }
     }
 
@@ -173,6 +180,11 @@ class ControllerPartsTest {
                     () -> new HealthServer(new InetSocketAddress("127.0.0.1", s.port()), why::get, () -> ""));
             assertEquals("cannot listen on 127.0.0.1:" + s.port() + ": address already in use", taken.getMessage());
         }
+    }
+
+    /** The live threads named {@code name}. */
+    static List<Thread> threads(String name) {
+        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().equals(name)).toList();
     }
 
     private static HttpResponse<String> get(HttpClient c, String url) throws Exception {

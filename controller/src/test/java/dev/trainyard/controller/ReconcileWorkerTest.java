@@ -34,6 +34,8 @@ class ReconcileWorkerTest {
             assertEquals(List.of(A), reconciled);
             assertEquals(1, metrics.counter("trainyard_reconciles_total{outcome=\"posted\"}"));
             assertTrue(metrics.render().contains("trainyard_reconcile_seconds_count 1\n"));
+            assertTrue(metrics.render().contains("trainyard_reconcile_seconds_bucket{le=\"30.0\"} 1\n"),
+                    "the latency is the reconcile's own, well under 30 s: " + metrics.render());
             q.add(A);
             assertEquals(A, q.take(Duration.ZERO), "done: the key is handed out again");
             assertNull(q.take(Duration.ofMillis(20)), "not requeued after POSTED");
@@ -64,7 +66,11 @@ class ReconcileWorkerTest {
             ReconcileWorker failing = new ReconcileWorker(q, k -> {
                 throw new IllegalStateException("cache surprise");
             }, () -> true, () -> false, metrics, Duration.ofMillis(10));
-            failing.handle(A);
+            try (LogLines log = new LogLines(ReconcileWorker.class)) {
+                failing.handle(A);
+                assertEquals(List.of("SEVERE reconcile of ns/a failed [java.lang.IllegalStateException: cache surprise]"),
+                        log.lines, "the surprise is logged with its exception");
+            }
             assertEquals(2, metrics.counter("trainyard_reconciles_total{outcome=\"retry\"}"));
             assertEquals(A, q.take(Duration.ofSeconds(5)));
         }

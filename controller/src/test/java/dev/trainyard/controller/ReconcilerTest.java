@@ -1,6 +1,7 @@
 package dev.trainyard.controller;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.trainyard.controller.Reconciler.Outcome;
@@ -166,7 +167,13 @@ class ReconcilerTest {
         Reconciler r = reconciler();
         queued();
         forge.script(Fault.status(200), Fault.bareForbidden());
-        assertEquals(Outcome.REFUSED, r.reconcile(KEY));
+        try (LogLines log = new LogLines(Reconciler.class)) {
+            assertEquals(Outcome.REFUSED, r.reconcile(KEY));
+            assertEquals(1, log.lines.size(), log.lines.toString());
+            assertTrue(log.lines.get(0).startsWith("SEVERE run " + KEY.cacheKey() + ": github refused the commit status (PERMISSION): "),
+                    log.lines.toString());
+            assertFalse(log.lines.get(0).contains(FakeForge.GITHUB_TOKEN), "no token in the log");
+        }
         int requests = forge.requests();
         assertEquals(Outcome.REFUSED, r.reconcile(KEY));
         assertEquals(requests, forge.requests(), "no new request for the same refused status");
@@ -199,7 +206,12 @@ class ReconcilerTest {
         running();
         forge.script(Fault.status(502), Fault.status(502), Fault.status(502), Fault.status(502), Fault.status(502),
                 Fault.status(502));
-        assertEquals(Outcome.RETRY, r.reconcile(KEY));
+        try (LogLines log = new LogLines(Reconciler.class)) {
+            assertEquals(Outcome.RETRY, r.reconcile(KEY));
+            assertEquals(1, log.lines.size(), log.lines.toString());
+            assertTrue(log.lines.get(0).startsWith("WARNING run " + KEY.cacheKey() + ": github unavailable, will retry: "),
+                    log.lines.toString());
+        }
         assertEquals(Outcome.POSTED, r.reconcile(KEY));
         assertEquals(Outcome.UNCHANGED, r.reconcile(KEY));
         assertEquals(1, forge.accepted().size());
@@ -294,7 +306,13 @@ class ReconcilerTest {
         Reconciler r = reconciler();
         queued();
         forge.script(Fault.status(200), Fault.bareForbidden());
-        assertEquals(Outcome.REFUSED, r.reconcile(KEY));
+        try (LogLines log = new LogLines(Reconciler.class)) {
+            assertEquals(Outcome.REFUSED, r.reconcile(KEY));
+            assertEquals(1, log.lines.size(), log.lines.toString());
+            assertTrue(log.lines.get(0).startsWith("SEVERE run " + KEY.cacheKey() + ": github refused the commit status (PERMISSION): "),
+                    log.lines.toString());
+            assertFalse(log.lines.get(0).contains(FakeForge.GITHUB_TOKEN), "no token in the log");
+        }
         r.reset();
         assertEquals(Outcome.POSTED, r.reconcile(KEY), "tried again after reset");
         for (int i = 1; i < Reconciler.NON_TERMINAL_BUDGET; i++) {

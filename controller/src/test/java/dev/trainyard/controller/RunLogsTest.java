@@ -76,7 +76,8 @@ class RunLogsTest {
     @DisplayName("each line gets the node prefix; a final newline adds no empty line, blank lines inside stay")
     void prefixed() {
         StringWriter s = new StringWriter();
-        PrintWriter out = new PrintWriter(s);
+        // Buffered as a terminal's writer is: each call flushes, so lines show as they come.
+        PrintWriter out = new PrintWriter(new java.io.BufferedWriter(s));
         RunLogs.prefixed("[node-0] ", "step 1\n\nstep 2\n", out);
         RunLogs.prefixed("[node-1] ", "no newline", out);
         RunLogs.prefixed("[node-2] ", "", out);

@@ -1,6 +1,7 @@
 package dev.trainyard.controller;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import java.time.Duration;
@@ -92,6 +93,8 @@ class WorkQueueTest {
             q.addAfter(A, Duration.ofMillis(50));
             assertEquals(0, q.depth());
             assertEquals(A, q.take(Duration.ofSeconds(5)));
+            assertTrue(ControllerPartsTest.threads("trainyard-queue-delays").stream().allMatch(Thread::isDaemon),
+                    "the delay thread never keeps a stopping JVM alive");
         }
     }
 

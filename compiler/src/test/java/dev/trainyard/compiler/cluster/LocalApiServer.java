@@ -24,13 +24,13 @@ import java.util.concurrent.TimeUnit;
  * cache installed by the cache's {@code kubectl}. No controllers and no webhooks: CRD schemas and core
  * validation judge a dry run. The full harness (controllers, kwok, Kueue) is {@code cluster-it}'s
  * {@code LocalCluster}, which the compiler cannot depend on (cluster-it depends on the CLI, which depends
- * on the compiler).
+ * on the compiler). The controller's unit tests use this class too, through the compiler's test-jar.
  *
  * <p>Authentication is one static bearer token in group {@code system:masters}; the server's serving
  * certificate is the self-signed one kube-apiserver writes into {@code --cert-dir}, so the kubeconfig
  * skips TLS verification (loopback only). Every wait is bounded; {@link #close()} ends both process trees.
  */
-final class LocalApiServer implements AutoCloseable {
+public final class LocalApiServer implements AutoCloseable {
   private static final Duration READY = Duration.ofSeconds(120);
   private static final String TOKEN = "trainyard-test-" + Long.toHexString(new SecureRandom().nextLong());
 
@@ -45,7 +45,7 @@ final class LocalApiServer implements AutoCloseable {
   }
 
   /** The binaries cache, or empty with the reason when it is not built (the caller reports the test as not run). */
-  static Optional<Path> binaries(StringBuilder reason) {
+  public static Optional<Path> binaries(StringBuilder reason) {
     String property = System.getProperty("trainyard.k8s.dir", "");
     Path dir = property.isBlank() ? printDir(reason) : Path.of(property);
     if (dir == null || !Files.isRegularFile(dir.resolve("ready"))) {
@@ -59,7 +59,7 @@ final class LocalApiServer implements AutoCloseable {
    * One server per JVM, started on first use and stopped (its folder deleted) at JVM exit: PIT runs the
    * same test class once per mutant in one JVM, and a start costs about 10 s of the 2 cores.
    */
-  static synchronized LocalApiServer shared(Path cache) {
+  public static synchronized LocalApiServer shared(Path cache) {
     if (shared == null) {
       try {
         Path work = Files.createTempDirectory("trainyard-apiserver-");
@@ -81,7 +81,7 @@ final class LocalApiServer implements AutoCloseable {
   }
 
   /** Starts etcd and kube-apiserver under {@code work}, installs the CRDs of {@code cache}/crds, waits until ready. */
-  static LocalApiServer start(Path cache, Path work) {
+  public static LocalApiServer start(Path cache, Path work) {
     LocalApiServer server = new LocalApiServer(work);
     Runtime.getRuntime().addShutdownHook(server.hook);
     try {
@@ -94,7 +94,7 @@ final class LocalApiServer implements AutoCloseable {
   }
 
   /** A kubeconfig (context {@code local}) for the admin token. */
-  Path kubeconfig() {
+  public Path kubeconfig() {
     return kubeconfig;
   }
 
@@ -285,7 +285,7 @@ final class LocalApiServer implements AutoCloseable {
   }
 
   /** A port free on 127.0.0.1 at the time of asking. */
-  static int freePort() {
+  public static int freePort() {
     try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       return s.getLocalPort();
     } catch (IOException e) {

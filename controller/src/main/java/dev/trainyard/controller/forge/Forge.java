@@ -6,7 +6,7 @@ import java.util.Optional;
  * A forge's commit status API: read what a commit shows for a context, and post a new status.
  *
  * <pre>
- * Forge github = new GitHubForge(URI.create("https://api.github.com"), transport);
+ * Forge github = CommitStatusApi.github(URI.create("https://api.github.com"), token, transport);
  * github.post(new CommitRef("acme/llm", sha), new CommitStatus(CommitState.RUNNING, "running: 2 of 2 nodes ready",
  *     "trainyard/dev/llama-ft-7f3a9c", ""));
  * </pre>

@@ -9,9 +9,9 @@ public enum ForgeKind {
     /** A client for this kind at {@code api} with {@code token}, sending through {@code http}. */
     public Forge client(URI api, Token token, RetryingTransport http) {
         return switch (this) {
-            case GITHUB -> new GitHubForge(api, token, http);
+            case GITHUB -> CommitStatusApi.github(api, token, http);
             case GITLAB -> new GitLabForge(api, token, http);
-            case GITEA -> new GiteaForge(api, token, http);
+            case GITEA -> CommitStatusApi.gitea(api, token, http);
         };
     }
 }

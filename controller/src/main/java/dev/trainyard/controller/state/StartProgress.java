@@ -6,10 +6,13 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * What a starting run is busy with, in the order a pod goes through it: waiting for a node (unscheduled or
- * not created yet),
- * cloning code and setting up (init containers), pulling images and creating containers (waiting
- * ContainerCreating or PodInitializing), then waiting for the remaining nodes.
+ * What a starting run is busy with, in the order a pod goes through it: waiting for a node (not created
+ * yet, since the Job controller creates pods one by one and JobSet's InOrder start-up holds the workers
+ * until the launcher is ready, or unscheduled), cloning code and setting up (init containers), pulling
+ * images and creating containers (waiting ContainerCreating or PodInitializing), then waiting for
+ * readiness. The slowest pod's step is named and carries no live count, so while the pods move forward
+ * the phrase only moves forward too and a commit status is never posted again with a phrase it
+ * already showed.
  */
 final class StartProgress {
 

@@ -86,7 +86,7 @@ class ForgeClientsTest {
         @Test
         @DisplayName("a wrong token is a permission error whose message holds no token")
         void wrongToken() {
-            Forge gh = new GitHubForge(f.forge.githubApi(), new Token("wrong-token"), f.http);
+            Forge gh = CommitStatusApi.github(f.forge.githubApi(), new Token("wrong-token"), f.http);
             ForgeException e = assertThrows(ForgeException.class, () -> gh.post(GH, status(CommitState.PENDING, "x")));
             assertEquals(ForgeException.Kind.PERMISSION, e.kind());
             assertEquals(401, e.httpStatus());
@@ -128,7 +128,7 @@ class ForgeClientsTest {
         @Test
         @DisplayName("an API root with a trailing slash gives the same paths")
         void trailingSlash() throws Exception {
-            Forge gh = new GitHubForge(URI.create(f.forge.githubApi() + "/"), new Token(FakeForge.GITHUB_TOKEN),
+            Forge gh = CommitStatusApi.github(URI.create(f.forge.githubApi() + "/"), new Token(FakeForge.GITHUB_TOKEN),
                     f.http);
             gh.post(GH, status(CommitState.PENDING, "x"));
             assertEquals(1, f.forge.accepted().size());
@@ -227,6 +227,8 @@ class ForgeClientsTest {
             assertEquals(Optional.of(new PostedStatus("error", "failed (platform error): node lost", "")),
                     g.current(GH, "trainyard/dev/llama-ft-7f3a9c"));
             assertEquals(Optional.empty(), g.current(GH, "trainyard/dev/other"));
+            assertEquals(Optional.empty(), g.current(GH, "Trainyard/dev/llama-ft-7f3a9c"),
+                    "Gitea compares contexts exactly (GitHub ignores case)");
             assertEquals("failure", g.wireState(CommitState.FAILURE));
             assertEquals("success", g.wireState(CommitState.SUCCESS));
             assertEquals("pending", g.wireState(CommitState.PENDING));

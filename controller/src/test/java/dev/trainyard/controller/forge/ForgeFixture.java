@@ -23,7 +23,7 @@ final class ForgeFixture implements AutoCloseable {
     }
 
     Forge github() {
-        return new GitHubForge(forge.githubApi(), new Token(FakeForge.GITHUB_TOKEN), http);
+        return CommitStatusApi.github(forge.githubApi(), new Token(FakeForge.GITHUB_TOKEN), http);
     }
 
     Forge gitlab() {
@@ -31,7 +31,7 @@ final class ForgeFixture implements AutoCloseable {
     }
 
     Forge gitea() {
-        return new GiteaForge(forge.giteaApi(), new Token(FakeForge.GITEA_TOKEN), http);
+        return CommitStatusApi.gitea(forge.giteaApi(), new Token(FakeForge.GITEA_TOKEN), http);
     }
 
     static CommitStatus status(CommitState state, String description) {

@@ -232,6 +232,24 @@ class RunStateMapperTest {
         }
 
         @Test
+        @DisplayName("a pod not created yet comes first: while pods move forward, one at a time, no phrase comes back")
+        void phraseOnlyMovesForward() {
+            PodSnapshot creating = new PodSnapshot("p0", "n0", "Pending", "", 0, false, false, null, List.of(),
+                    List.of(ContainerSnapshot.waiting("node", "ContainerCreating")), List.of());
+            List<String> seen = List.of(
+                    run().pods(pod("p0", "", "Pending", false)).map().description(),
+                    run().pods(creating).map().description(),
+                    run().pods(creating, pod("p1", "", "Pending", false)).map().description(),
+                    run().pods(readyPod("p0", "n0"), pod("p1", "", "Pending", false)).map().description(),
+                    run().pods(readyPod("p0", "n0"), pod("p1", "n1", "Pending", false)).map().description());
+            assertEquals(List.of("starting: waiting for nodes, attempt 1 of 4",
+                    "starting: waiting for nodes, attempt 1 of 4",
+                    "starting: waiting for nodes, attempt 1 of 4",
+                    "starting: waiting for nodes, attempt 1 of 4",
+                    "starting: pulling images, attempt 1 of 4"), seen);
+        }
+
+        @Test
         @DisplayName("an image that cannot be pulled while starting is a platform problem naming image and node")
         void imagePullWhileStarting() {
             ContainerSnapshot c = new ContainerSnapshot("node", "ghcr.io/acme/missing:1",
@@ -247,7 +265,8 @@ class RunStateMapperTest {
         @Test
         @DisplayName("a stalled start names what it is waiting for")
         void stalledStart() {
-            RunState s = run().at(T0.plus(Duration.ofMinutes(20))).pods(pod("p0", "", "Pending", false)).map();
+            RunState s = run().at(T0.plus(Duration.ofMinutes(20))).pods(pod("p0", "", "Pending", false),
+                    pod("p1", "", "Pending", false)).map();
             assertTrue(s.stalled());
             assertTrue(s.description().startsWith("not started 10m 0s after admission: waiting for nodes"),
                     s.description());

@@ -1,15 +1,14 @@
 package dev.trainyard.gitops.integration;
 
+import static dev.trainyard.gitops.integration.FakeApiServer.message;
+import static dev.trainyard.gitops.integration.FakeApiServer.query;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -33,16 +32,15 @@ import java.util.regex.Pattern;
 final class FakeGitHub implements AutoCloseable {
   static final int BODY_LIMIT = 65536;
   static final String BOT = "github-actions[bot]";
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ObjectMapper JSON = FakeApiServer.JSON;
   private static final Pattern LIST = Pattern.compile("/repos/([^/]+)/([^/]+)/issues/(\\d+)/comments");
   private static final Pattern ONE = Pattern.compile("/repos/([^/]+)/([^/]+)/issues/comments/(\\d+)");
 
-  private final HttpServer server;
+  private final FakeApiServer server;
   private final String token;
   private final String repo;
   private final int issue;
   private final Map<Long, ObjectNode> comments = new TreeMap<>();
-  private final List<String> requests = new ArrayList<>();
   private long nextId = 1000;
 
   /** Serves the pull request {@code repo#issue} ({@code repo} as {@code owner/name}) to {@code token}. */
@@ -50,14 +48,12 @@ final class FakeGitHub implements AutoCloseable {
     this.token = token;
     this.repo = repo;
     this.issue = issue;
-    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    server.createContext("/", this::handle);
-    server.start();
+    server = new FakeApiServer(this::handle);
   }
 
   /** The API root, for GITHUB_API_URL. */
   String apiUrl() {
-    return "http://127.0.0.1:" + server.getAddress().getPort();
+    return server.root();
   }
 
   synchronized long addHumanComment(String login, String body) {
@@ -73,17 +69,17 @@ final class FakeGitHub implements AutoCloseable {
     return List.copyOf(comments.values());
   }
 
-  synchronized List<String> requests() {
-    return List.copyOf(requests);
+  List<String> requests() {
+    return server.requests();
   }
 
-  synchronized void clearRequests() {
-    requests.clear();
+  void clearRequests() {
+    server.clearRequests();
   }
 
   @Override
   public void close() {
-    server.stop(0);
+    server.close();
   }
 
   private long add(String login, String type, String body) {
@@ -95,24 +91,21 @@ final class FakeGitHub implements AutoCloseable {
   }
 
   private synchronized void handle(HttpExchange exchange) throws IOException {
-    try (exchange) {
-      String path = exchange.getRequestURI().getPath();
-      String method = exchange.getRequestMethod();
-      requests.add(method + " " + path);
-      String auth = exchange.getRequestHeaders().getFirst("Authorization");
-      if (!("token " + token).equals(auth) && !("Bearer " + token).equals(auth)) {
-        send(exchange, 401, message("Bad credentials"));
-        return;
-      }
-      Matcher list = LIST.matcher(path);
-      Matcher one = ONE.matcher(path);
-      if (list.matches() && (list.group(1) + "/" + list.group(2)).equals(repo) && Integer.parseInt(list.group(3)) == issue) {
-        onIssueComments(exchange, method);
-      } else if (one.matches() && (one.group(1) + "/" + one.group(2)).equals(repo)) {
-        onComment(exchange, method, Long.parseLong(one.group(3)));
-      } else {
-        send(exchange, 404, message("Not Found"));
-      }
+    String path = exchange.getRequestURI().getPath();
+    String method = exchange.getRequestMethod();
+    String auth = exchange.getRequestHeaders().getFirst("Authorization");
+    if (!("token " + token).equals(auth) && !("Bearer " + token).equals(auth)) {
+      send(exchange, 401, message("Bad credentials"));
+      return;
+    }
+    Matcher list = LIST.matcher(path);
+    Matcher one = ONE.matcher(path);
+    if (list.matches() && (list.group(1) + "/" + list.group(2)).equals(repo) && Integer.parseInt(list.group(3)) == issue) {
+      onIssueComments(exchange, method);
+    } else if (one.matches() && (one.group(1) + "/" + one.group(2)).equals(repo)) {
+      onComment(exchange, method, Long.parseLong(one.group(3)));
+    } else {
+      send(exchange, 404, message("Not Found"));
     }
   }
 
@@ -184,27 +177,7 @@ final class FakeGitHub implements AutoCloseable {
     return node;
   }
 
-  private static ObjectNode message(String text) {
-    return JSON.createObjectNode().put("message", text);
-  }
-
-  private static Map<String, String> query(String raw) {
-    Map<String, String> out = new TreeMap<>();
-    if (raw != null) {
-      for (String pair : raw.split("&")) {
-        int eq = pair.indexOf('=');
-        if (eq > 0) {
-          out.put(pair.substring(0, eq), pair.substring(eq + 1));
-        }
-      }
-    }
-    return out;
-  }
-
   private static void send(HttpExchange exchange, int status, JsonNode body) throws IOException {
-    byte[] bytes = JSON.writeValueAsString(body).getBytes(StandardCharsets.UTF_8);
-    exchange.getResponseHeaders().set("Content-Type", "application/json; charset=utf-8");
-    exchange.sendResponseHeaders(status, bytes.length);
-    exchange.getResponseBody().write(bytes);
+    FakeApiServer.send(exchange, status, body, "application/json; charset=utf-8");
   }
 }

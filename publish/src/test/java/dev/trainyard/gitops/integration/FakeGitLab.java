@@ -1,15 +1,14 @@
 package dev.trainyard.gitops.integration;
 
+import static dev.trainyard.gitops.integration.FakeApiServer.message;
+import static dev.trainyard.gitops.integration.FakeApiServer.query;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -36,29 +35,26 @@ import java.util.regex.Pattern;
 final class FakeGitLab implements AutoCloseable {
   static final int BODY_LIMIT = 1_000_000;
   static final long BOT_ID = 77;
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ObjectMapper JSON = FakeApiServer.JSON;
   private static final Pattern NOTES = Pattern.compile("/api/v4/projects/(\\d+)/merge_requests/(\\d+)/notes(?:/(\\d+))?");
 
-  private final HttpServer server;
+  private final FakeApiServer server;
   private final String token;
   private final long project;
   private final long mergeRequest;
   private final Map<Long, ObjectNode> notes = new TreeMap<>();
-  private final List<String> requests = new ArrayList<>();
   private long nextId = 500;
 
   FakeGitLab(String token, long project, long mergeRequest) throws IOException {
     this.token = token;
     this.project = project;
     this.mergeRequest = mergeRequest;
-    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    server.createContext("/", this::handle);
-    server.start();
+    server = new FakeApiServer(this::handle);
   }
 
   /** CI_API_V4_URL. */
   String apiUrl() {
-    return "http://127.0.0.1:" + server.getAddress().getPort() + "/api/v4";
+    return server.root() + "/api/v4";
   }
 
   synchronized long addNote(long authorId, boolean system, String body) {
@@ -74,40 +70,37 @@ final class FakeGitLab implements AutoCloseable {
     return List.copyOf(notes.values());
   }
 
-  synchronized List<String> requests() {
-    return List.copyOf(requests);
+  List<String> requests() {
+    return server.requests();
   }
 
-  synchronized void clearRequests() {
-    requests.clear();
+  void clearRequests() {
+    server.clearRequests();
   }
 
   @Override
   public void close() {
-    server.stop(0);
+    server.close();
   }
 
   private synchronized void handle(HttpExchange exchange) throws IOException {
-    try (exchange) {
-      String path = exchange.getRequestURI().getPath();
-      String method = exchange.getRequestMethod();
-      requests.add(method + " " + path);
-      if (!token.equals(exchange.getRequestHeaders().getFirst("PRIVATE-TOKEN"))) {
-        send(exchange, 401, message("401 Unauthorized"));
-        return;
-      }
-      Matcher m = NOTES.matcher(path);
-      if (path.equals("/api/v4/user") && method.equals("GET")) {
-        send(exchange, 200, JSON.createObjectNode().put("id", BOT_ID).put("username", "project_42_bot"));
-      } else if (m.matches() && Long.parseLong(m.group(1)) == project && Long.parseLong(m.group(2)) == mergeRequest) {
-        if (m.group(3) == null) {
-          onNotes(exchange, method);
-        } else {
-          onNote(exchange, method, Long.parseLong(m.group(3)));
-        }
+    String path = exchange.getRequestURI().getPath();
+    String method = exchange.getRequestMethod();
+    if (!token.equals(exchange.getRequestHeaders().getFirst("PRIVATE-TOKEN"))) {
+      send(exchange, 401, message("401 Unauthorized"));
+      return;
+    }
+    Matcher m = NOTES.matcher(path);
+    if (path.equals("/api/v4/user") && method.equals("GET")) {
+      send(exchange, 200, JSON.createObjectNode().put("id", BOT_ID).put("username", "project_42_bot"));
+    } else if (m.matches() && Long.parseLong(m.group(1)) == project && Long.parseLong(m.group(2)) == mergeRequest) {
+      if (m.group(3) == null) {
+        onNotes(exchange, method);
       } else {
-        send(exchange, 404, message("404 Not Found"));
+        onNote(exchange, method, Long.parseLong(m.group(3)));
       }
+    } else {
+      send(exchange, 404, message("404 Not Found"));
     }
   }
 
@@ -185,27 +178,7 @@ final class FakeGitLab implements AutoCloseable {
     return request != null && request.path("body").isTextual() ? request.path("body").asText() : null;
   }
 
-  private static ObjectNode message(String text) {
-    return JSON.createObjectNode().put("message", text);
-  }
-
-  private static Map<String, String> query(String raw) {
-    Map<String, String> out = new TreeMap<>();
-    if (raw != null) {
-      for (String pair : raw.split("&")) {
-        int eq = pair.indexOf('=');
-        if (eq > 0) {
-          out.put(pair.substring(0, eq), URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
-        }
-      }
-    }
-    return out;
-  }
-
   private static void send(HttpExchange exchange, int status, JsonNode body) throws IOException {
-    byte[] bytes = JSON.writeValueAsString(body).getBytes(StandardCharsets.UTF_8);
-    exchange.getResponseHeaders().set("Content-Type", "application/json");
-    exchange.sendResponseHeaders(status, bytes.length);
-    exchange.getResponseBody().write(bytes);
+    FakeApiServer.send(exchange, status, body, "application/json");
   }
 }
