@@ -53,7 +53,7 @@ class LeakCheckTest {
   }
 
   @Test
-  @DisplayName("plain allowed (embedded default): a Secret in local/default passes; a ConfigMap there, or a Secret in another namespace, does not")
+  @DisplayName("plain allowed (embedded default): a Secret in local/default passes, also as one document of several; a ConfigMap there, or a Secret in another namespace, does not")
   void plainAllowedOnlyInSecretsOfAllowedNamespaces() {
     SortedMap<String, String> files = new TreeMap<>();
     files.put("clusters/local/default/run/secret-run-ssh.yaml", secret("default", KEY.pem()));
@@ -62,13 +62,15 @@ class LeakCheckTest {
     files.put("clusters/other/default/run/secret-run-ssh.yaml", secret("default", KEY.pem()));
     files.put("clusters/local/default/run/two.yaml", secret("default", KEY.pem()) + "---\n" + secret("default", KEY.pem()).replace("kind: Secret", "kind: ConfigMap"));
     LeakCheck.Report report = new LeakCheck(platform(Optional.empty())).checkText(files);
-    assertEquals(1, report.allowed());
+    assertEquals(2, report.allowed());
     assertEquals(5, report.files());
-    assertEquals(List.of("clusters/local/default/run/configmap-run.yaml:5", "clusters/local/default/run/two.yaml:8",
+    assertEquals(List.of("clusters/local/default/run/configmap-run.yaml:5",
         "clusters/local/default/run/two.yaml:17", "clusters/local/team-x/run/secret-run-ssh.yaml:8", "clusters/other/default/run/secret-run-ssh.yaml:8"),
         report.diagnostics().stream().map(x -> x.location().toString()).toList());
-    assertTrue(report.diagnostics().get(0).message().endsWith("in namespace default outside a Secret's data (only the data or stringData of a Secret object may hold a key there)"),
-        report.diagnostics().get(0).message());
+    assertEquals("private key material, OpenSSH private key (PEM), in namespace default, in the data of a ConfigMap (only the data or stringData"
+        + " of a Secret object may hold a key there)", report.diagnostics().get(0).message());
+    assertEquals("private key material, OpenSSH private key (base64 → PEM), in namespace default, in the data of a ConfigMap (only the data"
+        + " or stringData of a Secret object may hold a key there)", report.diagnostics().get(1).message());
   }
 
   @Test
@@ -141,6 +143,44 @@ class LeakCheckTest {
     Files.writeString(tree.resolve("platform.yaml"), "kind: Platform\nbogus: 1\n");
     assertFalse(LeakCheck.checkFolder(tree, Optional.empty()).diagnostics().isEmpty());
     assertTrue(LeakCheck.checkFolder(tree, Optional.empty()).failed());
+  }
+
+  @Test
+  @DisplayName("a Secret as an item of a kind: List is a Secret: its data is allowed where plain Secrets are, its annotation is E809 naming the item")
+  void secretInAList() {
+    String list = "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: c\n  data:\n    a: b\n"
+        + "- apiVersion: v1\n  kind: Secret\n  metadata:\n    name: run-ssh\n    annotations:\n      note: " + KeyScannerTest.b64(KEY.pem()) + "\n"
+        + "  type: Opaque\n  data:\n    ssh-privatekey: " + KeyScannerTest.b64(KEY.pem()) + "\n  # " + KeyScannerTest.b64(KEY.pem()) + "\n"
+        + "- kind: ConfigMap\n  data:\n    k: " + KeyScannerTest.b64(KEY.pem()) + "\n";
+    LeakCheck.Report report = new LeakCheck(platform(Optional.empty())).checkText(new TreeMap<>(Map.of("clusters/local/default/r/list.yaml", list)));
+    assertEquals(1, report.allowed());
+    assertEquals(List.of("clusters/local/default/r/list.yaml:15", "clusters/local/default/r/list.yaml:19", "clusters/local/default/r/list.yaml:22"),
+        report.diagnostics().stream().map(x -> x.location().toString()).toList());
+    List<String> where = report.diagnostics().stream().map(d -> d.message().replaceAll(".*, in namespace default, in ", "").replaceAll(" \\(only.*", "")).toList();
+    assertEquals(List.of("the metadata of a Secret (item 2 of a List)", "a comment or no field of a Secret (item 2 of a List)",
+        "the data of a ConfigMap (item 3 of a List)"), where);
+    LeakCheck.Report sealed = new LeakCheck(platform(Optional.of(ROOT.resolve("examples/platform.yaml"))))
+        .checkText(new TreeMap<>(Map.of("clusters/local/ml/r/list.yaml", list)));
+    assertEquals(4, sealed.diagnostics().size());
+  }
+
+  @Test
+  @DisplayName("a Secret file written as UTF-16 (with or without BOM) or UTF-32: its key is found; allowed where plain Secrets are, E809 elsewhere")
+  void wideEncodings() {
+    for (java.nio.charset.Charset cs : List.of(StandardCharsets.UTF_16, StandardCharsets.UTF_16LE, StandardCharsets.UTF_16BE,
+        java.nio.charset.Charset.forName("UTF-32LE"), java.nio.charset.Charset.forName("UTF-32"))) {
+      byte[] bytes = ("\uFEFF" + secret("default", KEY.pem())).getBytes(cs);
+      byte[] unmarked = secret("default", KEY.pem()).getBytes(cs);
+      for (byte[] b : List.of(bytes, unmarked)) {
+        LeakCheck.Report allowed = new LeakCheck(platform(Optional.empty())).check(new TreeMap<>(Map.of("clusters/local/default/r/secret.yaml", b)));
+        assertEquals(List.of(), allowed.diagnostics(), cs.name());
+        assertEquals(1, allowed.allowed(), cs.name());
+        LeakCheck.Report refused = new LeakCheck(platform(Optional.of(ROOT.resolve("examples/platform.yaml"))))
+            .check(new TreeMap<>(Map.of("clusters/local/ml/r/secret.yaml", b)));
+        assertEquals(List.of("clusters/local/ml/r/secret.yaml:8"), refused.diagnostics().stream().map(x -> x.location().toString()).toList(), cs.name());
+        assertTrue(refused.diagnostics().get(0).message().contains("OpenSSH private key (UTF-"), refused.diagnostics().get(0).message());
+      }
+    }
   }
 
   /** No 16-character piece of the key's PEM, body or base64 is in {@code text}. */
