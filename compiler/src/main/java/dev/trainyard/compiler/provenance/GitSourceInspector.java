@@ -225,8 +225,8 @@ public final class GitSourceInspector {
     private static final List<String> REMOTE_REFS = List.of("refs/remotes/", "refs/pull/", "refs/merge-requests/", "refs/pipelines/");
 
     /**
-     * A warning when HEAD is on no remote-tracking ref although the repository has some: it was not pushed,
-     * so the pods' clone of the source repo cannot check it out.
+     * A warning when HEAD is on no remote-tracking ref, also when the repository has none at all (never
+     * fetched or pushed): it was not pushed, so the pods' clone of the source repo cannot check it out.
      */
     private static void checkPushed(Repository repo, String sha, SourceLocation at, List<Diagnostic> problems) {
       try (org.eclipse.jgit.revwalk.RevWalk walk = new org.eclipse.jgit.revwalk.RevWalk(repo)) {
@@ -235,21 +235,27 @@ public final class GitSourceInspector {
         for (String prefix : REMOTE_REFS) {
           remote.addAll(repo.getRefDatabase().getRefsByPrefix(prefix));
         }
-        if (remote.isEmpty()) {
-          // Never fetched (git init + remote add): nothing to compare with, and CI checkouts always have some.
-          return;
-        }
         for (var ref : remote) {
           if (ref.getObjectId() != null && walk.isMergedInto(commit, walk.parseCommit(ref.getObjectId()))) {
             return;
           }
         }
+        // No remote refs at all (git init + remote add, never fetched or pushed) is the plainest case of all:
+        // `git push -u` would have left refs/remotes/<remote>/<branch>.
+        String why = remote.isEmpty() ? " is on no remote-tracking branch: the repository was never fetched or pushed (no refs/remotes)"
+            : " is on no remote-tracking branch (not pushed yet?)";
         problems.add(Diagnostic.warning(DiagnosticCode.COMMIT_NOT_PUSHED, at, "",
-                "commit " + sha.substring(0, 12) + " is on no remote-tracking branch (not pushed yet?); pods clone the remote and could not check it out")
-            .withHint("git push, then submit; or ignore this if the commit reaches the remote another way"));
+                "commit " + sha.substring(0, 12) + why + "; pods clone the remote and could not check it out")
+            .withHint((remote.isEmpty() ? "git push -u " + remoteName(repo) + " HEAD" : "git push") + ", then submit; or ignore this if the commit reaches the remote another way"));
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
+    }
+
+    /** origin, else the only remote (as {@link #remoteUrl} picks it). */
+    private static String remoteName(Repository repo) {
+      Set<String> remotes = repo.getConfig().getSubsections("remote");
+      return remotes.contains("origin") || remotes.size() != 1 ? "origin" : remotes.iterator().next();
     }
 
     private static Optional<String> head(Repository repo) {

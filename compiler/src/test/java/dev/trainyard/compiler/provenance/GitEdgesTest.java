@@ -81,6 +81,35 @@ class GitEdgesTest {
   }
 
   @Test
+  @DisplayName("a repository never fetched or pushed (a remote, no refs/remotes at all): W316 naming that, with `git push -u REMOTE HEAD`")
+  void neverFetched() throws Exception {
+    TrainProject p = TrainProject.create(temp, "run: x\n");
+    try (Git git = Git.open(p.root().toFile())) {
+      var delete = git.getRepository().updateRef("refs/remotes/origin/main");
+      delete.setForceUpdate(true);
+      delete.delete();
+      assertEquals(List.of(), git.getRepository().getRefDatabase().getRefsByPrefix("refs/remotes/"));
+    }
+    StageResult<SourceInfo> r = inspect(p.trainYaml(), Optional.empty(), Optional.empty());
+    assertFalse(r.failed());
+    assertEquals(1, r.diagnostics().size(), r.diagnostics().toString());
+    Diagnostic d = r.diagnostics().get(0);
+    assertEquals(DiagnosticCode.COMMIT_NOT_PUSHED, d.code());
+    assertEquals("train.yaml", d.location().toString());
+    assertTrue(d.message().endsWith(" is on no remote-tracking branch: the repository was never fetched or pushed (no refs/remotes); pods clone the"
+        + " remote and could not check it out"), d.message());
+    assertEquals("git push -u origin HEAD, then submit; or ignore this if the commit reaches the remote another way", d.hint());
+    try (Git git = Git.open(p.root().toFile())) {
+      var config = git.getRepository().getConfig();
+      config.unsetSection("remote", "origin");
+      config.setString("remote", "upstream", "url", "https://github.com/acme/x.git");
+      config.save();
+    }
+    assertEquals("git push -u upstream HEAD, then submit; or ignore this if the commit reaches the remote another way",
+        inspect(p.trainYaml(), Optional.empty(), Optional.empty()).diagnostics().get(0).hint());
+  }
+
+  @Test
   @DisplayName("two remotes, neither origin: E306 naming both, asking for --source-repo")
   void twoRemotes() throws Exception {
     TrainProject p = TrainProject.create(temp, "run: x\n");
