@@ -57,11 +57,7 @@ final class SubmitCommand implements Callable<Integer> {
   @Option(names = "--source-commit", paramLabel = "SHA", description = "full commit SHA pods clone (default: HEAD)")
   String sourceCommit;
 
-  @Option(names = "--target-cluster", paramLabel = "NAME", description = "target cluster from platform.yaml (default: the first)")
-  String cluster;
-
-  @Option(names = "--namespace", paramLabel = "NAME", description = "target namespace (default: the first that accepts the source repo)")
-  String namespace;
+  @Mixin TargetOptions target;
 
   @Option(names = "--rerun", description = "start a new run (a new run id) of a commit that already ran")
   boolean rerun;
@@ -90,7 +86,7 @@ final class SubmitCommand implements Callable<Integer> {
       return nothingChanged(location);
     }
     SubmitRequest request = new SubmitRequest(files, location, gitops.branch, Optional.ofNullable(platform), Optional.ofNullable(runtimes),
-        Optional.ofNullable(sourceRepo), Optional.ofNullable(sourceCommit), Optional.ofNullable(cluster), Optional.ofNullable(namespace),
+        Optional.ofNullable(sourceRepo), Optional.ofNullable(sourceCommit), target.cluster(), target.namespace(),
         rerun, gitops.dryRun);
     try {
       SubmitResult result = new Submitter(GitOpsOptions.cacheRoot(env), env, Clock.systemUTC()).submit(request);
