@@ -31,8 +31,8 @@ public final class KeyScanner {
   private static final Pattern PUTTY = Pattern.compile("PuTTY-User-Key-File-[0-9]+:");
   /** OpenSSH's PROTOCOL.key: a private key file's binary form starts with this. */
   private static final String OPENSSH_MAGIC = "openssh-key-v1\0";
-  /** Decoded text is searched again only when it is mostly printable: wrongly aligned decodes are noise. */
-  private static final double PRINTABLE = 0.9;
+  /** Decoded text is searched again only when 9 tenths of it are printable: wrongly aligned decodes are noise. */
+  private static final int PRINTABLE_TENTHS = 9;
 
   private record Hit(int offset, String kind, String encoding) {}
 
@@ -147,7 +147,8 @@ public final class KeyScanner {
         printable++;
       }
     }
-    return text.length() > 0 && printable >= PRINTABLE * text.length();
+    // Integers: 0.9 * n in floating point is a hair above 9n/10 for some n, which would refuse exactly 90%.
+    return text.length() > 0 && printable * 10L >= (long) PRINTABLE_TENTHS * text.length();
   }
 
   private static boolean inside(List<int[]> spans, int offset) {

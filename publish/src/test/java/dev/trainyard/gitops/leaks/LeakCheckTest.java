@@ -183,6 +183,57 @@ class LeakCheckTest {
     }
   }
 
+  @Test
+  @DisplayName("the messages say why: plain without allowPlain, or plain but the namespace not listed; outside clusters/ nothing is allowed")
+  void whyNotAllowed() {
+    String embedded = readResource("/trainyard/platform/default-platform.yaml");
+    Platform noAllow = platform(Optional.of(write("platform-noallow.yaml", embedded.replace("allowPlain: true", "allowPlain: false"))));
+    LeakCheck.Report refused = new LeakCheck(noAllow).checkText(new TreeMap<>(Map.of("clusters/local/default/r/secret.yaml", secret("default", KEY.pem()))));
+    assertTrue(refused.leaked());
+    assertTrue(refused.diagnostics().get(0).message().endsWith("(secrets.policy: plain, allowPlain: false)"), refused.diagnostics().get(0).message());
+    LeakCheck plain = new LeakCheck(platform(Optional.empty()));
+    for (String path : List.of("clusters/local/nosuch/r/secret.yaml", "other/local/default/r/secret.yaml", "clusters/local/secret.yaml")) {
+      LeakCheck.Report r = plain.checkText(new TreeMap<>(Map.of(path, secret("default", KEY.pem()))));
+      assertEquals(List.of(path + ":8"), r.diagnostics().stream().map(x -> x.location().toString()).toList(), path);
+      assertTrue(r.diagnostics().get(0).message().endsWith("outside any namespace where platform.yaml allows plain Secrets (secrets.policy: plain)"),
+          r.diagnostics().get(0).message());
+    }
+    LeakCheck.Report shallow = plain.checkText(new TreeMap<>(Map.of("clusters/local/default/secret.yaml", secret("default", KEY.pem()))));
+    assertEquals(List.of(), shallow.diagnostics(), "a Secret file directly in the namespace folder is in that namespace");
+    assertEquals(1, shallow.allowed());
+    assertFalse(shallow.leaked());
+    assertEquals(1, shallow.files());
+  }
+
+  @Test
+  @DisplayName("diagnostics are sorted by file and line, and a file without a key costs nothing")
+  void sortedDiagnostics() {
+    SortedMap<String, byte[]> files = new TreeMap<>();
+    files.put("b.yaml", ("x: 1\nk: " + KeyScannerTest.b64(KEY.pem()) + "\n").getBytes(StandardCharsets.UTF_8));
+    files.put("a.yaml", (KEY.pem() + "k: " + KeyScannerTest.b64(KEY.pem()) + "\n").getBytes(StandardCharsets.UTF_8));
+    files.put("c.yaml", "nothing: here\n".getBytes(StandardCharsets.UTF_8));
+    LeakCheck.Report r = new LeakCheck(platform(Optional.empty())).check(files);
+    int pemLines = KEY.pem().split("\n").length;
+    assertEquals(List.of("a.yaml:1", "a.yaml:" + (pemLines + 1), "b.yaml:2"), r.diagnostics().stream().map(x -> x.location().toString()).toList());
+    assertEquals(3, r.files());
+  }
+
+  private static String readResource(String name) {
+    try (java.io.InputStream in = Platform.class.getResourceAsStream(name)) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  private Path write(String name, String text) {
+    try {
+      return Files.writeString(temp.resolve(name), text);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
   /** No 16-character piece of the key's PEM, body or base64 is in {@code text}. */
   static void assertNoFragment(String text, PlantedKeys.Key key) {
     for (String form : List.of(key.pem().replaceAll("-----[^-]+-----", "").replace("\n", ""), KeyScannerTest.b64(key.pem()))) {
