@@ -116,6 +116,15 @@ public final class LeakCheck {
     return listed ? parts[2] : "";
   }
 
+  /**
+   * Whether 1-based {@code line} of a manifest lies in the {@code data} or {@code stringData} of a Secret
+   * ({@link ManifestLines}): where a preview masks values anyway, so a key there needs no further hiding.
+   */
+  public static boolean inSecretData(String text, int line) {
+    ManifestLines.Place[] places = ManifestLines.of(text);
+    return line > 0 && line < places.length && places[line].inSecretData();
+  }
+
   /** The file's text as the scanner read it: UTF-16/32 decoded ({@link WideText}), else UTF-8. */
   private static String text(byte[] content) {
     return WideText.decode(content).map(WideText.Decoded::text).orElseGet(() -> new String(content, StandardCharsets.UTF_8));

@@ -3,6 +3,7 @@ package dev.trainyard.gitops.preview;
 import dev.trainyard.compiler.diagnostic.Diagnostic;
 import dev.trainyard.compiler.diagnostic.DiagnosticCode;
 import dev.trainyard.gitops.Snapshot;
+import dev.trainyard.gitops.leaks.LeakCheck;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -27,9 +28,13 @@ final class LeakHiding implements Snapshot {
     this.hidden = hidden;
   }
 
-  /** {@code tree} with the files that E809 diagnostics among {@code diagnostics} name hidden; {@code tree} itself when none. */
+  /**
+   * {@code tree} with the files that E809 diagnostics among {@code diagnostics} name hidden, except where the key
+   * sits in a Secret's data, which the preview masks anyway ({@link SecretMask}); {@code tree} itself when none.
+   */
   static Snapshot hide(Snapshot tree, List<Diagnostic> diagnostics) {
     Set<String> files = diagnostics.stream().filter(d -> d.code() == DiagnosticCode.PRIVATE_KEY_IN_TREE)
+        .filter(d -> !tree.read(d.location().file()).map(t -> LeakCheck.inSecretData(t, d.location().line())).orElse(false))
         .map(d -> d.location().file()).collect(Collectors.toSet());
     return files.isEmpty() ? tree : new LeakHiding(tree, Set.copyOf(files));
   }

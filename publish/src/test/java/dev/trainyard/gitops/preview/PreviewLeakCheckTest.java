@@ -74,6 +74,9 @@ class PreviewLeakCheckTest {
     assertEquals(List.of("a.yaml", "b.yaml"), hidden.children("c"));
     assertEquals(Optional.of("abc"), hidden.commit());
     assertTrue(LeakHiding.hide(tree, List.of(other)) == tree);
+    dev.trainyard.gitops.Snapshot secret = new MapSnapshot(Map.of("c/s.yaml", "kind: Secret\ndata:\n  k: v\n"));
+    Diagnostic inData = Diagnostic.error(DiagnosticCode.PRIVATE_KEY_IN_TREE, new dev.trainyard.compiler.diagnostic.SourceLocation("c/s.yaml", 3, 0), "", "k");
+    assertTrue(LeakHiding.hide(secret, List.of(inData)) == secret, "a key in a Secret's data is masked by the preview already");
   }
 
   /** A snapshot of a map of files in one folder level, enough for {@link LeakHiding}. */
