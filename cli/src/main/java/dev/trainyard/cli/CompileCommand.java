@@ -3,9 +3,14 @@ package dev.trainyard.cli;
 import dev.trainyard.compiler.CompileResult;
 import dev.trainyard.compiler.Compiler;
 import dev.trainyard.compiler.SshSecretProvider;
+import dev.trainyard.compiler.diagnostic.Diagnostic;
 import dev.trainyard.compiler.manifest.OutputTree;
+import dev.trainyard.gitops.leaks.LeakCheck;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -33,6 +38,16 @@ final class CompileCommand implements Callable<Integer> {
       return Reporting.report(spec, options.output, result, Optional.empty());
     }
     OutputTree tree = result.tree().orElseThrow();
+    List<Diagnostic> leaks = new LeakCheck(result.job().orElseThrow().platform()).checkText(new TreeMap<>(tree.files())).diagnostics();
+    if (!leaks.isEmpty()) {
+      // The leak check submit runs before a commit, on the same bytes TreeWriter would write: nothing lands.
+      List<Diagnostic> all = new ArrayList<>(result.diagnostics());
+      all.addAll(leaks);
+      int exit = Reporting.report(spec, options.output, new CompileResult(Optional.empty(), result.job(), all), Optional.empty());
+      spec.commandLine().getErr().println("nothing was written to " + options.out);
+      spec.commandLine().getErr().flush();
+      return exit;
+    }
     TreeWriter.write(tree, options.out);
     return Reporting.report(spec, options.output, result, Optional.of(new Reporting.Written(options.out, tree)));
   }

@@ -23,11 +23,7 @@ final class CompileOptions {
   @Option(names = "--source-commit", paramLabel = "SHA", description = "full commit SHA pods clone (default: HEAD; then uncommitted files next to TRAIN_YAML are an error)")
   String sourceCommit;
 
-  @Option(names = "--target-cluster", paramLabel = "NAME", description = "target cluster from platform.yaml (default: the first)")
-  String cluster;
-
-  @Option(names = "--namespace", paramLabel = "NAME", description = "target namespace (default: the first one that accepts the source repo)")
-  String namespace;
+  @picocli.CommandLine.Mixin TargetOptions target;
 
   @Option(names = "--attempt", paramLabel = "N", defaultValue = "1", description = "re-run counter for the same commit; part of the run id (default: ${DEFAULT-VALUE})")
   int attempt;
@@ -38,7 +34,10 @@ final class CompileOptions {
   @Option(names = "--output", paramLabel = "FORMAT", defaultValue = "text", description = "text or json (default: ${DEFAULT-VALUE})")
   OutputFormat output;
 
-  /** The request for the compiler; usage errors (picocli exit 2) for values picocli cannot check. */
+  /**
+   * The request for the compiler; usage errors (picocli exit 2) for values picocli cannot check, and for a
+   * {@code --target-cluster} or {@code --namespace} that platform.yaml does not define.
+   */
   CompileRequest request(picocli.CommandLine.Model.CommandSpec spec) {
     if (attempt < 1) {
       throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--attempt must be at least 1, got " + attempt);
@@ -50,9 +49,11 @@ final class CompileOptions {
     if (java.nio.file.Files.exists(out) && !java.nio.file.Files.isDirectory(out)) {
       throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--out " + out + " is a file, not a folder");
     }
-    return new CompileRequest(trainYaml, trainYaml.toString(), Optional.ofNullable(platform), Optional.ofNullable(runtimes),
-        Optional.ofNullable(sourceRepo), Optional.ofNullable(sourceCommit), Optional.ofNullable(cluster),
-        Optional.ofNullable(namespace), attempt, Optional.of(out), Optional.empty(), Optional.empty());
+    CompileRequest request = new CompileRequest(trainYaml, trainYaml.toString(), Optional.ofNullable(platform), Optional.ofNullable(runtimes),
+        Optional.ofNullable(sourceRepo), Optional.ofNullable(sourceCommit), target.cluster(), target.namespace(), attempt, Optional.of(out),
+        Optional.empty(), Optional.empty());
+    TargetOptions.refuse(spec, dev.trainyard.compiler.TargetFlags.check(request));
+    return request;
   }
 
   /** Output formats of {@code --output}. */

@@ -75,11 +75,8 @@ final class PreviewCommand implements Callable<Integer> {
   @Option(names = "--source-repo", paramLabel = "URL", description = "clone URL of the source repo (default: its git remote)")
   String sourceRepo;
 
-  @Option(names = "--target-cluster", paramLabel = "NAME", description = "target cluster from platform.yaml (default: the first)")
-  String cluster;
+  @picocli.CommandLine.Mixin TargetOptions target;
 
-  @Option(names = "--namespace", paramLabel = "NAME", description = "target namespace (default: the first that accepts the source repo)")
-  String namespace;
 
   @Option(names = "--output", paramLabel = "FORMAT", defaultValue = "markdown", description = "markdown or json (default: ${DEFAULT-VALUE})")
   Format output;
@@ -128,7 +125,7 @@ final class PreviewCommand implements Callable<Integer> {
     }
     SourcePreviewRequest request = new SourcePreviewRequest(Path.of("").toAbsolutePath(), trainYamls == null ? List.of() : trainYamls,
         Optional.ofNullable(base), head, location, branch, Optional.ofNullable(platform), Optional.ofNullable(runtimes),
-        Optional.ofNullable(sourceRepo), Optional.ofNullable(cluster), Optional.ofNullable(namespace));
+        Optional.ofNullable(sourceRepo), target.cluster(), target.namespace());
     return new SourcePreview(GitOpsOptions.cacheRoot(env), env, Clock.systemUTC()).preview(request);
   }
 

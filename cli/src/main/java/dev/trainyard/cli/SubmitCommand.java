@@ -40,7 +40,9 @@ final class SubmitCommand implements Callable<Integer> {
   @Parameters(paramLabel = "TRAIN_YAML", arity = "0..*", description = "train.yaml files (default: train.yaml, or with --changed-since the changed jobs)")
   List<Path> trainYamls;
 
-  @Option(names = "--changed-since", paramLabel = "REF", description = "submit every job whose folder (a train.yaml's folder, code included) changed since REF, as `preview` selects them; in CI: the branch tip before the push")
+  @Option(names = "--changed-since", paramLabel = "REF", description = {
+      "submit every job whose folder (a train.yaml's folder, code included) changed since REF, as `preview` selects them; in CI: the branch tip before the push (all zeros: every job).",
+      "A full SHA the checkout lacks (after a force push, or in a shallow clone) submits the jobs HEAD's own commit changed, with warning W810; a branch or short SHA it lacks is a usage error."})
   String changedSince;
 
   @Option(names = "--platform", paramLabel = "FILE", description = "platform.yaml instead of the GitOps repository's")
@@ -55,14 +57,13 @@ final class SubmitCommand implements Callable<Integer> {
   @Option(names = "--source-commit", paramLabel = "SHA", description = "full commit SHA pods clone (default: HEAD)")
   String sourceCommit;
 
-  @Option(names = "--target-cluster", paramLabel = "NAME", description = "target cluster from platform.yaml (default: the first)")
-  String cluster;
-
-  @Option(names = "--namespace", paramLabel = "NAME", description = "target namespace (default: the first that accepts the source repo)")
-  String namespace;
+  @Mixin TargetOptions target;
 
   @Option(names = "--rerun", description = "start a new run (a new run id) of a commit that already ran")
   boolean rerun;
+
+  /** W810 from --changed-since, shown before the compile's own diagnostics. */
+  private List<dev.trainyard.compiler.diagnostic.Diagnostic> warnings = List.of();
 
   @Override
   public Integer call() {
@@ -72,17 +73,20 @@ final class SubmitCommand implements Callable<Integer> {
     if (named && changedSince != null) {
       throw new picocli.CommandLine.ParameterException(spec.commandLine(), "give TRAIN_YAML files or --changed-since, not both");
     }
-    List<Path> files;
+    ChangedJobs.Selection selection;
     try {
-      files = changedSince != null ? ChangedJobs.since(Path.of(""), changedSince) : named ? trainYamls : List.of(Path.of("train.yaml"));
+      selection = changedSince != null ? ChangedJobs.since(Path.of(""), changedSince)
+          : new ChangedJobs.Selection(named ? trainYamls : List.of(Path.of("train.yaml")), List.of());
     } catch (GitOpsException e) {
       return Reporting.failure(spec, gitops.output, e.getMessage(), e.hint(), e.isUsage() ? 2 : Main.EXIT_ENVIRONMENT);
     }
+    warnings = selection.warnings();
+    List<Path> files = selection.trainYamls();
     if (files.isEmpty()) {
       return nothingChanged(location);
     }
     SubmitRequest request = new SubmitRequest(files, location, gitops.branch, Optional.ofNullable(platform), Optional.ofNullable(runtimes),
-        Optional.ofNullable(sourceRepo), Optional.ofNullable(sourceCommit), Optional.ofNullable(cluster), Optional.ofNullable(namespace),
+        Optional.ofNullable(sourceRepo), Optional.ofNullable(sourceCommit), target.cluster(), target.namespace(),
         rerun, gitops.dryRun);
     try {
       SubmitResult result = new Submitter(GitOpsOptions.cacheRoot(env), env, Clock.systemUTC()).submit(request);
@@ -95,13 +99,14 @@ final class SubmitCommand implements Callable<Integer> {
   private int nothingChanged(GitOpsLocation location) {
     String message = "nothing to submit: no job folder changed since " + changedSince;
     if (gitops.output == CompileOptions.OutputFormat.json) {
-      ObjectNode root = DiagnosticPrinter.toJson(List.of());
+      ObjectNode root = DiagnosticPrinter.toJson(warnings);
       root.putArray("runs");
       root.put("gitops", location.shown()).put("branch", gitops.branch).put("dryRun", gitops.dryRun).put("pushed", false);
       root.putNull("commit");
       root.put("attempts", 0).put("note", message);
       spec.commandLine().getOut().println(root.toPrettyString());
     } else {
+      DiagnosticPrinter.printText(warnings, spec.commandLine().getErr());
       spec.commandLine().getOut().println(message);
     }
     spec.commandLine().getOut().flush();
@@ -110,7 +115,7 @@ final class SubmitCommand implements Callable<Integer> {
 
   private int text(SubmitResult result, GitOpsLocation location) {
     PrintWriter out = spec.commandLine().getOut();
-    DiagnosticPrinter.printText(result.diagnostics(), spec.commandLine().getErr());
+    DiagnosticPrinter.printText(withWarnings(result), spec.commandLine().getErr());
     if (result.hasErrors()) {
       spec.commandLine().getErr().println("nothing was written to " + location.shown());
       return 1;
@@ -133,6 +138,12 @@ final class SubmitCommand implements Callable<Integer> {
     return 0;
   }
 
+  private List<dev.trainyard.compiler.diagnostic.Diagnostic> withWarnings(SubmitResult result) {
+    List<dev.trainyard.compiler.diagnostic.Diagnostic> all = new java.util.ArrayList<>(warnings);
+    all.addAll(result.diagnostics());
+    return all;
+  }
+
   private static String outcome(SubmittedRun.Outcome outcome) {
     return switch (outcome) {
       case NEW -> "new";
@@ -142,7 +153,7 @@ final class SubmitCommand implements Callable<Integer> {
   }
 
   private int json(SubmitResult result, GitOpsLocation location) {
-    ObjectNode root = DiagnosticPrinter.toJson(result.diagnostics());
+    ObjectNode root = DiagnosticPrinter.toJson(withWarnings(result));
     ArrayNode runs = root.putArray("runs");
     for (SubmittedRun run : result.runs()) {
       ObjectNode o = runs.addObject();

@@ -24,7 +24,7 @@ class CheckSecretsCommandTest {
     Files.writeString(run.resolve("configmap.yaml"), "apiVersion: v1\nkind: ConfigMap\ndata:\n  id_ecdsa: |\n    " + key.replace("\n", "\n    ") + "\n");
     MainTest.Run found = MainTest.run("check-secrets", temp.resolve("tree").toString());
     assertEquals(1, found.exit(), found.err());
-    assertTrue(found.err().contains("clusters/local/default/r/configmap.yaml:5: error[E809]: private key material, OpenSSH private key (PEM), in namespace default outside a Secret"), found.err());
+    assertTrue(found.err().contains("clusters/local/default/r/configmap.yaml:5: error[E809]: private key material, OpenSSH private key (PEM), in namespace default, in the data of a ConfigMap (only the data or stringData of a Secret object may hold a key there)"), found.err());
     assertTrue(found.out().contains("checked 1 file(s) under " + temp.resolve("tree") + ": 1 private key(s) where none may be"), found.out());
     String body = key.split("\n")[1];
     assertFalse(found.err().contains(body.substring(0, 20)) || found.out().contains(body.substring(0, 20)));

@@ -40,7 +40,11 @@ class ExamplesCompileTest {
       git.getRepository().getConfig().setString("remote", "origin", "url", "https://github.com/acme/" + example.getFileName() + ".git");
       git.getRepository().getConfig().save();
       git.add().addFilepattern(".").call();
-      git.commit().setMessage("example").setAuthor("Ex", "ex@example.com").setCommitter("Ex", "ex@example.com").call();
+      var commit = git.commit().setMessage("example").setAuthor("Ex", "ex@example.com").setCommitter("Ex", "ex@example.com").call();
+      // As after a push: origin/main has the commit, so pods can clone it (no W316).
+      var pushed = git.getRepository().updateRef("refs/remotes/origin/main");
+      pushed.setNewObjectId(commit);
+      pushed.forceUpdate();
     }
     CompileRequest request = CompileRequest.of(repo.resolve("train.yaml"));
     request = new CompileRequest(request.trainYaml(), request.displayPath(), java.util.Optional.of(EXAMPLES.resolve("platform.yaml")),

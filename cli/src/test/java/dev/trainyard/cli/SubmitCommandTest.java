@@ -65,6 +65,17 @@ class SubmitCommandTest {
   }
 
   @Test
+  @DisplayName("submit --help documents what a --changed-since SHA the checkout lacks does (W810) and the null SHA")
+  void helpDocumentsMissingBase() {
+    MainTest.Run r = MainTest.run("submit", "--help");
+    assertEquals(0, r.exit(), r.err());
+    String help = r.out().replaceAll("\\s+", " ");
+    assertTrue(help.contains("A full SHA the checkout lacks (after a force push, or in a shallow clone) submits the jobs HEAD's own commit changed,"
+        + " with warning W810; a branch or short SHA it lacks is a usage error."), r.out());
+    assertTrue(help.contains("(all zeros: every job)"), r.out());
+  }
+
+  @Test
   @DisplayName("TRAIN_YAML files and --changed-since together are a usage error: exit 2, nothing compiled")
   void changedSinceAndFiles() {
     MainTest.Run r = MainTest.run("submit", project.trainYaml().toString(), "--changed-since", "HEAD~1", "--gitops", bare.toString());

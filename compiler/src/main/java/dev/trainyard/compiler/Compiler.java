@@ -149,7 +149,7 @@ public final class Compiler {
   }
 
   /** How diagnostics name platform.yaml: relative to the working directory when it can be. */
-  private static String displayOf(Optional<Path> file) {
+  static String displayOf(Optional<Path> file) {
     return file.map(Compiler::relative).orElse(PlatformLoader.EMBEDDED_NAME);
   }
 

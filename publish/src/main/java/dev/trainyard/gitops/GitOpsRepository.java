@@ -374,6 +374,11 @@ public final class GitOpsRepository implements AutoCloseable {
     return repo.isBare() ? Optional.empty() : Optional.of(repo.getWorkTree().toPath());
   }
 
+  /** Whether this is a shallow clone (git writes {@code $GIT_DIR/shallow}, gitformat-shallow(5)): its oldest commits lack parents. */
+  public boolean isShallow() {
+    return Files.exists(repo.getDirectory().toPath().resolve("shallow"));
+  }
+
   /** The tree of an empty repository (no files), usable with {@link #changedFiles}. */
   public Snapshot emptyTree() throws GitOpsException {
     try (ObjectInserter inserter = repo.newObjectInserter()) {

@@ -1,6 +1,7 @@
 package dev.trainyard.gitops;
 
 import dev.trainyard.compiler.CompileRequest;
+import dev.trainyard.compiler.TargetFlags;
 import dev.trainyard.compiler.CompileResult;
 import dev.trainyard.compiler.Compiler;
 import dev.trainyard.compiler.SshSecretProvider;
@@ -92,12 +93,12 @@ public final class Submitter {
     return new SubmitPlan(seen.get(), done.after().orElse(seen.get()), result);
   }
 
-  private Change<List<SubmittedRun>> plan(SubmitRequest request, Snapshot base) {
+  private Change<List<SubmittedRun>> plan(SubmitRequest request, Snapshot base) throws GitOpsException {
     return plan(request, base, false);
   }
 
   /** With {@code keepValidRuns}, a failed train.yaml drops only its own run (for a preview), else every run. */
-  private Change<List<SubmittedRun>> plan(SubmitRequest request, Snapshot base, boolean keepValidRuns) {
+  private Change<List<SubmittedRun>> plan(SubmitRequest request, Snapshot base, boolean keepValidRuns) throws GitOpsException {
     Instant now = clock.instant();
     List<Diagnostic> diagnostics = new ArrayList<>(PlatformSource.check(request, base));
     if (diagnostics.stream().anyMatch(Diagnostic::isError)) {
@@ -107,6 +108,7 @@ public final class Submitter {
     Map<String, TreeEdit> edits = new LinkedHashMap<>();
     try (GitOpsPlatform platform = GitOpsPlatform.of(request, base)) {
       Compiler compiler = new Compiler(SshSecretProvider.reading(base::read));
+      refuseTargetFlags(request, platform, now);
       for (Path trainYaml : request.trainYamls()) {
         CompileResult result = compileRun(compiler, compileRequest(request, platform, trainYaml, now), base, request.rerun());
         diagnostics.addAll(result.diagnostics());
@@ -127,6 +129,20 @@ public final class Submitter {
     List<SubmittedRun> fresh = runs.stream().filter(r -> r.outcome() == SubmittedRun.Outcome.NEW).toList();
     Optional<CommitText> text = fresh.isEmpty() ? Optional.empty() : Optional.of(SubmitMessage.of(fresh, now, env));
     return new Change<>(List.copyOf(edits.values()), text, diagnostics, runs);
+  }
+
+  /**
+   * A {@code --target-cluster} or {@code --namespace} the platform does not define is one usage error (exit 2),
+   * checked before any train.yaml, not the same E310 at each of them.
+   */
+  private static void refuseTargetFlags(SubmitRequest request, GitOpsPlatform platform, Instant now) throws GitOpsException {
+    if (request.trainYamls().isEmpty()) {
+      return;
+    }
+    Optional<TargetFlags.Refusal> refusal = TargetFlags.check(compileRequest(request, platform, request.trainYamls().get(0), now));
+    if (refusal.isPresent()) {
+      throw GitOpsException.usage(refusal.get().message(), refusal.get().hint());
+    }
   }
 
   private static CompileRequest compileRequest(SubmitRequest r, GitOpsPlatform platform, Path trainYaml, Instant now) {

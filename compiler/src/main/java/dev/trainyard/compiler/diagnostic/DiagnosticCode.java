@@ -95,7 +95,9 @@ public enum DiagnosticCode {
   EMBEDDED_PLATFORM("W806"),
   ALREADY_PRUNED("W807"),
   UNKNOWN_CLUSTER("E808"),
-  PRIVATE_KEY_IN_TREE("E809");
+  PRIVATE_KEY_IN_TREE("E809"),
+  /** {@code submit --changed-since SHA}: the SHA is not in the source repo (force push, shallow clone). */
+  BASE_COMMIT_MISSING("W810");
 
   private final String id;
 

@@ -38,9 +38,10 @@ public final class GitSourceInspector {
    * @param displayPath how diagnostics name it
    * @param repoOverride clone URL to use instead of the remote's
    * @param commitOverride full commit SHA to use instead of HEAD (then local changes are not checked, but
-   *     train.yaml must be in that commit as it is on disk, when the commit is in the local repository; with
-   *     {@code repoOverride} too, the repository is not opened at all, and outside a repository train.yaml's
-   *     path is taken relative to the working directory, the checkout root in CI)
+   *     train.yaml must be in that commit as it is on disk; a commit the repository lacks is E314 (W315 in a
+   *     shallow clone), also with {@code repoOverride} when the work tree's remote is that repo. Outside a
+   *     repository (with {@code repoOverride}) train.yaml's path is taken relative to the working directory,
+   *     the checkout root in CI, and W315 says the commit was not checked)
    * @param ignored a folder whose files never count as uncommitted (the GitOps output folder, when it lies
    *     inside the source repo)
    */
@@ -48,12 +49,12 @@ public final class GitSourceInspector {
       Optional<Path> ignored) {
     SourceLocation at = SourceLocation.ofFile(displayPath);
     Path file = trainYaml.toAbsolutePath().normalize();
-    if (repoOverride.isPresent() && commitOverride.isPresent()) {
-      // CI passes both, so git is only asked where train.yaml sits in the work tree. Finding the `.git` entry
-      // ourselves keeps JGit (its class loading and the signature check of its signed jar) off the cold path:
-      // about 200 ms of CPU on a 2-core machine. Same answer as JGit's findGitDir for normal and linked work trees.
-      Optional<String> path = workTreeOf(file).map(tree -> pathIn(tree, file)).or(() -> relativeToWorkingDirectory(file));
-      return path.map(p -> checked(repoOverride, commitOverride, p, true, at, outside(p, at)))
+    if (repoOverride.isPresent() && commitOverride.isPresent() && workTreeOf(file).isEmpty()) {
+      // CI passes both, outside a checkout too: then train.yaml's path is relative to the working directory and
+      // nothing can tell whether the commit exists or holds this train.yaml, which W315 says. Finding (no) `.git`
+      // entry ourselves keeps JGit off this path: same answer as JGit's findGitDir for normal and linked work trees.
+      return relativeToWorkingDirectory(file)
+          .map(p -> checked(repoOverride, commitOverride, p, true, at, withUnchecked(outside(p, at), commitOverride.get(), at)))
           .orElseGet(() -> notInRepository(displayPath, at));
     }
     return LocalRepository.inspect(file, displayPath, repoOverride, commitOverride, ignored.map(i -> i.toAbsolutePath().normalize()), at);
@@ -78,6 +79,14 @@ public final class GitSourceInspector {
     return List.of(Diagnostic.error(DiagnosticCode.SOURCE_NOT_COMMITTED, at, "",
             "train.yaml resolves to " + path + ", outside the repository, so it is not in the commit pods clone")
         .withHint("put train.yaml (not a symlink to it) into the repository"));
+  }
+
+  private static List<Diagnostic> withUnchecked(List<Diagnostic> found, String sha, SourceLocation at) {
+    List<Diagnostic> all = new ArrayList<>(found);
+    all.add(Diagnostic.warning(DiagnosticCode.COMMIT_UNCHECKED, at, "", "--source-commit " + sha + " is not checked: train.yaml is in no git"
+            + " repository, so nothing tells whether that commit exists and holds this train.yaml")
+        .withHint("run in a checkout of the source repo (CI's work tree) to have it checked"));
+    return all;
   }
 
   /** train.yaml's path below the working directory, if it is below it. */
@@ -186,7 +195,8 @@ public final class GitSourceInspector {
           checkPushed(repo, commit.get(), at, problems);
         }
         if (commitOverride.isPresent()) {
-          checkInCommit(repo, commitOverride.get(), path, file, at, problems);
+          boolean sameRepo = repoOverride.isEmpty() || remoteUrl(repo).map(u -> sameRepository(u, repoOverride.get())).orElse(false);
+          checkInCommit(repo, new Pinned(commitOverride.get(), sameRepo), path, file, at, problems);
         }
         return checked(url, commit, path, commitOverride.isPresent(), at, problems);
       } catch (IOException e) {
@@ -225,8 +235,8 @@ public final class GitSourceInspector {
     private static final List<String> REMOTE_REFS = List.of("refs/remotes/", "refs/pull/", "refs/merge-requests/", "refs/pipelines/");
 
     /**
-     * A warning when HEAD is on no remote-tracking ref although the repository has some: it was not pushed,
-     * so the pods' clone of the source repo cannot check it out.
+     * A warning when HEAD is on no remote-tracking ref, also when the repository has none at all (never
+     * fetched or pushed): it was not pushed, so the pods' clone of the source repo cannot check it out.
      */
     private static void checkPushed(Repository repo, String sha, SourceLocation at, List<Diagnostic> problems) {
       try (org.eclipse.jgit.revwalk.RevWalk walk = new org.eclipse.jgit.revwalk.RevWalk(repo)) {
@@ -235,21 +245,27 @@ public final class GitSourceInspector {
         for (String prefix : REMOTE_REFS) {
           remote.addAll(repo.getRefDatabase().getRefsByPrefix(prefix));
         }
-        if (remote.isEmpty()) {
-          // Never fetched (git init + remote add): nothing to compare with, and CI checkouts always have some.
-          return;
-        }
         for (var ref : remote) {
           if (ref.getObjectId() != null && walk.isMergedInto(commit, walk.parseCommit(ref.getObjectId()))) {
             return;
           }
         }
+        // No remote refs at all (git init + remote add, never fetched or pushed) is the plainest case of all:
+        // `git push -u` would have left refs/remotes/<remote>/<branch>.
+        String why = remote.isEmpty() ? " is on no remote-tracking branch: the repository was never fetched or pushed (no refs/remotes)"
+            : " is on no remote-tracking branch (not pushed yet?)";
         problems.add(Diagnostic.warning(DiagnosticCode.COMMIT_NOT_PUSHED, at, "",
-                "commit " + sha.substring(0, 12) + " is on no remote-tracking branch (not pushed yet?); pods clone the remote and could not check it out")
-            .withHint("git push, then submit; or ignore this if the commit reaches the remote another way"));
+                "commit " + sha.substring(0, 12) + why + "; pods clone the remote and could not check it out")
+            .withHint((remote.isEmpty() ? "git push -u " + remoteName(repo) + " HEAD" : "git push") + ", then submit; or ignore this if the commit reaches the remote another way"));
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
+    }
+
+    /** origin, else the only remote (as {@link #remoteUrl} picks it). */
+    private static String remoteName(Repository repo) {
+      Set<String> remotes = repo.getConfig().getSubsections("remote");
+      return remotes.contains("origin") || remotes.size() != 1 ? "origin" : remotes.iterator().next();
     }
 
     private static Optional<String> head(Repository repo) {
@@ -261,17 +277,32 @@ public final class GitSourceInspector {
       }
     }
 
+    /** {@code --source-commit}, and whether the work tree is a clone of the source repo pods clone. */
+    private record Pinned(String sha, boolean sameRepo) {}
+
+    /** Whether two clone URLs name one repository (https, ssh and scp forms alike, {@code .git} or not). */
+    private static boolean sameRepository(String a, String b) {
+      return new SourceInfo(a, "", "").normalizedRepo().equals(new SourceInfo(b, "", "").normalizedRepo());
+    }
+
     /**
      * With {@code --source-commit}, train.yaml must be in that commit exactly as on disk, or pods would run
      * another job than the one compiled. A commit the local repository does not have is an error, or a warning
-     * in a shallow clone (CI), where it may just not have been fetched.
+     * in a shallow clone (CI), where it may just not have been fetched; when the work tree is not a clone of
+     * {@code --source-repo} (no remote, or another one), a missing commit is not its business and passes.
      */
-    private static void checkInCommit(Repository repo, String sha, String path, Path file, SourceLocation at, List<Diagnostic> problems) {
+    private static void checkInCommit(Repository repo, Pinned pinned, String path, Path file, SourceLocation at, List<Diagnostic> problems) {
+      String sha = pinned.sha();
       try {
         if (!SHA.matcher(sha).matches()) {
           return;
         }
-        if (!repo.getObjectDatabase().has(ObjectId.fromString(sha))) {
+        boolean missing = !repo.getObjectDatabase().has(ObjectId.fromString(sha));
+        if (missing && !pinned.sameRepo()) {
+          // A work tree with no remote, or another one than --source-repo (a fork), need not hold the commit.
+          return;
+        }
+        if (missing) {
           boolean shallow = Files.exists(repo.getDirectory().toPath().resolve("shallow"));
           problems.add(shallow
               ? Diagnostic.warning(DiagnosticCode.COMMIT_UNCHECKED, at, "", "--source-commit " + sha + " is not in this shallow clone, so it"

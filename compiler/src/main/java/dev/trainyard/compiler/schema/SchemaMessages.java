@@ -16,6 +16,9 @@ import java.util.Set;
  * {@code description}, {@code examples}, {@code properties}. Never prints the validator library's text.
  */
 final class SchemaMessages {
+  /** Units tried after a bare number, most likely meant first: {@code timeout: 90} is 90 minutes more often than 90 s. */
+  private static final List<String> DURATION_UNITS = List.of("m", "h", "s", "d");
+
   private static final Set<String> RANGE_KEYWORDS =
       Set.of("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength",
           "minItems", "maxItems");
@@ -111,9 +114,28 @@ final class SchemaMessages {
       return "give `" + labels.of(v.instancePointer()) + "` a value, or delete the line; write `\"\"` for empty text";
     }
     if (expected.equals(List.of("string")) && (value.isNumber() || value.isBoolean())) {
-      return "quote it to keep it as text: `" + name + ": \"" + scalar(v) + "\"`";
+      return quoteHint(v, name);
     }
     return describeField(v);
+  }
+
+  /**
+   * "Quote it", unless the quoted text would break the field's {@code pattern} too (a bare {@code timeout: 90}):
+   * then the same number with the first unit the pattern accepts, so the hint always leads to a valid value.
+   */
+  private String quoteHint(SchemaViolation v, String name) {
+    String text = scalar(v);
+    String pattern = fieldSchema(v.subschemaPointer()).path("pattern").asText("");
+    if (pattern.isEmpty() || java.util.regex.Pattern.compile(pattern).matcher(text).find()) {
+      return "quote it to keep it as text: `" + name + ": \"" + text + "\"`";
+    }
+    String rule = fieldSchema(v.subschemaPointer()).path("patternErrorMessage").asText(describeField(v));
+    for (String unit : DURATION_UNITS) {
+      if (java.util.regex.Pattern.compile(pattern).matcher(text + unit).find()) {
+        return "a number alone has no unit; `" + name + "` " + rule + ", e.g. `" + name + ": " + text + unit + "`";
+      }
+    }
+    return rule;
   }
 
   private Diagnostic outOfRange(SchemaViolation v) {

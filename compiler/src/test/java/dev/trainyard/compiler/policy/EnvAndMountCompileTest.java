@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Reserved environment names and mount paths, seen through a compile: each an error at the user's line. */
 class EnvAndMountCompileTest {
@@ -102,5 +103,43 @@ class EnvAndMountCompileTest {
     assertTrue(ssh.message().contains("overlaps"), ssh.message());
     CompileResult torch = compile("run: torchrun x.py\nvolumes:\n  - {claim: a, path: /etc/mpi}\n");
     assertEquals(List.of(), TrainProject.withCode(torch, DiagnosticCode.RESERVED_PATH));
+  }
+
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+      "/home/mpiuser | which would hide the home folder where the image installed its packages at /home/mpiuser",
+      "/home/mpiuser/ | which would hide the home folder where the image installed its packages at /home/mpiuser",
+      "/home | which would hide the home folder where the image installed its packages at /home/mpiuser",
+      "/home/mpiuser/.local | which overlaps the packages the image installed in its home folder (pip --user) at /home/mpiuser/.local",
+      "/home/mpiuser/.local/lib | which overlaps the packages the image installed in its home folder (pip --user) at /home/mpiuser/.local",
+      "/home/mpiuser/.cache | which overlaps Trainyard's scratch folder in the home folder at /home/mpiuser/.cache",
+      "/home/mpiuser/.cache/huggingface | which overlaps Trainyard's scratch folder in the home folder at /home/mpiuser/.cache",
+      "/home/mpiuser/.ssh | which overlaps the MPI SSH key at /home/mpiuser/.ssh"})
+  @DisplayName("an image that owns its HOME (mpi): a volume on HOME or above it, or on its .local, .cache or .ssh, is E413 at its path line")
+  void ownedHomeRefused(String path, String why) {
+    Diagnostic d = only(compile("run: python x.py\nruntime: mpi\nvolumes:\n  - {claim: data, path: \"" + path + "\"}\n"), DiagnosticCode.RESERVED_PATH);
+    assertEquals("the volume `data` is mounted at \"" + path + "\", " + why, d.message());
+    assertEquals("/volumes/0/path", d.pointer());
+    assertEquals("4:25", d.location().line() + ":" + d.location().column());
+    assertTrue(d.hint().startsWith("mount it somewhere else, e.g. /mnt/data"), d.hint());
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"/home/mpiuser/data", "/home/mpiuser/checkpoints/run1", "/home/mpiuser/.localdata", "/home/mpiuser2"})
+  @DisplayName("an image that owns its HOME (mpi): a volume in an ordinary subfolder of HOME compiles and is mounted there")
+  void ownedHomeSubfolderAllowed(String path) {
+    CompileResult r = compile("run: python x.py\nruntime: mpi\nvolumes:\n  - {claim: data, path: \"" + path + "\"}\n");
+    assertEquals(List.of(), r.diagnostics().stream().filter(Diagnostic::isError).toList());
+    String mounts = TrainProject.podSpec(TrainProject.object(r, "JobSet"), "launcher").toString();
+    assertTrue(mounts.contains("\"mountPath\":\"" + path + "\""), mounts);
+  }
+
+  @Test
+  @DisplayName("the hint for a volume on an owned HOME names a subfolder of HOME that compiles")
+  void ownedHomeHintCompiles() {
+    Diagnostic d = only(compile("run: python x.py\nruntime: mpi\nvolumes:\n  - {claim: data, path: /home/mpiuser}\n"), DiagnosticCode.RESERVED_PATH);
+    assertEquals("mount it somewhere else, e.g. /mnt/data or /home/mpiuser/data", d.hint());
+    CompileResult ok = compile("run: python x.py\nruntime: mpi\nvolumes:\n  - {claim: data, path: /home/mpiuser/data}\n");
+    assertFalse(ok.diagnostics().stream().anyMatch(Diagnostic::isError), ok.diagnostics().toString());
   }
 }

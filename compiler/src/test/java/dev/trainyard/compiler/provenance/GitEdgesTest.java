@@ -66,6 +66,31 @@ class GitEdgesTest {
   }
 
   @Test
+  @DisplayName("--source-repo with --source-commit in a clone of that repo: a SHA it lacks is E314, a changed train.yaml E305; in a fork's clone a missing SHA passes")
+  void pinnedInAClone() throws Exception {
+    TrainProject p = TrainProject.create(temp, "run: x\n");
+    String sha = "0123456789abcdef0123456789abcdef01234567";
+    for (String url : List.of(TrainProject.REMOTE, "git@github.com:acme/llm-training.git", "https://github.com/ACME/llm-training")) {
+      Diagnostic d = inspect(p.trainYaml(), Optional.of(url), Optional.of(sha)).diagnostics().get(0);
+      assertEquals(DiagnosticCode.UNKNOWN_COMMIT, d.code(), url);
+      assertEquals("--source-commit " + sha + " is not a commit of this repository", d.message());
+      assertEquals("train.yaml", d.location().toString());
+    }
+    StageResult<SourceInfo> fork = inspect(p.trainYaml(), Optional.of("https://github.com/someone/llm-training.git"), Optional.of(sha));
+    assertFalse(fork.failed(), fork.diagnostics().toString());
+    assertEquals(List.of(), fork.diagnostics());
+    String head;
+    try (Git git = Git.open(p.root().toFile())) {
+      head = git.getRepository().resolve("HEAD").name();
+    }
+    assertEquals(List.of(), inspect(p.trainYaml(), Optional.of(TrainProject.REMOTE), Optional.of(head)).diagnostics());
+    Files.writeString(p.trainYaml(), "run: y\n");
+    Diagnostic changed = inspect(p.trainYaml(), Optional.of(TrainProject.REMOTE), Optional.of(head)).diagnostics().get(0);
+    assertEquals(DiagnosticCode.SOURCE_NOT_COMMITTED, changed.code());
+    assertEquals("jobs/demo/train.yaml differs from its version in commit " + head, changed.message());
+  }
+
+  @Test
   @DisplayName("HEAD on no remote-tracking branch (never pushed): warning W316; after the push (origin/main has it): none")
   void notPushed() throws Exception {
     TrainProject p = TrainProject.create(temp, "run: x\n");
@@ -78,6 +103,35 @@ class GitEdgesTest {
     Diagnostic d = r.diagnostics().get(0);
     assertEquals(DiagnosticCode.COMMIT_NOT_PUSHED, d.code());
     assertTrue(d.message().endsWith("is on no remote-tracking branch (not pushed yet?); pods clone the remote and could not check it out"), d.message());
+  }
+
+  @Test
+  @DisplayName("a repository never fetched or pushed (a remote, no refs/remotes at all): W316 naming that, with `git push -u REMOTE HEAD`")
+  void neverFetched() throws Exception {
+    TrainProject p = TrainProject.create(temp, "run: x\n");
+    try (Git git = Git.open(p.root().toFile())) {
+      var delete = git.getRepository().updateRef("refs/remotes/origin/main");
+      delete.setForceUpdate(true);
+      delete.delete();
+      assertEquals(List.of(), git.getRepository().getRefDatabase().getRefsByPrefix("refs/remotes/"));
+    }
+    StageResult<SourceInfo> r = inspect(p.trainYaml(), Optional.empty(), Optional.empty());
+    assertFalse(r.failed());
+    assertEquals(1, r.diagnostics().size(), r.diagnostics().toString());
+    Diagnostic d = r.diagnostics().get(0);
+    assertEquals(DiagnosticCode.COMMIT_NOT_PUSHED, d.code());
+    assertEquals("train.yaml", d.location().toString());
+    assertTrue(d.message().endsWith(" is on no remote-tracking branch: the repository was never fetched or pushed (no refs/remotes); pods clone the"
+        + " remote and could not check it out"), d.message());
+    assertEquals("git push -u origin HEAD, then submit; or ignore this if the commit reaches the remote another way", d.hint());
+    try (Git git = Git.open(p.root().toFile())) {
+      var config = git.getRepository().getConfig();
+      config.unsetSection("remote", "origin");
+      config.setString("remote", "upstream", "url", "https://github.com/acme/x.git");
+      config.save();
+    }
+    assertEquals("git push -u upstream HEAD, then submit; or ignore this if the commit reaches the remote another way",
+        inspect(p.trainYaml(), Optional.empty(), Optional.empty()).diagnostics().get(0).hint());
   }
 
   @Test

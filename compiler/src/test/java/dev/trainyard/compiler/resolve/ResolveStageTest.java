@@ -51,8 +51,42 @@ class ResolveStageTest {
       assertEquals("`timeout` must be a duration such as 24h, 90m or 1h30m, got \"" + t + "\"", d.get(0).message());
       assertEquals("/timeout", d.get(0).pointer());
       assertEquals(2, d.get(0).location().line());
+      assertEquals("units are d, h, m and s, largest first, and the total must be more than 0, e.g. `timeout: 36h` or `timeout: 2d`", d.get(0).hint());
       assertFalse(r.tree().isPresent());
     }
+    assertSuggestionsCompile(compile("run: torchrun x.py\ntimeout: 0s\n").diagnostics().get(0).hint(), List.of(129600L, 172800L));
+  }
+
+  @Test
+  @DisplayName("timeout: 90 (a bare number) is E202 whose hint suggests `timeout: 90m`, not quoting it; the suggestion compiles")
+  void bareNumberTimeout() {
+    for (String bare : List.of("90", "1.5")) {
+      CompileResult r = compile("run: torchrun x.py\ntimeout: " + bare + "\n");
+      List<Diagnostic> d = TrainProject.withCode(r, DiagnosticCode.WRONG_TYPE);
+      assertEquals(1, d.size(), r.diagnostics().toString());
+      assertEquals("2:10", d.get(0).location().line() + ":" + d.get(0).location().column());
+      if (bare.equals("90")) {
+        assertEquals("a number alone has no unit; `timeout` must be a duration like `2d`, `24h`, `90m`, `1h30m` or `3600s`, e.g. `timeout: 90m`",
+            d.get(0).hint());
+        assertSuggestionsCompile(d.get(0).hint(), List.of(5400L));
+      } else {
+        assertFalse(d.get(0).hint().contains("quote"), d.get(0).hint());
+      }
+    }
+    CompileResult quoted = compile("run: torchrun x.py\nimage: 1.5\n");
+    assertEquals("quote it to keep it as text: `image: \"1.5\"`", TrainProject.withCode(quoted, DiagnosticCode.WRONG_TYPE).get(0).hint());
+  }
+
+  /** Each {@code `timeout: …`} the hint suggests compiles without diagnostics, to the given activeDeadlineSeconds. */
+  private void assertSuggestionsCompile(String hint, List<Long> seconds) {
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("`(timeout: [^`]+)`").matcher(hint);
+    List<Long> got = new java.util.ArrayList<>();
+    while (m.find()) {
+      CompileResult r = compile("run: torchrun x.py\n" + m.group(1) + "\n");
+      assertEquals(List.of(), r.diagnostics(), m.group(1));
+      got.add(jobSpec(r).path("activeDeadlineSeconds").asLong());
+    }
+    assertEquals(seconds, got, hint);
   }
 
   @Test

@@ -17,7 +17,9 @@ import java.util.regex.Pattern;
  * {@link #MAX_LAYERS} layers deep — wrapped, split across lines, in comments, annotations, ConfigMaps or any
  * other field (gitleaks decodes likewise: gitleaks#807, #1426). A base64 run is decoded at each of its four
  * alignments, so text glued in front of it (a key name, a list dash) does not hide it. SealedSecret and
- * SOPS ciphertexts are random bytes and never match. Thread-safe; the findings never contain key bytes.
+ * SOPS ciphertexts are random bytes and never match. UTF-16 and UTF-32 files are decoded first
+ * ({@link WideText}, which also names what is out of scope: compressed, archived or encrypted data). Thread-safe;
+ * the findings never contain key bytes.
  */
 public final class KeyScanner {
   /** Layers of base64 decoded around a key (base64 of base64 of a PEM file is 2). */
@@ -29,23 +31,31 @@ public final class KeyScanner {
   private static final Pattern PUTTY = Pattern.compile("PuTTY-User-Key-File-[0-9]+:");
   /** OpenSSH's PROTOCOL.key: a private key file's binary form starts with this. */
   private static final String OPENSSH_MAGIC = "openssh-key-v1\0";
-  /** Decoded text is searched again only when it is mostly printable: wrongly aligned decodes are noise. */
-  private static final double PRINTABLE = 0.9;
+  /** Decoded text is searched again only when 9 tenths of it are printable: wrongly aligned decodes are noise. */
+  private static final int PRINTABLE_TENTHS = 9;
 
   private record Hit(int offset, String kind, String encoding) {}
 
-  /** The keys in {@code content}, one finding per key and line, in order. */
+  /**
+   * The keys in {@code content}, one finding per key and line, in order. The bytes are searched as they are
+   * and, when they are UTF-16 or UTF-32 text ({@link WideText}), as the decoded text too; the encoding then
+   * leads the finding's, e.g. {@code UTF-16LE → PEM}.
+   */
   public List<KeyFinding> scan(byte[] content) {
-    String text = new String(content, StandardCharsets.ISO_8859_1);
-    List<Hit> hits = new ArrayList<>();
-    scan(text, 0, "", i -> i, hits);
-    int[] lineStarts = lineStarts(text);
+    List<KeyFinding> found = new ArrayList<>(scanText(new String(content, StandardCharsets.ISO_8859_1), ""));
+    WideText.decode(content).ifPresent(wide -> found.addAll(scanText(wide.text(), wide.encoding() + " → ")));
     Map<String, KeyFinding> unique = new LinkedHashMap<>();
-    hits.stream().sorted(java.util.Comparator.comparingInt(Hit::offset)).forEach(h -> {
-      KeyFinding f = new KeyFinding(line(lineStarts, h.offset()), h.kind(), h.encoding());
-      unique.putIfAbsent(f.line() + "\0" + f.kind(), f);
-    });
+    found.stream().sorted(java.util.Comparator.comparingInt(KeyFinding::line))
+        .forEach(f -> unique.putIfAbsent(f.line() + "\0" + f.kind(), f));
     return List.copyOf(unique.values());
+  }
+
+  private List<KeyFinding> scanText(String text, String via) {
+    List<Hit> hits = new ArrayList<>();
+    scan(text, 0, via, i -> i, hits);
+    int[] lineStarts = lineStarts(text);
+    return hits.stream().sorted(java.util.Comparator.comparingInt(Hit::offset))
+        .map(h -> new KeyFinding(line(lineStarts, h.offset()), h.kind(), h.encoding())).toList();
   }
 
   private void scan(String text, int layer, String via, IntUnaryOperator outer, List<Hit> out) {
@@ -137,7 +147,8 @@ public final class KeyScanner {
         printable++;
       }
     }
-    return text.length() > 0 && printable >= PRINTABLE * text.length();
+    // Integers: 0.9 * n in floating point is a hair above 9n/10 for some n, which would refuse exactly 90%.
+    return text.length() > 0 && printable * 10L >= (long) PRINTABLE_TENTHS * text.length();
   }
 
   private static boolean inside(List<int[]> spans, int offset) {

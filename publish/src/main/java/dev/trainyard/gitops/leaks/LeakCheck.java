@@ -17,19 +17,17 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
-import java.util.regex.Pattern;
 
 /**
  * The leak check ({@code trainyard check-secrets}, and {@code submit} before every commit): every file of a
  * GitOps tree is scanned for private key material ({@link KeyScanner}); a finding is an error (E809) unless
  * it sits in a plain Secret where {@code platform.yaml} allows plain Secrets: {@code secrets.policy: plain}
  * with {@code allowPlain: true}, in a namespace the platform lists, in a file
- * {@code clusters/<cluster>/<namespace>/…} holding one {@code kind: Secret} object. A ConfigMap, an
+ * {@code clusters/<cluster>/<namespace>/…}, in the {@code data} or {@code stringData} of a {@code kind: Secret}
+ * object: a YAML document or an item of a {@code kind: List} ({@link ManifestLines}). A ConfigMap, an
  * annotation or a comment never may. Diagnostics name the file, the line and the kind of key, never the key.
  */
 public final class LeakCheck {
-  private static final Pattern SECRET_KIND = Pattern.compile("(?m)^kind:[ \\t]*([\"']?)Secret\\1[ \\t]*(#.*)?$");
-  private static final Pattern DOCUMENT_START = Pattern.compile("(?m)^---");
   private final KeyScanner scanner = new KeyScanner();
   private final Platform platform;
 
@@ -66,12 +64,13 @@ public final class LeakCheck {
         continue;
       }
       String namespace = allowedNamespace(file.getKey());
-      java.util.BitSet dataLines = !namespace.isEmpty() && isOneSecret(file.getValue()) ? dataLines(file.getValue()) : new java.util.BitSet();
+      ManifestLines.Place[] places = ManifestLines.of(text(file.getValue()));
       for (KeyFinding f : found) {
-        if (dataLines.get(f.line())) {
+        ManifestLines.Place place = f.line() < places.length ? places[f.line()] : ManifestLines.Place.NOWHERE;
+        if (!namespace.isEmpty() && place.inSecretData()) {
           allowed++;
         } else {
-          problems.add(leak(file.getKey(), f, namespace));
+          problems.add(leak(file.getKey(), f, namespace, place));
         }
       }
     }
@@ -118,38 +117,28 @@ public final class LeakCheck {
   }
 
   /**
-   * The 1-based lines of the Secret's top-level {@code data:} and {@code stringData:} blocks, comments left out:
-   * the only place a key may sit. An annotation or label is printed by {@code kubectl describe} and copied into
-   * events and last-applied state, so a key there is a leak even in a Secret.
+   * Whether 1-based {@code line} of a manifest lies in the {@code data} or {@code stringData} of a Secret
+   * ({@link ManifestLines}): where a preview masks values anyway, so a key there needs no further hiding.
    */
-  static java.util.BitSet dataLines(byte[] content) {
-    java.util.BitSet lines = new java.util.BitSet();
-    boolean inData = false;
-    String[] all = new String(content, StandardCharsets.UTF_8).split("\r?\n", -1);
-    for (int i = 0; i < all.length; i++) {
-      String line = all[i];
-      boolean topLevel = !line.isEmpty() && !Character.isWhitespace(line.charAt(0)) && !line.startsWith("#");
-      if (topLevel) {
-        inData = line.startsWith("data:") || line.startsWith("stringData:");
-      }
-      if (inData && !line.strip().startsWith("#")) {
-        lines.set(i + 1);
-      }
-    }
-    return lines;
+  public static boolean inSecretData(String text, int line) {
+    ManifestLines.Place[] places = ManifestLines.of(text);
+    return line > 0 && line < places.length && places[line].inSecretData();
   }
 
-  private static boolean isOneSecret(byte[] content) {
-    String text = new String(content, StandardCharsets.UTF_8);
-    long documents = DOCUMENT_START.splitAsStream(text).filter(d -> !d.isBlank()).count();
-    return documents == 1 && SECRET_KIND.matcher(text).find();
+  /** The file's text as the scanner read it: UTF-16/32 decoded ({@link WideText}), else UTF-8. */
+  private static String text(byte[] content) {
+    return WideText.decode(content).map(WideText.Decoded::text).orElseGet(() -> new String(content, StandardCharsets.UTF_8));
   }
 
-  private Diagnostic leak(String path, KeyFinding f, String allowedNamespace) {
+  /**
+   * An annotation or label is printed by {@code kubectl describe} and copied into events and last-applied
+   * state, so a key there is a leak even in a Secret: the message names the object and field it is in.
+   */
+  private Diagnostic leak(String path, KeyFinding f, String allowedNamespace, ManifestLines.Place place) {
     String where = allowedNamespace.isEmpty()
         ? "outside any namespace where platform.yaml allows plain Secrets (secrets.policy: " + platform.secrets().mode().id()
             + (platform.secrets().allowPlain() ? "" : ", allowPlain: false") + ")"
-        : "in namespace " + allowedNamespace + " outside a Secret's data (only the data or stringData of a Secret object may hold a key there)";
+        : "in namespace " + allowedNamespace + ", in " + place.describe() + " (only the data or stringData of a Secret object may hold a key there)";
     return Diagnostic.error(DiagnosticCode.PRIVATE_KEY_IN_TREE, new SourceLocation(path, f.line(), 0), "",
             "private key material, " + f.describe() + ", " + where)
         .withHint("remove it and regenerate the key: anyone who can read the repo or its history has it; commit keys only as a"

@@ -1,11 +1,14 @@
 package dev.trainyard.gitops.preview;
 
+import dev.trainyard.compiler.diagnostic.Diagnostic;
 import dev.trainyard.compiler.diagnostic.StageResult;
 import dev.trainyard.compiler.platform.Platform;
 import dev.trainyard.gitops.GitOpsException;
 import dev.trainyard.gitops.GitOpsRepository;
 import dev.trainyard.gitops.Snapshot;
+import dev.trainyard.gitops.leaks.LeakCheck;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -15,7 +18,8 @@ import java.util.Optional;
  * ({@code git diff base...head}). When base is an ancestor of head (an up-to-date branch) or head is the
  * merge commit CI checks out, that is exactly the tree diff of base and head; for a branch behind its base,
  * runs the base gained since the fork are not shown as removed. Unrelated histories: the tree diff. The
- * platform.yaml is head's (what applies after the merge).
+ * platform.yaml is head's (what applies after the merge). The files the pull request changes get the leak
+ * check, as {@code submit} gives its own: a key is E809 (the preview fails) and its file's diff is hidden.
  */
 public final class GitOpsPreview {
   private GitOpsPreview() {}
@@ -36,9 +40,23 @@ public final class GitOpsPreview {
       List<String> changed = repo.changedFiles(b, h);
       StageResult<Platform> p = PreviewPlatform.load(platform, h);
       String note = changed.isEmpty() ? "The two commits have the same tree: merging changes nothing." : "";
-      PreviewBuilder.Labels labels = new PreviewBuilder.Labels(Preview.Mode.GITOPS, label(base, tip) + fork.map(c -> " (merge base " + c.substring(0, 12) + ")").orElse(""), label(head, h), p.diagnostics(), note);
-      return new PreviewBuilder(p.value().orElseThrow()).build(labels, b, h, changed);
+      List<Diagnostic> diagnostics = new ArrayList<>(p.diagnostics());
+      diagnostics.addAll(leaks(p.value().orElseThrow(), h, changed));
+      PreviewBuilder.Labels labels = new PreviewBuilder.Labels(Preview.Mode.GITOPS, label(base, tip) + fork.map(c -> " (merge base " + c.substring(0, 12) + ")").orElse(""), label(head, h), diagnostics, note);
+      return new PreviewBuilder(p.value().orElseThrow()).build(labels, b, LeakHiding.hide(h, diagnostics), changed);
     }
+  }
+
+  /**
+   * The leak check ({@code check-secrets}, as {@code submit} runs it) on the files the pull request adds or
+   * changes, under head's platform.yaml: E809 for each key outside an allowed plain Secret.
+   */
+  static List<Diagnostic> leaks(Platform platform, Snapshot head, List<String> changed) {
+    java.util.SortedMap<String, String> files = new java.util.TreeMap<>();
+    for (String path : changed) {
+      head.read(path).ifPresent(text -> files.put(path, text));
+    }
+    return new LeakCheck(platform).checkText(files).diagnostics();
   }
 
   /** {@code main @ 1a2b3c4d5e6f}: the revision as given and its commit. */

@@ -74,7 +74,9 @@ public final class SourcePreview {
       List<Diagnostic> diagnostics = new ArrayList<>(displayed(plan.result().diagnostics(), files));
       String baseLabel = "GitOps " + r.branch() + base.commit().map(c -> " @ " + c.substring(0, 12)).orElse(" (empty)");
       PreviewBuilder.Labels labels = new PreviewBuilder.Labels(Preview.Mode.SOURCE, baseLabel, headLabel, diagnostics, note(plan));
-      return new PreviewBuilder(platform.value().orElseThrow()).build(labels, base, after, mirror.changedFiles(base, after));
+      // submit's leak check ran on the new runs (E809 in the plan): their files' diffs must not show the key.
+      return new PreviewBuilder(platform.value().orElseThrow()).build(labels, base, LeakHiding.hide(after, plan.result().diagnostics()),
+          mirror.changedFiles(base, after));
     }
   }
 

@@ -53,7 +53,7 @@ class LeakCheckTest {
   }
 
   @Test
-  @DisplayName("plain allowed (embedded default): a Secret in local/default passes; a ConfigMap there, or a Secret in another namespace, does not")
+  @DisplayName("plain allowed (embedded default): a Secret in local/default passes, also as one document of several; a ConfigMap there, or a Secret in another namespace, does not")
   void plainAllowedOnlyInSecretsOfAllowedNamespaces() {
     SortedMap<String, String> files = new TreeMap<>();
     files.put("clusters/local/default/run/secret-run-ssh.yaml", secret("default", KEY.pem()));
@@ -62,13 +62,15 @@ class LeakCheckTest {
     files.put("clusters/other/default/run/secret-run-ssh.yaml", secret("default", KEY.pem()));
     files.put("clusters/local/default/run/two.yaml", secret("default", KEY.pem()) + "---\n" + secret("default", KEY.pem()).replace("kind: Secret", "kind: ConfigMap"));
     LeakCheck.Report report = new LeakCheck(platform(Optional.empty())).checkText(files);
-    assertEquals(1, report.allowed());
+    assertEquals(2, report.allowed());
     assertEquals(5, report.files());
-    assertEquals(List.of("clusters/local/default/run/configmap-run.yaml:5", "clusters/local/default/run/two.yaml:8",
+    assertEquals(List.of("clusters/local/default/run/configmap-run.yaml:5",
         "clusters/local/default/run/two.yaml:17", "clusters/local/team-x/run/secret-run-ssh.yaml:8", "clusters/other/default/run/secret-run-ssh.yaml:8"),
         report.diagnostics().stream().map(x -> x.location().toString()).toList());
-    assertTrue(report.diagnostics().get(0).message().endsWith("in namespace default outside a Secret's data (only the data or stringData of a Secret object may hold a key there)"),
-        report.diagnostics().get(0).message());
+    assertEquals("private key material, OpenSSH private key (PEM), in namespace default, in the data of a ConfigMap (only the data or stringData"
+        + " of a Secret object may hold a key there)", report.diagnostics().get(0).message());
+    assertEquals("private key material, OpenSSH private key (base64 → PEM), in namespace default, in the data of a ConfigMap (only the data"
+        + " or stringData of a Secret object may hold a key there)", report.diagnostics().get(1).message());
   }
 
   @Test
@@ -141,6 +143,95 @@ class LeakCheckTest {
     Files.writeString(tree.resolve("platform.yaml"), "kind: Platform\nbogus: 1\n");
     assertFalse(LeakCheck.checkFolder(tree, Optional.empty()).diagnostics().isEmpty());
     assertTrue(LeakCheck.checkFolder(tree, Optional.empty()).failed());
+  }
+
+  @Test
+  @DisplayName("a Secret as an item of a kind: List is a Secret: its data is allowed where plain Secrets are, its annotation is E809 naming the item")
+  void secretInAList() {
+    String list = "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: c\n  data:\n    a: b\n"
+        + "- apiVersion: v1\n  kind: Secret\n  metadata:\n    name: run-ssh\n    annotations:\n      note: " + KeyScannerTest.b64(KEY.pem()) + "\n"
+        + "  type: Opaque\n  data:\n    ssh-privatekey: " + KeyScannerTest.b64(KEY.pem()) + "\n  # " + KeyScannerTest.b64(KEY.pem()) + "\n"
+        + "- kind: ConfigMap\n  data:\n    k: " + KeyScannerTest.b64(KEY.pem()) + "\n";
+    LeakCheck.Report report = new LeakCheck(platform(Optional.empty())).checkText(new TreeMap<>(Map.of("clusters/local/default/r/list.yaml", list)));
+    assertEquals(1, report.allowed());
+    assertEquals(List.of("clusters/local/default/r/list.yaml:15", "clusters/local/default/r/list.yaml:19", "clusters/local/default/r/list.yaml:22"),
+        report.diagnostics().stream().map(x -> x.location().toString()).toList());
+    List<String> where = report.diagnostics().stream().map(d -> d.message().replaceAll(".*, in namespace default, in ", "").replaceAll(" \\(only.*", "")).toList();
+    assertEquals(List.of("the metadata of a Secret (item 2 of a List)", "a comment or no field of a Secret (item 2 of a List)",
+        "the data of a ConfigMap (item 3 of a List)"), where);
+    LeakCheck.Report sealed = new LeakCheck(platform(Optional.of(ROOT.resolve("examples/platform.yaml"))))
+        .checkText(new TreeMap<>(Map.of("clusters/local/ml/r/list.yaml", list)));
+    assertEquals(4, sealed.diagnostics().size());
+  }
+
+  @Test
+  @DisplayName("a Secret file written as UTF-16 (with or without BOM) or UTF-32: its key is found; allowed where plain Secrets are, E809 elsewhere")
+  void wideEncodings() {
+    for (java.nio.charset.Charset cs : List.of(StandardCharsets.UTF_16, StandardCharsets.UTF_16LE, StandardCharsets.UTF_16BE,
+        java.nio.charset.Charset.forName("UTF-32LE"), java.nio.charset.Charset.forName("UTF-32"))) {
+      byte[] bytes = ("\uFEFF" + secret("default", KEY.pem())).getBytes(cs);
+      byte[] unmarked = secret("default", KEY.pem()).getBytes(cs);
+      for (byte[] b : List.of(bytes, unmarked)) {
+        LeakCheck.Report allowed = new LeakCheck(platform(Optional.empty())).check(new TreeMap<>(Map.of("clusters/local/default/r/secret.yaml", b)));
+        assertEquals(List.of(), allowed.diagnostics(), cs.name());
+        assertEquals(1, allowed.allowed(), cs.name());
+        LeakCheck.Report refused = new LeakCheck(platform(Optional.of(ROOT.resolve("examples/platform.yaml"))))
+            .check(new TreeMap<>(Map.of("clusters/local/ml/r/secret.yaml", b)));
+        assertEquals(List.of("clusters/local/ml/r/secret.yaml:8"), refused.diagnostics().stream().map(x -> x.location().toString()).toList(), cs.name());
+        assertTrue(refused.diagnostics().get(0).message().contains("OpenSSH private key (UTF-"), refused.diagnostics().get(0).message());
+      }
+    }
+  }
+
+  @Test
+  @DisplayName("the messages say why: plain without allowPlain, or plain but the namespace not listed; outside clusters/ nothing is allowed")
+  void whyNotAllowed() {
+    String embedded = readResource("/trainyard/platform/default-platform.yaml");
+    Platform noAllow = platform(Optional.of(write("platform-noallow.yaml", embedded.replace("allowPlain: true", "allowPlain: false"))));
+    LeakCheck.Report refused = new LeakCheck(noAllow).checkText(new TreeMap<>(Map.of("clusters/local/default/r/secret.yaml", secret("default", KEY.pem()))));
+    assertTrue(refused.leaked());
+    assertTrue(refused.diagnostics().get(0).message().endsWith("(secrets.policy: plain, allowPlain: false)"), refused.diagnostics().get(0).message());
+    LeakCheck plain = new LeakCheck(platform(Optional.empty()));
+    for (String path : List.of("clusters/local/nosuch/r/secret.yaml", "other/local/default/r/secret.yaml", "clusters/local/secret.yaml")) {
+      LeakCheck.Report r = plain.checkText(new TreeMap<>(Map.of(path, secret("default", KEY.pem()))));
+      assertEquals(List.of(path + ":8"), r.diagnostics().stream().map(x -> x.location().toString()).toList(), path);
+      assertTrue(r.diagnostics().get(0).message().endsWith("outside any namespace where platform.yaml allows plain Secrets (secrets.policy: plain)"),
+          r.diagnostics().get(0).message());
+    }
+    LeakCheck.Report shallow = plain.checkText(new TreeMap<>(Map.of("clusters/local/default/secret.yaml", secret("default", KEY.pem()))));
+    assertEquals(List.of(), shallow.diagnostics(), "a Secret file directly in the namespace folder is in that namespace");
+    assertEquals(1, shallow.allowed());
+    assertFalse(shallow.leaked());
+    assertEquals(1, shallow.files());
+  }
+
+  @Test
+  @DisplayName("diagnostics are sorted by file and line, and a file without a key costs nothing")
+  void sortedDiagnostics() {
+    SortedMap<String, byte[]> files = new TreeMap<>();
+    files.put("b.yaml", ("x: 1\nk: " + KeyScannerTest.b64(KEY.pem()) + "\n").getBytes(StandardCharsets.UTF_8));
+    files.put("a.yaml", (KEY.pem() + "k: " + KeyScannerTest.b64(KEY.pem()) + "\n").getBytes(StandardCharsets.UTF_8));
+    files.put("c.yaml", "nothing: here\n".getBytes(StandardCharsets.UTF_8));
+    LeakCheck.Report r = new LeakCheck(platform(Optional.empty())).check(files);
+    int pemLines = KEY.pem().split("\n").length;
+    assertEquals(List.of("a.yaml:1", "a.yaml:" + (pemLines + 1), "b.yaml:2"), r.diagnostics().stream().map(x -> x.location().toString()).toList());
+    assertEquals(3, r.files());
+  }
+
+  private static String readResource(String name) {
+    try (java.io.InputStream in = Platform.class.getResourceAsStream(name)) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  private Path write(String name, String text) {
+    try {
+      return Files.writeString(temp.resolve(name), text);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   /** No 16-character piece of the key's PEM, body or base64 is in {@code text}. */

@@ -74,7 +74,10 @@ final class PreviewRepos {
     return dir;
   }
 
-  /** Writes {@code files}, deletes {@code deleted} (files or folders), commits everything at {@code when}; returns the SHA. */
+  /**
+   * Writes {@code files}, deletes {@code deleted} (files or folders), commits everything at {@code when} and
+   * points {@code origin/main} at it; returns the SHA.
+   */
   static String commit(Path work, Map<String, String> files, Collection<String> deleted, String message, Instant when) {
     try {
       for (String d : deleted) {
@@ -90,6 +93,8 @@ final class PreviewRepos {
     }
     git(work, when, "add", "-A");
     git(work, when, "commit", "-q", "--allow-empty", "-m", message);
+    // As after a push: origin/main has the commit, so a source repo's compile sees it pushed (no W316).
+    git(work, when, "update-ref", "refs/remotes/origin/main", "HEAD");
     return git(work, when, "rev-parse", "HEAD").strip();
   }
 
@@ -117,6 +122,12 @@ final class PreviewRepos {
       Path dir = Files.createDirectories(temp.resolve("compile-" + (++counter)));
       Path platform = Files.writeString(dir.resolve("platform.yaml"), platformYaml, StandardCharsets.UTF_8);
       TrainProject p = TrainProject.create(dir, folder, trainYaml, Map.of());
+      // The fixed commit is not in this repository (it keeps run names stable): as a work tree that is no clone of
+      // REMOTE, the compile does not ask for it (a clone of REMOTE lacking it would be E314).
+      try (org.eclipse.jgit.api.Git git = org.eclipse.jgit.api.Git.open(p.root().toFile())) {
+        git.getRepository().getConfig().unsetSection("remote", "origin");
+        git.getRepository().getConfig().save();
+      }
       CompileRequest request = new CompileRequest(p.trainYaml(), folder + "/train.yaml", Optional.of(platform), Optional.empty(), Optional.of(REMOTE),
           Optional.of(commit), Optional.empty(), Optional.empty(), 1, Optional.empty(), Optional.of(createdAt), Optional.of("platform.yaml (GitOps repo)"));
       CompileResult result = new Compiler(secrets).compile(request);
