@@ -16,7 +16,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * The exact command each {@code run} lint hint suggests: what it keeps (the script's arguments, the
  * launcher's spelling, {@code --local_rank}), what it replaces (the user's own rendezvous and topology flags),
- * and the values it takes from the pod's env. {@link RunLintTest} checks that each such command compiles clean.
+ * and the values it takes from the pod's env; each of these commands compiles clean too.
  */
 class RunLintHintTest {
   @TempDir Path dir;
@@ -24,6 +24,7 @@ class RunLintHintTest {
   private Diagnostic only(String runtime, int nodes, String run, DiagnosticCode code) {
     List<Diagnostic> found = RunLintCases.lint(dir, RunLintCases.yaml(runtime, nodes, run)).stream().filter(d -> d.code() == code).toList();
     assertEquals(1, found.size(), found.toString());
+    RunLintCases.assertHintAccepted(dir, runtime, nodes, "", found.get(0));
     return found.get(0);
   }
 
