@@ -135,4 +135,12 @@ class RunLintHintTest {
     assertTrue(d.hint().contains("`mpi: {bindTo: none, mapBy: slot, mca: {btl: '^openib', btl_tcp_if_include: '10.0.0.0/8,eth0'}}`"), d.hint());
     assertTrue(d.hint().endsWith("`run: ./pi`"), d.hint());
   }
+
+  @Test
+  @DisplayName("a flag at the start of a continued line is removed with the blanks after it, so the hinted block keeps its line breaks clean")
+  void flagAtLineStart() {
+    List<Diagnostic> found = RunLintCases.lint(dir, "nodes: 2\nrun: |\n  torchrun \\\n  --node_rank=0\t --nnodes 2 train.py\n");
+    assertEquals(1, found.size(), found.toString());
+    assertTrue(found.get(0).hint().endsWith("`run: torchrun \\\n--nnodes 2 train.py`"), found.get(0).hint());
+  }
 }

@@ -158,6 +158,7 @@ class RunLintTest {
       "torch | 2 | | python -m accelerate.commands.launch --num_machines $NNODES --num_processes $((NNODES * PET_NPROC_PER_NODE)) --machine_rank $NODE_RANK --main_process_ip $MASTER_ADDR --main_process_port $MASTER_PORT train.py",
       "torch | 2 | | accelerate launch --num_machines 2 --num_processes 8 --main_process_ip $MASTER_ADDR --main_process_port $MASTER_PORT --rdzv_backend c10d train.py",
       "torch | 2 | | accelerate launch --config_file acc.yaml train.py",
+      "torch | 2 | | accelerate launch --num_machines $NNODES --num_processes $((999999999 * 999999999)) --machine_rank $NODE_RANK --main_process_ip $MASTER_ADDR train.py",
       "torch | 2 | | accelerate launch --config-file=acc.yaml train.py",
       "torch | 2 | | python -m accelerate.commands.launch --config_file acc.yaml train.py",
       "torch | 1 | | tune run --nnodes 1 --nproc_per_node 4 lora_finetune --config c.yaml",
