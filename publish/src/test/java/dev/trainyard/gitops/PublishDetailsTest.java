@@ -58,7 +58,7 @@ class PublishDetailsTest {
     Path runtimes = temp.resolve("runtimes");
     Path folder = Files.createDirectories(runtimes.resolve("torch/2.15.0-1"));
     Files.writeString(folder.resolve("runtime.yaml"),
-        Files.readString(root.resolve("runtimes/torch/2.13.0-1/runtime.yaml")).replace("version: 2.13.0-1", "version: 2.15.0-1"));
+        Files.readString(root.resolve("runtimes/torch/2.13.0-2/runtime.yaml")).replace("version: 2.13.0-2", "version: 2.15.0-1"));
     TrainProject project = TrainProject.create(temp, "run: torchrun train.py\nruntime: torch@2.15.0-1\n");
     SubmitResult result = new Submitter(temp.resolve("cache"), Map.of(), Clock.fixed(T0, ZoneOffset.UTC)).submit(new SubmitRequest(
         List.of(project.trainYaml()), GitOpsLocation.parse(bare.toString(), temp), "main", Optional.of(root.resolve("examples/platform.yaml")),

@@ -81,7 +81,7 @@ class PublishEdgesTest {
   void platformFilesFromRepo() throws Exception {
     GitOpsLocation location = bare();
     Path root = Path.of(System.getProperty("trainyard.repo.root", ".."));
-    String runtime = Files.readString(root.resolve("runtimes/torch/2.13.0-1/runtime.yaml")).replace("version: 2.13.0-1", "version: 2.14.0-1");
+    String runtime = Files.readString(root.resolve("runtimes/torch/2.13.0-2/runtime.yaml")).replace("version: 2.13.0-2", "version: 2.14.0-1");
     GitCli.pushFiles(Path.of(java.net.URI.create(location.url())), temp.resolve("ops"), Map.of("runtimes/torch/2.14.0-1/runtime.yaml", runtime), "runtime");
     TrainProject project = TrainProject.create(temp, "run: torchrun train.py\nruntime: torch@2.14.0-1\n");
     SubmitResult ok = submit(location, project);
@@ -107,7 +107,7 @@ class PublishEdgesTest {
     Path bare = Path.of(java.net.URI.create(location.url()));
     String body = GitCli.git(bare, "log", "-1", "--format=%b", "main");
     assertTrue(body.startsWith(run + ": 2 node(s) x "), body);
-    assertTrue(body.contains(", runtime torch@2.13.0-1, queue default in local/default, from jobs/demo/train.yaml\n"), body);
+    assertTrue(body.contains(", runtime torch@2.13.0-2, queue default in local/default, from jobs/demo/train.yaml\n"), body);
     List<SubmittedRun> two = List.of(fake("a-1"), fake("b-2"));
     assertEquals("trainyard submit: a-1, b-2", SubmitMessage.subject(two));
     List<SubmittedRun> many = java.util.stream.IntStream.range(0, 9).mapToObj(i -> fake("long-job-name-" + i)).toList();

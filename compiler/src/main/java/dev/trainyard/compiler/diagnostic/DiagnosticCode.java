@@ -66,7 +66,7 @@ public enum DiagnosticCode {
   RUN_HANGS_AT_RENDEZVOUS("E423"),
   /** A launcher flag that must agree on every node holds a value that differs per pod ({@code $RANDOM}, {@code $HOSTNAME}). */
   POD_VARIABLE_IN_FLAG("E424"),
-  /** A launcher flag refers to a variable no pod sets: it expands to nothing. */
+  /** A launcher flag other than a topology flag (E430) refers to a variable no pod sets: it expands to nothing. */
   UNDEFINED_VARIABLE_IN_FLAG("W425"),
   /** A multi-node torch run that starts no launcher: every node trains alone. */
   NODES_TRAIN_ALONE("W426"),
@@ -76,6 +76,11 @@ public enum DiagnosticCode {
   INVALID_MPI_SETTINGS("E428"),
   /** One environment name set twice ({@code env} and {@code secrets}, or two {@code secrets}). */
   ENV_SET_TWICE("E429"),
+  /**
+   * A topology flag (a node or process count such as {@code --nnodes} or {@code --num_processes}, or a node rank)
+   * refers to a variable no pod sets: it expands to nothing and the run cannot form its group.
+   */
+  UNDEFINED_VARIABLE_IN_TOPOLOGY("E430"),
   CREDENTIALS_IN_URL("W311"),
   SSH_URL_REWRITTEN("W312"),
   // render

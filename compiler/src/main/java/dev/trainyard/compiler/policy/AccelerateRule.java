@@ -11,7 +11,8 @@ import java.util.Optional;
  * {@code --rdzv_backend c10d}, where the rendezvous assigns ranks) each node runs its own job; and
  * {@code --num_processes} is the total across machines, each machine starting
  * {@code num_processes / num_machines} (huggingface/accelerate {@code commands/launch.py},
- * {@code examples/slurm/submit_multinode.sh}). Without {@code --num_processes} accelerate takes this node's
+ * {@code examples/slurm/submit_multinode.sh}); {@code python -m accelerate.commands.launch} is the same launcher
+ * ({@link Launchers}). Without {@code --num_processes} accelerate takes this node's
  * GPU count as the total. A config file ({@code accelerate config}) may hold all of these: it is trusted.
  */
 final class AccelerateRule {
@@ -21,15 +22,15 @@ final class AccelerateRule {
   private AccelerateRule() {}
 
   static void check(RunCheck c) {
-    Optional<RunTokens.Word> launch = c.run().pair("accelerate", "launch");
+    Optional<Launchers.Launcher> launch = Launchers.accelerate(c.run());
     if (launch.isEmpty() || c.run().hasAny("--config_file", "--config-file")) {
       return;
     }
     boolean wrong = values(c);
     List<String> missing = missing(c);
     if (!wrong && !missing.isEmpty() && c.nodes() > 1) {
-      c.error(DiagnosticCode.RUN_CONTRADICTS_TOPOLOGY, launch.get(),
-          "`run` uses `accelerate launch` on " + c.nodes() + " nodes without " + String.join(", ", missing)
+      c.error(DiagnosticCode.RUN_CONTRADICTS_TOPOLOGY, launch.get().first(),
+          "`run` uses `" + launch.get().text(c.run()) + "` on " + c.nodes() + " nodes without " + String.join(", ", missing)
               + ": each node would run its own job",
           "give the machine flags; --num_processes is the total across nodes (accelerate commands/launch.py), e.g. `run: "
               + fixed(c) + "`");
@@ -71,15 +72,13 @@ final class AccelerateRule {
     return missing;
   }
 
-  /** {@code accelerate launch} with every machine flag taken from the pod's environment. */
+  /** The accelerate launcher (either spelling) with every machine flag taken from the pod's environment. */
   static String fixed(RunCheck c) {
     RunCheck.Rewrite edit = c.rewrite();
     for (String[] names : MACHINE_FLAGS) {
       c.run().flag(names).ifPresent(edit::remove);
     }
-    RunTokens.Word accelerate = c.run().pair("accelerate", "launch").orElseThrow();
-    RunTokens.Word launch = c.run().words().get(c.run().indexOf(accelerate) + 1);
-    return edit.insert(launch.end(), " --num_machines $NNODES --num_processes " + c.totalValue()
+    return edit.insert(Launchers.accelerate(c.run()).orElseThrow().last().end(), " --num_machines $NNODES --num_processes " + c.totalValue()
         + " --machine_rank $NODE_RANK --main_process_ip $MASTER_ADDR --main_process_port $MASTER_PORT").apply();
   }
 }

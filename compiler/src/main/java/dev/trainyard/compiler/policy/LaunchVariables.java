@@ -1,8 +1,12 @@
 package dev.trainyard.compiler.policy;
 
+import dev.trainyard.compiler.diagnostic.Diagnostic;
 import dev.trainyard.compiler.diagnostic.DiagnosticCode;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.regex.Matcher;
@@ -14,13 +18,18 @@ import java.util.regex.Pattern;
  * ({@code $RANDOM}, {@code $HOSTNAME}, {@code $(hostname)}, {@code $(date +%s)}): each node would wait in its
  * own rendezvous. A rank flag must come from the node's rank, never from a random number. And a variable no
  * pod sets (a host or scheduler variable copied from a README, e.g. {@code $NUM_NODES}) expands to nothing,
- * so the flag swallows the next word; Slurm's {@code $SLURM_*} are the Slurm rule's.
+ * so the flag swallows the next word: in a topology flag (a node or process count, a node rank) that is an
+ * error, since the launcher then cannot count or place the group's members; in the other launcher flags a
+ * warning (the launcher may fail at once or fall back to a default). Slurm's {@code $SLURM_*} are the Slurm rule's.
  */
 final class LaunchVariables {
   /** Flags that must agree on every node → the value a pod has for them ("" = drop the flag: its default works). */
   private static final Map<String, Function<RunCheck, String>> GROUP = new LinkedHashMap<>();
   /** Flags whose value is this node's rank. */
   private static final Set<String> RANK = Set.of("--node_rank", "--node-rank", "--machine_rank", "--machine-rank");
+  /** Flags that count the group's nodes or processes: without a value the group cannot form. */
+  private static final Set<String> COUNTS = Set.of("--nnodes", "--num_machines", "--num-machines", "--num_nodes",
+      "--nproc_per_node", "--nproc-per-node", "--num_gpus", "--num_processes", "--num-processes");
   private static final Pattern PER_POD = Pattern.compile(
       "\\$\\{?(RANDOM|SRANDOM|BASHPID|HOSTNAME|EPOCHSECONDS|EPOCHREALTIME)\\b}?|\\$\\$|(\\$\\(|`)\\s*(hostname|date|uuidgen|shuf|mktemp|od|head)\\b");
   private static final Pattern REFERENCE = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)([^}]*)}|\\$([A-Za-z_][A-Za-z0-9_]*)");
@@ -44,43 +53,71 @@ final class LaunchVariables {
   private LaunchVariables() {}
 
   static void check(RunCheck c) {
+    List<Finding> found = new ArrayList<>();
     for (String name : GROUP.keySet()) {
-      c.run().flags(name).forEach(f -> checkFlag(c, f, false));
+      c.run().flags(name).forEach(f -> checkFlag(c, f, false).ifPresent(found::add));
     }
     for (String name : RANK) {
-      c.run().flags(name).forEach(f -> checkFlag(c, f, true));
+      c.run().flags(name).forEach(f -> checkFlag(c, f, true).ifPresent(found::add));
+    }
+    // One corrected command for all findings, so each hint's command is accepted as a whole.
+    RunCheck.Rewrite edit = c.rewrite();
+    for (Finding f : found) {
+      String replacement = replacement(c, f);
+      edit.remove(f.flag());
+      if (!replacement.isEmpty()) {
+        edit.insert(f.flag().word().start(), f.flag().name() + " " + replacement + " ");
+      }
+    }
+    String fixed = edit.apply();
+    for (Finding f : found) {
+      String advice = replacement(c, f).isEmpty()
+          ? "drop " + f.flag().name() + " (every node of this run already shares one rendezvous)"
+          : "use the value every pod has";
+      c.out().add((f.error() ? Diagnostic.error(f.code(), c.at(f.flag().value()), RunCheck.POINTER, f.message())
+          : Diagnostic.warning(f.code(), c.at(f.flag().value()), RunCheck.POINTER, f.message()))
+          .withHint(advice + ", e.g. `run: " + fixed + "`"));
     }
   }
 
-  private static void checkFlag(RunCheck c, RunTokens.Flag f, boolean rank) {
+  private static Optional<Finding> checkFlag(RunCheck c, RunTokens.Flag f, boolean rank) {
     String value = f.value().text();
-    Matcher perPod = PER_POD.matcher(value);
-    if (perPod.find()) {
-      c.error(DiagnosticCode.POD_VARIABLE_IN_FLAG, f.value(),
+    if (PER_POD.matcher(value).find()) {
+      return Optional.of(new Finding(f, rank, DiagnosticCode.POD_VARIABLE_IN_FLAG, true,
           "`run` passes " + f.name() + " " + value + ", which differs from pod to pod: "
-              + (rank ? "node ranks would collide or be missing" : "the nodes would never agree and wait until the rendezvous timeout"),
-          fixHint(c, f, rank));
-      return;
+              + (rank ? "node ranks would collide or be missing" : "the nodes would never agree and wait until the rendezvous timeout")));
     }
     Matcher ref = REFERENCE.matcher(value);
     while (ref.find()) {
       String var = ref.group(1) != null ? ref.group(1) : ref.group(3);
       boolean hasDefault = ref.group(2) != null && ref.group(2).matches("^:?[-=].*");
       if (!hasDefault && !var.startsWith("SLURM_") && !PodVariables.defined(c, var)) {
-        c.warning(DiagnosticCode.UNDEFINED_VARIABLE_IN_FLAG, f.value(),
-            "`run` passes " + f.name() + " " + value + ", but no pod of this job sets $" + var + ": the flag would get an empty value",
-            fixHint(c, f, rank));
-        return;
+        return Optional.of(undefined(f, var, rank));
       }
     }
+    return Optional.empty();
   }
 
-  private static String fixHint(RunCheck c, RunTokens.Flag f, boolean rank) {
-    String replacement = rank ? "$NODE_RANK" : GROUP.get(f.name()).apply(c);
-    RunCheck.Rewrite edit = c.rewrite().remove(f);
-    if (replacement.isEmpty()) {
-      return "drop " + f.name() + " (every node of this run already shares one rendezvous), e.g. `run: " + edit.apply() + "`";
+  private static Finding undefined(RunTokens.Flag f, String var, boolean rank) {
+    String what = "`run` passes " + f.name() + " " + f.value().text() + ", but no pod of this job sets $" + var + ": the flag would get an empty value";
+    if (rank || COUNTS.contains(f.name())) {
+      return new Finding(f, rank, DiagnosticCode.UNDEFINED_VARIABLE_IN_TOPOLOGY, true,
+          what + ", so the launcher cannot " + (rank ? "place this node in the group" : "count the group") + " and the run never forms one");
     }
-    return "use the value every pod has, e.g. `run: " + edit.insert(f.word().start(), f.name() + " " + replacement + " ").apply() + "`";
+    return new Finding(f, rank, DiagnosticCode.UNDEFINED_VARIABLE_IN_FLAG, false, what);
   }
+
+  /** The value a pod has for the flag; "" when the flag is best dropped. */
+  private static String replacement(RunCheck c, Finding f) {
+    return f.rank() ? "$NODE_RANK" : GROUP.get(f.flag().name()).apply(c);
+  }
+
+  /**
+   * @param flag the flag and its value
+   * @param rank whether it is a rank flag
+   * @param code its diagnostic code
+   * @param error an error, else a warning
+   * @param message what is wrong
+   */
+  private record Finding(RunTokens.Flag flag, boolean rank, DiagnosticCode code, boolean error, String message) {}
 }

@@ -15,9 +15,8 @@ import java.util.regex.Pattern;
  * The script is read from the committed folder when it can be; otherwise the command's shape decides.
  */
 final class LauncherlessRun {
-  private static final Pattern PYTHON = Pattern.compile("(.*/)?python[0-9.]*");
   private static final List<String> LAUNCHERS = List.of("torchrun", "accelerate", "tune", "deepspeed", "lightning", "composer",
-      "torch.distributed.run", "torch.distributed.launch", "mpirun", "mpiexec", "srun", "colossalai", "ray");
+      "torch.distributed.run", "torch.distributed.launch", Launchers.ACCELERATE_MODULE, "mpirun", "mpiexec", "srun", "colossalai", "ray");
   private static final Pattern JOINS = Pattern.compile("MASTER_ADDR|NODE_RANK|NNODES|PET_[A-Z]|GROUP_RANK|import\\s+lightning"
       + "|from\\s+lightning|pytorch_lightning");
   private static final Pattern SPAWN = Pattern.compile("\\b(mp|multiprocessing)\\.spawn\\s*\\(|\\bstart_processes\\s*\\(");
@@ -31,7 +30,7 @@ final class LauncherlessRun {
     }
     List<RunTokens.Word> words = c.run().words();
     for (int i = 0; i < words.size(); i++) {
-      if (PYTHON.matcher(words.get(i).text()).matches() && startsCommand(words, i)) {
+      if (Launchers.PYTHON.matcher(words.get(i).text()).matches() && startsCommand(words, i)) {
         program(words, i).ifPresent(p -> report(c, p));
         return;
       }

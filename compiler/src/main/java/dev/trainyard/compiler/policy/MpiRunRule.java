@@ -11,7 +11,8 @@ import java.util.regex.Pattern;
  * MPI runtimes run {@code run} once per rank under the launcher's {@code mpirun}, so {@code run} names only
  * the program. A second {@code mpirun} is refused, its tuning ({@code -bind-to}, {@code -map-by},
  * {@code --mca}) moves to train.yaml's {@code mpi} field; a launcher inside mpirun ({@code deepspeed},
- * {@code torchrun}, {@code horovodrun}, {@code mlx.launch}) would start its own processes in every rank. The
+ * {@code torchrun} or its module {@code python -m torch.distributed.run}, {@code horovodrun}, {@code mlx.launch})
+ * would start its own processes in every rank. The
  * corrected command keeps what the launcher gave the program: DeepSpeed's launcher passes
  * {@code --local_rank} (microsoft/DeepSpeedExamples {@code HelloDeepSpeed} parses it), torchrun sets
  * {@code RANK}, {@code LOCAL_RANK}, {@code WORLD_SIZE}; Horovod and MLX read MPI themselves (horovod
@@ -36,11 +37,13 @@ final class MpiRunRule {
       return;
     }
     for (String name : NESTED) {
-      c.run().word(name).ifPresent(w -> nested(c, w, name));
+      c.run().word(name).ifPresent(w -> nested(c, w, name, name));
     }
+    Launchers.torchModule(c.run()).ifPresent(l -> nested(c, l.first(), "torchrun", l.text(c.run())));
   }
 
-  private static void nested(RunCheck c, RunTokens.Word launcher, String name) {
+  /** {@code name} is the launcher's kind, {@code shown} how {@code run} spells it ({@code python -m torch.distributed.run}). */
+  private static void nested(RunCheck c, RunTokens.Word launcher, String name, String shown) {
     boolean openMpi = c.job().runtime().mpi().map(MpiSettings::implementation).orElse(MpiImplementation.OPEN_MPI) == MpiImplementation.OPEN_MPI;
     String why = switch (name) {
       case "deepspeed" -> "deepspeed.init_distributed() reads the ranks from mpirun"
@@ -53,7 +56,7 @@ final class MpiRunRule {
     String prefix = name.equals("torchrun") && openMpi ? TORCHRUN_ENV : "";
     String suffix = name.equals("deepspeed") && !c.run().has("--no_local_rank") ? " --local_rank=$OMPI_COMM_WORLD_LOCAL_RANK" : "";
     c.error(DiagnosticCode.NESTED_LAUNCHER, launcher,
-        "`run` starts " + name + " inside the mpirun of runtime " + c.job().runtime().name()
+        "`run` starts " + shown + " inside the mpirun of runtime " + c.job().runtime().name()
             + ": every rank would start its own launcher and its own processes",
         "run the program directly; " + why + ", e.g. `run: " + program(c, launcher, prefix, suffix).orElse("python train.py" + suffix) + "`");
   }

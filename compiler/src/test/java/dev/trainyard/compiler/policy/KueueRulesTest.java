@@ -35,7 +35,7 @@ class KueueRulesTest {
     CompileResult r = compile("run: ./a.out\nruntime: mpi\nnodes: 2\n", "kueue: {maxPodSets: 1}\n");
     Diagnostic d = TrainProject.withCode(r, DiagnosticCode.TOO_MANY_POD_SETS).get(0);
     assertEquals(2, d.location().line());
-    assertTrue(d.message().startsWith("runtime mpi@0.6.0-1 makes 2 replicated jobs (Kueue PodSets), and this cluster's Kueue admits at most 1"), d.message());
+    assertTrue(d.message().startsWith("runtime mpi@0.6.0-2 makes 2 replicated jobs (Kueue PodSets), and this cluster's Kueue admits at most 1"), d.message());
     assertFalse(compile("run: torchrun t.py\nnodes: 2\n", "kueue: {maxPodSets: 1}\n").hasErrors());
     assertFalse(compile("run: ./a.out\nruntime: mpi\nnodes: 2\n", "").hasErrors());
   }

@@ -35,8 +35,8 @@ class SkeletonRulesTest {
   }
 
   private static String torch(String extraJobs) throws Exception {
-    String text = Files.readString(ROOT.resolve("runtimes/torch/2.13.0-1/runtime.yaml"));
-    return text.replace("version: 2.13.0-1", "version: 9.0.0-1").replace("    replicatedJobs:\n", "    replicatedJobs:\n" + extraJobs);
+    String text = Files.readString(ROOT.resolve("runtimes/torch/2.13.0-2/runtime.yaml"));
+    return text.replace("version: 2.13.0-2", "version: 9.0.0-1").replace("    replicatedJobs:\n", "    replicatedJobs:\n" + extraJobs);
   }
 
   @Test
@@ -56,7 +56,7 @@ class SkeletonRulesTest {
   @Test
   @DisplayName("an MPI runtime may shape node and launcher; a worker, a nameless job or a job named twice is refused")
   void mpiNamesAndDuplicates() throws Exception {
-    String mpi = Files.readString(ROOT.resolve("runtimes/mpi/0.6.0-1/runtime.yaml")).replace("version: 0.6.0-1", "version: 9.0.0-1");
+    String mpi = Files.readString(ROOT.resolve("runtimes/mpi/0.6.0-2/runtime.yaml")).replace("version: 0.6.0-2", "version: 9.0.0-1");
     assertFalse(compile(mpi, "mpi/9.0.0-1", "run: ./a.out\nruntime: mpi@9.0.0-1\n").hasErrors());
     String worker = mpi.replace("    replicatedJobs:\n", "    replicatedJobs:\n      - name: worker\n      - {template: {}}\n      - name: launcher\n");
     CompileResult r = compile(worker, "mpi/9.0.0-1", "run: ./a.out\nruntime: mpi@9.0.0-1\n");

@@ -102,7 +102,7 @@ final class PreviewCases {
 
   /** A platform runtime {@code torch@2.14.0-1}: the built-in torch runtime with a newer version and image. */
   static String torch214() {
-    return PreviewRepos.read("runtimes/torch/2.13.0-1/runtime.yaml").replace("version: 2.13.0-1", "version: 2.14.0-1")
+    return PreviewRepos.read("runtimes/torch/2.13.0-2/runtime.yaml").replace("version: 2.13.0-2", "version: 2.14.0-1")
         .replaceAll("image: .*", "image: docker.io/pytorch/pytorch:2.14.0-cuda13.0-cudnn9-runtime@sha256:" + "ab".repeat(32));
   }
 }

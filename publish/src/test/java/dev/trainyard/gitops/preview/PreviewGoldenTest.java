@@ -48,14 +48,14 @@ class PreviewGoldenTest {
     Golden.check("run-added", p, MarkdownPreview.GITHUB_LIMIT);
     assertEquals(1, p.runs(RunChange.Status.ADDED).size());
     RunFacts f = p.runs().get(0).shown();
-    assertEquals(List.of(2, 8, "H100", "deepspeed@2.3.0-1", "ml"), List.of(f.nodes(), f.gpusPerNode(), f.gpuType(), f.runtime(), f.queue()));
+    assertEquals(List.of(2, 8, "H100", "deepspeed@2.3.0-2", "ml"), List.of(f.nodes(), f.gpusPerNode(), f.gpuType(), f.runtime(), f.queue()));
     assertFalse(p.refused());
   }
 
   @Test
   @DisplayName("a run changed since its last run (source repo: runtime torch 2.13 → 2.14, nodes 2 → 4): deltas, a runtime call-out, a field diff")
   void runChanged() throws Exception {
-    PreviewCases.SourceSetup s = PreviewCases.source(temp, Map.of("jobs/train/train.yaml", "runtime: torch@2.13.0-1\nrun: torchrun train.py\nnodes: 2\n"),
+    PreviewCases.SourceSetup s = PreviewCases.source(temp, Map.of("jobs/train/train.yaml", "runtime: torch@2.13.0-2\nrun: torchrun train.py\nnodes: 2\n"),
         Map.of("platform.yaml", EXAMPLE, "runtimes/torch/2.14.0-1/runtime.yaml", PreviewCases.torch214()));
     assertFalse(s.submit(temp.resolve("cache"), T0, "jobs/train/train.yaml").hasErrors());
     PreviewRepos.commit(s.source(), Map.of("jobs/train/train.yaml", "runtime: torch@2.14.0-1\nrun: torchrun train.py\nnodes: 4\n"), List.of(), "bump", T1);
@@ -63,7 +63,7 @@ class PreviewGoldenTest {
     Golden.check("run-changed", p, MarkdownPreview.GITHUB_LIMIT);
     RunChange r = p.runs(RunChange.Status.ADDED).get(0);
     assertTrue(r.previous().isPresent(), "compared with the earlier run");
-    assertEquals("runtime torch@2.13.0-1 → torch@2.14.0-1; image docker.io/pytorch/pytorch:2.13.0-cuda13.0-cudnn9-runtime@sha256:db80a41f8428644cebcb3d75b0b62df334ab6c0e75785951eb25f48bfbd42407"
+    assertEquals("runtime torch@2.13.0-2 → torch@2.14.0-1; image docker.io/pytorch/pytorch:2.13.0-cuda13.0-cudnn9-runtime@sha256:db80a41f8428644cebcb3d75b0b62df334ab6c0e75785951eb25f48bfbd42407"
         + " → docker.io/pytorch/pytorch:2.14.0-cuda13.0-cudnn9-runtime@sha256:" + "ab".repeat(32) + "; nodes 2 → 4 (vs. " + r.previous().get().folder().run() + ")",
         SummaryTables.since(r));
     assertTrue(p.callOuts().stream().anyMatch(c -> c.code().equals("runtime-changed")), p.callOuts().toString());

@@ -1,0 +1,83 @@
+package dev.trainyard.compiler.policy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.trainyard.compiler.diagnostic.Diagnostic;
+import dev.trainyard.compiler.diagnostic.DiagnosticCode;
+import dev.trainyard.compiler.testing.TrainProject;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * What the {@code run} lint reads besides the flags: the script {@code python} starts (read from the
+ * committed folder, {@link LauncherlessRun}), python's own options, and where a variable is defined
+ * ({@link PodVariables}: secrets, the runtime template, a loop, {@code read}).
+ */
+class RunLintScriptTest {
+  @TempDir Path dir;
+
+  private List<Diagnostic> alone(String run, Map<String, String> files) {
+    TrainProject p = TrainProject.create(dir, TrainProject.FOLDER, RunLintCases.yaml("torch", 2, run), files);
+    return p.compile().diagnostics().stream().filter(d -> d.code() == DiagnosticCode.NODES_TRAIN_ALONE).toList();
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', value = {
+      "FOO=1 python -W ignore train.py --x 1 | 1 | `run` starts train.py with python and no launcher | `run: FOO=1 torchrun train.py --x 1`",
+      "python -m trainer.main                | 1 | `run` starts trainer.main with python            | `run: torchrun -m trainer.main`",
+      "python3 -u -X dev -m trainer.main     | 1 | `run` starts trainer.main with python            | `run: torchrun -m trainer.main`",
+      "echo python train.py                  | 0 | |",
+      "python -c print(1)                    | 0 | |",
+      "python3.11                            | 0 | |",
+      "python -m accelerate.commands.launch --num_machines $NNODES --num_processes $((NNODES * PET_NPROC_PER_NODE)) --machine_rank $NODE_RANK --main_process_ip $MASTER_ADDR train.py | 0 | |",
+  })
+  @DisplayName("the launcherless warning needs python as the command, skips python's own options, names the script or module, and knows accelerate's module is a launcher")
+  void launcherlessShapes(String run, int count, String message, String hint) {
+    List<Diagnostic> found = alone(run, Map.of());
+    assertEquals(count, found.size(), found.toString());
+    if (count > 0) {
+      assertTrue(found.get(0).message().startsWith(message), found.get(0).message());
+      assertTrue(found.get(0).hint().endsWith(hint), found.get(0).hint());
+    }
+  }
+
+  @Test
+  @DisplayName("a variable from secrets, the runtime template, a for loop or read is defined; the launcherless message names a script without env")
+  void definedVariables() {
+    String yaml = "nodes: 2\nsecrets:\n  - {name: s, key: k, env: NN}\nrun: 'torchrun --nnodes $NN --nproc_per_node $PYTHONUNBUFFERED"
+        + " a.py; for P in 1; do torchrun --master_port $P a.py; done; read -r Q; torchrun --rdzv_id $Q a.py'\n";
+    assertEquals(List.of(), RunLintCases.lint(dir, yaml));
+    List<Diagnostic> d = alone("python train.py", Map.of("train.py", "print(1)\n"));
+    assertTrue(d.get(0).message().startsWith("train.py reads no MASTER_ADDR, NODE_RANK or PET_* variable"), d.get(0).message());
+  }
+
+  static List<Arguments> scripts() {
+    return List.of(
+        Arguments.of("import os\nimport torch.distributed as dist\ndist.init_process_group('gloo', init_method="
+            + "f\"tcp://{os.environ['MASTER_ADDR']}:1\", rank=int(os.environ['NODE_RANK']), world_size=int(os.environ['NNODES']))\n", 0),
+        Arguments.of("import lightning as L\ntrainer = L.Trainer(num_nodes=2)\n", 0),
+        Arguments.of("import torch.multiprocessing as mp\nmp.spawn(main, nprocs=4)\n", 1),
+        Arguments.of("print('hello')\n", 1));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("scripts")
+  @DisplayName("python train.py on several torch nodes: quiet when the script reads the node's place in the group; a warning naming mp.spawn or the missing env otherwise")
+  void scriptIsRead(String script, int warnings) {
+    List<Diagnostic> found = alone("python train.py", Map.of("train.py", script));
+    assertEquals(warnings, found.size(), found.toString());
+    if (script.contains("mp.spawn")) {
+      assertTrue(found.get(0).message().contains("mp.spawn"), found.get(0).message());
+      assertTrue(found.get(0).hint().contains("`run: torchrun train.py`"), found.get(0).hint());
+    }
+  }
+}
