@@ -1,7 +1,6 @@
 package dev.trainyard.compiler.schema;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.util.List;
 
 /**
  * One failed schema keyword, in library-neutral terms.
@@ -29,6 +28,4 @@ record SchemaViolation(
   static String lastSegment(String pointer) {
     return pointer.substring(pointer.lastIndexOf('/') + 1);
   }
-
-  static final List<String> COMBINATORS = List.of("anyOf", "oneOf");
 }
