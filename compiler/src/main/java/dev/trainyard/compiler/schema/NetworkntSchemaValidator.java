@@ -62,14 +62,14 @@ public final class NetworkntSchemaValidator implements SchemaValidator {
         : message.getProperty();
   }
 
-  /** Our RFC 6901 pointer from the library's path elements (names and list indexes). */
+  /**
+   * Our RFC 6901 pointer from the library's path elements (names, and list indexes as Integers, whose text
+   * needs no escaping).
+   */
   private static String pointer(JsonNodePath path) {
     String pointer = "";
     for (int i = 0; i < path.getNameCount(); i++) {
-      Object element = path.getElement(i);
-      pointer = element instanceof Integer index
-          ? SourceMap.child(pointer, index)
-          : SourceMap.child(pointer, String.valueOf(element));
+      pointer = SourceMap.child(pointer, String.valueOf(path.getElement(i)));
     }
     return pointer;
   }

@@ -21,8 +21,7 @@ record SchemaViolation(
   }
 
   static String parentOf(String pointer) {
-    int slash = pointer.lastIndexOf('/');
-    return slash <= 0 ? "" : pointer.substring(0, slash);
+    return pointer.substring(0, Math.max(0, pointer.lastIndexOf('/')));
   }
 
   static String lastSegment(String pointer) {

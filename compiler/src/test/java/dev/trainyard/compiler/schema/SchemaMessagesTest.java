@@ -234,6 +234,35 @@ class SchemaMessagesTest {
   }
 
   @Test
+  @DisplayName("an empty text where one is required says so, beside the pattern it also fails")
+  void emptyText() {
+    assertEquals(List.of("t.yaml:2:8 E204 `image` must not be empty | Replaces the runtime's container image. Pin it"
+        + " by digest (`@sha256:…`) for reproducible runs. Default: the runtime's image.",
+        "t.yaml:2:8 E205 `image` must be a container image reference without spaces, like"
+        + " `ghcr.io/org/trainer:1.2`, got \"\" | for example `ghcr.io/acme/trainer:2024.06`,"
+        + " `nvcr.io/nvidia/pytorch@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef`"),
+        train("run: x\nimage: \"\"\n"));
+  }
+
+  @Test
+  @DisplayName("a value of the wrong type that also fails its enum gets the type message only")
+  void typeHidesEnum() {
+    assertEquals(List.of("t.yaml:2:8 E202 `color` must be a string, got integer 5 | quote it to keep it as text:"
+        + " `color: \"5\"`"), test("id: a\ncolor: 5\n"));
+    assertEquals(List.of("t.yaml:2:8 E205 `color` must be one of `red`, `blue`, got \"green\" | A colour."),
+        test("id: a\ncolor: green\n"));
+  }
+
+  @Test
+  @DisplayName("labels of nested lists put each index in brackets, following the document's own shape")
+  void nestedListLabels() {
+    assertEquals(List.of(
+        "t.yaml:2:10 E202 `matrix[0]` must be a list, got integer 5 | ",
+        "t.yaml:2:17 E202 `matrix[1][1]` must be an integer, got string \"x\" | "),
+        test("id: a\nmatrix: [5, [1, x]]\n"));
+  }
+
+  @Test
   @DisplayName("schema ids are plain *.json names; an id not in the jar is an IllegalStateException")
   void schemaIds() {
     assertEquals("trainyard/schemas/train.v1.schema.json", SchemaId.TRAIN_V1.resource());
