@@ -201,6 +201,26 @@ class SecretInputsTest {
   }
 
   @Test
+  @DisplayName("sops-age: an empty value stays empty (as sops writes it), a boolean leaf stays clear, keys are sorted")
+  void sopsEmptyAndBooleanLeaves() {
+    AgeRecipient recipient = AgeRecipient.parse(RECIPIENT, AT, "/p").value().orElseThrow();
+    UnsealedSecret secret = new UnsealedSecret("ns", "n", "Opaque", Map.of(), Map.of(), Map.of("empty", "", "k", "v"),
+        true);
+    Clock clock = Clock.fixed(java.time.Instant.parse("2026-12-01T10:00:00.5Z"), java.time.ZoneOffset.UTC);
+    var sealed = new SopsAgeSealer(List.of(recipient), SecretTools.seeded(5), clock).seal(secret);
+    assertEquals("", sealed.at("/data/empty").textValue());
+    assertTrue(sealed.at("/data/k").asText().matches("ENC\\[AES256_GCM,data:[A-Za-z0-9+/=]+,iv:[A-Za-z0-9+/=]{44},"
+        + "tag:[A-Za-z0-9+/=]{24},type:str]"), sealed.toString());
+    assertTrue(sealed.at("/immutable").isBoolean() && sealed.at("/immutable").booleanValue());
+    assertEquals(List.of("apiVersion", "data", "immutable", "kind", "metadata", "sops", "type"),
+        sealed.properties().stream().map(Map.Entry::getKey).toList());
+    assertEquals("2026-12-01T10:00:00Z", sealed.at("/sops/lastmodified").asText());
+    assertEquals("3.13.3", sealed.at("/sops/version").asText());
+    assertTrue(sealed.at("/sops/mac").asText().startsWith("ENC[AES256_GCM,data:"), sealed.at("/sops/mac").asText());
+    assertEquals(sealed, new SopsAgeSealer(List.of(recipient), SecretTools.seeded(5), clock).seal(secret));
+  }
+
+  @Test
   @DisplayName("check integers are only rewritten in an unencrypted openssh-key-v1 key; anything else is refused")
   void checkIntGuards(@TempDir Path dir) throws Exception {
     String ssh = SecretTools.system("ssh-keygen", "openssh-client").toString();
