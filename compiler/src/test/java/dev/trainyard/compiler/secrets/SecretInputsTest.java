@@ -169,6 +169,24 @@ class SecretInputsTest {
   }
 
   @Test
+  @DisplayName("each sealed value gets its own session key: the same text twice gives two different AES-GCM parts")
+  void freshSessionKeyPerValue(@TempDir Path dir) {
+    SealingCertificate certificate = SealingCertificate.parse(openssl(dir, "-newkey", "rsa:2048"), AT, "/c")
+        .value().orElseThrow();
+    UnsealedSecret secret = new UnsealedSecret("ns", "n", "Opaque", Map.of(), Map.of(),
+        Map.of("a", "same text", "b", "same text"), false);
+    var sealed = new SealedSecretSealer(certificate, SecretTools.seeded(11)).seal(secret);
+    byte[] a = Base64.getDecoder().decode(sealed.at("/spec/encryptedData/a").asText());
+    byte[] b = Base64.getDecoder().decode(sealed.at("/spec/encryptedData/b").asText());
+    int rsa = ((a[0] & 0xff) << 8) | (a[1] & 0xff);
+    assertEquals(256, rsa);
+    byte[] gcmA = Arrays.copyOfRange(a, 2 + rsa, a.length);
+    byte[] gcmB = Arrays.copyOfRange(b, 2 + rsa, b.length);
+    assertEquals("same text".length() + 16, gcmA.length);
+    assertTrue(!Arrays.equals(gcmA, gcmB), "the two values share a session key");
+  }
+
+  @Test
   @DisplayName("a certificate that is no PEM quotes an empty value as such and the first line up to 40 characters")
   void certificateExcerpts() {
     String prefix = "the sealed-secrets certificate must be a PEM `CERTIFICATE` block, got ";
