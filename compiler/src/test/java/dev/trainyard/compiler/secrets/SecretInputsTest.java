@@ -269,6 +269,30 @@ class SecretInputsTest {
   }
 
   @Test
+  @DisplayName("a printed key pair shows its public half only")
+  void keyPairPrinted() {
+    SshKeyPair pair = new SshKeyGenerator(SecretTools.seeded(8)).generate("t@run");
+    assertEquals("SshKeyPair[" + pair.publicKeyAuthorized() + ", private key hidden]", pair.toString());
+    assertEquals("ecdsa-sha2-nistp256", pair.keyType());
+  }
+
+  @Test
+  @DisplayName("armor: 70-column lines with no empty line, also when the base64 fills its last line exactly")
+  void armorAtExactMultiple() {
+    // The private section is padded to 8 bytes, so comment lengths step the base64 by 8 bytes' worth; some
+    // length below 900 makes it a multiple of 70 (the case where a `<=` loop would add an empty line).
+    boolean exact = false;
+    for (int k = 1; k <= 900 && !exact; k++) {
+      String key = new SshKeyGenerator(SecretTools.seeded(k)).generate("t@" + "r".repeat(k)).privateKeyOpenSsh();
+      List<String> body = key.lines().filter(l -> !l.startsWith("-----")).toList();
+      exact = String.join("", body).length() % 70 == 0;
+      assertTrue(key.lines().noneMatch(String::isEmpty), key);
+      assertTrue(body.stream().limit(body.size() - 1).allMatch(l -> l.length() == 70), key);
+    }
+    assertTrue(exact, "no comment length gave a base64 body of a multiple of 70 characters");
+  }
+
+  @Test
   @DisplayName("a rewritten key keeps its key material and sets both check integers to the same draw")
   void checkIntsRewritten() {
     SshKeyPair pair = new SshKeyGenerator(SecretTools.seeded(3)).generate("t@run");
