@@ -83,6 +83,21 @@ class PlatformEdgesTest {
   }
 
   @Test
+  @DisplayName("gpu.types bind each GPU type to its node labels, sorted by type; without gpu the resource is nvidia.com/gpu")
+  void gpuTypes() throws Exception {
+    Platform p = load(platform("      nodeLabels: {pool: gpu}\n").replace("clusters:",
+        "gpu:\n  resourceName: amd.com/gpu\n  types:\n    MI300: {amd.com/gpu.product: MI300X}\n"
+            + "    H100: {nvidia.com/gpu.product: H100, zone: a}\nclusters:")).value().orElseThrow();
+    assertEquals("amd.com/gpu", p.gpu().resourceName());
+    assertEquals(java.util.Map.of("H100", java.util.Map.of("nvidia.com/gpu.product", "H100", "zone", "a"),
+        "MI300", java.util.Map.of("amd.com/gpu.product", "MI300X")), p.gpu().types());
+    assertEquals(List.of("H100", "MI300"), List.copyOf(p.gpu().types().keySet()));
+    Platform bare = load(platform("      nodeLabels: {pool: gpu}\n")).value().orElseThrow();
+    assertEquals("nvidia.com/gpu", bare.gpu().resourceName());
+    assertEquals(java.util.Map.of(), bare.gpu().types());
+  }
+
+  @Test
   @DisplayName("without a file the embedded default platform loads, named as such, with no diagnostic")
   void embeddedDefault() {
     StageResult<Platform> embedded = LOADER.load(Optional.empty(), "ignored");
