@@ -91,11 +91,11 @@ public final class PlatformBinder {
     return new Platform.Retention(duration(r.path("succeeded")), duration(r.path("failed")));
   }
 
-  /** The schema's pattern admits only d/h/m/s durations; zero ("0d") is refused by the schema's lookahead too. */
+  /**
+   * The schema's pattern admits only d/h/m/s durations; zero ("0d") is refused by the schema's lookahead too. An
+   * absent state reads as {@code ""}, which {@link Durations#seconds} gives no duration for.
+   */
   private static Optional<Duration> duration(JsonNode node) {
-    if (!node.isTextual()) {
-      return Optional.empty();
-    }
     OptionalLong seconds = Durations.seconds(node.asText());
     return seconds.isPresent() ? Optional.of(Duration.ofSeconds(seconds.getAsLong())) : Optional.empty();
   }

@@ -31,8 +31,7 @@ final class FieldLabels {
 
   /** The last member name of a pointer ({@code /resources/gpus} → {@code gpus}). */
   String leaf(String pointer) {
-    String[] parts = segments(pointer);
-    return parts.length == 0 ? "" : unescape(parts[parts.length - 1]);
+    return unescape(pointer.substring(pointer.lastIndexOf('/') + 1));
   }
 
   private static String[] segments(String pointer) {

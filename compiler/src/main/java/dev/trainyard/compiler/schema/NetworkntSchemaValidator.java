@@ -47,18 +47,29 @@ public final class NetworkntSchemaValidator implements SchemaValidator {
         message.getType(),
         pointer(message.getInstanceLocation()),
         pointer(message.getSchemaLocation().getFragment()),
-        message.getProperty(),
+        property(message),
         message.getInstanceNode());
   }
 
-  /** Our RFC 6901 pointer from the library's path elements (names and list indexes). */
+  /**
+   * The member concerned. For {@code dependentRequired} networknt 1.5.9 names the member that is present as
+   * the property and the missing one as the first argument ({@code [missing, present]}); we want the missing one.
+   */
+  private static String property(ValidationMessage message) {
+    Object[] arguments = message.getArguments();
+    return message.getType().equals("dependentRequired") && arguments != null && arguments.length > 0
+        ? String.valueOf(arguments[0])
+        : message.getProperty();
+  }
+
+  /**
+   * Our RFC 6901 pointer from the library's path elements (names, and list indexes as Integers, whose text
+   * needs no escaping).
+   */
   private static String pointer(JsonNodePath path) {
     String pointer = "";
     for (int i = 0; i < path.getNameCount(); i++) {
-      Object element = path.getElement(i);
-      pointer = element instanceof Integer index
-          ? SourceMap.child(pointer, index)
-          : SourceMap.child(pointer, String.valueOf(element));
+      pointer = SourceMap.child(pointer, String.valueOf(path.getElement(i)));
     }
     return pointer;
   }

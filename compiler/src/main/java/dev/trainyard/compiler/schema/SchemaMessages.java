@@ -95,12 +95,14 @@ final class SchemaMessages {
     String rule = schema.at(v.subschemaPointer()).path("errorMessage")
         .asText("must be " + TypeWords.expected(expected));
     // writeOnly (JSON Schema's annotation for values never read back) marks where a secret may be written by mistake.
-    String got = schema.at(v.subschemaPointer()).path("writeOnly").asBoolean(false) && v.instance().isValueNode()
+    boolean hidden = schema.at(v.subschemaPointer()).path("writeOnly").asBoolean(false) && v.instance().isValueNode();
+    String got = hidden
         ? "a value (not shown: it may be a secret)"
         : TypeWords.actual(v.instance(), doc.map().scalarText(v.instancePointer()));
     String message = subject(v) + " " + rule + ", got " + got;
+    // The quote and unquote hints repeat the value, so a hidden one gets the field's description instead.
     return error(DiagnosticCode.WRONG_TYPE, doc.map().at(v.instancePointer()), v.instancePointer(), message,
-        typeHint(v, expected));
+        hidden ? describeField(v) : typeHint(v, expected));
   }
 
   private String typeHint(SchemaViolation v, List<String> expected) {

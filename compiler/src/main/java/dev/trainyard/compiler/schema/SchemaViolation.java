@@ -1,7 +1,6 @@
 package dev.trainyard.compiler.schema;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.util.List;
 
 /**
  * One failed schema keyword, in library-neutral terms.
@@ -22,13 +21,10 @@ record SchemaViolation(
   }
 
   static String parentOf(String pointer) {
-    int slash = pointer.lastIndexOf('/');
-    return slash <= 0 ? "" : pointer.substring(0, slash);
+    return pointer.substring(0, Math.max(0, pointer.lastIndexOf('/')));
   }
 
   static String lastSegment(String pointer) {
     return pointer.substring(pointer.lastIndexOf('/') + 1);
   }
-
-  static final List<String> COMBINATORS = List.of("anyOf", "oneOf");
 }

@@ -6,8 +6,11 @@ import java.util.stream.Collectors;
 
 /**
  * Drops cascade noise so each mistake yields one message: once a value has the wrong type, nothing else
- * about it is reported (its {@code if}/{@code then} branches would fail vacuously); inside a failed
- * {@code anyOf}/{@code oneOf} only the combinator's own violation is kept, never one per branch.
+ * about it is reported (its {@code if}/{@code then} branches would fail vacuously).
+ *
+ * <p>A failed {@code anyOf}/{@code oneOf} needs no rule here: networknt 1.5.9 reports it as its branches'
+ * own violations only (one {@code type} per branch, each kept), never as a violation of the combinator;
+ * train.v1 uses {@code anyOf} only under {@code not}, which is reported as the {@code not}.
  */
 final class ViolationTriage {
   private ViolationTriage() {}
@@ -17,13 +20,8 @@ final class ViolationTriage {
         .filter(v -> v.keyword().equals("type"))
         .map(SchemaViolation::instancePointer)
         .collect(Collectors.toSet());
-    List<String> combinators = all.stream()
-        .filter(v -> SchemaViolation.COMBINATORS.contains(v.keyword()))
-        .map(SchemaViolation::schemaPointer)
-        .toList();
     return all.stream()
         .filter(v -> v.keyword().equals("type") || !mistyped.contains(v.instancePointer()))
-        .filter(v -> combinators.stream().noneMatch(c -> v.schemaPointer().startsWith(c + "/")))
         .toList();
   }
 }

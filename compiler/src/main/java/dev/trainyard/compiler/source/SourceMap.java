@@ -95,7 +95,6 @@ public final class SourceMap {
   }
 
   private static String parent(String pointer) {
-    int slash = pointer.lastIndexOf('/');
-    return slash <= 0 ? "" : pointer.substring(0, slash);
+    return pointer.substring(0, Math.max(0, pointer.lastIndexOf('/')));
   }
 }
