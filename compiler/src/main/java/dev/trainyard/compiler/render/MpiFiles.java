@@ -119,11 +119,13 @@ final class MpiFiles {
         + "wait \"$mpirun_pid\" || status=$?\n"
         + "while kill -0 \"$mpirun_pid\" 2>/dev/null; do status=0; wait \"$mpirun_pid\" || status=$?; done\n"
         + "if [ \"$status\" -ne 0 ] && [ -z \"$terminated\" ]; then\n"
-        + "  echo \"trainyard: mpirun exited with status $status; waiting " + DISRUPTION_GRACE_SECONDS
-        + "s so that a disrupted node restarts the run before this exit fails it\" >&2\n"
+        // The sleep starts before its pid is known to the trap; a SIGTERM in that gap sets terminated, checked next.
         + "  sleep " + DISRUPTION_GRACE_SECONDS + " &\n"
         + "  grace_pid=$!\n"
-        + "  wait \"$grace_pid\" || true\n"
+        + "  echo \"trainyard: mpirun exited with status $status; waiting " + DISRUPTION_GRACE_SECONDS
+        + "s so that a disrupted node restarts the run before this exit fails it\" >&2\n"
+        + "  if [ -z \"$terminated\" ]; then wait \"$grace_pid\" || true; fi\n"
+        + "  kill \"$grace_pid\" 2>/dev/null || true\n"
         + "fi\n"
         + "exit \"$status\"\n";
   }
