@@ -94,8 +94,9 @@ public record Platform(
    * @param types {@code gpuType} → node labels that select that accelerator
    */
   public record GpuSettings(String resourceName, Map<String, Map<String, String>> types) {
+    /** Keeps {@code types} sorted by type name, so hints and output that list them are deterministic. */
     public GpuSettings {
-      types = Map.copyOf(types);
+      types = java.util.Collections.unmodifiableSortedMap(new java.util.TreeMap<>(types));
     }
   }
 
