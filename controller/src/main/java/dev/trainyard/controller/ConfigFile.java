@@ -80,11 +80,24 @@ public final class ConfigFile {
             return new ControllerConfig(platform.forges(), platform.targetUrl(),
                     duration(file, root, "stallAfter", "10m"), duration(file, root, "resync", "60s"),
                     duration(file, root, "requestTimeout", "10s"), RetryPolicy.standard(),
-                    duration(file, root, "requeueAfter", "30s"), Snapshots.integer(root.get("port"), 8080), null,
+                    duration(file, root, "requeueAfter", "30s"), port(file, root.get("port")), null,
                     platform.platform(), prune);
         } catch (IllegalArgumentException e) {
             throw new ConfigException(file + ": " + e.getMessage());
         }
+    }
+
+    /** {@code port:} 0..65535 (0: any free port), 8080 when absent; a non-number or another value is refused. */
+    static int port(Path file, Object value) throws ConfigException {
+        if (value == null) {
+            return 8080;
+        }
+        String text = String.valueOf(value).strip();
+        if (!text.matches("\\d{1,5}") || Integer.parseInt(text) > 65_535) {
+            throw new ConfigException(file + ": port: '" + text + "' is not a port 0..65535"
+                    + "\n  hint: e.g. `port: 8080` (0: any free port)");
+        }
+        return Integer.parseInt(text);
     }
 
     private static Optional<RunPruning.Settings> prune(Path file, Map<String, Object> root,
@@ -118,6 +131,9 @@ public final class ConfigFile {
         Matcher m = DURATION.matcher(text.strip());
         if (!m.matches()) {
             throw new IllegalArgumentException("'" + text + "' is not a duration like 90s, 10m or 1h");
+        }
+        if (m.group(1).length() > 12) {
+            throw new IllegalArgumentException("'" + text + "' is too long a duration");
         }
         long n = Long.parseLong(m.group(1));
         return switch (m.group(2)) {

@@ -107,6 +107,10 @@ class ConfigFileTest {
     void mistakes() throws Exception {
         assertMessage("stallAfter: ten minutes", "", "stallAfter: 'ten minutes' is not a duration");
         assertMessage("colour: red", "", "unknown field colour");
+        assertMessage("port: 70000", "", "port: '70000' is not a port 0..65535");
+        assertMessage("port: -1", "", "port: '-1' is not a port 0..65535");
+        assertMessage("port: abc", "", "port: 'abc' is not a port 0..65535");
+        assertMessage("stallAfter: 99999999999999999999s", "", "stallAfter: '99999999999999999999s' is too long a duration");
         assertMessage("forges: []", "", "forges moved to platform.yaml (status.forges)");
         assertMessage("targetUrl: https://x", "", "targetUrl moved to platform.yaml (status.targetUrl)");
         assertMessage("port: [unclosed", "", "not valid YAML");

@@ -8,20 +8,31 @@ import java.util.regex.Pattern;
 public final class Durations {
   private static final Pattern DURATION = Pattern.compile("^(?:(\\d+)d)?(?:(\\d+)h)?(?:(\\d+)m)?(?:(\\d+)s)?$");
 
+  /**
+   * The longest duration, in seconds: 36,500 days (100 years). Anything longer is a typo, and a bound keeps
+   * the sum far from overflowing a long (and within Kubernetes' int64 {@code activeDeadlineSeconds}).
+   */
+  public static final long MAX_SECONDS = 36_500L * 86_400;
+
   private Durations() {}
 
-  /** Seconds in {@code text}, or empty when it is not a duration or is zero. */
+  /** Seconds in {@code text}, or empty when it is not a duration, is zero or is over {@link #MAX_SECONDS}. */
   public static OptionalLong seconds(String text) {
     // A blank text matches (every part is optional) and sums to 0, which is no duration.
     Matcher m = DURATION.matcher(text.trim());
     if (!m.matches()) {
       return OptionalLong.empty();
     }
-    long total = part(m, 1) * 86_400 + part(m, 2) * 3_600 + part(m, 3) * 60 + part(m, 4);
-    return total > 0 ? OptionalLong.of(total) : OptionalLong.empty();
+    long total = part(m, 1, 86_400) + part(m, 2, 3_600) + part(m, 3, 60) + part(m, 4, 1);
+    return total > 0 && total <= MAX_SECONDS ? OptionalLong.of(total) : OptionalLong.empty();
   }
 
-  private static long part(Matcher m, int group) {
-    return m.group(group) == null ? 0 : Long.parseLong(m.group(group));
+  /** One part in seconds; a part of more than 12 digits counts as over the maximum (no overflow). */
+  private static long part(Matcher m, int group, long unit) {
+    String digits = m.group(group);
+    if (digits == null) {
+      return 0;
+    }
+    return digits.length() > 12 ? MAX_SECONDS + 1 : Long.parseLong(digits) * unit;
   }
 }

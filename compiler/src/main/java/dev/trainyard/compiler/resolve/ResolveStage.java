@@ -93,7 +93,7 @@ public final class ResolveStage {
       problems.add(
           Diagnostic.error(DiagnosticCode.INVALID_DURATION, at(spec, "/timeout"), "/timeout",
                   "`timeout` must be a duration such as 24h, 90m or 1h30m, got \"" + spec.timeout().get() + "\"")
-              .withHint("units are d, h, m and s, largest first, and the total must be more than 0, e.g. `timeout: 36h` or `timeout: 2d`"));
+              .withHint("units are d, h, m and s, largest first, and the total must be more than 0 and at most 36500d, e.g. `timeout: 36h` or `timeout: 2d`"));
       return 0;
     }
     return seconds.getAsLong();

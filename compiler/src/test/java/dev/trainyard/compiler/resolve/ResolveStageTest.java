@@ -51,7 +51,7 @@ class ResolveStageTest {
       assertEquals("`timeout` must be a duration such as 24h, 90m or 1h30m, got \"" + t + "\"", d.get(0).message());
       assertEquals("/timeout", d.get(0).pointer());
       assertEquals(2, d.get(0).location().line());
-      assertEquals("units are d, h, m and s, largest first, and the total must be more than 0, e.g. `timeout: 36h` or `timeout: 2d`", d.get(0).hint());
+      assertEquals("units are d, h, m and s, largest first, and the total must be more than 0 and at most 36500d, e.g. `timeout: 36h` or `timeout: 2d`", d.get(0).hint());
       assertFalse(r.tree().isPresent());
     }
     assertSuggestionsCompile(compile("run: torchrun x.py\ntimeout: 0s\n").diagnostics().get(0).hint(), List.of(129600L, 172800L));
