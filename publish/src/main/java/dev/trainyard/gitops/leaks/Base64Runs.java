@@ -7,7 +7,7 @@ import java.util.List;
 /**
  * Cuts a text into runs of base64 as a key may be written in any file: wrapped at any width, split across
  * lines of a block scalar, a YAML comment ({@code # }), list items ({@code - }), quoted pieces or a JSON
- * string with {@code \n} escapes. Characters of both alphabets (RFC 4648 §4 and §5) join a run; white space,
+ * string with {@code \n} escapes, or a YAML double-quoted string continued with {@code \} at line ends. Characters of both alphabets (RFC 4648 §4 and §5) join a run; white space,
  * {@code #}, quotes, a backslash escape and a list dash between them are skipped; anything else ({@code :},
  * {@code ,}, {@code =} padding) ends it. Each run keeps, for each of its characters, the offset in the text
  * it came from, so a finding names the line it starts on.
@@ -71,8 +71,8 @@ final class Base64Runs {
     if (c == '-' && i + 1 < text.length() && (text.charAt(i + 1) == ' ' || text.charAt(i + 1) == '\t')) {
       return 2;
     }
-    if (c == '\\' && i + 1 < text.length() && "nrt".indexOf(text.charAt(i + 1)) >= 0) {
-      return 2;
+    if (c == '\\' && i + 1 < text.length() && "nrt\n\r".indexOf(text.charAt(i + 1)) >= 0) {
+      return 2; // an escape, or a YAML double-quoted line continuation (YAML 1.2 §7.3.1: `\` before a line break)
     }
     return 0;
   }

@@ -40,6 +40,8 @@ class KeyScannerTest {
         new Placement("base64 of the PEM split across comment lines", k -> "a: 1\n" + indent(wrap(b64(k.pem()), 13), "#  "), 2),
         new Placement("base64 of the PEM split into list items", k -> "parts:\n" + indent(wrap(b64(k.pem()), 50), "  - "), 2),
         new Placement("base64 of the PEM in a double-quoted JSON string with \\n", k -> "{\"k\": \"" + wrap(b64(k.pem()), 60).replace("\n", "\\n") + "\"}\n", 1),
+        new Placement("base64 of the PEM in a double-quoted YAML string continued with \\ every 20", k -> "key: \"" + wrap(b64(k.pem()), 20).strip().replace("\n", "\\\n  ") + "\"\n", 1),
+        new Placement("base64 of the PEM in a double-quoted YAML string continued with \\ every 37", k -> "key: \"" + wrap(b64(k.pem()), 37).strip().replace("\n", "\\\n  ") + "\"\n", 1),
         new Placement("base64 of base64 of the PEM", k -> "x: " + b64(b64(k.pem())) + "\n", 1),
         new Placement("base64 of base64 of base64 of the PEM", k -> "x: " + b64(b64(b64(k.pem()))) + "\n", 1),
         new Placement("the armor's body alone in an env value", k -> "env:\n- name: KEY\n  value: " + k.bodyBase64() + "\n", 3),
