@@ -42,6 +42,16 @@ class QuotaRulesTest {
   }
 
   @Test
+  @DisplayName("a CPU request in exponent form (YAML number 2e3 = 2000 cores) is counted against the quota too: E414")
+  void cpuExponentOver() {
+    CompileResult r = compile(torch(1, "{cpu: 2e3, memory: 64Gi}"), quota("{cpu: \"1024\", memory: 256Gi}"));
+    List<Diagnostic> d = TrainProject.withCode(r, DiagnosticCode.OVER_QUOTA);
+    assertEquals(1, d.size(), r.diagnostics().toString());
+    assertEquals("/resources/cpu", d.get(0).pointer());
+    assertFalse(r.tree().isPresent());
+  }
+
+  @Test
   @DisplayName("one CPU over the quota is E414 at resources.cpu, naming the total, the node count and the quota")
   void cpuOneOver() {
     CompileResult r = compile(torch(4, "{cpu: 16, memory: 64Gi}"), quota("{cpu: \"63\", memory: 256Gi}"));

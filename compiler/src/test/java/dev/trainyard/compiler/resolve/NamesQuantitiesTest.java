@@ -34,8 +34,9 @@ class NamesQuantitiesTest {
   }
 
   @ParameterizedTest(name = "{0} = {1}")
-  @CsvSource({"4, 4", "500m, 0.500", "' 2 ', 2", "1Ki, 1024", "2Gi, 2147483648", "1k, 1000", "1.5M, 1500000.0"})
-  @DisplayName("a quantity parses to base units, with or without a suffix")
+  @CsvSource({"4, 4", "500m, 0.500", "' 2 ', 2", "1Ki, 1024", "2Gi, 2147483648", "1k, 1000", "1.5M, 1500000.0",
+      "2e3, 2000", "1.5E2, 150", "5e-1, 0.5", "1e400, 1E+400"})
+  @DisplayName("a quantity parses to base units, with or without a suffix, and in Kubernetes' decimal exponent form")
   void parse(String text, String value) {
     assertEquals(0, new BigDecimal(value).compareTo(Quantities.parse(text).orElseThrow()), text);
   }
@@ -45,6 +46,10 @@ class NamesQuantitiesTest {
   void notAQuantity() {
     assertEquals(Optional.empty(), Quantities.parse("lots"));
     assertEquals(Optional.empty(), Quantities.parse("2GB"));
+    assertEquals(Optional.empty(), Quantities.parse("2e"));
+    assertEquals(Optional.empty(), Quantities.parse("2e1234567890"));
+    assertEquals(Integer.MAX_VALUE, Quantities.wholeCpus("1e400"));
+    assertEquals(Integer.MAX_VALUE, Quantities.wholeCpus("99999999999"));
   }
 
   @ParameterizedTest(name = "{0} -> {1}")
