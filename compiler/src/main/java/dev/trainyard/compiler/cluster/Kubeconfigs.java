@@ -58,7 +58,7 @@ final class Kubeconfigs {
       return Optional.empty();
     }
     looked.add("the in-cluster service account (KUBERNETES_SERVICE_HOST not set)");
-    throw new ClusterDryRun.ClusterUnavailableException("no kubeconfig found for --cluster; looked at " + String.join(", ", looked)
+    throw new ClusterDryRun.ClusterUnavailableException("no kubeconfig found; looked at " + String.join(", ", looked)
         + "; pass --kubeconfig FILE or set KUBECONFIG", null);
   }
 

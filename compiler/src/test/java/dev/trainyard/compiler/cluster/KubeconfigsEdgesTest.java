@@ -25,7 +25,7 @@ class KubeconfigsEdgesTest {
     assertEquals(Optional.of(b), Kubeconfigs.locate(Optional.empty(), Map.of("KUBECONFIG", "::  :" + b), temp));
     var blank = assertThrows(ClusterDryRun.ClusterUnavailableException.class,
         () -> Kubeconfigs.locate(Optional.empty(), Map.of("KUBECONFIG", "  ", "KUBERNETES_SERVICE_HOST", " "), temp));
-    assertEquals("no kubeconfig found for --cluster; looked at --kubeconfig (not given), $KUBECONFIG (not set), "
+    assertEquals("no kubeconfig found; looked at --kubeconfig (not given), $KUBECONFIG (not set), "
         + temp.resolve(".kube/config") + " (no such file), the in-cluster service account (KUBERNETES_SERVICE_HOST"
         + " not set); pass --kubeconfig FILE or set KUBECONFIG", blank.getMessage());
   }

@@ -20,7 +20,7 @@ class KubeconfigsTest {
   @DisplayName("no kubeconfig anywhere: the error names --kubeconfig, $KUBECONFIG, ~/.kube/config and the in-cluster account")
   void namesWhatItLookedFor() {
     var e = assertThrows(ClusterDryRun.ClusterUnavailableException.class, () -> Kubeconfigs.locate(Optional.empty(), Map.of(), temp));
-    assertEquals("no kubeconfig found for --cluster; looked at --kubeconfig (not given), $KUBECONFIG (not set), " + temp.resolve(".kube/config")
+    assertEquals("no kubeconfig found; looked at --kubeconfig (not given), $KUBECONFIG (not set), " + temp.resolve(".kube/config")
         + " (no such file), the in-cluster service account (KUBERNETES_SERVICE_HOST not set); pass --kubeconfig FILE or set KUBECONFIG", e.getMessage());
     var listed = assertThrows(ClusterDryRun.ClusterUnavailableException.class,
         () -> Kubeconfigs.locate(Optional.empty(), Map.of("KUBECONFIG", "/nope/a:/nope/b"), temp));
