@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -75,7 +76,23 @@ public final class ControllerMain implements Callable<Integer> {
     int leaseSeconds;
 
     public static void main(String[] args) {
-        System.exit(new CommandLine(new ControllerMain()).execute(args));
+        System.exit(commandLine().execute(args));
+    }
+
+    /**
+     * The command, with usage errors printed as one line {@code trainyard-controller: <error>} and one pointing at
+     * {@code --help} (exit 2), not the whole help.
+     */
+    static CommandLine commandLine() {
+        CommandLine cl = new CommandLine(new ControllerMain());
+        cl.setParameterExceptionHandler((e, args) -> {
+            PrintWriter err = e.getCommandLine().getErr();
+            err.println("trainyard-controller: " + e.getMessage());
+            err.println("  try: trainyard-controller --help");
+            err.flush();
+            return 2;
+        });
+        return cl;
     }
 
     @Override

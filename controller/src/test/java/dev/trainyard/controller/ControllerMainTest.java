@@ -72,7 +72,7 @@ class ControllerMainTest {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
         try {
-            CommandLine cl = new CommandLine(new ControllerMain());
+            CommandLine cl = ControllerMain.commandLine();
             cl.setErr(new PrintWriter(System.err, true));
             int code = cl.execute(args);
             return new Outcome(code, err.toString(StandardCharsets.UTF_8));
@@ -111,7 +111,10 @@ class ControllerMainTest {
         assertEquals(1, edges.code(), "port 65535 and a 1 s lease are valid: the missing file is what fails: " + edges.err());
         Outcome unknown = execute("--frobnicate");
         assertEquals(2, unknown.code());
-        assertTrue(unknown.err().contains("--frobnicate"), unknown.err());
+        assertEquals(List.of("trainyard-controller: Unknown option: '--frobnicate'", "  try: trainyard-controller --help"),
+                unknown.err().lines().toList());
+        assertEquals(List.of("trainyard-controller: --port must be 0 to 65535 (0: any free port), got 70000",
+                "  try: trainyard-controller --help"), port.err().lines().toList());
     }
 
     @Test
