@@ -42,7 +42,7 @@ class DeployManifestsTest {
 
     static List<Map<String, Object>> kustomize(Path dir) throws Exception {
         Optional<Path> kubectl = kubectl();
-        assumeTrue(kubectl.isPresent(), "kubectl not on PATH nor in -Dtrainyard.k8s.dir: kustomize output not checked");
+        assumeTrue(kubectl.isPresent(), "NOT RUN: kubectl not on PATH nor in -Dtrainyard.k8s.dir: kustomize output not checked");
         Process p = new ProcessBuilder(kubectl.get().toString(), "kustomize", dir.toString())
                 .redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

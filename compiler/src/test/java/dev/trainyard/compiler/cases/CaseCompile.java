@@ -102,6 +102,16 @@ final class CaseCompile {
     return value.asText();
   }
 
+  /**
+   * The run's launch.sh written to {@code dir}, pointed at a copy of its hostfile in {@code dir}, so real bash can
+   * run it outside a pod.
+   */
+  static Path launchScript(CompileResult result, Path dir) throws java.io.IOException {
+    Path hostfile = java.nio.file.Files.writeString(dir.resolve("hostfile"), mpiFile(result, "hostfile"));
+    return java.nio.file.Files.writeString(dir.resolve("launch.sh"),
+        mpiFile(result, "launch.sh").replace("/etc/mpi/hostfile", hostfile.toString()));
+  }
+
   /** The hostfile's non-empty lines. */
   static List<String> hostfileLines(CompileResult result) {
     return mpiFile(result, "hostfile").lines().filter(l -> !l.isBlank()).toList();

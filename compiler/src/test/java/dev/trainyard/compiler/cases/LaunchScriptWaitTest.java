@@ -9,7 +9,6 @@ import dev.trainyard.compiler.testing.TrainProject;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -35,9 +34,7 @@ class LaunchScriptWaitTest {
   void compile() throws IOException {
     ToolRun.require("bash", "bash");
     CompileResult r = TrainProject.create(dir.resolve("repo"), "runtime: mlx\nnodes: 3\nrun: python train.py\n").compile();
-    Path hostfile = Files.writeString(dir.resolve("hostfile"), CaseCompile.mpiFile(r, "hostfile"));
-    script = Files.writeString(dir.resolve("launch.sh"),
-        CaseCompile.mpiFile(r, "launch.sh").replace("/etc/mpi/hostfile", hostfile.toString()));
+    script = CaseCompile.launchScript(r, dir);
     hosts = CaseCompile.hostfileLines(r).stream().map(l -> l.substring(0, l.indexOf(' '))).toList();
     String js = TrainProject.object(r, "JobSet").path("metadata").path("name").asText();
     launcherHost = js + "-launcher-0-0." + js;
@@ -46,9 +43,8 @@ class LaunchScriptWaitTest {
     executable("mpirun", "#!/bin/bash\necho \"$@\" > " + dir.resolve("mpirun-args") + "\n");
   }
 
-  private void executable(String name, String text) throws IOException {
-    Path file = Files.writeString(bin.resolve(name), text);
-    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
+  private void executable(String name, String text) {
+    ToolRun.executable(bin, name, text);
   }
 
   private ToolRun launch(List<String> resolvable) throws IOException {

@@ -12,7 +12,6 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -36,16 +35,13 @@ class LauncherGraceTest {
   void compile() throws IOException {
     ToolRun.require("bash", "bash");
     CompileResult r = TrainProject.create(dir.resolve("repo"), "runtime: mpi\nnodes: 2\nrun: python train.py\n").compile();
-    Path hostfile = Files.writeString(dir.resolve("hostfile"), CaseCompile.mpiFile(r, "hostfile"));
-    script = Files.writeString(dir.resolve("launch.sh"),
-        CaseCompile.mpiFile(r, "launch.sh").replace("/etc/mpi/hostfile", hostfile.toString()));
+    script = CaseCompile.launchScript(r, dir);
     bin = Files.createDirectories(dir.resolve("bin"));
     executable("getent", "#!/bin/bash\nexit 0\n");
   }
 
-  private void executable(String name, String text) throws IOException {
-    Path file = Files.writeString(bin.resolve(name), text);
-    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
+  private void executable(String name, String text) {
+    ToolRun.executable(bin, name, text);
   }
 
   /** Runs launch.sh with {@code sleep} replaced by a function that records its argument and returns at once. */

@@ -47,6 +47,18 @@ record ToolRun(int exitCode, String output) {
     throw new AssertionError(tool + " is not installed: run `apt-get install -y " + debianPackage + "` to run this test");
   }
 
+  /** Writes an executable stand-in {@code bin/name} (mode rwxr-xr-x) holding {@code text}, e.g. a fake mpirun. */
+  static Path executable(Path bin, String name, String text) {
+    try {
+      Files.createDirectories(bin);
+      Path file = Files.writeString(bin.resolve(name), text);
+      Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+      return file;
+    } catch (IOException e) {
+      throw new AssertionError("cannot write " + bin.resolve(name) + ": " + e.getMessage(), e);
+    }
+  }
+
   /** Whether the tests run as root (Open MPI then needs {@code --allow-run-as-root}). */
   static boolean asRoot() {
     return "root".equals(System.getProperty("user.name"));
