@@ -1,5 +1,6 @@
 package dev.trainyard.controller;
 
+import dev.trainyard.compiler.render.Provenance;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -18,8 +19,8 @@ import java.util.function.UnaryOperator;
 
 /**
  * What the informer caches keep of each object: only the fields {@link Snapshots} and the event handlers
- * read (names, labels, the provenance annotations, owner references, resource version, JobSet counts and
- * status, pod node, container names and images and status, Workload status). Pod templates, env,
+ * read (names, labels, the provenance annotations, owner references, resource version, JobSet counts, the
+ * runs-ranks mark of a pod template, and status, pod node, container names and images and status, Workload status). Pod templates, env,
  * managedFields and last-applied annotations are dropped, which is most of a JobSet's bytes; the
  * benchmark measured 10,000 full JobSets overflowing a 128 MiB heap.
  */
@@ -55,6 +56,10 @@ final class CachePruning {
             Map<String, Object> counts = new LinkedHashMap<>();
             copy(jobSpec, counts, "parallelism");
             copy(jobSpec, counts, "completions");
+            if (!Snapshots.templateRunsRanks(jobSpec)) {
+                // Of the pod template only the mark that its pods are no nodes (an MPI launcher).
+                counts.put("template", Map.of("metadata", Map.of("annotations", Map.of(Provenance.RUNS_RANKS, "false"))));
+            }
             Map<String, Object> r = new LinkedHashMap<>();
             copy(rjob, r, "name");
             copy(rjob, r, "replicas");

@@ -24,6 +24,8 @@ import java.util.Objects;
  * Turns Kubernetes objects into the state package's snapshots, so no fabric8 type reaches the mapping.
  * JobSet and Workload are generic objects (jobset.x-k8s.io/v1alpha2, kueue.x-k8s.io/v1beta2); pods are
  * and Jobs typed. Missing fields read as defaults: replicas 1, parallelism 1, restarts 0, maxRestarts 0.
+ * A pod, or a replicated job's pod template, annotated {@link Provenance#RUNS_RANKS} {@code "false"} (the
+ * compiled MPI launcher) is no node: it counts in the pods, not in the nodes.
  */
 public final class Snapshots {
 
@@ -41,17 +43,23 @@ public final class Snapshots {
         Map<String, String> labels = js.getMetadata().getLabels() == null ? Map.of() : js.getMetadata().getLabels();
         return new JobSetSnapshot(js.getMetadata().getNamespace(), js.getMetadata().getName(),
                 time(js.getMetadata().getCreationTimestamp()), Boolean.TRUE.equals(spec.get("suspend")),
-                expectedPods(spec), integer(status.get("restarts"), 0),
+                expectedPods(spec, false), expectedPods(spec, true), integer(status.get("restarts"), 0),
                 integer(map(spec.get("failurePolicy")).get("maxRestarts"), 0),
                 labels.getOrDefault(Provenance.QUEUE_NAME, ""), conditions(status.get("conditions")));
     }
 
-    /** Pods of one attempt: sum over replicated jobs of replicas × min(parallelism, completions). */
-    static int expectedPods(Map<String, Object> spec) {
+    /**
+     * Pods of one attempt: sum over replicated jobs of replicas × min(parallelism, completions); with
+     * {@code nodesOnly}, without the replicated jobs whose pod template runs no ranks.
+     */
+    static int expectedPods(Map<String, Object> spec, boolean nodesOnly) {
         int total = 0;
         for (Object o : list(spec.get("replicatedJobs"))) {
             Map<String, Object> rjob = map(o);
             Map<String, Object> jobSpec = map(map(rjob.get("template")).get("spec"));
+            if (nodesOnly && !templateRunsRanks(jobSpec)) {
+                continue;
+            }
             int parallelism = integer(jobSpec.get("parallelism"), 1);
             int completions = integer(jobSpec.get("completions"), parallelism);
             total += integer(rjob.get("replicas"), 1) * Math.min(parallelism, completions);
@@ -76,7 +84,18 @@ public final class Snapshots {
                 status.getPhase(), status.getReason(), integer(labels.get(RESTART_ATTEMPT), 0),
                 ConditionSnapshot.holds(conditions, "Ready"), pod.getMetadata().getDeletionTimestamp() != null,
                 time(status.getStartTime()), containers(status.getInitContainerStatuses(), specInit),
-                containers(status.getContainerStatuses(), specMain), conditions);
+                containers(status.getContainerStatuses(), specMain), conditions,
+                runsRanks(pod.getMetadata().getAnnotations() == null ? Map.of() : pod.getMetadata().getAnnotations()));
+    }
+
+    /** Whether the pods of a Job spec's {@code template} are nodes: its metadata has no runs-ranks "false". */
+    static boolean templateRunsRanks(Map<String, Object> jobSpec) {
+        return runsRanks(map(map(map(jobSpec.get("template")).get("metadata")).get("annotations")));
+    }
+
+    /** Whether {@code annotations} (of a pod or pod template) leave the pod a node: no runs-ranks "false". */
+    static boolean runsRanks(Map<String, ?> annotations) {
+        return !"false".equals(annotations.get(Provenance.RUNS_RANKS));
     }
 
     /** A child Job: name, restart attempt label, {@code status.conditions}. */

@@ -45,6 +45,7 @@ class CachePruningTest {
         assertEquals("42", js.getMetadata().getResourceVersion());
         assertEquals("gpu", js.getMetadata().getLabels().get("kueue.x-k8s.io/queue-name"));
         assertTrue(yaml.contains("restarts: 1"), yaml);
+        assertEquals(10, Snapshots.jobSet(js).expectedNodes(), "the launcher's runs-ranks mark survives pruning");
     }
 
     @Test

@@ -32,7 +32,7 @@ class SnapshotsTest {
               failurePolicy: {maxRestarts: 3}
               replicatedJobs:
               - name: launcher
-                template: {spec: {}}
+                template: {spec: {template: {metadata: {annotations: {trainyard.dev/runs-ranks: "false"}}}}}
               - name: node
                 replicas: 2
                 template: {spec: {parallelism: 4, completions: 4}}
@@ -89,7 +89,7 @@ class SnapshotsTest {
             """;
 
     @Test
-    @DisplayName("a JobSet: suspend, restarts, maxRestarts, LocalQueue, conditions, and pods = Σ replicas × min(parallelism, completions)")
+    @DisplayName("a JobSet: suspend, restarts, maxRestarts, LocalQueue, conditions, pods = Σ replicas × min(parallelism, completions), nodes = pods less the runs-ranks \"false\" launcher")
     void jobSet() {
         JobSetSnapshot js = Snapshots.jobSet(Serialization.unmarshal(JOBSET, GenericKubernetesResource.class));
         assertEquals("team-a", js.namespace());
@@ -97,6 +97,7 @@ class SnapshotsTest {
         assertEquals(Instant.parse("2026-12-01T08:00:00Z"), js.created());
         assertTrue(js.suspended());
         assertEquals(1 + 8 + 2, js.expectedPods());
+        assertEquals(8 + 2, js.expectedNodes());
         assertEquals(1, js.restarts());
         assertEquals(3, js.maxRestarts());
         assertEquals("gpu", js.localQueue());
@@ -114,6 +115,7 @@ class SnapshotsTest {
                 GenericKubernetesResource.class));
         assertFalse(js.suspended());
         assertEquals(0, js.expectedPods());
+        assertEquals(0, js.expectedNodes());
         assertEquals(0, js.restarts());
         assertEquals(0, js.maxRestarts());
         assertEquals("", js.localQueue());
@@ -141,6 +143,19 @@ class SnapshotsTest {
         assertEquals(ContainerSnapshot.Status.RUNNING, p.containers().get(1).status());
         assertEquals("busybox", p.containers().get(1).image(), "matched to its own spec container by name");
         assertEquals("EvictionByEvictionAPI", p.conditions().get(1).reason());
+        assertTrue(p.runsRanks(), "a pod without the runs-ranks annotation is a node");
+    }
+
+    @Test
+    @DisplayName("a pod annotated trainyard.dev/runs-ranks: \"false\" (the MPI launcher) is no node; any other value is one")
+    void launcherPod() {
+        Pod pod = Serialization.unmarshal(POD, Pod.class);
+        pod.getMetadata().setAnnotations(Map.of("trainyard.dev/runs-ranks", "false"));
+        assertFalse(Snapshots.pod(pod).runsRanks());
+        pod.getMetadata().setAnnotations(Map.of("trainyard.dev/runs-ranks", "true"));
+        assertTrue(Snapshots.pod(pod).runsRanks());
+        pod.getMetadata().setAnnotations(null);
+        assertTrue(Snapshots.pod(pod).runsRanks());
     }
 
     @Test

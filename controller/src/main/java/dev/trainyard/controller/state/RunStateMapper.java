@@ -30,6 +30,8 @@ import java.util.Optional;
  * </pre>
  *
  * A run admitted longer ago than {@code stallAfter} without every node ready is marked stalled and says so.
+ * Nodes are the pods that run ranks: an MPI launcher ({@link PodSnapshot#runsRanks} false) must be up for
+ * RUNNING and its failure is the run's, but it is not counted in "n of m nodes" nor in the NODES column.
  */
 public final class RunStateMapper {
 
@@ -66,11 +68,13 @@ public final class RunStateMapper {
             return queued(o, queueReason(o));
         }
         List<PodSnapshot> pods = currentPods(o);
-        int ready = (int) pods.stream().filter(RunStateMapper::upOrDone).count();
-        if (ready >= js.expectedPods() && !pods.isEmpty() || ended(pods)) {
-            return state(o, Phase.RUNNING, Cause.NONE, "running: " + nodes(ready, js), ready, false);
+        // Every pod (an MPI launcher too) must be up for RUNNING; only the nodes are counted (NODES, "n of m").
+        int up = (int) pods.stream().filter(RunStateMapper::upOrDone).count();
+        int nodesUp = (int) pods.stream().filter(PodSnapshot::runsRanks).filter(RunStateMapper::upOrDone).count();
+        if (up >= js.expectedPods() && !pods.isEmpty() || ended(pods)) {
+            return state(o, Phase.RUNNING, Cause.NONE, "running: " + nodes(nodesUp, js), nodesUp, false);
         }
-        return starting(o, pods, ready);
+        return starting(o, pods, nodesUp);
     }
 
     private RunState succeeded(RunObservation o) {
@@ -78,7 +82,7 @@ public final class RunStateMapper {
                 .map(ConditionSnapshot::since).filter(Objects::nonNull).orElse(o.now());
         Duration took = Duration.between(startedAt(o), end);
         String text = "succeeded in " + Description.duration(took) + ", " + attempt(o.jobSet());
-        return new RunState(Phase.SUCCEEDED, Cause.NONE, text, "", null, ready(o), o.jobSet().expectedPods(),
+        return new RunState(Phase.SUCCEEDED, Cause.NONE, text, "", null, ready(o), o.jobSet().expectedNodes(),
                 o.jobSet().attempt(), o.jobSet().maxAttempts(), false, took);
     }
 
@@ -118,7 +122,7 @@ public final class RunStateMapper {
         String where = f.node().isEmpty() ? "" : " on node " + f.node();
         String text = "failed (" + who + "): " + f.what() + where + ", " + attempt(js);
         Instant end = condition.since() == null ? o.now() : condition.since();
-        return new RunState(Phase.FAILED, f.cause(), text, f.node(), f.exitCode(), ready(o), js.expectedPods(),
+        return new RunState(Phase.FAILED, f.cause(), text, f.node(), f.exitCode(), ready(o), js.expectedNodes(),
                 js.attempt(), js.maxAttempts(), false, Duration.between(startedAt(o), end));
     }
 
@@ -127,7 +131,7 @@ public final class RunStateMapper {
         return state(o, Phase.QUEUED, Cause.NONE, "queued" + queue + ": " + reason, 0, false);
     }
 
-    private RunState starting(RunObservation o, List<PodSnapshot> pods, int ready) {
+    private RunState starting(RunObservation o, List<PodSnapshot> pods, int nodesUp) {
         JobSetSnapshot js = o.jobSet();
         boolean restarting = js.restarts() > 0 || ConditionSnapshot.holds(js.conditions(), "RestartingJobSet");
         Phase phase = restarting ? Phase.RESTARTING : pods.isEmpty() ? Phase.ADMITTED : Phase.STARTING;
@@ -147,13 +151,13 @@ public final class RunStateMapper {
         // seen); the step changes a few times at most. `trainyard status` shows the count in its NODES column.
         String text = lead + ": " + doing + ", " + attempt(js);
         Cause cause = pull.map(Failure::cause).orElse(Cause.NONE);
-        return new RunState(phase, cause, text, pull.map(Failure::node).orElse(""), null, ready,
-                js.expectedPods(), js.attempt(), js.maxAttempts(), stalled, null);
+        return new RunState(phase, cause, text, pull.map(Failure::node).orElse(""), null, nodesUp,
+                js.expectedNodes(), js.attempt(), js.maxAttempts(), stalled, null);
     }
 
     private RunState state(RunObservation o, Phase phase, Cause cause, String text, int ready, boolean stalled) {
         JobSetSnapshot js = o.jobSet();
-        return new RunState(phase, cause, text, "", null, ready, js.expectedPods(), js.attempt(),
+        return new RunState(phase, cause, text, "", null, ready, js.expectedNodes(), js.attempt(),
                 js.maxAttempts(), stalled, null);
     }
 
@@ -187,8 +191,10 @@ public final class RunStateMapper {
         return o.pods().stream().filter(p -> p.attempt() == o.jobSet().restarts() && !p.deleting()).toList();
     }
 
+    /** Nodes (pods that run ranks) of the current attempt that are ready or succeeded. */
     private static int ready(RunObservation o) {
-        return (int) currentPods(o).stream().filter(p -> p.ready() || p.succeeded()).count();
+        return (int) currentPods(o).stream().filter(PodSnapshot::runsRanks).filter(p -> p.ready() || p.succeeded())
+                .count();
     }
 
     /** Ready, or its containers ran and ended (Succeeded or Failed): the pod is past starting. */
@@ -218,7 +224,7 @@ public final class RunStateMapper {
     }
 
     private static String nodes(int ready, JobSetSnapshot js) {
-        return ready + " of " + js.expectedPods() + " nodes ready, " + attempt(js);
+        return ready + " of " + js.expectedNodes() + " nodes ready, " + attempt(js);
     }
 
     private static String attempt(JobSetSnapshot js) {

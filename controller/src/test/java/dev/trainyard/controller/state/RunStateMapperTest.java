@@ -2,6 +2,7 @@ package dev.trainyard.controller.state;
 
 import static dev.trainyard.controller.state.Runs.NOW;
 import static dev.trainyard.controller.state.Runs.T0;
+import static dev.trainyard.controller.state.Runs.launcher;
 import static dev.trainyard.controller.state.Runs.no;
 import static dev.trainyard.controller.state.Runs.pod;
 import static dev.trainyard.controller.state.Runs.readyPod;
@@ -734,6 +735,54 @@ class RunStateMapperTest {
             RunState s = run().admittedWorkload(T0).pods(pending).map();
             assertEquals("starting: waiting for nodes: 0/3 nodes are available: persistentvolumeclaim \"ddp-snapshots\" not found, attempt 1 of 4",
                     s.description());
+        }
+    }
+
+    @Nested
+    class MpiLauncher {
+        @Test
+        @DisplayName("an MPI run of 3 nodes with its launcher up: running, 3 of 3 nodes (the launcher is no node)")
+        void launcherIsNoNode() {
+            RunState s = run().mpi(3).pods(readyPod("p0", "n0"), readyPod("p1", "n1"), readyPod("p2", "n2"),
+                    launcher("n0", "Running", true, ContainerSnapshot.running("node"))).map();
+            assertEquals(Phase.RUNNING, s.phase());
+            assertEquals(3, s.nodesReady());
+            assertEquals(3, s.nodesTotal());
+            assertEquals("running: 3 of 3 nodes ready, attempt 1 of 4", s.description());
+        }
+
+        @Test
+        @DisplayName("every node ready but the launcher not yet: still starting, 3 of 3 nodes ready")
+        void launcherNotUpYet() {
+            RunState s = run().mpi(3).admittedWorkload(T0).pods(readyPod("p0", "n0"), readyPod("p1", "n1"),
+                    readyPod("p2", "n2"), launcher("n0", "Pending", false, ContainerSnapshot.waiting("node",
+                            "ContainerCreating"))).map();
+            assertEquals(Phase.STARTING, s.phase());
+            assertEquals(3, s.nodesReady());
+            assertEquals(3, s.nodesTotal());
+        }
+
+        @Test
+        @DisplayName("a launcher that exits 1 is the run's failure: user error, its node and exit code; nodes 2 of 2")
+        void launcherFailure() {
+            RunState s = run().mpi(2).condition(yes("Failed", "FailJobSetFailurePolicyAction", NOW))
+                    .pods(readyPod("p0", "n0"), readyPod("p1", "n1"),
+                            launcher("n5", "Failed", false, ContainerSnapshot.terminated("node", 1, "Error"))).map();
+            assertEquals(Phase.FAILED, s.phase());
+            assertEquals(Cause.USER, s.cause());
+            assertEquals("n5", s.node());
+            assertEquals(1, s.exitCode());
+            assertEquals(2, s.nodesReady());
+            assertEquals(2, s.nodesTotal());
+        }
+
+        @Test
+        @DisplayName("a succeeded MPI run counts its done nodes, not its launcher")
+        void succeededCountsNodes() {
+            RunState s = run().mpi(1).condition(yes("Completed", "AllJobsCompleted", NOW)).pods(readyPod("p0", "n0"),
+                    launcher("n0", "Succeeded", false, ContainerSnapshot.terminated("node", 0, "Completed"))).map();
+            assertEquals(1, s.nodesReady());
+            assertEquals(1, s.nodesTotal());
         }
     }
 }

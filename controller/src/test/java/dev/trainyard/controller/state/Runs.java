@@ -13,6 +13,8 @@ final class Runs {
 
     boolean suspended;
     int expected = 2;
+    /** Pods of the attempt that are nodes; -1: all {@link #expected} pods are. */
+    int nodes = -1;
     int restarts;
     int maxRestarts = 3;
     String queue = "team-a";
@@ -37,6 +39,19 @@ final class Runs {
     static PodSnapshot pod(String name, String node, String phase, boolean ready, ContainerSnapshot... main) {
         return new PodSnapshot(name, node, phase, "", 0, ready, false, T0.plusSeconds(10), List.of(), List.of(main),
                 List.of());
+    }
+
+    /** A pod of an MPI launcher (annotated runs-ranks "false") in {@code phase} with its main container {@code main}. */
+    static PodSnapshot launcher(String node, String phase, boolean ready, ContainerSnapshot main) {
+        return new PodSnapshot("launcher-0", node, phase, "", 0, ready, false, T0.plusSeconds(20), List.of(),
+                List.of(main), List.of(), false);
+    }
+
+    /** An MPI run: {@code nodes} nodes and a launcher, so one pod more than nodes. */
+    Runs mpi(int nodes) {
+        this.nodes = nodes;
+        expected = nodes + 1;
+        return this;
     }
 
     static PodSnapshot readyPod(String name, String node) {
@@ -84,8 +99,8 @@ final class Runs {
     }
 
     RunObservation observe() {
-        JobSetSnapshot js = new JobSetSnapshot("team-a", "llama-ft-7f3a9c", T0, suspended, expected, restarts,
-                maxRestarts, queue, jobSetConditions);
+        JobSetSnapshot js = new JobSetSnapshot("team-a", "llama-ft-7f3a9c", T0, suspended, expected,
+                nodes < 0 ? expected : nodes, restarts, maxRestarts, queue, jobSetConditions);
         return new RunObservation(js, pods, Optional.ofNullable(workload), now, jobs);
     }
 
