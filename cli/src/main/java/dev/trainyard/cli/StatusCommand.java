@@ -1,12 +1,15 @@
 package dev.trainyard.cli;
 
 import dev.trainyard.controller.ClusterAccessException;
+import dev.trainyard.controller.ConfigException;
 import dev.trainyard.controller.ConfigFile;
 import dev.trainyard.controller.ObservedRun;
+import dev.trainyard.controller.PlatformFile;
 import dev.trainyard.controller.RunReader;
 import dev.trainyard.controller.state.Phase;
 import dev.trainyard.controller.state.RunStateMapper;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -25,10 +28,12 @@ import picocli.CommandLine.Spec;
     name = "status",
     description = {
       "Show runs: state, queue, nodes ready, attempt, age, source commit and the same description the commit status on the source commit carries (one state mapping for both).",
-      "With -w, redraw on every change; with RUN, stop when the run has ended."
+      "With -w, redraw on every change; with RUN, stop when the run has ended.",
+      "A run is stalled when it was admitted longer ago than --stall-after without all its nodes ready; give the"
+          + " platform team's platform.yaml with --platform to use its status.stallAfter, as the controller does."
     },
     mixinStandardHelpOptions = true,
-    footer = {"", "Exit codes: 0 ok (with RUN -w: the run succeeded), 1 no such run (with RUN -w: the run failed),"
+    footer = {"", "Exit codes: 0 ok (with RUN -w: the run succeeded), 1 no such run or a --platform that does not load (with RUN -w: the run failed),"
         + " 2 usage, 3 cluster unreachable (with RUN -w: --timeout passed first), 4 internal error."})
 final class StatusCommand implements Callable<Integer> {
   enum Format { table, json }
@@ -48,9 +53,13 @@ final class StatusCommand implements Callable<Integer> {
   @Option(names = {"-A", "--all-namespaces"}, description = "runs of every namespace")
   boolean allNamespaces;
 
-  @Option(names = "--stall-after", paramLabel = "DURATION", defaultValue = "10m",
-      description = "an admitted run not started after this is reported stalled (default ${DEFAULT-VALUE})")
+  @Option(names = "--stall-after", paramLabel = "DURATION",
+      description = "an admitted run not started after this is reported stalled (default: --platform's status.stallAfter, else 10m)")
   String stallAfter;
+
+  @Option(names = "--platform", paramLabel = "FILE",
+      description = "platform.yaml whose status.stallAfter the controller uses, so both call the same runs stalled")
+  Path platform;
 
   @Option(names = "--interval", paramLabel = "DURATION", defaultValue = "2s", description = "watch poll interval")
   String interval;
@@ -70,12 +79,15 @@ final class StatusCommand implements Callable<Integer> {
     Duration every;
     Duration limit;
     try {
-      stall = ConfigFile.parseDuration(stallAfter);
+      stall = stallAfter();
       every = ConfigFile.parseDuration(interval);
       limit = ConfigFile.parseDuration(timeout);
     } catch (IllegalArgumentException e) {
       err.println("trainyard status: " + e.getMessage());
       return 2;
+    } catch (ConfigException e) {
+      err.println(e.getMessage());
+      return 1;
     }
     try (RunReader reader = RunReader.connect(Optional.ofNullable(target.kubeconfig), Optional.ofNullable(target.context), clock)) {
       String ns = allNamespaces ? null : target.namespace != null ? target.namespace : reader.defaultNamespace();
@@ -85,6 +97,21 @@ final class StatusCommand implements Callable<Integer> {
       err.println("  hint: " + e.hint());
       return Main.EXIT_ENVIRONMENT;
     }
+  }
+
+  /**
+   * When a run is stalled: {@code --stall-after}, else {@code --platform}'s {@code status.stallAfter} (what the
+   * controller uses), else {@link ConfigFile#DEFAULT_STALL_AFTER}.
+   *
+   * @throws IllegalArgumentException {@code --stall-after} is not a duration (usage, exit 2)
+   * @throws ConfigException {@code --platform} does not load, as its diagnostics (input, exit 1)
+   */
+  Duration stallAfter() throws ConfigException {
+    if (stallAfter != null) {
+      return ConfigFile.parseDuration(stallAfter);
+    }
+    return platform == null ? ConfigFile.DEFAULT_STALL_AFTER
+        : PlatformFile.load(platform).status().stallAfter().orElse(ConfigFile.DEFAULT_STALL_AFTER);
   }
 
   /** The runs named {@link #run} (run label or JobSet name), at most one per namespace. */

@@ -3,6 +3,7 @@ package dev.trainyard.controller;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.trainyard.compiler.platform.Platform;
 import dev.trainyard.controller.forge.RetryPolicy;
 import dev.trainyard.gitops.GitOpsLocation;
 import java.io.IOException;
@@ -25,7 +26,7 @@ import java.util.regex.Pattern;
  * <pre>
  * platform: /etc/trainyard/platform/platform.yaml   # the GitOps repo's platform.yaml, mounted from a ConfigMap
  * tokens: /var/run/secrets/trainyard/forges          # token Secrets mounted as tokens/&lt;secret&gt;/&lt;key&gt;
- * stallAfter: 10m                   # admitted but not started after this: reported
+ * stallAfter: 10m                   # admitted but not started after this: reported (better: platform.yaml status.stallAfter)
  * resync: 60s
  * requestTimeout: 10s
  * requeueAfter: 30s
@@ -48,6 +49,8 @@ public final class ConfigFile {
     private static final Set<String> PRUNE = Set.of("gitops", "branch", "every", "cache");
     private static final Set<String> MOVED = Set.of("forges", "targetUrl");
     private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h)");
+    /** Stall threshold when neither platform.yaml nor controller.yaml sets one. */
+    public static final Duration DEFAULT_STALL_AFTER = Duration.ofMinutes(10);
 
     private ConfigFile() {
     }
@@ -78,7 +81,7 @@ public final class ConfigFile {
         Optional<RunPruning.Settings> prune = prune(file, root, platform);
         try {
             return new ControllerConfig(platform.forges(), platform.targetUrl(),
-                    duration(file, root, "stallAfter", "10m"), duration(file, root, "resync", "60s"),
+                    stallAfter(file, root, platform.platform()), duration(file, root, "resync", "60s"),
                     duration(file, root, "requestTimeout", "10s"), RetryPolicy.standard(),
                     duration(file, root, "requeueAfter", "30s"), port(file, root.get("port")), null,
                     platform.platform(), prune);
@@ -142,6 +145,26 @@ public final class ConfigFile {
             case "m" -> Duration.ofMinutes(n);
             default -> Duration.ofHours(n);
         };
+    }
+
+    /**
+     * When an admitted run counts as stalled: platform.yaml's {@code status.stallAfter} (which {@code trainyard status
+     * --platform} reads too), else controller.yaml's {@code stallAfter}, else 10 minutes. Both set to different values
+     * is refused: the PR check and the terminal would disagree about "stalled".
+     */
+    static Duration stallAfter(Path file, Map<String, Object> root, Platform platform) throws ConfigException {
+        Optional<Duration> shared = platform.status().stallAfter();
+        if (root.get("stallAfter") == null) {
+            return shared.orElse(DEFAULT_STALL_AFTER);
+        }
+        Duration own = duration(file, root, "stallAfter", "");
+        if (shared.isPresent() && !shared.get().equals(own)) {
+            throw new ConfigException(file + ": stallAfter: " + string(root, "stallAfter", "") + " differs from "
+                    + platform.origin() + " status.stallAfter (" + shared.get().toSeconds() + "s)"
+                    + "\n  hint: remove stallAfter from " + file.getFileName()
+                    + "; platform.yaml's is the one trainyard status reads too");
+        }
+        return own;
     }
 
     private static Duration duration(Path file, Map<String, Object> root, String key, String fallback)

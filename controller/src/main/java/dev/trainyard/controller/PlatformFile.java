@@ -43,18 +43,28 @@ public final class PlatformFile {
      *     hints), or naming a token file that cannot be read (never its content)
      */
     public static Settings read(Path file, Path tokenDir) throws ConfigException {
-        StageResult<Platform> loaded = new PlatformLoader(new YamlDocumentLoader(), new NetworkntSchemaValidator())
-                .load(Optional.of(file), file.toString());
-        if (loaded.failed()) {
-            throw new ConfigException(render(loaded.diagnostics()));
-        }
-        Platform platform = loaded.value().orElseThrow();
+        Platform platform = load(file);
         List<ForgeEndpoint> forges = new ArrayList<>();
         List<Platform.ForgeRoute> routes = platform.status().forges();
         for (int i = 0; i < routes.size(); i++) {
             forges.add(endpoint(file, i, routes.get(i), tokenDir));
         }
         return new Settings(platform, forges, new TargetUrl(platform.status().targetUrl()));
+    }
+
+    /**
+     * {@code file} loaded, schema-checked and bound, without reading any token (for {@code trainyard status
+     * --platform}, which needs only {@code status.stallAfter}).
+     *
+     * @throws ConfigException with the compiler's diagnostics ({@code file:line:col: error[E304]: ...} and hints)
+     */
+    public static Platform load(Path file) throws ConfigException {
+        StageResult<Platform> loaded = new PlatformLoader(new YamlDocumentLoader(), new NetworkntSchemaValidator())
+                .load(Optional.of(file), file.toString());
+        if (loaded.failed()) {
+            throw new ConfigException(render(loaded.diagnostics()));
+        }
+        return loaded.value().orElseThrow();
     }
 
     private static ForgeEndpoint endpoint(Path file, int i, Platform.ForgeRoute r, Path tokenDir)

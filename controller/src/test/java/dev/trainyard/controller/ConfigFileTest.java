@@ -96,6 +96,25 @@ class ConfigFileTest {
     }
 
     @Test
+    @DisplayName("stallAfter: platform.yaml status.stallAfter when controller.yaml has none; the same in both is fine")
+    void stallAfterFromPlatform() throws Exception {
+        assertEquals(Duration.ofMinutes(25), ConfigFile.read(write("", "status: {stallAfter: 25m}\n")).stallAfter());
+        assertEquals(Duration.ofMinutes(25), ConfigFile.read(write("stallAfter: 25m\n", "status: {stallAfter: 25m}\n"))
+                .stallAfter());
+        assertEquals(Duration.ofMinutes(3), ConfigFile.read(write("stallAfter: 3m\n", "")).stallAfter());
+    }
+
+    @Test
+    @DisplayName("stallAfter set differently in controller.yaml and platform.yaml is refused, naming both, with a hint")
+    void stallAfterConflict() throws Exception {
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> ConfigFile.read(write("stallAfter: 5m\n", "status: {stallAfter: 25m}\n")));
+        assertTrue(e.getMessage().contains("controller.yaml: stallAfter: 5m differs from "), e.getMessage());
+        assertTrue(e.getMessage().contains("platform.yaml status.stallAfter (1500s)"), e.getMessage());
+        assertTrue(e.getMessage().contains("hint: remove stallAfter from controller.yaml"), e.getMessage());
+    }
+
+    @Test
     @DisplayName("the defaults point at the Deployment's mounts")
     void mounts() {
         assertEquals("/etc/trainyard/platform/platform.yaml", ConfigFile.PLATFORM);

@@ -267,8 +267,10 @@ public record Platform(
    *
    * @param forges where each source repo's statuses go, matched by the longest {@link ForgeRoute#source()} prefix
    * @param targetUrl the status link template with {@link #PLACEHOLDERS}, or "" for none
+   * @param stallAfter {@code status.stallAfter}: how long an admitted run may take to start before the controller's
+   *     commit status and {@code trainyard status} call it stalled; empty when not set (both then use 10 minutes)
    */
-  public record StatusSettings(List<ForgeRoute> forges, String targetUrl) {
+  public record StatusSettings(List<ForgeRoute> forges, String targetUrl, Optional<Duration> stallAfter) {
     /** The placeholders a target URL may use; each is replaced by the URL-encoded value of the run. */
     public static final List<String> PLACEHOLDERS = List.of("cluster", "commit", "jobset", "namespace", "run");
     /** No forges, no link: the controller posts nothing. */
@@ -277,6 +279,12 @@ public record Platform(
     public StatusSettings {
       forges = List.copyOf(forges);
       Objects.requireNonNull(targetUrl, "targetUrl");
+      Objects.requireNonNull(stallAfter, "stallAfter");
+    }
+
+    /** Without a stall threshold. */
+    public StatusSettings(List<ForgeRoute> forges, String targetUrl) {
+      this(forges, targetUrl, Optional.empty());
     }
   }
 

@@ -84,7 +84,7 @@ public final class PlatformBinder {
     s.path("forges").forEach(f -> forges.add(new Platform.ForgeRoute(
         f.path("source").asText(), f.path("kind").asText(), f.path("api").asText(),
         f.path("token").path("secret").asText(), f.path("token").path("key").asText())));
-    return new Platform.StatusSettings(forges, s.path("targetUrl").asText("").strip());
+    return new Platform.StatusSettings(forges, s.path("targetUrl").asText("").strip(), duration(s.path("stallAfter")));
   }
 
   private static Platform.Retention retention(JsonNode r) {

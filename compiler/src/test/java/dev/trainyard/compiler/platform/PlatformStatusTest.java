@@ -59,6 +59,16 @@ class PlatformStatusTest {
   }
 
   @Test
+  @DisplayName("status.stallAfter binds as a duration (1h30m); absent it is empty; 10 minutes written as 90 is refused by the schema")
+  void stallAfter() throws Exception {
+    Platform p = load("status: {stallAfter: 1h30m}\n").value().orElseThrow();
+    assertEquals(Optional.of(Duration.ofMinutes(90)), p.status().stallAfter());
+    assertEquals(Optional.empty(), load("status: {forges: []}\n").value().orElseThrow().status().stallAfter());
+    assertTrue(load("status: {stallAfter: \"90\"}\n").failed());
+    assertTrue(load("status: {stallAfter: 0m}\n").failed());
+  }
+
+  @Test
   @DisplayName("without status: no forges and no link; without retention: every run is kept")
   void absent() throws Exception {
     Platform p = load("").value().orElseThrow();
