@@ -8,6 +8,8 @@ import dev.trainyard.compiler.schema.NetworkntSchemaValidator;
 import dev.trainyard.compiler.source.YamlDocumentLoader;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -61,11 +63,12 @@ final class RuntimesCommand {
             + String.join(", ", catalog.get().names()));
         return 1;
       }
-      print(spec.commandLine().getOut(), found.get(), catalog.get().versionsOf(found.get().name()));
+      print(spec.commandLine().getOut(), found.get(), catalog.get().versionsOf(found.get().name()),
+          sameImage(catalog.get(), found.get()));
       return 0;
     }
 
-    private static void print(PrintWriter out, RuntimeDefinition r, List<String> versions) {
+    private static void print(PrintWriter out, RuntimeDefinition r, List<String> versions, List<RuntimeDefinition> sameImage) {
       out.println("name:        " + r.name());
       out.println("version:     " + r.version() + "   (installed: " + String.join(", ", versions) + ")");
       out.println("framework:   " + r.framework().id());
@@ -73,8 +76,8 @@ final class RuntimesCommand {
       out.println("image:       " + r.image());
       out.println("definition:  " + r.digest() + "  (digest of this runtime.yaml, stamped as trainyard.dev/runtime-digest)");
       out.println("origin:      " + r.origin());
-      out.println("python:      " + (r.contents().python().isEmpty() ? "none" : r.contents().python()));
-      out.println("cuda:        " + cuda(r.contents()));
+      out.println("python:      " + python(r, sameImage));
+      out.println("cuda:        " + cuda(r, sameImage));
       out.println("user:        uid " + r.user().uid() + ", home " + r.user().home() + home(r));
       out.println("security:    " + security(r));
       out.println("resources:   gpus " + r.resources().gpus() + ", cpu " + r.resources().cpu() + ", memory " + r.resources().memory());
@@ -88,9 +91,40 @@ final class RuntimesCommand {
       out.flush();
     }
 
-    static String cuda(RuntimeDefinition.ImageContents c) {
+    /**
+     * The other versions of {@code r}'s runtime with {@code r}'s image, newest first: what they state about the
+     * image (Python, CUDA) holds for {@code r} too. Versions written before runtime.yaml had {@code python:} and
+     * {@code cuda:} (the built-in -1 versions) state neither, which alone would read as "no Python, CPU image".
+     */
+    static List<RuntimeDefinition> sameImage(RuntimeCatalog catalog, RuntimeDefinition r) {
+      List<RuntimeDefinition> same = new ArrayList<>(catalog.all().stream()
+          .filter(o -> o.name().equals(r.name()) && o.image().equals(r.image()) && !o.version().equals(r.version())).toList());
+      Collections.reverse(same);
+      return same;
+    }
+
+    /** The image's Python as {@code r} states it, else as a version with the same image states it, else "none". */
+    static String python(RuntimeDefinition r, List<RuntimeDefinition> sameImage) {
+      if (!r.contents().python().isEmpty()) {
+        return r.contents().python();
+      }
+      return sameImage.stream().filter(o -> !o.contents().python().isEmpty()).findFirst()
+          .map(o -> "not stated by this version; " + o.ref() + " (the same image) states " + o.contents().python())
+          .orElse("none");
+    }
+
+    /**
+     * The image's CUDA as {@code r} states it; when {@code r} states none but a version with the same image does,
+     * that one's (this version's GPU pods then check no driver version); else a CPU image (the runtime schema:
+     * {@code cuda:} is omitted for CPU-only images).
+     */
+    static String cuda(RuntimeDefinition r, List<RuntimeDefinition> sameImage) {
+      RuntimeDefinition.ImageContents c = r.contents();
       if (c.cudaVersion().isEmpty()) {
-        return "none (CPU image)";
+        return sameImage.stream().filter(o -> !o.contents().cudaVersion().isEmpty()).findFirst()
+            .map(o -> "not stated by this version; " + o.ref() + " (the same image) states " + o.contents().cudaVersion()
+                + " (GPU pods of this version check their GPUs but not the NVIDIA driver version)")
+            .orElse("none (CPU image)");
       }
       return c.cudaVersion() + (c.driverFloor() > 0 ? ", needs NVIDIA driver >= " + c.driverFloor() + " (GPU pods check it at start)" : "");
     }

@@ -156,4 +156,21 @@ class MainTest {
     String jax = run("runtimes", "show", "jax").out();
     assertTrue(jax.contains("setup:       python -c 'import kubernetes'") && jax.contains("  - kubernetes 37.0.2"), jax);
   }
+
+  @Test
+  @DisplayName("runtimes show of a -1 version, which predates python:/cuda:, never calls a CUDA image a CPU image: it names the same-image version that states them")
+  void runtimesShowOlderVersion() {
+    String torch = run("runtimes", "show", "torch@2.13.0-1").out();
+    assertTrue(torch.contains("python:      not stated by this version; torch@2.13.0-2 (the same image) states 3.12\n"), torch);
+    assertTrue(torch.contains("cuda:        not stated by this version; torch@2.13.0-2 (the same image) states 13.0"
+        + " (GPU pods of this version check their GPUs but not the NVIDIA driver version)\n"), torch);
+    assertFalse(torch.contains("CPU image"), torch);
+    String jax = run("runtimes", "show", "jax@25.10-1").out();
+    assertTrue(jax.contains("cuda:        not stated by this version; jax@25.10-2 (the same image) states 13.0"), jax);
+    String mpi = run("runtimes", "show", "mpi@0.6.0-1").out();
+    assertTrue(mpi.contains("python:      none\n") && mpi.contains("cuda:        none (CPU image)\n"), mpi);
+    String plain = run("runtimes", "show", "plain@3.12-1").out();
+    assertTrue(plain.contains("python:      not stated by this version; plain@3.12-2 (the same image) states 3.12\n")
+        && plain.contains("cuda:        none (CPU image)\n"), plain);
+  }
 }
