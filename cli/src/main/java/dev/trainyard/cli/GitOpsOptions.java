@@ -1,16 +1,25 @@
 package dev.trainyard.cli;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.trainyard.gitops.GitOpsException;
 import dev.trainyard.gitops.GitOpsLocation;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
-/** Options shared by {@code submit} and {@code prune}: which GitOps repository and branch, dry run, output. */
+/**
+ * Options shared by {@code submit} and {@code prune}: which GitOps repository and branch, dry run, output; and what
+ * both print about them (the repository and branch, the push, a failure).
+ */
 final class GitOpsOptions {
   /** Environment variable read when {@code --gitops} is not given. */
   static final String GITOPS_ENV = "TRAINYARD_GITOPS";
+
+  @Spec(Spec.Target.MIXEE) CommandSpec mixee;
 
   @Option(names = "--gitops", paramLabel = "URL|PATH",
       description = "the GitOps repository: https://, http://, file:// URL or a local path (default: $" + GITOPS_ENV + ")")
@@ -46,6 +55,29 @@ final class GitOpsOptions {
           + " Prefer " + "TRAINYARD_GITOPS_TOKEN or a git credential helper (a URL ends up in shell history and CI logs)");
     }
     return location;
+  }
+
+  /** A failed submit or prune: usage (exit 2) or environment (exit 3), as text or JSON per {@code --output}. */
+  int failure(GitOpsException e) {
+    return Reporting.failure(mixee, output, e.getMessage(), e.hint(), e.isUsage() ? 2 : Main.EXIT_ENVIRONMENT);
+  }
+
+  /** "URL (branch)", as the text output names the repository. */
+  String where(GitOpsLocation location) {
+    return location.shown() + " (" + branch + ")";
+  }
+
+  /** The JSON fields {@code gitops}, {@code branch}, {@code dryRun}, {@code pushed} and {@code commit} (null when none), in this order. */
+  void putPush(ObjectNode root, GitOpsLocation location, boolean dryRun, boolean pushed, Optional<String> commit) {
+    root.put("gitops", location.shown()).put("branch", branch).put("dryRun", dryRun).put("pushed", pushed);
+    commit.ifPresentOrElse(c -> root.put("commit", c), () -> root.putNull("commit"));
+  }
+
+  /** Prints {@code root} on stdout; exit 1 when the result has errors, else 0. */
+  int printJson(ObjectNode root, boolean errors) {
+    mixee.commandLine().getOut().println(root.toPrettyString());
+    mixee.commandLine().getOut().flush();
+    return errors ? 1 : 0;
   }
 
   /**

@@ -63,7 +63,7 @@ final class PruneCommand implements Callable<Integer> {
       PruneResult result = new Pruner(GitOpsOptions.cacheRoot(env), env, Clock.systemUTC()).prune(request);
       return gitops.output == CompileOptions.OutputFormat.json ? json(result, location) : text(result, location);
     } catch (GitOpsException e) {
-      return Reporting.failure(spec, gitops.output, e.getMessage(), e.hint(), e.isUsage() ? 2 : Main.EXIT_ENVIRONMENT);
+      return gitops.failure(e);
     }
   }
 
@@ -81,7 +81,7 @@ final class PruneCommand implements Callable<Integer> {
   private int text(PruneResult result, GitOpsLocation location) {
     PrintWriter out = spec.commandLine().getOut();
     DiagnosticPrinter.printText(result.diagnostics(), spec.commandLine().getErr());
-    String where = location.shown() + " (" + gitops.branch + ")";
+    String where = gitops.where(location);
     if (result.hasErrors()) {
       spec.commandLine().getErr().println("nothing was removed from " + where);
       return 1;
@@ -104,10 +104,7 @@ final class PruneCommand implements Callable<Integer> {
     for (RunFolder r : result.pruned()) {
       list.addObject().put("name", r.run()).put("cluster", r.cluster()).put("namespace", r.namespace()).put("path", r.path());
     }
-    root.put("gitops", location.shown()).put("branch", gitops.branch).put("dryRun", gitops.dryRun).put("pushed", result.pushed());
-    result.commit().ifPresentOrElse(c -> root.put("commit", c), () -> root.putNull("commit"));
-    spec.commandLine().getOut().println(root.toPrettyString());
-    spec.commandLine().getOut().flush();
-    return result.hasErrors() ? 1 : 0;
+    gitops.putPush(root, location, gitops.dryRun, result.pushed(), result.commit());
+    return gitops.printJson(root, result.hasErrors());
   }
 }

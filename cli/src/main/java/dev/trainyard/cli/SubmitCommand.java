@@ -78,7 +78,7 @@ final class SubmitCommand implements Callable<Integer> {
       selection = changedSince != null ? ChangedJobs.since(Path.of(""), changedSince)
           : new ChangedJobs.Selection(named ? trainYamls : List.of(Path.of("train.yaml")), List.of());
     } catch (GitOpsException e) {
-      return Reporting.failure(spec, gitops.output, e.getMessage(), e.hint(), e.isUsage() ? 2 : Main.EXIT_ENVIRONMENT);
+      return gitops.failure(e);
     }
     warnings = selection.warnings();
     List<Path> files = selection.trainYamls();
@@ -92,7 +92,7 @@ final class SubmitCommand implements Callable<Integer> {
       SubmitResult result = new Submitter(GitOpsOptions.cacheRoot(env), env, Clock.systemUTC()).submit(request);
       return gitops.output == CompileOptions.OutputFormat.json ? json(result, location) : text(result, location);
     } catch (GitOpsException e) {
-      return Reporting.failure(spec, gitops.output, e.getMessage(), e.hint(), e.isUsage() ? 2 : Main.EXIT_ENVIRONMENT);
+      return gitops.failure(e);
     }
   }
 
@@ -101,14 +101,12 @@ final class SubmitCommand implements Callable<Integer> {
     if (gitops.output == CompileOptions.OutputFormat.json) {
       ObjectNode root = DiagnosticPrinter.toJson(warnings);
       root.putArray("runs");
-      root.put("gitops", location.shown()).put("branch", gitops.branch).put("dryRun", gitops.dryRun).put("pushed", false);
-      root.putNull("commit");
+      gitops.putPush(root, location, gitops.dryRun, false, Optional.empty());
       root.put("attempts", 0).put("note", message);
-      spec.commandLine().getOut().println(root.toPrettyString());
-    } else {
-      DiagnosticPrinter.printText(warnings, spec.commandLine().getErr());
-      spec.commandLine().getOut().println(message);
+      return gitops.printJson(root, false);
     }
+    DiagnosticPrinter.printText(warnings, spec.commandLine().getErr());
+    spec.commandLine().getOut().println(message);
     spec.commandLine().getOut().flush();
     return 0;
   }
@@ -124,7 +122,7 @@ final class SubmitCommand implements Callable<Integer> {
       out.println(Reporting.summary(run.job()) + " — " + outcome(run.outcome()));
     }
     int fresh = result.newRuns().size();
-    String where = location.shown() + " (" + gitops.branch + ")";
+    String where = gitops.where(location);
     if (fresh == 0) {
       boolean pruned = result.runs().stream().anyMatch(r -> r.outcome() == SubmittedRun.Outcome.PRUNED);
       out.println("nothing to submit: every run is already in " + where + (pruned ? " or already ran there and was pruned" : ""));
@@ -160,11 +158,8 @@ final class SubmitCommand implements Callable<Integer> {
       Reporting.runJson(o, run.job());
       o.put("outcome", run.outcome().name().toLowerCase(java.util.Locale.ROOT)).put("trainYaml", run.trainYaml()).put("path", run.folder().path());
     }
-    root.put("gitops", location.shown()).put("branch", gitops.branch).put("dryRun", result.dryRun()).put("pushed", result.pushed());
-    result.commit().ifPresentOrElse(c -> root.put("commit", c), () -> root.putNull("commit"));
+    gitops.putPush(root, location, result.dryRun(), result.pushed(), result.commit());
     root.put("attempts", result.attempts());
-    spec.commandLine().getOut().println(root.toPrettyString());
-    spec.commandLine().getOut().flush();
-    return result.hasErrors() ? 1 : 0;
+    return gitops.printJson(root, result.hasErrors());
   }
 }

@@ -14,16 +14,11 @@ import picocli.CommandLine;
 /** {@code status}/{@code logs} options checked before any cluster is contacted: stall threshold and namespace. */
 class StatusOptionsTest {
 
-    static final String PLATFORM = """
-            apiVersion: trainyard.dev/v1
-            kind: Platform
-            clusters: [{name: prod}]
-            namespaces: [{name: team-a, cluster: prod, defaultQueue: q}]
-            queues:
-              resourceFlavors: [{name: f}]
-              clusterQueues: [{name: cq, flavors: [{name: f, quota: {cpu: "8"}}]}]
-              localQueues: [{name: q, namespace: team-a, clusterQueue: cq}]
-            """;
+    /** The smallest platform.yaml the loader accepts (one cluster, namespace, flavor and queue), one flow mapping. */
+    static final String PLATFORM = "{apiVersion: trainyard.dev/v1, kind: Platform, clusters: [{name: prod}],"
+            + " namespaces: [{name: team-a, cluster: prod, defaultQueue: q}], queues: {resourceFlavors: [{name: f}],"
+            + " clusterQueues: [{name: cq, flavors: [{name: f, quota: {cpu: '8'}}]}],"
+            + " localQueues: [{name: q, namespace: team-a, clusterQueue: cq}]}%s}\n";
 
     @TempDir Path dir;
 
@@ -35,7 +30,7 @@ class StatusOptionsTest {
 
     private Path platform(String extra) throws Exception {
         Path file = dir.resolve("platform.yaml");
-        Files.writeString(file, PLATFORM + extra);
+        Files.writeString(file, PLATFORM.formatted(extra.isEmpty() ? "" : ", " + extra));
         return file;
     }
 
@@ -43,7 +38,7 @@ class StatusOptionsTest {
     @DisplayName("stall threshold: --stall-after, else --platform's status.stallAfter (the controller's), else 10m")
     void stallAfterSources() throws Exception {
         assertEquals(Duration.ofMinutes(10), stallAfter());
-        Path withStall = platform("status: {stallAfter: 25m}\n");
+        Path withStall = platform("status: {stallAfter: 25m}");
         assertEquals(Duration.ofMinutes(25), stallAfter("--platform", withStall.toString()));
         assertEquals(Duration.ofMinutes(3), stallAfter("--platform", withStall.toString(), "--stall-after", "3m"));
         assertEquals(Duration.ofMinutes(10), stallAfter("--platform", platform("").toString()));
@@ -52,7 +47,7 @@ class StatusOptionsTest {
     @Test
     @DisplayName("a --platform that does not load is an input error (exit 1) with its diagnostics, before the cluster")
     void badPlatform() throws Exception {
-        Path bad = platform("status: {stallAfter: soon}\n");
+        Path bad = platform("status: {stallAfter: soon}");
         StatusTableTest.Result r = StatusTableTest.run("status", "--platform", bad.toString(), "--kubeconfig",
                 dir.resolve("none").toString());
         assertEquals(1, r.code(), r.err());

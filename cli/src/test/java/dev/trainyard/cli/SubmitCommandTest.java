@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.trainyard.compiler.testing.TrainProject;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -58,6 +59,9 @@ class SubmitCommandTest {
     assertEquals("new", j.at("/runs/0/outcome").asText());
     assertTrue(j.at("/runs/0/path").asText().startsWith("clusters/local/default/demo-"), r.out());
     assertEquals(2, j.at("/runs/0/nodes").asInt());
+    assertEquals(List.of("gitops", "branch", "dryRun", "pushed", "commit", "attempts"), tail(j, 6), r.out());
+    assertTrue(j.get("dryRun").asBoolean() && !j.get("pushed").asBoolean() && j.get("commit").isNull(), r.out());
+    assertEquals("main", j.get("branch").asText());
     assertTrue(j.at("/dryRun").asBoolean());
     assertFalse(j.at("/pushed").asBoolean());
     assertTrue(j.at("/commit").isNull());
@@ -131,6 +135,12 @@ class SubmitCommandTest {
     MainTest.Run unknown = MainTest.run("prune", "--gitops", bare.toString(), "demo-000000");
     assertEquals(1, unknown.exit());
     assertTrue(unknown.err().startsWith("trainyard prune: error[E801]: no run \"demo-000000\" in the GitOps repo\n"), unknown.err());
+    MainTest.Run dry = MainTest.run("prune", "--gitops", bare.toString(), run, "--dry-run", "--output", "json");
+    assertEquals(0, dry.exit(), dry.err());
+    JsonNode plan = new ObjectMapper().readTree(dry.out());
+    assertEquals(List.of("pruned", "gitops", "branch", "dryRun", "pushed", "commit"), tail(plan, 6), dry.out());
+    assertEquals(run, plan.at("/pruned/0/name").asText());
+    assertTrue(plan.get("dryRun").asBoolean() && !plan.get("pushed").asBoolean() && plan.get("commit").isNull(), dry.out());
     MainTest.Run pruned = MainTest.run("prune", "--gitops", bare.toString(), run);
     assertEquals(0, pruned.exit(), pruned.err());
     assertTrue(pruned.out().startsWith("prune clusters/local/default/" + run + "\ncommitted "), pruned.out());
@@ -162,5 +172,12 @@ class SubmitCommandTest {
     MainTest.Run r = MainTest.run("prune", "--gitops", bare.toString(), "--older-than", "soon");
     assertEquals(2, r.exit());
     assertTrue(r.err().startsWith("trainyard: --older-than \"soon\" is not a duration"), r.err());
+  }
+
+  /** The last {@code n} field names of {@code node}, in order. */
+  static List<String> tail(JsonNode node, int n) {
+    List<String> names = new java.util.ArrayList<>();
+    node.fieldNames().forEachRemaining(names::add);
+    return names.subList(names.size() - n, names.size());
   }
 }
