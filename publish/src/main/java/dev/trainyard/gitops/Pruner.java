@@ -15,6 +15,7 @@ import java.util.Optional;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Function;
 
 /**
  * {@code trainyard prune}: removes runs' folders from the GitOps repository in one commit (pushed with retry),
@@ -40,11 +41,7 @@ public final class Pruner {
    * @throws GitOpsException when the GitOps repository cannot be reached, read or written (exit 3)
    */
   public PruneResult prune(PruneRequest request) throws GitOpsException {
-    try (GitOpsRepository repo = GitOpsRepository.mirror(request.gitops(), cacheRoot, env)) {
-      Publisher.Published<List<RunFolder>> done = new Publisher(repo, request.branch())
-          .publish(base -> plan(request, base.orElseGet(EmptySnapshot::new)), request.dryRun());
-      return new PruneResult(done.change().summary(), done.change().diagnostics(), done.commit(), done.pushed(), done.attempts());
-    }
+    return publish(request.gitops(), request.branch(), base -> plan(request, base), request.dryRun());
   }
 
   /**
@@ -57,9 +54,15 @@ public final class Pruner {
    * @throws GitOpsException when the GitOps repository cannot be reached, read or written
    */
   public PruneResult pruneIfPresent(GitOpsLocation gitops, String branch, Collection<RunFolder> runs) throws GitOpsException {
+    return publish(gitops, branch, base -> present(runs, base), false);
+  }
+
+  /** One prune commit on {@code branch} of {@code gitops}'s mirror, planned from its tip (empty: no branch yet). */
+  private PruneResult publish(GitOpsLocation gitops, String branch, Function<Snapshot, Change<List<RunFolder>>> plan,
+      boolean dryRun) throws GitOpsException {
     try (GitOpsRepository repo = GitOpsRepository.mirror(gitops, cacheRoot, env)) {
       Publisher.Published<List<RunFolder>> done = new Publisher(repo, branch)
-          .publish(base -> present(runs, base.orElseGet(EmptySnapshot::new)), false);
+          .publish(base -> plan.apply(base.orElseGet(EmptySnapshot::new)), dryRun);
       return new PruneResult(done.change().summary(), done.change().diagnostics(), done.commit(), done.pushed(), done.attempts());
     }
   }

@@ -58,13 +58,23 @@ public final class Submitter {
   }
 
   SubmitResult submit(SubmitRequest request, Publisher.BeforePush beforePush) throws GitOpsException {
-    try (GitOpsRepository repo = GitOpsRepository.mirror(request.gitops(), cacheRoot, env)) {
+    try (GitOpsRepository repo = mirror(request.gitops())) {
       List<Diagnostic> diagnostics = new ArrayList<>();
       Publisher publisher = new Publisher(repo, request.branch(), java.util.random.RandomGenerator.getDefault(), beforePush);
       Publisher.Published<List<SubmittedRun>> done = publisher.publish(base -> plan(request, base.orElseGet(EmptySnapshot::new)), request.dryRun());
       diagnostics.addAll(done.change().diagnostics());
       return new SubmitResult(done.change().summary(), diagnostics, done.commit(), done.pushed(), done.attempts(), request.dryRun());
     }
+  }
+
+  /**
+   * The bare mirror of {@code gitops} in this submitter's cache, opened and locked as {@link GitOpsRepository#mirror}
+   * does, with this submitter's environment for credentials; the caller closes it.
+   *
+   * @throws GitOpsException when the cache folder cannot be created or stays locked
+   */
+  public GitOpsRepository mirror(GitOpsLocation gitops) throws GitOpsException {
+    return GitOpsRepository.mirror(gitops, cacheRoot, env);
   }
 
   /**

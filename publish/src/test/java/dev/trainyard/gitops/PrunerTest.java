@@ -8,10 +8,8 @@ import dev.trainyard.compiler.diagnostic.Diagnostic;
 import dev.trainyard.compiler.diagnostic.DiagnosticCode;
 import dev.trainyard.compiler.testing.TrainProject;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -22,31 +20,25 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** {@code prune} against real bare repositories, checked with the git CLI and kustomize. */
 class PrunerTest {
-  static final Instant T0 = Instant.parse("2026-12-01T09:00:00Z");
+  static final Instant T0 = GitOpsFixture.T0;
   @TempDir Path temp;
-  Path bare;
-  TrainProject project;
+  GitOpsFixture fixture;
 
   @BeforeEach
   void setUp() {
-    bare = GitCli.bare(temp.resolve("gitops.git"));
-    project = TrainProject.create(temp, "run: torchrun train.py\n");
+    fixture = new GitOpsFixture(temp, "run: torchrun train.py\n");
   }
 
   String submit(boolean rerun, Instant at) throws GitOpsException {
-    SubmitRequest r = new SubmitRequest(List.of(project.trainYaml()), location(), "main", Optional.empty(), Optional.empty(),
-        Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), rerun, false);
-    SubmitResult result = new Submitter(temp.resolve("cache"), Map.of(), Clock.fixed(at, ZoneOffset.UTC)).submit(r);
-    return result.runs().get(0).folder().run();
+    return fixture.submitter(at).submit(fixture.request(fixture.project.trainYaml(), rerun, false)).runs().get(0).folder().run();
   }
 
   PruneResult prune(Instant at, List<String> runs, Optional<Duration> olderThan) throws GitOpsException {
-    return new Pruner(temp.resolve("cache"), Map.of(), Clock.fixed(at, ZoneOffset.UTC))
-        .prune(new PruneRequest(location(), "main", runs, olderThan, Optional.empty(), false));
+    return fixture.pruner(at).prune(new PruneRequest(location(), "main", runs, olderThan, Optional.empty(), false));
   }
 
   GitOpsLocation location() {
-    return GitOpsLocation.parse(bare.toString(), Path.of(""));
+    return fixture.location();
   }
 
   @Test
@@ -57,16 +49,16 @@ class PrunerTest {
     PruneResult result = prune(T0.plusSeconds(20), List.of(first), Optional.empty());
     assertTrue(result.pushed());
     assertEquals(List.of(first), result.pruned().stream().map(RunFolder::run).toList());
-    assertEquals("trainyard prune: " + first, GitCli.log(bare).get(0));
-    List<String> files = GitCli.files(bare);
+    assertEquals("trainyard prune: " + first, GitCli.log(fixture.bare).get(0));
+    List<String> files = GitCli.files(fixture.bare);
     assertFalse(files.stream().anyMatch(f -> f.contains("/" + first + "/")), files.toString());
     assertTrue(files.stream().anyMatch(f -> f.contains("/" + second + "/")), files.toString());
-    assertEquals("default/" + first + "\n", GitCli.show(bare, "clusters/local/pruned-runs.txt"));
+    assertEquals("default/" + first + "\n", GitCli.show(fixture.bare, "clusters/local/pruned-runs.txt"));
     assertEquals("apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n- _queues\n- " + second + "\n",
-        GitCli.show(bare, "clusters/local/default/kustomization.yaml"));
-    assertEquals("local/default/" + first, GitCli.git(bare, "log", "-1", "--format=%(trailers:key=Trainyard-Pruned,valueonly)", "main").strip());
+        GitCli.show(fixture.bare, "clusters/local/default/kustomization.yaml"));
+    assertEquals("local/default/" + first, GitCli.git(fixture.bare, "log", "-1", "--format=%(trailers:key=Trainyard-Pruned,valueonly)", "main").strip());
     Path checkout = temp.resolve("checkout");
-    GitCli.git(temp, "clone", "-q", bare.toString(), checkout.toString());
+    GitCli.git(temp, "clone", "-q", fixture.bare.toString(), checkout.toString());
     List<String> objects = Kustomize.objects(Kustomize.build(checkout.resolve("clusters/local")));
     assertTrue(objects.contains("JobSet/" + second) && !objects.contains("JobSet/" + first), objects.toString());
   }
@@ -76,29 +68,29 @@ class PrunerTest {
   void ifPresent() throws Exception {
     String first = submit(false, T0);
     String second = submit(true, T0.plusSeconds(10));
-    Pruner pruner = new Pruner(temp.resolve("cache"), Map.of(), Clock.fixed(T0.plusSeconds(20), ZoneOffset.UTC));
-    int commits = GitCli.log(bare).size();
+    Pruner pruner = fixture.pruner(T0.plusSeconds(20));
+    int commits = GitCli.log(fixture.bare).size();
     List<RunFolder> asked = List.of(new RunFolder("local", "default", first), new RunFolder("local", "default", "gone-abcdef"),
         new RunFolder("local", "other", second));
     PruneResult result = pruner.pruneIfPresent(location(), "main", asked);
     assertTrue(result.pushed());
     assertEquals(List.of(first), result.pruned().stream().map(RunFolder::run).toList(), "a run is matched by namespace too");
     assertTrue(result.diagnostics().isEmpty(), result.diagnostics().toString());
-    assertEquals(commits + 1, GitCli.log(bare).size());
-    assertEquals("trainyard prune: " + first, GitCli.log(bare).get(0));
-    assertEquals("default/" + first + "\n", GitCli.show(bare, "clusters/local/pruned-runs.txt"));
-    assertTrue(GitCli.files(bare).stream().anyMatch(f -> f.contains("/" + second + "/")));
+    assertEquals(commits + 1, GitCli.log(fixture.bare).size());
+    assertEquals("trainyard prune: " + first, GitCli.log(fixture.bare).get(0));
+    assertEquals("default/" + first + "\n", GitCli.show(fixture.bare, "clusters/local/pruned-runs.txt"));
+    assertTrue(GitCli.files(fixture.bare).stream().anyMatch(f -> f.contains("/" + second + "/")));
     PruneResult again = pruner.pruneIfPresent(location(), "main", asked);
     assertFalse(again.pushed());
     assertTrue(again.pruned().isEmpty() && again.commit().isEmpty());
-    assertEquals(commits + 1, GitCli.log(bare).size(), "nothing left to prune: no commit");
+    assertEquals(commits + 1, GitCli.log(fixture.bare).size(), "nothing left to prune: no commit");
   }
 
   @Test
   @DisplayName("a run name that does not exist is diagnostic E801 with the runs of that job as a hint, and nothing is removed")
   void unknownRun() throws Exception {
     String run = submit(false, T0);
-    String head = GitCli.git(bare, "rev-parse", "main").strip();
+    String head = GitCli.git(fixture.bare, "rev-parse", "main").strip();
     PruneResult result = prune(T0, List.of(run, "demo-ffffff"), Optional.empty());
     assertTrue(result.hasErrors());
     Diagnostic d = result.diagnostics().get(0);
@@ -106,7 +98,7 @@ class PrunerTest {
     assertEquals("no run \"demo-ffffff\" in the GitOps repo", d.message());
     assertEquals("runs with that job name: " + run, d.hint());
     assertFalse(result.pushed());
-    assertEquals(head, GitCli.git(bare, "rev-parse", "main").strip());
+    assertEquals(head, GitCli.git(fixture.bare, "rev-parse", "main").strip());
   }
 
   @Test
@@ -116,11 +108,11 @@ class PrunerTest {
     String young = submit(true, T0.plus(Duration.ofHours(2)));
     PruneResult result = prune(T0.plus(Duration.ofMinutes(150)), List.of(), Optional.of(Duration.ofHours(1)));
     assertEquals(List.of(old), result.pruned().stream().map(RunFolder::run).toList());
-    assertTrue(GitCli.files(bare).stream().anyMatch(f -> f.contains("/" + young + "/")));
+    assertTrue(GitCli.files(fixture.bare).stream().anyMatch(f -> f.contains("/" + young + "/")));
     PruneResult none = prune(T0.plus(Duration.ofMinutes(150)), List.of(), Optional.of(Duration.ofHours(1)));
     assertTrue(none.pruned().isEmpty());
     assertFalse(none.pushed(), "nothing left to prune: no commit");
-    assertEquals(4, GitCli.log(bare).size() + 1, "submit, rerun, prune: three commits");
+    assertEquals(4, GitCli.log(fixture.bare).size() + 1, "submit, rerun, prune: three commits");
   }
 
   @Test
@@ -135,9 +127,9 @@ class PrunerTest {
   @DisplayName("a run without created-at (written by plain compile) is left by --older-than with warning W802")
   void withoutCreatedAt() throws Exception {
     Path out = temp.resolve("compiled");
-    var tree = TrainProject.tree(project.compile(Optional.empty()));
+    var tree = TrainProject.tree(fixture.project.compile(Optional.empty()));
     Map<String, String> files = new java.util.TreeMap<>(tree.files());
-    GitCli.pushFiles(bare, temp.resolve("ops"), files, "compiled by hand");
+    GitCli.pushFiles(fixture.bare, temp.resolve("ops"), files, "compiled by hand");
     PruneResult result = prune(T0, List.of(), Optional.of(Duration.ofSeconds(1)));
     assertTrue(result.pruned().isEmpty());
     assertEquals(List.of(DiagnosticCode.RUN_WITHOUT_CREATION_TIME), result.diagnostics().stream().map(Diagnostic::code).toList());
@@ -149,12 +141,12 @@ class PrunerTest {
   void resubmitAfterPrune() throws Exception {
     String run = submit(false, T0);
     prune(T0.plusSeconds(5), List.of(run), Optional.empty());
-    String head = GitCli.git(bare, "rev-parse", "main").strip();
-    SubmitRequest again = new SubmitRequest(List.of(project.trainYaml()), location(), "main", Optional.empty(), Optional.empty(),
+    String head = GitCli.git(fixture.bare, "rev-parse", "main").strip();
+    SubmitRequest again = new SubmitRequest(List.of(fixture.project.trainYaml()), location(), "main", Optional.empty(), Optional.empty(),
         Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), false, false);
-    SubmitResult result = new Submitter(temp.resolve("cache"), Map.of(), Clock.fixed(T0.plusSeconds(9), ZoneOffset.UTC)).submit(again);
+    SubmitResult result = fixture.submitter(T0.plusSeconds(9)).submit(again);
     assertEquals(SubmittedRun.Outcome.PRUNED, result.runs().get(0).outcome());
-    assertEquals(head, GitCli.git(bare, "rev-parse", "main").strip());
+    assertEquals(head, GitCli.git(fixture.bare, "rev-parse", "main").strip());
     String rerun = submit(true, T0.plusSeconds(10));
     assertFalse(rerun.equals(run));
   }
@@ -165,8 +157,8 @@ class PrunerTest {
     String run = submit(false, T0);
     prune(T0, List.of(run), Optional.empty());
     assertEquals("apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n- _queues\n",
-        GitCli.show(bare, "clusters/local/default/kustomization.yaml"));
-    assertTrue(GitCli.show(bare, "clusters/local/kustomization.yaml").contains("- default\n"));
+        GitCli.show(fixture.bare, "clusters/local/default/kustomization.yaml"));
+    assertTrue(GitCli.show(fixture.bare, "clusters/local/kustomization.yaml").contains("- default\n"));
   }
 
   @Test
@@ -178,8 +170,7 @@ class PrunerTest {
     assertFalse(again.hasErrors());
     assertEquals(List.of(DiagnosticCode.ALREADY_PRUNED), again.diagnostics().stream().map(Diagnostic::code).toList());
     assertFalse(again.pushed());
-    PruneResult nowhere = new Pruner(temp.resolve("cache"), Map.of(), Clock.fixed(T0, ZoneOffset.UTC))
-        .prune(new PruneRequest(location(), "main", List.of(), Optional.of(Duration.ofSeconds(1)), Optional.of("nope"), false));
+    PruneResult nowhere = fixture.pruner(T0).prune(new PruneRequest(location(), "main", List.of(), Optional.of(Duration.ofSeconds(1)), Optional.of("nope"), false));
     assertEquals(List.of(DiagnosticCode.UNKNOWN_CLUSTER), nowhere.diagnostics().stream().map(Diagnostic::code).toList());
     assertEquals("clusters: local", nowhere.diagnostics().get(0).hint());
   }
@@ -188,12 +179,12 @@ class PrunerTest {
   @DisplayName("prune keeps hand-written files and entries of the namespace root")
   void foreignContentKept() throws Exception {
     String run = submit(false, T0);
-    String root = GitCli.show(bare, "clusters/local/default/kustomization.yaml").replace("resources:\n", "resources:\n- handmade.yaml\n");
-    GitCli.pushFiles(bare, temp.resolve("ops"), Map.of("clusters/local/default/handmade.yaml", "kind: ConfigMap\n",
+    String root = GitCli.show(fixture.bare, "clusters/local/default/kustomization.yaml").replace("resources:\n", "resources:\n- handmade.yaml\n");
+    GitCli.pushFiles(fixture.bare, temp.resolve("ops"), Map.of("clusters/local/default/handmade.yaml", "kind: ConfigMap\n",
         "clusters/local/default/kustomization.yaml", root), "hand");
     prune(T0, List.of(run), Optional.empty());
-    assertTrue(GitCli.files(bare).contains("clusters/local/default/handmade.yaml"));
+    assertTrue(GitCli.files(fixture.bare).contains("clusters/local/default/handmade.yaml"));
     assertEquals("apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n- _queues\n- handmade.yaml\n",
-        GitCli.show(bare, "clusters/local/default/kustomization.yaml"));
+        GitCli.show(fixture.bare, "clusters/local/default/kustomization.yaml"));
   }
 }

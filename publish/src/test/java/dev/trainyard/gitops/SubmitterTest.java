@@ -10,9 +10,7 @@ import dev.trainyard.compiler.diagnostic.DiagnosticCode;
 import dev.trainyard.compiler.testing.TrainProject;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -23,15 +21,17 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** {@code submit} against real bare repositories over file://, checked with the real git CLI and kustomize. */
 class SubmitterTest {
-  static final Instant T0 = Instant.parse("2026-12-01T09:00:00Z");
+  static final Instant T0 = GitOpsFixture.T0;
   @TempDir Path temp;
+  GitOpsFixture fixture;
   Path bare;
   TrainProject project;
 
   @BeforeEach
   void setUp() {
-    bare = GitCli.bare(temp.resolve("gitops.git"));
-    project = TrainProject.create(temp, "run: torchrun train.py\nnodes: 2\n");
+    fixture = new GitOpsFixture(temp, "run: torchrun train.py\nnodes: 2\n");
+    bare = fixture.bare;
+    project = fixture.project;
   }
 
   SubmitResult submit(boolean rerun, Instant at) throws GitOpsException {
@@ -43,12 +43,11 @@ class SubmitterTest {
   }
 
   Submitter submitter(Instant at) {
-    return new Submitter(temp.resolve("cache"), Map.of(), Clock.fixed(at, ZoneOffset.UTC));
+    return fixture.submitter(at);
   }
 
   SubmitRequest request(boolean rerun, boolean dryRun) {
-    return new SubmitRequest(List.of(project.trainYaml()), GitOpsLocation.parse(bare.toString(), Path.of("")), "main", Optional.empty(),
-        Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), rerun, dryRun);
+    return fixture.request(project.trainYaml(), rerun, dryRun);
   }
 
   @Test
@@ -241,7 +240,7 @@ class SubmitterTest {
     Path examples = Path.of(System.getProperty("trainyard.repo.root", "..")).resolve("examples");
     GitCli.pushFiles(bare, temp.resolve("ops"), Map.of("platform.yaml", Files.readString(examples.resolve("platform.yaml")),
         "runtimes/README.md", "platform runtimes\n"), "platform");
-    SubmitRequest override = new SubmitRequest(List.of(project.trainYaml()), GitOpsLocation.parse(bare.toString(), Path.of("")), "main",
+    SubmitRequest override = new SubmitRequest(List.of(project.trainYaml()), fixture.location(), "main",
         Optional.of(examples.resolve("platform.yaml")), Optional.of(temp), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), true, false);
     SubmitResult refused = submitter(T0).submit(override);
     assertEquals(List.of(DiagnosticCode.PLATFORM_OVERRIDE_REFUSED, DiagnosticCode.PLATFORM_OVERRIDE_REFUSED), codes(refused, true));
@@ -254,7 +253,7 @@ class SubmitterTest {
   @DisplayName("a --branch the repository does not have is a usage error naming its branches; an empty repository takes any")
   void missingBranch() throws Exception {
     submit(false, T0);
-    SubmitRequest other = new SubmitRequest(List.of(project.trainYaml()), GitOpsLocation.parse(bare.toString(), Path.of("")), "mian",
+    SubmitRequest other = new SubmitRequest(List.of(project.trainYaml()), fixture.location(), "mian",
         Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), false, false);
     GitOpsException e = org.junit.jupiter.api.Assertions.assertThrows(GitOpsException.class, () -> submitter(T0).submit(other));
     assertTrue(e.isUsage());
@@ -267,7 +266,7 @@ class SubmitterTest {
   void duplicateFiles() throws Exception {
     Path again = project.trainYaml().getParent().resolve("./train.yaml");
     Path link = java.nio.file.Files.createSymbolicLink(temp.resolve("link"), project.trainYaml().getParent());
-    SubmitRequest twice = new SubmitRequest(List.of(project.trainYaml(), again, link.resolve("train.yaml")), GitOpsLocation.parse(bare.toString(), Path.of("")), "main",
+    SubmitRequest twice = new SubmitRequest(List.of(project.trainYaml(), again, link.resolve("train.yaml")), fixture.location(), "main",
         Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), false, false);
     SubmitResult result = submitter(T0).submit(twice);
     assertEquals(1, result.runs().size());

@@ -29,15 +29,12 @@ import java.util.Optional;
  * No changed job: an empty preview that says so, without touching the GitOps repo.
  */
 public final class SourcePreview {
-  private final Path cacheRoot;
-  private final Map<String, String> env;
-  private final Clock clock;
+  /** Plans exactly as {@code submit} does, on the same mirror cache, environment and clock. */
+  private final Submitter submitter;
 
   /** @see Submitter#Submitter(Path, Map, Clock) */
   public SourcePreview(Path cacheRoot, Map<String, String> env, Clock clock) {
-    this.cacheRoot = cacheRoot;
-    this.env = Map.copyOf(env);
-    this.clock = clock;
+    this.submitter = new Submitter(cacheRoot, env, clock);
   }
 
   /**
@@ -66,8 +63,8 @@ public final class SourcePreview {
     // submit inspects it, uncommitted and untracked files next to train.yaml included (E305).
     SubmitRequest submit = new SubmitRequest(List.copyOf(files.keySet()), r.gitops(), r.branch(), r.platform(), r.runtimes(), r.sourceRepo(),
         Optional.empty(), r.cluster(), r.namespace(), false, true);
-    try (GitOpsRepository mirror = GitOpsRepository.mirror(r.gitops(), cacheRoot, env)) {
-      SubmitPlan plan = new Submitter(cacheRoot, env, clock).plan(submit, mirror);
+    try (GitOpsRepository mirror = submitter.mirror(r.gitops())) {
+      SubmitPlan plan = submitter.plan(submit, mirror);
       Snapshot base = plan.base() instanceof EmptySnapshot ? mirror.emptyTree() : plan.base();
       Snapshot after = plan.after() instanceof EmptySnapshot ? base : plan.after();
       StageResult<Platform> platform = PreviewPlatform.load(r.platform(), base);

@@ -5,6 +5,7 @@ import dev.trainyard.compiler.CompileResult;
 import dev.trainyard.compiler.Compiler;
 import dev.trainyard.compiler.SshSecretProvider;
 import dev.trainyard.compiler.testing.TrainProject;
+import dev.trainyard.gitops.GitCli;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -15,13 +16,11 @@ import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Real repositories for preview tests, made with the {@code git} CLI at fixed dates (so commit SHAs, run ids
@@ -37,29 +36,7 @@ final class PreviewRepos {
 
   /** Runs git in {@code dir} at time {@code when} (author and committer date); returns stdout; fails the test on an error. */
   static String git(Path dir, Instant when, String... args) {
-    List<String> command = new ArrayList<>(List.of("git", "-c", "user.name=Grace", "-c", "user.email=grace@example.com",
-        "-c", "init.defaultBranch=main", "-c", "safe.directory=*", "-c", "commit.gpgsign=false"));
-    command.addAll(List.of(args));
-    try {
-      ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true);
-      pb.environment().put("GIT_AUTHOR_DATE", when.toString());
-      pb.environment().put("GIT_COMMITTER_DATE", when.toString());
-      Process p = pb.start();
-      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      if (!p.waitFor(60, TimeUnit.SECONDS)) {
-        p.destroyForcibly();
-        throw new AssertionError("git " + String.join(" ", args) + " timed out");
-      }
-      if (p.exitValue() != 0) {
-        throw new AssertionError("git " + String.join(" ", args) + " failed (" + p.exitValue() + "):\n" + out);
-      }
-      return out;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new AssertionError(e);
-    }
+    return GitCli.git(dir, Map.of("GIT_AUTHOR_DATE", when.toString(), "GIT_COMMITTER_DATE", when.toString()), args);
   }
 
   /** A new work repository with {@code origin} set to {@link #REMOTE}. */
