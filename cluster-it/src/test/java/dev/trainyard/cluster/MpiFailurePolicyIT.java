@@ -34,7 +34,9 @@ class MpiFailurePolicyIT {
 
     static final String EXAMPLE = "infra-check";
     static final int NODE_PODS = 3;
-    private static final Pattern GRACE = Pattern.compile("\\n\\s*sleep (\\d+) &\\n");
+    /** launch.sh's waits after a failed mpirun: {@code grace=N} (every node answers), then {@code grace=N; why=} (one does not). */
+    private static final Pattern GRACE = Pattern.compile("\\n\\s*grace=(\\d+)\\n");
+    private static final Pattern DISRUPTED_WAIT = Pattern.compile("grace=(\\d+); why=");
 
     @Test
     @DisplayName("MPI: an evicted node pod restarts the run within the launcher's grace, counted against retries; the launcher's exit 1 after that does not fail it")
@@ -86,11 +88,20 @@ class MpiFailurePolicyIT {
         assertFalse(RunPods.jobFailed(cluster, namespace, name + "-node-0"), "only the launcher's Job failed");
     }
 
-    /** The grace the compiled launch.sh sleeps after a failed mpirun ({@code sleep N &}). */
+    /** The wait of the compiled launch.sh after a failed mpirun while every node pod's sshd answers. */
     static Duration launcherGrace(CompiledExample example) {
+        return seconds(example, GRACE);
+    }
+
+    /** The wait of the compiled launch.sh after a failed mpirun when a node pod's sshd does not answer. */
+    static Duration launcherDisruptedWait(CompiledExample example) {
+        return seconds(example, DISRUPTED_WAIT);
+    }
+
+    private static Duration seconds(CompiledExample example, Pattern pattern) {
         String script = example.configMapValue("-mpi", "launch.sh");
-        Matcher matcher = GRACE.matcher(script);
-        assertTrue(matcher.find(), "no grace sleep in the compiled launch.sh:\n" + script);
+        Matcher matcher = pattern.matcher(script);
+        assertTrue(matcher.find(), "no " + pattern + " in the compiled launch.sh:\n" + script);
         return Duration.ofSeconds(Long.parseLong(matcher.group(1)));
     }
 }

@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
+import io.fabric8.kubernetes.client.dsl.Resource;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -29,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * A node lost without an eviction, through the real controllers: the test deletes a kwok Node that pods run
  * on, as a cloud provider's node lifecycle controller deletes the Node of a VM that is gone. kube-controller-manager's
  * PodGC then finds the pods bound to a missing node (it looks every 20 s and waits 40 s of quarantine,
- * kubernetes v1.36 {@code pkg/controller/podgc/gc_controller.go}), sets phase Failed with condition
+ * so 40 to 80 s after the deletion; kubernetes v1.36 {@code pkg/controller/podgc/gc_controller.go}), sets phase Failed with condition
  * {@code DisruptionTarget} reason {@code DeletionByPodGC} and force-deletes them. The Job controller records
  * the failure (its finalizer holds the pod) and the compiled policy must restart the run, counted against
  * {@code retries}.
@@ -38,13 +39,21 @@ import org.junit.jupiter.api.io.TempDir;
  * land there): {@code examples/pytorch-ddp} (2 node pods, one per node; its PVC bound to a static PV by the
  * real PV controller) and {@code examples/infra-check} (MPI: the 3 node pods on the node that is lost, the
  * launcher on the node that stays). The torch rank that survives exits 1 at once, as a rank that lost its
- * peer does; the MPI launcher keeps running. One node loss serves both, as PodGC's timers dominate the time.
+ * peer does; the MPI launcher keeps running, as the compiled launch.sh does after a failed mpirun while a
+ * node pod's sshd does not answer (its long wait, read from the compiled script, must outlast the restart;
+ * LauncherGraceTest runs the script). One node loss serves both, as PodGC's timers dominate the time.
+ *
+ * <p>Not done here: a node marked unreachable by the node lifecycle controller. kwok heartbeats every node
+ * ({@code --manage-all-nodes}; its node-initialize stage sets Ready=True again whenever it is not), and the
+ * taint manager's eviction of such a node's pods (after the 300 s DefaultTolerationSeconds) only deletes
+ * them: with no kubelet they stay Running, and a Job with a podFailurePolicy counts a pod only once it is
+ * terminal, so the run restarts when the Node is deleted (this test) or tainted out-of-service.
  */
 @ExtendWith(KubeClusterExtension.class)
 class NodeLossIT {
 
     static final String POOL = "trainyard.dev/it-pool";
-    /** PodGC's worst case (20 s period + 40 s quarantine) plus the Job and JobSet controllers' reaction. */
+    /** PodGC's worst case (up to 20 s to notice, 40 s quarantine, up to 20 s to the next pass) plus the controllers. */
     static final Duration PODGC_TIMEOUT = Duration.ofSeconds(120);
 
     @Test
@@ -53,38 +62,92 @@ class NodeLossIT {
         String namespace = cluster.newNamespace();
         String lost = "lost-" + namespace;
         String kept = "kept-" + namespace;
-        FakeNodes.createTainted(cluster.client(), lost, POOL, namespace);
-        FakeNodes.createTainted(cluster.client(), kept, POOL, namespace);
         Map<String, String> disruptions = new ConcurrentHashMap<>();
         try (Watch watch = cluster.client().pods().inNamespace(namespace).watch(disruptionReasons(disruptions))) {
-            bindSnapshotClaim(cluster, namespace);
-            var torch = startTorch(cluster, namespace, temp.resolve("torch"));
-            var mpi = startMpi(cluster, namespace, temp.resolve("mpi"), lost, kept);
-            String torchName = torch.get().getMetadata().getName();
-            String mpiName = mpi.get().getMetadata().getName();
-            List<Pod> torchPods = RunPods.running(cluster, namespace, torchName, "node", 0, 2);
-            RunPods.running(cluster, namespace, mpiName, "node", 0, MpiFailurePolicyIT.NODE_PODS);
-            RunPods.running(cluster, namespace, mpiName, "launcher", 0, 1);
-            Pod survivor = torchPods.stream().filter(p -> kept.equals(p.getSpec().getNodeName())).findFirst().orElseThrow();
-
+            Runs runs = Runs.start(cluster, namespace, temp, lost, kept);
             cluster.client().nodes().withName(lost).delete();
             Instant deleted = Instant.now();
-            assertTrue(RunPods.exit1UnlessGone(cluster, namespace, survivor), "the surviving torch rank's pod is gone");
-            Eventually.await("both runs restarted after node " + lost + " was deleted", PODGC_TIMEOUT,
-                    () -> JobSets.restarts(torch.get()) >= 1 && JobSets.restarts(mpi.get()) >= 1,
-                    () -> "torch " + JobSets.describe(torch.get()) + "; mpi " + JobSets.describe(mpi.get()) + "; disruptions " + disruptions);
+            Duration took = runs.awaitBothRestarted(cluster, namespace, PODGC_TIMEOUT, disruptions);
+            Duration launcherWaits = MpiFailurePolicyIT.launcherDisruptedWait(runs.infraCheck());
             System.out.println("NodeLossIT: both runs restarted " + Duration.between(deleted, Instant.now()).toSeconds()
-                    + " s after the Node was deleted; disruption conditions seen: " + disruptions);
-
-            assertRestartedOnce(torch.get());
-            assertRestartedOnce(mpi.get());
-            assertEquals(2 + MpiFailurePolicyIT.NODE_PODS - 1, disruptions.values().stream().filter("DeletionByPodGC"::equals).count(),
+                    + " s after the Node was deleted (launch.sh waits " + launcherWaits.toSeconds() + " s when a node does not answer, else "
+                    + MpiFailurePolicyIT.launcherGrace(runs.infraCheck()).toSeconds() + " s); disruption conditions seen: " + disruptions);
+            assertTrue(took.compareTo(launcherWaits) < 0, "the MPI restart must come before launch.sh's wait for a lost node ends");
+            assertEquals(1 + MpiFailurePolicyIT.NODE_PODS, disruptions.values().stream().filter("DeletionByPodGC"::equals).count(),
                     "the lost node's pods (1 torch, 3 MPI) each got DisruptionTarget/DeletionByPodGC: " + disruptions);
         } finally {
-            cluster.client().nodes().withName(lost).delete();
-            cluster.client().nodes().withName(kept).delete();
-            cluster.client().persistentVolumes().withName(snapshotVolume(namespace)).delete();
+            cleanUp(cluster, namespace, lost, kept);
         }
+    }
+
+    @Test
+    @DisplayName("a NoExecute taint the pods do not tolerate (taint manager: DisruptionTarget/DeletionByTaintManager) restarts the torch and the MPI run on that node, each counted against retries")
+    void noExecuteTaintRestartsTorchAndMpiRuns(KubeCluster cluster, @TempDir Path temp) {
+        String namespace = cluster.newNamespace();
+        String drained = "drained-" + namespace;
+        String kept = "kept-" + namespace;
+        Map<String, String> disruptions = new ConcurrentHashMap<>();
+        try (Watch watch = cluster.client().pods().inNamespace(namespace).watch(disruptionReasons(disruptions))) {
+            Runs runs = Runs.start(cluster, namespace, temp, drained, kept);
+            cluster.client().nodes().withName(drained).edit(node -> {
+                node.getSpec().getTaints().add(new io.fabric8.kubernetes.api.model.TaintBuilder()
+                        .withKey("trainyard.dev/it-drain").withValue(namespace).withEffect("NoExecute").build());
+                return node;
+            });
+            Duration took = runs.awaitBothRestarted(cluster, namespace, RunPods.TIMEOUT, disruptions);
+            System.out.println("NodeLossIT: both runs restarted " + took.toMillis() + " ms after the NoExecute taint; " + disruptions);
+            assertEquals(1 + MpiFailurePolicyIT.NODE_PODS, disruptions.values().stream().filter("DeletionByTaintManager"::equals).count(),
+                    "the tainted node's pods (1 torch, 3 MPI) each got DisruptionTarget/DeletionByTaintManager: " + disruptions);
+        } finally {
+            cleanUp(cluster, namespace, drained, kept);
+        }
+    }
+
+    /**
+     * The two compiled runs in this test's pool of nodes {@code lost} and {@code kept}, running; {@code survivor}
+     * is the torch pod on {@code kept}.
+     */
+    record Runs(Resource<GenericKubernetesResource> torch, Resource<GenericKubernetesResource> mpi, CompiledExample infraCheck,
+            Pod survivor) {
+
+        static Runs start(KubeCluster cluster, String namespace, Path temp, String lost, String kept) {
+            FakeNodes.createTainted(cluster.client(), lost, POOL, namespace);
+            FakeNodes.createTainted(cluster.client(), kept, POOL, namespace);
+            bindSnapshotClaim(cluster, namespace);
+            var torch = startTorch(cluster, namespace, temp.resolve("torch"));
+            CompiledExample infraCheck = CompiledExample.compile(MpiFailurePolicyIT.EXAMPLE, temp.resolve("mpi"));
+            var mpi = startMpi(cluster, namespace, infraCheck, lost, kept);
+            String mpiName = mpi.get().getMetadata().getName();
+            List<Pod> torchPods = RunPods.running(cluster, namespace, torch.get().getMetadata().getName(), "node", 0, 2);
+            RunPods.running(cluster, namespace, mpiName, "node", 0, MpiFailurePolicyIT.NODE_PODS);
+            RunPods.running(cluster, namespace, mpiName, "launcher", 0, 1);
+            Pod survivor = torchPods.stream().filter(p -> kept.equals(p.getSpec().getNodeName())).findFirst()
+                    .orElseThrow(() -> new AssertionError("no torch pod on " + kept));
+            return new Runs(torch, mpi, infraCheck, survivor);
+        }
+
+        /**
+         * Ends the surviving torch rank with exit 1 (it lost its peer), then waits until both runs restarted once,
+         * counted, and not Failed; returns the time that took.
+         */
+        Duration awaitBothRestarted(KubeCluster cluster, String namespace, Duration timeout, Map<String, String> disruptions) {
+            Instant start = Instant.now();
+            assertTrue(RunPods.exit1UnlessGone(cluster, namespace, survivor), "the surviving torch rank's pod is gone");
+            Eventually.await("both runs restarted", timeout,
+                    () -> JobSets.restarts(torch.get()) >= 1 && JobSets.restarts(mpi.get()) >= 1,
+                    () -> "torch " + JobSets.describe(torch.get()) + "; mpi " + JobSets.describe(mpi.get()) + "; disruptions " + disruptions);
+            Duration took = Duration.between(start, Instant.now());
+            assertRestartedOnce(torch.get());
+            assertRestartedOnce(mpi.get());
+            return took;
+        }
+    }
+
+    static void cleanUp(KubeCluster cluster, String namespace, String... nodes) {
+        for (String node : nodes) {
+            cluster.client().nodes().withName(node).delete();
+        }
+        cluster.client().persistentVolumes().withName(snapshotVolume(namespace)).delete();
     }
 
     static void assertRestartedOnce(GenericKubernetesResource jobSet) {
@@ -94,7 +157,7 @@ class NodeLossIT {
     }
 
     /** pytorch-ddp, its 2 pods in this test's pool, one per node. */
-    static io.fabric8.kubernetes.client.dsl.Resource<GenericKubernetesResource> startTorch(KubeCluster cluster, String namespace, Path dir) {
+    static Resource<GenericKubernetesResource> startTorch(KubeCluster cluster, String namespace, Path dir) {
         CompiledExample torch = CompiledExample.compile("pytorch-ddp", dir);
         GenericKubernetesResource jobSet = RunPods.held(torch);
         JobSets.tolerate(jobSet, POOL, namespace);
@@ -104,9 +167,8 @@ class NodeLossIT {
     }
 
     /** infra-check, its node pods on {@code lost}, its launcher on {@code kept}. */
-    static io.fabric8.kubernetes.client.dsl.Resource<GenericKubernetesResource> startMpi(KubeCluster cluster, String namespace, Path dir,
-            String lost, String kept) {
-        CompiledExample mpi = CompiledExample.compile(MpiFailurePolicyIT.EXAMPLE, dir);
+    static Resource<GenericKubernetesResource> startMpi(KubeCluster cluster, String namespace,
+            CompiledExample mpi, String lost, String kept) {
         GenericKubernetesResource jobSet = RunPods.held(mpi);
         JobSets.tolerate(jobSet, POOL, namespace);
         JobSets.pinPods(jobSet, "node", "kubernetes.io/hostname", lost);
