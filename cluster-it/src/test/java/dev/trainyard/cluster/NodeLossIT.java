@@ -111,18 +111,24 @@ class NodeLossIT {
             Pod survivor) {
 
         static Runs start(KubeCluster cluster, String namespace, Path temp, String lost, String kept) {
+            long t0 = System.nanoTime();
             FakeNodes.createTainted(cluster.client(), lost, POOL, namespace);
             FakeNodes.createTainted(cluster.client(), kept, POOL, namespace);
+            long nodes = System.nanoTime();
             bindSnapshotClaim(cluster, namespace);
+            long claim = System.nanoTime();
             var torch = startTorch(cluster, namespace, temp.resolve("torch"));
             CompiledExample infraCheck = CompiledExample.compile(MpiFailurePolicyIT.EXAMPLE, temp.resolve("mpi"));
             var mpi = startMpi(cluster, namespace, infraCheck, lost, kept);
+            long applied = System.nanoTime();
             String mpiName = mpi.get().getMetadata().getName();
             List<Pod> torchPods = RunPods.running(cluster, namespace, torch.get().getMetadata().getName(), "node", 0, 2);
             RunPods.running(cluster, namespace, mpiName, "node", 0, MpiFailurePolicyIT.NODE_PODS);
             RunPods.running(cluster, namespace, mpiName, "launcher", 0, 1);
             Pod survivor = torchPods.stream().filter(p -> kept.equals(p.getSpec().getNodeName())).findFirst()
                     .orElseThrow(() -> new AssertionError("no torch pod on " + kept));
+            System.out.printf("NodeLossIT: set-up ms: nodes Ready %d, PVC Bound %d, compiled and applied %d, pods running %d%n",
+                    (nodes - t0) / 1_000_000, (claim - nodes) / 1_000_000, (applied - claim) / 1_000_000, (System.nanoTime() - applied) / 1_000_000);
             return new Runs(torch, mpi, infraCheck, survivor);
         }
 
