@@ -32,7 +32,7 @@ final class MpiFiles {
    * node was disrupted, but its pod may fail (and the run restart, deleting this pod) only much later: a
    * node that stops is NotReady after {@code --node-monitor-grace-period} (50 s), its Node deleted by the
    * cloud provider's node lifecycle controller, and its pods Failed by PodGC 40 to 80 s after that (a pass
-   * every 20 s, 40 s of quarantine: kubernetes v1.36 {@code pkg/controller/podgc}; NodeLossIT measured 73 s).
+   * every 20 s, 40 s of quarantine: kubernetes v1.36 {@code pkg/controller/podgc}; NodeLossIT measured 48 to 73 s).
    * 600 covers that several times over; a node that is never deleted fails the run after it, as a user error.
    */
   static final int DISRUPTED_NODE_WAIT_SECONDS = 600;

@@ -119,6 +119,27 @@ class LauncherGraceTest {
   }
 
   @Test
+  @DisplayName("a launcher that runs ranks itself (deepspeed) probes only the node pods' sshd, never its own host")
+  void launcherRunningRanksProbesOnlyNodePods() throws IOException {
+    CompileResult r = TrainProject.create(dir.resolve("ds"), "runtime: deepspeed\nnodes: 3\nresources: {gpus: 1}\nrun: python train.py\n").compile();
+    List<String> hosts = CaseCompile.hostfileLines(r).stream().map(l -> l.split(" ")[0]).toList();
+    String probed = CaseCompile.mpiFile(r, "launch.sh").lines().filter(l -> l.strip().startsWith("for host in ") && !l.contains("$("))
+        .findFirst().orElseThrow().strip();
+    assertEquals(3, hosts.size(), hosts.toString());
+    assertTrue(hosts.get(0).contains("-launcher-"), hosts.toString());
+    assertEquals("for host in " + hosts.get(1) + " " + hosts.get(2) + "; do", probed);
+  }
+
+  @Test
+  @DisplayName("a one-node deepspeed run (the launcher is the only rank host) probes nothing and waits the short grace")
+  void launcherAloneProbesNothing() throws IOException {
+    CompileResult r = TrainProject.create(dir.resolve("ds1"), "runtime: deepspeed\nnodes: 1\nresources: {gpus: 1}\nrun: python train.py\n").compile();
+    String launch = CaseCompile.mpiFile(r, "launch.sh");
+    assertFalse(launch.contains("/dev/tcp/"), launch);
+    assertTrue(launch.contains("  grace=45\n  why=\"no node pods\"\n  sleep \"$grace\" &\n"), launch);
+  }
+
+  @Test
   @DisplayName("the compiled sshd probe, run by the real timeout and bash, passes for a listening port and fails for a closed one")
   void probeWithRealSockets() throws IOException {
     ToolRun.require("timeout", "coreutils");
