@@ -24,10 +24,16 @@ final class RunPods {
 
     /** The compiled JobSet, unqueued, with the kwok labels of {@link FailurePolicyIT#compiledJobSet}. */
     static GenericKubernetesResource held(CompiledExample example) {
+        GenericKubernetesResource jobSet = heldWithoutKubelet(example);
+        JobSets.labelPods(jobSet, "trainyard.dev/kwok-on-delete", "fail");
+        return jobSet;
+    }
+
+    /** Like {@link #held}, but a deleted pod is not ended as a kubelet ends it (kwok removes it, or a stage holds it). */
+    static GenericKubernetesResource heldWithoutKubelet(CompiledExample example) {
         GenericKubernetesResource jobSet = example.jobSet();
         JobSets.unqueue(jobSet);
         JobSets.labelPods(jobSet, "trainyard.dev/kwok-outcome", "slow");
-        JobSets.labelPods(jobSet, "trainyard.dev/kwok-on-delete", "fail");
         JobSets.annotatePods(jobSet, "trainyard.dev/kwok-run-for", FailurePolicyIT.RUN_FOR);
         return jobSet;
     }
