@@ -27,7 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>The compiled {@code launch.sh} waits its grace ({@code sleep N &} after a failed mpirun) before it exits,
  * so that a disrupted node pod fails its own Job first: JobSet evaluates its rules in order over every failed
  * Job (jobset v0.12 {@code findFirstFailedPolicyRuleAndJob}), so {@code RestartOnDisruption} wins once the
- * node Job has failed, whatever the launcher does after.
+ * node Job has failed, whatever the launcher does after. One test proves that ordering deterministically by
+ * stopping the harness's JobSet controller (SIGSTOP, {@link PausedController}) until both Jobs have failed.
  */
 @ExtendWith(KubeClusterExtension.class)
 class MpiFailurePolicyIT {
@@ -39,8 +40,8 @@ class MpiFailurePolicyIT {
     private static final Pattern DISRUPTED_WAIT = Pattern.compile("grace=(\\d+); why=");
 
     @Test
-    @DisplayName("MPI: an evicted node pod restarts the run within the launcher's grace, counted against retries; the launcher's exit 1 after that does not fail it")
-    void evictedNodePodRestartsDespiteLauncherExit(KubeCluster cluster, @TempDir Path temp) {
+    @DisplayName("MPI: an evicted node pod restarts the run well within the launcher's grace (so its exit 1, due at the grace's end, finds its pod gone), counted against retries")
+    void evictedNodePodRestartsWithinTheGrace(KubeCluster cluster, @TempDir Path temp) {
         String namespace = cluster.newNamespace();
         CompiledExample example = CompiledExample.compile(EXAMPLE, temp);
         Duration grace = launcherGrace(example);
@@ -67,6 +68,27 @@ class MpiFailurePolicyIT {
         assertTrue(sinceEviction.compareTo(grace) < 0, "the restart must come within the launcher's grace ("
                 + grace.toSeconds() + " s), it came " + sinceEviction.toMillis() + " ms after the eviction");
         RunPods.running(cluster, namespace, name, "node", 1, NODE_PODS);
+    }
+
+    @Test
+    @DisplayName("MPI: when JobSet first looks after both the evicted node pod's Job and then the launcher's (exit 1) have failed, it restarts the run, counted against retries")
+    void launcherExitAfterNodeJobFailedStillRestarts(KubeCluster cluster, @TempDir Path temp) {
+        String namespace = cluster.newNamespace();
+        CompiledExample example = CompiledExample.compile(EXAMPLE, temp);
+        var stored = RunPods.apply(cluster, namespace, example, RunPods.held(example));
+        String name = stored.get().getMetadata().getName();
+        List<Pod> nodes = RunPods.running(cluster, namespace, name, "node", 0, NODE_PODS);
+        Pod launcher = RunPods.running(cluster, namespace, name, "launcher", 0, 1).get(0);
+        try (PausedController jobSetController = PausedController.pause(cluster, "jobset")) {
+            FailurePolicyIT.evict(cluster, namespace, nodes.get(1));
+            Eventually.await("node Job Failed", RunPods.TIMEOUT, () -> RunPods.jobFailed(cluster, namespace, name + "-node-0"));
+            assertTrue(RunPods.exit1UnlessGone(cluster, namespace, launcher), "the launcher pod is gone before its exit");
+            Eventually.await("launcher Job Failed", RunPods.TIMEOUT, () -> RunPods.jobFailed(cluster, namespace, name + "-launcher-0"));
+        }
+        RunPods.awaitRestarts(stored, 1);
+        GenericKubernetesResource restarted = stored.get();
+        assertEquals(1, JobSets.restartsCountTowardsMax(restarted), JobSets.describe(restarted));
+        assertFalse(JobSets.hasCondition(restarted, "Failed"), "RestartOnDisruption is the first rule; " + JobSets.describe(restarted));
     }
 
     @Test
