@@ -98,7 +98,8 @@ final class ClusterBootstrap {
     void startKwok() {
         int port = LoopbackPorts.free();
         Path stages = writeFile("kwok-stages.yaml", read(binaries.kwokStages()) + "\n---\n"
-                + resource("kwok/pod-fail-stage.yaml") + "\n---\n" + resource("kwok/pod-outcome-stages.yaml"));
+                + resource("kwok/pod-fail-stage.yaml") + "\n---\n" + resource("kwok/pod-outcome-stages.yaml")
+                + "\n---\n" + resource("kwok/node-unreachable-stages.yaml"));
         List<String> command = new java.util.ArrayList<>(List.of(binaries.bin("kwok").toString(),
                 "--kubeconfig=" + cluster.kubeconfig(), "--config=" + stages,
                 "--manage-all-nodes=true", "--server-address=127.0.0.1:" + port,

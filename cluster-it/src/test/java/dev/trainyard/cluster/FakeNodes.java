@@ -37,8 +37,25 @@ final class FakeNodes {
         });
     }
 
+    /**
+     * One more kwok node for a test that loses it: {@value #GPUS_PER_NODE} GPUs, label and NoSchedule taint
+     * {@code key=value} (so only pods that tolerate it land there, and other tests' pods never do), no
+     * {@code type=kwok} label (the cluster's own nodes keep their count); waits until kwok reports it Ready.
+     */
+    static Node createTainted(KubernetesClient client, String name, String key, String value) {
+        Node node = node(name, GPUS_PER_NODE);
+        node.getMetadata().getLabels().remove("type");
+        node.getMetadata().getLabels().put(key, value);
+        node.setSpec(new io.fabric8.kubernetes.api.model.NodeSpecBuilder()
+                .addNewTaint().withKey(key).withValue(value).withEffect("NoSchedule").endTaint().build());
+        client.resource(node).create();
+        Eventually.await("kwok node " + name + " Ready", LocalCluster.READY_TIMEOUT,
+                () -> ready(client.nodes().withName(name).get()));
+        return client.nodes().withName(name).get();
+    }
+
     static boolean ready(Node node) {
-        return node.getStatus() != null && node.getStatus().getConditions().stream()
+        return node != null && node.getStatus() != null && node.getStatus().getConditions().stream()
                 .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
     }
 

@@ -78,6 +78,31 @@ final class JobSets {
         }
     }
 
+    /** Adds a toleration of the NoSchedule taint {@code key=value} to every replicated job's pod template. */
+    static void tolerate(GenericKubernetesResource jobSet, String key, String value) {
+        for (Map<String, Object> rjob : replicatedJobs(jobSet)) {
+            Map<String, Object> podSpec = map(map(map(map(rjob, "template"), "spec"), "template"), "spec");
+            @SuppressWarnings("unchecked")
+            List<Object> tolerations = (List<Object>) podSpec.computeIfAbsent("tolerations", k -> new java.util.ArrayList<>());
+            tolerations.add(new LinkedHashMap<>(Map.of("key", key, "operator", "Equal", "value", value, "effect", "NoSchedule")));
+        }
+    }
+
+    /**
+     * Puts each pod of {@code replicatedJob} on a node of its own: required pod anti-affinity on
+     * {@code kubernetes.io/hostname} against pods with the same {@code labelKey=labelValue}.
+     */
+    static void spreadPods(GenericKubernetesResource jobSet, String replicatedJob, String labelKey, String labelValue) {
+        Map<String, Object> term = Map.of("topologyKey", "kubernetes.io/hostname",
+                "labelSelector", Map.of("matchLabels", Map.of(labelKey, labelValue)));
+        for (Map<String, Object> rjob : replicatedJobs(jobSet)) {
+            if (replicatedJob.equals(rjob.get("name"))) {
+                map(map(map(map(rjob, "template"), "spec"), "template"), "spec").put("affinity",
+                        Map.of("podAntiAffinity", Map.of("requiredDuringSchedulingIgnoredDuringExecution", List.of(term))));
+            }
+        }
+    }
+
     static void setMaxRestarts(GenericKubernetesResource jobSet, int maxRestarts) {
         map(spec(jobSet), "failurePolicy").put("maxRestarts", maxRestarts);
     }

@@ -122,6 +122,9 @@ public final class LocalCluster implements KubeCluster, AutoCloseable {
                 "--service-cluster-ip-range=10.0.0.0/24", "--authorization-mode=RBAC", "--allow-privileged=true",
                 // Pods on kwok nodes need no tokens; without this admission waits for kcm's default SA.
                 "--disable-admission-plugins=ServiceAccount",
+                // DefaultTolerationSeconds gives every pod 300 s on a not-ready or unreachable node before the taint
+                // manager evicts it; NodeLossIT's unreachable node would wait that long. No other test has such a node.
+                "--default-not-ready-toleration-seconds=5", "--default-unreachable-toleration-seconds=5",
                 "--enable-priority-and-fairness=false", "--profiling=false",
                 // kwok nodes have a Hostname address nothing resolves; logs go to their InternalIP (kwok's server).
                 "--kubelet-preferred-address-types=InternalIP"), Map.of());

@@ -60,8 +60,9 @@ import java.util.Map;
  * ends its index like a user's exit.
  * In MPI runs the launcher is a Job of its own, and mpirun fails as soon as an evicted node's sshd goes:
  * launch.sh then waits {@code MpiFiles.DISRUPTION_GRACE_SECONDS} before it exits, so the node's Job fails
- * first on its {@code DisruptionTarget} and the run restarts. Known gap: a node lost without eviction
- * (its pod Failed only after the node's eviction timeout) still fails an MPI run.
+ * first on its {@code DisruptionTarget} and the run restarts. When a node pod's sshd does not answer at all
+ * (its node lost without an eviction: the pod is Failed only by PodGC once the Node is deleted) it waits
+ * {@code MpiFiles.DISRUPTED_NODE_WAIT_SECONDS} instead. A node that is never deleted still fails the run.
  */
 final class JobSetBuilder {
   /** Rule names, in order; the controller and tests read them. */
