@@ -1,22 +1,34 @@
 package dev.trainyard.compiler.policy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * Which variables a shell running {@code run} can expand: what Trainyard sets ({@link TrainyardEnv}), the
  * user's {@code env} and {@code secrets}, the runtime template's own env, what the command assigns itself
- * ({@code export N=…}, {@code N=… cmd}, {@code for N in}), and what every container has (Kubernetes sets
- * {@code HOSTNAME} and the {@code KUBERNETES_*} service names; images set {@code PATH}, {@code HOME}, …).
+ * ({@code export N=…}, {@code N=…} as a command of its own, {@code for N in}, {@code read N}), and what every
+ * container has (Kubernetes sets {@code HOSTNAME} and the {@code KUBERNETES_*} service names; images set
+ * {@code PATH}, {@code HOME}, …). {@code N=… cmd} does not count: it puts N only in cmd's environment, after
+ * the shell expanded cmd's words (bash(1), "SIMPLE COMMAND EXPANSION"), so {@code N=2 torchrun --nnodes $N}
+ * passes an empty {@code --nnodes}.
  */
 final class PodVariables {
   private static final Set<String> CONTAINER = Set.of("PATH", "HOME", "PWD", "OLDPWD", "USER", "SHELL", "HOSTNAME",
       "LD_LIBRARY_PATH", "PYTHONPATH", "CUDA_HOME", "CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES",
       "KUBERNETES_SERVICE_HOST", "KUBERNETES_SERVICE_PORT", "RANDOM", "SECONDS", "LINENO", "BASH_VERSION");
-  private static final Pattern ASSIGNED = Pattern.compile("(?:^|[\\s;&|(])(?:export\\s+|local\\s+|declare\\s+(?:-\\w+\\s+)?)?([A-Za-z_][A-Za-z0-9_]*)=|\\bfor\\s+([A-Za-z_][A-Za-z0-9_]*)\\s+in\\b|\\bread\\s+(?:-\\w+\\s+)*([A-Za-z_][A-Za-z0-9_]*)");
+  /** Builtins whose {@code N=…} arguments set shell variables. */
+  private static final Set<String> DECLARING = Set.of("export", "local", "declare", "readonly", "typeset");
+  /** Reserved words that may stand before an assignment of the shell's own ({@code then N=1}). */
+  private static final Set<String> RESERVED = Set.of("then", "do", "else", "{", "(");
+  private static final Pattern ASSIGNMENT = Pattern.compile("\\(?([A-Za-z_][A-Za-z0-9_]*)=.*");
+  private static final Pattern LOOP_OR_READ = Pattern.compile(
+      "\\bfor\\s+([A-Za-z_][A-Za-z0-9_]*)\\s+in\\b|\\bread\\s+(?:-\\w+\\s+)*([A-Za-z_][A-Za-z0-9_]*)");
 
   private PodVariables() {}
 
@@ -24,21 +36,50 @@ final class PodVariables {
     return CONTAINER.contains(name) || TrainyardEnv.seenByRun(c.job()).contains(name)
         || c.job().command().env().containsKey(name)
         || c.job().secrets().stream().anyMatch(s -> s.env().filter(name::equals).isPresent())
-        || assigned(c.run().text()).contains(name)
+        || assigned(c.run()).contains(name)
         || templateEnv(c.job().runtime().skeleton()).contains(name);
   }
 
-  private static Set<String> assigned(String run) {
+  /** Whether {@code name} is assigned only in front of a command ({@code N=2 torchrun …}), never for the shell itself. */
+  static boolean prefixOnly(RunTokens run, String name) {
+    return commands(run).stream().anyMatch(command -> leading(command).contains(name)) && !assigned(run).contains(name);
+  }
+
+  /** The names the shell itself holds: assignments in a simple command of their own or after a declaring builtin, loops, read. */
+  private static Set<String> assigned(RunTokens run) {
     Set<String> names = new TreeSet<>();
-    Matcher m = ASSIGNED.matcher(run);
+    commands(run).forEach(command -> names.addAll(ownAssignments(command)));
+    Matcher m = LOOP_OR_READ.matcher(run.text());
     while (m.find()) {
-      for (int g = 1; g <= 3; g++) {
-        if (m.group(g) != null) {
-          names.add(m.group(g));
-        }
-      }
+      names.add(m.group(1) != null ? m.group(1) : m.group(2));
     }
     return names;
+  }
+
+  /** The words of each simple command, reserved words in front dropped ({@code then N=1} is {@code N=1}). */
+  private static List<List<RunTokens.Word>> commands(RunTokens run) {
+    return run.words().stream().collect(Collectors.groupingBy(RunTokens.Word::command, LinkedHashMap::new, Collectors.toList()))
+        .values().stream().map(command -> command.stream().dropWhile(w -> RESERVED.contains(w.text())).toList()).toList();
+  }
+
+  /** The names one simple command assigns in the shell: all of its words are {@code N=…}, or it is {@code export N=…}. */
+  private static List<String> ownAssignments(List<RunTokens.Word> command) {
+    if (command.stream().findFirst().filter(w -> DECLARING.contains(w.text())).isPresent()) {
+      return command.stream().map(PodVariables::name).filter(n -> !n.isEmpty()).toList();
+    }
+    List<String> leading = leading(command);
+    return leading.size() == command.size() ? leading : List.of();
+  }
+
+  /** The names of the {@code N=…} words a simple command starts with. */
+  private static List<String> leading(List<RunTokens.Word> command) {
+    return command.stream().map(PodVariables::name).takeWhile(n -> !n.isEmpty()).toList();
+  }
+
+  /** The name {@code N} of a word {@code N=…}; "" for any other word. */
+  private static String name(RunTokens.Word assignment) {
+    Matcher m = ASSIGNMENT.matcher(assignment.text());
+    return m.matches() ? m.group(1) : "";
   }
 
   /** The names of every {@code env} entry in the runtime's JobSet skeleton. */

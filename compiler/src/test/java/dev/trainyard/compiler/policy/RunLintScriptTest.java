@@ -60,6 +60,45 @@ class RunLintScriptTest {
     assertTrue(d.get(0).message().startsWith("train.py reads no MASTER_ADDR, NODE_RANK or PET_* variable"), d.get(0).message());
   }
 
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', value = {
+      "FOO=2 torchrun --nnodes $FOO train.py                      | E430 | prefix",
+      "A=1 FOO=2 torchrun --nnodes $FOO train.py                  | E430 | prefix",
+      "N=2 python prep.py && torchrun --nnodes $N train.py        | E430 | prefix",
+      "python prep.py N=2; torchrun --nnodes $N train.py          | E430 | unset",
+      "torchrun --nnodes $N train.py x N=2                        | E430 | unset",
+      "FOO=2; torchrun --nnodes $FOO train.py                     | | ",
+      "FOO=2 BAR=1 && torchrun --nnodes $FOO train.py             | | ",
+      "export FOO=2; FOO=3 torchrun --nnodes $FOO train.py        | | ",
+      "declare -x N=2 && torchrun --nnodes $N train.py            | | ",
+      "readonly X=1 N=2; torchrun --nnodes $N train.py            | | ",
+      "if true; then N=2; fi; torchrun --nnodes $N train.py       | | ",
+      "(N=2; torchrun --nnodes $N train.py)                       | | ",
+  })
+  @DisplayName("`N=2 torchrun --nnodes $N` passes an empty --nnodes (bash sets a prefix assignment only in the command's env, after expanding its words): E430 saying so; N=2 as a command of its own, or after export/declare/readonly, defines N")
+  void prefixAssignment(String run, String code, String why) {
+    List<Diagnostic> found = RunLintCases.lint(dir, RunLintCases.yaml("torch", 2, run));
+    if (code == null) {
+      assertEquals(List.of(), found);
+      return;
+    }
+    assertEquals(1, found.size(), found.toString());
+    assertEquals(code, found.get(0).code().id());
+    String var = run.contains("$FOO") ? "FOO" : "N";
+    String reason = why.equals("prefix")
+        ? "`" + var + "=…` in front of a command sets $" + var + " only in that command's environment, after the shell expanded its words"
+        : "no pod of this job sets $" + var;
+    assertEquals("`run` passes --nnodes $" + var + ", but " + reason + ": the flag would get an empty value, so the launcher cannot"
+        + " count the group and the run never forms one", found.get(0).message());
+    RunLintCases.assertHintAccepted(dir, "torch", 2, "", found.get(0));
+  }
+
+  @Test
+  @DisplayName("a variable set under `env` is defined even when run also assigns it in front of the command")
+  void prefixAssignmentOfEnvVariable() {
+    assertEquals(List.of(), RunLintCases.lint(dir, RunLintCases.yaml("torch", 2, "env:\n  FOO: \"2\"\n", "FOO=3 torchrun --nnodes $FOO train.py")));
+  }
+
   static List<Arguments> scripts() {
     return List.of(
         Arguments.of("import os\nimport torch.distributed as dist\ndist.init_process_group('gloo', init_method="
