@@ -38,9 +38,12 @@ class RunLintScriptTest {
       "echo python train.py                  | 0 | |",
       "python -c print(1)                    | 0 | |",
       "python3.11                            | 0 | |",
+      "python -m                             | 0 | |",
+      "python -m; echo hi                    | 0 | |",
+      "cd x; python train.py                 | 1 | `run` starts train.py with python            | `run: cd x; torchrun train.py`",
       "python -m accelerate.commands.launch --num_machines $NNODES --num_processes $((NNODES * PET_NPROC_PER_NODE)) --machine_rank $NODE_RANK --main_process_ip $MASTER_ADDR train.py | 0 | |",
   })
-  @DisplayName("the launcherless warning needs python as the command, skips python's own options, names the script or module, and knows accelerate's module is a launcher")
+  @DisplayName("the launcherless warning needs python as the command (in any simple command), skips python's own options, names the script or module of its own command, and knows accelerate's module is a launcher")
   void launcherlessShapes(String run, int count, String message, String hint) {
     List<Diagnostic> found = alone(run, Map.of());
     assertEquals(count, found.size(), found.toString());

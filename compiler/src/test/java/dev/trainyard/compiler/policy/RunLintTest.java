@@ -55,6 +55,8 @@ class RunLintTest {
       "torch | 2 | | accelerate launch --num_machines $NNODES --num_processes $((NNODES * PET_NPROC_PER_NODE)) --machine_rank 0 --main_process_ip $MASTER_ADDR train.py | E409 | --machine_rank |",
       "torch | 2 | | accelerate launch --num_machines 2 --machine_rank 0 train.py | E409 | --machine_rank | `run` passes a literal --machine_rank 0: every node would claim that rank",
       "torch | 2 | | accelerate launch --num_machines $NNODES --num_processes $((NNODES * PET_NPROC_PER_NODE)) --machine_rank $NODE_RANK --main_process_ip 10.1.2.3 train.py | E409 | --main_process_ip |",
+      "torch | 2 | | accelerate launch --num_machines $((PET_NNODES * 2)) --num_processes $((NNODES * PET_NPROC_PER_NODE)) --machine_rank $NODE_RANK --main_process_ip $MASTER_ADDR train.py | E409 | --num_machines | `run` passes --num_machines $((PET_NNODES * 2)), but `nodes` is 2",
+      "jax | 2 | | accelerate launch --num_machines $((JAX_NUM_PROCESSES * 2)) --num_processes 2 --machine_rank $NODE_RANK --main_process_ip $MASTER_ADDR train.py | E409 | --num_machines | `run` passes --num_machines $((JAX_NUM_PROCESSES * 2)), but `nodes` is 2",
       // tune run (TuneRunRule)
       "torch | 1 | | tune run lora_finetune_single_device --config c.yaml | E409 | tune |",
       "torch | 2 | | tune run --nnodes 2 --nproc_per_node 4 full_finetune_distributed --config c.yaml | E423 | tune |",
@@ -69,11 +71,13 @@ class RunLintTest {
       "torch | 2 | | torchrun --nproc_per_node $GPUS train.py | E430 | $GPUS |",
       "torch | 2 | | accelerate launch --num_machines $NNODES --num_processes $NPROC --machine_rank $NODE_RANK --main_process_ip $MASTER_ADDR train.py | E430 | $NPROC |",
       "torch | 2 | | torchrun --node_rank $MY_RANK train.py | E430 | $MY_RANK |",
+      "torch | 2 | | torchrun --node_rank $RANK train.py | E430 | $RANK | `run` passes --node_rank $RANK, but no pod of this job sets $RANK: the flag would get an empty value, so the launcher cannot place this node in the group and the run never forms one",
       "torch | 2 | | torchrun --master_addr $MASTER_IP train.py | W425 | $MASTER_IP |",
       "torch | 2 | | torchrun --rdzv_backend c10d --rdzv_id $JOB_ID --rdzv_endpoint $MASTER_ADDR:$MASTER_PORT train.py | W425 | $JOB_ID |",
       // Slurm, a launcherless multi-node run (LauncherlessRun)
       "torch | 2 | | srun python train.py | E409 | srun |",
       "torch | 2 | | python train.py --rank $SLURM_PROCID | E409 | $SLURM_ |",
+      "torch | 2 | | torchrun --nnodes $SLURM_NNODES train.py | E409 | $SLURM_ | `run` uses Slurm (srun, scontrol or $SLURM_*), which does not exist in a Kubernetes pod",
       "torch | 2 | | python -u train.py --epochs 3 | W426 | python |",
       "torch | 2 | | cd src && python -m trainer.main | W426 | python |",
       // MPI runtimes (MpiRunRule)
@@ -153,6 +157,7 @@ class RunLintTest {
       "torch | 1 | | python -m accelerate.commands.launch train.py",
       "torch | 1 | | python train.py",
       "torch | 1 | | accelerate launch --num_machines 1 train.py",
+      "torch | 1 | | accelerate launch --machine_rank 0 --main_process_ip 10.0.0.1 train.py",
       "torch | 2 | | accelerate launch --num_machines $NNODES --num_processes $((NNODES * PET_NPROC_PER_NODE)) --machine_rank $NODE_RANK --main_process_ip $MASTER_ADDR train.py",
       "torch | 2 | | accelerate launch --num-machines 2 --num-processes $((NNODES * PET_NPROC_PER_NODE)) --machine-rank $NODE_RANK --main-process-ip $MASTER_ADDR train.py",
       "torch | 2 | | python -m accelerate.commands.launch --num_machines $NNODES --num_processes $((NNODES * PET_NPROC_PER_NODE)) --machine_rank $NODE_RANK --main_process_ip $MASTER_ADDR --main_process_port $MASTER_PORT train.py",
