@@ -20,7 +20,7 @@ final class LauncherlessRun {
   private static final Pattern JOINS = Pattern.compile("MASTER_ADDR|NODE_RANK|NNODES|PET_[A-Z]|GROUP_RANK|import\\s+lightning"
       + "|from\\s+lightning|pytorch_lightning");
   private static final Pattern SPAWN = Pattern.compile("\\b(mp|multiprocessing)\\.spawn\\s*\\(|\\bstart_processes\\s*\\(");
-  private static final List<String> PYTHON_VALUE_OPTIONS = List.of("-W", "-X", "-c");
+  private static final List<String> PYTHON_VALUE_OPTIONS = List.of("-W", "-X");
 
   private LauncherlessRun() {}
 

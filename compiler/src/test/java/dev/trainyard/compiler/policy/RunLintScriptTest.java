@@ -37,6 +37,7 @@ class RunLintScriptTest {
       "python3 -u -X dev -m trainer.main     | 1 | `run` starts trainer.main with python            | `run: torchrun -m trainer.main`",
       "echo python train.py                  | 0 | |",
       "python -c print(1)                    | 0 | |",
+      "python -c 'import x' train.py         | 0 | |",
       "python3.11                            | 0 | |",
       "python -m                             | 0 | |",
       "python -m; echo hi                    | 0 | |",
@@ -102,6 +103,14 @@ class RunLintScriptTest {
     assertEquals(List.of(), RunLintCases.lint(dir, RunLintCases.yaml("torch", 2, "env:\n  FOO: \"2\"\n", "FOO=3 torchrun --nnodes $FOO train.py")));
   }
 
+  @Test
+  @DisplayName("python -m runs a module, never the file of that name: a file `train` that reads MASTER_ADDR does not quiet `python -m train`")
+  void moduleIsNotReadAsScript() {
+    List<Diagnostic> found = alone("python -m train", Map.of("train", "import os\nos.environ['MASTER_ADDR']\n"));
+    assertEquals(1, found.size(), found.toString());
+    assertEquals("`run` starts train with python and no launcher, so each of the 2 nodes would train alone", found.get(0).message());
+  }
+
   static List<Arguments> scripts() {
     return List.of(
         Arguments.of("import os\nimport torch.distributed as dist\ndist.init_process_group('gloo', init_method="
@@ -119,7 +128,8 @@ class RunLintScriptTest {
     assertEquals(warnings, found.size(), found.toString());
     if (script.contains("mp.spawn")) {
       assertTrue(found.get(0).message().contains("mp.spawn"), found.get(0).message());
-      assertTrue(found.get(0).hint().contains("`run: torchrun train.py`"), found.get(0).hint());
+      assertEquals("start it with torchrun, which reads PET_NNODES, PET_NODE_RANK and PET_MASTER_ADDR (and let torchrun start one process"
+          + " per GPU instead of mp.spawn, reading LOCAL_RANK), e.g. `run: torchrun train.py`", found.get(0).hint());
     }
   }
 }

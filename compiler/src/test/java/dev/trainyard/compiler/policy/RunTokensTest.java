@@ -51,6 +51,7 @@ class RunTokensTest {
     assertTrue(t.hasAny("--x", "--nnodes"));
     assertEquals(Optional.empty(), t.pair("tune", "run"));
     assertTrue(RunTokens.of("tune run x").pair("tune", "run").isPresent());
+    assertEquals(Optional.empty(), RunTokens.of("poetry run tune").pair("tune", "run"));
     assertEquals(2, t.indexOf(t.words().get(2)));
   }
 
