@@ -166,6 +166,8 @@ class RunLintTest {
       "torch | 2 | | accelerate launch --config_file acc.yaml train.py",
       "torch | 2 | | accelerate launch --num_machines $NNODES --num_processes $((999999999 * 999999999)) --machine_rank $NODE_RANK --main_process_ip $MASTER_ADDR train.py",
       "torch | 2 | | accelerate launch --config-file=acc.yaml train.py",
+      "torch | 2 | | export G=4; accelerate launch --num_machines $NNODES --num_processes $((NNODES * G)) --machine_rank $NODE_RANK --main_process_ip $MASTER_ADDR train.py",
+      "torch | 2 | | accelerate launch --num_machines $NNODES --num_processes $((NNODES * 1073741824 * 2)) --machine_rank $NODE_RANK --main_process_ip $MASTER_ADDR train.py",
       "torch | 2 | | python -m accelerate.commands.launch --config_file acc.yaml train.py",
       "torch | 1 | | tune run --nnodes 1 --nproc_per_node 4 lora_finetune --config c.yaml",
       "torch | 2 | | tune run --nnodes 2 --nproc_per_node 4 --rdzv_backend c10d --rdzv_endpoint $MASTER_ADDR:$MASTER_PORT full_finetune_distributed --config c.yaml",
