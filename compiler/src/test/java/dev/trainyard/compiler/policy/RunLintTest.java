@@ -62,6 +62,7 @@ class RunLintTest {
       "torch | 1 | | tune run lora_finetune_single_device --config c.yaml | E409 | tune |",
       "torch | 2 | | tune run --nnodes 2 --nproc_per_node 4 full_finetune_distributed --config c.yaml | E423 | tune |",
       "torch | 3 | | tune run full_finetune_distributed --config c.yaml | E423 | tune |",
+      "torch | 1 | | tune run --rdzv_endpoint localhost:29500 lora_finetune | E409 | --rdzv_endpoint | `run` passes a literal --rdzv_endpoint localhost:29500, which overrides what each node is told",
       // variables in launcher flags (LaunchVariables)
       "torch | 2 | | torchrun --rdzv_id $RANDOM --rdzv_backend c10d --rdzv_endpoint $MASTER_ADDR:$MASTER_PORT train.py | E424 | $RANDOM |",
       "torch | 2 | | torchrun --rdzv_backend c10d --rdzv_endpoint $(hostname):29500 train.py | E424 | $(hostname):29500 |",
