@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -65,7 +66,7 @@ final class PodVariables {
   /** The names one simple command assigns in the shell: all of its words are {@code N=…}, or it is {@code export N=…}. */
   private static List<String> ownAssignments(List<RunTokens.Word> command) {
     if (command.stream().findFirst().filter(w -> DECLARING.contains(w.text())).isPresent()) {
-      return command.stream().map(PodVariables::name).filter(n -> !n.isEmpty()).toList();
+      return command.stream().map(PodVariables::name).filter(Predicate.not(String::isEmpty)).toList();
     }
     List<String> leading = leading(command);
     return leading.size() == command.size() ? leading : List.of();
@@ -73,7 +74,7 @@ final class PodVariables {
 
   /** The names of the {@code N=…} words a simple command starts with. */
   private static List<String> leading(List<RunTokens.Word> command) {
-    return command.stream().map(PodVariables::name).takeWhile(n -> !n.isEmpty()).toList();
+    return command.stream().map(PodVariables::name).takeWhile(Predicate.not(String::isEmpty)).toList();
   }
 
   /** The name {@code N} of a word {@code N=…}; "" for any other word. */
