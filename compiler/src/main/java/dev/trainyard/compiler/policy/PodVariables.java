@@ -1,21 +1,23 @@
 package dev.trainyard.compiler.policy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 
 /**
  * Which variables a shell running {@code run} can expand: what Trainyard sets ({@link TrainyardEnv}), the
  * user's {@code env} and {@code secrets}, the runtime template's own env, what the command assigns itself
  * ({@code export N=…}, {@code N=…} as a command of its own, {@code for N in}, {@code read N}), and what every
  * container has (Kubernetes sets {@code HOSTNAME} and the {@code KUBERNETES_*} service names; images set
- * {@code PATH}, {@code HOME}, …). {@code N=… cmd} does not count: it puts N only in cmd's environment, after
+ * {@code PATH}, {@code HOME}, …). An assignment counts from the next simple command on; {@code N=… cmd} does not count: it puts N only in cmd's environment, after
  * the shell expanded cmd's words (bash(1), "SIMPLE COMMAND EXPANSION"), so {@code N=2 torchrun --nnodes $N}
  * passes an empty {@code --nnodes}.
  */
@@ -33,34 +35,56 @@ final class PodVariables {
 
   private PodVariables() {}
 
-  static boolean defined(RunCheck c, String name) {
+  /**
+   * Why {@code $name} is empty where {@code at} stands, or empty when a pod or an earlier command of {@code run} sets it.
+   *
+   * @return the reason, worded to follow "but " ("no pod of this job sets $N")
+   */
+  static Optional<String> unset(RunCheck c, String name, RunTokens.Word at) {
+    if (fromPod(c, name) || assigned(c.run(), at.command(), at.start()).contains(name)) {
+      return Optional.empty();
+    }
+    if (assigned(c.run(), Integer.MAX_VALUE, Integer.MAX_VALUE).contains(name)) {
+      return Optional.of("`run` sets $" + name + " only after this command");
+    }
+    if (commands(c.run()).values().stream().anyMatch(command -> leading(command).contains(name))) {
+      return Optional.of("`" + name + "=…` in front of a command sets $" + name + " only in that command's environment, after the shell"
+          + " expanded its words");
+    }
+    return Optional.of("no pod of this job sets $" + name);
+  }
+
+  private static boolean fromPod(RunCheck c, String name) {
     return CONTAINER.contains(name) || TrainyardEnv.seenByRun(c.job()).contains(name)
         || c.job().command().env().containsKey(name)
         || c.job().secrets().stream().anyMatch(s -> s.env().filter(name::equals).isPresent())
-        || assigned(c.run()).contains(name)
         || templateEnv(c.job().runtime().skeleton()).contains(name);
   }
 
-  /** Whether {@code name} is assigned only in front of a command ({@code N=2 torchrun …}), never for the shell itself. */
-  static boolean prefixOnly(RunTokens run, String name) {
-    return commands(run).stream().anyMatch(command -> leading(command).contains(name)) && !assigned(run).contains(name);
-  }
-
-  /** The names the shell itself holds: assignments in a simple command of their own or after a declaring builtin, loops, read. */
-  private static Set<String> assigned(RunTokens run) {
+  /**
+   * The names the shell itself holds before simple command {@code command} (text offset {@code offset}):
+   * assignments in a simple command of their own or after a declaring builtin, loop variables, read.
+   */
+  private static Set<String> assigned(RunTokens run, int command, int offset) {
     Set<String> names = new TreeSet<>();
-    commands(run).forEach(command -> names.addAll(ownAssignments(command)));
+    commands(run).forEach((index, words) -> names.addAll(index < command ? ownAssignments(words) : List.of()));
     Matcher m = LOOP_OR_READ.matcher(run.text());
-    while (m.find()) {
+    while (m.find() && m.start() < offset) {
       names.add(m.group(1) != null ? m.group(1) : m.group(2));
     }
     return names;
   }
 
-  /** The words of each simple command, reserved words in front dropped ({@code then N=1} is {@code N=1}). */
-  private static List<List<RunTokens.Word>> commands(RunTokens run) {
-    return run.words().stream().collect(Collectors.groupingBy(RunTokens.Word::command, LinkedHashMap::new, Collectors.toList()))
-        .values().stream().map(command -> command.stream().dropWhile(w -> RESERVED.contains(w.text())).toList()).toList();
+  /** The words of each simple command by its number, reserved words in front dropped ({@code then N=1} is {@code N=1}). */
+  private static Map<Integer, List<RunTokens.Word>> commands(RunTokens run) {
+    Map<Integer, List<RunTokens.Word>> commands = new LinkedHashMap<>();
+    for (RunTokens.Word w : run.words()) {
+      List<RunTokens.Word> words = commands.computeIfAbsent(w.command(), n -> new ArrayList<>());
+      if (!words.isEmpty() || !RESERVED.contains(w.text())) {
+        words.add(w);
+      }
+    }
+    return commands;
   }
 
   /** The names one simple command assigns in the shell: all of its words are {@code N=…}, or it is {@code export N=…}. */

@@ -71,6 +71,9 @@ class RunLintScriptTest {
       "N=2 python prep.py && torchrun --nnodes $N train.py        | E430 | prefix",
       "python prep.py N=2; torchrun --nnodes $N train.py          | E430 | unset",
       "torchrun --nnodes $N train.py x N=2                        | E430 | unset",
+      "torchrun --nnodes $N train.py; export N=2                  | E430 | later",
+      "torchrun --nnodes $N train.py; for N in 2; do :; done      | E430 | later",
+      "for N in 2; do torchrun --nnodes $N train.py; done         | | ",
       "FOO=2; torchrun --nnodes $FOO train.py                     | | ",
       "FOO=2 BAR=1 && torchrun --nnodes $FOO train.py             | | ",
       "export FOO=2; FOO=3 torchrun --nnodes $FOO train.py        | | ",
@@ -79,7 +82,7 @@ class RunLintScriptTest {
       "if true; then N=2; fi; torchrun --nnodes $N train.py       | | ",
       "(N=2; torchrun --nnodes $N train.py)                       | | ",
   })
-  @DisplayName("`N=2 torchrun --nnodes $N` passes an empty --nnodes (bash sets a prefix assignment only in the command's env, after expanding its words): E430 saying so; N=2 as a command of its own, or after export/declare/readonly, defines N")
+  @DisplayName("`N=2 torchrun --nnodes $N` passes an empty --nnodes (bash sets a prefix assignment only in the command's env, after expanding its words), and so does an N set only after the command: E430 saying which; N=2 as an earlier command of its own, after export/declare/readonly, or a loop, defines N")
   void prefixAssignment(String run, String code, String why) {
     List<Diagnostic> found = RunLintCases.lint(dir, RunLintCases.yaml("torch", 2, run));
     if (code == null) {
@@ -89,9 +92,11 @@ class RunLintScriptTest {
     assertEquals(1, found.size(), found.toString());
     assertEquals(code, found.get(0).code().id());
     String var = run.contains("$FOO") ? "FOO" : "N";
-    String reason = why.equals("prefix")
-        ? "`" + var + "=…` in front of a command sets $" + var + " only in that command's environment, after the shell expanded its words"
-        : "no pod of this job sets $" + var;
+    String reason = switch (why) {
+      case "prefix" -> "`" + var + "=…` in front of a command sets $" + var + " only in that command's environment, after the shell expanded its words";
+      case "later" -> "`run` sets $" + var + " only after this command";
+      default -> "no pod of this job sets $" + var;
+    };
     assertEquals("`run` passes --nnodes $" + var + ", but " + reason + ": the flag would get an empty value, so the launcher cannot"
         + " count the group and the run never forms one", found.get(0).message());
     RunLintCases.assertHintAccepted(dir, "torch", 2, "", found.get(0));

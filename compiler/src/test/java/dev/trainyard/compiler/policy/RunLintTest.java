@@ -87,6 +87,8 @@ class RunLintTest {
       "mpi | 2 | | mpirun -np 4 python train.py | E409 | mpirun |",
       "mpi | 2 | | mpirun -bind-to none -map-by slot --mca btl_tcp_if_include eth0 python train.py | E409 | mpirun |",
       "mpi | 2 | | /usr/bin/mpiexec python train.py | E409 | /usr/bin/mpiexec |",
+      "mpi | 2 | | mpiexec.hydra -np 2 ./pi | E409 | mpiexec.hydra | `run` calls mpirun, but MPI runtimes already start `run` under mpirun on the launcher",
+      "mpi | 2 | | prterun -np 2 ./pi | E409 | prterun |",
       "deepspeed | 2 | | deepspeed train.py | E427 | deepspeed |",
       "deepspeed | 2 | | deepspeed --num_gpus 4 train.py --deepspeed_config ds.json | E427 | deepspeed |",
       "deepspeed | 2 | | torchrun --nproc_per_node 4 train.py | E427 | torchrun |",
