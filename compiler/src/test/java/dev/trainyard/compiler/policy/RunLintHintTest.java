@@ -47,11 +47,14 @@ class RunLintHintTest {
   }
 
   @Test
-  @DisplayName("tune run's hint drops the user's own --standalone and rendezvous flags before adding the group's; a plain runtime gets its numbers")
+  @DisplayName("tune run's hint drops the user's own --standalone and rendezvous flags (every use) before adding the group's; a plain runtime gets its numbers")
   void tuneRunHintReplacesFlags() {
     Diagnostic d = only("torch", 2, "tune run --standalone --nnodes=2 --rdzv_backend static full_finetune_distributed", DiagnosticCode.RUN_HANGS_AT_RENDEZVOUS);
     assertTrue(d.hint().endsWith("`run: tune run --nnodes $PET_NNODES --nproc_per_node $PET_NPROC_PER_NODE --rdzv_backend c10d"
         + " --rdzv_endpoint $MASTER_ADDR:$MASTER_PORT full_finetune_distributed`"), d.hint());
+    Diagnostic twice = only("torch", 2, "tune run --nnodes 2 --nnodes=3 full_finetune_distributed", DiagnosticCode.RUN_HANGS_AT_RENDEZVOUS);
+    assertEquals("tune run --nnodes $PET_NNODES --nproc_per_node $PET_NPROC_PER_NODE --rdzv_backend c10d --rdzv_endpoint $MASTER_ADDR:$MASTER_PORT"
+        + " full_finetune_distributed", RunLintCases.requireHintedRun(twice));
     Diagnostic plain = RunLintCases.lint(dir.resolve("p"), RunLintCases.yaml("plain", 2, "tune run full_finetune_distributed")).get(0);
     assertTrue(plain.hint().contains("--nnodes $NNODES --nproc_per_node 1 --rdzv_backend c10d"), plain.hint());
   }
