@@ -66,7 +66,7 @@ class RunLintTest {
       // variables in launcher flags (LaunchVariables)
       "torch | 2 | | torchrun --rdzv_id $RANDOM --rdzv_backend c10d --rdzv_endpoint $MASTER_ADDR:$MASTER_PORT train.py | E424 | $RANDOM |",
       "torch | 2 | | torchrun --rdzv_backend c10d --rdzv_endpoint $(hostname):29500 train.py | E424 | $(hostname):29500 |",
-      "torch | 2 | | torchrun --node_rank $RANDOM train.py | E424 | $RANDOM |",
+      "torch | 2 | | torchrun --node_rank $RANDOM train.py | E424 | $RANDOM | `run` passes --node_rank $RANDOM, which differs from pod to pod: node ranks would collide or be missing",
       "torch | 2 | | torchrun --master_addr `hostname` train.py | E424 | `hostname` | `run` passes --master_addr `hostname`, which differs from pod to pod: the nodes would never agree and wait until the rendezvous timeout",
       "torch | 2 | | accelerate launch --num_machines $NNODES --num_processes $((NNODES * PET_NPROC_PER_NODE)) --machine_rank $NODE_RANK --main_process_ip $HOSTNAME train.py | E424 | $HOSTNAME |",
       "torch | 2 | | torchrun --nnodes $NUM_NODES train.py | E430 | $NUM_NODES |",
