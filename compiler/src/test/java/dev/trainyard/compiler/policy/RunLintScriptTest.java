@@ -60,6 +60,8 @@ class RunLintScriptTest {
     String yaml = "nodes: 2\nsecrets:\n  - {name: s, key: k, env: NN}\nrun: 'torchrun --nnodes $NN --nproc_per_node $PYTHONUNBUFFERED"
         + " a.py; for P in 1; do torchrun --master_port $P a.py; done; read -r Q; torchrun --rdzv_id $Q a.py'\n";
     assertEquals(List.of(), RunLintCases.lint(dir, yaml));
+    List<Diagnostic> other = RunLintCases.lint(dir.resolve("other"), "nodes: 2\nsecrets:\n  - {name: s, key: k, env: NN}\nrun: torchrun --nnodes $NX a.py\n");
+    assertEquals(List.of("E430"), other.stream().map(x -> x.code().id()).toList(), "a secret defines only its own env name");
     List<Diagnostic> d = alone("python train.py", Map.of("train.py", "print(1)\n"));
     assertTrue(d.get(0).message().startsWith("train.py reads no MASTER_ADDR, NODE_RANK or PET_* variable"), d.get(0).message());
   }
