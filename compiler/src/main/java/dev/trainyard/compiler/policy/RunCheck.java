@@ -74,9 +74,9 @@ record RunCheck(ResolvedJob job, RunTokens run, RunSource source, RunScripts scr
       this.text = text;
     }
 
-    /** Removes {@code flag} and its value, with the blanks after them. */
-    Rewrite remove(RunTokens.Flag flag) {
-      return remove(flag.word().start(), flag.end());
+    /** Removes {@code flag} and its value, with the blanks after them (a statement: rules collect several). */
+    void remove(RunTokens.Flag flag) {
+      remove(flag.word().start(), flag.end());
     }
 
     Rewrite remove(RunTokens.Word word) {
