@@ -28,7 +28,8 @@ final class WorkdirScripts implements RunScripts {
 
   @Override
   public Optional<String> read(String path) {
-    if (path.isEmpty() || path.startsWith("/") || path.contains("$") || Path.of(path).normalize().startsWith("..")) {
+    // "" resolves to the folder itself, which is no regular file.
+    if (path.startsWith("/") || path.contains("$") || Path.of(path).normalize().startsWith("..")) {
       return Optional.empty();
     }
     try {

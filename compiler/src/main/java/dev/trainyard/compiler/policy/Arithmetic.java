@@ -22,21 +22,30 @@ final class Arithmetic {
     Map<String, Integer> known = known(c);
     Matcher product = PRODUCT.matcher(text.strip());
     if (product.matches()) {
-      long result = 1;
-      for (String factor : product.group(1).split("\\*")) {
-        Optional<Integer> f = factor(factor.strip().replaceFirst("^\\$\\{?", "").replaceFirst("}$", ""), known);
-        if (f.isEmpty()) {
-          return Optional.empty();
-        }
-        result *= f.get();
-      }
-      return result <= Integer.MAX_VALUE ? Optional.of((int) result) : Optional.empty();
+      return product(product.group(1), known);
     }
     Matcher variable = VARIABLE.matcher(text.strip());
     if (variable.matches()) {
       return Optional.ofNullable(known.get(variable.group(1)));
     }
     return factor(text.strip(), Map.of());
+  }
+
+  /** The product of {@code a * b * …} when every factor is known; empty when one is not, or when it overflows an int. */
+  private static Optional<Integer> product(String factors, Map<String, Integer> known) {
+    int result = 1;
+    for (String factor : factors.split("\\*")) {
+      Optional<Integer> f = factor(factor.strip().replaceFirst("^\\$\\{?", "").replaceFirst("}$", ""), known);
+      if (f.isEmpty()) {
+        return Optional.empty();
+      }
+      try {
+        result = Math.multiplyExact(result, f.get());
+      } catch (ArithmeticException e) {
+        return Optional.empty();
+      }
+    }
+    return Optional.of(result);
   }
 
   private static Optional<Integer> factor(String text, Map<String, Integer> known) {

@@ -91,15 +91,17 @@ final class LaunchVariables {
     while (ref.find()) {
       String var = ref.group(1) != null ? ref.group(1) : ref.group(3);
       boolean hasDefault = ref.group(2) != null && ref.group(2).matches("^:?[-=].*");
-      if (!hasDefault && !var.startsWith("SLURM_") && !PodVariables.defined(c, var)) {
-        return Optional.of(undefined(f, var, rank));
+      Optional<String> unset = hasDefault || var.startsWith("SLURM_") ? Optional.empty() : PodVariables.unset(c, var, f.word());
+      if (unset.isPresent()) {
+        return Optional.of(undefined(f, unset.get(), rank));
       }
     }
     return Optional.empty();
   }
 
-  private static Finding undefined(RunTokens.Flag f, String var, boolean rank) {
-    String what = "`run` passes " + f.name() + " " + f.value().text() + ", but no pod of this job sets $" + var + ": the flag would get an empty value";
+  /** {@code why}: why the variable is empty there, following "but " ({@link PodVariables#unset}). */
+  private static Finding undefined(RunTokens.Flag f, String why, boolean rank) {
+    String what = "`run` passes " + f.name() + " " + f.value().text() + ", but " + why + ": the flag would get an empty value";
     if (rank || COUNTS.contains(f.name())) {
       return new Finding(f, rank, DiagnosticCode.UNDEFINED_VARIABLE_IN_TOPOLOGY, true,
           what + ", so the launcher cannot " + (rank ? "place this node in the group" : "count the group") + " and the run never forms one");

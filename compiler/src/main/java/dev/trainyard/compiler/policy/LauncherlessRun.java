@@ -20,7 +20,7 @@ final class LauncherlessRun {
   private static final Pattern JOINS = Pattern.compile("MASTER_ADDR|NODE_RANK|NNODES|PET_[A-Z]|GROUP_RANK|import\\s+lightning"
       + "|from\\s+lightning|pytorch_lightning");
   private static final Pattern SPAWN = Pattern.compile("\\b(mp|multiprocessing)\\.spawn\\s*\\(|\\bstart_processes\\s*\\(");
-  private static final List<String> PYTHON_VALUE_OPTIONS = List.of("-W", "-X", "-c");
+  private static final List<String> PYTHON_VALUE_OPTIONS = List.of("-W", "-X");
 
   private LauncherlessRun() {}
 
@@ -66,10 +66,12 @@ final class LauncherlessRun {
 
   /** The script or {@code -m module} after python's own options; empty for {@code python -c}. */
   private static Optional<Program> program(List<RunTokens.Word> words, int python) {
-    for (int i = python + 1; i < words.size() && words.get(i).command() == words.get(python).command(); i++) {
+    int command = words.get(python).command();
+    for (int i = python + 1; i < words.size() && words.get(i).command() == command; i++) {
       String w = words.get(i).text();
-      if (w.equals("-m") && i + 1 < words.size()) {
-        return Optional.of(new Program(words.get(python), words.get(i + 1), true));
+      if (w.equals("-m")) {
+        // The module is the next word of the same simple command; `python -m; echo` names none.
+        return Launchers.moduleOf(words, python).map(m -> new Program(words.get(python), m, true));
       }
       if (w.equals("-c")) {
         return Optional.empty();

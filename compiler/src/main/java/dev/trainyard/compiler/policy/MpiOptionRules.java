@@ -27,10 +27,11 @@ final class MpiOptionRules {
 
   static List<Diagnostic> check(ResolvedJob job) {
     List<Diagnostic> out = new ArrayList<>();
-    if (job.spec().mpi().isEmpty()) {
-      return out;
-    }
-    MpiOptions mpi = job.spec().mpi().get();
+    job.spec().mpi().ifPresent(mpi -> check(job, mpi, out));
+    return out;
+  }
+
+  private static void check(ResolvedJob job, MpiOptions mpi, List<Diagnostic> out) {
     SourceMap map = job.spec().document().map();
     MpiImplementation impl = job.runtime().mpi().map(MpiSettings::implementation).orElse(null);
     if (!job.runtime().framework().usesMpi()) {
@@ -58,7 +59,6 @@ final class MpiOptionRules {
             .withHint("remove it; Trainyard sets " + String.join(", ", new java.util.TreeSet<>(SET_BY_TRAINYARD))));
       }
     }
-    return out;
   }
 
   private static Diagnostic twice(SourceMap map, String pointer, String other, String what) {

@@ -20,6 +20,8 @@ import java.util.regex.Pattern;
  */
 final class MpiRunRule {
   private static final Pattern PROGRAM = Pattern.compile("(.*/)?python[0-9.]*|.*\\.py|\\./.*");
+  /** mpirun's names: Open MPI's mpirun, mpiexec, orterun (4) and prterun (5); Intel MPI's and MPICH's mpiexec.hydra. */
+  private static final List<String> MPIRUN = List.of("mpirun", "mpiexec", "mpiexec.hydra", "orterun", "prterun");
   private static final List<String> NESTED = List.of("deepspeed", "torchrun", "horovodrun", "mlx.launch");
   private static final String TORCHRUN_ENV = "RANK=$OMPI_COMM_WORLD_RANK LOCAL_RANK=$OMPI_COMM_WORLD_LOCAL_RANK"
       + " WORLD_SIZE=$OMPI_COMM_WORLD_SIZE LOCAL_WORLD_SIZE=$OMPI_COMM_WORLD_LOCAL_SIZE ";
@@ -27,7 +29,7 @@ final class MpiRunRule {
   private MpiRunRule() {}
 
   static void check(RunCheck c) {
-    Optional<RunTokens.Word> mpirun = c.run().word("mpirun").or(() -> c.run().word("mpiexec"));
+    Optional<RunTokens.Word> mpirun = MPIRUN.stream().map(c.run()::word).flatMap(Optional::stream).findFirst();
     if (mpirun.isPresent()) {
       String tuning = MpirunTuning.of(c.run(), mpirun.get()).yaml();
       c.error(DiagnosticCode.RUN_CONTRADICTS_TOPOLOGY, mpirun.get(),

@@ -32,7 +32,7 @@ record MpirunTuning(String bindTo, String mapBy, Map<String, String> mca) {
         bindTo = quoted(next);
       } else if (w.matches("--?map-by")) {
         mapBy = quoted(next);
-      } else if (w.matches("--?g?mca") && i + 2 < words.size()) {
+      } else if (w.matches("--?g?mca") && i + 2 < words.size() && words.get(i + 2).command() == mpirun.command()) {
         mca.put(next, words.get(i + 2).text());
       }
     }

@@ -1,44 +1,110 @@
 package dev.trainyard.compiler.policy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * Which variables a shell running {@code run} can expand: what Trainyard sets ({@link TrainyardEnv}), the
  * user's {@code env} and {@code secrets}, the runtime template's own env, what the command assigns itself
- * ({@code export N=…}, {@code N=… cmd}, {@code for N in}), and what every container has (Kubernetes sets
- * {@code HOSTNAME} and the {@code KUBERNETES_*} service names; images set {@code PATH}, {@code HOME}, …).
+ * ({@code export N=…}, {@code N=…} as a command of its own, {@code for N in}, {@code read N}), and what every
+ * container has (Kubernetes sets {@code HOSTNAME} and the {@code KUBERNETES_*} service names; images set
+ * {@code PATH}, {@code HOME}, …). An assignment counts from the next simple command on; {@code N=… cmd} does not count: it puts N only in cmd's environment, after
+ * the shell expanded cmd's words (bash(1), "SIMPLE COMMAND EXPANSION"), so {@code N=2 torchrun --nnodes $N}
+ * passes an empty {@code --nnodes}.
  */
 final class PodVariables {
   private static final Set<String> CONTAINER = Set.of("PATH", "HOME", "PWD", "OLDPWD", "USER", "SHELL", "HOSTNAME",
       "LD_LIBRARY_PATH", "PYTHONPATH", "CUDA_HOME", "CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES",
       "KUBERNETES_SERVICE_HOST", "KUBERNETES_SERVICE_PORT", "RANDOM", "SECONDS", "LINENO", "BASH_VERSION");
-  private static final Pattern ASSIGNED = Pattern.compile("(?:^|[\\s;&|(])(?:export\\s+|local\\s+|declare\\s+(?:-\\w+\\s+)?)?([A-Za-z_][A-Za-z0-9_]*)=|\\bfor\\s+([A-Za-z_][A-Za-z0-9_]*)\\s+in\\b|\\bread\\s+(?:-\\w+\\s+)*([A-Za-z_][A-Za-z0-9_]*)");
+  /** Builtins whose {@code N=…} arguments set shell variables. */
+  private static final Set<String> DECLARING = Set.of("export", "local", "declare", "readonly", "typeset");
+  /** Reserved words that may stand before an assignment of the shell's own ({@code then N=1}). */
+  private static final Set<String> RESERVED = Set.of("then", "do", "else", "{", "(");
+  private static final Pattern ASSIGNMENT = Pattern.compile("\\(?([A-Za-z_][A-Za-z0-9_]*)=.*");
+  private static final Pattern LOOP_OR_READ = Pattern.compile(
+      "\\bfor\\s+([A-Za-z_][A-Za-z0-9_]*)\\s+in\\b|\\bread\\s+(?:-\\w+\\s+)*([A-Za-z_][A-Za-z0-9_]*)");
 
   private PodVariables() {}
 
-  static boolean defined(RunCheck c, String name) {
+  /**
+   * Why {@code $name} is empty where {@code at} stands, or empty when a pod or an earlier command of {@code run} sets it.
+   *
+   * @return the reason, worded to follow "but " ("no pod of this job sets $N")
+   */
+  static Optional<String> unset(RunCheck c, String name, RunTokens.Word at) {
+    if (fromPod(c, name) || assigned(c.run(), at.command(), at.start()).contains(name)) {
+      return Optional.empty();
+    }
+    if (assigned(c.run(), Integer.MAX_VALUE, Integer.MAX_VALUE).contains(name)) {
+      return Optional.of("`run` sets $" + name + " only after this command");
+    }
+    if (commands(c.run()).values().stream().anyMatch(command -> leading(command).contains(name))) {
+      return Optional.of("`" + name + "=…` in front of a command sets $" + name + " only in that command's environment, after the shell"
+          + " expanded its words");
+    }
+    return Optional.of("no pod of this job sets $" + name);
+  }
+
+  private static boolean fromPod(RunCheck c, String name) {
     return CONTAINER.contains(name) || TrainyardEnv.seenByRun(c.job()).contains(name)
         || c.job().command().env().containsKey(name)
         || c.job().secrets().stream().anyMatch(s -> s.env().filter(name::equals).isPresent())
-        || assigned(c.run().text()).contains(name)
         || templateEnv(c.job().runtime().skeleton()).contains(name);
   }
 
-  private static Set<String> assigned(String run) {
+  /**
+   * The names the shell itself holds before simple command {@code command} (text offset {@code offset}):
+   * assignments in a simple command of their own or after a declaring builtin, loop variables, read.
+   */
+  private static Set<String> assigned(RunTokens run, int command, int offset) {
     Set<String> names = new TreeSet<>();
-    Matcher m = ASSIGNED.matcher(run);
-    while (m.find()) {
-      for (int g = 1; g <= 3; g++) {
-        if (m.group(g) != null) {
-          names.add(m.group(g));
-        }
-      }
+    commands(run).forEach((index, words) -> names.addAll(index < command ? ownAssignments(words) : List.of()));
+    Matcher m = LOOP_OR_READ.matcher(run.text());
+    while (m.find() && m.start() < offset) {
+      names.add(m.group(1) != null ? m.group(1) : m.group(2));
     }
     return names;
+  }
+
+  /** The words of each simple command by its number, reserved words in front dropped ({@code then N=1} is {@code N=1}). */
+  private static Map<Integer, List<RunTokens.Word>> commands(RunTokens run) {
+    Map<Integer, List<RunTokens.Word>> commands = new LinkedHashMap<>();
+    for (RunTokens.Word w : run.words()) {
+      List<RunTokens.Word> words = commands.computeIfAbsent(w.command(), n -> new ArrayList<>());
+      if (!words.isEmpty() || !RESERVED.contains(w.text())) {
+        words.add(w);
+      }
+    }
+    return commands;
+  }
+
+  /** The names one simple command assigns in the shell: all of its words are {@code N=…}, or it is {@code export N=…}. */
+  private static List<String> ownAssignments(List<RunTokens.Word> command) {
+    if (command.stream().findFirst().filter(w -> DECLARING.contains(w.text())).isPresent()) {
+      return command.stream().map(PodVariables::name).filter(Predicate.not(String::isEmpty)).toList();
+    }
+    List<String> leading = leading(command);
+    return leading.size() == command.size() ? leading : List.of();
+  }
+
+  /** The names of the {@code N=…} words a simple command starts with. */
+  private static List<String> leading(List<RunTokens.Word> command) {
+    return command.stream().map(PodVariables::name).takeWhile(Predicate.not(String::isEmpty)).toList();
+  }
+
+  /** The name {@code N} of a word {@code N=…}; "" for any other word. */
+  private static String name(RunTokens.Word assignment) {
+    Matcher m = ASSIGNMENT.matcher(assignment.text());
+    return m.matches() ? m.group(1) : "";
   }
 
   /** The names of every {@code env} entry in the runtime's JobSet skeleton. */

@@ -15,14 +15,10 @@ import java.util.List;
  */
 public final class PolicyStage {
 
-  /** Checks {@code job}; the value is the same job when no rule failed. Scripts named by {@code run} are not read. */
-  public StageResult<ResolvedJob> check(ResolvedJob job) {
-    return check(job, RunScripts.NONE);
-  }
-
   /**
    * Checks {@code job}, reading the scripts {@code run} names through {@code scripts} (the {@code run} lint
-   * tells a script that joins its process group from one that trains alone).
+   * tells a script that joins its process group from one that trains alone); the value is the same job when
+   * no rule failed.
    */
   public StageResult<ResolvedJob> check(ResolvedJob job, RunScripts scripts) {
     List<Diagnostic> found = new ArrayList<>();

@@ -50,12 +50,14 @@ record RunCheck(ResolvedJob job, RunTokens run, RunSource source, RunScripts scr
     return source.at(w.start(), w.end() - w.start());
   }
 
+  /** An error at word {@code w} of {@code run} (every rule has the offending word). */
   void error(DiagnosticCode code, RunTokens.Word w, String message, String hint) {
-    out.add(Diagnostic.error(code, w == null ? source.start() : at(w), POINTER, message).withHint(hint));
+    out.add(Diagnostic.error(code, at(w), POINTER, message).withHint(hint));
   }
 
+  /** A warning at word {@code w} of {@code run}. */
   void warning(DiagnosticCode code, RunTokens.Word w, String message, String hint) {
-    out.add(Diagnostic.warning(code, w == null ? source.start() : at(w), POINTER, message).withHint(hint));
+    out.add(Diagnostic.warning(code, at(w), POINTER, message).withHint(hint));
   }
 
   /** A rewrite of {@code run}: spans removed and text inserted, applied to the text as parsed. */
@@ -72,9 +74,9 @@ record RunCheck(ResolvedJob job, RunTokens run, RunSource source, RunScripts scr
       this.text = text;
     }
 
-    /** Removes {@code flag} and its value, with the blanks after them. */
-    Rewrite remove(RunTokens.Flag flag) {
-      return remove(flag.word().start(), flag.end());
+    /** Removes {@code flag} and its value, with the blanks after them (a statement: rules collect several). */
+    void remove(RunTokens.Flag flag) {
+      remove(flag.word().start(), flag.end());
     }
 
     Rewrite remove(RunTokens.Word word) {

@@ -53,8 +53,8 @@ final class RunLint {
   private static void slurm(RunCheck c) {
     Matcher m = SLURM.matcher(c.run().text());
     if (m.find()) {
-      int length = m.group(1) != null ? m.group(1).length() : m.end() - m.start();
-      c.out().add(Diagnostic.error(DiagnosticCode.RUN_CONTRADICTS_TOPOLOGY, c.source().at(m.start(), length), RunCheck.POINTER,
+      // The match is the command word itself (the lookarounds take no characters) or the $SLURM_ prefix.
+      c.out().add(Diagnostic.error(DiagnosticCode.RUN_CONTRADICTS_TOPOLOGY, c.source().at(m.start(), m.end() - m.start()), RunCheck.POINTER,
               "`run` uses Slurm (srun, scontrol or $SLURM_*), which does not exist in a Kubernetes pod")
           .withHint("use $NNODES, $NODE_RANK, $MASTER_ADDR and $MASTER_PORT, which every node has"));
     }

@@ -13,9 +13,6 @@ import java.util.Optional;
  */
 @FunctionalInterface
 public interface RunScripts {
-  /** No script can be read: rules fall back to the shape of the command. */
-  RunScripts NONE = path -> Optional.empty();
-
   /**
    * @param path the script as {@code run} names it, relative to the working directory ({@code train.py},
    *     {@code src/train.py})

@@ -2,6 +2,8 @@ package dev.trainyard.compiler.policy;
 
 import dev.trainyard.compiler.diagnostic.SourceLocation;
 import dev.trainyard.compiler.source.ParsedDocument;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Finds where a piece of the {@code run} value stands in train.yaml, so a lint points at the offending flag
@@ -16,6 +18,8 @@ import dev.trainyard.compiler.source.ParsedDocument;
  * </pre>
  */
 final class RunSource {
+  /** A line break followed by a character that is not a blank: the line starts at column 1. */
+  private static final Pattern NEXT_TOP_LEVEL_LINE = Pattern.compile("\n[^ \t\r\n]");
   private final ParsedDocument doc;
   private final String pointer;
   private final String value;
@@ -44,64 +48,51 @@ final class RunSource {
    */
   SourceLocation at(int index, int length) {
     SourceLocation start = start();
-    if (length <= 0 || index < 0 || index + length > value.length() || start.line() == 0) {
+    if (length <= 0 || index < 0 || index + length > value.length()) {
       return start;
     }
     String needle = value.substring(index, index + length);
-    int nth = occurrences(value, needle, 0, index);
+    int nth = occurrences(value, needle, index);
     String text = doc.source().text();
     int from = offset(text, start.line(), start.column());
     int to = scalarEnd(text, from);
     int found = from - 1;
     for (int i = 0; i <= nth; i++) {
       found = text.indexOf(needle, found + 1);
-      if (found < 0 || found + length > to) {
+      if (found == -1 || found + length > to) {
         return start;
       }
     }
     return location(text, found, start.file());
   }
 
-  private static int occurrences(String s, String needle, int from, int before) {
+  /** How often {@code needle} starts in {@code s} before index {@code before}. */
+  private static int occurrences(String s, String needle, int before) {
     int count = 0;
-    for (int i = s.indexOf(needle, from); i >= 0 && i < before; i = s.indexOf(needle, i + 1)) {
+    for (int i = s.indexOf(needle); i != -1 && i < before; i = s.indexOf(needle, i + 1)) {
       count++;
     }
     return count;
   }
 
-  /** The offset of 1-based line:column in {@code text}. */
+  /** The offset of 1-based line:column in {@code text}, which has that line (the parser read it there). */
   private static int offset(String text, int line, int column) {
     int at = 0;
-    for (int l = 1; l < line && at >= 0; l++) {
+    for (int l = 1; l < line; l++) {
       at = text.indexOf('\n', at) + 1;
-      if (at == 0) {
-        return text.length();
-      }
     }
-    return Math.min(text.length(), at + Math.max(0, column - 1));
+    return at + column - 1;
   }
 
   /** A top-level scalar ends before the next line that starts at column 1 (a key, a comment, the document end). */
   private static int scalarEnd(String text, int from) {
-    int line = text.indexOf('\n', from);
-    while (line >= 0 && line + 1 < text.length()) {
-      char first = text.charAt(line + 1);
-      if (first != ' ' && first != '\t' && first != '\n' && first != '\r') {
-        return line + 1;
-      }
-      line = text.indexOf('\n', line + 1);
-    }
-    return text.length();
+    Matcher next = NEXT_TOP_LEVEL_LINE.matcher(text);
+    return next.find(from) ? next.start() + 1 : text.length();
   }
 
   private static SourceLocation location(String text, int offset, String file) {
-    int line = 1;
-    int lineStart = 0;
-    for (int i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) {
-      line++;
-      lineStart = i + 1;
-    }
+    int lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+    int line = 1 + (int) text.chars().limit(lineStart).filter(c -> c == '\n').count();
     return new SourceLocation(file, line, offset - lineStart + 1);
   }
 }

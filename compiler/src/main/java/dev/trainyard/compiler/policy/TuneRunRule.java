@@ -13,9 +13,9 @@ import java.util.List;
  * corrected command forms one group: {@code --rdzv_backend c10d --rdzv_endpoint $MASTER_ADDR:$MASTER_PORT}.
  */
 final class TuneRunRule {
-  /** torchrun flags the corrected command sets itself. */
+  /** torchrun flags with a value that the corrected command sets itself (besides dropping {@code --standalone}). */
   private static final List<String> REPLACED = List.of("--nnodes", "--nproc_per_node", "--nproc-per-node", "--rdzv_backend",
-      "--rdzv-backend", "--rdzv_endpoint", "--rdzv-endpoint", "--standalone", "--node_rank", "--node-rank",
+      "--rdzv-backend", "--rdzv_endpoint", "--rdzv-endpoint", "--node_rank", "--node-rank",
       "--master_addr", "--master-addr", "--master_port", "--master-port");
 
   private TuneRunRule() {}
@@ -39,15 +39,9 @@ final class TuneRunRule {
   /** {@code tune run} with the topology and rendezvous flags, the user's own versions of them removed. */
   static String fixed(RunCheck c, RunTokens.Word tune) {
     RunCheck.Rewrite edit = c.rewrite();
-    for (RunTokens.Word w : c.run().words()) {
-      for (String name : REPLACED) {
-        if (w.text().equals(name) && name.equals("--standalone")) {
-          edit.remove(w);
-        } else if (w.text().equals(name) || w.text().startsWith(name + "=")) {
-          c.run().flag(name).filter(f -> f.word().equals(w)).ifPresent(edit::remove);
-        }
-      }
-    }
+    // --standalone takes no value; every use of each other flag goes, with its value.
+    c.run().words().stream().filter(w -> w.text().equals("--standalone")).forEach(edit::remove);
+    REPLACED.forEach(name -> c.run().flags(name).forEach(edit::remove));
     RunTokens.Word run = c.run().words().get(c.run().indexOf(tune) + 1);
     String flags = " --nnodes " + (c.framework() == Framework.TORCH ? "$PET_NNODES" : "$NNODES")
         + " --nproc_per_node " + c.perNodeValue()

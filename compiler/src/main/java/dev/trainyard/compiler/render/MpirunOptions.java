@@ -1,7 +1,6 @@
 package dev.trainyard.compiler.render;
 
 import dev.trainyard.compiler.resolve.ResolvedJob;
-import dev.trainyard.compiler.spec.MpiOptions;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -36,13 +35,11 @@ final class MpirunOptions {
   /** The mpirun words, in a fixed order: bind, map, then MCA parameters by name. */
   static List<String> args(ResolvedJob job) {
     List<String> args = new ArrayList<>();
-    MpiOptions mpi = job.spec().mpi().orElse(null);
-    if (mpi == null) {
-      return args;
-    }
-    mpi.bindTo().ifPresent(v -> args.addAll(List.of("--bind-to", "\"$" + BIND_TO + "\"")));
-    mpi.mapBy().ifPresent(v -> args.addAll(List.of("--map-by", "\"$" + MAP_BY + "\"")));
-    mpi.mca().keySet().forEach(name -> args.addAll(List.of("--mca", name, "\"$" + MCA_PREFIX + name + "\"")));
+    job.spec().mpi().ifPresent(mpi -> {
+      mpi.bindTo().ifPresent(v -> args.addAll(List.of("--bind-to", "\"$" + BIND_TO + "\"")));
+      mpi.mapBy().ifPresent(v -> args.addAll(List.of("--map-by", "\"$" + MAP_BY + "\"")));
+      mpi.mca().keySet().forEach(name -> args.addAll(List.of("--mca", name, "\"$" + MCA_PREFIX + name + "\"")));
+    });
     return args;
   }
 }

@@ -44,6 +44,7 @@ class MpiOptionsTest {
     assertFalse(argv.contains("TRAINYARD_MPI_BIND_TO"), "values must not be -x forwarded: " + argv);
     JsonNode jobSet = TrainProject.object(r, "JobSet");
     assertEquals("none", TrainProject.env(jobSet, "launcher", "TRAINYARD_MPI_BIND_TO").path("value").asText());
+    assertEquals("slot", TrainProject.env(jobSet, "launcher", "TRAINYARD_MPI_MAP_BY").path("value").asText());
     assertEquals("^openib", TrainProject.env(jobSet, "launcher", "TRAINYARD_MCA_btl").path("value").asText());
     assertTrue(TrainProject.env(jobSet, "node", "TRAINYARD_MPI_BIND_TO").isMissingNode());
   }

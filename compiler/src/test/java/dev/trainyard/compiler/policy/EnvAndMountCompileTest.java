@@ -83,12 +83,15 @@ class EnvAndMountCompileTest {
   }
 
   @Test
-  @DisplayName("two mounts on the same or nested paths: the second is E413; /data and /data2 do not overlap")
+  @DisplayName("two mounts on the same or nested paths (either one inside the other): the second is E413; /data and /data2 do not overlap")
   void mountsOverlap() {
     Diagnostic d = only(compile("run: torchrun x.py\nvolumes:\n  - {claim: a, path: /data}\nsecrets:\n  - {name: s, path: /data/keys}\n"),
         DiagnosticCode.RESERVED_PATH);
     assertEquals("the secret `s` is mounted at \"/data/keys\", which overlaps the volume `a` at /data", d.message());
     assertEquals("/secrets/0/path", d.pointer());
+    Diagnostic around = only(compile("run: torchrun x.py\nvolumes:\n  - {claim: a, path: /data/keys}\nsecrets:\n  - {name: s, path: /data}\n"),
+        DiagnosticCode.RESERVED_PATH);
+    assertEquals("the secret `s` is mounted at \"/data\", which overlaps the volume `a` at /data/keys", around.message());
     CompileResult ok = compile("run: torchrun x.py\nvolumes:\n  - {claim: a, path: /data}\n  - {claim: b, path: /data2/}\n");
     assertEquals(List.of(), TrainProject.withCode(ok, DiagnosticCode.RESERVED_PATH));
   }

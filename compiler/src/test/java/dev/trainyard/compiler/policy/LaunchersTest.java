@@ -26,6 +26,8 @@ class LaunchersTest {
       "python script.py -m accelerate.commands.launch # none",
       "python -m # none",
       "python -u; -m accelerate.commands.launch # none",
+      "python -m; accelerate.commands.launch t.py # none",
+      "python -c -m accelerate.commands.launch # none",
       "accelerate; launch train.py # none",
       "echo accelerate.commands.launch # none",
       "python -m torch.distributed.run t.py # none",

@@ -5,7 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.trainyard.compiler.diagnostic.Diagnostic;
 import dev.trainyard.compiler.diagnostic.DiagnosticCode;
+import dev.trainyard.compiler.CompileRequest;
+import dev.trainyard.compiler.CompileResult;
+import dev.trainyard.compiler.Compiler;
+import dev.trainyard.compiler.SshSecretProvider;
+import dev.trainyard.compiler.testing.TrainProject;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Optional;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -38,11 +47,14 @@ class RunLintHintTest {
   }
 
   @Test
-  @DisplayName("tune run's hint drops the user's own --standalone and rendezvous flags before adding the group's; a plain runtime gets its numbers")
+  @DisplayName("tune run's hint drops the user's own --standalone and rendezvous flags (every use) before adding the group's; a plain runtime gets its numbers")
   void tuneRunHintReplacesFlags() {
     Diagnostic d = only("torch", 2, "tune run --standalone --nnodes=2 --rdzv_backend static full_finetune_distributed", DiagnosticCode.RUN_HANGS_AT_RENDEZVOUS);
     assertTrue(d.hint().endsWith("`run: tune run --nnodes $PET_NNODES --nproc_per_node $PET_NPROC_PER_NODE --rdzv_backend c10d"
         + " --rdzv_endpoint $MASTER_ADDR:$MASTER_PORT full_finetune_distributed`"), d.hint());
+    Diagnostic twice = only("torch", 2, "tune run --nnodes 2 --nnodes=3 full_finetune_distributed", DiagnosticCode.RUN_HANGS_AT_RENDEZVOUS);
+    assertEquals("tune run --nnodes $PET_NNODES --nproc_per_node $PET_NPROC_PER_NODE --rdzv_backend c10d --rdzv_endpoint $MASTER_ADDR:$MASTER_PORT"
+        + " full_finetune_distributed", RunLintCases.requireHintedRun(twice));
     Diagnostic plain = RunLintCases.lint(dir.resolve("p"), RunLintCases.yaml("plain", 2, "tune run full_finetune_distributed")).get(0);
     assertTrue(plain.hint().contains("--nnodes $NNODES --nproc_per_node 1 --rdzv_backend c10d"), plain.hint());
   }
@@ -142,5 +154,72 @@ class RunLintHintTest {
     List<Diagnostic> found = RunLintCases.lint(dir, "nodes: 2\nrun: |\n  torchrun \\\n  --node_rank=0\t --nnodes 2 train.py\n");
     assertEquals(1, found.size(), found.toString());
     assertTrue(found.get(0).hint().endsWith("`run: torchrun \\\n--nnodes 2 train.py`"), found.get(0).hint());
+  }
+
+  @ParameterizedTest(name = "{0}: {1}")
+  @CsvSource(delimiter = '|', value = {
+      "mpi       | mpirun -np 4 python train.py | write only the program; the hostfile and -np are set for you, e.g. `run: python train.py`",
+      "mpi       | mpirun --hostfile ./hosts -np 2 python train.py | write only the program; the hostfile and -np are set for you, e.g. `run: python train.py`",
+      "mpi       | mpirun -np 2 train.py --lr 1 | write only the program; the hostfile and -np are set for you, e.g. `run: python train.py --lr 1`",
+      "mpi       | mpirun -np 2 ./pi --mca btl | write only the program; the hostfile and -np are set for you, e.g. `run: ./pi --mca btl`",
+      "mpi       | mpirun -np 4 hostname | write only the program; the hostfile and -np are set for you, e.g. `run: python train.py`",
+      "mpi       | mpirun -np 2 ./pi --mca btl; ./post --bind-to core | write only the program; the hostfile and -np are set for you, e.g. `run: ./pi --mca btl; ./post --bind-to core`",
+      "mpi       | horovodrun -np 4 python train.py | run the program directly; hvd.init() reads the ranks from mpirun; Horovod's documented `mpi: {bindTo: none, mapBy: slot}` goes to train.yaml, e.g. `run: python train.py`",
+      "mlx       | mlx.launch --hosts a,b main.py | run the program directly; mx.distributed.init() picks up MPI by itself, e.g. `run: python main.py`",
+      "deepspeed | deepspeed train.py | run the program directly; deepspeed.init_distributed() reads the ranks from mpirun; --local_rank, which the deepspeed launcher passed, comes from OMPI_COMM_WORLD_LOCAL_RANK, e.g. `run: python train.py --local_rank=$OMPI_COMM_WORLD_LOCAL_RANK`",
+      "deepspeed | deepspeed --no_local_rank train.py | run the program directly; deepspeed.init_distributed() reads the ranks from mpirun, e.g. `run: python train.py`",
+      "mpi       | cd src && torchrun train.py && echo ok | run the program directly; RANK, LOCAL_RANK and WORLD_SIZE, which torchrun set, come from mpirun's OMPI_COMM_WORLD_* names, e.g. `run: cd src && RANK=$OMPI_COMM_WORLD_RANK LOCAL_RANK=$OMPI_COMM_WORLD_LOCAL_RANK WORLD_SIZE=$OMPI_COMM_WORLD_SIZE LOCAL_WORLD_SIZE=$OMPI_COMM_WORLD_LOCAL_SIZE python train.py && echo ok`",
+  })
+  @DisplayName("under an MPI runtime the hint names only the program (never a hostfile value; the generic python train.py when none is recognised), tuning only from mpirun's own simple command, python before a script, and what replaces each launcher's env")
+  void mpiRuntimeHint(String runtime, String run, String hint) {
+    List<Diagnostic> found = RunLintCases.lint(dir, RunLintCases.yaml(runtime, 2, run));
+    assertEquals(1, found.size(), found.toString());
+    assertEquals(hint, found.get(0).hint());
+    RunLintCases.assertHintAccepted(dir, runtime, 2, "", found.get(0));
+  }
+
+  @ParameterizedTest(name = "{0}: {1}")
+  @CsvSource(delimiter = '|', value = {
+      "torch | torchrun --master_addr $MASTER_IP train.py | W425 | torchrun --master_addr $MASTER_ADDR train.py",
+      "torch | torchrun --master_port $PORT train.py | W425 | torchrun --master_port $MASTER_PORT train.py",
+      "torch | torchrun --rdzv_backend c10d --rdzv_endpoint $HEAD:29500 train.py | W425 | torchrun --rdzv_backend c10d --rdzv_endpoint $MASTER_ADDR:$MASTER_PORT train.py",
+      "torch | torchrun --nproc_per_node $GPUS train.py | E430 | torchrun --nproc_per_node $PET_NPROC_PER_NODE train.py",
+      "plain | torchrun --nproc_per_node $GPUS train.py | E430 | torchrun --nproc_per_node 1 train.py",
+      "plain | accelerate launch --num_machines $NNODES --num_processes $NPROC --machine_rank $NODE_RANK --main_process_ip $MASTER_ADDR train.py | E430 | accelerate launch --num_machines $NNODES --num_processes 2 --machine_rank $NODE_RANK --main_process_ip $MASTER_ADDR train.py",
+      "torch | accelerate launch --num_machines $NNODES --num_processes $((NNODES * PET_NPROC_PER_NODE)) --machine_rank $NODE_RANK --main_process_ip $HEAD_IP --main_process_port $HEAD_PORT train.py | W425 | accelerate launch --num_machines $NNODES --num_processes $((NNODES * PET_NPROC_PER_NODE)) --machine_rank $NODE_RANK --main_process_ip $MASTER_ADDR --main_process_port $MASTER_PORT train.py",
+  })
+  @DisplayName("an undefined variable in a launcher flag: the hint puts in the value each flag has in every pod (per node: $PET_NPROC_PER_NODE on torch, the number elsewhere), one command for all findings")
+  void undefinedFlagHint(String runtime, String run, String code, String hinted) {
+    List<Diagnostic> found = RunLintCases.lint(dir, RunLintCases.yaml(runtime, 2, run));
+    assertTrue(!found.isEmpty() && found.stream().allMatch(d -> d.code().id().equals(code)), found.toString());
+    for (Diagnostic d : found) {
+      assertEquals("use the value every pod has, e.g. `run: " + hinted + "`", d.hint());
+      RunLintCases.assertHintAccepted(dir, runtime, 2, "", d);
+    }
+  }
+
+  @Test
+  @DisplayName("accelerate on a plain runtime: the hint's --num_processes is the job's number of processes, not torch's PET_* arithmetic")
+  void acceleratePlainHint() {
+    Diagnostic d = only("plain", 2, "accelerate launch train.py", DiagnosticCode.RUN_CONTRADICTS_TOPOLOGY);
+    assertEquals("accelerate launch --num_machines $NNODES --num_processes 2 --machine_rank $NODE_RANK --main_process_ip $MASTER_ADDR"
+        + " --main_process_port $MASTER_PORT train.py", RunLintCases.requireHintedRun(d));
+  }
+
+  @Test
+  @DisplayName("torchrun under an Intel MPI runtime: the hint reads the ranks from PMI_RANK and PMI_SIZE and sets no OMPI_* names")
+  void torchrunUnderIntelMpi() throws java.io.IOException {
+    Path folder = java.nio.file.Files.createDirectories(dir.resolve("runtimes/intel-mpi/1.0.0-1"));
+    java.nio.file.Files.writeString(folder.resolve("runtime.yaml"), "apiVersion: trainyard.dev/v1\nkind: Runtime\nname: intel-mpi\n"
+        + "version: 1.0.0-1\ndescription: test runtime intel-mpi\nframework: mpi\nimage: docker.io/library/test-intel-mpi:1\n"
+        + "resources:\n  gpus: 0\n  cpu: \"4\"\n  memory: 16Gi\n  launcherCpu: \"1\"\n  launcherMemory: 1Gi\n"
+        + "user:\n  uid: 1000\n  home: /home/mpiuser\nmpi:\n  implementation: Intel\n  sshPort: 2222\n  launcherAsNode: false\n");
+    TrainProject p = TrainProject.create(dir.resolve("p"), "runtime: intel-mpi\nnodes: 2\nrun: 'torchrun --nproc_per_node 2 train.py'\n");
+    CompileRequest request = new CompileRequest(p.trainYaml(), "train.yaml", Optional.empty(), Optional.of(dir.resolve("runtimes")),
+        Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), 1, Optional.empty(), Optional.empty(), Optional.empty());
+    CompileResult r = new Compiler(new SshSecretProvider(TrainProject.seeded(), Clock.fixed(Instant.EPOCH, ZoneOffset.UTC))).compile(request);
+    List<Diagnostic> nested = TrainProject.withCode(r, DiagnosticCode.NESTED_LAUNCHER);
+    assertEquals(1, nested.size(), r.diagnostics().toString());
+    assertEquals("run the program directly; read the ranks from mpirun's PMI_RANK and PMI_SIZE, e.g. `run: python train.py`", nested.get(0).hint());
   }
 }

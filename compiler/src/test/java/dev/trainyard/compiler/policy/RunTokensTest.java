@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** How {@code run} is split into words for the lint: offsets into the text, simple commands, quotes and expansions. */
 class RunTokensTest {
@@ -49,6 +51,25 @@ class RunTokensTest {
     assertTrue(t.hasAny("--x", "--nnodes"));
     assertEquals(Optional.empty(), t.pair("tune", "run"));
     assertTrue(RunTokens.of("tune run x").pair("tune", "run").isPresent());
+    assertEquals(Optional.empty(), RunTokens.of("poetry run tune").pair("tune", "run"));
     assertEquals(2, t.indexOf(t.words().get(2)));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '~', value = {
+      "echo $                      ~ echo@0#0, $@5#0",
+      "echo a\\                   ~ echo@0#0, a\\@5#0",
+      "$(a b) c                    ~ $(a b)@0#0, c@7#0",
+      "x $(( (N + 1) * 2 )) y      ~ x@0#0, $(( (N + 1) * 2 ))@2#0, y@21#0",
+      "x $(echo {a} b) y           ~ x@0#0, $(echo {a} b)@2#0, y@16#0",
+      "x ${A:-{b} c} y             ~ x@0#0, ${A:-{b} c}@2#0, y@14#0",
+      "NLx; y                      ~ x@1#0, y@4#1",
+  })
+  @DisplayName("a $ or a backslash at the end is a character of the last word; (…) and {…} nest inside an expansion; a word's start is its first character; a line break first starts no command")
+  void edges(String run, String expected) {
+    String text = run.replace("NL", "\n");
+    String words = RunTokens.of(text).words().stream().map(w -> w.text() + "@" + w.start() + "#" + w.command())
+        .collect(java.util.stream.Collectors.joining(", "));
+    assertEquals(expected, words);
   }
 }
