@@ -16,8 +16,9 @@ import java.util.stream.Stream;
 /**
  * Starts one pod's main container: {@code ip netns exec <host> unshare --mount --uts --propagation private}
  * runs a root shell that sets the hostname, binds the pod's hosts, passwd and group files over /etc,
- * mounts the volumes (parents first; read-only ones remounted read-only last), binds the image's software
- * at its own path, mounts a private /tmp and /run, and then {@code exec}s {@code setpriv} (uid, gid, fsGroup as
+ * stages the image's software (so no later mount hides its source), mounts a private /tmp and /run, mounts
+ * the volumes (parents first; read-only ones remounted read-only last), binds the image's software at its
+ * own path, and then {@code exec}s {@code setpriv} (uid, gid, fsGroup as
  * supplementary group) and {@code env -i -C <workingDir>} with exactly the container's env, command and
  * args. Every word the shell sees is single-quoted.
  */
@@ -68,17 +69,17 @@ final class PodLaunch {
                 "/etc/group", write(podDir.resolve("group"), group())).entrySet()) {
             s.append("mount --bind ").append(q(file.getValue().toString())).append(' ').append(file.getKey()).append('\n');
         }
-        // A container's own /tmp and /run (with the privilege-separation folder Debian's openssh-server keeps
-        // there), before the volumes: one may be mounted under /run (the service-account token).
-        s.append("mount -t tmpfs -o mode=1777 tmpfs /tmp\n");
-        s.append("mount -t tmpfs -o mode=755 tmpfs /run\nmkdir -m 755 /run/sshd\n");
-        // The image's software is first bound at a staging folder: a volume mounted over its parent (an
-        // emptyDir at /root) would hide the source path otherwise.
+        // The image's software is first bound at a staging folder, before anything is mounted: a volume over
+        // its parent (an emptyDir at /root) or the private /tmp (a TRAINYARD_CACHE under /tmp) would hide it.
         List<Path> staged = new ArrayList<>();
         for (Path software : image.software()) {
             staged.add(podDir.resolve("software").resolve(Integer.toString(staged.size())));
             bind(s, software, staged.get(staged.size() - 1).toString());
         }
+        // A container's own /tmp and /run (with the privilege-separation folder Debian's openssh-server keeps
+        // there), before the volumes: one may be mounted under /run (the service-account token).
+        s.append("mount -t tmpfs -o mode=1777 tmpfs /tmp\n");
+        s.append("mount -t tmpfs -o mode=755 tmpfs /run\nmkdir -m 755 /run/sshd\n");
         for (Mount m : mounts) {
             if (m.source().isPresent()) {
                 bind(s, m.source().get(), m.target());
