@@ -34,8 +34,9 @@ public final class RepositoryBoundary {
       if (real.startsWith(root)) {
         return List.of();
       }
-      String shown = root.relativize(real).toString().replace('\\', '/');
-      return GitSourceInspector.outside(shown.startsWith("../") ? shown : "../" + shown, SourceLocation.ofFile(displayPath));
+      // A file outside the root relativizes to a path that climbs out of it first (`../`): the root, a folder,
+      // cannot lie below a file.
+      return GitSourceInspector.outside(root.relativize(real).toString().replace('\\', '/'), SourceLocation.ofFile(displayPath));
     } catch (IOException | IllegalArgumentException e) {
       return List.of(); // missing or unreadable: the reader reports it, with nothing to quote
     }
