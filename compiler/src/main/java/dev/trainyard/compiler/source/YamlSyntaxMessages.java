@@ -85,9 +85,8 @@ final class YamlSyntaxMessages {
   }
 
   private static String clean(String text) {
-    String firstLine = text.lines().findFirst().orElse("").strip();
-    int decoration = firstLine.indexOf(" (");
-    String core = decoration > 0 ? firstLine.substring(0, decoration) : firstLine;
+    // SnakeYAML decorates a problem with " (…)" details; the first line before them is the problem itself.
+    String core = text.lines().findFirst().orElse("").strip().split(" \\(", 2)[0];
     return core.isEmpty() ? "unreadable content" : core.substring(0, 1).toLowerCase(Locale.ROOT) + core.substring(1);
   }
 }
