@@ -213,7 +213,8 @@ public final class YamlDocumentLoader {
   /** A syntax error SnakeYAML gave no position for (its nesting limit) is placed where the parser stopped. */
   private static Diagnostic located(Diagnostic d, WatchingParser parser) {
     var stopped = parser.currentLocation();
-    if (d.location().line() > 0 || stopped == null || stopped.getLineNr() < 1) {
+    // Jackson counts lines from 1 wherever the parser stands, so the stop is always a position.
+    if (d.location().line() > 0 || stopped == null) {
       return d;
     }
     return new Diagnostic(d.severity(), d.code(), d.message(), new SourceLocation(d.location().file(), stopped.getLineNr(), Math.max(0, stopped.getColumnNr())),
@@ -226,18 +227,16 @@ public final class YamlDocumentLoader {
       // SnakeYAML names the opening bracket or quote as context ("while parsing a flow sequence").
       Mark where = t.atOpening() ? java.util.Objects.requireNonNullElse(marked.getContextMark(), marked.getProblemMark())
           : marked.getProblemMark();
-      Mark context = marked.getContextMark();
-      return Diagnostic.error(t.code(), at(file, where != null ? where : context), "", t.message())
+      return Diagnostic.error(t.code(), at(file, where), "", t.message())
           .withHint(t.hint());
     }
     if (e.getCause() instanceof org.yaml.snakeyaml.error.YAMLException plain) {
       var t = YamlSyntaxMessages.translate(plain.getMessage());
       return Diagnostic.error(t.code(), SourceLocation.ofFile(file), "", t.message()).withHint(t.hint());
     }
-    if (e instanceof StreamConstraintsException limit) {
-      var loc = limit.getLocation();
-      SourceLocation at = loc == null || loc.getLineNr() < 1 ? SourceLocation.ofFile(file) : new SourceLocation(file, loc.getLineNr(), Math.max(0, loc.getColumnNr()));
-      return Diagnostic.error(DiagnosticCode.YAML_SYNTAX, at, "",
+    if (e instanceof StreamConstraintsException) {
+      // Jackson's nesting limit carries no location; located() places it where the parser stopped.
+      return Diagnostic.error(DiagnosticCode.YAML_SYNTAX, SourceLocation.ofFile(file), "",
               "the document nests deeper than " + MAX_NESTING_DEPTH + " levels")
           .withHint("flatten the structure; a train.yaml needs at most 3 levels");
     }
@@ -247,9 +246,9 @@ public final class YamlDocumentLoader {
   private static Diagnostic jacksonError(String file, IOException e) {
     if (e instanceof StreamReadException read) {
       var t = YamlSyntaxMessages.translateJackson(read.getOriginalMessage());
+      // A parser's read exception carries the parser's location, never none.
       var loc = read.getLocation();
-      SourceLocation at = loc == null ? SourceLocation.ofFile(file)
-          : new SourceLocation(file, Math.max(0, loc.getLineNr()), Math.max(0, loc.getColumnNr()));
+      SourceLocation at = new SourceLocation(file, Math.max(0, loc.getLineNr()), Math.max(0, loc.getColumnNr()));
       return Diagnostic.error(t.code(), at, "", t.message()).withHint(t.hint());
     }
     throw new java.io.UncheckedIOException("reading in-memory YAML failed", e);
@@ -286,11 +285,10 @@ public final class YamlDocumentLoader {
 
   private static YAMLFactoryBuilder factoryBuilder() {
     LoaderOptions options = new LoaderOptions();
+    // Jackson drives SnakeYAML's event parser only, not its composer, so the composer's options (nesting depth,
+    // aliases per collection, duplicate keys) do nothing here: Jackson's own nesting limit and TreeBuilder's
+    // duplicate check stand in for them, and aliases are refused outright.
     options.setCodePointLimit((int) (2 * MAX_FILE_BYTES));
-    options.setNestingDepthLimit(MAX_NESTING_DEPTH);
-    options.setMaxAliasesForCollections(0);
-    // Jackson turns this into a fail-fast "duplicate field" error; TreeBuilder reports every duplicate instead.
-    options.setAllowDuplicateKeys(true);
     return YAMLFactory.builder()
         .loaderOptions(options)
         // YAML reads `key:` with nothing after it as null; Jackson 2.x would say "" unless told.
