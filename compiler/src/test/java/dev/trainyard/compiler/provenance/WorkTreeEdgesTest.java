@@ -48,6 +48,15 @@ class WorkTreeEdgesTest {
 
   @ParameterizedTest(name = "{0} -> {1}")
   @CsvSource({
+      "/srv/http://mirror/x.git, true", "FILE:///srv/x.git, true", "File:x, true", "~alice@host:x.git, false",
+      "Git+SSH://host/x.git, false", "3ds://host/x, true"})
+  @DisplayName("only a network URL (a scheme that starts with a letter, any case, not file:) or user@host:path can be cloned by pods")
+  void localPaths(String url, boolean local) {
+    assertEquals(local, GitSourceInspector.isLocalPath(url));
+  }
+
+  @ParameterizedTest(name = "{0} -> {1}")
+  @CsvSource({
       "git@:acme/x.git, false", "git@github.com:/, false", "git@github.com://, false", "https://user@/acme/x, false",
       "https://github.com//, false", "https://github.com/?q=1, false", "https://github.com/a?q=1, true",
       "ssh://git@host:22/acme/x, true", "git@github.com:acme/x.git, true", "repos/x, true"})
