@@ -272,7 +272,8 @@ public final class GitSourceInspector {
     /** origin, else the only remote (as {@link #remoteUrl} picks it). */
     private static String remoteName(Repository repo) {
       Set<String> remotes = repo.getConfig().getSubsections("remote");
-      return remotes.contains("origin") || remotes.size() != 1 ? "origin" : remotes.iterator().next();
+      // The only remote, whatever its name (origin included); else origin.
+      return remotes.size() == 1 ? remotes.iterator().next() : "origin";
     }
 
     private static Optional<String> head(Repository repo) {
