@@ -37,9 +37,8 @@ final class PlatformStatusChecks {
 
   /** A source prefix as routes compare it: host lower-cased, no trailing slash. */
   static String normalised(String source) {
-    String s = source.replaceAll("/+$", "");
-    int slash = s.indexOf('/');
-    return slash < 0 ? s.toLowerCase(Locale.ROOT) : s.substring(0, slash).toLowerCase(Locale.ROOT) + s.substring(slash);
+    String[] hostAndPath = source.replaceAll("/+$", "").split("/", 2);
+    return hostAndPath[0].toLowerCase(Locale.ROOT) + (hostAndPath.length > 1 ? "/" + hostAndPath[1] : "");
   }
 
   private static List<Diagnostic> targetUrl(String template, ParsedDocument doc) {
@@ -59,7 +58,7 @@ final class PlatformStatusChecks {
       out.add(PlatformBinder.invalid(doc, "/status/targetUrl", "`status.targetUrl` uses unknown placeholder(s) " + String.join(", ", unknown))
           .withHint("known placeholders: " + known));
     }
-    if (rest.indexOf("{") >= 0 || rest.indexOf("}") >= 0) {
+    if (rest.toString().contains("{") || rest.toString().contains("}")) {
       out.add(PlatformBinder.invalid(doc, "/status/targetUrl", "`status.targetUrl` has an unbalanced `{` or `}`")
           .withHint("placeholders are written {name}, e.g. {run}; known: " + known));
     }

@@ -148,9 +148,15 @@ public final class GitSourceInspector {
     return !scp.matches() || !scp.group(1).isEmpty() && !scp.group(2).replace("/", "").isEmpty();
   }
 
+  /**
+   * Whether pods could not clone {@code url}: anything but a URL with a network scheme ({@code https://},
+   * {@code ssh://}, not {@code file:}) or the scp form {@code user@host:path} is a path on this machine
+   * ({@code /srv/x.git}, {@code ../x}, {@code ~/x}, {@code C:\x}).
+   */
   static boolean isLocalPath(String url) {
-    return url.startsWith("/") || url.startsWith(".") || url.startsWith("file:") || url.startsWith("~")
-        || url.matches("^[A-Za-z]:[\\\\/].*") || !(url.contains("://") || url.matches("^[^/]+@[^/]+:.*"));
+    // Schemes are case-insensitive (RFC 3986 §3.1): FILE:///x is a local path too.
+    boolean network = url.matches("^[A-Za-z][A-Za-z0-9+.-]*://.*") && !url.toLowerCase(java.util.Locale.ROOT).startsWith("file:");
+    return !(network || url.matches("^[^/]+@[^/]+:.*"));
   }
 
   private static void checkCommit(Optional<String> commit, boolean overridden, SourceLocation at, List<Diagnostic> problems) {
@@ -189,7 +195,8 @@ public final class GitSourceInspector {
           return StageResult.failed(problems);
         }
         Path workTree = repo.getWorkTree().toPath().toAbsolutePath().normalize();
-        Optional<String> ignoredPath = ignored.filter(i -> i.startsWith(workTree)).map(i -> workTree.relativize(i).toString().replace('\\', '/'));
+        // An ignored folder outside the work tree relativizes to `../…`, which no path in it starts with.
+        Optional<String> ignoredPath = ignored.map(i -> workTree.relativize(i).toString().replace('\\', '/'));
         if (commitOverride.isEmpty() && commit.isPresent()) {
           checkClean(git, path, ignoredPath, at, problems);
           checkPushed(repo, commit.get(), at, problems);
@@ -265,7 +272,8 @@ public final class GitSourceInspector {
     /** origin, else the only remote (as {@link #remoteUrl} picks it). */
     private static String remoteName(Repository repo) {
       Set<String> remotes = repo.getConfig().getSubsections("remote");
-      return remotes.contains("origin") || remotes.size() != 1 ? "origin" : remotes.iterator().next();
+      // The only remote, whatever its name (origin included); else origin.
+      return remotes.size() == 1 ? remotes.iterator().next() : "origin";
     }
 
     private static Optional<String> head(Repository repo) {

@@ -36,11 +36,11 @@ final class OutputTrees {
    */
   static List<String> patterns(Set<String> untracked, String folder) {
     Set<String> out = new TreeSet<>();
-    String prefix = folder.isEmpty() ? "" : folder + "/";
+    // At the root the prefix is "/", which no path in the repository starts with: paths stay whole.
+    String prefix = folder + "/";
     for (String path : untracked) {
       String rest = path.startsWith(prefix) ? path.substring(prefix.length()) : path;
-      int slash = rest.indexOf('/');
-      out.add(slash < 0 ? rest : rest.substring(0, slash + 1));
+      out.add(rest.replaceFirst("/.*", "/"));
     }
     return out.stream().limit(3).toList();
   }

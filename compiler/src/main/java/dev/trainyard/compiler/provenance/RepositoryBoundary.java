@@ -31,11 +31,9 @@ public final class RepositoryBoundary {
     try {
       Path root = workTree.get().toRealPath();
       Path real = file.toRealPath();
-      if (real.startsWith(root)) {
-        return List.of();
-      }
-      String shown = root.relativize(real).toString().replace('\\', '/');
-      return GitSourceInspector.outside(shown.startsWith("../") ? shown : "../" + shown, SourceLocation.ofFile(displayPath));
+      // A file inside the root relativizes to a path below it, which outside() lets pass; one outside climbs out
+      // first (`../`): the root, a folder, cannot lie below a file.
+      return GitSourceInspector.outside(root.relativize(real).toString().replace('\\', '/'), SourceLocation.ofFile(displayPath));
     } catch (IOException | IllegalArgumentException e) {
       return List.of(); // missing or unreadable: the reader reports it, with nothing to quote
     }

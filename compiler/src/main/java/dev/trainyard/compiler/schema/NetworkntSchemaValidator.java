@@ -56,10 +56,8 @@ public final class NetworkntSchemaValidator implements SchemaValidator {
    * the property and the missing one as the first argument ({@code [missing, present]}); we want the missing one.
    */
   private static String property(ValidationMessage message) {
-    Object[] arguments = message.getArguments();
-    return message.getType().equals("dependentRequired") && arguments != null && arguments.length > 0
-        ? String.valueOf(arguments[0])
-        : message.getProperty();
+    // networknt always gives dependentRequired its two arguments.
+    return message.getType().equals("dependentRequired") ? String.valueOf(message.getArguments()[0]) : message.getProperty();
   }
 
   /**

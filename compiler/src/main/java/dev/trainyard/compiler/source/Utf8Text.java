@@ -32,14 +32,9 @@ final class Utf8Text {
   }
 
   private static BadByte positionOf(byte[] bytes, int offset) {
-    int line = 1;
-    int lineStart = 0;
-    for (int i = 0; i < offset; i++) {
-      if (bytes[i] == '\n') {
-        line++;
-        lineStart = i + 1;
-      }
-    }
-    return new BadByte(offset, line, offset - lineStart + 1, bytes[offset] & 0xFF);
+    // Bytes before the bad one, one char per byte: lines and byte columns count the same in both.
+    String before = new String(bytes, 0, offset, StandardCharsets.ISO_8859_1);
+    int line = 1 + (int) before.chars().filter(c -> c == '\n').count();
+    return new BadByte(offset, line, offset - before.lastIndexOf('\n'), bytes[offset] & 0xFF);
   }
 }

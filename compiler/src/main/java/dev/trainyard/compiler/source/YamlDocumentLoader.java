@@ -15,9 +15,11 @@ import dev.trainyard.compiler.diagnostic.DiagnosticCode;
 import dev.trainyard.compiler.diagnostic.SourceLocation;
 import dev.trainyard.compiler.diagnostic.StageResult;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.Reader;
 import java.io.StringReader;
 import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -80,13 +82,13 @@ public final class YamlDocumentLoader {
           displayPath + " is not a regular file").withHint("pass the path of a YAML file")));
     }
     try {
-      long size = Files.size(path);
-      if (size > MAX_FILE_BYTES) {
-        return StageResult.failed(List.of(tooLarge(at, size)));
+      byte[] bytes;
+      try (InputStream in = Files.newInputStream(path)) {
+        // One byte over the limit tells a file that is too large without reading all of it (nor racing its size).
+        bytes = in.readNBytes((int) MAX_FILE_BYTES + 1);
       }
-      byte[] bytes = Files.readAllBytes(path);
       if (bytes.length > MAX_FILE_BYTES) {
-        return StageResult.failed(List.of(tooLarge(at, bytes.length)));
+        return StageResult.failed(List.of(tooLarge(at, Files.size(path))));
       }
       var bad = Utf8Text.firstBadByte(bytes);
       if (bad.isPresent()) {
@@ -116,14 +118,20 @@ public final class YamlDocumentLoader {
     if (!tabs.isEmpty()) {
       return StageResult.failed(tabs);
     }
-    try (WatchingParser parser = factory.createParser(new StringReader(file.text()))) {
-      try {
-        return parse(parser, file);
-      } catch (IOException e) {
-        return StageResult.failed(List.of(located(syntaxError(file.displayPath(), e), parser)));
-      }
+    WatchingParser parser = parserOver(file.text());
+    try (parser) {
+      return parse(parser, file);
     } catch (IOException e) {
-      return StageResult.failed(List.of(syntaxError(file.displayPath(), e)));
+      return StageResult.failed(List.of(located(syntaxError(file.displayPath(), e), parser)));
+    }
+  }
+
+  private WatchingParser parserOver(String text) {
+    try {
+      return factory.createParser(new StringReader(text));
+    } catch (IOException e) {
+      // Opening a parser over a String reads nothing yet, so it has nothing to fail on.
+      throw new java.io.UncheckedIOException("opening a YAML parser over in-memory text failed", e);
     }
   }
 
@@ -133,19 +141,14 @@ public final class YamlDocumentLoader {
    * fuzzing: one 530,000-character value allocated 820 MiB); lines are where such text ends.
    */
   private static Optional<Diagnostic> longLine(SourceFile file) {
-    String text = file.text();
-    int line = 1;
-    int start = 0;
-    while (start <= text.length()) {
-      int end = text.indexOf('\n', start);
-      end = end < 0 ? text.length() : end;
-      if (end - start > MAX_LINE_CHARS) {
-        return Optional.of(Diagnostic.error(DiagnosticCode.LINE_TOO_LONG, new SourceLocation(file.displayPath(), line, 1), "",
-                String.format(Locale.ROOT, "line %d is %,d characters long; the limit is %,d", line, end - start, MAX_LINE_CHARS))
+    String[] lines = file.text().split("\n", -1);
+    for (int i = 0; i < lines.length; i++) {
+      int length = lines[i].length();
+      if (length > MAX_LINE_CHARS) {
+        return Optional.of(Diagnostic.error(DiagnosticCode.LINE_TOO_LONG, new SourceLocation(file.displayPath(), i + 1, 1), "",
+                String.format(Locale.ROOT, "line %d is %,d characters long; the limit is %,d", i + 1, length, MAX_LINE_CHARS))
             .withHint("split the value over several lines (a `|` block scalar keeps the line breaks), or keep large data out of this file"));
       }
-      line++;
-      start = end + 1;
     }
     return Optional.empty();
   }
@@ -210,7 +213,8 @@ public final class YamlDocumentLoader {
   /** A syntax error SnakeYAML gave no position for (its nesting limit) is placed where the parser stopped. */
   private static Diagnostic located(Diagnostic d, WatchingParser parser) {
     var stopped = parser.currentLocation();
-    if (d.location().line() > 0 || stopped == null || stopped.getLineNr() < 1) {
+    // Jackson counts lines from 1 wherever the parser stands, so the stop is always a position.
+    if (d.location().line() > 0 || stopped == null) {
       return d;
     }
     return new Diagnostic(d.severity(), d.code(), d.message(), new SourceLocation(d.location().file(), stopped.getLineNr(), Math.max(0, stopped.getColumnNr())),
@@ -219,20 +223,20 @@ public final class YamlDocumentLoader {
 
   private static Diagnostic syntaxError(String file, IOException e) {
     if (e.getCause() instanceof MarkedYAMLException marked) {
-      Mark context = marked.getContextMark();
-      var t = YamlSyntaxMessages.translate(marked.getProblem(), context == null ? 0 : context.getLine() + 1);
-      Mark where = t.atOpening() && context != null ? context : marked.getProblemMark();
-      return Diagnostic.error(t.code(), at(file, where != null ? where : context), "", t.message())
+      var t = YamlSyntaxMessages.translate(marked.getProblem());
+      // SnakeYAML names the opening bracket or quote as context ("while parsing a flow sequence").
+      Mark where = t.atOpening() ? java.util.Objects.requireNonNullElse(marked.getContextMark(), marked.getProblemMark())
+          : marked.getProblemMark();
+      return Diagnostic.error(t.code(), at(file, where), "", t.message())
           .withHint(t.hint());
     }
     if (e.getCause() instanceof org.yaml.snakeyaml.error.YAMLException plain) {
-      var t = YamlSyntaxMessages.translate(plain.getMessage(), 0);
+      var t = YamlSyntaxMessages.translate(plain.getMessage());
       return Diagnostic.error(t.code(), SourceLocation.ofFile(file), "", t.message()).withHint(t.hint());
     }
-    if (e instanceof StreamConstraintsException limit) {
-      var loc = limit.getLocation();
-      SourceLocation at = loc == null || loc.getLineNr() < 1 ? SourceLocation.ofFile(file) : new SourceLocation(file, loc.getLineNr(), Math.max(0, loc.getColumnNr()));
-      return Diagnostic.error(DiagnosticCode.YAML_SYNTAX, at, "",
+    if (e instanceof StreamConstraintsException) {
+      // Jackson's nesting limit carries no location; located() places it where the parser stopped.
+      return Diagnostic.error(DiagnosticCode.YAML_SYNTAX, SourceLocation.ofFile(file), "",
               "the document nests deeper than " + MAX_NESTING_DEPTH + " levels")
           .withHint("flatten the structure; a train.yaml needs at most 3 levels");
     }
@@ -242,9 +246,9 @@ public final class YamlDocumentLoader {
   private static Diagnostic jacksonError(String file, IOException e) {
     if (e instanceof StreamReadException read) {
       var t = YamlSyntaxMessages.translateJackson(read.getOriginalMessage());
+      // A parser's read exception carries the parser's location, never none.
       var loc = read.getLocation();
-      SourceLocation at = loc == null ? SourceLocation.ofFile(file)
-          : new SourceLocation(file, Math.max(0, loc.getLineNr()), Math.max(0, loc.getColumnNr()));
+      SourceLocation at = new SourceLocation(file, Math.max(0, loc.getLineNr()), Math.max(0, loc.getColumnNr()));
       return Diagnostic.error(t.code(), at, "", t.message()).withHint(t.hint());
     }
     throw new java.io.UncheckedIOException("reading in-memory YAML failed", e);
@@ -272,6 +276,8 @@ public final class YamlDocumentLoader {
     String why = e instanceof NoSuchFileException ? "no such file"
         : e instanceof AccessDeniedException ? "permission denied"
         : Files.isDirectory(path) ? "it is a directory"
+        // The operating system's words, e.g. "not a directory" for a path that goes through a file.
+        : e instanceof FileSystemException fs ? String.valueOf(fs.getReason()).toLowerCase(Locale.ROOT)
         : e.getClass().getSimpleName();
     return Diagnostic.error(DiagnosticCode.FILE_UNREADABLE, at, "", "cannot read the file: " + why)
         .withHint("check the path and its permissions");
@@ -279,11 +285,10 @@ public final class YamlDocumentLoader {
 
   private static YAMLFactoryBuilder factoryBuilder() {
     LoaderOptions options = new LoaderOptions();
+    // Jackson drives SnakeYAML's event parser only, not its composer, so the composer's options (nesting depth,
+    // aliases per collection, duplicate keys) do nothing here: Jackson's own nesting limit and TreeBuilder's
+    // duplicate check stand in for them, and aliases are refused outright.
     options.setCodePointLimit((int) (2 * MAX_FILE_BYTES));
-    options.setNestingDepthLimit(MAX_NESTING_DEPTH);
-    options.setMaxAliasesForCollections(0);
-    // Jackson turns this into a fail-fast "duplicate field" error; TreeBuilder reports every duplicate instead.
-    options.setAllowDuplicateKeys(true);
     return YAMLFactory.builder()
         .loaderOptions(options)
         // YAML reads `key:` with nothing after it as null; Jackson 2.x would say "" unless told.

@@ -16,8 +16,8 @@ final class YamlSyntaxMessages {
   /**
    * What to print for one syntax problem.
    *
-   * @param atOpening report at the opening bracket or quote (SnakeYAML's context mark) rather than where the
-   *     parser gave up, which for an unclosed one is the end of the file
+   * @param atOpening report at the opening bracket or quote (SnakeYAML's context mark, when it gives one)
+   *     rather than where the parser gave up, which for an unclosed one is the end of the file
    */
   record Translation(DiagnosticCode code, String message, String hint, boolean atOpening) {}
 
@@ -61,15 +61,12 @@ final class YamlSyntaxMessages {
 
   /**
    * @param problem SnakeYAML's problem text, e.g. {@code mapping values are not allowed here}
-   * @param contextLine the line SnakeYAML names as context ("while parsing a flow sequence" started there), or
-   *     0 when there is none
    */
-  static Translation translate(String problem, int contextLine) {
+  static Translation translate(String problem) {
     String text = problem == null ? "" : problem;
     for (Rule rule : RULES) {
       if (text.contains(rule.phrase())) {
-        boolean unclosed = rule.message().contains("not closed");
-        return new Translation(rule.code(), rule.message(), rule.hint(), unclosed && contextLine > 0);
+        return new Translation(rule.code(), rule.message(), rule.hint(), rule.message().contains("not closed"));
       }
     }
     return new Translation(DiagnosticCode.YAML_SYNTAX, "invalid YAML: " + clean(text),
@@ -88,9 +85,8 @@ final class YamlSyntaxMessages {
   }
 
   private static String clean(String text) {
-    String firstLine = text.lines().findFirst().orElse("").strip();
-    int decoration = firstLine.indexOf(" (");
-    String core = decoration > 0 ? firstLine.substring(0, decoration) : firstLine;
+    // SnakeYAML decorates a problem with " (…)" details; the first line before them is the problem itself.
+    String core = text.lines().findFirst().orElse("").strip().split(" \\(", 2)[0];
     return core.isEmpty() ? "unreadable content" : core.substring(0, 1).toLowerCase(Locale.ROOT) + core.substring(1);
   }
 }

@@ -61,10 +61,8 @@ public final class TrainSpecBinder {
   }
 
   private static ResourceRequest resources(ParsedDocument doc) {
+    // Without `resources` every part reads as empty, which is ResourceRequest.NONE.
     JsonNode resources = doc.root().path("resources");
-    if (resources.isMissingNode()) {
-      return ResourceRequest.NONE;
-    }
     return new ResourceRequest(
         integer(resources, "gpus"),
         text(resources, "gpuType"),
@@ -109,22 +107,21 @@ public final class TrainSpecBinder {
     return volumes;
   }
 
-  /** A scalar as the user wrote it: strings as they are, numbers and booleans as their YAML text. */
+  /**
+   * A scalar as the user wrote it: strings as they are, numbers and booleans as their YAML text (the loader
+   * records the text of every non-string scalar). The schema admits no null and no number out of int range in
+   * any field bound here, so neither needs a case of its own.
+   */
   private static Optional<String> asWritten(ParsedDocument doc, String pointer) {
     JsonNode value = doc.root().at(pointer);
-    if (value.isMissingNode() || value.isNull()) {
-      return Optional.empty();
-    }
-    return value.isTextual() ? Optional.of(value.asText()) : doc.map().scalarText(pointer).or(() -> Optional.of(value.asText()));
+    return value.isTextual() ? Optional.of(value.asText()) : doc.map().scalarText(pointer);
   }
 
   private static Optional<String> text(JsonNode parent, String field) {
-    JsonNode value = parent.get(field);
-    return value == null || value.isNull() ? Optional.empty() : Optional.of(value.asText());
+    return Optional.ofNullable(parent.get(field)).map(JsonNode::asText);
   }
 
   private static Optional<Integer> integer(JsonNode parent, String field) {
-    JsonNode value = parent.get(field);
-    return value == null || !value.canConvertToInt() ? Optional.empty() : Optional.of(value.intValue());
+    return Optional.ofNullable(parent.get(field)).map(JsonNode::intValue);
   }
 }

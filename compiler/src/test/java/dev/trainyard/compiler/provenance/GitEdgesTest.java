@@ -135,6 +135,20 @@ class GitEdgesTest {
   }
 
   @Test
+  @DisplayName("origin next to another remote: origin's URL is the clone URL, with no ambiguity error")
+  void originWins() throws Exception {
+    TrainProject p = TrainProject.create(temp, "run: x\n");
+    try (Git git = Git.open(p.root().toFile())) {
+      var config = git.getRepository().getConfig();
+      config.setString("remote", "fork", "url", "https://github.com/me/x.git");
+      config.save();
+    }
+    StageResult<SourceInfo> r = inspect(p.trainYaml(), Optional.empty(), Optional.empty());
+    assertEquals(TrainProject.REMOTE, r.value().orElseThrow().repoUrl(), r.diagnostics().toString());
+    assertTrue(r.diagnostics().stream().noneMatch(d -> d.code() == DiagnosticCode.SOURCE_NO_REMOTE), r.diagnostics().toString());
+  }
+
+  @Test
   @DisplayName("two remotes, neither origin: E306 naming both, asking for --source-repo")
   void twoRemotes() throws Exception {
     TrainProject p = TrainProject.create(temp, "run: x\n");

@@ -54,6 +54,29 @@ class GitSourceInspectorTest {
   }
 
   @Test
+  @DisplayName("a committed file of the output folder that has changed since is not uncommitted code either; a change beside it is")
+  void changedOutputFile() throws Exception {
+    TrainProject p = TrainProject.create(temp, "run: x\n");
+    Path folder = p.trainYaml().getParent();
+    Path out = folder.resolve("gitops");
+    Files.createDirectories(out.resolve("clusters"));
+    Files.writeString(out.resolve("clusters/x.yaml"), "a: 1\n");
+    Files.writeString(folder.resolve("train.py"), "print(1)\n");
+    try (Git git = Git.open(p.root().toFile())) {
+      git.add().addFilepattern(".").call();
+      git.commit().setMessage("output and code").setAuthor("t", "t@example.com").setCommitter("t", "t@example.com").call();
+    }
+    Files.writeString(out.resolve("clusters/x.yaml"), "a: 2\n");
+    var clean = inspect(p.trainYaml(), Optional.empty(), Optional.empty(), Optional.of(out));
+    assertFalse(clean.failed(), clean.diagnostics().toString());
+    Files.writeString(folder.resolve("train.py"), "print(2)\n");
+    var dirty = inspect(p.trainYaml(), Optional.empty(), Optional.empty(), Optional.of(out));
+    assertTrue(dirty.failed());
+    assertTrue(dirty.diagnostics().get(0).message().startsWith("1 file(s) next to train.yaml are not committed (jobs/demo/train.py)"),
+        dirty.diagnostics().get(0).message());
+  }
+
+  @Test
   @DisplayName("compiling twice into the default output folder inside the repo works (the output is not 'uncommitted code')")
   void recompileIntoRepo() {
     TrainProject p = TrainProject.create(temp, "run: torchrun train.py\n");

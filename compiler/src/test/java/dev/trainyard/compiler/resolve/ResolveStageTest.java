@@ -126,6 +126,17 @@ class ResolveStageTest {
   }
 
   @Test
+  @DisplayName("a runtime's own setup alone is exactly that line (JAX's kubernetes install), with no newline joined on")
+  void runtimeSetupAlone() {
+    JsonNode jax = TrainProject.object(compile("runtime: jax\nrun: python x.py\n"), "JobSet");
+    assertEquals("python -c 'import kubernetes' 2>/dev/null || pip install --no-cache-dir kubernetes==37.0.2",
+        TrainProject.env(jax, "node", "TRAINYARD_SETUP").path("value").asText());
+    JsonNode both = TrainProject.object(compile("runtime: jax\nrun: python x.py\nsetup: make deps\n"), "JobSet");
+    assertEquals("python -c 'import kubernetes' 2>/dev/null || pip install --no-cache-dir kubernetes==37.0.2\nmake deps",
+        TrainProject.env(both, "node", "TRAINYARD_SETUP").path("value").asText());
+  }
+
+  @Test
   @DisplayName("the runtime list of the target namespace counts, not that of a same-named namespace in another cluster")
   void runtimeListOfTargetCluster() {
     String platform = "apiVersion: trainyard.dev/v1\nkind: Platform\ndefaultRuntime: torch\n"

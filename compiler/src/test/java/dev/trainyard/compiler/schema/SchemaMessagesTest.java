@@ -216,6 +216,15 @@ class SchemaMessagesTest {
   }
 
   @Test
+  @DisplayName("a quoted number where a number (not only an integer) belongs also gets the 'remove the quotes' hint")
+  void quotedNumber() {
+    List<String> found = test("id: a\nratio: \"0.5\"\n");
+    assertEquals(1, found.size(), found.toString());
+    assertTrue(found.get(0).startsWith("t.yaml:2:8 E202 `ratio` must be a number, got "), found.get(0));
+    assertTrue(found.get(0).endsWith(" | remove the quotes: `ratio: 0.5`"), found.get(0));
+  }
+
+  @Test
   @DisplayName("a writeOnly value of the wrong type is not shown, not even in the hint")
   void writeOnlyHidden() {
     assertEquals(List.of("t.yaml:2:8 E202 `token` must be a string, got a value (not shown: it may be a secret) |"

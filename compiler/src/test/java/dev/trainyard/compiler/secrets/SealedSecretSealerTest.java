@@ -2,6 +2,7 @@ package dev.trainyard.compiler.secrets;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -124,6 +125,21 @@ class SealedSecretSealerTest {
 
     assertEquals(YamlWriter.write(first), YamlWriter.write(again));
     assertNotEquals(first.at("/spec/encryptedData/ssh-privatekey"), other.at("/spec/encryptedData/ssh-privatekey"));
+  }
+
+  @Test
+  @DisplayName("each value gets a fresh random AES session key: with another seed the AES-GCM part differs, not only the RSA block")
+  void freshSessionKey() {
+    byte[] first = aesPart(new SealedSecretSealer(certificate, SecretTools.seeded(31)).seal(SECRET));
+    byte[] other = aesPart(new SealedSecretSealer(certificate, SecretTools.seeded(32)).seal(SECRET));
+    assertEquals(first.length, other.length);
+    assertFalse(java.util.Arrays.equals(first, other), "the AES-GCM ciphertext repeats: the session key is not random");
+  }
+
+  /** The bytes after the uint16 length and the RSA-2048 block of ssh-privatekey's value. */
+  private static byte[] aesPart(ObjectNode sealed) {
+    byte[] all = Base64.getDecoder().decode(sealed.at("/spec/encryptedData/ssh-privatekey").asText());
+    return java.util.Arrays.copyOfRange(all, 2 + 256, all.length);
   }
 
   @Test

@@ -79,15 +79,14 @@ class YamlEdgesTest {
   @Test
   @DisplayName("translation fallbacks: no problem text is `unreadable content`; Jackson's text loses its decorations")
   void translationFallbacks() {
-    YamlSyntaxMessages.Translation none = YamlSyntaxMessages.translate(null, 0);
+    YamlSyntaxMessages.Translation none = YamlSyntaxMessages.translate(null);
     assertEquals("invalid YAML: unreadable content", none.message());
     assertEquals(false, none.atOpening());
     assertEquals("invalid YAML: unreadable content", YamlSyntaxMessages.translateJackson(null).message());
     assertEquals("invalid YAML: odd thing", YamlSyntaxMessages.translateJackson("Odd thing (at x)\nmore").message());
-    assertEquals("invalid YAML: (x)", YamlSyntaxMessages.translate("(x)", 0).message());
-    assertEquals(false, YamlSyntaxMessages.translate("found unexpected end of stream", 0).atOpening());
-    assertEquals(true, YamlSyntaxMessages.translate("found unexpected end of stream", 1).atOpening());
-    assertEquals(false, YamlSyntaxMessages.translate("mapping values are not allowed here", 3).atOpening());
+    assertEquals("invalid YAML: (x)", YamlSyntaxMessages.translate("(x)").message());
+    assertEquals(true, YamlSyntaxMessages.translate("found unexpected end of stream").atOpening());
+    assertEquals(false, YamlSyntaxMessages.translate("mapping values are not allowed here").atOpening());
   }
 
   @Test

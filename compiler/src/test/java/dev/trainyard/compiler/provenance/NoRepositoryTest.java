@@ -1,0 +1,34 @@
+package dev.trainyard.compiler.provenance;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.trainyard.compiler.diagnostic.Diagnostic;
+import dev.trainyard.compiler.diagnostic.StageResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A train.yaml in no git repository has no commit pods could clone. */
+class NoRepositoryTest {
+  @TempDir Path temp;
+
+  @Test
+  @DisplayName("without overrides, a train.yaml in no git repository is E306 at the file, pointing at --source-repo/--source-commit")
+  void notInRepository() throws Exception {
+    Path trainYaml = Files.writeString(temp.resolve("train.yaml"), "run: x\n");
+    assumeTrue(GitSourceInspector.workTreeOf(trainYaml).isEmpty(), "NOT RUN: the temporary folder lies inside a git work tree");
+    StageResult<SourceInfo> result = new GitSourceInspector().inspect(trainYaml, "jobs/train.yaml", Optional.empty(),
+        Optional.empty(), Optional.empty());
+    assertTrue(result.value().isEmpty());
+    assertEquals(List.of("jobs/train.yaml E306 jobs/train.yaml is not inside a git repository, so pods have no commit to clone"),
+        result.diagnostics().stream().map((Diagnostic d) -> d.location() + " " + d.code().id() + " " + d.message()).toList());
+    assertEquals("commit it to a git repository with a remote, or pass --source-repo URL --source-commit SHA and run"
+        + " from the checkout's root", result.diagnostics().get(0).hint());
+  }
+}
