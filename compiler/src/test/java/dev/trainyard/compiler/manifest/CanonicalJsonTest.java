@@ -42,4 +42,12 @@ class CanonicalJsonTest {
   void yamlSorted() {
     assertEquals("a:\n  c: 3\n  d: 2\nb: 1\nlist:\n- \"y\": x\n  z: true\n", YamlWriter.write(unsorted()));
   }
+
+  @Test
+  @DisplayName("YamlWriter quotes keys that YAML 1.1 would read as a number, timestamp or merge key, and leaves plain keys bare")
+  void typedKeysQuoted() {
+    ObjectNode o = CanonicalJson.mapper().createObjectNode().put("0x1F", "a").put("1e4", "b").put("2026-01-01", "c").put("<<", "d")
+        .put("plain", "e");
+    assertEquals("\"0x1F\": a\n\"1e4\": b\n\"2026-01-01\": c\n\"<<\": d\nplain: e\n", YamlWriter.write(o));
+  }
 }
