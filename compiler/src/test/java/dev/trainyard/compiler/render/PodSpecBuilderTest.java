@@ -161,4 +161,12 @@ class PodSpecBuilderTest {
     JsonNode sync = pod.path("initContainers").path(0).path("securityContext");
     assertEquals("{\"allowPrivilegeEscalation\":false,\"capabilities\":{\"drop\":[\"ALL\"]},\"runAsUser\":1000}", sync.toString());
   }
+
+  @Test
+  @DisplayName("a pod without GPUs requests the run's cpu and memory only: no GPU resource, not even \"0\"")
+  void cpuResources() {
+    JsonNode pod = torchPod("name: pods\nruntime: torch\nrun: python t.py\nresources: {cpu: 3, memory: 5Gi}\n", "");
+    assertEquals("{\"limits\":{\"memory\":\"5Gi\"},\"requests\":{\"cpu\":\"3\",\"memory\":\"5Gi\"}}",
+        pod.path("containers").path(0).path("resources").toString());
+  }
 }
