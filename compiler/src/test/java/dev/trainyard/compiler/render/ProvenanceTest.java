@@ -5,9 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.trainyard.compiler.CompileRequest;
 import dev.trainyard.compiler.CompileResult;
+import dev.trainyard.compiler.Compiler;
+import dev.trainyard.compiler.SshSecretProvider;
 import dev.trainyard.compiler.testing.TrainProject;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Optional;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -50,5 +57,19 @@ class ProvenanceTest {
   void priorityLabel() {
     CompileResult r = compile("priority: high\n");
     assertEquals("high", object(r, "JobSet").path("metadata").path("labels").path(Provenance.PRIORITY_CLASS).asText(), r.diagnostics().toString());
+  }
+
+  @Test
+  @DisplayName("a request with a submit time records it as created-at in ISO-8601 UTC whole seconds")
+  void createdAt() {
+    TrainProject p = TrainProject.create(dir, "name: prov\nruntime: torch\nrun: python t.py\n");
+    var request = new CompileRequest(p.trainYaml(), "train.yaml", Optional.empty(),
+        Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
+        Optional.empty(), 1, Optional.empty(),
+        Optional.of(Instant.parse("2026-03-04T05:06:07.890Z")), Optional.empty());
+    CompileResult r = new Compiler(new SshSecretProvider(TrainProject.seeded(),
+        Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC))).compile(request);
+    assertEquals("2026-03-04T05:06:07Z", object(r, "JobSet").path("metadata").path("annotations").path(Provenance.CREATED_AT).asText(),
+        r.diagnostics().toString());
   }
 }
