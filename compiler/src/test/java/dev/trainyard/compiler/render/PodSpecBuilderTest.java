@@ -169,4 +169,14 @@ class PodSpecBuilderTest {
     assertEquals("{\"limits\":{\"memory\":\"5Gi\"},\"requests\":{\"cpu\":\"3\",\"memory\":\"5Gi\"}}",
         pod.path("containers").path(0).path("resources").toString());
   }
+
+  @Test
+  @DisplayName("a run without gpuType gets no nodeSelector even when platform.yaml names a GPU type \"\"")
+  void noTypeIsNotTheEmptyType() {
+    String platform = PlatformYaml.base().gpuTypes("{\"\": {pool: any}, H100: {nvidia.com/gpu.product: NVIDIA-H100}}").text();
+    CompileResult r = TrainProject.create(dir, "name: pods\nruntime: torch\nrun: python t.py\nresources: {gpus: 1}\n")
+        .withPlatform(platform).compile();
+    JsonNode pod = podSpec(object(r, "JobSet"), "node");
+    assertTrue(pod.path("nodeSelector").isMissingNode(), pod.path("nodeSelector").toString());
+  }
 }
