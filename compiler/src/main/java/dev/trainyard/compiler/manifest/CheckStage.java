@@ -21,7 +21,7 @@ import java.util.regex.Pattern;
  * {@code completions} ≥ 1 (kueue#2227); no {@code suspend}, {@code ttlSecondsAfterFinished} or
  * {@code generateName} (kueue#8228, argo-cd#8586, jobset#1267); {@code dependsOn} names an earlier
  * replicated job (JobSet webhook); at most 18 replicated jobs (Kueue 0.19 PodSet cap, kueue#12819);
- * container env names unique; every volumeMount names a volume.
+ * env names unique within each container and init container; every volumeMount of either names a volume.
  */
 public final class CheckStage {
   private static final Pattern LABEL_VALUE = Pattern.compile("^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$");
@@ -106,11 +106,19 @@ public final class CheckStage {
     JsonNode pod = job.path("template").path("spec");
     Set<String> volumes = new HashSet<>();
     pod.path("volumes").forEach(v -> volumes.add(v.path("name").asText()));
-    for (JsonNode c : pod.path("containers")) {
-      Set<String> env = new HashSet<>();
-      c.path("env").forEach(e -> { if (!env.add(e.path("name").asText())) { problems.add(where + ": env " + e.path("name").asText() + " is set twice"); } });
-      c.path("volumeMounts").forEach(v -> { if (!volumes.contains(v.path("name").asText())) { problems.add(where + ": volumeMount " + v.path("name").asText() + " names no volume"); } });
+    // Init containers too (a runtime skeleton may add one): the API server refuses a mount of no volume in
+    // any container, and server-side apply (Flux, Argo CD) refuses duplicate keys of the env list-map.
+    for (String group : List.of("initContainers", "containers")) {
+      for (JsonNode c : pod.path(group)) {
+        container(where + " container " + c.path("name").asText(), c, volumes, problems);
+      }
     }
+  }
+
+  private static void container(String where, JsonNode c, Set<String> volumes, List<String> problems) {
+    Set<String> env = new HashSet<>();
+    c.path("env").forEach(e -> { if (!env.add(e.path("name").asText())) { problems.add(where + ": env " + e.path("name").asText() + " is set twice"); } });
+    c.path("volumeMounts").forEach(v -> { if (!volumes.contains(v.path("name").asText())) { problems.add(where + ": volumeMount " + v.path("name").asText() + " names no volume"); } });
   }
 
   private static int digits(int n) {

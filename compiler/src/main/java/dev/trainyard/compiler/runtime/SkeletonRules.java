@@ -35,7 +35,7 @@ final class SkeletonRules {
       String name = jobs.get(i).path("name").asText("");
       if (!rendered(framework).contains(name)) {
         String got = name.isEmpty() ? "a replicated job without a `name`" : "replicated job `" + name + "`";
-        problems.add(Diagnostic.error(DiagnosticCode.INVALID_RUNTIME, doc.map().at(name.isEmpty() ? pointer : pointer + "/name"), pointer + "/name",
+        problems.add(Diagnostic.error(DiagnosticCode.INVALID_RUNTIME, doc.map().at(pointer + "/name"), pointer + "/name",
                 got + " is not one the " + framework.id() + " framework renders (" + String.join(", ", rendered(framework))
                     + "), so it would be dropped from every run")
             .withHint("name it " + String.join(" or ", rendered(framework)) + " to adjust that job's pods (sidecar containers,"

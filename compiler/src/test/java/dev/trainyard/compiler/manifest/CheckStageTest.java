@@ -252,7 +252,7 @@ class CheckStageTest {
   @Test
   @DisplayName("an env name set twice in one container is refused; the same name in two containers passes")
   void duplicateEnv() {
-    assertEquals(List.of("JobSet demo replicated job node: env A is set twice"),
+    assertEquals(List.of("JobSet demo replicated job node container train: env A is set twice"),
         problems("demo", js -> ((ArrayNode) firstPod(js).path("containers").path(0).path("env")).add(env("A"))));
     assertEquals(List.of(), problems("demo", js -> ((ArrayNode) firstPod(js).path("containers")).addObject().put("name", "side")
         .putArray("env").add(env("A"))));
@@ -261,7 +261,7 @@ class CheckStageTest {
   @Test
   @DisplayName("a volumeMount that names no volume of the pod is refused")
   void mountWithoutVolume() {
-    assertEquals(List.of("JobSet demo replicated job node: volumeMount cache names no volume"),
+    assertEquals(List.of("JobSet demo replicated job node container train: volumeMount cache names no volume"),
         problems("demo", js -> ((ArrayNode) firstPod(js).path("containers").path(0).path("volumeMounts")).addObject()
             .put("name", "cache").put("mountPath", "/cache")));
   }
@@ -295,5 +295,20 @@ class CheckStageTest {
     }));
     assertEquals(List.of("JobSet demo: spec.suspend must not be emitted",
         "JobSet demo replicated job node: replicas, parallelism and completions must be at least 1"), found);
+  }
+
+  @Test
+  @DisplayName("init containers are checked too: a duplicate env name or a mount of no volume in one is refused, naming it")
+  void initContainers() {
+    assertEquals(List.of("JobSet demo replicated job node container sync: env G is set twice",
+            "JobSet demo replicated job node container sync: volumeMount repo names no volume"),
+        problems("demo", js -> {
+          ObjectNode sync = firstPod(js).putArray("initContainers").addObject().put("name", "sync");
+          sync.putArray("env").add(env("G")).add(env("G"));
+          sync.putArray("volumeMounts").addObject().put("name", "dshm").put("mountPath", "/dev/shm");
+          sync.withArray("volumeMounts").addObject().put("name", "repo").put("mountPath", "/repo");
+        }));
+    assertEquals(List.of(), problems("demo", js -> firstPod(js).putArray("initContainers").addObject().put("name", "sync")
+        .putArray("env").add(env("A"))), "an init container may set a name its main container sets too");
   }
 }

@@ -82,4 +82,60 @@ class RuntimeBinderTest {
     RuntimeDefinition m = bind("framework: mpi\nimage: img\nmpi: {sshPort: 2200, launcherAsNode: true}\n").value().orElseThrow();
     assertEquals(Optional.of(new MpiSettings(MpiImplementation.OPEN_MPI, 2200, true)), m.mpi());
   }
+
+  @Test
+  @DisplayName("podSecurity: restricted with uid 0 (or no uid) is E303 at the podSecurity line; with a non-root uid it binds")
+  void restrictedNeedsNonRoot() {
+    Diagnostic d = onlyError(bind("framework: torch\nimage: img\npodSecurity: restricted\n"));
+    assertEquals("/podSecurity", d.pointer());
+    assertEquals("`podSecurity: restricted` needs a non-root `user.uid`; uid 0 meets only baseline", d.message());
+    assertEquals(7, d.location().line());
+    assertEquals("/podSecurity", onlyError(bind("framework: torch\nimage: img\npodSecurity: restricted\nuser: {uid: 0}\n")).pointer());
+    RuntimeDefinition r = bind("framework: torch\nimage: img\npodSecurity: restricted\nuser: {uid: 1000, home: /home/u}\n"
+        + "addCapabilities: [NET_BIND_SERVICE]\n").value().orElseThrow();
+    assertEquals(new RuntimeDefinition.PodSecurity(true, List.of("NET_BIND_SERVICE")), r.security());
+    assertEquals("restricted", r.security().level());
+  }
+
+  @Test
+  @DisplayName("without podSecurity a runtime is baseline with no added capabilities; python, cuda and setup default to none")
+  void securityAndContentsDefaults() {
+    RuntimeDefinition r = bind("framework: torch\nimage: img\n").value().orElseThrow();
+    assertEquals(new RuntimeDefinition.PodSecurity(false, List.of()), r.security());
+    assertEquals("baseline", r.security().level());
+    assertEquals(new RuntimeDefinition.ImageContents("", "", 0), r.contents());
+    assertEquals("", r.setup());
+    assertTrue(r.digest().matches("sha256:[0-9a-f]{64}"), r.digest());
+    assertEquals("r@1.0-1", r.ref());
+  }
+
+  @Test
+  @DisplayName("python, cuda version and driver floor, setup and imageOwnsHome are read as written")
+  void contentsRead() {
+    RuntimeDefinition r = bind("framework: torch\nimage: img\npython: \"3.12\"\ncuda: {version: \"13.0\", driverFloor: 580}\n"
+        + "setup: pip install x\nuser: {uid: 1000, home: /home/u, imageOwnsHome: true}\n").value().orElseThrow();
+    assertEquals(new RuntimeDefinition.ImageContents("3.12", "13.0", 580), r.contents());
+    assertEquals("pip install x", r.setup());
+    assertEquals(new RuntimeDefinition.RuntimeUser(1000, "/home/u", true), r.user());
+    assertTrue(!r.user().isRoot());
+  }
+
+  @Test
+  @DisplayName("an MPI framework with an empty mpi: mapping gets Open MPI on port 2222 with a separate launcher; MPICH is read")
+  void mpiDefaults() {
+    assertEquals(Optional.of(new MpiSettings(MpiImplementation.OPEN_MPI, 2222, false)),
+        bind("framework: mlx\nimage: img\nmpi: {}\n").value().orElseThrow().mpi());
+    assertEquals(Optional.of(new MpiSettings(MpiImplementation.MPICH, 2222, false)),
+        bind("framework: deepspeed\nimage: img\nmpi: {implementation: MPICH}\n").value().orElseThrow().mpi());
+  }
+
+  @Test
+  @DisplayName("the MPI rule and the skeleton rule are reported together: every problem of the file at once")
+  void problemsTogether() {
+    StageResult<RuntimeDefinition> r = bind("framework: torch\nimage: img\nmpi: {}\npodSecurity: restricted\n"
+        + "jobset: {spec: {replicatedJobs: [{name: worker}]}}\n");
+    assertTrue(r.value().isEmpty());
+    assertEquals(List.of("/mpi", "/jobset/spec/replicatedJobs/0/name", "/podSecurity"),
+        r.diagnostics().stream().map(Diagnostic::pointer).toList());
+  }
 }
