@@ -178,4 +178,40 @@ class CompilerTest {
     assertEquals(far.toString(), Compiler.relative(far));
     assertEquals(cwd.getParent().toString(), Compiler.relative(cwd.resolve("x/../..")));
   }
+
+  /** A platform runtimes folder holding runtime {@code tmpl} whose JobSet skeleton is {@code jobset} (YAML lines at 2 spaces). */
+  private Path runtimes(String jobset) throws Exception {
+    Path dir = Files.createDirectories(temp.resolve("runtimes/tmpl/1.0-1"));
+    Files.writeString(dir.resolve("runtime.yaml"), "apiVersion: trainyard.dev/v1\nkind: Runtime\nname: tmpl\nversion: 1.0-1\n"
+        + "framework: torch\nimage: docker.io/acme/t@sha256:" + "b".repeat(64) + "\n"
+        + "jobset:\n" + jobset);
+    return temp.resolve("runtimes");
+  }
+
+  private CompileResult compileWith(Path runtimes) {
+    TrainProject p = TrainProject.create(temp.resolve("p"), "runtime: tmpl\nrun: torchrun train.py\n");
+    return compile(new CompileRequest(p.trainYaml(), "train.yaml", Optional.empty(), Optional.of(runtimes), Optional.empty(),
+        Optional.empty(), Optional.empty(), Optional.empty(), 1, Optional.empty(), Optional.empty(), Optional.empty()));
+  }
+
+  @Test
+  @DisplayName("a runtime template that does not render is E501 and stops the compile with the job but no tree")
+  void renderErrorStops() throws Exception {
+    CompileResult r = compileWith(runtimes("  spec:\n    replicatedJobs:\n      - name: node\n        template:\n          metadata:\n"
+        + "            annotations: {acme.dev/x: '{{ job.nope }}'}\n"));
+    assertEquals(List.of(DiagnosticCode.TEMPLATE_ERROR), r.diagnostics().stream().map(Diagnostic::code).toList(), r.diagnostics().toString());
+    assertTrue(r.job().isPresent());
+    assertTrue(r.tree().isEmpty());
+  }
+
+  @Test
+  @DisplayName("a runtime whose JobSet the check refuses is E601 at the runtime's file and stops the compile with the job but no tree")
+  void checkErrorStops() throws Exception {
+    CompileResult r = compileWith(runtimes("  metadata:\n    labels: {acme.dev/team: 'not valid!'}\n"));
+    assertEquals(List.of(DiagnosticCode.OUTPUT_INVALID), r.diagnostics().stream().map(Diagnostic::code).toList(), r.diagnostics().toString());
+    assertTrue(r.diagnostics().get(0).message().endsWith(": label acme.dev/team has an invalid value \"not valid!\""), r.diagnostics().get(0).message());
+    assertTrue(r.diagnostics().get(0).location().file().endsWith("tmpl/1.0-1/runtime.yaml"), r.diagnostics().get(0).location().toString());
+    assertTrue(r.job().isPresent());
+    assertTrue(r.tree().isEmpty());
+  }
 }
