@@ -214,4 +214,14 @@ class CompilerTest {
     assertTrue(r.job().isPresent());
     assertTrue(r.tree().isEmpty());
   }
+
+  @Test
+  @DisplayName("a platform runtimes folder that does not load stops the compile at its file, before train.yaml is resolved")
+  void runtimesLoadErrorStops() throws Exception {
+    CompileResult r = compileWith(runtimes("  spec: [\n"));
+    assertFalse(r.diagnostics().isEmpty());
+    assertTrue(r.diagnostics().stream().allMatch(d -> d.location().file().endsWith("tmpl/1.0-1/runtime.yaml")), r.diagnostics().toString());
+    assertEquals(DiagnosticCode.YAML_SYNTAX, r.diagnostics().get(0).code(), r.diagnostics().toString());
+    assertTrue(r.job().isEmpty());
+  }
 }
