@@ -154,16 +154,13 @@ public final class Compiler {
   }
 
   static String relative(Path file) {
-    if (!file.isAbsolute()) {
-      return file.toString();
+    Path cwd = Path.of("").toAbsolutePath();
+    if (!file.isAbsolute() || !cwd.getRoot().equals(file.getRoot())) {
+      return file.toString(); // another Windows drive has no relative path (relativize would throw)
     }
-    try {
-      Path rel = Path.of("").toAbsolutePath().relativize(file.normalize());
-      boolean near = rel.getNameCount() > 1 && !(rel.getName(0).toString().equals("..") && rel.getName(1).toString().equals(".."));
-      return near || !rel.startsWith("..") ? rel.toString() : file.normalize().toString();
-    } catch (IllegalArgumentException e) {
-      return file.toString();
-    }
+    Path rel = cwd.relativize(file.normalize());
+    boolean near = rel.getNameCount() > 1 && !(rel.getName(0).toString().equals("..") && rel.getName(1).toString().equals(".."));
+    return near || !rel.startsWith("..") ? rel.toString() : file.normalize().toString();
   }
 
   /** A {@code workdir} that is not a folder next to train.yaml would make every pod fail at start. */

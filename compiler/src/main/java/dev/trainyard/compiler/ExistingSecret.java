@@ -51,9 +51,7 @@ final class ExistingSecret {
   static Manifest check(String display, String text, String namespace, String name, Platform.SecretsPolicy policy, boolean inGit) {
     StageResult<ParsedDocument> doc = new YamlDocumentLoader().load(new SourceFile(display, text));
     if (doc.failed()) {
-      Diagnostic first = doc.diagnostics().get(0);
-      throw refused(first.location(), "the run's SSH Secret cannot be read: " + first.message()
-          + (text.contains("\n<<<<<<< ") || text.startsWith("<<<<<<< ") ? " (it holds a merge conflict)" : ""), display, inGit);
+      throw unreadable(doc.diagnostics().get(0), text, display, inGit);
     }
     ObjectNode object = (ObjectNode) doc.value().orElseThrow().root();
     Optional<String> problem = shape(object, namespace, name, policy);
@@ -61,6 +59,15 @@ final class ExistingSecret {
       throw refused(SourceLocation.ofFile(display), "the run's SSH Secret is not the one this run needs: " + problem.get(), display, inGit);
     }
     return Manifest.of(object);
+  }
+
+  /**
+   * The refusal of a Secret file that does not load, at the loader's location with its words ({@code first}:
+   * not UTF-8, over 1 MiB, not YAML), naming a merge conflict when {@code text} (what could be read) holds one.
+   */
+  static Refused unreadable(Diagnostic first, String text, String display, boolean inGit) {
+    return refused(first.location(), "the run's SSH Secret cannot be read: " + first.message()
+        + (text.contains("\n<<<<<<< ") || text.startsWith("<<<<<<< ") ? " (it holds a merge conflict)" : ""), display, inGit);
   }
 
   private static Optional<String> shape(ObjectNode o, String namespace, String name, Platform.SecretsPolicy policy) {
@@ -72,8 +79,10 @@ final class ExistingSecret {
       return Optional.of("it is " + is + ", but platform.yaml's secrets policy is " + policy.mode().id());
     }
     JsonNode meta = sealed ? o.path("spec").path("template").path("metadata") : o.path("metadata");
-    if (!o.path("metadata").path("name").asText().equals(name) || !meta.path("name").asText(name).equals(name)) {
-      return Optional.of("it is named \"" + o.path("metadata").path("name").asText() + "\", not \"" + name + "\" (renamed or copied from another run)");
+    String outer = o.path("metadata").path("name").asText();
+    String inner = meta.path("name").asText(name); // a SealedSecret's template may leave the name to the outer one
+    if (!outer.equals(name) || !inner.equals(name)) {
+      return Optional.of("it is named \"" + (outer.equals(name) ? inner : outer) + "\", not \"" + name + "\" (renamed or copied from another run)");
     }
     if (!o.path("metadata").path("namespace").asText().equals(namespace)) {
       return Optional.of("its namespace is \"" + o.path("metadata").path("namespace").asText() + "\", not \"" + namespace + "\"");

@@ -1,6 +1,7 @@
 package dev.trainyard.compiler;
 
 import dev.trainyard.compiler.diagnostic.SourceLocation;
+import dev.trainyard.compiler.diagnostic.StageResult;
 import dev.trainyard.compiler.manifest.EmitStage;
 import dev.trainyard.compiler.manifest.Manifest;
 import dev.trainyard.compiler.platform.Platform;
@@ -15,9 +16,8 @@ import dev.trainyard.compiler.secrets.SopsAgeSealer;
 import dev.trainyard.compiler.secrets.SshKeyGenerator;
 import dev.trainyard.compiler.secrets.SshKeyPair;
 import dev.trainyard.compiler.secrets.UnsealedSecret;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
+import dev.trainyard.compiler.source.SourceFile;
+import dev.trainyard.compiler.source.YamlDocumentLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -106,11 +106,11 @@ public final class SshSecretProvider implements SshSecretSource {
     if (!Files.isRegularFile(file)) {
       return Optional.empty();
     }
-    try {
-      return Optional.of(Files.readString(file, StandardCharsets.UTF_8));
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read the run's SSH Secret " + file + ": "
-          + (e instanceof java.nio.file.AccessDeniedException ? "permission denied" : e.getClass().getSimpleName()), e);
+    // Read as every user file is (at most 1 MiB of UTF-8), so a damaged Secret is E702, never an exception.
+    StageResult<SourceFile> read = YamlDocumentLoader.readFile(file, file.toString());
+    if (read.failed()) {
+      throw ExistingSecret.unreadable(read.diagnostics().get(0), "", file.toString(), false);
     }
+    return Optional.of(read.value().orElseThrow().text());
   }
 }

@@ -1,6 +1,5 @@
 package dev.trainyard.compiler;
 
-import dev.trainyard.compiler.diagnostic.StageResult;
 import dev.trainyard.compiler.platform.Platform;
 import dev.trainyard.compiler.platform.PlatformLoader;
 import dev.trainyard.compiler.schema.NetworkntSchemaValidator;
@@ -46,11 +45,9 @@ public final class TargetFlags {
    * @param display how messages name it
    */
   public static Optional<Refusal> check(Optional<Path> platformFile, String display, Optional<String> cluster, Optional<String> namespace) {
-    if (cluster.isEmpty() && namespace.isEmpty()) {
-      return Optional.empty();
-    }
-    StageResult<Platform> loaded = new PlatformLoader(new YamlDocumentLoader(), new NetworkntSchemaValidator()).load(platformFile, display);
-    return loaded.value().filter(p -> !loaded.failed()).flatMap(p -> check(p, display, cluster, namespace));
+    // PlatformLoader gives a value only when it found no problem at all, so a value is a platform to check against.
+    return cluster.or(() -> namespace).flatMap(given -> new PlatformLoader(new YamlDocumentLoader(), new NetworkntSchemaValidator())
+        .load(platformFile, display).value().flatMap(p -> check(p, display, cluster, namespace)));
   }
 
   /** The same check against a loaded platform. */

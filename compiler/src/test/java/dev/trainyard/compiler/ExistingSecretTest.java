@@ -92,4 +92,28 @@ class ExistingSecretTest {
     assertTrue(d.message().endsWith("ssh-publickey is not the public key of ssh-privatekey"), d.message());
     assertFalse(d.message().contains(b64.substring(20, 40)));
   }
+
+  @Test
+  @DisplayName("a Secret file that is not UTF-8 (a binary pasted over it) is E702 at its byte, not an exception out of the compile")
+  void notUtf8() throws Exception {
+    byte[] text = Files.readAllBytes(secret);
+    text[0] = (byte) 0xff;
+    Files.write(secret, text);
+    CompileResult r = project.compile(Optional.of(tree));
+    Diagnostic d = TrainProject.withCode(r, DiagnosticCode.EXISTING_SECRET_INVALID).get(0);
+    assertEquals("the run's SSH Secret cannot be read: the file is not valid UTF-8: byte 0xFF at offset 0", d.message());
+    assertEquals(secret.toString() + ":1:1", d.location().toString());
+    assertEquals("delete " + secret + " and compile again: a fresh key pair is generated and sealed as platform.yaml says", d.hint());
+    assertTrue(r.tree().isEmpty());
+  }
+
+  @Test
+  @DisplayName("a Secret file over the 1 MiB YAML limit is E702 saying so, without reading it into the output")
+  void tooLarge() throws Exception {
+    Files.writeString(secret, Files.readString(secret) + "#" + "x".repeat(1 << 20) + "\n");
+    CompileResult r = project.compile(Optional.of(tree));
+    Diagnostic d = TrainProject.withCode(r, DiagnosticCode.EXISTING_SECRET_INVALID).get(0);
+    assertTrue(d.message().startsWith("the run's SSH Secret cannot be read: the file is 1.0 MiB ("), d.message());
+    assertEquals(secret.toString(), d.location().toString());
+  }
 }

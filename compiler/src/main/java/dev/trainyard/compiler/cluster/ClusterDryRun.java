@@ -31,7 +31,6 @@ import java.util.Optional;
  */
 public final class ClusterDryRun implements AutoCloseable {
   private static final String FIELD_MANAGER = "trainyard";
-  private static final int CONNECT_TIMEOUT_MS = 10_000;
   private static final int REQUEST_TIMEOUT_MS = 30_000;
   private final KubernetesClient client;
 
@@ -47,11 +46,8 @@ public final class ClusterDryRun implements AutoCloseable {
    *     not YAML (at its line and column) or not a kubeconfig, it lacks the context, or the cluster does not answer
    */
   public static ClusterDryRun connect(Optional<Path> kubeconfig, Optional<String> context) {
-    Config config = clientConfig(kubeconfig, context);
+    Config config = limited(clientConfig(kubeconfig, context));
     try {
-      config.setConnectionTimeout(CONNECT_TIMEOUT_MS);
-      config.setRequestTimeout(REQUEST_TIMEOUT_MS);
-      config.setRequestRetryBackoffLimit(0);
       ClusterDryRun dryRun = new ClusterDryRun(new KubernetesClientBuilder().withConfig(config).build());
       dryRun.ping(config.getMasterUrl());
       return dryRun;
@@ -93,6 +89,17 @@ public final class ClusterDryRun implements AutoCloseable {
     }
   }
 
+  /**
+   * {@code config} with the dry run's limits: at most 10 s to connect (fabric8's default, {@code Config}
+   * {@code DEFAULT_CONNECTION_TIMEOUT}, kept), 30 s per request and no retries, so a dead or hanging
+   * cluster is reported within seconds instead of after fabric8's 10 retries with backoff.
+   */
+  static Config limited(Config config) {
+    config.setRequestTimeout(REQUEST_TIMEOUT_MS);
+    config.setRequestRetryBackoffLimit(0);
+    return config;
+  }
+
   /** Asks the server for its version, so an unreachable cluster is an environment error, not a rejection. */
   private void ping(String url) {
     try {
@@ -104,7 +111,7 @@ public final class ClusterDryRun implements AutoCloseable {
   }
 
   /** The innermost message without its source excerpt or quoted values (Jackson quotes the offending text). */
-  private static String safeRootMessage(Throwable e) {
+  static String safeRootMessage(Throwable e) {
     String m = rootMessage(e);
     int cut = m.indexOf('\n');
     m = cut < 0 ? m : m.substring(0, cut);
@@ -112,7 +119,8 @@ public final class ClusterDryRun implements AutoCloseable {
     return (quote < 0 ? m : m.substring(0, quote)).replaceAll("'[^']*'|\"[^\"]*\"", "'…'");
   }
 
-  private static String rootMessage(Throwable e) {
+  /** The innermost cause's message, or its class name when it has none. */
+  static String rootMessage(Throwable e) {
     Throwable t = e;
     while (t.getCause() != null) { // a Throwable cannot be its own cause (initCause refuses it)
       t = t.getCause();
@@ -137,11 +145,19 @@ public final class ClusterDryRun implements AutoCloseable {
       client.resource(object).dryRun().fieldManager(FIELD_MANAGER).forceConflicts().serverSideApply();
       return List.of();
     } catch (KubernetesClientException e) {
-      if (e.getCode() == 0 || e.getCode() == 401) {
+      if (environmentFailure(e.getCode())) {
         throw new ClusterUnavailableException("the cluster did not answer: " + rootMessage(e), e);
       }
       return rejection(e, object, file, job);
     }
+  }
+
+  /**
+   * Whether a failed dry run is the cluster's fault, not the object's: no HTTP answer (fabric8 code 0) or
+   * 401 (the token expired since the version ping); every other status is the server judging the object.
+   */
+  static boolean environmentFailure(int httpCode) {
+    return httpCode == 0 || httpCode == 401;
   }
 
   private static List<Diagnostic> rejection(KubernetesClientException e, GenericKubernetesResource object, String file, ResolvedJob job) {

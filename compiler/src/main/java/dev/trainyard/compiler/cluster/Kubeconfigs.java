@@ -44,7 +44,8 @@ final class Kubeconfigs {
     List<String> looked = new ArrayList<>(List.of("--kubeconfig (not given)"));
     String list = env.getOrDefault("KUBECONFIG", "");
     for (String entry : list.split(":")) {
-      if (!entry.isBlank() && Files.isRegularFile(Path.of(entry))) {
+      // An empty entry is Path.of(""), the working directory, never a regular file: skipped like kubectl skips it.
+      if (Files.isRegularFile(Path.of(entry))) {
         return Optional.of(Path.of(entry));
       }
     }

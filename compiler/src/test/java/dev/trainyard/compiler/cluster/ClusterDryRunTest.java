@@ -157,4 +157,14 @@ class ClusterDryRunTest {
     assertTrue(denied.getMessage().contains("/ did not answer: Failure executing: GET at: https://127.0.0.1:"), denied.getMessage());
     assertTrue(denied.getMessage().contains("Message: Unauthorized."), denied.getMessage());
   }
+
+  @Test
+  @DisplayName("close releases the client: a closed dry run sends nothing more")
+  void closeReleases() {
+    CompileResult r = compile();
+    ClusterDryRun dryRun = connect();
+    dryRun.close();
+    IllegalStateException e = assertThrows(IllegalStateException.class, () -> dryRun.check(r.tree().orElseThrow(), r.job().orElseThrow()));
+    assertEquals("Client is closed", e.getMessage());
+  }
 }

@@ -1,0 +1,116 @@
+package dev.trainyard.compiler.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.trainyard.compiler.cluster.ClusterDryRun.ClusterUnavailableException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The client configuration shared by every command that talks to a cluster, read from a real kubeconfig file
+ * without contacting a server: contexts, files that are YAML but not kubeconfigs, the time limits, and the
+ * words of environment errors (never a value of the file, which can hold a token).
+ */
+class ClientConfigTest {
+  private static final String TWO_CONTEXTS = String.join("\n", "apiVersion: v1", "kind: Config", "current-context: b",
+      "clusters:", "- name: a", "  cluster: {server: 'https://127.0.0.1:6443'}", "- name: c", "  cluster: {server: 'https://127.0.0.1:7443'}",
+      "users:", "- name: u", "  user: {token: t0ken}",
+      "contexts:", "- name: b", "  context: {cluster: c, user: u}", "- name: a", "  context: {cluster: a, user: u}", "");
+  @TempDir Path temp;
+
+  private Path kubeconfig(String text) throws IOException {
+    return Files.writeString(temp.resolve("config"), text);
+  }
+
+  private ClusterUnavailableException refused(Path file, Optional<String> context) {
+    return assertThrows(ClusterUnavailableException.class, () -> ClusterDryRun.clientConfig(Optional.of(file), context));
+  }
+
+  @Test
+  @DisplayName("without --context the kubeconfig's current context is used; a named context selects its cluster")
+  void contextChoice() throws Exception {
+    Path file = kubeconfig(TWO_CONTEXTS);
+    var current = ClusterDryRun.clientConfig(Optional.of(file), Optional.empty());
+    assertEquals("b", current.getCurrentContext().getName());
+    assertEquals("https://127.0.0.1:7443/", current.getMasterUrl());
+    var named = ClusterDryRun.clientConfig(Optional.of(file), Optional.of("a"));
+    assertEquals("a", named.getCurrentContext().getName());
+    assertEquals("https://127.0.0.1:6443/", named.getMasterUrl());
+  }
+
+  @Test
+  @DisplayName("a context the kubeconfig lacks is an environment error listing the contexts it has, sorted")
+  void missingContextListed() throws Exception {
+    ClusterUnavailableException e = refused(kubeconfig(TWO_CONTEXTS), Optional.of("prod"));
+    assertEquals("kubeconfig has no context \"prod\" (it has: a, b)", e.getMessage());
+    assertTrue(e.getCause() instanceof IOException, String.valueOf(e.getCause()));
+  }
+
+  @Test
+  @DisplayName("a context asked of a kubeconfig with no contexts at all is named alone, without an empty list")
+  void missingContextNoneThere() throws Exception {
+    Path file = kubeconfig("apiVersion: v1\nkind: Config\nclusters:\n- name: a\n  cluster: {server: 'https://127.0.0.1:6443'}\n");
+    assertEquals("kubeconfig has no context \"prod\"", refused(file, Optional.of("prod")).getMessage());
+  }
+
+  @Test
+  @DisplayName("a kubeconfig that is YAML but not a kubeconfig names the file and what is wrong, with every quoted value masked")
+  void notAKubeconfig() throws Exception {
+    Path file = kubeconfig("apiVersion: v1\nclusters:\n- name: a\n  cluster: 'secret-value'\n");
+    ClusterUnavailableException e = refused(file, Optional.empty());
+    assertEquals("kubeconfig " + file + " is not a valid kubeconfig: Cannot construct instance of `io.fabric8.kubernetes.api.model.Cluster`"
+        + " (although at least one Creator exists): no String-argument constructor/factory method to deserialize from String value ('…')",
+        e.getMessage());
+    Path flag = kubeconfig("apiVersion: v1\nclusters:\n- name: a\n  cluster: {server: x, insecure-skip-tls-verify: maybe-t0ken}\n");
+    String message = refused(flag, Optional.empty()).getMessage();
+    assertEquals("kubeconfig " + flag + " is not a valid kubeconfig: Cannot deserialize value of type `java.lang.Boolean` from String '…':"
+        + " only '…' or '…' recognized", message);
+    assertFalse(message.contains("t0ken"), message);
+  }
+
+  @Test
+  @DisplayName("the dry run's client waits at most 10 s to connect and 30 s for an answer, and never retries")
+  void limits() throws Exception {
+    var config = ClusterDryRun.limited(ClusterDryRun.clientConfig(Optional.of(kubeconfig(TWO_CONTEXTS)), Optional.empty()));
+    assertEquals(10_000, config.getConnectionTimeout());
+    assertEquals(30_000, config.getRequestTimeout());
+    assertEquals(0, config.getRequestRetryBackoffLimit());
+  }
+
+  @Test
+  @DisplayName("an environment error keeps only the first line of the innermost message, cut before Jackson's source excerpt, quotes masked")
+  void safeWords() {
+    Exception multiLine = new RuntimeException("outer", new IllegalStateException("bad value 'abc' for \"key\"\n at [Source: (String)\"x\"; line: 1]"));
+    assertEquals("bad value '…' for '…'", ClusterDryRun.safeRootMessage(multiLine));
+    Exception oneLine = new RuntimeException("outer", new IllegalStateException("Unexpected character ('t' (code 116)) at [Source: token: t0ken; line: 3]"));
+    assertEquals("Unexpected character ('…' (code 116))", ClusterDryRun.safeRootMessage(oneLine));
+    assertEquals("plain words", ClusterDryRun.safeRootMessage(new RuntimeException("plain words")));
+  }
+
+  @Test
+  @DisplayName("an environment error names the innermost cause: its message, or its class when it has none")
+  void innermostCause() {
+    assertEquals("Connection refused", ClusterDryRun.rootMessage(
+        new RuntimeException("outer", new IOException("middle", new java.net.ConnectException("Connection refused")))));
+    assertEquals("java.io.EOFException", ClusterDryRun.rootMessage(new RuntimeException("outer", new java.io.EOFException())));
+    assertEquals("alone", ClusterDryRun.rootMessage(new IOException("alone")));
+  }
+
+  @Test
+  @DisplayName("a dry run that got no HTTP answer or a 401 is the cluster's fault; any other status is the server judging the object")
+  void environmentFailures() {
+    assertTrue(ClusterDryRun.environmentFailure(0));
+    assertTrue(ClusterDryRun.environmentFailure(401));
+    for (int judged : new int[] {400, 403, 404, 409, 422, 500}) {
+      assertFalse(ClusterDryRun.environmentFailure(judged), Integer.toString(judged));
+    }
+  }
+}
