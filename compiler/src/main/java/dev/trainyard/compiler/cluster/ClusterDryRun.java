@@ -78,7 +78,7 @@ public final class ClusterDryRun implements AutoCloseable {
         throw new ClusterUnavailableException("kubeconfig has no context \"" + context.get() + "\""
             + (names.isEmpty() ? "" : " (it has: " + String.join(", ", names) + ")"), null);
       }
-      return config;
+      return checkedServer(config, file.map(Path::toString).orElse("(in-cluster)"));
     } catch (ClusterUnavailableException e) {
       throw e;
     } catch (RuntimeException e) {
@@ -87,6 +87,43 @@ public final class ClusterDryRun implements AutoCloseable {
       throw new ClusterUnavailableException("kubeconfig " + file.map(Path::toString).orElse("(in-cluster)") + " is not a valid kubeconfig: "
           + safeRootMessage(e), e);
     }
+  }
+
+  /**
+   * {@code config} with a server URL that can be shown: one that is no URL (a space, a stray character) is
+   * refused without quoting it, and a {@code user:password@} part, which would otherwise be printed in every
+   * message naming the server, moves to the client's basic-auth username and password (what it meant: Go's
+   * client, like kubectl, sends a URL's user info as basic auth) unless the kubeconfig sets them already.
+   *
+   * @param where the kubeconfig's path, for the message
+   * @throws ClusterUnavailableException (exit 3) when the server is missing or not a URL
+   */
+  static Config checkedServer(Config config, String where) {
+    String url = config.getMasterUrl();
+    java.net.URI uri;
+    try {
+      uri = new java.net.URI(url == null ? "" : url);
+    } catch (java.net.URISyntaxException e) {
+      throw new ClusterUnavailableException("kubeconfig " + where + ": the cluster's server is not a URL (" + e.getReason()
+          + " at character " + (e.getIndex() + 1) + ")", null);
+    }
+    if (uri.getHost() == null) {
+      throw new ClusterUnavailableException("kubeconfig " + where + ": the cluster's server names no host (expected https://HOST[:PORT])", null);
+    }
+    String userInfo = uri.getRawUserInfo();
+    if (userInfo != null) {
+      int colon = userInfo.indexOf(':');
+      if (config.getUsername() == null && config.getPassword() == null) {
+        config.setUsername(decoded(colon < 0 ? userInfo : userInfo.substring(0, colon)));
+        config.setPassword(colon < 0 ? null : decoded(userInfo.substring(colon + 1)));
+      }
+      config.setMasterUrl(url.replace(userInfo + "@", ""));
+    }
+    return config;
+  }
+
+  private static String decoded(String part) {
+    return java.net.URLDecoder.decode(part.replace("+", "%2B"), java.nio.charset.StandardCharsets.UTF_8);
   }
 
   /**

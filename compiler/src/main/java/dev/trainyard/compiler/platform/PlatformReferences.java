@@ -1,6 +1,7 @@
 package dev.trainyard.compiler.platform;
 
 import dev.trainyard.compiler.diagnostic.Diagnostic;
+import dev.trainyard.compiler.resolve.Durations;
 import dev.trainyard.compiler.secrets.AgeRecipient;
 import dev.trainyard.compiler.secrets.SealingCertificate;
 import dev.trainyard.compiler.source.ParsedDocument;
@@ -32,7 +33,27 @@ final class PlatformReferences {
     checkQueues(p, doc, out);
     checkSecrets(p, doc, out);
     out.addAll(PlatformStatusChecks.check(p.status(), doc));
+    checkDurations(doc, out);
     return out;
+  }
+
+  /**
+   * Durations the schema's pattern admits but {@link Durations} refuses (over 36500d): without this the binder
+   * would read them as absent and the default would apply without a word.
+   */
+  private static void checkDurations(ParsedDocument doc, List<Diagnostic> out) {
+    List<String> pointers = new ArrayList<>(List.of("/status/stallAfter", "/retention/succeeded", "/retention/failed"));
+    for (int i = 0; i < doc.root().path("namespaces").size(); i++) {
+      pointers.add("/namespaces/" + i + "/retention/succeeded");
+      pointers.add("/namespaces/" + i + "/retention/failed");
+    }
+    for (String pointer : pointers) {
+      com.fasterxml.jackson.databind.JsonNode node = doc.root().at(pointer);
+      if (node.isTextual() && Durations.seconds(node.asText()).isEmpty()) {
+        out.add(PlatformBinder.invalid(doc, pointer, "`" + pointer.substring(1).replace('/', '.') + "` is " + node.asText()
+            + ", longer than the 36500d (100 years) a duration may be").withHint("write a duration of at most 36500d, e.g. 10m, 7d"));
+      }
+    }
   }
 
   private static void checkQueues(Platform p, ParsedDocument doc, List<Diagnostic> out) {

@@ -186,7 +186,7 @@ final class MpiFiles {
     List<String> args = new ArrayList<>(List.of("mpirun"));
     String np = Integer.toString(job.topology().worldSize());
     if (openMpi()) {
-      args.addAll(List.of("--hostfile", HOSTFILE, "-np", np, "--wdir", job.command().workdir()));
+      args.addAll(List.of("--hostfile", HOSTFILE, "-np", np, "--wdir", shellWord(job.command().workdir())));
       if (job.runtime().user().isRoot()) {
         args.add("--allow-run-as-root");
       }
@@ -194,10 +194,23 @@ final class MpiFiles {
       args.addAll(MpirunOptions.args(job));
       args.add("\"${forward[@]}\"");
     } else {
-      args.addAll(List.of("-f", HOSTFILE, "-np", np, "-wdir", job.command().workdir()));
+      args.addAll(List.of("-f", HOSTFILE, "-np", np, "-wdir", shellWord(job.command().workdir())));
       args.addAll(List.of("-genvlist", String.join(",", forwarded) + "\"$(printf %s \"${forward[@]}\")\""));
     }
     return args;
+  }
+
+  /**
+   * One shell word for a value that comes from the user's repository (the working directory is the
+   * train.yaml folder plus {@code workdir:}, either may hold spaces, {@code $} or quotes): as written when
+   * it is made of characters no shell reads specially, else single-quoted with each {@code '} as
+   * {@code '\''} (POSIX: nothing inside single quotes is special).
+   */
+  static String shellWord(String value) {
+    if (!value.isEmpty() && value.matches("[A-Za-z0-9_@%+=:,./-]+")) {
+      return value;
+    }
+    return "'" + value.replace("'", "'\\''") + "'";
   }
 
   private boolean openMpi() {

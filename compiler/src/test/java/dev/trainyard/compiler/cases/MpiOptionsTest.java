@@ -50,6 +50,17 @@ class MpiOptionsTest {
   }
 
   @Test
+  @DisplayName("a train.yaml folder and workdir holding a space, $( ) and a quote reach mpirun's --wdir as one single-quoted word")
+  void workdirIsOneShellWord() {
+    CompileResult r = TrainProject.create(dir, "jobs/a b$(id)", "runtime: mpi\nnodes: 2\nworkdir: \"it's\"\nrun: ./pi\n",
+        Map.of("it's/pi", "#!/bin/sh\n")).compile();
+    assertTrue(r.diagnostics().stream().noneMatch(d -> d.severity() == dev.trainyard.compiler.diagnostic.Severity.ERROR),
+        r.diagnostics().toString());
+    String launch = CaseCompile.mpiFile(r, "launch.sh");
+    assertTrue(launch.contains(" --wdir '/workspace/src/jobs/a b$(id)/it'\\''s' "), launch);
+  }
+
+  @Test
   @DisplayName("without an mpi field the mpirun line is unchanged (no tuning words)")
   void absent() {
     CompileResult r = TrainProject.create(dir, "runtime: mpi\nnodes: 2\nrun: ./pi\n").compile();

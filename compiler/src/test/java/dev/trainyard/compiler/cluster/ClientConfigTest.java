@@ -113,4 +113,45 @@ class ClientConfigTest {
       assertFalse(ClusterDryRun.environmentFailure(judged), Integer.toString(judged));
     }
   }
+
+  private static String oneCluster(String server) {
+    return String.join("\n", "apiVersion: v1", "kind: Config", "current-context: a", "clusters:", "- name: a",
+        "  cluster: {server: '" + server + "'}", "users:", "- name: u", "  user: {token: t0ken}", "contexts:", "- name: a",
+        "  context: {cluster: a, user: u}", "");
+  }
+
+  @Test
+  @DisplayName("a server URL's user:password@ moves to basic auth, so no message naming the server can print the password")
+  void userInfoMovesToBasicAuth() throws Exception {
+    var config = ClusterDryRun.clientConfig(Optional.of(kubeconfig(oneCluster("https://admin:S3%40CRET@127.0.0.1:26999"))), Optional.empty());
+    assertEquals("https://127.0.0.1:26999/", config.getMasterUrl());
+    assertEquals("admin", config.getUsername());
+    assertEquals("S3@CRET", config.getPassword());
+    var userOnly = ClusterDryRun.clientConfig(Optional.of(kubeconfig(oneCluster("https://admin@127.0.0.1:26999"))), Optional.empty());
+    assertEquals("https://127.0.0.1:26999/", userOnly.getMasterUrl());
+    assertEquals("admin", userOnly.getUsername());
+    assertEquals(null, userOnly.getPassword());
+  }
+
+  @Test
+  @DisplayName("basic-auth credentials the kubeconfig's user sets win over a server URL's user info, which is still removed")
+  void userEntryWins() throws Exception {
+    String text = oneCluster("https://admin:S3CRET@127.0.0.1:26999").replace("user: {token: t0ken}", "user: {username: ops, password: pw}");
+    var config = ClusterDryRun.clientConfig(Optional.of(kubeconfig(text)), Optional.empty());
+    assertEquals("https://127.0.0.1:26999/", config.getMasterUrl());
+    assertEquals("ops", config.getUsername());
+    assertEquals("pw", config.getPassword());
+  }
+
+  @Test
+  @DisplayName("a server that is no URL is an environment error naming the file and the character, never quoting the value")
+  void serverNotAUrl() throws Exception {
+    Path file = kubeconfig(oneCluster("https://admin:S3CRET@127.0.0.1:26443/a b"));
+    ClusterUnavailableException e = refused(file, Optional.empty());
+    assertEquals("kubeconfig " + file + ": the cluster's server is not a URL (Illegal character in path at character 39)", e.getMessage());
+    assertFalse(e.getMessage().contains("S3CRET"), e.getMessage());
+    Path noHost = kubeconfig(oneCluster("https:///api"));
+    assertEquals("kubeconfig " + noHost + ": the cluster's server names no host (expected https://HOST[:PORT])",
+        refused(noHost, Optional.empty()).getMessage());
+  }
 }

@@ -69,6 +69,28 @@ class PlatformStatusTest {
   }
 
   @Test
+  @DisplayName("a duration over 36500d (the schema's pattern admits it) is an error at its line, not the default without a word")
+  void durationOverLimit() throws Exception {
+    StageResult<Platform> r = load("status: {stallAfter: 876001h}\nretention: {succeeded: 36500d, failed: 36501d}\n");
+    assertTrue(r.failed());
+    assertEquals(List.of("/status/stallAfter|11|`status.stallAfter` is 876001h, longer than the 36500d (100 years) a duration may be",
+            "/retention/failed|12|`retention.failed` is 36501d, longer than the 36500d (100 years) a duration may be"),
+        r.diagnostics().stream().map(d -> d.pointer() + "|" + d.location().line() + "|" + d.message()).toList());
+    assertEquals(DiagnosticCode.INVALID_PLATFORM, r.diagnostics().get(0).code());
+    assertEquals("write a duration of at most 36500d, e.g. 10m, 7d", r.diagnostics().get(0).hint());
+    StageResult<Platform> ns = loadText(BASE.replace("retention: {failed: 2d}", "retention: {failed: 99999999999h}"));
+    assertEquals(List.of("/namespaces/1/retention/failed"), ns.diagnostics().stream().map(Diagnostic::pointer).toList());
+    StageResult<Platform> limit = load("status: {stallAfter: 876000h}\n");
+    assertEquals(Optional.of(Duration.ofDays(36500)),
+        limit.value().orElseThrow(() -> new AssertionError(limit.diagnostics())).status().stallAfter(), "the limit itself is allowed");
+  }
+
+  private StageResult<Platform> loadText(String text) throws Exception {
+    Path file = Files.writeString(temp.resolve("platform.yaml"), text);
+    return new PlatformLoader(new YamlDocumentLoader(), new NetworkntSchemaValidator()).load(Optional.of(file), "platform.yaml");
+  }
+
+  @Test
   @DisplayName("without status: no forges and no link; without retention: every run is kept")
   void absent() throws Exception {
     Platform p = load("").value().orElseThrow();
