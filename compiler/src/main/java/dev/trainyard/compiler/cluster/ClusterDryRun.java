@@ -13,6 +13,10 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -100,10 +104,10 @@ public final class ClusterDryRun implements AutoCloseable {
    */
   static Config checkedServer(Config config, String where) {
     String url = config.getMasterUrl();
-    java.net.URI uri;
+    URI uri;
     try {
-      uri = new java.net.URI(url == null ? "" : url);
-    } catch (java.net.URISyntaxException e) {
+      uri = new URI(url == null ? "" : url);
+    } catch (URISyntaxException e) {
       throw new ClusterUnavailableException("kubeconfig " + where + ": the cluster's server is not a URL (" + e.getReason()
           + " at character " + (e.getIndex() + 1) + ")", null);
     }
@@ -123,7 +127,7 @@ public final class ClusterDryRun implements AutoCloseable {
   }
 
   private static String decoded(String part) {
-    return java.net.URLDecoder.decode(part.replace("+", "%2B"), java.nio.charset.StandardCharsets.UTF_8);
+    return URLDecoder.decode(part.replace("+", "%2B"), StandardCharsets.UTF_8);
   }
 
   /**
