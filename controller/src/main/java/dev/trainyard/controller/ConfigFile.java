@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.trainyard.compiler.platform.Platform;
+import dev.trainyard.compiler.resolve.Durations;
 import dev.trainyard.controller.forge.RetryPolicy;
 import dev.trainyard.gitops.GitOpsLocation;
 import java.io.IOException;
@@ -12,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
@@ -129,11 +131,19 @@ public final class ConfigFile {
                 duration(file, p, "every", "10m"), Path.of(string(p, "cache", "/tmp/trainyard"))));
     }
 
-    /** "90s", "10m", "1h" or "500ms"; IllegalArgumentException otherwise. */
+    /**
+     * "90s", "10m", "1h" or "500ms", or the compound form platform.yaml and train.yaml take ("1h30m", "2d",
+     * {@link Durations}), so one value means the same in every Trainyard file and flag; IllegalArgumentException
+     * otherwise.
+     */
     public static Duration parseDuration(String text) {
         Matcher m = DURATION.matcher(text.strip());
         if (!m.matches()) {
-            throw new IllegalArgumentException("'" + text + "' is not a duration like 90s, 10m or 1h");
+            OptionalLong compound = Durations.seconds(text);
+            if (compound.isPresent()) {
+                return Duration.ofSeconds(compound.getAsLong());
+            }
+            throw new IllegalArgumentException("'" + text + "' is not a duration like 500ms, 90s, 10m, 1h or 1h30m");
         }
         if (m.group(1).length() > 12) {
             throw new IllegalArgumentException("'" + text + "' is too long a duration");

@@ -203,13 +203,17 @@ class ConfigFileTest {
     }
 
     @Test
-    @DisplayName("durations: ms, s, m, h; anything else is refused")
+    @DisplayName("durations: ms, s, m, h, and platform.yaml's compound form (1h30m, 2d); anything else is refused, naming the forms")
     void durations() {
         assertEquals(Duration.ofMillis(250), ConfigFile.parseDuration("250ms"));
         assertEquals(Duration.ofSeconds(90), ConfigFile.parseDuration(" 90s "));
         assertEquals(Duration.ofMinutes(10), ConfigFile.parseDuration("10m"));
         assertEquals(Duration.ofHours(2), ConfigFile.parseDuration("2h"));
-        assertThrows(IllegalArgumentException.class, () -> ConfigFile.parseDuration("10"));
-        assertThrows(IllegalArgumentException.class, () -> ConfigFile.parseDuration("1d"));
+        assertEquals(Duration.ofMinutes(90), ConfigFile.parseDuration("1h30m"));
+        assertEquals(Duration.ofDays(2), ConfigFile.parseDuration("2d"));
+        for (String bad : new String[] {"10", "1h30", "1x", "876001h0m"}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ConfigFile.parseDuration(bad), bad);
+            assertEquals("'" + bad + "' is not a duration like 500ms, 90s, 10m, 1h or 1h30m", e.getMessage());
+        }
     }
 }
