@@ -111,8 +111,9 @@ public final class ClusterDryRun implements AutoCloseable {
       throw new ClusterUnavailableException("kubeconfig " + where + ": the cluster's server is not a URL (" + e.getReason()
           + " at character " + (e.getIndex() + 1) + ")", null);
     }
-    if (uri.getHost() == null) {
-      throw new ClusterUnavailableException("kubeconfig " + where + ": the cluster's server names no host (expected https://HOST[:PORT])", null);
+    if (uri.getHost() == null || uri.getPort() > 65_535) {
+      throw new ClusterUnavailableException("kubeconfig " + where + ": the cluster's server names no host or a port over 65535"
+          + " (expected https://HOST[:PORT])", null);
     }
     String userInfo = uri.getRawUserInfo();
     if (userInfo != null) {

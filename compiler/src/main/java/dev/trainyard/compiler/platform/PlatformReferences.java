@@ -51,7 +51,7 @@ final class PlatformReferences {
       com.fasterxml.jackson.databind.JsonNode node = doc.root().at(pointer);
       if (node.isTextual() && Durations.seconds(node.asText()).isEmpty()) {
         out.add(PlatformBinder.invalid(doc, pointer, "`" + pointer.substring(1).replace('/', '.') + "` is " + node.asText()
-            + ", longer than the 36500d (100 years) a duration may be").withHint("write a duration of at most 36500d, e.g. 10m, 7d"));
+            + ", longer than the 36500d (100 years) a duration may be").withHint("write a duration of at most 36500d (876000h)"));
       }
     }
   }

@@ -151,7 +151,12 @@ class ClientConfigTest {
     assertEquals("kubeconfig " + file + ": the cluster's server is not a URL (Illegal character in path at character 39)", e.getMessage());
     assertFalse(e.getMessage().contains("S3CRET"), e.getMessage());
     Path noHost = kubeconfig(oneCluster("https:///api"));
-    assertEquals("kubeconfig " + noHost + ": the cluster's server names no host (expected https://HOST[:PORT])",
+    assertEquals("kubeconfig " + noHost + ": the cluster's server names no host or a port over 65535 (expected https://HOST[:PORT])",
         refused(noHost, Optional.empty()).getMessage());
+    Path bigPort = kubeconfig(oneCluster("https://admin:S3CRET@127.0.0.1:99999"));
+    ClusterUnavailableException port = refused(bigPort, Optional.empty());
+    assertEquals("kubeconfig " + bigPort + ": the cluster's server names no host or a port over 65535 (expected https://HOST[:PORT])",
+        port.getMessage());
+    assertFalse(port.getMessage().contains("S3CRET"), port.getMessage());
   }
 }
