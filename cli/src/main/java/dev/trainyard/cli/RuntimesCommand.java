@@ -64,7 +64,7 @@ final class RuntimesCommand {
         return 1;
       }
       print(spec.commandLine().getOut(), found.get(), catalog.get().versionsOf(found.get().name()),
-          sameImage(catalog.get(), found.get()));
+          catalog.get().sameImage(found.get()));
       return 0;
     }
 
@@ -79,7 +79,7 @@ final class RuntimesCommand {
       out.println("python:      " + python(r, sameImage));
       out.println("cuda:        " + cuda(r, sameImage));
       out.println("user:        uid " + r.user().uid() + ", home " + r.user().home() + home(r));
-      out.println("security:    " + security(r));
+      out.println("security:    " + security(r, sameImage));
       out.println("resources:   gpus " + r.resources().gpus() + ", cpu " + r.resources().cpu() + ", memory " + r.resources().memory());
       r.mpi().ifPresent(m -> out.println("mpi:         " + m.implementation().id() + ", sshd port " + m.sshPort()
           + (m.launcherAsNode() ? ", launcher also trains" : ", separate launcher")));
@@ -89,18 +89,6 @@ final class RuntimesCommand {
       out.println("packages:");
       r.packages().forEach(p -> out.println("  - " + p));
       out.flush();
-    }
-
-    /**
-     * The other versions of {@code r}'s runtime with {@code r}'s image, newest first: what they state about the
-     * image (Python, CUDA) holds for {@code r} too. Versions written before runtime.yaml had {@code python:} and
-     * {@code cuda:} (the built-in -1 versions) state neither, which alone would read as "no Python, CPU image".
-     */
-    static List<RuntimeDefinition> sameImage(RuntimeCatalog catalog, RuntimeDefinition r) {
-      List<RuntimeDefinition> same = new ArrayList<>(catalog.all().stream()
-          .filter(o -> o.name().equals(r.name()) && o.image().equals(r.image()) && !o.version().equals(r.version())).toList());
-      Collections.reverse(same);
-      return same;
     }
 
     /** The image's Python as {@code r} states it, else as a version with the same image states it, else "none". */
@@ -135,13 +123,23 @@ final class RuntimesCommand {
           : " (a writable emptyDir)";
     }
 
-    static String security(RuntimeDefinition r) {
+    /**
+     * The Pod Security level {@code r}'s pods meet. A root image needs more than restricted; a non-root one that
+     * does not declare {@code podSecurity: restricted} (the built-in -1 versions predate the field) gets no
+     * restricted securityContext, and the version with the same image that declares it is named.
+     */
+    static String security(RuntimeDefinition r, List<RuntimeDefinition> sameImage) {
       RuntimeDefinition.PodSecurity s = r.security();
       if (s.restricted()) {
         return "Pod Security restricted" + (s.addCapabilities().isEmpty() ? "" : " (keeps " + String.join(", ", s.addCapabilities()) + ")");
       }
-      return "Pod Security baseline, needs more than restricted: runs as "
-          + (r.user().isRoot() ? "root (uid 0)" : "uid " + r.user().uid()) + "; a namespace enforcing restricted rejects its pods";
+      if (r.user().isRoot()) {
+        return "Pod Security baseline, needs more than restricted: runs as root (uid 0); a namespace enforcing restricted rejects its pods";
+      }
+      return "Pod Security baseline: this version does not declare `podSecurity: restricted`, so its pods get no restricted"
+          + " securityContext and a namespace enforcing restricted rejects them"
+          + sameImage.stream().filter(o -> o.security().restricted()).findFirst()
+              .map(o -> "; " + o.ref() + " (the same image) declares it").orElse("");
     }
   }
 

@@ -169,6 +169,9 @@ class MainTest {
     assertTrue(jax.contains("cuda:        not stated by this version; jax@25.10-2 (the same image) states 13.0"), jax);
     String mpi = run("runtimes", "show", "mpi@0.6.0-1").out();
     assertTrue(mpi.contains("python:      none\n") && mpi.contains("cuda:        none (CPU image)\n"), mpi);
+    assertTrue(mpi.contains("security:    Pod Security baseline: this version does not declare `podSecurity: restricted`, so its pods"
+        + " get no restricted securityContext and a namespace enforcing restricted rejects them; mpi@0.6.0-2 (the same image) declares it\n"), mpi);
+    assertTrue(run("runtimes", "show", "torch@2.13.0-1").out().contains("needs more than restricted: runs as root (uid 0)"));
     String plain = run("runtimes", "show", "plain@3.12-1").out();
     assertTrue(plain.contains("python:      not stated by this version; plain@3.12-2 (the same image) states 3.12\n")
         && plain.contains("cuda:        none (CPU image)\n"), plain);

@@ -81,6 +81,12 @@ public enum DiagnosticCode {
    * refers to a variable no pod sets: it expands to nothing and the run cannot form its group.
    */
   UNDEFINED_VARIABLE_IN_TOPOLOGY("E430"),
+  /**
+   * {@code run} starts {@code python} or {@code pip} on a runtime whose image records no Python (the {@code mpi}
+   * runtime's mpioperator/openmpi): the command is not found on any node. A warning, since a platform runtime may
+   * have left {@code python:} out of its runtime.yaml.
+   */
+  NO_PYTHON_IN_IMAGE("W431"),
   CREDENTIALS_IN_URL("W311"),
   SSH_URL_REWRITTEN("W312"),
   // render

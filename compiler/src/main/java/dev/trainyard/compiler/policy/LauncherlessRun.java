@@ -30,7 +30,7 @@ final class LauncherlessRun {
     }
     List<RunTokens.Word> words = c.run().words();
     for (int i = 0; i < words.size(); i++) {
-      if (Launchers.PYTHON.matcher(words.get(i).text()).matches() && startsCommand(words, i)) {
+      if (Launchers.PYTHON.matcher(words.get(i).text()).matches() && c.run().startsCommand(i)) {
         program(words, i).ifPresent(p -> report(c, p));
         return;
       }
@@ -52,16 +52,6 @@ final class LauncherlessRun {
         "start it with torchrun, which reads PET_NNODES, PET_NODE_RANK and PET_MASTER_ADDR"
             + (spawn ? " (and let torchrun start one process per GPU instead of mp.spawn, reading LOCAL_RANK)" : "")
             + ", e.g. `run: " + fixed + "`");
-  }
-
-  /** True when word {@code i} is the command of its simple command (only {@code NAME=value} before it). */
-  private static boolean startsCommand(List<RunTokens.Word> words, int i) {
-    for (int j = i - 1; j >= 0 && words.get(j).command() == words.get(i).command(); j--) {
-      if (!words.get(j).text().matches("[A-Za-z_][A-Za-z0-9_]*=.*")) {
-        return false;
-      }
-    }
-    return true;
   }
 
   /** The script or {@code -m module} after python's own options; empty for {@code python -c}. */

@@ -26,6 +26,10 @@ final class MpiRunRule {
   private static final String TORCHRUN_ENV = "RANK=$OMPI_COMM_WORLD_RANK LOCAL_RANK=$OMPI_COMM_WORLD_LOCAL_RANK"
       + " WORLD_SIZE=$OMPI_COMM_WORLD_SIZE LOCAL_WORLD_SIZE=$OMPI_COMM_WORLD_LOCAL_SIZE ";
 
+  /** mpirun(1) options (either dash form) that take one value. */
+  private static final List<String> MPIRUN_VALUE_OPTIONS = List.of("np", "n", "c", "H", "host", "hostfile", "machinefile", "x",
+      "wdir", "bind-to", "map-by", "rank-by", "npernode", "N", "prefix", "output-filename");
+
   private MpiRunRule() {}
 
   static void check(RunCheck c) {
@@ -35,7 +39,7 @@ final class MpiRunRule {
       c.error(DiagnosticCode.RUN_CONTRADICTS_TOPOLOGY, mpirun.get(),
           "`run` calls mpirun, but MPI runtimes already start `run` under mpirun on the launcher",
           "write only the program; the hostfile and -np are set for you" + (tuning.isEmpty() ? "" : ", and the tuning goes to `" + tuning + "`")
-              + ", e.g. `run: " + program(c, mpirun.get(), "", "").orElse("python train.py") + "`");
+              + ", e.g. `run: " + program(c, mpirun.get(), "", "").or(() -> mpirunProgram(c, mpirun.get())).orElse("python train.py") + "`");
       return;
     }
     for (String name : NESTED) {
@@ -61,6 +65,24 @@ final class MpiRunRule {
         "`run` starts " + shown + " inside the mpirun of runtime " + c.job().runtime().name()
             + ": every rank would start its own launcher and its own processes",
         "run the program directly; " + why + ", e.g. `run: " + program(c, launcher, prefix, suffix).orElse("python train.py" + suffix) + "`");
+  }
+
+  /**
+   * {@code run} with mpirun and its options removed, for a program {@link #program} does not recognise
+   * ({@code mpirun -np 4 hostname}): the first word that is neither an option nor an option's value. The
+   * options that take values are Open MPI's mpirun(1) ones ({@code --mca} takes two); empty when every word
+   * is an option.
+   */
+  private static Optional<String> mpirunProgram(RunCheck c, RunTokens.Word mpirun) {
+    List<RunTokens.Word> words = c.run().words();
+    for (int i = c.run().indexOf(mpirun) + 1; i < words.size() && words.get(i).command() == mpirun.command(); i++) {
+      String w = words.get(i).text();
+      if (!w.startsWith("-")) {
+        return Optional.of(c.rewrite().remove(mpirun.start(), words.get(i).start()).apply());
+      }
+      i += w.contains("=") ? 0 : w.matches("--?mca") ? 2 : MPIRUN_VALUE_OPTIONS.contains(w.replaceFirst("^--?", "")) ? 1 : 0;
+    }
+    return Optional.empty();
   }
 
   /**

@@ -54,6 +54,30 @@ final class PodVariables {
     return Optional.of("no pod of this job sets $" + name);
   }
 
+  /**
+   * The value {@code $name} holds where {@code at} stands when {@code run} sets it exactly once, before
+   * {@code at}'s command, to a literal ({@code export N=3; torchrun --nnodes $N}); empty when it is set
+   * elsewhere too, by a loop or {@code read}, after its use, or to anything that expands ({@code N=$(nproc)}).
+   */
+  static Optional<String> constant(RunTokens run, String name, RunTokens.Word at) {
+    List<String> values = new ArrayList<>();
+    commands(run).values().forEach(words -> ownAssignments(words).stream().filter(name::equals).forEach(n -> values.add(valueOf(words, n))));
+    Matcher loops = LOOP_OR_READ.matcher(run.text());
+    while (loops.find()) {
+      if (name.equals(loops.group(1) != null ? loops.group(1) : loops.group(2))) {
+        return Optional.empty();
+      }
+    }
+    boolean before = assigned(run, at.command(), at.start()).contains(name);
+    return values.size() == 1 && before && !values.get(0).matches(".*[$`(){}].*") ? Optional.of(values.get(0)) : Optional.empty();
+  }
+
+  /** The text after {@code name=} in the command's assignment of {@code name}. */
+  private static String valueOf(List<RunTokens.Word> command, String name) {
+    return command.stream().filter(w -> name(w).equals(name)).findFirst()
+        .map(w -> w.text().substring(w.text().indexOf('=') + 1)).orElseThrow();
+  }
+
   private static boolean fromPod(RunCheck c, String name) {
     return CONTAINER.contains(name) || TrainyardEnv.seenByRun(c.job()).contains(name)
         || c.job().command().env().containsKey(name)

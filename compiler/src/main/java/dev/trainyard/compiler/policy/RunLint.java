@@ -16,7 +16,8 @@ import java.util.regex.Pattern;
  * {@code accelerate launch} reads no rank env and counts processes in total ({@link AccelerateRule});
  * launcher flags must hold the same value on every node and name variables the pods have
  * ({@link LaunchVariables}); {@code python script.py} on several nodes trains alone ({@link LauncherlessRun});
- * MPI runtimes already start {@code run} under {@code mpirun} ({@link MpiRunRule}); Slurm does not exist in a pod.
+ * MPI runtimes already start {@code run} under {@code mpirun} ({@link MpiRunRule}); Slurm does not exist in a pod;
+ * an image that has no Python cannot start {@code python} ({@link ImagePython}).
  */
 final class RunLint {
   private static final Pattern SLURM = Pattern.compile("\\$\\{?SLURM_|(?<=^|[\\s;&|(])(srun|scontrol|sbatch)(?=\\s|$)");
@@ -38,6 +39,7 @@ final class RunLint {
       TuneRunRule.check(c);
     }
     slurm(c);
+    ImagePython.check(c);
     return out;
   }
 

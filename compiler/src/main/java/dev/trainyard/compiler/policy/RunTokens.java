@@ -164,6 +164,16 @@ record RunTokens(String text, List<Word> words) {
     return found;
   }
 
+  /** True when word {@code i} is the command of its simple command (only {@code NAME=value} words before it). */
+  boolean startsCommand(int i) {
+    for (int j = i - 1; j >= 0 && words.get(j).command() == words.get(i).command(); j--) {
+      if (!words.get(j).text().matches("[A-Za-z_][A-Za-z0-9_]*=.*")) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** The position of {@code word} in {@link #words()}, or -1. */
   int indexOf(Word word) {
     return words.indexOf(word);

@@ -4,6 +4,8 @@ import dev.trainyard.compiler.diagnostic.DiagnosticCode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * torchrun's flags win over the {@code PET_*} defaults each node gets (torch {@code distributed/run.py}), so a
@@ -16,6 +18,9 @@ import java.util.Optional;
 final class TorchrunFlags {
   private static final String[][] PER_NODE = {{"--node_rank", "--node-rank"}, {"--master_addr", "--master-addr"},
       {"--master_port", "--master-port"}, {"--rdzv_endpoint", "--rdzv-endpoint"}};
+
+  /** A value that is one variable and nothing else: {@code $N} or {@code ${N}}. */
+  private static final Pattern VARIABLE = Pattern.compile("\\$([A-Za-z_][A-Za-z0-9_]*)|\\$\\{([A-Za-z_][A-Za-z0-9_]*)}");
 
   private TorchrunFlags() {}
 
@@ -51,9 +56,24 @@ final class TorchrunFlags {
     return literals(c, names).stream().findFirst();
   }
 
-  /** Every use of the flag with a literal value (a run may start several commands). */
+  /**
+   * Every use of the flag with a literal value (a run may start several commands), a variable that {@code run}
+   * itself sets once to a literal counting as that literal ({@code export N=3; torchrun --nnodes $N} passes 3).
+   */
   static List<RunTokens.Flag> literals(RunCheck c, String... names) {
-    return c.run().flags(names).stream().filter(f -> !f.value().text().contains("$") && !f.value().text().contains("`")).toList();
+    List<RunTokens.Flag> found = new ArrayList<>();
+    for (RunTokens.Flag f : c.run().flags(names)) {
+      String v = f.value().text();
+      Matcher ref = VARIABLE.matcher(v);
+      if (!v.contains("$") && !v.contains("`")) {
+        found.add(f);
+      } else if (ref.matches()) {
+        PodVariables.constant(c.run(), ref.group(1) != null ? ref.group(1) : ref.group(2), f.value())
+            .ifPresent(value -> found.add(new RunTokens.Flag(f.name(), f.word(),
+                new RunTokens.Word(value, f.value().start(), f.value().end(), f.value().command()), f.end())));
+      }
+    }
+    return found;
   }
 
   private record Finding(RunTokens.Flag flag, String message, String hint) {}

@@ -132,7 +132,8 @@ public final class ResolveStage {
     String userSetup = spec.setup().orElse(in.requirementsTxt() ? "pip install -r requirements.txt" : "");
     // The runtime's own setup (what its image lacks, e.g. JAX's `kubernetes`) runs first, in the same shell.
     String setup = rt.setup().isEmpty() ? userSetup : userSetup.isEmpty() ? rt.setup() : rt.setup() + "\n" + userSetup;
-    return new Command(spec.image().orElse(rt.image()), workdir, setup, spec.run(), spec.env());
+    boolean withoutPython = spec.image().isEmpty() && in.catalog().recordedPython(rt).isEmpty();
+    return new Command(spec.image().orElse(rt.image()), workdir, setup, spec.run(), spec.env(), withoutPython);
   }
 
   /** platform.yaml's {@code namespaces[].runtimes}: a team may be limited to the runtimes its platform supports. */

@@ -101,8 +101,13 @@ public record ResolvedJob(
    * @param setup shell run on every node before {@code run}, or ""
    * @param run the user's command, as written
    * @param env user env, sorted
+   * @param imageWithoutPython true when {@code image} is the runtime's own and neither the runtime nor a version of
+   *     it with the same image records a Python ({@code python:} in runtime.yaml,
+   *     {@link dev.trainyard.compiler.runtime.RuntimeCatalog#recordedPython}); false for an image train.yaml names,
+   *     whose contents Trainyard does not know
    */
-  public record Command(String image, String workdir, String setup, String run, SortedMap<String, String> env) {
+  public record Command(String image, String workdir, String setup, String run, SortedMap<String, String> env,
+      boolean imageWithoutPython) {
     public Command {
       env = java.util.Collections.unmodifiableSortedMap(new java.util.TreeMap<>(env));
     }

@@ -1,6 +1,7 @@
 package dev.trainyard.compiler.runtime;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -67,6 +68,30 @@ public final class RuntimeCatalog {
       return candidates.isEmpty() ? Optional.empty() : Optional.of(candidates.get(candidates.size() - 1));
     }
     return candidates.stream().filter(r -> r.version().equals(nameAndVersion[1])).findFirst();
+  }
+
+  /**
+   * The other versions of {@code r}'s runtime that use {@code r}'s image, newest first: what they record about the
+   * image (its Python, its CUDA) holds for {@code r} too. Versions written before runtime.yaml had {@code python:}
+   * and {@code cuda:} (the built-in -1 versions) record neither, which alone would read as "no Python, CPU image".
+   */
+  public List<RuntimeDefinition> sameImage(RuntimeDefinition r) {
+    List<RuntimeDefinition> same = new ArrayList<>(runtimes.stream()
+        .filter(o -> o.name().equals(r.name()) && o.image().equals(r.image()) && !o.version().equals(r.version())).toList());
+    Collections.reverse(same);
+    return same;
+  }
+
+  /**
+   * The Python version of {@code r}'s image as {@code r} records it, else as the newest version with the same
+   * image records it ({@link #sameImage}); "" when none does, which the runtime schema reads as "the image has
+   * no Python" (e.g. {@code mpi}: mpioperator/openmpi is Debian with Open MPI and sshd only).
+   */
+  public String recordedPython(RuntimeDefinition r) {
+    if (!r.contents().python().isEmpty()) {
+      return r.contents().python();
+    }
+    return sameImage(r).stream().map(o -> o.contents().python()).filter(p -> !p.isEmpty()).findFirst().orElse("");
   }
 
   static int compareVersions(String a, String b) {

@@ -25,15 +25,26 @@ final class RunLintCases {
   /** The codes of the {@code run} lint; W410 (plain SSH Secret of MPI runs under the embedded platform) is not one. */
   static final List<DiagnosticCode> RUN_CODES = List.of(DiagnosticCode.RUN_CONTRADICTS_TOPOLOGY, DiagnosticCode.RUN_HANGS_AT_RENDEZVOUS,
       DiagnosticCode.POD_VARIABLE_IN_FLAG, DiagnosticCode.UNDEFINED_VARIABLE_IN_FLAG, DiagnosticCode.UNDEFINED_VARIABLE_IN_TOPOLOGY,
-      DiagnosticCode.NODES_TRAIN_ALONE, DiagnosticCode.NESTED_LAUNCHER, DiagnosticCode.INVALID_MPI_SETTINGS);
+      DiagnosticCode.NODES_TRAIN_ALONE, DiagnosticCode.NESTED_LAUNCHER, DiagnosticCode.INVALID_MPI_SETTINGS,
+      DiagnosticCode.NO_PYTHON_IN_IMAGE);
   private static final Pattern HINT_RUN = Pattern.compile("`run: (.*)`");
   private static final Pattern HINT_MPI = Pattern.compile("`(mpi: \\{.*?\\}\\})`|`(mpi: \\{[^}]*\\})`");
 
   private RunLintCases() {}
 
-  /** A train.yaml: runtime, nodes, {@code extra} lines (each ending in a newline, may be ""), then run single-quoted. */
+  /**
+   * An image with Python built from the mpi runtime's, pinned by digest: the MPI rows run Python programs, which
+   * the mpi runtime's own image lacks (W431). Rows that write {@code mpi@0.6.0-2} get the runtime's image.
+   */
+  static final String MPI_PYTHON_IMAGE = "registry.example/openmpi-python@sha256:" + "ab".repeat(32);
+
+  /**
+   * A train.yaml: runtime, nodes, {@code extra} lines (each ending in a newline, may be ""), then run
+   * single-quoted (line {@code 3 + extra lines}); for runtime {@code mpi}, {@link #MPI_PYTHON_IMAGE} after it.
+   */
   static String yaml(String runtime, int nodes, String extra, String run) {
-    return "runtime: " + runtime + "\nnodes: " + nodes + "\n" + extra + "run: '" + run.replace("'", "''") + "'\n";
+    return "runtime: " + runtime + "\nnodes: " + nodes + "\n" + extra + "run: '" + run.replace("'", "''") + "'\n"
+        + (runtime.equals("mpi") ? "image: " + MPI_PYTHON_IMAGE + "\n" : "");
   }
 
   static String yaml(String runtime, int nodes, String run) {

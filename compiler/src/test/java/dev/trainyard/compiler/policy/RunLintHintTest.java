@@ -162,7 +162,9 @@ class RunLintHintTest {
       "mpi       | mpirun --hostfile ./hosts -np 2 python train.py | write only the program; the hostfile and -np are set for you, e.g. `run: python train.py`",
       "mpi       | mpirun -np 2 train.py --lr 1 | write only the program; the hostfile and -np are set for you, e.g. `run: python train.py --lr 1`",
       "mpi       | mpirun -np 2 ./pi --mca btl | write only the program; the hostfile and -np are set for you, e.g. `run: ./pi --mca btl`",
-      "mpi       | mpirun -np 4 hostname | write only the program; the hostfile and -np are set for you, e.g. `run: python train.py`",
+      "mpi       | mpirun -np 4 hostname | write only the program; the hostfile and -np are set for you, e.g. `run: hostname`",
+      "mpi       | mpirun --mca btl ^openib -x NCCL_DEBUG --map-by slot all_reduce_perf -b 8 | write only the program; the hostfile and -np are set for you, and the tuning goes to `mpi: {mapBy: slot, mca: {btl: '^openib'}}`, e.g. `run: all_reduce_perf -b 8`",
+      "mpi       | mpirun -np 2 --oversubscribe | write only the program; the hostfile and -np are set for you, e.g. `run: python train.py`",
       "mpi       | mpirun -np 2 ./pi --mca btl; ./post --bind-to core | write only the program; the hostfile and -np are set for you, e.g. `run: ./pi --mca btl; ./post --bind-to core`",
       "mpi       | horovodrun -np 4 python train.py | run the program directly; hvd.init() reads the ranks from mpirun; Horovod's documented `mpi: {bindTo: none, mapBy: slot}` goes to train.yaml, e.g. `run: python train.py`",
       "mlx       | mlx.launch --hosts a,b main.py | run the program directly; mx.distributed.init() picks up MPI by itself, e.g. `run: python main.py`",
@@ -170,7 +172,7 @@ class RunLintHintTest {
       "deepspeed | deepspeed --no_local_rank train.py | run the program directly; deepspeed.init_distributed() reads the ranks from mpirun, e.g. `run: python train.py`",
       "mpi       | cd src && torchrun train.py && echo ok | run the program directly; RANK, LOCAL_RANK and WORLD_SIZE, which torchrun set, come from mpirun's OMPI_COMM_WORLD_* names, e.g. `run: cd src && RANK=$OMPI_COMM_WORLD_RANK LOCAL_RANK=$OMPI_COMM_WORLD_LOCAL_RANK WORLD_SIZE=$OMPI_COMM_WORLD_SIZE LOCAL_WORLD_SIZE=$OMPI_COMM_WORLD_LOCAL_SIZE python train.py && echo ok`",
   })
-  @DisplayName("under an MPI runtime the hint names only the program (never a hostfile value; the generic python train.py when none is recognised), tuning only from mpirun's own simple command, python before a script, and what replaces each launcher's env")
+  @DisplayName("under an MPI runtime the hint names only the program (never a hostfile value or any mpirun option's value; the generic python train.py when every word is an option), tuning only from mpirun's own simple command, python before a script, and what replaces each launcher's env")
   void mpiRuntimeHint(String runtime, String run, String hint) {
     List<Diagnostic> found = RunLintCases.lint(dir, RunLintCases.yaml(runtime, 2, run));
     assertEquals(1, found.size(), found.toString());

@@ -37,6 +37,11 @@ class RunLintTest {
       "torch | 2 | | torchrun --node-rank 1 train.py | E409 | --node-rank |",
       "torch | 2 | | torchrun --master_addr=10.0.0.1 train.py | E409 | --master_addr |",
       "torch | 2 | | torchrun --standalone train.py | E409 | --standalone | `run` passes --standalone, but the job has 2 nodes: each node would train alone",
+      // a variable run sets once to a literal is that literal (PodVariables.constant)
+      "torch | 2 | | export N=3; torchrun --nnodes $N train.py | E409 | --nnodes | `run` passes --nnodes 3, but `nodes` is 2",
+      "torch | 2 | | NPROC=3; torchrun --nproc_per_node ${NPROC} train.py | E409 | --nproc_per_node | `run` passes --nproc_per_node 3, but each node gets 4 processes",
+      "torch | 2 | | export ADDR=10.0.0.1 PORT=29500; torchrun --master_addr $ADDR train.py | E409 | --master_addr | `run` passes a literal --master_addr 10.0.0.1, which overrides what each node is told",
+      "torch | 2 | | R=0; accelerate launch --num_machines $NNODES --num_processes $((NNODES * PET_NPROC_PER_NODE)) --machine_rank $R --main_process_ip $MASTER_ADDR train.py | E409 | --machine_rank |",
       // torchrun's module spellings are torchrun
       "torch | 2 | | python -m torch.distributed.run --nnodes 3 train.py | E409 | --nnodes | `run` passes --nnodes 3, but `nodes` is 2",
       "torch | 2 | | python3 -m torch.distributed.launch --standalone train.py | E409 | --standalone |",
@@ -96,6 +101,10 @@ class RunLintTest {
       "mpi | 2 | | python -m torch.distributed.run --nproc_per_node 2 train.py | E427 | python |",
       "mpi | 2 | | horovodrun -np 4 -H a:2,b:2 python train.py | E427 | horovodrun |",
       "mlx | 2 | | mlx.launch --hosts a,b main.py | E427 | mlx.launch |",
+      // Python on an image that records none (ImagePython): mpi's own image, any version of it
+      "mpi@0.6.0-2 | 2 | | python3 train.py | W431 | python3 | `run` starts python3, but runtime mpi@0.6.0-2 records no Python in its image docker.io/mpioperator/openmpi:v0.6.0: the command would not be found (exit 127) on any node",
+      "mpi@0.6.0-1 | 1 | | cd src && OMP_NUM_THREADS=1 pip install -r r.txt && python train.py | W431 | pip |",
+      "mpi@0.6.0-2 | 2 | | ./prepare; python3.12 -u train.py | W431 | python3.12 |",
   })
   @DisplayName("a run line that would hang, train alone or contradict the topology gets one diagnostic at the offending word, and its hinted command compiles clean")
   void badRunFires(String runtime, int nodes, String extraCell, String run, String code, String word, String message) {
@@ -110,6 +119,13 @@ class RunLintTest {
     assertEquals(7 + run.indexOf(word), d.location().column(), "column of `" + word + "` in " + d);
     if (message != null) {
       assertEquals(message, d.message());
+    }
+    if (code.equals("W431")) {
+      // No command on that image can start Python; the hint says where one comes from.
+      assertEquals("set `image:` to an image built from docker.io/mpioperator/openmpi:v0.6.0 that adds Python (and mpi4py for an MPI"
+          + " program), choose a runtime whose image has Python (`trainyard runtimes list`), or, if this image has Python, record it in"
+          + " the runtime's runtime.yaml (`python:`)", d.hint());
+      return;
     }
     if (code.equals("E409") && (word.equals("srun") || word.equals("$SLURM_"))) {
       // No command can replace Slurm's; the hint names the variables every pod has instead.
@@ -154,6 +170,10 @@ class RunLintTest {
       "torch | 2 | | torchrun --rdzv_id ${RUN_ID:-job} --rdzv_backend c10d --rdzv_endpoint $MASTER_ADDR:$MASTER_PORT train.py",
       "torch | 2 | | torchrun --nnodes ${NN:-2} train.py",
       "torch | 2 | | export N=2; torchrun --nnodes $N train.py",
+      "torch | 2 | | export N=3; N=2; torchrun --nnodes $N train.py",
+      "torch | 2 | | export N=3; for N in 2; do torchrun --nnodes $N train.py; done",
+      "torch | 2 | | export N=$(nproc); torchrun --nproc_per_node $N train.py",
+      "torch | 2 | | export N=3; torchrun --nnodes ${N}x train.py",
       "torch | 2 | | torchrun --rdzv_id $USER --rdzv_backend c10d --rdzv_endpoint $MASTER_ADDR:$MASTER_PORT train.py",
       "torch | 2 | | torchrun train.py",
       "torch | 2 | | python -m torch.distributed.run train.py",
@@ -183,6 +203,10 @@ class RunLintTest {
       "jax   | 2 | | python train.py",
       "mpi   | 2 | | python train.py",
       "mpi   | 2 | | ./pi --iterations 10",
+      "mpi@0.6.0-2 | 2 | | ./pi --iterations 10; echo python3 done",
+      "mpi@0.6.0-2 | 2 | | /opt/venv/bin/python train.py",
+      "mpi@0.6.0-2 | 2 | | bash check.sh --python python3",
+      "deepspeed@2.3.0-1 | 2 | | python train.py --deepspeed_config ds.json",
       "deepspeed | 2 | | python train.py --deepspeed_config ds.json",
       "deepspeed | 2 | | python train.py --local_rank $OMPI_COMM_WORLD_LOCAL_RANK",
   })
