@@ -82,12 +82,20 @@ final class LaunchVariables {
 
   private static Optional<Finding> checkFlag(RunCheck c, RunTokens.Flag f, boolean rank) {
     String value = f.value().text();
-    if (PER_POD.matcher(value).find()) {
+    Matcher ref = REFERENCE.matcher(value);
+    // A variable run sets from a per-pod value carries it: ID=$RANDOM; torchrun --rdzv_id $ID.
+    String perPod = PER_POD.matcher(value).find() ? value : "";
+    while (perPod.isEmpty() && ref.find()) {
+      String var = ref.group(1) != null ? ref.group(1) : ref.group(3);
+      perPod = PodVariables.assignedValue(c.run(), var, f.value()).filter(v -> PER_POD.matcher(v).find())
+          .map(v -> value + " (" + var + "=" + v + ")").orElse("");
+    }
+    if (!perPod.isEmpty()) {
       return Optional.of(new Finding(f, rank, DiagnosticCode.POD_VARIABLE_IN_FLAG, true,
-          "`run` passes " + f.name() + " " + value + ", which differs from pod to pod: "
+          "`run` passes " + f.name() + " " + perPod + ", which differs from pod to pod: "
               + (rank ? "node ranks would collide or be missing" : "the nodes would never agree and wait until the rendezvous timeout")));
     }
-    Matcher ref = REFERENCE.matcher(value);
+    ref.reset();
     while (ref.find()) {
       String var = ref.group(1) != null ? ref.group(1) : ref.group(3);
       boolean hasDefault = ref.group(2) != null && ref.group(2).matches("^:?[-=].*");

@@ -60,6 +60,15 @@ final class PodVariables {
    * elsewhere too, by a loop or {@code read}, after its use, or to anything that expands ({@code N=$(nproc)}).
    */
   static Optional<String> constant(RunTokens run, String name, RunTokens.Word at) {
+    return assignedValue(run, name, at).filter(v -> !v.matches(".*[$`(){}].*"));
+  }
+
+  /**
+   * What {@code run}'s only assignment of {@code name} wrote after {@code name=}, unexpanded
+   * ({@code ID=$RANDOM} gives {@code $RANDOM}), when that assignment comes before {@code at}'s command; empty
+   * when {@code run} sets it elsewhere too, by a loop or {@code read}, or only after its use.
+   */
+  static Optional<String> assignedValue(RunTokens run, String name, RunTokens.Word at) {
     List<String> values = new ArrayList<>();
     commands(run).values().forEach(words -> ownAssignments(words).stream().filter(name::equals).forEach(n -> values.add(valueOf(words, n))));
     Matcher loops = LOOP_OR_READ.matcher(run.text());
@@ -69,7 +78,7 @@ final class PodVariables {
       }
     }
     boolean before = assigned(run, at.command(), at.start()).contains(name);
-    return values.size() == 1 && before && !values.get(0).matches(".*[$`(){}].*") ? Optional.of(values.get(0)) : Optional.empty();
+    return values.size() == 1 && before ? Optional.of(values.get(0)) : Optional.empty();
   }
 
   /** The text after {@code name=} in the command's assignment of {@code name}. */
