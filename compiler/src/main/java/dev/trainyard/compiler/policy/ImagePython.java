@@ -1,8 +1,10 @@
 package dev.trainyard.compiler.policy;
 
+import dev.trainyard.compiler.diagnostic.Diagnostic;
 import dev.trainyard.compiler.diagnostic.DiagnosticCode;
 import dev.trainyard.compiler.runtime.RuntimeDefinition;
 import java.util.List;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
@@ -10,7 +12,9 @@ import java.util.regex.Pattern;
  * (kubeflow/mpi-operator {@code build/base}: Debian with {@code openmpi-bin} and {@code openssh-server}, no
  * Python) fails {@code python3 train.py} with "command not found" (exit 127) on every node, after the run has
  * been admitted and its pods scheduled. Only bare names are checked ({@code python}, {@code python3.12},
- * {@code pip3}): a path such as {@code ./venv/bin/python} is the user's own.
+ * {@code pip3}): a path such as {@code ./venv/bin/python} is the user's own. {@code setup} runs on every node
+ * first, so it is checked too, and so is the {@code pip install -r requirements.txt} a requirements.txt next to
+ * train.yaml adds.
  *
  * <pre>
  * runtime: mpi
@@ -19,6 +23,8 @@ import java.util.regex.Pattern;
  */
 final class ImagePython {
   private static final Pattern PROGRAM = Pattern.compile("python[0-9.]*|pip[0-9.]*");
+  /** The setup Trainyard adds when a requirements.txt lies next to train.yaml (ResolveStage). */
+  private static final String REQUIREMENTS = "pip install -r requirements.txt";
 
   private ImagePython() {}
 
@@ -26,18 +32,34 @@ final class ImagePython {
     if (!c.job().command().imageWithoutPython()) {
       return;
     }
-    List<RunTokens.Word> words = c.run().words();
+    String hint = "set `image:` to an image built from " + c.job().runtime().image() + " that adds Python (and mpi4py for an MPI"
+        + " program), choose a runtime whose image has Python (`trainyard runtimes list`), or, if this image has Python, record it"
+        + " in the runtime's runtime.yaml (`python:`)";
+    Optional<String> setup = c.job().spec().setup();
+    if (setup.isPresent()) {
+      RunSource source = new RunSource(c.job().spec().document(), "/setup", setup.get());
+      program(RunTokens.of(setup.get())).ifPresent(w -> c.out().add(Diagnostic.warning(DiagnosticCode.NO_PYTHON_IN_IMAGE,
+          source.at(w.start(), w.end() - w.start()), "/setup", "`setup` starts " + w.text() + ", but " + lacks(c)).withHint(hint)));
+    } else if (c.job().command().setup().contains(REQUIREMENTS)) {
+      c.out().add(Diagnostic.warning(DiagnosticCode.NO_PYTHON_IN_IMAGE, c.source().start(), RunCheck.POINTER,
+          "requirements.txt next to train.yaml makes every node run `" + REQUIREMENTS + "` first, but " + lacks(c)).withHint(hint));
+    }
+    program(c.run()).ifPresent(w -> c.warning(DiagnosticCode.NO_PYTHON_IN_IMAGE, w, "`run` starts " + w.text() + ", but " + lacks(c), hint));
+  }
+
+  /** The first bare python or pip that starts a simple command. */
+  private static Optional<RunTokens.Word> program(RunTokens tokens) {
+    List<RunTokens.Word> words = tokens.words();
     for (int i = 0; i < words.size(); i++) {
-      if (PROGRAM.matcher(words.get(i).text()).matches() && c.run().startsCommand(i)) {
-        RuntimeDefinition rt = c.job().runtime();
-        c.warning(DiagnosticCode.NO_PYTHON_IN_IMAGE, words.get(i),
-            "`run` starts " + words.get(i).text() + ", but runtime " + rt.ref() + " records no Python in its image "
-                + rt.image() + ": the command would not be found (exit 127) on any node",
-            "set `image:` to an image built from " + rt.image() + " that adds Python (and mpi4py for an MPI program), "
-                + "choose a runtime whose image has Python (`trainyard runtimes list`), or, if this image has Python, "
-                + "record it in the runtime's runtime.yaml (`python:`)");
-        return;
+      if (PROGRAM.matcher(words.get(i).text()).matches() && tokens.startsCommand(i)) {
+        return Optional.of(words.get(i));
       }
     }
+    return Optional.empty();
+  }
+
+  private static String lacks(RunCheck c) {
+    RuntimeDefinition rt = c.job().runtime();
+    return "runtime " + rt.ref() + " records no Python in its image " + rt.image() + ": the command would not be found (exit 127) on any node";
   }
 }
