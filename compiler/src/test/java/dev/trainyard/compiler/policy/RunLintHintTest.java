@@ -164,6 +164,7 @@ class RunLintHintTest {
       "mpi       | mpirun -np 2 ./pi --mca btl | write only the program; the hostfile and -np are set for you, e.g. `run: ./pi --mca btl`",
       "mpi       | mpirun -np 4 hostname | write only the program; the hostfile and -np are set for you, e.g. `run: hostname`",
       "mpi       | mpirun --mca btl ^openib -x NCCL_DEBUG --map-by slot all_reduce_perf -b 8 | write only the program; the hostfile and -np are set for you, and the tuning goes to `mpi: {mapBy: slot, mca: {btl: '^openib'}}`, e.g. `run: all_reduce_perf -b 8`",
+      "mpi       | mpirun --np=4 -x A=1 hostname -s | write only the program; the hostfile and -np are set for you, e.g. `run: hostname -s`",
       "mpi       | mpirun -np 2 --oversubscribe | write only the program; the hostfile and -np are set for you, e.g. `run: python train.py`",
       "mpi       | mpirun -np 2 ./pi --mca btl; ./post --bind-to core | write only the program; the hostfile and -np are set for you, e.g. `run: ./pi --mca btl; ./post --bind-to core`",
       "mpi       | horovodrun -np 4 python train.py | run the program directly; hvd.init() reads the ranks from mpirun; Horovod's documented `mpi: {bindTo: none, mapBy: slot}` goes to train.yaml, e.g. `run: python train.py`",

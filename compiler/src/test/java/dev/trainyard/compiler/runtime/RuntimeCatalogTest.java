@@ -21,6 +21,14 @@ class RuntimeCatalogTest {
     return RuntimeBinder.bind(doc, "test").value().orElseThrow();
   }
 
+  /** A runtime with an image and a Python ("" for none recorded). */
+  static RuntimeDefinition runtime(String name, String version, String image, String python) {
+    String yaml = "apiVersion: trainyard.dev/v1\nkind: Runtime\nname: " + name + "\nversion: \"" + version + "\"\ndescription: d"
+        + "\nframework: torch\nimage: " + image + "\n" + (python.isEmpty() ? "" : "python: \"" + python + "\"\n");
+    var doc = new YamlDocumentLoader().load(new SourceFile(name + "/" + version + "/runtime.yaml", yaml)).value().orElseThrow();
+    return RuntimeBinder.bind(doc, "test").value().orElseThrow();
+  }
+
   private static List<String> refs(List<RuntimeDefinition> defs) {
     return defs.stream().map(r -> r.name() + "@" + r.version()).toList();
   }
@@ -76,5 +84,23 @@ class RuntimeCatalogTest {
     assertTrue(RuntimeCatalog.VERSION_ORDER.compare(older, newer) < 0, older + " < " + newer);
     assertTrue(RuntimeCatalog.VERSION_ORDER.compare(newer, older) > 0, newer + " > " + older);
     assertEquals(0, RuntimeCatalog.VERSION_ORDER.compare(newer, newer));
+  }
+
+  @Test
+  @DisplayName("an image's Python: the version's own, else the newest other version of the same runtime with the same image, else none")
+  void recordedPython() {
+    RuntimeDefinition old = runtime("x", "1.0-1", "img:1", "");
+    RuntimeDefinition other = runtime("x", "1.0-2", "img:1", "3.11");
+    RuntimeDefinition newest = runtime("x", "1.0-3", "img:1", "3.12");
+    RuntimeDefinition otherImage = runtime("x", "2.0-1", "img:2", "3.13");
+    RuntimeDefinition sameImageOtherName = runtime("y", "1.0-1", "img:3", "3.9");
+    RuntimeDefinition bare = runtime("x", "3.0-1", "img:3", "");
+    RuntimeCatalog c = new RuntimeCatalog(List.of(old, other, newest, otherImage, sameImageOtherName, bare));
+    assertEquals(List.of("x@1.0-3", "x@1.0-2"), refs(c.sameImage(old)), "newest first, itself and other images left out");
+    assertEquals("3.12", c.recordedPython(old));
+    assertEquals("3.11", c.recordedPython(other), "its own, not the newest's");
+    assertEquals("3.13", c.recordedPython(otherImage));
+    assertEquals("", c.recordedPython(bare), "y has img:3 too, but is another runtime");
+    assertEquals(List.of(), c.sameImage(bare));
   }
 }
