@@ -32,8 +32,8 @@ final class AccelerateRule {
       c.error(DiagnosticCode.RUN_CONTRADICTS_TOPOLOGY, launch.get().first(),
           "`run` uses `" + launch.get().text(c.run()) + "` on " + c.nodes() + " nodes without " + String.join(", ", missing)
               + ": each node would run its own job",
-          "give the machine flags; --num_processes is the total across nodes (accelerate commands/launch.py), e.g. `run: "
-              + fixed(c) + "`");
+          "give the machine flags; --num_processes is the total across nodes (accelerate commands/launch.py), e.g. "
+              + RunCheck.runHint(fixed(c)));
     }
   }
 
@@ -58,7 +58,7 @@ final class AccelerateRule {
 
   private static void report(RunCheck c, RunTokens.Flag f, String what) {
     c.error(DiagnosticCode.RUN_CONTRADICTS_TOPOLOGY, f.word(), "`run` passes " + what,
-        "take the values from the environment every node has, e.g. `run: " + fixed(c) + "`");
+        "take the values from the environment every node has, e.g. " + RunCheck.runHint(fixed(c)));
   }
 
   private static List<String> missing(RunCheck c) {

@@ -76,7 +76,7 @@ final class LaunchVariables {
           : "use the value every pod has";
       c.out().add((f.error() ? Diagnostic.error(f.code(), c.at(f.flag().value()), RunCheck.POINTER, f.message())
           : Diagnostic.warning(f.code(), c.at(f.flag().value()), RunCheck.POINTER, f.message()))
-          .withHint(advice + ", e.g. `run: " + fixed + "`"));
+          .withHint(advice + ", e.g. " + RunCheck.runHint(fixed)));
     }
   }
 

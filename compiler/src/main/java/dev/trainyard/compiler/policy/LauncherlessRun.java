@@ -51,7 +51,7 @@ final class LauncherlessRun {
         what + " so each of the " + c.nodes() + " nodes would train alone",
         "start it with torchrun, which reads PET_NNODES, PET_NODE_RANK and PET_MASTER_ADDR"
             + (spawn ? " (and let torchrun start one process per GPU instead of mp.spawn, reading LOCAL_RANK)" : "")
-            + ", e.g. `run: " + fixed + "`");
+            + ", e.g. " + RunCheck.runHint(fixed));
   }
 
   /** The script or {@code -m module} after python's own options; empty for {@code python -c}. */

@@ -39,7 +39,7 @@ final class MpiRunRule {
       c.error(DiagnosticCode.RUN_CONTRADICTS_TOPOLOGY, mpirun.get(),
           "`run` calls mpirun, but MPI runtimes already start `run` under mpirun on the launcher",
           "write only the program; the hostfile and -np are set for you" + (tuning.isEmpty() ? "" : ", and the tuning goes to `" + tuning + "`")
-              + ", e.g. `run: " + program(c, mpirun.get(), "", "").or(() -> mpirunProgram(c, mpirun.get())).orElse("python train.py") + "`");
+              + ", e.g. " + RunCheck.runHint(program(c, mpirun.get(), "", "").or(() -> mpirunProgram(c, mpirun.get())).orElse("python train.py")));
       return;
     }
     for (String name : NESTED) {
@@ -64,7 +64,7 @@ final class MpiRunRule {
     c.error(DiagnosticCode.NESTED_LAUNCHER, launcher,
         "`run` starts " + shown + " inside the mpirun of runtime " + c.job().runtime().name()
             + ": every rank would start its own launcher and its own processes",
-        "run the program directly; " + why + ", e.g. `run: " + program(c, launcher, prefix, suffix).orElse("python train.py" + suffix) + "`");
+        "run the program directly; " + why + ", e.g. " + RunCheck.runHint(program(c, launcher, prefix, suffix).orElse("python train.py" + suffix)));
   }
 
   /**

@@ -46,6 +46,19 @@ record RunCheck(ResolvedJob job, RunTokens run, RunSource source, RunScripts scr
     return framework() == Framework.TORCH ? "$((NNODES * PET_NPROC_PER_NODE))" : Integer.toString(job.topology().worldSize());
   }
 
+  /**
+   * A hint's corrected command as a train.yaml line in backticks: {@code `run: torchrun train.py`}. A command of
+   * several lines (from a {@code run: |} block) is written as one YAML double-quoted scalar, so the hint stays
+   * one line that can be pasted back: {@code `run: "cd src\ntorchrun train.py"`} (YAML 1.2 §7.3.1 escapes).
+   */
+  static String runHint(String command) {
+    if (command.indexOf('\n') < 0) {
+      return "`run: " + command + "`";
+    }
+    String escaped = command.replace("\\", "\\\\").replace("\"", "\\\"").replace("\t", "\\t").replace("\n", "\\n");
+    return "`run: \"" + escaped + "\"`";
+  }
+
   SourceLocation at(RunTokens.Word w) {
     return source.at(w.start(), w.end() - w.start());
   }

@@ -47,9 +47,8 @@ final class RunLint {
     c.run().word("--standalone").filter(w -> c.nodes() > 1)
         .ifPresent(w -> c.error(DiagnosticCode.RUN_CONTRADICTS_TOPOLOGY, w,
             "`run` passes --standalone, but the job has " + c.nodes() + " nodes: each node would train alone",
-            "drop --standalone; torchrun reads PET_NNODES, PET_NODE_RANK and PET_MASTER_ADDR from the environment, e.g. `run: "
-                + c.run().pair("tune", "run").map(tune -> TuneRunRule.fixed(c, tune)).orElseGet(() -> c.rewrite().remove(w).apply())
-                + "`"));
+            "drop --standalone; torchrun reads PET_NNODES, PET_NODE_RANK and PET_MASTER_ADDR from the environment, e.g. "
+                + RunCheck.runHint(c.run().pair("tune", "run").map(tune -> TuneRunRule.fixed(c, tune)).orElseGet(() -> c.rewrite().remove(w).apply()))));
   }
 
   private static void slurm(RunCheck c) {

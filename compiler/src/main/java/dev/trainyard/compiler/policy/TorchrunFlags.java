@@ -48,7 +48,7 @@ final class TorchrunFlags {
     found.forEach(f -> edit.remove(f.flag()));
     String fixed = tune.map(t -> TuneRunRule.fixed(c, t)).orElseGet(edit::apply);
     found.forEach(f -> c.error(DiagnosticCode.RUN_CONTRADICTS_TOPOLOGY, f.flag().word(), f.message(),
-        (tune.isPresent() ? "pass the values every node gets" : f.hint()) + ", e.g. `run: " + fixed + "`"));
+        (tune.isPresent() ? "pass the values every node gets" : f.hint()) + ", e.g. " + RunCheck.runHint(fixed)));
   }
 
   /** The first use of the flag when its value is literal; empty when absent or when the value refers to a variable. */

@@ -27,11 +27,11 @@ final class TuneRunRule {
         c.error(DiagnosticCode.RUN_HANGS_AT_RENDEZVOUS, tune,
             "`tune run` without --rdzv_endpoint on " + c.nodes() + " nodes: torchtune (0.5 and later) then forces"
                 + " --standalone, so each node waits at its own localhost rendezvous until the timeout",
-            "pass the rendezvous on the command line, e.g. `run: " + fixed(c, tune) + "`");
+            "pass the rendezvous on the command line, e.g. " + RunCheck.runHint(fixed(c, tune)));
       } else if (!c.run().hasAny("--nnodes", "--nproc_per_node", "--nproc-per-node") && !endpoint) {
         c.error(DiagnosticCode.RUN_CONTRADICTS_TOPOLOGY, tune,
             "`run` uses `tune run` without a torchrun flag, so torchtune starts one process without torchrun",
-            "add torchrun flags after `tune run` (torchtune _cli/run.py), e.g. `run: " + fixed(c, tune) + "`");
+            "add torchrun flags after `tune run` (torchtune _cli/run.py), e.g. " + RunCheck.runHint(fixed(c, tune)));
       }
     });
   }

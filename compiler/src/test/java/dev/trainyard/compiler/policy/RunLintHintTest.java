@@ -1,5 +1,11 @@
 package dev.trainyard.compiler.policy;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import java.util.regex.Pattern;
+
+import java.util.regex.Matcher;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -153,7 +159,24 @@ class RunLintHintTest {
   void flagAtLineStart() {
     List<Diagnostic> found = RunLintCases.lint(dir, "nodes: 2\nrun: |\n  torchrun \\\n  --node_rank=0\t --nnodes 2 train.py\n");
     assertEquals(1, found.size(), found.toString());
-    assertTrue(found.get(0).hint().endsWith("`run: torchrun \\\n--nnodes 2 train.py`"), found.get(0).hint());
+    // Several lines are one YAML double-quoted scalar: the backslash doubled, the line break \n.
+    assertTrue(found.get(0).hint().endsWith("`run: \"torchrun \\\\\\n--nnodes 2 train.py\"`"), found.get(0).hint());
+    assertFalse(found.get(0).hint().contains("\n"), "the hint is one line");
+  }
+
+  @Test
+  @DisplayName("a multi-line run's hint pastes back into train.yaml as written, and that train.yaml compiles clean to the same lines")
+  void multiLineHintPastesBack() {
+    String block = "nodes: 2\nrun: |\n  cd src\n  echo \"tab\there\"\n  torchrun --node_rank=0 --nnodes 2 train.py\n";
+    Diagnostic d = RunLintCases.lint(dir.resolve("bad"), block).get(0);
+    Matcher hinted = Pattern.compile("`(run: .*)`$").matcher(d.hint());
+    assertTrue(hinted.find(), d.hint());
+    CompileResult fixed = TrainProject.create(dir.resolve("fixed"), "nodes: 2\n" + hinted.group(1) + "\n").compile();
+    assertEquals(List.of(), fixed.diagnostics(), hinted.group(1));
+    String jobSet = fixed.tree().orElseThrow().files().entrySet().stream().filter(e -> e.getKey().contains("jobset-"))
+        .map(e -> e.getValue()).findFirst().orElseThrow();
+    // The block's three lines, the tab and the quotes kept, the flag gone (as the YAML writer quotes it).
+    assertTrue(jobSet.contains("value: \"cd src\\necho \\\"tab\\there\\\"\\ntorchrun --nnodes 2 train.py\"\n"), jobSet);
   }
 
   @ParameterizedTest(name = "{0}: {1}")
