@@ -49,4 +49,35 @@ class SourceCredentialsTest {
     assertFalse(new SourceInfo("https://github.com/acme/x.git", "a", "t").hasCredentials());
     assertEquals("https://github.com/acme/x.git", new SourceInfo("https://u:p@github.com/acme/x.git", "a", "t").withoutCredentials().repoUrl());
   }
+
+  @Test
+  @DisplayName("an SSH remote's password and any remote's query are removed before the URL is rewritten, printed or written")
+  void sshSecretsRemoved() {
+    SourceInfo ssh = new SourceInfo("ssh://deploy:glpat-TOPSECRET99@gitlab.example/acme/sec.git", "a", "t");
+    assertTrue(ssh.hasCredentials());
+    assertEquals("ssh://deploy@gitlab.example/acme/sec.git", ssh.withoutCredentials().repoUrl());
+    assertEquals("https://gitlab.example/acme/sec.git", ssh.withoutCredentials().overHttps().repoUrl());
+    assertEquals("git@github.com:acme/sec.git", new SourceInfo("git@github.com:acme/sec.git?token=abc123", "a", "t").withoutCredentials().repoUrl());
+    assertEquals("ssh://git@h:2222/x.git", new SourceInfo("ssh://git@h:2222/x.git#f", "a", "t").withoutCredentials().repoUrl());
+    assertFalse(new SourceInfo("ssh://git@h:2222/x.git", "a", "t").hasCredentials(), "a port is no password");
+  }
+
+  @Test
+  @DisplayName("compile with an SSH --source-repo holding a password or a token query: no diagnostic, name or file shows either")
+  void sshSecretsNeverPrinted() {
+    for (String repo : new String[] {"ssh://deploy:glpat-TOPSECRET99@gitlab.example/acme/sec.git", "git@github.com:acme/sec.git?token=TOPSECRET99"}) {
+      TrainProject p = TrainProject.create(temp.resolve(Integer.toHexString(repo.hashCode())), "run: torchrun train.py\n");
+      CompileRequest request = new CompileRequest(p.trainYaml(), "train.yaml", Optional.empty(), Optional.empty(),
+          Optional.of(repo), Optional.empty(), Optional.empty(), Optional.empty(), 1, Optional.empty(), Optional.empty(), Optional.empty());
+      CompileResult result = new dev.trainyard.compiler.Compiler(dev.trainyard.compiler.SshSecretProvider.system()).compile(request);
+      assertFalse(result.hasErrors(), result.diagnostics().toString());
+      assertEquals(1, TrainProject.withCode(result, DiagnosticCode.CREDENTIALS_IN_URL).size(), result.diagnostics().toString());
+      assertEquals(1, TrainProject.withCode(result, DiagnosticCode.SSH_URL_REWRITTEN).size(), result.diagnostics().toString());
+      result.diagnostics().forEach(d -> assertFalse((d.message() + d.hint()).contains("TOPSECRET99"), d.toString()));
+      TrainProject.tree(result).files().forEach((path, text) -> {
+        assertFalse(path.contains("TOPSECRET99") || path.contains("token"), path);
+        assertFalse(text.contains("TOPSECRET99"), text);
+      });
+    }
+  }
 }
