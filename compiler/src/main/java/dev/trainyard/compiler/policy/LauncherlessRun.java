@@ -25,7 +25,7 @@ final class LauncherlessRun {
   private LauncherlessRun() {}
 
   static void check(RunCheck c) {
-    if (c.framework() != Framework.TORCH || c.nodes() < 2 || c.run().text().contains("SLURM_") || LAUNCHERS.stream().anyMatch(c.run()::hasWord)) {
+    if (c.framework() != Framework.TORCH || c.nodes() < 2 || c.run().code().contains("SLURM_") || LAUNCHERS.stream().anyMatch(c.run()::hasWord)) {
       return;
     }
     List<RunTokens.Word> words = c.run().words();

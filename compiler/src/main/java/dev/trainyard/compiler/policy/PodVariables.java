@@ -71,7 +71,7 @@ final class PodVariables {
   static Optional<String> assignedValue(RunTokens run, String name, RunTokens.Word at) {
     List<String> values = new ArrayList<>();
     commands(run).values().forEach(words -> ownAssignments(words).stream().filter(name::equals).forEach(n -> values.add(valueOf(words, n))));
-    Matcher loops = LOOP_OR_READ.matcher(run.text());
+    Matcher loops = LOOP_OR_READ.matcher(run.code());
     while (loops.find()) {
       if (name.equals(loops.group(1) != null ? loops.group(1) : loops.group(2))) {
         return Optional.empty();
@@ -101,7 +101,7 @@ final class PodVariables {
   private static Set<String> assigned(RunTokens run, int command, int offset) {
     Set<String> names = new TreeSet<>();
     commands(run).forEach((index, words) -> names.addAll(index < command ? ownAssignments(words) : List.of()));
-    Matcher m = LOOP_OR_READ.matcher(run.text());
+    Matcher m = LOOP_OR_READ.matcher(run.code());
     while (m.find() && m.start() < offset) {
       names.add(m.group(1) != null ? m.group(1) : m.group(2));
     }

@@ -52,7 +52,7 @@ final class RunLint {
   }
 
   private static void slurm(RunCheck c) {
-    Matcher m = SLURM.matcher(c.run().text());
+    Matcher m = SLURM.matcher(c.run().code());
     if (m.find()) {
       // The match is the command word itself (the lookarounds take no characters) or the $SLURM_ prefix.
       c.out().add(Diagnostic.error(DiagnosticCode.RUN_CONTRADICTS_TOPOLOGY, c.source().at(m.start(), m.end() - m.start()), RunCheck.POINTER,

@@ -7,8 +7,10 @@ import java.util.Optional;
 /**
  * A shell command split into words for linting only (never executed): whitespace separates words, quotes
  * group them and are dropped, {@code $(…)}, {@code $((…))} and {@code ${…}} stay one word, {@code ;},
- * {@code &}, {@code |} and an unescaped newline end a simple command.
- * Good enough to find flags and their values; not a shell parser.
+ * {@code &}, {@code |} and an unescaped newline end a simple command. What bash does not run as commands
+ * gives no words: a comment ({@code #} at the start of a word, to the end of its line) and a here-document's
+ * body ({@code cat > go.sh <<EOF} … {@code EOF}, also {@code <<-} and a quoted delimiter); {@link #code()} is
+ * the text with both blanked. Good enough to find flags and their values; not a shell parser.
  *
  * <pre>
  * RunTokens t = RunTokens.of("cd src && torchrun --nnodes 2 train.py");
@@ -18,8 +20,10 @@ import java.util.Optional;
  *
  * @param text the command as written (the YAML scalar's value)
  * @param words its words in order
+ * @param code {@code text} with comments and here-document bodies blanked (same length, line breaks kept), for
+ *     rules that search the text itself
  */
-record RunTokens(String text, List<Word> words) {
+record RunTokens(String text, List<Word> words, String code) {
   RunTokens {
     words = List.copyOf(words);
   }
@@ -40,7 +44,7 @@ record RunTokens(String text, List<Word> words) {
       i = splitter.step(i);
     }
     splitter.flush(text.length());
-    return new RunTokens(text, splitter.words);
+    return new RunTokens(text, splitter.words, splitter.code.toString());
   }
 
   /** The splitting state: the word being built, the open quote, the nesting of {@code $(…)}, the command number. */
@@ -52,14 +56,26 @@ record RunTokens(String text, List<Word> words) {
     private int start = -1;
     private int command;
     private int depth;
+    private final StringBuilder code;
+    /** The delimiter of a here-document whose body starts after this line, or "". */
+    private String heredoc = "";
+    /** {@code <<} stood alone: the next word is the delimiter. */
+    private boolean delimiterNext;
+    /** {@code <<-}: the delimiter line may start with tabs. */
+    private boolean stripTabs;
 
     Splitter(String text) {
       this.text = text;
+      this.code = new StringBuilder(text);
     }
 
     /** Reads the character at {@code i}; answers the index of the last character it consumed. */
     int step(int i) {
       char c = text.charAt(i);
+      if (quote == 0 && depth == 0 && start < 0 && c == '#') {
+        int nl = text.indexOf('\n', i);
+        return blank(i, nl < 0 ? text.length() : nl) - 1;
+      }
       if (quote != 0) {
         if (c == quote) {
           quote = 0;
@@ -80,7 +96,7 @@ record RunTokens(String text, List<Word> words) {
       if (ends || Character.isWhitespace(c) || (c == '\\' && i + 1 < text.length() && text.charAt(i + 1) == '\n')) {
         flush(i);
         command += ends && !words.isEmpty() && words.get(words.size() - 1).command() == command ? 1 : 0;
-        return i;
+        return c == '\n' && ends && !heredoc.isEmpty() ? skipBody(i + 1) : i;
       }
       start = start < 0 ? i : start;
       if (c == '\'' || c == '"') {
@@ -93,10 +109,47 @@ record RunTokens(String text, List<Word> words) {
 
     void flush(int end) {
       if (start >= 0) {
-        words.add(new Word(word.toString(), start, end, command));
+        String w = word.toString();
+        words.add(new Word(w, start, end, command));
         word.setLength(0);
+        if (delimiterNext) {
+          heredoc = w;
+          delimiterNext = false;
+        } else if (w.startsWith("<<") && !w.startsWith("<<<")) {
+          stripTabs = w.startsWith("<<-");
+          heredoc = w.substring(stripTabs ? 3 : 2);
+          delimiterNext = heredoc.isEmpty();
+        }
       }
       start = -1;
+    }
+
+    /**
+     * Skips a here-document's body from {@code from} (the start of the line after its {@code <<}) through its
+     * delimiter line; answers the index just before that line's break, so the break ends the command.
+     */
+    private int skipBody(int from) {
+      int line = from;
+      while (line < text.length()) {
+        int end = text.indexOf('\n', line);
+        end = end < 0 ? text.length() : end;
+        String body = text.substring(line, end);
+        if ((stripTabs ? body.replaceFirst("^\t+", "") : body).equals(heredoc)) {
+          heredoc = "";
+          return blank(from, end) - 1;
+        }
+        line = end + 1;
+      }
+      heredoc = "";
+      return blank(from, text.length()) - 1;
+    }
+
+    /** Blanks {@code [from, to)} in {@link #code} but its line breaks; answers {@code to}. */
+    private int blank(int from, int to) {
+      for (int k = from; k < to; k++) {
+        code.setCharAt(k, text.charAt(k) == '\n' ? '\n' : ' ');
+      }
+      return to;
     }
   }
 

@@ -23,6 +23,7 @@ class RunLintLocationTest {
       "nodes: 2\\nrun: >-\\n  torchrun train.py --epochs 1\\n  --node_rank=0\\n ; 4 ; 3",
       "nodes: 2\\nrun: \"torchrun --nnodes 1 train.py\"\\n ; 2 ; 16",
       "nodes: 2\\nrun: torchrun --nnodes 2 train.py --epochs 3 && torchrun --nnodes 1 eval.py\\n ; 2 ; 58",
+      "nodes: 2\\nrun: |\\n  # torchrun --nnodes 5\\n  cat > go.sh <<EOF\\n  torchrun --nnodes 4 b.py\\n  EOF\\n  torchrun --nnodes 3 a.py\\n ; 7 ; 12",
   })
   @DisplayName("block, folded, double-quoted and repeated flags: the diagnostic points at the line and column of the occurrence that is wrong")
   void location(String yaml, int line, int column) {

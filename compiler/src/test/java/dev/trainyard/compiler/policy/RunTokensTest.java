@@ -27,6 +27,31 @@ class RunTokensTest {
   }
 
   @Test
+  @DisplayName("a comment (# at a word's start, to its line's end) and a here-document's body give no words; code() blanks them, offsets kept")
+  void commentsAndHereDocuments() {
+    String text = "torchrun a.py # --nnodes 4\necho a#b $# 'c #d'; # x\ncat > go.sh <<'EOF'\ntorchrun --nnodes 4 b.py\nEOF\n"
+        + "cat <<-END | wc\n\tpython3 x\n\tEND\ncat << X\nX\nls";
+    RunTokens t = RunTokens.of(text);
+    assertEquals(List.of("torchrun", "a.py", "echo", "a#b", "$#", "c #d", "cat", ">", "go.sh", "<<EOF", "cat", "<<-END", "wc",
+        "cat", "<<", "X", "ls"), t.words().stream().map(RunTokens.Word::text).toList());
+    assertEquals(text.length(), t.code().length());
+    assertFalse(t.code().contains("--nnodes") || t.code().contains("python3") || t.code().contains("# x"), t.code());
+    assertEquals(text.chars().filter(ch -> ch == '\n').count(), t.code().chars().filter(ch -> ch == '\n').count());
+    assertEquals(List.of(0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 4, 5, 5, 5, 6), t.words().stream().map(RunTokens.Word::command).toList(),
+        "each delimiter line's break ends its command");
+    RunTokens.Word ls = t.words().get(16);
+    assertEquals(text.length() - 2, ls.start());
+  }
+
+  @Test
+  @DisplayName("a here-document without its delimiter line runs to the end: nothing after << gives words")
+  void unterminatedHereDocument() {
+    RunTokens t = RunTokens.of("cat <<EOF\ntorchrun --nnodes 4 a.py\nEOFX");
+    assertEquals(List.of("cat", "<<EOF"), t.words().stream().map(RunTokens.Word::text).toList());
+    assertEquals("cat <<EOF\n" + " ".repeat("torchrun --nnodes 4 a.py".length()) + "\n    ", t.code());
+  }
+
+  @Test
   @DisplayName("$(…), $((…)) and ${…} stay one word with their blanks; a flag's value never crosses into the next command")
   void expansionsAndValues() {
     RunTokens t = RunTokens.of("x --a $(( N * 2 )) --b ${V:-a b} --c=$(hostname -s) --d; y");
