@@ -39,7 +39,7 @@ class InfraCheckIT {
             assertEquals(0, outcome.exit(), outcome.output());
             String node = project.run().jobSetName() + "-node-0-";
             for (int i = 0; i < 3; i++) {
-                String expected = "infra-check: " + node + i + " PASS (command exit 0, reaches 2/2 peers) " + node + i;
+                String expected = "infra-check: " + node + i + " PASS (command exit 0, reaches 2/2 peers on port 2222) " + node + i;
                 assertTrue(outcome.output().lines().anyMatch(expected::equals), "no line `" + expected + "` in:\n" + outcome.output());
             }
             assertEquals(3, verdicts(outcome, node).size(), "one line per node, none from a node's second rank:\n" + outcome.output());
@@ -53,9 +53,9 @@ class InfraCheckIT {
         assertEquals(1, outcome.exit(), outcome.output());
         List<String> verdicts = verdicts(outcome, node);
         assertEquals(3, verdicts.size(), outcome.output());
-        assertTrue(verdicts.get(0).startsWith("infra-check: " + node + "0 PASS (command exit 0, reaches 2/2 peers)"), outcome.output());
-        assertTrue(verdicts.get(1).startsWith("infra-check: " + node + "1 FAIL (command exit 1, reaches 2/2 peers)"), outcome.output());
-        assertTrue(verdicts.get(2).startsWith("infra-check: " + node + "2 PASS (command exit 0, reaches 2/2 peers)"), outcome.output());
+        assertTrue(verdicts.get(0).startsWith("infra-check: " + node + "0 PASS (command exit 0, reaches 2/2 peers on port 2222)"), outcome.output());
+        assertTrue(verdicts.get(1).startsWith("infra-check: " + node + "1 FAIL (command exit 1, reaches 2/2 peers on port 2222)"), outcome.output());
+        assertTrue(verdicts.get(2).startsWith("infra-check: " + node + "2 PASS (command exit 0, reaches 2/2 peers on port 2222)"), outcome.output());
     }
 
     @Test
@@ -66,9 +66,9 @@ class InfraCheckIT {
         assertEquals(1, outcome.exit(), outcome.output());
         List<String> verdicts = verdicts(outcome, node);
         assertEquals(List.of(
-                "infra-check: " + node + "0 FAIL (command exit 124, reaches 0/2 peers) timed out after 1s",
-                "infra-check: " + node + "1 FAIL (command exit 0, reaches 0/2 peers) " + node + "1",
-                "infra-check: " + node + "2 FAIL (command exit 0, reaches 0/2 peers) " + node + "2"), verdicts, outcome.output());
+                "infra-check: " + node + "0 FAIL (command exit 124, reaches 0/2 peers on port 1) timed out after 1s",
+                "infra-check: " + node + "1 FAIL (command exit 0, reaches 0/2 peers on port 1) " + node + "1",
+                "infra-check: " + node + "2 FAIL (command exit 0, reaches 0/2 peers on port 1) " + node + "2"), verdicts, outcome.output());
     }
 
     /** Runs examples/infra-check with its {@code CHECK_COMMAND} line replaced by {@code env} (YAML under {@code env:}). */
