@@ -74,15 +74,28 @@ final class MpiRunRule {
    * is an option.
    */
   private static Optional<String> mpirunProgram(RunCheck c, RunTokens.Word mpirun) {
-    List<RunTokens.Word> words = c.run().words();
-    for (int i = c.run().indexOf(mpirun) + 1; i < words.size() && words.get(i).command() == mpirun.command(); i++) {
+    int program = programIndex(c.run().words(), c.run().indexOf(mpirun));
+    return program < 0 ? Optional.empty() : Optional.of(c.rewrite().remove(mpirun.start(), c.run().words().get(program).start()).apply());
+  }
+
+  /** Whether {@code word} is one of mpirun's names. */
+  static boolean isMpirun(String word) {
+    return MPIRUN.contains(word.replaceFirst("^.*/", ""));
+  }
+
+  /**
+   * The index of the program an mpirun at {@code mpirun} starts: the first word of its simple command that is
+   * neither an option nor an option's value; -1 when every word is an option.
+   */
+  static int programIndex(List<RunTokens.Word> words, int mpirun) {
+    for (int i = mpirun + 1; i < words.size() && words.get(i).command() == words.get(mpirun).command(); i++) {
       String w = words.get(i).text();
       if (!w.startsWith("-")) {
-        return Optional.of(c.rewrite().remove(mpirun.start(), words.get(i).start()).apply());
+        return i;
       }
       i += w.contains("=") ? 0 : w.matches("--?mca") ? 2 : MPIRUN_VALUE_OPTIONS.contains(w.replaceFirst("^--?", "")) ? 1 : 0;
     }
-    return Optional.empty();
+    return -1;
   }
 
   /**

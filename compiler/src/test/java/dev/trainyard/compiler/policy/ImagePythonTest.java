@@ -49,7 +49,7 @@ class ImagePythonTest {
   void requirementsTxt() {
     List<Diagnostic> found = w431(TrainProject.create(dir, "jobs/a", "runtime: mpi\nnodes: 2\nrun: ./pi\n", Map.of("requirements.txt", "numpy\n")));
     assertEquals(1, found.size(), found.toString());
-    assertEquals("requirements.txt next to train.yaml makes every node run `pip install -r requirements.txt` first, but " + LACKS,
+    assertEquals("the requirements.txt in the working directory makes every node run `pip install -r requirements.txt` first, but " + LACKS,
         found.get(0).message());
     assertEquals("/run", found.get(0).pointer());
     assertEquals(3, found.get(0).location().line());
@@ -64,5 +64,17 @@ class ImagePythonTest {
         + "\nsetup: pip install x\nrun: python a.py\n", Map.of("requirements.txt", "numpy\n"))));
     assertEquals(List.of(), w431(TrainProject.create(dir.resolve("c"), "jobs/c", "runtime: torch\nnodes: 2\nrun: torchrun a.py\n",
         Map.of("requirements.txt", "numpy\n"))));
+  }
+
+  @Test
+  @DisplayName("mpirun in run on the mpi image: E409 for mpirun and W431 for the python it starts, so the E409 hint's python command is not taken for a fix")
+  void pythonUnderMpirun() {
+    CompileResult result = TrainProject.create(dir, "runtime: mpi\nnodes: 2\nrun: mpirun -np 4 -x A=1 --mca btl tcp python3 train.py\n").compile();
+    List<String> codes = result.diagnostics().stream().map(d -> d.code().id()).filter(c -> !c.equals("W410")).toList();
+    assertEquals(List.of("E409", "W431"), codes, result.diagnostics().toString());
+    Diagnostic w431 = result.diagnostics().stream().filter(d -> d.code() == DiagnosticCode.NO_PYTHON_IN_IMAGE).findFirst().orElseThrow();
+    assertEquals(6 + "mpirun -np 4 -x A=1 --mca btl tcp ".length(), w431.location().column());
+    assertEquals(List.of(), TrainProject.create(dir.resolve("b"), "runtime: mpi\nnodes: 2\nrun: mpirun -np 4 -x python3 ./pi\n").compile()
+        .diagnostics().stream().filter(d -> d.code() == DiagnosticCode.NO_PYTHON_IN_IMAGE).toList(), "python3 is -x's value here, not the program");
   }
 }

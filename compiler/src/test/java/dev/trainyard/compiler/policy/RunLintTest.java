@@ -107,6 +107,11 @@ class RunLintTest {
       "mpi@0.6.0-2 | 2 | | python3 train.py | W431 | python3 | `run` starts python3, but runtime mpi@0.6.0-2 records no Python in its image docker.io/mpioperator/openmpi:v0.6.0: the command would not be found (exit 127) on any node",
       "mpi@0.6.0-1 | 1 | | cd src && OMP_NUM_THREADS=1 pip install -r r.txt && python train.py | W431 | pip |",
       "mpi@0.6.0-2 | 2 | | ./prepare; python3.12 -u train.py | W431 | python3.12 |",
+      "mpi@0.6.0-2 | 2 | | exec python3 train.py | W431 | python3 |",
+      "mpi@0.6.0-2 | 2 | | if true; then time nohup python3 train.py; fi | W431 | python3 |",
+      "mpi@0.6.0-2 | 2 | | (python3 train.py) | W431 | (python3 |",
+      "mpi@0.6.0-2 | 2 | | ! command python3 train.py | W431 | python3 |",
+      "mpi@0.6.0-2 | 2 | | env -i A=1 /usr/bin/python3 train.py | W431 | /usr/bin/python3 |",
   })
   @DisplayName("a run line that would hang, train alone or contradict the topology gets one diagnostic at the offending word, and its hinted command compiles clean")
   void badRunFires(String runtime, int nodes, String extraCell, String run, String code, String word, String message) {
@@ -210,7 +215,9 @@ class RunLintTest {
       "mpi   | 2 | | python train.py",
       "mpi   | 2 | | ./pi --iterations 10",
       "mpi@0.6.0-2 | 2 | | ./pi --iterations 10; echo python3 done",
-      "mpi@0.6.0-2 | 2 | | /opt/venv/bin/python train.py",
+      "mpi@0.6.0-2 | 2 | | /workspace/src/jobs/venv/bin/python train.py",
+      "mpi@0.6.0-2 | 2 | | ./venv/bin/python train.py",
+      "mpi@0.6.0-2 | 2 | | time ./pi; echo python3 > log; cat python3",
       "mpi@0.6.0-2 | 2 | | bash check.sh --python python3",
       "deepspeed@2.3.0-1 | 2 | | python train.py --deepspeed_config ds.json",
       "deepspeed | 2 | | python train.py --deepspeed_config ds.json",
