@@ -15,8 +15,8 @@ import java.util.regex.Pattern;
  * been admitted and its pods scheduled. Bare names ({@code python}, {@code python3.12}, {@code pip3}) and paths into
  * the image ({@code /usr/bin/python3}) are checked; a relative path such as {@code ./venv/bin/python}, or one under
  * the checkout in {@code /workspace}, is the user's own. {@code setup} runs on every node
- * first, so it is checked too, and so is the {@code pip install -r requirements.txt} a requirements.txt next to
- * train.yaml adds.
+ * first, so it is checked too, and so is the {@code pip install -r requirements.txt} a requirements.txt in the
+ * working directory adds.
  *
  * <pre>
  * runtime: mpi
