@@ -19,8 +19,9 @@ final class TorchrunFlags {
   private static final String[][] PER_NODE = {{"--node_rank", "--node-rank"}, {"--master_addr", "--master-addr"},
       {"--master_port", "--master-port"}, {"--rdzv_endpoint", "--rdzv-endpoint"}};
 
-  /** A value that is one variable and nothing else: {@code $N} or {@code ${N}}. */
-  private static final Pattern VARIABLE = Pattern.compile("\\$([A-Za-z_][A-Za-z0-9_]*)|\\$\\{([A-Za-z_][A-Za-z0-9_]*)}");
+  /** A value that is one variable and nothing else: {@code $N}, {@code ${N}}, or {@code ${N:-3}} with a literal default. */
+  private static final Pattern VARIABLE = Pattern.compile(
+      "\\$([A-Za-z_][A-Za-z0-9_]*)|\\$\\{([A-Za-z_][A-Za-z0-9_]*)}|\\$\\{([A-Za-z_][A-Za-z0-9_]*):?-([^}$`(){]*)}");
 
   private TorchrunFlags() {}
 
@@ -58,7 +59,8 @@ final class TorchrunFlags {
 
   /**
    * Every use of the flag with a literal value (a run may start several commands), a variable that {@code run}
-   * itself sets once to a literal counting as that literal ({@code export N=3; torchrun --nnodes $N} passes 3).
+   * itself sets once to a literal counting as that literal ({@code export N=3; torchrun --nnodes $N} passes 3),
+   * and a default where nothing sets the variable ({@code --nnodes ${N:-3}} passes 3).
    */
   static List<RunTokens.Flag> literals(RunCheck c, String... names) {
     List<RunTokens.Flag> found = new ArrayList<>();
@@ -68,9 +70,13 @@ final class TorchrunFlags {
       if (!v.contains("$") && !v.contains("`")) {
         found.add(f);
       } else if (ref.matches()) {
-        PodVariables.constant(c.run(), ref.group(1) != null ? ref.group(1) : ref.group(2), f.value())
-            .ifPresent(value -> found.add(new RunTokens.Flag(f.name(), f.word(),
-                new RunTokens.Word(value, f.value().start(), f.value().end(), f.value().command()), f.end())));
+        String name = ref.group(1) != null ? ref.group(1) : ref.group(2) != null ? ref.group(2) : ref.group(3);
+        // ${N:-3} is 3 where nothing sets N: no pod, and no assignment of run before this command.
+        Optional<String> value = ref.group(3) != null
+            ? Optional.of(ref.group(4)).filter(d -> PodVariables.unset(c, name, f.word()).isPresent())
+            : PodVariables.constant(c.run(), name, f.value());
+        value.ifPresent(v -> found.add(new RunTokens.Flag(f.name(), f.word(),
+            new RunTokens.Word(v, f.value().start(), f.value().end(), f.value().command()), f.end())));
       }
     }
     return found;

@@ -39,6 +39,8 @@ class RunLintTest {
       "torch | 2 | | torchrun --standalone train.py | E409 | --standalone | `run` passes --standalone, but the job has 2 nodes: each node would train alone",
       // a variable run sets once to a literal is that literal (PodVariables.constant)
       "torch | 2 | | export N=3; torchrun --nnodes $N train.py | E409 | --nnodes | `run` passes --nnodes 3, but `nodes` is 2",
+      "torch | 2 | | torchrun --nnodes ${N:-3} train.py | E409 | --nnodes | `run` passes --nnodes 3, but `nodes` is 2",
+      "torch | 2 | | torchrun --nnodes ${NNODES:-3} --master_addr ${ADDR-10.0.0.1} train.py | E409 | --master_addr |",
       "torch | 2 | | NPROC=3; torchrun --nproc_per_node ${NPROC} train.py | E409 | --nproc_per_node | `run` passes --nproc_per_node 3, but each node gets 4 processes",
       "torch | 2 | | export ADDR=10.0.0.1 PORT=29500; torchrun --master_addr $ADDR train.py | E409 | --master_addr | `run` passes a literal --master_addr 10.0.0.1, which overrides what each node is told",
       "torch | 2 | | R=0; accelerate launch --num_machines $NNODES --num_processes $((NNODES * PET_NPROC_PER_NODE)) --machine_rank $R --main_process_ip $MASTER_ADDR train.py | E409 | --machine_rank |",
@@ -176,6 +178,7 @@ class RunLintTest {
       "torch | 2 | | torchrun --master_addr=$MASTER_ADDR --node_rank=$NODE_RANK train.py",
       "torch | 2 | | torchrun --rdzv_id ${RUN_ID:-job} --rdzv_backend c10d --rdzv_endpoint $MASTER_ADDR:$MASTER_PORT train.py",
       "torch | 2 | | torchrun --nnodes ${NN:-2} train.py",
+      "torch | 2 | | export N=2; torchrun --nnodes ${N:-3} train.py",
       "torch | 2 | | export N=2; torchrun --nnodes $N train.py",
       "torch | 2 | | torchrun train.py # was: --nnodes 4",
       "torch | 2 | | echo x; # torchrun --nnodes 4 --standalone train.py $SLURM_NNODES",
