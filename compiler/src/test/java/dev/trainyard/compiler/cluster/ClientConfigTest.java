@@ -159,4 +159,34 @@ class ClientConfigTest {
         port.getMessage());
     assertFalse(port.getMessage().contains("S3CRET"), port.getMessage());
   }
+
+  @Test
+  @DisplayName("the edges of a server URL: port 65535 is a port, user info that is only :password gives an empty user, no server at all is refused")
+  void serverEdges() throws Exception {
+    var highest = ClusterDryRun.clientConfig(Optional.of(kubeconfig(oneCluster("https://127.0.0.1:65535"))), Optional.empty());
+    assertEquals("https://127.0.0.1:65535/", highest.getMasterUrl());
+    var passwordOnly = ClusterDryRun.clientConfig(Optional.of(kubeconfig(oneCluster("https://:S3CRET@127.0.0.1:26999"))), Optional.empty());
+    assertEquals("https://127.0.0.1:26999/", passwordOnly.getMasterUrl());
+    assertEquals("", passwordOnly.getUsername());
+    assertEquals("S3CRET", passwordOnly.getPassword());
+    io.fabric8.kubernetes.client.Config none = new io.fabric8.kubernetes.client.ConfigBuilder().build();
+    none.setMasterUrl(null);
+    ClusterUnavailableException e = assertThrows(ClusterUnavailableException.class, () -> ClusterDryRun.checkedServer(none, "k"));
+    assertEquals("kubeconfig k: the cluster's server names no host or a port over 65535 (expected https://HOST[:PORT])", e.getMessage());
+  }
+
+  @Test
+  @DisplayName("a context asked of a kubeconfig without a current context is still checked by name")
+  void namedContextWithoutCurrent() throws Exception {
+    Path file = kubeconfig(TWO_CONTEXTS.replace("current-context: b\n", ""));
+    assertEquals("a", ClusterDryRun.clientConfig(Optional.of(file), Optional.of("a")).getCurrentContext().getName());
+    assertEquals("kubeconfig has no context \"prod\" (it has: a, b)", refused(file, Optional.of("prod")).getMessage());
+  }
+
+  @Test
+  @DisplayName("a root message that starts with its source excerpt or a line break keeps nothing of the excerpt")
+  void safeWordsAtTheStart() {
+    assertEquals("", ClusterDryRun.safeRootMessage(new RuntimeException(" at [Source: (String)\"token: s3cret\"; line: 1]")));
+    assertEquals("", ClusterDryRun.safeRootMessage(new RuntimeException("\ntoken: s3cret")));
+  }
 }
