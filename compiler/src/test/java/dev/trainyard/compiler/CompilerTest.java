@@ -224,4 +224,17 @@ class CompilerTest {
     assertEquals(DiagnosticCode.YAML_SYNTAX, r.diagnostics().get(0).code(), r.diagnostics().toString());
     assertTrue(r.job().isEmpty());
   }
+
+  @Test
+  @DisplayName("a train.yaml in no git repository: the compile stops at the source with E306 and hands back no tree and no job")
+  void noRepository() throws Exception {
+    Path trainYaml = Files.writeString(Files.createDirectories(temp.resolve("loose")).resolve("train.yaml"), "run: torchrun train.py\n");
+    CompileResult r = compile(new CompileRequest(trainYaml, "train.yaml", Optional.empty(), Optional.empty(), Optional.empty(),
+        Optional.empty(), Optional.empty(), Optional.empty(), 1, Optional.empty(), Optional.empty(), Optional.empty()));
+    assertTrue(r.hasErrors());
+    assertEquals(List.of(DiagnosticCode.SOURCE_NO_REMOTE), r.diagnostics().stream().filter(Diagnostic::isError).map(Diagnostic::code).toList(),
+        r.diagnostics().toString());
+    assertTrue(r.tree().isEmpty());
+    assertTrue(r.job().isEmpty());
+  }
 }
