@@ -75,8 +75,8 @@ final class TorchrunFlags {
         Optional<String> value = ref.group(3) != null
             ? Optional.of(ref.group(4)).filter(d -> PodVariables.unset(c, name, f.word()).isPresent())
             : PodVariables.constant(c.run(), name, f.value());
-        value.ifPresent(v -> found.add(new RunTokens.Flag(f.name(), f.word(),
-            new RunTokens.Word(v, f.value().start(), f.value().end(), f.value().command()), f.end())));
+        value.ifPresent(literal -> found.add(new RunTokens.Flag(f.name(), f.word(),
+            new RunTokens.Word(literal, f.value().start(), f.value().end(), f.value().command()), f.end())));
       }
     }
     return found;
