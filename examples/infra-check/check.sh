@@ -2,7 +2,7 @@
 # Runs CHECK_COMMAND once per node and checks that the node reaches every other node of the run; prints one
 # PASS/FAIL line per node:
 #
-#   infra-check: <node> PASS (command exit 0, reaches 2/2 peers) <the command's last output line>
+#   infra-check: <node> PASS (command exit 0, reaches 2/2 peers on port 2222) <the command's last output line>
 #
 # Started by mpirun on every rank; only each node's first rank checks (OMPI_COMM_WORLD_LOCAL_RANK 0), the others
 # exit 0. "Reaches" is a TCP connection to each other node's sshd (the hostfile's names; the port of the sshd

@@ -62,8 +62,12 @@ final class ImagePython {
   private static Optional<RunTokens.Word> program(RunTokens tokens) {
     List<RunTokens.Word> words = tokens.words();
     for (int i = 0; i < words.size(); i++) {
-      if (PROGRAM.matcher(words.get(i).text().replaceFirst("^\\(+", "")).matches() && runs(words, i)) {
-        return Optional.of(words.get(i));
+      RunTokens.Word w = words.get(i);
+      String name = w.text().replaceFirst("^\\(+", "");
+      if (PROGRAM.matcher(name).matches() && runs(words, i)) {
+        // (python3 x.py): the subshell's ( is no part of the program's name.
+        int parens = w.text().length() - name.length();
+        return Optional.of(new RunTokens.Word(name, w.start() + parens, w.end(), w.command()));
       }
     }
     return Optional.empty();

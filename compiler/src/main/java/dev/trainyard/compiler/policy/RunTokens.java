@@ -113,11 +113,13 @@ record RunTokens(String text, List<Word> words, String code) {
         words.add(new Word(w, start, end, command));
         word.setLength(0);
         if (delimiterNext) {
-          heredoc = w;
+          heredoc = w.replace("\\", "");
           delimiterNext = false;
-        } else if (w.startsWith("<<") && !w.startsWith("<<<")) {
+        } else if (text.startsWith("<<", start) && !text.startsWith("<<<", start)) {
+          // Only an unquoted << (as written, not after quote removal: echo "<<EOF" prints it) starts a heredoc;
+          // the delimiter is the word after it with its quoting removed (<<'EOF', <<\EOF: bash's quote removal).
           stripTabs = w.startsWith("<<-");
-          heredoc = w.substring(stripTabs ? 3 : 2);
+          heredoc = w.substring(stripTabs ? 3 : 2).replace("\\", "");
           delimiterNext = heredoc.isEmpty();
         }
       }

@@ -127,13 +127,18 @@ public final class GitSourceInspector {
           .withHint("add one (`git remote add origin https://…`) and push, or pass --source-repo URL"));
     } else if (!namesRepository(url.get())) {
       problems.add(Diagnostic.error(DiagnosticCode.SOURCE_NO_REMOTE, at, "",
-              "the source repo URL \"" + url.get() + "\" names no repository (no host or no path)")
+              "the source repo URL \"" + shown(url.get()) + "\" names no repository (no host or no path)")
           .withHint("pass the clone URL, e.g. --source-repo https://github.com/acme/project.git"));
     } else if (isLocalPath(url.get())) {
       problems.add(Diagnostic.error(DiagnosticCode.SOURCE_NO_REMOTE, at, "",
-              "the remote \"" + url.get() + "\" is a local path, which pods in the cluster cannot clone")
+              "the remote \"" + shown(url.get()) + "\" is a local path, which pods in the cluster cannot clone")
           .withHint("pass --source-repo with the URL your forge serves, e.g. https://github.com/acme/project.git"));
     }
+  }
+
+  /** {@code url} as a message may show it: user info and any query or fragment replaced by {@code …}, since either can hold a token. */
+  static String shown(String url) {
+    return url.replaceFirst("^([a-zA-Z][a-zA-Z0-9+.-]*://)?[^/@]*@", "$1…@").replaceFirst("[?#].*$", "?…");
   }
 
   /** Whether a URL has a host and a path beyond {@code /} ({@code https://} and {@code https://host/} have not). */

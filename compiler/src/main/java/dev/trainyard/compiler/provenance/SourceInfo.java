@@ -23,13 +23,14 @@ public record SourceInfo(String repoUrl, String commit, String trainYamlPath) {
    * The same source with what may hold a secret removed, since the URL is written into the GitOps repo and
    * printed in diagnostics and previews: the whole {@code user:password@} of an http(s) URL (CI systems put
    * tokens there, GitLab CI's {@code CI_REPOSITORY_URL}), the password of any other URL
-   * ({@code ssh://deploy:TOKEN@host/…} keeps {@code deploy@}), and every query and fragment
+   * ({@code ssh://deploy:TOKEN@host/…} and scp-style {@code deploy:TOKEN@host:path} keep {@code deploy@}), and every query and fragment
    * ({@code ?token=…}), scp-style remotes included. Private repos are cloned with the platform's credential
    * Secret instead.
    */
   public SourceInfo withoutCredentials() {
     String url = repoUrl.replaceFirst("^(https?://)[^/@]+@", "$1")
         .replaceFirst("^([a-zA-Z][a-zA-Z0-9+.-]*://[^/@:]*):[^/@]*@", "$1@")
+        .replaceFirst("^([^/@:]+):[^/@]*@(?=[^/@:]+:)", "$1@")
         .replaceFirst("[?#].*$", "");
     return new SourceInfo(url, commit, trainYamlPath);
   }

@@ -111,7 +111,7 @@ class RunLintTest {
       "mpi@0.6.0-2 | 2 | | ./prepare; python3.12 -u train.py | W431 | python3.12 |",
       "mpi@0.6.0-2 | 2 | | exec python3 train.py | W431 | python3 |",
       "mpi@0.6.0-2 | 2 | | if true; then time nohup python3 train.py; fi | W431 | python3 |",
-      "mpi@0.6.0-2 | 2 | | (python3 train.py) | W431 | (python3 |",
+      "mpi@0.6.0-2 | 2 | | (python3 train.py) | W431 | python3 | `run` starts python3, but runtime mpi@0.6.0-2 records no Python in its image docker.io/mpioperator/openmpi:v0.6.0: the command would not be found (exit 127) on any node",
       "mpi@0.6.0-2 | 2 | | ! command python3 train.py | W431 | python3 |",
       "mpi@0.6.0-2 | 2 | | env -i A=1 /usr/bin/python3 train.py | W431 | /usr/bin/python3 |",
   })

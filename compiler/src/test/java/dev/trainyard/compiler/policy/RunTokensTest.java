@@ -44,6 +44,15 @@ class RunTokensTest {
   }
 
   @Test
+  @DisplayName("a quoted <<EOF is an argument, not a heredoc; <<\\EOF is one whose delimiter is EOF")
+  void quotedHereDocumentWords() {
+    assertEquals(List.of("echo", "<<EOF", "echo", "<<EOF", "torchrun", "--nnodes", "3"),
+        RunTokens.of("echo \"<<EOF\"\necho '<<EOF'\ntorchrun --nnodes 3").words().stream().map(RunTokens.Word::text).toList());
+    assertEquals(List.of("cat", "<<\\EOF", "ls"), RunTokens.of("cat <<\\EOF\ntorchrun --nnodes 4\nEOF\nls").words().stream().map(RunTokens.Word::text).toList());
+    assertEquals(List.of("cat", "<<", "\\EOF", "ls"), RunTokens.of("cat << \\EOF\nbody\nEOF\nls").words().stream().map(RunTokens.Word::text).toList());
+  }
+
+  @Test
   @DisplayName("a here-document without its delimiter line runs to the end: nothing after << gives words")
   void unterminatedHereDocument() {
     RunTokens t = RunTokens.of("cat <<EOF\ntorchrun --nnodes 4 a.py\nEOFX");

@@ -60,6 +60,11 @@ class SourceCredentialsTest {
     assertEquals("git@github.com:acme/sec.git", new SourceInfo("git@github.com:acme/sec.git?token=abc123", "a", "t").withoutCredentials().repoUrl());
     assertEquals("ssh://git@h:2222/x.git", new SourceInfo("ssh://git@h:2222/x.git#f", "a", "t").withoutCredentials().repoUrl());
     assertFalse(new SourceInfo("ssh://git@h:2222/x.git", "a", "t").hasCredentials(), "a port is no password");
+    assertEquals("deploy@gitlab.example:acme/sec.git", new SourceInfo("deploy:TOPSECRET@gitlab.example:acme/sec.git", "a", "t").withoutCredentials().repoUrl());
+    assertEquals("https://…@github.com", GitSourceInspector.shown("https://u:TOPSECRET@github.com"));
+    assertEquals("…@github.com/acme/sec.git", GitSourceInspector.shown("u:TOPSECRET@github.com/acme/sec.git"));
+    assertEquals("https://github.com/x.git?…", GitSourceInspector.shown("https://github.com/x.git?token=TOPSECRET"));
+    assertEquals("https://github.com/x.git", GitSourceInspector.shown("https://github.com/x.git"));
   }
 
   @Test
