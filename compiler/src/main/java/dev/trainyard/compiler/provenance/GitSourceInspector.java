@@ -136,9 +136,14 @@ public final class GitSourceInspector {
     }
   }
 
-  /** {@code url} as a message may show it: user info and any query or fragment replaced by {@code …}, since either can hold a token. */
+  /**
+   * {@code url} as a message may show it, since these parts can hold a token: an http(s) URL's user info, any
+   * other URL's password ({@code git@host:} stays), and any query or fragment, each replaced by {@code …}.
+   */
   static String shown(String url) {
-    return url.replaceFirst("^([a-zA-Z][a-zA-Z0-9+.-]*://)?[^/@]*@", "$1…@").replaceFirst("[?#].*$", "?…");
+    return url.replaceFirst("^(?i)(https?://)[^/@]+@", "$1…@")
+        .replaceFirst("^([a-zA-Z][a-zA-Z0-9+.-]*://)?([^/@:]*):[^/@]*@", "$1$2:…@")
+        .replaceFirst("[?#].*$", "?…");
   }
 
   /** Whether a URL has a host and a path beyond {@code /} ({@code https://} and {@code https://host/} have not). */

@@ -62,7 +62,9 @@ class SourceCredentialsTest {
     assertFalse(new SourceInfo("ssh://git@h:2222/x.git", "a", "t").hasCredentials(), "a port is no password");
     assertEquals("deploy@gitlab.example:acme/sec.git", new SourceInfo("deploy:TOPSECRET@gitlab.example:acme/sec.git", "a", "t").withoutCredentials().repoUrl());
     assertEquals("https://…@github.com", GitSourceInspector.shown("https://u:TOPSECRET@github.com"));
-    assertEquals("…@github.com/acme/sec.git", GitSourceInspector.shown("u:TOPSECRET@github.com/acme/sec.git"));
+    assertEquals("u:…@github.com/acme/sec.git", GitSourceInspector.shown("u:TOPSECRET@github.com/acme/sec.git"));
+    assertEquals("ssh://deploy:…@h/x.git", GitSourceInspector.shown("ssh://deploy:TOPSECRET@h/x.git"));
+    assertEquals("git@github.com:", GitSourceInspector.shown("git@github.com:"));
     assertEquals("https://github.com/x.git?…", GitSourceInspector.shown("https://github.com/x.git?token=TOPSECRET"));
     assertEquals("https://github.com/x.git", GitSourceInspector.shown("https://github.com/x.git"));
   }
