@@ -34,7 +34,11 @@ class CompilerTest {
   }
 
   private static CompileRequest request(TrainProject p) {
-    return new CompileRequest(p.trainYaml(), "train.yaml", Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
+    return request(p.trainYaml());
+  }
+
+  private static CompileRequest request(Path trainYaml) {
+    return new CompileRequest(trainYaml, "train.yaml", Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
         Optional.empty(), Optional.empty(), 1, Optional.empty(), Optional.empty(), Optional.empty());
   }
 
@@ -229,8 +233,7 @@ class CompilerTest {
   @DisplayName("a train.yaml in no git repository: the compile stops at the source with E306 and hands back no tree and no job")
   void noRepository() throws Exception {
     Path trainYaml = Files.writeString(Files.createDirectories(temp.resolve("loose")).resolve("train.yaml"), "run: torchrun train.py\n");
-    CompileResult r = compile(new CompileRequest(trainYaml, "train.yaml", Optional.empty(), Optional.empty(), Optional.empty(),
-        Optional.empty(), Optional.empty(), Optional.empty(), 1, Optional.empty(), Optional.empty(), Optional.empty()));
+    CompileResult r = compile(request(trainYaml));
     assertTrue(r.hasErrors());
     assertEquals(List.of(DiagnosticCode.SOURCE_NO_REMOTE), r.diagnostics().stream().filter(Diagnostic::isError).map(Diagnostic::code).toList(),
         r.diagnostics().toString());
