@@ -8,36 +8,39 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
- * An informer handler that only enqueues run keys (handlers never reconcile): an add, a delete or a real
- * update goes to {@code changed}; a periodic resync (fabric8 calls {@code onUpdate} with the same resource
- * version: nothing changed) goes to {@code resynced}, the work queue's background lane.
+ * An informer handler that only enqueues run keys (handlers never reconcile): an add, a delete or a
+ * real update goes to {@code changed}; a periodic resync (fabric8 calls {@code onUpdate} with the
+ * same resource version: nothing changed) goes to {@code resynced}, the work queue's background
+ * lane.
  */
 final class RunEvents<T extends HasMetadata> implements ResourceEventHandler<T> {
 
-    private final Function<T, Optional<RunKey>> key;
-    private final Consumer<RunKey> changed;
-    private final Consumer<RunKey> resynced;
+  private final Function<T, Optional<RunKey>> key;
+  private final Consumer<RunKey> changed;
+  private final Consumer<RunKey> resynced;
 
-    RunEvents(Function<T, Optional<RunKey>> key, Consumer<RunKey> changed, Consumer<RunKey> resynced) {
-        this.key = key;
-        this.changed = changed;
-        this.resynced = resynced;
-    }
+  RunEvents(
+      Function<T, Optional<RunKey>> key, Consumer<RunKey> changed, Consumer<RunKey> resynced) {
+    this.key = key;
+    this.changed = changed;
+    this.resynced = resynced;
+  }
 
-    @Override
-    public void onAdd(T obj) {
-        key.apply(obj).ifPresent(changed);
-    }
+  @Override
+  public void onAdd(T obj) {
+    key.apply(obj).ifPresent(changed);
+  }
 
-    @Override
-    public void onUpdate(T oldObj, T newObj) {
-        boolean resync = Objects.equals(oldObj.getMetadata().getResourceVersion(),
-                newObj.getMetadata().getResourceVersion());
-        key.apply(newObj).ifPresent(resync ? resynced : changed);
-    }
+  @Override
+  public void onUpdate(T oldObj, T newObj) {
+    boolean resync =
+        Objects.equals(
+            oldObj.getMetadata().getResourceVersion(), newObj.getMetadata().getResourceVersion());
+    key.apply(newObj).ifPresent(resync ? resynced : changed);
+  }
 
-    @Override
-    public void onDelete(T obj, boolean deletedFinalStateUnknown) {
-        key.apply(obj).ifPresent(changed);
-    }
+  @Override
+  public void onDelete(T obj, boolean deletedFinalStateUnknown) {
+    key.apply(obj).ifPresent(changed);
+  }
 }

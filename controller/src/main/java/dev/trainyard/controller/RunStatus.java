@@ -5,22 +5,22 @@ import dev.trainyard.controller.state.Cause;
 import dev.trainyard.controller.state.RunState;
 
 /**
- * The commit state for a run state: QUEUED, ADMITTED and STARTING are PENDING (nothing of the user's
- * runs yet; on GitLab, whose running state is posted once, the running status then says "running: 2 of 2
- * nodes ready" rather than a stale "starting: pulling images"); RUNNING and RESTARTING are RUNNING; SUCCEEDED is SUCCESS; FAILED is FAILURE for a user error and ERROR for a platform error
- * (GitHub and Gitea show them differently; GitLab has only "failed").
+ * The commit state for a run state: QUEUED, ADMITTED and STARTING are PENDING (nothing of the
+ * user's runs yet; on GitLab, whose running state is posted once, the running status then says
+ * "running: 2 of 2 nodes ready" rather than a stale "starting: pulling images"); RUNNING and
+ * RESTARTING are RUNNING; SUCCEEDED is SUCCESS; FAILED is FAILURE for a user error and ERROR for a
+ * platform error (GitHub and Gitea show them differently; GitLab has only "failed").
  */
 final class RunStatus {
 
-    private RunStatus() {
-    }
+  private RunStatus() {}
 
-    static CommitState of(RunState state) {
-        return switch (state.phase()) {
-            case QUEUED, ADMITTED, STARTING -> CommitState.PENDING;
-            case RUNNING, RESTARTING -> CommitState.RUNNING;
-            case SUCCEEDED -> CommitState.SUCCESS;
-            case FAILED -> state.cause() == Cause.USER ? CommitState.FAILURE : CommitState.ERROR;
-        };
-    }
+  static CommitState of(RunState state) {
+    return switch (state.phase()) {
+      case QUEUED, ADMITTED, STARTING -> CommitState.PENDING;
+      case RUNNING, RESTARTING -> CommitState.RUNNING;
+      case SUCCEEDED -> CommitState.SUCCESS;
+      case FAILED -> state.cause() == Cause.USER ? CommitState.FAILURE : CommitState.ERROR;
+    };
+  }
 }

@@ -5,27 +5,38 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Everything known about one run at instant {@code now}: its JobSet, the pods carrying its JobSet's name
- * (all attempts; the mapper picks the current one), its Kueue Workload when there is one, and the child Jobs
- * of a failed JobSet ({@code jobs}, else empty). Built by the
- * controller from informer caches and by {@code trainyard status} from a list call; no Kubernetes client
- * types cross this boundary.
+ * Everything known about one run at instant {@code now}: its JobSet, the pods carrying its JobSet's
+ * name (all attempts; the mapper picks the current one), its Kueue Workload when there is one, and
+ * the child Jobs of a failed JobSet ({@code jobs}, else empty). Built by the controller from
+ * informer caches and by {@code trainyard status} from a list call; no Kubernetes client types
+ * cross this boundary.
  */
-public record RunObservation(JobSetSnapshot jobSet, List<PodSnapshot> pods, Optional<WorkloadSnapshot> workload,
-        Instant now, List<JobSnapshot> jobs) {
+public record RunObservation(
+    JobSetSnapshot jobSet,
+    List<PodSnapshot> pods,
+    Optional<WorkloadSnapshot> workload,
+    Instant now,
+    List<JobSnapshot> jobs) {
 
-    public RunObservation {
-        pods = List.copyOf(pods);
-        jobs = List.copyOf(jobs);
-    }
+  public RunObservation {
+    pods = List.copyOf(pods);
+    jobs = List.copyOf(jobs);
+  }
 
-    /** Without child Jobs: they are read only for a failed JobSet (their Failed condition explains it). */
-    public RunObservation(JobSetSnapshot jobSet, List<PodSnapshot> pods, Optional<WorkloadSnapshot> workload, Instant now) {
-        this(jobSet, pods, workload, now, List.of());
-    }
+  /**
+   * Without child Jobs: they are read only for a failed JobSet (their Failed condition explains
+   * it).
+   */
+  public RunObservation(
+      JobSetSnapshot jobSet,
+      List<PodSnapshot> pods,
+      Optional<WorkloadSnapshot> workload,
+      Instant now) {
+    this(jobSet, pods, workload, now, List.of());
+  }
 
-    /** This observation with {@code jobs} as its child Jobs. */
-    public RunObservation withJobs(List<JobSnapshot> jobs) {
-        return new RunObservation(jobSet, pods, workload, now, jobs);
-    }
+  /** This observation with {@code jobs} as its child Jobs. */
+  public RunObservation withJobs(List<JobSnapshot> jobs) {
+    return new RunObservation(jobSet, pods, workload, now, jobs);
+  }
 }

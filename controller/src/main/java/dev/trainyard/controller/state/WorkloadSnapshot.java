@@ -9,8 +9,8 @@ import java.util.List;
  */
 public record WorkloadSnapshot(String clusterQueue, List<ConditionSnapshot> conditions) {
 
-    public WorkloadSnapshot {
-        clusterQueue = clusterQueue == null ? "" : clusterQueue;
-        conditions = List.copyOf(conditions);
-    }
+  public WorkloadSnapshot {
+    clusterQueue = clusterQueue == null ? "" : clusterQueue;
+    conditions = List.copyOf(conditions);
+  }
 }

@@ -5,106 +5,149 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-/** Builds observations for tests: a 2-node JobSet with maxRestarts 3 created at T0, seen at T0 + 60 s. */
+/**
+ * Builds observations for tests: a 2-node JobSet with maxRestarts 3 created at T0, seen at T0 + 60
+ * s.
+ */
 final class Runs {
 
-    static final Instant T0 = Instant.parse("2026-12-01T08:00:00Z");
-    static final Instant NOW = T0.plusSeconds(60);
+  static final Instant T0 = Instant.parse("2026-12-01T08:00:00Z");
+  static final Instant NOW = T0.plusSeconds(60);
 
-    boolean suspended;
-    int expected = 2;
-    /** Pods of the attempt that are nodes; -1: all {@link #expected} pods are. */
-    int nodes = -1;
-    int restarts;
-    int maxRestarts = 3;
-    String queue = "team-a";
-    Instant now = NOW;
-    final List<ConditionSnapshot> jobSetConditions = new ArrayList<>();
-    final List<PodSnapshot> pods = new ArrayList<>();
-    WorkloadSnapshot workload;
-    final List<JobSnapshot> jobs = new ArrayList<>();
+  boolean suspended;
+  int expected = 2;
 
-    static Runs run() {
-        return new Runs();
-    }
+  /** Pods of the attempt that are nodes; -1: all {@link #expected} pods are. */
+  int nodes = -1;
 
-    static ConditionSnapshot yes(String type, String reason, Instant since) {
-        return new ConditionSnapshot(type, true, reason, "", since);
-    }
+  int restarts;
+  int maxRestarts = 3;
+  String queue = "team-a";
+  Instant now = NOW;
+  final List<ConditionSnapshot> jobSetConditions = new ArrayList<>();
+  final List<PodSnapshot> pods = new ArrayList<>();
+  WorkloadSnapshot workload;
+  final List<JobSnapshot> jobs = new ArrayList<>();
 
-    static ConditionSnapshot no(String type, String reason, String message) {
-        return new ConditionSnapshot(type, false, reason, message, T0);
-    }
+  static Runs run() {
+    return new Runs();
+  }
 
-    static PodSnapshot pod(String name, String node, String phase, boolean ready, ContainerSnapshot... main) {
-        return new PodSnapshot(name, node, phase, "", 0, ready, false, T0.plusSeconds(10), List.of(), List.of(main),
-                List.of());
-    }
+  static ConditionSnapshot yes(String type, String reason, Instant since) {
+    return new ConditionSnapshot(type, true, reason, "", since);
+  }
 
-    /** A pod of an MPI launcher (annotated runs-ranks "false") in {@code phase} with its main container {@code main}. */
-    static PodSnapshot launcher(String node, String phase, boolean ready, ContainerSnapshot main) {
-        return new PodSnapshot("launcher-0", node, phase, "", 0, ready, false, T0.plusSeconds(20), List.of(),
-                List.of(main), List.of(), false);
-    }
+  static ConditionSnapshot no(String type, String reason, String message) {
+    return new ConditionSnapshot(type, false, reason, message, T0);
+  }
 
-    /** An MPI run: {@code nodes} nodes and a launcher, so one pod more than nodes. */
-    Runs mpi(int nodes) {
-        this.nodes = nodes;
-        expected = nodes + 1;
-        return this;
-    }
+  static PodSnapshot pod(
+      String name, String node, String phase, boolean ready, ContainerSnapshot... main) {
+    return new PodSnapshot(
+        name,
+        node,
+        phase,
+        "",
+        0,
+        ready,
+        false,
+        T0.plusSeconds(10),
+        List.of(),
+        List.of(main),
+        List.of());
+  }
 
-    static PodSnapshot readyPod(String name, String node) {
-        return pod(name, node, "Running", true, ContainerSnapshot.running("node"));
-    }
+  /**
+   * A pod of an MPI launcher (annotated runs-ranks "false") in {@code phase} with its main
+   * container {@code main}.
+   */
+  static PodSnapshot launcher(String node, String phase, boolean ready, ContainerSnapshot main) {
+    return new PodSnapshot(
+        "launcher-0",
+        node,
+        phase,
+        "",
+        0,
+        ready,
+        false,
+        T0.plusSeconds(20),
+        List.of(),
+        List.of(main),
+        List.of(),
+        false);
+  }
 
-    Runs suspended() {
-        suspended = true;
-        return this;
-    }
+  /** An MPI run: {@code nodes} nodes and a launcher, so one pod more than nodes. */
+  Runs mpi(int nodes) {
+    this.nodes = nodes;
+    expected = nodes + 1;
+    return this;
+  }
 
-    Runs restarts(int n) {
-        restarts = n;
-        return this;
-    }
+  static PodSnapshot readyPod(String name, String node) {
+    return pod(name, node, "Running", true, ContainerSnapshot.running("node"));
+  }
 
-    Runs at(Instant instant) {
-        now = instant;
-        return this;
-    }
+  Runs suspended() {
+    suspended = true;
+    return this;
+  }
 
-    Runs condition(ConditionSnapshot c) {
-        jobSetConditions.add(c);
-        return this;
-    }
+  Runs restarts(int n) {
+    restarts = n;
+    return this;
+  }
 
-    /** A child Job of attempt 0 whose Failed condition has {@code reason} and {@code message}. */
-    Runs failedJob(String name, String reason, String message) {
-        jobs.add(new JobSnapshot(name, 0, List.of(new ConditionSnapshot("Failed", true, reason, message, T0))));
-        return this;
-    }
+  Runs at(Instant instant) {
+    now = instant;
+    return this;
+  }
 
-    Runs pods(PodSnapshot... p) {
-        pods.addAll(List.of(p));
-        return this;
-    }
+  Runs condition(ConditionSnapshot c) {
+    jobSetConditions.add(c);
+    return this;
+  }
 
-    Runs workload(String clusterQueue, ConditionSnapshot... conditions) {
-        workload = new WorkloadSnapshot(clusterQueue, List.of(conditions));
-        return this;
-    }
+  /** A child Job of attempt 0 whose Failed condition has {@code reason} and {@code message}. */
+  Runs failedJob(String name, String reason, String message) {
+    jobs.add(
+        new JobSnapshot(
+            name, 0, List.of(new ConditionSnapshot("Failed", true, reason, message, T0))));
+    return this;
+  }
 
-    Runs admittedWorkload(Instant since) {
-        return workload("cq", yes("QuotaReserved", "QuotaReserved", since), yes("Admitted", "Admitted", since));
-    }
+  Runs pods(PodSnapshot... p) {
+    pods.addAll(List.of(p));
+    return this;
+  }
 
-    RunObservation observe() {
-        JobSetSnapshot js = new JobSetSnapshot("team-a", "llama-ft-7f3a9c", T0, suspended, expected,
-                nodes < 0 ? expected : nodes, restarts, maxRestarts, queue, jobSetConditions);
-        return new RunObservation(js, pods, Optional.ofNullable(workload), now, jobs);
-    }
+  Runs workload(String clusterQueue, ConditionSnapshot... conditions) {
+    workload = new WorkloadSnapshot(clusterQueue, List.of(conditions));
+    return this;
+  }
 
-    RunState map() {
-        return new RunStateMapper(java.time.Duration.ofMinutes(10)).map(observe());
-    }
+  Runs admittedWorkload(Instant since) {
+    return workload(
+        "cq", yes("QuotaReserved", "QuotaReserved", since), yes("Admitted", "Admitted", since));
+  }
+
+  RunObservation observe() {
+    JobSetSnapshot js =
+        new JobSetSnapshot(
+            "team-a",
+            "llama-ft-7f3a9c",
+            T0,
+            suspended,
+            expected,
+            nodes < 0 ? expected : nodes,
+            restarts,
+            maxRestarts,
+            queue,
+            jobSetConditions);
+    return new RunObservation(js, pods, Optional.ofNullable(workload), now, jobs);
+  }
+
+  RunState map() {
+    return new RunStateMapper(java.time.Duration.ofMinutes(10)).map(observe());
+  }
 }
