@@ -129,6 +129,7 @@ class DeployManifestsTest {
   @Test
   @DisplayName(
       "the ClusterRole only reads (get, list, watch) JobSets, their Jobs, Workloads, pods, pods/log and events; the Role only touches Leases")
+  @SuppressWarnings("unchecked") // kubectl's YAML read as plain maps
   void readOnly() throws Exception {
     List<Map<String, Object>> objects = kustomize(DEPLOY);
     Set<String> resources = new TreeSet<>();
