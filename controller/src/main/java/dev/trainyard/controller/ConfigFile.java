@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.trainyard.compiler.platform.Platform;
-import dev.trainyard.compiler.resolve.Durations;
+import dev.trainyard.compiler.units.Durations;
 import dev.trainyard.controller.forge.RetryPolicy;
 import dev.trainyard.gitops.GitOpsLocation;
 import java.io.IOException;

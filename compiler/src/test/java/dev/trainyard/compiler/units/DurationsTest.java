@@ -1,4 +1,4 @@
-package dev.trainyard.compiler.resolve;
+package dev.trainyard.compiler.units;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
