@@ -4,8 +4,6 @@ import dev.trainyard.compiler.diagnostic.Diagnostic;
 import dev.trainyard.compiler.diagnostic.StageResult;
 import dev.trainyard.compiler.platform.Platform;
 import dev.trainyard.compiler.platform.PlatformLoader;
-import dev.trainyard.compiler.schema.NetworkntSchemaValidator;
-import dev.trainyard.compiler.source.YamlDocumentLoader;
 import dev.trainyard.controller.forge.ForgeEndpoint;
 import dev.trainyard.controller.forge.ForgeKind;
 import dev.trainyard.controller.forge.Token;
@@ -61,8 +59,7 @@ public final class PlatformFile {
    */
   public static Platform load(Path file) throws ConfigException {
     StageResult<Platform> loaded =
-        new PlatformLoader(new YamlDocumentLoader(), new NetworkntSchemaValidator())
-            .load(Optional.of(file), file.toString());
+        PlatformLoader.standard().load(Optional.of(file), file.toString());
     if (loaded.failed()) {
       throw new ConfigException(render(loaded.diagnostics()));
     }

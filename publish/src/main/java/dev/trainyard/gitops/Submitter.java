@@ -251,7 +251,7 @@ public final class Submitter {
    * check-secrets}).
    */
   private static List<Diagnostic> leaks(OutputTree tree, ResolvedJob job) {
-    return new LeakCheck(job.platform()).checkText(new TreeMap<>(tree.files())).diagnostics();
+    return LeakCheck.compiled(tree, job.platform());
   }
 
   /**
