@@ -13,11 +13,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Reads the controller's YAML configuration (Jackson YAML; the only class importing it): process
@@ -60,7 +57,6 @@ public final class ConfigFile {
           "prune");
   private static final Set<String> PRUNE = Set.of("gitops", "branch", "every", "cache");
   private static final Set<String> MOVED = Set.of("forges", "targetUrl");
-  private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h)");
 
   /** Stall threshold when neither platform.yaml nor controller.yaml sets one. */
   public static final Duration DEFAULT_STALL_AFTER = Duration.ofMinutes(10);
@@ -173,30 +169,18 @@ public final class ConfigFile {
   }
 
   /**
-   * "90s", "10m", "1h" or "500ms", or the compound form platform.yaml and train.yaml take ("1h30m",
-   * "2d", {@link Durations}), so one value means the same in every Trainyard file and flag;
-   * IllegalArgumentException otherwise.
+   * A duration in Trainyard's one grammar ({@link Durations}: "500ms", "90s", "10m", "1h30m",
+   * "2d"), so one value means the same in every Trainyard file and flag; IllegalArgumentException
+   * otherwise.
    */
   public static Duration parseDuration(String text) {
-    Matcher m = DURATION.matcher(text.strip());
-    if (!m.matches()) {
-      OptionalLong compound = Durations.seconds(text);
-      if (compound.isPresent()) {
-        return Duration.ofSeconds(compound.getAsLong());
-      }
-      throw new IllegalArgumentException(
-          "'" + text + "' is not a duration like 500ms, 90s, 10m, 1h or 1h30m");
-    }
-    if (m.group(1).length() > 12) {
-      throw new IllegalArgumentException("'" + text + "' is too long a duration");
-    }
-    long n = Long.parseLong(m.group(1));
-    return switch (m.group(2)) {
-      case "ms" -> Duration.ofMillis(n);
-      case "s" -> Duration.ofSeconds(n);
-      case "m" -> Duration.ofMinutes(n);
-      default -> Duration.ofHours(n);
-    };
+    return Durations.parse(text)
+        .orElseThrow(
+            () ->
+                new IllegalArgumentException(
+                    "'"
+                        + text
+                        + "' is not a duration like 500ms, 90s, 10m, 1h or 1h30m (at most 36500d)"));
   }
 
   /**

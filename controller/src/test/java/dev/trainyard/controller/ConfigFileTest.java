@@ -160,7 +160,7 @@ class ConfigFileTest {
     assertMessage(
         "stallAfter: 99999999999999999999s",
         "",
-        "stallAfter: '99999999999999999999s' is too long a duration");
+        "stallAfter: '99999999999999999999s' is not a duration like 500ms, 90s, 10m, 1h or 1h30m (at most 36500d)");
     assertMessage("forges: []", "", "forges moved to platform.yaml (status.forges)");
     assertMessage(
         "targetUrl: https://x", "", "targetUrl moved to platform.yaml (status.targetUrl)");
@@ -287,7 +287,8 @@ class ConfigFileTest {
       IllegalArgumentException e =
           assertThrows(IllegalArgumentException.class, () -> ConfigFile.parseDuration(bad), bad);
       assertEquals(
-          "'" + bad + "' is not a duration like 500ms, 90s, 10m, 1h or 1h30m", e.getMessage());
+          "'" + bad + "' is not a duration like 500ms, 90s, 10m, 1h or 1h30m (at most 36500d)",
+          e.getMessage());
     }
   }
 }
