@@ -133,8 +133,7 @@ class ArchitectureTest {
             List.of(
                 "compiler.source.YamlDocumentLoader",
                 "compiler.manifest.YamlWriter",
-                // should fix: both build a YAMLMapper of their own instead of the loader's.
-                "controller.ConfigFile",
+                // should fix: builds a YAML mapper of its own instead of the loader's.
                 "gitops.preview.YamlTrees")),
         Arguments.of(
             "org.eclipse.jgit..",

@@ -1,6 +1,7 @@
 package dev.trainyard.controller;
 
 import dev.trainyard.compiler.diagnostic.Diagnostic;
+import dev.trainyard.compiler.diagnostic.DiagnosticPrinter;
 import dev.trainyard.compiler.diagnostic.StageResult;
 import dev.trainyard.compiler.platform.Platform;
 import dev.trainyard.compiler.platform.PlatformLoader;
@@ -14,7 +15,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.stream.Collectors;
 
 /**
  * The platform team's {@code platform.yaml} as the controller reads it: loaded, schema-checked and
@@ -98,17 +98,6 @@ public final class PlatformFile {
    * Diagnostics as the CLI prints them: {@code file:line:col: error[CODE]: message}, then the hint.
    */
   static String render(List<Diagnostic> diagnostics) {
-    return diagnostics.stream()
-        .map(
-            d ->
-                d.location()
-                    + ": "
-                    + d.severity().name().toLowerCase(Locale.ROOT)
-                    + "["
-                    + d.code().id()
-                    + "]: "
-                    + d.message()
-                    + (d.hint().isEmpty() ? "" : "\n  hint: " + d.hint()))
-        .collect(Collectors.joining("\n"));
+    return String.join("\n", DiagnosticPrinter.lines(diagnostics));
   }
 }

@@ -152,11 +152,12 @@ class ConfigFileTest {
   @DisplayName(
       "controller.yaml mistakes name the file, the field and what is expected; forges/targetUrl say they moved")
   void mistakes() throws Exception {
-    assertMessage("stallAfter: ten minutes", "", "stallAfter: 'ten minutes' is not a duration");
-    assertMessage("colour: red", "", "unknown field colour");
-    assertMessage("port: 70000", "", "port: '70000' is not a port 0..65535");
-    assertMessage("port: -1", "", "port: '-1' is not a port 0..65535");
-    assertMessage("port: abc", "", "port: 'abc' is not a port 0..65535");
+    assertMessage(
+        "stallAfter: ten minutes", "", ":3:13: error[E205]: `stallAfter` must be a duration like");
+    assertMessage("colour: red", "", ":3:1: error[E201]: unknown field `colour`");
+    assertMessage("port: 70000", "", ":3:7: error[E204]: `port` must be at most 65535, got 70000");
+    assertMessage("port: -1", "", ":3:7: error[E204]: `port` must be at least 0, got -1");
+    assertMessage("port: abc", "", ":3:7: error[E202]: `port` must be an integer");
     assertMessage(
         "stallAfter: 99999999999999999999s",
         "",
@@ -164,7 +165,15 @@ class ConfigFileTest {
     assertMessage("forges: []", "", "forges moved to platform.yaml (status.forges)");
     assertMessage(
         "targetUrl: https://x", "", "targetUrl moved to platform.yaml (status.targetUrl)");
-    assertMessage("port: [unclosed", "", "not valid YAML");
+    Path both = write("colour: red\nport: 70000\nresync: soon", "");
+    String all = assertThrows(ConfigException.class, () -> ConfigFile.read(both)).getMessage();
+    assertTrue(
+        all.contains("error[E201]: unknown field `colour`")
+            && all.contains("error[E204]: `port` must be at most 65535")
+            && all.contains("error[E205]: `resync` must be a duration")
+            && all.endsWith("3 errors, 0 warnings"),
+        "every mistake at once, as train.yaml and platform.yaml get them: " + all);
+    assertMessage("port: [unclosed", "", ":3:7: error[E101]: list opened with `[` is not closed");
     ConfigException e =
         assertThrows(ConfigException.class, () -> ConfigFile.read(dir.resolve("none")));
     assertTrue(e.getMessage().contains("cannot read"), e.getMessage());
@@ -179,7 +188,9 @@ class ConfigFileTest {
     assertEquals(
         dir.resolve("platform.yaml")
             + ":10:14: error[E304]: `status.targetUrl` uses unknown placeholder(s) {pod}"
-            + "\n  hint: known placeholders: {cluster}, {commit}, {jobset}, {namespace}, {run}",
+            + "\n    at /status/targetUrl"
+            + "\n    hint: known placeholders: {cluster}, {commit}, {jobset}, {namespace}, {run}"
+            + "\n1 error, 0 warnings",
         e.getMessage());
     Path missing = dir.resolve("controller.yaml");
     Files.writeString(missing, "platform: " + dir.resolve("nope.yaml") + "\n");
@@ -254,11 +265,14 @@ class ConfigFileTest {
     assertEquals(Duration.ofMinutes(10), d.every());
     assertEquals(Path.of("/tmp/trainyard"), d.cache());
     assertTrue(ConfigFile.read(write("", retention)).prune().isEmpty());
-    assertMessage("prune: {branch: main}", retention, "prune.gitops is required");
+    assertMessage(
+        "prune: {branch: main}",
+        retention,
+        ":3:8: error[E203]: `prune` is missing required field `gitops`");
     assertMessage(
         "prune: {gitops: https://git.example/g.git, push: yes}",
         retention,
-        "unknown field prune.push");
+        ":3:44: error[E201]: unknown field `push` in `prune`");
     assertMessage("prune: {gitops: " + dir.resolve("missing") + "}", retention, "prune.gitops: ");
     assertMessage(
         "prune: {gitops: https://git.example/g.git}",
