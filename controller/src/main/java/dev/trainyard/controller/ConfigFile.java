@@ -31,7 +31,7 @@ import java.util.Optional;
  * stallAfter: 10m                   # admitted but not started after this: reported (better: platform.yaml status.stallAfter)
  * resync: 60s
  * requestTimeout: 10s
- * requeueAfter: 30s
+ * requeueAfter: 5m                  # longest back-off of a run the forge could not take (1 s, 2 s, 4 s ... this)
  * port: 8080
  * prune:                            # optional: finished runs leave the GitOps repo after platform.yaml's retention
  *   gitops: https://git.example/platform/gitops.git   # push token: env TRAINYARD_GITOPS_TOKEN
@@ -77,7 +77,7 @@ public final class ConfigFile {
           duration(file, root, "resync", "60s"),
           duration(file, root, "requestTimeout", "10s"),
           RetryPolicy.standard(),
-          duration(file, root, "requeueAfter", "30s"),
+          duration(file, root, "requeueAfter", "5m"),
           port(root.path("port")),
           null,
           platform.platform(),

@@ -69,12 +69,39 @@ public final class PlatformFile {
   private static ForgeEndpoint endpoint(Path file, int i, Platform.ForgeRoute r, Path tokenDir)
       throws ConfigException {
     Path tokenFile = tokenDir.resolve(r.tokenSecret()).resolve(r.tokenKey());
+    URI api;
+    try {
+      api = URI.create(r.api());
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(
+          file + ": status.forges[" + i + "].api: '" + r.api() + "' is not a URL");
+    }
+    String insecure = ForgeEndpoint.insecure(api);
+    if (!insecure.isEmpty()) {
+      throw new ConfigException(file + ": status.forges[" + i + "].api: " + insecure);
+    }
     try {
       return new ForgeEndpoint(
           r.source(),
           ForgeKind.valueOf(r.kind().toUpperCase(Locale.ROOT)),
-          URI.create(r.api()),
+          api,
           Token.fromFile(tokenFile));
+    } catch (java.nio.file.AccessDeniedException e) {
+      // The file is there: the mount is right, its owner and mode are not (the kubelet writes
+      // Secret files as root).
+      throw new ConfigException(
+          file
+              + ": status.forges["
+              + i
+              + "].token: Secret "
+              + r.tokenSecret()
+              + " key "
+              + r.tokenKey()
+              + " at "
+              + tokenFile
+              + " exists but this process may not read it"
+              + "\n  hint: the kubelet writes Secret files owned by root; give the pod securityContext.fsGroup (the"
+              + " Deployment's 65532) and the volume a defaultMode its group can read (0440)");
     } catch (IOException | IllegalArgumentException e) {
       throw new ConfigException(
           file

@@ -12,6 +12,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -97,7 +98,7 @@ class ConfigFileTest {
 
   @Test
   @DisplayName(
-      "no status: in platform.yaml and nothing else: no forges, 10m stall, 60s resync, 10s timeout, 30s requeue, port 8080")
+      "no status: in platform.yaml and nothing else: no forges, 10m stall, 60s resync, 10s timeout, requeue back-off up to 5m, port 8080")
   void defaults() throws Exception {
     ControllerConfig c = ConfigFile.read(write("", ""));
     assertTrue(c.forges().isEmpty());
@@ -108,7 +109,7 @@ class ConfigFileTest {
     assertEquals(Duration.ofMinutes(10), c.stallAfter());
     assertEquals(Duration.ofSeconds(60), c.resync());
     assertEquals(Duration.ofSeconds(10), c.requestTimeout());
-    assertEquals(Duration.ofSeconds(30), c.requeueAfter());
+    assertEquals(Duration.ofMinutes(5), c.requeueAfter());
     assertEquals(8080, c.port());
   }
 
@@ -232,6 +233,56 @@ class ConfigFileTest {
         assertThrows(ConfigException.class, () -> ConfigFile.read(g))
             .getMessage()
             .contains("(or is empty)"));
+  }
+
+  @Test
+  @DisplayName(
+      "an http:// forge API is refused (the token would travel in clear text) unless its host is loopback")
+  void httpApi() throws Exception {
+    Path f =
+        write(
+            "",
+            """
+                status:
+                  forges: [{source: gitlab.example, kind: gitlab, api: http://gitlab.example/api/v4, token: {secret: forge-tokens, key: gitlab}}]
+                """);
+    ConfigException e = assertThrows(ConfigException.class, () -> ConfigFile.read(f));
+    assertTrue(e.getMessage().contains("clear text"), e.getMessage());
+    assertTrue(
+        e.getMessage().contains("platform.yaml:"), "names the file and line: " + e.getMessage());
+    for (String loopback :
+        List.of(
+            "http://127.0.0.1:8929/api/v4", "http://localhost/api/v4", "http://[::1]:80/api/v4")) {
+      ControllerConfig c =
+          ConfigFile.read(
+              write(
+                  "",
+                  """
+                    status:
+                      forges: [{source: gitlab.example, kind: gitlab, api: "%s", token: {secret: forge-tokens, key: gitlab}}]
+                    """
+                      .formatted(loopback)));
+      assertEquals(java.net.URI.create(loopback), c.forges().get(0).api());
+    }
+    assertEquals(
+        "",
+        dev.trainyard.controller.forge.ForgeEndpoint.insecure(
+            java.net.URI.create("https://gitlab.example")));
+    assertTrue(
+        dev.trainyard.controller.forge.ForgeEndpoint.insecure(
+                java.net.URI.create("http://127.0.0.1.example.com"))
+            .contains("clear text"));
+    assertTrue(
+        dev.trainyard.controller.forge.ForgeEndpoint.insecure(java.net.URI.create("ftp://x/y"))
+            .contains("not an https://"));
+    assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            new dev.trainyard.controller.forge.ForgeEndpoint(
+                "gitlab.example",
+                dev.trainyard.controller.forge.ForgeKind.GITLAB,
+                java.net.URI.create("http://gitlab.example"),
+                new dev.trainyard.controller.forge.Token("t")));
   }
 
   @Test
