@@ -17,10 +17,10 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Reads the controller's YAML configuration (Jackson YAML; the only class importing it): process
- * settings here, while the forges and the status link come from the platform team's {@code
- * platform.yaml} ({@code status:}, read by {@link PlatformFile}). Durations are written {@code
- * 90s}, {@code 10m} or {@code 1h}.
+ * Reads the controller's YAML configuration (Jackson YAML; the controller's only class importing
+ * it): process settings here, while the forges and the status link come from the platform team's
+ * {@code platform.yaml} ({@code status:}, read by {@link PlatformFile}). Durations are written
+ * {@code 90s}, {@code 10m} or {@code 1h}.
  *
  * <pre>
  * platform: /etc/trainyard/platform/platform.yaml   # the GitOps repo's platform.yaml, mounted from a ConfigMap
