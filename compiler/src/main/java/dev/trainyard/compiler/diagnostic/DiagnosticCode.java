@@ -104,6 +104,12 @@ public enum DiagnosticCode {
    * warning, since a platform runtime may have left {@code python:} out of its runtime.yaml.
    */
   NO_PYTHON_IN_IMAGE("W431"),
+  /**
+   * A plain {@code env} value looks like a credential (a token shape from gitleaks' rule set, or a
+   * credential name with a literal high-entropy value): it would be committed in plain text to the
+   * GitOps repo and shown in pull-request previews (where it is masked).
+   */
+  CREDENTIAL_IN_ENV("W432"),
   CREDENTIALS_IN_URL("W311"),
   SSH_URL_REWRITTEN("W312"),
   // render

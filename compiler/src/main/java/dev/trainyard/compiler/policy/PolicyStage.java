@@ -24,6 +24,7 @@ public final class PolicyStage {
     List<Diagnostic> found = new ArrayList<>();
     found.addAll(NameRules.check(job));
     found.addAll(EnvRules.check(job));
+    found.addAll(EnvCredentials.check(job));
     found.addAll(ResourceRules.check(job));
     found.addAll(MountRules.check(job));
     found.addAll(TopologyRules.check(job));

@@ -7,14 +7,15 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.POJONode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.trainyard.compiler.manifest.YamlWriter;
+import dev.trainyard.compiler.secrets.CredentialPatterns;
 import java.util.List;
 
 /**
- * Which values of an object are Secret data, and their masks. Secret data never reaches a preview:
- * not as text, base64, a hash or a fragment (Argo CD's server-side diff returned it in plain text,
- * CVE-2026-42880; kubectl and Flux show {@code *** (before)} / {@code *** (after)},
- * fluxcd/pkg#661). {@link #seal} replaces each such value of a tree by a {@link Sealed} leaf (its
- * real text for comparing, its mask for showing):
+ * Which values of an object are Secret data (or a credential written as plain env), and their
+ * masks. Secret data never reaches a preview: not as text, base64, a hash or a fragment (Argo CD's
+ * server-side diff returned it in plain text, CVE-2026-42880; kubectl and Flux show {@code ***
+ * (before)} / {@code *** (after)}, fluxcd/pkg#661). {@link #seal} replaces each such value of a
+ * tree by a {@link Sealed} leaf (its real text for comparing, its mask for showing):
  *
  * <ul>
  *   <li>{@code data}, {@code stringData} of every {@code Secret} and {@code spec.encryptedData},
@@ -27,7 +28,10 @@ import java.util.List;
  *   <li>kustomize's {@code secretGenerator[].literals} ({@code KEY=value}: shown as {@code
  *       KEY=***}), and inline {@code patches[].patch}, {@code patchesStrategicMerge[]} and {@code
  *       patchesJson6902[].patch} texts that patch a Secret (shown with the Secret's values masked;
- *       as {@code ***} when unreadable).
+ *       as {@code ***} when unreadable);
+ *   <li>the {@code value} of any {@code {name, value}} env entry that looks like a credential
+ *       ({@code CredentialPatterns}: a token shape from gitleaks' rule set, or a credential name
+ *       with a literal value).
  * </ul>
  */
 final class SecretMask {
@@ -122,7 +126,21 @@ final class SecretMask {
     String kind = node.path("kind").asText("");
     ObjectNode out = JsonNodeFactory.instance.objectNode();
     node.properties().forEach(e -> out.set(e.getKey(), field(kind, e.getKey(), e.getValue())));
+    if (credentialEnv(node)) {
+      out.set("value", sealed(MASK, node.get("value")));
+    }
     return out;
+  }
+
+  /**
+   * A container env entry ({@code {name, value}}) whose plain value looks like a credential ({@link
+   * CredentialPatterns}, W432 at compile time): masked like Secret data.
+   */
+  private static boolean credentialEnv(JsonNode node) {
+    return node.path("name").isTextual()
+        && node.path("value").isTextual()
+        && CredentialPatterns.match(node.get("name").asText(), node.get("value").asText())
+            .isPresent();
   }
 
   private static JsonNode field(String kind, String key, JsonNode value) {

@@ -162,4 +162,25 @@ class SecretShapesTest {
                 "l.yaml", Optional.empty(), Optional.of(list.replace("SealedSecret", "ConfigMap")))
             .secret());
   }
+
+  @Test
+  @DisplayName(
+      "a JobSet container's plain env that looks like a credential (W432) is shown as ***; other env stays")
+  void credentialEnv() {
+    String token = "hf_AbCdEfGhIjKlMnOpQrStUvWxYzAbCdEfGh";
+    String jobSet =
+        "apiVersion: jobset.x-k8s.io/v1alpha2\nkind: JobSet\nmetadata: {name: r}\nspec:\n"
+            + "  replicatedJobs:\n  - name: node\n    template:\n      spec:\n        template:\n"
+            + "          spec:\n            containers:\n            - name: node\n              env:\n"
+            + "              - {name: HF_TOKEN, value: "
+            + token
+            + "}\n              - {name: WANDB_API_KEY, value: "
+            + VALUE
+            + "}\n              - {name: WANDB_PROJECT, value: llama}\n";
+    ObjectChange c = diff.diff("x.yaml", Optional.empty(), Optional.of(jobSet));
+    String text = c.yaml().orElseThrow();
+    assertFalse(text.contains(token) || text.contains(VALUE), text);
+    assertTrue(text.contains("name: HF_TOKEN\n") && text.contains("value: '***'"), text);
+    assertTrue(text.contains("value: llama"), "an ordinary env value is shown: " + text);
+  }
 }
