@@ -8,7 +8,12 @@ import picocli.CommandLine.Parameters;
 
 /** Options shared by {@code compile} and {@code validate}. */
 final class CompileOptions {
-  @Parameters(index = "0", paramLabel = "TRAIN_YAML", description = "the train.yaml to compile")
+  @Parameters(
+      index = "0",
+      arity = "0..1",
+      defaultValue = "train.yaml",
+      paramLabel = "TRAIN_YAML",
+      description = "the train.yaml to compile (default: train.yaml in this folder)")
   Path trainYaml;
 
   @Option(

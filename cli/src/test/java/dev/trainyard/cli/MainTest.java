@@ -235,4 +235,15 @@ class MainTest {
             && plain.contains("cuda:        none (CPU image)\n"),
         plain);
   }
+
+  @Test
+  @DisplayName(
+      "validate and compile without a path read train.yaml in the current folder, as submit does")
+  void defaultTrainYaml() {
+    for (String command : new String[] {"validate", "compile"}) {
+      Run r = run(command);
+      assertEquals(1, r.exit(), r.err());
+      assertTrue(r.err().startsWith("train.yaml: error[E108]: cannot read the file"), r.err());
+    }
+  }
 }

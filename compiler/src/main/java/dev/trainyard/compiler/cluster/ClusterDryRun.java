@@ -76,6 +76,15 @@ public final class ClusterDryRun implements AutoCloseable {
    *     it has)
    */
   /**
+   * The home folder as kubectl finds it: {@code $HOME} when set (client-go {@code
+   * homedir.HomeDir}), else Java's {@code user.home}.
+   */
+  static Path home(Map<String, String> env) {
+    String home = env.get("HOME");
+    return Path.of(home == null || home.isBlank() ? System.getProperty("user.home") : home);
+  }
+
+  /**
    * The kubeconfig at {@code file}, checked to be YAML first (never echoed), with {@code context}.
    */
   private static Config fromFile(Path file, Optional<String> context) {
@@ -84,8 +93,7 @@ public final class ClusterDryRun implements AutoCloseable {
   }
 
   public static Config clientConfig(Optional<Path> kubeconfig, Optional<String> context) {
-    Optional<Path> file =
-        Kubeconfigs.locate(kubeconfig, System.getenv(), Path.of(System.getProperty("user.home")));
+    Optional<Path> file = Kubeconfigs.locate(kubeconfig, System.getenv(), home(System.getenv()));
     try {
       Config config =
           file.isPresent()

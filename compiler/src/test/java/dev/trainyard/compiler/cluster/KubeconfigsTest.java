@@ -80,4 +80,13 @@ class KubeconfigsTest {
     assertTrue(e.getMessage().contains(": the kubeconfig is not valid YAML: "), e.getMessage());
     assertTrue(e.getMessage().matches(".*config:\\d+:\\d+: the kubeconfig.*"), e.getMessage());
   }
+
+  @Test
+  @DisplayName(
+      "the default kubeconfig's home is $HOME as kubectl reads it, Java's user.home only without it")
+  void homeFollowsEnv() {
+    assertEquals(Path.of("/home/ml"), ClusterDryRun.home(Map.of("HOME", "/home/ml")));
+    assertEquals(Path.of(System.getProperty("user.home")), ClusterDryRun.home(Map.of()));
+    assertEquals(Path.of(System.getProperty("user.home")), ClusterDryRun.home(Map.of("HOME", " ")));
+  }
 }
