@@ -35,7 +35,8 @@ import picocli.CommandLine.Spec;
       "instead of re-creating them.",
       "A pruned run is remembered in clusters/<cluster>/pruned-runs.txt: re-submitting",
       "its commit does not start it again. --older-than reads each run's creation time",
-      "from its provenance (trainyard.dev/created-at)."
+      "from its provenance (trainyard.dev/created-at) and needs --include-running: it",
+      "cannot tell a running run from a finished one."
     },
     mixinStandardHelpOptions = true,
     footer = {
@@ -60,6 +61,14 @@ final class PruneCommand implements Callable<Integer> {
   String olderThan;
 
   @Option(
+      names = "--include-running",
+      description = {
+        "with --older-than: prune old runs even if they still run (prune cannot see run",
+        "states; without this flag --older-than is refused)"
+      })
+  boolean includeRunning;
+
+  @Option(
       names = "--target-cluster",
       paramLabel = "NAME",
       description = "only runs of this cluster")
@@ -73,6 +82,13 @@ final class PruneCommand implements Callable<Integer> {
     if (names.isEmpty() == (olderThan == null)) {
       throw new ParameterException(
           spec.commandLine(), "Give either run names or --older-than DURATION");
+    }
+    if (olderThan != null && !includeRunning) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "--older-than selects runs by age only, running ones too, and prune cannot see run"
+              + " states: name the finished runs (trainyard status lists them), or add"
+              + " --include-running to prune every old run anyway");
     }
     if (names.stream().anyMatch(String::isBlank)) {
       throw new ParameterException(spec.commandLine(), "a run name is empty (an unset variable?)");

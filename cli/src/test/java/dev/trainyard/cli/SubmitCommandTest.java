@@ -302,7 +302,15 @@ class SubmitCommandTest {
     assertEquals(
         2, MainTest.run("prune", "--gitops", bare.toString(), "x", "--older-than", "1d").exit());
     assertEquals(2, MainTest.run("prune", "--gitops", bare.toString(), "").exit());
-    MainTest.Run r = MainTest.run("prune", "--gitops", bare.toString(), "--older-than", "soon");
+    MainTest.Run running = MainTest.run("prune", "--gitops", bare.toString(), "--older-than", "1d");
+    assertEquals(2, running.exit(), running.err());
+    assertTrue(
+        running.err().contains("--older-than selects runs by age only, running ones too")
+            && running.err().contains("--include-running"),
+        "an age-only prune that could remove running runs is refused: " + running.err());
+    MainTest.Run r =
+        MainTest.run(
+            "prune", "--gitops", bare.toString(), "--older-than", "soon", "--include-running");
     assertEquals(2, r.exit());
     assertTrue(r.err().startsWith("trainyard: --older-than \"soon\" is not a duration"), r.err());
   }

@@ -240,7 +240,7 @@ public final class Pruner {
     CommitText.Person committer = CommitText.Person.committer(env, now);
     return new CommitText(
         subject,
-        "Removes finished runs so Flux and Argo CD prune their objects.",
+        "Removes these runs' folders so Flux and Argo CD prune their objects.",
         trailers,
         committer,
         committer);
