@@ -10,6 +10,7 @@ import dev.trainyard.controller.forge.ForgeKind;
 import dev.trainyard.controller.forge.Token;
 import java.io.IOException;
 import java.net.URI;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -86,17 +87,11 @@ public final class PlatformFile {
           ForgeKind.valueOf(r.kind().toUpperCase(Locale.ROOT)),
           api,
           Token.fromFile(tokenFile));
-    } catch (java.nio.file.AccessDeniedException e) {
+    } catch (AccessDeniedException e) {
       // The file is there: the mount is right, its owner and mode are not (the kubelet writes
       // Secret files as root).
       throw new ConfigException(
-          file
-              + ": status.forges["
-              + i
-              + "].token: Secret "
-              + r.tokenSecret()
-              + " key "
-              + r.tokenKey()
+          tokenPlace(file, i, r)
               + " at "
               + tokenFile
               + " exists but this process may not read it"
@@ -104,13 +99,7 @@ public final class PlatformFile {
               + " Deployment's 65532) and the volume a defaultMode its group can read (0440)");
     } catch (IOException | IllegalArgumentException e) {
       throw new ConfigException(
-          file
-              + ": status.forges["
-              + i
-              + "].token: Secret "
-              + r.tokenSecret()
-              + " key "
-              + r.tokenKey()
+          tokenPlace(file, i, r)
               + " is not readable at "
               + tokenFile
               + " (or is empty)"
@@ -119,6 +108,17 @@ public final class PlatformFile {
               + " at "
               + tokenDir.resolve(r.tokenSecret()));
     }
+  }
+
+  /** {@code file: status.forges[i].token: Secret NAME key KEY}, where a token problem is. */
+  private static String tokenPlace(Path file, int i, Platform.ForgeRoute r) {
+    return file
+        + ": status.forges["
+        + i
+        + "].token: Secret "
+        + r.tokenSecret()
+        + " key "
+        + r.tokenKey();
   }
 
   /**
