@@ -20,29 +20,33 @@ import java.util.Map;
  *
  * <p>Failures: pods never restart in place ({@code restartPolicy: Never}). The Job's {@code
  * podFailurePolicy} (Kubernetes {@code pkg/controller/job/pod_failure_policy.go}: per failed pod,
- * first matching rule; a pod counts only once its phase is Failed) sorts each failed pod:
+ * first matching rule; a pod counts only once its phase is Failed) sorts each failed pod, and every
+ * rule fails the Job at once:
  *
  * <ol start="0">
  *   <li>condition {@code DisruptionTarget} (eviction, preemption, node loss) → {@code FailJob},
  *       message "Pod NS/NAME has condition DisruptionTarget matching FailJob rule at index 0";
- *   <li>a non-zero exit of the {@code node} container → {@code FailIndex}: that index is done, the
- *       Job goes on. With {@code backoffLimitPerIndex: 0} and no Job-wide limit ({@code
- *       backoffLimit} 2147483647) the Job fails with reason {@code FailedIndexes} only when every
- *       index has ended;
+ *   <li>a non-zero exit of the {@code node} container → {@code FailJob}, message "Container node
+ *       for pod NS/NAME failed with exit code N matching FailJob rule at index 1": the run's status
+ *       names that rank and code after its pods are gone;
  *   <li>a non-zero exit of the {@code code-sync} init container → {@code FailJob} (a source fetch,
  *       not the user's command).
  * </ol>
  *
- * Why {@code FailIndex} and not {@code FailJob} for the user's exit: in a single-Job run (torch,
- * JAX: all nodes' pods in one Job) the survivors of a disrupted pod lose their peer and exit
- * non-zero, often before the disrupted pod reaches phase Failed. The Job controller fixes the Job's
- * failure message at the first failed pod matching a {@code FailJob} rule, and never revises it
- * (the {@code FailureTarget} condition is kept, {@code job_controller.go} syncJob), so a {@code
- * FailJob} on exit codes made the survivor's exit win and the run fail. Under {@code FailIndex} the
- * survivor's exit ends only its index; the disrupted pod, whenever it fails before the last index
- * ends, fails the Job with the DisruptionTarget message. The price: a user's crash fails the Job
- * only once its peers have exited too (they lose the crashed rank, as they do today, or hit their
- * collective timeout, or the run's {@code timeout}).
+ * A pod that fails matching no rule (e.g. rejected by the kubelet) counts against {@code
+ * backoffLimit: 0}: reason {@code BackoffLimitExceeded}. A failed Job deletes its other pods at
+ * once (Kubernetes {@code job_controller.go}: the {@code FailureTarget} condition, then the active
+ * pods deleted, then {@code Failed}), so one rank's crash no longer leaves its peers blocked in a
+ * collective until NCCL's or gloo's timeout.
+ *
+ * <p>The race this must not lose: in a single-Job run (torch, JAX, plain: all nodes' pods in one
+ * Job) the survivors of a disrupted pod lose their peer and exit non-zero, possibly before the
+ * disrupted pod reaches phase Failed, and the Job controller fixes the Job's failure at the first
+ * {@code FailJob} and never revises it. The pods' own script settles it ({@link ExitGrace}, {@link
+ * RankEnv#multiNodeScript}): a survivor whose peer is gone waits for that peer's Job failure before
+ * it exits, while a rank whose every peer still answers failed on its own and exits at once. In MPI
+ * runs the launcher is a Job of its own and launch.sh does the same with the node pods' sshd
+ * ({@link MpiFiles}).
  *
  * <p>The JobSet's {@code failurePolicy} rules, first match wins over all failed Jobs (jobset {@code
  * pkg/controllers/failure_policy.go}), then decide:
@@ -54,19 +58,14 @@ import java.util.Map;
  *       when both Jobs have failed by the time JobSet looks;
  *   <li>{@code FailOnDeadline}: {@code DeadlineExceeded} ({@code timeout}, the Job's {@code
  *       activeDeadlineSeconds}) → {@code FailJobSet}: a limit, never a reason to restart;
- *   <li>{@code FailOnUserExitCode}: {@code FailedIndexes} (every index ended, some by the user's
- *       exit code) → {@code FailJobSet}, with no restart.
+ *   <li>{@code FailOnUserExitCode}: reason PodFailurePolicy and the {@code node} container's
+ *       exit-code message → {@code FailJobSet}, with no restart; JobSet then deletes the run's
+ *       other Jobs (jobset {@code jobset_controller.go}: a finished JobSet deletes its active
+ *       Jobs).
  * </ol>
  *
- * A code-sync failure matches no JobSet rule and gets JobSet's default, {@code RestartJobSet}. A
- * pod that fails matching no pod rule (e.g. rejected by the kubelet) is counted against its index's
- * limit of 0: it ends its index like a user's exit. In MPI runs the launcher is a Job of its own,
- * and mpirun fails as soon as an evicted node's sshd goes: launch.sh then waits {@code
- * MpiFiles.DISRUPTION_GRACE_SECONDS} before it exits, so the node's Job fails first on its {@code
- * DisruptionTarget} and the run restarts. When a node pod's sshd does not answer at all (its node
- * lost without an eviction: the pod is Failed only by PodGC once the Node is deleted) it waits
- * {@code MpiFiles.DISRUPTED_NODE_WAIT_SECONDS} instead. A node that is never deleted still fails
- * the run.
+ * A code-sync failure and a {@code BackoffLimitExceeded} (a pod the kubelet rejected) match no
+ * JobSet rule and get JobSet's default, {@code RestartJobSet}, counted.
  */
 final class JobSetBuilder {
   /** Rule names, in order; the controller and tests read them. */
@@ -84,11 +83,12 @@ final class JobSetBuilder {
       "^Pod [^ ]+ has condition DisruptionTarget matching FailJob rule";
 
   /**
-   * The Job's {@code backoffLimit}: Kubernetes' default (math.MaxInt32) once {@code
-   * backoffLimitPerIndex} is set (batch/v1 defaults.go). Any smaller limit counts FailIndex pods
-   * too and fails the Job at the first survivor's exit, with reason BackoffLimitExceeded.
+   * RE2 over the Job failure message of pod failure policy rule 1 (Kubernetes {@code
+   * pod_failure_policy.go}: "Container %s for pod %s/%s failed with exit code %v matching %v rule
+   * at index %d"): the user's command.
    */
-  static final int NO_JOB_WIDE_LIMIT = Integer.MAX_VALUE;
+  static final String USER_EXIT_MESSAGE =
+      "^Container " + PodSpecBuilder.CONTAINER + " for pod [^ ]+ failed with exit code";
 
   private JobSetBuilder() {}
 
@@ -138,7 +138,8 @@ final class JobSetBuilder {
     deadline.putArray("onJobFailureReasons").add("DeadlineExceeded");
     ObjectNode user =
         rules.addObject().put("name", FAIL_ON_USER_EXIT_CODE).put("action", "FailJobSet");
-    user.putArray("onJobFailureReasons").add("FailedIndexes");
+    user.putArray("onJobFailureReasons").add("PodFailurePolicy");
+    user.putArray("onJobFailureMessagePatterns").add(USER_EXIT_MESSAGE);
   }
 
   private static ObjectNode replicatedJob(
@@ -153,8 +154,7 @@ final class JobSetBuilder {
         .put("parallelism", pods)
         .put("completions", pods)
         .put("completionMode", "Indexed")
-        .put("backoffLimit", NO_JOB_WIDE_LIMIT)
-        .put("backoffLimitPerIndex", 0)
+        .put("backoffLimit", 0)
         .put("activeDeadlineSeconds", job.timeoutSeconds());
     podFailurePolicy(jobSpec);
     ObjectNode pod = jobSpec.putObject("template");
@@ -177,7 +177,10 @@ final class JobSetBuilder {
     return base;
   }
 
-  /** Rule 0 must stay the DisruptionTarget rule: {@link #DISRUPTION_MESSAGE} relies on its text. */
+  /**
+   * Rule 0 must stay the DisruptionTarget rule: {@link #DISRUPTION_MESSAGE} relies on its text;
+   * rule 1 the node's exit.
+   */
   private static void podFailurePolicy(ObjectNode jobSpec) {
     ArrayNode rules = jobSpec.putObject("podFailurePolicy").putArray("rules");
     ObjectNode disrupted = rules.addObject().put("action", "FailJob");
@@ -186,7 +189,7 @@ final class JobSetBuilder {
         .addObject()
         .put("type", "DisruptionTarget")
         .put("status", "True");
-    nonZeroExit(rules.addObject().put("action", "FailIndex"), PodSpecBuilder.CONTAINER);
+    nonZeroExit(rules.addObject().put("action", "FailJob"), PodSpecBuilder.CONTAINER);
     nonZeroExit(rules.addObject().put("action", "FailJob"), PodSpecBuilder.CODE_SYNC);
   }
 
