@@ -26,23 +26,41 @@ record CompiledExample(List<GenericKubernetesResource> objects) {
    */
   static CompiledExample compile(String name, Path workDir) {
     try {
-      Path trainYaml =
+      return compiled(
+          name,
           SourceRepo.withFiles(
-              workDir, name, K8sBinaries.repoRoot().resolve("examples").resolve(name));
-      CompileResult result =
-          new Compiler(SshSecretProvider.system()).compile(CompileRequest.of(trainYaml));
-      if (result.hasErrors()) {
-        throw new AssertionError("examples/" + name + " does not compile: " + result.diagnostics());
-      }
-      return new CompiledExample(
-          result.tree().orElseThrow().files().values().stream()
-              .flatMap(yaml -> Manifests.parse(yaml).stream())
-              .toList());
+              workDir, name, K8sBinaries.repoRoot().resolve("examples").resolve(name)));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (org.eclipse.jgit.api.errors.GitAPIException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  /**
+   * Compiles {@code trainYaml} committed alone at {@code jobs/<name>/}; fails with the diagnostics
+   * on errors.
+   */
+  static CompiledExample compileTrainYaml(String name, String trainYaml, Path workDir) {
+    try {
+      return compiled(name, SourceRepo.withTrainYaml(workDir, name, trainYaml));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (org.eclipse.jgit.api.errors.GitAPIException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static CompiledExample compiled(String name, Path trainYaml) {
+    CompileResult result =
+        new Compiler(SshSecretProvider.system()).compile(CompileRequest.of(trainYaml));
+    if (result.hasErrors()) {
+      throw new AssertionError(name + " does not compile: " + result.diagnostics());
+    }
+    return new CompiledExample(
+        result.tree().orElseThrow().files().values().stream()
+            .flatMap(yaml -> Manifests.parse(yaml).stream())
+            .toList());
   }
 
   /** The run's JobSet. */

@@ -24,7 +24,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * <p>The compiled policy (golden {@code torch-minimal}, 2 node pods, as the compiler emits it) is
  * run through the same controllers: a timeout, an eviction through the Eviction API (the API server
  * adds the pod condition {@code DisruptionTarget}; kwok's {@code trainyard-pod-kubelet-terminated}
- * stage ends the pod as the kubelet would) and a user's exit code.
+ * stage ends the pod as the kubelet would) and a user's exit code: one rank's exit fails the Job at
+ * once (pod failure policy {@code FailJob}), which stops the other pods, and the run (issue #19).
+ * The race a single Job cannot settle (a survivor of an evicted pod exiting first) is settled by
+ * the pods' own wait ({@code render.ExitGrace}, {@code PeerExitTest}); here the test plays the
+ * pods' part, exiting the survivor after its peer's failure.
  */
 @ExtendWith(KubeClusterExtension.class)
 class FailurePolicyIT {
@@ -113,30 +117,33 @@ class FailurePolicyIT {
 
   @Test
   @DisplayName(
-      "compiled policy, single-Job race: a survivor that exits 1 before its disrupted peer fails leaves the run alive; the disruption then restarts it, counted against retries")
-  void compiledSurvivorExitBeforeDisruptionRestarts(KubeCluster cluster) {
+      "compiled policy, single-Job race: an evicted pod fails the Job first and its survivor's exit 1 comes after (the pods' own wait while a peer refuses) → the run restarts, counted against retries")
+  void compiledSurvivorExitAfterDisruptionRestarts(KubeCluster cluster) {
     String namespace = cluster.newNamespace();
     GenericKubernetesResource jobSet = compiledJobSet("slow");
     JobSets.setMaxRestarts(jobSet, 1);
     var stored = apply(cluster, namespace, jobSet);
     String name = stored.get().getMetadata().getName();
     List<Pod> pods = runningPods(cluster, namespace, name, 0);
-    endWithExitCode1(cluster, namespace, pods.get(1));
-    Eventually.sleep(HELD_FOR);
-    assertEquals(
-        "(none)",
-        jobFailure(cluster, namespace, name),
-        "the survivor's exit alone must not end the Job");
-    assertTrue(
-        !JobSets.hasCondition(stored.get(), "Failed") && JobSets.restarts(stored.get()) == 0,
-        JobSets.describe(stored.get()));
     evict(cluster, namespace, pods.get(0));
+    // The survivor exits as soon as the evicted pod's failure is on record: the tightest its script
+    // allows
+    // (it waits ExitGrace's 45 s after its own failure while that peer refuses, or until it is
+    // deleted).
+    Eventually.await(
+        "the evicted pod's Job failure recorded",
+        FAIL_TIMEOUT,
+        () ->
+            jobFailure(cluster, namespace, name).contains("DisruptionTarget")
+                || JobSets.restarts(stored.get()) > 0);
+    boolean exited = RunPods.exit1UnlessGone(cluster, namespace, pods.get(1));
     Eventually.await(
         "JobSet " + name + " restarted once",
         FAIL_TIMEOUT,
         () -> JobSets.restarts(stored.get()) == 1,
         () -> JobSets.describe(stored.get()));
     GenericKubernetesResource restarted = stored.get();
+    System.out.println("FailurePolicyIT: survivor's exit 1 recorded before the restart: " + exited);
     assertEquals(1, JobSets.restartsCountTowardsMax(restarted), JobSets.describe(restarted));
     assertTrue(
         !JobSets.hasCondition(restarted, "Failed"),
@@ -145,15 +152,45 @@ class FailurePolicyIT {
 
   @Test
   @DisplayName(
-      "compiled policy: one rank's exit 1, then its peers' exits without any disruption, fails the run with no restart")
-  void compiledUserExitThenPeersFailsWithoutRestart(KubeCluster cluster) {
+      "why the pods wait: without it, a survivor's exit 1 recorded before its evicted peer's failure would fail the run (the first FailJob is final)")
+  void survivorExitFirstWouldFailTheRun(KubeCluster cluster) {
     String namespace = cluster.newNamespace();
     var stored = apply(cluster, namespace, compiledJobSet("slow"));
     String name = stored.get().getMetadata().getName();
     List<Pod> pods = runningPods(cluster, namespace, name, 0);
     endWithExitCode1(cluster, namespace, pods.get(1));
-    endWithExitCode1(cluster, namespace, pods.get(0));
     awaitFailed(stored);
+    assertEquals(
+        "FailJobSetFailurePolicyAction",
+        JobSets.conditionReason(stored.get(), "Failed"),
+        JobSets.describe(stored.get()));
+  }
+
+  @Test
+  @DisplayName(
+      "issue #19: one rank of a 4-node run exits 1 at start → the Job fails at once naming that pod and code, the other 3 pods are stopped, and the run fails with no restart within a minute")
+  void oneRankOfFourFailsTheRunWithinAMinute(
+      KubeCluster cluster, @org.junit.jupiter.api.io.TempDir java.nio.file.Path temp) {
+    String namespace = cluster.newNamespace();
+    CompiledExample four =
+        CompiledExample.compileTrainYaml("four-nodes", "nodes: 4\nrun: torchrun train.py\n", temp);
+    GenericKubernetesResource jobSet = RunPods.held(four);
+    var stored = RunPods.apply(cluster, namespace, four, jobSet);
+    String name = stored.get().getMetadata().getName();
+    List<Pod> pods = RunPods.running(cluster, namespace, name, "node", 0, 4);
+    Pod crashed = pods.get(2);
+    java.time.Instant exit = java.time.Instant.now();
+    endWithExitCode1(cluster, namespace, crashed);
+    awaitFailed(stored);
+    Duration failedAfter = Duration.between(exit, java.time.Instant.now());
+    awaitPodsGone(cluster, namespace, name, crashed.getMetadata().getName());
+    Duration goneAfter = Duration.between(exit, java.time.Instant.now());
+    System.out.println(
+        "FailurePolicyIT: 4-node run, rank 2 exit 1 → JobSet Failed after "
+            + failedAfter.toMillis()
+            + " ms, the other 3 pods gone after "
+            + goneAfter.toMillis()
+            + " ms");
     GenericKubernetesResource failed = stored.get();
     assertTrue(
         JobSets.restarts(failed) == 0 && maxRestarts(failed) > 0,
@@ -162,7 +199,19 @@ class FailurePolicyIT {
         "FailJobSetFailurePolicyAction",
         JobSets.conditionReason(failed, "Failed"),
         JobSets.describe(failed));
-    assertEquals("FailedIndexes", jobFailureReason(cluster, namespace, failed));
+    assertEquals("PodFailurePolicy", jobFailureReason(cluster, namespace, failed));
+    String message = jobFailure(cluster, namespace, name);
+    assertTrue(
+        message.endsWith(
+            "Container node for pod "
+                + namespace
+                + "/"
+                + crashed.getMetadata().getName()
+                + " failed with exit code 1 matching FailJob rule at index 1"),
+        "the Job names the rank and its code: " + message);
+    assertTrue(
+        failedAfter.compareTo(Duration.ofSeconds(60)) < 0,
+        "the run must fail within a minute, took " + failedAfter.toMillis() + " ms");
   }
 
   @Test
@@ -181,7 +230,7 @@ class FailurePolicyIT {
         "FailJobSetFailurePolicyAction",
         JobSets.conditionReason(failed, "Failed"),
         JobSets.describe(failed));
-    assertEquals("FailedIndexes", jobFailureReason(cluster, namespace, failed));
+    assertEquals("PodFailurePolicy", jobFailureReason(cluster, namespace, failed));
   }
 
   /**
@@ -284,6 +333,29 @@ class FailurePolicyIT {
         "pod " + pod.getMetadata().getName() + " Failed",
         FAIL_TIMEOUT,
         () -> "Failed".equals(stored.get().getStatus().getPhase()));
+  }
+
+  /**
+   * Waits until no pod of the JobSet is left but the {@code kept} ones (a failed rank's pod stays,
+   * Failed, while its Job exists), and none of those runs: the Job's failure stopped the others.
+   */
+  static void awaitPodsGone(KubeCluster cluster, String namespace, String jobSet, String... kept) {
+    var pods = cluster.client().pods().inNamespace(namespace).withLabel(JobSets.NAME_LABEL, jobSet);
+    java.util.Set<String> keep = java.util.Set.of(kept);
+    Eventually.await(
+        "the pods of " + jobSet + " gone (but " + keep + ")",
+        FAIL_TIMEOUT,
+        () ->
+            pods.list().getItems().stream()
+                .allMatch(
+                    p ->
+                        keep.contains(p.getMetadata().getName())
+                            && !"Running".equals(p.getStatus().getPhase())),
+        () ->
+            pods.list().getItems().stream()
+                .map(p -> p.getMetadata().getName() + " " + p.getStatus().getPhase())
+                .toList()
+                .toString());
   }
 
   /**

@@ -25,12 +25,14 @@ import org.junit.jupiter.api.io.TempDir;
  * launcher's mpirun failing), and a pod deleted through the Eviction API (condition {@code
  * DisruptionTarget}) with 143, as the kubelet does.
  *
- * <p>The compiled {@code launch.sh} waits its grace ({@code sleep N &} after a failed mpirun)
- * before it exits, so that a disrupted node pod fails its own Job first: JobSet evaluates its rules
- * in order over every failed Job (jobset v0.12 {@code findFirstFailedPolicyRuleAndJob}), so {@code
- * RestartOnDisruption} wins once the node Job has failed, whatever the launcher does after. One
- * test proves that ordering deterministically by stopping the harness's JobSet controller (SIGSTOP,
- * {@link PausedController}) until both Jobs have failed.
+ * <p>After a failed mpirun the compiled {@code launch.sh} probes each node pod's sshd: when one
+ * refuses (an evicted pod's sshd is gone) it waits its grace ({@code sleep N &}) before it exits,
+ * so that the disrupted node pod fails its own Job first; when every one answers the failure is the
+ * run's own and it exits at once: JobSet evaluates its rules in order over every failed Job (jobset
+ * v0.12 {@code findFirstFailedPolicyRuleAndJob}), so {@code RestartOnDisruption} wins once the node
+ * Job has failed, whatever the launcher does after. One test proves that ordering deterministically
+ * by stopping the harness's JobSet controller (SIGSTOP, {@link PausedController}) until both Jobs
+ * have failed.
  */
 @ExtendWith(KubeClusterExtension.class)
 class MpiFailurePolicyIT {
@@ -39,12 +41,13 @@ class MpiFailurePolicyIT {
   static final int NODE_PODS = 3;
 
   /**
-   * launch.sh's waits after a failed mpirun: {@code grace=N} (every node answers), then {@code
-   * grace=N; why=} (one does not).
+   * launch.sh's waits after a failed mpirun: when a node pod's sshd refuses, and when one does not
+   * answer.
    */
-  private static final Pattern GRACE = Pattern.compile("\\n\\s*grace=(\\d+)\\n");
+  private static final Pattern GRACE = Pattern.compile("grace=(\\d+); why=\"\\$host:\\d+ refuses");
 
-  private static final Pattern DISRUPTED_WAIT = Pattern.compile("grace=(\\d+); why=");
+  private static final Pattern DISRUPTED_WAIT =
+      Pattern.compile("grace=(\\d+); why=\"\\$host:\\d+ does not answer");
 
   @Test
   @DisplayName(
@@ -131,18 +134,23 @@ class MpiFailurePolicyIT {
 
   @Test
   @DisplayName(
-      "MPI: the launcher's exit 1 with every node pod alive fails the run at once, with retries left")
+      "MPI: the launcher's exit 1 with every node pod alive (launch.sh exits at once) fails the run within seconds, with retries left, and the node pods are stopped")
   void launcherExitWithoutDisruptionFailsAtOnce(KubeCluster cluster, @TempDir Path temp) {
     String namespace = cluster.newNamespace();
     CompiledExample example = CompiledExample.compile(EXAMPLE, temp);
+    assertTrue(
+        example.configMapValue("-mpi", "launch.sh").contains("  grace=0\n"),
+        "no wait when every node answers");
     var stored = RunPods.apply(cluster, namespace, example, RunPods.held(example));
     String name = stored.get().getMetadata().getName();
     RunPods.running(cluster, namespace, name, "node", 0, NODE_PODS);
     Pod launcher = RunPods.running(cluster, namespace, name, "launcher", 0, 1).get(0);
+    Instant exit = Instant.now();
     assertTrue(
         RunPods.exit1UnlessGone(cluster, namespace, launcher),
         "the launcher pod is gone before its exit");
     FailurePolicyIT.awaitFailed(stored);
+    Duration took = Duration.between(exit, Instant.now());
     GenericKubernetesResource failed = stored.get();
     assertTrue(
         JobSets.restarts(failed) == 0 && FailurePolicyIT.maxRestarts(failed) > 0,
@@ -151,9 +159,23 @@ class MpiFailurePolicyIT {
         "FailJobSetFailurePolicyAction",
         JobSets.conditionReason(failed, "Failed"),
         JobSets.describe(failed));
-    assertEquals("FailedIndexes", FailurePolicyIT.jobFailureReason(cluster, namespace, failed));
+    assertEquals("PodFailurePolicy", FailurePolicyIT.jobFailureReason(cluster, namespace, failed));
+    assertTrue(
+        FailurePolicyIT.jobFailure(cluster, namespace, name)
+            .matches(
+                ".*Container node for pod \\S+/"
+                    + launcher.getMetadata().getName()
+                    + " failed with exit code 1 matching FailJob rule at index 1"),
+        FailurePolicyIT.jobFailure(cluster, namespace, name));
     assertFalse(
         RunPods.jobFailed(cluster, namespace, name + "-node-0"), "only the launcher's Job failed");
+    FailurePolicyIT.awaitPodsGone(cluster, namespace, name, launcher.getMetadata().getName());
+    System.out.println(
+        "MpiFailurePolicyIT: the launcher's exit 1 failed the run "
+            + took.toMillis()
+            + " ms later; pods gone after "
+            + Duration.between(exit, Instant.now()).toMillis()
+            + " ms");
   }
 
   /**

@@ -48,11 +48,11 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>Two compiled examples run side by side on two nodes of the test's own (tainted, so no other
  * test's pods land there): {@code examples/pytorch-ddp} (2 node pods, one per node; its PVC bound
  * to a static PV by the real PV controller) and {@code examples/infra-check} (MPI: the 3 node pods
- * on the node that is lost, the launcher on the node that stays). The torch rank that survives
- * exits 1, as a rank that lost its peer does; the MPI launcher keeps running, as the compiled
- * launch.sh does after a failed mpirun while a node pod's sshd does not answer (its long wait, read
- * from the compiled script, must outlast the restart; LauncherGraceTest and MpiNodeLossHostsIT run
- * the script).
+ * on the node that is lost, the launcher on the node that stays). The surviving torch rank and the
+ * MPI launcher keep running, as their compiled scripts do after a failure while a peer does not
+ * answer (render {@code ExitGrace}: a 600 s wait, read from the compiled scripts, which must
+ * outlast the restart; PeerExitTest, LauncherGraceTest and MpiNodeLossHostsIT run the scripts): a
+ * survivor that exited at once would fail the run on its exit code (issue #19's FailJob).
  */
 @ExtendWith(KubeClusterExtension.class)
 class NodeLossIT {
@@ -118,18 +118,21 @@ class NodeLossIT {
       cluster.client().nodes().withName(UNREACHABLE).delete();
       Duration took = runs.awaitBothRestarted(cluster, namespace, PODGC_TIMEOUT, disruptions);
       Duration launcherWaits = MpiFailurePolicyIT.launcherDisruptedWait(runs.infraCheck());
+      Duration survivorWaits = survivorSilentPeerWait(runs.torch().get());
       System.out.println(
           "NodeLossIT: both runs restarted "
               + took.toSeconds()
               + " s after the Node was deleted (launch.sh waits "
               + launcherWaits.toSeconds()
-              + " s when a node does not answer, else "
+              + " s and a torch survivor "
+              + survivorWaits.toSeconds()
+              + " s when a peer does not answer, "
               + MpiFailurePolicyIT.launcherGrace(runs.infraCheck()).toSeconds()
-              + " s); disruption conditions seen: "
+              + " s when one refuses); disruption conditions seen: "
               + disruptions);
       assertTrue(
-          took.compareTo(launcherWaits) < 0,
-          "the MPI restart must come before launch.sh's wait for a lost node ends");
+          took.compareTo(launcherWaits) < 0 && took.compareTo(survivorWaits) < 0,
+          "the restarts must come before the scripts' wait for a lost node ends");
       assertEquals(
           1 + MpiFailurePolicyIT.NODE_PODS,
           count(disruptions, "DeletionByPodGC"),
@@ -138,6 +141,21 @@ class NodeLossIT {
     } finally {
       cleanUp(cluster, namespace, UNREACHABLE, kept);
     }
+  }
+
+  /**
+   * The compiled torch pods' wait after a failure while a peer does not answer ({@code grace=N;
+   * why="$host:P does not answer}).
+   */
+  static Duration survivorSilentPeerWait(GenericKubernetesResource torchJobSet) {
+    String command =
+        io.fabric8.kubernetes.client.utils.Serialization.asJson(
+            torchJobSet.getAdditionalProperties().get("spec"));
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("grace=(\\d+); why=\\\\\"\\$host:\\d+ does not answer")
+            .matcher(command);
+    assertTrue(m.find(), "no silent-peer wait in the torch pods' command");
+    return Duration.ofSeconds(Long.parseLong(m.group(1)));
   }
 
   /**
@@ -267,15 +285,12 @@ class NodeLossIT {
     }
 
     /**
-     * Ends the surviving torch rank with exit 1 (it lost its peer), then waits until both runs
-     * restarted once, counted, and not Failed; returns the time that took.
+     * Waits until both runs restarted once, counted, and not Failed, the surviving torch rank still
+     * running (its script waits while its peer is silent); returns the time that took.
      */
     Duration awaitBothRestarted(
         KubeCluster cluster, String namespace, Duration timeout, Map<String, String> disruptions) {
       Instant start = Instant.now();
-      assertTrue(
-          RunPods.exit1UnlessGone(cluster, namespace, survivor),
-          "the surviving torch rank's pod is gone");
       Eventually.await(
           "both runs restarted",
           timeout,

@@ -253,7 +253,7 @@ class MpiHostsIT {
 
   @Test
   @DisplayName(
-      "root with the launcher's key at 0640 (mpi-operator#429's mode): ssh refuses the key as too open, no rank starts, and the launcher exits non-zero after its 45 s disruption grace")
+      "root with the launcher's key at 0640 (mpi-operator#429's mode): ssh refuses the key as too open, no rank starts, and the launcher exits non-zero at once: every node pod's sshd answers, so the failure is the run's own")
   void rootWrongModeRefusedByssh() throws Exception {
     CompiledProject project = rootProject();
     keyMode(project.run(), "launcher", 0640);
@@ -265,10 +265,13 @@ class MpiHostsIT {
       assertTrue(
           outcome.output().contains("are too open"), "ssh names the mode: " + outcome.output());
       assertEquals(0, hostLines(outcome.output(), project).count(), outcome.output());
-      // the failed real mpirun keeps the launcher up for the disruption grace, then ends with
+      // the real mpirun failed while every node pod's sshd answers: launch.sh ends at once with
       // mpirun's status
       assertTrue(
-          outcome.output().contains("; waiting 45s so that a disrupted node restarts the run"),
+          outcome
+              .output()
+              .contains(
+                  "every peer pod answers on port 2222, so the failure is this pod's own: the run fails now"),
           outcome.output());
     }
   }

@@ -102,6 +102,15 @@ record RunningPod(String hostname, HostNetwork.Host host, Process process, Path 
   }
 
   /**
+   * Sends SIGTERM to the container's command, as the kubelet does when it stops a pod (an eviction,
+   * a deletion); the process chain {@code ip netns exec}, {@code unshare}, {@code setpriv}, {@code
+   * env} execs into it.
+   */
+  void terminate() {
+    process.destroy();
+  }
+
+  /**
    * Kills the process tree (the namespace's remaining processes go with {@link
    * HostNetwork#close()}).
    */

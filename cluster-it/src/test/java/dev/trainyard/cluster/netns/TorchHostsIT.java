@@ -132,4 +132,119 @@ class TorchHostsIT {
       assertTrue(!pod.output().contains("group rank"), "no group formed: " + pod.output());
     }
   }
+
+  @Test
+  @DisplayName(
+      "issue #19: `torchrun --rdzv_backend=c10d group.py` without an endpoint, as compiled, forms one group of 2 on 2 hosts: the pods' PET_RDZV_ENDPOINT is node 0")
+  void c10dWithoutEndpointFormsOneGroup() {
+    CompiledProject project =
+        CompiledProject.compile(
+            hosts.work().resolve("repo"),
+            "c10d",
+            Map.of(
+                "group.py",
+                GROUP,
+                "train.yaml",
+                "nodes: 2\nprocsPerNode: 1\nrun: torchrun --rdzv_backend=c10d group.py\n"),
+            Optional.empty());
+    List<RunningPod> pods = hosts.start(project, "node");
+    String all = "";
+    for (RunningPod pod : pods) {
+      assertEquals(0, pod.requireExit(TRAIN_TIMEOUT), pod.output());
+      all += pod.output();
+    }
+    assertTrue(
+        all.contains("group rank 0 of 2 sum 3") && all.contains("group rank 1 of 2 sum 3"), all);
+  }
+
+  /**
+   * Joins the group, then all-reduces every 0.2 s for 5 minutes: a rank whose peer goes fails in
+   * its next collective.
+   */
+  static final String COLLECTIVES =
+      "import time, torch\nimport torch.distributed as dist\n"
+          + "dist.init_process_group('gloo')\n"
+          + "print(f'formed {dist.get_world_size()}', flush=True)\n"
+          + "for _ in range(1500):\n    dist.all_reduce(torch.ones(1)); time.sleep(0.2)\n";
+
+  @Test
+  @DisplayName(
+      "issue #19: a rank whose command exits 1 at start ends its pod at once, saying the failure is its own (the Job then fails the run); its peer still waits in the rendezvous")
+  void crashedRankEndsAtOnce() {
+    CompiledProject project =
+        CompiledProject.compile(
+            hosts.work().resolve("repo"),
+            "crash",
+            Map.of(
+                "group.py",
+                GROUP,
+                "train.yaml",
+                "nodes: 2\nprocsPerNode: 1\nrun: if [ \"$NODE_RANK\" = 1 ]; then exit 1; fi; torchrun group.py\n"),
+            Optional.empty());
+    List<RunningPod> pods = hosts.start(project, "node");
+    long t0 = System.nanoTime();
+    assertEquals(1, pods.get(1).requireExit(Duration.ofSeconds(30)), pods.get(1).output());
+    long ms = (System.nanoTime() - t0) / 1_000_000;
+    System.out.println("TorchHostsIT: the crashed rank's pod ended " + ms + " ms after start");
+    assertTrue(
+        pods.get(1).output().contains("so the failure is this pod's own: the run fails now"),
+        pods.get(1).output());
+    assertTrue(ms < 20_000, "no wait: " + ms + " ms");
+    assertTrue(
+        pods.get(0).awaitExit(Duration.ofSeconds(2)).isEmpty(),
+        "node 0 waits for its peer: " + pods.get(0).output());
+  }
+
+  @Test
+  @DisplayName(
+      "issue #19: SIGTERM to one pod mid-run (the kubelet stopping an evicted pod): its peer's torchrun fails in the next collective, and the peer's script finds the port refusing and waits 45 s instead of failing the run first")
+  void survivorOfAStoppedPeerWaits() throws InterruptedException {
+    CompiledProject project =
+        CompiledProject.compile(
+            hosts.work().resolve("repo"),
+            "evict",
+            Map.of(
+                "loop.py",
+                COLLECTIVES,
+                "train.yaml",
+                "nodes: 2\nprocsPerNode: 1\nrun: torchrun loop.py\n"),
+            Optional.empty());
+    List<RunningPod> pods = hosts.start(project, "node");
+    awaitOutput(pods.get(0), "formed 2", TRAIN_TIMEOUT);
+    awaitOutput(pods.get(1), "formed 2", TRAIN_TIMEOUT);
+    pods.get(1).terminate();
+    assertTrue(
+        pods.get(1).awaitExit(Duration.ofSeconds(30)).isPresent(),
+        "the stopped pod ends: " + pods.get(1).output());
+    awaitOutput(pods.get(0), "; waiting ", Duration.ofSeconds(90));
+    String survivor = pods.get(0).output();
+    assertTrue(
+        survivor.contains(
+            "-node-0-1."
+                + project.run().subdomain()
+                + ":29499 refuses or has no address (its pod is gone or ending);"
+                + " waiting 45s"),
+        survivor);
+    assertTrue(
+        pods.get(0).awaitExit(Duration.ofSeconds(5)).isEmpty(),
+        "the survivor still waits: " + survivor);
+  }
+
+  private static void awaitOutput(RunningPod pod, String text, Duration timeout)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (!pod.output().contains(text)) {
+      if (System.nanoTime() > deadline || !pod.process().isAlive()) {
+        throw new AssertionError(
+            pod.hostname()
+                + ": no \""
+                + text
+                + "\" within "
+                + timeout.toSeconds()
+                + " s:\n"
+                + pod.output());
+      }
+      Thread.sleep(200);
+    }
+  }
 }

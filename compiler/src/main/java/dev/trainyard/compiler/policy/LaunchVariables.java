@@ -98,7 +98,9 @@ final class LaunchVariables {
         edit.insert(f.flag().word().start(), f.flag().name() + " " + replacement + " ");
       }
     }
-    String fixed = edit.apply();
+    // Off the torch runtime a torchrun flag's value is not enough: the hint carries the whole group
+    // (TorchrunFlags).
+    String fixed = found.isEmpty() ? "" : TorchrunFlags.wholeGroup(c).orElseGet(edit::apply);
     for (Finding f : found) {
       String advice =
           replacement(c, f).isEmpty()

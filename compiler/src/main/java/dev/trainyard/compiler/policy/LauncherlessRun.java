@@ -13,7 +13,9 @@ import java.util.regex.Pattern;
  * run still "succeeds". {@code torch.multiprocessing.spawn} starts processes on one node only, so
  * an {@code mp.spawn} script trains alone per node too (pytorch/examples {@code distributed/ddp};
  * reference/running-real-scripts.md). The script is read from the committed folder when it can be;
- * otherwise the command's shape decides.
+ * otherwise the command's shape decides. A script that only sets {@code MASTER_ADDR} ({@code
+ * os.environ['MASTER_ADDR'] = 'localhost'}, as mp.spawn examples do) does not join the group; one
+ * built on Horovod or MLX needs mpirun, not torchrun, and its hint says so.
  */
 final class LauncherlessRun {
   private static final List<String> LAUNCHERS =
@@ -38,6 +40,24 @@ final class LauncherlessRun {
               + "|from\\s+lightning|pytorch_lightning");
   private static final Pattern SPAWN =
       Pattern.compile("\\b(mp|multiprocessing)\\.spawn\\s*\\(|\\bstart_processes\\s*\\(");
+
+  /**
+   * A statement that sets a variable instead of reading it ({@code os.environ['MASTER_ADDR'] =
+   * 'localhost'}, {@code os.putenv("MASTER_PORT", "12355")}): the pytorch/examples {@code mp.spawn}
+   * scripts set these for one machine, which the join check must not take for a read (issue #19).
+   * {@code setdefault} keeps the pod's value: a read.
+   */
+  private static final Pattern ASSIGNS =
+      Pattern.compile(
+          "environ\\s*\\[\\s*['\"][A-Z_]+['\"]\\s*]\\s*=(?!=)[^\\n]*|putenv\\s*\\(\\s*['\"][A-Z_]+['\"][^\\n]*");
+
+  /**
+   * Frameworks whose processes take their ranks from mpirun, not torchrun: torchrun would start
+   * lone copies.
+   */
+  private static final Pattern MPI_FRAMEWORK =
+      Pattern.compile("^\\s*(import|from)\\s+(horovod|mlx)\\b", Pattern.MULTILINE);
+
   private static final List<String> PYTHON_VALUE_OPTIONS = List.of("-W", "-X");
 
   private LauncherlessRun() {}
@@ -60,7 +80,35 @@ final class LauncherlessRun {
 
   private static void report(RunCheck c, Program p) {
     Optional<String> script = p.module() ? Optional.empty() : c.scripts().read(p.name().text());
-    if (script.isPresent() && JOINS.matcher(script.get()).find()) {
+    if (script.isPresent() && JOINS.matcher(ASSIGNS.matcher(script.get()).replaceAll("")).find()) {
+      return;
+    }
+    Optional<String> mpi =
+        script
+            .map(MPI_FRAMEWORK::matcher)
+            .filter(java.util.regex.Matcher::find)
+            .map(m -> m.group(2));
+    if (mpi.isPresent()) {
+      String runtime = mpi.get().equals("mlx") ? "mlx" : "mpi";
+      c.warning(
+          DiagnosticCode.NODES_TRAIN_ALONE,
+          p.python(),
+          p.name().text()
+              + " uses "
+              + (runtime.equals("mlx")
+                  ? "MLX, whose mx.distributed.init()"
+                  : "Horovod, whose hvd.init()")
+              + " takes its ranks from mpirun, and `run` starts it with python on each of the "
+              + c.nodes()
+              + " nodes: each would train alone",
+          "torchrun would only start more lone copies; use an MPI runtime, which starts `run` under mpirun across the nodes:"
+              + " `runtime: "
+              + runtime
+              + "` (an image with "
+              + mpi.get()
+              + ") and `run: python "
+              + p.name().text()
+              + "`");
       return;
     }
     boolean spawn = script.filter(s -> SPAWN.matcher(s).find()).isPresent();

@@ -3,6 +3,7 @@ package dev.trainyard.compiler.policy;
 import dev.trainyard.compiler.diagnostic.Diagnostic;
 import dev.trainyard.compiler.diagnostic.DiagnosticCode;
 import dev.trainyard.compiler.resolve.ResolvedJob;
+import dev.trainyard.compiler.runtime.Framework;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -63,11 +64,15 @@ final class RunLint {
                     "`run` passes --standalone, but the job has "
                         + c.nodes()
                         + " nodes: each node would train alone",
-                    "drop --standalone; torchrun reads PET_NNODES, PET_NODE_RANK and PET_MASTER_ADDR from the environment, e.g. "
+                    (c.framework() == Framework.TORCH
+                            ? "drop --standalone; torchrun reads PET_NNODES, PET_NODE_RANK and PET_MASTER_ADDR from the environment"
+                            : "drop --standalone and pass the group on the command line, from the variables every node has")
+                        + ", e.g. "
                         + RunCheck.runHint(
                             c.run()
                                 .pair("tune", "run")
                                 .map(tune -> TuneRunRule.fixed(c, tune))
+                                .or(() -> TorchrunFlags.wholeGroup(c))
                                 .orElseGet(() -> c.rewrite().remove(w).apply()))));
   }
 

@@ -1,6 +1,7 @@
 package dev.trainyard.compiler.policy;
 
 import dev.trainyard.compiler.diagnostic.DiagnosticCode;
+import dev.trainyard.compiler.runtime.Framework;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -14,7 +15,16 @@ import java.util.regex.Pattern;
  * at a wrong host, and a literal {@code --nnodes} or {@code --nproc_per_node} that differs from the
  * compiled topology waits for peers that never come. A value that refers to a variable is checked
  * by {@link LaunchVariables}. Every hint gives the same command: the run with all of these flags
- * dropped, so it is right however many of them there were.
+ * dropped, so it is right however many of them there were. A kept {@code --rdzv_backend c10d} then
+ * meets at {@code PET_RDZV_ENDPOINT}, which the torch runtime sets to node 0's address ({@code
+ * TorchPlugin}); without it c10d would meet at each node's own {@code localhost:29400}.
+ *
+ * <p>Only the torch runtime sets {@code PET_*}. On the others (plain, JAX) torchrun on several
+ * nodes must carry the whole group on its command line ({@code --nnodes} and a rendezvous: {@code
+ * --rdzv_endpoint}, or {@code --master_addr} with {@code --node_rank}); without it each node is a
+ * group of its own (torchrun's defaults: one node, {@code 127.0.0.1}) or waits at its own {@code
+ * localhost:29400}. There every hint gives the launcher with {@link #withGroup the group's flags}
+ * from the neutral env ({@code $NNODES}, {@code $MASTER_ADDR}, …).
  */
 final class TorchrunFlags {
   private static final String[][] PER_NODE = {
@@ -32,9 +42,50 @@ final class TorchrunFlags {
       Pattern.compile(
           "\\$([A-Za-z_][A-Za-z0-9_]*)|\\$\\{([A-Za-z_][A-Za-z0-9_]*)}|\\$\\{([A-Za-z_][A-Za-z0-9_]*):?-([^}$`(){]*)}");
 
+  /**
+   * torchrun flags with a value that a command carrying the whole group sets itself (every use is
+   * replaced).
+   */
+  static final List<String> GROUP_FLAGS =
+      List.of(
+          "--nnodes",
+          "--nproc_per_node",
+          "--nproc-per-node",
+          "--rdzv_backend",
+          "--rdzv-backend",
+          "--rdzv_endpoint",
+          "--rdzv-endpoint",
+          "--node_rank",
+          "--node-rank",
+          "--master_addr",
+          "--master-addr",
+          "--master_port",
+          "--master-port",
+          "--rdzv_id",
+          "--rdzv-id");
+
   private TorchrunFlags() {}
 
   static void check(RunCheck c) {
+    boolean pet = c.framework() == Framework.TORCH;
+    Optional<RunTokens.Word> launcher = launcher(c);
+    if (!pet
+        && c.nodes() > 1
+        && launcher.isPresent()
+        && c.run().pair("tune", "run").isEmpty()
+        && !carriesGroup(c)) {
+      c.error(
+          DiagnosticCode.RUN_CONTRADICTS_TOPOLOGY,
+          launcher.get(),
+          "`run` starts torchrun on runtime "
+              + c.job().runtime().name()
+              + ", whose pods set no PET_* variables: without --nnodes"
+              + " and a rendezvous on its command line each of the "
+              + c.nodes()
+              + " nodes forms a group of its own",
+          "pass the group on the command line, from the variables every node has, e.g. "
+              + RunCheck.runHint(withGroup(c, launcher.get())));
+    }
     List<Finding> found = new ArrayList<>();
     int nodes = c.nodes();
     literals(c, "--nnodes").stream()
@@ -67,6 +118,12 @@ final class TorchrunFlags {
                             + " processes",
                         "drop the flag, or set `procsPerNode: " + f.value().text() + "`")));
     for (String[] flag : PER_NODE) {
+      // The rendezvous endpoint has a variable of its own: with --rdzv_backend c10d kept, torchrun
+      // meets there.
+      String reads =
+          flag[0].equals("--rdzv_endpoint")
+              ? "PET_RDZV_ENDPOINT (node 0's address, for c10d and static alike)"
+              : "PET_NODE_RANK, PET_MASTER_ADDR and PET_MASTER_PORT, set per node";
       literals(c, flag)
           .forEach(
               f ->
@@ -78,26 +135,90 @@ final class TorchrunFlags {
                               + " "
                               + f.value().text()
                               + ", which overrides what each node is told",
-                          "drop "
-                              + flag[0]
-                              + "; torchrun reads PET_NODE_RANK, PET_MASTER_ADDR and PET_MASTER_PORT, set per node")));
+                          "drop " + flag[0] + "; torchrun reads " + reads)));
     }
     // Under `tune run` dropping a literal rendezvous would make torchtune force --standalone
     // (E423): its hint
     // gives the whole rendezvous instead, as TuneRunRule does.
+    // Off the torch runtime nothing fills in a dropped flag: the hint is the whole group, as above.
     Optional<RunTokens.Word> tune = c.run().pair("tune", "run");
     RunCheck.Rewrite edit = c.rewrite();
     found.forEach(f -> edit.remove(f.flag()));
-    String fixed = tune.map(t -> TuneRunRule.fixed(c, t)).orElseGet(edit::apply);
+    Optional<String> whole = tune.map(t -> TuneRunRule.fixed(c, t)).or(() -> wholeGroup(c));
+    String fixed = whole.orElseGet(edit::apply);
     found.forEach(
         f ->
             c.error(
                 DiagnosticCode.RUN_CONTRADICTS_TOPOLOGY,
                 f.flag().word(),
                 f.message(),
-                (tune.isPresent() ? "pass the values every node gets" : f.hint())
+                (whole.isPresent() ? "pass the values every node gets" : f.hint())
                     + ", e.g. "
                     + RunCheck.runHint(fixed)));
+  }
+
+  /**
+   * The command every torchrun hint gives on a runtime without {@code PET_*} and several nodes
+   * ({@link #withGroup}); empty on the torch runtime, on one node, without torchrun, and under
+   * {@code tune run} (its own rule's).
+   */
+  static Optional<String> wholeGroup(RunCheck c) {
+    if (c.framework() == Framework.TORCH
+        || c.nodes() < 2
+        || c.run().pair("tune", "run").isPresent()) {
+      return Optional.empty();
+    }
+    return launcher(c).map(l -> withGroup(c, l));
+  }
+
+  /**
+   * {@code torchrun}, or the module word of {@code python -m torch.distributed.run} (or {@code
+   * .launch}).
+   */
+  static Optional<RunTokens.Word> launcher(RunCheck c) {
+    return c.run()
+        .word("torchrun")
+        .or(() -> Launchers.torchModule(c.run()).map(Launchers.Launcher::last));
+  }
+
+  /**
+   * Whether {@code run} gives torchrun the group itself: {@code --nnodes} and either c10d with
+   * {@code --rdzv_endpoint} (the rendezvous assigns ranks) or the static backend's rank with its
+   * master ({@code --node_rank} and {@code --master_addr} or {@code --rdzv_endpoint}: static reads
+   * the rank from {@code --node_rank}, torch {@code config_from_args}).
+   */
+  private static boolean carriesGroup(RunCheck c) {
+    RunTokens run = c.run();
+    boolean endpoint = run.hasAny("--rdzv_endpoint", "--rdzv-endpoint");
+    boolean c10d =
+        run.flag("--rdzv_backend", "--rdzv-backend")
+            .filter(f -> f.value().text().equals("c10d"))
+            .isPresent();
+    boolean ranked =
+        run.hasAny("--node_rank", "--node-rank")
+            && (endpoint || run.hasAny("--master_addr", "--master-addr"));
+    return run.has("--nnodes") && (c10d ? endpoint : ranked);
+  }
+
+  /**
+   * The command with {@link #GROUP_FLAGS} (and {@code --standalone}) removed wherever they stand
+   * and the group's flags inserted after {@code after}: {@code --nnodes $NNODES --nproc_per_node N
+   * --rdzv_backend c10d --rdzv_endpoint $MASTER_ADDR:$MASTER_PORT} ({@code $PET_NNODES} and {@code
+   * $PET_NPROC_PER_NODE} on torch; no rendezvous on one node).
+   */
+  static String withGroup(RunCheck c, RunTokens.Word after) {
+    RunCheck.Rewrite edit = c.rewrite();
+    c.run().words().stream().filter(w -> w.text().equals("--standalone")).forEach(edit::remove);
+    GROUP_FLAGS.forEach(name -> c.run().flags(name).forEach(edit::remove));
+    String flags =
+        " --nnodes "
+            + (c.framework() == Framework.TORCH ? "$PET_NNODES" : "$NNODES")
+            + " --nproc_per_node "
+            + c.perNodeValue()
+            + (c.nodes() > 1
+                ? " --rdzv_backend c10d --rdzv_endpoint $MASTER_ADDR:$MASTER_PORT"
+                : "");
+    return edit.insert(after.end(), flags).apply();
   }
 
   /**

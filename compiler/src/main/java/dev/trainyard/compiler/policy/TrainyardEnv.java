@@ -49,7 +49,8 @@ final class TrainyardEnv {
           "PET_MASTER_PORT",
           "PET_NNODES",
           "PET_NODE_RANK",
-          "PET_NPROC_PER_NODE");
+          "PET_NPROC_PER_NODE",
+          "PET_RDZV_ENDPOINT");
   private static final List<String> JAX =
       List.of("NODE_RANK", "JAX_COORDINATOR_ADDRESS", "JAX_NUM_PROCESSES", "JAX_PROCESS_ID");
 

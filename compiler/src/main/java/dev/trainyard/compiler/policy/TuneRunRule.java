@@ -1,8 +1,6 @@
 package dev.trainyard.compiler.policy;
 
 import dev.trainyard.compiler.diagnostic.DiagnosticCode;
-import dev.trainyard.compiler.runtime.Framework;
-import java.util.List;
 
 /**
  * {@code tune run} (torchtune) starts torchrun only when a torchrun flag stands before the recipe
@@ -14,26 +12,6 @@ import java.util.List;
  * --rdzv_backend c10d --rdzv_endpoint $MASTER_ADDR:$MASTER_PORT}.
  */
 final class TuneRunRule {
-  /**
-   * torchrun flags with a value that the corrected command sets itself (besides dropping {@code
-   * --standalone}).
-   */
-  private static final List<String> REPLACED =
-      List.of(
-          "--nnodes",
-          "--nproc_per_node",
-          "--nproc-per-node",
-          "--rdzv_backend",
-          "--rdzv-backend",
-          "--rdzv_endpoint",
-          "--rdzv-endpoint",
-          "--node_rank",
-          "--node-rank",
-          "--master_addr",
-          "--master-addr",
-          "--master_port",
-          "--master-port");
-
   private TuneRunRule() {}
 
   static void check(RunCheck c) {
@@ -69,19 +47,6 @@ final class TuneRunRule {
    * removed.
    */
   static String fixed(RunCheck c, RunTokens.Word tune) {
-    RunCheck.Rewrite edit = c.rewrite();
-    // --standalone takes no value; every use of each other flag goes, with its value.
-    c.run().words().stream().filter(w -> w.text().equals("--standalone")).forEach(edit::remove);
-    REPLACED.forEach(name -> c.run().flags(name).forEach(edit::remove));
-    RunTokens.Word run = c.run().words().get(c.run().indexOf(tune) + 1);
-    String flags =
-        " --nnodes "
-            + (c.framework() == Framework.TORCH ? "$PET_NNODES" : "$NNODES")
-            + " --nproc_per_node "
-            + c.perNodeValue()
-            + (c.nodes() > 1
-                ? " --rdzv_backend c10d --rdzv_endpoint $MASTER_ADDR:$MASTER_PORT"
-                : "");
-    return edit.insert(run.end(), flags).apply();
+    return TorchrunFlags.withGroup(c, c.run().words().get(c.run().indexOf(tune) + 1));
   }
 }

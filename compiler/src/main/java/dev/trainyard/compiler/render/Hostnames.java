@@ -12,6 +12,24 @@ public final class Hostnames {
 
   /** {@code <jobset>-<rjob>-<jobIdx>-<podIdx>.<jobset>}. */
   public static String of(String jobSet, String replicatedJob, int jobIndex, int podIndex) {
+    return of(jobSet, replicatedJob, jobIndex, Integer.toString(podIndex));
+  }
+
+  /**
+   * The names of pods {@code 0} to {@code $count - 1} of replica {@code jobIndex}, one a line, as a
+   * bash command substitution that reads the count from the pod's variable {@code count} at run
+   * time, so that the script does not change with the node count: {@code $(i=0; while [ "$i" -lt
+   * "$NNODES" ]; do echo run-node-0-$i.run; ...)}.
+   */
+  static String bashWords(String jobSet, String replicatedJob, int jobIndex, String count) {
+    return "$(i=0; while [ \"$i\" -lt \"$"
+        + count
+        + "\" ]; do echo "
+        + of(jobSet, replicatedJob, jobIndex, "$i")
+        + "; i=$((i + 1)); done)";
+  }
+
+  private static String of(String jobSet, String replicatedJob, int jobIndex, String podIndex) {
     return jobSet + "-" + replicatedJob + "-" + jobIndex + "-" + podIndex + "." + jobSet;
   }
 

@@ -26,7 +26,7 @@ final class JaxPlugin implements FrameworkPlugin {
     env.put("JAX_COORDINATOR_ADDRESS", RankEnv.masterAddr(job) + ":" + RankEnv.MASTER_PORT);
     env.put("JAX_NUM_PROCESSES", Integer.toString(job.topology().nodes()));
     env.putFieldRef("JAX_PROCESS_ID", EnvList.COMPLETION_INDEX);
-    ObjectNode spec = pods.podSpec(env, RankEnv.command(job), true);
+    ObjectNode spec = RankEnv.podSpec(job, pods, env);
     String account = job.naming().runName() + "-jax";
     spec.put("serviceAccountName", account);
     var node = layout.job(JobLayout.NODE).orElseThrow();

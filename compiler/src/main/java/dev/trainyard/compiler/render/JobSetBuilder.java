@@ -14,8 +14,9 @@ import java.util.Map;
  * would default (jobset#766) and never {@code suspend}, {@code ttlSecondsAfterFinished} or {@code
  * generateName}. Its Jobs' {@code podFailurePolicy} and the JobSet's {@code failurePolicy} (rules
  * {@link #RESTART_ON_DISRUPTION}, {@link #FAIL_ON_DEADLINE}, {@link #FAIL_ON_USER_EXIT_CODE})
- * decide when a run restarts and when it fails; the design and its upstream sources are in {@code
- * docs/failure-handling.md}.
+ * decide when a run restarts and when it fails; a user's exit fails the run at once, and the pods'
+ * own check ({@link ExitGrace}) keeps a survivor of a disrupted peer from failing it first. The
+ * design and its upstream sources are in {@code docs/failure-handling.md}.
  */
 final class JobSetBuilder {
   /** Rule names, in order; the controller and tests read them. */
@@ -33,11 +34,12 @@ final class JobSetBuilder {
       "^Pod [^ ]+ has condition DisruptionTarget matching FailJob rule";
 
   /**
-   * The Job's {@code backoffLimit}: Kubernetes' default (math.MaxInt32) once {@code
-   * backoffLimitPerIndex} is set (batch/v1 defaults.go). Any smaller limit counts FailIndex pods
-   * too and fails the Job at the first survivor's exit, with reason BackoffLimitExceeded.
+   * RE2 over the Job failure message of pod failure policy rule 1 (Kubernetes {@code
+   * pod_failure_policy.go}: "Container %s for pod %s/%s failed with exit code %v matching %v rule
+   * at index %d"): the user's command.
    */
-  static final int NO_JOB_WIDE_LIMIT = Integer.MAX_VALUE;
+  static final String USER_EXIT_MESSAGE =
+      "^Container " + PodSpecBuilder.CONTAINER + " for pod [^ ]+ failed with exit code";
 
   private JobSetBuilder() {}
 
@@ -87,7 +89,8 @@ final class JobSetBuilder {
     deadline.putArray("onJobFailureReasons").add("DeadlineExceeded");
     ObjectNode user =
         rules.addObject().put("name", FAIL_ON_USER_EXIT_CODE).put("action", "FailJobSet");
-    user.putArray("onJobFailureReasons").add("FailedIndexes");
+    user.putArray("onJobFailureReasons").add("PodFailurePolicy");
+    user.putArray("onJobFailureMessagePatterns").add(USER_EXIT_MESSAGE);
   }
 
   private static ObjectNode replicatedJob(
@@ -102,8 +105,7 @@ final class JobSetBuilder {
         .put("parallelism", pods)
         .put("completions", pods)
         .put("completionMode", "Indexed")
-        .put("backoffLimit", NO_JOB_WIDE_LIMIT)
-        .put("backoffLimitPerIndex", 0)
+        .put("backoffLimit", 0)
         .put("activeDeadlineSeconds", job.timeoutSeconds());
     podFailurePolicy(jobSpec);
     ObjectNode pod = jobSpec.putObject("template");
@@ -126,7 +128,10 @@ final class JobSetBuilder {
     return base;
   }
 
-  /** Rule 0 must stay the DisruptionTarget rule: {@link #DISRUPTION_MESSAGE} relies on its text. */
+  /**
+   * Rule 0 must stay the DisruptionTarget rule: {@link #DISRUPTION_MESSAGE} relies on its text;
+   * rule 1 the node's exit.
+   */
   private static void podFailurePolicy(ObjectNode jobSpec) {
     ArrayNode rules = jobSpec.putObject("podFailurePolicy").putArray("rules");
     ObjectNode disrupted = rules.addObject().put("action", "FailJob");
@@ -135,7 +140,7 @@ final class JobSetBuilder {
         .addObject()
         .put("type", "DisruptionTarget")
         .put("status", "True");
-    nonZeroExit(rules.addObject().put("action", "FailIndex"), PodSpecBuilder.CONTAINER);
+    nonZeroExit(rules.addObject().put("action", "FailJob"), PodSpecBuilder.CONTAINER);
     nonZeroExit(rules.addObject().put("action", "FailJob"), PodSpecBuilder.CODE_SYNC);
   }
 

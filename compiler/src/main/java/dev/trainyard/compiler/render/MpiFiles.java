@@ -22,33 +22,6 @@ final class MpiFiles {
    */
   static final int DNS_WAIT_SECONDS = 300;
 
-  /**
-   * How long launch.sh waits after mpirun fails while every node pod's sshd still answers, in
-   * seconds: Kubernetes' default {@code terminationGracePeriodSeconds} (30, which the node pods
-   * keep) plus 15 for the Job and JobSet controllers to record it. An evicted or preempted node pod
-   * is Failed with its {@code DisruptionTarget} within that time, so its Job fails first and JobSet
-   * restarts the run ({@code RestartOnDisruption}), instead of failing it on the launcher's exit
-   * that the lost node caused. A user's error fails the run this much later.
-   */
-  static final int DISRUPTION_GRACE_SECONDS = 45;
-
-  /**
-   * How long launch.sh waits after mpirun fails when a node pod's sshd does not answer, in seconds.
-   * Such a node was disrupted, but its pod may fail (and the run restart, deleting this pod) only
-   * much later: a node that stops is NotReady after {@code --node-monitor-grace-period} (50 s), its
-   * Node deleted by the cloud provider's node lifecycle controller, and its pods Failed by PodGC 40
-   * to 80 s after that (a pass every 20 s, 40 s of quarantine: kubernetes v1.36 {@code
-   * pkg/controller/podgc}; NodeLossIT measured 48 to 73 s). 600 covers that several times over; a
-   * node that is never deleted fails the run after it, as a user error.
-   */
-  static final int DISRUPTED_NODE_WAIT_SECONDS = 600;
-
-  /**
-   * Seconds each node pod's sshd has to accept a TCP connection in launch.sh's check after a failed
-   * mpirun.
-   */
-  static final int PROBE_SECONDS = 5;
-
   private final ResolvedJob job;
   private final JobLayout layout;
   private final MpiSettings mpi;
@@ -145,15 +118,19 @@ final class MpiFiles {
   }
 
   /**
-   * mpirun as a child of the script, not exec'd, so a failure can wait before it ends the
-   * launcher's Job: {@link #DISRUPTED_NODE_WAIT_SECONDS} when a node pod's sshd does not accept a
-   * connection within {@link #PROBE_SECONDS} (that node was disrupted), else {@link
-   * #DISRUPTION_GRACE_SECONDS}. SIGTERM (the pod deleted, e.g. by the restart) is passed on to
-   * mpirun and ends the wait, or skips it. The exit status is mpirun's.
+   * mpirun as a child of the script, not exec'd, so a failure can first check the node pods ({@link
+   * ExitGrace}: at once when every node pod's sshd answers, the failure being the run's own; else a
+   * wait so that the disrupted node's Job fails first and the run restarts). SIGTERM (the pod
+   * deleted, e.g. by the restart) is passed on to mpirun and ends the wait, or skips it. The exit
+   * status is mpirun's.
    */
   private String mpirunAndGrace(List<String> forwarded) {
-    return "# mpirun is a child, not exec'd: a failure first waits for a disrupted node pod to fail its own Job,\n"
-        + "# so that the run restarts on the disruption instead of failing on this exit.\n"
+    List<String> nodes = new ArrayList<>(hosts());
+    if (mpi.launcherAsNode()) {
+      nodes.remove(0);
+    }
+    return "# mpirun is a child, not exec'd: after a failure it checks the node pods' sshd; when one is gone it waits for\n"
+        + "# that pod's Job to fail first, so that the run restarts on the disruption instead of failing on this exit.\n"
         + String.join(" ", mpirunArgs(forwarded))
         + " /bin/bash -eo pipefail -c \"$TRAINYARD_RUN\" &\n"
         + "mpirun_pid=$!\n"
@@ -163,57 +140,8 @@ final class MpiFiles {
         + "status=0\n"
         + "wait \"$mpirun_pid\" || status=$?\n"
         + "while kill -0 \"$mpirun_pid\" 2>/dev/null; do status=0; wait \"$mpirun_pid\" || status=$?; done\n"
-        + "if [ \"$status\" -ne 0 ] && [ -z \"$terminated\" ]; then\n"
-        + disruptionProbe()
-        // The sleep starts before its pid is known to the trap; a SIGTERM in that gap sets
-        // terminated, checked next.
-        + "  sleep \"$grace\" &\n"
-        + "  grace_pid=$!\n"
-        + "  echo \"trainyard: mpirun exited with status $status; $why; waiting ${grace}s so that a disrupted node"
-        + " restarts the run before this exit fails it\" >&2\n"
-        + "  if [ -z \"$terminated\" ]; then wait \"$grace_pid\" || true; fi\n"
-        + "  kill \"$grace_pid\" 2>/dev/null || true\n"
-        + "fi\n"
+        + ExitGrace.afterFailure("mpirun", String.join(" ", nodes), mpi.sshPort())
         + "exit \"$status\"\n";
-  }
-
-  /**
-   * Sets {@code grace} and {@code why}: the first node pod whose sshd does not accept a TCP
-   * connection (bash's {@code /dev/tcp}) within {@link #PROBE_SECONDS} makes it {@link
-   * #DISRUPTED_NODE_WAIT_SECONDS}. A node lost without an eviction keeps its pod, name and address
-   * until PodGC, but nothing answers there.
-   */
-  private String disruptionProbe() {
-    List<String> nodes = new ArrayList<>(hosts());
-    if (mpi.launcherAsNode()) {
-      nodes.remove(0);
-    }
-    String checked =
-        "  grace="
-            + DISRUPTION_GRACE_SECONDS
-            + "\n"
-            + "  why=\""
-            + (nodes.isEmpty() ? "no node pods" : "every node pod's sshd answers")
-            + "\"\n";
-    if (nodes.isEmpty()) {
-      return checked;
-    }
-    return checked
-        + "  for host in "
-        + String.join(" ", nodes)
-        + "; do\n"
-        + "    if ! timeout "
-        + PROBE_SECONDS
-        + " bash -c 'exec 3<>\"/dev/tcp/$0/"
-        + mpi.sshPort()
-        + "\"' \"$host\" 2>/dev/null; then\n"
-        + "      grace="
-        + DISRUPTED_NODE_WAIT_SECONDS
-        + "; why=\"$host:"
-        + mpi.sshPort()
-        + " does not answer\"; break\n"
-        + "    fi\n"
-        + "  done\n";
   }
 
   /**

@@ -14,7 +14,7 @@ final class PlainPlugin implements FrameworkPlugin {
   public FrameworkOutput render(ResolvedJob job, JobLayout layout, RenderServices services) {
     PodSpecBuilder pods = new PodSpecBuilder(job);
     var node = layout.job(JobLayout.NODE).orElseThrow();
-    var spec = pods.podSpec(RankEnv.neutral(job, pods), RankEnv.command(job), true);
+    var spec = RankEnv.podSpec(job, pods, RankEnv.neutral(job, pods));
     return new FrameworkOutput(
         List.of(new ReplicatedJobPart(node, spec, Optional.empty())), List.of(), List.of());
   }

@@ -20,10 +20,11 @@ import org.junit.jupiter.params.provider.ValueSource;
  * DESIGN §4 "Failure handling", checked by evaluating the emitted policies the way the controllers
  * do: the Job controller's pod failure policy (per failed pod, first matching rule; FailJob
  * messages format as in Kubernetes {@code pkg/controller/job/pod_failure_policy.go}; the first
- * FailJob fixes the Job's failure; FailIndex, or a counted failure with {@code
- * backoffLimitPerIndex: 0}, ends the index, and the Job fails with FailedIndexes once every index
- * ended, {@code job_controller.go} syncJob) and JobSet's failure policy (first rule matching any
- * failed Job; no match means RestartJobSet; jobset {@code pkg/controllers/failure_policy.go}).
+ * FailJob fixes the Job's failure, and a failure matching no rule counts against {@code
+ * backoffLimit: 0}, reason BackoffLimitExceeded, {@code job_controller.go} syncJob) and JobSet's
+ * failure policy (first rule matching any failed Job; no match means RestartJobSet; jobset {@code
+ * pkg/controllers/failure_policy.go}). Which pod fails first when a peer is disrupted is the pods'
+ * own script's doing ({@link PeerExitTest}, {@link LauncherGraceTest}).
  */
 class FailureHandlingTest {
   static final String RESTART = "RestartJobSet";
@@ -88,49 +89,51 @@ class FailureHandlingTest {
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"torch", "jax", "plain", "mpi", "deepspeed", "mlx"})
   @DisplayName(
-      "a non-zero exit of the user's command, then its peers' exits, fails the run without a restart")
-  void userExitFails(String runtime) {
+      "one rank's non-zero exit fails the Job at once, naming that pod and code, and fails the run without a restart")
+  void userExitFailsAtOnce(String runtime) {
     JsonNode js = jobSet(runtime);
-    String rjob = firstJob(js);
-    List<PodEnd> pods = new ArrayList<>();
-    for (int i = 0; i < completions(js, rjob); i++) {
-      pods.add(PodEnd.exit(i, i == 0 ? 1 : 134));
-    }
-    JobFailure failure = jobFailure(js, rjob, pods).orElseThrow();
-    assertEquals("FailedIndexes", failure.reason(), failure.toString());
+    String rjob = lastJob(js);
+    JobFailure failure = jobFailure(js, rjob, List.of(PodEnd.exit(0, 1))).orElseThrow();
+    assertEquals("PodFailurePolicy", failure.reason(), failure.toString());
+    assertTrue(
+        failure
+            .message()
+            .matches(
+                "Container node for pod ns/\\S+-"
+                    + rjob
+                    + "-0-0-abcde failed with exit code 1 matching FailJob rule at index 1"),
+        failure.message());
     assertEquals(FAIL, action(js, List.of(failure)), failure.toString());
-  }
-
-  @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {"torch", "jax", "plain", "mpi"})
-  @DisplayName(
-      "a rank's non-zero exit ends only its own index (FailIndex): the Job goes on while any index runs")
-  void userExitEndsItsIndexOnly(String runtime) {
-    JsonNode js = jobSet(runtime);
-    String rjob = firstJob(js);
-    assertEquals(Optional.of("FailIndex"), matchingAction(js, rjob, PodEnd.exit(0, 1)));
-    assertEquals(
-        Optional.of("FailJob"),
-        matchingAction(js, rjob, PodEnd.disrupted(0, 1)),
-        "DisruptionTarget comes first");
-    assertEquals(
-        Optional.empty(),
-        jobFailure(js, rjob, List.of(PodEnd.exit(0, 1))),
-        "the other indexes still run");
   }
 
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"torch", "jax", "plain"})
   @DisplayName(
-      "single-Job race: survivors that exit 1 before the disrupted pod fails do not end the Job; the disruption then restarts the run")
-  void survivorsBeforeDisruptionRestart(String runtime) {
+      "single-Job race: a disrupted pod that fails before its survivors (their script waits while a peer is gone) restarts the run")
+  void disruptionBeforeSurvivorsRestarts(String runtime) {
     JsonNode js = jobSet(runtime);
-    List<PodEnd> survivors = List.of(PodEnd.exit(1, 1), PodEnd.exit(2, 1));
-    assertEquals(Optional.empty(), jobFailure(js, "node", survivors), "the survivors' exits alone");
-    List<PodEnd> all = new ArrayList<>(survivors);
-    all.add(PodEnd.disrupted(0, 143));
-    JobFailure failure = jobFailure(js, "node", all).orElseThrow();
+    List<PodEnd> order = List.of(PodEnd.disrupted(0, 143), PodEnd.exit(1, 1), PodEnd.exit(2, 1));
+    JobFailure failure = jobFailure(js, "node", order).orElseThrow();
     assertEquals(RESTART, action(js, List.of(failure)), failure.toString());
+    String command =
+        CaseCompile.replicatedJob(js, "node")
+            .at("/template/spec/template/spec/containers/0/command/2")
+            .asText();
+    assertTrue(
+        command.contains("/dev/tcp/$0/29499") && command.contains("waiting ${grace}s"),
+        "the pods' own wait: " + command);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"torch", "mpi"})
+  @DisplayName(
+      "a pod that fails matching no rule (e.g. rejected by the kubelet) exceeds backoffLimit 0 and gets JobSet's default restart")
+  void unmatchedPodFailureRestarts(String runtime) {
+    JsonNode js = jobSet(runtime);
+    JobFailure failure =
+        jobFailure(js, firstJob(js), List.of(new PodEnd(0, false, "node", 0))).orElseThrow();
+    assertEquals("BackoffLimitExceeded", failure.reason(), failure.toString());
+    assertEquals(RESTART, action(js, List.of(failure)));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -160,53 +163,47 @@ class FailureHandlingTest {
     return js.at("/spec/replicatedJobs/0/name").asText();
   }
 
-  static int completions(JsonNode js, String rjob) {
-    return CaseCompile.replicatedJob(js, rjob).at("/template/spec/completions").asInt();
+  /**
+   * The replicated job that runs the user's command: the launcher of an MPI run, else the only one.
+   */
+  static String lastJob(JsonNode js) {
+    JsonNode rjobs = js.at("/spec/replicatedJobs");
+    return rjobs.get(rjobs.size() - 1).path("name").asText();
   }
 
   /**
    * The Job failure the Job controller records when {@code pods} fail in this order, or empty while
-   * the Job still runs. A pod matching no rule is counted against its index's limit ({@code
-   * backoffLimitPerIndex}).
+   * the Job still runs: the first pod matching a FailJob rule, else the first one matching no rule
+   * (counted against {@code backoffLimit: 0}).
    */
   static Optional<JobFailure> jobFailure(JsonNode js, String rjob, List<PodEnd> pods) {
     JsonNode jobSpec = CaseCompile.replicatedJob(js, rjob).path("template").path("spec");
-    assertEquals(
-        Integer.MAX_VALUE, jobSpec.path("backoffLimit").asInt(-1), "no Job-wide backoffLimit");
-    assertEquals(0, jobSpec.path("backoffLimitPerIndex").asInt(-1), "backoffLimitPerIndex");
+    assertEquals(0, jobSpec.path("backoffLimit").asInt(-1), "backoffLimit");
+    assertTrue(
+        jobSpec.path("backoffLimitPerIndex").isMissingNode(), "no per-index limit: " + jobSpec);
     JsonNode rules = jobSpec.path("podFailurePolicy").path("rules");
-    java.util.Set<Integer> ended = new java.util.TreeSet<>();
     for (PodEnd pod : pods) {
       String podName =
           "ns/" + js.at("/metadata/name").asText() + "-" + rjob + "-0-" + pod.index() + "-abcde";
-      for (int i = 0; i < rules.size(); i++) {
-        Optional<String> message = podRuleMessage(rules.get(i), i, podName, pod);
-        if (message.isPresent() && rules.get(i).path("action").asText().equals("FailJob")) {
-          return Optional.of(new JobFailure(rjob, "PodFailurePolicy", message.get()));
-        }
-        if (message.isPresent()) {
+      Optional<String> matched = Optional.empty();
+      for (int i = 0; i < rules.size() && matched.isEmpty(); i++) {
+        matched = podRuleMessage(rules.get(i), i, podName, pod);
+        if (matched.isPresent()) {
           assertEquals(
-              "FailIndex",
+              "FailJob",
               rules.get(i).path("action").asText(),
-              "the matching pod rule " + rules.get(i));
-          break;
+              "every compiled pod rule fails the Job: " + rules.get(i));
         }
       }
-      ended.add(pod.index());
-    }
-    return ended.size() == jobSpec.path("completions").asInt()
-        ? Optional.of(new JobFailure(rjob, "FailedIndexes", "Job has failed indexes"))
-        : Optional.empty();
-  }
-
-  /** The action of the first pod failure policy rule of {@code rjob} that {@code pod} matches. */
-  static Optional<String> matchingAction(JsonNode js, String rjob, PodEnd pod) {
-    JsonNode rules =
-        CaseCompile.replicatedJob(js, rjob).at("/template/spec/podFailurePolicy/rules");
-    for (int i = 0; i < rules.size(); i++) {
-      if (podRuleMessage(rules.get(i), i, "ns/pod", pod).isPresent()) {
-        return Optional.of(rules.get(i).path("action").asText());
-      }
+      return Optional.of(
+          matched
+              .map(m -> new JobFailure(rjob, "PodFailurePolicy", m))
+              .orElseGet(
+                  () ->
+                      new JobFailure(
+                          rjob,
+                          "BackoffLimitExceeded",
+                          "Job has reached the specified backoff limit")));
     }
     return Optional.empty();
   }

@@ -21,13 +21,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The MPI race (issue #10): an evicted node pod makes mpirun fail at once, before the node's Job is
- * Failed with its {@code DisruptionTarget}. launch.sh, run here by real bash with stand-ins for
- * {@code getent}, {@code mpirun} and {@code timeout} (which runs the probe of each node pod's sshd
- * port: the stand-in says which answer), waits 45 s after a failed mpirun so the node's Job fails
- * first and JobSet restarts the run, and 600 s when a node pod's sshd does not answer (a node lost
- * without an eviction: PodGC fails its pods only 40 to 80 s after its Node is deleted, NodeLossIT);
- * the exit status stays mpirun's, and a SIGTERM (the pod deleted by that restart) ends the wait.
+ * The MPI race (issue #10) and a user's failure (issue #19): an evicted node pod makes mpirun fail
+ * at once, before the node's Job is Failed with its {@code DisruptionTarget}, while a user's error
+ * must end the run in seconds. launch.sh, run here by real bash with stand-ins for {@code getent},
+ * {@code mpirun} and {@code timeout} (which runs the probe of each node pod's sshd port: the
+ * stand-in answers, refuses like a closed port, or times out like a lost node), exits at once when
+ * every node pod's sshd answers (the failure is the run's own), waits 45 s when one refuses (an
+ * evicted pod, whose Job fails first so that JobSet restarts the run) and 600 s when one does not
+ * answer (a node lost without an eviction: PodGC fails its pods only 40 to 80 s after its Node is
+ * deleted, NodeLossIT); the exit status stays mpirun's, and a SIGTERM (the pod deleted by that
+ * restart) ends the wait.
  */
 class LauncherGraceTest {
   @TempDir Path dir;
@@ -51,30 +54,20 @@ class LauncherGraceTest {
     host1 = hosts.get(1);
     bin = Files.createDirectories(dir.resolve("bin"));
     executable("getent", "#!/bin/bash\nexit 0\n");
-    answering("node-0-0", "node-0-1");
+    probes(List.of("node-0-0", "node-0-1"), List.of());
   }
 
   /**
-   * The {@code timeout} stand-in: records its arguments; the probe succeeds for hosts containing
-   * one of {@code hosts}.
+   * The {@code timeout} stand-in: records its arguments; the probe of a host containing one of
+   * {@code answering} succeeds, of one in {@code refusing} fails as bash does on a closed port, and
+   * of any other host times out (124).
    */
-  private void answering(String... hosts) {
-    StringBuilder cases = new StringBuilder();
-    for (String host : hosts) {
-      cases.append("  *").append(host).append("*) exit 0 ;;\n");
-    }
-    executable(
-        "timeout",
-        "#!/bin/bash\necho \"$*\" >> "
-            + dir.resolve("probed")
-            + "\ncase \"$*\" in\n"
-            + cases
-            + "esac\nexit 1\n");
+  private void probes(List<String> answering, List<String> refusing) {
+    executable("timeout", PeerProbeStandIn.timeout(dir.resolve("probed"), answering, refusing));
   }
 
   private List<String> probed() throws IOException {
-    Path probed = dir.resolve("probed");
-    return Files.exists(probed) ? Files.readAllLines(probed) : List.of();
+    return PeerProbeStandIn.probed(dir.resolve("probed"));
   }
 
   private void executable(String name, String text) {
@@ -102,17 +95,17 @@ class LauncherGraceTest {
 
   @Test
   @DisplayName(
-      "a failed mpirun waits 45 s before the launcher exits, with mpirun's exit status and a line saying why")
-  void failedMpirunWaitsThenExitsWithItsStatus() throws IOException {
+      "a failed mpirun whose node pods' sshd all answer ends the launcher at once with mpirun's status: the user's failure ends the run")
+  void failedMpirunWithEveryNodeAnsweringExitsAtOnce() throws IOException {
     executable("mpirun", "#!/bin/bash\nexit 3\n");
     ToolRun run = launchRecordingSleeps();
     assertEquals(3, run.exitCode(), run.output());
-    assertEquals(List.of("45"), sleeps());
+    assertEquals(List.of(), sleeps(), "no wait");
     assertTrue(
         run.output()
             .contains(
-                "trainyard: mpirun exited with status 3; every node pod's sshd answers; waiting 45s"
-                    + " so that a disrupted node restarts the run before this exit fails it"),
+                "trainyard: mpirun exited with status 3; every peer pod answers on port 2222, so the failure is"
+                    + " this pod's own: the run fails now"),
         run.output());
     String probe = "5 bash -c exec 3<>\"/dev/tcp/$0/2222\" ";
     assertEquals(
@@ -121,9 +114,29 @@ class LauncherGraceTest {
 
   @Test
   @DisplayName(
+      "a failed mpirun with a node pod whose sshd refuses (an evicted pod) waits 45 s, naming it, and still probes the others for a lost node")
+  void refusingNodeWaitsTheShortGrace() throws IOException {
+    probes(List.of("node-0-1"), List.of("node-0-0"));
+    executable("mpirun", "#!/bin/bash\nexit 3\n");
+    ToolRun run = launchRecordingSleeps();
+    assertEquals(3, run.exitCode(), run.output());
+    assertEquals(List.of("45"), sleeps());
+    assertEquals(2, probed().size(), probed().toString());
+    assertTrue(
+        run.output()
+            .contains(
+                "trainyard: mpirun exited with status 3; "
+                    + host0
+                    + ":2222 refuses or has no address (its pod is"
+                    + " gone or ending); waiting 45s so that a disrupted pod restarts the run before this exit fails it"),
+        run.output());
+  }
+
+  @Test
+  @DisplayName(
       "a failed mpirun with a node pod whose sshd does not answer (its node lost) waits 600 s, naming that node, probing no further")
   void unansweringNodeWaitsLonger() throws IOException {
-    answering("no-such-host");
+    probes(List.of(), List.of());
     executable("mpirun", "#!/bin/bash\nexit 5\n");
     ToolRun run = launchRecordingSleeps();
     assertEquals(5, run.exitCode(), run.output());
@@ -134,15 +147,15 @@ class LauncherGraceTest {
             .contains(
                 "trainyard: mpirun exited with status 5; "
                     + host0
-                    + ":2222 does not answer; waiting 600s"),
+                    + ":2222 does not answer (its node may be lost);"
+                    + " waiting 600s"),
         run.output());
   }
 
   @Test
-  @DisplayName(
-      "when only a later node pod does not answer, the earlier ones are probed first and the wait is 600 s")
+  @DisplayName("a refusing node pod then one that does not answer: the lost node wins, 600 s")
   void laterUnansweringNodeWaitsLonger() throws IOException {
-    answering("node-0-0");
+    probes(List.of(), List.of("node-0-0"));
     executable("mpirun", "#!/bin/bash\nexit 1\n");
     ToolRun run = launchRecordingSleeps();
     assertEquals(List.of("600"), sleeps(), run.output());
@@ -174,7 +187,7 @@ class LauncherGraceTest {
 
   @Test
   @DisplayName(
-      "a one-node deepspeed run (the launcher is the only rank host) probes nothing and waits the short grace")
+      "a one-node deepspeed run (the launcher is the only rank host) probes nothing and exits at once")
   void launcherAloneProbesNothing() throws IOException {
     CompileResult r =
         TrainProject.create(
@@ -182,41 +195,18 @@ class LauncherGraceTest {
                 "runtime: deepspeed\nnodes: 1\nresources: {gpus: 1}\nrun: python train.py\n")
             .compile();
     String launch = CaseCompile.mpiFile(r, "launch.sh");
-    assertFalse(launch.contains("/dev/tcp/"), launch);
+    assertFalse(launch.contains("/dev/tcp/"), "no host to probe: " + launch);
     assertTrue(
-        launch.contains("  grace=45\n  why=\"no node pods\"\n  sleep \"$grace\" &\n"), launch);
+        launch.contains(
+            "  grace=0\n  why=\"this pod has no peers, so the failure is this pod's own\"\n  if [ \"$grace\" -gt 0 ]"),
+        launch);
   }
 
   @Test
   @DisplayName(
-      "the compiled sshd probe, run by the real timeout and bash, passes for a listening port and fails for a closed one")
+      "the compiled sshd probe, run by the real timeout and bash, answers for a listening port and says `refused` for a closed one")
   void probeWithRealSockets() throws IOException {
-    ToolRun.require("timeout", "coreutils");
-    String line =
-        Files.readAllLines(script).stream()
-            .filter(l -> l.contains("/dev/tcp/"))
-            .findFirst()
-            .orElseThrow();
-    String probe = line.substring(line.indexOf("timeout "), line.indexOf(" 2>/dev/null"));
-    try (java.net.ServerSocket listening =
-            new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress());
-        java.net.ServerSocket closed =
-            new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      int closedPort = closed.getLocalPort();
-      closed.close();
-      assertEquals(
-          0, probe(probe, listening.getLocalPort()).exitCode(), "a listening sshd port answers");
-      assertTrue(probe(probe, closedPort).exitCode() != 0, "a closed port does not answer");
-    }
-  }
-
-  /**
-   * The probe with host 127.0.0.1 and {@code port} for the compiled ones, under bash and the real
-   * timeout.
-   */
-  private ToolRun probe(String probe, int port) {
-    String command = probe.replace("\"$host\"", "127.0.0.1").replace("/2222\"", "/" + port + "\"");
-    return ToolRun.run(List.of("bash", "-c", command), dir, Map.of("PATH", System.getenv("PATH")));
+    PeerProbeStandIn.assertProbeWithRealSockets(Files.readString(script), 2222, dir);
   }
 
   @Test
@@ -227,7 +217,7 @@ class LauncherGraceTest {
     assertEquals(0, run.exitCode(), run.output());
     assertEquals(List.of(), sleeps());
     assertEquals(List.of(), probed(), "a successful run probes nothing");
-    assertFalse(run.output().contains("waiting 45s"), run.output());
+    assertFalse(run.output().contains("waiting"), run.output());
     assertTrue(
         Files.readString(dir.resolve("mpirun-args")).endsWith("/bin/bash -eo pipefail -c true\n"));
   }
@@ -236,13 +226,14 @@ class LauncherGraceTest {
   @DisplayName(
       "SIGTERM during the wait (the pod deleted by the restart) ends the launcher within seconds, not 45")
   void sigtermEndsTheWait() throws Exception {
+    probes(List.of("node-0-1"), List.of("node-0-0"));
     assertSigtermEndsWait("waiting 45s");
   }
 
   @Test
   @DisplayName("SIGTERM during the 600 s wait for a lost node ends the launcher within seconds")
   void sigtermEndsTheLongWait() throws Exception {
-    answering("no-such-host");
+    probes(List.of(), List.of());
     assertSigtermEndsWait("waiting 600s");
   }
 

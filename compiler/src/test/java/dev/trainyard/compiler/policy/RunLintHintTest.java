@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The exact command each {@code run} lint hint suggests: what it keeps (the script's arguments, the
@@ -151,12 +152,12 @@ class RunLintHintTest {
   @CsvSource(
       delimiter = '|',
       value = {
-        "accelerate launch train.py --lr 1 | accelerate launch --num_machines $NNODES --num_processes $((NNODES * PET_NPROC_PER_NODE)) --machine_rank $NODE_RANK --main_process_ip $MASTER_ADDR --main_process_port $MASTER_PORT train.py --lr 1",
-        "python -m accelerate.commands.launch train.py | python -m accelerate.commands.launch --num_machines $NNODES --num_processes $((NNODES * PET_NPROC_PER_NODE)) --machine_rank $NODE_RANK --main_process_ip $MASTER_ADDR --main_process_port $MASTER_PORT train.py",
-        "python3 -m accelerate.commands.launch --num_processes 8 --machine_rank 0 train.py | python3 -m accelerate.commands.launch --num_machines $NNODES --num_processes $((NNODES * PET_NPROC_PER_NODE)) --machine_rank $NODE_RANK --main_process_ip $MASTER_ADDR --main_process_port $MASTER_PORT train.py",
+        "accelerate launch train.py --lr 1 | ACCELERATE_USE_CPU=true accelerate launch --multi_gpu --num_machines $NNODES --num_processes $((NNODES * PET_NPROC_PER_NODE)) --machine_rank $NODE_RANK --main_process_ip $MASTER_ADDR --main_process_port $MASTER_PORT train.py --lr 1",
+        "python -m accelerate.commands.launch train.py | ACCELERATE_USE_CPU=true python -m accelerate.commands.launch --multi_gpu --num_machines $NNODES --num_processes $((NNODES * PET_NPROC_PER_NODE)) --machine_rank $NODE_RANK --main_process_ip $MASTER_ADDR --main_process_port $MASTER_PORT train.py",
+        "python3 -m accelerate.commands.launch --num_processes 8 --machine_rank 0 train.py | ACCELERATE_USE_CPU=true python3 -m accelerate.commands.launch --multi_gpu --num_machines $NNODES --num_processes $((NNODES * PET_NPROC_PER_NODE)) --machine_rank $NODE_RANK --main_process_ip $MASTER_ADDR --main_process_port $MASTER_PORT train.py",
       })
   @DisplayName(
-      "accelerate's hint keeps the launcher's spelling (never nests torchrun) and takes every machine flag from the pod's env")
+      "accelerate's hint keeps the launcher's spelling (never nests torchrun), takes every machine flag from the pod's env, adds --multi_gpu and, on CPU nodes, ACCELERATE_USE_CPU")
   void accelerateHint(String run, String hinted) {
     List<Diagnostic> found = RunLintCases.lint(dir, RunLintCases.yaml("torch", 2, run));
     assertTrue(
@@ -171,7 +172,7 @@ class RunLintHintTest {
       delimiter = '|',
       value = {
         "torchrun --nnodes $X train.py | use the value every pod has, e.g. `run: torchrun --nnodes $NNODES train.py` | count the group",
-        "accelerate launch --num_machines $NNODES --num_processes $NPROC --machine_rank $NODE_RANK --main_process_ip $MASTER_ADDR train.py | use the value every pod has, e.g. `run: accelerate launch --num_machines $NNODES --num_processes $((NNODES * PET_NPROC_PER_NODE)) --machine_rank $NODE_RANK --main_process_ip $MASTER_ADDR train.py` | count the group",
+        "ACCELERATE_USE_CPU=1 accelerate launch --multi_gpu --num_machines $NNODES --num_processes $NPROC --machine_rank $NODE_RANK --main_process_ip $MASTER_ADDR train.py | use the value every pod has, e.g. `run: ACCELERATE_USE_CPU=1 accelerate launch --multi_gpu --num_machines $NNODES --num_processes $((NNODES * PET_NPROC_PER_NODE)) --machine_rank $NODE_RANK --main_process_ip $MASTER_ADDR train.py` | count the group",
         "torchrun --node_rank ${R} train.py | use the value every pod has, e.g. `run: torchrun --node_rank $NODE_RANK train.py` | place this node in the group",
       })
   @DisplayName(
@@ -341,9 +342,8 @@ class RunLintHintTest {
         "torch | torchrun --master_port $PORT train.py | W425 | torchrun --master_port $MASTER_PORT train.py",
         "torch | torchrun --rdzv_backend c10d --rdzv_endpoint $HEAD:29500 train.py | W425 | torchrun --rdzv_backend c10d --rdzv_endpoint $MASTER_ADDR:$MASTER_PORT train.py",
         "torch | torchrun --nproc_per_node $GPUS train.py | E430 | torchrun --nproc_per_node $PET_NPROC_PER_NODE train.py",
-        "plain | torchrun --nproc_per_node $GPUS train.py | E430 | torchrun --nproc_per_node 1 train.py",
-        "plain | accelerate launch --num_machines $NNODES --num_processes $NPROC --machine_rank $NODE_RANK --main_process_ip $MASTER_ADDR train.py | E430 | accelerate launch --num_machines $NNODES --num_processes 2 --machine_rank $NODE_RANK --main_process_ip $MASTER_ADDR train.py",
-        "torch | accelerate launch --num_machines $NNODES --num_processes $((NNODES * PET_NPROC_PER_NODE)) --machine_rank $NODE_RANK --main_process_ip $HEAD_IP --main_process_port $HEAD_PORT train.py | W425 | accelerate launch --num_machines $NNODES --num_processes $((NNODES * PET_NPROC_PER_NODE)) --machine_rank $NODE_RANK --main_process_ip $MASTER_ADDR --main_process_port $MASTER_PORT train.py",
+        "plain | ACCELERATE_USE_CPU=true accelerate launch --multi_gpu --num_machines $NNODES --num_processes $NPROC --machine_rank $NODE_RANK --main_process_ip $MASTER_ADDR train.py | E430 | ACCELERATE_USE_CPU=true accelerate launch --multi_gpu --num_machines $NNODES --num_processes 2 --machine_rank $NODE_RANK --main_process_ip $MASTER_ADDR train.py",
+        "torch | ACCELERATE_USE_CPU=true accelerate launch --multi_gpu --num_machines $NNODES --num_processes $((NNODES * PET_NPROC_PER_NODE)) --machine_rank $NODE_RANK --main_process_ip $HEAD_IP --main_process_port $HEAD_PORT train.py | W425 | ACCELERATE_USE_CPU=true accelerate launch --multi_gpu --num_machines $NNODES --num_processes $((NNODES * PET_NPROC_PER_NODE)) --machine_rank $NODE_RANK --main_process_ip $MASTER_ADDR --main_process_port $MASTER_PORT train.py",
       })
   @DisplayName(
       "an undefined variable in a launcher flag: the hint puts in the value each flag has in every pod (per node: $PET_NPROC_PER_NODE on torch, the number elsewhere), one command for all findings")
@@ -365,8 +365,8 @@ class RunLintHintTest {
     Diagnostic d =
         only("plain", 2, "accelerate launch train.py", DiagnosticCode.RUN_CONTRADICTS_TOPOLOGY);
     assertEquals(
-        "accelerate launch --num_machines $NNODES --num_processes 2 --machine_rank $NODE_RANK --main_process_ip $MASTER_ADDR"
-            + " --main_process_port $MASTER_PORT train.py",
+        "ACCELERATE_USE_CPU=true accelerate launch --multi_gpu --num_machines $NNODES --num_processes 2 --machine_rank $NODE_RANK"
+            + " --main_process_ip $MASTER_ADDR --main_process_port $MASTER_PORT train.py",
         RunLintCases.requireHintedRun(d));
   }
 
@@ -400,5 +400,244 @@ class RunLintHintTest {
     assertEquals(
         "run the program directly; read the ranks from mpirun's PMI_RANK and PMI_SIZE, e.g. `run: python train.py`",
         nested.get(0).hint());
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "torchrun --rdzv_backend=c10d train.py",
+        "torchrun --rdzv-backend c10d --nnodes 2 train.py --lr 1",
+        "python -m torch.distributed.run --rdzv_backend c10d train.py",
+        "torchrun --nnodes $NNODES --rdzv_backend c10d --rdzv_id job train.py",
+      })
+  @DisplayName(
+      "issue #19: a c10d line without --rdzv_endpoint compiles clean on torch and meets at node 0: the pods set PET_RDZV_ENDPOINT to $MASTER_ADDR:$MASTER_PORT")
+  void c10dWithoutEndpointMeetsAtNodeZero(String run) {
+    CompileResult r = TrainProject.create(dir, RunLintCases.yaml("torch", 2, run)).compile();
+    assertEquals(List.of(), r.diagnostics(), run);
+    assertRendezvousAtNodeZero(r);
+  }
+
+  @Test
+  @DisplayName(
+      "issue #19: the hint that drops a literal --rdzv_endpoint keeps --rdzv_backend c10d, and the compiled pods then meet at node 0")
+  void droppedEndpointKeepsC10dAndMeets() {
+    Diagnostic d =
+        only(
+            "torch",
+            2,
+            "torchrun --rdzv_backend c10d --rdzv_endpoint localhost:29400 train.py",
+            DiagnosticCode.RUN_CONTRADICTS_TOPOLOGY);
+    assertEquals(
+        "drop --rdzv_endpoint; torchrun reads PET_RDZV_ENDPOINT (node 0's address, for c10d and static alike), e.g."
+            + " `run: torchrun --rdzv_backend c10d train.py`",
+        d.hint());
+    assertRendezvousAtNodeZero(
+        TrainProject.create(
+                dir.resolve("hinted"),
+                RunLintCases.yaml("torch", 2, RunLintCases.requireHintedRun(d)))
+            .compile());
+  }
+
+  private static void assertRendezvousAtNodeZero(CompileResult r) {
+    com.fasterxml.jackson.databind.JsonNode js = TrainProject.object(r, "JobSet");
+    String master = TrainProject.env(js, "node", "MASTER_ADDR").path("value").asText();
+    assertTrue(master.contains("-node-0-0."), master);
+    assertEquals(
+        master + ":" + TrainProject.env(js, "node", "MASTER_PORT").path("value").asText(),
+        TrainProject.env(js, "node", "PET_RDZV_ENDPOINT").path("value").asText());
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "torchrun train.py | torchrun --nnodes $NNODES --nproc_per_node 1 --rdzv_backend c10d --rdzv_endpoint $MASTER_ADDR:$MASTER_PORT train.py",
+        "torchrun --rdzv_backend=c10d train.py | torchrun --nnodes $NNODES --nproc_per_node 1 --rdzv_backend c10d --rdzv_endpoint $MASTER_ADDR:$MASTER_PORT train.py",
+        "python -m torch.distributed.run --nnodes 2 --nproc_per_node 1 a.py | python -m torch.distributed.run --nnodes $NNODES --nproc_per_node 1 --rdzv_backend c10d --rdzv_endpoint $MASTER_ADDR:$MASTER_PORT a.py",
+        "torchrun --nnodes 3 --rdzv_backend c10d --rdzv_endpoint localhost:29400 train.py | torchrun --nnodes $NNODES --nproc_per_node 1 --rdzv_backend c10d --rdzv_endpoint $MASTER_ADDR:$MASTER_PORT train.py",
+        "torchrun --nproc_per_node $GPUS train.py | torchrun --nnodes $NNODES --nproc_per_node 1 --rdzv_backend c10d --rdzv_endpoint $MASTER_ADDR:$MASTER_PORT train.py",
+      })
+  @DisplayName(
+      "issue #19: on a runtime without PET_* (plain) every torchrun hint carries the whole group from the neutral env, never a flag dropped for PET_* to fill")
+  void torchrunOffTheTorchRuntime(String run, String hinted) {
+    List<Diagnostic> found = RunLintCases.lint(dir, RunLintCases.yaml("plain", 2, run));
+    assertTrue(!found.isEmpty(), run + " compiled clean on plain with 2 nodes");
+    for (Diagnostic d : found) {
+      assertEquals(hinted, RunLintCases.requireHintedRun(d), d.toString());
+      RunLintCases.assertHintAccepted(dir, "plain", 2, "", d);
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "a plain-runtime torchrun that carries the group itself (--nnodes and a rendezvous, or master and rank) compiles clean")
+  void torchrunWithItsGroupOnPlain() {
+    for (String run :
+        List.of(
+            "torchrun --nnodes $NNODES --rdzv_backend c10d --rdzv_endpoint $MASTER_ADDR:$MASTER_PORT train.py",
+            "torchrun --nnodes $NNODES --node_rank $NODE_RANK --master_addr $MASTER_ADDR --master_port $MASTER_PORT train.py")) {
+      assertEquals(
+          List.of(),
+          RunLintCases.lint(
+              dir.resolve(Integer.toHexString(run.hashCode())), RunLintCases.yaml("plain", 2, run)),
+          run);
+    }
+  }
+
+  /**
+   * Lines of the torch family as READMEs write them, wrong for a 2-node run in every way the lint
+   * knows; each hint they get must compile clean (pasted back) and, read as the launcher reads it,
+   * form one group of 2 nodes.
+   */
+  static final List<String> TORCH_FAMILY =
+      List.of(
+          "torchrun --standalone --nproc_per_node 4 train.py",
+          "torchrun --nnodes 1 --nproc_per_node 4 train.py",
+          "torchrun --nnodes 2 --node_rank 0 --master_addr 10.0.0.1 --master_port 29500 train.py",
+          "torchrun --rdzv_backend c10d --rdzv_endpoint localhost:29400 train.py",
+          "torchrun --rdzv-backend=c10d --rdzv-endpoint=head:29400 --nnodes=2 train.py",
+          "python -m torch.distributed.launch --nproc_per_node 8 --node_rank 1 train.py",
+          "python3 -m torch.distributed.run --master_addr $HEAD train.py",
+          "torchrun --nnodes $N train.py",
+          "tune run full_finetune_distributed --config c.yaml",
+          "tune run --nnodes 2 --nproc_per_node 4 lora_finetune_distributed --config c.yaml",
+          "tune run --standalone --rdzv_endpoint localhost:29500 recipe",
+          "accelerate launch train.py",
+          "accelerate launch --num_processes 8 --machine_rank 0 --main_process_ip 10.0.0.1 train.py",
+          "python -m accelerate.commands.launch --num_machines 2 train.py",
+          "python train.py");
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"torch", "plain"})
+  @DisplayName(
+      "issue #19: every hint of the torch family compiles clean when pasted back and gives the launcher a group of every node")
+  void everyTorchFamilyHintFormsTheGroup(String runtime) {
+    int hints = 0;
+    for (String run : TORCH_FAMILY) {
+      Path where = dir.resolve(runtime + "-" + Integer.toHexString(run.hashCode()));
+      for (Diagnostic d : RunLintCases.lint(where, RunLintCases.yaml(runtime, 2, run))) {
+        if (RunLintCases.hintedRun(d).isEmpty()) {
+          continue;
+        }
+        String hinted = RunLintCases.requireHintedRun(d);
+        RunLintCases.assertHintAccepted(where, runtime, 2, "", d);
+        assertTrue(
+            GroupForming.formsGroup(runtime, 0, hinted),
+            runtime + ": `" + run + "` hints `" + hinted + "`, which forms no group of 2: " + d);
+        hints++;
+      }
+    }
+    assertTrue(hints >= TORCH_FAMILY.size() - 2, "hints checked: " + hints);
+  }
+
+  @Test
+  @DisplayName(
+      "issue #19: on GPU nodes the accelerate hint adds --multi_gpu and no CPU switch; with 2+ GPUs accelerate turns --multi_gpu on itself, so the machine flags alone are quiet")
+  void accelerateOnGpuNodes() {
+    String flags =
+        " --num_machines $NNODES --num_processes $((NNODES * PET_NPROC_PER_NODE)) --machine_rank $NODE_RANK --main_process_ip $MASTER_ADDR"
+            + " --main_process_port $MASTER_PORT train.py";
+    List<Diagnostic> one =
+        RunLintCases.lint(
+            dir.resolve("one"),
+            RunLintCases.yaml("torch", 2, "resources: {gpus: 1}\n", "accelerate launch" + flags));
+    assertEquals(1, one.size(), one.toString());
+    assertEquals(
+        "accelerate launch --multi_gpu" + flags, RunLintCases.requireHintedRun(one.get(0)));
+    RunLintCases.assertHintAccepted(dir, "torch", 2, "resources: {gpus: 1}\n", one.get(0));
+    assertEquals(
+        List.of(),
+        RunLintCases.lint(
+            dir.resolve("four"),
+            RunLintCases.yaml("torch", 2, "resources: {gpus: 4}\n", "accelerate launch" + flags)));
+  }
+
+  /**
+   * An `accelerate config` file as committed next to train.yaml, and the run-lint diagnostics of a
+   * 2-node, 1-GPU job using it.
+   */
+  private List<Diagnostic> withConfig(String name, String config, String run) {
+    TrainProject p =
+        TrainProject.create(
+            dir.resolve(name),
+            "jobs/demo",
+            RunLintCases.yaml("torch", 2, "resources: {gpus: 1}\n", run),
+            java.util.Map.of("accel.yaml", config));
+    return p.compile().diagnostics().stream()
+        .filter(d -> RunLintCases.RUN_CODES.contains(d.code()))
+        .toList();
+  }
+
+  static final String WRITTEN_BY_ACCELERATE_CONFIG =
+      "compute_environment: LOCAL_MACHINE\ndistributed_type: MULTI_GPU\nmachine_rank: 0\n"
+          + "main_process_ip: 10.0.0.1\nmain_process_port: 29500\nmixed_precision: bf16\nnum_machines: 2\nnum_processes: 2\n"
+          + "rdzv_backend: static\nsame_network: true\nuse_cpu: false\n";
+
+  @Test
+  @DisplayName(
+      "issue #19: --config_file no longer switches the accelerate check off: the committed config's machine_rank and main_process_ip are checked like flags, and the hint's flags override them")
+  void configFileIsChecked() {
+    List<Diagnostic> found =
+        withConfig(
+            "cfg",
+            WRITTEN_BY_ACCELERATE_CONFIG,
+            "accelerate launch --config_file accel.yaml train.py");
+    assertEquals(
+        List.of(
+            "`run` passes --config_file accel.yaml, which sets machine_rank: 0: every node would claim that rank",
+            "`run` passes --config_file accel.yaml, which sets main_process_ip: 10.0.0.1, which is not node 0 of this run"),
+        found.stream().map(Diagnostic::message).toList());
+    String hinted = RunLintCases.requireHintedRun(found.get(0));
+    assertEquals(
+        "accelerate launch --num_machines $NNODES --num_processes $((NNODES * PET_NPROC_PER_NODE)) --machine_rank $NODE_RANK"
+            + " --main_process_ip $MASTER_ADDR --main_process_port $MASTER_PORT --config_file accel.yaml train.py",
+        hinted,
+        "MULTI_GPU comes from the file");
+    assertEquals(List.of(), withConfig("cfg-fixed", WRITTEN_BY_ACCELERATE_CONFIG, hinted), hinted);
+  }
+
+  @Test
+  @DisplayName(
+      "a config file with num_machines 1 or distributed_type NO on 2 nodes is the same error as the flags; the hint adds --multi_gpu only when the file names no multi-machine mode")
+  void configFileTopologyAndMode() {
+    List<Diagnostic> machines =
+        withConfig(
+            "one",
+            "distributed_type: MULTI_GPU\nnum_machines: 1\n",
+            "accelerate launch --config_file accel.yaml train.py");
+    assertEquals(
+        "`run` passes --config_file accel.yaml, which sets num_machines: 1, but `nodes` is 2",
+        machines.get(0).message());
+    String flags =
+        " --machine_rank $NODE_RANK --main_process_ip $MASTER_ADDR --num_machines $NNODES --num_processes 2 --config_file accel.yaml train.py";
+    List<Diagnostic> no =
+        withConfig("no", "distributed_type: 'NO'\nnum_machines: 2\n", "accelerate launch" + flags);
+    assertEquals(1, no.size(), no.toString());
+    assertEquals(
+        "`run` uses `accelerate launch` without --multi_gpu (nor does --config_file accel.yaml) on nodes with 1 GPU(s): accelerate then starts"
+            + " one plain process per node (simple_launcher), which trains alone (DistributedType.NO)",
+        no.get(0).message());
+    assertTrue(
+        RunLintCases.requireHintedRun(no.get(0))
+            .startsWith("accelerate launch --multi_gpu --num_machines $NNODES"),
+        no.get(0).hint());
+    assertEquals(
+        List.of(),
+        withConfig(
+            "ds", "distributed_type: DEEPSPEED\nnum_machines: 2\n", "accelerate launch" + flags),
+        "DEEPSPEED spans machines");
+  }
+
+  @Test
+  @DisplayName(
+      "a config file that is not in the repository (written at run time, an absolute path) is trusted, as before")
+  void unreadableConfigIsTrusted() {
+    assertEquals(
+        List.of(),
+        withConfig("abs", "", "accelerate launch --config_file /etc/accel.yaml train.py"));
+    assertEquals(
+        List.of(), withConfig("gone", "", "accelerate launch --config_file other.yaml train.py"));
   }
 }

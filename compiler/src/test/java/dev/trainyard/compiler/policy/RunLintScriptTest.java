@@ -185,4 +185,57 @@ class RunLintScriptTest {
           found.get(0).hint());
     }
   }
+
+  @Test
+  @DisplayName(
+      "issue #19: an mp.spawn script that sets MASTER_ADDR=localhost itself (pytorch/examples style) is not taken for one that reads it: W426 naming mp.spawn")
+  void spawnScriptSettingMasterAddrTrainsAlone() {
+    String script =
+        "import os\nimport torch.multiprocessing as mp\n"
+            + "def ddp_setup(rank, world_size):\n    os.environ[\"MASTER_ADDR\"] = \"localhost\"\n    os.environ['MASTER_PORT'] = '12355'\n"
+            + "    os.putenv('NODE_RANK', '0')\n"
+            + "if __name__ == '__main__':\n    mp.spawn(main, args=(4,), nprocs=4)\n";
+    List<Diagnostic> found = alone("python multigpu.py", Map.of("multigpu.py", script));
+    assertEquals(1, found.size(), found.toString());
+    assertTrue(
+        found
+            .get(0)
+            .message()
+            .startsWith("multigpu.py starts its processes with mp.spawn, which stays on one node"),
+        found.get(0).message());
+    List<Diagnostic> reads =
+        alone(
+            "python reads.py",
+            Map.of(
+                "reads.py",
+                "import os\nos.environ.setdefault('MASTER_ADDR', 'localhost')\n"
+                    + "addr = os.environ['MASTER_ADDR']\n"));
+    assertEquals(List.of(), reads, "setdefault and a read keep the pod's value");
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "import horovod.torch as hvd | Horovod, whose hvd.init() | mpi",
+        "from horovod import torch as hvd | Horovod, whose hvd.init() | mpi",
+        "import mlx.core as mx | MLX, whose mx.distributed.init() | mlx",
+      })
+  @DisplayName(
+      "issue #19: W426 for a Horovod or MLX script suggests an MPI runtime, never torchrun (which would start more lone copies)")
+  void mpiFrameworkScriptGetsAnMpiHint(String imports, String what, String runtime) {
+    List<Diagnostic> found = alone("python train.py", Map.of("train.py", imports + "\nprint(1)\n"));
+    assertEquals(1, found.size(), found.toString());
+    assertTrue(
+        found.get(0).message().startsWith("train.py uses " + what + " takes its ranks from mpirun"),
+        found.get(0).message());
+    assertEquals(
+        "torchrun would only start more lone copies; use an MPI runtime, which starts `run` under mpirun across the nodes: `runtime: "
+            + runtime
+            + "` (an image with "
+            + (runtime.equals("mlx") ? "mlx" : "horovod")
+            + ") and `run: python train.py`",
+        found.get(0).hint());
+    assertTrue(!found.get(0).hint().contains("torchrun train.py"), found.get(0).hint());
+  }
 }

@@ -58,13 +58,14 @@ class JobSetBuilderTest {
             + "{\"action\":\"RestartJobSet\",\"name\":\"RestartOnDisruption\",\"onJobFailureMessagePatterns\":"
             + "[\"^Pod [^ ]+ has condition DisruptionTarget matching FailJob rule\"],\"onJobFailureReasons\":[\"PodFailurePolicy\"]},"
             + "{\"action\":\"FailJobSet\",\"name\":\"FailOnDeadline\",\"onJobFailureReasons\":[\"DeadlineExceeded\"]},"
-            + "{\"action\":\"FailJobSet\",\"name\":\"FailOnUserExitCode\",\"onJobFailureReasons\":[\"FailedIndexes\"]}]}",
+            + "{\"action\":\"FailJobSet\",\"name\":\"FailOnUserExitCode\",\"onJobFailureMessagePatterns\":"
+            + "[\"^Container node for pod [^ ]+ failed with exit code\"],\"onJobFailureReasons\":[\"PodFailurePolicy\"]}]}",
         torch().path("spec").path("failurePolicy").toString());
   }
 
   @Test
   @DisplayName(
-      "the node job: group default, 1 replica, Indexed with one pod per node, no Job-wide backoff, 0 per index, the timeout as deadline")
+      "the node job: group default, 1 replica, Indexed with one pod per node, backoffLimit 0 and no per-index limit, the timeout as deadline")
   void jobSpec() {
     JsonNode rj = torch().path("spec").path("replicatedJobs").path(0);
     assertEquals("node", rj.path("name").asText());
@@ -75,19 +76,19 @@ class JobSetBuilderTest {
     assertEquals(3, spec.path("parallelism").asInt());
     assertEquals(3, spec.path("completions").asInt());
     assertEquals("Indexed", spec.path("completionMode").asText());
-    assertEquals(Integer.MAX_VALUE, spec.path("backoffLimit").asInt());
-    assertEquals(0, spec.path("backoffLimitPerIndex").asInt());
-    assertTrue(spec.path("backoffLimitPerIndex").isInt());
+    assertEquals(0, spec.path("backoffLimit").asInt(-1));
+    assertTrue(spec.path("backoffLimit").isInt());
+    assertTrue(spec.path("backoffLimitPerIndex").isMissingNode(), spec.toString());
     assertEquals(7200, spec.path("activeDeadlineSeconds").asLong());
   }
 
   @Test
   @DisplayName(
-      "podFailurePolicy: DisruptionTarget fails the Job, a node exit fails its index, a code-sync exit fails the Job")
+      "podFailurePolicy: DisruptionTarget, a node exit and a code-sync exit each fail the Job at once")
   void podFailurePolicy() {
     assertEquals(
         "{\"rules\":[{\"action\":\"FailJob\",\"onPodConditions\":[{\"status\":\"True\",\"type\":\"DisruptionTarget\"}]},"
-            + "{\"action\":\"FailIndex\",\"onExitCodes\":{\"containerName\":\"node\",\"operator\":\"NotIn\",\"values\":[0]}},"
+            + "{\"action\":\"FailJob\",\"onExitCodes\":{\"containerName\":\"node\",\"operator\":\"NotIn\",\"values\":[0]}},"
             + "{\"action\":\"FailJob\",\"onExitCodes\":{\"containerName\":\"code-sync\",\"operator\":\"NotIn\",\"values\":[0]}}]}",
         torch()
             .path("spec")

@@ -44,11 +44,22 @@ final class FailureClassifier {
    * evidence.
    */
   static Optional<Failure> classify(List<PodSnapshot> pods, Optional<WorkloadSnapshot> workload) {
+    return classify(pods, workload, Optional.empty());
+  }
+
+  /**
+   * As {@link #classify(List, Optional)}, with {@code first} (a pod name) looked at before the
+   * other pods of its attempt: the pod whose own exit failed the Job, whose peers then ended
+   * non-zero because they were stopped.
+   */
+  static Optional<Failure> classify(
+      List<PodSnapshot> pods, Optional<WorkloadSnapshot> workload, Optional<String> first) {
     List<PodSnapshot> ordered =
         pods.stream()
             .sorted(
                 Comparator.comparingInt(PodSnapshot::attempt)
                     .reversed()
+                    .thenComparing(p -> !first.map(p.name()::equals).orElse(false))
                     .thenComparing(PodSnapshot::name))
             .toList();
     for (PodSnapshot pod : ordered) {

@@ -51,6 +51,29 @@ final class JobFailure {
   }
 
   /**
+   * The pod whose exit code failed a Job of the latest attempt ("Container C for pod NS/P failed
+   * with exit code N matching FailJob rule"), by name: the rank whose own failure ended the run,
+   * before its peers were stopped.
+   */
+  static Optional<String> failedPod(List<JobSnapshot> jobs) {
+    return jobs.stream()
+        .sorted(
+            Comparator.comparingInt(JobSnapshot::attempt)
+                .reversed()
+                .thenComparing(JobSnapshot::name))
+        .flatMap(
+            j ->
+                ConditionSnapshot.find(j.conditions(), "Failed")
+                    .filter(ConditionSnapshot::isTrue)
+                    .stream())
+        .filter(c -> "PodFailurePolicy".equals(c.reason()))
+        .map(c -> EXIT.matcher(c.message()))
+        .filter(Matcher::find)
+        .map(m -> m.group(2))
+        .findFirst();
+  }
+
+  /**
    * The failure one Job's Failed condition {@code c} states; empty when its reason does not say
    * why.
    */

@@ -113,9 +113,13 @@ public final class RunStateMapper {
     return cause(o).isPresent();
   }
 
-  /** Pod evidence first (it names the node), else the child Jobs' durable Failed conditions. */
+  /**
+   * Pod evidence first (it names the node), the pod a failed Job names before its peers (which the
+   * Job's failure stopped, often with a non-zero exit of their own), else the child Jobs' durable
+   * Failed conditions.
+   */
   private static Optional<Failure> cause(RunObservation o) {
-    return FailureClassifier.classify(o.pods(), o.workload())
+    return FailureClassifier.classify(o.pods(), o.workload(), JobFailure.failedPod(o.jobs()))
         .or(() -> JobFailure.classify(o.jobs()));
   }
 

@@ -972,6 +972,43 @@ class RunStateMapperTest {
 
     @Test
     @DisplayName(
+        "one rank's exit fails the Job and stops its peers (non-zero too): the status names the rank the Job names, not the first pod by name")
+    void rankNamedByTheJobWins() {
+      String rank2 =
+          "Container node for pod team-a/llama-ft-7f3a9c-node-0-2-k8s9q failed with exit code 3 matching FailJob rule at index 1";
+      RunState s =
+          run()
+              .condition(yes("Failed", "FailJobSetFailurePolicyAction", NOW))
+              .failedJob("llama-ft-7f3a9c-node-0", "PodFailurePolicy", rank2)
+              .pods(
+                  pod(
+                      "llama-ft-7f3a9c-node-0-0-a1b2c",
+                      "n0",
+                      "Failed",
+                      false,
+                      ContainerSnapshot.terminated("node", 143, "Error")),
+                  pod(
+                      "llama-ft-7f3a9c-node-0-1-d3e4f",
+                      "n1",
+                      "Failed",
+                      false,
+                      ContainerSnapshot.terminated("node", 1, "Error")),
+                  pod(
+                      "llama-ft-7f3a9c-node-0-2-k8s9q",
+                      "n2",
+                      "Failed",
+                      false,
+                      ContainerSnapshot.terminated("node", 3, "Error")))
+              .map();
+      assertEquals(Cause.USER, s.cause());
+      assertEquals(3, s.exitCode());
+      assertEquals(
+          "failed (user error): command exited with code 3 in container node on node n2, attempt 1 of 4",
+          s.description());
+    }
+
+    @Test
+    @DisplayName(
         "Job messages: DisruptionTarget and DeadlineExceeded are platform errors, the GPU check's and 137's exit codes too; other exit codes are user errors")
     void jobReasons() {
       assertEquals(
