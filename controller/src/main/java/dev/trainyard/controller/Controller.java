@@ -61,7 +61,7 @@ public final class Controller implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        this.reconciler = new Reconciler(new FailedJobs(watch, FailedJobs.reader(client)), mapper,
+        this.reconciler = new Reconciler(new StartEvidence(new FailedJobs(watch, FailedJobs.reader(client))), mapper,
                 new ForgeDirectory(config.forges(), http), new StatusLedger(), config.targetUrl(), metrics, clock);
         metrics.queueDepth(queue::depth);
         metrics.cached(watch::cached);

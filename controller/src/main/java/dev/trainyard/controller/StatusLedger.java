@@ -30,6 +30,11 @@ public final class StatusLedger {
         known.put(key, status);
     }
 
+    /** Forgets {@code key} (its run is gone and its status settled). */
+    public synchronized void forget(StatusKey key) {
+        known.remove(key);
+    }
+
     /** Whether {@code status} is terminal on its forge. */
     static boolean terminal(PostedStatus status) {
         return TERMINAL.contains(status.state());

@@ -40,7 +40,7 @@ public final class CommitStatusApi implements Forge {
     /** The four words GitHub and Gitea both accept: RUNNING is pending there. */
     private static final Map<CommitState, String> STATES = new EnumMap<>(Map.of(CommitState.PENDING, "pending",
             CommitState.RUNNING, "pending", CommitState.SUCCESS, "success", CommitState.FAILURE, "failure",
-            CommitState.ERROR, "error"));
+            CommitState.ERROR, "error", CommitState.CANCELED, "error"));
 
     static final Dialect GITHUB = new Dialect("github", 140, STATES, List.of("state"), true, "Bearer",
             Map.of("Accept", "application/vnd.github+json", "X-GitHub-Api-Version", "2022-11-28"),

@@ -13,25 +13,33 @@ import java.util.Optional;
  *
  * <p>JobSet conditions alone mislead (a JobSet resumed by Kueue can still carry Suspended, and Kueue has
  * admitted workloads that stayed suspended, kueue#11931), so the state is derived from the JobSet's
- * terminal conditions and {@code spec.suspend}, its Workload's QuotaReserved/Admitted/Evicted conditions
- * and its pods (reference jobset-kueue.md §4):
+ * terminal conditions and {@code spec.suspend}, its Workload's QuotaReserved/Admitted/Evicted/Finished conditions
+ * and {@code spec.active}, and its pods (reference jobset-kueue.md §4):
  *
  * <pre>
  * JobSet Completed=True                      → SUCCEEDED "succeeded in 12m 5s, attempt 1 of 4"
  * JobSet Failed=True                         → FAILED, classified user/platform with node and exit code from
  *                                              the pods, else the child Jobs' Failed condition ({@link JobFailure});
  *                                              never a non-terminal state ({@link #provisional} for the controller)
- * Workload Evicted=True                      → QUEUED "requeued: preempted by Kueue"
+ * Workload deactivated (spec.active false,   → FAILED "deactivated by Kueue: …" (Kueue never requeues it; the
+ *   Evicted reason Deactivated…), or           user's when its pods showed the user's problem before), or
+ *   Finished=True while the JobSet is           "Kueue finished the Workload without running it"
+ *   suspended
+ * Workload Evicted=True, JobSet suspended    → QUEUED "requeued after eviction by Kueue (Preempted)"
  * not admitted (Workload or spec.suspend)    → QUEUED with Kueue's reason text
  * admitted, no pod of this attempt           → ADMITTED (RESTARTING after a failure)
- * pods, not all ready                        → STARTING "starting: pulling images, attempt 1 of 4" (no count)
- * all pods of the attempt ready or done,     → RUNNING "running: 2 of 2 nodes ready, attempt 1 of 4"
- *   or one of them ended
+ * pods, not all ready                        → STARTING "starting: pulling images, attempt 1 of 4" (no count), or
+ *                                              what blocks them ("cannot pull image …; check image in train.yaml")
+ * all pods of the attempt ready or done,     → RUNNING "running: 2 of 2 nodes ready, attempt 1 of 4"; after a rank
+ *   or one of them ended                       failed "running: rank on node n1 exited with code 137, waiting for
+ *                                              the others" (only ready and succeeded pods are counted)
  * </pre>
  *
  * A run admitted longer ago than {@code stallAfter} without every node ready is marked stalled and says so.
  * Nodes are the pods that run ranks: an MPI launcher ({@link PodSnapshot#runsRanks} false) must be up for
  * RUNNING and its failure is the run's, but it is not counted in "n of m nodes" nor in the NODES column.
+ * Where several pods could be named, the lowest index of the newest attempt is ({@link PodOrder}), so a
+ * description does not change with the order pods were listed in.
  */
 public final class RunStateMapper {
 
@@ -59,28 +67,45 @@ public final class RunStateMapper {
         if (ConditionSnapshot.holds(js.conditions(), "Failed")) {
             return failed(o);
         }
+        Optional<RunState> ended = KueueEnd.of(o).map(end -> ended(o, end));
+        if (ended.isPresent()) {
+            return ended.get();
+        }
         Optional<ConditionSnapshot> evicted = o.workload()
                 .flatMap(w -> ConditionSnapshot.find(w.conditions(), "Evicted")).filter(ConditionSnapshot::isTrue);
         if (evicted.isPresent() && js.suspended()) {
-            return queued(o, "requeued after eviction by Kueue (" + evicted.get().reason() + ")");
+            return requeued(o, evicted.get());
         }
         if (!admitted(o)) {
-            return queued(o, queueReason(o));
+            return queued(o, queueReason(o), Cause.NONE);
         }
         List<PodSnapshot> pods = currentPods(o);
-        // Every pod (an MPI launcher too) must be up for RUNNING; only the nodes are counted (NODES, "n of m").
-        int up = (int) pods.stream().filter(RunStateMapper::upOrDone).count();
-        int nodesUp = (int) pods.stream().filter(PodSnapshot::runsRanks).filter(RunStateMapper::upOrDone).count();
-        if (up >= js.expectedPods() && !pods.isEmpty() || ended(pods)) {
-            return state(o, Phase.RUNNING, Cause.NONE, "running: " + nodes(nodesUp, js), nodesUp, false);
+        // Every pod (an MPI launcher too) must be up for RUNNING; only the nodes are counted (NODES, "n of m"),
+        // and only while ready or done: a rank that failed is not up.
+        int nodesUp = (int) pods.stream().filter(PodSnapshot::runsRanks).filter(RunStateMapper::readyOrSucceeded).count();
+        if (started(o)) {
+            String text = DeadRank.of(pods, js.settings()).map(d -> "running: " + d + ", waiting for the others, "
+                    + attempt(js)).orElseGet(() -> "running: " + nodes(nodesUp, js));
+            return state(o, Phase.RUNNING, Cause.NONE, text, nodesUp, false);
         }
         return starting(o, pods, nodesUp);
+    }
+
+    /**
+     * The state of a run whose JobSet was deleted before it finished ({@code last}: its final object as the delete
+     * event carried it): DELETED "deleted before it finished (last: {@code lastShown})", the description the forge
+     * showed last ("" when none).
+     */
+    public static RunState deleted(JobSetSnapshot last, String lastShown) {
+        String text = "deleted before it finished" + (lastShown.isBlank() ? "" : " (last: " + lastShown.strip() + ")");
+        return new RunState(Phase.DELETED, Cause.NONE, text, "", null, 0, last.expectedNodes(), last.attempt(),
+                last.maxAttempts(), false, null);
     }
 
     private RunState succeeded(RunObservation o) {
         Instant end = ConditionSnapshot.find(o.jobSet().conditions(), "Completed")
                 .map(ConditionSnapshot::since).filter(Objects::nonNull).orElse(o.now());
-        Duration took = Duration.between(startedAt(o), end);
+        Duration took = took(o, end);
         String text = "succeeded in " + Description.duration(took) + ", " + attempt(o.jobSet());
         return new RunState(Phase.SUCCEEDED, Cause.NONE, text, "", null, ready(o), o.jobSet().expectedNodes(),
                 o.jobSet().attempt(), o.jobSet().maxAttempts(), false, took);
@@ -90,9 +115,53 @@ public final class RunStateMapper {
         return cause(o).isPresent();
     }
 
-    /** Pod evidence first (it names the node), else the child Jobs' durable Failed conditions. */
-    private static Optional<Failure> cause(RunObservation o) {
-        return FailureClassifier.classify(o.pods(), o.workload()).or(() -> JobFailure.classify(o.jobs()));
+    /**
+     * Why a failed run failed, strongest evidence first: a pod's platform evidence (it makes its siblings exit
+     * too), the run's timeout (the Job controller kills the pods at the deadline: their 143s are its doing), a Kueue
+     * eviction, what train.yaml controls on a pod (OOMKilled, its image, its Secrets), a pod's non-zero exit, the
+     * child Jobs' durable Failed conditions (their pods gone), and last what kept the pods from starting before.
+     * Pods of the newest attempt that has pods only: an older attempt's eviction explains its restart, not this.
+     */
+    static Optional<Failure> cause(RunObservation o) {
+        UserSettings s = o.jobSet().settings();
+        List<PodSnapshot> pods = newestAttempt(o.pods());
+        return FailureClassifier.first(pods, p -> FailureClassifier.platform(p, s))
+                .or(() -> JobFailure.deadline(o.jobs()) ? Optional.of(timedOut(o)) : Optional.empty())
+                .or(() -> o.workload().flatMap(FailureClassifier::workloadEviction))
+                .or(() -> FailureClassifier.first(pods, p -> FailureClassifier.userSetting(p, s)))
+                .or(() -> FailureClassifier.first(pods, FailureClassifier::userExit))
+                .or(() -> JobFailure.classify(o))
+                .or(o::earlier);
+    }
+
+    /**
+     * The run's timeout passed; when its pods never started, what kept them says more than the timeout ("timed out:
+     * cannot pull image …"; no node: the pods are gone, and the description keeps its room for the cause).
+     */
+    private static Failure timedOut(RunObservation o) {
+        return blocker(o).map(b -> new Failure(b.cause(), "timed out: " + b.what(), "", null, b.hint()))
+                .orElseGet(() -> FailureClassifier.timeout(o.jobSet().settings(), ""));
+    }
+
+    /**
+     * What keeps the current attempt's pods from starting (lowest index first): an image that cannot be pulled, a
+     * container the kubelet cannot create. The controller remembers it per JobSet ({@link RunObservation#earlier}),
+     * since Kueue's PodsReady timeout and the run's deadline delete the pods that show it.
+     */
+    public static Optional<Failure> startBlocker(RunObservation o) {
+        return FailureClassifier.first(currentPods(o), p -> FailureClassifier.startBlocker(p, o.jobSet().settings()));
+    }
+
+    /** Whether every pod of the current attempt got past starting (ready or ended); false without pods. */
+    public static boolean started(RunObservation o) {
+        List<PodSnapshot> pods = currentPods(o);
+        return !pods.isEmpty() && (pods.stream().filter(RunStateMapper::upOrDone).count() >= o.jobSet().expectedPods()
+                || ended(pods));
+    }
+
+    /** {@link #startBlocker}, else what an earlier observation remembered. */
+    private static Optional<Failure> blocker(RunObservation o) {
+        return startBlocker(o).or(o::earlier);
     }
 
     /**
@@ -114,31 +183,62 @@ public final class RunStateMapper {
     }
 
     private RunState failed(RunObservation o) {
-        JobSetSnapshot js = o.jobSet();
-        ConditionSnapshot condition = ConditionSnapshot.find(js.conditions(), "Failed").orElseThrow();
+        ConditionSnapshot condition = ConditionSnapshot.find(o.jobSet().conditions(), "Failed").orElseThrow();
         Failure f = cause(o).orElse(new Failure(Cause.PLATFORM,
                 "JobSet failed (" + condition.reason() + ")", "", null));
-        String who = f.cause() == Cause.USER ? "user error" : "platform error";
-        String where = f.node().isEmpty() ? "" : " on node " + f.node();
-        String text = "failed (" + who + "): " + f.what() + where + ", " + attempt(js);
-        Instant end = condition.since() == null ? o.now() : condition.since();
-        return new RunState(Phase.FAILED, f.cause(), text, f.node(), f.exitCode(), ready(o), js.expectedNodes(),
-                js.attempt(), js.maxAttempts(), false, Duration.between(startedAt(o), end));
+        return failure(o, f, condition.since());
     }
 
-    private RunState queued(RunObservation o, String reason) {
-        String queue = o.jobSet().localQueue().isEmpty() ? "" : " in " + o.jobSet().localQueue();
-        return state(o, Phase.QUEUED, Cause.NONE, "queued" + queue + ": " + reason, 0, false);
+    /** FAILED with {@code f}, ended at {@code end} (now when unknown). */
+    private static RunState failure(RunObservation o, Failure f, Instant end) {
+        JobSetSnapshot js = o.jobSet();
+        String who = f.cause() == Cause.USER ? "user error" : "platform error";
+        String text = Description.fit("failed (" + who + "): ", f.body(), f.tail() + ", " + attempt(js), Description.MAX);
+        return new RunState(Phase.FAILED, f.cause(), text, f.node(), f.exitCode(), ready(o), js.expectedNodes(),
+                js.attempt(), js.maxAttempts(), false, took(o, end == null ? o.now() : end));
+    }
+
+    /**
+     * Kueue ended the run without JobSet doing so: FAILED, with what the pods showed before when known ("deactivated
+     * by Kueue: cannot pull image …"; its cause is then theirs).
+     */
+    private static RunState ended(RunObservation o, KueueEnd end) {
+        Failure f = blocker(o).map(b -> new Failure(b.cause(), end.brief() + ": " + b.what(), "", null, b.hint()))
+                .orElseGet(() -> new Failure(Cause.PLATFORM, end.what(), "", null));
+        return failure(o, f, end.since());
+    }
+
+    /**
+     * Evicted by Kueue back to suspend: queued again; after a PodsReady timeout with what the pods showed (their node
+     * left out: the pods are gone, and the next admission may place them elsewhere).
+     */
+    private RunState requeued(RunObservation o, ConditionSnapshot evicted) {
+        Optional<Failure> blocker = "PodsReadyTimeout".equals(evicted.reason()) ? blocker(o) : Optional.empty();
+        if (blocker.isEmpty()) {
+            return queued(o, "requeued after eviction by Kueue (" + evicted.reason() + ")", Cause.NONE);
+        }
+        Failure b = blocker.get();
+        String text = Description.fit(queuedIn(o) + "requeued after PodsReady timeout: ", b.what(), b.tail(),
+                Description.MAX);
+        return state(o, Phase.QUEUED, b.cause(), text, 0, false);
+    }
+
+    private RunState queued(RunObservation o, String reason, Cause cause) {
+        return state(o, Phase.QUEUED, cause, queuedIn(o) + reason, 0, false);
+    }
+
+    private static String queuedIn(RunObservation o) {
+        return "queued" + (o.jobSet().localQueue().isEmpty() ? "" : " in " + o.jobSet().localQueue()) + ": ";
     }
 
     private RunState starting(RunObservation o, List<PodSnapshot> pods, int nodesUp) {
         JobSetSnapshot js = o.jobSet();
         boolean restarting = js.restarts() > 0 || ConditionSnapshot.holds(js.conditions(), "RestartingJobSet");
         Phase phase = restarting ? Phase.RESTARTING : pods.isEmpty() ? Phase.ADMITTED : Phase.STARTING;
-        Optional<Failure> pull = pods.stream().map(FailureClassifier::platform).flatMap(Optional::stream)
-                .findFirst();
-        String doing = pull.map(f -> f.what() + (f.node().isEmpty() ? "" : " on node " + f.node()))
-                .orElseGet(() -> StartProgress.describe(pods, js.expectedPods()));
+        Optional<Failure> blocked = FailureClassifier.first(pods, p -> FailureClassifier.platform(p, js.settings())
+                .or(() -> FailureClassifier.startBlocker(p, js.settings())));
+        String body = blocked.map(Failure::body).orElseGet(() -> StartProgress.describe(pods, js.expectedPods()));
+        String tail = blocked.map(Failure::tail).orElse("");
         Instant admittedAt = admittedAt(o);
         boolean stalled = Duration.between(admittedAt, o.now()).compareTo(stallAfter) > 0;
         String lead = restarting ? "restarting" : pods.isEmpty() ? "admitted" : "starting";
@@ -149,9 +249,9 @@ public final class RunStateMapper {
         }
         // No live node count here: a 12-node run would post every count on its way up (36 posts in 2 s were
         // seen); the step changes a few times at most. `trainyard status` shows the count in its NODES column.
-        String text = lead + ": " + doing + ", " + attempt(js);
-        Cause cause = pull.map(Failure::cause).orElse(Cause.NONE);
-        return new RunState(phase, cause, text, pull.map(Failure::node).orElse(""), null, nodesUp,
+        String text = Description.fit(lead + ": ", body, tail + ", " + attempt(js), Description.MAX);
+        Cause cause = blocked.map(Failure::cause).orElse(Cause.NONE);
+        return new RunState(phase, cause, text, blocked.map(Failure::node).orElse(""), null, nodesUp,
                 js.expectedNodes(), js.attempt(), js.maxAttempts(), stalled, null);
     }
 
@@ -191,10 +291,20 @@ public final class RunStateMapper {
         return o.pods().stream().filter(p -> p.attempt() == o.jobSet().restarts() && !p.deleting()).toList();
     }
 
+    /** The pods of the newest attempt that has any. */
+    private static List<PodSnapshot> newestAttempt(List<PodSnapshot> pods) {
+        int newest = pods.stream().mapToInt(PodSnapshot::attempt).max().orElse(0);
+        return pods.stream().filter(p -> p.attempt() == newest).toList();
+    }
+
     /** Nodes (pods that run ranks) of the current attempt that are ready or succeeded. */
     private static int ready(RunObservation o) {
-        return (int) currentPods(o).stream().filter(PodSnapshot::runsRanks).filter(p -> p.ready() || p.succeeded())
+        return (int) currentPods(o).stream().filter(PodSnapshot::runsRanks).filter(RunStateMapper::readyOrSucceeded)
                 .count();
+    }
+
+    private static boolean readyOrSucceeded(PodSnapshot p) {
+        return p.ready() || p.succeeded();
     }
 
     /** Ready, or its containers ran and ended (Succeeded or Failed): the pod is past starting. */
@@ -208,6 +318,15 @@ public final class RunStateMapper {
      */
     private static boolean ended(List<PodSnapshot> pods) {
         return pods.stream().anyMatch(p -> p.succeeded() || "Failed".equals(p.phase()));
+    }
+
+    /**
+     * How long the run took until {@code end}: from its earliest pod start, else its admission, else the JobSet's
+     * creation. Whole seconds, as Kubernetes writes times, so the commit status and {@code trainyard status} (and its
+     * {@code durationSeconds}) say the same.
+     */
+    private static Duration took(RunObservation o, Instant end) {
+        return Duration.ofSeconds(Math.max(0, Duration.between(startedAt(o), end).toSeconds()));
     }
 
     /** When the run started: its earliest pod start, else its admission, else the JobSet's creation. */
@@ -227,7 +346,7 @@ public final class RunStateMapper {
         return ready + " of " + js.expectedNodes() + " nodes ready, " + attempt(js);
     }
 
-    private static String attempt(JobSetSnapshot js) {
+    static String attempt(JobSetSnapshot js) {
         return "attempt " + js.attempt() + " of " + js.maxAttempts();
     }
 }
