@@ -130,7 +130,7 @@ class StatusControllerIT {
         List<FakeForge.Accepted> pull = posts(forge, StatusRuns.sha("no-image"));
         System.out.println("[StatusControllerIT] image pull: " + lines(pull));
         assertTrue(pull.stream().noneMatch(StatusRuns::terminal), lines(pull).toString());
-        assertTrue(pull.stream().anyMatch(a -> a.description().contains("(ImagePullBackOff) on node kwok-")),
+        assertTrue(pull.stream().anyMatch(a -> a.description().contains("cannot pull image busybox:1.37 on node kwok-")),
                 lines(pull).toString());
         assertFalse(hasDuplicate(pull), lines(pull).toString());
         JobSets.api(cluster.client()).inNamespace(ns).withName("no-image").delete();

@@ -383,13 +383,12 @@ class ReconcilerTest {
         assertEquals(0, forge.requests());
         RunObservation o = source.runs.get(KEY);
         source.runs.put(KEY, o.withJobs(List.of(new JobSnapshot("llama-ft-7f3a9c-node-0", 0, List.of(new ConditionSnapshot(
-                "Failed", true, "PodFailurePolicy", "Container node for pod team-a/llama-ft-7f3a9c-node-0-0-x7k2p failed"
-                        + " with exit code 1 matching FailJob rule at index 1", T0))))));
+                "Failed", true, "FailedIndexes", "Job has failed indexes", T0)), "1"))));
         assertEquals(Outcome.POSTED, r.reconcile(KEY));
         running();
         assertEquals(Outcome.FINAL, r.reconcile(KEY), "a terminal status posted is never changed");
-        assertEquals(List.of("failure failed (user error): command exited with code 1 in container node, attempt 1 of 1"),
-                posted());
+        assertEquals(List.of("failure failed (user error): rank 1 of node-0 exited non-zero (pod gone, exit code unknown),"
+                + " attempt 1 of 1"), posted());
     }
 
     @org.junit.jupiter.api.Nested

@@ -102,6 +102,21 @@ public final class RunStateMapper {
                 last.maxAttempts(), false, null);
     }
 
+    /**
+     * When the run ended, for retention: the JobSet's Completed or Failed condition's time, else (a Workload Kueue
+     * deactivated or finished while the JobSet stayed suspended) that Workload condition's time; empty while it runs
+     * or when the condition carries no time.
+     */
+    public static Optional<Instant> finishedAt(RunObservation o) {
+        List<ConditionSnapshot> c = o.jobSet().conditions();
+        String jobSetEnd = ConditionSnapshot.holds(c, "Completed") ? "Completed" : ConditionSnapshot.holds(c, "Failed")
+                ? "Failed" : null;
+        if (jobSetEnd != null) {
+            return ConditionSnapshot.find(c, jobSetEnd).map(ConditionSnapshot::since);
+        }
+        return KueueEnd.of(o).map(KueueEnd::since);
+    }
+
     private RunState succeeded(RunObservation o) {
         Instant end = ConditionSnapshot.find(o.jobSet().conditions(), "Completed")
                 .map(ConditionSnapshot::since).filter(Objects::nonNull).orElse(o.now());
