@@ -32,10 +32,9 @@ public final class Description {
      * attempt at the end stay readable. When even an empty body would not fit, the whole is cut as {@link #fit}.
      */
     public static String fit(String head, String body, String tail, int max) {
-        String whole = head + body + tail;
         int room = max - head.codePointCount(0, head.length()) - tail.codePointCount(0, tail.length());
-        if (whole.codePointCount(0, whole.length()) <= max || room < 2) {
-            return fit(whole, max);
+        if (room < 2) {
+            return fit(head + body + tail, max);
         }
         return head + fit(body, room) + tail;
     }

@@ -18,11 +18,6 @@ public record Failure(Cause cause, String what, String node, Integer exitCode, S
         this(cause, what, node, exitCode, "");
     }
 
-    /** "WHAT on node NODE; HINT", the parts left out when empty. */
-    String text() {
-        return body() + tail();
-    }
-
     /** "WHAT on node NODE": the part a too-long description cuts. */
     String body() {
         return what + (node.isEmpty() ? "" : " on node " + node);

@@ -123,7 +123,8 @@ final class FailureClassifier {
                         pod.node(), c.exitCode(), MEMORY_HINT));
             }
         }
-        return startBlocker(pod, settings).filter(f -> f.cause() == Cause.USER);
+        // A platform blocker (the runtime's image) is no user setting, but every caller asks platform() first.
+        return startBlocker(pod, settings);
     }
 
     /** User evidence on one pod: an init container (code sync) or main container (command) exited non-zero. */

@@ -167,10 +167,10 @@ public final class RunStateMapper {
         return FailureClassifier.first(currentPods(o), p -> FailureClassifier.startBlocker(p, o.jobSet().settings()));
     }
 
-    /** Whether every pod of the current attempt got past starting (ready or ended); false without pods. */
+    /** Whether the current attempt got past starting: every pod ready, or one of them ended; false without pods. */
     public static boolean started(RunObservation o) {
         List<PodSnapshot> pods = currentPods(o);
-        return !pods.isEmpty() && (pods.stream().filter(RunStateMapper::upOrDone).count() >= o.jobSet().expectedPods()
+        return !pods.isEmpty() && (pods.stream().filter(PodSnapshot::ready).count() >= o.jobSet().expectedPods()
                 || ended(pods));
     }
 
@@ -320,11 +320,6 @@ public final class RunStateMapper {
 
     private static boolean readyOrSucceeded(PodSnapshot p) {
         return p.ready() || p.succeeded();
-    }
-
-    /** Ready, or its containers ran and ended (Succeeded or Failed): the pod is past starting. */
-    private static boolean upOrDone(PodSnapshot p) {
-        return p.ready() || p.succeeded() || "Failed".equals(p.phase());
     }
 
     /**

@@ -60,9 +60,8 @@ final class StartProgress {
     static Optional<String> schedulerReason(List<PodSnapshot> pods) {
         return pods.stream().filter(p -> p.node().isEmpty()).sorted(PodOrder.EVIDENCE)
                 .map(p -> ConditionSnapshot.find(p.conditions(), "PodScheduled").filter(c -> !c.isTrue())
-                        .map(ConditionSnapshot::message).filter(m -> !m.isBlank()))
-                .flatMap(Optional::stream).findFirst()
-                .map(StartProgress::withoutCounts).filter(m -> !m.isEmpty());
+                        .map(ConditionSnapshot::message))
+                .flatMap(Optional::stream).map(StartProgress::withoutCounts).filter(m -> !m.isEmpty()).findFirst();
     }
 
     /** The scheduler's reasons without node counts, preemption note and trailing punctuation. */

@@ -85,6 +85,17 @@ class RunStateMapperKueueAndUserTest {
         }
 
         @Test
+        @DisplayName("deactivated after another eviction (Evicted reason Preempted, spec.active false): said as spec.active, not as the preemption")
+        void deactivatedAfterPreemption() {
+            RunState s = run().suspended().inactiveWorkload(yes("Evicted", "Preempted", T0)).map();
+            assertEquals("failed (platform error): deactivated (Workload spec.active is false), attempt 1 of 4",
+                    s.description());
+            Failure pull = new Failure(Cause.PLATFORM, "cannot pull image x", "n0", null);
+            assertEquals("failed (platform error): deactivated: cannot pull image x, attempt 1 of 4",
+                    run().suspended().earlier(pull).inactiveWorkload().map().description());
+        }
+
+        @Test
         @DisplayName("reactivated (spec.active true again, Requeued=True) is queued again, not terminal")
         void reactivated() {
             RunState s = run().suspended().workload("cq", yes("Evicted", "Deactivated", T0),
@@ -134,6 +145,12 @@ class RunStateMapperKueueAndUserTest {
                     + " be started), attempt 1 of 4", s.description());
             RunState bare = run().suspended().workload("cq", yes("Finished", "FailedToStart", T0)).map();
             assertTrue(bare.description().contains("without running it (FailedToStart)"), bare.description());
+            RunState silent = run().suspended().workload("cq", yes("Finished", "", T0)).map();
+            assertEquals("failed (platform error): Kueue finished the Workload without running it, attempt 1 of 4",
+                    silent.description());
+            Failure pull = new Failure(Cause.USER, "cannot pull image x", "n0", null, "check image in train.yaml");
+            assertEquals("failed (user error): finished by Kueue: cannot pull image x; check image in train.yaml, attempt 1 of 4",
+                    run().suspended().earlier(pull).workload("cq", yes("Finished", "FailedToStart", T0)).map().description());
             RunState racing = run().workload("cq", yes("QuotaReserved", "QuotaReserved", T0), yes("Admitted", "Admitted", T0),
                     yes("Finished", "Succeeded", T0))
                     .pods(readyPod("p0", "n0"), readyPod("p1", "n1")).map();
@@ -237,6 +254,27 @@ class RunStateMapperKueueAndUserTest {
             Failure pull = new Failure(Cause.USER, "cannot pull image x", "n0", null, "check image in train.yaml");
             assertEquals(Cause.USER, failed().earlier(pull).map().cause());
             assertEquals(1, failed().earlier(pull).pods(failedPod("p0", "n0", 1, "Error", T0)).map().exitCode());
+        }
+    }
+
+    @Nested
+    @DisplayName("the Job's FailJob messages, as the Job controller formats them")
+    class JobMessages {
+        RunState failedBy(String message) {
+            return failed().failedJob("j-0", "PodFailurePolicy", message).map();
+        }
+
+        @Test
+        @DisplayName("the GPU check's exit code and 137 name what they mean; another container's exit (an older compile's FailJob rule) is the command's")
+        void exitCodes() {
+            assertEquals("failed (platform error): GPU check failed in container node, attempt 1 of 4",
+                    failedBy("Container node for pod a/p failed with exit code 80 matching FailJob rule at index 1").description());
+            assertEquals("failed (platform error): killed in container code-sync (exit code 137: out of memory or node pressure),"
+                    + " attempt 1 of 4", failedBy("Container code-sync for pod a/p failed with exit code 137 matching FailJob"
+                    + " rule at index 2").description());
+            RunState node = failedBy("Container node for pod a/p failed with exit code 3 matching FailJob rule at index 1");
+            assertEquals("failed (user error): command exited with code 3 in container node, attempt 1 of 4", node.description());
+            assertEquals(3, node.exitCode());
         }
     }
 
@@ -376,12 +414,25 @@ class RunStateMapperKueueAndUserTest {
         }
 
         @Test
+        @DisplayName("an unschedulable pod without words, or with only the node count, gives no reason; the next pod's words do")
+        void silentScheduler() {
+            PodSnapshot bare = new PodSnapshot("p0", "", "Pending", "", 0, false, false, null, List.of(), List.of(),
+                    List.of(new ConditionSnapshot("PodScheduled", false, "Unschedulable", "0/4 nodes are available: .", T0)));
+            assertEquals("starting: waiting for nodes, attempt 1 of 4", run().admittedWorkload(T0).pods(bare).map().description());
+            PodSnapshot worded = new PodSnapshot("p1", "", "Pending", "", 0, false, false, null, List.of(), List.of(),
+                    List.of(new ConditionSnapshot("PodScheduled", false, "Unschedulable", "0/4 nodes are available: 4 Too many pods.", T0)));
+            assertEquals("starting: waiting for nodes: Too many pods, attempt 1 of 4", run().admittedWorkload(T0)
+                    .pods(bare, worded).map().description());
+        }
+
+        @Test
         @DisplayName("natural pod order: index 2 before 10, attempt newest first, equal names equal")
         void naturalOrder() {
             assertTrue(PodOrder.natural("js-node-0-2-x", "js-node-0-10-a") < 0);
             assertTrue(PodOrder.natural("js-node-0-10-a", "js-node-0-2-x") > 0);
             assertEquals(0, PodOrder.natural("a-01", "a-1"));
             assertTrue(PodOrder.natural("a-1", "a-1-x") < 0);
+            assertTrue(PodOrder.natural("a-1-x", "a-1") > 0);
             assertTrue(PodOrder.natural("a-b", "a-1") > 0);
             PodSnapshot old = new PodSnapshot("a-0", "n0", "Failed", "", 0, false, false, T0, List.of(), List.of(), List.of());
             PodSnapshot newer = new PodSnapshot("z-9", "n0", "Failed", "", 1, false, false, T0, List.of(), List.of(), List.of());
@@ -443,6 +494,42 @@ class RunStateMapperKueueAndUserTest {
             assertEquals("a…c", Description.fit("a", "bbbbbbbbbbbbbb", "c", 4).replace("b", ""));
             assertEquals("headtai…", Description.fit("head", "", "tail-too-long", 8));
             assertEquals("h b t", Description.fit("h ", "b", " t", 10));
+        }
+    }
+
+    @Nested
+    @DisplayName("which pods explain a failure")
+    class Attempts {
+        @Test
+        @DisplayName("an older attempt's eviction explains its restart, not the newest attempt's exit 1")
+        void newestAttemptOnly() {
+            PodSnapshot evictedBefore = new PodSnapshot("a-old", "n0", "Failed", "Evicted", 0, false, false, T0, List.of(),
+                    List.of(), List.of());
+            PodSnapshot exit = new PodSnapshot("b-new", "n1", "Failed", "", 1, false, false, T0, List.of(),
+                    List.of(ContainerSnapshot.terminated("node", 1, "Error")), List.of());
+            RunState s = failed().restarts(1).pods(evictedBefore, exit).map();
+            assertEquals(Cause.USER, s.cause());
+            assertEquals("n1", s.node());
+        }
+
+        @Test
+        @DisplayName("a succeeded run counts its succeeded node pods (not ready any more) as done")
+        void succeededPodsCount() {
+            RunState s = run().condition(yes("Completed", "AllJobsCompleted", NOW)).pods(
+                    pod("p0", "n0", "Succeeded", false, ContainerSnapshot.terminated("node", 0, "Completed")),
+                    pod("p1", "n1", "Succeeded", false, ContainerSnapshot.terminated("node", 0, "Completed"))).map();
+            assertEquals(2, s.nodesReady());
+        }
+
+        @Test
+        @DisplayName("finishedAt: Completed or Failed time, else the time Kueue ended it; nothing while it runs")
+        void finishedAt() {
+            assertEquals(Optional.of(NOW), RunStateMapper.finishedAt(run().condition(yes("Completed", "x", NOW)).observe()));
+            assertEquals(Optional.of(NOW), RunStateMapper.finishedAt(failed().observe()));
+            assertEquals(Optional.of(T0), RunStateMapper.finishedAt(run().suspended().inactiveWorkload(
+                    yes("Evicted", "Deactivated", T0)).observe()));
+            assertEquals(Optional.empty(), RunStateMapper.finishedAt(run().pods(readyPod("p0", "n0")).observe()));
+            assertEquals(Optional.empty(), RunStateMapper.finishedAt(run().condition(no("Completed", "", "")).observe()));
         }
     }
 
