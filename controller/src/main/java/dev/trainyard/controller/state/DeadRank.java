@@ -28,7 +28,7 @@ final class DeadRank {
 
     private static String describe(PodSnapshot p, UserSettings settings) {
         String who = (p.runsRanks() ? "rank" : "launcher") + (p.node().isEmpty() ? "" : " on node " + p.node());
-        Optional<Failure> reason = FailureClassifier.platform(p, settings)
+        Optional<Failure> reason = FailureClassifier.platform(p)
                 .or(() -> FailureClassifier.userSetting(p, settings));
         if (reason.isPresent()) {
             return who + ": " + reason.get().what();

@@ -16,8 +16,8 @@ import java.util.stream.Stream;
  * {@code DisruptionTarget=True} (reasons PreemptionByScheduler, DeletionByTaintManager, DeletionByPodGC,
  * EvictionByEvictionAPI, TerminationByKubelet; k8s docs "Pod disruption conditions"), pod reason Evicted,
  * NodeLost or Shutdown, the exit code of the compiled GPU start-up check ({@link GpuCheck#EXIT_CODE}), the
- * code-sync init container OOMKilled, an image that is not train.yaml's (the runtime's, the code-sync's) that
- * cannot be pulled, and a Kueue Workload {@code Evicted=True}.
+ * code-sync init container OOMKilled, and a Kueue Workload {@code Evicted=True}; an image that is not train.yaml's
+ * (the runtime's, the code-sync's) that cannot be pulled is the platform's too ({@link #startBlocker}).
  *
  * <p>What train.yaml controls is the user's ({@link #userSetting}), each naming the field to change: a container
  * OOMKilled (its own limit, {@code resources.memory}; a node under memory pressure evicts instead, which is
@@ -64,8 +64,12 @@ final class FailureClassifier {
         return PodOrder.sorted(pods).stream().map(find).flatMap(Optional::stream).findFirst();
     }
 
-    /** Platform evidence on one pod: disruption, pod reason, the GPU check, a platform image that cannot be pulled. */
-    static Optional<Failure> platform(PodSnapshot pod, UserSettings settings) {
+    /**
+     * Platform evidence on one pod that makes its siblings fail too: disruption, pod reason, the GPU check, the
+     * code-sync container OOMKilled. (A platform image that cannot be pulled is a {@link #startBlocker}: it keeps
+     * only its own pod from starting.)
+     */
+    static Optional<Failure> platform(PodSnapshot pod) {
         Optional<ConditionSnapshot> disruption = ConditionSnapshot.find(pod.conditions(), "DisruptionTarget")
                 .filter(ConditionSnapshot::isTrue);
         if (disruption.isPresent()) {
@@ -81,9 +85,6 @@ final class FailureClassifier {
             }
             if (c.status() == ContainerSnapshot.Status.TERMINATED && Integer.valueOf(GpuCheck.EXIT_CODE).equals(c.exitCode())) {
                 return Optional.of(platform(gpuCheck(c), pod, c.exitCode()));
-            }
-            if (waiting(c, IMAGE) && !settings.named(c.image())) {
-                return Optional.of(platform(imagePull(c), pod, null));
             }
         }
         return Optional.empty();
@@ -123,7 +124,7 @@ final class FailureClassifier {
                         pod.node(), c.exitCode(), MEMORY_HINT));
             }
         }
-        // A platform blocker (the runtime's image) is no user setting, but every caller asks platform() first.
+        // Also a platform blocker (the runtime's image): it blocks the pod as a user's would, and says whose it is.
         return startBlocker(pod, settings);
     }
 

@@ -140,7 +140,7 @@ public final class RunStateMapper {
     static Optional<Failure> cause(RunObservation o) {
         UserSettings s = o.jobSet().settings();
         List<PodSnapshot> pods = newestAttempt(o.pods());
-        return FailureClassifier.first(pods, p -> FailureClassifier.platform(p, s))
+        return FailureClassifier.first(pods, FailureClassifier::platform)
                 .or(() -> JobFailure.deadline(o.jobs()) ? Optional.of(timedOut(o)) : Optional.empty())
                 .or(() -> o.workload().flatMap(FailureClassifier::workloadEviction))
                 .or(() -> FailureClassifier.first(pods, p -> FailureClassifier.userSetting(p, s)))
@@ -250,7 +250,7 @@ public final class RunStateMapper {
         JobSetSnapshot js = o.jobSet();
         boolean restarting = js.restarts() > 0 || ConditionSnapshot.holds(js.conditions(), "RestartingJobSet");
         Phase phase = restarting ? Phase.RESTARTING : pods.isEmpty() ? Phase.ADMITTED : Phase.STARTING;
-        Optional<Failure> blocked = FailureClassifier.first(pods, p -> FailureClassifier.platform(p, js.settings())
+        Optional<Failure> blocked = FailureClassifier.first(pods, p -> FailureClassifier.platform(p)
                 .or(() -> FailureClassifier.startBlocker(p, js.settings())));
         String body = blocked.map(Failure::body).orElseGet(() -> StartProgress.describe(pods, js.expectedPods()));
         String tail = blocked.map(Failure::tail).orElse("");
