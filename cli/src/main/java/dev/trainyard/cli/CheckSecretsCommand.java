@@ -14,7 +14,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code trainyard check-secrets [DIR]}: the leak check over a GitOps working tree ({@link LeakCheck}). */
+/**
+ * {@code trainyard check-secrets [DIR]}: the leak check over a GitOps working tree ({@link
+ * LeakCheck}).
+ */
 @Command(
     name = "check-secrets",
     description = {
@@ -24,17 +27,32 @@ import picocli.CommandLine.Spec;
           + " (secrets.policy: plain, allowPlain: true). Findings name the file, the line and the kind of key, never the key."
     },
     mixinStandardHelpOptions = true,
-    footer = {"", "Exit codes: 0 no key outside an allowed plain Secret, 1 keys found, 2 usage, 3 a file or folder cannot be read, 4 internal error."})
+    footer = {
+      "",
+      "Exit codes: 0 no key outside an allowed plain Secret, 1 keys found, 2 usage, 3 a file or folder cannot be read, 4 internal error."
+    })
 final class CheckSecretsCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Parameters(index = "0", arity = "0..1", paramLabel = "DIR", description = "root of the GitOps working tree (default: the current folder)")
+  @Parameters(
+      index = "0",
+      arity = "0..1",
+      paramLabel = "DIR",
+      description = "root of the GitOps working tree (default: the current folder)")
   Path dir;
 
-  @Option(names = "--platform", paramLabel = "FILE", description = "platform.yaml (default: DIR/platform.yaml, else the embedded default platform)")
+  @Option(
+      names = "--platform",
+      paramLabel = "FILE",
+      description =
+          "platform.yaml (default: DIR/platform.yaml, else the embedded default platform)")
   Path platform;
 
-  @Option(names = "--output", paramLabel = "FORMAT", defaultValue = "text", description = "text or json (default: ${DEFAULT-VALUE})")
+  @Option(
+      names = "--output",
+      paramLabel = "FORMAT",
+      defaultValue = "text",
+      description = "text or json (default: ${DEFAULT-VALUE})")
   CompileOptions.OutputFormat output;
 
   @Override
@@ -44,7 +62,11 @@ final class CheckSecretsCommand implements Callable<Integer> {
     try {
       result = LeakCheck.checkFolder(root, Optional.ofNullable(platform));
     } catch (IOException e) {
-      return Reporting.environment(spec, output, e.getMessage(), "check the folder's permissions, or pass the GitOps checkout's root as DIR");
+      return Reporting.environment(
+          spec,
+          output,
+          e.getMessage(),
+          "check the folder's permissions, or pass the GitOps checkout's root as DIR");
     }
     if (result.failed()) {
       return print(result.diagnostics(), Optional.empty(), root);
@@ -52,18 +74,34 @@ final class CheckSecretsCommand implements Callable<Integer> {
     return print(result.value().orElseThrow().diagnostics(), result.value(), root);
   }
 
-  private int print(java.util.List<dev.trainyard.compiler.diagnostic.Diagnostic> diagnostics, Optional<LeakCheck.Report> report, Path root) {
+  private int print(
+      java.util.List<dev.trainyard.compiler.diagnostic.Diagnostic> diagnostics,
+      Optional<LeakCheck.Report> report,
+      Path root) {
     boolean failed = report.isEmpty() || report.get().leaked();
     PrintWriter out = spec.commandLine().getOut();
     if (output == CompileOptions.OutputFormat.json) {
       ObjectNode json = DiagnosticPrinter.toJson(diagnostics);
-      report.ifPresent(r -> json.put("files", r.files()).put("allowedPlainSecretKeys", r.allowed()));
+      report.ifPresent(
+          r -> json.put("files", r.files()).put("allowedPlainSecretKeys", r.allowed()));
       out.println(json.toPrettyString());
     } else {
       DiagnosticPrinter.printText(diagnostics, spec.commandLine().getErr());
-      report.ifPresent(r -> out.println("checked " + r.files() + " file(s) under " + root + ": "
-          + (r.leaked() ? r.diagnostics().stream().filter(d -> d.isError()).count() + " private key(s) where none may be" : "no private key outside an allowed plain Secret")
-          + (r.allowed() > 0 ? "; " + r.allowed() + " in plain Secrets that platform.yaml allows" : "")));
+      report.ifPresent(
+          r ->
+              out.println(
+                  "checked "
+                      + r.files()
+                      + " file(s) under "
+                      + root
+                      + ": "
+                      + (r.leaked()
+                          ? r.diagnostics().stream().filter(d -> d.isError()).count()
+                              + " private key(s) where none may be"
+                          : "no private key outside an allowed plain Secret")
+                      + (r.allowed() > 0
+                          ? "; " + r.allowed() + " in plain Secrets that platform.yaml allows"
+                          : "")));
     }
     out.flush();
     return failed ? 1 : 0;

@@ -26,7 +26,10 @@ import picocli.CommandLine.Spec;
       "Re-compiling the same commit gives byte-identical files (an existing SSH Secret is reused)."
     },
     mixinStandardHelpOptions = true,
-    footer = {"", "Exit codes: 0 ok, 1 problems in the input (diagnostics), 2 usage, 3 environment (disk, git, cluster unreachable), 4 internal error."})
+    footer = {
+      "",
+      "Exit codes: 0 ok, 1 problems in the input (diagnostics), 2 usage, 3 environment (disk, git, cluster unreachable), 4 internal error."
+    })
 final class CompileCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin CompileOptions options;
@@ -38,18 +41,27 @@ final class CompileCommand implements Callable<Integer> {
       return Reporting.report(spec, options.output, result, Optional.empty());
     }
     OutputTree tree = result.tree().orElseThrow();
-    List<Diagnostic> leaks = new LeakCheck(result.job().orElseThrow().platform()).checkText(new TreeMap<>(tree.files())).diagnostics();
+    List<Diagnostic> leaks =
+        new LeakCheck(result.job().orElseThrow().platform())
+            .checkText(new TreeMap<>(tree.files()))
+            .diagnostics();
     if (!leaks.isEmpty()) {
-      // The leak check submit runs before a commit, on the same bytes TreeWriter would write: nothing lands.
+      // The leak check submit runs before a commit, on the same bytes TreeWriter would write:
+      // nothing lands.
       List<Diagnostic> all = new ArrayList<>(result.diagnostics());
       all.addAll(leaks);
-      int exit = Reporting.report(spec, options.output, new CompileResult(Optional.empty(), result.job(), all), Optional.empty());
+      int exit =
+          Reporting.report(
+              spec,
+              options.output,
+              new CompileResult(Optional.empty(), result.job(), all),
+              Optional.empty());
       spec.commandLine().getErr().println("nothing was written to " + options.out);
       spec.commandLine().getErr().flush();
       return exit;
     }
     TreeWriter.write(tree, options.out);
-    return Reporting.report(spec, options.output, result, Optional.of(new Reporting.Written(options.out, tree)));
+    return Reporting.report(
+        spec, options.output, result, Optional.of(new Reporting.Written(options.out, tree)));
   }
-
 }

@@ -11,51 +11,98 @@ final class CompileOptions {
   @Parameters(index = "0", paramLabel = "TRAIN_YAML", description = "the train.yaml to compile")
   Path trainYaml;
 
-  @Option(names = "--platform", paramLabel = "FILE", description = "platform.yaml (default: the embedded default platform: cluster local, namespace default, queue default)")
+  @Option(
+      names = "--platform",
+      paramLabel = "FILE",
+      description =
+          "platform.yaml (default: the embedded default platform: cluster local, namespace default, queue default)")
   Path platform;
 
-  @Option(names = "--runtimes", paramLabel = "DIR", description = "platform runtimes folder (<name>/<version>/runtime.yaml); overrides and adds to the built-ins")
+  @Option(
+      names = "--runtimes",
+      paramLabel = "DIR",
+      description =
+          "platform runtimes folder (<name>/<version>/runtime.yaml); overrides and adds to the built-ins")
   Path runtimes;
 
-  @Option(names = "--source-repo", paramLabel = "URL", description = "clone URL of the source repo (default: the git remote of the repo holding TRAIN_YAML)")
+  @Option(
+      names = "--source-repo",
+      paramLabel = "URL",
+      description =
+          "clone URL of the source repo (default: the git remote of the repo holding TRAIN_YAML)")
   String sourceRepo;
 
-  @Option(names = "--source-commit", paramLabel = "SHA", description = "full commit SHA pods clone (default: HEAD; then uncommitted files next to TRAIN_YAML are an error)")
+  @Option(
+      names = "--source-commit",
+      paramLabel = "SHA",
+      description =
+          "full commit SHA pods clone (default: HEAD; then uncommitted files next to TRAIN_YAML are an error)")
   String sourceCommit;
 
   @picocli.CommandLine.Mixin TargetOptions target;
 
-  @Option(names = "--attempt", paramLabel = "N", defaultValue = "1", description = "re-run counter for the same commit; part of the run id (default: ${DEFAULT-VALUE})")
+  @Option(
+      names = "--attempt",
+      paramLabel = "N",
+      defaultValue = "1",
+      description =
+          "re-run counter for the same commit; part of the run id (default: ${DEFAULT-VALUE})")
   int attempt;
 
-  @Option(names = "--out", paramLabel = "DIR", defaultValue = "gitops", description = "root of the GitOps working tree (default: ${DEFAULT-VALUE}); compile writes there, an existing run's SSH Secret there is reused, and the folder never counts as uncommitted code")
+  @Option(
+      names = "--out",
+      paramLabel = "DIR",
+      defaultValue = "gitops",
+      description =
+          "root of the GitOps working tree (default: ${DEFAULT-VALUE}); compile writes there, an existing run's SSH Secret there is reused, and the folder never counts as uncommitted code")
   Path out;
 
-  @Option(names = "--output", paramLabel = "FORMAT", defaultValue = "text", description = "text or json (default: ${DEFAULT-VALUE})")
+  @Option(
+      names = "--output",
+      paramLabel = "FORMAT",
+      defaultValue = "text",
+      description = "text or json (default: ${DEFAULT-VALUE})")
   OutputFormat output;
 
   /**
-   * The request for the compiler; usage errors (picocli exit 2) for values picocli cannot check, and for a
-   * {@code --target-cluster} or {@code --namespace} that platform.yaml does not define.
+   * The request for the compiler; usage errors (picocli exit 2) for values picocli cannot check,
+   * and for a {@code --target-cluster} or {@code --namespace} that platform.yaml does not define.
    */
   CompileRequest request(picocli.CommandLine.Model.CommandSpec spec) {
     if (attempt < 1) {
-      throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--attempt must be at least 1, got " + attempt);
+      throw new picocli.CommandLine.ParameterException(
+          spec.commandLine(), "--attempt must be at least 1, got " + attempt);
     }
     if (out.toString().isBlank()) {
       // An unset CI variable (--out "$OUT") would otherwise write into the current folder.
-      throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--out must name a folder, got an empty value (an unset variable?)");
+      throw new picocli.CommandLine.ParameterException(
+          spec.commandLine(), "--out must name a folder, got an empty value (an unset variable?)");
     }
     if (java.nio.file.Files.exists(out) && !java.nio.file.Files.isDirectory(out)) {
-      throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--out " + out + " is a file, not a folder");
+      throw new picocli.CommandLine.ParameterException(
+          spec.commandLine(), "--out " + out + " is a file, not a folder");
     }
-    CompileRequest request = new CompileRequest(trainYaml, trainYaml.toString(), Optional.ofNullable(platform), Optional.ofNullable(runtimes),
-        Optional.ofNullable(sourceRepo), Optional.ofNullable(sourceCommit), target.cluster(), target.namespace(), attempt, Optional.of(out),
-        Optional.empty(), Optional.empty());
+    CompileRequest request =
+        new CompileRequest(
+            trainYaml,
+            trainYaml.toString(),
+            Optional.ofNullable(platform),
+            Optional.ofNullable(runtimes),
+            Optional.ofNullable(sourceRepo),
+            Optional.ofNullable(sourceCommit),
+            target.cluster(),
+            target.namespace(),
+            attempt,
+            Optional.of(out),
+            Optional.empty(),
+            Optional.empty());
     TargetOptions.refuse(spec, dev.trainyard.compiler.TargetFlags.check(request));
     return request;
   }
 
   /** Output formats of {@code --output}. */
-  enum OutputFormat { text, json }
+  enum OutputFormat {
+    text,
+    json
+  }
 }

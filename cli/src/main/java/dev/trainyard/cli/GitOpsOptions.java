@@ -12,54 +12,87 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * Options shared by {@code submit} and {@code prune}: which GitOps repository and branch, dry run, output; and what
- * both print about them (the repository and branch, the push, a failure).
+ * Options shared by {@code submit} and {@code prune}: which GitOps repository and branch, dry run,
+ * output; and what both print about them (the repository and branch, the push, a failure).
  */
 final class GitOpsOptions {
   /** Environment variable read when {@code --gitops} is not given. */
   static final String GITOPS_ENV = "TRAINYARD_GITOPS";
 
-  @Spec(Spec.Target.MIXEE) CommandSpec mixee;
+  @Spec(Spec.Target.MIXEE)
+  CommandSpec mixee;
 
-  @Option(names = "--gitops", paramLabel = "URL|PATH",
-      description = "the GitOps repository: https://, http://, file:// URL or a local path (default: $" + GITOPS_ENV + ")")
+  @Option(
+      names = "--gitops",
+      paramLabel = "URL|PATH",
+      description =
+          "the GitOps repository: https://, http://, file:// URL or a local path (default: $"
+              + GITOPS_ENV
+              + ")")
   String gitops;
 
-  @Option(names = "--branch", paramLabel = "NAME", defaultValue = "main", description = "branch of the GitOps repository (default: ${DEFAULT-VALUE})")
+  @Option(
+      names = "--branch",
+      paramLabel = "NAME",
+      defaultValue = "main",
+      description = "branch of the GitOps repository (default: ${DEFAULT-VALUE})")
   String branch;
 
   @Option(names = "--dry-run", description = "plan and build the commit, push nothing")
   boolean dryRun;
 
-  @Option(names = "--output", paramLabel = "FORMAT", defaultValue = "text", description = "text or json (default: ${DEFAULT-VALUE})")
+  @Option(
+      names = "--output",
+      paramLabel = "FORMAT",
+      defaultValue = "text",
+      description = "text or json (default: ${DEFAULT-VALUE})")
   CompileOptions.OutputFormat output;
 
-  /** The repository, from the flag or the environment; a usage error (exit 2) when neither names a usable one. */
+  /**
+   * The repository, from the flag or the environment; a usage error (exit 2) when neither names a
+   * usable one.
+   */
   GitOpsLocation location(CommandSpec spec, Map<String, String> env) {
     String value = gitops != null ? gitops : env.get(GITOPS_ENV);
     if (value == null) {
-      throw new ParameterException(spec.commandLine(), "Missing --gitops URL|PATH (or set " + GITOPS_ENV + ")");
+      throw new ParameterException(
+          spec.commandLine(), "Missing --gitops URL|PATH (or set " + GITOPS_ENV + ")");
     }
-    if (branch.isBlank() || branch.startsWith("-") || branch.startsWith("refs/") || branch.contains("..") || branch.contains(" ")) {
-      throw new ParameterException(spec.commandLine(), "--branch \"" + branch + "\" is not a branch name (give it without refs/heads/)");
+    if (branch.isBlank()
+        || branch.startsWith("-")
+        || branch.startsWith("refs/")
+        || branch.contains("..")
+        || branch.contains(" ")) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "--branch \"" + branch + "\" is not a branch name (give it without refs/heads/)");
     }
     GitOpsLocation location;
     try {
       location = GitOpsLocation.parse(value, Path.of(""));
     } catch (IllegalArgumentException e) {
-      String message = gitops != null ? e.getMessage() : e.getMessage().replace("--gitops", GITOPS_ENV);
+      String message =
+          gitops != null ? e.getMessage() : e.getMessage().replace("--gitops", GITOPS_ENV);
       throw new ParameterException(spec.commandLine(), message);
     }
     if (!location.url().equals(location.shown())) {
-      spec.commandLine().getErr().println("trainyard: warning: the GitOps URL carries credentials; they are used but never printed or stored."
-          + " Prefer " + "TRAINYARD_GITOPS_TOKEN or a git credential helper (a URL ends up in shell history and CI logs)");
+      spec.commandLine()
+          .getErr()
+          .println(
+              "trainyard: warning: the GitOps URL carries credentials; they are used but never printed or stored."
+                  + " Prefer "
+                  + "TRAINYARD_GITOPS_TOKEN or a git credential helper (a URL ends up in shell history and CI logs)");
     }
     return location;
   }
 
-  /** A failed submit or prune: usage (exit 2) or environment (exit 3), as text or JSON per {@code --output}. */
+  /**
+   * A failed submit or prune: usage (exit 2) or environment (exit 3), as text or JSON per {@code
+   * --output}.
+   */
   int failure(GitOpsException e) {
-    return Reporting.failure(mixee, output, e.getMessage(), e.hint(), e.isUsage() ? 2 : Main.EXIT_ENVIRONMENT);
+    return Reporting.failure(
+        mixee, output, e.getMessage(), e.hint(), e.isUsage() ? 2 : Main.EXIT_ENVIRONMENT);
   }
 
   /** "URL (branch)", as the text output names the repository. */
@@ -67,9 +100,20 @@ final class GitOpsOptions {
     return location.shown() + " (" + branch + ")";
   }
 
-  /** The JSON fields {@code gitops}, {@code branch}, {@code dryRun}, {@code pushed} and {@code commit} (null when none), in this order. */
-  void putPush(ObjectNode root, GitOpsLocation location, boolean dryRun, boolean pushed, Optional<String> commit) {
-    root.put("gitops", location.shown()).put("branch", branch).put("dryRun", dryRun).put("pushed", pushed);
+  /**
+   * The JSON fields {@code gitops}, {@code branch}, {@code dryRun}, {@code pushed} and {@code
+   * commit} (null when none), in this order.
+   */
+  void putPush(
+      ObjectNode root,
+      GitOpsLocation location,
+      boolean dryRun,
+      boolean pushed,
+      Optional<String> commit) {
+    root.put("gitops", location.shown())
+        .put("branch", branch)
+        .put("dryRun", dryRun)
+        .put("pushed", pushed);
     commit.ifPresentOrElse(c -> root.put("commit", c), () -> root.putNull("commit"));
   }
 
@@ -81,11 +125,13 @@ final class GitOpsOptions {
   }
 
   /**
-   * Where the GitOps mirror is cached: {@code $TRAINYARD_CACHE}, else {@code ~/.cache/trainyard}; the system
-   * property {@code trainyard.cache} overrides both (tests and embedders).
+   * Where the GitOps mirror is cached: {@code $TRAINYARD_CACHE}, else {@code ~/.cache/trainyard};
+   * the system property {@code trainyard.cache} overrides both (tests and embedders).
    */
   static Path cacheRoot(Map<String, String> env) {
     String root = System.getProperty("trainyard.cache", env.get("TRAINYARD_CACHE"));
-    return root != null && !root.isBlank() ? Path.of(root) : Path.of(System.getProperty("user.home"), ".cache", "trainyard");
+    return root != null && !root.isBlank()
+        ? Path.of(root)
+        : Path.of(System.getProperty("user.home"), ".cache", "trainyard");
   }
 }

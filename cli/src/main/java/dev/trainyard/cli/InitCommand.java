@@ -12,29 +12,52 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code trainyard init}: scaffolds a two-line train.yaml whose first line points editors at the schema. */
+/**
+ * {@code trainyard init}: scaffolds a two-line train.yaml whose first line points editors at the
+ * schema.
+ */
 @Command(
     name = "init",
-    description = "Write a minimal train.yaml into DIR (default: the current folder). Never overwrites one without --force.",
+    description =
+        "Write a minimal train.yaml into DIR (default: the current folder). Never overwrites one without --force.",
     mixinStandardHelpOptions = true)
 final class InitCommand implements Callable<Integer> {
   /** Where the train.yaml schema is published (its {@code $id}). */
   static final String SCHEMA_URL = "https://trainyard.dev/schemas/train.v1.schema.json";
+
   /** The schema's upper bound for {@code nodes}. */
   static final int MAX_NODES = 1024;
 
   @Spec CommandSpec spec;
 
-  @Parameters(index = "0", arity = "0..1", paramLabel = "DIR", defaultValue = ".", description = "folder of your training code")
+  @Parameters(
+      index = "0",
+      arity = "0..1",
+      paramLabel = "DIR",
+      defaultValue = ".",
+      description = "folder of your training code")
   Path dir;
 
-  @Option(names = "--runtime", paramLabel = "NAME", defaultValue = "torch", description = "torch, deepspeed, mpi, mlx, jax or plain (default: ${DEFAULT-VALUE})")
+  @Option(
+      names = "--runtime",
+      paramLabel = "NAME",
+      defaultValue = "torch",
+      description = "torch, deepspeed, mpi, mlx, jax or plain (default: ${DEFAULT-VALUE})")
   String runtime;
 
-  @Option(names = "--nodes", paramLabel = "N", defaultValue = "1", description = "number of nodes (default: ${DEFAULT-VALUE})")
+  @Option(
+      names = "--nodes",
+      paramLabel = "N",
+      defaultValue = "1",
+      description = "number of nodes (default: ${DEFAULT-VALUE})")
   int nodes;
 
-  @Option(names = "--schema", paramLabel = "URL_OR_PATH", defaultValue = SCHEMA_URL, description = "schema reference for the editor line (default: ${DEFAULT-VALUE}); use a local file written by `trainyard schema` to work offline")
+  @Option(
+      names = "--schema",
+      paramLabel = "URL_OR_PATH",
+      defaultValue = SCHEMA_URL,
+      description =
+          "schema reference for the editor line (default: ${DEFAULT-VALUE}); use a local file written by `trainyard schema` to work offline")
   String schema;
 
   @Option(names = "--force", description = "replace an existing train.yaml")
@@ -43,32 +66,53 @@ final class InitCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     if (nodes < 1 || nodes > MAX_NODES) {
-      throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--nodes must be 1 to " + MAX_NODES + ", got " + nodes);
+      throw new picocli.CommandLine.ParameterException(
+          spec.commandLine(), "--nodes must be 1 to " + MAX_NODES + ", got " + nodes);
     }
     var catalog = RuntimesCommand.load(spec, null);
     if (catalog.isPresent() && catalog.get().find(runtime).isEmpty()) {
-      throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--runtime \"" + runtime
-          + "\" is not installed; installed: " + String.join(", ", catalog.get().names()));
+      throw new picocli.CommandLine.ParameterException(
+          spec.commandLine(),
+          "--runtime \""
+              + runtime
+              + "\" is not installed; installed: "
+              + String.join(", ", catalog.get().names()));
     }
     Path file = dir.resolve("train.yaml");
     if (Files.exists(file) && !force) {
-      spec.commandLine().getErr().println("trainyard: " + file + " already exists; use --force to replace it");
+      spec.commandLine()
+          .getErr()
+          .println("trainyard: " + file + " already exists; use --force to replace it");
       return 1;
     }
     Files.createDirectories(dir);
-    // Not Files.createTempFile: it makes the file 0600 whatever the umask, and train.yaml is a normal source file
-    // (0644 under the usual umask 022), read by editors, containers and other users of the checkout.
-    Path temp = dir.resolve(".train-" + Long.toUnsignedString(new java.security.SecureRandom().nextLong(), 36) + ".yaml");
-    Files.writeString(temp, content(), StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE);
+    // Not Files.createTempFile: it makes the file 0600 whatever the umask, and train.yaml is a
+    // normal source file
+    // (0644 under the usual umask 022), read by editors, containers and other users of the
+    // checkout.
+    Path temp =
+        dir.resolve(
+            ".train-"
+                + Long.toUnsignedString(new java.security.SecureRandom().nextLong(), 36)
+                + ".yaml");
+    Files.writeString(
+        temp,
+        content(),
+        StandardCharsets.UTF_8,
+        java.nio.file.StandardOpenOption.CREATE_NEW,
+        java.nio.file.StandardOpenOption.WRITE);
     Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-    spec.commandLine().getOut().println("wrote " + file + "; compile it with: trainyard compile " + file);
+    spec.commandLine()
+        .getOut()
+        .println("wrote " + file + "; compile it with: trainyard compile " + file);
     return 0;
   }
 
   String content() {
     String run = runtime.startsWith("torch") ? "torchrun train.py" : "python train.py";
     StringBuilder out = new StringBuilder("# yaml-language-server: $schema=" + schema + "\n");
-    out.append("# Fields and defaults: `trainyard schema`. Compile: `trainyard compile train.yaml`.\n");
+    out.append(
+        "# Fields and defaults: `trainyard schema`. Compile: `trainyard compile train.yaml`.\n");
     if (!runtime.equals("torch")) {
       out.append("runtime: ").append(runtime).append('\n');
     }

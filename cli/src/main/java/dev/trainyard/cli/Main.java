@@ -6,17 +6,21 @@ import java.io.UncheckedIOException;
 import picocli.CommandLine;
 
 /**
- * Entry point of the {@code trainyard} command. Exit codes: 0 ok, 1 diagnostics, 2 usage, 3 environment
- * (disk, git), 4 internal error. A user mistake never prints a stack trace; an internal error prints one only
- * with {@code TRAINYARD_DEBUG=1}.
+ * Entry point of the {@code trainyard} command. Exit codes: 0 ok, 1 diagnostics, 2 usage, 3
+ * environment (disk, git), 4 internal error. A user mistake never prints a stack trace; an internal
+ * error prints one only with {@code TRAINYARD_DEBUG=1}.
  */
 public final class Main {
   /** Exit code for environment failures (disk, git, cluster). */
   public static final int EXIT_ENVIRONMENT = 3;
+
   /** Exit code for bugs. */
   public static final int EXIT_INTERNAL = 4;
 
-  /** The user-info part of any URL in a text ({@code https://user:token@host} → {@code https://host}). */
+  /**
+   * The user-info part of any URL in a text ({@code https://user:token@host} → {@code
+   * https://host}).
+   */
   private static final String URL_USER_INFO = "(?i)\\b([a-z][a-z0-9+.-]*://)[^/@\\s]*@";
 
   private Main() {}
@@ -30,34 +34,46 @@ public final class Main {
     CommandLine cli = new CommandLine(new TrainyardCommand());
     cli.setOut(out).setErr(err);
     boolean json = wantsJson(args);
-    cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> handle(e, json ? out : null, err));
+    cli.setExecutionExceptionHandler(
+        (e, commandLine, parseResult) -> handle(e, json ? out : null, err));
     cli.setParameterExceptionHandler(Main::usage);
-    // JGit's local transport pushes from a thread of its own; a failure there (a read-only repository) must be
+    // JGit's local transport pushes from a thread of its own; a failure there (a read-only
+    // repository) must be
     // one line, not a stack trace: the push itself reports the error.
-    Thread.setDefaultUncaughtExceptionHandler((thread, e) -> {
-      if ("1".equals(System.getenv("TRAINYARD_DEBUG"))) {
-        e.printStackTrace(err);
-      }
-    });
+    Thread.setDefaultUncaughtExceptionHandler(
+        (thread, e) -> {
+          if ("1".equals(System.getenv("TRAINYARD_DEBUG"))) {
+            e.printStackTrace(err);
+          }
+        });
     return cli.execute(args);
   }
 
-  /** A usage error: the message and one line pointing at {@code --help} (not the whole help), exit 2. */
+  /**
+   * A usage error: the message and one line pointing at {@code --help} (not the whole help), exit
+   * 2.
+   */
   private static int usage(CommandLine.ParameterException e, String... args) {
     CommandLine command = e.getCommandLine();
     PrintWriter err = command.getErr();
-    // A mistyped command may echo a URL that carries a token (https://user:token@host/...): never print it.
+    // A mistyped command may echo a URL that carries a token (https://user:token@host/...): never
+    // print it.
     err.println("trainyard: " + String.valueOf(e.getMessage()).replaceAll(URL_USER_INFO, "$1"));
     CommandLine.UnmatchedArgumentException.printSuggestions(e, err);
-    err.println("Try '" + command.getCommandSpec().qualifiedName() + " --help' for more information.");
+    err.println(
+        "Try '" + command.getCommandSpec().qualifiedName() + " --help' for more information.");
     err.flush();
     return command.getCommandSpec().exitCodeOnInvalidInput();
   }
 
-  /** {@code --output json} or {@code --output=json}: errors are then also printed as JSON on stdout, for bots. */
+  /**
+   * {@code --output json} or {@code --output=json}: errors are then also printed as JSON on stdout,
+   * for bots.
+   */
   private static boolean wantsJson(String... args) {
     for (int i = 0; i < args.length; i++) {
-      if (args[i].equals("--output=json") || args[i].equals("--output") && i + 1 < args.length && args[i + 1].equals("json")) {
+      if (args[i].equals("--output=json")
+          || args[i].equals("--output") && i + 1 < args.length && args[i + 1].equals("json")) {
         return true;
       }
     }
@@ -76,7 +92,10 @@ public final class Main {
       }
       return EXIT_ENVIRONMENT;
     }
-    err.println("trainyard: internal error: " + e + " (please report it; set TRAINYARD_DEBUG=1 for the stack trace)");
+    err.println(
+        "trainyard: internal error: "
+            + e
+            + " (please report it; set TRAINYARD_DEBUG=1 for the stack trace)");
     if ("1".equals(System.getenv("TRAINYARD_DEBUG"))) {
       e.printStackTrace(err);
     }

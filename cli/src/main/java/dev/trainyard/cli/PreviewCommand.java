@@ -28,70 +28,130 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code trainyard preview}: the pull-request comment showing what a change would start, with Secret data masked. */
+/**
+ * {@code trainyard preview}: the pull-request comment showing what a change would start, with
+ * Secret data masked.
+ */
 @Command(
     name = "preview",
     description = {
       "Preview a pull request as Markdown for a PR comment (or --output json): runs added, changed and removed with runtime, image, nodes × processes, GPUs, queue and cluster; GPUs per queue beside the quota; call-outs; every diagnostic as validate prints it; one collapsible diff per object. Secret data is never shown.",
-      "In a source repo (--gitops given, or $" + GitOpsOptions.GITOPS_ENV + "): compiles the train.yaml files that changed between --base and --head (or those named) exactly as submit would, and compares each new run with the latest run of the same train.yaml in the GitOps repo. Nothing is pushed.",
+      "In a source repo (--gitops given, or $"
+          + GitOpsOptions.GITOPS_ENV
+          + "): compiles the train.yaml files that changed between --base and --head (or those named) exactly as submit would, and compares each new run with the latest run of the same train.yaml in the GitOps repo. Nothing is pushed.",
       "In a GitOps repo (no --gitops; it has a clusters/ folder): compares the trees of --base and --head run by run. Without --gitops in a source repo (train.yaml files, no clusters/) preview stops with a usage error rather than guess.",
-      "Output over --part-size bytes (GitHub's comment limit, 65,536; at least " + PreviewCommand.MIN_PART_TEXT + ") is split into numbered parts, each valid Markdown, each starting with <!-- trainyard-preview part N/M -->; --out DIR writes them as preview-1.md, preview-2.md, … (or preview.json), removing the other format's files.",
+      "Output over --part-size bytes (GitHub's comment limit, 65,536; at least "
+          + PreviewCommand.MIN_PART_TEXT
+          + ") is split into numbered parts, each valid Markdown, each starting with <!-- trainyard-preview part N/M -->; --out DIR writes them as preview-1.md, preview-2.md, … (or preview.json), removing the other format's files.",
       "--out must not lie in the folder of a train.yaml of the source repo (or below it): submit refuses uncommitted files there (E305), so preview refuses such an --out with a usage error; write the preview outside the repository, e.g. --out \"$(mktemp -d)\"."
     },
     mixinStandardHelpOptions = true,
-    footer = {"", "Exit codes: 0 preview written, nothing refused; 1 preview written, but a train.yaml has errors or a call-out says the cluster would refuse the change (CI fails, the comment is still posted); 2 usage; 3 environment (a repository or revision missing, GitOps repo unreachable); 4 internal error."})
+    footer = {
+      "",
+      "Exit codes: 0 preview written, nothing refused; 1 preview written, but a train.yaml has errors or a call-out says the cluster would refuse the change (CI fails, the comment is still posted); 2 usage; 3 environment (a repository or revision missing, GitOps repo unreachable); 4 internal error."
+    })
 final class PreviewCommand implements Callable<Integer> {
   private static final Pattern PART_FILE = Pattern.compile("preview-[0-9]+\\.md");
   private static final String JSON_FILE = "preview.json";
+
   /** The smallest --part-size, as --help shows it. */
   static final String MIN_PART_TEXT = "2000";
 
   /** Output formats. */
-  enum Format { markdown, json }
+  enum Format {
+    markdown,
+    json
+  }
 
   @Spec CommandSpec spec;
 
-  @Parameters(paramLabel = "TRAIN_YAML", arity = "0..*", description = "source repo: train.yaml files to preview (default: every job whose folder changed since --base)")
+  @Parameters(
+      paramLabel = "TRAIN_YAML",
+      arity = "0..*",
+      description =
+          "source repo: train.yaml files to preview (default: every job whose folder changed since --base)")
   List<Path> trainYamls;
 
-  @Option(names = "--gitops", paramLabel = "URL|PATH", description = "the GitOps repository (source-repo mode; default: $" + GitOpsOptions.GITOPS_ENV + ")")
+  @Option(
+      names = "--gitops",
+      paramLabel = "URL|PATH",
+      description =
+          "the GitOps repository (source-repo mode; default: $" + GitOpsOptions.GITOPS_ENV + ")")
   String gitops;
 
-  @Option(names = "--base", paramLabel = "REF", description = "the revision the pull request merges into, e.g. origin/main")
+  @Option(
+      names = "--base",
+      paramLabel = "REF",
+      description = "the revision the pull request merges into, e.g. origin/main")
   String base;
 
-  @Option(names = "--head", paramLabel = "REF", defaultValue = "HEAD", description = "the pull request's revision (default: ${DEFAULT-VALUE}); in a source repo it must be checked out")
+  @Option(
+      names = "--head",
+      paramLabel = "REF",
+      defaultValue = "HEAD",
+      description =
+          "the pull request's revision (default: ${DEFAULT-VALUE}); in a source repo it must be checked out")
   String head;
 
-  @Option(names = "--branch", paramLabel = "NAME", defaultValue = "main", description = "branch of the GitOps repository (source-repo mode; default: ${DEFAULT-VALUE})")
+  @Option(
+      names = "--branch",
+      paramLabel = "NAME",
+      defaultValue = "main",
+      description = "branch of the GitOps repository (source-repo mode; default: ${DEFAULT-VALUE})")
   String branch;
 
-  @Option(names = "--platform", paramLabel = "FILE", description = "platform.yaml instead of the GitOps repository's")
+  @Option(
+      names = "--platform",
+      paramLabel = "FILE",
+      description = "platform.yaml instead of the GitOps repository's")
   Path platform;
 
-  @Option(names = "--runtimes", paramLabel = "DIR", description = "runtimes folder instead of the GitOps repository's runtimes/ (source-repo mode)")
+  @Option(
+      names = "--runtimes",
+      paramLabel = "DIR",
+      description =
+          "runtimes folder instead of the GitOps repository's runtimes/ (source-repo mode)")
   Path runtimes;
 
-  @Option(names = "--source-repo", paramLabel = "URL", description = "clone URL of the source repo (default: its git remote)")
+  @Option(
+      names = "--source-repo",
+      paramLabel = "URL",
+      description = "clone URL of the source repo (default: its git remote)")
   String sourceRepo;
 
   @picocli.CommandLine.Mixin TargetOptions target;
 
-
-  @Option(names = "--output", paramLabel = "FORMAT", defaultValue = "markdown", description = "markdown or json (default: ${DEFAULT-VALUE})")
+  @Option(
+      names = "--output",
+      paramLabel = "FORMAT",
+      defaultValue = "markdown",
+      description = "markdown or json (default: ${DEFAULT-VALUE})")
   Format output;
 
-  @Option(names = "--out", paramLabel = "DIR", description = "write preview-1.md, preview-2.md, … (or preview.json) into DIR instead of stdout")
+  @Option(
+      names = "--out",
+      paramLabel = "DIR",
+      description =
+          "write preview-1.md, preview-2.md, … (or preview.json) into DIR instead of stdout")
   Path out;
 
-  @Option(names = "--part-size", paramLabel = "BYTES", defaultValue = "65536", description = "largest part in UTF-8 bytes, at least " + MIN_PART_TEXT + " (default: ${DEFAULT-VALUE}, GitHub's comment limit); longer lines are cut")
+  @Option(
+      names = "--part-size",
+      paramLabel = "BYTES",
+      defaultValue = "65536",
+      description =
+          "largest part in UTF-8 bytes, at least "
+              + MIN_PART_TEXT
+              + " (default: ${DEFAULT-VALUE}, GitHub's comment limit); longer lines are cut")
   int partSize;
 
   @Override
   public Integer call() {
     Map<String, String> env = System.getenv();
     if (partSize < MarkdownPreview.MIN_PART) {
-      throw new ParameterException(spec.commandLine(), "--part-size must be at least " + MarkdownPreview.MIN_PART + ", got " + partSize);
+      throw new ParameterException(
+          spec.commandLine(),
+          "--part-size must be at least " + MarkdownPreview.MIN_PART + ", got " + partSize);
     }
     String where = gitops != null ? gitops : env.get(GitOpsOptions.GITOPS_ENV);
     checkOut(where != null);
@@ -100,8 +160,12 @@ final class PreviewCommand implements Callable<Integer> {
       write(preview);
       return preview.refused() ? 1 : 0;
     } catch (GitOpsException e) {
-      CompileOptions.OutputFormat format = output == Format.json ? CompileOptions.OutputFormat.json : CompileOptions.OutputFormat.text;
-      return Reporting.failure(spec, format, e.getMessage(), e.hint(), e.isUsage() ? 2 : Main.EXIT_ENVIRONMENT);
+      CompileOptions.OutputFormat format =
+          output == Format.json
+              ? CompileOptions.OutputFormat.json
+              : CompileOptions.OutputFormat.text;
+      return Reporting.failure(
+          spec, format, e.getMessage(), e.hint(), e.isUsage() ? 2 : Main.EXIT_ENVIRONMENT);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
@@ -115,34 +179,62 @@ final class PreviewCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
     if (Files.isDirectory(Path.of("clusters"))) {
-      spec.commandLine().getErr().println("trainyard preview: source-repo mode (--gitops or $" + GitOpsOptions.GITOPS_ENV + " is set), although this"
-          + " folder has clusters/ like a GitOps repo; to preview a GitOps pull request, run without --gitops and unset $" + GitOpsOptions.GITOPS_ENV);
+      spec.commandLine()
+          .getErr()
+          .println(
+              "trainyard preview: source-repo mode (--gitops or $"
+                  + GitOpsOptions.GITOPS_ENV
+                  + " is set), although this"
+                  + " folder has clusters/ like a GitOps repo; to preview a GitOps pull request, run without --gitops and unset $"
+                  + GitOpsOptions.GITOPS_ENV);
       spec.commandLine().getErr().flush();
     }
     if (base == null && (trainYamls == null || trainYamls.isEmpty())) {
-      throw new ParameterException(spec.commandLine(), "give --base REF (the branch the pull request merges into, e.g. origin/main)"
-          + " to preview the jobs it changes, or name the TRAIN_YAML files to preview");
+      throw new ParameterException(
+          spec.commandLine(),
+          "give --base REF (the branch the pull request merges into, e.g. origin/main)"
+              + " to preview the jobs it changes, or name the TRAIN_YAML files to preview");
     }
-    SourcePreviewRequest request = new SourcePreviewRequest(Path.of("").toAbsolutePath(), trainYamls == null ? List.of() : trainYamls,
-        Optional.ofNullable(base), head, location, branch, Optional.ofNullable(platform), Optional.ofNullable(runtimes),
-        Optional.ofNullable(sourceRepo), target.cluster(), target.namespace());
+    SourcePreviewRequest request =
+        new SourcePreviewRequest(
+            Path.of("").toAbsolutePath(),
+            trainYamls == null ? List.of() : trainYamls,
+            Optional.ofNullable(base),
+            head,
+            location,
+            branch,
+            Optional.ofNullable(platform),
+            Optional.ofNullable(runtimes),
+            Optional.ofNullable(sourceRepo),
+            target.cluster(),
+            target.namespace());
     return new SourcePreview(GitOpsOptions.cacheRoot(env), env, Clock.systemUTC()).preview(request);
   }
 
   private Preview gitOpsRepo() throws GitOpsException {
     if (base == null) {
-      throw new ParameterException(spec.commandLine(),
+      throw new ParameterException(
+          spec.commandLine(),
           "Give --gitops URL|PATH (in a source repo) or --base REF (in a GitOps repo, to compare --base with --head)");
     }
     if (trainYamls != null && !trainYamls.isEmpty()) {
-      throw new ParameterException(spec.commandLine(), "TRAIN_YAML files are previewed in a source repo: add --gitops URL|PATH");
+      throw new ParameterException(
+          spec.commandLine(),
+          "TRAIN_YAML files are previewed in a source repo: add --gitops URL|PATH");
     }
     if (!Files.isDirectory(Path.of("clusters")) && RepoKind.hasTrainYaml(Path.of(""))) {
-      throw new ParameterException(spec.commandLine(), "this looks like a source repo (train.yaml files, no clusters/ folder), but neither --gitops"
-          + " nor $" + GitOpsOptions.GITOPS_ENV + " is set, so preview would compare it as a GitOps repo; hint: pass --gitops URL|PATH"
-          + " (or set $" + GitOpsOptions.GITOPS_ENV + ") to preview what merging would start");
+      throw new ParameterException(
+          spec.commandLine(),
+          "this looks like a source repo (train.yaml files, no clusters/ folder), but neither --gitops"
+              + " nor $"
+              + GitOpsOptions.GITOPS_ENV
+              + " is set, so preview would compare it as a GitOps repo; hint: pass --gitops URL|PATH"
+              + " (or set $"
+              + GitOpsOptions.GITOPS_ENV
+              + ") to preview what merging would start");
     }
-    return GitOpsPreview.of(Path.of("").toAbsolutePath(), base, head, Optional.ofNullable(platform));
+    return GitOpsPreview.of(
+        Path.of("").toAbsolutePath(), base, head, Optional.ofNullable(platform));
   }
 
   private void write(Preview preview) {
@@ -156,8 +248,9 @@ final class PreviewCommand implements Callable<Integer> {
   }
 
   /**
-   * --out must name a folder (or nothing yet), and in a source repo not the folder of a train.yaml or one below it:
-   * submit refuses uncommitted files there (E305), so a preview written there would make the next submit fail.
+   * --out must name a folder (or nothing yet), and in a source repo not the folder of a train.yaml
+   * or one below it: submit refuses uncommitted files there (E305), so a preview written there
+   * would make the next submit fail.
    */
   private void checkOut(boolean sourceMode) {
     if (out == null) {
@@ -167,19 +260,33 @@ final class PreviewCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), "--out needs a folder, got an empty value");
     }
     if (Files.exists(out) && !Files.isDirectory(out)) {
-      throw new ParameterException(spec.commandLine(), "--out " + out + " is a file, not a folder; hint: name a folder (it is created if missing)");
+      throw new ParameterException(
+          spec.commandLine(),
+          "--out "
+              + out
+              + " is a file, not a folder; hint: name a folder (it is created if missing)");
     }
     if (sourceMode) {
-      RepoKind.trainYamlAbove(out.toAbsolutePath().normalize(), Path.of("").toAbsolutePath().normalize()).ifPresent(t -> {
-        throw new ParameterException(spec.commandLine(), "--out " + out + " lies in the folder of " + t + ", where submit refuses uncommitted files"
-            + " (E305); hint: write the preview outside the source repo, e.g. --out \"$(mktemp -d)\"");
-      });
+      RepoKind.trainYamlAbove(
+              out.toAbsolutePath().normalize(), Path.of("").toAbsolutePath().normalize())
+          .ifPresent(
+              t -> {
+                throw new ParameterException(
+                    spec.commandLine(),
+                    "--out "
+                        + out
+                        + " lies in the folder of "
+                        + t
+                        + ", where submit refuses uncommitted files"
+                        + " (E305); hint: write the preview outside the source repo, e.g. --out \"$(mktemp -d)\"");
+              });
     }
   }
 
   /**
-   * To stdout, or into --out: {@code name} for one file, else preview-N.md; files of the other format and parts
-   * left from a longer preview are removed, so CI posting the folder never posts a stale file.
+   * To stdout, or into --out: {@code name} for one file, else preview-N.md; files of the other
+   * format and parts left from a longer preview are removed, so CI posting the folder never posts a
+   * stale file.
    */
   private void emit(PrintWriter stdout, List<String> texts, String name) {
     if (out == null) {
@@ -189,16 +296,31 @@ final class PreviewCommand implements Callable<Integer> {
     try {
       Files.createDirectories(out);
       try (Stream<Path> old = Files.list(out)) {
-        for (Path p : old.filter(p -> PART_FILE.matcher(p.getFileName().toString()).matches() || p.getFileName().toString().equals(JSON_FILE)).toList()) {
+        for (Path p :
+            old.filter(
+                    p ->
+                        PART_FILE.matcher(p.getFileName().toString()).matches()
+                            || p.getFileName().toString().equals(JSON_FILE))
+                .toList()) {
           Files.delete(p);
         }
       }
       for (int i = 0; i < texts.size(); i++) {
-        Files.writeString(out.resolve(name != null ? name : "preview-" + (i + 1) + ".md"), texts.get(i), StandardCharsets.UTF_8);
+        Files.writeString(
+            out.resolve(name != null ? name : "preview-" + (i + 1) + ".md"),
+            texts.get(i),
+            StandardCharsets.UTF_8);
       }
-      stdout.println("wrote " + (name != null ? name : texts.size() + " part(s), preview-1.md … preview-" + texts.size() + ".md,") + " to " + out);
+      stdout.println(
+          "wrote "
+              + (name != null
+                  ? name
+                  : texts.size() + " part(s), preview-1.md … preview-" + texts.size() + ".md,")
+              + " to "
+              + out);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot write the preview to " + out + ": " + e.getMessage(), e);
+      throw new UncheckedIOException(
+          "cannot write the preview to " + out + ": " + e.getMessage(), e);
     }
   }
 }

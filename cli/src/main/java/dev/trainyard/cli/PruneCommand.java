@@ -33,18 +33,30 @@ import picocli.CommandLine.Spec;
       "A pruned run is remembered in clusters/<cluster>/pruned-runs.txt: re-submitting its commit does not start it again. --older-than reads each run's creation time from its provenance (trainyard.dev/created-at)."
     },
     mixinStandardHelpOptions = true,
-    footer = {"", "Exit codes: 0 ok (also when nothing matched --older-than), 1 a named run does not exist, 2 usage, 3 environment, 4 internal error."})
+    footer = {
+      "",
+      "Exit codes: 0 ok (also when nothing matched --older-than), 1 a named run does not exist, 2 usage, 3 environment, 4 internal error."
+    })
 final class PruneCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin GitOpsOptions gitops;
 
-  @Parameters(paramLabel = "RUN", arity = "0..*", description = "run names, e.g. pytorch-ddp-3fa2c1")
+  @Parameters(
+      paramLabel = "RUN",
+      arity = "0..*",
+      description = "run names, e.g. pytorch-ddp-3fa2c1")
   List<String> runs;
 
-  @Option(names = "--older-than", paramLabel = "DURATION", description = "every run created longer ago than this, e.g. 7d, 36h, 90m")
+  @Option(
+      names = "--older-than",
+      paramLabel = "DURATION",
+      description = "every run created longer ago than this, e.g. 7d, 36h, 90m")
   String olderThan;
 
-  @Option(names = "--target-cluster", paramLabel = "NAME", description = "only runs of this cluster")
+  @Option(
+      names = "--target-cluster",
+      paramLabel = "NAME",
+      description = "only runs of this cluster")
   String cluster;
 
   @Override
@@ -53,15 +65,21 @@ final class PruneCommand implements Callable<Integer> {
     GitOpsLocation location = gitops.location(spec, env);
     List<String> names = runs == null ? List.of() : runs;
     if (names.isEmpty() == (olderThan == null)) {
-      throw new ParameterException(spec.commandLine(), "Give either run names or --older-than DURATION");
+      throw new ParameterException(
+          spec.commandLine(), "Give either run names or --older-than DURATION");
     }
     if (names.stream().anyMatch(String::isBlank)) {
       throw new ParameterException(spec.commandLine(), "a run name is empty (an unset variable?)");
     }
-    PruneRequest request = new PruneRequest(location, gitops.branch, names, age(), Optional.ofNullable(cluster), gitops.dryRun);
+    PruneRequest request =
+        new PruneRequest(
+            location, gitops.branch, names, age(), Optional.ofNullable(cluster), gitops.dryRun);
     try {
-      PruneResult result = new Pruner(GitOpsOptions.cacheRoot(env), env, Clock.systemUTC()).prune(request);
-      return gitops.output == CompileOptions.OutputFormat.json ? json(result, location) : text(result, location);
+      PruneResult result =
+          new Pruner(GitOpsOptions.cacheRoot(env), env, Clock.systemUTC()).prune(request);
+      return gitops.output == CompileOptions.OutputFormat.json
+          ? json(result, location)
+          : text(result, location);
     } catch (GitOpsException e) {
       return gitops.failure(e);
     }
@@ -73,7 +91,9 @@ final class PruneCommand implements Callable<Integer> {
     }
     OptionalLong seconds = Durations.seconds(olderThan);
     if (seconds.isEmpty()) {
-      throw new ParameterException(spec.commandLine(), "--older-than \"" + olderThan + "\" is not a duration (e.g. 7d, 36h, 90m, 1h30m)");
+      throw new ParameterException(
+          spec.commandLine(),
+          "--older-than \"" + olderThan + "\" is not a duration (e.g. 7d, 36h, 90m, 1h30m)");
     }
     return Optional.of(Duration.ofSeconds(seconds.getAsLong()));
   }
@@ -90,9 +110,21 @@ final class PruneCommand implements Callable<Integer> {
     if (result.pruned().isEmpty()) {
       out.println("nothing to prune in " + where);
     } else if (gitops.dryRun) {
-      out.println("dry run: would remove " + result.pruned().size() + " run(s) from " + where + "; nothing was pushed");
+      out.println(
+          "dry run: would remove "
+              + result.pruned().size()
+              + " run(s) from "
+              + where
+              + "; nothing was pushed");
     } else {
-      out.println("committed " + result.commit().orElseThrow().substring(0, 12) + " to " + where + ": removed " + result.pruned().size() + " run(s)");
+      out.println(
+          "committed "
+              + result.commit().orElseThrow().substring(0, 12)
+              + " to "
+              + where
+              + ": removed "
+              + result.pruned().size()
+              + " run(s)");
     }
     out.flush();
     return 0;
@@ -102,7 +134,11 @@ final class PruneCommand implements Callable<Integer> {
     ObjectNode root = DiagnosticPrinter.toJson(result.diagnostics());
     ArrayNode list = root.putArray("pruned");
     for (RunFolder r : result.pruned()) {
-      list.addObject().put("name", r.run()).put("cluster", r.cluster()).put("namespace", r.namespace()).put("path", r.path());
+      list.addObject()
+          .put("name", r.run())
+          .put("cluster", r.cluster())
+          .put("namespace", r.namespace())
+          .put("path", r.path());
     }
     gitops.putPush(root, location, gitops.dryRun, result.pushed(), result.commit());
     return gitops.printJson(root, result.hasErrors());

@@ -10,7 +10,10 @@ import java.nio.file.Path;
 import java.util.Optional;
 import picocli.CommandLine.Model.CommandSpec;
 
-/** What compile and validate print: diagnostics on stderr, a summary of the run and the files on stdout. */
+/**
+ * What compile and validate print: diagnostics on stderr, a summary of the run and the files on
+ * stdout.
+ */
 final class Reporting {
   private Reporting() {}
 
@@ -18,16 +21,21 @@ final class Reporting {
   record Written(Path root, OutputTree tree) {}
 
   /** Prints {@code result} and returns the exit code (0, or 1 when there are errors). */
-  static int report(CommandSpec spec, CompileOptions.OutputFormat format, CompileResult result, Optional<Written> written) {
+  static int report(
+      CommandSpec spec,
+      CompileOptions.OutputFormat format,
+      CompileResult result,
+      Optional<Written> written) {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     if (format == CompileOptions.OutputFormat.json) {
       ObjectNode json = DiagnosticPrinter.toJson(result.diagnostics());
       result.job().filter(j -> !result.hasErrors()).ifPresent(j -> summaryJson(json, j));
-      written.ifPresent(w -> {
-        ArrayNode files = json.putArray("files");
-        w.tree().files().keySet().forEach(f -> files.add(w.root().resolve(f).toString()));
-      });
+      written.ifPresent(
+          w -> {
+            ArrayNode files = json.putArray("files");
+            w.tree().files().keySet().forEach(f -> files.add(w.root().resolve(f).toString()));
+          });
       out.println(json.toPrettyString());
       out.flush();
     } else {
@@ -41,11 +49,27 @@ final class Reporting {
     return result.hasErrors() ? 1 : 0;
   }
 
-  /** {@code run <name>: N node(s) x M process(es), runtime …, queue … in cluster/namespace, commit …}. */
+  /**
+   * {@code run <name>: N node(s) x M process(es), runtime …, queue … in cluster/namespace, commit
+   * …}.
+   */
   static String summary(ResolvedJob j) {
-    return "run " + j.naming().runName() + ": " + j.topology().nodes() + " node(s) x " + j.topology().procsPerNode()
-        + " process(es), runtime " + j.runtime().ref() + ", queue " + j.target().localQueue() + " in "
-        + j.target().cluster() + "/" + j.target().namespace() + ", commit " + j.source().commit().substring(0, Math.min(12, j.source().commit().length()));
+    return "run "
+        + j.naming().runName()
+        + ": "
+        + j.topology().nodes()
+        + " node(s) x "
+        + j.topology().procsPerNode()
+        + " process(es), runtime "
+        + j.runtime().ref()
+        + ", queue "
+        + j.target().localQueue()
+        + " in "
+        + j.target().cluster()
+        + "/"
+        + j.target().namespace()
+        + ", commit "
+        + j.source().commit().substring(0, Math.min(12, j.source().commit().length()));
   }
 
   private static void summaryJson(ObjectNode json, ResolvedJob j) {
@@ -54,21 +78,32 @@ final class Reporting {
 
   /** The run's name, target, queue, runtime, topology and commit as fields of {@code run}. */
   static void runJson(ObjectNode run, ResolvedJob j) {
-    run.put("name", j.naming().runName()).put("cluster", j.target().cluster()).put("namespace", j.target().namespace())
-        .put("queue", j.target().localQueue()).put("runtime", j.runtime().ref()).put("nodes", j.topology().nodes())
-        .put("procsPerNode", j.topology().procsPerNode()).put("commit", j.source().commit());
+    run.put("name", j.naming().runName())
+        .put("cluster", j.target().cluster())
+        .put("namespace", j.target().namespace())
+        .put("queue", j.target().localQueue())
+        .put("runtime", j.runtime().ref())
+        .put("nodes", j.topology().nodes())
+        .put("procsPerNode", j.topology().procsPerNode())
+        .put("commit", j.source().commit());
   }
 
   /**
-   * Reports an environment failure (GitOps repo unreachable, push refused): message and hint on stderr, and
-   * with {@code --output json} also {@code {"error", "hint", "exitCode"}} on stdout. Returns exit code 3.
+   * Reports an environment failure (GitOps repo unreachable, push refused): message and hint on
+   * stderr, and with {@code --output json} also {@code {"error", "hint", "exitCode"}} on stdout.
+   * Returns exit code 3.
    */
-  static int environment(CommandSpec spec, CompileOptions.OutputFormat format, String message, String hint) {
+  static int environment(
+      CommandSpec spec, CompileOptions.OutputFormat format, String message, String hint) {
     return failure(spec, format, message, hint, Main.EXIT_ENVIRONMENT);
   }
 
-  /** Like {@link #environment}, with the exit code given (2 for a flag the GitOps repo cannot satisfy). */
-  static int failure(CommandSpec spec, CompileOptions.OutputFormat format, String message, String hint, int exit) {
+  /**
+   * Like {@link #environment}, with the exit code given (2 for a flag the GitOps repo cannot
+   * satisfy).
+   */
+  static int failure(
+      CommandSpec spec, CompileOptions.OutputFormat format, String message, String hint, int exit) {
     PrintWriter err = spec.commandLine().getErr();
     err.println("trainyard: error: " + message);
     if (!hint.isEmpty()) {

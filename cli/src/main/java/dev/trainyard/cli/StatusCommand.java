@@ -23,7 +23,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code trainyard status [RUN] [-w] [--output json]}: runs and their state, as the PR check shows them. */
+/**
+ * {@code trainyard status [RUN] [-w] [--output json]}: runs and their state, as the PR check shows
+ * them.
+ */
 @Command(
     name = "status",
     description = {
@@ -33,42 +36,75 @@ import picocli.CommandLine.Spec;
           + " platform team's platform.yaml with --platform to use its status.stallAfter, as the controller does."
     },
     mixinStandardHelpOptions = true,
-    footer = {"", "Exit codes: 0 ok (with RUN -w: the run succeeded), 1 no such run or a --platform that does not load (with RUN -w: the run failed),"
-        + " 2 usage, 3 cluster unreachable (with RUN -w: --timeout passed first), 4 internal error."})
+    footer = {
+      "",
+      "Exit codes: 0 ok (with RUN -w: the run succeeded), 1 no such run or a --platform that does not load (with RUN -w: the run failed),"
+          + " 2 usage, 3 cluster unreachable (with RUN -w: --timeout passed first), 4 internal error."
+    })
 final class StatusCommand implements Callable<Integer> {
-  enum Format { table, json }
+  enum Format {
+    table,
+    json
+  }
 
   @Spec CommandSpec spec;
   @Mixin ClusterTarget target;
 
-  @Parameters(arity = "0..1", paramLabel = "RUN", description = "a run name (label trainyard.dev/run) or JobSet name")
+  @Parameters(
+      arity = "0..1",
+      paramLabel = "RUN",
+      description = "a run name (label trainyard.dev/run) or JobSet name")
   String run;
 
-  @Option(names = {"-w", "--watch"}, description = "redraw on change until RUN ends (or --timeout)")
+  @Option(
+      names = {"-w", "--watch"},
+      description = "redraw on change until RUN ends (or --timeout)")
   boolean watch;
 
-  @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", description = "table (default) or json")
+  @Option(
+      names = {"-o", "--output"},
+      paramLabel = "FORMAT",
+      description = "table (default) or json")
   Format output = Format.table;
 
-  @Option(names = {"-A", "--all-namespaces"}, description = "runs of every namespace")
+  @Option(
+      names = {"-A", "--all-namespaces"},
+      description = "runs of every namespace")
   boolean allNamespaces;
 
-  @Option(names = "--stall-after", paramLabel = "DURATION",
-      description = "an admitted run not started after this is reported stalled (default: --platform's status.stallAfter, else 10m)")
+  @Option(
+      names = "--stall-after",
+      paramLabel = "DURATION",
+      description =
+          "an admitted run not started after this is reported stalled (default: --platform's status.stallAfter, else 10m)")
   String stallAfter;
 
-  @Option(names = "--platform", paramLabel = "FILE",
-      description = "platform.yaml whose status.stallAfter the controller uses, so both call the same runs stalled")
+  @Option(
+      names = "--platform",
+      paramLabel = "FILE",
+      description =
+          "platform.yaml whose status.stallAfter the controller uses, so both call the same runs stalled")
   Path platform;
 
-  @Option(names = "--interval", paramLabel = "DURATION", defaultValue = "2s", description = "watch poll interval")
+  @Option(
+      names = "--interval",
+      paramLabel = "DURATION",
+      defaultValue = "2s",
+      description = "watch poll interval")
   String interval;
 
-  @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "24h", description = "longest watch")
+  @Option(
+      names = "--timeout",
+      paramLabel = "DURATION",
+      defaultValue = "24h",
+      description = "longest watch")
   String timeout;
 
   Clock clock = Clock.systemUTC();
-  /** {@code status RUN -w} reached --timeout before the run ended: as kubectl wait, not a success. */
+
+  /**
+   * {@code status RUN -w} reached --timeout before the run ended: as kubectl wait, not a success.
+   */
   static final int EXIT_TIMEOUT = 3;
 
   @Override
@@ -89,9 +125,15 @@ final class StatusCommand implements Callable<Integer> {
       err.println(e.getMessage());
       return 1;
     }
-    try (RunReader reader = RunReader.connect(Optional.ofNullable(target.kubeconfig), Optional.ofNullable(target.context), clock)) {
-      String ns = allNamespaces ? null : target.namespace != null ? target.namespace : reader.defaultNamespace();
-      return loop(reader, ns, new RunStateMapper(stall), every, clock.instant().plus(limit), out, err);
+    try (RunReader reader =
+        RunReader.connect(
+            Optional.ofNullable(target.kubeconfig), Optional.ofNullable(target.context), clock)) {
+      String ns =
+          allNamespaces
+              ? null
+              : target.namespace != null ? target.namespace : reader.defaultNamespace();
+      return loop(
+          reader, ns, new RunStateMapper(stall), every, clock.instant().plus(limit), out, err);
     } catch (ClusterAccessException e) {
       err.println("trainyard status: " + e.getMessage());
       err.println("  hint: " + e.hint());
@@ -100,8 +142,8 @@ final class StatusCommand implements Callable<Integer> {
   }
 
   /**
-   * When a run is stalled: {@code --stall-after}, else {@code --platform}'s {@code status.stallAfter} (what the
-   * controller uses), else {@link ConfigFile#DEFAULT_STALL_AFTER}.
+   * When a run is stalled: {@code --stall-after}, else {@code --platform}'s {@code
+   * status.stallAfter} (what the controller uses), else {@link ConfigFile#DEFAULT_STALL_AFTER}.
    *
    * @throws IllegalArgumentException {@code --stall-after} is not a duration (usage, exit 2)
    * @throws ConfigException {@code --platform} does not load, as its diagnostics (input, exit 1)
@@ -110,27 +152,47 @@ final class StatusCommand implements Callable<Integer> {
     if (stallAfter != null) {
       return ConfigFile.parseDuration(stallAfter);
     }
-    return platform == null ? ConfigFile.DEFAULT_STALL_AFTER
+    return platform == null
+        ? ConfigFile.DEFAULT_STALL_AFTER
         : PlatformFile.load(platform).status().stallAfter().orElse(ConfigFile.DEFAULT_STALL_AFTER);
   }
 
   /** The runs named {@link #run} (run label or JobSet name), at most one per namespace. */
   private List<ObservedRun> named(List<ObservedRun> all) {
-    return all.stream().filter(r -> r.provenance().run().equals(run) || r.key().name().equals(run))
-        .collect(java.util.stream.Collectors.toMap(r -> r.key().namespace(), r -> r, (a, b) -> a, java.util.TreeMap::new))
-        .values().stream().toList();
+    return all.stream()
+        .filter(r -> r.provenance().run().equals(run) || r.key().name().equals(run))
+        .collect(
+            java.util.stream.Collectors.toMap(
+                r -> r.key().namespace(), r -> r, (a, b) -> a, java.util.TreeMap::new))
+        .values()
+        .stream()
+        .toList();
   }
 
-  private int loop(RunReader reader, String ns, RunStateMapper mapper, Duration every, Instant deadline,
-      PrintWriter out, PrintWriter err) throws InterruptedException {
+  private int loop(
+      RunReader reader,
+      String ns,
+      RunStateMapper mapper,
+      Duration every,
+      Instant deadline,
+      PrintWriter out,
+      PrintWriter err)
+      throws InterruptedException {
     String last = null;
     while (true) {
       List<ObservedRun> runs = run == null ? reader.list(ns) : named(reader.list(ns));
-      List<String> namespaces = runs.stream().map(r -> r.key().namespace()).distinct().sorted().toList();
+      List<String> namespaces =
+          runs.stream().map(r -> r.key().namespace()).distinct().sorted().toList();
       if (run != null && namespaces.size() > 1) {
-        err.println("trainyard status: run \"" + run + "\" is in " + namespaces.size() + " namespaces: "
-            + String.join(", ", namespaces));
-        err.println("  hint: pick one with `trainyard status " + run + " -n " + namespaces.get(0) + "`");
+        err.println(
+            "trainyard status: run \""
+                + run
+                + "\" is in "
+                + namespaces.size()
+                + " namespaces: "
+                + String.join(", ", namespaces));
+        err.println(
+            "  hint: pick one with `trainyard status " + run + " -n " + namespaces.get(0) + "`");
         return 1;
       }
       if (run == null && runs.isEmpty() && last == null && ns != null) {
@@ -138,15 +200,25 @@ final class StatusCommand implements Callable<Integer> {
         err.println("  hint: `trainyard status -A` lists the runs of every namespace");
       }
       if (run != null && runs.isEmpty()) {
-        err.println("trainyard status: run \"" + run + "\" not found in namespace \"" + (ns == null ? "*" : ns) + "\"");
-        err.println("  hint: list the runs with `trainyard status" + (ns == null ? " -A" : " -n " + ns) + "`");
+        err.println(
+            "trainyard status: run \""
+                + run
+                + "\" not found in namespace \""
+                + (ns == null ? "*" : ns)
+                + "\"");
+        err.println(
+            "  hint: list the runs with `trainyard status"
+                + (ns == null ? " -A" : " -n " + ns)
+                + "`");
         return 1;
       }
-      List<StatusTable.Row> rows = runs.stream().map(r -> new StatusTable.Row(r, mapper.map(r.observation()))).toList();
+      List<StatusTable.Row> rows =
+          runs.stream().map(r -> new StatusTable.Row(r, mapper.map(r.observation()))).toList();
       // The JSON has no age, so a ticking AGE column alone does not redraw the table.
       String state = StatusTable.json(rows);
       if (!state.equals(last)) {
-        String text = output == Format.json ? state : StatusTable.table(rows, clock.instant(), ns == null);
+        String text =
+            output == Format.json ? state : StatusTable.table(rows, clock.instant(), ns == null);
         out.print(last == null || output == Format.json ? text : "\n" + text);
         out.flush();
         last = state;
@@ -159,8 +231,11 @@ final class StatusCommand implements Callable<Integer> {
         return rows.get(0).state().phase() == Phase.SUCCEEDED ? 0 : 1;
       }
       if (!clock.instant().isBefore(deadline)) {
-        err.println("trainyard status: --timeout " + timeout + " passed before " + (run == null ? "the watch ended"
-            : "run \"" + run + "\" ended"));
+        err.println(
+            "trainyard status: --timeout "
+                + timeout
+                + " passed before "
+                + (run == null ? "the watch ended" : "run \"" + run + "\" ended"));
         return run == null ? 0 : EXIT_TIMEOUT;
       }
       Thread.sleep(every.toMillis());

@@ -23,7 +23,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code trainyard submit}: compile at the source commit and commit the new runs to the GitOps repository. */
+/**
+ * {@code trainyard submit}: compile at the source commit and commit the new runs to the GitOps
+ * repository.
+ */
 @Command(
     name = "submit",
     description = {
@@ -32,34 +35,59 @@ import picocli.CommandLine.Spec;
       "Credentials: $TRAINYARD_GITOPS_TOKEN (user $TRAINYARD_GITOPS_USERNAME, default x-access-token), else git's credential helpers and GIT_ASKPASS; never a flag."
     },
     mixinStandardHelpOptions = true,
-    footer = {"", "Exit codes: 0 ok (also when nothing changed), 1 problems in the input, 2 usage, 3 environment (GitOps repo unreachable, refused push), 4 internal error."})
+    footer = {
+      "",
+      "Exit codes: 0 ok (also when nothing changed), 1 problems in the input, 2 usage, 3 environment (GitOps repo unreachable, refused push), 4 internal error."
+    })
 final class SubmitCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin GitOpsOptions gitops;
 
-  @Parameters(paramLabel = "TRAIN_YAML", arity = "0..*", description = "train.yaml files (default: train.yaml, or with --changed-since the changed jobs)")
+  @Parameters(
+      paramLabel = "TRAIN_YAML",
+      arity = "0..*",
+      description =
+          "train.yaml files (default: train.yaml, or with --changed-since the changed jobs)")
   List<Path> trainYamls;
 
-  @Option(names = "--changed-since", paramLabel = "REF", description = {
-      "submit every job whose folder (a train.yaml's folder, code included) changed since REF, as `preview` selects them; in CI: the branch tip before the push (all zeros: every job).",
-      "A full SHA the checkout lacks (after a force push, or in a shallow clone) submits the jobs HEAD's own commit changed, with warning W810; a branch or short SHA it lacks is a usage error."})
+  @Option(
+      names = "--changed-since",
+      paramLabel = "REF",
+      description = {
+        "submit every job whose folder (a train.yaml's folder, code included) changed since REF, as `preview` selects them; in CI: the branch tip before the push (all zeros: every job).",
+        "A full SHA the checkout lacks (after a force push, or in a shallow clone) submits the jobs HEAD's own commit changed, with warning W810; a branch or short SHA it lacks is a usage error."
+      })
   String changedSince;
 
-  @Option(names = "--platform", paramLabel = "FILE", description = "platform.yaml instead of the GitOps repository's")
+  @Option(
+      names = "--platform",
+      paramLabel = "FILE",
+      description = "platform.yaml instead of the GitOps repository's")
   Path platform;
 
-  @Option(names = "--runtimes", paramLabel = "DIR", description = "runtimes folder instead of the GitOps repository's runtimes/")
+  @Option(
+      names = "--runtimes",
+      paramLabel = "DIR",
+      description = "runtimes folder instead of the GitOps repository's runtimes/")
   Path runtimes;
 
-  @Option(names = "--source-repo", paramLabel = "URL", description = "clone URL of the source repo (default: its git remote)")
+  @Option(
+      names = "--source-repo",
+      paramLabel = "URL",
+      description = "clone URL of the source repo (default: its git remote)")
   String sourceRepo;
 
-  @Option(names = "--source-commit", paramLabel = "SHA", description = "full commit SHA pods clone (default: HEAD)")
+  @Option(
+      names = "--source-commit",
+      paramLabel = "SHA",
+      description = "full commit SHA pods clone (default: HEAD)")
   String sourceCommit;
 
   @Mixin TargetOptions target;
 
-  @Option(names = "--rerun", description = "start a new run (a new run id) of a commit that already ran")
+  @Option(
+      names = "--rerun",
+      description = "start a new run (a new run id) of a commit that already ran")
   boolean rerun;
 
   /** W810 from --changed-since, shown before the compile's own diagnostics. */
@@ -71,12 +99,16 @@ final class SubmitCommand implements Callable<Integer> {
     GitOpsLocation location = gitops.location(spec, env);
     boolean named = trainYamls != null && !trainYamls.isEmpty();
     if (named && changedSince != null) {
-      throw new picocli.CommandLine.ParameterException(spec.commandLine(), "give TRAIN_YAML files or --changed-since, not both");
+      throw new picocli.CommandLine.ParameterException(
+          spec.commandLine(), "give TRAIN_YAML files or --changed-since, not both");
     }
     ChangedJobs.Selection selection;
     try {
-      selection = changedSince != null ? ChangedJobs.since(Path.of(""), changedSince)
-          : new ChangedJobs.Selection(named ? trainYamls : List.of(Path.of("train.yaml")), List.of());
+      selection =
+          changedSince != null
+              ? ChangedJobs.since(Path.of(""), changedSince)
+              : new ChangedJobs.Selection(
+                  named ? trainYamls : List.of(Path.of("train.yaml")), List.of());
     } catch (GitOpsException e) {
       return gitops.failure(e);
     }
@@ -85,12 +117,25 @@ final class SubmitCommand implements Callable<Integer> {
     if (files.isEmpty()) {
       return nothingChanged(location);
     }
-    SubmitRequest request = new SubmitRequest(files, location, gitops.branch, Optional.ofNullable(platform), Optional.ofNullable(runtimes),
-        Optional.ofNullable(sourceRepo), Optional.ofNullable(sourceCommit), target.cluster(), target.namespace(),
-        rerun, gitops.dryRun);
+    SubmitRequest request =
+        new SubmitRequest(
+            files,
+            location,
+            gitops.branch,
+            Optional.ofNullable(platform),
+            Optional.ofNullable(runtimes),
+            Optional.ofNullable(sourceRepo),
+            Optional.ofNullable(sourceCommit),
+            target.cluster(),
+            target.namespace(),
+            rerun,
+            gitops.dryRun);
     try {
-      SubmitResult result = new Submitter(GitOpsOptions.cacheRoot(env), env, Clock.systemUTC()).submit(request);
-      return gitops.output == CompileOptions.OutputFormat.json ? json(result, location) : text(result, location);
+      SubmitResult result =
+          new Submitter(GitOpsOptions.cacheRoot(env), env, Clock.systemUTC()).submit(request);
+      return gitops.output == CompileOptions.OutputFormat.json
+          ? json(result, location)
+          : text(result, location);
     } catch (GitOpsException e) {
       return gitops.failure(e);
     }
@@ -124,13 +169,27 @@ final class SubmitCommand implements Callable<Integer> {
     int fresh = result.newRuns().size();
     String where = gitops.where(location);
     if (fresh == 0) {
-      boolean pruned = result.runs().stream().anyMatch(r -> r.outcome() == SubmittedRun.Outcome.PRUNED);
-      out.println("nothing to submit: every run is already in " + where + (pruned ? " or already ran there and was pruned" : ""));
+      boolean pruned =
+          result.runs().stream().anyMatch(r -> r.outcome() == SubmittedRun.Outcome.PRUNED);
+      out.println(
+          "nothing to submit: every run is already in "
+              + where
+              + (pruned ? " or already ran there and was pruned" : ""));
     } else if (result.dryRun()) {
-      out.println("dry run: would commit " + fresh + " new run(s) to " + where + "; nothing was pushed");
+      out.println(
+          "dry run: would commit " + fresh + " new run(s) to " + where + "; nothing was pushed");
     } else {
-      out.println("committed " + result.commit().orElseThrow().substring(0, 12) + " to " + where + ": " + fresh + " new run(s)"
-          + (result.attempts() > 1 ? " (after " + (result.attempts() - 1) + " lost push race(s))" : ""));
+      out.println(
+          "committed "
+              + result.commit().orElseThrow().substring(0, 12)
+              + " to "
+              + where
+              + ": "
+              + fresh
+              + " new run(s)"
+              + (result.attempts() > 1
+                  ? " (after " + (result.attempts() - 1) + " lost push race(s))"
+                  : ""));
     }
     out.flush();
     return 0;
@@ -156,7 +215,9 @@ final class SubmitCommand implements Callable<Integer> {
     for (SubmittedRun run : result.runs()) {
       ObjectNode o = runs.addObject();
       Reporting.runJson(o, run.job());
-      o.put("outcome", run.outcome().name().toLowerCase(java.util.Locale.ROOT)).put("trainYaml", run.trainYaml()).put("path", run.folder().path());
+      o.put("outcome", run.outcome().name().toLowerCase(java.util.Locale.ROOT))
+          .put("trainYaml", run.trainYaml())
+          .put("path", run.folder().path());
     }
     gitops.putPush(root, location, result.dryRun(), result.pushed(), result.commit());
     root.put("attempts", result.attempts());

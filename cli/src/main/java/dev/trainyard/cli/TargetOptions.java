@@ -6,12 +6,21 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 
-/** {@code --target-cluster} and {@code --namespace}: where compile, validate, submit and preview put the run. */
+/**
+ * {@code --target-cluster} and {@code --namespace}: where compile, validate, submit and preview put
+ * the run.
+ */
 final class TargetOptions {
-  @Option(names = "--target-cluster", paramLabel = "NAME", description = "target cluster from platform.yaml (default: the first)")
+  @Option(
+      names = "--target-cluster",
+      paramLabel = "NAME",
+      description = "target cluster from platform.yaml (default: the first)")
   String cluster;
 
-  @Option(names = "--namespace", paramLabel = "NAME", description = "target namespace (default: the first that accepts the source repo)")
+  @Option(
+      names = "--namespace",
+      paramLabel = "NAME",
+      description = "target namespace (default: the first that accepts the source repo)")
   String namespace;
 
   Optional<String> cluster() {
@@ -22,10 +31,14 @@ final class TargetOptions {
     return Optional.ofNullable(namespace);
   }
 
-  /** A value the platform does not define, as a usage error (exit 2) naming the flag, once per command. */
+  /**
+   * A value the platform does not define, as a usage error (exit 2) naming the flag, once per
+   * command.
+   */
   static void refuse(CommandSpec spec, Optional<TargetFlags.Refusal> refusal) {
     if (refusal.isPresent()) {
-      throw new ParameterException(spec.commandLine(), refusal.get().message() + " (" + refusal.get().hint() + ")");
+      throw new ParameterException(
+          spec.commandLine(), refusal.get().message() + " (" + refusal.get().hint() + ")");
     }
   }
 }

@@ -3,13 +3,34 @@ package dev.trainyard.cli;
 import dev.trainyard.compiler.Compiler;
 import picocli.CommandLine.Command;
 
-/** The {@code trainyard} command: a thin CLI over the compiler, GitOps (publish) and controller libraries. */
+/**
+ * The {@code trainyard} command: a thin CLI over the compiler, GitOps (publish) and controller
+ * libraries.
+ */
 @Command(
     name = "trainyard",
     version = "trainyard " + Compiler.VERSION,
-    description = {"Compile train.yaml into JobSet + Kueue manifests, preview and submit them to a GitOps repository, and follow the runs.", ""},
+    description = {
+      "Compile train.yaml into JobSet + Kueue manifests, preview and submit them to a GitOps repository, and follow the runs.",
+      ""
+    },
     mixinStandardHelpOptions = true,
-    subcommands = {CompileCommand.class, ValidateCommand.class, PreviewCommand.class, SubmitCommand.class, StatusCommand.class, LogsCommand.class,
-      PruneCommand.class, CheckSecretsCommand.class, RuntimesCommand.class, SchemaCommand.class, InitCommand.class, WarmupCommand.class},
-    footer = {"", "Start with: trainyard init && trainyard validate train.yaml; then trainyard submit --gitops URL and trainyard status -w"})
+    subcommands = {
+      CompileCommand.class,
+      ValidateCommand.class,
+      PreviewCommand.class,
+      SubmitCommand.class,
+      StatusCommand.class,
+      LogsCommand.class,
+      PruneCommand.class,
+      CheckSecretsCommand.class,
+      RuntimesCommand.class,
+      SchemaCommand.class,
+      InitCommand.class,
+      WarmupCommand.class
+    },
+    footer = {
+      "",
+      "Start with: trainyard init && trainyard validate train.yaml; then trainyard submit --gitops URL and trainyard status -w"
+    })
 final class TrainyardCommand {}

@@ -21,11 +21,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Writes an {@link OutputTree} under a root folder (the GitOps working tree), whole or not at all: every
- * folder the tree owns (the run's, its queue folders) is first written beside its old self under a temporary
- * name; only when all of them are written are they renamed into place, and a failed rename puts back the
- * folders already moved. A full disk or a read-only folder therefore never leaves the run folder written and
- * the queue folders missing. Other runs' folders are not touched. Errors say what failed and why.
+ * Writes an {@link OutputTree} under a root folder (the GitOps working tree), whole or not at all:
+ * every folder the tree owns (the run's, its queue folders) is first written beside its old self
+ * under a temporary name; only when all of them are written are they renamed into place, and a
+ * failed rename puts back the folders already moved. A full disk or a read-only folder therefore
+ * never leaves the run folder written and the queue folders missing. Other runs' folders are not
+ * touched. Errors say what failed and why.
  */
 final class TreeWriter {
   /** Writes one file; tests replace it to fail like a full disk. */
@@ -38,7 +39,10 @@ final class TreeWriter {
 
   private TreeWriter() {}
 
-  /** Writes {@code tree} under {@code root}; throws on I/O failure (an environment problem, exit code 3). */
+  /**
+   * Writes {@code tree} under {@code root}; throws on I/O failure (an environment problem, exit
+   * code 3).
+   */
   static void write(OutputTree tree, Path root) throws IOException {
     write(tree, root, (file, text) -> Files.writeString(file, text, StandardCharsets.UTF_8));
   }
@@ -50,9 +54,15 @@ final class TreeWriter {
         Path target = root.resolve(folder);
         Path parent = target.getParent();
         step("create the folder " + parent, () -> Files.createDirectories(parent));
-        // Not Files.createTempDirectory: its 0700 would become the run folder's mode whatever the umask.
-        Path staging = step("create a temporary folder in " + parent,
-            () -> Files.createDirectory(parent.resolve(".trainyard-" + Long.toUnsignedString(RANDOM.nextLong(), 36))));
+        // Not Files.createTempDirectory: its 0700 would become the run folder's mode whatever the
+        // umask.
+        Path staging =
+            step(
+                "create a temporary folder in " + parent,
+                () ->
+                    Files.createDirectory(
+                        parent.resolve(
+                            ".trainyard-" + Long.toUnsignedString(RANDOM.nextLong(), 36))));
         staged.put(target, staging);
         stage(tree, folder, target, staging, sink);
       }
@@ -64,15 +74,19 @@ final class TreeWriter {
     }
   }
 
-  private static void stage(OutputTree tree, String folder, Path target, Path staging, FileSink sink) throws IOException {
+  private static void stage(
+      OutputTree tree, String folder, Path target, Path staging, FileSink sink) throws IOException {
     for (Map.Entry<String, String> file : tree.files().entrySet()) {
       if (file.getKey().startsWith(folder + "/")) {
         Path out = staging.resolve(file.getKey().substring(folder.length() + 1));
-        step("create the folder " + out.getParent(), () -> Files.createDirectories(out.getParent()));
-        step("write " + target.resolve(file.getKey().substring(folder.length() + 1)), () -> {
-          sink.write(out, file.getValue());
-          return out;
-        });
+        step(
+            "create the folder " + out.getParent(), () -> Files.createDirectories(out.getParent()));
+        step(
+            "write " + target.resolve(file.getKey().substring(folder.length() + 1)),
+            () -> {
+              sink.write(out, file.getValue());
+              return out;
+            });
       }
     }
   }
@@ -85,7 +99,9 @@ final class TreeWriter {
         Path target = e.getKey();
         Path old = null;
         if (Files.exists(target, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-          old = target.resolveSibling(".trainyard-old-" + target.getFileName() + "-" + System.nanoTime());
+          old =
+              target.resolveSibling(
+                  ".trainyard-old-" + target.getFileName() + "-" + System.nanoTime());
           Path from = target;
           Path to = old;
           step("move the old " + target + " aside", () -> move(from, to));
@@ -134,7 +150,10 @@ final class TreeWriter {
     Path run() throws IOException;
   }
 
-  /** Runs one file system step; a failure says which step and why ("cannot write X: no space left on device"). */
+  /**
+   * Runs one file system step; a failure says which step and why ("cannot write X: no space left on
+   * device").
+   */
   private static Path step(String what, Step step) throws IOException {
     try {
       return step.run();
@@ -149,7 +168,9 @@ final class TreeWriter {
       return "permission denied (a read-only folder, or owned by another user)";
     }
     if (e instanceof FileAlreadyExistsException || e instanceof NotDirectoryException) {
-      return "a file is in the way where a folder is expected (" + ((FileSystemException) e).getFile() + ")";
+      return "a file is in the way where a folder is expected ("
+          + ((FileSystemException) e).getFile()
+          + ")";
     }
     if (e instanceof NoSuchFileException) {
       return "no such file or folder (" + ((FileSystemException) e).getFile() + ")";
@@ -158,7 +179,8 @@ final class TreeWriter {
       return "a file is in the way where a folder is expected (" + fs.getFile() + ")";
     }
     if (e instanceof FileSystemException fs && fs.getReason() != null) {
-      return fs.getReason().substring(0, 1).toLowerCase(java.util.Locale.ROOT) + fs.getReason().substring(1);
+      return fs.getReason().substring(0, 1).toLowerCase(java.util.Locale.ROOT)
+          + fs.getReason().substring(1);
     }
     return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
   }
@@ -167,7 +189,8 @@ final class TreeWriter {
     try {
       deleteTree(dir);
     } catch (IOException e) {
-      // A leftover .trainyard-* folder is harmless and visible; the write's own outcome is what counts.
+      // A leftover .trainyard-* folder is harmless and visible; the write's own outcome is what
+      // counts.
     }
   }
 
@@ -179,18 +202,21 @@ final class TreeWriter {
       Files.delete(dir);
       return;
     }
-    Files.walkFileTree(dir, new SimpleFileVisitor<>() {
-      @Override
-      public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-        Files.delete(file);
-        return FileVisitResult.CONTINUE;
-      }
+    Files.walkFileTree(
+        dir,
+        new SimpleFileVisitor<>() {
+          @Override
+          public FileVisitResult visitFile(Path file, BasicFileAttributes attrs)
+              throws IOException {
+            Files.delete(file);
+            return FileVisitResult.CONTINUE;
+          }
 
-      @Override
-      public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
-        Files.delete(d);
-        return FileVisitResult.CONTINUE;
-      }
-    });
+          @Override
+          public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
+            Files.delete(d);
+            return FileVisitResult.CONTINUE;
+          }
+        });
   }
 }

@@ -16,7 +16,10 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code trainyard validate}: every stage, nothing written; with {@code --cluster} also a server-side dry run. */
+/**
+ * {@code trainyard validate}: every stage, nothing written; with {@code --cluster} also a
+ * server-side dry run.
+ */
 @Command(
     name = "validate",
     description = {
@@ -26,7 +29,10 @@ import picocli.CommandLine.Spec;
       "nothing is stored."
     },
     mixinStandardHelpOptions = true,
-    footer = {"", "Exit codes: 0 ok, 1 problems in the input (diagnostics), 2 usage, 3 environment (disk, git, cluster unreachable), 4 internal error."})
+    footer = {
+      "",
+      "Exit codes: 0 ok, 1 problems in the input (diagnostics), 2 usage, 3 environment (disk, git, cluster unreachable), 4 internal error."
+    })
 final class ValidateCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin CompileOptions options;
@@ -34,10 +40,16 @@ final class ValidateCommand implements Callable<Integer> {
   @Option(names = "--cluster", description = "also run a server-side dry run against a cluster")
   boolean cluster;
 
-  @Option(names = "--kubeconfig", paramLabel = "FILE", description = "kubeconfig for --cluster (default: $KUBECONFIG or ~/.kube/config)")
+  @Option(
+      names = "--kubeconfig",
+      paramLabel = "FILE",
+      description = "kubeconfig for --cluster (default: $KUBECONFIG or ~/.kube/config)")
   Path kubeconfig;
 
-  @Option(names = "--context", paramLabel = "NAME", description = "kubeconfig context for --cluster (default: the current one)")
+  @Option(
+      names = "--context",
+      paramLabel = "NAME",
+      description = "kubeconfig context for --cluster (default: the current one)")
   String context;
 
   @Override
@@ -47,11 +59,13 @@ final class ValidateCommand implements Callable<Integer> {
       return Reporting.report(spec, options.output, result, Optional.empty());
     }
     List<Diagnostic> all = new ArrayList<>(result.diagnostics());
-    try (ClusterDryRun dryRun = ClusterDryRun.connect(Optional.ofNullable(kubeconfig), Optional.ofNullable(context))) {
+    try (ClusterDryRun dryRun =
+        ClusterDryRun.connect(Optional.ofNullable(kubeconfig), Optional.ofNullable(context))) {
       all.addAll(dryRun.check(result.tree().orElseThrow(), result.job().orElseThrow()));
     }
     boolean rejected = all.stream().anyMatch(Diagnostic::isError);
-    CompileResult checked = new CompileResult(rejected ? Optional.empty() : result.tree(), result.job(), all);
+    CompileResult checked =
+        new CompileResult(rejected ? Optional.empty() : result.tree(), result.job(), all);
     return Reporting.report(spec, options.output, checked, Optional.empty());
   }
 }

@@ -12,39 +12,68 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code trainyard check-secrets}: exit codes, what it prints (file, line, kind), never the key. */
+/**
+ * {@code trainyard check-secrets}: exit codes, what it prints (file, line, kind), never the key.
+ */
 class CheckSecretsCommandTest {
   @TempDir Path temp;
 
   @Test
-  @DisplayName("a key in a ConfigMap: exit 1, file:line error[E809] with the kind, no piece of the key; a clean tree: exit 0")
+  @DisplayName(
+      "a key in a ConfigMap: exit 1, file:line error[E809] with the kind, no piece of the key; a clean tree: exit 0")
   void findsAndExits() throws Exception {
     String key = new SshKeyGenerator(new SecureRandom()).generate("c").privateKeyOpenSsh();
     Path run = Files.createDirectories(temp.resolve("tree/clusters/local/default/r"));
-    Files.writeString(run.resolve("configmap.yaml"), "apiVersion: v1\nkind: ConfigMap\ndata:\n  id_ecdsa: |\n    " + key.replace("\n", "\n    ") + "\n");
+    Files.writeString(
+        run.resolve("configmap.yaml"),
+        "apiVersion: v1\nkind: ConfigMap\ndata:\n  id_ecdsa: |\n    "
+            + key.replace("\n", "\n    ")
+            + "\n");
     MainTest.Run found = MainTest.run("check-secrets", temp.resolve("tree").toString());
     assertEquals(1, found.exit(), found.err());
-    assertTrue(found.err().contains("clusters/local/default/r/configmap.yaml:5: error[E809]: private key material, OpenSSH private key (PEM), in namespace default, in the data of a ConfigMap (only the data or stringData of a Secret object may hold a key there)"), found.err());
-    assertTrue(found.out().contains("checked 1 file(s) under " + temp.resolve("tree") + ": 1 private key(s) where none may be"), found.out());
+    assertTrue(
+        found
+            .err()
+            .contains(
+                "clusters/local/default/r/configmap.yaml:5: error[E809]: private key material, OpenSSH private key (PEM), in namespace default, in the data of a ConfigMap (only the data or stringData of a Secret object may hold a key there)"),
+        found.err());
+    assertTrue(
+        found
+            .out()
+            .contains(
+                "checked 1 file(s) under "
+                    + temp.resolve("tree")
+                    + ": 1 private key(s) where none may be"),
+        found.out());
     String body = key.split("\n")[1];
-    assertFalse(found.err().contains(body.substring(0, 20)) || found.out().contains(body.substring(0, 20)));
-    MainTest.Run json = MainTest.run("check-secrets", temp.resolve("tree").toString(), "--output", "json");
+    assertFalse(
+        found.err().contains(body.substring(0, 20)) || found.out().contains(body.substring(0, 20)));
+    MainTest.Run json =
+        MainTest.run("check-secrets", temp.resolve("tree").toString(), "--output", "json");
     assertEquals(1, json.exit());
-    assertTrue(json.out().contains("\"code\" : \"E809\"") && json.out().contains("\"line\" : 5"), json.out());
+    assertTrue(
+        json.out().contains("\"code\" : \"E809\"") && json.out().contains("\"line\" : 5"),
+        json.out());
     Files.delete(run.resolve("configmap.yaml"));
     MainTest.Run clean = MainTest.run("check-secrets", temp.resolve("tree").toString());
     assertEquals(0, clean.exit(), clean.err());
-    assertEquals("checked 0 file(s) under " + temp.resolve("tree") + ": no private key outside an allowed plain Secret\n", clean.out());
+    assertEquals(
+        "checked 0 file(s) under "
+            + temp.resolve("tree")
+            + ": no private key outside an allowed plain Secret\n",
+        clean.out());
   }
 
   @Test
-  @DisplayName("a folder that does not exist is exit 3 naming it; a broken --platform is exit 1 with its diagnostics")
+  @DisplayName(
+      "a folder that does not exist is exit 3 naming it; a broken --platform is exit 1 with its diagnostics")
   void environmentAndPlatform() throws Exception {
     MainTest.Run missing = MainTest.run("check-secrets", temp.resolve("nope").toString());
     assertEquals(3, missing.exit());
     assertTrue(missing.err().contains("nope: no such folder"), missing.err());
     Path platform = Files.writeString(temp.resolve("platform.yaml"), "kind: Platform\nbogus: 1\n");
-    MainTest.Run broken = MainTest.run("check-secrets", temp.toString(), "--platform", platform.toString());
+    MainTest.Run broken =
+        MainTest.run("check-secrets", temp.toString(), "--platform", platform.toString());
     assertEquals(1, broken.exit());
     assertTrue(broken.err().contains("platform.yaml:"), broken.err());
   }

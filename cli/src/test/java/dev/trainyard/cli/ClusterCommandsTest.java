@@ -12,16 +12,18 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code status} and {@code logs} before any cluster answers: a broken or missing kubeconfig, a missing context
- * and a closed port are one-line environment errors (exit 3), as {@code validate --cluster} reports them, and
- * a kubeconfig's token never reaches the output.
+ * {@code status} and {@code logs} before any cluster answers: a broken or missing kubeconfig, a
+ * missing context and a closed port are one-line environment errors (exit 3), as {@code validate
+ * --cluster} reports them, and a kubeconfig's token never reaches the output.
  */
 class ClusterCommandsTest {
   private static final String TOKEN = "sha256~SECRETtokenVALUE0123456789";
   @TempDir Path temp;
 
   private Path kubeconfig(String server) throws Exception {
-    return Files.writeString(temp.resolve("kubeconfig"), """
+    return Files.writeString(
+        temp.resolve("kubeconfig"),
+        """
         apiVersion: v1
         kind: Config
         clusters:
@@ -36,14 +38,22 @@ class ClusterCommandsTest {
         - name: other
           context: {cluster: local, user: me}
         current-context: local
-        """.formatted(server, TOKEN));
+        """
+            .formatted(server, TOKEN));
   }
 
   @Test
-  @DisplayName("a kubeconfig that is not YAML: file:line:col diagnostic, exit 3, the token line never printed (status and logs)")
+  @DisplayName(
+      "a kubeconfig that is not YAML: file:line:col diagnostic, exit 3, the token line never printed (status and logs)")
   void brokenYamlNeverEchoesToken() throws Exception {
-    Path k = Files.writeString(temp.resolve("kubeconfig"), "apiVersion: v1\nusers:\n- name: me\n  user:\n    token: \"" + TOKEN + "\n");
-    for (String[] args : new String[][] {{"status", "--kubeconfig", k.toString()}, {"logs", "r", "--kubeconfig", k.toString()}}) {
+    Path k =
+        Files.writeString(
+            temp.resolve("kubeconfig"),
+            "apiVersion: v1\nusers:\n- name: me\n  user:\n    token: \"" + TOKEN + "\n");
+    for (String[] args :
+        new String[][] {
+          {"status", "--kubeconfig", k.toString()}, {"logs", "r", "--kubeconfig", k.toString()}
+        }) {
       MainTest.Run r = MainTest.run(args);
       assertEquals(3, r.exit(), r.err());
       assertTrue(r.err().contains(k + ":5:"), r.err());
@@ -67,7 +77,8 @@ class ClusterCommandsTest {
   void missingFile() {
     MainTest.Run r = MainTest.run("status", "--kubeconfig", temp.resolve("nope").toString());
     assertEquals(3, r.exit(), r.err());
-    assertTrue(r.err().contains("--kubeconfig " + temp.resolve("nope") + ": no such file"), r.err());
+    assertTrue(
+        r.err().contains("--kubeconfig " + temp.resolve("nope") + ": no such file"), r.err());
     assertFalse(r.err().contains("An error has occurred"), r.err());
   }
 
@@ -77,11 +88,13 @@ class ClusterCommandsTest {
     Path k = kubeconfig("https://127.0.0.1:1");
     MainTest.Run r = MainTest.run("status", "--kubeconfig", k.toString(), "--context", "nosuch");
     assertEquals(3, r.exit(), r.err());
-    assertTrue(r.err().contains("kubeconfig has no context \"nosuch\" (it has: local, other)"), r.err());
+    assertTrue(
+        r.err().contains("kubeconfig has no context \"nosuch\" (it has: local, other)"), r.err());
   }
 
   @Test
-  @DisplayName("a server that refuses connections is named with the reason; exit 3, no token, no generic fabric8 text")
+  @DisplayName(
+      "a server that refuses connections is named with the reason; exit 3, no token, no generic fabric8 text")
   void unreachable() throws Exception {
     int port;
     try (ServerSocket s = new ServerSocket(0)) {
@@ -90,7 +103,11 @@ class ClusterCommandsTest {
     Path k = kubeconfig("https://127.0.0.1:" + port);
     MainTest.Run r = MainTest.run("status", "--kubeconfig", k.toString());
     assertEquals(3, r.exit(), r.err());
-    assertTrue(r.err().contains("cannot reach the cluster at https://127.0.0.1:" + port + ": connection refused"), r.err());
+    assertTrue(
+        r.err()
+            .contains(
+                "cannot reach the cluster at https://127.0.0.1:" + port + ": connection refused"),
+        r.err());
     assertFalse(r.err().contains("An error has occurred"), r.err());
     assertFalse((r.out() + r.err()).contains(TOKEN), r.err());
   }

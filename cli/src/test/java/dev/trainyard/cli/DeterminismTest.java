@@ -14,40 +14,65 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The same inputs give byte-identical files; only fresh key material differs, and an existing run keeps its key. */
+/**
+ * The same inputs give byte-identical files; only fresh key material differs, and an existing run
+ * keeps its key.
+ */
 class DeterminismTest {
-  private static final String MPI = "runtime: deepspeed\nrun: python train.py\nnodes: 2\nenv: {B: '2', A: '1'}\n";
+  private static final String MPI =
+      "runtime: deepspeed\nrun: python train.py\nnodes: 2\nenv: {B: '2', A: '1'}\n";
 
   @TempDir Path temp;
 
   @Test
   @DisplayName("compiling a torch job twice gives byte-identical trees")
   void torchTwice() {
-    TrainProject p = TrainProject.create(temp, "run: torchrun train.py\nnodes: 4\nresources: {gpus: 8}\n");
+    TrainProject p =
+        TrainProject.create(temp, "run: torchrun train.py\nnodes: 4\nresources: {gpus: 8}\n");
     assertEquals(TrainProject.tree(p.compile()).files(), TrainProject.tree(p.compile()).files());
   }
 
   @Test
-  @DisplayName("an MPI run re-compiled into its existing GitOps tree reuses its SSH Secret, so nothing changes")
+  @DisplayName(
+      "an MPI run re-compiled into its existing GitOps tree reuses its SSH Secret, so nothing changes")
   void mpiRecompileReusesSecret() throws Exception {
     TrainProject p = TrainProject.create(temp, MPI);
     Path gitops = temp.resolve("gitops");
     Compiler fresh = new Compiler(SshSecretProvider.system());
-    OutputTree first = TrainProject.tree(fresh.compile(p.compile().job().map(j -> request(p, gitops)).orElseThrow()));
+    OutputTree first =
+        TrainProject.tree(
+            fresh.compile(p.compile().job().map(j -> request(p, gitops)).orElseThrow()));
     TreeWriter.write(first, gitops);
     OutputTree second = TrainProject.tree(fresh.compile(request(p, gitops)));
     assertEquals(first.files(), second.files(), "a re-compile must be byte-identical");
     OutputTree elsewhere = TrainProject.tree(fresh.compile(request(p, temp.resolve("empty"))));
-    String secret = first.files().keySet().stream().filter(f -> f.contains("/secret-")).findFirst().orElseThrow();
+    String secret =
+        first.files().keySet().stream()
+            .filter(f -> f.contains("/secret-"))
+            .findFirst()
+            .orElseThrow();
     assertTrue(elsewhere.files().containsKey(secret));
-    assertNotEquals(first.files().get(secret), elsewhere.files().get(secret), "without the existing tree, keys are fresh");
-    assertEquals(first.files().keySet(), elsewhere.files().keySet(), "only the key material differs");
+    assertNotEquals(
+        first.files().get(secret),
+        elsewhere.files().get(secret),
+        "without the existing tree, keys are fresh");
+    assertEquals(
+        first.files().keySet(), elsewhere.files().keySet(), "only the key material differs");
   }
 
   private static dev.trainyard.compiler.CompileRequest request(TrainProject p, Path existing) {
-    return new dev.trainyard.compiler.CompileRequest(p.trainYaml(), "train.yaml", Optional.empty(), Optional.empty(),
-        Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), 1, Optional.of(existing),
-        Optional.empty(), Optional.empty());
+    return new dev.trainyard.compiler.CompileRequest(
+        p.trainYaml(),
+        "train.yaml",
+        Optional.empty(),
+        Optional.empty(),
+        Optional.empty(),
+        Optional.empty(),
+        Optional.empty(),
+        Optional.empty(),
+        1,
+        Optional.of(existing),
+        Optional.empty(),
+        Optional.empty());
   }
-
 }

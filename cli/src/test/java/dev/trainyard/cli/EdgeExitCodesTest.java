@@ -16,11 +16,14 @@ class EdgeExitCodesTest {
   @TempDir Path temp;
 
   @Test
-  @DisplayName("validate --cluster with a kubeconfig that is not YAML: exit 3, file:line:col, no internal error")
+  @DisplayName(
+      "validate --cluster with a kubeconfig that is not YAML: exit 3, file:line:col, no internal error")
   void brokenKubeconfig() throws Exception {
     TrainProject p = TrainProject.create(temp, "run: torchrun t.py\n");
     Path k = Files.writeString(temp.resolve("kubeconfig"), "apiVersion: v1\nclusters: [\n");
-    MainTest.Run r = MainTest.run("validate", p.trainYaml().toString(), "--cluster", "--kubeconfig", k.toString());
+    MainTest.Run r =
+        MainTest.run(
+            "validate", p.trainYaml().toString(), "--cluster", "--kubeconfig", k.toString());
     assertEquals(3, r.exit(), r.err());
     assertTrue(r.err().startsWith("trainyard: error: " + k + ":"), r.err());
     assertTrue(r.err().contains("the kubeconfig is not valid YAML"), r.err());
@@ -31,8 +34,15 @@ class EdgeExitCodesTest {
   @DisplayName("validate --cluster --kubeconfig naming no file: exit 3 naming it")
   void missingKubeconfig() {
     TrainProject p = TrainProject.create(temp, "run: torchrun t.py\n");
-    MainTest.Run r = MainTest.run("validate", p.trainYaml().toString(), "--cluster", "--kubeconfig", temp.resolve("nope").toString());
+    MainTest.Run r =
+        MainTest.run(
+            "validate",
+            p.trainYaml().toString(),
+            "--cluster",
+            "--kubeconfig",
+            temp.resolve("nope").toString());
     assertEquals(3, r.exit(), r.err());
-    assertEquals("trainyard: error: --kubeconfig " + temp.resolve("nope") + ": no such file\n", r.err());
+    assertEquals(
+        "trainyard: error: --kubeconfig " + temp.resolve("nope") + ": no such file\n", r.err());
   }
 }

@@ -16,11 +16,13 @@ import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Every {@code examples/*} is a real training repo that compiles with zero diagnostics against the example
- * platform ({@code examples/platform.yaml}, which seals SSH keys, so MPI examples get no plain-Secret warning).
+ * Every {@code examples/*} is a real training repo that compiles with zero diagnostics against the
+ * example platform ({@code examples/platform.yaml}, which seals SSH keys, so MPI examples get no
+ * plain-Secret warning).
  */
 class ExamplesCompileTest {
-  static final Path EXAMPLES = Path.of(System.getProperty("trainyard.repo.root", "..")).resolve("examples");
+  static final Path EXAMPLES =
+      Path.of(System.getProperty("trainyard.repo.root", "..")).resolve("examples");
 
   @TempDir Path temp;
 
@@ -28,7 +30,11 @@ class ExamplesCompileTest {
   @DisplayName("every example compiles with zero diagnostics, errors or warnings")
   Stream<DynamicTest> examples() throws IOException {
     try (Stream<Path> dirs = Files.list(EXAMPLES)) {
-      return dirs.filter(d -> Files.isRegularFile(d.resolve("train.yaml"))).sorted().toList().stream()
+      return dirs
+          .filter(d -> Files.isRegularFile(d.resolve("train.yaml")))
+          .sorted()
+          .toList()
+          .stream()
           .map(d -> DynamicTest.dynamicTest(d.getFileName().toString(), () -> compiles(d)));
     }
   }
@@ -37,23 +43,47 @@ class ExamplesCompileTest {
     Path repo = temp.resolve(example.getFileName().toString());
     GoldenCase.copyTree(example, repo);
     try (Git git = Git.init().setDirectory(repo.toFile()).setInitialBranch("main").call()) {
-      git.getRepository().getConfig().setString("remote", "origin", "url", "https://github.com/acme/" + example.getFileName() + ".git");
+      git.getRepository()
+          .getConfig()
+          .setString(
+              "remote",
+              "origin",
+              "url",
+              "https://github.com/acme/" + example.getFileName() + ".git");
       git.getRepository().getConfig().save();
       git.add().addFilepattern(".").call();
-      var commit = git.commit().setMessage("example").setAuthor("Ex", "ex@example.com").setCommitter("Ex", "ex@example.com").call();
+      var commit =
+          git.commit()
+              .setMessage("example")
+              .setAuthor("Ex", "ex@example.com")
+              .setCommitter("Ex", "ex@example.com")
+              .call();
       // As after a push: origin/main has the commit, so pods can clone it (no W316).
       var pushed = git.getRepository().updateRef("refs/remotes/origin/main");
       pushed.setNewObjectId(commit);
       pushed.forceUpdate();
     }
     CompileRequest request = CompileRequest.of(repo.resolve("train.yaml"));
-    request = new CompileRequest(request.trainYaml(), request.displayPath(), java.util.Optional.of(EXAMPLES.resolve("platform.yaml")),
-        request.runtimesDir(), request.sourceRepo(), request.sourceCommit(), request.cluster(), request.namespace(), 1, request.existingTree(),
-        java.util.Optional.empty(), java.util.Optional.empty());
+    request =
+        new CompileRequest(
+            request.trainYaml(),
+            request.displayPath(),
+            java.util.Optional.of(EXAMPLES.resolve("platform.yaml")),
+            request.runtimesDir(),
+            request.sourceRepo(),
+            request.sourceCommit(),
+            request.cluster(),
+            request.namespace(),
+            1,
+            request.existingTree(),
+            java.util.Optional.empty(),
+            java.util.Optional.empty());
     CompileResult result = GoldenCasesTest.compiler().compile(request);
-    assertEquals("", GoldenCasesTest.printed(result), example + " must compile without diagnostics");
+    assertEquals(
+        "", GoldenCasesTest.printed(result), example + " must compile without diagnostics");
     assertTrue(result.tree().isPresent());
-    assertTrue(result.tree().get().files().keySet().stream().anyMatch(f -> f.contains("/jobset-")), "a JobSet is emitted");
+    assertTrue(
+        result.tree().get().files().keySet().stream().anyMatch(f -> f.contains("/jobset-")),
+        "a JobSet is emitted");
   }
-
 }

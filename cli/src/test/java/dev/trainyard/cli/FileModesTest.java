@@ -13,9 +13,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * init's train.yaml and compile's run folders get the modes the umask gives new files and folders (as
- * {@code touch}/{@code mkdir} make them), not the 0600/0700 of Java's temp files. The expected modes are
- * read from a file and a folder made the ordinary way in the same place, so the test holds under any umask.
+ * init's train.yaml and compile's run folders get the modes the umask gives new files and folders
+ * (as {@code touch}/{@code mkdir} make them), not the 0600/0700 of Java's temp files. The expected
+ * modes are read from a file and a folder made the ordinary way in the same place, so the test
+ * holds under any umask.
  */
 class FileModesTest {
   @TempDir Path temp;
@@ -34,7 +35,9 @@ class FileModesTest {
     Path dir = temp.resolve("proj");
     MainTest.Run r = MainTest.run("init", dir.toString());
     assertEquals(0, r.exit(), r.err());
-    assertEquals(PosixFilePermissions.toString(ordinaryFile()), PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve("train.yaml"))));
+    assertEquals(
+        PosixFilePermissions.toString(ordinaryFile()),
+        PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve("train.yaml"))));
   }
 
   @Test
@@ -42,11 +45,15 @@ class FileModesTest {
   void runFolderMode() throws Exception {
     TrainProject p = TrainProject.create(temp, "run: torchrun t.py\n");
     Path out = temp.resolve("gitops");
-    assertEquals(0, MainTest.run("compile", p.trainYaml().toString(), "--out", out.toString()).exit());
+    assertEquals(
+        0, MainTest.run("compile", p.trainYaml().toString(), "--out", out.toString()).exit());
     String expected = PosixFilePermissions.toString(ordinaryFolder());
     try (var runs = Files.list(out.resolve("clusters/local/default"))) {
       for (Path folder : runs.toList()) {
-        assertEquals(expected, PosixFilePermissions.toString(Files.getPosixFilePermissions(folder)), folder.toString());
+        assertEquals(
+            expected,
+            PosixFilePermissions.toString(Files.getPosixFilePermissions(folder)),
+            folder.toString());
       }
     }
   }

@@ -29,8 +29,8 @@ import org.eclipse.jgit.api.errors.GitAPIException;
  *   expected-output.txt    "exit N" and the diagnostics exactly as the CLI prints them
  * </pre>
  *
- * The source repo and commit are fixed ({@link #REPO}, {@link #COMMIT}) so run names do not depend on git
- * timestamps.
+ * The source repo and commit are fixed ({@link #REPO}, {@link #COMMIT}) so run names do not depend
+ * on git timestamps.
  */
 record GoldenCase(String name, Path dir) {
   static final String REPO = "https://github.com/acme/golden.git";
@@ -39,7 +39,11 @@ record GoldenCase(String name, Path dir) {
   /** Every case folder under {@code root}, sorted. */
   static Stream<GoldenCase> all(Path root) throws IOException {
     try (Stream<Path> dirs = Files.list(root)) {
-      return dirs.filter(d -> Files.isRegularFile(d.resolve("train.yaml")) || Files.isRegularFile(d.resolve("case.yaml")))
+      return dirs
+          .filter(
+              d ->
+                  Files.isRegularFile(d.resolve("train.yaml"))
+                      || Files.isRegularFile(d.resolve("case.yaml")))
           .sorted()
           .map(d -> new GoldenCase(d.getFileName().toString(), d))
           .toList()
@@ -53,7 +57,9 @@ record GoldenCase(String name, Path dir) {
     Path jobDir = repo.resolve("jobs").resolve(name);
     Files.createDirectories(jobDir);
     JsonNode options = options();
-    Optional<Path> example = text(options, "example").map(e -> dir.getParent().getParent().resolve("examples").resolve(e));
+    Optional<Path> example =
+        text(options, "example")
+            .map(e -> dir.getParent().getParent().resolve("examples").resolve(e));
     if (example.isPresent()) {
       copyTree(example.get(), jobDir);
     } else {
@@ -62,13 +68,28 @@ record GoldenCase(String name, Path dir) {
     copyTree(dir.resolve("files"), jobDir);
     try (Git git = Git.init().setDirectory(repo.toFile()).setInitialBranch("main").call()) {
       git.add().addFilepattern(".").call();
-      git.commit().setMessage("golden").setAuthor("Golden", "golden@example.com").setCommitter("Golden", "golden@example.com").call();
+      git.commit()
+          .setMessage("golden")
+          .setAuthor("Golden", "golden@example.com")
+          .setCommitter("Golden", "golden@example.com")
+          .call();
     }
-    Optional<Path> platform = existing(dir.resolve("platform.yaml"))
-        .or(() -> example.map(e -> e.getParent().resolve("platform.yaml")));
-    return new CompileRequest(jobDir.resolve("train.yaml"), "jobs/" + name + "/train.yaml",
-        platform, existing(dir.resolve("runtimes")), Optional.of(REPO), Optional.of(COMMIT),
-        text(options, "cluster"), text(options, "namespace"), 1, Optional.empty(), Optional.empty(), Optional.empty());
+    Optional<Path> platform =
+        existing(dir.resolve("platform.yaml"))
+            .or(() -> example.map(e -> e.getParent().resolve("platform.yaml")));
+    return new CompileRequest(
+        jobDir.resolve("train.yaml"),
+        "jobs/" + name + "/train.yaml",
+        platform,
+        existing(dir.resolve("runtimes")),
+        Optional.of(REPO),
+        Optional.of(COMMIT),
+        text(options, "cluster"),
+        text(options, "namespace"),
+        1,
+        Optional.empty(),
+        Optional.empty(),
+        Optional.empty());
   }
 
   Path expectedTree() {
@@ -84,8 +105,11 @@ record GoldenCase(String name, Path dir) {
     if (!Files.exists(file)) {
       return com.fasterxml.jackson.databind.node.MissingNode.getInstance();
     }
-    return new YamlDocumentLoader().load(new SourceFile(file.toString(), Files.readString(file, StandardCharsets.UTF_8)))
-        .value().orElseThrow(() -> new IllegalStateException("bad " + file)).root();
+    return new YamlDocumentLoader()
+        .load(new SourceFile(file.toString(), Files.readString(file, StandardCharsets.UTF_8)))
+        .value()
+        .orElseThrow(() -> new IllegalStateException("bad " + file))
+        .root();
   }
 
   private static Optional<String> text(JsonNode node, String field) {

@@ -26,12 +26,13 @@ import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Golden tests: every folder under {@code golden/} is compiled and its whole output tree and printed
- * diagnostics are compared byte for byte. {@code -Dgolden.update=true} rewrites the expected files (review
- * the diff before committing); CI fails on any difference.
+ * Golden tests: every folder under {@code golden/} is compiled and its whole output tree and
+ * printed diagnostics are compared byte for byte. {@code -Dgolden.update=true} rewrites the
+ * expected files (review the diff before committing); CI fails on any difference.
  */
 class GoldenCasesTest {
-  static final Path ROOT = Path.of(System.getProperty("trainyard.repo.root", "..")).resolve("golden");
+  static final Path ROOT =
+      Path.of(System.getProperty("trainyard.repo.root", "..")).resolve("golden");
   static final boolean UPDATE = Boolean.getBoolean("golden.update");
 
   @TempDir Path temp;
@@ -46,12 +47,16 @@ class GoldenCasesTest {
     Path work = Files.createTempDirectory(temp, c.name());
     CompileResult result = compiler().compile(c.prepare(work));
     String output = "exit " + (result.hasErrors() ? 1 : 0) + "\n" + printed(result);
-    SortedMap<String, String> actual = result.tree().map(t -> new TreeMap<>(t.files())).orElse(new TreeMap<>());
+    SortedMap<String, String> actual =
+        result.tree().map(t -> new TreeMap<>(t.files())).orElse(new TreeMap<>());
     if (UPDATE) {
       approve(c, output, actual);
       return;
     }
-    assertEquals(read(c.expectedOutput()), output, c.name() + ": diagnostics differ (re-approve with -Dgolden.update=true after review)");
+    assertEquals(
+        read(c.expectedOutput()),
+        output,
+        c.name() + ": diagnostics differ (re-approve with -Dgolden.update=true after review)");
     SortedMap<String, String> expected = readTree(c.expectedTree());
     assertEquals(expected.keySet(), actual.keySet(), c.name() + ": the set of files differs");
     for (Map.Entry<String, String> e : expected.entrySet()) {
@@ -59,9 +64,15 @@ class GoldenCasesTest {
     }
   }
 
-  /** The compiler as the CLI builds it, but with seeded keys and a fixed clock for reproducible Secrets. */
+  /**
+   * The compiler as the CLI builds it, but with seeded keys and a fixed clock for reproducible
+   * Secrets.
+   */
   static Compiler compiler() {
-    return new Compiler(new SshSecretProvider(TrainProject.seeded(), Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC)));
+    return new Compiler(
+        new SshSecretProvider(
+            TrainProject.seeded(),
+            Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC)));
   }
 
   static String printed(CompileResult result) {
@@ -70,7 +81,8 @@ class GoldenCasesTest {
     return text.toString();
   }
 
-  private static void approve(GoldenCase c, String output, SortedMap<String, String> tree) throws IOException {
+  private static void approve(GoldenCase c, String output, SortedMap<String, String> tree)
+      throws IOException {
     Files.writeString(c.expectedOutput(), output, StandardCharsets.UTF_8);
     deleteTree(c.expectedTree());
     for (Map.Entry<String, String> e : tree.entrySet()) {
@@ -87,14 +99,18 @@ class GoldenCasesTest {
     }
     try (Stream<Path> walk = Files.walk(dir)) {
       for (Path f : walk.filter(Files::isRegularFile).toList()) {
-        files.put(dir.relativize(f).toString().replace('\\', '/'), Files.readString(f, StandardCharsets.UTF_8));
+        files.put(
+            dir.relativize(f).toString().replace('\\', '/'),
+            Files.readString(f, StandardCharsets.UTF_8));
       }
     }
     return files;
   }
 
   private static String read(Path file) throws IOException {
-    assertTrue(Files.exists(file), file + " is missing; run with -Dgolden.update=true to create it, then review it");
+    assertTrue(
+        Files.exists(file),
+        file + " is missing; run with -Dgolden.update=true to create it, then review it");
     return Files.readString(file, StandardCharsets.UTF_8);
   }
 

@@ -14,8 +14,8 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * The real {@code kubectl kustomize} builds every folder of every golden output tree, and emits exactly the
- * objects the folder's files hold: what Argo CD and Flux will do with the tree.
+ * The real {@code kubectl kustomize} builds every folder of every golden output tree, and emits
+ * exactly the objects the folder's files hold: what Argo CD and Flux will do with the tree.
  */
 class KustomizeBuildTest {
 
@@ -24,13 +24,24 @@ class KustomizeBuildTest {
   Stream<DynamicTest> kustomizeEveryFolder() throws IOException {
     List<Path> folders;
     try (Stream<Path> walk = Files.walk(GoldenCasesTest.ROOT)) {
-      folders = walk.filter(p -> p.getFileName().toString().equals("kustomization.yaml")).map(Path::getParent).sorted().toList();
+      folders =
+          walk.filter(p -> p.getFileName().toString().equals("kustomization.yaml"))
+              .map(Path::getParent)
+              .sorted()
+              .toList();
     }
-    return folders.stream().map(f -> DynamicTest.dynamicTest(GoldenCasesTest.ROOT.relativize(f).toString(), () -> build(f)));
+    return folders.stream()
+        .map(
+            f ->
+                DynamicTest.dynamicTest(
+                    GoldenCasesTest.ROOT.relativize(f).toString(), () -> build(f)));
   }
 
   private static void build(Path folder) throws Exception {
-    Process p = new ProcessBuilder(kubectl(), "kustomize", folder.toString()).redirectErrorStream(true).start();
+    Process p =
+        new ProcessBuilder(kubectl(), "kustomize", folder.toString())
+            .redirectErrorStream(true)
+            .start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     if (!p.waitFor(60, TimeUnit.SECONDS)) {
       p.destroyForcibly();
@@ -45,7 +56,10 @@ class KustomizeBuildTest {
     assertEquals(files, objects, "one object per file in " + folder + ":\n" + out);
   }
 
-  /** kubectl from the Kubernetes test binaries cache when built ({@code scripts/k8s-testbin}), else from PATH. */
+  /**
+   * kubectl from the Kubernetes test binaries cache when built ({@code scripts/k8s-testbin}), else
+   * from PATH.
+   */
   static String kubectl() {
     String dir = System.getProperty("trainyard.k8s.dir", "");
     if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, "bin", "kubectl"))) {

@@ -19,18 +19,20 @@ import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Every golden case through the real CLI ({@code compile}, {@code compile --output json}, {@code validate},
- * {@code check-secrets} over what compile wrote): no stdout or stderr holds private key material (the
- * {@link KeyScanner} over each stream), nor any 16-character piece of the private key of a plain Secret the
- * compile wrote.
+ * Every golden case through the real CLI ({@code compile}, {@code compile --output json}, {@code
+ * validate}, {@code check-secrets} over what compile wrote): no stdout or stderr holds private key
+ * material (the {@link KeyScanner} over each stream), nor any 16-character piece of the private key
+ * of a plain Secret the compile wrote.
  */
 class OutputStreamsLeakTest {
   @TempDir Path temp;
 
   @TestFactory
-  @DisplayName("no output stream of compile, validate or check-secrets of any golden case carries key material")
+  @DisplayName(
+      "no output stream of compile, validate or check-secrets of any golden case carries key material")
   Stream<DynamicTest> everyStream() throws IOException {
-    return GoldenCase.all(GoldenCasesTest.ROOT).map(c -> DynamicTest.dynamicTest(c.name(), () -> check(c)));
+    return GoldenCase.all(GoldenCasesTest.ROOT)
+        .map(c -> DynamicTest.dynamicTest(c.name(), () -> check(c)));
   }
 
   private void check(GoldenCase c) throws Exception {
@@ -43,15 +45,29 @@ class OutputStreamsLeakTest {
     runs.add(MainTest.run(args("validate", request, out, "text")));
     if (Files.isDirectory(out)) {
       runs.add(MainTest.run("check-secrets", out.toString()));
-      request.platformFile().ifPresent(p -> runs.add(MainTest.run("check-secrets", out.toString(), "--platform", p.toString(), "--output", "json")));
+      request
+          .platformFile()
+          .ifPresent(
+              p ->
+                  runs.add(
+                      MainTest.run(
+                          "check-secrets",
+                          out.toString(),
+                          "--platform",
+                          p.toString(),
+                          "--output",
+                          "json")));
     }
     List<String> keys = plainKeys(out);
     for (MainTest.Run r : runs) {
       for (String stream : List.of(r.out(), r.err())) {
-        assertEquals(List.of(), new KeyScanner().scan(stream.getBytes(StandardCharsets.UTF_8)), stream);
+        assertEquals(
+            List.of(), new KeyScanner().scan(stream.getBytes(StandardCharsets.UTF_8)), stream);
         for (String key : keys) {
           for (int i = 0; i + 16 <= key.length(); i += 8) {
-            assertFalse(stream.contains(key.substring(i, i + 16)), "a piece of the private key in: " + stream);
+            assertFalse(
+                stream.contains(key.substring(i, i + 16)),
+                "a piece of the private key in: " + stream);
           }
         }
       }
@@ -59,7 +75,10 @@ class OutputStreamsLeakTest {
   }
 
   private static String[] args(String command, CompileRequest r, Path out, String format) {
-    List<String> a = new ArrayList<>(List.of(command, r.trainYaml().toString(), "--out", out.toString(), "--output", format));
+    List<String> a =
+        new ArrayList<>(
+            List.of(
+                command, r.trainYaml().toString(), "--out", out.toString(), "--output", format));
     r.platformFile().ifPresent(p -> a.addAll(List.of("--platform", p.toString())));
     r.runtimesDir().ifPresent(p -> a.addAll(List.of("--runtimes", p.toString())));
     r.sourceRepo().ifPresent(p -> a.addAll(List.of("--source-repo", p)));
@@ -69,7 +88,10 @@ class OutputStreamsLeakTest {
     return a.toArray(String[]::new);
   }
 
-  /** The private key bodies (base64 as in the PEM, and the Secret's base64 of the PEM) of plain Secrets under {@code out}. */
+  /**
+   * The private key bodies (base64 as in the PEM, and the Secret's base64 of the PEM) of plain
+   * Secrets under {@code out}.
+   */
   private static List<String> plainKeys(Path out) throws IOException {
     List<String> keys = new ArrayList<>();
     if (!Files.isDirectory(out)) {
@@ -77,11 +99,16 @@ class OutputStreamsLeakTest {
     }
     try (Stream<Path> files = Files.walk(out)) {
       for (Path f : files.filter(p -> p.getFileName().toString().startsWith("secret-")).toList()) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^  ssh-privatekey: ([A-Za-z0-9+/=]{40,})$").matcher(Files.readString(f));
+        java.util.regex.Matcher m =
+            java.util.regex.Pattern.compile("(?m)^  ssh-privatekey: ([A-Za-z0-9+/=]{40,})$")
+                .matcher(Files.readString(f));
         if (m.find()) {
           String b64 = m.group(1);
           keys.add(b64);
-          keys.add(new String(Base64.getDecoder().decode(b64), StandardCharsets.UTF_8).replaceAll("-----[^-]+-----", "").replace("\n", ""));
+          keys.add(
+              new String(Base64.getDecoder().decode(b64), StandardCharsets.UTF_8)
+                  .replaceAll("-----[^-]+-----", "")
+                  .replace("\n", ""));
         }
       }
     }

@@ -22,24 +22,41 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code trainyard preview} as a process (its own working directory and environment, as CI runs it): exit
- * codes, stdout and {@code --out}, JSON, usage errors, and diagnostics printed exactly as {@code validate}.
+ * {@code trainyard preview} as a process (its own working directory and environment, as CI runs
+ * it): exit codes, stdout and {@code --out}, JSON, usage errors, and diagnostics printed exactly as
+ * {@code validate}.
  */
 class PreviewCommandTest {
   @TempDir Path temp;
 
   record Run(int exit, String out, String err) {}
 
-  /** {@code trainyard args} in {@code dir}, with the GitOps cache in the temp folder; at most 120 s. */
+  /**
+   * {@code trainyard args} in {@code dir}, with the GitOps cache in the temp folder; at most 120 s.
+   */
   Run trainyard(Path dir, String... args) {
-    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
-        System.getProperty("java.class.path"), "dev.trainyard.cli.Main"));
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                "dev.trainyard.cli.Main"));
     command.addAll(List.of(args));
     return exec(dir, command, Map.of("TRAINYARD_CACHE", temp.resolve("cache").toString()));
   }
 
   static String git(Path dir, String... args) {
-    List<String> command = new ArrayList<>(List.of("git", "-c", "user.name=Grace", "-c", "user.email=grace@example.com", "-c", "init.defaultBranch=main"));
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                "git",
+                "-c",
+                "user.name=Grace",
+                "-c",
+                "user.email=grace@example.com",
+                "-c",
+                "init.defaultBranch=main"));
     command.addAll(List.of(args));
     Run r = exec(dir, command, Map.of());
     assertEquals(0, r.exit(), r.out() + r.err());
@@ -49,7 +66,8 @@ class PreviewCommandTest {
   private static Run exec(Path dir, List<String> command, Map<String, String> env) {
     try {
       Path err = Files.createTempFile("trainyard-err", ".txt");
-      ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile()).redirectError(err.toFile());
+      ProcessBuilder pb =
+          new ProcessBuilder(command).directory(dir.toFile()).redirectError(err.toFile());
       pb.environment().remove(GitOpsOptions.GITOPS_ENV);
       pb.environment().putAll(env);
       Process p = pb.start();
@@ -70,23 +88,44 @@ class PreviewCommandTest {
   }
 
   /** How the head commit changes the GitOps repo. */
-  enum Edit { README, JOBSET_IN_PLACE, NEW_RUN }
+  enum Edit {
+    README,
+    JOBSET_IN_PLACE,
+    NEW_RUN
+  }
 
-  /** A GitOps work repo: a run compiled by {@code trainyard compile}, committed; then {@code edit} made and committed. */
+  /**
+   * A GitOps work repo: a run compiled by {@code trainyard compile}, committed; then {@code edit}
+   * made and committed.
+   */
   private Path gitOpsRepo(String trainYaml, Edit edit) throws IOException {
     TrainProject p = TrainProject.create(temp.resolve("project"), trainYaml);
     Path work = temp.resolve("gitops");
-    assertEquals(0, trainyard(temp, "compile", p.trainYaml().toString(), "--out", work.toString()).exit());
+    assertEquals(
+        0, trainyard(temp, "compile", p.trainYaml().toString(), "--out", work.toString()).exit());
     git(work.getParent(), "init", "-q", work.toString());
     git(work, "add", "-A");
     git(work, "commit", "-q", "-m", "base");
     if (edit == Edit.NEW_RUN) {
-      TrainProject other = TrainProject.create(temp.resolve("other"), "jobs/other", "runtime: mpi\nrun: python y.py\nnodes: 3\n", Map.of());
-      assertEquals(0, trainyard(temp, "compile", other.trainYaml().toString(), "--out", work.toString()).exit());
+      TrainProject other =
+          TrainProject.create(
+              temp.resolve("other"),
+              "jobs/other",
+              "runtime: mpi\nrun: python y.py\nnodes: 3\n",
+              Map.of());
+      assertEquals(
+          0,
+          trainyard(temp, "compile", other.trainYaml().toString(), "--out", work.toString())
+              .exit());
     } else if (edit == Edit.JOBSET_IN_PLACE) {
       try (Stream<Path> files = Files.walk(work.resolve("clusters"))) {
-        Path jobSet = files.filter(f -> f.getFileName().toString().startsWith("jobset-")).findFirst().orElseThrow();
-        Files.writeString(jobSet, Files.readString(jobSet).replace("parallelism: 2", "parallelism: 3"));
+        Path jobSet =
+            files
+                .filter(f -> f.getFileName().toString().startsWith("jobset-"))
+                .findFirst()
+                .orElseThrow();
+        Files.writeString(
+            jobSet, Files.readString(jobSet).replace("parallelism: 2", "parallelism: 3"));
       }
     } else {
       Files.writeString(work.resolve("README.md"), "notes\n");
@@ -97,7 +136,8 @@ class PreviewCommandTest {
   }
 
   @Test
-  @DisplayName("GitOps repo: Markdown on stdout with its marker, exit 0; --output json is one JSON document")
+  @DisplayName(
+      "GitOps repo: Markdown on stdout with its marker, exit 0; --output json is one JSON document")
   void gitOpsMode() throws Exception {
     Path work = gitOpsRepo("run: torchrun train.py\nnodes: 2\n", Edit.README);
     Run md = trainyard(work, "preview", "--base", "HEAD~1");
@@ -113,7 +153,8 @@ class PreviewCommandTest {
   }
 
   @Test
-  @DisplayName("a change the cluster would refuse (an immutable field) exits 1, and the preview is still written")
+  @DisplayName(
+      "a change the cluster would refuse (an immutable field) exits 1, and the preview is still written")
   void refusedExitsOne() throws Exception {
     Path work = gitOpsRepo("run: torchrun train.py\nnodes: 2\n", Edit.JOBSET_IN_PLACE);
     Run r = trainyard(work, "preview", "--base", "HEAD~1");
@@ -122,13 +163,16 @@ class PreviewCommandTest {
   }
 
   @Test
-  @DisplayName("--out DIR writes preview-N.md parts within --part-size and removes parts left from an earlier, longer preview")
+  @DisplayName(
+      "--out DIR writes preview-N.md parts within --part-size and removes parts left from an earlier, longer preview")
   void outFolder() throws Exception {
     Path work = gitOpsRepo("runtime: mpi\nrun: python x.py\nnodes: 2\n", Edit.NEW_RUN);
     Path out = Files.createDirectories(temp.resolve("comments"));
     Files.writeString(out.resolve("preview-99.md"), "stale\n");
     Files.writeString(out.resolve("notes.txt"), "kept\n");
-    Run r = trainyard(work, "preview", "--base", "HEAD~1", "--out", out.toString(), "--part-size", "2000");
+    Run r =
+        trainyard(
+            work, "preview", "--base", "HEAD~1", "--out", out.toString(), "--part-size", "2000");
     assertEquals(0, r.exit(), r.err());
     List<String> files;
     try (Stream<Path> list = Files.list(out)) {
@@ -147,12 +191,14 @@ class PreviewCommandTest {
   }
 
   @Test
-  @DisplayName("usage errors exit 2: no --gitops and no --base, a part size below 2,000, train.yaml files in a GitOps repo")
+  @DisplayName(
+      "usage errors exit 2: no --gitops and no --base, a part size below 2,000, train.yaml files in a GitOps repo")
   void usage() throws Exception {
     Path work = gitOpsRepo("run: torchrun train.py\nnodes: 2\n", Edit.README);
     Run none = trainyard(work, "preview");
     assertEquals(2, none.exit());
-    assertTrue(none.err().contains("--gitops URL|PATH") && none.err().contains("--base REF"), none.err());
+    assertTrue(
+        none.err().contains("--gitops URL|PATH") && none.err().contains("--base REF"), none.err());
     assertEquals(2, trainyard(work, "preview", "--base", "HEAD~1", "--part-size", "100").exit());
     assertEquals(2, trainyard(work, "preview", "--base", "HEAD~1", "train.yaml").exit());
     Run unknown = trainyard(work, "preview", "--base", "no-such-ref");
@@ -161,34 +207,50 @@ class PreviewCommandTest {
   }
 
   @Test
-  @DisplayName("source repo: every diagnostic exactly as validate prints it, exit 1, nothing pushed")
+  @DisplayName(
+      "source repo: every diagnostic exactly as validate prints it, exit 1, nothing pushed")
   void diagnosticsAsValidate() throws Exception {
-    TrainProject p = TrainProject.create(temp.resolve("src-project"), "jobs/bad", "run: torchrun train.py --nnodes 3\nnodes: 0\nfoo: 1\n", Map.of());
+    TrainProject p =
+        TrainProject.create(
+            temp.resolve("src-project"),
+            "jobs/bad",
+            "run: torchrun train.py --nnodes 3\nnodes: 0\nfoo: 1\n",
+            Map.of());
     Path source = p.root();
     git(source, "commit", "-q", "--allow-empty", "-m", "second");
     Path ops = temp.resolve("ops");
     git(temp, "init", "-q", "--bare", ops.toString());
     Run validate = trainyard(source, "validate", "jobs/bad/train.yaml");
     assertEquals(1, validate.exit());
-    Files.writeString(source.resolve("jobs/bad/train.yaml"), "run: torchrun train.py --nnodes 3\nnodes: 0\nfoo: 1\n");
+    Files.writeString(
+        source.resolve("jobs/bad/train.yaml"),
+        "run: torchrun train.py --nnodes 3\nnodes: 0\nfoo: 1\n");
     Run preview = trainyard(source, "preview", "--gitops", ops.toString(), "jobs/bad/train.yaml");
     assertEquals(1, preview.exit(), preview.err());
     List<String> printed = validate.err().lines().toList();
     assertTrue(printed.size() > 2, validate.err());
     String block = preview.out().substring(preview.out().indexOf("```text\n") + 8);
     List<String> shown = block.substring(0, block.indexOf("```")).lines().toList();
-    // The GitOps repo has no platform.yaml: preview adds that warning (W806) after validate's own diagnostics.
+    // The GitOps repo has no platform.yaml: preview adds that warning (W806) after validate's own
+    // diagnostics.
     assertEquals(printed.subList(0, printed.size() - 1), shown.subList(0, printed.size() - 1));
-    assertTrue(shown.get(printed.size() - 1).startsWith("platform.yaml (GitOps repo): warning[W806]"), shown.toString());
+    assertTrue(
+        shown.get(printed.size() - 1).startsWith("platform.yaml (GitOps repo): warning[W806]"),
+        shown.toString());
     assertEquals("2 errors, 1 warning", shown.get(shown.size() - 1));
     assertEquals("", git(ops, "for-each-ref"), "nothing pushed");
   }
 
-  /** A committed source repo with jobs/a/train.yaml and a bare GitOps repo whose main branch holds one commit. */
+  /**
+   * A committed source repo with jobs/a/train.yaml and a bare GitOps repo whose main branch holds
+   * one commit.
+   */
   private record Repos(Path source, Path gitops) {}
 
   private Repos repos() {
-    TrainProject p = TrainProject.create(temp.resolve("src-project"), "jobs/a", "run: torchrun train.py\nnodes: 1\n", Map.of());
+    TrainProject p =
+        TrainProject.create(
+            temp.resolve("src-project"), "jobs/a", "run: torchrun train.py\nnodes: 1\n", Map.of());
     Path ops = temp.resolve("ops.git");
     git(temp, "init", "-q", "--bare", ops.toString());
     git(p.root(), "push", "-q", ops.toString(), "HEAD:refs/heads/main");
@@ -199,62 +261,106 @@ class PreviewCommandTest {
   @DisplayName("a --branch the GitOps repo lacks is a usage error (exit 2), as in submit")
   void missingBranch() {
     Repos r = repos();
-    Run preview = trainyard(r.source(), "preview", "--gitops", r.gitops().toString(), "--branch", "no-such-branch", "jobs/a/train.yaml");
+    Run preview =
+        trainyard(
+            r.source(),
+            "preview",
+            "--gitops",
+            r.gitops().toString(),
+            "--branch",
+            "no-such-branch",
+            "jobs/a/train.yaml");
     assertEquals(2, preview.exit(), preview.err());
     assertTrue(preview.err().contains("--branch \"no-such-branch\""), preview.err());
   }
 
   @Test
-  @DisplayName("without --gitops in a source repo (train.yaml files, no clusters/): exit 2 with a hint to pass --gitops, never a silent GitOps-mode preview")
+  @DisplayName(
+      "without --gitops in a source repo (train.yaml files, no clusters/): exit 2 with a hint to pass --gitops, never a silent GitOps-mode preview")
   void sourceRepoWithoutGitops() {
     Repos r = repos();
     Run preview = trainyard(r.source(), "preview", "--base", "HEAD");
     assertEquals(2, preview.exit(), preview.out() + preview.err());
-    assertTrue(preview.err().contains("source repo") && preview.err().contains("--gitops"), preview.err());
+    assertTrue(
+        preview.err().contains("source repo") && preview.err().contains("--gitops"), preview.err());
     assertEquals("", preview.out());
   }
 
   @Test
-  @DisplayName("--gitops given in a folder with clusters/: stderr says the preview ran in source-repo mode")
+  @DisplayName(
+      "--gitops given in a folder with clusters/: stderr says the preview ran in source-repo mode")
   void saysWhichMode() throws Exception {
     Path work = gitOpsRepo("run: torchrun train.py\nnodes: 2\n", Edit.README);
     Path ops = temp.resolve("ops.git");
     git(temp, "init", "-q", "--bare", ops.toString());
     Run preview = trainyard(work, "preview", "--gitops", ops.toString());
-    assertTrue(preview.err().contains("source-repo mode") && preview.err().contains("without --gitops"), preview.err());
+    assertTrue(
+        preview.err().contains("source-repo mode") && preview.err().contains("without --gitops"),
+        preview.err());
     assertEquals(2, preview.exit(), "no --base and no TRAIN_YAML: a usage error");
-    assertTrue(preview.err().contains("give --base REF (the branch the pull request merges into, e.g. origin/main) to preview the jobs it changes,"
-        + " or name the TRAIN_YAML files to preview\n"), preview.err());
+    assertTrue(
+        preview
+            .err()
+            .contains(
+                "give --base REF (the branch the pull request merges into, e.g. origin/main) to preview the jobs it changes,"
+                    + " or name the TRAIN_YAML files to preview\n"),
+        preview.err());
     Run gitOpsMode = trainyard(work, "preview", "--base", "HEAD~1");
     assertFalse(gitOpsMode.err().contains("source-repo mode"), gitOpsMode.err());
   }
 
   @Test
-  @DisplayName("an untracked file next to train.yaml: preview reports submit's E305 and exits 1, as submit would refuse")
+  @DisplayName(
+      "an untracked file next to train.yaml: preview reports submit's E305 and exits 1, as submit would refuse")
   void untrackedLikeSubmit() throws Exception {
     Repos r = repos();
     Files.writeString(r.source().resolve("jobs/a/notes.txt"), "not committed\n");
-    Run preview = trainyard(r.source(), "preview", "--gitops", r.gitops().toString(), "jobs/a/train.yaml");
+    Run preview =
+        trainyard(r.source(), "preview", "--gitops", r.gitops().toString(), "jobs/a/train.yaml");
     assertEquals(1, preview.exit(), preview.err());
-    assertTrue(preview.out().contains("error[E305]") && preview.out().contains("notes.txt"), preview.out());
+    assertTrue(
+        preview.out().contains("error[E305]") && preview.out().contains("notes.txt"),
+        preview.out());
   }
 
   @Test
-  @DisplayName("--out inside the folder of a train.yaml of the source repo is refused (exit 2, with a hint), so the next submit cannot fail on it")
+  @DisplayName(
+      "--out inside the folder of a train.yaml of the source repo is refused (exit 2, with a hint), so the next submit cannot fail on it")
   void outInsideSourceFolder() {
     Repos r = repos();
-    Run preview = trainyard(r.source(), "preview", "--gitops", r.gitops().toString(), "--out", "jobs/a/comments", "jobs/a/train.yaml");
+    Run preview =
+        trainyard(
+            r.source(),
+            "preview",
+            "--gitops",
+            r.gitops().toString(),
+            "--out",
+            "jobs/a/comments",
+            "jobs/a/train.yaml");
     assertEquals(2, preview.exit(), preview.err());
-    assertTrue(preview.err().contains("--out jobs/a/comments") && preview.err().contains("E305") && preview.err().contains("mktemp"), preview.err());
+    assertTrue(
+        preview.err().contains("--out jobs/a/comments")
+            && preview.err().contains("E305")
+            && preview.err().contains("mktemp"),
+        preview.err());
     assertFalse(Files.exists(r.source().resolve("jobs/a/comments")));
     Path outside = temp.resolve("comments");
-    Run ok = trainyard(r.source(), "preview", "--gitops", r.gitops().toString(), "--out", outside.toString(), "jobs/a/train.yaml");
+    Run ok =
+        trainyard(
+            r.source(),
+            "preview",
+            "--gitops",
+            r.gitops().toString(),
+            "--out",
+            outside.toString(),
+            "jobs/a/train.yaml");
     assertEquals(0, ok.exit(), ok.err());
     assertTrue(Files.exists(outside.resolve("preview-1.md")));
   }
 
   @Test
-  @DisplayName("--out an existing file or '' is a usage error naming --out; switching --output in one --out folder removes the other format's files")
+  @DisplayName(
+      "--out an existing file or '' is a usage error naming --out; switching --output in one --out folder removes the other format's files")
   void outChecks() throws Exception {
     Path work = gitOpsRepo("run: torchrun train.py\nnodes: 2\n", Edit.README);
     Path file = Files.writeString(temp.resolve("a-file.txt"), "x\n");
@@ -267,7 +373,10 @@ class PreviewCommandTest {
     Path out = temp.resolve("out");
     assertEquals(0, trainyard(work, "preview", "--base", "HEAD~1", "--out", out.toString()).exit());
     assertTrue(Files.exists(out.resolve("preview-1.md")));
-    assertEquals(0, trainyard(work, "preview", "--base", "HEAD~1", "--out", out.toString(), "--output", "json").exit());
+    assertEquals(
+        0,
+        trainyard(work, "preview", "--base", "HEAD~1", "--out", out.toString(), "--output", "json")
+            .exit());
     assertTrue(Files.exists(out.resolve("preview.json")));
     assertFalse(Files.exists(out.resolve("preview-1.md")), "the Markdown parts are gone");
     assertEquals(0, trainyard(work, "preview", "--base", "HEAD~1", "--out", out.toString()).exit());

@@ -27,9 +27,13 @@ class SubmitCommandTest {
   void setUp() throws Exception {
     System.setProperty("trainyard.cache", temp.resolve("cache").toString());
     bare = temp.resolve("gitops.git");
-    Process p = new ProcessBuilder("git", "init", "-q", "--bare", bare.toString()).redirectErrorStream(true).start();
+    Process p =
+        new ProcessBuilder("git", "init", "-q", "--bare", bare.toString())
+            .redirectErrorStream(true)
+            .start();
     assertTrue(p.waitFor(30, TimeUnit.SECONDS));
-    assertEquals(0, p.exitValue(), new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+    assertEquals(
+        0, p.exitValue(), new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
     project = TrainProject.create(temp, "run: torchrun train.py\nnodes: 2\n");
   }
 
@@ -39,28 +43,52 @@ class SubmitCommandTest {
   }
 
   @Test
-  @DisplayName("submit prints the run and the commit; a second submit says nothing changed; both exit 0")
+  @DisplayName(
+      "submit prints the run and the commit; a second submit says nothing changed; both exit 0")
   void submitTwice() {
-    MainTest.Run first = MainTest.run("submit", project.trainYaml().toString(), "--gitops", bare.toString());
+    MainTest.Run first =
+        MainTest.run("submit", project.trainYaml().toString(), "--gitops", bare.toString());
     assertEquals(0, first.exit(), first.err());
-    assertTrue(first.out().matches("(?s)run demo-[0-9a-f]{6}: 2 node\\(s\\) x \\d+ process\\(es\\), runtime torch@.* — new\n"
-        + "committed [0-9a-f]{12} to file:.*gitops\\.git/ \\(main\\): 1 new run\\(s\\)\n"), first.out());
-    MainTest.Run second = MainTest.run("submit", project.trainYaml().toString(), "--gitops", bare.toString());
+    assertTrue(
+        first
+            .out()
+            .matches(
+                "(?s)run demo-[0-9a-f]{6}: 2 node\\(s\\) x \\d+ process\\(es\\), runtime torch@.* — new\n"
+                    + "committed [0-9a-f]{12} to file:.*gitops\\.git/ \\(main\\): 1 new run\\(s\\)\n"),
+        first.out());
+    MainTest.Run second =
+        MainTest.run("submit", project.trainYaml().toString(), "--gitops", bare.toString());
     assertEquals(0, second.exit(), second.err());
-    assertTrue(second.out().contains("— already in the GitOps repo, unchanged\nnothing to submit: every run is already in file:"), second.out());
+    assertTrue(
+        second
+            .out()
+            .contains(
+                "— already in the GitOps repo, unchanged\nnothing to submit: every run is already in file:"),
+        second.out());
   }
 
   @Test
   @DisplayName("--output json lists the runs with outcome and path, the commit and pushed")
   void json() throws Exception {
-    MainTest.Run r = MainTest.run("submit", project.trainYaml().toString(), "--gitops", bare.toString(), "--output", "json", "--dry-run");
+    MainTest.Run r =
+        MainTest.run(
+            "submit",
+            project.trainYaml().toString(),
+            "--gitops",
+            bare.toString(),
+            "--output",
+            "json",
+            "--dry-run");
     assertEquals(0, r.exit(), r.err());
     JsonNode j = new ObjectMapper().readTree(r.out());
     assertEquals("new", j.at("/runs/0/outcome").asText());
     assertTrue(j.at("/runs/0/path").asText().startsWith("clusters/local/default/demo-"), r.out());
     assertEquals(2, j.at("/runs/0/nodes").asInt());
-    assertEquals(List.of("gitops", "branch", "dryRun", "pushed", "commit", "attempts"), tail(j, 6), r.out());
-    assertTrue(j.get("dryRun").asBoolean() && !j.get("pushed").asBoolean() && j.get("commit").isNull(), r.out());
+    assertEquals(
+        List.of("gitops", "branch", "dryRun", "pushed", "commit", "attempts"), tail(j, 6), r.out());
+    assertTrue(
+        j.get("dryRun").asBoolean() && !j.get("pushed").asBoolean() && j.get("commit").isNull(),
+        r.out());
     assertEquals("main", j.get("branch").asText());
     assertTrue(j.at("/dryRun").asBoolean());
     assertFalse(j.at("/pushed").asBoolean());
@@ -69,60 +97,96 @@ class SubmitCommandTest {
   }
 
   @Test
-  @DisplayName("submit --help documents what a --changed-since SHA the checkout lacks does (W810) and the null SHA")
+  @DisplayName(
+      "submit --help documents what a --changed-since SHA the checkout lacks does (W810) and the null SHA")
   void helpDocumentsMissingBase() {
     MainTest.Run r = MainTest.run("submit", "--help");
     assertEquals(0, r.exit(), r.err());
     String help = r.out().replaceAll("\\s+", " ");
-    assertTrue(help.contains("A full SHA the checkout lacks (after a force push, or in a shallow clone) submits the jobs HEAD's own commit changed,"
-        + " with warning W810; a branch or short SHA it lacks is a usage error."), r.out());
+    assertTrue(
+        help.contains(
+            "A full SHA the checkout lacks (after a force push, or in a shallow clone) submits the jobs HEAD's own commit changed,"
+                + " with warning W810; a branch or short SHA it lacks is a usage error."),
+        r.out());
     assertTrue(help.contains("(all zeros: every job)"), r.out());
   }
 
   @Test
-  @DisplayName("TRAIN_YAML files and --changed-since together are a usage error: exit 2, nothing compiled")
+  @DisplayName(
+      "TRAIN_YAML files and --changed-since together are a usage error: exit 2, nothing compiled")
   void changedSinceAndFiles() {
-    MainTest.Run r = MainTest.run("submit", project.trainYaml().toString(), "--changed-since", "HEAD~1", "--gitops", bare.toString());
+    MainTest.Run r =
+        MainTest.run(
+            "submit",
+            project.trainYaml().toString(),
+            "--changed-since",
+            "HEAD~1",
+            "--gitops",
+            bare.toString());
     assertEquals(2, r.exit(), r.err());
-    assertTrue(r.err().startsWith("trainyard: give TRAIN_YAML files or --changed-since, not both\n"), r.err());
+    assertTrue(
+        r.err().startsWith("trainyard: give TRAIN_YAML files or --changed-since, not both\n"),
+        r.err());
   }
 
   @Test
   @DisplayName("a compile error exits 1, prints file:line:col and says nothing was written")
   void compileError() {
-    TrainProject bad = TrainProject.create(temp.resolve("bad"), "run: torchrun train.py\nnodes: 0\n");
-    MainTest.Run r = MainTest.run("submit", bad.trainYaml().toString(), "--gitops", bare.toString());
+    TrainProject bad =
+        TrainProject.create(temp.resolve("bad"), "run: torchrun train.py\nnodes: 0\n");
+    MainTest.Run r =
+        MainTest.run("submit", bad.trainYaml().toString(), "--gitops", bare.toString());
     assertEquals(1, r.exit());
-    assertTrue(r.err().contains("train.yaml:2:8: error[E204]: `nodes` must be at least 1, got 0"), r.err());
+    assertTrue(
+        r.err().contains("train.yaml:2:8: error[E204]: `nodes` must be at least 1, got 0"),
+        r.err());
     assertTrue(r.err().contains("nothing was written to file:"), r.err());
   }
 
   @Test
-  @DisplayName("no --gitops and no TRAINYARD_GITOPS is a usage error: exit 2, one hint line, not the whole help")
+  @DisplayName(
+      "no --gitops and no TRAINYARD_GITOPS is a usage error: exit 2, one hint line, not the whole help")
   void missingGitops() {
     MainTest.Run r = MainTest.run("submit", project.trainYaml().toString());
     assertEquals(2, r.exit());
-    assertEquals("trainyard: Missing --gitops URL|PATH (or set TRAINYARD_GITOPS)\nTry 'trainyard submit --help' for more information.\n", r.err());
+    assertEquals(
+        "trainyard: Missing --gitops URL|PATH (or set TRAINYARD_GITOPS)\nTry 'trainyard submit --help' for more information.\n",
+        r.err());
   }
 
   @Test
   @DisplayName("a usage error never echoes a token that a URL carries")
   void usageErrorRedactsToken() {
-    MainTest.Run r = MainTest.run("submit", "--gitops", "https://bot:ghp_S3CRET@github.com/acme/gitops.git", "--bogus");
+    MainTest.Run r =
+        MainTest.run(
+            "submit", "--gitops", "https://bot:ghp_S3CRET@github.com/acme/gitops.git", "--bogus");
     assertEquals(2, r.exit());
     assertFalse(r.err().contains("ghp_S3CRET") || r.out().contains("ghp_S3CRET"), r.err());
-    MainTest.Run extra = MainTest.run("compile", "train.yaml", "https://bot:ghp_S3CRET@github.com/x.git");
+    MainTest.Run extra =
+        MainTest.run("compile", "train.yaml", "https://bot:ghp_S3CRET@github.com/x.git");
     assertEquals(2, extra.exit());
-    assertTrue(extra.err().contains("'https://github.com/x.git'"), "picocli echoes the unmatched argument, without its token: " + extra.err());
+    assertTrue(
+        extra.err().contains("'https://github.com/x.git'"),
+        "picocli echoes the unmatched argument, without its token: " + extra.err());
     assertFalse(extra.err().contains("ghp_S3CRET"), extra.err());
   }
 
   @Test
-  @DisplayName("an unreachable GitOps server is an environment error: exit 3, message and hint, no stack trace")
+  @DisplayName(
+      "an unreachable GitOps server is an environment error: exit 3, message and hint, no stack trace")
   void unreachable() {
-    MainTest.Run r = MainTest.run("submit", project.trainYaml().toString(), "--gitops", "http://127.0.0.1:9/acme/gitops.git");
+    MainTest.Run r =
+        MainTest.run(
+            "submit",
+            project.trainYaml().toString(),
+            "--gitops",
+            "http://127.0.0.1:9/acme/gitops.git");
     assertEquals(3, r.exit(), r.err());
-    assertTrue(r.err().startsWith("trainyard: error: cannot fetch main from http://127.0.0.1:9/acme/gitops.git: "), r.err());
+    assertTrue(
+        r.err()
+            .startsWith(
+                "trainyard: error: cannot fetch main from http://127.0.0.1:9/acme/gitops.git: "),
+        r.err());
     assertTrue(r.err().contains("    hint: "), r.err());
     assertFalse(r.err().contains("\tat "), r.err());
   }
@@ -130,44 +194,101 @@ class SubmitCommandTest {
   @Test
   @DisplayName("prune removes a submitted run (exit 0); an unknown run exits 1 with E801")
   void prune() throws Exception {
-    MainTest.Run submit = MainTest.run("submit", project.trainYaml().toString(), "--gitops", bare.toString(), "--output", "json");
+    MainTest.Run submit =
+        MainTest.run(
+            "submit",
+            project.trainYaml().toString(),
+            "--gitops",
+            bare.toString(),
+            "--output",
+            "json");
     String run = new ObjectMapper().readTree(submit.out()).at("/runs/0/name").asText();
     MainTest.Run unknown = MainTest.run("prune", "--gitops", bare.toString(), "demo-000000");
     assertEquals(1, unknown.exit());
-    assertTrue(unknown.err().startsWith("trainyard prune: error[E801]: no run \"demo-000000\" in the GitOps repo\n"), unknown.err());
-    MainTest.Run dry = MainTest.run("prune", "--gitops", bare.toString(), run, "--dry-run", "--output", "json");
+    assertTrue(
+        unknown
+            .err()
+            .startsWith(
+                "trainyard prune: error[E801]: no run \"demo-000000\" in the GitOps repo\n"),
+        unknown.err());
+    MainTest.Run dry =
+        MainTest.run("prune", "--gitops", bare.toString(), run, "--dry-run", "--output", "json");
     assertEquals(0, dry.exit(), dry.err());
     JsonNode plan = new ObjectMapper().readTree(dry.out());
-    assertEquals(List.of("pruned", "gitops", "branch", "dryRun", "pushed", "commit"), tail(plan, 6), dry.out());
+    assertEquals(
+        List.of("pruned", "gitops", "branch", "dryRun", "pushed", "commit"),
+        tail(plan, 6),
+        dry.out());
     assertEquals(run, plan.at("/pruned/0/name").asText());
-    assertTrue(plan.get("dryRun").asBoolean() && !plan.get("pushed").asBoolean() && plan.get("commit").isNull(), dry.out());
+    assertTrue(
+        plan.get("dryRun").asBoolean()
+            && !plan.get("pushed").asBoolean()
+            && plan.get("commit").isNull(),
+        dry.out());
     MainTest.Run pruned = MainTest.run("prune", "--gitops", bare.toString(), run);
     assertEquals(0, pruned.exit(), pruned.err());
-    assertTrue(pruned.out().startsWith("prune clusters/local/default/" + run + "\ncommitted "), pruned.out());
-    MainTest.Run again = MainTest.run("submit", project.trainYaml().toString(), "--gitops", bare.toString());
+    assertTrue(
+        pruned.out().startsWith("prune clusters/local/default/" + run + "\ncommitted "),
+        pruned.out());
+    MainTest.Run again =
+        MainTest.run("submit", project.trainYaml().toString(), "--gitops", bare.toString());
     assertEquals(0, again.exit(), again.err());
-    assertTrue(again.out().contains("— already ran and was pruned; --rerun starts it again\nnothing to submit: every run is already in file:"), again.out());
+    assertTrue(
+        again
+            .out()
+            .contains(
+                "— already ran and was pruned; --rerun starts it again\nnothing to submit: every run is already in file:"),
+        again.out());
     assertTrue(again.out().endsWith(" (main) or already ran there and was pruned\n"), again.out());
   }
 
   @Test
-  @DisplayName("a --branch the GitOps repo lacks is a usage error (exit 2); a URL with credentials gets a warning")
+  @DisplayName(
+      "a --branch the GitOps repo lacks is a usage error (exit 2); a URL with credentials gets a warning")
   void branchAndCredentials() {
-    assertEquals(0, MainTest.run("submit", project.trainYaml().toString(), "--gitops", bare.toString()).exit());
-    MainTest.Run r = MainTest.run("submit", project.trainYaml().toString(), "--gitops", bare.toString(), "--branch", "mian");
+    assertEquals(
+        0,
+        MainTest.run("submit", project.trainYaml().toString(), "--gitops", bare.toString()).exit());
+    MainTest.Run r =
+        MainTest.run(
+            "submit",
+            project.trainYaml().toString(),
+            "--gitops",
+            bare.toString(),
+            "--branch",
+            "mian");
     assertEquals(2, r.exit(), r.err());
-    assertTrue(r.err().startsWith("trainyard: error: --branch \"mian\" does not exist in file:"), r.err());
-    assertEquals(2, MainTest.run("submit", project.trainYaml().toString(), "--gitops", bare.toString(), "--branch", "refs/heads/main").exit());
-    MainTest.Run creds = MainTest.run("submit", "--gitops", "http://bot:tok3n@127.0.0.1:9/x.git", project.trainYaml().toString());
-    assertTrue(creds.err().startsWith("trainyard: warning: the GitOps URL carries credentials"), creds.err());
+    assertTrue(
+        r.err().startsWith("trainyard: error: --branch \"mian\" does not exist in file:"), r.err());
+    assertEquals(
+        2,
+        MainTest.run(
+                "submit",
+                project.trainYaml().toString(),
+                "--gitops",
+                bare.toString(),
+                "--branch",
+                "refs/heads/main")
+            .exit());
+    MainTest.Run creds =
+        MainTest.run(
+            "submit",
+            "--gitops",
+            "http://bot:tok3n@127.0.0.1:9/x.git",
+            project.trainYaml().toString());
+    assertTrue(
+        creds.err().startsWith("trainyard: warning: the GitOps URL carries credentials"),
+        creds.err());
     assertFalse(creds.err().contains("tok3n"), creds.err());
   }
 
   @Test
-  @DisplayName("prune needs run names or --older-than, and --older-than a duration: usage errors, exit 2")
+  @DisplayName(
+      "prune needs run names or --older-than, and --older-than a duration: usage errors, exit 2")
   void pruneUsage() {
     assertEquals(2, MainTest.run("prune", "--gitops", bare.toString()).exit());
-    assertEquals(2, MainTest.run("prune", "--gitops", bare.toString(), "x", "--older-than", "1d").exit());
+    assertEquals(
+        2, MainTest.run("prune", "--gitops", bare.toString(), "x", "--older-than", "1d").exit());
     assertEquals(2, MainTest.run("prune", "--gitops", bare.toString(), "").exit());
     MainTest.Run r = MainTest.run("prune", "--gitops", bare.toString(), "--older-than", "soon");
     assertEquals(2, r.exit());

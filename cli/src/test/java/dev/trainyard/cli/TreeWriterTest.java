@@ -18,7 +18,9 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A compile's output lands whole or not at all, and a file system error says what failed and why. */
+/**
+ * A compile's output lands whole or not at all, and a file system error says what failed and why.
+ */
 class TreeWriterTest {
   @TempDir Path temp;
 
@@ -27,12 +29,20 @@ class TreeWriterTest {
     files.put("clusters/local/default/run-1/jobset.yaml", marker);
     files.put("clusters/local/default/_queues/localqueue.yaml", marker);
     files.put("clusters/local/_cluster/clusterqueue.yaml", marker);
-    return new OutputTree(files, List.of("clusters/local/default/run-1", "clusters/local/default/_queues", "clusters/local/_cluster"));
+    return new OutputTree(
+        files,
+        List.of(
+            "clusters/local/default/run-1",
+            "clusters/local/default/_queues",
+            "clusters/local/_cluster"));
   }
 
   private static List<String> files(Path root) throws IOException {
     try (Stream<Path> walk = Files.walk(root)) {
-      return walk.filter(Files::isRegularFile).map(p -> root.relativize(p) + "=" + read(p)).sorted().toList();
+      return walk.filter(Files::isRegularFile)
+          .map(p -> root.relativize(p) + "=" + read(p))
+          .sorted()
+          .toList();
     }
   }
 
@@ -45,59 +55,103 @@ class TreeWriterTest {
   }
 
   @Test
-  @DisplayName("the disk fills while writing the last folder: nothing new lands, the old folders stay, the error says 'no space left on device'")
+  @DisplayName(
+      "the disk fills while writing the last folder: nothing new lands, the old folders stay, the error says 'no space left on device'")
   void fullDisk() throws Exception {
     TreeWriter.write(tree("old"), temp);
     List<String> before = files(temp);
-    IOException e = assertThrows(IOException.class, () -> TreeWriter.write(tree("new"), temp, (file, text) -> {
-      if (file.toString().contains("clusterqueue")) {
-        throw new FileSystemException(file.toString(), null, "No space left on device");
-      }
-      Files.writeString(file, text);
-    }));
-    assertEquals("cannot write " + temp.resolve("clusters/local/_cluster/clusterqueue.yaml") + ": no space left on device; nothing was written", e.getMessage());
+    IOException e =
+        assertThrows(
+            IOException.class,
+            () ->
+                TreeWriter.write(
+                    tree("new"),
+                    temp,
+                    (file, text) -> {
+                      if (file.toString().contains("clusterqueue")) {
+                        throw new FileSystemException(
+                            file.toString(), null, "No space left on device");
+                      }
+                      Files.writeString(file, text);
+                    }));
+    assertEquals(
+        "cannot write "
+            + temp.resolve("clusters/local/_cluster/clusterqueue.yaml")
+            + ": no space left on device; nothing was written",
+        e.getMessage());
     assertEquals(before, files(temp));
     try (Stream<Path> walk = Files.walk(temp)) {
-      assertFalse(walk.anyMatch(p -> p.getFileName().toString().startsWith(".trainyard-")), "no staging folder is left behind");
+      assertFalse(
+          walk.anyMatch(p -> p.getFileName().toString().startsWith(".trainyard-")),
+          "no staging folder is left behind");
     }
   }
 
   @Test
   @DisplayName("a first write that fails half-way leaves no run folder without its queue folders")
   void firstWriteWholeOrNothing() throws Exception {
-    assertThrows(IOException.class, () -> TreeWriter.write(tree("new"), temp, (file, text) -> {
-      if (file.toString().contains("clusterqueue")) {
-        throw new FileSystemException(file.toString(), null, "No space left on device");
-      }
-      Files.writeString(file, text);
-    }));
+    assertThrows(
+        IOException.class,
+        () ->
+            TreeWriter.write(
+                tree("new"),
+                temp,
+                (file, text) -> {
+                  if (file.toString().contains("clusterqueue")) {
+                    throw new FileSystemException(file.toString(), null, "No space left on device");
+                  }
+                  Files.writeString(file, text);
+                }));
     assertEquals(List.of(), files(temp));
   }
 
   @Test
-  @DisplayName("a file where a folder is expected, and a folder in /proc: the error names the step and the reason")
+  @DisplayName(
+      "a file where a folder is expected, and a folder in /proc: the error names the step and the reason")
   void fileInTheWay() throws Exception {
     Files.createDirectories(temp.resolve("clusters"));
     Files.writeString(temp.resolve("clusters/local"), "not a folder");
     IOException e = assertThrows(IOException.class, () -> TreeWriter.write(tree("x"), temp));
-    assertTrue(e.getMessage().startsWith("cannot create the folder " + temp.resolve("clusters/local/default") + ": a file is in the way where a folder is expected"),
+    assertTrue(
+        e.getMessage()
+            .startsWith(
+                "cannot create the folder "
+                    + temp.resolve("clusters/local/default")
+                    + ": a file is in the way where a folder is expected"),
         e.getMessage());
-    IOException proc = assertThrows(IOException.class, () -> TreeWriter.write(tree("x"), Path.of("/proc/trainyard-test")));
-    assertTrue(proc.getMessage().startsWith("cannot create the folder /proc/trainyard-test/clusters/local/default: "), proc.getMessage());
-    assertFalse(proc.getMessage().endsWith(": /proc/trainyard-test/clusters/local/default; nothing was written"), proc.getMessage());
+    IOException proc =
+        assertThrows(
+            IOException.class, () -> TreeWriter.write(tree("x"), Path.of("/proc/trainyard-test")));
+    assertTrue(
+        proc.getMessage()
+            .startsWith("cannot create the folder /proc/trainyard-test/clusters/local/default: "),
+        proc.getMessage());
+    assertFalse(
+        proc.getMessage()
+            .endsWith(": /proc/trainyard-test/clusters/local/default; nothing was written"),
+        proc.getMessage());
   }
 
   @Test
-  @DisplayName("--out \"\" (an unset variable) and --out naming a file are usage errors (exit 2); nothing is written")
+  @DisplayName(
+      "--out \"\" (an unset variable) and --out naming a file are usage errors (exit 2); nothing is written")
   void emptyOut() throws Exception {
     TrainProject p = TrainProject.create(temp, "run: torchrun t.py\n");
     MainTest.Run empty = MainTest.run("compile", p.trainYaml().toString(), "--out", "");
     assertEquals(2, empty.exit(), empty.err());
-    assertTrue(empty.err().startsWith("trainyard: --out must name a folder, got an empty value (an unset variable?)"), empty.err());
+    assertTrue(
+        empty
+            .err()
+            .startsWith(
+                "trainyard: --out must name a folder, got an empty value (an unset variable?)"),
+        empty.err());
     assertFalse(Files.exists(Path.of("clusters")), "nothing in the current folder");
     Path file = Files.writeString(temp.resolve("a-file"), "x");
-    MainTest.Run onFile = MainTest.run("compile", p.trainYaml().toString(), "--out", file.toString());
+    MainTest.Run onFile =
+        MainTest.run("compile", p.trainYaml().toString(), "--out", file.toString());
     assertEquals(2, onFile.exit(), onFile.err());
-    assertTrue(onFile.err().startsWith("trainyard: --out " + file + " is a file, not a folder"), onFile.err());
+    assertTrue(
+        onFile.err().startsWith("trainyard: --out " + file + " is a file, not a folder"),
+        onFile.err());
   }
 }

@@ -15,33 +15,33 @@ import java.util.Map;
  */
 final class ClusterFootprint {
 
-    private ClusterFootprint() {
-    }
+  private ClusterFootprint() {}
 
-    static String describe(LocalCluster cluster) {
-        StringBuilder out = new StringBuilder("startup (ms):\n");
-        long total = 0;
-        for (Map.Entry<String, Duration> step : cluster.startupTimes().entrySet()) {
-            out.append(String.format("  %-24s %6d%n", step.getKey(), step.getValue().toMillis()));
-            total += step.getValue().toMillis();
-        }
-        out.append(String.format("  %-24s %6d%nresident memory (MiB):%n", "total", total));
-        long rss = 0;
-        for (ClusterProcess process : cluster.processes()) {
-            long bytes = process.residentBytes().orElse(0L);
-            rss += bytes;
-            out.append(String.format("  %-24s %6d  pid %d%n", process.name(), bytes >> 20, process.pid()));
-        }
-        return out.append(String.format("  %-24s %6d%n", "total", rss >> 20)).toString();
+  static String describe(LocalCluster cluster) {
+    StringBuilder out = new StringBuilder("startup (ms):\n");
+    long total = 0;
+    for (Map.Entry<String, Duration> step : cluster.startupTimes().entrySet()) {
+      out.append(String.format("  %-24s %6d%n", step.getKey(), step.getValue().toMillis()));
+      total += step.getValue().toMillis();
     }
+    out.append(String.format("  %-24s %6d%nresident memory (MiB):%n", "total", total));
+    long rss = 0;
+    for (ClusterProcess process : cluster.processes()) {
+      long bytes = process.residentBytes().orElse(0L);
+      rss += bytes;
+      out.append(
+          String.format("  %-24s %6d  pid %d%n", process.name(), bytes >> 20, process.pid()));
+    }
+    return out.append(String.format("  %-24s %6d%n", "total", rss >> 20)).toString();
+  }
 
-    static void write(LocalCluster cluster, Path file) {
-        String text = describe(cluster);
-        System.out.print(text);
-        try {
-            Files.writeString(file, text, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+  static void write(LocalCluster cluster, Path file) {
+    String text = describe(cluster);
+    System.out.print(text);
+    try {
+      Files.writeString(file, text, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
+  }
 }

@@ -14,50 +14,67 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The status controller as its own JVM ({@code dev.trainyard.controller.ControllerMain} from this test
- * classpath), talking to the test cluster through its kubeconfig and to a {@link FakeForge}. Its forges
- * are test-unique hosts ({@code gh-<tag>.test}, {@code gl-<tag>.test}, {@code gt-<tag>.test}) so runs of
- * other tests, whose repos are on other hosts, never reach this forge. Lease in {@code leaseNamespace},
- * 3-second lease; resync 2 s, forge request timeout 1 s, requeue after 1 s. The forges come from a platform.yaml
- * {@code status:} as in production, their tokens from files laid out as the Deployment mounts the Secret.
+ * The status controller as its own JVM ({@code dev.trainyard.controller.ControllerMain} from this
+ * test classpath), talking to the test cluster through its kubeconfig and to a {@link FakeForge}.
+ * Its forges are test-unique hosts ({@code gh-<tag>.test}, {@code gl-<tag>.test}, {@code
+ * gt-<tag>.test}) so runs of other tests, whose repos are on other hosts, never reach this forge.
+ * Lease in {@code leaseNamespace}, 3-second lease; resync 2 s, forge request timeout 1 s, requeue
+ * after 1 s. The forges come from a platform.yaml {@code status:} as in production, their tokens
+ * from files laid out as the Deployment mounts the Secret.
  */
 final class ControllerProcess implements AutoCloseable {
 
-    static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
-    private final ClusterProcess process;
-    private final int port;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+  static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
+  private final ClusterProcess process;
+  private final int port;
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
-    private ControllerProcess(ClusterProcess process, int port) {
-        this.process = process;
-        this.port = port;
-    }
+  private ControllerProcess(ClusterProcess process, int port) {
+    this.process = process;
+    this.port = port;
+  }
 
-    /** The host names this tag's forges answer for: github, gitlab, gitea. */
-    static String host(String kind, String tag) {
-        return switch (kind) {
-            case "github" -> "gh-" + tag + ".test";
-            case "gitlab" -> "gl-" + tag + ".test";
-            default -> "gt-" + tag + ".test";
-        };
-    }
+  /** The host names this tag's forges answer for: github, gitlab, gitea. */
+  static String host(String kind, String tag) {
+    return switch (kind) {
+      case "github" -> "gh-" + tag + ".test";
+      case "gitlab" -> "gl-" + tag + ".test";
+      default -> "gt-" + tag + ".test";
+    };
+  }
 
-    /** Starts a replica named {@code identity}; returns once it listens (not necessarily leading). */
-    static ControllerProcess start(KubeCluster cluster, FakeForge forge, String tag, String leaseNamespace,
-            String identity, Duration stallAfter) {
-        return start(cluster, forge, tag, leaseNamespace, identity, stallAfter, Duration.ofSeconds(2));
-    }
+  /** Starts a replica named {@code identity}; returns once it listens (not necessarily leading). */
+  static ControllerProcess start(
+      KubeCluster cluster,
+      FakeForge forge,
+      String tag,
+      String leaseNamespace,
+      String identity,
+      Duration stallAfter) {
+    return start(cluster, forge, tag, leaseNamespace, identity, stallAfter, Duration.ofSeconds(2));
+  }
 
-    /** As above with informer resync {@code resync} (the benchmark uses the production 60 s). */
-    static ControllerProcess start(KubeCluster cluster, FakeForge forge, String tag, String leaseNamespace,
-            String identity, Duration stallAfter, Duration resync) {
-        Path dir = dir(tag);
-        Path config = dir.resolve("controller.yaml");
-        Path tokens = dir.resolve("tokens");
-        write(LocalCluster.mkdirs(tokens.resolve("forge-tokens")).resolve("github"), FakeForge.GITHUB_TOKEN);
-        write(tokens.resolve("forge-tokens/gitlab"), FakeForge.GITLAB_TOKEN);
-        write(tokens.resolve("forge-tokens/gitea"), FakeForge.GITEA_TOKEN);
-        write(dir.resolve("platform.yaml"), """
+  /** As above with informer resync {@code resync} (the benchmark uses the production 60 s). */
+  static ControllerProcess start(
+      KubeCluster cluster,
+      FakeForge forge,
+      String tag,
+      String leaseNamespace,
+      String identity,
+      Duration stallAfter,
+      Duration resync) {
+    Path dir = dir(tag);
+    Path config = dir.resolve("controller.yaml");
+    Path tokens = dir.resolve("tokens");
+    write(
+        LocalCluster.mkdirs(tokens.resolve("forge-tokens")).resolve("github"),
+        FakeForge.GITHUB_TOKEN);
+    write(tokens.resolve("forge-tokens/gitlab"), FakeForge.GITLAB_TOKEN);
+    write(tokens.resolve("forge-tokens/gitea"), FakeForge.GITEA_TOKEN);
+    write(
+        dir.resolve("platform.yaml"),
+        """
                 apiVersion: trainyard.dev/v1
                 kind: Platform
                 clusters: [{name: it}]
@@ -72,111 +89,155 @@ final class ControllerProcess implements AutoCloseable {
                   - {source: %s, kind: gitlab, api: %s, token: {secret: forge-tokens, key: gitlab}}
                   - {source: %s, kind: gitea, api: %s, token: {secret: forge-tokens, key: gitea}}
                   targetUrl: https://grafana.example/d/trainyard?var-namespace={namespace}&var-run={run}
-                """.formatted(host("github", tag), forge.githubApi(), host("gitlab", tag), forge.gitlabApi(),
-                host("gitea", tag), forge.giteaApi()));
-        write(config, """
+                """
+            .formatted(
+                host("github", tag),
+                forge.githubApi(),
+                host("gitlab", tag),
+                forge.gitlabApi(),
+                host("gitea", tag),
+                forge.giteaApi()));
+    write(
+        config,
+        """
                 platform: %s
                 tokens: %s
                 stallAfter: %ds
                 resync: %ds
                 requestTimeout: 1s
                 requeueAfter: 1s
-                """.formatted(dir.resolve("platform.yaml"), tokens, stallAfter.toSeconds(), resync.toSeconds()));
-        int port = LoopbackPorts.free();
-        List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-cp", System.getProperty("java.class.path"), "dev.trainyard.controller.ControllerMain",
-                "--config=" + config, "--port=" + port, "--bind=127.0.0.1", "--lease-namespace=" + leaseNamespace,
-                "--identity=" + identity, "--lease-seconds=3");
-        ClusterProcess p = ClusterProcess.start("controller-" + identity, command, Map.of(
-                "KUBECONFIG", cluster.kubeconfig().toString()), dir);
-        ControllerProcess c = new ControllerProcess(p, port);
-        Eventually.await("controller " + identity + " ready", READY_TIMEOUT, () -> {
-            p.requireAlive();
-            return c.status("/readyz") == 200;
-        }, () -> p.tail(20));
-        return c;
-    }
+                """
+            .formatted(
+                dir.resolve("platform.yaml"), tokens, stallAfter.toSeconds(), resync.toSeconds()));
+    int port = LoopbackPorts.free();
+    List<String> command =
+        List.of(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-Xmx128m",
+            "-XX:+UseSerialGC",
+            "-XX:TieredStopAtLevel=1",
+            "-cp",
+            System.getProperty("java.class.path"),
+            "dev.trainyard.controller.ControllerMain",
+            "--config=" + config,
+            "--port=" + port,
+            "--bind=127.0.0.1",
+            "--lease-namespace=" + leaseNamespace,
+            "--identity=" + identity,
+            "--lease-seconds=3");
+    ClusterProcess p =
+        ClusterProcess.start(
+            "controller-" + identity,
+            command,
+            Map.of("KUBECONFIG", cluster.kubeconfig().toString()),
+            dir);
+    ControllerProcess c = new ControllerProcess(p, port);
+    Eventually.await(
+        "controller " + identity + " ready",
+        READY_TIMEOUT,
+        () -> {
+          p.requireAlive();
+          return c.status("/readyz") == 200;
+        },
+        () -> p.tail(20));
+    return c;
+  }
 
-    /** Whether this replica holds the Lease (its metrics say trainyard_leader 1). */
-    boolean leading() {
-        return metrics().contains("\ntrainyard_leader 1\n");
-    }
+  /** Whether this replica holds the Lease (its metrics say trainyard_leader 1). */
+  boolean leading() {
+    return metrics().contains("\ntrainyard_leader 1\n");
+  }
 
-    /** The Prometheus text of /metrics, "" when it does not answer. */
-    String metrics() {
-        try {
-            return http.send(HttpRequest.newBuilder(uri("/metrics")).timeout(Duration.ofSeconds(2)).build(),
-                    HttpResponse.BodyHandlers.ofString()).body();
-        } catch (IOException e) {
-            return "";
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return "";
-        }
+  /** The Prometheus text of /metrics, "" when it does not answer. */
+  String metrics() {
+    try {
+      return http.send(
+              HttpRequest.newBuilder(uri("/metrics")).timeout(Duration.ofSeconds(2)).build(),
+              HttpResponse.BodyHandlers.ofString())
+          .body();
+    } catch (IOException e) {
+      return "";
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return "";
     }
+  }
 
-    int status(String path) {
-        try {
-            return http.send(HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(2)).build(),
-                    HttpResponse.BodyHandlers.discarding()).statusCode();
-        } catch (IOException e) {
-            return 0;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return 0;
-        }
+  int status(String path) {
+    try {
+      return http.send(
+              HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(2)).build(),
+              HttpResponse.BodyHandlers.discarding())
+          .statusCode();
+    } catch (IOException e) {
+      return 0;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return 0;
     }
+  }
 
-    /** Heap in use (bytes) after a full GC requested with jcmd, read from /metrics. */
-    long heapAfterGc() {
-        try {
-            Process gc = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
-                    Long.toString(process.pid()), "GC.run").redirectErrorStream(true).start();
-            gc.getInputStream().readAllBytes();
-            gc.waitFor(30, java.util.concurrent.TimeUnit.SECONDS);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        return metrics().lines().filter(l -> l.startsWith("trainyard_jvm_heap_used_bytes "))
-                .mapToLong(l -> Long.parseLong(l.substring(l.indexOf(' ') + 1))).findFirst().orElse(-1);
+  /** Heap in use (bytes) after a full GC requested with jcmd, read from /metrics. */
+  long heapAfterGc() {
+    try {
+      Process gc =
+          new ProcessBuilder(
+                  Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                  Long.toString(process.pid()),
+                  "GC.run")
+              .redirectErrorStream(true)
+              .start();
+      gc.getInputStream().readAllBytes();
+      gc.waitFor(30, java.util.concurrent.TimeUnit.SECONDS);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
+    return metrics()
+        .lines()
+        .filter(l -> l.startsWith("trainyard_jvm_heap_used_bytes "))
+        .mapToLong(l -> Long.parseLong(l.substring(l.indexOf(' ') + 1)))
+        .findFirst()
+        .orElse(-1);
+  }
 
-    String log() {
-        return process.tail(400);
-    }
+  String log() {
+    return process.tail(400);
+  }
 
-    /** SIGKILL: no Lease release, no cleanup. */
-    void kill() {
-        process.kill();
-    }
+  /** SIGKILL: no Lease release, no cleanup. */
+  void kill() {
+    process.kill();
+  }
 
-    boolean alive() {
-        return process.isAlive();
-    }
+  boolean alive() {
+    return process.isAlive();
+  }
 
-    @Override
-    public void close() {
-        process.stop();
-    }
+  @Override
+  public void close() {
+    process.stop();
+  }
 
-    private URI uri(String path) {
-        return URI.create("http://127.0.0.1:" + port + path);
-    }
+  private URI uri(String path) {
+    return URI.create("http://127.0.0.1:" + port + path);
+  }
 
-    private static Path dir(String tag) {
-        Path dir = Path.of(System.getProperty("trainyard.work.dir", "target/cluster")).toAbsolutePath()
-                .resolve("controller").resolve(tag);
-        return LocalCluster.mkdirs(dir);
-    }
+  private static Path dir(String tag) {
+    Path dir =
+        Path.of(System.getProperty("trainyard.work.dir", "target/cluster"))
+            .toAbsolutePath()
+            .resolve("controller")
+            .resolve(tag);
+    return LocalCluster.mkdirs(dir);
+  }
 
-    private static void write(Path file, String text) {
-        try {
-            Files.writeString(file, text);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+  private static void write(Path file, String text) {
+    try {
+      Files.writeString(file, text);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
+  }
 }

@@ -14,38 +14,49 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * CRD files from a binaries cache ({@code crds/*.yaml}, copied there from the projects' Go modules by the
- * testbin scripts) installed with server-side apply, then awaited until the API server reports each one
- * {@code Established}: only then are its kinds served.
+ * CRD files from a binaries cache ({@code crds/*.yaml}, copied there from the projects' Go modules
+ * by the testbin scripts) installed with server-side apply, then awaited until the API server
+ * reports each one {@code Established}: only then are its kinds served.
  */
 final class CustomResourceDefinitions {
 
-    private CustomResourceDefinitions() {
-    }
+  private CustomResourceDefinitions() {}
 
-    /** Applies every {@code *.yaml} in {@code dir} (in parallel) and waits up to {@code timeout} per CRD. */
-    static void install(KubernetesClient client, Path dir, Duration timeout) {
-        List<HasMetadata> crds = new ArrayList<>();
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*.yaml")) {
-            for (Path file : files) {
-                try (InputStream in = Files.newInputStream(file)) {
-                    crds.addAll(client.load(in).items());
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read CRDs in " + dir, e);
+  /**
+   * Applies every {@code *.yaml} in {@code dir} (in parallel) and waits up to {@code timeout} per
+   * CRD.
+   */
+  static void install(KubernetesClient client, Path dir, Duration timeout) {
+    List<HasMetadata> crds = new ArrayList<>();
+    try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*.yaml")) {
+      for (Path file : files) {
+        try (InputStream in = Files.newInputStream(file)) {
+          crds.addAll(client.load(in).items());
         }
-        crds.parallelStream().forEach(crd ->
-                client.resource(crd).fieldManager(ClusterBootstrap.FIELD_MANAGER).forceConflicts().serverSideApply());
-        for (HasMetadata crd : crds) {
-            String name = crd.getMetadata().getName();
-            Eventually.await("CRD " + name + " Established", timeout, () -> established(client, name));
-        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read CRDs in " + dir, e);
     }
+    crds.parallelStream()
+        .forEach(
+            crd ->
+                client
+                    .resource(crd)
+                    .fieldManager(ClusterBootstrap.FIELD_MANAGER)
+                    .forceConflicts()
+                    .serverSideApply());
+    for (HasMetadata crd : crds) {
+      String name = crd.getMetadata().getName();
+      Eventually.await("CRD " + name + " Established", timeout, () -> established(client, name));
+    }
+  }
 
-    private static boolean established(KubernetesClient client, String name) {
-        CustomResourceDefinition crd = client.apiextensions().v1().customResourceDefinitions().withName(name).get();
-        return crd != null && crd.getStatus() != null && crd.getStatus().getConditions().stream()
-                .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
-    }
+  private static boolean established(KubernetesClient client, String name) {
+    CustomResourceDefinition crd =
+        client.apiextensions().v1().customResourceDefinitions().withName(name).get();
+    return crd != null
+        && crd.getStatus() != null
+        && crd.getStatus().getConditions().stream()
+            .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
+  }
 }

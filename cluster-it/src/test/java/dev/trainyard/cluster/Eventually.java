@@ -10,43 +10,55 @@ import java.util.function.Supplier;
  */
 final class Eventually {
 
-    private static final Duration STEP = Duration.ofMillis(250);
+  private static final Duration STEP = Duration.ofMillis(250);
 
-    private Eventually() {
-    }
+  private Eventually() {}
 
-    /** Waits until {@code condition} is true; otherwise fails with "timed out after Ns waiting for WHAT". */
-    static void await(String what, Duration timeout, BooleanSupplier condition) {
-        await(what, timeout, condition, () -> "");
-    }
+  /**
+   * Waits until {@code condition} is true; otherwise fails with "timed out after Ns waiting for
+   * WHAT".
+   */
+  static void await(String what, Duration timeout, BooleanSupplier condition) {
+    await(what, timeout, condition, () -> "");
+  }
 
-    /** Like {@link #await(String, Duration, BooleanSupplier)}, adding {@code lastState} to the failure. */
-    static void await(String what, Duration timeout, BooleanSupplier condition, Supplier<String> lastState) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        RuntimeException lastError = null;
-        while (System.nanoTime() < deadline) {
-            try {
-                if (condition.getAsBoolean()) {
-                    return;
-                }
-            } catch (ClusterProcess.Exited e) {
-                throw e;
-            } catch (RuntimeException e) {
-                lastError = e;
-            }
-            sleep(STEP);
+  /**
+   * Like {@link #await(String, Duration, BooleanSupplier)}, adding {@code lastState} to the
+   * failure.
+   */
+  static void await(
+      String what, Duration timeout, BooleanSupplier condition, Supplier<String> lastState) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    RuntimeException lastError = null;
+    while (System.nanoTime() < deadline) {
+      try {
+        if (condition.getAsBoolean()) {
+          return;
         }
-        String detail = lastError == null ? "" : "; last error: " + lastError.getMessage();
-        throw new AssertionError("timed out after " + timeout.toSeconds() + "s waiting for " + what
-                + detail + " " + lastState.get());
+      } catch (ClusterProcess.Exited e) {
+        throw e;
+      } catch (RuntimeException e) {
+        lastError = e;
+      }
+      sleep(STEP);
     }
+    String detail = lastError == null ? "" : "; last error: " + lastError.getMessage();
+    throw new AssertionError(
+        "timed out after "
+            + timeout.toSeconds()
+            + "s waiting for "
+            + what
+            + detail
+            + " "
+            + lastState.get());
+  }
 
-    static void sleep(Duration duration) {
-        try {
-            Thread.sleep(duration.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
+  static void sleep(Duration duration) {
+    try {
+      Thread.sleep(duration.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
     }
+  }
 }

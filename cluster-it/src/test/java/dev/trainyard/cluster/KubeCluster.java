@@ -5,7 +5,8 @@ import java.nio.file.Path;
 
 /**
  * A Kubernetes cluster a test talks to: either the local one the harness started from the binaries
- * cache, or an existing one given with {@code -Dtrainyard.kubeconfig=PATH} (or env TRAINYARD_KUBECONFIG).
+ * cache, or an existing one given with {@code -Dtrainyard.kubeconfig=PATH} (or env
+ * TRAINYARD_KUBECONFIG).
  *
  * <pre>
  * &#64;ExtendWith(KubeClusterExtension.class)
@@ -22,15 +23,18 @@ import java.nio.file.Path;
  */
 public interface KubeCluster {
 
-    /** An admin (system:masters) client. */
-    KubernetesClient client();
+  /** An admin (system:masters) client. */
+  KubernetesClient client();
 
-    /** A kubeconfig file for the admin user, usable by kubectl and Go controllers. */
-    Path kubeconfig();
+  /** A kubeconfig file for the admin user, usable by kubectl and Go controllers. */
+  Path kubeconfig();
 
-    /** Creates a fresh namespace labelled {@code trainyard.dev/it=true} and returns its name. */
-    String newNamespace();
+  /** Creates a fresh namespace labelled {@code trainyard.dev/it=true} and returns its name. */
+  String newNamespace();
 
-    /** Whether this cluster runs {@code component}; an existing cluster is assumed to run the full stack. */
-    boolean runs(Component component);
+  /**
+   * Whether this cluster runs {@code component}; an existing cluster is assumed to run the full
+   * stack.
+   */
+  boolean runs(Component component);
 }

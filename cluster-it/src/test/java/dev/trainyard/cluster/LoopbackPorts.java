@@ -13,28 +13,29 @@ import java.net.Socket;
  */
 final class LoopbackPorts {
 
-    static final InetAddress LOOPBACK = InetAddress.getLoopbackAddress();
+  static final InetAddress LOOPBACK = InetAddress.getLoopbackAddress();
 
-    private LoopbackPorts() {
-    }
+  private LoopbackPorts() {}
 
-    /** A port that was free a moment ago; the small race with other processes is acceptable in tests. */
-    static int free() {
-        try (ServerSocket socket = new ServerSocket(0, 1, LOOPBACK)) {
-            socket.setReuseAddress(true);
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException("no free loopback port", e);
-        }
+  /**
+   * A port that was free a moment ago; the small race with other processes is acceptable in tests.
+   */
+  static int free() {
+    try (ServerSocket socket = new ServerSocket(0, 1, LOOPBACK)) {
+      socket.setReuseAddress(true);
+      return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException("no free loopback port", e);
     }
+  }
 
-    /** Whether something accepts connections on 127.0.0.1:{@code port}. */
-    static boolean listening(int port) {
-        try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress(LOOPBACK, port), 200);
-            return true;
-        } catch (IOException e) {
-            return false;
-        }
+  /** Whether something accepts connections on 127.0.0.1:{@code port}. */
+  static boolean listening(int port) {
+    try (Socket socket = new Socket()) {
+      socket.connect(new InetSocketAddress(LOOPBACK, port), 200);
+      return true;
+    } catch (IOException e) {
+      return false;
     }
+  }
 }

@@ -27,234 +27,394 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A node lost without an eviction, through the real controllers (kube-controller-manager's node lifecycle,
- * taint eviction and PodGC controllers, the Job and JobSet controllers) and kwok.
+ * A node lost without an eviction, through the real controllers (kube-controller-manager's node
+ * lifecycle, taint eviction and PodGC controllers, the Job and JobSet controllers) and kwok.
  *
- * <p>Unreachable, then deleted: this module's kwok stages ({@code kwok/node-unreachable-stages.yaml}) turn the
- * node {@value #UNREACHABLE}'s Ready condition Unknown, as when its kubelet stops posting; the node lifecycle
- * controller taints it {@code node.kubernetes.io/unreachable:NoExecute}; once the pods' default toleration
- * ends (DefaultTolerationSeconds: 300 s, 5 s in this harness's API server) the taint manager adds
- * {@code DisruptionTarget} reason {@code DeletionByTaintManager} and deletes them, and with no kubelet they stay
- * Running. A Job with a podFailurePolicy counts a pod only once it is terminal, so nothing restarts until the
- * Node is deleted (as a cloud provider's node lifecycle controller deletes the Node of a VM that is gone, or an
- * administrator does): PodGC then finds the pods bound to a missing node (a pass every 20 s, 40 s of
- * quarantine, so 40 to 80 s after the deletion; kubernetes v1.36 {@code pkg/controller/podgc/gc_controller.go}),
- * sets phase Failed with {@code DisruptionTarget} reason {@code DeletionByPodGC} and force-deletes them, and the
- * compiled policy restarts the run, counted against {@code retries}. A NoExecute taint on a node whose kubelet
+ * <p>Unreachable, then deleted: this module's kwok stages ({@code
+ * kwok/node-unreachable-stages.yaml}) turn the node {@value #UNREACHABLE}'s Ready condition
+ * Unknown, as when its kubelet stops posting; the node lifecycle controller taints it {@code
+ * node.kubernetes.io/unreachable:NoExecute}; once the pods' default toleration ends
+ * (DefaultTolerationSeconds: 300 s, 5 s in this harness's API server) the taint manager adds {@code
+ * DisruptionTarget} reason {@code DeletionByTaintManager} and deletes them, and with no kubelet
+ * they stay Running. A Job with a podFailurePolicy counts a pod only once it is terminal, so
+ * nothing restarts until the Node is deleted (as a cloud provider's node lifecycle controller
+ * deletes the Node of a VM that is gone, or an administrator does): PodGC then finds the pods bound
+ * to a missing node (a pass every 20 s, 40 s of quarantine, so 40 to 80 s after the deletion;
+ * kubernetes v1.36 {@code pkg/controller/podgc/gc_controller.go}), sets phase Failed with {@code
+ * DisruptionTarget} reason {@code DeletionByPodGC} and force-deletes them, and the compiled policy
+ * restarts the run, counted against {@code retries}. A NoExecute taint on a node whose kubelet
  * still runs (kwok ends the deleted pods as a kubelet does) restarts the runs at once.
  *
- * <p>Two compiled examples run side by side on two nodes of the test's own (tainted, so no other test's pods
- * land there): {@code examples/pytorch-ddp} (2 node pods, one per node; its PVC bound to a static PV by the
- * real PV controller) and {@code examples/infra-check} (MPI: the 3 node pods on the node that is lost, the
- * launcher on the node that stays). The torch rank that survives exits 1, as a rank that lost its peer does;
- * the MPI launcher keeps running, as the compiled launch.sh does after a failed mpirun while a node pod's sshd
- * does not answer (its long wait, read from the compiled script, must outlast the restart; LauncherGraceTest
- * and MpiNodeLossHostsIT run the script).
+ * <p>Two compiled examples run side by side on two nodes of the test's own (tainted, so no other
+ * test's pods land there): {@code examples/pytorch-ddp} (2 node pods, one per node; its PVC bound
+ * to a static PV by the real PV controller) and {@code examples/infra-check} (MPI: the 3 node pods
+ * on the node that is lost, the launcher on the node that stays). The torch rank that survives
+ * exits 1, as a rank that lost its peer does; the MPI launcher keeps running, as the compiled
+ * launch.sh does after a failed mpirun while a node pod's sshd does not answer (its long wait, read
+ * from the compiled script, must outlast the restart; LauncherGraceTest and MpiNodeLossHostsIT run
+ * the script).
  */
 @ExtendWith(KubeClusterExtension.class)
 class NodeLossIT {
 
-    static final String POOL = "trainyard.dev/it-pool";
-    /** The one node name this module's kwok stages make unreachable ({@code kwok/node-unreachable-stages.yaml}). */
-    static final String UNREACHABLE = "kwok-unreachable";
-    /** How long the test watches the unreachable node's deleted pods stay Running without a restart. */
-    static final Duration UNREACHABLE_HELD = Duration.ofSeconds(5);
-    /** PodGC's worst case (up to 20 s to notice, 40 s quarantine, up to 20 s to the next pass) plus the controllers. */
-    static final Duration PODGC_TIMEOUT = Duration.ofSeconds(150);
+  static final String POOL = "trainyard.dev/it-pool";
 
-    @Test
-    @DisplayName("an unreachable node (Ready=Unknown, taint manager: DeletionByTaintManager) restarts nothing while its pods stay Running; once its Node is deleted (PodGC: DeletionByPodGC) the torch and the MPI run restart, each counted against retries")
-    void unreachableNodeRestartsTorchAndMpiRunsOnceDeleted(KubeCluster cluster, @TempDir Path temp) {
-        String namespace = cluster.newNamespace();
-        String kept = "kept-" + namespace;
-        Map<String, String> disruptions = new ConcurrentHashMap<>();
-        try (Watch watch = cluster.client().pods().inNamespace(namespace).watch(disruptionReasons(disruptions))) {
-            Runs runs = Runs.start(cluster, namespace, temp, UNREACHABLE, kept, false);
-            cluster.client().nodes().withName(UNREACHABLE).edit(node -> {
+  /**
+   * The one node name this module's kwok stages make unreachable ({@code
+   * kwok/node-unreachable-stages.yaml}).
+   */
+  static final String UNREACHABLE = "kwok-unreachable";
+
+  /**
+   * How long the test watches the unreachable node's deleted pods stay Running without a restart.
+   */
+  static final Duration UNREACHABLE_HELD = Duration.ofSeconds(5);
+
+  /**
+   * PodGC's worst case (up to 20 s to notice, 40 s quarantine, up to 20 s to the next pass) plus
+   * the controllers.
+   */
+  static final Duration PODGC_TIMEOUT = Duration.ofSeconds(150);
+
+  @Test
+  @DisplayName(
+      "an unreachable node (Ready=Unknown, taint manager: DeletionByTaintManager) restarts nothing while its pods stay Running; once its Node is deleted (PodGC: DeletionByPodGC) the torch and the MPI run restart, each counted against retries")
+  void unreachableNodeRestartsTorchAndMpiRunsOnceDeleted(KubeCluster cluster, @TempDir Path temp) {
+    String namespace = cluster.newNamespace();
+    String kept = "kept-" + namespace;
+    Map<String, String> disruptions = new ConcurrentHashMap<>();
+    try (Watch watch =
+        cluster.client().pods().inNamespace(namespace).watch(disruptionReasons(disruptions))) {
+      Runs runs = Runs.start(cluster, namespace, temp, UNREACHABLE, kept, false);
+      cluster
+          .client()
+          .nodes()
+          .withName(UNREACHABLE)
+          .edit(
+              node -> {
                 node.getMetadata().getLabels().put("trainyard.dev/kwok-node", "unreachable");
                 return node;
-            });
-            Instant unreachable = Instant.now();
-            Eventually.await("the taint manager deleting the unreachable node's 4 pods", RunPods.TIMEOUT,
-                    () -> count(disruptions, "DeletionByTaintManager") == 1 + MpiFailurePolicyIT.NODE_PODS, () -> disruptions.toString());
-            System.out.println("NodeLossIT: the taint manager deleted the pods " + Duration.between(unreachable, Instant.now()).toSeconds()
-                    + " s after the node turned unreachable");
-            assertTrue(cluster.client().nodes().withName(UNREACHABLE).get().getSpec().getTaints().stream()
-                    .anyMatch(t -> "node.kubernetes.io/unreachable".equals(t.getKey()) && "NoExecute".equals(t.getEffect())),
-                    "the node lifecycle controller tainted the node unreachable");
-            Eventually.sleep(UNREACHABLE_HELD);
-            assertNoRestartYet(runs, cluster, namespace);
+              });
+      Instant unreachable = Instant.now();
+      Eventually.await(
+          "the taint manager deleting the unreachable node's 4 pods",
+          RunPods.TIMEOUT,
+          () -> count(disruptions, "DeletionByTaintManager") == 1 + MpiFailurePolicyIT.NODE_PODS,
+          () -> disruptions.toString());
+      System.out.println(
+          "NodeLossIT: the taint manager deleted the pods "
+              + Duration.between(unreachable, Instant.now()).toSeconds()
+              + " s after the node turned unreachable");
+      assertTrue(
+          cluster.client().nodes().withName(UNREACHABLE).get().getSpec().getTaints().stream()
+              .anyMatch(
+                  t ->
+                      "node.kubernetes.io/unreachable".equals(t.getKey())
+                          && "NoExecute".equals(t.getEffect())),
+          "the node lifecycle controller tainted the node unreachable");
+      Eventually.sleep(UNREACHABLE_HELD);
+      assertNoRestartYet(runs, cluster, namespace);
 
-            cluster.client().nodes().withName(UNREACHABLE).delete();
-            Duration took = runs.awaitBothRestarted(cluster, namespace, PODGC_TIMEOUT, disruptions);
-            Duration launcherWaits = MpiFailurePolicyIT.launcherDisruptedWait(runs.infraCheck());
-            System.out.println("NodeLossIT: both runs restarted " + took.toSeconds() + " s after the Node was deleted (launch.sh waits "
-                    + launcherWaits.toSeconds() + " s when a node does not answer, else "
-                    + MpiFailurePolicyIT.launcherGrace(runs.infraCheck()).toSeconds() + " s); disruption conditions seen: " + disruptions);
-            assertTrue(took.compareTo(launcherWaits) < 0, "the MPI restart must come before launch.sh's wait for a lost node ends");
-            assertEquals(1 + MpiFailurePolicyIT.NODE_PODS, count(disruptions, "DeletionByPodGC"),
-                    "PodGC failed the lost node's pods (1 torch, 3 MPI) with DisruptionTarget/DeletionByPodGC: " + disruptions);
-        } finally {
-            cleanUp(cluster, namespace, UNREACHABLE, kept);
-        }
+      cluster.client().nodes().withName(UNREACHABLE).delete();
+      Duration took = runs.awaitBothRestarted(cluster, namespace, PODGC_TIMEOUT, disruptions);
+      Duration launcherWaits = MpiFailurePolicyIT.launcherDisruptedWait(runs.infraCheck());
+      System.out.println(
+          "NodeLossIT: both runs restarted "
+              + took.toSeconds()
+              + " s after the Node was deleted (launch.sh waits "
+              + launcherWaits.toSeconds()
+              + " s when a node does not answer, else "
+              + MpiFailurePolicyIT.launcherGrace(runs.infraCheck()).toSeconds()
+              + " s); disruption conditions seen: "
+              + disruptions);
+      assertTrue(
+          took.compareTo(launcherWaits) < 0,
+          "the MPI restart must come before launch.sh's wait for a lost node ends");
+      assertEquals(
+          1 + MpiFailurePolicyIT.NODE_PODS,
+          count(disruptions, "DeletionByPodGC"),
+          "PodGC failed the lost node's pods (1 torch, 3 MPI) with DisruptionTarget/DeletionByPodGC: "
+              + disruptions);
+    } finally {
+      cleanUp(cluster, namespace, UNREACHABLE, kept);
     }
+  }
 
-    /** While the unreachable node's pods are deleted but Running, neither run has restarted or failed. */
-    static void assertNoRestartYet(Runs runs, KubeCluster cluster, String namespace) {
-        for (GenericKubernetesResource jobSet : List.of(runs.torch().get(), runs.mpi().get())) {
-            assertEquals(0, JobSets.restarts(jobSet), "no restart while the pods are not terminal; " + JobSets.describe(jobSet));
-            assertFalse(JobSets.hasCondition(jobSet, "Failed"), JobSets.describe(jobSet));
-        }
-        List<Pod> stuck = cluster.client().pods().inNamespace(namespace).list().getItems().stream()
-                .filter(p -> UNREACHABLE.equals(p.getSpec().getNodeName())).toList();
-        assertTrue(stuck.size() == 1 + MpiFailurePolicyIT.NODE_PODS && stuck.stream().allMatch(p -> "Running".equals(p.getStatus().getPhase())
-                && p.getMetadata().getDeletionTimestamp() != null), "the unreachable node's pods stay Running, being deleted: "
-                + stuck.stream().map(p -> p.getMetadata().getName() + " " + p.getStatus().getPhase()).toList());
+  /**
+   * While the unreachable node's pods are deleted but Running, neither run has restarted or failed.
+   */
+  static void assertNoRestartYet(Runs runs, KubeCluster cluster, String namespace) {
+    for (GenericKubernetesResource jobSet : List.of(runs.torch().get(), runs.mpi().get())) {
+      assertEquals(
+          0,
+          JobSets.restarts(jobSet),
+          "no restart while the pods are not terminal; " + JobSets.describe(jobSet));
+      assertFalse(JobSets.hasCondition(jobSet, "Failed"), JobSets.describe(jobSet));
     }
+    List<Pod> stuck =
+        cluster.client().pods().inNamespace(namespace).list().getItems().stream()
+            .filter(p -> UNREACHABLE.equals(p.getSpec().getNodeName()))
+            .toList();
+    assertTrue(
+        stuck.size() == 1 + MpiFailurePolicyIT.NODE_PODS
+            && stuck.stream()
+                .allMatch(
+                    p ->
+                        "Running".equals(p.getStatus().getPhase())
+                            && p.getMetadata().getDeletionTimestamp() != null),
+        "the unreachable node's pods stay Running, being deleted: "
+            + stuck.stream()
+                .map(p -> p.getMetadata().getName() + " " + p.getStatus().getPhase())
+                .toList());
+  }
 
-    static long count(Map<String, String> disruptions, String reason) {
-        return disruptions.values().stream().filter(reason::equals).count();
-    }
+  static long count(Map<String, String> disruptions, String reason) {
+    return disruptions.values().stream().filter(reason::equals).count();
+  }
 
-    @Test
-    @DisplayName("a NoExecute taint the pods do not tolerate (taint manager: DisruptionTarget/DeletionByTaintManager) restarts the torch and the MPI run on that node, each counted against retries")
-    void noExecuteTaintRestartsTorchAndMpiRuns(KubeCluster cluster, @TempDir Path temp) {
-        String namespace = cluster.newNamespace();
-        String drained = "drained-" + namespace;
-        String kept = "kept-" + namespace;
-        Map<String, String> disruptions = new ConcurrentHashMap<>();
-        try (Watch watch = cluster.client().pods().inNamespace(namespace).watch(disruptionReasons(disruptions))) {
-            Runs runs = Runs.start(cluster, namespace, temp, drained, kept, true);
-            cluster.client().nodes().withName(drained).edit(node -> {
-                node.getSpec().getTaints().add(new io.fabric8.kubernetes.api.model.TaintBuilder()
-                        .withKey("trainyard.dev/it-drain").withValue(namespace).withEffect("NoExecute").build());
+  @Test
+  @DisplayName(
+      "a NoExecute taint the pods do not tolerate (taint manager: DisruptionTarget/DeletionByTaintManager) restarts the torch and the MPI run on that node, each counted against retries")
+  void noExecuteTaintRestartsTorchAndMpiRuns(KubeCluster cluster, @TempDir Path temp) {
+    String namespace = cluster.newNamespace();
+    String drained = "drained-" + namespace;
+    String kept = "kept-" + namespace;
+    Map<String, String> disruptions = new ConcurrentHashMap<>();
+    try (Watch watch =
+        cluster.client().pods().inNamespace(namespace).watch(disruptionReasons(disruptions))) {
+      Runs runs = Runs.start(cluster, namespace, temp, drained, kept, true);
+      cluster
+          .client()
+          .nodes()
+          .withName(drained)
+          .edit(
+              node -> {
+                node.getSpec()
+                    .getTaints()
+                    .add(
+                        new io.fabric8.kubernetes.api.model.TaintBuilder()
+                            .withKey("trainyard.dev/it-drain")
+                            .withValue(namespace)
+                            .withEffect("NoExecute")
+                            .build());
                 return node;
-            });
-            Duration took = runs.awaitBothRestarted(cluster, namespace, RunPods.TIMEOUT, disruptions);
-            System.out.println("NodeLossIT: both runs restarted " + took.toMillis() + " ms after the NoExecute taint; " + disruptions);
-            assertEquals(1 + MpiFailurePolicyIT.NODE_PODS, count(disruptions, "DeletionByTaintManager"),
-                    "the tainted node's pods (1 torch, 3 MPI) each got DisruptionTarget/DeletionByTaintManager: " + disruptions);
-        } finally {
-            cleanUp(cluster, namespace, drained, kept);
-        }
+              });
+      Duration took = runs.awaitBothRestarted(cluster, namespace, RunPods.TIMEOUT, disruptions);
+      System.out.println(
+          "NodeLossIT: both runs restarted "
+              + took.toMillis()
+              + " ms after the NoExecute taint; "
+              + disruptions);
+      assertEquals(
+          1 + MpiFailurePolicyIT.NODE_PODS,
+          count(disruptions, "DeletionByTaintManager"),
+          "the tainted node's pods (1 torch, 3 MPI) each got DisruptionTarget/DeletionByTaintManager: "
+              + disruptions);
+    } finally {
+      cleanUp(cluster, namespace, drained, kept);
+    }
+  }
+
+  /**
+   * The two compiled runs in this test's pool of nodes {@code lost} and {@code kept}, running;
+   * {@code survivor} is the torch pod on {@code kept}.
+   */
+  record Runs(
+      Resource<GenericKubernetesResource> torch,
+      Resource<GenericKubernetesResource> mpi,
+      CompiledExample infraCheck,
+      Pod survivor) {
+
+    /**
+     * With {@code kubelet} false, deleted pods are not ended as a kubelet ends them ({@link
+     * RunPods#heldWithoutKubelet}).
+     */
+    static Runs start(
+        KubeCluster cluster,
+        String namespace,
+        Path temp,
+        String lost,
+        String kept,
+        boolean kubelet) {
+      long t0 = System.nanoTime();
+      FakeNodes.createTainted(cluster.client(), lost, POOL, namespace);
+      FakeNodes.createTainted(cluster.client(), kept, POOL, namespace);
+      long nodes = System.nanoTime();
+      bindSnapshotClaim(cluster, namespace);
+      long claim = System.nanoTime();
+      var torch = startTorch(cluster, namespace, temp.resolve("torch"), kubelet);
+      CompiledExample infraCheck =
+          CompiledExample.compile(MpiFailurePolicyIT.EXAMPLE, temp.resolve("mpi"));
+      var mpi = startMpi(cluster, namespace, infraCheck, lost, kept, kubelet);
+      long applied = System.nanoTime();
+      String mpiName = mpi.get().getMetadata().getName();
+      List<Pod> torchPods =
+          RunPods.running(cluster, namespace, torch.get().getMetadata().getName(), "node", 0, 2);
+      RunPods.running(cluster, namespace, mpiName, "node", 0, MpiFailurePolicyIT.NODE_PODS);
+      RunPods.running(cluster, namespace, mpiName, "launcher", 0, 1);
+      Pod survivor =
+          torchPods.stream()
+              .filter(p -> kept.equals(p.getSpec().getNodeName()))
+              .findFirst()
+              .orElseThrow(() -> new AssertionError("no torch pod on " + kept));
+      System.out.printf(
+          "NodeLossIT: set-up ms: nodes Ready %d, PVC Bound %d, compiled and applied %d, pods running %d%n",
+          (nodes - t0) / 1_000_000,
+          (claim - nodes) / 1_000_000,
+          (applied - claim) / 1_000_000,
+          (System.nanoTime() - applied) / 1_000_000);
+      return new Runs(torch, mpi, infraCheck, survivor);
     }
 
     /**
-     * The two compiled runs in this test's pool of nodes {@code lost} and {@code kept}, running; {@code survivor}
-     * is the torch pod on {@code kept}.
+     * Ends the surviving torch rank with exit 1 (it lost its peer), then waits until both runs
+     * restarted once, counted, and not Failed; returns the time that took.
      */
-    record Runs(Resource<GenericKubernetesResource> torch, Resource<GenericKubernetesResource> mpi, CompiledExample infraCheck,
-            Pod survivor) {
+    Duration awaitBothRestarted(
+        KubeCluster cluster, String namespace, Duration timeout, Map<String, String> disruptions) {
+      Instant start = Instant.now();
+      assertTrue(
+          RunPods.exit1UnlessGone(cluster, namespace, survivor),
+          "the surviving torch rank's pod is gone");
+      Eventually.await(
+          "both runs restarted",
+          timeout,
+          () -> JobSets.restarts(torch.get()) >= 1 && JobSets.restarts(mpi.get()) >= 1,
+          () ->
+              "torch "
+                  + JobSets.describe(torch.get())
+                  + "; mpi "
+                  + JobSets.describe(mpi.get())
+                  + "; disruptions "
+                  + disruptions);
+      Duration took = Duration.between(start, Instant.now());
+      assertRestartedOnce(torch.get());
+      assertRestartedOnce(mpi.get());
+      return took;
+    }
+  }
 
-        /** With {@code kubelet} false, deleted pods are not ended as a kubelet ends them ({@link RunPods#heldWithoutKubelet}). */
-        static Runs start(KubeCluster cluster, String namespace, Path temp, String lost, String kept, boolean kubelet) {
-            long t0 = System.nanoTime();
-            FakeNodes.createTainted(cluster.client(), lost, POOL, namespace);
-            FakeNodes.createTainted(cluster.client(), kept, POOL, namespace);
-            long nodes = System.nanoTime();
-            bindSnapshotClaim(cluster, namespace);
-            long claim = System.nanoTime();
-            var torch = startTorch(cluster, namespace, temp.resolve("torch"), kubelet);
-            CompiledExample infraCheck = CompiledExample.compile(MpiFailurePolicyIT.EXAMPLE, temp.resolve("mpi"));
-            var mpi = startMpi(cluster, namespace, infraCheck, lost, kept, kubelet);
-            long applied = System.nanoTime();
-            String mpiName = mpi.get().getMetadata().getName();
-            List<Pod> torchPods = RunPods.running(cluster, namespace, torch.get().getMetadata().getName(), "node", 0, 2);
-            RunPods.running(cluster, namespace, mpiName, "node", 0, MpiFailurePolicyIT.NODE_PODS);
-            RunPods.running(cluster, namespace, mpiName, "launcher", 0, 1);
-            Pod survivor = torchPods.stream().filter(p -> kept.equals(p.getSpec().getNodeName())).findFirst()
-                    .orElseThrow(() -> new AssertionError("no torch pod on " + kept));
-            System.out.printf("NodeLossIT: set-up ms: nodes Ready %d, PVC Bound %d, compiled and applied %d, pods running %d%n",
-                    (nodes - t0) / 1_000_000, (claim - nodes) / 1_000_000, (applied - claim) / 1_000_000, (System.nanoTime() - applied) / 1_000_000);
-            return new Runs(torch, mpi, infraCheck, survivor);
+  static void cleanUp(KubeCluster cluster, String namespace, String... nodes) {
+    for (String node : nodes) {
+      cluster.client().nodes().withName(node).delete();
+    }
+    cluster.client().persistentVolumes().withName(snapshotVolume(namespace)).delete();
+  }
+
+  static void assertRestartedOnce(GenericKubernetesResource jobSet) {
+    assertEquals(1, JobSets.restarts(jobSet), JobSets.describe(jobSet));
+    assertEquals(
+        1,
+        JobSets.restartsCountTowardsMax(jobSet),
+        "the node loss must count against retries; " + JobSets.describe(jobSet));
+    assertFalse(
+        JobSets.hasCondition(jobSet, "Failed"),
+        "a node loss must not fail the run; " + JobSets.describe(jobSet));
+  }
+
+  /** pytorch-ddp, its 2 pods in this test's pool, one per node. */
+  static Resource<GenericKubernetesResource> startTorch(
+      KubeCluster cluster, String namespace, Path dir, boolean kubelet) {
+    CompiledExample torch = CompiledExample.compile("pytorch-ddp", dir);
+    GenericKubernetesResource jobSet =
+        kubelet ? RunPods.held(torch) : RunPods.heldWithoutKubelet(torch);
+    JobSets.tolerate(jobSet, POOL, namespace);
+    JobSets.pinPods(jobSet, "node", POOL, namespace);
+    JobSets.spreadPods(jobSet, "node", "trainyard.dev/run", jobSet.getMetadata().getName());
+    return RunPods.apply(cluster, namespace, torch, jobSet);
+  }
+
+  /** infra-check, its node pods on {@code lost}, its launcher on {@code kept}. */
+  static Resource<GenericKubernetesResource> startMpi(
+      KubeCluster cluster,
+      String namespace,
+      CompiledExample mpi,
+      String lost,
+      String kept,
+      boolean kubelet) {
+    GenericKubernetesResource jobSet =
+        kubelet ? RunPods.held(mpi) : RunPods.heldWithoutKubelet(mpi);
+    JobSets.tolerate(jobSet, POOL, namespace);
+    JobSets.pinPods(jobSet, "node", "kubernetes.io/hostname", lost);
+    JobSets.pinPods(jobSet, "launcher", "kubernetes.io/hostname", kept);
+    return RunPods.apply(cluster, namespace, mpi, jobSet);
+  }
+
+  /**
+   * pytorch-ddp's {@code ddp-snapshots} claim, bound by the PV controller to a static hostPath PV
+   * of its own.
+   */
+  static void bindSnapshotClaim(KubeCluster cluster, String namespace) {
+    PersistentVolume volume =
+        new PersistentVolumeBuilder()
+            .withNewMetadata()
+            .withName(snapshotVolume(namespace))
+            .endMetadata()
+            .withNewSpec()
+            .withCapacity(Map.of("storage", new Quantity("1Gi")))
+            .withAccessModes("ReadWriteMany")
+            .withStorageClassName("")
+            .withNewHostPath()
+            .withPath("/tmp/" + namespace)
+            .endHostPath()
+            .withNewClaimRef()
+            .withNamespace(namespace)
+            .withName("ddp-snapshots")
+            .endClaimRef()
+            .endSpec()
+            .build();
+    cluster.client().resource(volume).create();
+    PersistentVolumeClaim claim =
+        new PersistentVolumeClaimBuilder()
+            .withNewMetadata()
+            .withName("ddp-snapshots")
+            .endMetadata()
+            .withNewSpec()
+            .withAccessModes("ReadWriteMany")
+            .withStorageClassName("")
+            .withVolumeName(snapshotVolume(namespace))
+            .withNewResources()
+            .withRequests(Map.of("storage", new Quantity("1Gi")))
+            .endResources()
+            .endSpec()
+            .build();
+    cluster.client().resource(claim).inNamespace(namespace).create();
+    var stored =
+        cluster.client().persistentVolumeClaims().inNamespace(namespace).withName("ddp-snapshots");
+    Eventually.await(
+        "PVC ddp-snapshots Bound",
+        RunPods.TIMEOUT,
+        () -> "Bound".equals(stored.get().getStatus().getPhase()));
+  }
+
+  static String snapshotVolume(String namespace) {
+    return "ddp-snapshots-" + namespace;
+  }
+
+  /**
+   * Records each {@code DisruptionTarget} reason a pod shows, keyed "pod reason", as the pods pass
+   * (PodGC deletes them soon after).
+   */
+  static Watcher<Pod> disruptionReasons(Map<String, String> reasons) {
+    return new Watcher<>() {
+      @Override
+      public void eventReceived(Action action, Pod pod) {
+        if (pod.getStatus() == null) {
+          return;
         }
+        pod.getStatus().getConditions().stream()
+            .filter(c -> "DisruptionTarget".equals(c.getType()) && "True".equals(c.getStatus()))
+            .forEach(
+                c ->
+                    reasons.putIfAbsent(
+                        pod.getMetadata().getName() + " " + c.getReason(), c.getReason()));
+      }
 
-        /**
-         * Ends the surviving torch rank with exit 1 (it lost its peer), then waits until both runs restarted once,
-         * counted, and not Failed; returns the time that took.
-         */
-        Duration awaitBothRestarted(KubeCluster cluster, String namespace, Duration timeout, Map<String, String> disruptions) {
-            Instant start = Instant.now();
-            assertTrue(RunPods.exit1UnlessGone(cluster, namespace, survivor), "the surviving torch rank's pod is gone");
-            Eventually.await("both runs restarted", timeout,
-                    () -> JobSets.restarts(torch.get()) >= 1 && JobSets.restarts(mpi.get()) >= 1,
-                    () -> "torch " + JobSets.describe(torch.get()) + "; mpi " + JobSets.describe(mpi.get()) + "; disruptions " + disruptions);
-            Duration took = Duration.between(start, Instant.now());
-            assertRestartedOnce(torch.get());
-            assertRestartedOnce(mpi.get());
-            return took;
-        }
-    }
-
-    static void cleanUp(KubeCluster cluster, String namespace, String... nodes) {
-        for (String node : nodes) {
-            cluster.client().nodes().withName(node).delete();
-        }
-        cluster.client().persistentVolumes().withName(snapshotVolume(namespace)).delete();
-    }
-
-    static void assertRestartedOnce(GenericKubernetesResource jobSet) {
-        assertEquals(1, JobSets.restarts(jobSet), JobSets.describe(jobSet));
-        assertEquals(1, JobSets.restartsCountTowardsMax(jobSet), "the node loss must count against retries; " + JobSets.describe(jobSet));
-        assertFalse(JobSets.hasCondition(jobSet, "Failed"), "a node loss must not fail the run; " + JobSets.describe(jobSet));
-    }
-
-    /** pytorch-ddp, its 2 pods in this test's pool, one per node. */
-    static Resource<GenericKubernetesResource> startTorch(KubeCluster cluster, String namespace, Path dir, boolean kubelet) {
-        CompiledExample torch = CompiledExample.compile("pytorch-ddp", dir);
-        GenericKubernetesResource jobSet = kubelet ? RunPods.held(torch) : RunPods.heldWithoutKubelet(torch);
-        JobSets.tolerate(jobSet, POOL, namespace);
-        JobSets.pinPods(jobSet, "node", POOL, namespace);
-        JobSets.spreadPods(jobSet, "node", "trainyard.dev/run", jobSet.getMetadata().getName());
-        return RunPods.apply(cluster, namespace, torch, jobSet);
-    }
-
-    /** infra-check, its node pods on {@code lost}, its launcher on {@code kept}. */
-    static Resource<GenericKubernetesResource> startMpi(KubeCluster cluster, String namespace,
-            CompiledExample mpi, String lost, String kept, boolean kubelet) {
-        GenericKubernetesResource jobSet = kubelet ? RunPods.held(mpi) : RunPods.heldWithoutKubelet(mpi);
-        JobSets.tolerate(jobSet, POOL, namespace);
-        JobSets.pinPods(jobSet, "node", "kubernetes.io/hostname", lost);
-        JobSets.pinPods(jobSet, "launcher", "kubernetes.io/hostname", kept);
-        return RunPods.apply(cluster, namespace, mpi, jobSet);
-    }
-
-    /** pytorch-ddp's {@code ddp-snapshots} claim, bound by the PV controller to a static hostPath PV of its own. */
-    static void bindSnapshotClaim(KubeCluster cluster, String namespace) {
-        PersistentVolume volume = new PersistentVolumeBuilder().withNewMetadata().withName(snapshotVolume(namespace)).endMetadata()
-                .withNewSpec().withCapacity(Map.of("storage", new Quantity("1Gi"))).withAccessModes("ReadWriteMany")
-                .withStorageClassName("").withNewHostPath().withPath("/tmp/" + namespace).endHostPath()
-                .withNewClaimRef().withNamespace(namespace).withName("ddp-snapshots").endClaimRef().endSpec().build();
-        cluster.client().resource(volume).create();
-        PersistentVolumeClaim claim = new PersistentVolumeClaimBuilder().withNewMetadata().withName("ddp-snapshots").endMetadata()
-                .withNewSpec().withAccessModes("ReadWriteMany").withStorageClassName("").withVolumeName(snapshotVolume(namespace))
-                .withNewResources().withRequests(Map.of("storage", new Quantity("1Gi"))).endResources().endSpec().build();
-        cluster.client().resource(claim).inNamespace(namespace).create();
-        var stored = cluster.client().persistentVolumeClaims().inNamespace(namespace).withName("ddp-snapshots");
-        Eventually.await("PVC ddp-snapshots Bound", RunPods.TIMEOUT, () -> "Bound".equals(stored.get().getStatus().getPhase()));
-    }
-
-    static String snapshotVolume(String namespace) {
-        return "ddp-snapshots-" + namespace;
-    }
-
-    /** Records each {@code DisruptionTarget} reason a pod shows, keyed "pod reason", as the pods pass (PodGC deletes them soon after). */
-    static Watcher<Pod> disruptionReasons(Map<String, String> reasons) {
-        return new Watcher<>() {
-            @Override
-            public void eventReceived(Action action, Pod pod) {
-                if (pod.getStatus() == null) {
-                    return;
-                }
-                pod.getStatus().getConditions().stream()
-                        .filter(c -> "DisruptionTarget".equals(c.getType()) && "True".equals(c.getStatus()))
-                        .forEach(c -> reasons.putIfAbsent(pod.getMetadata().getName() + " " + c.getReason(), c.getReason()));
-            }
-
-            @Override
-            public void onClose(WatcherException cause) {
-                // The try-with-resources closes it; a broken watch shows as missing reasons in the assertion.
-            }
-        };
-    }
+      @Override
+      public void onClose(WatcherException cause) {
+        // The try-with-resources closes it; a broken watch shows as missing reasons in the
+        // assertion.
+      }
+    };
+  }
 }

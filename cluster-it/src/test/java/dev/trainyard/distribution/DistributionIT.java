@@ -28,232 +28,313 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The installable distribution that {@code mvn package} of module cli writes
- * ({@code cli/target/trainyard-<version>.tar.gz} and {@code .zip}), unpacked with the real {@code tar} and
- * run the way a user runs it: through symlinks on PATH, with Java found through JAVA_HOME or PATH, and with
- * nothing on PATH but the launcher and the few tools it uses. Needs no cluster.
+ * The installable distribution that {@code mvn package} of module cli writes ({@code
+ * cli/target/trainyard-<version>.tar.gz} and {@code .zip}), unpacked with the real {@code tar} and
+ * run the way a user runs it: through symlinks on PATH, with Java found through JAVA_HOME or PATH,
+ * and with nothing on PATH but the launcher and the few tools it uses. Needs no cluster.
  */
 class DistributionIT {
-    static final Path TARBALL = Path.of(System.getProperty("trainyard.distribution.tar", "missing"));
-    static final Path ZIP = Path.of(System.getProperty("trainyard.distribution.zip", "missing"));
-    static final Path REPO = Path.of(System.getProperty("trainyard.repo.root", ".."));
-    static final String VERSION = System.getProperty("trainyard.version", "missing");
-    /** The tools bin/trainyard calls; PATH holds links to these and nothing else. */
-    static final List<String> TOOLS = List.of("bash", "dirname", "basename", "readlink", "sed", "head");
+  static final Path TARBALL = Path.of(System.getProperty("trainyard.distribution.tar", "missing"));
+  static final Path ZIP = Path.of(System.getProperty("trainyard.distribution.zip", "missing"));
+  static final Path REPO = Path.of(System.getProperty("trainyard.repo.root", ".."));
+  static final String VERSION = System.getProperty("trainyard.version", "missing");
 
-    @TempDir static Path temp;
-    static Path home;
-    static Path tools;
+  /** The tools bin/trainyard calls; PATH holds links to these and nothing else. */
+  static final List<String> TOOLS =
+      List.of("bash", "dirname", "basename", "readlink", "sed", "head");
 
-    @BeforeAll
-    static void unpack() throws IOException {
-        assertTrue(Files.isRegularFile(TARBALL), "the cli build writes " + TARBALL);
-        Path unpacked = Files.createDirectories(temp.resolve("opt"));
-        Result tar = Launch.run(unpacked, Map.of("PATH", System.getenv("PATH")), List.of("tar", "-xzf", TARBALL.toString()));
-        assertEquals(0, tar.exit(), tar.toString());
-        home = unpacked.resolve("trainyard-" + VERSION);
-        tools = Files.createDirectories(temp.resolve("tools"));
-        for (String tool : TOOLS) {
-            Files.createSymbolicLink(tools.resolve(tool), systemTool(tool));
+  @TempDir static Path temp;
+  static Path home;
+  static Path tools;
+
+  @BeforeAll
+  static void unpack() throws IOException {
+    assertTrue(Files.isRegularFile(TARBALL), "the cli build writes " + TARBALL);
+    Path unpacked = Files.createDirectories(temp.resolve("opt"));
+    Result tar =
+        Launch.run(
+            unpacked,
+            Map.of("PATH", System.getenv("PATH")),
+            List.of("tar", "-xzf", TARBALL.toString()));
+    assertEquals(0, tar.exit(), tar.toString());
+    home = unpacked.resolve("trainyard-" + VERSION);
+    tools = Files.createDirectories(temp.resolve("tools"));
+    for (String tool : TOOLS) {
+      Files.createSymbolicLink(tools.resolve(tool), systemTool(tool));
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "the tarball holds bin/trainyard (mode 755), LICENSE and lib/ with the CLI jar and every runtime dependency")
+  void layout() throws IOException {
+    Path launcher = home.resolve("bin/trainyard");
+    assertEquals(
+        "rwxr-xr-x", PosixFilePermissions.toString(Files.getPosixFilePermissions(launcher)));
+    assertTrue(Files.isRegularFile(home.resolve("LICENSE")));
+    Set<String> expected = names(REPO.resolve("cli/target/lib"));
+    expected.add("trainyard-cli-" + VERSION + ".jar");
+    assertTrue(expected.size() > 20, "runtime dependencies copied by the cli build: " + expected);
+    assertEquals(expected, names(home.resolve("lib")));
+  }
+
+  @Test
+  @DisplayName(
+      "every tar entry carries project.build.outputTimestamp and owner root/root, and the zip holds the same files")
+  void reproducibleEntries() throws IOException {
+    Result listing =
+        Launch.run(
+            temp,
+            Map.of("PATH", System.getenv("PATH"), "TZ", "UTC"),
+            List.of("tar", "--full-time", "-tvzf", TARBALL.toString()));
+    assertEquals(0, listing.exit(), listing.toString());
+    String stamp =
+        DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss")
+            .withZone(ZoneOffset.UTC)
+            .format(Instant.parse(System.getProperty("trainyard.output.timestamp")));
+    Set<String> tarFiles = new TreeSet<>();
+    for (String line : listing.out().split("\n")) {
+      assertTrue(line.contains(" " + stamp + " "), "entry time: " + line);
+      // plexus-archiver 4.10 (AbstractArchiver.configureReproducibleBuild): owner root/root, umask
+      // 022.
+      assertTrue(line.contains(" root/root "), "entry owner: " + line);
+      String name = line.substring(line.lastIndexOf(' ') + 1);
+      if (!name.endsWith("/")) {
+        tarFiles.add(name);
+      }
+    }
+    Set<String> zipFiles = new TreeSet<>();
+    try (ZipFile zip = new ZipFile(ZIP.toFile())) {
+      zip.stream().filter(e -> !e.isDirectory()).forEach(e -> zipFiles.add(e.getName()));
+    }
+    assertEquals(tarFiles, zipFiles);
+  }
+
+  @Test
+  @DisplayName("--version runs through a chain of symlinks on PATH, from any working directory")
+  void versionThroughSymlinks() throws IOException {
+    Path onPath = Files.createDirectories(temp.resolve("symlinks/bin"));
+    Path relative =
+        Files.createSymbolicLink(
+            onPath.resolve("trainyard-relative"), onPath.relativize(home.resolve("bin/trainyard")));
+    Files.createSymbolicLink(onPath.resolve("trainyard"), relative.toAbsolutePath());
+    Result result = Launch.run(temp, env(onPath, javaHome()), trainyard("--version"));
+    assertEquals(new Result(0, "trainyard " + Compiler.VERSION + "\n", ""), result);
+  }
+
+  @Test
+  @DisplayName(
+      "compile of an example through the symlink writes the JobSet, with spaces in paths kept")
+  void compileExample() throws IOException {
+    Path onPath = linkedLauncher("compile");
+    Path repo = temp.resolve("my source repo");
+    copyTree(REPO.resolve("examples/pytorch-ddp"), repo);
+    Map<String, String> gitEnv =
+        new HashMap<>(
+            Map.of(
+                "PATH",
+                System.getenv("PATH"),
+                "HOME",
+                temp.toString(),
+                "GIT_AUTHOR_NAME",
+                "Ex",
+                "GIT_AUTHOR_EMAIL",
+                "ex@example.com",
+                "GIT_COMMITTER_NAME",
+                "Ex",
+                "GIT_COMMITTER_EMAIL",
+                "ex@example.com",
+                "GIT_CONFIG_NOSYSTEM",
+                "1"));
+    for (List<String> git :
+        List.of(
+            List.of("git", "init", "-q", "-b", "main"),
+            List.of("git", "remote", "add", "origin", "https://github.com/acme/pytorch-ddp.git"),
+            List.of("git", "add", "."),
+            List.of("git", "commit", "-q", "-m", "example"))) {
+      Result r = Launch.run(repo, gitEnv, git);
+      assertEquals(0, r.exit(), r.toString());
+    }
+    Result result =
+        Launch.run(
+            repo,
+            env(onPath, javaHome()),
+            trainyard(
+                "compile",
+                "train.yaml",
+                "--platform",
+                REPO.resolve("examples/platform.yaml").toString(),
+                "--out",
+                "gitops out"));
+    assertEquals(0, result.exit(), result.toString());
+    try (Stream<Path> files = Files.walk(repo.resolve("gitops out/clusters"))) {
+      assertTrue(
+          files.anyMatch(f -> f.getFileName().toString().startsWith("jobset-")), result.toString());
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "without JAVA_HOME, java on PATH is used, with the checkout launcher's JVM options and TRAINYARD_JAVA_OPTS")
+  void javaFromPathAndOptions() throws IOException {
+    Path onPath = linkedLauncher("path-java");
+    Files.createSymbolicLink(onPath.resolve("java"), Path.of(javaHome(), "bin", "java"));
+    Map<String, String> env = env(onPath, null);
+    env.put("TRAINYARD_JAVA_OPTS", "-XX:+PrintCommandLineFlags -Dtrainyard.probe=1");
+    Result result = Launch.run(temp, env, trainyard("--version"));
+    assertEquals(0, result.exit(), result.toString());
+    for (String flag :
+        List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:+PrintCommandLineFlags")) {
+      assertTrue(result.out().contains(flag), flag + " in " + result);
+    }
+    assertTrue(result.out().endsWith("trainyard " + Compiler.VERSION + "\n"), result.toString());
+  }
+
+  @Test
+  @DisplayName("no Java on PATH and no JAVA_HOME: exit 3 and a message saying what to install")
+  void noJava() throws IOException {
+    Result result = Launch.run(temp, env(linkedLauncher("no-java"), null), trainyard("--version"));
+    assertEquals(
+        new Result(
+            3,
+            "",
+            "trainyard: error: no Java found: install a JDK 17 or newer and put java on PATH, or set JAVA_HOME\n"),
+        result);
+  }
+
+  @Test
+  @DisplayName("JAVA_HOME without bin/java: exit 3 naming JAVA_HOME")
+  void brokenJavaHome() throws IOException {
+    Path empty = Files.createDirectories(temp.resolve("empty-jdk"));
+    Result result =
+        Launch.run(
+            temp, env(linkedLauncher("broken-home"), empty.toString()), trainyard("--version"));
+    assertEquals(3, result.exit(), result.toString());
+    assertTrue(
+        result.err().startsWith("trainyard: error: JAVA_HOME=" + empty + " has no bin/java"),
+        result.toString());
+  }
+
+  @ParameterizedTest(name = "JAVA_VERSION=\"{0}\" -> Java {1}")
+  @DisplayName("a Java older than 17 is refused with exit 3 and the version found")
+  @CsvSource({"11.0.22, 11", "1.8.0_392, 8"})
+  void oldJava(String release, String major) throws IOException {
+    Path jdk = Files.createDirectories(temp.resolve("jdk-" + major + "/bin"));
+    Files.createSymbolicLink(jdk.resolve("java"), Path.of(javaHome(), "bin", "java"));
+    Files.writeString(
+        jdk.getParent().resolve("release"),
+        "IMPLEMENTOR=\"test\"\nJAVA_VERSION=\"" + release + "\"\n");
+    Result result =
+        Launch.run(
+            temp,
+            env(linkedLauncher("old-" + major), jdk.getParent().toString()),
+            trainyard("--version"));
+    assertEquals(
+        new Result(
+            3,
+            "",
+            "trainyard: error: Trainyard needs Java 17 or newer, but "
+                + jdk.resolve("java")
+                + " is Java "
+                + major
+                + "; set JAVA_HOME to a JDK 17+\n"),
+        result);
+  }
+
+  @Test
+  @DisplayName("a JDK without a release file: the version comes from java -version")
+  void javaWithoutReleaseFile() throws IOException {
+    Path jdk = Files.createDirectories(temp.resolve("jdk-no-release/bin"));
+    Files.createSymbolicLink(jdk.resolve("java"), Path.of(javaHome(), "bin", "java"));
+    Result result =
+        Launch.run(
+            temp,
+            env(linkedLauncher("no-release"), jdk.getParent().toString()),
+            trainyard("--version"));
+    assertEquals(new Result(0, "trainyard " + Compiler.VERSION + "\n", ""), result);
+  }
+
+  @Test
+  @DisplayName("the CLI's exit code comes through the launcher: an unknown option is exit 2")
+  void exitCodeComesThrough() throws IOException {
+    Result result =
+        Launch.run(
+            temp, env(linkedLauncher("exit-code"), javaHome()), trainyard("--no-such-option"));
+    assertEquals(2, result.exit(), result.toString());
+    assertTrue(result.err().contains("--no-such-option"), result.toString());
+  }
+
+  @Test
+  @DisplayName(
+      "on JDK 24+ (Temurin 25 when installed) the launcher adds the Unsafe-access option and runs")
+  void newJdk() throws IOException {
+    Path jdk25 =
+        Path.of(System.getProperty("trainyard.jdk25", "/usr/lib/jvm/temurin-25-jdk-amd64"));
+    assumeTrue(Files.isExecutable(jdk25.resolve("bin/java")), "not run: no JDK 25 at " + jdk25);
+    Map<String, String> env = env(linkedLauncher("jdk25"), jdk25.toString());
+    env.put("TRAINYARD_JAVA_OPTS", "-XX:+PrintCommandLineFlags");
+    Result result = Launch.run(temp, env, trainyard("--version"));
+    assertEquals(0, result.exit(), result.toString());
+    assertTrue(result.out().endsWith("trainyard " + Compiler.VERSION + "\n"), result.toString());
+    assertTrue(result.err().isEmpty(), result.toString());
+  }
+
+  /**
+   * {@code trainyard ARGS...} looked up on the child's PATH ({@code env} searches it; Java would
+   * search ours).
+   */
+  private static List<String> trainyard(String... args) {
+    return Stream.concat(Stream.of("/usr/bin/env", "trainyard"), Stream.of(args)).toList();
+  }
+
+  /** A folder holding only a symlink `trainyard` to the unpacked launcher. */
+  private static Path linkedLauncher(String name) throws IOException {
+    Path dir = Files.createDirectories(temp.resolve("links-" + name));
+    Files.createSymbolicLink(dir.resolve("trainyard"), home.resolve("bin/trainyard"));
+    return dir;
+  }
+
+  private static Map<String, String> env(Path launcherDir, String javaHome) {
+    Map<String, String> env = new HashMap<>();
+    env.put("PATH", launcherDir + ":" + tools);
+    env.put("HOME", temp.toString());
+    env.put("TMPDIR", temp.toString());
+    if (javaHome != null) {
+      env.put("JAVA_HOME", javaHome);
+    }
+    return env;
+  }
+
+  private static String javaHome() {
+    return System.getProperty("java.home");
+  }
+
+  private static Path systemTool(String name) {
+    for (String dir : List.of("/usr/bin", "/bin", "/usr/local/bin")) {
+      Path tool = Path.of(dir, name);
+      if (Files.isExecutable(tool)) {
+        return tool;
+      }
+    }
+    throw new IllegalStateException("no " + name + " in /usr/bin, /bin or /usr/local/bin");
+  }
+
+  private static Set<String> names(Path dir) throws IOException {
+    try (Stream<Path> files = Files.list(dir)) {
+      return new TreeSet<>(files.map(f -> f.getFileName().toString()).toList());
+    }
+  }
+
+  private static void copyTree(Path from, Path to) throws IOException {
+    try (Stream<Path> files = Files.walk(from)) {
+      for (Path source : files.toList()) {
+        Path target = to.resolve(from.relativize(source).toString());
+        if (Files.isDirectory(source)) {
+          Files.createDirectories(target);
+        } else {
+          Files.copy(source, target);
         }
+      }
     }
-
-    @Test
-    @DisplayName("the tarball holds bin/trainyard (mode 755), LICENSE and lib/ with the CLI jar and every runtime dependency")
-    void layout() throws IOException {
-        Path launcher = home.resolve("bin/trainyard");
-        assertEquals("rwxr-xr-x", PosixFilePermissions.toString(Files.getPosixFilePermissions(launcher)));
-        assertTrue(Files.isRegularFile(home.resolve("LICENSE")));
-        Set<String> expected = names(REPO.resolve("cli/target/lib"));
-        expected.add("trainyard-cli-" + VERSION + ".jar");
-        assertTrue(expected.size() > 20, "runtime dependencies copied by the cli build: " + expected);
-        assertEquals(expected, names(home.resolve("lib")));
-    }
-
-    @Test
-    @DisplayName("every tar entry carries project.build.outputTimestamp and owner root/root, and the zip holds the same files")
-    void reproducibleEntries() throws IOException {
-        Result listing = Launch.run(temp, Map.of("PATH", System.getenv("PATH"), "TZ", "UTC"),
-                List.of("tar", "--full-time", "-tvzf", TARBALL.toString()));
-        assertEquals(0, listing.exit(), listing.toString());
-        String stamp = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(ZoneOffset.UTC)
-                .format(Instant.parse(System.getProperty("trainyard.output.timestamp")));
-        Set<String> tarFiles = new TreeSet<>();
-        for (String line : listing.out().split("\n")) {
-            assertTrue(line.contains(" " + stamp + " "), "entry time: " + line);
-            // plexus-archiver 4.10 (AbstractArchiver.configureReproducibleBuild): owner root/root, umask 022.
-            assertTrue(line.contains(" root/root "), "entry owner: " + line);
-            String name = line.substring(line.lastIndexOf(' ') + 1);
-            if (!name.endsWith("/")) {
-                tarFiles.add(name);
-            }
-        }
-        Set<String> zipFiles = new TreeSet<>();
-        try (ZipFile zip = new ZipFile(ZIP.toFile())) {
-            zip.stream().filter(e -> !e.isDirectory()).forEach(e -> zipFiles.add(e.getName()));
-        }
-        assertEquals(tarFiles, zipFiles);
-    }
-
-    @Test
-    @DisplayName("--version runs through a chain of symlinks on PATH, from any working directory")
-    void versionThroughSymlinks() throws IOException {
-        Path onPath = Files.createDirectories(temp.resolve("symlinks/bin"));
-        Path relative = Files.createSymbolicLink(onPath.resolve("trainyard-relative"), onPath.relativize(home.resolve("bin/trainyard")));
-        Files.createSymbolicLink(onPath.resolve("trainyard"), relative.toAbsolutePath());
-        Result result = Launch.run(temp, env(onPath, javaHome()), trainyard("--version"));
-        assertEquals(new Result(0, "trainyard " + Compiler.VERSION + "\n", ""), result);
-    }
-
-    @Test
-    @DisplayName("compile of an example through the symlink writes the JobSet, with spaces in paths kept")
-    void compileExample() throws IOException {
-        Path onPath = linkedLauncher("compile");
-        Path repo = temp.resolve("my source repo");
-        copyTree(REPO.resolve("examples/pytorch-ddp"), repo);
-        Map<String, String> gitEnv = new HashMap<>(Map.of("PATH", System.getenv("PATH"), "HOME", temp.toString(),
-                "GIT_AUTHOR_NAME", "Ex", "GIT_AUTHOR_EMAIL", "ex@example.com", "GIT_COMMITTER_NAME", "Ex",
-                "GIT_COMMITTER_EMAIL", "ex@example.com", "GIT_CONFIG_NOSYSTEM", "1"));
-        for (List<String> git : List.of(List.of("git", "init", "-q", "-b", "main"),
-                List.of("git", "remote", "add", "origin", "https://github.com/acme/pytorch-ddp.git"),
-                List.of("git", "add", "."), List.of("git", "commit", "-q", "-m", "example"))) {
-            Result r = Launch.run(repo, gitEnv, git);
-            assertEquals(0, r.exit(), r.toString());
-        }
-        Result result = Launch.run(repo, env(onPath, javaHome()), trainyard("compile", "train.yaml",
-                "--platform", REPO.resolve("examples/platform.yaml").toString(), "--out", "gitops out"));
-        assertEquals(0, result.exit(), result.toString());
-        try (Stream<Path> files = Files.walk(repo.resolve("gitops out/clusters"))) {
-            assertTrue(files.anyMatch(f -> f.getFileName().toString().startsWith("jobset-")), result.toString());
-        }
-    }
-
-    @Test
-    @DisplayName("without JAVA_HOME, java on PATH is used, with the checkout launcher's JVM options and TRAINYARD_JAVA_OPTS")
-    void javaFromPathAndOptions() throws IOException {
-        Path onPath = linkedLauncher("path-java");
-        Files.createSymbolicLink(onPath.resolve("java"), Path.of(javaHome(), "bin", "java"));
-        Map<String, String> env = env(onPath, null);
-        env.put("TRAINYARD_JAVA_OPTS", "-XX:+PrintCommandLineFlags -Dtrainyard.probe=1");
-        Result result = Launch.run(temp, env, trainyard("--version"));
-        assertEquals(0, result.exit(), result.toString());
-        for (String flag : List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:+PrintCommandLineFlags")) {
-            assertTrue(result.out().contains(flag), flag + " in " + result);
-        }
-        assertTrue(result.out().endsWith("trainyard " + Compiler.VERSION + "\n"), result.toString());
-    }
-
-    @Test
-    @DisplayName("no Java on PATH and no JAVA_HOME: exit 3 and a message saying what to install")
-    void noJava() throws IOException {
-        Result result = Launch.run(temp, env(linkedLauncher("no-java"), null), trainyard("--version"));
-        assertEquals(new Result(3, "", "trainyard: error: no Java found: install a JDK 17 or newer and put java on PATH, or set JAVA_HOME\n"), result);
-    }
-
-    @Test
-    @DisplayName("JAVA_HOME without bin/java: exit 3 naming JAVA_HOME")
-    void brokenJavaHome() throws IOException {
-        Path empty = Files.createDirectories(temp.resolve("empty-jdk"));
-        Result result = Launch.run(temp, env(linkedLauncher("broken-home"), empty.toString()), trainyard("--version"));
-        assertEquals(3, result.exit(), result.toString());
-        assertTrue(result.err().startsWith("trainyard: error: JAVA_HOME=" + empty + " has no bin/java"), result.toString());
-    }
-
-    @ParameterizedTest(name = "JAVA_VERSION=\"{0}\" -> Java {1}")
-    @DisplayName("a Java older than 17 is refused with exit 3 and the version found")
-    @CsvSource({"11.0.22, 11", "1.8.0_392, 8"})
-    void oldJava(String release, String major) throws IOException {
-        Path jdk = Files.createDirectories(temp.resolve("jdk-" + major + "/bin"));
-        Files.createSymbolicLink(jdk.resolve("java"), Path.of(javaHome(), "bin", "java"));
-        Files.writeString(jdk.getParent().resolve("release"), "IMPLEMENTOR=\"test\"\nJAVA_VERSION=\"" + release + "\"\n");
-        Result result = Launch.run(temp, env(linkedLauncher("old-" + major), jdk.getParent().toString()), trainyard("--version"));
-        assertEquals(new Result(3, "", "trainyard: error: Trainyard needs Java 17 or newer, but " + jdk.resolve("java")
-                + " is Java " + major + "; set JAVA_HOME to a JDK 17+\n"), result);
-    }
-
-    @Test
-    @DisplayName("a JDK without a release file: the version comes from java -version")
-    void javaWithoutReleaseFile() throws IOException {
-        Path jdk = Files.createDirectories(temp.resolve("jdk-no-release/bin"));
-        Files.createSymbolicLink(jdk.resolve("java"), Path.of(javaHome(), "bin", "java"));
-        Result result = Launch.run(temp, env(linkedLauncher("no-release"), jdk.getParent().toString()), trainyard("--version"));
-        assertEquals(new Result(0, "trainyard " + Compiler.VERSION + "\n", ""), result);
-    }
-
-    @Test
-    @DisplayName("the CLI's exit code comes through the launcher: an unknown option is exit 2")
-    void exitCodeComesThrough() throws IOException {
-        Result result = Launch.run(temp, env(linkedLauncher("exit-code"), javaHome()), trainyard("--no-such-option"));
-        assertEquals(2, result.exit(), result.toString());
-        assertTrue(result.err().contains("--no-such-option"), result.toString());
-    }
-
-    @Test
-    @DisplayName("on JDK 24+ (Temurin 25 when installed) the launcher adds the Unsafe-access option and runs")
-    void newJdk() throws IOException {
-        Path jdk25 = Path.of(System.getProperty("trainyard.jdk25", "/usr/lib/jvm/temurin-25-jdk-amd64"));
-        assumeTrue(Files.isExecutable(jdk25.resolve("bin/java")), "not run: no JDK 25 at " + jdk25);
-        Map<String, String> env = env(linkedLauncher("jdk25"), jdk25.toString());
-        env.put("TRAINYARD_JAVA_OPTS", "-XX:+PrintCommandLineFlags");
-        Result result = Launch.run(temp, env, trainyard("--version"));
-        assertEquals(0, result.exit(), result.toString());
-        assertTrue(result.out().endsWith("trainyard " + Compiler.VERSION + "\n"), result.toString());
-        assertTrue(result.err().isEmpty(), result.toString());
-    }
-
-    /** {@code trainyard ARGS...} looked up on the child's PATH ({@code env} searches it; Java would search ours). */
-    private static List<String> trainyard(String... args) {
-        return Stream.concat(Stream.of("/usr/bin/env", "trainyard"), Stream.of(args)).toList();
-    }
-
-    /** A folder holding only a symlink `trainyard` to the unpacked launcher. */
-    private static Path linkedLauncher(String name) throws IOException {
-        Path dir = Files.createDirectories(temp.resolve("links-" + name));
-        Files.createSymbolicLink(dir.resolve("trainyard"), home.resolve("bin/trainyard"));
-        return dir;
-    }
-
-    private static Map<String, String> env(Path launcherDir, String javaHome) {
-        Map<String, String> env = new HashMap<>();
-        env.put("PATH", launcherDir + ":" + tools);
-        env.put("HOME", temp.toString());
-        env.put("TMPDIR", temp.toString());
-        if (javaHome != null) {
-            env.put("JAVA_HOME", javaHome);
-        }
-        return env;
-    }
-
-    private static String javaHome() {
-        return System.getProperty("java.home");
-    }
-
-    private static Path systemTool(String name) {
-        for (String dir : List.of("/usr/bin", "/bin", "/usr/local/bin")) {
-            Path tool = Path.of(dir, name);
-            if (Files.isExecutable(tool)) {
-                return tool;
-            }
-        }
-        throw new IllegalStateException("no " + name + " in /usr/bin, /bin or /usr/local/bin");
-    }
-
-    private static Set<String> names(Path dir) throws IOException {
-        try (Stream<Path> files = Files.list(dir)) {
-            return new TreeSet<>(files.map(f -> f.getFileName().toString()).toList());
-        }
-    }
-
-    private static void copyTree(Path from, Path to) throws IOException {
-        try (Stream<Path> files = Files.walk(from)) {
-            for (Path source : files.toList()) {
-                Path target = to.resolve(from.relativize(source).toString());
-                if (Files.isDirectory(source)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(source, target);
-                }
-            }
-        }
-    }
+  }
 }

@@ -17,11 +17,12 @@ import java.util.Optional;
  * @param cluster target cluster instead of the platform's first
  * @param namespace target namespace instead of the first that allows the repo
  * @param attempt re-run counter (1 = first run of this commit); part of the run id
- * @param existingTree root of the GitOps tree being written to: an existing run's SSH Secret is reused
- *     from there so re-compiles are byte-identical
- * @param createdAt the submit time to record in provenance ({@code trainyard.dev/created-at}); empty for compile
- * @param platformDisplay how diagnostics name {@code platformFile} when it is a copy (e.g. read from a GitOps
- *     repo: {@code platform.yaml (gitops main)}); empty: its path
+ * @param existingTree root of the GitOps tree being written to: an existing run's SSH Secret is
+ *     reused from there so re-compiles are byte-identical
+ * @param createdAt the submit time to record in provenance ({@code trainyard.dev/created-at});
+ *     empty for compile
+ * @param platformDisplay how diagnostics name {@code platformFile} when it is a copy (e.g. read
+ *     from a GitOps repo: {@code platform.yaml (gitops main)}); empty: its path
  */
 public record CompileRequest(
     Path trainYaml,
@@ -46,19 +47,52 @@ public record CompileRequest(
 
   /** A request with defaults for everything but the file. */
   public static CompileRequest of(Path trainYaml) {
-    return new CompileRequest(trainYaml, trainYaml.toString(), Optional.empty(), Optional.empty(), Optional.empty(),
-        Optional.empty(), Optional.empty(), Optional.empty(), 1, Optional.empty(), Optional.empty(), Optional.empty());
+    return new CompileRequest(
+        trainYaml,
+        trainYaml.toString(),
+        Optional.empty(),
+        Optional.empty(),
+        Optional.empty(),
+        Optional.empty(),
+        Optional.empty(),
+        Optional.empty(),
+        1,
+        Optional.empty(),
+        Optional.empty(),
+        Optional.empty());
   }
 
   /** The same request for another re-run counter. */
   public CompileRequest withAttempt(int newAttempt) {
-    return new CompileRequest(trainYaml, displayPath, platformFile, runtimesDir, sourceRepo, sourceCommit, cluster, namespace,
-        newAttempt, existingTree, createdAt, platformDisplay);
+    return new CompileRequest(
+        trainYaml,
+        displayPath,
+        platformFile,
+        runtimesDir,
+        sourceRepo,
+        sourceCommit,
+        cluster,
+        namespace,
+        newAttempt,
+        existingTree,
+        createdAt,
+        platformDisplay);
   }
 
   /** The same request stamped with a submit time. */
   public CompileRequest withCreatedAt(Instant time) {
-    return new CompileRequest(trainYaml, displayPath, platformFile, runtimesDir, sourceRepo, sourceCommit, cluster, namespace,
-        attempt, existingTree, Optional.of(time), platformDisplay);
+    return new CompileRequest(
+        trainYaml,
+        displayPath,
+        platformFile,
+        runtimesDir,
+        sourceRepo,
+        sourceCommit,
+        cluster,
+        namespace,
+        attempt,
+        existingTree,
+        Optional.of(time),
+        platformDisplay);
   }
 }

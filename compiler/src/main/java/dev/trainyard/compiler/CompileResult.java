@@ -13,7 +13,8 @@ import java.util.Optional;
  * @param job the resolved job, when resolution got that far (for summaries)
  * @param diagnostics errors and warnings, sorted by file, line, column
  */
-public record CompileResult(Optional<OutputTree> tree, Optional<ResolvedJob> job, List<Diagnostic> diagnostics) {
+public record CompileResult(
+    Optional<OutputTree> tree, Optional<ResolvedJob> job, List<Diagnostic> diagnostics) {
   public CompileResult {
     diagnostics = diagnostics.stream().distinct().sorted(Diagnostic.ORDER).toList();
   }

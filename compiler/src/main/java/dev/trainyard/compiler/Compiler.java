@@ -34,10 +34,11 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The compiler: train.yaml + runtimes + platform.yaml → the GitOps files of one run. Reads like a table of
- * contents (kustomize's {@code Run}): load and schema, resolve, policy, render, check, emit. Each stage
- * reports all its problems; the pipeline stops after the first stage with an error; warnings pass through.
- * Reading files and git happens here at the edge; the stages are pure. Writing is the caller's job.
+ * The compiler: train.yaml + runtimes + platform.yaml → the GitOps files of one run. Reads like a
+ * table of contents (kustomize's {@code Run}): load and schema, resolve, policy, render, check,
+ * emit. Each stage reports all its problems; the pipeline stops after the first stage with an
+ * error; warnings pass through. Reading files and git happens here at the edge; the stages are
+ * pure. Writing is the caller's job.
  *
  * <pre>
  * CompileResult result = new Compiler(secrets).compile(CompileRequest.of(Path.of("train.yaml")));
@@ -50,26 +51,40 @@ public final class Compiler {
   private final YamlDocumentLoader loader = new YamlDocumentLoader();
   private final SchemaValidator validator = new NetworkntSchemaValidator();
   private final SshSecretSource secrets;
+
   /**
-   * The built-in runtimes (jar resources, immutable while the process runs), loaded on the first compile
-   * without {@code --runtimes}: parsing and validating them was about half of a warm compile. A platform
-   * runtimes folder is read on every compile, as its files may change. A race loads them twice, harmlessly.
+   * The built-in runtimes (jar resources, immutable while the process runs), loaded on the first
+   * compile without {@code --runtimes}: parsing and validating them was about half of a warm
+   * compile. A platform runtimes folder is read on every compile, as its files may change. A race
+   * loads them twice, harmlessly.
    */
   private volatile StageResult<RuntimeCatalog> builtInRuntimes;
 
-  /** @param secrets makes or reuses the SSH Secret of MPI runs */
+  /**
+   * @param secrets makes or reuses the SSH Secret of MPI runs
+   */
   public Compiler(SshSecretSource secrets) {
     this.secrets = secrets;
   }
 
   /** Compiles one train.yaml. Never throws for a mistake in the user's or the platform's files. */
   public CompileResult compile(CompileRequest request) {
-    List<Diagnostic> all = new ArrayList<>(RepositoryBoundary.check(request.trainYaml(), request.displayPath()));
+    List<Diagnostic> all =
+        new ArrayList<>(RepositoryBoundary.check(request.trainYaml(), request.displayPath()));
     if (!all.isEmpty()) {
       return failed(all, Optional.empty());
     }
-    Optional<TrainSpec> spec = keep(new SpecReader(loader, validator).read(request.trainYaml(), request.displayPath()), all);
-    Optional<Platform> platform = keep(new PlatformLoader(loader, validator).load(request.platformFile(), request.platformDisplay().orElseGet(() -> displayOf(request.platformFile()))), all);
+    Optional<TrainSpec> spec =
+        keep(
+            new SpecReader(loader, validator).read(request.trainYaml(), request.displayPath()),
+            all);
+    Optional<Platform> platform =
+        keep(
+            new PlatformLoader(loader, validator)
+                .load(
+                    request.platformFile(),
+                    request.platformDisplay().orElseGet(() -> displayOf(request.platformFile()))),
+            all);
     Optional<RuntimeCatalog> catalog = keep(runtimes(request.runtimesDir()), all);
     if (spec.isEmpty() || platform.isEmpty() || catalog.isEmpty()) {
       return failed(all, Optional.empty());
@@ -79,36 +94,70 @@ public final class Compiler {
       all.addAll(platformRuntimes);
       return failed(all, Optional.empty());
     }
-    Optional<SourceInfo> source = keep(new GitSourceInspector().inspect(request.trainYaml(), request.displayPath(), request.sourceRepo(), request.sourceCommit(), request.existingTree()), all);
+    Optional<SourceInfo> source =
+        keep(
+            new GitSourceInspector()
+                .inspect(
+                    request.trainYaml(),
+                    request.displayPath(),
+                    request.sourceRepo(),
+                    request.sourceCommit(),
+                    request.existingTree()),
+            all);
     if (source.isEmpty()) {
       return failed(all, Optional.empty());
     }
     if (source.get().hasCredentials()) {
-      all.add(Diagnostic.warning(DiagnosticCode.CREDENTIALS_IN_URL, SourceLocation.ofFile(request.displayPath()), "",
-              "the source repo URL carries credentials or a query; they were removed and are not written to the GitOps repo")
-          .withHint("private repos are cloned with the Secret named by platform.yaml `codeSync.credentialSecret`"));
+      all.add(
+          Diagnostic.warning(
+                  DiagnosticCode.CREDENTIALS_IN_URL,
+                  SourceLocation.ofFile(request.displayPath()),
+                  "",
+                  "the source repo URL carries credentials or a query; they were removed and are not written to the GitOps repo")
+              .withHint(
+                  "private repos are cloned with the Secret named by platform.yaml `codeSync.credentialSecret`"));
       source = Optional.of(source.get().withoutCredentials());
     }
     if (source.get().isSsh()) {
       SourceInfo https = source.get().overHttps();
-      all.add(Diagnostic.warning(DiagnosticCode.SSH_URL_REWRITTEN, SourceLocation.ofFile(request.displayPath()), "",
-              "pods clone over HTTPS (git-sync has no SSH key), so the SSH remote \"" + source.get().repoUrl() + "\" becomes \""
-                  + https.repoUrl() + "\"")
-          .withHint("pass --source-repo if your forge serves the repo at another HTTPS URL"));
+      all.add(
+          Diagnostic.warning(
+                  DiagnosticCode.SSH_URL_REWRITTEN,
+                  SourceLocation.ofFile(request.displayPath()),
+                  "",
+                  "pods clone over HTTPS (git-sync has no SSH key), so the SSH remote \""
+                      + source.get().repoUrl()
+                      + "\" becomes \""
+                      + https.repoUrl()
+                      + "\"")
+              .withHint("pass --source-repo if your forge serves the repo at another HTTPS URL"));
       source = Optional.of(https);
     }
     workdirMissing(request, spec.get()).ifPresent(all::add);
-    ResolveInput input = new ResolveInput(spec.get(), catalog.get(), platform.get(), source.get(), request.cluster(),
-        request.namespace(), request.attempt(), hasRequirements(request, spec.get()), new Stamp(VERSION, request.createdAt()));
+    ResolveInput input =
+        new ResolveInput(
+            spec.get(),
+            catalog.get(),
+            platform.get(),
+            source.get(),
+            request.cluster(),
+            request.namespace(),
+            request.attempt(),
+            hasRequirements(request, spec.get()),
+            new Stamp(VERSION, request.createdAt()));
     return compileResolved(input, request, all);
   }
 
-  private CompileResult compileResolved(ResolveInput input, CompileRequest request, List<Diagnostic> all) {
+  private CompileResult compileResolved(
+      ResolveInput input, CompileRequest request, List<Diagnostic> all) {
     Optional<ResolvedJob> job = keep(new ResolveStage().resolve(input), all);
     if (job.isEmpty()) {
       return failed(all, Optional.empty());
     }
-    Optional<ResolvedJob> checked = keep(new PolicyStage().check(job.get(), new WorkdirScripts(workdir(request, input.spec()))), all);
+    Optional<ResolvedJob> checked =
+        keep(
+            new PolicyStage().check(job.get(), new WorkdirScripts(workdir(request, input.spec()))),
+            all);
     if (checked.isEmpty() || all.stream().anyMatch(Diagnostic::isError)) {
       return failed(all, job);
     }
@@ -119,7 +168,8 @@ public final class Compiler {
       all.add(e.diagnostic());
       return failed(all, job);
     }
-    Optional<ManifestSet> valid = set.flatMap(s -> keep(new CheckStage().check(s, job.get().runtime().origin()), all));
+    Optional<ManifestSet> valid =
+        set.flatMap(s -> keep(new CheckStage().check(s, job.get().runtime().origin()), all));
     if (valid.isEmpty()) {
       return failed(all, job);
     }
@@ -159,39 +209,60 @@ public final class Compiler {
       return file.toString(); // another Windows drive has no relative path (relativize would throw)
     }
     Path rel = cwd.relativize(file.normalize());
-    boolean near = rel.getNameCount() > 1 && !(rel.getName(0).toString().equals("..") && rel.getName(1).toString().equals(".."));
+    boolean near =
+        rel.getNameCount() > 1
+            && !(rel.getName(0).toString().equals("..") && rel.getName(1).toString().equals(".."));
     return near || !rel.startsWith("..") ? rel.toString() : file.normalize().toString();
   }
 
-  /** A {@code workdir} that is not a folder next to train.yaml would make every pod fail at start. */
+  /**
+   * A {@code workdir} that is not a folder next to train.yaml would make every pod fail at start.
+   */
   private static Optional<Diagnostic> workdirMissing(CompileRequest request, TrainSpec spec) {
     if (spec.workdir().isEmpty()) {
       return Optional.empty();
     }
-    Path dir = request.trainYaml().toAbsolutePath().getParent().resolve(spec.workdir().get()).normalize();
+    Path dir =
+        request.trainYaml().toAbsolutePath().getParent().resolve(spec.workdir().get()).normalize();
     if (Files.isDirectory(dir)) {
       return outsideRepository(request, spec, dir);
     }
-    return Optional.of(Diagnostic.error(DiagnosticCode.WORKDIR_OUTSIDE_REPO, spec.document().map().at("/workdir"), "/workdir",
-            "`workdir` \"" + spec.workdir().get() + "\" is not a folder next to train.yaml")
-        .withHint("give a folder relative to train.yaml that is committed with it"));
+    return Optional.of(
+        Diagnostic.error(
+                DiagnosticCode.WORKDIR_OUTSIDE_REPO,
+                spec.document().map().at("/workdir"),
+                "/workdir",
+                "`workdir` \"" + spec.workdir().get() + "\" is not a folder next to train.yaml")
+            .withHint("give a folder relative to train.yaml that is committed with it"));
   }
 
   /**
-   * A {@code workdir} that is, or passes through, a symlink out of the repository: pods clone the repository,
-   * so they would not find what the compile saw (refused like a symlinked train.yaml).
+   * A {@code workdir} that is, or passes through, a symlink out of the repository: pods clone the
+   * repository, so they would not find what the compile saw (refused like a symlinked train.yaml).
    */
-  private static Optional<Diagnostic> outsideRepository(CompileRequest request, TrainSpec spec, Path dir) {
+  private static Optional<Diagnostic> outsideRepository(
+      CompileRequest request, TrainSpec spec, Path dir) {
     try {
       Path real = dir.toRealPath();
-      for (Path at = request.trainYaml().toAbsolutePath().getParent().toRealPath(); at != null; at = at.getParent()) {
+      for (Path at = request.trainYaml().toAbsolutePath().getParent().toRealPath();
+          at != null;
+          at = at.getParent()) {
         if (Files.exists(at.resolve(".git"))) {
           if (real.startsWith(at)) {
             return Optional.empty();
           }
-          return Optional.of(Diagnostic.error(DiagnosticCode.WORKDIR_OUTSIDE_REPO, spec.document().map().at("/workdir"), "/workdir",
-                  "`workdir` \"" + spec.workdir().get() + "\" resolves to " + real + ", outside the repository (through a symlink), so pods would not have it")
-              .withHint("give a folder that is committed in the repository, not a symlink out of it"));
+          return Optional.of(
+              Diagnostic.error(
+                      DiagnosticCode.WORKDIR_OUTSIDE_REPO,
+                      spec.document().map().at("/workdir"),
+                      "/workdir",
+                      "`workdir` \""
+                          + spec.workdir().get()
+                          + "\" resolves to "
+                          + real
+                          + ", outside the repository (through a symlink), so pods would not have it")
+                  .withHint(
+                      "give a folder that is committed in the repository, not a symlink out of it"));
         }
       }
       return Optional.empty();
@@ -205,7 +276,10 @@ public final class Compiler {
     return Files.isRegularFile(workdir(request, spec).resolve("requirements.txt"));
   }
 
-  /** The working directory of {@code run} on this machine: train.yaml's folder, or its {@code workdir}. */
+  /**
+   * The working directory of {@code run} on this machine: train.yaml's folder, or its {@code
+   * workdir}.
+   */
   private static Path workdir(CompileRequest request, TrainSpec spec) {
     Path folder = request.trainYaml().toAbsolutePath().getParent();
     return spec.workdir().map(folder::resolve).orElse(folder).normalize();

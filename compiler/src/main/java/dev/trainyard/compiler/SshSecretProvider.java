@@ -28,10 +28,11 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * The SSH Secret of an MPI run: reused byte for byte when the run's folder in the GitOps tree already has
- * one (so a re-compile changes nothing and the key stays stable), else a fresh key pair sealed per
- * platform.yaml's secrets policy. The only place with key randomness and a clock. The existing tree is the
- * request's {@code existingTree} folder, or, when publishing straight into git, a {@link GitOpsFiles} reader.
+ * The SSH Secret of an MPI run: reused byte for byte when the run's folder in the GitOps tree
+ * already has one (so a re-compile changes nothing and the key stays stable), else a fresh key pair
+ * sealed per platform.yaml's secrets policy. The only place with key randomness and a clock. The
+ * existing tree is the request's {@code existingTree} folder, or, when publishing straight into
+ * git, a {@link GitOpsFiles} reader.
  */
 public final class SshSecretProvider implements SshSecretSource {
   private static final String TYPE = "kubernetes.io/ssh-auth";
@@ -43,7 +44,9 @@ public final class SshSecretProvider implements SshSecretSource {
     this(random, clock, Optional.empty());
   }
 
-  /** Reuses Secrets found through {@code tree} instead of the request's {@code existingTree} folder. */
+  /**
+   * Reuses Secrets found through {@code tree} instead of the request's {@code existingTree} folder.
+   */
   public SshSecretProvider(SecureRandom random, Clock clock, Optional<GitOpsFiles> tree) {
     this.random = random;
     this.clock = clock;
@@ -63,13 +66,31 @@ public final class SshSecretProvider implements SshSecretSource {
   @Override
   public RenderServices forRun(CompileRequest request, ResolvedJob job) {
     return (namespace, name, labels, annotations) ->
-        existing(request, job, namespace, name).orElseGet(() -> fresh(job.platform().secrets(), namespace, name, labels, annotations));
+        existing(request, job, namespace, name)
+            .orElseGet(() -> fresh(job.platform().secrets(), namespace, name, labels, annotations));
   }
 
-  private Manifest fresh(Platform.SecretsPolicy policy, String namespace, String name, Map<String, String> labels, Map<String, String> annotations) {
+  private Manifest fresh(
+      Platform.SecretsPolicy policy,
+      String namespace,
+      String name,
+      Map<String, String> labels,
+      Map<String, String> annotations) {
     SshKeyPair keys = new SshKeyGenerator(random).generate("trainyard@" + name);
-    UnsealedSecret secret = new UnsealedSecret(namespace, name, TYPE, new TreeMap<>(labels), new TreeMap<>(annotations),
-        new TreeMap<>(Map.of("ssh-privatekey", keys.privateKeyOpenSsh(), "ssh-publickey", keys.publicKeyAuthorized())), true);
+    UnsealedSecret secret =
+        new UnsealedSecret(
+            namespace,
+            name,
+            TYPE,
+            new TreeMap<>(labels),
+            new TreeMap<>(annotations),
+            new TreeMap<>(
+                Map.of(
+                    "ssh-privatekey",
+                    keys.privateKeyOpenSsh(),
+                    "ssh-publickey",
+                    keys.publicKeyAuthorized())),
+            true);
     return Manifest.of(sealer(policy).seal(secret));
   }
 
@@ -77,22 +98,40 @@ public final class SshSecretProvider implements SshSecretSource {
     SourceLocation at = SourceLocation.ofFile("platform.yaml");
     return switch (policy.mode()) {
       case PLAIN -> new PlainSecretSealer();
-      case SEALED_SECRETS -> new SealedSecretSealer(
-          SealingCertificate.parse(policy.sealedSecretsCertificate().orElseThrow(), at, "/secrets").value().orElseThrow(), random);
-      case SOPS_AGE -> new SopsAgeSealer(
-          policy.ageRecipients().stream().map(r -> AgeRecipient.parse(r, at, "/secrets").value().orElseThrow()).toList(), random, clock);
+      case SEALED_SECRETS ->
+          new SealedSecretSealer(
+              SealingCertificate.parse(
+                      policy.sealedSecretsCertificate().orElseThrow(), at, "/secrets")
+                  .value()
+                  .orElseThrow(),
+              random);
+      case SOPS_AGE ->
+          new SopsAgeSealer(
+              policy.ageRecipients().stream()
+                  .map(r -> AgeRecipient.parse(r, at, "/secrets").value().orElseThrow())
+                  .toList(),
+              random,
+              clock);
     };
   }
 
-  /** The Secret (plain, sealed or SOPS) already committed for this run, if the GitOps tree has one. */
-  private Optional<Manifest> existing(CompileRequest request, ResolvedJob job, String namespace, String name) {
-    String dir = EmitStage.runFolder(job.target().cluster(), job.target().namespace(), job.naming().runName());
+  /**
+   * The Secret (plain, sealed or SOPS) already committed for this run, if the GitOps tree has one.
+   */
+  private Optional<Manifest> existing(
+      CompileRequest request, ResolvedJob job, String namespace, String name) {
+    String dir =
+        EmitStage.runFolder(
+            job.target().cluster(), job.target().namespace(), job.naming().runName());
     for (String kind : List.of("secret", "sealedsecret")) {
       String path = dir + "/" + kind + "-" + name + ".yaml";
       Optional<String> text = tree.isPresent() ? tree.get().read(path) : readDisk(request, path);
       if (text.isPresent()) {
-        String display = tree.isPresent() ? path : request.existingTree().orElseThrow().resolve(path).toString();
-        return Optional.of(ExistingSecret.check(display, text.get(), namespace, name, job.platform().secrets(), tree.isPresent()));
+        String display =
+            tree.isPresent() ? path : request.existingTree().orElseThrow().resolve(path).toString();
+        return Optional.of(
+            ExistingSecret.check(
+                display, text.get(), namespace, name, job.platform().secrets(), tree.isPresent()));
       }
     }
     return Optional.empty();
@@ -106,7 +145,8 @@ public final class SshSecretProvider implements SshSecretSource {
     if (!Files.isRegularFile(file)) {
       return Optional.empty();
     }
-    // Read as every user file is (at most 1 MiB of UTF-8), so a damaged Secret is E702, never an exception.
+    // Read as every user file is (at most 1 MiB of UTF-8), so a damaged Secret is E702, never an
+    // exception.
     StageResult<SourceFile> read = YamlDocumentLoader.readFile(file, file.toString());
     if (read.failed()) {
       throw ExistingSecret.unreadable(read.diagnostics().get(0), "", file.toString(), false);

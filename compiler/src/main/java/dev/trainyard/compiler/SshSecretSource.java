@@ -4,9 +4,9 @@ import dev.trainyard.compiler.render.RenderServices;
 import dev.trainyard.compiler.resolve.ResolvedJob;
 
 /**
- * Supplies the SSH Secret of an MPI run to the render stage: the existing one when the run already exists
- * in the GitOps tree (re-compiles stay byte-identical and keys stable), else fresh key material encrypted
- * per platform.yaml.
+ * Supplies the SSH Secret of an MPI run to the render stage: the existing one when the run already
+ * exists in the GitOps tree (re-compiles stay byte-identical and keys stable), else fresh key
+ * material encrypted per platform.yaml.
  */
 @FunctionalInterface
 public interface SshSecretSource {

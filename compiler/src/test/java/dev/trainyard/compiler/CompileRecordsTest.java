@@ -20,17 +20,21 @@ import org.junit.jupiter.api.Test;
 
 /** What a compile is asked and what it hands back. */
 class CompileRecordsTest {
-  private static final OutputTree TREE = new OutputTree(new TreeMap<>(Map.of("a.yaml", "x: 1\n")), List.of());
+  private static final OutputTree TREE =
+      new OutputTree(new TreeMap<>(Map.of("a.yaml", "x: 1\n")), List.of());
 
   @Test
-  @DisplayName("a request defaults to the embedded platform, the built-in runtimes, HEAD and the first run; attempts count from 1")
+  @DisplayName(
+      "a request defaults to the embedded platform, the built-in runtimes, HEAD and the first run; attempts count from 1")
   void requestDefaults() {
     CompileRequest r = CompileRequest.of(Path.of("jobs/train.yaml"));
     assertEquals("jobs/train.yaml", r.displayPath());
     assertEquals(1, r.attempt());
     assertEquals(Optional.empty(), r.platformFile());
     assertEquals(Optional.empty(), r.createdAt());
-    assertEquals("attempt must be >= 1", assertThrows(IllegalArgumentException.class, () -> r.withAttempt(0)).getMessage());
+    assertEquals(
+        "attempt must be >= 1",
+        assertThrows(IllegalArgumentException.class, () -> r.withAttempt(0)).getMessage());
     CompileRequest third = r.withAttempt(3);
     assertEquals(3, third.attempt());
     assertEquals(r.trainYaml(), third.trainYaml());
@@ -38,27 +42,53 @@ class CompileRecordsTest {
     CompileRequest stamped = third.withCreatedAt(at);
     assertEquals(Optional.of(at), stamped.createdAt());
     assertEquals(3, stamped.attempt());
-    assertEquals(new CompileRequest(Path.of("jobs/train.yaml"), "jobs/train.yaml", Optional.empty(), Optional.empty(), Optional.empty(),
-        Optional.empty(), Optional.empty(), Optional.empty(), 3, Optional.empty(), Optional.of(at), Optional.empty()), stamped);
+    assertEquals(
+        new CompileRequest(
+            Path.of("jobs/train.yaml"),
+            "jobs/train.yaml",
+            Optional.empty(),
+            Optional.empty(),
+            Optional.empty(),
+            Optional.empty(),
+            Optional.empty(),
+            Optional.empty(),
+            3,
+            Optional.empty(),
+            Optional.of(at),
+            Optional.empty()),
+        stamped);
   }
 
   @Test
   @DisplayName("a result's diagnostics are sorted by file, line and column, duplicates once")
   void resultSorted() {
-    Diagnostic late = Diagnostic.warning(DiagnosticCode.IMAGE_NOT_PINNED, new SourceLocation("train.yaml", 9, 1), "", "w");
-    Diagnostic early = Diagnostic.warning(DiagnosticCode.IMAGE_NOT_PINNED, new SourceLocation("train.yaml", 2, 1), "", "w");
-    CompileResult r = new CompileResult(Optional.of(TREE), Optional.empty(), List.of(late, early, late));
+    Diagnostic late =
+        Diagnostic.warning(
+            DiagnosticCode.IMAGE_NOT_PINNED, new SourceLocation("train.yaml", 9, 1), "", "w");
+    Diagnostic early =
+        Diagnostic.warning(
+            DiagnosticCode.IMAGE_NOT_PINNED, new SourceLocation("train.yaml", 2, 1), "", "w");
+    CompileResult r =
+        new CompileResult(Optional.of(TREE), Optional.empty(), List.of(late, early, late));
     assertEquals(List.of(early, late), r.diagnostics());
   }
 
   @Test
-  @DisplayName("a result has errors when it has no tree or any error; warnings with a tree are success")
+  @DisplayName(
+      "a result has errors when it has no tree or any error; warnings with a tree are success")
   void resultErrors() {
-    Diagnostic warning = Diagnostic.warning(DiagnosticCode.IMAGE_NOT_PINNED, SourceLocation.ofFile("train.yaml"), "", "w");
-    Diagnostic error = Diagnostic.error(DiagnosticCode.NAME_TOO_LONG, SourceLocation.ofFile("train.yaml"), "", "e");
-    assertFalse(new CompileResult(Optional.of(TREE), Optional.empty(), List.of(warning)).hasErrors());
+    Diagnostic warning =
+        Diagnostic.warning(
+            DiagnosticCode.IMAGE_NOT_PINNED, SourceLocation.ofFile("train.yaml"), "", "w");
+    Diagnostic error =
+        Diagnostic.error(
+            DiagnosticCode.NAME_TOO_LONG, SourceLocation.ofFile("train.yaml"), "", "e");
+    assertFalse(
+        new CompileResult(Optional.of(TREE), Optional.empty(), List.of(warning)).hasErrors());
     assertFalse(new CompileResult(Optional.of(TREE), Optional.empty(), List.of()).hasErrors());
-    assertTrue(new CompileResult(Optional.of(TREE), Optional.empty(), List.of(warning, error)).hasErrors());
+    assertTrue(
+        new CompileResult(Optional.of(TREE), Optional.empty(), List.of(warning, error))
+            .hasErrors());
     assertTrue(new CompileResult(Optional.empty(), Optional.empty(), List.of()).hasErrors());
   }
 }

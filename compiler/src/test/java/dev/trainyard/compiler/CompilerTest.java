@@ -22,14 +22,17 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The pipeline's own decisions, between the stages: where it stops and what it hands back when it does, the
- * source URL warnings it adds, the workdir check, and how it names platform.yaml.
+ * The pipeline's own decisions, between the stages: where it stops and what it hands back when it
+ * does, the source URL warnings it adds, the workdir check, and how it names platform.yaml.
  */
 class CompilerTest {
   @TempDir Path temp;
 
   private static CompileResult compile(CompileRequest request) {
-    return new Compiler(new SshSecretProvider(TrainProject.seeded(), Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC)))
+    return new Compiler(
+            new SshSecretProvider(
+                TrainProject.seeded(),
+                Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC)))
         .compile(request);
   }
 
@@ -38,18 +41,51 @@ class CompilerTest {
   }
 
   private static CompileRequest request(Path trainYaml) {
-    return new CompileRequest(trainYaml, "train.yaml", Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
-        Optional.empty(), Optional.empty(), 1, Optional.empty(), Optional.empty(), Optional.empty());
+    return new CompileRequest(
+        trainYaml,
+        "train.yaml",
+        Optional.empty(),
+        Optional.empty(),
+        Optional.empty(),
+        Optional.empty(),
+        Optional.empty(),
+        Optional.empty(),
+        1,
+        Optional.empty(),
+        Optional.empty(),
+        Optional.empty());
   }
 
   private static CompileRequest withRepo(TrainProject p, String url) {
-    return new CompileRequest(p.trainYaml(), "train.yaml", Optional.empty(), Optional.empty(), Optional.of(url), Optional.empty(),
-        Optional.empty(), Optional.empty(), 1, Optional.empty(), Optional.empty(), Optional.empty());
+    return new CompileRequest(
+        p.trainYaml(),
+        "train.yaml",
+        Optional.empty(),
+        Optional.empty(),
+        Optional.of(url),
+        Optional.empty(),
+        Optional.empty(),
+        Optional.empty(),
+        1,
+        Optional.empty(),
+        Optional.empty(),
+        Optional.empty());
   }
 
   private static CompileRequest withPlatform(TrainProject p, Path platform) {
-    return new CompileRequest(p.trainYaml(), "train.yaml", Optional.of(platform), Optional.empty(), Optional.empty(), Optional.empty(),
-        Optional.empty(), Optional.empty(), 1, Optional.empty(), Optional.empty(), Optional.empty());
+    return new CompileRequest(
+        p.trainYaml(),
+        "train.yaml",
+        Optional.of(platform),
+        Optional.empty(),
+        Optional.empty(),
+        Optional.empty(),
+        Optional.empty(),
+        Optional.empty(),
+        1,
+        Optional.empty(),
+        Optional.empty(),
+        Optional.empty());
   }
 
   private static String allFiles(CompileResult r) {
@@ -57,7 +93,8 @@ class CompilerTest {
   }
 
   @Test
-  @DisplayName("an SSH remote is W312 at the file naming both URLs with a --source-repo hint, and pods clone its HTTPS form")
+  @DisplayName(
+      "an SSH remote is W312 at the file naming both URLs with a --source-repo hint, and pods clone its HTTPS form")
   void sshRemote() {
     TrainProject p = TrainProject.create(temp, "run: torchrun train.py\n");
     CompileResult r = compile(withRepo(p, "git@github.com:acme/llm-training.git"));
@@ -65,31 +102,40 @@ class CompilerTest {
     Diagnostic d = TrainProject.withCode(r, DiagnosticCode.SSH_URL_REWRITTEN).get(0);
     assertEquals(Severity.WARNING, d.severity());
     assertEquals(SourceLocation.ofFile("train.yaml"), d.location());
-    assertEquals("pods clone over HTTPS (git-sync has no SSH key), so the SSH remote \"git@github.com:acme/llm-training.git\" becomes"
-        + " \"https://github.com/acme/llm-training.git\"", d.message());
+    assertEquals(
+        "pods clone over HTTPS (git-sync has no SSH key), so the SSH remote \"git@github.com:acme/llm-training.git\" becomes"
+            + " \"https://github.com/acme/llm-training.git\"",
+        d.message());
     assertEquals("pass --source-repo if your forge serves the repo at another HTTPS URL", d.hint());
     assertTrue(allFiles(r).contains("https://github.com/acme/llm-training.git"));
     assertFalse(allFiles(r).contains("git@github.com"), allFiles(r));
   }
 
   @Test
-  @DisplayName("credentials in the source URL are W311 at the file, with the hint naming platform.yaml's credentialSecret")
+  @DisplayName(
+      "credentials in the source URL are W311 at the file, with the hint naming platform.yaml's credentialSecret")
   void credentialsWarning() {
     TrainProject p = TrainProject.create(temp, "run: torchrun train.py\n");
     CompileResult r = compile(withRepo(p, "https://ci:s3cret@github.com/acme/llm-training.git"));
     Diagnostic d = TrainProject.withCode(r, DiagnosticCode.CREDENTIALS_IN_URL).get(0);
     assertEquals(Severity.WARNING, d.severity());
     assertEquals(SourceLocation.ofFile("train.yaml"), d.location());
-    assertEquals("the source repo URL carries credentials or a query; they were removed and are not written to the GitOps repo", d.message());
-    assertEquals("private repos are cloned with the Secret named by platform.yaml `codeSync.credentialSecret`", d.hint());
+    assertEquals(
+        "the source repo URL carries credentials or a query; they were removed and are not written to the GitOps repo",
+        d.message());
+    assertEquals(
+        "private repos are cloned with the Secret named by platform.yaml `codeSync.credentialSecret`",
+        d.hint());
     assertEquals(List.of(), TrainProject.withCode(r, DiagnosticCode.SSH_URL_REWRITTEN));
     assertFalse(allFiles(r).contains("s3cret"));
   }
 
   @Test
-  @DisplayName("a workdir that is missing, or a file, is E309 at the workdir line with a hint; the compile stops before render")
+  @DisplayName(
+      "a workdir that is missing, or a file, is E309 at the workdir line with a hint; the compile stops before render")
   void workdirNotAFolder() throws Exception {
-    TrainProject missing = TrainProject.create(temp.resolve("a"), "run: python t.py\nworkdir: nope\n");
+    TrainProject missing =
+        TrainProject.create(temp.resolve("a"), "run: python t.py\nworkdir: nope\n");
     CompileResult r = missing.compile();
     Diagnostic d = TrainProject.withCode(r, DiagnosticCode.WORKDIR_OUTSIDE_REPO).get(0);
     assertEquals(new SourceLocation("train.yaml", 2, 10), d.location());
@@ -98,23 +144,36 @@ class CompilerTest {
     assertEquals("give a folder relative to train.yaml that is committed with it", d.hint());
     assertTrue(r.tree().isEmpty());
     assertTrue(r.job().isPresent(), "resolved, so the summary can name the run");
-    TrainProject file = TrainProject.create(temp.resolve("b"), TrainProject.FOLDER, "run: python t.py\nworkdir: code\n",
-        java.util.Map.of("code", "not a folder\n"));
-    assertEquals("`workdir` \"code\" is not a folder next to train.yaml",
-        TrainProject.withCode(file.compile(), DiagnosticCode.WORKDIR_OUTSIDE_REPO).get(0).message());
+    TrainProject file =
+        TrainProject.create(
+            temp.resolve("b"),
+            TrainProject.FOLDER,
+            "run: python t.py\nworkdir: code\n",
+            java.util.Map.of("code", "not a folder\n"));
+    assertEquals(
+        "`workdir` \"code\" is not a folder next to train.yaml",
+        TrainProject.withCode(file.compile(), DiagnosticCode.WORKDIR_OUTSIDE_REPO)
+            .get(0)
+            .message());
   }
 
   @Test
   @DisplayName("a workdir folder committed next to train.yaml compiles, and pods start in it")
   void workdirInside() {
-    TrainProject p = TrainProject.create(temp, TrainProject.FOLDER, "run: python t.py\nworkdir: code\n", java.util.Map.of("code/t.py", "x = 1\n"));
+    TrainProject p =
+        TrainProject.create(
+            temp,
+            TrainProject.FOLDER,
+            "run: python t.py\nworkdir: code\n",
+            java.util.Map.of("code/t.py", "x = 1\n"));
     CompileResult r = p.compile();
     assertEquals(List.of(), r.diagnostics());
     assertTrue(allFiles(r).contains("jobs/demo/code"), allFiles(r));
   }
 
   @Test
-  @DisplayName("a train.yaml that is a symlink out of its repository is one E305 and nothing else: the file is never read")
+  @DisplayName(
+      "a train.yaml that is a symlink out of its repository is one E305 and nothing else: the file is never read")
   void boundaryStopsFirst() throws Exception {
     Path outside = Files.writeString(temp.resolve("elsewhere.yaml"), "nodes: zero\nbogus: 1\n");
     TrainProject p = TrainProject.create(temp, "run: python t.py\n");
@@ -128,14 +187,22 @@ class CompilerTest {
   }
 
   @Test
-  @DisplayName("a platform whose defaultRuntime is not installed is one E304 in platform.yaml, before any train.yaml is resolved")
+  @DisplayName(
+      "a platform whose defaultRuntime is not installed is one E304 in platform.yaml, before any train.yaml is resolved")
   void platformRuntimesStopFirst() throws Exception {
-    Path platform = Files.writeString(temp.resolve("platform.yaml"), TwoClusterPlatform.with("defaultRuntime: torch", "defaultRuntime: troch"));
-    TrainProject p = TrainProject.create(temp, "runtime: torch\nrun: torchrun train.py\nbogusfield: 1\n");
+    Path platform =
+        Files.writeString(
+            temp.resolve("platform.yaml"),
+            TwoClusterPlatform.with("defaultRuntime: torch", "defaultRuntime: troch"));
+    TrainProject p =
+        TrainProject.create(temp, "runtime: torch\nrun: torchrun train.py\nbogusfield: 1\n");
     CompileResult none = compile(withPlatform(p, platform));
-    assertEquals(List.of(DiagnosticCode.UNKNOWN_FIELD), none.diagnostics().stream().map(Diagnostic::code).toList(),
+    assertEquals(
+        List.of(DiagnosticCode.UNKNOWN_FIELD),
+        none.diagnostics().stream().map(Diagnostic::code).toList(),
         "a train.yaml problem stops the compile before the platform's runtimes are checked");
-    TrainProject ok = TrainProject.create(temp.resolve("b"), "runtime: torch\nrun: torchrun train.py\n");
+    TrainProject ok =
+        TrainProject.create(temp.resolve("b"), "runtime: torch\nrun: torchrun train.py\n");
     CompileResult r = compile(withPlatform(ok, platform));
     assertEquals(1, r.diagnostics().size(), r.diagnostics().toString());
     Diagnostic d = r.diagnostics().get(0);
@@ -150,92 +217,150 @@ class CompilerTest {
   void policyErrorKeepsJob() {
     TrainProject p = TrainProject.create(temp, "run: torchrun train.py\nenv: {TRAINYARD_RUN: x}\n");
     CompileResult r = p.compile();
-    assertEquals(DiagnosticCode.RESERVED_ENV, r.diagnostics().get(0).code(), r.diagnostics().toString());
+    assertEquals(
+        DiagnosticCode.RESERVED_ENV, r.diagnostics().get(0).code(), r.diagnostics().toString());
     assertTrue(r.hasErrors());
     assertTrue(r.job().isPresent());
     assertTrue(r.tree().isEmpty());
   }
 
   @Test
-  @DisplayName("load problems of train.yaml and platform.yaml are reported together, and nothing is resolved")
+  @DisplayName(
+      "load problems of train.yaml and platform.yaml are reported together, and nothing is resolved")
   void loadProblemsTogether() throws Exception {
     Path platform = Files.writeString(temp.resolve("platform.yaml"), "kind: [\n");
     TrainProject p = TrainProject.create(temp, "run: torchrun train.py\nbogusfield: 1\n");
     CompileResult r = compile(withPlatform(p, platform));
     List<DiagnosticCode> codes = r.diagnostics().stream().map(Diagnostic::code).toList();
-    assertTrue(codes.contains(DiagnosticCode.UNKNOWN_FIELD) && codes.contains(DiagnosticCode.YAML_SYNTAX), codes.toString());
+    assertTrue(
+        codes.contains(DiagnosticCode.UNKNOWN_FIELD) && codes.contains(DiagnosticCode.YAML_SYNTAX),
+        codes.toString());
     assertTrue(r.job().isEmpty());
   }
 
   @Test
-  @DisplayName("platform.yaml is named as given when relative, relative to the working directory when at most one folder up, else absolute")
+  @DisplayName(
+      "platform.yaml is named as given when relative, relative to the working directory when at most one folder up, else absolute")
   void platformDisplay() {
     Path cwd = Path.of("").toAbsolutePath();
     assertEquals("<embedded default platform>", Compiler.displayOf(Optional.empty()));
-    assertEquals("conf/platform.yaml", Compiler.displayOf(Optional.of(Path.of("conf/platform.yaml"))));
+    assertEquals(
+        "conf/platform.yaml", Compiler.displayOf(Optional.of(Path.of("conf/platform.yaml"))));
     assertEquals("conf/../platform.yaml", Compiler.relative(Path.of("conf/../platform.yaml")));
     assertEquals("platform.yaml", Compiler.relative(cwd.resolve("platform.yaml")));
     assertEquals("conf/platform.yaml", Compiler.relative(cwd.resolve("x/../conf/platform.yaml")));
     assertEquals("../platform.yaml", Compiler.relative(cwd.getParent().resolve("platform.yaml")));
-    assertEquals("../ops/platform.yaml", Compiler.relative(cwd.getParent().resolve("ops/platform.yaml")));
+    assertEquals(
+        "../ops/platform.yaml", Compiler.relative(cwd.getParent().resolve("ops/platform.yaml")));
     Path far = cwd.getParent().getParent().resolve("platform.yaml");
     assertEquals(far.toString(), Compiler.relative(far));
     assertEquals(cwd.getParent().toString(), Compiler.relative(cwd.resolve("x/../..")));
   }
 
-  /** A platform runtimes folder holding runtime {@code tmpl} whose JobSet skeleton is {@code jobset} (YAML lines at 2 spaces). */
+  /**
+   * A platform runtimes folder holding runtime {@code tmpl} whose JobSet skeleton is {@code jobset}
+   * (YAML lines at 2 spaces).
+   */
   private Path runtimes(String jobset) throws Exception {
     Path dir = Files.createDirectories(temp.resolve("runtimes/tmpl/1.0-1"));
-    Files.writeString(dir.resolve("runtime.yaml"), "apiVersion: trainyard.dev/v1\nkind: Runtime\nname: tmpl\nversion: 1.0-1\n"
-        + "framework: torch\nimage: docker.io/acme/t@sha256:" + "b".repeat(64) + "\n"
-        + "jobset:\n" + jobset);
+    Files.writeString(
+        dir.resolve("runtime.yaml"),
+        "apiVersion: trainyard.dev/v1\nkind: Runtime\nname: tmpl\nversion: 1.0-1\n"
+            + "framework: torch\nimage: docker.io/acme/t@sha256:"
+            + "b".repeat(64)
+            + "\n"
+            + "jobset:\n"
+            + jobset);
     return temp.resolve("runtimes");
   }
 
   private CompileResult compileWith(Path runtimes) {
-    TrainProject p = TrainProject.create(temp.resolve("p"), "runtime: tmpl\nrun: torchrun train.py\n");
-    return compile(new CompileRequest(p.trainYaml(), "train.yaml", Optional.empty(), Optional.of(runtimes), Optional.empty(),
-        Optional.empty(), Optional.empty(), Optional.empty(), 1, Optional.empty(), Optional.empty(), Optional.empty()));
+    TrainProject p =
+        TrainProject.create(temp.resolve("p"), "runtime: tmpl\nrun: torchrun train.py\n");
+    return compile(
+        new CompileRequest(
+            p.trainYaml(),
+            "train.yaml",
+            Optional.empty(),
+            Optional.of(runtimes),
+            Optional.empty(),
+            Optional.empty(),
+            Optional.empty(),
+            Optional.empty(),
+            1,
+            Optional.empty(),
+            Optional.empty(),
+            Optional.empty()));
   }
 
   @Test
-  @DisplayName("a runtime template that does not render is E501 and stops the compile with the job but no tree")
+  @DisplayName(
+      "a runtime template that does not render is E501 and stops the compile with the job but no tree")
   void renderErrorStops() throws Exception {
-    CompileResult r = compileWith(runtimes("  spec:\n    replicatedJobs:\n      - name: node\n        template:\n          metadata:\n"
-        + "            annotations: {acme.dev/x: '{{ job.nope }}'}\n"));
-    assertEquals(List.of(DiagnosticCode.TEMPLATE_ERROR), r.diagnostics().stream().map(Diagnostic::code).toList(), r.diagnostics().toString());
+    CompileResult r =
+        compileWith(
+            runtimes(
+                "  spec:\n    replicatedJobs:\n      - name: node\n        template:\n          metadata:\n"
+                    + "            annotations: {acme.dev/x: '{{ job.nope }}'}\n"));
+    assertEquals(
+        List.of(DiagnosticCode.TEMPLATE_ERROR),
+        r.diagnostics().stream().map(Diagnostic::code).toList(),
+        r.diagnostics().toString());
     assertTrue(r.job().isPresent());
     assertTrue(r.tree().isEmpty());
   }
 
   @Test
-  @DisplayName("a runtime whose JobSet the check refuses is E601 at the runtime's file and stops the compile with the job but no tree")
+  @DisplayName(
+      "a runtime whose JobSet the check refuses is E601 at the runtime's file and stops the compile with the job but no tree")
   void checkErrorStops() throws Exception {
-    CompileResult r = compileWith(runtimes("  metadata:\n    labels: {acme.dev/team: 'not valid!'}\n"));
-    assertEquals(List.of(DiagnosticCode.OUTPUT_INVALID), r.diagnostics().stream().map(Diagnostic::code).toList(), r.diagnostics().toString());
-    assertTrue(r.diagnostics().get(0).message().endsWith(": label acme.dev/team has an invalid value \"not valid!\""), r.diagnostics().get(0).message());
-    assertTrue(r.diagnostics().get(0).location().file().endsWith("tmpl/1.0-1/runtime.yaml"), r.diagnostics().get(0).location().toString());
+    CompileResult r =
+        compileWith(runtimes("  metadata:\n    labels: {acme.dev/team: 'not valid!'}\n"));
+    assertEquals(
+        List.of(DiagnosticCode.OUTPUT_INVALID),
+        r.diagnostics().stream().map(Diagnostic::code).toList(),
+        r.diagnostics().toString());
+    assertTrue(
+        r.diagnostics()
+            .get(0)
+            .message()
+            .endsWith(": label acme.dev/team has an invalid value \"not valid!\""),
+        r.diagnostics().get(0).message());
+    assertTrue(
+        r.diagnostics().get(0).location().file().endsWith("tmpl/1.0-1/runtime.yaml"),
+        r.diagnostics().get(0).location().toString());
     assertTrue(r.job().isPresent());
     assertTrue(r.tree().isEmpty());
   }
 
   @Test
-  @DisplayName("a platform runtimes folder that does not load stops the compile at its file, before train.yaml is resolved")
+  @DisplayName(
+      "a platform runtimes folder that does not load stops the compile at its file, before train.yaml is resolved")
   void runtimesLoadErrorStops() throws Exception {
     CompileResult r = compileWith(runtimes("  spec: [\n"));
     assertFalse(r.diagnostics().isEmpty());
-    assertTrue(r.diagnostics().stream().allMatch(d -> d.location().file().endsWith("tmpl/1.0-1/runtime.yaml")), r.diagnostics().toString());
-    assertEquals(DiagnosticCode.YAML_SYNTAX, r.diagnostics().get(0).code(), r.diagnostics().toString());
+    assertTrue(
+        r.diagnostics().stream()
+            .allMatch(d -> d.location().file().endsWith("tmpl/1.0-1/runtime.yaml")),
+        r.diagnostics().toString());
+    assertEquals(
+        DiagnosticCode.YAML_SYNTAX, r.diagnostics().get(0).code(), r.diagnostics().toString());
     assertTrue(r.job().isEmpty());
   }
 
   @Test
-  @DisplayName("a train.yaml in no git repository: the compile stops at the source with E306 and hands back no tree and no job")
+  @DisplayName(
+      "a train.yaml in no git repository: the compile stops at the source with E306 and hands back no tree and no job")
   void noRepository() throws Exception {
-    Path trainYaml = Files.writeString(Files.createDirectories(temp.resolve("loose")).resolve("train.yaml"), "run: torchrun train.py\n");
+    Path trainYaml =
+        Files.writeString(
+            Files.createDirectories(temp.resolve("loose")).resolve("train.yaml"),
+            "run: torchrun train.py\n");
     CompileResult r = compile(request(trainYaml));
     assertTrue(r.hasErrors());
-    assertEquals(List.of(DiagnosticCode.SOURCE_NO_REMOTE), r.diagnostics().stream().filter(Diagnostic::isError).map(Diagnostic::code).toList(),
+    assertEquals(
+        List.of(DiagnosticCode.SOURCE_NO_REMOTE),
+        r.diagnostics().stream().filter(Diagnostic::isError).map(Diagnostic::code).toList(),
         r.diagnostics().toString());
     assertTrue(r.tree().isEmpty());
     assertTrue(r.job().isEmpty());

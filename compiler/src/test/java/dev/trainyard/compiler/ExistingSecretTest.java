@@ -21,7 +21,10 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A run's SSH Secret in the output tree is checked before it is reused; a broken one is E702 with how to regenerate it. */
+/**
+ * A run's SSH Secret in the output tree is checked before it is reused; a broken one is E702 with
+ * how to regenerate it.
+ */
 class ExistingSecretTest {
   @TempDir Path temp;
   TrainProject project;
@@ -50,7 +53,11 @@ class ExistingSecretTest {
     assertTrue(r.hasErrors());
     Diagnostic d = TrainProject.withCode(r, DiagnosticCode.EXISTING_SECRET_INVALID).get(0);
     assertEquals(secret.toString(), d.location().file());
-    assertEquals("delete " + secret + " and compile again: a fresh key pair is generated and sealed as platform.yaml says", d.hint());
+    assertEquals(
+        "delete "
+            + secret
+            + " and compile again: a fresh key pair is generated and sealed as platform.yaml says",
+        d.hint());
     return d;
   }
 
@@ -60,60 +67,102 @@ class ExistingSecretTest {
     String before = Files.readString(secret);
     CompileResult again = project.compile(Optional.of(tree));
     assertFalse(again.hasErrors(), again.diagnostics().toString());
-    assertEquals(before, again.tree().orElseThrow().files().entrySet().stream().filter(e -> e.getKey().contains("/secret-")).findFirst().orElseThrow().getValue());
+    assertEquals(
+        before,
+        again.tree().orElseThrow().files().entrySet().stream()
+            .filter(e -> e.getKey().contains("/secret-"))
+            .findFirst()
+            .orElseThrow()
+            .getValue());
   }
 
   @Test
-  @DisplayName("a merge conflict in the Secret is E702 at its line saying so (not an internal error)")
+  @DisplayName(
+      "a merge conflict in the Secret is E702 at its line saying so (not an internal error)")
   void mergeConflict() throws Exception {
-    Diagnostic d = refusedAfter(t -> t.replaceFirst("immutable: true\n", "<<<<<<< HEAD\nimmutable: true\n=======\nimmutable: false\n>>>>>>> other\n"));
-    assertTrue(d.message().startsWith("the run's SSH Secret cannot be read: ") && d.message().endsWith("(it holds a merge conflict)"), d.message());
+    Diagnostic d =
+        refusedAfter(
+            t ->
+                t.replaceFirst(
+                    "immutable: true\n",
+                    "<<<<<<< HEAD\nimmutable: true\n=======\nimmutable: false\n>>>>>>> other\n"));
+    assertTrue(
+        d.message().startsWith("the run's SSH Secret cannot be read: ")
+            && d.message().endsWith("(it holds a merge conflict)"),
+        d.message());
     assertTrue(d.location().line() > 0);
   }
 
   @Test
   @DisplayName("renamed, moved, retyped, a key missing or added: E702 naming what is wrong")
   void wrongShape() throws Exception {
-    assertTrue(refusedAfter(t -> t.replaceFirst("  name: (\\S+)-ssh", "  name: other-ssh")).message().contains("it is named \"other-ssh\""));
+    assertTrue(
+        refusedAfter(t -> t.replaceFirst("  name: (\\S+)-ssh", "  name: other-ssh"))
+            .message()
+            .contains("it is named \"other-ssh\""));
     compileOnce();
-    assertTrue(refusedAfter(t -> t.replace("namespace: default", "namespace: team-b")).message().contains("its namespace is \"team-b\""));
+    assertTrue(
+        refusedAfter(t -> t.replace("namespace: default", "namespace: team-b"))
+            .message()
+            .contains("its namespace is \"team-b\""));
     compileOnce();
-    assertTrue(refusedAfter(t -> t.replace("type: kubernetes.io/ssh-auth", "type: Opaque")).message().contains("its type is \"Opaque\""));
+    assertTrue(
+        refusedAfter(t -> t.replace("type: kubernetes.io/ssh-auth", "type: Opaque"))
+            .message()
+            .contains("its type is \"Opaque\""));
     compileOnce();
-    assertTrue(refusedAfter(t -> t.replaceFirst("  ssh-publickey: .*\n", "")).message().endsWith("its keys are [ssh-privatekey], not the pair [ssh-privatekey, ssh-publickey]"));
+    assertTrue(
+        refusedAfter(t -> t.replaceFirst("  ssh-publickey: .*\n", ""))
+            .message()
+            .endsWith(
+                "its keys are [ssh-privatekey], not the pair [ssh-privatekey, ssh-publickey]"));
   }
 
   @Test
   @DisplayName("a public key that is not the private key's (a pasted key of another run) is E702")
   void publicKeyMismatch() throws Exception {
-    String other = new SshKeyGenerator(new SecureRandom()).generate("other@run").publicKeyAuthorized();
+    String other =
+        new SshKeyGenerator(new SecureRandom()).generate("other@run").publicKeyAuthorized();
     String b64 = Base64.getEncoder().encodeToString(other.getBytes(StandardCharsets.UTF_8));
-    Diagnostic d = refusedAfter(t -> t.replaceFirst("  ssh-publickey: .*\n", "  ssh-publickey: " + b64 + "\n"));
-    assertTrue(d.message().endsWith("ssh-publickey is not the public key of ssh-privatekey"), d.message());
+    Diagnostic d =
+        refusedAfter(
+            t -> t.replaceFirst("  ssh-publickey: .*\n", "  ssh-publickey: " + b64 + "\n"));
+    assertTrue(
+        d.message().endsWith("ssh-publickey is not the public key of ssh-privatekey"), d.message());
     assertFalse(d.message().contains(b64.substring(20, 40)));
   }
 
   @Test
-  @DisplayName("a Secret file that is not UTF-8 (a binary pasted over it) is E702 at its byte, not an exception out of the compile")
+  @DisplayName(
+      "a Secret file that is not UTF-8 (a binary pasted over it) is E702 at its byte, not an exception out of the compile")
   void notUtf8() throws Exception {
     byte[] text = Files.readAllBytes(secret);
     text[0] = (byte) 0xff;
     Files.write(secret, text);
     CompileResult r = project.compile(Optional.of(tree));
     Diagnostic d = TrainProject.withCode(r, DiagnosticCode.EXISTING_SECRET_INVALID).get(0);
-    assertEquals("the run's SSH Secret cannot be read: the file is not valid UTF-8: byte 0xFF at offset 0", d.message());
+    assertEquals(
+        "the run's SSH Secret cannot be read: the file is not valid UTF-8: byte 0xFF at offset 0",
+        d.message());
     assertEquals(secret.toString() + ":1:1", d.location().toString());
-    assertEquals("delete " + secret + " and compile again: a fresh key pair is generated and sealed as platform.yaml says", d.hint());
+    assertEquals(
+        "delete "
+            + secret
+            + " and compile again: a fresh key pair is generated and sealed as platform.yaml says",
+        d.hint());
     assertTrue(r.tree().isEmpty());
   }
 
   @Test
-  @DisplayName("a Secret file over the 1 MiB YAML limit is E702 saying so, without reading it into the output")
+  @DisplayName(
+      "a Secret file over the 1 MiB YAML limit is E702 saying so, without reading it into the output")
   void tooLarge() throws Exception {
     Files.writeString(secret, Files.readString(secret) + "#" + "x".repeat(1 << 20) + "\n");
     CompileResult r = project.compile(Optional.of(tree));
     Diagnostic d = TrainProject.withCode(r, DiagnosticCode.EXISTING_SECRET_INVALID).get(0);
-    assertTrue(d.message().startsWith("the run's SSH Secret cannot be read: the file is 1.0 MiB ("), d.message());
+    assertTrue(
+        d.message().startsWith("the run's SSH Secret cannot be read: the file is 1.0 MiB ("),
+        d.message());
     assertEquals(secret.toString(), d.location().toString());
   }
 }

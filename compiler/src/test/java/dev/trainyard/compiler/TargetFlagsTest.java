@@ -11,7 +11,10 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** --target-cluster and --namespace checked once against platform.yaml: a value it does not define is refused naming the flag. */
+/**
+ * --target-cluster and --namespace checked once against platform.yaml: a value it does not define
+ * is refused naming the flag.
+ */
 class TargetFlagsTest {
   @TempDir Path temp;
   Path platform;
@@ -21,24 +24,43 @@ class TargetFlagsTest {
     platform = Files.writeString(temp.resolve("platform.yaml"), TwoClusterPlatform.TEXT);
   }
 
-  private Optional<TargetFlags.Refusal> check(Optional<String> cluster, Optional<String> namespace) {
+  private Optional<TargetFlags.Refusal> check(
+      Optional<String> cluster, Optional<String> namespace) {
     return TargetFlags.check(Optional.of(platform), "platform.yaml", cluster, namespace);
   }
 
   @Test
-  @DisplayName("an unknown cluster is refused naming --target-cluster, with the platform's clusters as the hint")
+  @DisplayName(
+      "an unknown cluster is refused naming --target-cluster, with the platform's clusters as the hint")
   void unknownCluster() {
-    assertEquals(Optional.of(new TargetFlags.Refusal("--target-cluster", "--target-cluster nosuch: no such cluster in platform.yaml",
-        "clusters: local, prod")), check(Optional.of("nosuch"), Optional.of("team-a")));
+    assertEquals(
+        Optional.of(
+            new TargetFlags.Refusal(
+                "--target-cluster",
+                "--target-cluster nosuch: no such cluster in platform.yaml",
+                "clusters: local, prod")),
+        check(Optional.of("nosuch"), Optional.of("team-a")));
   }
 
   @Test
-  @DisplayName("a namespace of another cluster is refused naming --namespace and the target cluster, with that cluster's namespaces")
+  @DisplayName(
+      "a namespace of another cluster is refused naming --namespace and the target cluster, with that cluster's namespaces")
   void namespaceOfOtherCluster() {
-    assertEquals(Optional.of(new TargetFlags.Refusal("--namespace", "--namespace team-a: no such namespace of cluster prod in platform.yaml",
-        "namespaces of prod: team-b")), check(Optional.of("prod"), Optional.of("team-a")));
-    assertEquals(Optional.of(new TargetFlags.Refusal("--namespace", "--namespace team-b: no such namespace of cluster local in platform.yaml",
-        "namespaces of local: team-a")), check(Optional.empty(), Optional.of("team-b")), "without --target-cluster: the platform's first cluster");
+    assertEquals(
+        Optional.of(
+            new TargetFlags.Refusal(
+                "--namespace",
+                "--namespace team-a: no such namespace of cluster prod in platform.yaml",
+                "namespaces of prod: team-b")),
+        check(Optional.of("prod"), Optional.of("team-a")));
+    assertEquals(
+        Optional.of(
+            new TargetFlags.Refusal(
+                "--namespace",
+                "--namespace team-b: no such namespace of cluster local in platform.yaml",
+                "namespaces of local: team-a")),
+        check(Optional.empty(), Optional.of("team-b")),
+        "without --target-cluster: the platform's first cluster");
   }
 
   @Test
@@ -51,29 +73,89 @@ class TargetFlagsTest {
   }
 
   @Test
-  @DisplayName("a platform.yaml that does not load refuses no flag: the compile reports it at its lines")
+  @DisplayName(
+      "a platform.yaml that does not load refuses no flag: the compile reports it at its lines")
   void brokenPlatformLeftToCompile() throws Exception {
-    Files.writeString(platform, TwoClusterPlatform.with("defaultQueue: qb", "defaultQueue: nosuch"));
+    Files.writeString(
+        platform, TwoClusterPlatform.with("defaultQueue: qb", "defaultQueue: nosuch"));
     assertEquals(Optional.empty(), check(Optional.of("nosuch"), Optional.empty()));
     Files.writeString(platform, "kind: [\n");
     assertEquals(Optional.empty(), check(Optional.of("nosuch"), Optional.of("nosuch")));
   }
 
   @Test
-  @DisplayName("from a request: the platform is named by its display name when it is a copy, else by its path; the embedded default has cluster local")
+  @DisplayName(
+      "from a request: the platform is named by its display name when it is a copy, else by its path; the embedded default has cluster local")
   void fromRequest() {
-    CompileRequest copy = new CompileRequest(Path.of("train.yaml"), "train.yaml", Optional.of(platform), Optional.empty(), Optional.empty(),
-        Optional.empty(), Optional.of("nosuch"), Optional.empty(), 1, Optional.empty(), Optional.empty(), Optional.of("platform.yaml (gitops main)"));
-    assertEquals("--target-cluster nosuch: no such cluster in platform.yaml (gitops main)", TargetFlags.check(copy).orElseThrow().message());
-    CompileRequest relative = new CompileRequest(Path.of("train.yaml"), "train.yaml", Optional.of(Path.of("conf/platform.yaml")),
-        Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.of("nosuch"), 1, Optional.empty(), Optional.empty(),
-        Optional.empty());
-    assertEquals(Optional.empty(), TargetFlags.check(relative), "conf/platform.yaml does not exist: left to the compile");
+    CompileRequest copy =
+        new CompileRequest(
+            Path.of("train.yaml"),
+            "train.yaml",
+            Optional.of(platform),
+            Optional.empty(),
+            Optional.empty(),
+            Optional.empty(),
+            Optional.of("nosuch"),
+            Optional.empty(),
+            1,
+            Optional.empty(),
+            Optional.empty(),
+            Optional.of("platform.yaml (gitops main)"));
+    assertEquals(
+        "--target-cluster nosuch: no such cluster in platform.yaml (gitops main)",
+        TargetFlags.check(copy).orElseThrow().message());
+    CompileRequest relative =
+        new CompileRequest(
+            Path.of("train.yaml"),
+            "train.yaml",
+            Optional.of(Path.of("conf/platform.yaml")),
+            Optional.empty(),
+            Optional.empty(),
+            Optional.empty(),
+            Optional.empty(),
+            Optional.of("nosuch"),
+            1,
+            Optional.empty(),
+            Optional.empty(),
+            Optional.empty());
+    assertEquals(
+        Optional.empty(),
+        TargetFlags.check(relative),
+        "conf/platform.yaml does not exist: left to the compile");
     CompileRequest embedded = CompileRequest.of(Path.of("train.yaml")).withAttempt(1);
-    assertEquals(Optional.empty(), TargetFlags.check(new CompileRequest(embedded.trainYaml(), "train.yaml", Optional.empty(), Optional.empty(),
-        Optional.empty(), Optional.empty(), Optional.of("local"), Optional.empty(), 1, Optional.empty(), Optional.empty(), Optional.empty())));
-    assertEquals("--target-cluster prod: no such cluster in <embedded default platform>", TargetFlags.check(new CompileRequest(
-        embedded.trainYaml(), "train.yaml", Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.of("prod"),
-        Optional.empty(), 1, Optional.empty(), Optional.empty(), Optional.empty())).orElseThrow().message());
+    assertEquals(
+        Optional.empty(),
+        TargetFlags.check(
+            new CompileRequest(
+                embedded.trainYaml(),
+                "train.yaml",
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
+                Optional.of("local"),
+                Optional.empty(),
+                1,
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty())));
+    assertEquals(
+        "--target-cluster prod: no such cluster in <embedded default platform>",
+        TargetFlags.check(
+                new CompileRequest(
+                    embedded.trainYaml(),
+                    "train.yaml",
+                    Optional.empty(),
+                    Optional.empty(),
+                    Optional.empty(),
+                    Optional.empty(),
+                    Optional.of("prod"),
+                    Optional.empty(),
+                    1,
+                    Optional.empty(),
+                    Optional.empty(),
+                    Optional.empty()))
+            .orElseThrow()
+            .message());
   }
 }

@@ -14,7 +14,8 @@ class WorkdirScriptsTest {
   @TempDir Path dir;
 
   @Test
-  @DisplayName("a script inside the working directory is read; absolute, .., symlinked-out, folders, non-UTF-8 and oversized are not")
+  @DisplayName(
+      "a script inside the working directory is read; absolute, .., symlinked-out, folders, non-UTF-8 and oversized are not")
   void readsOnlyInside() throws Exception {
     Path work = Files.createDirectories(dir.resolve("repo/jobs/demo"));
     Files.writeString(work.resolve("train.py"), "print('hi')\n");
@@ -29,8 +30,18 @@ class WorkdirScriptsTest {
     assertEquals(Optional.of("print('hi')\n"), scripts.read("train.py"));
     assertEquals(Optional.of("x = 1\n"), scripts.read("src/main.py"));
     assertEquals(Optional.of("x = 1\n"), scripts.read("./src/main.py"));
-    for (String refused : new String[] {outside.toString(), "../../../secret.py", "link.py", "src", "latin1.py", "big.py",
-        "missing.py", "$SCRIPT", ""}) {
+    for (String refused :
+        new String[] {
+          outside.toString(),
+          "../../../secret.py",
+          "link.py",
+          "src",
+          "latin1.py",
+          "big.py",
+          "missing.py",
+          "$SCRIPT",
+          ""
+        }) {
       assertEquals(Optional.empty(), scripts.read(refused), refused);
     }
   }

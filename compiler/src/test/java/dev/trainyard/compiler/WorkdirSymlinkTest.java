@@ -19,14 +19,17 @@ class WorkdirSymlinkTest {
   @TempDir Path temp;
 
   @Test
-  @DisplayName("workdir through a symlink to a folder outside the repo: E309 at workdir; a real folder in the repo compiles")
+  @DisplayName(
+      "workdir through a symlink to a folder outside the repo: E309 at workdir; a real folder in the repo compiles")
   void symlinkOut() throws Exception {
     Path outside = Files.createDirectories(temp.resolve("elsewhere/code"));
-    TrainProject p = TrainProject.create(temp, "jobs/demo", "run: python t.py\nworkdir: linked\n", Map.of());
+    TrainProject p =
+        TrainProject.create(temp, "jobs/demo", "run: python t.py\nworkdir: linked\n", Map.of());
     Files.createSymbolicLink(p.trainYaml().getParent().resolve("linked"), outside);
     try (org.eclipse.jgit.api.Git git = org.eclipse.jgit.api.Git.open(p.root().toFile())) {
       git.add().addFilepattern(".").call();
-      var commit = git.commit().setMessage("link").setAuthor("T", "t@e").setCommitter("T", "t@e").call();
+      var commit =
+          git.commit().setMessage("link").setAuthor("T", "t@e").setCommitter("T", "t@e").call();
       var update = git.getRepository().updateRef("refs/remotes/origin/main");
       update.setNewObjectId(commit);
       update.forceUpdate();
@@ -34,8 +37,15 @@ class WorkdirSymlinkTest {
     CompileResult r = p.compile();
     Diagnostic d = TrainProject.withCode(r, DiagnosticCode.WORKDIR_OUTSIDE_REPO).get(0);
     assertEquals(2, d.location().line());
-    assertTrue(d.message().contains("resolves to " + outside.toRealPath() + ", outside the repository"), d.message());
-    TrainProject inside = TrainProject.create(temp.resolve("b"), "jobs/demo", "run: python t.py\nworkdir: code\n", Map.of("code/.keep", ""));
+    assertTrue(
+        d.message().contains("resolves to " + outside.toRealPath() + ", outside the repository"),
+        d.message());
+    TrainProject inside =
+        TrainProject.create(
+            temp.resolve("b"),
+            "jobs/demo",
+            "run: python t.py\nworkdir: code\n",
+            Map.of("code/.keep", ""));
     assertFalse(inside.compile().hasErrors(), inside.compile().diagnostics().toString());
   }
 }

@@ -16,125 +16,182 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The running controller: informers feed a work queue, one worker thread reconciles while this replica
- * leads (always, without election), and the health server answers probes and scrapes.
+ * The running controller: informers feed a work queue, one worker thread reconciles while this
+ * replica leads (always, without election), and the health server answers probes and scrapes.
  *
  * <pre>
  * informer event → WorkQueue.add(run key) → worker: Reconciler.reconcile(key) → forge post
  * </pre>
  *
- * When leadership starts the ledger is cleared and every cached run is enqueued, so the new leader reads
- * the forge before posting; when it is lost the worker stops posting and {@code onLostLeadership} runs
- * (the process exits in production, as controller-runtime does).
+ * When leadership starts the ledger is cleared and every cached run is enqueued, so the new leader
+ * reads the forge before posting; when it is lost the worker stops posting and {@code
+ * onLostLeadership} runs (the process exits in production, as controller-runtime does).
  */
 public final class Controller implements AutoCloseable {
 
-    private final ControllerConfig config;
-    private final WorkQueue queue = new WorkQueue();
-    private final ControllerMetrics metrics = new ControllerMetrics();
-    private final ClusterWatch watch;
-    private final Reconciler reconciler;
-    private final HealthServer health;
-    private final Leadership leadership;
-    private final Thread worker;
-    private final KubernetesClient client;
-    private final Optional<RunPruning> pruning;
-    private final ScheduledExecutorService pruneTimer;
-    private volatile boolean closed;
-    private LeaseElection election;
-    private final LeaseHealth leaseHealth;
-    private static final System.Logger LOG = System.getLogger(Controller.class.getName());
+  private final ControllerConfig config;
+  private final WorkQueue queue = new WorkQueue();
+  private final ControllerMetrics metrics = new ControllerMetrics();
+  private final ClusterWatch watch;
+  private final Reconciler reconciler;
+  private final HealthServer health;
+  private final Leadership leadership;
+  private final Thread worker;
+  private final KubernetesClient client;
+  private final Optional<RunPruning> pruning;
+  private final ScheduledExecutorService pruneTimer;
+  private volatile boolean closed;
+  private LeaseElection election;
+  private final LeaseHealth leaseHealth;
+  private static final System.Logger LOG = System.getLogger(Controller.class.getName());
 
-    /** Wires everything; nothing runs before {@link #start()} except the health server. */
-    public Controller(KubernetesClient client, ControllerConfig config, Clock clock, String bindHost,
-            Runnable onLostLeadership) {
-        this.client = client;
-        this.config = config;
-        RetryingTransport http = new RetryingTransport(new JdkTransport(config.requestTimeout()), config.retry(),
-                clock, Sleeper.system(), metrics);
-        this.watch = new ClusterWatch(client, config.resync(), clock, queue::add, queue::addBackground);
-        RunStateMapper mapper = new RunStateMapper(config.stallAfter());
-        this.pruning = config.prune().map(p -> new RunPruning(p, config.platform(), this::observed, mapper,
-                System.getenv(), clock));
-        this.pruneTimer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "trainyard-prune");
-            t.setDaemon(true);
-            return t;
-        });
-        this.reconciler = new Reconciler(new StartEvidence(new FailedJobs(watch, FailedJobs.reader(client))), mapper,
-                new ForgeDirectory(config.forges(), http), new StatusLedger(), config.targetUrl(), metrics, clock);
-        metrics.queueDepth(queue::depth);
-        metrics.cached(watch::cached);
-        this.leaseHealth = new LeaseHealth(config.election() == null ? "" : config.election().identity(),
-                why -> LOG.log(System.Logger.Level.ERROR, why));
-        this.health = new HealthServer(new InetSocketAddress(bindHost, config.port()), this::notReady, metrics::render);
-        this.leadership = new Leadership(reconciler::reset, () -> watch.runs().forEach(queue::add), onLostLeadership,
-                () -> closed, metrics);
-        this.worker = new Thread(new ReconcileWorker(queue, reconciler::reconcile, leadership::leading, () -> closed, metrics,
-                config.requeueAfter()), "trainyard-reconciler");
-        this.worker.setDaemon(true);
-    }
+  /** Wires everything; nothing runs before {@link #start()} except the health server. */
+  public Controller(
+      KubernetesClient client,
+      ControllerConfig config,
+      Clock clock,
+      String bindHost,
+      Runnable onLostLeadership) {
+    this.client = client;
+    this.config = config;
+    RetryingTransport http =
+        new RetryingTransport(
+            new JdkTransport(config.requestTimeout()),
+            config.retry(),
+            clock,
+            Sleeper.system(),
+            metrics);
+    this.watch = new ClusterWatch(client, config.resync(), clock, queue::add, queue::addBackground);
+    RunStateMapper mapper = new RunStateMapper(config.stallAfter());
+    this.pruning =
+        config
+            .prune()
+            .map(
+                p ->
+                    new RunPruning(
+                        p, config.platform(), this::observed, mapper, System.getenv(), clock));
+    this.pruneTimer =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "trainyard-prune");
+              t.setDaemon(true);
+              return t;
+            });
+    this.reconciler =
+        new Reconciler(
+            new StartEvidence(new FailedJobs(watch, FailedJobs.reader(client))),
+            mapper,
+            new ForgeDirectory(config.forges(), http),
+            new StatusLedger(),
+            config.targetUrl(),
+            metrics,
+            clock);
+    metrics.queueDepth(queue::depth);
+    metrics.cached(watch::cached);
+    this.leaseHealth =
+        new LeaseHealth(
+            config.election() == null ? "" : config.election().identity(),
+            why -> LOG.log(System.Logger.Level.ERROR, why));
+    this.health =
+        new HealthServer(
+            new InetSocketAddress(bindHost, config.port()), this::notReady, metrics::render);
+    this.leadership =
+        new Leadership(
+            reconciler::reset,
+            () -> watch.runs().forEach(queue::add),
+            onLostLeadership,
+            () -> closed,
+            metrics);
+    this.worker =
+        new Thread(
+            new ReconcileWorker(
+                queue,
+                reconciler::reconcile,
+                leadership::leading,
+                () -> closed,
+                metrics,
+                config.requeueAfter()),
+            "trainyard-reconciler");
+    this.worker.setDaemon(true);
+  }
 
-    /** Starts informers, the worker and (when configured) the Lease election. */
-    public void start() {
-        watch.start();
-        worker.start();
-        if (config.election() == null) {
-            leadership.start();
-        } else {
-            election = new LeaseElection(client, config.election(), leadership::start, leadership::stop, leaseHealth::leader);
-            long every = config.election().retryPeriod().toMillis();
-            pruneTimer.scheduleWithFixedDelay(() -> leaseHealth.probe(client, config.election(), leadership.leading()),
-                    every, every, TimeUnit.MILLISECONDS);
-        }
-        config.prune().ifPresent(p -> pruneTimer.scheduleWithFixedDelay(this::prunePass, p.every().toMillis(),
-                p.every().toMillis(), TimeUnit.MILLISECONDS));
+  /** Starts informers, the worker and (when configured) the Lease election. */
+  public void start() {
+    watch.start();
+    worker.start();
+    if (config.election() == null) {
+      leadership.start();
+    } else {
+      election =
+          new LeaseElection(
+              client, config.election(), leadership::start, leadership::stop, leaseHealth::leader);
+      long every = config.election().retryPeriod().toMillis();
+      pruneTimer.scheduleWithFixedDelay(
+          () -> leaseHealth.probe(client, config.election(), leadership.leading()),
+          every,
+          every,
+          TimeUnit.MILLISECONDS);
     }
+    config
+        .prune()
+        .ifPresent(
+            p ->
+                pruneTimer.scheduleWithFixedDelay(
+                    this::prunePass,
+                    p.every().toMillis(),
+                    p.every().toMillis(),
+                    TimeUnit.MILLISECONDS));
+  }
 
-    /** "" when ready: informers synced and, under election, leading or a standby of a known leader. */
-    private String notReady() {
-        if (!watch.synced()) {
-            return "informers not synced";
-        }
-        return config.election() == null ? "" : leaseHealth.notReady(leadership.leading());
+  /**
+   * "" when ready: informers synced and, under election, leading or a standby of a known leader.
+   */
+  private String notReady() {
+    if (!watch.synced()) {
+      return "informers not synced";
     }
+    return config.election() == null ? "" : leaseHealth.notReady(leadership.leading());
+  }
 
-    /** Every cached run with its provenance, for the retention pass. */
-    private List<ObservedRun> observed() {
-        List<ObservedRun> out = new ArrayList<>();
-        for (RunKey key : watch.runs()) {
-            watch.observe(key).ifPresent(o -> watch.provenance(key).ifPresent(p -> out.add(new ObservedRun(key, p, o))));
-        }
-        return out;
+  /** Every cached run with its provenance, for the retention pass. */
+  private List<ObservedRun> observed() {
+    List<ObservedRun> out = new ArrayList<>();
+    for (RunKey key : watch.runs()) {
+      watch
+          .observe(key)
+          .ifPresent(
+              o -> watch.provenance(key).ifPresent(p -> out.add(new ObservedRun(key, p, o))));
     }
+    return out;
+  }
 
-    private void prunePass() {
-        pruning.ifPresent(p -> p.pass(leadership.leading(), watch.synced(), metrics));
-    }
+  private void prunePass() {
+    pruning.ifPresent(p -> p.pass(leadership.leading(), watch.synced(), metrics));
+  }
 
-    /** The health server's port. */
-    public int port() {
-        return health.port();
-    }
+  /** The health server's port. */
+  public int port() {
+    return health.port();
+  }
 
-    public boolean leading() {
-        return leadership.leading();
-    }
+  public boolean leading() {
+    return leadership.leading();
+  }
 
-    public ControllerMetrics metrics() {
-        return metrics;
-    }
+  public ControllerMetrics metrics() {
+    return metrics;
+  }
 
-    @Override
-    public void close() {
-        closed = true;
-        if (election != null) {
-            election.close();
-        }
-        pruneTimer.shutdownNow();
-        queue.close();
-        watch.close();
-        health.close();
-        worker.interrupt();
+  @Override
+  public void close() {
+    closed = true;
+    if (election != null) {
+      election.close();
     }
+    pruneTimer.shutdownNow();
+    queue.close();
+    watch.close();
+    health.close();
+    worker.interrupt();
+  }
 }

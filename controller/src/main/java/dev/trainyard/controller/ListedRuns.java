@@ -13,42 +13,71 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
- * Runs from what list calls returned (for {@code trainyard status} and {@code logs}): each JobSet carrying a
- * source commit, with the pods its JobSet name label names and the Workload it owns, snapshotted as the
- * controller's caches are ({@link #observation}).
+ * Runs from what list calls returned (for {@code trainyard status} and {@code logs}): each JobSet
+ * carrying a source commit, with the pods its JobSet name label names and the Workload it owns,
+ * snapshotted as the controller's caches are ({@link #observation}).
  */
 final class ListedRuns {
 
-    private ListedRuns() {
-    }
+  private ListedRuns() {}
 
-    /** The runs among {@code jobSets}, observed at {@code now}, sorted by namespace and run name. */
-    static List<ObservedRun> assemble(List<GenericKubernetesResource> jobSets, List<Pod> pods,
-            List<GenericKubernetesResource> workloads, Instant now) {
-        Map<RunKey, List<Pod>> podsByRun = pods.stream().filter(p -> RunKeys.ofPod(p).isPresent())
-                .collect(Collectors.groupingBy(p -> RunKeys.ofPod(p).get()));
-        Map<RunKey, List<GenericKubernetesResource>> workloadsByRun = workloads.stream()
-                .filter(w -> RunKeys.owner(w).isPresent()).collect(Collectors.groupingBy(w -> RunKeys.owner(w).get()));
-        return jobSets.stream().filter(RunKeys::hasCommit).map(js -> {
-            RunKey key = RunKeys.ofJobSet(js).orElseThrow();
-            RunProvenance p = RunProvenance.of(js.getMetadata().getAnnotations(), js.getMetadata().getLabels(),
-                    js.getMetadata().getName()).orElseThrow();
-            return new ObservedRun(key, p, observation(js, podsByRun.getOrDefault(key, List.of()),
-                    workloadsByRun.getOrDefault(key, List.of()), now));
-        }).sorted(Comparator.comparing((ObservedRun r) -> r.key().namespace()).thenComparing(r -> r.provenance().run()))
-                .toList();
-    }
+  /** The runs among {@code jobSets}, observed at {@code now}, sorted by namespace and run name. */
+  static List<ObservedRun> assemble(
+      List<GenericKubernetesResource> jobSets,
+      List<Pod> pods,
+      List<GenericKubernetesResource> workloads,
+      Instant now) {
+    Map<RunKey, List<Pod>> podsByRun =
+        pods.stream()
+            .filter(p -> RunKeys.ofPod(p).isPresent())
+            .collect(Collectors.groupingBy(p -> RunKeys.ofPod(p).get()));
+    Map<RunKey, List<GenericKubernetesResource>> workloadsByRun =
+        workloads.stream()
+            .filter(w -> RunKeys.owner(w).isPresent())
+            .collect(Collectors.groupingBy(w -> RunKeys.owner(w).get()));
+    return jobSets.stream()
+        .filter(RunKeys::hasCommit)
+        .map(
+            js -> {
+              RunKey key = RunKeys.ofJobSet(js).orElseThrow();
+              RunProvenance p =
+                  RunProvenance.of(
+                          js.getMetadata().getAnnotations(),
+                          js.getMetadata().getLabels(),
+                          js.getMetadata().getName())
+                      .orElseThrow();
+              return new ObservedRun(
+                  key,
+                  p,
+                  observation(
+                      js,
+                      podsByRun.getOrDefault(key, List.of()),
+                      workloadsByRun.getOrDefault(key, List.of()),
+                      now));
+            })
+        .sorted(
+            Comparator.comparing((ObservedRun r) -> r.key().namespace())
+                .thenComparing(r -> r.provenance().run()))
+        .toList();
+  }
 
-    /**
-     * One run's observation from its JobSet, its pods and the Workloads it owns: the first Workload not being
-     * deleted (Kueue re-creates a Workload after an eviction; the one going away is history). The controller's
-     * caches and the list calls both build it here, so the PR check and {@code trainyard status} agree.
-     */
-    static RunObservation observation(GenericKubernetesResource jobSet, List<Pod> pods,
-            List<GenericKubernetesResource> workloads, Instant now) {
-        Optional<WorkloadSnapshot> workload = workloads.stream()
-                .filter(w -> w.getMetadata().getDeletionTimestamp() == null).map(Snapshots::workload).findFirst();
-        List<PodSnapshot> snapshots = pods.stream().map(Snapshots::pod).toList();
-        return new RunObservation(Snapshots.jobSet(jobSet), snapshots, workload, now);
-    }
+  /**
+   * One run's observation from its JobSet, its pods and the Workloads it owns: the first Workload
+   * not being deleted (Kueue re-creates a Workload after an eviction; the one going away is
+   * history). The controller's caches and the list calls both build it here, so the PR check and
+   * {@code trainyard status} agree.
+   */
+  static RunObservation observation(
+      GenericKubernetesResource jobSet,
+      List<Pod> pods,
+      List<GenericKubernetesResource> workloads,
+      Instant now) {
+    Optional<WorkloadSnapshot> workload =
+        workloads.stream()
+            .filter(w -> w.getMetadata().getDeletionTimestamp() == null)
+            .map(Snapshots::workload)
+            .findFirst();
+    List<PodSnapshot> snapshots = pods.stream().map(Snapshots::pod).toList();
+    return new RunObservation(Snapshots.jobSet(jobSet), snapshots, workload, now);
+  }
 }

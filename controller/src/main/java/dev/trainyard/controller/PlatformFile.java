@@ -19,71 +19,99 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
- * The platform team's {@code platform.yaml} as the controller reads it: loaded, schema-checked and bound by
- * the compiler's {@link PlatformLoader} (the same file and rules {@code trainyard submit} uses), mounted into
- * the pod from a ConfigMap. Its {@code status.forges} become {@link ForgeEndpoint}s whose tokens are read from
- * {@code <tokenDir>/<secret>/<key>}, where the Deployment mounts each token Secret.
+ * The platform team's {@code platform.yaml} as the controller reads it: loaded, schema-checked and
+ * bound by the compiler's {@link PlatformLoader} (the same file and rules {@code trainyard submit}
+ * uses), mounted into the pod from a ConfigMap. Its {@code status.forges} become {@link
+ * ForgeEndpoint}s whose tokens are read from {@code <tokenDir>/<secret>/<key>}, where the
+ * Deployment mounts each token Secret.
  */
 public final class PlatformFile {
 
-    /** The parts of platform.yaml the controller uses. */
-    public record Settings(Platform platform, List<ForgeEndpoint> forges, TargetUrl targetUrl) {
-        public Settings {
-            forges = List.copyOf(forges);
-        }
+  /** The parts of platform.yaml the controller uses. */
+  public record Settings(Platform platform, List<ForgeEndpoint> forges, TargetUrl targetUrl) {
+    public Settings {
+      forges = List.copyOf(forges);
     }
+  }
 
-    private PlatformFile() {
-    }
+  private PlatformFile() {}
 
-    /**
-     * @param file platform.yaml
-     * @param tokenDir folder holding one sub-folder per token Secret
-     * @throws ConfigException with the compiler's diagnostics ({@code file:line:col: error[E304]: ...} and
-     *     hints), or naming a token file that cannot be read (never its content)
-     */
-    public static Settings read(Path file, Path tokenDir) throws ConfigException {
-        Platform platform = load(file);
-        List<ForgeEndpoint> forges = new ArrayList<>();
-        List<Platform.ForgeRoute> routes = platform.status().forges();
-        for (int i = 0; i < routes.size(); i++) {
-            forges.add(endpoint(file, i, routes.get(i), tokenDir));
-        }
-        return new Settings(platform, forges, new TargetUrl(platform.status().targetUrl()));
+  /**
+   * @param file platform.yaml
+   * @param tokenDir folder holding one sub-folder per token Secret
+   * @throws ConfigException with the compiler's diagnostics ({@code file:line:col: error[E304]:
+   *     ...} and hints), or naming a token file that cannot be read (never its content)
+   */
+  public static Settings read(Path file, Path tokenDir) throws ConfigException {
+    Platform platform = load(file);
+    List<ForgeEndpoint> forges = new ArrayList<>();
+    List<Platform.ForgeRoute> routes = platform.status().forges();
+    for (int i = 0; i < routes.size(); i++) {
+      forges.add(endpoint(file, i, routes.get(i), tokenDir));
     }
+    return new Settings(platform, forges, new TargetUrl(platform.status().targetUrl()));
+  }
 
-    /**
-     * {@code file} loaded, schema-checked and bound, without reading any token (for {@code trainyard status
-     * --platform}, which needs only {@code status.stallAfter}).
-     *
-     * @throws ConfigException with the compiler's diagnostics ({@code file:line:col: error[E304]: ...} and hints)
-     */
-    public static Platform load(Path file) throws ConfigException {
-        StageResult<Platform> loaded = new PlatformLoader(new YamlDocumentLoader(), new NetworkntSchemaValidator())
-                .load(Optional.of(file), file.toString());
-        if (loaded.failed()) {
-            throw new ConfigException(render(loaded.diagnostics()));
-        }
-        return loaded.value().orElseThrow();
+  /**
+   * {@code file} loaded, schema-checked and bound, without reading any token (for {@code trainyard
+   * status --platform}, which needs only {@code status.stallAfter}).
+   *
+   * @throws ConfigException with the compiler's diagnostics ({@code file:line:col: error[E304]:
+   *     ...} and hints)
+   */
+  public static Platform load(Path file) throws ConfigException {
+    StageResult<Platform> loaded =
+        new PlatformLoader(new YamlDocumentLoader(), new NetworkntSchemaValidator())
+            .load(Optional.of(file), file.toString());
+    if (loaded.failed()) {
+      throw new ConfigException(render(loaded.diagnostics()));
     }
+    return loaded.value().orElseThrow();
+  }
 
-    private static ForgeEndpoint endpoint(Path file, int i, Platform.ForgeRoute r, Path tokenDir)
-            throws ConfigException {
-        Path tokenFile = tokenDir.resolve(r.tokenSecret()).resolve(r.tokenKey());
-        try {
-            return new ForgeEndpoint(r.source(), ForgeKind.valueOf(r.kind().toUpperCase(Locale.ROOT)),
-                    URI.create(r.api()), Token.fromFile(tokenFile));
-        } catch (IOException | IllegalArgumentException e) {
-            throw new ConfigException(file + ": status.forges[" + i + "].token: Secret " + r.tokenSecret() + " key "
-                    + r.tokenKey() + " is not readable at " + tokenFile + " (or is empty)"
-                    + "\n  hint: mount the Secret " + r.tokenSecret() + " at " + tokenDir.resolve(r.tokenSecret()));
-        }
+  private static ForgeEndpoint endpoint(Path file, int i, Platform.ForgeRoute r, Path tokenDir)
+      throws ConfigException {
+    Path tokenFile = tokenDir.resolve(r.tokenSecret()).resolve(r.tokenKey());
+    try {
+      return new ForgeEndpoint(
+          r.source(),
+          ForgeKind.valueOf(r.kind().toUpperCase(Locale.ROOT)),
+          URI.create(r.api()),
+          Token.fromFile(tokenFile));
+    } catch (IOException | IllegalArgumentException e) {
+      throw new ConfigException(
+          file
+              + ": status.forges["
+              + i
+              + "].token: Secret "
+              + r.tokenSecret()
+              + " key "
+              + r.tokenKey()
+              + " is not readable at "
+              + tokenFile
+              + " (or is empty)"
+              + "\n  hint: mount the Secret "
+              + r.tokenSecret()
+              + " at "
+              + tokenDir.resolve(r.tokenSecret()));
     }
+  }
 
-    /** Diagnostics as the CLI prints them: {@code file:line:col: error[CODE]: message}, then the hint. */
-    static String render(List<Diagnostic> diagnostics) {
-        return diagnostics.stream().map(d -> d.location() + ": " + d.severity().name().toLowerCase(Locale.ROOT)
-                + "[" + d.code().id() + "]: " + d.message() + (d.hint().isEmpty() ? "" : "\n  hint: " + d.hint()))
-                .collect(Collectors.joining("\n"));
-    }
+  /**
+   * Diagnostics as the CLI prints them: {@code file:line:col: error[CODE]: message}, then the hint.
+   */
+  static String render(List<Diagnostic> diagnostics) {
+    return diagnostics.stream()
+        .map(
+            d ->
+                d.location()
+                    + ": "
+                    + d.severity().name().toLowerCase(Locale.ROOT)
+                    + "["
+                    + d.code().id()
+                    + "]: "
+                    + d.message()
+                    + (d.hint().isEmpty() ? "" : "\n  hint: " + d.hint()))
+        .collect(Collectors.joining("\n"));
+  }
 }

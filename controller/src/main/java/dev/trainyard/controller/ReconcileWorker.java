@@ -5,71 +5,77 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 
 /**
- * The one worker: takes run keys from the {@link WorkQueue} and reconciles each while this replica leads (a
- * follower takes keys and drops them: the leader's queue has them). A RETRY outcome, or an exception (a bug or a
- * cache surprise must not kill the only worker), puts the key back after {@code requeueAfter}. Every reconcile's
- * outcome and latency go to the metrics.
+ * The one worker: takes run keys from the {@link WorkQueue} and reconciles each while this replica
+ * leads (a follower takes keys and drops them: the leader's queue has them). A RETRY outcome, or an
+ * exception (a bug or a cache surprise must not kill the only worker), puts the key back after
+ * {@code requeueAfter}. Every reconcile's outcome and latency go to the metrics.
  */
 final class ReconcileWorker implements Runnable {
 
-    /** How long one take waits, so a closed worker notices within this. */
-    static final Duration TAKE = Duration.ofMillis(500);
-    private static final System.Logger LOG = System.getLogger(ReconcileWorker.class.getName());
-    private final WorkQueue queue;
-    private final Function<RunKey, Reconciler.Outcome> reconcile;
-    private final BooleanSupplier leading;
-    private final BooleanSupplier closed;
-    private final ControllerMetrics metrics;
-    private final Duration requeueAfter;
+  /** How long one take waits, so a closed worker notices within this. */
+  static final Duration TAKE = Duration.ofMillis(500);
 
-    ReconcileWorker(WorkQueue queue, Function<RunKey, Reconciler.Outcome> reconcile, BooleanSupplier leading,
-            BooleanSupplier closed, ControllerMetrics metrics, Duration requeueAfter) {
-        this.queue = queue;
-        this.reconcile = reconcile;
-        this.leading = leading;
-        this.closed = closed;
-        this.metrics = metrics;
-        this.requeueAfter = requeueAfter;
-    }
+  private static final System.Logger LOG = System.getLogger(ReconcileWorker.class.getName());
+  private final WorkQueue queue;
+  private final Function<RunKey, Reconciler.Outcome> reconcile;
+  private final BooleanSupplier leading;
+  private final BooleanSupplier closed;
+  private final ControllerMetrics metrics;
+  private final Duration requeueAfter;
 
-    @Override
-    public void run() {
-        while (!closed.getAsBoolean()) {
-            RunKey key;
-            try {
-                key = queue.take(TAKE);
-            } catch (InterruptedException e) {
-                return;
-            }
-            if (key != null) {
-                handle(key);
-            }
-        }
-    }
+  ReconcileWorker(
+      WorkQueue queue,
+      Function<RunKey, Reconciler.Outcome> reconcile,
+      BooleanSupplier leading,
+      BooleanSupplier closed,
+      ControllerMetrics metrics,
+      Duration requeueAfter) {
+    this.queue = queue;
+    this.reconcile = reconcile;
+    this.leading = leading;
+    this.closed = closed;
+    this.metrics = metrics;
+    this.requeueAfter = requeueAfter;
+  }
 
-    /** One key: reconciled when leading, always marked done. */
-    void handle(RunKey key) {
-        try {
-            if (leading.getAsBoolean()) {
-                reconcileOnce(key);
-            }
-        } finally {
-            queue.done(key);
-        }
+  @Override
+  public void run() {
+    while (!closed.getAsBoolean()) {
+      RunKey key;
+      try {
+        key = queue.take(TAKE);
+      } catch (InterruptedException e) {
+        return;
+      }
+      if (key != null) {
+        handle(key);
+      }
     }
+  }
 
-    private void reconcileOnce(RunKey key) {
-        long t0 = System.nanoTime();
-        Reconciler.Outcome outcome;
-        try {
-            outcome = reconcile.apply(key);
-        } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.ERROR, "reconcile of " + key.cacheKey() + " failed", e);
-            outcome = Reconciler.Outcome.RETRY;
-        }
-        metrics.reconciled(outcome, Duration.ofNanos(System.nanoTime() - t0));
-        if (outcome == Reconciler.Outcome.RETRY) {
-            queue.addAfter(key, requeueAfter);
-        }
+  /** One key: reconciled when leading, always marked done. */
+  void handle(RunKey key) {
+    try {
+      if (leading.getAsBoolean()) {
+        reconcileOnce(key);
+      }
+    } finally {
+      queue.done(key);
     }
+  }
+
+  private void reconcileOnce(RunKey key) {
+    long t0 = System.nanoTime();
+    Reconciler.Outcome outcome;
+    try {
+      outcome = reconcile.apply(key);
+    } catch (RuntimeException e) {
+      LOG.log(System.Logger.Level.ERROR, "reconcile of " + key.cacheKey() + " failed", e);
+      outcome = Reconciler.Outcome.RETRY;
+    }
+    metrics.reconciled(outcome, Duration.ofNanos(System.nanoTime() - t0));
+    if (outcome == Reconciler.Outcome.RETRY) {
+      queue.addAfter(key, requeueAfter);
+    }
+  }
 }

@@ -19,226 +19,307 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The one level-based, idempotent reconciler: for a run key it reads the run from the caches, maps it
- * with {@link RunStateMapper}, and posts the commit status on the run's SOURCE commit with context
- * {@code trainyard/<cluster>/<namespace>/<run>} ({@link RunProvenance#context}) only when the forge's state or description would change.
+ * The one level-based, idempotent reconciler: for a run key it reads the run from the caches, maps
+ * it with {@link RunStateMapper}, and posts the commit status on the run's SOURCE commit with
+ * context {@code trainyard/<cluster>/<namespace>/<run>} ({@link RunProvenance#context}) only when
+ * the forge's state or description would change.
  *
- * <p>Restart-safe: the first time a status key is seen (after a start, a crash or a new leadership term)
- * the forge's current status is read and recorded before anything is posted, so a crash between posting
- * and recording posts nothing twice. A status that is terminal on the forge is final: a re-created run
- * is never posted back to pending. A refused post (permission, 4xx) is logged and tried again when the run's
- * state changes or, for the same status, at the first reconcile {@link #REFUSED_RETRY} later (the token
- * file is read again at each try); an unavailable forge is retried by requeueing. At most
- * {@link #NON_TERMINAL_BUDGET} non-terminal posts go out per status key; the terminal one always does. A
- * failure nothing explains yet ({@link RunStateMapper#provisional}) is requeued, not posted, for at most
- * {@link RunStateMapper#SETTLE}. A run whose JobSet is deleted before it finished gets a terminal status when the
- * forge still shows a non-terminal one (DELETED: GitHub/Gitea "error", GitLab "canceled"), then is forgotten.
+ * <p>Restart-safe: the first time a status key is seen (after a start, a crash or a new leadership
+ * term) the forge's current status is read and recorded before anything is posted, so a crash
+ * between posting and recording posts nothing twice. A status that is terminal on the forge is
+ * final: a re-created run is never posted back to pending. A refused post (permission, 4xx) is
+ * logged and tried again when the run's state changes or, for the same status, at the first
+ * reconcile {@link #REFUSED_RETRY} later (the token file is read again at each try); an unavailable
+ * forge is retried by requeueing. At most {@link #NON_TERMINAL_BUDGET} non-terminal posts go out
+ * per status key; the terminal one always does. A failure nothing explains yet ({@link
+ * RunStateMapper#provisional}) is requeued, not posted, for at most {@link RunStateMapper#SETTLE}.
+ * A run whose JobSet is deleted before it finished gets a terminal status when the forge still
+ * shows a non-terminal one (DELETED: GitHub/Gitea "error", GitLab "canceled"), then is forgotten.
  */
 public final class Reconciler {
 
-    /** What one reconcile did. */
-    public enum Outcome { GONE, NO_FORGE, UNCHANGED, FINAL, POSTED, SKIPPED, REFUSED, RETRY, THROTTLED }
+  /** What one reconcile did. */
+  public enum Outcome {
+    GONE,
+    NO_FORGE,
+    UNCHANGED,
+    FINAL,
+    POSTED,
+    SKIPPED,
+    REFUSED,
+    RETRY,
+    THROTTLED
+  }
 
-    /**
-     * Non-terminal posts allowed per status key in one process lifetime. GitHub refuses the 1,001st status
-     * for a SHA and context (422), so a run whose Kueue message keeps changing stops updating its pending
-     * text long before that and still has room for its final state, which is always posted.
-     */
-    public static final int NON_TERMINAL_BUDGET = 50;
+  /**
+   * Non-terminal posts allowed per status key in one process lifetime. GitHub refuses the 1,001st
+   * status for a SHA and context (422), so a run whose Kueue message keeps changing stops updating
+   * its pending text long before that and still has room for its final state, which is always
+   * posted.
+   */
+  public static final int NON_TERMINAL_BUDGET = 50;
 
-    private static final System.Logger LOG = System.getLogger(Reconciler.class.getName());
-    private final RunSource source;
-    private final RunStateMapper mapper;
-    private final ForgeDirectory forges;
-    private final StatusLedger ledger;
-    private final TargetUrl targetUrl;
-    private final ForgeEvents events;
-    private final Map<StatusKey, Refusal> refused = new HashMap<>();
-    private final Clock clock;
-    /** Source repos no forge matches, logged once each (bounded: repos come from JobSets anyone may create). */
-    private final java.util.Set<String> unrouted = new java.util.HashSet<>();
-    static final int MAX_UNROUTED = 1_000;
+  private static final System.Logger LOG = System.getLogger(Reconciler.class.getName());
+  private final RunSource source;
+  private final RunStateMapper mapper;
+  private final ForgeDirectory forges;
+  private final StatusLedger ledger;
+  private final TargetUrl targetUrl;
+  private final ForgeEvents events;
+  private final Map<StatusKey, Refusal> refused = new HashMap<>();
+  private final Clock clock;
 
-    /**
-     * How long a refused status (401/403, another 4xx) waits before it is tried again, at the next reconcile
-     * after that (the resync brings every run back): a fixed token is picked up within this plus one resync,
-     * and a token that stays wrong costs one request per status every 10 minutes, not one per resync.
-     */
-    public static final Duration REFUSED_RETRY = Duration.ofMinutes(10);
+  /**
+   * Source repos no forge matches, logged once each (bounded: repos come from JobSets anyone may
+   * create).
+   */
+  private final java.util.Set<String> unrouted = new java.util.HashSet<>();
 
-    /** What the forge refused, and when. */
-    private record Refusal(PostedStatus status, Instant at) {
+  static final int MAX_UNROUTED = 1_000;
+
+  /**
+   * How long a refused status (401/403, another 4xx) waits before it is tried again, at the next
+   * reconcile after that (the resync brings every run back): a fixed token is picked up within this
+   * plus one resync, and a token that stays wrong costs one request per status every 10 minutes,
+   * not one per resync.
+   */
+  public static final Duration REFUSED_RETRY = Duration.ofMinutes(10);
+
+  /** What the forge refused, and when. */
+  private record Refusal(PostedStatus status, Instant at) {}
+
+  private final Map<StatusKey, Integer> posts = new HashMap<>();
+
+  /** The forge shows no status for the key. */
+  private static final PostedStatus NOTHING = new PostedStatus("", "", "");
+
+  public Reconciler(
+      RunSource source,
+      RunStateMapper mapper,
+      ForgeDirectory forges,
+      StatusLedger ledger,
+      TargetUrl targetUrl,
+      ForgeEvents events) {
+    this(source, mapper, forges, ledger, targetUrl, events, Clock.systemUTC());
+  }
+
+  /** As above, with the clock {@link #REFUSED_RETRY} is measured on. */
+  public Reconciler(
+      RunSource source,
+      RunStateMapper mapper,
+      ForgeDirectory forges,
+      StatusLedger ledger,
+      TargetUrl targetUrl,
+      ForgeEvents events,
+      Clock clock) {
+    this.clock = clock;
+    this.source = source;
+    this.events = events;
+    this.mapper = mapper;
+    this.forges = forges;
+    this.ledger = ledger;
+    this.targetUrl = targetUrl;
+  }
+
+  /** Brings {@code key}'s commit status in line with its run; never throws for forge errors. */
+  public synchronized Outcome reconcile(RunKey key) {
+    Optional<RunObservation> observed = source.observe(key);
+    if (observed.isEmpty()) {
+      return source.deleted(key).map(d -> closeDeleted(key, d)).orElse(Outcome.GONE);
     }
-    private final Map<StatusKey, Integer> posts = new HashMap<>();
-    /** The forge shows no status for the key. */
-    private static final PostedStatus NOTHING = new PostedStatus("", "", "");
-
-    public Reconciler(RunSource source, RunStateMapper mapper, ForgeDirectory forges, StatusLedger ledger,
-            TargetUrl targetUrl, ForgeEvents events) {
-        this(source, mapper, forges, ledger, targetUrl, events, Clock.systemUTC());
+    Optional<RunProvenance> provenance = source.provenance(key);
+    if (provenance.isEmpty()) {
+      return Outcome.GONE;
     }
-
-    /** As above, with the clock {@link #REFUSED_RETRY} is measured on. */
-    public Reconciler(RunSource source, RunStateMapper mapper, ForgeDirectory forges, StatusLedger ledger,
-            TargetUrl targetUrl, ForgeEvents events, Clock clock) {
-        this.clock = clock;
-        this.source = source;
-        this.events = events;
-        this.mapper = mapper;
-        this.forges = forges;
-        this.ledger = ledger;
-        this.targetUrl = targetUrl;
+    RunProvenance p = provenance.get();
+    Optional<ForgeDirectory.Route> route = route(key, p);
+    if (route.isEmpty()) {
+      return Outcome.NO_FORGE;
     }
-
-    /** Brings {@code key}'s commit status in line with its run; never throws for forge errors. */
-    public synchronized Outcome reconcile(RunKey key) {
-        Optional<RunObservation> observed = source.observe(key);
-        if (observed.isEmpty()) {
-            return source.deleted(key).map(d -> closeDeleted(key, d)).orElse(Outcome.GONE);
-        }
-        Optional<RunProvenance> provenance = source.provenance(key);
-        if (provenance.isEmpty()) {
-            return Outcome.GONE;
-        }
-        RunProvenance p = provenance.get();
-        Optional<ForgeDirectory.Route> route = route(key, p);
-        if (route.isEmpty()) {
-            return Outcome.NO_FORGE;
-        }
-        if (RunStateMapper.provisional(observed.get())) {
-            // A terminal status is final: wait (requeued) for the pod or Job that says why, at most SETTLE.
-            return Outcome.RETRY;
-        }
-        RunState state = mapper.map(observed.get());
-        String context = p.context(key.namespace());
-        CommitStatus wanted = new CommitStatus(RunStatus.of(state), state.description(), context,
-                targetUrl.render(key, p));
-        Forge forge = route.get().forge();
-        CommitRef commit = new CommitRef(route.get().project(), p.sourceCommit());
-        StatusKey statusKey = new StatusKey(forge.kind(), commit.project(), commit.sha(), context);
-        try {
-            return apply(forge, commit, statusKey, wanted);
-        } catch (ForgeException e) {
-            return failed(key, statusKey, forge, wanted, e);
-        }
+    if (RunStateMapper.provisional(observed.get())) {
+      // A terminal status is final: wait (requeued) for the pod or Job that says why, at most
+      // SETTLE.
+      return Outcome.RETRY;
     }
-
-    /** The forge {@code p}'s source repo goes to; a repo no forge matches is logged once. */
-    private Optional<ForgeDirectory.Route> route(RunKey key, RunProvenance p) {
-        Optional<ForgeDirectory.Route> route = forges.route(p.sourceRepo());
-        if (route.isEmpty() && unrouted.size() < MAX_UNROUTED && unrouted.add(p.sourceRepo())) {
-            LOG.log(System.Logger.Level.WARNING, "run {0}: no forge in platform.yaml status.forges matches source"
-                    + " repo {1}; its commit status is not posted (logged once per repo)", key.cacheKey(), p.sourceRepo());
-        }
-        return route;
+    RunState state = mapper.map(observed.get());
+    String context = p.context(key.namespace());
+    CommitStatus wanted =
+        new CommitStatus(
+            RunStatus.of(state), state.description(), context, targetUrl.render(key, p));
+    Forge forge = route.get().forge();
+    CommitRef commit = new CommitRef(route.get().project(), p.sourceCommit());
+    StatusKey statusKey = new StatusKey(forge.kind(), commit.project(), commit.sha(), context);
+    try {
+      return apply(forge, commit, statusKey, wanted);
+    } catch (ForgeException e) {
+      return failed(key, statusKey, forge, wanted, e);
     }
+  }
 
-    /**
-     * A run whose JobSet was deleted ({@code d}: the final object's provenance and observation). A JobSet deleted
-     * after it finished gets its terminal state if the forge lacks it (a prune right after the end). One deleted
-     * before it finished (a prune of an unfinished run, {@code kubectl delete}, its namespace deleted, Kueue's
-     * {@code afterDeactivatedByKueue} retention) would leave the forge's status pending for ever (on GitLab the
-     * external pipeline running): while the forge shows a non-terminal status, DELETED is posted, "deleted before it
-     * finished (last: DESCRIPTION)" ({@link RunStateMapper#deleted}; GitHub/Gitea "error", GitLab "canceled").
-     * Nothing is posted where the forge shows nothing. Then the run is forgotten: the deleted object, its ledger
-     * entry (a JobSet re-created under the name reads the forge again and finds the terminal status) and counts.
-     */
-    private Outcome closeDeleted(RunKey key, RunSource.DeletedRun d) {
-        Optional<ForgeDirectory.Route> route = route(key, d.provenance());
-        if (route.isEmpty()) {
-            source.forget(key);
-            return Outcome.NO_FORGE;
-        }
-        String context = d.provenance().context(key.namespace());
-        Forge forge = route.get().forge();
-        CommitRef commit = new CommitRef(route.get().project(), d.provenance().sourceCommit());
-        StatusKey statusKey = new StatusKey(forge.kind(), commit.project(), commit.sha(), context);
-        Outcome outcome;
-        RunState state = mapper.map(d.last());
-        try {
-            Optional<PostedStatus> shown = state.phase().terminal() ? Optional.empty() : Optional.of(known(forge, commit,
-                    statusKey, context));
-            if (shown.isPresent() && (shown.get().state().isEmpty() || StatusLedger.terminal(shown.get()))) {
-                outcome = shown.get().state().isEmpty() ? Outcome.GONE : Outcome.FINAL;
-            } else {
-                RunState last = shown.map(s -> RunStateMapper.deleted(d.last().jobSet(), s.description())).orElse(state);
-                outcome = apply(forge, commit, statusKey, new CommitStatus(RunStatus.of(last), last.description(),
-                        context, targetUrl.render(key, d.provenance())));
-            }
-        } catch (ForgeException e) {
-            return failed(key, statusKey, forge, new CommitStatus(RunStatus.of(state), state.description(), context,
-                    targetUrl.render(key, d.provenance())), e);
-        }
-        if (outcome != Outcome.RETRY) {
-            source.forget(key);
-            ledger.forget(statusKey);
-            posts.remove(statusKey);
-            refused.remove(statusKey);
-        }
-        return outcome;
+  /** The forge {@code p}'s source repo goes to; a repo no forge matches is logged once. */
+  private Optional<ForgeDirectory.Route> route(RunKey key, RunProvenance p) {
+    Optional<ForgeDirectory.Route> route = forges.route(p.sourceRepo());
+    if (route.isEmpty() && unrouted.size() < MAX_UNROUTED && unrouted.add(p.sourceRepo())) {
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "run {0}: no forge in platform.yaml status.forges matches source"
+              + " repo {1}; its commit status is not posted (logged once per repo)",
+          key.cacheKey(),
+          p.sourceRepo());
     }
+    return route;
+  }
 
-    /** What the forge shows for {@code statusKey}: the ledger's entry, else read once and recorded. */
-    private PostedStatus known(Forge forge, CommitRef commit, StatusKey statusKey, String context) throws ForgeException {
-        Optional<PostedStatus> known = ledger.get(statusKey);
-        if (known.isEmpty()) {
-            // Recorded even when the forge shows nothing, so the forge is read once per status key.
-            known = Optional.of(forge.current(commit, context).orElse(NOTHING));
-            ledger.record(statusKey, known.get());
-        }
-        return known.get();
+  /**
+   * A run whose JobSet was deleted ({@code d}: the final object's provenance and observation). A
+   * JobSet deleted after it finished gets its terminal state if the forge lacks it (a prune right
+   * after the end). One deleted before it finished (a prune of an unfinished run, {@code kubectl
+   * delete}, its namespace deleted, Kueue's {@code afterDeactivatedByKueue} retention) would leave
+   * the forge's status pending for ever (on GitLab the external pipeline running): while the forge
+   * shows a non-terminal status, DELETED is posted, "deleted before it finished (last:
+   * DESCRIPTION)" ({@link RunStateMapper#deleted}; GitHub/Gitea "error", GitLab "canceled").
+   * Nothing is posted where the forge shows nothing. Then the run is forgotten: the deleted object,
+   * its ledger entry (a JobSet re-created under the name reads the forge again and finds the
+   * terminal status) and counts.
+   */
+  private Outcome closeDeleted(RunKey key, RunSource.DeletedRun d) {
+    Optional<ForgeDirectory.Route> route = route(key, d.provenance());
+    if (route.isEmpty()) {
+      source.forget(key);
+      return Outcome.NO_FORGE;
     }
+    String context = d.provenance().context(key.namespace());
+    Forge forge = route.get().forge();
+    CommitRef commit = new CommitRef(route.get().project(), d.provenance().sourceCommit());
+    StatusKey statusKey = new StatusKey(forge.kind(), commit.project(), commit.sha(), context);
+    Outcome outcome;
+    RunState state = mapper.map(d.last());
+    try {
+      Optional<PostedStatus> shown =
+          state.phase().terminal()
+              ? Optional.empty()
+              : Optional.of(known(forge, commit, statusKey, context));
+      if (shown.isPresent()
+          && (shown.get().state().isEmpty() || StatusLedger.terminal(shown.get()))) {
+        outcome = shown.get().state().isEmpty() ? Outcome.GONE : Outcome.FINAL;
+      } else {
+        RunState last =
+            shown
+                .map(s -> RunStateMapper.deleted(d.last().jobSet(), s.description()))
+                .orElse(state);
+        outcome =
+            apply(
+                forge,
+                commit,
+                statusKey,
+                new CommitStatus(
+                    RunStatus.of(last),
+                    last.description(),
+                    context,
+                    targetUrl.render(key, d.provenance())));
+      }
+    } catch (ForgeException e) {
+      return failed(
+          key,
+          statusKey,
+          forge,
+          new CommitStatus(
+              RunStatus.of(state),
+              state.description(),
+              context,
+              targetUrl.render(key, d.provenance())),
+          e);
+    }
+    if (outcome != Outcome.RETRY) {
+      source.forget(key);
+      ledger.forget(statusKey);
+      posts.remove(statusKey);
+      refused.remove(statusKey);
+    }
+    return outcome;
+  }
 
-    private Outcome apply(Forge forge, CommitRef commit, StatusKey statusKey, CommitStatus wanted)
-            throws ForgeException {
-        PostedStatus next = new PostedStatus(forge.wireState(wanted.state()), wanted.description(),
-                wanted.targetUrl());
-        Refusal refusal = refused.get(statusKey);
-        if (refusal != null && next.equals(refusal.status())
-                && clock.instant().isBefore(refusal.at().plus(REFUSED_RETRY))) {
-            return Outcome.REFUSED;
-        }
-        PostedStatus known = known(forge, commit, statusKey, wanted.context());
-        if (StatusLedger.terminal(known)) {
-            return Outcome.FINAL;
-        }
-        if (same(known, next)) {
-            return Outcome.UNCHANGED;
-        }
-        if (!StatusLedger.terminal(next) && posts.getOrDefault(statusKey, 0) >= NON_TERMINAL_BUDGET) {
-            return Outcome.THROTTLED;
-        }
-        Forge.PostOutcome outcome = forge.post(commit, wanted);
-        ledger.record(statusKey, next);
-        refused.remove(statusKey);
-        posts.merge(statusKey, 1, Integer::sum);
-        events.called(forge.kind(), outcome == Forge.PostOutcome.POSTED ? "posted" : "skipped");
-        return outcome == Forge.PostOutcome.POSTED ? Outcome.POSTED : Outcome.SKIPPED;
+  /**
+   * What the forge shows for {@code statusKey}: the ledger's entry, else read once and recorded.
+   */
+  private PostedStatus known(Forge forge, CommitRef commit, StatusKey statusKey, String context)
+      throws ForgeException {
+    Optional<PostedStatus> known = ledger.get(statusKey);
+    if (known.isEmpty()) {
+      // Recorded even when the forge shows nothing, so the forge is read once per status key.
+      known = Optional.of(forge.current(commit, context).orElse(NOTHING));
+      ledger.record(statusKey, known.get());
     }
+    return known.get();
+  }
 
-    private Outcome failed(RunKey key, StatusKey statusKey, Forge forge, CommitStatus wanted, ForgeException e) {
-        events.called(forge.kind(), e.kind().name().toLowerCase(java.util.Locale.ROOT));
-        if (e.kind() == ForgeException.Kind.UNAVAILABLE) {
-            LOG.log(System.Logger.Level.WARNING, "run {0}: {1} unavailable, will retry: {2}", key.cacheKey(),
-                    forge.kind(), e.getMessage());
-            return Outcome.RETRY;
-        }
-        refused.put(statusKey, new Refusal(new PostedStatus(forge.wireState(wanted.state()), wanted.description(),
-                wanted.targetUrl()), clock.instant()));
-        LOG.log(System.Logger.Level.ERROR, "run {0}: {1} refused the commit status ({2}): {3}", key.cacheKey(),
-                forge.kind(), e.kind(), e.getMessage());
-        return Outcome.REFUSED;
+  private Outcome apply(Forge forge, CommitRef commit, StatusKey statusKey, CommitStatus wanted)
+      throws ForgeException {
+    PostedStatus next =
+        new PostedStatus(forge.wireState(wanted.state()), wanted.description(), wanted.targetUrl());
+    Refusal refusal = refused.get(statusKey);
+    if (refusal != null
+        && next.equals(refusal.status())
+        && clock.instant().isBefore(refusal.at().plus(REFUSED_RETRY))) {
+      return Outcome.REFUSED;
     }
+    PostedStatus known = known(forge, commit, statusKey, wanted.context());
+    if (StatusLedger.terminal(known)) {
+      return Outcome.FINAL;
+    }
+    if (same(known, next)) {
+      return Outcome.UNCHANGED;
+    }
+    if (!StatusLedger.terminal(next) && posts.getOrDefault(statusKey, 0) >= NON_TERMINAL_BUDGET) {
+      return Outcome.THROTTLED;
+    }
+    Forge.PostOutcome outcome = forge.post(commit, wanted);
+    ledger.record(statusKey, next);
+    refused.remove(statusKey);
+    posts.merge(statusKey, 1, Integer::sum);
+    events.called(forge.kind(), outcome == Forge.PostOutcome.POSTED ? "posted" : "skipped");
+    return outcome == Forge.PostOutcome.POSTED ? Outcome.POSTED : Outcome.SKIPPED;
+  }
 
-    /** Same state and description (the link is not compared: a changed template alone posts nothing). */
-    private static boolean same(PostedStatus a, PostedStatus b) {
-        return a.state().equals(b.state()) && a.description().equals(b.description());
+  private Outcome failed(
+      RunKey key, StatusKey statusKey, Forge forge, CommitStatus wanted, ForgeException e) {
+    events.called(forge.kind(), e.kind().name().toLowerCase(java.util.Locale.ROOT));
+    if (e.kind() == ForgeException.Kind.UNAVAILABLE) {
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "run {0}: {1} unavailable, will retry: {2}",
+          key.cacheKey(),
+          forge.kind(),
+          e.getMessage());
+      return Outcome.RETRY;
     }
+    refused.put(
+        statusKey,
+        new Refusal(
+            new PostedStatus(
+                forge.wireState(wanted.state()), wanted.description(), wanted.targetUrl()),
+            clock.instant()));
+    LOG.log(
+        System.Logger.Level.ERROR,
+        "run {0}: {1} refused the commit status ({2}): {3}",
+        key.cacheKey(),
+        forge.kind(),
+        e.kind(),
+        e.getMessage());
+    return Outcome.REFUSED;
+  }
 
-    /** Forgets refusals (a new leadership term starts from the forge's view). */
-    public synchronized void reset() {
-        refused.clear();
-        posts.clear();
-        ledger.clear();
-    }
+  /**
+   * Same state and description (the link is not compared: a changed template alone posts nothing).
+   */
+  private static boolean same(PostedStatus a, PostedStatus b) {
+    return a.state().equals(b.state()) && a.description().equals(b.description());
+  }
+
+  /** Forgets refusals (a new leadership term starts from the forge's view). */
+  public synchronized void reset() {
+    refused.clear();
+    posts.clear();
+    ledger.clear();
+  }
 }

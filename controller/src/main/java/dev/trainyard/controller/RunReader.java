@@ -14,136 +14,174 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
- * Reads runs with list calls through the user's kubeconfig, for {@code trainyard status} and
- * {@code trainyard logs}: the same snapshots the controller builds from its informer caches, so both map
- * through the same {@code RunStateMapper}. A run is a JobSet carrying {@code trainyard.dev/source-commit};
- * it is named by its {@code trainyard.dev/run} label (or the JobSet name).
+ * Reads runs with list calls through the user's kubeconfig, for {@code trainyard status} and {@code
+ * trainyard logs}: the same snapshots the controller builds from its informer caches, so both map
+ * through the same {@code RunStateMapper}. A run is a JobSet carrying {@code
+ * trainyard.dev/source-commit}; it is named by its {@code trainyard.dev/run} label (or the JobSet
+ * name).
  */
 public final class RunReader implements AutoCloseable {
 
-    private final KubernetesClient client;
-    private final Clock clock;
+  private final KubernetesClient client;
+  private final Clock clock;
 
-    public RunReader(KubernetesClient client, Clock clock) {
-        this.client = client;
-        this.clock = clock;
-    }
+  public RunReader(KubernetesClient client, Clock clock) {
+    this.client = client;
+    this.clock = clock;
+  }
 
-    /**
-     * A reader on {@code kubeconfig} (else $KUBECONFIG or ~/.kube/config) and {@code context} (else current),
-     * configured as {@code validate --cluster} is ({@link ClusterDryRun#clientConfig}).
-     *
-     * @throws ClusterAccessException (exit 3) no kubeconfig, one that is not YAML ({@code file:line:col}, never its
-     *     text), not a kubeconfig, or without {@code context} (listing the contexts it has)
-     */
-    public static RunReader connect(Optional<Path> kubeconfig, Optional<String> context, Clock clock) {
-        try {
-            Config config = ClusterDryRun.clientConfig(kubeconfig, context);
-            // A person waits at the terminal: fail within seconds rather than after fabric8's 10 retries.
-            config.setRequestRetryBackoffLimit(1);
-            config.setConnectionTimeout(5_000);
-            return new RunReader(new KubernetesClientBuilder().withConfig(config).build(), clock);
-        } catch (ClusterDryRun.ClusterUnavailableException e) {
-            throw new ClusterAccessException(e.getMessage(), "pass --kubeconfig FILE or --context NAME, or fix the file", e);
-        } catch (KubernetesClientException e) {
-            throw new ClusterAccessException("cannot configure the Kubernetes client: "
-                    + ClusterErrors.unreachable(e, "(unknown)"), e);
-        }
+  /**
+   * A reader on {@code kubeconfig} (else $KUBECONFIG or ~/.kube/config) and {@code context} (else
+   * current), configured as {@code validate --cluster} is ({@link ClusterDryRun#clientConfig}).
+   *
+   * @throws ClusterAccessException (exit 3) no kubeconfig, one that is not YAML ({@code
+   *     file:line:col}, never its text), not a kubeconfig, or without {@code context} (listing the
+   *     contexts it has)
+   */
+  public static RunReader connect(
+      Optional<Path> kubeconfig, Optional<String> context, Clock clock) {
+    try {
+      Config config = ClusterDryRun.clientConfig(kubeconfig, context);
+      // A person waits at the terminal: fail within seconds rather than after fabric8's 10 retries.
+      config.setRequestRetryBackoffLimit(1);
+      config.setConnectionTimeout(5_000);
+      return new RunReader(new KubernetesClientBuilder().withConfig(config).build(), clock);
+    } catch (ClusterDryRun.ClusterUnavailableException e) {
+      throw new ClusterAccessException(
+          e.getMessage(), "pass --kubeconfig FILE or --context NAME, or fix the file", e);
+    } catch (KubernetesClientException e) {
+      throw new ClusterAccessException(
+          "cannot configure the Kubernetes client: " + ClusterErrors.unreachable(e, "(unknown)"),
+          e);
     }
+  }
 
-    /** The namespace the kubeconfig context names, else "default". */
-    public String defaultNamespace() {
-        String ns = client.getConfiguration().getNamespace();
-        return ns == null || ns.isBlank() ? "default" : ns;
-    }
+  /** The namespace the kubeconfig context names, else "default". */
+  public String defaultNamespace() {
+    String ns = client.getConfiguration().getNamespace();
+    return ns == null || ns.isBlank() ? "default" : ns;
+  }
 
-    /** Every run in {@code namespace} (null: all namespaces), sorted by namespace and run name. */
-    public List<ObservedRun> list(String namespace) {
-        try {
-            var jobSets = namespace == null ? client.genericKubernetesResources(ClusterWatch.JOBSET_API, "JobSet")
-                    .inAnyNamespace().list().getItems()
-                    : client.genericKubernetesResources(ClusterWatch.JOBSET_API, "JobSet").inNamespace(namespace)
-                            .list().getItems();
-            return withJobs(ListedRuns.assemble(jobSets, pods(namespace), workloads(namespace), clock.instant()), namespace);
-        } catch (KubernetesClientException e) {
-            throw ClusterErrors.of(e, server(), "list runs");
-        }
+  /** Every run in {@code namespace} (null: all namespaces), sorted by namespace and run name. */
+  public List<ObservedRun> list(String namespace) {
+    try {
+      var jobSets =
+          namespace == null
+              ? client
+                  .genericKubernetesResources(ClusterWatch.JOBSET_API, "JobSet")
+                  .inAnyNamespace()
+                  .list()
+                  .getItems()
+              : client
+                  .genericKubernetesResources(ClusterWatch.JOBSET_API, "JobSet")
+                  .inNamespace(namespace)
+                  .list()
+                  .getItems();
+      return withJobs(
+          ListedRuns.assemble(jobSets, pods(namespace), workloads(namespace), clock.instant()),
+          namespace);
+    } catch (KubernetesClientException e) {
+      throw ClusterErrors.of(e, server(), "list runs");
     }
+  }
 
-    /** The run named {@code run} (run label or JobSet name) in {@code namespace}. */
-    public Optional<ObservedRun> get(String namespace, String run) {
-        return list(namespace).stream().filter(r -> r.provenance().run().equals(run) || r.key().name().equals(run))
-                .findFirst();
-    }
+  /** The run named {@code run} (run label or JobSet name) in {@code namespace}. */
+  public Optional<ObservedRun> get(String namespace, String run) {
+    return list(namespace).stream()
+        .filter(r -> r.provenance().run().equals(run) || r.key().name().equals(run))
+        .findFirst();
+  }
 
-    /** The pods of {@code key}'s JobSet, typed, for log reading. */
-    List<Pod> podsOf(RunKey key) {
-        try {
-            return client.pods().inNamespace(key.namespace()).withLabel(Snapshots.JOBSET_NAME, key.name()).list()
-                    .getItems();
-        } catch (KubernetesClientException e) {
-            throw ClusterErrors.of(e, server(), "list the pods of " + key.cacheKey());
-        }
+  /** The pods of {@code key}'s JobSet, typed, for log reading. */
+  List<Pod> podsOf(RunKey key) {
+    try {
+      return client
+          .pods()
+          .inNamespace(key.namespace())
+          .withLabel(Snapshots.JOBSET_NAME, key.name())
+          .list()
+          .getItems();
+    } catch (KubernetesClientException e) {
+      throw ClusterErrors.of(e, server(), "list the pods of " + key.cacheKey());
     }
+  }
 
-    /** The API server's URL, for messages. */
-    String server() {
-        return String.valueOf(client.getConfiguration().getMasterUrl()).replaceFirst("/$", "");
-    }
+  /** The API server's URL, for messages. */
+  String server() {
+    return String.valueOf(client.getConfiguration().getMasterUrl()).replaceFirst("/$", "");
+  }
 
-    KubernetesClient client() {
-        return client;
-    }
+  KubernetesClient client() {
+    return client;
+  }
 
-    private List<Pod> pods(String namespace) {
-        var op = client.pods();
-        return namespace == null ? op.inAnyNamespace().withLabel(Snapshots.JOBSET_NAME).list().getItems()
-                : op.inNamespace(namespace).withLabel(Snapshots.JOBSET_NAME).list().getItems();
-    }
+  private List<Pod> pods(String namespace) {
+    var op = client.pods();
+    return namespace == null
+        ? op.inAnyNamespace().withLabel(Snapshots.JOBSET_NAME).list().getItems()
+        : op.inNamespace(namespace).withLabel(Snapshots.JOBSET_NAME).list().getItems();
+  }
 
-    /**
-     * The failed runs with their child Jobs (one list call, only when a run failed): the Jobs' Failed
-     * conditions explain a failure whose pods are gone, as in the controller ({@link FailedJobs}). A user
-     * who may not list Jobs still sees the run, explained from its pods.
-     */
-    private List<ObservedRun> withJobs(List<ObservedRun> runs, String namespace) {
-        if (runs.stream().noneMatch(r -> ConditionSnapshot.holds(r.observation().jobSet().conditions(), "Failed"))) {
-            return runs;
-        }
-        List<Job> jobs;
-        try {
-            var op = client.batch().v1().jobs();
-            jobs = namespace == null ? op.inAnyNamespace().withLabel(Snapshots.JOBSET_NAME).list().getItems()
-                    : op.inNamespace(namespace).withLabel(Snapshots.JOBSET_NAME).list().getItems();
-        } catch (KubernetesClientException e) {
-            return runs;
-        }
-        Map<RunKey, List<JobSnapshot>> byRun = jobs.stream().collect(Collectors.groupingBy(
-                j -> new RunKey(j.getMetadata().getNamespace(), j.getMetadata().getLabels().get(Snapshots.JOBSET_NAME)),
-                Collectors.mapping(Snapshots::job, Collectors.toList())));
-        return runs.stream().map(r -> new ObservedRun(r.key(), r.provenance(),
-                r.observation().withJobs(byRun.getOrDefault(r.key(), List.of())))).toList();
+  /**
+   * The failed runs with their child Jobs (one list call, only when a run failed): the Jobs' Failed
+   * conditions explain a failure whose pods are gone, as in the controller ({@link FailedJobs}). A
+   * user who may not list Jobs still sees the run, explained from its pods.
+   */
+  private List<ObservedRun> withJobs(List<ObservedRun> runs, String namespace) {
+    if (runs.stream()
+        .noneMatch(r -> ConditionSnapshot.holds(r.observation().jobSet().conditions(), "Failed"))) {
+      return runs;
     }
+    List<Job> jobs;
+    try {
+      var op = client.batch().v1().jobs();
+      jobs =
+          namespace == null
+              ? op.inAnyNamespace().withLabel(Snapshots.JOBSET_NAME).list().getItems()
+              : op.inNamespace(namespace).withLabel(Snapshots.JOBSET_NAME).list().getItems();
+    } catch (KubernetesClientException e) {
+      return runs;
+    }
+    Map<RunKey, List<JobSnapshot>> byRun =
+        jobs.stream()
+            .collect(
+                Collectors.groupingBy(
+                    j ->
+                        new RunKey(
+                            j.getMetadata().getNamespace(),
+                            j.getMetadata().getLabels().get(Snapshots.JOBSET_NAME)),
+                    Collectors.mapping(Snapshots::job, Collectors.toList())));
+    return runs.stream()
+        .map(
+            r ->
+                new ObservedRun(
+                    r.key(),
+                    r.provenance(),
+                    r.observation().withJobs(byRun.getOrDefault(r.key(), List.of()))))
+        .toList();
+  }
 
-    /** Every Workload; none when Kueue's API is not served. */
-    private List<GenericKubernetesResource> workloads(String namespace) {
-        try {
-            var op = client.genericKubernetesResources(ClusterWatch.WORKLOAD_API, "Workload");
-            return namespace == null ? op.inAnyNamespace().list().getItems() : op.inNamespace(namespace).list().getItems();
-        } catch (KubernetesClientException e) {
-            if (e.getCode() == 404) {
-                return List.of();
-            }
-            throw e;
-        }
+  /** Every Workload; none when Kueue's API is not served. */
+  private List<GenericKubernetesResource> workloads(String namespace) {
+    try {
+      var op = client.genericKubernetesResources(ClusterWatch.WORKLOAD_API, "Workload");
+      return namespace == null
+          ? op.inAnyNamespace().list().getItems()
+          : op.inNamespace(namespace).list().getItems();
+    } catch (KubernetesClientException e) {
+      if (e.getCode() == 404) {
+        return List.of();
+      }
+      throw e;
     }
+  }
 
-    @Override
-    public void close() {
-        client.close();
-    }
+  @Override
+  public void close() {
+    client.close();
+  }
 }

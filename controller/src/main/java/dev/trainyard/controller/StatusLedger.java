@@ -7,45 +7,46 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * What each run's commit status is known to show, by status key (forge project, commit, context): the
- * last status posted or read from the forge. Held in memory: after a restart or a leadership change it is
- * empty and the reconciler reads the forge first, so nothing already there is posted again.
+ * What each run's commit status is known to show, by status key (forge project, commit, context):
+ * the last status posted or read from the forge. Held in memory: after a restart or a leadership
+ * change it is empty and the reconciler reads the forge first, so nothing already there is posted
+ * again.
  */
 public final class StatusLedger {
 
-    /** Where one status lives: forge kind, project, commit SHA and context. */
-    public record StatusKey(String forge, String project, String sha, String context) {
-    }
+  /** Where one status lives: forge kind, project, commit SHA and context. */
+  public record StatusKey(String forge, String project, String sha, String context) {}
 
-    /** Wire states after which nothing is posted, across the three forges. */
-    static final Set<String> TERMINAL = Set.of("success", "failure", "error", "failed", "canceled", "skipped");
+  /** Wire states after which nothing is posted, across the three forges. */
+  static final Set<String> TERMINAL =
+      Set.of("success", "failure", "error", "failed", "canceled", "skipped");
 
-    private final Map<StatusKey, PostedStatus> known = new HashMap<>();
+  private final Map<StatusKey, PostedStatus> known = new HashMap<>();
 
-    public synchronized Optional<PostedStatus> get(StatusKey key) {
-        return Optional.ofNullable(known.get(key));
-    }
+  public synchronized Optional<PostedStatus> get(StatusKey key) {
+    return Optional.ofNullable(known.get(key));
+  }
 
-    public synchronized void record(StatusKey key, PostedStatus status) {
-        known.put(key, status);
-    }
+  public synchronized void record(StatusKey key, PostedStatus status) {
+    known.put(key, status);
+  }
 
-    /** Forgets {@code key} (its run is gone and its status settled). */
-    public synchronized void forget(StatusKey key) {
-        known.remove(key);
-    }
+  /** Forgets {@code key} (its run is gone and its status settled). */
+  public synchronized void forget(StatusKey key) {
+    known.remove(key);
+  }
 
-    /** Whether {@code status} is terminal on its forge. */
-    static boolean terminal(PostedStatus status) {
-        return TERMINAL.contains(status.state());
-    }
+  /** Whether {@code status} is terminal on its forge. */
+  static boolean terminal(PostedStatus status) {
+    return TERMINAL.contains(status.state());
+  }
 
-    /** Forgets everything (a new leadership term: the forge is the truth again). */
-    public synchronized void clear() {
-        known.clear();
-    }
+  /** Forgets everything (a new leadership term: the forge is the truth again). */
+  public synchronized void clear() {
+    known.clear();
+  }
 
-    public synchronized int size() {
-        return known.size();
-    }
+  public synchronized int size() {
+    return known.size();
+  }
 }

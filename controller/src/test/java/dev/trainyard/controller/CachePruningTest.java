@@ -14,48 +14,59 @@ import org.junit.jupiter.api.Test;
 
 class CachePruningTest {
 
-    static final String BIG_JOBSET = SnapshotsTest.JOBSET.replace("  labels: {kueue.x-k8s.io/queue-name: gpu}",
-            "  labels: {kueue.x-k8s.io/queue-name: gpu}\n  resourceVersion: \"42\"\n  annotations:\n"
-                    + "    trainyard.dev/source-commit: abc\n    kubectl.kubernetes.io/last-applied-configuration: '{}'")
-            .replace("                template: {spec: {parallelism: 4, completions: 4}}",
-                    "                template: {spec: {parallelism: 4, completions: 4, template: {spec: {containers:"
-                            + " [{name: node, image: x, env: [{name: A, value: b}]}]}}}}");
+  static final String BIG_JOBSET =
+      SnapshotsTest.JOBSET
+          .replace(
+              "  labels: {kueue.x-k8s.io/queue-name: gpu}",
+              "  labels: {kueue.x-k8s.io/queue-name: gpu}\n  resourceVersion: \"42\"\n  annotations:\n"
+                  + "    trainyard.dev/source-commit: abc\n    kubectl.kubernetes.io/last-applied-configuration: '{}'")
+          .replace(
+              "                template: {spec: {parallelism: 4, completions: 4}}",
+              "                template: {spec: {parallelism: 4, completions: 4, template: {spec: {containers:"
+                  + " [{name: node, image: x, env: [{name: A, value: b}]}]}}}}");
 
-    @Test
-    @DisplayName("a pruned JobSet, pod or Workload gives exactly the snapshot of the full object")
-    void sameSnapshots() {
-        GenericKubernetesResource js = Serialization.unmarshal(BIG_JOBSET, GenericKubernetesResource.class);
-        assertEquals(Snapshots.jobSet(js), Snapshots.jobSet(CachePruning.jobSet(js)));
-        Pod pod = Serialization.unmarshal(SnapshotsTest.POD, Pod.class);
-        assertEquals(Snapshots.pod(pod), Snapshots.pod(CachePruning.pod(pod)));
-        GenericKubernetesResource wl = Serialization.unmarshal(SnapshotsTest.WORKLOAD, GenericKubernetesResource.class);
-        assertEquals(Snapshots.workload(wl), Snapshots.workload(CachePruning.workload(wl)));
-        assertEquals(RunKeys.owner(wl), RunKeys.owner(CachePruning.workload(wl)));
-    }
+  @Test
+  @DisplayName("a pruned JobSet, pod or Workload gives exactly the snapshot of the full object")
+  void sameSnapshots() {
+    GenericKubernetesResource js =
+        Serialization.unmarshal(BIG_JOBSET, GenericKubernetesResource.class);
+    assertEquals(Snapshots.jobSet(js), Snapshots.jobSet(CachePruning.jobSet(js)));
+    Pod pod = Serialization.unmarshal(SnapshotsTest.POD, Pod.class);
+    assertEquals(Snapshots.pod(pod), Snapshots.pod(CachePruning.pod(pod)));
+    GenericKubernetesResource wl =
+        Serialization.unmarshal(SnapshotsTest.WORKLOAD, GenericKubernetesResource.class);
+    assertEquals(Snapshots.workload(wl), Snapshots.workload(CachePruning.workload(wl)));
+    assertEquals(RunKeys.owner(wl), RunKeys.owner(CachePruning.workload(wl)));
+  }
 
-    @Test
-    @DisplayName("pruning drops pod templates and last-applied, keeps provenance, labels and resource version")
-    void drops() {
-        GenericKubernetesResource js = CachePruning.jobSet(Serialization.unmarshal(BIG_JOBSET,
-                GenericKubernetesResource.class));
-        String yaml = Serialization.asYaml(js);
-        assertFalse(yaml.contains("env"), yaml);
-        assertFalse(yaml.contains("last-applied"), yaml);
-        assertEquals("abc", js.getMetadata().getAnnotations().get("trainyard.dev/source-commit"));
-        assertEquals("42", js.getMetadata().getResourceVersion());
-        assertEquals("gpu", js.getMetadata().getLabels().get("kueue.x-k8s.io/queue-name"));
-        assertTrue(yaml.contains("restarts: 1"), yaml);
-        assertEquals(10, Snapshots.jobSet(js).expectedNodes(), "the launcher's runs-ranks mark survives pruning");
-    }
+  @Test
+  @DisplayName(
+      "pruning drops pod templates and last-applied, keeps provenance, labels and resource version")
+  void drops() {
+    GenericKubernetesResource js =
+        CachePruning.jobSet(Serialization.unmarshal(BIG_JOBSET, GenericKubernetesResource.class));
+    String yaml = Serialization.asYaml(js);
+    assertFalse(yaml.contains("env"), yaml);
+    assertFalse(yaml.contains("last-applied"), yaml);
+    assertEquals("abc", js.getMetadata().getAnnotations().get("trainyard.dev/source-commit"));
+    assertEquals("42", js.getMetadata().getResourceVersion());
+    assertEquals("gpu", js.getMetadata().getLabels().get("kueue.x-k8s.io/queue-name"));
+    assertTrue(yaml.contains("restarts: 1"), yaml);
+    assertEquals(
+        10,
+        Snapshots.jobSet(js).expectedNodes(),
+        "the launcher's runs-ranks mark survives pruning");
+  }
 
-    @Test
-    @DisplayName("the informer store keeps the pruned copy under namespace/name")
-    void store() {
-        BasicItemStore<GenericKubernetesResource> store = CachePruning.store(CachePruning::jobSet);
-        GenericKubernetesResource js = Serialization.unmarshal(BIG_JOBSET, GenericKubernetesResource.class);
-        assertNull(store.put(store.getKey(js), js));
-        GenericKubernetesResource kept = store.get("team-a/llama-ft-7f3a9c");
-        assertFalse(Serialization.asYaml(kept).contains("env"));
-        assertEquals(1, store.size());
-    }
+  @Test
+  @DisplayName("the informer store keeps the pruned copy under namespace/name")
+  void store() {
+    BasicItemStore<GenericKubernetesResource> store = CachePruning.store(CachePruning::jobSet);
+    GenericKubernetesResource js =
+        Serialization.unmarshal(BIG_JOBSET, GenericKubernetesResource.class);
+    assertNull(store.put(store.getKey(js), js));
+    GenericKubernetesResource kept = store.get("team-a/llama-ft-7f3a9c");
+    assertFalse(Serialization.asYaml(kept).contains("env"));
+    assertEquals(1, store.size());
+  }
 }

@@ -20,7 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** controller.yaml (process settings) and the platform.yaml {@code status:} it points at. */
 class ConfigFileTest {
 
-    static final String PLATFORM = """
+  static final String PLATFORM =
+      """
             apiVersion: trainyard.dev/v1
             kind: Platform
             clusters: [{name: prod}]
@@ -31,189 +32,262 @@ class ConfigFileTest {
               localQueues: [{name: q, namespace: team-a, clusterQueue: cq}]
             """;
 
-    @TempDir
-    Path dir;
+  @TempDir Path dir;
 
-    @BeforeEach
-    void tokens() throws Exception {
-        Files.createDirectories(dir.resolve("tokens/forge-tokens"));
-        Files.writeString(dir.resolve("tokens/forge-tokens/github"), "ghp_secret\n");
-        Files.writeString(dir.resolve("tokens/forge-tokens/gitlab"), "glpat_secret");
-    }
+  @BeforeEach
+  void tokens() throws Exception {
+    Files.createDirectories(dir.resolve("tokens/forge-tokens"));
+    Files.writeString(dir.resolve("tokens/forge-tokens/github"), "ghp_secret\n");
+    Files.writeString(dir.resolve("tokens/forge-tokens/gitlab"), "glpat_secret");
+  }
 
-    Path write(String controllerYaml, String status) throws Exception {
-        Files.writeString(dir.resolve("platform.yaml"), PLATFORM + status);
-        Path f = dir.resolve("controller.yaml");
-        Files.writeString(f, "platform: " + dir.resolve("platform.yaml") + "\ntokens: " + dir.resolve("tokens") + "\n"
-                + controllerYaml);
-        return f;
-    }
+  Path write(String controllerYaml, String status) throws Exception {
+    Files.writeString(dir.resolve("platform.yaml"), PLATFORM + status);
+    Path f = dir.resolve("controller.yaml");
+    Files.writeString(
+        f,
+        "platform: "
+            + dir.resolve("platform.yaml")
+            + "\ntokens: "
+            + dir.resolve("tokens")
+            + "\n"
+            + controllerYaml);
+    return f;
+  }
 
-    @Test
-    @DisplayName("forges and the target URL come from platform.yaml status:, tokens from <tokens>/<secret>/<key>; durations and port from controller.yaml")
-    void full() throws Exception {
-        ControllerConfig c = ConfigFile.read(write("""
+  @Test
+  @DisplayName(
+      "forges and the target URL come from platform.yaml status:, tokens from <tokens>/<secret>/<key>; durations and port from controller.yaml")
+  void full() throws Exception {
+    ControllerConfig c =
+        ConfigFile.read(
+            write(
+                """
                 stallAfter: 5m
                 resync: 30s
                 requestTimeout: 500ms
                 requeueAfter: 1h
                 port: 9090
-                """, """
+                """,
+                """
                 status:
                   forges:
                   - {source: github.com, kind: github, api: https://api.github.com, token: {secret: forge-tokens, key: github}}
                   - {source: gitlab.example/ml, kind: gitlab, api: https://gitlab.example/api/v4, token: {secret: forge-tokens, key: gitlab}}
                   targetUrl: https://g.example/d?run={run}
                 """));
-        assertEquals(2, c.forges().size());
-        assertEquals(ForgeKind.GITHUB, c.forges().get(0).kind());
-        assertEquals(ForgeKind.GITLAB, c.forges().get(1).kind());
-        assertEquals("gitlab.example/ml", c.forges().get(1).source());
-        assertEquals(URI.create("https://gitlab.example/api/v4"), c.forges().get(1).api());
-        assertEquals("Token[***]", c.forges().get(0).token().toString());
-        assertEquals("https://g.example/d?run=r1", c.targetUrl().render(new RunKey("ns", "js"),
-                new RunProvenance("", "abc", "", "prod", "r1")));
-        assertEquals(Duration.ofMinutes(5), c.stallAfter());
-        assertEquals(Duration.ofSeconds(30), c.resync());
-        assertEquals(Duration.ofMillis(500), c.requestTimeout());
-        assertEquals(Duration.ofHours(1), c.requeueAfter());
-        assertEquals(9090, c.port());
-        assertNull(c.election());
-        assertEquals(7070, c.withPort(7070).port());
-    }
+    assertEquals(2, c.forges().size());
+    assertEquals(ForgeKind.GITHUB, c.forges().get(0).kind());
+    assertEquals(ForgeKind.GITLAB, c.forges().get(1).kind());
+    assertEquals("gitlab.example/ml", c.forges().get(1).source());
+    assertEquals(URI.create("https://gitlab.example/api/v4"), c.forges().get(1).api());
+    assertEquals("Token[***]", c.forges().get(0).token().toString());
+    assertEquals(
+        "https://g.example/d?run=r1",
+        c.targetUrl()
+            .render(new RunKey("ns", "js"), new RunProvenance("", "abc", "", "prod", "r1")));
+    assertEquals(Duration.ofMinutes(5), c.stallAfter());
+    assertEquals(Duration.ofSeconds(30), c.resync());
+    assertEquals(Duration.ofMillis(500), c.requestTimeout());
+    assertEquals(Duration.ofHours(1), c.requeueAfter());
+    assertEquals(9090, c.port());
+    assertNull(c.election());
+    assertEquals(7070, c.withPort(7070).port());
+  }
 
-    @Test
-    @DisplayName("no status: in platform.yaml and nothing else: no forges, 10m stall, 60s resync, 10s timeout, 30s requeue, port 8080")
-    void defaults() throws Exception {
-        ControllerConfig c = ConfigFile.read(write("", ""));
-        assertTrue(c.forges().isEmpty());
-        assertEquals("", c.targetUrl().render(new RunKey("ns", "js"), new RunProvenance("", "abc", "", "prod", "r1")));
-        assertEquals(Duration.ofMinutes(10), c.stallAfter());
-        assertEquals(Duration.ofSeconds(60), c.resync());
-        assertEquals(Duration.ofSeconds(10), c.requestTimeout());
-        assertEquals(Duration.ofSeconds(30), c.requeueAfter());
-        assertEquals(8080, c.port());
-    }
+  @Test
+  @DisplayName(
+      "no status: in platform.yaml and nothing else: no forges, 10m stall, 60s resync, 10s timeout, 30s requeue, port 8080")
+  void defaults() throws Exception {
+    ControllerConfig c = ConfigFile.read(write("", ""));
+    assertTrue(c.forges().isEmpty());
+    assertEquals(
+        "",
+        c.targetUrl()
+            .render(new RunKey("ns", "js"), new RunProvenance("", "abc", "", "prod", "r1")));
+    assertEquals(Duration.ofMinutes(10), c.stallAfter());
+    assertEquals(Duration.ofSeconds(60), c.resync());
+    assertEquals(Duration.ofSeconds(10), c.requestTimeout());
+    assertEquals(Duration.ofSeconds(30), c.requeueAfter());
+    assertEquals(8080, c.port());
+  }
 
-    @Test
-    @DisplayName("stallAfter: platform.yaml status.stallAfter when controller.yaml has none; the same in both is fine")
-    void stallAfterFromPlatform() throws Exception {
-        assertEquals(Duration.ofMinutes(25), ConfigFile.read(write("", "status: {stallAfter: 25m}\n")).stallAfter());
-        assertEquals(Duration.ofMinutes(25), ConfigFile.read(write("stallAfter: 25m\n", "status: {stallAfter: 25m}\n"))
-                .stallAfter());
-        assertEquals(Duration.ofMinutes(3), ConfigFile.read(write("stallAfter: 3m\n", "")).stallAfter());
-    }
+  @Test
+  @DisplayName(
+      "stallAfter: platform.yaml status.stallAfter when controller.yaml has none; the same in both is fine")
+  void stallAfterFromPlatform() throws Exception {
+    assertEquals(
+        Duration.ofMinutes(25),
+        ConfigFile.read(write("", "status: {stallAfter: 25m}\n")).stallAfter());
+    assertEquals(
+        Duration.ofMinutes(25),
+        ConfigFile.read(write("stallAfter: 25m\n", "status: {stallAfter: 25m}\n")).stallAfter());
+    assertEquals(
+        Duration.ofMinutes(3), ConfigFile.read(write("stallAfter: 3m\n", "")).stallAfter());
+  }
 
-    @Test
-    @DisplayName("stallAfter set differently in controller.yaml and platform.yaml is refused, naming both, with a hint")
-    void stallAfterConflict() throws Exception {
-        ConfigException e = assertThrows(ConfigException.class,
-                () -> ConfigFile.read(write("stallAfter: 5m\n", "status: {stallAfter: 25m}\n")));
-        assertTrue(e.getMessage().contains("controller.yaml: stallAfter: 5m differs from "), e.getMessage());
-        assertTrue(e.getMessage().contains("platform.yaml status.stallAfter (1500s)"), e.getMessage());
-        assertTrue(e.getMessage().contains("hint: remove stallAfter from controller.yaml"), e.getMessage());
-    }
+  @Test
+  @DisplayName(
+      "stallAfter set differently in controller.yaml and platform.yaml is refused, naming both, with a hint")
+  void stallAfterConflict() throws Exception {
+    ConfigException e =
+        assertThrows(
+            ConfigException.class,
+            () -> ConfigFile.read(write("stallAfter: 5m\n", "status: {stallAfter: 25m}\n")));
+    assertTrue(
+        e.getMessage().contains("controller.yaml: stallAfter: 5m differs from "), e.getMessage());
+    assertTrue(e.getMessage().contains("platform.yaml status.stallAfter (1500s)"), e.getMessage());
+    assertTrue(
+        e.getMessage().contains("hint: remove stallAfter from controller.yaml"), e.getMessage());
+  }
 
-    @Test
-    @DisplayName("the defaults point at the Deployment's mounts")
-    void mounts() {
-        assertEquals("/etc/trainyard/platform/platform.yaml", ConfigFile.PLATFORM);
-        assertEquals("/var/run/secrets/trainyard/forges", ConfigFile.TOKENS);
-    }
+  @Test
+  @DisplayName("the defaults point at the Deployment's mounts")
+  void mounts() {
+    assertEquals("/etc/trainyard/platform/platform.yaml", ConfigFile.PLATFORM);
+    assertEquals("/var/run/secrets/trainyard/forges", ConfigFile.TOKENS);
+  }
 
-    @Test
-    @DisplayName("controller.yaml mistakes name the file, the field and what is expected; forges/targetUrl say they moved")
-    void mistakes() throws Exception {
-        assertMessage("stallAfter: ten minutes", "", "stallAfter: 'ten minutes' is not a duration");
-        assertMessage("colour: red", "", "unknown field colour");
-        assertMessage("port: 70000", "", "port: '70000' is not a port 0..65535");
-        assertMessage("port: -1", "", "port: '-1' is not a port 0..65535");
-        assertMessage("port: abc", "", "port: 'abc' is not a port 0..65535");
-        assertMessage("stallAfter: 99999999999999999999s", "", "stallAfter: '99999999999999999999s' is too long a duration");
-        assertMessage("forges: []", "", "forges moved to platform.yaml (status.forges)");
-        assertMessage("targetUrl: https://x", "", "targetUrl moved to platform.yaml (status.targetUrl)");
-        assertMessage("port: [unclosed", "", "not valid YAML");
-        ConfigException e = assertThrows(ConfigException.class, () -> ConfigFile.read(dir.resolve("none")));
-        assertTrue(e.getMessage().contains("cannot read"), e.getMessage());
-    }
+  @Test
+  @DisplayName(
+      "controller.yaml mistakes name the file, the field and what is expected; forges/targetUrl say they moved")
+  void mistakes() throws Exception {
+    assertMessage("stallAfter: ten minutes", "", "stallAfter: 'ten minutes' is not a duration");
+    assertMessage("colour: red", "", "unknown field colour");
+    assertMessage("port: 70000", "", "port: '70000' is not a port 0..65535");
+    assertMessage("port: -1", "", "port: '-1' is not a port 0..65535");
+    assertMessage("port: abc", "", "port: 'abc' is not a port 0..65535");
+    assertMessage(
+        "stallAfter: 99999999999999999999s",
+        "",
+        "stallAfter: '99999999999999999999s' is too long a duration");
+    assertMessage("forges: []", "", "forges moved to platform.yaml (status.forges)");
+    assertMessage(
+        "targetUrl: https://x", "", "targetUrl moved to platform.yaml (status.targetUrl)");
+    assertMessage("port: [unclosed", "", "not valid YAML");
+    ConfigException e =
+        assertThrows(ConfigException.class, () -> ConfigFile.read(dir.resolve("none")));
+    assertTrue(e.getMessage().contains("cannot read"), e.getMessage());
+  }
 
-    @Test
-    @DisplayName("platform.yaml mistakes are the compiler's diagnostics, file:line:col: error[E304] with the hint")
-    void platformMistakes() throws Exception {
-        Path f = write("", "status:\n  targetUrl: https://x/{pod}\n");
-        ConfigException e = assertThrows(ConfigException.class, () -> ConfigFile.read(f));
-        assertEquals(dir.resolve("platform.yaml") + ":10:14: error[E304]: `status.targetUrl` uses unknown placeholder(s) {pod}"
-                + "\n  hint: known placeholders: {cluster}, {commit}, {jobset}, {namespace}, {run}", e.getMessage());
-        Path missing = dir.resolve("controller.yaml");
-        Files.writeString(missing, "platform: " + dir.resolve("nope.yaml") + "\n");
-        e = assertThrows(ConfigException.class, () -> ConfigFile.read(missing));
-        assertTrue(e.getMessage().contains("nope.yaml"), e.getMessage());
-    }
+  @Test
+  @DisplayName(
+      "platform.yaml mistakes are the compiler's diagnostics, file:line:col: error[E304] with the hint")
+  void platformMistakes() throws Exception {
+    Path f = write("", "status:\n  targetUrl: https://x/{pod}\n");
+    ConfigException e = assertThrows(ConfigException.class, () -> ConfigFile.read(f));
+    assertEquals(
+        dir.resolve("platform.yaml")
+            + ":10:14: error[E304]: `status.targetUrl` uses unknown placeholder(s) {pod}"
+            + "\n  hint: known placeholders: {cluster}, {commit}, {jobset}, {namespace}, {run}",
+        e.getMessage());
+    Path missing = dir.resolve("controller.yaml");
+    Files.writeString(missing, "platform: " + dir.resolve("nope.yaml") + "\n");
+    e = assertThrows(ConfigException.class, () -> ConfigFile.read(missing));
+    assertTrue(e.getMessage().contains("nope.yaml"), e.getMessage());
+  }
 
-    @Test
-    @DisplayName("a token Secret key that is not mounted names the Secret, key and path, never a token")
-    void tokenMissing() throws Exception {
-        Path f = write("", """
+  @Test
+  @DisplayName(
+      "a token Secret key that is not mounted names the Secret, key and path, never a token")
+  void tokenMissing() throws Exception {
+    Path f =
+        write(
+            "",
+            """
                 status:
                   forges: [{source: github.com, kind: github, api: https://api.github.com, token: {secret: other, key: github}}]
                 """);
-        ConfigException e = assertThrows(ConfigException.class, () -> ConfigFile.read(f));
-        assertTrue(e.getMessage().contains("status.forges[0].token: Secret other key github is not readable at "
-                + dir.resolve("tokens/other/github")), e.getMessage());
-        assertTrue(e.getMessage().contains("hint: mount the Secret other at " + dir.resolve("tokens/other")), e.getMessage());
-        assertFalse(e.getMessage().contains("secret\n") || e.getMessage().contains("ghp_"));
-        Files.writeString(dir.resolve("tokens/forge-tokens/empty"), "\n");
-        Path g = write("", """
+    ConfigException e = assertThrows(ConfigException.class, () -> ConfigFile.read(f));
+    assertTrue(
+        e.getMessage()
+            .contains(
+                "status.forges[0].token: Secret other key github is not readable at "
+                    + dir.resolve("tokens/other/github")),
+        e.getMessage());
+    assertTrue(
+        e.getMessage().contains("hint: mount the Secret other at " + dir.resolve("tokens/other")),
+        e.getMessage());
+    assertFalse(e.getMessage().contains("secret\n") || e.getMessage().contains("ghp_"));
+    Files.writeString(dir.resolve("tokens/forge-tokens/empty"), "\n");
+    Path g =
+        write(
+            "",
+            """
                 status:
                   forges: [{source: github.com, kind: github, api: https://api.github.com, token: {secret: forge-tokens, key: empty}}]
                 """);
-        assertTrue(assertThrows(ConfigException.class, () -> ConfigFile.read(g)).getMessage().contains("(or is empty)"));
-    }
+    assertTrue(
+        assertThrows(ConfigException.class, () -> ConfigFile.read(g))
+            .getMessage()
+            .contains("(or is empty)"));
+  }
 
-    @Test
-    @DisplayName("prune: the GitOps repo, branch (main), pass interval (10m) and mirror folder; off when absent")
-    void prune() throws Exception {
-        RunPruningTest.git(dir, "init", "-q", "--bare", "gitops.git");
-        String retention = "retention: {succeeded: 7d}\n";
-        ControllerConfig c = ConfigFile.read(write("prune: {gitops: " + dir.resolve("gitops.git") + ", every: 90s, cache: "
-                + dir.resolve("mirror") + "}\n", retention));
-        RunPruning.Settings p = c.prune().orElseThrow();
-        assertEquals(GitOpsLocation.parse(dir.resolve("gitops.git").toString(), Path.of("")), p.gitops());
-        assertEquals("main", p.branch());
-        assertEquals(Duration.ofSeconds(90), p.every());
-        assertEquals(dir.resolve("mirror"), p.cache());
-        assertEquals(java.util.Optional.of(Duration.ofDays(7)), c.platform().retention().succeeded());
-        RunPruning.Settings d = ConfigFile.read(write("prune: {gitops: https://git.example/gitops.git, branch: live}\n", retention))
-                .prune().orElseThrow();
-        assertEquals("live", d.branch());
-        assertEquals(Duration.ofMinutes(10), d.every());
-        assertEquals(Path.of("/tmp/trainyard"), d.cache());
-        assertTrue(ConfigFile.read(write("", retention)).prune().isEmpty());
-        assertMessage("prune: {branch: main}", retention, "prune.gitops is required");
-        assertMessage("prune: {gitops: https://git.example/g.git, push: yes}", retention, "unknown field prune.push");
-        assertMessage("prune: {gitops: " + dir.resolve("missing") + "}", retention, "prune.gitops: ");
-        assertMessage("prune: {gitops: https://git.example/g.git}", "", "sets no retention, so nothing would ever be pruned");
-    }
+  @Test
+  @DisplayName(
+      "prune: the GitOps repo, branch (main), pass interval (10m) and mirror folder; off when absent")
+  void prune() throws Exception {
+    RunPruningTest.git(dir, "init", "-q", "--bare", "gitops.git");
+    String retention = "retention: {succeeded: 7d}\n";
+    ControllerConfig c =
+        ConfigFile.read(
+            write(
+                "prune: {gitops: "
+                    + dir.resolve("gitops.git")
+                    + ", every: 90s, cache: "
+                    + dir.resolve("mirror")
+                    + "}\n",
+                retention));
+    RunPruning.Settings p = c.prune().orElseThrow();
+    assertEquals(
+        GitOpsLocation.parse(dir.resolve("gitops.git").toString(), Path.of("")), p.gitops());
+    assertEquals("main", p.branch());
+    assertEquals(Duration.ofSeconds(90), p.every());
+    assertEquals(dir.resolve("mirror"), p.cache());
+    assertEquals(java.util.Optional.of(Duration.ofDays(7)), c.platform().retention().succeeded());
+    RunPruning.Settings d =
+        ConfigFile.read(
+                write("prune: {gitops: https://git.example/gitops.git, branch: live}\n", retention))
+            .prune()
+            .orElseThrow();
+    assertEquals("live", d.branch());
+    assertEquals(Duration.ofMinutes(10), d.every());
+    assertEquals(Path.of("/tmp/trainyard"), d.cache());
+    assertTrue(ConfigFile.read(write("", retention)).prune().isEmpty());
+    assertMessage("prune: {branch: main}", retention, "prune.gitops is required");
+    assertMessage(
+        "prune: {gitops: https://git.example/g.git, push: yes}",
+        retention,
+        "unknown field prune.push");
+    assertMessage("prune: {gitops: " + dir.resolve("missing") + "}", retention, "prune.gitops: ");
+    assertMessage(
+        "prune: {gitops: https://git.example/g.git}",
+        "",
+        "sets no retention, so nothing would ever be pruned");
+  }
 
-    private void assertMessage(String yaml, String status, String expected) throws Exception {
-        Path f = write(yaml, status);
-        ConfigException e = assertThrows(ConfigException.class, () -> ConfigFile.read(f));
-        assertTrue(e.getMessage().startsWith(f.toString()), e.getMessage());
-        assertTrue(e.getMessage().contains(expected), e.getMessage());
-    }
+  private void assertMessage(String yaml, String status, String expected) throws Exception {
+    Path f = write(yaml, status);
+    ConfigException e = assertThrows(ConfigException.class, () -> ConfigFile.read(f));
+    assertTrue(e.getMessage().startsWith(f.toString()), e.getMessage());
+    assertTrue(e.getMessage().contains(expected), e.getMessage());
+  }
 
-    @Test
-    @DisplayName("durations: ms, s, m, h, and platform.yaml's compound form (1h30m, 2d); anything else is refused, naming the forms")
-    void durations() {
-        assertEquals(Duration.ofMillis(250), ConfigFile.parseDuration("250ms"));
-        assertEquals(Duration.ofSeconds(90), ConfigFile.parseDuration(" 90s "));
-        assertEquals(Duration.ofMinutes(10), ConfigFile.parseDuration("10m"));
-        assertEquals(Duration.ofHours(2), ConfigFile.parseDuration("2h"));
-        assertEquals(Duration.ofMinutes(90), ConfigFile.parseDuration("1h30m"));
-        assertEquals(Duration.ofDays(2), ConfigFile.parseDuration("2d"));
-        for (String bad : new String[] {"10", "1h30", "1x", "876001h0m"}) {
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ConfigFile.parseDuration(bad), bad);
-            assertEquals("'" + bad + "' is not a duration like 500ms, 90s, 10m, 1h or 1h30m", e.getMessage());
-        }
+  @Test
+  @DisplayName(
+      "durations: ms, s, m, h, and platform.yaml's compound form (1h30m, 2d); anything else is refused, naming the forms")
+  void durations() {
+    assertEquals(Duration.ofMillis(250), ConfigFile.parseDuration("250ms"));
+    assertEquals(Duration.ofSeconds(90), ConfigFile.parseDuration(" 90s "));
+    assertEquals(Duration.ofMinutes(10), ConfigFile.parseDuration("10m"));
+    assertEquals(Duration.ofHours(2), ConfigFile.parseDuration("2h"));
+    assertEquals(Duration.ofMinutes(90), ConfigFile.parseDuration("1h30m"));
+    assertEquals(Duration.ofDays(2), ConfigFile.parseDuration("2d"));
+    for (String bad : new String[] {"10", "1h30", "1x", "876001h0m"}) {
+      IllegalArgumentException e =
+          assertThrows(IllegalArgumentException.class, () -> ConfigFile.parseDuration(bad), bad);
+      assertEquals(
+          "'" + bad + "' is not a duration like 500ms, 90s, 10m, 1h or 1h30m", e.getMessage());
     }
+  }
 }

@@ -13,183 +13,251 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
-/** The controller's command line: overrides of the file, the Lease timings, and the exit code of a bad config. */
+/**
+ * The controller's command line: overrides of the file, the Lease timings, and the exit code of a
+ * bad config.
+ */
 class ControllerMainTest {
 
-    @TempDir
-    Path dir;
+  @TempDir Path dir;
 
-    ControllerConfig config() throws Exception {
-        Files.writeString(dir.resolve("platform.yaml"), ConfigFileTest.PLATFORM);
-        Path f = dir.resolve("controller.yaml");
-        Files.writeString(f, "platform: " + dir.resolve("platform.yaml") + "\nport: 8080\n");
-        return ConfigFile.read(f);
+  ControllerConfig config() throws Exception {
+    Files.writeString(dir.resolve("platform.yaml"), ConfigFileTest.PLATFORM);
+    Path f = dir.resolve("controller.yaml");
+    Files.writeString(f, "platform: " + dir.resolve("platform.yaml") + "\nport: 8080\n");
+    return ConfigFile.read(f);
+  }
+
+  @Test
+  @DisplayName(
+      "--port overrides the file; the Lease is named, owned by --identity, 15 s by default: renew 10 s, retry 2.243 s")
+  void overrides() throws Exception {
+    ControllerMain main = new ControllerMain();
+    new CommandLine(main)
+        .parseArgs("--port=9090", "--lease-namespace=ops", "--lease-name=ty", "--identity=pod-a");
+    ControllerConfig c = main.configure(config());
+    assertEquals(9090, c.port());
+    assertEquals(
+        new LeaseElection.Settings(
+            "ops",
+            "ty",
+            "pod-a",
+            Duration.ofSeconds(15),
+            Duration.ofSeconds(10),
+            Duration.ofNanos(2_242_857_142L)),
+        c.election());
+  }
+
+  @Test
+  @DisplayName(
+      "without --port the file's port stays; --no-leader-election leaves the Lease out (this replica always posts)")
+  void noElection() throws Exception {
+    ControllerMain main = new ControllerMain();
+    new CommandLine(main).parseArgs("--no-leader-election");
+    ControllerConfig c = main.configure(config());
+    assertEquals(8080, c.port());
+    assertNull(c.election());
+  }
+
+  @Test
+  @DisplayName(
+      "Lease timings scale with --lease-seconds: renew within 2/3, retry every 1/7 + 100 ms")
+  void scaled() {
+    LeaseElection.Settings s = LeaseElection.Settings.scaled("n", "l", "i", Duration.ofSeconds(3));
+    assertEquals(Duration.ofSeconds(2), s.renewDeadline());
+    assertEquals(Duration.ofNanos(528_571_428), s.retryPeriod());
+    assertEquals(Duration.ofSeconds(3), s.leaseDuration());
+  }
+
+  /**
+   * Runs the command line, returning its exit code and what it wrote to stderr (restored
+   * afterwards).
+   */
+  record Outcome(int code, String err) {}
+
+  static synchronized Outcome execute(String... args) {
+    PrintStream saved = System.err;
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+    try {
+      CommandLine cl = ControllerMain.commandLine();
+      cl.setErr(new PrintWriter(System.err, true));
+      int code = cl.execute(args);
+      return new Outcome(code, err.toString(StandardCharsets.UTF_8));
+    } finally {
+      System.setErr(saved);
     }
+  }
 
-    @Test
-    @DisplayName("--port overrides the file; the Lease is named, owned by --identity, 15 s by default: renew 10 s, retry 2.243 s")
-    void overrides() throws Exception {
-        ControllerMain main = new ControllerMain();
-        new CommandLine(main).parseArgs("--port=9090", "--lease-namespace=ops", "--lease-name=ty", "--identity=pod-a");
-        ControllerConfig c = main.configure(config());
-        assertEquals(9090, c.port());
-        assertEquals(new LeaseElection.Settings("ops", "ty", "pod-a", Duration.ofSeconds(15), Duration.ofSeconds(10),
-                Duration.ofNanos(2_242_857_142L)), c.election());
+  Path configFile() throws Exception {
+    config();
+    return dir.resolve("controller.yaml");
+  }
+
+  @Test
+  @DisplayName("a configuration mistake exits 1 before any cluster is contacted, naming the file")
+  void badConfig() {
+    Outcome o = execute("--config=" + dir.resolve("missing.yaml"));
+    assertEquals(1, o.code());
+    assertTrue(o.err().startsWith("trainyard-controller: "), o.err());
+    assertTrue(o.err().contains("missing.yaml"), o.err());
+    assertFalse(o.err().contains("\tat "), "no stack trace: " + o.err());
+  }
+
+  @Test
+  @DisplayName(
+      "a port outside 0..65535, a lease under 1 s, or an unknown option is a usage error: exit 2 with the option named")
+  void usage() throws Exception {
+    Outcome port = execute("--config=" + configFile(), "--port=70000");
+    assertEquals(2, port.code());
+    assertTrue(
+        port.err().contains("--port must be 0 to 65535 (0: any free port), got 70000"), port.err());
+    Outcome negative = execute("--config=" + configFile(), "--port=-2");
+    assertEquals(2, negative.code(), negative.err());
+    Outcome lease = execute("--config=" + configFile(), "--lease-seconds=0");
+    assertEquals(2, lease.code());
+    assertTrue(lease.err().contains("--lease-seconds must be at least 1, got 0"), lease.err());
+    Outcome edges =
+        execute("--config=" + dir.resolve("missing.yaml"), "--port=65535", "--lease-seconds=1");
+    assertEquals(
+        1,
+        edges.code(),
+        "port 65535 and a 1 s lease are valid: the missing file is what fails: " + edges.err());
+    Outcome unknown = execute("--frobnicate");
+    assertEquals(2, unknown.code());
+    assertEquals(
+        List.of(
+            "trainyard-controller: Unknown option: '--frobnicate'",
+            "  try: trainyard-controller --help"),
+        unknown.err().lines().toList());
+    assertEquals(
+        List.of(
+            "trainyard-controller: --port must be 0 to 65535 (0: any free port), got 70000",
+            "  try: trainyard-controller --help"),
+        port.err().lines().toList());
+  }
+
+  @Test
+  @DisplayName(
+      "an API server that does not answer exits 3 with one line saying so, without the token")
+  void unreachable() throws Exception {
+    int port;
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      port = s.getLocalPort();
     }
-
-    @Test
-    @DisplayName("without --port the file's port stays; --no-leader-election leaves the Lease out (this replica always posts)")
-    void noElection() throws Exception {
-        ControllerMain main = new ControllerMain();
-        new CommandLine(main).parseArgs("--no-leader-election");
-        ControllerConfig c = main.configure(config());
-        assertEquals(8080, c.port());
-        assertNull(c.election());
-    }
-
-    @Test
-    @DisplayName("Lease timings scale with --lease-seconds: renew within 2/3, retry every 1/7 + 100 ms")
-    void scaled() {
-        LeaseElection.Settings s = LeaseElection.Settings.scaled("n", "l", "i", Duration.ofSeconds(3));
-        assertEquals(Duration.ofSeconds(2), s.renewDeadline());
-        assertEquals(Duration.ofNanos(528_571_428), s.retryPeriod());
-        assertEquals(Duration.ofSeconds(3), s.leaseDuration());
-    }
-
-    /** Runs the command line, returning its exit code and what it wrote to stderr (restored afterwards). */
-    record Outcome(int code, String err) {
-    }
-
-    static synchronized Outcome execute(String... args) {
-        PrintStream saved = System.err;
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-        try {
-            CommandLine cl = ControllerMain.commandLine();
-            cl.setErr(new PrintWriter(System.err, true));
-            int code = cl.execute(args);
-            return new Outcome(code, err.toString(StandardCharsets.UTF_8));
-        } finally {
-            System.setErr(saved);
-        }
-    }
-
-    Path configFile() throws Exception {
-        config();
-        return dir.resolve("controller.yaml");
-    }
-
-    @Test
-    @DisplayName("a configuration mistake exits 1 before any cluster is contacted, naming the file")
-    void badConfig() {
-        Outcome o = execute("--config=" + dir.resolve("missing.yaml"));
-        assertEquals(1, o.code());
-        assertTrue(o.err().startsWith("trainyard-controller: "), o.err());
-        assertTrue(o.err().contains("missing.yaml"), o.err());
-        assertFalse(o.err().contains("\tat "), "no stack trace: " + o.err());
-    }
-
-    @Test
-    @DisplayName("a port outside 0..65535, a lease under 1 s, or an unknown option is a usage error: exit 2 with the option named")
-    void usage() throws Exception {
-        Outcome port = execute("--config=" + configFile(), "--port=70000");
-        assertEquals(2, port.code());
-        assertTrue(port.err().contains("--port must be 0 to 65535 (0: any free port), got 70000"), port.err());
-        Outcome negative = execute("--config=" + configFile(), "--port=-2");
-        assertEquals(2, negative.code(), negative.err());
-        Outcome lease = execute("--config=" + configFile(), "--lease-seconds=0");
-        assertEquals(2, lease.code());
-        assertTrue(lease.err().contains("--lease-seconds must be at least 1, got 0"), lease.err());
-        Outcome edges = execute("--config=" + dir.resolve("missing.yaml"), "--port=65535", "--lease-seconds=1");
-        assertEquals(1, edges.code(), "port 65535 and a 1 s lease are valid: the missing file is what fails: " + edges.err());
-        Outcome unknown = execute("--frobnicate");
-        assertEquals(2, unknown.code());
-        assertEquals(List.of("trainyard-controller: Unknown option: '--frobnicate'", "  try: trainyard-controller --help"),
-                unknown.err().lines().toList());
-        assertEquals(List.of("trainyard-controller: --port must be 0 to 65535 (0: any free port), got 70000",
-                "  try: trainyard-controller --help"), port.err().lines().toList());
-    }
-
-    @Test
-    @DisplayName("an API server that does not answer exits 3 with one line saying so, without the token")
-    void unreachable() throws Exception {
-        int port;
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            port = s.getLocalPort();
-        }
-        Path kubeconfig = dir.resolve("kubeconfig");
-        Files.writeString(kubeconfig, """
+    Path kubeconfig = dir.resolve("kubeconfig");
+    Files.writeString(
+        kubeconfig,
+        """
                 apiVersion: v1
                 kind: Config
                 clusters: [{name: c, cluster: {server: "https://127.0.0.1:%d", insecure-skip-tls-verify: true}}]
                 users: [{name: u, user: {token: not-a-real-token}}]
                 contexts: [{name: c, context: {cluster: c, user: u}}]
                 current-context: c
-                """.formatted(port));
-        Outcome o = withKubeconfig(kubeconfig, () -> execute("--kubeconfig=" + kubeconfig, "--config=" + configFile(), "--no-leader-election", "--port=0"));
-        assertEquals(3, o.code(), o.err());
-        assertEquals("trainyard-controller: cannot start: cannot reach the cluster at https://127.0.0.1:" + port
-                + "/: connection refused", lastLine(o.err()));
-        assertFalse(o.err().contains("not-a-real-token"), o.err());
-    }
+                """
+            .formatted(port));
+    Outcome o =
+        withKubeconfig(
+            kubeconfig,
+            () ->
+                execute(
+                    "--kubeconfig=" + kubeconfig,
+                    "--config=" + configFile(),
+                    "--no-leader-election",
+                    "--port=0"));
+    assertEquals(3, o.code(), o.err());
+    assertEquals(
+        "trainyard-controller: cannot start: cannot reach the cluster at https://127.0.0.1:"
+            + port
+            + "/: connection refused",
+        lastLine(o.err()));
+    assertFalse(o.err().contains("not-a-real-token"), o.err());
+  }
 
-    @Test
-    @DisplayName("a health port already taken exits 3 naming the address, after the cluster answered")
-    void portTaken() throws Exception {
-        Path kubeconfig = LiveApiServer.kubeconfig();
-        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            Outcome o = withKubeconfig(kubeconfig, () -> execute("--kubeconfig=" + kubeconfig, "--config=" + configFile(), "--no-leader-election",
-                    "--port=" + taken.getLocalPort()));
-            assertEquals(3, o.code(), o.err());
-            assertEquals("trainyard-controller: cannot listen on 127.0.0.1:" + taken.getLocalPort()
-                    + ": address already in use; pass --port N (0: any free port)", lastLine(o.err()));
-        }
+  @Test
+  @DisplayName("a health port already taken exits 3 naming the address, after the cluster answered")
+  void portTaken() throws Exception {
+    Path kubeconfig = LiveApiServer.kubeconfig();
+    try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      Outcome o =
+          withKubeconfig(
+              kubeconfig,
+              () ->
+                  execute(
+                      "--kubeconfig=" + kubeconfig,
+                      "--config=" + configFile(),
+                      "--no-leader-election",
+                      "--port=" + taken.getLocalPort()));
+      assertEquals(3, o.code(), o.err());
+      assertEquals(
+          "trainyard-controller: cannot listen on 127.0.0.1:"
+              + taken.getLocalPort()
+              + ": address already in use; pass --port N (0: any free port)",
+          lastLine(o.err()));
     }
+  }
 
-    @Test
-    @DisplayName("a replica that loses its Lease stops and exits 0 (its Deployment starts a fresh one), after saying where it served")
-    void lostLeaseExitsZero() throws Exception {
-        Path kubeconfig = LiveApiServer.kubeconfig();
-        String ns = LiveApiServer.namespace("main");
-        Path config = configFile();
-        Outcome o = withKubeconfig(kubeconfig, () -> {
-            java.util.concurrent.FutureTask<Outcome> run = new java.util.concurrent.FutureTask<>(() -> execute(
-                    "--kubeconfig=" + kubeconfig, "--config=" + config, "--port=0", "--lease-namespace=" + ns, "--lease-name=ty", "--identity=main-a",
-                    "--lease-seconds=2"));
-            Thread t = new Thread(run, "controller-main");
-            t.setDaemon(true);
-            t.start();
-            LiveApiServer.await("main-a holds the Lease", () -> "main-a".equals(LeaseElectionTest.holder(ns)));
-            LeaseElectionTest.steal(ns);
-            return run.get(30, java.util.concurrent.TimeUnit.SECONDS);
-        });
-        assertEquals(0, o.code(), o.err());
-        assertTrue(o.err().contains("trainyard-controller: serving on port "), o.err());
-        assertTrue(o.err().contains(" as main-a, forges []"), o.err());
-    }
+  @Test
+  @DisplayName(
+      "a replica that loses its Lease stops and exits 0 (its Deployment starts a fresh one), after saying where it served")
+  void lostLeaseExitsZero() throws Exception {
+    Path kubeconfig = LiveApiServer.kubeconfig();
+    String ns = LiveApiServer.namespace("main");
+    Path config = configFile();
+    Outcome o =
+        withKubeconfig(
+            kubeconfig,
+            () -> {
+              java.util.concurrent.FutureTask<Outcome> run =
+                  new java.util.concurrent.FutureTask<>(
+                      () ->
+                          execute(
+                              "--kubeconfig=" + kubeconfig,
+                              "--config=" + config,
+                              "--port=0",
+                              "--lease-namespace=" + ns,
+                              "--lease-name=ty",
+                              "--identity=main-a",
+                              "--lease-seconds=2"));
+              Thread t = new Thread(run, "controller-main");
+              t.setDaemon(true);
+              t.start();
+              LiveApiServer.await(
+                  "main-a holds the Lease", () -> "main-a".equals(LeaseElectionTest.holder(ns)));
+              LeaseElectionTest.steal(ns);
+              return run.get(30, java.util.concurrent.TimeUnit.SECONDS);
+            });
+    assertEquals(0, o.code(), o.err());
+    assertTrue(o.err().contains("trainyard-controller: serving on port "), o.err());
+    assertTrue(o.err().contains(" as main-a, forges []"), o.err());
+  }
 
-    /** The last line of {@code err}: the line that ends the process (a warning may come before it). */
-    static String lastLine(String err) {
-        List<String> lines = err.strip().lines().toList();
-        return lines.isEmpty() ? "" : lines.get(lines.size() - 1);
-    }
+  /**
+   * The last line of {@code err}: the line that ends the process (a warning may come before it).
+   */
+  static String lastLine(String err) {
+    List<String> lines = err.strip().lines().toList();
+    return lines.isEmpty() ? "" : lines.get(lines.size() - 1);
+  }
 
-    /** Runs {@code body} with fabric8 reading {@code kubeconfig} and retrying no request. */
-    static <T> T withKubeconfig(Path kubeconfig, java.util.concurrent.Callable<T> body) throws Exception {
-        System.setProperty("kubeconfig", kubeconfig.toString());
-        System.setProperty("kubernetes.request.retry.backoffLimit", "0");
-        try {
-            return body.call();
-        } finally {
-            System.clearProperty("kubeconfig");
-            System.clearProperty("kubernetes.request.retry.backoffLimit");
-        }
+  /** Runs {@code body} with fabric8 reading {@code kubeconfig} and retrying no request. */
+  static <T> T withKubeconfig(Path kubeconfig, java.util.concurrent.Callable<T> body)
+      throws Exception {
+    System.setProperty("kubeconfig", kubeconfig.toString());
+    System.setProperty("kubernetes.request.retry.backoffLimit", "0");
+    try {
+      return body.call();
+    } finally {
+      System.clearProperty("kubeconfig");
+      System.clearProperty("kubernetes.request.retry.backoffLimit");
     }
+  }
 }

@@ -23,165 +23,257 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The kustomize folder {@code controller/deploy}, rendered by the real {@code kubectl kustomize}. */
+/**
+ * The kustomize folder {@code controller/deploy}, rendered by the real {@code kubectl kustomize}.
+ */
 class DeployManifestsTest {
 
-    static final Path DEPLOY = Path.of(System.getProperty("trainyard.repo.root", "..")).toAbsolutePath().normalize()
-            .resolve("controller/deploy");
+  static final Path DEPLOY =
+      Path.of(System.getProperty("trainyard.repo.root", ".."))
+          .toAbsolutePath()
+          .normalize()
+          .resolve("controller/deploy");
 
-    @TempDir
-    Path tmp;
+  @TempDir Path tmp;
 
-    /** kubectl from PATH, else from the k8s test binaries cache (-Dtrainyard.k8s.dir). */
-    static Optional<Path> kubectl() {
-        Stream<Path> path = Stream.of(System.getenv().getOrDefault("PATH", "").split(":")).map(Path::of);
-        String k8s = System.getProperty("trainyard.k8s.dir", "");
-        Stream<Path> cache = k8s.isEmpty() ? Stream.empty() : Stream.of(Path.of(k8s, "bin"));
-        return Stream.concat(path, cache).map(d -> d.resolve("kubectl")).filter(Files::isExecutable).findFirst();
+  /** kubectl from PATH, else from the k8s test binaries cache (-Dtrainyard.k8s.dir). */
+  static Optional<Path> kubectl() {
+    Stream<Path> path =
+        Stream.of(System.getenv().getOrDefault("PATH", "").split(":")).map(Path::of);
+    String k8s = System.getProperty("trainyard.k8s.dir", "");
+    Stream<Path> cache = k8s.isEmpty() ? Stream.empty() : Stream.of(Path.of(k8s, "bin"));
+    return Stream.concat(path, cache)
+        .map(d -> d.resolve("kubectl"))
+        .filter(Files::isExecutable)
+        .findFirst();
+  }
+
+  static List<Map<String, Object>> kustomize(Path dir) throws Exception {
+    Optional<Path> kubectl = kubectl();
+    assumeTrue(
+        kubectl.isPresent(),
+        "NOT RUN: kubectl not on PATH nor in -Dtrainyard.k8s.dir: kustomize output not checked");
+    Process p =
+        new ProcessBuilder(kubectl.get().toString(), "kustomize", dir.toString())
+            .redirectErrorStream(true)
+            .start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(
+        p.waitFor(Duration.ofSeconds(60).toSeconds(), TimeUnit.SECONDS), "kubectl kustomize hung");
+    assertEquals(0, p.exitValue(), out);
+    List<Map<String, Object>> objects = new ArrayList<>();
+    try (MappingIterator<Map<String, Object>> it =
+        new ObjectMapper(new YAMLFactory()).readerForMapOf(Object.class).readValues(out)) {
+      it.forEachRemaining(objects::add);
     }
+    return objects;
+  }
 
-    static List<Map<String, Object>> kustomize(Path dir) throws Exception {
-        Optional<Path> kubectl = kubectl();
-        assumeTrue(kubectl.isPresent(), "NOT RUN: kubectl not on PATH nor in -Dtrainyard.k8s.dir: kustomize output not checked");
-        Process p = new ProcessBuilder(kubectl.get().toString(), "kustomize", dir.toString())
-                .redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(Duration.ofSeconds(60).toSeconds(), TimeUnit.SECONDS), "kubectl kustomize hung");
-        assertEquals(0, p.exitValue(), out);
-        List<Map<String, Object>> objects = new ArrayList<>();
-        try (MappingIterator<Map<String, Object>> it = new ObjectMapper(new YAMLFactory()).readerForMapOf(Object.class)
-                .readValues(out)) {
-            it.forEachRemaining(objects::add);
-        }
-        return objects;
+  static Map<String, Object> one(List<Map<String, Object>> objects, String kind) {
+    return objects.stream()
+        .filter(o -> kind.equals(o.get("kind")))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no " + kind));
+  }
+
+  @SuppressWarnings("unchecked")
+  static <T> T at(Object root, Object... path) {
+    Object o = root;
+    for (Object step : path) {
+      if (o == null) {
+        return null;
+      }
+      o =
+          step instanceof Integer i
+              ? ((List<Object>) o).get(i)
+              : ((Map<String, Object>) o).get(step);
     }
+    return (T) o;
+  }
 
-    static Map<String, Object> one(List<Map<String, Object>> objects, String kind) {
-        return objects.stream().filter(o -> kind.equals(o.get("kind"))).findFirst().orElseThrow(() ->
-                new AssertionError("no " + kind));
+  @Test
+  @DisplayName(
+      "kubectl kustomize renders namespace, ServiceAccount, RBAC, ConfigMap, Deployment and Service in trainyard-system")
+  void renders() throws Exception {
+    List<Map<String, Object>> objects = kustomize(DEPLOY);
+    Set<String> kinds = new TreeSet<>();
+    objects.forEach(o -> kinds.add((String) o.get("kind")));
+    assertEquals(
+        new TreeSet<>(
+            List.of(
+                "ClusterRole",
+                "ClusterRoleBinding",
+                "ConfigMap",
+                "Deployment",
+                "Namespace",
+                "Role",
+                "RoleBinding",
+                "Service",
+                "ServiceAccount")),
+        kinds);
+    assertEquals(
+        2,
+        objects.stream().filter(o -> "ConfigMap".equals(o.get("kind"))).count(),
+        "controller.yaml and platform.yaml, each its own ConfigMap");
+    for (Map<String, Object> o : objects) {
+      if (!Set.of("Namespace", "ClusterRole", "ClusterRoleBinding").contains(o.get("kind"))) {
+        assertEquals(
+            "trainyard-system", at(o, "metadata", "namespace"), o.get("kind") + " namespace");
+      }
     }
+    assertEquals(
+        "restricted",
+        at(one(objects, "Namespace"), "metadata", "labels", "pod-security.kubernetes.io/enforce"));
+  }
 
-    @SuppressWarnings("unchecked")
-    static <T> T at(Object root, Object... path) {
-        Object o = root;
-        for (Object step : path) {
-            if (o == null) {
-                return null;
-            }
-            o = step instanceof Integer i ? ((List<Object>) o).get(i) : ((Map<String, Object>) o).get(step);
-        }
-        return (T) o;
+  @Test
+  @DisplayName(
+      "the ClusterRole only reads (get, list, watch) JobSets, their Jobs, Workloads, pods, pods/log and events; the Role only touches Leases")
+  void readOnly() throws Exception {
+    List<Map<String, Object>> objects = kustomize(DEPLOY);
+    Set<String> resources = new TreeSet<>();
+    for (Map<String, Object> rule :
+        at(one(objects, "ClusterRole"), "rules") instanceof List<?> l
+            ? (List<Map<String, Object>>) l
+            : List.<Map<String, Object>>of()) {
+      assertEquals(List.of("get", "list", "watch"), rule.get("verbs"), rule.toString());
+      resources.addAll(at(rule, "resources"));
     }
+    assertEquals(
+        new TreeSet<>(List.of("events", "jobs", "jobsets", "pods", "pods/log", "workloads")),
+        resources);
+    Map<String, Object> role = one(objects, "Role");
+    assertEquals(List.of("coordination.k8s.io"), at(role, "rules", 0, "apiGroups"));
+    assertEquals(List.of("leases"), at(role, "rules", 0, "resources"));
+    assertEquals(
+        "trainyard-system", at(one(objects, "ClusterRoleBinding"), "subjects", 0, "namespace"));
+  }
 
-    @Test
-    @DisplayName("kubectl kustomize renders namespace, ServiceAccount, RBAC, ConfigMap, Deployment and Service in trainyard-system")
-    void renders() throws Exception {
-        List<Map<String, Object>> objects = kustomize(DEPLOY);
-        Set<String> kinds = new TreeSet<>();
-        objects.forEach(o -> kinds.add((String) o.get("kind")));
-        assertEquals(new TreeSet<>(List.of("ClusterRole", "ClusterRoleBinding", "ConfigMap", "Deployment", "Namespace",
-                "Role", "RoleBinding", "Service", "ServiceAccount")), kinds);
-        assertEquals(2, objects.stream().filter(o -> "ConfigMap".equals(o.get("kind"))).count(),
-                "controller.yaml and platform.yaml, each its own ConfigMap");
-        for (Map<String, Object> o : objects) {
-            if (!Set.of("Namespace", "ClusterRole", "ClusterRoleBinding").contains(o.get("kind"))) {
-                assertEquals("trainyard-system", at(o, "metadata", "namespace"), o.get("kind") + " namespace");
-            }
-        }
-        assertEquals("restricted", at(one(objects, "Namespace"), "metadata", "labels",
-                "pod-security.kubernetes.io/enforce"));
+  @Test
+  @DisplayName(
+      "the Deployment probes /healthz and /readyz, runs restricted, mounts the forge token Secret and the hashed ConfigMap")
+  void deployment() throws Exception {
+    List<Map<String, Object>> objects = kustomize(DEPLOY);
+    Map<String, Object> pod = at(one(objects, "Deployment"), "spec", "template", "spec");
+    Map<String, Object> c = at(pod, "containers", 0);
+    assertEquals("/healthz", at(c, "livenessProbe", "httpGet", "path"));
+    assertEquals("/readyz", at(c, "readinessProbe", "httpGet", "path"));
+    assertEquals(Boolean.TRUE, at(pod, "securityContext", "runAsNonRoot"));
+    assertEquals("RuntimeDefault", at(pod, "securityContext", "seccompProfile", "type"));
+    assertEquals(Boolean.FALSE, at(c, "securityContext", "allowPrivilegeEscalation"));
+    assertEquals(Boolean.TRUE, at(c, "securityContext", "readOnlyRootFilesystem"));
+    assertEquals(List.of("ALL"), at(c, "securityContext", "capabilities", "drop"));
+    assertEquals("trainyard-controller", pod.get("serviceAccountName"));
+    List<Map<String, Object>> volumes = at(pod, "volumes");
+    assertTrue(
+        volumes.stream()
+            .anyMatch(v -> "trainyard-forge-tokens".equals(at(v, "secret", "secretName"))));
+    List<Map<String, Object>> mounts = at(c, "volumeMounts");
+    for (String[] cm :
+        new String[][] {
+          {"trainyard-controller-config-", "/etc/trainyard/controller"},
+          {"trainyard-platform-", "/etc/trainyard/platform"}
+        }) {
+      String name =
+          objects.stream()
+              .filter(o -> "ConfigMap".equals(o.get("kind")))
+              .map(o -> (String) at(o, "metadata", "name"))
+              .filter(n -> n.startsWith(cm[0]))
+              .findFirst()
+              .orElseThrow(() -> new AssertionError("no ConfigMap " + cm[0] + "<hash>"));
+      String volume =
+          volumes.stream()
+              .filter(v -> v.get("configMap") != null && name.equals(at(v, "configMap", "name")))
+              .map(v -> (String) v.get("name"))
+              .findFirst()
+              .orElseThrow(() -> new AssertionError("no volume of " + name));
+      assertTrue(
+          mounts.stream()
+              .anyMatch(m -> volume.equals(m.get("name")) && cm[1].equals(m.get("mountPath"))),
+          name + " mounted at " + cm[1] + ": " + mounts);
     }
+    String tokens =
+        volumes.stream()
+            .filter(v -> "trainyard-forge-tokens".equals(at(v, "secret", "secretName")))
+            .map(v -> (String) v.get("name"))
+            .findFirst()
+            .orElseThrow();
+    assertTrue(
+        mounts.stream()
+            .anyMatch(
+                m ->
+                    tokens.equals(m.get("name"))
+                        && (ConfigFile.TOKENS + "/trainyard-forge-tokens")
+                            .equals(m.get("mountPath"))),
+        "tokens/<secret>/<key>: " + mounts);
+    assertEquals(
+        "trainyard-controller",
+        c.get("image"),
+        "the placeholder the overlay's images: entry replaces");
+    List<String> args = at(c, "args");
+    assertTrue(
+        args.contains("--bind=$(POD_IP)"),
+        "listens on the pod's own address, not every interface: " + args);
+    assertTrue(
+        args.contains("--config=/etc/trainyard/controller/controller.yaml"), args.toString());
+    List<Map<String, Object>> env = at(c, "env");
+    assertTrue(
+        env.stream()
+            .anyMatch(
+                e ->
+                    "POD_IP".equals(e.get("name"))
+                        && "status.podIP".equals(at(e, "valueFrom", "fieldRef", "fieldPath"))));
+    Map<String, Object> gitops =
+        env.stream()
+            .filter(e -> "TRAINYARD_GITOPS_TOKEN".equals(e.get("name")))
+            .findFirst()
+            .orElseThrow();
+    assertEquals(
+        Boolean.TRUE,
+        at(gitops, "valueFrom", "secretKeyRef", "optional"),
+        "pruning is optional, so is its token");
+  }
 
-    @Test
-    @DisplayName("the ClusterRole only reads (get, list, watch) JobSets, their Jobs, Workloads, pods, pods/log and events; the Role only touches Leases")
-    void readOnly() throws Exception {
-        List<Map<String, Object>> objects = kustomize(DEPLOY);
-        Set<String> resources = new TreeSet<>();
-        for (Map<String, Object> rule : at(one(objects, "ClusterRole"), "rules") instanceof List<?> l
-                ? (List<Map<String, Object>>) l : List.<Map<String, Object>>of()) {
-            assertEquals(List.of("get", "list", "watch"), rule.get("verbs"), rule.toString());
-            resources.addAll(at(rule, "resources"));
-        }
-        assertEquals(new TreeSet<>(List.of("events", "jobs", "jobsets", "pods", "pods/log", "workloads")), resources);
-        Map<String, Object> role = one(objects, "Role");
-        assertEquals(List.of("coordination.k8s.io"), at(role, "rules", 0, "apiGroups"));
-        assertEquals(List.of("leases"), at(role, "rules", 0, "resources"));
-        assertEquals("trainyard-system", at(one(objects, "ClusterRoleBinding"), "subjects", 0, "namespace"));
-    }
-
-    @Test
-    @DisplayName("the Deployment probes /healthz and /readyz, runs restricted, mounts the forge token Secret and the hashed ConfigMap")
-    void deployment() throws Exception {
-        List<Map<String, Object>> objects = kustomize(DEPLOY);
-        Map<String, Object> pod = at(one(objects, "Deployment"), "spec", "template", "spec");
-        Map<String, Object> c = at(pod, "containers", 0);
-        assertEquals("/healthz", at(c, "livenessProbe", "httpGet", "path"));
-        assertEquals("/readyz", at(c, "readinessProbe", "httpGet", "path"));
-        assertEquals(Boolean.TRUE, at(pod, "securityContext", "runAsNonRoot"));
-        assertEquals("RuntimeDefault", at(pod, "securityContext", "seccompProfile", "type"));
-        assertEquals(Boolean.FALSE, at(c, "securityContext", "allowPrivilegeEscalation"));
-        assertEquals(Boolean.TRUE, at(c, "securityContext", "readOnlyRootFilesystem"));
-        assertEquals(List.of("ALL"), at(c, "securityContext", "capabilities", "drop"));
-        assertEquals("trainyard-controller", pod.get("serviceAccountName"));
-        List<Map<String, Object>> volumes = at(pod, "volumes");
-        assertTrue(volumes.stream().anyMatch(v -> "trainyard-forge-tokens".equals(at(v, "secret", "secretName"))));
-        List<Map<String, Object>> mounts = at(c, "volumeMounts");
-        for (String[] cm : new String[][] {{"trainyard-controller-config-", "/etc/trainyard/controller"},
-                {"trainyard-platform-", "/etc/trainyard/platform"}}) {
-            String name = objects.stream().filter(o -> "ConfigMap".equals(o.get("kind")))
-                    .map(o -> (String) at(o, "metadata", "name")).filter(n -> n.startsWith(cm[0])).findFirst()
-                    .orElseThrow(() -> new AssertionError("no ConfigMap " + cm[0] + "<hash>"));
-            String volume = volumes.stream().filter(v -> v.get("configMap") != null && name.equals(at(v, "configMap", "name")))
-                    .map(v -> (String) v.get("name")).findFirst().orElseThrow(() -> new AssertionError("no volume of " + name));
-            assertTrue(mounts.stream().anyMatch(m -> volume.equals(m.get("name")) && cm[1].equals(m.get("mountPath"))),
-                    name + " mounted at " + cm[1] + ": " + mounts);
-        }
-        String tokens = volumes.stream().filter(v -> "trainyard-forge-tokens".equals(at(v, "secret", "secretName")))
-                .map(v -> (String) v.get("name")).findFirst().orElseThrow();
-        assertTrue(mounts.stream().anyMatch(m -> tokens.equals(m.get("name"))
-                && (ConfigFile.TOKENS + "/trainyard-forge-tokens").equals(m.get("mountPath"))), "tokens/<secret>/<key>: " + mounts);
-        assertEquals("trainyard-controller", c.get("image"), "the placeholder the overlay's images: entry replaces");
-        List<String> args = at(c, "args");
-        assertTrue(args.contains("--bind=$(POD_IP)"), "listens on the pod's own address, not every interface: " + args);
-        assertTrue(args.contains("--config=/etc/trainyard/controller/controller.yaml"), args.toString());
-        List<Map<String, Object>> env = at(c, "env");
-        assertTrue(env.stream().anyMatch(e -> "POD_IP".equals(e.get("name")) && "status.podIP".equals(at(e, "valueFrom", "fieldRef", "fieldPath"))));
-        Map<String, Object> gitops = env.stream().filter(e -> "TRAINYARD_GITOPS_TOKEN".equals(e.get("name"))).findFirst().orElseThrow();
-        assertEquals(Boolean.TRUE, at(gitops, "valueFrom", "secretKeyRef", "optional"), "pruning is optional, so is its token");
-    }
-
-    @Test
-    @DisplayName("the image is a kustomize parameter: an overlay's images: entry replaces it")
-    void imageParameter() throws Exception {
-        Files.writeString(tmp.resolve("kustomization.yaml"), """
+  @Test
+  @DisplayName("the image is a kustomize parameter: an overlay's images: entry replaces it")
+  void imageParameter() throws Exception {
+    Files.writeString(
+        tmp.resolve("kustomization.yaml"),
+        """
                 resources:
                 - %s
                 images:
                 - name: trainyard-controller
                   newName: registry.test/platform/trainyard-controller
                   newTag: "9.9.9"
-                """.formatted(tmp.relativize(DEPLOY)));
-        Map<String, Object> pod = at(one(kustomize(tmp), "Deployment"), "spec", "template", "spec");
-        assertEquals("registry.test/platform/trainyard-controller:9.9.9", at(pod, "containers", 0, "image"));
-    }
+                """
+            .formatted(tmp.relativize(DEPLOY)));
+    Map<String, Object> pod = at(one(kustomize(tmp), "Deployment"), "spec", "template", "spec");
+    assertEquals(
+        "registry.test/platform/trainyard-controller:9.9.9", at(pod, "containers", 0, "image"));
+  }
 
-    @Test
-    @DisplayName("the shipped controller.yaml and platform.yaml are valid: a GitHub forge for github.com, token from trainyard-forge-tokens/github-token")
-    void shippedConfig() throws Exception {
-        Files.createDirectories(tmp.resolve("tokens/trainyard-forge-tokens"));
-        Files.writeString(tmp.resolve("tokens/trainyard-forge-tokens/github-token"), "t");
-        String yaml = Files.readString(DEPLOY.resolve("controller.yaml"))
-                .replace("platform: " + ConfigFile.PLATFORM, "platform: " + DEPLOY.resolve("platform.yaml"))
-                .replace("tokens: " + ConfigFile.TOKENS, "tokens: " + tmp.resolve("tokens"));
-        Path copy = tmp.resolve("controller.yaml");
-        Files.writeString(copy, yaml);
-        ControllerConfig c = ConfigFile.read(copy);
-        assertEquals("github.com", c.forges().get(0).prefix());
-        assertEquals("https://grafana.example.com/d/trainyard-run?var-cluster=prod&var-namespace=team-a&var-run=r1",
-                c.targetUrl().render(new RunKey("team-a", "js"), new RunProvenance("", "abc", "", "prod", "r1")));
-        assertEquals(Duration.ofMinutes(10), c.stallAfter());
-        assertEquals(8080, c.port());
-        assertTrue(c.prune().isEmpty(), "pruning is off unless configured");
-    }
-
+  @Test
+  @DisplayName(
+      "the shipped controller.yaml and platform.yaml are valid: a GitHub forge for github.com, token from trainyard-forge-tokens/github-token")
+  void shippedConfig() throws Exception {
+    Files.createDirectories(tmp.resolve("tokens/trainyard-forge-tokens"));
+    Files.writeString(tmp.resolve("tokens/trainyard-forge-tokens/github-token"), "t");
+    String yaml =
+        Files.readString(DEPLOY.resolve("controller.yaml"))
+            .replace(
+                "platform: " + ConfigFile.PLATFORM, "platform: " + DEPLOY.resolve("platform.yaml"))
+            .replace("tokens: " + ConfigFile.TOKENS, "tokens: " + tmp.resolve("tokens"));
+    Path copy = tmp.resolve("controller.yaml");
+    Files.writeString(copy, yaml);
+    ControllerConfig c = ConfigFile.read(copy);
+    assertEquals("github.com", c.forges().get(0).prefix());
+    assertEquals(
+        "https://grafana.example.com/d/trainyard-run?var-cluster=prod&var-namespace=team-a&var-run=r1",
+        c.targetUrl()
+            .render(new RunKey("team-a", "js"), new RunProvenance("", "abc", "", "prod", "r1")));
+    assertEquals(Duration.ofMinutes(10), c.stallAfter());
+    assertEquals(8080, c.port());
+    assertTrue(c.prune().isEmpty(), "pruning is off unless configured");
+  }
 }

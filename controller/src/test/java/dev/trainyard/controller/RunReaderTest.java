@@ -15,22 +15,23 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code trainyard status}/{@code logs}' connection: the user's kubeconfig and context, and what a person sees
- * when the API server does not answer (a real fabric8 client aimed at a loopback port nothing listens on; the
- * answers of a real API server are in cluster-it's StatusCommandIT).
+ * {@code trainyard status}/{@code logs}' connection: the user's kubeconfig and context, and what a
+ * person sees when the API server does not answer (a real fabric8 client aimed at a loopback port
+ * nothing listens on; the answers of a real API server are in cluster-it's StatusCommandIT).
  */
 class RunReaderTest {
 
-    @TempDir
-    Path dir;
+  @TempDir Path dir;
 
-    Path kubeconfig() throws IOException {
-        int port;
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
-        Path f = dir.resolve("kubeconfig");
-        Files.writeString(f, """
+  Path kubeconfig() throws IOException {
+    int port;
+    try (ServerSocket s = new ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    Path f = dir.resolve("kubeconfig");
+    Files.writeString(
+        f,
+        """
                 apiVersion: v1
                 kind: Config
                 clusters:
@@ -45,34 +46,43 @@ class RunReaderTest {
                 - name: plain
                   context: {cluster: c, user: u}
                 current-context: team-a
-                """.formatted(port));
-        return f;
-    }
+                """
+            .formatted(port));
+    return f;
+  }
 
-    @Test
-    @DisplayName("the namespace is the kubeconfig context's (current or --context), else default")
-    void namespaces() throws Exception {
-        Path k = kubeconfig();
-        try (RunReader r = RunReader.connect(Optional.of(k), Optional.empty(), Clock.systemUTC())) {
-            assertEquals("team-a", r.defaultNamespace());
-        }
-        try (RunReader r = RunReader.connect(Optional.of(k), Optional.of("plain"), Clock.systemUTC())) {
-            assertEquals("default", r.defaultNamespace());
-        }
+  @Test
+  @DisplayName("the namespace is the kubeconfig context's (current or --context), else default")
+  void namespaces() throws Exception {
+    Path k = kubeconfig();
+    try (RunReader r = RunReader.connect(Optional.of(k), Optional.empty(), Clock.systemUTC())) {
+      assertEquals("team-a", r.defaultNamespace());
     }
+    try (RunReader r = RunReader.connect(Optional.of(k), Optional.of("plain"), Clock.systemUTC())) {
+      assertEquals("default", r.defaultNamespace());
+    }
+  }
 
-    @Test
-    @DisplayName("an unreadable kubeconfig, and an API server that does not answer, are ClusterAccessExceptions saying what failed, without the token")
-    void unreachable() throws Exception {
-        ClusterAccessException bad = assertThrows(ClusterAccessException.class,
-                () -> RunReader.connect(Optional.of(dir.resolve("missing")), Optional.empty(), Clock.systemUTC()));
-        assertEquals("--kubeconfig " + dir.resolve("missing") + ": no such file", bad.getMessage());
-        try (RunReader r = RunReader.connect(Optional.of(kubeconfig()), Optional.empty(), Clock.systemUTC())) {
-            ClusterAccessException e = assertThrows(ClusterAccessException.class, () -> r.list("team-a"));
-            assertTrue(e.getMessage().startsWith("cannot list runs: "), e.getMessage());
-            assertTrue(!e.getMessage().contains("not-a-real-token"), e.getMessage());
-            ClusterAccessException pods = assertThrows(ClusterAccessException.class, () -> r.podsOf(new RunKey("team-a", "js")));
-            assertTrue(pods.getMessage().startsWith("cannot list the pods of team-a/js: "), pods.getMessage());
-        }
+  @Test
+  @DisplayName(
+      "an unreadable kubeconfig, and an API server that does not answer, are ClusterAccessExceptions saying what failed, without the token")
+  void unreachable() throws Exception {
+    ClusterAccessException bad =
+        assertThrows(
+            ClusterAccessException.class,
+            () ->
+                RunReader.connect(
+                    Optional.of(dir.resolve("missing")), Optional.empty(), Clock.systemUTC()));
+    assertEquals("--kubeconfig " + dir.resolve("missing") + ": no such file", bad.getMessage());
+    try (RunReader r =
+        RunReader.connect(Optional.of(kubeconfig()), Optional.empty(), Clock.systemUTC())) {
+      ClusterAccessException e = assertThrows(ClusterAccessException.class, () -> r.list("team-a"));
+      assertTrue(e.getMessage().startsWith("cannot list runs: "), e.getMessage());
+      assertTrue(!e.getMessage().contains("not-a-real-token"), e.getMessage());
+      ClusterAccessException pods =
+          assertThrows(ClusterAccessException.class, () -> r.podsOf(new RunKey("team-a", "js")));
+      assertTrue(
+          pods.getMessage().startsWith("cannot list the pods of team-a/js: "), pods.getMessage());
     }
+  }
 }

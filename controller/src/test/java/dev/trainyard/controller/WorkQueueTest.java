@@ -1,8 +1,8 @@
 package dev.trainyard.controller;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import org.junit.jupiter.api.DisplayName;
@@ -10,162 +10,175 @@ import org.junit.jupiter.api.Test;
 
 class WorkQueueTest {
 
-    static final RunKey A = new RunKey("ns", "a");
-    static final RunKey B = new RunKey("ns", "b");
-    static final Duration NOW = Duration.ZERO;
+  static final RunKey A = new RunKey("ns", "a");
+  static final RunKey B = new RunKey("ns", "b");
+  static final Duration NOW = Duration.ZERO;
 
-    @Test
-    @DisplayName("a key added many times while waiting is handed out once, in first-added order")
-    void dedup() throws Exception {
-        try (WorkQueue q = new WorkQueue()) {
-            q.add(A);
-            q.add(B);
-            q.add(A);
-            assertEquals(2, q.depth());
-            assertEquals(A, q.take(NOW));
-            assertEquals(B, q.take(NOW));
-            assertNull(q.take(Duration.ofMillis(20)));
-        }
+  @Test
+  @DisplayName("a key added many times while waiting is handed out once, in first-added order")
+  void dedup() throws Exception {
+    try (WorkQueue q = new WorkQueue()) {
+      q.add(A);
+      q.add(B);
+      q.add(A);
+      assertEquals(2, q.depth());
+      assertEquals(A, q.take(NOW));
+      assertEquals(B, q.take(NOW));
+      assertNull(q.take(Duration.ofMillis(20)));
     }
+  }
 
-    @Test
-    @DisplayName("a key added while processing is not handed out twice at once, but again after done")
-    void processing() throws Exception {
-        try (WorkQueue q = new WorkQueue()) {
-            q.add(A);
-            RunKey k = q.take(NOW);
-            q.add(A);
-            assertEquals(0, q.depth());
-            assertNull(q.take(Duration.ofMillis(20)));
-            q.done(k);
-            assertEquals(A, q.take(NOW));
-            q.done(A);
-            assertNull(q.take(Duration.ofMillis(20)));
-        }
+  @Test
+  @DisplayName("a key added while processing is not handed out twice at once, but again after done")
+  void processing() throws Exception {
+    try (WorkQueue q = new WorkQueue()) {
+      q.add(A);
+      RunKey k = q.take(NOW);
+      q.add(A);
+      assertEquals(0, q.depth());
+      assertNull(q.take(Duration.ofMillis(20)));
+      q.done(k);
+      assertEquals(A, q.take(NOW));
+      q.done(A);
+      assertNull(q.take(Duration.ofMillis(20)));
     }
+  }
 
-    @Test
-    @DisplayName("resync keys wait in the background lane behind every change; a changed background key is promoted")
-    void backgroundLane() throws Exception {
-        RunKey c = new RunKey("ns", "c");
-        try (WorkQueue q = new WorkQueue()) {
-            q.addBackground(A);
-            q.addBackground(B);
-            q.addBackground(A);
-            q.add(c);
-            assertEquals(3, q.depth());
-            assertEquals(c, q.take(NOW));
-            q.done(c);
-            assertEquals(A, q.take(NOW));
-            q.done(A);
-            q.add(B);
-            q.addBackground(A);
-            q.add(c);
-            assertEquals(B, q.take(NOW), "promoted ahead of the background and in change order");
-            assertEquals(c, q.take(NOW));
-            assertEquals(A, q.take(NOW));
-            assertNull(q.take(Duration.ofMillis(20)));
-        }
+  @Test
+  @DisplayName(
+      "resync keys wait in the background lane behind every change; a changed background key is promoted")
+  void backgroundLane() throws Exception {
+    RunKey c = new RunKey("ns", "c");
+    try (WorkQueue q = new WorkQueue()) {
+      q.addBackground(A);
+      q.addBackground(B);
+      q.addBackground(A);
+      q.add(c);
+      assertEquals(3, q.depth());
+      assertEquals(c, q.take(NOW));
+      q.done(c);
+      assertEquals(A, q.take(NOW));
+      q.done(A);
+      q.add(B);
+      q.addBackground(A);
+      q.add(c);
+      assertEquals(B, q.take(NOW), "promoted ahead of the background and in change order");
+      assertEquals(c, q.take(NOW));
+      assertEquals(A, q.take(NOW));
+      assertNull(q.take(Duration.ofMillis(20)));
     }
+  }
 
-    @Test
-    @DisplayName("a background key added while processing is processed again after done, once")
-    void backgroundWhileProcessing() throws Exception {
-        try (WorkQueue q = new WorkQueue()) {
-            q.addBackground(A);
-            RunKey k = q.take(NOW);
-            q.addBackground(A);
-            assertNull(q.take(Duration.ofMillis(20)));
-            q.done(k);
-            assertEquals(A, q.take(NOW));
-            q.done(A);
-            assertNull(q.take(Duration.ofMillis(20)));
-            q.close();
-            q.addBackground(B);
-            assertEquals(0, q.depth());
-        }
+  @Test
+  @DisplayName("a background key added while processing is processed again after done, once")
+  void backgroundWhileProcessing() throws Exception {
+    try (WorkQueue q = new WorkQueue()) {
+      q.addBackground(A);
+      RunKey k = q.take(NOW);
+      q.addBackground(A);
+      assertNull(q.take(Duration.ofMillis(20)));
+      q.done(k);
+      assertEquals(A, q.take(NOW));
+      q.done(A);
+      assertNull(q.take(Duration.ofMillis(20)));
+      q.close();
+      q.addBackground(B);
+      assertEquals(0, q.depth());
     }
+  }
 
-    @Test
-    @DisplayName("addAfter delivers the key after the delay")
-    void delayed() throws Exception {
-        try (WorkQueue q = new WorkQueue()) {
-            q.addAfter(A, Duration.ofMillis(50));
-            assertEquals(0, q.depth());
-            assertEquals(A, q.take(Duration.ofSeconds(5)));
-            assertTrue(ControllerPartsTest.threads("trainyard-queue-delays").stream().allMatch(Thread::isDaemon),
-                    "the delay thread never keeps a stopping JVM alive");
-        }
+  @Test
+  @DisplayName("addAfter delivers the key after the delay")
+  void delayed() throws Exception {
+    try (WorkQueue q = new WorkQueue()) {
+      q.addAfter(A, Duration.ofMillis(50));
+      assertEquals(0, q.depth());
+      assertEquals(A, q.take(Duration.ofSeconds(5)));
+      assertTrue(
+          ControllerPartsTest.threads("trainyard-queue-delays").stream().allMatch(Thread::isDaemon),
+          "the delay thread never keeps a stopping JVM alive");
     }
+  }
 
-    @Test
-    @DisplayName("a waiting take wakes as soon as a key is added, a done key re-added, or the queue closed")
-    void wakes() throws Exception {
-        try (WorkQueue q = new WorkQueue()) {
-            assertWokenBy(q, () -> q.add(A), A);
-            q.add(A);
-            assertWokenBy(q, () -> q.done(A), A);
-        }
-        WorkQueue q = new WorkQueue();
-        assertWokenBy(q, q::close, null);
+  @Test
+  @DisplayName(
+      "a waiting take wakes as soon as a key is added, a done key re-added, or the queue closed")
+  void wakes() throws Exception {
+    try (WorkQueue q = new WorkQueue()) {
+      assertWokenBy(q, () -> q.add(A), A);
+      q.add(A);
+      assertWokenBy(q, () -> q.done(A), A);
     }
+    WorkQueue q = new WorkQueue();
+    assertWokenBy(q, q::close, null);
+  }
 
-    /** take(10 s) returns {@code expected} well before its timeout when {@code action} runs after 100 ms. */
-    private static void assertWokenBy(WorkQueue q, Runnable action, RunKey expected) throws Exception {
-        Thread t = new Thread(() -> {
-            try {
+  /**
+   * take(10 s) returns {@code expected} well before its timeout when {@code action} runs after 100
+   * ms.
+   */
+  private static void assertWokenBy(WorkQueue q, Runnable action, RunKey expected)
+      throws Exception {
+    Thread t =
+        new Thread(
+            () -> {
+              try {
                 Thread.sleep(100);
-            } catch (InterruptedException e) {
+              } catch (InterruptedException e) {
                 return;
-            }
-            action.run();
-        });
-        t.start();
-        long start = System.nanoTime();
-        assertEquals(expected, q.take(Duration.ofSeconds(10)));
-        long ms = (System.nanoTime() - start) / 1_000_000;
-        org.junit.jupiter.api.Assertions.assertTrue(ms < 5_000, "woke after " + ms + " ms");
-        t.join();
-    }
-
-    @Test
-    @DisplayName("a closed queue takes nothing and accepts nothing")
-    void closed() throws Exception {
-        WorkQueue q = new WorkQueue();
-        q.close();
-        q.add(A);
-        q.addAfter(B, Duration.ZERO);
-        assertNull(q.take(Duration.ofSeconds(5)));
-        assertEquals(0, q.depth());
-    }
-
-    @Test
-    @DisplayName("run keys round-trip through the informer cache key")
-    void keys() {
-        assertEquals("ns/a", A.cacheKey());
-        assertEquals(A, RunKey.parse("ns/a"));
-    }
-
-    @Test
-    @DisplayName("a take waiting on an empty queue wakes at once for a background key; a closed queue takes no background key")
-    void backgroundWakes() throws Exception {
-        try (WorkQueue q = new WorkQueue()) {
-            java.util.concurrent.CompletableFuture<RunKey> taken = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-                try {
-                    return q.take(Duration.ofSeconds(20));
-                } catch (InterruptedException e) {
-                    throw new IllegalStateException(e);
-                }
+              }
+              action.run();
             });
-            Thread.sleep(200);
-            long t0 = System.nanoTime();
-            q.addBackground(A);
-            assertEquals(A, taken.get(10, java.util.concurrent.TimeUnit.SECONDS));
-            org.junit.jupiter.api.Assertions.assertTrue(System.nanoTime() - t0 < Duration.ofSeconds(5).toNanos(),
-                    "woken by the add, not by the 20 s timeout");
-            q.close();
-            q.addBackground(B);
-            assertEquals(0, q.depth());
-        }
+    t.start();
+    long start = System.nanoTime();
+    assertEquals(expected, q.take(Duration.ofSeconds(10)));
+    long ms = (System.nanoTime() - start) / 1_000_000;
+    org.junit.jupiter.api.Assertions.assertTrue(ms < 5_000, "woke after " + ms + " ms");
+    t.join();
+  }
+
+  @Test
+  @DisplayName("a closed queue takes nothing and accepts nothing")
+  void closed() throws Exception {
+    WorkQueue q = new WorkQueue();
+    q.close();
+    q.add(A);
+    q.addAfter(B, Duration.ZERO);
+    assertNull(q.take(Duration.ofSeconds(5)));
+    assertEquals(0, q.depth());
+  }
+
+  @Test
+  @DisplayName("run keys round-trip through the informer cache key")
+  void keys() {
+    assertEquals("ns/a", A.cacheKey());
+    assertEquals(A, RunKey.parse("ns/a"));
+  }
+
+  @Test
+  @DisplayName(
+      "a take waiting on an empty queue wakes at once for a background key; a closed queue takes no background key")
+  void backgroundWakes() throws Exception {
+    try (WorkQueue q = new WorkQueue()) {
+      java.util.concurrent.CompletableFuture<RunKey> taken =
+          java.util.concurrent.CompletableFuture.supplyAsync(
+              () -> {
+                try {
+                  return q.take(Duration.ofSeconds(20));
+                } catch (InterruptedException e) {
+                  throw new IllegalStateException(e);
+                }
+              });
+      Thread.sleep(200);
+      long t0 = System.nanoTime();
+      q.addBackground(A);
+      assertEquals(A, taken.get(10, java.util.concurrent.TimeUnit.SECONDS));
+      org.junit.jupiter.api.Assertions.assertTrue(
+          System.nanoTime() - t0 < Duration.ofSeconds(5).toNanos(),
+          "woken by the add, not by the 20 s timeout");
+      q.close();
+      q.addBackground(B);
+      assertEquals(0, q.depth());
     }
+  }
 }

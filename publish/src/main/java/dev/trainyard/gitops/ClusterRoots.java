@@ -24,13 +24,14 @@ import java.util.TreeSet;
  * clusters/&lt;cluster&gt;/&lt;namespace&gt;/kustomization.yaml  resources: [_queues, &lt;run&gt;, …]           (one team)
  * </pre>
  *
- * A Flux Kustomization (or Argo CD Application) per namespace can then sync one team's runs and depend on the
- * cluster's queue objects ({@code _cluster}). Only the roots of namespaces the change touches, and of their
- * cluster, are rewritten, and only their {@code resources} list: entries Trainyard does not own (a hand-written
- * {@code configmap.yaml}, a folder of other apps) and every other field are kept; a folder the change deletes
- * leaves the list, a folder it adds (or a sub-folder with its own {@code kustomization.yaml}) joins it. A root
- * that is not a kustomization Trainyard can read, or a file where the layout needs a folder, is a diagnostic,
- * and the change is refused. Pure: it reads the base tree and the pending edits, and returns more edits.
+ * A Flux Kustomization (or Argo CD Application) per namespace can then sync one team's runs and
+ * depend on the cluster's queue objects ({@code _cluster}). Only the roots of namespaces the change
+ * touches, and of their cluster, are rewritten, and only their {@code resources} list: entries
+ * Trainyard does not own (a hand-written {@code configmap.yaml}, a folder of other apps) and every
+ * other field are kept; a folder the change deletes leaves the list, a folder it adds (or a
+ * sub-folder with its own {@code kustomization.yaml}) joins it. A root that is not a kustomization
+ * Trainyard can read, or a file where the layout needs a folder, is a diagnostic, and the change is
+ * refused. Pure: it reads the base tree and the pending edits, and returns more edits.
  */
 public final class ClusterRoots {
   private static final String FILE = "kustomization.yaml";
@@ -41,7 +42,8 @@ public final class ClusterRoots {
    * The root edits, or the problems that refuse the change.
    *
    * @param edits roots to write
-   * @param diagnostics errors (E803 unreadable root, E804 a file in the way); with any, {@code edits} is empty
+   * @param diagnostics errors (E803 unreadable root, E804 a file in the way); with any, {@code
+   *     edits} is empty
    */
   public record Result(List<TreeEdit> edits, List<Diagnostic> diagnostics) {
     public Result {
@@ -50,7 +52,9 @@ public final class ClusterRoots {
     }
   }
 
-  /** The edits that bring the roots of every namespace and cluster {@code edits} touch up to date. */
+  /**
+   * The edits that bring the roots of every namespace and cluster {@code edits} touch up to date.
+   */
   public static Result after(Snapshot base, List<TreeEdit> edits) {
     List<Diagnostic> problems = new ArrayList<>(filesInTheWay(base, edits));
     SortedSet<String> clusters = new TreeSet<>();
@@ -72,11 +76,16 @@ public final class ClusterRoots {
     return problems.isEmpty() ? new Result(roots, List.of()) : new Result(List.of(), problems);
   }
 
-  /** The root of {@code dir} with its resources brought up to date, or empty when they did not change. */
-  private static Optional<TreeEdit> root(Snapshot base, List<TreeEdit> edits, String dir, List<Diagnostic> problems) {
+  /**
+   * The root of {@code dir} with its resources brought up to date, or empty when they did not
+   * change.
+   */
+  private static Optional<TreeEdit> root(
+      Snapshot base, List<TreeEdit> edits, String dir, List<Diagnostic> problems) {
     String path = dir + "/" + FILE;
     Optional<String> text = base.read(path);
-    Optional<ObjectNode> existing = text.isPresent() ? parse(path, text.get(), problems) : Optional.of(fresh());
+    Optional<ObjectNode> existing =
+        text.isPresent() ? parse(path, text.get(), problems) : Optional.of(fresh());
     if (existing.isEmpty()) {
       return Optional.empty();
     }
@@ -92,27 +101,35 @@ public final class ClusterRoots {
     return Optional.of(new TreeEdit.WriteFile(path, YamlWriter.write(k)));
   }
 
-  private static SortedSet<String> resources(Snapshot base, List<TreeEdit> edits, String dir, List<String> before) {
+  private static SortedSet<String> resources(
+      Snapshot base, List<TreeEdit> edits, String dir, List<String> before) {
     SortedSet<String> deleted = new TreeSet<>();
     SortedSet<String> created = new TreeSet<>();
     direct(edits, dir, deleted, created);
     SortedSet<String> after = new TreeSet<>();
     for (String r : before) {
-      if (!deleted.contains(r.replaceFirst("/$", "")) || created.contains(r.replaceFirst("/$", ""))) {
+      if (!deleted.contains(r.replaceFirst("/$", ""))
+          || created.contains(r.replaceFirst("/$", ""))) {
         after.add(r);
       }
     }
     for (String folder : folders(base, edits, dir)) {
       boolean listed = after.contains(folder) || after.contains(folder + "/");
-      if (!listed && !folder.startsWith(".") && (created.contains(folder) || base.read(dir + "/" + folder + "/" + FILE).isPresent())) {
+      if (!listed
+          && !folder.startsWith(".")
+          && (created.contains(folder) || base.read(dir + "/" + folder + "/" + FILE).isPresent())) {
         after.add(folder);
       }
     }
     return after;
   }
 
-  /** Direct sub-folders of {@code dir} that {@code edits} delete, and those they create or write into. */
-  private static void direct(List<TreeEdit> edits, String dir, SortedSet<String> deleted, SortedSet<String> created) {
+  /**
+   * Direct sub-folders of {@code dir} that {@code edits} delete, and those they create or write
+   * into.
+   */
+  private static void direct(
+      List<TreeEdit> edits, String dir, SortedSet<String> deleted, SortedSet<String> created) {
     for (TreeEdit e : edits) {
       if (!e.path().startsWith(dir + "/")) {
         continue;
@@ -120,7 +137,9 @@ public final class ClusterRoots {
       String rest = e.path().substring(dir.length() + 1);
       int slash = rest.indexOf('/');
       String first = slash < 0 ? rest : rest.substring(0, slash);
-      boolean empties = e instanceof TreeEdit.DeleteFolder || e instanceof TreeEdit.ReplaceFolder r && r.files().isEmpty();
+      boolean empties =
+          e instanceof TreeEdit.DeleteFolder
+              || e instanceof TreeEdit.ReplaceFolder r && r.files().isEmpty();
       if (empties && slash < 0) {
         deleted.add(first);
         created.remove(first);
@@ -133,17 +152,28 @@ public final class ClusterRoots {
   private static Optional<ObjectNode> parse(String path, String text, List<Diagnostic> problems) {
     var doc = new YamlDocumentLoader().load(new SourceFile(path, text));
     JsonNode root = doc.value().map(d -> d.root()).orElse(null);
-    boolean listOfNames = root != null && root.isObject() && (root.path("resources").isMissingNode() || root.path("resources").isArray());
+    boolean listOfNames =
+        root != null
+            && root.isObject()
+            && (root.path("resources").isMissingNode() || root.path("resources").isArray());
     if (listOfNames) {
       for (JsonNode r : root.path("resources")) {
         listOfNames &= r.isTextual();
       }
     }
     if (!listOfNames) {
-      SourceLocation at = doc.diagnostics().isEmpty() ? SourceLocation.ofFile(path) : doc.diagnostics().get(0).location();
-      problems.add(Diagnostic.error(DiagnosticCode.GITOPS_ROOT_UNREADABLE, at, "/resources",
-              "cannot update " + path + ": it is not a kustomization with a list of resources")
-          .withHint("fix it in the GitOps repo (Trainyard keeps every entry it does not own), or delete it to have it regenerated"));
+      SourceLocation at =
+          doc.diagnostics().isEmpty()
+              ? SourceLocation.ofFile(path)
+              : doc.diagnostics().get(0).location();
+      problems.add(
+          Diagnostic.error(
+                  DiagnosticCode.GITOPS_ROOT_UNREADABLE,
+                  at,
+                  "/resources",
+                  "cannot update " + path + ": it is not a kustomization with a list of resources")
+              .withHint(
+                  "fix it in the GitOps repo (Trainyard keeps every entry it does not own), or delete it to have it regenerated"));
       return Optional.empty();
     }
     return Optional.of((ObjectNode) root.deepCopy());
@@ -155,7 +185,10 @@ public final class ClusterRoots {
     return k;
   }
 
-  /** A file of the base where an edit needs a folder ({@code clusters} as a file): git would lose it silently. */
+  /**
+   * A file of the base where an edit needs a folder ({@code clusters} as a file): git would lose it
+   * silently.
+   */
   private static List<Diagnostic> filesInTheWay(Snapshot base, List<TreeEdit> edits) {
     SortedSet<String> seen = new TreeSet<>();
     List<Diagnostic> problems = new ArrayList<>();
@@ -166,9 +199,14 @@ public final class ClusterRoots {
       for (int i = 0; i < folders; i++) {
         String path = parent.isEmpty() ? parts[i] : parent + "/" + parts[i];
         if (seen.add(path) && base.children(parent).contains(parts[i])) {
-          problems.add(Diagnostic.error(DiagnosticCode.GITOPS_FILE_IN_THE_WAY, SourceLocation.ofFile(path), "",
-                  "the GitOps repo has a file " + path + " where Trainyard writes a folder")
-              .withHint("move or delete it in the GitOps repo; Trainyard never overwrites files it does not own"));
+          problems.add(
+              Diagnostic.error(
+                      DiagnosticCode.GITOPS_FILE_IN_THE_WAY,
+                      SourceLocation.ofFile(path),
+                      "",
+                      "the GitOps repo has a file " + path + " where Trainyard writes a folder")
+                  .withHint(
+                      "move or delete it in the GitOps repo; Trainyard never overwrites files it does not own"));
         }
         parent = path;
       }

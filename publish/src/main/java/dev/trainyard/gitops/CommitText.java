@@ -5,9 +5,9 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The message and identities of a GitOps commit. Trailers ({@code Key: value}, git-interpret-trailers(1)) link
- * the commit back to the source commit, so {@code git log --format=%(trailers)} answers "which push started
- * this run".
+ * The message and identities of a GitOps commit. Trailers ({@code Key: value},
+ * git-interpret-trailers(1)) link the commit back to the source commit, so {@code git log
+ * --format=%(trailers)} answers "which push started this run".
  *
  * @param subject first line, e.g. {@code trainyard submit: pytorch-ddp-3fa2c1}
  * @param body paragraphs after the subject ("" for none)
@@ -15,7 +15,8 @@ import java.util.Objects;
  * @param author who caused the change (the source commit's author for a submit)
  * @param committer who wrote it (Trainyard, or the CI identity)
  */
-public record CommitText(String subject, String body, List<String> trailers, Person author, Person committer) {
+public record CommitText(
+    String subject, String body, List<String> trailers, Person author, Person committer) {
   public CommitText {
     Objects.requireNonNull(subject, "subject");
     trailers = List.copyOf(trailers);
@@ -27,16 +28,22 @@ public record CommitText(String subject, String body, List<String> trailers, Per
   /** A git identity: name, e-mail and time. */
   public record Person(String name, String email, Instant when) {
     /**
-     * Trainyard as committer: {@code TRAINYARD_GIT_COMMITTER_NAME} / {@code TRAINYARD_GIT_COMMITTER_EMAIL} from
-     * {@code env} (e.g. the CI bot's identity), else {@code Trainyard <trainyard@localhost>}.
+     * Trainyard as committer: {@code TRAINYARD_GIT_COMMITTER_NAME} / {@code
+     * TRAINYARD_GIT_COMMITTER_EMAIL} from {@code env} (e.g. the CI bot's identity), else {@code
+     * Trainyard <trainyard@localhost>}.
      */
     public static Person committer(java.util.Map<String, String> env, Instant when) {
-      return new Person(env.getOrDefault("TRAINYARD_GIT_COMMITTER_NAME", "Trainyard"),
-          env.getOrDefault("TRAINYARD_GIT_COMMITTER_EMAIL", "trainyard@localhost"), when);
+      return new Person(
+          env.getOrDefault("TRAINYARD_GIT_COMMITTER_NAME", "Trainyard"),
+          env.getOrDefault("TRAINYARD_GIT_COMMITTER_EMAIL", "trainyard@localhost"),
+          when);
     }
   }
 
-  /** The full commit message: subject, blank line, body, blank line, trailers; LF line ends, final newline. */
+  /**
+   * The full commit message: subject, blank line, body, blank line, trailers; LF line ends, final
+   * newline.
+   */
   public String message() {
     StringBuilder m = new StringBuilder(subject).append('\n');
     if (!body.isBlank()) {

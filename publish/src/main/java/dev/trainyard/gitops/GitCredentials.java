@@ -13,11 +13,11 @@ import org.eclipse.jgit.transport.URIish;
  * Credentials for the GitOps repository over HTTP(S), from git's usual places, never from a flag:
  *
  * <ol>
- *   <li>{@code TRAINYARD_GITOPS_TOKEN} (username {@code TRAINYARD_GITOPS_USERNAME}, default
- *       {@code x-access-token}, which GitHub accepts for installation and personal tokens; GitLab accepts any
- *       username with a personal, project or job token);
- *   <li>else {@code git credential fill} — the user's credential helpers, and {@code GIT_ASKPASS} — run with
- *       {@code GIT_TERMINAL_PROMPT=0} so CI never hangs on a prompt.
+ *   <li>{@code TRAINYARD_GITOPS_TOKEN} (username {@code TRAINYARD_GITOPS_USERNAME}, default {@code
+ *       x-access-token}, which GitHub accepts for installation and personal tokens; GitLab accepts
+ *       any username with a personal, project or job token);
+ *   <li>else {@code git credential fill} — the user's credential helpers, and {@code GIT_ASKPASS} —
+ *       run with {@code GIT_TERMINAL_PROMPT=0} so CI never hangs on a prompt.
  * </ol>
  *
  * Credentials are handed to JGit only; they are never printed or written.
@@ -25,6 +25,7 @@ import org.eclipse.jgit.transport.URIish;
 final class GitCredentials extends CredentialsProvider {
   /** Environment variable holding a token for the GitOps repository. */
   static final String TOKEN_ENV = "TRAINYARD_GITOPS_TOKEN";
+
   static final String USERNAME_ENV = "TRAINYARD_GITOPS_USERNAME";
   private static final long HELPER_TIMEOUT_SECONDS = 30;
   private final Map<String, String> env;
@@ -41,7 +42,8 @@ final class GitCredentials extends CredentialsProvider {
   @Override
   public boolean supports(CredentialItem... items) {
     for (CredentialItem item : items) {
-      if (!(item instanceof CredentialItem.Username) && !(item instanceof CredentialItem.Password)) {
+      if (!(item instanceof CredentialItem.Username)
+          && !(item instanceof CredentialItem.Password)) {
         return false;
       }
     }
@@ -74,18 +76,25 @@ final class GitCredentials extends CredentialsProvider {
   }
 
   /**
-   * Asks {@code git credential fill} (git-credential(1): key=value lines, a blank line ends the input), in
-   * {@code env} (the process environment in production: HOME, GIT_CONFIG_GLOBAL and GIT_ASKPASS decide).
+   * Asks {@code git credential fill} (git-credential(1): key=value lines, a blank line ends the
+   * input), in {@code env} (the process environment in production: HOME, GIT_CONFIG_GLOBAL and
+   * GIT_ASKPASS decide).
    */
   private Optional<String[]> fromHelper(URIish uri) {
     StringBuilder in = new StringBuilder();
-    in.append("protocol=").append(uri.getScheme()).append('\n').append("host=").append(uri.getHost());
+    in.append("protocol=")
+        .append(uri.getScheme())
+        .append('\n')
+        .append("host=")
+        .append(uri.getHost());
     if (uri.getPort() > 0) {
       in.append(':').append(uri.getPort());
     }
     in.append('\n').append("path=").append(uri.getPath().replaceFirst("^/", "")).append("\n\n");
     try {
-      ProcessBuilder pb = new ProcessBuilder("git", "credential", "fill").redirectError(ProcessBuilder.Redirect.DISCARD);
+      ProcessBuilder pb =
+          new ProcessBuilder("git", "credential", "fill")
+              .redirectError(ProcessBuilder.Redirect.DISCARD);
       pb.environment().putAll(env);
       pb.environment().put("GIT_TERMINAL_PROMPT", "0");
       Process p = pb.start();
@@ -115,6 +124,8 @@ final class GitCredentials extends CredentialsProvider {
         password = line.substring("password=".length());
       }
     }
-    return user == null || password == null || password.isEmpty() ? Optional.empty() : Optional.of(new String[] {user, password});
+    return user == null || password == null || password.isEmpty()
+        ? Optional.empty()
+        : Optional.of(new String[] {user, password});
   }
 }

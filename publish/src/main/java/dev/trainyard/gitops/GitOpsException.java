@@ -1,9 +1,9 @@
 package dev.trainyard.gitops;
 
 /**
- * The GitOps repository could not be read or written: unreachable, refused credentials, corrupt, or a push
- * that kept losing races — an environment problem (exit code 3); or a flag names what the repository does not
- * have ({@link #isUsage()}, exit code 2). Messages never carry credentials.
+ * The GitOps repository could not be read or written: unreachable, refused credentials, corrupt, or
+ * a push that kept losing races — an environment problem (exit code 3); or a flag names what the
+ * repository does not have ({@link #isUsage()}, exit code 2). Messages never carry credentials.
  */
 public final class GitOpsException extends Exception {
   private static final long serialVersionUID = 1L;
@@ -20,7 +20,10 @@ public final class GitOpsException extends Exception {
     this.usage = usage;
   }
 
-  /** A flag that names something the repository does not have (e.g. a {@code --branch}): a usage error, exit 2. */
+  /**
+   * A flag that names something the repository does not have (e.g. a {@code --branch}): a usage
+   * error, exit 2.
+   */
   public static GitOpsException usage(String message, String hint) {
     return new GitOpsException(message, hint, null, true);
   }

@@ -11,31 +11,41 @@ import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * The platform team's files as a compile reads them: {@code --platform}/{@code --runtimes} when given, else
- * {@code platform.yaml} and {@code runtimes/} at the GitOps repository's root (copied from the commit into a
- * private temporary folder, removed on {@link #close()}), else the embedded default platform and the
- * built-in runtimes.
+ * The platform team's files as a compile reads them: {@code --platform}/{@code --runtimes} when
+ * given, else {@code platform.yaml} and {@code runtimes/} at the GitOps repository's root (copied
+ * from the commit into a private temporary folder, removed on {@link #close()}), else the embedded
+ * default platform and the built-in runtimes.
  *
  * @param platform the platform.yaml to compile with, if any
  * @param platformDisplay how diagnostics name it when it came from the GitOps repo
  * @param runtimes the runtimes folder to compile with, if any
  */
-record GitOpsPlatform(Optional<Path> platform, Optional<String> platformDisplay, Optional<Path> runtimes, Optional<Path> temp)
+record GitOpsPlatform(
+    Optional<Path> platform,
+    Optional<String> platformDisplay,
+    Optional<Path> runtimes,
+    Optional<Path> temp)
     implements AutoCloseable {
   /** How diagnostics name the GitOps repository's platform.yaml. */
   static final String DISPLAY = "platform.yaml (GitOps repo)";
 
   static GitOpsPlatform of(SubmitRequest request, Snapshot tree) {
-    Optional<String> platformText = request.platform().isPresent() ? Optional.empty() : tree.read("platform.yaml");
-    Map<String, String> runtimeFiles = request.runtimes().isPresent() ? Map.of() : tree.folder("runtimes");
+    Optional<String> platformText =
+        request.platform().isPresent() ? Optional.empty() : tree.read("platform.yaml");
+    Map<String, String> runtimeFiles =
+        request.runtimes().isPresent() ? Map.of() : tree.folder("runtimes");
     if (platformText.isEmpty() && runtimeFiles.isEmpty()) {
-      return new GitOpsPlatform(request.platform(), Optional.empty(), request.runtimes(), Optional.empty());
+      return new GitOpsPlatform(
+          request.platform(), Optional.empty(), request.runtimes(), Optional.empty());
     }
     try {
       Path temp = Files.createTempDirectory("trainyard-platform-");
       Optional<Path> platform = request.platform();
       if (platformText.isPresent()) {
-        platform = Optional.of(Files.writeString(temp.resolve("platform.yaml"), platformText.get(), StandardCharsets.UTF_8));
+        platform =
+            Optional.of(
+                Files.writeString(
+                    temp.resolve("platform.yaml"), platformText.get(), StandardCharsets.UTF_8));
       }
       Optional<Path> runtimes = request.runtimes();
       if (!runtimeFiles.isEmpty()) {
@@ -49,9 +59,11 @@ record GitOpsPlatform(Optional<Path> platform, Optional<String> platformDisplay,
           Files.writeString(file, f.getValue(), StandardCharsets.UTF_8);
         }
       }
-      return new GitOpsPlatform(platform, platformText.map(t -> DISPLAY), runtimes, Optional.of(temp));
+      return new GitOpsPlatform(
+          platform, platformText.map(t -> DISPLAY), runtimes, Optional.of(temp));
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot copy the GitOps repo's platform files to a temporary folder", e);
+      throw new UncheckedIOException(
+          "cannot copy the GitOps repo's platform files to a temporary folder", e);
     }
   }
 

@@ -36,14 +36,14 @@ import org.eclipse.jgit.transport.URIish;
 
 /**
  * The GitOps repository as Trainyard reads and writes it, through JGit (with {@link TreeSurgery},
- * {@link GitTreeSnapshot}, {@link GitCredentials} and {@link SourceAuthor}, the only classes of this module that
- * import JGit). Writes never need a working tree: a commit is built from the base commit's tree plus
- * {@link TreeEdit}s, rewriting only the trees on the edited paths, so a repository with 10,000 runs costs a few
- * tree rewrites, not a checkout.
+ * {@link GitTreeSnapshot}, {@link GitCredentials} and {@link SourceAuthor}, the only classes of
+ * this module that import JGit). Writes never need a working tree: a commit is built from the base
+ * commit's tree plus {@link TreeEdit}s, rewriting only the trees on the edited paths, so a
+ * repository with 10,000 runs costs a few tree rewrites, not a checkout.
  *
- * <p>Remote repositories are kept as a bare mirror under {@code <cache>/gitops/<sha256(url)>.git}, fetched
- * before every change and locked for the process that uses it (two submits on one machine take turns; two
- * machines race at the remote, and {@link Publisher} retries the loser).
+ * <p>Remote repositories are kept as a bare mirror under {@code <cache>/gitops/<sha256(url)>.git},
+ * fetched before every change and locked for the process that uses it (two submits on one machine
+ * take turns; two machines race at the remote, and {@link Publisher} retries the loser).
  *
  * <pre>
  * try (GitOpsRepository repo = GitOpsRepository.mirror(location, cacheRoot, System.getenv())) {
@@ -61,7 +61,11 @@ public final class GitOpsRepository implements AutoCloseable {
   private final GitCredentials credentials;
   private final Optional<FileChannel> lockChannel;
 
-  private GitOpsRepository(Repository repo, Optional<GitOpsLocation> remote, Map<String, String> env, Optional<FileChannel> lock) {
+  private GitOpsRepository(
+      Repository repo,
+      Optional<GitOpsLocation> remote,
+      Map<String, String> env,
+      Optional<FileChannel> lock) {
     this.repo = repo;
     this.remote = remote;
     this.credentials = new GitCredentials(env);
@@ -69,13 +73,14 @@ public final class GitOpsRepository implements AutoCloseable {
   }
 
   /**
-   * Opens the bare mirror of {@code location} under {@code cacheRoot}, creating it on first use, and locks it
-   * for this process (waiting up to 2 minutes for another process on this machine).
+   * Opens the bare mirror of {@code location} under {@code cacheRoot}, creating it on first use,
+   * and locks it for this process (waiting up to 2 minutes for another process on this machine).
    *
    * @param env the environment to read {@code TRAINYARD_GITOPS_TOKEN} from
    * @throws GitOpsException when the cache folder cannot be created or stays locked
    */
-  public static GitOpsRepository mirror(GitOpsLocation location, Path cacheRoot, Map<String, String> env) throws GitOpsException {
+  public static GitOpsRepository mirror(
+      GitOpsLocation location, Path cacheRoot, Map<String, String> env) throws GitOpsException {
     Path dir = cacheRoot.resolve("gitops").resolve(key(location.url()) + ".git");
     try {
       Files.createDirectories(dir.getParent());
@@ -86,36 +91,46 @@ public final class GitOpsRepository implements AutoCloseable {
       }
       return new GitOpsRepository(r, Optional.of(location), env, Optional.of(lock));
     } catch (IOException e) {
-      String why = e instanceof java.nio.file.AccessDeniedException ? "permission denied on " + e.getMessage() : e.getMessage();
-      throw new GitOpsException("cannot use the GitOps cache " + dir + ": " + why,
-          "set TRAINYARD_CACHE to a writable folder", e);
+      String why =
+          e instanceof java.nio.file.AccessDeniedException
+              ? "permission denied on " + e.getMessage()
+              : e.getMessage();
+      throw new GitOpsException(
+          "cannot use the GitOps cache " + dir + ": " + why,
+          "set TRAINYARD_CACHE to a writable folder",
+          e);
     }
   }
 
   /**
-   * Opens a local repository (a GitOps checkout, bare or not) for reading commits, e.g. for a preview.
+   * Opens a local repository (a GitOps checkout, bare or not) for reading commits, e.g. for a
+   * preview.
    *
    * @throws GitOpsException when {@code dir} holds no git repository
    */
   public static GitOpsRepository local(Path dir) throws GitOpsException {
     try {
-      FileRepositoryBuilder b = new FileRepositoryBuilder().readEnvironment().findGitDir(dir.toFile());
+      FileRepositoryBuilder b =
+          new FileRepositoryBuilder().readEnvironment().findGitDir(dir.toFile());
       if (b.getGitDir() == null) {
         b.setGitDir(dir.toFile()).setBare();
       }
       Repository r = b.setMustExist(true).build();
       return new GitOpsRepository(r, Optional.empty(), Map.of(), Optional.empty());
     } catch (IOException | IllegalArgumentException e) {
-      throw new GitOpsException("no git repository at " + dir, "run it inside a git repository or pass its path", e);
+      throw new GitOpsException(
+          "no git repository at " + dir, "run it inside a git repository or pass its path", e);
     }
   }
 
   /**
    * Fetches {@code branch} from the remote into the mirror.
    *
-   * @return the branch tip, or empty when the repository has no branch at all yet (a new, empty repository)
-   * @throws GitOpsException when the remote cannot be reached or refuses the credentials, or when it has
-   *     branches but not this one (a mistyped {@code --branch} must not start an unrelated history)
+   * @return the branch tip, or empty when the repository has no branch at all yet (a new, empty
+   *     repository)
+   * @throws GitOpsException when the remote cannot be reached or refuses the credentials, or when
+   *     it has branches but not this one (a mistyped {@code --branch} must not start an unrelated
+   *     history)
    */
   public Optional<Snapshot> fetch(String branch) throws GitOpsException {
     String remoteRef = Constants.R_HEADS + branch;
@@ -125,12 +140,26 @@ public final class GitOpsRepository implements AutoCloseable {
         if (heads.isEmpty()) {
           return Optional.empty();
         }
-        throw GitOpsException.usage("--branch \"" + branch + "\" does not exist in " + shown() + "; it has "
-            + String.join(", ", heads.stream().map(h -> h.substring(Constants.R_HEADS.length())).sorted().limit(10).toList()),
+        throw GitOpsException.usage(
+            "--branch \""
+                + branch
+                + "\" does not exist in "
+                + shown()
+                + "; it has "
+                + String.join(
+                    ", ",
+                    heads.stream()
+                        .map(h -> h.substring(Constants.R_HEADS.length()))
+                        .sorted()
+                        .limit(10)
+                        .toList()),
             "pass one of those branches (an empty repository gets its first branch on the first submit)");
       }
       try (Transport t = open()) {
-        FetchResult result = t.fetch(NullProgressMonitor.INSTANCE, List.of(new RefSpec("+" + remoteRef + ":" + tracking(branch))));
+        FetchResult result =
+            t.fetch(
+                NullProgressMonitor.INSTANCE,
+                List.of(new RefSpec("+" + remoteRef + ":" + tracking(branch))));
         Ref tip = result.getAdvertisedRef(remoteRef);
         return tip == null ? Optional.empty() : Optional.of(snapshotOf(tip.getObjectId()));
       }
@@ -148,7 +177,9 @@ public final class GitOpsRepository implements AutoCloseable {
     try {
       ObjectId id = repo.resolve(revision + "^{commit}");
       if (id == null) {
-        throw new GitOpsException("no commit \"" + revision + "\" in " + repo.getDirectory(), "fetch it first, or give a branch or full SHA");
+        throw new GitOpsException(
+            "no commit \"" + revision + "\" in " + repo.getDirectory(),
+            "fetch it first, or give a branch or full SHA");
       }
       return snapshotOf(id);
     } catch (IOException e) {
@@ -156,10 +187,15 @@ public final class GitOpsRepository implements AutoCloseable {
     }
   }
 
-  /** The tree {@code edits} make of {@code base} (objects are written to the repository, no ref moves). */
+  /**
+   * The tree {@code edits} make of {@code base} (objects are written to the repository, no ref
+   * moves).
+   */
   public Snapshot apply(Optional<Snapshot> base, List<TreeEdit> edits) throws GitOpsException {
-    try (ObjectInserter inserter = repo.newObjectInserter(); ObjectReader reader = repo.newObjectReader()) {
-      ObjectId tree = new TreeSurgery(reader, inserter).apply(base.map(GitOpsRepository::tree), edits);
+    try (ObjectInserter inserter = repo.newObjectInserter();
+        ObjectReader reader = repo.newObjectReader()) {
+      ObjectId tree =
+          new TreeSurgery(reader, inserter).apply(base.map(GitOpsRepository::tree), edits);
       inserter.flush();
       return new GitTreeSnapshot(repo, Optional.empty(), tree);
     } catch (IOException e) {
@@ -170,9 +206,11 @@ public final class GitOpsRepository implements AutoCloseable {
   /**
    * Commits {@code next} on top of {@code base}.
    *
-   * @return the new commit's SHA, or empty when {@code next} has the same tree as {@code base} (nothing to commit)
+   * @return the new commit's SHA, or empty when {@code next} has the same tree as {@code base}
+   *     (nothing to commit)
    */
-  public Optional<String> commit(Optional<Snapshot> base, Snapshot next, CommitText text) throws GitOpsException {
+  public Optional<String> commit(Optional<Snapshot> base, Snapshot next, CommitText text)
+      throws GitOpsException {
     ObjectId tree = tree(next);
     if (base.isPresent() && tree(base.get()).equals(tree)) {
       return Optional.empty();
@@ -180,7 +218,8 @@ public final class GitOpsRepository implements AutoCloseable {
     try (ObjectInserter inserter = repo.newObjectInserter()) {
       CommitBuilder c = new CommitBuilder();
       c.setTreeId(tree);
-      base.flatMap(Snapshot::commit).ifPresent(parent -> c.setParentId(ObjectId.fromString(parent)));
+      base.flatMap(Snapshot::commit)
+          .ifPresent(parent -> c.setParentId(ObjectId.fromString(parent)));
       c.setAuthor(ident(text.author()));
       c.setCommitter(ident(text.committer()));
       c.setMessage(text.message());
@@ -200,20 +239,27 @@ public final class GitOpsRepository implements AutoCloseable {
   public enum PushOutcome {
     /** The branch now points at the commit. */
     PUSHED,
-    /** Someone else moved the branch since {@code base} was fetched: fetch, re-apply, push again. */
+    /**
+     * Someone else moved the branch since {@code base} was fetched: fetch, re-apply, push again.
+     */
     RACED
   }
 
   /**
-   * Moves the remote {@code branch} from {@code base}'s commit to {@code commit}, only if it still points there
-   * (compare-and-swap; never a force push).
+   * Moves the remote {@code branch} from {@code base}'s commit to {@code commit}, only if it still
+   * points there (compare-and-swap; never a force push).
    *
-   * @throws GitOpsException when the remote refuses the push for another reason (permissions, hooks, protection)
+   * @throws GitOpsException when the remote refuses the push for another reason (permissions,
+   *     hooks, protection)
    */
-  public PushOutcome push(String commit, String branch, Optional<Snapshot> base) throws GitOpsException {
-    ObjectId expected = base.flatMap(Snapshot::commit).map(ObjectId::fromString).orElse(ObjectId.zeroId());
+  public PushOutcome push(String commit, String branch, Optional<Snapshot> base)
+      throws GitOpsException {
+    ObjectId expected =
+        base.flatMap(Snapshot::commit).map(ObjectId::fromString).orElse(ObjectId.zeroId());
     try (Transport t = open()) {
-      RemoteRefUpdate update = new RemoteRefUpdate(repo, commit, Constants.R_HEADS + branch, false, tracking(branch), expected);
+      RemoteRefUpdate update =
+          new RemoteRefUpdate(
+              repo, commit, Constants.R_HEADS + branch, false, tracking(branch), expected);
       PushResult result = t.push(NullProgressMonitor.INSTANCE, List.of(update));
       RemoteRefUpdate done = result.getRemoteUpdate(Constants.R_HEADS + branch);
       return outcome(done, branch);
@@ -233,22 +279,32 @@ public final class GitOpsRepository implements AutoCloseable {
         if (why.contains("lock") || why.contains("failed to update") || why.contains("stale")) {
           return PushOutcome.RACED;
         }
-        throw new GitOpsException("the GitOps repository " + shown() + " refused the push to " + branch + ": " + why,
+        throw new GitOpsException(
+            "the GitOps repository " + shown() + " refused the push to " + branch + ": " + why,
             "check the branch protection rules and that the token may push to " + branch);
       default:
-        throw new GitOpsException("the push to " + branch + " of " + shown() + " failed: " + done.getStatus(), "");
+        throw new GitOpsException(
+            "the push to " + branch + " of " + shown() + " failed: " + done.getStatus(), "");
     }
   }
 
-  /** The remote's branches ({@code refs/heads/...}); an empty repository has none, and fetching one would fail. */
+  /**
+   * The remote's branches ({@code refs/heads/...}); an empty repository has none, and fetching one
+   * would fail.
+   */
   private List<String> heads() throws IOException {
-    try (Transport t = open(); FetchConnection c = t.openFetch()) {
-      return c.getRefs().stream().map(Ref::getName).filter(n -> n.startsWith(Constants.R_HEADS)).toList();
+    try (Transport t = open();
+        FetchConnection c = t.openFetch()) {
+      return c.getRefs().stream()
+          .map(Ref::getName)
+          .filter(n -> n.startsWith(Constants.R_HEADS))
+          .toList();
     }
   }
 
   private Transport open() throws IOException {
-    GitOpsLocation location = remote.orElseThrow(() -> new IllegalStateException("a local repository has no remote"));
+    GitOpsLocation location =
+        remote.orElseThrow(() -> new IllegalStateException("a local repository has no remote"));
     try {
       Transport t = Transport.open(repo, new URIish(location.url()));
       t.setCredentialsProvider(credentials);
@@ -261,17 +317,34 @@ public final class GitOpsRepository implements AutoCloseable {
 
   private GitOpsException transportFailure(String action, Exception e) {
     String message = GitOpsLocation.redact(String.valueOf(e.getMessage()));
-    // JGit reports HTTP answers only in its message; the URL (whose port may read "401") is cut out first.
-    String answer = message.replace(shown(), "").replace(remote.map(GitOpsLocation::url).orElse(""), "");
-    if (answer.contains("not authorized") || answer.contains("Authentication is required") || answer.matches("(?s).*\\b401\\b.*")) {
-      return new GitOpsException("cannot " + action + " " + shown() + ": the server wants credentials or refused them",
-          "set " + GitCredentials.TOKEN_ENV + " to a token that may push, or configure a git credential helper", e);
+    // JGit reports HTTP answers only in its message; the URL (whose port may read "401") is cut out
+    // first.
+    String answer =
+        message.replace(shown(), "").replace(remote.map(GitOpsLocation::url).orElse(""), "");
+    if (answer.contains("not authorized")
+        || answer.contains("Authentication is required")
+        || answer.matches("(?s).*\\b401\\b.*")) {
+      return new GitOpsException(
+          "cannot " + action + " " + shown() + ": the server wants credentials or refused them",
+          "set "
+              + GitCredentials.TOKEN_ENV
+              + " to a token that may push, or configure a git credential helper",
+          e);
     }
-    if (answer.contains("ermission denied") || answer.contains("not permitted") || answer.matches("(?s).*\\b403\\b.*")) {
-      return new GitOpsException("cannot " + action + " " + shown() + ": " + message,
-          "the user or token may not write to this repository: use a token with push access (" + GitCredentials.TOKEN_ENV + ")", e);
+    if (answer.contains("ermission denied")
+        || answer.contains("not permitted")
+        || answer.matches("(?s).*\\b403\\b.*")) {
+      return new GitOpsException(
+          "cannot " + action + " " + shown() + ": " + message,
+          "the user or token may not write to this repository: use a token with push access ("
+              + GitCredentials.TOKEN_ENV
+              + ")",
+          e);
     }
-    return new GitOpsException("cannot " + action + " " + shown() + ": " + message, "check the --gitops URL and that the server is reachable", e);
+    return new GitOpsException(
+        "cannot " + action + " " + shown() + ": " + message,
+        "check the --gitops URL and that the server is reachable",
+        e);
   }
 
   private String shown() {
@@ -297,7 +370,8 @@ public final class GitOpsRepository implements AutoCloseable {
   }
 
   private static FileChannel lock(Path file) throws IOException {
-    FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+    FileChannel channel =
+        FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
     long deadline = System.nanoTime() + LOCK_WAIT_MILLIS * 1_000_000;
     while (System.nanoTime() < deadline) {
       try {
@@ -316,7 +390,12 @@ public final class GitOpsRepository implements AutoCloseable {
       }
     }
     channel.close();
-    throw new IOException("the cache " + file + " stayed locked by another trainyard process for " + LOCK_WAIT_MILLIS / 1000 + " s");
+    throw new IOException(
+        "the cache "
+            + file
+            + " stayed locked by another trainyard process for "
+            + LOCK_WAIT_MILLIS / 1000
+            + " s");
   }
 
   private static String key(String url) {
@@ -329,9 +408,9 @@ public final class GitOpsRepository implements AutoCloseable {
   }
 
   /**
-   * The paths of the files that differ between two trees of this repository (added, removed or changed),
-   * sorted. Identical sub-trees are skipped by object id, so two trees of 10,000 runs that differ in one run
-   * cost one run's worth of tree reads.
+   * The paths of the files that differ between two trees of this repository (added, removed or
+   * changed), sorted. Identical sub-trees are skipped by object id, so two trees of 10,000 runs
+   * that differ in one run cost one run's worth of tree reads.
    *
    * @throws GitOpsException when a tree cannot be read
    */
@@ -348,12 +427,14 @@ public final class GitOpsRepository implements AutoCloseable {
       paths.sort(String::compareTo);
       return List.copyOf(paths);
     } catch (IOException e) {
-      throw new GitOpsException("cannot compare two trees of " + repo.getDirectory() + ": " + e.getMessage(), "", e);
+      throw new GitOpsException(
+          "cannot compare two trees of " + repo.getDirectory() + ": " + e.getMessage(), "", e);
     }
   }
 
   /**
-   * The best common ancestor of two commits (git merge-base), or empty when their histories are unrelated.
+   * The best common ancestor of two commits (git merge-base), or empty when their histories are
+   * unrelated.
    *
    * @throws GitOpsException when a revision does not exist here
    */
@@ -365,7 +446,8 @@ public final class GitOpsRepository implements AutoCloseable {
       RevCommit base = walk.next();
       return Optional.ofNullable(base).map(RevCommit::name);
     } catch (IOException e) {
-      throw new GitOpsException("cannot find the merge base of " + a + " and " + b + ": " + e.getMessage(), "", e);
+      throw new GitOpsException(
+          "cannot find the merge base of " + a + " and " + b + ": " + e.getMessage(), "", e);
     }
   }
 
@@ -374,7 +456,10 @@ public final class GitOpsRepository implements AutoCloseable {
     return repo.isBare() ? Optional.empty() : Optional.of(repo.getWorkTree().toPath());
   }
 
-  /** Whether this is a shallow clone (git writes {@code $GIT_DIR/shallow}, gitformat-shallow(5)): its oldest commits lack parents. */
+  /**
+   * Whether this is a shallow clone (git writes {@code $GIT_DIR/shallow}, gitformat-shallow(5)):
+   * its oldest commits lack parents.
+   */
   public boolean isShallow() {
     return Files.exists(repo.getDirectory().toPath().resolve("shallow"));
   }
@@ -393,12 +478,13 @@ public final class GitOpsRepository implements AutoCloseable {
   @Override
   public void close() {
     repo.close();
-    lockChannel.ifPresent(c -> {
-      try {
-        c.close();
-      } catch (IOException e) {
-        // Closing releases the lock; nothing else to do.
-      }
-    });
+    lockChannel.ifPresent(
+        c -> {
+          try {
+            c.close();
+          } catch (IOException e) {
+            // Closing releases the lock; nothing else to do.
+          }
+        });
   }
 }

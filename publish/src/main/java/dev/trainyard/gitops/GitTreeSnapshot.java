@@ -17,16 +17,20 @@ import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.treewalk.TreeWalk;
 
 /**
- * A {@link Snapshot} over one git tree object, read lazily; I/O failures of the object store are unchecked.
- * Each folder's entries are read once and kept (name → object id), so reading many files of a tree whose
- * namespace folder holds 10,000 runs costs one read of that folder, not one per file (a path lookup from the
- * root would inflate and scan the whole folder every time).
+ * A {@link Snapshot} over one git tree object, read lazily; I/O failures of the object store are
+ * unchecked. Each folder's entries are read once and kept (name → object id), so reading many files
+ * of a tree whose namespace folder holds 10,000 runs costs one read of that folder, not one per
+ * file (a path lookup from the root would inflate and scan the whole folder every time).
  */
 final class GitTreeSnapshot implements Snapshot {
   private final Repository repo;
   private final Optional<String> commit;
   private final ObjectId tree;
-  /** Folder path ("" = root) → its entries by name; a folder name maps to its tree, a file to its blob. */
+
+  /**
+   * Folder path ("" = root) → its entries by name; a folder name maps to its tree, a file to its
+   * blob.
+   */
   private final Map<String, Map<String, Entry>> listings = new ConcurrentHashMap<>();
 
   private record Entry(ObjectId id, boolean folder) {}
@@ -111,17 +115,21 @@ final class GitTreeSnapshot implements Snapshot {
       return known;
     }
     Map<String, Entry> entries = new TreeMap<>();
-    treeOf(folder).ifPresent(id -> {
-      try (TreeWalk walk = new TreeWalk(repo)) {
-        walk.addTree(id);
-        walk.setRecursive(false);
-        while (walk.next()) {
-          entries.put(walk.getNameString(), new Entry(walk.getObjectId(0), walk.getFileMode(0) == FileMode.TREE));
-        }
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    });
+    treeOf(folder)
+        .ifPresent(
+            id -> {
+              try (TreeWalk walk = new TreeWalk(repo)) {
+                walk.addTree(id);
+                walk.setRecursive(false);
+                while (walk.next()) {
+                  entries.put(
+                      walk.getNameString(),
+                      new Entry(walk.getObjectId(0), walk.getFileMode(0) == FileMode.TREE));
+                }
+              } catch (IOException e) {
+                throw new UncheckedIOException(e);
+              }
+            });
     listings.put(folder, entries);
     return entries;
   }
@@ -136,7 +144,10 @@ final class GitTreeSnapshot implements Snapshot {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof GitTreeSnapshot g && g.tree.equals(tree) && g.commit.equals(commit) && g.repo == repo;
+    return o instanceof GitTreeSnapshot g
+        && g.tree.equals(tree)
+        && g.commit.equals(commit)
+        && g.repo == repo;
   }
 
   @Override

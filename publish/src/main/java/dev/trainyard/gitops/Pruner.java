@@ -18,13 +18,15 @@ import java.util.TreeSet;
 import java.util.function.Function;
 
 /**
- * {@code trainyard prune}: removes runs' folders from the GitOps repository in one commit (pushed with retry),
- * and records them in the cluster's {@link PrunedRuns} so a re-submit of the same commit does not start them
- * again. Age comes from the run's provenance ({@code trainyard.dev/created-at}), never from a file's mtime.
+ * {@code trainyard prune}: removes runs' folders from the GitOps repository in one commit (pushed
+ * with retry), and records them in the cluster's {@link PrunedRuns} so a re-submit of the same
+ * commit does not start them again. Age comes from the run's provenance ({@code
+ * trainyard.dev/created-at}), never from a file's mtime.
  */
 public final class Pruner {
   /** How diagnostics name the command line. */
   static final String ARGUMENTS = "trainyard prune";
+
   private final Path cacheRoot;
   private final Map<String, String> env;
   private final Clock clock;
@@ -41,39 +43,61 @@ public final class Pruner {
    * @throws GitOpsException when the GitOps repository cannot be reached, read or written (exit 3)
    */
   public PruneResult prune(PruneRequest request) throws GitOpsException {
-    return publish(request.gitops(), request.branch(), base -> plan(request, base), request.dryRun());
+    return publish(
+        request.gitops(), request.branch(), base -> plan(request, base), request.dryRun());
   }
 
   /**
-   * Removes those of {@code runs} the branch still holds, in one commit (pushed with retry), recording them in
-   * {@link PrunedRuns} as {@link #prune} does; runs the branch no longer holds are skipped without a diagnostic
-   * (a person, {@code trainyard prune} or another controller removed them first). The status controller's
-   * retention calls this with the finished runs it saw in the cluster; a retry after a lost push race plans
-   * again from the new tip, so a run is never removed twice.
+   * Removes those of {@code runs} the branch still holds, in one commit (pushed with retry),
+   * recording them in {@link PrunedRuns} as {@link #prune} does; runs the branch no longer holds
+   * are skipped without a diagnostic (a person, {@code trainyard prune} or another controller
+   * removed them first). The status controller's retention calls this with the finished runs it saw
+   * in the cluster; a retry after a lost push race plans again from the new tip, so a run is never
+   * removed twice.
    *
    * @throws GitOpsException when the GitOps repository cannot be reached, read or written
    */
-  public PruneResult pruneIfPresent(GitOpsLocation gitops, String branch, Collection<RunFolder> runs) throws GitOpsException {
+  public PruneResult pruneIfPresent(
+      GitOpsLocation gitops, String branch, Collection<RunFolder> runs) throws GitOpsException {
     return publish(gitops, branch, base -> present(runs, base), false);
   }
 
-  /** One prune commit on {@code branch} of {@code gitops}'s mirror, planned from its tip (empty: no branch yet). */
-  private PruneResult publish(GitOpsLocation gitops, String branch, Function<Snapshot, Change<List<RunFolder>>> plan,
-      boolean dryRun) throws GitOpsException {
+  /**
+   * One prune commit on {@code branch} of {@code gitops}'s mirror, planned from its tip (empty: no
+   * branch yet).
+   */
+  private PruneResult publish(
+      GitOpsLocation gitops,
+      String branch,
+      Function<Snapshot, Change<List<RunFolder>>> plan,
+      boolean dryRun)
+      throws GitOpsException {
     try (GitOpsRepository repo = GitOpsRepository.mirror(gitops, cacheRoot, env)) {
-      Publisher.Published<List<RunFolder>> done = new Publisher(repo, branch)
-          .publish(base -> plan.apply(base.orElseGet(EmptySnapshot::new)), dryRun);
-      return new PruneResult(done.change().summary(), done.change().diagnostics(), done.commit(), done.pushed(), done.attempts());
+      Publisher.Published<List<RunFolder>> done =
+          new Publisher(repo, branch)
+              .publish(base -> plan.apply(base.orElseGet(EmptySnapshot::new)), dryRun);
+      return new PruneResult(
+          done.change().summary(),
+          done.change().diagnostics(),
+          done.commit(),
+          done.pushed(),
+          done.attempts());
     }
   }
 
   Change<List<RunFolder>> present(Collection<RunFolder> runs, Snapshot base) {
     RunIndex index = new RunIndex(base);
-    List<RunFolder> chosen = runs.stream().distinct().filter(index::has).sorted(Comparator.comparing(RunFolder::path)).toList();
+    List<RunFolder> chosen =
+        runs.stream()
+            .distinct()
+            .filter(index::has)
+            .sorted(Comparator.comparing(RunFolder::path))
+            .toList();
     if (chosen.isEmpty()) {
       return new Change<>(List.of(), Optional.empty(), List.of(), chosen);
     }
-    return new Change<>(edits(base, chosen), Optional.of(message(chosen, clock.instant())), List.of(), chosen);
+    return new Change<>(
+        edits(base, chosen), Optional.of(message(chosen, clock.instant())), List.of(), chosen);
   }
 
   Change<List<RunFolder>> plan(PruneRequest request, Snapshot base) {
@@ -82,31 +106,63 @@ public final class Pruner {
     List<RunFolder> all = request.cluster().map(index::runs).orElseGet(index::runs);
     List<Diagnostic> diagnostics = new ArrayList<>();
     if (request.cluster().isPresent() && !base.hasFolder("clusters/" + request.cluster().get())) {
-      diagnostics.add(Diagnostic.error(DiagnosticCode.UNKNOWN_CLUSTER, SourceLocation.ofFile(ARGUMENTS), "",
-              "--target-cluster \"" + request.cluster().get() + "\" has no folder in the GitOps repo")
-          .withHint("clusters: " + String.join(", ", base.children("clusters").stream().filter(c -> c.endsWith("/")).map(c -> c.substring(0, c.length() - 1)).toList())));
+      diagnostics.add(
+          Diagnostic.error(
+                  DiagnosticCode.UNKNOWN_CLUSTER,
+                  SourceLocation.ofFile(ARGUMENTS),
+                  "",
+                  "--target-cluster \""
+                      + request.cluster().get()
+                      + "\" has no folder in the GitOps repo")
+              .withHint(
+                  "clusters: "
+                      + String.join(
+                          ", ",
+                          base.children("clusters").stream()
+                              .filter(c -> c.endsWith("/"))
+                              .map(c -> c.substring(0, c.length() - 1))
+                              .toList())));
       return new Change<>(List.of(), Optional.empty(), diagnostics, List.of());
     }
-    List<RunFolder> chosen = request.olderThan().isPresent()
-        ? older(index, all, now.minus(request.olderThan().get()), diagnostics)
-        : named(request.runs(), all, name -> pruned(base, request.cluster()).stream().anyMatch(k -> k.endsWith("/" + name)), diagnostics);
+    List<RunFolder> chosen =
+        request.olderThan().isPresent()
+            ? older(index, all, now.minus(request.olderThan().get()), diagnostics)
+            : named(
+                request.runs(),
+                all,
+                name ->
+                    pruned(base, request.cluster()).stream().anyMatch(k -> k.endsWith("/" + name)),
+                diagnostics);
     if (diagnostics.stream().anyMatch(Diagnostic::isError) || chosen.isEmpty()) {
       return new Change<>(List.of(), Optional.empty(), diagnostics, chosen);
     }
-    return new Change<>(edits(base, chosen), Optional.of(message(chosen, now)), diagnostics, chosen);
+    return new Change<>(
+        edits(base, chosen), Optional.of(message(chosen, now)), diagnostics, chosen);
   }
 
-  private static List<RunFolder> named(List<String> names, List<RunFolder> all, java.util.function.Predicate<String> alreadyPruned,
+  private static List<RunFolder> named(
+      List<String> names,
+      List<RunFolder> all,
+      java.util.function.Predicate<String> alreadyPruned,
       List<Diagnostic> diagnostics) {
     List<RunFolder> chosen = new ArrayList<>();
     for (String name : new TreeSet<>(names)) {
       List<RunFolder> matches = all.stream().filter(r -> r.run().equals(name)).toList();
       if (matches.isEmpty() && alreadyPruned.test(name)) {
-        diagnostics.add(Diagnostic.warning(DiagnosticCode.ALREADY_PRUNED, SourceLocation.ofFile(ARGUMENTS), "",
-            "run \"" + name + "\" was already pruned; nothing to do for it"));
+        diagnostics.add(
+            Diagnostic.warning(
+                DiagnosticCode.ALREADY_PRUNED,
+                SourceLocation.ofFile(ARGUMENTS),
+                "",
+                "run \"" + name + "\" was already pruned; nothing to do for it"));
       } else if (matches.isEmpty()) {
-        diagnostics.add(Diagnostic.error(DiagnosticCode.UNKNOWN_RUN, SourceLocation.ofFile(ARGUMENTS), "", "no run \"" + name + "\" in the GitOps repo")
-            .withHint(hint(name, all)));
+        diagnostics.add(
+            Diagnostic.error(
+                    DiagnosticCode.UNKNOWN_RUN,
+                    SourceLocation.ofFile(ARGUMENTS),
+                    "",
+                    "no run \"" + name + "\" in the GitOps repo")
+                .withHint(hint(name, all)));
       }
       chosen.addAll(matches);
     }
@@ -126,19 +182,32 @@ public final class Pruner {
   }
 
   private static String hint(String name, List<RunFolder> all) {
-    List<String> near = all.stream().map(RunFolder::run).filter(r -> r.startsWith(name.replaceFirst("-[0-9a-f]{6}$", ""))).limit(5).toList();
-    return near.isEmpty() ? "the GitOps repo's clusters/<cluster>/<namespace>/ folders are the runs"
+    List<String> near =
+        all.stream()
+            .map(RunFolder::run)
+            .filter(r -> r.startsWith(name.replaceFirst("-[0-9a-f]{6}$", "")))
+            .limit(5)
+            .toList();
+    return near.isEmpty()
+        ? "the GitOps repo's clusters/<cluster>/<namespace>/ folders are the runs"
         : "runs with that job name: " + String.join(", ", near);
   }
 
-  private static List<RunFolder> older(RunIndex index, List<RunFolder> all, Instant cutoff, List<Diagnostic> diagnostics) {
+  private static List<RunFolder> older(
+      RunIndex index, List<RunFolder> all, Instant cutoff, List<Diagnostic> diagnostics) {
     List<RunFolder> chosen = new ArrayList<>();
     for (RunFolder run : all) {
       Optional<Instant> created = index.createdAt(run);
       if (created.isEmpty()) {
-        diagnostics.add(Diagnostic.warning(DiagnosticCode.RUN_WITHOUT_CREATION_TIME, SourceLocation.ofFile(run.jobSetFile()), "",
-                "run \"" + run.run() + "\" records no trainyard.dev/created-at; --older-than leaves it")
-            .withHint("prune it by name: trainyard prune " + run.run()));
+        diagnostics.add(
+            Diagnostic.warning(
+                    DiagnosticCode.RUN_WITHOUT_CREATION_TIME,
+                    SourceLocation.ofFile(run.jobSetFile()),
+                    "",
+                    "run \""
+                        + run.run()
+                        + "\" records no trainyard.dev/created-at; --older-than leaves it")
+                .withHint("prune it by name: trainyard prune " + run.run()));
       } else if (created.get().isBefore(cutoff)) {
         chosen.add(run);
       }
@@ -151,16 +220,29 @@ public final class Pruner {
     Map<String, SortedSet<String>> pruned = new TreeMap<>();
     for (RunFolder run : chosen) {
       edits.add(new TreeEdit.DeleteFolder(run.path()));
-      pruned.computeIfAbsent(run.cluster(), c -> new TreeSet<>(PrunedRuns.of(base, c))).add(run.key());
+      pruned
+          .computeIfAbsent(run.cluster(), c -> new TreeSet<>(PrunedRuns.of(base, c)))
+          .add(run.key());
     }
-    pruned.forEach((cluster, keys) -> edits.add(new TreeEdit.WriteFile(PrunedRuns.path(cluster), PrunedRuns.text(keys))));
+    pruned.forEach(
+        (cluster, keys) ->
+            edits.add(new TreeEdit.WriteFile(PrunedRuns.path(cluster), PrunedRuns.text(keys))));
     return edits;
   }
 
   private CommitText message(List<RunFolder> chosen, Instant now) {
-    String subject = chosen.size() == 1 ? "trainyard prune: " + chosen.get(0).run() : "trainyard prune: " + chosen.size() + " runs";
-    List<String> trailers = chosen.stream().map(r -> "Trainyard-Pruned: " + r.cluster() + "/" + r.key()).toList();
+    String subject =
+        chosen.size() == 1
+            ? "trainyard prune: " + chosen.get(0).run()
+            : "trainyard prune: " + chosen.size() + " runs";
+    List<String> trailers =
+        chosen.stream().map(r -> "Trainyard-Pruned: " + r.cluster() + "/" + r.key()).toList();
     CommitText.Person committer = CommitText.Person.committer(env, now);
-    return new CommitText(subject, "Removes finished runs so Flux and Argo CD prune their objects.", trailers, committer, committer);
+    return new CommitText(
+        subject,
+        "Removes finished runs so Flux and Argo CD prune their objects.",
+        trailers,
+        committer,
+        committer);
   }
 }

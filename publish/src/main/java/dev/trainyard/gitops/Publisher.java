@@ -7,10 +7,11 @@ import java.util.Optional;
 import java.util.random.RandomGenerator;
 
 /**
- * Publishes a {@link Change} as one commit on a branch of the GitOps repository, so concurrent submits never
- * lose each other's runs: fetch the tip, plan the change against it, build the tree (plus the cluster roots),
- * commit, and push with compare-and-swap; when another push won the race, fetch again and re-plan on the new
- * tip, at most {@link #MAX_ATTEMPTS} times with a growing random pause between attempts.
+ * Publishes a {@link Change} as one commit on a branch of the GitOps repository, so concurrent
+ * submits never lose each other's runs: fetch the tip, plan the change against it, build the tree
+ * (plus the cluster roots), commit, and push with compare-and-swap; when another push won the race,
+ * fetch again and re-plan on the new tip, at most {@link #MAX_ATTEMPTS} times with a growing random
+ * pause between attempts.
  *
  * <pre>
  * Published&lt;SubmitSummary&gt; done = new Publisher(repo, "main").publish(base -&gt; plan(base), false);
@@ -19,6 +20,7 @@ import java.util.random.RandomGenerator;
 public final class Publisher {
   /** Attempts before giving up on a branch that keeps moving (an environment problem, exit 3). */
   public static final int MAX_ATTEMPTS = 40;
+
   private static final long MAX_PAUSE_MILLIS = 1_000;
   private final GitOpsRepository repo;
   private final String branch;
@@ -57,12 +59,19 @@ public final class Publisher {
    * @param attempts how many times the change was planned (1 without races)
    * @param after the tree after the change (the base when nothing changed)
    */
-  public record Published<S>(Change<S> change, Optional<String> commit, boolean pushed, int attempts, Optional<Snapshot> after) {}
+  public record Published<S>(
+      Change<S> change,
+      Optional<String> commit,
+      boolean pushed,
+      int attempts,
+      Optional<Snapshot> after) {}
 
   /**
-   * Plans, commits and pushes; with {@code dryRun} stops after building the tree (nothing is pushed).
+   * Plans, commits and pushes; with {@code dryRun} stops after building the tree (nothing is
+   * pushed).
    *
-   * @throws GitOpsException when the repository cannot be read or written, or the branch moved on every attempt
+   * @throws GitOpsException when the repository cannot be read or written, or the branch moved on
+   *     every attempt
    */
   public <S> Published<S> publish(Planner<S> planner, boolean dryRun) throws GitOpsException {
     for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
@@ -71,11 +80,17 @@ public final class Publisher {
       if (change.refused() || change.text().isEmpty() || change.edits().isEmpty()) {
         return new Published<>(change, Optional.empty(), false, attempt, base);
       }
-      ClusterRoots.Result roots = ClusterRoots.after(base.orElseGet(EmptySnapshot::new), change.edits());
+      ClusterRoots.Result roots =
+          ClusterRoots.after(base.orElseGet(EmptySnapshot::new), change.edits());
       if (!roots.diagnostics().isEmpty()) {
         List<Diagnostic> all = new ArrayList<>(change.diagnostics());
         all.addAll(roots.diagnostics());
-        return new Published<>(new Change<>(List.of(), Optional.empty(), all, change.summary()), Optional.empty(), false, attempt, base);
+        return new Published<>(
+            new Change<>(List.of(), Optional.empty(), all, change.summary()),
+            Optional.empty(),
+            false,
+            attempt,
+            base);
       }
       List<TreeEdit> edits = new ArrayList<>(change.edits());
       edits.addAll(roots.edits());
@@ -90,7 +105,12 @@ public final class Publisher {
       }
       pause(attempt);
     }
-    throw new GitOpsException("the branch " + branch + " moved on each of " + MAX_ATTEMPTS + " attempts to push; nothing was written",
+    throw new GitOpsException(
+        "the branch "
+            + branch
+            + " moved on each of "
+            + MAX_ATTEMPTS
+            + " attempts to push; nothing was written",
         "another process is pushing to it constantly; try again later");
   }
 

@@ -4,9 +4,9 @@ import dev.trainyard.compiler.manifest.EmitStage;
 import java.util.Objects;
 
 /**
- * Where one run lives in the GitOps tree: {@code clusters/<cluster>/<namespace>/<run>/}. Cluster, namespace and
- * run names are DNS labels, so they never start with {@code _} like Trainyard's own folders ({@code _cluster},
- * {@code _queues}).
+ * Where one run lives in the GitOps tree: {@code clusters/<cluster>/<namespace>/<run>/}. Cluster,
+ * namespace and run names are DNS labels, so they never start with {@code _} like Trainyard's own
+ * folders ({@code _cluster}, {@code _queues}).
  *
  * @param cluster cluster name from platform.yaml
  * @param namespace Kubernetes namespace
@@ -34,7 +34,10 @@ public record RunFolder(String cluster, String namespace, String run) {
     return namespace + "/" + run;
   }
 
-  /** Whether a folder name is one of Trainyard's own ({@code _cluster}, {@code _queues}), not a namespace or run. */
+  /**
+   * Whether a folder name is one of Trainyard's own ({@code _cluster}, {@code _queues}), not a
+   * namespace or run.
+   */
   static boolean reserved(String name) {
     return name.startsWith("_") || name.startsWith(".");
   }

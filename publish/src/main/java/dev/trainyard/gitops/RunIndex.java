@@ -13,8 +13,9 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * The runs a GitOps tree holds, found by the layout alone ({@code clusters/<cluster>/<namespace>/<run>/}), and
- * their provenance, read from the run's JobSet only when asked (listing 10,000 runs reads no file).
+ * The runs a GitOps tree holds, found by the layout alone ({@code
+ * clusters/<cluster>/<namespace>/<run>/}), and their provenance, read from the run's JobSet only
+ * when asked (listing 10,000 runs reads no file).
  */
 public final class RunIndex {
   private final Snapshot tree;
@@ -47,8 +48,8 @@ public final class RunIndex {
   }
 
   /**
-   * The provenance annotations of a run's JobSet ({@code trainyard.dev/source-commit}, …), sorted by key;
-   * empty when the JobSet file is missing or unreadable.
+   * The provenance annotations of a run's JobSet ({@code trainyard.dev/source-commit}, …), sorted
+   * by key; empty when the JobSet file is missing or unreadable.
    */
   public Map<String, String> provenance(RunFolder run) {
     Optional<String> text = tree.read(run.jobSetFile());

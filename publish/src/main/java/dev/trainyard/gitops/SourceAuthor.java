@@ -14,17 +14,20 @@ final class SourceAuthor {
   private SourceAuthor() {}
 
   /**
-   * {@code Name <email>} of {@code commit}'s author, or empty when train.yaml is in no repository or the
-   * commit is not there (a shallow CI clone, {@code --source-commit} of another repository).
+   * {@code Name <email>} of {@code commit}'s author, or empty when train.yaml is in no repository
+   * or the commit is not there (a shallow CI clone, {@code --source-commit} of another repository).
    */
   static Optional<CommitText.Person> of(Path trainYaml, String commit) {
-    FileRepositoryBuilder builder = new FileRepositoryBuilder().findGitDir(trainYaml.toAbsolutePath().getParent().toFile());
+    FileRepositoryBuilder builder =
+        new FileRepositoryBuilder().findGitDir(trainYaml.toAbsolutePath().getParent().toFile());
     if (builder.getGitDir() == null) {
       return Optional.empty();
     }
-    try (Repository repo = builder.build(); RevWalk walk = new RevWalk(repo)) {
+    try (Repository repo = builder.build();
+        RevWalk walk = new RevWalk(repo)) {
       PersonIdent a = walk.parseCommit(ObjectId.fromString(commit)).getAuthorIdent();
-      return Optional.of(new CommitText.Person(a.getName(), a.getEmailAddress(), a.getWhenAsInstant()));
+      return Optional.of(
+          new CommitText.Person(a.getName(), a.getEmailAddress(), a.getWhenAsInstant()));
     } catch (IOException | IllegalArgumentException e) {
       return Optional.empty();
     }

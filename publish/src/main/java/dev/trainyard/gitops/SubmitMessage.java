@@ -8,11 +8,11 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * The commit message of a submit: the runs in the subject, one line per run in the body, and trailers back
- * to the source commit. Besides Trainyard's own trailers it writes Argo CD's source-hydrator trailers
- * ({@code Argocd-reference-commit-repourl}, {@code -sha}, {@code -author}; argo-cd
- * docs/user-guide/source-hydrator.md), which Argo CD shows as the code commit behind a GitOps commit.
- * Never carries Secret data: only names, counts and source provenance.
+ * The commit message of a submit: the runs in the subject, one line per run in the body, and
+ * trailers back to the source commit. Besides Trainyard's own trailers it writes Argo CD's
+ * source-hydrator trailers ({@code Argocd-reference-commit-repourl}, {@code -sha}, {@code -author};
+ * argo-cd docs/user-guide/source-hydrator.md), which Argo CD shows as the code commit behind a
+ * GitOps commit. Never carries Secret data: only names, counts and source provenance.
  */
 final class SubmitMessage {
   private static final int SUBJECT_MAX = 72;
@@ -22,8 +22,10 @@ final class SubmitMessage {
   static CommitText of(List<SubmittedRun> runs, Instant now, Map<String, String> env) {
     ResolvedJob first = runs.get(0).job();
     CommitText.Person committer = CommitText.Person.committer(env, now);
-    CommitText.Person author = SourceAuthor.of(java.nio.file.Path.of(runs.get(0).trainYaml()), first.source().commit())
-        .map(a -> new CommitText.Person(a.name(), a.email(), now)).orElse(committer);
+    CommitText.Person author =
+        SourceAuthor.of(java.nio.file.Path.of(runs.get(0).trainYaml()), first.source().commit())
+            .map(a -> new CommitText.Person(a.name(), a.email(), now))
+            .orElse(committer);
     List<String> trailers = new ArrayList<>();
     trailers.add("Trainyard-Source-Repo: " + first.source().repoUrl());
     trailers.add("Trainyard-Source-Commit: " + first.source().commit());
@@ -31,12 +33,19 @@ final class SubmitMessage {
       trailers.add("Trainyard-Source-Author: " + author.name() + " <" + author.email() + ">");
     }
     for (SubmittedRun r : runs) {
-      trailers.add("Trainyard-Run: " + r.folder().cluster() + "/" + r.folder().key() + " " + r.job().source().trainYamlPath());
+      trailers.add(
+          "Trainyard-Run: "
+              + r.folder().cluster()
+              + "/"
+              + r.folder().key()
+              + " "
+              + r.job().source().trainYamlPath());
     }
     trailers.add("Argocd-reference-commit-repourl: " + first.source().repoUrl());
     trailers.add("Argocd-reference-commit-sha: " + first.source().commit());
     if (author != committer) {
-      trailers.add("Argocd-reference-commit-author: " + author.name() + " <" + author.email() + ">");
+      trailers.add(
+          "Argocd-reference-commit-author: " + author.name() + " <" + author.email() + ">");
     }
     String body = runs.stream().map(SubmitMessage::line).collect(Collectors.joining("\n"));
     return new CommitText(subject(runs), body, trailers, author, committer);
@@ -47,14 +56,30 @@ final class SubmitMessage {
     if (runs.size() == 1) {
       return one;
     }
-    String all = "trainyard submit: " + runs.stream().map(r -> r.folder().run()).collect(Collectors.joining(", "));
-    return all.length() <= SUBJECT_MAX ? all : "trainyard submit: " + runs.size() + " runs (" + runs.get(0).folder().run() + ", ...)";
+    String all =
+        "trainyard submit: "
+            + runs.stream().map(r -> r.folder().run()).collect(Collectors.joining(", "));
+    return all.length() <= SUBJECT_MAX
+        ? all
+        : "trainyard submit: " + runs.size() + " runs (" + runs.get(0).folder().run() + ", ...)";
   }
 
   private static String line(SubmittedRun r) {
     ResolvedJob j = r.job();
-    return r.folder().run() + ": " + j.topology().nodes() + " node(s) x " + j.topology().procsPerNode() + " process(es), runtime "
-        + j.runtime().ref() + ", queue " + j.target().localQueue() + " in " + r.folder().cluster() + "/" + r.folder().namespace()
-        + ", from " + j.source().trainYamlPath();
+    return r.folder().run()
+        + ": "
+        + j.topology().nodes()
+        + " node(s) x "
+        + j.topology().procsPerNode()
+        + " process(es), runtime "
+        + j.runtime().ref()
+        + ", queue "
+        + j.target().localQueue()
+        + " in "
+        + r.folder().cluster()
+        + "/"
+        + r.folder().namespace()
+        + ", from "
+        + j.source().trainYamlPath();
   }
 }

@@ -6,8 +6,8 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * One {@code trainyard submit}: compile each train.yaml at the source commit and commit the new runs to the
- * GitOps repository.
+ * One {@code trainyard submit}: compile each train.yaml at the source commit and commit the new
+ * runs to the GitOps repository.
  *
  * @param trainYamls the files, as the user named them (at least one)
  * @param gitops the GitOps repository
@@ -42,7 +42,10 @@ public record SubmitRequest(
     Objects.requireNonNull(branch, "branch");
   }
 
-  /** Keeps the first of several names for one file ({@code a/train.yaml}, {@code ./a/train.yaml}, a symlinked folder). */
+  /**
+   * Keeps the first of several names for one file ({@code a/train.yaml}, {@code ./a/train.yaml}, a
+   * symlinked folder).
+   */
   private static java.util.function.Predicate<Path> distinctFile(java.util.Set<Path> seen) {
     return p -> seen.add(real(p));
   }

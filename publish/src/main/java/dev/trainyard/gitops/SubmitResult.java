@@ -14,7 +14,12 @@ import java.util.Optional;
  * @param attempts how often the change was planned (more than 1 after lost push races)
  * @param dryRun whether this was {@code --dry-run}
  */
-public record SubmitResult(List<SubmittedRun> runs, List<Diagnostic> diagnostics, Optional<String> commit, boolean pushed, int attempts,
+public record SubmitResult(
+    List<SubmittedRun> runs,
+    List<Diagnostic> diagnostics,
+    Optional<String> commit,
+    boolean pushed,
+    int attempts,
     boolean dryRun) {
   public SubmitResult {
     runs = List.copyOf(runs);

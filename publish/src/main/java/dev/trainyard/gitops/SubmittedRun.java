@@ -15,7 +15,10 @@ public record SubmittedRun(RunFolder folder, String trainYaml, Outcome outcome, 
   public enum Outcome {
     /** Written in this commit: Flux or Argo CD will start it. */
     NEW,
-    /** The GitOps repo already holds this run (same source commit, train.yaml and attempt): nothing changed. */
+    /**
+     * The GitOps repo already holds this run (same source commit, train.yaml and attempt): nothing
+     * changed.
+     */
     EXISTS,
     /** This run already ran and was pruned: not started again (use {@code --rerun}). */
     PRUNED

@@ -1,10 +1,10 @@
 package dev.trainyard.gitops;
 
 import dev.trainyard.compiler.CompileRequest;
-import dev.trainyard.compiler.TargetFlags;
 import dev.trainyard.compiler.CompileResult;
 import dev.trainyard.compiler.Compiler;
 import dev.trainyard.compiler.SshSecretProvider;
+import dev.trainyard.compiler.TargetFlags;
 import dev.trainyard.compiler.diagnostic.Diagnostic;
 import dev.trainyard.compiler.manifest.OutputTree;
 import dev.trainyard.compiler.resolve.ResolvedJob;
@@ -21,14 +21,16 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
- * {@code trainyard submit}: compiles each train.yaml at the source commit, with the platform files of the
- * GitOps repository, and commits every new run to it in one commit (pushed with retry, see {@link Publisher}).
+ * {@code trainyard submit}: compiles each train.yaml at the source commit, with the platform files
+ * of the GitOps repository, and commits every new run to it in one commit (pushed with retry, see
+ * {@link Publisher}).
  *
  * <p>A run is immutable once in the GitOps repo: a JobSet cannot change in place (jobset webhook:
- * {@code spec.replicatedJobs} is immutable), so re-submitting the same commit finds the run there and changes
- * nothing, a run pruned after it finished is not started again, and {@code --rerun} takes the next attempt
- * number (a new run id). Anything a compile refuses — including a namespace, queue or runtime the platform
- * does not allow for the source repo — is a diagnostic, and then nothing is written.
+ * {@code spec.replicatedJobs} is immutable), so re-submitting the same commit finds the run there
+ * and changes nothing, a run pruned after it finished is not started again, and {@code --rerun}
+ * takes the next attempt number (a new run id). Anything a compile refuses — including a namespace,
+ * queue or runtime the platform does not allow for the source repo — is a diagnostic, and then
+ * nothing is written.
  */
 public final class Submitter {
   private static final int MAX_RERUN_ATTEMPT = 1_000;
@@ -38,8 +40,8 @@ public final class Submitter {
 
   /**
    * @param cacheRoot where the GitOps mirror is kept ({@code ~/.cache/trainyard})
-   * @param env the environment (credentials: {@code TRAINYARD_GITOPS_TOKEN}; committer:
-   *     {@code TRAINYARD_GIT_COMMITTER_NAME}/{@code _EMAIL})
+   * @param env the environment (credentials: {@code TRAINYARD_GITOPS_TOKEN}; committer: {@code
+   *     TRAINYARD_GIT_COMMITTER_NAME}/{@code _EMAIL})
    * @param clock stamps {@code trainyard.dev/created-at} and the commit time
    */
   public Submitter(Path cacheRoot, Map<String, String> env, Clock clock) {
@@ -49,7 +51,8 @@ public final class Submitter {
   }
 
   /**
-   * Submits; never throws for a mistake in the user's or the platform's files (those are diagnostics).
+   * Submits; never throws for a mistake in the user's or the platform's files (those are
+   * diagnostics).
    *
    * @throws GitOpsException when the GitOps repository cannot be reached, read or written (exit 3)
    */
@@ -57,19 +60,31 @@ public final class Submitter {
     return submit(request, attempt -> {});
   }
 
-  SubmitResult submit(SubmitRequest request, Publisher.BeforePush beforePush) throws GitOpsException {
+  SubmitResult submit(SubmitRequest request, Publisher.BeforePush beforePush)
+      throws GitOpsException {
     try (GitOpsRepository repo = mirror(request.gitops())) {
       List<Diagnostic> diagnostics = new ArrayList<>();
-      Publisher publisher = new Publisher(repo, request.branch(), java.util.random.RandomGenerator.getDefault(), beforePush);
-      Publisher.Published<List<SubmittedRun>> done = publisher.publish(base -> plan(request, base.orElseGet(EmptySnapshot::new)), request.dryRun());
+      Publisher publisher =
+          new Publisher(
+              repo, request.branch(), java.util.random.RandomGenerator.getDefault(), beforePush);
+      Publisher.Published<List<SubmittedRun>> done =
+          publisher.publish(
+              base -> plan(request, base.orElseGet(EmptySnapshot::new)), request.dryRun());
       diagnostics.addAll(done.change().diagnostics());
-      return new SubmitResult(done.change().summary(), diagnostics, done.commit(), done.pushed(), done.attempts(), request.dryRun());
+      return new SubmitResult(
+          done.change().summary(),
+          diagnostics,
+          done.commit(),
+          done.pushed(),
+          done.attempts(),
+          request.dryRun());
     }
   }
 
   /**
-   * The bare mirror of {@code gitops} in this submitter's cache, opened and locked as {@link GitOpsRepository#mirror}
-   * does, with this submitter's environment for credentials; the caller closes it.
+   * The bare mirror of {@code gitops} in this submitter's cache, opened and locked as {@link
+   * GitOpsRepository#mirror} does, with this submitter's environment for credentials; the caller
+   * closes it.
    *
    * @throws GitOpsException when the cache folder cannot be created or stays locked
    */
@@ -78,37 +93,58 @@ public final class Submitter {
   }
 
   /**
-   * What {@code request} would submit, built like {@code --dry-run} (the commit's tree is written to
-   * {@code repo}'s object store, no ref moves, nothing is pushed), with the tree before and after it: a
-   * preview diffs the two. {@code repo} is the caller's open mirror of {@code request.gitops()}, kept open
-   * for as long as the snapshots are read.
+   * What {@code request} would submit, built like {@code --dry-run} (the commit's tree is written
+   * to {@code repo}'s object store, no ref moves, nothing is pushed), with the tree before and
+   * after it: a preview diffs the two. {@code repo} is the caller's open mirror of {@code
+   * request.gitops()}, kept open for as long as the snapshots are read.
    *
    * @throws GitOpsException when the GitOps repository cannot be fetched or read (exit 3)
    */
   public SubmitPlan plan(SubmitRequest request, GitOpsRepository repo) throws GitOpsException {
-    java.util.concurrent.atomic.AtomicReference<Snapshot> seen = new java.util.concurrent.atomic.AtomicReference<>(new EmptySnapshot());
-    Publisher publisher = new Publisher(repo, request.branch(), java.util.random.RandomGenerator.getDefault(), attempt -> {});
-    java.util.concurrent.atomic.AtomicReference<List<Diagnostic>> diagnostics = new java.util.concurrent.atomic.AtomicReference<>(List.of());
-    Publisher.Published<List<SubmittedRun>> done = publisher.publish(base -> {
-      seen.set(base.orElseGet(EmptySnapshot::new));
-      // A preview still shows the runs that did compile when another train.yaml has errors (submit would write
-      // none of them: the result keeps every error, so the preview says so and exits 1).
-      Change<List<SubmittedRun>> change = plan(request, seen.get(), true);
-      diagnostics.set(change.diagnostics());
-      return new Change<>(change.edits(), change.text(), change.diagnostics().stream().filter(d -> !d.isError()).toList(), change.summary());
-    }, true);
+    java.util.concurrent.atomic.AtomicReference<Snapshot> seen =
+        new java.util.concurrent.atomic.AtomicReference<>(new EmptySnapshot());
+    Publisher publisher =
+        new Publisher(
+            repo, request.branch(), java.util.random.RandomGenerator.getDefault(), attempt -> {});
+    java.util.concurrent.atomic.AtomicReference<List<Diagnostic>> diagnostics =
+        new java.util.concurrent.atomic.AtomicReference<>(List.of());
+    Publisher.Published<List<SubmittedRun>> done =
+        publisher.publish(
+            base -> {
+              seen.set(base.orElseGet(EmptySnapshot::new));
+              // A preview still shows the runs that did compile when another train.yaml has errors
+              // (submit would write
+              // none of them: the result keeps every error, so the preview says so and exits 1).
+              Change<List<SubmittedRun>> change = plan(request, seen.get(), true);
+              diagnostics.set(change.diagnostics());
+              return new Change<>(
+                  change.edits(),
+                  change.text(),
+                  change.diagnostics().stream().filter(d -> !d.isError()).toList(),
+                  change.summary());
+            },
+            true);
     List<Diagnostic> all = new ArrayList<>(diagnostics.get());
-    done.change().diagnostics().stream().filter(Diagnostic::isError).forEach(all::add); // a cluster root refused (E803/E804)
-    SubmitResult result = new SubmitResult(done.change().summary(), all, Optional.empty(), false, done.attempts(), true);
+    done.change().diagnostics().stream()
+        .filter(Diagnostic::isError)
+        .forEach(all::add); // a cluster root refused (E803/E804)
+    SubmitResult result =
+        new SubmitResult(
+            done.change().summary(), all, Optional.empty(), false, done.attempts(), true);
     return new SubmitPlan(seen.get(), done.after().orElse(seen.get()), result);
   }
 
-  private Change<List<SubmittedRun>> plan(SubmitRequest request, Snapshot base) throws GitOpsException {
+  private Change<List<SubmittedRun>> plan(SubmitRequest request, Snapshot base)
+      throws GitOpsException {
     return plan(request, base, false);
   }
 
-  /** With {@code keepValidRuns}, a failed train.yaml drops only its own run (for a preview), else every run. */
-  private Change<List<SubmittedRun>> plan(SubmitRequest request, Snapshot base, boolean keepValidRuns) throws GitOpsException {
+  /**
+   * With {@code keepValidRuns}, a failed train.yaml drops only its own run (for a preview), else
+   * every run.
+   */
+  private Change<List<SubmittedRun>> plan(
+      SubmitRequest request, Snapshot base, boolean keepValidRuns) throws GitOpsException {
     Instant now = clock.instant();
     List<Diagnostic> diagnostics = new ArrayList<>(PlatformSource.check(request, base));
     if (diagnostics.stream().anyMatch(Diagnostic::isError)) {
@@ -120,7 +156,9 @@ public final class Submitter {
       Compiler compiler = new Compiler(SshSecretProvider.reading(base::read));
       refuseTargetFlags(request, platform, now);
       for (Path trainYaml : request.trainYamls()) {
-        CompileResult result = compileRun(compiler, compileRequest(request, platform, trainYaml, now), base, request.rerun());
+        CompileResult result =
+            compileRun(
+                compiler, compileRequest(request, platform, trainYaml, now), base, request.rerun());
         diagnostics.addAll(result.diagnostics());
         if (result.hasErrors()) {
           continue;
@@ -136,35 +174,57 @@ public final class Submitter {
     if (diagnostics.stream().anyMatch(Diagnostic::isError) && !keepValidRuns) {
       return new Change<>(List.of(), Optional.empty(), diagnostics, runs);
     }
-    List<SubmittedRun> fresh = runs.stream().filter(r -> r.outcome() == SubmittedRun.Outcome.NEW).toList();
-    Optional<CommitText> text = fresh.isEmpty() ? Optional.empty() : Optional.of(SubmitMessage.of(fresh, now, env));
+    List<SubmittedRun> fresh =
+        runs.stream().filter(r -> r.outcome() == SubmittedRun.Outcome.NEW).toList();
+    Optional<CommitText> text =
+        fresh.isEmpty() ? Optional.empty() : Optional.of(SubmitMessage.of(fresh, now, env));
     return new Change<>(List.copyOf(edits.values()), text, diagnostics, runs);
   }
 
   /**
-   * A {@code --target-cluster} or {@code --namespace} the platform does not define is one usage error (exit 2),
-   * checked before any train.yaml, not the same E310 at each of them.
+   * A {@code --target-cluster} or {@code --namespace} the platform does not define is one usage
+   * error (exit 2), checked before any train.yaml, not the same E310 at each of them.
    */
-  private static void refuseTargetFlags(SubmitRequest request, GitOpsPlatform platform, Instant now) throws GitOpsException {
+  private static void refuseTargetFlags(SubmitRequest request, GitOpsPlatform platform, Instant now)
+      throws GitOpsException {
     if (request.trainYamls().isEmpty()) {
       return;
     }
-    Optional<TargetFlags.Refusal> refusal = TargetFlags.check(compileRequest(request, platform, request.trainYamls().get(0), now));
+    Optional<TargetFlags.Refusal> refusal =
+        TargetFlags.check(compileRequest(request, platform, request.trainYamls().get(0), now));
     if (refusal.isPresent()) {
       throw GitOpsException.usage(refusal.get().message(), refusal.get().hint());
     }
   }
 
-  private static CompileRequest compileRequest(SubmitRequest r, GitOpsPlatform platform, Path trainYaml, Instant now) {
-    return new CompileRequest(trainYaml, trainYaml.toString(), platform.platform(), platform.runtimes(), r.sourceRepo(), r.sourceCommit(),
-        r.cluster(), r.namespace(), 1, Optional.empty(), Optional.of(now), platform.platformDisplay());
+  private static CompileRequest compileRequest(
+      SubmitRequest r, GitOpsPlatform platform, Path trainYaml, Instant now) {
+    return new CompileRequest(
+        trainYaml,
+        trainYaml.toString(),
+        platform.platform(),
+        platform.runtimes(),
+        r.sourceRepo(),
+        r.sourceCommit(),
+        r.cluster(),
+        r.namespace(),
+        1,
+        Optional.empty(),
+        Optional.of(now),
+        platform.platformDisplay());
   }
 
-  /** Compiles attempt 1, or with {@code rerun} the first attempt whose run the tree has never held. */
-  private static CompileResult compileRun(Compiler compiler, CompileRequest request, Snapshot base, boolean rerun) {
+  /**
+   * Compiles attempt 1, or with {@code rerun} the first attempt whose run the tree has never held.
+   */
+  private static CompileResult compileRun(
+      Compiler compiler, CompileRequest request, Snapshot base, boolean rerun) {
     CompileResult result = compiler.compile(request);
     int attempt = 1;
-    while (rerun && !result.hasErrors() && attempt < MAX_RERUN_ATTEMPT && classify(result.job().get(), "", base).outcome() != SubmittedRun.Outcome.NEW) {
+    while (rerun
+        && !result.hasErrors()
+        && attempt < MAX_RERUN_ATTEMPT
+        && classify(result.job().get(), "", base).outcome() != SubmittedRun.Outcome.NEW) {
       attempt++;
       result = compiler.compile(request.withAttempt(attempt));
     }
@@ -172,7 +232,8 @@ public final class Submitter {
   }
 
   private static SubmittedRun classify(ResolvedJob job, String trainYaml, Snapshot base) {
-    RunFolder folder = new RunFolder(job.target().cluster(), job.target().namespace(), job.naming().runName());
+    RunFolder folder =
+        new RunFolder(job.target().cluster(), job.target().namespace(), job.naming().runName());
     SubmittedRun.Outcome outcome = SubmittedRun.Outcome.NEW;
     if (base.hasFolder(folder.path())) {
       outcome = SubmittedRun.Outcome.EXISTS;
@@ -183,25 +244,31 @@ public final class Submitter {
   }
 
   /**
-   * The leak check on what this commit writes (the run's and its queue folders' files): a key in an env value,
-   * an annotation or a runtime's skeleton refuses the submit (E809), so no private key ever lands outside an
-   * allowed plain Secret. Files already in the repo were checked when they were committed, or are the
-   * platform team's own (check them with {@code trainyard check-secrets}).
+   * The leak check on what this commit writes (the run's and its queue folders' files): a key in an
+   * env value, an annotation or a runtime's skeleton refuses the submit (E809), so no private key
+   * ever lands outside an allowed plain Secret. Files already in the repo were checked when they
+   * were committed, or are the platform team's own (check them with {@code trainyard
+   * check-secrets}).
    */
   private static List<Diagnostic> leaks(OutputTree tree, ResolvedJob job) {
     return new LeakCheck(job.platform()).checkText(new TreeMap<>(tree.files())).diagnostics();
   }
 
-  /** One ReplaceFolder per folder the compile owns (the run, and the queue folders it brings up to date). */
+  /**
+   * One ReplaceFolder per folder the compile owns (the run, and the queue folders it brings up to
+   * date).
+   */
   private static Map<String, TreeEdit> folders(OutputTree tree) {
     Map<String, TreeEdit> edits = new LinkedHashMap<>();
     for (String folder : tree.ownedFolders()) {
       SortedMap<String, String> files = new TreeMap<>();
-      tree.files().forEach((path, text) -> {
-        if (path.startsWith(folder + "/")) {
-          files.put(path.substring(folder.length() + 1), text);
-        }
-      });
+      tree.files()
+          .forEach(
+              (path, text) -> {
+                if (path.startsWith(folder + "/")) {
+                  files.put(path.substring(folder.length() + 1), text);
+                }
+              });
       edits.put(folder, new TreeEdit.ReplaceFolder(folder, files));
     }
     return edits;

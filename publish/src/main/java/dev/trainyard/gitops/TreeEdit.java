@@ -4,14 +4,17 @@ import java.util.Collections;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
-/** One change to a GitOps tree, applied in order when a commit is built. Paths use {@code /}, relative to the root. */
+/**
+ * One change to a GitOps tree, applied in order when a commit is built. Paths use {@code /},
+ * relative to the root.
+ */
 public sealed interface TreeEdit {
   /** The path the edit touches. */
   String path();
 
   /**
-   * Replaces {@code folder} whole with {@code files} (path relative to the folder → text): nothing of the old
-   * folder survives.
+   * Replaces {@code folder} whole with {@code files} (path relative to the folder → text): nothing
+   * of the old folder survives.
    */
   record ReplaceFolder(String path, SortedMap<String, String> files) implements TreeEdit {
     public ReplaceFolder {

@@ -15,10 +15,10 @@ import org.eclipse.jgit.lib.TreeFormatter;
 import org.eclipse.jgit.treewalk.CanonicalTreeParser;
 
 /**
- * Applies {@link TreeEdit}s to a git tree by rewriting only the trees on the edited paths: a submit into a
- * repository of 10,000 runs reads and writes the root, {@code clusters/}, the cluster's and the namespace's
- * trees and the new run's, never the other 9,999 runs (an index of the whole tree would cost O(files)).
- * Empty folders vanish, as in git.
+ * Applies {@link TreeEdit}s to a git tree by rewriting only the trees on the edited paths: a submit
+ * into a repository of 10,000 runs reads and writes the root, {@code clusters/}, the cluster's and
+ * the namespace's trees and the new run's, never the other 9,999 runs (an index of the whole tree
+ * would cost O(files)). Empty folders vanish, as in git.
  */
 final class TreeSurgery {
   private final ObjectReader reader;
@@ -29,7 +29,9 @@ final class TreeSurgery {
     this.inserter = inserter;
   }
 
-  /** The new root tree's id; {@code base} is the old root tree, or empty for an empty repository. */
+  /**
+   * The new root tree's id; {@code base} is the old root tree, or empty for an empty repository.
+   */
   ObjectId apply(Optional<ObjectId> base, java.util.List<TreeEdit> edits) throws IOException {
     Folder root = new Folder(base.orElse(null));
     for (TreeEdit edit : edits) {
@@ -40,7 +42,9 @@ final class TreeSurgery {
         Folder fresh = new Folder(null);
         for (Map.Entry<String, String> f : r.files().entrySet()) {
           String[] p = f.getKey().split("/");
-          fresh.descend(Arrays.copyOf(p, p.length - 1), true).put(p[p.length - 1], blob(f.getValue()));
+          fresh
+              .descend(Arrays.copyOf(p, p.length - 1), true)
+              .put(p[p.length - 1], blob(f.getValue()));
         }
         parent.entries().put(name, new Entry(FileMode.TREE, null, fresh));
       } else if (edit instanceof TreeEdit.DeleteFolder) {
@@ -54,7 +58,10 @@ final class TreeSurgery {
   }
 
   private Entry blob(String text) throws IOException {
-    return new Entry(FileMode.REGULAR_FILE, inserter.insert(Constants.OBJ_BLOB, text.getBytes(StandardCharsets.UTF_8)), null);
+    return new Entry(
+        FileMode.REGULAR_FILE,
+        inserter.insert(Constants.OBJ_BLOB, text.getBytes(StandardCharsets.UTF_8)),
+        null);
   }
 
   /** A tree entry: a blob or unchanged subtree by id, or a subtree being edited. */
@@ -75,7 +82,9 @@ final class TreeSurgery {
         if (original != null) {
           CanonicalTreeParser p = new CanonicalTreeParser(null, reader, original);
           for (; !p.eof(); p.next()) {
-            entries.put(p.getEntryPathString(), new Entry(p.getEntryFileMode(), p.getEntryObjectId(), null));
+            entries.put(
+                p.getEntryPathString(),
+                new Entry(p.getEntryFileMode(), p.getEntryObjectId(), null));
           }
         }
       }
@@ -103,7 +112,9 @@ final class TreeSurgery {
       return at;
     }
 
-    /** Writes this folder if it was edited; empty when it holds nothing (git keeps no empty trees). */
+    /**
+     * Writes this folder if it was edited; empty when it holds nothing (git keeps no empty trees).
+     */
     Optional<ObjectId> write() throws IOException {
       if (entries == null) {
         return Optional.ofNullable(original);
@@ -111,20 +122,34 @@ final class TreeSurgery {
       TreeMap<String, Entry> written = new TreeMap<>(TreeSurgery::gitOrder);
       for (Map.Entry<String, Entry> e : entries.entrySet()) {
         Entry entry = e.getValue();
-        Optional<ObjectId> id = entry.folder() == null ? Optional.of(entry.id()) : entry.folder().write();
-        id.ifPresent(i -> written.put(e.getKey() + (entry.mode() == FileMode.TREE ? "/" : ""), new Entry(entry.mode(), i, null)));
+        Optional<ObjectId> id =
+            entry.folder() == null ? Optional.of(entry.id()) : entry.folder().write();
+        id.ifPresent(
+            i ->
+                written.put(
+                    e.getKey() + (entry.mode() == FileMode.TREE ? "/" : ""),
+                    new Entry(entry.mode(), i, null)));
       }
       if (written.isEmpty()) {
         return Optional.empty();
       }
       TreeFormatter f = new TreeFormatter();
-      written.forEach((key, entry) -> f.append(key.endsWith("/") ? key.substring(0, key.length() - 1) : key, entry.mode(), entry.id()));
+      written.forEach(
+          (key, entry) ->
+              f.append(
+                  key.endsWith("/") ? key.substring(0, key.length() - 1) : key,
+                  entry.mode(),
+                  entry.id()));
       return Optional.of(inserter.insert(f));
     }
   }
 
-  /** Git's tree order: by bytes, a tree's name compared as if it ended in {@code /} (keys here carry that slash). */
+  /**
+   * Git's tree order: by bytes, a tree's name compared as if it ended in {@code /} (keys here carry
+   * that slash).
+   */
   private static int gitOrder(String a, String b) {
-    return Arrays.compareUnsigned(a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
+    return Arrays.compareUnsigned(
+        a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
   }
 }

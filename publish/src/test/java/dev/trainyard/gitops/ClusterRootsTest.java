@@ -4,10 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.trainyard.compiler.diagnostic.Diagnostic;
 import dev.trainyard.compiler.diagnostic.DiagnosticCode;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import org.junit.jupiter.api.DisplayName;
@@ -15,7 +13,8 @@ import org.junit.jupiter.api.Test;
 
 /** The kustomize roots, computed from a base tree and pending edits without git. */
 class ClusterRootsTest {
-  private static final String K = "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n";
+  private static final String K =
+      "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n";
 
   static MapSnapshot tree(String... paths) {
     SortedMap<String, String> files = new TreeMap<>();
@@ -40,74 +39,137 @@ class ClusterRootsTest {
   }
 
   @Test
-  @DisplayName("a new run in a new namespace: the cluster root gains the namespace, the namespace root lists _queues and the run")
+  @DisplayName(
+      "a new run in a new namespace: the cluster root gains the namespace, the namespace root lists _queues and the run")
   void newRun() {
-    MapSnapshot base = tree("clusters/c1/_cluster/kustomization.yaml", "clusters/c1/team-a/_queues/kustomization.yaml",
-        "clusters/c1/team-a/run-1/kustomization.yaml", "clusters/c1/team-a/kustomization.yaml=" + K + "- _queues\n- run-1\n",
-        "clusters/c1/kustomization.yaml=" + K + "- _cluster\n- team-a\n", "README.md");
-    List<TreeEdit> edits = List.of(folder("clusters/c1/team-b/run-2"), folder("clusters/c1/team-b/_queues"));
-    assertEquals(Map.of(
-        "clusters/c1/kustomization.yaml", K + "- _cluster\n- team-a\n- team-b\n",
-        "clusters/c1/team-b/kustomization.yaml", K + "- _queues\n- run-2\n"), written(ClusterRoots.after(base, edits)));
+    MapSnapshot base =
+        tree(
+            "clusters/c1/_cluster/kustomization.yaml",
+            "clusters/c1/team-a/_queues/kustomization.yaml",
+            "clusters/c1/team-a/run-1/kustomization.yaml",
+            "clusters/c1/team-a/kustomization.yaml=" + K + "- _queues\n- run-1\n",
+            "clusters/c1/kustomization.yaml=" + K + "- _cluster\n- team-a\n",
+            "README.md");
+    List<TreeEdit> edits =
+        List.of(folder("clusters/c1/team-b/run-2"), folder("clusters/c1/team-b/_queues"));
+    assertEquals(
+        Map.of(
+            "clusters/c1/kustomization.yaml", K + "- _cluster\n- team-a\n- team-b\n",
+            "clusters/c1/team-b/kustomization.yaml", K + "- _queues\n- run-2\n"),
+        written(ClusterRoots.after(base, edits)));
   }
 
   @Test
-  @DisplayName("entries and fields Trainyard does not own are kept; a deleted run leaves the list; the namespace folder stays")
+  @DisplayName(
+      "entries and fields Trainyard does not own are kept; a deleted run leaves the list; the namespace folder stays")
   void keepsForeignEntries() {
-    MapSnapshot base = tree("clusters/c1/team-a/run-1/kustomization.yaml", "clusters/c1/team-a/handmade.yaml",
-        "clusters/c1/team-a/kustomization.yaml=" + K + "- handmade.yaml\n- run-1\nnamespace: team-a\n",
-        "clusters/c1/apps/kustomization.yaml", "clusters/c1/apps/cm.yaml",
-        "clusters/c1/kustomization.yaml=" + K + "- apps\n- team-a\n");
-    assertEquals(Map.of("clusters/c1/team-a/kustomization.yaml",
+    MapSnapshot base =
+        tree(
+            "clusters/c1/team-a/run-1/kustomization.yaml",
+            "clusters/c1/team-a/handmade.yaml",
+            "clusters/c1/team-a/kustomization.yaml="
+                + K
+                + "- handmade.yaml\n- run-1\nnamespace: team-a\n",
+            "clusters/c1/apps/kustomization.yaml",
+            "clusters/c1/apps/cm.yaml",
+            "clusters/c1/kustomization.yaml=" + K + "- apps\n- team-a\n");
+    assertEquals(
+        Map.of(
+            "clusters/c1/team-a/kustomization.yaml",
             "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nnamespace: team-a\nresources:\n- handmade.yaml\n"),
-        written(ClusterRoots.after(base, List.of(new TreeEdit.DeleteFolder("clusters/c1/team-a/run-1")))));
+        written(
+            ClusterRoots.after(
+                base, List.of(new TreeEdit.DeleteFolder("clusters/c1/team-a/run-1")))));
   }
 
   @Test
-  @DisplayName("a root whose resources do not change is not rewritten; a new sub-folder is listed only with a kustomization.yaml")
+  @DisplayName(
+      "a root whose resources do not change is not rewritten; a new sub-folder is listed only with a kustomization.yaml")
   void onlyWhatChanged() {
-    MapSnapshot base = tree("clusters/c1/ns/r/kustomization.yaml", "clusters/c1/ns/kustomization.yaml=" + K + "- r\n",
-        "clusters/c1/kustomization.yaml=# mine\n" + K + "- ns\n", "clusters/c1/ns/data/notes.txt", "clusters/c1/ns/other/kustomization.yaml");
-    assertEquals(Map.of("clusters/c1/ns/kustomization.yaml", K + "- other\n- r\n- r2\n"),
+    MapSnapshot base =
+        tree(
+            "clusters/c1/ns/r/kustomization.yaml",
+            "clusters/c1/ns/kustomization.yaml=" + K + "- r\n",
+            "clusters/c1/kustomization.yaml=# mine\n" + K + "- ns\n",
+            "clusters/c1/ns/data/notes.txt",
+            "clusters/c1/ns/other/kustomization.yaml");
+    assertEquals(
+        Map.of("clusters/c1/ns/kustomization.yaml", K + "- other\n- r\n- r2\n"),
         written(ClusterRoots.after(base, List.of(folder("clusters/c1/ns/r2")))));
   }
 
   @Test
   @DisplayName("the last run pruned from a cluster leaves resources: [] in the roots, which stay")
   void emptied() {
-    MapSnapshot base = tree("clusters/c1/team-a/run-1/kustomization.yaml", "clusters/c1/pruned-runs.txt",
-        "clusters/c1/team-a/kustomization.yaml=" + K + "- run-1\n", "clusters/c1/kustomization.yaml=" + K + "- team-a\n");
-    assertEquals(Map.of("clusters/c1/team-a/kustomization.yaml", "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: []\n"),
-        written(ClusterRoots.after(base, List.of(new TreeEdit.DeleteFolder("clusters/c1/team-a/run-1")))));
+    MapSnapshot base =
+        tree(
+            "clusters/c1/team-a/run-1/kustomization.yaml",
+            "clusters/c1/pruned-runs.txt",
+            "clusters/c1/team-a/kustomization.yaml=" + K + "- run-1\n",
+            "clusters/c1/kustomization.yaml=" + K + "- team-a\n");
+    assertEquals(
+        Map.of(
+            "clusters/c1/team-a/kustomization.yaml",
+            "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: []\n"),
+        written(
+            ClusterRoots.after(
+                base, List.of(new TreeEdit.DeleteFolder("clusters/c1/team-a/run-1")))));
   }
 
   @Test
-  @DisplayName("a root that is not a kustomization with a list of resources is E803, and no edit is made")
+  @DisplayName(
+      "a root that is not a kustomization with a list of resources is E803, and no edit is made")
   void unreadableRoot() {
-    for (String text : List.of("resources: [\n", "- a\n", "resources: {a: b}\n", "resources: [{a: b}]\n")) {
-      ClusterRoots.Result r = ClusterRoots.after(tree("clusters/c1/ns/kustomization.yaml=" + text), List.of(folder("clusters/c1/ns/r")));
+    for (String text :
+        List.of("resources: [\n", "- a\n", "resources: {a: b}\n", "resources: [{a: b}]\n")) {
+      ClusterRoots.Result r =
+          ClusterRoots.after(
+              tree("clusters/c1/ns/kustomization.yaml=" + text),
+              List.of(folder("clusters/c1/ns/r")));
       assertEquals(List.of(), r.edits(), text);
-      assertEquals(List.of(DiagnosticCode.GITOPS_ROOT_UNREADABLE), r.diagnostics().stream().map(Diagnostic::code).toList(), text);
+      assertEquals(
+          List.of(DiagnosticCode.GITOPS_ROOT_UNREADABLE),
+          r.diagnostics().stream().map(Diagnostic::code).toList(),
+          text);
     }
   }
 
   @Test
-  @DisplayName("a file where the layout needs a folder (clusters, a namespace) is E804 naming the path")
+  @DisplayName(
+      "a file where the layout needs a folder (clusters, a namespace) is E804 naming the path")
   void fileInTheWay() {
-    ClusterRoots.Result r = ClusterRoots.after(tree("clusters/c1/ns"), List.of(folder("clusters/c1/ns/r")));
+    ClusterRoots.Result r =
+        ClusterRoots.after(tree("clusters/c1/ns"), List.of(folder("clusters/c1/ns/r")));
     assertEquals(List.of(), r.edits());
-    assertEquals("the GitOps repo has a file clusters/c1/ns where Trainyard writes a folder", r.diagnostics().get(0).message());
-    assertEquals(DiagnosticCode.GITOPS_FILE_IN_THE_WAY, ClusterRoots.after(tree("clusters"), List.of(folder("clusters/c/ns/r"))).diagnostics().get(0).code());
-    assertEquals(List.of(), ClusterRoots.after(tree("clusters/c1/pruned-runs.txt"), List.of(new TreeEdit.WriteFile("clusters/c1/pruned-runs.txt", "x"))).diagnostics(),
+    assertEquals(
+        "the GitOps repo has a file clusters/c1/ns where Trainyard writes a folder",
+        r.diagnostics().get(0).message());
+    assertEquals(
+        DiagnosticCode.GITOPS_FILE_IN_THE_WAY,
+        ClusterRoots.after(tree("clusters"), List.of(folder("clusters/c/ns/r")))
+            .diagnostics()
+            .get(0)
+            .code());
+    assertEquals(
+        List.of(),
+        ClusterRoots.after(
+                tree("clusters/c1/pruned-runs.txt"),
+                List.of(new TreeEdit.WriteFile("clusters/c1/pruned-runs.txt", "x")))
+            .diagnostics(),
         "writing a file over a file is fine");
   }
 
   @Test
-  @DisplayName("edits are applied in order: a folder deleted then replaced exists, replaced with nothing does not")
+  @DisplayName(
+      "edits are applied in order: a folder deleted then replaced exists, replaced with nothing does not")
   void overlayOrder() {
     MapSnapshot base = tree("clusters/c/ns/a/k", "clusters/c/ns/b/k");
-    List<TreeEdit> edits = List.of(new TreeEdit.DeleteFolder("clusters/c/ns/a"), new TreeEdit.ReplaceFolder("clusters/c/ns/a", new TreeMap<>(Map.of("k", "v"))),
-        new TreeEdit.ReplaceFolder("clusters/c/ns/b", new TreeMap<>()), new TreeEdit.WriteFile("clusters/c/ns/d/k", "v"));
+    List<TreeEdit> edits =
+        List.of(
+            new TreeEdit.DeleteFolder("clusters/c/ns/a"),
+            new TreeEdit.ReplaceFolder("clusters/c/ns/a", new TreeMap<>(Map.of("k", "v"))),
+            new TreeEdit.ReplaceFolder("clusters/c/ns/b", new TreeMap<>()),
+            new TreeEdit.WriteFile("clusters/c/ns/d/k", "v"));
     assertEquals(java.util.Set.of("a", "d"), ClusterRoots.folders(base, edits, "clusters/c/ns"));
   }
 }

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.trainyard.compiler.testing.TrainProject;
-import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,23 +16,37 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Twenty submits from twenty processes (each with its own cache, as on twenty CI machines) race on one GitOps
- * repository: every run lands, history stays linear, and every commit's tree builds with kubectl kustomize.
+ * Twenty submits from twenty processes (each with its own cache, as on twenty CI machines) race on
+ * one GitOps repository: every run lands, history stays linear, and every commit's tree builds with
+ * kubectl kustomize.
  */
 class ConcurrentSubmitTest {
   static final int SUBMITS = 20;
   @TempDir Path temp;
 
   @Test
-  @DisplayName("20 racing submits from separate processes: all 20 runs present, none lost, linear history, every commit builds")
+  @DisplayName(
+      "20 racing submits from separate processes: all 20 runs present, none lost, linear history, every commit builds")
   void twentyRacingSubmits() throws Exception {
     Path bare = GitCli.bare(temp.resolve("gitops.git"));
     List<Process> processes = new ArrayList<>();
     for (int i = 0; i < SUBMITS; i++) {
-      TrainProject p = TrainProject.create(temp.resolve("p" + i), "jobs/job" + i, "run: torchrun train.py\n", Map.of());
-      processes.add(new ProcessBuilder(java(), "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
-          SubmitProcess.class.getName(), p.trainYaml().toString(), bare.toUri().toString(), temp.resolve("cache" + i).toString())
-          .redirectErrorStream(true).start());
+      TrainProject p =
+          TrainProject.create(
+              temp.resolve("p" + i), "jobs/job" + i, "run: torchrun train.py\n", Map.of());
+      processes.add(
+          new ProcessBuilder(
+                  java(),
+                  "-XX:TieredStopAtLevel=1",
+                  "-XX:+UseSerialGC",
+                  "-cp",
+                  System.getProperty("java.class.path"),
+                  SubmitProcess.class.getName(),
+                  p.trainYaml().toString(),
+                  bare.toUri().toString(),
+                  temp.resolve("cache" + i).toString())
+              .redirectErrorStream(true)
+              .start());
     }
     TreeSet<String> runs = new TreeSet<>();
     int raced = 0;
@@ -50,9 +63,17 @@ class ConcurrentSubmitTest {
     assertEquals(SUBMITS, commits.size(), "one commit per submit");
     assertEquals("", GitCli.git(bare, "rev-list", "--merges", "main").strip(), "linear history");
     String root = GitCli.show(bare, "clusters/local/default/kustomization.yaml");
-    runs.forEach(r -> assertTrue(root.contains("- " + r + "\n"), r + " lost from the namespace root:\n" + root));
+    runs.forEach(
+        r ->
+            assertTrue(
+                root.contains("- " + r + "\n"), r + " lost from the namespace root:\n" + root));
     everyCommitBuilds(bare, commits);
-    System.out.println("ConcurrentSubmitTest: " + raced + " of " + SUBMITS + " submits lost at least one push race and retried");
+    System.out.println(
+        "ConcurrentSubmitTest: "
+            + raced
+            + " of "
+            + SUBMITS
+            + " submits lost at least one push race and retried");
   }
 
   private void everyCommitBuilds(Path bare, List<String> commits) {
@@ -60,8 +81,14 @@ class ConcurrentSubmitTest {
     GitCli.git(temp, "clone", "-q", bare.toString(), work.toString());
     for (int i = 0; i < commits.size(); i++) {
       GitCli.git(work, "checkout", "-q", "--detach", commits.get(i));
-      long jobSets = Kustomize.objects(Kustomize.build(work.resolve("clusters/local"))).stream().filter(o -> o.startsWith("JobSet/")).count();
-      assertEquals(commits.size() - i, jobSets, "commit " + commits.get(i) + " holds one JobSet per submit so far");
+      long jobSets =
+          Kustomize.objects(Kustomize.build(work.resolve("clusters/local"))).stream()
+              .filter(o -> o.startsWith("JobSet/"))
+              .count();
+      assertEquals(
+          commits.size() - i,
+          jobSets,
+          "commit " + commits.get(i) + " holds one JobSet per submit so far");
     }
   }
 

@@ -10,28 +10,46 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The real {@code git} CLI, for tests that check what JGit wrote and write what JGit must read (also the preview
- * tests' repositories, {@code preview.PreviewRepos}). Identity, branch and signing are fixed by {@code -c}, so a
- * developer's git config does not change what the tests commit.
+ * The real {@code git} CLI, for tests that check what JGit wrote and write what JGit must read
+ * (also the preview tests' repositories, {@code preview.PreviewRepos}). Identity, branch and
+ * signing are fixed by {@code -c}, so a developer's git config does not change what the tests
+ * commit.
  */
 public final class GitCli {
   private GitCli() {}
 
-  /** Runs {@code git args} in {@code dir}; returns stdout; fails the test on a non-zero exit or after 60 s. */
+  /**
+   * Runs {@code git args} in {@code dir}; returns stdout; fails the test on a non-zero exit or
+   * after 60 s.
+   */
   static String git(Path dir, String... args) {
     return git(dir, Map.of(), args);
   }
 
   /**
-   * Runs {@code git args} in {@code dir} with {@code env} added to the environment (e.g. {@code GIT_AUTHOR_DATE});
-   * returns stdout (with stderr); fails the test on a non-zero exit or after 60 s.
+   * Runs {@code git args} in {@code dir} with {@code env} added to the environment (e.g. {@code
+   * GIT_AUTHOR_DATE}); returns stdout (with stderr); fails the test on a non-zero exit or after 60
+   * s.
    */
   public static String git(Path dir, Map<String, String> env, String... args) {
-    List<String> command = new ArrayList<>(List.of("git", "-c", "user.name=Grace", "-c", "user.email=grace@example.com",
-        "-c", "init.defaultBranch=main", "-c", "safe.directory=*", "-c", "commit.gpgsign=false"));
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                "git",
+                "-c",
+                "user.name=Grace",
+                "-c",
+                "user.email=grace@example.com",
+                "-c",
+                "init.defaultBranch=main",
+                "-c",
+                "safe.directory=*",
+                "-c",
+                "commit.gpgsign=false"));
     command.addAll(List.of(args));
     try {
-      ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true);
+      ProcessBuilder pb =
+          new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true);
       pb.environment().putAll(env);
       Process p = pb.start();
       String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -40,7 +58,8 @@ public final class GitCli {
         throw new AssertionError("git " + String.join(" ", args) + " timed out");
       }
       if (p.exitValue() != 0) {
-        throw new AssertionError("git " + String.join(" ", args) + " failed (" + p.exitValue() + "):\n" + out);
+        throw new AssertionError(
+            "git " + String.join(" ", args) + " failed (" + p.exitValue() + "):\n" + out);
       }
       return out;
     } catch (IOException e) {
@@ -57,7 +76,10 @@ public final class GitCli {
     return dir;
   }
 
-  /** Clones {@code bare} into {@code dir}, commits {@code files} (path → text) with the git CLI and pushes main. */
+  /**
+   * Clones {@code bare} into {@code dir}, commits {@code files} (path → text) with the git CLI and
+   * pushes main.
+   */
   static void pushFiles(Path bare, Path dir, Map<String, String> files, String message) {
     if (!dir.resolve(".git").toFile().exists()) {
       git(bare.getParent(), "clone", "-q", bare.toString(), dir.toString());

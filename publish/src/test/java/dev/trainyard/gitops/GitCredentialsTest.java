@@ -14,21 +14,29 @@ import org.junit.jupiter.api.Test;
 
 class GitCredentialsTest {
   @Test
-  @DisplayName("a token in TRAINYARD_GITOPS_TOKEN is the password, with x-access-token or TRAINYARD_GITOPS_USERNAME as user")
+  @DisplayName(
+      "a token in TRAINYARD_GITOPS_TOKEN is the password, with x-access-token or TRAINYARD_GITOPS_USERNAME as user")
   void token() throws Exception {
     CredentialItem.Username user = new CredentialItem.Username();
     CredentialItem.Password password = new CredentialItem.Password();
-    assertTrue(new GitCredentials(Map.of("TRAINYARD_GITOPS_TOKEN", " t0ken\n")).get(new URIish("https://h/x.git"), user, password));
+    assertTrue(
+        new GitCredentials(Map.of("TRAINYARD_GITOPS_TOKEN", " t0ken\n"))
+            .get(new URIish("https://h/x.git"), user, password));
     assertEquals("x-access-token", user.getValue());
     assertArrayEquals("t0ken".toCharArray(), password.getValue());
-    new GitCredentials(Map.of("TRAINYARD_GITOPS_TOKEN", "t", "TRAINYARD_GITOPS_USERNAME", "oauth2")).get(new URIish("https://h/x.git"), user, password);
+    new GitCredentials(Map.of("TRAINYARD_GITOPS_TOKEN", "t", "TRAINYARD_GITOPS_USERNAME", "oauth2"))
+        .get(new URIish("https://h/x.git"), user, password);
     assertEquals("oauth2", user.getValue());
   }
 
   @Test
-  @DisplayName("git credential fill output gives user and password; missing or empty ones give nothing")
+  @DisplayName(
+      "git credential fill output gives user and password; missing or empty ones give nothing")
   void helperOutput() {
-    assertArrayEquals(new String[] {"ada", "pw=1"}, GitCredentials.parse("protocol=https\nhost=h\nusername=ada\npassword=pw=1\n").orElseThrow());
+    assertArrayEquals(
+        new String[] {"ada", "pw=1"},
+        GitCredentials.parse("protocol=https\nhost=h\nusername=ada\npassword=pw=1\n")
+            .orElseThrow());
     assertEquals(Optional.empty(), GitCredentials.parse("username=ada\n"));
     assertEquals(Optional.empty(), GitCredentials.parse("username=ada\npassword=\n"));
   }

@@ -10,8 +10,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * What the submit and prune tests start from: an empty bare GitOps repository made by the git CLI, a source project
- * with one train.yaml, and the Submitter and Pruner on one mirror cache, each at a fixed instant.
+ * What the submit and prune tests start from: an empty bare GitOps repository made by the git CLI,
+ * a source project with one train.yaml, and the Submitter and Pruner on one mirror cache, each at a
+ * fixed instant.
  */
 final class GitOpsFixture {
   static final Instant T0 = Instant.parse("2026-12-01T09:00:00Z");
@@ -19,7 +20,10 @@ final class GitOpsFixture {
   final Path bare;
   final TrainProject project;
 
-  /** In {@code temp}: {@code gitops.git} (bare), the project with {@code trainYaml}, the cache {@code cache/}. */
+  /**
+   * In {@code temp}: {@code gitops.git} (bare), the project with {@code trainYaml}, the cache
+   * {@code cache/}.
+   */
   GitOpsFixture(Path temp, String trainYaml) {
     this.temp = temp;
     this.bare = GitCli.bare(temp.resolve("gitops.git"));
@@ -41,9 +45,22 @@ final class GitOpsFixture {
     return new Pruner(temp.resolve("cache"), Map.of(), Clock.fixed(at, ZoneOffset.UTC));
   }
 
-  /** Submit of {@code trainYaml} (a test may make projects of its own) to main, every other option at its default. */
+  /**
+   * Submit of {@code trainYaml} (a test may make projects of its own) to main, every other option
+   * at its default.
+   */
   SubmitRequest request(Path trainYaml, boolean rerun, boolean dryRun) {
-    return new SubmitRequest(List.of(trainYaml), location(), "main", Optional.empty(), Optional.empty(),
-        Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), rerun, dryRun);
+    return new SubmitRequest(
+        List.of(trainYaml),
+        location(),
+        "main",
+        Optional.empty(),
+        Optional.empty(),
+        Optional.empty(),
+        Optional.empty(),
+        Optional.empty(),
+        Optional.empty(),
+        rerun,
+        dryRun);
   }
 }

@@ -26,7 +26,10 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@link GitOpsRepository} and {@link GitCredentials} against real repositories and an HTTP server that asks for credentials. */
+/**
+ * {@link GitOpsRepository} and {@link GitCredentials} against real repositories and an HTTP server
+ * that asks for credentials.
+ */
 class GitOpsRepositoryTest {
   @TempDir Path temp;
   HttpServer server;
@@ -42,44 +45,58 @@ class GitOpsRepositoryTest {
   /** Answers 401 + WWW-Authenticate until a Basic header arrives, then {@code afterAuth}. */
   String serve(int afterAuth) throws Exception {
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    server.createContext("/", exchange -> {
-      String auth = exchange.getRequestHeaders().getFirst("Authorization");
-      if (auth == null) {
-        exchange.getResponseHeaders().add("WWW-Authenticate", "Basic realm=\"git\"");
-        exchange.sendResponseHeaders(401, -1);
-      } else {
-        authorizations.add(auth);
-        exchange.sendResponseHeaders(afterAuth, -1);
-      }
-      exchange.close();
-    });
+    server.createContext(
+        "/",
+        exchange -> {
+          String auth = exchange.getRequestHeaders().getFirst("Authorization");
+          if (auth == null) {
+            exchange.getResponseHeaders().add("WWW-Authenticate", "Basic realm=\"git\"");
+            exchange.sendResponseHeaders(401, -1);
+          } else {
+            authorizations.add(auth);
+            exchange.sendResponseHeaders(afterAuth, -1);
+          }
+          exchange.close();
+        });
     server.start();
     return "http://127.0.0.1:" + server.getAddress().getPort() + "/acme/gitops.git";
   }
 
   GitOpsException fetchFails(String url, Map<String, String> env) throws Exception {
-    try (GitOpsRepository repo = GitOpsRepository.mirror(GitOpsLocation.parse(url, temp), temp.resolve("cache"), env)) {
+    try (GitOpsRepository repo =
+        GitOpsRepository.mirror(GitOpsLocation.parse(url, temp), temp.resolve("cache"), env)) {
       return assertThrows(GitOpsException.class, () -> repo.fetch("main"));
     }
   }
 
   Map<String, String> isolated(String gitconfig) throws Exception {
     Path config = Files.writeString(temp.resolve("gitconfig"), gitconfig);
-    return Map.of("GIT_CONFIG_GLOBAL", config.toString(), "GIT_CONFIG_NOSYSTEM", "1", "HOME", temp.toString());
+    return Map.of(
+        "GIT_CONFIG_GLOBAL",
+        config.toString(),
+        "GIT_CONFIG_NOSYSTEM",
+        "1",
+        "HOME",
+        temp.toString());
   }
 
   static String basic(String user, String password) {
-    return "Basic " + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+    return "Basic "
+        + Base64.getEncoder()
+            .encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
   }
 
   @Test
-  @DisplayName("TRAINYARD_GITOPS_TOKEN answers the server's challenge as x-access-token; a 403 then says the token may not write")
+  @DisplayName(
+      "TRAINYARD_GITOPS_TOKEN answers the server's challenge as x-access-token; a 403 then says the token may not write")
   void tokenFromEnvironment() throws Exception {
     String url = serve(403);
     GitOpsException e = fetchFails(url, Map.of("TRAINYARD_GITOPS_TOKEN", "t0k3n"));
     assertEquals(List.of(basic("x-access-token", "t0k3n")), authorizations.subList(0, 1));
     assertTrue(e.getMessage().startsWith("cannot fetch main from " + url + ": "), e.getMessage());
-    assertTrue(e.hint().startsWith("the user or token may not write to this repository"), e.getMessage() + " / " + e.hint());
+    assertTrue(
+        e.hint().startsWith("the user or token may not write to this repository"),
+        e.getMessage() + " / " + e.hint());
     assertFalse(e.getMessage().contains("t0k3n") || e.hint().contains("t0k3n"));
     assertFalse(e.isUsage());
   }
@@ -88,17 +105,23 @@ class GitOpsRepositoryTest {
   @DisplayName("without a token, git's credential helper answers (git credential fill)")
   void credentialHelper() throws Exception {
     String url = serve(403);
-    fetchFails(url, isolated("[credential]\n\thelper = \"!f() { echo username=ada; echo password=pw; }; f\"\n"));
+    fetchFails(
+        url,
+        isolated(
+            "[credential]\n\thelper = \"!f() { echo username=ada; echo password=pw; }; f\"\n"));
     assertEquals(basic("ada", "pw"), authorizations.get(0));
   }
 
   @Test
-  @DisplayName("no credentials anywhere: the server's 401 becomes 'wants credentials' with the token hint")
+  @DisplayName(
+      "no credentials anywhere: the server's 401 becomes 'wants credentials' with the token hint")
   void noCredentials() throws Exception {
     String url = serve(403);
     GitOpsException e = fetchFails(url, isolated(""));
     assertEquals(List.of(), authorizations);
-    assertEquals("cannot fetch main from " + url + ": the server wants credentials or refused them", e.getMessage());
+    assertEquals(
+        "cannot fetch main from " + url + ": the server wants credentials or refused them",
+        e.getMessage());
     assertTrue(e.hint().startsWith("set TRAINYARD_GITOPS_TOKEN"), e.hint());
   }
 
@@ -110,7 +133,8 @@ class GitOpsRepositoryTest {
   }
 
   @Test
-  @DisplayName("a local repository is read by revision; an unknown revision or a folder without git is an error")
+  @DisplayName(
+      "a local repository is read by revision; an unknown revision or a folder without git is an error")
   void localSnapshots() throws Exception {
     Path bare = GitCli.bare(temp.resolve("ops.git"));
     GitCli.pushFiles(bare, temp.resolve("w"), Map.of("a/b.txt", "hi\n"), "one");
@@ -127,16 +151,24 @@ class GitOpsRepositoryTest {
   }
 
   @Test
-  @DisplayName("a commit whose tree equals its base is not made; edits that change nothing give the same tree")
+  @DisplayName(
+      "a commit whose tree equals its base is not made; edits that change nothing give the same tree")
   void noEmptyCommits() throws Exception {
     Path bare = GitCli.bare(temp.resolve("ops.git"));
     GitCli.pushFiles(bare, temp.resolve("w"), Map.of("a/b.txt", "hi\n"), "one");
-    try (GitOpsRepository repo = GitOpsRepository.mirror(GitOpsLocation.parse(bare.toString(), temp), temp.resolve("cache"), Map.of())) {
+    try (GitOpsRepository repo =
+        GitOpsRepository.mirror(
+            GitOpsLocation.parse(bare.toString(), temp), temp.resolve("cache"), Map.of())) {
       Optional<Snapshot> base = repo.fetch("main");
       CommitText.Person p = new CommitText.Person("a", "a@b", Instant.EPOCH);
       CommitText text = new CommitText("s", "", List.of(), p, p);
-      assertEquals(Optional.empty(), repo.commit(base, repo.apply(base, List.of(new TreeEdit.WriteFile("a/b.txt", "hi\n"))), text));
-      Snapshot changed = repo.apply(base, List.of(new TreeEdit.ReplaceFolder("a", new TreeMap<>(Map.of("c.txt", "x")))));
+      assertEquals(
+          Optional.empty(),
+          repo.commit(
+              base, repo.apply(base, List.of(new TreeEdit.WriteFile("a/b.txt", "hi\n"))), text));
+      Snapshot changed =
+          repo.apply(
+              base, List.of(new TreeEdit.ReplaceFolder("a", new TreeMap<>(Map.of("c.txt", "x")))));
       assertEquals(List.of("c.txt"), changed.children("a"));
       assertTrue(repo.commit(base, changed, text).isPresent());
       Snapshot emptied = repo.apply(base, List.of(new TreeEdit.DeleteFolder("a")));
@@ -149,8 +181,12 @@ class GitOpsRepositoryTest {
   void mirrorPerUrl() throws Exception {
     Path one = GitCli.bare(temp.resolve("one.git"));
     Path two = GitCli.bare(temp.resolve("two.git"));
-    GitOpsRepository.mirror(GitOpsLocation.parse(one.toString(), temp), temp.resolve("cache"), Map.of()).close();
-    GitOpsRepository.mirror(GitOpsLocation.parse(two.toString(), temp), temp.resolve("cache"), Map.of()).close();
+    GitOpsRepository.mirror(
+            GitOpsLocation.parse(one.toString(), temp), temp.resolve("cache"), Map.of())
+        .close();
+    GitOpsRepository.mirror(
+            GitOpsLocation.parse(two.toString(), temp), temp.resolve("cache"), Map.of())
+        .close();
     try (var files = Files.list(temp.resolve("cache/gitops"))) {
       assertEquals(2, files.filter(f -> f.toString().endsWith(".git")).count());
     }
@@ -168,15 +204,17 @@ class GitOpsRepositoryTest {
     }
     FileChannel channel = FileChannel.open(lock, StandardOpenOption.WRITE);
     FileLock held = channel.lock();
-    Thread release = new Thread(() -> {
-      try {
-        Thread.sleep(300);
-        held.release();
-        channel.close();
-      } catch (Exception e) {
-        throw new IllegalStateException(e);
-      }
-    });
+    Thread release =
+        new Thread(
+            () -> {
+              try {
+                Thread.sleep(300);
+                held.release();
+                channel.close();
+              } catch (Exception e) {
+                throw new IllegalStateException(e);
+              }
+            });
     long start = System.nanoTime();
     release.start();
     GitOpsRepository.mirror(location, temp.resolve("cache"), Map.of()).close();

@@ -7,14 +7,20 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
-/** The real {@code kubectl kustomize}: from the Kubernetes test binaries ({@code -Dtrainyard.k8s.dir}), else PATH. */
+/**
+ * The real {@code kubectl kustomize}: from the Kubernetes test binaries ({@code
+ * -Dtrainyard.k8s.dir}), else PATH.
+ */
 final class Kustomize {
   private Kustomize() {}
 
   /** Builds {@code folder}; returns the YAML stream; fails the test when kustomize fails. */
   static String build(Path folder) {
     try {
-      Process p = new ProcessBuilder(kubectl(), "kustomize", folder.toString()).redirectErrorStream(true).start();
+      Process p =
+          new ProcessBuilder(kubectl(), "kustomize", folder.toString())
+              .redirectErrorStream(true)
+              .start();
       String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
       if (!p.waitFor(60, TimeUnit.SECONDS)) {
         p.destroyForcibly();

@@ -8,7 +8,10 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
-/** An in-memory GitOps tree (path → text) for tests of the pure stages (roots, previews, the run index). */
+/**
+ * An in-memory GitOps tree (path → text) for tests of the pure stages (roots, previews, the run
+ * index).
+ */
 public record MapSnapshot(SortedMap<String, String> files) implements Snapshot {
   public MapSnapshot(Map<String, String> files) {
     this(new TreeMap<>(files));
@@ -41,11 +44,12 @@ public record MapSnapshot(SortedMap<String, String> files) implements Snapshot {
   @Override
   public SortedMap<String, String> folder(String folder) {
     SortedMap<String, String> out = new TreeMap<>();
-    files.forEach((path, text) -> {
-      if (path.startsWith(folder + "/")) {
-        out.put(path.substring(folder.length() + 1), text);
-      }
-    });
+    files.forEach(
+        (path, text) -> {
+          if (path.startsWith(folder + "/")) {
+            out.put(path.substring(folder.length() + 1), text);
+          }
+        });
     return out;
   }
 
@@ -53,6 +57,8 @@ public record MapSnapshot(SortedMap<String, String> files) implements Snapshot {
   public static List<String> changed(MapSnapshot a, MapSnapshot b) {
     TreeSet<String> paths = new TreeSet<>(a.files.keySet());
     paths.addAll(b.files.keySet());
-    return paths.stream().filter(p -> !java.util.Objects.equals(a.files.get(p), b.files.get(p))).toList();
+    return paths.stream()
+        .filter(p -> !java.util.Objects.equals(a.files.get(p), b.files.get(p)))
+        .toList();
   }
 }

@@ -18,23 +18,32 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Details of snapshots, platform files, commit messages and credentials that the larger tests pass over. */
+/**
+ * Details of snapshots, platform files, commit messages and credentials that the larger tests pass
+ * over.
+ */
 class PublishDetailsTest {
   static final Instant T0 = Instant.parse("2026-12-01T09:00:00Z");
   @TempDir Path temp;
 
   @Test
-  @DisplayName("snapshots of one tree are equal, of another tree not; listings are sorted, files and folders told apart")
+  @DisplayName(
+      "snapshots of one tree are equal, of another tree not; listings are sorted, files and folders told apart")
   void snapshotIdentity() throws Exception {
     Path bare = GitCli.bare(temp.resolve("ops.git"));
-    GitCli.pushFiles(bare, temp.resolve("w"), Map.of("b/x.txt", "1\n", "a.txt", "2\n", "c/d/e.txt", "3\n"), "one");
+    GitCli.pushFiles(
+        bare,
+        temp.resolve("w"),
+        Map.of("b/x.txt", "1\n", "a.txt", "2\n", "c/d/e.txt", "3\n"),
+        "one");
     try (GitOpsRepository repo = GitOpsRepository.local(bare)) {
       Snapshot one = repo.snapshot("main");
       Snapshot again = repo.snapshot("main");
       assertEquals(one, again);
       assertEquals(one.hashCode(), again.hashCode());
       assertTrue(one.toString().contains(one.commit().orElseThrow()), one.toString());
-      Snapshot built = repo.apply(Optional.of(one), List.of(new TreeEdit.WriteFile("z.txt", "4\n")));
+      Snapshot built =
+          repo.apply(Optional.of(one), List.of(new TreeEdit.WriteFile("z.txt", "4\n")));
       assertNotEquals(one, built);
       assertFalse(one.equals("a string"));
       assertEquals(List.of("a.txt", "b/", "c/"), one.children(""));
@@ -57,43 +66,104 @@ class PublishDetailsTest {
     Path root = Path.of(System.getProperty("trainyard.repo.root", ".."));
     Path runtimes = temp.resolve("runtimes");
     Path folder = Files.createDirectories(runtimes.resolve("torch/2.15.0-1"));
-    Files.writeString(folder.resolve("runtime.yaml"),
-        Files.readString(root.resolve("runtimes/torch/2.13.0-2/runtime.yaml")).replace("version: 2.13.0-2", "version: 2.15.0-1"));
-    TrainProject project = TrainProject.create(temp, "run: torchrun train.py\nruntime: torch@2.15.0-1\n");
-    SubmitResult result = new Submitter(temp.resolve("cache"), Map.of(), Clock.fixed(T0, ZoneOffset.UTC)).submit(new SubmitRequest(
-        List.of(project.trainYaml()), GitOpsLocation.parse(bare.toString(), temp), "main", Optional.of(root.resolve("examples/platform.yaml")),
-        Optional.of(runtimes), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), false, false));
+    Files.writeString(
+        folder.resolve("runtime.yaml"),
+        Files.readString(root.resolve("runtimes/torch/2.13.0-2/runtime.yaml"))
+            .replace("version: 2.13.0-2", "version: 2.15.0-1"));
+    TrainProject project =
+        TrainProject.create(temp, "run: torchrun train.py\nruntime: torch@2.15.0-1\n");
+    SubmitResult result =
+        new Submitter(temp.resolve("cache"), Map.of(), Clock.fixed(T0, ZoneOffset.UTC))
+            .submit(
+                new SubmitRequest(
+                    List.of(project.trainYaml()),
+                    GitOpsLocation.parse(bare.toString(), temp),
+                    "main",
+                    Optional.of(root.resolve("examples/platform.yaml")),
+                    Optional.of(runtimes),
+                    Optional.empty(),
+                    Optional.empty(),
+                    Optional.empty(),
+                    Optional.empty(),
+                    false,
+                    false));
     assertFalse(result.hasErrors(), result.diagnostics().toString());
-    assertEquals("ml", result.runs().get(0).folder().namespace(), "examples/platform.yaml decided the namespace");
+    assertEquals(
+        "ml",
+        result.runs().get(0).folder().namespace(),
+        "examples/platform.yaml decided the namespace");
     assertEquals("torch@2.15.0-1", result.runs().get(0).job().runtime().ref());
-    assertTrue(result.diagnostics().isEmpty(), "no embedded-platform warning with --platform: " + result.diagnostics());
+    assertTrue(
+        result.diagnostics().isEmpty(),
+        "no embedded-platform warning with --platform: " + result.diagnostics());
   }
 
   @Test
-  @DisplayName("the credential helper is asked for the protocol and the server's host with its port")
+  @DisplayName(
+      "the credential helper is asked for the protocol and the server's host with its port")
   void helperGetsHostAndPath() throws Exception {
     Path log = temp.resolve("asked.txt");
-    Path config = Files.writeString(temp.resolve("gitconfig"), "[credential]\n\thelper = \"!f() { cat > " + log + "; echo username=u; echo password=p; }; f\"\n");
-    GitCredentials credentials = new GitCredentials(Map.of("GIT_CONFIG_GLOBAL", config.toString(), "GIT_CONFIG_NOSYSTEM", "1", "HOME", temp.toString()));
-    org.eclipse.jgit.transport.CredentialItem.Username user = new org.eclipse.jgit.transport.CredentialItem.Username();
-    org.eclipse.jgit.transport.CredentialItem.Password password = new org.eclipse.jgit.transport.CredentialItem.Password();
-    assertTrue(credentials.get(new org.eclipse.jgit.transport.URIish("https://git.example.com:8443/acme/gitops.git"), user, password));
+    Path config =
+        Files.writeString(
+            temp.resolve("gitconfig"),
+            "[credential]\n\thelper = \"!f() { cat > "
+                + log
+                + "; echo username=u; echo password=p; }; f\"\n");
+    GitCredentials credentials =
+        new GitCredentials(
+            Map.of(
+                "GIT_CONFIG_GLOBAL",
+                config.toString(),
+                "GIT_CONFIG_NOSYSTEM",
+                "1",
+                "HOME",
+                temp.toString()));
+    org.eclipse.jgit.transport.CredentialItem.Username user =
+        new org.eclipse.jgit.transport.CredentialItem.Username();
+    org.eclipse.jgit.transport.CredentialItem.Password password =
+        new org.eclipse.jgit.transport.CredentialItem.Password();
+    assertTrue(
+        credentials.get(
+            new org.eclipse.jgit.transport.URIish("https://git.example.com:8443/acme/gitops.git"),
+            user,
+            password));
     assertEquals("u", user.getValue());
     String asked = Files.readString(log);
     // git passes the path on to helpers only with credential.useHttpPath; protocol and host always.
-    assertTrue(asked.contains("protocol=https\n") && asked.contains("host=git.example.com:8443\n"), asked);
-    assertTrue(credentials.get(new org.eclipse.jgit.transport.URIish("https://git.example.com/acme/gitops.git"), user, password));
-    assertTrue(Files.readString(log).contains("host=git.example.com\n"), "no port when the URL has none");
+    assertTrue(
+        asked.contains("protocol=https\n") && asked.contains("host=git.example.com:8443\n"), asked);
+    assertTrue(
+        credentials.get(
+            new org.eclipse.jgit.transport.URIish("https://git.example.com/acme/gitops.git"),
+            user,
+            password));
+    assertTrue(
+        Files.readString(log).contains("host=git.example.com\n"), "no port when the URL has none");
   }
 
   @Test
   @DisplayName("a helper that answers nothing, and a blank token, give no credentials")
   void noAnswer() throws Exception {
-    Path config = Files.writeString(temp.resolve("gitconfig"), "[credential]\n\thelper = \"!f() { cat >/dev/null; }; f\"\n");
-    GitCredentials credentials = new GitCredentials(Map.of("GIT_CONFIG_GLOBAL", config.toString(), "GIT_CONFIG_NOSYSTEM", "1",
-        "HOME", temp.toString(), "TRAINYARD_GITOPS_TOKEN", "  "));
-    assertFalse(credentials.get(new org.eclipse.jgit.transport.URIish("https://h/x.git"), new org.eclipse.jgit.transport.CredentialItem.Username(),
-        new org.eclipse.jgit.transport.CredentialItem.Password()));
+    Path config =
+        Files.writeString(
+            temp.resolve("gitconfig"),
+            "[credential]\n\thelper = \"!f() { cat >/dev/null; }; f\"\n");
+    GitCredentials credentials =
+        new GitCredentials(
+            Map.of(
+                "GIT_CONFIG_GLOBAL",
+                config.toString(),
+                "GIT_CONFIG_NOSYSTEM",
+                "1",
+                "HOME",
+                temp.toString(),
+                "TRAINYARD_GITOPS_TOKEN",
+                "  "));
+    assertFalse(
+        credentials.get(
+            new org.eclipse.jgit.transport.URIish("https://h/x.git"),
+            new org.eclipse.jgit.transport.CredentialItem.Username(),
+            new org.eclipse.jgit.transport.CredentialItem.Password()));
   }
 
   @Test
@@ -101,12 +171,24 @@ class PublishDetailsTest {
   void authorTrailers() throws Exception {
     Path bare = GitCli.bare(temp.resolve("ops.git"));
     TrainProject project = TrainProject.create(temp, "run: torchrun train.py\n");
-    new Submitter(temp.resolve("cache"), Map.of(), Clock.fixed(T0, ZoneOffset.UTC)).submit(new SubmitRequest(List.of(project.trainYaml()),
-        GitOpsLocation.parse(bare.toString(), temp), "main", Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
-        Optional.empty(), Optional.empty(), false, false));
+    new Submitter(temp.resolve("cache"), Map.of(), Clock.fixed(T0, ZoneOffset.UTC))
+        .submit(
+            new SubmitRequest(
+                List.of(project.trainYaml()),
+                GitOpsLocation.parse(bare.toString(), temp),
+                "main",
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
+                false,
+                false));
     String message = GitCli.git(bare, "log", "-1", "--format=%B", "main");
     assertTrue(message.contains("\nTrainyard-Source-Author: Test <test@example.com>\n"), message);
-    assertTrue(message.contains("\nArgocd-reference-commit-author: Test <test@example.com>\n"), message);
+    assertTrue(
+        message.contains("\nArgocd-reference-commit-author: Test <test@example.com>\n"), message);
     assertEquals(1, message.lines().filter(l -> l.startsWith("Trainyard-Run: ")).count());
   }
 
@@ -118,10 +200,13 @@ class PublishDetailsTest {
     List<SubmittedRun> fits = List.of(run(a), run(b));
     assertEquals(72, SubmitMessage.subject(fits).length());
     assertEquals("trainyard submit: " + a + ", " + b, SubmitMessage.subject(fits));
-    assertEquals("trainyard submit: 2 runs (" + a + "b, ...)", SubmitMessage.subject(List.of(run(a + "b"), run(b))));
+    assertEquals(
+        "trainyard submit: 2 runs (" + a + "b, ...)",
+        SubmitMessage.subject(List.of(run(a + "b"), run(b))));
   }
 
   private static SubmittedRun run(String name) {
-    return new SubmittedRun(new RunFolder("c", "n", name), "train.yaml", SubmittedRun.Outcome.NEW, null);
+    return new SubmittedRun(
+        new RunFolder("c", "n", name), "train.yaml", SubmittedRun.Outcome.NEW, null);
   }
 }

@@ -7,72 +7,83 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * What a pod's container image would give the process and the harness takes from this machine instead:
- * the image's {@code ENV}, its user account (the runtime images' {@code mpiuser}, uid 1000, home
- * {@code /home/mpiuser}: mpi-operator build/base/Dockerfile, trainer cmd/runtimes/deepspeed/Dockerfile) and
- * the folders of its software (a Python venv), bound at their own paths after the pod's volumes, so a
- * volume does not hide them (the torch image keeps Python in /opt/conda, outside every volume).
+ * What a pod's container image would give the process and the harness takes from this machine
+ * instead: the image's {@code ENV}, its user account (the runtime images' {@code mpiuser}, uid
+ * 1000, home {@code /home/mpiuser}: mpi-operator build/base/Dockerfile, trainer
+ * cmd/runtimes/deepspeed/Dockerfile) and the folders of its software (a Python venv), bound at
+ * their own paths after the pod's volumes, so a volume does not hide them (the torch image keeps
+ * Python in /opt/conda, outside every volume).
  *
  * @param env the image's ENV, before the container's env
  * @param passwdLine the image's {@code /etc/passwd} line for the runtime user, when it is not root
  * @param software host folders the process needs at the same path
  */
 record ImageStandIn(Map<String, String> env, Optional<String> passwdLine, List<Path> software) {
-    static final String PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
-    /** NVIDIA CUDA images' value (nvidia/cuda Dockerfiles: ENV LD_LIBRARY_PATH); the ranks need it to find the driver. */
-    static final String CUDA_LD_LIBRARY_PATH = "/usr/local/nvidia/lib:/usr/local/nvidia/lib64";
+  static final String PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
-    ImageStandIn {
-        env = Map.copyOf(env);
-        software = List.copyOf(software);
-    }
+  /**
+   * NVIDIA CUDA images' value (nvidia/cuda Dockerfiles: ENV LD_LIBRARY_PATH); the ranks need it to
+   * find the driver.
+   */
+  static final String CUDA_LD_LIBRARY_PATH = "/usr/local/nvidia/lib:/usr/local/nvidia/lib64";
 
-    /**
-     * An Open MPI + sshd image such as mpioperator/openmpi: Debian's Open MPI and OpenSSH, user mpiuser, a
-     * CUDA-style {@code LD_LIBRARY_PATH} and a node-level {@code NCCL_SOCKET_IFNAME}, as GPU images and
-     * platforms set them.
-     */
-    static ImageStandIn openMpi() {
-        Map<String, String> env = new LinkedHashMap<>();
-        env.put("PATH", PATH);
-        env.put("LD_LIBRARY_PATH", CUDA_LD_LIBRARY_PATH);
-        env.put("NCCL_SOCKET_IFNAME", "eth0");
-        return new ImageStandIn(env, Optional.of("mpiuser:x:1000:1000::/home/mpiuser:/bin/bash"), List.of());
-    }
+  ImageStandIn {
+    env = Map.copyOf(env);
+    software = List.copyOf(software);
+  }
 
-    /** The same Open MPI image run as root: no image user. */
-    static ImageStandIn openMpiRoot() {
-        return new ImageStandIn(openMpi().env(), Optional.empty(), List.of());
-    }
+  /**
+   * An Open MPI + sshd image such as mpioperator/openmpi: Debian's Open MPI and OpenSSH, user
+   * mpiuser, a CUDA-style {@code LD_LIBRARY_PATH} and a node-level {@code NCCL_SOCKET_IFNAME}, as
+   * GPU images and platforms set them.
+   */
+  static ImageStandIn openMpi() {
+    Map<String, String> env = new LinkedHashMap<>();
+    env.put("PATH", PATH);
+    env.put("LD_LIBRARY_PATH", CUDA_LD_LIBRARY_PATH);
+    env.put("NCCL_SOCKET_IFNAME", "eth0");
+    return new ImageStandIn(
+        env, Optional.of("mpiuser:x:1000:1000::/home/mpiuser:/bin/bash"), List.of());
+  }
 
-    /**
-     * A root image whose Python is the venv {@code venv} (first on PATH, as /opt/conda/bin in pytorch/pytorch),
-     * with the interpreter installation the venv points at ({@code pyvenv.cfg} {@code home}).
-     */
-    static ImageStandIn python(Path venv) {
-        Map<String, String> env = new LinkedHashMap<>();
-        env.put("PATH", venv.resolve("bin") + ":" + PATH);
-        env.put("LD_LIBRARY_PATH", CUDA_LD_LIBRARY_PATH);
-        List<Path> software = new java.util.ArrayList<>(List.of(venv));
-        interpreterPrefix(venv).filter(p -> !p.equals(Path.of("/usr"))).ifPresent(software::add);
-        return new ImageStandIn(env, Optional.empty(), software);
-    }
+  /** The same Open MPI image run as root: no image user. */
+  static ImageStandIn openMpiRoot() {
+    return new ImageStandIn(openMpi().env(), Optional.empty(), List.of());
+  }
 
-    /** The installation prefix of the venv's base interpreter: the parent of pyvenv.cfg's {@code home}. */
-    private static Optional<Path> interpreterPrefix(Path venv) {
-        try {
-            return java.nio.file.Files.readAllLines(venv.resolve("pyvenv.cfg")).stream()
-                    .filter(l -> l.startsWith("home = ")).findFirst()
-                    .map(l -> Path.of(l.substring("home = ".length()).trim()).getParent());
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
-    }
+  /**
+   * A root image whose Python is the venv {@code venv} (first on PATH, as /opt/conda/bin in
+   * pytorch/pytorch), with the interpreter installation the venv points at ({@code pyvenv.cfg}
+   * {@code home}).
+   */
+  static ImageStandIn python(Path venv) {
+    Map<String, String> env = new LinkedHashMap<>();
+    env.put("PATH", venv.resolve("bin") + ":" + PATH);
+    env.put("LD_LIBRARY_PATH", CUDA_LD_LIBRARY_PATH);
+    List<Path> software = new java.util.ArrayList<>(List.of(venv));
+    interpreterPrefix(venv).filter(p -> !p.equals(Path.of("/usr"))).ifPresent(software::add);
+    return new ImageStandIn(env, Optional.empty(), software);
+  }
 
-    /** The same image with one more ENV entry. */
-    ImageStandIn withEnv(String name, String value) {
-        Map<String, String> more = new LinkedHashMap<>(env);
-        more.put(name, value);
-        return new ImageStandIn(more, passwdLine, software);
+  /**
+   * The installation prefix of the venv's base interpreter: the parent of pyvenv.cfg's {@code
+   * home}.
+   */
+  private static Optional<Path> interpreterPrefix(Path venv) {
+    try {
+      return java.nio.file.Files.readAllLines(venv.resolve("pyvenv.cfg")).stream()
+          .filter(l -> l.startsWith("home = "))
+          .findFirst()
+          .map(l -> Path.of(l.substring("home = ".length()).trim()).getParent());
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
     }
+  }
+
+  /** The same image with one more ENV entry. */
+  ImageStandIn withEnv(String name, String value) {
+    Map<String, String> more = new LinkedHashMap<>(env);
+    more.put(name, value);
+    return new ImageStandIn(more, passwdLine, software);
+  }
 }

@@ -10,8 +10,8 @@ import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A pod's main container running as a process tree in its host's namespaces; stdout and stderr go to
- * {@code log}.
+ * A pod's main container running as a process tree in its host's namespaces; stdout and stderr go
+ * to {@code log}.
  *
  * @param hostname the pod's hostname
  * @param host its network namespace and address
@@ -20,59 +20,93 @@ import java.util.concurrent.TimeUnit;
  */
 record RunningPod(String hostname, HostNetwork.Host host, Process process, Path log) {
 
-    /** Waits at most {@code timeout} for the container to exit; empty when it still runs. */
-    OptionalInt awaitExit(Duration timeout) {
-        try {
-            return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS) ? OptionalInt.of(process.exitValue()) : OptionalInt.empty();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+  /** Waits at most {@code timeout} for the container to exit; empty when it still runs. */
+  OptionalInt awaitExit(Duration timeout) {
+    try {
+      return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)
+          ? OptionalInt.of(process.exitValue())
+          : OptionalInt.empty();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
     }
+  }
 
-    /** Like {@link #awaitExit}, failing with the log when it does not exit in time. */
-    int requireExit(Duration timeout) {
-        return awaitExit(timeout).orElseThrow(() -> new AssertionError(hostname + " still runs after "
-                + timeout.toSeconds() + "s; its output:\n" + output()));
-    }
+  /** Like {@link #awaitExit}, failing with the log when it does not exit in time. */
+  int requireExit(Duration timeout) {
+    return awaitExit(timeout)
+        .orElseThrow(
+            () ->
+                new AssertionError(
+                    hostname
+                        + " still runs after "
+                        + timeout.toSeconds()
+                        + "s; its output:\n"
+                        + output()));
+  }
 
-    /** Everything the container printed so far. */
-    String output() {
-        try {
-            return Files.exists(log) ? Files.readString(log, StandardCharsets.UTF_8) : "";
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+  /** Everything the container printed so far. */
+  String output() {
+    try {
+      return Files.exists(log) ? Files.readString(log, StandardCharsets.UTF_8) : "";
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
+  }
 
-    /** Whether something listens on TCP {@code port} in the pod's namespace (the readiness probe's check). */
-    boolean listens(int port) {
-        return HostCommand.run("ip", "netns", "exec", host.netns(), "ss", "-Hltn", "sport = :" + port).output().contains(":" + port);
-    }
+  /**
+   * Whether something listens on TCP {@code port} in the pod's namespace (the readiness probe's
+   * check).
+   */
+  boolean listens(int port) {
+    return HostCommand.run("ip", "netns", "exec", host.netns(), "ss", "-Hltn", "sport = :" + port)
+        .output()
+        .contains(":" + port);
+  }
 
-    /** Waits at most {@code timeout} until the pod listens on {@code port}; fails with its output otherwise. */
-    void awaitListening(int port, Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (listens(port)) {
-                return;
-            }
-            if (!process.isAlive()) {
-                throw new AssertionError(hostname + " exited " + process.exitValue() + " before listening on " + port + ":\n" + output());
-            }
-            try {
-                Thread.sleep(100);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
-        }
-        throw new AssertionError(hostname + " does not listen on " + port + " after " + timeout.toSeconds() + "s:\n" + output());
+  /**
+   * Waits at most {@code timeout} until the pod listens on {@code port}; fails with its output
+   * otherwise.
+   */
+  void awaitListening(int port, Duration timeout) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (System.nanoTime() < deadline) {
+      if (listens(port)) {
+        return;
+      }
+      if (!process.isAlive()) {
+        throw new AssertionError(
+            hostname
+                + " exited "
+                + process.exitValue()
+                + " before listening on "
+                + port
+                + ":\n"
+                + output());
+      }
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      }
     }
+    throw new AssertionError(
+        hostname
+            + " does not listen on "
+            + port
+            + " after "
+            + timeout.toSeconds()
+            + "s:\n"
+            + output());
+  }
 
-    /** Kills the process tree (the namespace's remaining processes go with {@link HostNetwork#close()}). */
-    void kill() {
-        process.descendants().forEach(ProcessHandle::destroyForcibly);
-        process.destroyForcibly();
-    }
+  /**
+   * Kills the process tree (the namespace's remaining processes go with {@link
+   * HostNetwork#close()}).
+   */
+  void kill() {
+    process.descendants().forEach(ProcessHandle::destroyForcibly);
+    process.destroyForcibly();
+  }
 }

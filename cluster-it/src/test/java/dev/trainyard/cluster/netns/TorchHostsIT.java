@@ -17,85 +17,119 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
- * Compiled torch runs executed for real on 2 namespace hosts: torch from PyPI (scripts/python-envs) on the
- * CPU with gloo, each pod with exactly its compiled command and env (PET_*, MASTER_*), nothing added.
+ * Compiled torch runs executed for real on 2 namespace hosts: torch from PyPI (scripts/python-envs)
+ * on the CPU with gloo, each pod with exactly its compiled command and env (PET_*, MASTER_*),
+ * nothing added.
  */
 class TorchHostsIT {
-    static final String TORCH_ENV = "torch-2.13.0";
-    static final Duration TRAIN_TIMEOUT = PythonHosts.TRAIN_TIMEOUT;
-    /** How long the --standalone line must stay stuck: longer than a group of 2 takes to form here (~5 s). */
-    static final Duration HANG_WINDOW = Duration.ofSeconds(25);
-    private PythonHosts hosts;
+  static final String TORCH_ENV = "torch-2.13.0";
+  static final Duration TRAIN_TIMEOUT = PythonHosts.TRAIN_TIMEOUT;
 
-    @BeforeEach
-    void tools() throws IOException {
-        hosts = PythonHosts.open(TORCH_ENV, "torch");
+  /**
+   * How long the --standalone line must stay stuck: longer than a group of 2 takes to form here (~5
+   * s).
+   */
+  static final Duration HANG_WINDOW = Duration.ofSeconds(25);
+
+  private PythonHosts hosts;
+
+  @BeforeEach
+  void tools() throws IOException {
+    hosts = PythonHosts.open(TORCH_ENV, "torch");
+  }
+
+  @AfterEach
+  void closeHosts() throws Exception {
+    hosts.close();
+  }
+
+  @Test
+  @DisplayName(
+      "examples/pytorch-ddp, unmodified, trains 5 epochs across 2 hosts with gloo: each rank sees half the batches and rank 0 writes the snapshot")
+  void pytorchDdpTrains() {
+    CompiledProject project =
+        CompiledProject.example(
+            hosts.work().resolve("repo"), PythonHosts.REPO_ROOT, "pytorch-ddp", Optional.empty());
+    List<RunningPod> pods = hosts.start(project, "node");
+    for (RunningPod pod : pods) {
+      assertEquals(0, pod.requireExit(TRAIN_TIMEOUT), pod.output());
     }
+    // 2048 samples / batch 32 = 64 batches; DistributedSampler gives each of the 2 ranks 32.
+    assertTrue(pods.get(0).output().contains("[rank 0] epoch 4: 32 batches"), pods.get(0).output());
+    assertTrue(pods.get(1).output().contains("[rank 1] epoch 4: 32 batches"), pods.get(1).output());
+    assertTrue(
+        pods.get(0).output().contains("epoch 4: snapshot saved to /snapshots/snapshot.pt"),
+        pods.get(0).output());
+    assertTrue(
+        Files.exists(
+            hosts
+                .work()
+                .resolve("pods")
+                .resolve("claims")
+                .resolve("ddp-snapshots")
+                .resolve("snapshot.pt")));
+  }
 
-    @AfterEach
-    void closeHosts() throws Exception {
-        hosts.close();
+  static final String GROUP =
+      "import torch\nimport torch.distributed as dist\n"
+          + "dist.init_process_group('gloo')\n"
+          + "t = torch.ones(1) * (dist.get_rank() + 1)\n"
+          + "dist.all_reduce(t)\n"
+          + "print(f'group rank {dist.get_rank()} of {dist.get_world_size()} sum {int(t.item())}', flush=True)\n"
+          + "dist.destroy_process_group()\n";
+
+  private CompiledProject rendezvousProject() {
+    return CompiledProject.compile(
+        hosts.work().resolve("repo"),
+        "rdzv",
+        Map.of(
+            "group.py",
+            GROUP,
+            "train.yaml",
+            "nodes: 2\nprocsPerNode: 1\nrun: torchrun --nnodes 2 --nproc_per_node 1 --rdzv_backend c10d --rdzv_endpoint $MASTER_ADDR:$MASTER_PORT group.py\n"),
+        Optional.empty());
+  }
+
+  @Test
+  @DisplayName(
+      "the lint's form `--rdzv_backend c10d --rdzv_endpoint $MASTER_ADDR:$MASTER_PORT` on 2 nodes forms one group of 2 (all_reduce 1+2 = 3)")
+  void rendezvousEndpointFormsOneGroup() {
+    CompiledProject project = rendezvousProject();
+    List<RunningPod> pods = hosts.start(project, "node");
+    String all = "";
+    for (RunningPod pod : pods) {
+      assertEquals(0, pod.requireExit(TRAIN_TIMEOUT), pod.output());
+      all += pod.output();
     }
+    assertTrue(
+        all.contains("group rank 0 of 2 sum 3") && all.contains("group rank 1 of 2 sum 3"), all);
+  }
 
-    @Test
-    @DisplayName("examples/pytorch-ddp, unmodified, trains 5 epochs across 2 hosts with gloo: each rank sees half the batches and rank 0 writes the snapshot")
-    void pytorchDdpTrains() {
-        CompiledProject project = CompiledProject.example(hosts.work().resolve("repo"), PythonHosts.REPO_ROOT, "pytorch-ddp", Optional.empty());
-        List<RunningPod> pods = hosts.start(project, "node");
-        for (RunningPod pod : pods) {
-            assertEquals(0, pod.requireExit(TRAIN_TIMEOUT), pod.output());
-        }
-        // 2048 samples / batch 32 = 64 batches; DistributedSampler gives each of the 2 ranks 32.
-        assertTrue(pods.get(0).output().contains("[rank 0] epoch 4: 32 batches"), pods.get(0).output());
-        assertTrue(pods.get(1).output().contains("[rank 1] epoch 4: 32 batches"), pods.get(1).output());
-        assertTrue(pods.get(0).output().contains("epoch 4: snapshot saved to /snapshots/snapshot.pt"), pods.get(0).output());
-        assertTrue(Files.exists(hosts.work().resolve("pods").resolve("claims").resolve("ddp-snapshots").resolve("snapshot.pt")));
+  @Test
+  @DisplayName(
+      "a `tune run`-style `torchrun --standalone --nnodes 2` line on 2 nodes forms no group: both nodes still wait after 25 s")
+  void standaloneHangs() {
+    CompiledProject project = rendezvousProject();
+    // The compiler refuses --standalone with nodes > 1 (RunLint), so the run line is set by hand in
+    // the
+    // compiled env: what `tune run --nnodes 2 ...` executes (torchtune _cli/run.py forces
+    // --standalone).
+    // One pod template serves every pod of the replicated job.
+    PodPlan node = project.run().podsOf("node").get(0);
+    for (EnvVar var : node.template().getSpec().getContainers().get(0).getEnv()) {
+      if (var.getName().equals("TRAINYARD_RUN")) {
+        var.setValue("torchrun --standalone --nnodes 2 --nproc_per_node 1 group.py");
+      }
     }
-
-    static final String GROUP = "import torch\nimport torch.distributed as dist\n"
-            + "dist.init_process_group('gloo')\n"
-            + "t = torch.ones(1) * (dist.get_rank() + 1)\n"
-            + "dist.all_reduce(t)\n"
-            + "print(f'group rank {dist.get_rank()} of {dist.get_world_size()} sum {int(t.item())}', flush=True)\n"
-            + "dist.destroy_process_group()\n";
-
-    private CompiledProject rendezvousProject() {
-        return CompiledProject.compile(hosts.work().resolve("repo"), "rdzv", Map.of("group.py", GROUP, "train.yaml",
-                "nodes: 2\nprocsPerNode: 1\nrun: torchrun --nnodes 2 --nproc_per_node 1 --rdzv_backend c10d --rdzv_endpoint $MASTER_ADDR:$MASTER_PORT group.py\n"),
-                Optional.empty());
+    List<RunningPod> pods = hosts.start(project, "node");
+    assertTrue(
+        pods.get(0).awaitExit(HANG_WINDOW).isEmpty(),
+        "node 0 must still wait: " + pods.get(0).output());
+    assertTrue(
+        pods.get(1).awaitExit(Duration.ofSeconds(1)).isEmpty(),
+        "node 1 must still wait: " + pods.get(1).output());
+    for (RunningPod pod : pods) {
+      assertTrue(!pod.output().contains("group rank"), "no group formed: " + pod.output());
     }
-
-    @Test
-    @DisplayName("the lint's form `--rdzv_backend c10d --rdzv_endpoint $MASTER_ADDR:$MASTER_PORT` on 2 nodes forms one group of 2 (all_reduce 1+2 = 3)")
-    void rendezvousEndpointFormsOneGroup() {
-        CompiledProject project = rendezvousProject();
-        List<RunningPod> pods = hosts.start(project, "node");
-        String all = "";
-        for (RunningPod pod : pods) {
-            assertEquals(0, pod.requireExit(TRAIN_TIMEOUT), pod.output());
-            all += pod.output();
-        }
-        assertTrue(all.contains("group rank 0 of 2 sum 3") && all.contains("group rank 1 of 2 sum 3"), all);
-    }
-
-    @Test
-    @DisplayName("a `tune run`-style `torchrun --standalone --nnodes 2` line on 2 nodes forms no group: both nodes still wait after 25 s")
-    void standaloneHangs() {
-        CompiledProject project = rendezvousProject();
-        // The compiler refuses --standalone with nodes > 1 (RunLint), so the run line is set by hand in the
-        // compiled env: what `tune run --nnodes 2 ...` executes (torchtune _cli/run.py forces --standalone).
-        // One pod template serves every pod of the replicated job.
-        PodPlan node = project.run().podsOf("node").get(0);
-        for (EnvVar var : node.template().getSpec().getContainers().get(0).getEnv()) {
-            if (var.getName().equals("TRAINYARD_RUN")) {
-                var.setValue("torchrun --standalone --nnodes 2 --nproc_per_node 1 group.py");
-            }
-        }
-        List<RunningPod> pods = hosts.start(project, "node");
-        assertTrue(pods.get(0).awaitExit(HANG_WINDOW).isEmpty(), "node 0 must still wait: " + pods.get(0).output());
-        assertTrue(pods.get(1).awaitExit(Duration.ofSeconds(1)).isEmpty(), "node 1 must still wait: " + pods.get(1).output());
-        for (RunningPod pod : pods) {
-            assertTrue(!pod.output().contains("group rank"), "no group formed: " + pod.output());
-        }
-    }
+  }
 }

@@ -24,14 +24,14 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * {@code trainyard validate --cluster}: sends every compiled object to a real API server as a server-side
- * apply with {@code dryRun=All}, so the CRD schemas, CEL rules and admission webhooks (JobSet, Kueue) judge
- * exactly what git would hold, and nothing is stored. Each rejection becomes a diagnostic at the
- * {@code train.yaml} field that produced the rejected field ({@link FieldOrigin}). The only class that imports
- * fabric8.
+ * {@code trainyard validate --cluster}: sends every compiled object to a real API server as a
+ * server-side apply with {@code dryRun=All}, so the CRD schemas, CEL rules and admission webhooks
+ * (JobSet, Kueue) judge exactly what git would hold, and nothing is stored. Each rejection becomes
+ * a diagnostic at the {@code train.yaml} field that produced the rejected field ({@link
+ * FieldOrigin}). The only class that imports fabric8.
  *
- * <p>Errors: an unreachable cluster or bad kubeconfig throws {@link ClusterUnavailableException} (an
- * environment problem, exit 3); rejections are diagnostics (exit 1).
+ * <p>Errors: an unreachable cluster or bad kubeconfig throws {@link ClusterUnavailableException}
+ * (an environment problem, exit 3); rejections are diagnostics (exit 1).
  */
 public final class ClusterDryRun implements AutoCloseable {
   private static final String FIELD_MANAGER = "trainyard";
@@ -43,61 +43,84 @@ public final class ClusterDryRun implements AutoCloseable {
   }
 
   /**
-   * Connects with {@code kubeconfig} (else {@code $KUBECONFIG} or {@code ~/.kube/config}, else in-cluster;
-   * {@link Kubeconfigs}) and {@code context} (else the current one).
+   * Connects with {@code kubeconfig} (else {@code $KUBECONFIG} or {@code ~/.kube/config}, else
+   * in-cluster; {@link Kubeconfigs}) and {@code context} (else the current one).
    *
-   * @throws ClusterUnavailableException (exit 3) when there is no kubeconfig (naming where it looked), it is
-   *     not YAML (at its line and column) or not a kubeconfig, it lacks the context, or the cluster does not answer
+   * @throws ClusterUnavailableException (exit 3) when there is no kubeconfig (naming where it
+   *     looked), it is not YAML (at its line and column) or not a kubeconfig, it lacks the context,
+   *     or the cluster does not answer
    */
   public static ClusterDryRun connect(Optional<Path> kubeconfig, Optional<String> context) {
     Config config = limited(clientConfig(kubeconfig, context));
     try {
-      ClusterDryRun dryRun = new ClusterDryRun(new KubernetesClientBuilder().withConfig(config).build());
+      ClusterDryRun dryRun =
+          new ClusterDryRun(new KubernetesClientBuilder().withConfig(config).build());
       dryRun.ping(config.getMasterUrl());
       return dryRun;
     } catch (KubernetesClientException e) {
-      throw new ClusterUnavailableException("cannot configure the Kubernetes client: " + rootMessage(e), e);
+      throw new ClusterUnavailableException(
+          "cannot configure the Kubernetes client: " + rootMessage(e), e);
     }
   }
 
   /**
-   * The client configuration every Trainyard command that talks to a cluster shares ({@code validate --cluster},
-   * {@code status}, {@code logs}, the controller outside a pod): the kubeconfig {@link Kubeconfigs} locates
-   * (flag, {@code $KUBECONFIG}, {@code ~/.kube/config}, else the in-cluster service account), checked to be
-   * YAML first, so a broken file is reported at its line and column and never echoed (a kubeconfig line can
-   * hold a bearer token), with {@code context} (else the current one).
+   * The client configuration every Trainyard command that talks to a cluster shares ({@code
+   * validate --cluster}, {@code status}, {@code logs}, the controller outside a pod): the
+   * kubeconfig {@link Kubeconfigs} locates (flag, {@code $KUBECONFIG}, {@code ~/.kube/config}, else
+   * the in-cluster service account), checked to be YAML first, so a broken file is reported at its
+   * line and column and never echoed (a kubeconfig line can hold a bearer token), with {@code
+   * context} (else the current one).
    *
-   * @throws ClusterUnavailableException (exit 3) when there is no kubeconfig (naming where it looked), it is
-   *     not YAML or not a kubeconfig, or it lacks the context (listing the contexts it has)
+   * @throws ClusterUnavailableException (exit 3) when there is no kubeconfig (naming where it
+   *     looked), it is not YAML or not a kubeconfig, or it lacks the context (listing the contexts
+   *     it has)
    */
   public static Config clientConfig(Optional<Path> kubeconfig, Optional<String> context) {
-    Optional<Path> file = Kubeconfigs.locate(kubeconfig, System.getenv(), Path.of(System.getProperty("user.home")));
+    Optional<Path> file =
+        Kubeconfigs.locate(kubeconfig, System.getenv(), Path.of(System.getProperty("user.home")));
     try {
-      Config config = file.isPresent()
-          ? Config.fromKubeconfig(context.orElse(null), Kubeconfigs.read(file.get()), file.get().toString())
-          : Config.autoConfigure(context.orElse(null));
-      if (context.isPresent() && (config.getCurrentContext() == null || !context.get().equals(config.getCurrentContext().getName()))) {
-        List<String> names = config.getContexts() == null ? List.of()
-            : config.getContexts().stream().map(c -> c.getName()).sorted().toList();
-        throw new ClusterUnavailableException("kubeconfig has no context \"" + context.get() + "\""
-            + (names.isEmpty() ? "" : " (it has: " + String.join(", ", names) + ")"), null);
+      Config config =
+          file.isPresent()
+              ? Config.fromKubeconfig(
+                  context.orElse(null), Kubeconfigs.read(file.get()), file.get().toString())
+              : Config.autoConfigure(context.orElse(null));
+      if (context.isPresent()
+          && (config.getCurrentContext() == null
+              || !context.get().equals(config.getCurrentContext().getName()))) {
+        List<String> names =
+            config.getContexts() == null
+                ? List.of()
+                : config.getContexts().stream().map(c -> c.getName()).sorted().toList();
+        throw new ClusterUnavailableException(
+            "kubeconfig has no context \""
+                + context.get()
+                + "\""
+                + (names.isEmpty() ? "" : " (it has: " + String.join(", ", names) + ")"),
+            null);
       }
       return checkedServer(config, file.map(Path::toString).orElse("(in-cluster)"));
     } catch (ClusterUnavailableException e) {
       throw e;
     } catch (RuntimeException e) {
-      // fabric8 throws its YAML mapper's exceptions for a kubeconfig that is YAML but not a kubeconfig; their
-      // message can quote the file, so only the innermost cause's class and location-free words are kept.
-      throw new ClusterUnavailableException("kubeconfig " + file.map(Path::toString).orElse("(in-cluster)") + " is not a valid kubeconfig: "
-          + safeRootMessage(e), e);
+      // fabric8 throws its YAML mapper's exceptions for a kubeconfig that is YAML but not a
+      // kubeconfig; their
+      // message can quote the file, so only the innermost cause's class and location-free words are
+      // kept.
+      throw new ClusterUnavailableException(
+          "kubeconfig "
+              + file.map(Path::toString).orElse("(in-cluster)")
+              + " is not a valid kubeconfig: "
+              + safeRootMessage(e),
+          e);
     }
   }
 
   /**
-   * {@code config} with a server URL that can be shown: one that is no URL (a space, a stray character) is
-   * refused without quoting it, and a {@code user:password@} part, which would otherwise be printed in every
-   * message naming the server, moves to the client's basic-auth username and password (what it meant: Go's
-   * client, like kubectl, sends a URL's user info as basic auth) unless the kubeconfig sets them already.
+   * {@code config} with a server URL that can be shown: one that is no URL (a space, a stray
+   * character) is refused without quoting it, and a {@code user:password@} part, which would
+   * otherwise be printed in every message naming the server, moves to the client's basic-auth
+   * username and password (what it meant: Go's client, like kubectl, sends a URL's user info as
+   * basic auth) unless the kubeconfig sets them already.
    *
    * @param where the kubeconfig's path, for the message
    * @throws ClusterUnavailableException (exit 3) when the server is missing or not a URL
@@ -108,12 +131,23 @@ public final class ClusterDryRun implements AutoCloseable {
     try {
       uri = new URI(url == null ? "" : url);
     } catch (URISyntaxException e) {
-      throw new ClusterUnavailableException("kubeconfig " + where + ": the cluster's server is not a URL (" + e.getReason()
-          + " at character " + (e.getIndex() + 1) + ")", null);
+      throw new ClusterUnavailableException(
+          "kubeconfig "
+              + where
+              + ": the cluster's server is not a URL ("
+              + e.getReason()
+              + " at character "
+              + (e.getIndex() + 1)
+              + ")",
+          null);
     }
     if (uri.getHost() == null || uri.getPort() > 65_535) {
-      throw new ClusterUnavailableException("kubeconfig " + where + ": the cluster's server names no host or a port over 65535"
-          + " (expected https://HOST[:PORT])", null);
+      throw new ClusterUnavailableException(
+          "kubeconfig "
+              + where
+              + ": the cluster's server names no host or a port over 65535"
+              + " (expected https://HOST[:PORT])",
+          null);
     }
     String userInfo = uri.getRawUserInfo();
     if (userInfo != null) {
@@ -132,9 +166,10 @@ public final class ClusterDryRun implements AutoCloseable {
   }
 
   /**
-   * {@code config} with the dry run's limits: at most 10 s to connect (fabric8's default, {@code Config}
-   * {@code DEFAULT_CONNECTION_TIMEOUT}, kept), 30 s per request and no retries, so a dead or hanging
-   * cluster is reported within seconds instead of after fabric8's 10 retries with backoff.
+   * {@code config} with the dry run's limits: at most 10 s to connect (fabric8's default, {@code
+   * Config} {@code DEFAULT_CONNECTION_TIMEOUT}, kept), 30 s per request and no retries, so a dead
+   * or hanging cluster is reported within seconds instead of after fabric8's 10 retries with
+   * backoff.
    */
   static Config limited(Config config) {
     config.setRequestTimeout(REQUEST_TIMEOUT_MS);
@@ -142,17 +177,24 @@ public final class ClusterDryRun implements AutoCloseable {
     return config;
   }
 
-  /** Asks the server for its version, so an unreachable cluster is an environment error, not a rejection. */
+  /**
+   * Asks the server for its version, so an unreachable cluster is an environment error, not a
+   * rejection.
+   */
   private void ping(String url) {
     try {
       client.getKubernetesVersion();
     } catch (KubernetesClientException e) {
       client.close();
-      throw new ClusterUnavailableException("the cluster at " + url + " did not answer: " + rootMessage(e), e);
+      throw new ClusterUnavailableException(
+          "the cluster at " + url + " did not answer: " + rootMessage(e), e);
     }
   }
 
-  /** The innermost message without its source excerpt or quoted values (Jackson quotes the offending text). */
+  /**
+   * The innermost message without its source excerpt or quoted values (Jackson quotes the offending
+   * text).
+   */
   static String safeRootMessage(Throwable e) {
     String m = rootMessage(e);
     int cut = m.indexOf('\n');
@@ -170,12 +212,16 @@ public final class ClusterDryRun implements AutoCloseable {
     return t.getMessage() == null ? t.toString() : t.getMessage();
   }
 
-  /** Dry-runs every YAML file of {@code tree} except kustomization files; one diagnostic per rejection cause. */
+  /**
+   * Dry-runs every YAML file of {@code tree} except kustomization files; one diagnostic per
+   * rejection cause.
+   */
   public List<Diagnostic> check(OutputTree tree, ResolvedJob job) {
     List<Diagnostic> out = new ArrayList<>();
     for (Map.Entry<String, String> file : tree.files().entrySet()) {
       if (!file.getKey().endsWith("/kustomization.yaml")) {
-        GenericKubernetesResource object = Serialization.unmarshal(file.getValue(), GenericKubernetesResource.class);
+        GenericKubernetesResource object =
+            Serialization.unmarshal(file.getValue(), GenericKubernetesResource.class);
         out.addAll(dryRun(object, file.getKey(), job));
       }
     }
@@ -184,7 +230,12 @@ public final class ClusterDryRun implements AutoCloseable {
 
   private List<Diagnostic> dryRun(GenericKubernetesResource object, String file, ResolvedJob job) {
     try {
-      client.resource(object).dryRun().fieldManager(FIELD_MANAGER).forceConflicts().serverSideApply();
+      client
+          .resource(object)
+          .dryRun()
+          .fieldManager(FIELD_MANAGER)
+          .forceConflicts()
+          .serverSideApply();
       return List.of();
     } catch (KubernetesClientException e) {
       if (environmentFailure(e.getCode())) {
@@ -195,25 +246,38 @@ public final class ClusterDryRun implements AutoCloseable {
   }
 
   /**
-   * Whether a failed dry run is the cluster's fault, not the object's: no HTTP answer (fabric8 code 0) or
-   * 401 (the token expired since the version ping); every other status is the server judging the object.
+   * Whether a failed dry run is the cluster's fault, not the object's: no HTTP answer (fabric8 code
+   * 0) or 401 (the token expired since the version ping); every other status is the server judging
+   * the object.
    */
   static boolean environmentFailure(int httpCode) {
     return httpCode == 0 || httpCode == 401;
   }
 
-  private static List<Diagnostic> rejection(KubernetesClientException e, GenericKubernetesResource object, String file, ResolvedJob job) {
+  private static List<Diagnostic> rejection(
+      KubernetesClientException e, GenericKubernetesResource object, String file, ResolvedJob job) {
     String what = object.getKind() + " " + object.getMetadata().getName();
     Status status = e.getStatus();
-    List<StatusCause> causes = status == null || status.getDetails() == null ? List.of() : status.getDetails().getCauses();
+    List<StatusCause> causes =
+        status == null || status.getDetails() == null ? List.of() : status.getDetails().getCauses();
     String reason = status == null ? e.getMessage() : status.getMessage();
     if (causes.isEmpty()) {
-      return List.of(FieldOrigin.diagnostic(job, "", "the cluster rejected " + what + " (" + file + "): " + reason));
+      return List.of(
+          FieldOrigin.diagnostic(
+              job, "", "the cluster rejected " + what + " (" + file + "): " + reason));
     }
     List<Diagnostic> out = new ArrayList<>();
     for (StatusCause cause : causes) {
       String field = cause.getField() == null ? "" : cause.getField();
-      out.add(FieldOrigin.diagnostic(job, field, "the cluster rejected " + what + ": " + (field.isEmpty() ? "" : field + ": ") + cause.getMessage()));
+      out.add(
+          FieldOrigin.diagnostic(
+              job,
+              field,
+              "the cluster rejected "
+                  + what
+                  + ": "
+                  + (field.isEmpty() ? "" : field + ": ")
+                  + cause.getMessage()));
     }
     return out;
   }
@@ -223,7 +287,9 @@ public final class ClusterDryRun implements AutoCloseable {
     client.close();
   }
 
-  /** The cluster could not be reached or configured: an environment problem, not the user's file. */
+  /**
+   * The cluster could not be reached or configured: an environment problem, not the user's file.
+   */
   public static final class ClusterUnavailableException extends UncheckedIOException {
     private static final long serialVersionUID = 1L;
 

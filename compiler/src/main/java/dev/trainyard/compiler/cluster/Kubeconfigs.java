@@ -15,41 +15,57 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Where {@code validate --cluster} finds its kubeconfig, in kubectl's order: {@code --kubeconfig}, else the
- * files of {@code $KUBECONFIG} (a {@code :}-separated list), else {@code ~/.kube/config}, else the pod's
- * service account when running in a cluster ({@code KUBERNETES_SERVICE_HOST}). When none is there, the error
- * names every place looked at; a kubeconfig that is not YAML is reported at its line and column.
+ * Where {@code validate --cluster} finds its kubeconfig, in kubectl's order: {@code --kubeconfig},
+ * else the files of {@code $KUBECONFIG} (a {@code :}-separated list), else {@code ~/.kube/config},
+ * else the pod's service account when running in a cluster ({@code KUBERNETES_SERVICE_HOST}). When
+ * none is there, the error names every place looked at; a kubeconfig that is not YAML is reported
+ * at its line and column.
  */
 final class Kubeconfigs {
-  /** Load problems that make the file unreadable as YAML to any reader (anchors and duplicates are kubectl's call). */
-  private static final Set<DiagnosticCode> BROKEN = Set.of(DiagnosticCode.YAML_SYNTAX, DiagnosticCode.TAB_INDENTATION,
-      DiagnosticCode.NOT_A_MAPPING, DiagnosticCode.EMPTY_FILE, DiagnosticCode.NOT_UTF8);
+  /**
+   * Load problems that make the file unreadable as YAML to any reader (anchors and duplicates are
+   * kubectl's call).
+   */
+  private static final Set<DiagnosticCode> BROKEN =
+      Set.of(
+          DiagnosticCode.YAML_SYNTAX,
+          DiagnosticCode.TAB_INDENTATION,
+          DiagnosticCode.NOT_A_MAPPING,
+          DiagnosticCode.EMPTY_FILE,
+          DiagnosticCode.NOT_UTF8);
 
   private Kubeconfigs() {}
 
   /**
-   * The kubeconfig file to read: the flag's, else the first existing file of {@code $KUBECONFIG}, else
-   * {@code ~/.kube/config}; empty inside a cluster (the service account is used).
+   * The kubeconfig file to read: the flag's, else the first existing file of {@code $KUBECONFIG},
+   * else {@code ~/.kube/config}; empty inside a cluster (the service account is used).
    *
-   * @throws ClusterDryRun.ClusterUnavailableException naming every place looked at, when there is none
+   * @throws ClusterDryRun.ClusterUnavailableException naming every place looked at, when there is
+   *     none
    */
   static Optional<Path> locate(Optional<Path> flag, Map<String, String> env, Path home) {
     if (flag.isPresent()) {
       if (!Files.isRegularFile(flag.get())) {
-        throw new ClusterDryRun.ClusterUnavailableException("--kubeconfig " + flag.get() + ": "
-            + (Files.isDirectory(flag.get()) ? "is a folder, not a file" : "no such file"), null);
+        throw new ClusterDryRun.ClusterUnavailableException(
+            "--kubeconfig "
+                + flag.get()
+                + ": "
+                + (Files.isDirectory(flag.get()) ? "is a folder, not a file" : "no such file"),
+            null);
       }
       return flag;
     }
     List<String> looked = new ArrayList<>(List.of("--kubeconfig (not given)"));
     String list = env.getOrDefault("KUBECONFIG", "");
     for (String entry : list.split(":")) {
-      // An empty entry is Path.of(""), the working directory, never a regular file: skipped like kubectl skips it.
+      // An empty entry is Path.of(""), the working directory, never a regular file: skipped like
+      // kubectl skips it.
       if (Files.isRegularFile(Path.of(entry))) {
         return Optional.of(Path.of(entry));
       }
     }
-    looked.add(list.isBlank() ? "$KUBECONFIG (not set)" : "$KUBECONFIG=" + list + " (no such file)");
+    looked.add(
+        list.isBlank() ? "$KUBECONFIG (not set)" : "$KUBECONFIG=" + list + " (no such file)");
     Path standard = home.resolve(".kube").resolve("config");
     if (Files.isRegularFile(standard)) {
       return Optional.of(standard);
@@ -59,27 +75,40 @@ final class Kubeconfigs {
       return Optional.empty();
     }
     looked.add("the in-cluster service account (KUBERNETES_SERVICE_HOST not set)");
-    throw new ClusterDryRun.ClusterUnavailableException("no kubeconfig found; looked at " + String.join(", ", looked)
-        + "; pass --kubeconfig FILE or set KUBECONFIG", null);
+    throw new ClusterDryRun.ClusterUnavailableException(
+        "no kubeconfig found; looked at "
+            + String.join(", ", looked)
+            + "; pass --kubeconfig FILE or set KUBECONFIG",
+        null);
   }
 
   /**
    * The kubeconfig's text, checked to be YAML.
    *
-   * @throws ClusterDryRun.ClusterUnavailableException {@code file:line:col: not valid YAML: …}, or why it cannot be read
+   * @throws ClusterDryRun.ClusterUnavailableException {@code file:line:col: not valid YAML: …}, or
+   *     why it cannot be read
    */
   static String read(Path file) {
     String text;
     try {
       text = Files.readString(file, StandardCharsets.UTF_8);
     } catch (IOException e) {
-      throw new ClusterDryRun.ClusterUnavailableException("cannot read kubeconfig " + file + ": "
-          + (e instanceof java.nio.file.AccessDeniedException ? "permission denied" : e.getClass().getSimpleName()), e);
+      throw new ClusterDryRun.ClusterUnavailableException(
+          "cannot read kubeconfig "
+              + file
+              + ": "
+              + (e instanceof java.nio.file.AccessDeniedException
+                  ? "permission denied"
+                  : e.getClass().getSimpleName()),
+          e);
     }
     var doc = new YamlDocumentLoader().load(new SourceFile(file.toString(), text));
-    Optional<Diagnostic> broken = doc.diagnostics().stream().filter(d -> BROKEN.contains(d.code())).findFirst();
+    Optional<Diagnostic> broken =
+        doc.diagnostics().stream().filter(d -> BROKEN.contains(d.code())).findFirst();
     if (broken.isPresent()) {
-      throw new ClusterDryRun.ClusterUnavailableException(broken.get().location() + ": the kubeconfig is not valid YAML: " + broken.get().message(), null);
+      throw new ClusterDryRun.ClusterUnavailableException(
+          broken.get().location() + ": the kubeconfig is not valid YAML: " + broken.get().message(),
+          null);
     }
     return text;
   }

@@ -15,10 +15,12 @@ import java.util.Objects;
  * </pre>
  *
  * @param severity error, warning or info
- * @param code stable code (see {@link DiagnosticCode}); tools and tests match on it, never on the message
+ * @param code stable code (see {@link DiagnosticCode}); tools and tests match on it, never on the
+ *     message
  * @param message what is wrong, quoting the user's value ("`nodes` must be at least 1, got 0")
  * @param location where, in the user's file
- * @param pointer JSON pointer of the field in that file ({@code /resources/gpus}), or "" for the whole file
+ * @param pointer JSON pointer of the field in that file ({@code /resources/gpus}), or "" for the
+ *     whole file
  * @param hint what the user can do about it, or "" when there is nothing to add
  */
 public record Diagnostic(
@@ -45,12 +47,14 @@ public record Diagnostic(
   }
 
   /** An error with the code's default severity overridden to {@link Severity#ERROR}. */
-  public static Diagnostic error(DiagnosticCode code, SourceLocation at, String pointer, String message) {
+  public static Diagnostic error(
+      DiagnosticCode code, SourceLocation at, String pointer, String message) {
     return new Diagnostic(Severity.ERROR, code, message, at, pointer, "");
   }
 
   /** A warning: printed, never stops the pipeline. */
-  public static Diagnostic warning(DiagnosticCode code, SourceLocation at, String pointer, String message) {
+  public static Diagnostic warning(
+      DiagnosticCode code, SourceLocation at, String pointer, String message) {
     return new Diagnostic(Severity.WARNING, code, message, at, pointer, "");
   }
 

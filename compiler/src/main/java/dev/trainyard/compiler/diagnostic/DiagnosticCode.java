@@ -3,9 +3,10 @@ package dev.trainyard.compiler.diagnostic;
 /**
  * Stable diagnostic codes, grouped by the pipeline stage that reports them.
  *
- * <p>{@code E1xx} load, {@code E2xx} schema, {@code E3xx} resolve, {@code E4xx} policy, {@code E5xx} render,
- * {@code E6xx} check, {@code E7xx} emit and write, {@code E8xx} publish to the GitOps repo (submit, prune). Codes never change meaning; retired codes are not reused.
- * Warnings use the same numbering with a {@code W} prefix.
+ * <p>{@code E1xx} load, {@code E2xx} schema, {@code E3xx} resolve, {@code E4xx} policy, {@code
+ * E5xx} render, {@code E6xx} check, {@code E7xx} emit and write, {@code E8xx} publish to the GitOps
+ * repo (submit, prune). Codes never change meaning; retired codes are not reused. Warnings use the
+ * same numbering with a {@code W} prefix.
  */
 public enum DiagnosticCode {
   // load
@@ -62,29 +63,45 @@ public enum DiagnosticCode {
   UNKNOWN_PRIORITY("E417"),
   PRIORITY_NOT_CHECKED("W418"),
   SYSTEM_PATH("E419"),
-  /** {@code tune run} on several nodes without {@code --rdzv_endpoint}: torchtune forces {@code --standalone}, each node waits alone. */
+  /**
+   * {@code tune run} on several nodes without {@code --rdzv_endpoint}: torchtune forces {@code
+   * --standalone}, each node waits alone.
+   */
   RUN_HANGS_AT_RENDEZVOUS("E423"),
-  /** A launcher flag that must agree on every node holds a value that differs per pod ({@code $RANDOM}, {@code $HOSTNAME}). */
+  /**
+   * A launcher flag that must agree on every node holds a value that differs per pod ({@code
+   * $RANDOM}, {@code $HOSTNAME}).
+   */
   POD_VARIABLE_IN_FLAG("E424"),
-  /** A launcher flag other than a topology flag (E430) refers to a variable no pod sets: it expands to nothing. */
+  /**
+   * A launcher flag other than a topology flag (E430) refers to a variable no pod sets: it expands
+   * to nothing.
+   */
   UNDEFINED_VARIABLE_IN_FLAG("W425"),
   /** A multi-node torch run that starts no launcher: every node trains alone. */
   NODES_TRAIN_ALONE("W426"),
-  /** A launcher ({@code deepspeed}, {@code torchrun}, {@code horovodrun}, {@code mlx.launch}) inside the mpirun of an MPI runtime. */
+  /**
+   * A launcher ({@code deepspeed}, {@code torchrun}, {@code horovodrun}, {@code mlx.launch}) inside
+   * the mpirun of an MPI runtime.
+   */
   NESTED_LAUNCHER("E427"),
-  /** The {@code mpi} field: on a runtime without Open MPI, or an MCA parameter Trainyard sets itself. */
+  /**
+   * The {@code mpi} field: on a runtime without Open MPI, or an MCA parameter Trainyard sets
+   * itself.
+   */
   INVALID_MPI_SETTINGS("E428"),
   /** One environment name set twice ({@code env} and {@code secrets}, or two {@code secrets}). */
   ENV_SET_TWICE("E429"),
   /**
-   * A topology flag (a node or process count such as {@code --nnodes} or {@code --num_processes}, or a node rank)
-   * refers to a variable no pod sets: it expands to nothing and the run cannot form its group.
+   * A topology flag (a node or process count such as {@code --nnodes} or {@code --num_processes},
+   * or a node rank) refers to a variable no pod sets: it expands to nothing and the run cannot form
+   * its group.
    */
   UNDEFINED_VARIABLE_IN_TOPOLOGY("E430"),
   /**
-   * {@code run} starts {@code python} or {@code pip} on a runtime whose image records no Python (the {@code mpi}
-   * runtime's mpioperator/openmpi): the command is not found on any node. A warning, since a platform runtime may
-   * have left {@code python:} out of its runtime.yaml.
+   * {@code run} starts {@code python} or {@code pip} on a runtime whose image records no Python
+   * (the {@code mpi} runtime's mpioperator/openmpi): the command is not found on any node. A
+   * warning, since a platform runtime may have left {@code python:} out of its runtime.yaml.
    */
   NO_PYTHON_IN_IMAGE("W431"),
   CREDENTIALS_IN_URL("W311"),
@@ -107,7 +124,10 @@ public enum DiagnosticCode {
   ALREADY_PRUNED("W807"),
   UNKNOWN_CLUSTER("E808"),
   PRIVATE_KEY_IN_TREE("E809"),
-  /** {@code submit --changed-since SHA}: the SHA is not in the source repo (force push, shallow clone). */
+  /**
+   * {@code submit --changed-since SHA}: the SHA is not in the source repo (force push, shallow
+   * clone).
+   */
   BASE_COMMIT_MISSING("W810");
 
   private final String id;

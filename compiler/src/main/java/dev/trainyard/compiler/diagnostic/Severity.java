@@ -1,6 +1,9 @@
 package dev.trainyard.compiler.diagnostic;
 
-/** How bad a {@link Diagnostic} is. Errors stop the pipeline after the stage that found them; warnings never do. */
+/**
+ * How bad a {@link Diagnostic} is. Errors stop the pipeline after the stage that found them;
+ * warnings never do.
+ */
 public enum Severity {
   ERROR,
   WARNING,

@@ -6,13 +6,15 @@ import java.util.Objects;
 /**
  * A position in a user-owned file, 1-based.
  *
- * <p>{@code line} and {@code column} are 0 when unknown (a file-level problem, e.g. "file is empty").
+ * <p>{@code line} and {@code column} are 0 when unknown (a file-level problem, e.g. "file is
+ * empty").
  *
  * @param file the path as the user named it (relative where possible), never null
  * @param line 1-based line, or 0 when unknown
  * @param column 1-based column, or 0 when unknown
  */
-public record SourceLocation(String file, int line, int column) implements Comparable<SourceLocation> {
+public record SourceLocation(String file, int line, int column)
+    implements Comparable<SourceLocation> {
 
   private static final Comparator<SourceLocation> ORDER =
       Comparator.comparing(SourceLocation::file)

@@ -4,8 +4,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * What a pipeline stage hands on: its value (absent when it found errors it cannot get past) and every
- * diagnostic it found. A stage reports all of its problems at once.
+ * What a pipeline stage hands on: its value (absent when it found errors it cannot get past) and
+ * every diagnostic it found. A stage reports all of its problems at once.
  *
  * @param <T> the stage's output record
  */

@@ -14,8 +14,8 @@ import java.util.HexFormat;
 import java.util.List;
 
 /**
- * One shared Jackson mapper for trees, and a canonical form (keys sorted at every level, compact JSON,
- * UTF-8) for content digests such as {@code trainyard.dev/runtime-digest}.
+ * One shared Jackson mapper for trees, and a canonical form (keys sorted at every level, compact
+ * JSON, UTF-8) for content digests such as {@code trainyard.dev/runtime-digest}.
  */
 public final class CanonicalJson {
   private static final ObjectMapper MAPPER =
@@ -50,7 +50,8 @@ public final class CanonicalJson {
   public static String sha256(JsonNode node) {
     try {
       byte[] bytes = MAPPER.writeValueAsString(sorted(node)).getBytes(StandardCharsets.UTF_8);
-      return "sha256:" + HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+      return "sha256:"
+          + HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
     } catch (JsonProcessingException | NoSuchAlgorithmException e) {
       throw new IllegalStateException("cannot digest a JSON tree", e);
     }
@@ -60,7 +61,8 @@ public final class CanonicalJson {
   public static String sha256Hex(String text) {
     try {
       return HexFormat.of()
-          .formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+          .formatHex(
+              MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is missing from this JDK", e);
     }

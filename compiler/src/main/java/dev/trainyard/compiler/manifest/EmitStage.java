@@ -7,8 +7,9 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
- * Stage 7: lays a {@link ManifestSet} out as files, one object per file ({@code <kind>-<name>.yaml}) and a
- * {@code kustomization.yaml} per folder, so Argo CD, Flux and {@code kubectl kustomize} read each folder:
+ * Stage 7: lays a {@link ManifestSet} out as files, one object per file ({@code
+ * <kind>-<name>.yaml}) and a {@code kustomization.yaml} per folder, so Argo CD, Flux and {@code
+ * kubectl kustomize} read each folder:
  *
  * <pre>
  * clusters/&lt;cluster&gt;/_cluster/                   ClusterQueues and ResourceFlavors (cluster-scoped)
@@ -16,11 +17,13 @@ import java.util.TreeMap;
  * clusters/&lt;cluster&gt;/&lt;namespace&gt;/&lt;run&gt;/          the run
  * </pre>
  *
- * The {@code _} folders cannot clash with a namespace or run name (those are DNS labels). Pure: no disk.
+ * The {@code _} folders cannot clash with a namespace or run name (those are DNS labels). Pure: no
+ * disk.
  */
 public final class EmitStage {
   /** Folder of cluster-scoped queue objects in a cluster's folder. */
   public static final String CLUSTER_FOLDER = "_cluster";
+
   /** Folder of a namespace's LocalQueues. */
   public static final String QUEUES_FOLDER = "_queues";
 
@@ -62,8 +65,8 @@ public final class EmitStage {
   }
 
   /**
-   * The text of a {@code kustomization.yaml} listing {@code resources} (files or folders relative to it),
-   * sorted, so the same set always gives the same bytes.
+   * The text of a {@code kustomization.yaml} listing {@code resources} (files or folders relative
+   * to it), sorted, so the same set always gives the same bytes.
    */
   public static String kustomization(List<String> resources) {
     ObjectNode k = CanonicalJson.mapper().createObjectNode();

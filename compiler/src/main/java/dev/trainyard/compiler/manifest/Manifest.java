@@ -12,7 +12,8 @@ import java.util.Objects;
  * @param namespace {@code metadata.namespace}, or "" for a cluster-scoped object
  * @param object the whole object
  */
-public record Manifest(String apiVersion, String kind, String name, String namespace, ObjectNode object) {
+public record Manifest(
+    String apiVersion, String kind, String name, String namespace, ObjectNode object) {
   public Manifest {
     Objects.requireNonNull(apiVersion, "apiVersion");
     Objects.requireNonNull(kind, "kind");
@@ -46,7 +47,10 @@ public record Manifest(String apiVersion, String kind, String name, String names
   /** Wraps a tree built with {@link #skeleton}, reading the identifying fields back from it. */
   public static Manifest of(ObjectNode o) {
     return new Manifest(
-        o.path("apiVersion").asText(), o.path("kind").asText(), o.path("metadata").path("name").asText(),
-        o.path("metadata").path("namespace").asText(""), o);
+        o.path("apiVersion").asText(),
+        o.path("kind").asText(),
+        o.path("metadata").path("name").asText(),
+        o.path("metadata").path("namespace").asText(""),
+        o);
   }
 }

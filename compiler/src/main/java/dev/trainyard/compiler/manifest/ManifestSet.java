@@ -20,7 +20,12 @@ import java.util.Objects;
  * @param localQueues the namespace's LocalQueues
  */
 public record ManifestSet(
-    String cluster, String namespace, String runName, List<Manifest> run, List<Manifest> clusterQueues, List<Manifest> localQueues) {
+    String cluster,
+    String namespace,
+    String runName,
+    List<Manifest> run,
+    List<Manifest> clusterQueues,
+    List<Manifest> localQueues) {
   public ManifestSet {
     Objects.requireNonNull(cluster, "cluster");
     Objects.requireNonNull(namespace, "namespace");

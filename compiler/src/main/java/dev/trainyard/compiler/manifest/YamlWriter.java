@@ -7,9 +7,10 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 
 /**
- * Writes Kubernetes objects as YAML, deterministically: keys sorted at every level, LF line endings, no
- * document marker, strings that YAML 1.1 or 1.2 would read as another type quoted ({@code "29500"},
- * {@code "true"}, {@code "1e-4"}, {@code "0x1F"}, {@code "1:30"}; see {@link TypedScalarQuoting}), multi-line strings as literal blocks. The only class that writes YAML.
+ * Writes Kubernetes objects as YAML, deterministically: keys sorted at every level, LF line
+ * endings, no document marker, strings that YAML 1.1 or 1.2 would read as another type quoted
+ * ({@code "29500"}, {@code "true"}, {@code "1e-4"}, {@code "0x1F"}, {@code "1:30"}; see {@link
+ * TypedScalarQuoting}), multi-line strings as literal blocks. The only class that writes YAML.
  */
 public final class YamlWriter {
   private static final ObjectMapper YAML =
@@ -25,27 +26,32 @@ public final class YamlWriter {
   private YamlWriter() {}
 
   /**
-   * Also quotes every string that a YAML 1.1 or 1.2 reader would take for another type, as keys and as values.
-   * Go's YAML decoders under kubectl, Flux and sops (yaml.v2, sigs.k8s.io/yaml) resolve YAML 1.1 types:
-   * timestamps ({@code 2026-01-01T00:00:00Z}; sops then rejects its own {@code lastmodified}), ints in base
-   * 2, 8, 16 and 60 with underscores ({@code 0b101}, {@code 0x_1F}, {@code 1_000}, {@code 1:30}), floats with
-   * exponents or underscores ({@code 1e4}, {@code 685_230.15}), {@code .inf}/{@code .nan} in any case, and
-   * the merge key {@code <<}; YAML 1.2's core schema adds {@code 0o17}. Sources: yaml.org/type/{int,float,
-   * bool,null,timestamp,merge}.html and YAML 1.2.2 §10.3.2. Jackson's default already quotes booleans
-   * (yes/no/on/off in every case), null, ~ and plain decimals.
+   * Also quotes every string that a YAML 1.1 or 1.2 reader would take for another type, as keys and
+   * as values. Go's YAML decoders under kubectl, Flux and sops (yaml.v2, sigs.k8s.io/yaml) resolve
+   * YAML 1.1 types: timestamps ({@code 2026-01-01T00:00:00Z}; sops then rejects its own {@code
+   * lastmodified}), ints in base 2, 8, 16 and 60 with underscores ({@code 0b101}, {@code 0x_1F},
+   * {@code 1_000}, {@code 1:30}), floats with exponents or underscores ({@code 1e4}, {@code
+   * 685_230.15}), {@code .inf}/{@code .nan} in any case, and the merge key {@code <<}; YAML 1.2's
+   * core schema adds {@code 0o17}. Sources: yaml.org/type/{int,float,
+   * bool,null,timestamp,merge}.html and YAML 1.2.2 §10.3.2. Jackson's default already quotes
+   * booleans (yes/no/on/off in every case), null, ~ and plain decimals.
    */
-  private static final class TypedScalarQuoting extends com.fasterxml.jackson.dataformat.yaml.util.StringQuotingChecker.Default {
+  private static final class TypedScalarQuoting
+      extends com.fasterxml.jackson.dataformat.yaml.util.StringQuotingChecker.Default {
     private static final long serialVersionUID = 1L;
-    private static final java.util.regex.Pattern TYPED = java.util.regex.Pattern.compile(String.join("|",
-        "\\d{4}-\\d{1,2}-\\d{1,2}([Tt ].*)?",
-        "[-+]?0b[0-1_]+",
-        "[-+]?0o?[0-7_]+",
-        "[-+]?0x[0-9a-fA-F_]+",
-        "[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+(\\.[0-9_]*)?",
-        "[-+]?(\\.[0-9][0-9_]*|[0-9][0-9_]*(\\.[0-9_]*)?)([eE][-+]?[0-9]+)?",
-        "[-+]?\\.(inf|Inf|INF)",
-        "\\.(nan|NaN|NAN)",
-        "<<|="));
+    private static final java.util.regex.Pattern TYPED =
+        java.util.regex.Pattern.compile(
+            String.join(
+                "|",
+                "\\d{4}-\\d{1,2}-\\d{1,2}([Tt ].*)?",
+                "[-+]?0b[0-1_]+",
+                "[-+]?0o?[0-7_]+",
+                "[-+]?0x[0-9a-fA-F_]+",
+                "[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+(\\.[0-9_]*)?",
+                "[-+]?(\\.[0-9][0-9_]*|[0-9][0-9_]*(\\.[0-9_]*)?)([eE][-+]?[0-9]+)?",
+                "[-+]?\\.(inf|Inf|INF)",
+                "\\.(nan|NaN|NAN)",
+                "<<|="));
 
     @Override
     public boolean needToQuoteValue(String value) {

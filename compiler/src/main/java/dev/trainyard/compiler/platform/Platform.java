@@ -8,10 +8,10 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The platform team's {@code platform.yaml}: clusters, which source repos may target which namespaces,
- * Kueue queues, GPU naming, code sync, and the secrets policy. With no file at all the embedded default
- * (one cluster {@code local}, namespace {@code default}, queue {@code default}, plain Secrets allowed with a
- * warning) serves local use.
+ * The platform team's {@code platform.yaml}: clusters, which source repos may target which
+ * namespaces, Kueue queues, GPU naming, code sync, and the secrets policy. With no file at all the
+ * embedded default (one cluster {@code local}, namespace {@code default}, queue {@code default},
+ * plain Secrets allowed with a warning) serves local use.
  *
  * <pre>
  * apiVersion: trainyard.dev/v1
@@ -65,18 +65,28 @@ public record Platform(
     namespaces = List.copyOf(namespaces);
   }
 
-  /** A target cluster. @param domain the cluster DNS domain (mpi-operator#704), e.g. {@code cluster.local} */
+  /**
+   * A target cluster. @param domain the cluster DNS domain (mpi-operator#704), e.g. {@code
+   * cluster.local}
+   */
   public record Cluster(String name, String domain) {}
 
   /**
    * A namespace users may target.
    *
-   * @param sources glob patterns over normalised repo URLs ({@code github.com/acme/*}); {@code *} allows all
+   * @param sources glob patterns over normalised repo URLs ({@code github.com/acme/*}); {@code *}
+   *     allows all
    * @param defaultQueue LocalQueue used when {@code train.yaml} names none
-   * @param runtimes runtime names jobs here may use ({@code torch}, {@code deepspeed}); {@code *} allows all
+   * @param runtimes runtime names jobs here may use ({@code torch}, {@code deepspeed}); {@code *}
+   *     allows all
    * @param retention this namespace's retention; a state it leaves unset takes the platform's
    */
-  public record NamespaceRule(String name, String cluster, List<String> sources, String defaultQueue, List<String> runtimes,
+  public record NamespaceRule(
+      String name,
+      String cluster,
+      List<String> sources,
+      String defaultQueue,
+      List<String> runtimes,
       Retention retention) {
     public NamespaceRule {
       sources = List.copyOf(sources);
@@ -94,7 +104,10 @@ public record Platform(
    * @param types {@code gpuType} → node labels that select that accelerator
    */
   public record GpuSettings(String resourceName, Map<String, Map<String, String>> types) {
-    /** Keeps {@code types} sorted by type name, so hints and output that list them are deterministic. */
+    /**
+     * Keeps {@code types} sorted by type name, so hints and output that list them are
+     * deterministic.
+     */
     public GpuSettings {
       types = java.util.Collections.unmodifiableSortedMap(new java.util.TreeMap<>(types));
     }
@@ -102,15 +115,16 @@ public record Platform(
 
   /**
    * @param image git-sync image that clones the repo in one-time mode
-   * @param credentialSecret Secret with {@code username}/{@code password} keys for private repos, if any
+   * @param credentialSecret Secret with {@code username}/{@code password} keys for private repos,
+   *     if any
    */
   public record CodeSync(String image, Optional<String> credentialSecret) {}
 
   /**
-   * Service-mesh sidecars (Istio, Linkerd) in training pods. An injected sidecar delays the app, STRICT mTLS
-   * breaks pod-IP traffic such as mpirun's ssh and orted connections, and a sidecar that never exits keeps the
-   * Job from finishing (mpi-operator#480, trainer#1681), so MPI-family pods opt out unless the platform
-   * opts in.
+   * Service-mesh sidecars (Istio, Linkerd) in training pods. An injected sidecar delays the app,
+   * STRICT mTLS breaks pod-IP traffic such as mpirun's ssh and orted connections, and a sidecar
+   * that never exits keeps the Job from finishing (mpi-operator#480, trainer#1681), so MPI-family
+   * pods opt out unless the platform opts in.
    *
    * <pre>
    * serviceMesh: {injectMpiPods: false}
@@ -127,7 +141,10 @@ public record Platform(
    * @param ageRecipients age public keys for SOPS
    */
   public record SecretsPolicy(
-      SecretsMode mode, boolean allowPlain, Optional<String> sealedSecretsCertificate, List<String> ageRecipients) {
+      SecretsMode mode,
+      boolean allowPlain,
+      Optional<String> sealedSecretsCertificate,
+      List<String> ageRecipients) {
     public SecretsPolicy {
       ageRecipients = List.copyOf(ageRecipients);
     }
@@ -161,7 +178,10 @@ public record Platform(
   }
 
   /** Kueue objects. */
-  public record Queues(List<ResourceFlavor> resourceFlavors, List<ClusterQueue> clusterQueues, List<LocalQueue> localQueues) {
+  public record Queues(
+      List<ResourceFlavor> resourceFlavors,
+      List<ClusterQueue> clusterQueues,
+      List<LocalQueue> localQueues) {
     public Queues {
       resourceFlavors = List.copyOf(resourceFlavors);
       clusterQueues = List.copyOf(clusterQueues);
@@ -170,14 +190,14 @@ public record Platform(
   }
 
   /**
-   * What the cluster's Kueue accepts, checked at compile time so a run never waits forever for an admission
-   * that cannot come.
+   * What the cluster's Kueue accepts, checked at compile time so a run never waits forever for an
+   * admission that cannot come.
    *
-   * @param maxPodSets most replicated jobs (Kueue PodSets) one Workload may have: the Workload CRD's
-   *     {@code spec.podSets} maxItems, 8 in older Kueue releases and 18 in Kueue v0.19
+   * @param maxPodSets most replicated jobs (Kueue PodSets) one Workload may have: the Workload
+   *     CRD's {@code spec.podSets} maxItems, 8 in older Kueue releases and 18 in Kueue v0.19
    *     (apis/kueue/v1beta2/workload_types.go); default {@link #DEFAULT_MAX_POD_SETS}
-   * @param priorityClasses the WorkloadPriorityClasses that exist in the cluster; empty when the platform
-   *     does not list them (then {@code priority} is not checked, with a warning)
+   * @param priorityClasses the WorkloadPriorityClasses that exist in the cluster; empty when the
+   *     platform does not list them (then {@code priority} is not checked, with a warning)
    */
   public record KueueSettings(int maxPodSets, List<String> priorityClasses) {
     /** The lower of the known Kueue limits, so a run fits every supported Kueue. */
@@ -189,7 +209,8 @@ public record Platform(
   }
 
   /**
-   * A Kueue ResourceFlavor (kueue {@code apis/kueue/v1beta2/resourceflavor_types.go}; at most 8 of each list).
+   * A Kueue ResourceFlavor (kueue {@code apis/kueue/v1beta2/resourceflavor_types.go}; at most 8 of
+   * each list).
    *
    * <pre>
    * - name: gpu-nodes
@@ -199,11 +220,16 @@ public record Platform(
    * </pre>
    *
    * @param nodeLabels labels Kueue adds to admitted pods' nodeSelector
-   * @param nodeTaints taints of the flavor's nodes; a workload is assigned the flavor only if it tolerates
-   *     them (NoSchedule and NoExecute; PreferNoSchedule is ignored), or the flavor's tolerations do
+   * @param nodeTaints taints of the flavor's nodes; a workload is assigned the flavor only if it
+   *     tolerates them (NoSchedule and NoExecute; PreferNoSchedule is ignored), or the flavor's
+   *     tolerations do
    * @param tolerations tolerations Kueue adds to the pods it admits on this flavor
    */
-  public record ResourceFlavor(String name, Map<String, String> nodeLabels, List<Taint> nodeTaints, List<Toleration> tolerations) {
+  public record ResourceFlavor(
+      String name,
+      Map<String, String> nodeLabels,
+      List<Taint> nodeTaints,
+      List<Toleration> tolerations) {
     public ResourceFlavor {
       nodeLabels = Map.copyOf(nodeLabels);
       nodeTaints = List.copyOf(nodeTaints);
@@ -220,8 +246,11 @@ public record Platform(
    * @param operator {@code Equal} (the default) or {@code Exists}
    * @param tolerationSeconds only with effect {@code NoExecute}
    */
-  public record Toleration(String key, String operator, String value, String effect, Optional<Long> tolerationSeconds) {
-    /** Whether this toleration tolerates {@code taint} (core/v1 {@code Toleration.ToleratesTaint}). */
+  public record Toleration(
+      String key, String operator, String value, String effect, Optional<Long> tolerationSeconds) {
+    /**
+     * Whether this toleration tolerates {@code taint} (core/v1 {@code Toleration.ToleratesTaint}).
+     */
     public boolean tolerates(Taint taint) {
       if (!effect.isEmpty() && !effect.equals(taint.effect())) {
         return false;
@@ -236,11 +265,14 @@ public record Platform(
   /**
    * A Kueue ClusterQueue with one resource group.
    *
-   * @param namespaces namespaces whose LocalQueues may point here; {@code ["*"]} emits {@code namespaceSelector: {}}
+   * @param namespaces namespaces whose LocalQueues may point here; {@code ["*"]} emits {@code
+   *     namespaceSelector: {}}
    * @param cohort cohort name, if any
-   * @param flavors per flavor, the nominal quota by resource name (the union of names is {@code coveredResources})
+   * @param flavors per flavor, the nominal quota by resource name (the union of names is {@code
+   *     coveredResources})
    */
-  public record ClusterQueue(String name, List<String> namespaces, Optional<String> cohort, List<FlavorQuota> flavors) {
+  public record ClusterQueue(
+      String name, List<String> namespaces, Optional<String> cohort, List<FlavorQuota> flavors) {
     public ClusterQueue {
       namespaces = List.copyOf(namespaces);
       flavors = List.copyOf(flavors);
@@ -248,11 +280,17 @@ public record Platform(
 
     /** Every resource name any flavor has a quota for, sorted (Kueue {@code coveredResources}). */
     public List<String> coveredResources() {
-      return flavors.stream().flatMap(f -> f.quota().keySet().stream()).distinct().sorted().toList();
+      return flavors.stream()
+          .flatMap(f -> f.quota().keySet().stream())
+          .distinct()
+          .sorted()
+          .toList();
     }
   }
 
-  /** @param quota resource name → nominal quota (Kubernetes quantity text) */
+  /**
+   * @param quota resource name → nominal quota (Kubernetes quantity text)
+   */
   public record FlavorQuota(String flavor, Map<String, String> quota) {
     public FlavorQuota {
       quota = Map.copyOf(quota);
@@ -265,14 +303,21 @@ public record Platform(
   /**
    * Commit statuses ({@code status:}).
    *
-   * @param forges where each source repo's statuses go, matched by the longest {@link ForgeRoute#source()} prefix
+   * @param forges where each source repo's statuses go, matched by the longest {@link
+   *     ForgeRoute#source()} prefix
    * @param targetUrl the status link template with {@link #PLACEHOLDERS}, or "" for none
-   * @param stallAfter {@code status.stallAfter}: how long an admitted run may take to start before the controller's
-   *     commit status and {@code trainyard status} call it stalled; empty when not set (both then use 10 minutes)
+   * @param stallAfter {@code status.stallAfter}: how long an admitted run may take to start before
+   *     the controller's commit status and {@code trainyard status} call it stalled; empty when not
+   *     set (both then use 10 minutes)
    */
-  public record StatusSettings(List<ForgeRoute> forges, String targetUrl, Optional<Duration> stallAfter) {
-    /** The placeholders a target URL may use; each is replaced by the URL-encoded value of the run. */
-    public static final List<String> PLACEHOLDERS = List.of("cluster", "commit", "jobset", "namespace", "run");
+  public record StatusSettings(
+      List<ForgeRoute> forges, String targetUrl, Optional<Duration> stallAfter) {
+    /**
+     * The placeholders a target URL may use; each is replaced by the URL-encoded value of the run.
+     */
+    public static final List<String> PLACEHOLDERS =
+        List.of("cluster", "commit", "jobset", "namespace", "run");
+
     /** No forges, no link: the controller posts nothing. */
     public static final StatusSettings NONE = new StatusSettings(List.of(), "");
 
@@ -291,18 +336,20 @@ public record Platform(
   /**
    * One forge for statuses.
    *
-   * @param source prefix of normalised source repo URLs, on path-segment boundaries: {@code github.com},
-   *     {@code github.com/acme}, {@code gitlab.example/group/sub}
+   * @param source prefix of normalised source repo URLs, on path-segment boundaries: {@code
+   *     github.com}, {@code github.com/acme}, {@code gitlab.example/group/sub}
    * @param kind {@code github}, {@code gitlab} or {@code gitea} (Gitea and Forgejo)
-   * @param api API root, e.g. {@code https://api.github.com}, {@code https://gitlab.example/api/v4},
-   *     {@code https://codeberg.org/api/v1}
+   * @param api API root, e.g. {@code https://api.github.com}, {@code
+   *     https://gitlab.example/api/v4}, {@code https://codeberg.org/api/v1}
    * @param tokenSecret name of the Secret holding the token (in the controller's namespace)
    * @param tokenKey the key of that Secret
    */
-  public record ForgeRoute(String source, String kind, String api, String tokenSecret, String tokenKey) {}
+  public record ForgeRoute(
+      String source, String kind, String api, String tokenSecret, String tokenKey) {}
 
   /**
-   * How long a finished run's folder stays in the GitOps repo, counted from when it finished; empty keeps it.
+   * How long a finished run's folder stays in the GitOps repo, counted from when it finished; empty
+   * keeps it.
    *
    * @param succeeded for runs that succeeded
    * @param failed for runs that failed
@@ -317,7 +364,10 @@ public record Platform(
     }
   }
 
-  /** The retention of runs in {@code namespace} of {@code cluster}: the namespace's, else the platform's. */
+  /**
+   * The retention of runs in {@code namespace} of {@code cluster}: the namespace's, else the
+   * platform's.
+   */
   public Retention retention(String cluster, String namespace) {
     return namespaces.stream()
         .filter(n -> n.cluster().equals(cluster) && n.name().equals(namespace))

@@ -19,10 +19,11 @@ import java.util.OptionalLong;
 import java.util.TreeMap;
 
 /**
- * Builds a {@link Platform} from a {@code platform.yaml} that passed {@code schemas/platform.v1.schema.json},
- * then checks the references a schema cannot: namespaces name a known cluster, LocalQueues name a known
- * ClusterQueue, ClusterQueue flavors exist, default queues exist, the secrets mode has its key material, and the
- * status link uses only known placeholders ({@link PlatformStatusChecks}).
+ * Builds a {@link Platform} from a {@code platform.yaml} that passed {@code
+ * schemas/platform.v1.schema.json}, then checks the references a schema cannot: namespaces name a
+ * known cluster, LocalQueues name a known ClusterQueue, ClusterQueue flavors exist, default queues
+ * exist, the secrets mode has its key material, and the status link uses only known placeholders
+ * ({@link PlatformStatusChecks}).
  */
 public final class PlatformBinder {
   private PlatformBinder() {}
@@ -39,14 +40,22 @@ public final class PlatformBinder {
             root.path("defaultRuntime").asText("torch"),
             clusters(root.path("clusters")),
             namespaces(root.path("namespaces")),
-            new Platform.GpuSettings(root.path("gpu").path("resourceName").asText("nvidia.com/gpu"), gpuTypes(root.path("gpu").path("types"))),
+            new Platform.GpuSettings(
+                root.path("gpu").path("resourceName").asText("nvidia.com/gpu"),
+                gpuTypes(root.path("gpu").path("types"))),
             new Platform.CodeSync(
-                root.path("codeSync").path("image").asText("registry.k8s.io/git-sync/git-sync:v4.4.2"),
+                root.path("codeSync")
+                    .path("image")
+                    .asText("registry.k8s.io/git-sync/git-sync:v4.4.2"),
                 optionalText(root.path("codeSync").path("credentialSecret"))),
-            new Platform.ServiceMesh(root.path("serviceMesh").path("injectMpiPods").asBoolean(false)),
+            new Platform.ServiceMesh(
+                root.path("serviceMesh").path("injectMpiPods").asBoolean(false)),
             secrets(root.path("secrets")),
             queues(root.path("queues")),
-            new Platform.KueueSettings(root.path("kueue").path("maxPodSets").asInt(Platform.KueueSettings.DEFAULT_MAX_POD_SETS),
+            new Platform.KueueSettings(
+                root.path("kueue")
+                    .path("maxPodSets")
+                    .asInt(Platform.KueueSettings.DEFAULT_MAX_POD_SETS),
                 texts(root.path("kueue").path("priorityClasses"), List.of())),
             status(root.path("status")),
             retention(root.path("retention")),
@@ -60,7 +69,11 @@ public final class PlatformBinder {
 
   private static List<Platform.Cluster> clusters(JsonNode list) {
     List<Platform.Cluster> out = new ArrayList<>();
-    list.forEach(c -> out.add(new Platform.Cluster(c.path("name").asText(), c.path("domain").asText("cluster.local"))));
+    list.forEach(
+        c ->
+            out.add(
+                new Platform.Cluster(
+                    c.path("name").asText(), c.path("domain").asText("cluster.local"))));
     return out;
   }
 
@@ -81,10 +94,18 @@ public final class PlatformBinder {
 
   private static Platform.StatusSettings status(JsonNode s) {
     List<Platform.ForgeRoute> forges = new ArrayList<>();
-    s.path("forges").forEach(f -> forges.add(new Platform.ForgeRoute(
-        f.path("source").asText(), f.path("kind").asText(), f.path("api").asText(),
-        f.path("token").path("secret").asText(), f.path("token").path("key").asText())));
-    return new Platform.StatusSettings(forges, s.path("targetUrl").asText("").strip(), duration(s.path("stallAfter")));
+    s.path("forges")
+        .forEach(
+            f ->
+                forges.add(
+                    new Platform.ForgeRoute(
+                        f.path("source").asText(),
+                        f.path("kind").asText(),
+                        f.path("api").asText(),
+                        f.path("token").path("secret").asText(),
+                        f.path("token").path("key").asText())));
+    return new Platform.StatusSettings(
+        forges, s.path("targetUrl").asText("").strip(), duration(s.path("stallAfter")));
   }
 
   private static Platform.Retention retention(JsonNode r) {
@@ -92,12 +113,15 @@ public final class PlatformBinder {
   }
 
   /**
-   * The schema's pattern admits only d/h/m/s durations; zero ("0d") is refused by the schema's lookahead too. An
-   * absent state reads as {@code ""}, which {@link Durations#seconds} gives no duration for.
+   * The schema's pattern admits only d/h/m/s durations; zero ("0d") is refused by the schema's
+   * lookahead too. An absent state reads as {@code ""}, which {@link Durations#seconds} gives no
+   * duration for.
    */
   private static Optional<Duration> duration(JsonNode node) {
     OptionalLong seconds = Durations.seconds(node.asText());
-    return seconds.isPresent() ? Optional.of(Duration.ofSeconds(seconds.getAsLong())) : Optional.empty();
+    return seconds.isPresent()
+        ? Optional.of(Duration.ofSeconds(seconds.getAsLong()))
+        : Optional.empty();
   }
 
   private static Map<String, Map<String, String>> gpuTypes(JsonNode types) {
@@ -107,7 +131,9 @@ public final class PlatformBinder {
   }
 
   private static Platform.SecretsPolicy secrets(JsonNode s) {
-    SecretsMode mode = SecretsMode.parse(s.path("policy").asText("sealed-secrets")).orElse(SecretsMode.SEALED_SECRETS);
+    SecretsMode mode =
+        SecretsMode.parse(s.path("policy").asText("sealed-secrets"))
+            .orElse(SecretsMode.SEALED_SECRETS);
     return new Platform.SecretsPolicy(
         mode,
         s.path("allowPlain").asBoolean(false),
@@ -117,34 +143,67 @@ public final class PlatformBinder {
 
   private static Platform.Queues queues(JsonNode q) {
     List<Platform.ResourceFlavor> flavors = new ArrayList<>();
-    q.path("resourceFlavors").forEach(f -> flavors.add(new Platform.ResourceFlavor(f.path("name").asText(), textMap(f.path("nodeLabels")),
-        taints(f.path("nodeTaints")), tolerations(f.path("tolerations")))));
+    q.path("resourceFlavors")
+        .forEach(
+            f ->
+                flavors.add(
+                    new Platform.ResourceFlavor(
+                        f.path("name").asText(),
+                        textMap(f.path("nodeLabels")),
+                        taints(f.path("nodeTaints")),
+                        tolerations(f.path("tolerations")))));
     List<ClusterQueue> clusterQueues = new ArrayList<>();
     q.path("clusterQueues").forEach(c -> clusterQueues.add(clusterQueue(c)));
     List<LocalQueue> localQueues = new ArrayList<>();
     q.path("localQueues")
-        .forEach(l -> localQueues.add(new LocalQueue(l.path("name").asText(), l.path("namespace").asText(), l.path("clusterQueue").asText())));
+        .forEach(
+            l ->
+                localQueues.add(
+                    new LocalQueue(
+                        l.path("name").asText(),
+                        l.path("namespace").asText(),
+                        l.path("clusterQueue").asText())));
     return new Platform.Queues(flavors, clusterQueues, localQueues);
   }
 
   private static List<Platform.Taint> taints(JsonNode list) {
     List<Platform.Taint> out = new ArrayList<>();
-    list.forEach(t -> out.add(new Platform.Taint(t.path("key").asText(), t.path("value").asText(""), t.path("effect").asText())));
+    list.forEach(
+        t ->
+            out.add(
+                new Platform.Taint(
+                    t.path("key").asText(),
+                    t.path("value").asText(""),
+                    t.path("effect").asText())));
     return out;
   }
 
   private static List<Platform.Toleration> tolerations(JsonNode list) {
     List<Platform.Toleration> out = new ArrayList<>();
-    list.forEach(t -> out.add(new Platform.Toleration(t.path("key").asText(""), t.path("operator").asText("Equal"),
-        t.path("value").asText(""), t.path("effect").asText(""),
-        t.has("tolerationSeconds") ? Optional.of(t.path("tolerationSeconds").asLong()) : Optional.empty())));
+    list.forEach(
+        t ->
+            out.add(
+                new Platform.Toleration(
+                    t.path("key").asText(""),
+                    t.path("operator").asText("Equal"),
+                    t.path("value").asText(""),
+                    t.path("effect").asText(""),
+                    t.has("tolerationSeconds")
+                        ? Optional.of(t.path("tolerationSeconds").asLong())
+                        : Optional.empty())));
     return out;
   }
 
   private static ClusterQueue clusterQueue(JsonNode c) {
     List<FlavorQuota> quotas = new ArrayList<>();
-    c.path("flavors").forEach(f -> quotas.add(new FlavorQuota(f.path("name").asText(), textMap(f.path("quota")))));
-    return new ClusterQueue(c.path("name").asText(), texts(c.path("namespaces"), List.of("*")), optionalText(c.path("cohort")), quotas);
+    c.path("flavors")
+        .forEach(
+            f -> quotas.add(new FlavorQuota(f.path("name").asText(), textMap(f.path("quota")))));
+    return new ClusterQueue(
+        c.path("name").asText(),
+        texts(c.path("namespaces"), List.of("*")),
+        optionalText(c.path("cohort")),
+        quotas);
   }
 
   private static Map<String, String> textMap(JsonNode node) {
@@ -163,10 +222,13 @@ public final class PlatformBinder {
   }
 
   private static Optional<String> optionalText(JsonNode node) {
-    return node.isTextual() && !node.asText().isBlank() ? Optional.of(node.asText()) : Optional.empty();
+    return node.isTextual() && !node.asText().isBlank()
+        ? Optional.of(node.asText())
+        : Optional.empty();
   }
 
   static Diagnostic invalid(ParsedDocument doc, String pointer, String message) {
-    return Diagnostic.error(DiagnosticCode.INVALID_PLATFORM, doc.map().at(pointer), pointer, message);
+    return Diagnostic.error(
+        DiagnosticCode.INVALID_PLATFORM, doc.map().at(pointer), pointer, message);
   }
 }

@@ -16,14 +16,16 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Reads {@code platform.yaml} (an edge: it touches the disk), or the embedded default platform when none is
- * given: load → {@code schemas/platform.v1.schema.json} → bind and cross-check.
+ * Reads {@code platform.yaml} (an edge: it touches the disk), or the embedded default platform when
+ * none is given: load → {@code schemas/platform.v1.schema.json} → bind and cross-check.
  */
 public final class PlatformLoader {
   /** Classpath location of the embedded default. */
   public static final String EMBEDDED = "trainyard/platform/default-platform.yaml";
+
   /** How diagnostics and provenance name the embedded default. */
   public static final String EMBEDDED_NAME = "<embedded default platform>";
+
   /** Schema of platform.yaml. */
   public static final SchemaId SCHEMA = new SchemaId("platform.v1.schema.json");
 
@@ -41,7 +43,9 @@ public final class PlatformLoader {
    */
   public StageResult<Platform> load(Optional<Path> file, String displayPath) {
     StageResult<SourceFile> source =
-        file.isPresent() ? YamlDocumentLoader.readFile(file.get(), displayPath) : StageResult.of(embedded(), List.of());
+        file.isPresent()
+            ? YamlDocumentLoader.readFile(file.get(), displayPath)
+            : StageResult.of(embedded(), List.of());
     if (source.failed()) {
       return StageResult.failed(source.diagnostics());
     }

@@ -12,9 +12,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Checks of {@code status:} a schema cannot express: the target URL's placeholders are known and its braces
- * balanced (an unknown one would be posted literally on every commit status), and no two forges claim the same
- * source prefix (which one got the statuses would depend on list order).
+ * Checks of {@code status:} a schema cannot express: the target URL's placeholders are known and
+ * its braces balanced (an unknown one would be posted literally on every commit status), and no two
+ * forges claim the same source prefix (which one got the statuses would depend on list order).
  */
 final class PlatformStatusChecks {
   private static final Pattern PLACEHOLDER = Pattern.compile("\\{([^{}]*)}");
@@ -27,9 +27,13 @@ final class PlatformStatusChecks {
     for (int i = 0; i < status.forges().size(); i++) {
       String source = normalised(status.forges().get(i).source());
       if (!seen.add(source)) {
-        out.add(PlatformBinder.invalid(doc, "/status/forges/" + i + "/source",
-            "forge source \"" + status.forges().get(i).source() + "\" is listed twice")
-            .withHint("one forge per source prefix; a longer prefix (github.com/acme) may refine a shorter one (github.com)"));
+        out.add(
+            PlatformBinder.invalid(
+                    doc,
+                    "/status/forges/" + i + "/source",
+                    "forge source \"" + status.forges().get(i).source() + "\" is listed twice")
+                .withHint(
+                    "one forge per source prefix; a longer prefix (github.com/acme) may refine a shorter one (github.com)"));
       }
     }
     return out;
@@ -38,7 +42,8 @@ final class PlatformStatusChecks {
   /** A source prefix as routes compare it: host lower-cased, no trailing slash. */
   static String normalised(String source) {
     String[] hostAndPath = source.replaceAll("/+$", "").split("/", 2);
-    return hostAndPath[0].toLowerCase(Locale.ROOT) + (hostAndPath.length > 1 ? "/" + hostAndPath[1] : "");
+    return hostAndPath[0].toLowerCase(Locale.ROOT)
+        + (hostAndPath.length > 1 ? "/" + hostAndPath[1] : "");
   }
 
   private static List<Diagnostic> targetUrl(String template, ParsedDocument doc) {
@@ -55,12 +60,18 @@ final class PlatformStatusChecks {
     List<Diagnostic> out = new ArrayList<>();
     String known = "{" + String.join("}, {", Platform.StatusSettings.PLACEHOLDERS) + "}";
     if (!unknown.isEmpty()) {
-      out.add(PlatformBinder.invalid(doc, "/status/targetUrl", "`status.targetUrl` uses unknown placeholder(s) " + String.join(", ", unknown))
-          .withHint("known placeholders: " + known));
+      out.add(
+          PlatformBinder.invalid(
+                  doc,
+                  "/status/targetUrl",
+                  "`status.targetUrl` uses unknown placeholder(s) " + String.join(", ", unknown))
+              .withHint("known placeholders: " + known));
     }
     if (rest.toString().contains("{") || rest.toString().contains("}")) {
-      out.add(PlatformBinder.invalid(doc, "/status/targetUrl", "`status.targetUrl` has an unbalanced `{` or `}`")
-          .withHint("placeholders are written {name}, e.g. {run}; known: " + known));
+      out.add(
+          PlatformBinder.invalid(
+                  doc, "/status/targetUrl", "`status.targetUrl` has an unbalanced `{` or `}`")
+              .withHint("placeholders are written {name}, e.g. {run}; known: " + known));
     }
     return out;
   }

@@ -8,9 +8,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The number a launcher flag's value becomes in a pod, when it can be known: a literal ({@code 8}), one of
- * Trainyard's count variables ({@code $NNODES}, {@code ${PET_NPROC_PER_NODE}}), or a product of those in
- * shell arithmetic ({@code $((NNODES * GPUS_PER_NODE))}). Anything else is empty: the lint trusts it.
+ * The number a launcher flag's value becomes in a pod, when it can be known: a literal ({@code 8}),
+ * one of Trainyard's count variables ({@code $NNODES}, {@code ${PET_NPROC_PER_NODE}}), or a product
+ * of those in shell arithmetic ({@code $((NNODES * GPUS_PER_NODE))}). Anything else is empty: the
+ * lint trusts it.
  */
 final class Arithmetic {
   private static final Pattern VARIABLE = Pattern.compile("\\$\\{?([A-Za-z_][A-Za-z0-9_]*)}?");
@@ -31,11 +32,15 @@ final class Arithmetic {
     return factor(text.strip(), Map.of());
   }
 
-  /** The product of {@code a * b * …} when every factor is known; empty when one is not, or when it overflows an int. */
+  /**
+   * The product of {@code a * b * …} when every factor is known; empty when one is not, or when it
+   * overflows an int.
+   */
   private static Optional<Integer> product(String factors, Map<String, Integer> known) {
     int result = 1;
     for (String factor : factors.split("\\*")) {
-      Optional<Integer> f = factor(factor.strip().replaceFirst("^\\$\\{?", "").replaceFirst("}$", ""), known);
+      Optional<Integer> f =
+          factor(factor.strip().replaceFirst("^\\$\\{?", "").replaceFirst("}$", ""), known);
       if (f.isEmpty()) {
         return Optional.empty();
       }

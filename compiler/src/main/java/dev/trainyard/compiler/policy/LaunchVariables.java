@@ -13,32 +13,61 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Variables inside launcher flags. A flag that must hold the same value on every node (the rendezvous id
- * and endpoint, the node and process counts, node 0's address) must not take a value that differs per pod
- * ({@code $RANDOM}, {@code $HOSTNAME}, {@code $(hostname)}, {@code $(date +%s)}): each node would wait in its
- * own rendezvous. A rank flag must come from the node's rank, never from a random number. And a variable no
- * pod sets (a host or scheduler variable copied from a README, e.g. {@code $NUM_NODES}) expands to nothing,
- * so the flag swallows the next word: in a topology flag (a node or process count, a node rank) that is an
- * error, since the launcher then cannot count or place the group's members; in the other launcher flags a
- * warning (the launcher may fail at once or fall back to a default). Slurm's {@code $SLURM_*} are the Slurm rule's.
+ * Variables inside launcher flags. A flag that must hold the same value on every node (the
+ * rendezvous id and endpoint, the node and process counts, node 0's address) must not take a value
+ * that differs per pod ({@code $RANDOM}, {@code $HOSTNAME}, {@code $(hostname)}, {@code $(date
+ * +%s)}): each node would wait in its own rendezvous. A rank flag must come from the node's rank,
+ * never from a random number. And a variable no pod sets (a host or scheduler variable copied from
+ * a README, e.g. {@code $NUM_NODES}) expands to nothing, so the flag swallows the next word: in a
+ * topology flag (a node or process count, a node rank) that is an error, since the launcher then
+ * cannot count or place the group's members; in the other launcher flags a warning (the launcher
+ * may fail at once or fall back to a default). Slurm's {@code $SLURM_*} are the Slurm rule's.
  */
 final class LaunchVariables {
-  /** Flags that must agree on every node → the value a pod has for them ("" = drop the flag: its default works). */
+  /**
+   * Flags that must agree on every node → the value a pod has for them ("" = drop the flag: its
+   * default works).
+   */
   private static final Map<String, Function<RunCheck, String>> GROUP = new LinkedHashMap<>();
+
   /** Flags whose value is this node's rank. */
-  private static final Set<String> RANK = Set.of("--node_rank", "--node-rank", "--machine_rank", "--machine-rank");
+  private static final Set<String> RANK =
+      Set.of("--node_rank", "--node-rank", "--machine_rank", "--machine-rank");
+
   /** Flags that count the group's nodes or processes: without a value the group cannot form. */
-  private static final Set<String> COUNTS = Set.of("--nnodes", "--num_machines", "--num-machines", "--num_nodes",
-      "--nproc_per_node", "--nproc-per-node", "--num_gpus", "--num_processes", "--num-processes");
-  private static final Pattern PER_POD = Pattern.compile(
-      "\\$\\{?(RANDOM|SRANDOM|BASHPID|HOSTNAME|EPOCHSECONDS|EPOCHREALTIME)\\b}?|\\$\\$|(\\$\\(|`)\\s*(hostname|date|uuidgen|shuf|mktemp|od|head)\\b");
-  private static final Pattern REFERENCE = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)([^}]*)}|\\$([A-Za-z_][A-Za-z0-9_]*)");
+  private static final Set<String> COUNTS =
+      Set.of(
+          "--nnodes",
+          "--num_machines",
+          "--num-machines",
+          "--num_nodes",
+          "--nproc_per_node",
+          "--nproc-per-node",
+          "--num_gpus",
+          "--num_processes",
+          "--num-processes");
+
+  private static final Pattern PER_POD =
+      Pattern.compile(
+          "\\$\\{?(RANDOM|SRANDOM|BASHPID|HOSTNAME|EPOCHSECONDS|EPOCHREALTIME)\\b}?|\\$\\$|(\\$\\(|`)\\s*(hostname|date|uuidgen|shuf|mktemp|od|head)\\b");
+  private static final Pattern REFERENCE =
+      Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)([^}]*)}|\\$([A-Za-z_][A-Za-z0-9_]*)");
 
   static {
     group(c -> "", "--rdzv_id", "--rdzv-id");
     group(c -> "$MASTER_ADDR:$MASTER_PORT", "--rdzv_endpoint", "--rdzv-endpoint");
-    group(c -> "$MASTER_ADDR", "--master_addr", "--master-addr", "--main_process_ip", "--main-process-ip");
-    group(c -> "$MASTER_PORT", "--master_port", "--master-port", "--main_process_port", "--main-process-port");
+    group(
+        c -> "$MASTER_ADDR",
+        "--master_addr",
+        "--master-addr",
+        "--main_process_ip",
+        "--main-process-ip");
+    group(
+        c -> "$MASTER_PORT",
+        "--master_port",
+        "--master-port",
+        "--main_process_port",
+        "--main-process-port");
     group(c -> "$NNODES", "--nnodes", "--num_machines", "--num-machines", "--num_nodes");
     group(RunCheck::perNodeValue, "--nproc_per_node", "--nproc-per-node", "--num_gpus");
     group(RunCheck::totalValue, "--num_processes", "--num-processes");
@@ -71,12 +100,20 @@ final class LaunchVariables {
     }
     String fixed = edit.apply();
     for (Finding f : found) {
-      String advice = replacement(c, f).isEmpty()
-          ? "drop " + f.flag().name() + " (every node of this run already shares one rendezvous)"
-          : "use the value every pod has";
-      c.out().add((f.error() ? Diagnostic.error(f.code(), c.at(f.flag().value()), RunCheck.POINTER, f.message())
-          : Diagnostic.warning(f.code(), c.at(f.flag().value()), RunCheck.POINTER, f.message()))
-          .withHint(advice + ", e.g. " + RunCheck.runHint(fixed)));
+      String advice =
+          replacement(c, f).isEmpty()
+              ? "drop "
+                  + f.flag().name()
+                  + " (every node of this run already shares one rendezvous)"
+              : "use the value every pod has";
+      c.out()
+          .add(
+              (f.error()
+                      ? Diagnostic.error(
+                          f.code(), c.at(f.flag().value()), RunCheck.POINTER, f.message())
+                      : Diagnostic.warning(
+                          f.code(), c.at(f.flag().value()), RunCheck.POINTER, f.message()))
+                  .withHint(advice + ", e.g. " + RunCheck.runHint(fixed)));
     }
   }
 
@@ -87,19 +124,36 @@ final class LaunchVariables {
     String perPod = PER_POD.matcher(value).find() ? value : "";
     while (perPod.isEmpty() && ref.find()) {
       String var = ref.group(1) != null ? ref.group(1) : ref.group(3);
-      perPod = PodVariables.assignedValue(c.run(), var, f.value()).filter(v -> PER_POD.matcher(v).find())
-          .map(v -> value + " (" + var + "=" + v + ")").orElse("");
+      perPod =
+          PodVariables.assignedValue(c.run(), var, f.value())
+              .filter(v -> PER_POD.matcher(v).find())
+              .map(v -> value + " (" + var + "=" + v + ")")
+              .orElse("");
     }
     if (!perPod.isEmpty()) {
-      return Optional.of(new Finding(f, rank, DiagnosticCode.POD_VARIABLE_IN_FLAG, true,
-          "`run` passes " + f.name() + " " + perPod + ", which differs from pod to pod: "
-              + (rank ? "node ranks would collide or be missing" : "the nodes would never agree and wait until the rendezvous timeout")));
+      return Optional.of(
+          new Finding(
+              f,
+              rank,
+              DiagnosticCode.POD_VARIABLE_IN_FLAG,
+              true,
+              "`run` passes "
+                  + f.name()
+                  + " "
+                  + perPod
+                  + ", which differs from pod to pod: "
+                  + (rank
+                      ? "node ranks would collide or be missing"
+                      : "the nodes would never agree and wait until the rendezvous timeout")));
     }
     ref.reset();
     while (ref.find()) {
       String var = ref.group(1) != null ? ref.group(1) : ref.group(3);
       boolean hasDefault = ref.group(2) != null && ref.group(2).matches("^:?[-=].*");
-      Optional<String> unset = hasDefault || var.startsWith("SLURM_") ? Optional.empty() : PodVariables.unset(c, var, f.word());
+      Optional<String> unset =
+          hasDefault || var.startsWith("SLURM_")
+              ? Optional.empty()
+              : PodVariables.unset(c, var, f.word());
       if (unset.isPresent()) {
         return Optional.of(undefined(f, unset.get(), rank));
       }
@@ -107,12 +161,28 @@ final class LaunchVariables {
     return Optional.empty();
   }
 
-  /** {@code why}: why the variable is empty there, following "but " ({@link PodVariables#unset}). */
+  /**
+   * {@code why}: why the variable is empty there, following "but " ({@link PodVariables#unset}).
+   */
   private static Finding undefined(RunTokens.Flag f, String why, boolean rank) {
-    String what = "`run` passes " + f.name() + " " + f.value().text() + ", but " + why + ": the flag would get an empty value";
+    String what =
+        "`run` passes "
+            + f.name()
+            + " "
+            + f.value().text()
+            + ", but "
+            + why
+            + ": the flag would get an empty value";
     if (rank || COUNTS.contains(f.name())) {
-      return new Finding(f, rank, DiagnosticCode.UNDEFINED_VARIABLE_IN_TOPOLOGY, true,
-          what + ", so the launcher cannot " + (rank ? "place this node in the group" : "count the group") + " and the run never forms one");
+      return new Finding(
+          f,
+          rank,
+          DiagnosticCode.UNDEFINED_VARIABLE_IN_TOPOLOGY,
+          true,
+          what
+              + ", so the launcher cannot "
+              + (rank ? "place this node in the group" : "count the group")
+              + " and the run never forms one");
     }
     return new Finding(f, rank, DiagnosticCode.UNDEFINED_VARIABLE_IN_FLAG, false, what);
   }
@@ -129,5 +199,6 @@ final class LaunchVariables {
    * @param error an error, else a warning
    * @param message what is wrong
    */
-  private record Finding(RunTokens.Flag flag, boolean rank, DiagnosticCode code, boolean error, String message) {}
+  private record Finding(
+      RunTokens.Flag flag, boolean rank, DiagnosticCode code, boolean error, String message) {}
 }

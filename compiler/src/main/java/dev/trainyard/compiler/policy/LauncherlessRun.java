@@ -7,25 +7,46 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * A torch run on several nodes whose command starts no launcher ({@code python train.py}): unless the script
- * itself reads the node's place in the group ({@code MASTER_ADDR}, {@code NODE_RANK}, {@code NNODES},
- * {@code PET_*}, or Lightning, which reads them), every node trains alone and the run still "succeeds".
- * {@code torch.multiprocessing.spawn} starts processes on one node only, so an {@code mp.spawn} script
- * trains alone per node too (pytorch/examples {@code distributed/ddp}; reference/running-real-scripts.md).
- * The script is read from the committed folder when it can be; otherwise the command's shape decides.
+ * A torch run on several nodes whose command starts no launcher ({@code python train.py}): unless
+ * the script itself reads the node's place in the group ({@code MASTER_ADDR}, {@code NODE_RANK},
+ * {@code NNODES}, {@code PET_*}, or Lightning, which reads them), every node trains alone and the
+ * run still "succeeds". {@code torch.multiprocessing.spawn} starts processes on one node only, so
+ * an {@code mp.spawn} script trains alone per node too (pytorch/examples {@code distributed/ddp};
+ * reference/running-real-scripts.md). The script is read from the committed folder when it can be;
+ * otherwise the command's shape decides.
  */
 final class LauncherlessRun {
-  private static final List<String> LAUNCHERS = List.of("torchrun", "accelerate", "tune", "deepspeed", "lightning", "composer",
-      "torch.distributed.run", "torch.distributed.launch", Launchers.ACCELERATE_MODULE, "mpirun", "mpiexec", "srun", "colossalai", "ray");
-  private static final Pattern JOINS = Pattern.compile("MASTER_ADDR|NODE_RANK|NNODES|PET_[A-Z]|GROUP_RANK|import\\s+lightning"
-      + "|from\\s+lightning|pytorch_lightning");
-  private static final Pattern SPAWN = Pattern.compile("\\b(mp|multiprocessing)\\.spawn\\s*\\(|\\bstart_processes\\s*\\(");
+  private static final List<String> LAUNCHERS =
+      List.of(
+          "torchrun",
+          "accelerate",
+          "tune",
+          "deepspeed",
+          "lightning",
+          "composer",
+          "torch.distributed.run",
+          "torch.distributed.launch",
+          Launchers.ACCELERATE_MODULE,
+          "mpirun",
+          "mpiexec",
+          "srun",
+          "colossalai",
+          "ray");
+  private static final Pattern JOINS =
+      Pattern.compile(
+          "MASTER_ADDR|NODE_RANK|NNODES|PET_[A-Z]|GROUP_RANK|import\\s+lightning"
+              + "|from\\s+lightning|pytorch_lightning");
+  private static final Pattern SPAWN =
+      Pattern.compile("\\b(mp|multiprocessing)\\.spawn\\s*\\(|\\bstart_processes\\s*\\(");
   private static final List<String> PYTHON_VALUE_OPTIONS = List.of("-W", "-X");
 
   private LauncherlessRun() {}
 
   static void check(RunCheck c) {
-    if (c.framework() != Framework.TORCH || c.nodes() < 2 || c.run().code().contains("SLURM_") || LAUNCHERS.stream().anyMatch(c.run()::hasWord)) {
+    if (c.framework() != Framework.TORCH
+        || c.nodes() < 2
+        || c.run().code().contains("SLURM_")
+        || LAUNCHERS.stream().anyMatch(c.run()::hasWord)) {
       return;
     }
     List<RunTokens.Word> words = c.run().words();
@@ -43,15 +64,28 @@ final class LauncherlessRun {
       return;
     }
     boolean spawn = script.filter(s -> SPAWN.matcher(s).find()).isPresent();
-    String what = script.isPresent()
-        ? p.name().text() + (spawn ? " starts its processes with mp.spawn, which stays on one node," : " reads no MASTER_ADDR, NODE_RANK or PET_* variable,")
-        : "`run` starts " + p.name().text() + " with python and no launcher,";
-    String fixed = c.rewrite().remove(p.python().start(), p.name().start()).insert(p.python().start(), "torchrun " + (p.module() ? "-m " : "")).apply();
-    c.warning(DiagnosticCode.NODES_TRAIN_ALONE, p.python(),
+    String what =
+        script.isPresent()
+            ? p.name().text()
+                + (spawn
+                    ? " starts its processes with mp.spawn, which stays on one node,"
+                    : " reads no MASTER_ADDR, NODE_RANK or PET_* variable,")
+            : "`run` starts " + p.name().text() + " with python and no launcher,";
+    String fixed =
+        c.rewrite()
+            .remove(p.python().start(), p.name().start())
+            .insert(p.python().start(), "torchrun " + (p.module() ? "-m " : ""))
+            .apply();
+    c.warning(
+        DiagnosticCode.NODES_TRAIN_ALONE,
+        p.python(),
         what + " so each of the " + c.nodes() + " nodes would train alone",
         "start it with torchrun, which reads PET_NNODES, PET_NODE_RANK and PET_MASTER_ADDR"
-            + (spawn ? " (and let torchrun start one process per GPU instead of mp.spawn, reading LOCAL_RANK)" : "")
-            + ", e.g. " + RunCheck.runHint(fixed));
+            + (spawn
+                ? " (and let torchrun start one process per GPU instead of mp.spawn, reading LOCAL_RANK)"
+                : "")
+            + ", e.g. "
+            + RunCheck.runHint(fixed));
   }
 
   /** The script or {@code -m module} after python's own options; empty for {@code python -c}. */

@@ -5,12 +5,13 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * Where a launcher starts in {@code run}, in each spelling its README gives: {@code accelerate launch} or
- * {@code python -m accelerate.commands.launch} (huggingface/accelerate {@code commands/launch.py} runs as a
- * module), {@code torchrun} or {@code python -m torch.distributed.run} / the deprecated
- * {@code python -m torch.distributed.launch} (torch {@code distributed/run.py}: "torchrun is the console
- * script of this module"). {@code python} may be a versioned name or a path ({@code python3.11},
- * {@code /usr/bin/python3}) and may carry its own options before {@code -m} ({@code -u}, {@code -W ignore}).
+ * Where a launcher starts in {@code run}, in each spelling its README gives: {@code accelerate
+ * launch} or {@code python -m accelerate.commands.launch} (huggingface/accelerate {@code
+ * commands/launch.py} runs as a module), {@code torchrun} or {@code python -m
+ * torch.distributed.run} / the deprecated {@code python -m torch.distributed.launch} (torch {@code
+ * distributed/run.py}: "torchrun is the console script of this module"). {@code python} may be a
+ * versioned name or a path ({@code python3.11}, {@code /usr/bin/python3}) and may carry its own
+ * options before {@code -m} ({@code -u}, {@code -W ignore}).
  *
  * <pre>
  * Launchers.accelerate(RunTokens.of("python3 -u -m accelerate.commands.launch train.py"))
@@ -19,17 +20,21 @@ import java.util.regex.Pattern;
  */
 final class Launchers {
   static final Pattern PYTHON = Pattern.compile("(.*/)?python[0-9.]*");
+
   /** The modules that are torchrun. */
-  static final List<String> TORCHRUN_MODULES = List.of("torch.distributed.run", "torch.distributed.launch");
+  static final List<String> TORCHRUN_MODULES =
+      List.of("torch.distributed.run", "torch.distributed.launch");
+
   static final String ACCELERATE_MODULE = "accelerate.commands.launch";
+
   /** python's options that take a value, so the value is not mistaken for the script. */
   private static final List<String> PYTHON_VALUE_OPTIONS = List.of("-W", "-X");
 
   private Launchers() {}
 
   /**
-   * A launcher as written: its first word (where a diagnostic points) and its last (after which the corrected
-   * command inserts flags).
+   * A launcher as written: its first word (where a diagnostic points) and its last (after which the
+   * corrected command inserts flags).
    *
    * @param first {@code accelerate} or {@code python}
    * @param last {@code launch} or the module's word
@@ -41,9 +46,13 @@ final class Launchers {
     }
   }
 
-  /** {@code accelerate launch} or {@code python -m accelerate.commands.launch}, the first one in {@code run}. */
+  /**
+   * {@code accelerate launch} or {@code python -m accelerate.commands.launch}, the first one in
+   * {@code run}.
+   */
   static Optional<Launcher> accelerate(RunTokens run) {
-    return run.pair("accelerate", "launch").map(w -> new Launcher(w, run.words().get(run.indexOf(w) + 1)))
+    return run.pair("accelerate", "launch")
+        .map(w -> new Launcher(w, run.words().get(run.indexOf(w) + 1)))
         .or(() -> module(run, List.of(ACCELERATE_MODULE)));
   }
 
@@ -66,13 +75,18 @@ final class Launchers {
     return Optional.empty();
   }
 
-  /** The word after {@code -m} when python at {@code python} runs a module; empty for a script or {@code -c}. */
+  /**
+   * The word after {@code -m} when python at {@code python} runs a module; empty for a script or
+   * {@code -c}.
+   */
   static Optional<RunTokens.Word> moduleOf(List<RunTokens.Word> words, int python) {
     int command = words.get(python).command();
     for (int i = python + 1; i + 1 < words.size() && words.get(i).command() == command; i++) {
       String w = words.get(i).text();
       if (w.equals("-m")) {
-        return words.get(i + 1).command() == command ? Optional.of(words.get(i + 1)) : Optional.empty();
+        return words.get(i + 1).command() == command
+            ? Optional.of(words.get(i + 1))
+            : Optional.empty();
       }
       if (!w.startsWith("-") || w.equals("-c")) {
         return Optional.empty();

@@ -12,16 +12,27 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * train.yaml's {@code mpi} field needs a runtime whose launcher runs Open MPI's {@code mpirun}, and may not
- * set the MCA parameters Trainyard sets itself (the hostfile, default slots, FQDN handling and ssh
- * arguments, in their ORTE and PRTE names: trainer#4028), which would send ranks to the wrong hosts. A
- * parameter in {@code mpi.mca} and as {@code OMPI_MCA_<name>} in {@code env} is set twice (E429 at both).
+ * train.yaml's {@code mpi} field needs a runtime whose launcher runs Open MPI's {@code mpirun}, and
+ * may not set the MCA parameters Trainyard sets itself (the hostfile, default slots, FQDN handling
+ * and ssh arguments, in their ORTE and PRTE names: trainer#4028), which would send ranks to the
+ * wrong hosts. A parameter in {@code mpi.mca} and as {@code OMPI_MCA_<name>} in {@code env} is set
+ * twice (E429 at both).
  */
 final class MpiOptionRules {
-  /** MCA parameters the launcher's env already sets (see render's MpiPlugin, Open MPI 4 and 5 names). */
-  static final Set<String> SET_BY_TRAINYARD = Set.of("orte_default_hostfile", "orte_keep_fqdn_hostnames",
-      "orte_set_default_slots", "plm_rsh_args", "prte_default_hostfile", "prte_keep_fqdn_hostnames",
-      "prte_set_default_slots", "plm_ssh_args");
+  /**
+   * MCA parameters the launcher's env already sets (see render's MpiPlugin, Open MPI 4 and 5
+   * names).
+   */
+  static final Set<String> SET_BY_TRAINYARD =
+      Set.of(
+          "orte_default_hostfile",
+          "orte_keep_fqdn_hostnames",
+          "orte_set_default_slots",
+          "plm_rsh_args",
+          "prte_default_hostfile",
+          "prte_keep_fqdn_hostnames",
+          "prte_set_default_slots",
+          "plm_ssh_args");
 
   private MpiOptionRules() {}
 
@@ -35,14 +46,32 @@ final class MpiOptionRules {
     SourceMap map = job.spec().document().map();
     MpiImplementation impl = job.runtime().mpi().map(MpiSettings::implementation).orElse(null);
     if (!job.runtime().framework().usesMpi()) {
-      out.add(Diagnostic.error(DiagnosticCode.INVALID_MPI_SETTINGS, map.keyAt("/mpi"), "/mpi",
-              "`mpi` tunes mpirun, but runtime " + job.runtime().name() + " (framework " + job.runtime().framework().id()
-                  + ") starts no mpirun")
-          .withHint("remove `mpi`, or pick an MPI runtime (mpi, deepspeed, mlx)"));
+      out.add(
+          Diagnostic.error(
+                  DiagnosticCode.INVALID_MPI_SETTINGS,
+                  map.keyAt("/mpi"),
+                  "/mpi",
+                  "`mpi` tunes mpirun, but runtime "
+                      + job.runtime().name()
+                      + " (framework "
+                      + job.runtime().framework().id()
+                      + ") starts no mpirun")
+              .withHint("remove `mpi`, or pick an MPI runtime (mpi, deepspeed, mlx)"));
     } else if (impl != MpiImplementation.OPEN_MPI) {
-      out.add(Diagnostic.error(DiagnosticCode.INVALID_MPI_SETTINGS, map.keyAt("/mpi"), "/mpi",
-              "`mpi` holds Open MPI options, but runtime " + job.runtime().name() + " uses " + impl.id() + " MPI")
-          .withHint("remove `mpi`, or pick a runtime with Open MPI; ask the platform team for " + impl.id() + " tuning in the runtime"));
+      out.add(
+          Diagnostic.error(
+                  DiagnosticCode.INVALID_MPI_SETTINGS,
+                  map.keyAt("/mpi"),
+                  "/mpi",
+                  "`mpi` holds Open MPI options, but runtime "
+                      + job.runtime().name()
+                      + " uses "
+                      + impl.id()
+                      + " MPI")
+              .withHint(
+                  "remove `mpi`, or pick a runtime with Open MPI; ask the platform team for "
+                      + impl.id()
+                      + " tuning in the runtime"));
     }
     for (String name : mpi.mca().keySet()) {
       String env = SourceMap.child("/env", "OMPI_MCA_" + name);
@@ -54,16 +83,32 @@ final class MpiOptionRules {
       }
       if (SET_BY_TRAINYARD.contains(name)) {
         String pointer = SourceMap.child("/mpi/mca", name);
-        out.add(Diagnostic.error(DiagnosticCode.INVALID_MPI_SETTINGS, map.keyAt(pointer), pointer,
-                "MCA parameter `" + name + "` is set by Trainyard: the launcher's hostfile, slots and ssh arguments depend on it")
-            .withHint("remove it; Trainyard sets " + String.join(", ", new java.util.TreeSet<>(SET_BY_TRAINYARD))));
+        out.add(
+            Diagnostic.error(
+                    DiagnosticCode.INVALID_MPI_SETTINGS,
+                    map.keyAt(pointer),
+                    pointer,
+                    "MCA parameter `"
+                        + name
+                        + "` is set by Trainyard: the launcher's hostfile, slots and ssh arguments depend on it")
+                .withHint(
+                    "remove it; Trainyard sets "
+                        + String.join(", ", new java.util.TreeSet<>(SET_BY_TRAINYARD))));
       }
     }
   }
 
   private static Diagnostic twice(SourceMap map, String pointer, String other, String what) {
-    return Diagnostic.error(DiagnosticCode.ENV_SET_TWICE, map.keyAt(pointer), pointer,
-            what + " is set twice: here and at " + other + " (line " + map.keyAt(other).line() + "); mpirun would use only `mpi.mca`")
+    return Diagnostic.error(
+            DiagnosticCode.ENV_SET_TWICE,
+            map.keyAt(pointer),
+            pointer,
+            what
+                + " is set twice: here and at "
+                + other
+                + " (line "
+                + map.keyAt(other).line()
+                + "); mpirun would use only `mpi.mca`")
         .withHint("keep one of them, preferably `mpi.mca`");
   }
 }

@@ -7,18 +7,18 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Stage 4: the cross-field rules that decide whether a resolved job may run, each reported at the user's
- * line: names and the JobSet name budget, reserved and twice-set environment variables, what the queue
- * covers, GPU types, mount paths, processes per node, the secrets policy, what Kueue admits (PodSets, priority
- * classes), the {@code mpi} options, and the
- * {@code run} line against the compiled topology.
+ * Stage 4: the cross-field rules that decide whether a resolved job may run, each reported at the
+ * user's line: names and the JobSet name budget, reserved and twice-set environment variables, what
+ * the queue covers, GPU types, mount paths, processes per node, the secrets policy, what Kueue
+ * admits (PodSets, priority classes), the {@code mpi} options, and the {@code run} line against the
+ * compiled topology.
  */
 public final class PolicyStage {
 
   /**
-   * Checks {@code job}, reading the scripts {@code run} names through {@code scripts} (the {@code run} lint
-   * tells a script that joins its process group from one that trains alone); the value is the same job when
-   * no rule failed.
+   * Checks {@code job}, reading the scripts {@code run} names through {@code scripts} (the {@code
+   * run} lint tells a script that joins its process group from one that trains alone); the value is
+   * the same job when no rule failed.
    */
   public StageResult<ResolvedJob> check(ResolvedJob job, RunScripts scripts) {
     List<Diagnostic> found = new ArrayList<>();

@@ -9,8 +9,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Requests the queue can admit: every requested resource must be in the ClusterQueue's
- * {@code coveredResources}, or the workload stays pending forever with "resource X unavailable in
+ * Requests the queue can admit: every requested resource must be in the ClusterQueue's {@code
+ * coveredResources}, or the workload stays pending forever with "resource X unavailable in
  * ClusterQueue" (kueue#4848). Also GPU types the platform knows, and the plain-Secret warning.
  */
 final class ResourceRules {
@@ -29,10 +29,17 @@ final class ResourceRules {
     }
     String gpuType = job.resources().gpuType();
     if (!gpuType.isEmpty() && !p.gpu().types().containsKey(gpuType)) {
-      out.add(Diagnostic.error(DiagnosticCode.UNKNOWN_GPU_TYPE, map.at("/resources/gpuType"), "/resources/gpuType",
-              "gpuType \"" + gpuType + "\" is not offered by the platform")
-          .withHint(p.gpu().types().isEmpty() ? "this platform defines no GPU types; leave `gpuType` out"
-              : "GPU types: " + String.join(", ", new java.util.TreeSet<>(p.gpu().types().keySet()))));
+      out.add(
+          Diagnostic.error(
+                  DiagnosticCode.UNKNOWN_GPU_TYPE,
+                  map.at("/resources/gpuType"),
+                  "/resources/gpuType",
+                  "gpuType \"" + gpuType + "\" is not offered by the platform")
+              .withHint(
+                  p.gpu().types().isEmpty()
+                      ? "this platform defines no GPU types; leave `gpuType` out"
+                      : "GPU types: "
+                          + String.join(", ", new java.util.TreeSet<>(p.gpu().types().keySet()))));
     }
     if (job.runtime().framework().usesMpi()) {
       SecretsRules.check(job, out);
@@ -42,15 +49,33 @@ final class ResourceRules {
   }
 
   private static void uncovered(
-      List<Diagnostic> out, SourceMap map, ResolvedJob job, List<String> covered, String resource, String pointer) {
+      List<Diagnostic> out,
+      SourceMap map,
+      ResolvedJob job,
+      List<String> covered,
+      String resource,
+      String pointer) {
     if (covered.contains(resource)) {
       return;
     }
     String queue = job.target().localQueue();
-    out.add(Diagnostic.error(DiagnosticCode.UNCOVERED_RESOURCE, map.at(pointer), pointer,
-            "queue \"" + queue + "\" (ClusterQueue `" + job.target().clusterQueue() + "`) does not cover resource `"
-                + resource + "`, so Kueue would never admit this job")
-        .withHint("the ClusterQueue covers " + String.join(", ", covered) + "; pick a queue that offers `" + resource
-            + "` or ask the platform team (kueue#4848)"));
+    out.add(
+        Diagnostic.error(
+                DiagnosticCode.UNCOVERED_RESOURCE,
+                map.at(pointer),
+                pointer,
+                "queue \""
+                    + queue
+                    + "\" (ClusterQueue `"
+                    + job.target().clusterQueue()
+                    + "`) does not cover resource `"
+                    + resource
+                    + "`, so Kueue would never admit this job")
+            .withHint(
+                "the ClusterQueue covers "
+                    + String.join(", ", covered)
+                    + "; pick a queue that offers `"
+                    + resource
+                    + "` or ask the platform team (kueue#4848)"));
   }
 }

@@ -10,10 +10,11 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * What every {@code run} rule needs: the job, its {@code run} split into words, where each word stands in
- * train.yaml, and the diagnostics found so far. Also the values a corrected command uses, so every hint
- * names variables the pods really have ({@code $NNODES}, {@code $NODE_RANK}, {@code $MASTER_ADDR},
- * {@code $MASTER_PORT} on every torch, JAX and plain node; {@code $PET_NPROC_PER_NODE} on torch only).
+ * What every {@code run} rule needs: the job, its {@code run} split into words, where each word
+ * stands in train.yaml, and the diagnostics found so far. Also the values a corrected command uses,
+ * so every hint names variables the pods really have ({@code $NNODES}, {@code $NODE_RANK}, {@code
+ * $MASTER_ADDR}, {@code $MASTER_PORT} on every torch, JAX and plain node; {@code
+ * $PET_NPROC_PER_NODE} on torch only).
  *
  * @param job the resolved job
  * @param run its {@code run} words
@@ -21,7 +22,8 @@ import java.util.List;
  * @param scripts the scripts {@code run} names, when they can be read
  * @param out where rules add diagnostics
  */
-record RunCheck(ResolvedJob job, RunTokens run, RunSource source, RunScripts scripts, List<Diagnostic> out) {
+record RunCheck(
+    ResolvedJob job, RunTokens run, RunSource source, RunScripts scripts, List<Diagnostic> out) {
   static final String POINTER = "/run";
 
   int nodes() {
@@ -36,26 +38,38 @@ record RunCheck(ResolvedJob job, RunTokens run, RunSource source, RunScripts scr
     return job.runtime().framework();
   }
 
-  /** Processes per node as a pod has it: {@code $PET_NPROC_PER_NODE} on torch, the number elsewhere. */
+  /**
+   * Processes per node as a pod has it: {@code $PET_NPROC_PER_NODE} on torch, the number elsewhere.
+   */
   String perNodeValue() {
-    return framework() == Framework.TORCH ? "$PET_NPROC_PER_NODE" : Integer.toString(procsPerNode());
+    return framework() == Framework.TORCH
+        ? "$PET_NPROC_PER_NODE"
+        : Integer.toString(procsPerNode());
   }
 
   /** Processes across all nodes as a pod can compute it. */
   String totalValue() {
-    return framework() == Framework.TORCH ? "$((NNODES * PET_NPROC_PER_NODE))" : Integer.toString(job.topology().worldSize());
+    return framework() == Framework.TORCH
+        ? "$((NNODES * PET_NPROC_PER_NODE))"
+        : Integer.toString(job.topology().worldSize());
   }
 
   /**
-   * A hint's corrected command as a train.yaml line in backticks: {@code `run: torchrun train.py`}. A command of
-   * several lines (from a {@code run: |} block) is written as one YAML double-quoted scalar, so the hint stays
-   * one line that can be pasted back: {@code `run: "cd src\ntorchrun train.py"`} (YAML 1.2 §7.3.1 escapes).
+   * A hint's corrected command as a train.yaml line in backticks: {@code `run: torchrun train.py`}.
+   * A command of several lines (from a {@code run: |} block) is written as one YAML double-quoted
+   * scalar, so the hint stays one line that can be pasted back: {@code `run: "cd src\ntorchrun
+   * train.py"`} (YAML 1.2 §7.3.1 escapes).
    */
   static String runHint(String command) {
     if (command.indexOf('\n') < 0) {
       return "`run: " + command + "`";
     }
-    String escaped = command.replace("\\", "\\\\").replace("\"", "\\\"").replace("\t", "\\t").replace("\n", "\\n");
+    String escaped =
+        command
+            .replace("\\", "\\\\")
+            .replace("\"", "\\\"")
+            .replace("\t", "\\t")
+            .replace("\n", "\\n");
     return "`run: \"" + escaped + "\"`";
   }
 
@@ -78,7 +92,10 @@ record RunCheck(ResolvedJob job, RunTokens run, RunSource source, RunScripts scr
     return new Rewrite(run.text());
   }
 
-  /** Edits of the command text, by offsets into the original; applied from the end so offsets stay valid. */
+  /**
+   * Edits of the command text, by offsets into the original; applied from the end so offsets stay
+   * valid.
+   */
   static final class Rewrite {
     private final String text;
     private final List<Edit> edits = new ArrayList<>();
@@ -87,7 +104,10 @@ record RunCheck(ResolvedJob job, RunTokens run, RunSource source, RunScripts scr
       this.text = text;
     }
 
-    /** Removes {@code flag} and its value, with the blanks after them (a statement: rules collect several). */
+    /**
+     * Removes {@code flag} and its value, with the blanks after them (a statement: rules collect
+     * several).
+     */
     void remove(RunTokens.Flag flag) {
       remove(flag.word().start(), flag.end());
     }

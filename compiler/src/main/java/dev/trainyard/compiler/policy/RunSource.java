@@ -6,11 +6,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Finds where a piece of the {@code run} value stands in train.yaml, so a lint points at the offending flag
- * ({@code train.yaml:3:23}) rather than at the start of {@code run}. The value as parsed differs from the text
- * as written (quotes, escapes, folded lines), so a piece is found by searching the written text of the
- * scalar for the same text, the same number of times; when it cannot be found (an escape inside it), the
- * start of the value is the answer.
+ * Finds where a piece of the {@code run} value stands in train.yaml, so a lint points at the
+ * offending flag ({@code train.yaml:3:23}) rather than at the start of {@code run}. The value as
+ * parsed differs from the text as written (quotes, escapes, folded lines), so a piece is found by
+ * searching the written text of the scalar for the same text, the same number of times; when it
+ * cannot be found (an escape inside it), the start of the value is the answer.
  *
  * <pre>
  * RunSource src = new RunSource(doc, "/run", runText);
@@ -20,6 +20,7 @@ import java.util.regex.Pattern;
 final class RunSource {
   /** A line break followed by a character that is not a blank: the line starts at column 1. */
   private static final Pattern NEXT_TOP_LEVEL_LINE = Pattern.compile("\n[^ \t\r\n]");
+
   private final ParsedDocument doc;
   private final String pointer;
   private final String value;
@@ -75,7 +76,10 @@ final class RunSource {
     return count;
   }
 
-  /** The offset of 1-based line:column in {@code text}, which has that line (the parser read it there). */
+  /**
+   * The offset of 1-based line:column in {@code text}, which has that line (the parser read it
+   * there).
+   */
   private static int offset(String text, int line, int column) {
     int at = 0;
     for (int l = 1; l < line; l++) {
@@ -84,7 +88,10 @@ final class RunSource {
     return at + column - 1;
   }
 
-  /** A top-level scalar ends before the next line that starts at column 1 (a key, a comment, the document end). */
+  /**
+   * A top-level scalar ends before the next line that starts at column 1 (a key, a comment, the
+   * document end).
+   */
   private static int scalarEnd(String text, int from) {
     Matcher next = NEXT_TOP_LEVEL_LINE.matcher(text);
     return next.find(from) ? next.start() + 1 : text.length();

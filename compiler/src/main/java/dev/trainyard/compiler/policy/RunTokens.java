@@ -5,12 +5,13 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * A shell command split into words for linting only (never executed): whitespace separates words, quotes
- * group them and are dropped, {@code $(…)}, {@code $((…))} and {@code ${…}} stay one word, {@code ;},
- * {@code &}, {@code |} and an unescaped newline end a simple command. What bash does not run as commands
- * gives no words: a comment ({@code #} at the start of a word, to the end of its line) and a here-document's
- * body ({@code cat > go.sh <<EOF} … {@code EOF}, also {@code <<-} and a quoted delimiter); {@link #code()} is
- * the text with both blanked. Good enough to find flags and their values; not a shell parser.
+ * A shell command split into words for linting only (never executed): whitespace separates words,
+ * quotes group them and are dropped, {@code $(…)}, {@code $((…))} and {@code ${…}} stay one word,
+ * {@code ;}, {@code &}, {@code |} and an unescaped newline end a simple command. What bash does not
+ * run as commands gives no words: a comment ({@code #} at the start of a word, to the end of its
+ * line) and a here-document's body ({@code cat > go.sh <<EOF} … {@code EOF}, also {@code <<-} and a
+ * quoted delimiter); {@link #code()} is the text with both blanked. Good enough to find flags and
+ * their values; not a shell parser.
  *
  * <pre>
  * RunTokens t = RunTokens.of("cd src && torchrun --nnodes 2 train.py");
@@ -20,8 +21,8 @@ import java.util.Optional;
  *
  * @param text the command as written (the YAML scalar's value)
  * @param words its words in order
- * @param code {@code text} with comments and here-document bodies blanked (same length, line breaks kept), for
- *     rules that search the text itself
+ * @param code {@code text} with comments and here-document bodies blanked (same length, line breaks
+ *     kept), for rules that search the text itself
  */
 record RunTokens(String text, List<Word> words, String code) {
   RunTokens {
@@ -47,7 +48,10 @@ record RunTokens(String text, List<Word> words, String code) {
     return new RunTokens(text, splitter.words, splitter.code.toString());
   }
 
-  /** The splitting state: the word being built, the open quote, the nesting of {@code $(…)}, the command number. */
+  /**
+   * The splitting state: the word being built, the open quote, the nesting of {@code $(…)}, the
+   * command number.
+   */
   private static final class Splitter {
     private final String text;
     private final List<Word> words = new ArrayList<>();
@@ -57,10 +61,13 @@ record RunTokens(String text, List<Word> words, String code) {
     private int command;
     private int depth;
     private final StringBuilder code;
+
     /** The delimiter of a here-document whose body starts after this line, or "". */
     private String heredoc = "";
+
     /** {@code <<} stood alone: the next word is the delimiter. */
     private boolean delimiterNext;
+
     /** {@code <<-}: the delimiter line may start with tabs. */
     private boolean stripTabs;
 
@@ -85,17 +92,24 @@ record RunTokens(String text, List<Word> words, String code) {
         return i;
       }
       // $(…), $((…)) and ${…} are one word however many blanks they hold.
-      boolean opens = c == '$' && i + 1 < text.length() && (text.charAt(i + 1) == '(' || text.charAt(i + 1) == '{');
+      boolean opens =
+          c == '$'
+              && i + 1 < text.length()
+              && (text.charAt(i + 1) == '(' || text.charAt(i + 1) == '{');
       if (depth > 0 || opens) {
         start = start < 0 ? i : start;
         depth += opens || c == '(' || c == '{' ? 1 : c == ')' || c == '}' ? -1 : 0;
         word.append(opens ? text.substring(i, i + 2) : String.valueOf(c));
         return opens ? i + 1 : i;
       }
-      boolean ends = c == ';' || c == '&' || c == '|' || (c == '\n' && (i == 0 || text.charAt(i - 1) != '\\'));
-      if (ends || Character.isWhitespace(c) || (c == '\\' && i + 1 < text.length() && text.charAt(i + 1) == '\n')) {
+      boolean ends =
+          c == ';' || c == '&' || c == '|' || (c == '\n' && (i == 0 || text.charAt(i - 1) != '\\'));
+      if (ends
+          || Character.isWhitespace(c)
+          || (c == '\\' && i + 1 < text.length() && text.charAt(i + 1) == '\n')) {
         flush(i);
-        command += ends && !words.isEmpty() && words.get(words.size() - 1).command() == command ? 1 : 0;
+        command +=
+            ends && !words.isEmpty() && words.get(words.size() - 1).command() == command ? 1 : 0;
         return c == '\n' && ends && !heredoc.isEmpty() ? skipBody(i + 1) : i;
       }
       start = start < 0 ? i : start;
@@ -116,8 +130,10 @@ record RunTokens(String text, List<Word> words, String code) {
           heredoc = w.replace("\\", "");
           delimiterNext = false;
         } else if (text.startsWith("<<", start) && !text.startsWith("<<<", start)) {
-          // Only an unquoted << (as written, not after quote removal: echo "<<EOF" prints it) starts a heredoc;
-          // the delimiter is the word after it with its quoting removed (<<'EOF', <<\EOF: bash's quote removal).
+          // Only an unquoted << (as written, not after quote removal: echo "<<EOF" prints it)
+          // starts a heredoc;
+          // the delimiter is the word after it with its quoting removed (<<'EOF', <<\EOF: bash's
+          // quote removal).
           stripTabs = w.startsWith("<<-");
           heredoc = w.substring(stripTabs ? 3 : 2).replace("\\", "");
           delimiterNext = heredoc.isEmpty();
@@ -127,8 +143,9 @@ record RunTokens(String text, List<Word> words, String code) {
     }
 
     /**
-     * Skips a here-document's body from {@code from} (the start of the line after its {@code <<}) through its
-     * delimiter line; answers the index just before that line's break, so the break ends the command.
+     * Skips a here-document's body from {@code from} (the start of the line after its {@code <<})
+     * through its delimiter line; answers the index just before that line's break, so the break
+     * ends the command.
      */
     private int skipBody(int from) {
       int line = from;
@@ -175,15 +192,22 @@ record RunTokens(String text, List<Word> words, String code) {
 
   /** The first word that is exactly {@code name} or a path ending in {@code /name}. */
   Optional<Word> word(String name) {
-    return words.stream().filter(w -> w.text().equals(name) || w.text().endsWith("/" + name)).findFirst();
+    return words.stream()
+        .filter(w -> w.text().equals(name) || w.text().endsWith("/" + name))
+        .findFirst();
   }
 
-  /** The first occurrence of {@code first} directly followed by {@code second} ({@code accelerate launch}). */
+  /**
+   * The first occurrence of {@code first} directly followed by {@code second} ({@code accelerate
+   * launch}).
+   */
   Optional<Word> pair(String first, String second) {
     for (int i = 0; i + 1 < words.size(); i++) {
       Word w = words.get(i);
       Word next = words.get(i + 1);
-      if ((w.text().equals(first) || w.text().endsWith("/" + first)) && next.text().equals(second) && next.command() == w.command()) {
+      if ((w.text().equals(first) || w.text().endsWith("/" + first))
+          && next.text().equals(second)
+          && next.command() == w.command()) {
         return Optional.of(w);
       }
     }
@@ -209,8 +233,15 @@ record RunTokens(String text, List<Word> words, String code) {
       for (String name : names) {
         if (w.text().startsWith(name + "=")) {
           int cut = name.length() + 1;
-          found.add(new Flag(name, w, new Word(w.text().substring(cut), w.start() + cut, w.end(), w.command()), w.end()));
-        } else if (w.text().equals(name) && i + 1 < words.size() && words.get(i + 1).command() == w.command()) {
+          found.add(
+              new Flag(
+                  name,
+                  w,
+                  new Word(w.text().substring(cut), w.start() + cut, w.end(), w.command()),
+                  w.end()));
+        } else if (w.text().equals(name)
+            && i + 1 < words.size()
+            && words.get(i + 1).command() == w.command()) {
           Word value = words.get(i + 1);
           found.add(new Flag(name, w, value, value.end()));
         }
@@ -219,7 +250,10 @@ record RunTokens(String text, List<Word> words, String code) {
     return found;
   }
 
-  /** True when word {@code i} is the command of its simple command (only {@code NAME=value} words before it). */
+  /**
+   * True when word {@code i} is the command of its simple command (only {@code NAME=value} words
+   * before it).
+   */
   boolean startsCommand(int i) {
     for (int j = i - 1; j >= 0 && words.get(j).command() == words.get(i).command(); j--) {
       if (!words.get(j).text().matches("[A-Za-z_][A-Za-z0-9_]*=.*")) {
@@ -243,7 +277,8 @@ record RunTokens(String text, List<Word> words, String code) {
    *
    * @param name the flag's spelling ({@code --nnodes})
    * @param word the word holding the flag
-   * @param value its value (for {@code --flag=value}, the part after {@code =}, with offsets into the text)
+   * @param value its value (for {@code --flag=value}, the part after {@code =}, with offsets into
+   *     the text)
    * @param end index just past the value: the span {@code [word.start, end)} is the whole flag
    */
   record Flag(String name, Word word, Word value, int end) {}

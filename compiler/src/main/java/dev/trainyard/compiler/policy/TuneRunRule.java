@@ -6,46 +6,82 @@ import java.util.List;
 
 /**
  * {@code tune run} (torchtune) starts torchrun only when a torchrun flag stands before the recipe
- * ({@code torchtune/_cli/run.py}, {@code _is_distributed_args}: {@code PET_*} alone give one process), and
- * since torchtune 0.5 it forces {@code --standalone} whenever {@code --rdzv_endpoint} is not given, even with
- * {@code --nnodes}: on several nodes each node then waits at its own localhost rendezvous until the timeout.
- * Kubeflow Trainer passes the rendezvous on the command line for this reason (kubeflow/website#4399). The
- * corrected command forms one group: {@code --rdzv_backend c10d --rdzv_endpoint $MASTER_ADDR:$MASTER_PORT}.
+ * ({@code torchtune/_cli/run.py}, {@code _is_distributed_args}: {@code PET_*} alone give one
+ * process), and since torchtune 0.5 it forces {@code --standalone} whenever {@code --rdzv_endpoint}
+ * is not given, even with {@code --nnodes}: on several nodes each node then waits at its own
+ * localhost rendezvous until the timeout. Kubeflow Trainer passes the rendezvous on the command
+ * line for this reason (kubeflow/website#4399). The corrected command forms one group: {@code
+ * --rdzv_backend c10d --rdzv_endpoint $MASTER_ADDR:$MASTER_PORT}.
  */
 final class TuneRunRule {
-  /** torchrun flags with a value that the corrected command sets itself (besides dropping {@code --standalone}). */
-  private static final List<String> REPLACED = List.of("--nnodes", "--nproc_per_node", "--nproc-per-node", "--rdzv_backend",
-      "--rdzv-backend", "--rdzv_endpoint", "--rdzv-endpoint", "--node_rank", "--node-rank",
-      "--master_addr", "--master-addr", "--master_port", "--master-port");
+  /**
+   * torchrun flags with a value that the corrected command sets itself (besides dropping {@code
+   * --standalone}).
+   */
+  private static final List<String> REPLACED =
+      List.of(
+          "--nnodes",
+          "--nproc_per_node",
+          "--nproc-per-node",
+          "--rdzv_backend",
+          "--rdzv-backend",
+          "--rdzv_endpoint",
+          "--rdzv-endpoint",
+          "--node_rank",
+          "--node-rank",
+          "--master_addr",
+          "--master-addr",
+          "--master_port",
+          "--master-port");
 
   private TuneRunRule() {}
 
   static void check(RunCheck c) {
-    c.run().pair("tune", "run").ifPresent(tune -> {
-      boolean endpoint = c.run().hasAny("--rdzv_endpoint", "--rdzv-endpoint");
-      if (c.nodes() > 1 && !endpoint) {
-        c.error(DiagnosticCode.RUN_HANGS_AT_RENDEZVOUS, tune,
-            "`tune run` without --rdzv_endpoint on " + c.nodes() + " nodes: torchtune (0.5 and later) then forces"
-                + " --standalone, so each node waits at its own localhost rendezvous until the timeout",
-            "pass the rendezvous on the command line, e.g. " + RunCheck.runHint(fixed(c, tune)));
-      } else if (!c.run().hasAny("--nnodes", "--nproc_per_node", "--nproc-per-node") && !endpoint) {
-        c.error(DiagnosticCode.RUN_CONTRADICTS_TOPOLOGY, tune,
-            "`run` uses `tune run` without a torchrun flag, so torchtune starts one process without torchrun",
-            "add torchrun flags after `tune run` (torchtune _cli/run.py), e.g. " + RunCheck.runHint(fixed(c, tune)));
-      }
-    });
+    c.run()
+        .pair("tune", "run")
+        .ifPresent(
+            tune -> {
+              boolean endpoint = c.run().hasAny("--rdzv_endpoint", "--rdzv-endpoint");
+              if (c.nodes() > 1 && !endpoint) {
+                c.error(
+                    DiagnosticCode.RUN_HANGS_AT_RENDEZVOUS,
+                    tune,
+                    "`tune run` without --rdzv_endpoint on "
+                        + c.nodes()
+                        + " nodes: torchtune (0.5 and later) then forces"
+                        + " --standalone, so each node waits at its own localhost rendezvous until the timeout",
+                    "pass the rendezvous on the command line, e.g. "
+                        + RunCheck.runHint(fixed(c, tune)));
+              } else if (!c.run().hasAny("--nnodes", "--nproc_per_node", "--nproc-per-node")
+                  && !endpoint) {
+                c.error(
+                    DiagnosticCode.RUN_CONTRADICTS_TOPOLOGY,
+                    tune,
+                    "`run` uses `tune run` without a torchrun flag, so torchtune starts one process without torchrun",
+                    "add torchrun flags after `tune run` (torchtune _cli/run.py), e.g. "
+                        + RunCheck.runHint(fixed(c, tune)));
+              }
+            });
   }
 
-  /** {@code tune run} with the topology and rendezvous flags, the user's own versions of them removed. */
+  /**
+   * {@code tune run} with the topology and rendezvous flags, the user's own versions of them
+   * removed.
+   */
   static String fixed(RunCheck c, RunTokens.Word tune) {
     RunCheck.Rewrite edit = c.rewrite();
     // --standalone takes no value; every use of each other flag goes, with its value.
     c.run().words().stream().filter(w -> w.text().equals("--standalone")).forEach(edit::remove);
     REPLACED.forEach(name -> c.run().flags(name).forEach(edit::remove));
     RunTokens.Word run = c.run().words().get(c.run().indexOf(tune) + 1);
-    String flags = " --nnodes " + (c.framework() == Framework.TORCH ? "$PET_NNODES" : "$NNODES")
-        + " --nproc_per_node " + c.perNodeValue()
-        + (c.nodes() > 1 ? " --rdzv_backend c10d --rdzv_endpoint $MASTER_ADDR:$MASTER_PORT" : "");
+    String flags =
+        " --nnodes "
+            + (c.framework() == Framework.TORCH ? "$PET_NNODES" : "$NNODES")
+            + " --nproc_per_node "
+            + c.perNodeValue()
+            + (c.nodes() > 1
+                ? " --rdzv_backend c10d --rdzv_endpoint $MASTER_ADDR:$MASTER_PORT"
+                : "");
     return edit.insert(run.end(), flags).apply();
   }
 }

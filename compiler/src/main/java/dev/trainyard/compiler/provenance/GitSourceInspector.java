@@ -22,13 +22,13 @@ import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
 
 /**
- * Reads where the code comes from out of the git repo that holds train.yaml (an edge; the only class that
- * imports JGit for reading sources): the URL of remote {@code origin} (else the only remote), the HEAD
- * commit, and the path of train.yaml in the repo. Pods clone exactly that commit, so anything that would
- * make them run other code than the user sees is a diagnostic, never a silent guess: uncommitted or
- * untracked files in train.yaml's folder, no remote, a remote that is a local path, no commit yet.
- * A CI system that knows the repo and commit passes them instead ({@code --source-repo},
- * {@code --source-commit}).
+ * Reads where the code comes from out of the git repo that holds train.yaml (an edge; the only
+ * class that imports JGit for reading sources): the URL of remote {@code origin} (else the only
+ * remote), the HEAD commit, and the path of train.yaml in the repo. Pods clone exactly that commit,
+ * so anything that would make them run other code than the user sees is a diagnostic, never a
+ * silent guess: uncommitted or untracked files in train.yaml's folder, no remote, a remote that is
+ * a local path, no commit yet. A CI system that knows the repo and commit passes them instead
+ * ({@code --source-repo}, {@code --source-commit}).
  */
 public final class GitSourceInspector {
   private static final Pattern SHA = Pattern.compile("^[0-9a-f]{40}$");
@@ -37,30 +37,55 @@ public final class GitSourceInspector {
    * @param trainYaml the train.yaml (absolute or relative to the working directory)
    * @param displayPath how diagnostics name it
    * @param repoOverride clone URL to use instead of the remote's
-   * @param commitOverride full commit SHA to use instead of HEAD (then local changes are not checked, but
-   *     train.yaml must be in that commit as it is on disk; a commit the repository lacks is E314 (W315 in a
-   *     shallow clone), also with {@code repoOverride} when the work tree's remote is that repo. Outside a
-   *     repository (with {@code repoOverride}) train.yaml's path is taken relative to the working directory,
-   *     the checkout root in CI, and W315 says the commit was not checked)
-   * @param ignored a folder whose files never count as uncommitted (the GitOps output folder, when it lies
-   *     inside the source repo)
+   * @param commitOverride full commit SHA to use instead of HEAD (then local changes are not
+   *     checked, but train.yaml must be in that commit as it is on disk; a commit the repository
+   *     lacks is E314 (W315 in a shallow clone), also with {@code repoOverride} when the work
+   *     tree's remote is that repo. Outside a repository (with {@code repoOverride}) train.yaml's
+   *     path is taken relative to the working directory, the checkout root in CI, and W315 says the
+   *     commit was not checked)
+   * @param ignored a folder whose files never count as uncommitted (the GitOps output folder, when
+   *     it lies inside the source repo)
    */
-  public StageResult<SourceInfo> inspect(Path trainYaml, String displayPath, Optional<String> repoOverride, Optional<String> commitOverride,
+  public StageResult<SourceInfo> inspect(
+      Path trainYaml,
+      String displayPath,
+      Optional<String> repoOverride,
+      Optional<String> commitOverride,
       Optional<Path> ignored) {
     SourceLocation at = SourceLocation.ofFile(displayPath);
     Path file = trainYaml.toAbsolutePath().normalize();
     if (repoOverride.isPresent() && commitOverride.isPresent() && workTreeOf(file).isEmpty()) {
-      // CI passes both, outside a checkout too: then train.yaml's path is relative to the working directory and
-      // nothing can tell whether the commit exists or holds this train.yaml, which W315 says. Finding (no) `.git`
-      // entry ourselves keeps JGit off this path: same answer as JGit's findGitDir for normal and linked work trees.
+      // CI passes both, outside a checkout too: then train.yaml's path is relative to the working
+      // directory and
+      // nothing can tell whether the commit exists or holds this train.yaml, which W315 says.
+      // Finding (no) `.git`
+      // entry ourselves keeps JGit off this path: same answer as JGit's findGitDir for normal and
+      // linked work trees.
       return relativeToWorkingDirectory(file)
-          .map(p -> checked(repoOverride, commitOverride, p, true, at, withUnchecked(outside(p, at), commitOverride.get(), at)))
+          .map(
+              p ->
+                  checked(
+                      repoOverride,
+                      commitOverride,
+                      p,
+                      true,
+                      at,
+                      withUnchecked(outside(p, at), commitOverride.get(), at)))
           .orElseGet(() -> notInRepository(displayPath, at));
     }
-    return LocalRepository.inspect(file, displayPath, repoOverride, commitOverride, ignored.map(i -> i.toAbsolutePath().normalize()), at);
+    return LocalRepository.inspect(
+        file,
+        displayPath,
+        repoOverride,
+        commitOverride,
+        ignored.map(i -> i.toAbsolutePath().normalize()),
+        at);
   }
 
-  /** The nearest folder at or above train.yaml's that holds a {@code .git} folder or (linked work tree) file. */
+  /**
+   * The nearest folder at or above train.yaml's that holds a {@code .git} folder or (linked work
+   * tree) file.
+   */
   static Optional<Path> workTreeOf(Path file) {
     for (Path dir = file.getParent(); dir != null; dir = dir.getParent()) {
       Path dotGit = dir.resolve(".git");
@@ -71,28 +96,47 @@ public final class GitSourceInspector {
     return Optional.empty();
   }
 
-  /** A train.yaml whose real path leaves the repository (a symlink out of it) is not in the commit pods clone. */
+  /**
+   * A train.yaml whose real path leaves the repository (a symlink out of it) is not in the commit
+   * pods clone.
+   */
   static List<Diagnostic> outside(String path, SourceLocation at) {
     if (!path.startsWith("../")) {
       return List.of();
     }
-    return List.of(Diagnostic.error(DiagnosticCode.SOURCE_NOT_COMMITTED, at, "",
-            "train.yaml resolves to " + path + ", outside the repository, so it is not in the commit pods clone")
-        .withHint("put train.yaml (not a symlink to it) into the repository"));
+    return List.of(
+        Diagnostic.error(
+                DiagnosticCode.SOURCE_NOT_COMMITTED,
+                at,
+                "",
+                "train.yaml resolves to "
+                    + path
+                    + ", outside the repository, so it is not in the commit pods clone")
+            .withHint("put train.yaml (not a symlink to it) into the repository"));
   }
 
-  private static List<Diagnostic> withUnchecked(List<Diagnostic> found, String sha, SourceLocation at) {
+  private static List<Diagnostic> withUnchecked(
+      List<Diagnostic> found, String sha, SourceLocation at) {
     List<Diagnostic> all = new ArrayList<>(found);
-    all.add(Diagnostic.warning(DiagnosticCode.COMMIT_UNCHECKED, at, "", "--source-commit " + sha + " is not checked: train.yaml is in no git"
-            + " repository, so nothing tells whether that commit exists and holds this train.yaml")
-        .withHint("run in a checkout of the source repo (CI's work tree) to have it checked"));
+    all.add(
+        Diagnostic.warning(
+                DiagnosticCode.COMMIT_UNCHECKED,
+                at,
+                "",
+                "--source-commit "
+                    + sha
+                    + " is not checked: train.yaml is in no git"
+                    + " repository, so nothing tells whether that commit exists and holds this train.yaml")
+            .withHint("run in a checkout of the source repo (CI's work tree) to have it checked"));
     return all;
   }
 
   /** train.yaml's path below the working directory, if it is below it. */
   private static Optional<String> relativeToWorkingDirectory(Path file) {
     Path cwd = Path.of("").toAbsolutePath();
-    return file.startsWith(cwd) ? Optional.of(cwd.relativize(file).toString().replace('\\', '/')) : Optional.empty();
+    return file.startsWith(cwd)
+        ? Optional.of(cwd.relativize(file).toString().replace('\\', '/'))
+        : Optional.empty();
   }
 
   private static String pathIn(Path workTree, Path file) {
@@ -103,8 +147,13 @@ public final class GitSourceInspector {
     }
   }
 
-  private static StageResult<SourceInfo> checked(Optional<String> url, Optional<String> commit, String path, boolean commitOverridden,
-      SourceLocation at, List<Diagnostic> found) {
+  private static StageResult<SourceInfo> checked(
+      Optional<String> url,
+      Optional<String> commit,
+      String path,
+      boolean commitOverridden,
+      SourceLocation at,
+      List<Diagnostic> found) {
     List<Diagnostic> problems = new ArrayList<>();
     checkUrl(url, at, problems);
     checkCommit(commit, commitOverridden, at, problems);
@@ -115,30 +164,58 @@ public final class GitSourceInspector {
   }
 
   private static StageResult<SourceInfo> notInRepository(String displayPath, SourceLocation at) {
-    return StageResult.failed(List.of(Diagnostic.error(DiagnosticCode.SOURCE_NO_REMOTE, at, "",
-            displayPath + " is not inside a git repository, so pods have no commit to clone")
-        .withHint("commit it to a git repository with a remote, or pass --source-repo URL --source-commit SHA and run"
-            + " from the checkout's root")));
+    return StageResult.failed(
+        List.of(
+            Diagnostic.error(
+                    DiagnosticCode.SOURCE_NO_REMOTE,
+                    at,
+                    "",
+                    displayPath
+                        + " is not inside a git repository, so pods have no commit to clone")
+                .withHint(
+                    "commit it to a git repository with a remote, or pass --source-repo URL --source-commit SHA and run"
+                        + " from the checkout's root")));
   }
 
   private static void checkUrl(Optional<String> url, SourceLocation at, List<Diagnostic> problems) {
     if (url.isEmpty()) {
-      problems.add(Diagnostic.error(DiagnosticCode.SOURCE_NO_REMOTE, at, "", "the git repository has no remote, so pods cannot clone the code")
-          .withHint("add one (`git remote add origin https://…`) and push, or pass --source-repo URL"));
+      problems.add(
+          Diagnostic.error(
+                  DiagnosticCode.SOURCE_NO_REMOTE,
+                  at,
+                  "",
+                  "the git repository has no remote, so pods cannot clone the code")
+              .withHint(
+                  "add one (`git remote add origin https://…`) and push, or pass --source-repo URL"));
     } else if (!namesRepository(url.get())) {
-      problems.add(Diagnostic.error(DiagnosticCode.SOURCE_NO_REMOTE, at, "",
-              "the source repo URL \"" + shown(url.get()) + "\" names no repository (no host or no path)")
-          .withHint("pass the clone URL, e.g. --source-repo https://github.com/acme/project.git"));
+      problems.add(
+          Diagnostic.error(
+                  DiagnosticCode.SOURCE_NO_REMOTE,
+                  at,
+                  "",
+                  "the source repo URL \""
+                      + shown(url.get())
+                      + "\" names no repository (no host or no path)")
+              .withHint(
+                  "pass the clone URL, e.g. --source-repo https://github.com/acme/project.git"));
     } else if (isLocalPath(url.get())) {
-      problems.add(Diagnostic.error(DiagnosticCode.SOURCE_NO_REMOTE, at, "",
-              "the remote \"" + shown(url.get()) + "\" is a local path, which pods in the cluster cannot clone")
-          .withHint("pass --source-repo with the URL your forge serves, e.g. https://github.com/acme/project.git"));
+      problems.add(
+          Diagnostic.error(
+                  DiagnosticCode.SOURCE_NO_REMOTE,
+                  at,
+                  "",
+                  "the remote \""
+                      + shown(url.get())
+                      + "\" is a local path, which pods in the cluster cannot clone")
+              .withHint(
+                  "pass --source-repo with the URL your forge serves, e.g. https://github.com/acme/project.git"));
     }
   }
 
   /**
-   * {@code url} as a message may show it, since these parts can hold a token: an http(s) URL's user info, any
-   * other URL's password ({@code git@host:} stays), and any query or fragment, each replaced by {@code …}.
+   * {@code url} as a message may show it, since these parts can hold a token: an http(s) URL's user
+   * info, any other URL's password ({@code git@host:} stays), and any query or fragment, each
+   * replaced by {@code …}.
    */
   static String shown(String url) {
     return url.replaceFirst("^(?i)(https?://)[^/@]+@", "$1…@")
@@ -146,9 +223,13 @@ public final class GitSourceInspector {
         .replaceFirst("[?#].*$", "?…");
   }
 
-  /** Whether a URL has a host and a path beyond {@code /} ({@code https://} and {@code https://host/} have not). */
+  /**
+   * Whether a URL has a host and a path beyond {@code /} ({@code https://} and {@code
+   * https://host/} have not).
+   */
   static boolean namesRepository(String url) {
-    java.util.regex.Matcher m = Pattern.compile("^[A-Za-z][A-Za-z0-9+.-]*://([^/?#]*)(/[^?#]*)?").matcher(url);
+    java.util.regex.Matcher m =
+        Pattern.compile("^[A-Za-z][A-Za-z0-9+.-]*://([^/?#]*)(/[^?#]*)?").matcher(url);
     if (m.find()) {
       String host = m.group(1).replaceFirst("^[^@]*@", "");
       String path = m.group(2) == null ? "" : m.group(2);
@@ -159,42 +240,66 @@ public final class GitSourceInspector {
   }
 
   /**
-   * Whether pods could not clone {@code url}: anything but a URL with a network scheme ({@code https://},
-   * {@code ssh://}, not {@code file:}) or the scp form {@code user@host:path} is a path on this machine
-   * ({@code /srv/x.git}, {@code ../x}, {@code ~/x}, {@code C:\x}).
+   * Whether pods could not clone {@code url}: anything but a URL with a network scheme ({@code
+   * https://}, {@code ssh://}, not {@code file:}) or the scp form {@code user@host:path} is a path
+   * on this machine ({@code /srv/x.git}, {@code ../x}, {@code ~/x}, {@code C:\x}).
    */
   static boolean isLocalPath(String url) {
     // Schemes are case-insensitive (RFC 3986 §3.1): FILE:///x is a local path too.
-    boolean network = url.matches("^[A-Za-z][A-Za-z0-9+.-]*://.*") && !url.toLowerCase(java.util.Locale.ROOT).startsWith("file:");
+    boolean network =
+        url.matches("^[A-Za-z][A-Za-z0-9+.-]*://.*")
+            && !url.toLowerCase(java.util.Locale.ROOT).startsWith("file:");
     return !(network || url.matches("^[^/]+@[^/]+:.*"));
   }
 
-  private static void checkCommit(Optional<String> commit, boolean overridden, SourceLocation at, List<Diagnostic> problems) {
+  private static void checkCommit(
+      Optional<String> commit, boolean overridden, SourceLocation at, List<Diagnostic> problems) {
     if (commit.isEmpty()) {
-      problems.add(Diagnostic.error(DiagnosticCode.SOURCE_NOT_COMMITTED, at, "", "the git repository has no commit yet")
-          .withHint("commit train.yaml and the code, then compile again"));
+      problems.add(
+          Diagnostic.error(
+                  DiagnosticCode.SOURCE_NOT_COMMITTED,
+                  at,
+                  "",
+                  "the git repository has no commit yet")
+              .withHint("commit train.yaml and the code, then compile again"));
     } else if (overridden && !SHA.matcher(commit.get()).matches()) {
-      problems.add(Diagnostic.error(DiagnosticCode.SOURCE_NOT_COMMITTED, at, "",
-              "--source-commit must be a full 40-character commit SHA, got \"" + commit.get() + "\"")
-          .withHint("use `git rev-parse HEAD`; a branch name would let the pods run other code than was reviewed"));
+      problems.add(
+          Diagnostic.error(
+                  DiagnosticCode.SOURCE_NOT_COMMITTED,
+                  at,
+                  "",
+                  "--source-commit must be a full 40-character commit SHA, got \""
+                      + commit.get()
+                      + "\"")
+              .withHint(
+                  "use `git rev-parse HEAD`; a branch name would let the pods run other code than was reviewed"));
     }
   }
 
   /**
-   * The JGit half: opens the repository, reads the remote, HEAD and the status of train.yaml's folder. A
-   * nested class so that loading {@link GitSourceInspector} on the CI path does not load JGit: even a JGit
-   * type in a catch clause makes the JVM open and signature-check the (signed) JGit jar.
+   * The JGit half: opens the repository, reads the remote, HEAD and the status of train.yaml's
+   * folder. A nested class so that loading {@link GitSourceInspector} on the CI path does not load
+   * JGit: even a JGit type in a catch clause makes the JVM open and signature-check the (signed)
+   * JGit jar.
    */
   private static final class LocalRepository {
-    static StageResult<SourceInfo> inspect(Path file, String displayPath, Optional<String> repoOverride, Optional<String> commitOverride,
-        Optional<Path> ignored, SourceLocation at) {
-      FileRepositoryBuilder builder = new FileRepositoryBuilder().findGitDir(file.getParent().toFile());
+    static StageResult<SourceInfo> inspect(
+        Path file,
+        String displayPath,
+        Optional<String> repoOverride,
+        Optional<String> commitOverride,
+        Optional<Path> ignored,
+        SourceLocation at) {
+      FileRepositoryBuilder builder =
+          new FileRepositoryBuilder().findGitDir(file.getParent().toFile());
       if (builder.getGitDir() == null) {
         return notInRepository(displayPath, at);
       }
-      try (Repository repo = builder.build(); Git git = new Git(repo)) {
+      try (Repository repo = builder.build();
+          Git git = new Git(repo)) {
         String path = pathIn(repo.getWorkTree().toPath(), file);
-        Optional<Diagnostic> ambiguous = repoOverride.isPresent() ? Optional.empty() : ambiguousRemotes(repo, at);
+        Optional<Diagnostic> ambiguous =
+            repoOverride.isPresent() ? Optional.empty() : ambiguousRemotes(repo, at);
         if (ambiguous.isPresent()) {
           return StageResult.failed(List.of(ambiguous.get()));
         }
@@ -205,14 +310,18 @@ public final class GitSourceInspector {
           return StageResult.failed(problems);
         }
         Path workTree = repo.getWorkTree().toPath().toAbsolutePath().normalize();
-        // An ignored folder outside the work tree relativizes to `../…`, which no path in it starts with.
-        Optional<String> ignoredPath = ignored.map(i -> workTree.relativize(i).toString().replace('\\', '/'));
+        // An ignored folder outside the work tree relativizes to `../…`, which no path in it starts
+        // with.
+        Optional<String> ignoredPath =
+            ignored.map(i -> workTree.relativize(i).toString().replace('\\', '/'));
         if (commitOverride.isEmpty() && commit.isPresent()) {
           checkClean(git, path, ignoredPath, at, problems);
           checkPushed(repo, commit.get(), at, problems);
         }
         if (commitOverride.isPresent()) {
-          boolean sameRepo = repoOverride.isEmpty() || remoteUrl(repo).map(u -> sameRepository(u, repoOverride.get())).orElse(false);
+          boolean sameRepo =
+              repoOverride.isEmpty()
+                  || remoteUrl(repo).map(u -> sameRepository(u, repoOverride.get())).orElse(false);
           checkInCommit(repo, new Pinned(commitOverride.get(), sameRepo), path, file, at, problems);
         }
         return checked(url, commit, path, commitOverride.isPresent(), at, problems);
@@ -228,34 +337,51 @@ public final class GitSourceInspector {
         return Optional.of(origin);
       }
       Set<String> remotes = config.getSubsections("remote");
-      return remotes.size() == 1 ? Optional.ofNullable(config.getString("remote", remotes.iterator().next(), "url")) : Optional.empty();
+      return remotes.size() == 1
+          ? Optional.ofNullable(config.getString("remote", remotes.iterator().next(), "url"))
+          : Optional.empty();
     }
 
-    /** Several remotes and none named origin: which one pods clone is a guess, so the user names it. */
+    /**
+     * Several remotes and none named origin: which one pods clone is a guess, so the user names it.
+     */
     private static Optional<Diagnostic> ambiguousRemotes(Repository repo, SourceLocation at) {
       var config = repo.getConfig();
       Set<String> remotes = new TreeSet<>(config.getSubsections("remote"));
       if (config.getString("remote", "origin", "url") != null || remotes.size() < 2) {
         return Optional.empty();
       }
-      List<String> named = remotes.stream().map(r -> r + " (" + config.getString("remote", r, "url") + ")").toList();
-      return Optional.of(Diagnostic.error(DiagnosticCode.SOURCE_NO_REMOTE, at, "",
-              "the git repository has " + remotes.size() + " remotes and none is named origin: " + String.join(", ", named))
-          .withHint("pass --source-repo with the URL pods should clone, e.g. --source-repo " + config.getString("remote", remotes.iterator().next(), "url")));
+      List<String> named =
+          remotes.stream().map(r -> r + " (" + config.getString("remote", r, "url") + ")").toList();
+      return Optional.of(
+          Diagnostic.error(
+                  DiagnosticCode.SOURCE_NO_REMOTE,
+                  at,
+                  "",
+                  "the git repository has "
+                      + remotes.size()
+                      + " remotes and none is named origin: "
+                      + String.join(", ", named))
+              .withHint(
+                  "pass --source-repo with the URL pods should clone, e.g. --source-repo "
+                      + config.getString("remote", remotes.iterator().next(), "url")));
     }
 
     /**
-     * Refs that mirror what a remote has: remote-tracking branches, and the refs CI systems fetch for pull and
-     * merge requests (GitHub {@code refs/remotes/pull/N/merge} via actions/checkout, GitLab
-     * {@code refs/merge-requests/N/head} and {@code refs/pipelines/ID}).
+     * Refs that mirror what a remote has: remote-tracking branches, and the refs CI systems fetch
+     * for pull and merge requests (GitHub {@code refs/remotes/pull/N/merge} via actions/checkout,
+     * GitLab {@code refs/merge-requests/N/head} and {@code refs/pipelines/ID}).
      */
-    private static final List<String> REMOTE_REFS = List.of("refs/remotes/", "refs/pull/", "refs/merge-requests/", "refs/pipelines/");
+    private static final List<String> REMOTE_REFS =
+        List.of("refs/remotes/", "refs/pull/", "refs/merge-requests/", "refs/pipelines/");
 
     /**
-     * A warning when HEAD is on no remote-tracking ref, also when the repository has none at all (never
-     * fetched or pushed): it was not pushed, so the pods' clone of the source repo cannot check it out.
+     * A warning when HEAD is on no remote-tracking ref, also when the repository has none at all
+     * (never fetched or pushed): it was not pushed, so the pods' clone of the source repo cannot
+     * check it out.
      */
-    private static void checkPushed(Repository repo, String sha, SourceLocation at, List<Diagnostic> problems) {
+    private static void checkPushed(
+        Repository repo, String sha, SourceLocation at, List<Diagnostic> problems) {
       try (org.eclipse.jgit.revwalk.RevWalk walk = new org.eclipse.jgit.revwalk.RevWalk(repo)) {
         var commit = walk.parseCommit(ObjectId.fromString(sha));
         List<org.eclipse.jgit.lib.Ref> remote = new ArrayList<>();
@@ -263,17 +389,30 @@ public final class GitSourceInspector {
           remote.addAll(repo.getRefDatabase().getRefsByPrefix(prefix));
         }
         for (var ref : remote) {
-          if (ref.getObjectId() != null && walk.isMergedInto(commit, walk.parseCommit(ref.getObjectId()))) {
+          if (ref.getObjectId() != null
+              && walk.isMergedInto(commit, walk.parseCommit(ref.getObjectId()))) {
             return;
           }
         }
-        // No remote refs at all (git init + remote add, never fetched or pushed) is the plainest case of all:
+        // No remote refs at all (git init + remote add, never fetched or pushed) is the plainest
+        // case of all:
         // `git push -u` would have left refs/remotes/<remote>/<branch>.
-        String why = remote.isEmpty() ? " is on no remote-tracking branch: the repository was never fetched or pushed (no refs/remotes)"
-            : " is on no remote-tracking branch (not pushed yet?)";
-        problems.add(Diagnostic.warning(DiagnosticCode.COMMIT_NOT_PUSHED, at, "",
-                "commit " + sha.substring(0, 12) + why + "; pods clone the remote and could not check it out")
-            .withHint((remote.isEmpty() ? "git push -u " + remoteName(repo) + " HEAD" : "git push") + ", then submit; or ignore this if the commit reaches the remote another way"));
+        String why =
+            remote.isEmpty()
+                ? " is on no remote-tracking branch: the repository was never fetched or pushed (no refs/remotes)"
+                : " is on no remote-tracking branch (not pushed yet?)";
+        problems.add(
+            Diagnostic.warning(
+                    DiagnosticCode.COMMIT_NOT_PUSHED,
+                    at,
+                    "",
+                    "commit "
+                        + sha.substring(0, 12)
+                        + why
+                        + "; pods clone the remote and could not check it out")
+                .withHint(
+                    (remote.isEmpty() ? "git push -u " + remoteName(repo) + " HEAD" : "git push")
+                        + ", then submit; or ignore this if the commit reaches the remote another way"));
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
@@ -295,21 +434,35 @@ public final class GitSourceInspector {
       }
     }
 
-    /** {@code --source-commit}, and whether the work tree is a clone of the source repo pods clone. */
+    /**
+     * {@code --source-commit}, and whether the work tree is a clone of the source repo pods clone.
+     */
     private record Pinned(String sha, boolean sameRepo) {}
 
-    /** Whether two clone URLs name one repository (https, ssh and scp forms alike, {@code .git} or not). */
+    /**
+     * Whether two clone URLs name one repository (https, ssh and scp forms alike, {@code .git} or
+     * not).
+     */
     private static boolean sameRepository(String a, String b) {
-      return new SourceInfo(a, "", "").normalizedRepo().equals(new SourceInfo(b, "", "").normalizedRepo());
+      return new SourceInfo(a, "", "")
+          .normalizedRepo()
+          .equals(new SourceInfo(b, "", "").normalizedRepo());
     }
 
     /**
-     * With {@code --source-commit}, train.yaml must be in that commit exactly as on disk, or pods would run
-     * another job than the one compiled. A commit the local repository does not have is an error, or a warning
-     * in a shallow clone (CI), where it may just not have been fetched; when the work tree is not a clone of
-     * {@code --source-repo} (no remote, or another one), a missing commit is not its business and passes.
+     * With {@code --source-commit}, train.yaml must be in that commit exactly as on disk, or pods
+     * would run another job than the one compiled. A commit the local repository does not have is
+     * an error, or a warning in a shallow clone (CI), where it may just not have been fetched; when
+     * the work tree is not a clone of {@code --source-repo} (no remote, or another one), a missing
+     * commit is not its business and passes.
      */
-    private static void checkInCommit(Repository repo, Pinned pinned, String path, Path file, SourceLocation at, List<Diagnostic> problems) {
+    private static void checkInCommit(
+        Repository repo,
+        Pinned pinned,
+        String path,
+        Path file,
+        SourceLocation at,
+        List<Diagnostic> problems) {
       String sha = pinned.sha();
       try {
         if (!SHA.matcher(sha).matches()) {
@@ -317,27 +470,55 @@ public final class GitSourceInspector {
         }
         boolean missing = !repo.getObjectDatabase().has(ObjectId.fromString(sha));
         if (missing && !pinned.sameRepo()) {
-          // A work tree with no remote, or another one than --source-repo (a fork), need not hold the commit.
+          // A work tree with no remote, or another one than --source-repo (a fork), need not hold
+          // the commit.
           return;
         }
         if (missing) {
           boolean shallow = Files.exists(repo.getDirectory().toPath().resolve("shallow"));
-          problems.add(shallow
-              ? Diagnostic.warning(DiagnosticCode.COMMIT_UNCHECKED, at, "", "--source-commit " + sha + " is not in this shallow clone, so it"
-                  + " cannot be checked against train.yaml").withHint("fetch it (git fetch --depth=1 origin " + sha + ") to have it checked")
-              : Diagnostic.error(DiagnosticCode.UNKNOWN_COMMIT, at, "", "--source-commit " + sha + " is not a commit of this repository")
-                  .withHint("pass a commit of this repository (git log), or git fetch the one you mean"));
+          problems.add(
+              shallow
+                  ? Diagnostic.warning(
+                          DiagnosticCode.COMMIT_UNCHECKED,
+                          at,
+                          "",
+                          "--source-commit "
+                              + sha
+                              + " is not in this shallow clone, so it"
+                              + " cannot be checked against train.yaml")
+                      .withHint(
+                          "fetch it (git fetch --depth=1 origin " + sha + ") to have it checked")
+                  : Diagnostic.error(
+                          DiagnosticCode.UNKNOWN_COMMIT,
+                          at,
+                          "",
+                          "--source-commit " + sha + " is not a commit of this repository")
+                      .withHint(
+                          "pass a commit of this repository (git log), or git fetch the one you mean"));
           return;
         }
         ObjectId commit = ObjectId.fromString(sha);
         try (org.eclipse.jgit.revwalk.RevWalk walk = new org.eclipse.jgit.revwalk.RevWalk(repo);
-            org.eclipse.jgit.treewalk.TreeWalk tree = org.eclipse.jgit.treewalk.TreeWalk.forPath(repo, path, walk.parseCommit(commit).getTree())) {
+            org.eclipse.jgit.treewalk.TreeWalk tree =
+                org.eclipse.jgit.treewalk.TreeWalk.forPath(
+                    repo, path, walk.parseCommit(commit).getTree())) {
           if (tree == null) {
-            problems.add(Diagnostic.error(DiagnosticCode.SOURCE_NOT_COMMITTED, at, "", path + " is not in commit " + sha)
-                .withHint("commit it, or pass the commit that holds it"));
-          } else if (!java.util.Arrays.equals(repo.open(tree.getObjectId(0)).getBytes(), Files.readAllBytes(file))) {
-            problems.add(Diagnostic.error(DiagnosticCode.SOURCE_NOT_COMMITTED, at, "", path + " differs from its version in commit " + sha)
-                .withHint("commit your change; pods run the committed version"));
+            problems.add(
+                Diagnostic.error(
+                        DiagnosticCode.SOURCE_NOT_COMMITTED,
+                        at,
+                        "",
+                        path + " is not in commit " + sha)
+                    .withHint("commit it, or pass the commit that holds it"));
+          } else if (!java.util.Arrays.equals(
+              repo.open(tree.getObjectId(0)).getBytes(), Files.readAllBytes(file))) {
+            problems.add(
+                Diagnostic.error(
+                        DiagnosticCode.SOURCE_NOT_COMMITTED,
+                        at,
+                        "",
+                        path + " differs from its version in commit " + sha)
+                    .withHint("commit your change; pods run the committed version"));
           }
         }
       } catch (IOException e) {
@@ -345,7 +526,12 @@ public final class GitSourceInspector {
       }
     }
 
-    private static void checkClean(Git git, String trainYamlPath, Optional<String> ignored, SourceLocation at, List<Diagnostic> problems) {
+    private static void checkClean(
+        Git git,
+        String trainYamlPath,
+        Optional<String> ignored,
+        SourceLocation at,
+        List<Diagnostic> problems) {
       int slash = trainYamlPath.lastIndexOf('/');
       String folder = slash < 0 ? "" : trainYamlPath.substring(0, slash);
       try {
@@ -363,12 +549,22 @@ public final class GitSourceInspector {
         if (!changed.isEmpty()) {
           String hint = "commit (and push) them first; the run clones exactly the commit";
           if (!untracked.isEmpty()) {
-            hint += "; files pods do not need (" + String.join(", ", OutputTrees.patterns(untracked, folder)) + ") belong in .gitignore";
+            hint +=
+                "; files pods do not need ("
+                    + String.join(", ", OutputTrees.patterns(untracked, folder))
+                    + ") belong in .gitignore";
           }
-          problems.add(Diagnostic.error(DiagnosticCode.SOURCE_NOT_COMMITTED, at, "",
-                  changed.size() + " file(s) next to train.yaml are not committed (" + String.join(", ", changed.stream().limit(3).toList())
-                      + (changed.size() > 3 ? ", …" : "") + "); pods would run the committed version, not yours")
-              .withHint(hint));
+          problems.add(
+              Diagnostic.error(
+                      DiagnosticCode.SOURCE_NOT_COMMITTED,
+                      at,
+                      "",
+                      changed.size()
+                          + " file(s) next to train.yaml are not committed ("
+                          + String.join(", ", changed.stream().limit(3).toList())
+                          + (changed.size() > 3 ? ", …" : "")
+                          + "); pods would run the committed version, not yours")
+                  .withHint(hint));
         }
       } catch (GitAPIException e) {
         throw new IllegalStateException("git status failed", e);

@@ -8,13 +8,15 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Trainyard's own output trees inside a source repo (a {@code compile --out} folder, wherever it is): the
- * untracked files under a folder that holds {@code clusters/<cluster>/_cluster/kustomization.yaml} are not
- * code the pods need, so they never count as uncommitted. And the {@code .gitignore} patterns that would
- * cover the untracked files the user is told about.
+ * Trainyard's own output trees inside a source repo (a {@code compile --out} folder, wherever it
+ * is): the untracked files under a folder that holds {@code
+ * clusters/<cluster>/_cluster/kustomization.yaml} are not code the pods need, so they never count
+ * as uncommitted. And the {@code .gitignore} patterns that would cover the untracked files the user
+ * is told about.
  */
 final class OutputTrees {
-  private static final Pattern CLUSTER_ROOT = Pattern.compile("^(.*?)clusters/[^/]+/_cluster/kustomization\\.yaml$");
+  private static final Pattern CLUSTER_ROOT =
+      Pattern.compile("^(.*?)clusters/[^/]+/_cluster/kustomization\\.yaml$");
 
   private OutputTrees() {}
 
@@ -31,8 +33,9 @@ final class OutputTrees {
   }
 
   /**
-   * At most three .gitignore lines for {@code untracked} (paths in the repository): below train.yaml's
-   * {@code folder}, the first folder of each path ({@code __pycache__/}), or the file's name.
+   * At most three .gitignore lines for {@code untracked} (paths in the repository): below
+   * train.yaml's {@code folder}, the first folder of each path ({@code __pycache__/}), or the
+   * file's name.
    */
   static List<String> patterns(Set<String> untracked, String folder) {
     Set<String> out = new TreeSet<>();

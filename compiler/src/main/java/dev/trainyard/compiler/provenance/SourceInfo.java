@@ -4,8 +4,8 @@ import java.util.Objects;
 
 /**
  * Where the training code comes from: the source repo, the exact commit pods clone, and where
- * {@code train.yaml} sits in it. Read from git at the edge (remote and HEAD of the repo holding train.yaml)
- * or given on the command line by a CI system that knows them.
+ * {@code train.yaml} sits in it. Read from git at the edge (remote and HEAD of the repo holding
+ * train.yaml) or given on the command line by a CI system that knows them.
  *
  * @param repoUrl clone URL pods use ({@code https://github.com/acme/llm.git}); never a local path
  * @param commit full 40-hex commit SHA
@@ -20,34 +20,42 @@ public record SourceInfo(String repoUrl, String commit, String trainYamlPath) {
   }
 
   /**
-   * The same source with what may hold a secret removed, since the URL is written into the GitOps repo and
-   * printed in diagnostics and previews: the whole {@code user:password@} of an http(s) URL (CI systems put
-   * tokens there, GitLab CI's {@code CI_REPOSITORY_URL}), the password of any other URL
-   * ({@code ssh://deploy:TOKEN@host/…} and scp-style {@code deploy:TOKEN@host:path} keep {@code deploy@}), and every query and fragment
-   * ({@code ?token=…}), scp-style remotes included. Private repos are cloned with the platform's credential
-   * Secret instead.
+   * The same source with what may hold a secret removed, since the URL is written into the GitOps
+   * repo and printed in diagnostics and previews: the whole {@code user:password@} of an http(s)
+   * URL (CI systems put tokens there, GitLab CI's {@code CI_REPOSITORY_URL}), the password of any
+   * other URL ({@code ssh://deploy:TOKEN@host/…} and scp-style {@code deploy:TOKEN@host:path} keep
+   * {@code deploy@}), and every query and fragment ({@code ?token=…}), scp-style remotes included.
+   * Private repos are cloned with the platform's credential Secret instead.
    */
   public SourceInfo withoutCredentials() {
-    String url = repoUrl.replaceFirst("^(https?://)[^/@]+@", "$1")
-        .replaceFirst("^([a-zA-Z][a-zA-Z0-9+.-]*://[^/@:]*):[^/@]*@", "$1@")
-        .replaceFirst("^([^/@:]+):[^/@]*@(?=[^/@:]+:)", "$1@")
-        .replaceFirst("[?#].*$", "");
+    String url =
+        repoUrl
+            .replaceFirst("^(https?://)[^/@]+@", "$1")
+            .replaceFirst("^([a-zA-Z][a-zA-Z0-9+.-]*://[^/@:]*):[^/@]*@", "$1@")
+            .replaceFirst("^([^/@:]+):[^/@]*@(?=[^/@:]+:)", "$1@")
+            .replaceFirst("[?#].*$", "");
     return new SourceInfo(url, commit, trainYamlPath);
   }
 
-  /** Whether the URL is an SSH one ({@code git@host:path} or {@code ssh://}), which pods cannot clone without a key. */
+  /**
+   * Whether the URL is an SSH one ({@code git@host:path} or {@code ssh://}), which pods cannot
+   * clone without a key.
+   */
   public boolean isSsh() {
     return repoUrl.startsWith("ssh://") || repoUrl.matches("^[^/@:]+@[^/:]+:(?!//).*");
   }
 
   /**
-   * The HTTPS form of an SSH URL: {@code git@github.com:acme/x.git} and {@code ssh://git@github.com/acme/x.git}
-   * → {@code https://github.com/acme/x.git} (the form GitHub, GitLab and Gitea serve for the same repo).
+   * The HTTPS form of an SSH URL: {@code git@github.com:acme/x.git} and {@code
+   * ssh://git@github.com/acme/x.git} → {@code https://github.com/acme/x.git} (the form GitHub,
+   * GitLab and Gitea serve for the same repo).
    */
   public SourceInfo overHttps() {
-    String url = repoUrl.replaceFirst("^ssh://[^@/]+@([^/:]+)(:\\d+)?/", "https://$1/")
-        .replaceFirst("^ssh://([^/:]+)(:\\d+)?/", "https://$1/")
-        .replaceFirst("^[^/@:]+@([^/:]+):", "https://$1/");
+    String url =
+        repoUrl
+            .replaceFirst("^ssh://[^@/]+@([^/:]+)(:\\d+)?/", "https://$1/")
+            .replaceFirst("^ssh://([^/:]+)(:\\d+)?/", "https://$1/")
+            .replaceFirst("^[^/@:]+@([^/:]+):", "https://$1/");
     return new SourceInfo(url, commit, trainYamlPath);
   }
 

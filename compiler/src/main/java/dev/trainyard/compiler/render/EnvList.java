@@ -7,22 +7,32 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * A container's {@code env}, kept sorted by name so the output is deterministic; a later {@code put} of the
- * same name replaces the earlier one. Values are data: they go into YAML scalars, never into shell code.
+ * A container's {@code env}, kept sorted by name so the output is deterministic; a later {@code
+ * put} of the same name replaces the earlier one. Values are data: they go into YAML scalars, never
+ * into shell code.
  */
 public final class EnvList {
-  /** The completion index of an Indexed Job pod: the node rank (downward API, not address order; skypilot#9841). */
-  public static final String COMPLETION_INDEX = "metadata.annotations['batch.kubernetes.io/job-completion-index']";
+  /**
+   * The completion index of an Indexed Job pod: the node rank (downward API, not address order;
+   * skypilot#9841).
+   */
+  public static final String COMPLETION_INDEX =
+      "metadata.annotations['batch.kubernetes.io/job-completion-index']";
 
   private final Map<String, ObjectNode> vars = new TreeMap<>();
 
   /**
-   * {@code name: value}, with every {@code $} doubled: the kubelet expands {@code $(VAR)} in env values and
-   * turns {@code $$} into {@code $}, so doubling makes the container see exactly {@code value} (Kubernetes
-   * "Define dependent environment variables"). User text stays data, never a reference.
+   * {@code name: value}, with every {@code $} doubled: the kubelet expands {@code $(VAR)} in env
+   * values and turns {@code $$} into {@code $}, so doubling makes the container see exactly {@code
+   * value} (Kubernetes "Define dependent environment variables"). User text stays data, never a
+   * reference.
    */
   public EnvList put(String name, String value) {
-    ObjectNode v = CanonicalJson.mapper().createObjectNode().put("name", name).put("value", value.replace("$", "$$"));
+    ObjectNode v =
+        CanonicalJson.mapper()
+            .createObjectNode()
+            .put("name", name)
+            .put("value", value.replace("$", "$$"));
     vars.put(name, v);
     return this;
   }

@@ -8,8 +8,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Framework behaviour as Java code, one implementation per framework (like Kubeflow Trainer's plugins):
- * the env each rank needs, the command, and any extra objects (hostfile ConfigMap, SSH Secret, RBAC).
+ * Framework behaviour as Java code, one implementation per framework (like Kubeflow Trainer's
+ * plugins): the env each rank needs, the command, and any extra objects (hostfile ConfigMap, SSH
+ * Secret, RBAC).
  */
 interface FrameworkPlugin {
 
@@ -23,7 +24,8 @@ interface FrameworkPlugin {
    * @param extraObjects objects of the run besides the JobSet
    * @param successTargets replicated jobs whose completion completes the JobSet; empty means all
    */
-  record FrameworkOutput(List<ReplicatedJobPart> jobs, List<Manifest> extraObjects, List<String> successTargets) {
+  record FrameworkOutput(
+      List<ReplicatedJobPart> jobs, List<Manifest> extraObjects, List<String> successTargets) {
     public FrameworkOutput {
       jobs = List.copyOf(jobs);
       extraObjects = List.copyOf(extraObjects);
@@ -38,5 +40,6 @@ interface FrameworkPlugin {
    * @param podSpec the pod template's {@code spec}
    * @param dependsOnReady the replicated job that must be Ready before this one starts
    */
-  record ReplicatedJobPart(JobLayout.ReplicatedJobShape shape, ObjectNode podSpec, Optional<String> dependsOnReady) {}
+  record ReplicatedJobPart(
+      JobLayout.ReplicatedJobShape shape, ObjectNode podSpec, Optional<String> dependsOnReady) {}
 }

@@ -1,10 +1,11 @@
 package dev.trainyard.compiler.render;
 
 /**
- * The one formula for pod DNS names in a JobSet: {@code <jobset>-<rjob>-<jobIdx>-<podIdx>.<subdomain>},
- * with the subdomain equal to the JobSet name (JobSet "DNS hostnames for Pods"; jobset#603 is what happens
- * when addresses are written by hand). Resolvable from any pod of the namespace through the search path,
- * once the pod exists ({@code publishNotReadyAddresses: true}, jobset#504).
+ * The one formula for pod DNS names in a JobSet: {@code
+ * <jobset>-<rjob>-<jobIdx>-<podIdx>.<subdomain>}, with the subdomain equal to the JobSet name
+ * (JobSet "DNS hostnames for Pods"; jobset#603 is what happens when addresses are written by hand).
+ * Resolvable from any pod of the namespace through the search path, once the pod exists ({@code
+ * publishNotReadyAddresses: true}, jobset#504).
  */
 public final class Hostnames {
   private Hostnames() {}

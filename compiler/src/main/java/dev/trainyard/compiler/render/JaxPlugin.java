@@ -9,14 +9,14 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * JAX, one process per pod. A bare {@code jax.distributed.initialize()} reads only
- * {@code JAX_COORDINATOR_ADDRESS} from env and detects process count and id from the cluster; its
- * Kubernetes detector ({@code jax/_src/clusters/k8s_cluster.py}; it imports the {@code kubernetes} package,
- * which the jax runtime's {@code setup} installs when the image lacks it) reads the pod's Job
- * ({@code parallelism}) and {@code JOB_COMPLETION_INDEX}, so the run gets one replicated job with
- * {@code parallelism = completions = nodes}, the default subdomain, and a ServiceAccount allowed to get and
- * list pods and jobs. {@code JAX_NUM_PROCESSES}/{@code JAX_PROCESS_ID} are set too, for scripts that pass
- * them explicitly (Kubeflow Trainer's JAX plugin sets the same names).
+ * JAX, one process per pod. A bare {@code jax.distributed.initialize()} reads only {@code
+ * JAX_COORDINATOR_ADDRESS} from env and detects process count and id from the cluster; its
+ * Kubernetes detector ({@code jax/_src/clusters/k8s_cluster.py}; it imports the {@code kubernetes}
+ * package, which the jax runtime's {@code setup} installs when the image lacks it) reads the pod's
+ * Job ({@code parallelism}) and {@code JOB_COMPLETION_INDEX}, so the run gets one replicated job
+ * with {@code parallelism = completions = nodes}, the default subdomain, and a ServiceAccount
+ * allowed to get and list pods and jobs. {@code JAX_NUM_PROCESSES}/{@code JAX_PROCESS_ID} are set
+ * too, for scripts that pass them explicitly (Kubeflow Trainer's JAX plugin sets the same names).
  */
 final class JaxPlugin implements FrameworkPlugin {
   @Override
@@ -31,7 +31,9 @@ final class JaxPlugin implements FrameworkPlugin {
     spec.put("serviceAccountName", account);
     var node = layout.job(JobLayout.NODE).orElseThrow();
     return new FrameworkOutput(
-        List.of(new ReplicatedJobPart(node, spec, Optional.empty())), rbac(job, account), List.of());
+        List.of(new ReplicatedJobPart(node, spec, Optional.empty())),
+        rbac(job, account),
+        List.of());
   }
 
   private static List<Manifest> rbac(ResolvedJob job, String account) {
@@ -41,9 +43,19 @@ final class JaxPlugin implements FrameworkPlugin {
     ArrayNode rules = role.putArray("rules");
     rule(rules, "", "pods");
     rule(rules, "batch", "jobs");
-    ObjectNode binding = Manifest.skeleton("rbac.authorization.k8s.io/v1", "RoleBinding", account, ns);
-    binding.putObject("roleRef").put("apiGroup", "rbac.authorization.k8s.io").put("kind", "Role").put("name", account);
-    binding.putArray("subjects").addObject().put("kind", "ServiceAccount").put("name", account).put("namespace", ns);
+    ObjectNode binding =
+        Manifest.skeleton("rbac.authorization.k8s.io/v1", "RoleBinding", account, ns);
+    binding
+        .putObject("roleRef")
+        .put("apiGroup", "rbac.authorization.k8s.io")
+        .put("kind", "Role")
+        .put("name", account);
+    binding
+        .putArray("subjects")
+        .addObject()
+        .put("kind", "ServiceAccount")
+        .put("name", account)
+        .put("namespace", ns);
     return List.of(Manifest.of(sa), Manifest.of(role), Manifest.of(binding));
   }
 

@@ -8,35 +8,45 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The files of an MPI run's ConfigMap, mounted at {@code /etc/mpi}: the hostfile, the launcher script, the
- * node script and sshd's config. Only Trainyard's own numbers, paths and schema-checked variable names
- * appear in the scripts; user text reaches them as environment values.
+ * The files of an MPI run's ConfigMap, mounted at {@code /etc/mpi}: the hostfile, the launcher
+ * script, the node script and sshd's config. Only Trainyard's own numbers, paths and schema-checked
+ * variable names appear in the scripts; user text reaches them as environment values.
  */
 final class MpiFiles {
   static final String DIR = "/etc/mpi";
   static final String HOSTFILE = DIR + "/hostfile";
   static final String KEY_FILE = "id_trainyard";
-  /** Upper bound of the DNS wait before mpirun, in seconds (pytorch#73682: records lag pod start). */
-  static final int DNS_WAIT_SECONDS = 300;
+
   /**
-   * How long launch.sh waits after mpirun fails while every node pod's sshd still answers, in seconds:
-   * Kubernetes' default {@code terminationGracePeriodSeconds} (30, which the node pods keep) plus 15 for the
-   * Job and JobSet controllers to record it. An evicted or preempted node pod is Failed with its
-   * {@code DisruptionTarget} within that time, so its Job fails first and JobSet restarts the run
-   * ({@code RestartOnDisruption}), instead of failing it on the launcher's exit that the lost node caused.
-   * A user's error fails the run this much later.
+   * Upper bound of the DNS wait before mpirun, in seconds (pytorch#73682: records lag pod start).
+   */
+  static final int DNS_WAIT_SECONDS = 300;
+
+  /**
+   * How long launch.sh waits after mpirun fails while every node pod's sshd still answers, in
+   * seconds: Kubernetes' default {@code terminationGracePeriodSeconds} (30, which the node pods
+   * keep) plus 15 for the Job and JobSet controllers to record it. An evicted or preempted node pod
+   * is Failed with its {@code DisruptionTarget} within that time, so its Job fails first and JobSet
+   * restarts the run ({@code RestartOnDisruption}), instead of failing it on the launcher's exit
+   * that the lost node caused. A user's error fails the run this much later.
    */
   static final int DISRUPTION_GRACE_SECONDS = 45;
+
   /**
-   * How long launch.sh waits after mpirun fails when a node pod's sshd does not answer, in seconds. Such a
-   * node was disrupted, but its pod may fail (and the run restart, deleting this pod) only much later: a
-   * node that stops is NotReady after {@code --node-monitor-grace-period} (50 s), its Node deleted by the
-   * cloud provider's node lifecycle controller, and its pods Failed by PodGC 40 to 80 s after that (a pass
-   * every 20 s, 40 s of quarantine: kubernetes v1.36 {@code pkg/controller/podgc}; NodeLossIT measured 48 to 73 s).
-   * 600 covers that several times over; a node that is never deleted fails the run after it, as a user error.
+   * How long launch.sh waits after mpirun fails when a node pod's sshd does not answer, in seconds.
+   * Such a node was disrupted, but its pod may fail (and the run restart, deleting this pod) only
+   * much later: a node that stops is NotReady after {@code --node-monitor-grace-period} (50 s), its
+   * Node deleted by the cloud provider's node lifecycle controller, and its pods Failed by PodGC 40
+   * to 80 s after that (a pass every 20 s, 40 s of quarantine: kubernetes v1.36 {@code
+   * pkg/controller/podgc}; NodeLossIT measured 48 to 73 s). 600 covers that several times over; a
+   * node that is never deleted fails the run after it, as a user error.
    */
   static final int DISRUPTED_NODE_WAIT_SECONDS = 600;
-  /** Seconds each node pod's sshd has to accept a TCP connection in launch.sh's check after a failed mpirun. */
+
+  /**
+   * Seconds each node pod's sshd has to accept a TCP connection in launch.sh's check after a failed
+   * mpirun.
+   */
   static final int PROBE_SECONDS = 5;
 
   private final ResolvedJob job;
@@ -56,30 +66,42 @@ final class MpiFiles {
     if (mpi.launcherAsNode()) {
       hosts.add(Hostnames.first(run, JobLayout.LAUNCHER));
     }
-    layout.job(JobLayout.NODE).ifPresent(n -> {
-      for (int i = 0; i < n.pods(); i++) {
-        hosts.add(Hostnames.of(run, JobLayout.NODE, 0, i));
-      }
-    });
+    layout
+        .job(JobLayout.NODE)
+        .ifPresent(
+            n -> {
+              for (int i = 0; i < n.pods(); i++) {
+                hosts.add(Hostnames.of(run, JobLayout.NODE, 0, i));
+              }
+            });
     return hosts;
   }
 
   /**
-   * One line per host: Open MPI {@code host slots=N}; Intel MPI and MPICH {@code host:N} (mpi-operator#523).
-   * Slots = processes per node = GPUs when present (mpi-operator#680).
+   * One line per host: Open MPI {@code host slots=N}; Intel MPI and MPICH {@code host:N}
+   * (mpi-operator#523). Slots = processes per node = GPUs when present (mpi-operator#680).
    */
   String hostfile() {
     StringBuilder out = new StringBuilder();
     int slots = job.topology().procsPerNode();
     for (String host : hosts()) {
-      out.append(mpi.implementation() == MpiImplementation.OPEN_MPI ? host + " slots=" + slots : host + ":" + slots).append('\n');
+      out.append(
+              mpi.implementation() == MpiImplementation.OPEN_MPI
+                  ? host + " slots=" + slots
+                  : host + ":" + slots)
+          .append('\n');
     }
     return out.toString();
   }
 
   /** ssh options for mpirun's remote starts; the job key, port, and no host-key prompts. */
   String sshArgs() {
-    return "-p " + mpi.sshPort() + " -i " + sshDir() + "/" + KEY_FILE
+    return "-p "
+        + mpi.sshPort()
+        + " -i "
+        + sshDir()
+        + "/"
+        + KEY_FILE
         + " -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o ConnectionAttempts=10 -o LogLevel=ERROR";
   }
 
@@ -95,11 +117,19 @@ final class MpiFiles {
         + "set -eo pipefail\n"
         + (mpi.launcherAsNode() ? RankEnv.gpuCheck(job) : "")
         + "if [ -n \"${TRAINYARD_SETUP:-}\" ]; then bash -eo pipefail -c \"$TRAINYARD_SETUP\"; fi\n"
-        + "deadline=$((SECONDS + " + DNS_WAIT_SECONDS + "))\n"
-        + "for host in " + launcherHost + " $(cut -d' ' -f1 " + HOSTFILE + " | cut -d: -f1); do\n"
+        + "deadline=$((SECONDS + "
+        + DNS_WAIT_SECONDS
+        + "))\n"
+        + "for host in "
+        + launcherHost
+        + " $(cut -d' ' -f1 "
+        + HOSTFILE
+        + " | cut -d: -f1); do\n"
         + "  until getent hosts \"$host\" >/dev/null 2>&1; do\n"
         + "    if [ \"$SECONDS\" -ge \"$deadline\" ]; then\n"
-        + "      echo \"trainyard: $host did not resolve within " + DNS_WAIT_SECONDS + "s\" >&2; exit 1\n"
+        + "      echo \"trainyard: $host did not resolve within "
+        + DNS_WAIT_SECONDS
+        + "s\" >&2; exit 1\n"
         + "    fi\n"
         + "    sleep 2\n"
         + "  done\n"
@@ -107,22 +137,25 @@ final class MpiFiles {
         + "# LD_LIBRARY_PATH and every NCCL_* set here (by the image, the node, the runtime or the user) reach the ranks too.\n"
         + "forward=()\n"
         + "for name in $(compgen -e); do\n"
-        + "  case \"$name\" in LD_LIBRARY_PATH|NCCL_*) forward+=(" + (openMpi() ? "-x \"$name\"" : "\",$name\"") + ") ;; esac\n"
+        + "  case \"$name\" in LD_LIBRARY_PATH|NCCL_*) forward+=("
+        + (openMpi() ? "-x \"$name\"" : "\",$name\"")
+        + ") ;; esac\n"
         + "done\n"
         + mpirunAndGrace(forwarded);
   }
 
   /**
-   * mpirun as a child of the script, not exec'd, so a failure can wait before it ends the launcher's Job:
-   * {@link #DISRUPTED_NODE_WAIT_SECONDS} when a node pod's sshd does not accept a connection within
-   * {@link #PROBE_SECONDS} (that node was disrupted), else {@link #DISRUPTION_GRACE_SECONDS}. SIGTERM (the
-   * pod deleted, e.g. by the restart) is passed on to mpirun and ends the wait, or skips it. The exit status
-   * is mpirun's.
+   * mpirun as a child of the script, not exec'd, so a failure can wait before it ends the
+   * launcher's Job: {@link #DISRUPTED_NODE_WAIT_SECONDS} when a node pod's sshd does not accept a
+   * connection within {@link #PROBE_SECONDS} (that node was disrupted), else {@link
+   * #DISRUPTION_GRACE_SECONDS}. SIGTERM (the pod deleted, e.g. by the restart) is passed on to
+   * mpirun and ends the wait, or skips it. The exit status is mpirun's.
    */
   private String mpirunAndGrace(List<String> forwarded) {
     return "# mpirun is a child, not exec'd: a failure first waits for a disrupted node pod to fail its own Job,\n"
         + "# so that the run restarts on the disruption instead of failing on this exit.\n"
-        + String.join(" ", mpirunArgs(forwarded)) + " /bin/bash -eo pipefail -c \"$TRAINYARD_RUN\" &\n"
+        + String.join(" ", mpirunArgs(forwarded))
+        + " /bin/bash -eo pipefail -c \"$TRAINYARD_RUN\" &\n"
         + "mpirun_pid=$!\n"
         + "grace_pid=\n"
         + "terminated=\n"
@@ -132,7 +165,8 @@ final class MpiFiles {
         + "while kill -0 \"$mpirun_pid\" 2>/dev/null; do status=0; wait \"$mpirun_pid\" || status=$?; done\n"
         + "if [ \"$status\" -ne 0 ] && [ -z \"$terminated\" ]; then\n"
         + disruptionProbe()
-        // The sleep starts before its pid is known to the trap; a SIGTERM in that gap sets terminated, checked next.
+        // The sleep starts before its pid is known to the trap; a SIGTERM in that gap sets
+        // terminated, checked next.
         + "  sleep \"$grace\" &\n"
         + "  grace_pid=$!\n"
         + "  echo \"trainyard: mpirun exited with status $status; $why; waiting ${grace}s so that a disrupted node"
@@ -144,33 +178,49 @@ final class MpiFiles {
   }
 
   /**
-   * Sets {@code grace} and {@code why}: the first node pod whose sshd does not accept a TCP connection (bash's
-   * {@code /dev/tcp}) within {@link #PROBE_SECONDS} makes it {@link #DISRUPTED_NODE_WAIT_SECONDS}. A node
-   * lost without an eviction keeps its pod, name and address until PodGC, but nothing answers there.
+   * Sets {@code grace} and {@code why}: the first node pod whose sshd does not accept a TCP
+   * connection (bash's {@code /dev/tcp}) within {@link #PROBE_SECONDS} makes it {@link
+   * #DISRUPTED_NODE_WAIT_SECONDS}. A node lost without an eviction keeps its pod, name and address
+   * until PodGC, but nothing answers there.
    */
   private String disruptionProbe() {
     List<String> nodes = new ArrayList<>(hosts());
     if (mpi.launcherAsNode()) {
       nodes.remove(0);
     }
-    String checked = "  grace=" + DISRUPTION_GRACE_SECONDS + "\n"
-        + "  why=\"" + (nodes.isEmpty() ? "no node pods" : "every node pod's sshd answers") + "\"\n";
+    String checked =
+        "  grace="
+            + DISRUPTION_GRACE_SECONDS
+            + "\n"
+            + "  why=\""
+            + (nodes.isEmpty() ? "no node pods" : "every node pod's sshd answers")
+            + "\"\n";
     if (nodes.isEmpty()) {
       return checked;
     }
     return checked
-        + "  for host in " + String.join(" ", nodes) + "; do\n"
-        + "    if ! timeout " + PROBE_SECONDS + " bash -c 'exec 3<>\"/dev/tcp/$0/" + mpi.sshPort() + "\"' \"$host\" 2>/dev/null; then\n"
-        + "      grace=" + DISRUPTED_NODE_WAIT_SECONDS + "; why=\"$host:" + mpi.sshPort() + " does not answer\"; break\n"
+        + "  for host in "
+        + String.join(" ", nodes)
+        + "; do\n"
+        + "    if ! timeout "
+        + PROBE_SECONDS
+        + " bash -c 'exec 3<>\"/dev/tcp/$0/"
+        + mpi.sshPort()
+        + "\"' \"$host\" 2>/dev/null; then\n"
+        + "      grace="
+        + DISRUPTED_NODE_WAIT_SECONDS
+        + "; why=\"$host:"
+        + mpi.sshPort()
+        + " does not answer\"; break\n"
         + "    fi\n"
         + "  done\n";
   }
 
   /**
    * Whether launch.sh forwards {@code name} only when it is set in the launcher's container: the
-   * dynamic-linker path and NCCL's settings, which images and GPU nodes set (GKE's driver libraries are found
-   * only through {@code LD_LIBRARY_PATH}: container-engine-accelerators cmd/nvidia_gpu). Naming an unset one
-   * with {@code -x} makes Open MPI 4.1 print a warning.
+   * dynamic-linker path and NCCL's settings, which images and GPU nodes set (GKE's driver libraries
+   * are found only through {@code LD_LIBRARY_PATH}: container-engine-accelerators cmd/nvidia_gpu).
+   * Naming an unset one with {@code -x} makes Open MPI 4.1 print a warning.
    */
   static boolean forwardedWhenSet(String name) {
     return name.equals("LD_LIBRARY_PATH") || name.startsWith("NCCL_");
@@ -178,15 +228,17 @@ final class MpiFiles {
 
   /**
    * mpirun with an explicit hostfile (Open MPI 5 ignores {@code OMPI_MCA_orte_*}: trainer#4028,
-   * mpi-operator#842), {@code -np} = nodes × slots, the working directory, and every forwarded variable
-   * ({@code -x NAME}: ranks started over ssh get a fresh environment, trainer#3427), then the names the
-   * script's {@code forward} array collected at run time (see {@link #forwardedWhenSet}).
+   * mpi-operator#842), {@code -np} = nodes × slots, the working directory, and every forwarded
+   * variable ({@code -x NAME}: ranks started over ssh get a fresh environment, trainer#3427), then
+   * the names the script's {@code forward} array collected at run time (see {@link
+   * #forwardedWhenSet}).
    */
   List<String> mpirunArgs(List<String> forwarded) {
     List<String> args = new ArrayList<>(List.of("mpirun"));
     String np = Integer.toString(job.topology().worldSize());
     if (openMpi()) {
-      args.addAll(List.of("--hostfile", HOSTFILE, "-np", np, "--wdir", shellWord(job.command().workdir())));
+      args.addAll(
+          List.of("--hostfile", HOSTFILE, "-np", np, "--wdir", shellWord(job.command().workdir())));
       if (job.runtime().user().isRoot()) {
         args.add("--allow-run-as-root");
       }
@@ -195,16 +247,17 @@ final class MpiFiles {
       args.add("\"${forward[@]}\"");
     } else {
       args.addAll(List.of("-f", HOSTFILE, "-np", np, "-wdir", shellWord(job.command().workdir())));
-      args.addAll(List.of("-genvlist", String.join(",", forwarded) + "\"$(printf %s \"${forward[@]}\")\""));
+      args.addAll(
+          List.of("-genvlist", String.join(",", forwarded) + "\"$(printf %s \"${forward[@]}\")\""));
     }
     return args;
   }
 
   /**
    * One shell word for a value that comes from the user's repository (the working directory is the
-   * train.yaml folder plus {@code workdir:}, either may hold spaces, {@code $} or quotes): as written when
-   * it is made of characters no shell reads specially, else single-quoted with each {@code '} as
-   * {@code '\''} (POSIX: nothing inside single quotes is special).
+   * train.yaml folder plus {@code workdir:}, either may hold spaces, {@code $} or quotes): as
+   * written when it is made of characters no shell reads specially, else single-quoted with each
+   * {@code '} as {@code '\''} (POSIX: nothing inside single quotes is special).
    */
   static String shellWord(String value) {
     if (!value.isEmpty() && value.matches("[A-Za-z0-9_@%+=:,./-]+")) {
@@ -224,14 +277,24 @@ final class MpiFiles {
         + "set -eo pipefail\n"
         + RankEnv.gpuCheck(job)
         + "if [ -n \"${TRAINYARD_SETUP:-}\" ]; then bash -eo pipefail -c \"$TRAINYARD_SETUP\"; fi\n"
-        + "exec /usr/sbin/sshd -De -f " + DIR + "/sshd_config\n";
+        + "exec /usr/sbin/sshd -De -f "
+        + DIR
+        + "/sshd_config\n";
   }
 
   /** sshd on the MPI port; the job key doubles as host key (as in mpi-operator's base image). */
   String sshdConfig() {
-    return "Port " + mpi.sshPort() + "\n"
-        + "HostKey " + sshDir() + "/" + KEY_FILE + "\n"
-        + "AuthorizedKeysFile " + sshDir() + "/authorized_keys\n"
+    return "Port "
+        + mpi.sshPort()
+        + "\n"
+        + "HostKey "
+        + sshDir()
+        + "/"
+        + KEY_FILE
+        + "\n"
+        + "AuthorizedKeysFile "
+        + sshDir()
+        + "/authorized_keys\n"
         + "PidFile /tmp/sshd.pid\n"
         + "StrictModes no\n"
         + "PasswordAuthentication no\n"

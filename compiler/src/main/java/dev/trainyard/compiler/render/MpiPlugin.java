@@ -14,11 +14,11 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * MPI runtimes (Open MPI, DeepSpeed, MLX): node pods serve sshd, one launcher runs {@code mpirun} over the
- * hostfile. The node job comes first with a TCP readiness probe on the sshd port and the launcher
- * {@code dependsOn} it being Ready (trainer#2751, #3748); both use the same image (trainer#4030) and carry
- * the user env (trainer#3427). Key file modes depend on the uid: root 0600, others 0640 with
- * {@code fsGroup} (trainer#3262, mpi-operator#429).
+ * MPI runtimes (Open MPI, DeepSpeed, MLX): node pods serve sshd, one launcher runs {@code mpirun}
+ * over the hostfile. The node job comes first with a TCP readiness probe on the sshd port and the
+ * launcher {@code dependsOn} it being Ready (trainer#2751, #3748); both use the same image
+ * (trainer#4030) and carry the user env (trainer#3427). Key file modes depend on the uid: root
+ * 0600, others 0640 with {@code fsGroup} (trainer#3262, mpi-operator#429).
  */
 final class MpiPlugin implements FrameworkPlugin {
   private static final int MODE_0600 = 0600;
@@ -34,15 +34,32 @@ final class MpiPlugin implements FrameworkPlugin {
     List<String> forwarded = forwarded(job, env);
     String run = job.naming().runName();
     List<ReplicatedJobPart> parts = new ArrayList<>();
-    layout.job(JobLayout.NODE).ifPresent(node -> parts.add(new ReplicatedJobPart(node, nodeSpec(job, pods, env), Optional.empty())));
+    layout
+        .job(JobLayout.NODE)
+        .ifPresent(
+            node ->
+                parts.add(new ReplicatedJobPart(node, nodeSpec(job, pods, env), Optional.empty())));
     Optional<String> dependsOn = layout.job(JobLayout.NODE).map(n -> JobLayout.NODE);
-    parts.add(new ReplicatedJobPart(layout.job(JobLayout.LAUNCHER).orElseThrow(), launcherSpec(job, pods, env, files), dependsOn));
-    ObjectNode configMap = Manifest.skeleton("v1", "ConfigMap", run + "-mpi", job.target().namespace());
+    parts.add(
+        new ReplicatedJobPart(
+            layout.job(JobLayout.LAUNCHER).orElseThrow(),
+            launcherSpec(job, pods, env, files),
+            dependsOn));
+    ObjectNode configMap =
+        Manifest.skeleton("v1", "ConfigMap", run + "-mpi", job.target().namespace());
     ObjectNode data = configMap.putObject("data");
-    data.put("hostfile", files.hostfile()).put("launch.sh", files.launchScript(forwarded))
-        .put("node.sh", files.nodeScript()).put("sshd_config", files.sshdConfig());
-    Manifest secret = services.sshSecret(job.target().namespace(), run + "-ssh", Provenance.labels(job), Provenance.annotations(job));
-    return new FrameworkOutput(parts, List.of(Manifest.of(configMap), secret), List.of(JobLayout.LAUNCHER));
+    data.put("hostfile", files.hostfile())
+        .put("launch.sh", files.launchScript(forwarded))
+        .put("node.sh", files.nodeScript())
+        .put("sshd_config", files.sshdConfig());
+    Manifest secret =
+        services.sshSecret(
+            job.target().namespace(),
+            run + "-ssh",
+            Provenance.labels(job),
+            Provenance.annotations(job));
+    return new FrameworkOutput(
+        parts, List.of(Manifest.of(configMap), secret), List.of(JobLayout.LAUNCHER));
   }
 
   /** Env of both launcher and node containers: the neutral names, the user's env, and setup/run. */
@@ -61,18 +78,21 @@ final class MpiPlugin implements FrameworkPlugin {
   }
 
   /**
-   * What mpirun exports by name to every rank (sshd gives ranks it starts a fresh environment, so only
-   * exported names arrive: trainer#3427; horovod docs/mpi.rst forwards PATH and LD_LIBRARY_PATH): PATH, the
-   * user's env and secrets, the neutral names, and every env name the runtime's JobSet template sets on a
-   * container. {@code LD_LIBRARY_PATH} and {@code NCCL_*} are left out here: launch.sh forwards whichever of
-   * them are set in its container at run time ({@link MpiFiles#launchScript}), since the image or the node
-   * may set them and the compiler cannot know.
+   * What mpirun exports by name to every rank (sshd gives ranks it starts a fresh environment, so
+   * only exported names arrive: trainer#3427; horovod docs/mpi.rst forwards PATH and
+   * LD_LIBRARY_PATH): PATH, the user's env and secrets, the neutral names, and every env name the
+   * runtime's JobSet template sets on a container. {@code LD_LIBRARY_PATH} and {@code NCCL_*} are
+   * left out here: launch.sh forwards whichever of them are set in its container at run time
+   * ({@link MpiFiles#launchScript}), since the image or the node may set them and the compiler
+   * cannot know.
    */
   static List<String> forwarded(ResolvedJob job, EnvList env) {
     Set<String> names = new TreeSet<>(env.names());
     names.addAll(templateEnvNames(job.runtime().skeleton()));
     List<String> out = new ArrayList<>(List.of("PATH"));
-    names.stream().filter(n -> !n.startsWith("TRAINYARD_") && !n.equals("PATH") && !MpiFiles.forwardedWhenSet(n))
+    names.stream()
+        .filter(
+            n -> !n.startsWith("TRAINYARD_") && !n.equals("PATH") && !MpiFiles.forwardedWhenSet(n))
         .forEach(out::add);
     return out;
   }
@@ -81,7 +101,8 @@ final class MpiPlugin implements FrameworkPlugin {
   static Set<String> templateEnvNames(ObjectNode skeleton) {
     Set<String> names = new TreeSet<>();
     for (JsonNode rjob : skeleton.path("spec").path("replicatedJobs")) {
-      for (JsonNode container : rjob.path("template").path("spec").path("template").path("spec").path("containers")) {
+      for (JsonNode container :
+          rjob.path("template").path("spec").path("template").path("spec").path("containers")) {
         container.path("env").forEach(e -> names.add(e.path("name").asText()));
       }
     }
@@ -94,43 +115,55 @@ final class MpiPlugin implements FrameworkPlugin {
     MpiSettings mpi = job.runtime().mpi().orElseThrow();
     ObjectNode container = ((ObjectNode) spec.withArray("containers").get(0));
     container.putArray("ports").addObject().put("name", "ssh").put("containerPort", mpi.sshPort());
-    container.putObject("readinessProbe").put("periodSeconds", 2).put("failureThreshold", 3)
-        .putObject("tcpSocket").put("port", mpi.sshPort());
+    container
+        .putObject("readinessProbe")
+        .put("periodSeconds", 2)
+        .put("failureThreshold", 3)
+        .putObject("tcpSocket")
+        .put("port", mpi.sshPort());
     mountMpi(job, spec);
     return spec;
   }
 
-  private static ObjectNode launcherSpec(ResolvedJob job, PodSpecBuilder pods, EnvList shared, MpiFiles files) {
+  private static ObjectNode launcherSpec(
+      ResolvedJob job, PodSpecBuilder pods, EnvList shared, MpiFiles files) {
     MpiSettings mpi = job.runtime().mpi().orElseThrow();
     EnvList env = new EnvList().putAll(shared);
     launcherMpiEnv(env, job, files);
     MpirunOptions.putEnv(job, env);
-    // A launcher that runs no ranks requests no GPU, so PodSpecBuilder hides the node's GPUs from it
-    // (NVIDIA_VISIBLE_DEVICES=void; mpi-operator#476, #628 blank it, which leaves some runtimes showing all).
-    ObjectNode spec = pods.podSpec(env, List.of("/bin/bash", MpiFiles.DIR + "/launch.sh"), mpi.launcherAsNode());
+    // A launcher that runs no ranks requests no GPU, so PodSpecBuilder hides the node's GPUs from
+    // it
+    // (NVIDIA_VISIBLE_DEVICES=void; mpi-operator#476, #628 blank it, which leaves some runtimes
+    // showing all).
+    ObjectNode spec =
+        pods.podSpec(env, List.of("/bin/bash", MpiFiles.DIR + "/launch.sh"), mpi.launcherAsNode());
     mountMpi(job, spec);
     return spec;
   }
 
   /**
-   * The implementation's own variables. Open MPI gets both the ORTE (v4) and the PRTE (v5) names, with
-   * PRTE's keep-FQDN off (trainer#4028, PR #4029).
+   * The implementation's own variables. Open MPI gets both the ORTE (v4) and the PRTE (v5) names,
+   * with PRTE's keep-FQDN off (trainer#4028, PR #4029).
    */
   private static void launcherMpiEnv(EnvList env, ResolvedJob job, MpiFiles files) {
     String slots = Integer.toString(job.topology().procsPerNode());
     switch (job.runtime().mpi().orElseThrow().implementation()) {
-      case OPEN_MPI -> env.put("OMPI_MCA_orte_default_hostfile", MpiFiles.HOSTFILE)
-          .put("OMPI_MCA_orte_keep_fqdn_hostnames", "true")
-          .put("OMPI_MCA_orte_set_default_slots", slots)
-          .put("OMPI_MCA_plm_rsh_args", files.sshArgs())
-          .put("PRTE_MCA_prte_default_hostfile", MpiFiles.HOSTFILE)
-          .put("PRTE_MCA_prte_keep_fqdn_hostnames", "false")
-          .put("PRTE_MCA_prte_set_default_slots", slots)
-          .put("PRTE_MCA_plm_ssh_args", files.sshArgs());
-      case INTEL -> env.put("I_MPI_HYDRA_HOST_FILE", MpiFiles.HOSTFILE)
-          .put("I_MPI_HYDRA_BOOTSTRAP_EXEC_EXTRA_ARGS", files.sshArgs())
-          .put("I_MPI_PERHOST", slots);
-      case MPICH -> env.put("HYDRA_HOST_FILE", MpiFiles.HOSTFILE).put("HYDRA_LAUNCH_EXTRA_ARGS", files.sshArgs());
+      case OPEN_MPI ->
+          env.put("OMPI_MCA_orte_default_hostfile", MpiFiles.HOSTFILE)
+              .put("OMPI_MCA_orte_keep_fqdn_hostnames", "true")
+              .put("OMPI_MCA_orte_set_default_slots", slots)
+              .put("OMPI_MCA_plm_rsh_args", files.sshArgs())
+              .put("PRTE_MCA_prte_default_hostfile", MpiFiles.HOSTFILE)
+              .put("PRTE_MCA_prte_keep_fqdn_hostnames", "false")
+              .put("PRTE_MCA_prte_set_default_slots", slots)
+              .put("PRTE_MCA_plm_ssh_args", files.sshArgs());
+      case INTEL ->
+          env.put("I_MPI_HYDRA_HOST_FILE", MpiFiles.HOSTFILE)
+              .put("I_MPI_HYDRA_BOOTSTRAP_EXEC_EXTRA_ARGS", files.sshArgs())
+              .put("I_MPI_PERHOST", slots);
+      case MPICH ->
+          env.put("HYDRA_HOST_FILE", MpiFiles.HOSTFILE)
+              .put("HYDRA_LAUNCH_EXTRA_ARGS", files.sshArgs());
     }
   }
 
@@ -144,11 +177,27 @@ final class MpiPlugin implements FrameworkPlugin {
     ObjectNode secret = volumes.addObject().put("name", "ssh").putObject("secret");
     secret.put("secretName", run + "-ssh").put("defaultMode", MODE_0444);
     ArrayNode items = secret.putArray("items");
-    items.addObject().put("key", "ssh-privatekey").put("path", MpiFiles.KEY_FILE).put("mode", root ? MODE_0600 : MODE_0640);
-    items.addObject().put("key", "ssh-publickey").put("path", MpiFiles.KEY_FILE + ".pub").put("mode", MODE_0644);
-    items.addObject().put("key", "ssh-publickey").put("path", "authorized_keys").put("mode", MODE_0644);
+    items
+        .addObject()
+        .put("key", "ssh-privatekey")
+        .put("path", MpiFiles.KEY_FILE)
+        .put("mode", root ? MODE_0600 : MODE_0640);
+    items
+        .addObject()
+        .put("key", "ssh-publickey")
+        .put("path", MpiFiles.KEY_FILE + ".pub")
+        .put("mode", MODE_0644);
+    items
+        .addObject()
+        .put("key", "ssh-publickey")
+        .put("path", "authorized_keys")
+        .put("mode", MODE_0644);
     ArrayNode mounts = ((ObjectNode) spec.withArray("containers").get(0)).withArray("volumeMounts");
     mounts.addObject().put("name", "mpi").put("mountPath", MpiFiles.DIR).put("readOnly", true);
-    mounts.addObject().put("name", "ssh").put("mountPath", job.runtime().user().home() + "/.ssh").put("readOnly", true);
+    mounts
+        .addObject()
+        .put("name", "ssh")
+        .put("mountPath", job.runtime().user().home() + "/.ssh")
+        .put("readOnly", true);
   }
 }

@@ -12,16 +12,18 @@ import java.nio.file.Path;
 import java.util.Map;
 
 /**
- * The parts every training pod shares: the code-sync init container that clones the source repo at the
- * exact commit, the {@code node} container with resources, a writable {@code HOME} (kubeflow/sdk#89) unless
- * the image owns it (then only scratch space at {@code HOME/.cache}, so the image's {@code pip --user} stack
- * stays visible), a memory-backed {@code /dev/shm} (torchx#428), the user's PVCs and Secrets, and the
- * security context.
+ * The parts every training pod shares: the code-sync init container that clones the source repo at
+ * the exact commit, the {@code node} container with resources, a writable {@code HOME}
+ * (kubeflow/sdk#89) unless the image owns it (then only scratch space at {@code HOME/.cache}, so
+ * the image's {@code pip --user} stack stays visible), a memory-backed {@code /dev/shm}
+ * (torchx#428), the user's PVCs and Secrets, and the security context.
  */
 final class PodSpecBuilder {
   static final String CONTAINER = "node";
+
   /** The init container that fetches the user's commit; the Job's pod failure policy names it. */
   static final String CODE_SYNC = "code-sync";
+
   private static final String WORKSPACE = ResolveStage.WORKSPACE;
 
   private final ResolvedJob job;
@@ -43,7 +45,10 @@ final class PodSpecBuilder {
     securityContext(spec);
     spec.putArray("initContainers").add(codeSync());
     ObjectNode container = spec.putArray("containers").addObject();
-    container.put("name", CONTAINER).put("image", job.command().image()).put("imagePullPolicy", "IfNotPresent");
+    container
+        .put("name", CONTAINER)
+        .put("image", job.command().image())
+        .put("imagePullPolicy", "IfNotPresent");
     command.forEach(container.withArray("command")::add);
     container.put("workingDir", job.command().workdir());
     container.set("env", podEnv(env, withGpus).toArray());
@@ -70,11 +75,11 @@ final class PodSpecBuilder {
   }
 
   /**
-   * {@code env} plus, for a pod that requests no GPU, {@code NVIDIA_VISIBLE_DEVICES=void}: CUDA images bake
-   * in {@code all}, so on a node with the NVIDIA runtime such a pod would see every GPU of the node
-   * (NVIDIA/k8s-device-plugin#61, #87); {@code void} gives it no GPU and no driver (NVIDIA container
-   * toolkit). A pod that requests GPUs gets its devices from the device plugin, and its node's name for
-   * the GPU start-up check.
+   * {@code env} plus, for a pod that requests no GPU, {@code NVIDIA_VISIBLE_DEVICES=void}: CUDA
+   * images bake in {@code all}, so on a node with the NVIDIA runtime such a pod would see every GPU
+   * of the node (NVIDIA/k8s-device-plugin#61, #87); {@code void} gives it no GPU and no driver
+   * (NVIDIA container toolkit). A pod that requests GPUs gets its devices from the device plugin,
+   * and its node's name for the GPU start-up check.
    */
   private EnvList podEnv(EnvList env, boolean withGpus) {
     if (withGpus && job.resources().gpus() > 0) {
@@ -85,8 +90,8 @@ final class PodSpecBuilder {
   }
 
   /**
-   * The pod's user; for a runtime that meets Pod Security "restricted" also {@code runAsNonRoot} and the
-   * {@code RuntimeDefault} seccomp profile (kubernetes.io "Pod Security Standards").
+   * The pod's user; for a runtime that meets Pod Security "restricted" also {@code runAsNonRoot}
+   * and the {@code RuntimeDefault} seccomp profile (kubernetes.io "Pod Security Standards").
    */
   private void securityContext(ObjectNode spec) {
     long uid = job.runtime().user().uid();
@@ -102,8 +107,9 @@ final class PodSpecBuilder {
 
   /**
    * Restricted runtimes: no privilege escalation and every capability dropped, {@code add} (at most
-   * NET_BIND_SERVICE, the one restricted allows) kept. Baseline runtimes (root images) are left as they are:
-   * dropping root's capabilities breaks an ordinary {@code setup} such as {@code apt-get install}.
+   * NET_BIND_SERVICE, the one restricted allows) kept. Baseline runtimes (root images) are left as
+   * they are: dropping root's capabilities breaks an ordinary {@code setup} such as {@code apt-get
+   * install}.
    */
   private void restrictedContainer(ObjectNode container, java.util.List<String> add) {
     if (!job.runtime().security().restricted()) {
@@ -123,12 +129,26 @@ final class PodSpecBuilder {
     c.put("name", CODE_SYNC).put("image", sync.image());
     ArrayNode args = c.putArray("args");
     // $(VAR) is expanded by the kubelet from env: repo and commit stay data, never shell text.
-    for (String a : new String[] {"--repo=$(GIT_REPO)", "--ref=$(GIT_COMMIT)", "--root=" + WORKSPACE, "--link=src",
-        "--one-time", "--depth=1"}) {
+    for (String a :
+        new String[] {
+          "--repo=$(GIT_REPO)",
+          "--ref=$(GIT_COMMIT)",
+          "--root=" + WORKSPACE,
+          "--link=src",
+          "--one-time",
+          "--depth=1"
+        }) {
       args.add(a);
     }
-    EnvList env = new EnvList().put("GIT_REPO", job.source().repoUrl()).put("GIT_COMMIT", job.source().commit());
-    sync.credentialSecret().ifPresent(s -> env.putSecretKey("GITSYNC_USERNAME", s, "username").putSecretKey("GITSYNC_PASSWORD", s, "password"));
+    EnvList env =
+        new EnvList()
+            .put("GIT_REPO", job.source().repoUrl())
+            .put("GIT_COMMIT", job.source().commit());
+    sync.credentialSecret()
+        .ifPresent(
+            s ->
+                env.putSecretKey("GITSYNC_USERNAME", s, "username")
+                    .putSecretKey("GITSYNC_PASSWORD", s, "password"));
     c.set("env", env.toArray());
     c.putObject("resources").putObject("requests").put("cpu", "100m").put("memory", "128Mi");
     c.putObject("securityContext").put("runAsUser", job.runtime().user().uid());
@@ -159,11 +179,22 @@ final class PodSpecBuilder {
     m.addObject().put("name", "dshm").put("mountPath", "/dev/shm");
     for (int i = 0; i < job.volumes().size(); i++) {
       VolumeMount v = job.volumes().get(i);
-      m.addObject().put("name", "pvc-" + i).put("mountPath", Path.of(v.path()).normalize().toString()).put("readOnly", v.readOnly());
+      m.addObject()
+          .put("name", "pvc-" + i)
+          .put("mountPath", Path.of(v.path()).normalize().toString())
+          .put("readOnly", v.readOnly());
     }
     for (int i = 0; i < job.secrets().size(); i++) {
       String name = "secret-" + i;
-      job.secrets().get(i).path().ifPresent(p -> m.addObject().put("name", name).put("mountPath", Path.of(p).normalize().toString()).put("readOnly", true));
+      job.secrets()
+          .get(i)
+          .path()
+          .ifPresent(
+              p ->
+                  m.addObject()
+                      .put("name", name)
+                      .put("mountPath", Path.of(p).normalize().toString())
+                      .put("readOnly", true));
     }
     return m;
   }
@@ -172,10 +203,18 @@ final class PodSpecBuilder {
     ArrayNode v = CanonicalJson.mapper().createArrayNode();
     v.addObject().put("name", "workspace").putObject("emptyDir");
     v.addObject().put("name", homeVolume()).putObject("emptyDir");
-    v.addObject().put("name", "dshm").putObject("emptyDir").put("medium", "Memory").put("sizeLimit", job.resources().shm());
+    v.addObject()
+        .put("name", "dshm")
+        .putObject("emptyDir")
+        .put("medium", "Memory")
+        .put("sizeLimit", job.resources().shm());
     for (int i = 0; i < job.volumes().size(); i++) {
       VolumeMount m = job.volumes().get(i);
-      v.addObject().put("name", "pvc-" + i).putObject("persistentVolumeClaim").put("claimName", m.claim()).put("readOnly", m.readOnly());
+      v.addObject()
+          .put("name", "pvc-" + i)
+          .putObject("persistentVolumeClaim")
+          .put("claimName", m.claim())
+          .put("readOnly", m.readOnly());
     }
     for (int i = 0; i < job.secrets().size(); i++) {
       SecretRef s = job.secrets().get(i);
@@ -186,7 +225,9 @@ final class PodSpecBuilder {
     return v;
   }
 
-  /** {@code home}, or {@code cache} when the image owns HOME and only its cache folder is scratch. */
+  /**
+   * {@code home}, or {@code cache} when the image owns HOME and only its cache folder is scratch.
+   */
   private String homeVolume() {
     return job.runtime().user().imageOwnsHome() ? "cache" : "home";
   }
@@ -198,7 +239,8 @@ final class PodSpecBuilder {
 
   private void nodeSelector(ObjectNode spec) {
     String type = job.resources().gpuType();
-    Map<String, String> labels = type.isEmpty() ? Map.of() : job.platform().gpu().types().getOrDefault(type, Map.of());
+    Map<String, String> labels =
+        type.isEmpty() ? Map.of() : job.platform().gpu().types().getOrDefault(type, Map.of());
     if (!labels.isEmpty()) {
       ObjectNode sel = spec.putObject("nodeSelector");
       new java.util.TreeMap<>(labels).forEach(sel::put);

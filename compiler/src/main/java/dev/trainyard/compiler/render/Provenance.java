@@ -5,41 +5,52 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Labels and provenance annotations stamped on every object of a run, so any object in the cluster leads
- * back to the source commit, the train.yaml, the runtime version and digest, and the compiler that made it.
- * The status controller reads the same keys.
+ * Labels and provenance annotations stamped on every object of a run, so any object in the cluster
+ * leads back to the source commit, the train.yaml, the runtime version and digest, and the compiler
+ * that made it. The status controller reads the same keys.
  */
 public final class Provenance {
   /** Annotation/label key prefix owned by Trainyard. */
   public static final String PREFIX = "trainyard.dev/";
+
   public static final String SOURCE_REPO = PREFIX + "source-repo";
   public static final String SOURCE_COMMIT = PREFIX + "source-commit";
   public static final String SOURCE_PATH = PREFIX + "source-path";
   public static final String RUNTIME = PREFIX + "runtime";
   public static final String RUNTIME_DIGEST = PREFIX + "runtime-digest";
   public static final String IMAGE = PREFIX + "image";
+
   /**
-   * {@code "train.yaml"} when train.yaml's {@code image:} replaced the runtime's image (absent otherwise), so the
-   * status controller can tell the user's image, which the user must fix when it cannot be pulled, from the
-   * platform's.
+   * {@code "train.yaml"} when train.yaml's {@code image:} replaced the runtime's image (absent
+   * otherwise), so the status controller can tell the user's image, which the user must fix when it
+   * cannot be pulled, from the platform's.
    */
   public static final String IMAGE_SOURCE = PREFIX + "image-source";
+
   /** The value of {@link #IMAGE_SOURCE} for an image that train.yaml names. */
   public static final String IMAGE_FROM_TRAIN_YAML = "train.yaml";
+
   public static final String COMPILER_VERSION = PREFIX + "compiler-version";
   public static final String PLATFORM = PREFIX + "platform";
   public static final String RUN = PREFIX + "run";
   public static final String JOB = PREFIX + "job";
   public static final String CLUSTER = PREFIX + "cluster";
-  /** When the run was first submitted, RFC 3339 UTC ({@code 2026-12-01T09:00:00Z}); read by prune. */
-  public static final String CREATED_AT = PREFIX + "created-at";
+
   /**
-   * On the pod template of a replicated job whose pods run no ranks (an MPI launcher beside its nodes):
-   * {@code "false"}, so readers of a JobSet (preview, status) count nodes without guessing from env or resources.
+   * When the run was first submitted, RFC 3339 UTC ({@code 2026-12-01T09:00:00Z}); read by prune.
+   */
+  public static final String CREATED_AT = PREFIX + "created-at";
+
+  /**
+   * On the pod template of a replicated job whose pods run no ranks (an MPI launcher beside its
+   * nodes): {@code "false"}, so readers of a JobSet (preview, status) count nodes without guessing
+   * from env or resources.
    */
   public static final String RUNS_RANKS = PREFIX + "runs-ranks";
+
   /** Kueue: LocalQueue of the workload, on JobSet metadata (kueue docs, tasks/run/jobsets). */
   public static final String QUEUE_NAME = "kueue.x-k8s.io/queue-name";
+
   /** Kueue: WorkloadPriorityClass of the workload. */
   public static final String PRIORITY_CLASS = "kueue.x-k8s.io/priority-class";
 

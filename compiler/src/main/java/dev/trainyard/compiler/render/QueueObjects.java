@@ -15,24 +15,32 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * Kueue {@code v1beta2} objects from platform.yaml (v1beta2 is the storage version since Kueue 0.16; v1beta1
- * is deprecated). A ClusterQueue always has an explicit {@code namespaceSelector}: nil matches no namespace
- * (kueue#301), {@code {}} matches all. Each flavor lists every covered resource (a Kueue CEL rule); a
- * resource a flavor gives no quota for gets {@code nominalQuota: "0"}. A ResourceFlavor carries platform.yaml's
- * {@code nodeLabels}, {@code nodeTaints} and {@code tolerations}; Kueue adds the flavor's tolerations (and
- * labels, as nodeSelector) to the pods it admits, so tainted GPU nodes are reachable without tolerations in git.
+ * Kueue {@code v1beta2} objects from platform.yaml (v1beta2 is the storage version since Kueue
+ * 0.16; v1beta1 is deprecated). A ClusterQueue always has an explicit {@code namespaceSelector}:
+ * nil matches no namespace (kueue#301), {@code {}} matches all. Each flavor lists every covered
+ * resource (a Kueue CEL rule); a resource a flavor gives no quota for gets {@code nominalQuota:
+ * "0"}. A ResourceFlavor carries platform.yaml's {@code nodeLabels}, {@code nodeTaints} and {@code
+ * tolerations}; Kueue adds the flavor's tolerations (and labels, as nodeSelector) to the pods it
+ * admits, so tainted GPU nodes are reachable without tolerations in git.
  */
 final class QueueObjects {
   static final String API_VERSION = "kueue.x-k8s.io/v1beta2";
 
   private QueueObjects() {}
 
-  /** ResourceFlavors and ClusterQueues behind the LocalQueues of {@code cluster}'s namespaces, sorted by kind and name. */
+  /**
+   * ResourceFlavors and ClusterQueues behind the LocalQueues of {@code cluster}'s namespaces,
+   * sorted by kind and name.
+   */
   static List<Manifest> clusterScoped(Platform p, String cluster, Map<String, String> annotations) {
     Set<String> namespaces = new TreeSet<>();
-    p.namespaces().stream().filter(n -> n.cluster().equals(cluster)).forEach(n -> namespaces.add(n.name()));
+    p.namespaces().stream()
+        .filter(n -> n.cluster().equals(cluster))
+        .forEach(n -> namespaces.add(n.name()));
     Set<String> cqNames = new TreeSet<>();
-    p.queues().localQueues().stream().filter(l -> namespaces.contains(l.namespace())).forEach(l -> cqNames.add(l.clusterQueue()));
+    p.queues().localQueues().stream()
+        .filter(l -> namespaces.contains(l.namespace()))
+        .forEach(l -> cqNames.add(l.clusterQueue()));
     Set<String> flavors = new TreeSet<>();
     List<Manifest> out = new ArrayList<>();
     for (String name : cqNames) {
@@ -41,7 +49,9 @@ final class QueueObjects {
       out.add(clusterQueue(cq, annotations));
     }
     for (String name : flavors) {
-      p.queues().resourceFlavors().stream().filter(f -> f.name().equals(name)).findFirst()
+      p.queues().resourceFlavors().stream()
+          .filter(f -> f.name().equals(name))
+          .findFirst()
           .ifPresent(f -> out.add(resourceFlavor(f, annotations)));
     }
     return out;
@@ -75,7 +85,12 @@ final class QueueObjects {
     for (FlavorQuota f : cq.flavors()) {
       ObjectNode flavor = flavors.addObject().put("name", f.flavor());
       ArrayNode resources = flavor.putArray("resources");
-      covered.forEach(r -> resources.addObject().put("name", r).put("nominalQuota", f.quota().getOrDefault(r, "0")));
+      covered.forEach(
+          r ->
+              resources
+                  .addObject()
+                  .put("name", r)
+                  .put("nominalQuota", f.quota().getOrDefault(r, "0")));
     }
     return Manifest.of(o);
   }
@@ -89,7 +104,8 @@ final class QueueObjects {
     new TreeSet<>(namespaces).forEach(expr.putArray("values")::add);
   }
 
-  private static Manifest resourceFlavor(Platform.ResourceFlavor f, Map<String, String> annotations) {
+  private static Manifest resourceFlavor(
+      Platform.ResourceFlavor f, Map<String, String> annotations) {
     ObjectNode o = Manifest.skeleton(API_VERSION, "ResourceFlavor", f.name(), "");
     annotate(o, annotations);
     ObjectNode spec = o.putObject("spec");
@@ -128,6 +144,8 @@ final class QueueObjects {
   private static void annotate(ObjectNode o, Map<String, String> annotations) {
     ObjectNode a = ((ObjectNode) o.get("metadata")).putObject("annotations");
     annotations.forEach(a::put);
-    ((ObjectNode) o.get("metadata")).putObject("labels").put("app.kubernetes.io/managed-by", "trainyard");
+    ((ObjectNode) o.get("metadata"))
+        .putObject("labels")
+        .put("app.kubernetes.io/managed-by", "trainyard");
   }
 }

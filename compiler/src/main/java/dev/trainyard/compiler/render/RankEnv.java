@@ -5,19 +5,20 @@ import dev.trainyard.compiler.resolve.ResolvedJob;
 import java.util.List;
 
 /**
- * The framework-neutral multi-node contract every runtime's node pods get (SkyPilot/dstack style names):
- * {@code NNODES}, {@code NODE_RANK} (from the completion index), {@code GPUS_PER_NODE}, {@code MASTER_ADDR}
- * (node 0 by the single hostname formula), {@code MASTER_PORT}; and the shell wrapper that runs
- * {@code setup} then {@code run}. Never a pod-level {@code RANK} or {@code WORLD_SIZE}: launchers set those
- * per process.
+ * The framework-neutral multi-node contract every runtime's node pods get (SkyPilot/dstack style
+ * names): {@code NNODES}, {@code NODE_RANK} (from the completion index), {@code GPUS_PER_NODE},
+ * {@code MASTER_ADDR} (node 0 by the single hostname formula), {@code MASTER_PORT}; and the shell
+ * wrapper that runs {@code setup} then {@code run}. Never a pod-level {@code RANK} or {@code
+ * WORLD_SIZE}: launchers set those per process.
  */
 final class RankEnv {
   /** The rendezvous port (torch c10d default; Kubeflow Trainer uses it for torch and JAX). */
   static final String MASTER_PORT = "29500";
 
   /**
-   * Runs {@code $TRAINYARD_SETUP} then {@code $TRAINYARD_RUN} with bash {@code -eo pipefail}. The user's
-   * text reaches the shell only as the value of those variables, never spliced into this script.
+   * Runs {@code $TRAINYARD_SETUP} then {@code $TRAINYARD_RUN} with bash {@code -eo pipefail}. The
+   * user's text reaches the shell only as the value of those variables, never spliced into this
+   * script.
    */
   static final String RUN_SCRIPT =
       "if [ -n \"${TRAINYARD_SETUP:-}\" ]; then bash -eo pipefail -c \"$TRAINYARD_SETUP\"; fi\n"
@@ -45,14 +46,18 @@ final class RankEnv {
     return Hostnames.first(job.naming().runName(), JobLayout.NODE);
   }
 
-  /** The container command for node pods that run {@code run} directly; GPU pods check their GPUs first. */
+  /**
+   * The container command for node pods that run {@code run} directly; GPU pods check their GPUs
+   * first.
+   */
   static List<String> command(ResolvedJob job) {
     return List.of("/bin/bash", "-c", gpuCheck(job) + RUN_SCRIPT);
   }
 
   /**
-   * The {@link GpuCheck} lines for a node pod of {@code job}, "" without GPUs. The driver floor is the
-   * runtime's; an {@code image:} of the user's own is not the runtime's CUDA, so only the device count is checked.
+   * The {@link GpuCheck} lines for a node pod of {@code job}, "" without GPUs. The driver floor is
+   * the runtime's; an {@code image:} of the user's own is not the runtime's CUDA, so only the
+   * device count is checked.
    */
   static String gpuCheck(ResolvedJob job) {
     int gpus = job.resources().gpus();

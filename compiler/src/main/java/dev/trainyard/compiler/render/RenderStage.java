@@ -15,8 +15,9 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Stage 5: the runtime's JobSet skeleton (Pebble fills its string values) plus the framework plugin's
- * pods and objects, stamped with labels and provenance; and the Kueue objects of the target.
+ * Stage 5: the runtime's JobSet skeleton (Pebble fills its string values) plus the framework
+ * plugin's pods and objects, stamped with labels and provenance; and the Kueue objects of the
+ * target.
  */
 public final class RenderStage {
   private final TemplateRenderer templates = new TemplateRenderer();
@@ -24,7 +25,8 @@ public final class RenderStage {
   /** Renders {@code job}; {@code services} supplies the SSH Secret of MPI runs. */
   public StageResult<ManifestSet> render(ResolvedJob job, RenderServices services) {
     ObjectNode skeleton = job.runtime().skeleton();
-    List<Diagnostic> problems = templates.renderInPlace(skeleton, templateContext(job), job.runtime().origin());
+    List<Diagnostic> problems =
+        templates.renderInPlace(skeleton, templateContext(job), job.runtime().origin());
     if (!problems.isEmpty()) {
       return StageResult.failed(problems);
     }
@@ -34,16 +36,36 @@ public final class RenderStage {
     Map<String, String> labels = Provenance.labels(job);
     List<Manifest> run = new ArrayList<>();
     Map<String, String> jsAnnotations = new TreeMap<>(annotations);
-    skeleton.path("metadata").path("annotations").fields().forEachRemaining(e -> jsAnnotations.putIfAbsent(e.getKey(), e.getValue().asText()));
+    skeleton
+        .path("metadata")
+        .path("annotations")
+        .fields()
+        .forEachRemaining(e -> jsAnnotations.putIfAbsent(e.getKey(), e.getValue().asText()));
     Map<String, String> jsLabels = new TreeMap<>(Provenance.jobSetLabels(job));
-    skeleton.path("metadata").path("labels").fields().forEachRemaining(e -> jsLabels.putIfAbsent(e.getKey(), e.getValue().asText()));
+    skeleton
+        .path("metadata")
+        .path("labels")
+        .fields()
+        .forEachRemaining(e -> jsLabels.putIfAbsent(e.getKey(), e.getValue().asText()));
     run.add(JobSetBuilder.build(job, out, skeleton, jsLabels, jsAnnotations));
     out.extraObjects().forEach(m -> run.add(stamp(m, labels, annotations)));
-    Map<String, String> queueAnnotations = Map.of(
-        Provenance.PLATFORM, job.platform().origin(), Provenance.COMPILER_VERSION, job.stamp().compilerVersion());
-    return StageResult.of(new ManifestSet(job.target().cluster(), job.target().namespace(), job.naming().runName(), run,
-        QueueObjects.clusterScoped(job.platform(), job.target().cluster(), new TreeMap<>(queueAnnotations)),
-        QueueObjects.localQueues(job.platform(), job.target().namespace(), new TreeMap<>(queueAnnotations))), List.of());
+    Map<String, String> queueAnnotations =
+        Map.of(
+            Provenance.PLATFORM,
+            job.platform().origin(),
+            Provenance.COMPILER_VERSION,
+            job.stamp().compilerVersion());
+    return StageResult.of(
+        new ManifestSet(
+            job.target().cluster(),
+            job.target().namespace(),
+            job.naming().runName(),
+            run,
+            QueueObjects.clusterScoped(
+                job.platform(), job.target().cluster(), new TreeMap<>(queueAnnotations)),
+            QueueObjects.localQueues(
+                job.platform(), job.target().namespace(), new TreeMap<>(queueAnnotations))),
+        List.of());
   }
 
   private static FrameworkPlugin plugin(ResolvedJob job) {
@@ -55,12 +77,25 @@ public final class RenderStage {
     };
   }
 
-  /** Adds run labels and provenance to an object, keeping any the plugin set (a SealedSecret's own). */
-  private static Manifest stamp(Manifest m, Map<String, String> labels, Map<String, String> annotations) {
+  /**
+   * Adds run labels and provenance to an object, keeping any the plugin set (a SealedSecret's own).
+   */
+  private static Manifest stamp(
+      Manifest m, Map<String, String> labels, Map<String, String> annotations) {
     ObjectNode o = m.object();
     ObjectNode meta = (ObjectNode) o.get("metadata");
-    labels.forEach((k, v) -> { if (!meta.withObject("labels").has(k)) { meta.withObject("labels").put(k, v); } });
-    annotations.forEach((k, v) -> { if (!meta.withObject("annotations").has(k)) { meta.withObject("annotations").put(k, v); } });
+    labels.forEach(
+        (k, v) -> {
+          if (!meta.withObject("labels").has(k)) {
+            meta.withObject("labels").put(k, v);
+          }
+        });
+    annotations.forEach(
+        (k, v) -> {
+          if (!meta.withObject("annotations").has(k)) {
+            meta.withObject("annotations").put(k, v);
+          }
+        });
     return Manifest.of(o);
   }
 
@@ -72,7 +107,8 @@ public final class RenderStage {
     jobVars.put("nodes", job.topology().nodes());
     jobVars.put("procsPerNode", job.topology().procsPerNode());
     jobVars.put("gpus", job.resources().gpus());
-    Map<String, Object> runtimeVars = Map.of("name", job.runtime().name(), "version", job.runtime().version());
+    Map<String, Object> runtimeVars =
+        Map.of("name", job.runtime().name(), "version", job.runtime().version());
     return Map.of("job", jobVars, "runtime", runtimeVars, "image", job.command().image());
   }
 }

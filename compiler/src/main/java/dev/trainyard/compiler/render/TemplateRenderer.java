@@ -20,19 +20,21 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Fills Pebble expressions in the <em>string values</em> of a runtime's JobSet skeleton. The skeleton is
- * parsed YAML first, so a template can never produce YAML structure (no indentation bugs, no injection of
- * keys by a user value). Strict mode, as Helm's {@code --strict}: an unknown variable is an error, never an
- * empty string. Autoescaping is off: values go into YAML scalars, which the serializer quotes.
+ * Fills Pebble expressions in the <em>string values</em> of a runtime's JobSet skeleton. The
+ * skeleton is parsed YAML first, so a template can never produce YAML structure (no indentation
+ * bugs, no injection of keys by a user value). Strict mode, as Helm's {@code --strict}: an unknown
+ * variable is an error, never an empty string. Autoescaping is off: values go into YAML scalars,
+ * which the serializer quotes.
  *
  * <p>Variables: {@code job.name}, {@code job.runName}, {@code job.namespace}, {@code job.nodes},
- * {@code job.procsPerNode}, {@code job.gpus}, {@code runtime.name}, {@code runtime.version},
- * {@code image}. The only class that imports Pebble.
+ * {@code job.procsPerNode}, {@code job.gpus}, {@code runtime.name}, {@code runtime.version}, {@code
+ * image}. The only class that imports Pebble.
  */
 public final class TemplateRenderer {
   /**
-   * Built on the first value that holds an expression (holder idiom): the built-in skeletons hold none, and
-   * building the engine loads about 150 Pebble classes, a sizeable part of a cold {@code trainyard compile}.
+   * Built on the first value that holds an expression (holder idiom): the built-in skeletons hold
+   * none, and building the engine loads about 150 Pebble classes, a sizeable part of a cold {@code
+   * trainyard compile}.
    */
   private static final class Engine {
     static final PebbleEngine INSTANCE =
@@ -57,7 +59,8 @@ public final class TemplateRenderer {
     return problems;
   }
 
-  private void walk(JsonNode node, String pointer, Map<String, Object> ctx, String origin, List<Diagnostic> out) {
+  private void walk(
+      JsonNode node, String pointer, Map<String, Object> ctx, String origin, List<Diagnostic> out) {
     if (node instanceof ObjectNode obj) {
       for (Iterator<Map.Entry<String, JsonNode>> it = obj.fields(); it.hasNext(); ) {
         Map.Entry<String, JsonNode> e = it.next();
@@ -71,7 +74,8 @@ public final class TemplateRenderer {
     } else if (node instanceof ArrayNode arr) {
       for (int i = 0; i < arr.size(); i++) {
         if (arr.get(i).isTextual()) {
-          arr.set(i, new TextNode(render(arr.get(i).asText(), pointer + "/" + i, ctx, origin, out)));
+          arr.set(
+              i, new TextNode(render(arr.get(i).asText(), pointer + "/" + i, ctx, origin, out)));
         } else {
           walk(arr.get(i), pointer + "/" + i, ctx, origin, out);
         }
@@ -79,7 +83,8 @@ public final class TemplateRenderer {
     }
   }
 
-  private String render(String text, String pointer, Map<String, Object> ctx, String origin, List<Diagnostic> out) {
+  private String render(
+      String text, String pointer, Map<String, Object> ctx, String origin, List<Diagnostic> out) {
     if (!text.contains("{{") && !text.contains("{%")) {
       return text;
     }
@@ -89,9 +94,14 @@ public final class TemplateRenderer {
       template.evaluate(writer, ctx);
       return writer.toString();
     } catch (PebbleException e) {
-      out.add(Diagnostic.error(DiagnosticCode.TEMPLATE_ERROR, SourceLocation.ofFile(origin), pointer,
-              "runtime template at " + pointer + " failed: " + e.getPebbleMessage())
-          .withHint("this is a problem of the runtime definition; tell the platform team (variables: job.*, runtime.*, image)"));
+      out.add(
+          Diagnostic.error(
+                  DiagnosticCode.TEMPLATE_ERROR,
+                  SourceLocation.ofFile(origin),
+                  pointer,
+                  "runtime template at " + pointer + " failed: " + e.getPebbleMessage())
+              .withHint(
+                  "this is a problem of the runtime definition; tell the platform team (variables: job.*, runtime.*, image)"));
       return text;
     } catch (IOException e) {
       throw new UncheckedIOException(e);

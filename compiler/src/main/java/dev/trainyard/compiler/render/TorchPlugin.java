@@ -7,11 +7,12 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * torchrun on every node. torchrun reads {@code PET_<FLAG>} as defaults for its flags (torch
- * {@code distributed/run.py}), so {@code torchrun train.py} works unmodified: {@code PET_NNODES},
- * {@code PET_NPROC_PER_NODE} (a number from the merged resources, never {@code auto} without GPUs:
- * trainer#2407, #3974), {@code PET_NODE_RANK} from the completion index, {@code PET_MASTER_ADDR} node 0's
- * DNS name, {@code PET_MASTER_PORT} 29500. The same set for {@code nodes: 1} (skypilot#3656).
+ * torchrun on every node. torchrun reads {@code PET_<FLAG>} as defaults for its flags (torch {@code
+ * distributed/run.py}), so {@code torchrun train.py} works unmodified: {@code PET_NNODES}, {@code
+ * PET_NPROC_PER_NODE} (a number from the merged resources, never {@code auto} without GPUs:
+ * trainer#2407, #3974), {@code PET_NODE_RANK} from the completion index, {@code PET_MASTER_ADDR}
+ * node 0's DNS name, {@code PET_MASTER_PORT} 29500. The same set for {@code nodes: 1}
+ * (skypilot#3656).
  */
 final class TorchPlugin implements FrameworkPlugin {
   @Override
@@ -25,7 +26,12 @@ final class TorchPlugin implements FrameworkPlugin {
     env.put("PET_MASTER_PORT", RankEnv.MASTER_PORT);
     var node = layout.job(JobLayout.NODE).orElseThrow();
     var spec = pods.podSpec(env, RankEnv.command(job), true);
-    ((ObjectNode) spec.withArray("containers").get(0)).putArray("ports").addObject().put("name", "c10d").put("containerPort", 29500);
-    return new FrameworkOutput(List.of(new ReplicatedJobPart(node, spec, Optional.empty())), List.of(), List.of());
+    ((ObjectNode) spec.withArray("containers").get(0))
+        .putArray("ports")
+        .addObject()
+        .put("name", "c10d")
+        .put("containerPort", 29500);
+    return new FrameworkOutput(
+        List.of(new ReplicatedJobPart(node, spec, Optional.empty())), List.of(), List.of());
   }
 }

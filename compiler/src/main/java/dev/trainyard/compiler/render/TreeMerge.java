@@ -7,9 +7,9 @@ import java.util.Iterator;
 import java.util.Map;
 
 /**
- * Merges generated Kubernetes fields over a runtime skeleton, in the spirit of a strategic merge patch:
- * objects merge key by key, lists of named items ({@code containers}, {@code env}, {@code volumes}) merge
- * by {@code name}, anything else from the generated side replaces the skeleton's.
+ * Merges generated Kubernetes fields over a runtime skeleton, in the spirit of a strategic merge
+ * patch: objects merge key by key, lists of named items ({@code containers}, {@code env}, {@code
+ * volumes}) merge by {@code name}, anything else from the generated side replaces the skeleton's.
  */
 final class TreeMerge {
   private TreeMerge() {}
@@ -21,7 +21,10 @@ final class TreeMerge {
       JsonNode existing = base.get(e.getKey());
       if (existing instanceof ObjectNode b && e.getValue() instanceof ObjectNode o) {
         merge(b, o);
-      } else if (existing instanceof ArrayNode b && e.getValue() instanceof ArrayNode o && named(b) && named(o)) {
+      } else if (existing instanceof ArrayNode b
+          && e.getValue() instanceof ArrayNode o
+          && named(b)
+          && named(o)) {
         base.set(e.getKey(), mergeNamed(b, o));
       } else {
         base.set(e.getKey(), e.getValue().deepCopy());

@@ -6,23 +6,26 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The replicated jobs a run is made of, before any YAML exists: their names, pod counts and roles. Policy
- * checks name budgets on it; render builds the JobSet from it. Every replicated job has {@code replicas: 1}
- * and puts its pods in {@code parallelism = completions} (as Kubeflow Trainer does), so hostnames are
- * {@code <jobset>-<rjob>-0-<podIdx>}.
+ * The replicated jobs a run is made of, before any YAML exists: their names, pod counts and roles.
+ * Policy checks name budgets on it; render builds the JobSet from it. Every replicated job has
+ * {@code replicas: 1} and puts its pods in {@code parallelism = completions} (as Kubeflow Trainer
+ * does), so hostnames are {@code <jobset>-<rjob>-0-<podIdx>}.
  *
- * <p>MPI runtimes list the node job first and the launcher second (trainer#3748: the launcher depends on
- * the node job being Ready, and JobSet only allows {@code dependsOn} on later jobs). With
- * {@code launcherAsNode} the launcher is rank host 0, so {@code nodes: N} has N−1 node pods and
- * {@code nodes: 1} has no node job at all (trainer#3954: never {@code replicas: 0} or {@code parallelism: 0}).
+ * <p>MPI runtimes list the node job first and the launcher second (trainer#3748: the launcher
+ * depends on the node job being Ready, and JobSet only allows {@code dependsOn} on later jobs).
+ * With {@code launcherAsNode} the launcher is rank host 0, so {@code nodes: N} has N−1 node pods
+ * and {@code nodes: 1} has no node job at all (trainer#3954: never {@code replicas: 0} or {@code
+ * parallelism: 0}).
  *
  * @param jobs the replicated jobs in JobSet order
  */
 public record JobLayout(List<ReplicatedJobShape> jobs) {
   /** Name of the replicated job whose pods run ranks (and sshd, for MPI). */
   public static final String NODE = "node";
+
   /** Name of the MPI launcher's replicated job. */
   public static final String LAUNCHER = "launcher";
+
   /** 63 − the 5-character pod-name suffix − 4 dashes (JobSet webhook, jobset#408). */
   private static final int POD_NAME_BUDGET = 54;
 
@@ -58,9 +61,9 @@ public record JobLayout(List<ReplicatedJobShape> jobs) {
   }
 
   /**
-   * The longest JobSet name that keeps every pod name valid: JobSet webhook, pod name
-   * {@code <js>-<rjob>-<jobIdx>-<podIdx>-<5 chars>} ≤ 63, i.e.
-   * {@code len(js) + len(rjob) + digits(replicas-1) + digits(completions-1) ≤ 54} (jobset#408, PR #409).
+   * The longest JobSet name that keeps every pod name valid: JobSet webhook, pod name {@code
+   * <js>-<rjob>-<jobIdx>-<podIdx>-<5 chars>} ≤ 63, i.e. {@code len(js) + len(rjob) +
+   * digits(replicas-1) + digits(completions-1) ≤ 54} (jobset#408, PR #409).
    */
   public int maxJobSetNameLength() {
     return maxJobSetNameLength(tightestJob());
@@ -68,10 +71,15 @@ public record JobLayout(List<ReplicatedJobShape> jobs) {
 
   /** The replicated job that sets the limit of {@link #maxJobSetNameLength()}. */
   public ReplicatedJobShape tightestJob() {
-    return jobs.stream().min(java.util.Comparator.comparingInt(JobLayout::maxJobSetNameLength)).orElseThrow();
+    return jobs.stream()
+        .min(java.util.Comparator.comparingInt(JobLayout::maxJobSetNameLength))
+        .orElseThrow();
   }
 
-  /** The budget for one replicated job: 54 − len(rjob) − digits(replicas−1) − digits(completions−1); replicas is 1. */
+  /**
+   * The budget for one replicated job: 54 − len(rjob) − digits(replicas−1) − digits(completions−1);
+   * replicas is 1.
+   */
   private static int maxJobSetNameLength(ReplicatedJobShape job) {
     return POD_NAME_BUDGET - job.name().length() - digits(0) - digits(job.pods() - 1);
   }

@@ -4,9 +4,9 @@ import java.util.Locale;
 import java.util.regex.Pattern;
 
 /**
- * RFC 1035 labels, the name rule for JobSets: lower-case letters, digits and {@code -}, starting with a
- * letter, ending with a letter or digit, at most 63 characters. No dots: a dotted name breaks the JobSet
- * subdomain and Open MPI's hostfile (mpi-operator#733).
+ * RFC 1035 labels, the name rule for JobSets: lower-case letters, digits and {@code -}, starting
+ * with a letter, ending with a letter or digit, at most 63 characters. No dots: a dotted name
+ * breaks the JobSet subdomain and Open MPI's hostfile (mpi-operator#733).
  */
 public final class Names {
   private static final Pattern LABEL = Pattern.compile("^[a-z]([-a-z0-9]*[a-z0-9])?$");
@@ -24,9 +24,9 @@ public final class Names {
   }
 
   /**
-   * The closest valid label: lower-cased, every other character turned into {@code -}, runs of {@code -}
-   * collapsed, leading non-letters and trailing {@code -} dropped, cut to {@code max} characters
-   * ({@code My_Job.1} → {@code my-job-1}). Returns {@code job} when nothing is left.
+   * The closest valid label: lower-cased, every other character turned into {@code -}, runs of
+   * {@code -} collapsed, leading non-letters and trailing {@code -} dropped, cut to {@code max}
+   * characters ({@code My_Job.1} → {@code my-job-1}). Returns {@code job} when nothing is left.
    */
   public static String sanitize(String name, int max) {
     String s = name.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9-]", "-").replaceAll("-+", "-");

@@ -8,9 +8,9 @@ import dev.trainyard.compiler.runtime.RuntimeCatalog;
 import java.util.List;
 
 /**
- * The platform's own references to runtimes, checked when the platform and the runtimes are loaded (before
- * any train.yaml is looked at): an unknown {@code defaultRuntime} is the platform team's mistake, reported at
- * its line in platform.yaml, not at the user's train.yaml.
+ * The platform's own references to runtimes, checked when the platform and the runtimes are loaded
+ * (before any train.yaml is looked at): an unknown {@code defaultRuntime} is the platform team's
+ * mistake, reported at its line in platform.yaml, not at the user's train.yaml.
  */
 public final class PlatformRuntimes {
   private PlatformRuntimes() {}
@@ -22,9 +22,19 @@ public final class PlatformRuntimes {
       return List.of();
     }
     String name = ref.contains("@") ? ref.substring(0, ref.indexOf('@')) : ref;
-    return List.of(Diagnostic.error(DiagnosticCode.INVALID_PLATFORM, platform.map().at("/defaultRuntime"), "/defaultRuntime",
-            "`defaultRuntime` \"" + ref + "\" is not an installed runtime, so every train.yaml without `runtime:` fails")
-        .withHint(Suggestions.closest(name, catalog.names()).map(c -> "did you mean `" + c + "`? ").orElse("")
-            + "installed runtimes: " + String.join(", ", catalog.names())));
+    return List.of(
+        Diagnostic.error(
+                DiagnosticCode.INVALID_PLATFORM,
+                platform.map().at("/defaultRuntime"),
+                "/defaultRuntime",
+                "`defaultRuntime` \""
+                    + ref
+                    + "\" is not an installed runtime, so every train.yaml without `runtime:` fails")
+            .withHint(
+                Suggestions.closest(name, catalog.names())
+                        .map(c -> "did you mean `" + c + "`? ")
+                        .orElse("")
+                    + "installed runtimes: "
+                    + String.join(", ", catalog.names())));
   }
 }

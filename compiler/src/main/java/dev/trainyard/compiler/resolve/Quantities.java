@@ -8,13 +8,16 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Kubernetes resource quantities ({@code 500m}, {@code 4}, {@code 32Gi}, {@code 1.5G}), as defined by
- * {@code k8s.io/apimachinery/pkg/api/resource}: decimal SI and binary suffixes, and the decimal exponent
- * form ({@code 2e3} = 2000, which YAML also reads as a number and Trainyard writes as written).
+ * Kubernetes resource quantities ({@code 500m}, {@code 4}, {@code 32Gi}, {@code 1.5G}), as defined
+ * by {@code k8s.io/apimachinery/pkg/api/resource}: decimal SI and binary suffixes, and the decimal
+ * exponent form ({@code 2e3} = 2000, which YAML also reads as a number and Trainyard writes as
+ * written).
  */
 public final class Quantities {
-  private static final Pattern QUANTITY = Pattern.compile("^([0-9]+(?:\\.[0-9]+)?)(m|k|M|G|T|P|E|Ki|Mi|Gi|Ti|Pi|Ei)?$");
-  private static final Pattern EXPONENT = Pattern.compile("^([0-9]+(?:\\.[0-9]+)?)[eE]([+-]?[0-9]{1,9})$");
+  private static final Pattern QUANTITY =
+      Pattern.compile("^([0-9]+(?:\\.[0-9]+)?)(m|k|M|G|T|P|E|Ki|Mi|Gi|Ti|Pi|Ei)?$");
+  private static final Pattern EXPONENT =
+      Pattern.compile("^([0-9]+(?:\\.[0-9]+)?)[eE]([+-]?[0-9]{1,9})$");
   private static final Map<String, BigDecimal> FACTORS =
       Map.ofEntries(
           Map.entry("", BigDecimal.ONE),
@@ -34,11 +37,15 @@ public final class Quantities {
 
   private Quantities() {}
 
-  /** The quantity's value in base units (cores, bytes), or empty when {@code text} is not a quantity. */
+  /**
+   * The quantity's value in base units (cores, bytes), or empty when {@code text} is not a
+   * quantity.
+   */
   public static Optional<BigDecimal> parse(String text) {
     Matcher e = EXPONENT.matcher(text.trim());
     if (e.matches()) {
-      return Optional.of(new BigDecimal(e.group(1)).scaleByPowerOfTen(Integer.parseInt(e.group(2))));
+      return Optional.of(
+          new BigDecimal(e.group(1)).scaleByPowerOfTen(Integer.parseInt(e.group(2))));
     }
     Matcher m = QUANTITY.matcher(text.trim());
     if (!m.matches()) {
@@ -50,12 +57,23 @@ public final class Quantities {
 
   /** Whole CPUs in a CPU quantity, rounded down, at least 1 ({@code 500m} → 1, {@code 2.5} → 2). */
   public static int wholeCpus(String cpu) {
-    // Capped at Integer.MAX_VALUE: a request that large is refused by the quota check, not by an overflow here.
-    return parse(cpu).map(v -> Math.max(1, v.min(BigDecimal.valueOf(Integer.MAX_VALUE)).setScale(0, RoundingMode.FLOOR)
-        .intValueExact())).orElse(1);
+    // Capped at Integer.MAX_VALUE: a request that large is refused by the quota check, not by an
+    // overflow here.
+    return parse(cpu)
+        .map(
+            v ->
+                Math.max(
+                    1,
+                    v.min(BigDecimal.valueOf(Integer.MAX_VALUE))
+                        .setScale(0, RoundingMode.FLOOR)
+                        .intValueExact()))
+        .orElse(1);
   }
 
-  /** Half of a memory quantity, written in Mi or Gi ({@code 32Gi} → {@code 16Gi}); the default {@code /dev/shm}. */
+  /**
+   * Half of a memory quantity, written in Mi or Gi ({@code 32Gi} → {@code 16Gi}); the default
+   * {@code /dev/shm}.
+   */
   public static String half(String memory) {
     BigDecimal bytes = parse(memory).orElse(BigDecimal.valueOf(2).pow(31));
     long mib = bytes.divide(BigDecimal.valueOf(2).pow(21), 0, RoundingMode.FLOOR).longValue();

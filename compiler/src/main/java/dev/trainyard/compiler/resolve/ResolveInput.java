@@ -8,17 +8,19 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Everything the resolve stage reads: the user's spec, the platform's runtimes and settings, and facts
- * gathered at the edge (git, the file system).
+ * Everything the resolve stage reads: the user's spec, the platform's runtimes and settings, and
+ * facts gathered at the edge (git, the file system).
  *
  * @param spec the bound train.yaml
  * @param catalog installed runtimes
  * @param platform platform.yaml or the embedded default
  * @param source repo URL, commit and train.yaml path
  * @param cluster {@code --cluster}, else the platform's first cluster
- * @param namespace {@code --namespace}, else the first namespace of the cluster that allows the source repo
+ * @param namespace {@code --namespace}, else the first namespace of the cluster that allows the
+ *     source repo
  * @param attempt re-run counter, 1 for the first run of a commit (part of the run id)
- * @param requirementsTxt whether {@code requirements.txt} exists in the working directory (default setup)
+ * @param requirementsTxt whether {@code requirements.txt} exists in the working directory (default
+ *     setup)
  * @param stamp compiler version and submit time, stamped into provenance
  */
 public record ResolveInput(

@@ -11,8 +11,8 @@ import java.util.Objects;
 import java.util.SortedMap;
 
 /**
- * A {@link TrainSpec} with every default filled in from the runtime and the platform: everything the render
- * stage needs, and nothing it has to look up.
+ * A {@link TrainSpec} with every default filled in from the runtime and the platform: everything
+ * the render stage needs, and nothing it has to look up.
  *
  * @param spec the user's file as written (for locating diagnostics)
  * @param runtime the resolved runtime version
@@ -62,14 +62,20 @@ public record ResolvedJob(
    * @param priority WorkloadPriorityClass, or "" for none
    */
   public record Target(
-      String cluster, String clusterDomain, String namespace, String localQueue, String clusterQueue, String priority) {}
+      String cluster,
+      String clusterDomain,
+      String namespace,
+      String localQueue,
+      String clusterQueue,
+      String priority) {}
 
   /**
    * @param jobName the user's {@code name} or the sanitized folder name
-   * @param runId short id derived from the commit, the train.yaml path and the attempt (6 hex characters)
+   * @param runId short id derived from the commit, the train.yaml path and the attempt (6 hex
+   *     characters)
    * @param runName {@code <jobName>-<runId>}: the JobSet's name and the run folder's name
-   * @param nameFromUser whether {@code name} was written in train.yaml (then a too-long name is an error,
-   *     not silently shortened)
+   * @param nameFromUser whether {@code name} was written in train.yaml (then a too-long name is an
+   *     error, not silently shortened)
    */
   public record Naming(String jobName, String runId, String runName, boolean nameFromUser) {}
 
@@ -101,12 +107,17 @@ public record ResolvedJob(
    * @param setup shell run on every node before {@code run}, or ""
    * @param run the user's command, as written
    * @param env user env, sorted
-   * @param imageWithoutPython true when {@code image} is the runtime's own and neither the runtime nor a version of
-   *     it with the same image records a Python ({@code python:} in runtime.yaml,
-   *     {@link dev.trainyard.compiler.runtime.RuntimeCatalog#recordedPython}); false for an image train.yaml names,
-   *     whose contents Trainyard does not know
+   * @param imageWithoutPython true when {@code image} is the runtime's own and neither the runtime
+   *     nor a version of it with the same image records a Python ({@code python:} in runtime.yaml,
+   *     {@link dev.trainyard.compiler.runtime.RuntimeCatalog#recordedPython}); false for an image
+   *     train.yaml names, whose contents Trainyard does not know
    */
-  public record Command(String image, String workdir, String setup, String run, SortedMap<String, String> env,
+  public record Command(
+      String image,
+      String workdir,
+      String setup,
+      String run,
+      SortedMap<String, String> env,
       boolean imageWithoutPython) {
     public Command {
       env = java.util.Collections.unmodifiableSortedMap(new java.util.TreeMap<>(env));

@@ -6,7 +6,10 @@ import dev.trainyard.compiler.runtime.RuntimeDefinition;
 import java.util.List;
 import java.util.Optional;
 
-/** Finds the runtime a train.yaml names, or the platform default, with a hint listing what is installed. */
+/**
+ * Finds the runtime a train.yaml names, or the platform default, with a hint listing what is
+ * installed.
+ */
 final class RuntimeChoice {
   private RuntimeChoice() {}
 
@@ -20,23 +23,41 @@ final class RuntimeChoice {
     List<String> versions = in.catalog().versionsOf(name);
     if (versions.isEmpty()) {
       problems.add(
-          Diagnostic.error(DiagnosticCode.UNKNOWN_RUNTIME, ResolveStage.at(in.spec(), "/runtime"), "/runtime",
+          Diagnostic.error(
+                  DiagnosticCode.UNKNOWN_RUNTIME,
+                  ResolveStage.at(in.spec(), "/runtime"),
+                  "/runtime",
                   "runtime \"" + name + "\" is not installed")
-              .withHint(closest(name, in.catalog().names()).map(c -> "did you mean `" + c + "`? ").orElse("")
-                  + "installed runtimes: " + String.join(", ", in.catalog().names()) + " (`trainyard runtimes list`)"));
+              .withHint(
+                  closest(name, in.catalog().names())
+                          .map(c -> "did you mean `" + c + "`? ")
+                          .orElse("")
+                      + "installed runtimes: "
+                      + String.join(", ", in.catalog().names())
+                      + " (`trainyard runtimes list`)"));
     } else {
       problems.add(
-          Diagnostic.error(DiagnosticCode.UNKNOWN_RUNTIME_VERSION, ResolveStage.at(in.spec(), "/runtime"), "/runtime",
+          Diagnostic.error(
+                  DiagnosticCode.UNKNOWN_RUNTIME_VERSION,
+                  ResolveStage.at(in.spec(), "/runtime"),
+                  "/runtime",
                   "runtime \"" + ref + "\" is not installed")
-              .withHint("installed versions of " + name + ": " + String.join(", ", versions)
-                  + "; or write `runtime: " + name + "` for the newest"));
+              .withHint(
+                  "installed versions of "
+                      + name
+                      + ": "
+                      + String.join(", ", versions)
+                      + "; or write `runtime: "
+                      + name
+                      + "` for the newest"));
     }
     return Optional.empty();
   }
 
   /**
-   * The installed name meant: a typo (one or two edits, a swap of two letters counting one: {@code troch}),
-   * else one that contains, or is contained in, what was written ({@code pytorch} → {@code torch}).
+   * The installed name meant: a typo (one or two edits, a swap of two letters counting one: {@code
+   * troch}), else one that contains, or is contained in, what was written ({@code pytorch} → {@code
+   * torch}).
    */
   static Optional<String> closest(String name, List<String> installed) {
     return dev.trainyard.compiler.diagnostic.Suggestions.closest(name, installed);

@@ -16,7 +16,9 @@ public enum Framework {
   DEEPSPEED,
   /** MLX started under {@code mpirun}; {@code mx.distributed.init()} picks MPI up. */
   MLX,
-  /** JAX: one process per pod, {@code jax.distributed.initialize()} with Kubernetes auto-detection. */
+  /**
+   * JAX: one process per pod, {@code jax.distributed.initialize()} with Kubernetes auto-detection.
+   */
   JAX,
   /** One process per node with the neutral env only. */
   PLAIN;

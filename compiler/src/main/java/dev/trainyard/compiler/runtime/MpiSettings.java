@@ -12,8 +12,8 @@ import java.util.Objects;
  *   launcherAsNode: true        # the launcher pod also runs ranks (DeepSpeed, MLX)
  * </pre>
  *
- * @param implementation decides the hostfile line format: Open MPI {@code host slots=N}, Intel/MPICH
- *     {@code host:N} (mpi-operator#523)
+ * @param implementation decides the hostfile line format: Open MPI {@code host slots=N},
+ *     Intel/MPICH {@code host:N} (mpi-operator#523)
  * @param sshPort the port sshd listens on in node pods (the readiness probe checks it)
  * @param launcherAsNode the launcher is rank host 0, so {@code nodes: N} makes N−1 node pods
  *     (trainer#3954: never an extra pod for {@code nodes: 1})

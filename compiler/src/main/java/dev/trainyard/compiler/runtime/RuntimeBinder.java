@@ -13,10 +13,10 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Builds a {@link RuntimeDefinition} from a {@code runtime.yaml} that already passed
- * {@code schemas/runtime.v1.schema.json}; checks the rules a schema cannot say (MPI settings present exactly
- * for MPI frameworks; the skeleton's replicated jobs are the framework's, {@link SkeletonRules};
- * {@code podSecurity: restricted} only for a non-root uid, Pod Security Standards
+ * Builds a {@link RuntimeDefinition} from a {@code runtime.yaml} that already passed {@code
+ * schemas/runtime.v1.schema.json}; checks the rules a schema cannot say (MPI settings present
+ * exactly for MPI frameworks; the skeleton's replicated jobs are the framework's, {@link
+ * SkeletonRules}; {@code podSecurity: restricted} only for a non-root uid, Pod Security Standards
  * "restricted": {@code runAsNonRoot}).
  */
 public final class RuntimeBinder {
@@ -34,14 +34,21 @@ public final class RuntimeBinder {
     Framework framework = Framework.parse(root.path("framework").asText()).orElseThrow();
     Optional<MpiSettings> mpi = mpiSettings(root.path("mpi"));
     if (framework.usesMpi() && mpi.isEmpty()) {
-      problems.add(invalid(doc, "/framework", "framework `" + framework.id() + "` needs an `mpi:` section"));
+      problems.add(
+          invalid(doc, "/framework", "framework `" + framework.id() + "` needs an `mpi:` section"));
     }
     if (!framework.usesMpi() && mpi.isPresent()) {
-      problems.add(invalid(doc, "/mpi", "`mpi:` is only for the mpi, deepspeed and mlx frameworks"));
+      problems.add(
+          invalid(doc, "/mpi", "`mpi:` is only for the mpi, deepspeed and mlx frameworks"));
     }
     problems.addAll(SkeletonRules.check(doc, framework));
-    if (root.path("podSecurity").asText().equals("restricted") && root.path("user").path("uid").asLong(0) == 0) {
-      problems.add(invalid(doc, "/podSecurity", "`podSecurity: restricted` needs a non-root `user.uid`; uid 0 meets only baseline"));
+    if (root.path("podSecurity").asText().equals("restricted")
+        && root.path("user").path("uid").asLong(0) == 0) {
+      problems.add(
+          invalid(
+              doc,
+              "/podSecurity",
+              "`podSecurity: restricted` needs a non-root `user.uid`; uid 0 meets only baseline"));
     }
     if (!problems.isEmpty()) {
       return StageResult.failed(problems);
@@ -75,12 +82,17 @@ public final class RuntimeBinder {
         framework,
         root.path("image").asText(),
         packages,
-        new RuntimeDefinition.ImageContents(root.path("python").asText(""), root.path("cuda").path("version").asText(""),
+        new RuntimeDefinition.ImageContents(
+            root.path("python").asText(""),
+            root.path("cuda").path("version").asText(""),
             root.path("cuda").path("driverFloor").asInt(0)),
         resources,
-        new RuntimeDefinition.RuntimeUser(user.path("uid").asLong(0), user.path("home").asText("/root"),
+        new RuntimeDefinition.RuntimeUser(
+            user.path("uid").asLong(0),
+            user.path("home").asText("/root"),
             user.path("imageOwnsHome").asBoolean(false)),
-        new RuntimeDefinition.PodSecurity(root.path("podSecurity").asText("baseline").equals("restricted"), capabilities),
+        new RuntimeDefinition.PodSecurity(
+            root.path("podSecurity").asText("baseline").equals("restricted"), capabilities),
         root.path("setup").asText(""),
         mpi,
         skeleton,
@@ -93,12 +105,15 @@ public final class RuntimeBinder {
       return Optional.empty();
     }
     MpiImplementation impl =
-        MpiImplementation.parse(mpi.path("implementation").asText("OpenMPI")).orElse(MpiImplementation.OPEN_MPI);
+        MpiImplementation.parse(mpi.path("implementation").asText("OpenMPI"))
+            .orElse(MpiImplementation.OPEN_MPI);
     return Optional.of(
-        new MpiSettings(impl, mpi.path("sshPort").asInt(2222), mpi.path("launcherAsNode").asBoolean(false)));
+        new MpiSettings(
+            impl, mpi.path("sshPort").asInt(2222), mpi.path("launcherAsNode").asBoolean(false)));
   }
 
   private static Diagnostic invalid(ParsedDocument doc, String pointer, String message) {
-    return Diagnostic.error(DiagnosticCode.INVALID_RUNTIME, doc.map().at(pointer), pointer, message);
+    return Diagnostic.error(
+        DiagnosticCode.INVALID_RUNTIME, doc.map().at(pointer), pointer, message);
   }
 }

@@ -21,13 +21,15 @@ import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * Loads the runtime catalog (an edge): the built-ins listed in the jar's {@code trainyard/runtimes/index.txt}
- * (one {@code <name>/<version>/runtime.yaml} per line), then every {@code <name>/<version>/runtime.yaml}
- * under the platform's runtimes folder, which override and add.
+ * Loads the runtime catalog (an edge): the built-ins listed in the jar's {@code
+ * trainyard/runtimes/index.txt} (one {@code <name>/<version>/runtime.yaml} per line), then every
+ * {@code <name>/<version>/runtime.yaml} under the platform's runtimes folder, which override and
+ * add.
  */
 public final class RuntimeCatalogLoader {
   /** Schema of runtime.yaml. */
   public static final SchemaId SCHEMA = new SchemaId("runtime.v1.schema.json");
+
   private static final String BUILTIN_ROOT = "trainyard/runtimes/";
 
   private final YamlDocumentLoader loader;
@@ -49,13 +51,18 @@ public final class RuntimeCatalogLoader {
       for (Path file : platformFiles(platformDir.get(), problems)) {
         StageResult<SourceFile> source = YamlDocumentLoader.readFile(file, file.toString());
         int before = defs.size();
-        source.value().ifPresentOrElse(s -> add(s, defs, problems), () -> problems.addAll(source.diagnostics()));
+        source
+            .value()
+            .ifPresentOrElse(
+                s -> add(s, defs, problems), () -> problems.addAll(source.diagnostics()));
         if (defs.size() > before) {
           checkFolder(file, defs.get(defs.size() - 1), problems);
         }
       }
     }
-    return problems.isEmpty() ? StageResult.of(new RuntimeCatalog(defs), List.of()) : StageResult.failed(problems);
+    return problems.isEmpty()
+        ? StageResult.of(new RuntimeCatalog(defs), List.of())
+        : StageResult.failed(problems);
   }
 
   private void add(SourceFile file, List<RuntimeDefinition> defs, List<Diagnostic> problems) {
@@ -69,30 +76,51 @@ public final class RuntimeCatalogLoader {
       problems.addAll(schema);
       return;
     }
-    StageResult<RuntimeDefinition> def = RuntimeBinder.bind(doc.value().orElseThrow(), file.displayPath());
+    StageResult<RuntimeDefinition> def =
+        RuntimeBinder.bind(doc.value().orElseThrow(), file.displayPath());
     def.value().ifPresent(defs::add);
     problems.addAll(def.diagnostics());
   }
 
-  /** Versions are immutable folders: {@code <name>/<version>/runtime.yaml} must say that name and version. */
+  /**
+   * Versions are immutable folders: {@code <name>/<version>/runtime.yaml} must say that name and
+   * version.
+   */
   private static void checkFolder(Path file, RuntimeDefinition def, List<Diagnostic> problems) {
     Path versionDir = file.getParent();
     Path nameDir = versionDir == null ? null : versionDir.getParent();
-    String expected = (nameDir == null ? "?" : nameDir.getFileName()) + "/" + versionDir.getFileName();
+    String expected =
+        (nameDir == null ? "?" : nameDir.getFileName()) + "/" + versionDir.getFileName();
     if (!expected.equals(def.name() + "/" + def.version())) {
-      problems.add(Diagnostic.error(DiagnosticCode.INVALID_RUNTIME, SourceLocation.ofFile(file.toString()), "",
-              "runtime " + def.ref() + " is in folder " + expected + "; the folder must be " + def.name() + "/" + def.version())
-          .withHint("a changed runtime is a new version folder; versions are immutable"));
+      problems.add(
+          Diagnostic.error(
+                  DiagnosticCode.INVALID_RUNTIME,
+                  SourceLocation.ofFile(file.toString()),
+                  "",
+                  "runtime "
+                      + def.ref()
+                      + " is in folder "
+                      + expected
+                      + "; the folder must be "
+                      + def.name()
+                      + "/"
+                      + def.version())
+              .withHint("a changed runtime is a new version folder; versions are immutable"));
     }
   }
 
   private static List<Path> platformFiles(Path dir, List<Diagnostic> problems) {
     if (!Files.isDirectory(dir)) {
-      problems.add(Diagnostic.error(DiagnosticCode.INVALID_RUNTIME, SourceLocation.ofFile(dir.toString()), "",
-          "runtimes folder " + dir + " does not exist"));
+      problems.add(
+          Diagnostic.error(
+              DiagnosticCode.INVALID_RUNTIME,
+              SourceLocation.ofFile(dir.toString()),
+              "",
+              "runtimes folder " + dir + " does not exist"));
       return List.of();
     }
-    try (Stream<Path> files = Files.find(dir, 3, (p, a) -> p.getFileName().toString().equals("runtime.yaml"))) {
+    try (Stream<Path> files =
+        Files.find(dir, 3, (p, a) -> p.getFileName().toString().equals("runtime.yaml"))) {
       return files.sorted().toList();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -100,8 +128,11 @@ public final class RuntimeCatalogLoader {
   }
 
   static List<String> builtinIndex() {
-    return resource(BUILTIN_ROOT + "index.txt").lines().map(String::strip)
-        .filter(l -> !l.isEmpty() && !l.startsWith("#")).toList();
+    return resource(BUILTIN_ROOT + "index.txt")
+        .lines()
+        .map(String::strip)
+        .filter(l -> !l.isEmpty() && !l.startsWith("#"))
+        .toList();
   }
 
   private static String resource(String name) {

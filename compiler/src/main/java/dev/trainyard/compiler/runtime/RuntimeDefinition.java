@@ -6,9 +6,9 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * A platform-owned runtime, loaded from {@code runtimes/<name>/<version>/runtime.yaml} (built into the jar,
- * or from the GitOps repo's {@code runtimes/} folder, which overrides and adds). Versions are immutable:
- * a change is a new version.
+ * A platform-owned runtime, loaded from {@code runtimes/<name>/<version>/runtime.yaml} (built into
+ * the jar, or from the GitOps repo's {@code runtimes/} folder, which overrides and adds). Versions
+ * are immutable: a change is a new version.
  *
  * <pre>
  * apiVersion: trainyard.dev/v1
@@ -37,12 +37,13 @@ import java.util.Optional;
  * @param resources per-node defaults
  * @param user the uid the containers run as and its home folder
  * @param security the Pod Security level the pods meet and the capabilities they keep
- * @param setup shell the runtime runs on every node before the user's {@code setup} ("" for none), e.g.
- *     installing a package the image lacks; platform text, never user text
+ * @param setup shell the runtime runs on every node before the user's {@code setup} ("" for none),
+ *     e.g. installing a package the image lacks; platform text, never user text
  * @param mpi MPI settings, present exactly when the framework uses MPI
  * @param skeleton the JobSet skeleton ({@code metadata}, {@code spec.replicatedJobs[]} by name)
  * @param digest {@code sha256:<hex>} over the definition's canonical form, stamped into provenance
- * @param origin where it was loaded from ({@code builtin:torch/2.9.1-1/runtime.yaml} or a file path)
+ * @param origin where it was loaded from ({@code builtin:torch/2.9.1-1/runtime.yaml} or a file
+ *     path)
  */
 public record RuntimeDefinition(
     String name,
@@ -89,10 +90,11 @@ public record RuntimeDefinition(
    *
    * @param uid numeric user id; 0 is root
    * @param home absolute path of the home folder ({@code HOME})
-   * @param imageOwnsHome the image installed software under {@code home} (kubeflow/trainer's deepspeed and
-   *     mlx images {@code pip install --user} into {@code /home/mpiuser/.local}): Trainyard never mounts a
-   *     volume over it, only a scratch emptyDir at {@code home/.cache}. When false, {@code home} gets a
-   *     writable emptyDir (pip {@code --user} under an arbitrary uid, kubeflow/sdk#89)
+   * @param imageOwnsHome the image installed software under {@code home} (kubeflow/trainer's
+   *     deepspeed and mlx images {@code pip install --user} into {@code /home/mpiuser/.local}):
+   *     Trainyard never mounts a volume over it, only a scratch emptyDir at {@code home/.cache}.
+   *     When false, {@code home} gets a writable emptyDir (pip {@code --user} under an arbitrary
+   *     uid, kubeflow/sdk#89)
    */
   public record RuntimeUser(long uid, String home, boolean imageOwnsHome) {
     public RuntimeUser {
@@ -114,8 +116,8 @@ public record RuntimeDefinition(
    *
    * @param python the image's Python version, "" for none
    * @param cudaVersion the CUDA toolkit version the image was built with, "" for none
-   * @param driverFloor the lowest NVIDIA driver major version that CUDA needs (CUDA 13.x: 580, NVIDIA
-   *     "CUDA Toolkit and Corresponding Driver Versions"); 0 when unknown or without CUDA
+   * @param driverFloor the lowest NVIDIA driver major version that CUDA needs (CUDA 13.x: 580,
+   *     NVIDIA "CUDA Toolkit and Corresponding Driver Versions"); 0 when unknown or without CUDA
    */
   public record ImageContents(String python, String cudaVersion, int driverFloor) {
     public ImageContents {
@@ -127,12 +129,14 @@ public record RuntimeDefinition(
   /**
    * The Kubernetes Pod Security Standard the runtime's pods meet.
    *
-   * @param restricted true when the containers run as non-root and work with no privilege escalation,
-   *     capabilities dropped and the RuntimeDefault seccomp profile; false: baseline (e.g. root images)
-   * @param addCapabilities capabilities added back after {@code drop: [ALL]} (restricted allows only
-   *     {@code NET_BIND_SERVICE}); needed when a binary carries it as a file capability, as the sshd of
-   *     mpi-operator's base and the mlx image ({@code setcap CAP_NET_BIND_SERVICE=+eip}): exec of such a file
-   *     fails with EPERM when the capability is outside the bounding set
+   * @param restricted true when the containers run as non-root and work with no privilege
+   *     escalation, capabilities dropped and the RuntimeDefault seccomp profile; false: baseline
+   *     (e.g. root images)
+   * @param addCapabilities capabilities added back after {@code drop: [ALL]} (restricted allows
+   *     only {@code NET_BIND_SERVICE}); needed when a binary carries it as a file capability, as
+   *     the sshd of mpi-operator's base and the mlx image ({@code setcap
+   *     CAP_NET_BIND_SERVICE=+eip}): exec of such a file fails with EPERM when the capability is
+   *     outside the bounding set
    */
   public record PodSecurity(boolean restricted, List<String> addCapabilities) {
     public PodSecurity {

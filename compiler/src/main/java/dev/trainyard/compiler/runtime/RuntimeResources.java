@@ -11,7 +11,8 @@ import java.util.Objects;
  * @param launcherCpu CPU of a launcher pod that runs no ranks
  * @param launcherMemory memory of a launcher pod that runs no ranks
  */
-public record RuntimeResources(int gpus, String cpu, String memory, String launcherCpu, String launcherMemory) {
+public record RuntimeResources(
+    int gpus, String cpu, String memory, String launcherCpu, String launcherMemory) {
   public RuntimeResources {
     Objects.requireNonNull(cpu, "cpu");
     Objects.requireNonNull(memory, "memory");

@@ -3,8 +3,8 @@ package dev.trainyard.compiler.schema;
 import com.fasterxml.jackson.databind.JsonNode;
 
 /**
- * Names a field the way a user reads it: {@code /resources/gpus} → {@code resources.gpus},
- * {@code /secrets/0/name} → {@code secrets[0].name}, {@code /env/A~1B} → {@code env.A/B}.
+ * Names a field the way a user reads it: {@code /resources/gpus} → {@code resources.gpus}, {@code
+ * /secrets/0/name} → {@code secrets[0].name}, {@code /env/A~1B} → {@code env.A/B}.
  */
 final class FieldLabels {
   private final JsonNode root;

@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The hint for an unknown field: the closest allowed name by Levenshtein distance ("did you mean `nodes`?"),
- * or the list of allowed names when none is close.
+ * The hint for an unknown field: the closest allowed name by Levenshtein distance ("did you mean
+ * `nodes`?"), or the list of allowed names when none is close.
  */
 final class FieldSuggestions {
   private FieldSuggestions() {}
@@ -19,12 +19,18 @@ final class FieldSuggestions {
     if (allowed.isEmpty()) {
       return "remove it; no fields are allowed here";
     }
-    String best = allowed.stream()
-        .min(Comparator.comparingInt((String name) -> distance(unknown, name))
-            // On a tie, a name that extends what was typed wins (`gpu` → `gpus`, not `cpu`).
-            .thenComparing(name -> !name.toLowerCase(java.util.Locale.ROOT).startsWith(unknown.toLowerCase(java.util.Locale.ROOT)))
-            .thenComparing(name -> name))
-        .orElseThrow();
+    String best =
+        allowed.stream()
+            .min(
+                Comparator.comparingInt((String name) -> distance(unknown, name))
+                    // On a tie, a name that extends what was typed wins (`gpu` → `gpus`, not
+                    // `cpu`).
+                    .thenComparing(
+                        name ->
+                            !name.toLowerCase(java.util.Locale.ROOT)
+                                .startsWith(unknown.toLowerCase(java.util.Locale.ROOT)))
+                    .thenComparing(name -> name))
+            .orElseThrow();
     if (distance(unknown, best) <= threshold(unknown)) {
       return "did you mean `" + best + "`?";
     }
@@ -32,7 +38,9 @@ final class FieldSuggestions {
     return "allowed fields here: " + String.join(", ", sorted);
   }
 
-  /** Close enough to be a typo: one edit for short names, up to a third of the name for long ones. */
+  /**
+   * Close enough to be a typo: one edit for short names, up to a third of the name for long ones.
+   */
   private static int threshold(String name) {
     return Math.max(1, Math.min(3, name.length() / 3));
   }

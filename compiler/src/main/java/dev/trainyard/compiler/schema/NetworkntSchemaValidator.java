@@ -20,9 +20,10 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * {@link SchemaValidator} on networknt json-schema-validator 1.5.9, JSON Schema 2020-12; the only class that
- * imports it. Schemas are read from the classpath ({@link SchemaId#resource()}) and compiled on first use,
- * then cached, so commands that never validate never load the library. Thread-safe.
+ * {@link SchemaValidator} on networknt json-schema-validator 1.5.9, JSON Schema 2020-12; the only
+ * class that imports it. Schemas are read from the classpath ({@link SchemaId#resource()}) and
+ * compiled on first use, then cached, so commands that never validate never load the library.
+ * Thread-safe.
  *
  * <pre>
  * List&lt;Diagnostic&gt; problems = new NetworkntSchemaValidator().validate(doc, SchemaId.TRAIN_V1);
@@ -36,9 +37,10 @@ public final class NetworkntSchemaValidator implements SchemaValidator {
   @Override
   public List<Diagnostic> validate(ParsedDocument doc, SchemaId schemaId) {
     Compiled compiled = cache.computeIfAbsent(schemaId, NetworkntSchemaValidator::compile);
-    List<SchemaViolation> violations = compiled.schema().validate(doc.root()).stream()
-        .map(NetworkntSchemaValidator::toViolation)
-        .toList();
+    List<SchemaViolation> violations =
+        compiled.schema().validate(doc.root()).stream()
+            .map(NetworkntSchemaValidator::toViolation)
+            .toList();
     return new SchemaMessages(compiled.document(), doc).describe(violations);
   }
 
@@ -52,17 +54,20 @@ public final class NetworkntSchemaValidator implements SchemaValidator {
   }
 
   /**
-   * The member concerned. For {@code dependentRequired} networknt 1.5.9 names the member that is present as
-   * the property and the missing one as the first argument ({@code [missing, present]}); we want the missing one.
+   * The member concerned. For {@code dependentRequired} networknt 1.5.9 names the member that is
+   * present as the property and the missing one as the first argument ({@code [missing, present]});
+   * we want the missing one.
    */
   private static String property(ValidationMessage message) {
     // networknt always gives dependentRequired its two arguments.
-    return message.getType().equals("dependentRequired") ? String.valueOf(message.getArguments()[0]) : message.getProperty();
+    return message.getType().equals("dependentRequired")
+        ? String.valueOf(message.getArguments()[0])
+        : message.getProperty();
   }
 
   /**
-   * Our RFC 6901 pointer from the library's path elements (names, and list indexes as Integers, whose text
-   * needs no escaping).
+   * Our RFC 6901 pointer from the library's path elements (names, and list indexes as Integers,
+   * whose text needs no escaping).
    */
   private static String pointer(JsonNodePath path) {
     String pointer = "";
@@ -74,12 +79,14 @@ public final class NetworkntSchemaValidator implements SchemaValidator {
 
   private static Compiled compile(SchemaId id) {
     JsonNode document = read(id);
-    SchemaValidatorsConfig config = SchemaValidatorsConfig.builder()
-        .failFast(false)
-        .pathType(PathType.JSON_POINTER)
-        .formatAssertionsEnabled(true)
-        .build();
-    JsonSchema schema = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012).getSchema(document, config);
+    SchemaValidatorsConfig config =
+        SchemaValidatorsConfig.builder()
+            .failFast(false)
+            .pathType(PathType.JSON_POINTER)
+            .formatAssertionsEnabled(true)
+            .build();
+    JsonSchema schema =
+        JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012).getSchema(document, config);
     schema.initializeValidators();
     return new Compiled(schema, document);
   }
@@ -88,7 +95,8 @@ public final class NetworkntSchemaValidator implements SchemaValidator {
     ClassLoader loader = NetworkntSchemaValidator.class.getClassLoader();
     try (InputStream in = loader.getResourceAsStream(id.resource())) {
       if (in == null) {
-        throw new IllegalStateException("schema " + id.resource() + " is not on the classpath (a packaging bug)");
+        throw new IllegalStateException(
+            "schema " + id.resource() + " is not on the classpath (a packaging bug)");
       }
       return new ObjectMapper().readTree(in);
     } catch (IOException e) {

@@ -4,8 +4,8 @@ import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
- * A JSON Schema shipped in the jar under {@code trainyard/schemas/<file>} (the repo folder {@code schemas/},
- * packaged by {@code compiler/pom.xml}).
+ * A JSON Schema shipped in the jar under {@code trainyard/schemas/<file>} (the repo folder {@code
+ * schemas/}, packaged by {@code compiler/pom.xml}).
  *
  * <pre>
  * validator.validate(doc, SchemaId.TRAIN_V1);

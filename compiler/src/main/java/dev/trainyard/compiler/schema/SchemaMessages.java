@@ -10,18 +10,29 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Writes our own diagnostic for each schema violation, kpt style ("`nodes` must be at least 1, got 0"), from
- * the violation's structured fields and the schema's own annotations: {@code patternErrorMessage} and
- * {@code errorMessage} (the VS Code / yaml-language-server extensions, so editors show the same words),
- * {@code description}, {@code examples}, {@code properties}. Never prints the validator library's text.
+ * Writes our own diagnostic for each schema violation, kpt style ("`nodes` must be at least 1, got
+ * 0"), from the violation's structured fields and the schema's own annotations: {@code
+ * patternErrorMessage} and {@code errorMessage} (the VS Code / yaml-language-server extensions, so
+ * editors show the same words), {@code description}, {@code examples}, {@code properties}. Never
+ * prints the validator library's text.
  */
 final class SchemaMessages {
-  /** Units tried after a bare number, most likely meant first: {@code timeout: 90} is 90 minutes more often than 90 s. */
+  /**
+   * Units tried after a bare number, most likely meant first: {@code timeout: 90} is 90 minutes
+   * more often than 90 s.
+   */
   private static final List<String> DURATION_UNITS = List.of("m", "h", "s", "d");
 
   private static final Set<String> RANGE_KEYWORDS =
-      Set.of("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength",
-          "minItems", "maxItems");
+      Set.of(
+          "minimum",
+          "maximum",
+          "exclusiveMinimum",
+          "exclusiveMaximum",
+          "minLength",
+          "maxLength",
+          "minItems",
+          "maxItems");
   private static final Set<String> BRANCHES = Set.of("then", "else", "if", "not");
 
   private final JsonNode schema;
@@ -63,23 +74,33 @@ final class SchemaMessages {
   private Diagnostic unknownField(SchemaViolation v) {
     String pointer = SourceMap.child(v.instancePointer(), v.property());
     List<String> allowed = new ArrayList<>();
-    fieldSchema(v.subschemaPointer()).path("properties").fieldNames().forEachRemaining(allowed::add);
-    String where = v.instancePointer().isEmpty() ? "" : " in `" + labels.of(v.instancePointer()) + "`";
-    return error(DiagnosticCode.UNKNOWN_FIELD, doc.map().keyAt(pointer), pointer,
-        "unknown field `" + v.property() + "`" + where, FieldSuggestions.hint(v.property(), allowed));
+    fieldSchema(v.subschemaPointer())
+        .path("properties")
+        .fieldNames()
+        .forEachRemaining(allowed::add);
+    String where =
+        v.instancePointer().isEmpty() ? "" : " in `" + labels.of(v.instancePointer()) + "`";
+    return error(
+        DiagnosticCode.UNKNOWN_FIELD,
+        doc.map().keyAt(pointer),
+        pointer,
+        "unknown field `" + v.property() + "`" + where,
+        FieldSuggestions.hint(v.property(), allowed));
   }
 
   private Diagnostic missingField(SchemaViolation v) {
     String pointer = SourceMap.child(v.instancePointer(), v.property());
     String field = "`" + v.property() + "`";
-    String message = v.instancePointer().isEmpty()
-        ? "missing required field " + field
-        : "`" + labels.of(v.instancePointer()) + "` is missing required field " + field;
+    String message =
+        v.instancePointer().isEmpty()
+            ? "missing required field " + field
+            : "`" + labels.of(v.instancePointer()) + "` is missing required field " + field;
     JsonNode owner = fieldSchema(v.subschemaPointer());
     boolean conditional = BRANCHES.contains(SchemaViolation.lastSegment(v.subschemaPointer()));
-    String about = conditional
-        ? owner.path("description").asText("")
-        : owner.path("properties").path(v.property()).path("description").asText("");
+    String about =
+        conditional
+            ? owner.path("description").asText("")
+            : owner.path("properties").path(v.property()).path("description").asText("");
     String hint = "add `" + v.property() + ":`" + (about.isEmpty() ? "" : " — " + about);
     return error(DiagnosticCode.MISSING_FIELD, doc.map().at(pointer), pointer, message, hint);
   }
@@ -92,16 +113,28 @@ final class SchemaMessages {
     } else {
       expected.add(type.asText());
     }
-    String rule = schema.at(v.subschemaPointer()).path("errorMessage")
-        .asText("must be " + TypeWords.expected(expected));
-    // writeOnly (JSON Schema's annotation for values never read back) marks where a secret may be written by mistake.
-    boolean hidden = schema.at(v.subschemaPointer()).path("writeOnly").asBoolean(false) && v.instance().isValueNode();
-    String got = hidden
-        ? "a value (not shown: it may be a secret)"
-        : TypeWords.actual(v.instance(), doc.map().scalarText(v.instancePointer()));
+    String rule =
+        schema
+            .at(v.subschemaPointer())
+            .path("errorMessage")
+            .asText("must be " + TypeWords.expected(expected));
+    // writeOnly (JSON Schema's annotation for values never read back) marks where a secret may be
+    // written by mistake.
+    boolean hidden =
+        schema.at(v.subschemaPointer()).path("writeOnly").asBoolean(false)
+            && v.instance().isValueNode();
+    String got =
+        hidden
+            ? "a value (not shown: it may be a secret)"
+            : TypeWords.actual(v.instance(), doc.map().scalarText(v.instancePointer()));
     String message = subject(v) + " " + rule + ", got " + got;
-    // The quote and unquote hints repeat the value, so a hidden one gets the field's description instead.
-    return error(DiagnosticCode.WRONG_TYPE, doc.map().at(v.instancePointer()), v.instancePointer(), message,
+    // The quote and unquote hints repeat the value, so a hidden one gets the field's description
+    // instead.
+    return error(
+        DiagnosticCode.WRONG_TYPE,
+        doc.map().at(v.instancePointer()),
+        v.instancePointer(),
+        message,
         hidden ? describeField(v) : typeHint(v, expected));
   }
 
@@ -109,11 +142,15 @@ final class SchemaMessages {
     JsonNode value = v.instance();
     boolean wantsNumber = expected.contains("integer") || expected.contains("number");
     String name = labels.leaf(v.instancePointer());
-    if (value.isTextual() && wantsNumber && value.asText().strip().matches("-?[0-9]+(\\.[0-9]+)?")) {
+    if (value.isTextual()
+        && wantsNumber
+        && value.asText().strip().matches("-?[0-9]+(\\.[0-9]+)?")) {
       return "remove the quotes: `" + name + ": " + value.asText().strip() + "`";
     }
     if (value.isNull()) {
-      return "give `" + labels.of(v.instancePointer()) + "` a value, or delete the line; write `\"\"` for empty text";
+      return "give `"
+          + labels.of(v.instancePointer())
+          + "` a value, or delete the line; write `\"\"` for empty text";
     }
     if (expected.equals(List.of("string")) && (value.isNumber() || value.isBoolean())) {
       return quoteHint(v, name);
@@ -122,8 +159,9 @@ final class SchemaMessages {
   }
 
   /**
-   * "Quote it", unless the quoted text would break the field's {@code pattern} too (a bare {@code timeout: 90}):
-   * then the same number with the first unit the pattern accepts, so the hint always leads to a valid value.
+   * "Quote it", unless the quoted text would break the field's {@code pattern} too (a bare {@code
+   * timeout: 90}): then the same number with the first unit the pattern accepts, so the hint always
+   * leads to a valid value.
    */
   private String quoteHint(SchemaViolation v, String name) {
     String text = scalar(v);
@@ -131,10 +169,20 @@ final class SchemaMessages {
     if (pattern.isEmpty() || java.util.regex.Pattern.compile(pattern).matcher(text).find()) {
       return "quote it to keep it as text: `" + name + ": \"" + text + "\"`";
     }
-    String rule = fieldSchema(v.subschemaPointer()).path("patternErrorMessage").asText(describeField(v));
+    String rule =
+        fieldSchema(v.subschemaPointer()).path("patternErrorMessage").asText(describeField(v));
     for (String unit : DURATION_UNITS) {
       if (java.util.regex.Pattern.compile(pattern).matcher(text + unit).find()) {
-        return "a number alone has no unit; `" + name + "` " + rule + ", e.g. `" + name + ": " + text + unit + "`";
+        return "a number alone has no unit; `"
+            + name
+            + "` "
+            + rule
+            + ", e.g. `"
+            + name
+            + ": "
+            + text
+            + unit
+            + "`";
       }
     }
     return rule;
@@ -142,38 +190,70 @@ final class SchemaMessages {
 
   private Diagnostic outOfRange(SchemaViolation v) {
     String bound = schema.at(v.schemaPointer()).asText();
-    String message = subject(v) + " " + RangeWords.sentence(v.keyword(), bound, v.instance(), scalar(v));
+    String message =
+        subject(v) + " " + RangeWords.sentence(v.keyword(), bound, v.instance(), scalar(v));
     JsonNode owner = schema.at(v.subschemaPointer());
-    String hint = owner.has("minimum") && owner.has("maximum")
-        ? "`" + labels.of(v.instancePointer()) + "` accepts " + owner.get("minimum").asText() + " to "
-            + owner.get("maximum").asText()
-        : describeField(v);
-    return error(DiagnosticCode.OUT_OF_RANGE, doc.map().at(v.instancePointer()), v.instancePointer(), message,
+    String hint =
+        owner.has("minimum") && owner.has("maximum")
+            ? "`"
+                + labels.of(v.instancePointer())
+                + "` accepts "
+                + owner.get("minimum").asText()
+                + " to "
+                + owner.get("maximum").asText()
+            : describeField(v);
+    return error(
+        DiagnosticCode.OUT_OF_RANGE,
+        doc.map().at(v.instancePointer()),
+        v.instancePointer(),
+        message,
         hint);
   }
 
   private Diagnostic badName(SchemaViolation v) {
     String pointer = SourceMap.child(v.instancePointer(), v.property());
     JsonNode names = schema.at(v.schemaPointer());
-    String rule = names.path("patternErrorMessage").asText(
-        "must match the pattern `" + names.path("pattern").asText() + "`");
+    String rule =
+        names
+            .path("patternErrorMessage")
+            .asText("must match the pattern `" + names.path("pattern").asText() + "`");
     String message = "`" + labels.of(v.instancePointer()) + "` name `" + v.property() + "` " + rule;
-    return error(DiagnosticCode.INVALID_VALUE, doc.map().keyAt(pointer), pointer, message,
+    return error(
+        DiagnosticCode.INVALID_VALUE,
+        doc.map().keyAt(pointer),
+        pointer,
+        message,
         "rename `" + v.property() + "`; " + describeField(v));
   }
 
   private Diagnostic invalidValue(SchemaViolation v) {
     JsonNode owner = schema.at(v.subschemaPointer());
-    String rule = switch (v.keyword()) {
-      case "pattern" -> owner.path("patternErrorMessage").asText(
-          owner.path("errorMessage").asText("must match the pattern `" + owner.path("pattern").asText() + "`"));
-      case "enum" -> owner.path("errorMessage").asText("must be one of " + listed(owner.path("enum")));
-      case "const" -> owner.path("errorMessage").asText("must be `" + owner.path("const").asText() + "`");
-      default -> owner.path("errorMessage").asText("is not valid here (schema rule `" + v.keyword() + "`)");
-    };
+    String rule =
+        switch (v.keyword()) {
+          case "pattern" ->
+              owner
+                  .path("patternErrorMessage")
+                  .asText(
+                      owner
+                          .path("errorMessage")
+                          .asText(
+                              "must match the pattern `" + owner.path("pattern").asText() + "`"));
+          case "enum" ->
+              owner.path("errorMessage").asText("must be one of " + listed(owner.path("enum")));
+          case "const" ->
+              owner.path("errorMessage").asText("must be `" + owner.path("const").asText() + "`");
+          default ->
+              owner
+                  .path("errorMessage")
+                  .asText("is not valid here (schema rule `" + v.keyword() + "`)");
+        };
     boolean scalar = v.instance().isValueNode();
     String message = subject(v) + " " + rule + (scalar ? ", got " + quoted(v) : "");
-    return error(DiagnosticCode.INVALID_VALUE, doc.map().at(v.instancePointer()), v.instancePointer(), message,
+    return error(
+        DiagnosticCode.INVALID_VALUE,
+        doc.map().at(v.instancePointer()),
+        v.instancePointer(),
+        message,
         examplesHint(v));
   }
 
@@ -191,7 +271,10 @@ final class SchemaMessages {
     return fieldSchema(v.subschemaPointer()).path("description").asText("");
   }
 
-  /** The schema of the field itself: the keyword's schema object, out of {@code then}/{@code else}/{@code not}. */
+  /**
+   * The schema of the field itself: the keyword's schema object, out of {@code then}/{@code
+   * else}/{@code not}.
+   */
   private JsonNode fieldSchema(String subschemaPointer) {
     String pointer = subschemaPointer;
     while (!pointer.isEmpty() && BRANCHES.contains(SchemaViolation.lastSegment(pointer))) {
@@ -218,8 +301,12 @@ final class SchemaMessages {
     return String.join(", ", out);
   }
 
-  private static Diagnostic error(DiagnosticCode code, dev.trainyard.compiler.diagnostic.SourceLocation at,
-      String pointer, String message, String hint) {
+  private static Diagnostic error(
+      DiagnosticCode code,
+      dev.trainyard.compiler.diagnostic.SourceLocation at,
+      String pointer,
+      String message,
+      String hint) {
     return Diagnostic.error(code, at, pointer, message).withHint(hint);
   }
 }

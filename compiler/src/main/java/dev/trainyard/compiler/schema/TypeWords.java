@@ -10,16 +10,24 @@ final class TypeWords {
 
   private TypeWords() {}
 
-  /** {@code [integer]} → "an integer"; {@code [string, number, boolean]} → "a string, a number or a boolean". */
+  /**
+   * {@code [integer]} → "an integer"; {@code [string, number, boolean]} → "a string, a number or a
+   * boolean".
+   */
   static String expected(List<String> types) {
     List<String> words = types.stream().map(TypeWords::article).toList();
     if (words.size() == 1) {
       return words.get(0);
     }
-    return String.join(", ", words.subList(0, words.size() - 1)) + " or " + words.get(words.size() - 1);
+    return String.join(", ", words.subList(0, words.size() - 1))
+        + " or "
+        + words.get(words.size() - 1);
   }
 
-  /** What the user wrote, with its YAML type: {@code string "two"}, {@code integer 3}, {@code a list}. */
+  /**
+   * What the user wrote, with its YAML type: {@code string "two"}, {@code integer 3}, {@code a
+   * list}.
+   */
   static String actual(JsonNode value, Optional<String> asWritten) {
     String text = asWritten.orElse(value.asText());
     if (value.isTextual()) {
@@ -40,7 +48,10 @@ final class TypeWords {
     return value.isArray() ? "a list" : "a mapping";
   }
 
-  /** {@code "value"} with quotes and backslashes escaped, shortened with {@code …} past 60 characters. */
+  /**
+   * {@code "value"} with quotes and backslashes escaped, shortened with {@code …} past 60
+   * characters.
+   */
   static String quote(String text) {
     String shown = text.length() > MAX_QUOTED ? text.substring(0, MAX_QUOTED) + "…" : text;
     return "\"" + shown.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n") + "\"";

@@ -17,9 +17,10 @@ import javax.crypto.spec.IvParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * Encrypts a small payload (at most one 64 KiB chunk) to age X25519 recipients and ASCII-armors it, as
- * SOPS stores a data key in {@code sops.age[].enc}. Format per the age v1 spec and filippo.io/age v1.3.2
- * ({@code x25519.go Wrap}, {@code primitives.go}, {@code internal/format}, {@code armor}):
+ * Encrypts a small payload (at most one 64 KiB chunk) to age X25519 recipients and ASCII-armors it,
+ * as SOPS stores a data key in {@code sops.age[].enc}. Format per the age v1 spec and
+ * filippo.io/age v1.3.2 ({@code x25519.go Wrap}, {@code primitives.go}, {@code internal/format},
+ * {@code armor}):
  *
  * <pre>
  * age-encryption.org/v1
@@ -29,8 +30,9 @@ import javax.crypto.spec.SecretKeySpec;
  * &lt;16-byte nonce&gt;&lt;ChaCha20-Poly1305(HKDF(file key, nonce, "payload"), 0^11||01, payload)&gt;
  * </pre>
  *
- * then armored between {@code -----BEGIN/END AGE ENCRYPTED FILE-----} as padded base64 in 64-column lines.
- * Randomness, in age's order: the 16-byte file key, one 32-byte ephemeral scalar per recipient, the nonce.
+ * then armored between {@code -----BEGIN/END AGE ENCRYPTED FILE-----} as padded base64 in 64-column
+ * lines. Randomness, in age's order: the 16-byte file key, one 32-byte ephemeral scalar per
+ * recipient, the nonce.
  */
 final class AgeFileEncryptor {
   private static final int CHUNK_SIZE = 64 * 1024;
@@ -52,8 +54,10 @@ final class AgeFileEncryptor {
         header.append(stanza(fileKey, recipient.publicKey(), random));
       }
       header.append("---");
-      byte[] mac = HkdfSha256.hmac(HkdfSha256.derive32(fileKey, new byte[0], "header"),
-          header.toString().getBytes(StandardCharsets.US_ASCII));
+      byte[] mac =
+          HkdfSha256.hmac(
+              HkdfSha256.derive32(fileKey, new byte[0], "header"),
+              header.toString().getBytes(StandardCharsets.US_ASCII));
       header.append(' ').append(RAW.encodeToString(mac)).append('\n');
       byte[] nonce = randomBytes(random, 16);
       byte[] lastChunkNonce = new byte[12];
@@ -79,14 +83,19 @@ final class AgeFileEncryptor {
     System.arraycopy(recipient, 0, salt, 32, 32);
     byte[] wrapKey = HkdfSha256.derive32(shared, salt, "age-encryption.org/v1/X25519");
     byte[] wrapped = chacha(wrapKey, new byte[12], fileKey);
-    return "-> X25519 " + RAW.encodeToString(share) + "\n" + wrapLines(RAW.encodeToString(wrapped), true);
+    return "-> X25519 "
+        + RAW.encodeToString(share)
+        + "\n"
+        + wrapLines(RAW.encodeToString(wrapped), true);
   }
 
   private static byte[] x25519(byte[] scalar, BigInteger u) throws GeneralSecurityException {
     KeyFactory factory = KeyFactory.getInstance("XDH");
     KeyAgreement agreement = KeyAgreement.getInstance("XDH");
-    agreement.init(factory.generatePrivate(new XECPrivateKeySpec(NamedParameterSpec.X25519, scalar)));
-    agreement.doPhase(factory.generatePublic(new XECPublicKeySpec(NamedParameterSpec.X25519, u)), true);
+    agreement.init(
+        factory.generatePrivate(new XECPrivateKeySpec(NamedParameterSpec.X25519, scalar)));
+    agreement.doPhase(
+        factory.generatePublic(new XECPublicKeySpec(NamedParameterSpec.X25519, u)), true);
     return agreement.generateSecret();
   }
 
@@ -98,15 +107,17 @@ final class AgeFileEncryptor {
     return new BigInteger(1, bigEndian);
   }
 
-  private static byte[] chacha(byte[] key, byte[] nonce, byte[] plaintext) throws GeneralSecurityException {
+  private static byte[] chacha(byte[] key, byte[] nonce, byte[] plaintext)
+      throws GeneralSecurityException {
     Cipher cipher = Cipher.getInstance("ChaCha20-Poly1305");
-    cipher.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(key, "ChaCha20"), new IvParameterSpec(nonce));
+    cipher.init(
+        Cipher.ENCRYPT_MODE, new SecretKeySpec(key, "ChaCha20"), new IvParameterSpec(nonce));
     return cipher.doFinal(plaintext);
   }
 
   /**
-   * 64-column lines, each ending in LF. A stanza body's last line must be shorter than 64 columns, so a
-   * body that fills its last line gets an empty line after it ({@code stanzaBody}).
+   * 64-column lines, each ending in LF. A stanza body's last line must be shorter than 64 columns,
+   * so a body that fills its last line gets an empty line after it ({@code stanzaBody}).
    */
   private static String wrapLines(String text, boolean stanzaBody) {
     StringBuilder out = new StringBuilder();

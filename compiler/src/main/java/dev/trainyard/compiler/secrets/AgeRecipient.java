@@ -9,9 +9,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * An age X25519 recipient from {@code platform.yaml}, as printed by {@code age-keygen}:
- * {@code age1} + Bech32 (BIP 173, not Bech32m) of the 32-byte Curve25519 public key, e.g.
- * {@code age1ql3z7hjy54pw3hyww5ayyfg7zqgvc7w3j2elw8zmrj2kg5sfn9aqmcac8p} (age spec, "X25519 recipient
+ * An age X25519 recipient from {@code platform.yaml}, as printed by {@code age-keygen}: {@code
+ * age1} + Bech32 (BIP 173, not Bech32m) of the 32-byte Curve25519 public key, e.g. {@code
+ * age1ql3z7hjy54pw3hyww5ayyfg7zqgvc7w3j2elw8zmrj2kg5sfn9aqmcac8p} (age spec, "X25519 recipient
  * type"; the 90-character Bech32 limit does not apply).
  *
  * @param text the recipient as written, lower case, stored verbatim in {@code sops.age[].recipient}
@@ -20,7 +20,9 @@ import java.util.Locale;
 public record AgeRecipient(String text, byte[] publicKey) {
   private static final String HRP = "age";
   private static final String CHARSET = "qpzry9x8gf2tvdw0s3jn54khce6mua7l";
-  private static final int[] GENERATOR = {0x3b6a57b2, 0x26508e6d, 0x1ea119fa, 0x3d4233dd, 0x2a1462b3};
+  private static final int[] GENERATOR = {
+    0x3b6a57b2, 0x26508e6d, 0x1ea119fa, 0x3d4233dd, 0x2a1462b3
+  };
 
   public AgeRecipient {
     publicKey = publicKey.clone();
@@ -52,9 +54,16 @@ public record AgeRecipient(String text, byte[] publicKey) {
   public static StageResult<AgeRecipient> parse(String text, SourceLocation at, String pointer) {
     byte[] key = decode(text == null ? "" : text.strip());
     if (key == null) {
-      Diagnostic diagnostic = Diagnostic.error(DiagnosticCode.INVALID_PLATFORM, at, pointer,
-              "an age recipient must be `age1` followed by 58 Bech32 characters, got `" + text + "`")
-          .withHint("copy the `Public key:` line that `age-keygen` printed (not the AGE-SECRET-KEY line)");
+      Diagnostic diagnostic =
+          Diagnostic.error(
+                  DiagnosticCode.INVALID_PLATFORM,
+                  at,
+                  pointer,
+                  "an age recipient must be `age1` followed by 58 Bech32 characters, got `"
+                      + text
+                      + "`")
+              .withHint(
+                  "copy the `Public key:` line that `age-keygen` printed (not the AGE-SECRET-KEY line)");
       return StageResult.failed(List.of(diagnostic));
     }
     return StageResult.of(new AgeRecipient(text.strip(), key), List.of());
@@ -64,7 +73,10 @@ public record AgeRecipient(String text, byte[] publicKey) {
   private static byte[] decode(String text) {
     String lower = text.toLowerCase(Locale.ROOT);
     int separator = lower.lastIndexOf('1');
-    if (!lower.equals(text) || separator != HRP.length() || !lower.startsWith(HRP) || lower.length() < 10) {
+    if (!lower.equals(text)
+        || separator != HRP.length()
+        || !lower.startsWith(HRP)
+        || lower.length() < 10) {
       return null;
     }
     int[] values = new int[lower.length() - separator - 1];

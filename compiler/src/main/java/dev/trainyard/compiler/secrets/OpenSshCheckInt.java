@@ -6,17 +6,19 @@ import java.security.SecureRandom;
 import java.util.Base64;
 
 /**
- * Overwrites the two "checkint" words of an unencrypted OpenSSH private key with values from our own
- * random, so that key files are reproducible from a seeded {@link SecureRandom}.
+ * Overwrites the two "checkint" words of an unencrypted OpenSSH private key with values from our
+ * own random, so that key files are reproducible from a seeded {@link SecureRandom}.
  *
- * <p>Layout (OpenSSH {@code PROTOCOL.key}): {@code "openssh-key-v1\0"}, string ciphername, string kdfname,
- * string kdfoptions, uint32 number of keys, string public key, uint32 length of the private section, then
- * the private section starting with {@code uint32 checkint; uint32 checkint} (equal random values that
- * only detect a wrong passphrase). Strings are a uint32 big-endian length and the bytes.
+ * <p>Layout (OpenSSH {@code PROTOCOL.key}): {@code "openssh-key-v1\0"}, string ciphername, string
+ * kdfname, string kdfoptions, uint32 number of keys, string public key, uint32 length of the
+ * private section, then the private section starting with {@code uint32 checkint; uint32 checkint}
+ * (equal random values that only detect a wrong passphrase). Strings are a uint32 big-endian length
+ * and the bytes.
  */
 final class OpenSshCheckInt {
   /** PEM-style armor label of the openssh-key-v1 format (OpenSSH PROTOCOL.key). */
   private static final String LABEL = "OPENSSH PRIVATE KEY";
+
   private static final String BEGIN = "-----BEGIN " + LABEL + "-----";
   private static final String END = "-----END " + LABEL + "-----";
   private static final byte[] MAGIC = "openssh-key-v1\0".getBytes(StandardCharsets.US_ASCII);

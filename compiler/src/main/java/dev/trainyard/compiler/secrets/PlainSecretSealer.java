@@ -5,8 +5,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 
 /**
- * The {@code plain} secrets policy: a plain {@code v1/Secret} with base64 {@code data}. Only for platforms
- * that explicitly allow unencrypted Secrets in Git (and the embedded local default, with warning W410).
+ * The {@code plain} secrets policy: a plain {@code v1/Secret} with base64 {@code data}. Only for
+ * platforms that explicitly allow unencrypted Secrets in Git (and the embedded local default, with
+ * warning W410).
  *
  * <pre>
  * apiVersion: v1

@@ -16,7 +16,8 @@ import javax.crypto.spec.SecretKeySpec;
 
 /**
  * The {@code sealed-secrets} policy: a Bitnami {@code SealedSecret} in strict scope that only the
- * controller holding the certificate's private key can open, and only as {@code <namespace>/<name>}.
+ * controller holding the certificate's private key can open, and only as {@code
+ * <namespace>/<name>}.
  *
  * <pre>
  * apiVersion: bitnami.com/v1alpha1
@@ -30,18 +31,19 @@ import javax.crypto.spec.SecretKeySpec;
  *     type: kubernetes.io/ssh-auth
  * </pre>
  *
- * <p>Each value is sealed as in sealed-secrets v0.40.0 {@code pkg/crypto/crypto.go HybridEncrypt}: a fresh
- * 32-byte AES-256 session key; RSA-OAEP with SHA-256 (and MGF1-SHA-256, as Go's {@code EncryptOAEP})
- * wraps it under label {@code "<namespace>/<name>"} ({@code EncryptionLabel}, strict scope); the value is
- * AES-256-GCM with an all-zero 12-byte nonce (safe: each key seals one value) and no additional data.
- * Layout: {@code uint16 big-endian len(rsa) || rsa || gcm ciphertext+tag}, then standard base64. Strict
- * scope carries no scope annotation ({@code UpdateScopeAnnotations}). Randomness: session key then OAEP
- * seed, per key in sorted order, all from the injected random.
+ * <p>Each value is sealed as in sealed-secrets v0.40.0 {@code pkg/crypto/crypto.go HybridEncrypt}:
+ * a fresh 32-byte AES-256 session key; RSA-OAEP with SHA-256 (and MGF1-SHA-256, as Go's {@code
+ * EncryptOAEP}) wraps it under label {@code "<namespace>/<name>"} ({@code EncryptionLabel}, strict
+ * scope); the value is AES-256-GCM with an all-zero 12-byte nonce (safe: each key seals one value)
+ * and no additional data. Layout: {@code uint16 big-endian len(rsa) || rsa || gcm ciphertext+tag},
+ * then standard base64. Strict scope carries no scope annotation ({@code UpdateScopeAnnotations}).
+ * Randomness: session key then OAEP seed, per key in sorted order, all from the injected random.
  */
 public final class SealedSecretSealer implements SecretSealer {
   private static final int SESSION_KEY_BYTES = 32;
-  private static final OAEPParameterSpec OAEP_SHA256 = new OAEPParameterSpec(
-      "SHA-256", "MGF1", MGF1ParameterSpec.SHA256, PSource.PSpecified.DEFAULT);
+  private static final OAEPParameterSpec OAEP_SHA256 =
+      new OAEPParameterSpec(
+          "SHA-256", "MGF1", MGF1ParameterSpec.SHA256, PSource.PSpecified.DEFAULT);
   private final SealingCertificate certificate;
   private final SecureRandom random;
 
@@ -63,9 +65,15 @@ public final class SealedSecretSealer implements SecretSealer {
     root.set("metadata", SecretNodes.metadata(secret));
     ObjectNode spec = root.putObject("spec");
     ObjectNode encrypted = spec.putObject("encryptedData");
-    secret.data().forEach((key, value) ->
-        encrypted.put(key, Base64.getEncoder().encodeToString(
-            hybridEncrypt(value.getBytes(StandardCharsets.UTF_8), label))));
+    secret
+        .data()
+        .forEach(
+            (key, value) ->
+                encrypted.put(
+                    key,
+                    Base64.getEncoder()
+                        .encodeToString(
+                            hybridEncrypt(value.getBytes(StandardCharsets.UTF_8), label))));
     ObjectNode template = spec.putObject("template");
     if (secret.immutable()) {
       template.put("immutable", true);
@@ -83,17 +91,26 @@ public final class SealedSecretSealer implements SecretSealer {
       rsa.init(Cipher.ENCRYPT_MODE, certificate.publicKey(), withLabel(label), random);
       byte[] wrapped = rsa.doFinal(sessionKey);
       Cipher aes = Cipher.getInstance("AES/GCM/NoPadding");
-      aes.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(sessionKey, "AES"), new GCMParameterSpec(128, new byte[12]));
+      aes.init(
+          Cipher.ENCRYPT_MODE,
+          new SecretKeySpec(sessionKey, "AES"),
+          new GCMParameterSpec(128, new byte[12]));
       byte[] sealed = aes.doFinal(plaintext);
       return ByteBuffer.allocate(2 + wrapped.length + sealed.length)
-          .putShort((short) wrapped.length).put(wrapped).put(sealed).array();
+          .putShort((short) wrapped.length)
+          .put(wrapped)
+          .put(sealed)
+          .array();
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("cannot seal a value with RSA-OAEP/AES-GCM", e);
     }
   }
 
   private static OAEPParameterSpec withLabel(byte[] label) {
-    return new OAEPParameterSpec(OAEP_SHA256.getDigestAlgorithm(), OAEP_SHA256.getMGFAlgorithm(),
-        OAEP_SHA256.getMGFParameters(), new PSource.PSpecified(label));
+    return new OAEPParameterSpec(
+        OAEP_SHA256.getDigestAlgorithm(),
+        OAEP_SHA256.getMGFAlgorithm(),
+        OAEP_SHA256.getMGFParameters(),
+        new PSource.PSpecified(label));
   }
 }

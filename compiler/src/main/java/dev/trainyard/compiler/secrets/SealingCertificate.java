@@ -15,8 +15,9 @@ import java.util.Objects;
 
 /**
  * The sealed-secrets controller's public certificate from {@code platform.yaml}, as printed by
- * {@code kubeseal --fetch-cert}: one PEM {@code CERTIFICATE} block holding an RSA key (the controller
- * makes 4096-bit keys and renews them every 30 days; any RSA size of at least 2048 bits is accepted).
+ * {@code kubeseal --fetch-cert}: one PEM {@code CERTIFICATE} block holding an RSA key (the
+ * controller makes 4096-bit keys and renews them every 30 days; any RSA size of at least 2048 bits
+ * is accepted).
  *
  * <pre>
  * secrets:
@@ -43,31 +44,49 @@ public record SealingCertificate(RSAPublicKey publicKey) {
    * @param at where the certificate's value starts in {@code platform.yaml}
    * @param pointer the JSON pointer of the field, e.g. {@code /secrets/certificate}
    */
-  public static StageResult<SealingCertificate> parse(String pem, SourceLocation at, String pointer) {
+  public static StageResult<SealingCertificate> parse(
+      String pem, SourceLocation at, String pointer) {
     if (pem == null || !pem.contains("-----BEGIN CERTIFICATE-----")) {
-      return problem(at, pointer, "the sealed-secrets certificate must be a PEM `CERTIFICATE` block, got "
-          + excerpt(pem));
+      return problem(
+          at,
+          pointer,
+          "the sealed-secrets certificate must be a PEM `CERTIFICATE` block, got " + excerpt(pem));
     }
     try {
-      X509Certificate certificate = (X509Certificate) CertificateFactory.getInstance("X.509")
-          .generateCertificate(new ByteArrayInputStream(pem.strip().getBytes(StandardCharsets.US_ASCII)));
+      X509Certificate certificate =
+          (X509Certificate)
+              CertificateFactory.getInstance("X.509")
+                  .generateCertificate(
+                      new ByteArrayInputStream(pem.strip().getBytes(StandardCharsets.US_ASCII)));
       if (!(certificate.getPublicKey() instanceof RSAPublicKey key)) {
-        return problem(at, pointer, "the sealed-secrets certificate must hold an RSA key, got "
-            + certificate.getPublicKey().getAlgorithm());
+        return problem(
+            at,
+            pointer,
+            "the sealed-secrets certificate must hold an RSA key, got "
+                + certificate.getPublicKey().getAlgorithm());
       }
       if (key.getModulus().bitLength() < MIN_BITS) {
-        return problem(at, pointer, "the sealed-secrets certificate's RSA key must have at least "
-            + MIN_BITS + " bits, got " + key.getModulus().bitLength());
+        return problem(
+            at,
+            pointer,
+            "the sealed-secrets certificate's RSA key must have at least "
+                + MIN_BITS
+                + " bits, got "
+                + key.getModulus().bitLength());
       }
       return StageResult.of(new SealingCertificate(key), List.of());
     } catch (CertificateException | IllegalArgumentException e) {
-      return problem(at, pointer, "the sealed-secrets certificate cannot be read: " + e.getMessage());
+      return problem(
+          at, pointer, "the sealed-secrets certificate cannot be read: " + e.getMessage());
     }
   }
 
-  private static StageResult<SealingCertificate> problem(SourceLocation at, String pointer, String message) {
-    Diagnostic diagnostic = Diagnostic.error(DiagnosticCode.INVALID_PLATFORM, at, pointer, message)
-        .withHint("paste the output of `kubeseal --fetch-cert` (the controller's current certificate)");
+  private static StageResult<SealingCertificate> problem(
+      SourceLocation at, String pointer, String message) {
+    Diagnostic diagnostic =
+        Diagnostic.error(DiagnosticCode.INVALID_PLATFORM, at, pointer, message)
+            .withHint(
+                "paste the output of `kubeseal --fetch-cert` (the controller's current certificate)");
     return StageResult.failed(List.of(diagnostic));
   }
 

@@ -17,10 +17,10 @@ import java.util.Objects;
 import java.util.TreeMap;
 
 /**
- * The {@code sops-age} policy: the plain Secret of {@link PlainSecretSealer} with its {@code data} values
- * encrypted the way {@code sops --encrypt --age <recipients> --encrypted-regex '^(data|stringData)$'}
- * does, so that Flux's kustomize-controller (or {@code sops -d}) decrypts it; {@code apiVersion},
- * {@code kind} and {@code metadata} stay readable, as Flux requires.
+ * The {@code sops-age} policy: the plain Secret of {@link PlainSecretSealer} with its {@code data}
+ * values encrypted the way {@code sops --encrypt --age <recipients> --encrypted-regex
+ * '^(data|stringData)$'} does, so that Flux's kustomize-controller (or {@code sops -d}) decrypts
+ * it; {@code apiVersion}, {@code kind} and {@code metadata} stay readable, as Flux requires.
  *
  * <pre>
  * apiVersion: v1
@@ -37,18 +37,20 @@ import java.util.TreeMap;
  * </pre>
  *
  * <p>Rules from getsops/sops v3.13.3 ({@code sops.go Tree.Encrypt}, {@code shouldBeEncrypted},
- * {@code cmd/sops/common/common.go}, {@code stores/stores.go}): one random 32-byte data key per file,
- * encrypted to every age recipient; a leaf is encrypted when any key on its path matches the regex; its
- * GCM additional data is the path joined by {@code :} plus {@code :}; the MAC is the upper-case hex
- * SHA-512 of every leaf value in document order (encrypted or not), encrypted with {@code lastmodified}
- * (RFC 3339, UTC, seconds, from the injected clock) as additional data. Keys are sorted at every level,
- * so the order the MAC sees is the order any sorted emitter writes.
+ * {@code cmd/sops/common/common.go}, {@code stores/stores.go}): one random 32-byte data key per
+ * file, encrypted to every age recipient; a leaf is encrypted when any key on its path matches the
+ * regex; its GCM additional data is the path joined by {@code :} plus {@code :}; the MAC is the
+ * upper-case hex SHA-512 of every leaf value in document order (encrypted or not), encrypted with
+ * {@code lastmodified} (RFC 3339, UTC, seconds, from the injected clock) as additional data. Keys
+ * are sorted at every level, so the order the MAC sees is the order any sorted emitter writes.
  */
 public final class SopsAgeSealer implements SecretSealer {
   /** The SOPS release whose format this writes and whose tool the tests decrypt with. */
   public static final String SOPS_FORMAT_VERSION = "3.13.3";
+
   /** Flux needs apiVersion/kind/metadata in clear text (reference/gitops-status-secrets.md §4). */
   public static final String ENCRYPTED_REGEX = "^(data|stringData)$";
+
   private final List<AgeRecipient> recipients;
   private final SecureRandom random;
   private final Clock clock;
@@ -77,11 +79,13 @@ public final class SopsAgeSealer implements SecretSealer {
     SopsValueCipher cipher = new SopsValueCipher(dataKey, random);
     MessageDigest mac = sha512();
     ObjectNode encrypted = (ObjectNode) encryptNode(plain, new ArrayList<>(), cipher, mac);
-    String lastModified = DateTimeFormatter.ISO_INSTANT.format(clock.instant().truncatedTo(ChronoUnit.SECONDS));
+    String lastModified =
+        DateTimeFormatter.ISO_INSTANT.format(clock.instant().truncatedTo(ChronoUnit.SECONDS));
     String macHex = HexFormat.of().withUpperCase().formatHex(mac.digest());
     metadata.put("encrypted_regex", ENCRYPTED_REGEX);
     metadata.put("lastmodified", lastModified);
-    metadata.put("mac", cipher.encrypt(macHex.getBytes(StandardCharsets.US_ASCII), "str", lastModified));
+    metadata.put(
+        "mac", cipher.encrypt(macHex.getBytes(StandardCharsets.US_ASCII), "str", lastModified));
     metadata.put("version", SOPS_FORMAT_VERSION);
     encrypted.set("sops", metadata);
     return sortedTopLevel(encrypted);
@@ -97,8 +101,12 @@ public final class SopsAgeSealer implements SecretSealer {
     return keys;
   }
 
-  /** Copies {@code node}, hashing every leaf into {@code mac} and encrypting those the regex selects. */
-  private JsonNode encryptNode(JsonNode node, List<String> path, SopsValueCipher cipher, MessageDigest mac) {
+  /**
+   * Copies {@code node}, hashing every leaf into {@code mac} and encrypting those the regex
+   * selects.
+   */
+  private JsonNode encryptNode(
+      JsonNode node, List<String> path, SopsValueCipher cipher, MessageDigest mac) {
     if (node.isObject()) {
       ObjectNode out = SecretNodes.object();
       for (var field : node.properties()) {
@@ -109,17 +117,20 @@ public final class SopsAgeSealer implements SecretSealer {
       return out;
     }
     if (!node.isTextual() && !node.isBoolean()) {
-      throw new IllegalStateException("sops sealer supports string and boolean leaves, got " + node.getNodeType());
+      throw new IllegalStateException(
+          "sops sealer supports string and boolean leaves, got " + node.getNodeType());
     }
-    byte[] plaintext = node.isBoolean()
-        ? (node.booleanValue() ? "True" : "False").getBytes(StandardCharsets.US_ASCII)
-        : node.textValue().getBytes(StandardCharsets.UTF_8);
+    byte[] plaintext =
+        node.isBoolean()
+            ? (node.booleanValue() ? "True" : "False").getBytes(StandardCharsets.US_ASCII)
+            : node.textValue().getBytes(StandardCharsets.UTF_8);
     mac.update(plaintext);
     if (path.stream().noneMatch(key -> key.matches(ENCRYPTED_REGEX))) {
       return node;
     }
     String type = node.isBoolean() ? "bool" : "str";
-    return SecretNodes.object().textNode(cipher.encrypt(plaintext, type, String.join(":", path) + ":"));
+    return SecretNodes.object()
+        .textNode(cipher.encrypt(plaintext, type, String.join(":", path) + ":"));
   }
 
   private static ObjectNode sortedTopLevel(ObjectNode node) {

@@ -13,19 +13,20 @@ import org.apache.sshd.common.config.keys.PublicKeyEntry;
 import org.apache.sshd.common.config.keys.writer.openssh.OpenSSHKeyPairResourceWriter;
 
 /**
- * Generates the SSH key pair of an MPI run's SSH Secret: ECDSA on NIST P-256 ({@code ecdsa-sha2-nistp256},
- * ssh-keygen's default ECDSA size). Kubeflow Trainer and the MPI Operator use P-521 for the same Secret
- * (reference/kubeflow-trainer-mpi.md §4); P-256 gives the same 128-bit-class security for a key that lives
- * as long as one run, and generates several times faster, which is most of a warm MPI compile.
+ * Generates the SSH key pair of an MPI run's SSH Secret: ECDSA on NIST P-256 ({@code
+ * ecdsa-sha2-nistp256}, ssh-keygen's default ECDSA size). Kubeflow Trainer and the MPI Operator use
+ * P-521 for the same Secret (reference/kubeflow-trainer-mpi.md §4); P-256 gives the same
+ * 128-bit-class security for a key that lives as long as one run, and generates several times
+ * faster, which is most of a warm MPI compile.
  *
  * <p>Why not Ed25519: the JDK generates Ed25519 keys, but Apache sshd-common 2.20.0 writes OpenSSH
- * Ed25519 keys only through net.i2p eddsa or Bouncy Castle (its {@code EdDSASupport}), neither of which
- * is a dependency; with JDK keys its writer fails with a NullPointerException. ECDSA keys are read by every
- * OpenSSH since 5.7.
+ * Ed25519 keys only through net.i2p eddsa or Bouncy Castle (its {@code EdDSASupport}), neither of
+ * which is a dependency; with JDK keys its writer fails with a NullPointerException. ECDSA keys are
+ * read by every OpenSSH since 5.7.
  *
  * <p>Deterministic: the same seeded {@link SecureRandom} gives byte-identical pairs. sshd draws the
- * private section's check integers from its own global random, so {@link OpenSshCheckInt} overwrites
- * them with ours. This is the only class that imports sshd.
+ * private section's check integers from its own global random, so {@link OpenSshCheckInt}
+ * overwrites them with ours. This is the only class that imports sshd.
  *
  * <pre>
  * SshKeyPair pair = new SshKeyGenerator(new SecureRandom()).generate("trainyard@demo-3f2a9c");
@@ -35,7 +36,9 @@ public final class SshKeyGenerator {
   private static final String CURVE = "secp256r1";
   private final SecureRandom random;
 
-  /** @param random the only source of key material and check integers */
+  /**
+   * @param random the only source of key material and check integers
+   */
   public SshKeyGenerator(SecureRandom random) {
     this.random = Objects.requireNonNull(random, "random");
   }
@@ -43,19 +46,21 @@ public final class SshKeyGenerator {
   /**
    * A fresh key pair.
    *
-   * @param comment the authorized_keys comment, one word without whitespace (e.g. {@code trainyard@run})
-   * @throws IllegalArgumentException if the comment contains whitespace (a programming error: the caller
-   *     builds it from a validated run name)
+   * @param comment the authorized_keys comment, one word without whitespace (e.g. {@code
+   *     trainyard@run})
+   * @throws IllegalArgumentException if the comment contains whitespace (a programming error: the
+   *     caller builds it from a validated run name)
    * @throws IllegalStateException if the JDK lacks EC P-256 (an environment problem)
    */
   /**
-   * The public key ({@code <type> <base64>}, no comment) of an unencrypted OpenSSH private key, for checking
-   * that a reused Secret's two keys belong together; empty when the text is no such key.
+   * The public key ({@code <type> <base64>}, no comment) of an unencrypted OpenSSH private key, for
+   * checking that a reused Secret's two keys belong together; empty when the text is no such key.
    */
   public static java.util.Optional<String> publicKeyOf(String privateKeyOpenSsh) {
     try {
-      var pairs = org.apache.sshd.common.config.keys.loader.openssh.OpenSSHKeyPairResourceParser.INSTANCE
-          .loadKeyPairs(null, () -> "ssh-privatekey", null, privateKeyOpenSsh);
+      var pairs =
+          org.apache.sshd.common.config.keys.loader.openssh.OpenSSHKeyPairResourceParser.INSTANCE
+              .loadKeyPairs(null, () -> "ssh-privatekey", null, privateKeyOpenSsh);
       if (pairs == null || !pairs.iterator().hasNext()) {
         return java.util.Optional.empty();
       }

@@ -10,10 +10,11 @@ import java.util.Objects;
  * publicKeyAuthorized: "ecdsa-sha2-nistp256 AAAAE2VjZHNh... trainyard@demo-3f2a9c"
  * </pre>
  *
- * @param privateKeyOpenSsh the unencrypted private key in OpenSSH's {@code openssh-key-v1} format, 70-column
- *     base64 lines, LF line ends, ending in a newline; the Secret key {@code ssh-privatekey}
- * @param publicKeyAuthorized one {@code authorized_keys} line {@code <type> <base64> <comment>} without a
- *     trailing newline; the Secret key {@code ssh-publickey}
+ * @param privateKeyOpenSsh the unencrypted private key in OpenSSH's {@code openssh-key-v1} format,
+ *     70-column base64 lines, LF line ends, ending in a newline; the Secret key {@code
+ *     ssh-privatekey}
+ * @param publicKeyAuthorized one {@code authorized_keys} line {@code <type> <base64> <comment>}
+ *     without a trailing newline; the Secret key {@code ssh-publickey}
  */
 public record SshKeyPair(String privateKeyOpenSsh, String publicKeyAuthorized) {
 

@@ -50,14 +50,28 @@ public record UnsealedSecret(
       Map<String, String> annotations,
       Map<String, String> data,
       boolean immutable) {
-    this(namespace, name, type, new TreeMap<>(labels), new TreeMap<>(annotations), new TreeMap<>(data),
+    this(
+        namespace,
+        name,
+        type,
+        new TreeMap<>(labels),
+        new TreeMap<>(annotations),
+        new TreeMap<>(data),
         immutable);
   }
 
   /** Hides the values so that a logged Secret never leaks them. */
   @Override
   public String toString() {
-    return "UnsealedSecret[" + namespace + "/" + name + ", type " + type + ", keys " + data.keySet() + "]";
+    return "UnsealedSecret["
+        + namespace
+        + "/"
+        + name
+        + ", type "
+        + type
+        + ", keys "
+        + data.keySet()
+        + "]";
   }
 
   private static void requireText(String value, String field) {

@@ -10,10 +10,10 @@ import java.util.regex.Pattern;
 /**
  * Finds tab characters in the leading whitespace of lines, before the YAML parser sees them.
  *
- * <p>YAML 1.2 §6.1 forbids tabs in indentation; SnakeYAML stops at the first one with "found character '\t'
- * that cannot start any token". Scanning ourselves lets us report every such line at once. Lines inside a
- * block scalar ({@code run: |}) that are indented deeper than its key are content, where a tab after the
- * indentation is legal, so they are skipped.
+ * <p>YAML 1.2 §6.1 forbids tabs in indentation; SnakeYAML stops at the first one with "found
+ * character '\t' that cannot start any token". Scanning ourselves lets us report every such line at
+ * once. Lines inside a block scalar ({@code run: |}) that are indented deeper than its key are
+ * content, where a tab after the indentation is legal, so they are skipped.
  */
 final class TabIndentation {
   /** {@code key: |}, {@code - >-}, {@code run: |2+ # comment}: a line that opens a block scalar. */
@@ -22,7 +22,10 @@ final class TabIndentation {
 
   private TabIndentation() {}
 
-  /** One {@link DiagnosticCode#TAB_INDENTATION} error per line with a tab in its indentation, in line order. */
+  /**
+   * One {@link DiagnosticCode#TAB_INDENTATION} error per line with a tab in its indentation, in
+   * line order.
+   */
   static List<Diagnostic> find(SourceFile file) {
     List<Diagnostic> found = new ArrayList<>();
     String[] lines = file.text().split("\n", -1);

@@ -17,12 +17,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Builds a Jackson tree from a token stream while recording where every key and value starts, and reports
- * duplicate keys (Jackson's own tree reader would silently keep the last one).
+ * Builds a Jackson tree from a token stream while recording where every key and value starts, and
+ * reports duplicate keys (Jackson's own tree reader would silently keep the last one).
  *
- * <p>Format-neutral: it sees only {@link JsonParser} tokens, so YAML specifics stay in
- * {@link YamlDocumentLoader}. Nesting depth is bounded by the parser's {@code StreamReadConstraints}, which
- * also bounds this class's recursion.
+ * <p>Format-neutral: it sees only {@link JsonParser} tokens, so YAML specifics stay in {@link
+ * YamlDocumentLoader}. Nesting depth is bounded by the parser's {@code StreamReadConstraints},
+ * which also bounds this class's recursion.
  */
 final class TreeBuilder {
   private final JsonParser parser;
@@ -37,7 +37,10 @@ final class TreeBuilder {
     this.file = file;
   }
 
-  /** Reads the value whose first token is the parser's current token; records it under {@code pointer}. */
+  /**
+   * Reads the value whose first token is the parser's current token; records it under {@code
+   * pointer}.
+   */
   JsonNode readValue(String pointer) throws IOException {
     values.put(pointer, here());
     JsonToken token = parser.currentToken();
@@ -92,11 +95,12 @@ final class TreeBuilder {
       case VALUE_TRUE -> nodes.booleanNode(true);
       case VALUE_FALSE -> nodes.booleanNode(false);
       case VALUE_NULL -> nodes.nullNode();
-      case VALUE_NUMBER_INT -> switch (parser.getNumberType()) {
-        case INT -> nodes.numberNode(parser.getIntValue());
-        case LONG -> nodes.numberNode(parser.getLongValue());
-        default -> nodes.numberNode(parser.getBigIntegerValue());
-      };
+      case VALUE_NUMBER_INT ->
+          switch (parser.getNumberType()) {
+            case INT -> nodes.numberNode(parser.getIntValue());
+            case LONG -> nodes.numberNode(parser.getLongValue());
+            default -> nodes.numberNode(parser.getBigIntegerValue());
+          };
       case VALUE_NUMBER_FLOAT -> nodes.numberNode(parser.getDoubleValue());
       default -> nodes.textNode(parser.getText());
     };
@@ -109,7 +113,8 @@ final class TreeBuilder {
             second,
             pointer,
             "`" + name + "` is defined twice; the first one is at line " + first.line())
-        .withHint("delete one of the two `" + name + ":` lines (YAML keeps only one of them, silently)");
+        .withHint(
+            "delete one of the two `" + name + ":` lines (YAML keeps only one of them, silently)");
   }
 
   private SourceLocation here() {

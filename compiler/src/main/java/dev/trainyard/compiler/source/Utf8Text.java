@@ -8,7 +8,9 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
-/** Strict UTF-8 decoding that says where the first bad byte is, instead of replacing it with U+FFFD. */
+/**
+ * Strict UTF-8 decoding that says where the first bad byte is, instead of replacing it with U+FFFD.
+ */
 final class Utf8Text {
   private Utf8Text() {}
 

@@ -1,6 +1,5 @@
 package dev.trainyard.compiler.source;
 
-import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
@@ -37,40 +36,48 @@ import org.yaml.snakeyaml.events.Event;
 import org.yaml.snakeyaml.events.NodeEvent;
 
 /**
- * The load stage: reads a user-owned YAML file into a Jackson tree plus a {@link SourceMap}. The only class
- * that imports jackson-dataformat-yaml and SnakeYAML.
+ * The load stage: reads a user-owned YAML file into a Jackson tree plus a {@link SourceMap}. The
+ * only class that imports jackson-dataformat-yaml and SnakeYAML.
  *
  * <pre>
  * StageResult&lt;SourceFile&gt; file = YamlDocumentLoader.readFile(path, "train.yaml");
  * StageResult&lt;ParsedDocument&gt; doc = new YamlDocumentLoader().load(file.value().orElseThrow());
  * </pre>
  *
- * <p>Every bad input is a {@link Diagnostic} with line, column and hint, never an exception: syntax errors
- * ({@code E101}), tabs in indentation ({@code E102}, every line at once), duplicate keys ({@code E103}),
- * anchors and aliases ({@code E104}; refused outright, which also defeats "billion laughs" alias bombs), an
- * empty or comments-only file ({@code E106}), a top level that is not a mapping ({@code E107}) and more than
- * one document ({@code E110}). Scalars keep Jackson's YAML typing: {@code 4} is an int, {@code 1.0} a double,
- * {@code true} — and YAML 1.1's {@code yes}/{@code on}/{@code no}/{@code off} — a boolean, {@code ~} null;
- * quoted scalars are strings. Safety limits stay on: SnakeYAML's code point limit and Jackson's nesting depth.
- * Thread-safe; keep one instance.
+ * <p>Every bad input is a {@link Diagnostic} with line, column and hint, never an exception: syntax
+ * errors ({@code E101}), tabs in indentation ({@code E102}, every line at once), duplicate keys
+ * ({@code E103}), anchors and aliases ({@code E104}; refused outright, which also defeats "billion
+ * laughs" alias bombs), an empty or comments-only file ({@code E106}), a top level that is not a
+ * mapping ({@code E107}) and more than one document ({@code E110}). Scalars keep Jackson's YAML
+ * typing: {@code 4} is an int, {@code 1.0} a double, {@code true} — and YAML 1.1's {@code
+ * yes}/{@code on}/{@code no}/{@code off} — a boolean, {@code ~} null; quoted scalars are strings.
+ * Safety limits stay on: SnakeYAML's code point limit and Jackson's nesting depth. Thread-safe;
+ * keep one instance.
  */
 public final class YamlDocumentLoader {
-  /** Largest file accepted by {@link #readFile}, in bytes (1 MiB): a train.yaml is a few hundred bytes. */
+  /**
+   * Largest file accepted by {@link #readFile}, in bytes (1 MiB): a train.yaml is a few hundred
+   * bytes.
+   */
   public static final long MAX_FILE_BYTES = 1024 * 1024;
 
-  /** Longest line accepted (the longest in a real file, a SealedSecret's ciphertext, is about 1,100). */
+  /**
+   * Longest line accepted (the longest in a real file, a SealedSecret's ciphertext, is about
+   * 1,100).
+   */
   public static final int MAX_LINE_CHARS = 16_384;
 
   /** Deepest nesting accepted; a JobSet skeleton needs about 20 levels. */
   static final int MAX_NESTING_DEPTH = 100;
 
-  private static final Pattern NON_CONTENT = Pattern.compile("\\s*(#.*)?|(---|\\.\\.\\.)\\s*(#.*)?");
+  private static final Pattern NON_CONTENT =
+      Pattern.compile("\\s*(#.*)?|(---|\\.\\.\\.)\\s*(#.*)?");
 
   private final WatchingFactory factory = new WatchingFactory(factoryBuilder());
 
   /**
-   * Reads {@code path} as UTF-8 text, refusing files over {@link #MAX_FILE_BYTES} ({@code E105}), invalid
-   * UTF-8 ({@code E109}) and unreadable paths ({@code E108}).
+   * Reads {@code path} as UTF-8 text, refusing files over {@link #MAX_FILE_BYTES} ({@code E105}),
+   * invalid UTF-8 ({@code E109}) and unreadable paths ({@code E108}).
    *
    * @param displayPath the path to print in diagnostics, e.g. {@code examples/ddp/train.yaml}
    */
@@ -78,13 +85,20 @@ public final class YamlDocumentLoader {
     SourceLocation at = SourceLocation.ofFile(displayPath);
     if (Files.exists(path) && !Files.isDirectory(path) && !Files.isRegularFile(path)) {
       // A FIFO or device would block or never end; only plain files are read.
-      return StageResult.failed(List.of(Diagnostic.error(DiagnosticCode.FILE_UNREADABLE, at, "",
-          displayPath + " is not a regular file").withHint("pass the path of a YAML file")));
+      return StageResult.failed(
+          List.of(
+              Diagnostic.error(
+                      DiagnosticCode.FILE_UNREADABLE,
+                      at,
+                      "",
+                      displayPath + " is not a regular file")
+                  .withHint("pass the path of a YAML file")));
     }
     try {
       byte[] bytes;
       try (InputStream in = Files.newInputStream(path)) {
-        // One byte over the limit tells a file that is too large without reading all of it (nor racing its size).
+        // One byte over the limit tells a file that is too large without reading all of it (nor
+        // racing its size).
         bytes = in.readNBytes((int) MAX_FILE_BYTES + 1);
       }
       if (bytes.length > MAX_FILE_BYTES) {
@@ -94,7 +108,8 @@ public final class YamlDocumentLoader {
       if (bad.isPresent()) {
         return StageResult.failed(List.of(notUtf8(displayPath, bad.get())));
       }
-      return StageResult.of(new SourceFile(displayPath, new String(bytes, java.nio.charset.StandardCharsets.UTF_8)),
+      return StageResult.of(
+          new SourceFile(displayPath, new String(bytes, java.nio.charset.StandardCharsets.UTF_8)),
           List.of());
     } catch (IOException e) {
       return StageResult.failed(List.of(unreadable(at, path, e)));
@@ -104,7 +119,8 @@ public final class YamlDocumentLoader {
   /**
    * Parses one YAML document whose top level is a mapping.
    *
-   * @return the document, or every load problem found (all tab lines, all duplicate keys, anchors, …)
+   * @return the document, or every load problem found (all tab lines, all duplicate keys, anchors,
+   *     …)
    */
   public StageResult<ParsedDocument> load(SourceFile file) {
     if (file.text().lines().allMatch(line -> NON_CONTENT.matcher(line).matches())) {
@@ -136,24 +152,36 @@ public final class YamlDocumentLoader {
   }
 
   /**
-   * The first line over {@link #MAX_LINE_CHARS}. SnakeYAML's reader copies its whole window for every 1,024
-   * characters of a token it has not finished, so unbroken text costs memory quadratic in its length (found by
-   * fuzzing: one 530,000-character value allocated 820 MiB); lines are where such text ends.
+   * The first line over {@link #MAX_LINE_CHARS}. SnakeYAML's reader copies its whole window for
+   * every 1,024 characters of a token it has not finished, so unbroken text costs memory quadratic
+   * in its length (found by fuzzing: one 530,000-character value allocated 820 MiB); lines are
+   * where such text ends.
    */
   private static Optional<Diagnostic> longLine(SourceFile file) {
     String[] lines = file.text().split("\n", -1);
     for (int i = 0; i < lines.length; i++) {
       int length = lines[i].length();
       if (length > MAX_LINE_CHARS) {
-        return Optional.of(Diagnostic.error(DiagnosticCode.LINE_TOO_LONG, new SourceLocation(file.displayPath(), i + 1, 1), "",
-                String.format(Locale.ROOT, "line %d is %,d characters long; the limit is %,d", i + 1, length, MAX_LINE_CHARS))
-            .withHint("split the value over several lines (a `|` block scalar keeps the line breaks), or keep large data out of this file"));
+        return Optional.of(
+            Diagnostic.error(
+                    DiagnosticCode.LINE_TOO_LONG,
+                    new SourceLocation(file.displayPath(), i + 1, 1),
+                    "",
+                    String.format(
+                        Locale.ROOT,
+                        "line %d is %,d characters long; the limit is %,d",
+                        i + 1,
+                        length,
+                        MAX_LINE_CHARS))
+                .withHint(
+                    "split the value over several lines (a `|` block scalar keeps the line breaks), or keep large data out of this file"));
       }
     }
     return Optional.empty();
   }
 
-  private StageResult<ParsedDocument> parse(WatchingParser parser, SourceFile file) throws IOException {
+  private StageResult<ParsedDocument> parse(WatchingParser parser, SourceFile file)
+      throws IOException {
     TreeBuilder tree = new TreeBuilder(parser, file.displayPath());
     parser.nextToken();
     JsonNode root = tree.readValue("");
@@ -178,65 +206,101 @@ public final class YamlDocumentLoader {
       return List.of();
     }
     Event first = found.get(0);
-    String what = first instanceof AliasEvent alias
-        ? "alias `*" + alias.getAnchor() + "`"
-        : "anchor `&" + ((NodeEvent) first).getAnchor() + "`";
-    String more = found.size() > 1 ? " (and " + (found.size() - 1) + " more anchors or aliases)" : "";
-    return List.of(Diagnostic.error(DiagnosticCode.ANCHOR_OR_ALIAS, at(file, first.getStartMark()), "",
-            "YAML anchors and aliases are not supported: found " + what + more)
-        .withHint("train.yaml and the other Trainyard files do not support anchors (`&name`) or aliases"
-            + " (`*name`), which also shuts out alias bombs; write each value out in full"));
+    String what =
+        first instanceof AliasEvent alias
+            ? "alias `*" + alias.getAnchor() + "`"
+            : "anchor `&" + ((NodeEvent) first).getAnchor() + "`";
+    String more =
+        found.size() > 1 ? " (and " + (found.size() - 1) + " more anchors or aliases)" : "";
+    return List.of(
+        Diagnostic.error(
+                DiagnosticCode.ANCHOR_OR_ALIAS,
+                at(file, first.getStartMark()),
+                "",
+                "YAML anchors and aliases are not supported: found " + what + more)
+            .withHint(
+                "train.yaml and the other Trainyard files do not support anchors (`&name`) or aliases"
+                    + " (`*name`), which also shuts out alias bombs; write each value out in full"));
   }
 
   private static Diagnostic secondDocument(List<Event> events, String file) {
     List<Event> starts = events.stream().filter(e -> e instanceof DocumentStartEvent).toList();
     Event second = starts.get(starts.size() - 1);
-    return Diagnostic.error(DiagnosticCode.MULTIPLE_DOCUMENTS, at(file, second.getStartMark()), "",
+    return Diagnostic.error(
+            DiagnosticCode.MULTIPLE_DOCUMENTS,
+            at(file, second.getStartMark()),
+            "",
             "the file holds more than one YAML document (a second one starts here)")
-        .withHint("a Trainyard file is a single document: remove this `---` line and merge or delete what follows");
+        .withHint(
+            "a Trainyard file is a single document: remove this `---` line and merge or delete what follows");
   }
 
   private static Diagnostic notAMapping(String file, JsonNode root, SourceMap map) {
-    String got = root.isArray() ? "a list" : root.isNull() ? "null" : "the plain value `" + root.asText() + "`";
-    return Diagnostic.error(DiagnosticCode.NOT_A_MAPPING, map.at(""), "",
+    String got =
+        root.isArray()
+            ? "a list"
+            : root.isNull() ? "null" : "the plain value `" + root.asText() + "`";
+    return Diagnostic.error(
+            DiagnosticCode.NOT_A_MAPPING,
+            map.at(""),
+            "",
             "the top level must be a mapping of fields (`key: value` lines), got " + got)
-        .withHint("start each field at column 1, e.g. `run: python train.py`; a leading `- ` makes the file a list");
+        .withHint(
+            "start each field at column 1, e.g. `run: python train.py`; a leading `- ` makes the file a list");
   }
 
   private static Diagnostic empty(SourceFile file) {
     boolean blank = file.text().isBlank();
-    return Diagnostic.error(DiagnosticCode.EMPTY_FILE, SourceLocation.ofFile(file.displayPath()), "",
+    return Diagnostic.error(
+            DiagnosticCode.EMPTY_FILE,
+            SourceLocation.ofFile(file.displayPath()),
+            "",
             blank ? "the file is empty" : "the file holds only comments")
         .withHint("a train.yaml needs at least the command to run, e.g. `run: python train.py`");
   }
 
-  /** A syntax error SnakeYAML gave no position for (its nesting limit) is placed where the parser stopped. */
+  /**
+   * A syntax error SnakeYAML gave no position for (its nesting limit) is placed where the parser
+   * stopped.
+   */
   private static Diagnostic located(Diagnostic d, WatchingParser parser) {
     var stopped = parser.currentLocation();
     // Jackson counts lines from 1 wherever the parser stands, so the stop is always a position.
     if (d.location().line() > 0 || stopped == null) {
       return d;
     }
-    return new Diagnostic(d.severity(), d.code(), d.message(), new SourceLocation(d.location().file(), stopped.getLineNr(), Math.max(0, stopped.getColumnNr())),
-        d.pointer(), d.hint());
+    return new Diagnostic(
+        d.severity(),
+        d.code(),
+        d.message(),
+        new SourceLocation(
+            d.location().file(), stopped.getLineNr(), Math.max(0, stopped.getColumnNr())),
+        d.pointer(),
+        d.hint());
   }
 
   private static Diagnostic syntaxError(String file, IOException e) {
     if (e.getCause() instanceof MarkedYAMLException marked) {
       var t = YamlSyntaxMessages.translate(marked.getProblem());
       // SnakeYAML names the opening bracket or quote as context ("while parsing a flow sequence").
-      Mark where = t.atOpening() ? java.util.Objects.requireNonNullElse(marked.getContextMark(), marked.getProblemMark())
-          : marked.getProblemMark();
-      return Diagnostic.error(t.code(), at(file, where), "", t.message())
-          .withHint(t.hint());
+      Mark where =
+          t.atOpening()
+              ? java.util.Objects.requireNonNullElse(
+                  marked.getContextMark(), marked.getProblemMark())
+              : marked.getProblemMark();
+      return Diagnostic.error(t.code(), at(file, where), "", t.message()).withHint(t.hint());
     }
     if (e.getCause() instanceof org.yaml.snakeyaml.error.YAMLException plain) {
       var t = YamlSyntaxMessages.translate(plain.getMessage());
-      return Diagnostic.error(t.code(), SourceLocation.ofFile(file), "", t.message()).withHint(t.hint());
+      return Diagnostic.error(t.code(), SourceLocation.ofFile(file), "", t.message())
+          .withHint(t.hint());
     }
     if (e instanceof StreamConstraintsException) {
       // Jackson's nesting limit carries no location; located() places it where the parser stopped.
-      return Diagnostic.error(DiagnosticCode.YAML_SYNTAX, SourceLocation.ofFile(file), "",
+      return Diagnostic.error(
+              DiagnosticCode.YAML_SYNTAX,
+              SourceLocation.ofFile(file),
+              "",
               "the document nests deeper than " + MAX_NESTING_DEPTH + " levels")
           .withHint("flatten the structure; a train.yaml needs at most 3 levels");
     }
@@ -248,55 +312,86 @@ public final class YamlDocumentLoader {
       var t = YamlSyntaxMessages.translateJackson(read.getOriginalMessage());
       // A parser's read exception carries the parser's location, never none.
       var loc = read.getLocation();
-      SourceLocation at = new SourceLocation(file, Math.max(0, loc.getLineNr()), Math.max(0, loc.getColumnNr()));
+      SourceLocation at =
+          new SourceLocation(file, Math.max(0, loc.getLineNr()), Math.max(0, loc.getColumnNr()));
       return Diagnostic.error(t.code(), at, "", t.message()).withHint(t.hint());
     }
     throw new java.io.UncheckedIOException("reading in-memory YAML failed", e);
   }
 
   private static SourceLocation at(String file, Mark mark) {
-    return mark == null ? SourceLocation.ofFile(file) : new SourceLocation(file, mark.getLine() + 1, mark.getColumn() + 1);
+    return mark == null
+        ? SourceLocation.ofFile(file)
+        : new SourceLocation(file, mark.getLine() + 1, mark.getColumn() + 1);
   }
 
   private static Diagnostic tooLarge(SourceLocation at, long size) {
     String mib = String.format(Locale.ROOT, "%.1f MiB", size / (1024.0 * 1024.0));
-    return Diagnostic.error(DiagnosticCode.FILE_TOO_LARGE, at, "",
-            "the file is " + mib + " (" + size + " bytes); the limit is 1 MiB (" + MAX_FILE_BYTES + " bytes)")
-        .withHint("a train.yaml holds a few fields; keep data and generated content in other files");
+    return Diagnostic.error(
+            DiagnosticCode.FILE_TOO_LARGE,
+            at,
+            "",
+            "the file is "
+                + mib
+                + " ("
+                + size
+                + " bytes); the limit is 1 MiB ("
+                + MAX_FILE_BYTES
+                + " bytes)")
+        .withHint(
+            "a train.yaml holds a few fields; keep data and generated content in other files");
   }
 
   private static Diagnostic notUtf8(String file, Utf8Text.BadByte bad) {
-    return Diagnostic.error(DiagnosticCode.NOT_UTF8, new SourceLocation(file, bad.line(), bad.column()), "",
-            String.format(Locale.ROOT, "the file is not valid UTF-8: byte 0x%02X at offset %d", bad.value(),
+    return Diagnostic.error(
+            DiagnosticCode.NOT_UTF8,
+            new SourceLocation(file, bad.line(), bad.column()),
+            "",
+            String.format(
+                Locale.ROOT,
+                "the file is not valid UTF-8: byte 0x%02X at offset %d",
+                bad.value(),
                 bad.offset()))
         .withHint("save the file as UTF-8 (most editors: \"Save with encoding\" → UTF-8)");
   }
 
   private static Diagnostic unreadable(SourceLocation at, Path path, IOException e) {
-    String why = e instanceof NoSuchFileException ? "no such file"
-        : e instanceof AccessDeniedException ? "permission denied"
-        : Files.isDirectory(path) ? "it is a directory"
-        // The operating system's words, e.g. "not a directory" for a path that goes through a file.
-        : e instanceof FileSystemException fs ? String.valueOf(fs.getReason()).toLowerCase(Locale.ROOT)
-        : e.getClass().getSimpleName();
+    String why =
+        e instanceof NoSuchFileException
+            ? "no such file"
+            : e instanceof AccessDeniedException
+                ? "permission denied"
+                : Files.isDirectory(path)
+                    ? "it is a directory"
+                    // The operating system's words, e.g. "not a directory" for a path that goes
+                    // through a file.
+                    : e instanceof FileSystemException fs
+                        ? String.valueOf(fs.getReason()).toLowerCase(Locale.ROOT)
+                        : e.getClass().getSimpleName();
     return Diagnostic.error(DiagnosticCode.FILE_UNREADABLE, at, "", "cannot read the file: " + why)
         .withHint("check the path and its permissions");
   }
 
   private static YAMLFactoryBuilder factoryBuilder() {
     LoaderOptions options = new LoaderOptions();
-    // Jackson drives SnakeYAML's event parser only, not its composer, so the composer's options (nesting depth,
-    // aliases per collection, duplicate keys) do nothing here: Jackson's own nesting limit and TreeBuilder's
+    // Jackson drives SnakeYAML's event parser only, not its composer, so the composer's options
+    // (nesting depth,
+    // aliases per collection, duplicate keys) do nothing here: Jackson's own nesting limit and
+    // TreeBuilder's
     // duplicate check stand in for them, and aliases are refused outright.
     options.setCodePointLimit((int) (2 * MAX_FILE_BYTES));
     return YAMLFactory.builder()
         .loaderOptions(options)
         // YAML reads `key:` with nothing after it as null; Jackson 2.x would say "" unless told.
         .enable(YAMLParser.Feature.EMPTY_STRING_AS_NULL)
-        .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_NESTING_DEPTH).build());
+        .streamReadConstraints(
+            StreamReadConstraints.builder().maxNestingDepth(MAX_NESTING_DEPTH).build());
   }
 
-  /** Creates {@link WatchingParser}s, so the loader sees SnakeYAML's events, including scalar anchors. */
+  /**
+   * Creates {@link WatchingParser}s, so the loader sees SnakeYAML's events, including scalar
+   * anchors.
+   */
   private static final class WatchingFactory extends YAMLFactory {
     WatchingFactory(YAMLFactoryBuilder builder) {
       super(builder);
@@ -309,19 +404,25 @@ public final class YamlDocumentLoader {
 
     @Override
     protected YAMLParser _createParser(Reader reader, IOContext context) {
-      return new WatchingParser(context, _parserFeatures, _yamlParserFeatures, _loaderOptions, _objectCodec, reader);
+      return new WatchingParser(
+          context, _parserFeatures, _yamlParserFeatures, _loaderOptions, _objectCodec, reader);
     }
   }
 
   /**
-   * Jackson's YAML parser drops the anchor of a scalar ({@code a: &x 1}, seen with 2.21) and hides document
-   * starts; watching the events it pulls recovers both.
+   * Jackson's YAML parser drops the anchor of a scalar ({@code a: &x 1}, seen with 2.21) and hides
+   * document starts; watching the events it pulls recovers both.
    */
   private static final class WatchingParser extends YAMLParser {
     final List<Event> notable = new ArrayList<>();
 
-    WatchingParser(IOContext context, int features, int yamlFeatures, LoaderOptions options,
-        com.fasterxml.jackson.core.ObjectCodec codec, Reader reader) {
+    WatchingParser(
+        IOContext context,
+        int features,
+        int yamlFeatures,
+        LoaderOptions options,
+        com.fasterxml.jackson.core.ObjectCodec codec,
+        Reader reader) {
       super(context, features, yamlFeatures, options, codec, reader);
     }
 

@@ -1,7 +1,8 @@
 package dev.trainyard.compiler.spec;
 
 /**
- * {@code procsPerNode}: {@code auto} (one process per GPU; on CPU-only nodes the CPU count) or a count ≥ 1.
+ * {@code procsPerNode}: {@code auto} (one process per GPU; on CPU-only nodes the CPU count) or a
+ * count ≥ 1.
  *
  * @param auto true for {@code auto}
  * @param count the explicit count; 0 when {@code auto}

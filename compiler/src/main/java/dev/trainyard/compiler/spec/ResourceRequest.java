@@ -23,5 +23,6 @@ public record ResourceRequest(
     Optional<String> shm) {
 
   public static final ResourceRequest NONE =
-      new ResourceRequest(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
+      new ResourceRequest(
+          Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
 }

@@ -4,8 +4,8 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * One entry of {@code secrets:}: a reference to a Secret that already exists in the namespace. Values never
- * appear in {@code train.yaml} or in the output.
+ * One entry of {@code secrets:}: a reference to a Secret that already exists in the namespace.
+ * Values never appear in {@code train.yaml} or in the output.
  *
  * <pre>
  * secrets:
@@ -18,7 +18,8 @@ import java.util.Optional;
  * @param env the environment variable to set
  * @param path the folder to mount the Secret at
  */
-public record SecretRef(String name, Optional<String> key, Optional<String> env, Optional<String> path) {
+public record SecretRef(
+    String name, Optional<String> key, Optional<String> env, Optional<String> path) {
   public SecretRef {
     Objects.requireNonNull(name, "name");
   }

@@ -12,8 +12,8 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * Reads a {@code train.yaml} from disk into a {@link TrainSpec}: read → load → schema → bind, stopping after
- * the first step that reports an error, with every diagnostic of that step.
+ * Reads a {@code train.yaml} from disk into a {@link TrainSpec}: read → load → schema → bind,
+ * stopping after the first step that reports an error, with every diagnostic of that step.
  *
  * <pre>
  * StageResult&lt;TrainSpec&gt; spec = new SpecReader().read(Path.of("train.yaml"), "train.yaml");
@@ -30,7 +30,10 @@ public final class SpecReader {
     this(new YamlDocumentLoader(), new NetworkntSchemaValidator());
   }
 
-  /** With a given loader and validator (share one validator across reads: it caches compiled schemas). */
+  /**
+   * With a given loader and validator (share one validator across reads: it caches compiled
+   * schemas).
+   */
   public SpecReader(YamlDocumentLoader loader, SchemaValidator validator) {
     this.loader = loader;
     this.validator = validator;

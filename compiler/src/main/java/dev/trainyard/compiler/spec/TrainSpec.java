@@ -8,8 +8,8 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
- * The user's {@code train.yaml}, contract v1, exactly as written: absent fields stay empty here and get their
- * defaults in the resolve stage (Helm's order: merge defaults, then validate).
+ * The user's {@code train.yaml}, contract v1, exactly as written: absent fields stay empty here and
+ * get their defaults in the resolve stage (Helm's order: merge defaults, then validate).
  *
  * <pre>
  * run: torchrun train.py
@@ -29,7 +29,8 @@ import java.util.TreeMap;
  * @param nodes number of nodes (pods), at least 1
  * @param procsPerNode processes per node
  * @param resources per-node resources
- * @param env plain variables, sorted by name; values as the user wrote them (numbers and booleans as text)
+ * @param env plain variables, sorted by name; values as the user wrote them (numbers and booleans
+ *     as text)
  * @param secrets references to existing Secrets
  * @param volumes PVC mounts
  * @param queue Kueue LocalQueue name

@@ -10,12 +10,13 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
- * Builds a {@link TrainSpec} from a {@code train.yaml} that passed {@code schemas/train.v1.schema.json}.
+ * Builds a {@link TrainSpec} from a {@code train.yaml} that passed {@code
+ * schemas/train.v1.schema.json}.
  *
  * <p>Numbers and booleans in {@code env} and {@code resources.cpu} become the text the user wrote
- * ({@code cpu: 4} → {@code "4"}, {@code env: {X: 1.0}} → {@code "1.0"}, {@code true} → {@code "true"}), taken
- * from the {@link SourceMap} so that {@code 1.0} does not turn into {@code 1} or {@code 1.00} into {@code 1.0}.
- * Absent fields stay empty; defaults are the resolve stage's job.
+ * ({@code cpu: 4} → {@code "4"}, {@code env: {X: 1.0}} → {@code "1.0"}, {@code true} → {@code
+ * "true"}), taken from the {@link SourceMap} so that {@code 1.0} does not turn into {@code 1} or
+ * {@code 1.00} into {@code 1.0}. Absent fields stay empty; defaults are the resolve stage's job.
  *
  * <pre>
  * TrainSpec spec = new TrainSpecBinder().bind(doc);   // doc already validated
@@ -25,12 +26,14 @@ public final class TrainSpecBinder {
 
   /**
    * @param doc a document the train schema accepted
-   * @throws IllegalArgumentException when {@code doc} lacks {@code run}, i.e. it was not validated first (a bug)
+   * @throws IllegalArgumentException when {@code doc} lacks {@code run}, i.e. it was not validated
+   *     first (a bug)
    */
   public TrainSpec bind(ParsedDocument doc) {
     JsonNode root = doc.root();
     if (!root.path("run").isTextual()) {
-      throw new IllegalArgumentException("bind() needs a schema-validated train.yaml; `run` is missing");
+      throw new IllegalArgumentException(
+          "bind() needs a schema-validated train.yaml; `run` is missing");
     }
     return new TrainSpec(
         text(root, "name"),
@@ -73,8 +76,11 @@ public final class TrainSpecBinder {
 
   private static SortedMap<String, String> env(ParsedDocument doc) {
     SortedMap<String, String> env = new TreeMap<>();
-    doc.root().path("env").fieldNames().forEachRemaining(
-        name -> env.put(name, asWritten(doc, SourceMap.child("/env", name)).orElse("")));
+    doc.root()
+        .path("env")
+        .fieldNames()
+        .forEachRemaining(
+            name -> env.put(name, asWritten(doc, SourceMap.child("/env", name)).orElse("")));
     return env;
   }
 
@@ -84,16 +90,19 @@ public final class TrainSpecBinder {
       return Optional.empty();
     }
     SortedMap<String, String> mca = new TreeMap<>();
-    mpi.path("mca").fieldNames().forEachRemaining(
-        name -> mca.put(name, asWritten(doc, SourceMap.child("/mpi/mca", name)).orElse("")));
+    mpi.path("mca")
+        .fieldNames()
+        .forEachRemaining(
+            name -> mca.put(name, asWritten(doc, SourceMap.child("/mpi/mca", name)).orElse("")));
     return Optional.of(new MpiOptions(text(mpi, "bindTo"), text(mpi, "mapBy"), mca));
   }
 
   private static List<SecretRef> secrets(JsonNode list) {
     List<SecretRef> secrets = new ArrayList<>();
     for (JsonNode item : list) {
-      secrets.add(new SecretRef(
-          item.get("name").asText(), text(item, "key"), text(item, "env"), text(item, "path")));
+      secrets.add(
+          new SecretRef(
+              item.get("name").asText(), text(item, "key"), text(item, "env"), text(item, "path")));
     }
     return secrets;
   }
@@ -101,16 +110,19 @@ public final class TrainSpecBinder {
   private static List<VolumeMount> volumes(JsonNode list) {
     List<VolumeMount> volumes = new ArrayList<>();
     for (JsonNode item : list) {
-      volumes.add(new VolumeMount(
-          item.get("claim").asText(), item.get("path").asText(), item.path("readOnly").asBoolean(false)));
+      volumes.add(
+          new VolumeMount(
+              item.get("claim").asText(),
+              item.get("path").asText(),
+              item.path("readOnly").asBoolean(false)));
     }
     return volumes;
   }
 
   /**
-   * A scalar as the user wrote it: strings as they are, numbers and booleans as their YAML text (the loader
-   * records the text of every non-string scalar). The schema admits no null and no number out of int range in
-   * any field bound here, so neither needs a case of its own.
+   * A scalar as the user wrote it: strings as they are, numbers and booleans as their YAML text
+   * (the loader records the text of every non-string scalar). The schema admits no null and no
+   * number out of int range in any field bound here, so neither needs a case of its own.
    */
   private static Optional<String> asWritten(ParsedDocument doc, String pointer) {
     JsonNode value = doc.root().at(pointer);

@@ -20,9 +20,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Compiles a {@link TrainProject} with an optional platform folder of runtimes (overrides and additions to
- * the built-ins, as a platform team would ship them) and reads the MPI parts of the output: the ConfigMap
- * {@code <run>-mpi} keys and the argv of the launcher's {@code mpirun} line.
+ * Compiles a {@link TrainProject} with an optional platform folder of runtimes (overrides and
+ * additions to the built-ins, as a platform team would ship them) and reads the MPI parts of the
+ * output: the ConfigMap {@code <run>-mpi} keys and the argv of the launcher's {@code mpirun} line.
  *
  * <pre>
  * Path runtimes = CaseCompile.runtime(dir, new RuntimeText("mpi-root", "mpi", 0, "/root", 0, true));
@@ -33,20 +33,39 @@ import java.util.Optional;
 final class CaseCompile {
   private CaseCompile() {}
 
-  /** Compiles {@code project} (embedded platform) with {@code runtimes} as the platform runtimes folder. */
+  /**
+   * Compiles {@code project} (embedded platform) with {@code runtimes} as the platform runtimes
+   * folder.
+   */
   static CompileResult compile(TrainProject project, Optional<Path> runtimes) {
     return compile(project, Optional.empty(), runtimes);
   }
 
   /** Compiles with a platform file and a runtimes folder, seeded keys and a fixed clock. */
-  static CompileResult compile(TrainProject project, Optional<Path> platform, Optional<Path> runtimes) {
-    CompileRequest request = new CompileRequest(project.trainYaml(), "train.yaml", platform, runtimes,
-        Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), 1, Optional.empty(), Optional.empty(), Optional.empty());
+  static CompileResult compile(
+      TrainProject project, Optional<Path> platform, Optional<Path> runtimes) {
+    CompileRequest request =
+        new CompileRequest(
+            project.trainYaml(),
+            "train.yaml",
+            platform,
+            runtimes,
+            Optional.empty(),
+            Optional.empty(),
+            Optional.empty(),
+            Optional.empty(),
+            1,
+            Optional.empty(),
+            Optional.empty(),
+            Optional.empty());
     Clock clock = Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC);
     return new Compiler(new SshSecretProvider(TrainProject.seeded(), clock)).compile(request);
   }
 
-  /** Writes {@code <dir>/runtimes/<name>/1.0.0-1/runtime.yaml} from {@code text}; returns the runtimes folder. */
+  /**
+   * Writes {@code <dir>/runtimes/<name>/1.0.0-1/runtime.yaml} from {@code text}; returns the
+   * runtimes folder.
+   */
   static Path runtime(Path dir, RuntimeText text) {
     try {
       Path folder = dir.resolve("runtimes").resolve(text.name()).resolve("1.0.0-1");
@@ -71,13 +90,29 @@ final class CaseCompile {
   record RuntimeText(String name, String framework, long uid, String home, int gpus, boolean mpi) {
     String yaml() {
       return "apiVersion: trainyard.dev/v1\nkind: Runtime\n"
-          + "name: " + name + "\nversion: 1.0.0-1\n"
-          + "description: test runtime " + name + "\n"
-          + "framework: " + framework + "\n"
-          + "image: docker.io/library/test-" + name + ":1\n"
-          + "resources:\n  gpus: " + gpus + "\n  cpu: \"4\"\n  memory: 16Gi\n  launcherCpu: \"1\"\n  launcherMemory: 1Gi\n"
-          + "user:\n  uid: " + uid + "\n  home: " + home + "\n"
-          + (mpi ? "mpi:\n  implementation: OpenMPI\n  sshPort: 2222\n  launcherAsNode: false\n" : "");
+          + "name: "
+          + name
+          + "\nversion: 1.0.0-1\n"
+          + "description: test runtime "
+          + name
+          + "\n"
+          + "framework: "
+          + framework
+          + "\n"
+          + "image: docker.io/library/test-"
+          + name
+          + ":1\n"
+          + "resources:\n  gpus: "
+          + gpus
+          + "\n  cpu: \"4\"\n  memory: 16Gi\n  launcherCpu: \"1\"\n  launcherMemory: 1Gi\n"
+          + "user:\n  uid: "
+          + uid
+          + "\n  home: "
+          + home
+          + "\n"
+          + (mpi
+              ? "mpi:\n  implementation: OpenMPI\n  sshPort: 2222\n  launcherAsNode: false\n"
+              : "");
     }
   }
 
@@ -97,18 +132,21 @@ final class CaseCompile {
     JsonNode cm = TrainProject.object(result, "ConfigMap");
     JsonNode value = cm.path("data").path(key);
     if (!value.isTextual()) {
-      throw new AssertionError("ConfigMap " + cm.path("metadata").path("name").asText() + " has no key " + key);
+      throw new AssertionError(
+          "ConfigMap " + cm.path("metadata").path("name").asText() + " has no key " + key);
     }
     return value.asText();
   }
 
   /**
-   * The run's launch.sh written to {@code dir}, pointed at a copy of its hostfile in {@code dir}, so real bash can
-   * run it outside a pod.
+   * The run's launch.sh written to {@code dir}, pointed at a copy of its hostfile in {@code dir},
+   * so real bash can run it outside a pod.
    */
   static Path launchScript(CompileResult result, Path dir) throws java.io.IOException {
-    Path hostfile = java.nio.file.Files.writeString(dir.resolve("hostfile"), mpiFile(result, "hostfile"));
-    return java.nio.file.Files.writeString(dir.resolve("launch.sh"),
+    Path hostfile =
+        java.nio.file.Files.writeString(dir.resolve("hostfile"), mpiFile(result, "hostfile"));
+    return java.nio.file.Files.writeString(
+        dir.resolve("launch.sh"),
         mpiFile(result, "launch.sh").replace("/etc/mpi/hostfile", hostfile.toString()));
   }
 
@@ -122,8 +160,12 @@ final class CaseCompile {
    * ({@code /bin/bash}); Trainyard only writes its own tokens there, never user text.
    */
   static List<String> mpirunArgv(CompileResult result) {
-    String line = mpiFile(result, "launch.sh").lines().filter(l -> l.startsWith("mpirun "))
-        .findFirst().orElseThrow(() -> new AssertionError("launch.sh has no `mpirun` line"));
+    String line =
+        mpiFile(result, "launch.sh")
+            .lines()
+            .filter(l -> l.startsWith("mpirun "))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("launch.sh has no `mpirun` line"));
     List<String> words = new ArrayList<>(Arrays.asList(line.split(" ")));
     int program = words.indexOf("/bin/bash");
     return List.copyOf(program < 0 ? words : words.subList(0, program));
@@ -139,7 +181,9 @@ final class CaseCompile {
   static int podCount(JsonNode jobSet) {
     int pods = 0;
     for (JsonNode rj : jobSet.path("spec").path("replicatedJobs")) {
-      pods += rj.path("replicas").asInt(1) * rj.path("template").path("spec").path("parallelism").asInt(1);
+      pods +=
+          rj.path("replicas").asInt(1)
+              * rj.path("template").path("spec").path("parallelism").asInt(1);
     }
     return pods;
   }
@@ -164,7 +208,11 @@ final class CaseCompile {
   /** Env var names of the first container of {@code rjob}. */
   static List<String> envNames(JsonNode jobSet, String rjob) {
     List<String> names = new ArrayList<>();
-    TrainProject.podSpec(jobSet, rjob).path("containers").path(0).path("env").forEach(e -> names.add(e.path("name").asText()));
+    TrainProject.podSpec(jobSet, rjob)
+        .path("containers")
+        .path(0)
+        .path("env")
+        .forEach(e -> names.add(e.path("name").asText()));
     return names;
   }
 }

@@ -1,11 +1,13 @@
 package dev.trainyard.compiler.cases;
 
 /**
- * A platform.yaml with two LocalQueues in namespace {@code default}: {@code team-a} (cpu, memory and GPUs)
- * and {@code cpu-only}, whose ClusterQueue covers only {@code cpu} and {@code memory} (kueue#4848).
+ * A platform.yaml with two LocalQueues in namespace {@code default}: {@code team-a} (cpu, memory
+ * and GPUs) and {@code cpu-only}, whose ClusterQueue covers only {@code cpu} and {@code memory}
+ * (kueue#4848).
  */
 final class TwoQueues {
-  static final String PLATFORM = """
+  static final String PLATFORM =
+      """
       apiVersion: trainyard.dev/v1
       kind: Platform
       defaultRuntime: torch

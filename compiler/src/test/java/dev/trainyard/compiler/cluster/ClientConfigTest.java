@@ -15,15 +15,32 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The client configuration shared by every command that talks to a cluster, read from a real kubeconfig file
- * without contacting a server: contexts, files that are YAML but not kubeconfigs, the time limits, and the
- * words of environment errors (never a value of the file, which can hold a token).
+ * The client configuration shared by every command that talks to a cluster, read from a real
+ * kubeconfig file without contacting a server: contexts, files that are YAML but not kubeconfigs,
+ * the time limits, and the words of environment errors (never a value of the file, which can hold a
+ * token).
  */
 class ClientConfigTest {
-  private static final String TWO_CONTEXTS = String.join("\n", "apiVersion: v1", "kind: Config", "current-context: b",
-      "clusters:", "- name: a", "  cluster: {server: 'https://127.0.0.1:6443'}", "- name: c", "  cluster: {server: 'https://127.0.0.1:7443'}",
-      "users:", "- name: u", "  user: {token: t0ken}",
-      "contexts:", "- name: b", "  context: {cluster: c, user: u}", "- name: a", "  context: {cluster: a, user: u}", "");
+  private static final String TWO_CONTEXTS =
+      String.join(
+          "\n",
+          "apiVersion: v1",
+          "kind: Config",
+          "current-context: b",
+          "clusters:",
+          "- name: a",
+          "  cluster: {server: 'https://127.0.0.1:6443'}",
+          "- name: c",
+          "  cluster: {server: 'https://127.0.0.1:7443'}",
+          "users:",
+          "- name: u",
+          "  user: {token: t0ken}",
+          "contexts:",
+          "- name: b",
+          "  context: {cluster: c, user: u}",
+          "- name: a",
+          "  context: {cluster: a, user: u}",
+          "");
   @TempDir Path temp;
 
   private Path kubeconfig(String text) throws IOException {
@@ -31,11 +48,14 @@ class ClientConfigTest {
   }
 
   private ClusterUnavailableException refused(Path file, Optional<String> context) {
-    return assertThrows(ClusterUnavailableException.class, () -> ClusterDryRun.clientConfig(Optional.of(file), context));
+    return assertThrows(
+        ClusterUnavailableException.class,
+        () -> ClusterDryRun.clientConfig(Optional.of(file), context));
   }
 
   @Test
-  @DisplayName("without --context the kubeconfig's current context is used; a named context selects its cluster")
+  @DisplayName(
+      "without --context the kubeconfig's current context is used; a named context selects its cluster")
   void contextChoice() throws Exception {
     Path file = kubeconfig(TWO_CONTEXTS);
     var current = ClusterDryRun.clientConfig(Optional.of(file), Optional.empty());
@@ -47,7 +67,8 @@ class ClientConfigTest {
   }
 
   @Test
-  @DisplayName("a context the kubeconfig lacks is an environment error listing the contexts it has, sorted")
+  @DisplayName(
+      "a context the kubeconfig lacks is an environment error listing the contexts it has, sorted")
   void missingContextListed() throws Exception {
     ClusterUnavailableException e = refused(kubeconfig(TWO_CONTEXTS), Optional.of("prod"));
     assertEquals("kubeconfig has no context \"prod\" (it has: a, b)", e.getMessage());
@@ -55,57 +76,91 @@ class ClientConfigTest {
   }
 
   @Test
-  @DisplayName("a context asked of a kubeconfig with no contexts at all is named alone, without an empty list")
+  @DisplayName(
+      "a context asked of a kubeconfig with no contexts at all is named alone, without an empty list")
   void missingContextNoneThere() throws Exception {
-    Path file = kubeconfig("apiVersion: v1\nkind: Config\nclusters:\n- name: a\n  cluster: {server: 'https://127.0.0.1:6443'}\n");
-    assertEquals("kubeconfig has no context \"prod\"", refused(file, Optional.of("prod")).getMessage());
+    Path file =
+        kubeconfig(
+            "apiVersion: v1\nkind: Config\nclusters:\n- name: a\n  cluster: {server: 'https://127.0.0.1:6443'}\n");
+    assertEquals(
+        "kubeconfig has no context \"prod\"", refused(file, Optional.of("prod")).getMessage());
   }
 
   @Test
-  @DisplayName("a kubeconfig that is YAML but not a kubeconfig names the file and what is wrong, with every quoted value masked")
+  @DisplayName(
+      "a kubeconfig that is YAML but not a kubeconfig names the file and what is wrong, with every quoted value masked")
   void notAKubeconfig() throws Exception {
     Path file = kubeconfig("apiVersion: v1\nclusters:\n- name: a\n  cluster: 'secret-value'\n");
     ClusterUnavailableException e = refused(file, Optional.empty());
-    assertEquals("kubeconfig " + file + " is not a valid kubeconfig: Cannot construct instance of `io.fabric8.kubernetes.api.model.Cluster`"
-        + " (although at least one Creator exists): no String-argument constructor/factory method to deserialize from String value ('…')",
+    assertEquals(
+        "kubeconfig "
+            + file
+            + " is not a valid kubeconfig: Cannot construct instance of `io.fabric8.kubernetes.api.model.Cluster`"
+            + " (although at least one Creator exists): no String-argument constructor/factory method to deserialize from String value ('…')",
         e.getMessage());
-    Path flag = kubeconfig("apiVersion: v1\nclusters:\n- name: a\n  cluster: {server: x, insecure-skip-tls-verify: maybe-t0ken}\n");
+    Path flag =
+        kubeconfig(
+            "apiVersion: v1\nclusters:\n- name: a\n  cluster: {server: x, insecure-skip-tls-verify: maybe-t0ken}\n");
     String message = refused(flag, Optional.empty()).getMessage();
-    assertEquals("kubeconfig " + flag + " is not a valid kubeconfig: Cannot deserialize value of type `java.lang.Boolean` from String '…':"
-        + " only '…' or '…' recognized", message);
+    assertEquals(
+        "kubeconfig "
+            + flag
+            + " is not a valid kubeconfig: Cannot deserialize value of type `java.lang.Boolean` from String '…':"
+            + " only '…' or '…' recognized",
+        message);
     assertFalse(message.contains("t0ken"), message);
   }
 
   @Test
-  @DisplayName("the dry run's client waits at most 10 s to connect and 30 s for an answer, and never retries")
+  @DisplayName(
+      "the dry run's client waits at most 10 s to connect and 30 s for an answer, and never retries")
   void limits() throws Exception {
-    var config = ClusterDryRun.limited(ClusterDryRun.clientConfig(Optional.of(kubeconfig(TWO_CONTEXTS)), Optional.empty()));
+    var config =
+        ClusterDryRun.limited(
+            ClusterDryRun.clientConfig(Optional.of(kubeconfig(TWO_CONTEXTS)), Optional.empty()));
     assertEquals(10_000, config.getConnectionTimeout());
     assertEquals(30_000, config.getRequestTimeout());
     assertEquals(0, config.getRequestRetryBackoffLimit());
   }
 
   @Test
-  @DisplayName("an environment error keeps only the first line of the innermost message, cut before Jackson's source excerpt, quotes masked")
+  @DisplayName(
+      "an environment error keeps only the first line of the innermost message, cut before Jackson's source excerpt, quotes masked")
   void safeWords() {
-    Exception multiLine = new RuntimeException("outer", new IllegalStateException("bad value 'abc' for \"key\"\n at [Source: (String)\"x\"; line: 1]"));
+    Exception multiLine =
+        new RuntimeException(
+            "outer",
+            new IllegalStateException(
+                "bad value 'abc' for \"key\"\n at [Source: (String)\"x\"; line: 1]"));
     assertEquals("bad value '…' for '…'", ClusterDryRun.safeRootMessage(multiLine));
-    Exception oneLine = new RuntimeException("outer", new IllegalStateException("Unexpected character ('t' (code 116)) at [Source: token: t0ken; line: 3]"));
+    Exception oneLine =
+        new RuntimeException(
+            "outer",
+            new IllegalStateException(
+                "Unexpected character ('t' (code 116)) at [Source: token: t0ken; line: 3]"));
     assertEquals("Unexpected character ('…' (code 116))", ClusterDryRun.safeRootMessage(oneLine));
     assertEquals("plain words", ClusterDryRun.safeRootMessage(new RuntimeException("plain words")));
   }
 
   @Test
-  @DisplayName("an environment error names the innermost cause: its message, or its class when it has none")
+  @DisplayName(
+      "an environment error names the innermost cause: its message, or its class when it has none")
   void innermostCause() {
-    assertEquals("Connection refused", ClusterDryRun.rootMessage(
-        new RuntimeException("outer", new IOException("middle", new java.net.ConnectException("Connection refused")))));
-    assertEquals("java.io.EOFException", ClusterDryRun.rootMessage(new RuntimeException("outer", new java.io.EOFException())));
+    assertEquals(
+        "Connection refused",
+        ClusterDryRun.rootMessage(
+            new RuntimeException(
+                "outer",
+                new IOException("middle", new java.net.ConnectException("Connection refused")))));
+    assertEquals(
+        "java.io.EOFException",
+        ClusterDryRun.rootMessage(new RuntimeException("outer", new java.io.EOFException())));
     assertEquals("alone", ClusterDryRun.rootMessage(new IOException("alone")));
   }
 
   @Test
-  @DisplayName("a dry run that got no HTTP answer or a 401 is the cluster's fault; any other status is the server judging the object")
+  @DisplayName(
+      "a dry run that got no HTTP answer or a 401 is the cluster's fault; any other status is the server judging the object")
   void environmentFailures() {
     assertTrue(ClusterDryRun.environmentFailure(0));
     assertTrue(ClusterDryRun.environmentFailure(401));
@@ -115,28 +170,49 @@ class ClientConfigTest {
   }
 
   private static String oneCluster(String server) {
-    return String.join("\n", "apiVersion: v1", "kind: Config", "current-context: a", "clusters:", "- name: a",
-        "  cluster: {server: '" + server + "'}", "users:", "- name: u", "  user: {token: t0ken}", "contexts:", "- name: a",
-        "  context: {cluster: a, user: u}", "");
+    return String.join(
+        "\n",
+        "apiVersion: v1",
+        "kind: Config",
+        "current-context: a",
+        "clusters:",
+        "- name: a",
+        "  cluster: {server: '" + server + "'}",
+        "users:",
+        "- name: u",
+        "  user: {token: t0ken}",
+        "contexts:",
+        "- name: a",
+        "  context: {cluster: a, user: u}",
+        "");
   }
 
   @Test
-  @DisplayName("a server URL's user:password@ moves to basic auth, so no message naming the server can print the password")
+  @DisplayName(
+      "a server URL's user:password@ moves to basic auth, so no message naming the server can print the password")
   void userInfoMovesToBasicAuth() throws Exception {
-    var config = ClusterDryRun.clientConfig(Optional.of(kubeconfig(oneCluster("https://admin:S3%40CRET@127.0.0.1:26999"))), Optional.empty());
+    var config =
+        ClusterDryRun.clientConfig(
+            Optional.of(kubeconfig(oneCluster("https://admin:S3%40CRET@127.0.0.1:26999"))),
+            Optional.empty());
     assertEquals("https://127.0.0.1:26999/", config.getMasterUrl());
     assertEquals("admin", config.getUsername());
     assertEquals("S3@CRET", config.getPassword());
-    var userOnly = ClusterDryRun.clientConfig(Optional.of(kubeconfig(oneCluster("https://admin@127.0.0.1:26999"))), Optional.empty());
+    var userOnly =
+        ClusterDryRun.clientConfig(
+            Optional.of(kubeconfig(oneCluster("https://admin@127.0.0.1:26999"))), Optional.empty());
     assertEquals("https://127.0.0.1:26999/", userOnly.getMasterUrl());
     assertEquals("admin", userOnly.getUsername());
     assertEquals(null, userOnly.getPassword());
   }
 
   @Test
-  @DisplayName("basic-auth credentials the kubeconfig's user sets win over a server URL's user info, which is still removed")
+  @DisplayName(
+      "basic-auth credentials the kubeconfig's user sets win over a server URL's user info, which is still removed")
   void userEntryWins() throws Exception {
-    String text = oneCluster("https://admin:S3CRET@127.0.0.1:26999").replace("user: {token: t0ken}", "user: {username: ops, password: pw}");
+    String text =
+        oneCluster("https://admin:S3CRET@127.0.0.1:26999")
+            .replace("user: {token: t0ken}", "user: {username: ops, password: pw}");
     var config = ClusterDryRun.clientConfig(Optional.of(kubeconfig(text)), Optional.empty());
     assertEquals("https://127.0.0.1:26999/", config.getMasterUrl());
     assertEquals("ops", config.getUsername());
@@ -144,28 +220,45 @@ class ClientConfigTest {
   }
 
   @Test
-  @DisplayName("a server that is no URL is an environment error naming the file and the character, never quoting the value")
+  @DisplayName(
+      "a server that is no URL is an environment error naming the file and the character, never quoting the value")
   void serverNotAUrl() throws Exception {
     Path file = kubeconfig(oneCluster("https://admin:S3CRET@127.0.0.1:26443/a b"));
     ClusterUnavailableException e = refused(file, Optional.empty());
-    assertEquals("kubeconfig " + file + ": the cluster's server is not a URL (Illegal character in path at character 39)", e.getMessage());
+    assertEquals(
+        "kubeconfig "
+            + file
+            + ": the cluster's server is not a URL (Illegal character in path at character 39)",
+        e.getMessage());
     assertFalse(e.getMessage().contains("S3CRET"), e.getMessage());
     Path noHost = kubeconfig(oneCluster("https:///api"));
-    assertEquals("kubeconfig " + noHost + ": the cluster's server names no host or a port over 65535 (expected https://HOST[:PORT])",
+    assertEquals(
+        "kubeconfig "
+            + noHost
+            + ": the cluster's server names no host or a port over 65535 (expected https://HOST[:PORT])",
         refused(noHost, Optional.empty()).getMessage());
     Path bigPort = kubeconfig(oneCluster("https://admin:S3CRET@127.0.0.1:99999"));
     ClusterUnavailableException port = refused(bigPort, Optional.empty());
-    assertEquals("kubeconfig " + bigPort + ": the cluster's server names no host or a port over 65535 (expected https://HOST[:PORT])",
+    assertEquals(
+        "kubeconfig "
+            + bigPort
+            + ": the cluster's server names no host or a port over 65535 (expected https://HOST[:PORT])",
         port.getMessage());
     assertFalse(port.getMessage().contains("S3CRET"), port.getMessage());
   }
 
   @Test
-  @DisplayName("the edges of a server URL: port 65535 is a port, user info that is only :password gives an empty user")
+  @DisplayName(
+      "the edges of a server URL: port 65535 is a port, user info that is only :password gives an empty user")
   void serverEdges() throws Exception {
-    var highest = ClusterDryRun.clientConfig(Optional.of(kubeconfig(oneCluster("https://127.0.0.1:65535"))), Optional.empty());
+    var highest =
+        ClusterDryRun.clientConfig(
+            Optional.of(kubeconfig(oneCluster("https://127.0.0.1:65535"))), Optional.empty());
     assertEquals("https://127.0.0.1:65535/", highest.getMasterUrl());
-    var passwordOnly = ClusterDryRun.clientConfig(Optional.of(kubeconfig(oneCluster("https://:S3CRET@127.0.0.1:26999"))), Optional.empty());
+    var passwordOnly =
+        ClusterDryRun.clientConfig(
+            Optional.of(kubeconfig(oneCluster("https://:S3CRET@127.0.0.1:26999"))),
+            Optional.empty());
     assertEquals("https://127.0.0.1:26999/", passwordOnly.getMasterUrl());
     assertEquals("", passwordOnly.getUsername());
     assertEquals("S3CRET", passwordOnly.getPassword());
@@ -175,14 +268,24 @@ class ClientConfigTest {
   @DisplayName("a context asked of a kubeconfig without a current context is still checked by name")
   void namedContextWithoutCurrent() throws Exception {
     Path file = kubeconfig(TWO_CONTEXTS.replace("current-context: b\n", ""));
-    assertEquals("a", ClusterDryRun.clientConfig(Optional.of(file), Optional.of("a")).getCurrentContext().getName());
-    assertEquals("kubeconfig has no context \"prod\" (it has: a, b)", refused(file, Optional.of("prod")).getMessage());
+    assertEquals(
+        "a",
+        ClusterDryRun.clientConfig(Optional.of(file), Optional.of("a"))
+            .getCurrentContext()
+            .getName());
+    assertEquals(
+        "kubeconfig has no context \"prod\" (it has: a, b)",
+        refused(file, Optional.of("prod")).getMessage());
   }
 
   @Test
-  @DisplayName("a root message that starts with its source excerpt or a line break keeps nothing of the excerpt")
+  @DisplayName(
+      "a root message that starts with its source excerpt or a line break keeps nothing of the excerpt")
   void safeWordsAtTheStart() {
-    assertEquals("", ClusterDryRun.safeRootMessage(new RuntimeException(" at [Source: (String)\"token: s3cret\"; line: 1]")));
+    assertEquals(
+        "",
+        ClusterDryRun.safeRootMessage(
+            new RuntimeException(" at [Source: (String)\"token: s3cret\"; line: 1]")));
     assertEquals("", ClusterDryRun.safeRootMessage(new RuntimeException("\ntoken: s3cret")));
   }
 }

@@ -23,10 +23,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The server-side dry run against a real kube-apiserver with the JobSet and Kueue CRDs (no webhooks):
- * what the server accepts gives no diagnostic, each rejection is an E602 at the train.yaml field behind
- * the rejected one, and an unreachable or misconfigured cluster is an environment error. Not run (an
- * assumption with the reason) when the k8s binaries cache is not built.
+ * The server-side dry run against a real kube-apiserver with the JobSet and Kueue CRDs (no
+ * webhooks): what the server accepts gives no diagnostic, each rejection is an E602 at the
+ * train.yaml field behind the rejected one, and an unreachable or misconfigured cluster is an
+ * environment error. Not run (an assumption with the reason) when the k8s binaries cache is not
+ * built.
  */
 class ClusterDryRunTest {
   private static final String TRAIN = "run: torchrun train.py\nnodes: 2\nresources: {cpu: 3}\n";
@@ -51,10 +52,17 @@ class ClusterDryRunTest {
     return r;
   }
 
-  /** {@code tree} with the first match of {@code regex} replaced in the one file whose name starts with {@code prefix}. */
+  /**
+   * {@code tree} with the first match of {@code regex} replaced in the one file whose name starts
+   * with {@code prefix}.
+   */
   private static OutputTree edited(OutputTree tree, String prefix, String regex, String to) {
     TreeMap<String, String> files = new TreeMap<>(tree.files());
-    String key = files.keySet().stream().filter(f -> f.substring(f.lastIndexOf('/') + 1).startsWith(prefix)).findFirst().orElseThrow();
+    String key =
+        files.keySet().stream()
+            .filter(f -> f.substring(f.lastIndexOf('/') + 1).startsWith(prefix))
+            .findFirst()
+            .orElseThrow();
     String text = files.get(key);
     assertTrue(java.util.regex.Pattern.compile(regex).matcher(text).find(), text);
     files.put(key, text.replaceFirst(regex, to));
@@ -62,7 +70,8 @@ class ClusterDryRunTest {
   }
 
   @Test
-  @DisplayName("a compiled torch run (JobSet, ClusterQueue, ResourceFlavor, LocalQueue) passes the dry run with no diagnostic")
+  @DisplayName(
+      "a compiled torch run (JobSet, ClusterQueue, ResourceFlavor, LocalQueue) passes the dry run with no diagnostic")
   void acceptedTree() {
     CompileResult r = compile();
     try (ClusterDryRun dryRun = connect()) {
@@ -71,7 +80,8 @@ class ClusterDryRunTest {
   }
 
   @Test
-  @DisplayName("a value the JobSet CRD schema rejects is E602 naming the field, at train.yaml's resources line with a hint to change it")
+  @DisplayName(
+      "a value the JobSet CRD schema rejects is E602 naming the field, at train.yaml's resources line with a hint to change it")
   void rejectedField() {
     CompileResult r = compile();
     OutputTree bad = edited(r.tree().orElseThrow(), "jobset-", "cpu: \"?3\"?", "cpu: lots");
@@ -84,7 +94,12 @@ class ClusterDryRunTest {
     assertEquals(DiagnosticCode.CLUSTER_REJECTED, d.code());
     assertTrue(d.isError());
     String name = r.job().orElseThrow().naming().runName();
-    assertTrue(d.message().startsWith("the cluster rejected JobSet " + name + ": spec.replicatedJobs[0].template.spec.template.spec.containers[0].resources."),
+    assertTrue(
+        d.message()
+            .startsWith(
+                "the cluster rejected JobSet "
+                    + name
+                    + ": spec.replicatedJobs[0].template.spec.template.spec.containers[0].resources."),
         d.message());
     assertEquals("/resources", d.pointer());
     assertEquals(3, d.location().line());
@@ -92,69 +107,115 @@ class ClusterDryRunTest {
   }
 
   @Test
-  @DisplayName("an object the server has no kind for is one E602 at the file, naming the object and its tree file")
+  @DisplayName(
+      "an object the server has no kind for is one E602 at the file, naming the object and its tree file")
   void rejectedWithoutCauses() {
     CompileResult r = compile();
     TreeMap<String, String> files = new TreeMap<>(r.tree().orElseThrow().files());
-    files.put("clusters/local/default/x/widget-w.yaml", "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w, namespace: default}\n");
+    files.put(
+        "clusters/local/default/x/widget-w.yaml",
+        "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w, namespace: default}\n");
     List<Diagnostic> found;
     try (ClusterDryRun dryRun = connect()) {
-      found = dryRun.check(new OutputTree(files, r.tree().orElseThrow().ownedFolders()), r.job().orElseThrow());
+      found =
+          dryRun.check(
+              new OutputTree(files, r.tree().orElseThrow().ownedFolders()), r.job().orElseThrow());
     }
     assertEquals(1, found.size(), found.toString());
-    assertTrue(found.get(0).message().startsWith("the cluster rejected Widget w (clusters/local/default/x/widget-w.yaml): "),
+    assertTrue(
+        found
+            .get(0)
+            .message()
+            .startsWith("the cluster rejected Widget w (clusters/local/default/x/widget-w.yaml): "),
         found.get(0).message());
     assertEquals("", found.get(0).pointer());
-    assertEquals("the cluster's CRDs or webhooks disagree with what Trainyard emits; check the JobSet and Kueue versions installed",
+    assertEquals(
+        "the cluster's CRDs or webhooks disagree with what Trainyard emits; check the JobSet and Kueue versions installed",
         found.get(0).hint());
   }
 
   @Test
-  @DisplayName("a value the server cannot even type (a string for an integer) is one E602 at the file with the server's reason")
+  @DisplayName(
+      "a value the server cannot even type (a string for an integer) is one E602 at the file with the server's reason")
   void rejectedUntyped() {
     CompileResult r = compile();
-    OutputTree bad = edited(r.tree().orElseThrow(), "jobset-", "parallelism: 2", "parallelism: \"two\"");
+    OutputTree bad =
+        edited(r.tree().orElseThrow(), "jobset-", "parallelism: 2", "parallelism: \"two\"");
     List<Diagnostic> found;
     try (ClusterDryRun dryRun = connect()) {
       found = dryRun.check(bad, r.job().orElseThrow());
     }
     assertEquals(1, found.size(), found.toString());
     String name = r.job().orElseThrow().naming().runName();
-    assertTrue(found.get(0).message().startsWith("the cluster rejected JobSet " + name + " (clusters/local/default/" + name + "/jobset-"
-        + name + ".yaml): "), found.get(0).message());
+    assertTrue(
+        found
+            .get(0)
+            .message()
+            .startsWith(
+                "the cluster rejected JobSet "
+                    + name
+                    + " (clusters/local/default/"
+                    + name
+                    + "/jobset-"
+                    + name
+                    + ".yaml): "),
+        found.get(0).message());
     assertTrue(found.get(0).message().contains("parallelism"), found.get(0).message());
     assertEquals("", found.get(0).pointer());
   }
 
   @Test
-  @DisplayName("the current context by name connects; a context the kubeconfig lacks is an environment error naming it and listing the contexts it has")
+  @DisplayName(
+      "the current context by name connects; a context the kubeconfig lacks is an environment error naming it and listing the contexts it has")
   void contexts() {
     ClusterDryRun.connect(Optional.of(server.kubeconfig()), Optional.of("local")).close();
-    ClusterUnavailableException e = assertThrows(ClusterUnavailableException.class,
-        () -> ClusterDryRun.connect(Optional.of(server.kubeconfig()), Optional.of("prod")));
+    ClusterUnavailableException e =
+        assertThrows(
+            ClusterUnavailableException.class,
+            () -> ClusterDryRun.connect(Optional.of(server.kubeconfig()), Optional.of("prod")));
     assertEquals("kubeconfig has no context \"prod\" (it has: local)", e.getMessage());
   }
 
   @Test
-  @DisplayName("an unreadable kubeconfig, a closed port and a wrong token are environment errors, never rejections")
+  @DisplayName(
+      "an unreadable kubeconfig, a closed port and a wrong token are environment errors, never rejections")
   void unavailable() throws IOException {
     Path missing = temp.resolve("nope");
-    ClusterUnavailableException unreadable = assertThrows(ClusterUnavailableException.class,
-        () -> ClusterDryRun.connect(Optional.of(missing), Optional.empty()));
+    ClusterUnavailableException unreadable =
+        assertThrows(
+            ClusterUnavailableException.class,
+            () -> ClusterDryRun.connect(Optional.of(missing), Optional.empty()));
     assertEquals("--kubeconfig " + missing + ": no such file", unreadable.getMessage());
     String config = Files.readString(server.kubeconfig());
-    Path closed = Files.writeString(temp.resolve("closed"),
-        config.replaceAll("server: https://127.0.0.1:\\d+", "server: https://127.0.0.1:" + LocalApiServer.freePort()));
-    ClusterUnavailableException down = assertThrows(ClusterUnavailableException.class,
-        () -> ClusterDryRun.connect(Optional.of(closed), Optional.empty()));
-    assertTrue(down.getMessage().matches("the cluster at https://127\\.0\\.0\\.1:\\d+/ did not answer: Connection refused"),
+    Path closed =
+        Files.writeString(
+            temp.resolve("closed"),
+            config.replaceAll(
+                "server: https://127.0.0.1:\\d+",
+                "server: https://127.0.0.1:" + LocalApiServer.freePort()));
+    ClusterUnavailableException down =
+        assertThrows(
+            ClusterUnavailableException.class,
+            () -> ClusterDryRun.connect(Optional.of(closed), Optional.empty()));
+    assertTrue(
+        down.getMessage()
+            .matches(
+                "the cluster at https://127\\.0\\.0\\.1:\\d+/ did not answer: Connection refused"),
         down.getMessage());
     assertTrue(down.getCause() instanceof IOException, String.valueOf(down.getCause()));
-    Path wrongToken = Files.writeString(temp.resolve("token"), config.replaceAll("token: .*", "token: wrong"));
-    ClusterUnavailableException denied = assertThrows(ClusterUnavailableException.class,
-        () -> ClusterDryRun.connect(Optional.of(wrongToken), Optional.empty()));
-    assertTrue(denied.getMessage().startsWith("the cluster at https://127.0.0.1:"), denied.getMessage());
-    assertTrue(denied.getMessage().contains("/ did not answer: Failure executing: GET at: https://127.0.0.1:"), denied.getMessage());
+    Path wrongToken =
+        Files.writeString(temp.resolve("token"), config.replaceAll("token: .*", "token: wrong"));
+    ClusterUnavailableException denied =
+        assertThrows(
+            ClusterUnavailableException.class,
+            () -> ClusterDryRun.connect(Optional.of(wrongToken), Optional.empty()));
+    assertTrue(
+        denied.getMessage().startsWith("the cluster at https://127.0.0.1:"), denied.getMessage());
+    assertTrue(
+        denied
+            .getMessage()
+            .contains("/ did not answer: Failure executing: GET at: https://127.0.0.1:"),
+        denied.getMessage());
     assertTrue(denied.getMessage().contains("Message: Unauthorized."), denied.getMessage());
   }
 
@@ -164,7 +225,10 @@ class ClusterDryRunTest {
     CompileResult r = compile();
     ClusterDryRun dryRun = connect();
     dryRun.close();
-    IllegalStateException e = assertThrows(IllegalStateException.class, () -> dryRun.check(r.tree().orElseThrow(), r.job().orElseThrow()));
+    IllegalStateException e =
+        assertThrows(
+            IllegalStateException.class,
+            () -> dryRun.check(r.tree().orElseThrow(), r.job().orElseThrow()));
     assertEquals("Client is closed", e.getMessage());
   }
 }

@@ -12,40 +12,70 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Where validate --cluster looks for a kubeconfig, and what it says when there is none or it is broken. */
+/**
+ * Where validate --cluster looks for a kubeconfig, and what it says when there is none or it is
+ * broken.
+ */
 class KubeconfigsTest {
   @TempDir Path temp;
 
   @Test
-  @DisplayName("no kubeconfig anywhere: the error names --kubeconfig, $KUBECONFIG, ~/.kube/config and the in-cluster account")
+  @DisplayName(
+      "no kubeconfig anywhere: the error names --kubeconfig, $KUBECONFIG, ~/.kube/config and the in-cluster account")
   void namesWhatItLookedFor() {
-    var e = assertThrows(ClusterDryRun.ClusterUnavailableException.class, () -> Kubeconfigs.locate(Optional.empty(), Map.of(), temp));
-    assertEquals("no kubeconfig found; looked at --kubeconfig (not given), $KUBECONFIG (not set), " + temp.resolve(".kube/config")
-        + " (no such file), the in-cluster service account (KUBERNETES_SERVICE_HOST not set); pass --kubeconfig FILE or set KUBECONFIG", e.getMessage());
-    var listed = assertThrows(ClusterDryRun.ClusterUnavailableException.class,
-        () -> Kubeconfigs.locate(Optional.empty(), Map.of("KUBECONFIG", "/nope/a:/nope/b"), temp));
-    assertTrue(listed.getMessage().contains("$KUBECONFIG=/nope/a:/nope/b (no such file)"), listed.getMessage());
-    var flag = assertThrows(ClusterDryRun.ClusterUnavailableException.class, () -> Kubeconfigs.locate(Optional.of(temp.resolve("k")), Map.of(), temp));
+    var e =
+        assertThrows(
+            ClusterDryRun.ClusterUnavailableException.class,
+            () -> Kubeconfigs.locate(Optional.empty(), Map.of(), temp));
+    assertEquals(
+        "no kubeconfig found; looked at --kubeconfig (not given), $KUBECONFIG (not set), "
+            + temp.resolve(".kube/config")
+            + " (no such file), the in-cluster service account (KUBERNETES_SERVICE_HOST not set); pass --kubeconfig FILE or set KUBECONFIG",
+        e.getMessage());
+    var listed =
+        assertThrows(
+            ClusterDryRun.ClusterUnavailableException.class,
+            () ->
+                Kubeconfigs.locate(
+                    Optional.empty(), Map.of("KUBECONFIG", "/nope/a:/nope/b"), temp));
+    assertTrue(
+        listed.getMessage().contains("$KUBECONFIG=/nope/a:/nope/b (no such file)"),
+        listed.getMessage());
+    var flag =
+        assertThrows(
+            ClusterDryRun.ClusterUnavailableException.class,
+            () -> Kubeconfigs.locate(Optional.of(temp.resolve("k")), Map.of(), temp));
     assertEquals("--kubeconfig " + temp.resolve("k") + ": no such file", flag.getMessage());
   }
 
   @Test
-  @DisplayName("kubectl's order: --kubeconfig, the first existing $KUBECONFIG file, ~/.kube/config; in a pod, the service account")
+  @DisplayName(
+      "kubectl's order: --kubeconfig, the first existing $KUBECONFIG file, ~/.kube/config; in a pod, the service account")
   void order() throws Exception {
     Path b = Files.writeString(temp.resolve("b"), "apiVersion: v1\n");
     Files.createDirectories(temp.resolve(".kube"));
     Path home = Files.writeString(temp.resolve(".kube/config"), "apiVersion: v1\n");
     assertEquals(Optional.of(b), Kubeconfigs.locate(Optional.of(b), Map.of(), temp));
-    assertEquals(Optional.of(b), Kubeconfigs.locate(Optional.empty(), Map.of("KUBECONFIG", "/nope:" + b), temp));
+    assertEquals(
+        Optional.of(b),
+        Kubeconfigs.locate(Optional.empty(), Map.of("KUBECONFIG", "/nope:" + b), temp));
     assertEquals(Optional.of(home), Kubeconfigs.locate(Optional.empty(), Map.of(), temp));
-    assertEquals(Optional.empty(), Kubeconfigs.locate(Optional.empty(), Map.of("KUBERNETES_SERVICE_HOST", "10.0.0.1"), temp.resolve("x")));
+    assertEquals(
+        Optional.empty(),
+        Kubeconfigs.locate(
+            Optional.empty(), Map.of("KUBERNETES_SERVICE_HOST", "10.0.0.1"), temp.resolve("x")));
   }
 
   @Test
-  @DisplayName("a kubeconfig that is not YAML is reported at its line and column, as an environment error")
+  @DisplayName(
+      "a kubeconfig that is not YAML is reported at its line and column, as an environment error")
   void notYaml() throws Exception {
-    Path k = Files.writeString(temp.resolve("config"), "apiVersion: v1\nclusters:\n- cluster: {server: https://x\n  name: a\n");
-    var e = assertThrows(ClusterDryRun.ClusterUnavailableException.class, () -> Kubeconfigs.read(k));
+    Path k =
+        Files.writeString(
+            temp.resolve("config"),
+            "apiVersion: v1\nclusters:\n- cluster: {server: https://x\n  name: a\n");
+    var e =
+        assertThrows(ClusterDryRun.ClusterUnavailableException.class, () -> Kubeconfigs.read(k));
     assertTrue(e.getMessage().startsWith(k + ":"), e.getMessage());
     assertTrue(e.getMessage().contains(": the kubeconfig is not valid YAML: "), e.getMessage());
     assertTrue(e.getMessage().matches(".*config:\\d+:\\d+: the kubeconfig.*"), e.getMessage());

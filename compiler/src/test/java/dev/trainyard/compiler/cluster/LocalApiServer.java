@@ -18,21 +18,24 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The smallest real API server for the compiler's own tests: etcd and kube-apiserver from the binaries
- * cache of {@code scripts/k8s-testbin} (system property {@code trainyard.k8s.dir}, else
- * {@code scripts/k8s-testbin --print-dir}), on 127.0.0.1 ports, with the JobSet and Kueue CRDs from the
- * cache installed by the cache's {@code kubectl}. No controllers and no webhooks: CRD schemas and core
- * validation judge a dry run. The full harness (controllers, kwok, Kueue) is {@code cluster-it}'s
- * {@code LocalCluster}, which the compiler cannot depend on (cluster-it depends on the CLI, which depends
- * on the compiler). The controller's unit tests use this class too, through the compiler's test-jar.
+ * The smallest real API server for the compiler's own tests: etcd and kube-apiserver from the
+ * binaries cache of {@code scripts/k8s-testbin} (system property {@code trainyard.k8s.dir}, else
+ * {@code scripts/k8s-testbin --print-dir}), on 127.0.0.1 ports, with the JobSet and Kueue CRDs from
+ * the cache installed by the cache's {@code kubectl}. No controllers and no webhooks: CRD schemas
+ * and core validation judge a dry run. The full harness (controllers, kwok, Kueue) is {@code
+ * cluster-it}'s {@code LocalCluster}, which the compiler cannot depend on (cluster-it depends on
+ * the CLI, which depends on the compiler). The controller's unit tests use this class too, through
+ * the compiler's test-jar.
  *
- * <p>Authentication is one static bearer token in group {@code system:masters}; the server's serving
- * certificate is the self-signed one kube-apiserver writes into {@code --cert-dir}, so the kubeconfig
- * skips TLS verification (loopback only). Every wait is bounded; {@link #close()} ends both process trees.
+ * <p>Authentication is one static bearer token in group {@code system:masters}; the server's
+ * serving certificate is the self-signed one kube-apiserver writes into {@code --cert-dir}, so the
+ * kubeconfig skips TLS verification (loopback only). Every wait is bounded; {@link #close()} ends
+ * both process trees.
  */
 public final class LocalApiServer implements AutoCloseable {
   private static final Duration READY = Duration.ofSeconds(120);
-  private static final String TOKEN = "trainyard-test-" + Long.toHexString(new SecureRandom().nextLong());
+  private static final String TOKEN =
+      "trainyard-test-" + Long.toHexString(new SecureRandom().nextLong());
 
   private final Path dir;
   private final List<Process> processes = new ArrayList<>();
@@ -44,27 +47,34 @@ public final class LocalApiServer implements AutoCloseable {
     this.dir = dir;
   }
 
-  /** The binaries cache, or empty with the reason when it is not built (the caller reports the test as not run). */
+  /**
+   * The binaries cache, or empty with the reason when it is not built (the caller reports the test
+   * as not run).
+   */
   public static Optional<Path> binaries(StringBuilder reason) {
     String property = System.getProperty("trainyard.k8s.dir", "");
     Path dir = property.isBlank() ? printDir(reason) : Path.of(property);
     if (dir == null || !Files.isRegularFile(dir.resolve("ready"))) {
-      reason.append("no complete k8s binaries cache (").append(dir).append("): run scripts/k8s-testbin or pass -Dtrainyard.k8s.dir");
+      reason
+          .append("no complete k8s binaries cache (")
+          .append(dir)
+          .append("): run scripts/k8s-testbin or pass -Dtrainyard.k8s.dir");
       return Optional.empty();
     }
     return Optional.of(dir);
   }
 
   /**
-   * One server per JVM, started on first use and stopped (its folder deleted) at JVM exit: PIT runs the
-   * same test class once per mutant in one JVM, and a start costs about 10 s of the 2 cores.
+   * One server per JVM, started on first use and stopped (its folder deleted) at JVM exit: PIT runs
+   * the same test class once per mutant in one JVM, and a start costs about 10 s of the 2 cores.
    */
   public static synchronized LocalApiServer shared(Path cache) {
     if (shared == null) {
       try {
         Path work = Files.createTempDirectory("trainyard-apiserver-");
         shared = start(cache, work);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(work), "local-apiserver-cleanup"));
+        Runtime.getRuntime()
+            .addShutdownHook(new Thread(() -> deleteTree(work), "local-apiserver-cleanup"));
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
@@ -80,7 +90,10 @@ public final class LocalApiServer implements AutoCloseable {
     }
   }
 
-  /** Starts etcd and kube-apiserver under {@code work}, installs the CRDs of {@code cache}/crds, waits until ready. */
+  /**
+   * Starts etcd and kube-apiserver under {@code work}, installs the CRDs of {@code cache}/crds,
+   * waits until ready.
+   */
   public static LocalApiServer start(Path cache, Path work) {
     LocalApiServer server = new LocalApiServer(work);
     Runtime.getRuntime().addShutdownHook(server.hook);
@@ -101,50 +114,119 @@ public final class LocalApiServer implements AutoCloseable {
   private void startAll(Path cache) {
     int etcdPort = freePort();
     int peerPort = freePort();
-    launch("etcd", List.of(cache.resolve("bin/etcd").toString(), "--name=node0", "--data-dir=" + mkdirs(dir.resolve("etcd")),
-        "--listen-client-urls=http://127.0.0.1:" + etcdPort, "--advertise-client-urls=http://127.0.0.1:" + etcdPort,
-        "--listen-peer-urls=http://127.0.0.1:" + peerPort, "--initial-advertise-peer-urls=http://127.0.0.1:" + peerPort,
-        "--initial-cluster=node0=http://127.0.0.1:" + peerPort, "--unsafe-no-fsync=true", "--log-level=warn"));
+    launch(
+        "etcd",
+        List.of(
+            cache.resolve("bin/etcd").toString(),
+            "--name=node0",
+            "--data-dir=" + mkdirs(dir.resolve("etcd")),
+            "--listen-client-urls=http://127.0.0.1:" + etcdPort,
+            "--advertise-client-urls=http://127.0.0.1:" + etcdPort,
+            "--listen-peer-urls=http://127.0.0.1:" + peerPort,
+            "--initial-advertise-peer-urls=http://127.0.0.1:" + peerPort,
+            "--initial-cluster=node0=http://127.0.0.1:" + peerPort,
+            "--unsafe-no-fsync=true",
+            "--log-level=warn"));
     int port = freePort();
     writeServiceAccountKeys();
     Path tokens = write("tokens.csv", TOKEN + ",admin,admin,\"system:masters\"\n");
-    launch("kube-apiserver", List.of(cache.resolve("bin/kube-apiserver").toString(), "--etcd-servers=http://127.0.0.1:" + etcdPort,
-        "--bind-address=127.0.0.1", "--advertise-address=127.0.0.1", "--secure-port=" + port, "--endpoint-reconciler-type=none",
-        "--cert-dir=" + mkdirs(dir.resolve("certs")), "--token-auth-file=" + tokens,
-        "--service-account-issuer=https://kubernetes.default.svc.cluster.local", "--service-account-key-file=" + dir.resolve("sa.pub"),
-        "--service-account-signing-key-file=" + dir.resolve("sa.key"), "--service-cluster-ip-range=10.0.0.0/24", "--authorization-mode=RBAC",
-        "--disable-admission-plugins=ServiceAccount", "--enable-priority-and-fairness=false", "--profiling=false"));
-    kubeconfig = write("kubeconfig", String.join("\n", "apiVersion: v1", "kind: Config", "current-context: local",
-        "clusters:", "- name: local", "  cluster:", "    server: https://127.0.0.1:" + port, "    insecure-skip-tls-verify: true",
-        "users:", "- name: admin", "  user:", "    token: " + TOKEN,
-        "contexts:", "- name: local", "  context: {cluster: local, user: admin}", ""));
+    launch(
+        "kube-apiserver",
+        List.of(
+            cache.resolve("bin/kube-apiserver").toString(),
+            "--etcd-servers=http://127.0.0.1:" + etcdPort,
+            "--bind-address=127.0.0.1",
+            "--advertise-address=127.0.0.1",
+            "--secure-port=" + port,
+            "--endpoint-reconciler-type=none",
+            "--cert-dir=" + mkdirs(dir.resolve("certs")),
+            "--token-auth-file=" + tokens,
+            "--service-account-issuer=https://kubernetes.default.svc.cluster.local",
+            "--service-account-key-file=" + dir.resolve("sa.pub"),
+            "--service-account-signing-key-file=" + dir.resolve("sa.key"),
+            "--service-cluster-ip-range=10.0.0.0/24",
+            "--authorization-mode=RBAC",
+            "--disable-admission-plugins=ServiceAccount",
+            "--enable-priority-and-fairness=false",
+            "--profiling=false"));
+    kubeconfig =
+        write(
+            "kubeconfig",
+            String.join(
+                "\n",
+                "apiVersion: v1",
+                "kind: Config",
+                "current-context: local",
+                "clusters:",
+                "- name: local",
+                "  cluster:",
+                "    server: https://127.0.0.1:" + port,
+                "    insecure-skip-tls-verify: true",
+                "users:",
+                "- name: admin",
+                "  user:",
+                "    token: " + TOKEN,
+                "contexts:",
+                "- name: local",
+                "  context: {cluster: local, user: admin}",
+                ""));
     String kubectl = cache.resolve("bin/kubectl").toString();
     awaitReady(kubectl);
-    run(List.of(kubectl, "--kubeconfig", kubeconfig.toString(), "apply", "--server-side", "-f", cache.resolve("crds").toString()));
-    run(List.of(kubectl, "--kubeconfig", kubeconfig.toString(), "wait", "--for=condition=Established", "crd", "--all",
-        "--timeout=" + READY.toSeconds() + "s"));
+    run(
+        List.of(
+            kubectl,
+            "--kubeconfig",
+            kubeconfig.toString(),
+            "apply",
+            "--server-side",
+            "-f",
+            cache.resolve("crds").toString()));
+    run(
+        List.of(
+            kubectl,
+            "--kubeconfig",
+            kubeconfig.toString(),
+            "wait",
+            "--for=condition=Established",
+            "crd",
+            "--all",
+            "--timeout=" + READY.toSeconds() + "s"));
   }
 
   private static final int WATCH_SECONDS = 3 * 3600;
 
   /**
-   * Ends the server when this JVM is gone, even when no shutdown hook ran (PIT halts its minion JVMs): checks
-   * once a second, for at most {@link #WATCH_SECONDS}; a TERM to the watchdog ends the server too. etcd can
-   * hang in its graceful stop, so a TERM is followed by a KILL after 10 s.
+   * Ends the server when this JVM is gone, even when no shutdown hook ran (PIT halts its minion
+   * JVMs): checks once a second, for at most {@link #WATCH_SECONDS}; a TERM to the watchdog ends
+   * the server too. etcd can hang in its graceful stop, so a TERM is followed by a KILL after 10 s.
    */
-  private static final String WATCHDOG = "end() { kill $child 2>/dev/null; for j in 1 2 3 4 5 6 7 8 9 10; do"
-      + " kill -0 $child 2>/dev/null || exit 0; sleep 1; done; kill -9 $child 2>/dev/null; exit 0; };"
-      + " jvm=$1; shift; \"$@\" & child=$!; trap end TERM INT; i=0;"
-      + " while [ $i -lt " + WATCH_SECONDS + " ] && kill -0 $jvm 2>/dev/null && kill -0 $child 2>/dev/null;"
-      + " do sleep 1 & wait $!; i=$((i+1)); done;"
-      + " kill -0 $child 2>/dev/null || { wait $child; exit $?; }; end";
+  private static final String WATCHDOG =
+      "end() { kill $child 2>/dev/null; for j in 1 2 3 4 5 6 7 8 9 10; do"
+          + " kill -0 $child 2>/dev/null || exit 0; sleep 1; done; kill -9 $child 2>/dev/null; exit 0; };"
+          + " jvm=$1; shift; \"$@\" & child=$!; trap end TERM INT; i=0;"
+          + " while [ $i -lt "
+          + WATCH_SECONDS
+          + " ] && kill -0 $jvm 2>/dev/null && kill -0 $child 2>/dev/null;"
+          + " do sleep 1 & wait $!; i=$((i+1)); done;"
+          + " kill -0 $child 2>/dev/null || { wait $child; exit $?; }; end";
 
   private void launch(String name, List<String> command) {
     try {
       Path log = mkdirs(dir.resolve("logs")).resolve(name + ".log");
-      List<String> watched = new ArrayList<>(List.of("bash", "-c", WATCHDOG, "watchdog", Long.toString(ProcessHandle.current().pid())));
+      List<String> watched =
+          new ArrayList<>(
+              List.of(
+                  "bash",
+                  "-c",
+                  WATCHDOG,
+                  "watchdog",
+                  Long.toString(ProcessHandle.current().pid())));
       watched.addAll(command);
-      processes.add(new ProcessBuilder(watched).redirectErrorStream(true).redirectOutput(log.toFile()).start());
+      processes.add(
+          new ProcessBuilder(watched)
+              .redirectErrorStream(true)
+              .redirectOutput(log.toFile())
+              .start());
     } catch (IOException e) {
       throw new UncheckedIOException("cannot start " + command.get(0), e);
     }
@@ -156,26 +238,42 @@ public final class LocalApiServer implements AutoCloseable {
     while (System.nanoTime() < deadline) {
       for (Process p : processes) {
         if (!p.isAlive()) {
-          throw new IllegalStateException("a server process exited with " + p.exitValue() + ":\n" + logTails());
+          throw new IllegalStateException(
+              "a server process exited with " + p.exitValue() + ":\n" + logTails());
         }
       }
-      if (output(List.of(kubectl, "--kubeconfig", kubeconfig.toString(), "get", "--raw=/readyz", "--request-timeout=5s"))
-          .filter("ok"::equals).isPresent()) {
+      if (output(
+              List.of(
+                  kubectl,
+                  "--kubeconfig",
+                  kubeconfig.toString(),
+                  "get",
+                  "--raw=/readyz",
+                  "--request-timeout=5s"))
+          .filter("ok"::equals)
+          .isPresent()) {
         return;
       }
       sleep(250);
     }
-    throw new IllegalStateException("kube-apiserver not ready after " + READY.toSeconds() + " s:\n" + logTails());
+    throw new IllegalStateException(
+        "kube-apiserver not ready after " + READY.toSeconds() + " s:\n" + logTails());
   }
 
-  /** The last 20 lines of each server log, for a failure message (the temp folder is gone afterwards). */
+  /**
+   * The last 20 lines of each server log, for a failure message (the temp folder is gone
+   * afterwards).
+   */
   private String logTails() {
     StringBuilder out = new StringBuilder();
     try (var logs = Files.list(dir.resolve("logs"))) {
       for (Path log : logs.sorted().toList()) {
         List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-        out.append("== ").append(log.getFileName()).append('\n')
-            .append(String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size()))).append('\n');
+        out.append("== ")
+            .append(log.getFileName())
+            .append('\n')
+            .append(String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size())))
+            .append('\n');
       }
     } catch (IOException e) {
       out.append("(logs unreadable: ").append(e.getMessage()).append(')');
@@ -209,7 +307,10 @@ public final class LocalApiServer implements AutoCloseable {
     }
   }
 
-  /** A P-256 service-account key pair as PEM: {@code sa.key} (PKCS#8) and {@code sa.pub} (X.509 SubjectPublicKeyInfo). */
+  /**
+   * A P-256 service-account key pair as PEM: {@code sa.key} (PKCS#8) and {@code sa.pub} (X.509
+   * SubjectPublicKeyInfo).
+   */
   private void writeServiceAccountKeys() {
     try {
       KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");
@@ -223,8 +324,13 @@ public final class LocalApiServer implements AutoCloseable {
   }
 
   private static String pem(String type, byte[] der) {
-    return "-----BEGIN " + type + "-----\n" + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(der)
-        + "\n-----END " + type + "-----\n";
+    return "-----BEGIN "
+        + type
+        + "-----\n"
+        + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(der)
+        + "\n-----END "
+        + type
+        + "-----\n";
   }
 
   private Path write(String name, String text) {
@@ -266,9 +372,13 @@ public final class LocalApiServer implements AutoCloseable {
   }
 
   private static Path printDir(StringBuilder reason) {
-    Path root = Path.of(System.getProperty("trainyard.repo.root", "..")).toAbsolutePath().normalize();
+    Path root =
+        Path.of(System.getProperty("trainyard.repo.root", "..")).toAbsolutePath().normalize();
     try {
-      Process p = new ProcessBuilder("bash", root.resolve("scripts/k8s-testbin").toString(), "--print-dir").redirectErrorStream(true).start();
+      Process p =
+          new ProcessBuilder("bash", root.resolve("scripts/k8s-testbin").toString(), "--print-dir")
+              .redirectErrorStream(true)
+              .start();
       String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
       if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0) {
         reason.append("scripts/k8s-testbin --print-dir failed: ").append(out).append("; ");

@@ -11,27 +11,38 @@ import java.util.Optional;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
-/** The diagnostic records every stage reports through: locations, severities, sort order and stage results. */
+/**
+ * The diagnostic records every stage reports through: locations, severities, sort order and stage
+ * results.
+ */
 class DiagnosticTest {
   private static final SourceLocation AT = new SourceLocation("train.yaml", 4, 8);
 
   @Test
-  @DisplayName("a location prints as file:line:col, file:line without a column, and file alone without a line")
+  @DisplayName(
+      "a location prints as file:line:col, file:line without a column, and file alone without a line")
   void locationText() {
     assertEquals("train.yaml:4:8", AT.toString());
     assertEquals("train.yaml:4", new SourceLocation("train.yaml", 4, 0).toString());
     assertEquals("train.yaml", SourceLocation.ofFile("train.yaml").toString());
     assertEquals(new SourceLocation("train.yaml", 0, 0), SourceLocation.ofFile("train.yaml"));
-    assertEquals("train.yaml", new SourceLocation("train.yaml", 0, 3).toString(), "a column without a line is not printed");
+    assertEquals(
+        "train.yaml",
+        new SourceLocation("train.yaml", 0, 3).toString(),
+        "a column without a line is not printed");
   }
 
   @Test
   @DisplayName("a location refuses a negative line or column and a null file; 0 means unknown")
   void locationChecks() {
-    assertEquals("line and column must be >= 0",
-        assertThrows(IllegalArgumentException.class, () -> new SourceLocation("f", -1, 0)).getMessage());
-    assertEquals("line and column must be >= 0",
-        assertThrows(IllegalArgumentException.class, () -> new SourceLocation("f", 0, -1)).getMessage());
+    assertEquals(
+        "line and column must be >= 0",
+        assertThrows(IllegalArgumentException.class, () -> new SourceLocation("f", -1, 0))
+            .getMessage());
+    assertEquals(
+        "line and column must be >= 0",
+        assertThrows(IllegalArgumentException.class, () -> new SourceLocation("f", 0, -1))
+            .getMessage());
     assertThrows(NullPointerException.class, () -> new SourceLocation(null, 1, 1));
     assertEquals(0, new SourceLocation("f", 0, 0).line());
   }
@@ -39,26 +50,46 @@ class DiagnosticTest {
   @Test
   @DisplayName("locations sort by file, then line, then column (numerically, not as text)")
   void locationOrder() {
-    List<SourceLocation> sorted = new ArrayList<>(List.of(new SourceLocation("b", 1, 1), new SourceLocation("a", 10, 1),
-        new SourceLocation("a", 2, 7), new SourceLocation("a", 2, 3), SourceLocation.ofFile("a")));
+    List<SourceLocation> sorted =
+        new ArrayList<>(
+            List.of(
+                new SourceLocation("b", 1, 1),
+                new SourceLocation("a", 10, 1),
+                new SourceLocation("a", 2, 7),
+                new SourceLocation("a", 2, 3),
+                SourceLocation.ofFile("a")));
     sorted.sort(null);
-    assertEquals(List.of(SourceLocation.ofFile("a"), new SourceLocation("a", 2, 3), new SourceLocation("a", 2, 7),
-        new SourceLocation("a", 10, 1), new SourceLocation("b", 1, 1)), sorted);
+    assertEquals(
+        List.of(
+            SourceLocation.ofFile("a"),
+            new SourceLocation("a", 2, 3),
+            new SourceLocation("a", 2, 7),
+            new SourceLocation("a", 10, 1),
+            new SourceLocation("b", 1, 1)),
+        sorted);
     assertEquals(0, AT.compareTo(new SourceLocation("train.yaml", 4, 8)));
     assertTrue(AT.compareTo(new SourceLocation("train.yaml", 4, 9)) < 0);
     assertTrue(new SourceLocation("train.yaml", 5, 1).compareTo(AT) > 0);
   }
 
   @Test
-  @DisplayName("an error stops the pipeline and a warning does not; each keeps its code, message, location and pointer")
+  @DisplayName(
+      "an error stops the pipeline and a warning does not; each keeps its code, message, location and pointer")
   void severities() {
     Diagnostic error = Diagnostic.error(DiagnosticCode.NAME_TOO_LONG, AT, "/name", "too long");
-    Diagnostic warning = Diagnostic.warning(DiagnosticCode.IMAGE_NOT_PINNED, AT, "/image", "not pinned");
-    assertEquals(new Diagnostic(Severity.ERROR, DiagnosticCode.NAME_TOO_LONG, "too long", AT, "/name", ""), error);
-    assertEquals(new Diagnostic(Severity.WARNING, DiagnosticCode.IMAGE_NOT_PINNED, "not pinned", AT, "/image", ""), warning);
+    Diagnostic warning =
+        Diagnostic.warning(DiagnosticCode.IMAGE_NOT_PINNED, AT, "/image", "not pinned");
+    assertEquals(
+        new Diagnostic(Severity.ERROR, DiagnosticCode.NAME_TOO_LONG, "too long", AT, "/name", ""),
+        error);
+    assertEquals(
+        new Diagnostic(
+            Severity.WARNING, DiagnosticCode.IMAGE_NOT_PINNED, "not pinned", AT, "/image", ""),
+        warning);
     assertTrue(error.isError());
     assertFalse(warning.isError());
-    assertFalse(new Diagnostic(Severity.INFO, DiagnosticCode.IMAGE_NOT_PINNED, "m", AT, "", "").isError());
+    assertFalse(
+        new Diagnostic(Severity.INFO, DiagnosticCode.IMAGE_NOT_PINNED, "m", AT, "", "").isError());
     assertEquals("E402", error.code().id());
     assertEquals("W412", warning.code().id());
   }
@@ -72,23 +103,39 @@ class DiagnosticTest {
   }
 
   @Test
-  @DisplayName("a hint is added without changing the rest; a null pointer or hint reads as empty; a null message is refused")
+  @DisplayName(
+      "a hint is added without changing the rest; a null pointer or hint reads as empty; a null message is refused")
   void hintsAndNulls() {
-    Diagnostic d = Diagnostic.error(DiagnosticCode.NAME_TOO_LONG, AT, "/name", "too long").withHint("shorten it");
-    assertEquals(new Diagnostic(Severity.ERROR, DiagnosticCode.NAME_TOO_LONG, "too long", AT, "/name", "shorten it"), d);
-    Diagnostic bare = new Diagnostic(Severity.WARNING, DiagnosticCode.IMAGE_NOT_PINNED, "m", AT, null, null);
+    Diagnostic d =
+        Diagnostic.error(DiagnosticCode.NAME_TOO_LONG, AT, "/name", "too long")
+            .withHint("shorten it");
+    assertEquals(
+        new Diagnostic(
+            Severity.ERROR, DiagnosticCode.NAME_TOO_LONG, "too long", AT, "/name", "shorten it"),
+        d);
+    Diagnostic bare =
+        new Diagnostic(Severity.WARNING, DiagnosticCode.IMAGE_NOT_PINNED, "m", AT, null, null);
     assertEquals("", bare.pointer());
     assertEquals("", bare.hint());
-    assertThrows(NullPointerException.class, () -> new Diagnostic(Severity.ERROR, DiagnosticCode.NAME_TOO_LONG, null, AT, "", ""));
-    assertThrows(NullPointerException.class, () -> new Diagnostic(null, DiagnosticCode.NAME_TOO_LONG, "m", AT, "", ""));
-    assertThrows(NullPointerException.class, () -> new Diagnostic(Severity.ERROR, null, "m", AT, "", ""));
-    assertThrows(NullPointerException.class, () -> new Diagnostic(Severity.ERROR, DiagnosticCode.NAME_TOO_LONG, "m", null, "", ""));
+    assertThrows(
+        NullPointerException.class,
+        () -> new Diagnostic(Severity.ERROR, DiagnosticCode.NAME_TOO_LONG, null, AT, "", ""));
+    assertThrows(
+        NullPointerException.class,
+        () -> new Diagnostic(null, DiagnosticCode.NAME_TOO_LONG, "m", AT, "", ""));
+    assertThrows(
+        NullPointerException.class, () -> new Diagnostic(Severity.ERROR, null, "m", AT, "", ""));
+    assertThrows(
+        NullPointerException.class,
+        () -> new Diagnostic(Severity.ERROR, DiagnosticCode.NAME_TOO_LONG, "m", null, "", ""));
   }
 
   @Test
   @DisplayName("reports sort by location, then code, then message")
   void reportOrder() {
-    Diagnostic late = Diagnostic.error(DiagnosticCode.INVALID_NAME, new SourceLocation("train.yaml", 9, 1), "", "a");
+    Diagnostic late =
+        Diagnostic.error(
+            DiagnosticCode.INVALID_NAME, new SourceLocation("train.yaml", 9, 1), "", "a");
     Diagnostic e402b = Diagnostic.error(DiagnosticCode.NAME_TOO_LONG, AT, "", "b");
     Diagnostic e402a = Diagnostic.error(DiagnosticCode.NAME_TOO_LONG, AT, "", "a");
     Diagnostic e401 = Diagnostic.error(DiagnosticCode.INVALID_NAME, AT, "", "z");
@@ -98,7 +145,8 @@ class DiagnosticTest {
   }
 
   @Test
-  @DisplayName("a stage fails when it has no value or any error; warnings alone pass, and its diagnostics are a fixed copy")
+  @DisplayName(
+      "a stage fails when it has no value or any error; warnings alone pass, and its diagnostics are a fixed copy")
   void stageResults() {
     Diagnostic warning = Diagnostic.warning(DiagnosticCode.IMAGE_NOT_PINNED, AT, "", "w");
     Diagnostic error = Diagnostic.error(DiagnosticCode.NAME_TOO_LONG, AT, "", "e");

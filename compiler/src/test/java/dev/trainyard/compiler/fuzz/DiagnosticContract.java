@@ -8,21 +8,29 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * What every compile must answer, whatever its input: a failure is diagnostics (never an empty error list),
- * each with a file, and with a line unless the problem is the whole file (empty, too large, not UTF-8,
- * unreadable, not in a repository); a success has an output tree.
+ * What every compile must answer, whatever its input: a failure is diagnostics (never an empty
+ * error list), each with a file, and with a line unless the problem is the whole file (empty, too
+ * large, not UTF-8, unreadable, not in a repository); a success has an output tree.
  */
 final class DiagnosticContract {
   /** Problems that concern a whole file or the environment, which have no line to point at. */
-  static final Set<DiagnosticCode> WHOLE_FILE = EnumSet.of(DiagnosticCode.EMPTY_FILE, DiagnosticCode.FILE_TOO_LARGE,
-      DiagnosticCode.FILE_UNREADABLE, DiagnosticCode.NOT_UTF8, DiagnosticCode.SOURCE_NOT_COMMITTED, DiagnosticCode.SOURCE_NO_REMOTE);
+  static final Set<DiagnosticCode> WHOLE_FILE =
+      EnumSet.of(
+          DiagnosticCode.EMPTY_FILE,
+          DiagnosticCode.FILE_TOO_LARGE,
+          DiagnosticCode.FILE_UNREADABLE,
+          DiagnosticCode.NOT_UTF8,
+          DiagnosticCode.SOURCE_NOT_COMMITTED,
+          DiagnosticCode.SOURCE_NO_REMOTE);
 
   private DiagnosticContract() {}
 
   static Optional<String> violation(CompileResult result) {
     boolean errors = result.diagnostics().stream().anyMatch(Diagnostic::isError);
     if (errors == result.tree().isPresent()) {
-      return Optional.of((errors ? "an output tree despite errors: " : "no output tree and no error to say why: ") + result.diagnostics());
+      return Optional.of(
+          (errors ? "an output tree despite errors: " : "no output tree and no error to say why: ")
+              + result.diagnostics());
     }
     for (Diagnostic d : result.diagnostics()) {
       if (d.location().file().isBlank()) {

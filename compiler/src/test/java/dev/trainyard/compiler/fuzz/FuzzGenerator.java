@@ -4,9 +4,9 @@ import java.util.Optional;
 import java.util.Random;
 
 /**
- * The seeded sequence of fuzz inputs: half mutate a train.yaml (compiled with its case's platform), a
- * quarter a platform.yaml, a quarter a runtime definition (compiled by a train.yaml that names it).
- * The same seed gives the same inputs.
+ * The seeded sequence of fuzz inputs: half mutate a train.yaml (compiled with its case's platform),
+ * a quarter a platform.yaml, a quarter a runtime definition (compiled by a train.yaml that names
+ * it). The same seed gives the same inputs.
  */
 public final class FuzzGenerator {
   private final FuzzSeeds seeds;
@@ -27,18 +27,44 @@ public final class FuzzGenerator {
     if (kind == 2) {
       FuzzSeeds.Seed platform = pick(seeds.platforms());
       YamlMutator.Mutated m = mutator.mutate(platform.text());
-      return new FuzzInput(at, "platform.yaml", platform.path(), m.steps(), pick(seeds.trainYamls()).text(), Optional.of(m.text()), Optional.empty());
+      return new FuzzInput(
+          at,
+          "platform.yaml",
+          platform.path(),
+          m.steps(),
+          pick(seeds.trainYamls()).text(),
+          Optional.of(m.text()),
+          Optional.empty());
     }
     if (kind == 3) {
       FuzzSeeds.Seed runtime = pick(seeds.runtimes());
       YamlMutator.Mutated m = mutator.mutate(runtime.text());
       String folder = folderOf(runtime.path());
-      String train = "runtime: " + folder.replace('/', '@') + "\nrun: python train.py\nnodes: " + (1 + random.nextInt(3)) + "\n";
-      return new FuzzInput(at, "runtime.yaml", runtime.path(), m.steps(), train, Optional.empty(), Optional.of(new FuzzInput.Runtime(folder, m.text())));
+      String train =
+          "runtime: "
+              + folder.replace('/', '@')
+              + "\nrun: python train.py\nnodes: "
+              + (1 + random.nextInt(3))
+              + "\n";
+      return new FuzzInput(
+          at,
+          "runtime.yaml",
+          runtime.path(),
+          m.steps(),
+          train,
+          Optional.empty(),
+          Optional.of(new FuzzInput.Runtime(folder, m.text())));
     }
     FuzzSeeds.Seed train = pick(seeds.trainYamls());
     YamlMutator.Mutated m = mutator.mutate(train.text());
-    return new FuzzInput(at, "train.yaml", train.path(), m.steps(), m.text(), platformOf(train.path()), Optional.empty());
+    return new FuzzInput(
+        at,
+        "train.yaml",
+        train.path(),
+        m.steps(),
+        m.text(),
+        platformOf(train.path()),
+        Optional.empty());
   }
 
   /** {@code <name>/<version>} of {@code .../<name>/<version>/runtime.yaml}. */
@@ -47,11 +73,18 @@ public final class FuzzGenerator {
     return parts[parts.length - 3] + "/" + parts[parts.length - 2];
   }
 
-  /** The platform.yaml next to a golden train.yaml, examples/platform.yaml for an example, else the embedded default. */
+  /**
+   * The platform.yaml next to a golden train.yaml, examples/platform.yaml for an example, else the
+   * embedded default.
+   */
   private Optional<String> platformOf(String trainPath) {
     String dir = trainPath.substring(0, trainPath.lastIndexOf('/') + 1);
-    String wanted = trainPath.startsWith("examples/") ? "examples/platform.yaml" : dir + "platform.yaml";
-    return seeds.platforms().stream().filter(p -> p.path().equals(wanted)).map(FuzzSeeds.Seed::text).findFirst();
+    String wanted =
+        trainPath.startsWith("examples/") ? "examples/platform.yaml" : dir + "platform.yaml";
+    return seeds.platforms().stream()
+        .filter(p -> p.path().equals(wanted))
+        .map(FuzzSeeds.Seed::text)
+        .findFirst();
   }
 
   private FuzzSeeds.Seed pick(java.util.List<FuzzSeeds.Seed> from) {

@@ -9,8 +9,9 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * The inputs mutation starts from: every {@code train.yaml} and {@code platform.yaml} under {@code golden/}
- * and {@code examples/}, and every runtime definition under {@code runtimes/} and {@code golden/*}{@code /runtimes/}.
+ * The inputs mutation starts from: every {@code train.yaml} and {@code platform.yaml} under {@code
+ * golden/} and {@code examples/}, and every runtime definition under {@code runtimes/} and {@code
+ * golden/*}{@code /runtimes/}.
  *
  * @param trainYamls train.yaml texts
  * @param platforms platform.yaml texts
@@ -22,15 +23,23 @@ public record FuzzSeeds(List<Seed> trainYamls, List<Seed> platforms, List<Seed> 
 
   /** Reads the seeds below the repository root {@code root}. */
   public static FuzzSeeds read(Path root) {
-    return new FuzzSeeds(files(root, p -> p.endsWith("train.yaml") && !p.contains("/expected/")),
-        files(root, p -> p.endsWith("platform.yaml") && !p.contains("/expected/") && !p.startsWith("runtimes/")),
+    return new FuzzSeeds(
+        files(root, p -> p.endsWith("train.yaml") && !p.contains("/expected/")),
+        files(
+            root,
+            p ->
+                p.endsWith("platform.yaml")
+                    && !p.contains("/expected/")
+                    && !p.startsWith("runtimes/")),
         files(root, p -> p.endsWith("/runtime.yaml")));
   }
 
   private static List<Seed> files(Path root, java.util.function.Predicate<String> wanted) {
-    try (Stream<Path> golden = Files.walk(root.resolve("golden")); Stream<Path> examples = Files.walk(root.resolve("examples"));
+    try (Stream<Path> golden = Files.walk(root.resolve("golden"));
+        Stream<Path> examples = Files.walk(root.resolve("examples"));
         Stream<Path> runtimes = Files.walk(root.resolve("runtimes"))) {
-      return Stream.of(golden, examples, runtimes).flatMap(s -> s)
+      return Stream.of(golden, examples, runtimes)
+          .flatMap(s -> s)
           .filter(Files::isRegularFile)
           .map(p -> root.relativize(p).toString().replace('\\', '/'))
           .filter(wanted)

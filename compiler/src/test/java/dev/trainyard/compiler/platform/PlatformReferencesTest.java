@@ -32,7 +32,9 @@ class PlatformReferencesTest {
     CompileResult r = compile(platformYaml);
     assertFalse(r.tree().isPresent(), r.diagnostics().toString());
     List<Diagnostic> d = TrainProject.withCode(r, DiagnosticCode.INVALID_PLATFORM);
-    d.forEach(x -> assertTrue(x.isError() && x.location().file().endsWith("platform.yaml"), x.toString()));
+    d.forEach(
+        x ->
+            assertTrue(x.isError() && x.location().file().endsWith("platform.yaml"), x.toString()));
     return d;
   }
 
@@ -51,7 +53,8 @@ class PlatformReferencesTest {
   }
 
   @Test
-  @DisplayName("a namespace naming an unknown cluster is E304 at its line, listing the known clusters")
+  @DisplayName(
+      "a namespace naming an unknown cluster is E304 at its line, listing the known clusters")
   void unknownCluster() {
     Diagnostic d = only(TwoClusterPlatform.with("cluster: prod,", "cluster: stage,"));
     assertEquals("namespace `team-b` names unknown cluster \"stage\"", d.message());
@@ -61,15 +64,20 @@ class PlatformReferencesTest {
   }
 
   @Test
-  @DisplayName("a defaultQueue that is no LocalQueue, or a LocalQueue of another namespace, is E304 at its line")
+  @DisplayName(
+      "a defaultQueue that is no LocalQueue, or a LocalQueue of another namespace, is E304 at its line")
   void defaultQueueNotLocalQueue() {
     Diagnostic d = only(TwoClusterPlatform.with("defaultQueue: qb", "defaultQueue: qz"));
-    assertEquals("default queue \"qz\" of namespace `team-b` is not a LocalQueue in that namespace", d.message());
+    assertEquals(
+        "default queue \"qz\" of namespace `team-b` is not a LocalQueue in that namespace",
+        d.message());
     assertEquals("/namespaces/1/defaultQueue", d.pointer());
     assertEquals(9, d.location().line());
     assertEquals("add it under `queues.localQueues`", d.hint());
     Diagnostic other = only(TwoClusterPlatform.with("defaultQueue: qa", "defaultQueue: qb"));
-    assertEquals("default queue \"qb\" of namespace `team-a` is not a LocalQueue in that namespace", other.message());
+    assertEquals(
+        "default queue \"qb\" of namespace `team-a` is not a LocalQueue in that namespace",
+        other.message());
     assertEquals(8, other.location().line());
   }
 
@@ -92,55 +100,95 @@ class PlatformReferencesTest {
   }
 
   @Test
-  @DisplayName("a LocalQueue whose ClusterQueue does not list its namespace is E304 (Kueue never admits it); '*' lists all")
+  @DisplayName(
+      "a LocalQueue whose ClusterQueue does not list its namespace is E304 (Kueue never admits it); '*' lists all")
   void clusterQueueNamespaces() {
     Diagnostic d = only(TwoClusterPlatform.with("clusterQueue: cqb}", "clusterQueue: cqa}"));
-    assertEquals("LocalQueue `qb` in namespace `team-b` points at ClusterQueue `cqa`, whose namespaces (team-a) do not include it,"
-        + " so Kueue would never admit its jobs", d.message());
+    assertEquals(
+        "LocalQueue `qb` in namespace `team-b` points at ClusterQueue `cqa`, whose namespaces (team-a) do not include it,"
+            + " so Kueue would never admit its jobs",
+        d.message());
     assertEquals(20, d.location().line());
     assertEquals("add `team-b` to the ClusterQueue's `namespaces`", d.hint());
-    String star = TwoClusterPlatform.with("clusterQueue: cqb}", "clusterQueue: cqa}").replace("{name: cqa, namespaces: [team-a]", "{name: cqa, namespaces: [\"*\"]");
+    String star =
+        TwoClusterPlatform.with("clusterQueue: cqb}", "clusterQueue: cqa}")
+            .replace("{name: cqa, namespaces: [team-a]", "{name: cqa, namespaces: [\"*\"]");
     assertEquals(List.of(), TrainProject.withCode(compile(star), DiagnosticCode.INVALID_PLATFORM));
   }
 
   @Test
-  @DisplayName("a LocalQueue in a namespace that `namespaces` does not declare is E304 at its namespace")
+  @DisplayName(
+      "a LocalQueue in a namespace that `namespaces` does not declare is E304 at its namespace")
   void undeclaredNamespace() {
-    Diagnostic d = only(TwoClusterPlatform.with("namespace: team-b, clusterQueue: cqb}",
-        "namespace: team-b, clusterQueue: cqb}\n    - {name: qc, namespace: team-c, clusterQueue: cqc}")
-        .replace("  localQueues:", "    - {name: cqc, namespaces: [\"*\"], flavors: [{name: fa, quota: {cpu: \"1\"}}]}\n  localQueues:"));
-    assertEquals("LocalQueue `qc` is in namespace `team-c`, which `namespaces` does not declare", d.message());
+    Diagnostic d =
+        only(
+            TwoClusterPlatform.with(
+                    "namespace: team-b, clusterQueue: cqb}",
+                    "namespace: team-b, clusterQueue: cqb}\n    - {name: qc, namespace: team-c, clusterQueue: cqc}")
+                .replace(
+                    "  localQueues:",
+                    "    - {name: cqc, namespaces: [\"*\"], flavors: [{name: fa, quota: {cpu: \"1\"}}]}\n  localQueues:"));
+    assertEquals(
+        "LocalQueue `qc` is in namespace `team-c`, which `namespaces` does not declare",
+        d.message());
     assertEquals("/queues/localQueues/2/namespace", d.pointer());
     assertEquals(22, d.location().line());
   }
 
   @Test
-  @DisplayName("a cluster, namespace, ResourceFlavor, ClusterQueue or LocalQueue defined twice is E304 at the second one")
+  @DisplayName(
+      "a cluster, namespace, ResourceFlavor, ClusterQueue or LocalQueue defined twice is E304 at the second one")
   void duplicates() {
-    assertDuplicate(TwoClusterPlatform.with("  - {name: prod, domain: cluster.local}\n",
-        "  - {name: prod, domain: cluster.local}\n  - {name: prod, domain: other.local}\n"), "cluster \"prod\" is defined twice", "/clusters/2", 7);
-    assertDuplicate(TwoClusterPlatform.with("    - {name: fb}\n", "    - {name: fb}\n    - {name: fb}\n"),
-        "ResourceFlavor \"fb\" is defined twice", "/queues/resourceFlavors/2", 15);
-    String cq = "    - {name: cqb, namespaces: [team-b], flavors: [{name: fb, quota: {cpu: \"8\", memory: 32Gi}}]}\n";
-    assertDuplicate(TwoClusterPlatform.with(cq, cq + cq), "ClusterQueue \"cqb\" is defined twice", "/queues/clusterQueues/2", 18);
+    assertDuplicate(
+        TwoClusterPlatform.with(
+            "  - {name: prod, domain: cluster.local}\n",
+            "  - {name: prod, domain: cluster.local}\n  - {name: prod, domain: other.local}\n"),
+        "cluster \"prod\" is defined twice",
+        "/clusters/2",
+        7);
+    assertDuplicate(
+        TwoClusterPlatform.with("    - {name: fb}\n", "    - {name: fb}\n    - {name: fb}\n"),
+        "ResourceFlavor \"fb\" is defined twice",
+        "/queues/resourceFlavors/2",
+        15);
+    String cq =
+        "    - {name: cqb, namespaces: [team-b], flavors: [{name: fb, quota: {cpu: \"8\", memory: 32Gi}}]}\n";
+    assertDuplicate(
+        TwoClusterPlatform.with(cq, cq + cq),
+        "ClusterQueue \"cqb\" is defined twice",
+        "/queues/clusterQueues/2",
+        18);
     String lq = "    - {name: qb, namespace: team-b, clusterQueue: cqb}\n";
-    assertDuplicate(TwoClusterPlatform.with(lq, lq + lq), "LocalQueue \"team-b/qb\" is defined twice", "/queues/localQueues/2", 21);
+    assertDuplicate(
+        TwoClusterPlatform.with(lq, lq + lq),
+        "LocalQueue \"team-b/qb\" is defined twice",
+        "/queues/localQueues/2",
+        21);
     String ns = "  - {name: team-b, cluster: prod, sources: [\"*\"], defaultQueue: qb}\n";
-    assertDuplicate(TwoClusterPlatform.with(ns, ns + ns), "namespace \"prod/team-b\" is defined twice", "/namespaces/2", 10);
+    assertDuplicate(
+        TwoClusterPlatform.with(ns, ns + ns),
+        "namespace \"prod/team-b\" is defined twice",
+        "/namespaces/2",
+        10);
   }
 
   @Test
   @DisplayName("the same namespace or LocalQueue name in two different places is no duplicate")
   void sameNameElsewhereIsNoDuplicate() {
-    String text = TwoClusterPlatform.with("  - {name: team-b, cluster: prod, sources: [\"*\"], defaultQueue: qb}\n",
-            "  - {name: team-b, cluster: prod, sources: [\"*\"], defaultQueue: qb}\n  - {name: team-b, cluster: local, sources: [\"*\"], defaultQueue: qb}\n")
-        .replace("namespaces: [team-a]", "namespaces: [\"*\"]")
-        .replace("  localQueues:\n", "  localQueues:\n    - {name: qb, namespace: team-a, clusterQueue: cqa}\n");
+    String text =
+        TwoClusterPlatform.with(
+                "  - {name: team-b, cluster: prod, sources: [\"*\"], defaultQueue: qb}\n",
+                "  - {name: team-b, cluster: prod, sources: [\"*\"], defaultQueue: qb}\n  - {name: team-b, cluster: local, sources: [\"*\"], defaultQueue: qb}\n")
+            .replace("namespaces: [team-a]", "namespaces: [\"*\"]")
+            .replace(
+                "  localQueues:\n",
+                "  localQueues:\n    - {name: qb, namespace: team-a, clusterQueue: cqa}\n");
     assertEquals(List.of(), TrainProject.withCode(compile(text), DiagnosticCode.INVALID_PLATFORM));
   }
 
   private void assertDuplicate(String text, String message, String pointer, int line) {
-    List<Diagnostic> d = invalid(text).stream().filter(x -> x.message().endsWith("is defined twice")).toList();
+    List<Diagnostic> d =
+        invalid(text).stream().filter(x -> x.message().endsWith("is defined twice")).toList();
     assertEquals(1, d.size(), d.toString());
     assertEquals(message, d.get(0).message());
     assertEquals(pointer, d.get(0).pointer());

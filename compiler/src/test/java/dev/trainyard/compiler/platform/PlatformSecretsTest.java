@@ -15,7 +15,10 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Key material in platform.yaml must parse, even for a torch job that needs no Secret; and a cluster list must exist. */
+/**
+ * Key material in platform.yaml must parse, even for a torch job that needs no Secret; and a
+ * cluster list must exist.
+ */
 class PlatformSecretsTest {
   @TempDir Path temp;
   private int projects;
@@ -32,20 +35,31 @@ class PlatformSecretsTest {
   }
 
   @Test
-  @DisplayName("a sealed-secrets certificate that is no PEM certificate is an error at the certificate, for any job")
+  @DisplayName(
+      "a sealed-secrets certificate that is no PEM certificate is an error at the certificate, for any job")
   void badCertificate() {
-    List<Diagnostic> d = errors(compile(PlatformYaml.base().secrets("{policy: sealed-secrets, sealedSecrets: {certificate: not-a-pem}}").text()));
+    List<Diagnostic> d =
+        errors(
+            compile(
+                PlatformYaml.base()
+                    .secrets("{policy: sealed-secrets, sealedSecrets: {certificate: not-a-pem}}")
+                    .text()));
     assertEquals(1, d.size(), d.toString());
     assertEquals("/secrets/sealedSecrets/certificate", d.get(0).pointer());
     assertEquals(7, d.get(0).location().line());
   }
 
   @Test
-  @DisplayName("an age recipient that does not decode is an error at that recipient's index; the first, valid one is not")
+  @DisplayName(
+      "an age recipient that does not decode is an error at that recipient's index; the first, valid one is not")
   void badRecipient() {
     String good = "age1ql3z7hjy54pw3hyww5ayyfg7zqgvc7w3j2elw8zmrj2kg5sfn9aqmcac8p";
-    List<Diagnostic> d = errors(compile(PlatformYaml.base().secrets("{policy: sops-age, sopsAge: {recipients: [" + good + ", age1xyz]}}")
-        .text()));
+    List<Diagnostic> d =
+        errors(
+            compile(
+                PlatformYaml.base()
+                    .secrets("{policy: sops-age, sopsAge: {recipients: [" + good + ", age1xyz]}}")
+                    .text()));
     assertEquals(1, d.size(), d.toString());
     assertEquals("/secrets/sopsAge/recipients/1", d.get(0).pointer());
   }
@@ -53,7 +67,12 @@ class PlatformSecretsTest {
   @Test
   @DisplayName("a platform with no clusters is refused")
   void noClusters() {
-    List<Diagnostic> d = errors(compile(PlatformYaml.base().text().replace("clusters: [{name: local, domain: cluster.local}]", "clusters: []")));
+    List<Diagnostic> d =
+        errors(
+            compile(
+                PlatformYaml.base()
+                    .text()
+                    .replace("clusters: [{name: local, domain: cluster.local}]", "clusters: []")));
     assertTrue(d.stream().anyMatch(x -> x.pointer().equals("/clusters")), d.toString());
   }
 }

@@ -18,11 +18,15 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** platform.yaml {@code status:} (forges, target URL) and {@code retention:}, through the real loader and schema. */
+/**
+ * platform.yaml {@code status:} (forges, target URL) and {@code retention:}, through the real
+ * loader and schema.
+ */
 class PlatformStatusTest {
   @TempDir Path temp;
 
-  private static final String BASE = """
+  private static final String BASE =
+      """
       apiVersion: trainyard.dev/v1
       kind: Platform
       clusters: [{name: prod}]
@@ -38,13 +42,17 @@ class PlatformStatusTest {
   private StageResult<Platform> load(String extra) throws Exception {
     Path file = temp.resolve("platform.yaml");
     Files.writeString(file, BASE + extra);
-    return new PlatformLoader(new YamlDocumentLoader(), new NetworkntSchemaValidator()).load(Optional.of(file), "platform.yaml");
+    return new PlatformLoader(new YamlDocumentLoader(), new NetworkntSchemaValidator())
+        .load(Optional.of(file), "platform.yaml");
   }
 
   @Test
-  @DisplayName("status: forges (source prefix, kind, API root, token Secret name/key) and the target URL bind as written")
+  @DisplayName(
+      "status: forges (source prefix, kind, API root, token Secret name/key) and the target URL bind as written")
   void binds() throws Exception {
-    StageResult<Platform> r0 = load("""
+    StageResult<Platform> r0 =
+        load(
+            """
         status:
           forges:
           - {source: github.com/acme, kind: github, api: https://api.github.com, token: {secret: forge-tokens, key: github}}
@@ -52,42 +60,71 @@ class PlatformStatusTest {
           targetUrl: "https://grafana.example/d/runs?c={cluster}&ns={namespace}&r={run}&js={jobset}&sha={commit}"
         """);
     Platform p = r0.value().orElseThrow(() -> new AssertionError(r0.diagnostics()));
-    assertEquals(List.of(
-        new Platform.ForgeRoute("github.com/acme", "github", "https://api.github.com", "forge-tokens", "github"),
-        new Platform.ForgeRoute("gitlab.example", "gitlab", "https://gitlab.example/api/v4", "forge-tokens", "gitlab")), p.status().forges());
-    assertEquals("https://grafana.example/d/runs?c={cluster}&ns={namespace}&r={run}&js={jobset}&sha={commit}", p.status().targetUrl());
+    assertEquals(
+        List.of(
+            new Platform.ForgeRoute(
+                "github.com/acme", "github", "https://api.github.com", "forge-tokens", "github"),
+            new Platform.ForgeRoute(
+                "gitlab.example",
+                "gitlab",
+                "https://gitlab.example/api/v4",
+                "forge-tokens",
+                "gitlab")),
+        p.status().forges());
+    assertEquals(
+        "https://grafana.example/d/runs?c={cluster}&ns={namespace}&r={run}&js={jobset}&sha={commit}",
+        p.status().targetUrl());
   }
 
   @Test
-  @DisplayName("status.stallAfter binds as a duration (1h30m); absent it is empty; 10 minutes written as 90 is refused by the schema")
+  @DisplayName(
+      "status.stallAfter binds as a duration (1h30m); absent it is empty; 10 minutes written as 90 is refused by the schema")
   void stallAfter() throws Exception {
     Platform p = load("status: {stallAfter: 1h30m}\n").value().orElseThrow();
     assertEquals(Optional.of(Duration.ofMinutes(90)), p.status().stallAfter());
-    assertEquals(Optional.empty(), load("status: {forges: []}\n").value().orElseThrow().status().stallAfter());
+    assertEquals(
+        Optional.empty(),
+        load("status: {forges: []}\n").value().orElseThrow().status().stallAfter());
     assertTrue(load("status: {stallAfter: \"90\"}\n").failed());
     assertTrue(load("status: {stallAfter: 0m}\n").failed());
   }
 
   @Test
-  @DisplayName("a duration over 36500d (the schema's pattern admits it) is an error at its line, not the default without a word")
+  @DisplayName(
+      "a duration over 36500d (the schema's pattern admits it) is an error at its line, not the default without a word")
   void durationOverLimit() throws Exception {
-    StageResult<Platform> r = load("status: {stallAfter: 876001h}\nretention: {succeeded: 36500d, failed: 36501d}\n");
+    StageResult<Platform> r =
+        load("status: {stallAfter: 876001h}\nretention: {succeeded: 36500d, failed: 36501d}\n");
     assertTrue(r.failed());
-    assertEquals(List.of("/status/stallAfter|11|`status.stallAfter` is 876001h, longer than the 36500d (100 years) a duration may be",
+    assertEquals(
+        List.of(
+            "/status/stallAfter|11|`status.stallAfter` is 876001h, longer than the 36500d (100 years) a duration may be",
             "/retention/failed|12|`retention.failed` is 36501d, longer than the 36500d (100 years) a duration may be"),
-        r.diagnostics().stream().map(d -> d.pointer() + "|" + d.location().line() + "|" + d.message()).toList());
+        r.diagnostics().stream()
+            .map(d -> d.pointer() + "|" + d.location().line() + "|" + d.message())
+            .toList());
     assertEquals(DiagnosticCode.INVALID_PLATFORM, r.diagnostics().get(0).code());
     assertEquals("write a duration of at most 36500d (876000h)", r.diagnostics().get(0).hint());
-    StageResult<Platform> ns = loadText(BASE.replace("retention: {failed: 2d}", "retention: {failed: 99999999999h}"));
-    assertEquals(List.of("/namespaces/1/retention/failed"), ns.diagnostics().stream().map(Diagnostic::pointer).toList());
+    StageResult<Platform> ns =
+        loadText(BASE.replace("retention: {failed: 2d}", "retention: {failed: 99999999999h}"));
+    assertEquals(
+        List.of("/namespaces/1/retention/failed"),
+        ns.diagnostics().stream().map(Diagnostic::pointer).toList());
     StageResult<Platform> limit = load("status: {stallAfter: 876000h}\n");
-    assertEquals(Optional.of(Duration.ofDays(36500)),
-        limit.value().orElseThrow(() -> new AssertionError(limit.diagnostics())).status().stallAfter(), "the limit itself is allowed");
+    assertEquals(
+        Optional.of(Duration.ofDays(36500)),
+        limit
+            .value()
+            .orElseThrow(() -> new AssertionError(limit.diagnostics()))
+            .status()
+            .stallAfter(),
+        "the limit itself is allowed");
   }
 
   private StageResult<Platform> loadText(String text) throws Exception {
     Path file = Files.writeString(temp.resolve("platform.yaml"), text);
-    return new PlatformLoader(new YamlDocumentLoader(), new NetworkntSchemaValidator()).load(Optional.of(file), "platform.yaml");
+    return new PlatformLoader(new YamlDocumentLoader(), new NetworkntSchemaValidator())
+        .load(Optional.of(file), "platform.yaml");
   }
 
   @Test
@@ -100,18 +137,28 @@ class PlatformStatusTest {
   }
 
   @Test
-  @DisplayName("retention: the top level applies everywhere, a namespace overrides the states it sets, state by state")
+  @DisplayName(
+      "retention: the top level applies everywhere, a namespace overrides the states it sets, state by state")
   void retention() throws Exception {
     Platform p = load("retention: {succeeded: 7d, failed: 1d12h}\n").value().orElseThrow();
-    assertEquals(new Platform.Retention(Optional.of(Duration.ofDays(7)), Optional.of(Duration.ofHours(36))), p.retention("prod", "team-a"));
-    assertEquals(new Platform.Retention(Optional.of(Duration.ofDays(7)), Optional.of(Duration.ofDays(2))), p.retention("prod", "team-b"));
-    assertEquals(p.retention(), p.retention("other-cluster", "team-b"), "a namespace of another cluster is not team-b of prod");
+    assertEquals(
+        new Platform.Retention(Optional.of(Duration.ofDays(7)), Optional.of(Duration.ofHours(36))),
+        p.retention("prod", "team-a"));
+    assertEquals(
+        new Platform.Retention(Optional.of(Duration.ofDays(7)), Optional.of(Duration.ofDays(2))),
+        p.retention("prod", "team-b"));
+    assertEquals(
+        p.retention(),
+        p.retention("other-cluster", "team-b"),
+        "a namespace of another cluster is not team-b of prod");
   }
 
   @Test
-  @DisplayName("an unknown target URL placeholder is E304 at the targetUrl line, naming it and the known ones")
+  @DisplayName(
+      "an unknown target URL placeholder is E304 at the targetUrl line, naming it and the known ones")
   void unknownPlaceholder() throws Exception {
-    StageResult<Platform> r = load("status:\n  targetUrl: https://g.example/d?pod={pod}&run={run}&zone={zone}\n");
+    StageResult<Platform> r =
+        load("status:\n  targetUrl: https://g.example/d?pod={pod}&run={run}&zone={zone}\n");
     assertTrue(r.failed());
     Diagnostic d = only(r);
     assertEquals("`status.targetUrl` uses unknown placeholder(s) {pod}, {zone}", d.message());
@@ -125,14 +172,22 @@ class PlatformStatusTest {
   @Test
   @DisplayName("an unbalanced brace in the target URL is E304 too")
   void unbalanced() throws Exception {
-    assertEquals("`status.targetUrl` has an unbalanced `{` or `}`", only(load("status: {targetUrl: \"https://g.example/{run\"}\n")).message());
-    assertEquals("`status.targetUrl` has an unbalanced `{` or `}`", only(load("status: {targetUrl: \"https://g.example/run}\"}\n")).message());
+    assertEquals(
+        "`status.targetUrl` has an unbalanced `{` or `}`",
+        only(load("status: {targetUrl: \"https://g.example/{run\"}\n")).message());
+    assertEquals(
+        "`status.targetUrl` has an unbalanced `{` or `}`",
+        only(load("status: {targetUrl: \"https://g.example/run}\"}\n")).message());
   }
 
   @Test
-  @DisplayName("two forges with the same source prefix (case and trailing slash aside) are E304 at the second")
+  @DisplayName(
+      "two forges with the same source prefix (case and trailing slash aside) are E304 at the second")
   void duplicateSource() throws Exception {
-    Diagnostic d = only(load("""
+    Diagnostic d =
+        only(
+            load(
+                """
         status:
           forges:
           - {source: github.com, kind: github, api: https://api.github.com, token: {secret: t, key: a}}
@@ -144,29 +199,39 @@ class PlatformStatusTest {
   }
 
   @Test
-  @DisplayName("the schema refuses a forge kind it does not know, a token given inline, a relative API and a retention of 0 or in weeks")
+  @DisplayName(
+      "the schema refuses a forge kind it does not know, a token given inline, a relative API and a retention of 0 or in weeks")
   void schema() throws Exception {
-    for (String bad : List.of(
-        "status: {forges: [{source: x.org, kind: bitbucket, api: https://x.org, token: {secret: t, key: k}}]}\n",
-        "status: {forges: [{source: x.org, kind: github, api: https://x.org, token: ghp_abc}]}\n",
-        "status: {forges: [{source: x.org, kind: github, api: /api, token: {secret: t, key: k}}]}\n",
-        "status: {forges: [{source: https://x.org, kind: github, api: https://x.org, token: {secret: t, key: k}}]}\n",
-        "status: {forges: [{source: \"x.org:3000\", kind: github, api: https://x.org, token: {secret: t, key: k}}]}\n",
-        "status: {targetUrl: grafana/d}\n",
-        "retention: {succeeded: 0d}\n",
-        "retention: {succeeded: 2w}\n",
-        "retention: {running: 1d}\n")) {
+    for (String bad :
+        List.of(
+            "status: {forges: [{source: x.org, kind: bitbucket, api: https://x.org, token: {secret: t, key: k}}]}\n",
+            "status: {forges: [{source: x.org, kind: github, api: https://x.org, token: ghp_abc}]}\n",
+            "status: {forges: [{source: x.org, kind: github, api: /api, token: {secret: t, key: k}}]}\n",
+            "status: {forges: [{source: https://x.org, kind: github, api: https://x.org, token: {secret: t, key: k}}]}\n",
+            "status: {forges: [{source: \"x.org:3000\", kind: github, api: https://x.org, token: {secret: t, key: k}}]}\n",
+            "status: {targetUrl: grafana/d}\n",
+            "retention: {succeeded: 0d}\n",
+            "retention: {succeeded: 2w}\n",
+            "retention: {running: 1d}\n")) {
       StageResult<Platform> r = load(bad);
       assertTrue(r.failed(), bad);
-      assertFalse(r.diagnostics().toString().contains("ghp_abc"), "no token value in a diagnostic: " + r.diagnostics());
+      assertFalse(
+          r.diagnostics().toString().contains("ghp_abc"),
+          "no token value in a diagnostic: " + r.diagnostics());
     }
   }
 
   @Test
-  @DisplayName("a token written inline where the Secret reference belongs is refused without showing it")
+  @DisplayName(
+      "a token written inline where the Secret reference belongs is refused without showing it")
   void inlineToken() throws Exception {
-    Diagnostic d = only(load("status: {forges: [{source: x.org, kind: github, api: https://x.org, token: ghp_abc}]}\n"));
-    assertEquals("`status.forges[0].token` must be a mapping, got a value (not shown: it may be a secret)", d.message());
+    Diagnostic d =
+        only(
+            load(
+                "status: {forges: [{source: x.org, kind: github, api: https://x.org, token: ghp_abc}]}\n"));
+    assertEquals(
+        "`status.forges[0].token` must be a mapping, got a value (not shown: it may be a secret)",
+        d.message());
   }
 
   @Test

@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
 /** platform.yaml's {@code secrets.policy} words. */
 class SecretsModeTest {
   @Test
-  @DisplayName("each policy parses from the word platform.yaml uses for it, and id() gives that word back")
+  @DisplayName(
+      "each policy parses from the word platform.yaml uses for it, and id() gives that word back")
   void roundTrip() {
     assertEquals(Optional.of(SecretsMode.PLAIN), SecretsMode.parse("plain"));
     assertEquals(Optional.of(SecretsMode.SEALED_SECRETS), SecretsMode.parse("sealed-secrets"));

@@ -23,32 +23,61 @@ class MountAndNameEdgesTest {
   }
 
   private CompileResult mount(String path) {
-    return compile(path.replaceAll("[^a-z]", "x"), "run: torchrun t.py\nvolumes:\n  - {claim: data, path: \"" + path + "\"}\n");
+    return compile(
+        path.replaceAll("[^a-z]", "x"),
+        "run: torchrun t.py\nvolumes:\n  - {claim: data, path: \"" + path + "\"}\n");
   }
 
   @Test
-  @DisplayName("a volume at / is refused (it overlaps /workspace); /etc, /usr, /bin, /lib, /opt and anything in /proc are E419 at the path line")
+  @DisplayName(
+      "a volume at / is refused (it overlaps /workspace); /etc, /usr, /bin, /lib, /opt and anything in /proc are E419 at the path line")
   void systemFolders() {
-    Diagnostic root = mount("/").diagnostics().stream().filter(Diagnostic::isError).findFirst().orElseThrow();
+    Diagnostic root =
+        mount("/").diagnostics().stream().filter(Diagnostic::isError).findFirst().orElseThrow();
     assertEquals(DiagnosticCode.SYSTEM_PATH, root.code());
     assertEquals(3, root.location().line());
     assertTrue(root.message().contains("the root of the file system"), root.message());
-    for (String p : List.of("/etc", "/usr", "/bin", "/lib", "/lib64", "/opt", "/usr/local", "/var", "/proc/1", "/sys/fs", "/etc/")) {
+    for (String p :
+        List.of(
+            "/etc",
+            "/usr",
+            "/bin",
+            "/lib",
+            "/lib64",
+            "/opt",
+            "/usr/local",
+            "/var",
+            "/proc/1",
+            "/sys/fs",
+            "/etc/")) {
       List<Diagnostic> d = TrainProject.withCode(mount(p), DiagnosticCode.SYSTEM_PATH);
       assertEquals(1, d.size(), p + ": " + d);
     }
-    for (String p : List.of("/etc/secrets", "/data", "/mnt/data", "/usr/share/data", "/opt/checkpoints")) {
+    for (String p :
+        List.of("/etc/secrets", "/data", "/mnt/data", "/usr/share/data", "/opt/checkpoints")) {
       assertFalse(mount(p).hasErrors(), p + ": " + mount(p).diagnostics());
     }
   }
 
   @Test
-  @DisplayName("a name of valid characters over 63 is E402 saying it is too long (not 'not an RFC 1035 label')")
+  @DisplayName(
+      "a name of valid characters over 63 is E402 saying it is too long (not 'not an RFC 1035 label')")
   void nameOver63() {
     String name = "a".repeat(70);
-    Diagnostic d = TrainProject.withCode(compile("n", "name: " + name + "\nrun: torchrun t.py\n"), DiagnosticCode.NAME_TOO_LONG).get(0);
-    assertEquals("`name` is too long: 70 characters, and a name is at most 63 (an RFC 1035 label)", d.message());
-    assertTrue(d.hint().startsWith("the longest name that fits 1 node(s) of runtime torch is "), d.hint());
-    assertTrue(TrainProject.withCode(compile("m", "name: My_Job\nrun: torchrun t.py\n"), DiagnosticCode.INVALID_NAME).size() == 1);
+    Diagnostic d =
+        TrainProject.withCode(
+                compile("n", "name: " + name + "\nrun: torchrun t.py\n"),
+                DiagnosticCode.NAME_TOO_LONG)
+            .get(0);
+    assertEquals(
+        "`name` is too long: 70 characters, and a name is at most 63 (an RFC 1035 label)",
+        d.message());
+    assertTrue(
+        d.hint().startsWith("the longest name that fits 1 node(s) of runtime torch is "), d.hint());
+    assertTrue(
+        TrainProject.withCode(
+                    compile("m", "name: My_Job\nrun: torchrun t.py\n"), DiagnosticCode.INVALID_NAME)
+                .size()
+            == 1);
   }
 }

@@ -22,12 +22,16 @@ class NameRulesTest {
   private int projects;
 
   private CompileResult compile(String name, int nodes) {
-    return TrainProject.create(temp.resolve("p" + projects++), "name: " + name + "\nnodes: " + nodes + "\nrun: torchrun x.py\n").compile();
+    return TrainProject.create(
+            temp.resolve("p" + projects++),
+            "name: " + name + "\nnodes: " + nodes + "\nrun: torchrun x.py\n")
+        .compile();
   }
 
   @ParameterizedTest(name = "{1} nodes: {0} characters fit")
   @CsvSource({"41, 2", "41, 10", "40, 11"})
-  @DisplayName("the longest name that fits compiles: 54 - len(node) - 2 digits - 7 (run id), one less from 11 pods on")
+  @DisplayName(
+      "the longest name that fits compiles: 54 - len(node) - 2 digits - 7 (run id), one less from 11 pods on")
   void longestFits(int length, int nodes) {
     CompileResult r = compile("j".repeat(length), nodes);
     assertEquals(List.of(), TrainProject.withCode(r, DiagnosticCode.NAME_TOO_LONG));
@@ -35,7 +39,8 @@ class NameRulesTest {
   }
 
   @Test
-  @DisplayName("one character more is E402 at the name line, naming the longest pod name and the longest name that fits")
+  @DisplayName(
+      "one character more is E402 at the name line, naming the longest pod name and the longest name that fits")
   void oneTooLong() {
     String name = "j".repeat(41);
     CompileResult r = compile(name, 11);
@@ -43,22 +48,34 @@ class NameRulesTest {
     assertEquals(1, d.size(), r.diagnostics().toString());
     String runName = d.get(0).message().replaceAll(".*gives JobSet \"([^\"]+)\".*", "$1");
     assertTrue(runName.startsWith(name + "-") && runName.length() == 48, runName);
-    assertEquals("`name` is too long for this job: \"" + name + "\" (41 characters) gives JobSet \"" + runName
-        + "\", and its longest pod name `" + runName + "-node-0-10-xxxxx` exceeds 63 characters", d.get(0).message());
+    assertEquals(
+        "`name` is too long for this job: \""
+            + name
+            + "\" (41 characters) gives JobSet \""
+            + runName
+            + "\", and its longest pod name `"
+            + runName
+            + "-node-0-10-xxxxx` exceeds 63 characters",
+        d.get(0).message());
     assertEquals("/name", d.get(0).pointer());
     assertEquals(1, d.get(0).location().line());
-    assertEquals("the longest name that fits 11 node(s) of runtime torch is 40 characters, e.g. `name: " + "j".repeat(40)
-        + "` (JobSet limit: len(jobset)+len(rjob)+digits(replicas-1)+digits(completions-1) <= 54, jobset#408)", d.get(0).hint());
+    assertEquals(
+        "the longest name that fits 11 node(s) of runtime torch is 40 characters, e.g. `name: "
+            + "j".repeat(40)
+            + "` (JobSet limit: len(jobset)+len(rjob)+digits(replicas-1)+digits(completions-1) <= 54, jobset#408)",
+        d.get(0).hint());
     assertFalse(r.tree().isPresent());
   }
 
   @Test
-  @DisplayName("a name that is no RFC 1035 label is E401 with a sanitised spelling that fits the budget")
+  @DisplayName(
+      "a name that is no RFC 1035 label is E401 with a sanitised spelling that fits the budget")
   void notALabel() {
     CompileResult r = compile("My.Job", 2);
     List<Diagnostic> d = TrainProject.withCode(r, DiagnosticCode.INVALID_NAME);
     assertEquals(1, d.size(), r.diagnostics().toString());
-    assertEquals("`name` must be an RFC 1035 label (lower-case letters, digits and '-', starting with a letter), got \"My.Job\"",
+    assertEquals(
+        "`name` must be an RFC 1035 label (lower-case letters, digits and '-', starting with a letter), got \"My.Job\"",
         d.get(0).message());
     assertEquals("/name", d.get(0).pointer());
     assertTrue(d.get(0).hint().startsWith("write `name: my-job`;"), d.get(0).hint());

@@ -22,7 +22,9 @@ class QuotaRulesTest {
   private int projects;
 
   private CompileResult compile(String trainYaml, PlatformYaml platform) {
-    return TrainProject.create(temp.resolve("p" + projects++), trainYaml).withPlatform(platform.text()).compile();
+    return TrainProject.create(temp.resolve("p" + projects++), trainYaml)
+        .withPlatform(platform.text())
+        .compile();
   }
 
   private static PlatformYaml quota(String flowMap) {
@@ -34,17 +36,23 @@ class QuotaRulesTest {
   }
 
   @Test
-  @DisplayName("a request exactly equal to the quota (cpu, memory and GPUs) is admitted with no quota diagnostic")
+  @DisplayName(
+      "a request exactly equal to the quota (cpu, memory and GPUs) is admitted with no quota diagnostic")
   void exactlyEqualPasses() {
-    CompileResult r = compile(torch(4, "{cpu: 16, memory: 64Gi, gpus: 4}"), quota("{cpu: \"64\", memory: 256Gi, nvidia.com/gpu: \"16\"}"));
+    CompileResult r =
+        compile(
+            torch(4, "{cpu: 16, memory: 64Gi, gpus: 4}"),
+            quota("{cpu: \"64\", memory: 256Gi, nvidia.com/gpu: \"16\"}"));
     assertEquals(List.of(), TrainProject.withCode(r, DiagnosticCode.OVER_QUOTA));
     assertTrue(r.tree().isPresent(), r.diagnostics().toString());
   }
 
   @Test
-  @DisplayName("a CPU request in exponent form (YAML number 2e3 = 2000 cores) is counted against the quota too: E414")
+  @DisplayName(
+      "a CPU request in exponent form (YAML number 2e3 = 2000 cores) is counted against the quota too: E414")
   void cpuExponentOver() {
-    CompileResult r = compile(torch(1, "{cpu: 2e3, memory: 64Gi}"), quota("{cpu: \"1024\", memory: 256Gi}"));
+    CompileResult r =
+        compile(torch(1, "{cpu: 2e3, memory: 64Gi}"), quota("{cpu: \"1024\", memory: 256Gi}"));
     List<Diagnostic> d = TrainProject.withCode(r, DiagnosticCode.OVER_QUOTA);
     assertEquals(1, d.size(), r.diagnostics().toString());
     assertEquals("/resources/cpu", d.get(0).pointer());
@@ -52,61 +60,90 @@ class QuotaRulesTest {
   }
 
   @Test
-  @DisplayName("one CPU over the quota is E414 at resources.cpu, naming the total, the node count and the quota")
+  @DisplayName(
+      "one CPU over the quota is E414 at resources.cpu, naming the total, the node count and the quota")
   void cpuOneOver() {
-    CompileResult r = compile(torch(4, "{cpu: 16, memory: 64Gi}"), quota("{cpu: \"63\", memory: 256Gi}"));
+    CompileResult r =
+        compile(torch(4, "{cpu: 16, memory: 64Gi}"), quota("{cpu: \"63\", memory: 256Gi}"));
     List<Diagnostic> d = TrainProject.withCode(r, DiagnosticCode.OVER_QUOTA);
     assertEquals(1, d.size(), r.diagnostics().toString());
     assertEquals(Severity.ERROR, d.get(0).severity());
-    assertEquals("the job asks for 64 of `cpu` in total (4 node(s)), but ClusterQueue `cq` has a nominal quota of 63,"
-        + " so Kueue would never admit it (all pods are admitted at once)", d.get(0).message());
+    assertEquals(
+        "the job asks for 64 of `cpu` in total (4 node(s)), but ClusterQueue `cq` has a nominal quota of 63,"
+            + " so Kueue would never admit it (all pods are admitted at once)",
+        d.get(0).message());
     assertEquals("/resources/cpu", d.get(0).pointer());
     assertEquals(3, d.get(0).location().line());
-    assertEquals("use fewer nodes or smaller requests, or ask the platform team for a larger queue", d.get(0).hint());
+    assertEquals(
+        "use fewer nodes or smaller requests, or ask the platform team for a larger queue",
+        d.get(0).hint());
     assertFalse(r.tree().isPresent());
   }
 
   @Test
   @DisplayName("memory over the quota is E414 at resources.memory, shown in Gi")
   void memoryOver() {
-    Diagnostic d = TrainProject.withCode(compile(torch(4, "{cpu: 1, memory: 65Gi}"), quota("{cpu: \"64\", memory: 256Gi}")),
-        DiagnosticCode.OVER_QUOTA).get(0);
-    assertEquals("the job asks for 260Gi of `memory` in total (4 node(s)), but ClusterQueue `cq` has a nominal quota of 256Gi,"
-        + " so Kueue would never admit it (all pods are admitted at once)", d.message());
+    Diagnostic d =
+        TrainProject.withCode(
+                compile(torch(4, "{cpu: 1, memory: 65Gi}"), quota("{cpu: \"64\", memory: 256Gi}")),
+                DiagnosticCode.OVER_QUOTA)
+            .get(0);
+    assertEquals(
+        "the job asks for 260Gi of `memory` in total (4 node(s)), but ClusterQueue `cq` has a nominal quota of 256Gi,"
+            + " so Kueue would never admit it (all pods are admitted at once)",
+        d.message());
     assertEquals("/resources/memory", d.pointer());
   }
 
   @Test
   @DisplayName("GPUs over the quota are E414 at resources.gpus")
   void gpusOver() {
-    List<Diagnostic> d = TrainProject.withCode(compile(torch(4, "{gpus: 5}"), quota("{cpu: \"64\", memory: 256Gi, nvidia.com/gpu: \"16\"}")),
-        DiagnosticCode.OVER_QUOTA);
+    List<Diagnostic> d =
+        TrainProject.withCode(
+            compile(
+                torch(4, "{gpus: 5}"),
+                quota("{cpu: \"64\", memory: 256Gi, nvidia.com/gpu: \"16\"}")),
+            DiagnosticCode.OVER_QUOTA);
     assertEquals(1, d.size(), d.toString());
-    assertEquals("the job asks for 20 of `nvidia.com/gpu` in total (4 node(s)), but ClusterQueue `cq` has a nominal quota of 16,"
-        + " so Kueue would never admit it (all pods are admitted at once)", d.get(0).message());
+    assertEquals(
+        "the job asks for 20 of `nvidia.com/gpu` in total (4 node(s)), but ClusterQueue `cq` has a nominal quota of 16,"
+            + " so Kueue would never admit it (all pods are admitted at once)",
+        d.get(0).message());
     assertEquals("/resources/gpus", d.get(0).pointer());
   }
 
   @Test
-  @DisplayName("a separate MPI launcher's cpu and memory count: 4 nodes x (2 cpu, 4Gi) + launcher (1, 1Gi) fits 9/17Gi, not 8/16Gi")
+  @DisplayName(
+      "a separate MPI launcher's cpu and memory count: 4 nodes x (2 cpu, 4Gi) + launcher (1, 1Gi) fits 9/17Gi, not 8/16Gi")
   void mpiLauncherCounted() {
     String mpi = "run: python train.py\nruntime: mpi\nnodes: 4\n";
     CompileResult fits = compile(mpi, quota("{cpu: \"9\", memory: 17Gi}"));
     assertEquals(List.of(), TrainProject.withCode(fits, DiagnosticCode.OVER_QUOTA));
     assertTrue(fits.tree().isPresent(), fits.diagnostics().toString());
-    List<String> over = TrainProject.withCode(compile(mpi, quota("{cpu: \"8\", memory: 16Gi}")), DiagnosticCode.OVER_QUOTA)
-        .stream().map(Diagnostic::message).sorted().toList();
-    assertEquals(List.of(
-        "the job asks for 17Gi of `memory` in total (4 node(s)), but ClusterQueue `cq` has a nominal quota of 16Gi,"
-            + " so Kueue would never admit it (all pods are admitted at once)",
-        "the job asks for 9 of `cpu` in total (4 node(s)), but ClusterQueue `cq` has a nominal quota of 8,"
-            + " so Kueue would never admit it (all pods are admitted at once)"), over);
+    List<String> over =
+        TrainProject.withCode(
+                compile(mpi, quota("{cpu: \"8\", memory: 16Gi}")), DiagnosticCode.OVER_QUOTA)
+            .stream()
+            .map(Diagnostic::message)
+            .sorted()
+            .toList();
+    assertEquals(
+        List.of(
+            "the job asks for 17Gi of `memory` in total (4 node(s)), but ClusterQueue `cq` has a nominal quota of 16Gi,"
+                + " so Kueue would never admit it (all pods are admitted at once)",
+            "the job asks for 9 of `cpu` in total (4 node(s)), but ClusterQueue `cq` has a nominal quota of 8,"
+                + " so Kueue would never admit it (all pods are admitted at once)"),
+        over);
   }
 
   @Test
-  @DisplayName("a launcher that is rank host 0 (deepspeed) is one of the nodes: 2 x (4 cpu, 16Gi) fits 8/32Gi exactly")
+  @DisplayName(
+      "a launcher that is rank host 0 (deepspeed) is one of the nodes: 2 x (4 cpu, 16Gi) fits 8/32Gi exactly")
   void launcherAsNodeNotCountedTwice() {
-    CompileResult r = compile("run: python train.py\nruntime: deepspeed\nnodes: 2\n", quota("{cpu: \"8\", memory: 32Gi}"));
+    CompileResult r =
+        compile(
+            "run: python train.py\nruntime: deepspeed\nnodes: 2\n",
+            quota("{cpu: \"8\", memory: 32Gi}"));
     assertEquals(List.of(), TrainProject.withCode(r, DiagnosticCode.OVER_QUOTA));
     assertTrue(r.tree().isPresent(), r.diagnostics().toString());
   }
@@ -114,21 +151,30 @@ class QuotaRulesTest {
   @Test
   @DisplayName("a CPU-only job on a queue with a GPU quota of 0 is admitted")
   void noGpusFitZeroQuota() {
-    CompileResult r = compile(torch(1, "{cpu: 1, memory: 1Gi}"), quota("{cpu: \"8\", memory: 32Gi, nvidia.com/gpu: \"0\"}"));
+    CompileResult r =
+        compile(
+            torch(1, "{cpu: 1, memory: 1Gi}"),
+            quota("{cpu: \"8\", memory: 32Gi, nvidia.com/gpu: \"0\"}"));
     assertEquals(List.of(), TrainProject.withCode(r, DiagnosticCode.OVER_QUOTA));
     assertTrue(r.tree().isPresent(), r.diagnostics().toString());
   }
 
   @Test
-  @DisplayName("over the quota of a ClusterQueue in a cohort is warning W415 (it may borrow), and the run compiles")
+  @DisplayName(
+      "over the quota of a ClusterQueue in a cohort is warning W415 (it may borrow), and the run compiles")
   void borrowingCohortWarns() {
-    CompileResult r = compile(torch(4, "{cpu: 16, memory: 64Gi}"), quota("{cpu: \"32\", memory: 256Gi}").cohort("pool"));
+    CompileResult r =
+        compile(
+            torch(4, "{cpu: 16, memory: 64Gi}"),
+            quota("{cpu: \"32\", memory: 256Gi}").cohort("pool"));
     assertEquals(List.of(), TrainProject.withCode(r, DiagnosticCode.OVER_QUOTA));
     List<Diagnostic> d = TrainProject.withCode(r, DiagnosticCode.OVER_QUOTA_BORROWING);
     assertEquals(1, d.size(), r.diagnostics().toString());
     assertEquals(Severity.WARNING, d.get(0).severity());
-    assertEquals("the job asks for 64 of `cpu` in total (4 node(s)), but ClusterQueue `cq` has a nominal quota of 32;"
-        + " it is admitted only if it can borrow from cohort `pool`", d.get(0).message());
+    assertEquals(
+        "the job asks for 64 of `cpu` in total (4 node(s)), but ClusterQueue `cq` has a nominal quota of 32;"
+            + " it is admitted only if it can borrow from cohort `pool`",
+        d.get(0).message());
     assertEquals("/resources/cpu", d.get(0).pointer());
     assertTrue(r.tree().isPresent());
   }
@@ -137,7 +183,10 @@ class QuotaRulesTest {
   @DisplayName("a resource the queue does not cover is E405 only, not also an over-quota error")
   void uncoveredIsNotOverQuota() {
     CompileResult r = compile(torch(1, "{cpu: 1, memory: 1Gi}"), quota("{memory: 256Gi}"));
-    assertEquals(1, TrainProject.withCode(r, DiagnosticCode.UNCOVERED_RESOURCE).size(), r.diagnostics().toString());
+    assertEquals(
+        1,
+        TrainProject.withCode(r, DiagnosticCode.UNCOVERED_RESOURCE).size(),
+        r.diagnostics().toString());
     assertEquals(List.of(), TrainProject.withCode(r, DiagnosticCode.OVER_QUOTA));
   }
 }

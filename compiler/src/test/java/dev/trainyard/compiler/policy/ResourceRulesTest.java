@@ -22,10 +22,13 @@ class ResourceRulesTest {
   private int projects;
 
   private CompileResult compile(String trainYaml, PlatformYaml platform) {
-    return TrainProject.create(temp.resolve("p" + projects++), trainYaml).withPlatform(platform.text()).compile();
+    return TrainProject.create(temp.resolve("p" + projects++), trainYaml)
+        .withPlatform(platform.text())
+        .compile();
   }
 
-  private static final String TRAIN = "run: torchrun train.py\nresources:\n  cpu: 2\n  memory: 8Gi\n  gpus: 1\n";
+  private static final String TRAIN =
+      "run: torchrun train.py\nresources:\n  cpu: 2\n  memory: 8Gi\n  gpus: 1\n";
 
   private Diagnostic onlyUncovered(String quota) {
     CompileResult r = compile(TRAIN, PlatformYaml.base().quota(quota));
@@ -37,13 +40,17 @@ class ResourceRulesTest {
   }
 
   @Test
-  @DisplayName("a ClusterQueue without cpu is E405 at resources.cpu, naming the queue and what it covers")
+  @DisplayName(
+      "a ClusterQueue without cpu is E405 at resources.cpu, naming the queue and what it covers")
   void cpuUncovered() {
     Diagnostic d = onlyUncovered("{memory: 256Gi, nvidia.com/gpu: \"8\"}");
-    assertEquals("queue \"q\" (ClusterQueue `cq`) does not cover resource `cpu`, so Kueue would never admit this job", d.message());
+    assertEquals(
+        "queue \"q\" (ClusterQueue `cq`) does not cover resource `cpu`, so Kueue would never admit this job",
+        d.message());
     assertEquals("/resources/cpu", d.pointer());
     assertEquals(3, d.location().line());
-    assertEquals("the ClusterQueue covers memory, nvidia.com/gpu; pick a queue that offers `cpu` or ask the platform team (kueue#4848)",
+    assertEquals(
+        "the ClusterQueue covers memory, nvidia.com/gpu; pick a queue that offers `cpu` or ask the platform team (kueue#4848)",
         d.hint());
   }
 
@@ -51,25 +58,32 @@ class ResourceRulesTest {
   @DisplayName("a ClusterQueue without memory is E405 at resources.memory")
   void memoryUncovered() {
     Diagnostic d = onlyUncovered("{cpu: \"64\", nvidia.com/gpu: \"8\"}");
-    assertEquals("queue \"q\" (ClusterQueue `cq`) does not cover resource `memory`, so Kueue would never admit this job", d.message());
+    assertEquals(
+        "queue \"q\" (ClusterQueue `cq`) does not cover resource `memory`, so Kueue would never admit this job",
+        d.message());
     assertEquals("/resources/memory", d.pointer());
     assertEquals(4, d.location().line());
   }
 
   @Test
-  @DisplayName("GPUs from a ClusterQueue without the GPU resource are E405 at resources.gpus; a CPU-only job there is fine")
+  @DisplayName(
+      "GPUs from a ClusterQueue without the GPU resource are E405 at resources.gpus; a CPU-only job there is fine")
   void gpuUncovered() {
     Diagnostic d = onlyUncovered("{cpu: \"64\", memory: 256Gi}");
-    assertEquals("queue \"q\" (ClusterQueue `cq`) does not cover resource `nvidia.com/gpu`, so Kueue would never admit this job",
+    assertEquals(
+        "queue \"q\" (ClusterQueue `cq`) does not cover resource `nvidia.com/gpu`, so Kueue would never admit this job",
         d.message());
     assertEquals("/resources/gpus", d.pointer());
     assertEquals(5, d.location().line());
-    CompileResult cpuOnly = compile("run: torchrun train.py\n", PlatformYaml.base().quota("{cpu: \"64\", memory: 256Gi}"));
+    CompileResult cpuOnly =
+        compile(
+            "run: torchrun train.py\n", PlatformYaml.base().quota("{cpu: \"64\", memory: 256Gi}"));
     assertTrue(cpuOnly.tree().isPresent(), cpuOnly.diagnostics().toString());
   }
 
   @Test
-  @DisplayName("an unknown gpuType is E406 at resources.gpuType, the hint listing the platform's types sorted")
+  @DisplayName(
+      "an unknown gpuType is E406 at resources.gpuType, the hint listing the platform's types sorted")
   void unknownGpuType() {
     CompileResult r = compile(TRAIN + "  gpuType: V100\n", PlatformYaml.base());
     List<Diagnostic> d = TrainProject.withCode(r, DiagnosticCode.UNKNOWN_GPU_TYPE);
@@ -83,10 +97,12 @@ class ResourceRulesTest {
   }
 
   @Test
-  @DisplayName("a gpuType on a platform without GPU types is E406 with the 'leave gpuType out' hint")
+  @DisplayName(
+      "a gpuType on a platform without GPU types is E406 with the 'leave gpuType out' hint")
   void gpuTypeWithoutTypes() {
     CompileResult r = compile(TRAIN + "  gpuType: H100\n", PlatformYaml.base().gpuTypes("{}"));
-    assertEquals("this platform defines no GPU types; leave `gpuType` out",
+    assertEquals(
+        "this platform defines no GPU types; leave `gpuType` out",
         TrainProject.withCode(r, DiagnosticCode.UNKNOWN_GPU_TYPE).get(0).hint());
   }
 

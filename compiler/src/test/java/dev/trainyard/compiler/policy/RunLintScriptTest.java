@@ -18,33 +18,39 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * What the {@code run} lint reads besides the flags: the script {@code python} starts (read from the
- * committed folder, {@link LauncherlessRun}), python's own options, and where a variable is defined
- * ({@link PodVariables}: secrets, the runtime template, a loop, {@code read}).
+ * What the {@code run} lint reads besides the flags: the script {@code python} starts (read from
+ * the committed folder, {@link LauncherlessRun}), python's own options, and where a variable is
+ * defined ({@link PodVariables}: secrets, the runtime template, a loop, {@code read}).
  */
 class RunLintScriptTest {
   @TempDir Path dir;
 
   private List<Diagnostic> alone(String run, Map<String, String> files) {
-    TrainProject p = TrainProject.create(dir, TrainProject.FOLDER, RunLintCases.yaml("torch", 2, run), files);
-    return p.compile().diagnostics().stream().filter(d -> d.code() == DiagnosticCode.NODES_TRAIN_ALONE).toList();
+    TrainProject p =
+        TrainProject.create(dir, TrainProject.FOLDER, RunLintCases.yaml("torch", 2, run), files);
+    return p.compile().diagnostics().stream()
+        .filter(d -> d.code() == DiagnosticCode.NODES_TRAIN_ALONE)
+        .toList();
   }
 
   @ParameterizedTest(name = "{0}")
-  @CsvSource(delimiter = '|', value = {
-      "FOO=1 python -W ignore train.py --x 1 | 1 | `run` starts train.py with python and no launcher | `run: FOO=1 torchrun train.py --x 1`",
-      "python -m trainer.main                | 1 | `run` starts trainer.main with python            | `run: torchrun -m trainer.main`",
-      "python3 -u -X dev -m trainer.main     | 1 | `run` starts trainer.main with python            | `run: torchrun -m trainer.main`",
-      "echo python train.py                  | 0 | |",
-      "python -c print(1)                    | 0 | |",
-      "python -c 'import x' train.py         | 0 | |",
-      "python3.11                            | 0 | |",
-      "python -m                             | 0 | |",
-      "python -m; echo hi                    | 0 | |",
-      "cd x; python train.py                 | 1 | `run` starts train.py with python            | `run: cd x; torchrun train.py`",
-      "python -m accelerate.commands.launch --num_machines $NNODES --num_processes $((NNODES * PET_NPROC_PER_NODE)) --machine_rank $NODE_RANK --main_process_ip $MASTER_ADDR train.py | 0 | |",
-  })
-  @DisplayName("the launcherless warning needs python as the command (in any simple command), skips python's own options, names the script or module of its own command, and knows accelerate's module is a launcher")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "FOO=1 python -W ignore train.py --x 1 | 1 | `run` starts train.py with python and no launcher | `run: FOO=1 torchrun train.py --x 1`",
+        "python -m trainer.main                | 1 | `run` starts trainer.main with python            | `run: torchrun -m trainer.main`",
+        "python3 -u -X dev -m trainer.main     | 1 | `run` starts trainer.main with python            | `run: torchrun -m trainer.main`",
+        "echo python train.py                  | 0 | |",
+        "python -c print(1)                    | 0 | |",
+        "python -c 'import x' train.py         | 0 | |",
+        "python3.11                            | 0 | |",
+        "python -m                             | 0 | |",
+        "python -m; echo hi                    | 0 | |",
+        "cd x; python train.py                 | 1 | `run` starts train.py with python            | `run: cd x; torchrun train.py`",
+        "python -m accelerate.commands.launch --num_machines $NNODES --num_processes $((NNODES * PET_NPROC_PER_NODE)) --machine_rank $NODE_RANK --main_process_ip $MASTER_ADDR train.py | 0 | |",
+      })
+  @DisplayName(
+      "the launcherless warning needs python as the command (in any simple command), skips python's own options, names the script or module of its own command, and knows accelerate's module is a launcher")
   void launcherlessShapes(String run, int count, String message, String hint) {
     List<Diagnostic> found = alone(run, Map.of());
     assertEquals(count, found.size(), found.toString());
@@ -55,36 +61,49 @@ class RunLintScriptTest {
   }
 
   @Test
-  @DisplayName("a variable from secrets, the runtime template, a for loop or read is defined; the launcherless message names a script without env")
+  @DisplayName(
+      "a variable from secrets, the runtime template, a for loop or read is defined; the launcherless message names a script without env")
   void definedVariables() {
-    String yaml = "nodes: 2\nsecrets:\n  - {name: s, key: k, env: NN}\nrun: 'torchrun --nnodes $NN --nproc_per_node $PYTHONUNBUFFERED"
-        + " a.py; for P in 1; do torchrun --master_port $P a.py; done; read -r Q; torchrun --rdzv_id $Q a.py'\n";
+    String yaml =
+        "nodes: 2\nsecrets:\n  - {name: s, key: k, env: NN}\nrun: 'torchrun --nnodes $NN --nproc_per_node $PYTHONUNBUFFERED"
+            + " a.py; for P in 1; do torchrun --master_port $P a.py; done; read -r Q; torchrun --rdzv_id $Q a.py'\n";
     assertEquals(List.of(), RunLintCases.lint(dir, yaml));
-    List<Diagnostic> other = RunLintCases.lint(dir.resolve("other"), "nodes: 2\nsecrets:\n  - {name: s, key: k, env: NN}\nrun: torchrun --nnodes $NX a.py\n");
-    assertEquals(List.of("E430"), other.stream().map(x -> x.code().id()).toList(), "a secret defines only its own env name");
+    List<Diagnostic> other =
+        RunLintCases.lint(
+            dir.resolve("other"),
+            "nodes: 2\nsecrets:\n  - {name: s, key: k, env: NN}\nrun: torchrun --nnodes $NX a.py\n");
+    assertEquals(
+        List.of("E430"),
+        other.stream().map(x -> x.code().id()).toList(),
+        "a secret defines only its own env name");
     List<Diagnostic> d = alone("python train.py", Map.of("train.py", "print(1)\n"));
-    assertTrue(d.get(0).message().startsWith("train.py reads no MASTER_ADDR, NODE_RANK or PET_* variable"), d.get(0).message());
+    assertTrue(
+        d.get(0).message().startsWith("train.py reads no MASTER_ADDR, NODE_RANK or PET_* variable"),
+        d.get(0).message());
   }
 
   @ParameterizedTest(name = "{0}")
-  @CsvSource(delimiter = '|', value = {
-      "FOO=2 torchrun --nnodes $FOO train.py                      | E430 | prefix",
-      "A=1 FOO=2 torchrun --nnodes $FOO train.py                  | E430 | prefix",
-      "N=2 python prep.py && torchrun --nnodes $N train.py        | E430 | prefix",
-      "python prep.py N=2; torchrun --nnodes $N train.py          | E430 | unset",
-      "torchrun --nnodes $N train.py x N=2                        | E430 | unset",
-      "torchrun --nnodes $N train.py; export N=2                  | E430 | later",
-      "torchrun --nnodes $N train.py; for N in 2; do :; done      | E430 | later",
-      "for N in 2; do torchrun --nnodes $N train.py; done         | | ",
-      "FOO=2; torchrun --nnodes $FOO train.py                     | | ",
-      "FOO=2 BAR=1 && torchrun --nnodes $FOO train.py             | | ",
-      "export FOO=2; FOO=3 torchrun --nnodes $FOO train.py        | | ",
-      "declare -x N=2 && torchrun --nnodes $N train.py            | | ",
-      "readonly X=1 N=2; torchrun --nnodes $N train.py            | | ",
-      "if true; then N=2; fi; torchrun --nnodes $N train.py       | | ",
-      "(N=2; torchrun --nnodes $N train.py)                       | | ",
-  })
-  @DisplayName("`N=2 torchrun --nnodes $N` passes an empty --nnodes (bash sets a prefix assignment only in the command's env, after expanding its words), and so does an N set only after the command: E430 saying which; N=2 as an earlier command of its own, after export/declare/readonly, or a loop, defines N")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "FOO=2 torchrun --nnodes $FOO train.py                      | E430 | prefix",
+        "A=1 FOO=2 torchrun --nnodes $FOO train.py                  | E430 | prefix",
+        "N=2 python prep.py && torchrun --nnodes $N train.py        | E430 | prefix",
+        "python prep.py N=2; torchrun --nnodes $N train.py          | E430 | unset",
+        "torchrun --nnodes $N train.py x N=2                        | E430 | unset",
+        "torchrun --nnodes $N train.py; export N=2                  | E430 | later",
+        "torchrun --nnodes $N train.py; for N in 2; do :; done      | E430 | later",
+        "for N in 2; do torchrun --nnodes $N train.py; done         | | ",
+        "FOO=2; torchrun --nnodes $FOO train.py                     | | ",
+        "FOO=2 BAR=1 && torchrun --nnodes $FOO train.py             | | ",
+        "export FOO=2; FOO=3 torchrun --nnodes $FOO train.py        | | ",
+        "declare -x N=2 && torchrun --nnodes $N train.py            | | ",
+        "readonly X=1 N=2; torchrun --nnodes $N train.py            | | ",
+        "if true; then N=2; fi; torchrun --nnodes $N train.py       | | ",
+        "(N=2; torchrun --nnodes $N train.py)                       | | ",
+      })
+  @DisplayName(
+      "`N=2 torchrun --nnodes $N` passes an empty --nnodes (bash sets a prefix assignment only in the command's env, after expanding its words), and so does an N set only after the command: E430 saying which; N=2 as an earlier command of its own, after export/declare/readonly, or a loop, defines N")
   void prefixAssignment(String run, String code, String why) {
     List<Diagnostic> found = RunLintCases.lint(dir, RunLintCases.yaml("torch", 2, run));
     if (code == null) {
@@ -94,34 +113,58 @@ class RunLintScriptTest {
     assertEquals(1, found.size(), found.toString());
     assertEquals(code, found.get(0).code().id());
     String var = run.contains("$FOO") ? "FOO" : "N";
-    String reason = switch (why) {
-      case "prefix" -> "`" + var + "=…` in front of a command sets $" + var + " only in that command's environment, after the shell expanded its words";
-      case "later" -> "`run` sets $" + var + " only after this command";
-      default -> "no pod of this job sets $" + var;
-    };
-    assertEquals("`run` passes --nnodes $" + var + ", but " + reason + ": the flag would get an empty value, so the launcher cannot"
-        + " count the group and the run never forms one", found.get(0).message());
+    String reason =
+        switch (why) {
+          case "prefix" ->
+              "`"
+                  + var
+                  + "=…` in front of a command sets $"
+                  + var
+                  + " only in that command's environment, after the shell expanded its words";
+          case "later" -> "`run` sets $" + var + " only after this command";
+          default -> "no pod of this job sets $" + var;
+        };
+    assertEquals(
+        "`run` passes --nnodes $"
+            + var
+            + ", but "
+            + reason
+            + ": the flag would get an empty value, so the launcher cannot"
+            + " count the group and the run never forms one",
+        found.get(0).message());
     RunLintCases.assertHintAccepted(dir, "torch", 2, "", found.get(0));
   }
 
   @Test
-  @DisplayName("a variable set under `env` is defined even when run also assigns it in front of the command")
+  @DisplayName(
+      "a variable set under `env` is defined even when run also assigns it in front of the command")
   void prefixAssignmentOfEnvVariable() {
-    assertEquals(List.of(), RunLintCases.lint(dir, RunLintCases.yaml("torch", 2, "env:\n  FOO: \"2\"\n", "FOO=3 torchrun --nnodes $FOO train.py")));
+    assertEquals(
+        List.of(),
+        RunLintCases.lint(
+            dir,
+            RunLintCases.yaml(
+                "torch", 2, "env:\n  FOO: \"2\"\n", "FOO=3 torchrun --nnodes $FOO train.py")));
   }
 
   @Test
-  @DisplayName("python -m runs a module, never the file of that name: a file `train` that reads MASTER_ADDR does not quiet `python -m train`")
+  @DisplayName(
+      "python -m runs a module, never the file of that name: a file `train` that reads MASTER_ADDR does not quiet `python -m train`")
   void moduleIsNotReadAsScript() {
-    List<Diagnostic> found = alone("python -m train", Map.of("train", "import os\nos.environ['MASTER_ADDR']\n"));
+    List<Diagnostic> found =
+        alone("python -m train", Map.of("train", "import os\nos.environ['MASTER_ADDR']\n"));
     assertEquals(1, found.size(), found.toString());
-    assertEquals("`run` starts train with python and no launcher, so each of the 2 nodes would train alone", found.get(0).message());
+    assertEquals(
+        "`run` starts train with python and no launcher, so each of the 2 nodes would train alone",
+        found.get(0).message());
   }
 
   static List<Arguments> scripts() {
     return List.of(
-        Arguments.of("import os\nimport torch.distributed as dist\ndist.init_process_group('gloo', init_method="
-            + "f\"tcp://{os.environ['MASTER_ADDR']}:1\", rank=int(os.environ['NODE_RANK']), world_size=int(os.environ['NNODES']))\n", 0),
+        Arguments.of(
+            "import os\nimport torch.distributed as dist\ndist.init_process_group('gloo', init_method="
+                + "f\"tcp://{os.environ['MASTER_ADDR']}:1\", rank=int(os.environ['NODE_RANK']), world_size=int(os.environ['NNODES']))\n",
+            0),
         Arguments.of("import lightning as L\ntrainer = L.Trainer(num_nodes=2)\n", 0),
         Arguments.of("import torch.multiprocessing as mp\nmp.spawn(main, nprocs=4)\n", 1),
         Arguments.of("print('hello')\n", 1));
@@ -129,14 +172,17 @@ class RunLintScriptTest {
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("scripts")
-  @DisplayName("python train.py on several torch nodes: quiet when the script reads the node's place in the group; a warning naming mp.spawn or the missing env otherwise")
+  @DisplayName(
+      "python train.py on several torch nodes: quiet when the script reads the node's place in the group; a warning naming mp.spawn or the missing env otherwise")
   void scriptIsRead(String script, int warnings) {
     List<Diagnostic> found = alone("python train.py", Map.of("train.py", script));
     assertEquals(warnings, found.size(), found.toString());
     if (script.contains("mp.spawn")) {
       assertTrue(found.get(0).message().contains("mp.spawn"), found.get(0).message());
-      assertEquals("start it with torchrun, which reads PET_NNODES, PET_NODE_RANK and PET_MASTER_ADDR (and let torchrun start one process"
-          + " per GPU instead of mp.spawn, reading LOCAL_RANK), e.g. `run: torchrun train.py`", found.get(0).hint());
+      assertEquals(
+          "start it with torchrun, which reads PET_NNODES, PET_NODE_RANK and PET_MASTER_ADDR (and let torchrun start one process"
+              + " per GPU instead of mp.spawn, reading LOCAL_RANK), e.g. `run: torchrun train.py`",
+          found.get(0).hint());
     }
   }
 }

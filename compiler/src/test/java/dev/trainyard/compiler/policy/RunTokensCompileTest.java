@@ -14,9 +14,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * How the {@code run} line is split into words before the lint reads its flags, seen through a compile on
- * 2 torch nodes: quotes group words and are dropped, a quote of the other kind inside quotes is literal,
- * whitespace, {@code ;}, {@code &} and {@code |} separate words.
+ * How the {@code run} line is split into words before the lint reads its flags, seen through a
+ * compile on 2 torch nodes: quotes group words and are dropped, a quote of the other kind inside
+ * quotes is literal, whitespace, {@code ;}, {@code &} and {@code |} separate words.
  */
 class RunTokensCompileTest {
   @TempDir Path temp;
@@ -35,20 +35,22 @@ class RunTokensCompileTest {
   }
 
   @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {
-      "torchrun --nnodes \"2\" train.py",
-      "torchrun --nnodes=\"2\" train.py",
-      "torchrun --nnodes='2' train.py",
-      "torchrun  --nnodes  2  train.py",
-      "torchrun\t--nnodes\t2 train.py",
-      "torchrun train.py --nnodes 2;echo done",
-      "torchrun train.py --nnodes 2&&echo done",
-      "torchrun train.py --nnodes 2|tee log",
-      "torchrun train.py --msg 'a \"b --nnodes 3' --nnodes 2",
-      "torchrun train.py --msg \"it's --nnodes 3\"",
-      "torchrun train.py --nnodes",
-  })
-  @DisplayName("quotes are dropped, separators split words, a flag inside quotes is no flag: these agree with nodes 2")
+  @ValueSource(
+      strings = {
+        "torchrun --nnodes \"2\" train.py",
+        "torchrun --nnodes=\"2\" train.py",
+        "torchrun --nnodes='2' train.py",
+        "torchrun  --nnodes  2  train.py",
+        "torchrun\t--nnodes\t2 train.py",
+        "torchrun train.py --nnodes 2;echo done",
+        "torchrun train.py --nnodes 2&&echo done",
+        "torchrun train.py --nnodes 2|tee log",
+        "torchrun train.py --msg 'a \"b --nnodes 3' --nnodes 2",
+        "torchrun train.py --msg \"it's --nnodes 3\"",
+        "torchrun train.py --nnodes",
+      })
+  @DisplayName(
+      "quotes are dropped, separators split words, a flag inside quotes is no flag: these agree with nodes 2")
   void agrees(String run) {
     assertEquals(List.of(), lint(run), run);
   }
@@ -75,7 +77,8 @@ class RunTokensCompileTest {
   }
 
   @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {"torchrun --nnodes 3;echo", "torchrun --nnodes 3&echo", "torchrun --nnodes 3|tee"})
+  @ValueSource(
+      strings = {"torchrun --nnodes 3;echo", "torchrun --nnodes 3&echo", "torchrun --nnodes 3|tee"})
   @DisplayName("; & and | end a word: the value is 3, not 3;echo")
   void separatorsEndWords(String run) {
     assertNnodes(run, "3");

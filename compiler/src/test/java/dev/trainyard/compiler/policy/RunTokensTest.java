@@ -11,15 +11,22 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** How {@code run} is split into words for the lint: offsets into the text, simple commands, quotes and expansions. */
+/**
+ * How {@code run} is split into words for the lint: offsets into the text, simple commands, quotes
+ * and expansions.
+ */
 class RunTokensTest {
   @Test
-  @DisplayName("words keep their offsets; ;, &&, | and a bare newline start a new command, a backslash-newline does not")
+  @DisplayName(
+      "words keep their offsets; ;, &&, | and a bare newline start a new command, a backslash-newline does not")
   void wordsAndCommands() {
     RunTokens t = RunTokens.of("cd src && torchrun \\\n  --nnodes 2 a.py; echo 'x y'|wc\nls");
-    assertEquals(List.of("cd", "src", "torchrun", "--nnodes", "2", "a.py", "echo", "x y", "wc", "ls"),
+    assertEquals(
+        List.of("cd", "src", "torchrun", "--nnodes", "2", "a.py", "echo", "x y", "wc", "ls"),
         t.words().stream().map(RunTokens.Word::text).toList());
-    assertEquals(List.of(0, 0, 1, 1, 1, 1, 2, 2, 3, 4), t.words().stream().map(RunTokens.Word::command).toList());
+    assertEquals(
+        List.of(0, 0, 1, 1, 1, 1, 2, 2, 3, 4),
+        t.words().stream().map(RunTokens.Word::command).toList());
     RunTokens.Word quoted = t.words().get(7);
     assertEquals("'x y'", t.text().substring(quoted.start(), quoted.end()));
     RunTokens.Word flag = t.words().get(3);
@@ -27,41 +34,82 @@ class RunTokensTest {
   }
 
   @Test
-  @DisplayName("a comment (# at a word's start, to its line's end) and a here-document's body give no words; code() blanks them, offsets kept")
+  @DisplayName(
+      "a comment (# at a word's start, to its line's end) and a here-document's body give no words; code() blanks them, offsets kept")
   void commentsAndHereDocuments() {
-    String text = "torchrun a.py # --nnodes 4\necho a#b $# 'c #d'; # x\ncat > go.sh <<'EOF'\ntorchrun --nnodes 4 b.py\nEOF\n"
-        + "cat <<-END | wc\n\tpython3 x\n\tEND\ncat << X\nX\nls";
+    String text =
+        "torchrun a.py # --nnodes 4\necho a#b $# 'c #d'; # x\ncat > go.sh <<'EOF'\ntorchrun --nnodes 4 b.py\nEOF\n"
+            + "cat <<-END | wc\n\tpython3 x\n\tEND\ncat << X\nX\nls";
     RunTokens t = RunTokens.of(text);
-    assertEquals(List.of("torchrun", "a.py", "echo", "a#b", "$#", "c #d", "cat", ">", "go.sh", "<<EOF", "cat", "<<-END", "wc",
-        "cat", "<<", "X", "ls"), t.words().stream().map(RunTokens.Word::text).toList());
+    assertEquals(
+        List.of(
+            "torchrun",
+            "a.py",
+            "echo",
+            "a#b",
+            "$#",
+            "c #d",
+            "cat",
+            ">",
+            "go.sh",
+            "<<EOF",
+            "cat",
+            "<<-END",
+            "wc",
+            "cat",
+            "<<",
+            "X",
+            "ls"),
+        t.words().stream().map(RunTokens.Word::text).toList());
     assertEquals(text.length(), t.code().length());
-    assertFalse(t.code().contains("--nnodes") || t.code().contains("python3") || t.code().contains("# x"), t.code());
-    assertEquals(text.chars().filter(ch -> ch == '\n').count(), t.code().chars().filter(ch -> ch == '\n').count());
-    assertEquals(List.of(0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 4, 5, 5, 5, 6), t.words().stream().map(RunTokens.Word::command).toList(),
+    assertFalse(
+        t.code().contains("--nnodes") || t.code().contains("python3") || t.code().contains("# x"),
+        t.code());
+    assertEquals(
+        text.chars().filter(ch -> ch == '\n').count(),
+        t.code().chars().filter(ch -> ch == '\n').count());
+    assertEquals(
+        List.of(0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 4, 5, 5, 5, 6),
+        t.words().stream().map(RunTokens.Word::command).toList(),
         "each delimiter line's break ends its command");
     RunTokens.Word ls = t.words().get(16);
     assertEquals(text.length() - 2, ls.start());
   }
 
   @Test
-  @DisplayName("a quoted <<EOF is an argument, not a heredoc; <<\\EOF is one whose delimiter is EOF")
+  @DisplayName(
+      "a quoted <<EOF is an argument, not a heredoc; <<\\EOF is one whose delimiter is EOF")
   void quotedHereDocumentWords() {
-    assertEquals(List.of("echo", "<<EOF", "echo", "<<EOF", "torchrun", "--nnodes", "3"),
-        RunTokens.of("echo \"<<EOF\"\necho '<<EOF'\ntorchrun --nnodes 3").words().stream().map(RunTokens.Word::text).toList());
-    assertEquals(List.of("cat", "<<\\EOF", "ls"), RunTokens.of("cat <<\\EOF\ntorchrun --nnodes 4\nEOF\nls").words().stream().map(RunTokens.Word::text).toList());
-    assertEquals(List.of("cat", "<<", "\\EOF", "ls"), RunTokens.of("cat << \\EOF\nbody\nEOF\nls").words().stream().map(RunTokens.Word::text).toList());
+    assertEquals(
+        List.of("echo", "<<EOF", "echo", "<<EOF", "torchrun", "--nnodes", "3"),
+        RunTokens.of("echo \"<<EOF\"\necho '<<EOF'\ntorchrun --nnodes 3").words().stream()
+            .map(RunTokens.Word::text)
+            .toList());
+    assertEquals(
+        List.of("cat", "<<\\EOF", "ls"),
+        RunTokens.of("cat <<\\EOF\ntorchrun --nnodes 4\nEOF\nls").words().stream()
+            .map(RunTokens.Word::text)
+            .toList());
+    assertEquals(
+        List.of("cat", "<<", "\\EOF", "ls"),
+        RunTokens.of("cat << \\EOF\nbody\nEOF\nls").words().stream()
+            .map(RunTokens.Word::text)
+            .toList());
   }
 
   @Test
-  @DisplayName("a here-document without its delimiter line runs to the end: nothing after << gives words")
+  @DisplayName(
+      "a here-document without its delimiter line runs to the end: nothing after << gives words")
   void unterminatedHereDocument() {
     RunTokens t = RunTokens.of("cat <<EOF\ntorchrun --nnodes 4 a.py\nEOFX");
     assertEquals(List.of("cat", "<<EOF"), t.words().stream().map(RunTokens.Word::text).toList());
-    assertEquals("cat <<EOF\n" + " ".repeat("torchrun --nnodes 4 a.py".length()) + "\n    ", t.code());
+    assertEquals(
+        "cat <<EOF\n" + " ".repeat("torchrun --nnodes 4 a.py".length()) + "\n    ", t.code());
   }
 
   @Test
-  @DisplayName("$(…), $((…)) and ${…} stay one word with their blanks; a flag's value never crosses into the next command")
+  @DisplayName(
+      "$(…), $((…)) and ${…} stay one word with their blanks; a flag's value never crosses into the next command")
   void expansionsAndValues() {
     RunTokens t = RunTokens.of("x --a $(( N * 2 )) --b ${V:-a b} --c=$(hostname -s) --d; y");
     assertEquals(Optional.of("$(( N * 2 ))"), t.value("--a"));
@@ -74,10 +122,13 @@ class RunTokensTest {
   }
 
   @Test
-  @DisplayName("every use of a flag is found, in order; words match exactly or as a path's last part; pairs need one command")
+  @DisplayName(
+      "every use of a flag is found, in order; words match exactly or as a path's last part; pairs need one command")
   void lookups() {
-    RunTokens t = RunTokens.of("/opt/bin/torchrun --nnodes 2 a.py && torchrun --nnodes=3 b.py; tune; run");
-    assertEquals(List.of("2", "3"), t.flags("--nnodes").stream().map(f -> f.value().text()).toList());
+    RunTokens t =
+        RunTokens.of("/opt/bin/torchrun --nnodes 2 a.py && torchrun --nnodes=3 b.py; tune; run");
+    assertEquals(
+        List.of("2", "3"), t.flags("--nnodes").stream().map(f -> f.value().text()).toList());
     assertTrue(t.hasWord("torchrun"));
     assertFalse(t.hasWord("orchrun"));
     assertTrue(t.has("--nnodes"));
@@ -90,20 +141,25 @@ class RunTokensTest {
   }
 
   @ParameterizedTest(name = "{0}")
-  @CsvSource(delimiter = '~', value = {
-      "echo $                      ~ echo@0#0, $@5#0",
-      "echo a\\                   ~ echo@0#0, a\\@5#0",
-      "$(a b) c                    ~ $(a b)@0#0, c@7#0",
-      "x $(( (N + 1) * 2 )) y      ~ x@0#0, $(( (N + 1) * 2 ))@2#0, y@21#0",
-      "x $(echo {a} b) y           ~ x@0#0, $(echo {a} b)@2#0, y@16#0",
-      "x ${A:-{b} c} y             ~ x@0#0, ${A:-{b} c}@2#0, y@14#0",
-      "NLx; y                      ~ x@1#0, y@4#1",
-  })
-  @DisplayName("a $ or a backslash at the end is a character of the last word; (…) and {…} nest inside an expansion; a word's start is its first character; a line break first starts no command")
+  @CsvSource(
+      delimiter = '~',
+      value = {
+        "echo $                      ~ echo@0#0, $@5#0",
+        "echo a\\                   ~ echo@0#0, a\\@5#0",
+        "$(a b) c                    ~ $(a b)@0#0, c@7#0",
+        "x $(( (N + 1) * 2 )) y      ~ x@0#0, $(( (N + 1) * 2 ))@2#0, y@21#0",
+        "x $(echo {a} b) y           ~ x@0#0, $(echo {a} b)@2#0, y@16#0",
+        "x ${A:-{b} c} y             ~ x@0#0, ${A:-{b} c}@2#0, y@14#0",
+        "NLx; y                      ~ x@1#0, y@4#1",
+      })
+  @DisplayName(
+      "a $ or a backslash at the end is a character of the last word; (…) and {…} nest inside an expansion; a word's start is its first character; a line break first starts no command")
   void edges(String run, String expected) {
     String text = run.replace("NL", "\n");
-    String words = RunTokens.of(text).words().stream().map(w -> w.text() + "@" + w.start() + "#" + w.command())
-        .collect(java.util.stream.Collectors.joining(", "));
+    String words =
+        RunTokens.of(text).words().stream()
+            .map(w -> w.text() + "@" + w.start() + "#" + w.command())
+            .collect(java.util.stream.Collectors.joining(", "));
     assertEquals(expected, words);
   }
 }

@@ -23,7 +23,8 @@ class SecretsRulesTest {
   private int projects;
 
   private CompileResult compile(String trainYaml, String secrets) {
-    return TrainProject.create(temp.resolve("p" + projects++), trainYaml).withPlatform(PlatformYaml.base().secrets(secrets).text())
+    return TrainProject.create(temp.resolve("p" + projects++), trainYaml)
+        .withPlatform(PlatformYaml.base().secrets(secrets).text())
         .compile();
   }
 
@@ -31,23 +32,30 @@ class SecretsRulesTest {
     List<Diagnostic> d = TrainProject.withCode(r, DiagnosticCode.SECRETS_POLICY);
     assertEquals(1, d.size(), r.diagnostics().toString());
     assertEquals(Severity.ERROR, d.get(0).severity());
-    assertTrue(d.get(0).location().file().endsWith("platform.yaml"), d.get(0).location().toString());
+    assertTrue(
+        d.get(0).location().file().endsWith("platform.yaml"), d.get(0).location().toString());
     assertEquals(7, d.get(0).location().line());
     assertFalse(r.tree().isPresent());
     return d.get(0);
   }
 
   @Test
-  @DisplayName("policy plain without allowPlain is E407 at platform.yaml secrets.policy for an MPI job")
+  @DisplayName(
+      "policy plain without allowPlain is E407 at platform.yaml secrets.policy for an MPI job")
   void plainWithoutAllow() {
     Diagnostic d = policyError(compile(MPI, "{policy: plain}"));
-    assertEquals("this MPI job needs an SSH Secret, and secrets policy `plain` needs `allowPlain: true`", d.message());
+    assertEquals(
+        "this MPI job needs an SSH Secret, and secrets policy `plain` needs `allowPlain: true`",
+        d.message());
     assertEquals("/secrets/policy", d.pointer());
-    assertEquals("plain Secrets put private keys into git in clear text; use `sealed-secrets` or `sops-age`", d.hint());
+    assertEquals(
+        "plain Secrets put private keys into git in clear text; use `sealed-secrets` or `sops-age`",
+        d.hint());
   }
 
   @Test
-  @DisplayName("policy plain with allowPlain is warning W410 at train.yaml's runtime line, and the run compiles")
+  @DisplayName(
+      "policy plain with allowPlain is warning W410 at train.yaml's runtime line, and the run compiles")
   void plainAllowedWarns() {
     CompileResult r = compile(MPI, "{policy: plain, allowPlain: true}");
     List<Diagnostic> d = TrainProject.withCode(r, DiagnosticCode.PLAIN_SECRET_IN_GIT);
@@ -55,15 +63,20 @@ class SecretsRulesTest {
     assertEquals(Severity.WARNING, d.get(0).severity());
     assertEquals("/runtime", d.get(0).pointer());
     assertEquals(2, d.get(0).location().line());
-    assertEquals("platform.yaml `secrets.policy: sealed-secrets` or `sops-age` encrypts it", d.get(0).hint());
+    assertEquals(
+        "platform.yaml `secrets.policy: sealed-secrets` or `sops-age` encrypts it",
+        d.get(0).hint());
     assertTrue(r.tree().isPresent());
   }
 
   @Test
-  @DisplayName("policy sealed-secrets without sealedSecrets.certificate is E407 at platform.yaml secrets")
+  @DisplayName(
+      "policy sealed-secrets without sealedSecrets.certificate is E407 at platform.yaml secrets")
   void sealedWithoutCertificate() {
     Diagnostic d = policyError(compile(MPI, "{policy: sealed-secrets}"));
-    assertEquals("this MPI job needs an SSH Secret, and secrets policy `sealed-secrets` needs `sealedSecrets.certificate`", d.message());
+    assertEquals(
+        "this MPI job needs an SSH Secret, and secrets policy `sealed-secrets` needs `sealedSecrets.certificate`",
+        d.message());
     assertEquals("/secrets", d.pointer());
     assertEquals("paste the output of `kubeseal --fetch-cert` into platform.yaml", d.hint());
   }
@@ -72,12 +85,15 @@ class SecretsRulesTest {
   @DisplayName("policy sops-age without sopsAge.recipients is E407 at platform.yaml secrets")
   void sopsWithoutRecipients() {
     Diagnostic d = policyError(compile(MPI, "{policy: sops-age}"));
-    assertEquals("this MPI job needs an SSH Secret, and secrets policy `sops-age` needs `sopsAge.recipients`", d.message());
+    assertEquals(
+        "this MPI job needs an SSH Secret, and secrets policy `sops-age` needs `sopsAge.recipients`",
+        d.message());
     assertEquals("/secrets", d.pointer());
   }
 
   @Test
-  @DisplayName("a job without MPI needs no SSH Secret: an unusable secrets policy is no error for torch")
+  @DisplayName(
+      "a job without MPI needs no SSH Secret: an unusable secrets policy is no error for torch")
   void torchIgnoresPolicy() {
     CompileResult r = compile("run: torchrun train.py\n", "{policy: plain}");
     assertEquals(List.of(), TrainProject.withCode(r, DiagnosticCode.SECRETS_POLICY));

@@ -15,7 +15,9 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Settings that compile but would not do what the user expects: procsPerNode, shm, unpinned image. */
+/**
+ * Settings that compile but would not do what the user expects: procsPerNode, shm, unpinned image.
+ */
 class TopologyRulesTest {
   private static final String PINNED = "docker.io/library/python:3.12@sha256:" + "a".repeat(64);
   @TempDir Path temp;
@@ -31,12 +33,15 @@ class TopologyRulesTest {
   }
 
   @Test
-  @DisplayName("JAX with procsPerNode 2 is E408 at the procsPerNode line: one process uses every GPU of a node")
+  @DisplayName(
+      "JAX with procsPerNode 2 is E408 at the procsPerNode line: one process uses every GPU of a node")
   void jaxProcsPerNode() {
-    CompileResult r = compile("run: python train.py\nruntime: jax\nprocsPerNode: 2\nimage: " + PINNED + "\n");
+    CompileResult r =
+        compile("run: python train.py\nruntime: jax\nprocsPerNode: 2\nimage: " + PINNED + "\n");
     Diagnostic d = only(r, DiagnosticCode.TOO_MANY_PROCESSES);
     assertEquals(Severity.ERROR, d.severity());
-    assertEquals("runtime jax starts one process per node, so `procsPerNode` cannot be 2", d.message());
+    assertEquals(
+        "runtime jax starts one process per node, so `procsPerNode` cannot be 2", d.message());
     assertEquals("/procsPerNode", d.pointer());
     assertEquals(3, d.location().line());
     assertEquals("JAX uses every GPU of a node from one process; remove `procsPerNode`", d.hint());
@@ -44,21 +49,26 @@ class TopologyRulesTest {
   }
 
   @Test
-  @DisplayName("plain with procsPerNode 3 is E408 with the plain hint: start your own processes or use torch/mpi")
+  @DisplayName(
+      "plain with procsPerNode 3 is E408 with the plain hint: start your own processes or use torch/mpi")
   void plainProcsPerNode() {
     CompileResult r = compile("run: python train.py\nruntime: plain\nnodes: 2\nprocsPerNode: 3\n");
     Diagnostic d = only(r, DiagnosticCode.TOO_MANY_PROCESSES);
-    assertEquals("runtime plain starts one process per node, so `procsPerNode` cannot be 3", d.message());
+    assertEquals(
+        "runtime plain starts one process per node, so `procsPerNode` cannot be 3", d.message());
     assertEquals(4, d.location().line());
     assertEquals("start your own processes from `run`, or use the torch or mpi runtime", d.hint());
   }
 
   @Test
-  @DisplayName("an explicit procsPerNode 1 on JAX or plain, and procsPerNode 2 on torch, are accepted")
+  @DisplayName(
+      "an explicit procsPerNode 1 on JAX or plain, and procsPerNode 2 on torch, are accepted")
   void procsPerNodeAccepted() {
-    for (String yaml : List.of("run: python train.py\nruntime: jax\nprocsPerNode: 1\n",
-        "run: python train.py\nruntime: plain\nprocsPerNode: 1\n",
-        "run: torchrun train.py\nruntime: torch\nprocsPerNode: 2\n")) {
+    for (String yaml :
+        List.of(
+            "run: python train.py\nruntime: jax\nprocsPerNode: 1\n",
+            "run: python train.py\nruntime: plain\nprocsPerNode: 1\n",
+            "run: torchrun train.py\nruntime: torch\nprocsPerNode: 2\n")) {
       CompileResult r = compile(yaml);
       assertEquals(List.of(), TrainProject.withCode(r, DiagnosticCode.TOO_MANY_PROCESSES), yaml);
       assertTrue(r.tree().isPresent(), yaml + r.diagnostics());
@@ -67,16 +77,20 @@ class TopologyRulesTest {
   }
 
   @Test
-  @DisplayName("resources.shm larger than resources.memory is warning W414 at the shm line; the run still compiles")
+  @DisplayName(
+      "resources.shm larger than resources.memory is warning W414 at the shm line; the run still compiles")
   void shmOverMemory() {
     CompileResult r = compile("run: torchrun train.py\nresources:\n  memory: 8Gi\n  shm: 9Gi\n");
     Diagnostic d = only(r, DiagnosticCode.SHM_EXCEEDS_MEMORY);
     assertEquals(Severity.WARNING, d.severity());
-    assertEquals("`resources.shm` (9Gi) is larger than `resources.memory` (8Gi); /dev/shm is memory-backed and counts"
-        + " against the memory limit", d.message());
+    assertEquals(
+        "`resources.shm` (9Gi) is larger than `resources.memory` (8Gi); /dev/shm is memory-backed and counts"
+            + " against the memory limit",
+        d.message());
     assertEquals("/resources/shm", d.pointer());
     assertEquals(4, d.location().line());
-    assertEquals("raise `memory` or lower `shm`; a full /dev/shm gets the pod OOM-killed", d.hint());
+    assertEquals(
+        "raise `memory` or lower `shm`; a full /dev/shm gets the pod OOM-killed", d.hint());
     assertTrue(r.tree().isPresent());
   }
 
@@ -88,17 +102,25 @@ class TopologyRulesTest {
   }
 
   @Test
-  @DisplayName("an image without @sha256: is warning W412 at the image line; a digest-pinned image gives none")
+  @DisplayName(
+      "an image without @sha256: is warning W412 at the image line; a digest-pinned image gives none")
   void imagePinning() {
     CompileResult r = compile("run: torchrun train.py\nimage: docker.io/acme/train:latest\n");
     Diagnostic d = only(r, DiagnosticCode.IMAGE_NOT_PINNED);
     assertEquals(Severity.WARNING, d.severity());
-    assertEquals("`image` \"docker.io/acme/train:latest\" is not pinned by digest, so a re-run may get other code", d.message());
+    assertEquals(
+        "`image` \"docker.io/acme/train:latest\" is not pinned by digest, so a re-run may get other code",
+        d.message());
     assertEquals("/image", d.pointer());
     assertEquals(2, d.location().line());
-    assertEquals("write it as name@sha256:<digest> (`docker buildx imagetools inspect` or `crane digest` print it)", d.hint());
+    assertEquals(
+        "write it as name@sha256:<digest> (`docker buildx imagetools inspect` or `crane digest` print it)",
+        d.hint());
     temp = temp.resolve("pinned");
-    assertEquals(List.of(), TrainProject.withCode(compile("run: torchrun train.py\nimage: " + PINNED + "\n"),
-        DiagnosticCode.IMAGE_NOT_PINNED));
+    assertEquals(
+        List.of(),
+        TrainProject.withCode(
+            compile("run: torchrun train.py\nimage: " + PINNED + "\n"),
+            DiagnosticCode.IMAGE_NOT_PINNED));
   }
 }

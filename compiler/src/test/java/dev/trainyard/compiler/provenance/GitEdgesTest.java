@@ -17,17 +17,22 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Issue #9's git edges: untracked files, unknown commits, unpushed commits, ambiguous remotes, URLs without a repository. */
+/**
+ * Issue #9's git edges: untracked files, unknown commits, unpushed commits, ambiguous remotes, URLs
+ * without a repository.
+ */
 class GitEdgesTest {
   @TempDir Path temp;
   private final GitSourceInspector inspector = new GitSourceInspector();
 
-  private StageResult<SourceInfo> inspect(Path file, Optional<String> repo, Optional<String> commit) {
+  private StageResult<SourceInfo> inspect(
+      Path file, Optional<String> repo, Optional<String> commit) {
     return inspector.inspect(file, "train.yaml", repo, commit, Optional.empty());
   }
 
   @Test
-  @DisplayName("untracked __pycache__ and data next to train.yaml: E305 whose hint names .gitignore and the patterns")
+  @DisplayName(
+      "untracked __pycache__ and data next to train.yaml: E305 whose hint names .gitignore and the patterns")
   void untrackedMentionsGitignore() throws Exception {
     TrainProject p = TrainProject.create(temp, "run: x\n");
     Path dir = p.trainYaml().getParent();
@@ -36,11 +41,14 @@ class GitEdgesTest {
     Files.writeString(dir.resolve("data.csv"), "1,2\n");
     Diagnostic d = inspect(p.trainYaml(), Optional.empty(), Optional.empty()).diagnostics().get(0);
     assertEquals(DiagnosticCode.SOURCE_NOT_COMMITTED, d.code());
-    assertTrue(d.hint().endsWith("; files pods do not need (__pycache__/, data.csv) belong in .gitignore"), d.hint());
+    assertTrue(
+        d.hint().endsWith("; files pods do not need (__pycache__/, data.csv) belong in .gitignore"),
+        d.hint());
   }
 
   @Test
-  @DisplayName("a Trainyard output tree anywhere under train.yaml's folder (not only --out) is not uncommitted code")
+  @DisplayName(
+      "a Trainyard output tree anywhere under train.yaml's folder (not only --out) is not uncommitted code")
   void outputTreeAnywhere() throws Exception {
     TrainProject p = TrainProject.create(temp, "run: x\n");
     Path out = p.trainYaml().getParent().resolve("build/my-gitops/clusters/local");
@@ -52,7 +60,8 @@ class GitEdgesTest {
   }
 
   @Test
-  @DisplayName("--source-commit that the repository does not have is E314 (W315 in a shallow clone, where it may not be fetched)")
+  @DisplayName(
+      "--source-commit that the repository does not have is E314 (W315 in a shallow clone, where it may not be fetched)")
   void unknownCommit() throws Exception {
     TrainProject p = TrainProject.create(temp, "run: x\n");
     String sha = "0123456789abcdef0123456789abcdef01234567";
@@ -62,58 +71,89 @@ class GitEdgesTest {
     Files.writeString(p.root().resolve(".git/shallow"), sha + "\n");
     StageResult<SourceInfo> shallow = inspect(p.trainYaml(), Optional.empty(), Optional.of(sha));
     assertFalse(shallow.failed());
-    assertEquals(List.of(DiagnosticCode.COMMIT_UNCHECKED), shallow.diagnostics().stream().map(Diagnostic::code).toList());
+    assertEquals(
+        List.of(DiagnosticCode.COMMIT_UNCHECKED),
+        shallow.diagnostics().stream().map(Diagnostic::code).toList());
   }
 
   @Test
-  @DisplayName("--source-repo with --source-commit in a clone of that repo: a SHA it lacks is E314, a changed train.yaml E305; in a fork's clone a missing SHA passes")
+  @DisplayName(
+      "--source-repo with --source-commit in a clone of that repo: a SHA it lacks is E314, a changed train.yaml E305; in a fork's clone a missing SHA passes")
   void pinnedInAClone() throws Exception {
     TrainProject p = TrainProject.create(temp, "run: x\n");
     String sha = "0123456789abcdef0123456789abcdef01234567";
-    for (String url : List.of(TrainProject.REMOTE, "git@github.com:acme/llm-training.git", "https://github.com/ACME/llm-training")) {
-      Diagnostic d = inspect(p.trainYaml(), Optional.of(url), Optional.of(sha)).diagnostics().get(0);
+    for (String url :
+        List.of(
+            TrainProject.REMOTE,
+            "git@github.com:acme/llm-training.git",
+            "https://github.com/ACME/llm-training")) {
+      Diagnostic d =
+          inspect(p.trainYaml(), Optional.of(url), Optional.of(sha)).diagnostics().get(0);
       assertEquals(DiagnosticCode.UNKNOWN_COMMIT, d.code(), url);
       assertEquals("--source-commit " + sha + " is not a commit of this repository", d.message());
       assertEquals("train.yaml", d.location().toString());
     }
-    StageResult<SourceInfo> fork = inspect(p.trainYaml(), Optional.of("https://github.com/someone/llm-training.git"), Optional.of(sha));
+    StageResult<SourceInfo> fork =
+        inspect(
+            p.trainYaml(),
+            Optional.of("https://github.com/someone/llm-training.git"),
+            Optional.of(sha));
     assertFalse(fork.failed(), fork.diagnostics().toString());
     assertEquals(List.of(), fork.diagnostics());
     String head;
     try (Git git = Git.open(p.root().toFile())) {
       head = git.getRepository().resolve("HEAD").name();
     }
-    assertEquals(List.of(), inspect(p.trainYaml(), Optional.of(TrainProject.REMOTE), Optional.of(head)).diagnostics());
+    assertEquals(
+        List.of(),
+        inspect(p.trainYaml(), Optional.of(TrainProject.REMOTE), Optional.of(head)).diagnostics());
     Files.writeString(p.trainYaml(), "run: y\n");
-    Diagnostic changed = inspect(p.trainYaml(), Optional.of(TrainProject.REMOTE), Optional.of(head)).diagnostics().get(0);
+    Diagnostic changed =
+        inspect(p.trainYaml(), Optional.of(TrainProject.REMOTE), Optional.of(head))
+            .diagnostics()
+            .get(0);
     assertEquals(DiagnosticCode.SOURCE_NOT_COMMITTED, changed.code());
-    assertEquals("jobs/demo/train.yaml differs from its version in commit " + head, changed.message());
+    assertEquals(
+        "jobs/demo/train.yaml differs from its version in commit " + head, changed.message());
   }
 
   @Test
-  @DisplayName("HEAD on no remote-tracking branch (never pushed): warning W316; after the push (origin/main has it): none")
+  @DisplayName(
+      "HEAD on no remote-tracking branch (never pushed): warning W316; after the push (origin/main has it): none")
   void notPushed() throws Exception {
     TrainProject p = TrainProject.create(temp, "run: x\n");
-    assertEquals(List.of(), inspect(p.trainYaml(), Optional.empty(), Optional.empty()).diagnostics());
+    assertEquals(
+        List.of(), inspect(p.trainYaml(), Optional.empty(), Optional.empty()).diagnostics());
     try (Git git = Git.open(p.root().toFile())) {
-      git.commit().setAllowEmpty(true).setMessage("local only").setAuthor("T", "t@e").setCommitter("T", "t@e").call();
+      git.commit()
+          .setAllowEmpty(true)
+          .setMessage("local only")
+          .setAuthor("T", "t@e")
+          .setCommitter("T", "t@e")
+          .call();
     }
     StageResult<SourceInfo> r = inspect(p.trainYaml(), Optional.empty(), Optional.empty());
     assertFalse(r.failed());
     Diagnostic d = r.diagnostics().get(0);
     assertEquals(DiagnosticCode.COMMIT_NOT_PUSHED, d.code());
-    assertTrue(d.message().endsWith("is on no remote-tracking branch (not pushed yet?); pods clone the remote and could not check it out"), d.message());
+    assertTrue(
+        d.message()
+            .endsWith(
+                "is on no remote-tracking branch (not pushed yet?); pods clone the remote and could not check it out"),
+        d.message());
   }
 
   @Test
-  @DisplayName("a repository never fetched or pushed (a remote, no refs/remotes at all): W316 naming that, with `git push -u REMOTE HEAD`")
+  @DisplayName(
+      "a repository never fetched or pushed (a remote, no refs/remotes at all): W316 naming that, with `git push -u REMOTE HEAD`")
   void neverFetched() throws Exception {
     TrainProject p = TrainProject.create(temp, "run: x\n");
     try (Git git = Git.open(p.root().toFile())) {
       var delete = git.getRepository().updateRef("refs/remotes/origin/main");
       delete.setForceUpdate(true);
       delete.delete();
-      assertEquals(List.of(), git.getRepository().getRefDatabase().getRefsByPrefix("refs/remotes/"));
+      assertEquals(
+          List.of(), git.getRepository().getRefDatabase().getRefsByPrefix("refs/remotes/"));
     }
     StageResult<SourceInfo> r = inspect(p.trainYaml(), Optional.empty(), Optional.empty());
     assertFalse(r.failed());
@@ -121,21 +161,29 @@ class GitEdgesTest {
     Diagnostic d = r.diagnostics().get(0);
     assertEquals(DiagnosticCode.COMMIT_NOT_PUSHED, d.code());
     assertEquals("train.yaml", d.location().toString());
-    assertTrue(d.message().endsWith(" is on no remote-tracking branch: the repository was never fetched or pushed (no refs/remotes); pods clone the"
-        + " remote and could not check it out"), d.message());
-    assertEquals("git push -u origin HEAD, then submit; or ignore this if the commit reaches the remote another way", d.hint());
+    assertTrue(
+        d.message()
+            .endsWith(
+                " is on no remote-tracking branch: the repository was never fetched or pushed (no refs/remotes); pods clone the"
+                    + " remote and could not check it out"),
+        d.message());
+    assertEquals(
+        "git push -u origin HEAD, then submit; or ignore this if the commit reaches the remote another way",
+        d.hint());
     try (Git git = Git.open(p.root().toFile())) {
       var config = git.getRepository().getConfig();
       config.unsetSection("remote", "origin");
       config.setString("remote", "upstream", "url", "https://github.com/acme/x.git");
       config.save();
     }
-    assertEquals("git push -u upstream HEAD, then submit; or ignore this if the commit reaches the remote another way",
+    assertEquals(
+        "git push -u upstream HEAD, then submit; or ignore this if the commit reaches the remote another way",
         inspect(p.trainYaml(), Optional.empty(), Optional.empty()).diagnostics().get(0).hint());
   }
 
   @Test
-  @DisplayName("origin next to another remote: origin's URL is the clone URL, with no ambiguity error")
+  @DisplayName(
+      "origin next to another remote: origin's URL is the clone URL, with no ambiguity error")
   void originWins() throws Exception {
     TrainProject p = TrainProject.create(temp, "run: x\n");
     try (Git git = Git.open(p.root().toFile())) {
@@ -144,8 +192,11 @@ class GitEdgesTest {
       config.save();
     }
     StageResult<SourceInfo> r = inspect(p.trainYaml(), Optional.empty(), Optional.empty());
-    assertEquals(TrainProject.REMOTE, r.value().orElseThrow().repoUrl(), r.diagnostics().toString());
-    assertTrue(r.diagnostics().stream().noneMatch(d -> d.code() == DiagnosticCode.SOURCE_NO_REMOTE), r.diagnostics().toString());
+    assertEquals(
+        TrainProject.REMOTE, r.value().orElseThrow().repoUrl(), r.diagnostics().toString());
+    assertTrue(
+        r.diagnostics().stream().noneMatch(d -> d.code() == DiagnosticCode.SOURCE_NO_REMOTE),
+        r.diagnostics().toString());
   }
 
   @Test
@@ -161,10 +212,13 @@ class GitEdgesTest {
     }
     Diagnostic d = inspect(p.trainYaml(), Optional.empty(), Optional.empty()).diagnostics().get(0);
     assertEquals(DiagnosticCode.SOURCE_NO_REMOTE, d.code());
-    assertEquals("the git repository has 2 remotes and none is named origin: fork (https://github.com/me/x.git), upstream (https://github.com/acme/x.git)",
+    assertEquals(
+        "the git repository has 2 remotes and none is named origin: fork (https://github.com/me/x.git), upstream (https://github.com/acme/x.git)",
         d.message());
     assertTrue(d.hint().startsWith("pass --source-repo"), d.hint());
-    assertFalse(inspect(p.trainYaml(), Optional.of("https://github.com/acme/x.git"), Optional.empty()).failed());
+    assertFalse(
+        inspect(p.trainYaml(), Optional.of("https://github.com/acme/x.git"), Optional.empty())
+            .failed());
   }
 
   @Test
@@ -172,12 +226,18 @@ class GitEdgesTest {
   void urlWithoutRepository() {
     TrainProject p = TrainProject.create(temp, "run: x\n");
     String sha = "0123456789abcdef0123456789abcdef01234567";
-    for (String url : List.of("https://", "https://github.com", "https://github.com/", "git@github.com:")) {
-      Diagnostic d = inspect(p.trainYaml(), Optional.of(url), Optional.of(sha)).diagnostics().get(0);
-      assertEquals("the source repo URL \"" + url + "\" names no repository (no host or no path)", d.message(), url);
+    for (String url :
+        List.of("https://", "https://github.com", "https://github.com/", "git@github.com:")) {
+      Diagnostic d =
+          inspect(p.trainYaml(), Optional.of(url), Optional.of(sha)).diagnostics().get(0);
+      assertEquals(
+          "the source repo URL \"" + url + "\" names no repository (no host or no path)",
+          d.message(),
+          url);
     }
     assertTrue(GitSourceInspector.namesRepository("https://github.com/acme/x.git"));
     assertTrue(GitSourceInspector.namesRepository("git@github.com:acme/x.git"));
-    assertTrue(GitSourceInspector.namesRepository("https://user@gitlab.example.com:8443/group/sub/x"));
+    assertTrue(
+        GitSourceInspector.namesRepository("https://user@gitlab.example.com:8443/group/sub/x"));
   }
 }

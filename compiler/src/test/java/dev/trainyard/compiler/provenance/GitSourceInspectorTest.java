@@ -19,7 +19,10 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Where the code comes from: pods clone exactly one commit, so anything that would make them run other code is an error. */
+/**
+ * Where the code comes from: pods clone exactly one commit, so anything that would make them run
+ * other code is an error.
+ */
 class GitSourceInspectorTest {
   private static final String OTHER_SHA = "0123456789abcdef0123456789abcdef01234567";
   @TempDir Path temp;
@@ -30,7 +33,10 @@ class GitSourceInspectorTest {
   @DisplayName("remote, HEAD and the path of train.yaml in the repo are read from git")
   void readsGit() throws Exception {
     TrainProject p = TrainProject.create(temp, "run: x\n");
-    SourceInfo info = inspect(p.trainYaml(), Optional.empty(), Optional.empty(), Optional.empty()).value().orElseThrow();
+    SourceInfo info =
+        inspect(p.trainYaml(), Optional.empty(), Optional.empty(), Optional.empty())
+            .value()
+            .orElseThrow();
     assertEquals(TrainProject.REMOTE, info.repoUrl());
     assertEquals("jobs/demo/train.yaml", info.trainYamlPath());
     try (Git git = Git.open(p.root().toFile())) {
@@ -39,22 +45,27 @@ class GitSourceInspectorTest {
   }
 
   @Test
-  @DisplayName("an uncommitted file next to train.yaml is an error, but the GitOps output folder inside the repo is not")
+  @DisplayName(
+      "an uncommitted file next to train.yaml is an error, but the GitOps output folder inside the repo is not")
   void dirtyButNotTheOutput() throws Exception {
     TrainProject p = TrainProject.create(temp, "run: x\n");
     Path out = p.trainYaml().getParent().resolve("gitops");
     Files.createDirectories(out.resolve("clusters"));
     Files.writeString(out.resolve("clusters/x.yaml"), "a: 1\n");
-    assertFalse(inspect(p.trainYaml(), Optional.empty(), Optional.empty(), Optional.of(out)).failed());
+    assertFalse(
+        inspect(p.trainYaml(), Optional.empty(), Optional.empty(), Optional.of(out)).failed());
     Files.writeString(p.trainYaml().getParent().resolve("train.py"), "print(1)\n");
     var result = inspect(p.trainYaml(), Optional.empty(), Optional.empty(), Optional.of(out));
     assertTrue(result.failed());
     assertEquals(DiagnosticCode.SOURCE_NOT_COMMITTED, result.diagnostics().get(0).code());
-    assertTrue(result.diagnostics().get(0).message().contains("train.py"), result.diagnostics().get(0).message());
+    assertTrue(
+        result.diagnostics().get(0).message().contains("train.py"),
+        result.diagnostics().get(0).message());
   }
 
   @Test
-  @DisplayName("a committed file of the output folder that has changed since is not uncommitted code either; a change beside it is")
+  @DisplayName(
+      "a committed file of the output folder that has changed since is not uncommitted code either; a change beside it is")
   void changedOutputFile() throws Exception {
     TrainProject p = TrainProject.create(temp, "run: x\n");
     Path folder = p.trainYaml().getParent();
@@ -64,7 +75,11 @@ class GitSourceInspectorTest {
     Files.writeString(folder.resolve("train.py"), "print(1)\n");
     try (Git git = Git.open(p.root().toFile())) {
       git.add().addFilepattern(".").call();
-      git.commit().setMessage("output and code").setAuthor("t", "t@example.com").setCommitter("t", "t@example.com").call();
+      git.commit()
+          .setMessage("output and code")
+          .setAuthor("t", "t@example.com")
+          .setCommitter("t", "t@example.com")
+          .call();
     }
     Files.writeString(out.resolve("clusters/x.yaml"), "a: 2\n");
     var clean = inspect(p.trainYaml(), Optional.empty(), Optional.empty(), Optional.of(out));
@@ -72,17 +87,35 @@ class GitSourceInspectorTest {
     Files.writeString(folder.resolve("train.py"), "print(2)\n");
     var dirty = inspect(p.trainYaml(), Optional.empty(), Optional.empty(), Optional.of(out));
     assertTrue(dirty.failed());
-    assertTrue(dirty.diagnostics().get(0).message().startsWith("1 file(s) next to train.yaml are not committed (jobs/demo/train.py)"),
+    assertTrue(
+        dirty
+            .diagnostics()
+            .get(0)
+            .message()
+            .startsWith("1 file(s) next to train.yaml are not committed (jobs/demo/train.py)"),
         dirty.diagnostics().get(0).message());
   }
 
   @Test
-  @DisplayName("compiling twice into the default output folder inside the repo works (the output is not 'uncommitted code')")
+  @DisplayName(
+      "compiling twice into the default output folder inside the repo works (the output is not 'uncommitted code')")
   void recompileIntoRepo() {
     TrainProject p = TrainProject.create(temp, "run: torchrun train.py\n");
     Path out = p.trainYaml().getParent().resolve("gitops");
-    CompileRequest request = new CompileRequest(p.trainYaml(), "train.yaml", Optional.empty(), Optional.empty(), Optional.empty(),
-        Optional.empty(), Optional.empty(), Optional.empty(), 1, Optional.of(out), Optional.empty(), Optional.empty());
+    CompileRequest request =
+        new CompileRequest(
+            p.trainYaml(),
+            "train.yaml",
+            Optional.empty(),
+            Optional.empty(),
+            Optional.empty(),
+            Optional.empty(),
+            Optional.empty(),
+            Optional.empty(),
+            1,
+            Optional.of(out),
+            Optional.empty(),
+            Optional.empty());
     Compiler compiler = new Compiler(SshSecretProvider.system());
     CompileResult first = compiler.compile(request);
     assertFalse(first.hasErrors(), first.diagnostics().toString());
@@ -99,19 +132,26 @@ class GitSourceInspectorTest {
     try (Git git = Git.open(p.root().toFile())) {
       head = git.getRepository().resolve("HEAD").name();
     }
-    assertFalse(inspect(p.trainYaml(), Optional.empty(), Optional.of(head), Optional.empty()).failed());
+    assertFalse(
+        inspect(p.trainYaml(), Optional.empty(), Optional.of(head), Optional.empty()).failed());
     Files.writeString(p.trainYaml(), "run: y\n");
     var changed = inspect(p.trainYaml(), Optional.empty(), Optional.of(head), Optional.empty());
     assertTrue(changed.failed());
-    assertTrue(changed.diagnostics().get(0).message().contains("differs from its version in commit"), changed.diagnostics().toString());
+    assertTrue(
+        changed.diagnostics().get(0).message().contains("differs from its version in commit"),
+        changed.diagnostics().toString());
     Path other = p.trainYaml().getParent().resolve("other.yaml");
     Files.writeString(other, "run: z\n");
     var absent = inspect(other, Optional.empty(), Optional.of(head), Optional.empty());
-    assertTrue(absent.diagnostics().get(0).message().contains("is not in commit"), absent.diagnostics().toString());
-    assertTrue(inspect(p.trainYaml(), Optional.empty(), Optional.of(OTHER_SHA), Optional.empty()).failed(),
+    assertTrue(
+        absent.diagnostics().get(0).message().contains("is not in commit"),
+        absent.diagnostics().toString());
+    assertTrue(
+        inspect(p.trainYaml(), Optional.empty(), Optional.of(OTHER_SHA), Optional.empty()).failed(),
         "a commit the local repo lacks is refused (E314)");
     Files.writeString(p.root().resolve(".git/shallow"), head + "\n");
-    assertFalse(inspect(p.trainYaml(), Optional.empty(), Optional.of(OTHER_SHA), Optional.empty()).failed(),
+    assertFalse(
+        inspect(p.trainYaml(), Optional.empty(), Optional.of(OTHER_SHA), Optional.empty()).failed(),
         "a commit a shallow CI clone lacks is only a warning (W315)");
   }
 
@@ -119,8 +159,11 @@ class GitSourceInspectorTest {
   @DisplayName("a remote that is a local path, or none, is an error: pods could not clone it")
   void localOrMissingRemote() throws Exception {
     TrainProject p = TrainProject.create(temp, "run: x\n");
-    var local = inspect(p.trainYaml(), Optional.of("/srv/git/llm.git"), Optional.empty(), Optional.empty());
-    assertTrue(local.diagnostics().get(0).message().contains("is a local path"), local.diagnostics().toString());
+    var local =
+        inspect(p.trainYaml(), Optional.of("/srv/git/llm.git"), Optional.empty(), Optional.empty());
+    assertTrue(
+        local.diagnostics().get(0).message().contains("is a local path"),
+        local.diagnostics().toString());
     try (Git git = Git.open(p.root().toFile())) {
       git.getRepository().getConfig().unsetSection("remote", "origin");
       git.getRepository().getConfig().save();
@@ -130,29 +173,43 @@ class GitSourceInspectorTest {
   }
 
   @Test
-  @DisplayName("outside any repo and outside the working directory, even both overrides cannot place train.yaml")
+  @DisplayName(
+      "outside any repo and outside the working directory, even both overrides cannot place train.yaml")
   void outsideRepo() throws Exception {
     Path file = temp.resolve("loose/train.yaml");
     Files.createDirectories(file.getParent());
     Files.writeString(file, "run: x\n");
-    var r = inspect(file, Optional.of("https://github.com/a/b.git"), Optional.of(OTHER_SHA), Optional.empty());
+    var r =
+        inspect(
+            file,
+            Optional.of("https://github.com/a/b.git"),
+            Optional.of(OTHER_SHA),
+            Optional.empty());
     assertTrue(r.failed());
-    assertTrue(r.diagnostics().get(0).hint().contains("from the checkout's root"), r.diagnostics().get(0).hint());
+    assertTrue(
+        r.diagnostics().get(0).hint().contains("from the checkout's root"),
+        r.diagnostics().get(0).hint());
   }
 
-  private StageResult<SourceInfo> inspect(Path file, Optional<String> repo, Optional<String> commit, Optional<Path> ignored) {
+  private StageResult<SourceInfo> inspect(
+      Path file, Optional<String> repo, Optional<String> commit, Optional<Path> ignored) {
     return inspector.inspect(file, "train.yaml", repo, commit, ignored);
   }
 
   private static void writeTree(CompileResult result, Path out) {
-    result.tree().orElseThrow().files().forEach((path, text) -> {
-      try {
-        Path f = out.resolve(path);
-        Files.createDirectories(f.getParent());
-        Files.writeString(f, text);
-      } catch (java.io.IOException e) {
-        throw new java.io.UncheckedIOException(e);
-      }
-    });
+    result
+        .tree()
+        .orElseThrow()
+        .files()
+        .forEach(
+            (path, text) -> {
+              try {
+                Path f = out.resolve(path);
+                Files.createDirectories(f.getParent());
+                Files.writeString(f, text);
+              } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+              }
+            });
   }
 }

@@ -19,16 +19,27 @@ class NoRepositoryTest {
   @TempDir Path temp;
 
   @Test
-  @DisplayName("without overrides, a train.yaml in no git repository is E306 at the file, pointing at --source-repo/--source-commit")
+  @DisplayName(
+      "without overrides, a train.yaml in no git repository is E306 at the file, pointing at --source-repo/--source-commit")
   void notInRepository() throws Exception {
     Path trainYaml = Files.writeString(temp.resolve("train.yaml"), "run: x\n");
-    assumeTrue(GitSourceInspector.workTreeOf(trainYaml).isEmpty(), "NOT RUN: the temporary folder lies inside a git work tree");
-    StageResult<SourceInfo> result = new GitSourceInspector().inspect(trainYaml, "jobs/train.yaml", Optional.empty(),
-        Optional.empty(), Optional.empty());
+    assumeTrue(
+        GitSourceInspector.workTreeOf(trainYaml).isEmpty(),
+        "NOT RUN: the temporary folder lies inside a git work tree");
+    StageResult<SourceInfo> result =
+        new GitSourceInspector()
+            .inspect(
+                trainYaml, "jobs/train.yaml", Optional.empty(), Optional.empty(), Optional.empty());
     assertTrue(result.value().isEmpty());
-    assertEquals(List.of("jobs/train.yaml E306 jobs/train.yaml is not inside a git repository, so pods have no commit to clone"),
-        result.diagnostics().stream().map((Diagnostic d) -> d.location() + " " + d.code().id() + " " + d.message()).toList());
-    assertEquals("commit it to a git repository with a remote, or pass --source-repo URL --source-commit SHA and run"
-        + " from the checkout's root", result.diagnostics().get(0).hint());
+    assertEquals(
+        List.of(
+            "jobs/train.yaml E306 jobs/train.yaml is not inside a git repository, so pods have no commit to clone"),
+        result.diagnostics().stream()
+            .map((Diagnostic d) -> d.location() + " " + d.code().id() + " " + d.message())
+            .toList());
+    assertEquals(
+        "commit it to a git repository with a remote, or pass --source-repo URL --source-commit SHA and run"
+            + " from the checkout's root",
+        result.diagnostics().get(0).hint());
   }
 }

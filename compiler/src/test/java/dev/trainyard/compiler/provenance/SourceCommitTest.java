@@ -19,22 +19,29 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** The commit pods clone: a repository without one, and --source-commit values that are no full SHA. */
+/**
+ * The commit pods clone: a repository without one, and --source-commit values that are no full SHA.
+ */
 class SourceCommitTest {
   private static final String SHA = "0123456789abcdef0123456789abcdef01234567";
   @TempDir Path temp;
 
-  private static StageResult<SourceInfo> inspect(Path trainYaml, Optional<String> repo, Optional<String> commit) {
-    return new GitSourceInspector().inspect(trainYaml, "train.yaml", repo, commit, Optional.empty());
+  private static StageResult<SourceInfo> inspect(
+      Path trainYaml, Optional<String> repo, Optional<String> commit) {
+    return new GitSourceInspector()
+        .inspect(trainYaml, "train.yaml", repo, commit, Optional.empty());
   }
 
   private static List<Diagnostic> notCommitted(StageResult<SourceInfo> r) {
     assertTrue(r.value().isEmpty());
-    return r.diagnostics().stream().filter(d -> d.code() == DiagnosticCode.SOURCE_NOT_COMMITTED).toList();
+    return r.diagnostics().stream()
+        .filter(d -> d.code() == DiagnosticCode.SOURCE_NOT_COMMITTED)
+        .toList();
   }
 
   @Test
-  @DisplayName("a repository with a remote but no commit yet is E305 'no commit yet' at train.yaml, with a hint")
+  @DisplayName(
+      "a repository with a remote but no commit yet is E305 'no commit yet' at train.yaml, with a hint")
   void noCommit() throws Exception {
     Path work = temp.resolve("src");
     Path trainYaml = work.resolve("train.yaml");
@@ -44,8 +51,10 @@ class SourceCommitTest {
       git.getRepository().getConfig().setString("remote", "origin", "url", TrainProject.REMOTE);
       git.getRepository().getConfig().save();
     }
-    List<Diagnostic> d = notCommitted(inspect(trainYaml, Optional.empty(), Optional.empty())).stream()
-        .filter(x -> x.message().equals("the git repository has no commit yet")).toList();
+    List<Diagnostic> d =
+        notCommitted(inspect(trainYaml, Optional.empty(), Optional.empty())).stream()
+            .filter(x -> x.message().equals("the git repository has no commit yet"))
+            .toList();
     assertEquals(1, d.size(), d.toString());
     assertEquals(SourceLocation.ofFile("train.yaml"), d.get(0).location());
     assertEquals("commit train.yaml and the code, then compile again", d.get(0).hint());
@@ -53,23 +62,41 @@ class SourceCommitTest {
   }
 
   @ParameterizedTest(name = "\"{0}\"")
-  @ValueSource(strings = {"main", "HEAD", "0123456", "0123456789ABCDEF0123456789ABCDEF01234567", "0123456789abcdef0123456789abcdef0123456"})
-  @DisplayName("--source-commit that is not a full lower-case 40-hex SHA is E305, with or without --source-repo")
+  @ValueSource(
+      strings = {
+        "main",
+        "HEAD",
+        "0123456",
+        "0123456789ABCDEF0123456789ABCDEF01234567",
+        "0123456789abcdef0123456789abcdef0123456"
+      })
+  @DisplayName(
+      "--source-commit that is not a full lower-case 40-hex SHA is E305, with or without --source-repo")
   void notASha(String commit) {
     TrainProject p = TrainProject.create(temp, "run: x\n");
-    for (Optional<String> repo : List.of(Optional.<String>empty(), Optional.of(TrainProject.REMOTE))) {
+    for (Optional<String> repo :
+        List.of(Optional.<String>empty(), Optional.of(TrainProject.REMOTE))) {
       List<Diagnostic> d = notCommitted(inspect(p.trainYaml(), repo, Optional.of(commit)));
       assertEquals(1, d.size(), d.toString());
-      assertEquals("--source-commit must be a full 40-character commit SHA, got \"" + commit + "\"", d.get(0).message());
-      assertEquals("use `git rev-parse HEAD`; a branch name would let the pods run other code than was reviewed", d.get(0).hint());
+      assertEquals(
+          "--source-commit must be a full 40-character commit SHA, got \"" + commit + "\"",
+          d.get(0).message());
+      assertEquals(
+          "use `git rev-parse HEAD`; a branch name would let the pods run other code than was reviewed",
+          d.get(0).hint());
     }
   }
 
   @Test
-  @DisplayName("--source-repo with a full --source-commit gives exactly that repo, commit and the path in the work tree")
+  @DisplayName(
+      "--source-repo with a full --source-commit gives exactly that repo, commit and the path in the work tree")
   void bothOverrides() {
     TrainProject p = TrainProject.create(temp, "run: x\n");
-    SourceInfo info = inspect(p.trainYaml(), Optional.of("https://gitlab.com/acme/x.git"), Optional.of(SHA)).value().orElseThrow();
-    assertEquals(new SourceInfo("https://gitlab.com/acme/x.git", SHA, "jobs/demo/train.yaml"), info);
+    SourceInfo info =
+        inspect(p.trainYaml(), Optional.of("https://gitlab.com/acme/x.git"), Optional.of(SHA))
+            .value()
+            .orElseThrow();
+    assertEquals(
+        new SourceInfo("https://gitlab.com/acme/x.git", SHA, "jobs/demo/train.yaml"), info);
   }
 }

@@ -27,20 +27,27 @@ class EnvListTreeMergeTest {
   }
 
   @Test
-  @DisplayName("env is sorted by name, a later put replaces the earlier one, and $ is doubled so the kubelet expands nothing")
+  @DisplayName(
+      "env is sorted by name, a later put replaces the earlier one, and $ is doubled so the kubelet expands nothing")
   void envSortedReplacedEscaped() {
     EnvList env = new EnvList().put("B", "x").put("A", "$(HOME) costs $5").put("B", "y");
-    assertEquals(tree("[{'name':'A','value':'$$(HOME) costs $$5'},{'name':'B','value':'y'}]"), env.toArray());
+    assertEquals(
+        tree("[{'name':'A','value':'$$(HOME) costs $$5'},{'name':'B','value':'y'}]"),
+        env.toArray());
     assertEquals(List.of("A", "B"), List.copyOf(env.names()));
   }
 
   @Test
-  @DisplayName("field and Secret references are valueFrom entries; putAll replaces same-named variables of any kind")
+  @DisplayName(
+      "field and Secret references are valueFrom entries; putAll replaces same-named variables of any kind")
   void references() {
     EnvList env = new EnvList().put("N", "plain").putSecretKey("S", "creds", "token");
     env.putAll(new EnvList().putFieldRef("N", "spec.nodeName"));
-    assertEquals(tree("[{'name':'N','valueFrom':{'fieldRef':{'fieldPath':'spec.nodeName'}}},"
-        + "{'name':'S','valueFrom':{'secretKeyRef':{'name':'creds','key':'token'}}}]"), env.toArray());
+    assertEquals(
+        tree(
+            "[{'name':'N','valueFrom':{'fieldRef':{'fieldPath':'spec.nodeName'}}},"
+                + "{'name':'S','valueFrom':{'secretKeyRef':{'name':'creds','key':'token'}}}]"),
+        env.toArray());
   }
 
   @Test
@@ -52,7 +59,8 @@ class EnvListTreeMergeTest {
   }
 
   @Test
-  @DisplayName("merge: objects merge key by key, the generated side wins a conflict, and keys only the skeleton has stay")
+  @DisplayName(
+      "merge: objects merge key by key, the generated side wins a conflict, and keys only the skeleton has stay")
   void mergeObjects() {
     ObjectNode base = json("{'a':{'keep':1,'both':'skeleton'},'list':[1,2],'only':true}");
     TreeMerge.merge(base, json("{'a':{'both':'generated','new':2},'list':[3]}"));
@@ -60,17 +68,27 @@ class EnvListTreeMergeTest {
   }
 
   @Test
-  @DisplayName("merge: lists of named items merge by name, keeping skeleton-only items first and appending new ones")
+  @DisplayName(
+      "merge: lists of named items merge by name, keeping skeleton-only items first and appending new ones")
   void mergeNamedLists() {
-    ObjectNode base = json("{'containers':[{'name':'side','image':'s'},{'name':'node','env':[{'name':'A','value':'1'}],'tty':true}]}");
-    TreeMerge.merge(base, json("{'containers':[{'name':'node','image':'n','env':[{'name':'B','value':'2'},{'name':'A','value':'3'}]},"
-        + "{'name':'extra'}]}"));
-    assertEquals(json("{'containers':[{'name':'side','image':'s'},"
-        + "{'name':'node','env':[{'name':'A','value':'3'},{'name':'B','value':'2'}],'tty':true,'image':'n'},{'name':'extra'}]}"), base);
+    ObjectNode base =
+        json(
+            "{'containers':[{'name':'side','image':'s'},{'name':'node','env':[{'name':'A','value':'1'}],'tty':true}]}");
+    TreeMerge.merge(
+        base,
+        json(
+            "{'containers':[{'name':'node','image':'n','env':[{'name':'B','value':'2'},{'name':'A','value':'3'}]},"
+                + "{'name':'extra'}]}"));
+    assertEquals(
+        json(
+            "{'containers':[{'name':'side','image':'s'},"
+                + "{'name':'node','env':[{'name':'A','value':'3'},{'name':'B','value':'2'}],'tty':true,'image':'n'},{'name':'extra'}]}"),
+        base);
   }
 
   @Test
-  @DisplayName("merge: a list with an unnamed item on either side is replaced whole by the generated list")
+  @DisplayName(
+      "merge: a list with an unnamed item on either side is replaced whole by the generated list")
   void unnamedListsReplaced() {
     ObjectNode base = json("{'args':[{'name':'a'},{'x':1}],'more':[{'name':'a'}]}");
     TreeMerge.merge(base, json("{'args':[{'name':'b'}],'more':[{'name':'c'},'text']}"));
@@ -78,7 +96,8 @@ class EnvListTreeMergeTest {
   }
 
   @Test
-  @DisplayName("merge copies the generated values: changing the generated tree afterwards leaves the merged one alone")
+  @DisplayName(
+      "merge copies the generated values: changing the generated tree afterwards leaves the merged one alone")
   void mergeCopies() {
     ObjectNode over = json("{'a':{'b':1}}");
     ObjectNode base = json("{}");

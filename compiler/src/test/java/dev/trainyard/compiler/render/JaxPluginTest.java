@@ -14,14 +14,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The JAX run on the embedded platform: the pods' ServiceAccount, and the Role and RoleBinding that let
- * {@code jax.distributed.initialize()}'s Kubernetes detector get and list the pods and the Job.
+ * The JAX run on the embedded platform: the pods' ServiceAccount, and the Role and RoleBinding that
+ * let {@code jax.distributed.initialize()}'s Kubernetes detector get and list the pods and the Job.
  */
 class JaxPluginTest {
   @TempDir Path dir;
 
   private CompileResult compile() {
-    return TrainProject.create(dir, "name: jx\nruntime: jax\nnodes: 3\nrun: python train.py\n").compile();
+    return TrainProject.create(dir, "name: jx\nruntime: jax\nnodes: 3\nrun: python train.py\n")
+        .compile();
   }
 
   private static String run(CompileResult r) {
@@ -47,8 +48,10 @@ class JaxPluginTest {
     assertEquals("rbac.authorization.k8s.io/v1", role.path("apiVersion").asText());
     assertEquals(run(r) + "-jax", role.path("metadata").path("name").asText());
     assertEquals("default", role.path("metadata").path("namespace").asText());
-    assertEquals("[{\"apiGroups\":[\"\"],\"resources\":[\"pods\"],\"verbs\":[\"get\",\"list\"]},"
-        + "{\"apiGroups\":[\"batch\"],\"resources\":[\"jobs\"],\"verbs\":[\"get\",\"list\"]}]", role.path("rules").toString());
+    assertEquals(
+        "[{\"apiGroups\":[\"\"],\"resources\":[\"pods\"],\"verbs\":[\"get\",\"list\"]},"
+            + "{\"apiGroups\":[\"batch\"],\"resources\":[\"jobs\"],\"verbs\":[\"get\",\"list\"]}]",
+        role.path("rules").toString());
   }
 
   @Test
@@ -58,20 +61,32 @@ class JaxPluginTest {
     String account = run(r) + "-jax";
     JsonNode binding = object(r, "RoleBinding");
     assertEquals(account, binding.path("metadata").path("name").asText());
-    assertEquals("{\"apiGroup\":\"rbac.authorization.k8s.io\",\"kind\":\"Role\",\"name\":\"" + account + "\"}",
+    assertEquals(
+        "{\"apiGroup\":\"rbac.authorization.k8s.io\",\"kind\":\"Role\",\"name\":\""
+            + account
+            + "\"}",
         binding.path("roleRef").toString());
-    assertEquals("[{\"kind\":\"ServiceAccount\",\"name\":\"" + account + "\",\"namespace\":\"default\"}]",
+    assertEquals(
+        "[{\"kind\":\"ServiceAccount\",\"name\":\"" + account + "\",\"namespace\":\"default\"}]",
         binding.path("subjects").toString());
   }
 
   @Test
-  @DisplayName("JAX env: coordinator at node 0 port 29500, the process count is nodes, the process id the completion index")
+  @DisplayName(
+      "JAX env: coordinator at node 0 port 29500, the process count is nodes, the process id the completion index")
   void jaxEnv() {
     CompileResult r = compile();
     JsonNode js = object(r, "JobSet");
-    assertEquals(Hostnames.first(run(r), "node") + ":29500", env(js, "node", "JAX_COORDINATOR_ADDRESS").path("value").asText());
+    assertEquals(
+        Hostnames.first(run(r), "node") + ":29500",
+        env(js, "node", "JAX_COORDINATOR_ADDRESS").path("value").asText());
     assertEquals("3", env(js, "node", "JAX_NUM_PROCESSES").path("value").asText());
-    assertEquals(EnvList.COMPLETION_INDEX,
-        env(js, "node", "JAX_PROCESS_ID").path("valueFrom").path("fieldRef").path("fieldPath").asText());
+    assertEquals(
+        EnvList.COMPLETION_INDEX,
+        env(js, "node", "JAX_PROCESS_ID")
+            .path("valueFrom")
+            .path("fieldRef")
+            .path("fieldPath")
+            .asText());
   }
 }

@@ -16,33 +16,45 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The JobSet as assembled around the plugin's pods: every field the JobSet webhook would default written
- * out, the failure policies, the Job spec, and a runtime skeleton merged under the generated fields.
+ * The JobSet as assembled around the plugin's pods: every field the JobSet webhook would default
+ * written out, the failure policies, the Job spec, and a runtime skeleton merged under the
+ * generated fields.
  */
 class JobSetBuilderTest {
   @TempDir Path dir;
 
   private JsonNode torch() {
-    CompileResult r = TrainProject.create(dir, "name: js\nruntime: torch\nnodes: 3\nrun: torchrun t.py\nretries: 4\ntimeout: 2h\n").compile();
+    CompileResult r =
+        TrainProject.create(
+                dir,
+                "name: js\nruntime: torch\nnodes: 3\nrun: torchrun t.py\nretries: 4\ntimeout: 2h\n")
+            .compile();
     return object(r, "JobSet");
   }
 
   @Test
-  @DisplayName("spec: DNS hostnames with not-ready addresses on subdomain <run>, success when All jobs succeed, AnyOrder start-up")
+  @DisplayName(
+      "spec: DNS hostnames with not-ready addresses on subdomain <run>, success when All jobs succeed, AnyOrder start-up")
   void webhookDefaultsWritten() {
     JsonNode js = torch();
     String run = js.path("metadata").path("name").asText();
-    assertEquals("{\"enableDNSHostnames\":true,\"publishNotReadyAddresses\":true,\"subdomain\":\"" + run + "\"}",
+    assertEquals(
+        "{\"enableDNSHostnames\":true,\"publishNotReadyAddresses\":true,\"subdomain\":\""
+            + run
+            + "\"}",
         js.path("spec").path("network").toString());
     assertEquals("{\"operator\":\"All\"}", js.path("spec").path("successPolicy").toString());
-    assertEquals("{\"startupPolicyOrder\":\"AnyOrder\"}", js.path("spec").path("startupPolicy").toString());
+    assertEquals(
+        "{\"startupPolicyOrder\":\"AnyOrder\"}", js.path("spec").path("startupPolicy").toString());
     assertEquals("jobset.x-k8s.io/v1alpha2", js.path("apiVersion").asText());
   }
 
   @Test
-  @DisplayName("failurePolicy: maxRestarts = retries, Recreate; rules RestartOnDisruption, FailOnDeadline, FailOnUserExitCode in that order")
+  @DisplayName(
+      "failurePolicy: maxRestarts = retries, Recreate; rules RestartOnDisruption, FailOnDeadline, FailOnUserExitCode in that order")
   void failurePolicy() {
-    assertEquals("{\"maxRestarts\":4,\"restartStrategy\":\"Recreate\",\"rules\":["
+    assertEquals(
+        "{\"maxRestarts\":4,\"restartStrategy\":\"Recreate\",\"rules\":["
             + "{\"action\":\"RestartJobSet\",\"name\":\"RestartOnDisruption\",\"onJobFailureMessagePatterns\":"
             + "[\"^Pod [^ ]+ has condition DisruptionTarget matching FailJob rule\"],\"onJobFailureReasons\":[\"PodFailurePolicy\"]},"
             + "{\"action\":\"FailJobSet\",\"name\":\"FailOnDeadline\",\"onJobFailureReasons\":[\"DeadlineExceeded\"]},"
@@ -51,7 +63,8 @@ class JobSetBuilderTest {
   }
 
   @Test
-  @DisplayName("the node job: group default, 1 replica, Indexed with one pod per node, no Job-wide backoff, 0 per index, the timeout as deadline")
+  @DisplayName(
+      "the node job: group default, 1 replica, Indexed with one pod per node, no Job-wide backoff, 0 per index, the timeout as deadline")
   void jobSpec() {
     JsonNode rj = torch().path("spec").path("replicatedJobs").path(0);
     assertEquals("node", rj.path("name").asText());
@@ -69,39 +82,68 @@ class JobSetBuilderTest {
   }
 
   @Test
-  @DisplayName("podFailurePolicy: DisruptionTarget fails the Job, a node exit fails its index, a code-sync exit fails the Job")
+  @DisplayName(
+      "podFailurePolicy: DisruptionTarget fails the Job, a node exit fails its index, a code-sync exit fails the Job")
   void podFailurePolicy() {
-    assertEquals("{\"rules\":[{\"action\":\"FailJob\",\"onPodConditions\":[{\"status\":\"True\",\"type\":\"DisruptionTarget\"}]},"
+    assertEquals(
+        "{\"rules\":[{\"action\":\"FailJob\",\"onPodConditions\":[{\"status\":\"True\",\"type\":\"DisruptionTarget\"}]},"
             + "{\"action\":\"FailIndex\",\"onExitCodes\":{\"containerName\":\"node\",\"operator\":\"NotIn\",\"values\":[0]}},"
             + "{\"action\":\"FailJob\",\"onExitCodes\":{\"containerName\":\"code-sync\",\"operator\":\"NotIn\",\"values\":[0]}}]}",
-        torch().path("spec").path("replicatedJobs").path(0).path("template").path("spec").path("podFailurePolicy").toString());
+        torch()
+            .path("spec")
+            .path("replicatedJobs")
+            .path(0)
+            .path("template")
+            .path("spec")
+            .path("podFailurePolicy")
+            .toString());
   }
 
   @Test
-  @DisplayName("torch pods carry the run label and only the torch skeleton's framework annotation: no mesh opt-out, no runs-ranks")
+  @DisplayName(
+      "torch pods carry the run label and only the torch skeleton's framework annotation: no mesh opt-out, no runs-ranks")
   void podMetadata() {
     JsonNode js = torch();
-    JsonNode meta = js.path("spec").path("replicatedJobs").path(0).path("template").path("spec").path("template").path("metadata");
-    assertEquals("{\"annotations\":{\"trainyard.dev/framework\":\"torch\"},\"labels\":{\"trainyard.dev/run\":\"" + js.path("metadata").path("name").asText() + "\"}}", meta.toString());
+    JsonNode meta =
+        js.path("spec")
+            .path("replicatedJobs")
+            .path(0)
+            .path("template")
+            .path("spec")
+            .path("template")
+            .path("metadata");
+    assertEquals(
+        "{\"annotations\":{\"trainyard.dev/framework\":\"torch\"},\"labels\":{\"trainyard.dev/run\":\""
+            + js.path("metadata").path("name").asText()
+            + "\"}}",
+        meta.toString());
   }
 
   @Test
-  @DisplayName("a runtime skeleton merges under the generated job: its sidecar and extra env stay, generated fields win, metadata joins the JobSet's")
+  @DisplayName(
+      "a runtime skeleton merges under the generated job: its sidecar and extra env stay, generated fields win, metadata joins the JobSet's")
   void skeletonMerged() throws IOException {
     Path folder = Files.createDirectories(dir.resolve("runtimes/sk/1.0-1"));
-    Files.writeString(folder.resolve("runtime.yaml"), "apiVersion: trainyard.dev/v1\nkind: Runtime\nname: sk\nversion: 1.0-1\n"
-        + "framework: torch\nimage: docker.io/acme/t:1\n"
-        + "jobset:\n  metadata:\n    labels: {acme.dev/team: ml, trainyard.dev/run: skeleton}\n    annotations: {acme.dev/owner: '{{ job.runName }}'}\n"
-        + "  spec:\n    replicatedJobs:\n      - name: node\n        replicas: 7\n        template:\n          spec:\n"
-        + "            template:\n              spec:\n                priorityClassName: batch\n                containers:\n"
-        + "                  - name: node\n                    env: [{name: ACME, value: '{{ image }} {{ job.gpus }}'}]\n"
-        + "                  - name: sidecar\n                    image: docker.io/acme/side:1\n");
-    TrainProject p = TrainProject.create(dir.resolve("p"), "name: sk\nruntime: sk\nrun: torchrun t.py\nresources: {gpus: 2}\n");
+    Files.writeString(
+        folder.resolve("runtime.yaml"),
+        "apiVersion: trainyard.dev/v1\nkind: Runtime\nname: sk\nversion: 1.0-1\n"
+            + "framework: torch\nimage: docker.io/acme/t:1\n"
+            + "jobset:\n  metadata:\n    labels: {acme.dev/team: ml, trainyard.dev/run: skeleton}\n    annotations: {acme.dev/owner: '{{ job.runName }}'}\n"
+            + "  spec:\n    replicatedJobs:\n      - name: node\n        replicas: 7\n        template:\n          spec:\n"
+            + "            template:\n              spec:\n                priorityClassName: batch\n                containers:\n"
+            + "                  - name: node\n                    env: [{name: ACME, value: '{{ image }} {{ job.gpus }}'}]\n"
+            + "                  - name: sidecar\n                    image: docker.io/acme/side:1\n");
+    TrainProject p =
+        TrainProject.create(
+            dir.resolve("p"), "name: sk\nruntime: sk\nrun: torchrun t.py\nresources: {gpus: 2}\n");
     CompileResult r = CompileCall.of(p.trainYaml()).runtimes(dir.resolve("runtimes")).compile();
     JsonNode js = object(r, "JobSet");
     String run = js.path("metadata").path("name").asText();
     assertEquals("ml", js.path("metadata").path("labels").path("acme.dev/team").asText());
-    assertEquals(run, js.path("metadata").path("labels").path("trainyard.dev/run").asText(), "the run label is Trainyard's");
+    assertEquals(
+        run,
+        js.path("metadata").path("labels").path("trainyard.dev/run").asText(),
+        "the run label is Trainyard's");
     assertEquals(run, js.path("metadata").path("annotations").path("acme.dev/owner").asText());
     JsonNode rj = js.path("spec").path("replicatedJobs").path(0);
     assertEquals(1, rj.path("replicas").asInt(), "generated replicas win");
@@ -111,7 +153,9 @@ class JobSetBuilderTest {
     assertEquals("sidecar", pod.path("containers").path(1).path("name").asText());
     assertEquals("docker.io/acme/side:1", pod.path("containers").path(1).path("image").asText());
     assertEquals("docker.io/acme/t:1", pod.path("containers").path(0).path("image").asText());
-    assertEquals("docker.io/acme/t:1 2", TrainProject.env(js, "node", "ACME").path("value").asText());
-    assertEquals("torchrun t.py", TrainProject.env(js, "node", "TRAINYARD_RUN").path("value").asText());
+    assertEquals(
+        "docker.io/acme/t:1 2", TrainProject.env(js, "node", "ACME").path("value").asText());
+    assertEquals(
+        "torchrun t.py", TrainProject.env(js, "node", "TRAINYARD_RUN").path("value").asText());
   }
 }

@@ -10,28 +10,48 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** The working directory reaches launch.sh's mpirun line as exactly one shell word, whatever the repository's folder names are. */
+/**
+ * The working directory reaches launch.sh's mpirun line as exactly one shell word, whatever the
+ * repository's folder names are.
+ */
 class MpiShellWordTest {
   @ParameterizedTest
-  @CsvSource(delimiter = '|', quoteCharacter = '"', value = {
-      "/workspace/src/jobs/mpi|/workspace/src/jobs/mpi",
-      "/workspace/src/a_b-c.d@e%f+g=h:i,j|/workspace/src/a_b-c.d@e%f+g=h:i,j",
-      "/workspace/src/sub dir|'/workspace/src/sub dir'",
-      "/workspace/src/s$(id)|'/workspace/src/s$(id)'",
-      "/workspace/src/it's|'/workspace/src/it'\\''s'"})
+  @CsvSource(
+      delimiter = '|',
+      quoteCharacter = '"',
+      value = {
+        "/workspace/src/jobs/mpi|/workspace/src/jobs/mpi",
+        "/workspace/src/a_b-c.d@e%f+g=h:i,j|/workspace/src/a_b-c.d@e%f+g=h:i,j",
+        "/workspace/src/sub dir|'/workspace/src/sub dir'",
+        "/workspace/src/s$(id)|'/workspace/src/s$(id)'",
+        "/workspace/src/it's|'/workspace/src/it'\\''s'"
+      })
   @DisplayName("a plain path is written as it is; anything else is single-quoted, each ' as '\\''")
   void written(String value, String word) {
     assertEquals(word, MpiFiles.shellWord(value));
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"/workspace/src/sub dir", "/workspace/src/s$(id)", "/workspace/src/`id`", "/workspace/src/it's \"q\"",
-      "/workspace/src/a;b|c&d>e<f", "/workspace/src/*?[x]", "/workspace/src/~x ${HOME}", "/workspace/src/tab\there"})
-  @DisplayName("bash reads the word back as one argument equal to the path: nothing is expanded, split or run")
+  @ValueSource(
+      strings = {
+        "/workspace/src/sub dir",
+        "/workspace/src/s$(id)",
+        "/workspace/src/`id`",
+        "/workspace/src/it's \"q\"",
+        "/workspace/src/a;b|c&d>e<f",
+        "/workspace/src/*?[x]",
+        "/workspace/src/~x ${HOME}",
+        "/workspace/src/tab\there"
+      })
+  @DisplayName(
+      "bash reads the word back as one argument equal to the path: nothing is expanded, split or run")
   void bashReadsOneWord(String value) throws Exception {
     Process bash;
     try {
-      bash = new ProcessBuilder("bash", "-c", "printf '[%s]' " + MpiFiles.shellWord(value)).redirectErrorStream(true).start();
+      bash =
+          new ProcessBuilder("bash", "-c", "printf '[%s]' " + MpiFiles.shellWord(value))
+              .redirectErrorStream(true)
+              .start();
     } catch (java.io.IOException e) {
       Assumptions.abort("NOT RUN: bash cannot be started: " + e.getMessage());
       return;

@@ -18,7 +18,10 @@ class QueueObjectsTest {
 
   private List<String> queueFiles(CompileCall call) {
     CompileResult r = call.compile();
-    return TrainProject.tree(r).files().keySet().stream().filter(f -> f.contains("/_") && !f.endsWith("/kustomization.yaml")).sorted().toList();
+    return TrainProject.tree(r).files().keySet().stream()
+        .filter(f -> f.contains("/_") && !f.endsWith("/kustomization.yaml"))
+        .sorted()
+        .toList();
   }
 
   private CompileCall call(String platform) {
@@ -27,65 +30,101 @@ class QueueObjectsTest {
   }
 
   @Test
-  @DisplayName("compiling for cluster local emits its ClusterQueue, ResourceFlavor and LocalQueue; prod's stay out")
+  @DisplayName(
+      "compiling for cluster local emits its ClusterQueue, ResourceFlavor and LocalQueue; prod's stay out")
   void otherClusterStaysOut() {
-    assertEquals(List.of("clusters/local/_cluster/clusterqueue-cqa.yaml", "clusters/local/_cluster/resourceflavor-fa.yaml",
-        "clusters/local/team-a/_queues/localqueue-qa.yaml"), queueFiles(call(TwoClusterPlatform.TEXT)));
+    assertEquals(
+        List.of(
+            "clusters/local/_cluster/clusterqueue-cqa.yaml",
+            "clusters/local/_cluster/resourceflavor-fa.yaml",
+            "clusters/local/team-a/_queues/localqueue-qa.yaml"),
+        queueFiles(call(TwoClusterPlatform.TEXT)));
   }
 
   @Test
   @DisplayName("compiling for cluster prod emits prod's queue objects only")
   void prodOnly() {
-    assertEquals(List.of("clusters/prod/_cluster/clusterqueue-cqb.yaml", "clusters/prod/_cluster/resourceflavor-fb.yaml",
-        "clusters/prod/team-b/_queues/localqueue-qb.yaml"), queueFiles(call(TwoClusterPlatform.TEXT).cluster("prod")));
+    assertEquals(
+        List.of(
+            "clusters/prod/_cluster/clusterqueue-cqb.yaml",
+            "clusters/prod/_cluster/resourceflavor-fb.yaml",
+            "clusters/prod/team-b/_queues/localqueue-qb.yaml"),
+        queueFiles(call(TwoClusterPlatform.TEXT).cluster("prod")));
   }
 
   @Test
   @DisplayName("a ResourceFlavor no ClusterQueue of the cluster uses stays out, even when defined")
   void unusedFlavorStaysOut() {
-    String text = TwoClusterPlatform.with("    - {name: fb}\n", "    - {name: fb}\n    - {name: fc}\n");
-    assertEquals(List.of("clusters/local/_cluster/clusterqueue-cqa.yaml", "clusters/local/_cluster/resourceflavor-fa.yaml",
-        "clusters/local/team-a/_queues/localqueue-qa.yaml"), queueFiles(call(text)));
+    String text =
+        TwoClusterPlatform.with("    - {name: fb}\n", "    - {name: fb}\n    - {name: fc}\n");
+    assertEquals(
+        List.of(
+            "clusters/local/_cluster/clusterqueue-cqa.yaml",
+            "clusters/local/_cluster/resourceflavor-fa.yaml",
+            "clusters/local/team-a/_queues/localqueue-qa.yaml"),
+        queueFiles(call(text)));
   }
 
   @Test
-  @DisplayName("a ClusterQueue lists its namespaces, cohort, covered resources and each flavor's quota (0 where none); flavors keep node labels")
+  @DisplayName(
+      "a ClusterQueue lists its namespaces, cohort, covered resources and each flavor's quota (0 where none); flavors keep node labels")
   void objectContents() {
-    String text = TwoClusterPlatform.with("    - {name: fa}\n", "    - {name: fa, nodeLabels: {zone: b, pool: gpu}}\n")
-        .replace("{name: cqa, namespaces: [team-a], flavors: [{name: fa, quota: {cpu: \"8\", memory: 32Gi}}]}",
-            "{name: cqa, namespaces: [team-a], cohort: pool, flavors: [{name: fa, quota: {cpu: \"8\", memory: 32Gi}},"
-                + " {name: fb, quota: {cpu: \"2\"}}]}");
+    String text =
+        TwoClusterPlatform.with(
+                "    - {name: fa}\n", "    - {name: fa, nodeLabels: {zone: b, pool: gpu}}\n")
+            .replace(
+                "{name: cqa, namespaces: [team-a], flavors: [{name: fa, quota: {cpu: \"8\", memory: 32Gi}}]}",
+                "{name: cqa, namespaces: [team-a], cohort: pool, flavors: [{name: fa, quota: {cpu: \"8\", memory: 32Gi}},"
+                    + " {name: fb, quota: {cpu: \"2\"}}]}");
     var files = TrainProject.tree(call(text).compile()).files();
     var cq = TrainProject.parse("cq", files.get("clusters/local/_cluster/clusterqueue-cqa.yaml"));
-    assertEquals("trainyard", cq.path("metadata").path("labels").path("app.kubernetes.io/managed-by").asText());
+    assertEquals(
+        "trainyard",
+        cq.path("metadata").path("labels").path("app.kubernetes.io/managed-by").asText());
     assertEquals(false, cq.path("metadata").path("annotations").isEmpty(), cq.toString());
     var spec = cq.path("spec");
-    assertEquals("kubernetes.io/metadata.name", spec.path("namespaceSelector").path("matchExpressions").path(0).path("key").asText());
-    assertEquals("[\"team-a\"]", spec.path("namespaceSelector").path("matchExpressions").path(0).path("values").toString());
+    assertEquals(
+        "kubernetes.io/metadata.name",
+        spec.path("namespaceSelector").path("matchExpressions").path(0).path("key").asText());
+    assertEquals(
+        "[\"team-a\"]",
+        spec.path("namespaceSelector").path("matchExpressions").path(0).path("values").toString());
     assertEquals("pool", spec.path("cohortName").asText());
     assertEquals("BestEffortFIFO", spec.path("queueingStrategy").asText());
     var group = spec.path("resourceGroups").path(0);
     assertEquals("[\"cpu\",\"memory\"]", group.path("coveredResources").toString());
-    assertEquals("[{\"name\":\"cpu\",\"nominalQuota\":\"8\"},{\"name\":\"memory\",\"nominalQuota\":\"32Gi\"}]",
+    assertEquals(
+        "[{\"name\":\"cpu\",\"nominalQuota\":\"8\"},{\"name\":\"memory\",\"nominalQuota\":\"32Gi\"}]",
         group.path("flavors").path(0).path("resources").toString());
     assertEquals("fb", group.path("flavors").path(1).path("name").asText());
-    assertEquals("[{\"name\":\"cpu\",\"nominalQuota\":\"2\"},{\"name\":\"memory\",\"nominalQuota\":\"0\"}]",
+    assertEquals(
+        "[{\"name\":\"cpu\",\"nominalQuota\":\"2\"},{\"name\":\"memory\",\"nominalQuota\":\"0\"}]",
         group.path("flavors").path(1).path("resources").toString());
     var fa = TrainProject.parse("rf", files.get("clusters/local/_cluster/resourceflavor-fa.yaml"));
-    assertEquals("{\"pool\":\"gpu\",\"zone\":\"b\"}", fa.path("spec").path("nodeLabels").toString());
+    assertEquals(
+        "{\"pool\":\"gpu\",\"zone\":\"b\"}", fa.path("spec").path("nodeLabels").toString());
     assertEquals(false, fa.path("metadata").path("annotations").isEmpty(), fa.toString());
     var fb = TrainProject.parse("rf", files.get("clusters/local/_cluster/resourceflavor-fb.yaml"));
     assertEquals(true, fb.path("spec").path("nodeLabels").isMissingNode(), fb.toString());
-    var lq = TrainProject.parse("lq", files.get("clusters/local/team-a/_queues/localqueue-qa.yaml"));
+    var lq =
+        TrainProject.parse("lq", files.get("clusters/local/team-a/_queues/localqueue-qa.yaml"));
     assertEquals("cqa", lq.path("spec").path("clusterQueue").asText());
     assertEquals(false, lq.path("metadata").path("annotations").isEmpty(), lq.toString());
   }
 
   @Test
-  @DisplayName("a ClusterQueue for every namespace ('*') gets an empty namespaceSelector, which matches all")
+  @DisplayName(
+      "a ClusterQueue for every namespace ('*') gets an empty namespaceSelector, which matches all")
   void allNamespaces() {
-    String text = TwoClusterPlatform.TEXT.replace("{name: cqa, namespaces: [team-a]", "{name: cqa, namespaces: [\"*\"]");
-    var cq = TrainProject.parse("cq", TrainProject.tree(call(text).compile()).files().get("clusters/local/_cluster/clusterqueue-cqa.yaml"));
+    String text =
+        TwoClusterPlatform.TEXT.replace(
+            "{name: cqa, namespaces: [team-a]", "{name: cqa, namespaces: [\"*\"]");
+    var cq =
+        TrainProject.parse(
+            "cq",
+            TrainProject.tree(call(text).compile())
+                .files()
+                .get("clusters/local/_cluster/clusterqueue-cqa.yaml"));
     assertEquals("{}", cq.path("spec").path("namespaceSelector").toString());
   }
 }

@@ -21,8 +21,14 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Pebble expressions in the string values of a runtime's JobSet skeleton. */
 class TemplateRendererTest {
-  private static final Map<String, Object> CONTEXT = Map.of(
-      "job", Map.of("name", "demo", "nodes", 3), "runtime", Map.of("name", "tmpl", "version", "1.0-1"), "image", "img@sha256:x");
+  private static final Map<String, Object> CONTEXT =
+      Map.of(
+          "job",
+          Map.of("name", "demo", "nodes", 3),
+          "runtime",
+          Map.of("name", "tmpl", "version", "1.0-1"),
+          "image",
+          "img@sha256:x");
   @TempDir Path temp;
 
   private static JsonNode tree(String yaml) {
@@ -30,12 +36,16 @@ class TemplateRendererTest {
   }
 
   @Test
-  @DisplayName("expressions and tags are rendered in object values, array items and nested arrays; other values stay as written")
+  @DisplayName(
+      "expressions and tags are rendered in object values, array items and nested arrays; other values stay as written")
   void rendersEverywhere() {
-    JsonNode t = tree("a: '{{ job.name }}-{{ job.nodes }}'\nb: [x, '{{ runtime.name }}@{{ runtime.version }}', [\"{{ image }}\"]]\n"
-        + "c: {d: [{e: '{% if job.nodes > 2 %}many{% else %}few{% endif %}'}]}\nn: 5\nplain: 'no {expression} here'\n"
-        + "hash: 'a {# is no comment here #} b'\n");
-    List<Diagnostic> problems = new TemplateRenderer().renderInPlace(t, CONTEXT, "tmpl/1.0-1/runtime.yaml");
+    JsonNode t =
+        tree(
+            "a: '{{ job.name }}-{{ job.nodes }}'\nb: [x, '{{ runtime.name }}@{{ runtime.version }}', [\"{{ image }}\"]]\n"
+                + "c: {d: [{e: '{% if job.nodes > 2 %}many{% else %}few{% endif %}'}]}\nn: 5\nplain: 'no {expression} here'\n"
+                + "hash: 'a {# is no comment here #} b'\n");
+    List<Diagnostic> problems =
+        new TemplateRenderer().renderInPlace(t, CONTEXT, "tmpl/1.0-1/runtime.yaml");
     assertEquals(List.of(), problems);
     assertEquals("demo-3", t.path("a").asText());
     assertEquals("x", t.path("b").path(0).asText());
@@ -49,39 +59,67 @@ class TemplateRendererTest {
   }
 
   @Test
-  @DisplayName("an unknown variable is E501 at the runtime file with the value's JSON pointer (~1 for /), not an empty string")
+  @DisplayName(
+      "an unknown variable is E501 at the runtime file with the value's JSON pointer (~1 for /), not an empty string")
   void unknownVariable() {
-    JsonNode t = tree("metadata:\n  annotations:\n    trainyard.dev/x: '{{ job.nope }}'\nlist: ['{{ job.name }}', '{{ nope }}']\n");
-    List<Diagnostic> problems = new TemplateRenderer().renderInPlace(t, CONTEXT, "tmpl/1.0-1/runtime.yaml");
+    JsonNode t =
+        tree(
+            "metadata:\n  annotations:\n    trainyard.dev/x: '{{ job.nope }}'\nlist: ['{{ job.name }}', '{{ nope }}']\n");
+    List<Diagnostic> problems =
+        new TemplateRenderer().renderInPlace(t, CONTEXT, "tmpl/1.0-1/runtime.yaml");
     assertEquals(2, problems.size(), problems.toString());
     Diagnostic d = problems.get(0);
     assertEquals(DiagnosticCode.TEMPLATE_ERROR, d.code());
     assertTrue(d.isError());
     assertEquals(SourceLocation.ofFile("tmpl/1.0-1/runtime.yaml"), d.location());
     assertEquals("/jobset/metadata/annotations/trainyard.dev~1x", d.pointer());
-    assertTrue(d.message().startsWith("runtime template at /jobset/metadata/annotations/trainyard.dev~1x failed: "), d.message());
-    assertEquals("this is a problem of the runtime definition; tell the platform team (variables: job.*, runtime.*, image)", d.hint());
+    assertTrue(
+        d.message()
+            .startsWith(
+                "runtime template at /jobset/metadata/annotations/trainyard.dev~1x failed: "),
+        d.message());
+    assertEquals(
+        "this is a problem of the runtime definition; tell the platform team (variables: job.*, runtime.*, image)",
+        d.hint());
     assertEquals("/jobset/list/1", problems.get(1).pointer());
-    assertEquals("{{ job.nope }}", t.path("metadata").path("annotations").path("trainyard.dev/x").asText());
+    assertEquals(
+        "{{ job.nope }}", t.path("metadata").path("annotations").path("trainyard.dev/x").asText());
     assertEquals("demo", t.path("list").path(0).asText());
   }
 
   @Test
-  @DisplayName("a runtime from the platform's runtimes folder gets its skeleton rendered into the JobSet")
+  @DisplayName(
+      "a runtime from the platform's runtimes folder gets its skeleton rendered into the JobSet")
   void compiledRuntime() throws IOException {
     Path dir = Files.createDirectories(temp.resolve("runtimes/tmpl/1.0-1"));
-    Files.writeString(dir.resolve("runtime.yaml"), "apiVersion: trainyard.dev/v1\nkind: Runtime\nname: tmpl\nversion: 1.0-1\n"
-        + "framework: torch\nimage: docker.io/acme/t@sha256:" + "b".repeat(64) + "\n"
-        + "jobset:\n  spec:\n    replicatedJobs:\n      - name: node\n        template:\n          spec:\n            template:\n"
-        + "              metadata:\n                annotations:\n"
-        + "                  acme.dev/shape: '{{ job.name }} on {{ job.nodes }} x {{ job.procsPerNode }} in {{ job.namespace }}'\n"
-        + "              spec:\n                dnsConfig:\n                  searches: ['{{ runtime.name }}-{{ runtime.version }}.svc']\n");
-    TrainProject p = TrainProject.create(temp.resolve("p"), "name: demo\nruntime: tmpl\nnodes: 2\nrun: torchrun train.py\n"
-        + "resources: {gpus: 4}\n");
+    Files.writeString(
+        dir.resolve("runtime.yaml"),
+        "apiVersion: trainyard.dev/v1\nkind: Runtime\nname: tmpl\nversion: 1.0-1\n"
+            + "framework: torch\nimage: docker.io/acme/t@sha256:"
+            + "b".repeat(64)
+            + "\n"
+            + "jobset:\n  spec:\n    replicatedJobs:\n      - name: node\n        template:\n          spec:\n            template:\n"
+            + "              metadata:\n                annotations:\n"
+            + "                  acme.dev/shape: '{{ job.name }} on {{ job.nodes }} x {{ job.procsPerNode }} in {{ job.namespace }}'\n"
+            + "              spec:\n                dnsConfig:\n                  searches: ['{{ runtime.name }}-{{ runtime.version }}.svc']\n");
+    TrainProject p =
+        TrainProject.create(
+            temp.resolve("p"),
+            "name: demo\nruntime: tmpl\nnodes: 2\nrun: torchrun train.py\n"
+                + "resources: {gpus: 4}\n");
     CompileResult r = CompileCall.of(p.trainYaml()).runtimes(temp.resolve("runtimes")).compile();
-    JsonNode pod = TrainProject.object(r, "JobSet").path("spec").path("replicatedJobs").path(0).path("template").path("spec")
-        .path("template");
-    assertEquals("demo on 2 x 4 in default", pod.path("metadata").path("annotations").path("acme.dev/shape").asText());
-    assertEquals("tmpl-1.0-1.svc", pod.path("spec").path("dnsConfig").path("searches").path(0).asText());
+    JsonNode pod =
+        TrainProject.object(r, "JobSet")
+            .path("spec")
+            .path("replicatedJobs")
+            .path(0)
+            .path("template")
+            .path("spec")
+            .path("template");
+    assertEquals(
+        "demo on 2 x 4 in default",
+        pod.path("metadata").path("annotations").path("acme.dev/shape").asText());
+    assertEquals(
+        "tmpl-1.0-1.svc", pod.path("spec").path("dnsConfig").path("searches").path(0).asText());
   }
 }

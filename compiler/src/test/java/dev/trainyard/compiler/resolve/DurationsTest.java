@@ -12,27 +12,65 @@ import org.junit.jupiter.params.provider.ValueSource;
 class DurationsTest {
   @ParameterizedTest(name = "{0} = {1} s")
   @CsvSource({
-      "2d, 172800", "3h, 10800", "90m, 5400", "45s, 45", "1d2h3m4s, 93784", "1h30m, 5400", "2m5s, 125", "1d1s, 86401",
-      "' 24h ', 86400", "0h1s, 1", "36500d, 3153600000", "3153600000s, 3153600000"})
+    "2d, 172800",
+    "3h, 10800",
+    "90m, 5400",
+    "45s, 45",
+    "1d2h3m4s, 93784",
+    "1h30m, 5400",
+    "2m5s, 125",
+    "1d1s, 86401",
+    "' 24h ', 86400",
+    "0h1s, 1",
+    "36500d, 3153600000",
+    "3153600000s, 3153600000"
+  })
   @DisplayName("each unit has its multiplier (d 86400, h 3600, m 60, s 1) and the parts add up")
   void seconds(String text, long seconds) {
     assertEquals(OptionalLong.of(seconds), Durations.seconds(text));
   }
 
   @ParameterizedTest(name = "\"{0}\"")
-  @ValueSource(strings = {"", "  ", "0s", "0d0h0m0s", "90", "1x", "h", "1h 30m", "30m1h", "-1h", "1.5h",
-      "36500d1s", "3153600001s", "999999999999h", "9999999999999s", "99999999999999999999s", "99999999999999999999d"})
-  @DisplayName("zero, blank, a number without unit, units out of order, garbage and more than 36500 days (any number of digits) are no duration")
+  @ValueSource(
+      strings = {
+        "",
+        "  ",
+        "0s",
+        "0d0h0m0s",
+        "90",
+        "1x",
+        "h",
+        "1h 30m",
+        "30m1h",
+        "-1h",
+        "1.5h",
+        "36500d1s",
+        "3153600001s",
+        "999999999999h",
+        "9999999999999s",
+        "99999999999999999999s",
+        "99999999999999999999d"
+      })
+  @DisplayName(
+      "zero, blank, a number without unit, units out of order, garbage and more than 36500 days (any number of digits) are no duration")
   void notADuration(String text) {
     assertEquals(OptionalLong.empty(), Durations.seconds(text));
   }
 
   @ParameterizedTest(name = "timeout: {0}")
   @CsvSource({"2d, 172800", "1d12h, 129600", "90m, 5400"})
-  @DisplayName("train.yaml accepts days too: the schema and Durations agree, and every Job gets the deadline")
-  void trainYamlDays(String timeout, long seconds, @org.junit.jupiter.api.io.TempDir java.nio.file.Path temp) {
-    var r = dev.trainyard.compiler.testing.TrainProject.create(temp, "run: torchrun train.py\ntimeout: " + timeout + "\n").compile();
+  @DisplayName(
+      "train.yaml accepts days too: the schema and Durations agree, and every Job gets the deadline")
+  void trainYamlDays(
+      String timeout, long seconds, @org.junit.jupiter.api.io.TempDir java.nio.file.Path temp) {
+    var r =
+        dev.trainyard.compiler.testing.TrainProject.create(
+                temp, "run: torchrun train.py\ntimeout: " + timeout + "\n")
+            .compile();
     var jobSet = dev.trainyard.compiler.testing.TrainProject.object(r, "JobSet");
-    assertEquals(seconds, jobSet.at("/spec/replicatedJobs/0/template/spec/activeDeadlineSeconds").asLong(), r.diagnostics().toString());
+    assertEquals(
+        seconds,
+        jobSet.at("/spec/replicatedJobs/0/template/spec/activeDeadlineSeconds").asLong(),
+        r.diagnostics().toString());
   }
 }

@@ -12,8 +12,17 @@ import org.junit.jupiter.params.provider.CsvSource;
 /** RFC 1035 labels and their closest spelling; Kubernetes quantities; the topology's world size. */
 class NamesQuantitiesTest {
   @ParameterizedTest(name = "\"{0}\" -> {1}")
-  @CsvSource({"a, true", "a-1, true", "a-, false", "1a, false", "a.b, false", "A, false", "'', false"})
-  @DisplayName("a label starts with a letter, ends with a letter or digit, holds only a-z, 0-9 and -")
+  @CsvSource({
+    "a, true",
+    "a-1, true",
+    "a-, false",
+    "1a, false",
+    "a.b, false",
+    "A, false",
+    "'', false"
+  })
+  @DisplayName(
+      "a label starts with a letter, ends with a letter or digit, holds only a-z, 0-9 and -")
   void labels(String name, boolean label) {
     assertEquals(label, Names.isLabel(name));
   }
@@ -26,17 +35,37 @@ class NamesQuantitiesTest {
   }
 
   @ParameterizedTest(name = "\"{0}\" max {1} -> {2}")
-  @CsvSource({"My_Job.1, 40, my-job-1", "abcdef, 3, abc", "abc, 3, abc", "ab--cd, 3, ab", "--9lives, 10, lives", "123, 5, job",
-      "a__b, 10, a-b"})
-  @DisplayName("sanitize lower-cases, turns other characters into one -, drops leading non-letters, cuts, drops trailing -")
+  @CsvSource({
+    "My_Job.1, 40, my-job-1",
+    "abcdef, 3, abc",
+    "abc, 3, abc",
+    "ab--cd, 3, ab",
+    "--9lives, 10, lives",
+    "123, 5, job",
+    "a__b, 10, a-b"
+  })
+  @DisplayName(
+      "sanitize lower-cases, turns other characters into one -, drops leading non-letters, cuts, drops trailing -")
   void sanitize(String name, int max, String expected) {
     assertEquals(expected, Names.sanitize(name, max));
   }
 
   @ParameterizedTest(name = "{0} = {1}")
-  @CsvSource({"4, 4", "500m, 0.500", "' 2 ', 2", "1Ki, 1024", "2Gi, 2147483648", "1k, 1000", "1.5M, 1500000.0",
-      "2e3, 2000", "1.5E2, 150", "5e-1, 0.5", "1e400, 1E+400"})
-  @DisplayName("a quantity parses to base units, with or without a suffix, and in Kubernetes' decimal exponent form")
+  @CsvSource({
+    "4, 4",
+    "500m, 0.500",
+    "' 2 ', 2",
+    "1Ki, 1024",
+    "2Gi, 2147483648",
+    "1k, 1000",
+    "1.5M, 1500000.0",
+    "2e3, 2000",
+    "1.5E2, 150",
+    "5e-1, 0.5",
+    "1e400, 1E+400"
+  })
+  @DisplayName(
+      "a quantity parses to base units, with or without a suffix, and in Kubernetes' decimal exponent form")
   void parse(String text, String value) {
     assertEquals(0, new BigDecimal(value).compareTo(Quantities.parse(text).orElseThrow()), text);
   }
@@ -54,7 +83,8 @@ class NamesQuantitiesTest {
 
   @ParameterizedTest(name = "{0} -> {1}")
   @CsvSource({"32Gi, 16Gi", "3Gi, 1536Mi", "100Mi, 64Mi", "1Gi, 512Mi", "lots, 1Gi"})
-  @DisplayName("half of a memory quantity, in Gi when whole, else Mi and at least 64Mi; 2Gi is assumed for garbage")
+  @DisplayName(
+      "half of a memory quantity, in Gi when whole, else Mi and at least 64Mi; 2Gi is assumed for garbage")
   void half(String memory, String half) {
     assertEquals(half, Quantities.half(memory));
   }

@@ -19,7 +19,9 @@ class RuntimeAllowListTest {
 
   private static String platform(String runtimes) {
     return "apiVersion: trainyard.dev/v1\nkind: Platform\ndefaultRuntime: torch\nclusters: [{name: local, domain: cluster.local}]\n"
-        + "namespaces: [{name: team-a, cluster: local, defaultQueue: q" + runtimes + "}]\n"
+        + "namespaces: [{name: team-a, cluster: local, defaultQueue: q"
+        + runtimes
+        + "}]\n"
         + "secrets: {policy: plain, allowPlain: true}\n"
         + "queues:\n  resourceFlavors: [{name: f}]\n  clusterQueues: [{name: cq, namespaces: [team-a], flavors: [{name: f, quota: {cpu: \"64\", memory: 256Gi}}]}]\n"
         + "  localQueues: [{name: q, namespace: team-a, clusterQueue: cq}]\n";
@@ -30,7 +32,8 @@ class RuntimeAllowListTest {
   }
 
   @Test
-  @DisplayName("a runtime the namespace does not list is E313 at the train.yaml runtime field, naming the allowed ones")
+  @DisplayName(
+      "a runtime the namespace does not list is E313 at the train.yaml runtime field, naming the allowed ones")
   void refusedAtField() {
     CompileResult r = compile("run: python x.py\nruntime: mpi\n", ", runtimes: [torch, jax]");
     List<Diagnostic> d = TrainProject.withCode(r, DiagnosticCode.RUNTIME_NOT_ALLOWED);
@@ -38,12 +41,15 @@ class RuntimeAllowListTest {
     assertEquals("runtime \"mpi\" is not allowed in namespace `team-a`", d.get(0).message());
     assertEquals("/runtime", d.get(0).pointer());
     assertEquals(2, d.get(0).location().line());
-    assertEquals("namespace `team-a` allows the runtimes torch, jax (platform.yaml)", d.get(0).hint().replaceAll("\\(.*platform.yaml\\)", "(platform.yaml)"));
+    assertEquals(
+        "namespace `team-a` allows the runtimes torch, jax (platform.yaml)",
+        d.get(0).hint().replaceAll("\\(.*platform.yaml\\)", "(platform.yaml)"));
     assertFalse(r.tree().isPresent());
   }
 
   @Test
-  @DisplayName("the platform's default runtime is checked too, at the file when train.yaml names none")
+  @DisplayName(
+      "the platform's default runtime is checked too, at the file when train.yaml names none")
   void defaultRuntimeRefused() {
     CompileResult r = compile("run: python x.py\n", ", runtimes: [jax]");
     Diagnostic d = TrainProject.withCode(r, DiagnosticCode.RUNTIME_NOT_ALLOWED).get(0);
@@ -52,7 +58,8 @@ class RuntimeAllowListTest {
   }
 
   @Test
-  @DisplayName("a listed runtime, a runtime@version of a listed name, and a namespace without the field all compile")
+  @DisplayName(
+      "a listed runtime, a runtime@version of a listed name, and a namespace without the field all compile")
   void allowed() {
     assertFalse(compile("run: torchrun x.py\nruntime: torch\n", ", runtimes: [torch]").hasErrors());
     assertFalse(compile("run: python x.py\nruntime: mpi\n", ", runtimes: [\"*\"]").hasErrors());

@@ -17,13 +17,19 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** References to runtimes that are not installed: the platform's default (its mistake) and train.yaml's (the user's). */
+/**
+ * References to runtimes that are not installed: the platform's default (its mistake) and
+ * train.yaml's (the user's).
+ */
 class RuntimeReferenceTest {
   @TempDir Path temp;
 
   private CompileResult compile(String trainYaml, String defaultRuntime) {
     TrainProject p = TrainProject.create(temp, trainYaml);
-    String platform = PlatformYaml.base().text().replace("defaultRuntime: torch\n", "defaultRuntime: " + defaultRuntime + "\n");
+    String platform =
+        PlatformYaml.base()
+            .text()
+            .replace("defaultRuntime: torch\n", "defaultRuntime: " + defaultRuntime + "\n");
     return CompileCall.of(p.trainYaml()).platformText(temp, platform).compile();
   }
 
@@ -35,10 +41,14 @@ class RuntimeReferenceTest {
   }
 
   @Test
-  @DisplayName("a misspelt defaultRuntime is E304 at its line in platform.yaml, suggesting the installed name")
+  @DisplayName(
+      "a misspelt defaultRuntime is E304 at its line in platform.yaml, suggesting the installed name")
   void unknownDefaultRuntime() {
-    Diagnostic d = only(compile("run: torchrun train.py\n", "troch"), DiagnosticCode.INVALID_PLATFORM);
-    assertEquals("`defaultRuntime` \"troch\" is not an installed runtime, so every train.yaml without `runtime:` fails", d.message());
+    Diagnostic d =
+        only(compile("run: torchrun train.py\n", "troch"), DiagnosticCode.INVALID_PLATFORM);
+    assertEquals(
+        "`defaultRuntime` \"troch\" is not an installed runtime, so every train.yaml without `runtime:` fails",
+        d.message());
     assertEquals("/defaultRuntime", d.pointer());
     assertEquals(3, d.location().line());
     assertEquals(17, d.location().column());
@@ -48,15 +58,20 @@ class RuntimeReferenceTest {
   }
 
   @Test
-  @DisplayName("a defaultRuntime name@version of a version that is not installed is E304 whose hint names the runtime itself")
+  @DisplayName(
+      "a defaultRuntime name@version of a version that is not installed is E304 whose hint names the runtime itself")
   void unknownDefaultVersion() {
-    Diagnostic d = only(compile("run: torchrun train.py\n", "torch@0.0"), DiagnosticCode.INVALID_PLATFORM);
-    assertEquals("`defaultRuntime` \"torch@0.0\" is not an installed runtime, so every train.yaml without `runtime:` fails", d.message());
+    Diagnostic d =
+        only(compile("run: torchrun train.py\n", "torch@0.0"), DiagnosticCode.INVALID_PLATFORM);
+    assertEquals(
+        "`defaultRuntime` \"torch@0.0\" is not an installed runtime, so every train.yaml without `runtime:` fails",
+        d.message());
     assertTrue(d.hint().startsWith("did you mean `torch`? installed runtimes: "), d.hint());
   }
 
   @Test
-  @DisplayName("an installed name with a version that is not installed is E302 at the runtime line, listing the installed versions")
+  @DisplayName(
+      "an installed name with a version that is not installed is E302 at the runtime line, listing the installed versions")
   void unknownVersion() {
     CompileResult r = compile("run: torchrun train.py\nruntime: torch@0.0\n", "torch");
     Diagnostic d = only(r, DiagnosticCode.UNKNOWN_RUNTIME_VERSION);
@@ -71,13 +86,17 @@ class RuntimeReferenceTest {
   @Test
   @DisplayName("a name that is not installed, with a version, is E301 naming only the name")
   void unknownNameWithVersion() {
-    Diagnostic d = only(compile("run: torchrun train.py\nruntime: troch@2.5\n", "torch"), DiagnosticCode.UNKNOWN_RUNTIME);
+    Diagnostic d =
+        only(
+            compile("run: torchrun train.py\nruntime: troch@2.5\n", "torch"),
+            DiagnosticCode.UNKNOWN_RUNTIME);
     assertEquals("runtime \"troch\" is not installed", d.message());
     assertTrue(d.hint().startsWith("did you mean `torch`? installed runtimes: "), d.hint());
   }
 
   @Test
-  @DisplayName("a part of exactly 12 digits is read (003153600000s is the maximum); 13 digits count as over it")
+  @DisplayName(
+      "a part of exactly 12 digits is read (003153600000s is the maximum); 13 digits count as over it")
   void twelveDigits() {
     assertEquals(OptionalLong.of(Durations.MAX_SECONDS), Durations.seconds("003153600000s"));
     assertEquals(OptionalLong.empty(), Durations.seconds("0000000000001s"));

@@ -17,7 +17,10 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A train.yaml cannot escape its team: namespace allow-lists of source repos, and the namespace's queues. */
+/**
+ * A train.yaml cannot escape its team: namespace allow-lists of source repos, and the namespace's
+ * queues.
+ */
 class TargetChoiceTest {
   private static final String REPO = "github.com/acme/llm-training";
   @TempDir Path temp;
@@ -26,12 +29,15 @@ class TargetChoiceTest {
   private CompileCall call(String trainYaml, String namespaces) {
     Path dir = temp.resolve("p" + projects++);
     TrainProject p = TrainProject.create(dir, trainYaml);
-    return CompileCall.of(p.trainYaml()).platformText(dir, PlatformYaml.base().namespaces(namespaces).localQueues(queues(namespaces)).text());
+    return CompileCall.of(p.trainYaml())
+        .platformText(
+            dir, PlatformYaml.base().namespaces(namespaces).localQueues(queues(namespaces)).text());
   }
 
   /** A LocalQueue {@code q} in each namespace of {@code namespaces}. */
   private static String queues(String namespaces) {
-    java.util.regex.Matcher m = java.util.regex.Pattern.compile("name: (team-[a-z])").matcher(namespaces);
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("name: (team-[a-z])").matcher(namespaces);
     List<String> queues = new java.util.ArrayList<>();
     while (m.find()) {
       queues.add("{name: q, namespace: " + m.group(1) + ", clusterQueue: cq}");
@@ -56,9 +62,13 @@ class TargetChoiceTest {
   }
 
   @Test
-  @DisplayName("--namespace naming a namespace whose sources reject the repo is E404 at the file, with the accepted patterns")
+  @DisplayName(
+      "--namespace naming a namespace whose sources reject the repo is E404 at the file, with the accepted patterns")
   void namespaceRejectsRepo() {
-    CompileResult r = call("[" + namespace("team-a", "[\"github.com/other/*\", \"gitlab.com/x/*\"]") + "]").namespace("team-a").compile();
+    CompileResult r =
+        call("[" + namespace("team-a", "[\"github.com/other/*\", \"gitlab.com/x/*\"]") + "]")
+            .namespace("team-a")
+            .compile();
     Diagnostic d = only(r, DiagnosticCode.QUEUE_NOT_ALLOWED);
     assertEquals("namespace \"team-a\" does not accept jobs from " + REPO, d.message());
     assertEquals("train.yaml", d.location().file());
@@ -68,40 +78,70 @@ class TargetChoiceTest {
   }
 
   @Test
-  @DisplayName("no namespace of the cluster accepting the repo is E310 with the namespaces in the hint")
+  @DisplayName(
+      "no namespace of the cluster accepting the repo is E310 with the namespaces in the hint")
   void noNamespaceAccepts() {
-    CompileResult r = call("[" + namespace("team-a", "[\"github.com/other/*\"]") + ", " + namespace("team-b", "[\"github.com/b/*\"]")
-        + "]").compile();
+    CompileResult r =
+        call("["
+                + namespace("team-a", "[\"github.com/other/*\"]")
+                + ", "
+                + namespace("team-b", "[\"github.com/b/*\"]")
+                + "]")
+            .compile();
     Diagnostic d = only(r, DiagnosticCode.UNKNOWN_TARGET);
     assertEquals("no namespace of cluster \"local\" accepts jobs from " + REPO, d.message());
-    assertTrue(d.hint().startsWith("namespaces of \"local\": team-a, team-b; the platform team lists allowed source repos per namespace in "),
+    assertTrue(
+        d.hint()
+            .startsWith(
+                "namespaces of \"local\": team-a, team-b; the platform team lists allowed source repos per namespace in "),
         d.hint());
     assertTrue(d.hint().endsWith("platform.yaml"), d.hint());
   }
 
   @Test
-  @DisplayName("without --namespace the first namespace that accepts the repo is chosen, not the first listed")
+  @DisplayName(
+      "without --namespace the first namespace that accepts the repo is chosen, not the first listed")
   void firstAcceptingNamespace() {
-    CompileResult r = call("[" + namespace("team-b", "[\"github.com/b/*\"]") + ", " + namespace("team-a", "[\"github.com/acme/*\"]")
-        + "]").compile();
-    assertTrue(TrainProject.tree(r).files().keySet().stream().anyMatch(f -> f.startsWith("clusters/local/team-a/")),
+    CompileResult r =
+        call("["
+                + namespace("team-b", "[\"github.com/b/*\"]")
+                + ", "
+                + namespace("team-a", "[\"github.com/acme/*\"]")
+                + "]")
+            .compile();
+    assertTrue(
+        TrainProject.tree(r).files().keySet().stream()
+            .anyMatch(f -> f.startsWith("clusters/local/team-a/")),
         TrainProject.tree(r).files().keySet().toString());
   }
 
   @Test
-  @DisplayName("sources globs: '*' alone allows every repo, '*' stays within a path segment, '**' crosses segments")
+  @DisplayName(
+      "sources globs: '*' alone allows every repo, '*' stays within a path segment, '**' crosses segments")
   void globs() {
     assertTrue(call("[" + namespace("team-a", "[\"*\"]") + "]").compile().tree().isPresent());
-    assertTrue(call("[" + namespace("team-a", "[\"github.com/**\"]") + "]").compile().tree().isPresent());
-    assertTrue(call("[" + namespace("team-a", "[\"github.com/*/llm-training\"]") + "]").compile().tree().isPresent());
-    only(call("[" + namespace("team-a", "[\"github.com/*\"]") + "]").compile(), DiagnosticCode.UNKNOWN_TARGET);
-    only(call("[" + namespace("team-a", "[\"github.com/acme\"]") + "]").compile(), DiagnosticCode.UNKNOWN_TARGET);
+    assertTrue(
+        call("[" + namespace("team-a", "[\"github.com/**\"]") + "]").compile().tree().isPresent());
+    assertTrue(
+        call("[" + namespace("team-a", "[\"github.com/*/llm-training\"]") + "]")
+            .compile()
+            .tree()
+            .isPresent());
+    only(
+        call("[" + namespace("team-a", "[\"github.com/*\"]") + "]").compile(),
+        DiagnosticCode.UNKNOWN_TARGET);
+    only(
+        call("[" + namespace("team-a", "[\"github.com/acme\"]") + "]").compile(),
+        DiagnosticCode.UNKNOWN_TARGET);
   }
 
   @Test
   @DisplayName("--namespace naming no namespace of the cluster is E310 naming the cluster")
   void unknownNamespace() {
-    Diagnostic d = only(call("[" + namespace("team-a", "[\"*\"]") + "]").namespace("team-z").compile(), DiagnosticCode.UNKNOWN_TARGET);
+    Diagnostic d =
+        only(
+            call("[" + namespace("team-a", "[\"*\"]") + "]").namespace("team-z").compile(),
+            DiagnosticCode.UNKNOWN_TARGET);
     assertEquals("namespace \"team-z\" is not defined for cluster \"local\"", d.message());
     assertTrue(d.hint().startsWith("namespaces of \"local\": team-a;"), d.hint());
   }
@@ -109,15 +149,21 @@ class TargetChoiceTest {
   @Test
   @DisplayName("--cluster naming no cluster is E310 listing the clusters")
   void unknownCluster() {
-    Diagnostic d = only(call("[" + namespace("team-a", "[\"*\"]") + "]").cluster("prod").compile(), DiagnosticCode.UNKNOWN_TARGET);
+    Diagnostic d =
+        only(
+            call("[" + namespace("team-a", "[\"*\"]") + "]").cluster("prod").compile(),
+            DiagnosticCode.UNKNOWN_TARGET);
     assertTrue(d.message().startsWith("cluster \"prod\" is not in "), d.message());
     assertEquals("clusters: local", d.hint());
   }
 
   @Test
-  @DisplayName("a queue that is not a LocalQueue of the namespace is E404 at the queue line, listing the namespace's queues")
+  @DisplayName(
+      "a queue that is not a LocalQueue of the namespace is E404 at the queue line, listing the namespace's queues")
   void queueOfAnotherNamespace() {
-    CompileResult r = call("run: torchrun train.py\nqueue: other\n", "[" + namespace("team-a", "[\"*\"]") + "]").compile();
+    CompileResult r =
+        call("run: torchrun train.py\nqueue: other\n", "[" + namespace("team-a", "[\"*\"]") + "]")
+            .compile();
     Diagnostic d = only(r, DiagnosticCode.QUEUE_NOT_ALLOWED);
     assertEquals("queue \"other\" is not a LocalQueue of namespace `team-a`", d.message());
     assertEquals("/queue", d.pointer());
@@ -126,15 +172,25 @@ class TargetChoiceTest {
   }
 
   @Test
-  @DisplayName("only the target cluster's namespaces are candidates, and the queue hint lists the namespace's own queues")
+  @DisplayName(
+      "only the target cluster's namespaces are candidates, and the queue hint lists the namespace's own queues")
   void otherClusterNotCandidate() {
     Path dir = temp.resolve("two");
     TrainProject p = TrainProject.create(dir, "run: torchrun train.py\nqueue: nope\n");
     String text = dev.trainyard.compiler.testing.TwoClusterPlatform.TEXT;
-    Diagnostic queue = only(CompileCall.of(p.trainYaml()).platformText(dir, text).compile(), DiagnosticCode.QUEUE_NOT_ALLOWED);
+    Diagnostic queue =
+        only(
+            CompileCall.of(p.trainYaml()).platformText(dir, text).compile(),
+            DiagnosticCode.QUEUE_NOT_ALLOWED);
     assertEquals("queues in `team-a`: qa", queue.hint());
-    String closed = text.replace("{name: team-a, cluster: local, sources: [\"*\"]", "{name: team-a, cluster: local, sources: [\"x/*\"]");
-    Diagnostic none = only(CompileCall.of(p.trainYaml()).platformText(dir, closed).compile(), DiagnosticCode.UNKNOWN_TARGET);
+    String closed =
+        text.replace(
+            "{name: team-a, cluster: local, sources: [\"*\"]",
+            "{name: team-a, cluster: local, sources: [\"x/*\"]");
+    Diagnostic none =
+        only(
+            CompileCall.of(p.trainYaml()).platformText(dir, closed).compile(),
+            DiagnosticCode.UNKNOWN_TARGET);
     assertEquals("no namespace of cluster \"local\" accepts jobs from " + REPO, none.message());
     assertTrue(none.hint().startsWith("namespaces of \"local\": team-a;"), none.hint());
   }

@@ -12,10 +12,14 @@ import org.junit.jupiter.api.Test;
 /** The framework and MPI implementation names as runtime.yaml spells them. */
 class FrameworkTest {
   @Test
-  @DisplayName("frameworks are spelled in lower case; exactly mpi, deepspeed and mlx use MPI; an unknown name parses to nothing")
+  @DisplayName(
+      "frameworks are spelled in lower case; exactly mpi, deepspeed and mlx use MPI; an unknown name parses to nothing")
   void frameworks() {
-    assertEquals(List.of("torch", "mpi", "deepspeed", "mlx", "jax", "plain"), Arrays.stream(Framework.values()).map(Framework::id).toList());
-    assertEquals(List.of(Framework.MPI, Framework.DEEPSPEED, Framework.MLX),
+    assertEquals(
+        List.of("torch", "mpi", "deepspeed", "mlx", "jax", "plain"),
+        Arrays.stream(Framework.values()).map(Framework::id).toList());
+    assertEquals(
+        List.of(Framework.MPI, Framework.DEEPSPEED, Framework.MLX),
         Arrays.stream(Framework.values()).filter(Framework::usesMpi).toList());
     for (Framework f : Framework.values()) {
       assertEquals(Optional.of(f), Framework.parse(f.id()));
@@ -24,9 +28,12 @@ class FrameworkTest {
   }
 
   @Test
-  @DisplayName("MPI implementations are spelled OpenMPI, Intel and MPICH; another spelling parses to nothing")
+  @DisplayName(
+      "MPI implementations are spelled OpenMPI, Intel and MPICH; another spelling parses to nothing")
   void implementations() {
-    assertEquals(List.of("OpenMPI", "Intel", "MPICH"), Arrays.stream(MpiImplementation.values()).map(MpiImplementation::id).toList());
+    assertEquals(
+        List.of("OpenMPI", "Intel", "MPICH"),
+        Arrays.stream(MpiImplementation.values()).map(MpiImplementation::id).toList());
     for (MpiImplementation i : MpiImplementation.values()) {
       assertEquals(Optional.of(i), MpiImplementation.parse(i.id()));
     }

@@ -15,19 +15,30 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The built-in runtimes plus a platform's runtimes folder: overrides, additions, and broken definitions. */
+/**
+ * The built-in runtimes plus a platform's runtimes folder: overrides, additions, and broken
+ * definitions.
+ */
 class RuntimeCatalogLoaderTest {
   @TempDir Path temp;
 
   private Path write(String folder, String name, String version, String extra) throws IOException {
     Path dir = Files.createDirectories(temp.resolve(folder));
-    return Files.writeString(dir.resolve("runtime.yaml"), "apiVersion: trainyard.dev/v1\nkind: Runtime\nname: " + name + "\nversion: \""
-        + version + "\"\nframework: torch\nimage: img\n" + extra);
+    return Files.writeString(
+        dir.resolve("runtime.yaml"),
+        "apiVersion: trainyard.dev/v1\nkind: Runtime\nname: "
+            + name
+            + "\nversion: \""
+            + version
+            + "\"\nframework: torch\nimage: img\n"
+            + extra);
   }
 
   private static StageResult<RuntimeCatalog> load(Optional<Path> dir) {
-    return new RuntimeCatalogLoader(new dev.trainyard.compiler.source.YamlDocumentLoader(),
-        new dev.trainyard.compiler.schema.NetworkntSchemaValidator()).load(dir);
+    return new RuntimeCatalogLoader(
+            new dev.trainyard.compiler.source.YamlDocumentLoader(),
+            new dev.trainyard.compiler.schema.NetworkntSchemaValidator())
+        .load(dir);
   }
 
   private static Diagnostic onlyError(StageResult<RuntimeCatalog> r) {
@@ -45,14 +56,16 @@ class RuntimeCatalogLoaderTest {
   }
 
   @Test
-  @DisplayName("a platform runtime adds a version, and one with a built-in's name@version replaces it")
+  @DisplayName(
+      "a platform runtime adds a version, and one with a built-in's name@version replaces it")
   void platformAddsAndOverrides() throws IOException {
     write("torch/9.0.0-1", "torch", "9.0.0-1", "description: newer\n");
     write("torch/2.13.0-1", "torch", "2.13.0-1", "description: patched\n");
     RuntimeCatalog c = load(Optional.of(temp)).value().orElseThrow();
     assertEquals("newer", c.find("torch").orElseThrow().description());
     assertEquals("patched", c.find("torch@2.13.0-1").orElseThrow().description());
-    assertTrue(c.find("torch@2.13.0-1").orElseThrow().origin().endsWith("torch/2.13.0-1/runtime.yaml"));
+    assertTrue(
+        c.find("torch@2.13.0-1").orElseThrow().origin().endsWith("torch/2.13.0-1/runtime.yaml"));
   }
 
   @Test
@@ -62,12 +75,15 @@ class RuntimeCatalogLoaderTest {
     Diagnostic d = onlyError(load(Optional.of(temp)));
     assertEquals(DiagnosticCode.INVALID_RUNTIME, d.code());
     assertEquals(file.toString(), d.location().file());
-    assertEquals("runtime torch@1.0-2 is in folder torch/1.0-1; the folder must be torch/1.0-2", d.message());
+    assertEquals(
+        "runtime torch@1.0-2 is in folder torch/1.0-1; the folder must be torch/1.0-2",
+        d.message());
     assertEquals("a changed runtime is a new version folder; versions are immutable", d.hint());
   }
 
   @Test
-  @DisplayName("a missing runtimes folder, a schema violation and a YAML error are each reported, never a catalog")
+  @DisplayName(
+      "a missing runtimes folder, a schema violation and a YAML error are each reported, never a catalog")
   void broken() throws IOException {
     Diagnostic missing = onlyError(load(Optional.of(temp.resolve("none"))));
     assertEquals("runtimes folder " + temp.resolve("none") + " does not exist", missing.message());
@@ -76,9 +92,12 @@ class RuntimeCatalogLoaderTest {
     Files.writeString(temp.resolve("x/1.0-1/runtime.yaml"), "name: [x\n");
     StageResult<RuntimeCatalog> yaml = load(Optional.of(temp));
     assertTrue(yaml.value().isEmpty());
-    assertTrue(yaml.diagnostics().stream().allMatch(Diagnostic::isError), yaml.diagnostics().toString());
-    Files.writeString(temp.resolve("x/1.0-1/runtime.yaml"), "apiVersion: trainyard.dev/v1\nkind: Runtime\nname: x\nversion: 1.0-1\n"
-        + "framework: mpi\nimage: img\n");
+    assertTrue(
+        yaml.diagnostics().stream().allMatch(Diagnostic::isError), yaml.diagnostics().toString());
+    Files.writeString(
+        temp.resolve("x/1.0-1/runtime.yaml"),
+        "apiVersion: trainyard.dev/v1\nkind: Runtime\nname: x\nversion: 1.0-1\n"
+            + "framework: mpi\nimage: img\n");
     Diagnostic bind = onlyError(load(Optional.of(temp)));
     assertEquals("framework `mpi` needs an `mpi:` section", bind.message());
   }

@@ -13,24 +13,32 @@ import org.junit.jupiter.api.Test;
 
 /** The built-in runtimes packaged into the jar are exactly the folders under {@code runtimes/}. */
 class RuntimeIndexTest {
-  static final Path RUNTIMES = Path.of(System.getProperty("trainyard.repo.root", "..")).resolve("runtimes");
+  static final Path RUNTIMES =
+      Path.of(System.getProperty("trainyard.repo.root", "..")).resolve("runtimes");
 
   @Test
   @DisplayName("runtimes/index.txt lists every <name>/<version>/runtime.yaml and nothing else")
   void indexMatchesFolders() throws IOException {
     List<String> onDisk;
     try (Stream<Path> walk = Files.walk(RUNTIMES)) {
-      onDisk = walk.filter(p -> p.getFileName().toString().equals("runtime.yaml"))
-          .map(p -> RUNTIMES.relativize(p).toString().replace('\\', '/')).sorted().toList();
+      onDisk =
+          walk.filter(p -> p.getFileName().toString().equals("runtime.yaml"))
+              .map(p -> RUNTIMES.relativize(p).toString().replace('\\', '/'))
+              .sorted()
+              .toList();
     }
     assertEquals(onDisk, RuntimeCatalogLoader.builtinIndex().stream().sorted().toList());
   }
 
   @Test
-  @DisplayName("every built-in runtime loads without diagnostics, and the six frameworks are all shipped")
+  @DisplayName(
+      "every built-in runtime loads without diagnostics, and the six frameworks are all shipped")
   void builtinsLoad() {
-    var result = new RuntimeCatalogLoader(new dev.trainyard.compiler.source.YamlDocumentLoader(),
-        new dev.trainyard.compiler.schema.NetworkntSchemaValidator()).load(java.util.Optional.empty());
+    var result =
+        new RuntimeCatalogLoader(
+                new dev.trainyard.compiler.source.YamlDocumentLoader(),
+                new dev.trainyard.compiler.schema.NetworkntSchemaValidator())
+            .load(java.util.Optional.empty());
     assertEquals(List.of(), result.diagnostics());
     RuntimeCatalog catalog = result.value().orElseThrow();
     assertEquals(List.of("deepspeed", "jax", "mlx", "mpi", "plain", "torch"), catalog.names());

@@ -4,7 +4,8 @@ package dev.trainyard.compiler.schema;
 public final class SampleTrainYaml {
   private SampleTrainYaml() {}
 
-  public static final String FULL = """
+  public static final String FULL =
+      """
       name: llama-finetune
       runtime: torch@2.5
       image: ghcr.io/acme/trainer:2024.06

@@ -22,7 +22,8 @@ import org.junit.jupiter.api.Test;
 /** The shipped train.yaml schema, read from the classpath as the CLI reads it. */
 class TrainSchemaTest {
   private static JsonNode schema() throws Exception {
-    try (InputStream in = TrainSchemaTest.class.getClassLoader().getResourceAsStream(SchemaId.TRAIN_V1.resource())) {
+    try (InputStream in =
+        TrainSchemaTest.class.getClassLoader().getResourceAsStream(SchemaId.TRAIN_V1.resource())) {
       return new ObjectMapper().readTree(in);
     }
   }
@@ -30,17 +31,20 @@ class TrainSchemaTest {
   @Test
   @DisplayName("the schema is valid JSON Schema 2020-12 (meta-validated)")
   void metaValid() throws Exception {
-    var meta = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012)
-        .getSchema(SchemaLocation.of("https://json-schema.org/draft/2020-12/schema"));
+    var meta =
+        JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012)
+            .getSchema(SchemaLocation.of("https://json-schema.org/draft/2020-12/schema"));
     Set<ValidationMessage> errors = meta.validate(schema());
     assertEquals(Set.of(), errors);
     assertEquals("https://json-schema.org/draft/2020-12/schema", schema().get("$schema").asText());
-    assertEquals("https://trainyard.dev/schemas/train.v1.schema.json", schema().get("$id").asText());
+    assertEquals(
+        "https://trainyard.dev/schemas/train.v1.schema.json", schema().get("$id").asText());
   }
 
   @Test
-  @DisplayName("every field has title, description and examples, every object forbids unknown fields,"
-      + " and every pattern compiles")
+  @DisplayName(
+      "every field has title, description and examples, every object forbids unknown fields,"
+          + " and every pattern compiles")
   void editorFriendly() throws Exception {
     List<String> problems = new ArrayList<>();
     walk("", schema(), problems);
@@ -76,7 +80,9 @@ class TrainSchemaTest {
       problems.add(path + " allows unknown fields");
     }
     if (schema.path("type").asText().equals("object") && schema.has("properties")) {
-      assertTrue(schema.path("additionalProperties").isBoolean() || schema.path("additionalProperties").isObject());
+      assertTrue(
+          schema.path("additionalProperties").isBoolean()
+              || schema.path("additionalProperties").isObject());
     }
   }
 

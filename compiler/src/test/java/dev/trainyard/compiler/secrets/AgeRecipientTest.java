@@ -14,8 +14,10 @@ import org.junit.jupiter.api.Test;
 
 class AgeRecipientTest {
   private static final SourceLocation AT = new SourceLocation("platform.yaml", 9, 7);
-  // A real recipient; its key bytes were decoded independently with BIP 173's reference Bech32 algorithm.
-  private static final String RECIPIENT = "age1zvkyg2lqzraa2lnjvqej32nkuu0ues2s82hzrye869xeexvn73equnujwj";
+  // A real recipient; its key bytes were decoded independently with BIP 173's reference Bech32
+  // algorithm.
+  private static final String RECIPIENT =
+      "age1zvkyg2lqzraa2lnjvqej32nkuu0ues2s82hzrye869xeexvn73equnujwj";
 
   @Test
   @DisplayName("an age1 recipient decodes to its 32-byte X25519 public key")
@@ -24,7 +26,8 @@ class AgeRecipientTest {
 
     AgeRecipient recipient = SealedSecretSealerTest.parsed(result);
     assertEquals(RECIPIENT, recipient.text());
-    assertArrayEquals(HexFormat.of().parseHex("132c442be010fbd57e72603328aa76e71fccc1503aae219327d14d9c9993f472"),
+    assertArrayEquals(
+        HexFormat.of().parseHex("132c442be010fbd57e72603328aa76e71fccc1503aae219327d14d9c9993f472"),
         recipient.publicKey());
   }
 
@@ -39,7 +42,8 @@ class AgeRecipientTest {
     Diagnostic diagnostic = result.diagnostics().get(0);
     assertEquals(DiagnosticCode.INVALID_PLATFORM, diagnostic.code());
     assertEquals("/secrets/recipients/0", diagnostic.pointer());
-    assertEquals("an age recipient must be `age1` followed by 58 Bech32 characters, got `" + broken + "`",
+    assertEquals(
+        "an age recipient must be `age1` followed by 58 Bech32 characters, got `" + broken + "`",
         diagnostic.message());
     assertTrue(diagnostic.hint().contains("age-keygen"));
   }
@@ -47,8 +51,11 @@ class AgeRecipientTest {
   @Test
   @DisplayName("an age secret key pasted by mistake is rejected, not used")
   void secretKeyIsRejected() {
-    StageResult<AgeRecipient> result = AgeRecipient.parse(
-        "AGE-SECRET-KEY-1GFPYYSJZGFPYYSJZGFPYYSJZGFPYYSJZGFPYYSJZGFPYYSJZGFPQ4EGAEX", AT, "/secrets/recipients/0");
+    StageResult<AgeRecipient> result =
+        AgeRecipient.parse(
+            "AGE-SECRET-KEY-1GFPYYSJZGFPYYSJZGFPYYSJZGFPYYSJZGFPYYSJZGFPYYSJZGFPQ4EGAEX",
+            AT,
+            "/secrets/recipients/0");
 
     assertTrue(result.failed());
   }

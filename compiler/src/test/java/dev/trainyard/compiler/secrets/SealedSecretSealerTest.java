@@ -29,11 +29,21 @@ import org.junit.jupiter.api.io.TempDir;
 
 class SealedSecretSealerTest {
   private static final SourceLocation PLATFORM = new SourceLocation("platform.yaml", 7, 18);
-  private static final UnsealedSecret SECRET = new UnsealedSecret("team-a", "demo-3f2a9c-ssh",
-      "kubernetes.io/ssh-auth", Map.of("app.kubernetes.io/managed-by", "trainyard"),
-      Map.of("trainyard.dev/source-commit", "9fceb02d0ae598e95dc970b74767f19372d61af8"),
-      Map.of("ssh-privatekey", "-----BEGIN OPENSSH PRIVATE KEY-----\nabc\n-----END OPENSSH PRIVATE KEY-----\n",
-          "ssh-publickey", "ecdsa-sha2-nistp521 AAAAE2 trainyard@demo", "empty", ""), true);
+  private static final UnsealedSecret SECRET =
+      new UnsealedSecret(
+          "team-a",
+          "demo-3f2a9c-ssh",
+          "kubernetes.io/ssh-auth",
+          Map.of("app.kubernetes.io/managed-by", "trainyard"),
+          Map.of("trainyard.dev/source-commit", "9fceb02d0ae598e95dc970b74767f19372d61af8"),
+          Map.of(
+              "ssh-privatekey",
+              "-----BEGIN OPENSSH PRIVATE KEY-----\nabc\n-----END OPENSSH PRIVATE KEY-----\n",
+              "ssh-publickey",
+              "ecdsa-sha2-nistp521 AAAAE2 trainyard@demo",
+              "empty",
+              ""),
+          true);
 
   @TempDir static Path keys;
   static Path privateKeyPem;
@@ -42,10 +52,29 @@ class SealedSecretSealerTest {
   @BeforeAll
   static void makeControllerKey() throws IOException {
     String openssl = SecretTools.system("openssl", "openssl").toString();
-    SecretTools.run(keys, Map.of(), "", List.of(openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes",
-        "-keyout", "key.pem", "-out", "cert.pem", "-days", "2", "-subj", "/CN=sealed-secret/O=sealed-secret"));
+    SecretTools.run(
+        keys,
+        Map.of(),
+        "",
+        List.of(
+            openssl,
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-keyout",
+            "key.pem",
+            "-out",
+            "cert.pem",
+            "-days",
+            "2",
+            "-subj",
+            "/CN=sealed-secret/O=sealed-secret"));
     privateKeyPem = keys.resolve("key.pem");
-    certificate = parsed(SealingCertificate.parse(Files.readString(keys.resolve("cert.pem")), PLATFORM, "/x"));
+    certificate =
+        parsed(
+            SealingCertificate.parse(Files.readString(keys.resolve("cert.pem")), PLATFORM, "/x"));
   }
 
   @Test
@@ -53,7 +82,8 @@ class SealedSecretSealerTest {
   void realKubesealUnsealsOurs(@TempDir Path dir) throws IOException {
     ObjectNode sealed = new SealedSecretSealer(certificate, SecretTools.seeded(11)).seal(SECRET);
 
-    JsonNode secret = CanonicalJson.mapper().readTree(unseal(dir, YamlWriter.write(sealed)).stdout());
+    JsonNode secret =
+        CanonicalJson.mapper().readTree(unseal(dir, YamlWriter.write(sealed)).stdout());
 
     assertEquals("Secret", secret.path("kind").asText());
     assertEquals("team-a", secret.at("/metadata/namespace").asText());
@@ -61,12 +91,14 @@ class SealedSecretSealerTest {
     assertEquals("kubernetes.io/ssh-auth", secret.path("type").asText());
     assertTrue(secret.path("immutable").asBoolean(), secret.toString());
     assertEquals("trainyard", secret.at("/metadata/labels/app.kubernetes.io~1managed-by").asText());
-    assertEquals(SECRET.annotations().get("trainyard.dev/source-commit"),
+    assertEquals(
+        SECRET.annotations().get("trainyard.dev/source-commit"),
         secret.at("/metadata/annotations/trainyard.dev~1source-commit").asText());
     for (Map.Entry<String, String> entry : SECRET.data().entrySet()) {
       JsonNode base64 = secret.path("data").get(entry.getKey());
       // Go's GCM Open returns a nil slice for an empty value, which kubeseal prints as null.
-      String value = base64.isNull() ? "" : new String(Base64.getDecoder().decode(base64.asText()), UTF_8);
+      String value =
+          base64.isNull() ? "" : new String(Base64.getDecoder().decode(base64.asText()), UTF_8);
       assertEquals(entry.getValue(), value, "data." + entry.getKey() + " in " + secret);
     }
     assertEquals(SECRET.data().size(), secret.path("data").size());
@@ -92,17 +124,20 @@ class SealedSecretSealerTest {
   @DisplayName("layout: uint16 RSA length, RSA-2048 block, AES-GCM ciphertext plus 16-byte tag")
   void hybridLayout() {
     ObjectNode sealed = new SealedSecretSealer(certificate, SecretTools.seeded(13)).seal(SECRET);
-    byte[] value = Base64.getDecoder().decode(sealed.at("/spec/encryptedData/ssh-publickey").asText());
+    byte[] value =
+        Base64.getDecoder().decode(sealed.at("/spec/encryptedData/ssh-publickey").asText());
     int plaintextLength = SECRET.data().get("ssh-publickey").length();
 
     assertEquals(256, ByteBuffer.wrap(value).getShort());
     assertEquals(2 + 256 + plaintextLength + 16, value.length);
-    assertEquals(List.of("empty", "ssh-privatekey", "ssh-publickey"),
+    assertEquals(
+        List.of("empty", "ssh-privatekey", "ssh-publickey"),
         fieldNames(sealed.at("/spec/encryptedData")));
   }
 
   @Test
-  @DisplayName("SealedSecret shape: strict scope carries no scope annotation; template holds metadata and type")
+  @DisplayName(
+      "SealedSecret shape: strict scope carries no scope annotation; template holds metadata and type")
   void shape() {
     ObjectNode sealed = new SealedSecretSealer(certificate, SecretTools.seeded(14)).seal(SECRET);
 
@@ -124,35 +159,46 @@ class SealedSecretSealerTest {
     ObjectNode other = new SealedSecretSealer(certificate, SecretTools.seeded(22)).seal(SECRET);
 
     assertEquals(YamlWriter.write(first), YamlWriter.write(again));
-    assertNotEquals(first.at("/spec/encryptedData/ssh-privatekey"), other.at("/spec/encryptedData/ssh-privatekey"));
+    assertNotEquals(
+        first.at("/spec/encryptedData/ssh-privatekey"),
+        other.at("/spec/encryptedData/ssh-privatekey"));
   }
 
   @Test
-  @DisplayName("each value gets a fresh random AES session key: with another seed the AES-GCM part differs, not only the RSA block")
+  @DisplayName(
+      "each value gets a fresh random AES session key: with another seed the AES-GCM part differs, not only the RSA block")
   void freshSessionKey() {
-    byte[] first = aesPart(new SealedSecretSealer(certificate, SecretTools.seeded(31)).seal(SECRET));
-    byte[] other = aesPart(new SealedSecretSealer(certificate, SecretTools.seeded(32)).seal(SECRET));
+    byte[] first =
+        aesPart(new SealedSecretSealer(certificate, SecretTools.seeded(31)).seal(SECRET));
+    byte[] other =
+        aesPart(new SealedSecretSealer(certificate, SecretTools.seeded(32)).seal(SECRET));
     assertEquals(first.length, other.length);
-    assertFalse(java.util.Arrays.equals(first, other), "the AES-GCM ciphertext repeats: the session key is not random");
+    assertFalse(
+        java.util.Arrays.equals(first, other),
+        "the AES-GCM ciphertext repeats: the session key is not random");
   }
 
   /** The bytes after the uint16 length and the RSA-2048 block of ssh-privatekey's value. */
   private static byte[] aesPart(ObjectNode sealed) {
-    byte[] all = Base64.getDecoder().decode(sealed.at("/spec/encryptedData/ssh-privatekey").asText());
+    byte[] all =
+        Base64.getDecoder().decode(sealed.at("/spec/encryptedData/ssh-privatekey").asText());
     return java.util.Arrays.copyOfRange(all, 2 + 256, all.length);
   }
 
   @Test
-  @DisplayName("a certificate that is not PEM is an INVALID_PLATFORM diagnostic at the field, with a hint")
+  @DisplayName(
+      "a certificate that is not PEM is an INVALID_PLATFORM diagnostic at the field, with a hint")
   void badCertificateIsDiagnostic() {
-    StageResult<SealingCertificate> result = SealingCertificate.parse("hello", PLATFORM, "/secrets/certificate");
+    StageResult<SealingCertificate> result =
+        SealingCertificate.parse("hello", PLATFORM, "/secrets/certificate");
 
     assertTrue(result.failed());
     Diagnostic diagnostic = result.diagnostics().get(0);
     assertEquals(DiagnosticCode.INVALID_PLATFORM, diagnostic.code());
     assertEquals(PLATFORM, diagnostic.location());
     assertEquals("/secrets/certificate", diagnostic.pointer());
-    assertEquals("the sealed-secrets certificate must be a PEM `CERTIFICATE` block, got `hello`",
+    assertEquals(
+        "the sealed-secrets certificate must be a PEM `CERTIFICATE` block, got `hello`",
         diagnostic.message());
     assertTrue(diagnostic.hint().contains("kubeseal --fetch-cert"), diagnostic.hint());
   }
@@ -161,16 +207,31 @@ class SealedSecretSealerTest {
   @DisplayName("a PEM certificate with a broken body is a diagnostic, not an exception")
   void corruptCertificateIsDiagnostic() {
     String pem = "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n";
-    StageResult<SealingCertificate> result = SealingCertificate.parse(pem, PLATFORM, "/secrets/certificate");
+    StageResult<SealingCertificate> result =
+        SealingCertificate.parse(pem, PLATFORM, "/secrets/certificate");
 
     assertTrue(result.failed());
-    assertTrue(result.diagnostics().get(0).message().startsWith("the sealed-secrets certificate cannot be read"),
+    assertTrue(
+        result
+            .diagnostics()
+            .get(0)
+            .message()
+            .startsWith("the sealed-secrets certificate cannot be read"),
         result.diagnostics().get(0).message());
   }
 
   private SecretTools.ToolResult unseal(Path dir, String yaml) {
-    return SecretTools.attempt(dir, Map.of(), yaml, List.of(SecretTools.built("kubeseal").toString(),
-        "--recovery-unseal", "--recovery-private-key", privateKeyPem.toString(), "-o", "json"));
+    return SecretTools.attempt(
+        dir,
+        Map.of(),
+        yaml,
+        List.of(
+            SecretTools.built("kubeseal").toString(),
+            "--recovery-unseal",
+            "--recovery-private-key",
+            privateKeyPem.toString(),
+            "-o",
+            "json"));
   }
 
   private static List<String> fieldNames(JsonNode node) {

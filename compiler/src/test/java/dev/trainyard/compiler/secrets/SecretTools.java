@@ -13,9 +13,10 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Finds and runs the real kubeseal, sops, age and ssh-keygen for round-trip tests. The tools dir is the
- * system property {@code trainyard.tools.dir}, else what {@code scripts/secrets-tools --print-dir} prints;
- * a missing binary FAILS the test (never skips) with the command that builds it.
+ * Finds and runs the real kubeseal, sops, age and ssh-keygen for round-trip tests. The tools dir is
+ * the system property {@code trainyard.tools.dir}, else what {@code scripts/secrets-tools
+ * --print-dir} prints; a missing binary FAILS the test (never skips) with the command that builds
+ * it.
  */
 final class SecretTools {
   private SecretTools() {}
@@ -35,8 +36,12 @@ final class SecretTools {
   static Path built(String name) {
     Path binary = toolsDir().resolve("bin").resolve(name);
     if (!Files.isExecutable(binary)) {
-      fail(name + " not found at " + binary + ": run `scripts/secrets-tools` from the repository root"
-          + " (builds kubeseal, sops and age from the Go module proxy, about 10 minutes cold)");
+      fail(
+          name
+              + " not found at "
+              + binary
+              + ": run `scripts/secrets-tools` from the repository root"
+              + " (builds kubeseal, sops and age from the Go module proxy, about 10 minutes cold)");
     }
     return binary;
   }
@@ -62,20 +67,27 @@ final class SecretTools {
   }
 
   /** Runs a command and returns its exit code and output, whatever the exit code. */
-  static ToolResult attempt(Path workDir, Map<String, String> env, String stdin, List<String> command) {
+  static ToolResult attempt(
+      Path workDir, Map<String, String> env, String stdin, List<String> command) {
     try {
       Path in = Files.writeString(workDir.resolve(".stdin"), stdin);
       Path out = workDir.resolve(".stdout");
       Path err = workDir.resolve(".stderr");
-      ProcessBuilder builder = new ProcessBuilder(command).directory(workDir.toFile())
-          .redirectInput(in.toFile()).redirectOutput(out.toFile()).redirectError(err.toFile());
+      ProcessBuilder builder =
+          new ProcessBuilder(command)
+              .directory(workDir.toFile())
+              .redirectInput(in.toFile())
+              .redirectOutput(out.toFile())
+              .redirectError(err.toFile());
       builder.environment().putAll(env);
       Process process = builder.start();
       if (!process.waitFor(120, TimeUnit.SECONDS)) {
         process.destroyForcibly();
         fail(String.join(" ", command) + " did not finish in 120 s");
       }
-      return new ToolResult(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+      return new ToolResult(
+          process.exitValue(),
+          Files.readString(out, StandardCharsets.UTF_8),
           Files.readString(err, StandardCharsets.UTF_8));
     } catch (IOException e) {
       throw new IllegalStateException("cannot run " + command, e);
@@ -103,7 +115,8 @@ final class SecretTools {
 
   private static Path repoRoot() {
     String configured = System.getProperty("trainyard.repo.root", "");
-    Path dir = configured.isBlank() ? Path.of("").toAbsolutePath() : Path.of(configured).toAbsolutePath();
+    Path dir =
+        configured.isBlank() ? Path.of("").toAbsolutePath() : Path.of(configured).toAbsolutePath();
     for (Path at = dir; at != null; at = at.getParent()) {
       if (Files.exists(at.resolve("scripts/secrets-tools"))) {
         return at.normalize();

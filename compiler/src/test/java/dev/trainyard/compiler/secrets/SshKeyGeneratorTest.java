@@ -21,16 +21,26 @@ class SshKeyGeneratorTest {
   @TempDir Path dir;
 
   @Test
-  @DisplayName("ssh-keygen -y derives exactly publicKeyAuthorized (minus comment) from the private key")
+  @DisplayName(
+      "ssh-keygen -y derives exactly publicKeyAuthorized (minus comment) from the private key")
   void realSshKeygenDerivesOurPublicKey() throws IOException {
     SshKeyPair pair = new SshKeyGenerator(SecretTools.seeded(1)).generate(COMMENT);
     Path key = writePrivateKey(pair);
 
-    String derived = SecretTools.run(dir, Map.of(), "",
-        List.of(SecretTools.system("ssh-keygen", "openssh-client").toString(), "-y", "-f", key.toString()));
+    String derived =
+        SecretTools.run(
+            dir,
+            Map.of(),
+            "",
+            List.of(
+                SecretTools.system("ssh-keygen", "openssh-client").toString(),
+                "-y",
+                "-f",
+                key.toString()));
 
     assertEquals(withoutComment(pair.publicKeyAuthorized()), withoutComment(derived.strip()));
-    assertTrue(derived.strip().endsWith(" " + COMMENT), "the private key carries the comment: " + derived);
+    assertTrue(
+        derived.strip().endsWith(" " + COMMENT), "the private key carries the comment: " + derived);
   }
 
   @Test
@@ -41,8 +51,10 @@ class SshKeyGeneratorTest {
     Path publicKey = Files.writeString(dir.resolve("id.pub"), pair.publicKeyAuthorized() + "\n");
     String sshKeygen = SecretTools.system("ssh-keygen", "openssh-client").toString();
 
-    String fromPrivate = SecretTools.run(dir, Map.of(), "", List.of(sshKeygen, "-l", "-f", key.toString()));
-    String fromPublic = SecretTools.run(dir, Map.of(), "", List.of(sshKeygen, "-l", "-f", publicKey.toString()));
+    String fromPrivate =
+        SecretTools.run(dir, Map.of(), "", List.of(sshKeygen, "-l", "-f", key.toString()));
+    String fromPublic =
+        SecretTools.run(dir, Map.of(), "", List.of(sshKeygen, "-l", "-f", publicKey.toString()));
 
     assertTrue(fromPublic.startsWith("256 SHA256:"), fromPublic);
     assertTrue(fromPublic.strip().endsWith(COMMENT + " (ECDSA)"), fromPublic);
@@ -62,17 +74,20 @@ class SshKeyGeneratorTest {
   }
 
   @Test
-  @DisplayName("keys are OpenSSH-armored ecdsa-sha2-nistp256 with 70-column LF lines and one public line")
+  @DisplayName(
+      "keys are OpenSSH-armored ecdsa-sha2-nistp256 with 70-column LF lines and one public line")
   void textShape() {
     SshKeyPair pair = new SshKeyGenerator(SecretTools.seeded(3)).generate(COMMENT);
     List<String> lines = pair.privateKeyOpenSsh().lines().toList();
 
     assertEquals("-----BEGIN OPENSSH PRIVATE KEY-----", lines.get(0));
     assertEquals("-----END OPENSSH PRIVATE KEY-----", lines.get(lines.size() - 1));
-    assertTrue(pair.privateKeyOpenSsh().endsWith("-----\n") && !pair.privateKeyOpenSsh().contains("\r"));
+    assertTrue(
+        pair.privateKeyOpenSsh().endsWith("-----\n") && !pair.privateKeyOpenSsh().contains("\r"));
     assertTrue(lines.stream().allMatch(line -> line.length() <= 70), pair.privateKeyOpenSsh());
     assertEquals("ecdsa-sha2-nistp256", pair.keyType());
-    assertTrue(pair.publicKeyAuthorized().matches("ecdsa-sha2-nistp256 AAAA[A-Za-z0-9+/=]+ " + COMMENT));
+    assertTrue(
+        pair.publicKeyAuthorized().matches("ecdsa-sha2-nistp256 AAAA[A-Za-z0-9+/=]+ " + COMMENT));
     assertTrue(!pair.toString().contains("PRIVATE KEY-----\n"), "toString hides the private key");
   }
 

@@ -19,7 +19,8 @@ class YamlDocumentLoaderTest {
   private StageResult<ParsedDocument> loadBadInput(String name) throws Exception {
     Path path = Path.of(getClass().getResource("/bad-input/" + name).toURI());
     StageResult<SourceFile> file = YamlDocumentLoader.readFile(path, name);
-    assertTrue(file.value().isPresent(), () -> "could not read " + name + ": " + file.diagnostics());
+    assertTrue(
+        file.value().isPresent(), () -> "could not read " + name + ": " + file.diagnostics());
     return loader.load(file.value().get());
   }
 
@@ -29,8 +30,8 @@ class YamlDocumentLoaderTest {
     return result.diagnostics().get(0);
   }
 
-  private static void assertDiagnostic(Diagnostic d, DiagnosticCode code, int line, int column, String message,
-      String hint) {
+  private static void assertDiagnostic(
+      Diagnostic d, DiagnosticCode code, int line, int column, String message, String hint) {
     assertEquals(code, d.code());
     assertEquals(line, d.location().line(), "line");
     assertEquals(column, d.location().column(), "column");
@@ -39,10 +40,16 @@ class YamlDocumentLoaderTest {
   }
 
   @Test
-  @DisplayName("a YAML syntax error is a short message at the offending character, without Jackson's noise")
+  @DisplayName(
+      "a YAML syntax error is a short message at the offending character, without Jackson's noise")
   void syntaxError() throws Exception {
     Diagnostic d = only(loadBadInput("yaml-syntax.yaml"));
-    assertDiagnostic(d, DiagnosticCode.YAML_SYNTAX, 1, 16, "unexpected `:` inside a value",
+    assertDiagnostic(
+        d,
+        DiagnosticCode.YAML_SYNTAX,
+        1,
+        16,
+        "unexpected `:` inside a value",
         "quote a value that contains `: ` (`run: \"echo a: b\"`), or put a nested mapping on its own, more"
             + " indented line");
     assertEquals("yaml-syntax.yaml", d.location().file());
@@ -52,7 +59,12 @@ class YamlDocumentLoaderTest {
   @DisplayName("an unclosed flow list is reported at its opening bracket")
   void unclosedList() {
     Diagnostic d = only(loader.load(new SourceFile("t.yaml", "run: x\nenv: [1, 2\n")));
-    assertDiagnostic(d, DiagnosticCode.YAML_SYNTAX, 2, 6, "list opened with `[` is not closed",
+    assertDiagnostic(
+        d,
+        DiagnosticCode.YAML_SYNTAX,
+        2,
+        6,
+        "list opened with `[` is not closed",
         "close the list with `]`, and separate items with `,`");
   }
 
@@ -62,7 +74,12 @@ class YamlDocumentLoaderTest {
     List<Diagnostic> all = loadBadInput("tab-indentation.yaml").diagnostics();
     assertEquals(2, all.size());
     for (int i = 0; i < 2; i++) {
-      assertDiagnostic(all.get(i), DiagnosticCode.TAB_INDENTATION, 3 + i, 1, "tab character in indentation",
+      assertDiagnostic(
+          all.get(i),
+          DiagnosticCode.TAB_INDENTATION,
+          3 + i,
+          1,
+          "tab character in indentation",
           "YAML indents with spaces only: replace the tab with spaces (2 per level)");
     }
   }
@@ -70,7 +87,8 @@ class YamlDocumentLoaderTest {
   @Test
   @DisplayName("a tab inside a block scalar's content is text, not indentation")
   void tabInBlockScalar() {
-    StageResult<ParsedDocument> result = loader.load(new SourceFile("t.yaml", "run: |\n  python a.py\n  \t--x\n"));
+    StageResult<ParsedDocument> result =
+        loader.load(new SourceFile("t.yaml", "run: |\n  python a.py\n  \t--x\n"));
     assertTrue(result.diagnostics().isEmpty(), () -> result.diagnostics().toString());
     assertEquals("python a.py\n\t--x\n", result.value().orElseThrow().root().get("run").asText());
   }
@@ -79,7 +97,12 @@ class YamlDocumentLoaderTest {
   @DisplayName("a duplicate key points at the second key and names the first one's line")
   void duplicateKey() throws Exception {
     Diagnostic d = only(loadBadInput("duplicate-key.yaml"));
-    assertDiagnostic(d, DiagnosticCode.DUPLICATE_KEY, 5, 1, "`nodes` is defined twice; the first one is at line 2",
+    assertDiagnostic(
+        d,
+        DiagnosticCode.DUPLICATE_KEY,
+        5,
+        1,
+        "`nodes` is defined twice; the first one is at line 2",
         "delete one of the two `nodes:` lines (YAML keeps only one of them, silently)");
     assertEquals("/nodes", d.pointer());
   }
@@ -88,7 +111,11 @@ class YamlDocumentLoaderTest {
   @DisplayName("anchors and aliases are refused with a hint that train.yaml does not support them")
   void anchorAndAlias() throws Exception {
     Diagnostic d = only(loadBadInput("anchor-alias.yaml"));
-    assertDiagnostic(d, DiagnosticCode.ANCHOR_OR_ALIAS, 1, 6,
+    assertDiagnostic(
+        d,
+        DiagnosticCode.ANCHOR_OR_ALIAS,
+        1,
+        6,
         "YAML anchors and aliases are not supported: found anchor `&cmd` (and 1 more anchors or aliases)",
         "train.yaml and the other Trainyard files do not support anchors (`&name`) or aliases (`*name`), which"
             + " also shuts out alias bombs; write each value out in full");
@@ -99,8 +126,13 @@ class YamlDocumentLoaderTest {
   void aliasBomb() throws Exception {
     long start = System.nanoTime();
     Diagnostic d = only(loadBadInput("alias-bomb.yaml"));
-    assertTrue(System.nanoTime() - start < 5_000_000_000L, "took too long: the aliases were expanded");
-    assertDiagnostic(d, DiagnosticCode.ANCHOR_OR_ALIAS, 1, 4,
+    assertTrue(
+        System.nanoTime() - start < 5_000_000_000L, "took too long: the aliases were expanded");
+    assertDiagnostic(
+        d,
+        DiagnosticCode.ANCHOR_OR_ALIAS,
+        1,
+        4,
         "YAML anchors and aliases are not supported: found anchor `&a` (and 90 more anchors or aliases)",
         d.hint());
     assertTrue(d.hint().contains("do not support anchors"));
@@ -118,7 +150,12 @@ class YamlDocumentLoaderTest {
   @DisplayName("an empty file is EMPTY_FILE, located at the file")
   void emptyFile() throws Exception {
     Diagnostic d = only(loadBadInput("empty.yaml"));
-    assertDiagnostic(d, DiagnosticCode.EMPTY_FILE, 0, 0, "the file is empty",
+    assertDiagnostic(
+        d,
+        DiagnosticCode.EMPTY_FILE,
+        0,
+        0,
+        "the file is empty",
         "a train.yaml needs at least the command to run, e.g. `run: python train.py`");
   }
 
@@ -126,7 +163,12 @@ class YamlDocumentLoaderTest {
   @DisplayName("a file with only comments is EMPTY_FILE")
   void commentsOnly() throws Exception {
     Diagnostic d = only(loadBadInput("comments-only.yaml"));
-    assertDiagnostic(d, DiagnosticCode.EMPTY_FILE, 0, 0, "the file holds only comments",
+    assertDiagnostic(
+        d,
+        DiagnosticCode.EMPTY_FILE,
+        0,
+        0,
+        "the file holds only comments",
         "a train.yaml needs at least the command to run, e.g. `run: python train.py`");
   }
 
@@ -134,7 +176,11 @@ class YamlDocumentLoaderTest {
   @DisplayName("a top level that is a list is NOT_A_MAPPING")
   void notAMapping() throws Exception {
     Diagnostic d = only(loadBadInput("top-level-list.yaml"));
-    assertDiagnostic(d, DiagnosticCode.NOT_A_MAPPING, 1, 1,
+    assertDiagnostic(
+        d,
+        DiagnosticCode.NOT_A_MAPPING,
+        1,
+        1,
         "the top level must be a mapping of fields (`key: value` lines), got a list",
         "start each field at column 1, e.g. `run: python train.py`; a leading `- ` makes the file a list");
   }
@@ -143,13 +189,18 @@ class YamlDocumentLoaderTest {
   @DisplayName("a second document (`---` twice) is reported at its `---` line")
   void multipleDocuments() throws Exception {
     Diagnostic d = only(loadBadInput("multiple-documents.yaml"));
-    assertDiagnostic(d, DiagnosticCode.MULTIPLE_DOCUMENTS, 3, 1,
+    assertDiagnostic(
+        d,
+        DiagnosticCode.MULTIPLE_DOCUMENTS,
+        3,
+        1,
         "the file holds more than one YAML document (a second one starts here)",
         "a Trainyard file is a single document: remove this `---` line and merge or delete what follows");
   }
 
   @Test
-  @DisplayName("scalars keep YAML types; yes/on are booleans as Jackson reads them; key: with no value is null")
+  @DisplayName(
+      "scalars keep YAML types; yes/on are booleans as Jackson reads them; key: with no value is null")
   void scalarTypes() {
     String yaml = "i: 4\nf: 1.0\nb: true\ny: yes\nn: ~\ne:\ns: \"4\"\nbig: 12345678901\n";
     ParsedDocument doc = loader.load(new SourceFile("t.yaml", yaml)).value().orElseThrow();
@@ -168,7 +219,8 @@ class YamlDocumentLoaderTest {
   @Test
   @DisplayName("the source map records values and keys by RFC 6901 pointer")
   void sourceMap() {
-    String yaml = "run: x\nresources:\n  gpus: 2\nenv:\n  \"A/B~C\": 1\nvolumes:\n  - claim: d\n    path: /d\n";
+    String yaml =
+        "run: x\nresources:\n  gpus: 2\nenv:\n  \"A/B~C\": 1\nvolumes:\n  - claim: d\n    path: /d\n";
     SourceMap map = loader.load(new SourceFile("t.yaml", yaml)).value().orElseThrow().map();
     assertEquals("t.yaml:3:9", map.at("/resources/gpus").toString());
     assertEquals("t.yaml:3:3", map.keyAt("/resources/gpus").toString());
@@ -183,7 +235,11 @@ class YamlDocumentLoaderTest {
     Path big = dir.resolve("train.yaml");
     Files.writeString(big, "run: x\n" + "# padding\n".repeat(157_287));
     Diagnostic d = only(YamlDocumentLoader.readFile(big, "train.yaml"));
-    assertDiagnostic(d, DiagnosticCode.FILE_TOO_LARGE, 0, 0,
+    assertDiagnostic(
+        d,
+        DiagnosticCode.FILE_TOO_LARGE,
+        0,
+        0,
         "the file is 1.5 MiB (1572877 bytes); the limit is 1 MiB (1048576 bytes)",
         "a train.yaml holds a few fields; keep data and generated content in other files");
   }
@@ -192,9 +248,15 @@ class YamlDocumentLoaderTest {
   @DisplayName("invalid UTF-8 is NOT_UTF8 at the bad byte's line and column")
   void notUtf8(@TempDir Path dir) throws Exception {
     Path file = dir.resolve("train.yaml");
-    Files.write(file, new byte[] {'r', 'u', 'n', ':', ' ', 'x', '\n', 'a', ':', ' ', (byte) 0xFF, '\n'});
+    Files.write(
+        file, new byte[] {'r', 'u', 'n', ':', ' ', 'x', '\n', 'a', ':', ' ', (byte) 0xFF, '\n'});
     Diagnostic d = only(YamlDocumentLoader.readFile(file, "train.yaml"));
-    assertDiagnostic(d, DiagnosticCode.NOT_UTF8, 2, 4, "the file is not valid UTF-8: byte 0xFF at offset 10",
+    assertDiagnostic(
+        d,
+        DiagnosticCode.NOT_UTF8,
+        2,
+        4,
+        "the file is not valid UTF-8: byte 0xFF at offset 10",
         "save the file as UTF-8 (most editors: \"Save with encoding\" → UTF-8)");
   }
 
@@ -202,7 +264,12 @@ class YamlDocumentLoaderTest {
   @DisplayName("a missing file is FILE_UNREADABLE, never an exception")
   void missingFile(@TempDir Path dir) {
     Diagnostic d = only(YamlDocumentLoader.readFile(dir.resolve("nope.yaml"), "nope.yaml"));
-    assertDiagnostic(d, DiagnosticCode.FILE_UNREADABLE, 0, 0, "cannot read the file: no such file",
+    assertDiagnostic(
+        d,
+        DiagnosticCode.FILE_UNREADABLE,
+        0,
+        0,
+        "cannot read the file: no such file",
         "check the path and its permissions");
   }
 }

@@ -25,7 +25,8 @@ class TrainSpecBinderTest {
   }
 
   @Test
-  @DisplayName("a full train.yaml binds every field; numbers and booleans in env and cpu keep their YAML text")
+  @DisplayName(
+      "a full train.yaml binds every field; numbers and booleans in env and cpu keep their YAML text")
   void bindsEveryField(@TempDir Path dir) throws Exception {
     StageResult<TrainSpec> result = read(dir, SampleTrainYaml.FULL);
     assertEquals(List.of(), result.diagnostics());
@@ -38,14 +39,27 @@ class TrainSpecBinderTest {
     assertEquals("torchrun train.py --epochs 3", spec.run());
     assertEquals(Optional.of(2), spec.nodes());
     assertEquals(Optional.of(ProcsPerNode.AUTO), spec.procsPerNode());
-    assertEquals(new ResourceRequest(Optional.of(4), Optional.of("H100"), Optional.of("4"), Optional.of("128Gi"),
-        Optional.of("16Gi")), spec.resources());
-    assertEquals(Map.of("HF_MODEL", "t5-small", "LR", "1.0", "DEBUG", "true", "EPOCHS", "3"), spec.env());
+    assertEquals(
+        new ResourceRequest(
+            Optional.of(4),
+            Optional.of("H100"),
+            Optional.of("4"),
+            Optional.of("128Gi"),
+            Optional.of("16Gi")),
+        spec.resources());
+    assertEquals(
+        Map.of("HF_MODEL", "t5-small", "LR", "1.0", "DEBUG", "true", "EPOCHS", "3"), spec.env());
     assertEquals(List.of("DEBUG", "EPOCHS", "HF_MODEL", "LR"), List.copyOf(spec.env().keySet()));
-    assertEquals(List.of(
-        new SecretRef("hf-token", Optional.of("token"), Optional.of("HF_TOKEN"), Optional.empty()),
-        new SecretRef("wandb", Optional.empty(), Optional.empty(), Optional.of("/etc/wandb"))), spec.secrets());
-    assertEquals(List.of(new VolumeMount("datasets", "/data", true), new VolumeMount("checkpoints", "/ckpt", false)),
+    assertEquals(
+        List.of(
+            new SecretRef(
+                "hf-token", Optional.of("token"), Optional.of("HF_TOKEN"), Optional.empty()),
+            new SecretRef("wandb", Optional.empty(), Optional.empty(), Optional.of("/etc/wandb"))),
+        spec.secrets());
+    assertEquals(
+        List.of(
+            new VolumeMount("datasets", "/data", true),
+            new VolumeMount("checkpoints", "/ckpt", false)),
         spec.volumes());
     assertEquals(Optional.of("team-a"), spec.queue());
     assertEquals(Optional.of("high"), spec.priority());
@@ -57,7 +71,10 @@ class TrainSpecBinderTest {
   @Test
   @DisplayName("a two-line train.yaml leaves every other field empty for the resolve stage")
   void minimal(@TempDir Path dir) throws Exception {
-    TrainSpec spec = read(dir, "run: python train.py\nprocsPerNode: 8\nresources: {cpu: 500m}\n").value().orElseThrow();
+    TrainSpec spec =
+        read(dir, "run: python train.py\nprocsPerNode: 8\nresources: {cpu: 500m}\n")
+            .value()
+            .orElseThrow();
     assertEquals(Optional.of(ProcsPerNode.of(8)), spec.procsPerNode());
     assertEquals(Optional.of("500m"), spec.resources().cpu());
     assertEquals(Optional.empty(), spec.nodes());
@@ -70,7 +87,8 @@ class TrainSpecBinderTest {
   void stopsAtFirstFailingStep(@TempDir Path dir) throws Exception {
     StageResult<TrainSpec> result = read(dir, "node: 2\nnode: 3\n");
     assertTrue(result.failed());
-    assertEquals(List.of(DiagnosticCode.DUPLICATE_KEY),
+    assertEquals(
+        List.of(DiagnosticCode.DUPLICATE_KEY),
         result.diagnostics().stream().map(d -> d.code()).toList());
   }
 
@@ -79,7 +97,8 @@ class TrainSpecBinderTest {
   void schemaErrors(@TempDir Path dir) throws Exception {
     StageResult<TrainSpec> result = read(dir, "run: x\nnodes: 0\n");
     assertTrue(result.value().isEmpty());
-    assertEquals("train.yaml:2:8: `nodes` must be at least 1, got 0",
+    assertEquals(
+        "train.yaml:2:8: `nodes` must be at least 1, got 0",
         result.diagnostics().get(0).location() + ": " + result.diagnostics().get(0).message());
   }
 }

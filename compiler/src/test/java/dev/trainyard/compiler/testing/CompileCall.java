@@ -15,8 +15,8 @@ import java.time.ZoneOffset;
 import java.util.Optional;
 
 /**
- * A compile of one train.yaml with the request fields the CLI flags set ({@code --platform},
- * {@code --runtimes}, {@code --source-commit}, {@code --cluster}, {@code --namespace}); seeded keys and a
+ * A compile of one train.yaml with the request fields the CLI flags set ({@code --platform}, {@code
+ * --runtimes}, {@code --source-commit}, {@code --cluster}, {@code --namespace}); seeded keys and a
  * fixed clock as in {@link TrainProject#compile()}.
  *
  * <pre>
@@ -30,11 +30,22 @@ import java.util.Optional;
  * @param cluster target cluster, if any
  * @param namespace target namespace, if any
  */
-public record CompileCall(Path trainYaml, Optional<Path> platform, Optional<Path> runtimesDir, Optional<String> sourceCommit,
-    Optional<String> cluster, Optional<String> namespace) {
+public record CompileCall(
+    Path trainYaml,
+    Optional<Path> platform,
+    Optional<Path> runtimesDir,
+    Optional<String> sourceCommit,
+    Optional<String> cluster,
+    Optional<String> namespace) {
 
   public static CompileCall of(Path trainYaml) {
-    return new CompileCall(trainYaml, Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
+    return new CompileCall(
+        trainYaml,
+        Optional.empty(),
+        Optional.empty(),
+        Optional.empty(),
+        Optional.empty(),
+        Optional.empty());
   }
 
   /** Writes {@code yaml} to {@code dir/platform.yaml} and uses it. */
@@ -42,7 +53,8 @@ public record CompileCall(Path trainYaml, Optional<Path> platform, Optional<Path
     try {
       Files.createDirectories(dir);
       Path file = Files.writeString(dir.resolve("platform.yaml"), yaml, StandardCharsets.UTF_8);
-      return new CompileCall(trainYaml, Optional.of(file), runtimesDir, sourceCommit, cluster, namespace);
+      return new CompileCall(
+          trainYaml, Optional.of(file), runtimesDir, sourceCommit, cluster, namespace);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -57,17 +69,34 @@ public record CompileCall(Path trainYaml, Optional<Path> platform, Optional<Path
   }
 
   public CompileCall cluster(String name) {
-    return new CompileCall(trainYaml, platform, runtimesDir, sourceCommit, Optional.of(name), namespace);
+    return new CompileCall(
+        trainYaml, platform, runtimesDir, sourceCommit, Optional.of(name), namespace);
   }
 
   public CompileCall namespace(String name) {
-    return new CompileCall(trainYaml, platform, runtimesDir, sourceCommit, cluster, Optional.of(name));
+    return new CompileCall(
+        trainYaml, platform, runtimesDir, sourceCommit, cluster, Optional.of(name));
   }
 
   public CompileResult compile() {
-    CompileRequest request = new CompileRequest(trainYaml, "train.yaml", platform, runtimesDir, Optional.empty(), sourceCommit,
-        cluster, namespace, 1, Optional.empty(), Optional.empty(), Optional.empty());
-    return new Compiler(new SshSecretProvider(TrainProject.seeded(), Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC)))
+    CompileRequest request =
+        new CompileRequest(
+            trainYaml,
+            "train.yaml",
+            platform,
+            runtimesDir,
+            Optional.empty(),
+            sourceCommit,
+            cluster,
+            namespace,
+            1,
+            Optional.empty(),
+            Optional.empty(),
+            Optional.empty());
+    return new Compiler(
+            new SshSecretProvider(
+                TrainProject.seeded(),
+                Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC)))
         .compile(request);
   }
 }

@@ -2,8 +2,9 @@ package dev.trainyard.compiler.testing;
 
 /**
  * platform.yaml text for tests: one cluster {@code local}, namespace {@code team-a} accepting
- * {@code github.com/acme/*} (the repo of {@link TrainProject}) with default queue {@code q} → ClusterQueue
- * {@code cq}, GPU types H100 and A100, plain Secrets allowed. Each part can be replaced, one per method.
+ * {@code github.com/acme/*} (the repo of {@link TrainProject}) with default queue {@code q} →
+ * ClusterQueue {@code cq}, GPU types H100 and A100, plain Secrets allowed. Each part can be
+ * replaced, one per method.
  *
  * <pre>
  * String yaml = PlatformYaml.base().quota("{cpu: \"8\", memory: 32Gi}").cohort("pool").text();
@@ -14,9 +15,16 @@ package dev.trainyard.compiler.testing;
  * @param secrets the {@code secrets:} flow map
  * @param quota the one flavor's {@code quota:} flow map of ClusterQueue {@code cq}
  * @param cohort {@code cq}'s cohort, or "" for none
- * @param localQueues the {@code queues.localQueues:} flow list; {@code cq} admits every namespace listed here
+ * @param localQueues the {@code queues.localQueues:} flow list; {@code cq} admits every namespace
+ *     listed here
  */
-public record PlatformYaml(String namespaces, String gpuTypes, String secrets, String quota, String cohort, String localQueues) {
+public record PlatformYaml(
+    String namespaces,
+    String gpuTypes,
+    String secrets,
+    String quota,
+    String cohort,
+    String localQueues) {
 
   /** The default described above: quota cpu 64, memory 256Gi, 16 GPUs; no cohort. */
   public static PlatformYaml base() {
@@ -59,18 +67,31 @@ public record PlatformYaml(String namespaces, String gpuTypes, String secrets, S
         + "kind: Platform\n"
         + "defaultRuntime: torch\n"
         + "clusters: [{name: local, domain: cluster.local}]\n"
-        + "namespaces: " + namespaces + "\n"
-        + "gpu: {resourceName: nvidia.com/gpu, types: " + gpuTypes + "}\n"
-        + "secrets: " + secrets + "\n"
+        + "namespaces: "
+        + namespaces
+        + "\n"
+        + "gpu: {resourceName: nvidia.com/gpu, types: "
+        + gpuTypes
+        + "}\n"
+        + "secrets: "
+        + secrets
+        + "\n"
         + "queues:\n"
         + "  resourceFlavors: [{name: f}]\n"
-        + "  clusterQueues: [{name: cq, namespaces: " + queueNamespaces() + (cohort.isEmpty() ? "" : ", cohort: " + cohort)
-        + ", flavors: [{name: f, quota: " + quota + "}]}]\n"
-        + "  localQueues: " + localQueues + "\n";
+        + "  clusterQueues: [{name: cq, namespaces: "
+        + queueNamespaces()
+        + (cohort.isEmpty() ? "" : ", cohort: " + cohort)
+        + ", flavors: [{name: f, quota: "
+        + quota
+        + "}]}]\n"
+        + "  localQueues: "
+        + localQueues
+        + "\n";
   }
 
   private String queueNamespaces() {
-    java.util.regex.Matcher m = java.util.regex.Pattern.compile("namespace: ([a-z0-9-]+)").matcher(localQueues);
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("namespace: ([a-z0-9-]+)").matcher(localQueues);
     java.util.List<String> names = new java.util.ArrayList<>();
     while (m.find()) {
       names.add(m.group(1));

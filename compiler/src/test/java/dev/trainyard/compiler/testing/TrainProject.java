@@ -26,9 +26,9 @@ import org.eclipse.jgit.api.Git;
 import org.eclipse.jgit.api.errors.GitAPIException;
 
 /**
- * A real source repo for tests: a git repository (JGit) in a temp folder with a remote URL, a train.yaml in
- * a sub-folder, committed; compiled with the real compiler. Key material comes from a seeded random so
- * outputs are reproducible in tests.
+ * A real source repo for tests: a git repository (JGit) in a temp folder with a remote URL, a
+ * train.yaml in a sub-folder, committed; compiled with the real compiler. Key material comes from a
+ * seeded random so outputs are reproducible in tests.
  *
  * <pre>
  * TrainProject p = TrainProject.create(tempDir, "run: torchrun train.py\nnodes: 2\n");
@@ -54,8 +54,12 @@ public final class TrainProject {
     return create(dir, FOLDER, trainYamlText, Map.of());
   }
 
-  /** A committed repo with {@code <folder>/train.yaml} and extra files (path relative to the folder → text). */
-  public static TrainProject create(Path dir, String folder, String trainYamlText, Map<String, String> extraFiles) {
+  /**
+   * A committed repo with {@code <folder>/train.yaml} and extra files (path relative to the folder
+   * → text).
+   */
+  public static TrainProject create(
+      Path dir, String folder, String trainYamlText, Map<String, String> extraFiles) {
     try {
       Path work = dir.resolve("src");
       Path jobDir = work.resolve(folder);
@@ -69,8 +73,14 @@ public final class TrainProject {
         git.getRepository().getConfig().setString("remote", "origin", "url", REMOTE);
         git.getRepository().getConfig().save();
         git.add().addFilepattern(".").call();
-        var commit = git.commit().setMessage("train").setAuthor("Test", "test@example.com").setCommitter("Test", "test@example.com").call();
-        // As after a push: the commit is on origin/main, so the pods' clone of the remote has it (no W316).
+        var commit =
+            git.commit()
+                .setMessage("train")
+                .setAuthor("Test", "test@example.com")
+                .setCommitter("Test", "test@example.com")
+                .call();
+        // As after a push: the commit is on origin/main, so the pods' clone of the remote has it
+        // (no W316).
         var update = git.getRepository().updateRef("refs/remotes/origin/main");
         update.setNewObjectId(commit);
         update.forceUpdate();
@@ -110,9 +120,23 @@ public final class TrainProject {
 
   /** Compiles, reusing an existing run's Secret from {@code existingTree} when given. */
   public CompileResult compile(Optional<Path> existingTree) {
-    CompileRequest request = new CompileRequest(trainYaml, "train.yaml", platform, Optional.empty(), Optional.empty(),
-        Optional.empty(), Optional.empty(), Optional.empty(), 1, existingTree, Optional.empty(), Optional.empty());
-    return new Compiler(new SshSecretProvider(seeded(), Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC)))
+    CompileRequest request =
+        new CompileRequest(
+            trainYaml,
+            "train.yaml",
+            platform,
+            Optional.empty(),
+            Optional.empty(),
+            Optional.empty(),
+            Optional.empty(),
+            Optional.empty(),
+            1,
+            existingTree,
+            Optional.empty(),
+            Optional.empty());
+    return new Compiler(
+            new SshSecretProvider(
+                seeded(), Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC)))
         .compile(request);
   }
 
@@ -129,7 +153,9 @@ public final class TrainProject {
 
   /** The tree of a successful compile; fails with the diagnostics otherwise. */
   public static OutputTree tree(CompileResult result) {
-    return result.tree().orElseThrow(() -> new AssertionError("compile failed: " + result.diagnostics()));
+    return result
+        .tree()
+        .orElseThrow(() -> new AssertionError("compile failed: " + result.diagnostics()));
   }
 
   /** The one object of {@code kind} in the run's folder, parsed. */
@@ -138,7 +164,9 @@ public final class TrainProject {
     return tree(result).files().entrySet().stream()
         .filter(e -> e.getKey().contains("/" + prefix) && !e.getKey().contains("/_"))
         .map(e -> parse(e.getKey(), e.getValue()))
-        .findFirst().orElseThrow(() -> new AssertionError("no " + kind + " in " + tree(result).files().keySet()));
+        .findFirst()
+        .orElseThrow(
+            () -> new AssertionError("no " + kind + " in " + tree(result).files().keySet()));
   }
 
   /** Parses YAML text with the compiler's own loader. */
@@ -151,11 +179,21 @@ public final class TrainProject {
     return result.diagnostics().stream().filter(d -> d.code() == code).toList();
   }
 
-  /** The env var {@code name} of the first container of replicated job {@code rjob}, as text ("" when absent). */
+  /**
+   * The env var {@code name} of the first container of replicated job {@code rjob}, as text (""
+   * when absent).
+   */
   public static JsonNode env(JsonNode jobSet, String rjob, String name) {
     for (JsonNode rj : jobSet.path("spec").path("replicatedJobs")) {
       if (rj.path("name").asText().equals(rjob)) {
-        for (JsonNode e : rj.path("template").path("spec").path("template").path("spec").path("containers").path(0).path("env")) {
+        for (JsonNode e :
+            rj.path("template")
+                .path("spec")
+                .path("template")
+                .path("spec")
+                .path("containers")
+                .path(0)
+                .path("env")) {
           if (e.path("name").asText().equals(name)) {
             return e;
           }

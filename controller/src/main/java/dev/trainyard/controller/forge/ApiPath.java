@@ -13,37 +13,36 @@ import java.util.TreeMap;
  */
 final class ApiPath {
 
-    private ApiPath() {
-    }
+  private ApiPath() {}
 
-    /** {@code base} + "/" + each encoded segment; {@code rawSegments} are appended as they are. */
-    static URI of(URI base, String rawPrefix, Map<String, String> query, String... segments) {
-        StringBuilder b = new StringBuilder(strip(base.toString())).append(rawPrefix);
-        for (String s : segments) {
-            b.append('/').append(encode(s));
-        }
-        if (!query.isEmpty()) {
-            StringJoiner q = new StringJoiner("&", "?", "");
-            new TreeMap<>(query).forEach((k, v) -> q.add(encode(k) + "=" + encode(v)));
-            b.append(q);
-        }
-        return URI.create(b.toString());
+  /** {@code base} + "/" + each encoded segment; {@code rawSegments} are appended as they are. */
+  static URI of(URI base, String rawPrefix, Map<String, String> query, String... segments) {
+    StringBuilder b = new StringBuilder(strip(base.toString())).append(rawPrefix);
+    for (String s : segments) {
+      b.append('/').append(encode(s));
     }
+    if (!query.isEmpty()) {
+      StringJoiner q = new StringJoiner("&", "?", "");
+      new TreeMap<>(query).forEach((k, v) -> q.add(encode(k) + "=" + encode(v)));
+      b.append(q);
+    }
+    return URI.create(b.toString());
+  }
 
-    /** {@code owner/repo} as two encoded segments joined by "/". */
-    static String ownerRepo(String project) {
-        int slash = project.indexOf('/');
-        if (slash <= 0 || slash != project.lastIndexOf('/') || slash == project.length() - 1) {
-            throw new IllegalArgumentException("expected owner/repo, got '" + project + "'");
-        }
-        return "/" + encode(project.substring(0, slash)) + "/" + encode(project.substring(slash + 1));
+  /** {@code owner/repo} as two encoded segments joined by "/". */
+  static String ownerRepo(String project) {
+    int slash = project.indexOf('/');
+    if (slash <= 0 || slash != project.lastIndexOf('/') || slash == project.length() - 1) {
+      throw new IllegalArgumentException("expected owner/repo, got '" + project + "'");
     }
+    return "/" + encode(project.substring(0, slash)) + "/" + encode(project.substring(slash + 1));
+  }
 
-    static String encode(String s) {
-        return URLEncoder.encode(s, StandardCharsets.UTF_8).replace("+", "%20");
-    }
+  static String encode(String s) {
+    return URLEncoder.encode(s, StandardCharsets.UTF_8).replace("+", "%20");
+  }
 
-    private static String strip(String s) {
-        return s.endsWith("/") ? s.substring(0, s.length() - 1) : s;
-    }
+  private static String strip(String s) {
+    return s.endsWith("/") ? s.substring(0, s.length() - 1) : s;
+  }
 }

@@ -9,118 +9,176 @@ import java.util.Optional;
 
 /**
  * The commit status API GitHub and Gitea/Forgejo share (Gitea copied GitHub's): {@code POST
- * <api>/repos/{owner}/{repo}/statuses/{sha}} with {@code state, context, description, target_url}, and
- * {@code GET <api>/repos/{owner}/{repo}/commits/{ref}/status}, whose {@code statuses} hold the newest status per
- * context first. What differs is a {@link Dialect}: the kind's name, the description limit, the state words,
- * the field a read status carries its state in, how contexts compare, the auth header and the read query.
- * Every post adds a row on both forges, which is why the controller posts only changes.
+ * <api>/repos/{owner}/{repo}/statuses/{sha}} with {@code state, context, description, target_url},
+ * and {@code GET <api>/repos/{owner}/{repo}/commits/{ref}/status}, whose {@code statuses} hold the
+ * newest status per context first. What differs is a {@link Dialect}: the kind's name, the
+ * description limit, the state words, the field a read status carries its state in, how contexts
+ * compare, the auth header and the read query. Every post adds a row on both forges, which is why
+ * the controller posts only changes.
  *
  * <ul>
  *   <li>GitHub (docs.github.com rest/commits/statuses): {@code Authorization: Bearer}, states
- *       pending|success|failure|error (no running: RUNNING is sent as pending, the description says so),
- *       description at most 140 characters, context at most 255, at most 1,000 statuses per SHA and context
- *       (then 422); contexts compare case-insensitively.</li>
- *   <li>Gitea/Forgejo (docs.gitea.com api-usage; Forgejo CommitStatusState): {@code Authorization: token},
- *       states pending|success|error|failure|warning (RUNNING sent as pending), no documented description
- *       limit (255 used); a read status carries its state in {@code status}; 502s happen
- *       (kimdre/doco-cd#1568): the transport retries them.</li>
+ *       pending|success|failure|error (no running: RUNNING is sent as pending, the description says
+ *       so), description at most 140 characters, context at most 255, at most 1,000 statuses per
+ *       SHA and context (then 422); contexts compare case-insensitively.
+ *   <li>Gitea/Forgejo (docs.gitea.com api-usage; Forgejo CommitStatusState): {@code Authorization:
+ *       token}, states pending|success|error|failure|warning (RUNNING sent as pending), no
+ *       documented description limit (255 used); a read status carries its state in {@code status};
+ *       502s happen (kimdre/doco-cd#1568): the transport retries them.
  * </ul>
  */
 public final class CommitStatusApi implements Forge {
 
-    /**
-     * What one forge's flavour of the API says differently: {@code stateFields} are tried in order on a read
-     * status; {@code headers} are sent with every request besides {@code Authorization: <authScheme> <token>}.
-     */
-    record Dialect(String kind, int descriptionLimit, Map<CommitState, String> states, List<String> stateFields,
-            boolean contextIgnoresCase, String authScheme, Map<String, String> headers,
-            Map<String, String> readQuery) {
+  /**
+   * What one forge's flavour of the API says differently: {@code stateFields} are tried in order on
+   * a read status; {@code headers} are sent with every request besides {@code Authorization:
+   * <authScheme> <token>}.
+   */
+  record Dialect(
+      String kind,
+      int descriptionLimit,
+      Map<CommitState, String> states,
+      List<String> stateFields,
+      boolean contextIgnoresCase,
+      String authScheme,
+      Map<String, String> headers,
+      Map<String, String> readQuery) {}
+
+  /** The four words GitHub and Gitea both accept: RUNNING is pending there. */
+  private static final Map<CommitState, String> STATES =
+      new EnumMap<>(
+          Map.of(
+              CommitState.PENDING,
+              "pending",
+              CommitState.RUNNING,
+              "pending",
+              CommitState.SUCCESS,
+              "success",
+              CommitState.FAILURE,
+              "failure",
+              CommitState.ERROR,
+              "error",
+              CommitState.CANCELED,
+              "error"));
+
+  static final Dialect GITHUB =
+      new Dialect(
+          "github",
+          140,
+          STATES,
+          List.of("state"),
+          true,
+          "Bearer",
+          Map.of("Accept", "application/vnd.github+json", "X-GitHub-Api-Version", "2022-11-28"),
+          Map.of("per_page", "100"));
+
+  static final Dialect GITEA =
+      new Dialect(
+          "gitea",
+          255,
+          STATES,
+          List.of("status", "state"),
+          false,
+          "token",
+          Map.of("Accept", "application/json"),
+          Map.of());
+
+  private final Dialect dialect;
+  private final URI api;
+  private final Token token;
+  private final RetryingTransport http;
+
+  CommitStatusApi(Dialect dialect, URI api, Token token, RetryingTransport http) {
+    this.dialect = dialect;
+    this.api = api;
+    this.token = token;
+    this.http = http;
+  }
+
+  /**
+   * GitHub or GitHub Enterprise at {@code api}, the REST root, e.g. https://api.github.com or
+   * https://ghe.example/api/v3.
+   */
+  public static CommitStatusApi github(URI api, Token token, RetryingTransport http) {
+    return new CommitStatusApi(GITHUB, api, token, http);
+  }
+
+  /**
+   * Gitea or Forgejo at {@code api}, the API root including /api/v1, e.g.
+   * https://codeberg.org/api/v1.
+   */
+  public static CommitStatusApi gitea(URI api, Token token, RetryingTransport http) {
+    return new CommitStatusApi(GITEA, api, token, http);
+  }
+
+  @Override
+  public String kind() {
+    return dialect.kind();
+  }
+
+  @Override
+  public String wireState(CommitState state) {
+    return dialect.states().get(state);
+  }
+
+  @Override
+  public Optional<PostedStatus> current(CommitRef commit, String context) throws ForgeException {
+    URI uri =
+        ApiPath.of(
+            api,
+            "/repos" + ApiPath.ownerRepo(commit.project()),
+            dialect.readQuery(),
+            "commits",
+            commit.sha(),
+            "status");
+    HttpAnswer a = http.send(kind(), new HttpCall("GET", uri, headers(), ""));
+    return Json.objects(Json.object(Json.read(a.body())).get("statuses")).stream()
+        .filter(s -> sameContext(context, Json.string(s, "context")))
+        .findFirst()
+        .map(
+            s ->
+                new PostedStatus(
+                    state(s), Json.string(s, "description"), Json.string(s, "target_url")));
+  }
+
+  @Override
+  public PostOutcome post(CommitRef commit, CommitStatus status) throws ForgeException {
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("state", wireState(status.state()));
+    body.put("context", Limits.context(status));
+    body.put("description", Limits.description(status, dialect.descriptionLimit()));
+    // Optional on both forges: an empty link is left out rather than sent as "".
+    if (!status.targetUrl().isEmpty()) {
+      body.put("target_url", status.targetUrl());
     }
+    URI uri =
+        ApiPath.of(
+            api,
+            "/repos" + ApiPath.ownerRepo(commit.project()),
+            Map.of(),
+            "statuses",
+            commit.sha());
+    http.send(kind(), new HttpCall("POST", uri, headers(), Json.write(body)));
+    return PostOutcome.POSTED;
+  }
 
-    /** The four words GitHub and Gitea both accept: RUNNING is pending there. */
-    private static final Map<CommitState, String> STATES = new EnumMap<>(Map.of(CommitState.PENDING, "pending",
-            CommitState.RUNNING, "pending", CommitState.SUCCESS, "success", CommitState.FAILURE, "failure",
-            CommitState.ERROR, "error", CommitState.CANCELED, "error"));
+  private boolean sameContext(String wanted, String shown) {
+    return dialect.contextIgnoresCase() ? wanted.equalsIgnoreCase(shown) : wanted.equals(shown);
+  }
 
-    static final Dialect GITHUB = new Dialect("github", 140, STATES, List.of("state"), true, "Bearer",
-            Map.of("Accept", "application/vnd.github+json", "X-GitHub-Api-Version", "2022-11-28"),
-            Map.of("per_page", "100"));
+  /** The first of the dialect's state fields the status carries. */
+  private String state(Map<String, Object> status) {
+    return dialect.stateFields().stream()
+        .filter(status::containsKey)
+        .findFirst()
+        .map(f -> Json.string(status, f))
+        .orElse("");
+  }
 
-    static final Dialect GITEA = new Dialect("gitea", 255, STATES, List.of("status", "state"), false, "token",
-            Map.of("Accept", "application/json"), Map.of());
-
-    private final Dialect dialect;
-    private final URI api;
-    private final Token token;
-    private final RetryingTransport http;
-
-    CommitStatusApi(Dialect dialect, URI api, Token token, RetryingTransport http) {
-        this.dialect = dialect;
-        this.api = api;
-        this.token = token;
-        this.http = http;
-    }
-
-    /** GitHub or GitHub Enterprise at {@code api}, the REST root, e.g. https://api.github.com or https://ghe.example/api/v3. */
-    public static CommitStatusApi github(URI api, Token token, RetryingTransport http) {
-        return new CommitStatusApi(GITHUB, api, token, http);
-    }
-
-    /** Gitea or Forgejo at {@code api}, the API root including /api/v1, e.g. https://codeberg.org/api/v1. */
-    public static CommitStatusApi gitea(URI api, Token token, RetryingTransport http) {
-        return new CommitStatusApi(GITEA, api, token, http);
-    }
-
-    @Override
-    public String kind() {
-        return dialect.kind();
-    }
-
-    @Override
-    public String wireState(CommitState state) {
-        return dialect.states().get(state);
-    }
-
-    @Override
-    public Optional<PostedStatus> current(CommitRef commit, String context) throws ForgeException {
-        URI uri = ApiPath.of(api, "/repos" + ApiPath.ownerRepo(commit.project()), dialect.readQuery(), "commits",
-                commit.sha(), "status");
-        HttpAnswer a = http.send(kind(), new HttpCall("GET", uri, headers(), ""));
-        return Json.objects(Json.object(Json.read(a.body())).get("statuses")).stream()
-                .filter(s -> sameContext(context, Json.string(s, "context"))).findFirst()
-                .map(s -> new PostedStatus(state(s), Json.string(s, "description"), Json.string(s, "target_url")));
-    }
-
-    @Override
-    public PostOutcome post(CommitRef commit, CommitStatus status) throws ForgeException {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("state", wireState(status.state()));
-        body.put("context", Limits.context(status));
-        body.put("description", Limits.description(status, dialect.descriptionLimit()));
-        // Optional on both forges: an empty link is left out rather than sent as "".
-        if (!status.targetUrl().isEmpty()) {
-            body.put("target_url", status.targetUrl());
-        }
-        URI uri = ApiPath.of(api, "/repos" + ApiPath.ownerRepo(commit.project()), Map.of(), "statuses",
-                commit.sha());
-        http.send(kind(), new HttpCall("POST", uri, headers(), Json.write(body)));
-        return PostOutcome.POSTED;
-    }
-
-    private boolean sameContext(String wanted, String shown) {
-        return dialect.contextIgnoresCase() ? wanted.equalsIgnoreCase(shown) : wanted.equals(shown);
-    }
-
-    /** The first of the dialect's state fields the status carries. */
-    private String state(Map<String, Object> status) {
-        return dialect.stateFields().stream().filter(status::containsKey).findFirst()
-                .map(f -> Json.string(status, f)).orElse("");
-    }
-
-    private Map<String, String> headers() {
-        Map<String, String> h = new LinkedHashMap<>(dialect.headers());
-        h.put("Authorization", dialect.authScheme() + " " + token.reveal());
-        h.put("Content-Type", "application/json");
-        return h;
-    }
+  private Map<String, String> headers() {
+    Map<String, String> h = new LinkedHashMap<>(dialect.headers());
+    h.put("Authorization", dialect.authScheme() + " " + token.reveal());
+    h.put("Content-Type", "application/json");
+    return h;
+  }
 }

@@ -11,27 +11,34 @@ import java.util.Optional;
  *     "trainyard/dev/llama-ft-7f3a9c", ""));
  * </pre>
  *
- * Errors: {@link ForgeException} with {@link ForgeException.Kind#PERMISSION} (a bare 403 or a 401: not
- * retried), {@link ForgeException.Kind#REJECTED} (the forge refused the request, e.g. 422) or
- * {@link ForgeException.Kind#UNAVAILABLE} (5xx, timeouts or rate limits outlasted the retry policy).
+ * Errors: {@link ForgeException} with {@link ForgeException.Kind#PERMISSION} (a bare 403 or a 401:
+ * not retried), {@link ForgeException.Kind#REJECTED} (the forge refused the request, e.g. 422) or
+ * {@link ForgeException.Kind#UNAVAILABLE} (5xx, timeouts or rate limits outlasted the retry
+ * policy).
  */
 public interface Forge {
 
-    /** The forge's kind, for metrics and logs: "github", "gitlab" or "gitea". */
-    String kind();
+  /** The forge's kind, for metrics and logs: "github", "gitlab" or "gitea". */
+  String kind();
 
-    /** The forge's name for {@code state}, e.g. RUNNING is "pending" on GitHub and "running" on GitLab. */
-    String wireState(CommitState state);
+  /**
+   * The forge's name for {@code state}, e.g. RUNNING is "pending" on GitHub and "running" on
+   * GitLab.
+   */
+  String wireState(CommitState state);
 
-    /** The newest status {@code commit} shows for {@code context}, if any. */
-    Optional<PostedStatus> current(CommitRef commit, String context) throws ForgeException;
+  /** The newest status {@code commit} shows for {@code context}, if any. */
+  Optional<PostedStatus> current(CommitRef commit, String context) throws ForgeException;
 
-    /**
-     * Posts {@code status} on {@code commit}; SKIPPED when the forge's rules forbid it (GitLab: not forward
-     * of the current state) so nothing was sent.
-     */
-    PostOutcome post(CommitRef commit, CommitStatus status) throws ForgeException;
+  /**
+   * Posts {@code status} on {@code commit}; SKIPPED when the forge's rules forbid it (GitLab: not
+   * forward of the current state) so nothing was sent.
+   */
+  PostOutcome post(CommitRef commit, CommitStatus status) throws ForgeException;
 
-    /** What {@link #post} did. */
-    enum PostOutcome { POSTED, SKIPPED }
+  /** What {@link #post} did. */
+  enum PostOutcome {
+    POSTED,
+    SKIPPED
+  }
 }

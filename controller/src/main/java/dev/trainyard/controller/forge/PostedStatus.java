@@ -6,8 +6,8 @@ package dev.trainyard.controller.forge;
  */
 public record PostedStatus(String state, String description, String targetUrl) {
 
-    public PostedStatus {
-        description = description == null ? "" : description;
-        targetUrl = targetUrl == null ? "" : targetUrl;
-    }
+  public PostedStatus {
+    description = description == null ? "" : description;
+    targetUrl = targetUrl == null ? "" : targetUrl;
+  }
 }

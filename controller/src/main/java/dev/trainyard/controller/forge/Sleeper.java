@@ -6,11 +6,11 @@ import java.time.Duration;
 @FunctionalInterface
 public interface Sleeper {
 
-    /** Blocks for {@code d}; throws when interrupted (the controller is stopping). */
-    void sleep(Duration d) throws InterruptedException;
+  /** Blocks for {@code d}; throws when interrupted (the controller is stopping). */
+  void sleep(Duration d) throws InterruptedException;
 
-    /** The real thing: {@link Thread#sleep}. */
-    static Sleeper system() {
-        return d -> Thread.sleep(d.toMillis());
-    }
+  /** The real thing: {@link Thread#sleep}. */
+  static Sleeper system() {
+    return d -> Thread.sleep(d.toMillis());
+  }
 }

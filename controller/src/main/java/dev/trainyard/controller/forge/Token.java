@@ -15,54 +15,59 @@ import java.util.Optional;
  */
 public final class Token {
 
-    private volatile String value;
-    /** The mounted Secret file the token is re-read from; null for a token given by value. */
-    private final Path file;
+  private volatile String value;
 
-    public Token(String value) {
-        this(value, null);
+  /** The mounted Secret file the token is re-read from; null for a token given by value. */
+  private final Path file;
+
+  public Token(String value) {
+    this(value, null);
+  }
+
+  private Token(String value, Path file) {
+    this.value = Objects.requireNonNull(value, "token").strip();
+    this.file = file;
+    if (this.value.isEmpty()) {
+      throw new IllegalArgumentException("empty token");
     }
+  }
 
-    private Token(String value, Path file) {
-        this.value = Objects.requireNonNull(value, "token").strip();
-        this.file = file;
-        if (this.value.isEmpty()) {
-            throw new IllegalArgumentException("empty token");
+  /**
+   * The token in file {@code path}, e.g. a Secret key mounted at /var/run/secrets/trainyard/github.
+   * The file is read again at every use, so a rotated or fixed Secret (the kubelet swaps the
+   * mounted file) takes effect without a restart; while the file is unreadable or empty the last
+   * value is used.
+   */
+  public static Token fromFile(Path path) throws IOException {
+    return new Token(Files.readString(path, StandardCharsets.UTF_8), path);
+  }
+
+  /** The token in environment variable {@code name} of {@code env}, if set and not blank. */
+  public static Optional<Token> fromEnv(Map<String, String> env, String name) {
+    String v = env.get(name);
+    return v == null || v.isBlank() ? Optional.empty() : Optional.of(new Token(v));
+  }
+
+  /**
+   * The secret value, for the Authorization header only: the file's current content when read from
+   * one.
+   */
+  String reveal() {
+    if (file != null) {
+      try {
+        String now = Files.readString(file, StandardCharsets.UTF_8).strip();
+        if (!now.isEmpty()) {
+          value = now;
         }
+      } catch (IOException e) {
+        // Mid-rotation the file can be missing for a moment: the last value is the best guess.
+      }
     }
+    return value;
+  }
 
-    /**
-     * The token in file {@code path}, e.g. a Secret key mounted at /var/run/secrets/trainyard/github. The file
-     * is read again at every use, so a rotated or fixed Secret (the kubelet swaps the mounted file) takes effect
-     * without a restart; while the file is unreadable or empty the last value is used.
-     */
-    public static Token fromFile(Path path) throws IOException {
-        return new Token(Files.readString(path, StandardCharsets.UTF_8), path);
-    }
-
-    /** The token in environment variable {@code name} of {@code env}, if set and not blank. */
-    public static Optional<Token> fromEnv(Map<String, String> env, String name) {
-        String v = env.get(name);
-        return v == null || v.isBlank() ? Optional.empty() : Optional.of(new Token(v));
-    }
-
-    /** The secret value, for the Authorization header only: the file's current content when read from one. */
-    String reveal() {
-        if (file != null) {
-            try {
-                String now = Files.readString(file, StandardCharsets.UTF_8).strip();
-                if (!now.isEmpty()) {
-                    value = now;
-                }
-            } catch (IOException e) {
-                // Mid-rotation the file can be missing for a moment: the last value is the best guess.
-            }
-        }
-        return value;
-    }
-
-    @Override
-    public String toString() {
-        return "Token[***]";
-    }
+  @Override
+  public String toString() {
+    return "Token[***]";
+  }
 }

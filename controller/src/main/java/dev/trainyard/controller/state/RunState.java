@@ -7,19 +7,29 @@ import java.time.Duration;
  * status}: phase, who must act ({@code cause}), the description (at most {@link Description#MAX}
  * characters, GitHub's limit for a commit status description), the node and exit code of a failure
  * ("" and null when unknown), nodes ready of total for the current attempt, attempt n of max
- * ({@code status.restarts + 1} of {@code failurePolicy.maxRestarts + 1}), whether the run was admitted
- * but has not started within the configured time ({@code stalled}), and the run time of a finished run
- * (null while it runs).
+ * ({@code status.restarts + 1} of {@code failurePolicy.maxRestarts + 1}), whether the run was
+ * admitted but has not started within the configured time ({@code stalled}), and the run time of a
+ * finished run (null while it runs).
  *
  * <pre>
  * RunState[phase=RUNNING, cause=NONE, description=running: 2 of 2 nodes ready, attempt 1 of 4, ...]
  * </pre>
  */
-public record RunState(Phase phase, Cause cause, String description, String node, Integer exitCode,
-        int nodesReady, int nodesTotal, int attempt, int maxAttempts, boolean stalled, Duration duration) {
+public record RunState(
+    Phase phase,
+    Cause cause,
+    String description,
+    String node,
+    Integer exitCode,
+    int nodesReady,
+    int nodesTotal,
+    int attempt,
+    int maxAttempts,
+    boolean stalled,
+    Duration duration) {
 
-    public RunState {
-        description = Description.fit(description, Description.MAX);
-        node = node == null ? "" : node;
-    }
+  public RunState {
+    description = Description.fit(description, Description.MAX);
+    node = node == null ? "" : node;
+  }
 }

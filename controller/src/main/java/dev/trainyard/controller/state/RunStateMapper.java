@@ -11,10 +11,11 @@ import java.util.Optional;
  * The one mapping from what the cluster shows to what the user sees, used by the controller (commit
  * statuses) and by {@code trainyard status}, so the PR check and the terminal never disagree.
  *
- * <p>JobSet conditions alone mislead (a JobSet resumed by Kueue can still carry Suspended, and Kueue has
- * admitted workloads that stayed suspended, kueue#11931), so the state is derived from the JobSet's
- * terminal conditions and {@code spec.suspend}, its Workload's QuotaReserved/Admitted/Evicted/Finished conditions
- * and {@code spec.active}, and its pods (reference jobset-kueue.md §4):
+ * <p>JobSet conditions alone mislead (a JobSet resumed by Kueue can still carry Suspended, and
+ * Kueue has admitted workloads that stayed suspended, kueue#11931), so the state is derived from
+ * the JobSet's terminal conditions and {@code spec.suspend}, its Workload's
+ * QuotaReserved/Admitted/Evicted/Finished conditions and {@code spec.active}, and its pods
+ * (reference jobset-kueue.md §4):
  *
  * <pre>
  * JobSet Completed=True                      → SUCCEEDED "succeeded in 12m 5s, attempt 1 of 4"
@@ -35,328 +36,457 @@ import java.util.Optional;
  *                                              the others" (only ready and succeeded pods are counted)
  * </pre>
  *
- * A run admitted longer ago than {@code stallAfter} without every node ready is marked stalled and says so.
- * Nodes are the pods that run ranks: an MPI launcher ({@link PodSnapshot#runsRanks} false) must be up for
- * RUNNING and its failure is the run's, but it is not counted in "n of m nodes" nor in the NODES column.
- * Where several pods could be named, the lowest index of the newest attempt is ({@link PodOrder}), so a
- * description does not change with the order pods were listed in.
+ * A run admitted longer ago than {@code stallAfter} without every node ready is marked stalled and
+ * says so. Nodes are the pods that run ranks: an MPI launcher ({@link PodSnapshot#runsRanks} false)
+ * must be up for RUNNING and its failure is the run's, but it is not counted in "n of m nodes" nor
+ * in the NODES column. Where several pods could be named, the lowest index of the newest attempt is
+ * ({@link PodOrder}), so a description does not change with the order pods were listed in.
  */
 public final class RunStateMapper {
 
-    /**
-     * How long a JobSet failure without evidence is held back: the JobSet's Failed condition can reach a
-     * watcher before the failed pod's status does, and a terminal status is final, so a failure is not
-     * called a platform error until its pods have had this long to show an exit code or a reason.
-     */
-    public static final Duration SETTLE = Duration.ofSeconds(15);
-    /** The queued reason before Kueue has said anything. */
-    static final String WAITING = "waiting for Kueue to admit it";
-    private final Duration stallAfter;
+  /**
+   * How long a JobSet failure without evidence is held back: the JobSet's Failed condition can
+   * reach a watcher before the failed pod's status does, and a terminal status is final, so a
+   * failure is not called a platform error until its pods have had this long to show an exit code
+   * or a reason.
+   */
+  public static final Duration SETTLE = Duration.ofSeconds(15);
 
-    /** @param stallAfter how long an admitted run may take to start before it is reported as stalled */
-    public RunStateMapper(Duration stallAfter) {
-        this.stallAfter = Objects.requireNonNull(stallAfter, "stallAfter");
+  /** The queued reason before Kueue has said anything. */
+  static final String WAITING = "waiting for Kueue to admit it";
+
+  private final Duration stallAfter;
+
+  /**
+   * @param stallAfter how long an admitted run may take to start before it is reported as stalled
+   */
+  public RunStateMapper(Duration stallAfter) {
+    this.stallAfter = Objects.requireNonNull(stallAfter, "stallAfter");
+  }
+
+  /** The state of the observed run; never throws for missing fields (they read as "not yet"). */
+  public RunState map(RunObservation o) {
+    JobSetSnapshot js = o.jobSet();
+    if (ConditionSnapshot.holds(js.conditions(), "Completed")) {
+      return succeeded(o);
     }
-
-    /** The state of the observed run; never throws for missing fields (they read as "not yet"). */
-    public RunState map(RunObservation o) {
-        JobSetSnapshot js = o.jobSet();
-        if (ConditionSnapshot.holds(js.conditions(), "Completed")) {
-            return succeeded(o);
-        }
-        if (ConditionSnapshot.holds(js.conditions(), "Failed")) {
-            return failed(o);
-        }
-        Optional<RunState> ended = KueueEnd.of(o).map(end -> ended(o, end));
-        if (ended.isPresent()) {
-            return ended.get();
-        }
-        Optional<ConditionSnapshot> evicted = o.workload()
-                .flatMap(w -> ConditionSnapshot.find(w.conditions(), "Evicted")).filter(ConditionSnapshot::isTrue);
-        if (evicted.isPresent() && js.suspended()) {
-            return requeued(o, evicted.get());
-        }
-        if (!admitted(o)) {
-            return queued(o, queueReason(o), Cause.NONE);
-        }
-        List<PodSnapshot> pods = currentPods(o);
-        // Every pod (an MPI launcher too) must be up for RUNNING; only the nodes are counted (NODES, "n of m"),
-        // and only while ready or done: a rank that failed is not up.
-        int nodesUp = (int) pods.stream().filter(PodSnapshot::runsRanks).filter(RunStateMapper::readyOrSucceeded).count();
-        if (started(o)) {
-            String text = DeadRank.of(pods, js.settings()).map(d -> "running: " + d + ", waiting for the others, "
-                    + attempt(js)).orElseGet(() -> "running: " + nodes(nodesUp, js));
-            return state(o, Phase.RUNNING, Cause.NONE, text, nodesUp, false);
-        }
-        return starting(o, pods, nodesUp);
+    if (ConditionSnapshot.holds(js.conditions(), "Failed")) {
+      return failed(o);
     }
-
-    /**
-     * The state of a run whose JobSet was deleted before it finished ({@code last}: its final object as the delete
-     * event carried it): DELETED "deleted before it finished (last: {@code lastShown})", the description the forge
-     * showed last ("" when none).
-     */
-    public static RunState deleted(JobSetSnapshot last, String lastShown) {
-        String text = "deleted before it finished" + (lastShown.isBlank() ? "" : " (last: " + lastShown.strip() + ")");
-        return new RunState(Phase.DELETED, Cause.NONE, text, "", null, 0, last.expectedNodes(), last.attempt(),
-                last.maxAttempts(), false, null);
+    Optional<RunState> ended = KueueEnd.of(o).map(end -> ended(o, end));
+    if (ended.isPresent()) {
+      return ended.get();
     }
-
-    /**
-     * When the run ended, for retention: the JobSet's Completed or Failed condition's time, else (a Workload Kueue
-     * deactivated or finished while the JobSet stayed suspended) that Workload condition's time; empty while it runs
-     * or when the condition carries no time.
-     */
-    public static Optional<Instant> finishedAt(RunObservation o) {
-        List<ConditionSnapshot> c = o.jobSet().conditions();
-        String jobSetEnd = ConditionSnapshot.holds(c, "Completed") ? "Completed" : ConditionSnapshot.holds(c, "Failed")
-                ? "Failed" : null;
-        if (jobSetEnd != null) {
-            return ConditionSnapshot.find(c, jobSetEnd).map(ConditionSnapshot::since);
-        }
-        return KueueEnd.of(o).map(KueueEnd::since);
+    Optional<ConditionSnapshot> evicted =
+        o.workload()
+            .flatMap(w -> ConditionSnapshot.find(w.conditions(), "Evicted"))
+            .filter(ConditionSnapshot::isTrue);
+    if (evicted.isPresent() && js.suspended()) {
+      return requeued(o, evicted.get());
     }
-
-    private RunState succeeded(RunObservation o) {
-        Instant end = ConditionSnapshot.find(o.jobSet().conditions(), "Completed")
-                .map(ConditionSnapshot::since).filter(Objects::nonNull).orElse(o.now());
-        Duration took = took(o, end);
-        String text = "succeeded in " + Description.duration(took) + ", " + attempt(o.jobSet());
-        return new RunState(Phase.SUCCEEDED, Cause.NONE, text, "", null, ready(o), o.jobSet().expectedNodes(),
-                o.jobSet().attempt(), o.jobSet().maxAttempts(), false, took);
+    if (!admitted(o)) {
+      return queued(o, queueReason(o), Cause.NONE);
     }
-
-    private static boolean explained(RunObservation o) {
-        return cause(o).isPresent();
-    }
-
-    /**
-     * Why a failed run failed, strongest evidence first: a pod's platform evidence (it makes its siblings exit
-     * too), the run's timeout (the Job controller kills the pods at the deadline: their 143s are its doing), a Kueue
-     * eviction, what train.yaml controls on a pod (OOMKilled, its image, its Secrets), a pod's non-zero exit, the
-     * child Jobs' durable Failed conditions (their pods gone), and last what kept the pods from starting before.
-     * Pods of the newest attempt that has pods only: an older attempt's eviction explains its restart, not this.
-     */
-    static Optional<Failure> cause(RunObservation o) {
-        UserSettings s = o.jobSet().settings();
-        List<PodSnapshot> pods = newestAttempt(o.pods());
-        return FailureClassifier.first(pods, FailureClassifier::platform)
-                .or(() -> JobFailure.deadline(o.jobs()) ? Optional.of(timedOut(o)) : Optional.empty())
-                .or(() -> o.workload().flatMap(FailureClassifier::workloadEviction))
-                .or(() -> FailureClassifier.first(pods, p -> FailureClassifier.userSetting(p, s)))
-                .or(() -> FailureClassifier.first(pods, FailureClassifier::userExit))
-                .or(() -> JobFailure.classify(o))
-                .or(o::earlier);
-    }
-
-    /**
-     * The run's timeout passed; when its pods never started, what kept them says more than the timeout ("timed out:
-     * cannot pull image …"; no node: the pods are gone, and the description keeps its room for the cause).
-     */
-    private static Failure timedOut(RunObservation o) {
-        return blocker(o).map(b -> new Failure(b.cause(), "timed out: " + b.what(), "", null, b.hint()))
-                .orElseGet(() -> FailureClassifier.timeout(o.jobSet().settings(), ""));
-    }
-
-    /**
-     * What keeps the current attempt's pods from starting (lowest index first): an image that cannot be pulled, a
-     * container the kubelet cannot create. The controller remembers it per JobSet ({@link RunObservation#earlier}),
-     * since Kueue's PodsReady timeout and the run's deadline delete the pods that show it.
-     */
-    public static Optional<Failure> startBlocker(RunObservation o) {
-        return FailureClassifier.first(currentPods(o), p -> FailureClassifier.startBlocker(p, o.jobSet().settings()));
-    }
-
-    /** Whether the current attempt got past starting: every pod ready, or one of them ended; false without pods. */
-    public static boolean started(RunObservation o) {
-        List<PodSnapshot> pods = currentPods(o);
-        return !pods.isEmpty() && (pods.stream().filter(PodSnapshot::ready).count() >= o.jobSet().expectedPods()
-                || ended(pods));
-    }
-
-    /** {@link #startBlocker}, else what an earlier observation remembered. */
-    private static Optional<Failure> blocker(RunObservation o) {
-        return startBlocker(o).or(o::earlier);
-    }
-
-    /**
-     * Whether {@code o} is a failure not explained yet: the JobSet is Failed, neither a pod nor a child Job
-     * says why, and the Failed condition is younger than {@link #SETTLE}. It maps to FAILED (status shows
-     * it), but the controller holds its final post back until the evidence arrives or the time is up, since a
-     * terminal commit status is never changed.
-     */
-    public static boolean provisional(RunObservation o) {
-        return ConditionSnapshot.holds(o.jobSet().conditions(), "Failed")
-                && !ConditionSnapshot.holds(o.jobSet().conditions(), "Completed") && !explained(o) && !settled(o);
-    }
-
-    /** Whether the Failed condition is older than {@link #SETTLE} (or has no time). */
-    private static boolean settled(RunObservation o) {
-        Instant since = ConditionSnapshot.find(o.jobSet().conditions(), "Failed").map(ConditionSnapshot::since)
-                .orElse(null);
-        return since == null || Duration.between(since, o.now()).compareTo(SETTLE) >= 0;
-    }
-
-    private RunState failed(RunObservation o) {
-        ConditionSnapshot condition = ConditionSnapshot.find(o.jobSet().conditions(), "Failed").orElseThrow();
-        Failure f = cause(o).orElse(new Failure(Cause.PLATFORM,
-                "JobSet failed (" + condition.reason() + ")", "", null));
-        return failure(o, f, condition.since());
-    }
-
-    /** FAILED with {@code f}, ended at {@code end} (now when unknown). */
-    private static RunState failure(RunObservation o, Failure f, Instant end) {
-        JobSetSnapshot js = o.jobSet();
-        String who = f.cause() == Cause.USER ? "user error" : "platform error";
-        String text = Description.fit("failed (" + who + "): ", f.body(), f.tail() + ", " + attempt(js), Description.MAX);
-        return new RunState(Phase.FAILED, f.cause(), text, f.node(), f.exitCode(), ready(o), js.expectedNodes(),
-                js.attempt(), js.maxAttempts(), false, took(o, end == null ? o.now() : end));
-    }
-
-    /**
-     * Kueue ended the run without JobSet doing so: FAILED, with what the pods showed before when known ("deactivated
-     * by Kueue: cannot pull image …"; its cause is then theirs).
-     */
-    private static RunState ended(RunObservation o, KueueEnd end) {
-        Failure f = blocker(o).map(b -> new Failure(b.cause(), end.brief() + ": " + b.what(), "", null, b.hint()))
-                .orElseGet(() -> new Failure(Cause.PLATFORM, end.what(), "", null));
-        return failure(o, f, end.since());
-    }
-
-    /**
-     * Evicted by Kueue back to suspend: queued again; after a PodsReady timeout with what the pods showed (their node
-     * left out: the pods are gone, and the next admission may place them elsewhere).
-     */
-    private RunState requeued(RunObservation o, ConditionSnapshot evicted) {
-        Optional<Failure> blocker = "PodsReadyTimeout".equals(evicted.reason()) ? blocker(o) : Optional.empty();
-        if (blocker.isEmpty()) {
-            return queued(o, "requeued after eviction by Kueue (" + evicted.reason() + ")", Cause.NONE);
-        }
-        Failure b = blocker.get();
-        String text = Description.fit(queuedIn(o) + "requeued after PodsReady timeout: ", b.what(), b.tail(),
-                Description.MAX);
-        return state(o, Phase.QUEUED, b.cause(), text, 0, false);
-    }
-
-    private RunState queued(RunObservation o, String reason, Cause cause) {
-        return state(o, Phase.QUEUED, cause, queuedIn(o) + reason, 0, false);
-    }
-
-    private static String queuedIn(RunObservation o) {
-        return "queued" + (o.jobSet().localQueue().isEmpty() ? "" : " in " + o.jobSet().localQueue()) + ": ";
-    }
-
-    private RunState starting(RunObservation o, List<PodSnapshot> pods, int nodesUp) {
-        JobSetSnapshot js = o.jobSet();
-        boolean restarting = js.restarts() > 0 || ConditionSnapshot.holds(js.conditions(), "RestartingJobSet");
-        Phase phase = restarting ? Phase.RESTARTING : pods.isEmpty() ? Phase.ADMITTED : Phase.STARTING;
-        Optional<Failure> blocked = FailureClassifier.first(pods, p -> FailureClassifier.platform(p)
-                .or(() -> FailureClassifier.startBlocker(p, js.settings())));
-        String body = blocked.map(Failure::body).orElseGet(() -> StartProgress.describe(pods, js.expectedPods()));
-        String tail = blocked.map(Failure::tail).orElse("");
-        Instant admittedAt = admittedAt(o);
-        boolean stalled = Duration.between(admittedAt, o.now()).compareTo(stallAfter) > 0;
-        String lead = restarting ? "restarting" : pods.isEmpty() ? "admitted" : "starting";
-        if (stalled) {
-            // The configured time, not the ticking age: a description that changed every minute would be
-            // posted every minute (GitHub keeps at most 1,000 statuses per SHA and context).
-            lead = "not started " + Description.duration(stallAfter) + " after admission";
-        }
-        // No live node count here: a 12-node run would post every count on its way up (36 posts in 2 s were
-        // seen); the step changes a few times at most. `trainyard status` shows the count in its NODES column.
-        String text = Description.fit(lead + ": ", body, tail + ", " + attempt(js), Description.MAX);
-        Cause cause = blocked.map(Failure::cause).orElse(Cause.NONE);
-        return new RunState(phase, cause, text, blocked.map(Failure::node).orElse(""), null, nodesUp,
-                js.expectedNodes(), js.attempt(), js.maxAttempts(), stalled, null);
-    }
-
-    private RunState state(RunObservation o, Phase phase, Cause cause, String text, int ready, boolean stalled) {
-        JobSetSnapshot js = o.jobSet();
-        return new RunState(phase, cause, text, "", null, ready, js.expectedNodes(), js.attempt(),
-                js.maxAttempts(), stalled, null);
-    }
-
-    /** Admitted: the Workload says QuotaReserved and Admitted; without a Workload, the JobSet is unsuspended. */
-    static boolean admitted(RunObservation o) {
-        if (o.workload().isPresent()) {
-            List<ConditionSnapshot> c = o.workload().get().conditions();
-            return ConditionSnapshot.holds(c, "QuotaReserved") && ConditionSnapshot.holds(c, "Admitted");
-        }
-        return !o.jobSet().suspended();
-    }
-
-    /** Kueue's own words: the False QuotaReserved (else Admitted) condition's message. */
-    static String queueReason(RunObservation o) {
-        if (o.workload().isEmpty() && o.jobSet().localQueue().isEmpty()) {
-            return "JobSet is suspended";
-        }
-        // Before Kueue created the Workload and before it judged it, the same words: one post, not two.
-        List<ConditionSnapshot> c = o.workload().map(WorkloadSnapshot::conditions).orElse(List.of());
-        return ConditionSnapshot.find(c, "QuotaReserved").filter(q -> !q.isTrue()).map(RunStateMapper::words)
-                .or(() -> ConditionSnapshot.find(c, "Admitted").map(RunStateMapper::words))
-                .orElse(WAITING);
-    }
-
-    private static String words(ConditionSnapshot c) {
-        return c.message().isEmpty() ? c.reason() : c.message();
-    }
-
-    /** Pods of the current attempt that are not being deleted. */
-    static List<PodSnapshot> currentPods(RunObservation o) {
-        return o.pods().stream().filter(p -> p.attempt() == o.jobSet().restarts() && !p.deleting()).toList();
-    }
-
-    /** The pods of the newest attempt that has any. */
-    private static List<PodSnapshot> newestAttempt(List<PodSnapshot> pods) {
-        int newest = pods.stream().mapToInt(PodSnapshot::attempt).max().orElse(0);
-        return pods.stream().filter(p -> p.attempt() == newest).toList();
-    }
-
-    /** Nodes (pods that run ranks) of the current attempt that are ready or succeeded. */
-    private static int ready(RunObservation o) {
-        return (int) currentPods(o).stream().filter(PodSnapshot::runsRanks).filter(RunStateMapper::readyOrSucceeded)
+    List<PodSnapshot> pods = currentPods(o);
+    // Every pod (an MPI launcher too) must be up for RUNNING; only the nodes are counted (NODES, "n
+    // of m"),
+    // and only while ready or done: a rank that failed is not up.
+    int nodesUp =
+        (int)
+            pods.stream()
+                .filter(PodSnapshot::runsRanks)
+                .filter(RunStateMapper::readyOrSucceeded)
                 .count();
+    if (started(o)) {
+      String text =
+          DeadRank.of(pods, js.settings())
+              .map(d -> "running: " + d + ", waiting for the others, " + attempt(js))
+              .orElseGet(() -> "running: " + nodes(nodesUp, js));
+      return state(o, Phase.RUNNING, Cause.NONE, text, nodesUp, false);
     }
+    return starting(o, pods, nodesUp);
+  }
 
-    private static boolean readyOrSucceeded(PodSnapshot p) {
-        return p.ready() || p.succeeded();
-    }
+  /**
+   * The state of a run whose JobSet was deleted before it finished ({@code last}: its final object
+   * as the delete event carried it): DELETED "deleted before it finished (last: {@code
+   * lastShown})", the description the forge showed last ("" when none).
+   */
+  public static RunState deleted(JobSetSnapshot last, String lastShown) {
+    String text =
+        "deleted before it finished"
+            + (lastShown.isBlank() ? "" : " (last: " + lastShown.strip() + ")");
+    return new RunState(
+        Phase.DELETED,
+        Cause.NONE,
+        text,
+        "",
+        null,
+        0,
+        last.expectedNodes(),
+        last.attempt(),
+        last.maxAttempts(),
+        false,
+        null);
+  }
 
-    /**
-     * Whether a pod of the attempt has ended: the attempt got past starting, so the run stays RUNNING until the
-     * JobSet says Failed, Completed or restarts (a failed pod never turns a running run back into starting).
-     */
-    private static boolean ended(List<PodSnapshot> pods) {
-        return pods.stream().anyMatch(p -> p.succeeded() || "Failed".equals(p.phase()));
+  /**
+   * When the run ended, for retention: the JobSet's Completed or Failed condition's time, else (a
+   * Workload Kueue deactivated or finished while the JobSet stayed suspended) that Workload
+   * condition's time; empty while it runs or when the condition carries no time.
+   */
+  public static Optional<Instant> finishedAt(RunObservation o) {
+    List<ConditionSnapshot> c = o.jobSet().conditions();
+    String jobSetEnd =
+        ConditionSnapshot.holds(c, "Completed")
+            ? "Completed"
+            : ConditionSnapshot.holds(c, "Failed") ? "Failed" : null;
+    if (jobSetEnd != null) {
+      return ConditionSnapshot.find(c, jobSetEnd).map(ConditionSnapshot::since);
     }
+    return KueueEnd.of(o).map(KueueEnd::since);
+  }
 
-    /**
-     * How long the run took until {@code end}: from its earliest pod start, else its admission, else the JobSet's
-     * creation. Whole seconds, as Kubernetes writes times, so the commit status and {@code trainyard status} (and its
-     * {@code durationSeconds}) say the same.
-     */
-    private static Duration took(RunObservation o, Instant end) {
-        return Duration.ofSeconds(Math.max(0, Duration.between(startedAt(o), end).toSeconds()));
-    }
+  private RunState succeeded(RunObservation o) {
+    Instant end =
+        ConditionSnapshot.find(o.jobSet().conditions(), "Completed")
+            .map(ConditionSnapshot::since)
+            .filter(Objects::nonNull)
+            .orElse(o.now());
+    Duration took = took(o, end);
+    String text = "succeeded in " + Description.duration(took) + ", " + attempt(o.jobSet());
+    return new RunState(
+        Phase.SUCCEEDED,
+        Cause.NONE,
+        text,
+        "",
+        null,
+        ready(o),
+        o.jobSet().expectedNodes(),
+        o.jobSet().attempt(),
+        o.jobSet().maxAttempts(),
+        false,
+        took);
+  }
 
-    /** When the run started: its earliest pod start, else its admission, else the JobSet's creation. */
-    private static Instant startedAt(RunObservation o) {
-        return o.pods().stream().map(PodSnapshot::started).filter(Objects::nonNull).min(Comparator.naturalOrder())
-                .orElseGet(() -> admittedAt(o));
-    }
+  private static boolean explained(RunObservation o) {
+    return cause(o).isPresent();
+  }
 
-    /** When quota was granted: Workload Admitted since, else the JobSet's creation. */
-    private static Instant admittedAt(RunObservation o) {
-        return o.workload().flatMap(w -> ConditionSnapshot.find(w.conditions(), "Admitted"))
-                .filter(ConditionSnapshot::isTrue).map(ConditionSnapshot::since).filter(Objects::nonNull)
-                .orElse(o.jobSet().created() == null ? o.now() : o.jobSet().created());
-    }
+  /**
+   * Why a failed run failed, strongest evidence first: a pod's platform evidence (it makes its
+   * siblings exit too), the run's timeout (the Job controller kills the pods at the deadline: their
+   * 143s are its doing), a Kueue eviction, what train.yaml controls on a pod (OOMKilled, its image,
+   * its Secrets), a pod's non-zero exit, the child Jobs' durable Failed conditions (their pods
+   * gone), and last what kept the pods from starting before. Pods of the newest attempt that has
+   * pods only: an older attempt's eviction explains its restart, not this.
+   */
+  static Optional<Failure> cause(RunObservation o) {
+    UserSettings s = o.jobSet().settings();
+    List<PodSnapshot> pods = newestAttempt(o.pods());
+    return FailureClassifier.first(pods, FailureClassifier::platform)
+        .or(() -> JobFailure.deadline(o.jobs()) ? Optional.of(timedOut(o)) : Optional.empty())
+        .or(() -> o.workload().flatMap(FailureClassifier::workloadEviction))
+        .or(() -> FailureClassifier.first(pods, p -> FailureClassifier.userSetting(p, s)))
+        .or(() -> FailureClassifier.first(pods, FailureClassifier::userExit))
+        .or(() -> JobFailure.classify(o))
+        .or(o::earlier);
+  }
 
-    private static String nodes(int ready, JobSetSnapshot js) {
-        return ready + " of " + js.expectedNodes() + " nodes ready, " + attempt(js);
-    }
+  /**
+   * The run's timeout passed; when its pods never started, what kept them says more than the
+   * timeout ("timed out: cannot pull image …"; no node: the pods are gone, and the description
+   * keeps its room for the cause).
+   */
+  private static Failure timedOut(RunObservation o) {
+    return blocker(o)
+        .map(b -> new Failure(b.cause(), "timed out: " + b.what(), "", null, b.hint()))
+        .orElseGet(() -> FailureClassifier.timeout(o.jobSet().settings(), ""));
+  }
 
-    static String attempt(JobSetSnapshot js) {
-        return "attempt " + js.attempt() + " of " + js.maxAttempts();
+  /**
+   * What keeps the current attempt's pods from starting (lowest index first): an image that cannot
+   * be pulled, a container the kubelet cannot create. The controller remembers it per JobSet
+   * ({@link RunObservation#earlier}), since Kueue's PodsReady timeout and the run's deadline delete
+   * the pods that show it.
+   */
+  public static Optional<Failure> startBlocker(RunObservation o) {
+    return FailureClassifier.first(
+        currentPods(o), p -> FailureClassifier.startBlocker(p, o.jobSet().settings()));
+  }
+
+  /**
+   * Whether the current attempt got past starting: every pod ready, or one of them ended; false
+   * without pods.
+   */
+  public static boolean started(RunObservation o) {
+    List<PodSnapshot> pods = currentPods(o);
+    return !pods.isEmpty()
+        && (pods.stream().filter(PodSnapshot::ready).count() >= o.jobSet().expectedPods()
+            || ended(pods));
+  }
+
+  /** {@link #startBlocker}, else what an earlier observation remembered. */
+  private static Optional<Failure> blocker(RunObservation o) {
+    return startBlocker(o).or(o::earlier);
+  }
+
+  /**
+   * Whether {@code o} is a failure not explained yet: the JobSet is Failed, neither a pod nor a
+   * child Job says why, and the Failed condition is younger than {@link #SETTLE}. It maps to FAILED
+   * (status shows it), but the controller holds its final post back until the evidence arrives or
+   * the time is up, since a terminal commit status is never changed.
+   */
+  public static boolean provisional(RunObservation o) {
+    return ConditionSnapshot.holds(o.jobSet().conditions(), "Failed")
+        && !ConditionSnapshot.holds(o.jobSet().conditions(), "Completed")
+        && !explained(o)
+        && !settled(o);
+  }
+
+  /** Whether the Failed condition is older than {@link #SETTLE} (or has no time). */
+  private static boolean settled(RunObservation o) {
+    Instant since =
+        ConditionSnapshot.find(o.jobSet().conditions(), "Failed")
+            .map(ConditionSnapshot::since)
+            .orElse(null);
+    return since == null || Duration.between(since, o.now()).compareTo(SETTLE) >= 0;
+  }
+
+  private RunState failed(RunObservation o) {
+    ConditionSnapshot condition =
+        ConditionSnapshot.find(o.jobSet().conditions(), "Failed").orElseThrow();
+    Failure f =
+        cause(o)
+            .orElse(
+                new Failure(
+                    Cause.PLATFORM, "JobSet failed (" + condition.reason() + ")", "", null));
+    return failure(o, f, condition.since());
+  }
+
+  /** FAILED with {@code f}, ended at {@code end} (now when unknown). */
+  private static RunState failure(RunObservation o, Failure f, Instant end) {
+    JobSetSnapshot js = o.jobSet();
+    String who = f.cause() == Cause.USER ? "user error" : "platform error";
+    String text =
+        Description.fit(
+            "failed (" + who + "): ", f.body(), f.tail() + ", " + attempt(js), Description.MAX);
+    return new RunState(
+        Phase.FAILED,
+        f.cause(),
+        text,
+        f.node(),
+        f.exitCode(),
+        ready(o),
+        js.expectedNodes(),
+        js.attempt(),
+        js.maxAttempts(),
+        false,
+        took(o, end == null ? o.now() : end));
+  }
+
+  /**
+   * Kueue ended the run without JobSet doing so: FAILED, with what the pods showed before when
+   * known ("deactivated by Kueue: cannot pull image …"; its cause is then theirs).
+   */
+  private static RunState ended(RunObservation o, KueueEnd end) {
+    Failure f =
+        blocker(o)
+            .map(b -> new Failure(b.cause(), end.brief() + ": " + b.what(), "", null, b.hint()))
+            .orElseGet(() -> new Failure(Cause.PLATFORM, end.what(), "", null));
+    return failure(o, f, end.since());
+  }
+
+  /**
+   * Evicted by Kueue back to suspend: queued again; after a PodsReady timeout with what the pods
+   * showed (their node left out: the pods are gone, and the next admission may place them
+   * elsewhere).
+   */
+  private RunState requeued(RunObservation o, ConditionSnapshot evicted) {
+    Optional<Failure> blocker =
+        "PodsReadyTimeout".equals(evicted.reason()) ? blocker(o) : Optional.empty();
+    if (blocker.isEmpty()) {
+      return queued(o, "requeued after eviction by Kueue (" + evicted.reason() + ")", Cause.NONE);
     }
+    Failure b = blocker.get();
+    String text =
+        Description.fit(
+            queuedIn(o) + "requeued after PodsReady timeout: ",
+            b.what(),
+            b.tail(),
+            Description.MAX);
+    return state(o, Phase.QUEUED, b.cause(), text, 0, false);
+  }
+
+  private RunState queued(RunObservation o, String reason, Cause cause) {
+    return state(o, Phase.QUEUED, cause, queuedIn(o) + reason, 0, false);
+  }
+
+  private static String queuedIn(RunObservation o) {
+    return "queued"
+        + (o.jobSet().localQueue().isEmpty() ? "" : " in " + o.jobSet().localQueue())
+        + ": ";
+  }
+
+  private RunState starting(RunObservation o, List<PodSnapshot> pods, int nodesUp) {
+    JobSetSnapshot js = o.jobSet();
+    boolean restarting =
+        js.restarts() > 0 || ConditionSnapshot.holds(js.conditions(), "RestartingJobSet");
+    Phase phase = restarting ? Phase.RESTARTING : pods.isEmpty() ? Phase.ADMITTED : Phase.STARTING;
+    Optional<Failure> blocked =
+        FailureClassifier.first(
+            pods,
+            p ->
+                FailureClassifier.platform(p)
+                    .or(() -> FailureClassifier.startBlocker(p, js.settings())));
+    String body =
+        blocked.map(Failure::body).orElseGet(() -> StartProgress.describe(pods, js.expectedPods()));
+    String tail = blocked.map(Failure::tail).orElse("");
+    Instant admittedAt = admittedAt(o);
+    boolean stalled = Duration.between(admittedAt, o.now()).compareTo(stallAfter) > 0;
+    String lead = restarting ? "restarting" : pods.isEmpty() ? "admitted" : "starting";
+    if (stalled) {
+      // The configured time, not the ticking age: a description that changed every minute would be
+      // posted every minute (GitHub keeps at most 1,000 statuses per SHA and context).
+      lead = "not started " + Description.duration(stallAfter) + " after admission";
+    }
+    // No live node count here: a 12-node run would post every count on its way up (36 posts in 2 s
+    // were
+    // seen); the step changes a few times at most. `trainyard status` shows the count in its NODES
+    // column.
+    String text = Description.fit(lead + ": ", body, tail + ", " + attempt(js), Description.MAX);
+    Cause cause = blocked.map(Failure::cause).orElse(Cause.NONE);
+    return new RunState(
+        phase,
+        cause,
+        text,
+        blocked.map(Failure::node).orElse(""),
+        null,
+        nodesUp,
+        js.expectedNodes(),
+        js.attempt(),
+        js.maxAttempts(),
+        stalled,
+        null);
+  }
+
+  private RunState state(
+      RunObservation o, Phase phase, Cause cause, String text, int ready, boolean stalled) {
+    JobSetSnapshot js = o.jobSet();
+    return new RunState(
+        phase,
+        cause,
+        text,
+        "",
+        null,
+        ready,
+        js.expectedNodes(),
+        js.attempt(),
+        js.maxAttempts(),
+        stalled,
+        null);
+  }
+
+  /**
+   * Admitted: the Workload says QuotaReserved and Admitted; without a Workload, the JobSet is
+   * unsuspended.
+   */
+  static boolean admitted(RunObservation o) {
+    if (o.workload().isPresent()) {
+      List<ConditionSnapshot> c = o.workload().get().conditions();
+      return ConditionSnapshot.holds(c, "QuotaReserved") && ConditionSnapshot.holds(c, "Admitted");
+    }
+    return !o.jobSet().suspended();
+  }
+
+  /** Kueue's own words: the False QuotaReserved (else Admitted) condition's message. */
+  static String queueReason(RunObservation o) {
+    if (o.workload().isEmpty() && o.jobSet().localQueue().isEmpty()) {
+      return "JobSet is suspended";
+    }
+    // Before Kueue created the Workload and before it judged it, the same words: one post, not two.
+    List<ConditionSnapshot> c = o.workload().map(WorkloadSnapshot::conditions).orElse(List.of());
+    return ConditionSnapshot.find(c, "QuotaReserved")
+        .filter(q -> !q.isTrue())
+        .map(RunStateMapper::words)
+        .or(() -> ConditionSnapshot.find(c, "Admitted").map(RunStateMapper::words))
+        .orElse(WAITING);
+  }
+
+  private static String words(ConditionSnapshot c) {
+    return c.message().isEmpty() ? c.reason() : c.message();
+  }
+
+  /** Pods of the current attempt that are not being deleted. */
+  static List<PodSnapshot> currentPods(RunObservation o) {
+    return o.pods().stream()
+        .filter(p -> p.attempt() == o.jobSet().restarts() && !p.deleting())
+        .toList();
+  }
+
+  /** The pods of the newest attempt that has any. */
+  private static List<PodSnapshot> newestAttempt(List<PodSnapshot> pods) {
+    int newest = pods.stream().mapToInt(PodSnapshot::attempt).max().orElse(0);
+    return pods.stream().filter(p -> p.attempt() == newest).toList();
+  }
+
+  /** Nodes (pods that run ranks) of the current attempt that are ready or succeeded. */
+  private static int ready(RunObservation o) {
+    return (int)
+        currentPods(o).stream()
+            .filter(PodSnapshot::runsRanks)
+            .filter(RunStateMapper::readyOrSucceeded)
+            .count();
+  }
+
+  private static boolean readyOrSucceeded(PodSnapshot p) {
+    return p.ready() || p.succeeded();
+  }
+
+  /**
+   * Whether a pod of the attempt has ended: the attempt got past starting, so the run stays RUNNING
+   * until the JobSet says Failed, Completed or restarts (a failed pod never turns a running run
+   * back into starting).
+   */
+  private static boolean ended(List<PodSnapshot> pods) {
+    return pods.stream().anyMatch(p -> p.succeeded() || "Failed".equals(p.phase()));
+  }
+
+  /**
+   * How long the run took until {@code end}: from its earliest pod start, else its admission, else
+   * the JobSet's creation. Whole seconds, as Kubernetes writes times, so the commit status and
+   * {@code trainyard status} (and its {@code durationSeconds}) say the same.
+   */
+  private static Duration took(RunObservation o, Instant end) {
+    return Duration.ofSeconds(Math.max(0, Duration.between(startedAt(o), end).toSeconds()));
+  }
+
+  /**
+   * When the run started: its earliest pod start, else its admission, else the JobSet's creation.
+   */
+  private static Instant startedAt(RunObservation o) {
+    return o.pods().stream()
+        .map(PodSnapshot::started)
+        .filter(Objects::nonNull)
+        .min(Comparator.naturalOrder())
+        .orElseGet(() -> admittedAt(o));
+  }
+
+  /** When quota was granted: Workload Admitted since, else the JobSet's creation. */
+  private static Instant admittedAt(RunObservation o) {
+    return o.workload()
+        .flatMap(w -> ConditionSnapshot.find(w.conditions(), "Admitted"))
+        .filter(ConditionSnapshot::isTrue)
+        .map(ConditionSnapshot::since)
+        .filter(Objects::nonNull)
+        .orElse(o.jobSet().created() == null ? o.now() : o.jobSet().created());
+  }
+
+  private static String nodes(int ready, JobSetSnapshot js) {
+    return ready + " of " + js.expectedNodes() + " nodes ready, " + attempt(js);
+  }
+
+  static String attempt(JobSetSnapshot js) {
+    return "attempt " + js.attempt() + " of " + js.maxAttempts();
+  }
 }

@@ -19,12 +19,13 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 /**
- * A forge of our own on 127.0.0.1 that speaks the commit status APIs of GitHub ({@code /github}), GitLab
- * ({@code /gitlab/api/v4}) and Gitea ({@code /gitea/api/v1}) and rejects what they reject (see
- * {@link ForgeRules}): wrong path shape, wrong auth header, unknown JSON fields or wrong types, unknown
- * states, GitHub's 140-character description and 1,000 statuses per SHA and context, GitLab's 255 limits
- * and "Cannot transition status". It records every post it accepted, and can be scripted to answer the
- * next requests with 500, 502, 429 + Retry-After, 403 + rate-limit headers, a bare 403, or to stall.
+ * A forge of our own on 127.0.0.1 that speaks the commit status APIs of GitHub ({@code /github}),
+ * GitLab ({@code /gitlab/api/v4}) and Gitea ({@code /gitea/api/v1}) and rejects what they reject
+ * (see {@link ForgeRules}): wrong path shape, wrong auth header, unknown JSON fields or wrong
+ * types, unknown states, GitHub's 140-character description and 1,000 statuses per SHA and context,
+ * GitLab's 255 limits and "Cannot transition status". It records every post it accepted, and can be
+ * scripted to answer the next requests with 500, 502, 429 + Retry-After, 403 + rate-limit headers,
+ * a bare 403, or to stall.
  *
  * <pre>
  * try (FakeForge forge = FakeForge.start()) {
@@ -36,212 +37,245 @@ import java.util.concurrent.Executors;
  */
 public final class FakeForge implements AutoCloseable {
 
-    public static final String GITHUB_TOKEN = "ghp_fakeForgeToken000000000000000000001";
-    public static final String GITLAB_TOKEN = "glpat-fakeForgeToken0002";
-    public static final String GITEA_TOKEN = "fakeforge0000000000000000000000000000003";
+  public static final String GITHUB_TOKEN = "ghp_fakeForgeToken000000000000000000001";
+  public static final String GITLAB_TOKEN = "glpat-fakeForgeToken0002";
+  public static final String GITEA_TOKEN = "fakeforge0000000000000000000000000000003";
 
-    /** A post the forge accepted; {@code retiredPrevious}: GitLab marked the earlier terminal status retried. */
-    public record Accepted(String forge, String project, String sha, String context, String state,
-            String description, String targetUrl, boolean retiredPrevious) {
+  /**
+   * A post the forge accepted; {@code retiredPrevious}: GitLab marked the earlier terminal status
+   * retried.
+   */
+  public record Accepted(
+      String forge,
+      String project,
+      String sha,
+      String context,
+      String state,
+      String description,
+      String targetUrl,
+      boolean retiredPrevious) {}
+
+  /** A request the forge refused by contract (not a scripted fault): status and message. */
+  public record Rejected(String forge, String method, String path, int status, String message) {}
+
+  /** A scripted answer to one request. */
+  public sealed interface Fault {
+    record Status(int code) implements Fault {}
+
+    record RetryAfter(int code, String seconds) implements Fault {}
+
+    record RateLimited(int code, long resetEpochSeconds) implements Fault {}
+
+    record Stall(Duration duration) implements Fault {}
+
+    static Fault status(int code) {
+      return new Status(code);
     }
 
-    /** A request the forge refused by contract (not a scripted fault): status and message. */
-    public record Rejected(String forge, String method, String path, int status, String message) {
-    }
-
-    /** A scripted answer to one request. */
-    public sealed interface Fault {
-        record Status(int code) implements Fault {
-        }
-
-        record RetryAfter(int code, String seconds) implements Fault {
-        }
-
-        record RateLimited(int code, long resetEpochSeconds) implements Fault {
-        }
-
-        record Stall(Duration duration) implements Fault {
-        }
-
-        static Fault status(int code) {
-            return new Status(code);
-        }
-
-        /** 429 with {@code Retry-After: seconds}. */
-        static Fault retryAfter(int seconds) {
-            return new RetryAfter(429, Integer.toString(seconds));
-        }
-
-        /** 403 with {@code X-RateLimit-Remaining: 0} and {@code X-RateLimit-Reset} (GitHub's primary limit). */
-        static Fault rateLimited(long resetEpochSeconds) {
-            return new RateLimited(403, resetEpochSeconds);
-        }
-
-        /** 403 with no rate-limit header: a permission error. */
-        static Fault bareForbidden() {
-            return new Status(403);
-        }
-
-        /** No answer for {@code d}, then the connection is closed. */
-        static Fault stall(Duration d) {
-            return new Stall(d);
-        }
-    }
-
-    static final ObjectMapper JSON = new ObjectMapper();
-    private final HttpServer server;
-    private final ExecutorService threads = Executors.newFixedThreadPool(8);
-    private final Deque<Fault> faults = new ArrayDeque<>();
-    private final ForgeRules rules = new ForgeRules();
-    private final List<Rejected> rejected = new ArrayList<>();
-    private final java.util.Set<String> forbidden = new java.util.HashSet<>();
-    private int requests;
-
-    private FakeForge(HttpServer server) {
-        this.server = server;
-    }
-
-    /** A forge on a free port of 127.0.0.1. */
-    public static FakeForge start() {
-        // The JDK server writes headers and body apart; with Nagle's algorithm each answer then waits for a
-        // delayed ACK (about 40 ms), which would be measured as the controller's latency.
-        System.setProperty("sun.net.httpserver.nodelay", "true");
-        try {
-            HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-            FakeForge forge = new FakeForge(server);
-            server.createContext("/", forge::handle);
-            server.setExecutor(forge.threads);
-            server.start();
-            return forge;
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot start the fake forge", e);
-        }
-    }
-
-    public URI githubApi() {
-        return base("/github");
-    }
-
-    public URI gitlabApi() {
-        return base("/gitlab/api/v4");
-    }
-
-    public URI giteaApi() {
-        return base("/gitea/api/v1");
-    }
-
-    /** Answers the next requests, one fault each, in order; then the forge behaves again. */
-    public synchronized void script(Fault... next) {
-        faults.addAll(List.of(next));
+    /** 429 with {@code Retry-After: seconds}. */
+    static Fault retryAfter(int seconds) {
+      return new RetryAfter(429, Integer.toString(seconds));
     }
 
     /**
-     * Answers every POST for {@code project} (as it appears in the path, e.g. {@code acme/llm}) with a bare
-     * 403, as GitHub does for a token without push access ("Resource not accessible by integration").
+     * 403 with {@code X-RateLimit-Remaining: 0} and {@code X-RateLimit-Reset} (GitHub's primary
+     * limit).
      */
-    public synchronized void forbid(String project) {
-        forbidden.add(project);
+    static Fault rateLimited(long resetEpochSeconds) {
+      return new RateLimited(403, resetEpochSeconds);
     }
 
-    /** Every accepted post, in order. */
-    public List<Accepted> accepted() {
-        return rules.accepted();
+    /** 403 with no rate-limit header: a permission error. */
+    static Fault bareForbidden() {
+      return new Status(403);
     }
 
-    /** When each accepted post arrived (wall clock), index for index with {@link #accepted()}. */
-    public List<java.time.Instant> acceptedTimes() {
-        return rules.acceptedAt();
+    /** No answer for {@code d}, then the connection is closed. */
+    static Fault stall(Duration d) {
+      return new Stall(d);
     }
+  }
 
-    /** Every request refused by contract, in order. */
-    public synchronized List<Rejected> rejected() {
-        return List.copyOf(rejected);
+  static final ObjectMapper JSON = new ObjectMapper();
+  private final HttpServer server;
+  private final ExecutorService threads = Executors.newFixedThreadPool(8);
+  private final Deque<Fault> faults = new ArrayDeque<>();
+  private final ForgeRules rules = new ForgeRules();
+  private final List<Rejected> rejected = new ArrayList<>();
+  private final java.util.Set<String> forbidden = new java.util.HashSet<>();
+  private int requests;
+
+  private FakeForge(HttpServer server) {
+    this.server = server;
+  }
+
+  /** A forge on a free port of 127.0.0.1. */
+  public static FakeForge start() {
+    // The JDK server writes headers and body apart; with Nagle's algorithm each answer then waits
+    // for a
+    // delayed ACK (about 40 ms), which would be measured as the controller's latency.
+    System.setProperty("sun.net.httpserver.nodelay", "true");
+    try {
+      HttpServer server =
+          HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+      FakeForge forge = new FakeForge(server);
+      server.createContext("/", forge::handle);
+      server.setExecutor(forge.threads);
+      server.start();
+      return forge;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot start the fake forge", e);
     }
+  }
 
-    /** Requests received so far, faults included. */
-    public synchronized int requests() {
-        return requests;
-    }
+  public URI githubApi() {
+    return base("/github");
+  }
 
-    /** Stores {@code count} GitHub statuses for one SHA and context as if posted before (the 1,000 cap). */
-    public void seedGitHub(String project, String sha, String context, String state, int count) {
-        rules.seedGitHub(project, sha, context, state, count);
-    }
+  public URI gitlabApi() {
+    return base("/gitlab/api/v4");
+  }
 
-    private URI base(String prefix) {
-        return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + prefix);
-    }
+  public URI giteaApi() {
+    return base("/gitea/api/v1");
+  }
 
-    private void handle(HttpExchange exchange) throws IOException {
-        try (exchange) {
-            Fault fault = nextFault();
-            if (fault != null) {
-                answerFault(exchange, fault);
-                return;
-            }
-            String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
-            if (forbidden(exchange)) {
-                send(exchange, 403, "{\"message\":\"Resource not accessible by integration\"}", Map.of());
-                return;
-            }
-            ForgeRules.Answer a = rules.handle(exchange.getRequestMethod(), exchange.getRequestURI(),
-                    exchange.getRequestHeaders(), body);
-            if (a.status() >= 400) {
-                synchronized (this) {
-                    rejected.add(new Rejected(a.forge(), exchange.getRequestMethod(),
-                            exchange.getRequestURI().getRawPath(), a.status(), a.body()));
-                }
-            }
-            send(exchange, a.status(), a.body(), Map.of());
+  /** Answers the next requests, one fault each, in order; then the forge behaves again. */
+  public synchronized void script(Fault... next) {
+    faults.addAll(List.of(next));
+  }
+
+  /**
+   * Answers every POST for {@code project} (as it appears in the path, e.g. {@code acme/llm}) with
+   * a bare 403, as GitHub does for a token without push access ("Resource not accessible by
+   * integration").
+   */
+  public synchronized void forbid(String project) {
+    forbidden.add(project);
+  }
+
+  /** Every accepted post, in order. */
+  public List<Accepted> accepted() {
+    return rules.accepted();
+  }
+
+  /** When each accepted post arrived (wall clock), index for index with {@link #accepted()}. */
+  public List<java.time.Instant> acceptedTimes() {
+    return rules.acceptedAt();
+  }
+
+  /** Every request refused by contract, in order. */
+  public synchronized List<Rejected> rejected() {
+    return List.copyOf(rejected);
+  }
+
+  /** Requests received so far, faults included. */
+  public synchronized int requests() {
+    return requests;
+  }
+
+  /**
+   * Stores {@code count} GitHub statuses for one SHA and context as if posted before (the 1,000
+   * cap).
+   */
+  public void seedGitHub(String project, String sha, String context, String state, int count) {
+    rules.seedGitHub(project, sha, context, state, count);
+  }
+
+  private URI base(String prefix) {
+    return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + prefix);
+  }
+
+  private void handle(HttpExchange exchange) throws IOException {
+    try (exchange) {
+      Fault fault = nextFault();
+      if (fault != null) {
+        answerFault(exchange, fault);
+        return;
+      }
+      String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+      if (forbidden(exchange)) {
+        send(exchange, 403, "{\"message\":\"Resource not accessible by integration\"}", Map.of());
+        return;
+      }
+      ForgeRules.Answer a =
+          rules.handle(
+              exchange.getRequestMethod(),
+              exchange.getRequestURI(),
+              exchange.getRequestHeaders(),
+              body);
+      if (a.status() >= 400) {
+        synchronized (this) {
+          rejected.add(
+              new Rejected(
+                  a.forge(),
+                  exchange.getRequestMethod(),
+                  exchange.getRequestURI().getRawPath(),
+                  a.status(),
+                  a.body()));
         }
+      }
+      send(exchange, a.status(), a.body(), Map.of());
     }
+  }
 
-    private synchronized boolean forbidden(HttpExchange exchange) {
-        String path = exchange.getRequestURI().getRawPath();
-        return "POST".equals(exchange.getRequestMethod())
-                && forbidden.stream().anyMatch(p -> path.contains("/repos/" + p + "/"));
-    }
+  private synchronized boolean forbidden(HttpExchange exchange) {
+    String path = exchange.getRequestURI().getRawPath();
+    return "POST".equals(exchange.getRequestMethod())
+        && forbidden.stream().anyMatch(p -> path.contains("/repos/" + p + "/"));
+  }
 
-    private synchronized Fault nextFault() {
-        requests++;
-        return faults.pollFirst();
-    }
+  private synchronized Fault nextFault() {
+    requests++;
+    return faults.pollFirst();
+  }
 
-    private static void answerFault(HttpExchange exchange, Fault fault) throws IOException {
-        exchange.getRequestBody().readAllBytes();
-        if (fault instanceof Fault.Stall s) {
-            try {
-                Thread.sleep(s.duration().toMillis());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            return;
-        }
-        if (fault instanceof Fault.RetryAfter r) {
-            send(exchange, r.code(), "{\"message\":\"You have exceeded a secondary rate limit\"}",
-                    Map.of("Retry-After", r.seconds()));
-        } else if (fault instanceof Fault.RateLimited r) {
-            send(exchange, r.code(), "{\"message\":\"API rate limit exceeded\"}", Map.of(
-                    "X-RateLimit-Remaining", "0", "X-RateLimit-Reset", Long.toString(r.resetEpochSeconds())));
-        } else if (fault instanceof Fault.Status s) {
-            send(exchange, s.code(), "{\"message\":\"scripted " + s.code() + "\"}", Map.of());
-        }
+  private static void answerFault(HttpExchange exchange, Fault fault) throws IOException {
+    exchange.getRequestBody().readAllBytes();
+    if (fault instanceof Fault.Stall s) {
+      try {
+        Thread.sleep(s.duration().toMillis());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      return;
     }
+    if (fault instanceof Fault.RetryAfter r) {
+      send(
+          exchange,
+          r.code(),
+          "{\"message\":\"You have exceeded a secondary rate limit\"}",
+          Map.of("Retry-After", r.seconds()));
+    } else if (fault instanceof Fault.RateLimited r) {
+      send(
+          exchange,
+          r.code(),
+          "{\"message\":\"API rate limit exceeded\"}",
+          Map.of(
+              "X-RateLimit-Remaining",
+              "0",
+              "X-RateLimit-Reset",
+              Long.toString(r.resetEpochSeconds())));
+    } else if (fault instanceof Fault.Status s) {
+      send(exchange, s.code(), "{\"message\":\"scripted " + s.code() + "\"}", Map.of());
+    }
+  }
 
-    private static void send(HttpExchange exchange, int status, String body, Map<String, String> headers)
-            throws IOException {
-        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        exchange.getResponseHeaders().set("Content-Type", "application/json; charset=utf-8");
-        headers.forEach((k, v) -> exchange.getResponseHeaders().set(k, v));
-        exchange.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
-        if (bytes.length > 0) {
-            exchange.getResponseBody().write(bytes);
-        }
+  private static void send(
+      HttpExchange exchange, int status, String body, Map<String, String> headers)
+      throws IOException {
+    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+    exchange.getResponseHeaders().set("Content-Type", "application/json; charset=utf-8");
+    headers.forEach((k, v) -> exchange.getResponseHeaders().set(k, v));
+    exchange.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
+    if (bytes.length > 0) {
+      exchange.getResponseBody().write(bytes);
     }
+  }
 
-    @Override
-    public void close() {
-        server.stop(0);
-        threads.shutdownNow();
-    }
+  @Override
+  public void close() {
+    server.stop(0);
+    threads.shutdownNow();
+  }
 }

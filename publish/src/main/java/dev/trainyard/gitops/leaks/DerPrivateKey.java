@@ -3,16 +3,21 @@ package dev.trainyard.gitops.leaks;
 import java.util.Optional;
 
 /**
- * Recognises the start of a private key in DER (binary ASN.1), as base64 of a key without its PEM armor
- * decodes to. The shapes: PKCS#8 {@code PrivateKeyInfo} (RFC 5208: SEQUENCE { INTEGER 0|1, SEQUENCE
- * AlgorithmIdentifier, OCTET STRING }), PKCS#1 {@code RSAPrivateKey} (RFC 8017 A.1.2: SEQUENCE { INTEGER 0,
- * INTEGER modulus, ... }; OpenSSL's DSA keys share the shape and are named RSA) and SEC1 {@code ECPrivateKey} (RFC 5915: SEQUENCE {
- * INTEGER 1, OCTET STRING of 24 to 66 bytes, ... }). Certificates and public keys start with SEQUENCE { SEQUENCE ... }, so they
- * never match. Random bytes match with odds of about 1 in 10^10 per position.
+ * Recognises the start of a private key in DER (binary ASN.1), as base64 of a key without its PEM
+ * armor decodes to. The shapes: PKCS#8 {@code PrivateKeyInfo} (RFC 5208: SEQUENCE { INTEGER 0|1,
+ * SEQUENCE AlgorithmIdentifier, OCTET STRING }), PKCS#1 {@code RSAPrivateKey} (RFC 8017 A.1.2:
+ * SEQUENCE { INTEGER 0, INTEGER modulus, ... }; OpenSSL's DSA keys share the shape and are named
+ * RSA) and SEC1 {@code ECPrivateKey} (RFC 5915: SEQUENCE { INTEGER 1, OCTET STRING of 24 to 66
+ * bytes, ... }). Certificates and public keys start with SEQUENCE { SEQUENCE ... }, so they never
+ * match. Random bytes match with odds of about 1 in 10^10 per position.
  */
 final class DerPrivateKey {
-  /** The smallest key body: a SEC1 P-256 key without its optional fields (as the JDK writes it) has 37. */
+  /**
+   * The smallest key body: a SEC1 P-256 key without its optional fields (as the JDK writes it) has
+   * 37.
+   */
   private static final int MIN_CONTENT = 34;
+
   private static final int MAX_CONTENT = 1 << 16;
 
   private DerPrivateKey() {}
@@ -45,7 +50,10 @@ final class DerPrivateKey {
     return Optional.empty();
   }
 
-  /** {content length, bytes of the length field} of a DER length at {@code at}, or null when malformed. */
+  /**
+   * {content length, bytes of the length field} of a DER length at {@code at}, or null when
+   * malformed.
+   */
   private static int[] length(byte[] b, int at) {
     int first = b[at] & 0xff;
     if (first < 0x80) {

@@ -11,41 +11,55 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Finds private key material in a file's bytes, in any form a key reaches a GitOps tree: PEM armor (PKCS#1,
- * SEC1, PKCS#8 plain and encrypted, OpenSSH, PGP, SSH2), the armor's body alone (base64 of DER or of
- * {@code openssh-key-v1}), raw DER, age secret keys, PuTTY key files, and base64 of any of these up to
- * {@link #MAX_LAYERS} layers deep — wrapped, split across lines, in comments, annotations, ConfigMaps or any
- * other field (gitleaks decodes likewise: gitleaks#807, #1426). A base64 run is decoded at each of its four
- * alignments, so text glued in front of it (a key name, a list dash) does not hide it. SealedSecret and
- * SOPS ciphertexts are random bytes and never match. UTF-16 and UTF-32 files are decoded first
- * ({@link WideText}, which also names what is out of scope: compressed, archived or encrypted data). Thread-safe;
- * the findings never contain key bytes.
+ * Finds private key material in a file's bytes, in any form a key reaches a GitOps tree: PEM armor
+ * (PKCS#1, SEC1, PKCS#8 plain and encrypted, OpenSSH, PGP, SSH2), the armor's body alone (base64 of
+ * DER or of {@code openssh-key-v1}), raw DER, age secret keys, PuTTY key files, and base64 of any
+ * of these up to {@link #MAX_LAYERS} layers deep — wrapped, split across lines, in comments,
+ * annotations, ConfigMaps or any other field (gitleaks decodes likewise: gitleaks#807, #1426). A
+ * base64 run is decoded at each of its four alignments, so text glued in front of it (a key name, a
+ * list dash) does not hide it. SealedSecret and SOPS ciphertexts are random bytes and never match.
+ * UTF-16 and UTF-32 files are decoded first ({@link WideText}, which also names what is out of
+ * scope: compressed, archived or encrypted data). Thread-safe; the findings never contain key
+ * bytes.
  */
 public final class KeyScanner {
   /** Layers of base64 decoded around a key (base64 of base64 of a PEM file is 2). */
   public static final int MAX_LAYERS = 3;
-  private static final Pattern ARMOR = Pattern.compile("-{4,5} ?BEGIN\\s+((?:[A-Z0-9]+\\s+)*?)PRIVATE\\s+KEY(\\s+BLOCK)?\\s*-{4,5}");
-  private static final Pattern ARMOR_END = Pattern.compile("-{4,5} ?END\\s+(?:[A-Z0-9]+\\s+)*?PRIVATE\\s+KEY(?:\\s+BLOCK)?\\s*-{4,5}");
+
+  private static final Pattern ARMOR =
+      Pattern.compile("-{4,5} ?BEGIN\\s+((?:[A-Z0-9]+\\s+)*?)PRIVATE\\s+KEY(\\s+BLOCK)?\\s*-{4,5}");
+  private static final Pattern ARMOR_END =
+      Pattern.compile("-{4,5} ?END\\s+(?:[A-Z0-9]+\\s+)*?PRIVATE\\s+KEY(?:\\s+BLOCK)?\\s*-{4,5}");
+
   /** age's Bech32 secret key (age-encryption.org/v1: HRP AGE-SECRET-KEY-, 32 bytes of key). */
   private static final Pattern AGE = Pattern.compile("AGE-SECRET-KEY-1[02-9AC-HJ-NP-Z]{58}");
+
   private static final Pattern PUTTY = Pattern.compile("PuTTY-User-Key-File-[0-9]+:");
+
   /** OpenSSH's PROTOCOL.key: a private key file's binary form starts with this. */
   private static final String OPENSSH_MAGIC = "openssh-key-v1\0";
-  /** Decoded text is searched again only when 9 tenths of it are printable: wrongly aligned decodes are noise. */
+
+  /**
+   * Decoded text is searched again only when 9 tenths of it are printable: wrongly aligned decodes
+   * are noise.
+   */
   private static final int PRINTABLE_TENTHS = 9;
 
   private record Hit(int offset, String kind, String encoding) {}
 
   /**
-   * The keys in {@code content}, one finding per key and line, in order. The bytes are searched as they are
-   * and, when they are UTF-16 or UTF-32 text ({@link WideText}), as the decoded text too; the encoding then
-   * leads the finding's, e.g. {@code UTF-16LE → PEM}.
+   * The keys in {@code content}, one finding per key and line, in order. The bytes are searched as
+   * they are and, when they are UTF-16 or UTF-32 text ({@link WideText}), as the decoded text too;
+   * the encoding then leads the finding's, e.g. {@code UTF-16LE → PEM}.
    */
   public List<KeyFinding> scan(byte[] content) {
-    List<KeyFinding> found = new ArrayList<>(scanText(new String(content, StandardCharsets.ISO_8859_1), ""));
-    WideText.decode(content).ifPresent(wide -> found.addAll(scanText(wide.text(), wide.encoding() + " → ")));
+    List<KeyFinding> found =
+        new ArrayList<>(scanText(new String(content, StandardCharsets.ISO_8859_1), ""));
+    WideText.decode(content)
+        .ifPresent(wide -> found.addAll(scanText(wide.text(), wide.encoding() + " → ")));
     Map<String, KeyFinding> unique = new LinkedHashMap<>();
-    found.stream().sorted(java.util.Comparator.comparingInt(KeyFinding::line))
+    found.stream()
+        .sorted(java.util.Comparator.comparingInt(KeyFinding::line))
         .forEach(f -> unique.putIfAbsent(f.line() + "\0" + f.kind(), f));
     return List.copyOf(unique.values());
   }
@@ -54,8 +68,10 @@ public final class KeyScanner {
     List<Hit> hits = new ArrayList<>();
     scan(text, 0, via, i -> i, hits);
     int[] lineStarts = lineStarts(text);
-    return hits.stream().sorted(java.util.Comparator.comparingInt(Hit::offset))
-        .map(h -> new KeyFinding(line(lineStarts, h.offset()), h.kind(), h.encoding())).toList();
+    return hits.stream()
+        .sorted(java.util.Comparator.comparingInt(Hit::offset))
+        .map(h -> new KeyFinding(line(lineStarts, h.offset()), h.kind(), h.encoding()))
+        .toList();
   }
 
   private void scan(String text, int layer, String via, IntUnaryOperator outer, List<Hit> out) {
@@ -72,8 +88,12 @@ public final class KeyScanner {
       for (int skip = 0; skip < 4; skip++) {
         byte[] decoded = decode(run.chars().substring(skip));
         int from = skip;
-        scan(new String(decoded, StandardCharsets.ISO_8859_1), layer + 1, via + "base64 → ",
-            d -> outer.applyAsInt(run.origin(from + d / 3 * 4)), out);
+        scan(
+            new String(decoded, StandardCharsets.ISO_8859_1),
+            layer + 1,
+            via + "base64 → ",
+            d -> outer.applyAsInt(run.origin(from + d / 3 * 4)),
+            out);
       }
     }
   }
@@ -83,7 +103,11 @@ public final class KeyScanner {
     List<int[]> spans = new ArrayList<>();
     Matcher m = ARMOR.matcher(text);
     while (m.find()) {
-      out.add(new Hit(outer.applyAsInt(m.start()), armorKind(m.group(1).trim().replaceAll("\\s+", " ")), via + "PEM"));
+      out.add(
+          new Hit(
+              outer.applyAsInt(m.start()),
+              armorKind(m.group(1).trim().replaceAll("\\s+", " ")),
+              via + "PEM"));
       Matcher end = ARMOR_END.matcher(text);
       int stop = end.find(m.end()) ? end.end() : text.length();
       spans.add(new int[] {m.start(), stop});
@@ -102,7 +126,8 @@ public final class KeyScanner {
     }
   }
 
-  private static void binary(String text, List<int[]> armored, String via, IntUnaryOperator outer, List<Hit> out) {
+  private static void binary(
+      String text, List<int[]> armored, String via, IntUnaryOperator outer, List<Hit> out) {
     for (int i = text.indexOf(OPENSSH_MAGIC); i >= 0; i = text.indexOf(OPENSSH_MAGIC, i + 1)) {
       out.add(new Hit(outer.applyAsInt(i), "OpenSSH private key", via + "binary"));
     }
@@ -113,7 +138,8 @@ public final class KeyScanner {
       }
       bytes = bytes == null ? text.getBytes(StandardCharsets.ISO_8859_1) : bytes;
       int at = i;
-      DerPrivateKey.at(bytes, i).ifPresent(kind -> out.add(new Hit(outer.applyAsInt(at), kind, via + "DER")));
+      DerPrivateKey.at(bytes, i)
+          .ifPresent(kind -> out.add(new Hit(outer.applyAsInt(at), kind, via + "DER")));
     }
   }
 
@@ -147,7 +173,8 @@ public final class KeyScanner {
         printable++;
       }
     }
-    // Integers: 0.9 * n in floating point is a hair above 9n/10 for some n, which would refuse exactly 90%.
+    // Integers: 0.9 * n in floating point is a hair above 9n/10 for some n, which would refuse
+    // exactly 90%.
     return text.length() > 0 && printable * 10L >= (long) PRINTABLE_TENTHS * text.length();
   }
 

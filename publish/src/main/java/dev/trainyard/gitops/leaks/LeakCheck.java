@@ -3,8 +3,8 @@ package dev.trainyard.gitops.leaks;
 import dev.trainyard.compiler.diagnostic.Diagnostic;
 import dev.trainyard.compiler.diagnostic.DiagnosticCode;
 import dev.trainyard.compiler.diagnostic.SourceLocation;
-import dev.trainyard.compiler.platform.Platform;
 import dev.trainyard.compiler.diagnostic.StageResult;
+import dev.trainyard.compiler.platform.Platform;
 import dev.trainyard.compiler.platform.PlatformLoader;
 import dev.trainyard.compiler.schema.NetworkntSchemaValidator;
 import dev.trainyard.compiler.source.YamlDocumentLoader;
@@ -12,26 +12,29 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Optional;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.SortedMap;
 
 /**
- * The leak check ({@code trainyard check-secrets}, and {@code submit} before every commit): every file of a
- * GitOps tree is scanned for private key material ({@link KeyScanner}); a finding is an error (E809) unless
- * it sits in a plain Secret where {@code platform.yaml} allows plain Secrets: {@code secrets.policy: plain}
- * with {@code allowPlain: true}, in a namespace the platform lists, in a file
- * {@code clusters/<cluster>/<namespace>/…}, in the {@code data} or {@code stringData} of a {@code kind: Secret}
- * object: a YAML document or an item of a {@code kind: List} ({@link ManifestLines}). A ConfigMap, an
- * annotation or a comment never may. Diagnostics name the file, the line and the kind of key, never the key.
+ * The leak check ({@code trainyard check-secrets}, and {@code submit} before every commit): every
+ * file of a GitOps tree is scanned for private key material ({@link KeyScanner}); a finding is an
+ * error (E809) unless it sits in a plain Secret where {@code platform.yaml} allows plain Secrets:
+ * {@code secrets.policy: plain} with {@code allowPlain: true}, in a namespace the platform lists,
+ * in a file {@code clusters/<cluster>/<namespace>/…}, in the {@code data} or {@code stringData} of
+ * a {@code kind: Secret} object: a YAML document or an item of a {@code kind: List} ({@link
+ * ManifestLines}). A ConfigMap, an annotation or a comment never may. Diagnostics name the file,
+ * the line and the kind of key, never the key.
  */
 public final class LeakCheck {
   private final KeyScanner scanner = new KeyScanner();
   private final Platform platform;
 
-  /** @param platform decides where plain Secrets are allowed */
+  /**
+   * @param platform decides where plain Secrets are allowed
+   */
   public LeakCheck(Platform platform) {
     this.platform = platform;
   }
@@ -66,7 +69,8 @@ public final class LeakCheck {
       String namespace = allowedNamespace(file.getKey());
       ManifestLines.Place[] places = ManifestLines.of(text(file.getValue()));
       for (KeyFinding f : found) {
-        ManifestLines.Place place = f.line() < places.length ? places[f.line()] : ManifestLines.Place.NOWHERE;
+        ManifestLines.Place place =
+            f.line() < places.length ? places[f.line()] : ManifestLines.Place.NOWHERE;
         if (!namespace.isEmpty() && place.inSecretData()) {
           allowed++;
         } else {
@@ -79,16 +83,21 @@ public final class LeakCheck {
   }
 
   /**
-   * {@code trainyard check-secrets DIR}: the files of {@code dir} ({@link TreeFiles}) under {@code platformFile},
-   * else {@code DIR/platform.yaml}, else the embedded default platform. A broken platform.yaml fails with its
-   * diagnostics.
+   * {@code trainyard check-secrets DIR}: the files of {@code dir} ({@link TreeFiles}) under {@code
+   * platformFile}, else {@code DIR/platform.yaml}, else the embedded default platform. A broken
+   * platform.yaml fails with its diagnostics.
    *
-   * @throws IOException when a file or folder of {@code dir} cannot be read (the message says which, and why)
+   * @throws IOException when a file or folder of {@code dir} cannot be read (the message says
+   *     which, and why)
    */
-  public static StageResult<Report> checkFolder(Path dir, Optional<Path> platformFile) throws IOException {
-    Optional<Path> file = platformFile.or(() -> Optional.of(dir.resolve("platform.yaml")).filter(Files::isRegularFile));
-    StageResult<Platform> platform = new PlatformLoader(new YamlDocumentLoader(), new NetworkntSchemaValidator())
-        .load(file, file.map(Path::toString).orElse(PlatformLoader.EMBEDDED_NAME));
+  public static StageResult<Report> checkFolder(Path dir, Optional<Path> platformFile)
+      throws IOException {
+    Optional<Path> file =
+        platformFile.or(
+            () -> Optional.of(dir.resolve("platform.yaml")).filter(Files::isRegularFile));
+    StageResult<Platform> platform =
+        new PlatformLoader(new YamlDocumentLoader(), new NetworkntSchemaValidator())
+            .load(file, file.map(Path::toString).orElse(PlatformLoader.EMBEDDED_NAME));
     if (platform.failed()) {
       return StageResult.failed(platform.diagnostics());
     }
@@ -105,20 +114,29 @@ public final class LeakCheck {
     return check(bytes);
   }
 
-  /** The namespace of {@code clusters/<cluster>/<namespace>/...} when plain Secrets are allowed there, else "". */
+  /**
+   * The namespace of {@code clusters/<cluster>/<namespace>/...} when plain Secrets are allowed
+   * there, else "".
+   */
   private String allowedNamespace(String path) {
     Platform.SecretsPolicy policy = platform.secrets();
     String[] parts = path.split("/");
-    if (policy.mode() != Platform.SecretsMode.PLAIN || !policy.allowPlain() || parts.length < 4 || !parts[0].equals("clusters")) {
+    if (policy.mode() != Platform.SecretsMode.PLAIN
+        || !policy.allowPlain()
+        || parts.length < 4
+        || !parts[0].equals("clusters")) {
       return "";
     }
-    boolean listed = platform.namespaces().stream().anyMatch(n -> n.cluster().equals(parts[1]) && n.name().equals(parts[2]));
+    boolean listed =
+        platform.namespaces().stream()
+            .anyMatch(n -> n.cluster().equals(parts[1]) && n.name().equals(parts[2]));
     return listed ? parts[2] : "";
   }
 
   /**
-   * Whether 1-based {@code line} of a manifest lies in the {@code data} or {@code stringData} of a Secret
-   * ({@link ManifestLines}): where a preview masks values anyway, so a key there needs no further hiding.
+   * Whether 1-based {@code line} of a manifest lies in the {@code data} or {@code stringData} of a
+   * Secret ({@link ManifestLines}): where a preview masks values anyway, so a key there needs no
+   * further hiding.
    */
   public static boolean inSecretData(String text, int line) {
     ManifestLines.Place[] places = ManifestLines.of(text);
@@ -127,21 +145,36 @@ public final class LeakCheck {
 
   /** The file's text as the scanner read it: UTF-16/32 decoded ({@link WideText}), else UTF-8. */
   private static String text(byte[] content) {
-    return WideText.decode(content).map(WideText.Decoded::text).orElseGet(() -> new String(content, StandardCharsets.UTF_8));
+    return WideText.decode(content)
+        .map(WideText.Decoded::text)
+        .orElseGet(() -> new String(content, StandardCharsets.UTF_8));
   }
 
   /**
-   * An annotation or label is printed by {@code kubectl describe} and copied into events and last-applied
-   * state, so a key there is a leak even in a Secret: the message names the object and field it is in.
+   * An annotation or label is printed by {@code kubectl describe} and copied into events and
+   * last-applied state, so a key there is a leak even in a Secret: the message names the object and
+   * field it is in.
    */
-  private Diagnostic leak(String path, KeyFinding f, String allowedNamespace, ManifestLines.Place place) {
-    String where = allowedNamespace.isEmpty()
-        ? "outside any namespace where platform.yaml allows plain Secrets (secrets.policy: " + platform.secrets().mode().id()
-            + (platform.secrets().allowPlain() ? "" : ", allowPlain: false") + ")"
-        : "in namespace " + allowedNamespace + ", in " + place.describe() + " (only the data or stringData of a Secret object may hold a key there)";
-    return Diagnostic.error(DiagnosticCode.PRIVATE_KEY_IN_TREE, new SourceLocation(path, f.line(), 0), "",
+  private Diagnostic leak(
+      String path, KeyFinding f, String allowedNamespace, ManifestLines.Place place) {
+    String where =
+        allowedNamespace.isEmpty()
+            ? "outside any namespace where platform.yaml allows plain Secrets (secrets.policy: "
+                + platform.secrets().mode().id()
+                + (platform.secrets().allowPlain() ? "" : ", allowPlain: false")
+                + ")"
+            : "in namespace "
+                + allowedNamespace
+                + ", in "
+                + place.describe()
+                + " (only the data or stringData of a Secret object may hold a key there)";
+    return Diagnostic.error(
+            DiagnosticCode.PRIVATE_KEY_IN_TREE,
+            new SourceLocation(path, f.line(), 0),
+            "",
             "private key material, " + f.describe() + ", " + where)
-        .withHint("remove it and regenerate the key: anyone who can read the repo or its history has it; commit keys only as a"
-            + " SealedSecret (kubeseal) or SOPS-encrypted (sops --encrypt)");
+        .withHint(
+            "remove it and regenerate the key: anyone who can read the repo or its history has it; commit keys only as a"
+                + " SealedSecret (kubeseal) or SOPS-encrypted (sops --encrypt)");
   }
 }

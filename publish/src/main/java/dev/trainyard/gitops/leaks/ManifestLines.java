@@ -6,13 +6,14 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Which Kubernetes object, and which of its top-level fields, each line of a manifest file belongs to: the
- * leak check allows a key only in the {@code data} or {@code stringData} of a Secret. An object is a YAML
- * document ({@code ---} separates them), or an item of a {@code kind: List} document's {@code items} (kubectl,
- * kustomize and Argo CD apply each item as an object of its own). Read from the lines' indentation, as
- * block-style YAML nests: a field of a document starts in column 0, a field of a List item at the column
- * after the item's {@code - }; a comment line belongs to no field. Flow-style or otherwise unusual YAML
- * yields no Secret field, so a key in it is reported rather than allowed.
+ * Which Kubernetes object, and which of its top-level fields, each line of a manifest file belongs
+ * to: the leak check allows a key only in the {@code data} or {@code stringData} of a Secret. An
+ * object is a YAML document ({@code ---} separates them), or an item of a {@code kind: List}
+ * document's {@code items} (kubectl, kustomize and Argo CD apply each item as an object of its
+ * own). Read from the lines' indentation, as block-style YAML nests: a field of a document starts
+ * in column 0, a field of a List item at the column after the item's {@code - }; a comment line
+ * belongs to no field. Flow-style or otherwise unusual YAML yields no Secret field, so a key in it
+ * is reported rather than allowed.
  *
  * <pre>
  * kind: List          line 1: the List, field kind
@@ -24,14 +25,16 @@ import java.util.regex.Pattern;
  */
 final class ManifestLines {
   private static final Pattern FIELD = Pattern.compile("^([A-Za-z0-9_.\"'-]+)[ \\t]*:(?:[ \\t]|$)");
-  private static final Pattern KIND = Pattern.compile("^[ \\t]*(?:- )?kind:[ \\t]*([\"']?)([A-Za-z0-9]+)\\1[ \\t]*(?:#.*)?$");
+  private static final Pattern KIND =
+      Pattern.compile("^[ \\t]*(?:- )?kind:[ \\t]*([\"']?)([A-Za-z0-9]+)\\1[ \\t]*(?:#.*)?$");
 
   /**
    * Where one line sits.
    *
    * @param kind the object's {@code kind}, or "" when it has none
    * @param item 1-based index of the List item, or 0 for a document
-   * @param field the object's top-level field the line belongs to, or "" (a comment, a document marker)
+   * @param field the object's top-level field the line belongs to, or "" (a comment, a document
+   *     marker)
    */
   record Place(String kind, int item, String field) {
     static final Place NOWHERE = new Place("", 0, "");
@@ -43,15 +46,22 @@ final class ManifestLines {
 
     /** The words for a diagnostic, e.g. {@code the metadata of a Secret (item 2 of a List)}. */
     String describe() {
-      String object = kind.isEmpty() ? "an object without a kind" : (kind.matches("[AEIOU].*") ? "an " : "a ") + kind;
-      String where = field.isEmpty() ? "a comment or no field of " + object : "the " + field + " of " + object;
+      String object =
+          kind.isEmpty()
+              ? "an object without a kind"
+              : (kind.matches("[AEIOU].*") ? "an " : "a ") + kind;
+      String where =
+          field.isEmpty() ? "a comment or no field of " + object : "the " + field + " of " + object;
       return item == 0 ? where : where + " (item " + item + " of a List)";
     }
   }
 
   private ManifestLines() {}
 
-  /** {@code places[n]} is where 1-based line {@code n} of {@code text} sits ({@code places[0]} is unused). */
+  /**
+   * {@code places[n]} is where 1-based line {@code n} of {@code text} sits ({@code places[0]} is
+   * unused).
+   */
   static Place[] of(String text) {
     String[] lines = text.split("\r?\n", -1);
     Place[] places = new Place[lines.length + 1];
@@ -81,7 +91,11 @@ final class ManifestLines {
       }
       boolean comment = lines[i].strip().startsWith("#");
       places[i + 1] = comment ? new Place(kind, 0, "") : new Place(kind, 0, field);
-      boolean itemStart = kind.equals("List") && field.equals("items") && !comment && lines[i].stripLeading().startsWith("- ");
+      boolean itemStart =
+          kind.equals("List")
+              && field.equals("items")
+              && !comment
+              && lines[i].stripLeading().startsWith("- ");
       // The first dash below items: sets the items' column; deeper dashes are lists inside an item.
       dash = itemStart && dash < 0 ? indent(lines[i]) : dash;
       if (itemStart && indent(lines[i]) == dash) {
@@ -104,26 +118,34 @@ final class ManifestLines {
     return to;
   }
 
-  /** The List item whose {@code - } is on line index {@code from}: its fields start one column after the dash. */
+  /**
+   * The List item whose {@code - } is on line index {@code from}: its fields start one column after
+   * the dash.
+   */
   private static void item(String[] lines, int from, int to, int index, Place[] places) {
     int column = lines[from].indexOf('-') + 2;
     String kind = kindAt(lines, from, to, column);
     String field = "";
     for (int i = from; i < to; i++) {
       String line = lines[i];
-      String own = i == from ? line.substring(column) : indent(line) == column ? line.substring(column) : "";
+      String own =
+          i == from ? line.substring(column) : indent(line) == column ? line.substring(column) : "";
       Matcher m = FIELD.matcher(own);
       if (m.find()) {
         field = m.group(1);
       }
-      places[i + 1] = line.strip().startsWith("#") ? new Place(kind, index, "") : new Place(kind, index, field);
+      places[i + 1] =
+          line.strip().startsWith("#") ? new Place(kind, index, "") : new Place(kind, index, field);
     }
   }
 
   /** The {@code kind:} among lines [{@code from}, {@code to}) at {@code column}, or "". */
   private static String kindAt(String[] lines, int from, int to, int column) {
     for (int i = from; i < to; i++) {
-      boolean own = column > 0 ? i == from || indent(lines[i]) == column : indent(lines[i]) == 0 && !lines[i].startsWith("-");
+      boolean own =
+          column > 0
+              ? i == from || indent(lines[i]) == column
+              : indent(lines[i]) == 0 && !lines[i].startsWith("-");
       Matcher m = KIND.matcher(lines[i]);
       if (own && m.matches()) {
         return m.group(2);

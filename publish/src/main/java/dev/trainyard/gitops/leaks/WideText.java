@@ -5,21 +5,24 @@ import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
 /**
- * Text in UTF-16 or UTF-32, as Windows editors and PowerShell's {@code Out-File} write it: a key's ASCII
- * characters are then interleaved with NUL bytes and no byte-wise search finds them. Recognised by a byte
- * order mark (Unicode 15, §23.8: {@code FE FF}, {@code FF FE}, {@code 00 00 FE FF}, {@code FF FE 00 00}), or
- * without one by the NUL pattern of mostly-ASCII text: in the first {@value #SAMPLE} bytes, at least 90% of
- * the positions that hold the high bytes of each code unit are NUL and at most 10% of the low bytes are.
- * Random or binary bytes (DER, ciphertext) do not have that pattern.
+ * Text in UTF-16 or UTF-32, as Windows editors and PowerShell's {@code Out-File} write it: a key's
+ * ASCII characters are then interleaved with NUL bytes and no byte-wise search finds them.
+ * Recognised by a byte order mark (Unicode 15, §23.8: {@code FE FF}, {@code FF FE}, {@code 00 00 FE
+ * FF}, {@code FF FE 00 00}), or without one by the NUL pattern of mostly-ASCII text: in the first
+ * {@value #SAMPLE} bytes, at least 90% of the positions that hold the high bytes of each code unit
+ * are NUL and at most 10% of the low bytes are. Random or binary bytes (DER, ciphertext) do not
+ * have that pattern.
  *
- * <p>UTF-8 and the single-byte code pages (ISO-8859-x, Windows-125x) need no decoding: a key's characters are
- * ASCII there, byte for byte. Out of scope, and not found: keys inside compressed or archived data (gzip,
- * zip, a base64 of either), encrypted data, or other text encodings (hex, base32, quoted-printable, UTF-7,
- * EBCDIC); such files do not belong in a GitOps tree Argo CD or Flux applies.
+ * <p>UTF-8 and the single-byte code pages (ISO-8859-x, Windows-125x) need no decoding: a key's
+ * characters are ASCII there, byte for byte. Out of scope, and not found: keys inside compressed or
+ * archived data (gzip, zip, a base64 of either), encrypted data, or other text encodings (hex,
+ * base32, quoted-printable, UTF-7, EBCDIC); such files do not belong in a GitOps tree Argo CD or
+ * Flux applies.
  */
 final class WideText {
   /** Bytes inspected for the NUL pattern: enough for a YAML header, cheap for a large binary. */
   static final int SAMPLE = 4096;
+
   private static final Charset UTF_32BE = Charset.forName("UTF-32BE");
   private static final Charset UTF_32LE = Charset.forName("UTF-32LE");
 
@@ -28,7 +31,10 @@ final class WideText {
 
   private WideText() {}
 
-  /** The decoded text of {@code b} (byte order mark dropped) when it is UTF-16 or UTF-32, else empty. */
+  /**
+   * The decoded text of {@code b} (byte order mark dropped) when it is UTF-16 or UTF-32, else
+   * empty.
+   */
   static Optional<Decoded> decode(byte[] b) {
     if (starts(b, 0, 0, 0xFE, 0xFF)) {
       return decoded(b, 4, UTF_32BE);
@@ -62,8 +68,9 @@ final class WideText {
   }
 
   /**
-   * Whether code units of {@code width} bytes hold ASCII: the bytes other than the one at {@code ascii} (the
-   * low byte's index in a unit: 0 little-endian, width-1 big-endian) are NUL, the low byte mostly is not.
+   * Whether code units of {@code width} bytes hold ASCII: the bytes other than the one at {@code
+   * ascii} (the low byte's index in a unit: 0 little-endian, width-1 big-endian) are NUL, the low
+   * byte mostly is not.
    */
   private static boolean interleaved(byte[] b, int width, int ascii) {
     int units = Math.min(b.length, SAMPLE) / width;

@@ -4,9 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A piece of Markdown that {@link PartSplitter} keeps whole when it can, and otherwise splits between body
- * lines: the part that ends mid-block gets {@code tail} (closing the fence and {@code </details>}), the next
- * part starts with {@code reopen} (the {@code <details>}, summary and fence again; a table's header rows).
+ * A piece of Markdown that {@link PartSplitter} keeps whole when it can, and otherwise splits
+ * between body lines: the part that ends mid-block gets {@code tail} (closing the fence and {@code
+ * </details>}), the next part starts with {@code reopen} (the {@code <details>}, summary and fence
+ * again; a table's header rows).
  *
  * @param head lines before the body (opening {@code <details>}, the fence)
  * @param body the lines that may be split between parts

@@ -6,13 +6,16 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Diagnostics exactly as {@code trainyard validate} prints them (the CLI's {@code DiagnosticPrinter}):
+ * Diagnostics exactly as {@code trainyard validate} prints them (the CLI's {@code
+ * DiagnosticPrinter}):
+ *
  * <pre>
  * jobs/a/train.yaml:4:8: error[E402]: `nodes` must be at least 1, got 0
  *     at /nodes
  *     hint: set `nodes: 1` for a single-node run
  * 1 error, 0 warnings
  * </pre>
+ *
  * A CLI test keeps the two identical.
  */
 public final class DiagnosticText {
@@ -22,7 +25,8 @@ public final class DiagnosticText {
   public static List<String> lines(List<Diagnostic> diagnostics) {
     List<String> out = new ArrayList<>();
     for (Diagnostic d : diagnostics) {
-      out.add(d.location() + ": " + d.severity().label() + "[" + d.code().id() + "]: " + d.message());
+      out.add(
+          d.location() + ": " + d.severity().label() + "[" + d.code().id() + "]: " + d.message());
       if (!d.pointer().isEmpty()) {
         out.add("    at " + d.pointer());
       }
@@ -31,7 +35,10 @@ public final class DiagnosticText {
       }
     }
     if (!diagnostics.isEmpty()) {
-      out.add(count(diagnostics, Severity.ERROR, "error") + ", " + count(diagnostics, Severity.WARNING, "warning"));
+      out.add(
+          count(diagnostics, Severity.ERROR, "error")
+              + ", "
+              + count(diagnostics, Severity.WARNING, "warning"));
     }
     return out;
   }

@@ -9,11 +9,12 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * Flattens a Kubernetes object into its leaf fields by path, in document order, so two versions compare field
- * by field instead of as reflowed text. A list whose items are all objects with distinct string {@code name}s
- * (containers, env, replicated jobs, volumes) is keyed by name ({@code env[NNODES].value}), so inserting an
- * item does not shift every later index; other lists by index. Each sealed Secret value is one leaf (one per
- * data key; a SOPS {@code sops} block is one leaf).
+ * Flattens a Kubernetes object into its leaf fields by path, in document order, so two versions
+ * compare field by field instead of as reflowed text. A list whose items are all objects with
+ * distinct string {@code name}s (containers, env, replicated jobs, volumes) is keyed by name
+ * ({@code env[NNODES].value}), so inserting an item does not shift every later index; other lists
+ * by index. Each sealed Secret value is one leaf (one per data key; a SOPS {@code sops} block is
+ * one leaf).
  */
 final class FieldPaths {
   private static final Pattern PLAIN_KEY = Pattern.compile("[A-Za-z0-9_-]+");
@@ -24,11 +25,15 @@ final class FieldPaths {
    * One leaf.
    *
    * @param text the value as YAML shows it, or a Secret value's real text (compared, never shown)
-   * @param mask for a Secret value, what may be shown instead ({@code ***}, {@code KEY=***}); else empty
+   * @param mask for a Secret value, what may be shown instead ({@code ***}, {@code KEY=***}); else
+   *     empty
    */
   record Leaf(String text, Optional<String> mask) {}
 
-  /** Leaf path → value (scalars as YAML shows them; {@code {}}/{@code []} for empty containers) of a {@link SecretMask#seal sealed} tree. */
+  /**
+   * Leaf path → value (scalars as YAML shows them; {@code {}}/{@code []} for empty containers) of a
+   * {@link SecretMask#seal sealed} tree.
+   */
   static Map<String, Leaf> flatten(JsonNode sealedRoot) {
     Map<String, Leaf> leaves = new LinkedHashMap<>();
     walk(sealedRoot, "", leaves);
@@ -52,7 +57,10 @@ final class FieldPaths {
     }
   }
 
-  /** The path of {@code key} below {@code path}: {@code a.b}, or {@code a["x.io/y"]} for keys with dots or slashes. */
+  /**
+   * The path of {@code key} below {@code path}: {@code a.b}, or {@code a["x.io/y"]} for keys with
+   * dots or slashes.
+   */
   static String child(String path, String key) {
     if (PLAIN_KEY.matcher(key).matches()) {
       return path.isEmpty() ? key : path + "." + key;
@@ -63,7 +71,9 @@ final class FieldPaths {
   private static boolean namedItems(JsonNode list) {
     Set<String> names = new HashSet<>();
     for (JsonNode item : list) {
-      if (!item.isObject() || !item.path("name").isTextual() || !names.add(item.get("name").asText())) {
+      if (!item.isObject()
+          || !item.path("name").isTextual()
+          || !names.add(item.get("name").asText())) {
         return false;
       }
     }

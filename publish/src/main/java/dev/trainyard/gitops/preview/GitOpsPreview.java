@@ -13,13 +13,14 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * {@code trainyard preview} in a GitOps repository: what a pull request changes, run by run: the tree of head
- * compared with the tree of the merge base of base and head, as GitHub and GitLab show a pull request's diff
- * ({@code git diff base...head}). When base is an ancestor of head (an up-to-date branch) or head is the
- * merge commit CI checks out, that is exactly the tree diff of base and head; for a branch behind its base,
- * runs the base gained since the fork are not shown as removed. Unrelated histories: the tree diff. The
- * platform.yaml is head's (what applies after the merge). The files the pull request changes get the leak
- * check, as {@code submit} gives its own: a key is E809 (the preview fails) and its file's diff is hidden.
+ * {@code trainyard preview} in a GitOps repository: what a pull request changes, run by run: the
+ * tree of head compared with the tree of the merge base of base and head, as GitHub and GitLab show
+ * a pull request's diff ({@code git diff base...head}). When base is an ancestor of head (an
+ * up-to-date branch) or head is the merge commit CI checks out, that is exactly the tree diff of
+ * base and head; for a branch behind its base, runs the base gained since the fork are not shown as
+ * removed. Unrelated histories: the tree diff. The platform.yaml is head's (what applies after the
+ * merge). The files the pull request changes get the leak check, as {@code submit} gives its own: a
+ * key is E809 (the preview fails) and its file's diff is hidden.
  */
 public final class GitOpsPreview {
   private GitOpsPreview() {}
@@ -31,25 +32,36 @@ public final class GitOpsPreview {
    * @param platform platform.yaml to use instead of head's
    * @throws GitOpsException when there is no repository or a revision does not exist (exit 3)
    */
-  public static Preview of(Path repoDir, String base, String head, Optional<Path> platform) throws GitOpsException {
+  public static Preview of(Path repoDir, String base, String head, Optional<Path> platform)
+      throws GitOpsException {
     try (GitOpsRepository repo = GitOpsRepository.local(repoDir)) {
       Snapshot tip = repo.snapshot(base);
       Snapshot h = repo.snapshot(head);
-      Optional<String> fork = repo.mergeBase(base, head).filter(c -> !tip.commit().orElseThrow().equals(c));
+      Optional<String> fork =
+          repo.mergeBase(base, head).filter(c -> !tip.commit().orElseThrow().equals(c));
       Snapshot b = fork.isPresent() ? repo.snapshot(fork.get()) : tip;
       List<String> changed = repo.changedFiles(b, h);
       StageResult<Platform> p = PreviewPlatform.load(platform, h);
-      String note = changed.isEmpty() ? "The two commits have the same tree: merging changes nothing." : "";
+      String note =
+          changed.isEmpty() ? "The two commits have the same tree: merging changes nothing." : "";
       List<Diagnostic> diagnostics = new ArrayList<>(p.diagnostics());
       diagnostics.addAll(leaks(p.value().orElseThrow(), h, changed));
-      PreviewBuilder.Labels labels = new PreviewBuilder.Labels(Preview.Mode.GITOPS, label(base, tip) + fork.map(c -> " (merge base " + c.substring(0, 12) + ")").orElse(""), label(head, h), diagnostics, note);
-      return new PreviewBuilder(p.value().orElseThrow()).build(labels, b, LeakHiding.hide(h, diagnostics), changed);
+      PreviewBuilder.Labels labels =
+          new PreviewBuilder.Labels(
+              Preview.Mode.GITOPS,
+              label(base, tip)
+                  + fork.map(c -> " (merge base " + c.substring(0, 12) + ")").orElse(""),
+              label(head, h),
+              diagnostics,
+              note);
+      return new PreviewBuilder(p.value().orElseThrow())
+          .build(labels, b, LeakHiding.hide(h, diagnostics), changed);
     }
   }
 
   /**
-   * The leak check ({@code check-secrets}, as {@code submit} runs it) on the files the pull request adds or
-   * changes, under head's platform.yaml: E809 for each key outside an allowed plain Secret.
+   * The leak check ({@code check-secrets}, as {@code submit} runs it) on the files the pull request
+   * adds or changes, under head's platform.yaml: E809 for each key outside an allowed plain Secret.
    */
   static List<Diagnostic> leaks(Platform platform, Snapshot head, List<String> changed) {
     java.util.SortedMap<String, String> files = new java.util.TreeMap<>();

@@ -11,10 +11,11 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * Reads {@link RunFacts} from a run's JobSet text: provenance annotations for where it came from, the pod
- * templates for what it asks. Pods per replicated job = {@code replicas × parallelism}; requests summed over
- * all containers of all pods, as Kueue admits a JobSet whole. Nodes are counted from the pods ({@link #nodes});
- * the rest of the topology comes from the env Trainyard sets ({@code GPUS_PER_NODE}, {@code PET_NPROC_PER_NODE}, Open MPI / PRRTE default slots).
+ * Reads {@link RunFacts} from a run's JobSet text: provenance annotations for where it came from,
+ * the pod templates for what it asks. Pods per replicated job = {@code replicas × parallelism};
+ * requests summed over all containers of all pods, as Kueue admits a JobSet whole. Nodes are
+ * counted from the pods ({@link #nodes}); the rest of the topology comes from the env Trainyard
+ * sets ({@code GPUS_PER_NODE}, {@code PET_NPROC_PER_NODE}, Open MPI / PRRTE default slots).
  */
 final class JobSetFacts {
   private final YamlTrees yaml;
@@ -31,26 +32,37 @@ final class JobSetFacts {
   }
 
   /**
-   * The JobSet's provenance annotations only, read from the lines of its {@code metadata:} block when the file is
-   * laid out as Trainyard writes it ({@link AnnotationLines}), so scanning the earlier runs of a train.yaml parses
-   * no YAML; the whole file is parsed otherwise.
+   * The JobSet's provenance annotations only, read from the lines of its {@code metadata:} block
+   * when the file is laid out as Trainyard writes it ({@link AnnotationLines}), so scanning the
+   * earlier runs of a train.yaml parses no YAML; the whole file is parsed otherwise.
    */
   Map<String, String> annotations(RunFolder run, String text) {
     Optional<Map<String, String>> fast = metadataBlock(text).flatMap(AnnotationLines::of);
     if (fast.isPresent()) {
       return fast.get();
     }
-    // The whole file, not the metadata block alone: the block may use an anchor defined above it, which a parse of
+    // The whole file, not the metadata block alone: the block may use an anchor defined above it,
+    // which a parse of
     // the block alone reads as no annotations at all.
     Optional<JsonNode> root = yaml.once(text);
     Map<String, String> out = new TreeMap<>();
-    root.ifPresent(r -> r.path("metadata").path("annotations").fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue().asText())));
+    root.ifPresent(
+        r ->
+            r.path("metadata")
+                .path("annotations")
+                .fields()
+                .forEachRemaining(e -> out.put(e.getKey(), e.getValue().asText())));
     return out;
   }
 
-  /** The file's JobSet: its only object, or the first {@code kind: JobSet} of a file of several objects. */
+  /**
+   * The file's JobSet: its only object, or the first {@code kind: JobSet} of a file of several
+   * objects.
+   */
   private Optional<JsonNode> parse(RunFolder run, String text) {
-    return yaml.documents(text).objects().stream().filter(o -> o.path("kind").asText("").equals("JobSet")).findFirst()
+    return yaml.documents(text).objects().stream()
+        .filter(o -> o.path("kind").asText("").equals("JobSet"))
+        .findFirst()
         .or(() -> yaml.object(text));
   }
 
@@ -72,24 +84,55 @@ final class JobSetFacts {
   private RunFacts facts(RunFolder run, JsonNode js) {
     JsonNode meta = js.path("metadata");
     JsonNode a = meta.path("annotations");
-    JsonNode first = js.path("spec").path("replicatedJobs").path(0).path("template").path("spec").path("template").path("spec");
+    JsonNode first =
+        js.path("spec")
+            .path("replicatedJobs")
+            .path(0)
+            .path("template")
+            .path("spec")
+            .path("template")
+            .path("spec");
     JsonNode container = first.path("containers").path(0);
     Map<String, String> env = env(js);
     // What the cluster schedules (the limit) wins over the env a hand edit can leave stale.
-    int gpus = intOf(container.path("resources").path("limits").path(platform.gpu().resourceName()).asText(), intOf(env.get("GPUS_PER_NODE"), 0));
+    int gpus =
+        intOf(
+            container.path("resources").path("limits").path(platform.gpu().resourceName()).asText(),
+            intOf(env.get("GPUS_PER_NODE"), 0));
     String image = a.path(Provenance.IMAGE).asText(container.path("image").asText(""));
-    return new RunFacts(run, meta.path("labels").path(Provenance.JOB).asText(""), a.path(Provenance.SOURCE_REPO).asText(""),
-        a.path(Provenance.SOURCE_PATH).asText(""), a.path(Provenance.SOURCE_COMMIT).asText(""), a.path(Provenance.CREATED_AT).asText(""),
-        a.path(Provenance.RUNTIME).asText(""), image, a.path(Provenance.RUNTIME_DIGEST).asText(""),
-        meta.path("labels").path(Provenance.QUEUE_NAME).asText(""), nodes(js), procs(env), gpus,
-        gpuType(first.path("nodeSelector")), requests(js));
+    return new RunFacts(
+        run,
+        meta.path("labels").path(Provenance.JOB).asText(""),
+        a.path(Provenance.SOURCE_REPO).asText(""),
+        a.path(Provenance.SOURCE_PATH).asText(""),
+        a.path(Provenance.SOURCE_COMMIT).asText(""),
+        a.path(Provenance.CREATED_AT).asText(""),
+        a.path(Provenance.RUNTIME).asText(""),
+        image,
+        a.path(Provenance.RUNTIME_DIGEST).asText(""),
+        meta.path("labels").path(Provenance.QUEUE_NAME).asText(""),
+        nodes(js),
+        procs(env),
+        gpus,
+        gpuType(first.path("nodeSelector")),
+        requests(js));
   }
 
-  /** Plain env values of every replicated job's first container, the first job's winning (MPI sets slots on the launcher only). */
+  /**
+   * Plain env values of every replicated job's first container, the first job's winning (MPI sets
+   * slots on the launcher only).
+   */
   private static Map<String, String> env(JsonNode js) {
     Map<String, String> env = new TreeMap<>();
     for (JsonNode rj : js.path("spec").path("replicatedJobs")) {
-      for (JsonNode e : rj.path("template").path("spec").path("template").path("spec").path("containers").path(0).path("env")) {
+      for (JsonNode e :
+          rj.path("template")
+              .path("spec")
+              .path("template")
+              .path("spec")
+              .path("containers")
+              .path(0)
+              .path("env")) {
         if (e.has("value")) {
           env.putIfAbsent(e.path("name").asText(), e.path("value").asText());
         }
@@ -99,7 +142,10 @@ final class JobSetFacts {
   }
 
   private static int procs(Map<String, String> env) {
-    for (String key : new String[] {"PET_NPROC_PER_NODE", "PRTE_MCA_prte_set_default_slots", "OMPI_MCA_orte_set_default_slots"}) {
+    for (String key :
+        new String[] {
+          "PET_NPROC_PER_NODE", "PRTE_MCA_prte_set_default_slots", "OMPI_MCA_orte_set_default_slots"
+        }) {
       if (env.containsKey(key)) {
         return intOf(env.get(key), 1);
       }
@@ -108,7 +154,8 @@ final class JobSetFacts {
   }
 
   private String gpuType(JsonNode nodeSelector) {
-    for (Map.Entry<String, Map<String, String>> t : new TreeMap<>(platform.gpu().types()).entrySet()) {
+    for (Map.Entry<String, Map<String, String>> t :
+        new TreeMap<>(platform.gpu().types()).entrySet()) {
       boolean all = !t.getValue().isEmpty();
       for (Map.Entry<String, String> label : t.getValue().entrySet()) {
         all &= nodeSelector.path(label.getKey()).asText("").equals(label.getValue());
@@ -121,17 +168,20 @@ final class JobSetFacts {
   }
 
   /**
-   * Pods that run ranks: {@code replicas × parallelism} summed over the replicated jobs (the count the
-   * requests and so the queue totals use, so a hand edit of {@code parallelism} shows in both), less an MPI
-   * launcher that runs no ranks: its pod template says {@code trainyard.dev/runs-ranks: "false"} (trees of
-   * earlier Trainyard versions: its container blanks {@code NVIDIA_VISIBLE_DEVICES}, mpi-operator#476). Not the
-   * {@code NNODES} env, which a hand edit leaves stale.
+   * Pods that run ranks: {@code replicas × parallelism} summed over the replicated jobs (the count
+   * the requests and so the queue totals use, so a hand edit of {@code parallelism} shows in both),
+   * less an MPI launcher that runs no ranks: its pod template says {@code trainyard.dev/runs-ranks:
+   * "false"} (trees of earlier Trainyard versions: its container blanks {@code
+   * NVIDIA_VISIBLE_DEVICES}, mpi-operator#476). Not the {@code NNODES} env, which a hand edit
+   * leaves stale.
    */
   static int nodes(JsonNode js) {
     int pods = 0;
     for (JsonNode rj : js.path("spec").path("replicatedJobs")) {
       if (!ranklessLauncher(rj)) {
-        pods += rj.path("replicas").asInt(1) * rj.path("template").path("spec").path("parallelism").asInt(1);
+        pods +=
+            rj.path("replicas").asInt(1)
+                * rj.path("template").path("spec").path("parallelism").asInt(1);
       }
     }
     return pods;
@@ -139,28 +189,61 @@ final class JobSetFacts {
 
   private static boolean ranklessLauncher(JsonNode replicatedJob) {
     JsonNode podTemplate = replicatedJob.path("template").path("spec").path("template");
-    if (podTemplate.path("metadata").path("annotations").path(Provenance.RUNS_RANKS).asText("").equals("false")) {
+    if (podTemplate
+        .path("metadata")
+        .path("annotations")
+        .path(Provenance.RUNS_RANKS)
+        .asText("")
+        .equals("false")) {
       return true;
     }
-    for (JsonNode e : replicatedJob.path("template").path("spec").path("template").path("spec").path("containers").path(0).path("env")) {
-      if (e.path("name").asText().equals("NVIDIA_VISIBLE_DEVICES") && e.has("value") && e.path("value").asText().isEmpty()) {
+    for (JsonNode e :
+        replicatedJob
+            .path("template")
+            .path("spec")
+            .path("template")
+            .path("spec")
+            .path("containers")
+            .path(0)
+            .path("env")) {
+      if (e.path("name").asText().equals("NVIDIA_VISIBLE_DEVICES")
+          && e.has("value")
+          && e.path("value").asText().isEmpty()) {
         return true;
       }
     }
     return false;
   }
 
-  /** Requests of all pods: per replicated job, replicas × parallelism × the sum over its containers. */
+  /**
+   * Requests of all pods: per replicated job, replicas × parallelism × the sum over its containers.
+   */
   private static TreeMap<String, BigDecimal> requests(JsonNode js) {
     TreeMap<String, BigDecimal> totals = new TreeMap<>();
     for (JsonNode rj : js.path("spec").path("replicatedJobs")) {
-      BigDecimal pods = BigDecimal.valueOf((long) rj.path("replicas").asInt(1) * rj.path("template").path("spec").path("parallelism").asInt(1));
-      for (JsonNode c : rj.path("template").path("spec").path("template").path("spec").path("containers")) {
-        // Kubernetes defaults a missing request to the limit (and extended resources such as GPUs are limits only).
+      BigDecimal pods =
+          BigDecimal.valueOf(
+              (long) rj.path("replicas").asInt(1)
+                  * rj.path("template").path("spec").path("parallelism").asInt(1));
+      for (JsonNode c :
+          rj.path("template").path("spec").path("template").path("spec").path("containers")) {
+        // Kubernetes defaults a missing request to the limit (and extended resources such as GPUs
+        // are limits only).
         Map<String, String> asked = new TreeMap<>();
-        c.path("resources").path("limits").fields().forEachRemaining(r -> asked.put(r.getKey(), r.getValue().asText()));
-        c.path("resources").path("requests").fields().forEachRemaining(r -> asked.put(r.getKey(), r.getValue().asText()));
-        asked.forEach((name, value) -> totals.merge(name, Quantities.parse(value).orElse(BigDecimal.ZERO).multiply(pods), BigDecimal::add));
+        c.path("resources")
+            .path("limits")
+            .fields()
+            .forEachRemaining(r -> asked.put(r.getKey(), r.getValue().asText()));
+        c.path("resources")
+            .path("requests")
+            .fields()
+            .forEachRemaining(r -> asked.put(r.getKey(), r.getValue().asText()));
+        asked.forEach(
+            (name, value) ->
+                totals.merge(
+                    name,
+                    Quantities.parse(value).orElse(BigDecimal.ZERO).multiply(pods),
+                    BigDecimal::add));
       }
     }
     return totals;

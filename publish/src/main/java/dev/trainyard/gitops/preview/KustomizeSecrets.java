@@ -10,12 +10,13 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Secret data a {@code kustomization.yaml} carries itself (kustomize {@code api/types/kustomization.go}):
- * {@code secretGenerator[].literals} are {@code KEY=value} pairs (shown as {@code KEY=***}; {@code envs} and
- * {@code files} name files, which are shown as names); inline patches that patch a Secret
- * ({@code patches[].patch} and {@code patchesJson6902[].patch} with a Secret target or a Secret document,
- * {@code patchesStrategicMerge[]} texts holding a Secret) are shown with the Secret's values masked. A patch
- * text that is not readable YAML is masked whole: it cannot be told apart from broken Secret data.
+ * Secret data a {@code kustomization.yaml} carries itself (kustomize {@code
+ * api/types/kustomization.go}): {@code secretGenerator[].literals} are {@code KEY=value} pairs
+ * (shown as {@code KEY=***}; {@code envs} and {@code files} name files, which are shown as names);
+ * inline patches that patch a Secret ({@code patches[].patch} and {@code patchesJson6902[].patch}
+ * with a Secret target or a Secret document, {@code patchesStrategicMerge[]} texts holding a
+ * Secret) are shown with the Secret's values masked. A patch text that is not readable YAML is
+ * masked whole: it cannot be told apart from broken Secret data.
  */
 final class KustomizeSecrets {
   private KustomizeSecrets() {}
@@ -39,10 +40,17 @@ final class KustomizeSecrets {
   private static JsonNode literal(JsonNode literal) {
     String text = literal.isValueNode() ? literal.asText() : literal.toString();
     int eq = text.indexOf('=');
-    return SecretMask.sealed(eq > 0 && literal.isValueNode() ? text.substring(0, eq + 1) + SecretMask.MASK : SecretMask.MASK, literal);
+    return SecretMask.sealed(
+        eq > 0 && literal.isValueNode()
+            ? text.substring(0, eq + 1) + SecretMask.MASK
+            : SecretMask.MASK,
+        literal);
   }
 
-  /** The patch list with each inline patch of a Secret sealed ({@code strategic}: a patchesStrategicMerge list of texts). */
+  /**
+   * The patch list with each inline patch of a Secret sealed ({@code strategic}: a
+   * patchesStrategicMerge list of texts).
+   */
   static JsonNode patches(JsonNode patches, boolean strategic) {
     ArrayNode out = JsonNodeFactory.instance.arrayNode();
     for (JsonNode p : patches) {
@@ -50,7 +58,9 @@ final class KustomizeSecrets {
         out.add(patchText(p, false));
       } else if (p.isObject() && p.path("patch").isTextual()) {
         ObjectNode copy = ((ObjectNode) p).deepCopy();
-        copy.set("patch", patchText(p.get("patch"), p.path("target").path("kind").asText("").equals("Secret")));
+        copy.set(
+            "patch",
+            patchText(p.get("patch"), p.path("target").path("kind").asText("").equals("Secret")));
         out.add(copy);
       } else {
         out.add(p);
@@ -62,7 +72,8 @@ final class KustomizeSecrets {
   private static JsonNode patchText(JsonNode text, boolean secretTarget) {
     Optional<List<JsonNode>> docs = YamlTrees.anyDocuments(text.asText());
     if (docs.isEmpty()) {
-      // A one-line entry is a file name (patchesStrategicMerge allows both); several lines of broken YAML may be broken Secret data.
+      // A one-line entry is a file name (patchesStrategicMerge allows both); several lines of
+      // broken YAML may be broken Secret data.
       return text.asText().contains("\n") ? SecretMask.sealed(SecretMask.MASK, text) : text;
     }
     boolean secret = secretTarget || docs.get().stream().anyMatch(SecretMask::sensitive);
@@ -71,17 +82,23 @@ final class KustomizeSecrets {
     }
     StringBuilder shown = new StringBuilder();
     for (JsonNode d : docs.get()) {
-      shown.append(shown.length() == 0 ? "" : "---\n").append(YamlWriter.write(masked(d, secretTarget)));
+      shown
+          .append(shown.length() == 0 ? "" : "---\n")
+          .append(YamlWriter.write(masked(d, secretTarget)));
     }
     return SecretMask.sealed(shown.toString(), text);
   }
 
-  /** A patch document masked: a JSON 6902 op list of a Secret keeps op and path, never value; a merge patch its keys. */
+  /**
+   * A patch document masked: a JSON 6902 op list of a Secret keeps op and path, never value; a
+   * merge patch its keys.
+   */
   private static JsonNode masked(JsonNode doc, boolean secretTarget) {
     if (doc.isArray() && secretTarget) {
       ArrayNode ops = JsonNodeFactory.instance.arrayNode();
       for (JsonNode op : doc) {
-        ObjectNode copy = op.isObject() ? ((ObjectNode) op).deepCopy() : JsonNodeFactory.instance.objectNode();
+        ObjectNode copy =
+            op.isObject() ? ((ObjectNode) op).deepCopy() : JsonNodeFactory.instance.objectNode();
         if (op.has("value") || !op.isObject()) {
           copy.put("value", SecretMask.MASK);
         }

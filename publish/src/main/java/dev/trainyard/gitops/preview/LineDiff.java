@@ -5,8 +5,9 @@ import java.util.List;
 
 /**
  * A line diff of two multi-line values (a launch script, a hostfile) by longest common subsequence:
- * {@code " "}, {@code "-"} or {@code "+"} before each line, removals before additions. Values are short (tens of lines); past
- * {@link #MAX_CELLS} the whole old value is shown removed and the new one added.
+ * {@code " "}, {@code "-"} or {@code "+"} before each line, removals before additions. Values are
+ * short (tens of lines); past {@link #MAX_CELLS} the whole old value is shown removed and the new
+ * one added.
  */
 final class LineDiff {
   private static final long MAX_CELLS = 1_000_000;
@@ -23,7 +24,10 @@ final class LineDiff {
     int[][] lcs = new int[a.size() + 1][b.size() + 1];
     for (int i = a.size() - 1; i >= 0; i--) {
       for (int j = b.size() - 1; j >= 0; j--) {
-        lcs[i][j] = a.get(i).equals(b.get(j)) ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
+        lcs[i][j] =
+            a.get(i).equals(b.get(j))
+                ? lcs[i + 1][j + 1] + 1
+                : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
       }
     }
     List<String> out = new ArrayList<>();

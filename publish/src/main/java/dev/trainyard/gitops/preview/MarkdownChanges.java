@@ -6,12 +6,13 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * The "Changes" section: per run a heading, then one collapsible {@code <details>} per object; then the other
- * changed files by name, followed by a {@code <details>} per changed object among them (queues, Secrets). A changed
- * object shows its changed fields by path ({@code @@ spec.replicatedJobs[node].replicas @@}, then
- * {@code -} old / {@code +} new; multi-line values as a line diff); an added object shows its YAML; Secret
- * values show only {@code *** (before)} / {@code *** (after)}. Lines longer than {@link #WRAP} characters
- * are wrapped so no single line can outgrow a comment.
+ * The "Changes" section: per run a heading, then one collapsible {@code <details>} per object; then
+ * the other changed files by name, followed by a {@code <details>} per changed object among them
+ * (queues, Secrets). A changed object shows its changed fields by path ({@code @@
+ * spec.replicatedJobs[node].replicas @@}, then {@code -} old / {@code +} new; multi-line values as
+ * a line diff); an added object shows its YAML; Secret values show only {@code *** (before)} /
+ * {@code *** (after)}. Lines longer than {@link #WRAP} characters are wrapped so no single line can
+ * outgrow a comment.
  */
 final class MarkdownChanges {
   static final int WRAP = 1_000;
@@ -25,7 +26,16 @@ final class MarkdownChanges {
     }
     blocks.add(Block.text(List.of("### Changes", "")));
     for (RunChange r : p.runs()) {
-      blocks.add(Block.text(List.of("#### " + r.status().name().toLowerCase(Locale.ROOT) + " " + Md.code(r.folder().run()), "", context(r), "")));
+      blocks.add(
+          Block.text(
+              List.of(
+                  "#### "
+                      + r.status().name().toLowerCase(Locale.ROOT)
+                      + " "
+                      + Md.code(r.folder().run()),
+                  "",
+                  context(r),
+                  "")));
       blocks.addAll(objects(r.objects()));
     }
     if (!p.otherFiles().isEmpty()) {
@@ -38,7 +48,9 @@ final class MarkdownChanges {
     return blocks;
   }
 
-  /** One block per object, removed ones listed together by name after them (their content is gone). */
+  /**
+   * One block per object, removed ones listed together by name after them (their content is gone).
+   */
   private static List<Block> objects(List<ObjectChange> objects) {
     List<Block> blocks = new ArrayList<>();
     List<String> removed = new ArrayList<>();
@@ -61,16 +73,39 @@ final class MarkdownChanges {
     return switch (r.status()) {
       case REMOVED -> "Removed from " + where + ": Argo CD / Flux (with prune) delete its objects.";
       case CHANGED -> "Files in " + where + " change in place.";
-      case ADDED -> r.previous().map(prev -> "New run in " + where + ", compared with " + Md.code(prev.folder().run())
-              + ", the latest earlier run of " + Md.code(prev.sourcePath()) + " (its run name, source commit and creation time read as this run's).")
-          .orElse("New run in " + where + ": the first of " + Md.code(r.shown().sourcePath().isEmpty() ? "its train.yaml" : r.shown().sourcePath()) + ".");
+      case ADDED ->
+          r.previous()
+              .map(
+                  prev ->
+                      "New run in "
+                          + where
+                          + ", compared with "
+                          + Md.code(prev.folder().run())
+                          + ", the latest earlier run of "
+                          + Md.code(prev.sourcePath())
+                          + " (its run name, source commit and creation time read as this run's).")
+              .orElse(
+                  "New run in "
+                      + where
+                      + ": the first of "
+                      + Md.code(
+                          r.shown().sourcePath().isEmpty()
+                              ? "its train.yaml"
+                              : r.shown().sourcePath())
+                      + ".");
     };
   }
 
   private static Block object(ObjectChange o) {
     if (o.unreadable()) {
-      return Block.text(List.of("- " + Md.code(o.file()) + " " + o.status().name().toLowerCase(Locale.ROOT)
-          + ": not a readable YAML object, so its content is not shown (it may hold Secret data)", ""));
+      return Block.text(
+          List.of(
+              "- "
+                  + Md.code(o.file())
+                  + " "
+                  + o.status().name().toLowerCase(Locale.ROOT)
+                  + ": not a readable YAML object, so its content is not shown (it may hold Secret data)",
+              ""));
     }
     String masked = o.secret() == ObjectChange.SecretForm.NONE ? "" : ", Secret data masked";
     if (o.status() == ObjectChange.Status.ADDED) {
@@ -89,7 +124,9 @@ final class MarkdownChanges {
   static List<String> field(FieldChange f) {
     List<String> out = new ArrayList<>();
     out.add("@@ " + f.path() + (f.secret() ? " (Secret data, changed)" : "") + " @@");
-    boolean multi = f.before().map(v -> v.contains("\n")).orElse(false) || f.after().map(v -> v.contains("\n")).orElse(false);
+    boolean multi =
+        f.before().map(v -> v.contains("\n")).orElse(false)
+            || f.after().map(v -> v.contains("\n")).orElse(false);
     if (multi) {
       List<String> a = f.before().map(v -> v.lines().toList()).orElse(List.of());
       List<String> b = f.after().map(v -> v.lines().toList()).orElse(List.of());
@@ -103,7 +140,9 @@ final class MarkdownChanges {
     return out;
   }
 
-  /** Each line prefixed, and cut into pieces of at most {@link #WRAP} characters (nothing dropped). */
+  /**
+   * Each line prefixed, and cut into pieces of at most {@link #WRAP} characters (nothing dropped).
+   */
   static List<String> wrap(List<String> lines, String prefix) {
     List<String> out = new ArrayList<>();
     for (String l : lines) {

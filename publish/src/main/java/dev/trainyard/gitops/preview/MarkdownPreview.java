@@ -7,10 +7,11 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The preview as Markdown for a pull-request comment, in the order a reviewer reads it: a summary table
- * (runs added / changed / removed with runtime, image, nodes × processes, GPUs, queue, cluster; GPUs per
- * queue beside the quota), call-outs, every diagnostic exactly as {@code validate} prints it, then one
- * collapsible diff per object ({@link MarkdownChanges}). {@link #parts} splits it into comments.
+ * The preview as Markdown for a pull-request comment, in the order a reviewer reads it: a summary
+ * table (runs added / changed / removed with runtime, image, nodes × processes, GPUs, queue,
+ * cluster; GPUs per queue beside the quota), call-outs, every diagnostic exactly as {@code
+ * validate} prints it, then one collapsible diff per object ({@link MarkdownChanges}). {@link
+ * #parts} splits it into comments.
  *
  * <pre>
  * List&lt;String&gt; comments = MarkdownPreview.parts(preview, 65_536);   // preview-1.md, preview-2.md, …
@@ -19,6 +20,7 @@ import java.util.Optional;
 public final class MarkdownPreview {
   /** GitHub's comment limit, the default part size. */
   public static final int GITHUB_LIMIT = PartSplitter.GITHUB_LIMIT;
+
   /** The smallest accepted part size. */
   public static final int MIN_PART = PartSplitter.MIN_PART;
 
@@ -50,7 +52,11 @@ public final class MarkdownPreview {
       blocks.add(SummaryTables.runs(p));
     }
     if (!p.queues().isEmpty()) {
-      blocks.add(Block.text(List.of("**GPUs per queue** (added and changed runs; nominal quota from platform.yaml)", "")));
+      blocks.add(
+          Block.text(
+              List.of(
+                  "**GPUs per queue** (added and changed runs; nominal quota from platform.yaml)",
+                  "")));
       blocks.add(SummaryTables.queues(p));
     }
     blocks.add(callOuts(p));
@@ -61,17 +67,35 @@ public final class MarkdownPreview {
 
   private static String counts(Preview p) {
     int added = p.runs(RunChange.Status.ADDED).size();
-    return added + (added == 1 ? " run" : " runs") + " added, " + p.runs(RunChange.Status.CHANGED).size() + " changed, "
-        + p.runs(RunChange.Status.REMOVED).size() + " removed";
+    return added
+        + (added == 1 ? " run" : " runs")
+        + " added, "
+        + p.runs(RunChange.Status.CHANGED).size()
+        + " changed, "
+        + p.runs(RunChange.Status.REMOVED).size()
+        + " removed";
   }
 
   private static String intro(Preview p) {
-    String what = p.mode() == Preview.Mode.SOURCE ? "the runs merging would start in the GitOps repo" : "the GitOps repo change, run by run";
-    long refused = p.callOuts().stream().filter(c -> c.severity() == CallOut.Severity.REFUSED).count();
+    String what =
+        p.mode() == Preview.Mode.SOURCE
+            ? "the runs merging would start in the GitOps repo"
+            : "the GitOps repo change, run by run";
+    long refused =
+        p.callOuts().stream().filter(c -> c.severity() == CallOut.Severity.REFUSED).count();
     long errors = p.diagnostics().stream().filter(Diagnostic::isError).count();
-    String verdict = p.refused()
-        ? "**Would be refused:** " + errors + " error" + (errors == 1 ? "" : "s") + ", " + refused + " refused call-out" + (refused == 1 ? "" : "s") + "."
-        : "**No errors.**";
+    String verdict =
+        p.refused()
+            ? "**Would be refused:** "
+                + errors
+                + " error"
+                + (errors == 1 ? "" : "s")
+                + ", "
+                + refused
+                + " refused call-out"
+                + (refused == 1 ? "" : "s")
+                + "."
+            : "**No errors.**";
     return Md.code(p.base()) + " → " + Md.code(p.head()) + " (" + what + "). " + verdict;
   }
 
@@ -81,14 +105,23 @@ public final class MarkdownPreview {
       lines.add("None.");
     }
     for (CallOut c : p.callOuts()) {
-      lines.add("- **" + c.severity().label() + "**" + (c.run().isEmpty() ? "" : " " + Md.code(c.run())) + ": " + c.message());
+      lines.add(
+          "- **"
+              + c.severity().label()
+              + "**"
+              + (c.run().isEmpty() ? "" : " " + Md.code(c.run()))
+              + ": "
+              + c.message());
     }
     lines.add("");
     return Block.text(lines);
   }
 
   private static List<Block> diagnostics(List<Diagnostic> diagnostics) {
-    String counts = DiagnosticText.count(diagnostics, Severity.ERROR, "error") + ", " + DiagnosticText.count(diagnostics, Severity.WARNING, "warning");
+    String counts =
+        DiagnosticText.count(diagnostics, Severity.ERROR, "error")
+            + ", "
+            + DiagnosticText.count(diagnostics, Severity.WARNING, "warning");
     Block heading = Block.text(List.of("### Diagnostics (" + counts + ")", ""));
     if (diagnostics.isEmpty()) {
       return List.of(heading, Block.text(List.of("None: every train.yaml compiles cleanly.", "")));
@@ -96,15 +129,19 @@ public final class MarkdownPreview {
     return List.of(heading, fenced(DiagnosticText.lines(diagnostics), "text", Optional.empty()));
   }
 
-  /** A fenced code block, optionally inside {@code <details>} with {@code summary}; reopened whole when split. */
+  /**
+   * A fenced code block, optionally inside {@code <details>} with {@code summary}; reopened whole
+   * when split.
+   */
   static Block fenced(List<String> body, String language, Optional<String> summary) {
     String fence = Md.fence(body);
     List<String> head = new ArrayList<>();
     List<String> reopen = new ArrayList<>();
-    summary.ifPresent(s -> {
-      head.addAll(List.of("<details><summary>" + Md.html(s) + "</summary>", ""));
-      reopen.addAll(List.of("<details><summary>" + Md.html(s) + " (continued)</summary>", ""));
-    });
+    summary.ifPresent(
+        s -> {
+          head.addAll(List.of("<details><summary>" + Md.html(s) + "</summary>", ""));
+          reopen.addAll(List.of("<details><summary>" + Md.html(s) + " (continued)</summary>", ""));
+        });
     head.add(fence + language);
     reopen.add(fence + language);
     List<String> tail = new ArrayList<>(List.of(fence));

@@ -2,11 +2,17 @@ package dev.trainyard.gitops.preview;
 
 import java.util.List;
 
-/** Markdown and HTML escaping for text that comes from repositories (names, paths, messages, values). */
+/**
+ * Markdown and HTML escaping for text that comes from repositories (names, paths, messages,
+ * values).
+ */
 final class Md {
   private Md() {}
 
-  /** An inline code span that survives backticks in {@code text} (CommonMark: a longer backtick run). */
+  /**
+   * An inline code span that survives backticks in {@code text} (CommonMark: a longer backtick
+   * run).
+   */
   static String code(String text) {
     String ticks = "`".repeat(longestRun(text) + 1);
     String pad = text.startsWith("`") || text.endsWith("`") ? " " : "";

@@ -5,25 +5,40 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * A pull-request preview: what merging would start, change or stop, and every problem, with Secret data
- * already masked. Renderers ({@link MarkdownPreview}, {@link JsonPreview}) only format it.
+ * A pull-request preview: what merging would start, change or stop, and every problem, with Secret
+ * data already masked. Renderers ({@link MarkdownPreview}, {@link JsonPreview}) only format it.
  *
- * @param mode whose pull request: the source repo's (compiled train.yaml files) or the GitOps repo's (two trees)
+ * @param mode whose pull request: the source repo's (compiled train.yaml files) or the GitOps
+ *     repo's (two trees)
  * @param base what the change is compared with ({@code main @ 1a2b3c4d5e6f})
  * @param head the change ({@code feature @ 9f8e7d6c5b4a})
  * @param runs added, changed and removed runs, in that order, each sorted by path
  * @param queues GPUs per LocalQueue asked by the added and changed runs
  * @param callOuts refusals first, then warnings
  * @param diagnostics every compile diagnostic, sorted as {@code validate} prints them
- * @param otherFiles changed files outside run folders (queues, kustomize roots, platform.yaml), sorted
- * @param otherObjects the objects of those files that differ, field by field as a run's ({@link ObjectChange#file} is the
- *     file's path): manifests under {@code clusters/} except kustomization files, whose resource lists follow the runs
+ * @param otherFiles changed files outside run folders (queues, kustomize roots, platform.yaml),
+ *     sorted
+ * @param otherObjects the objects of those files that differ, field by field as a run's ({@link
+ *     ObjectChange#file} is the file's path): manifests under {@code clusters/} except
+ *     kustomization files, whose resource lists follow the runs
  * @param note a sentence shown when nothing changed ("No job folder … changed …"), else ""
  */
-public record Preview(Mode mode, String base, String head, List<RunChange> runs, List<QueueTotal> queues, List<CallOut> callOuts,
-    List<Diagnostic> diagnostics, List<String> otherFiles, List<ObjectChange> otherObjects, String note) {
+public record Preview(
+    Mode mode,
+    String base,
+    String head,
+    List<RunChange> runs,
+    List<QueueTotal> queues,
+    List<CallOut> callOuts,
+    List<Diagnostic> diagnostics,
+    List<String> otherFiles,
+    List<ObjectChange> otherObjects,
+    String note) {
   /** Which repository the pull request is in. */
-  public enum Mode { SOURCE, GITOPS }
+  public enum Mode {
+    SOURCE,
+    GITOPS
+  }
 
   public Preview {
     Objects.requireNonNull(mode, "mode");
@@ -42,6 +57,7 @@ public record Preview(Mode mode, String base, String head, List<RunChange> runs,
 
   /** Whether CI should fail: an error diagnostic, or a call-out the cluster would refuse. */
   public boolean refused() {
-    return diagnostics.stream().anyMatch(Diagnostic::isError) || callOuts.stream().anyMatch(c -> c.severity() == CallOut.Severity.REFUSED);
+    return diagnostics.stream().anyMatch(Diagnostic::isError)
+        || callOuts.stream().anyMatch(c -> c.severity() == CallOut.Severity.REFUSED);
   }
 }

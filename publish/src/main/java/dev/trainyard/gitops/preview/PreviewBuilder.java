@@ -14,25 +14,38 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * Builds a {@link Preview} from two GitOps trees and the paths that differ between them (pure: it reads the
- * snapshots and nothing else). Only the run folders that hold a changed path are read, plus the earlier runs
- * of the same train.yaml files, so the cost follows the size of the change, not of the repository.
+ * Builds a {@link Preview} from two GitOps trees and the paths that differ between them (pure: it
+ * reads the snapshots and nothing else). Only the run folders that hold a changed path are read,
+ * plus the earlier runs of the same train.yaml files, so the cost follows the size of the change,
+ * not of the repository.
  *
- * <p>An added run is compared with the latest earlier run of its train.yaml ({@link PreviousRuns}); that
- * run's name, source commit and creation time are read as the new run's, so its diff shows what the change
- * changed, not the new run id in every name.
+ * <p>An added run is compared with the latest earlier run of its train.yaml ({@link PreviousRuns});
+ * that run's name, source commit and creation time are read as the new run's, so its diff shows
+ * what the change changed, not the new run id in every name.
  */
 public final class PreviewBuilder {
-  /** File names kustomize reads as a kustomization (kustomize {@code konfig.RecognizedKustomizationFileNames}). */
-  private static final java.util.Set<String> KUSTOMIZATION_FILES = java.util.Set.of("kustomization.yaml", "kustomization.yml", "Kustomization");
-  /** Added, changed, removed; by path within each (the runs are built in path order, and the sort is stable). */
+  /**
+   * File names kustomize reads as a kustomization (kustomize {@code
+   * konfig.RecognizedKustomizationFileNames}).
+   */
+  private static final java.util.Set<String> KUSTOMIZATION_FILES =
+      java.util.Set.of("kustomization.yaml", "kustomization.yml", "Kustomization");
+
+  /**
+   * Added, changed, removed; by path within each (the runs are built in path order, and the sort is
+   * stable).
+   */
   private static final Comparator<RunChange> ORDER = Comparator.comparing(RunChange::status);
+
   private final Platform platform;
   private final JobSetFacts reader;
   private final ObjectDiff diff;
   private final YamlTrees yaml;
 
-  /** @param platform the platform.yaml that applies after the change (queues, quotas, GPU types, secrets policy) */
+  /**
+   * @param platform the platform.yaml that applies after the change (queues, quotas, GPU types,
+   *     secrets policy)
+   */
   public PreviewBuilder(Platform platform) {
     this.platform = platform;
     this.yaml = new YamlTrees();
@@ -63,21 +76,32 @@ public final class PreviewBuilder {
     List<CallOut> callOuts = new ArrayList<>(CallOuts.of(runs, queues, platform));
     callOuts.addAll(CallOuts.ofObjects("", otherObjects, platform));
     callOuts.addAll(FileProblems.of(changed, head, yaml));
-    return new Preview(what.mode(), what.base(), what.head(), runs, queues, callOuts, what.diagnostics(),
-        List.copyOf(other), otherObjects, what.note());
+    return new Preview(
+        what.mode(),
+        what.base(),
+        what.head(),
+        runs,
+        queues,
+        callOuts,
+        what.diagnostics(),
+        List.copyOf(other),
+        otherObjects,
+        what.note());
   }
 
   /**
-   * The changed objects of manifests under {@code clusters/} outside run folders (ClusterQueues, LocalQueues,
-   * Secrets a platform team commits), named by path. Kustomization files are left out: their resource lists
-   * change with every run added or removed, which the runs already show, and an index-keyed diff of a list of
-   * 10,000 names would bury the rest.
+   * The changed objects of manifests under {@code clusters/} outside run folders (ClusterQueues,
+   * LocalQueues, Secrets a platform team commits), named by path. Kustomization files are left out:
+   * their resource lists change with every run added or removed, which the runs already show, and
+   * an index-keyed diff of a list of 10,000 names would bury the rest.
    */
   private List<ObjectChange> otherObjects(Iterable<String> paths, Snapshot base, Snapshot head) {
     List<ObjectChange> out = new ArrayList<>();
     for (String path : paths) {
       String name = path.substring(path.lastIndexOf('/') + 1);
-      if (path.startsWith("clusters/") && FileProblems.manifest(path) && !KUSTOMIZATION_FILES.contains(name)) {
+      if (path.startsWith("clusters/")
+          && FileProblems.manifest(path)
+          && !KUSTOMIZATION_FILES.contains(name)) {
         out.addAll(changes(path, base.read(path), head.read(path)));
       }
     }
@@ -89,13 +113,15 @@ public final class PreviewBuilder {
    *
    * @param note shown when nothing changed, else ""
    */
-  public record Labels(Preview.Mode mode, String base, String head, List<Diagnostic> diagnostics, String note) {
+  public record Labels(
+      Preview.Mode mode, String base, String head, List<Diagnostic> diagnostics, String note) {
     public Labels {
       diagnostics = List.copyOf(diagnostics);
     }
   }
 
-  private Optional<RunChange> run(RunFolder folder, Snapshot base, Snapshot head, PreviousRuns previous) {
+  private Optional<RunChange> run(
+      RunFolder folder, Snapshot base, Snapshot head, PreviousRuns previous) {
     SortedMap<String, String> was = base.folder(folder.path());
     SortedMap<String, String> now = head.folder(folder.path());
     if (was.isEmpty() && now.isEmpty()) {
@@ -104,16 +130,45 @@ public final class PreviewBuilder {
     Optional<RunFacts> before = facts(folder, was);
     Optional<RunFacts> after = facts(folder, now);
     if (!was.isEmpty() && !now.isEmpty()) {
-      return Optional.of(new RunChange(RunChange.Status.CHANGED, folder, before, after, Optional.empty(), objects(was, now)));
+      return Optional.of(
+          new RunChange(
+              RunChange.Status.CHANGED,
+              folder,
+              before,
+              after,
+              Optional.empty(),
+              objects(was, now)));
     }
     if (now.isEmpty()) {
-      return Optional.of(new RunChange(RunChange.Status.REMOVED, folder, before, after, Optional.empty(), objects(was, Map.of())));
+      return Optional.of(
+          new RunChange(
+              RunChange.Status.REMOVED,
+              folder,
+              before,
+              after,
+              Optional.empty(),
+              objects(was, Map.of())));
     }
     Optional<PreviousRuns.Found> found = after.flatMap(previous::of);
-    SortedMap<String, String> prevFiles = found.map(p -> renamed(base.folder(p.folder().path()), p, after.get())).orElseGet(TreeMap::new);
-    // The renamed JobSet is parsed once, for the previous run's facts and for the diff; provenance is the previous run's own.
-    Optional<RunFacts> prev = found.flatMap(p -> facts(folder, prevFiles).map(f -> f.of(p.folder(), p.sourceCommit(), p.createdAt())));
-    return Optional.of(new RunChange(RunChange.Status.ADDED, folder, before, after, prev, prev.isPresent() ? objects(prevFiles, now) : objects(Map.of(), now)));
+    SortedMap<String, String> prevFiles =
+        found
+            .map(p -> renamed(base.folder(p.folder().path()), p, after.get()))
+            .orElseGet(TreeMap::new);
+    // The renamed JobSet is parsed once, for the previous run's facts and for the diff; provenance
+    // is the previous run's own.
+    Optional<RunFacts> prev =
+        found.flatMap(
+            p ->
+                facts(folder, prevFiles)
+                    .map(f -> f.of(p.folder(), p.sourceCommit(), p.createdAt())));
+    return Optional.of(
+        new RunChange(
+            RunChange.Status.ADDED,
+            folder,
+            before,
+            after,
+            prev,
+            prev.isPresent() ? objects(prevFiles, now) : objects(Map.of(), now)));
   }
 
   private Optional<RunFacts> facts(RunFolder folder, Map<String, String> files) {
@@ -126,21 +181,37 @@ public final class PreviewBuilder {
     names.addAll(now.keySet());
     List<ObjectChange> out = new ArrayList<>();
     for (String file : names) {
-      out.addAll(changes(file, Optional.ofNullable(was.get(file)), Optional.ofNullable(now.get(file))));
+      out.addAll(
+          changes(file, Optional.ofNullable(was.get(file)), Optional.ofNullable(now.get(file))));
     }
     return out;
   }
 
   /** The objects of one file that differ (unchanged ones left out). */
   private List<ObjectChange> changes(String file, Optional<String> was, Optional<String> now) {
-    return diff.diffAll(file, was, now).stream().filter(c -> c.status() != ObjectChange.Status.UNCHANGED).toList();
+    return diff.diffAll(file, was, now).stream()
+        .filter(c -> c.status() != ObjectChange.Status.UNCHANGED)
+        .toList();
   }
 
-  /** The previous run's files with its run name, source commit and creation time read as the new run's. */
-  private static SortedMap<String, String> renamed(Map<String, String> files, PreviousRuns.Found from, RunFacts to) {
+  /**
+   * The previous run's files with its run name, source commit and creation time read as the new
+   * run's.
+   */
+  private static SortedMap<String, String> renamed(
+      Map<String, String> files, PreviousRuns.Found from, RunFacts to) {
     SortedMap<String, String> out = new TreeMap<>();
-    files.forEach((name, text) -> out.put(name.replace(from.folder().run(), to.folder().run()), replace(replace(replace(text,
-        from.folder().run(), to.folder().run()), from.sourceCommit(), to.sourceCommit()), from.createdAt(), to.createdAt())));
+    files.forEach(
+        (name, text) ->
+            out.put(
+                name.replace(from.folder().run(), to.folder().run()),
+                replace(
+                    replace(
+                        replace(text, from.folder().run(), to.folder().run()),
+                        from.sourceCommit(),
+                        to.sourceCommit()),
+                    from.createdAt(),
+                    to.createdAt())));
     return out;
   }
 
@@ -148,7 +219,10 @@ public final class PreviewBuilder {
     return from.isEmpty() ? text : text.replace(from, to);
   }
 
-  /** The run folder a changed path lies in: {@code clusters/<cluster>/<namespace>/<run>/<file>}, no {@code _} folders. */
+  /**
+   * The run folder a changed path lies in: {@code clusters/<cluster>/<namespace>/<run>/<file>}, no
+   * {@code _} folders.
+   */
   static Optional<RunFolder> runOf(String path) {
     String[] parts = path.split("/");
     if (parts.length < 5 || !parts[0].equals("clusters")) {

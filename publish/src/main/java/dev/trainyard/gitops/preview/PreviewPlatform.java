@@ -15,9 +15,10 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The platform.yaml a preview checks queues, quotas, GPU types and the secrets policy against: {@code --platform}
- * when given, else {@code platform.yaml} at the root of a GitOps tree, else the embedded default. Loaded with the
- * compiler's own loader, so its problems are the same diagnostics {@code validate} prints.
+ * The platform.yaml a preview checks queues, quotas, GPU types and the secrets policy against:
+ * {@code --platform} when given, else {@code platform.yaml} at the root of a GitOps tree, else the
+ * embedded default. Loaded with the compiler's own loader, so its problems are the same diagnostics
+ * {@code validate} prints.
  */
 final class PreviewPlatform {
   private PreviewPlatform() {}
@@ -28,14 +29,19 @@ final class PreviewPlatform {
    * @param tree where {@code platform.yaml} is read from when there is no override
    */
   static StageResult<Platform> load(Optional<Path> override, Snapshot tree) {
-    PlatformLoader loader = new PlatformLoader(new YamlDocumentLoader(), new NetworkntSchemaValidator());
+    PlatformLoader loader =
+        new PlatformLoader(new YamlDocumentLoader(), new NetworkntSchemaValidator());
     Optional<String> text = override.isPresent() ? Optional.empty() : tree.read("platform.yaml");
-    StageResult<Platform> result = text.isPresent() ? fromText(loader, text.get())
-        : loader.load(override, override.map(Path::toString).orElse(PlatformLoader.EMBEDDED_NAME));
+    StageResult<Platform> result =
+        text.isPresent()
+            ? fromText(loader, text.get())
+            : loader.load(
+                override, override.map(Path::toString).orElse(PlatformLoader.EMBEDDED_NAME));
     if (result.value().isPresent()) {
       return result;
     }
-    Platform fallback = loader.load(Optional.empty(), PlatformLoader.EMBEDDED_NAME).value().orElseThrow();
+    Platform fallback =
+        loader.load(Optional.empty(), PlatformLoader.EMBEDDED_NAME).value().orElseThrow();
     return StageResult.of(fallback, result.diagnostics());
   }
 

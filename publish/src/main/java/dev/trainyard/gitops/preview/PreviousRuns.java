@@ -12,14 +12,16 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Finds the latest earlier run of the same train.yaml in a GitOps tree: same {@code source-repo} and
- * {@code source-path} provenance, newest {@code created-at} (then the greater run name). Only runs whose
- * folder name starts with the same job name ({@code <job>-<runid>}) are read, and of those only the
- * {@code metadata:} block is parsed, so a tree of 10,000 runs costs a listing and a few small reads per run.
+ * Finds the latest earlier run of the same train.yaml in a GitOps tree: same {@code source-repo}
+ * and {@code source-path} provenance, newest {@code created-at} (then the greater run name). Only
+ * runs whose folder name starts with the same job name ({@code <job>-<runid>}) are read, and of
+ * those only the {@code metadata:} block is parsed, so a tree of 10,000 runs costs a listing and a
+ * few small reads per run.
  */
 final class PreviousRuns {
   /** Newest first by {@code created-at} (RFC 3339 UTC sorts as text), then by run name. */
   private static final Comparator<String> NEWEST = Comparator.naturalOrder();
+
   private final Snapshot base;
   private final JobSetFacts reader;
   private Map<String, List<RunFolder>> byJob;
@@ -38,16 +40,30 @@ final class PreviousRuns {
    */
   record Found(RunFolder folder, String sourceCommit, String createdAt) {}
 
-  /** The run {@code run} follows, if the tree holds an earlier run of its train.yaml (its JobSet is not parsed here). */
+  /**
+   * The run {@code run} follows, if the tree holds an earlier run of its train.yaml (its JobSet is
+   * not parsed here).
+   */
   Optional<Found> of(RunFacts run) {
     Found newest = null;
     // The added run's own folder is not in the base tree, so every candidate is an earlier run.
-    for (RunFolder candidate : index().getOrDefault(jobOf(run.folder().run(), run.jobName()), List.of())) {
-      Map<String, String> a = base.read(candidate.jobSetFile()).map(t -> reader.annotations(candidate, t)).orElse(Map.of());
+    for (RunFolder candidate :
+        index().getOrDefault(jobOf(run.folder().run(), run.jobName()), List.of())) {
+      Map<String, String> a =
+          base.read(candidate.jobSetFile())
+              .map(t -> reader.annotations(candidate, t))
+              .orElse(Map.of());
       String at = a.getOrDefault(Provenance.CREATED_AT, "");
-      // A run without source-path (a hand-written JobSet) matches none: "" never equals a missing annotation.
-      boolean same = run.sourcePath().equals(a.get(Provenance.SOURCE_PATH)) && run.sourceRepo().equals(a.getOrDefault(Provenance.SOURCE_REPO, ""));
-      if (same && (newest == null || NEWEST.compare(at + " " + candidate.run(), newest.createdAt() + " " + newest.folder().run()) > 0)) {
+      // A run without source-path (a hand-written JobSet) matches none: "" never equals a missing
+      // annotation.
+      boolean same =
+          run.sourcePath().equals(a.get(Provenance.SOURCE_PATH))
+              && run.sourceRepo().equals(a.getOrDefault(Provenance.SOURCE_REPO, ""));
+      if (same
+          && (newest == null
+              || NEWEST.compare(
+                      at + " " + candidate.run(), newest.createdAt() + " " + newest.folder().run())
+                  > 0)) {
         newest = new Found(candidate, a.getOrDefault(Provenance.SOURCE_COMMIT, ""), at);
       }
     }
@@ -64,7 +80,10 @@ final class PreviousRuns {
     return byJob;
   }
 
-  /** The job name of a run: its label when known, else the run name without its last {@code -<runid>}. */
+  /**
+   * The job name of a run: its label when known, else the run name without its last {@code
+   * -<runid>}.
+   */
   private static String jobOf(String run, String label) {
     if (!label.isEmpty()) {
       return label;

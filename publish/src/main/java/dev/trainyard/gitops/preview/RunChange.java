@@ -12,14 +12,23 @@ import java.util.Optional;
  * @param folder the run folder
  * @param before the run as it was (a changed or removed run)
  * @param after the run as it will be (an added or changed run)
- * @param previous for an added run: the latest earlier run of the same train.yaml in the base tree (by
- *     {@code created-at}), which its object diffs compare against; empty for a first run
+ * @param previous for an added run: the latest earlier run of the same train.yaml in the base tree
+ *     (by {@code created-at}), which its object diffs compare against; empty for a first run
  * @param objects one entry per object file, sorted by file name; unchanged objects are left out
  */
-public record RunChange(Status status, RunFolder folder, Optional<RunFacts> before, Optional<RunFacts> after, Optional<RunFacts> previous,
+public record RunChange(
+    Status status,
+    RunFolder folder,
+    Optional<RunFacts> before,
+    Optional<RunFacts> after,
+    Optional<RunFacts> previous,
     List<ObjectChange> objects) {
   /** What happens to the run. */
-  public enum Status { ADDED, CHANGED, REMOVED }
+  public enum Status {
+    ADDED,
+    CHANGED,
+    REMOVED
+  }
 
   public RunChange {
     Objects.requireNonNull(status, "status");
@@ -27,12 +36,17 @@ public record RunChange(Status status, RunFolder folder, Optional<RunFacts> befo
     objects = List.copyOf(objects);
   }
 
-  /** The facts a summary shows: after, else before, else nothing known (neither JobSet file is readable). */
+  /**
+   * The facts a summary shows: after, else before, else nothing known (neither JobSet file is
+   * readable).
+   */
   public RunFacts shown() {
     return after.or(() -> before).orElseGet(() -> RunFacts.unknown(folder));
   }
 
-  /** The run to compare runtime and image against: the previous run of an added one, else before. */
+  /**
+   * The run to compare runtime and image against: the previous run of an added one, else before.
+   */
   public Optional<RunFacts> comparedWith() {
     return status == Status.ADDED ? previous : before;
   }

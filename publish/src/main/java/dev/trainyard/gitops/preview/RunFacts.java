@@ -8,8 +8,9 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
- * What a reviewer needs to know about one run, read from its JobSet file and provenance annotations.
- * Unknown values are {@code ""} (a hand-written JobSet may lack Trainyard's annotations).
+ * What a reviewer needs to know about one run, read from its JobSet file and provenance
+ * annotations. Unknown values are {@code ""} (a hand-written JobSet may lack Trainyard's
+ * annotations).
  *
  * @param folder where the run lives
  * @param jobName {@code trainyard.dev/job}, the run name without its run id
@@ -25,25 +26,59 @@ import java.util.TreeMap;
  * @param procsPerNode processes per node
  * @param gpusPerNode GPUs per node
  * @param gpuType the platform's gpuType whose node labels the pods select, or ""
- * @param requests the whole JobSet's requests by resource name (all pods; what Kueue admits at once)
+ * @param requests the whole JobSet's requests by resource name (all pods; what Kueue admits at
+ *     once)
  */
-public record RunFacts(RunFolder folder, String jobName, String sourceRepo, String sourcePath, String sourceCommit, String createdAt,
-    String runtime, String image, String runtimeDigest, String queue, int nodes, int procsPerNode, int gpusPerNode, String gpuType,
+public record RunFacts(
+    RunFolder folder,
+    String jobName,
+    String sourceRepo,
+    String sourcePath,
+    String sourceCommit,
+    String createdAt,
+    String runtime,
+    String image,
+    String runtimeDigest,
+    String queue,
+    int nodes,
+    int procsPerNode,
+    int gpusPerNode,
+    String gpuType,
     SortedMap<String, BigDecimal> requests) {
   public RunFacts {
     Objects.requireNonNull(folder, "folder");
     requests = new TreeMap<>(requests);
   }
 
-  /** A run whose JobSet file is missing or unreadable: every value unknown ("", 0 nodes, no requests). */
+  /**
+   * A run whose JobSet file is missing or unreadable: every value unknown ("", 0 nodes, no
+   * requests).
+   */
   public static RunFacts unknown(RunFolder folder) {
     return new RunFacts(folder, "", "", "", "", "", "", "", "", "", 0, 0, 0, "", new TreeMap<>());
   }
 
-  /** These facts as another run's: {@code folder}, source commit and creation time replaced, the rest kept. */
+  /**
+   * These facts as another run's: {@code folder}, source commit and creation time replaced, the
+   * rest kept.
+   */
   public RunFacts of(RunFolder folder, String sourceCommit, String createdAt) {
-    return new RunFacts(folder, jobName, sourceRepo, sourcePath, sourceCommit, createdAt, runtime, image, runtimeDigest, queue, nodes, procsPerNode,
-        gpusPerNode, gpuType, requests);
+    return new RunFacts(
+        folder,
+        jobName,
+        sourceRepo,
+        sourcePath,
+        sourceCommit,
+        createdAt,
+        runtime,
+        image,
+        runtimeDigest,
+        queue,
+        nodes,
+        procsPerNode,
+        gpusPerNode,
+        gpuType,
+        requests);
   }
 
   /** The JobSet's total request of {@code resource} (0 when none). */

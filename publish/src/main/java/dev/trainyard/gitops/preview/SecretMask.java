@@ -10,35 +10,44 @@ import dev.trainyard.compiler.manifest.YamlWriter;
 import java.util.List;
 
 /**
- * Which values of an object are Secret data, and their masks. Secret data never reaches a preview: not as
- * text, base64, a hash or a fragment (Argo CD's server-side diff returned it in plain text, CVE-2026-42880;
- * kubectl and Flux show {@code *** (before)} / {@code *** (after)}, fluxcd/pkg#661). {@link #seal} replaces
- * each such value of a tree by a {@link Sealed} leaf (its real text for comparing, its mask for showing):
+ * Which values of an object are Secret data, and their masks. Secret data never reaches a preview:
+ * not as text, base64, a hash or a fragment (Argo CD's server-side diff returned it in plain text,
+ * CVE-2026-42880; kubectl and Flux show {@code *** (before)} / {@code *** (after)},
+ * fluxcd/pkg#661). {@link #seal} replaces each such value of a tree by a {@link Sealed} leaf (its
+ * real text for comparing, its mask for showing):
+ *
  * <ul>
  *   <li>{@code data}, {@code stringData} of every {@code Secret} and {@code spec.encryptedData},
- *       {@code spec.template.data} of every {@code SealedSecret} (bitnami.com/v1alpha1), wherever the object
- *       sits: the root, the {@code items} of a {@code kind: List}, any nesting; and the
- *       {@code kubectl.kubernetes.io/last-applied-configuration} annotation of either (it repeats the data);</li>
- *   <li>every {@code sops} block and every {@code ENC[…]} value of any file (SOPS, getsops/sops {@code stores/stores.go});</li>
- *   <li>kustomize's {@code secretGenerator[].literals} ({@code KEY=value}: shown as {@code KEY=***}), and inline
- *       {@code patches[].patch}, {@code patchesStrategicMerge[]} and {@code patchesJson6902[].patch} texts that
- *       patch a Secret (shown with the Secret's values masked; as {@code ***} when unreadable).</li>
+ *       {@code spec.template.data} of every {@code SealedSecret} (bitnami.com/v1alpha1), wherever
+ *       the object sits: the root, the {@code items} of a {@code kind: List}, any nesting; and the
+ *       {@code kubectl.kubernetes.io/last-applied-configuration} annotation of either (it repeats
+ *       the data);
+ *   <li>every {@code sops} block and every {@code ENC[…]} value of any file (SOPS, getsops/sops
+ *       {@code stores/stores.go});
+ *   <li>kustomize's {@code secretGenerator[].literals} ({@code KEY=value}: shown as {@code
+ *       KEY=***}), and inline {@code patches[].patch}, {@code patchesStrategicMerge[]} and {@code
+ *       patchesJson6902[].patch} texts that patch a Secret (shown with the Secret's values masked;
+ *       as {@code ***} when unreadable).
  * </ul>
  */
 final class SecretMask {
   /** The mask of a Secret value that did not change, or of an added or removed one. */
   static final String MASK = "***";
+
   /** The old value of a changed Secret value. */
   static final String BEFORE = "*** (before)";
+
   /** The new value of a changed Secret value. */
   static final String AFTER = "*** (after)";
+
   private static final String LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";
   private static final List<String> PATCH_LISTS = List.of("patches", "patchesJson6902");
 
   /**
    * A Secret value in a sealed tree.
    *
-   * @param shown what a preview may show ({@code ***}, {@code KEY=***}, a patch with its values masked)
+   * @param shown what a preview may show ({@code ***}, {@code KEY=***}, a patch with its values
+   *     masked)
    * @param real the value itself, only ever compared, never shown
    */
   record Sealed(String shown, String real) {
@@ -50,26 +59,36 @@ final class SecretMask {
 
   private SecretMask() {}
 
-  /** Whether an object carries Secret data anywhere (a Secret, a SealedSecret, a SOPS file, a List of them, a secretGenerator). */
+  /**
+   * Whether an object carries Secret data anywhere (a Secret, a SealedSecret, a SOPS file, a List
+   * of them, a secretGenerator).
+   */
   static boolean sensitive(JsonNode object) {
     return form(object) != ObjectChange.SecretForm.NONE;
   }
 
-  /** How {@code tree} holds Secret data: SOPS before sealed before plain; {@code NONE} when it holds none. */
+  /**
+   * How {@code tree} holds Secret data: SOPS before sealed before plain; {@code NONE} when it holds
+   * none.
+   */
   static ObjectChange.SecretForm form(JsonNode tree) {
     if (tree.has("sops")) {
       return ObjectChange.SecretForm.SOPS;
     }
-    ObjectChange.SecretForm found = switch (tree.path("kind").asText("")) {
-      case "Secret" -> ObjectChange.SecretForm.PLAIN;
-      case "SealedSecret" -> ObjectChange.SecretForm.SEALED;
-      default -> tree.path("secretGenerator").isArray() && tree.path("secretGenerator").size() > 0 ? ObjectChange.SecretForm.PLAIN
-          : ObjectChange.SecretForm.NONE;
-    };
+    ObjectChange.SecretForm found =
+        switch (tree.path("kind").asText("")) {
+          case "Secret" -> ObjectChange.SecretForm.PLAIN;
+          case "SealedSecret" -> ObjectChange.SecretForm.SEALED;
+          default ->
+              tree.path("secretGenerator").isArray() && tree.path("secretGenerator").size() > 0
+                  ? ObjectChange.SecretForm.PLAIN
+                  : ObjectChange.SecretForm.NONE;
+        };
     if (found != ObjectChange.SecretForm.NONE) {
       return found;
     }
-    // The strongest form below wins (the enum's order: NONE < PLAIN < SEALED < SOPS); a value node has no children.
+    // The strongest form below wins (the enum's order: NONE < PLAIN < SEALED < SOPS); a value node
+    // has no children.
     for (JsonNode child : tree) {
       found = java.util.Collections.max(List.of(found, form(child)));
     }
@@ -111,24 +130,30 @@ final class SecretMask {
     if (key.equals("sops") && value.isObject()) {
       return sealed(MASK, value);
     }
-    if (kind.equals("Secret") && (key.equals("data") || key.equals("stringData")) || kind.equals("SealedSecret") && key.equals("spec")) {
+    if (kind.equals("Secret") && (key.equals("data") || key.equals("stringData"))
+        || kind.equals("SealedSecret") && key.equals("spec")) {
       return kind.equals("Secret") ? secretData(value) : sealedSecretSpec(value);
     }
     if (secret && key.equals("metadata") && value.path("annotations").has(LAST_APPLIED)) {
       ObjectNode meta = (ObjectNode) copy(value);
-      ((ObjectNode) meta.get("annotations")).set(LAST_APPLIED, sealed(MASK, value.path("annotations").get(LAST_APPLIED)));
+      ((ObjectNode) meta.get("annotations"))
+          .set(LAST_APPLIED, sealed(MASK, value.path("annotations").get(LAST_APPLIED)));
       return meta;
     }
     if (key.equals("secretGenerator") && value.isArray()) {
       return KustomizeSecrets.generators(copy(value));
     }
-    if (key.equals("patchesStrategicMerge") && value.isArray() || PATCH_LISTS.contains(key) && value.isArray()) {
+    if (key.equals("patchesStrategicMerge") && value.isArray()
+        || PATCH_LISTS.contains(key) && value.isArray()) {
       return KustomizeSecrets.patches(copy(value), key.equals("patchesStrategicMerge"));
     }
     return copy(value);
   }
 
-  /** Each key of a Secret's data shown, each value sealed; a data block that is not a mapping is sealed whole. */
+  /**
+   * Each key of a Secret's data shown, each value sealed; a data block that is not a mapping is
+   * sealed whole.
+   */
   private static JsonNode secretData(JsonNode data) {
     if (!data.isObject()) {
       return sealed(MASK, data);
@@ -152,14 +177,18 @@ final class SecretMask {
     return out;
   }
 
-  /** {@code value} sealed: its mask {@code shown}, its text (a container's JSON) kept for comparing. */
+  /**
+   * {@code value} sealed: its mask {@code shown}, its text (a container's JSON) kept for comparing.
+   */
   static JsonNode sealed(String shown, JsonNode value) {
     return new POJONode(new Sealed(shown, value.isValueNode() ? value.asText() : value.toString()));
   }
 
   /** The sealed value of {@code node}, if it is one. */
   static java.util.Optional<Sealed> sealedOf(JsonNode node) {
-    return node instanceof POJONode p && p.getPojo() instanceof Sealed s ? java.util.Optional.of(s) : java.util.Optional.empty();
+    return node instanceof POJONode p && p.getPojo() instanceof Sealed s
+        ? java.util.Optional.of(s)
+        : java.util.Optional.empty();
   }
 
   /** {@code tree} with each sealed leaf replaced by its mask. */

@@ -23,16 +23,18 @@ import java.util.Optional;
 
 /**
  * {@code trainyard preview} in a source repo: compiles the train.yaml files of the changed jobs
- * ({@link ChangedJobs}: a file changed in the folder of a train.yaml) at head exactly as
- * {@code submit} would ({@link Submitter#plan}, nothing pushed), then previews the GitOps tree before and
- * after. Each new run is compared with the latest run of the same train.yaml the GitOps repo already holds.
- * No changed job: an empty preview that says so, without touching the GitOps repo.
+ * ({@link ChangedJobs}: a file changed in the folder of a train.yaml) at head exactly as {@code
+ * submit} would ({@link Submitter#plan}, nothing pushed), then previews the GitOps tree before and
+ * after. Each new run is compared with the latest run of the same train.yaml the GitOps repo
+ * already holds. No changed job: an empty preview that says so, without touching the GitOps repo.
  */
 public final class SourcePreview {
   /** Plans exactly as {@code submit} does, on the same mirror cache, environment and clock. */
   private final Submitter submitter;
 
-  /** @see Submitter#Submitter(Path, Map, Clock) */
+  /**
+   * @see Submitter#Submitter(Path, Map, Clock)
+   */
   public SourcePreview(Path cacheRoot, Map<String, String> env, Clock clock) {
     this.submitter = new Submitter(cacheRoot, env, clock);
   }
@@ -51,29 +53,66 @@ public final class SourcePreview {
       files = trainYamls(source, r, head);
     }
     if (files.isEmpty()) {
-      String note = "No job folder (a train.yaml's folder) changed between " + Md.code(r.base().orElse("")) + " and " + Md.code(r.head())
-          + ": merging starts no run.";
-      return new Preview(Preview.Mode.SOURCE, r.base().orElse(""), headLabel, List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), note);
+      String note =
+          "No job folder (a train.yaml's folder) changed between "
+              + Md.code(r.base().orElse(""))
+              + " and "
+              + Md.code(r.head())
+              + ": merging starts no run.";
+      return new Preview(
+          Preview.Mode.SOURCE,
+          r.base().orElse(""),
+          headLabel,
+          List.of(),
+          List.of(),
+          List.of(),
+          List.of(),
+          List.of(),
+          List.of(),
+          note);
     }
     return compiled(r, files, headLabel);
   }
 
-  private Preview compiled(SourcePreviewRequest r, Map<Path, String> files, String headLabel) throws GitOpsException {
-    // No commit override: head is the checked-out commit (checkCheckedOut), so the source is inspected exactly as
+  private Preview compiled(SourcePreviewRequest r, Map<Path, String> files, String headLabel)
+      throws GitOpsException {
+    // No commit override: head is the checked-out commit (checkCheckedOut), so the source is
+    // inspected exactly as
     // submit inspects it, uncommitted and untracked files next to train.yaml included (E305).
-    SubmitRequest submit = new SubmitRequest(List.copyOf(files.keySet()), r.gitops(), r.branch(), r.platform(), r.runtimes(), r.sourceRepo(),
-        Optional.empty(), r.cluster(), r.namespace(), false, true);
+    SubmitRequest submit =
+        new SubmitRequest(
+            List.copyOf(files.keySet()),
+            r.gitops(),
+            r.branch(),
+            r.platform(),
+            r.runtimes(),
+            r.sourceRepo(),
+            Optional.empty(),
+            r.cluster(),
+            r.namespace(),
+            false,
+            true);
     try (GitOpsRepository mirror = submitter.mirror(r.gitops())) {
       SubmitPlan plan = submitter.plan(submit, mirror);
       Snapshot base = plan.base() instanceof EmptySnapshot ? mirror.emptyTree() : plan.base();
       Snapshot after = plan.after() instanceof EmptySnapshot ? base : plan.after();
       StageResult<Platform> platform = PreviewPlatform.load(r.platform(), base);
       List<Diagnostic> diagnostics = new ArrayList<>(displayed(plan.result().diagnostics(), files));
-      String baseLabel = "GitOps " + r.branch() + base.commit().map(c -> " @ " + c.substring(0, 12)).orElse(" (empty)");
-      PreviewBuilder.Labels labels = new PreviewBuilder.Labels(Preview.Mode.SOURCE, baseLabel, headLabel, diagnostics, note(plan));
-      // submit's leak check ran on the new runs (E809 in the plan): their files' diffs must not show the key.
-      return new PreviewBuilder(platform.value().orElseThrow()).build(labels, base, LeakHiding.hide(after, plan.result().diagnostics()),
-          mirror.changedFiles(base, after));
+      String baseLabel =
+          "GitOps "
+              + r.branch()
+              + base.commit().map(c -> " @ " + c.substring(0, 12)).orElse(" (empty)");
+      PreviewBuilder.Labels labels =
+          new PreviewBuilder.Labels(
+              Preview.Mode.SOURCE, baseLabel, headLabel, diagnostics, note(plan));
+      // submit's leak check ran on the new runs (E809 in the plan): their files' diffs must not
+      // show the key.
+      return new PreviewBuilder(platform.value().orElseThrow())
+          .build(
+              labels,
+              base,
+              LeakHiding.hide(after, plan.result().diagnostics()),
+              mirror.changedFiles(base, after));
     }
   }
 
@@ -85,38 +124,60 @@ public final class SourcePreview {
     List<String> lines = new ArrayList<>();
     for (SubmittedRun run : plan.result().runs()) {
       if (run.outcome() == SubmittedRun.Outcome.EXISTS) {
-        lines.add(Md.code(run.folder().run()) + " is already in the GitOps repo: merging starts nothing new for it.");
+        lines.add(
+            Md.code(run.folder().run())
+                + " is already in the GitOps repo: merging starts nothing new for it.");
       } else if (run.outcome() == SubmittedRun.Outcome.PRUNED) {
-        lines.add(Md.code(run.folder().run()) + " already ran and was pruned: merging does not start it again (`submit --rerun` would).");
+        lines.add(
+            Md.code(run.folder().run())
+                + " already ran and was pruned: merging does not start it again (`submit --rerun` would).");
       }
     }
     return String.join(" ", lines);
   }
 
   /** The train.yaml files to compile (path on disk → how diagnostics name it). */
-  private static Map<Path, String> trainYamls(GitOpsRepository source, SourcePreviewRequest r, Snapshot head) throws GitOpsException {
+  private static Map<Path, String> trainYamls(
+      GitOpsRepository source, SourcePreviewRequest r, Snapshot head) throws GitOpsException {
     Map<Path, String> files = new LinkedHashMap<>();
     if (!r.trainYamls().isEmpty() || r.base().isEmpty()) {
-      (r.trainYamls().isEmpty() ? List.of(Path.of("train.yaml")) : r.trainYamls()).forEach(p -> files.put(p, p.toString()));
+      (r.trainYamls().isEmpty() ? List.of(Path.of("train.yaml")) : r.trainYamls())
+          .forEach(p -> files.put(p, p.toString()));
       return files;
     }
-    Path workTree = source.workTree().orElseThrow(() -> new IllegalArgumentException("the source repo has no work tree to compile"));
-    String from = source.mergeBase(r.base().get(), r.head()).orElse(source.snapshot(r.base().get()).commit().orElseThrow());
+    Path workTree =
+        source
+            .workTree()
+            .orElseThrow(
+                () -> new IllegalArgumentException("the source repo has no work tree to compile"));
+    String from =
+        source
+            .mergeBase(r.base().get(), r.head())
+            .orElse(source.snapshot(r.base().get()).commit().orElseThrow());
     for (String path : ChangedJobs.between(source, source.snapshot(from), head)) {
       files.put(workTree.resolve(path), path);
     }
     return files;
   }
 
-  private static void checkCheckedOut(GitOpsRepository source, String head, Snapshot tree) throws GitOpsException {
+  private static void checkCheckedOut(GitOpsRepository source, String head, Snapshot tree)
+      throws GitOpsException {
     Optional<String> checkedOut = source.snapshot("HEAD").commit();
     if (!checkedOut.equals(tree.commit())) {
-      throw new IllegalArgumentException("--head " + head + " is not the checked-out commit; preview compiles the files on disk,"
-          + " so check it out first (git checkout " + head + ")");
+      throw new IllegalArgumentException(
+          "--head "
+              + head
+              + " is not the checked-out commit; preview compiles the files on disk,"
+              + " so check it out first (git checkout "
+              + head
+              + ")");
     }
   }
 
-  /** Diagnostics naming train.yaml files as found in the repository (relative to its root), not by absolute path. */
+  /**
+   * Diagnostics naming train.yaml files as found in the repository (relative to its root), not by
+   * absolute path.
+   */
   private static List<Diagnostic> displayed(List<Diagnostic> diagnostics, Map<Path, String> files) {
     List<Diagnostic> out = new ArrayList<>();
     for (Diagnostic d : diagnostics) {
@@ -126,7 +187,14 @@ public final class SourcePreview {
         file = file.equals(f.getKey().toString()) ? f.getValue() : file;
         message = message.replace(f.getKey().toString(), f.getValue());
       }
-      out.add(new Diagnostic(d.severity(), d.code(), message, new SourceLocation(file, d.location().line(), d.location().column()), d.pointer(), d.hint()));
+      out.add(
+          new Diagnostic(
+              d.severity(),
+              d.code(),
+              message,
+              new SourceLocation(file, d.location().line(), d.location().column()),
+              d.pointer(),
+              d.hint()));
     }
     return out;
   }

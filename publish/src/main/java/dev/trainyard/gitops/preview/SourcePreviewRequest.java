@@ -10,11 +10,13 @@ import java.util.Optional;
  * {@code trainyard preview} in a source repo: what merging {@code head} would start.
  *
  * @param sourceDir a folder of the source checkout (the working directory)
- * @param trainYamls the files to preview, as the user named them; empty: those that changed since {@code base}
- *     (or {@code train.yaml} when there is no base either)
- * @param base the revision the pull request merges into; only used to find the changed train.yaml files
- *     (those that differ between the merge base of base and head, and head: what the pull request changes)
- * @param head the revision to compile; must be the checked-out commit, as the files on disk are compiled
+ * @param trainYamls the files to preview, as the user named them; empty: those that changed since
+ *     {@code base} (or {@code train.yaml} when there is no base either)
+ * @param base the revision the pull request merges into; only used to find the changed train.yaml
+ *     files (those that differ between the merge base of base and head, and head: what the pull
+ *     request changes)
+ * @param head the revision to compile; must be the checked-out commit, as the files on disk are
+ *     compiled
  * @param gitops the GitOps repository the runs would be committed to
  * @param branch its branch
  * @param platform platform.yaml instead of the GitOps repository's
@@ -23,8 +25,17 @@ import java.util.Optional;
  * @param cluster target cluster instead of the platform's first
  * @param namespace target namespace instead of the first that admits the source repo
  */
-public record SourcePreviewRequest(Path sourceDir, List<Path> trainYamls, Optional<String> base, String head, GitOpsLocation gitops,
-    String branch, Optional<Path> platform, Optional<Path> runtimes, Optional<String> sourceRepo, Optional<String> cluster,
+public record SourcePreviewRequest(
+    Path sourceDir,
+    List<Path> trainYamls,
+    Optional<String> base,
+    String head,
+    GitOpsLocation gitops,
+    String branch,
+    Optional<Path> platform,
+    Optional<Path> runtimes,
+    Optional<String> sourceRepo,
+    Optional<String> cluster,
     Optional<String> namespace) {
   public SourcePreviewRequest {
     Objects.requireNonNull(sourceDir, "sourceDir");

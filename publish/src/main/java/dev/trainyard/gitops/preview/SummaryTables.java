@@ -5,14 +5,19 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
-/** The two summary tables: one row per run, one row per queue. Split tables repeat their header rows. */
+/**
+ * The two summary tables: one row per run, one row per queue. Split tables repeat their header
+ * rows.
+ */
 final class SummaryTables {
-  private static final List<String> RUN_HEADER = List.of(
-      "| change | run | train.yaml | runtime | image (runtime digest) | nodes × procs | GPUs | queue | cluster/namespace | since the last run |",
-      "|---|---|---|---|---|---|---|---|---|---|");
-  private static final List<String> QUEUE_HEADER = List.of(
-      "| LocalQueue | ClusterQueue | runs | GPUs asked | nominal GPU quota | |",
-      "|---|---|---|---|---|---|");
+  private static final List<String> RUN_HEADER =
+      List.of(
+          "| change | run | train.yaml | runtime | image (runtime digest) | nodes × procs | GPUs | queue | cluster/namespace | since the last run |",
+          "|---|---|---|---|---|---|---|---|---|---|");
+  private static final List<String> QUEUE_HEADER =
+      List.of(
+          "| LocalQueue | ClusterQueue | runs | GPUs asked | nominal GPU quota | |",
+          "|---|---|---|---|---|---|");
 
   private SummaryTables() {}
 
@@ -20,9 +25,32 @@ final class SummaryTables {
     List<String> rows = new ArrayList<>();
     for (RunChange r : p.runs()) {
       RunFacts f = r.shown();
-      rows.add("| " + r.status().name().toLowerCase(Locale.ROOT) + " | " + Md.code(f.folder().run()) + " | " + Md.cell(f.sourcePath()) + " | "
-          + Md.cell(f.runtime()) + " | " + image(f) + " | " + f.nodes() + " × " + f.procsPerNode() + " | " + gpus(f) + " | " + Md.cell(f.queue())
-          + " | " + f.folder().cluster() + "/" + f.folder().namespace() + " | " + Md.cell(since(r)) + " |");
+      rows.add(
+          "| "
+              + r.status().name().toLowerCase(Locale.ROOT)
+              + " | "
+              + Md.code(f.folder().run())
+              + " | "
+              + Md.cell(f.sourcePath())
+              + " | "
+              + Md.cell(f.runtime())
+              + " | "
+              + image(f)
+              + " | "
+              + f.nodes()
+              + " × "
+              + f.procsPerNode()
+              + " | "
+              + gpus(f)
+              + " | "
+              + Md.cell(f.queue())
+              + " | "
+              + f.folder().cluster()
+              + "/"
+              + f.folder().namespace()
+              + " | "
+              + Md.cell(since(r))
+              + " |");
     }
     return new Block(RUN_HEADER, rows, List.of(""), RUN_HEADER);
   }
@@ -30,18 +58,42 @@ final class SummaryTables {
   static Block queues(Preview p) {
     List<String> rows = new ArrayList<>();
     for (QueueTotal q : p.queues()) {
-      String quota = q.clusterQueue().isEmpty() ? "no such queue" : q.quota().map(Quantity::plain).orElse("GPUs not covered")
-          + q.cohort().map(c -> " (cohort " + Md.code(c) + ")").orElse("");
-      String verdict = q.clusterQueue().isEmpty() ? "**never admitted**" : !q.over() ? "fits"
-          : q.quota().isPresent() && q.cohort().isPresent() ? "**over: only by borrowing**" : "**over quota**";
-      rows.add("| " + Md.cell(q.namespace() + "/" + q.queue()) + " | " + Md.cell(q.clusterQueue().orElse("—")) + " | " + q.runs() + " | "
-          + Quantity.plain(q.gpus()) + " | " + quota + " | " + verdict + " |");
+      String quota =
+          q.clusterQueue().isEmpty()
+              ? "no such queue"
+              : q.quota().map(Quantity::plain).orElse("GPUs not covered")
+                  + q.cohort().map(c -> " (cohort " + Md.code(c) + ")").orElse("");
+      String verdict =
+          q.clusterQueue().isEmpty()
+              ? "**never admitted**"
+              : !q.over()
+                  ? "fits"
+                  : q.quota().isPresent() && q.cohort().isPresent()
+                      ? "**over: only by borrowing**"
+                      : "**over quota**";
+      rows.add(
+          "| "
+              + Md.cell(q.namespace() + "/" + q.queue())
+              + " | "
+              + Md.cell(q.clusterQueue().orElse("—"))
+              + " | "
+              + q.runs()
+              + " | "
+              + Quantity.plain(q.gpus())
+              + " | "
+              + quota
+              + " | "
+              + verdict
+              + " |");
     }
     return new Block(QUEUE_HEADER, rows, List.of(""), QUEUE_HEADER);
   }
 
   private static String image(RunFacts f) {
-    String digest = f.runtimeDigest().startsWith("sha256:") && f.runtimeDigest().length() > 19 ? f.runtimeDigest().substring(0, 19) : f.runtimeDigest();
+    String digest =
+        f.runtimeDigest().startsWith("sha256:") && f.runtimeDigest().length() > 19
+            ? f.runtimeDigest().substring(0, 19)
+            : f.runtimeDigest();
     return Md.code(f.image()) + (digest.isEmpty() ? "" : " (" + Md.code(digest) + ")");
   }
 

@@ -14,19 +14,24 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Reads GitOps files as JSON trees for the preview (the only class here that imports Jackson's YAML format).
- * A file may hold several YAML documents ({@code ---}); each is read, as {@code kubectl apply}, kustomize and
- * Flux read them all. Unlike the compiler's loader it keeps no line and column map: only the position of a
- * syntax error is kept (never its message, which quotes the offending line and so may quote Secret data).
- * Each text is parsed once per preview (the same JobSet is read for its facts and for its diff). Not thread-safe.
+ * Reads GitOps files as JSON trees for the preview (the only class here that imports Jackson's YAML
+ * format). A file may hold several YAML documents ({@code ---}); each is read, as {@code kubectl
+ * apply}, kustomize and Flux read them all. Unlike the compiler's loader it keeps no line and
+ * column map: only the position of a syntax error is kept (never its message, which quotes the
+ * offending line and so may quote Secret data). Each text is parsed once per preview (the same
+ * JobSet is read for its facts and for its diff). Not thread-safe.
  */
 final class YamlTrees {
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+
   /**
-   * The problem of a file that uses YAML aliases: Jackson reads an alias ({@code *name}) as the text {@code name},
-   * not as the anchored node, so its objects cannot be shown or checked faithfully (kubectl and kustomize expand them).
+   * The problem of a file that uses YAML aliases: Jackson reads an alias ({@code *name}) as the
+   * text {@code name}, not as the anchored node, so its objects cannot be shown or checked
+   * faithfully (kubectl and kustomize expand them).
    */
-  static final String ALIASES = "written with YAML aliases (*name), which the preview does not expand";
+  static final String ALIASES =
+      "written with YAML aliases (*name), which the preview does not expand";
+
   private final Map<String, Documents> parsed = new HashMap<>();
 
   /**
@@ -51,7 +56,10 @@ final class YamlTrees {
     }
   }
 
-  /** The object {@code text} holds, or empty when it is not exactly one YAML object (a list, a scalar, broken YAML, several documents). */
+  /**
+   * The object {@code text} holds, or empty when it is not exactly one YAML object (a list, a
+   * scalar, broken YAML, several documents).
+   */
   Optional<JsonNode> object(String text) {
     return single(documents(text));
   }
@@ -61,7 +69,10 @@ final class YamlTrees {
     return parsed.computeIfAbsent(text, YamlTrees::parse);
   }
 
-  /** As {@link #object}, but not kept: for texts read once (the JobSets of earlier runs that need a parse). */
+  /**
+   * As {@link #object}, but not kept: for texts read once (the JobSets of earlier runs that need a
+   * parse).
+   */
   Optional<JsonNode> once(String text) {
     return single(parse(text));
   }
@@ -79,21 +90,29 @@ final class YamlTrees {
       List<JsonNode> docs = read(text);
       for (int i = 0; i < docs.size(); i++) {
         if (!docs.get(i).isObject()) {
-          return new Documents(List.of(), "not a Kubernetes object (document " + (i + 1) + " is not a YAML mapping)");
+          return new Documents(
+              List.of(),
+              "not a Kubernetes object (document " + (i + 1) + " is not a YAML mapping)");
         }
       }
       return new Documents(docs, "");
     } catch (JacksonException e) {
-      // Unreadable files are reported by position only and never shown: they may be broken Secrets (argo-cd#16193).
+      // Unreadable files are reported by position only and never shown: they may be broken Secrets
+      // (argo-cd#16193).
       JsonLocation at = e.getLocation();
-      return at == null || at.getLineNr() < 1 ? new Documents(List.of(), "not valid YAML")
-          : new Documents(List.of(), "not valid YAML", at.getLineNr(), Math.max(1, at.getColumnNr()));
+      return at == null || at.getLineNr() < 1
+          ? new Documents(List.of(), "not valid YAML")
+          : new Documents(
+              List.of(), "not valid YAML", at.getLineNr(), Math.max(1, at.getColumnNr()));
     } catch (java.io.IOException | RuntimeException e) {
       return new Documents(List.of(), "not valid YAML");
     }
   }
 
-  /** Every document of {@code text} whatever its shape (a JSON 6902 patch is a list), or empty when it is not valid YAML. */
+  /**
+   * Every document of {@code text} whatever its shape (a JSON 6902 patch is a list), or empty when
+   * it is not valid YAML.
+   */
   static Optional<List<JsonNode>> anyDocuments(String text) {
     try {
       return Optional.of(read(text));
@@ -102,7 +121,10 @@ final class YamlTrees {
     }
   }
 
-  /** Whether {@code text} uses an alias anywhere (only texts with a {@code *} are scanned: an alias starts with one). */
+  /**
+   * Whether {@code text} uses an alias anywhere (only texts with a {@code *} are scanned: an alias
+   * starts with one).
+   */
   private static boolean aliased(String text) throws java.io.IOException {
     if (text.indexOf('*') < 0) {
       return false;
@@ -117,7 +139,10 @@ final class YamlTrees {
     return false;
   }
 
-  /** The documents one by one (a root list stays one list: Jackson's readValues would unwrap it), empty ones left out. */
+  /**
+   * The documents one by one (a root list stays one list: Jackson's readValues would unwrap it),
+   * empty ones left out.
+   */
   private static List<JsonNode> read(String text) throws java.io.IOException {
     List<JsonNode> out = new ArrayList<>();
     try (JsonParser p = YAML.createParser(text)) {

@@ -19,28 +19,35 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
- * The Argo CD files in {@code examples/gitops/argocd/}: kinds and API versions, sync policy, the git
- * directories generators checked against the folders the compiler really writes (every {@code golden/}
- * output tree), the projects' whitelists against the kinds found there, and the argocd-cm health key.
+ * The Argo CD files in {@code examples/gitops/argocd/}: kinds and API versions, sync policy, the
+ * git directories generators checked against the folders the compiler really writes (every {@code
+ * golden/} output tree), the projects' whitelists against the kinds found there, and the argocd-cm
+ * health key.
  */
 class ArgoCdFilesTest {
   static final String DIR = "examples/gitops/argocd/";
   static final String ARGO = "argoproj.io/v1alpha1";
 
   @Test
-  @DisplayName("argocd-cm holds exactly health/jobset.lua under resource.customizations.health.jobset.x-k8s.io_JobSet")
+  @DisplayName(
+      "argocd-cm holds exactly health/jobset.lua under resource.customizations.health.jobset.x-k8s.io_JobSet")
   void argocdCmHoldsTheLua() {
     JsonNode cm = RepoFiles.yaml(DIR + "argocd-cm.yaml");
     assertEquals("v1", cm.path("apiVersion").asText());
     assertEquals("ConfigMap", cm.path("kind").asText());
     assertEquals("argocd-cm", cm.at("/metadata/name").asText());
     assertEquals("argocd", cm.at("/metadata/namespace").asText());
-    assertEquals(List.of("resource.customizations.health.jobset.x-k8s.io_JobSet"), fieldNames(cm.path("data")));
-    assertEquals(RepoFiles.text(DIR + "health/jobset.lua"), cm.at("/data/resource.customizations.health.jobset.x-k8s.io_JobSet").asText());
+    assertEquals(
+        List.of("resource.customizations.health.jobset.x-k8s.io_JobSet"),
+        fieldNames(cm.path("data")));
+    assertEquals(
+        RepoFiles.text(DIR + "health/jobset.lua"),
+        cm.at("/data/resource.customizations.health.jobset.x-k8s.io_JobSet").asText());
   }
 
   @Test
-  @DisplayName("the Application syncs clusters/local automatically with prune and selfHeal, never Replace or Force")
+  @DisplayName(
+      "the Application syncs clusters/local automatically with prune and selfHeal, never Replace or Force")
   void application() {
     JsonNode app = RepoFiles.yaml(DIR + "application.yaml");
     assertEquals(ARGO, app.path("apiVersion").asText());
@@ -49,7 +56,10 @@ class ArgoCdFilesTest {
     assertEquals("clusters/local", app.at("/spec/source/path").asText());
     assertEquals("trainyard", app.at("/spec/project").asText());
     assertAutomatedPruneSelfHeal(app.at("/spec/syncPolicy"));
-    assertTrue(app.at("/metadata/finalizers").toString().contains("resources-finalizer.argocd.argoproj.io"));
+    assertTrue(
+        app.at("/metadata/finalizers")
+            .toString()
+            .contains("resources-finalizer.argocd.argoproj.io"));
   }
 
   @Test
@@ -58,7 +68,8 @@ class ArgoCdFilesTest {
     for (String file : List.of("application.yaml", "applicationset.yaml", "appprojects.yaml")) {
       for (JsonNode doc : RepoFiles.yamlDocuments(DIR + file)) {
         String json = RepoFiles.json(doc);
-        for (String banned : List.of("Replace=", "Force=", "ttlSecondsAfterFinished", "syncOptions")) {
+        for (String banned :
+            List.of("Replace=", "Force=", "ttlSecondsAfterFinished", "syncOptions")) {
           assertFalse(json.contains(banned), file + " sets " + banned);
         }
       }
@@ -66,15 +77,25 @@ class ArgoCdFilesTest {
   }
 
   @Test
-  @DisplayName("ApplicationSets: queues first (wave -1, preserved on deletion), runs pruned with their resources")
+  @DisplayName(
+      "ApplicationSets: queues first (wave -1, preserved on deletion), runs pruned with their resources")
   void applicationSets() {
     JsonNode queues = applicationSet("trainyard-local-queues");
     JsonNode runs = applicationSet("trainyard-local-runs");
     assertEquals(true, queues.at("/spec/syncPolicy/preserveResourcesOnDeletion").asBoolean(false));
-    assertTrue(runs.at("/spec/syncPolicy/preserveResourcesOnDeletion").isBoolean(), "runs must choose preserveResourcesOnDeletion explicitly");
+    assertTrue(
+        runs.at("/spec/syncPolicy/preserveResourcesOnDeletion").isBoolean(),
+        "runs must choose preserveResourcesOnDeletion explicitly");
     assertFalse(runs.at("/spec/syncPolicy/preserveResourcesOnDeletion").asBoolean(true));
-    int queueWave = Integer.parseInt(queues.at("/spec/template/metadata/annotations/argocd.argoproj.io~1sync-wave").asText());
-    int runWave = Integer.parseInt(runs.at("/spec/template/metadata/annotations/argocd.argoproj.io~1sync-wave").asText("0"));
+    int queueWave =
+        Integer.parseInt(
+            queues
+                .at("/spec/template/metadata/annotations/argocd.argoproj.io~1sync-wave")
+                .asText());
+    int runWave =
+        Integer.parseInt(
+            runs.at("/spec/template/metadata/annotations/argocd.argoproj.io~1sync-wave")
+                .asText("0"));
     assertTrue(queueWave < runWave, "queue apps sync in an earlier wave than runs");
     assertEquals("trainyard", queues.at("/spec/template/spec/project").asText());
     assertEquals("trainyard-runs", runs.at("/spec/template/spec/project").asText());
@@ -83,13 +104,19 @@ class ArgoCdFilesTest {
       assertEquals("{{ .path.path }}", set.at("/spec/template/spec/source/path").asText());
       assertAutomatedPruneSelfHeal(set.at("/spec/template/spec/syncPolicy"));
     }
-    assertEquals("{{ index .path.segments 2 }}", runs.at("/spec/template/spec/destination/namespace").asText());
+    assertEquals(
+        "{{ index .path.segments 2 }}",
+        runs.at("/spec/template/spec/destination/namespace").asText());
     String runName = runs.at("/spec/template/metadata/name").asText();
-    assertTrue(runName.contains("{{ index .path.segments 2 }}") && runName.endsWith("{{ .path.basename }}"), runName);
+    assertTrue(
+        runName.contains("{{ index .path.segments 2 }}")
+            && runName.endsWith("{{ .path.basename }}"),
+        runName);
   }
 
   @Test
-  @DisplayName("the generators give one app per run folder and per queue folder of every golden output tree, none twice")
+  @DisplayName(
+      "the generators give one app per run folder and per queue folder of every golden output tree, none twice")
   void generatorsCoverTheCompiledTree() throws IOException {
     Set<String> folders = compiledFolders();
     Set<String> runs = matched(applicationSet("trainyard-local-runs"), folders);
@@ -100,21 +127,26 @@ class ArgoCdFilesTest {
     Set<String> expectedQueues = new TreeSet<>();
     Set<String> expectedRuns = new TreeSet<>();
     for (String folder : folders) {
-      (folder.endsWith("/_cluster") || folder.endsWith("/_queues") ? expectedQueues : expectedRuns).add(folder);
+      (folder.endsWith("/_cluster") || folder.endsWith("/_queues") ? expectedQueues : expectedRuns)
+          .add(folder);
     }
-    assertTrue(expectedQueues.contains("clusters/local/_cluster"), "golden trees hold clusters/local/_cluster");
+    assertTrue(
+        expectedQueues.contains("clusters/local/_cluster"),
+        "golden trees hold clusters/local/_cluster");
     assertTrue(expectedRuns.size() >= 10, "golden trees hold runs: " + expectedRuns);
     assertEquals(expectedRuns, runs);
     assertEquals(expectedQueues, queues);
   }
 
   @Test
-  @DisplayName("each project whitelists exactly what its folders hold: runs no cluster-scoped kind, queues the Kueue ones")
+  @DisplayName(
+      "each project whitelists exactly what its folders hold: runs no cluster-scoped kind, queues the Kueue ones")
   void projectsAllowWhatTheTreeHolds() throws IOException {
     JsonNode platform = project("trainyard");
     JsonNode runs = project("trainyard-runs");
     assertEquals(0, runs.at("/spec/clusterResourceWhitelist").size());
-    assertTrue(runs.at("/spec/clusterResourceWhitelist").isArray(), "an explicit empty cluster whitelist");
+    assertTrue(
+        runs.at("/spec/clusterResourceWhitelist").isArray(), "an explicit empty cluster whitelist");
     for (Path file : compiledManifests()) {
       JsonNode object = RepoFiles.parseDocuments(Files.readString(file)).get(0);
       String kind = object.path("kind").asText();
@@ -129,7 +161,9 @@ class ArgoCdFilesTest {
         assertTrue(allows(platform, "namespaceResourceWhitelist", group, kind), file.toString());
       } else {
         assertTrue(allows(runs, "namespaceResourceWhitelist", group, kind), file.toString());
-        assertTrue(allows(platform, "namespaceResourceWhitelist", group, kind), "single-app variant: " + file);
+        assertTrue(
+            allows(platform, "namespaceResourceWhitelist", group, kind),
+            "single-app variant: " + file);
       }
     }
   }
@@ -142,15 +176,18 @@ class ArgoCdFilesTest {
     for (JsonNode set : RepoFiles.yamlDocuments(DIR + "applicationset.yaml")) {
       sources.add(set.at("/spec/template/spec/source"));
       for (JsonNode generator : set.at("/spec/generators")) {
-        assertEquals(sources.get(0).path("repoURL").asText(), generator.at("/git/repoURL").asText());
-        assertEquals(sources.get(0).path("targetRevision").asText(), generator.at("/git/revision").asText());
+        assertEquals(
+            sources.get(0).path("repoURL").asText(), generator.at("/git/repoURL").asText());
+        assertEquals(
+            sources.get(0).path("targetRevision").asText(), generator.at("/git/revision").asText());
       }
     }
     for (JsonNode source : sources) {
       assertEquals(sources.get(0).path("repoURL").asText(), source.path("repoURL").asText());
       assertEquals("main", source.path("targetRevision").asText());
       for (String name : List.of("trainyard", "trainyard-runs")) {
-        assertEquals(source.path("repoURL").asText(), project(name).at("/spec/sourceRepos/0").asText());
+        assertEquals(
+            source.path("repoURL").asText(), project(name).at("/spec/sourceRepos/0").asText());
       }
     }
   }
@@ -183,28 +220,33 @@ class ArgoCdFilesTest {
   }
 
   /**
-   * The folders a git directories generator picks: a folder matching an include path and no exclude path.
-   * Argo CD matches each path with Go's path.Match, whose {@code *} never crosses {@code /}; Java's glob
-   * matcher has the same rule.
+   * The folders a git directories generator picks: a folder matching an include path and no exclude
+   * path. Argo CD matches each path with Go's path.Match, whose {@code *} never crosses {@code /};
+   * Java's glob matcher has the same rule.
    */
   private static Set<String> matched(JsonNode applicationSet, Set<String> folders) {
     List<PathMatcher> include = new ArrayList<>();
     List<PathMatcher> exclude = new ArrayList<>();
     for (JsonNode directory : applicationSet.at("/spec/generators/0/git/directories")) {
-      PathMatcher matcher = FileSystems.getDefault().getPathMatcher("glob:" + directory.path("path").asText());
+      PathMatcher matcher =
+          FileSystems.getDefault().getPathMatcher("glob:" + directory.path("path").asText());
       (directory.path("exclude").asBoolean(false) ? exclude : include).add(matcher);
     }
     Set<String> out = new TreeSet<>();
     for (String folder : folders) {
       Path p = Path.of(folder);
-      if (include.stream().anyMatch(m -> m.matches(p)) && exclude.stream().noneMatch(m -> m.matches(p))) {
+      if (include.stream().anyMatch(m -> m.matches(p))
+          && exclude.stream().noneMatch(m -> m.matches(p))) {
         out.add(folder);
       }
     }
     return out;
   }
 
-  /** Every folder that holds manifests (a kustomize root) in the golden output trees, relative to the tree root. */
+  /**
+   * Every folder that holds manifests (a kustomize root) in the golden output trees, relative to
+   * the tree root.
+   */
   private static Set<String> compiledFolders() throws IOException {
     Set<String> out = new TreeSet<>();
     for (Path manifest : compiledManifests()) {
@@ -215,8 +257,11 @@ class ArgoCdFilesTest {
 
   private static List<Path> compiledManifests() throws IOException {
     try (Stream<Path> files = Files.walk(RepoFiles.path("golden"))) {
-      return files.filter(f -> f.toString().replace('\\', '/').contains("/expected/clusters/local/"))
-          .filter(f -> f.toString().endsWith(".yaml")).sorted().toList();
+      return files
+          .filter(f -> f.toString().replace('\\', '/').contains("/expected/clusters/local/"))
+          .filter(f -> f.toString().endsWith(".yaml"))
+          .sorted()
+          .toList();
     }
   }
 

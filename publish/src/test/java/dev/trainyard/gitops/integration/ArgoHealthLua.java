@@ -16,18 +16,20 @@ import org.luaj.vm2.lib.jse.JseBaseLib;
  * Runs an Argo CD resource health script the way Argo CD does, on LuaJ instead of gopher-lua.
  *
  * <p>Mirrored from argo-cd {@code util/lua/lua.go} ({@code runLua}, {@code ExecuteHealthLua},
- * {@code decodeValue}): the live object becomes the global {@code obj} (maps become tables, arrays 1-based
- * tables, numbers Lua numbers, JSON null nil); only the base, package and table libraries are opened (a
- * script from {@code argocd-cm} gets no {@code string} library unless {@code useOpenLibs} is set; the safe
- * {@code os} subset is left out, our script does not use it); the script's return value must be a table
- * whose {@code status} is one of Argo CD's health codes, else the result is {@code Unknown} with
- * "Lua returned an invalid health status".
+ * {@code decodeValue}): the live object becomes the global {@code obj} (maps become tables, arrays
+ * 1-based tables, numbers Lua numbers, JSON null nil); only the base, package and table libraries
+ * are opened (a script from {@code argocd-cm} gets no {@code string} library unless {@code
+ * useOpenLibs} is set; the safe {@code os} subset is left out, our script does not use it); the
+ * script's return value must be a table whose {@code status} is one of Argo CD's health codes, else
+ * the result is {@code Unknown} with "Lua returned an invalid health status".
  *
- * <pre>{@code HealthResult r = ArgoHealthLua.run(script, jobSet); // r.status() == "Suspended"}</pre>
+ * <pre>{@code HealthResult r = ArgoHealthLua.run(script, jobSet); // r.status() == "Suspended"}
+ * </pre>
  */
 final class ArgoHealthLua {
   /** gitops-engine pkg/health: the codes Argo CD accepts from a health script. */
-  static final Set<String> HEALTH_CODES = Set.of("Unknown", "Progressing", "Suspended", "Healthy", "Degraded", "Missing");
+  static final Set<String> HEALTH_CODES =
+      Set.of("Unknown", "Progressing", "Suspended", "Healthy", "Degraded", "Missing");
 
   /** Argo CD's health status: {@code status} is a health code, {@code message} may be empty. */
   record HealthResult(String status, String message) {}
@@ -37,8 +39,9 @@ final class ArgoHealthLua {
   /**
    * Runs {@code script} with {@code object} as {@code obj}.
    *
-   * @throws IllegalStateException when the script does not return a table (Argo CD: "expect table output
-   *     from Lua script") or raises a Lua error (for example by calling a library Argo CD does not open)
+   * @throws IllegalStateException when the script does not return a table (Argo CD: "expect table
+   *     output from Lua script") or raises a Lua error (for example by calling a library Argo CD
+   *     does not open)
    */
   static HealthResult run(String script, JsonNode object) {
     Globals globals = sandbox();
@@ -50,7 +53,8 @@ final class ArgoHealthLua {
       throw new IllegalStateException("Lua error: " + e.getMessage(), e);
     }
     if (!result.istable()) {
-      throw new IllegalStateException("expect table output from Lua script, not " + result.typename());
+      throw new IllegalStateException(
+          "expect table output from Lua script, not " + result.typename());
     }
     String status = result.get("status").optjstring("");
     String message = result.get("message").optjstring("");

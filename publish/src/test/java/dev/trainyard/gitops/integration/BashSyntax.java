@@ -7,8 +7,8 @@ import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Checks a CI script with the real {@code bash -n} (parse only, nothing runs). Both GitHub's ubuntu runners
- * and the GitLab job image run {@code run:} / {@code script:} blocks with bash.
+ * Checks a CI script with the real {@code bash -n} (parse only, nothing runs). Both GitHub's ubuntu
+ * runners and the GitLab job image run {@code run:} / {@code script:} blocks with bash.
  */
 final class BashSyntax {
   private BashSyntax() {}
@@ -18,7 +18,8 @@ final class BashSyntax {
     Path file = Files.createTempFile("ci-script", ".sh");
     try {
       Files.writeString(file, script, StandardCharsets.UTF_8);
-      Process bash = new ProcessBuilder("bash", "-n", file.toString()).redirectErrorStream(true).start();
+      Process bash =
+          new ProcessBuilder("bash", "-n", file.toString()).redirectErrorStream(true).start();
       if (!bash.waitFor(30, TimeUnit.SECONDS)) {
         bash.destroyForcibly();
         return "bash -n timed out";

@@ -16,9 +16,10 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The HTTP plumbing {@link FakeGitHub} and {@link FakeGitLab} share: a JDK HTTP server on 127.0.0.1 (a free
- * port), every request recorded as {@code METHOD path} before the forge's own {@link Route} answers it, and
- * JSON answers. Each fake keeps its forge's contract checks (auth header, paths, limits) in its route.
+ * The HTTP plumbing {@link FakeGitHub} and {@link FakeGitLab} share: a JDK HTTP server on 127.0.0.1
+ * (a free port), every request recorded as {@code METHOD path} before the forge's own {@link Route}
+ * answers it, and JSON answers. Each fake keeps its forge's contract checks (auth header, paths,
+ * limits) in its route.
  */
 final class FakeApiServer implements AutoCloseable {
 
@@ -34,12 +35,14 @@ final class FakeApiServer implements AutoCloseable {
 
   FakeApiServer(Route route) throws IOException {
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    server.createContext("/", exchange -> {
-      try (exchange) {
-        record(exchange.getRequestMethod() + " " + exchange.getRequestURI().getPath());
-        route.answer(exchange);
-      }
-    });
+    server.createContext(
+        "/",
+        exchange -> {
+          try (exchange) {
+            record(exchange.getRequestMethod() + " " + exchange.getRequestURI().getPath());
+            route.answer(exchange);
+          }
+        });
     server.start();
   }
 
@@ -77,7 +80,9 @@ final class FakeApiServer implements AutoCloseable {
       for (String pair : raw.split("&")) {
         int eq = pair.indexOf('=');
         if (eq > 0) {
-          out.put(pair.substring(0, eq), URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
+          out.put(
+              pair.substring(0, eq),
+              URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
         }
       }
     }
@@ -85,7 +90,8 @@ final class FakeApiServer implements AutoCloseable {
   }
 
   /** Answers {@code status} with {@code body} as JSON, {@code Content-Type: contentType}. */
-  static void send(HttpExchange exchange, int status, JsonNode body, String contentType) throws IOException {
+  static void send(HttpExchange exchange, int status, JsonNode body, String contentType)
+      throws IOException {
     byte[] bytes = JSON.writeValueAsString(body).getBytes(StandardCharsets.UTF_8);
     exchange.getResponseHeaders().set("Content-Type", contentType);
     exchange.sendResponseHeaders(status, bytes.length);

@@ -17,24 +17,29 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The part of the GitHub REST API that the workflow's comment step uses, on 127.0.0.1, with GitHub's
- * documented rules (docs.github.com/rest/issues/comments):
+ * The part of the GitHub REST API that the workflow's comment step uses, on 127.0.0.1, with
+ * GitHub's documented rules (docs.github.com/rest/issues/comments):
+ *
  * <ul>
- *   <li>a request without the expected token is 401 "Bad credentials";</li>
+ *   <li>a request without the expected token is 401 "Bad credentials";
  *   <li>list comments: oldest first, {@code per_page} at most 100 (default 30), further pages in a
- *       {@code Link: <...>; rel="next"} header;</li>
+ *       {@code Link: <...>; rel="next"} header;
  *   <li>create/update: a body over 65,536 characters is 422 "body is too long (maximum is 65536
- *       characters)", a missing body 422; update and delete of an unknown id 404; delete answers 204.</li>
+ *       characters)", a missing body 422; update and delete of an unknown id 404; delete answers
+ *       204.
  * </ul>
- * Comments created through the API belong to {@code github-actions[bot]}; {@link #addHumanComment} seeds
- * others. Every request is recorded as {@code METHOD path}.
+ *
+ * Comments created through the API belong to {@code github-actions[bot]}; {@link #addHumanComment}
+ * seeds others. Every request is recorded as {@code METHOD path}.
  */
 final class FakeGitHub implements AutoCloseable {
   static final int BODY_LIMIT = 65536;
   static final String BOT = "github-actions[bot]";
   private static final ObjectMapper JSON = FakeApiServer.JSON;
-  private static final Pattern LIST = Pattern.compile("/repos/([^/]+)/([^/]+)/issues/(\\d+)/comments");
-  private static final Pattern ONE = Pattern.compile("/repos/([^/]+)/([^/]+)/issues/comments/(\\d+)");
+  private static final Pattern LIST =
+      Pattern.compile("/repos/([^/]+)/([^/]+)/issues/(\\d+)/comments");
+  private static final Pattern ONE =
+      Pattern.compile("/repos/([^/]+)/([^/]+)/issues/comments/(\\d+)");
 
   private final FakeApiServer server;
   private final String token;
@@ -43,7 +48,10 @@ final class FakeGitHub implements AutoCloseable {
   private final Map<Long, ObjectNode> comments = new TreeMap<>();
   private long nextId = 1000;
 
-  /** Serves the pull request {@code repo#issue} ({@code repo} as {@code owner/name}) to {@code token}. */
+  /**
+   * Serves the pull request {@code repo#issue} ({@code repo} as {@code owner/name}) to {@code
+   * token}.
+   */
   FakeGitHub(String token, String repo, int issue) throws IOException {
     this.token = token;
     this.repo = repo;
@@ -100,7 +108,9 @@ final class FakeGitHub implements AutoCloseable {
     }
     Matcher list = LIST.matcher(path);
     Matcher one = ONE.matcher(path);
-    if (list.matches() && (list.group(1) + "/" + list.group(2)).equals(repo) && Integer.parseInt(list.group(3)) == issue) {
+    if (list.matches()
+        && (list.group(1) + "/" + list.group(2)).equals(repo)
+        && Integer.parseInt(list.group(3)) == issue) {
       onIssueComments(exchange, method);
     } else if (one.matches() && (one.group(1) + "/" + one.group(2)).equals(repo)) {
       onComment(exchange, method, Long.parseLong(one.group(3)));
@@ -150,7 +160,13 @@ final class FakeGitHub implements AutoCloseable {
       out.add(all.get(i));
     }
     if (page * perPage < all.size()) {
-      String next = apiUrl() + exchange.getRequestURI().getPath() + "?per_page=" + perPage + "&page=" + (page + 1);
+      String next =
+          apiUrl()
+              + exchange.getRequestURI().getPath()
+              + "?per_page="
+              + perPage
+              + "&page="
+              + (page + 1);
       exchange.getResponseHeaders().add("Link", "<" + next + ">; rel=\"next\"");
     }
     send(exchange, 200, out);
@@ -165,7 +181,10 @@ final class FakeGitHub implements AutoCloseable {
       return null;
     }
     if (body.asText().length() > BODY_LIMIT) {
-      send(exchange, 422, validationFailed("custom", "body is too long (maximum is 65536 characters)"));
+      send(
+          exchange,
+          422,
+          validationFailed("custom", "body is too long (maximum is 65536 characters)"));
       return null;
     }
     return body.asText();
@@ -173,7 +192,12 @@ final class FakeGitHub implements AutoCloseable {
 
   private static ObjectNode validationFailed(String code, String text) {
     ObjectNode node = message("Validation Failed");
-    node.putArray("errors").addObject().put("resource", "IssueComment").put("code", code).put("field", "body").put("message", text);
+    node.putArray("errors")
+        .addObject()
+        .put("resource", "IssueComment")
+        .put("code", code)
+        .put("field", "body")
+        .put("message", text);
     return node;
   }
 

@@ -19,24 +19,27 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The part of the GitLab REST API v4 that the pipeline's note step uses, on 127.0.0.1, with GitLab's
- * documented rules (docs.gitlab.com/api/notes, /api/rest#pagination):
+ * The part of the GitLab REST API v4 that the pipeline's note step uses, on 127.0.0.1, with
+ * GitLab's documented rules (docs.gitlab.com/api/notes, /api/rest#pagination):
+ *
  * <ul>
- *   <li>every request needs the {@code PRIVATE-TOKEN} header, else 401;</li>
- *   <li>{@code GET /user} names the token's user;</li>
+ *   <li>every request needs the {@code PRIVATE-TOKEN} header, else 401;
+ *   <li>{@code GET /user} names the token's user;
  *   <li>merge request notes list newest first (sort desc by default), {@code per_page} at most 100
- *       (default 20), the next page in {@code X-Next-Page} (empty on the last page);</li>
+ *       (default 20), the next page in {@code X-Next-Page} (empty on the last page);
  *   <li>create needs {@code body} (400 without); a note over 1,000,000 characters is 400 (the limit
- *       Atlantis uses for GitLab; the message text is our guess); only a note's author may edit it (403);
- *       delete answers 204; an unknown note is 404.</li>
+ *       Atlantis uses for GitLab; the message text is our guess); only a note's author may edit it
+ *       (403); delete answers 204; an unknown note is 404.
  * </ul>
+ *
  * Every request is recorded as {@code METHOD path}.
  */
 final class FakeGitLab implements AutoCloseable {
   static final int BODY_LIMIT = 1_000_000;
   static final long BOT_ID = 77;
   private static final ObjectMapper JSON = FakeApiServer.JSON;
-  private static final Pattern NOTES = Pattern.compile("/api/v4/projects/(\\d+)/merge_requests/(\\d+)/notes(?:/(\\d+))?");
+  private static final Pattern NOTES =
+      Pattern.compile("/api/v4/projects/(\\d+)/merge_requests/(\\d+)/notes(?:/(\\d+))?");
 
   private final FakeApiServer server;
   private final String token;
@@ -60,7 +63,9 @@ final class FakeGitLab implements AutoCloseable {
   synchronized long addNote(long authorId, boolean system, String body) {
     long id = nextId++;
     ObjectNode note = JSON.createObjectNode().put("id", id).put("body", body).put("system", system);
-    note.putObject("author").put("id", authorId).put("username", authorId == BOT_ID ? "project_42_bot" : "user" + authorId);
+    note.putObject("author")
+        .put("id", authorId)
+        .put("username", authorId == BOT_ID ? "project_42_bot" : "user" + authorId);
     notes.put(id, note);
     return id;
   }
@@ -92,8 +97,13 @@ final class FakeGitLab implements AutoCloseable {
     }
     Matcher m = NOTES.matcher(path);
     if (path.equals("/api/v4/user") && method.equals("GET")) {
-      send(exchange, 200, JSON.createObjectNode().put("id", BOT_ID).put("username", "project_42_bot"));
-    } else if (m.matches() && Long.parseLong(m.group(1)) == project && Long.parseLong(m.group(2)) == mergeRequest) {
+      send(
+          exchange,
+          200,
+          JSON.createObjectNode().put("id", BOT_ID).put("username", "project_42_bot"));
+    } else if (m.matches()
+        && Long.parseLong(m.group(1)) == project
+        && Long.parseLong(m.group(2)) == mergeRequest) {
       if (m.group(3) == null) {
         onNotes(exchange, method);
       } else {
@@ -160,14 +170,20 @@ final class FakeGitLab implements AutoCloseable {
   private String validBody(HttpExchange exchange) throws IOException {
     byte[] raw = exchange.getRequestBody().readAllBytes();
     String contentType = String.valueOf(exchange.getRequestHeaders().getFirst("Content-Type"));
-    String body = contentType.startsWith("application/json") ? textField(JSON.readTree(raw)) : query(new String(raw, StandardCharsets.UTF_8)).get("body");
+    String body =
+        contentType.startsWith("application/json")
+            ? textField(JSON.readTree(raw))
+            : query(new String(raw, StandardCharsets.UTF_8)).get("body");
     if (body == null) {
       send(exchange, 400, message("400 Bad request - body is missing"));
       return null;
     }
     if (body.length() > BODY_LIMIT) {
       ObjectNode error = JSON.createObjectNode();
-      error.putObject("message").putArray("note").add("is too long (maximum is 1000000 characters)");
+      error
+          .putObject("message")
+          .putArray("note")
+          .add("is too long (maximum is 1000000 characters)");
       send(exchange, 400, error);
       return null;
     }
@@ -175,7 +191,9 @@ final class FakeGitLab implements AutoCloseable {
   }
 
   private static String textField(JsonNode request) {
-    return request != null && request.path("body").isTextual() ? request.path("body").asText() : null;
+    return request != null && request.path("body").isTextual()
+        ? request.path("body").asText()
+        : null;
   }
 
   private static void send(HttpExchange exchange, int status, JsonNode body) throws IOException {

@@ -20,14 +20,18 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The workflow's comment step ({@code actions/github-script} body in examples/ci/github/trainyard.yml) run
- * with Node.js and the real Octokit against {@link FakeGitHub}: one comment updated in place, parts with
- * their own markers, left-overs deleted, humans' comments untouched, pages followed, over-long parts refused.
- * Not run (assumption) where node/npm are missing or the npm install fails.
+ * The workflow's comment step ({@code actions/github-script} body in
+ * examples/ci/github/trainyard.yml) run with Node.js and the real Octokit against {@link
+ * FakeGitHub}: one comment updated in place, parts with their own markers, left-overs deleted,
+ * humans' comments untouched, pages followed, over-long parts refused. Not run (assumption) where
+ * node/npm are missing or the npm install fails.
  */
 class GitHubCommentScriptTest {
   static final String TOKEN = "ghs_test-token-0123456789";
-  static final String SCRIPT = GitHubWorkflowTest.step(GitHubWorkflowTest.PREVIEW, "actions/github-script").at("/with/script").asText();
+  static final String SCRIPT =
+      GitHubWorkflowTest.step(GitHubWorkflowTest.PREVIEW, "actions/github-script")
+          .at("/with/script")
+          .asText();
   static GitHubScript.Result node;
 
   @TempDir Path previewDir;
@@ -43,8 +47,10 @@ class GitHubCommentScriptTest {
   void start() throws IOException {
     assumeTrue(node.script() != null, "not run: " + node.whyNot());
     github = new FakeGitHub(TOKEN, "acme/ml", 7);
-    event = Files.writeString(previewDir.resolveSibling(previewDir.getFileName() + "-event.json"),
-        "{\"pull_request\": {\"number\": 7}, \"number\": 7}");
+    event =
+        Files.writeString(
+            previewDir.resolveSibling(previewDir.getFileName() + "-event.json"),
+            "{\"pull_request\": {\"number\": 7}, \"number\": 7}");
   }
 
   @AfterEach
@@ -58,7 +64,8 @@ class GitHubCommentScriptTest {
   }
 
   @Test
-  @DisplayName("the first preview creates one comment that starts with the marker; humans' comments stay as they are")
+  @DisplayName(
+      "the first preview creates one comment that starts with the marker; humans' comments stay as they are")
   void createsOne() throws IOException {
     long human = github.addHumanComment("alice", "LGTM");
     long quoting = github.addHumanComment("bob", "<!-- trainyard-preview -->\nI pasted the marker");
@@ -71,7 +78,8 @@ class GitHubCommentScriptTest {
   }
 
   @Test
-  @DisplayName("a new preview updates the same comment in place; an unchanged one sends no write at all")
+  @DisplayName(
+      "a new preview updates the same comment in place; an unchanged one sends no write at all")
   void updatesInPlace() throws IOException {
     post(Map.of("preview.md", "one run\n"));
     long id = ours().get(0).path("id").asLong();
@@ -79,23 +87,47 @@ class GitHubCommentScriptTest {
     assertEquals(0, post(Map.of("preview.md", "two runs\n")).exit());
     assertEquals(List.of(id), ids(ours()));
     assertEquals("<!-- trainyard-preview -->\ntwo runs\n", body(id));
-    assertEquals(List.of("GET /repos/acme/ml/issues/7/comments", "PATCH /repos/acme/ml/issues/comments/" + id), github.requests());
+    assertEquals(
+        List.of(
+            "GET /repos/acme/ml/issues/7/comments", "PATCH /repos/acme/ml/issues/comments/" + id),
+        github.requests());
     github.clearRequests();
     post(Map.of("preview.md", "two runs\n"));
     assertEquals(List.of("GET /repos/acme/ml/issues/7/comments"), github.requests());
   }
 
   @Test
-  @DisplayName("a split preview gets one comment per part; fewer parts later delete the left-over ones, and back")
+  @DisplayName(
+      "a split preview gets one comment per part; fewer parts later delete the left-over ones, and back")
   void parts() throws IOException {
     post(Map.of("preview.md", "whole\n"));
-    assertEquals(0, post(Map.of("preview.md", "", "preview-1.md", "p1\n", "preview-2.md", "p2\n", "preview-3.md", "p3\n")).exit());
-    assertEquals(List.of("<!-- trainyard-preview part 1 -->\np1\n", "<!-- trainyard-preview part 2 -->\np2\n",
-        "<!-- trainyard-preview part 3 -->\np3\n"), bodies(ours()));
+    assertEquals(
+        0,
+        post(Map.of(
+                "preview.md",
+                "",
+                "preview-1.md",
+                "p1\n",
+                "preview-2.md",
+                "p2\n",
+                "preview-3.md",
+                "p3\n"))
+            .exit());
+    assertEquals(
+        List.of(
+            "<!-- trainyard-preview part 1 -->\np1\n",
+            "<!-- trainyard-preview part 2 -->\np2\n",
+            "<!-- trainyard-preview part 3 -->\np3\n"),
+        bodies(ours()));
     List<Long> partIds = ids(ours());
-    assertEquals(0, post(Map.of("preview.md", "", "preview-1.md", "q1\n", "preview-2.md", "q2\n")).exit());
-    assertEquals(partIds.subList(0, 2), ids(ours()), "parts 1 and 2 updated in place, part 3 deleted");
-    assertEquals(List.of("<!-- trainyard-preview part 1 -->\nq1\n", "<!-- trainyard-preview part 2 -->\nq2\n"), bodies(ours()));
+    assertEquals(
+        0, post(Map.of("preview.md", "", "preview-1.md", "q1\n", "preview-2.md", "q2\n")).exit());
+    assertEquals(
+        partIds.subList(0, 2), ids(ours()), "parts 1 and 2 updated in place, part 3 deleted");
+    assertEquals(
+        List.of(
+            "<!-- trainyard-preview part 1 -->\nq1\n", "<!-- trainyard-preview part 2 -->\nq2\n"),
+        bodies(ours()));
     assertEquals(0, post(Map.of("preview.md", "small again\n")).exit());
     assertEquals(List.of("<!-- trainyard-preview -->\nsmall again\n"), bodies(ours()));
   }
@@ -115,7 +147,8 @@ class GitHubCommentScriptTest {
   }
 
   @Test
-  @DisplayName("the comment is found on a later page: 150 other comments first, still updated, not duplicated")
+  @DisplayName(
+      "the comment is found on a later page: 150 other comments first, still updated, not duplicated")
   void followsPages() throws IOException {
     for (int i = 0; i < 150; i++) {
       github.addHumanComment("alice", "comment " + i);
@@ -126,7 +159,10 @@ class GitHubCommentScriptTest {
     assertEquals(0, post(Map.of("preview.md", "second\n")).exit());
     assertEquals(List.of(id), ids(ours()));
     assertEquals("<!-- trainyard-preview -->\nsecond\n", body(id));
-    assertEquals(2, github.requests().stream().filter(r -> r.startsWith("GET ")).count(), "151 comments, pages of 100: " + github.requests());
+    assertEquals(
+        2,
+        github.requests().stream().filter(r -> r.startsWith("GET ")).count(),
+        "151 comments, pages of 100: " + github.requests());
   }
 
   @Test
@@ -145,9 +181,13 @@ class GitHubCommentScriptTest {
   void tooLong() throws IOException {
     post(Map.of("preview.md", "old\n"));
     github.clearRequests();
-    GitHubScript.Run run = post(Map.of("preview-1.md", "x".repeat(FakeGitHub.BODY_LIMIT), "preview-2.md", "y\n"));
+    GitHubScript.Run run =
+        post(Map.of("preview-1.md", "x".repeat(FakeGitHub.BODY_LIMIT), "preview-2.md", "y\n"));
     assertNotEquals(0, run.exit());
-    assertTrue(run.output().contains("preview-1.md makes a comment of 65570 characters; GitHub allows 65536"), run.output());
+    assertTrue(
+        run.output()
+            .contains("preview-1.md makes a comment of 65570 characters; GitHub allows 65536"),
+        run.output());
     assertEquals(List.of(), github.requests());
     assertEquals(List.of("<!-- trainyard-preview -->\nold\n"), bodies(ours()));
   }
@@ -180,16 +220,34 @@ class GitHubCommentScriptTest {
   }
 
   private Map<String, String> env(String token) {
-    return Map.of("INPUT_GITHUB-TOKEN", token, "GITHUB_API_URL", github.apiUrl(), "GITHUB_REPOSITORY", "acme/ml",
-        "GITHUB_EVENT_NAME", "pull_request", "GITHUB_EVENT_PATH", event.toString(), "PREVIEW_DIR", previewDir.toString());
+    return Map.of(
+        "INPUT_GITHUB-TOKEN",
+        token,
+        "GITHUB_API_URL",
+        github.apiUrl(),
+        "GITHUB_REPOSITORY",
+        "acme/ml",
+        "GITHUB_EVENT_NAME",
+        "pull_request",
+        "GITHUB_EVENT_PATH",
+        event.toString(),
+        "PREVIEW_DIR",
+        previewDir.toString());
   }
 
   private List<JsonNode> ours() {
-    return github.comments().stream().filter(c -> c.at("/user/login").asText().equals(FakeGitHub.BOT)).toList();
+    return github.comments().stream()
+        .filter(c -> c.at("/user/login").asText().equals(FakeGitHub.BOT))
+        .toList();
   }
 
   private String body(long id) {
-    return github.comments().stream().filter(c -> c.path("id").asLong() == id).findFirst().orElseThrow().path("body").asText();
+    return github.comments().stream()
+        .filter(c -> c.path("id").asLong() == id)
+        .findFirst()
+        .orElseThrow()
+        .path("body")
+        .asText();
   }
 
   private static List<Long> ids(List<JsonNode> comments) {

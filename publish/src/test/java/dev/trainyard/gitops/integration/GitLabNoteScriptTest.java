@@ -23,15 +23,19 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The pipeline's note step ({@code post_preview} in examples/ci/gitlab/.gitlab-ci.yml) run with the real
- * bash, curl and jq against {@link FakeGitLab}: one merge request note updated in place, parts with their own
- * markers, left-overs deleted, other people's and system notes untouched, pages followed. GitLab's runner
- * runs a job's script with {@code set -eo pipefail}; so does this test. Not run (assumption) without curl or jq.
+ * The pipeline's note step ({@code post_preview} in examples/ci/gitlab/.gitlab-ci.yml) run with the
+ * real bash, curl and jq against {@link FakeGitLab}: one merge request note updated in place, parts
+ * with their own markers, left-overs deleted, other people's and system notes untouched, pages
+ * followed. GitLab's runner runs a job's script with {@code set -eo pipefail}; so does this test.
+ * Not run (assumption) without curl or jq.
  */
 class GitLabNoteScriptTest {
   static final String TOKEN = "glpat-test-token-0123456789";
-  static final String SCRIPT = GitHubWorkflowTest.texts(GitLabPipelineTest.PREVIEW.path("script")).stream()
-      .filter(s -> s.contains("post_preview()")).findFirst().orElseThrow();
+  static final String SCRIPT =
+      GitHubWorkflowTest.texts(GitLabPipelineTest.PREVIEW.path("script")).stream()
+          .filter(s -> s.contains("post_preview()"))
+          .findFirst()
+          .orElseThrow();
 
   @TempDir Path temp;
   FakeGitLab gitlab;
@@ -54,7 +58,8 @@ class GitLabNoteScriptTest {
   }
 
   @Test
-  @DisplayName("the first preview creates one note with the marker; other people's and system notes stay as they are")
+  @DisplayName(
+      "the first preview creates one note with the marker; other people's and system notes stay as they are")
   void createsOne() throws Exception {
     long human = gitlab.addNote(5, false, "<!-- trainyard-preview -->\nquoted by a person");
     long system = gitlab.addNote(FakeGitLab.BOT_ID, true, "added 1 commit");
@@ -73,11 +78,14 @@ class GitLabNoteScriptTest {
     assertEquals(0, post(Map.of("preview.md", "two runs\n")).exit());
     assertEquals(List.of(id), ids(ours()));
     assertEquals("<!-- trainyard-preview -->\ntwo runs", body(id));
-    assertFalse(gitlab.requests().stream().anyMatch(r -> r.startsWith("POST ")), gitlab.requests().toString());
+    assertFalse(
+        gitlab.requests().stream().anyMatch(r -> r.startsWith("POST ")),
+        gitlab.requests().toString());
   }
 
   @Test
-  @DisplayName("a split preview gets one note per part in number order; fewer parts later delete the left-over ones")
+  @DisplayName(
+      "a split preview gets one note per part in number order; fewer parts later delete the left-over ones")
   void parts() throws Exception {
     post(Map.of("preview.md", "whole\n"));
     Map<String, String> eleven = new TreeMap<>();
@@ -91,13 +99,16 @@ class GitLabNoteScriptTest {
     List<Long> partIds = ids(ours());
     assertEquals(0, post(Map.of("preview-1.md", "q1\n", "preview-2.md", "q2\n")).exit());
     assertEquals(partIds.subList(0, 2), ids(ours()));
-    assertEquals(List.of("<!-- trainyard-preview part 1 -->\nq1", "<!-- trainyard-preview part 2 -->\nq2"), bodies(ours()));
+    assertEquals(
+        List.of("<!-- trainyard-preview part 1 -->\nq1", "<!-- trainyard-preview part 2 -->\nq2"),
+        bodies(ours()));
     assertEquals(0, post(Map.of("preview.md", "small again\n")).exit());
     assertEquals(List.of("<!-- trainyard-preview -->\nsmall again"), bodies(ours()));
   }
 
   @Test
-  @DisplayName("the note is found on a later page (X-Next-Page) behind 150 newer notes, and duplicates collapse")
+  @DisplayName(
+      "the note is found on a later page (X-Next-Page) behind 150 newer notes, and duplicates collapse")
   void followsPagesAndCollapsesDuplicates() throws Exception {
     long first = gitlab.addNote(FakeGitLab.BOT_ID, false, "<!-- trainyard-preview -->\nold");
     gitlab.addNote(FakeGitLab.BOT_ID, false, "<!-- trainyard-preview -->\nold duplicate");
@@ -108,7 +119,10 @@ class GitLabNoteScriptTest {
     assertEquals(0, post(Map.of("preview.md", "new\n")).exit());
     assertEquals(1, ours().size());
     assertEquals("<!-- trainyard-preview -->\nnew", bodies(ours()).get(0));
-    assertEquals(2, gitlab.requests().stream().filter(r -> r.startsWith("GET /api/v4/projects/")).count(), gitlab.requests().toString());
+    assertEquals(
+        2,
+        gitlab.requests().stream().filter(r -> r.startsWith("GET /api/v4/projects/")).count(),
+        gitlab.requests().toString());
     assertFalse(gitlab.requests().stream().anyMatch(r -> r.startsWith("POST ")));
     assertEquals(List.of(first), ids(ours()).stream().filter(id -> id == first).toList());
   }
@@ -129,7 +143,8 @@ class GitLabNoteScriptTest {
     assertEquals(0, post(Map.of("preview.md", "x\n")).exit());
     try (Stream<Path> left = Files.list(temp.resolve("tmp"))) {
       for (Path file : left.toList()) {
-        assertFalse(Files.readString(file, StandardCharsets.ISO_8859_1).contains(TOKEN), file.toString());
+        assertFalse(
+            Files.readString(file, StandardCharsets.ISO_8859_1).contains(TOKEN), file.toString());
       }
     }
   }
@@ -141,14 +156,33 @@ class GitLabNoteScriptTest {
 
   private GitHubScript.Run run(String token) throws Exception {
     Path tmp = Files.createDirectories(temp.resolve("tmp"));
-    Path script = Files.writeString(temp.resolve("job.sh"), "set -eo pipefail\nstatus=0\n" + SCRIPT + "\n");
-    ProcessBuilder builder = new ProcessBuilder("bash", script.toString()).redirectErrorStream(true)
-        .redirectOutput(temp.resolve("job.log").toFile());
+    Path script =
+        Files.writeString(temp.resolve("job.sh"), "set -eo pipefail\nstatus=0\n" + SCRIPT + "\n");
+    ProcessBuilder builder =
+        new ProcessBuilder("bash", script.toString())
+            .redirectErrorStream(true)
+            .redirectOutput(temp.resolve("job.log").toFile());
     Map<String, String> env = builder.environment();
     env.clear();
-    env.putAll(new HashMap<>(Map.of("PATH", System.getenv("PATH"), "TMPDIR", tmp.toString(), "HOME", temp.toString(),
-        "CI_API_V4_URL", gitlab.apiUrl(), "CI_PROJECT_ID", "42", "CI_MERGE_REQUEST_IID", "7",
-        "TRAINYARD_GITLAB_TOKEN", token, "PREVIEW_DIR", previewDir.toString())));
+    env.putAll(
+        new HashMap<>(
+            Map.of(
+                "PATH",
+                System.getenv("PATH"),
+                "TMPDIR",
+                tmp.toString(),
+                "HOME",
+                temp.toString(),
+                "CI_API_V4_URL",
+                gitlab.apiUrl(),
+                "CI_PROJECT_ID",
+                "42",
+                "CI_MERGE_REQUEST_IID",
+                "7",
+                "TRAINYARD_GITLAB_TOKEN",
+                token,
+                "PREVIEW_DIR",
+                previewDir.toString())));
     Process bash = builder.start();
     if (!bash.waitFor(60, TimeUnit.SECONDS)) {
       bash.destroyForcibly();
@@ -169,11 +203,19 @@ class GitLabNoteScriptTest {
   }
 
   private List<JsonNode> ours() {
-    return gitlab.notes().stream().filter(n -> n.at("/author/id").asLong() == FakeGitLab.BOT_ID && !n.path("system").asBoolean()).toList();
+    return gitlab.notes().stream()
+        .filter(
+            n -> n.at("/author/id").asLong() == FakeGitLab.BOT_ID && !n.path("system").asBoolean())
+        .toList();
   }
 
   private String body(long id) {
-    return gitlab.notes().stream().filter(n -> n.path("id").asLong() == id).findFirst().orElseThrow().path("body").asText();
+    return gitlab.notes().stream()
+        .filter(n -> n.path("id").asLong() == id)
+        .findFirst()
+        .orElseThrow()
+        .path("body")
+        .asText();
   }
 
   private static List<Long> ids(List<JsonNode> notes) {

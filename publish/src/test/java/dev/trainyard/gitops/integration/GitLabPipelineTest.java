@@ -11,16 +11,17 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
- * The contract of {@code examples/ci/gitlab/.gitlab-ci.yml}: merge request pipelines preview (fork guard,
- * one note found by its marker through the notes API), the default branch submits, tokens only from CI/CD
- * variables in the environment, full clone depth, and bash-parseable scripts.
+ * The contract of {@code examples/ci/gitlab/.gitlab-ci.yml}: merge request pipelines preview (fork
+ * guard, one note found by its marker through the notes API), the default branch submits, tokens
+ * only from CI/CD variables in the environment, full clone depth, and bash-parseable scripts.
  */
 class GitLabPipelineTest {
   static final String FILE = "examples/ci/gitlab/.gitlab-ci.yml";
   static final JsonNode PIPELINE = RepoFiles.yaml(FILE);
   static final JsonNode PREVIEW = PIPELINE.path("preview");
   static final JsonNode SUBMIT = PIPELINE.path("submit");
-  static final String DEFAULT_BRANCH_PUSH = "$CI_PIPELINE_SOURCE == \"push\" && $CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH";
+  static final String DEFAULT_BRANCH_PUSH =
+      "$CI_PIPELINE_SOURCE == \"push\" && $CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH";
 
   @Test
   @DisplayName("pipelines run for merge requests and for pushes to the default branch only")
@@ -33,11 +34,14 @@ class GitLabPipelineTest {
   }
 
   @Test
-  @DisplayName("the preview runs only in merge request pipelines, skipping forks unless TRAINYARD_PREVIEW_FORKS is \"true\"")
+  @DisplayName(
+      "the preview runs only in merge request pipelines, skipping forks unless TRAINYARD_PREVIEW_FORKS is \"true\"")
   void forkGuard() {
     assertEquals(1, PREVIEW.path("rules").size());
-    assertEquals("$CI_PIPELINE_SOURCE == \"merge_request_event\" && ($CI_MERGE_REQUEST_SOURCE_PROJECT_ID == $CI_MERGE_REQUEST_PROJECT_ID"
-        + " || $TRAINYARD_PREVIEW_FORKS == \"true\")", PREVIEW.at("/rules/0/if").asText());
+    assertEquals(
+        "$CI_PIPELINE_SOURCE == \"merge_request_event\" && ($CI_MERGE_REQUEST_SOURCE_PROJECT_ID == $CI_MERGE_REQUEST_PROJECT_ID"
+            + " || $TRAINYARD_PREVIEW_FORKS == \"true\")",
+        PREVIEW.at("/rules/0/if").asText());
   }
 
   @Test
@@ -45,7 +49,10 @@ class GitLabPipelineTest {
   void submitOnDefaultBranch() {
     assertEquals(1, SUBMIT.path("rules").size());
     assertEquals(DEFAULT_BRANCH_PUSH, SUBMIT.at("/rules/0/if").asText());
-    assertEquals(List.of("trainyard submit --changed-since \"$CI_COMMIT_BEFORE_SHA\" --gitops \"$TRAINYARD_GITOPS\""), GitHubWorkflowTest.texts(SUBMIT.path("script")));
+    assertEquals(
+        List.of(
+            "trainyard submit --changed-since \"$CI_COMMIT_BEFORE_SHA\" --gitops \"$TRAINYARD_GITOPS\""),
+        GitHubWorkflowTest.texts(SUBMIT.path("script")));
     assertEquals("trainyard-submit", SUBMIT.path("resource_group").asText());
     assertFalse(SUBMIT.path("interruptible").asBoolean(true));
     assertTrue(PREVIEW.path("interruptible").asBoolean(false));
@@ -60,45 +67,71 @@ class GitLabPipelineTest {
   }
 
   @Test
-  @DisplayName("the preview stage comes before submit, and the preview uses the merge request's base and the checked-out commit as head (merged-results pipelines check out the merge commit)")
+  @DisplayName(
+      "the preview stage comes before submit, and the preview uses the merge request's base and the checked-out commit as head (merged-results pipelines check out the merge commit)")
   void previewBeforeSubmit() {
     assertEquals(List.of("preview", "submit"), GitHubWorkflowTest.texts(PIPELINE.path("stages")));
     assertEquals("preview", PREVIEW.path("stage").asText());
     assertEquals("submit", SUBMIT.path("stage").asText());
     String script = String.join("\n", GitHubWorkflowTest.texts(PREVIEW.path("script")));
-    assertTrue(script.contains("trainyard preview --gitops \"$TRAINYARD_GITOPS\" --base \"$CI_MERGE_REQUEST_DIFF_BASE_SHA\""
-        + " --head \"$CI_COMMIT_SHA\" --out \"$PREVIEW_DIR\" --part-size 65000"), script);
-    // Merged-results pipelines check out the merge commit (CI_COMMIT_SHA); preview --head must be the checked-out commit,
+    assertTrue(
+        script.contains(
+            "trainyard preview --gitops \"$TRAINYARD_GITOPS\" --base \"$CI_MERGE_REQUEST_DIFF_BASE_SHA\""
+                + " --head \"$CI_COMMIT_SHA\" --out \"$PREVIEW_DIR\" --part-size 65000"),
+        script);
+    // Merged-results pipelines check out the merge commit (CI_COMMIT_SHA); preview --head must be
+    // the checked-out commit,
     // so the source branch's SHA would make it refuse to run.
     assertFalse(script.contains("CI_MERGE_REQUEST_SOURCE_BRANCH_SHA"), script);
-    assertTrue(script.indexOf("git fetch --quiet origin \"$CI_MERGE_REQUEST_TARGET_BRANCH_NAME\"") < script.indexOf("trainyard preview --"),
+    assertTrue(
+        script.indexOf("git fetch --quiet origin \"$CI_MERGE_REQUEST_TARGET_BRANCH_NAME\"")
+            < script.indexOf("trainyard preview --"),
         "the target branch (holding the base commit) is fetched first");
     assertTrue(script.indexOf("trainyard preview --") < script.indexOf("post_preview;"));
   }
 
   @Test
-  @DisplayName("the note is found by its hidden marker through the notes API with TRAINYARD_GITLAB_TOKEN, parts by their own markers")
+  @DisplayName(
+      "the note is found by its hidden marker through the notes API with TRAINYARD_GITLAB_TOKEN, parts by their own markers")
   void noteUpsert() {
     String script = String.join("\n", GitHubWorkflowTest.texts(PREVIEW.path("script")));
-    for (String needle : List.of("\"<!-- trainyard-preview -->\"", "\"<!-- trainyard-preview part $part -->\"",
-        "$CI_API_V4_URL/projects/$CI_PROJECT_ID/merge_requests/$CI_MERGE_REQUEST_IID/notes",
-        "printf 'PRIVATE-TOKEN: %s\\n' \"$TRAINYARD_GITLAB_TOKEN\" > \"${auth#@}\"", "-H \"$auth\"", "-X PUT", "-X POST", "-X DELETE", "[Xx]-[Nn]ext-[Pp]age")) {
+    for (String needle :
+        List.of(
+            "\"<!-- trainyard-preview -->\"",
+            "\"<!-- trainyard-preview part $part -->\"",
+            "$CI_API_V4_URL/projects/$CI_PROJECT_ID/merge_requests/$CI_MERGE_REQUEST_IID/notes",
+            "printf 'PRIVATE-TOKEN: %s\\n' \"$TRAINYARD_GITLAB_TOKEN\" > \"${auth#@}\"",
+            "-H \"$auth\"",
+            "-X PUT",
+            "-X POST",
+            "-X DELETE",
+            "[Xx]-[Nn]ext-[Pp]age")) {
       assertTrue(script.contains(needle), needle);
     }
   }
 
   @Test
-  @DisplayName("tokens come only from CI/CD variables: none is set in the file, none goes on a command line")
+  @DisplayName(
+      "tokens come only from CI/CD variables: none is set in the file, none goes on a command line")
   void tokensOnlyThroughEnv() {
     for (Scalar s : YamlScalars.strings(PIPELINE)) {
-      assertFalse(GitHubWorkflowTest.CREDENTIAL_FLAG.matcher(s.value()).find(), "credential flag in " + s.path());
-      assertFalse(s.path().startsWith("/variables/") && s.path().contains("TOKEN"), "token defined in the file: " + s.path());
+      assertFalse(
+          GitHubWorkflowTest.CREDENTIAL_FLAG.matcher(s.value()).find(),
+          "credential flag in " + s.path());
+      assertFalse(
+          s.path().startsWith("/variables/") && s.path().contains("TOKEN"),
+          "token defined in the file: " + s.path());
       for (String line : s.value().split("\n")) {
         if (line.contains("TRAINYARD_GITOPS_TOKEN=")) {
-          assertEquals("export TRAINYARD_GITOPS_TOKEN=\"$TRAINYARD_GITOPS_READ_TOKEN\"", line.trim(), s.path());
+          assertEquals(
+              "export TRAINYARD_GITOPS_TOKEN=\"$TRAINYARD_GITOPS_READ_TOKEN\"",
+              line.trim(),
+              s.path());
         }
         if (line.matches(".*\\b(echo|printf)\\b.*\\$TRAINYARD_[A-Z_]*TOKEN.*")) {
-          assertTrue(line.trim().endsWith("> \"${auth#@}\""), "a token printed anywhere but curl's header file: " + line);
+          assertTrue(
+              line.trim().endsWith("> \"${auth#@}\""),
+              "a token printed anywhere but curl's header file: " + line);
         }
         assertFalse(line.matches(".*curl .*TOKEN.*"), "a token on curl's command line: " + line);
       }
@@ -106,7 +139,8 @@ class GitLabPipelineTest {
   }
 
   @Test
-  @DisplayName("full clone depth (GIT_DEPTH 0) and a distribution built from a pinned commit, cached per commit, kept out of git status")
+  @DisplayName(
+      "full clone depth (GIT_DEPTH 0) and a distribution built from a pinned commit, cached per commit, kept out of git status")
   void cloneAndObtain() {
     assertEquals("0", PIPELINE.at("/variables/GIT_DEPTH").asText());
     assertTrue(PIPELINE.at("/variables/GIT_DEPTH").isTextual(), "GitLab variables are strings");
@@ -117,8 +151,11 @@ class GitLabPipelineTest {
     String before = String.join("\n", GitHubWorkflowTest.texts(base.path("before_script")));
     assertTrue(before.contains("echo \"/.trainyard/\" >> .git/info/exclude"));
     assertTrue(before.contains("git -C .trainyard/src checkout --quiet \"$TRAINYARD_REF\""));
-    assertTrue(before.contains("mvn -B -q -f .trainyard/src/pom.xml -pl cli -am -DskipTests package"));
-    assertTrue(before.indexOf("export PATH=\"$CI_PROJECT_DIR/.trainyard/dist/bin:$PATH\"") < before.indexOf("trainyard --version"));
+    assertTrue(
+        before.contains("mvn -B -q -f .trainyard/src/pom.xml -pl cli -am -DskipTests package"));
+    assertTrue(
+        before.indexOf("export PATH=\"$CI_PROJECT_DIR/.trainyard/dist/bin:$PATH\"")
+            < before.indexOf("trainyard --version"));
     assertEquals(".trainyard", PREVIEW.path("extends").asText());
     assertEquals(".trainyard", SUBMIT.path("extends").asText());
   }
@@ -126,9 +163,11 @@ class GitLabPipelineTest {
   @Test
   @DisplayName("every job's before_script + script parses with bash -n")
   void scriptsParse() throws Exception {
-    String before = String.join("\n", GitHubWorkflowTest.texts(PIPELINE.at("/.trainyard/before_script")));
+    String before =
+        String.join("\n", GitHubWorkflowTest.texts(PIPELINE.at("/.trainyard/before_script")));
     for (JsonNode job : List.of(PREVIEW, SUBMIT)) {
-      String script = before + "\n" + String.join("\n", GitHubWorkflowTest.texts(job.path("script")));
+      String script =
+          before + "\n" + String.join("\n", GitHubWorkflowTest.texts(job.path("script")));
       assertEquals("", BashSyntax.errors(script));
     }
   }

@@ -15,14 +15,24 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
- * The health-check fixtures and the Lua script use only what JobSet v0.12.0 declares: every field of the
- * fixtures is in the real CRD's v1alpha2 schema, condition statuses are in its enum, and every condition type
- * the script reads is a constant of {@code api/jobset/v1alpha2/jobset_types.go}. Read from the Go module
- * cache; not run (assumption) when the module has not been downloaded.
+ * The health-check fixtures and the Lua script use only what JobSet v0.12.0 declares: every field
+ * of the fixtures is in the real CRD's v1alpha2 schema, condition statuses are in its enum, and
+ * every condition type the script reads is a constant of {@code
+ * api/jobset/v1alpha2/jobset_types.go}. Read from the Go module cache; not run (assumption) when
+ * the module has not been downloaded.
  */
 class JobSetFixtureShapeTest {
-  static final List<String> FIXTURES = List.of("created", "queued", "preempted", "running", "restarting",
-      "restarted", "completed", "failed", "failed-max-restarts");
+  static final List<String> FIXTURES =
+      List.of(
+          "created",
+          "queued",
+          "preempted",
+          "running",
+          "restarting",
+          "restarted",
+          "completed",
+          "failed",
+          "failed-max-restarts");
 
   static Path module;
 
@@ -32,7 +42,8 @@ class JobSetFixtureShapeTest {
   }
 
   @Test
-  @DisplayName("every field of every JobSet fixture is declared by the JobSet v0.12.0 CRD (v1alpha2)")
+  @DisplayName(
+      "every field of every JobSet fixture is declared by the JobSet v0.12.0 CRD (v1alpha2)")
   void fixturesMatchCrd() throws IOException {
     JsonNode schema = v1alpha2Schema();
     List<String> undeclared = new ArrayList<>();
@@ -40,23 +51,30 @@ class JobSetFixtureShapeTest {
       JsonNode jobSet = JobSetHealthTest.fixture(name);
       assertEquals("jobset.x-k8s.io/v1alpha2", jobSet.path("apiVersion").asText(), name);
       for (String top : List.of("spec", "status")) {
-        undeclaredFields(name + ":" + top, jobSet.path(top), schema.at("/properties/" + top), undeclared);
+        undeclaredFields(
+            name + ":" + top, jobSet.path(top), schema.at("/properties/" + top), undeclared);
       }
     }
     assertEquals(List.of(), undeclared);
   }
 
   @Test
-  @DisplayName("fixture condition statuses are in the CRD's enum and condition types are JobSet constants")
+  @DisplayName(
+      "fixture condition statuses are in the CRD's enum and condition types are JobSet constants")
   void conditionsAreReal() throws IOException {
-    JsonNode conditionSchema = v1alpha2Schema().at("/properties/status/properties/conditions/items/properties");
+    JsonNode conditionSchema =
+        v1alpha2Schema().at("/properties/status/properties/conditions/items/properties");
     JsonNode statusEnum = conditionSchema.at("/status/enum");
-    assertTrue(statusEnum.isArray() && statusEnum.size() > 0, "no enum for condition status in the CRD");
+    assertTrue(
+        statusEnum.isArray() && statusEnum.size() > 0, "no enum for condition status in the CRD");
     String types = JobSetModule.read(module, JobSetModule.TYPES);
     for (String name : FIXTURES) {
       for (JsonNode condition : JobSetHealthTest.fixture(name).at("/status/conditions")) {
-        assertTrue(contains(statusEnum, condition.path("status").asText()), name + ": " + condition);
-        assertTrue(types.contains("JobSetConditionType = \"" + condition.path("type").asText() + "\""), name + ": " + condition);
+        assertTrue(
+            contains(statusEnum, condition.path("status").asText()), name + ": " + condition);
+        assertTrue(
+            types.contains("JobSetConditionType = \"" + condition.path("type").asText() + "\""),
+            name + ": " + condition);
       }
     }
     for (String scriptType : List.of("Completed", "Failed", "Suspended", "RestartingJobSet")) {
@@ -66,17 +84,28 @@ class JobSetFixtureShapeTest {
   }
 
   @Test
-  @DisplayName("status.restarts, spec.suspend and failurePolicy.maxRestarts have the types the script assumes")
+  @DisplayName(
+      "status.restarts, spec.suspend and failurePolicy.maxRestarts have the types the script assumes")
   void fieldTypes() throws IOException {
     JsonNode schema = v1alpha2Schema();
     assertEquals("integer", schema.at("/properties/status/properties/restarts/type").asText());
     assertEquals("boolean", schema.at("/properties/spec/properties/suspend/type").asText());
-    assertEquals("integer", schema.at("/properties/spec/properties/failurePolicy/properties/maxRestarts/type").asText());
+    assertEquals(
+        "integer",
+        schema
+            .at("/properties/spec/properties/failurePolicy/properties/maxRestarts/type")
+            .asText());
   }
 
   private static JsonNode v1alpha2Schema() throws IOException {
-    assumeTrue(module != null, "not run: " + JobSetModule.MODULE + " is not in the Go module cache"
-        + " (run: go mod download " + JobSetModule.MODULE + ")");
+    assumeTrue(
+        module != null,
+        "not run: "
+            + JobSetModule.MODULE
+            + " is not in the Go module cache"
+            + " (run: go mod download "
+            + JobSetModule.MODULE
+            + ")");
     JsonNode crd = RepoFiles.parseDocuments(JobSetModule.read(module, JobSetModule.CRD)).get(0);
     for (JsonNode version : crd.at("/spec/versions")) {
       if ("v1alpha2".equals(version.path("name").asText())) {
@@ -87,7 +116,8 @@ class JobSetFixtureShapeTest {
   }
 
   /** Walks a fixture value beside its schema; lists paths the schema does not declare. */
-  private static void undeclaredFields(String path, JsonNode value, JsonNode schema, List<String> out) {
+  private static void undeclaredFields(
+      String path, JsonNode value, JsonNode schema, List<String> out) {
     if (schema.path("x-kubernetes-preserve-unknown-fields").asBoolean(false)) {
       return;
     }
@@ -101,7 +131,8 @@ class JobSetFixtureShapeTest {
         if (!properties.has(field.getKey())) {
           out.add(path + "." + field.getKey());
         } else {
-          undeclaredFields(path + "." + field.getKey(), field.getValue(), properties.get(field.getKey()), out);
+          undeclaredFields(
+              path + "." + field.getKey(), field.getValue(), properties.get(field.getKey()), out);
         }
       }
     } else if (value.isArray()) {

@@ -17,16 +17,20 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The JobSet health check ({@code examples/gitops/argocd/health/jobset.lua}) run the way Argo CD runs it,
- * against JobSet objects in each state (test resources {@code jobset-health/*.yaml}, shaped like objects the
- * JobSet v0.12.0 controller writes: condition types, reasons and messages from its {@code pkg/constants}).
+ * The JobSet health check ({@code examples/gitops/argocd/health/jobset.lua}) run the way Argo CD
+ * runs it, against JobSet objects in each state (test resources {@code jobset-health/*.yaml},
+ * shaped like objects the JobSet v0.12.0 controller writes: condition types, reasons and messages
+ * from its {@code pkg/constants}).
  */
 class JobSetHealthTest {
   static final String SCRIPT = RepoFiles.text("examples/gitops/argocd/health/jobset.lua");
 
   @ParameterizedTest(name = "{0} -> {1}: {2}")
   @DisplayName("each JobSet state maps to the Argo CD health a reviewer expects")
-  @CsvSource(delimiter = '|', textBlock = """
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
       created             | Progressing | waiting for the JobSet controller
       queued              | Suspended   | waiting in the Kueue queue ml
       preempted           | Suspended   | waiting in the Kueue queue ml
@@ -74,8 +78,11 @@ class JobSetHealthTest {
   @DisplayName("Failed wins over Completed when both are True")
   void failedWinsOverCompleted() {
     ObjectNode jobSet = fixture("completed");
-    condition(jobSet, "Failed", "True", "FailedJobs", "jobset failed due to one or more job failures");
-    assertEquals(new HealthResult("Degraded", "jobset failed due to one or more job failures"), health(jobSet));
+    condition(
+        jobSet, "Failed", "True", "FailedJobs", "jobset failed due to one or more job failures");
+    assertEquals(
+        new HealthResult("Degraded", "jobset failed due to one or more job failures"),
+        health(jobSet));
   }
 
   @Test
@@ -94,7 +101,8 @@ class JobSetHealthTest {
   }
 
   @Test
-  @DisplayName("conditions with status False never count: a resumed, not-restarting JobSet is running")
+  @DisplayName(
+      "conditions with status False never count: a resumed, not-restarting JobSet is running")
   void falseConditionsIgnored() {
     ObjectNode jobSet = fixture("running");
     condition(jobSet, "Failed", "False", "x", "not failed");
@@ -104,13 +112,18 @@ class JobSetHealthTest {
   }
 
   @Test
-  @DisplayName("a restart without failurePolicy.maxRestarts names no limit; a status without restarts counts 0")
+  @DisplayName(
+      "a restart without failurePolicy.maxRestarts names no limit; a status without restarts counts 0")
   void restartWithoutLimit() {
     ObjectNode restarting = fixture("restarting");
     ((ObjectNode) restarting.get("spec")).remove("failurePolicy");
-    assertTrue(health(restarting).message().startsWith("restarting after a failure: restart 2 ("), health(restarting).message());
+    assertTrue(
+        health(restarting).message().startsWith("restarting after a failure: restart 2 ("),
+        health(restarting).message());
     ((ObjectNode) restarting.get("status")).remove("restarts");
-    assertTrue(health(restarting).message().startsWith("restarting after a failure: restart 0 ("), health(restarting).message());
+    assertTrue(
+        health(restarting).message().startsWith("restarting after a failure: restart 0 ("),
+        health(restarting).message());
     ObjectNode running = fixture("running");
     ((ObjectNode) running.get("status")).remove("restarts");
     assertEquals(new HealthResult("Progressing", "running"), health(running));
@@ -121,21 +134,28 @@ class JobSetHealthTest {
   void statusWithoutConditions() {
     ObjectNode jobSet = fixture("created");
     jobSet.putObject("status").put("restarts", 0);
-    assertEquals(new HealthResult("Progressing", "waiting for the JobSet controller"), health(jobSet));
+    assertEquals(
+        new HealthResult("Progressing", "waiting for the JobSet controller"), health(jobSet));
   }
 
   @Test
   @DisplayName("the runner mirrors Argo CD: no string library, a table result, a valid health code")
   void runnerMirrorsArgoCd() {
     JsonNode jobSet = fixture("running");
-    IllegalStateException noStringLib = assertThrows(IllegalStateException.class,
-        () -> ArgoHealthLua.run("return { status = string.upper('healthy') }", jobSet));
+    IllegalStateException noStringLib =
+        assertThrows(
+            IllegalStateException.class,
+            () -> ArgoHealthLua.run("return { status = string.upper('healthy') }", jobSet));
     assertTrue(noStringLib.getMessage().startsWith("Lua error"), noStringLib.getMessage());
     assertThrows(IllegalStateException.class, () -> ArgoHealthLua.run("return 'Healthy'", jobSet));
-    assertEquals(new HealthResult("Unknown", "Lua returned an invalid health status"),
+    assertEquals(
+        new HealthResult("Unknown", "Lua returned an invalid health status"),
         ArgoHealthLua.run("return { status = 'Fine' }", jobSet));
-    assertEquals(new HealthResult("Healthy", "2 ml"),
-        ArgoHealthLua.run("return { status = 'Healthy', message = obj.spec.replicatedJobs[1].template.spec.parallelism .. ' ' .. obj.metadata.namespace }", jobSet));
+    assertEquals(
+        new HealthResult("Healthy", "2 ml"),
+        ArgoHealthLua.run(
+            "return { status = 'Healthy', message = obj.spec.replicatedJobs[1].template.spec.parallelism .. ' ' .. obj.metadata.namespace }",
+            jobSet));
   }
 
   static HealthResult health(JsonNode jobSet) {
@@ -144,19 +164,26 @@ class JobSetHealthTest {
 
   /** A fixture from {@code jobset-health/NAME.yaml}, a fresh mutable copy each time. */
   static ObjectNode fixture(String name) {
-    try (InputStream in = JobSetHealthTest.class.getResourceAsStream("/jobset-health/" + name + ".yaml")) {
+    try (InputStream in =
+        JobSetHealthTest.class.getResourceAsStream("/jobset-health/" + name + ".yaml")) {
       if (in == null) {
         throw new IllegalArgumentException("no fixture " + name);
       }
-      return (ObjectNode) RepoFiles.parseDocuments(new String(in.readAllBytes(), StandardCharsets.UTF_8)).get(0);
+      return (ObjectNode)
+          RepoFiles.parseDocuments(new String(in.readAllBytes(), StandardCharsets.UTF_8)).get(0);
     } catch (IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
   }
 
-  private static void condition(ObjectNode jobSet, String type, String status, String reason, String message) {
-    ((ArrayNode) jobSet.at("/status/conditions")).addObject()
-        .put("type", type).put("status", status).put("reason", reason).put("message", message)
+  private static void condition(
+      ObjectNode jobSet, String type, String status, String reason, String message) {
+    ((ArrayNode) jobSet.at("/status/conditions"))
+        .addObject()
+        .put("type", type)
+        .put("status", status)
+        .put("reason", reason)
+        .put("message", message)
         .put("lastTransitionTime", "2026-11-30T12:00:00Z");
   }
 

@@ -8,14 +8,15 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The JobSet Go module's source in the Go module cache ({@code go mod download sigs.k8s.io/jobset@v0.12.0}),
- * where the CRD and the API types are read at test time; nothing of it is copied into this repository.
- * The cache is {@code $GOMODCACHE}, else what {@code go env GOMODCACHE} prints (30 s bound), else
- * {@code ~/go/pkg/mod}.
+ * The JobSet Go module's source in the Go module cache ({@code go mod download
+ * sigs.k8s.io/jobset@v0.12.0}), where the CRD and the API types are read at test time; nothing of
+ * it is copied into this repository. The cache is {@code $GOMODCACHE}, else what {@code go env
+ * GOMODCACHE} prints (30 s bound), else {@code ~/go/pkg/mod}.
  */
 final class JobSetModule {
   /** The JobSet release the compiler targets and cluster-it builds (scripts/k8s-testbin). */
   static final String MODULE = "sigs.k8s.io/jobset@v0.12.0";
+
   static final String CRD = "config/components/crd/bases/jobset.x-k8s.io_jobsets.yaml";
   static final String TYPES = "api/jobset/v1alpha2/jobset_types.go";
 

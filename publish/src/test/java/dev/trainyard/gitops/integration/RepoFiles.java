@@ -14,9 +14,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The integration files a platform team copies (under {@code examples/}), read from the checkout: raw text
- * and parsed YAML documents. The checkout root comes from the {@code trainyard.repo.root} system property
- * that the module's surefire configuration sets.
+ * The integration files a platform team copies (under {@code examples/}), read from the checkout:
+ * raw text and parsed YAML documents. The checkout root comes from the {@code trainyard.repo.root}
+ * system property that the module's surefire configuration sets.
  */
 final class RepoFiles {
   private static final ObjectMapper YAML = new YAMLMapper();
@@ -42,7 +42,8 @@ final class RepoFiles {
   static JsonNode yaml(String relative) {
     List<JsonNode> docs = yamlDocuments(relative);
     if (docs.size() != 1) {
-      throw new IllegalStateException(relative + " holds " + docs.size() + " YAML documents, expected 1");
+      throw new IllegalStateException(
+          relative + " holds " + docs.size() + " YAML documents, expected 1");
     }
     return docs.get(0);
   }

@@ -5,9 +5,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-/** Every string in a parsed YAML tree with its JSON-pointer-like path, for checks over a whole CI file. */
+/**
+ * Every string in a parsed YAML tree with its JSON-pointer-like path, for checks over a whole CI
+ * file.
+ */
 final class YamlScalars {
-  /** A string value and where it sits, e.g. {@code /jobs/submit/steps/6/env/TRAINYARD_GITOPS_TOKEN}. */
+  /**
+   * A string value and where it sits, e.g. {@code /jobs/submit/steps/6/env/TRAINYARD_GITOPS_TOKEN}.
+   */
   record Scalar(String path, String value) {}
 
   private YamlScalars() {}

@@ -7,7 +7,10 @@ import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
-/** How text is cut into base64 runs: which characters join a run, which end it, and where each character came from. */
+/**
+ * How text is cut into base64 runs: which characters join a run, which end it, and where each
+ * character came from.
+ */
 class Base64RunsTest {
   private static final String A = "abcdefgh";
   private static final String B = "ijklmnop";
@@ -25,24 +28,31 @@ class Base64RunsTest {
   }
 
   @Test
-  @DisplayName("white space, #, quotes, a list dash and \\n/\\r/\\t escapes join the pieces of one run")
+  @DisplayName(
+      "white space, #, quotes, a list dash and \\n/\\r/\\t escapes join the pieces of one run")
   void joiners() {
-    for (String joiner : List.of(" ", "\t", "\n", "\r", "#", "\"", "'", "\n- ", "\n-\t", "\\n", "\\r", "\\t", " \n  # ")) {
-      assertEquals(List.of(A + B), runs(A + joiner + B), "joined by " + joiner.replace("\n", "\\n"));
+    for (String joiner :
+        List.of(
+            " ", "\t", "\n", "\r", "#", "\"", "'", "\n- ", "\n-\t", "\\n", "\\r", "\\t",
+            " \n  # ")) {
+      assertEquals(
+          List.of(A + B), runs(A + joiner + B), "joined by " + joiner.replace("\n", "\\n"));
     }
   }
 
   @Test
   @DisplayName(":, comma, =, period, a lone backslash and a dash without a space end a run")
   void enders() {
-    for (String ender : List.of(":", ",", "=", ".", "\\%", "\\", "-:", "@", "[", "`", "{", "\u0000")) {
+    for (String ender :
+        List.of(":", ",", "=", ".", "\\%", "\\", "-:", "@", "[", "`", "{", "\u0000")) {
       assertEquals(List.of(), runs(A + ender + B), "ended by " + ender);
       assertEquals(List.of(A + A, B + B), runs(A + A + ender + B + B), "ended by " + ender);
     }
   }
 
   @Test
-  @DisplayName("every character of both base64 alphabets joins a run; a - only between two of them (RFC 4648 §5)")
+  @DisplayName(
+      "every character of both base64 alphabets joins a run; a - only between two of them (RFC 4648 §5)")
   void alphabets() {
     String all = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_";
     assertEquals(List.of(all), runs(all));
@@ -54,7 +64,8 @@ class Base64RunsTest {
   }
 
   @Test
-  @DisplayName("each character keeps its offset in the text; origin() clamps below 0 and past the end; long runs grow")
+  @DisplayName(
+      "each character keeps its offset in the text; origin() clamps below 0 and past the end; long runs grow")
   void origins() {
     Base64Runs.Run run = Base64Runs.of("x: " + A + "\n  " + B).get(0);
     int[] expected = new int[16];

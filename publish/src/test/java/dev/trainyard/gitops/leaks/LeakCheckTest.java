@@ -23,88 +23,179 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Where a key may sit (a plain Secret where platform.yaml allows them) and where not; real kubeseal and sops output. */
+/**
+ * Where a key may sit (a plain Secret where platform.yaml allows them) and where not; real kubeseal
+ * and sops output.
+ */
 class LeakCheckTest {
-  static final Path ROOT = Path.of(System.getProperty("trainyard.repo.root", "..")).toAbsolutePath().normalize();
+  static final Path ROOT =
+      Path.of(System.getProperty("trainyard.repo.root", "..")).toAbsolutePath().normalize();
   static final PlantedKeys.Key KEY = PlantedKeys.all().get("openssh");
   @TempDir Path temp;
 
   static Platform platform(Optional<Path> file) {
-    return new PlatformLoader(new YamlDocumentLoader(), new NetworkntSchemaValidator()).load(file, "platform.yaml").value().orElseThrow();
+    return new PlatformLoader(new YamlDocumentLoader(), new NetworkntSchemaValidator())
+        .load(file, "platform.yaml")
+        .value()
+        .orElseThrow();
   }
 
   static String secret(String namespace, String privateKey) {
-    return "apiVersion: v1\nkind: Secret\nmetadata:\n  name: run-ssh\n  namespace: " + namespace + "\ntype: kubernetes.io/ssh-auth\n"
-        + "data:\n  ssh-privatekey: " + KeyScannerTest.b64(privateKey) + "\n";
+    return "apiVersion: v1\nkind: Secret\nmetadata:\n  name: run-ssh\n  namespace: "
+        + namespace
+        + "\ntype: kubernetes.io/ssh-auth\n"
+        + "data:\n  ssh-privatekey: "
+        + KeyScannerTest.b64(privateKey)
+        + "\n";
   }
 
   @Test
-  @DisplayName("sealed-secrets policy: a plain Secret with a key is E809 at its file and line, and the message holds no piece of the key")
+  @DisplayName(
+      "sealed-secrets policy: a plain Secret with a key is E809 at its file and line, and the message holds no piece of the key")
   void sealedPolicyRefusesPlainSecret() {
-    LeakCheck.Report report = new LeakCheck(platform(Optional.of(ROOT.resolve("examples/platform.yaml"))))
-        .checkText(new TreeMap<>(Map.of("clusters/local/ml/run/secret-run-ssh.yaml", secret("ml", KEY.pem()))));
+    LeakCheck.Report report =
+        new LeakCheck(platform(Optional.of(ROOT.resolve("examples/platform.yaml"))))
+            .checkText(
+                new TreeMap<>(
+                    Map.of("clusters/local/ml/run/secret-run-ssh.yaml", secret("ml", KEY.pem()))));
     assertTrue(report.leaked());
     Diagnostic d = report.diagnostics().get(0);
     assertEquals(DiagnosticCode.PRIVATE_KEY_IN_TREE, d.code());
     assertEquals("clusters/local/ml/run/secret-run-ssh.yaml:8", d.location().toString());
-    assertEquals("private key material, OpenSSH private key (base64 → PEM), outside any namespace where platform.yaml allows plain"
-        + " Secrets (secrets.policy: sealed-secrets, allowPlain: false)", d.message());
+    assertEquals(
+        "private key material, OpenSSH private key (base64 → PEM), outside any namespace where platform.yaml allows plain"
+            + " Secrets (secrets.policy: sealed-secrets, allowPlain: false)",
+        d.message());
     assertNoFragment(d.message() + d.hint(), KEY);
   }
 
   @Test
-  @DisplayName("plain allowed (embedded default): a Secret in local/default passes, also as one document of several; a ConfigMap there, or a Secret in another namespace, does not")
+  @DisplayName(
+      "plain allowed (embedded default): a Secret in local/default passes, also as one document of several; a ConfigMap there, or a Secret in another namespace, does not")
   void plainAllowedOnlyInSecretsOfAllowedNamespaces() {
     SortedMap<String, String> files = new TreeMap<>();
     files.put("clusters/local/default/run/secret-run-ssh.yaml", secret("default", KEY.pem()));
-    files.put("clusters/local/default/run/configmap-run.yaml", "apiVersion: v1\nkind: ConfigMap\ndata:\n  k: |\n" + KeyScannerTest.indent(KEY.pem(), "    "));
+    files.put(
+        "clusters/local/default/run/configmap-run.yaml",
+        "apiVersion: v1\nkind: ConfigMap\ndata:\n  k: |\n"
+            + KeyScannerTest.indent(KEY.pem(), "    "));
     files.put("clusters/local/team-x/run/secret-run-ssh.yaml", secret("team-x", KEY.pem()));
     files.put("clusters/other/default/run/secret-run-ssh.yaml", secret("default", KEY.pem()));
-    files.put("clusters/local/default/run/two.yaml", secret("default", KEY.pem()) + "---\n" + secret("default", KEY.pem()).replace("kind: Secret", "kind: ConfigMap"));
+    files.put(
+        "clusters/local/default/run/two.yaml",
+        secret("default", KEY.pem())
+            + "---\n"
+            + secret("default", KEY.pem()).replace("kind: Secret", "kind: ConfigMap"));
     LeakCheck.Report report = new LeakCheck(platform(Optional.empty())).checkText(files);
     assertEquals(2, report.allowed());
     assertEquals(5, report.files());
-    assertEquals(List.of("clusters/local/default/run/configmap-run.yaml:5",
-        "clusters/local/default/run/two.yaml:17", "clusters/local/team-x/run/secret-run-ssh.yaml:8", "clusters/other/default/run/secret-run-ssh.yaml:8"),
+    assertEquals(
+        List.of(
+            "clusters/local/default/run/configmap-run.yaml:5",
+            "clusters/local/default/run/two.yaml:17",
+            "clusters/local/team-x/run/secret-run-ssh.yaml:8",
+            "clusters/other/default/run/secret-run-ssh.yaml:8"),
         report.diagnostics().stream().map(x -> x.location().toString()).toList());
-    assertEquals("private key material, OpenSSH private key (PEM), in namespace default, in the data of a ConfigMap (only the data or stringData"
-        + " of a Secret object may hold a key there)", report.diagnostics().get(0).message());
-    assertEquals("private key material, OpenSSH private key (base64 → PEM), in namespace default, in the data of a ConfigMap (only the data"
-        + " or stringData of a Secret object may hold a key there)", report.diagnostics().get(1).message());
+    assertEquals(
+        "private key material, OpenSSH private key (PEM), in namespace default, in the data of a ConfigMap (only the data or stringData"
+            + " of a Secret object may hold a key there)",
+        report.diagnostics().get(0).message());
+    assertEquals(
+        "private key material, OpenSSH private key (base64 → PEM), in namespace default, in the data of a ConfigMap (only the data"
+            + " or stringData of a Secret object may hold a key there)",
+        report.diagnostics().get(1).message());
   }
 
   @Test
-  @DisplayName("plain allowed: in a Secret only data and stringData may hold a key; an annotation or a comment of that Secret is E809 at its line")
+  @DisplayName(
+      "plain allowed: in a Secret only data and stringData may hold a key; an annotation or a comment of that Secret is E809 at its line")
   void onlyTheSecretsDataMayHoldAKey() {
-    String annotated = "apiVersion: v1\nkind: Secret\nmetadata:\n  name: r\n  annotations:\n    note: |\n" + KeyScannerTest.indent(KEY.pem(), "      ")
-        + "type: Opaque\n";
-    String commented = "apiVersion: v1\nkind: Secret\nmetadata:\n  name: r\ndata:\n" + KeyScannerTest.indent(KEY.pem(), "  # ") + "  k: dg==\n";
-    SortedMap<String, String> files = new TreeMap<>(Map.of("clusters/local/default/r/secret-a.yaml", annotated,
-        "clusters/local/default/r/secret-c.yaml", commented, "clusters/local/default/r/secret-ok.yaml", secret("default", KEY.pem())));
+    String annotated =
+        "apiVersion: v1\nkind: Secret\nmetadata:\n  name: r\n  annotations:\n    note: |\n"
+            + KeyScannerTest.indent(KEY.pem(), "      ")
+            + "type: Opaque\n";
+    String commented =
+        "apiVersion: v1\nkind: Secret\nmetadata:\n  name: r\ndata:\n"
+            + KeyScannerTest.indent(KEY.pem(), "  # ")
+            + "  k: dg==\n";
+    SortedMap<String, String> files =
+        new TreeMap<>(
+            Map.of(
+                "clusters/local/default/r/secret-a.yaml",
+                annotated,
+                "clusters/local/default/r/secret-c.yaml",
+                commented,
+                "clusters/local/default/r/secret-ok.yaml",
+                secret("default", KEY.pem())));
     LeakCheck.Report report = new LeakCheck(platform(Optional.empty())).checkText(files);
-    assertEquals(List.of("clusters/local/default/r/secret-a.yaml:7", "clusters/local/default/r/secret-c.yaml:6"),
+    assertEquals(
+        List.of(
+            "clusters/local/default/r/secret-a.yaml:7", "clusters/local/default/r/secret-c.yaml:6"),
         report.diagnostics().stream().map(x -> x.location().toString()).toList());
     assertEquals(1, report.allowed());
   }
 
   @Test
-  @DisplayName("real kubeseal and sops output of a Secret holding a private key is not flagged; the Secret they encrypt is")
+  @DisplayName(
+      "real kubeseal and sops output of a Secret holding a private key is not flagged; the Secret they encrypt is")
   void sealedAndSopsOutputPass() throws Exception {
     String openssl = RealTools.system("openssl").toString();
     String kubeseal = RealTools.built("kubeseal").toString();
     String sops = RealTools.built("sops").toString();
     String ageKeygen = RealTools.built("age-keygen").toString();
-    RealTools.run(temp, "", openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "key.pem", "-out", "cert.pem", "-days", "2",
-        "-subj", "/CN=sealed-secret/O=sealed-secret");
+    RealTools.run(
+        temp,
+        "",
+        openssl,
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-keyout",
+        "key.pem",
+        "-out",
+        "cert.pem",
+        "-days",
+        "2",
+        "-subj",
+        "/CN=sealed-secret/O=sealed-secret");
     String plain = secret("ml", KEY.pem());
-    String sealed = RealTools.run(temp, plain, kubeseal, "--cert", "cert.pem", "--format", "yaml", "--scope", "strict");
+    String sealed =
+        RealTools.run(
+            temp, plain, kubeseal, "--cert", "cert.pem", "--format", "yaml", "--scope", "strict");
     RealTools.run(temp, "", ageKeygen, "-o", "age.txt");
-    String recipient = Files.readString(temp.resolve("age.txt")).lines().filter(l -> l.startsWith("# public key: ")).findFirst().orElseThrow().substring(14);
+    String recipient =
+        Files.readString(temp.resolve("age.txt"))
+            .lines()
+            .filter(l -> l.startsWith("# public key: "))
+            .findFirst()
+            .orElseThrow()
+            .substring(14);
     Files.writeString(temp.resolve("secret.yaml"), plain);
-    String encrypted = RealTools.run(temp, "", sops, "--encrypt", "--age", recipient, "--encrypted-regex", "^(data|stringData)$", "secret.yaml");
-    assertTrue(sealed.contains("kind: SealedSecret") && encrypted.contains("ENC[AES256_GCM"), sealed + encrypted);
-    SortedMap<String, String> files = new TreeMap<>(Map.of("clusters/local/ml/r/sealedsecret.yaml", sealed, "clusters/local/ml/r/secret.yaml", encrypted,
-        "platform.yaml", Files.readString(ROOT.resolve("examples/platform.yaml"))));
+    String encrypted =
+        RealTools.run(
+            temp,
+            "",
+            sops,
+            "--encrypt",
+            "--age",
+            recipient,
+            "--encrypted-regex",
+            "^(data|stringData)$",
+            "secret.yaml");
+    assertTrue(
+        sealed.contains("kind: SealedSecret") && encrypted.contains("ENC[AES256_GCM"),
+        sealed + encrypted);
+    SortedMap<String, String> files =
+        new TreeMap<>(
+            Map.of(
+                "clusters/local/ml/r/sealedsecret.yaml",
+                sealed,
+                "clusters/local/ml/r/secret.yaml",
+                encrypted,
+                "platform.yaml",
+                Files.readString(ROOT.resolve("examples/platform.yaml"))));
     LeakCheck check = new LeakCheck(platform(Optional.of(ROOT.resolve("examples/platform.yaml"))));
     assertEquals(List.of(), check.checkText(files).diagnostics());
     files.put("clusters/local/ml/r/plain.yaml", plain);
@@ -112,20 +203,28 @@ class LeakCheckTest {
   }
 
   @Test
-  @DisplayName("Trainyard's own sealed and SOPS golden trees hold no key; its plain Secret under the embedded default is allowed")
+  @DisplayName(
+      "Trainyard's own sealed and SOPS golden trees hold no key; its plain Secret under the embedded default is allowed")
   void goldenTrees() throws Exception {
     for (String c : List.of("deepspeed-sealed-secrets", "mlx-sops-age")) {
-      StageResult<LeakCheck.Report> r = LeakCheck.checkFolder(ROOT.resolve("golden").resolve(c).resolve("expected"), Optional.of(ROOT.resolve("golden").resolve(c).resolve("platform.yaml")));
+      StageResult<LeakCheck.Report> r =
+          LeakCheck.checkFolder(
+              ROOT.resolve("golden").resolve(c).resolve("expected"),
+              Optional.of(ROOT.resolve("golden").resolve(c).resolve("platform.yaml")));
       assertEquals(List.of(), r.value().orElseThrow().diagnostics(), c);
       assertEquals(0, r.value().orElseThrow().allowed(), c);
     }
-    LeakCheck.Report plain = LeakCheck.checkFolder(ROOT.resolve("golden/deepspeed-one-node/expected"), Optional.empty()).value().orElseThrow();
+    LeakCheck.Report plain =
+        LeakCheck.checkFolder(ROOT.resolve("golden/deepspeed-one-node/expected"), Optional.empty())
+            .value()
+            .orElseThrow();
     assertEquals(List.of(), plain.diagnostics());
     assertEquals(1, plain.allowed());
   }
 
   @Test
-  @DisplayName("check of a folder: .git/ is skipped, DIR/platform.yaml decides, a missing folder is an IOException naming it")
+  @DisplayName(
+      "check of a folder: .git/ is skipped, DIR/platform.yaml decides, a missing folder is an IOException naming it")
   void folder() throws Exception {
     Path tree = temp.resolve("tree");
     Files.createDirectories(tree.resolve(".git/objects"));
@@ -133,12 +232,15 @@ class LeakCheckTest {
     Path run = Files.createDirectories(tree.resolve("clusters/local/default/run"));
     Files.writeString(run.resolve("secret.yaml"), secret("default", KEY.pem()));
     assertEquals(1, LeakCheck.checkFolder(tree, Optional.empty()).value().orElseThrow().allowed());
-    Files.writeString(tree.resolve("platform.yaml"), Files.readString(ROOT.resolve("examples/platform.yaml")));
+    Files.writeString(
+        tree.resolve("platform.yaml"), Files.readString(ROOT.resolve("examples/platform.yaml")));
     LeakCheck.Report sealed = LeakCheck.checkFolder(tree, Optional.empty()).value().orElseThrow();
     assertEquals(2, sealed.files());
     assertTrue(sealed.leaked());
-    java.io.IOException missing = org.junit.jupiter.api.Assertions.assertThrows(java.io.IOException.class,
-        () -> LeakCheck.checkFolder(temp.resolve("nope"), Optional.empty()));
+    java.io.IOException missing =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            java.io.IOException.class,
+            () -> LeakCheck.checkFolder(temp.resolve("nope"), Optional.empty()));
     assertTrue(missing.getMessage().endsWith("nope: no such folder"), missing.getMessage());
     Files.writeString(tree.resolve("platform.yaml"), "kind: Platform\nbogus: 1\n");
     assertFalse(LeakCheck.checkFolder(tree, Optional.empty()).diagnostics().isEmpty());
@@ -146,60 +248,137 @@ class LeakCheckTest {
   }
 
   @Test
-  @DisplayName("a Secret as an item of a kind: List is a Secret: its data is allowed where plain Secrets are, its annotation is E809 naming the item")
+  @DisplayName(
+      "a Secret as an item of a kind: List is a Secret: its data is allowed where plain Secrets are, its annotation is E809 naming the item")
   void secretInAList() {
-    String list = "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: c\n  data:\n    a: b\n"
-        + "- apiVersion: v1\n  kind: Secret\n  metadata:\n    name: run-ssh\n    annotations:\n      note: " + KeyScannerTest.b64(KEY.pem()) + "\n"
-        + "  type: Opaque\n  data:\n    ssh-privatekey: " + KeyScannerTest.b64(KEY.pem()) + "\n  # " + KeyScannerTest.b64(KEY.pem()) + "\n"
-        + "- kind: ConfigMap\n  data:\n    k: " + KeyScannerTest.b64(KEY.pem()) + "\n";
-    LeakCheck.Report report = new LeakCheck(platform(Optional.empty())).checkText(new TreeMap<>(Map.of("clusters/local/default/r/list.yaml", list)));
+    String list =
+        "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: c\n  data:\n    a: b\n"
+            + "- apiVersion: v1\n  kind: Secret\n  metadata:\n    name: run-ssh\n    annotations:\n      note: "
+            + KeyScannerTest.b64(KEY.pem())
+            + "\n"
+            + "  type: Opaque\n  data:\n    ssh-privatekey: "
+            + KeyScannerTest.b64(KEY.pem())
+            + "\n  # "
+            + KeyScannerTest.b64(KEY.pem())
+            + "\n"
+            + "- kind: ConfigMap\n  data:\n    k: "
+            + KeyScannerTest.b64(KEY.pem())
+            + "\n";
+    LeakCheck.Report report =
+        new LeakCheck(platform(Optional.empty()))
+            .checkText(new TreeMap<>(Map.of("clusters/local/default/r/list.yaml", list)));
     assertEquals(1, report.allowed());
-    assertEquals(List.of("clusters/local/default/r/list.yaml:15", "clusters/local/default/r/list.yaml:19", "clusters/local/default/r/list.yaml:22"),
+    assertEquals(
+        List.of(
+            "clusters/local/default/r/list.yaml:15",
+            "clusters/local/default/r/list.yaml:19",
+            "clusters/local/default/r/list.yaml:22"),
         report.diagnostics().stream().map(x -> x.location().toString()).toList());
-    List<String> where = report.diagnostics().stream().map(d -> d.message().replaceAll(".*, in namespace default, in ", "").replaceAll(" \\(only.*", "")).toList();
-    assertEquals(List.of("the metadata of a Secret (item 2 of a List)", "a comment or no field of a Secret (item 2 of a List)",
-        "the data of a ConfigMap (item 3 of a List)"), where);
-    LeakCheck.Report sealed = new LeakCheck(platform(Optional.of(ROOT.resolve("examples/platform.yaml"))))
-        .checkText(new TreeMap<>(Map.of("clusters/local/ml/r/list.yaml", list)));
+    List<String> where =
+        report.diagnostics().stream()
+            .map(
+                d ->
+                    d.message()
+                        .replaceAll(".*, in namespace default, in ", "")
+                        .replaceAll(" \\(only.*", ""))
+            .toList();
+    assertEquals(
+        List.of(
+            "the metadata of a Secret (item 2 of a List)",
+            "a comment or no field of a Secret (item 2 of a List)",
+            "the data of a ConfigMap (item 3 of a List)"),
+        where);
+    LeakCheck.Report sealed =
+        new LeakCheck(platform(Optional.of(ROOT.resolve("examples/platform.yaml"))))
+            .checkText(new TreeMap<>(Map.of("clusters/local/ml/r/list.yaml", list)));
     assertEquals(4, sealed.diagnostics().size());
   }
 
   @Test
-  @DisplayName("a Secret file written as UTF-16 (with or without BOM) or UTF-32: its key is found; allowed where plain Secrets are, E809 elsewhere")
+  @DisplayName(
+      "a Secret file written as UTF-16 (with or without BOM) or UTF-32: its key is found; allowed where plain Secrets are, E809 elsewhere")
   void wideEncodings() {
-    for (java.nio.charset.Charset cs : List.of(StandardCharsets.UTF_16, StandardCharsets.UTF_16LE, StandardCharsets.UTF_16BE,
-        java.nio.charset.Charset.forName("UTF-32LE"), java.nio.charset.Charset.forName("UTF-32"))) {
+    for (java.nio.charset.Charset cs :
+        List.of(
+            StandardCharsets.UTF_16,
+            StandardCharsets.UTF_16LE,
+            StandardCharsets.UTF_16BE,
+            java.nio.charset.Charset.forName("UTF-32LE"),
+            java.nio.charset.Charset.forName("UTF-32"))) {
       byte[] bytes = ("\uFEFF" + secret("default", KEY.pem())).getBytes(cs);
       byte[] unmarked = secret("default", KEY.pem()).getBytes(cs);
       for (byte[] b : List.of(bytes, unmarked)) {
-        LeakCheck.Report allowed = new LeakCheck(platform(Optional.empty())).check(new TreeMap<>(Map.of("clusters/local/default/r/secret.yaml", b)));
+        LeakCheck.Report allowed =
+            new LeakCheck(platform(Optional.empty()))
+                .check(new TreeMap<>(Map.of("clusters/local/default/r/secret.yaml", b)));
         assertEquals(List.of(), allowed.diagnostics(), cs.name());
         assertEquals(1, allowed.allowed(), cs.name());
-        LeakCheck.Report refused = new LeakCheck(platform(Optional.of(ROOT.resolve("examples/platform.yaml"))))
-            .check(new TreeMap<>(Map.of("clusters/local/ml/r/secret.yaml", b)));
-        assertEquals(List.of("clusters/local/ml/r/secret.yaml:8"), refused.diagnostics().stream().map(x -> x.location().toString()).toList(), cs.name());
-        assertTrue(refused.diagnostics().get(0).message().contains("OpenSSH private key (UTF-"), refused.diagnostics().get(0).message());
+        LeakCheck.Report refused =
+            new LeakCheck(platform(Optional.of(ROOT.resolve("examples/platform.yaml"))))
+                .check(new TreeMap<>(Map.of("clusters/local/ml/r/secret.yaml", b)));
+        assertEquals(
+            List.of("clusters/local/ml/r/secret.yaml:8"),
+            refused.diagnostics().stream().map(x -> x.location().toString()).toList(),
+            cs.name());
+        assertTrue(
+            refused.diagnostics().get(0).message().contains("OpenSSH private key (UTF-"),
+            refused.diagnostics().get(0).message());
       }
     }
   }
 
   @Test
-  @DisplayName("the messages say why: plain without allowPlain, or plain but the namespace not listed; outside clusters/ nothing is allowed")
+  @DisplayName(
+      "the messages say why: plain without allowPlain, or plain but the namespace not listed; outside clusters/ nothing is allowed")
   void whyNotAllowed() {
     String embedded = readResource("/trainyard/platform/default-platform.yaml");
-    Platform noAllow = platform(Optional.of(write("platform-noallow.yaml", embedded.replace("allowPlain: true", "allowPlain: false"))));
-    LeakCheck.Report refused = new LeakCheck(noAllow).checkText(new TreeMap<>(Map.of("clusters/local/default/r/secret.yaml", secret("default", KEY.pem()))));
+    Platform noAllow =
+        platform(
+            Optional.of(
+                write(
+                    "platform-noallow.yaml",
+                    embedded.replace("allowPlain: true", "allowPlain: false"))));
+    LeakCheck.Report refused =
+        new LeakCheck(noAllow)
+            .checkText(
+                new TreeMap<>(
+                    Map.of("clusters/local/default/r/secret.yaml", secret("default", KEY.pem()))));
     assertTrue(refused.leaked());
-    assertTrue(refused.diagnostics().get(0).message().endsWith("(secrets.policy: plain, allowPlain: false)"), refused.diagnostics().get(0).message());
+    assertTrue(
+        refused
+            .diagnostics()
+            .get(0)
+            .message()
+            .endsWith("(secrets.policy: plain, allowPlain: false)"),
+        refused.diagnostics().get(0).message());
     LeakCheck plain = new LeakCheck(platform(Optional.empty()));
-    for (String path : List.of("clusters/local/nosuch/r/secret.yaml", "other/local/default/r/secret.yaml", "clusters/local/secret.yaml")) {
-      LeakCheck.Report r = plain.checkText(new TreeMap<>(Map.of(path, secret("default", KEY.pem()))));
-      assertEquals(List.of(path + ":8"), r.diagnostics().stream().map(x -> x.location().toString()).toList(), path);
-      assertTrue(r.diagnostics().get(0).message().endsWith("outside any namespace where platform.yaml allows plain Secrets (secrets.policy: plain)"),
+    for (String path :
+        List.of(
+            "clusters/local/nosuch/r/secret.yaml",
+            "other/local/default/r/secret.yaml",
+            "clusters/local/secret.yaml")) {
+      LeakCheck.Report r =
+          plain.checkText(new TreeMap<>(Map.of(path, secret("default", KEY.pem()))));
+      assertEquals(
+          List.of(path + ":8"),
+          r.diagnostics().stream().map(x -> x.location().toString()).toList(),
+          path);
+      assertTrue(
+          r.diagnostics()
+              .get(0)
+              .message()
+              .endsWith(
+                  "outside any namespace where platform.yaml allows plain Secrets (secrets.policy: plain)"),
           r.diagnostics().get(0).message());
     }
-    LeakCheck.Report shallow = plain.checkText(new TreeMap<>(Map.of("clusters/local/default/secret.yaml", secret("default", KEY.pem()))));
-    assertEquals(List.of(), shallow.diagnostics(), "a Secret file directly in the namespace folder is in that namespace");
+    LeakCheck.Report shallow =
+        plain.checkText(
+            new TreeMap<>(
+                Map.of("clusters/local/default/secret.yaml", secret("default", KEY.pem()))));
+    assertEquals(
+        List.of(),
+        shallow.diagnostics(),
+        "a Secret file directly in the namespace folder is in that namespace");
     assertEquals(1, shallow.allowed());
     assertFalse(shallow.leaked());
     assertEquals(1, shallow.files());
@@ -209,12 +388,19 @@ class LeakCheckTest {
   @DisplayName("diagnostics are sorted by file and line, and a file without a key costs nothing")
   void sortedDiagnostics() {
     SortedMap<String, byte[]> files = new TreeMap<>();
-    files.put("b.yaml", ("x: 1\nk: " + KeyScannerTest.b64(KEY.pem()) + "\n").getBytes(StandardCharsets.UTF_8));
-    files.put("a.yaml", (KEY.pem() + "k: " + KeyScannerTest.b64(KEY.pem()) + "\n").getBytes(StandardCharsets.UTF_8));
+    files.put(
+        "b.yaml",
+        ("x: 1\nk: " + KeyScannerTest.b64(KEY.pem()) + "\n").getBytes(StandardCharsets.UTF_8));
+    files.put(
+        "a.yaml",
+        (KEY.pem() + "k: " + KeyScannerTest.b64(KEY.pem()) + "\n")
+            .getBytes(StandardCharsets.UTF_8));
     files.put("c.yaml", "nothing: here\n".getBytes(StandardCharsets.UTF_8));
     LeakCheck.Report r = new LeakCheck(platform(Optional.empty())).check(files);
     int pemLines = KEY.pem().split("\n").length;
-    assertEquals(List.of("a.yaml:1", "a.yaml:" + (pemLines + 1), "b.yaml:2"), r.diagnostics().stream().map(x -> x.location().toString()).toList());
+    assertEquals(
+        List.of("a.yaml:1", "a.yaml:" + (pemLines + 1), "b.yaml:2"),
+        r.diagnostics().stream().map(x -> x.location().toString()).toList());
     assertEquals(3, r.files());
   }
 
@@ -236,7 +422,10 @@ class LeakCheckTest {
 
   /** No 16-character piece of the key's PEM, body or base64 is in {@code text}. */
   static void assertNoFragment(String text, PlantedKeys.Key key) {
-    for (String form : List.of(key.pem().replaceAll("-----[^-]+-----", "").replace("\n", ""), KeyScannerTest.b64(key.pem()))) {
+    for (String form :
+        List.of(
+            key.pem().replaceAll("-----[^-]+-----", "").replace("\n", ""),
+            KeyScannerTest.b64(key.pem()))) {
       for (int i = 0; i + 16 <= form.length(); i += 4) {
         assertFalse(text.contains(form.substring(i, i + 16)), "key fragment in: " + text);
       }

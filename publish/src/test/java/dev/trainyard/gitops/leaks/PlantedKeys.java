@@ -12,9 +12,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Real private keys of every kind a GitOps tree might leak, made fresh by the JDK and the compiler's own SSH
- * key generator: OpenSSH (as the SSH Secret holds it), PKCS#8 RSA/EC/Ed25519, PKCS#1 RSA and SEC1 EC (the
- * inner structures of the PKCS#8 ones, as {@code openssl genrsa}/{@code ecparam} write them).
+ * Real private keys of every kind a GitOps tree might leak, made fresh by the JDK and the
+ * compiler's own SSH key generator: OpenSSH (as the SSH Secret holds it), PKCS#8 RSA/EC/Ed25519,
+ * PKCS#1 RSA and SEC1 EC (the inner structures of the PKCS#8 ones, as {@code openssl genrsa}/{@code
+ * ecparam} write them).
  */
 final class PlantedKeys {
   private PlantedKeys() {}
@@ -29,8 +30,14 @@ final class PlantedKeys {
   static Map<String, Key> all() {
     try {
       Map<String, Key> keys = new LinkedHashMap<>();
-      String ssh = new SshKeyGenerator(new SecureRandom()).generate("planted@test").privateKeyOpenSsh();
-      keys.put("openssh", new Key("OPENSSH", ssh, Base64.getMimeDecoder().decode(ssh.replaceAll("-----[^-]+-----", ""))));
+      String ssh =
+          new SshKeyGenerator(new SecureRandom()).generate("planted@test").privateKeyOpenSsh();
+      keys.put(
+          "openssh",
+          new Key(
+              "OPENSSH",
+              ssh,
+              Base64.getMimeDecoder().decode(ssh.replaceAll("-----[^-]+-----", ""))));
       byte[] rsa8 = generate("RSA", null).getPrivate().getEncoded();
       keys.put("pkcs8-rsa", armored("", rsa8));
       keys.put("pkcs1-rsa", armored("RSA ", octetStringContent(rsa8)));
@@ -44,7 +51,8 @@ final class PlantedKeys {
     }
   }
 
-  private static java.security.KeyPair generate(String algorithm, ECGenParameterSpec spec) throws GeneralSecurityException {
+  private static java.security.KeyPair generate(String algorithm, ECGenParameterSpec spec)
+      throws GeneralSecurityException {
     KeyPairGenerator generator = KeyPairGenerator.getInstance(algorithm);
     if (spec != null) {
       generator.initialize(spec);
@@ -55,12 +63,23 @@ final class PlantedKeys {
   }
 
   static Key armored(String label, byte[] der) {
-    String body = Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(der);
-    String pem = "-----BEGIN " + label + "PRIVATE KEY-----\n" + body + "\n-----END " + label + "PRIVATE KEY-----\n";
+    String body =
+        Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(der);
+    String pem =
+        "-----BEGIN "
+            + label
+            + "PRIVATE KEY-----\n"
+            + body
+            + "\n-----END "
+            + label
+            + "PRIVATE KEY-----\n";
     return new Key(label.isEmpty() ? "PKCS8" : label.trim(), pem, der);
   }
 
-  /** The OCTET STRING inside a PKCS#8 PrivateKeyInfo: the algorithm's own key structure (PKCS#1, SEC1). */
+  /**
+   * The OCTET STRING inside a PKCS#8 PrivateKeyInfo: the algorithm's own key structure (PKCS#1,
+   * SEC1).
+   */
   private static byte[] octetStringContent(byte[] pkcs8) {
     int i = 1 + lengthBytes(pkcs8, 1);
     i += 3;

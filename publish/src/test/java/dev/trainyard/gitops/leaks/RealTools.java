@@ -11,15 +11,22 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * kubeseal, sops and age-keygen as {@code scripts/secrets-tools} builds them, and openssl from PATH. A
- * missing tool makes the test NOT RUN (a JUnit assumption naming the command that builds it), never passed.
+ * kubeseal, sops and age-keygen as {@code scripts/secrets-tools} builds them, and openssl from
+ * PATH. A missing tool makes the test NOT RUN (a JUnit assumption naming the command that builds
+ * it), never passed.
  */
 final class RealTools {
   private RealTools() {}
 
   static Path built(String name) {
     Path bin = toolsDir().resolve("bin").resolve(name);
-    assumeTrue(Files.isExecutable(bin), "NOT RUN: " + name + " not found at " + bin + "; run scripts/secrets-tools (builds kubeseal, sops, age)");
+    assumeTrue(
+        Files.isExecutable(bin),
+        "NOT RUN: "
+            + name
+            + " not found at "
+            + bin
+            + "; run scripts/secrets-tools (builds kubeseal, sops, age)");
     return bin;
   }
 
@@ -33,18 +40,33 @@ final class RealTools {
     return null;
   }
 
-  /** Runs {@code command} in {@code dir} with {@code stdin}; returns stdout; a non-zero exit throws with stderr. */
-  static String run(Path dir, String stdin, String... command) throws IOException, InterruptedException {
+  /**
+   * Runs {@code command} in {@code dir} with {@code stdin}; returns stdout; a non-zero exit throws
+   * with stderr.
+   */
+  static String run(Path dir, String stdin, String... command)
+      throws IOException, InterruptedException {
     Path in = Files.writeString(dir.resolve(".in"), stdin);
     Path out = dir.resolve(".out");
     Path err = dir.resolve(".err");
-    Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectInput(in.toFile()).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+    Process p =
+        new ProcessBuilder(command)
+            .directory(dir.toFile())
+            .redirectInput(in.toFile())
+            .redirectOutput(out.toFile())
+            .redirectError(err.toFile())
+            .start();
     if (!p.waitFor(120, TimeUnit.SECONDS)) {
       p.destroyForcibly();
       throw new IOException(String.join(" ", command) + " did not finish in 120 s");
     }
     if (p.exitValue() != 0) {
-      throw new IOException(String.join(" ", command) + " exited " + p.exitValue() + ": " + Files.readString(err, StandardCharsets.UTF_8));
+      throw new IOException(
+          String.join(" ", command)
+              + " exited "
+              + p.exitValue()
+              + ": "
+              + Files.readString(err, StandardCharsets.UTF_8));
     }
     return Files.readString(out, StandardCharsets.UTF_8);
   }
@@ -54,12 +76,14 @@ final class RealTools {
     if (!configured.isBlank()) {
       return Path.of(configured);
     }
-    Path root = Path.of(System.getProperty("trainyard.repo.root", "..")).toAbsolutePath().normalize();
+    Path root =
+        Path.of(System.getProperty("trainyard.repo.root", "..")).toAbsolutePath().normalize();
     Path script = root.resolve("scripts/secrets-tools");
     assumeTrue(Files.isExecutable(script), "NOT RUN: " + script + " not found");
     try {
       List<String> command = new ArrayList<>(List.of(script.toString(), "--print-dir"));
-      return Path.of(run(Files.createTempDirectory("tools"), "", command.toArray(String[]::new)).strip());
+      return Path.of(
+          run(Files.createTempDirectory("tools"), "", command.toArray(String[]::new)).strip());
     } catch (IOException | InterruptedException e) {
       assumeTrue(false, "NOT RUN: " + script + " --print-dir failed: " + e.getMessage());
       return null;

@@ -11,7 +11,10 @@ import java.util.Random;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
-/** UTF-16 and UTF-32 text is recognised with and without a byte order mark; UTF-8, binary and random bytes are not. */
+/**
+ * UTF-16 and UTF-32 text is recognised with and without a byte order mark; UTF-8, binary and random
+ * bytes are not.
+ */
 class WideTextTest {
   private static final String TEXT = "kind: Secret\ndata:\n  k: v\n";
   private static final Charset UTF_32BE = Charset.forName("UTF-32BE");
@@ -27,7 +30,8 @@ class WideTextTest {
   }
 
   @Test
-  @DisplayName("without a byte order mark, the NUL bytes between ASCII characters name the encoding")
+  @DisplayName(
+      "without a byte order mark, the NUL bytes between ASCII characters name the encoding")
   void unmarked() {
     assertEquals(new WideText.Decoded("UTF-16BE", TEXT), decode(StandardCharsets.UTF_16BE, false));
     assertEquals(new WideText.Decoded("UTF-16LE", TEXT), decode(StandardCharsets.UTF_16LE, false));
@@ -36,10 +40,13 @@ class WideTextTest {
   }
 
   @Test
-  @DisplayName("mostly ASCII is enough (up to 10% other characters); one unit, UTF-8, a lone BOM byte, DER and random bytes are not wide text")
+  @DisplayName(
+      "mostly ASCII is enough (up to 10% other characters); one unit, UTF-8, a lone BOM byte, DER and random bytes are not wide text")
   void notWide() {
     String mixed = "a".repeat(91) + "é".repeat(9);
-    assertEquals(Optional.of(new WideText.Decoded("UTF-16LE", mixed)), WideText.decode(mixed.getBytes(StandardCharsets.UTF_16LE)));
+    assertEquals(
+        Optional.of(new WideText.Decoded("UTF-16LE", mixed)),
+        WideText.decode(mixed.getBytes(StandardCharsets.UTF_16LE)));
     String tooMixed = "a".repeat(80) + "\u0100".repeat(20);
     assertEquals(Optional.empty(), WideText.decode(tooMixed.getBytes(StandardCharsets.UTF_16LE)));
     String nuls = "a".repeat(85) + "\u0000".repeat(15);
@@ -59,19 +66,26 @@ class WideTextTest {
   }
 
   @Test
-  @DisplayName("only the first 4096 bytes decide: a UTF-16 file whose tail is not ASCII is still UTF-16")
+  @DisplayName(
+      "only the first 4096 bytes decide: a UTF-16 file whose tail is not ASCII is still UTF-16")
   void sample() {
     String text = "a".repeat(WideText.SAMPLE) + "\u4e00".repeat(WideText.SAMPLE);
-    assertEquals("UTF-16LE", WideText.decode(text.getBytes(StandardCharsets.UTF_16LE)).orElseThrow().encoding());
+    assertEquals(
+        "UTF-16LE",
+        WideText.decode(text.getBytes(StandardCharsets.UTF_16LE)).orElseThrow().encoding());
   }
 
   @Test
-  @DisplayName("every kind of key in UTF-16 and UTF-32 text is found at its line, the encoding named first")
+  @DisplayName(
+      "every kind of key in UTF-16 and UTF-32 text is found at its line, the encoding named first")
   void keysInWideText() {
     KeyScanner scanner = new KeyScanner();
     for (var key : PlantedKeys.all().entrySet()) {
-      String text = "apiVersion: v1\nkind: ConfigMap\ndata:\n  k: |\n" + KeyScannerTest.indent(key.getValue().pem(), "    ");
-      for (Charset cs : List.of(StandardCharsets.UTF_16LE, StandardCharsets.UTF_16BE, UTF_32LE, UTF_32BE)) {
+      String text =
+          "apiVersion: v1\nkind: ConfigMap\ndata:\n  k: |\n"
+              + KeyScannerTest.indent(key.getValue().pem(), "    ");
+      for (Charset cs :
+          List.of(StandardCharsets.UTF_16LE, StandardCharsets.UTF_16BE, UTF_32LE, UTF_32BE)) {
         List<KeyFinding> found = scanner.scan(text.getBytes(cs));
         assertEquals(1, found.size(), key.getKey() + " " + cs + ": " + found);
         assertEquals(5, found.get(0).line());

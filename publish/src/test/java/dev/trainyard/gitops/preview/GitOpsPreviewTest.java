@@ -25,7 +25,10 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code preview} in a GitOps repository, on histories made by the git CLI and by JGit (submit, prune). */
+/**
+ * {@code preview} in a GitOps repository, on histories made by the git CLI and by JGit (submit,
+ * prune).
+ */
 class GitOpsPreviewTest {
   @TempDir Path temp;
 
@@ -38,22 +41,30 @@ class GitOpsPreviewTest {
   }
 
   @Test
-  @DisplayName("a base that is not an ancestor of head: only what the branch changes since the merge base, not the base's newer runs as removed")
+  @DisplayName(
+      "a base that is not an ancestor of head: only what the branch changes since the merge base, not the base's newer runs as removed")
   void baseNotAncestor() throws Exception {
     Map<String, String> a = run("jobs/a", '1');
     Map<String, String> b = run("jobs/b", '2');
     Map<String, String> c = run("jobs/c", '3');
     Path work = PreviewRepos.init(temp.resolve("gitops"));
-    String fork = PreviewRepos.commit(work, PreviewCases.files(Map.of("platform.yaml", EXAMPLE), a), List.of(), "a", T0);
+    String fork =
+        PreviewRepos.commit(
+            work, PreviewCases.files(Map.of("platform.yaml", EXAMPLE), a), List.of(), "a", T0);
     git(work, T0, "checkout", "-q", "-b", "feature");
     PreviewRepos.commit(work, b, List.of(), "b", T1);
     git(work, T1, "checkout", "-q", "main");
     String tip = PreviewRepos.commit(work, c, List.of(), "c", T2);
     git(work, T2, "checkout", "-q", "feature");
     Preview p = GitOpsPreview.of(work, "main", "HEAD", Optional.empty());
-    assertEquals(List.of(PreviewCases.runFolder(b).substring(PreviewCases.runFolder(b).lastIndexOf('/') + 1)), runs(p, RunChange.Status.ADDED));
-    assertEquals(List.of(), runs(p, RunChange.Status.REMOVED), "c is the base's, not removed by the branch");
-    assertEquals("main @ " + tip.substring(0, 12) + " (merge base " + fork.substring(0, 12) + ")", p.base());
+    assertEquals(
+        List.of(
+            PreviewCases.runFolder(b).substring(PreviewCases.runFolder(b).lastIndexOf('/') + 1)),
+        runs(p, RunChange.Status.ADDED));
+    assertEquals(
+        List.of(), runs(p, RunChange.Status.REMOVED), "c is the base's, not removed by the branch");
+    assertEquals(
+        "main @ " + tip.substring(0, 12) + " (merge base " + fork.substring(0, 12) + ")", p.base());
     assertEquals("HEAD @ " + git(work, T2, "rev-parse", "HEAD").strip().substring(0, 12), p.head());
   }
 
@@ -63,11 +74,13 @@ class GitOpsPreviewTest {
     Map<String, String> a = run("jobs/a", '1');
     Map<String, String> b = run("jobs/b", '2');
     Path work = PreviewRepos.init(temp.resolve("gitops"));
-    PreviewRepos.commit(work, PreviewCases.files(Map.of("platform.yaml", EXAMPLE), a), List.of(), "a", T0);
+    PreviewRepos.commit(
+        work, PreviewCases.files(Map.of("platform.yaml", EXAMPLE), a), List.of(), "a", T0);
     git(work, T1, "checkout", "-q", "--orphan", "other");
     git(work, T1, "rm", "-r", "-q", "--cached", ".");
     git(work, T1, "clean", "-fdq");
-    PreviewRepos.commit(work, PreviewCases.files(Map.of("platform.yaml", EXAMPLE), b), List.of(), "b", T1);
+    PreviewRepos.commit(
+        work, PreviewCases.files(Map.of("platform.yaml", EXAMPLE), b), List.of(), "b", T1);
     Preview p = GitOpsPreview.of(work, "main", "other", Optional.empty());
     assertEquals(1, p.runs(RunChange.Status.ADDED).size());
     assertEquals(1, p.runs(RunChange.Status.REMOVED).size());
@@ -75,23 +88,42 @@ class GitOpsPreviewTest {
   }
 
   @Test
-  @DisplayName("JGit history: runs committed by submit show as added, a prune as removed; the git CLI clone is read")
+  @DisplayName(
+      "JGit history: runs committed by submit show as added, a prune as removed; the git CLI clone is read")
   void jgitHistory() throws Exception {
-    PreviewCases.SourceSetup s = PreviewCases.source(temp, Map.of("jobs/a/train.yaml", TORCH, "jobs/b/train.yaml", "runtime: mpi\nrun: python x.py\nnodes: 2\n"),
-        Map.of("README.md", "ops\n"));
+    PreviewCases.SourceSetup s =
+        PreviewCases.source(
+            temp,
+            Map.of(
+                "jobs/a/train.yaml",
+                TORCH,
+                "jobs/b/train.yaml",
+                "runtime: mpi\nrun: python x.py\nnodes: 2\n"),
+            Map.of("README.md", "ops\n"));
     Path cache = temp.resolve("cache");
     String runA = s.submit(cache, T0, "jobs/a/train.yaml").newRuns().get(0).folder().run();
     String runB = s.submit(cache, T1, "jobs/b/train.yaml").newRuns().get(0).folder().run();
-    new Pruner(cache, Map.of(), Clock.fixed(T2, ZoneOffset.UTC)).prune(new PruneRequest(GitOpsLocation.parse(s.gitops().toString(), Path.of("")), "main",
-        List.of(runA), Optional.empty(), Optional.empty(), false));
+    new Pruner(cache, Map.of(), Clock.fixed(T2, ZoneOffset.UTC))
+        .prune(
+            new PruneRequest(
+                GitOpsLocation.parse(s.gitops().toString(), Path.of("")),
+                "main",
+                List.of(runA),
+                Optional.empty(),
+                Optional.empty(),
+                false));
     Path clone = temp.resolve("clone");
     git(temp, T2, "clone", "-q", s.gitops().toString(), clone.toString());
     Preview second = GitOpsPreview.of(clone, "HEAD~2", "HEAD~1", Optional.empty());
     assertEquals(List.of(runB), runs(second, RunChange.Status.ADDED));
-    assertTrue(second.runs().get(0).objects().stream().anyMatch(o -> o.secret() == ObjectChange.SecretForm.PLAIN));
+    assertTrue(
+        second.runs().get(0).objects().stream()
+            .anyMatch(o -> o.secret() == ObjectChange.SecretForm.PLAIN));
     Preview pruned = GitOpsPreview.of(clone, "HEAD~1", "HEAD", Optional.empty());
     assertEquals(List.of(runA), runs(pruned, RunChange.Status.REMOVED));
-    assertTrue(pruned.otherFiles().contains("clusters/local/pruned-runs.txt"), pruned.otherFiles().toString());
+    assertTrue(
+        pruned.otherFiles().contains("clusters/local/pruned-runs.txt"),
+        pruned.otherFiles().toString());
     assertEquals("jobs/a/train.yaml", pruned.runs().get(0).shown().sourcePath());
   }
 
@@ -112,7 +144,12 @@ class GitOpsPreviewTest {
   void brokenPlatform() throws Exception {
     Path work = PreviewRepos.init(temp.resolve("gitops"));
     PreviewRepos.commit(work, Map.of("README.md", "x\n"), List.of(), "one", T0);
-    PreviewRepos.commit(work, Map.of("platform.yaml", "apiVersion: trainyard.dev/v1\nkind: Platform\nclusters: 3\n"), List.of(), "broken", T1);
+    PreviewRepos.commit(
+        work,
+        Map.of("platform.yaml", "apiVersion: trainyard.dev/v1\nkind: Platform\nclusters: 3\n"),
+        List.of(),
+        "broken",
+        T1);
     Preview p = GitOpsPreview.of(work, "HEAD~1", "HEAD", Optional.empty());
     assertTrue(p.refused());
     assertEquals("platform.yaml (GitOps repo)", p.diagnostics().get(0).location().file());
@@ -124,8 +161,13 @@ class GitOpsPreviewTest {
   void environment() throws Exception {
     Path work = PreviewRepos.init(temp.resolve("gitops"));
     PreviewRepos.commit(work, Map.of("README.md", "x\n"), List.of(), "one", T0);
-    GitOpsException e = assertThrows(GitOpsException.class, () -> GitOpsPreview.of(work, "no-such-branch", "HEAD", Optional.empty()));
+    GitOpsException e =
+        assertThrows(
+            GitOpsException.class,
+            () -> GitOpsPreview.of(work, "no-such-branch", "HEAD", Optional.empty()));
     assertTrue(e.getMessage().contains("no-such-branch"), e.getMessage());
-    assertThrows(GitOpsException.class, () -> GitOpsPreview.of(temp.resolve("nothing"), "HEAD~1", "HEAD", Optional.empty()));
+    assertThrows(
+        GitOpsException.class,
+        () -> GitOpsPreview.of(temp.resolve("nothing"), "HEAD~1", "HEAD", Optional.empty()));
   }
 }

@@ -13,9 +13,9 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * Golden preview outputs under {@code publish/src/test/resources/preview-golden/<case>/}: the Markdown parts
- * ({@code preview-1.md}, …) and {@code preview.json}, compared byte for byte. {@code -Dgolden.update=true}
- * rewrites them: read every changed file before committing it.
+ * Golden preview outputs under {@code publish/src/test/resources/preview-golden/<case>/}: the
+ * Markdown parts ({@code preview-1.md}, …) and {@code preview.json}, compared byte for byte. {@code
+ * -Dgolden.update=true} rewrites them: read every changed file before committing it.
  */
 final class Golden {
   static final Path DIR = PreviewRepos.ROOT.resolve("publish/src/test/resources/preview-golden");
@@ -23,9 +23,13 @@ final class Golden {
 
   private Golden() {}
 
-  /** Checks (or with the update flag, writes) {@code name}'s expected files; returns the Markdown parts. */
+  /**
+   * Checks (or with the update flag, writes) {@code name}'s expected files; returns the Markdown
+   * parts.
+   */
   static List<String> check(String name, Preview preview, int partSize) {
-    List<String> parts = MarkdownPreview.parts(preview, partSize).stream().map(Golden::normalized).toList();
+    List<String> parts =
+        MarkdownPreview.parts(preview, partSize).stream().map(Golden::normalized).toList();
     List<String> files = new ArrayList<>();
     List<String> texts = new ArrayList<>();
     for (int i = 0; i < parts.size(); i++) {
@@ -38,24 +42,35 @@ final class Golden {
     if (UPDATE) {
       write(dir, files, texts);
     }
-    assertEquals(expectedFiles(dir), files.stream().sorted().toList(), name + ": the parts differ (re-approve with -Dgolden.update=true after review)");
+    assertEquals(
+        expectedFiles(dir),
+        files.stream().sorted().toList(),
+        name + ": the parts differ (re-approve with -Dgolden.update=true after review)");
     for (int i = 0; i < files.size(); i++) {
-      assertEquals(read(dir.resolve(files.get(i))), texts.get(i), name + "/" + files.get(i) + " differs (re-approve with -Dgolden.update=true after review)");
+      assertEquals(
+          read(dir.resolve(files.get(i))),
+          texts.get(i),
+          name
+              + "/"
+              + files.get(i)
+              + " differs (re-approve with -Dgolden.update=true after review)");
     }
     return parts;
   }
 
   /**
-   * Commit ids in labels ({@code HEAD @ 1a2b3c4d5e6f}) read {@code HEAD @ <commit>}: a commit holding a Secret
-   * or SealedSecret differs on every run (fresh key material, masked in the preview but part of the tree id).
-   * {@code GitOpsPreviewTest} checks the labels' commits.
+   * Commit ids in labels ({@code HEAD @ 1a2b3c4d5e6f}) read {@code HEAD @ <commit>}: a commit
+   * holding a Secret or SealedSecret differs on every run (fresh key material, masked in the
+   * preview but part of the tree id). {@code GitOpsPreviewTest} checks the labels' commits.
    */
   static String normalized(String text) {
     return text.replaceAll("( @ )[0-9a-f]{12}\\b", "$1<commit>");
   }
 
   private static List<String> expectedFiles(Path dir) {
-    assertTrue(Files.isDirectory(dir), dir + " is missing; run with -Dgolden.update=true to create it, then review it");
+    assertTrue(
+        Files.isDirectory(dir),
+        dir + " is missing; run with -Dgolden.update=true to create it, then review it");
     try (Stream<Path> list = Files.list(dir)) {
       return list.map(p -> p.getFileName().toString()).sorted().toList();
     } catch (IOException e) {

@@ -12,41 +12,77 @@ import java.util.Optional;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
-/** Reading provenance cheaply: the metadata block alone, or the whole file when it is not block-style. */
+/**
+ * Reading provenance cheaply: the metadata block alone, or the whole file when it is not
+ * block-style.
+ */
 class JobSetFactsTest {
-  private final JobSetFacts facts = new JobSetFacts(new PlatformLoader(new YamlDocumentLoader(), new NetworkntSchemaValidator())
-      .load(Optional.empty(), PlatformLoader.EMBEDDED_NAME).value().orElseThrow(), new YamlTrees());
+  private final JobSetFacts facts =
+      new JobSetFacts(
+          new PlatformLoader(new YamlDocumentLoader(), new NetworkntSchemaValidator())
+              .load(Optional.empty(), PlatformLoader.EMBEDDED_NAME)
+              .value()
+              .orElseThrow(),
+          new YamlTrees());
   private final RunFolder run = new RunFolder("local", "default", "a-000000");
 
   @Test
   @DisplayName("the metadata block runs from metadata: to the next top-level key")
   void block() {
-    String text = "apiVersion: v1\nkind: JobSet\nmetadata:\n  annotations:\n    a: x\n\n  name: n\nspec:\n  b: y\n";
-    assertEquals(Optional.of("metadata:\n  annotations:\n    a: x\n\n  name: n\n"), JobSetFacts.metadataBlock(text));
-    assertEquals(Optional.of("metadata:\n  name: n\n"), JobSetFacts.metadataBlock("metadata:\n  name: n\n"));
+    String text =
+        "apiVersion: v1\nkind: JobSet\nmetadata:\n  annotations:\n    a: x\n\n  name: n\nspec:\n  b: y\n";
+    assertEquals(
+        Optional.of("metadata:\n  annotations:\n    a: x\n\n  name: n\n"),
+        JobSetFacts.metadataBlock(text));
+    assertEquals(
+        Optional.of("metadata:\n  name: n\n"), JobSetFacts.metadataBlock("metadata:\n  name: n\n"));
     assertEquals(Optional.empty(), JobSetFacts.metadataBlock("{metadata: {name: n}}\n"));
   }
 
   @Test
   @DisplayName("annotations are read from the block, or from the whole file when it is flow-style")
   void annotations() {
-    assertEquals(Map.of("trainyard.dev/source-path", "jobs/a/train.yaml"),
-        facts.annotations(run, "kind: JobSet\nmetadata:\n  annotations:\n    trainyard.dev/source-path: jobs/a/train.yaml\nspec: {x: 1}\n"));
-    assertEquals(Map.of("k", "v"), facts.annotations(run, "{kind: JobSet, metadata: {annotations: {k: v}}}\n"));
+    assertEquals(
+        Map.of("trainyard.dev/source-path", "jobs/a/train.yaml"),
+        facts.annotations(
+            run,
+            "kind: JobSet\nmetadata:\n  annotations:\n    trainyard.dev/source-path: jobs/a/train.yaml\nspec: {x: 1}\n"));
+    assertEquals(
+        Map.of("k", "v"),
+        facts.annotations(run, "{kind: JobSet, metadata: {annotations: {k: v}}}\n"));
     assertEquals(Map.of(), facts.annotations(run, "not: [yaml\n"));
   }
 
   @Test
-  @DisplayName("the line fast path reads Trainyard's own layout and gives up on anything else, which is then parsed")
+  @DisplayName(
+      "the line fast path reads Trainyard's own layout and gives up on anything else, which is then parsed")
   void fastPath() {
-    String ours = "metadata:\n  annotations:\n    trainyard.dev/created-at: \"2026-12-01T09:00:00Z\"\n    trainyard.dev/source-path: jobs/a/train.yaml\n  name: n\n";
-    assertEquals(Optional.of(Map.of("trainyard.dev/created-at", "2026-12-01T09:00:00Z", "trainyard.dev/source-path", "jobs/a/train.yaml")),
+    String ours =
+        "metadata:\n  annotations:\n    trainyard.dev/created-at: \"2026-12-01T09:00:00Z\"\n    trainyard.dev/source-path: jobs/a/train.yaml\n  name: n\n";
+    assertEquals(
+        Optional.of(
+            Map.of(
+                "trainyard.dev/created-at",
+                "2026-12-01T09:00:00Z",
+                "trainyard.dev/source-path",
+                "jobs/a/train.yaml")),
         AnnotationLines.of(ours));
-    for (String other : List.of("metadata:\n  annotations:\n    k: 'single'\n", "metadata:\n  annotations:\n    k: v # comment\n",
-        "metadata:\n  annotations:\n    k: |\n      text\n", "metadata:\n  annotations: {k: v}\n", "metadata:\n  annotations:\n    k: \"a\\\"b\"\n")) {
+    for (String other :
+        List.of(
+            "metadata:\n  annotations:\n    k: 'single'\n",
+            "metadata:\n  annotations:\n    k: v # comment\n",
+            "metadata:\n  annotations:\n    k: |\n      text\n",
+            "metadata:\n  annotations: {k: v}\n",
+            "metadata:\n  annotations:\n    k: \"a\\\"b\"\n")) {
       assertEquals(Optional.empty(), AnnotationLines.of(other), other);
     }
-    assertEquals(Map.of("k", "single"), facts.annotations(run, "kind: JobSet\n" + "metadata:\n  annotations:\n    k: 'single'\nspec: {}\n"));
-    assertEquals(Map.of("k", "v"), facts.annotations(run, "kind: JobSet\nmetadata:\n  annotations:\n    k: v # comment\nspec: {}\n"));
+    assertEquals(
+        Map.of("k", "single"),
+        facts.annotations(
+            run, "kind: JobSet\n" + "metadata:\n  annotations:\n    k: 'single'\nspec: {}\n"));
+    assertEquals(
+        Map.of("k", "v"),
+        facts.annotations(
+            run, "kind: JobSet\nmetadata:\n  annotations:\n    k: v # comment\nspec: {}\n"));
   }
 }

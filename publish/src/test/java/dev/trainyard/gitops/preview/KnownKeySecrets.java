@@ -22,12 +22,13 @@ import java.time.ZoneOffset;
 import java.util.Map;
 
 /**
- * The compile's SSH secret source with key material the test knows: one fresh key pair (the compiler's own
- * generator), sealed with the compiler's own sealer for the platform's policy, so a leak test can search
- * the preview for exactly that key.
+ * The compile's SSH secret source with key material the test knows: one fresh key pair (the
+ * compiler's own generator), sealed with the compiler's own sealer for the platform's policy, so a
+ * leak test can search the preview for exactly that key.
  */
 final class KnownKeySecrets implements SshSecretSource {
-  private final SshKeyPair keys = new SshKeyGenerator(new SecureRandom()).generate("trainyard@leak-test");
+  private final SshKeyPair keys =
+      new SshKeyGenerator(new SecureRandom()).generate("trainyard@leak-test");
 
   SshKeyPair keys() {
     return keys;
@@ -35,18 +36,42 @@ final class KnownKeySecrets implements SshSecretSource {
 
   @Override
   public RenderServices forRun(CompileRequest request, ResolvedJob job) {
-    return (namespace, name, labels, annotations) -> Manifest.of(sealer(job.platform().secrets()).seal(new UnsealedSecret(namespace, name,
-        "kubernetes.io/ssh-auth", labels, annotations, Map.of("ssh-privatekey", keys.privateKeyOpenSsh(), "ssh-publickey", keys.publicKeyAuthorized()), true)));
+    return (namespace, name, labels, annotations) ->
+        Manifest.of(
+            sealer(job.platform().secrets())
+                .seal(
+                    new UnsealedSecret(
+                        namespace,
+                        name,
+                        "kubernetes.io/ssh-auth",
+                        labels,
+                        annotations,
+                        Map.of(
+                            "ssh-privatekey",
+                            keys.privateKeyOpenSsh(),
+                            "ssh-publickey",
+                            keys.publicKeyAuthorized()),
+                        true)));
   }
 
   private static SecretSealer sealer(Platform.SecretsPolicy policy) {
     SourceLocation at = SourceLocation.ofFile("platform.yaml");
     return switch (policy.mode()) {
       case PLAIN -> new PlainSecretSealer();
-      case SEALED_SECRETS -> new SealedSecretSealer(
-          SealingCertificate.parse(policy.sealedSecretsCertificate().orElseThrow(), at, "/secrets").value().orElseThrow(), new SecureRandom());
-      case SOPS_AGE -> new SopsAgeSealer(policy.ageRecipients().stream().map(r -> AgeRecipient.parse(r, at, "/secrets").value().orElseThrow()).toList(),
-          new SecureRandom(), Clock.fixed(PreviewRepos.T0, ZoneOffset.UTC));
+      case SEALED_SECRETS ->
+          new SealedSecretSealer(
+              SealingCertificate.parse(
+                      policy.sealedSecretsCertificate().orElseThrow(), at, "/secrets")
+                  .value()
+                  .orElseThrow(),
+              new SecureRandom());
+      case SOPS_AGE ->
+          new SopsAgeSealer(
+              policy.ageRecipients().stream()
+                  .map(r -> AgeRecipient.parse(r, at, "/secrets").value().orElseThrow())
+                  .toList(),
+              new SecureRandom(),
+              Clock.fixed(PreviewRepos.T0, ZoneOffset.UTC));
     };
   }
 }

@@ -11,7 +11,10 @@ import java.util.Optional;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
-/** Splitting Markdown into comment-sized parts: limits, markers, blocks closed and reopened, nothing lost. */
+/**
+ * Splitting Markdown into comment-sized parts: limits, markers, blocks closed and reopened, nothing
+ * lost.
+ */
 class PartSplitterTest {
   private static List<String> lines(String prefix, int n, int width) {
     List<String> out = new ArrayList<>();
@@ -24,24 +27,40 @@ class PartSplitterTest {
   private static List<Block> blocks() {
     List<Block> blocks = new ArrayList<>();
     blocks.add(Block.text(List.of("## title", "")));
-    blocks.add(new Block(List.of("| a | b |", "|---|---|"), lines("| row |", 60, 40), List.of(""), List.of("| a | b |", "|---|---|")));
-    blocks.add(MarkdownPreview.fenced(lines("+ line", 200, 60), "diff", Optional.of("JobSet ns/big: 200 fields changed")));
-    blocks.add(MarkdownPreview.fenced(lines("+ small", 3, 10), "diff", Optional.of("ConfigMap ns/small")));
+    blocks.add(
+        new Block(
+            List.of("| a | b |", "|---|---|"),
+            lines("| row |", 60, 40),
+            List.of(""),
+            List.of("| a | b |", "|---|---|")));
+    blocks.add(
+        MarkdownPreview.fenced(
+            lines("+ line", 200, 60), "diff", Optional.of("JobSet ns/big: 200 fields changed")));
+    blocks.add(
+        MarkdownPreview.fenced(lines("+ small", 3, 10), "diff", Optional.of("ConfigMap ns/small")));
     return blocks;
   }
 
   @Test
-  @DisplayName("every part fits the limit, and a block too big for one part is closed and reopened: no <details> or fence left open")
+  @DisplayName(
+      "every part fits the limit, and a block too big for one part is closed and reopened: no <details> or fence left open")
   void partsAreValidAlone() {
     List<String> parts = PartSplitter.split(blocks(), 4_000);
     assertTrue(parts.size() > 4, "split into " + parts.size());
     for (String part : parts) {
       assertTrue(part.getBytes(StandardCharsets.UTF_8).length <= 4_000, part.length() + " bytes");
-      assertEquals(PreviewGoldenTest.count(part, "<details>"), PreviewGoldenTest.count(part, "</details>"), part);
+      assertEquals(
+          PreviewGoldenTest.count(part, "<details>"),
+          PreviewGoldenTest.count(part, "</details>"),
+          part);
       long fences = part.lines().filter(l -> l.startsWith("```")).count();
       assertEquals(0, fences % 2, "fences balanced in\n" + part);
     }
-    assertTrue(parts.get(2).contains("<details><summary>JobSet ns/big: 200 fields changed (continued)</summary>"), parts.get(2));
+    assertTrue(
+        parts
+            .get(2)
+            .contains("<details><summary>JobSet ns/big: 200 fields changed (continued)</summary>"),
+        parts.get(2));
   }
 
   @Test
@@ -57,7 +76,8 @@ class PartSplitterTest {
   }
 
   @Test
-  @DisplayName("each part starts with <!-- trainyard-preview part N/M -->; part N carries part N; part 1 also <!-- trainyard-preview -->")
+  @DisplayName(
+      "each part starts with <!-- trainyard-preview part N/M -->; part N carries part N; part 1 also <!-- trainyard-preview -->")
   void markers() {
     List<String> parts = PartSplitter.split(blocks(), 4_000);
     int m = parts.size();
@@ -73,8 +93,12 @@ class PartSplitterTest {
   @Test
   @DisplayName("a preview that fits is one part, 1/1, with the single-comment marker")
   void onePart() {
-    List<String> parts = PartSplitter.split(List.of(Block.text(List.of("## small", ""))), PartSplitter.GITHUB_LIMIT);
-    assertEquals(List.of("<!-- trainyard-preview part 1/1 -->\n<!-- trainyard-preview part 1 --><!-- trainyard-preview -->\n## small\n\n"), parts);
+    List<String> parts =
+        PartSplitter.split(List.of(Block.text(List.of("## small", ""))), PartSplitter.GITHUB_LIMIT);
+    assertEquals(
+        List.of(
+            "<!-- trainyard-preview part 1/1 -->\n<!-- trainyard-preview part 1 --><!-- trainyard-preview -->\n## small\n\n"),
+        parts);
   }
 
   @Test
@@ -96,23 +120,37 @@ class PartSplitterTest {
   }
 
   @Test
-  @DisplayName("long multibyte lines (4-byte emoji, 3-byte CJK) never push a part over --part-size: they are cut on code points, fences kept closed")
+  @DisplayName(
+      "long multibyte lines (4-byte emoji, 3-byte CJK) never push a part over --part-size: they are cut on code points, fences kept closed")
   void multibyteLines() {
     String emoji = "\uD83D\uDE80".repeat(1_000);
     String cjk = "\u8BAD".repeat(1_000);
-    List<Block> blocks = List.of(Block.text(List.of("# title", "")), MarkdownPreview.fenced(List.of(emoji, "short", cjk), "yaml", Optional.of("ConfigMap c: new")),
-        Block.text(List.of(cjk, "")));
+    List<Block> blocks =
+        List.of(
+            Block.text(List.of("# title", "")),
+            MarkdownPreview.fenced(
+                List.of(emoji, "short", cjk), "yaml", Optional.of("ConfigMap c: new")),
+            Block.text(List.of(cjk, "")));
     List<String> parts = PartSplitter.split(blocks, 2_000);
     StringBuilder all = new StringBuilder();
     for (String part : parts) {
-      assertTrue(part.getBytes(StandardCharsets.UTF_8).length <= 2_000, part.getBytes(StandardCharsets.UTF_8).length + " bytes");
+      assertTrue(
+          part.getBytes(StandardCharsets.UTF_8).length <= 2_000,
+          part.getBytes(StandardCharsets.UTF_8).length + " bytes");
       assertEquals(part.split("<details>", -1).length, part.split("</details>", -1).length, part);
       assertEquals(0, part.split("```", -1).length % 2 == 1 ? 0 : 1, "fences balanced: " + part);
       assertTrue(!part.contains("\uFFFD"), "no code point cut in half");
-      all.append(part.replaceAll("(?m)^<!--.*-->$|^## Trainyard preview.*$|^_Continued.*_$|^```.*$|^<details>.*$|^</details>$", "").replace("\n", ""));
+      all.append(
+          part.replaceAll(
+                  "(?m)^<!--.*-->$|^## Trainyard preview.*$|^_Continued.*_$|^```.*$|^<details>.*$|^</details>$",
+                  "")
+              .replace("\n", ""));
     }
     String joined = all.toString();
-    assertEquals(2, joined.split(java.util.regex.Pattern.quote(cjk), -1).length - 1, "each long line is in the parts whole, in order");
+    assertEquals(
+        2,
+        joined.split(java.util.regex.Pattern.quote(cjk), -1).length - 1,
+        "each long line is in the parts whole, in order");
     assertTrue(joined.contains(emoji + "short" + cjk), "nothing lost or reordered");
     assertTrue(parts.size() > 3);
   }
@@ -122,11 +160,14 @@ class PartSplitterTest {
   void cut() {
     assertEquals(List.of("ab", "cd"), PartSplitter.cut(List.of("ab", "cd"), 100));
     List<String> pieces = PartSplitter.cut(List.of("\u00e9".repeat(100)), 65);
-    assertEquals(List.of("\u00e9".repeat(32), "\u00e9".repeat(32), "\u00e9".repeat(32), "\u00e9".repeat(4)), pieces);
+    assertEquals(
+        List.of("\u00e9".repeat(32), "\u00e9".repeat(32), "\u00e9".repeat(32), "\u00e9".repeat(4)),
+        pieces);
   }
 
   @Test
-  @DisplayName("output that fits one comment is one part, up to the last byte of the limit; one byte more and it is split into parts that each fit")
+  @DisplayName(
+      "output that fits one comment is one part, up to the last byte of the limit; one byte more and it is split into parts that each fit")
   void splitOnlyWhenOver() {
     int limit = 10_000;
     int markers = PartSplitter.split(List.of(), limit).get(0).length();

@@ -22,23 +22,42 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code preview} in a GitOps repository runs the leak check on what the pull request changes, as submit does. */
+/**
+ * {@code preview} in a GitOps repository runs the leak check on what the pull request changes, as
+ * submit does.
+ */
 class PreviewLeakCheckTest {
   @TempDir Path temp;
 
   @Test
-  @DisplayName("a pull request adding a key in a ConfigMap: E809 at its file and line, the preview fails, and no output shows the key")
+  @DisplayName(
+      "a pull request adding a key in a ConfigMap: E809 at its file and line, the preview fails, and no output shows the key")
   void keyInPullRequest() throws Exception {
     String key = new SshKeyGenerator(new SecureRandom()).generate("leak").privateKeyOpenSsh();
     String b64 = Base64.getEncoder().encodeToString(key.getBytes(StandardCharsets.UTF_8));
-    Map<String, String> a = PreviewRepos.compile(temp, "jobs/a", TORCH, EXAMPLE, PreviewRepos.sha('1'), T0, 1);
+    Map<String, String> a =
+        PreviewRepos.compile(temp, "jobs/a", TORCH, EXAMPLE, PreviewRepos.sha('1'), T0, 1);
     Path work = PreviewRepos.init(temp.resolve("gitops"));
-    PreviewRepos.commit(work, PreviewCases.files(Map.of("platform.yaml", EXAMPLE), a), List.of(), "a", T0);
-    String configMap = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: keys\n  namespace: ml\ndata:\n  id: " + b64 + "\n";
-    PreviewRepos.commit(work, Map.of("clusters/local/ml/_extra/configmap-keys.yaml", configMap), List.of(), "oops", T1);
+    PreviewRepos.commit(
+        work, PreviewCases.files(Map.of("platform.yaml", EXAMPLE), a), List.of(), "a", T0);
+    String configMap =
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: keys\n  namespace: ml\ndata:\n  id: "
+            + b64
+            + "\n";
+    PreviewRepos.commit(
+        work,
+        Map.of("clusters/local/ml/_extra/configmap-keys.yaml", configMap),
+        List.of(),
+        "oops",
+        T1);
     Preview p = GitOpsPreview.of(work, "HEAD~1", "HEAD", Optional.empty());
-    List<Diagnostic> leaks = p.diagnostics().stream().filter(d -> d.code() == DiagnosticCode.PRIVATE_KEY_IN_TREE).toList();
-    assertEquals(List.of("clusters/local/ml/_extra/configmap-keys.yaml:7"), leaks.stream().map(d -> d.location().toString()).toList());
+    List<Diagnostic> leaks =
+        p.diagnostics().stream()
+            .filter(d -> d.code() == DiagnosticCode.PRIVATE_KEY_IN_TREE)
+            .toList();
+    assertEquals(
+        List.of("clusters/local/ml/_extra/configmap-keys.yaml:7"),
+        leaks.stream().map(d -> d.location().toString()).toList());
     assertTrue(p.refused());
     String shown = MarkdownPreview.whole(p) + JsonPreview.render(p);
     for (int i = 0; i + 16 <= b64.length(); i += 8) {
@@ -48,24 +67,52 @@ class PreviewLeakCheckTest {
   }
 
   @Test
-  @DisplayName("the same pull request without the key: no E809, and the preview does not fail for it")
+  @DisplayName(
+      "the same pull request without the key: no E809, and the preview does not fail for it")
   void noKeyNoLeak() throws Exception {
-    Map<String, String> a = PreviewRepos.compile(temp, "jobs/a", TORCH, EXAMPLE, PreviewRepos.sha('1'), T0, 1);
+    Map<String, String> a =
+        PreviewRepos.compile(temp, "jobs/a", TORCH, EXAMPLE, PreviewRepos.sha('1'), T0, 1);
     Path work = PreviewRepos.init(temp.resolve("gitops"));
-    PreviewRepos.commit(work, PreviewCases.files(Map.of("platform.yaml", EXAMPLE), a), List.of(), "a", T0);
-    String configMap = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: keys\n  namespace: ml\ndata:\n  id: hello\n";
-    PreviewRepos.commit(work, Map.of("clusters/local/ml/_extra/configmap-keys.yaml", configMap), List.of(), "fine", T1);
+    PreviewRepos.commit(
+        work, PreviewCases.files(Map.of("platform.yaml", EXAMPLE), a), List.of(), "a", T0);
+    String configMap =
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: keys\n  namespace: ml\ndata:\n  id: hello\n";
+    PreviewRepos.commit(
+        work,
+        Map.of("clusters/local/ml/_extra/configmap-keys.yaml", configMap),
+        List.of(),
+        "fine",
+        T1);
     Preview p = GitOpsPreview.of(work, "HEAD~1", "HEAD", Optional.empty());
-    assertEquals(List.of(), p.diagnostics().stream().filter(d -> d.code() == DiagnosticCode.PRIVATE_KEY_IN_TREE).toList());
-    assertTrue(MarkdownPreview.whole(p).contains("id: hello") || MarkdownPreview.whole(p).contains("hello"), MarkdownPreview.whole(p));
+    assertEquals(
+        List.of(),
+        p.diagnostics().stream()
+            .filter(d -> d.code() == DiagnosticCode.PRIVATE_KEY_IN_TREE)
+            .toList());
+    assertTrue(
+        MarkdownPreview.whole(p).contains("id: hello")
+            || MarkdownPreview.whole(p).contains("hello"),
+        MarkdownPreview.whole(p));
   }
 
   @Test
-  @DisplayName("a hidden file reads as one comment line, in read and in folder; other files and a tree without E809 are untouched")
+  @DisplayName(
+      "a hidden file reads as one comment line, in read and in folder; other files and a tree without E809 are untouched")
   void hiding() {
-    dev.trainyard.gitops.Snapshot tree = new MapSnapshot(Map.of("c/a.yaml", "secret", "c/b.yaml", "fine"));
-    Diagnostic e809 = Diagnostic.error(DiagnosticCode.PRIVATE_KEY_IN_TREE, new dev.trainyard.compiler.diagnostic.SourceLocation("c/a.yaml", 1, 0), "", "k");
-    Diagnostic other = Diagnostic.error(DiagnosticCode.YAML_SYNTAX, new dev.trainyard.compiler.diagnostic.SourceLocation("c/b.yaml", 1, 0), "", "x");
+    dev.trainyard.gitops.Snapshot tree =
+        new MapSnapshot(Map.of("c/a.yaml", "secret", "c/b.yaml", "fine"));
+    Diagnostic e809 =
+        Diagnostic.error(
+            DiagnosticCode.PRIVATE_KEY_IN_TREE,
+            new dev.trainyard.compiler.diagnostic.SourceLocation("c/a.yaml", 1, 0),
+            "",
+            "k");
+    Diagnostic other =
+        Diagnostic.error(
+            DiagnosticCode.YAML_SYNTAX,
+            new dev.trainyard.compiler.diagnostic.SourceLocation("c/b.yaml", 1, 0),
+            "",
+            "x");
     dev.trainyard.gitops.Snapshot hidden = LeakHiding.hide(tree, List.of(e809, other));
     assertEquals(Optional.of(LeakHiding.HIDDEN), hidden.read("c/a.yaml"));
     assertEquals(Optional.of("fine"), hidden.read("c/b.yaml"));
@@ -74,9 +121,17 @@ class PreviewLeakCheckTest {
     assertEquals(List.of("a.yaml", "b.yaml"), hidden.children("c"));
     assertEquals(Optional.of("abc"), hidden.commit());
     assertTrue(LeakHiding.hide(tree, List.of(other)) == tree);
-    dev.trainyard.gitops.Snapshot secret = new MapSnapshot(Map.of("c/s.yaml", "kind: Secret\ndata:\n  k: v\n"));
-    Diagnostic inData = Diagnostic.error(DiagnosticCode.PRIVATE_KEY_IN_TREE, new dev.trainyard.compiler.diagnostic.SourceLocation("c/s.yaml", 3, 0), "", "k");
-    assertTrue(LeakHiding.hide(secret, List.of(inData)) == secret, "a key in a Secret's data is masked by the preview already");
+    dev.trainyard.gitops.Snapshot secret =
+        new MapSnapshot(Map.of("c/s.yaml", "kind: Secret\ndata:\n  k: v\n"));
+    Diagnostic inData =
+        Diagnostic.error(
+            DiagnosticCode.PRIVATE_KEY_IN_TREE,
+            new dev.trainyard.compiler.diagnostic.SourceLocation("c/s.yaml", 3, 0),
+            "",
+            "k");
+    assertTrue(
+        LeakHiding.hide(secret, List.of(inData)) == secret,
+        "a key in a Secret's data is masked by the preview already");
   }
 
   /** A snapshot of a map of files in one folder level, enough for {@link LeakHiding}. */
@@ -93,17 +148,22 @@ class PreviewLeakCheckTest {
 
     @Override
     public List<String> children(String folder) {
-      return files.keySet().stream().filter(f -> f.startsWith(folder + "/")).map(f -> f.substring(folder.length() + 1)).sorted().toList();
+      return files.keySet().stream()
+          .filter(f -> f.startsWith(folder + "/"))
+          .map(f -> f.substring(folder.length() + 1))
+          .sorted()
+          .toList();
     }
 
     @Override
     public java.util.SortedMap<String, String> folder(String folder) {
       java.util.SortedMap<String, String> out = new java.util.TreeMap<>();
-      files.forEach((k, v) -> {
-        if (k.startsWith(folder + "/")) {
-          out.put(k.substring(folder.length() + 1), v);
-        }
-      });
+      files.forEach(
+          (k, v) -> {
+            if (k.startsWith(folder + "/")) {
+              out.put(k.substring(folder.length() + 1), v);
+            }
+          });
       return out;
     }
   }

@@ -17,26 +17,33 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Collection;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * Real repositories for preview tests, made with the {@code git} CLI at fixed dates (so commit SHAs, run ids
- * and outputs are the same on every run), and run folders compiled by the real compiler with seeded keys.
+ * Real repositories for preview tests, made with the {@code git} CLI at fixed dates (so commit
+ * SHAs, run ids and outputs are the same on every run), and run folders compiled by the real
+ * compiler with seeded keys.
  */
 final class PreviewRepos {
   static final Instant T0 = Instant.parse("2026-12-01T09:00:00Z");
   static final String REMOTE = TrainProject.REMOTE;
-  static final Path ROOT = Path.of(System.getProperty("trainyard.repo.root", "..")).toAbsolutePath().normalize();
+  static final Path ROOT =
+      Path.of(System.getProperty("trainyard.repo.root", "..")).toAbsolutePath().normalize();
   private static int counter;
 
   private PreviewRepos() {}
 
-  /** Runs git in {@code dir} at time {@code when} (author and committer date); returns stdout; fails the test on an error. */
+  /**
+   * Runs git in {@code dir} at time {@code when} (author and committer date); returns stdout; fails
+   * the test on an error.
+   */
   static String git(Path dir, Instant when, String... args) {
-    return GitCli.git(dir, Map.of("GIT_AUTHOR_DATE", when.toString(), "GIT_COMMITTER_DATE", when.toString()), args);
+    return GitCli.git(
+        dir,
+        Map.of("GIT_AUTHOR_DATE", when.toString(), "GIT_COMMITTER_DATE", when.toString()),
+        args);
   }
 
   /** A new work repository with {@code origin} set to {@link #REMOTE}. */
@@ -52,10 +59,15 @@ final class PreviewRepos {
   }
 
   /**
-   * Writes {@code files}, deletes {@code deleted} (files or folders), commits everything at {@code when} and
-   * points {@code origin/main} at it; returns the SHA.
+   * Writes {@code files}, deletes {@code deleted} (files or folders), commits everything at {@code
+   * when} and points {@code origin/main} at it; returns the SHA.
    */
-  static String commit(Path work, Map<String, String> files, Collection<String> deleted, String message, Instant when) {
+  static String commit(
+      Path work,
+      Map<String, String> files,
+      Collection<String> deleted,
+      String message,
+      Instant when) {
     try {
       for (String d : deleted) {
         git(work, when, "rm", "-r", "-q", d);
@@ -70,7 +82,8 @@ final class PreviewRepos {
     }
     git(work, when, "add", "-A");
     git(work, when, "commit", "-q", "--allow-empty", "-m", message);
-    // As after a push: origin/main has the commit, so a source repo's compile sees it pushed (no W316).
+    // As after a push: origin/main has the commit, so a source repo's compile sees it pushed (no
+    // W316).
     git(work, when, "update-ref", "refs/remotes/origin/main", "HEAD");
     return git(work, when, "rev-parse", "HEAD").strip();
   }
@@ -82,31 +95,64 @@ final class PreviewRepos {
   }
 
   /**
-   * The files the compiler writes for one train.yaml (path from the GitOps root → text): source repo
-   * {@link #REMOTE} at {@code commit}, created at {@code createdAt}, SSH keys from a SecureRandom seeded with
-   * {@code seed} (the JDK's EC key generation does not repeat for a seed within one JVM: tests that need the key
-   * use {@link KnownKeySecrets}).
+   * The files the compiler writes for one train.yaml (path from the GitOps root → text): source
+   * repo {@link #REMOTE} at {@code commit}, created at {@code createdAt}, SSH keys from a
+   * SecureRandom seeded with {@code seed} (the JDK's EC key generation does not repeat for a seed
+   * within one JVM: tests that need the key use {@link KnownKeySecrets}).
    */
-  static Map<String, String> compile(Path temp, String folder, String trainYaml, String platformYaml, String commit, Instant createdAt, long seed) {
-    return compile(temp, folder, trainYaml, platformYaml, commit, createdAt,
+  static Map<String, String> compile(
+      Path temp,
+      String folder,
+      String trainYaml,
+      String platformYaml,
+      String commit,
+      Instant createdAt,
+      long seed) {
+    return compile(
+        temp,
+        folder,
+        trainYaml,
+        platformYaml,
+        commit,
+        createdAt,
         new SshSecretProvider(random(seed), Clock.fixed(createdAt, ZoneOffset.UTC)));
   }
 
   /** As above, with the SSH Secret from {@code secrets}. */
-  static Map<String, String> compile(Path temp, String folder, String trainYaml, String platformYaml, String commit, Instant createdAt,
+  static Map<String, String> compile(
+      Path temp,
+      String folder,
+      String trainYaml,
+      String platformYaml,
+      String commit,
+      Instant createdAt,
       dev.trainyard.compiler.SshSecretSource secrets) {
     try {
       Path dir = Files.createDirectories(temp.resolve("compile-" + (++counter)));
-      Path platform = Files.writeString(dir.resolve("platform.yaml"), platformYaml, StandardCharsets.UTF_8);
+      Path platform =
+          Files.writeString(dir.resolve("platform.yaml"), platformYaml, StandardCharsets.UTF_8);
       TrainProject p = TrainProject.create(dir, folder, trainYaml, Map.of());
-      // The fixed commit is not in this repository (it keeps run names stable): as a work tree that is no clone of
+      // The fixed commit is not in this repository (it keeps run names stable): as a work tree that
+      // is no clone of
       // REMOTE, the compile does not ask for it (a clone of REMOTE lacking it would be E314).
       try (org.eclipse.jgit.api.Git git = org.eclipse.jgit.api.Git.open(p.root().toFile())) {
         git.getRepository().getConfig().unsetSection("remote", "origin");
         git.getRepository().getConfig().save();
       }
-      CompileRequest request = new CompileRequest(p.trainYaml(), folder + "/train.yaml", Optional.of(platform), Optional.empty(), Optional.of(REMOTE),
-          Optional.of(commit), Optional.empty(), Optional.empty(), 1, Optional.empty(), Optional.of(createdAt), Optional.of("platform.yaml (GitOps repo)"));
+      CompileRequest request =
+          new CompileRequest(
+              p.trainYaml(),
+              folder + "/train.yaml",
+              Optional.of(platform),
+              Optional.empty(),
+              Optional.of(REMOTE),
+              Optional.of(commit),
+              Optional.empty(),
+              Optional.empty(),
+              1,
+              Optional.empty(),
+              Optional.of(createdAt),
+              Optional.of("platform.yaml (GitOps repo)"));
       CompileResult result = new Compiler(secrets).compile(request);
       return new TreeMap<>(TrainProject.tree(result).files());
     } catch (IOException e) {
@@ -134,7 +180,9 @@ final class PreviewRepos {
     }
   }
 
-  /** A 40-hex commit id made of one repeated digit, for compiles that need no real source commit. */
+  /**
+   * A 40-hex commit id made of one repeated digit, for compiles that need no real source commit.
+   */
   static String sha(char digit) {
     return String.valueOf(digit).repeat(40);
   }

@@ -17,7 +17,10 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code preview} in a source repo (git CLI history) against a bare GitOps repo (git CLI, then JGit submits). */
+/**
+ * {@code preview} in a source repo (git CLI history) against a bare GitOps repo (git CLI, then JGit
+ * submits).
+ */
 class SourcePreviewTest {
   @TempDir Path temp;
 
@@ -26,13 +29,29 @@ class SourcePreviewTest {
   }
 
   @Test
-  @DisplayName("a base that is not an ancestor of head: only the train.yaml files the branch changed since the merge base are compiled")
+  @DisplayName(
+      "a base that is not an ancestor of head: only the train.yaml files the branch changed since the merge base are compiled")
   void baseNotAncestor() throws Exception {
-    PreviewCases.SourceSetup s = PreviewCases.source(temp, Map.of("jobs/a/train.yaml", TORCH, "jobs/b/train.yaml", TORCH), Map.of("README.md", "ops\n"));
+    PreviewCases.SourceSetup s =
+        PreviewCases.source(
+            temp,
+            Map.of("jobs/a/train.yaml", TORCH, "jobs/b/train.yaml", TORCH),
+            Map.of("README.md", "ops\n"));
     git(s.source(), T1, "checkout", "-q", "-b", "feature");
-    PreviewRepos.commit(s.source(), Map.of("jobs/a/train.yaml", TORCH.replace("nodes: 2", "nodes: 3")), List.of(), "a", T1);
+    PreviewRepos.commit(
+        s.source(),
+        Map.of("jobs/a/train.yaml", TORCH.replace("nodes: 2", "nodes: 3")),
+        List.of(),
+        "a",
+        T1);
     git(s.source(), T1, "checkout", "-q", "main");
-    PreviewRepos.commit(s.source(), Map.of("jobs/b/train.yaml", TORCH.replace("nodes: 2", "nodes: 5"), "jobs/c/train.yaml", TORCH), List.of(), "b", T2);
+    PreviewRepos.commit(
+        s.source(),
+        Map.of(
+            "jobs/b/train.yaml", TORCH.replace("nodes: 2", "nodes: 5"), "jobs/c/train.yaml", TORCH),
+        List.of(),
+        "b",
+        T2);
     git(s.source(), T2, "checkout", "-q", "feature");
     Preview p = s.preview(temp.resolve("cache"), Optional.of("main"), List.of());
     assertEquals(List.of("jobs/a/train.yaml"), sources(p));
@@ -40,21 +59,38 @@ class SourcePreviewTest {
   }
 
   @Test
-  @DisplayName("train.yaml files named on the command line are previewed whatever changed; a deleted train.yaml starts nothing")
+  @DisplayName(
+      "train.yaml files named on the command line are previewed whatever changed; a deleted train.yaml starts nothing")
   void named() throws Exception {
-    PreviewCases.SourceSetup s = PreviewCases.source(temp, Map.of("jobs/a/train.yaml", TORCH, "jobs/b/train.yaml", TORCH), Map.of("README.md", "ops\n"));
+    PreviewCases.SourceSetup s =
+        PreviewCases.source(
+            temp,
+            Map.of("jobs/a/train.yaml", TORCH, "jobs/b/train.yaml", TORCH),
+            Map.of("README.md", "ops\n"));
     PreviewRepos.commit(s.source(), Map.of("README.md", "x\n"), List.of("jobs/b"), "drop b", T1);
-    assertTrue(s.preview(temp.resolve("cache"), Optional.of("HEAD~1"), List.of()).runs().isEmpty(), "a deleted train.yaml is not compiled");
-    Preview p = s.preview(temp.resolve("cache"), Optional.of("HEAD~1"), List.of(s.source().resolve("jobs/a/train.yaml")));
+    assertTrue(
+        s.preview(temp.resolve("cache"), Optional.of("HEAD~1"), List.of()).runs().isEmpty(),
+        "a deleted train.yaml is not compiled");
+    Preview p =
+        s.preview(
+            temp.resolve("cache"),
+            Optional.of("HEAD~1"),
+            List.of(s.source().resolve("jobs/a/train.yaml")));
     assertEquals(List.of("jobs/a/train.yaml"), sources(p));
   }
 
   @Test
   @DisplayName("the preview pushes nothing: the GitOps repo's branches are unchanged")
   void pushesNothing() throws Exception {
-    PreviewCases.SourceSetup s = PreviewCases.source(temp, Map.of("jobs/a/train.yaml", TORCH), Map.of("README.md", "ops\n"));
+    PreviewCases.SourceSetup s =
+        PreviewCases.source(temp, Map.of("jobs/a/train.yaml", TORCH), Map.of("README.md", "ops\n"));
     String before = git(s.gitops(), T0, "for-each-ref");
-    PreviewRepos.commit(s.source(), Map.of("jobs/a/train.yaml", TORCH.replace("nodes: 2", "nodes: 3")), List.of(), "a", T1);
+    PreviewRepos.commit(
+        s.source(),
+        Map.of("jobs/a/train.yaml", TORCH.replace("nodes: 2", "nodes: 3")),
+        List.of(),
+        "a",
+        T1);
     Preview p = s.preview(temp.resolve("cache"), Optional.of("HEAD~1"), List.of());
     assertEquals(1, p.runs(RunChange.Status.ADDED).size());
     assertEquals(before, git(s.gitops(), T1, "for-each-ref"));
@@ -63,35 +99,82 @@ class SourcePreviewTest {
   @Test
   @DisplayName("--head must be the checked-out commit: the files on disk are what is compiled")
   void headNotCheckedOut() {
-    PreviewCases.SourceSetup s = PreviewCases.source(temp, Map.of("jobs/a/train.yaml", TORCH), Map.of("README.md", "ops\n"));
-    PreviewRepos.commit(s.source(), Map.of("jobs/a/train.yaml", TORCH.replace("nodes: 2", "nodes: 3")), List.of(), "a", T1);
-    SourcePreviewRequest r = new SourcePreviewRequest(s.source(), List.of(), Optional.of("HEAD~1"), "HEAD~1", s.location(), "main", Optional.empty(),
-        Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> new SourcePreview(temp.resolve("cache"), Map.of(), java.time.Clock.systemUTC()).preview(r));
+    PreviewCases.SourceSetup s =
+        PreviewCases.source(temp, Map.of("jobs/a/train.yaml", TORCH), Map.of("README.md", "ops\n"));
+    PreviewRepos.commit(
+        s.source(),
+        Map.of("jobs/a/train.yaml", TORCH.replace("nodes: 2", "nodes: 3")),
+        List.of(),
+        "a",
+        T1);
+    SourcePreviewRequest r =
+        new SourcePreviewRequest(
+            s.source(),
+            List.of(),
+            Optional.of("HEAD~1"),
+            "HEAD~1",
+            s.location(),
+            "main",
+            Optional.empty(),
+            Optional.empty(),
+            Optional.empty(),
+            Optional.empty(),
+            Optional.empty());
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                new SourcePreview(temp.resolve("cache"), Map.of(), java.time.Clock.systemUTC())
+                    .preview(r));
     assertTrue(e.getMessage().contains("git checkout HEAD~1"), e.getMessage());
   }
 
   @Test
-  @DisplayName("re-previewing a commit whose runs are already in the GitOps repo says merging starts nothing new")
+  @DisplayName(
+      "re-previewing a commit whose runs are already in the GitOps repo says merging starts nothing new")
   void alreadySubmitted() throws Exception {
-    PreviewCases.SourceSetup s = PreviewCases.source(temp, Map.of("jobs/a/train.yaml", TORCH), Map.of("README.md", "ops\n"));
-    String run = s.submit(temp.resolve("cache"), T0, "jobs/a/train.yaml").newRuns().get(0).folder().run();
-    Preview p = s.preview(temp.resolve("cache"), Optional.empty(), List.of(s.source().resolve("jobs/a/train.yaml")));
+    PreviewCases.SourceSetup s =
+        PreviewCases.source(temp, Map.of("jobs/a/train.yaml", TORCH), Map.of("README.md", "ops\n"));
+    String run =
+        s.submit(temp.resolve("cache"), T0, "jobs/a/train.yaml").newRuns().get(0).folder().run();
+    Preview p =
+        s.preview(
+            temp.resolve("cache"),
+            Optional.empty(),
+            List.of(s.source().resolve("jobs/a/train.yaml")));
     assertTrue(p.runs().isEmpty());
-    assertEquals("`" + run + "` is already in the GitOps repo: merging starts nothing new for it.", p.note());
+    assertEquals(
+        "`" + run + "` is already in the GitOps repo: merging starts nothing new for it.",
+        p.note());
   }
 
   @Test
-  @DisplayName("against a GitOps repo without any commit: the base reads (empty), the run is a first run, nothing is pushed")
+  @DisplayName(
+      "against a GitOps repo without any commit: the base reads (empty), the run is a first run, nothing is pushed")
   void emptyGitOpsRepo() throws Exception {
-    PreviewCases.SourceSetup s = PreviewCases.source(temp, Map.of("jobs/a/train.yaml", TORCH), Map.of("README.md", "ops\n"));
+    PreviewCases.SourceSetup s =
+        PreviewCases.source(temp, Map.of("jobs/a/train.yaml", TORCH), Map.of("README.md", "ops\n"));
     Path empty = temp.resolve("empty.git");
     git(temp, T0, "init", "-q", "--bare", empty.toString());
-    SourcePreviewRequest r = new SourcePreviewRequest(s.source(), List.of(s.source().resolve("jobs/a/train.yaml")), Optional.empty(), "HEAD",
-        dev.trainyard.gitops.GitOpsLocation.parse(empty.toString(), Path.of("")), "main", Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
-        Optional.empty());
-    Preview p = new SourcePreview(temp.resolve("cache"), Map.of(), java.time.Clock.fixed(T2, java.time.ZoneOffset.UTC)).preview(r);
+    SourcePreviewRequest r =
+        new SourcePreviewRequest(
+            s.source(),
+            List.of(s.source().resolve("jobs/a/train.yaml")),
+            Optional.empty(),
+            "HEAD",
+            dev.trainyard.gitops.GitOpsLocation.parse(empty.toString(), Path.of("")),
+            "main",
+            Optional.empty(),
+            Optional.empty(),
+            Optional.empty(),
+            Optional.empty(),
+            Optional.empty());
+    Preview p =
+        new SourcePreview(
+                temp.resolve("cache"),
+                Map.of(),
+                java.time.Clock.fixed(T2, java.time.ZoneOffset.UTC))
+            .preview(r);
     assertEquals("GitOps main (empty)", p.base());
     assertEquals(List.of("jobs/a/train.yaml"), sources(p));
     assertEquals(RunChange.Status.ADDED, p.runs().get(0).status());
@@ -100,15 +183,25 @@ class SourcePreviewTest {
   }
 
   @Test
-  @DisplayName("re-previewing a train.yaml whose run ran and was pruned says merging does not start it again")
+  @DisplayName(
+      "re-previewing a train.yaml whose run ran and was pruned says merging does not start it again")
   void alreadyPruned() throws Exception {
-    PreviewCases.SourceSetup s = PreviewCases.source(temp, Map.of("jobs/a/train.yaml", TORCH), Map.of("README.md", "ops\n"));
+    PreviewCases.SourceSetup s =
+        PreviewCases.source(temp, Map.of("jobs/a/train.yaml", TORCH), Map.of("README.md", "ops\n"));
     Path cache = temp.resolve("cache");
     String run = s.submit(cache, T0, "jobs/a/train.yaml").newRuns().get(0).folder().run();
-    new dev.trainyard.gitops.Pruner(cache, Map.of(), java.time.Clock.fixed(T1, java.time.ZoneOffset.UTC)).prune(new dev.trainyard.gitops.PruneRequest(
-        s.location(), "main", List.of(run), Optional.empty(), Optional.empty(), false));
-    Preview p = s.preview(cache, Optional.empty(), List.of(s.source().resolve("jobs/a/train.yaml")));
+    new dev.trainyard.gitops.Pruner(
+            cache, Map.of(), java.time.Clock.fixed(T1, java.time.ZoneOffset.UTC))
+        .prune(
+            new dev.trainyard.gitops.PruneRequest(
+                s.location(), "main", List.of(run), Optional.empty(), Optional.empty(), false));
+    Preview p =
+        s.preview(cache, Optional.empty(), List.of(s.source().resolve("jobs/a/train.yaml")));
     assertTrue(p.runs().isEmpty());
-    assertEquals("`" + run + "` already ran and was pruned: merging does not start it again (`submit --rerun` would).", p.note());
+    assertEquals(
+        "`"
+            + run
+            + "` already ran and was pruned: merging does not start it again (`submit --rerun` would).",
+        p.note());
   }
 }
