@@ -25,14 +25,16 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
 
 /**
- * Warm throughput of the whole pipeline, {@link Compiler#compile} (read train.yaml, platform.yaml and the
- * built-in runtimes from disk/classpath, schema, resolve, policy, render incl. a fresh SSH key and its sealing
- * for MPI runtimes, check, emit to an in-memory tree; writing the files is the CLI's job and not included),
- * in jobs per second on one thread. Run from the repository root (examples are read from {@code examples/}).
+ * Warm throughput of the whole pipeline, {@link Compiler#compile} (read train.yaml, platform.yaml
+ * and the built-in runtimes from disk/classpath, schema, resolve, policy, render incl. a fresh SSH
+ * key and its sealing for MPI runtimes, check, emit to an in-memory tree; writing the files is the
+ * CLI's job and not included), in jobs per second on one thread. Run from the repository root
+ * (examples are read from {@code examples/}).
  *
- * <p>{@code source=flags}: repo and commit passed as {@code --source-repo}/{@code --source-commit} do (CI);
- * the git repository is not opened. {@code source=git}: the examples are committed to a temporary git repo
- * with a remote and read through JGit (remote URL, HEAD, status of train.yaml's folder) on every compile.
+ * <p>{@code source=flags}: repo and commit passed as {@code --source-repo}/{@code --source-commit}
+ * do (CI); the git repository is not opened. {@code source=git}: the examples are committed to a
+ * temporary git repo with a remote and read through JGit (remote URL, HEAD, status of train.yaml's
+ * folder) on every compile.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -52,7 +54,10 @@ public class CompileBenchmark {
   private Path scratch;
   private CompileRequest request;
 
-  /** Builds the request and checks that it compiles without errors: a failing compile stops early and would flatter the number. */
+  /**
+   * Builds the request and checks that it compiles without errors: a failing compile stops early
+   * and would flatter the number.
+   */
   @Setup(Level.Trial)
   public void setUp() throws IOException, InterruptedException {
     Path examples = Path.of("examples").toAbsolutePath();
@@ -62,9 +67,20 @@ public class CompileBenchmark {
       examples = committedCopy(examples, scratch.resolve("examples"));
     }
     Path trainYaml = examples.resolve(example).resolve("train.yaml");
-    request = new CompileRequest(trainYaml, trainYaml.toString(), Optional.of(examples.resolve("platform.yaml")), Optional.empty(),
-        git ? Optional.empty() : Optional.of(REPO), git ? Optional.empty() : Optional.of(COMMIT),
-        Optional.empty(), Optional.empty(), 1, Optional.empty(), Optional.empty(), Optional.empty());
+    request =
+        new CompileRequest(
+            trainYaml,
+            trainYaml.toString(),
+            Optional.of(examples.resolve("platform.yaml")),
+            Optional.empty(),
+            git ? Optional.empty() : Optional.of(REPO),
+            git ? Optional.empty() : Optional.of(COMMIT),
+            Optional.empty(),
+            Optional.empty(),
+            1,
+            Optional.empty(),
+            Optional.empty(),
+            Optional.empty());
     CompileResult first = compiler.compile(request);
     if (first.hasErrors() || first.tree().isEmpty()) {
       throw new IllegalStateException(example + " does not compile: " + first.diagnostics());
@@ -86,7 +102,8 @@ public class CompileBenchmark {
     return compiler.compile(request);
   }
 
-  private static Path committedCopy(Path examples, Path target) throws IOException, InterruptedException {
+  private static Path committedCopy(Path examples, Path target)
+      throws IOException, InterruptedException {
     try (Stream<Path> files = Files.walk(examples)) {
       for (Path from : (Iterable<Path>) files::iterator) {
         Path to = target.resolve(examples.relativize(from).toString());
@@ -100,7 +117,16 @@ public class CompileBenchmark {
     git(target, "init", "-q", ".");
     git(target, "remote", "add", "origin", REPO);
     git(target, "add", ".");
-    git(target, "-c", "user.name=bench", "-c", "user.email=bench@localhost", "commit", "-q", "-m", "bench");
+    git(
+        target,
+        "-c",
+        "user.name=bench",
+        "-c",
+        "user.email=bench@localhost",
+        "commit",
+        "-q",
+        "-m",
+        "bench");
     return target;
   }
 
