@@ -64,7 +64,6 @@ class ReconcilerTest {
     public Optional<RunProvenance> provenance(RunKey key) {
       return Optional.ofNullable(provenance.get(key));
     }
-  }
 
     final Map<RunKey, DeletedRun> deleted = new HashMap<>();
     final java.util.List<RunKey> forgotten = new java.util.ArrayList<>();
@@ -73,26 +72,12 @@ class ReconcilerTest {
     public Optional<DeletedRun> deleted(RunKey key) {
       return runs.containsKey(key) ? Optional.empty() : Optional.ofNullable(deleted.get(key));
     }
-    int requests = forge.requests();
-    assertEquals(Outcome.REFUSED, r.reconcile(KEY));
-    assertEquals(requests, forge.requests(), "no new request for the same refused status");
-    running();
-    assertEquals(Outcome.POSTED, r.reconcile(KEY));
-    assertEquals(
-        1, metrics.counter("trainyard_forge_calls_total{forge=\"github\",result=\"permission\"}"));
-  }
 
     @Override
     public void forget(RunKey key) {
       deleted.remove(key);
       forgotten.add(key);
     }
-    assertEquals(Outcome.POSTED, r.reconcile(KEY));
-    assertEquals(Outcome.UNCHANGED, r.reconcile(KEY));
-    assertEquals(1, forge.accepted().size());
-    assertEquals(
-        5, metrics.counter("trainyard_forge_retries_total{forge=\"github\",reason=\"5xx\"}"));
-  }
 
     /** The JobSet of {@code key} is deleted, its final object as the run shows now. */
     void delete(RunKey key) {
