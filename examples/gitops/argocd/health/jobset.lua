@@ -15,6 +15,10 @@
 --                                   types Completed, Failed, Suspended, RestartingJobSet
 --   status.restarts                 int32, whole-JobSet restarts so far; raised in the same status
 --                                   update that sets RestartingJobSet=True (pkg/controllers/failure_policy.go)
+--   status.restartsCountTowardsMax  int32, the restarts that count against maxRestarts (a
+--                                   RestartJobSetAndIgnoreMaxRestarts rule raises restarts, not this);
+--                                   preferred for "N of maxRestarts" when present, with the total after it
+--                                   when the two differ
 --   metadata.labels["kueue.x-k8s.io/queue-name"]  the LocalQueue the run waits in
 -- Order: a finished run (Failed, then Completed) wins over everything else, then a suspended one.
 
@@ -54,6 +58,22 @@ local function restartLimit()
   return ""
 end
 
+-- The restarts that count against maxRestarts: restartsCountTowardsMax when the JobSet reports it.
+local function countedRestarts()
+  if obj.status ~= nil and obj.status.restartsCountTowardsMax ~= nil then
+    return obj.status.restartsCountTowardsMax
+  end
+  return restarts()
+end
+
+-- ", 5 in all" when restarts that do not count against maxRestarts happened too; else "".
+local function uncounted()
+  if countedRestarts() ~= restarts() then
+    return ", " .. restarts() .. " in all"
+  end
+  return ""
+end
+
 local function queueName()
   if obj.metadata ~= nil and obj.metadata.labels ~= nil then
     return obj.metadata.labels["kueue.x-k8s.io/queue-name"]
@@ -84,14 +104,14 @@ elseif (obj.spec ~= nil and obj.spec.suspend == true) or trueCondition("Suspende
   hs.message = suspendedMessage()
 elseif restarting ~= nil then
   hs.status = "Progressing"
-  hs.message = "restarting after a failure: restart " .. restarts() .. restartLimit()
+  hs.message = "restarting after a failure: restart " .. countedRestarts() .. restartLimit() .. uncounted()
     .. " (" .. conditionText(restarting, "RestartingJobSet") .. ")"
 elseif obj.status == nil or obj.status.conditions == nil then
   hs.status = "Progressing"
   hs.message = "waiting for the JobSet controller"
 elseif restarts() > 0 then
   hs.status = "Progressing"
-  hs.message = "running after " .. restarts() .. restartLimit() .. " restarts"
+  hs.message = "running after " .. countedRestarts() .. restartLimit() .. " restarts" .. uncounted()
 else
   hs.status = "Progressing"
   hs.message = "running"

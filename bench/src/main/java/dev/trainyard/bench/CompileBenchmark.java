@@ -68,19 +68,11 @@ public class CompileBenchmark {
     }
     Path trainYaml = examples.resolve(example).resolve("train.yaml");
     request =
-        new CompileRequest(
-            trainYaml,
-            trainYaml.toString(),
-            Optional.of(examples.resolve("platform.yaml")),
-            Optional.empty(),
-            git ? Optional.empty() : Optional.of(REPO),
-            git ? Optional.empty() : Optional.of(COMMIT),
-            Optional.empty(),
-            Optional.empty(),
-            1,
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty());
+        CompileRequest.builder(trainYaml)
+            .platformFile(examples.resolve("platform.yaml"))
+            .sourceRepo(git ? Optional.empty() : Optional.of(REPO))
+            .sourceCommit(git ? Optional.empty() : Optional.of(COMMIT))
+            .build();
     CompileResult first = compiler.compile(request);
     if (first.hasErrors() || first.tree().isEmpty()) {
       throw new IllegalStateException(example + " does not compile: " + first.diagnostics());

@@ -1,6 +1,7 @@
 package dev.trainyard.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.trainyard.compiler.diagnostic.DiagnosticPrinter;
 import dev.trainyard.compiler.diagnostic.StageResult;
 import dev.trainyard.gitops.leaks.LeakCheck;
 import java.io.IOException;

@@ -5,12 +5,12 @@ import dev.trainyard.compiler.Compiler;
 import dev.trainyard.compiler.SshSecretProvider;
 import dev.trainyard.compiler.diagnostic.Diagnostic;
 import dev.trainyard.compiler.manifest.OutputTree;
+import dev.trainyard.gitops.TreeWriter;
 import dev.trainyard.gitops.leaks.LeakCheck;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -41,10 +41,7 @@ final class CompileCommand implements Callable<Integer> {
       return Reporting.report(spec, options.output, result, Optional.empty());
     }
     OutputTree tree = result.tree().orElseThrow();
-    List<Diagnostic> leaks =
-        new LeakCheck(result.job().orElseThrow().platform())
-            .checkText(new TreeMap<>(tree.files()))
-            .diagnostics();
+    List<Diagnostic> leaks = LeakCheck.compiled(tree, result.job().orElseThrow().platform());
     if (!leaks.isEmpty()) {
       // The leak check submit runs before a commit, on the same bytes TreeWriter would write:
       // nothing lands.

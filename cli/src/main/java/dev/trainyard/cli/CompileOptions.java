@@ -83,19 +83,16 @@ final class CompileOptions {
           spec.commandLine(), "--out " + out + " is a file, not a folder");
     }
     CompileRequest request =
-        new CompileRequest(
-            trainYaml,
-            trainYaml.toString(),
-            Optional.ofNullable(platform),
-            Optional.ofNullable(runtimes),
-            Optional.ofNullable(sourceRepo),
-            Optional.ofNullable(sourceCommit),
-            target.cluster(),
-            target.namespace(),
-            attempt,
-            Optional.of(out),
-            Optional.empty(),
-            Optional.empty());
+        CompileRequest.builder(trainYaml)
+            .platformFile(Optional.ofNullable(platform))
+            .runtimesDir(Optional.ofNullable(runtimes))
+            .sourceRepo(Optional.ofNullable(sourceRepo))
+            .sourceCommit(Optional.ofNullable(sourceCommit))
+            .cluster(target.cluster())
+            .namespace(target.namespace())
+            .attempt(attempt)
+            .existingTree(out)
+            .build();
     TargetOptions.refuse(spec, dev.trainyard.compiler.TargetFlags.check(request));
     return request;
   }

@@ -3,6 +3,7 @@ package dev.trainyard.cli;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.trainyard.gitops.GitOpsException;
 import dev.trainyard.gitops.GitOpsLocation;
+import dev.trainyard.gitops.GitOpsRepository;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
@@ -58,11 +59,7 @@ final class GitOpsOptions {
       throw new ParameterException(
           spec.commandLine(), "Missing --gitops URL|PATH (or set " + GITOPS_ENV + ")");
     }
-    if (branch.isBlank()
-        || branch.startsWith("-")
-        || branch.startsWith("refs/")
-        || branch.contains("..")
-        || branch.contains(" ")) {
+    if (branch.startsWith("refs/") || !GitOpsRepository.isBranchName(branch)) {
       throw new ParameterException(
           spec.commandLine(),
           "--branch \"" + branch + "\" is not a branch name (give it without refs/heads/)");

@@ -2,7 +2,8 @@ package dev.trainyard.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.trainyard.compiler.resolve.Durations;
+import dev.trainyard.compiler.diagnostic.DiagnosticPrinter;
+import dev.trainyard.compiler.units.Durations;
 import dev.trainyard.gitops.GitOpsException;
 import dev.trainyard.gitops.GitOpsLocation;
 import dev.trainyard.gitops.PruneRequest;

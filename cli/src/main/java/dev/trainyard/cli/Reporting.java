@@ -3,6 +3,7 @@ package dev.trainyard.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.trainyard.compiler.CompileResult;
+import dev.trainyard.compiler.diagnostic.DiagnosticPrinter;
 import dev.trainyard.compiler.manifest.OutputTree;
 import dev.trainyard.compiler.resolve.ResolvedJob;
 import java.io.PrintWriter;

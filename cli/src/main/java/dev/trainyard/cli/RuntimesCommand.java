@@ -1,11 +1,10 @@
 package dev.trainyard.cli;
 
+import dev.trainyard.compiler.diagnostic.DiagnosticPrinter;
 import dev.trainyard.compiler.diagnostic.StageResult;
 import dev.trainyard.compiler.runtime.RuntimeCatalog;
 import dev.trainyard.compiler.runtime.RuntimeCatalogLoader;
 import dev.trainyard.compiler.runtime.RuntimeDefinition;
-import dev.trainyard.compiler.schema.NetworkntSchemaValidator;
-import dev.trainyard.compiler.source.YamlDocumentLoader;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
@@ -231,8 +230,7 @@ final class RuntimesCommand {
 
   static Optional<RuntimeCatalog> load(CommandSpec spec, Path runtimes) {
     StageResult<RuntimeCatalog> result =
-        new RuntimeCatalogLoader(new YamlDocumentLoader(), new NetworkntSchemaValidator())
-            .load(Optional.ofNullable(runtimes));
+        RuntimeCatalogLoader.standard().load(Optional.ofNullable(runtimes));
     DiagnosticPrinter.printText(result.diagnostics(), spec.commandLine().getErr());
     return result.failed() ? Optional.empty() : result.value();
   }

@@ -2,6 +2,7 @@ package dev.trainyard.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.trainyard.compiler.diagnostic.DiagnosticPrinter;
 import dev.trainyard.gitops.ChangedJobs;
 import dev.trainyard.gitops.GitOpsException;
 import dev.trainyard.gitops.GitOpsLocation;

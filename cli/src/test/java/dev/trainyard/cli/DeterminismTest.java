@@ -8,6 +8,7 @@ import dev.trainyard.compiler.Compiler;
 import dev.trainyard.compiler.SshSecretProvider;
 import dev.trainyard.compiler.manifest.OutputTree;
 import dev.trainyard.compiler.testing.TrainProject;
+import dev.trainyard.gitops.TreeWriter;
 import java.nio.file.Path;
 import java.util.Optional;
 import org.junit.jupiter.api.DisplayName;

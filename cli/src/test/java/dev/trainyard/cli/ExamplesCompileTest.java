@@ -65,19 +65,18 @@ class ExamplesCompileTest {
     }
     CompileRequest request = CompileRequest.of(repo.resolve("train.yaml"));
     request =
-        new CompileRequest(
-            request.trainYaml(),
-            request.displayPath(),
-            java.util.Optional.of(EXAMPLES.resolve("platform.yaml")),
-            request.runtimesDir(),
-            request.sourceRepo(),
-            request.sourceCommit(),
-            request.cluster(),
-            request.namespace(),
-            1,
-            request.existingTree(),
-            java.util.Optional.empty(),
-            java.util.Optional.empty());
+        CompileRequest.builder(request.trainYaml())
+            .displayPath(request.displayPath())
+            .platformFile(java.util.Optional.of(EXAMPLES.resolve("platform.yaml")))
+            .runtimesDir(request.runtimesDir())
+            .sourceRepo(request.sourceRepo())
+            .sourceCommit(request.sourceCommit())
+            .cluster(request.cluster())
+            .namespace(request.namespace())
+            .existingTree(request.existingTree())
+            .createdAt(java.util.Optional.empty())
+            .platformDisplay(java.util.Optional.empty())
+            .build();
     CompileResult result = GoldenCasesTest.compiler().compile(request);
     assertEquals(
         "", GoldenCasesTest.printed(result), example + " must compile without diagnostics");

@@ -77,19 +77,15 @@ record GoldenCase(String name, Path dir) {
     Optional<Path> platform =
         existing(dir.resolve("platform.yaml"))
             .or(() -> example.map(e -> e.getParent().resolve("platform.yaml")));
-    return new CompileRequest(
-        jobDir.resolve("train.yaml"),
-        "jobs/" + name + "/train.yaml",
-        platform,
-        existing(dir.resolve("runtimes")),
-        Optional.of(REPO),
-        Optional.of(COMMIT),
-        text(options, "cluster"),
-        text(options, "namespace"),
-        1,
-        Optional.empty(),
-        Optional.empty(),
-        Optional.empty());
+    return CompileRequest.builder(jobDir.resolve("train.yaml"))
+        .displayPath("jobs/" + name + "/train.yaml")
+        .platformFile(platform)
+        .runtimesDir(existing(dir.resolve("runtimes")))
+        .sourceRepo(REPO)
+        .sourceCommit(COMMIT)
+        .cluster(text(options, "cluster"))
+        .namespace(text(options, "namespace"))
+        .build();
   }
 
   Path expectedTree() {

@@ -270,6 +270,18 @@ class SubmitCommandTest {
                 "--branch",
                 "refs/heads/main")
             .exit());
+    MainTest.Run lock =
+        MainTest.run(
+            "submit",
+            project.trainYaml().toString(),
+            "--gitops",
+            bare.toString(),
+            "--branch",
+            "runs.lock");
+    assertEquals(2, lock.exit(), lock.err());
+    assertTrue(
+        lock.err().contains("--branch \"runs.lock\" is not a branch name"),
+        "git's own ref-name rules, not a hand-made subset: " + lock.err());
     MainTest.Run creds =
         MainTest.run(
             "submit",

@@ -72,7 +72,7 @@ class ScalarRoundTripIT {
     Map<String, String> expected = new LinkedHashMap<>();
     for (int i = 0; i < VALUES.size(); i++) {
       expected.put("k" + i, VALUES.get(i));
-      cm.with("data").put("k" + i, VALUES.get(i));
+      cm.withObjectProperty("data").put("k" + i, VALUES.get(i));
     }
     Manifests manifests = new Manifests(cluster.client());
     GenericKubernetesResource stored =

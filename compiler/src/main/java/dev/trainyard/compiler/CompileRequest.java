@@ -47,52 +47,185 @@ public record CompileRequest(
 
   /** A request with defaults for everything but the file. */
   public static CompileRequest of(Path trainYaml) {
-    return new CompileRequest(
-        trainYaml,
-        trainYaml.toString(),
-        Optional.empty(),
-        Optional.empty(),
-        Optional.empty(),
-        Optional.empty(),
-        Optional.empty(),
-        Optional.empty(),
-        1,
-        Optional.empty(),
-        Optional.empty(),
-        Optional.empty());
+    return builder(trainYaml).build();
+  }
+
+  /**
+   * A builder for a request about {@code trainYaml}: named like the file, embedded platform,
+   * built-in runtimes, HEAD of its repository, the platform's first cluster and namespace, attempt
+   * 1.
+   *
+   * <pre>
+   * CompileRequest.builder(path).platformFile(platformYaml).sourceRepo(url).attempt(2).build()
+   * </pre>
+   */
+  public static Builder builder(Path trainYaml) {
+    return new Builder(trainYaml);
+  }
+
+  /** A builder holding this request's values. */
+  public Builder toBuilder() {
+    return new Builder(trainYaml)
+        .displayPath(displayPath)
+        .platformFile(platformFile)
+        .runtimesDir(runtimesDir)
+        .sourceRepo(sourceRepo)
+        .sourceCommit(sourceCommit)
+        .cluster(cluster)
+        .namespace(namespace)
+        .attempt(attempt)
+        .existingTree(existingTree)
+        .createdAt(createdAt)
+        .platformDisplay(platformDisplay);
   }
 
   /** The same request for another re-run counter. */
   public CompileRequest withAttempt(int newAttempt) {
-    return new CompileRequest(
-        trainYaml,
-        displayPath,
-        platformFile,
-        runtimesDir,
-        sourceRepo,
-        sourceCommit,
-        cluster,
-        namespace,
-        newAttempt,
-        existingTree,
-        createdAt,
-        platformDisplay);
+    return toBuilder().attempt(newAttempt).build();
   }
 
   /** The same request stamped with a submit time. */
   public CompileRequest withCreatedAt(Instant time) {
-    return new CompileRequest(
-        trainYaml,
-        displayPath,
-        platformFile,
-        runtimesDir,
-        sourceRepo,
-        sourceCommit,
-        cluster,
-        namespace,
-        attempt,
-        existingTree,
-        Optional.of(time),
-        platformDisplay);
+    return toBuilder().createdAt(time).build();
+  }
+
+  /** Builds a {@link CompileRequest}; each setter takes the value or an Optional of it. */
+  public static final class Builder {
+    private final Path trainYaml;
+    private String displayPath;
+    private Optional<Path> platformFile = Optional.empty();
+    private Optional<Path> runtimesDir = Optional.empty();
+    private Optional<String> sourceRepo = Optional.empty();
+    private Optional<String> sourceCommit = Optional.empty();
+    private Optional<String> cluster = Optional.empty();
+    private Optional<String> namespace = Optional.empty();
+    private int attempt = 1;
+    private Optional<Path> existingTree = Optional.empty();
+    private Optional<Instant> createdAt = Optional.empty();
+    private Optional<String> platformDisplay = Optional.empty();
+
+    private Builder(Path trainYaml) {
+      this.trainYaml = Objects.requireNonNull(trainYaml, "trainYaml");
+      this.displayPath = trainYaml.toString();
+    }
+
+    /** How diagnostics name the train.yaml (default: its path). */
+    public Builder displayPath(String value) {
+      displayPath = value;
+      return this;
+    }
+
+    /** platform.yaml; empty: the embedded default. */
+    public Builder platformFile(Optional<Path> value) {
+      platformFile = value;
+      return this;
+    }
+
+    public Builder platformFile(Path value) {
+      return platformFile(Optional.of(value));
+    }
+
+    /** The platform's runtimes folder. */
+    public Builder runtimesDir(Optional<Path> value) {
+      runtimesDir = value;
+      return this;
+    }
+
+    public Builder runtimesDir(Path value) {
+      return runtimesDir(Optional.of(value));
+    }
+
+    /** Clone URL instead of the git remote's. */
+    public Builder sourceRepo(Optional<String> value) {
+      sourceRepo = value;
+      return this;
+    }
+
+    public Builder sourceRepo(String value) {
+      return sourceRepo(Optional.of(value));
+    }
+
+    /** Full commit SHA instead of HEAD. */
+    public Builder sourceCommit(Optional<String> value) {
+      sourceCommit = value;
+      return this;
+    }
+
+    public Builder sourceCommit(String value) {
+      return sourceCommit(Optional.of(value));
+    }
+
+    /** Target cluster instead of the platform's first. */
+    public Builder cluster(Optional<String> value) {
+      cluster = value;
+      return this;
+    }
+
+    public Builder cluster(String value) {
+      return cluster(Optional.of(value));
+    }
+
+    /** Target namespace instead of the first that allows the repo. */
+    public Builder namespace(Optional<String> value) {
+      namespace = value;
+      return this;
+    }
+
+    public Builder namespace(String value) {
+      return namespace(Optional.of(value));
+    }
+
+    /** Re-run counter, at least 1. */
+    public Builder attempt(int value) {
+      attempt = value;
+      return this;
+    }
+
+    /** Root of the GitOps tree whose existing run Secret is reused. */
+    public Builder existingTree(Optional<Path> value) {
+      existingTree = value;
+      return this;
+    }
+
+    public Builder existingTree(Path value) {
+      return existingTree(Optional.of(value));
+    }
+
+    /** Submit time for provenance. */
+    public Builder createdAt(Optional<Instant> value) {
+      createdAt = value;
+      return this;
+    }
+
+    public Builder createdAt(Instant value) {
+      return createdAt(Optional.of(value));
+    }
+
+    /** How diagnostics name {@code platformFile} when it is a copy. */
+    public Builder platformDisplay(Optional<String> value) {
+      platformDisplay = value;
+      return this;
+    }
+
+    public Builder platformDisplay(String value) {
+      return platformDisplay(Optional.of(value));
+    }
+
+    /** The request; IllegalArgumentException when {@code attempt < 1}. */
+    public CompileRequest build() {
+      return new CompileRequest(
+          trainYaml,
+          displayPath,
+          platformFile,
+          runtimesDir,
+          sourceRepo,
+          sourceCommit,
+          cluster,
+          namespace,
+          attempt,
+          existingTree,
+          createdAt,
+          platformDisplay);
+    }
   }
 }

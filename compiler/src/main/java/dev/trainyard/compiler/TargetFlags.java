@@ -2,8 +2,6 @@ package dev.trainyard.compiler;
 
 import dev.trainyard.compiler.platform.Platform;
 import dev.trainyard.compiler.platform.PlatformLoader;
-import dev.trainyard.compiler.schema.NetworkntSchemaValidator;
-import dev.trainyard.compiler.source.YamlDocumentLoader;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -61,7 +59,7 @@ public final class TargetFlags {
         .or(() -> namespace)
         .flatMap(
             given ->
-                new PlatformLoader(new YamlDocumentLoader(), new NetworkntSchemaValidator())
+                PlatformLoader.standard()
                     .load(platformFile, display)
                     .value()
                     .flatMap(p -> check(p, display, cluster, namespace)));

@@ -43,20 +43,52 @@ class CompileRecordsTest {
     assertEquals(Optional.of(at), stamped.createdAt());
     assertEquals(3, stamped.attempt());
     assertEquals(
-        new CompileRequest(
-            Path.of("jobs/train.yaml"),
-            "jobs/train.yaml",
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty(),
-            3,
-            Optional.empty(),
-            Optional.of(at),
-            Optional.empty()),
+        CompileRequest.builder(Path.of("jobs/train.yaml"))
+            .displayPath("jobs/train.yaml")
+            .attempt(3)
+            .createdAt(at)
+            .build(),
         stamped);
+  }
+
+  @Test
+  @DisplayName("the builder sets each component by name, and toBuilder() gives every value back")
+  void builderNamesEachComponent() {
+    Instant at = Instant.parse("2026-12-01T10:00:00Z");
+    CompileRequest r =
+        CompileRequest.builder(Path.of("a/train.yaml"))
+            .displayPath("shown.yaml")
+            .platformFile(Path.of("p.yaml"))
+            .runtimesDir(Path.of("rt"))
+            .sourceRepo("https://git.example/r.git")
+            .sourceCommit("c".repeat(40))
+            .cluster("prod")
+            .namespace("team-a")
+            .attempt(2)
+            .existingTree(Path.of("gitops"))
+            .createdAt(at)
+            .platformDisplay("platform.yaml (gitops main)")
+            .build();
+    assertEquals(
+        new CompileRequest(
+            Path.of("a/train.yaml"),
+            "shown.yaml",
+            Optional.of(Path.of("p.yaml")),
+            Optional.of(Path.of("rt")),
+            Optional.of("https://git.example/r.git"),
+            Optional.of("c".repeat(40)),
+            Optional.of("prod"),
+            Optional.of("team-a"),
+            2,
+            Optional.of(Path.of("gitops")),
+            Optional.of(at),
+            Optional.of("platform.yaml (gitops main)")),
+        r);
+    assertEquals(r, r.toBuilder().build());
+    assertEquals(Optional.empty(), r.toBuilder().cluster(Optional.empty()).build().cluster());
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> CompileRequest.builder(Path.of("t")).attempt(0).build());
   }
 
   @Test

@@ -41,51 +41,18 @@ class CompilerTest {
   }
 
   private static CompileRequest request(Path trainYaml) {
-    return new CompileRequest(
-        trainYaml,
-        "train.yaml",
-        Optional.empty(),
-        Optional.empty(),
-        Optional.empty(),
-        Optional.empty(),
-        Optional.empty(),
-        Optional.empty(),
-        1,
-        Optional.empty(),
-        Optional.empty(),
-        Optional.empty());
+    return CompileRequest.builder(trainYaml).displayPath("train.yaml").build();
   }
 
   private static CompileRequest withRepo(TrainProject p, String url) {
-    return new CompileRequest(
-        p.trainYaml(),
-        "train.yaml",
-        Optional.empty(),
-        Optional.empty(),
-        Optional.of(url),
-        Optional.empty(),
-        Optional.empty(),
-        Optional.empty(),
-        1,
-        Optional.empty(),
-        Optional.empty(),
-        Optional.empty());
+    return CompileRequest.builder(p.trainYaml()).displayPath("train.yaml").sourceRepo(url).build();
   }
 
   private static CompileRequest withPlatform(TrainProject p, Path platform) {
-    return new CompileRequest(
-        p.trainYaml(),
-        "train.yaml",
-        Optional.of(platform),
-        Optional.empty(),
-        Optional.empty(),
-        Optional.empty(),
-        Optional.empty(),
-        Optional.empty(),
-        1,
-        Optional.empty(),
-        Optional.empty(),
-        Optional.empty());
+    return CompileRequest.builder(p.trainYaml())
+        .displayPath("train.yaml")
+        .platformFile(platform)
+        .build();
   }
 
   private static String allFiles(CompileResult r) {
@@ -278,19 +245,10 @@ class CompilerTest {
     TrainProject p =
         TrainProject.create(temp.resolve("p"), "runtime: tmpl\nrun: torchrun train.py\n");
     return compile(
-        new CompileRequest(
-            p.trainYaml(),
-            "train.yaml",
-            Optional.empty(),
-            Optional.of(runtimes),
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty(),
-            1,
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty()));
+        CompileRequest.builder(p.trainYaml())
+            .displayPath("train.yaml")
+            .runtimesDir(runtimes)
+            .build());
   }
 
   @Test

@@ -102,19 +102,10 @@ class SshSecretProviderTest {
     CompileResult first = p.compile();
     Map.Entry<String, String> secret = secretFile(first);
     CompileRequest request =
-        new CompileRequest(
-            p.trainYaml(),
-            "train.yaml",
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty(),
-            1,
-            Optional.of(temp.resolve("not-used")),
-            Optional.empty(),
-            Optional.empty());
+        CompileRequest.builder(p.trainYaml())
+            .displayPath("train.yaml")
+            .existingTree(temp.resolve("not-used"))
+            .build();
     Map<String, String> repo = Map.copyOf(TrainProject.tree(first).files());
     CompileResult reused =
         new Compiler(SshSecretProvider.reading(path -> Optional.ofNullable(repo.get(path))))
@@ -160,19 +151,7 @@ class SshSecretProviderTest {
   void systemKeysDiffer() {
     TrainProject p = TrainProject.create(temp, MPI);
     CompileRequest request =
-        new CompileRequest(
-            p.trainYaml(),
-            "train.yaml",
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty(),
-            1,
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty());
+        CompileRequest.builder(p.trainYaml()).displayPath("train.yaml").build();
     String a = secretFile(new Compiler(SshSecretProvider.system()).compile(request)).getValue();
     String b = secretFile(new Compiler(SshSecretProvider.system()).compile(request)).getValue();
     assertFalse(a.equals(b), "two fresh key pairs");

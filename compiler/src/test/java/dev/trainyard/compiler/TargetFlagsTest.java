@@ -88,36 +88,21 @@ class TargetFlagsTest {
       "from a request: the platform is named by its display name when it is a copy, else by its path; the embedded default has cluster local")
   void fromRequest() {
     CompileRequest copy =
-        new CompileRequest(
-            Path.of("train.yaml"),
-            "train.yaml",
-            Optional.of(platform),
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty(),
-            Optional.of("nosuch"),
-            Optional.empty(),
-            1,
-            Optional.empty(),
-            Optional.empty(),
-            Optional.of("platform.yaml (gitops main)"));
+        CompileRequest.builder(Path.of("train.yaml"))
+            .displayPath("train.yaml")
+            .platformFile(platform)
+            .cluster("nosuch")
+            .platformDisplay("platform.yaml (gitops main)")
+            .build();
     assertEquals(
         "--target-cluster nosuch: no such cluster in platform.yaml (gitops main)",
         TargetFlags.check(copy).orElseThrow().message());
     CompileRequest relative =
-        new CompileRequest(
-            Path.of("train.yaml"),
-            "train.yaml",
-            Optional.of(Path.of("conf/platform.yaml")),
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty(),
-            Optional.of("nosuch"),
-            1,
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty());
+        CompileRequest.builder(Path.of("train.yaml"))
+            .displayPath("train.yaml")
+            .platformFile(Path.of("conf/platform.yaml"))
+            .namespace("nosuch")
+            .build();
     assertEquals(
         Optional.empty(),
         TargetFlags.check(relative),
@@ -126,35 +111,17 @@ class TargetFlagsTest {
     assertEquals(
         Optional.empty(),
         TargetFlags.check(
-            new CompileRequest(
-                embedded.trainYaml(),
-                "train.yaml",
-                Optional.empty(),
-                Optional.empty(),
-                Optional.empty(),
-                Optional.empty(),
-                Optional.of("local"),
-                Optional.empty(),
-                1,
-                Optional.empty(),
-                Optional.empty(),
-                Optional.empty())));
+            CompileRequest.builder(embedded.trainYaml())
+                .displayPath("train.yaml")
+                .cluster("local")
+                .build()));
     assertEquals(
         "--target-cluster prod: no such cluster in <embedded default platform>",
         TargetFlags.check(
-                new CompileRequest(
-                    embedded.trainYaml(),
-                    "train.yaml",
-                    Optional.empty(),
-                    Optional.empty(),
-                    Optional.empty(),
-                    Optional.empty(),
-                    Optional.of("prod"),
-                    Optional.empty(),
-                    1,
-                    Optional.empty(),
-                    Optional.empty(),
-                    Optional.empty()))
+                CompileRequest.builder(embedded.trainYaml())
+                    .displayPath("train.yaml")
+                    .cluster("prod")
+                    .build())
             .orElseThrow()
             .message());
   }

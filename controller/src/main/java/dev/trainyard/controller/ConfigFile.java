@@ -1,26 +1,26 @@
 package dev.trainyard.controller;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.trainyard.compiler.diagnostic.Diagnostic;
+import dev.trainyard.compiler.diagnostic.StageResult;
 import dev.trainyard.compiler.platform.Platform;
-import dev.trainyard.compiler.resolve.Durations;
+import dev.trainyard.compiler.schema.NetworkntSchemaValidator;
+import dev.trainyard.compiler.schema.SchemaId;
+import dev.trainyard.compiler.source.ParsedDocument;
+import dev.trainyard.compiler.source.SourceFile;
+import dev.trainyard.compiler.source.YamlDocumentLoader;
+import dev.trainyard.compiler.units.Durations;
 import dev.trainyard.controller.forge.RetryPolicy;
 import dev.trainyard.gitops.GitOpsLocation;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Map;
+import java.util.List;
 import java.util.Optional;
-import java.util.OptionalLong;
-import java.util.Set;
-import java.util.TreeSet;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
- * Reads the controller's YAML configuration (Jackson YAML; the only class importing it): process
+ * Reads the controller's YAML configuration, checked against {@code
+ * schemas/controller.v1.schema.json} with the same diagnostics as train.yaml and platform.yaml:
  * settings here, while the forges and the status link come from the platform team's {@code
  * platform.yaml} ({@code status:}, read by {@link PlatformFile}). Durations are written {@code
  * 90s}, {@code 10m} or {@code 1h}.
@@ -31,7 +31,7 @@ import java.util.regex.Pattern;
  * stallAfter: 10m                   # admitted but not started after this: reported (better: platform.yaml status.stallAfter)
  * resync: 60s
  * requestTimeout: 10s
- * requeueAfter: 30s
+ * requeueAfter: 5m                  # longest back-off of a run the forge could not take (1 s, 2 s, 4 s ... this)
  * port: 8080
  * prune:                            # optional: finished runs leave the GitOps repo after platform.yaml's retention
  *   gitops: https://git.example/platform/gitops.git   # push token: env TRAINYARD_GITOPS_TOKEN
@@ -48,19 +48,10 @@ public final class ConfigFile {
   /** Where the Deployment mounts the token Secrets, one folder each. */
   public static final String TOKENS = "/var/run/secrets/trainyard/forges";
 
-  private static final Set<String> TOP =
-      Set.of(
-          "platform",
-          "tokens",
-          "stallAfter",
-          "resync",
-          "requestTimeout",
-          "requeueAfter",
-          "port",
-          "prune");
-  private static final Set<String> PRUNE = Set.of("gitops", "branch", "every", "cache");
-  private static final Set<String> MOVED = Set.of("forges", "targetUrl");
-  private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h)");
+  /** Schema of controller.yaml. */
+  public static final SchemaId SCHEMA = new SchemaId("controller.v1.schema.json");
+
+  private static final List<String> MOVED = List.of("forges", "targetUrl");
 
   /** Stall threshold when neither platform.yaml nor controller.yaml sets one. */
   public static final Duration DEFAULT_STALL_AFTER = Duration.ofMinutes(10);
@@ -73,30 +64,7 @@ public final class ConfigFile {
    * @throws ConfigException naming the file and field (or platform.yaml's line), never a token
    */
   public static ControllerConfig read(Path file) throws ConfigException {
-    Map<String, Object> root;
-    try {
-      root =
-          Snapshots.map(
-              new ObjectMapper(new YAMLFactory()).readValue(Files.readString(file), Object.class));
-    } catch (JsonProcessingException e) {
-      throw new ConfigException(
-          file + ": not valid YAML (line " + e.getLocation().getLineNr() + ")");
-    } catch (IOException e) {
-      throw new ConfigException(file + ": cannot read (" + e.getClass().getSimpleName() + ")");
-    }
-    for (String key : new TreeSet<>(root.keySet())) {
-      if (MOVED.contains(key)) {
-        throw new ConfigException(
-            file
-                + ": "
-                + key
-                + " moved to platform.yaml (status."
-                + key
-                + ")"
-                + "\n  hint: see schemas/platform.v1.schema.json, property status");
-      }
-    }
-    unknown(file, "", root, TOP);
+    JsonNode root = load(file);
     Path platformFile = Path.of(string(root, "platform", PLATFORM));
     PlatformFile.Settings platform =
         PlatformFile.read(platformFile, Path.of(string(root, "tokens", TOKENS)));
@@ -109,8 +77,8 @@ public final class ConfigFile {
           duration(file, root, "resync", "60s"),
           duration(file, root, "requestTimeout", "10s"),
           RetryPolicy.standard(),
-          duration(file, root, "requeueAfter", "30s"),
-          port(file, root.get("port")),
+          duration(file, root, "requeueAfter", "5m"),
+          port(root.path("port")),
           null,
           platform.platform(),
           prune);
@@ -120,36 +88,54 @@ public final class ConfigFile {
   }
 
   /**
-   * {@code port:} 0..65535 (0: any free port), 8080 when absent; a non-number or another value is
-   * refused.
+   * controller.yaml read as every Trainyard file is (at most 1 MiB of UTF-8, YAML with line and
+   * column) and checked against {@code schemas/controller.v1.schema.json}, all errors at once; an
+   * empty file is all defaults.
    */
-  static int port(Path file, Object value) throws ConfigException {
-    if (value == null) {
-      return 8080;
+  private static JsonNode load(Path file) throws ConfigException {
+    StageResult<SourceFile> read = YamlDocumentLoader.readFile(file, file.toString());
+    if (read.failed()) {
+      throw new ConfigException(PlatformFile.render(read.diagnostics()));
     }
-    String text = String.valueOf(value).strip();
-    if (!text.matches("\\d{1,5}") || Integer.parseInt(text) > 65_535) {
-      throw new ConfigException(
-          file
-              + ": port: '"
-              + text
-              + "' is not a port 0..65535"
-              + "\n  hint: e.g. `port: 8080` (0: any free port)");
+    if (read.value().orElseThrow().text().isBlank()) {
+      return JsonNodeFactory.instance.objectNode();
     }
-    return Integer.parseInt(text);
+    StageResult<ParsedDocument> doc = new YamlDocumentLoader().load(read.value().orElseThrow());
+    if (doc.failed()) {
+      throw new ConfigException(PlatformFile.render(doc.diagnostics()));
+    }
+    JsonNode root = doc.value().orElseThrow().root();
+    for (String key : MOVED) {
+      if (root.has(key)) {
+        throw new ConfigException(
+            file
+                + ": "
+                + key
+                + " moved to platform.yaml (status."
+                + key
+                + ")"
+                + "\n  hint: see schemas/platform.v1.schema.json, property status");
+      }
+    }
+    List<Diagnostic> problems = new NetworkntSchemaValidator().validate(doc.value().get(), SCHEMA);
+    if (!problems.isEmpty()) {
+      throw new ConfigException(PlatformFile.render(problems));
+    }
+    return root;
+  }
+
+  /** {@code port:} 0..65535 (the schema checks it), 8080 when absent. */
+  static int port(JsonNode value) {
+    return value.isMissingNode() ? 8080 : value.asInt();
   }
 
   private static Optional<RunPruning.Settings> prune(
-      Path file, Map<String, Object> root, PlatformFile.Settings platform) throws ConfigException {
-    if (root.get("prune") == null) {
+      Path file, JsonNode root, PlatformFile.Settings platform) throws ConfigException {
+    if (!root.has("prune")) {
       return Optional.empty();
     }
-    Map<String, Object> p = Snapshots.map(root.get("prune"));
-    unknown(file, "prune.", p, PRUNE);
+    JsonNode p = root.path("prune");
     String gitops = string(p, "gitops", "");
-    if (gitops.isBlank()) {
-      throw new ConfigException(file + ": prune.gitops is required (the GitOps repo URL or path)");
-    }
     if (!RetentionPlan.configured(platform.platform())) {
       throw new ConfigException(
           file
@@ -173,30 +159,18 @@ public final class ConfigFile {
   }
 
   /**
-   * "90s", "10m", "1h" or "500ms", or the compound form platform.yaml and train.yaml take ("1h30m",
-   * "2d", {@link Durations}), so one value means the same in every Trainyard file and flag;
-   * IllegalArgumentException otherwise.
+   * A duration in Trainyard's one grammar ({@link Durations}: "500ms", "90s", "10m", "1h30m",
+   * "2d"), so one value means the same in every Trainyard file and flag; IllegalArgumentException
+   * otherwise.
    */
   public static Duration parseDuration(String text) {
-    Matcher m = DURATION.matcher(text.strip());
-    if (!m.matches()) {
-      OptionalLong compound = Durations.seconds(text);
-      if (compound.isPresent()) {
-        return Duration.ofSeconds(compound.getAsLong());
-      }
-      throw new IllegalArgumentException(
-          "'" + text + "' is not a duration like 500ms, 90s, 10m, 1h or 1h30m");
-    }
-    if (m.group(1).length() > 12) {
-      throw new IllegalArgumentException("'" + text + "' is too long a duration");
-    }
-    long n = Long.parseLong(m.group(1));
-    return switch (m.group(2)) {
-      case "ms" -> Duration.ofMillis(n);
-      case "s" -> Duration.ofSeconds(n);
-      case "m" -> Duration.ofMinutes(n);
-      default -> Duration.ofHours(n);
-    };
+    return Durations.parse(text)
+        .orElseThrow(
+            () ->
+                new IllegalArgumentException(
+                    "'"
+                        + text
+                        + "' is not a duration like 500ms, 90s, 10m, 1h or 1h30m (at most 36500d)"));
   }
 
   /**
@@ -205,10 +179,9 @@ public final class ConfigFile {
    * minutes. Both set to different values is refused: the PR check and the terminal would disagree
    * about "stalled".
    */
-  static Duration stallAfter(Path file, Map<String, Object> root, Platform platform)
-      throws ConfigException {
+  static Duration stallAfter(Path file, JsonNode root, Platform platform) throws ConfigException {
     Optional<Duration> shared = platform.status().stallAfter();
-    if (root.get("stallAfter") == null) {
+    if (!root.has("stallAfter") || root.path("stallAfter").isNull()) {
       return shared.orElse(DEFAULT_STALL_AFTER);
     }
     Duration own = duration(file, root, "stallAfter", "");
@@ -229,7 +202,7 @@ public final class ConfigFile {
     return own;
   }
 
-  private static Duration duration(Path file, Map<String, Object> root, String key, String fallback)
+  private static Duration duration(Path file, JsonNode root, String key, String fallback)
       throws ConfigException {
     try {
       return parseDuration(string(root, key, fallback));
@@ -238,18 +211,8 @@ public final class ConfigFile {
     }
   }
 
-  private static void unknown(Path file, String at, Map<String, Object> m, Set<String> known)
-      throws ConfigException {
-    for (String k : new TreeSet<>(m.keySet())) {
-      if (!known.contains(k)) {
-        throw new ConfigException(
-            file + ": unknown field " + at + k + "; known: " + new TreeSet<>(known));
-      }
-    }
-  }
-
-  private static String string(Map<String, Object> m, String key, String fallback) {
-    Object v = m.get(key);
-    return v == null ? fallback : v.toString();
+  private static String string(JsonNode m, String key, String fallback) {
+    JsonNode v = m.path(key);
+    return v.isMissingNode() || v.isNull() ? fallback : v.asText();
   }
 }

@@ -17,7 +17,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The running controller: informers feed a work queue, one worker thread reconciles while this
- * replica leads (always, without election), and the health server answers probes and scrapes.
+ * replica leads (always, without election), and the health server answers probes and scrapes. The
+ * worker never waits for a forge: a rate limit or an outage closes that forge's gate and requeues
+ * its runs' keys, so the other forges' runs keep posting.
  *
  * <pre>
  * informer event → WorkQueue.add(run key) → worker: Reconciler.reconcile(key) → forge post
@@ -30,7 +32,7 @@ import java.util.concurrent.TimeUnit;
 public final class Controller implements AutoCloseable {
 
   private final ControllerConfig config;
-  private final WorkQueue queue = new WorkQueue();
+  private final WorkQueue queue;
   private final ControllerMetrics metrics = new ControllerMetrics();
   private final ClusterWatch watch;
   private final Reconciler reconciler;
@@ -54,6 +56,9 @@ public final class Controller implements AutoCloseable {
       Runnable onLostLeadership) {
     this.client = client;
     this.config = config;
+    // A key the forge could not take is retried after 1 s, 2 s, 4 s ... at most requeueAfter (its
+    // own back-off).
+    this.queue = new WorkQueue(java.time.Duration.ofSeconds(1), config.requeueAfter());
     RetryingTransport http =
         new RetryingTransport(
             new JdkTransport(config.requestTimeout()),
@@ -107,10 +112,10 @@ public final class Controller implements AutoCloseable {
             new ReconcileWorker(
                 queue,
                 reconciler::reconcile,
+                reconciler::retryAfter,
                 leadership::leading,
                 () -> closed,
-                metrics,
-                config.requeueAfter()),
+                metrics),
             "trainyard-reconciler");
     this.worker.setDaemon(true);
   }

@@ -12,9 +12,10 @@ import java.util.Optional;
  * Everything the controller runs with: the forges (source prefix → kind, API root, token) and the
  * status link template from platform.yaml, how long an admitted run may take to start before it is
  * reported stalled, the informer resync period, the per-request timeout and retry policy for forge
- * calls, the requeue delay after a forge stayed unavailable, the health/metrics port, the Lease
- * settings (null: no election, this replica always posts), the platform itself (its {@code
- * retention}) and where finished runs are pruned (empty: never).
+ * calls, the longest back-off of a run's key the forge could not take (a rate limit's own wait may
+ * be longer), the health/metrics port, the Lease settings (null: no election, this replica always
+ * posts), the platform itself (its {@code retention}) and where finished runs are pruned (empty:
+ * never).
  */
 public record ControllerConfig(
     List<ForgeEndpoint> forges,

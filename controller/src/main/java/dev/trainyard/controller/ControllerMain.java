@@ -13,6 +13,9 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.logging.Handler;
+import java.util.logging.Logger;
+import java.util.logging.SimpleFormatter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -105,8 +108,31 @@ public final class ControllerMain implements Callable<Integer> {
       description = "lease duration; renew within 2/3, retry every 1/7")
   int leaseSeconds;
 
+  /** The JDK's property for {@link SimpleFormatter}'s format. */
+  static final String LOG_FORMAT_PROPERTY = "java.util.logging.SimpleFormatter.format";
+
+  /** One line a record: time, level, message (and a stack trace only for a bug). */
+  static final String LOG_FORMAT = "%1$tFT%1$tT%1$tz %4$s %5$s%6$s%n";
+
   public static void main(String[] args) {
+    oneLineLogs();
     System.exit(commandLine().execute(args));
+  }
+
+  /**
+   * Log records on one line each. The JDK's default {@link SimpleFormatter} writes two per record
+   * (the time and the logging method, then the level and the message), which log collectors split
+   * into two events; an operator's own {@code -Djava.util.logging.SimpleFormatter.format} is kept.
+   */
+  static void oneLineLogs() {
+    if (System.getProperty(LOG_FORMAT_PROPERTY) == null) {
+      System.setProperty(LOG_FORMAT_PROPERTY, LOG_FORMAT);
+    }
+    for (Handler h : Logger.getLogger("").getHandlers()) {
+      if (h.getFormatter() instanceof SimpleFormatter) {
+        h.setFormatter(new SimpleFormatter());
+      }
+    }
   }
 
   /**

@@ -1,11 +1,10 @@
 package dev.trainyard.controller;
 
 import dev.trainyard.compiler.diagnostic.Diagnostic;
+import dev.trainyard.compiler.diagnostic.DiagnosticPrinter;
 import dev.trainyard.compiler.diagnostic.StageResult;
 import dev.trainyard.compiler.platform.Platform;
 import dev.trainyard.compiler.platform.PlatformLoader;
-import dev.trainyard.compiler.schema.NetworkntSchemaValidator;
-import dev.trainyard.compiler.source.YamlDocumentLoader;
 import dev.trainyard.controller.forge.ForgeEndpoint;
 import dev.trainyard.controller.forge.ForgeKind;
 import dev.trainyard.controller.forge.Token;
@@ -16,7 +15,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.stream.Collectors;
 
 /**
  * The platform team's {@code platform.yaml} as the controller reads it: loaded, schema-checked and
@@ -61,8 +59,7 @@ public final class PlatformFile {
    */
   public static Platform load(Path file) throws ConfigException {
     StageResult<Platform> loaded =
-        new PlatformLoader(new YamlDocumentLoader(), new NetworkntSchemaValidator())
-            .load(Optional.of(file), file.toString());
+        PlatformLoader.standard().load(Optional.of(file), file.toString());
     if (loaded.failed()) {
       throw new ConfigException(render(loaded.diagnostics()));
     }
@@ -72,12 +69,39 @@ public final class PlatformFile {
   private static ForgeEndpoint endpoint(Path file, int i, Platform.ForgeRoute r, Path tokenDir)
       throws ConfigException {
     Path tokenFile = tokenDir.resolve(r.tokenSecret()).resolve(r.tokenKey());
+    URI api;
+    try {
+      api = URI.create(r.api());
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(
+          file + ": status.forges[" + i + "].api: '" + r.api() + "' is not a URL");
+    }
+    String insecure = ForgeEndpoint.insecure(api);
+    if (!insecure.isEmpty()) {
+      throw new ConfigException(file + ": status.forges[" + i + "].api: " + insecure);
+    }
     try {
       return new ForgeEndpoint(
           r.source(),
           ForgeKind.valueOf(r.kind().toUpperCase(Locale.ROOT)),
-          URI.create(r.api()),
+          api,
           Token.fromFile(tokenFile));
+    } catch (java.nio.file.AccessDeniedException e) {
+      // The file is there: the mount is right, its owner and mode are not (the kubelet writes
+      // Secret files as root).
+      throw new ConfigException(
+          file
+              + ": status.forges["
+              + i
+              + "].token: Secret "
+              + r.tokenSecret()
+              + " key "
+              + r.tokenKey()
+              + " at "
+              + tokenFile
+              + " exists but this process may not read it"
+              + "\n  hint: the kubelet writes Secret files owned by root; give the pod securityContext.fsGroup (the"
+              + " Deployment's 65532) and the volume a defaultMode its group can read (0440)");
     } catch (IOException | IllegalArgumentException e) {
       throw new ConfigException(
           file
@@ -101,17 +125,6 @@ public final class PlatformFile {
    * Diagnostics as the CLI prints them: {@code file:line:col: error[CODE]: message}, then the hint.
    */
   static String render(List<Diagnostic> diagnostics) {
-    return diagnostics.stream()
-        .map(
-            d ->
-                d.location()
-                    + ": "
-                    + d.severity().name().toLowerCase(Locale.ROOT)
-                    + "["
-                    + d.code().id()
-                    + "]: "
-                    + d.message()
-                    + (d.hint().isEmpty() ? "" : "\n  hint: " + d.hint()))
-        .collect(Collectors.joining("\n"));
+    return String.join("\n", DiagnosticPrinter.lines(diagnostics));
   }
 }

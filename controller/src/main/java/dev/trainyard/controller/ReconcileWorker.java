@@ -1,14 +1,19 @@
 package dev.trainyard.controller;
 
 import java.time.Duration;
+import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 
 /**
  * The one worker: takes run keys from the {@link WorkQueue} and reconciles each while this replica
  * leads (a follower takes keys and drops them: the leader's queue has them). A RETRY outcome, or an
- * exception (a bug or a cache surprise must not kill the only worker), puts the key back after
- * {@code requeueAfter}. Every reconcile's outcome and latency go to the metrics.
+ * exception (a bug or a cache surprise must not kill the only worker), puts the key back after its
+ * back-off ({@link WorkQueue#addRateLimited}: 1 s doubling per retry in a row), never before the
+ * wait the forge named ({@code retryAfter}: a rate limit's reset, a closed forge gate); any other
+ * outcome ends the key's retries. The worker itself never waits for a forge: a limited or
+ * unavailable forge costs its own runs a requeue, and the next key, perhaps on another forge, is
+ * served at once. Every reconcile's outcome and latency go to the metrics.
  */
 final class ReconcileWorker implements Runnable {
 
@@ -18,24 +23,28 @@ final class ReconcileWorker implements Runnable {
   private static final System.Logger LOG = System.getLogger(ReconcileWorker.class.getName());
   private final WorkQueue queue;
   private final Function<RunKey, Reconciler.Outcome> reconcile;
+  private final Function<RunKey, Optional<Duration>> retryAfter;
   private final BooleanSupplier leading;
   private final BooleanSupplier closed;
   private final ControllerMetrics metrics;
-  private final Duration requeueAfter;
 
+  /**
+   * @param retryAfter after a RETRY, how long the forge asked that key to wait (read once; empty:
+   *     no advice)
+   */
   ReconcileWorker(
       WorkQueue queue,
       Function<RunKey, Reconciler.Outcome> reconcile,
+      Function<RunKey, Optional<Duration>> retryAfter,
       BooleanSupplier leading,
       BooleanSupplier closed,
-      ControllerMetrics metrics,
-      Duration requeueAfter) {
+      ControllerMetrics metrics) {
     this.queue = queue;
     this.reconcile = reconcile;
+    this.retryAfter = retryAfter;
     this.leading = leading;
     this.closed = closed;
     this.metrics = metrics;
-    this.requeueAfter = requeueAfter;
   }
 
   @Override
@@ -58,6 +67,8 @@ final class ReconcileWorker implements Runnable {
     try {
       if (leading.getAsBoolean()) {
         reconcileOnce(key);
+      } else {
+        queue.forget(key);
       }
     } finally {
       queue.done(key);
@@ -75,7 +86,9 @@ final class ReconcileWorker implements Runnable {
     }
     metrics.reconciled(outcome, Duration.ofNanos(System.nanoTime() - t0));
     if (outcome == Reconciler.Outcome.RETRY) {
-      queue.addAfter(key, requeueAfter);
+      queue.addRateLimited(key, retryAfter.apply(key).orElse(Duration.ZERO));
+    } else {
+      queue.forget(key);
     }
   }
 }

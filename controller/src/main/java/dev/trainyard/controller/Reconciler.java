@@ -29,9 +29,13 @@ import java.util.Optional;
  * between posting and recording posts nothing twice. A status that is terminal on the forge is
  * final: a re-created run is never posted back to pending. A refused post (permission, 4xx) is
  * logged and tried again when the run's state changes or, for the same status, at the first
- * reconcile {@link #REFUSED_RETRY} later (the token file is read again at each try); an unavailable
- * forge is retried by requeueing. At most {@link #NON_TERMINAL_BUDGET} non-terminal posts go out
- * per status key; the terminal one always does. A failure nothing explains yet ({@link
+ * reconcile {@link #REFUSED_RETRY} later (the token file is read again at each try); a permission
+ * refusal is logged once per forge and token (a 403: per project) until that forge accepts a status
+ * again, so a wrong token is one line, not one per run and state. An unavailable or rate-limited
+ * forge is retried by requeueing the key no sooner than the forge asked ({@link #retryAfter}); only
+ * the call that found it so is logged, not the ones its gate held back. A run whose JobSet is gone
+ * leaves the in-memory ledger. At most {@link #NON_TERMINAL_BUDGET} non-terminal posts go out per
+ * status key; the terminal one always does. A failure nothing explains yet ({@link
  * RunStateMapper#provisional}) is requeued, not posted, for at most {@link RunStateMapper#SETTLE}.
  * A run whose JobSet is deleted before it finished gets a terminal status when the forge still
  * shows a non-terminal one (DELETED: GitHub/Gitea "error", GitLab "canceled"), then is forgotten.
@@ -90,6 +94,20 @@ public final class Reconciler {
 
   private final Map<StatusKey, Integer> posts = new HashMap<>();
 
+  /**
+   * The status key each run was last reconciled under, to drop its entries once the run is gone.
+   */
+  private final Map<RunKey, StatusKey> statusKeys = new HashMap<>();
+
+  /** How long each key's last RETRY should wait, as the forge said; read once by the worker. */
+  private final Map<RunKey, Duration> retryAfter = new HashMap<>();
+
+  /**
+   * Permission refusals already logged: (forge, HTTP status, project for a 403); cleared by a post
+   * to that forge.
+   */
+  private final java.util.Set<java.util.List<Object>> refusalsLogged = new java.util.HashSet<>();
+
   /** The forge shows no status for the key. */
   private static final PostedStatus NOTHING = new PostedStatus("", "", "");
 
@@ -125,10 +143,16 @@ public final class Reconciler {
   public synchronized Outcome reconcile(RunKey key) {
     Optional<RunObservation> observed = source.observe(key);
     if (observed.isEmpty()) {
-      return source.deleted(key).map(d -> closeDeleted(key, d)).orElse(Outcome.GONE);
+      Optional<RunSource.DeletedRun> deleted = source.deleted(key);
+      if (deleted.isPresent()) {
+        return closeDeleted(key, deleted.get());
+      }
+      forget(key);
+      return Outcome.GONE;
     }
     Optional<RunProvenance> provenance = source.provenance(key);
     if (provenance.isEmpty()) {
+      forget(key);
       return Outcome.GONE;
     }
     RunProvenance p = provenance.get();
@@ -149,6 +173,7 @@ public final class Reconciler {
     Forge forge = route.get().forge();
     CommitRef commit = new CommitRef(route.get().project(), p.sourceCommit());
     StatusKey statusKey = new StatusKey(forge.kind(), commit.project(), commit.sha(), context);
+    statusKeys.put(key, statusKey);
     try {
       return apply(forge, commit, statusKey, wanted);
     } catch (ForgeException e) {
@@ -162,10 +187,9 @@ public final class Reconciler {
     if (route.isEmpty() && unrouted.size() < MAX_UNROUTED && unrouted.add(p.sourceRepo())) {
       LOG.log(
           System.Logger.Level.WARNING,
-          "run {0}: no forge in platform.yaml status.forges matches source"
-              + " repo {1}; its commit status is not posted (logged once per repo)",
+          "run {0}: {1}; its commit status is not posted (logged once per repo)",
           key.cacheKey(),
-          p.sourceRepo());
+          forges.unrouted(p.sourceRepo()));
     }
     return route;
   }
@@ -186,57 +210,66 @@ public final class Reconciler {
     Optional<ForgeDirectory.Route> route = route(key, d.provenance());
     if (route.isEmpty()) {
       source.forget(key);
+      forget(key);
       return Outcome.NO_FORGE;
     }
     String context = d.provenance().context(key.namespace());
     Forge forge = route.get().forge();
     CommitRef commit = new CommitRef(route.get().project(), d.provenance().sourceCommit());
     StatusKey statusKey = new StatusKey(forge.kind(), commit.project(), commit.sha(), context);
-    Outcome outcome;
     RunState state = mapper.map(d.last());
+    String link = targetUrl.render(key, d.provenance());
+    Outcome outcome;
     try {
-      Optional<PostedStatus> shown =
-          state.phase().terminal()
-              ? Optional.empty()
-              : Optional.of(known(forge, commit, statusKey, context));
-      if (shown.isPresent()
-          && (shown.get().state().isEmpty() || StatusLedger.terminal(shown.get()))) {
-        outcome = shown.get().state().isEmpty() ? Outcome.GONE : Outcome.FINAL;
-      } else {
-        RunState last =
-            shown
-                .map(s -> RunStateMapper.deleted(d.last().jobSet(), s.description()))
-                .orElse(state);
-        outcome =
-            apply(
-                forge,
-                commit,
-                statusKey,
-                new CommitStatus(
-                    RunStatus.of(last),
-                    last.description(),
-                    context,
-                    targetUrl.render(key, d.provenance())));
-      }
+      outcome = close(forge, commit, statusKey, state, d.last().jobSet(), link);
     } catch (ForgeException e) {
-      return failed(
-          key,
-          statusKey,
-          forge,
-          new CommitStatus(
-              RunStatus.of(state),
-              state.description(),
-              context,
-              targetUrl.render(key, d.provenance())),
-          e);
+      outcome =
+          failed(
+              key,
+              statusKey,
+              forge,
+              new CommitStatus(RunStatus.of(state), state.description(), context, link),
+              e);
     }
     if (outcome != Outcome.RETRY) {
+      // Settled, or refused (nothing re-enqueues a deleted run): the run is forgotten.
       source.forget(key);
+      forget(key);
       ledger.forget(statusKey);
       posts.remove(statusKey);
       refused.remove(statusKey);
     }
     return outcome;
+  }
+
+  /**
+   * Posts the final state of a deleted run: its own when its last object was terminal, else DELETED
+   * over what the forge shows, unless that is nothing (GONE) or already terminal (FINAL).
+   */
+  private Outcome close(
+      Forge forge,
+      CommitRef commit,
+      StatusKey statusKey,
+      RunState state,
+      dev.trainyard.controller.state.JobSetSnapshot last,
+      String link)
+      throws ForgeException {
+    RunState wanted = state;
+    if (!state.phase().terminal()) {
+      PostedStatus shown = known(forge, commit, statusKey, statusKey.context());
+      if (shown.state().isEmpty()) {
+        return Outcome.GONE;
+      }
+      if (StatusLedger.terminal(shown)) {
+        return Outcome.FINAL;
+      }
+      wanted = RunStateMapper.deleted(last, shown.description());
+    }
+    return apply(
+        forge,
+        commit,
+        statusKey,
+        new CommitStatus(RunStatus.of(wanted), wanted.description(), statusKey.context(), link));
   }
 
   /**
@@ -276,6 +309,7 @@ public final class Reconciler {
     Forge.PostOutcome outcome = forge.post(commit, wanted);
     ledger.record(statusKey, next);
     refused.remove(statusKey);
+    refusalsLogged.removeIf(r -> r.get(0) == forge);
     posts.merge(statusKey, 1, Integer::sum);
     events.called(forge.kind(), outcome == Forge.PostOutcome.POSTED ? "posted" : "skipped");
     return outcome == Forge.PostOutcome.POSTED ? Outcome.POSTED : Outcome.SKIPPED;
@@ -283,13 +317,17 @@ public final class Reconciler {
 
   private Outcome failed(
       RunKey key, StatusKey statusKey, Forge forge, CommitStatus wanted, ForgeException e) {
-    events.called(forge.kind(), e.kind().name().toLowerCase(java.util.Locale.ROOT));
-    if (e.kind() == ForgeException.Kind.UNAVAILABLE) {
+    events.called(
+        forge.kind(), e.sent() ? e.kind().name().toLowerCase(java.util.Locale.ROOT) : "gated");
+    if (e.retryable()) {
+      e.retryAfter().ifPresent(d -> retryAfter.put(key, d));
+      // Only the call that found the forge so is news; the ones its gate held back are not.
       LOG.log(
-          System.Logger.Level.WARNING,
-          "run {0}: {1} unavailable, will retry: {2}",
+          e.sent() ? System.Logger.Level.WARNING : System.Logger.Level.DEBUG,
+          "run {0}: {1} {2}, will retry:" + " {3}",
           key.cacheKey(),
           forge.kind(),
+          e.kind() == ForgeException.Kind.RATE_LIMITED ? "rate limited" : "unavailable",
           e.getMessage());
       return Outcome.RETRY;
     }
@@ -299,14 +337,41 @@ public final class Reconciler {
             new PostedStatus(
                 forge.wireState(wanted.state()), wanted.description(), wanted.targetUrl()),
             clock.instant()));
+    boolean news =
+        e.kind() != ForgeException.Kind.PERMISSION
+            || refusalsLogged.add(
+                java.util.List.of(
+                    forge, e.httpStatus(), e.httpStatus() == 403 ? statusKey.project() : ""));
     LOG.log(
-        System.Logger.Level.ERROR,
-        "run {0}: {1} refused the commit status ({2}): {3}",
+        news ? System.Logger.Level.ERROR : System.Logger.Level.DEBUG,
+        "run {0}: {1} refused the commit status" + " ({2}): {3}{4}",
         key.cacheKey(),
         forge.kind(),
         e.kind(),
-        e.getMessage());
+        e.getMessage(),
+        e.kind() == ForgeException.Kind.PERMISSION
+            ? " (said once until this forge accepts a status again)"
+            : "");
     return Outcome.REFUSED;
+  }
+
+  /**
+   * How long {@code key}'s last RETRY should wait, as the forge or its gate said; forgotten once
+   * read.
+   */
+  public synchronized Optional<Duration> retryAfter(RunKey key) {
+    return Optional.ofNullable(retryAfter.remove(key));
+  }
+
+  /** Drops what is held for {@code key}'s status: its run is gone. */
+  private void forget(RunKey key) {
+    retryAfter.remove(key);
+    StatusKey gone = statusKeys.remove(key);
+    if (gone != null) {
+      ledger.forget(gone);
+      posts.remove(gone);
+      refused.remove(gone);
+    }
   }
 
   /**
@@ -321,5 +386,6 @@ public final class Reconciler {
     refused.clear();
     posts.clear();
     ledger.clear();
+    refusalsLogged.clear();
   }
 }

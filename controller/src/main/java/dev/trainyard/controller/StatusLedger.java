@@ -10,7 +10,8 @@ import java.util.Set;
  * What each run's commit status is known to show, by status key (forge project, commit, context):
  * the last status posted or read from the forge. Held in memory: after a restart or a leadership
  * change it is empty and the reconciler reads the forge first, so nothing already there is posted
- * again.
+ * again; a run's entry is dropped once its JobSet is gone, so the ledger holds the runs that exist,
+ * not every run ever seen.
  */
 public final class StatusLedger {
 
@@ -31,14 +32,14 @@ public final class StatusLedger {
     known.put(key, status);
   }
 
-  /** Forgets {@code key} (its run is gone and its status settled). */
-  public synchronized void forget(StatusKey key) {
-    known.remove(key);
-  }
-
   /** Whether {@code status} is terminal on its forge. */
   static boolean terminal(PostedStatus status) {
     return TERMINAL.contains(status.state());
+  }
+
+  /** Forgets {@code key} (its run is gone: should it come back, the forge is read again first). */
+  public synchronized void forget(StatusKey key) {
+    known.remove(key);
   }
 
   /** Forgets everything (a new leadership term: the forge is the truth again). */

@@ -16,6 +16,12 @@ import java.util.concurrent.TimeUnit;
  * periodic resyncs go to a background lane ({@link #addBackground}) served only when no change
  * waits, so a resync of thousands of unchanged runs never delays the post of a run that changed; a
  * background key that changes is promoted.
+ *
+ * <p>Retries back off per key, as client-go's rate-limited queue does: {@link #addRateLimited}
+ * re-adds a key after {@code firstRetry} doubling with each retry in a row, at most {@code
+ * maxRetry}, never sooner than the wait a forge named (a rate limit's reset); {@link #forget} ends
+ * the series when the key went through. Of several delayed adds of one key only the earliest is
+ * kept waiting.
  */
 public final class WorkQueue implements AutoCloseable {
 
@@ -31,6 +37,28 @@ public final class WorkQueue implements AutoCloseable {
             return t;
           });
   private boolean closed;
+  private final Duration firstRetry;
+  private final Duration maxRetry;
+
+  /** Retries in a row per key, for its back-off. */
+  private final java.util.Map<RunKey, Integer> retries = new java.util.HashMap<>();
+
+  /** The earliest delayed add waiting per key (System.nanoTime deadline). */
+  private final java.util.Map<RunKey, Long> delayedUntil = new java.util.HashMap<>();
+
+  /** Retries back off from 1 s to 5 min. */
+  public WorkQueue() {
+    this(Duration.ofSeconds(1), Duration.ofMinutes(5));
+  }
+
+  /**
+   * Retries back off from {@code firstRetry} (at most {@code maxRetry}) doubling up to {@code
+   * maxRetry}.
+   */
+  public WorkQueue(Duration firstRetry, Duration maxRetry) {
+    this.firstRetry = firstRetry.compareTo(maxRetry) > 0 ? maxRetry : firstRetry;
+    this.maxRetry = maxRetry;
+  }
 
   /** Adds {@code key} unless it already waits. */
   public synchronized void add(RunKey key) {
@@ -59,11 +87,58 @@ public final class WorkQueue implements AutoCloseable {
     }
   }
 
-  /** Adds {@code key} after {@code delay}. */
+  /** Adds {@code key} after {@code delay}, unless an add of it at or before then already waits. */
   public void addAfter(RunKey key, Duration delay) {
-    if (!delays.isShutdown()) {
-      delays.schedule(() -> add(key), delay.toMillis(), TimeUnit.MILLISECONDS);
+    long at = System.nanoTime() + delay.toNanos();
+    synchronized (this) {
+      Long earlier = delayedUntil.get(key);
+      if (closed || earlier != null && earlier - at <= 0) {
+        return;
+      }
+      delayedUntil.put(key, at);
     }
+    try {
+      delays.schedule(
+          () -> {
+            synchronized (this) {
+              delayedUntil.remove(key, at);
+            }
+            add(key);
+          },
+          delay.toMillis(),
+          TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.RejectedExecutionException closing) {
+      // close() raced this add: nothing will be taken any more.
+    }
+  }
+
+  /**
+   * Re-adds {@code key} after its next back-off ({@code firstRetry} doubled per retry in a row, at
+   * most {@code maxRetry}) or after {@code atLeast}, whichever is later; returns the delay.
+   */
+  public Duration addRateLimited(RunKey key, Duration atLeast) {
+    int n;
+    synchronized (this) {
+      n = retries.merge(key, 1, Integer::sum);
+    }
+    Duration backoff = firstRetry;
+    for (int i = 1; i < n && backoff.compareTo(maxRetry) < 0; i++) {
+      backoff = backoff.multipliedBy(2);
+    }
+    backoff = backoff.compareTo(maxRetry) > 0 ? maxRetry : backoff;
+    Duration delay = atLeast.compareTo(backoff) > 0 ? atLeast : backoff;
+    addAfter(key, delay);
+    return delay;
+  }
+
+  /** Ends {@code key}'s retries in a row: its next retry starts again at {@code firstRetry}. */
+  public synchronized void forget(RunKey key) {
+    retries.remove(key);
+  }
+
+  /** Retries in a row of {@code key} so far. */
+  public synchronized int retries(RunKey key) {
+    return retries.getOrDefault(key, 0);
   }
 
   /**

@@ -12,6 +12,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -97,7 +98,7 @@ class ConfigFileTest {
 
   @Test
   @DisplayName(
-      "no status: in platform.yaml and nothing else: no forges, 10m stall, 60s resync, 10s timeout, 30s requeue, port 8080")
+      "no status: in platform.yaml and nothing else: no forges, 10m stall, 60s resync, 10s timeout, requeue back-off up to 5m, port 8080")
   void defaults() throws Exception {
     ControllerConfig c = ConfigFile.read(write("", ""));
     assertTrue(c.forges().isEmpty());
@@ -108,7 +109,7 @@ class ConfigFileTest {
     assertEquals(Duration.ofMinutes(10), c.stallAfter());
     assertEquals(Duration.ofSeconds(60), c.resync());
     assertEquals(Duration.ofSeconds(10), c.requestTimeout());
-    assertEquals(Duration.ofSeconds(30), c.requeueAfter());
+    assertEquals(Duration.ofMinutes(5), c.requeueAfter());
     assertEquals(8080, c.port());
   }
 
@@ -152,19 +153,28 @@ class ConfigFileTest {
   @DisplayName(
       "controller.yaml mistakes name the file, the field and what is expected; forges/targetUrl say they moved")
   void mistakes() throws Exception {
-    assertMessage("stallAfter: ten minutes", "", "stallAfter: 'ten minutes' is not a duration");
-    assertMessage("colour: red", "", "unknown field colour");
-    assertMessage("port: 70000", "", "port: '70000' is not a port 0..65535");
-    assertMessage("port: -1", "", "port: '-1' is not a port 0..65535");
-    assertMessage("port: abc", "", "port: 'abc' is not a port 0..65535");
+    assertMessage(
+        "stallAfter: ten minutes", "", ":3:13: error[E205]: `stallAfter` must be a duration like");
+    assertMessage("colour: red", "", ":3:1: error[E201]: unknown field `colour`");
+    assertMessage("port: 70000", "", ":3:7: error[E204]: `port` must be at most 65535, got 70000");
+    assertMessage("port: -1", "", ":3:7: error[E204]: `port` must be at least 0, got -1");
+    assertMessage("port: abc", "", ":3:7: error[E202]: `port` must be an integer");
     assertMessage(
         "stallAfter: 99999999999999999999s",
         "",
-        "stallAfter: '99999999999999999999s' is too long a duration");
+        "stallAfter: '99999999999999999999s' is not a duration like 500ms, 90s, 10m, 1h or 1h30m (at most 36500d)");
     assertMessage("forges: []", "", "forges moved to platform.yaml (status.forges)");
     assertMessage(
         "targetUrl: https://x", "", "targetUrl moved to platform.yaml (status.targetUrl)");
-    assertMessage("port: [unclosed", "", "not valid YAML");
+    Path both = write("colour: red\nport: 70000\nresync: soon", "");
+    String all = assertThrows(ConfigException.class, () -> ConfigFile.read(both)).getMessage();
+    assertTrue(
+        all.contains("error[E201]: unknown field `colour`")
+            && all.contains("error[E204]: `port` must be at most 65535")
+            && all.contains("error[E205]: `resync` must be a duration")
+            && all.endsWith("3 errors, 0 warnings"),
+        "every mistake at once, as train.yaml and platform.yaml get them: " + all);
+    assertMessage("port: [unclosed", "", ":3:7: error[E101]: list opened with `[` is not closed");
     ConfigException e =
         assertThrows(ConfigException.class, () -> ConfigFile.read(dir.resolve("none")));
     assertTrue(e.getMessage().contains("cannot read"), e.getMessage());
@@ -179,7 +189,9 @@ class ConfigFileTest {
     assertEquals(
         dir.resolve("platform.yaml")
             + ":10:14: error[E304]: `status.targetUrl` uses unknown placeholder(s) {pod}"
-            + "\n  hint: known placeholders: {cluster}, {commit}, {jobset}, {namespace}, {run}",
+            + "\n    at /status/targetUrl"
+            + "\n    hint: known placeholders: {cluster}, {commit}, {jobset}, {namespace}, {run}"
+            + "\n1 error, 0 warnings",
         e.getMessage());
     Path missing = dir.resolve("controller.yaml");
     Files.writeString(missing, "platform: " + dir.resolve("nope.yaml") + "\n");
@@ -225,6 +237,56 @@ class ConfigFileTest {
 
   @Test
   @DisplayName(
+      "an http:// forge API is refused (the token would travel in clear text) unless its host is loopback")
+  void httpApi() throws Exception {
+    Path f =
+        write(
+            "",
+            """
+                status:
+                  forges: [{source: gitlab.example, kind: gitlab, api: http://gitlab.example/api/v4, token: {secret: forge-tokens, key: gitlab}}]
+                """);
+    ConfigException e = assertThrows(ConfigException.class, () -> ConfigFile.read(f));
+    assertTrue(e.getMessage().contains("clear text"), e.getMessage());
+    assertTrue(
+        e.getMessage().contains("platform.yaml:"), "names the file and line: " + e.getMessage());
+    for (String loopback :
+        List.of(
+            "http://127.0.0.1:8929/api/v4", "http://localhost/api/v4", "http://[::1]:80/api/v4")) {
+      ControllerConfig c =
+          ConfigFile.read(
+              write(
+                  "",
+                  """
+                    status:
+                      forges: [{source: gitlab.example, kind: gitlab, api: "%s", token: {secret: forge-tokens, key: gitlab}}]
+                    """
+                      .formatted(loopback)));
+      assertEquals(java.net.URI.create(loopback), c.forges().get(0).api());
+    }
+    assertEquals(
+        "",
+        dev.trainyard.controller.forge.ForgeEndpoint.insecure(
+            java.net.URI.create("https://gitlab.example")));
+    assertTrue(
+        dev.trainyard.controller.forge.ForgeEndpoint.insecure(
+                java.net.URI.create("http://127.0.0.1.example.com"))
+            .contains("clear text"));
+    assertTrue(
+        dev.trainyard.controller.forge.ForgeEndpoint.insecure(java.net.URI.create("ftp://x/y"))
+            .contains("not an https://"));
+    assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            new dev.trainyard.controller.forge.ForgeEndpoint(
+                "gitlab.example",
+                dev.trainyard.controller.forge.ForgeKind.GITLAB,
+                java.net.URI.create("http://gitlab.example"),
+                new dev.trainyard.controller.forge.Token("t")));
+  }
+
+  @Test
+  @DisplayName(
       "prune: the GitOps repo, branch (main), pass interval (10m) and mirror folder; off when absent")
   void prune() throws Exception {
     RunPruningTest.git(dir, "init", "-q", "--bare", "gitops.git");
@@ -254,11 +316,14 @@ class ConfigFileTest {
     assertEquals(Duration.ofMinutes(10), d.every());
     assertEquals(Path.of("/tmp/trainyard"), d.cache());
     assertTrue(ConfigFile.read(write("", retention)).prune().isEmpty());
-    assertMessage("prune: {branch: main}", retention, "prune.gitops is required");
+    assertMessage(
+        "prune: {branch: main}",
+        retention,
+        ":3:8: error[E203]: `prune` is missing required field `gitops`");
     assertMessage(
         "prune: {gitops: https://git.example/g.git, push: yes}",
         retention,
-        "unknown field prune.push");
+        ":3:44: error[E201]: unknown field `push` in `prune`");
     assertMessage("prune: {gitops: " + dir.resolve("missing") + "}", retention, "prune.gitops: ");
     assertMessage(
         "prune: {gitops: https://git.example/g.git}",
@@ -287,7 +352,8 @@ class ConfigFileTest {
       IllegalArgumentException e =
           assertThrows(IllegalArgumentException.class, () -> ConfigFile.parseDuration(bad), bad);
       assertEquals(
-          "'" + bad + "' is not a duration like 500ms, 90s, 10m, 1h or 1h30m", e.getMessage());
+          "'" + bad + "' is not a duration like 500ms, 90s, 10m, 1h or 1h30m (at most 36500d)",
+          e.getMessage());
     }
   }
 }

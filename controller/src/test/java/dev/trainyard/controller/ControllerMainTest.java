@@ -260,4 +260,41 @@ class ControllerMainTest {
       System.clearProperty("kubernetes.request.retry.backoffLimit");
     }
   }
+
+  @Test
+  @DisplayName(
+      "log records are one line each (time, level, message), not the JDK's two-line default; an operator's own format is kept")
+  void oneLineLogs() {
+    String before = System.getProperty(ControllerMain.LOG_FORMAT_PROPERTY);
+    try {
+      System.clearProperty(ControllerMain.LOG_FORMAT_PROPERTY);
+      ControllerMain.oneLineLogs();
+      java.util.logging.LogRecord r =
+          new java.util.logging.LogRecord(
+              java.util.logging.Level.SEVERE,
+              "run team-a/x: github refused the commit status (PERMISSION): POST /repos/a/b/statuses/c: HTTP 401");
+      r.setInstant(java.time.Instant.parse("2026-12-01T08:00:00Z"));
+      r.setSourceClassName("dev.trainyard.controller.Reconciler");
+      r.setSourceMethodName("failed");
+      String line = new java.util.logging.SimpleFormatter().format(r);
+      assertTrue(
+          line.endsWith(
+              " SEVERE run team-a/x: github refused the commit status (PERMISSION): POST"
+                  + " /repos/a/b/statuses/c: HTTP 401"
+                  + System.lineSeparator()),
+          line);
+      assertEquals(1, line.split("\\R").length, line);
+      assertTrue(
+          line.matches("(?s)\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}[+-]\\d{4} SEVERE .*"), line);
+      System.setProperty(ControllerMain.LOG_FORMAT_PROPERTY, "%5$s%n");
+      ControllerMain.oneLineLogs();
+      assertEquals("%5$s%n", System.getProperty(ControllerMain.LOG_FORMAT_PROPERTY));
+    } finally {
+      if (before == null) {
+        System.clearProperty(ControllerMain.LOG_FORMAT_PROPERTY);
+      } else {
+        System.setProperty(ControllerMain.LOG_FORMAT_PROPERTY, before);
+      }
+    }
+  }
 }

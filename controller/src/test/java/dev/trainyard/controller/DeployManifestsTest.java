@@ -106,6 +106,7 @@ class DeployManifestsTest {
                 "ConfigMap",
                 "Deployment",
                 "Namespace",
+                "PodDisruptionBudget",
                 "Role",
                 "RoleBinding",
                 "Service",
@@ -129,6 +130,7 @@ class DeployManifestsTest {
   @Test
   @DisplayName(
       "the ClusterRole only reads (get, list, watch) JobSets, their Jobs, Workloads, pods, pods/log and events; the Role only touches Leases")
+  @SuppressWarnings("unchecked") // kubectl's YAML read as plain maps
   void readOnly() throws Exception {
     List<Map<String, Object>> objects = kustomize(DEPLOY);
     Set<String> resources = new TreeSet<>();
@@ -232,6 +234,55 @@ class DeployManifestsTest {
         Boolean.TRUE,
         at(gitops, "valueFrom", "secretKeyRef", "optional"),
         "pruning is optional, so is its token");
+  }
+
+  @Test
+  @DisplayName(
+      "the token Secret is readable by the controller on a real kubelet: fsGroup 65532 and a group-readable defaultMode 0440")
+  void tokenReadable() throws Exception {
+    Map<String, Object> pod = at(one(kustomize(DEPLOY), "Deployment"), "spec", "template", "spec");
+    assertEquals(65532, (Integer) at(pod, "securityContext", "runAsUser"));
+    assertEquals(65532, (Integer) at(pod, "securityContext", "fsGroup"));
+    List<Map<String, Object>> volumes = at(pod, "volumes");
+    Map<String, Object> tokens =
+        volumes.stream()
+            .filter(v -> "trainyard-forge-tokens".equals(at(v, "secret", "secretName")))
+            .findFirst()
+            .orElseThrow();
+    assertEquals(0440, (Integer) at(tokens, "secret", "defaultMode"));
+  }
+
+  @Test
+  @DisplayName(
+      "two replicas: spread over nodes when possible (preferred anti-affinity) and a PodDisruptionBudget lets one go at a time")
+  void availability() throws Exception {
+    List<Map<String, Object>> objects = kustomize(DEPLOY);
+    Map<String, Object> deployment = one(objects, "Deployment");
+    assertEquals(2, (Integer) at(deployment, "spec", "replicas"));
+    Map<String, Object> term =
+        at(
+            deployment,
+            "spec",
+            "template",
+            "spec",
+            "affinity",
+            "podAntiAffinity",
+            "preferredDuringSchedulingIgnoredDuringExecution",
+            0,
+            "podAffinityTerm");
+    assertEquals("kubernetes.io/hostname", term.get("topologyKey"));
+    Map<String, Object> podLabels = at(deployment, "spec", "template", "metadata", "labels");
+    Map<String, Object> selects = at(term, "labelSelector", "matchLabels");
+    selects.forEach(
+        (k, v) -> assertEquals(v, podLabels.get(k), "anti-affinity selects the pods: " + k));
+    Map<String, Object> pdb = one(objects, "PodDisruptionBudget");
+    assertEquals("trainyard-system", at(pdb, "metadata", "namespace"));
+    assertEquals(1, (Integer) at(pdb, "spec", "maxUnavailable"));
+    Map<String, Object> pdbSelects = at(pdb, "spec", "selector", "matchLabels");
+    assertEquals(
+        at(deployment, "spec", "selector", "matchLabels"),
+        pdbSelects,
+        "the PDB covers the Deployment's pods");
   }
 
   @Test

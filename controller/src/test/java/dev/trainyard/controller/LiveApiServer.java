@@ -12,10 +12,6 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -69,15 +65,9 @@ final class LiveApiServer {
   }
 
   static Config config(Path kubeconfig) {
-    try {
-      Config c =
-          Config.fromKubeconfig(
-              null, Files.readString(kubeconfig, StandardCharsets.UTF_8), kubeconfig.toString());
-      c.setRequestRetryBackoffLimit(1);
-      return c;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    Config c = Config.fromKubeconfig(null, kubeconfig.toFile());
+    c.setRequestRetryBackoffLimit(1);
+    return c;
   }
 
   /**

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -18,18 +19,22 @@ class ReconcileWorkerTest {
   final ControllerMetrics metrics = new ControllerMetrics();
   final List<RunKey> reconciled = new ArrayList<>();
 
+  ReconcileWorker worker(WorkQueue q, Reconciler.Outcome outcome, boolean leading) {
+    return worker(q, outcome, leading, Optional.empty());
+  }
+
   ReconcileWorker worker(
-      WorkQueue q, Reconciler.Outcome outcome, boolean leading, Duration requeue) {
+      WorkQueue q, Reconciler.Outcome outcome, boolean leading, Optional<Duration> retryAfter) {
     return new ReconcileWorker(
         q,
         k -> {
           reconciled.add(k);
           return outcome;
         },
+        k -> retryAfter,
         () -> leading,
         () -> false,
-        metrics,
-        requeue);
+        metrics);
   }
 
   @Test
@@ -38,7 +43,7 @@ class ReconcileWorkerTest {
   void leaderReconciles() throws Exception {
     try (WorkQueue q = new WorkQueue()) {
       q.add(A);
-      worker(q, Reconciler.Outcome.POSTED, true, Duration.ZERO).handle(q.take(Duration.ZERO));
+      worker(q, Reconciler.Outcome.POSTED, true).handle(q.take(Duration.ZERO));
       assertEquals(List.of(A), reconciled);
       assertEquals(1, metrics.counter("trainyard_reconciles_total{outcome=\"posted\"}"));
       assertTrue(metrics.render().contains("trainyard_reconcile_seconds_count 1\n"));
@@ -56,7 +61,7 @@ class ReconcileWorkerTest {
   void followerDrops() throws Exception {
     try (WorkQueue q = new WorkQueue()) {
       q.add(A);
-      worker(q, Reconciler.Outcome.POSTED, false, Duration.ZERO).handle(q.take(Duration.ZERO));
+      worker(q, Reconciler.Outcome.POSTED, false).handle(q.take(Duration.ZERO));
       assertTrue(reconciled.isEmpty());
       assertEquals(0, metrics.counter("trainyard_reconciles_total{outcome=\"posted\"}"));
       q.add(A);
@@ -66,24 +71,24 @@ class ReconcileWorkerTest {
 
   @Test
   @DisplayName(
-      "RETRY, and an exception thrown by reconcile, put the key back after the requeue delay")
+      "RETRY, and an exception thrown by reconcile, put the key back after its back-off (first 300 ms here)")
   void retries() throws Exception {
-    try (WorkQueue q = new WorkQueue()) {
+    try (WorkQueue q = new WorkQueue(Duration.ofMillis(300), Duration.ofSeconds(5))) {
       q.add(A);
-      worker(q, Reconciler.Outcome.RETRY, true, Duration.ofMillis(300))
-          .handle(q.take(Duration.ZERO));
+      worker(q, Reconciler.Outcome.RETRY, true).handle(q.take(Duration.ZERO));
       assertNull(q.take(Duration.ofMillis(50)), "not before the delay");
       assertEquals(A, q.take(Duration.ofSeconds(5)));
+      q.done(A);
       ReconcileWorker failing =
           new ReconcileWorker(
               q,
               k -> {
                 throw new IllegalStateException("cache surprise");
               },
+              k -> Optional.empty(),
               () -> true,
               () -> false,
-              metrics,
-              Duration.ofMillis(10));
+              metrics);
       try (LogLines log = new LogLines(ReconcileWorker.class)) {
         failing.handle(A);
         assertEquals(
@@ -93,7 +98,37 @@ class ReconcileWorkerTest {
             "the surprise is logged with its exception");
       }
       assertEquals(2, metrics.counter("trainyard_reconciles_total{outcome=\"retry\"}"));
+      assertEquals(2, q.retries(A), "the second retry in a row: 600 ms");
+      assertNull(q.take(Duration.ofMillis(350)), "the back-off doubled");
       assertEquals(A, q.take(Duration.ofSeconds(5)));
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "a RETRY waits at least what the forge named (a rate limit's reset), even beyond the back-off")
+  void retryAfterWins() throws Exception {
+    try (WorkQueue q = new WorkQueue(Duration.ofMillis(10), Duration.ofMillis(20))) {
+      q.add(A);
+      worker(q, Reconciler.Outcome.RETRY, true, Optional.of(Duration.ofMillis(400)))
+          .handle(q.take(Duration.ZERO));
+      assertNull(q.take(Duration.ofMillis(200)), "the forge's 400 ms, not the 10 ms back-off");
+      assertEquals(A, q.take(Duration.ofSeconds(5)));
+    }
+  }
+
+  @Test
+  @DisplayName("any other outcome ends the key's retries in a row; a follower forgets them too")
+  void successForgets() throws Exception {
+    try (WorkQueue q = new WorkQueue(Duration.ofMillis(1), Duration.ofMillis(1))) {
+      q.add(A);
+      worker(q, Reconciler.Outcome.RETRY, true).handle(q.take(Duration.ZERO));
+      assertEquals(1, q.retries(A));
+      worker(q, Reconciler.Outcome.POSTED, true).handle(q.take(Duration.ofSeconds(5)));
+      assertEquals(0, q.retries(A));
+      q.addRateLimited(A, Duration.ZERO);
+      worker(q, Reconciler.Outcome.POSTED, false).handle(q.take(Duration.ofSeconds(5)));
+      assertEquals(0, q.retries(A));
     }
   }
 
@@ -112,10 +147,10 @@ class ReconcileWorkerTest {
                 }
                 return Reconciler.Outcome.UNCHANGED;
               },
+              k -> Optional.empty(),
               () -> true,
               closed::get,
-              metrics,
-              Duration.ZERO);
+              metrics);
       Thread t = new Thread(w);
       t.start();
       q.add(A);

@@ -45,6 +45,13 @@ class ReconcilerTest {
   final FakeSource source = new FakeSource();
   String repo = "https://github.com/acme/llm.git";
 
+  /**
+   * The last reconciler's ledger (each reconciler starts with an empty one, as after a restart).
+   */
+  StatusLedger ledger;
+
+  @org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp;
+
   @AfterEach
   void close() {
     forge.close();
@@ -86,28 +93,29 @@ class ReconcilerTest {
   }
 
   Reconciler reconciler() {
+    return reconciler(new Token(FakeForge.GITHUB_TOKEN));
+  }
+
+  Reconciler reconciler(Token githubToken) {
     RetryingTransport http =
         new RetryingTransport(
             new JdkTransport(Duration.ofSeconds(5)), RetryPolicy.standard(), time, time, metrics);
     ForgeDirectory forges =
         new ForgeDirectory(
             List.of(
-                new ForgeEndpoint(
-                    "github.com",
-                    ForgeKind.GITHUB,
-                    forge.githubApi(),
-                    new Token(FakeForge.GITHUB_TOKEN)),
+                new ForgeEndpoint("github.com", ForgeKind.GITHUB, forge.githubApi(), githubToken),
                 new ForgeEndpoint(
                     "gitlab.example",
                     ForgeKind.GITLAB,
                     forge.gitlabApi(),
                     new Token(FakeForge.GITLAB_TOKEN))),
             http);
+    ledger = new StatusLedger();
     return new Reconciler(
         source,
         new RunStateMapper(Duration.ofMinutes(10)),
         forges,
-        new StatusLedger(),
+        ledger,
         new TargetUrl("https://grafana.example/d/runs?ns={namespace}&run={run}"),
         metrics,
         time);
@@ -292,19 +300,19 @@ class ReconcilerTest {
 
   @Test
   @DisplayName(
-      "a forge that stays unavailable asks for a requeue; the next reconcile delivers the status once")
+      "a forge that stays unavailable asks for a requeue after its gate's wait; calls held back by the gate send and log nothing; then the status arrives once")
   void unavailable() {
     Reconciler r = reconciler();
     running();
-    forge.script(
-        Fault.status(502),
-        Fault.status(502),
-        Fault.status(502),
-        Fault.status(502),
-        Fault.status(502),
-        Fault.status(502));
+    forge.script(Fault.status(502), Fault.status(502), Fault.status(502));
     try (LogLines log = new LogLines(Reconciler.class)) {
       assertEquals(Outcome.RETRY, r.reconcile(KEY));
+      assertEquals(Optional.of(Duration.ofSeconds(1)), r.retryAfter(KEY));
+      assertEquals(Optional.empty(), r.retryAfter(KEY), "read once");
+      int requests = forge.requests();
+      assertEquals(
+          Outcome.RETRY, r.reconcile(KEY), "the gate is closed for a second: nothing is sent");
+      assertEquals(requests, forge.requests());
       assertEquals(1, log.lines.size(), log.lines.toString());
       assertTrue(
           log.lines
@@ -312,11 +320,16 @@ class ReconcilerTest {
               .startsWith("WARNING run " + KEY.cacheKey() + ": github unavailable, will retry: "),
           log.lines.toString());
     }
+    time.sleep(Duration.ofSeconds(1));
     assertEquals(Outcome.POSTED, r.reconcile(KEY));
     assertEquals(Outcome.UNCHANGED, r.reconcile(KEY));
     assertEquals(1, forge.accepted().size());
     assertEquals(
-        5, metrics.counter("trainyard_forge_retries_total{forge=\"github\",reason=\"5xx\"}"));
+        3, metrics.counter("trainyard_forge_retries_total{forge=\"github\",reason=\"5xx\"}"));
+    assertEquals(
+        1, metrics.counter("trainyard_forge_calls_total{forge=\"github\",result=\"unavailable\"}"));
+    assertEquals(
+        1, metrics.counter("trainyard_forge_calls_total{forge=\"github\",result=\"gated\"}"));
   }
 
   @Test
@@ -710,5 +723,147 @@ class ReconcilerTest {
           "the ledger was forgotten: the forge is read and shows error");
       assertEquals(2, forge.accepted().size());
     }
+  }
+
+  @Test
+  @DisplayName(
+      "a wrong token is one log line for three state changes (each still counted); after the Secret is fixed and a status goes through, a new refusal is news again")
+  void wrongTokenLoggedOnce() throws Exception {
+    java.nio.file.Path tokenFile = tmp.resolve("github-token");
+    java.nio.file.Files.writeString(tokenFile, "ghp_wrong\n");
+    Reconciler r = reconciler(Token.fromFile(tokenFile));
+    try (LogLines log = new LogLines(Reconciler.class)) {
+      queued();
+      assertEquals(Outcome.REFUSED, r.reconcile(KEY));
+      running();
+      assertEquals(Outcome.REFUSED, r.reconcile(KEY));
+      succeeded();
+      assertEquals(Outcome.REFUSED, r.reconcile(KEY));
+      assertEquals(1, log.lines.size(), log.lines.toString());
+      assertTrue(
+          log.lines
+              .get(0)
+              .startsWith(
+                  "SEVERE run "
+                      + KEY.cacheKey()
+                      + ": github refused the commit status"
+                      + " (PERMISSION): GET /github/repos/acme/llm/commits/"
+                      + SHA
+                      + "/status: HTTP 401, the token is invalid"
+                      + " or expired"),
+          log.lines.get(0));
+      assertTrue(
+          log.lines.get(0).endsWith("(said once until this forge accepts a status again)"),
+          log.lines.get(0));
+      assertFalse(log.lines.get(0).contains("\n"), "one line");
+      assertFalse(log.lines.get(0).contains("ghp_wrong"));
+      assertEquals(
+          3,
+          metrics.counter("trainyard_forge_calls_total{forge=\"github\",result=\"permission\"}"));
+
+      java.nio.file.Files.writeString(tokenFile, FakeForge.GITHUB_TOKEN + "\n");
+      time.sleep(Reconciler.REFUSED_RETRY);
+      assertEquals(Outcome.POSTED, r.reconcile(KEY), "the fixed Secret is read at the next try");
+      java.nio.file.Files.writeString(tokenFile, "ghp_wrong_again\n");
+      RunKey other = new RunKey("team-a", "other");
+      source.provenance.put(other, new RunProvenance(repo, SHA, "p", "dev", "other"));
+      source.runs.put(other, source.runs.get(KEY));
+      assertEquals(Outcome.REFUSED, r.reconcile(other));
+      assertEquals(2, log.lines.size(), "after a success the next refusal is logged: " + log.lines);
+    }
+  }
+
+  @Test
+  @DisplayName("403 refusals are logged once per project: another repo's refusal is news")
+  void forbiddenOncePerProject() {
+    Reconciler r = reconciler();
+    forge.forbid("acme/llm");
+    forge.forbid("acme/other");
+    try (LogLines log = new LogLines(Reconciler.class)) {
+      queued();
+      assertEquals(Outcome.REFUSED, r.reconcile(KEY));
+      running();
+      assertEquals(Outcome.REFUSED, r.reconcile(KEY));
+      RunKey other = new RunKey("team-a", "other");
+      source.provenance.put(
+          other, new RunProvenance("https://github.com/acme/other.git", SHA, "p", "dev", "other"));
+      source.runs.put(other, source.runs.get(KEY));
+      assertEquals(Outcome.REFUSED, r.reconcile(other));
+      assertEquals(2, log.lines.size(), log.lines.toString());
+      assertTrue(log.lines.get(1).contains("the token lacks permission"), log.lines.get(1));
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "a 429 with Retry-After 900: RETRY after 900 s, one log line; the next reconcile is held by the gate (no request, no line)")
+  void rateLimited() {
+    Reconciler r = reconciler();
+    running();
+    forge.script(Fault.status(200), Fault.retryAfter(900));
+    try (LogLines log = new LogLines(Reconciler.class)) {
+      assertEquals(Outcome.RETRY, r.reconcile(KEY));
+      assertEquals(Optional.of(Duration.ofSeconds(900)), r.retryAfter(KEY));
+      int requests = forge.requests();
+      time.sleep(Duration.ofSeconds(100));
+      assertEquals(Outcome.RETRY, r.reconcile(KEY));
+      assertEquals(Optional.of(Duration.ofSeconds(800)), r.retryAfter(KEY));
+      assertEquals(requests, forge.requests());
+      assertEquals(1, log.lines.size(), log.lines.toString());
+      assertTrue(
+          log.lines
+              .get(0)
+              .startsWith(
+                  "WARNING run " + KEY.cacheKey() + ": github rate limited, will retry: POST"),
+          log.lines.get(0));
+    }
+    assertEquals(
+        1,
+        metrics.counter("trainyard_forge_calls_total{forge=\"github\",result=\"rate_limited\"}"));
+    time.sleep(Duration.ofSeconds(800));
+    assertEquals(Outcome.POSTED, r.reconcile(KEY));
+  }
+
+  @Test
+  @DisplayName(
+      "a run whose JobSet is gone leaves the ledger; should it come back, the forge is read once again first")
+  void goneLeavesTheLedger() {
+    Reconciler r = reconciler();
+    running();
+    assertEquals(Outcome.POSTED, r.reconcile(KEY));
+    assertEquals(1, ledger.size());
+    RunObservation o = source.runs.remove(KEY);
+    assertEquals(Outcome.GONE, r.reconcile(KEY));
+    assertEquals(0, ledger.size());
+    assertEquals(Optional.empty(), r.retryAfter(KEY));
+    assertEquals(Outcome.GONE, r.reconcile(KEY), "gone twice is fine");
+    source.runs.put(KEY, o);
+    int requests = forge.requests();
+    assertEquals(Outcome.UNCHANGED, r.reconcile(KEY));
+    assertEquals(requests + 1, forge.requests(), "one read, no post");
+    assertEquals(1, forge.accepted().size());
+  }
+
+  @Test
+  @DisplayName(
+      "a GitHub source URL with more than owner/repo is one logged refusal naming the path, no request, no exception")
+  void notOwnerRepo() {
+    repo = "https://github.com/acme/llm/tree/main";
+    Reconciler r = reconciler();
+    queued();
+    try (LogLines log = new LogLines(Reconciler.class)) {
+      assertEquals(Outcome.NO_FORGE, r.reconcile(KEY));
+      assertEquals(Outcome.NO_FORGE, r.reconcile(KEY));
+      assertEquals(
+          List.of(
+              "WARNING run "
+                  + KEY.cacheKey()
+                  + ": source repo https://github.com/acme/llm/tree/main is"
+                  + " under github.com (github), whose repos are owner/repo, but its path is acme/llm/tree/main (the"
+                  + " JobSet's trainyard.dev/source-repo annotation); its commit status is not posted (logged once per"
+                  + " repo)"),
+          log.lines);
+    }
+    assertEquals(0, forge.requests());
   }
 }

@@ -181,4 +181,65 @@ class WorkQueueTest {
       assertEquals(0, q.depth());
     }
   }
+
+  @Test
+  @DisplayName(
+      "per-key back-off: the first retry after firstRetry, doubling per retry in a row up to maxRetry; forget starts afresh; a named wait wins")
+  void rateLimited() {
+    try (WorkQueue q = new WorkQueue(Duration.ofSeconds(1), Duration.ofSeconds(5))) {
+      assertEquals(Duration.ofSeconds(1), q.addRateLimited(A, Duration.ZERO));
+      assertEquals(Duration.ofSeconds(2), q.addRateLimited(A, Duration.ZERO));
+      assertEquals(Duration.ofSeconds(4), q.addRateLimited(A, Duration.ZERO));
+      assertEquals(Duration.ofSeconds(5), q.addRateLimited(A, Duration.ZERO));
+      assertEquals(Duration.ofSeconds(5), q.addRateLimited(A, Duration.ZERO));
+      assertEquals(5, q.retries(A));
+      assertEquals(Duration.ofSeconds(1), q.addRateLimited(B, Duration.ZERO), "per key");
+      q.forget(A);
+      assertEquals(0, q.retries(A));
+      assertEquals(Duration.ofSeconds(1), q.addRateLimited(A, Duration.ZERO));
+      assertEquals(
+          Duration.ofSeconds(900),
+          q.addRateLimited(A, Duration.ofSeconds(900)),
+          "a rate limit's reset");
+    }
+    try (WorkQueue odd = new WorkQueue(Duration.ofSeconds(10), Duration.ofSeconds(3))) {
+      assertEquals(
+          Duration.ofSeconds(3),
+          odd.addRateLimited(A, Duration.ZERO),
+          "a first retry over the cap is capped");
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "of several delayed adds of a key only the earliest waits; a sooner one still comes sooner; each adds the key once")
+  void delayedAddsKeepTheEarliest() throws Exception {
+    try (WorkQueue q = new WorkQueue()) {
+      q.addAfter(A, Duration.ofMinutes(15));
+      q.addAfter(A, Duration.ofMillis(100));
+      q.addAfter(A, Duration.ofMinutes(10));
+      assertEquals(A, q.take(Duration.ofSeconds(5)), "the 100 ms add, not the 15 min one");
+      q.done(A);
+      assertEquals(
+          null, q.take(Duration.ofMillis(300)), "the 10 min add was dropped, the 15 min one waits");
+      q.addAfter(B, Duration.ofMillis(50));
+      q.addAfter(B, Duration.ofMillis(60));
+      assertEquals(B, q.take(Duration.ofSeconds(5)));
+      q.done(B);
+      assertEquals(
+          null,
+          q.take(Duration.ofMillis(200)),
+          "the later add came while B was waiting: one take only");
+    }
+  }
+
+  @Test
+  @DisplayName("a delayed add after close is dropped quietly")
+  void delayedAfterClose() {
+    WorkQueue q = new WorkQueue();
+    q.close();
+    q.addAfter(A, Duration.ZERO);
+    q.addRateLimited(A, Duration.ZERO);
+    assertEquals(0, q.depth());
+  }
 }

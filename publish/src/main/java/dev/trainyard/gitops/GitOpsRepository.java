@@ -73,6 +73,18 @@ public final class GitOpsRepository implements AutoCloseable {
   }
 
   /**
+   * Whether {@code name} is a branch a GitOps repository can have, by git's own ref-name rules
+   * (JGit's {@code Repository.isValidRefName} on {@code refs/heads/<name>}: no {@code ..}, blanks,
+   * {@code ~ ^ : ? * [ \\}, {@code @{}, a {@code .lock} suffix, a leading or trailing {@code /}
+   * or {@code .}), and not starting with {@code -} (which {@code git branch} refuses too).
+   */
+  public static boolean isBranchName(String name) {
+    return !name.isEmpty()
+        && !name.startsWith("-")
+        && Repository.isValidRefName(Constants.R_HEADS + name);
+  }
+
+  /**
    * Opens the bare mirror of {@code location} under {@code cacheRoot}, creating it on first use,
    * and locks it for this process (waiting up to 2 minutes for another process on this machine).
    *

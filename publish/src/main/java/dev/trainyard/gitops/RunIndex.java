@@ -60,7 +60,7 @@ public final class RunIndex {
     var doc = new YamlDocumentLoader().load(new SourceFile(run.jobSetFile(), text.get())).value();
     JsonNode node = doc.map(d -> d.root().path("metadata").path("annotations")).orElse(null);
     if (node != null && node.isObject()) {
-      node.fields().forEachRemaining(e -> annotations.put(e.getKey(), e.getValue().asText()));
+      node.properties().forEach(e -> annotations.put(e.getKey(), e.getValue().asText()));
     }
     return annotations;
   }

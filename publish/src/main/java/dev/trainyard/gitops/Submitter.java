@@ -199,19 +199,16 @@ public final class Submitter {
 
   private static CompileRequest compileRequest(
       SubmitRequest r, GitOpsPlatform platform, Path trainYaml, Instant now) {
-    return new CompileRequest(
-        trainYaml,
-        trainYaml.toString(),
-        platform.platform(),
-        platform.runtimes(),
-        r.sourceRepo(),
-        r.sourceCommit(),
-        r.cluster(),
-        r.namespace(),
-        1,
-        Optional.empty(),
-        Optional.of(now),
-        platform.platformDisplay());
+    return CompileRequest.builder(trainYaml)
+        .platformFile(platform.platform())
+        .runtimesDir(platform.runtimes())
+        .sourceRepo(r.sourceRepo())
+        .sourceCommit(r.sourceCommit())
+        .cluster(r.cluster())
+        .namespace(r.namespace())
+        .createdAt(now)
+        .platformDisplay(platform.platformDisplay())
+        .build();
   }
 
   /**
@@ -251,7 +248,7 @@ public final class Submitter {
    * check-secrets}).
    */
   private static List<Diagnostic> leaks(OutputTree tree, ResolvedJob job) {
-    return new LeakCheck(job.platform()).checkText(new TreeMap<>(tree.files())).diagnostics();
+    return LeakCheck.compiled(tree, job.platform());
   }
 
   /**

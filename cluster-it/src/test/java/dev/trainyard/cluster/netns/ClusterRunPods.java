@@ -2,6 +2,7 @@ package dev.trainyard.cluster.netns;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.KubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
@@ -36,7 +37,8 @@ final class ClusterRunPods {
       if (!file.getKey().contains(runFolder) || file.getKey().endsWith("kustomization.yaml")) {
         continue;
       }
-      HasMetadata object = Serialization.unmarshal(file.getValue());
+      HasMetadata object =
+          (HasMetadata) Serialization.unmarshal(file.getValue(), KubernetesResource.class);
       object.getMetadata().setNamespace(namespace);
       if (object instanceof GenericKubernetesResource g && "JobSet".equals(g.getKind())) {
         g.getMetadata().getLabels().remove(QUEUE_LABEL);

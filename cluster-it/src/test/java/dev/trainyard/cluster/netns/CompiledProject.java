@@ -42,19 +42,10 @@ record CompiledProject(Path repo, CompiledRun run, Map<String, String> files) {
     commit(dir);
     CompileRequest plain = CompileRequest.of(jobDir.resolve("train.yaml"));
     CompileRequest request =
-        new CompileRequest(
-            plain.trainYaml(),
-            plain.displayPath(),
-            Optional.empty(),
-            runtimes,
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty(),
-            1,
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty());
+        CompileRequest.builder(plain.trainYaml())
+            .displayPath(plain.displayPath())
+            .runtimesDir(runtimes)
+            .build();
     CompileResult result = new Compiler(SshSecretProvider.system()).compile(request);
     if (result.hasErrors()) {
       throw new AssertionError("compile of " + folder + " failed: " + result.diagnostics());

@@ -3,6 +3,7 @@ package dev.trainyard.cluster.netns;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.KubernetesResource;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -58,7 +59,8 @@ record CompiledRun(
       if (!file.getKey().endsWith(".yaml") || file.getKey().endsWith("kustomization.yaml")) {
         continue;
       }
-      HasMetadata object = Serialization.unmarshal(file.getValue());
+      HasMetadata object =
+          (HasMetadata) Serialization.unmarshal(file.getValue(), KubernetesResource.class);
       if (object instanceof ConfigMap cm) {
         configMaps.put(cm.getMetadata().getName(), configMapData(cm));
       } else if (object instanceof Secret secret) {

@@ -75,14 +75,21 @@ public final class ClusterDryRun implements AutoCloseable {
    *     looked), it is not YAML or not a kubeconfig, or it lacks the context (listing the contexts
    *     it has)
    */
+  /**
+   * The kubeconfig at {@code file}, checked to be YAML first (never echoed), with {@code context}.
+   */
+  private static Config fromFile(Path file, Optional<String> context) {
+    Kubeconfigs.read(file);
+    return Config.fromKubeconfig(context.orElse(null), file.toFile());
+  }
+
   public static Config clientConfig(Optional<Path> kubeconfig, Optional<String> context) {
     Optional<Path> file =
         Kubeconfigs.locate(kubeconfig, System.getenv(), Path.of(System.getProperty("user.home")));
     try {
       Config config =
           file.isPresent()
-              ? Config.fromKubeconfig(
-                  context.orElse(null), Kubeconfigs.read(file.get()), file.get().toString())
+              ? fromFile(file.get(), context)
               : Config.autoConfigure(context.orElse(null));
       if (context.isPresent()
           && (config.getCurrentContext() == null

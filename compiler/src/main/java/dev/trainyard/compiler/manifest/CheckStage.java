@@ -66,8 +66,8 @@ public final class CheckStage {
     m.object()
         .path("metadata")
         .path("labels")
-        .fields()
-        .forEachRemaining(
+        .properties()
+        .forEach(
             e -> {
               String v = e.getValue().asText();
               if (v.length() > 63 || !LABEL_VALUE.matcher(v).matches()) {

@@ -8,8 +8,8 @@ import dev.trainyard.compiler.platform.Platform.ClusterQueue;
 import dev.trainyard.compiler.platform.Platform.FlavorQuota;
 import dev.trainyard.compiler.platform.Platform.LocalQueue;
 import dev.trainyard.compiler.platform.Platform.SecretsMode;
-import dev.trainyard.compiler.resolve.Durations;
 import dev.trainyard.compiler.source.ParsedDocument;
+import dev.trainyard.compiler.units.Durations;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -126,7 +126,7 @@ public final class PlatformBinder {
 
   private static Map<String, Map<String, String>> gpuTypes(JsonNode types) {
     Map<String, Map<String, String>> out = new TreeMap<>();
-    types.fields().forEachRemaining(e -> out.put(e.getKey(), textMap(e.getValue())));
+    types.properties().forEach(e -> out.put(e.getKey(), textMap(e.getValue())));
     return out;
   }
 
@@ -208,7 +208,7 @@ public final class PlatformBinder {
 
   private static Map<String, String> textMap(JsonNode node) {
     Map<String, String> out = new TreeMap<>();
-    node.fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue().asText()));
+    node.properties().forEach(e -> out.put(e.getKey(), e.getValue().asText()));
     return out;
   }
 

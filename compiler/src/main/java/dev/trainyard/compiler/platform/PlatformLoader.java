@@ -2,6 +2,7 @@ package dev.trainyard.compiler.platform;
 
 import dev.trainyard.compiler.diagnostic.Diagnostic;
 import dev.trainyard.compiler.diagnostic.StageResult;
+import dev.trainyard.compiler.schema.NetworkntSchemaValidator;
 import dev.trainyard.compiler.schema.SchemaId;
 import dev.trainyard.compiler.schema.SchemaValidator;
 import dev.trainyard.compiler.source.ParsedDocument;
@@ -25,6 +26,14 @@ public final class PlatformLoader {
 
   /** How diagnostics and provenance name the embedded default. */
   public static final String EMBEDDED_NAME = "<embedded default platform>";
+
+  /**
+   * The one way to read {@code platform.yaml} outside the compiler: Trainyard's YAML loader and
+   * JSON Schema validator.
+   */
+  public static PlatformLoader standard() {
+    return new PlatformLoader(new YamlDocumentLoader(), new NetworkntSchemaValidator());
+  }
 
   /** Schema of platform.yaml. */
   public static final SchemaId SCHEMA = new SchemaId("platform.v1.schema.json");

@@ -1,10 +1,10 @@
 package dev.trainyard.compiler.platform;
 
 import dev.trainyard.compiler.diagnostic.Diagnostic;
-import dev.trainyard.compiler.resolve.Durations;
 import dev.trainyard.compiler.secrets.AgeRecipient;
 import dev.trainyard.compiler.secrets.SealingCertificate;
 import dev.trainyard.compiler.source.ParsedDocument;
+import dev.trainyard.compiler.units.Durations;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;

@@ -165,12 +165,12 @@ final class JobSetBuilder {
       // finishing
       // (mpi-operator#480, trainer#1681); platform.yaml serviceMesh.injectMpiPods opts in.
       podMeta
-          .with("annotations")
+          .withObjectProperty("annotations")
           .put("linkerd.io/inject", "disabled")
           .put("sidecar.istio.io/inject", "false");
     }
     if (!part.shape().runsRanks()) {
-      podMeta.with("annotations").put(Provenance.RUNS_RANKS, "false");
+      podMeta.withObjectProperty("annotations").put(Provenance.RUNS_RANKS, "false");
     }
     pod.set("spec", part.podSpec());
     TreeMerge.merge(base, rj);

@@ -39,14 +39,14 @@ public final class RenderStage {
     skeleton
         .path("metadata")
         .path("annotations")
-        .fields()
-        .forEachRemaining(e -> jsAnnotations.putIfAbsent(e.getKey(), e.getValue().asText()));
+        .properties()
+        .forEach(e -> jsAnnotations.putIfAbsent(e.getKey(), e.getValue().asText()));
     Map<String, String> jsLabels = new TreeMap<>(Provenance.jobSetLabels(job));
     skeleton
         .path("metadata")
         .path("labels")
-        .fields()
-        .forEachRemaining(e -> jsLabels.putIfAbsent(e.getKey(), e.getValue().asText()));
+        .properties()
+        .forEach(e -> jsLabels.putIfAbsent(e.getKey(), e.getValue().asText()));
     run.add(JobSetBuilder.build(job, out, skeleton, jsLabels, jsAnnotations));
     out.extraObjects().forEach(m -> run.add(stamp(m, labels, annotations)));
     Map<String, String> queueAnnotations =

@@ -62,7 +62,7 @@ public final class TemplateRenderer {
   private void walk(
       JsonNode node, String pointer, Map<String, Object> ctx, String origin, List<Diagnostic> out) {
     if (node instanceof ObjectNode obj) {
-      for (Iterator<Map.Entry<String, JsonNode>> it = obj.fields(); it.hasNext(); ) {
+      for (Iterator<Map.Entry<String, JsonNode>> it = obj.properties().iterator(); it.hasNext(); ) {
         Map.Entry<String, JsonNode> e = it.next();
         String child = pointer + "/" + e.getKey().replace("~", "~0").replace("/", "~1");
         if (e.getValue().isTextual()) {

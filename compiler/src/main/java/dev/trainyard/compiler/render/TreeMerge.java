@@ -16,7 +16,7 @@ final class TreeMerge {
 
   /** Merges {@code over} into {@code base} in place; {@code over} wins on conflicts. */
   static void merge(ObjectNode base, ObjectNode over) {
-    for (Iterator<Map.Entry<String, JsonNode>> it = over.fields(); it.hasNext(); ) {
+    for (Iterator<Map.Entry<String, JsonNode>> it = over.properties().iterator(); it.hasNext(); ) {
       Map.Entry<String, JsonNode> e = it.next();
       JsonNode existing = base.get(e.getKey());
       if (existing instanceof ObjectNode b && e.getValue() instanceof ObjectNode o) {

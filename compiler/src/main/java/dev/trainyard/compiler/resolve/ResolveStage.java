@@ -15,6 +15,7 @@ import dev.trainyard.compiler.runtime.Framework;
 import dev.trainyard.compiler.runtime.RuntimeDefinition;
 import dev.trainyard.compiler.spec.ResourceRequest;
 import dev.trainyard.compiler.spec.TrainSpec;
+import dev.trainyard.compiler.units.Durations;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -4,6 +4,7 @@ import dev.trainyard.compiler.diagnostic.Diagnostic;
 import dev.trainyard.compiler.diagnostic.DiagnosticCode;
 import dev.trainyard.compiler.diagnostic.SourceLocation;
 import dev.trainyard.compiler.diagnostic.StageResult;
+import dev.trainyard.compiler.schema.NetworkntSchemaValidator;
 import dev.trainyard.compiler.schema.SchemaId;
 import dev.trainyard.compiler.schema.SchemaValidator;
 import dev.trainyard.compiler.source.ParsedDocument;
@@ -27,6 +28,14 @@ import java.util.stream.Stream;
  * add.
  */
 public final class RuntimeCatalogLoader {
+  /**
+   * The one way to read runtime definitions outside the compiler: Trainyard's YAML loader and JSON
+   * Schema validator.
+   */
+  public static RuntimeCatalogLoader standard() {
+    return new RuntimeCatalogLoader(new YamlDocumentLoader(), new NetworkntSchemaValidator());
+  }
+
   /** Schema of runtime.yaml. */
   public static final SchemaId SCHEMA = new SchemaId("runtime.v1.schema.json");
 

@@ -45,19 +45,11 @@ final class CaseCompile {
   static CompileResult compile(
       TrainProject project, Optional<Path> platform, Optional<Path> runtimes) {
     CompileRequest request =
-        new CompileRequest(
-            project.trainYaml(),
-            "train.yaml",
-            platform,
-            runtimes,
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty(),
-            1,
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty());
+        CompileRequest.builder(project.trainYaml())
+            .displayPath("train.yaml")
+            .platformFile(platform)
+            .runtimesDir(runtimes)
+            .build();
     Clock clock = Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC);
     return new Compiler(new SshSecretProvider(TrainProject.seeded(), clock)).compile(request);
   }

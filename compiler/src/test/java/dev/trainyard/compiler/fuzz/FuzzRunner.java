@@ -175,19 +175,14 @@ public final class FuzzRunner implements AutoCloseable {
         Files.writeString(file, input.runtime().get().text(), StandardCharsets.UTF_8);
         runtimes = Optional.of(dir);
       }
-      return new CompileRequest(
-          trainYaml,
-          "jobs/fuzz/train.yaml",
-          platform,
-          runtimes,
-          Optional.of(REPO),
-          Optional.of(COMMIT),
-          Optional.empty(),
-          Optional.empty(),
-          1,
-          Optional.empty(),
-          Optional.of(Instant.parse("2026-01-01T00:00:00Z")),
-          Optional.empty());
+      return CompileRequest.builder(trainYaml)
+          .displayPath("jobs/fuzz/train.yaml")
+          .platformFile(platform)
+          .runtimesDir(runtimes)
+          .sourceRepo(REPO)
+          .sourceCommit(COMMIT)
+          .createdAt(Instant.parse("2026-01-01T00:00:00Z"))
+          .build();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

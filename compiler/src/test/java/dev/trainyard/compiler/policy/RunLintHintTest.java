@@ -16,7 +16,6 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
-import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.DisplayName;
@@ -387,19 +386,10 @@ class RunLintHintTest {
             dir.resolve("p"),
             "runtime: intel-mpi\nnodes: 2\nrun: 'torchrun --nproc_per_node 2 train.py'\n");
     CompileRequest request =
-        new CompileRequest(
-            p.trainYaml(),
-            "train.yaml",
-            Optional.empty(),
-            Optional.of(dir.resolve("runtimes")),
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty(),
-            1,
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty());
+        CompileRequest.builder(p.trainYaml())
+            .displayPath("train.yaml")
+            .runtimesDir(dir.resolve("runtimes"))
+            .build();
     CompileResult r =
         new Compiler(
                 new SshSecretProvider(

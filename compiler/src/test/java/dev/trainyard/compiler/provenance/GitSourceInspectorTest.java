@@ -103,19 +103,7 @@ class GitSourceInspectorTest {
     TrainProject p = TrainProject.create(temp, "run: torchrun train.py\n");
     Path out = p.trainYaml().getParent().resolve("gitops");
     CompileRequest request =
-        new CompileRequest(
-            p.trainYaml(),
-            "train.yaml",
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty(),
-            1,
-            Optional.of(out),
-            Optional.empty(),
-            Optional.empty());
+        CompileRequest.builder(p.trainYaml()).displayPath("train.yaml").existingTree(out).build();
     Compiler compiler = new Compiler(SshSecretProvider.system());
     CompileResult first = compiler.compile(request);
     assertFalse(first.hasErrors(), first.diagnostics().toString());

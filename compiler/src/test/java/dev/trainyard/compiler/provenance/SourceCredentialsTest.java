@@ -9,7 +9,6 @@ import dev.trainyard.compiler.CompileResult;
 import dev.trainyard.compiler.diagnostic.DiagnosticCode;
 import dev.trainyard.compiler.testing.TrainProject;
 import java.nio.file.Path;
-import java.util.Optional;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,19 +25,10 @@ class SourceCredentialsTest {
   void credentialsRemoved() {
     TrainProject p = TrainProject.create(temp, "run: torchrun train.py\n");
     CompileRequest request =
-        new CompileRequest(
-            p.trainYaml(),
-            "train.yaml",
-            Optional.empty(),
-            Optional.empty(),
-            Optional.of("https://gitlab-ci-token:glpat-s3cret@gitlab.example.com/ml/llm.git"),
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty(),
-            1,
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty());
+        CompileRequest.builder(p.trainYaml())
+            .displayPath("train.yaml")
+            .sourceRepo("https://gitlab-ci-token:glpat-s3cret@gitlab.example.com/ml/llm.git")
+            .build();
     CompileResult result =
         new dev.trainyard.compiler.Compiler(dev.trainyard.compiler.SshSecretProvider.system())
             .compile(request);
@@ -139,19 +129,7 @@ class SourceCredentialsTest {
           TrainProject.create(
               temp.resolve(Integer.toHexString(repo.hashCode())), "run: torchrun train.py\n");
       CompileRequest request =
-          new CompileRequest(
-              p.trainYaml(),
-              "train.yaml",
-              Optional.empty(),
-              Optional.empty(),
-              Optional.of(repo),
-              Optional.empty(),
-              Optional.empty(),
-              Optional.empty(),
-              1,
-              Optional.empty(),
-              Optional.empty(),
-              Optional.empty());
+          CompileRequest.builder(p.trainYaml()).displayPath("train.yaml").sourceRepo(repo).build();
       CompileResult result =
           new dev.trainyard.compiler.Compiler(dev.trainyard.compiler.SshSecretProvider.system())
               .compile(request);

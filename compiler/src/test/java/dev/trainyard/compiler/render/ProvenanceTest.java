@@ -14,7 +14,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import java.util.Optional;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -102,19 +101,10 @@ class ProvenanceTest {
   void createdAt() {
     TrainProject p = TrainProject.create(dir, "name: prov\nruntime: torch\nrun: python t.py\n");
     var request =
-        new CompileRequest(
-            p.trainYaml(),
-            "train.yaml",
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty(),
-            1,
-            Optional.empty(),
-            Optional.of(Instant.parse("2026-03-04T05:06:07.890Z")),
-            Optional.empty());
+        CompileRequest.builder(p.trainYaml())
+            .displayPath("train.yaml")
+            .createdAt(Instant.parse("2026-03-04T05:06:07.890Z"))
+            .build();
     CompileResult r =
         new Compiler(
                 new SshSecretProvider(

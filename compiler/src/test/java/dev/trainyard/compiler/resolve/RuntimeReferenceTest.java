@@ -10,6 +10,7 @@ import dev.trainyard.compiler.diagnostic.DiagnosticCode;
 import dev.trainyard.compiler.testing.CompileCall;
 import dev.trainyard.compiler.testing.PlatformYaml;
 import dev.trainyard.compiler.testing.TrainProject;
+import dev.trainyard.compiler.units.Durations;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.OptionalLong;

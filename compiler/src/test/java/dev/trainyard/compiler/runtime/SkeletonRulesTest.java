@@ -14,7 +14,6 @@ import dev.trainyard.compiler.testing.TrainProject;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Optional;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,19 +34,10 @@ class SkeletonRulesTest {
     TrainProject p = TrainProject.create(temp, trainYaml);
     return new Compiler(SshSecretProvider.system())
         .compile(
-            new CompileRequest(
-                p.trainYaml(),
-                "train.yaml",
-                Optional.empty(),
-                Optional.of(temp.resolve("runtimes")),
-                Optional.empty(),
-                Optional.empty(),
-                Optional.empty(),
-                Optional.empty(),
-                1,
-                Optional.empty(),
-                Optional.empty(),
-                Optional.empty()));
+            CompileRequest.builder(p.trainYaml())
+                .displayPath("train.yaml")
+                .runtimesDir(temp.resolve("runtimes"))
+                .build());
   }
 
   private static String torch(String extraJobs) throws Exception {

@@ -87,6 +87,6 @@ class TrainSchemaTest {
   }
 
   private static Iterable<Map.Entry<String, JsonNode>> iterable(JsonNode node) {
-    return node::fields;
+    return node.properties();
   }
 }

@@ -80,19 +80,14 @@ public record CompileCall(
 
   public CompileResult compile() {
     CompileRequest request =
-        new CompileRequest(
-            trainYaml,
-            "train.yaml",
-            platform,
-            runtimesDir,
-            Optional.empty(),
-            sourceCommit,
-            cluster,
-            namespace,
-            1,
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty());
+        CompileRequest.builder(trainYaml)
+            .displayPath("train.yaml")
+            .platformFile(platform)
+            .runtimesDir(runtimesDir)
+            .sourceCommit(sourceCommit)
+            .cluster(cluster)
+            .namespace(namespace)
+            .build();
     return new Compiler(
             new SshSecretProvider(
                 TrainProject.seeded(),

@@ -121,19 +121,11 @@ public final class TrainProject {
   /** Compiles, reusing an existing run's Secret from {@code existingTree} when given. */
   public CompileResult compile(Optional<Path> existingTree) {
     CompileRequest request =
-        new CompileRequest(
-            trainYaml,
-            "train.yaml",
-            platform,
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty(),
-            1,
-            existingTree,
-            Optional.empty(),
-            Optional.empty());
+        CompileRequest.builder(trainYaml)
+            .displayPath("train.yaml")
+            .platformFile(platform)
+            .existingTree(existingTree)
+            .build();
     return new Compiler(
             new SshSecretProvider(
                 seeded(), Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC)))

@@ -29,13 +29,23 @@ final class ApiPath {
     return URI.create(b.toString());
   }
 
-  /** {@code owner/repo} as two encoded segments joined by "/". */
-  static String ownerRepo(String project) {
-    int slash = project.indexOf('/');
-    if (slash <= 0 || slash != project.lastIndexOf('/') || slash == project.length() - 1) {
-      throw new IllegalArgumentException("expected owner/repo, got '" + project + "'");
+  /**
+   * {@code owner/repo} as two encoded segments joined by "/"; REJECTED (nothing sent) for any other
+   * shape, e.g. a {@code group/sub/project} path, which GitHub and Gitea do not have.
+   */
+  static String ownerRepo(String project) throws ForgeException {
+    if (!isOwnerRepo(project)) {
+      throw new ForgeException(
+          ForgeException.Kind.REJECTED, 0, "expected owner/repo, got '" + project + "'");
     }
+    int slash = project.indexOf('/');
     return "/" + encode(project.substring(0, slash)) + "/" + encode(project.substring(slash + 1));
+  }
+
+  /** Whether {@code project} is exactly two non-empty segments, {@code owner/repo}. */
+  static boolean isOwnerRepo(String project) {
+    int slash = project.indexOf('/');
+    return slash > 0 && slash == project.lastIndexOf('/') && slash < project.length() - 1;
   }
 
   static String encode(String s) {

@@ -10,29 +10,43 @@ import java.util.Optional;
 /**
  * The commit status API GitHub and Gitea/Forgejo share (Gitea copied GitHub's): {@code POST
  * <api>/repos/{owner}/{repo}/statuses/{sha}} with {@code state, context, description, target_url},
- * and {@code GET <api>/repos/{owner}/{repo}/commits/{ref}/status}, whose {@code statuses} hold the
- * newest status per context first. What differs is a {@link Dialect}: the kind's name, the
- * description limit, the state words, the field a read status carries its state in, how contexts
- * compare, the auth header and the read query. Every post adds a row on both forges, which is why
- * the controller posts only changes.
+ * and {@code GET <api>/repos/{owner}/{repo}/commits/{ref}/status}, the combined status, whose
+ * {@code statuses} hold the newest status per context, one page at a time. What differs is a {@link
+ * Dialect}: the kind's name, the description limit, the state words, the field a read status
+ * carries its state in, how contexts compare, the auth header and the page size parameter. Every
+ * post adds a row on both forges, which is why the controller posts only changes. Facts:
+ * shared/reference/gitops-status-secrets.md section 3, peers-forges-2026.md section 3.
  *
  * <ul>
  *   <li>GitHub (docs.github.com rest/commits/statuses): {@code Authorization: Bearer}, states
  *       pending|success|failure|error (no running: RUNNING is sent as pending, the description says
  *       so), description at most 140 characters, context at most 255, at most 1,000 statuses per
- *       SHA and context (then 422); contexts compare case-insensitively.
- *   <li>Gitea/Forgejo (docs.gitea.com api-usage; Forgejo CommitStatusState): {@code Authorization:
- *       token}, states pending|success|error|failure|warning (RUNNING sent as pending), no
- *       documented description limit (255 used); a read status carries its state in {@code status};
- *       502s happen (kimdre/doco-cd#1568): the transport retries them.
+ *       SHA and context (then 422); contexts compare case-insensitively. The combined status
+ *       "paginates if there are over 100 contexts" ({@code per_page} at most 100, a {@code Link}
+ *       header names the next page).
+ *   <li>Gitea/Forgejo (docs.gitea.com api-usage; Forgejo CommitStatusState; Gitea {@code
+ *       routers/api/v1/repo/status.go GetCombinedCommitStatusByRef}): {@code Authorization: token},
+ *       states pending|success|error|failure|warning (RUNNING sent as pending), no documented
+ *       description limit (255 used); a read status carries its state in {@code status}; the
+ *       combined status pages with {@code page} and {@code limit} (default 30, at most 50: {@code
+ *       [api] DEFAULT_PAGING_NUM, MAX_RESPONSE_ITEMS}) and counts the contexts in {@code
+ *       X-Total-Count}; 502s happen (kimdre/doco-cd#1568): the transport retries them.
  * </ul>
+ *
+ * A read pages until the context is found or the pages end (at most {@link #MAX_PAGES}), so a
+ * commit with many contexts (a sweep from one commit) still finds its run's status after a restart
+ * and posts nothing twice.
  */
 public final class CommitStatusApi implements Forge {
+
+  /** The most pages one read follows: 5,000 contexts on GitHub, 2,500 on Gitea. */
+  static final int MAX_PAGES = 50;
 
   /**
    * What one forge's flavour of the API says differently: {@code stateFields} are tried in order on
    * a read status; {@code headers} are sent with every request besides {@code Authorization:
-   * <authScheme> <token>}.
+   * <authScheme> <token>}; a read asks for pages of {@code pageSize} with query parameter {@code
+   * pageParam}.
    */
   record Dialect(
       String kind,
@@ -42,7 +56,8 @@ public final class CommitStatusApi implements Forge {
       boolean contextIgnoresCase,
       String authScheme,
       Map<String, String> headers,
-      Map<String, String> readQuery) {}
+      String pageParam,
+      int pageSize) {}
 
   /** The four words GitHub and Gitea both accept: RUNNING is pending there. */
   private static final Map<CommitState, String> STATES =
@@ -70,7 +85,8 @@ public final class CommitStatusApi implements Forge {
           true,
           "Bearer",
           Map.of("Accept", "application/vnd.github+json", "X-GitHub-Api-Version", "2022-11-28"),
-          Map.of("per_page", "100"));
+          "per_page",
+          100);
 
   static final Dialect GITEA =
       new Dialect(
@@ -81,18 +97,21 @@ public final class CommitStatusApi implements Forge {
           false,
           "token",
           Map.of("Accept", "application/json"),
-          Map.of());
+          "limit",
+          50);
 
   private final Dialect dialect;
   private final URI api;
   private final Token token;
   private final RetryingTransport http;
+  private final ForgeGate gate;
 
   CommitStatusApi(Dialect dialect, URI api, Token token, RetryingTransport http) {
     this.dialect = dialect;
     this.api = api;
     this.token = token;
     this.http = http;
+    this.gate = new ForgeGate(dialect.kind() + " at " + api.getAuthority());
   }
 
   /**
@@ -122,23 +141,67 @@ public final class CommitStatusApi implements Forge {
   }
 
   @Override
+  public boolean serves(String project) {
+    return ApiPath.isOwnerRepo(project);
+  }
+
+  @Override
   public Optional<PostedStatus> current(CommitRef commit, String context) throws ForgeException {
-    URI uri =
-        ApiPath.of(
-            api,
-            "/repos" + ApiPath.ownerRepo(commit.project()),
-            dialect.readQuery(),
-            "commits",
-            commit.sha(),
-            "status");
-    HttpAnswer a = http.send(kind(), new HttpCall("GET", uri, headers(), ""));
-    return Json.objects(Json.object(Json.read(a.body())).get("statuses")).stream()
-        .filter(s -> sameContext(context, Json.string(s, "context")))
-        .findFirst()
-        .map(
-            s ->
-                new PostedStatus(
-                    state(s), Json.string(s, "description"), Json.string(s, "target_url")));
+    String repo = "/repos" + ApiPath.ownerRepo(commit.project());
+    int seen = 0;
+    for (int page = 1; page <= MAX_PAGES; page++) {
+      URI uri =
+          ApiPath.of(
+              api,
+              repo,
+              Map.of(
+                  dialect.pageParam(),
+                  Integer.toString(dialect.pageSize()),
+                  "page",
+                  Integer.toString(page)),
+              "commits",
+              commit.sha(),
+              "status");
+      HttpAnswer a = http.send(kind(), gate, new HttpCall("GET", uri, headers(), ""));
+      List<Map<String, Object>> statuses =
+          Json.objects(Json.object(Json.read(a.body())).get("statuses"));
+      Optional<Map<String, Object>> found =
+          statuses.stream()
+              .filter(s -> sameContext(context, Json.string(s, "context")))
+              .findFirst();
+      if (found.isPresent()) {
+        Map<String, Object> s = found.get();
+        return Optional.of(
+            new PostedStatus(
+                state(s), Json.string(s, "description"), Json.string(s, "target_url")));
+      }
+      seen += statuses.size();
+      if (!morePages(a, seen, statuses.size())) {
+        return Optional.empty();
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * Whether a page follows: GitHub's {@code Link} header names it ({@code rel="next"}); else
+   * Gitea's {@code X-Total-Count} says more contexts exist than were read; else a full page may
+   * have a successor.
+   */
+  private boolean morePages(HttpAnswer a, int seen, int onPage) {
+    Optional<String> link = a.header("link");
+    if (link.isPresent()) {
+      return link.get().contains("rel=\"next\"");
+    }
+    Optional<String> total = a.header("x-total-count");
+    if (total.isPresent()) {
+      try {
+        return onPage > 0 && seen < Long.parseLong(total.get());
+      } catch (NumberFormatException e) {
+        // fall through: judge by the page itself
+      }
+    }
+    return onPage >= dialect.pageSize();
   }
 
   @Override
@@ -158,7 +221,7 @@ public final class CommitStatusApi implements Forge {
             Map.of(),
             "statuses",
             commit.sha());
-    http.send(kind(), new HttpCall("POST", uri, headers(), Json.write(body)));
+    http.send(kind(), gate, new HttpCall("POST", uri, headers(), Json.write(body)));
     return PostOutcome.POSTED;
   }
 

@@ -11,10 +11,12 @@ import java.util.Optional;
  *     "trainyard/dev/llama-ft-7f3a9c", ""));
  * </pre>
  *
- * Errors: {@link ForgeException} with {@link ForgeException.Kind#PERMISSION} (a bare 403 or a 401:
- * not retried), {@link ForgeException.Kind#REJECTED} (the forge refused the request, e.g. 422) or
- * {@link ForgeException.Kind#UNAVAILABLE} (5xx, timeouts or rate limits outlasted the retry
- * policy).
+ * Errors: {@link ForgeException} with {@link ForgeException.Kind#PERMISSION} (401, or a 403 that is
+ * no rate limit: not retried), {@link ForgeException.Kind#REJECTED} (the forge refused the request,
+ * e.g. 422), {@link ForgeException.Kind#UNAVAILABLE} (5xx, no answer, TLS, GitLab's 409: try again
+ * later) or {@link ForgeException.Kind#RATE_LIMITED} (try again after {@link
+ * ForgeException#retryAfter()}). A client never waits for a limit: its forge's {@link ForgeGate}
+ * refuses calls until the wait is over.
  */
 public interface Forge {
 
@@ -26,6 +28,14 @@ public interface Forge {
    * GitLab.
    */
   String wireState(CommitState state);
+
+  /**
+   * Whether this forge can hold a project of this path: GitHub and Gitea only {@code owner/repo},
+   * GitLab any {@code group/.../project}.
+   */
+  default boolean serves(String project) {
+    return true;
+  }
 
   /** The newest status {@code commit} shows for {@code context}, if any. */
   Optional<PostedStatus> current(CommitRef commit, String context) throws ForgeException;

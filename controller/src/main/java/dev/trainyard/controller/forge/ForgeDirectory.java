@@ -9,7 +9,9 @@ import java.util.Optional;
  * Picks the forge for a source repo among the configured endpoints (platform.yaml {@code
  * status.forges}): the endpoint with the longest source prefix that the repo's {@code host/project}
  * lies under, so {@code github.com/acme} refines {@code github.com}. One client per endpoint, built
- * once.
+ * once. A repo the chosen forge cannot hold (a {@code github.com/acme/llm/tree/main} URL: GitHub
+ * and Gitea know only {@code owner/repo}) has no route, and {@link #unrouted} says why, so the
+ * reconciler logs it once instead of failing at each try.
  */
 public final class ForgeDirectory {
 
@@ -32,9 +34,41 @@ public final class ForgeDirectory {
     return RepoUrl.parse(repoUrl)
         .flatMap(
             u ->
-                entries.stream()
-                    .filter(e -> e.endpoint().serves(u.host() + "/" + u.project()))
-                    .findFirst()
+                endpoint(u)
+                    .filter(e -> e.forge().serves(u.project()))
                     .map(e -> new Route(e.forge(), u.project())));
+  }
+
+  /** Why {@code repoUrl} has no route, one clause for a log line; "" when it has one. */
+  public String unrouted(String repoUrl) {
+    Optional<RepoUrl> u = RepoUrl.parse(repoUrl);
+    if (u.isEmpty()) {
+      return "source repo "
+          + repoUrl
+          + " is not a git remote URL (https://host/owner/repo, ssh:// or"
+          + " git@host:owner/repo)";
+    }
+    Optional<Entry> e = endpoint(u.get());
+    if (e.isEmpty()) {
+      return "no forge in platform.yaml status.forges matches source repo " + repoUrl;
+    }
+    if (!e.get().forge().serves(u.get().project())) {
+      return "source repo "
+          + repoUrl
+          + " is under "
+          + e.get().endpoint().prefix()
+          + " ("
+          + e.get().forge().kind()
+          + "), whose repos are owner/repo, but its path is "
+          + u.get().project()
+          + " (the JobSet's trainyard.dev/source-repo annotation)";
+    }
+    return "";
+  }
+
+  private Optional<Entry> endpoint(RepoUrl u) {
+    return entries.stream()
+        .filter(e -> e.endpoint().serves(u.host() + "/" + u.project()))
+        .findFirst();
   }
 }

@@ -9,7 +9,9 @@ import java.util.Objects;
  * by path segments, as in platform.yaml {@code status.forges[].source}: {@code github.com}, {@code
  * github.com/acme}, {@code gitlab.example/group}), its kind, its API root (e.g. {@code
  * https://api.github.com}, {@code https://gitlab.com/api/v4}, {@code https://codeberg.org/api/v1})
- * and the token.
+ * and the token. The API root must be {@code https://}: every call carries the token, so {@code
+ * http://} is refused unless the host is a loopback address (a forge on the same machine, a test's
+ * fake forge).
  */
 public record ForgeEndpoint(String source, ForgeKind kind, URI api, Token token) {
 
@@ -18,6 +20,39 @@ public record ForgeEndpoint(String source, ForgeKind kind, URI api, Token token)
     Objects.requireNonNull(kind, "kind");
     Objects.requireNonNull(api, "api");
     Objects.requireNonNull(token, "token");
+    String problem = insecure(api);
+    if (!problem.isEmpty()) {
+      throw new IllegalArgumentException(problem);
+    }
+  }
+
+  /**
+   * Why {@code api} must not carry a token ("" when it may): a scheme other than https, or http to
+   * a host that is not loopback ({@code localhost}, {@code 127.0.0.0/8}, {@code [::1]}).
+   */
+  public static String insecure(URI api) {
+    String scheme = api.getScheme() == null ? "" : api.getScheme().toLowerCase(Locale.ROOT);
+    String host = api.getHost() == null ? "" : api.getHost().toLowerCase(Locale.ROOT);
+    if (scheme.equals("https") && !host.isEmpty()) {
+      return "";
+    }
+    if (scheme.equals("http") && loopback(host)) {
+      return "";
+    }
+    if (scheme.equals("http")) {
+      return "api "
+          + api
+          + " would send the token in clear text: use https:// (http:// only for a loopback host:"
+          + " localhost, 127.0.0.1, [::1])";
+    }
+    return "api " + api + " is not an https:// URL";
+  }
+
+  private static boolean loopback(String host) {
+    return host.equals("localhost")
+        || host.equals("[::1]")
+        || host.equals("::1")
+        || host.matches("127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}");
   }
 
   /** The prefix as routes compare it: host lower-cased, no trailing slash. */

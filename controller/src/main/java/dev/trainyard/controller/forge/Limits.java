@@ -1,6 +1,6 @@
 package dev.trainyard.controller.forge;
 
-import dev.trainyard.controller.state.Description;
+import dev.trainyard.controller.text.ShortText;
 
 /**
  * Length limits the forges enforce, checked before sending so a long text is cut rather than
@@ -30,6 +30,6 @@ final class Limits {
   }
 
   static String description(CommitStatus status, int max) {
-    return Description.fit(status.description(), max);
+    return ShortText.fit(status.description(), max);
   }
 }

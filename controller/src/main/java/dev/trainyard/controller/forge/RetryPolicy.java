@@ -3,39 +3,69 @@ package dev.trainyard.controller.forge;
 import java.time.Duration;
 
 /**
- * How long a forge call may keep trying: at most {@code maxAttempts} requests; between failed
- * attempts (5xx, timeout) an exponential back-off from {@code firstBackoff} doubling up to {@code
- * maxBackoff}; a limited answer (403/429 with Retry-After or X-RateLimit-Remaining 0) waits as the
- * forge says, but never longer than {@code maxWait} in one go (longer waits give up as UNAVAILABLE
- * and the reconciler requeues). A 429 that says nothing waits at least {@code minLimitWait}
- * (GitHub: "wait at least one minute").
+ * How a forge call is retried without holding up the shared worker. Within one call only a 5xx or a
+ * refused or reset connection is tried again, at most {@code maxAttempts} requests with a back-off
+ * from {@code firstBackoff} doubling (1 s, 2 s by default: the only waits inside a call).
+ * Everything that lasts longer becomes a later retry of the run's key and closes the forge's {@link
+ * ForgeGate}: after the n-th call in a row that found the forge unavailable (retries used up, a
+ * timeout, a TLS failure) the gate stays closed {@link #backoff backoff(n)}, at most {@code
+ * maxBackoff}; a rate limit closes it for as long as the forge says ({@code Retry-After}, else
+ * until {@code X-RateLimit-Reset} when remaining is 0) and, when it says nothing (GitHub's
+ * secondary limit as a bare 403), for {@code minLimitWait} doubling with each limit in a row; never
+ * longer than {@code maxLimitWait}.
  *
- * <p>Source: GitHub "Rate limits for the REST API" (honour retry-after, else x-ratelimit-reset when
- * remaining is 0, else at least a minute with exponential back-off).
+ * <p>Source: GitHub "Rate limits for the REST API" and "Troubleshooting the REST API" (403 or 429;
+ * honour {@code retry-after}, else {@code x-ratelimit-reset} when {@code x-ratelimit-remaining} is
+ * 0, else wait at least one minute and back off exponentially; requests made while limited "may
+ * result in the banning of your integration"), as summarised in
+ * shared/reference/peers-forges-2026.md section 3.
  */
 public record RetryPolicy(
     int maxAttempts,
     Duration firstBackoff,
     Duration maxBackoff,
-    Duration maxWait,
-    Duration minLimitWait) {
+    Duration minLimitWait,
+    Duration maxLimitWait) {
 
-  /** 6 attempts, 1 s doubling to 30 s, waits up to 15 min, 60 s for a silent 429. */
+  /**
+   * 3 attempts (1 s, 2 s apart), gates of 1 s doubling to 5 min, silent limits 60 s doubling to 1
+   * h.
+   */
   public static RetryPolicy standard() {
     return new RetryPolicy(
-        6,
+        3,
         Duration.ofSeconds(1),
-        Duration.ofSeconds(30),
-        Duration.ofMinutes(15),
-        Duration.ofSeconds(60));
+        Duration.ofMinutes(5),
+        Duration.ofSeconds(60),
+        Duration.ofHours(1));
   }
 
-  /** Back-off before attempt {@code attempt + 1}, where {@code attempt} (1-based) just failed. */
-  public Duration backoff(int attempt) {
-    Duration d = firstBackoff;
-    for (int i = 1; i < attempt && d.compareTo(maxBackoff) < 0; i++) {
+  /** {@code firstBackoff} doubled {@code n - 1} times, at most {@code maxBackoff}. */
+  public Duration backoff(int n) {
+    return doubled(firstBackoff, n, maxBackoff);
+  }
+
+  /**
+   * The wait after the {@code n}-th rate limit in a row that named no time: {@code minLimitWait}
+   * doubled.
+   */
+  public Duration limitBackoff(int n) {
+    return doubled(minLimitWait, n, maxLimitWait);
+  }
+
+  /**
+   * {@code told} by the forge, at most {@code maxLimitWait} (a garbled header cannot close a gate
+   * for days).
+   */
+  public Duration limitWait(Duration told) {
+    return told.compareTo(maxLimitWait) > 0 ? maxLimitWait : told;
+  }
+
+  private static Duration doubled(Duration first, int n, Duration max) {
+    Duration d = first;
+    for (int i = 1; i < n && d.compareTo(max) < 0; i++) {
       d = d.multipliedBy(2);
     }
-    return d.compareTo(maxBackoff) > 0 ? maxBackoff : d;
+    return d.compareTo(max) > 0 ? max : d;
   }
 }

@@ -1,5 +1,6 @@
 package dev.trainyard.controller.state;
 
+import dev.trainyard.controller.text.ShortText;
 import java.time.Duration;
 
 /**
@@ -12,21 +13,11 @@ public final class Description {
   /** GitHub's limit for a commit status description, the strictest of the three forges. */
   public static final int MAX = 140;
 
-  private static final String ELLIPSIS = "…";
-
   private Description() {}
 
-  /**
-   * {@code text} unchanged when it has at most {@code max} code points, else cut and ended with
-   * "…".
-   */
+  /** {@code text} fitted to {@code max} code points ({@link ShortText#fit}). */
   public static String fit(String text, int max) {
-    String t = text == null ? "" : text.strip();
-    if (t.codePointCount(0, t.length()) <= max) {
-      return t;
-    }
-    int end = t.offsetByCodePoints(0, max - 1);
-    return t.substring(0, end).stripTrailing() + ELLIPSIS;
+    return ShortText.fit(text, max);
   }
 
   /**

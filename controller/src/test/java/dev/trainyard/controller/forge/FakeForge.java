@@ -23,9 +23,12 @@ import java.util.concurrent.Executors;
  * GitLab ({@code /gitlab/api/v4}) and Gitea ({@code /gitea/api/v1}) and rejects what they reject
  * (see {@link ForgeRules}): wrong path shape, wrong auth header, unknown JSON fields or wrong
  * types, unknown states, GitHub's 140-character description and 1,000 statuses per SHA and context,
- * GitLab's 255 limits and "Cannot transition status". It records every post it accepted, and can be
- * scripted to answer the next requests with 500, 502, 429 + Retry-After, 403 + rate-limit headers,
- * a bare 403, or to stall.
+ * GitLab's 255 limits and "Cannot transition status", GitLab's pipelines, and the read endpoints'
+ * paging. It records every post it accepted, and can be scripted to answer the next requests with
+ * the forges' documented failure shapes: 500, 502, 429 + Retry-After, 403 + rate-limit headers
+ * (GitHub's primary limit), a bare 403 whose body says "secondary rate limit" (GitHub's secondary
+ * limit, no header), GitLab's 409 "Another update to this commit status is in progress", a bare 403
+ * (no permission), or to stall; or to answer every request with one of them ({@link #always}).
  *
  * <pre>
  * try (FakeForge forge = FakeForge.start()) {
@@ -68,6 +71,8 @@ public final class FakeForge implements AutoCloseable {
 
     record Stall(Duration duration) implements Fault {}
 
+    record Answer(int code, String body) implements Fault {}
+
     static Fault status(int code) {
       return new Status(code);
     }
@@ -90,6 +95,31 @@ public final class FakeForge implements AutoCloseable {
       return new Status(403);
     }
 
+    /**
+     * GitHub's secondary rate limit as a bare 403: no Retry-After, no X-RateLimit-* header, the
+     * documented message (docs.github.com "Troubleshooting the REST API": "an error message that
+     * indicates that you exceeded a secondary rate limit"; the body as GitHub sends it, e.g.
+     * github-changelog-generator#993).
+     */
+    static Fault secondaryLimit() {
+      return new Answer(
+          403,
+          "{\"message\":\"You have exceeded a secondary rate limit. Please wait a few minutes"
+              + " before you try again. If you reach out to GitHub Support for help, please include the request ID"
+              + " FA2D:87B1:8879E3:1176C87:6570B7E6.\",\"documentation_url\":\"https://docs.github.com/rest/"
+              + "overview/rate-limits-for-the-rest-api#about-secondary-rate-limits\"}");
+    }
+
+    /**
+     * GitLab's 409 while another update holds its per-SHA lock (gitlabhq {@code
+     * Ci::CreateCommitStatusService}: {@code FailedToObtainLockError} → {@code conflict!}, rendered
+     * {@code {"message": ...}}).
+     */
+    static Fault gitlabLocked() {
+      return new Answer(
+          409, "{\"message\":\"Another update to this commit status is in progress\"}");
+    }
+
     /** No answer for {@code d}, then the connection is closed. */
     static Fault stall(Duration d) {
       return new Stall(d);
@@ -100,6 +130,10 @@ public final class FakeForge implements AutoCloseable {
   private final HttpServer server;
   private final ExecutorService threads = Executors.newFixedThreadPool(8);
   private final Deque<Fault> faults = new ArrayDeque<>();
+
+  /** The answer to every request while set (after the scripted ones). */
+  private Fault always;
+
   private final ForgeRules rules = new ForgeRules();
   private final List<Rejected> rejected = new ArrayList<>();
   private final java.util.Set<String> forbidden = new java.util.HashSet<>();
@@ -143,6 +177,35 @@ public final class FakeForge implements AutoCloseable {
   /** Answers the next requests, one fault each, in order; then the forge behaves again. */
   public synchronized void script(Fault... next) {
     faults.addAll(List.of(next));
+  }
+
+  /**
+   * Answers every request with {@code fault} until called again with null (e.g. a 900-s rate
+   * limit).
+   */
+  public synchronized void always(Fault fault) {
+    always = fault;
+  }
+
+  /**
+   * Stores one status each for {@code count} other contexts of the SHA on "github" or "gitea" (for
+   * paging).
+   */
+  public void seedContexts(String forge, String project, String sha, int count) {
+    rules.seedContexts(forge, project, sha, count);
+  }
+
+  /**
+   * A pipeline of {@code source} (e.g. "merge_request_event") for the SHA on GitLab, as if CI
+   * started one.
+   */
+  public long gitlabPipeline(String project, String sha, String ref, String source) {
+    return rules.gitlabPipeline(project, sha, ref, source);
+  }
+
+  /** Every GitLab job of the SHA, retried ones included, in creation order. */
+  public List<ForgeRules.Job> gitlabJobs(String project, String sha) {
+    return rules.gitlabJobs(project, sha);
   }
 
   /**
@@ -215,7 +278,7 @@ public final class FakeForge implements AutoCloseable {
                   a.body()));
         }
       }
-      send(exchange, a.status(), a.body(), Map.of());
+      send(exchange, a.status(), a.body(), a.headers());
     }
   }
 
@@ -227,7 +290,8 @@ public final class FakeForge implements AutoCloseable {
 
   private synchronized Fault nextFault() {
     requests++;
-    return faults.pollFirst();
+    Fault next = faults.pollFirst();
+    return next != null ? next : always;
   }
 
   private static void answerFault(HttpExchange exchange, Fault fault) throws IOException {
@@ -256,6 +320,8 @@ public final class FakeForge implements AutoCloseable {
               "0",
               "X-RateLimit-Reset",
               Long.toString(r.resetEpochSeconds())));
+    } else if (fault instanceof Fault.Answer a) {
+      send(exchange, a.code(), a.body(), Map.of());
     } else if (fault instanceof Fault.Status s) {
       send(exchange, s.code(), "{\"message\":\"scripted " + s.code() + "\"}", Map.of());
     }

@@ -206,6 +206,146 @@ class FakeForgeTest {
             GH_AUTH));
   }
 
+  @Test
+  @DisplayName(
+      "scripted failure shapes are the documented ones: secondary limit a bare 403 with its message, GitLab's 409, 429 with Retry-After")
+  void failureShapes() throws Exception {
+    forge.script(
+        FakeForge.Fault.secondaryLimit(),
+        FakeForge.Fault.gitlabLocked(),
+        FakeForge.Fault.retryAfter(900));
+    HttpAnswer secondary =
+        http.send(
+            new HttpCall(
+                "POST",
+                URI.create(forge.githubApi() + "/repos/acme/llm/statuses/" + SHA),
+                GH_AUTH,
+                "{\"state\":\"pending\"}"));
+    assertEquals(403, secondary.status());
+    assertTrue(secondary.header("Retry-After").isEmpty());
+    assertTrue(secondary.header("X-RateLimit-Remaining").isEmpty());
+    assertTrue(
+        secondary.body().startsWith("{\"message\":\"You have exceeded a secondary rate limit."),
+        secondary.body());
+    HttpAnswer locked =
+        http.send(
+            new HttpCall(
+                "POST",
+                URI.create(forge.gitlabApi() + "/projects/ml%2Fllm/statuses/" + SHA),
+                GL_AUTH,
+                "{\"state\":\"pending\"}"));
+    assertEquals(409, locked.status());
+    assertEquals(
+        "{\"message\":\"Another update to this commit status is in progress\"}", locked.body());
+    HttpAnswer limited =
+        http.send(
+            new HttpCall(
+                "GET",
+                URI.create(forge.githubApi() + "/repos/acme/llm/commits/" + SHA + "/status"),
+                GH_AUTH,
+                ""));
+    assertEquals(429, limited.status());
+    assertEquals(java.util.Optional.of("900"), limited.header("Retry-After"));
+    forge.always(FakeForge.Fault.retryAfter(900));
+    assertEquals(429, github("{\"state\":\"pending\"}", GH_AUTH));
+    assertEquals(429, github("{\"state\":\"pending\"}", GH_AUTH));
+    forge.always(null);
+    assertEquals(201, github("{\"state\":\"pending\"}", GH_AUTH));
+  }
+
+  @Test
+  @DisplayName(
+      "combined status pages: GitHub per_page at most 100 with a Link header; Gitea limit at most 50 with X-Total-Count")
+  void paging() throws Exception {
+    forge.seedContexts("github", "acme/llm", SHA, 150);
+    forge.seedContexts("gitea", "acme/llm", SHA, 70);
+    HttpAnswer gh1 =
+        http.send(
+            new HttpCall(
+                "GET",
+                URI.create(
+                    forge.githubApi() + "/repos/acme/llm/commits/" + SHA + "/status?per_page=500"),
+                GH_AUTH,
+                ""));
+    assertEquals(
+        100,
+        FakeForge.JSON.readTree(gh1.body()).get("statuses").size(),
+        "per_page is capped at 100");
+    assertTrue(
+        gh1.header("Link").orElseThrow().contains("page=2>; rel=\"next\""),
+        gh1.header("Link").toString());
+    HttpAnswer gh2 =
+        http.send(
+            new HttpCall(
+                "GET",
+                URI.create(
+                    forge.githubApi()
+                        + "/repos/acme/llm/commits/"
+                        + SHA
+                        + "/status?per_page=100&page=2"),
+                GH_AUTH,
+                ""));
+    assertEquals(50, FakeForge.JSON.readTree(gh2.body()).get("statuses").size());
+    assertTrue(gh2.header("Link").isEmpty(), "the last page names no next");
+    HttpAnswer gtDefault =
+        http.send(
+            new HttpCall(
+                "GET",
+                URI.create(forge.giteaApi() + "/repos/acme/llm/commits/" + SHA + "/status"),
+                GT_AUTH,
+                ""));
+    assertEquals(
+        30,
+        FakeForge.JSON.readTree(gtDefault.body()).get("statuses").size(),
+        "Gitea's default page is 30");
+    HttpAnswer gt =
+        http.send(
+            new HttpCall(
+                "GET",
+                URI.create(
+                    forge.giteaApi() + "/repos/acme/llm/commits/" + SHA + "/status?limit=100"),
+                GT_AUTH,
+                ""));
+    assertEquals(
+        50, FakeForge.JSON.readTree(gt.body()).get("statuses").size(), "limit is capped at 50");
+    assertEquals(java.util.Optional.of("70"), gt.header("X-Total-Count"));
+  }
+
+  @Test
+  @DisplayName(
+      "GitLab: a post joins the SHA's newest pipeline or the one pipeline_id names; an unknown pipeline_id is 404")
+  void gitlabPipelines() throws Exception {
+    assertEquals(201, gitlab("{\"state\":\"pending\",\"name\":\"c\"}"));
+    long first = forge.gitlabJobs("ml/llm", SHA).get(0).pipelineId();
+    long mr = forge.gitlabPipeline("ml/llm", SHA, "main", "merge_request_event");
+    assertEquals(
+        201, gitlab("{\"state\":\"running\",\"name\":\"c\",\"pipeline_id\":" + first + "}"));
+    assertEquals(
+        201,
+        gitlab("{\"state\":\"pending\",\"name\":\"c\"}"),
+        "no pipeline_id: the newest (MR) pipeline");
+    assertEquals(404, gitlab("{\"state\":\"pending\",\"name\":\"c\",\"pipeline_id\":424242}"));
+    assertEquals(
+        List.of(first + " running", mr + " pending"),
+        forge.gitlabJobs("ml/llm", SHA).stream()
+            .map(j -> j.pipelineId() + " " + j.status())
+            .toList());
+    HttpAnswer list =
+        http.send(
+            new HttpCall(
+                "GET",
+                URI.create(
+                    forge.gitlabApi()
+                        + "/projects/ml%2Fllm/repository/commits/"
+                        + SHA
+                        + "/statuses?name=c"),
+                GL_AUTH,
+                ""));
+    assertTrue(list.body().contains("\"pipeline_id\":" + first), list.body());
+    assertEquals(
+        java.util.Optional.of(""), list.header("X-Next-Page").or(() -> java.util.Optional.of("")));
+  }
+
   private int github(String body, Map<String, String> auth) throws Exception {
     return post(forge.githubApi() + "/repos/acme/llm/statuses/" + SHA, body, auth);
   }

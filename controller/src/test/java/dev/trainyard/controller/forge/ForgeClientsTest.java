@@ -139,20 +139,41 @@ class ForgeClientsTest {
     }
 
     @Test
-    @DisplayName("a project that is not owner/repo is refused")
+    @DisplayName(
+        "a project that is not owner/repo is REJECTED before anything is sent, and the client says it does not serve it")
     void badProject() {
-      assertThrows(
-          IllegalArgumentException.class,
-          () -> f.github().post(new CommitRef("acme", SHA), status(CommitState.PENDING, "x")));
-      assertThrows(
-          IllegalArgumentException.class,
-          () -> f.github().post(new CommitRef("a/b/c", SHA), status(CommitState.PENDING, "x")));
-      assertThrows(
-          IllegalArgumentException.class,
-          () -> f.github().post(new CommitRef("acme/", SHA), status(CommitState.PENDING, "x")));
-      assertThrows(
-          IllegalArgumentException.class,
-          () -> f.github().post(new CommitRef("/llm", SHA), status(CommitState.PENDING, "x")));
+      Forge gh = f.github();
+      for (String project : List.of("acme", "a/b/c", "acme/", "/llm")) {
+        ForgeException e =
+            assertThrows(
+                ForgeException.class,
+                () -> gh.post(new CommitRef(project, SHA), status(CommitState.PENDING, "x")));
+        assertEquals(ForgeException.Kind.REJECTED, e.kind());
+        assertEquals("expected owner/repo, got '" + project + "'", e.getMessage());
+        assertThrows(ForgeException.class, () -> gh.current(new CommitRef(project, SHA), "c"));
+        assertFalse(gh.serves(project), project);
+      }
+      assertTrue(gh.serves("acme/llm"));
+      assertTrue(f.gitlab().serves("a/b/c"), "GitLab has groups and subgroups");
+      assertEquals(0, f.forge.requests());
+    }
+
+    @Test
+    @DisplayName(
+        "a commit with 250 other contexts: the read follows the Link header to page 3 and finds the run's status")
+    void readPages() throws Exception {
+      Forge gh = f.github();
+      f.forge.seedContexts("github", "acme/llm", SHA, 250);
+      gh.post(GH, status(CommitState.SUCCESS, "succeeded"));
+      int before = f.forge.requests();
+      assertEquals(
+          Optional.of(new PostedStatus("success", "succeeded", "")),
+          gh.current(GH, "trainyard/dev/llama-ft-7f3a9c"));
+      assertEquals(3, f.forge.requests() - before, "pages of 100: 1, 2, 3");
+      before = f.forge.requests();
+      assertEquals(Optional.empty(), gh.current(GH, "trainyard/dev/absent"));
+      assertEquals(
+          3, f.forge.requests() - before, "stops where the Link header names no next page");
     }
 
     @Test
@@ -248,6 +269,126 @@ class ForgeClientsTest {
     }
 
     @Test
+    @DisplayName(
+        "later posts carry the first post's pipeline_id: a merge request pipeline created meanwhile does not get the run's job")
+    void pipelineId() throws Exception {
+      Forge gl = f.gitlab();
+      gl.post(GL, status(CommitState.PENDING, "queued"));
+      long first = f.forge.gitlabJobs("ml/team-a/llm", SHA).get(0).pipelineId();
+      long mr = f.forge.gitlabPipeline("ml/team-a/llm", SHA, "main", "merge_request_event");
+      gl.post(GL, status(CommitState.RUNNING, "running"));
+      gl.post(GL, status(CommitState.SUCCESS, "succeeded"));
+      List<ForgeRules.Job> jobs = f.forge.gitlabJobs("ml/team-a/llm", SHA);
+      assertEquals(1, jobs.size(), "one job, moved forward in place: " + jobs);
+      assertEquals(first, jobs.get(0).pipelineId());
+      assertEquals("success", jobs.get(0).status());
+      assertTrue(mr > first);
+      assertEquals(List.of(), f.forge.rejected());
+    }
+
+    @Test
+    @DisplayName(
+        "without pipeline_id GitLab would put the next state in the newest pipeline and leave the first job pending (the fake does what GitLab does)")
+    void withoutPipelineIdTheJobIsStranded() throws Exception {
+      f.gitlab().post(GL, status(CommitState.PENDING, "queued"));
+      f.forge.gitlabPipeline("ml/team-a/llm", SHA, "main", "merge_request_event");
+      HttpAnswer a =
+          new JdkTransport(java.time.Duration.ofSeconds(5))
+              .send(
+                  new HttpCall(
+                      "POST",
+                      URI.create(
+                          f.forge.gitlabApi() + "/projects/ml%2Fteam-a%2Fllm/statuses/" + SHA),
+                      java.util.Map.of("PRIVATE-TOKEN", FakeForge.GITLAB_TOKEN),
+                      "{\"state\":\"success\",\"name\":\"trainyard/dev/llama-ft-7f3a9c\"}"));
+      assertEquals(201, a.status());
+      assertEquals(
+          List.of("pending", "success"),
+          f.forge.gitlabJobs("ml/team-a/llm", SHA).stream().map(ForgeRules.Job::status).toList(),
+          "two jobs in two pipelines; the first stays pending");
+    }
+
+    @Test
+    @DisplayName(
+        "a pipeline_id the SHA does not have is 404; a restarted client reads the pipeline from the job and goes on in it")
+    void pipelineFromTheRead() throws Exception {
+      f.gitlab().post(GL, status(CommitState.PENDING, "queued"));
+      f.forge.gitlabPipeline("ml/team-a/llm", SHA, "main", "merge_request_event");
+      Forge restarted = f.gitlab();
+      restarted.post(GL, status(CommitState.FAILURE, "failed"));
+      assertEquals(
+          List.of("failed"),
+          f.forge.gitlabJobs("ml/team-a/llm", SHA).stream().map(ForgeRules.Job::status).toList());
+      HttpAnswer a =
+          new JdkTransport(java.time.Duration.ofSeconds(5))
+              .send(
+                  new HttpCall(
+                      "POST",
+                      URI.create(
+                          f.forge.gitlabApi() + "/projects/ml%2Fteam-a%2Fllm/statuses/" + SHA),
+                      java.util.Map.of("PRIVATE-TOKEN", FakeForge.GITLAB_TOKEN),
+                      "{\"state\":\"pending\",\"name\":\"x\",\"pipeline_id\":999999}"));
+      assertEquals(404, a.status());
+      assertTrue(
+          a.body().contains("404 Pipeline for pipeline_id, sha and ref Not Found"), a.body());
+    }
+
+    @Test
+    @DisplayName(
+        "GitLab's 409 (another update holds the SHA's lock) is UNAVAILABLE, to be tried again, never refused; the next try posts")
+    void conflictIsRetried() throws Exception {
+      Forge gl = f.gitlab();
+      f.forge.script(FakeForge.Fault.status(200), FakeForge.Fault.gitlabLocked());
+      ForgeException e =
+          assertThrows(ForgeException.class, () -> gl.post(GL, status(CommitState.RUNNING, "r")));
+      assertEquals(ForgeException.Kind.UNAVAILABLE, e.kind());
+      assertEquals(409, e.httpStatus());
+      assertTrue(
+          e.getMessage().contains("Another update to this commit status is in progress"),
+          e.getMessage());
+      assertTrue(e.getMessage().contains("tried again shortly"), e.getMessage());
+      assertEquals(List.of(), f.time.waits(), "no wait in the worker");
+      assertEquals(
+          Forge.PostOutcome.POSTED,
+          gl.post(GL, status(CommitState.RUNNING, "r")),
+          "the gate stays open");
+    }
+
+    @Test
+    @DisplayName(
+        "the read follows X-Next-Page: the newest job of the name across 121 pipelines and two pages")
+    void readPages() throws Exception {
+      JdkTransport raw = new JdkTransport(java.time.Duration.ofSeconds(5));
+      URI post = URI.create(f.forge.gitlabApi() + "/projects/ml%2Fteam-a%2Fllm/statuses/" + SHA);
+      java.util.Map<String, String> auth =
+          java.util.Map.of("PRIVATE-TOKEN", FakeForge.GITLAB_TOKEN);
+      for (int i = 0; i <= 120; i++) {
+        long pipeline = f.forge.gitlabPipeline("ml/team-a/llm", SHA, "main", "push");
+        String state = i < 120 ? "success" : "failed";
+        assertEquals(
+            201,
+            raw.send(
+                    new HttpCall(
+                        "POST",
+                        post,
+                        auth,
+                        "{\"state\":\""
+                            + state
+                            + "\",\"name\":\"trainyard/dev/llama-ft-7f3a9c\",\"description\":\"run "
+                            + i
+                            + "\",\"pipeline_id\":"
+                            + pipeline
+                            + "}"))
+                .status());
+      }
+      int before = f.forge.requests();
+      assertEquals(
+          Optional.of(new PostedStatus("failed", "run 120", "")),
+          f.gitlab().current(GL, "trainyard/dev/llama-ft-7f3a9c"));
+      assertEquals(2, f.forge.requests() - before, "pages of 100: 1, 2");
+    }
+
+    @Test
     @DisplayName("ranks: pending 0, running 1, terminal 2, anything else -1")
     void ranks() {
       assertEquals(0, GitLabForge.rank("pending"));
@@ -283,6 +424,23 @@ class ForgeClientsTest {
       assertEquals("success", g.wireState(CommitState.SUCCESS));
       assertEquals("pending", g.wireState(CommitState.PENDING));
       assertEquals("gitea", g.kind());
+    }
+
+    @Test
+    @DisplayName(
+        "Gitea pages of at most 50 (it caps limit): the read follows X-Total-Count past 120 other contexts")
+    void readPages() throws Exception {
+      Forge g = f.gitea();
+      f.forge.seedContexts("gitea", "acme/llm", SHA, 120);
+      g.post(GH, status(CommitState.ERROR, "failed (platform error)"));
+      int before = f.forge.requests();
+      assertEquals(
+          Optional.of(new PostedStatus("error", "failed (platform error)", "")),
+          g.current(GH, "trainyard/dev/llama-ft-7f3a9c"));
+      assertEquals(3, f.forge.requests() - before, "pages of 50: 1, 2, 3");
+      before = f.forge.requests();
+      assertEquals(Optional.empty(), g.current(GH, "trainyard/dev/absent"));
+      assertEquals(3, f.forge.requests() - before);
     }
 
     @Test

@@ -20,25 +20,51 @@ import java.util.regex.Pattern;
  * <ul>
  *   <li>GitHub (docs.github.com rest/commits/statuses): {@code Authorization: Bearer|token T}; body
  *       fields state (pending|success|failure|error), target_url, description (≤ 140), context (≤
- *       255); 1,000 statuses per SHA and context (case-insensitive), then 422.
- *   <li>GitLab (docs.gitlab.com api/commits): {@code PRIVATE-TOKEN}; state
- *       (pending|running|success|failed|canceled|skipped), ref, name or context, target_url (≤
- *       255), description (≤ 255), coverage, pipeline_id; 400 "Cannot transition status via :EVENT
- *       from :STATE" for a repeat or a move back; a post after a terminal status retires the old
- *       one.
- *   <li>Gitea/Forgejo (docs.gitea.com api): {@code Authorization: token T}; state
- *       (pending|success|error|failure|warning|skipped), target_url, description, context.
+ *       255); 1,000 statuses per SHA and context (case-insensitive), then 422. The combined status
+ *       pages: {@code per_page} (default 30, at most 100) and {@code page}, with a {@code Link}
+ *       header naming the next page.
+ *   <li>GitLab (docs.gitlab.com api/commits; gitlabhq {@code Ci::CreateCommitStatusService}):
+ *       {@code PRIVATE-TOKEN}; state (pending|running|success|failed|canceled|skipped), ref, name
+ *       or context, target_url (≤ 255), description (≤ 255), coverage, pipeline_id. A post joins
+ *       the pipeline {@code pipeline_id} names (404 "Pipeline for pipeline_id, sha and ref Not
+ *       Found" if the SHA has none of that id), else the SHA's newest pipeline, else a new external
+ *       one; in it, the pending or running job of that name moves on (400 "Cannot transition status
+ *       via :EVENT from :STATE" for a repeat or a move back), else a new job starts and retires a
+ *       terminal one. The list holds the newest job per pipeline and name with its {@code
+ *       pipeline_id}, {@code per_page} (default 20, at most 100) per page, {@code X-Next-Page}
+ *       naming the next.
+ *   <li>Gitea/Forgejo (docs.gitea.com api; {@code routers/api/v1/repo/status.go}): {@code
+ *       Authorization: token T}; state (pending|success|error|failure|warning|skipped), target_url,
+ *       description, context. The combined status pages: {@code limit} (default 30, at most 50) and
+ *       {@code page}, {@code X-Total-Count} counting the contexts.
  * </ul>
  *
  * Unknown body fields are refused (stricter than the forges, which ignore them, so a misspelt field
  * cannot pass unnoticed); SHAs must be 40 hex characters.
  */
-final class ForgeRules {
+public final class ForgeRules {
 
-  record Answer(String forge, int status, String body) {}
+  record Answer(String forge, int status, String body, Map<String, String> headers) {
+    Answer(String forge, int status, String body) {
+      this(forge, status, body, Map.of());
+    }
+  }
 
   private record Stored(
       long id, String state, String description, String targetUrl, String context) {}
+
+  /** A GitLab pipeline of one SHA: id, ref, source ("external" when a status post created it). */
+  record Pipeline(long id, String ref, String source) {}
+
+  /** A GitLab job as the list shows it; {@code retried}: a later job of that name replaced it. */
+  public record Job(
+      long id,
+      long pipelineId,
+      String name,
+      String status,
+      String description,
+      String targetUrl,
+      boolean retried) {}
 
   static final Pattern SHA = Pattern.compile("[0-9a-f]{40}");
   private static final Pattern GITHUB_POST =
@@ -75,6 +101,13 @@ final class ForgeRules {
   static final int GITHUB_CAP = 1000;
 
   private final Map<String, List<Stored>> store = new LinkedHashMap<>();
+
+  /** GitLab pipelines by project|sha, oldest first. */
+  private final Map<String, List<Pipeline>> pipelines = new LinkedHashMap<>();
+
+  /** GitLab jobs by project|sha, in creation order. */
+  private final Map<String, List<Job>> jobs = new LinkedHashMap<>();
+
   private final List<FakeForge.Accepted> accepted = new ArrayList<>();
   private final List<java.time.Instant> acceptedAt = new ArrayList<>();
   private long nextId = 1;
@@ -92,7 +125,13 @@ final class ForgeRules {
               "Authorization",
               List.of("Bearer ", "token "),
               FakeForge.GITHUB_TOKEN)
-          ? combined("github", m.group(1) + "/" + m.group(2), m.group(3), "state")
+          ? combined(
+              "github",
+              m.group(1) + "/" + m.group(2),
+              m.group(3),
+              "state",
+              page(query(uri), "per_page", 30, 100),
+              uri)
           : new Answer("github", 401, "{\"message\":\"Bad credentials\"}");
     }
     if ((m = GITLAB_POST.matcher(path)).matches() && method.equals("POST")) {
@@ -111,7 +150,13 @@ final class ForgeRules {
               "Authorization",
               List.of("token ", "Bearer "),
               FakeForge.GITEA_TOKEN)
-          ? combined("gitea", m.group(1) + "/" + m.group(2), m.group(3), "status")
+          ? combined(
+              "gitea",
+              m.group(1) + "/" + m.group(2),
+              m.group(3),
+              "status",
+              page(query(uri), "limit", 30, 50),
+              uri)
           : new Answer("gitea", 401, "{\"message\":\"token is required\"}");
     }
     return new Answer("none", 404, "{\"message\":\"Not Found\"}");
@@ -123,6 +168,19 @@ final class ForgeRules {
 
   synchronized List<java.time.Instant> acceptedAt() {
     return List.copyOf(acceptedAt);
+  }
+
+  /**
+   * Stores one status each for {@code count} other contexts ({@code other-0}...) of a SHA on {@code
+   * forge}.
+   */
+  synchronized void seedContexts(String forge, String project, String sha, int count) {
+    for (int i = 0; i < count; i++) {
+      String context = "other-" + i;
+      store
+          .computeIfAbsent(key(forge, project, sha, context), k -> new ArrayList<>())
+          .add(new Stored(nextId++, "success", "seeded", "", context));
+    }
   }
 
   synchronized void seedGitHub(
@@ -194,26 +252,97 @@ final class ForgeRules {
     if (problem != null) {
       return new Answer("gitlab", 400, "{\"message\":" + quote(problem) + "}");
     }
-    List<Stored> h = history("gitlab", project, sha, name);
-    String state = str(b, "state", "");
-    boolean retire = false;
-    if (!h.isEmpty()) {
-      String now = h.get(h.size() - 1).state();
-      if (GitLabForge.rank(now) == 2) {
-        retire = true;
-      } else if (GitLabForge.rank(state) <= GitLabForge.rank(now)) {
-        return new Answer(
-            "gitlab",
-            400,
-            "{\"message\":\"Cannot transition status via :"
-                + GITLAB_EVENTS.get(state)
-                + " from :"
-                + now
-                + "\"}");
+    String ref = str(b, "ref", "");
+    Pipeline pipeline = pipelineFor(project, sha, ref, b.get("pipeline_id"));
+    if (pipeline == null) {
+      return new Answer(
+          "gitlab", 404, "{\"message\":\"404 Pipeline for pipeline_id, sha and ref Not Found\"}");
+    }
+    List<Job> all = jobs.computeIfAbsent(project + "|" + sha, k -> new ArrayList<>());
+    Job open = null;
+    Job previous = null;
+    for (Job j : all) {
+      if (j.pipelineId() == pipeline.id() && j.name().equals(name) && !j.retried()) {
+        previous = j;
+        if (GitLabForge.rank(j.status()) < 2) {
+          open = j;
+        }
       }
     }
+    String state = str(b, "state", "");
+    if (open != null && GitLabForge.rank(state) <= GitLabForge.rank(open.status())) {
+      return new Answer(
+          "gitlab",
+          400,
+          "{\"message\":\"Cannot transition status via :"
+              + GITLAB_EVENTS.get(state)
+              + " from :"
+              + open.status()
+              + "\"}");
+    }
+    boolean retire = open == null && previous != null;
     Stored s = record("gitlab", project, sha, name, b, retire);
-    return new Answer("gitlab", 201, "{\"id\":" + s.id() + ",\"status\":" + quote(s.state()) + "}");
+    Job job;
+    if (open != null) {
+      job = new Job(open.id(), pipeline.id(), name, state, s.description(), s.targetUrl(), false);
+      all.set(all.indexOf(open), job);
+    } else {
+      if (retire) {
+        Job p = previous;
+        all.set(
+            all.indexOf(p),
+            new Job(
+                p.id(),
+                p.pipelineId(),
+                p.name(),
+                p.status(),
+                p.description(),
+                p.targetUrl(),
+                true));
+      }
+      job = new Job(s.id(), pipeline.id(), name, state, s.description(), s.targetUrl(), false);
+      all.add(job);
+    }
+    return new Answer("gitlab", 201, write(gitlabJson(job, sha, pipeline.ref())));
+  }
+
+  /**
+   * The pipeline a post joins: the one {@code pipelineId} names (null when the SHA has none such),
+   * else the SHA's newest (of {@code ref} when given), else a new external pipeline on {@code ref}
+   * or the first branch, "main".
+   */
+  private Pipeline pipelineFor(String project, String sha, String ref, Object pipelineId) {
+    List<Pipeline> list = pipelines.computeIfAbsent(project + "|" + sha, k -> new ArrayList<>());
+    for (int i = list.size() - 1; i >= 0; i--) {
+      Pipeline p = list.get(i);
+      boolean refOk = ref.isEmpty() || p.ref().equals(ref);
+      if (pipelineId instanceof Number n
+          ? n.longValue() == p.id() && refOk
+          : pipelineId == null && refOk) {
+        return p;
+      }
+    }
+    if (pipelineId != null) {
+      return null;
+    }
+    Pipeline created = new Pipeline(nextId++, ref.isEmpty() ? "main" : ref, "external");
+    list.add(created);
+    return created;
+  }
+
+  /**
+   * A pipeline of {@code source} (e.g. a merge request pipeline) created for the SHA; returns its
+   * id.
+   */
+  synchronized long gitlabPipeline(String project, String sha, String ref, String source) {
+    Pipeline p = new Pipeline(nextId++, ref, source);
+    pipelines.computeIfAbsent(project + "|" + sha, k -> new ArrayList<>()).add(p);
+    return p.id();
+  }
+
+  /** Every GitLab job of the SHA, retried ones included, in creation order. */
+  synchronized List<Job> gitlabJobs(String project, String sha) {
+    return List.copyOf(jobs.getOrDefault(project + "|" + sha, List.of()));
   }
 
   private Answer giteaPost(Headers headers, String project, String sha, String body) {
@@ -241,21 +370,36 @@ final class ForgeRules {
     if (!auth("gitlab", headers, "PRIVATE-TOKEN", List.of(""), FakeForge.GITLAB_TOKEN)) {
       return new Answer("gitlab", 401, "{\"message\":\"401 Unauthorized\"}");
     }
+    Map<Long, String> refs = new LinkedHashMap<>();
+    pipelines.getOrDefault(project + "|" + sha, List.of()).forEach(p -> refs.put(p.id(), p.ref()));
     List<Map<String, Object>> out = new ArrayList<>();
-    String prefix = key("gitlab", project, sha, "");
-    store.forEach(
-        (k, list) -> {
-          if (k.startsWith(prefix) && !list.isEmpty()) {
-            Stored s = list.get(list.size() - 1);
-            if (!query.containsKey("name") || query.get("name").equals(s.context())) {
-              out.add(gitlabJson(s, sha));
-            }
-          }
-        });
-    return new Answer("gitlab", 200, write(out));
+    for (Job j : jobs.getOrDefault(project + "|" + sha, List.of())) {
+      if (!j.retried() && (!query.containsKey("name") || query.get("name").equals(j.name()))) {
+        out.add(gitlabJson(j, sha, refs.get(j.pipelineId())));
+      }
+    }
+    int[] page = page(query, "per_page", 20, 100);
+    int from = Math.min(out.size(), (page[0] - 1) * page[1]);
+    int to = Math.min(out.size(), from + page[1]);
+    String next = to < out.size() ? Integer.toString(page[0] + 1) : "";
+    return new Answer(
+        "gitlab",
+        200,
+        write(out.subList(from, to)),
+        Map.of(
+            "X-Next-Page",
+            next,
+            "X-Page",
+            Integer.toString(page[0]),
+            "X-Per-Page",
+            Integer.toString(page[1]),
+            "X-Total",
+            Integer.toString(out.size())));
   }
 
-  private Answer combined(String forge, String project, String sha, String stateKey) {
+  /** The newest status per context, page {@code page[0]} of {@code page[1]} contexts. */
+  private Answer combined(
+      String forge, String project, String sha, String stateKey, int[] page, URI uri) {
     List<Map<String, Object>> statuses = new ArrayList<>();
     String prefix = key(forge, project, sha, "");
     store.forEach(
@@ -271,6 +415,26 @@ final class ForgeRules {
             statuses.add(j);
           }
         });
+    int from = Math.min(statuses.size(), (page[0] - 1) * page[1]);
+    int to = Math.min(statuses.size(), from + page[1]);
+    Map<String, String> headers = new LinkedHashMap<>();
+    if ("github".equals(forge)) {
+      if (to < statuses.size()) {
+        String base =
+            "http://" + uri.getAuthority() + uri.getRawPath() + "?per_page=" + page[1] + "&page=";
+        headers.put(
+            "Link",
+            "<"
+                + base
+                + (page[0] + 1)
+                + ">; rel=\"next\", <"
+                + base
+                + ((statuses.size() + page[1] - 1) / page[1])
+                + ">; rel=\"last\"");
+      }
+    } else {
+      headers.put("X-Total-Count", Integer.toString(statuses.size()));
+    }
     return new Answer(
         forge,
         200,
@@ -283,18 +447,41 @@ final class ForgeRules {
                 "total_count",
                 statuses.size(),
                 "statuses",
-                statuses)));
+                statuses.subList(from, to))),
+        headers);
   }
 
-  private static Map<String, Object> gitlabJson(Stored s, String sha) {
-    Map<String, Object> j = new LinkedHashMap<>();
-    j.put("id", s.id());
-    j.put("sha", sha);
-    j.put("status", s.state());
-    j.put("name", s.context());
-    j.put("description", s.description());
-    j.put("target_url", s.targetUrl().isEmpty() ? null : s.targetUrl());
-    return j;
+  /**
+   * {page, size} from {@code query}: page ≥ 1 (default 1), size from {@code param} clamped to
+   * 1..max.
+   */
+  private static int[] page(Map<String, String> query, String param, int fallback, int max) {
+    int page = Math.max(1, number(query.get("page"), 1));
+    int size = number(query.get(param), fallback);
+    return new int[] {page, size < 1 ? fallback : Math.min(size, max)};
+  }
+
+  private static int number(String s, int fallback) {
+    try {
+      return s == null ? fallback : Integer.parseInt(s);
+    } catch (NumberFormatException e) {
+      return fallback;
+    }
+  }
+
+  private static Map<String, Object> gitlabJson(Job j, String sha, String ref) {
+    Map<String, Object> o = new LinkedHashMap<>();
+    o.put("id", j.id());
+    o.put("sha", sha);
+    o.put("ref", ref);
+    o.put("status", j.status());
+    o.put("name", j.name());
+    o.put("target_url", j.targetUrl().isEmpty() ? null : j.targetUrl());
+    o.put("description", j.description());
+    o.put("allow_failure", false);
+    o.put("coverage", null);
+    o.put("pipeline_id", j.pipelineId());
+    return o;
   }
 
   private Stored record(

@@ -4,10 +4,9 @@ import dev.trainyard.compiler.diagnostic.Diagnostic;
 import dev.trainyard.compiler.diagnostic.DiagnosticCode;
 import dev.trainyard.compiler.diagnostic.SourceLocation;
 import dev.trainyard.compiler.diagnostic.StageResult;
+import dev.trainyard.compiler.manifest.OutputTree;
 import dev.trainyard.compiler.platform.Platform;
 import dev.trainyard.compiler.platform.PlatformLoader;
-import dev.trainyard.compiler.schema.NetworkntSchemaValidator;
-import dev.trainyard.compiler.source.YamlDocumentLoader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
+import java.util.TreeMap;
 
 /**
  * The leak check ({@code trainyard check-secrets}, and {@code submit} before every commit): every
@@ -96,7 +96,7 @@ public final class LeakCheck {
         platformFile.or(
             () -> Optional.of(dir.resolve("platform.yaml")).filter(Files::isRegularFile));
     StageResult<Platform> platform =
-        new PlatformLoader(new YamlDocumentLoader(), new NetworkntSchemaValidator())
+        PlatformLoader.standard()
             .load(file, file.map(Path::toString).orElse(PlatformLoader.EMBEDDED_NAME));
     if (platform.failed()) {
       return StageResult.failed(platform.diagnostics());
@@ -105,6 +105,15 @@ public final class LeakCheck {
     List<Diagnostic> all = new ArrayList<>(platform.diagnostics());
     all.addAll(report.diagnostics());
     return StageResult.of(new Report(all, report.files(), report.allowed()), List.of());
+  }
+
+  /**
+   * The leak check on a freshly compiled tree, before anything is written or committed (the same
+   * bytes {@code compile} writes and {@code submit} commits): E809 for each private key outside a
+   * Secret the platform allows in plain text; empty when the tree is clean.
+   */
+  public static List<Diagnostic> compiled(OutputTree tree, Platform platform) {
+    return new LeakCheck(platform).checkText(new TreeMap<>(tree.files())).diagnostics();
   }
 
   /** Text files (a {@code Snapshot}'s or a compile's), checked as their UTF-8 bytes. */

@@ -45,7 +45,7 @@ final class FieldPaths {
     if (sealed.isPresent()) {
       out.put(path, new Leaf(sealed.get().real(), Optional.of(sealed.get().shown())));
     } else if (node.isObject() && node.size() > 0) {
-      node.fields().forEachRemaining(e -> walk(e.getValue(), child(path, e.getKey()), out));
+      node.properties().forEach(e -> walk(e.getValue(), child(path, e.getKey()), out));
     } else if (node.isArray() && node.size() > 0) {
       boolean named = namedItems(node);
       for (int i = 0; i < node.size(); i++) {

@@ -50,8 +50,8 @@ final class JobSetFacts {
         r ->
             r.path("metadata")
                 .path("annotations")
-                .fields()
-                .forEachRemaining(e -> out.put(e.getKey(), e.getValue().asText())));
+                .properties()
+                .forEach(e -> out.put(e.getKey(), e.getValue().asText())));
     return out;
   }
 
@@ -232,12 +232,12 @@ final class JobSetFacts {
         Map<String, String> asked = new TreeMap<>();
         c.path("resources")
             .path("limits")
-            .fields()
-            .forEachRemaining(r -> asked.put(r.getKey(), r.getValue().asText()));
+            .properties()
+            .forEach(r -> asked.put(r.getKey(), r.getValue().asText()));
         c.path("resources")
             .path("requests")
-            .fields()
-            .forEachRemaining(r -> asked.put(r.getKey(), r.getValue().asText()));
+            .properties()
+            .forEach(r -> asked.put(r.getKey(), r.getValue().asText()));
         asked.forEach(
             (name, value) ->
                 totals.merge(

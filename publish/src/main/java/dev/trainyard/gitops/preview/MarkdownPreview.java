@@ -1,7 +1,7 @@
 package dev.trainyard.gitops.preview;
 
 import dev.trainyard.compiler.diagnostic.Diagnostic;
-import dev.trainyard.compiler.diagnostic.Severity;
+import dev.trainyard.compiler.diagnostic.DiagnosticPrinter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -118,15 +118,12 @@ public final class MarkdownPreview {
   }
 
   private static List<Block> diagnostics(List<Diagnostic> diagnostics) {
-    String counts =
-        DiagnosticText.count(diagnostics, Severity.ERROR, "error")
-            + ", "
-            + DiagnosticText.count(diagnostics, Severity.WARNING, "warning");
+    String counts = DiagnosticPrinter.counts(diagnostics);
     Block heading = Block.text(List.of("### Diagnostics (" + counts + ")", ""));
     if (diagnostics.isEmpty()) {
       return List.of(heading, Block.text(List.of("None: every train.yaml compiles cleanly.", "")));
     }
-    return List.of(heading, fenced(DiagnosticText.lines(diagnostics), "text", Optional.empty()));
+    return List.of(heading, fenced(DiagnosticPrinter.lines(diagnostics), "text", Optional.empty()));
   }
 
   /**

@@ -3,8 +3,6 @@ package dev.trainyard.gitops.preview;
 import dev.trainyard.compiler.diagnostic.StageResult;
 import dev.trainyard.compiler.platform.Platform;
 import dev.trainyard.compiler.platform.PlatformLoader;
-import dev.trainyard.compiler.schema.NetworkntSchemaValidator;
-import dev.trainyard.compiler.source.YamlDocumentLoader;
 import dev.trainyard.gitops.Snapshot;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -29,8 +27,7 @@ final class PreviewPlatform {
    * @param tree where {@code platform.yaml} is read from when there is no override
    */
   static StageResult<Platform> load(Optional<Path> override, Snapshot tree) {
-    PlatformLoader loader =
-        new PlatformLoader(new YamlDocumentLoader(), new NetworkntSchemaValidator());
+    PlatformLoader loader = PlatformLoader.standard();
     Optional<String> text = override.isPresent() ? Optional.empty() : tree.read("platform.yaml");
     StageResult<Platform> result =
         text.isPresent()

@@ -121,7 +121,7 @@ final class SecretMask {
     }
     String kind = node.path("kind").asText("");
     ObjectNode out = JsonNodeFactory.instance.objectNode();
-    node.fields().forEachRemaining(e -> out.set(e.getKey(), field(kind, e.getKey(), e.getValue())));
+    node.properties().forEach(e -> out.set(e.getKey(), field(kind, e.getKey(), e.getValue())));
     return out;
   }
 
@@ -159,7 +159,7 @@ final class SecretMask {
       return sealed(MASK, data);
     }
     ObjectNode out = JsonNodeFactory.instance.objectNode();
-    data.fields().forEachRemaining(e -> out.set(e.getKey(), sealed(MASK, e.getValue())));
+    data.properties().forEach(e -> out.set(e.getKey(), sealed(MASK, e.getValue())));
     return out;
   }
 
@@ -203,7 +203,7 @@ final class SecretMask {
     }
     if (tree.isObject()) {
       ObjectNode out = JsonNodeFactory.instance.objectNode();
-      tree.fields().forEachRemaining(e -> out.set(e.getKey(), unseal(e.getValue())));
+      tree.properties().forEach(e -> out.set(e.getKey(), unseal(e.getValue())));
       return out;
     }
     return tree;

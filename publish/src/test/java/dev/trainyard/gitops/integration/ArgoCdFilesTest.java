@@ -56,10 +56,21 @@ class ArgoCdFilesTest {
     assertEquals("clusters/local", app.at("/spec/source/path").asText());
     assertEquals("trainyard", app.at("/spec/project").asText());
     assertAutomatedPruneSelfHeal(app.at("/spec/syncPolicy"));
-    assertTrue(
-        app.at("/metadata/finalizers")
-            .toString()
-            .contains("resources-finalizer.argocd.argoproj.io"));
+    // The domain-qualified form (a foreground cascade, as the bare name): the API server warns
+    // about the bare one.
+    assertEquals(
+        "[\"resources-finalizer.argocd.argoproj.io/foreground\"]",
+        app.at("/metadata/finalizers").toString());
+    for (JsonNode doc : RepoFiles.yamlDocuments(DIR + "applicationset.yaml")) {
+      if ("ApplicationSet".equals(doc.path("kind").asText())
+          && doc.at("/spec/template/metadata/finalizers").isArray()) {
+        for (JsonNode f : doc.at("/spec/template/metadata/finalizers")) {
+          assertTrue(
+              f.asText().contains("/"),
+              "domain-qualified finalizer in " + doc.at("/metadata/name") + ": " + f);
+        }
+      }
+    }
   }
 
   @Test

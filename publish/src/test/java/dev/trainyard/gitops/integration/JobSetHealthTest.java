@@ -121,12 +121,35 @@ class JobSetHealthTest {
         health(restarting).message().startsWith("restarting after a failure: restart 2 ("),
         health(restarting).message());
     ((ObjectNode) restarting.get("status")).remove("restarts");
+    ((ObjectNode) restarting.get("status")).remove("restartsCountTowardsMax");
     assertTrue(
         health(restarting).message().startsWith("restarting after a failure: restart 0 ("),
         health(restarting).message());
     ObjectNode running = fixture("running");
     ((ObjectNode) running.get("status")).remove("restarts");
     assertEquals(new HealthResult("Progressing", "running"), health(running));
+  }
+
+  @Test
+  @DisplayName(
+      "restartsCountTowardsMax is preferred for 'N of maxRestarts'; restarts that do not count are named as the total")
+  void restartsCountTowardsMax() {
+    ObjectNode restarting = fixture("restarting");
+    ((ObjectNode) restarting.get("status")).put("restarts", 5).put("restartsCountTowardsMax", 3);
+    assertEquals(
+        "restarting after a failure: restart 3 of 3, 5 in all (applying RestartJobSet failure policy action"
+            + " (first failed job: torch-ddp-4e0a62-node-0))",
+        health(restarting).message());
+    ObjectNode restarted = fixture("restarted");
+    ((ObjectNode) restarted.get("status")).put("restarts", 4).put("restartsCountTowardsMax", 0);
+    assertEquals(
+        new HealthResult("Progressing", "running after 0 of 3 restarts, 4 in all"),
+        health(restarted));
+    ((ObjectNode) restarted.get("status")).remove("restartsCountTowardsMax");
+    assertEquals(
+        new HealthResult("Progressing", "running after 4 of 3 restarts"),
+        health(restarted),
+        "a JobSet that does not report the field: restarts, as before");
   }
 
   @Test

@@ -18,7 +18,6 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Collection;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 
 /**
@@ -140,19 +139,14 @@ final class PreviewRepos {
         git.getRepository().getConfig().save();
       }
       CompileRequest request =
-          new CompileRequest(
-              p.trainYaml(),
-              folder + "/train.yaml",
-              Optional.of(platform),
-              Optional.empty(),
-              Optional.of(REMOTE),
-              Optional.of(commit),
-              Optional.empty(),
-              Optional.empty(),
-              1,
-              Optional.empty(),
-              Optional.of(createdAt),
-              Optional.of("platform.yaml (GitOps repo)"));
+          CompileRequest.builder(p.trainYaml())
+              .displayPath(folder + "/train.yaml")
+              .platformFile(platform)
+              .sourceRepo(REMOTE)
+              .sourceCommit(commit)
+              .createdAt(createdAt)
+              .platformDisplay("platform.yaml (GitOps repo)")
+              .build();
       CompileResult result = new Compiler(secrets).compile(request);
       return new TreeMap<>(TrainProject.tree(result).files());
     } catch (IOException e) {

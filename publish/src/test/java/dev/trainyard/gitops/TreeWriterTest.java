@@ -1,4 +1,4 @@
-package dev.trainyard.cli;
+package dev.trainyard.gitops;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.trainyard.compiler.manifest.OutputTree;
-import dev.trainyard.compiler.testing.TrainProject;
 import java.io.IOException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
@@ -130,28 +129,5 @@ class TreeWriterTest {
         proc.getMessage()
             .endsWith(": /proc/trainyard-test/clusters/local/default; nothing was written"),
         proc.getMessage());
-  }
-
-  @Test
-  @DisplayName(
-      "--out \"\" (an unset variable) and --out naming a file are usage errors (exit 2); nothing is written")
-  void emptyOut() throws Exception {
-    TrainProject p = TrainProject.create(temp, "run: torchrun t.py\n");
-    MainTest.Run empty = MainTest.run("compile", p.trainYaml().toString(), "--out", "");
-    assertEquals(2, empty.exit(), empty.err());
-    assertTrue(
-        empty
-            .err()
-            .startsWith(
-                "trainyard: --out must name a folder, got an empty value (an unset variable?)"),
-        empty.err());
-    assertFalse(Files.exists(Path.of("clusters")), "nothing in the current folder");
-    Path file = Files.writeString(temp.resolve("a-file"), "x");
-    MainTest.Run onFile =
-        MainTest.run("compile", p.trainYaml().toString(), "--out", file.toString());
-    assertEquals(2, onFile.exit(), onFile.err());
-    assertTrue(
-        onFile.err().startsWith("trainyard: --out " + file + " is a file, not a folder"),
-        onFile.err());
   }
 }

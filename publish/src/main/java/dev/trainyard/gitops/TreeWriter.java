@@ -1,4 +1,4 @@
-package dev.trainyard.cli;
+package dev.trainyard.gitops;
 
 import dev.trainyard.compiler.manifest.OutputTree;
 import java.io.IOException;
@@ -28,10 +28,10 @@ import java.util.Map;
  * never leaves the run folder written and the queue folders missing. Other runs' folders are not
  * touched. Errors say what failed and why.
  */
-final class TreeWriter {
+public final class TreeWriter {
   /** Writes one file; tests replace it to fail like a full disk. */
   @FunctionalInterface
-  interface FileSink {
+  public interface FileSink {
     void write(Path file, String text) throws IOException;
   }
 
@@ -43,11 +43,11 @@ final class TreeWriter {
    * Writes {@code tree} under {@code root}; throws on I/O failure (an environment problem, exit
    * code 3).
    */
-  static void write(OutputTree tree, Path root) throws IOException {
+  public static void write(OutputTree tree, Path root) throws IOException {
     write(tree, root, (file, text) -> Files.writeString(file, text, StandardCharsets.UTF_8));
   }
 
-  static void write(OutputTree tree, Path root, FileSink sink) throws IOException {
+  public static void write(OutputTree tree, Path root, FileSink sink) throws IOException {
     Map<Path, Path> staged = new LinkedHashMap<>();
     try {
       for (String folder : tree.ownedFolders()) {

@@ -1,7 +1,9 @@
-package dev.trainyard.compiler.resolve;
+package dev.trainyard.compiler.units;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.time.Duration;
+import java.util.Optional;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -72,5 +74,43 @@ class DurationsTest {
         seconds,
         jobSet.at("/spec/replicatedJobs/0/template/spec/activeDeadlineSeconds").asLong(),
         r.diagnostics().toString());
+  }
+
+  @ParameterizedTest(name = "{0} = {1} ms")
+  @CsvSource({
+    "500ms, 500",
+    "90s, 90000",
+    "1m30s250ms, 90250",
+    "' 2h ', 7200000",
+    "1d1ms, 86400001",
+    "36500d, 3153600000000"
+  })
+  @DisplayName("parse: the same grammar with milliseconds last, for flags and controller.yaml")
+  void parse(String text, long millis) {
+    assertEquals(Optional.of(Duration.ofMillis(millis)), Durations.parse(text));
+  }
+
+  @ParameterizedTest(name = "\"{0}\"")
+  @ValueSource(
+      strings = {"", "0ms", "5ms5s", "1ms1ms", "36500d1ms", "1000000000000000ms", "10", "1x"})
+  @DisplayName(
+      "parse: no duration, zero, parts out of order or twice, or over 36,500 days is empty")
+  void notParsed(String text) {
+    assertEquals(Optional.empty(), Durations.parse(text));
+  }
+
+  @ParameterizedTest(name = "\"{0}\" -> {1}")
+  @CsvSource({"2000ms, 2", "1s1000ms, 2"})
+  @DisplayName("seconds: milliseconds that make whole seconds count")
+  void wholeSecondsFromMillis(String text, long seconds) {
+    assertEquals(OptionalLong.of(seconds), Durations.seconds(text));
+  }
+
+  @ParameterizedTest(name = "\"{0}\"")
+  @ValueSource(strings = {"1500ms", "1s1ms", "999ms"})
+  @DisplayName(
+      "seconds: a part smaller than a second left over is no value for Kubernetes' seconds")
+  void subSecond(String text) {
+    assertEquals(OptionalLong.empty(), Durations.seconds(text));
   }
 }
