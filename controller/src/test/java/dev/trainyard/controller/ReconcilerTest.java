@@ -694,17 +694,16 @@ class ReconcilerTest {
       running();
       r.reconcile(KEY);
       source.delete(KEY);
-      forge.script(
-          Fault.status(502),
-          Fault.status(502),
-          Fault.status(502),
-          Fault.status(502),
-          Fault.status(502),
-          Fault.status(502));
+      forge.script(Fault.status(502), Fault.status(502), Fault.status(502));
       assertEquals(Outcome.RETRY, r.reconcile(KEY));
       assertEquals(List.of(), source.forgotten);
+      assertEquals(
+          Outcome.RETRY, r.reconcile(KEY), "the forge's gate is closed: kept, not forgotten");
+      assertEquals(List.of(), source.forgotten);
+      time.sleep(Duration.ofSeconds(1));
       assertEquals(Outcome.POSTED, r.reconcile(KEY));
       assertEquals("error", forge.accepted().get(1).state());
+      assertEquals(List.of(KEY), source.forgotten);
     }
 
     @Test
