@@ -22,15 +22,19 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "check-secrets",
     description = {
-      "Scan every file of a GitOps working tree (not .git/) for private key material: PEM, OpenSSH, PKCS#8, PKCS#1, SEC1, DER,"
-          + " age and PuTTY keys, and base64 of any of them (wrapped, split across lines, in comments, annotations, ConfigMaps or any field).",
-      "A key is allowed only in a plain Secret object in a namespace where platform.yaml allows plain Secrets"
-          + " (secrets.policy: plain, allowPlain: true). Findings name the file, the line and the kind of key, never the key."
+      "Scan every file of a GitOps working tree (not .git/) for private key material:",
+      "PEM, OpenSSH, PKCS#8, PKCS#1, SEC1, DER, age and PuTTY keys, and base64 of any",
+      "of them (wrapped, split across lines, in comments, annotations, ConfigMaps or",
+      "any field).",
+      "A key is allowed only in a plain Secret object in a namespace where",
+      "platform.yaml allows plain Secrets (secrets.policy: plain, allowPlain: true).",
+      "Findings name the file, the line and the kind of key, never the key."
     },
     mixinStandardHelpOptions = true,
     footer = {
       "",
-      "Exit codes: 0 no key outside an allowed plain Secret, 1 keys found, 2 usage, 3 a file or folder cannot be read, 4 internal error."
+      "Exit codes: 0 no key outside an allowed plain Secret, 1 keys found, 2 usage, 3 a",
+      "file or folder cannot be read, 4 internal error."
     })
 final class CheckSecretsCommand implements Callable<Integer> {
   @Spec CommandSpec spec;

@@ -21,14 +21,18 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "compile",
     description = {
-      "Compile a train.yaml into GitOps manifests: a JobSet, Kueue queue objects, and for MPI runtimes a hostfile ConfigMap and an SSH Secret.",
-      "Files go to OUT/clusters/<cluster>/<namespace>/<run>/ with a kustomization.yaml per folder; the run's folder is replaced whole.",
-      "Re-compiling the same commit gives byte-identical files (an existing SSH Secret is reused)."
+      "Compile a train.yaml into GitOps manifests: a JobSet, Kueue queue objects, and",
+      "for MPI runtimes a hostfile ConfigMap and an SSH Secret.",
+      "Files go to OUT/clusters/<cluster>/<namespace>/<run>/ with a kustomization.yaml",
+      "per folder; the run's folder is replaced whole.",
+      "Re-compiling the same commit gives byte-identical files (an existing SSH Secret",
+      "is reused)."
     },
     mixinStandardHelpOptions = true,
     footer = {
       "",
-      "Exit codes: 0 ok, 1 problems in the input (diagnostics), 2 usage, 3 environment (disk, git, cluster unreachable), 4 internal error."
+      "Exit codes: 0 ok, 1 problems in the input (diagnostics), 2 usage, 3 environment",
+      "(disk, git, cluster unreachable), 4 internal error."
     })
 final class CompileCommand implements Callable<Integer> {
   @Spec CommandSpec spec;

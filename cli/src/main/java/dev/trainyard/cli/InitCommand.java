@@ -18,8 +18,10 @@ import picocli.CommandLine.Spec;
  */
 @Command(
     name = "init",
-    description =
-        "Write a minimal train.yaml into DIR (default: the current folder). Never overwrites one without --force.",
+    description = {
+      "Write a minimal train.yaml into DIR (default: the current folder).",
+      "Never overwrites one without --force."
+    },
     mixinStandardHelpOptions = true)
 final class InitCommand implements Callable<Integer> {
   /** Where the train.yaml schema is published (its {@code $id}). */

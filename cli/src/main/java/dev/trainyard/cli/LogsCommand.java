@@ -28,16 +28,19 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "logs",
     description = {
-      "Print a run's logs through your kubeconfig: the launcher (MPI) or node 0 (rank 0) by default, one node with --node N, every pod with --all. Each line is prefixed by its node, e.g. [node-1].",
-      "With -f, follow until the followed containers end or the run ends (or --timeout)."
+      "Print a run's logs through your kubeconfig: the launcher (MPI) or node 0 (rank",
+      "0) by default, one node with --node N, every pod with --all. Each line is",
+      "prefixed by its node, e.g. [node-1].",
+      "With -f, follow until the followed containers end or the run ends (or",
+      "--timeout)."
     },
     mixinStandardHelpOptions = true,
     footer = {
       "",
-      "Without -f, a pod that has not started yet (Pending) is exit 1; with -f, logs waits for it (one line"
-          + " says so), up to --timeout.",
-      "Exit codes: 0 ok, 1 no such run or node, or not started (within --timeout with -f), 2 usage, 3 cluster, kubelet"
-          + " or API server not answering, 4 internal error."
+      "Without -f, a pod that has not started yet (Pending) is exit 1; with -f, logs",
+      "waits for it (one line says so), up to --timeout.",
+      "Exit codes: 0 ok, 1 no such run or node, or not started (within --timeout with",
+      "-f), 2 usage, 3 cluster, kubelet or API server not answering, 4 internal error."
     })
 final class LogsCommand implements Callable<Integer> {
   /** Only whether the run ended matters here, which the stall time does not change. */

@@ -35,20 +35,31 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "preview",
     description = {
-      "Preview a pull request as Markdown for a PR comment (or --output json): runs added, changed and removed with runtime, image, nodes × processes, GPUs, queue and cluster; GPUs per queue beside the quota; call-outs; every diagnostic as validate prints it; one collapsible diff per object. Secret data is never shown.",
-      "In a source repo (--gitops given, or $"
-          + GitOpsOptions.GITOPS_ENV
-          + "): compiles the train.yaml files that changed between --base and --head (or those named) exactly as submit would, and compares each new run with the latest run of the same train.yaml in the GitOps repo. Nothing is pushed.",
-      "In a GitOps repo (no --gitops; it has a clusters/ folder): compares the trees of --base and --head run by run. Without --gitops in a source repo (train.yaml files, no clusters/) preview stops with a usage error rather than guess.",
-      "Output over --part-size bytes (GitHub's comment limit, 65,536; at least "
+      "Preview a pull request as Markdown for a PR comment (or --output json): runs",
+      "added, changed and removed (runtime, image, nodes × processes, GPUs, queue,",
+      "cluster), GPUs per queue beside the quota, call-outs, every diagnostic as",
+      "validate prints it, one diff per object. Secret data is never shown.",
+      "Source repo (--gitops given, or $" + GitOpsOptions.GITOPS_ENV + "): compiles the train.yaml",
+      "files changed between --base and --head (or those named) as submit would, and",
+      "compares each run with the latest run of its train.yaml. Nothing is pushed.",
+      "GitOps repo (no --gitops; it has a clusters/ folder): compares --base and",
+      "--head run by run. A source repo without --gitops is a usage error.",
+      "Output over --part-size bytes (default 65,536, GitHub's limit; at least "
           + PreviewCommand.MIN_PART_TEXT
-          + ") is split into numbered parts, each valid Markdown, each starting with <!-- trainyard-preview part N/M -->; --out DIR writes them as preview-1.md, preview-2.md, … (or preview.json), removing the other format's files.",
-      "--out must not lie in the folder of a train.yaml of the source repo (or below it): submit refuses uncommitted files there (E305), so preview refuses such an --out with a usage error; write the preview outside the repository, e.g. --out \"$(mktemp -d)\"."
+          + ")",
+      "is split into parts, each valid Markdown, each starting with",
+      "<!-- trainyard-preview part N/M -->. --out DIR writes preview-1.md, ... (or",
+      "preview.json) and removes the other format's files. --out must lie outside",
+      "the folders of the source repo's train.yaml files (submit would refuse",
+      "uncommitted files there, E305): use e.g. --out \"$(mktemp -d)\"."
     },
     mixinStandardHelpOptions = true,
     footer = {
       "",
-      "Exit codes: 0 preview written, nothing refused; 1 preview written, but a train.yaml has errors or a call-out says the cluster would refuse the change (CI fails, the comment is still posted); 2 usage; 3 environment (a repository or revision missing, GitOps repo unreachable); 4 internal error."
+      "Exit codes: 0 preview written, nothing refused; 1 preview written, but a",
+      "train.yaml has errors or a call-out says the cluster would refuse the change",
+      "(CI fails, the comment is still posted); 2 usage; 3 environment (a repository",
+      "or revision missing, GitOps repo unreachable); 4 internal error."
     })
 final class PreviewCommand implements Callable<Integer> {
   private static final Pattern PART_FILE = Pattern.compile("preview-[0-9]+\\.md");

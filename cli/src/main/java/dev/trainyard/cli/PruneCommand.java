@@ -30,13 +30,18 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "prune",
     description = {
-      "Remove runs' folders from the GitOps repository in one commit (pushed with retry), so Flux (prune: true) or Argo CD (automated prune) delete their objects instead of re-creating them.",
-      "A pruned run is remembered in clusters/<cluster>/pruned-runs.txt: re-submitting its commit does not start it again. --older-than reads each run's creation time from its provenance (trainyard.dev/created-at)."
+      "Remove runs' folders from the GitOps repository in one commit (pushed with",
+      "retry), so Flux (prune: true) or Argo CD (automated prune) delete their objects",
+      "instead of re-creating them.",
+      "A pruned run is remembered in clusters/<cluster>/pruned-runs.txt: re-submitting",
+      "its commit does not start it again. --older-than reads each run's creation time",
+      "from its provenance (trainyard.dev/created-at)."
     },
     mixinStandardHelpOptions = true,
     footer = {
       "",
-      "Exit codes: 0 ok (also when nothing matched --older-than), 1 a named run does not exist, 2 usage, 3 environment, 4 internal error."
+      "Exit codes: 0 ok (also when nothing matched --older-than), 1 a named run does",
+      "not exist, 2 usage, 3 environment, 4 internal error."
     })
 final class PruneCommand implements Callable<Integer> {
   @Spec CommandSpec spec;

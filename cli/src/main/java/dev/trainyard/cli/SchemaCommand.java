@@ -12,8 +12,9 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "schema",
     description = {
-      "Print the JSON Schema (2020-12) of train.yaml, for completion and checks in your editor.",
-      "Save it next to your code (trainyard schema > train.schema.json) and point the first line of train.yaml at it:",
+      "Print the JSON Schema (2020-12) of train.yaml, for your editor's completion.",
+      "Save it next to your code (trainyard schema > train.schema.json) and point",
+      "the first line of train.yaml at it:",
       "  # yaml-language-server: $schema=train.schema.json"
     },
     mixinStandardHelpOptions = true)

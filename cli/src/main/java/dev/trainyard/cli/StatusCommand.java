@@ -30,16 +30,20 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "status",
     description = {
-      "Show runs: state, queue, nodes ready, attempt, age, source commit and the same description the commit status on the source commit carries (one state mapping for both).",
+      "Show runs: state, queue, nodes ready, attempt, age, source commit and the same",
+      "description the commit status on the source commit carries (one state mapping",
+      "for both).",
       "With -w, redraw on every change; with RUN, stop when the run has ended.",
-      "A run is stalled when it was admitted longer ago than --stall-after without all its nodes ready; give the"
-          + " platform team's platform.yaml with --platform to use its status.stallAfter, as the controller does."
+      "A run is stalled when it was admitted longer ago than --stall-after without all",
+      "its nodes ready; give the platform team's platform.yaml with --platform to use",
+      "its status.stallAfter, as the controller does."
     },
     mixinStandardHelpOptions = true,
     footer = {
       "",
-      "Exit codes: 0 ok (with RUN -w: the run succeeded), 1 no such run or a --platform that does not load (with RUN -w: the run failed),"
-          + " 2 usage, 3 cluster unreachable (with RUN -w: --timeout passed first), 4 internal error."
+      "Exit codes: 0 ok (with RUN -w: the run succeeded), 1 no such run or a --platform",
+      "that does not load (with RUN -w: the run failed), 2 usage, 3 cluster unreachable",
+      "(with RUN -w: --timeout passed first), 4 internal error."
     })
 final class StatusCommand implements Callable<Integer> {
   enum Format {

@@ -31,14 +31,20 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "submit",
     description = {
-      "Compile each train.yaml at the source commit and commit the new runs to the GitOps repository in one commit, pushed with retry when another submit wins the race. Run it inside the source repo (CI on the default branch).",
-      "platform.yaml and runtimes/ come from the GitOps repository's root unless --platform/--runtimes are given. Re-submitting a commit changes nothing; --rerun starts a new run of it. Nothing is written when a compile fails.",
-      "Credentials: $TRAINYARD_GITOPS_TOKEN (user $TRAINYARD_GITOPS_USERNAME, default x-access-token), else git's credential helpers and GIT_ASKPASS; never a flag."
+      "Compile each train.yaml at the source commit and commit the new runs to the",
+      "GitOps repository in one commit, pushed with retry when another submit wins the",
+      "race. Run it inside the source repo (CI on the default branch).",
+      "platform.yaml and runtimes/ come from the GitOps repository's root unless",
+      "--platform/--runtimes are given. Re-submitting a commit changes nothing; --rerun",
+      "starts a new run of it. Nothing is written when a compile fails.",
+      "Credentials: $TRAINYARD_GITOPS_TOKEN (user $TRAINYARD_GITOPS_USERNAME, default",
+      "x-access-token), else git's credential helpers and GIT_ASKPASS; never a flag."
     },
     mixinStandardHelpOptions = true,
     footer = {
       "",
-      "Exit codes: 0 ok (also when nothing changed), 1 problems in the input, 2 usage, 3 environment (GitOps repo unreachable, refused push), 4 internal error."
+      "Exit codes: 0 ok (also when nothing changed), 1 problems in the input, 2 usage,",
+      "3 environment (GitOps repo unreachable, refused push), 4 internal error."
     })
 final class SubmitCommand implements Callable<Integer> {
   @Spec CommandSpec spec;

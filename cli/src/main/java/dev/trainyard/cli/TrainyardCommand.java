@@ -11,7 +11,8 @@ import picocli.CommandLine.Command;
     name = "trainyard",
     version = "trainyard " + Compiler.VERSION,
     description = {
-      "Compile train.yaml into JobSet + Kueue manifests, preview and submit them to a GitOps repository, and follow the runs.",
+      "Compile train.yaml into JobSet + Kueue manifests, preview and submit them to a",
+      "GitOps repository, and follow the runs.",
       ""
     },
     mixinStandardHelpOptions = true,
@@ -31,6 +32,7 @@ import picocli.CommandLine.Command;
     },
     footer = {
       "",
-      "Start with: trainyard init && trainyard validate train.yaml; then trainyard submit --gitops URL and trainyard status -w"
+      "Start with: trainyard init && trainyard validate train.yaml; then trainyard",
+      "submit --gitops URL and trainyard status -w"
     })
 final class TrainyardCommand {}

@@ -24,14 +24,15 @@ import picocli.CommandLine.Spec;
     name = "validate",
     description = {
       "Run every compile stage and report problems without writing anything.",
-      "With --cluster, also send every object to the cluster of --kubeconfig/--context as a server-side apply",
-      "with dryRun=All: the CRD schemas and the JobSet and Kueue webhooks judge exactly what git would hold;",
-      "nothing is stored."
+      "With --cluster, also send every object to the cluster of --kubeconfig/--context",
+      "as a server-side apply with dryRun=All: the CRD schemas and the JobSet and",
+      "Kueue webhooks judge exactly what git would hold; nothing is stored."
     },
     mixinStandardHelpOptions = true,
     footer = {
       "",
-      "Exit codes: 0 ok, 1 problems in the input (diagnostics), 2 usage, 3 environment (disk, git, cluster unreachable), 4 internal error."
+      "Exit codes: 0 ok, 1 problems in the input (diagnostics), 2 usage, 3 environment",
+      "(disk, git, cluster unreachable), 4 internal error."
     })
 final class ValidateCommand implements Callable<Integer> {
   @Spec CommandSpec spec;

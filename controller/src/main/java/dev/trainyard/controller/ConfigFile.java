@@ -22,8 +22,8 @@ import java.util.Optional;
  * Reads the controller's YAML configuration, checked against {@code
  * schemas/controller.v1.schema.json} with the same diagnostics as train.yaml and platform.yaml:
  * settings here, while the forges and the status link come from the platform team's {@code
- * platform.yaml} ({@code status:}, read by {@link PlatformFile}). Durations are written {@code
- * 90s}, {@code 10m} or {@code 1h}.
+ * platform.yaml} ({@code status:}, read by {@link PlatformFile}). Durations follow {@link
+ * Durations}: {@code 500ms}, {@code 90s}, {@code 10m}, {@code 1h30m}, {@code 2d}.
  *
  * <pre>
  * platform: /etc/trainyard/platform/platform.yaml   # the GitOps repo's platform.yaml, mounted from a ConfigMap

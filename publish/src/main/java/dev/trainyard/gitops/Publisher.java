@@ -14,7 +14,8 @@ import java.util.random.RandomGenerator;
  * pause between attempts.
  *
  * <pre>
- * Published&lt;SubmitSummary&gt; done = new Publisher(repo, "main").publish(base -&gt; plan(base), false);
+ * Published&lt;List&lt;SubmittedRun&gt;&gt; done =
+ *     new Publisher(repo, "main").publish(base -&gt; plan(base), false);
  * </pre>
  */
 public final class Publisher {

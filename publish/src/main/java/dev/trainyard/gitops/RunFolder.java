@@ -2,6 +2,7 @@ package dev.trainyard.gitops;
 
 import dev.trainyard.compiler.manifest.EmitStage;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Where one run lives in the GitOps tree: {@code clusters/<cluster>/<namespace>/<run>/}. Cluster,
@@ -32,6 +33,24 @@ public record RunFolder(String cluster, String namespace, String run) {
   /** {@code <namespace>/<run>}, as prune records it. */
   public String key() {
     return namespace + "/" + run;
+  }
+
+  /**
+   * The run folder a repository path lies in: {@code clusters/<cluster>/<namespace>/<run>/<file>}
+   * with no Trainyard folder ({@code _cluster}, {@code _queues}) or hidden one on the way; empty
+   * for any other path. The one parser of the layout {@link #path()} writes.
+   */
+  public static Optional<RunFolder> containing(String path) {
+    String[] parts = path.split("/");
+    if (parts.length < 5 || !parts[0].equals("clusters")) {
+      return Optional.empty();
+    }
+    for (int i = 1; i <= 3; i++) {
+      if (reserved(parts[i])) {
+        return Optional.empty();
+      }
+    }
+    return Optional.of(new RunFolder(parts[1], parts[2], parts[3]));
   }
 
   /**

@@ -46,7 +46,7 @@ public record Diagnostic(
     hint = hint == null ? "" : hint;
   }
 
-  /** An error with the code's default severity overridden to {@link Severity#ERROR}. */
+  /** An error: stops the pipeline after the stage that reports it. */
   public static Diagnostic error(
       DiagnosticCode code, SourceLocation at, String pointer, String message) {
     return new Diagnostic(Severity.ERROR, code, message, at, pointer, "");

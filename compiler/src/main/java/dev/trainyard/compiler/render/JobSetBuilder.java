@@ -10,63 +10,12 @@ import dev.trainyard.compiler.resolve.ResolvedJob;
 import java.util.Map;
 
 /**
- * Assembles the {@code jobset.x-k8s.io/v1alpha2} JobSet. Every field the JobSet webhook would
- * default is written explicitly, so the object in git equals the stored one (jobset#766): {@code
- * network} ({@code enableDNSHostnames}, {@code publishNotReadyAddresses}, {@code subdomain}),
- * {@code successPolicy}, {@code startupPolicy}, {@code completionMode: Indexed}, pod {@code
- * restartPolicy}. Never emitted: {@code suspend} (Kueue owns it, kueue#8228), {@code
- * ttlSecondsAfterFinished} (GitOps would re-create the finished run, argo-cd#8586), {@code
- * generateName} (jobset PR #1267).
- *
- * <p>Failures: pods never restart in place ({@code restartPolicy: Never}). The Job's {@code
- * podFailurePolicy} (Kubernetes {@code pkg/controller/job/pod_failure_policy.go}: per failed pod,
- * first matching rule; a pod counts only once its phase is Failed) sorts each failed pod:
- *
- * <ol start="0">
- *   <li>condition {@code DisruptionTarget} (eviction, preemption, node loss) → {@code FailJob},
- *       message "Pod NS/NAME has condition DisruptionTarget matching FailJob rule at index 0";
- *   <li>a non-zero exit of the {@code node} container → {@code FailIndex}: that index is done, the
- *       Job goes on. With {@code backoffLimitPerIndex: 0} and no Job-wide limit ({@code
- *       backoffLimit} 2147483647) the Job fails with reason {@code FailedIndexes} only when every
- *       index has ended;
- *   <li>a non-zero exit of the {@code code-sync} init container → {@code FailJob} (a source fetch,
- *       not the user's command).
- * </ol>
- *
- * Why {@code FailIndex} and not {@code FailJob} for the user's exit: in a single-Job run (torch,
- * JAX: all nodes' pods in one Job) the survivors of a disrupted pod lose their peer and exit
- * non-zero, often before the disrupted pod reaches phase Failed. The Job controller fixes the Job's
- * failure message at the first failed pod matching a {@code FailJob} rule, and never revises it
- * (the {@code FailureTarget} condition is kept, {@code job_controller.go} syncJob), so a {@code
- * FailJob} on exit codes made the survivor's exit win and the run fail. Under {@code FailIndex} the
- * survivor's exit ends only its index; the disrupted pod, whenever it fails before the last index
- * ends, fails the Job with the DisruptionTarget message. The price: a user's crash fails the Job
- * only once its peers have exited too (they lose the crashed rank, as they do today, or hit their
- * collective timeout, or the run's {@code timeout}).
- *
- * <p>The JobSet's {@code failurePolicy} rules, first match wins over all failed Jobs (jobset {@code
- * pkg/controllers/failure_policy.go}), then decide:
- *
- * <ol>
- *   <li>{@code RestartOnDisruption}: reason PodFailurePolicy and the DisruptionTarget message →
- *       {@code RestartJobSet}, counted against {@code retries} ({@code maxRestarts}). It comes
- *       first, so an MPI launcher that failed because its node pod was evicted restarts the run
- *       when both Jobs have failed by the time JobSet looks;
- *   <li>{@code FailOnDeadline}: {@code DeadlineExceeded} ({@code timeout}, the Job's {@code
- *       activeDeadlineSeconds}) → {@code FailJobSet}: a limit, never a reason to restart;
- *   <li>{@code FailOnUserExitCode}: {@code FailedIndexes} (every index ended, some by the user's
- *       exit code) → {@code FailJobSet}, with no restart.
- * </ol>
- *
- * A code-sync failure matches no JobSet rule and gets JobSet's default, {@code RestartJobSet}. A
- * pod that fails matching no pod rule (e.g. rejected by the kubelet) is counted against its index's
- * limit of 0: it ends its index like a user's exit. In MPI runs the launcher is a Job of its own,
- * and mpirun fails as soon as an evicted node's sshd goes: launch.sh then waits {@code
- * MpiFiles.DISRUPTION_GRACE_SECONDS} before it exits, so the node's Job fails first on its {@code
- * DisruptionTarget} and the run restarts. When a node pod's sshd does not answer at all (its node
- * lost without an eviction: the pod is Failed only by PodGC once the Node is deleted) it waits
- * {@code MpiFiles.DISRUPTED_NODE_WAIT_SECONDS} instead. A node that is never deleted still fails
- * the run.
+ * Assembles the {@code jobset.x-k8s.io/v1alpha2} JobSet, writing every field the JobSet webhook
+ * would default (jobset#766) and never {@code suspend}, {@code ttlSecondsAfterFinished} or {@code
+ * generateName}. Its Jobs' {@code podFailurePolicy} and the JobSet's {@code failurePolicy} (rules
+ * {@link #RESTART_ON_DISRUPTION}, {@link #FAIL_ON_DEADLINE}, {@link #FAIL_ON_USER_EXIT_CODE})
+ * decide when a run restarts and when it fails; the design and its upstream sources are in {@code
+ * docs/failure-handling.md}.
  */
 final class JobSetBuilder {
   /** Rule names, in order; the controller and tests read them. */

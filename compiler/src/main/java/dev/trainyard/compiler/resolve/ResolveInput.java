@@ -15,7 +15,7 @@ import java.util.Optional;
  * @param catalog installed runtimes
  * @param platform platform.yaml or the embedded default
  * @param source repo URL, commit and train.yaml path
- * @param cluster {@code --cluster}, else the platform's first cluster
+ * @param cluster {@code --target-cluster}, else the platform's first cluster
  * @param namespace {@code --namespace}, else the first namespace of the cluster that allows the
  *     source repo
  * @param attempt re-run counter, 1 for the first run of a commit (part of the run id)

@@ -1,16 +1,18 @@
 package dev.trainyard.controller.forge;
 
 import java.io.IOException;
+import java.net.SocketTimeoutException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
 /**
  * {@link Transport} on the JDK's {@code java.net.http.HttpClient} (the only class that imports it):
  * HTTP/1.1, a connect timeout and a per-request timeout, so a stalled forge turns into an
- * IOException ({@code HttpTimeoutException}) instead of a hung reconciler.
+ * IOException ({@code SocketTimeoutException}) instead of a hung reconciler.
  */
 public final class JdkTransport implements Transport {
 
@@ -40,8 +42,15 @@ public final class JdkTransport implements Transport {
       b.method(
           call.method(), HttpRequest.BodyPublishers.ofString(call.body(), StandardCharsets.UTF_8));
     }
-    HttpResponse<String> r =
-        client.send(b.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+    HttpResponse<String> r;
+    try {
+      r = client.send(b.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+    } catch (HttpTimeoutException e) {
+      // The JDK client's own type stays in this class: callers see the JDK's neutral timeout.
+      SocketTimeoutException timeout = new SocketTimeoutException(e.getMessage());
+      timeout.initCause(e);
+      throw timeout;
+    }
     return new HttpAnswer(r.statusCode(), r.headers().map(), r.body());
   }
 }

@@ -1,7 +1,7 @@
 package dev.trainyard.controller.forge;
 
 import java.io.IOException;
-import java.net.http.HttpTimeoutException;
+import java.net.SocketTimeoutException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -88,7 +88,7 @@ public final class RetryingTransport {
               0,
               "TLS with " + call.uri().getHost() + " failed (" + rootMessage(e) + "); " + CA_HINT);
         }
-        if (e instanceof HttpTimeoutException) {
+        if (e instanceof SocketTimeoutException) {
           throw unavailable(kind, gate, call, "timeout", 0, "no answer within the request timeout");
         }
         last = "no response: " + e.getClass().getSimpleName();

@@ -33,7 +33,7 @@ final class FileProblems {
       }
       YamlTrees.Documents d = yaml.documents(text.get());
       boolean jobSet =
-          PreviewBuilder.runOf(path).map(r -> r.jobSetFile().equals(path)).orElse(false);
+          RunFolder.containing(path).map(r -> r.jobSetFile().equals(path)).orElse(false);
       if (!d.readable()) {
         out.add(callOut(path, d));
       } else if (jobSet
@@ -53,7 +53,7 @@ final class FileProblems {
   }
 
   private static CallOut callOut(String path, YamlTrees.Documents d) {
-    Optional<RunFolder> run = PreviewBuilder.runOf(path);
+    Optional<RunFolder> run = RunFolder.containing(path);
     String where = "`" + path + (d.line() < 1 ? "" : ":" + d.line() + ":" + d.column()) + "`";
     if (d.problem().equals(YamlTrees.ALIASES)) {
       // Valid YAML that Flux and Argo CD apply: a warning that the preview cannot show it, not a

@@ -41,7 +41,7 @@ final class PartSplitter {
   private PartSplitter(int limit) {
     if (limit < MIN_PART) {
       throw new IllegalArgumentException(
-          "a part must be at least " + MIN_PART + " characters, got " + limit);
+          "a part must be at least " + MIN_PART + " bytes, got " + limit);
     }
     this.budget = limit - RESERVED;
   }

@@ -63,7 +63,8 @@ public final class PreviewBuilder {
     SortedMap<String, RunFolder> folders = new TreeMap<>();
     TreeSet<String> other = new TreeSet<>();
     for (String path : changed) {
-      runOf(path).ifPresentOrElse(r -> folders.put(r.path(), r), () -> other.add(path));
+      RunFolder.containing(path)
+          .ifPresentOrElse(r -> folders.put(r.path(), r), () -> other.add(path));
     }
     PreviousRuns previous = new PreviousRuns(base, reader);
     List<RunChange> runs = new ArrayList<>();
@@ -217,22 +218,5 @@ public final class PreviewBuilder {
 
   private static String replace(String text, String from, String to) {
     return from.isEmpty() ? text : text.replace(from, to);
-  }
-
-  /**
-   * The run folder a changed path lies in: {@code clusters/<cluster>/<namespace>/<run>/<file>}, no
-   * {@code _} folders.
-   */
-  static Optional<RunFolder> runOf(String path) {
-    String[] parts = path.split("/");
-    if (parts.length < 5 || !parts[0].equals("clusters")) {
-      return Optional.empty();
-    }
-    for (int i = 1; i <= 3; i++) {
-      if (parts[i].startsWith("_") || parts[i].startsWith(".")) {
-        return Optional.empty();
-      }
-    }
-    return Optional.of(new RunFolder(parts[1], parts[2], parts[3]));
   }
 }

@@ -211,10 +211,10 @@ class HandWrittenJobSetTest {
     assertEquals(
         List.of("ADDED b-000001", "ADDED d-000001", "CHANGED c-000001", "REMOVED a-000001"), order);
     assertEquals(
-        Optional.of(new RunFolder("c", "ns", "r")), PreviewBuilder.runOf("clusters/c/ns/r/f.yaml"));
+        Optional.of(new RunFolder("c", "ns", "r")), RunFolder.containing("clusters/c/ns/r/f.yaml"));
     assertEquals(
         Optional.of(new RunFolder("c", "ns", "r")),
-        PreviewBuilder.runOf("clusters/c/ns/r/sub/f.yaml"));
+        RunFolder.containing("clusters/c/ns/r/sub/f.yaml"));
     for (String other :
         List.of(
             "clusters/c/ns/f.yaml",
@@ -225,7 +225,7 @@ class HandWrittenJobSetTest {
             "clusters/.c/ns/r/f.yaml",
             "clusters/c/.ns/r/f.yaml",
             "clusters/c/ns/_r/f.yaml")) {
-      assertEquals(Optional.empty(), PreviewBuilder.runOf(other), other);
+      assertEquals(Optional.empty(), RunFolder.containing(other), other);
     }
   }
 
