@@ -280,7 +280,11 @@ class StatusCommandIT {
     Result status =
         trainyard("status", "stuck-run", "-n", ns, "--kubeconfig", kubeconfig, "--output", "json");
     String description = new ObjectMapper().readTree(status.out).get(0).get("description").asText();
-    assertTrue(description.startsWith("starting: waiting for nodes: 0/"), description);
+    assertTrue(
+        description.startsWith("starting: waiting for nodes: node(s) didn't match"), description);
+    assertFalse(
+        description.matches(".*\\d+/\\d+ nodes.*|.*,,.*"),
+        "no node counts from the scheduler, no ',,': " + description);
     Result logs = trainyard("logs", "stuck-run", "-n", ns, "--kubeconfig", kubeconfig);
     assertEquals(1, logs.code, logs.err);
     assertEquals("", logs.out);

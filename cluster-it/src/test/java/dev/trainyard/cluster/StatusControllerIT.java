@@ -184,7 +184,9 @@ class StatusControllerIT {
     System.out.println("[StatusControllerIT] image pull: " + lines(pull));
     assertTrue(pull.stream().noneMatch(StatusRuns::terminal), lines(pull).toString());
     assertTrue(
-        pull.stream().anyMatch(a -> a.description().contains("(ImagePullBackOff) on node kwok-")),
+        pull.stream()
+            .anyMatch(
+                a -> a.description().contains("cannot pull image busybox:1.37 on node kwok-")),
         lines(pull).toString());
     assertFalse(hasDuplicate(pull), lines(pull).toString());
     JobSets.api(cluster.client()).inNamespace(ns).withName("no-image").delete();

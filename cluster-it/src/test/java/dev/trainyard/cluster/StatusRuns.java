@@ -103,6 +103,6 @@ final class StatusRuns {
   }
 
   static boolean terminal(FakeForge.Accepted a) {
-    return List.of("success", "failure", "error", "failed").contains(a.state());
+    return List.of("success", "failure", "error", "failed", "canceled").contains(a.state());
   }
 }

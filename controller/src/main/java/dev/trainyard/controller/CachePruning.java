@@ -20,10 +20,10 @@ import java.util.function.UnaryOperator;
 /**
  * What the informer caches keep of each object: only the fields {@link Snapshots} and the event
  * handlers read (names, labels, the provenance annotations, owner references, resource version,
- * JobSet counts, the runs-ranks mark of a pod template, and status, pod node, container names and
- * images and status, Workload status). Pod templates, env, managedFields and last-applied
- * annotations are dropped, which is most of a JobSet's bytes; the benchmark measured 10,000 full
- * JobSets overflowing a 128 MiB heap.
+ * JobSet counts and deadline, the runs-ranks mark of a pod template, and status, pod node,
+ * container names and images and status, Workload status and {@code spec.active}). Pod templates,
+ * env, managedFields and last-applied annotations are dropped, which is most of a JobSet's bytes;
+ * the benchmark measured 10,000 full JobSets overflowing a 128 MiB heap.
  */
 final class CachePruning {
 
@@ -56,6 +56,7 @@ final class CachePruning {
       Map<String, Object> counts = new LinkedHashMap<>();
       copy(jobSpec, counts, "parallelism");
       copy(jobSpec, counts, "completions");
+      copy(jobSpec, counts, "activeDeadlineSeconds");
       if (!Snapshots.templateRunsRanks(jobSpec)) {
         // Of the pod template only the mark that its pods are no nodes (an MPI launcher).
         counts.put(
@@ -72,8 +73,11 @@ final class CachePruning {
     return generic(js, kept);
   }
 
+  /** Metadata, status and {@code spec.active} (false: deactivated). */
   static GenericKubernetesResource workload(GenericKubernetesResource wl) {
-    return generic(wl, null);
+    Map<String, Object> kept = new LinkedHashMap<>();
+    copy(Snapshots.map(wl.getAdditionalProperties().get("spec")), kept, "active");
+    return generic(wl, kept);
   }
 
   static Pod pod(Pod pod) {

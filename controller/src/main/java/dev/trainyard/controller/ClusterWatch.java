@@ -17,9 +17,10 @@ import java.util.function.Consumer;
  * The informers: JobSets carrying {@code trainyard.dev/source-commit}, pods labelled {@code
  * jobset.sigs.k8s.io/jobset-name}, and Kueue Workloads (kueue.x-k8s.io/v1beta2, when the API is
  * served) indexed by their owning JobSet. Event handlers only enqueue the run's key; the reconciler
- * reads back through {@link RunSource}. A resync every {@code resync} re-enqueues every run, which
- * is what notices a run that stalled without any object changing. The caches hold pruned copies
- * ({@link CachePruning}).
+ * reads back through {@link RunSource}. A deleted JobSet's final object is kept until the
+ * reconciler has closed its commit status ({@link #deleted}, {@link #forget}). A resync every
+ * {@code resync} re-enqueues every run, which is what notices a run that stalled without any object
+ * changing. The caches hold pruned copies ({@link CachePruning}).
  */
 public final class ClusterWatch implements RunSource, AutoCloseable {
 
@@ -31,6 +32,26 @@ public final class ClusterWatch implements RunSource, AutoCloseable {
   private final SharedIndexInformer<Pod> pods;
   private final SharedIndexInformer<GenericKubernetesResource> workloads;
   private final Clock clock;
+
+  /**
+   * Final objects of deleted JobSets, until their status is settled ({@link #forget}); bounded,
+   * oldest dropped.
+   */
+  private final Map<RunKey, GenericKubernetesResource> deletedJobSets =
+      java.util.Collections.synchronizedMap(
+          new java.util.LinkedHashMap<>() {
+            @Override
+            protected boolean removeEldestEntry(
+                Map.Entry<RunKey, GenericKubernetesResource> eldest) {
+              return size() > MAX_DELETED;
+            }
+          });
+
+  /**
+   * Deleted JobSets kept at most (a follower never settles them; a mass delete must not grow
+   * without bound).
+   */
+  static final int MAX_DELETED = 10_000;
 
   /**
    * Builds the informers; {@code enqueue} receives every run key a change touches, {@code resynced}
@@ -50,7 +71,7 @@ public final class ClusterWatch implements RunSource, AutoCloseable {
             .inAnyNamespace()
             .runnableInformer(resyncMillis);
     jobSets.itemStore(CachePruning.store(CachePruning::jobSet));
-    jobSets.addEventHandler(new RunEvents<>(RunKeys::ofJobSet, enqueue, resynced));
+    jobSets.addEventHandler(new RunEvents<>(RunKeys::ofJobSet, enqueue, resynced, this::gone));
     pods = client.pods().inAnyNamespace().withLabel(Snapshots.JOBSET_NAME).runnableInformer(0);
     pods.itemStore(CachePruning.store(CachePruning::pod));
     pods.addIndexers(
@@ -138,6 +159,51 @@ public final class ClusterWatch implements RunSource, AutoCloseable {
             js.getMetadata().getAnnotations(),
             js.getMetadata().getLabels(),
             js.getMetadata().getName());
+  }
+
+  /**
+   * The run whose JobSet {@code key} names was deleted: provenance and last observation from the
+   * final object the delete event carried (the pods and Workload still cached with it). Empty while
+   * the JobSet is cached.
+   */
+  @Override
+  public Optional<DeletedRun> deleted(RunKey key) {
+    GenericKubernetesResource last = deletedJobSets.get(key);
+    if (last == null || jobSets.getStore().getByKey(key.cacheKey()) != null) {
+      return Optional.empty();
+    }
+    List<GenericKubernetesResource> owned =
+        workloads == null ? List.of() : workloads.getIndexer().byIndex(BY_JOBSET, key.cacheKey());
+    return RunProvenance.of(
+            last.getMetadata().getAnnotations(),
+            last.getMetadata().getLabels(),
+            last.getMetadata().getName())
+        .map(
+            p ->
+                new DeletedRun(
+                    p,
+                    ListedRuns.observation(
+                        last,
+                        pods.getIndexer().byIndex(BY_JOBSET, key.cacheKey()),
+                        owned,
+                        clock.instant())));
+  }
+
+  @Override
+  public void forget(RunKey key) {
+    deletedJobSets.remove(key);
+  }
+
+  /**
+   * A JobSet deleted ({@code last}: its final object) or added ({@code null}: nothing of it is
+   * gone).
+   */
+  void gone(RunKey key, GenericKubernetesResource last) {
+    if (last == null) {
+      deletedJobSets.remove(key);
+    } else {
+      deletedJobSets.put(key, last);
+    }
   }
 
   @Override

@@ -84,7 +84,7 @@ public final class Controller implements AutoCloseable {
             });
     this.reconciler =
         new Reconciler(
-            new FailedJobs(watch, FailedJobs.reader(client)),
+            new StartEvidence(new FailedJobs(watch, FailedJobs.reader(client))),
             mapper,
             new ForgeDirectory(config.forges(), http),
             new StatusLedger(),

@@ -93,4 +93,15 @@ final class FailedJobs implements RunSource {
   public Optional<RunProvenance> provenance(RunKey key) {
     return cache.provenance(key);
   }
+
+  @Override
+  public Optional<DeletedRun> deleted(RunKey key) {
+    return cache.deleted(key);
+  }
+
+  @Override
+  public void forget(RunKey key) {
+    known.remove(key);
+    cache.forget(key);
+  }
 }

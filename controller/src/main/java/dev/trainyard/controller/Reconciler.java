@@ -37,6 +37,8 @@ import java.util.Optional;
  * leaves the in-memory ledger. At most {@link #NON_TERMINAL_BUDGET} non-terminal posts go out per
  * status key; the terminal one always does. A failure nothing explains yet ({@link
  * RunStateMapper#provisional}) is requeued, not posted, for at most {@link RunStateMapper#SETTLE}.
+ * A run whose JobSet is deleted before it finished gets a terminal status when the forge still
+ * shows a non-terminal one (DELETED: GitHub/Gitea "error", GitLab "canceled"), then is forgotten.
  */
 public final class Reconciler {
 
@@ -140,21 +142,22 @@ public final class Reconciler {
   /** Brings {@code key}'s commit status in line with its run; never throws for forge errors. */
   public synchronized Outcome reconcile(RunKey key) {
     Optional<RunObservation> observed = source.observe(key);
+    if (observed.isEmpty()) {
+      Optional<RunSource.DeletedRun> deleted = source.deleted(key);
+      if (deleted.isPresent()) {
+        return closeDeleted(key, deleted.get());
+      }
+      forget(key);
+      return Outcome.GONE;
+    }
     Optional<RunProvenance> provenance = source.provenance(key);
-    if (observed.isEmpty() || provenance.isEmpty()) {
+    if (provenance.isEmpty()) {
       forget(key);
       return Outcome.GONE;
     }
     RunProvenance p = provenance.get();
-    Optional<ForgeDirectory.Route> route = forges.route(p.sourceRepo());
+    Optional<ForgeDirectory.Route> route = route(key, p);
     if (route.isEmpty()) {
-      if (unrouted.size() < MAX_UNROUTED && unrouted.add(p.sourceRepo())) {
-        LOG.log(
-            System.Logger.Level.WARNING,
-            "run {0}: {1}; its commit status is not posted (logged once per" + " repo)",
-            key.cacheKey(),
-            forges.unrouted(p.sourceRepo()));
-      }
       return Outcome.NO_FORGE;
     }
     if (RunStateMapper.provisional(observed.get())) {
@@ -178,6 +181,111 @@ public final class Reconciler {
     }
   }
 
+  /** The forge {@code p}'s source repo goes to; a repo no forge matches is logged once. */
+  private Optional<ForgeDirectory.Route> route(RunKey key, RunProvenance p) {
+    Optional<ForgeDirectory.Route> route = forges.route(p.sourceRepo());
+    if (route.isEmpty() && unrouted.size() < MAX_UNROUTED && unrouted.add(p.sourceRepo())) {
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "run {0}: {1}; its commit status is not posted (logged once per repo)",
+          key.cacheKey(),
+          forges.unrouted(p.sourceRepo()));
+    }
+    return route;
+  }
+
+  /**
+   * A run whose JobSet was deleted ({@code d}: the final object's provenance and observation). A
+   * JobSet deleted after it finished gets its terminal state if the forge lacks it (a prune right
+   * after the end). One deleted before it finished (a prune of an unfinished run, {@code kubectl
+   * delete}, its namespace deleted, Kueue's {@code afterDeactivatedByKueue} retention) would leave
+   * the forge's status pending for ever (on GitLab the external pipeline running): while the forge
+   * shows a non-terminal status, DELETED is posted, "deleted before it finished (last:
+   * DESCRIPTION)" ({@link RunStateMapper#deleted}; GitHub/Gitea "error", GitLab "canceled").
+   * Nothing is posted where the forge shows nothing. Then the run is forgotten: the deleted object,
+   * its ledger entry (a JobSet re-created under the name reads the forge again and finds the
+   * terminal status) and counts.
+   */
+  private Outcome closeDeleted(RunKey key, RunSource.DeletedRun d) {
+    Optional<ForgeDirectory.Route> route = route(key, d.provenance());
+    if (route.isEmpty()) {
+      source.forget(key);
+      forget(key);
+      return Outcome.NO_FORGE;
+    }
+    String context = d.provenance().context(key.namespace());
+    Forge forge = route.get().forge();
+    CommitRef commit = new CommitRef(route.get().project(), d.provenance().sourceCommit());
+    StatusKey statusKey = new StatusKey(forge.kind(), commit.project(), commit.sha(), context);
+    RunState state = mapper.map(d.last());
+    String link = targetUrl.render(key, d.provenance());
+    Outcome outcome;
+    try {
+      outcome = close(forge, commit, statusKey, state, d.last().jobSet(), link);
+    } catch (ForgeException e) {
+      outcome =
+          failed(
+              key,
+              statusKey,
+              forge,
+              new CommitStatus(RunStatus.of(state), state.description(), context, link),
+              e);
+    }
+    if (outcome != Outcome.RETRY) {
+      // Settled, or refused (nothing re-enqueues a deleted run): the run is forgotten.
+      source.forget(key);
+      forget(key);
+      ledger.forget(statusKey);
+      posts.remove(statusKey);
+      refused.remove(statusKey);
+    }
+    return outcome;
+  }
+
+  /**
+   * Posts the final state of a deleted run: its own when its last object was terminal, else DELETED
+   * over what the forge shows, unless that is nothing (GONE) or already terminal (FINAL).
+   */
+  private Outcome close(
+      Forge forge,
+      CommitRef commit,
+      StatusKey statusKey,
+      RunState state,
+      dev.trainyard.controller.state.JobSetSnapshot last,
+      String link)
+      throws ForgeException {
+    RunState wanted = state;
+    if (!state.phase().terminal()) {
+      PostedStatus shown = known(forge, commit, statusKey, statusKey.context());
+      if (shown.state().isEmpty()) {
+        return Outcome.GONE;
+      }
+      if (StatusLedger.terminal(shown)) {
+        return Outcome.FINAL;
+      }
+      wanted = RunStateMapper.deleted(last, shown.description());
+    }
+    return apply(
+        forge,
+        commit,
+        statusKey,
+        new CommitStatus(RunStatus.of(wanted), wanted.description(), statusKey.context(), link));
+  }
+
+  /**
+   * What the forge shows for {@code statusKey}: the ledger's entry, else read once and recorded.
+   */
+  private PostedStatus known(Forge forge, CommitRef commit, StatusKey statusKey, String context)
+      throws ForgeException {
+    Optional<PostedStatus> known = ledger.get(statusKey);
+    if (known.isEmpty()) {
+      // Recorded even when the forge shows nothing, so the forge is read once per status key.
+      known = Optional.of(forge.current(commit, context).orElse(NOTHING));
+      ledger.record(statusKey, known.get());
+    }
+    return known.get();
+  }
+
   private Outcome apply(Forge forge, CommitRef commit, StatusKey statusKey, CommitStatus wanted)
       throws ForgeException {
     PostedStatus next =
@@ -188,16 +296,11 @@ public final class Reconciler {
         && clock.instant().isBefore(refusal.at().plus(REFUSED_RETRY))) {
       return Outcome.REFUSED;
     }
-    Optional<PostedStatus> known = ledger.get(statusKey);
-    if (known.isEmpty()) {
-      // Recorded even when the forge shows nothing, so the forge is read once per status key.
-      known = Optional.of(forge.current(commit, wanted.context()).orElse(NOTHING));
-      ledger.record(statusKey, known.get());
-    }
-    if (StatusLedger.terminal(known.get())) {
+    PostedStatus known = known(forge, commit, statusKey, wanted.context());
+    if (StatusLedger.terminal(known)) {
       return Outcome.FINAL;
     }
-    if (same(known.get(), next)) {
+    if (same(known, next)) {
       return Outcome.UNCHANGED;
     }
     if (!StatusLedger.terminal(next) && posts.getOrDefault(statusKey, 0) >= NON_TERMINAL_BUDGET) {

@@ -1,9 +1,9 @@
 package dev.trainyard.controller;
 
 import dev.trainyard.compiler.platform.Platform;
-import dev.trainyard.controller.state.ConditionSnapshot;
 import dev.trainyard.controller.state.Phase;
 import dev.trainyard.controller.state.RunState;
+import dev.trainyard.controller.state.RunStateMapper;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
@@ -14,9 +14,10 @@ import java.util.Optional;
 /**
  * Which finished runs platform.yaml's {@code retention} says to prune, at an instant (pure: no
  * cluster, no git). A run is due when the mapper calls it SUCCEEDED or FAILED (the same state its
- * commit status shows) and its JobSet's Completed or Failed condition turned true longer ago than
- * the retention of its cluster and namespace for that state. A run in any other phase, or finished
- * at an unknown time, is never due.
+ * commit status shows) and it ended ({@link RunStateMapper#finishedAt}: its JobSet's Completed or
+ * Failed condition, else the Workload condition by which Kueue deactivated or finished it) longer
+ * ago than the retention of its cluster and namespace for that state. A run in any other phase, or
+ * finished at an unknown time, is never due.
  */
 public final class RetentionPlan {
 
@@ -27,17 +28,14 @@ public final class RetentionPlan {
   private RetentionPlan() {}
 
   /**
-   * The finish of {@code run} in state {@code state}; empty unless the state is terminal and its
-   * JobSet condition (Completed for SUCCEEDED, Failed for FAILED) carries a transition time.
+   * The finish of {@code run} in state {@code state}; empty unless the state is terminal and the
+   * condition that ended it carries a transition time.
    */
   public static Optional<Finished> finished(ObservedRun run, RunState state) {
     if (!state.phase().terminal()) {
       return Optional.empty();
     }
-    String condition = state.phase() == Phase.SUCCEEDED ? "Completed" : "Failed";
-    return ConditionSnapshot.find(run.observation().jobSet().conditions(), condition)
-        .filter(ConditionSnapshot::isTrue)
-        .map(ConditionSnapshot::since)
+    return RunStateMapper.finishedAt(run.observation())
         .map(
             at ->
                 new Finished(

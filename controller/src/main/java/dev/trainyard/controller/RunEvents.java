@@ -11,24 +11,44 @@ import java.util.function.Function;
  * An informer handler that only enqueues run keys (handlers never reconcile): an add, a delete or a
  * real update goes to {@code changed}; a periodic resync (fabric8 calls {@code onUpdate} with the
  * same resource version: nothing changed) goes to {@code resynced}, the work queue's background
- * lane.
+ * lane. A delete first hands the final object to {@code gone} (the JobSet informer keeps it: its
+ * provenance is needed to close the commit status of a run deleted before it finished), an add
+ * tells {@code gone} nothing more is gone ({@code null}).
  */
 final class RunEvents<T extends HasMetadata> implements ResourceEventHandler<T> {
 
   private final Function<T, Optional<RunKey>> key;
   private final Consumer<RunKey> changed;
   private final Consumer<RunKey> resynced;
+  private final java.util.function.BiConsumer<RunKey, T> gone;
 
   RunEvents(
       Function<T, Optional<RunKey>> key, Consumer<RunKey> changed, Consumer<RunKey> resynced) {
+    this(key, changed, resynced, (k, o) -> {});
+  }
+
+  /**
+   * As above, with {@code gone} told of each delete (the final object) and each add ({@code null}).
+   */
+  RunEvents(
+      Function<T, Optional<RunKey>> key,
+      Consumer<RunKey> changed,
+      Consumer<RunKey> resynced,
+      java.util.function.BiConsumer<RunKey, T> gone) {
     this.key = key;
     this.changed = changed;
     this.resynced = resynced;
+    this.gone = gone;
   }
 
   @Override
   public void onAdd(T obj) {
-    key.apply(obj).ifPresent(changed);
+    key.apply(obj)
+        .ifPresent(
+            k -> {
+              gone.accept(k, null);
+              changed.accept(k);
+            });
   }
 
   @Override
@@ -41,6 +61,11 @@ final class RunEvents<T extends HasMetadata> implements ResourceEventHandler<T> 
 
   @Override
   public void onDelete(T obj, boolean deletedFinalStateUnknown) {
-    key.apply(obj).ifPresent(changed);
+    key.apply(obj)
+        .ifPresent(
+            k -> {
+              gone.accept(k, obj);
+              changed.accept(k);
+            });
   }
 }

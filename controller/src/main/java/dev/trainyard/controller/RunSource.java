@@ -11,4 +11,19 @@ public interface RunSource {
 
   /** The run's provenance; empty when the JobSet is gone or carries no source commit. */
   Optional<RunProvenance> provenance(RunKey key);
+
+  /**
+   * A run whose JobSet was deleted: its provenance and its last observation, from the final object
+   * the delete event carried; empty while the JobSet exists, or when no delete was seen (or it was
+   * {@link #forget forgotten}).
+   */
+  default Optional<DeletedRun> deleted(RunKey key) {
+    return Optional.empty();
+  }
+
+  /** Drops what is kept of a deleted run, once its final status is settled. */
+  default void forget(RunKey key) {}
+
+  /** A deleted run: where it came from and how it looked last. */
+  record DeletedRun(RunProvenance provenance, RunObservation last) {}
 }

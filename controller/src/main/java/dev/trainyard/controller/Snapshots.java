@@ -6,6 +6,7 @@ import dev.trainyard.controller.state.ContainerSnapshot;
 import dev.trainyard.controller.state.JobSetSnapshot;
 import dev.trainyard.controller.state.JobSnapshot;
 import dev.trainyard.controller.state.PodSnapshot;
+import dev.trainyard.controller.state.UserSettings;
 import dev.trainyard.controller.state.WorkloadSnapshot;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerState;
@@ -14,6 +15,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.List;
@@ -53,7 +55,27 @@ public final class Snapshots {
         integer(status.get("restarts"), 0),
         integer(map(spec.get("failurePolicy")).get("maxRestarts"), 0),
         labels.getOrDefault(Provenance.QUEUE_NAME, ""),
-        conditions(status.get("conditions")));
+        conditions(status.get("conditions")),
+        settings(js.getMetadata().getAnnotations(), spec));
+  }
+
+  /**
+   * What train.yaml set: the image it names (annotation {@link Provenance#IMAGE} when {@link
+   * Provenance#IMAGE_SOURCE} says train.yaml) and the timeout (the longest {@code
+   * activeDeadlineSeconds} of the replicated jobs; the compiler writes the run's timeout on each).
+   */
+  static UserSettings settings(Map<String, String> annotations, Map<String, Object> spec) {
+    Map<String, String> a = annotations == null ? Map.of() : annotations;
+    String image =
+        Provenance.IMAGE_FROM_TRAIN_YAML.equals(a.get(Provenance.IMAGE_SOURCE))
+            ? a.getOrDefault(Provenance.IMAGE, "")
+            : "";
+    long deadline = 0;
+    for (Object o : list(spec.get("replicatedJobs"))) {
+      Map<String, Object> jobSpec = map(map(map(o).get("template")).get("spec"));
+      deadline = Math.max(deadline, integer(jobSpec.get("activeDeadlineSeconds"), 0));
+    }
+    return new UserSettings(image, deadline > 0 ? Duration.ofSeconds(deadline) : null);
   }
 
   /**
@@ -75,11 +97,17 @@ public final class Snapshots {
     return total;
   }
 
+  /**
+   * A Workload: its ClusterQueue, conditions and {@code spec.active} (absent reads as Kueue's
+   * default, true).
+   */
   public static WorkloadSnapshot workload(GenericKubernetesResource wl) {
     Map<String, Object> status = map(wl.getAdditionalProperties().get("status"));
     Object cq = map(status.get("admission")).get("clusterQueue");
+    boolean active =
+        !Boolean.FALSE.equals(map(wl.getAdditionalProperties().get("spec")).get("active"));
     return new WorkloadSnapshot(
-        cq == null ? "" : cq.toString(), conditions(status.get("conditions")));
+        cq == null ? "" : cq.toString(), conditions(status.get("conditions")), active);
   }
 
   public static PodSnapshot pod(Pod pod) {
@@ -128,7 +156,10 @@ public final class Snapshots {
     return !"false".equals(annotations.get(Provenance.RUNS_RANKS));
   }
 
-  /** A child Job: name, restart attempt label, {@code status.conditions}. */
+  /**
+   * A child Job: name, restart attempt label, {@code status.conditions} and {@code
+   * status.failedIndexes}.
+   */
   public static JobSnapshot job(Job job) {
     Map<String, String> labels =
         job.getMetadata().getLabels() == null ? Map.of() : job.getMetadata().getLabels();
@@ -145,8 +176,12 @@ public final class Snapshots {
                             c.getMessage(),
                             time(c.getLastTransitionTime())))
                 .toList();
+    String failedIndexes = job.getStatus() == null ? "" : job.getStatus().getFailedIndexes();
     return new JobSnapshot(
-        job.getMetadata().getName(), integer(labels.get(RESTART_ATTEMPT), 0), conditions);
+        job.getMetadata().getName(),
+        integer(labels.get(RESTART_ATTEMPT), 0),
+        conditions,
+        failedIndexes);
   }
 
   private static List<ContainerSnapshot> containers(
@@ -174,7 +209,8 @@ public final class Snapshots {
           ContainerSnapshot.Status.TERMINATED,
           st.getTerminated().getReason(),
           st.getTerminated().getMessage(),
-          st.getTerminated().getExitCode());
+          st.getTerminated().getExitCode(),
+          time(st.getTerminated().getFinishedAt()));
     }
     if (st != null && st.getWaiting() != null) {
       return new ContainerSnapshot(

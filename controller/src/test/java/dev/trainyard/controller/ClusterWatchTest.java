@@ -168,8 +168,31 @@ class ClusterWatchTest {
       LiveApiServer.condition(js, "Completed", "AllJobsCompleted");
       await("the JobSet's status update", () -> changed.contains(key));
       changed.clear();
+      assertTrue(w.deleted(key).isEmpty(), "not deleted while it is cached");
       LiveApiServer.client().resource(js).withGracePeriod(0).delete();
       await("the delete", () -> changed.contains(key) && w.observe(key).isEmpty());
+      RunSource.DeletedRun d = w.deleted(key).orElseThrow();
+      assertEquals("run-r", d.provenance().run(), "the final object carries the provenance");
+      assertEquals("r", d.last().jobSet().name());
+      assertEquals(1, d.last().pods().size(), "the pods still cached with it");
+      w.forget(key);
+      assertTrue(w.deleted(key).isEmpty(), "forgotten once settled");
+      LiveApiServer.jobSet(ns, "r", 1, true);
+      await("re-created", () -> w.observe(key).isPresent());
+      LiveApiServer.client()
+          .resource(
+              LiveApiServer.client()
+                  .genericKubernetesResources(ClusterWatch.JOBSET_API, "JobSet")
+                  .inNamespace(ns)
+                  .withName("r")
+                  .get())
+          .withGracePeriod(0)
+          .delete();
+      await("deleted again", () -> w.deleted(key).isPresent());
+      LiveApiServer.jobSet(ns, "r", 1, true);
+      await(
+          "an add clears what was gone",
+          () -> w.observe(key).isPresent() && w.deleted(key).isEmpty());
     }
   }
 

@@ -32,7 +32,7 @@ class ControllerPartsTest {
 
   @Test
   @DisplayName(
-      "run phases map to commit states; a failure is FAILURE for the user and ERROR for the platform")
+      "run phases map to commit states; a failure is FAILURE for the user and ERROR for the platform; a deleted run is CANCELED")
   void commitStates() {
     assertEquals(CommitState.PENDING, RunStatus.of(state(Phase.QUEUED, Cause.NONE)));
     assertEquals(CommitState.PENDING, RunStatus.of(state(Phase.ADMITTED, Cause.NONE)));
@@ -42,7 +42,9 @@ class ControllerPartsTest {
     assertEquals(CommitState.SUCCESS, RunStatus.of(state(Phase.SUCCEEDED, Cause.NONE)));
     assertEquals(CommitState.FAILURE, RunStatus.of(state(Phase.FAILED, Cause.USER)));
     assertEquals(CommitState.ERROR, RunStatus.of(state(Phase.FAILED, Cause.PLATFORM)));
+    assertEquals(CommitState.CANCELED, RunStatus.of(state(Phase.DELETED, Cause.NONE)));
     assertTrue(CommitState.ERROR.terminal());
+    assertTrue(CommitState.CANCELED.terminal());
     assertTrue(!CommitState.RUNNING.terminal() && !CommitState.PENDING.terminal());
   }
 

@@ -115,6 +115,30 @@ class ListedRunsTest {
 
   @Test
   @DisplayName(
+      "a delete hands the final object to gone before the key is enqueued; an add says nothing is gone (null)")
+  void goneOnDelete() {
+    List<String> calls = new ArrayList<>();
+    RunEvents<HasMetadata> h =
+        new RunEvents<>(
+            RunKeys::ofPod,
+            k -> calls.add("changed " + k.cacheKey()),
+            k -> calls.add("resynced " + k.cacheKey()),
+            (k, o) ->
+                calls.add(
+                    "gone "
+                        + k.cacheKey()
+                        + " "
+                        + (o == null ? "null" : o.getMetadata().getName())));
+    Pod p = pod("a", "p", "js-1");
+    h.onAdd(p);
+    h.onDelete(p, true);
+    h.onDelete(pod("a", "q", null), false);
+    assertEquals(
+        List.of("gone a/js-1 null", "changed a/js-1", "gone a/js-1 p", "changed a/js-1"), calls);
+  }
+
+  @Test
+  @DisplayName(
       "listed runs: JobSets with a commit, sorted by namespace then run; each with its own pods and owned Workload, seen at now")
   void assemble() {
     List<GenericKubernetesResource> jobSets =

@@ -71,6 +71,25 @@ class ReconcilerTest {
     public Optional<RunProvenance> provenance(RunKey key) {
       return Optional.ofNullable(provenance.get(key));
     }
+
+    final Map<RunKey, DeletedRun> deleted = new HashMap<>();
+    final java.util.List<RunKey> forgotten = new java.util.ArrayList<>();
+
+    @Override
+    public Optional<DeletedRun> deleted(RunKey key) {
+      return runs.containsKey(key) ? Optional.empty() : Optional.ofNullable(deleted.get(key));
+    }
+
+    @Override
+    public void forget(RunKey key) {
+      deleted.remove(key);
+      forgotten.add(key);
+    }
+
+    /** The JobSet of {@code key} is deleted, its final object as the run shows now. */
+    void delete(RunKey key) {
+      deleted.put(key, new DeletedRun(provenance.remove(key), runs.remove(key)));
+    }
   }
 
   Reconciler reconciler() {
@@ -557,19 +576,152 @@ class ReconcilerTest {
                     0,
                     List.of(
                         new ConditionSnapshot(
-                            "Failed",
-                            true,
-                            "PodFailurePolicy",
-                            "Container node for pod team-a/llama-ft-7f3a9c-node-0-0-x7k2p failed"
-                                + " with exit code 1 matching FailJob rule at index 1",
-                            T0))))));
+                            "Failed", true, "FailedIndexes", "Job has failed indexes", T0)),
+                    "1"))));
     assertEquals(Outcome.POSTED, r.reconcile(KEY));
     running();
     assertEquals(Outcome.FINAL, r.reconcile(KEY), "a terminal status posted is never changed");
     assertEquals(
         List.of(
-            "failure failed (user error): command exited with code 1 in container node, attempt 1 of 1"),
+            "failure failed (user error): rank 1 of node-0 exited non-zero (pod gone, exit code unknown),"
+                + " attempt 1 of 1"),
         posted());
+  }
+
+  @org.junit.jupiter.api.Nested
+  @DisplayName("a JobSet deleted before it finished")
+  class Deleted {
+    @Test
+    @DisplayName(
+        "GitHub: the pending status is closed with error 'deleted before it finished (last: …)', then the run is forgotten")
+    void github() {
+      Reconciler r = reconciler();
+      running();
+      assertEquals(Outcome.POSTED, r.reconcile(KEY));
+      source.delete(KEY);
+      assertEquals(Outcome.POSTED, r.reconcile(KEY));
+      assertEquals(
+          List.of(
+              "pending running: 2 of 2 nodes ready, attempt 1 of 1",
+              "error deleted before it finished (last: running: 2 of 2 nodes ready, attempt 1 of 1)"),
+          posted());
+      assertEquals(List.of(KEY), source.forgotten);
+      assertEquals(Outcome.GONE, r.reconcile(KEY), "forgotten: nothing more to do");
+      assertEquals(2, forge.accepted().size());
+    }
+
+    @Test
+    @DisplayName(
+        "GitLab: the external job is canceled, so 'Pipelines must succeed' no longer waits on it")
+    void gitlab() {
+      repo = "git@gitlab.example:ml/llm.git";
+      Reconciler r = reconciler();
+      running();
+      r.reconcile(KEY);
+      source.delete(KEY);
+      assertEquals(Outcome.POSTED, r.reconcile(KEY));
+      assertEquals(
+          List.of("running", "canceled"),
+          forge.accepted().stream().map(FakeForge.Accepted::state).toList());
+      assertEquals(List.of(), forge.rejected());
+    }
+
+    @Test
+    @DisplayName(
+        "a run that finished and was then deleted (a prune) posts nothing more; one deleted before its final post gets it")
+    void finishedThenDeleted() {
+      Reconciler r = reconciler();
+      succeeded();
+      r.reconcile(KEY);
+      source.delete(KEY);
+      assertEquals(Outcome.FINAL, r.reconcile(KEY));
+      assertEquals(1, forge.accepted().size());
+
+      RunKey other = new RunKey("team-a", "other");
+      source.provenance.put(other, new RunProvenance(repo, SHA, "p", "dev", "other"));
+      source.runs.put(
+          other,
+          new RunObservation(
+              new JobSetSnapshot("team-a", "other", T0, false, 1, 0, 0, "", List.of()),
+              List.of(ready("p0")),
+              Optional.empty(),
+              T0));
+      r.reconcile(other);
+      source.runs.put(
+          other,
+          new RunObservation(
+              new JobSetSnapshot(
+                  "team-a",
+                  "other",
+                  T0,
+                  false,
+                  1,
+                  0,
+                  0,
+                  "",
+                  List.of(
+                      new ConditionSnapshot(
+                          "Completed", true, "AllJobsCompleted", "", T0.plusSeconds(5)))),
+              List.of(ready("p0")),
+              Optional.empty(),
+              T0));
+      source.delete(other);
+      assertEquals(Outcome.POSTED, r.reconcile(other));
+      assertEquals("success succeeded in 5s, attempt 1 of 1", posted().get(2));
+    }
+
+    @Test
+    @DisplayName(
+        "nothing on the forge (never posted): nothing to close, nothing posted; no forge for the repo: forgotten too")
+    void nothingShown() {
+      Reconciler r = reconciler();
+      running();
+      source.delete(KEY);
+      assertEquals(Outcome.GONE, r.reconcile(KEY));
+      assertEquals(0, forge.accepted().size());
+      assertEquals(List.of(KEY), source.forgotten);
+      repo = "https://bitbucket.org/acme/llm.git";
+      running();
+      source.delete(KEY);
+      assertEquals(Outcome.NO_FORGE, r.reconcile(KEY));
+      assertEquals(List.of(KEY, KEY), source.forgotten);
+    }
+
+    @Test
+    @DisplayName("a forge that is down: requeued and kept, the close is posted once it answers")
+    void unavailable() {
+      Reconciler r = reconciler();
+      running();
+      r.reconcile(KEY);
+      source.delete(KEY);
+      forge.script(Fault.status(502), Fault.status(502), Fault.status(502));
+      assertEquals(Outcome.RETRY, r.reconcile(KEY));
+      assertEquals(List.of(), source.forgotten);
+      assertEquals(
+          Outcome.RETRY, r.reconcile(KEY), "the forge's gate is closed: kept, not forgotten");
+      assertEquals(List.of(), source.forgotten);
+      time.sleep(Duration.ofSeconds(1));
+      assertEquals(Outcome.POSTED, r.reconcile(KEY));
+      assertEquals("error", forge.accepted().get(1).state());
+      assertEquals(List.of(KEY), source.forgotten);
+    }
+
+    @Test
+    @DisplayName(
+        "re-created under its name after the close (GitOps re-applies it): the forge's terminal status is final")
+    void recreated() {
+      Reconciler r = reconciler();
+      running();
+      r.reconcile(KEY);
+      source.delete(KEY);
+      r.reconcile(KEY);
+      queued();
+      assertEquals(
+          Outcome.FINAL,
+          r.reconcile(KEY),
+          "the ledger was forgotten: the forge is read and shows error");
+      assertEquals(2, forge.accepted().size());
+    }
   }
 
   @Test

@@ -131,4 +131,42 @@ class RetentionPlanTest {
     ObservedRun untimed = RunPruningTest.run("nt-abcdef", "Completed", null);
     assertTrue(RetentionPlan.finished(untimed, mapper.map(untimed.observation())).isEmpty());
   }
+
+  @Test
+  @DisplayName(
+      "a run Kueue deactivated (its JobSet never Failed) finished when the Workload was evicted: pruned after the failed retention")
+  void deactivatedFinish() {
+    RunStateMapper mapper = new RunStateMapper(Duration.ofMinutes(10));
+    Instant evicted = NOW.minus(Duration.ofDays(31));
+    ObservedRun run =
+        new ObservedRun(
+            new RunKey("default", "d-abcdef"),
+            new RunProvenance("https://github.com/a/b.git", "abc", "p", "local", "d-abcdef"),
+            new dev.trainyard.controller.state.RunObservation(
+                new dev.trainyard.controller.state.JobSetSnapshot(
+                    "default",
+                    "d-abcdef",
+                    evicted.minusSeconds(60),
+                    true,
+                    1,
+                    0,
+                    0,
+                    "default",
+                    List.of()),
+                List.of(),
+                Optional.of(
+                    new dev.trainyard.controller.state.WorkloadSnapshot(
+                        "cq",
+                        List.of(
+                            new dev.trainyard.controller.state.ConditionSnapshot(
+                                "Evicted",
+                                true,
+                                "DeactivatedDueToRequeuingLimitExceeded",
+                                "",
+                                evicted)),
+                        false)),
+                NOW));
+    Finished f = RetentionPlan.finished(run, mapper.map(run.observation())).orElseThrow();
+    assertEquals(new Finished("local", "default", "d-abcdef", Phase.FAILED, evicted), f);
+  }
 }

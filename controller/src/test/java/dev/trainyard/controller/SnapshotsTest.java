@@ -7,11 +7,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.trainyard.controller.state.ContainerSnapshot;
 import dev.trainyard.controller.state.JobSetSnapshot;
+import dev.trainyard.controller.state.JobSnapshot;
 import dev.trainyard.controller.state.PodSnapshot;
+import dev.trainyard.controller.state.UserSettings;
 import dev.trainyard.controller.state.WorkloadSnapshot;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import org.junit.jupiter.api.DisplayName;
@@ -222,6 +226,110 @@ class SnapshotsTest {
             GenericKubernetesResource.class);
     assertTrue(RunKeys.owner(orphan).isEmpty());
     assertEquals("", Snapshots.workload(orphan).clusterQueue());
+  }
+
+  static final String USER_JOBSET =
+      """
+            apiVersion: jobset.x-k8s.io/v1alpha2
+            kind: JobSet
+            metadata:
+              name: r
+              namespace: team-a
+              annotations: {trainyard.dev/image: "ghcr.io/acme/t:1", trainyard.dev/image-source: train.yaml}
+            spec:
+              replicatedJobs:
+              - name: launcher
+                template: {spec: {activeDeadlineSeconds: 600}}
+              - name: node
+                template: {spec: {activeDeadlineSeconds: 86400}}
+            """;
+
+  static final String INACTIVE_WORKLOAD =
+      """
+            apiVersion: kueue.x-k8s.io/v1beta2
+            kind: Workload
+            metadata: {name: w, namespace: team-a}
+            spec: {active: false, queueName: gpu}
+            status:
+              conditions:
+              - {type: Evicted, status: "True", reason: DeactivatedDueToRequeuingLimitExceeded,
+                 message: "The workload is deactivated due to exceeding the maximum number of re-queuing retries"}
+            """;
+
+  @Test
+  @DisplayName(
+      "what train.yaml set: the image when image-source says train.yaml, the timeout from activeDeadlineSeconds (the longest)")
+  void userSettings() {
+    JobSetSnapshot js =
+        Snapshots.jobSet(Serialization.unmarshal(USER_JOBSET, GenericKubernetesResource.class));
+    assertEquals(new UserSettings("ghcr.io/acme/t:1", Duration.ofHours(24)), js.settings());
+    JobSetSnapshot runtime =
+        Snapshots.jobSet(
+            Serialization.unmarshal(
+                USER_JOBSET.replace(", trainyard.dev/image-source: train.yaml", ""),
+                GenericKubernetesResource.class));
+    assertEquals(
+        new UserSettings("", Duration.ofHours(24)),
+        runtime.settings(),
+        "the runtime's image is not the user's");
+    assertEquals(
+        UserSettings.NONE,
+        Snapshots.jobSet(Serialization.unmarshal(JOBSET, GenericKubernetesResource.class))
+            .settings());
+    GenericKubernetesResource pruned =
+        CachePruning.jobSet(Serialization.unmarshal(USER_JOBSET, GenericKubernetesResource.class));
+    assertEquals(js, Snapshots.jobSet(pruned), "the cache keeps the deadline and the annotations");
+  }
+
+  @Test
+  @DisplayName(
+      "a Workload's spec.active: false is read (and kept by the cache); absent is Kueue's default, true")
+  void workloadActive() {
+    GenericKubernetesResource w =
+        Serialization.unmarshal(INACTIVE_WORKLOAD, GenericKubernetesResource.class);
+    assertFalse(Snapshots.workload(w).active());
+    assertFalse(Snapshots.workload(CachePruning.workload(w)).active());
+    assertTrue(
+        Snapshots.workload(Serialization.unmarshal(WORKLOAD, GenericKubernetesResource.class))
+            .active());
+    assertFalse(
+        Serialization.asYaml(CachePruning.workload(w)).contains("queueName"),
+        "only spec.active is kept");
+  }
+
+  @Test
+  @DisplayName("a Job's status.failedIndexes and a terminated container's finishedAt are read")
+  void failedIndexesAndFinish() {
+    Job job =
+        Serialization.unmarshal(
+            """
+                apiVersion: batch/v1
+                kind: Job
+                metadata: {name: r-node-0, namespace: team-a}
+                status:
+                  failedIndexes: "1,3"
+                  conditions:
+                  - {type: Failed, status: "True", reason: FailedIndexes, message: Job has failed indexes}
+                """,
+            Job.class);
+    JobSnapshot j = Snapshots.job(job);
+    assertEquals("1,3", j.failedIndexes());
+    assertEquals("FailedIndexes", j.conditions().get(0).reason());
+    assertEquals(
+        "",
+        Snapshots.job(
+                Serialization.unmarshal(
+                    "apiVersion: batch/v1\nkind: Job\nmetadata: {name: j}\n", Job.class))
+            .failedIndexes());
+    Pod pod =
+        Serialization.unmarshal(
+            POD.replace(
+                "state: {terminated: {exitCode: 0, reason: Completed}}",
+                "state: {terminated: {exitCode: 0, reason: Completed, finishedAt: \"2026-12-01T08:02:00Z\"}}"),
+            Pod.class);
+    assertEquals(
+        Instant.parse("2026-12-01T08:02:00Z"),
+        Snapshots.pod(pod).initContainers().get(0).finishedAt());
   }
 
   @Test

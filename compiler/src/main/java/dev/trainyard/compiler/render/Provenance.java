@@ -19,6 +19,17 @@ public final class Provenance {
   public static final String RUNTIME = PREFIX + "runtime";
   public static final String RUNTIME_DIGEST = PREFIX + "runtime-digest";
   public static final String IMAGE = PREFIX + "image";
+
+  /**
+   * {@code "train.yaml"} when train.yaml's {@code image:} replaced the runtime's image (absent
+   * otherwise), so the status controller can tell the user's image, which the user must fix when it
+   * cannot be pulled, from the platform's.
+   */
+  public static final String IMAGE_SOURCE = PREFIX + "image-source";
+
+  /** The value of {@link #IMAGE_SOURCE} for an image that train.yaml names. */
+  public static final String IMAGE_FROM_TRAIN_YAML = "train.yaml";
+
   public static final String COMPILER_VERSION = PREFIX + "compiler-version";
   public static final String PLATFORM = PREFIX + "platform";
   public static final String RUN = PREFIX + "run";
@@ -54,6 +65,9 @@ public final class Provenance {
     a.put(RUNTIME, job.runtime().ref());
     a.put(RUNTIME_DIGEST, job.runtime().digest());
     a.put(IMAGE, job.command().image());
+    if (job.spec().image().isPresent()) {
+      a.put(IMAGE_SOURCE, IMAGE_FROM_TRAIN_YAML);
+    }
     a.put(COMPILER_VERSION, job.stamp().compilerVersion());
     job.stamp().createdAt().ifPresent(t -> a.put(CREATED_AT, t.toString()));
     a.put(CLUSTER, job.target().cluster());

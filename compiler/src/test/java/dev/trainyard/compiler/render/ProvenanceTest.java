@@ -50,7 +50,22 @@ class ProvenanceTest {
     assertTrue(
         a.path(Provenance.CREATED_AT).isMissingNode(),
         "no created-at when the request names no creation time: " + a);
+    assertTrue(
+        a.path(Provenance.IMAGE_SOURCE).isMissingNode(),
+        "the runtime's image has no image-source: " + a);
     assertEquals(8, a.size(), a.toString());
+  }
+
+  @Test
+  @DisplayName(
+      "an image: in train.yaml is marked image-source train.yaml, so the controller can tell the user's image from the runtime's")
+  void imageFromTrainYaml() {
+    JsonNode a =
+        object(compile("image: ghcr.io/acme/trainer:1.2\n"), "JobSet")
+            .path("metadata")
+            .path("annotations");
+    assertEquals("ghcr.io/acme/trainer:1.2", a.path(Provenance.IMAGE).asText(), a.toString());
+    assertEquals("train.yaml", a.path(Provenance.IMAGE_SOURCE).asText(), a.toString());
   }
 
   @Test

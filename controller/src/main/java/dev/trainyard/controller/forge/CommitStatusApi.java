@@ -72,6 +72,8 @@ public final class CommitStatusApi implements Forge {
               CommitState.FAILURE,
               "failure",
               CommitState.ERROR,
+              "error",
+              CommitState.CANCELED,
               "error"));
 
   static final Dialect GITHUB =

@@ -66,6 +66,7 @@ public final class GitLabForge implements Forge {
       case RUNNING -> "running";
       case SUCCESS -> "success";
       case FAILURE, ERROR -> "failed";
+      case CANCELED -> "canceled";
     };
   }
 

@@ -3,10 +3,17 @@ package dev.trainyard.controller.state;
 /**
  * One container status of a pod: its {@code name} and {@code image}, which state it is in, the
  * state's {@code reason} and {@code message} ("" when absent) and, when terminated, its {@code
- * exitCode} (null otherwise). Source: core/v1 ContainerStatus (state.waiting|running|terminated).
+ * exitCode} and {@code finishedAt} (null otherwise). Source: core/v1 ContainerStatus
+ * (state.waiting|running|terminated).
  */
 public record ContainerSnapshot(
-    String name, String image, Status status, String reason, String message, Integer exitCode) {
+    String name,
+    String image,
+    Status status,
+    String reason,
+    String message,
+    Integer exitCode,
+    java.time.Instant finishedAt) {
 
   /** Which of ContainerState's three members is set; UNKNOWN when none is (not yet reported). */
   public enum Status {
@@ -20,6 +27,12 @@ public record ContainerSnapshot(
     image = image == null ? "" : image;
     reason = reason == null ? "" : reason;
     message = message == null ? "" : message;
+  }
+
+  /** Without the time it ended. */
+  public ContainerSnapshot(
+      String name, String image, Status status, String reason, String message, Integer exitCode) {
+    this(name, image, status, reason, message, exitCode, null);
   }
 
   /** A waiting container with {@code reason}, e.g. ImagePullBackOff. */

@@ -21,6 +21,20 @@ public final class Description {
   }
 
   /**
+   * {@code head + body + tail}, with {@code body} cut (ended with "…") when the whole would be over
+   * {@code max} code points: the part that varies (an image name, a kubelet message) gives way, so
+   * what to change and the attempt at the end stay readable. When even an empty body would not fit,
+   * the whole is cut as {@link #fit}.
+   */
+  public static String fit(String head, String body, String tail, int max) {
+    int room = max - head.codePointCount(0, head.length()) - tail.codePointCount(0, tail.length());
+    if (room < 2) {
+      return fit(head + body + tail, max);
+    }
+    return head + fit(body, room) + tail;
+  }
+
+  /**
    * {@code d} in the two largest units: "2h 5m", "12m 5s", "45s"; negative durations count as 0s.
    */
   public static String duration(Duration d) {

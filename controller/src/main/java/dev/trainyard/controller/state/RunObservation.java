@@ -6,21 +6,35 @@ import java.util.Optional;
 
 /**
  * Everything known about one run at instant {@code now}: its JobSet, the pods carrying its JobSet's
- * name (all attempts; the mapper picks the current one), its Kueue Workload when there is one, and
- * the child Jobs of a failed JobSet ({@code jobs}, else empty). Built by the controller from
- * informer caches and by {@code trainyard status} from a list call; no Kubernetes client types
- * cross this boundary.
+ * name (all attempts; the mapper picks the current one), its Kueue Workload when there is one, the
+ * child Jobs of a failed JobSet ({@code jobs}, else empty) and what kept its pods from starting in
+ * an earlier observation ({@code earlier}, e.g. an image that could not be pulled, before Kueue's
+ * PodsReady timeout evicted the pods and with them the evidence; see {@link
+ * RunStateMapper#startBlocker}). Built by the controller from informer caches and by {@code
+ * trainyard status} from a list call; no Kubernetes client types cross this boundary.
  */
 public record RunObservation(
     JobSetSnapshot jobSet,
     List<PodSnapshot> pods,
     Optional<WorkloadSnapshot> workload,
     Instant now,
-    List<JobSnapshot> jobs) {
+    List<JobSnapshot> jobs,
+    Optional<Failure> earlier) {
 
   public RunObservation {
     pods = List.copyOf(pods);
     jobs = List.copyOf(jobs);
+    earlier = earlier == null ? Optional.empty() : earlier;
+  }
+
+  /** Nothing remembered from earlier observations. */
+  public RunObservation(
+      JobSetSnapshot jobSet,
+      List<PodSnapshot> pods,
+      Optional<WorkloadSnapshot> workload,
+      Instant now,
+      List<JobSnapshot> jobs) {
+    this(jobSet, pods, workload, now, jobs, Optional.empty());
   }
 
   /**
@@ -37,6 +51,11 @@ public record RunObservation(
 
   /** This observation with {@code jobs} as its child Jobs. */
   public RunObservation withJobs(List<JobSnapshot> jobs) {
-    return new RunObservation(jobSet, pods, workload, now, jobs);
+    return new RunObservation(jobSet, pods, workload, now, jobs, earlier);
+  }
+
+  /** This observation with {@code earlier} as what kept its pods from starting before. */
+  public RunObservation withEarlier(Optional<Failure> earlier) {
+    return new RunObservation(jobSet, pods, workload, now, jobs, earlier);
   }
 }

@@ -14,25 +14,33 @@ import java.util.Optional;
  * <p>JobSet conditions alone mislead (a JobSet resumed by Kueue can still carry Suspended, and
  * Kueue has admitted workloads that stayed suspended, kueue#11931), so the state is derived from
  * the JobSet's terminal conditions and {@code spec.suspend}, its Workload's
- * QuotaReserved/Admitted/Evicted conditions and its pods (reference jobset-kueue.md §4):
+ * QuotaReserved/Admitted/Evicted/Finished conditions and {@code spec.active}, and its pods
+ * (reference jobset-kueue.md §4):
  *
  * <pre>
  * JobSet Completed=True                      → SUCCEEDED "succeeded in 12m 5s, attempt 1 of 4"
  * JobSet Failed=True                         → FAILED, classified user/platform with node and exit code from
  *                                              the pods, else the child Jobs' Failed condition ({@link JobFailure});
  *                                              never a non-terminal state ({@link #provisional} for the controller)
- * Workload Evicted=True                      → QUEUED "requeued: preempted by Kueue"
+ * Workload deactivated (spec.active false,   → FAILED "deactivated by Kueue: …" (Kueue never requeues it; the
+ *   Evicted reason Deactivated…), or           user's when its pods showed the user's problem before), or
+ *   Finished=True while the JobSet is           "Kueue finished the Workload without running it"
+ *   suspended
+ * Workload Evicted=True, JobSet suspended    → QUEUED "requeued after eviction by Kueue (Preempted)"
  * not admitted (Workload or spec.suspend)    → QUEUED with Kueue's reason text
  * admitted, no pod of this attempt           → ADMITTED (RESTARTING after a failure)
- * pods, not all ready                        → STARTING "starting: pulling images, attempt 1 of 4" (no count)
- * all pods of the attempt ready or done,     → RUNNING "running: 2 of 2 nodes ready, attempt 1 of 4"
- *   or one of them ended
+ * pods, not all ready                        → STARTING "starting: pulling images, attempt 1 of 4" (no count), or
+ *                                              what blocks them ("cannot pull image …; check image in train.yaml")
+ * all pods of the attempt ready or done,     → RUNNING "running: 2 of 2 nodes ready, attempt 1 of 4"; after a rank
+ *   or one of them ended                       failed "running: rank on node n1 exited with code 137, waiting for
+ *                                              the others" (only ready and succeeded pods are counted)
  * </pre>
  *
  * A run admitted longer ago than {@code stallAfter} without every node ready is marked stalled and
  * says so. Nodes are the pods that run ranks: an MPI launcher ({@link PodSnapshot#runsRanks} false)
  * must be up for RUNNING and its failure is the run's, but it is not counted in "n of m nodes" nor
- * in the NODES column.
+ * in the NODES column. Where several pods could be named, the lowest index of the newest attempt is
+ * ({@link PodOrder}), so a description does not change with the order pods were listed in.
  */
 public final class RunStateMapper {
 
@@ -65,26 +73,78 @@ public final class RunStateMapper {
     if (ConditionSnapshot.holds(js.conditions(), "Failed")) {
       return failed(o);
     }
+    Optional<RunState> ended = KueueEnd.of(o).map(end -> ended(o, end));
+    if (ended.isPresent()) {
+      return ended.get();
+    }
     Optional<ConditionSnapshot> evicted =
         o.workload()
             .flatMap(w -> ConditionSnapshot.find(w.conditions(), "Evicted"))
             .filter(ConditionSnapshot::isTrue);
     if (evicted.isPresent() && js.suspended()) {
-      return queued(o, "requeued after eviction by Kueue (" + evicted.get().reason() + ")");
+      return requeued(o, evicted.get());
     }
     if (!admitted(o)) {
-      return queued(o, queueReason(o));
+      return queued(o, queueReason(o), Cause.NONE);
     }
     List<PodSnapshot> pods = currentPods(o);
     // Every pod (an MPI launcher too) must be up for RUNNING; only the nodes are counted (NODES, "n
-    // of m").
-    int up = (int) pods.stream().filter(RunStateMapper::upOrDone).count();
+    // of m"),
+    // and only while ready or done: a rank that failed is not up.
     int nodesUp =
-        (int) pods.stream().filter(PodSnapshot::runsRanks).filter(RunStateMapper::upOrDone).count();
-    if (up >= js.expectedPods() && !pods.isEmpty() || ended(pods)) {
-      return state(o, Phase.RUNNING, Cause.NONE, "running: " + nodes(nodesUp, js), nodesUp, false);
+        (int)
+            pods.stream()
+                .filter(PodSnapshot::runsRanks)
+                .filter(RunStateMapper::readyOrSucceeded)
+                .count();
+    if (started(o)) {
+      String text =
+          DeadRank.of(pods, js.settings())
+              .map(d -> "running: " + d + ", waiting for the others, " + attempt(js))
+              .orElseGet(() -> "running: " + nodes(nodesUp, js));
+      return state(o, Phase.RUNNING, Cause.NONE, text, nodesUp, false);
     }
     return starting(o, pods, nodesUp);
+  }
+
+  /**
+   * The state of a run whose JobSet was deleted before it finished ({@code last}: its final object
+   * as the delete event carried it): DELETED "deleted before it finished (last: {@code
+   * lastShown})", the description the forge showed last ("" when none).
+   */
+  public static RunState deleted(JobSetSnapshot last, String lastShown) {
+    String text =
+        "deleted before it finished"
+            + (lastShown.isBlank() ? "" : " (last: " + lastShown.strip() + ")");
+    return new RunState(
+        Phase.DELETED,
+        Cause.NONE,
+        text,
+        "",
+        null,
+        0,
+        last.expectedNodes(),
+        last.attempt(),
+        last.maxAttempts(),
+        false,
+        null);
+  }
+
+  /**
+   * When the run ended, for retention: the JobSet's Completed or Failed condition's time, else (a
+   * Workload Kueue deactivated or finished while the JobSet stayed suspended) that Workload
+   * condition's time; empty while it runs or when the condition carries no time.
+   */
+  public static Optional<Instant> finishedAt(RunObservation o) {
+    List<ConditionSnapshot> c = o.jobSet().conditions();
+    String jobSetEnd =
+        ConditionSnapshot.holds(c, "Completed")
+            ? "Completed"
+            : ConditionSnapshot.holds(c, "Failed") ? "Failed" : null;
+    if (jobSetEnd != null) {
+      return ConditionSnapshot.find(c, jobSetEnd).map(ConditionSnapshot::since);
+    }
+    return KueueEnd.of(o).map(KueueEnd::since);
   }
 
   private RunState succeeded(RunObservation o) {
@@ -93,7 +153,7 @@ public final class RunStateMapper {
             .map(ConditionSnapshot::since)
             .filter(Objects::nonNull)
             .orElse(o.now());
-    Duration took = Duration.between(startedAt(o), end);
+    Duration took = took(o, end);
     String text = "succeeded in " + Description.duration(took) + ", " + attempt(o.jobSet());
     return new RunState(
         Phase.SUCCEEDED,
@@ -114,13 +174,77 @@ public final class RunStateMapper {
   }
 
   /**
-   * Pod evidence first (it names the node), the pod a failed Job names before its peers (which the
-   * Job's failure stopped, often with a non-zero exit of their own), else the child Jobs' durable
-   * Failed conditions.
+   * Why a failed run failed, strongest evidence first: a pod's platform evidence (it makes its
+   * siblings exit too), the run's timeout (the Job controller kills the pods at the deadline: their
+   * 143s are its doing), a Kueue eviction, what train.yaml controls on a pod (OOMKilled, its image,
+   * its Secrets), the exit of the pod a failed Job names, any pod's non-zero exit, the child Jobs'
+   * durable Failed conditions (their pods gone), and last what kept the pods from starting before.
+   * Pods of the newest attempt that has pods only: an older attempt's eviction explains its
+   * restart, not this.
    */
-  private static Optional<Failure> cause(RunObservation o) {
-    return FailureClassifier.classify(o.pods(), o.workload(), JobFailure.failedPod(o.jobs()))
-        .or(() -> JobFailure.classify(o.jobs()));
+  static Optional<Failure> cause(RunObservation o) {
+    UserSettings s = o.jobSet().settings();
+    List<PodSnapshot> pods = newestAttempt(o.pods());
+    return FailureClassifier.first(pods, FailureClassifier::platform)
+        .or(() -> JobFailure.deadline(o.jobs()) ? Optional.of(timedOut(o)) : Optional.empty())
+        .or(() -> o.workload().flatMap(FailureClassifier::workloadEviction))
+        .or(() -> FailureClassifier.first(pods, p -> FailureClassifier.userSetting(p, s)))
+        .or(() -> failedFirst(pods, JobFailure.failedPod(o.jobs())))
+        .or(() -> FailureClassifier.first(pods, FailureClassifier::userExit))
+        .or(() -> JobFailure.classify(o))
+        .or(o::earlier);
+  }
+
+  /**
+   * The exit of the pod a failed Job names ("Container node for pod NS/P failed with exit code N"):
+   * the rank whose own failure ended the run, before the Job stopped its peers (whose exits, often
+   * non-zero, are the Job's doing).
+   */
+  private static Optional<Failure> failedFirst(List<PodSnapshot> pods, Optional<String> named) {
+    return named.flatMap(
+        name ->
+            pods.stream()
+                .filter(p -> p.name().equals(name))
+                .findFirst()
+                .flatMap(FailureClassifier::userExit));
+  }
+
+  /**
+   * The run's timeout passed; when its pods never started, what kept them says more than the
+   * timeout ("timed out: cannot pull image …"; no node: the pods are gone, and the description
+   * keeps its room for the cause).
+   */
+  private static Failure timedOut(RunObservation o) {
+    return blocker(o)
+        .map(b -> new Failure(b.cause(), "timed out: " + b.what(), "", null, b.hint()))
+        .orElseGet(() -> FailureClassifier.timeout(o.jobSet().settings(), ""));
+  }
+
+  /**
+   * What keeps the current attempt's pods from starting (lowest index first): an image that cannot
+   * be pulled, a container the kubelet cannot create. The controller remembers it per JobSet
+   * ({@link RunObservation#earlier}), since Kueue's PodsReady timeout and the run's deadline delete
+   * the pods that show it.
+   */
+  public static Optional<Failure> startBlocker(RunObservation o) {
+    return FailureClassifier.first(
+        currentPods(o), p -> FailureClassifier.startBlocker(p, o.jobSet().settings()));
+  }
+
+  /**
+   * Whether the current attempt got past starting: every pod ready, or one of them ended; false
+   * without pods.
+   */
+  public static boolean started(RunObservation o) {
+    List<PodSnapshot> pods = currentPods(o);
+    return !pods.isEmpty()
+        && (pods.stream().filter(PodSnapshot::ready).count() >= o.jobSet().expectedPods()
+            || ended(pods));
+  }
+
+  /** {@link #startBlocker}, else what an earlier observation remembered. */
+  private static Optional<Failure> blocker(RunObservation o) {
+    return startBlocker(o).or(o::earlier);
   }
 
   /**
@@ -146,17 +270,23 @@ public final class RunStateMapper {
   }
 
   private RunState failed(RunObservation o) {
-    JobSetSnapshot js = o.jobSet();
-    ConditionSnapshot condition = ConditionSnapshot.find(js.conditions(), "Failed").orElseThrow();
+    ConditionSnapshot condition =
+        ConditionSnapshot.find(o.jobSet().conditions(), "Failed").orElseThrow();
     Failure f =
         cause(o)
             .orElse(
                 new Failure(
                     Cause.PLATFORM, "JobSet failed (" + condition.reason() + ")", "", null));
+    return failure(o, f, condition.since());
+  }
+
+  /** FAILED with {@code f}, ended at {@code end} (now when unknown). */
+  private static RunState failure(RunObservation o, Failure f, Instant end) {
+    JobSetSnapshot js = o.jobSet();
     String who = f.cause() == Cause.USER ? "user error" : "platform error";
-    String where = f.node().isEmpty() ? "" : " on node " + f.node();
-    String text = "failed (" + who + "): " + f.what() + where + ", " + attempt(js);
-    Instant end = condition.since() == null ? o.now() : condition.since();
+    String text =
+        Description.fit(
+            "failed (" + who + "): ", f.body(), f.tail() + ", " + attempt(js), Description.MAX);
     return new RunState(
         Phase.FAILED,
         f.cause(),
@@ -168,12 +298,50 @@ public final class RunStateMapper {
         js.attempt(),
         js.maxAttempts(),
         false,
-        Duration.between(startedAt(o), end));
+        took(o, end == null ? o.now() : end));
   }
 
-  private RunState queued(RunObservation o, String reason) {
-    String queue = o.jobSet().localQueue().isEmpty() ? "" : " in " + o.jobSet().localQueue();
-    return state(o, Phase.QUEUED, Cause.NONE, "queued" + queue + ": " + reason, 0, false);
+  /**
+   * Kueue ended the run without JobSet doing so: FAILED, with what the pods showed before when
+   * known ("deactivated by Kueue: cannot pull image …"; its cause is then theirs).
+   */
+  private static RunState ended(RunObservation o, KueueEnd end) {
+    Failure f =
+        blocker(o)
+            .map(b -> new Failure(b.cause(), end.brief() + ": " + b.what(), "", null, b.hint()))
+            .orElseGet(() -> new Failure(Cause.PLATFORM, end.what(), "", null));
+    return failure(o, f, end.since());
+  }
+
+  /**
+   * Evicted by Kueue back to suspend: queued again; after a PodsReady timeout with what the pods
+   * showed (their node left out: the pods are gone, and the next admission may place them
+   * elsewhere).
+   */
+  private RunState requeued(RunObservation o, ConditionSnapshot evicted) {
+    Optional<Failure> blocker =
+        "PodsReadyTimeout".equals(evicted.reason()) ? blocker(o) : Optional.empty();
+    if (blocker.isEmpty()) {
+      return queued(o, "requeued after eviction by Kueue (" + evicted.reason() + ")", Cause.NONE);
+    }
+    Failure b = blocker.get();
+    String text =
+        Description.fit(
+            queuedIn(o) + "requeued after PodsReady timeout: ",
+            b.what(),
+            b.tail(),
+            Description.MAX);
+    return state(o, Phase.QUEUED, b.cause(), text, 0, false);
+  }
+
+  private RunState queued(RunObservation o, String reason, Cause cause) {
+    return state(o, Phase.QUEUED, cause, queuedIn(o) + reason, 0, false);
+  }
+
+  private static String queuedIn(RunObservation o) {
+    return "queued"
+        + (o.jobSet().localQueue().isEmpty() ? "" : " in " + o.jobSet().localQueue())
+        + ": ";
   }
 
   private RunState starting(RunObservation o, List<PodSnapshot> pods, int nodesUp) {
@@ -181,11 +349,15 @@ public final class RunStateMapper {
     boolean restarting =
         js.restarts() > 0 || ConditionSnapshot.holds(js.conditions(), "RestartingJobSet");
     Phase phase = restarting ? Phase.RESTARTING : pods.isEmpty() ? Phase.ADMITTED : Phase.STARTING;
-    Optional<Failure> pull =
-        pods.stream().map(FailureClassifier::platform).flatMap(Optional::stream).findFirst();
-    String doing =
-        pull.map(f -> f.what() + (f.node().isEmpty() ? "" : " on node " + f.node()))
-            .orElseGet(() -> StartProgress.describe(pods, js.expectedPods()));
+    Optional<Failure> blocked =
+        FailureClassifier.first(
+            pods,
+            p ->
+                FailureClassifier.platform(p)
+                    .or(() -> FailureClassifier.startBlocker(p, js.settings())));
+    String body =
+        blocked.map(Failure::body).orElseGet(() -> StartProgress.describe(pods, js.expectedPods()));
+    String tail = blocked.map(Failure::tail).orElse("");
     Instant admittedAt = admittedAt(o);
     boolean stalled = Duration.between(admittedAt, o.now()).compareTo(stallAfter) > 0;
     String lead = restarting ? "restarting" : pods.isEmpty() ? "admitted" : "starting";
@@ -198,13 +370,13 @@ public final class RunStateMapper {
     // were
     // seen); the step changes a few times at most. `trainyard status` shows the count in its NODES
     // column.
-    String text = lead + ": " + doing + ", " + attempt(js);
-    Cause cause = pull.map(Failure::cause).orElse(Cause.NONE);
+    String text = Description.fit(lead + ": ", body, tail + ", " + attempt(js), Description.MAX);
+    Cause cause = blocked.map(Failure::cause).orElse(Cause.NONE);
     return new RunState(
         phase,
         cause,
         text,
-        pull.map(Failure::node).orElse(""),
+        blocked.map(Failure::node).orElse(""),
         null,
         nodesUp,
         js.expectedNodes(),
@@ -268,18 +440,23 @@ public final class RunStateMapper {
         .toList();
   }
 
+  /** The pods of the newest attempt that has any. */
+  private static List<PodSnapshot> newestAttempt(List<PodSnapshot> pods) {
+    int newest = pods.stream().mapToInt(PodSnapshot::attempt).max().orElse(0);
+    return pods.stream().filter(p -> p.attempt() == newest).toList();
+  }
+
   /** Nodes (pods that run ranks) of the current attempt that are ready or succeeded. */
   private static int ready(RunObservation o) {
     return (int)
         currentPods(o).stream()
             .filter(PodSnapshot::runsRanks)
-            .filter(p -> p.ready() || p.succeeded())
+            .filter(RunStateMapper::readyOrSucceeded)
             .count();
   }
 
-  /** Ready, or its containers ran and ended (Succeeded or Failed): the pod is past starting. */
-  private static boolean upOrDone(PodSnapshot p) {
-    return p.ready() || p.succeeded() || "Failed".equals(p.phase());
+  private static boolean readyOrSucceeded(PodSnapshot p) {
+    return p.ready() || p.succeeded();
   }
 
   /**
@@ -289,6 +466,15 @@ public final class RunStateMapper {
    */
   private static boolean ended(List<PodSnapshot> pods) {
     return pods.stream().anyMatch(p -> p.succeeded() || "Failed".equals(p.phase()));
+  }
+
+  /**
+   * How long the run took until {@code end}: from its earliest pod start, else its admission, else
+   * the JobSet's creation. Whole seconds, as Kubernetes writes times, so the commit status and
+   * {@code trainyard status} (and its {@code durationSeconds}) say the same.
+   */
+  private static Duration took(RunObservation o, Instant end) {
+    return Duration.ofSeconds(Math.max(0, Duration.between(startedAt(o), end).toSeconds()));
   }
 
   /**
@@ -316,7 +502,7 @@ public final class RunStateMapper {
     return ready + " of " + js.expectedNodes() + " nodes ready, " + attempt(js);
   }
 
-  private static String attempt(JobSetSnapshot js) {
+  static String attempt(JobSetSnapshot js) {
     return "attempt " + js.attempt() + " of " + js.maxAttempts();
   }
 }

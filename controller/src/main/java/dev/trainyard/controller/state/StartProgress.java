@@ -1,6 +1,5 @@
 package dev.trainyard.controller.state;
 
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -24,8 +23,8 @@ final class StartProgress {
    * One phrase for the slowest pod's step, e.g. "cloning code (init container git-clone)"; no pod
    * counts, so the phrase changes only when the step does (a count would be posted at every pod).
    * An unscheduled pod gives the scheduler's own reason, its PodScheduled=False message up to the
-   * preemption note, e.g. {@code waiting for nodes: 0/3 nodes are available: persistentvolumeclaim
-   * "ddp-snapshots" not found}.
+   * preemption note, e.g. {@code waiting for nodes: persistentvolumeclaim "ddp-snapshots" not
+   * found} ({@link #schedulerReason}).
    */
   static String describe(List<PodSnapshot> pods, int expected) {
     if (pods.isEmpty()) {
@@ -59,21 +58,39 @@ final class StartProgress {
   }
 
   /**
-   * The first unscheduled pod's (by name) PodScheduled=False message, without the scheduler's
-   * preemption note.
+   * The first unscheduled pod's (lowest index) PodScheduled=False message, without what changes
+   * while pods are placed one by one: the scheduler's node counts ("0/4 nodes are available: 1
+   * Insufficient cpu, 3 node(s) had untolerated taint {gpu: }" → "Insufficient cpu, node(s) had
+   * untolerated taint {gpu: }"), its preemption note and the "no new claims to deallocate" note
+   * before it (kube-scheduler's FitError: "%d/%d nodes are available: %s." then the PostFilter's
+   * message), and the punctuation they leave, so the text never ends in ",".
    */
   static Optional<String> schedulerReason(List<PodSnapshot> pods) {
     return pods.stream()
         .filter(p -> p.node().isEmpty())
-        .sorted(Comparator.comparing(PodSnapshot::name))
+        .sorted(PodOrder.EVIDENCE)
         .map(
             p ->
                 ConditionSnapshot.find(p.conditions(), "PodScheduled")
                     .filter(c -> !c.isTrue())
-                    .map(ConditionSnapshot::message)
-                    .filter(m -> !m.isBlank()))
+                    .map(ConditionSnapshot::message))
         .flatMap(Optional::stream)
-        .findFirst()
-        .map(m -> m.replaceFirst("\\s*preemption:.*$", "").replaceFirst("\\.$", "").strip());
+        .map(StartProgress::withoutCounts)
+        .filter(m -> !m.isEmpty())
+        .findFirst();
+  }
+
+  /** The scheduler's reasons without node counts, preemption note and trailing punctuation. */
+  static String withoutCounts(String message) {
+    String m =
+        message
+            .lines()
+            .findFirst()
+            .orElse("")
+            .replaceFirst("(?i)[\\s.,;]*preemption:.*$", "")
+            .replaceFirst("(?i)[\\s.,;]*no new claims to deallocate.*$", "")
+            .replaceFirst("^\\s*\\d+/\\d+ nodes are available:\\s*", "")
+            .replaceAll("(^|,\\s*)\\d+ ", "$1");
+    return m.replaceFirst("[\\s.,;:]+$", "").strip();
   }
 }

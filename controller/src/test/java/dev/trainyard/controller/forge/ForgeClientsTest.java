@@ -65,6 +65,7 @@ class ForgeClientsTest {
       assertEquals("success", gh.wireState(CommitState.SUCCESS));
       assertEquals("failure", gh.wireState(CommitState.FAILURE));
       assertEquals("error", gh.wireState(CommitState.ERROR));
+      assertEquals("error", gh.wireState(CommitState.CANCELED), "GitHub has no canceled state");
       assertEquals("github", gh.kind());
     }
 
@@ -226,6 +227,7 @@ class ForgeClientsTest {
       Forge gl = f.gitlab();
       assertEquals("failed", gl.wireState(CommitState.FAILURE));
       assertEquals("failed", gl.wireState(CommitState.ERROR));
+      assertEquals("canceled", gl.wireState(CommitState.CANCELED));
       assertEquals("running", gl.wireState(CommitState.RUNNING));
       assertEquals("pending", gl.wireState(CommitState.PENDING));
       assertEquals("success", gl.wireState(CommitState.SUCCESS));

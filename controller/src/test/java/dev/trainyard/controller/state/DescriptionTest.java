@@ -47,10 +47,11 @@ class DescriptionTest {
   }
 
   @Test
-  @DisplayName("only SUCCEEDED and FAILED are terminal phases")
+  @DisplayName("only SUCCEEDED, FAILED and DELETED are terminal phases")
   void terminalPhases() {
     for (Phase p : Phase.values()) {
-      assertEquals(p == Phase.SUCCEEDED || p == Phase.FAILED, p.terminal(), p.name());
+      assertEquals(
+          p == Phase.SUCCEEDED || p == Phase.FAILED || p == Phase.DELETED, p.terminal(), p.name());
     }
   }
 

@@ -342,7 +342,7 @@ class RunStateMapperTest {
 
     @Test
     @DisplayName(
-        "an image that cannot be pulled while starting is a platform problem naming image and node")
+        "a runtime image that cannot be pulled while starting is a platform problem naming image and node")
     void imagePullWhileStarting() {
       ContainerSnapshot c =
           new ContainerSnapshot(
@@ -357,8 +357,7 @@ class RunStateMapperTest {
       assertEquals(Cause.PLATFORM, s.cause());
       assertEquals("kwok-gpu-0", s.node());
       assertEquals(
-          "starting: cannot pull image ghcr.io/acme/missing:1 (ImagePullBackOff) on node kwok-gpu-0,"
-              + " attempt 1 of 4",
+          "starting: cannot pull image ghcr.io/acme/missing:1 on node kwok-gpu-0, attempt 1 of 4",
           s.description());
     }
 
@@ -588,25 +587,6 @@ class RunStateMapperTest {
     }
 
     @Test
-    @DisplayName("OOMKilled is a platform error with exit code 137")
-    void oomKilled() {
-      RunState s =
-          failedWith(
-              pod(
-                  "p0",
-                  "n0",
-                  "Failed",
-                  false,
-                  ContainerSnapshot.terminated("node", 137, "OOMKilled")));
-      assertEquals(Cause.PLATFORM, s.cause());
-      assertEquals(137, s.exitCode());
-      assertTrue(
-          s.description()
-              .startsWith("failed (platform error): OOMKilled in container node on node n0"),
-          s.description());
-    }
-
-    @Test
     @DisplayName(
         "the compiled GPU start-up check (exit 80) is a platform error naming what the node lacks, from its termination message")
     void gpuCheckFailed() {
@@ -710,26 +690,36 @@ class RunStateMapperTest {
     }
 
     @Test
-    @DisplayName("pod reasons NodeLost, DeadlineExceeded and Shutdown are platform errors")
+    @DisplayName("pod reasons NodeLost and Shutdown are platform errors")
     void podReasons() {
       assertEquals("node lost", podReason("NodeLost"));
-      assertEquals("deadline exceeded (activeDeadlineSeconds)", podReason("DeadlineExceeded"));
       assertEquals("node shut down", podReason("Shutdown"));
     }
 
     @Test
-    @DisplayName("a failed run whose pod cannot pull its image is a platform error")
+    @DisplayName(
+        "a failed run whose pod cannot pull the runtime's image is a platform error, one phrase per kind")
     void imagePull() {
-      for (String reason :
-          List.of("ErrImagePull", "ImagePullBackOff", "InvalidImageName", "ErrImageNeverPull")) {
-        RunState s =
-            failedWith(
-                pod("p0", "n0", "Pending", false, ContainerSnapshot.waiting("node", reason)));
-        assertEquals(Cause.PLATFORM, s.cause(), reason);
-        assertTrue(
-            s.description().contains("cannot pull image of container node (" + reason + ")"),
-            s.description());
-      }
+      java.util.Map<String, String> said =
+          java.util.Map.of(
+              "ErrImagePull",
+              "cannot pull image of container node",
+              "ImagePullBackOff",
+              "cannot pull image of container node",
+              "InvalidImageName",
+              "invalid image name in container node",
+              "ErrImageNeverPull",
+              "image of container node is not on the node (imagePullPolicy: Never)");
+      said.forEach(
+          (reason, text) -> {
+            RunState s =
+                failedWith(
+                    pod("p0", "n0", "Pending", false, ContainerSnapshot.waiting("node", reason)));
+            assertEquals(Cause.PLATFORM, s.cause(), reason);
+            assertEquals(
+                "failed (platform error): " + text + " on node n0, attempt 1 of 4",
+                s.description());
+          });
     }
 
     @Test
@@ -935,17 +925,28 @@ class RunStateMapperTest {
   @Nested
   @DisplayName("evidence that outlives the pods")
   class Durable {
-    static final String EXIT_1 =
-        "Container node for pod team-a/llama-ft-7f3a9c-node-0-0-x7k2p failed with exit code 1 matching FailJob rule at index 1";
+    /**
+     * The real Job controller's words (kubernetes pkg/controller/job job_controller.go,
+     * pod_failure_policy.go) for the compiled pod failure policy: a user's exit is FailIndex (no
+     * exit code kept), the Job then fails with reason FailedIndexes; only the code-sync init
+     * container has a FailJob exit rule (index 2).
+     */
+    static final String FAILED_INDEXES = "Job has failed indexes";
+
+    static final String MAX_FAILED_INDEXES =
+        "Job has exceeded the specified maximal number of failed indexes";
+    static final String CODE_SYNC_EXIT_1 =
+        "Container code-sync for pod team-a/llama-ft-7f3a9c-node-0-0-x7k2p failed"
+            + " with exit code 1 matching FailJob rule at index 2";
 
     @Test
     @DisplayName(
-        "a Failed JobSet whose failed pod was deleted is the same user error, from the child Job's Failed message")
+        "a user's exit whose pod is gone (FailedIndexes, status.failedIndexes) is a user error naming the rank, never a platform error")
     void podDeletedJobRemembers() {
       Runs withPod =
           run()
               .condition(yes("Failed", "FailJobSetFailurePolicyAction", NOW))
-              .failedJob("llama-ft-7f3a9c-node-0", "PodFailurePolicy", EXIT_1)
+              .failedIndexes("llama-ft-7f3a9c-node-0", "FailedIndexes", FAILED_INDEXES, "1")
               .pods(
                   pod(
                       "p0",
@@ -959,15 +960,15 @@ class RunStateMapperTest {
       Runs gone =
           run()
               .condition(yes("Failed", "FailJobSetFailurePolicyAction", NOW))
-              .failedJob("llama-ft-7f3a9c-node-0", "PodFailurePolicy", EXIT_1);
+              .failedIndexes("llama-ft-7f3a9c-node-0", "FailedIndexes", FAILED_INDEXES, "1");
       RunState s = gone.map();
-      assertEquals(Phase.FAILED, s.phase(), "never admitted: no pods yet");
+      assertEquals(Phase.FAILED, s.phase());
       assertEquals(Cause.USER, s.cause());
-      assertEquals(1, s.exitCode());
+      assertNull(s.exitCode(), "FailIndex keeps no exit code");
       assertEquals(
-          "failed (user error): command exited with code 1 in container node, attempt 1 of 4",
+          "failed (user error): rank 1 of node-0 exited non-zero (pod gone, exit code unknown), attempt 1 of 4",
           s.description());
-      assertFalse(RunStateMapper.provisional(gone.observe()), "the Job's message is evidence");
+      assertFalse(RunStateMapper.provisional(gone.observe()), "the Job's reason is evidence");
     }
 
     @Test
@@ -1009,7 +1010,41 @@ class RunStateMapperTest {
 
     @Test
     @DisplayName(
-        "Job messages: DisruptionTarget and DeadlineExceeded are platform errors, the GPU check's and 137's exit codes too; other exit codes are user errors")
+        "MaxFailedIndexesExceeded, several failed indexes, or none recorded: still the user's")
+    void failedIndexesVariants() {
+      RunState max =
+          run()
+              .condition(yes("Failed", "FailJobSetFailurePolicyAction", NOW))
+              .failedIndexes(
+                  "llama-ft-7f3a9c-node-0", "MaxFailedIndexesExceeded", MAX_FAILED_INDEXES, "0")
+              .map();
+      assertEquals(Cause.USER, max.cause());
+      assertEquals(
+          "failed (user error): rank 0 of node-0 exited non-zero (pod gone, exit code unknown), attempt 1 of 4",
+          max.description());
+      RunState many =
+          run()
+              .condition(yes("Failed", "FailJobSetFailurePolicyAction", NOW))
+              .failedIndexes("llama-ft-7f3a9c-node-0", "FailedIndexes", FAILED_INDEXES, "0,2-3")
+              .map();
+      assertEquals(
+          "failed (user error): ranks 0,2-3 of node-0 exited non-zero (pods gone, exit codes unknown),"
+              + " attempt 1 of 4",
+          many.description());
+      RunState none =
+          run()
+              .condition(yes("Failed", "FailJobSetFailurePolicyAction", NOW))
+              .failedJob("other-job", "FailedIndexes", FAILED_INDEXES)
+              .map();
+      assertEquals(
+          "failed (user error): a rank of other-job exited non-zero (pod gone, exit code unknown),"
+              + " attempt 1 of 4",
+          none.description());
+    }
+
+    @Test
+    @DisplayName(
+        "Job messages: DisruptionTarget is a platform error, the GPU check's and 137's exit codes too; DeadlineExceeded is the user's timeout; a code-sync exit is setup")
     void jobReasons() {
       assertEquals(
           Cause.PLATFORM,
@@ -1025,27 +1060,32 @@ class RunStateMapperTest {
               .contains("pod p-0 disrupted (DisruptionTarget"));
       RunState deadline =
           failedBy("DeadlineExceeded", "Job was active longer than specified deadline");
-      assertEquals(Cause.PLATFORM, deadline.cause());
-      assertTrue(deadline.description().contains("deadline exceeded"), deadline.description());
+      assertEquals(Cause.USER, deadline.cause());
+      assertEquals(
+          "failed (user error): ran past its timeout; raise timeout in train.yaml, attempt 1 of 4",
+          deadline.description());
       RunState gpu =
           failedBy(
               "PodFailurePolicy",
-              "Container node for pod a/p failed with exit code "
+              "Container code-sync for pod a/p failed with exit code "
                   + dev.trainyard.compiler.render.GpuCheck.EXIT_CODE
-                  + " matching FailJob rule at index 1");
+                  + " matching FailJob rule at index 2");
       assertEquals(Cause.PLATFORM, gpu.cause());
       assertEquals(
           Cause.PLATFORM,
           failedBy(
                   "PodFailurePolicy",
-                  "Container node for pod a/p failed with exit code 137 matching FailJob rule at index 1")
+                  "Container code-sync for pod a/p failed with exit code 137 matching FailJob rule at index 2")
               .cause());
       RunState two =
           failedBy(
               "PodFailurePolicy",
-              "Container node for pod a/p failed with exit code 2 matching FailJob rule at index 1");
+              "Container code-sync for pod a/p failed with exit code 2 matching FailJob rule at index 2");
       assertEquals(Cause.USER, two.cause());
       assertEquals(2, two.exitCode());
+      assertEquals(
+          "failed (user error): setup failed in init container code-sync with exit code 2, attempt 1 of 4",
+          two.description());
       Runs backoff =
           run()
               .condition(yes("Failed", "FailJobSetFailurePolicyAction", NOW))
@@ -1068,18 +1108,27 @@ class RunStateMapperTest {
           new JobSnapshot(
               "j-ok",
               0,
-              List.of(new ConditionSnapshot("Failed", false, "PodFailurePolicy", EXIT_1, T0))));
+              List.of(
+                  new ConditionSnapshot("Failed", false, "FailedIndexes", FAILED_INDEXES, T0))));
       assertTrue(RunStateMapper.provisional(r.observe()));
       r.jobs.add(
           new JobSnapshot(
               "j-old",
               0,
-              List.of(new ConditionSnapshot("Failed", true, "DeadlineExceeded", "", T0))));
+              List.of(
+                  new ConditionSnapshot(
+                      "Failed",
+                      true,
+                      "PodFailurePolicy",
+                      "Pod team-a/p-0 has condition DisruptionTarget matching FailJob rule at index 0",
+                      T0))));
       r.jobs.add(
           new JobSnapshot(
               "j-new",
               1,
-              List.of(new ConditionSnapshot("Failed", true, "PodFailurePolicy", EXIT_1, T0))));
+              List.of(
+                  new ConditionSnapshot(
+                      "Failed", true, "PodFailurePolicy", CODE_SYNC_EXIT_1, T0))));
       assertEquals(Cause.USER, r.map().cause());
     }
 
@@ -1196,7 +1245,7 @@ class RunStateMapperTest {
 
     @Test
     @DisplayName(
-        "an unschedulable pod gives the scheduler's reason in the starting description, without the preemption note")
+        "an unschedulable pod gives the scheduler's reason in the starting description, without node count and preemption note")
     void schedulerReason() {
       PodSnapshot pending =
           new PodSnapshot(
@@ -1219,7 +1268,7 @@ class RunStateMapperTest {
                       T0)));
       RunState s = run().admittedWorkload(T0).pods(pending).map();
       assertEquals(
-          "starting: waiting for nodes: 0/3 nodes are available: persistentvolumeclaim \"ddp-snapshots\" not found, attempt 1 of 4",
+          "starting: waiting for nodes: persistentvolumeclaim \"ddp-snapshots\" not found, attempt 1 of 4",
           s.description());
     }
   }

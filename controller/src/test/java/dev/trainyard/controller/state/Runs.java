@@ -28,6 +28,8 @@ final class Runs {
   final List<PodSnapshot> pods = new ArrayList<>();
   WorkloadSnapshot workload;
   final List<JobSnapshot> jobs = new ArrayList<>();
+  UserSettings settings = UserSettings.NONE;
+  Optional<Failure> earlier = Optional.empty();
 
   static Runs run() {
     return new Runs();
@@ -84,6 +86,36 @@ final class Runs {
     return this;
   }
 
+  /**
+   * A pod waiting with one main container {@code node} of {@code image} in {@code reason} saying
+   * {@code message}.
+   */
+  static PodSnapshot waitingPod(
+      String name, String node, String image, String reason, String message) {
+    return pod(
+        name,
+        node,
+        "Pending",
+        false,
+        new ContainerSnapshot(
+            "node", image, ContainerSnapshot.Status.WAITING, reason, message, null));
+  }
+
+  /**
+   * A Failed pod whose container {@code node} ended with {@code exitCode} and {@code reason} at
+   * {@code finished}.
+   */
+  static PodSnapshot failedPod(
+      String name, String node, int exitCode, String reason, Instant finished) {
+    return pod(
+        name,
+        node,
+        "Failed",
+        false,
+        new ContainerSnapshot(
+            "node", "", ContainerSnapshot.Status.TERMINATED, reason, "", exitCode, finished));
+  }
+
   static PodSnapshot readyPod(String name, String node) {
     return pod(name, node, "Running", true, ContainerSnapshot.running("node"));
   }
@@ -116,6 +148,17 @@ final class Runs {
     return this;
   }
 
+  /**
+   * A child Job of attempt 0 whose Failed condition has {@code reason}, {@code message}, with
+   * {@code status.failedIndexes}.
+   */
+  Runs failedIndexes(String name, String reason, String message, String indexes) {
+    jobs.add(
+        new JobSnapshot(
+            name, 0, List.of(new ConditionSnapshot("Failed", true, reason, message, T0)), indexes));
+    return this;
+  }
+
   Runs pods(PodSnapshot... p) {
     pods.addAll(List.of(p));
     return this;
@@ -123,6 +166,24 @@ final class Runs {
 
   Runs workload(String clusterQueue, ConditionSnapshot... conditions) {
     workload = new WorkloadSnapshot(clusterQueue, List.of(conditions));
+    return this;
+  }
+
+  /** A Workload with {@code spec.active: false} (deactivated). */
+  Runs inactiveWorkload(ConditionSnapshot... conditions) {
+    workload = new WorkloadSnapshot("cq", List.of(conditions), false);
+    return this;
+  }
+
+  /** train.yaml names {@code image} (annotation image-source) and sets {@code timeout}. */
+  Runs trainYaml(String image, java.time.Duration timeout) {
+    settings = new UserSettings(image, timeout);
+    return this;
+  }
+
+  /** What an earlier observation saw keep the pods from starting. */
+  Runs earlier(Failure f) {
+    earlier = Optional.of(f);
     return this;
   }
 
@@ -143,8 +204,9 @@ final class Runs {
             restarts,
             maxRestarts,
             queue,
-            jobSetConditions);
-    return new RunObservation(js, pods, Optional.ofNullable(workload), now, jobs);
+            jobSetConditions,
+            settings);
+    return new RunObservation(js, pods, Optional.ofNullable(workload), now, jobs, earlier);
   }
 
   RunState map() {

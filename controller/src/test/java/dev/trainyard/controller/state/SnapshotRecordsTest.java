@@ -29,6 +29,34 @@ class SnapshotRecordsTest {
     assertEquals("", js.localQueue());
     assertEquals("", new WorkloadSnapshot(null, List.of()).clusterQueue());
     assertEquals("", new Failure(Cause.USER, "exit 1", null, 1).node());
+    assertEquals("", new Failure(Cause.USER, "exit 1", "n", 1, null).hint());
+    assertEquals(
+        UserSettings.NONE,
+        new JobSetSnapshot("n", "j", null, false, 1, 1, 0, 0, "", List.of(), null).settings());
+    assertEquals("", new UserSettings(null, null).image());
+    assertEquals("", new JobSnapshot("j", 0, List.of(), null).failedIndexes());
+    RunObservation o =
+        new RunObservation(
+            js, List.of(), java.util.Optional.empty(), java.time.Instant.EPOCH, List.of(), null);
+    assertEquals(java.util.Optional.empty(), o.earlier());
+  }
+
+  @Test
+  @DisplayName("an observation keeps what it carries when its Jobs or its earlier evidence are set")
+  void withers() {
+    JobSetSnapshot js = new JobSetSnapshot("n", "j", null, false, 1, 0, 0, "q", List.of());
+    Failure f =
+        new Failure(Cause.USER, "cannot pull image x", "n0", null, "check image in train.yaml");
+    JobSnapshot job = new JobSnapshot("j-0", 0, List.of(), "1");
+    RunObservation o =
+        new RunObservation(js, List.of(), java.util.Optional.empty(), java.time.Instant.EPOCH)
+            .withEarlier(java.util.Optional.of(f))
+            .withJobs(List.of(job));
+    assertEquals(java.util.Optional.of(f), o.earlier());
+    assertEquals(List.of(job), o.jobs());
+    assertEquals(java.util.Optional.of(f), o.withJobs(List.of()).earlier());
+    assertEquals(List.of(job), o.withEarlier(java.util.Optional.empty()).jobs());
+    assertEquals(js, o.jobSet());
   }
 
   @Test
