@@ -21,6 +21,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(
     name = "check-secrets",
+    header = "Scan a GitOps working tree for private key material.",
     description = {
       "Scan every file of a GitOps working tree (not .git/) for private key material:",
       "PEM, OpenSSH, PKCS#8, PKCS#1, SEC1, DER, age and PuTTY keys, and base64 of any",

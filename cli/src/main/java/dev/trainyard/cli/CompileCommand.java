@@ -20,6 +20,7 @@ import picocli.CommandLine.Spec;
 /** {@code trainyard compile}: every stage, then the files are written under {@code --out}. */
 @Command(
     name = "compile",
+    header = "Compile a train.yaml into GitOps manifests (JobSet, Kueue objects).",
     description = {
       "Compile a train.yaml into GitOps manifests: a JobSet, Kueue queue objects, and",
       "for MPI runtimes a hostfile ConfigMap and an SSH Secret.",

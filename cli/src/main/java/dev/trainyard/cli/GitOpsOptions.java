@@ -62,7 +62,11 @@ final class GitOpsOptions {
     if (branch.startsWith("refs/") || !GitOpsRepository.isBranchName(branch)) {
       throw new ParameterException(
           spec.commandLine(),
-          "--branch \"" + branch + "\" is not a branch name (give it without refs/heads/)");
+          "--branch \""
+              + branch
+              + "\" is not a branch name: git refuses blanks, `..`, `~ ^ : ? * [ \\`, `@{`,"
+              + " a leading `-`, a trailing `/`, `.` or `.lock`"
+              + (branch.startsWith("refs/") ? " (give it without refs/heads/)" : ""));
     }
     GitOpsLocation location;
     try {

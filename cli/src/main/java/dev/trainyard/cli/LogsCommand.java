@@ -27,6 +27,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(
     name = "logs",
+    header = "Print a run's logs: the MPI launcher or node 0, or every rank.",
     description = {
       "Print a run's logs through your kubeconfig: the launcher (MPI) or node 0 (rank",
       "0) by default, one node with --node N, every pod with --all. Each line is",

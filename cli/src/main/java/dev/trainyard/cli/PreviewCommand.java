@@ -34,6 +34,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(
     name = "preview",
+    header = "Preview a pull request's runs as Markdown (or JSON) for a PR comment.",
     description = {
       "Preview a pull request as Markdown for a PR comment (or --output json): runs",
       "added, changed and removed (runtime, image, nodes × processes, GPUs, queue,",

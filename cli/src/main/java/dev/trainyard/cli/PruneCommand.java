@@ -29,6 +29,7 @@ import picocli.CommandLine.Spec;
 /** {@code trainyard prune}: remove finished runs from the GitOps repository in one commit. */
 @Command(
     name = "prune",
+    header = "Remove runs' folders from the GitOps repository in one commit.",
     description = {
       "Remove runs' folders from the GitOps repository in one commit (pushed with",
       "retry), so Flux (prune: true) or Argo CD (automated prune) delete their objects",
@@ -77,11 +78,10 @@ final class PruneCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     Map<String, String> env = System.getenv();
-    GitOpsLocation location = gitops.location(spec, env);
     List<String> names = runs == null ? List.of() : runs;
     if (names.isEmpty() == (olderThan == null)) {
       throw new ParameterException(
-          spec.commandLine(), "Give either run names or --older-than DURATION");
+          spec.commandLine(), "give either run names or --older-than DURATION");
     }
     if (olderThan != null && !includeRunning) {
       throw new ParameterException(
@@ -93,6 +93,7 @@ final class PruneCommand implements Callable<Integer> {
     if (names.stream().anyMatch(String::isBlank)) {
       throw new ParameterException(spec.commandLine(), "a run name is empty (an unset variable?)");
     }
+    GitOpsLocation location = gitops.location(spec, env);
     PruneRequest request =
         new PruneRequest(
             location, gitops.branch, names, age(), Optional.ofNullable(cluster), gitops.dryRun);

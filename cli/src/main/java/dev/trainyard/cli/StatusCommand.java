@@ -29,6 +29,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(
     name = "status",
+    header = "Show runs: state, queue, nodes ready, attempt, age and commit.",
     description = {
       "Show runs: state, queue, nodes ready, attempt, age, source commit and the same",
       "description the commit status on the source commit carries (one state mapping",

@@ -30,6 +30,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(
     name = "submit",
+    header = "Compile the changed train.yaml files and commit their runs to GitOps.",
     description = {
       "Compile each train.yaml at the source commit and commit the new runs to the",
       "GitOps repository in one commit, pushed with retry when another submit wins the",

@@ -3,6 +3,7 @@ package dev.trainyard.controller;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.trainyard.compiler.diagnostic.Diagnostic;
+import dev.trainyard.compiler.diagnostic.DiagnosticCode;
 import dev.trainyard.compiler.diagnostic.StageResult;
 import dev.trainyard.compiler.platform.Platform;
 import dev.trainyard.compiler.schema.NetworkntSchemaValidator;
@@ -105,23 +106,30 @@ public final class ConfigFile {
       throw new ConfigException(PlatformFile.render(doc.diagnostics()));
     }
     JsonNode root = doc.value().orElseThrow().root();
-    for (String key : MOVED) {
-      if (root.has(key)) {
-        throw new ConfigException(
-            file
-                + ": "
-                + key
-                + " moved to platform.yaml (status."
-                + key
-                + ")"
-                + "\n  hint: see schemas/platform.v1.schema.json, property status");
-      }
-    }
-    List<Diagnostic> problems = new NetworkntSchemaValidator().validate(doc.value().get(), SCHEMA);
+    List<Diagnostic> problems =
+        new NetworkntSchemaValidator()
+            .validate(doc.value().get(), SCHEMA).stream().map(ConfigFile::moved).toList();
     if (!problems.isEmpty()) {
       throw new ConfigException(PlatformFile.render(problems));
     }
     return root;
+  }
+
+  /**
+   * An unknown top-level {@code forges} or {@code targetUrl} says where it went (platform.yaml's
+   * {@code status:}), among the file's other problems.
+   */
+  private static Diagnostic moved(Diagnostic d) {
+    String key = d.pointer().startsWith("/") ? d.pointer().substring(1) : "";
+    if (d.code() != DiagnosticCode.UNKNOWN_FIELD || !MOVED.contains(key)) {
+      return d;
+    }
+    return Diagnostic.error(
+            d.code(),
+            d.location(),
+            d.pointer(),
+            "`" + key + "` moved to platform.yaml (status." + key + ")")
+        .withHint("set it in platform.yaml under `status:` (schemas/platform.v1.schema.json)");
   }
 
   /** {@code port:} 0..65535 (the schema checks it), 8080 when absent. */

@@ -163,9 +163,19 @@ class ConfigFileTest {
         "stallAfter: 99999999999999999999s",
         "",
         "stallAfter: '99999999999999999999s' is not a duration like 500ms, 90s, 10m, 1h or 1h30m (at most 36500d)");
-    assertMessage("forges: []", "", "forges moved to platform.yaml (status.forges)");
     assertMessage(
-        "targetUrl: https://x", "", "targetUrl moved to platform.yaml (status.targetUrl)");
+        "forges: []", "", ":3:1: error[E201]: `forges` moved to platform.yaml (status.forges)");
+    assertMessage(
+        "targetUrl: https://x",
+        "",
+        ":3:1: error[E201]: `targetUrl` moved to platform.yaml (status.targetUrl)");
+    Path movedAndMore = write("forges: []\nport: -1", "");
+    String moved =
+        assertThrows(ConfigException.class, () -> ConfigFile.read(movedAndMore)).getMessage();
+    assertTrue(
+        moved.contains("`forges` moved to platform.yaml")
+            && moved.contains("`port` must be at least 0"),
+        "a moved field is one problem among the others, not the only one: " + moved);
     Path both = write("colour: red\nport: 70000\nresync: soon", "");
     String all = assertThrows(ConfigException.class, () -> ConfigFile.read(both)).getMessage();
     assertTrue(
