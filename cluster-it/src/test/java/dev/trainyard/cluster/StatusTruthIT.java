@@ -92,7 +92,7 @@ class StatusTruthIT {
 
   @Test
   @DisplayName(
-      "a user's exit 1 under the compiled policy, its pods deleted before the controller looks: the Job's real FailedIndexes posts failure (user error), not a platform error")
+      "a user's exit 1 under the compiled policy, its pods deleted before the controller looks: the Job's real PodFailurePolicy message posts failure (user error) with the exit code, not a platform error")
   void failedIndexesWithPodsGone(KubeCluster cluster) {
     String ns = cluster.newNamespace();
     String tag = "fidx";
@@ -128,14 +128,15 @@ class StatusTruthIT {
             + failedIndexes
             + "; JobSet "
             + JobSets.describe(stored.get()));
-    assertEquals("FailedIndexes", failed.getReason());
-    assertEquals(
-        "Job has failed indexes",
-        failed.getMessage(),
-        "kubernetes pkg/controller/job job_controller.go");
-    assertFalse(
-        failedIndexes == null || failedIndexes.isBlank(),
-        "status.failedIndexes is kept on the Job");
+    // Since issue #19 the node container's exit is FailJob (rule 1): the Job fails at once with
+    // the pod failure policy's message (kubernetes pkg/controller/job pod_failure_policy.go).
+    assertEquals("PodFailurePolicy", failed.getReason());
+    assertTrue(
+        failed
+            .getMessage()
+            .matches(
+                "Container node for pod \\S+ failed with exit code 1 matching FailJob rule at index 1"),
+        failed.getMessage());
     cluster
         .client()
         .pods()
@@ -167,8 +168,8 @@ class StatusTruthIT {
             .get(0)
             .description()
             .matches(
-                "failed \\(user error\\): ranks? [0-9,-]+ of node-0 exited non-zero"
-                    + " \\(pods? gone, exit codes? unknown\\), attempt 1 of \\d+"),
+                "failed \\(user error\\): command exited with code 1 in container node.*,"
+                    + " attempt 1 of \\d+"),
         posts.get(0).description());
   }
 
