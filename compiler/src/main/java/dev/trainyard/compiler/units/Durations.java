@@ -49,13 +49,12 @@ public final class Durations {
     }
     long seconds = part(m, 1, 86_400) + part(m, 2, 3_600) + part(m, 3, 60) + part(m, 4, 1);
     String ms = m.group(5);
+    // 16 digits of milliseconds are over the maximum already; more could overflow a long.
     if (ms != null && ms.length() > 15) {
       return Optional.empty();
     }
+    // Each part is at most 12 digits times a day (part), so the sum stays far below a long's end.
     long millis = ms == null ? 0 : Long.parseLong(ms);
-    if (seconds > MAX_SECONDS || millis / 1000 > MAX_SECONDS) {
-      return Optional.empty();
-    }
     Duration total = Duration.ofSeconds(seconds).plusMillis(millis);
     return total.isZero() || total.compareTo(Duration.ofSeconds(MAX_SECONDS)) > 0
         ? Optional.empty()

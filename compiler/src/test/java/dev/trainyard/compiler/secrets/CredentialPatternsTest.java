@@ -35,7 +35,8 @@ class CredentialPatternsTest {
     "db_password, Tr0ub4dor&3x!",
     "HF_TOKEN, q8Zr2Lx0Pw4Nc7Vb",
     "MY_SECRET, s3cr3t-V4lue-99",
-    "AUTH, Basic dXNlcjpwYXNz"
+    "AUTH, Basic dXNlcjpwYXNz",
+    "API_KEY, abcdefgh"
   })
   @DisplayName("a credential name with a literal, varied value is a credential")
   void named(String name, String value) {
@@ -51,6 +52,8 @@ class CredentialPatternsTest {
     "TOKENIZERS_PARALLELISM, false",
     "API_KEY, aaaaaaaaaaaa",
     "API_KEY, abc123",
+    "API_KEY, abcdefg",
+    "API_KEY, aabbccdd",
     "AUTH_URL, https://auth.example/login",
     "NCCL_DEBUG, INFO"
   })
