@@ -66,13 +66,7 @@ public class CompileBenchmark {
       scratch = Files.createTempDirectory("trainyard-bench-");
       examples = committedCopy(examples, scratch.resolve("examples"));
     }
-    Path trainYaml = examples.resolve(example).resolve("train.yaml");
-    request =
-        CompileRequest.builder(trainYaml)
-            .platformFile(examples.resolve("platform.yaml"))
-            .sourceRepo(git ? Optional.empty() : Optional.of(REPO))
-            .sourceCommit(git ? Optional.empty() : Optional.of(COMMIT))
-            .build();
+    request = request(examples, example, git);
     CompileResult first = compiler.compile(request);
     if (first.hasErrors() || first.tree().isEmpty()) {
       throw new IllegalStateException(example + " does not compile: " + first.diagnostics());
@@ -81,10 +75,24 @@ public class CompileBenchmark {
 
   @TearDown(Level.Trial)
   public void tearDown() throws IOException {
+    compiler.close();
     if (scratch != null) {
-      try (Stream<Path> files = Files.walk(scratch)) {
-        files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-      }
+      delete(scratch);
+    }
+  }
+
+  /** The request the bench compiles: repo and commit as flags, or read from git. */
+  static CompileRequest request(Path examples, String example, boolean git) {
+    return CompileRequest.builder(examples.resolve(example).resolve("train.yaml"))
+        .platformFile(examples.resolve("platform.yaml"))
+        .sourceRepo(git ? Optional.empty() : Optional.of(REPO))
+        .sourceCommit(git ? Optional.empty() : Optional.of(COMMIT))
+        .build();
+  }
+
+  static void delete(Path dir) throws IOException {
+    try (Stream<Path> files = Files.walk(dir)) {
+      files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
     }
   }
 
@@ -94,8 +102,7 @@ public class CompileBenchmark {
     return compiler.compile(request);
   }
 
-  private static Path committedCopy(Path examples, Path target)
-      throws IOException, InterruptedException {
+  static Path committedCopy(Path examples, Path target) throws IOException, InterruptedException {
     try (Stream<Path> files = Files.walk(examples)) {
       for (Path from : (Iterable<Path>) files::iterator) {
         Path to = target.resolve(examples.relativize(from).toString());

@@ -41,7 +41,10 @@ final class CompileCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    CompileResult result = new Compiler(SshSecretProvider.system()).compile(options.request(spec));
+    CompileResult result;
+    try (Compiler compiler = new Compiler(SshSecretProvider.system())) {
+      result = compiler.compile(options.request(spec));
+    }
     if (result.hasErrors()) {
       return Reporting.report(spec, options.output, result, Optional.empty());
     }

@@ -55,7 +55,10 @@ final class ValidateCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    CompileResult result = new Compiler(SshSecretProvider.system()).compile(options.request(spec));
+    CompileResult result;
+    try (Compiler compiler = new Compiler(SshSecretProvider.system())) {
+      result = compiler.compile(options.request(spec));
+    }
     if (!cluster || result.hasErrors()) {
       return Reporting.report(spec, options.output, result, Optional.empty());
     }

@@ -24,6 +24,7 @@ import dev.trainyard.compiler.runtime.RuntimeCatalog;
 import dev.trainyard.compiler.runtime.RuntimeCatalogLoader;
 import dev.trainyard.compiler.schema.NetworkntSchemaValidator;
 import dev.trainyard.compiler.schema.SchemaValidator;
+import dev.trainyard.compiler.source.SourceFile;
 import dev.trainyard.compiler.source.YamlDocumentLoader;
 import dev.trainyard.compiler.spec.SpecReader;
 import dev.trainyard.compiler.spec.TrainSpec;
@@ -44,13 +45,25 @@ import java.util.Optional;
  * CompileResult result = new Compiler(secrets).compile(CompileRequest.of(Path.of("train.yaml")));
  * </pre>
  */
-public final class Compiler {
+public final class Compiler implements AutoCloseable {
   /** The compiler version stamped into provenance. */
   public static final String VERSION = "0.1.0";
 
   private final YamlDocumentLoader loader = new YamlDocumentLoader();
   private final SchemaValidator validator = new NetworkntSchemaValidator();
   private final SshSecretSource secrets;
+
+  /** Keeps each source repository open across the train.yaml files of this compiler's call. */
+  private final GitSourceInspector inspector = new GitSourceInspector();
+
+  /**
+   * The last platform.yaml parsed, by its text and display path: a preview or submit of many
+   * train.yaml files reads the file for each but parses, validates and binds it once.
+   */
+  private volatile ParsedPlatform lastPlatform;
+
+  private record ParsedPlatform(
+      SourceFile source, boolean embedded, StageResult<Platform> result) {}
 
   /**
    * The built-in runtimes (jar resources, immutable while the process runs), loaded on the first
@@ -80,10 +93,9 @@ public final class Compiler {
             all);
     Optional<Platform> platform =
         keep(
-            new PlatformLoader(loader, validator)
-                .load(
-                    request.platformFile(),
-                    request.platformDisplay().orElseGet(() -> displayOf(request.platformFile()))),
+            platform(
+                request.platformFile(),
+                request.platformDisplay().orElseGet(() -> displayOf(request.platformFile()))),
             all);
     Optional<RuntimeCatalog> catalog = keep(runtimes(request.runtimesDir()), all);
     if (spec.isEmpty() || platform.isEmpty() || catalog.isEmpty()) {
@@ -96,13 +108,12 @@ public final class Compiler {
     }
     Optional<SourceInfo> source =
         keep(
-            new GitSourceInspector()
-                .inspect(
-                    request.trainYaml(),
-                    request.displayPath(),
-                    request.sourceRepo(),
-                    request.sourceCommit(),
-                    request.existingTree()),
+            inspector.inspect(
+                request.trainYaml(),
+                request.displayPath(),
+                request.sourceRepo(),
+                request.sourceCommit(),
+                request.existingTree()),
             all);
     if (source.isEmpty()) {
       return failed(all, Optional.empty());
@@ -175,6 +186,34 @@ public final class Compiler {
     }
     OutputTree tree = new EmitStage().emit(valid.get());
     return new CompileResult(Optional.of(tree), job, all);
+  }
+
+  /**
+   * Closes the source repositories opened by earlier compiles. The compiler may be used again: it
+   * opens them again.
+   */
+  @Override
+  public void close() {
+    inspector.close();
+  }
+
+  private StageResult<Platform> platform(Optional<Path> file, String displayPath) {
+    StageResult<SourceFile> read =
+        file.isPresent()
+            ? YamlDocumentLoader.readFile(file.get(), displayPath)
+            : StageResult.of(PlatformLoader.embedded(), List.of());
+    if (read.failed()) {
+      return StageResult.failed(read.diagnostics());
+    }
+    SourceFile source = read.value().orElseThrow();
+    ParsedPlatform last = lastPlatform;
+    if (last != null && last.embedded() == file.isEmpty() && last.source().equals(source)) {
+      return last.result();
+    }
+    StageResult<Platform> result =
+        new PlatformLoader(loader, validator).load(source, file.isEmpty());
+    lastPlatform = new ParsedPlatform(source, file.isEmpty(), result);
+    return result;
   }
 
   private StageResult<RuntimeCatalog> runtimes(Optional<Path> platformDir) {

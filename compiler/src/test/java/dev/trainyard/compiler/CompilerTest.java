@@ -155,6 +155,34 @@ class CompilerTest {
 
   @Test
   @DisplayName(
+      "one compiler parses platform.yaml once for many train.yaml files, and again when its text changes between them")
+  void platformParsedAgainWhenChanged() throws Exception {
+    Path platform = Files.writeString(temp.resolve("platform.yaml"), TwoClusterPlatform.TEXT);
+    TrainProject p =
+        TrainProject.create(temp.resolve("a"), "runtime: torch\nrun: torchrun train.py\n");
+    try (Compiler compiler =
+        new Compiler(
+            new SshSecretProvider(
+                TrainProject.seeded(),
+                Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC)))) {
+      CompileResult first = compiler.compile(withPlatform(p, platform));
+      assertFalse(first.hasErrors(), first.diagnostics().toString());
+      CompileResult again = compiler.compile(withPlatform(p, platform));
+      assertEquals(allFiles(first), allFiles(again), "the same platform text, the same output");
+      Files.writeString(
+          platform, TwoClusterPlatform.with("defaultRuntime: torch", "defaultRuntime: troch"));
+      CompileResult changed = compiler.compile(withPlatform(p, platform));
+      assertEquals(
+          List.of(DiagnosticCode.INVALID_PLATFORM),
+          changed.diagnostics().stream().map(Diagnostic::code).toList(),
+          "the edited platform.yaml is read: " + changed.diagnostics());
+      Files.writeString(platform, TwoClusterPlatform.TEXT);
+      assertEquals(allFiles(first), allFiles(compiler.compile(withPlatform(p, platform))));
+    }
+  }
+
+  @Test
+  @DisplayName(
       "a platform whose defaultRuntime is not installed is one E304 in platform.yaml, before any train.yaml is resolved")
   void platformRuntimesStopFirst() throws Exception {
     Path platform =

@@ -152,8 +152,8 @@ public final class Submitter {
     }
     List<SubmittedRun> runs = new ArrayList<>();
     Map<String, TreeEdit> edits = new LinkedHashMap<>();
-    try (GitOpsPlatform platform = GitOpsPlatform.of(request, base)) {
-      Compiler compiler = new Compiler(SshSecretProvider.reading(base::read));
+    try (GitOpsPlatform platform = GitOpsPlatform.of(request, base);
+        Compiler compiler = new Compiler(SshSecretProvider.reading(base::read))) {
       refuseTargetFlags(request, platform, now);
       for (Path trainYaml : request.trainYamls()) {
         CompileResult result =

@@ -58,7 +58,17 @@ public final class PlatformLoader {
     if (source.failed()) {
       return StageResult.failed(source.diagnostics());
     }
-    StageResult<ParsedDocument> doc = loader.load(source.value().orElseThrow());
+    return load(source.value().orElseThrow(), file.isEmpty());
+  }
+
+  /**
+   * The platform in {@code source}, already read (a caller that compiles many train.yaml files
+   * against one platform.yaml reads it each time but parses it only when its text changed).
+   *
+   * @param embedded whether {@code source} is the embedded default (its defaults apply)
+   */
+  public StageResult<Platform> load(SourceFile source, boolean embedded) {
+    StageResult<ParsedDocument> doc = loader.load(source);
     if (doc.failed()) {
       return StageResult.failed(doc.diagnostics());
     }
@@ -66,10 +76,11 @@ public final class PlatformLoader {
     if (problems.stream().anyMatch(Diagnostic::isError)) {
       return StageResult.failed(problems);
     }
-    return PlatformBinder.bind(doc.value().orElseThrow(), file.isEmpty());
+    return PlatformBinder.bind(doc.value().orElseThrow(), embedded);
   }
 
-  private static SourceFile embedded() {
+  /** The embedded default platform's text. */
+  public static SourceFile embedded() {
     try (InputStream in = PlatformLoader.class.getClassLoader().getResourceAsStream(EMBEDDED)) {
       if (in == null) {
         throw new IllegalStateException("the jar lacks " + EMBEDDED);

@@ -10,9 +10,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 import org.eclipse.jgit.api.Git;
 import org.eclipse.jgit.api.Status;
@@ -29,9 +31,22 @@ import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
  * silent guess: uncommitted or untracked files in train.yaml's folder, no remote, a remote that is
  * a local path, no commit yet. A CI system that knows the repo and commit passes them instead
  * ({@code --source-repo}, {@code --source-commit}).
+ *
+ * <p>One inspector serves the train.yaml files of one call (a preview or submit of many, the
+ * bench's loop): each repository is opened once, on its first train.yaml, and kept open until
+ * {@link #close}, so its pack indexes are read once rather than once per train.yaml (issue #24:
+ * opening the repository again for every compile cost most of a warm compile). JGit notices new
+ * packs, refs and config changes of an open repository itself, so answers stay those of a fresh
+ * open. Safe for concurrent use.
  */
-public final class GitSourceInspector {
+public final class GitSourceInspector implements AutoCloseable {
   private static final Pattern SHA = Pattern.compile("^[0-9a-f]{40}$");
+
+  /**
+   * Open repositories by git directory; typed as {@link AutoCloseable} so that this class's fields
+   * name no JGit type (see {@link LocalRepository}).
+   */
+  private final Map<Path, AutoCloseable> repositories = new ConcurrentHashMap<>();
 
   /**
    * @param trainYaml the train.yaml (absolute or relative to the working directory)
@@ -74,12 +89,28 @@ public final class GitSourceInspector {
           .orElseGet(() -> notInRepository(displayPath, at));
     }
     return LocalRepository.inspect(
+        repositories,
         file,
         displayPath,
         repoOverride,
         commitOverride,
         ignored.map(i -> i.toAbsolutePath().normalize()),
         at);
+  }
+
+  /** Closes the repositories this inspector opened; it may be used again afterwards. */
+  @Override
+  public void close() {
+    for (Path gitDir : List.copyOf(repositories.keySet())) {
+      AutoCloseable repo = repositories.remove(gitDir);
+      if (repo != null) {
+        try {
+          repo.close();
+        } catch (Exception e) {
+          throw new IllegalStateException("cannot close the repository at " + gitDir, e);
+        }
+      }
+    }
   }
 
   /**
@@ -284,6 +315,7 @@ public final class GitSourceInspector {
    */
   private static final class LocalRepository {
     static StageResult<SourceInfo> inspect(
+        Map<Path, AutoCloseable> repositories,
         Path file,
         String displayPath,
         Optional<String> repoOverride,
@@ -295,8 +327,12 @@ public final class GitSourceInspector {
       if (builder.getGitDir() == null) {
         return notInRepository(displayPath, at);
       }
-      try (Repository repo = builder.build();
-          Git git = new Git(repo)) {
+      Repository repo =
+          (Repository)
+              repositories.computeIfAbsent(
+                  builder.getGitDir().toPath().toAbsolutePath().normalize(), dir -> open(builder));
+      // new Git(repo) does not close the repository it is given.
+      try (Git git = new Git(repo)) {
         String path = pathIn(repo.getWorkTree().toPath(), file);
         Optional<Diagnostic> ambiguous =
             repoOverride.isPresent() ? Optional.empty() : ambiguousRemotes(repo, at);
@@ -325,6 +361,12 @@ public final class GitSourceInspector {
           checkInCommit(repo, new Pinned(commitOverride.get(), sameRepo), path, file, at, problems);
         }
         return checked(url, commit, path, commitOverride.isPresent(), at, problems);
+      }
+    }
+
+    private static Repository open(FileRepositoryBuilder builder) {
+      try {
+        return builder.build();
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }

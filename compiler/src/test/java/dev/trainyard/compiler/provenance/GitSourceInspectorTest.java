@@ -113,6 +113,60 @@ class GitSourceInspectorTest {
   }
 
   @Test
+  @DisplayName(
+      "one inspector keeps the repository open across train.yaml files, yet sees a commit made, and a remote changed, after its first look")
+  void openRepositorySeesLaterChanges() throws Exception {
+    TrainProject p = TrainProject.create(temp, "run: x\n");
+    SourceInfo before =
+        inspect(p.trainYaml(), Optional.empty(), Optional.empty(), Optional.empty())
+            .value()
+            .orElseThrow();
+    Files.writeString(p.trainYaml(), "run: y\n");
+    String next;
+    try (Git git = Git.open(p.root().toFile())) {
+      git.add().addFilepattern(".").call();
+      next =
+          git.commit()
+              .setMessage("next")
+              .setAuthor("t", "t@example.com")
+              .setCommitter("t", "t@example.com")
+              .call()
+              .name();
+    }
+    assertFalse(next.equals(before.commit()));
+    SourceInfo after =
+        inspect(p.trainYaml(), Optional.empty(), Optional.empty(), Optional.empty())
+            .value()
+            .orElseThrow();
+    assertEquals(next, after.commit(), "HEAD is read again");
+    assertFalse(
+        inspect(p.trainYaml(), Optional.empty(), Optional.of(next), Optional.empty()).failed(),
+        "the new commit is found in the open repository and holds train.yaml as on disk");
+    try (Git git = Git.open(p.root().toFile())) {
+      var config = git.getRepository().getConfig();
+      config.setString("remote", "origin", "url", "https://example.com/moved/x.git");
+      config.save();
+    }
+    // A config file's change within the file system's time resolution may go unnoticed; JGit
+    // compares size too.
+    assertEquals(
+        "https://example.com/moved/x.git",
+        inspect(p.trainYaml(), Optional.empty(), Optional.empty(), Optional.empty())
+            .value()
+            .orElseThrow()
+            .repoUrl());
+    inspector.close();
+    assertEquals(
+        next,
+        inspect(p.trainYaml(), Optional.empty(), Optional.empty(), Optional.empty())
+            .value()
+            .orElseThrow()
+            .commit(),
+        "a closed inspector opens the repository again");
+    inspector.close();
+  }
+
+  @Test
   @DisplayName("with --source-commit, train.yaml must be in that commit as it is on disk")
   void commitMustHoldTrainYaml() throws Exception {
     TrainProject p = TrainProject.create(temp, "run: x\n");
