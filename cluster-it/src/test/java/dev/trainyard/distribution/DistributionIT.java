@@ -41,7 +41,20 @@ class DistributionIT {
 
   /** The tools bin/trainyard calls; PATH holds links to these and nothing else. */
   static final List<String> TOOLS =
-      List.of("bash", "dirname", "basename", "readlink", "sed", "head");
+      List.of(
+          "bash",
+          "dirname",
+          "basename",
+          "readlink",
+          "sed",
+          "head",
+          "ls",
+          "cksum",
+          "cut",
+          "mkdir",
+          "mv",
+          "rm",
+          "grep");
 
   @TempDir static Path temp;
   static Path home;
@@ -277,6 +290,39 @@ class DistributionIT {
     assertEquals(0, result.exit(), result.toString());
     assertTrue(result.out().endsWith("trainyard " + Compiler.VERSION + "\n"), result.toString());
     assertTrue(result.err().isEmpty(), result.toString());
+  }
+
+  @Test
+  @DisplayName(
+      "the first call makes a start-up archive under $XDG_CACHE_HOME/trainyard/startup; later calls load the CLI's classes from it and do not remake it")
+  void startupArchive() throws IOException {
+    Path cache = temp.resolve("xdg cache");
+    Map<String, String> env = env(linkedLauncher("archive"), javaHome());
+    env.put("XDG_CACHE_HOME", cache.toString());
+    Result first = Launch.run(temp, env, trainyard("--version"));
+    assertEquals(0, first.exit(), first.toString());
+    assertTrue(first.err().isEmpty(), first.toString());
+    List<Path> archives = archives(cache.resolve("trainyard/startup"));
+    assertEquals(1, archives.size(), archives.toString());
+    var made = Files.getLastModifiedTime(archives.get(0));
+    env.put("TRAINYARD_JAVA_OPTS", "-Xlog:class+load=info");
+    Result second = Launch.run(temp, env, trainyard("--version"));
+    assertEquals(0, second.exit(), second.toString());
+    assertTrue(
+        second.out().contains("dev.trainyard.cli.Main source: shared objects file"),
+        "Main comes from the archive: "
+            + second.out().lines().filter(l -> l.contains("dev.trainyard.cli.Main ")).toList());
+    assertEquals(archives, archives(cache.resolve("trainyard/startup")));
+    assertEquals(made, Files.getLastModifiedTime(archives.get(0)));
+  }
+
+  private static List<Path> archives(Path dir) throws IOException {
+    try (Stream<Path> files = Files.walk(dir)) {
+      return files
+          .filter(f -> f.getFileName().toString().matches("trainyard\\.(jsa|aot)"))
+          .sorted()
+          .toList();
+    }
   }
 
   /**
