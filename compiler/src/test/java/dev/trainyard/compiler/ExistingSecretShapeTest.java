@@ -13,12 +13,14 @@ import dev.trainyard.compiler.platform.Platform;
 import dev.trainyard.compiler.secrets.SshKeyGenerator;
 import dev.trainyard.compiler.secrets.SshKeyPair;
 import dev.trainyard.compiler.testing.TrainProject;
+import dev.trainyard.compiler.testing.Wording;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Each way a committed SSH Secret can differ from the one the run needs, for every secrets policy:
@@ -26,6 +28,8 @@ import org.junit.jupiter.api.Test;
  * repository.
  */
 class ExistingSecretShapeTest {
+  @RegisterExtension static final Wording WORDING = new Wording();
+
   private static final String FILE = "clusters/local/default/run-1/secret-run-1-ssh.yaml";
   private static final SshKeyPair KEYS =
       new SshKeyGenerator(TrainProject.seeded()).generate("trainyard@run-1-ssh");
@@ -179,10 +183,9 @@ class ExistingSecretShapeTest {
     Diagnostic conflict =
         refused(
             "<<<<<<< HEAD\n" + PLAIN_OK + "=======\n" + PLAIN_OK + ">>>>>>> other\n", PLAIN, false);
-    assertTrue(conflict.message().endsWith(" (it holds a merge conflict)"), conflict.message());
+    WORDING.approve(conflict.message());
     Diagnostic broken = refused("kind: [\n", PLAIN, false);
-    assertTrue(
-        broken.message().startsWith("the run's SSH Secret cannot be read: "), broken.message());
+    WORDING.approve(broken.message());
     assertFalse(broken.message().contains("merge conflict"), broken.message());
     assertTrue(broken.location().line() > 0, broken.location().toString());
   }
