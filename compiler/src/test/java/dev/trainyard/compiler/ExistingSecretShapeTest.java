@@ -2,12 +2,12 @@ package dev.trainyard.compiler;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.trainyard.compiler.diagnostic.Diagnostic;
 import dev.trainyard.compiler.diagnostic.DiagnosticCode;
 import dev.trainyard.compiler.diagnostic.SourceLocation;
+import dev.trainyard.compiler.diagnostic.StageResult;
 import dev.trainyard.compiler.manifest.Manifest;
 import dev.trainyard.compiler.platform.Platform;
 import dev.trainyard.compiler.secrets.SshKeyGenerator;
@@ -67,15 +67,18 @@ class ExistingSecretShapeTest {
   }
 
   private static Manifest check(String text, Platform.SecretsPolicy policy) {
-    return ExistingSecret.check(FILE, text, "default", "run-1-ssh", policy, false);
+    StageResult<Manifest> r =
+        ExistingSecret.check(FILE, text, "default", "run-1-ssh", policy, false);
+    assertEquals(List.of(), r.diagnostics());
+    return r.value().orElseThrow();
   }
 
   private static Diagnostic refused(String text, Platform.SecretsPolicy policy, boolean inGit) {
-    Diagnostic d =
-        assertThrows(
-                ExistingSecret.Refused.class,
-                () -> ExistingSecret.check(FILE, text, "default", "run-1-ssh", policy, inGit))
-            .diagnostic();
+    StageResult<Manifest> r =
+        ExistingSecret.check(FILE, text, "default", "run-1-ssh", policy, inGit);
+    assertTrue(r.value().isEmpty(), "refused, not an exception: one diagnostic and no value");
+    assertEquals(1, r.diagnostics().size(), r.diagnostics().toString());
+    Diagnostic d = r.diagnostics().get(0);
     assertEquals(DiagnosticCode.EXISTING_SECRET_INVALID, d.code());
     assertEquals(FILE, d.location().file());
     return d;
