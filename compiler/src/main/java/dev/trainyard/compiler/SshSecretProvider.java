@@ -2,8 +2,8 @@ package dev.trainyard.compiler;
 
 import dev.trainyard.compiler.diagnostic.SourceLocation;
 import dev.trainyard.compiler.diagnostic.StageResult;
-import dev.trainyard.compiler.manifest.EmitStage;
 import dev.trainyard.compiler.manifest.Manifest;
+import dev.trainyard.compiler.manifest.TreeLayout;
 import dev.trainyard.compiler.platform.Platform;
 import dev.trainyard.compiler.render.RenderServices;
 import dev.trainyard.compiler.resolve.ResolvedJob;
@@ -137,7 +137,7 @@ public final class SshSecretProvider implements SshSecretSource {
   private StageResult<Optional<Manifest>> existing(
       CompileRequest request, ResolvedJob job, String namespace, String name) {
     String dir =
-        EmitStage.runFolder(
+        TreeLayout.runFolder(
             job.target().cluster(), job.target().namespace(), job.naming().runName());
     for (String kind : List.of("secret", "sealedsecret")) {
       String path = dir + "/" + kind + "-" + name + ".yaml";
