@@ -126,6 +126,9 @@ class ArchitectureTest {
         Arguments.of("com.networknt..", List.of("compiler.schema.NetworkntSchemaValidator")),
         Arguments.of("io.pebbletemplates..", List.of("compiler.render.TemplateRenderer")),
         Arguments.of("org.apache.sshd..", List.of("compiler.secrets.SshKeyGenerator")),
+        Arguments.of(
+            "com.exceptionfactory.jagged..",
+            List.of("compiler.secrets.AgeFileEncryptor", "compiler.secrets.AgeRecipient")),
         Arguments.of("java.net.http..", List.of("controller.forge.JdkTransport")),
         Arguments.of("org.yaml.snakeyaml..", List.of("compiler.source.YamlDocumentLoader")),
         Arguments.of(

@@ -61,8 +61,24 @@ class GoldenCasesTest {
     SortedMap<String, String> expected = readTree(c.expectedTree());
     assertEquals(expected.keySet(), actual.keySet(), c.name() + ": the set of files differs");
     for (Map.Entry<String, String> e : expected.entrySet()) {
-      assertEquals(e.getValue(), actual.get(e.getKey()), c.name() + ": " + e.getKey() + " differs");
+      assertEquals(
+          ageFilesMasked(e.getValue()),
+          ageFilesMasked(actual.get(e.getKey())),
+          c.name() + ": " + e.getKey() + " differs");
     }
+  }
+
+  /**
+   * An armored age file ({@code sops.age[].enc}) with its body masked: Jagged draws age's file key,
+   * ephemeral share and nonce itself, so it differs on every compile; {@code SopsAgeSealerTest}
+   * opens it with the real {@code age} and {@code sops}.
+   */
+  static String ageFilesMasked(String text) {
+    return text == null
+        ? null
+        : text.replaceAll(
+            "(?s)(-----BEGIN AGE ENCRYPTED FILE-----\\n).*?(-----END AGE ENCRYPTED FILE-----)",
+            "$1<age file>$2");
   }
 
   /**

@@ -14,6 +14,7 @@ import dev.trainyard.compiler.policy.PolicyStage;
 import dev.trainyard.compiler.provenance.GitSourceInspector;
 import dev.trainyard.compiler.provenance.RepositoryBoundary;
 import dev.trainyard.compiler.provenance.SourceInfo;
+import dev.trainyard.compiler.render.RenderServices;
 import dev.trainyard.compiler.render.RenderStage;
 import dev.trainyard.compiler.resolve.PlatformRuntimes;
 import dev.trainyard.compiler.resolve.ResolveInput;
@@ -172,13 +173,11 @@ public final class Compiler implements AutoCloseable {
     if (checked.isEmpty() || all.stream().anyMatch(Diagnostic::isError)) {
       return failed(all, job);
     }
-    Optional<ManifestSet> set;
-    try {
-      set = keep(new RenderStage().render(job.get(), secrets.forRun(request, job.get())), all);
-    } catch (ExistingSecret.Refused e) {
-      all.add(e.diagnostic());
+    Optional<RenderServices> services = keep(secrets.forRun(request, job.get()), all);
+    if (services.isEmpty()) {
       return failed(all, job);
     }
+    Optional<ManifestSet> set = keep(new RenderStage().render(job.get(), services.get()), all);
     Optional<ManifestSet> valid =
         set.flatMap(s -> keep(new CheckStage().check(s, job.get().runtime().origin()), all));
     if (valid.isEmpty()) {

@@ -31,28 +31,13 @@ final class ExistingSecret {
   private ExistingSecret() {}
 
   /**
-   * Thrown out of the render stage (which has no diagnostics channel for services) and turned into
-   * the diagnostic.
-   */
-  static final class Refused extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-    private final transient Diagnostic diagnostic;
-
-    Refused(Diagnostic diagnostic) {
-      super(diagnostic.message(), null, false, false);
-      this.diagnostic = diagnostic;
-    }
-
-    Diagnostic diagnostic() {
-      return diagnostic;
-    }
-  }
-
-  /**
+   * The Secret to reuse, or the E702 diagnostic that refuses it (a user's edit or merge, never an
+   * exception).
+   *
    * @param display how diagnostics name the file
    * @param policy the secrets policy the Secret must follow
    */
-  static Manifest check(
+  static StageResult<Manifest> check(
       String display,
       String text,
       String namespace,
@@ -61,18 +46,21 @@ final class ExistingSecret {
       boolean inGit) {
     StageResult<ParsedDocument> doc = new YamlDocumentLoader().load(new SourceFile(display, text));
     if (doc.failed()) {
-      throw unreadable(doc.diagnostics().get(0), text, display, inGit);
+      return StageResult.failed(
+          List.of(unreadable(doc.diagnostics().get(0), text, display, inGit)));
     }
     ObjectNode object = (ObjectNode) doc.value().orElseThrow().root();
     Optional<String> problem = shape(object, namespace, name, policy);
     if (problem.isPresent()) {
-      throw refused(
-          SourceLocation.ofFile(display),
-          "the run's SSH Secret is not the one this run needs: " + problem.get(),
-          display,
-          inGit);
+      return StageResult.failed(
+          List.of(
+              refused(
+                  SourceLocation.ofFile(display),
+                  "the run's SSH Secret is not the one this run needs: " + problem.get(),
+                  display,
+                  inGit)));
     }
-    return Manifest.of(object);
+    return StageResult.of(Manifest.of(object), List.of());
   }
 
   /**
@@ -80,7 +68,7 @@ final class ExistingSecret {
    * ({@code first}: not UTF-8, over 1 MiB, not YAML), naming a merge conflict when {@code text}
    * (what could be read) holds one.
    */
-  static Refused unreadable(Diagnostic first, String text, String display, boolean inGit) {
+  static Diagnostic unreadable(Diagnostic first, String text, String display, boolean inGit) {
     return refused(
         first.location(),
         "the run's SSH Secret cannot be read: "
@@ -167,7 +155,8 @@ final class ExistingSecret {
     }
   }
 
-  private static Refused refused(SourceLocation at, String message, String display, boolean inGit) {
+  private static Diagnostic refused(
+      SourceLocation at, String message, String display, boolean inGit) {
     String hint =
         inGit
             ? "remove "
@@ -176,7 +165,6 @@ final class ExistingSecret {
             : "delete "
                 + display
                 + " and compile again: a fresh key pair is generated and sealed as platform.yaml says";
-    return new Refused(
-        Diagnostic.error(DiagnosticCode.EXISTING_SECRET_INVALID, at, "", message).withHint(hint));
+    return Diagnostic.error(DiagnosticCode.EXISTING_SECRET_INVALID, at, "", message).withHint(hint);
   }
 }

@@ -2,8 +2,8 @@ package dev.trainyard.compiler;
 
 import dev.trainyard.compiler.diagnostic.SourceLocation;
 import dev.trainyard.compiler.diagnostic.StageResult;
-import dev.trainyard.compiler.manifest.EmitStage;
 import dev.trainyard.compiler.manifest.Manifest;
+import dev.trainyard.compiler.manifest.TreeLayout;
 import dev.trainyard.compiler.platform.Platform;
 import dev.trainyard.compiler.render.RenderServices;
 import dev.trainyard.compiler.resolve.ResolvedJob;
@@ -63,11 +63,27 @@ public final class SshSecretProvider implements SshSecretSource {
     return new SshSecretProvider(new SecureRandom(), Clock.systemUTC());
   }
 
+  /**
+   * Checks the Secret the run's folder already holds (MPI runs only) before rendering, so a damaged
+   * or foreign one is E702 at its file; the services then hand it back, or a fresh one.
+   */
   @Override
-  public RenderServices forRun(CompileRequest request, ResolvedJob job) {
-    return (namespace, name, labels, annotations) ->
-        existing(request, job, namespace, name)
-            .orElseGet(() -> fresh(job.platform().secrets(), namespace, name, labels, annotations));
+  public StageResult<RenderServices> forRun(CompileRequest request, ResolvedJob job) {
+    String secretName = RenderServices.sshSecretName(job.naming().runName());
+    StageResult<Optional<Manifest>> found =
+        job.runtime().framework().usesMpi()
+            ? existing(request, job, job.target().namespace(), secretName)
+            : StageResult.of(Optional.empty(), List.of());
+    if (found.failed()) {
+      return StageResult.failed(found.diagnostics());
+    }
+    Optional<Manifest> kept = found.value().orElseThrow();
+    RenderServices services =
+        (namespace, name, labels, annotations) ->
+            kept.filter(k -> name.equals(secretName))
+                .orElseGet(
+                    () -> fresh(job.platform().secrets(), namespace, name, labels, annotations));
+    return StageResult.of(services, List.of());
   }
 
   private Manifest fresh(
@@ -118,39 +134,51 @@ public final class SshSecretProvider implements SshSecretSource {
   /**
    * The Secret (plain, sealed or SOPS) already committed for this run, if the GitOps tree has one.
    */
-  private Optional<Manifest> existing(
+  private StageResult<Optional<Manifest>> existing(
       CompileRequest request, ResolvedJob job, String namespace, String name) {
     String dir =
-        EmitStage.runFolder(
+        TreeLayout.runFolder(
             job.target().cluster(), job.target().namespace(), job.naming().runName());
     for (String kind : List.of("secret", "sealedsecret")) {
       String path = dir + "/" + kind + "-" + name + ".yaml";
-      Optional<String> text = tree.isPresent() ? tree.get().read(path) : readDisk(request, path);
+      StageResult<Optional<String>> read =
+          tree.isPresent()
+              ? StageResult.of(tree.get().read(path), List.of())
+              : readDisk(request, path);
+      if (read.failed()) {
+        return StageResult.failed(read.diagnostics());
+      }
+      Optional<String> text = read.value().orElseThrow();
       if (text.isPresent()) {
         String display =
             tree.isPresent() ? path : request.existingTree().orElseThrow().resolve(path).toString();
-        return Optional.of(
+        StageResult<Manifest> checked =
             ExistingSecret.check(
-                display, text.get(), namespace, name, job.platform().secrets(), tree.isPresent()));
+                display, text.get(), namespace, name, job.platform().secrets(), tree.isPresent());
+        return checked.failed()
+            ? StageResult.failed(checked.diagnostics())
+            : StageResult.of(checked.value(), List.of());
       }
     }
-    return Optional.empty();
+    return StageResult.of(Optional.empty(), List.of());
   }
 
-  private static Optional<String> readDisk(CompileRequest request, String path) {
+  private static StageResult<Optional<String>> readDisk(CompileRequest request, String path) {
     if (request.existingTree().isEmpty()) {
-      return Optional.empty();
+      return StageResult.of(Optional.empty(), List.of());
     }
     Path file = request.existingTree().get().resolve(path);
     if (!Files.isRegularFile(file)) {
-      return Optional.empty();
+      return StageResult.of(Optional.empty(), List.of());
     }
     // Read as every user file is (at most 1 MiB of UTF-8), so a damaged Secret is E702, never an
     // exception.
     StageResult<SourceFile> read = YamlDocumentLoader.readFile(file, file.toString());
     if (read.failed()) {
-      throw ExistingSecret.unreadable(read.diagnostics().get(0), "", file.toString(), false);
+      return StageResult.failed(
+          List.of(
+              ExistingSecret.unreadable(read.diagnostics().get(0), "", file.toString(), false)));
     }
-    return Optional.of(read.value().orElseThrow().text());
+    return StageResult.of(read.value().map(SourceFile::text), List.of());
   }
 }

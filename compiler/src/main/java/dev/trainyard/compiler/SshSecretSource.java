@@ -1,5 +1,6 @@
 package dev.trainyard.compiler;
 
+import dev.trainyard.compiler.diagnostic.StageResult;
 import dev.trainyard.compiler.render.RenderServices;
 import dev.trainyard.compiler.resolve.ResolvedJob;
 
@@ -10,6 +11,9 @@ import dev.trainyard.compiler.resolve.ResolvedJob;
  */
 @FunctionalInterface
 public interface SshSecretSource {
-  /** The render services for one run. */
-  RenderServices forRun(CompileRequest request, ResolvedJob job);
+  /**
+   * The render services for one run, or the diagnostics (E702) that refuse the Secret the run's
+   * folder already holds.
+   */
+  StageResult<RenderServices> forRun(CompileRequest request, ResolvedJob job);
 }

@@ -2,23 +2,25 @@ package dev.trainyard.compiler;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.trainyard.compiler.diagnostic.Diagnostic;
 import dev.trainyard.compiler.diagnostic.DiagnosticCode;
 import dev.trainyard.compiler.diagnostic.SourceLocation;
+import dev.trainyard.compiler.diagnostic.StageResult;
 import dev.trainyard.compiler.manifest.Manifest;
 import dev.trainyard.compiler.platform.Platform;
 import dev.trainyard.compiler.secrets.SshKeyGenerator;
 import dev.trainyard.compiler.secrets.SshKeyPair;
 import dev.trainyard.compiler.testing.TrainProject;
+import dev.trainyard.compiler.testing.Wording;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Each way a committed SSH Secret can differ from the one the run needs, for every secrets policy:
@@ -26,6 +28,8 @@ import org.junit.jupiter.api.Test;
  * repository.
  */
 class ExistingSecretShapeTest {
+  @RegisterExtension static final Wording WORDING = new Wording();
+
   private static final String FILE = "clusters/local/default/run-1/secret-run-1-ssh.yaml";
   private static final SshKeyPair KEYS =
       new SshKeyGenerator(TrainProject.seeded()).generate("trainyard@run-1-ssh");
@@ -63,15 +67,18 @@ class ExistingSecretShapeTest {
   }
 
   private static Manifest check(String text, Platform.SecretsPolicy policy) {
-    return ExistingSecret.check(FILE, text, "default", "run-1-ssh", policy, false);
+    StageResult<Manifest> r =
+        ExistingSecret.check(FILE, text, "default", "run-1-ssh", policy, false);
+    assertEquals(List.of(), r.diagnostics());
+    return r.value().orElseThrow();
   }
 
   private static Diagnostic refused(String text, Platform.SecretsPolicy policy, boolean inGit) {
-    Diagnostic d =
-        assertThrows(
-                ExistingSecret.Refused.class,
-                () -> ExistingSecret.check(FILE, text, "default", "run-1-ssh", policy, inGit))
-            .diagnostic();
+    StageResult<Manifest> r =
+        ExistingSecret.check(FILE, text, "default", "run-1-ssh", policy, inGit);
+    assertTrue(r.value().isEmpty(), "refused, not an exception: one diagnostic and no value");
+    assertEquals(1, r.diagnostics().size(), r.diagnostics().toString());
+    Diagnostic d = r.diagnostics().get(0);
     assertEquals(DiagnosticCode.EXISTING_SECRET_INVALID, d.code());
     assertEquals(FILE, d.location().file());
     return d;
@@ -179,10 +186,9 @@ class ExistingSecretShapeTest {
     Diagnostic conflict =
         refused(
             "<<<<<<< HEAD\n" + PLAIN_OK + "=======\n" + PLAIN_OK + ">>>>>>> other\n", PLAIN, false);
-    assertTrue(conflict.message().endsWith(" (it holds a merge conflict)"), conflict.message());
+    WORDING.approve(conflict.message());
     Diagnostic broken = refused("kind: [\n", PLAIN, false);
-    assertTrue(
-        broken.message().startsWith("the run's SSH Secret cannot be read: "), broken.message());
+    WORDING.approve(broken.message());
     assertFalse(broken.message().contains("merge conflict"), broken.message());
     assertTrue(broken.location().line() > 0, broken.location().toString());
   }

@@ -3,12 +3,14 @@ package dev.trainyard.compiler;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.trainyard.compiler.testing.TwoClusterPlatform;
+import dev.trainyard.compiler.testing.Wording;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -16,6 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
  * is refused naming the flag.
  */
 class TargetFlagsTest {
+  @RegisterExtension static final Wording WORDING = new Wording();
+
   @TempDir Path temp;
   Path platform;
 
@@ -94,9 +98,7 @@ class TargetFlagsTest {
             .cluster("nosuch")
             .platformDisplay("platform.yaml (gitops main)")
             .build();
-    assertEquals(
-        "--target-cluster nosuch: no such cluster in platform.yaml (gitops main)",
-        TargetFlags.check(copy).orElseThrow().message());
+    WORDING.approve(TargetFlags.check(copy).orElseThrow().message());
     CompileRequest relative =
         CompileRequest.builder(Path.of("train.yaml"))
             .displayPath("train.yaml")

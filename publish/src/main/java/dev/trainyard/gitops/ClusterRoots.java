@@ -7,6 +7,7 @@ import dev.trainyard.compiler.diagnostic.Diagnostic;
 import dev.trainyard.compiler.diagnostic.DiagnosticCode;
 import dev.trainyard.compiler.diagnostic.SourceLocation;
 import dev.trainyard.compiler.manifest.CanonicalJson;
+import dev.trainyard.compiler.manifest.TreeLayout;
 import dev.trainyard.compiler.manifest.YamlWriter;
 import dev.trainyard.compiler.source.SourceFile;
 import dev.trainyard.compiler.source.YamlDocumentLoader;
@@ -60,13 +61,16 @@ public final class ClusterRoots {
     SortedSet<String> clusters = new TreeSet<>();
     SortedSet<String> namespaces = new TreeSet<>();
     for (TreeEdit e : edits) {
-      String[] parts = e.path().split("/");
-      if (parts.length >= 3 && parts[0].equals("clusters")) {
-        clusters.add(parts[0] + "/" + parts[1]);
-        if (parts.length >= 4 && !RunFolder.reserved(parts[2])) {
-          namespaces.add(parts[0] + "/" + parts[1] + "/" + parts[2]);
-        }
-      }
+      TreeLayout place = TreeLayout.of(e.path());
+      place
+          .cluster()
+          .ifPresent(
+              c -> {
+                clusters.add(TreeLayout.clusterFolder(c));
+                place
+                    .namespace()
+                    .ifPresent(ns -> namespaces.add(TreeLayout.clusterFolder(c) + "/" + ns));
+              });
     }
     List<TreeEdit> roots = new ArrayList<>();
     if (problems.isEmpty()) {

@@ -1,13 +1,12 @@
 package dev.trainyard.gitops;
 
-import dev.trainyard.compiler.manifest.EmitStage;
+import dev.trainyard.compiler.manifest.TreeLayout;
 import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Where one run lives in the GitOps tree: {@code clusters/<cluster>/<namespace>/<run>/}. Cluster,
- * namespace and run names are DNS labels, so they never start with {@code _} like Trainyard's own
- * folders ({@code _cluster}, {@code _queues}).
+ * Where one run lives in the GitOps tree: {@code clusters/<cluster>/<namespace>/<run>/} ({@link
+ * TreeLayout}, which owns the layout).
  *
  * @param cluster cluster name from platform.yaml
  * @param namespace Kubernetes namespace
@@ -22,7 +21,7 @@ public record RunFolder(String cluster, String namespace, String run) {
 
   /** The folder's path from the repository root, without a trailing slash. */
   public String path() {
-    return EmitStage.runFolder(cluster, namespace, run);
+    return TreeLayout.runFolder(cluster, namespace, run);
   }
 
   /** The path of the run's JobSet file (one object per file, {@code <kind>-<name>.yaml}). */
@@ -38,26 +37,14 @@ public record RunFolder(String cluster, String namespace, String run) {
   /**
    * The run folder a repository path lies in: {@code clusters/<cluster>/<namespace>/<run>/<file>}
    * with no Trainyard folder ({@code _cluster}, {@code _queues}) or hidden one on the way; empty
-   * for any other path. The one parser of the layout {@link #path()} writes.
+   * for any other path ({@link TreeLayout#of}).
    */
   public static Optional<RunFolder> containing(String path) {
-    String[] parts = path.split("/");
-    if (parts.length < 5 || !parts[0].equals("clusters")) {
-      return Optional.empty();
-    }
-    for (int i = 1; i <= 3; i++) {
-      if (reserved(parts[i])) {
-        return Optional.empty();
-      }
-    }
-    return Optional.of(new RunFolder(parts[1], parts[2], parts[3]));
-  }
-
-  /**
-   * Whether a folder name is one of Trainyard's own ({@code _cluster}, {@code _queues}), not a
-   * namespace or run.
-   */
-  static boolean reserved(String name) {
-    return name.startsWith("_") || name.startsWith(".");
+    TreeLayout place = TreeLayout.of(path);
+    return place
+        .run()
+        .map(
+            run ->
+                new RunFolder(place.cluster().orElseThrow(), place.namespace().orElseThrow(), run));
   }
 }

@@ -1,6 +1,7 @@
 package dev.trainyard.gitops;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.trainyard.compiler.manifest.TreeLayout;
 import dev.trainyard.compiler.render.Provenance;
 import dev.trainyard.compiler.source.SourceFile;
 import dev.trainyard.compiler.source.YamlDocumentLoader;
@@ -81,7 +82,7 @@ public final class RunIndex {
   private List<String> folders(String parent) {
     List<String> names = new ArrayList<>();
     for (String child : tree.children(parent)) {
-      if (child.endsWith("/") && !RunFolder.reserved(child)) {
+      if (child.endsWith("/") && !TreeLayout.reserved(child)) {
         names.add(child.substring(0, child.length() - 1));
       }
     }

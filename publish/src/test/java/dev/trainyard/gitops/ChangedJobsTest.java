@@ -4,12 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.trainyard.compiler.testing.Wording;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -17,6 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
  * by the git CLI.
  */
 class ChangedJobsTest {
+  @RegisterExtension static final Wording WORDING = new Wording();
+
   @TempDir Path temp;
 
   private Path repo() throws IOException {
@@ -163,8 +167,7 @@ class ChangedJobsTest {
             + " is not in the source repo (a force push replaced it, or the clone is shallow); submitting the jobs"
             + " HEAD's own commit changed (since HEAD~1)",
         w.message());
-    assertTrue(
-        w.hint().startsWith("to submit other jobs too, name their train.yaml files"), w.hint());
+    WORDING.approve(w.hint());
     assertEquals(
         List.of(Path.of("jobs/b/train.yaml")),
         ChangedJobs.since(mine, before).trainYamls(),
@@ -182,9 +185,7 @@ class ChangedJobsTest {
     String missing = "0123456789abcdef0123456789abcdef01234567";
     ChangedJobs.Selection root = ChangedJobs.since(mine, missing);
     assertEquals(4, root.trainYamls().size(), root.toString());
-    assertTrue(
-        root.warnings().get(0).message().endsWith("(HEAD is a root commit: every job)"),
-        root.toString());
+    WORDING.approve(root.warnings().get(0).message());
     write(mine, "jobs/a/a.py", "print(2)\n");
     commit(mine, "change a");
     GitCli.git(mine, "push", "-q", "origin", "HEAD:main");
@@ -198,9 +199,7 @@ class ChangedJobsTest {
             + missing
             + " is not in the source repo, and this shallow clone lacks HEAD's parent too, so no change can be computed",
         e.getMessage());
-    assertEquals(
-        "fetch the history: actions/checkout with fetch-depth: 0, or GIT_DEPTH: \"0\" in GitLab CI",
-        e.hint());
+    WORDING.approve(e.hint());
   }
 
   @Test

@@ -4,15 +4,19 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.trainyard.compiler.diagnostic.Diagnostic;
 import dev.trainyard.compiler.diagnostic.DiagnosticCode;
+import dev.trainyard.compiler.testing.Wording;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The kustomize roots, computed from a base tree and pending edits without git. */
 class ClusterRootsTest {
+  @RegisterExtension static final Wording WORDING = new Wording();
+
   private static final String K =
       "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n";
 
@@ -141,9 +145,7 @@ class ClusterRootsTest {
     ClusterRoots.Result r =
         ClusterRoots.after(tree("clusters/c1/ns"), List.of(folder("clusters/c1/ns/r")));
     assertEquals(List.of(), r.edits());
-    assertEquals(
-        "the GitOps repo has a file clusters/c1/ns where Trainyard writes a folder",
-        r.diagnostics().get(0).message());
+    WORDING.approve(r.diagnostics().get(0).message());
     assertEquals(
         DiagnosticCode.GITOPS_FILE_IN_THE_WAY,
         ClusterRoots.after(tree("clusters"), List.of(folder("clusters/c/ns/r")))

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.trainyard.compiler.diagnostic.Diagnostic;
 import dev.trainyard.compiler.diagnostic.DiagnosticCode;
 import dev.trainyard.compiler.testing.TrainProject;
+import dev.trainyard.compiler.testing.Wording;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -16,10 +17,13 @@ import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code prune} against real bare repositories, checked with the git CLI and kustomize. */
 class PrunerTest {
+  @RegisterExtension static final Wording WORDING = new Wording();
+
   static final Instant T0 = GitOpsFixture.T0;
   @TempDir Path temp;
   GitOpsFixture fixture;
@@ -128,7 +132,7 @@ class PrunerTest {
     assertTrue(result.hasErrors());
     Diagnostic d = result.diagnostics().get(0);
     assertEquals(DiagnosticCode.UNKNOWN_RUN, d.code());
-    assertEquals("no run \"demo-ffffff\" in the GitOps repo", d.message());
+    WORDING.approve(d.message());
     assertEquals("runs with that job name: " + run, d.hint());
     assertFalse(result.pushed());
     assertEquals(head, GitCli.git(fixture.bare, "rev-parse", "main").strip());
@@ -246,7 +250,7 @@ class PrunerTest {
     assertEquals(
         List.of(DiagnosticCode.UNKNOWN_CLUSTER),
         nowhere.diagnostics().stream().map(Diagnostic::code).toList());
-    assertEquals("clusters: local", nowhere.diagnostics().get(0).hint());
+    WORDING.approve(nowhere.diagnostics().get(0).hint());
   }
 
   @Test

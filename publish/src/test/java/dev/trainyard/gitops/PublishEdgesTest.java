@@ -9,6 +9,7 @@ import dev.trainyard.compiler.diagnostic.Diagnostic;
 import dev.trainyard.compiler.diagnostic.DiagnosticCode;
 import dev.trainyard.compiler.diagnostic.SourceLocation;
 import dev.trainyard.compiler.testing.TrainProject;
+import dev.trainyard.compiler.testing.Wording;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -23,6 +24,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.random.RandomGenerator;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -30,6 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
  * rules, the run index.
  */
 class PublishEdgesTest {
+  @RegisterExtension static final Wording WORDING = new Wording();
+
   static final Instant T0 = Instant.parse("2026-12-01T09:00:00Z");
   @TempDir Path temp;
 
@@ -362,8 +366,7 @@ class PublishEdgesTest {
     assertEquals(
         List.of(DiagnosticCode.UNKNOWN_RUN),
         change.diagnostics().stream().map(Diagnostic::code).toList());
-    assertEquals(
-        "runs with that job name: train-aaaaaa, train-bbbbbb", change.diagnostics().get(0).hint());
+    WORDING.approve(change.diagnostics().get(0).hint());
     Change<List<RunFolder>> pruned =
         pruner.plan(
             new PruneRequest(

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.trainyard.compiler.diagnostic.Diagnostic;
 import dev.trainyard.compiler.diagnostic.DiagnosticCode;
 import dev.trainyard.compiler.testing.TrainProject;
+import dev.trainyard.compiler.testing.Wording;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -17,6 +18,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -24,6 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
  * kustomize.
  */
 class SubmitterTest {
+  @RegisterExtension static final Wording WORDING = new Wording();
+
   static final Instant T0 = GitOpsFixture.T0;
   @TempDir Path temp;
   GitOpsFixture fixture;
@@ -353,9 +357,7 @@ class SubmitterTest {
     assertEquals(
         List.of(DiagnosticCode.PLATFORM_OVERRIDE_REFUSED, DiagnosticCode.PLATFORM_OVERRIDE_REFUSED),
         codes(refused, true));
-    assertEquals(
-        "--platform is refused: the GitOps repo has its own platform.yaml, whose policy decides what a source repo may use",
-        refused.diagnostics().get(0).message());
+    WORDING.approve(refused.diagnostics().get(0).message());
     assertFalse(refused.pushed());
   }
 

@@ -7,33 +7,20 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
- * Stage 7: lays a {@link ManifestSet} out as files, one object per file ({@code
- * <kind>-<name>.yaml}) and a {@code kustomization.yaml} per folder, so Argo CD, Flux and {@code
- * kubectl kustomize} read each folder:
- *
- * <pre>
- * clusters/&lt;cluster&gt;/_cluster/                   ClusterQueues and ResourceFlavors (cluster-scoped)
- * clusters/&lt;cluster&gt;/&lt;namespace&gt;/_queues/        LocalQueues
- * clusters/&lt;cluster&gt;/&lt;namespace&gt;/&lt;run&gt;/          the run
- * </pre>
- *
- * The {@code _} folders cannot clash with a namespace or run name (those are DNS labels). Pure: no
- * disk.
+ * Stage 7: lays a {@link ManifestSet} out as files in the {@link TreeLayout} (ClusterQueues and
+ * ResourceFlavors in {@code _cluster/}, LocalQueues in {@code _queues/}, the run in its folder),
+ * one object per file ({@code <kind>-<name>.yaml}) and a {@code kustomization.yaml} per folder, so
+ * Argo CD, Flux and {@code kubectl kustomize} read each folder. Pure: no disk.
  */
 public final class EmitStage {
-  /** Folder of cluster-scoped queue objects in a cluster's folder. */
-  public static final String CLUSTER_FOLDER = "_cluster";
-
-  /** Folder of a namespace's LocalQueues. */
-  public static final String QUEUES_FOLDER = "_queues";
 
   /** The files of {@code set}. */
   public OutputTree emit(ManifestSet set) {
     SortedMap<String, String> files = new TreeMap<>();
-    String clusterDir = "clusters/" + set.cluster();
-    String runDir = clusterDir + "/" + set.namespace() + "/" + set.runName();
-    String clusterQueues = clusterDir + "/" + CLUSTER_FOLDER;
-    String localQueues = clusterDir + "/" + set.namespace() + "/" + QUEUES_FOLDER;
+    String clusterDir = TreeLayout.clusterFolder(set.cluster());
+    String runDir = TreeLayout.runFolder(set.cluster(), set.namespace(), set.runName());
+    String clusterQueues = clusterDir + "/" + TreeLayout.CLUSTER_FOLDER;
+    String localQueues = clusterDir + "/" + set.namespace() + "/" + TreeLayout.QUEUES_FOLDER;
     folder(files, runDir, set.run());
     folder(files, clusterQueues, set.clusterQueues());
     folder(files, localQueues, set.localQueues());
@@ -45,11 +32,6 @@ public final class EmitStage {
       owned.add(localQueues);
     }
     return new OutputTree(files, owned);
-  }
-
-  /** Where the run's folder goes. */
-  public static String runFolder(String cluster, String namespace, String runName) {
-    return "clusters/" + cluster + "/" + namespace + "/" + runName;
   }
 
   private static void folder(SortedMap<String, String> files, String dir, List<Manifest> objects) {

@@ -55,7 +55,7 @@ final class MpiPlugin implements FrameworkPlugin {
     Manifest secret =
         services.sshSecret(
             job.target().namespace(),
-            run + "-ssh",
+            RenderServices.sshSecretName(run),
             Provenance.labels(job),
             Provenance.annotations(job));
     return new FrameworkOutput(

@@ -10,6 +10,11 @@ import java.util.Map;
  */
 @FunctionalInterface
 public interface RenderServices {
+  /** The name of a run's SSH Secret: {@code <run>-ssh}. */
+  static String sshSecretName(String runName) {
+    return runName + "-ssh";
+  }
+
   /**
    * The object to commit for the run's SSH Secret ({@code kubernetes.io/ssh-auth}, keys {@code
    * ssh-privatekey} and {@code ssh-publickey}): a Secret, SealedSecret or SOPS-encrypted Secret.

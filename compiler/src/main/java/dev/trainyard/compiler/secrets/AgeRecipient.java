@@ -1,10 +1,11 @@
 package dev.trainyard.compiler.secrets;
 
+import com.exceptionfactory.jagged.bech32.Bech32;
+import com.exceptionfactory.jagged.bech32.Bech32Address;
 import dev.trainyard.compiler.diagnostic.Diagnostic;
 import dev.trainyard.compiler.diagnostic.DiagnosticCode;
 import dev.trainyard.compiler.diagnostic.SourceLocation;
 import dev.trainyard.compiler.diagnostic.StageResult;
-import java.io.ByteArrayOutputStream;
 import java.util.List;
 import java.util.Locale;
 
@@ -19,10 +20,6 @@ import java.util.Locale;
  */
 public record AgeRecipient(String text, byte[] publicKey) {
   private static final String HRP = "age";
-  private static final String CHARSET = "qpzry9x8gf2tvdw0s3jn54khce6mua7l";
-  private static final int[] GENERATOR = {
-    0x3b6a57b2, 0x26508e6d, 0x1ea119fa, 0x3d4233dd, 0x2a1462b3
-  };
 
   public AgeRecipient {
     publicKey = publicKey.clone();
@@ -69,63 +66,25 @@ public record AgeRecipient(String text, byte[] publicKey) {
     return StageResult.of(new AgeRecipient(text.strip(), key), List.of());
   }
 
-  /** The 32-byte key, or null when {@code text} is not a valid age1 Bech32 string. */
+  /**
+   * The 32-byte key, or null when {@code text} is not a valid lower-case {@code age1} Bech32 string
+   * (Jagged's BIP 173 decoder checks the characters, separator and checksum).
+   */
   private static byte[] decode(String text) {
-    String lower = text.toLowerCase(Locale.ROOT);
-    int separator = lower.lastIndexOf('1');
-    if (!lower.equals(text)
-        || separator != HRP.length()
-        || !lower.startsWith(HRP)
-        || lower.length() < 10) {
+    if (!text.toLowerCase(Locale.ROOT).equals(text)) {
       return null;
     }
-    int[] values = new int[lower.length() - separator - 1];
-    for (int i = 0; i < values.length; i++) {
-      values[i] = CHARSET.indexOf(lower.charAt(separator + 1 + i));
-      if (values[i] < 0) {
-        return null;
-      }
-    }
-    if (polymod(values) != 1) {
+    try {
+      Bech32Address address = Bech32.getDecoder().decode(text);
+      byte[] key = address.getData();
+      // Jagged's decoder lets non-zero padding bits through; age's does not: only the canonical
+      // spelling of the key is a recipient.
+      boolean canonical = Bech32.getEncoder().encode(HRP, key).toString().equals(text);
+      return HRP.contentEquals(address.getHumanReadablePart()) && key.length == 32 && canonical
+          ? key
+          : null;
+    } catch (IllegalArgumentException e) {
       return null;
     }
-    byte[] key = fiveToEightBits(values, values.length - 6);
-    return key != null && key.length == 32 ? key : null;
-  }
-
-  private static int polymod(int[] data) {
-    int checksum = 1;
-    int[] prefix = new int[HRP.length() * 2 + 1];
-    for (int i = 0; i < HRP.length(); i++) {
-      prefix[i] = HRP.charAt(i) >> 5;
-      prefix[HRP.length() + 1 + i] = HRP.charAt(i) & 31;
-    }
-    for (int[] part : new int[][] {prefix, data}) {
-      for (int value : part) {
-        int top = checksum >>> 25;
-        checksum = ((checksum & 0x1ffffff) << 5) ^ value;
-        for (int bit = 0; bit < 5; bit++) {
-          checksum ^= ((top >>> bit) & 1) == 1 ? GENERATOR[bit] : 0;
-        }
-      }
-    }
-    return checksum;
-  }
-
-  /** Regroups 5-bit values into bytes; null if the padding is over 4 bits or not zero. */
-  private static byte[] fiveToEightBits(int[] values, int count) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    int accumulator = 0;
-    int bits = 0;
-    for (int i = 0; i < count; i++) {
-      accumulator = (accumulator << 5) | values[i];
-      bits += 5;
-      if (bits >= 8) {
-        bits -= 8;
-        out.write((accumulator >>> bits) & 0xff);
-      }
-    }
-    boolean cleanPadding = bits < 5 && (accumulator & ((1 << bits) - 1)) == 0;
-    return cleanPadding ? out.toByteArray() : null;
   }
 }

@@ -57,7 +57,8 @@ public final class SopsAgeSealer implements SecretSealer {
 
   /**
    * @param recipients at least one age recipient, from {@link AgeRecipient#parse}
-   * @param random source of the data key, age's ephemeral keys and every IV
+   * @param random source of the data key and every IV (age's file key, ephemeral share and nonce
+   *     come from Jagged's own SecureRandom)
    * @param clock gives {@code sops.lastmodified}; inject a fixed clock for reproducible output
    */
   public SopsAgeSealer(List<AgeRecipient> recipients, SecureRandom random, Clock clock) {
@@ -95,7 +96,7 @@ public final class SopsAgeSealer implements SecretSealer {
     ArrayNode keys = SecretNodes.object().arrayNode();
     for (AgeRecipient recipient : recipients) {
       ObjectNode entry = keys.addObject();
-      entry.put("enc", AgeFileEncryptor.encrypt(dataKey, List.of(recipient), random));
+      entry.put("enc", AgeFileEncryptor.encrypt(dataKey, List.of(recipient)));
       entry.put("recipient", recipient.text());
     }
     return keys;

@@ -12,6 +12,7 @@ import dev.trainyard.compiler.CompileResult;
 import dev.trainyard.compiler.diagnostic.Diagnostic;
 import dev.trainyard.compiler.diagnostic.DiagnosticCode;
 import dev.trainyard.compiler.testing.TrainProject;
+import dev.trainyard.compiler.testing.Wording;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,6 +22,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -32,6 +34,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * runtime, not the user.
  */
 class ImageContractTest {
+  @RegisterExtension static final Wording WORDING = new Wording();
+
   @TempDir Path dir;
 
   static CompileResult compile(Path dir, String yaml) {
@@ -95,9 +99,7 @@ class ImageContractTest {
             "runtime: deepspeed\nrun: python train.py\nvolumes:\n  - {claim: data, path: /home/mpiuser}\n");
     List<Diagnostic> d = TrainProject.withCode(r, DiagnosticCode.RESERVED_PATH);
     assertEquals(1, d.size(), r.diagnostics().toString());
-    assertTrue(
-        d.get(0).message().contains("the home folder where the image installed its packages"),
-        d.get(0).message());
+    WORDING.approve(d.get(0).message());
   }
 
   @Test

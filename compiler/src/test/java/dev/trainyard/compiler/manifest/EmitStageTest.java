@@ -94,7 +94,7 @@ class EmitStageTest {
       "runFolder is clusters/<cluster>/<namespace>/<run>; kustomization sorts what it is given")
   void helpers() {
     assertEquals(
-        "clusters/prod/team-a/demo-1a2b3c", EmitStage.runFolder("prod", "team-a", "demo-1a2b3c"));
+        "clusters/prod/team-a/demo-1a2b3c", TreeLayout.runFolder("prod", "team-a", "demo-1a2b3c"));
     assertEquals(
         "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n- a\n- b/\n- c.yaml\n",
         EmitStage.kustomization(List.of("c.yaml", "a", "b/")));

@@ -9,14 +9,18 @@ import dev.trainyard.compiler.diagnostic.Diagnostic;
 import dev.trainyard.compiler.diagnostic.DiagnosticCode;
 import dev.trainyard.compiler.diagnostic.Severity;
 import dev.trainyard.compiler.testing.TrainProject;
+import dev.trainyard.compiler.testing.Wording;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** W432: a credential written into plain env is warned at its value, with the Secret form. */
 class EnvCredentialsTest {
+  @RegisterExtension static final Wording WORDING = new Wording();
+
   private static final String KEY = "9f2c4e7a1b3d5f6e8a0c2b4d6f8e1a3c5b7d9e0f";
   @TempDir Path dir;
 
@@ -39,7 +43,7 @@ class EnvCredentialsTest {
     assertEquals(4, d.location().line());
     assertEquals(18, d.location().column());
     assertEquals("/env/WANDB_API_KEY", d.pointer());
-    assertTrue(d.message().startsWith("`env.WANDB_API_KEY` looks like a credential"), d.message());
+    WORDING.approve(d.message());
     assertTrue(
         d.hint().contains("kubectl -n default create secret generic wandb-api-key")
             && d.hint()
@@ -56,6 +60,6 @@ class EnvCredentialsTest {
             + "  HF_TOKEN_FILE: /var/run/secrets/hf/token\n  API_TOKEN: $API_TOKEN\n  LR: '0.001'\n";
     List<Diagnostic> found = w432(yaml);
     assertEquals(List.of("/env/HUB"), found.stream().map(Diagnostic::pointer).toList());
-    assertTrue(found.get(0).message().contains("a Hugging Face access token"), found.toString());
+    WORDING.approve(found.get(0).message());
   }
 }

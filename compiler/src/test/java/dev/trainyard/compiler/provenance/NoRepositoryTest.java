@@ -6,16 +6,20 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.trainyard.compiler.diagnostic.Diagnostic;
 import dev.trainyard.compiler.diagnostic.StageResult;
+import dev.trainyard.compiler.testing.Wording;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A train.yaml in no git repository has no commit pods could clone. */
 class NoRepositoryTest {
+  @RegisterExtension static final Wording WORDING = new Wording();
+
   @TempDir Path temp;
 
   @Test
@@ -37,9 +41,6 @@ class NoRepositoryTest {
         result.diagnostics().stream()
             .map((Diagnostic d) -> d.location() + " " + d.code().id() + " " + d.message())
             .toList());
-    assertEquals(
-        "commit it to a git repository with a remote, or pass --source-repo URL --source-commit SHA and run"
-            + " from the checkout's root",
-        result.diagnostics().get(0).hint());
+    WORDING.approve(result.diagnostics().get(0).hint());
   }
 }

@@ -8,6 +8,7 @@ import dev.trainyard.compiler.diagnostic.DiagnosticCode;
 import dev.trainyard.compiler.diagnostic.SourceLocation;
 import dev.trainyard.compiler.diagnostic.StageResult;
 import dev.trainyard.compiler.testing.TrainProject;
+import dev.trainyard.compiler.testing.Wording;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -15,6 +16,7 @@ import java.util.Optional;
 import org.eclipse.jgit.api.Git;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -23,6 +25,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The commit pods clone: a repository without one, and --source-commit values that are no full SHA.
  */
 class SourceCommitTest {
+  @RegisterExtension static final Wording WORDING = new Wording();
+
   private static final String SHA = "0123456789abcdef0123456789abcdef01234567";
   @TempDir Path temp;
 
@@ -57,7 +61,7 @@ class SourceCommitTest {
             .toList();
     assertEquals(1, d.size(), d.toString());
     assertEquals(SourceLocation.ofFile("train.yaml"), d.get(0).location());
-    assertEquals("commit train.yaml and the code, then compile again", d.get(0).hint());
+    WORDING.approve(d.get(0).hint());
     assertTrue(d.get(0).isError());
   }
 
@@ -81,9 +85,7 @@ class SourceCommitTest {
       assertEquals(
           "--source-commit must be a full 40-character commit SHA, got \"" + commit + "\"",
           d.get(0).message());
-      assertEquals(
-          "use `git rev-parse HEAD`; a branch name would let the pods run other code than was reviewed",
-          d.get(0).hint());
+      WORDING.approve(d.get(0).hint());
     }
   }
 

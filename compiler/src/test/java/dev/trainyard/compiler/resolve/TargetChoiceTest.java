@@ -11,10 +11,12 @@ import dev.trainyard.compiler.diagnostic.Severity;
 import dev.trainyard.compiler.testing.CompileCall;
 import dev.trainyard.compiler.testing.PlatformYaml;
 import dev.trainyard.compiler.testing.TrainProject;
+import dev.trainyard.compiler.testing.Wording;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -22,6 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
  * queues.
  */
 class TargetChoiceTest {
+  @RegisterExtension static final Wording WORDING = new Wording();
+
   private static final String REPO = "github.com/acme/llm-training";
   @TempDir Path temp;
   private int projects;
@@ -73,7 +77,7 @@ class TargetChoiceTest {
     assertEquals("namespace \"team-a\" does not accept jobs from " + REPO, d.message());
     assertEquals("train.yaml", d.location().file());
     assertEquals(0, d.location().line());
-    assertTrue(d.hint().startsWith("it accepts github.com/other/*, gitlab.com/x/* ("), d.hint());
+    WORDING.approve(d.hint());
     assertTrue(d.hint().endsWith("platform.yaml)"), d.hint());
   }
 
@@ -90,11 +94,7 @@ class TargetChoiceTest {
             .compile();
     Diagnostic d = only(r, DiagnosticCode.UNKNOWN_TARGET);
     assertEquals("no namespace of cluster \"local\" accepts jobs from " + REPO, d.message());
-    assertTrue(
-        d.hint()
-            .startsWith(
-                "namespaces of \"local\": team-a, team-b; the platform team lists allowed source repos per namespace in "),
-        d.hint());
+    WORDING.approve(d.hint());
     assertTrue(d.hint().endsWith("platform.yaml"), d.hint());
   }
 
@@ -142,8 +142,8 @@ class TargetChoiceTest {
         only(
             call("[" + namespace("team-a", "[\"*\"]") + "]").namespace("team-z").compile(),
             DiagnosticCode.UNKNOWN_TARGET);
-    assertEquals("namespace \"team-z\" is not defined for cluster \"local\"", d.message());
-    assertTrue(d.hint().startsWith("namespaces of \"local\": team-a;"), d.hint());
+    WORDING.approve(d.message());
+    WORDING.approve(d.hint());
   }
 
   @Test
@@ -153,8 +153,8 @@ class TargetChoiceTest {
         only(
             call("[" + namespace("team-a", "[\"*\"]") + "]").cluster("prod").compile(),
             DiagnosticCode.UNKNOWN_TARGET);
-    assertTrue(d.message().startsWith("cluster \"prod\" is not in "), d.message());
-    assertEquals("clusters: local", d.hint());
+    WORDING.approve(d.message());
+    WORDING.approve(d.hint());
   }
 
   @Test
@@ -165,10 +165,10 @@ class TargetChoiceTest {
         call("run: torchrun train.py\nqueue: other\n", "[" + namespace("team-a", "[\"*\"]") + "]")
             .compile();
     Diagnostic d = only(r, DiagnosticCode.QUEUE_NOT_ALLOWED);
-    assertEquals("queue \"other\" is not a LocalQueue of namespace `team-a`", d.message());
+    WORDING.approve(d.message());
     assertEquals("/queue", d.pointer());
     assertEquals(2, d.location().line());
-    assertEquals("queues in `team-a`: q", d.hint());
+    WORDING.approve(d.hint());
   }
 
   @Test
@@ -182,7 +182,7 @@ class TargetChoiceTest {
         only(
             CompileCall.of(p.trainYaml()).platformText(dir, text).compile(),
             DiagnosticCode.QUEUE_NOT_ALLOWED);
-    assertEquals("queues in `team-a`: qa", queue.hint());
+    WORDING.approve(queue.hint());
     String closed =
         text.replace(
             "{name: team-a, cluster: local, sources: [\"*\"]",
@@ -192,6 +192,6 @@ class TargetChoiceTest {
             CompileCall.of(p.trainYaml()).platformText(dir, closed).compile(),
             DiagnosticCode.UNKNOWN_TARGET);
     assertEquals("no namespace of cluster \"local\" accepts jobs from " + REPO, none.message());
-    assertTrue(none.hint().startsWith("namespaces of \"local\": team-a;"), none.hint());
+    WORDING.approve(none.hint());
   }
 }

@@ -9,13 +9,17 @@ import dev.trainyard.compiler.diagnostic.StageResult;
 import dev.trainyard.compiler.runtime.MpiSettings.MpiImplementation;
 import dev.trainyard.compiler.source.SourceFile;
 import dev.trainyard.compiler.source.YamlDocumentLoader;
+import dev.trainyard.compiler.testing.Wording;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** runtime.yaml to RuntimeDefinition: the MPI-section rule and the defaults of left-out fields. */
 class RuntimeBinderTest {
+  @RegisterExtension static final Wording WORDING = new Wording();
+
   private static final String HEAD =
       "apiVersion: trainyard.dev/v1\nkind: Runtime\nname: r\nversion: 1.0-1\n";
 
@@ -42,7 +46,7 @@ class RuntimeBinderTest {
   @DisplayName("an MPI framework without an mpi: section is E303 at the framework line")
   void mpiFrameworkNeedsSection() {
     Diagnostic d = onlyError(bind("framework: deepspeed\nimage: img\n"));
-    assertEquals("framework `deepspeed` needs an `mpi:` section", d.message());
+    WORDING.approve(d.message());
     assertEquals("/framework", d.pointer());
     assertEquals(5, d.location().line());
   }
@@ -51,7 +55,7 @@ class RuntimeBinderTest {
   @DisplayName("an mpi: section on a non-MPI framework is E303 at the mpi line")
   void mpiSectionOnlyForMpi() {
     Diagnostic d = onlyError(bind("framework: torch\nimage: img\nmpi:\n  sshPort: 22\n"));
-    assertEquals("`mpi:` is only for the mpi, deepspeed and mlx frameworks", d.message());
+    WORDING.approve(d.message());
     assertEquals("/mpi", d.pointer());
     assertEquals(8, d.location().line()); // the mapping value under `mpi:`
   }
@@ -101,9 +105,7 @@ class RuntimeBinderTest {
   void restrictedNeedsNonRoot() {
     Diagnostic d = onlyError(bind("framework: torch\nimage: img\npodSecurity: restricted\n"));
     assertEquals("/podSecurity", d.pointer());
-    assertEquals(
-        "`podSecurity: restricted` needs a non-root `user.uid`; uid 0 meets only baseline",
-        d.message());
+    WORDING.approve(d.message());
     assertEquals(7, d.location().line());
     assertEquals(
         "/podSecurity",

@@ -8,13 +8,17 @@ import dev.trainyard.compiler.diagnostic.DiagnosticCode;
 import dev.trainyard.compiler.source.ParsedDocument;
 import dev.trainyard.compiler.source.SourceFile;
 import dev.trainyard.compiler.source.YamlDocumentLoader;
+import dev.trainyard.compiler.testing.Wording;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 class NetworkntSchemaValidatorTest {
+  @RegisterExtension static final Wording WORDING = new Wording();
+
   private static final SchemaValidator VALIDATOR = new NetworkntSchemaValidator();
 
   private static List<Diagnostic> validate(String name, String yaml) {
@@ -169,8 +173,7 @@ class NetworkntSchemaValidatorTest {
     Diagnostic d = validate("t.yaml", "run: x\nenv:\n  1X: a\n").get(0);
     assertEquals(DiagnosticCode.INVALID_VALUE, d.code());
     assertEquals("t.yaml:3:3", d.location().toString());
-    assertEquals(
-        "`env` name `1X` must be letters, digits and `_`, not starting with a digit", d.message());
+    WORDING.approve(d.message());
   }
 
   @Test

@@ -5,11 +5,13 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.trainyard.compiler.diagnostic.Diagnostic;
 import dev.trainyard.compiler.diagnostic.StageResult;
+import dev.trainyard.compiler.testing.Wording;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -18,6 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
  * check, and what the operating system's refusals read as.
  */
 class LoaderContractsTest {
+  @RegisterExtension static final Wording WORDING = new Wording();
+
   private final YamlDocumentLoader loader = new YamlDocumentLoader();
 
   private static List<String> lines(StageResult<?> result) {
@@ -86,7 +90,7 @@ class LoaderContractsTest {
         YamlDocumentLoader.readFile(file.resolve("train.yaml"), "plain/train.yaml");
     assertEquals(
         List.of("plain/train.yaml E108 cannot read the file: not a directory"), lines(result));
-    assertEquals("check the path and its permissions", result.diagnostics().get(0).hint());
+    WORDING.approve(result.diagnostics().get(0).hint());
   }
 
   @Test

@@ -5,6 +5,7 @@ import dev.trainyard.compiler.diagnostic.DiagnosticCode;
 import dev.trainyard.compiler.diagnostic.SourceLocation;
 import dev.trainyard.compiler.diagnostic.StageResult;
 import dev.trainyard.compiler.manifest.OutputTree;
+import dev.trainyard.compiler.manifest.TreeLayout;
 import dev.trainyard.compiler.platform.Platform;
 import dev.trainyard.compiler.platform.PlatformLoader;
 import java.io.IOException;
@@ -129,17 +130,18 @@ public final class LeakCheck {
    */
   private String allowedNamespace(String path) {
     Platform.SecretsPolicy policy = platform.secrets();
-    String[] parts = path.split("/");
+    TreeLayout place = TreeLayout.of(path);
     if (policy.mode() != Platform.SecretsMode.PLAIN
         || !policy.allowPlain()
-        || parts.length < 4
-        || !parts[0].equals("clusters")) {
+        || place.namespace().isEmpty()) {
       return "";
     }
+    String cluster = place.cluster().orElseThrow();
+    String namespace = place.namespace().get();
     boolean listed =
         platform.namespaces().stream()
-            .anyMatch(n -> n.cluster().equals(parts[1]) && n.name().equals(parts[2]));
-    return listed ? parts[2] : "";
+            .anyMatch(n -> n.cluster().equals(cluster) && n.name().equals(namespace));
+    return listed ? namespace : "";
   }
 
   /**

@@ -3,6 +3,7 @@ package dev.trainyard.gitops.preview;
 import dev.trainyard.compiler.CompileRequest;
 import dev.trainyard.compiler.SshSecretSource;
 import dev.trainyard.compiler.diagnostic.SourceLocation;
+import dev.trainyard.compiler.diagnostic.StageResult;
 import dev.trainyard.compiler.manifest.Manifest;
 import dev.trainyard.compiler.platform.Platform;
 import dev.trainyard.compiler.render.RenderServices;
@@ -19,6 +20,7 @@ import dev.trainyard.compiler.secrets.UnsealedSecret;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -35,23 +37,25 @@ final class KnownKeySecrets implements SshSecretSource {
   }
 
   @Override
-  public RenderServices forRun(CompileRequest request, ResolvedJob job) {
-    return (namespace, name, labels, annotations) ->
-        Manifest.of(
-            sealer(job.platform().secrets())
-                .seal(
-                    new UnsealedSecret(
-                        namespace,
-                        name,
-                        "kubernetes.io/ssh-auth",
-                        labels,
-                        annotations,
-                        Map.of(
-                            "ssh-privatekey",
-                            keys.privateKeyOpenSsh(),
-                            "ssh-publickey",
-                            keys.publicKeyAuthorized()),
-                        true)));
+  public StageResult<RenderServices> forRun(CompileRequest request, ResolvedJob job) {
+    RenderServices services =
+        (namespace, name, labels, annotations) ->
+            Manifest.of(
+                sealer(job.platform().secrets())
+                    .seal(
+                        new UnsealedSecret(
+                            namespace,
+                            name,
+                            "kubernetes.io/ssh-auth",
+                            labels,
+                            annotations,
+                            Map.of(
+                                "ssh-privatekey",
+                                keys.privateKeyOpenSsh(),
+                                "ssh-publickey",
+                                keys.publicKeyAuthorized()),
+                            true)));
+    return StageResult.of(services, List.of());
   }
 
   private static SecretSealer sealer(Platform.SecretsPolicy policy) {
