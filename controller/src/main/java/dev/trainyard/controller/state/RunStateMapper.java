@@ -270,14 +270,16 @@ public final class RunStateMapper {
   /**
    * Until when the controller holds state {@code s} of {@code o} back instead of posting it; empty
    * when it may be posted now. Each step a run passes on its way up would otherwise be a post of
-   * its own (a 12-node start once made 8 to 11 posts in a few seconds): "queued: waiting for Kueue
-   * to admit it" is held until {@link #QUIET} after the JobSet's creation (Kueue's own words follow
-   * within a second), and a start step with nothing wrong (ADMITTED or STARTING, cause NONE, not
-   * stalled) until {@link #QUIET} after the admission ({@code Admitted} condition time, else the
-   * JobSet's creation). So a run whose pods are all ready sooner goes from queued to running in one
-   * post, and a slower start shows its step once it has lasted that long. Queued with Kueue's
-   * words, what blocks a start (an image, a Secret), a stall, RUNNING, RESTARTING and the terminal
-   * states are never held; nor is anything without a time to count from.
+   * its own (a 12-node start once made 8 to 11 posts in a few seconds): QUEUED is held until {@link
+   * #QUIET} after the JobSet's creation (Kueue's words change in its first second: "waiting for
+   * Kueue to admit it", "LocalQueue … doesn't exist" while a GitOps sync applies the LocalQueue
+   * with the run, then its verdict), and a start step with nothing wrong (ADMITTED or STARTING,
+   * cause NONE, not stalled) until {@link #QUIET} after the admission ({@code Admitted} condition
+   * time, else the JobSet's creation). So a run admitted and started sooner is one post (running),
+   * one Kueue holds is queued then running, and a slower start shows its step once it has lasted
+   * that long. What blocks a start (an image, a Secret), a stall, a requeue later in the run's
+   * life, RUNNING, RESTARTING and the terminal states are never held; nor is anything without a
+   * time to count from.
    */
   public static Optional<Instant> quietUntil(RunObservation o, RunState s) {
     if (s.cause() != Cause.NONE || s.stalled()) {
@@ -286,7 +288,7 @@ public final class RunStateMapper {
     Instant from;
     if (s.phase() == Phase.ADMITTED || s.phase() == Phase.STARTING) {
       from = admissionTime(o).orElse(o.jobSet().created());
-    } else if (s.phase() == Phase.QUEUED && s.description().endsWith(": " + WAITING)) {
+    } else if (s.phase() == Phase.QUEUED) {
       from = o.jobSet().created();
     } else {
       return Optional.empty();

@@ -40,15 +40,24 @@ class QuietTest {
   }
 
   @Test
-  @DisplayName("queued with Kueue's own words is posted at once")
+  @DisplayName(
+      "queued with Kueue's first words (a LocalQueue a sync has not applied yet) is held as well; after QUIET its verdict is posted")
   void kueueWords() {
+    assertEquals(
+        Optional.of(T0.plus(QUIET)),
+        quiet(
+            run()
+                .suspended()
+                .workload(
+                    "", no("QuotaReserved", "Inadmissible", "LocalQueue team-a doesn't exist"))
+                .at(T0.plusSeconds(1))));
     assertEquals(
         Optional.empty(),
         quiet(
             run()
                 .suspended()
                 .workload("", no("QuotaReserved", "Pending", "insufficient quota"))
-                .at(T0.plusSeconds(1))));
+                .at(T0.plus(QUIET))));
   }
 
   @Test
