@@ -248,13 +248,12 @@ class InterplayIT {
     System.out.println("[InterplayIT] deactivated: " + detail);
     FakeForge.Accepted last = posts.get(posts.size() - 1);
     assertTrue(List.of("error", "failure").contains(last.state()), detail);
-    // Kueue sets spec.active false a moment before it writes the Evicted reason
-    // (DeactivatedDueToRequeuingLimitExceeded); the controller may see either first.
-    assertTrue(
-        last.description()
-            .matches(
-                "failed \\(platform error\\): deactivated( by Kueue)?: cannot pull image"
-                    + " docker.io/library/python:3.12-slim, attempt 1 of 4"),
+    // Kueue sets spec.active false a moment before it writes the Evicted reason; the status waits
+    // for that reason (KueueEnd), so it names the requeuing limit.
+    assertEquals(
+        "failed (platform error): deactivated by Kueue: cannot pull image"
+            + " docker.io/library/python:3.12-slim, attempt 1 of 4",
+        last.description(),
         detail);
     assertEquals(1, posts.stream().filter(StatusRuns::terminal).count(), detail);
     assertEquals(List.of(), forge.rejected());
