@@ -19,7 +19,10 @@ import java.util.Map;
 /**
  * The Kueue controller (tier T4) with only the JobSet integration enabled and its webhooks on
  * 127.0.0.1. Config fields from kueue apis/config/v1beta2; VisibilityOnDemand is off because it
- * starts an aggregated API server.
+ * starts an aggregated API server. {@code waitForPodsReady} is on with a requeuing limit ({@link
+ * #PODS_READY_TIMEOUT}, {@link #BACKOFF_LIMIT_COUNT}), so a run whose pods never become ready is
+ * deactivated by Kueue itself, as on a platform that limits requeuing; {@code
+ * objectRetentionPolicies} stays unset, as it must under GitOps (docs/platform-guide.md).
  *
  * <p>Kueue (v0.17 to v0.19, cmd/kueue/main.go) reads its metrics cert from the fixed path {@code
  * /etc/kueue/metrics/certs/tls.{crt,key}} whenever internal cert management is off, and exits if it
@@ -32,6 +35,13 @@ import java.util.Map;
 final class KueueController {
 
   static final Path METRICS_CERTS = Path.of("/etc/kueue/metrics/certs");
+
+  /** Kueue's {@code waitForPodsReady.timeout} on the harness. */
+  static final java.time.Duration PODS_READY_TIMEOUT = java.time.Duration.ofSeconds(30);
+
+  /** Kueue's {@code waitForPodsReady.requeuingStrategy.backoffLimitCount} on the harness. */
+  static final int BACKOFF_LIMIT_COUNT = 1;
+
   private static final List<String> MUTATED = List.of("clusterqueue", "resourceflavor", "workload");
   private static final List<String> VALIDATED =
       List.of("clusterqueue", "cohort", "resourceflavor", "workload");
@@ -73,6 +83,16 @@ final class KueueController {
                     "metrics: {bindAddress: '0'}",
                     "integrations: {frameworks: ['jobset.x-k8s.io/jobset']}",
                     "featureGates: {VisibilityOnDemand: false}",
+                    // A Workload whose pods are not all ready 30 s after admission is evicted
+                    // (PodsReadyTimeout) and requeued after 1 s; the second time, Kueue deactivates
+                    // it (DeactivatedDueToRequeuingLimitExceeded), as a platform that limits
+                    // requeuing does. Only Kueue-admitted runs whose pods never start reach it.
+                    "waitForPodsReady: {timeout: "
+                        + PODS_READY_TIMEOUT.toSeconds()
+                        + "s, blockAdmission: false, requeuingStrategy: {timestamp: Eviction,"
+                        + " backoffLimitCount: "
+                        + BACKOFF_LIMIT_COUNT
+                        + ", backoffBaseSeconds: 1, backoffMaxSeconds: 2}}",
                     ""));
     ClusterProcess kueue =
         cluster.launch(

@@ -17,10 +17,19 @@ final class SourceRepo {
   /** Creates the repo under {@code dir} and returns the path of its train.yaml. */
   static Path withTrainYaml(Path dir, String folder, String trainYaml)
       throws IOException, GitAPIException {
+    return withTrainYaml(dir, folder, trainYaml, "https://github.com/acme/it.git");
+  }
+
+  /**
+   * As above with the remote {@code origin} at {@code remote} (the run's provenance, which decides
+   * the forge its commit status goes to); returns the path of its train.yaml.
+   */
+  static Path withTrainYaml(Path dir, String folder, String trainYaml, String remote)
+      throws IOException, GitAPIException {
     Path jobDir = dir.resolve("jobs").resolve(folder);
     Files.createDirectories(jobDir);
     Files.writeString(jobDir.resolve("train.yaml"), trainYaml, StandardCharsets.UTF_8);
-    commit(dir);
+    commit(dir, remote);
     return jobDir.resolve("train.yaml");
   }
 
@@ -37,15 +46,13 @@ final class SourceRepo {
         Files.copy(file, jobDir.resolve(file.getFileName().toString()));
       }
     }
-    commit(dir);
+    commit(dir, "https://github.com/acme/it.git");
     return jobDir.resolve("train.yaml");
   }
 
-  private static void commit(Path dir) throws GitAPIException, IOException {
+  private static void commit(Path dir, String remote) throws GitAPIException, IOException {
     try (Git git = Git.init().setDirectory(dir.toFile()).setInitialBranch("main").call()) {
-      git.getRepository()
-          .getConfig()
-          .setString("remote", "origin", "url", "https://github.com/acme/it.git");
+      git.getRepository().getConfig().setString("remote", "origin", "url", remote);
       git.getRepository().getConfig().save();
       git.add().addFilepattern(".").call();
       git.commit()

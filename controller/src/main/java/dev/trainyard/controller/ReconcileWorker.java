@@ -10,12 +10,16 @@ import java.util.function.Function;
  * leads (a follower takes keys and drops them: the leader's queue has them). A RETRY outcome, or an
  * exception (a bug or a cache surprise must not kill the only worker), puts the key back after its
  * back-off ({@link WorkQueue#addRateLimited}: 1 s doubling per retry in a row), never before the
- * wait the forge named ({@code retryAfter}: a rate limit's reset, a closed forge gate); any other
- * outcome ends the key's retries. The worker itself never waits for a forge: a limited or
- * unavailable forge costs its own runs a requeue, and the next key, perhaps on another forge, is
- * served at once. Every reconcile's outcome and latency go to the metrics.
+ * wait the forge named ({@code retryAfter}: a rate limit's reset, a closed forge gate). A HELD key
+ * (a start step not posted yet) comes back once, at the time the reconciler named, without
+ * back-off; any other outcome ends the key's retries. The worker itself never waits for a forge: a
+ * limited or unavailable forge costs its own runs a requeue, and the next key, perhaps on another
+ * forge, is served at once. Every reconcile's outcome and latency go to the metrics.
  */
 final class ReconcileWorker implements Runnable {
+
+  /** When a HELD key comes back if the reconciler named no time. */
+  static final Duration HELD_AGAIN = Duration.ofSeconds(1);
 
   /** How long one take waits, so a closed worker notices within this. */
   static final Duration TAKE = Duration.ofMillis(500);
@@ -29,8 +33,8 @@ final class ReconcileWorker implements Runnable {
   private final ControllerMetrics metrics;
 
   /**
-   * @param retryAfter after a RETRY, how long the forge asked that key to wait (read once; empty:
-   *     no advice)
+   * @param retryAfter after a RETRY, how long the forge asked that key to wait; after a HELD, how
+   *     long until its step may be posted (read once; empty: no advice)
    */
   ReconcileWorker(
       WorkQueue queue,
@@ -87,6 +91,9 @@ final class ReconcileWorker implements Runnable {
     metrics.reconciled(outcome, Duration.ofNanos(System.nanoTime() - t0));
     if (outcome == Reconciler.Outcome.RETRY) {
       queue.addRateLimited(key, retryAfter.apply(key).orElse(Duration.ZERO));
+    } else if (outcome == Reconciler.Outcome.HELD) {
+      queue.forget(key);
+      queue.addAfter(key, retryAfter.apply(key).orElse(HELD_AGAIN));
     } else {
       queue.forget(key);
     }

@@ -38,7 +38,10 @@ import java.util.Optional;
  * status key; the terminal one always does. A failure nothing explains yet ({@link
  * RunStateMapper#provisional}) is requeued, not posted, for at most {@link RunStateMapper#SETTLE}.
  * A run whose JobSet is deleted before it finished gets a terminal status when the forge still
- * shows a non-terminal one (DELETED: GitHub/Gitea "error", GitLab "canceled"), then is forgotten.
+ * shows a non-terminal one (DELETED: GitHub/Gitea "error", GitLab "canceled"), then is forgotten. A
+ * step on a run's way up is posted only once it has lasted {@link RunStateMapper#QUIET} (HELD until
+ * then), so a start whose pods are ready within seconds is one post (queued, then running), not one
+ * per step.
  */
 public final class Reconciler {
 
@@ -52,7 +55,13 @@ public final class Reconciler {
     SKIPPED,
     REFUSED,
     RETRY,
-    THROTTLED
+    THROTTLED,
+    /**
+     * A step on the run's way up not posted yet ({@link RunStateMapper#quietUntil}): the key comes
+     * back when it has lasted {@link RunStateMapper#QUIET} ({@link #retryAfter} says when), or
+     * sooner with the next change.
+     */
+    HELD
   }
 
   /**
@@ -166,6 +175,11 @@ public final class Reconciler {
       return Outcome.RETRY;
     }
     RunState state = mapper.map(observed.get());
+    Optional<Instant> quiet = RunStateMapper.quietUntil(observed.get(), state);
+    if (quiet.isPresent()) {
+      retryAfter.put(key, Duration.between(observed.get().now(), quiet.get()));
+      return Outcome.HELD;
+    }
     String context = p.context(key.namespace());
     CommitStatus wanted =
         new CommitStatus(

@@ -99,8 +99,8 @@ class ControllerTest {
       c.start();
       assertTrue(c.leading());
       await(
-          "admitted posted",
-          Duration.ofSeconds(30),
+          "admitted posted (after RunStateMapper.QUIET)",
+          Duration.ofSeconds(60),
           () -> posts("ctl-run").size() == 1,
           () -> posts("ctl-run").toString());
       assertEquals(200, get(c.port(), "/readyz"));

@@ -118,6 +118,34 @@ class ReconcileWorkerTest {
   }
 
   @Test
+  @DisplayName(
+      "a HELD key comes back once at the time the reconciler named, without back-off, its retries in a row ended")
+  void held() throws Exception {
+    try (WorkQueue q = new WorkQueue(Duration.ofSeconds(5), Duration.ofSeconds(5))) {
+      q.addRateLimited(A, Duration.ZERO);
+      q.add(A);
+      assertEquals(1, q.retries(A));
+      worker(q, Reconciler.Outcome.HELD, true, Optional.of(Duration.ofMillis(300)))
+          .handle(q.take(Duration.ZERO));
+      assertEquals(0, q.retries(A), "a hold is no failure");
+      assertNull(q.take(Duration.ofMillis(150)), "not before the named time");
+      assertEquals(A, q.take(Duration.ofSeconds(3)), "at the named 300 ms, not the 5 s back-off");
+      assertEquals(1, metrics.counter("trainyard_reconciles_total{outcome=\"held\"}"));
+    }
+  }
+
+  @Test
+  @DisplayName("a HELD key without a named time comes back after HELD_AGAIN")
+  void heldWithoutTime() throws Exception {
+    try (WorkQueue q = new WorkQueue(Duration.ofMillis(10), Duration.ofMillis(10))) {
+      q.add(A);
+      worker(q, Reconciler.Outcome.HELD, true).handle(q.take(Duration.ZERO));
+      assertNull(q.take(ReconcileWorker.HELD_AGAIN.minusMillis(300)), "not at the 10 ms back-off");
+      assertEquals(A, q.take(Duration.ofSeconds(5)));
+    }
+  }
+
+  @Test
   @DisplayName("any other outcome ends the key's retries in a row; a follower forgets them too")
   void successForgets() throws Exception {
     try (WorkQueue q = new WorkQueue(Duration.ofMillis(1), Duration.ofMillis(1))) {

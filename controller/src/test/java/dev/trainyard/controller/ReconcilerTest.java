@@ -121,6 +121,9 @@ class ReconcilerTest {
         time);
   }
 
+  /** When the runs are observed. */
+  Instant now = T0.plusSeconds(30);
+
   void state(boolean suspended, List<PodSnapshot> pods, ConditionSnapshot... jobSetConditions) {
     source.provenance.put(
         KEY, new RunProvenance(repo, SHA, "jobs/llama/train.yaml", "dev", "llama-ft-7f3a9c"));
@@ -155,7 +158,7 @@ class ReconcilerTest {
                 List.of(jobSetConditions)),
             pods,
             Optional.of(wl),
-            T0.plusSeconds(30)));
+            now));
   }
 
   void queued() {
@@ -219,6 +222,28 @@ class ReconcilerTest {
     assertEquals("https://grafana.example/d/runs?ns=team-a&run=llama-ft-7f3a9c", first.targetUrl());
     assertEquals(
         3, metrics.counter("trainyard_forge_calls_total{forge=\"github\",result=\"posted\"}"));
+  }
+
+  @Test
+  @DisplayName(
+      "a start step younger than QUIET is HELD (nothing posted, back when it has lasted QUIET), then posted")
+  void startStepHeld() {
+    Reconciler r = reconciler();
+    queued();
+    assertEquals(Outcome.POSTED, r.reconcile(KEY));
+    PodSnapshot unscheduled =
+        new PodSnapshot(
+            "p0", "", "Pending", "", 0, false, false, null, List.of(), List.of(), List.of());
+    now = T0.plusSeconds(5);
+    state(false, List.of(unscheduled));
+    assertEquals(Outcome.HELD, r.reconcile(KEY));
+    assertEquals(
+        Optional.of(RunStateMapper.QUIET.minusSeconds(5)), r.retryAfter(KEY), "its end, from T0");
+    assertEquals(1, posted().size(), posted().toString());
+    now = T0.plus(RunStateMapper.QUIET);
+    state(false, List.of(unscheduled));
+    assertEquals(Outcome.POSTED, r.reconcile(KEY));
+    assertEquals("pending starting: waiting for nodes, attempt 1 of 1", posted().get(1));
   }
 
   @Test

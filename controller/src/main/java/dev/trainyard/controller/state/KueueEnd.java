@@ -16,7 +16,10 @@ import java.util.Optional;
  *       strings.HasPrefix(reason, "Deactivated")}, kueue v0.19.2 {@code pkg/workload/evict};
  *       reasons {@code Deactivated} and {@code DeactivatedDueTo<cause>}, e.g. {@code
  *       DeactivatedDueToRequeuingLimitExceeded}) not followed by {@code Requeued=True} (what Kueue
- *       sets when the Workload is reactivated).
+ *       sets when the Workload is reactivated). While the JobSet still runs (not suspended), {@code
+ *       spec.active} false alone is not the end yet: Kueue writes its Evicted reason, then suspends
+ *       the JobSet (seen on the harness, {@code InterplayIT}), and the status waits for those words
+ *       ("deactivated by Kueue (requeuing limit exceeded)", not "spec.active is false").
  *   <li>{@code Finished=True} while the JobSet is still suspended (e.g. it could not be started).
  * </ul>
  *
@@ -38,6 +41,14 @@ record KueueEnd(String what, String brief, Instant since) {
     boolean deactivatedReason =
         evicted.map(c -> c.reason().startsWith("Deactivated")).orElse(false)
             && !ConditionSnapshot.holds(w.conditions(), "Requeued");
+    boolean deactivatedEviction =
+        evicted.map(c -> c.reason().startsWith("Deactivated")).orElse(false);
+    if (!w.active() && !deactivatedEviction && !o.jobSet().suspended()) {
+      // spec.active just turned false and Kueue has not evicted the run yet: it writes the
+      // Evicted reason (e.g. DeactivatedDueToRequeuingLimitExceeded) before it suspends the
+      // JobSet, and a terminal status is final, so the end waits for those words.
+      return Optional.empty();
+    }
     if (!w.active() || deactivatedReason) {
       String what = deactivated(evicted.filter(c -> c.reason().startsWith("Deactivated")));
       return Optional.of(

@@ -109,13 +109,40 @@ class RunStateMapperKueueAndUserTest {
       Runs justNow = run().pods(readyPod("p0", "n0"), readyPod("p1", "n1"));
       justNow.inactiveWorkload(
           yes("QuotaReserved", "QuotaReserved", T0), yes("Admitted", "Admitted", T0));
-      RunState s = justNow.map();
       assertEquals(
-          Phase.FAILED,
-          s.phase(),
-          "Kueue is about to evict it: it never requeues a deactivated Workload");
+          Phase.RUNNING,
+          justNow.map().phase(),
+          "Kueue has not evicted it yet: the end waits for its Evicted reason");
+      Runs staleEviction = run().pods(readyPod("p0", "n0"), readyPod("p1", "n1"));
+      staleEviction.inactiveWorkload(
+          yes("QuotaReserved", "QuotaReserved", T0),
+          yes("Admitted", "Admitted", T0),
+          yes("Evicted", "PodsReadyTimeout", T0));
+      assertEquals(
+          Phase.RUNNING,
+          staleEviction.map().phase(),
+          "an earlier eviction (PodsReadyTimeout) is not Kueue's word on the deactivation");
+      Runs evictedNow = run().pods(readyPod("p0", "n0"), readyPod("p1", "n1"));
+      evictedNow.inactiveWorkload(
+          yes("QuotaReserved", "QuotaReserved", T0),
+          yes("Admitted", "Admitted", T0),
+          yes("Evicted", "DeactivatedDueToRequeuingLimitExceeded", null));
+      RunState s = evictedNow.map();
+      assertEquals(Phase.FAILED, s.phase(), "evicted, the JobSet not suspended yet: the end");
+      assertEquals(
+          "failed (platform error): deactivated by Kueue (requeuing limit exceeded), attempt 1 of 4",
+          s.description());
       assertEquals(
           Duration.between(Runs.T0.plusSeconds(10), NOW), s.duration(), "no eviction time: now");
+      Runs suspended = run().suspended();
+      suspended.inactiveWorkload(
+          yes("QuotaReserved", "QuotaReserved", T0),
+          yes("Admitted", "Admitted", T0),
+          yes("Evicted", "PodsReadyTimeout", T0));
+      assertEquals(
+          Phase.FAILED,
+          suspended.map().phase(),
+          "suspended (Kueue acted, or never admitted it): spec.active false is the end");
     }
 
     @Test
