@@ -9,10 +9,13 @@
 --
 -- Fields read, as declared by JobSet v0.12.0 (api/jobset/v1alpha2/jobset_types.go; CRD
 -- config/components/crd/bases/jobset.x-k8s.io_jobsets.yaml):
---   spec.suspend                    bool; Kueue sets it while the run waits for quota
+--   spec.suspend                    bool; Kueue sets it while the run waits for quota. The only suspension
+--                                   signal read: the Suspended condition lags it (Kueue clears spec.suspend,
+--                                   the JobSet controller flips the condition on its next pass), so a just
+--                                   admitted run would read "waiting in the queue" while its pods start.
 --   spec.failurePolicy.maxRestarts  int32
 --   status.conditions[]             metav1.Condition {type, status "True"|"False", reason, message};
---                                   types Completed, Failed, Suspended, RestartingJobSet
+--                                   types Completed, Failed, RestartingJobSet read here
 --   status.restarts                 int32, whole-JobSet restarts so far; raised in the same status
 --                                   update that sets RestartingJobSet=True (pkg/controllers/failure_policy.go)
 --   status.restartsCountTowardsMax  int32, the restarts that count against maxRestarts (a
@@ -99,7 +102,7 @@ if failed ~= nil then
 elseif completed ~= nil then
   hs.status = "Healthy"
   hs.message = conditionText(completed, "JobSet completed")
-elseif (obj.spec ~= nil and obj.spec.suspend == true) or trueCondition("Suspended") ~= nil then
+elseif obj.spec ~= nil and obj.spec.suspend == true then
   hs.status = "Suspended"
   hs.message = suspendedMessage()
 elseif restarting ~= nil then

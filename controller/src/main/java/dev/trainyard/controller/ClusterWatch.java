@@ -32,6 +32,7 @@ public final class ClusterWatch implements RunSource, AutoCloseable {
   private final SharedIndexInformer<Pod> pods;
   private final SharedIndexInformer<GenericKubernetesResource> workloads;
   private final Clock clock;
+  private final KubernetesClient client;
 
   /**
    * Final objects of deleted JobSets, until their status is settled ({@link #forget}); bounded,
@@ -64,6 +65,7 @@ public final class ClusterWatch implements RunSource, AutoCloseable {
       Consumer<RunKey> enqueue,
       Consumer<RunKey> resynced) {
     this.clock = clock;
+    this.client = client;
     long resyncMillis = resync.toMillis();
     jobSets =
         client
@@ -90,6 +92,16 @@ public final class ClusterWatch implements RunSource, AutoCloseable {
                 .inAnyNamespace()
                 .runnableInformer(0)
             : null;
+    if (workloads == null) {
+      System.getLogger(ClusterWatch.class.getName())
+          .log(
+              System.Logger.Level.WARNING,
+              "the API server does not serve Kueue's Workload API ("
+                  + WORKLOAD_API
+                  + "): a run waiting for quota shows only as suspended, without Kueue's reason,"
+                  + " and Kueue's evictions and deactivations are not seen; install Kueue 0.15 or"
+                  + " later (the first to serve v1beta2)");
+    }
     if (workloads != null) {
       workloads.itemStore(CachePruning.store(CachePruning::workload));
       workloads.addIndexers(
@@ -203,6 +215,25 @@ public final class ClusterWatch implements RunSource, AutoCloseable {
       deletedJobSets.remove(key);
     } else {
       deletedJobSets.put(key, last);
+    }
+  }
+
+  @Override
+  public Optional<String> logTail(
+      RunKey key, String pod, String container, int lines, int maxBytes) {
+    try {
+      String log =
+          client
+              .pods()
+              .inNamespace(key.namespace())
+              .withName(pod)
+              .inContainer(container)
+              .limitBytes(maxBytes)
+              .tailingLines(lines)
+              .getLog();
+      return Optional.ofNullable(log);
+    } catch (KubernetesClientException e) {
+      return Optional.empty();
     }
   }
 

@@ -120,8 +120,14 @@ public final class Controller implements AutoCloseable {
     this.worker.setDaemon(true);
   }
 
-  /** Starts informers, the worker and (when configured) the Lease election. */
+  /**
+   * Starts informers, the worker and (when configured) the Lease election, after asking the API
+   * server whether this user has every right they need.
+   *
+   * @throws ClusterAccessException naming each right RBAC denies ({@link AccessCheck})
+   */
   public void start() {
+    AccessCheck.require(client, watch.watchesWorkloads(), config.election());
     watch.start();
     worker.start();
     if (config.election() == null) {

@@ -228,6 +228,9 @@ public final class ControllerMain implements Callable<Integer> {
           "trainyard-controller: "
               + ClusterErrors.of(e, kube.getMasterUrl(), "start").getMessage());
       return 3;
+    } catch (ClusterAccessException e) {
+      System.err.println("trainyard-controller: " + e.getMessage() + "\n  hint: " + e.hint());
+      return 3;
     } catch (UncheckedIOException e) {
       // The health server's port: taken (another controller on this machine), or an address this
       // host does not have.

@@ -104,4 +104,10 @@ final class FailedJobs implements RunSource {
     known.remove(key);
     cache.forget(key);
   }
+
+  @Override
+  public Optional<String> logTail(
+      RunKey key, String pod, String container, int lines, int maxBytes) {
+    return cache.logTail(key, pod, container, lines, maxBytes);
+  }
 }

@@ -6,11 +6,14 @@ import dev.trainyard.compiler.diagnostic.StageResult;
 import dev.trainyard.compiler.platform.Platform;
 import dev.trainyard.compiler.platform.PlatformLoader;
 import dev.trainyard.controller.forge.ForgeEndpoint;
+import dev.trainyard.controller.forge.ForgeException;
 import dev.trainyard.controller.forge.ForgeKind;
+import dev.trainyard.controller.forge.GitHubApp;
 import dev.trainyard.controller.forge.Token;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -81,12 +84,34 @@ public final class PlatformFile {
     if (!insecure.isEmpty()) {
       throw new ConfigException(file + ": status.forges[" + i + "].api: " + insecure);
     }
+    ForgeKind kind = ForgeKind.valueOf(r.kind().toUpperCase(Locale.ROOT));
+    if (r.checks()) {
+      if (!Files.isReadable(tokenFile)) {
+        throw new ConfigException(
+            file
+                + ": status.forges["
+                + i
+                + "].app.privateKey: Secret "
+                + r.tokenSecret()
+                + " key "
+                + r.tokenKey()
+                + " is not readable at "
+                + tokenFile
+                + "\n  hint: mount the Secret "
+                + r.tokenSecret()
+                + " at "
+                + tokenDir.resolve(r.tokenSecret())
+                + " with securityContext.fsGroup and defaultMode 0440, as for a token");
+      }
+      try {
+        return new ForgeEndpoint(r.source(), kind, api, null, new GitHubApp(r.appId(), tokenFile));
+      } catch (ForgeException e) {
+        throw new ConfigException(
+            file + ": status.forges[" + i + "].app.privateKey: " + e.getMessage());
+      }
+    }
     try {
-      return new ForgeEndpoint(
-          r.source(),
-          ForgeKind.valueOf(r.kind().toUpperCase(Locale.ROOT)),
-          api,
-          Token.fromFile(tokenFile));
+      return new ForgeEndpoint(r.source(), kind, api, Token.fromFile(tokenFile));
     } catch (AccessDeniedException e) {
       // The file is there: the mount is right, its owner and mode are not (the kubelet writes
       // Secret files as root).

@@ -1,5 +1,6 @@
 package dev.trainyard.controller;
 
+import dev.trainyard.compiler.secrets.CredentialPatterns;
 import dev.trainyard.controller.StatusLedger.StatusKey;
 import dev.trainyard.controller.forge.CommitRef;
 import dev.trainyard.controller.forge.CommitStatus;
@@ -8,6 +9,9 @@ import dev.trainyard.controller.forge.ForgeDirectory;
 import dev.trainyard.controller.forge.ForgeEvents;
 import dev.trainyard.controller.forge.ForgeException;
 import dev.trainyard.controller.forge.PostedStatus;
+import dev.trainyard.controller.state.FailureReport;
+import dev.trainyard.controller.state.Phase;
+import dev.trainyard.controller.state.PodSnapshot;
 import dev.trainyard.controller.state.RunObservation;
 import dev.trainyard.controller.state.RunState;
 import dev.trainyard.controller.state.RunStateMapper;
@@ -17,6 +21,7 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 
 /**
  * The one level-based, idempotent reconciler: for a run key it reads the run from the caches, maps
@@ -188,8 +193,16 @@ public final class Reconciler {
     CommitRef commit = new CommitRef(route.get().project(), p.sourceCommit());
     StatusKey statusKey = new StatusKey(forge.kind(), commit.project(), commit.sha(), context);
     statusKeys.put(key, statusKey);
+    UnaryOperator<CommitStatus> logTail = UnaryOperator.identity();
+    if (forge.detailed() && state.phase() == Phase.FAILED) {
+      Optional<FailureReport> report = FailureReport.of(observed.get());
+      if (report.isPresent()) {
+        wanted = wanted.withDetails(report.get().markdown(), report.get().timedOut());
+        logTail = s -> withLogTail(key, observed.get(), report.get(), s);
+      }
+    }
     try {
-      return apply(forge, commit, statusKey, wanted);
+      return apply(forge, commit, statusKey, wanted, logTail);
     } catch (ForgeException e) {
       return failed(key, statusKey, forge, wanted, e);
     }
@@ -283,7 +296,64 @@ public final class Reconciler {
         forge,
         commit,
         statusKey,
-        new CommitStatus(RunStatus.of(wanted), wanted.description(), statusKey.context(), link));
+        new CommitStatus(RunStatus.of(wanted), wanted.description(), statusKey.context(), link),
+        UnaryOperator.identity());
+  }
+
+  /** The lines of a failed pod's log a detailed status shows, and the bytes read at most. */
+  static final int LOG_LINES = 30;
+
+  static final int LOG_BYTES = 16 * 1024;
+
+  /**
+   * {@code status} with the last {@link #LOG_LINES} lines of the failing node's log appended, every
+   * credential-shaped string masked ({@link CredentialPatterns#mask}); unchanged when the node or
+   * its log is unknown. Read once, right before the terminal post.
+   */
+  private CommitStatus withLogTail(
+      RunKey key, RunObservation o, FailureReport report, CommitStatus status) {
+    if (report.node().isEmpty()) {
+      return status;
+    }
+    // The pods on the failing node, the newest attempt first, one whose container exited with
+    // the reported code before the others.
+    Optional<PodSnapshot> pod =
+        o.pods().stream()
+            .filter(x -> x.node().equals(report.node()) && !x.containers().isEmpty())
+            .max(
+                java.util.Comparator.comparingInt(PodSnapshot::attempt)
+                    .thenComparing(
+                        x ->
+                            x.containers().stream()
+                                .anyMatch(
+                                    c ->
+                                        c.exitCode() != null
+                                            && c.exitCode().equals(report.exitCode()))));
+    if (pod.isEmpty()) {
+      return status;
+    }
+    String container =
+        pod.get().containers().stream()
+            .filter(c -> c.exitCode() != null && c.exitCode().equals(report.exitCode()))
+            .findFirst()
+            .orElse(pod.get().containers().get(0))
+            .name();
+    return source
+        .logTail(key, pod.get().name(), container, LOG_LINES, LOG_BYTES)
+        .filter(t -> !t.isBlank())
+        .map(
+            t ->
+                status.withDetails(
+                    status.details()
+                        + "\n\nLast lines of `"
+                        + pod.get().name()
+                        + "` (container `"
+                        + container
+                        + "`, credential-shaped values masked):\n\n```text\n"
+                        + CredentialPatterns.mask(t.strip()).replace("```", "` ` `")
+                        + "\n```",
+                    status.timedOut()))
+        .orElse(status);
   }
 
   /**
@@ -300,10 +370,19 @@ public final class Reconciler {
     return known.get();
   }
 
-  private Outcome apply(Forge forge, CommitRef commit, StatusKey statusKey, CommitStatus wanted)
+  /**
+   * Posts {@code wanted} when the forge's state or description would change; {@code enrich} adds
+   * what is costly to gather (a log tail) to the status actually sent.
+   */
+  private Outcome apply(
+      Forge forge,
+      CommitRef commit,
+      StatusKey statusKey,
+      CommitStatus wanted,
+      UnaryOperator<CommitStatus> enrich)
       throws ForgeException {
     PostedStatus next =
-        new PostedStatus(forge.wireState(wanted.state()), wanted.description(), wanted.targetUrl());
+        new PostedStatus(forge.wireState(wanted), wanted.description(), wanted.targetUrl());
     Refusal refusal = refused.get(statusKey);
     if (refusal != null
         && next.equals(refusal.status())
@@ -320,7 +399,7 @@ public final class Reconciler {
     if (!StatusLedger.terminal(next) && posts.getOrDefault(statusKey, 0) >= NON_TERMINAL_BUDGET) {
       return Outcome.THROTTLED;
     }
-    Forge.PostOutcome outcome = forge.post(commit, wanted);
+    Forge.PostOutcome outcome = forge.post(commit, enrich.apply(wanted));
     ledger.record(statusKey, next);
     refused.remove(statusKey);
     refusalsLogged.removeIf(r -> r.get(0) == forge);
@@ -348,8 +427,7 @@ public final class Reconciler {
     refused.put(
         statusKey,
         new Refusal(
-            new PostedStatus(
-                forge.wireState(wanted.state()), wanted.description(), wanted.targetUrl()),
+            new PostedStatus(forge.wireState(wanted), wanted.description(), wanted.targetUrl()),
             clock.instant()));
     boolean news =
         e.kind() != ForgeException.Kind.PERMISSION

@@ -24,6 +24,16 @@ public interface RunSource {
   /** Drops what is kept of a deleted run, once its final status is settled. */
   default void forget(RunKey key) {}
 
+  /**
+   * The last {@code lines} lines (at most {@code maxBytes} bytes) of the log of {@code pod}'s
+   * container {@code container} in the run's namespace; empty when the log cannot be read (the pod
+   * is gone, the API server refuses). Read only for a failed run's detailed status.
+   */
+  default Optional<String> logTail(
+      RunKey key, String pod, String container, int lines, int maxBytes) {
+    return Optional.empty();
+  }
+
   /** A deleted run: where it came from and how it looked last. */
   record DeletedRun(RunProvenance provenance, RunObservation last) {}
 }

@@ -82,4 +82,10 @@ final class StartEvidence implements RunSource {
   int size() {
     return seen.size();
   }
+
+  @Override
+  public Optional<String> logTail(
+      RunKey key, String pod, String container, int lines, int maxBytes) {
+    return cache.logTail(key, pod, container, lines, maxBytes);
+  }
 }

@@ -18,9 +18,23 @@ public final class StatusLedger {
   /** Where one status lives: forge kind, project, commit SHA and context. */
   public record StatusKey(String forge, String project, String sha, String context) {}
 
-  /** Wire states after which nothing is posted, across the three forges. */
+  /**
+   * Wire states after which nothing is posted, across the three forges' statuses and GitHub's
+   * check-run conclusions.
+   */
   static final Set<String> TERMINAL =
-      Set.of("success", "failure", "error", "failed", "canceled", "skipped");
+      Set.of(
+          "success",
+          "failure",
+          "error",
+          "failed",
+          "canceled",
+          "skipped",
+          "cancelled",
+          "timed_out",
+          "neutral",
+          "action_required",
+          "stale");
 
   private final Map<StatusKey, PostedStatus> known = new HashMap<>();
 

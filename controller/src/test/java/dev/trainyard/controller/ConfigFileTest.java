@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -207,6 +208,85 @@ class ConfigFileTest {
     Files.writeString(missing, "platform: " + dir.resolve("nope.yaml") + "\n");
     e = assertThrows(ConfigException.class, () -> ConfigFile.read(missing));
     assertTrue(e.getMessage().contains("nope.yaml"), e.getMessage());
+  }
+
+  @Test
+  @DisplayName(
+      "a GitHub App forge (app: instead of token:) reads its key from <tokens>/<secret>/<key> and"
+          + " posts check runs; a missing or bad key names the file, never its content")
+  void gitHubApp() throws Exception {
+    Files.createDirectories(dir.resolve("tokens/gh-app"));
+    dev.trainyard.controller.forge.FakeGitHubChecks.appKey(dir.resolve("tokens/gh-app"));
+    String forge =
+        """
+        status:
+          forges: [{source: github.com/acme, kind: github, api: https://api.github.com, app: {id: 42, privateKey: {secret: gh-app, key: %s}}}]
+        """;
+    ControllerConfig c = ConfigFile.read(write("", forge.formatted("app.pem")));
+    assertEquals("GitHubApp[42]", c.forges().get(0).app().toString());
+    assertNull(c.forges().get(0).token());
+    dev.trainyard.controller.forge.RetryingTransport http =
+        new dev.trainyard.controller.forge.RetryingTransport(
+            new dev.trainyard.controller.forge.JdkTransport(Duration.ofSeconds(1)),
+            dev.trainyard.controller.forge.RetryPolicy.standard(),
+            java.time.Clock.systemUTC(),
+            dev.trainyard.controller.forge.Sleeper.system(),
+            new ControllerMetrics());
+    assertTrue(c.forges().get(0).client(http).detailed());
+    assertEquals("github", c.forges().get(0).client(http).kind());
+
+    ConfigException missing =
+        assertThrows(
+            ConfigException.class, () -> ConfigFile.read(write("", forge.formatted("nope.pem"))));
+    assertTrue(
+        missing
+            .getMessage()
+            .contains(
+                "status.forges[0].app.privateKey: Secret gh-app key nope.pem is not readable at "
+                    + dir.resolve("tokens/gh-app/nope.pem")),
+        missing.getMessage());
+    assertTrue(missing.getMessage().contains("hint: mount the Secret gh-app at "));
+
+    Files.writeString(dir.resolve("tokens/gh-app/bad.pem"), "hunter2-not-a-key");
+    ConfigException bad =
+        assertThrows(
+            ConfigException.class, () -> ConfigFile.read(write("", forge.formatted("bad.pem"))));
+    assertTrue(bad.getMessage().contains("holds no RSA private key in PEM"), bad.getMessage());
+    assertFalse(bad.getMessage().contains("hunter2"), bad.getMessage());
+  }
+
+  @Test
+  @DisplayName(
+      "platform.yaml schema: app: only on a github forge and never beside token:, one of the two"
+          + " required")
+  void gitHubAppSchema() throws Exception {
+    String both =
+        "status:\n  forges: [{source: github.com, kind: github, api: https://api.github.com,"
+            + " token: {secret: forge-tokens, key: github}, app: {id: 1, privateKey: {secret: a,"
+            + " key: k}}}]\n";
+    String gitlab =
+        "status:\n  forges: [{source: gitlab.example, kind: gitlab, api: https://gitlab.example/api/v4,"
+            + " app: {id: 1, privateKey: {secret: a, key: k}}}]\n";
+    String neither =
+        "status:\n  forges: [{source: github.com, kind: github, api: https://api.github.com}]\n";
+    Map<String, String> expected =
+        Map.of(
+            both,
+            ":10:12: error[E205]: `status.forges[0]` sets `app` together with `token`",
+            gitlab,
+            "error[E205]: `status.forges[0].kind` must be `github` with `app:`",
+            neither,
+            ":10:12: error[E203]: `status.forges[0]` is missing required field `token`\n"
+                + "    at /status/forges/0/token\n"
+                + "    hint: add `token:` — `token:` names the Secret holding the forge's token;"
+                + " or, on GitHub, `app:` for check runs signed by a GitHub App");
+    expected.forEach(
+        (status, message) -> {
+          ConfigException e =
+              assertThrows(ConfigException.class, () -> ConfigFile.read(write("", status)));
+          assertTrue(e.getMessage().contains(message), e.getMessage());
+          assertTrue(e.getMessage().contains("1 error,"), e.getMessage());
+        });
   }
 
   @Test

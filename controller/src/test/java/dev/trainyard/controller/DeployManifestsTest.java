@@ -129,24 +129,48 @@ class DeployManifestsTest {
 
   @Test
   @DisplayName(
-      "the ClusterRole only reads (get, list, watch) JobSets, their Jobs, Workloads, pods, pods/log and events; the Role only touches Leases")
+      "least privilege: the ClusterRole reads JobSets, pods and Workloads and lists Jobs, no"
+          + " Secrets, events or logs; pods/log is a separate ClusterRole bound per namespace; the"
+          + " Lease Role creates Leases and gets/updates only trainyard-controller")
   @SuppressWarnings("unchecked") // kubectl's YAML read as plain maps
   void readOnly() throws Exception {
     List<Map<String, Object>> objects = kustomize(DEPLOY);
-    Set<String> resources = new TreeSet<>();
-    for (Map<String, Object> rule :
-        at(one(objects, "ClusterRole"), "rules") instanceof List<?> l
-            ? (List<Map<String, Object>>) l
-            : List.<Map<String, Object>>of()) {
-      assertEquals(List.of("get", "list", "watch"), rule.get("verbs"), rule.toString());
-      resources.addAll(at(rule, "resources"));
+    Map<String, Object> rules = new java.util.TreeMap<>();
+    Map<String, Object> logs = null;
+    for (Map<String, Object> o : objects) {
+      if (!"ClusterRole".equals(o.get("kind"))) {
+        continue;
+      }
+      if ("trainyard-controller-logs".equals(at(o, "metadata", "name"))) {
+        logs = o;
+        continue;
+      }
+      assertEquals("trainyard-controller", at(o, "metadata", "name"));
+      for (Map<String, Object> rule : (List<Map<String, Object>>) at(o, "rules")) {
+        rules.put(
+            String.join(",", (List<String>) at(rule, "apiGroups"))
+                + "/"
+                + String.join(",", (List<String>) at(rule, "resources")),
+            at(rule, "verbs"));
+      }
     }
     assertEquals(
-        new TreeSet<>(List.of("events", "jobs", "jobsets", "pods", "pods/log", "workloads")),
-        resources);
+        "{/pods=[get, list, watch], batch/jobs=[list], jobset.x-k8s.io/jobsets=[get, list, watch],"
+            + " kueue.x-k8s.io/workloads=[get, list, watch]}",
+        rules.toString());
+    List<Object> logRules = at(logs, "rules");
+    assertEquals("[{apiGroups=[], resources=[pods/log], verbs=[get]}]", logRules.toString());
+    assertEquals(
+        1,
+        objects.stream().filter(o -> "ClusterRoleBinding".equals(o.get("kind"))).count(),
+        "pods/log is never bound cluster-wide");
     Map<String, Object> role = one(objects, "Role");
-    assertEquals(List.of("coordination.k8s.io"), at(role, "rules", 0, "apiGroups"));
-    assertEquals(List.of("leases"), at(role, "rules", 0, "resources"));
+    List<Object> leaseRules = at(role, "rules");
+    assertEquals(
+        "[{apiGroups=[coordination.k8s.io], resources=[leases], verbs=[create]},"
+            + " {apiGroups=[coordination.k8s.io], resourceNames=[trainyard-controller],"
+            + " resources=[leases], verbs=[get, update]}]",
+        leaseRules.toString());
     assertEquals(
         "trainyard-system", at(one(objects, "ClusterRoleBinding"), "subjects", 0, "namespace"));
   }

@@ -58,7 +58,7 @@ class ReconcilerTest {
   }
 
   /** A RunSource holding one observation per key, changed by the test. */
-  static final class FakeSource implements RunSource {
+  static class FakeSource implements RunSource {
     final Map<RunKey, RunObservation> runs = new HashMap<>();
     final Map<RunKey, RunProvenance> provenance = new HashMap<>();
 

@@ -30,7 +30,7 @@ final class SubmitMessage {
     trailers.add("Trainyard-Source-Repo: " + first.source().repoUrl());
     trailers.add("Trainyard-Source-Commit: " + first.source().commit());
     if (author != committer) {
-      trailers.add("Trainyard-Source-Author: " + author.name() + " <" + author.email() + ">");
+      trailers.add("Trainyard-Source-Author: " + mailbox(author.name(), author.email()));
     }
     for (SubmittedRun r : runs) {
       trailers.add(
@@ -44,11 +44,26 @@ final class SubmitMessage {
     trailers.add("Argocd-reference-commit-repourl: " + first.source().repoUrl());
     trailers.add("Argocd-reference-commit-sha: " + first.source().commit());
     if (author != committer) {
-      trailers.add(
-          "Argocd-reference-commit-author: " + author.name() + " <" + author.email() + ">");
+      trailers.add("Argocd-reference-commit-author: " + mailbox(author.name(), author.email()));
     }
     String body = runs.stream().map(SubmitMessage::line).collect(Collectors.joining("\n"));
     return new CommitText(subject(runs), body, trailers, author, committer);
+  }
+
+  /**
+   * {@code NAME <EMAIL>} as an RFC 5322 mailbox: the display name as it is when it is words of atom
+   * characters, else a quoted string (backslash before {@code "} and {@code \\}). Argo CD (v3.1+,
+   * the first to read these trailers) parses the author trailer with Go's {@code
+   * net/mail.ParseAddress} ({@code util/git/client.go updateCommitMetadata}), which rejects an
+   * unquoted comma, dot or parenthesis, e.g. {@code Doe, Jane <jane@example.com>}, and then drops
+   * the author.
+   */
+  static String mailbox(String name, String email) {
+    String display =
+        name.matches("[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+( [A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*")
+            ? name
+            : "\"" + name.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+    return display + " <" + email + ">";
   }
 
   static String subject(List<SubmittedRun> runs) {

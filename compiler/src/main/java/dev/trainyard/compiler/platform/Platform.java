@@ -341,11 +341,25 @@ public record Platform(
    * @param kind {@code github}, {@code gitlab} or {@code gitea} (Gitea and Forgejo)
    * @param api API root, e.g. {@code https://api.github.com}, {@code
    *     https://gitlab.example/api/v4}, {@code https://codeberg.org/api/v1}
-   * @param tokenSecret name of the Secret holding the token (in the controller's namespace)
+   * @param tokenSecret name of the Secret holding the token (in the controller's namespace), or the
+   *     GitHub App's private key when {@code appId} is set
    * @param tokenKey the key of that Secret
+   * @param appId {@code app.id}: the GitHub App whose check runs carry the runs' states instead of
+   *     commit statuses; 0 for a token and commit statuses
    */
   public record ForgeRoute(
-      String source, String kind, String api, String tokenSecret, String tokenKey) {}
+      String source, String kind, String api, String tokenSecret, String tokenKey, long appId) {
+
+    /** A forge posting commit statuses with a token. */
+    public ForgeRoute(String source, String kind, String api, String tokenSecret, String tokenKey) {
+      this(source, kind, api, tokenSecret, tokenKey, 0);
+    }
+
+    /** Whether the runs' states go out as GitHub check runs, signed by a GitHub App. */
+    public boolean checks() {
+      return appId > 0;
+    }
+  }
 
   /**
    * How long a finished run's folder stays in the GitOps repo, counted from when it finished; empty

@@ -96,14 +96,17 @@ public final class PlatformBinder {
     List<Platform.ForgeRoute> forges = new ArrayList<>();
     s.path("forges")
         .forEach(
-            f ->
-                forges.add(
-                    new Platform.ForgeRoute(
-                        f.path("source").asText(),
-                        f.path("kind").asText(),
-                        f.path("api").asText(),
-                        f.path("token").path("secret").asText(),
-                        f.path("token").path("key").asText())));
+            f -> {
+              JsonNode secret = f.has("app") ? f.path("app").path("privateKey") : f.path("token");
+              forges.add(
+                  new Platform.ForgeRoute(
+                      f.path("source").asText(),
+                      f.path("kind").asText(),
+                      f.path("api").asText(),
+                      secret.path("secret").asText(),
+                      secret.path("key").asText(),
+                      f.path("app").path("id").asLong(0)));
+            });
     return new Platform.StatusSettings(
         forges, s.path("targetUrl").asText("").strip(), duration(s.path("stallAfter")));
   }

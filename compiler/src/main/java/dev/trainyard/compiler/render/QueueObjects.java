@@ -57,9 +57,37 @@ final class QueueObjects {
     return out;
   }
 
-  /** The LocalQueues of {@code namespace}. */
+  /** The controller's ServiceAccount and its per-namespace log-reading ClusterRole. */
+  static final String CONTROLLER_NAMESPACE = "trainyard-system";
+
+  static final String CONTROLLER_ACCOUNT = "trainyard-controller";
+  static final String CONTROLLER_LOGS = "trainyard-controller-logs";
+
+  /**
+   * The objects of {@code namespace}'s queue folder: its LocalQueues, sorted by name, and, when a
+   * forge of platform.yaml posts GitHub check runs ({@code status.forges[].app}), the RoleBinding
+   * {@value #CONTROLLER_LOGS} that lets the controller ({@value #CONTROLLER_NAMESPACE}/{@value
+   * #CONTROLLER_ACCOUNT}) read pod logs in this namespace only (ClusterRole of the same name,
+   * controller/deploy/rbac.yaml): a failed run's check shows its last log lines.
+   */
   static List<Manifest> localQueues(Platform p, String namespace, Map<String, String> annotations) {
     List<Manifest> out = new ArrayList<>();
+    if (p.status().forges().stream().anyMatch(Platform.ForgeRoute::checks)) {
+      ObjectNode rb =
+          Manifest.skeleton(
+              "rbac.authorization.k8s.io/v1", "RoleBinding", CONTROLLER_LOGS, namespace);
+      annotate(rb, annotations);
+      rb.putObject("roleRef")
+          .put("apiGroup", "rbac.authorization.k8s.io")
+          .put("kind", "ClusterRole")
+          .put("name", CONTROLLER_LOGS);
+      rb.putArray("subjects")
+          .addObject()
+          .put("kind", "ServiceAccount")
+          .put("name", CONTROLLER_ACCOUNT)
+          .put("namespace", CONTROLLER_NAMESPACE);
+      out.add(Manifest.of(rb));
+    }
     for (LocalQueue lq : p.queues().localQueues()) {
       if (lq.namespace().equals(namespace)) {
         ObjectNode o = Manifest.skeleton(API_VERSION, "LocalQueue", lq.name(), namespace);

@@ -81,6 +81,19 @@ public final class CredentialPatterns {
   private CredentialPatterns() {}
 
   /**
+   * {@code text} (e.g. the last lines of a log) with every substring of a known credential shape
+   * replaced by {@code ***}; a private key block's header marks the rest of its line. Names are not
+   * judged here: free text has no variable names.
+   */
+  public static String mask(String text) {
+    String out = text;
+    for (Map.Entry<String, Pattern> shape : SHAPES) {
+      out = shape.getValue().matcher(out).replaceAll("***");
+    }
+    return out;
+  }
+
+  /**
    * What makes {@code value} (of the variable {@code name}) look like a credential, in words for a
    * diagnostic; empty when it does not. Never echoes the value.
    */

@@ -42,6 +42,41 @@ class QueueObjectsTest {
   }
 
   @Test
+  @DisplayName(
+      "a forge posting GitHub check runs (app:) adds the RoleBinding that lets the controller read"
+          + " pod logs in the run's namespace only; token forges add nothing")
+  void checkRunsGrantLogsPerNamespace() {
+    String checks =
+        TwoClusterPlatform.TEXT
+            + "status:\n  forges:\n  - {source: github.com, kind: github, api: https://api.github.com,"
+            + " app: {id: 7, privateKey: {secret: gh-app, key: key.pem}}}\n";
+    assertEquals(
+        List.of(
+            "clusters/local/_cluster/clusterqueue-cqa.yaml",
+            "clusters/local/_cluster/resourceflavor-fa.yaml",
+            "clusters/local/team-a/_queues/localqueue-qa.yaml",
+            "clusters/local/team-a/_queues/rolebinding-trainyard-controller-logs.yaml"),
+        queueFiles(call(checks)));
+    var files = TrainProject.tree(call(checks).compile()).files();
+    var rb =
+        TrainProject.parse(
+            "rb", files.get("clusters/local/team-a/_queues/rolebinding-trainyard-controller-logs.yaml"));
+    assertEquals("rbac.authorization.k8s.io/v1", rb.path("apiVersion").asText());
+    assertEquals("team-a", rb.at("/metadata/namespace").asText());
+    assertEquals(
+        "{\"apiGroup\":\"rbac.authorization.k8s.io\",\"kind\":\"ClusterRole\",\"name\":\"trainyard-controller-logs\"}",
+        rb.path("roleRef").toString());
+    assertEquals(
+        "[{\"kind\":\"ServiceAccount\",\"name\":\"trainyard-controller\",\"namespace\":\"trainyard-system\"}]",
+        rb.path("subjects").toString());
+    String tokens =
+        TwoClusterPlatform.TEXT
+            + "status:\n  forges:\n  - {source: github.com, kind: github, api: https://api.github.com,"
+            + " token: {secret: t, key: k}}\n";
+    assertEquals(3, queueFiles(call(tokens)).size());
+  }
+
+  @Test
   @DisplayName("compiling for cluster prod emits prod's queue objects only")
   void prodOnly() {
     assertEquals(

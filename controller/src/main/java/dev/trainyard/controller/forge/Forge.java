@@ -30,6 +30,22 @@ public interface Forge {
   String wireState(CommitState state);
 
   /**
+   * The forge's name for what {@code status} posts: {@link #wireState(CommitState)} of its state,
+   * unless the forge has a finer word (GitHub check runs: {@code timed_out}).
+   */
+  default String wireState(CommitStatus status) {
+    return wireState(status.state());
+  }
+
+  /**
+   * Whether this forge shows {@link CommitStatus#details()} (GitHub check runs), so the caller
+   * should gather them (the failing node's last log lines) before a terminal post.
+   */
+  default boolean detailed() {
+    return false;
+  }
+
+  /**
    * Whether this forge can hold a project of this path: GitHub and Gitea only {@code owner/repo},
    * GitLab any {@code group/.../project}.
    */

@@ -24,7 +24,7 @@ public final class ForgeDirectory {
 
   public ForgeDirectory(List<ForgeEndpoint> endpoints, RetryingTransport http) {
     for (ForgeEndpoint e : endpoints) {
-      entries.add(new Entry(e, e.kind().client(e.api(), e.token(), http)));
+      entries.add(new Entry(e, e.client(http)));
     }
     entries.sort(Comparator.comparingInt((Entry e) -> e.endpoint().prefix().length()).reversed());
   }

@@ -9,21 +9,42 @@ import java.util.Objects;
  * by path segments, as in platform.yaml {@code status.forges[].source}: {@code github.com}, {@code
  * github.com/acme}, {@code gitlab.example/group}), its kind, its API root (e.g. {@code
  * https://api.github.com}, {@code https://gitlab.com/api/v4}, {@code https://codeberg.org/api/v1})
- * and the token. The API root must be {@code https://}: every call carries the token, so {@code
- * http://} is refused unless the host is a loopback address (a forge on the same machine, a test's
- * fake forge).
+ * and the credential: a token (commit statuses) or, for GitHub only, a GitHub App (check runs,
+ * {@link GitHubChecks}); exactly one of {@code token} and {@code app} is set. The API root must be
+ * {@code https://}: every call carries the credential, so {@code http://} is refused unless the
+ * host is a loopback address (a forge on the same machine, a test's fake forge).
  */
-public record ForgeEndpoint(String source, ForgeKind kind, URI api, Token token) {
+public record ForgeEndpoint(String source, ForgeKind kind, URI api, Token token, GitHubApp app) {
 
   public ForgeEndpoint {
     Objects.requireNonNull(source, "source");
     Objects.requireNonNull(kind, "kind");
     Objects.requireNonNull(api, "api");
-    Objects.requireNonNull(token, "token");
+    if ((token == null) == (app == null)) {
+      throw new IllegalArgumentException("a forge needs exactly one of a token and a GitHub App");
+    }
+    if (app != null && kind != ForgeKind.GITHUB) {
+      throw new IllegalArgumentException("a GitHub App posts to GitHub only, not " + kind);
+    }
     String problem = insecure(api);
     if (!problem.isEmpty()) {
       throw new IllegalArgumentException(problem);
     }
+  }
+
+  /** A forge posting commit statuses with {@code token}. */
+  public ForgeEndpoint(String source, ForgeKind kind, URI api, Token token) {
+    this(source, kind, api, Objects.requireNonNull(token, "token"), null);
+  }
+
+  /**
+   * The client for this endpoint: check runs for a GitHub App (its JWTs issued on {@code http}'s
+   * clock), else the kind's status API.
+   */
+  public Forge client(RetryingTransport http) {
+    return app != null
+        ? new GitHubChecks(api, app, http, http.clock())
+        : kind.client(api, token, http);
   }
 
   /**

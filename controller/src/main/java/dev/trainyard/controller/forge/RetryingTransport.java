@@ -63,6 +63,11 @@ public final class RetryingTransport {
     this.events = events;
   }
 
+  /** The clock this transport measures limits and back-off on: JWTs are issued on it too. */
+  Clock clock() {
+    return clock;
+  }
+
   /**
    * The 2xx answer to {@code call} for forge {@code kind} (the metrics label) behind {@code gate}.
    */

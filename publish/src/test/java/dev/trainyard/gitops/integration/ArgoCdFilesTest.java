@@ -56,6 +56,9 @@ class ArgoCdFilesTest {
     assertEquals("clusters/local", app.at("/spec/source/path").asText());
     assertEquals("trainyard", app.at("/spec/project").asText());
     assertAutomatedPruneSelfHeal(app.at("/spec/syncPolicy"));
+    // One app for the whole tree: a sync applies only what git changed, not every JobSet again.
+    assertEquals(
+        "[\"ApplyOutOfSyncOnly=true\"]", app.at("/spec/syncPolicy/syncOptions").toString());
     // The domain-qualified form (a foreground cascade, as the bare name): the API server warns
     // about the bare one.
     assertEquals(
@@ -79,8 +82,7 @@ class ArgoCdFilesTest {
     for (String file : List.of("application.yaml", "applicationset.yaml", "appprojects.yaml")) {
       for (JsonNode doc : RepoFiles.yamlDocuments(DIR + file)) {
         String json = RepoFiles.json(doc);
-        for (String banned :
-            List.of("Replace=", "Force=", "ttlSecondsAfterFinished", "syncOptions")) {
+        for (String banned : List.of("Replace=", "Force=", "ttlSecondsAfterFinished")) {
           assertFalse(json.contains(banned), file + " sets " + banned);
         }
       }

@@ -50,11 +50,14 @@ class JobSetHealthTest {
   }
 
   @Test
-  @DisplayName("a Suspended=True condition alone (spec.suspend unset) is Suspended")
-  void suspendedCondition() {
+  @DisplayName(
+      "a stale Suspended=True condition with spec.suspend cleared (just admitted) is not Suspended")
+  void staleSuspendedCondition() {
     ObjectNode jobSet = fixture("queued");
+    ((ObjectNode) jobSet.get("spec")).put("suspend", false);
+    assertEquals(new HealthResult("Progressing", "running"), health(jobSet));
     ((ObjectNode) jobSet.get("spec")).remove("suspend");
-    assertEquals(new HealthResult("Suspended", "waiting in the Kueue queue ml"), health(jobSet));
+    assertEquals(new HealthResult("Progressing", "running"), health(jobSet));
   }
 
   @Test

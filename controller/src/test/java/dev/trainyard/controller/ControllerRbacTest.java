@@ -1,0 +1,204 @@
+package dev.trainyard.controller;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
+import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
+import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.nio.file.Files;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The shipped RBAC ({@code controller/deploy/rbac.yaml}) on the real API server with RBAC on: the
+ * controller, impersonated as its ServiceAccount, has every right {@link AccessCheck} asks for and
+ * no more (no Secrets, no pod logs outside a namespace whose generated RoleBinding grants them);
+ * with one rule missing it does not start and names the right.
+ */
+class ControllerRbacTest {
+
+  static final String ACCOUNT = "trainyard-controller";
+
+  @TempDir java.nio.file.Path temp;
+
+  /** A controller without forges, with {@code election}. */
+  ControllerConfig config(LeaseElection.Settings election) throws Exception {
+    return new ControllerConfig(
+        List.of(),
+        new TargetUrl(""),
+        Duration.ofMinutes(10),
+        Duration.ofSeconds(1),
+        Duration.ofSeconds(2),
+        dev.trainyard.controller.forge.RetryPolicy.standard(),
+        Duration.ofSeconds(1),
+        0,
+        election,
+        RunPruningTest.platform(temp, RunPruningTest.PLATFORM),
+        Optional.empty());
+  }
+
+  /**
+   * The deploy file's objects, adapted to {@code ns}: namespaced ones there, cluster ones named
+   * apart.
+   */
+  static List<HasMetadata> shipped(KubernetesClient admin, String ns) throws Exception {
+    String yaml = Files.readString(DeployManifestsTest.DEPLOY.resolve("rbac.yaml"));
+    List<HasMetadata> objects =
+        admin.load(new java.io.ByteArrayInputStream(yaml.getBytes())).items();
+    for (HasMetadata o : objects) {
+      if (o instanceof ClusterRole || o instanceof ClusterRoleBinding) {
+        o.getMetadata().setName(o.getMetadata().getName() + "-" + ns);
+      } else {
+        o.getMetadata().setNamespace(ns);
+      }
+      if (o instanceof ClusterRoleBinding b) {
+        b.getRoleRef().setName(b.getRoleRef().getName() + "-" + ns);
+        b.getSubjects().forEach(s -> s.setNamespace(ns));
+      }
+      if (o instanceof RoleBinding b) {
+        b.getSubjects().forEach(s -> s.setNamespace(ns));
+      }
+    }
+    return objects;
+  }
+
+  /** A client acting as ServiceAccount {@code ns}/{@value #ACCOUNT}. */
+  static KubernetesClient as(String ns) {
+    Config c = LiveApiServer.config(LiveApiServer.kubeconfig());
+    c.setImpersonateUsername("system:serviceaccount:" + ns + ":" + ACCOUNT);
+    c.setImpersonateGroups(
+        "system:serviceaccounts", "system:serviceaccounts:" + ns, "system:authenticated");
+    return new KubernetesClientBuilder().withConfig(c).build();
+  }
+
+  static LeaseElection.Settings lease(String ns) {
+    return LeaseElection.Settings.scaled(ns, ACCOUNT, "a", Duration.ofSeconds(2));
+  }
+
+  static AccessCheck.Right right(
+      String verb, String group, String resource, String ns, String name) {
+    return new AccessCheck.Right(verb, group, resource, ns, name);
+  }
+
+  @Test
+  @DisplayName(
+      "with the shipped RBAC the controller's account has every right it needs, reads no Secret"
+          + " and no pod log; the generated RoleBinding grants pods/log in its namespace only")
+  void shippedRightsSuffice() throws Exception {
+    KubernetesClient admin = LiveApiServer.client();
+    String ns = LiveApiServer.namespace("rbac");
+    String other = LiveApiServer.namespace("rbac-other");
+    admin.resourceList(shipped(admin, ns)).serverSideApply();
+    try (KubernetesClient controller = as(ns)) {
+      assertEquals(List.of(), AccessCheck.denied(controller, AccessCheck.needed(true, lease(ns))));
+      assertEquals(
+          List.of(
+              right("list", "", "secrets", "", ""),
+              right("get", "", "pods/log", ns, ""),
+              right("list", "", "events", "", ""),
+              right("create", "coordination.k8s.io", "leases", other, ""),
+              right("update", "coordination.k8s.io", "leases", ns, "someone-else")),
+          AccessCheck.denied(
+              controller,
+              List.of(
+                  right("list", "", "secrets", "", ""),
+                  right("get", "", "pods/log", ns, ""),
+                  right("list", "", "events", "", ""),
+                  right("create", "coordination.k8s.io", "leases", other, ""),
+                  right("update", "coordination.k8s.io", "leases", ns, "someone-else"))));
+      // The RoleBinding `trainyard submit` writes into a namespace's _queues/ when a forge posts
+      // check runs (QueueObjects; its exact shape is QueueObjectsTest's), bound to this account.
+      RoleBinding logs =
+          new RoleBindingBuilder()
+              .withNewMetadata()
+              .withName("trainyard-controller-logs")
+              .withNamespace(other)
+              .endMetadata()
+              .withNewRoleRef()
+              .withApiGroup("rbac.authorization.k8s.io")
+              .withKind("ClusterRole")
+              .withName("trainyard-controller-logs-" + ns)
+              .endRoleRef()
+              .addNewSubject()
+              .withKind("ServiceAccount")
+              .withName(ACCOUNT)
+              .withNamespace(ns)
+              .endSubject()
+              .build();
+      admin.resource(logs).serverSideApply();
+      assertEquals(
+          List.of(right("get", "", "pods/log", ns, "")),
+          AccessCheck.denied(
+              controller,
+              List.of(
+                  right("get", "", "pods/log", other, ""), right("get", "", "pods/log", ns, ""))));
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "one rule missing: the controller does not start and names each denied right with the hint")
+  void missingRuleStopsStart() throws Exception {
+    KubernetesClient admin = LiveApiServer.client();
+    String ns = LiveApiServer.namespace("rbac");
+    List<HasMetadata> objects = shipped(admin, ns);
+    for (HasMetadata o : objects) {
+      if (o instanceof ClusterRole r && r.getMetadata().getName().startsWith(ACCOUNT + "-")) {
+        for (PolicyRule rule : r.getRules()) {
+          if (rule.getResources().equals(List.of("pods"))) {
+            rule.setVerbs(List.of("get", "list"));
+          }
+        }
+      }
+    }
+    admin.resourceList(objects).serverSideApply();
+    try (KubernetesClient controller = as(ns);
+        Controller c =
+            new Controller(
+                controller, config(lease(ns)), Clock.systemUTC(), "127.0.0.1", () -> {})) {
+      ClusterAccessException e = assertThrows(ClusterAccessException.class, c::start);
+      assertEquals("the controller's user may not watch pods at cluster scope", e.getMessage());
+      assertEquals(AccessCheck.HINT, e.hint());
+      assertTrue(e.hint().contains("controller/deploy/rbac.yaml"));
+    }
+    try (KubernetesClient nobody = as(LiveApiServer.namespace("rbac-none"))) {
+      assertEquals(
+          List.of(
+              "list jobsets at cluster scope",
+              "list pods at cluster scope",
+              "watch jobsets at cluster scope",
+              "watch pods at cluster scope",
+              "list jobs at cluster scope"),
+          AccessCheck.denied(nobody, AccessCheck.needed(false, null)).stream()
+              .map(AccessCheck.Right::describe)
+              .toList());
+      assertEquals(
+          "update leases l in namespace n",
+          right("update", "coordination.k8s.io", "leases", "n", "l").describe());
+      assertEquals(
+          List.of("create leases in namespace n", "get leases l in namespace n"),
+          AccessCheck.needed(
+                  true, LeaseElection.Settings.scaled("n", "l", "i", Duration.ofSeconds(3)))
+              .stream()
+              .filter(r -> r.group().equals("coordination.k8s.io"))
+              .map(AccessCheck.Right::describe)
+              .limit(2)
+              .toList());
+      assertTrue(
+          AccessCheck.needed(true, null).stream().anyMatch(r -> r.resource().equals("workloads")));
+    }
+  }
+}
