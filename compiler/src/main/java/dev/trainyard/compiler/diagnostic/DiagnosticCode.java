@@ -110,6 +110,12 @@ public enum DiagnosticCode {
    * GitOps repo and shown in pull-request previews (where it is masked).
    */
   CREDENTIAL_IN_ENV("W432"),
+  /**
+   * A requirement that {@code setup} installs (requirements.txt, pyproject.toml's dependencies, a
+   * {@code pip install} argument) limits a package the runtime's image has to versions the image's
+   * does not meet: pip replaces the image's package on every node and the run trains with another.
+   */
+  REQUIREMENT_REPLACES_RUNTIME_PACKAGE("W433"),
   CREDENTIALS_IN_URL("W311"),
   SSH_URL_REWRITTEN("W312"),
   // render

@@ -49,6 +49,7 @@ final class RunLint {
     }
     slurm(c);
     ImagePython.check(c);
+    ReplacedPackages.check(c);
     return out;
   }
 
