@@ -19,7 +19,9 @@ import java.util.regex.Pattern;
  * node and name variables the pods have ({@link LaunchVariables}); {@code python script.py} on
  * several nodes trains alone ({@link LauncherlessRun}); MPI runtimes already start {@code run}
  * under {@code mpirun} ({@link MpiRunRule}); Slurm does not exist in a pod; an image that has no
- * Python cannot start {@code python} ({@link ImagePython}).
+ * Python cannot start {@code python} ({@link ImagePython}); a requirement setup installs replaces
+ * the image's package ({@link ReplacedPackages}); the repository declares a Python the image lacks
+ * ({@link PythonVersionRule}).
  */
 final class RunLint {
   private static final Pattern SLURM =
@@ -50,6 +52,7 @@ final class RunLint {
     slurm(c);
     ImagePython.check(c);
     ReplacedPackages.check(c);
+    PythonVersionRule.check(c);
     return out;
   }
 
