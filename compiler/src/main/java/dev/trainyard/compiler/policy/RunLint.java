@@ -48,6 +48,7 @@ final class RunLint {
       standalone(c);
       AccelerateRule.check(c);
       TuneRunRule.check(c);
+      MaxTextRule.check(c);
     }
     slurm(c);
     ImagePython.check(c);
@@ -72,12 +73,7 @@ final class RunLint {
                             ? "drop --standalone; torchrun reads PET_NNODES, PET_NODE_RANK and PET_MASTER_ADDR from the environment"
                             : "drop --standalone and pass the group on the command line, from the variables every node has")
                         + ", e.g. "
-                        + RunCheck.runHint(
-                            c.run()
-                                .pair("tune", "run")
-                                .map(tune -> TuneRunRule.fixed(c, tune))
-                                .or(() -> TorchrunFlags.wholeGroup(c))
-                                .orElseGet(() -> c.rewrite().remove(w).apply()))));
+                        + RunCheck.runHint(TorchrunFlags.fixed(c))));
   }
 
   private static void slurm(RunCheck c) {
