@@ -55,6 +55,27 @@ record CompiledProject(Path repo, CompiledRun run, Map<String, String> files) {
   }
 
   /**
+   * Commits {@code files} as {@link #compile} does and returns the compiler's diagnostics, errors
+   * included (for lines the lint refuses, whose hints a test then compiles and runs).
+   */
+  static java.util.List<dev.trainyard.compiler.diagnostic.Diagnostic> diagnose(
+      Path dir, String folder, Map<String, String> files) {
+    Path jobDir = dir.resolve("jobs").resolve(folder);
+    try {
+      Files.createDirectories(jobDir);
+      for (Map.Entry<String, String> f : files.entrySet()) {
+        Files.writeString(jobDir.resolve(f.getKey()), f.getValue());
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    commit(dir);
+    return new Compiler(SshSecretProvider.system())
+        .compile(CompileRequest.of(jobDir.resolve("train.yaml")))
+        .diagnostics();
+  }
+
+  /**
    * Copies an example folder of this repository ({@code examples/<name>/}) unmodified and compiles
    * it.
    */

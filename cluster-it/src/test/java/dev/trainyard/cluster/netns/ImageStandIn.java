@@ -62,7 +62,26 @@ record ImageStandIn(Map<String, String> env, Optional<String> passwdLine, List<P
     env.put("LD_LIBRARY_PATH", CUDA_LD_LIBRARY_PATH);
     List<Path> software = new java.util.ArrayList<>(List.of(venv));
     interpreterPrefix(venv).filter(p -> !p.equals(Path.of("/usr"))).ifPresent(software::add);
+    baseVenv(venv).ifPresent(software::add);
     return new ImageStandIn(env, Optional.empty(), software);
+  }
+
+  /**
+   * The venv a layered venv of scripts/python-envs sees through its {@code base-env.pth} (one line:
+   * the base's site-packages, {@code <base>/lib/pythonX.Y/site-packages}), so the pod has it too.
+   */
+  private static Optional<Path> baseVenv(Path venv) {
+    try (java.util.stream.Stream<Path> pth =
+        java.nio.file.Files.find(venv.resolve("lib"), 3, (p, a) -> p.endsWith("base-env.pth"))) {
+      Optional<Path> file = pth.findFirst();
+      if (file.isEmpty()) {
+        return Optional.empty();
+      }
+      Path site = Path.of(java.nio.file.Files.readString(file.get()).strip());
+      return Optional.of(site.getParent().getParent().getParent());
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   /**

@@ -110,6 +110,18 @@ public enum DiagnosticCode {
    * GitOps repo and shown in pull-request previews (where it is masked).
    */
   CREDENTIAL_IN_ENV("W432"),
+  /**
+   * A requirement that {@code setup} installs (requirements.txt, pyproject.toml's dependencies, a
+   * {@code pip install} argument) limits a package the runtime's image has to versions the image's
+   * does not meet: pip replaces the image's package on every node and the run trains with another.
+   */
+  REQUIREMENT_REPLACES_RUNTIME_PACKAGE("W433"),
+  /**
+   * The repository declares a Python ({@code pyproject.toml} {@code requires-python}, {@code
+   * .python-version}) that the runtime's image does not have: code written for a newer Python fails
+   * on every rank, and {@code pip install .} refuses the project.
+   */
+  PYTHON_VERSION_MISMATCH("W434"),
   CREDENTIALS_IN_URL("W311"),
   SSH_URL_REWRITTEN("W312"),
   // render

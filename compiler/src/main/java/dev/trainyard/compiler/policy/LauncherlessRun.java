@@ -4,6 +4,7 @@ import dev.trainyard.compiler.diagnostic.DiagnosticCode;
 import dev.trainyard.compiler.runtime.Framework;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -15,7 +16,10 @@ import java.util.regex.Pattern;
  * reference/running-real-scripts.md). The script is read from the committed folder when it can be;
  * otherwise the command's shape decides. A script that only sets {@code MASTER_ADDR} ({@code
  * os.environ['MASTER_ADDR'] = 'localhost'}, as mp.spawn examples do) does not join the group; one
- * built on Horovod or MLX needs mpirun, not torchrun, and its hint says so.
+ * built on Horovod or MLX needs mpirun, not torchrun, and its hint says so; on the plain and jax
+ * runtimes (no launcher either) such a script is reported too, since {@code mx.distributed.init()}
+ * falls back to a group of one without mpirun (ml-explore/mlx {@code
+ * docs/src/usage/distributed.rst}).
  */
 final class LauncherlessRun {
   private static final List<String> LAUNCHERS =
@@ -58,12 +62,20 @@ final class LauncherlessRun {
   private static final Pattern MPI_FRAMEWORK =
       Pattern.compile("^\\s*(import|from)\\s+(horovod|mlx)\\b", Pattern.MULTILINE);
 
+  /**
+   * Runtimes whose {@code run} starts on every node with no launcher of Trainyard's: torch (any
+   * script is checked), plain and jax (only an MLX or Horovod script, which needs mpirun; other
+   * scripts on them are expected to read the env themselves).
+   */
+  private static final Set<Framework> LINTED =
+      Set.of(Framework.TORCH, Framework.PLAIN, Framework.JAX);
+
   private static final List<String> PYTHON_VALUE_OPTIONS = List.of("-W", "-X");
 
   private LauncherlessRun() {}
 
   static void check(RunCheck c) {
-    if (c.framework() != Framework.TORCH
+    if (!LINTED.contains(c.framework())
         || c.nodes() < 2
         || c.run().code().contains("SLURM_")
         || LAUNCHERS.stream().anyMatch(c.run()::hasWord)) {
@@ -101,7 +113,8 @@ final class LauncherlessRun {
               + " takes its ranks from mpirun, and `run` starts it with python on each of the "
               + c.nodes()
               + " nodes: each would train alone",
-          "torchrun would only start more lone copies; use an MPI runtime, which starts `run` under mpirun across the nodes:"
+          (c.framework() == Framework.TORCH ? "torchrun would only start more lone copies; " : "")
+              + "use an MPI runtime, which starts `run` under mpirun across the nodes:"
               + " `runtime: "
               + runtime
               + "` (an image with "
@@ -109,6 +122,9 @@ final class LauncherlessRun {
               + ") and `run: python "
               + p.name().text()
               + "`");
+      return;
+    }
+    if (c.framework() != Framework.TORCH) {
       return;
     }
     boolean spawn = script.filter(s -> SPAWN.matcher(s).find()).isPresent();

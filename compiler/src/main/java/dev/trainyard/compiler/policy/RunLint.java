@@ -19,7 +19,9 @@ import java.util.regex.Pattern;
  * node and name variables the pods have ({@link LaunchVariables}); {@code python script.py} on
  * several nodes trains alone ({@link LauncherlessRun}); MPI runtimes already start {@code run}
  * under {@code mpirun} ({@link MpiRunRule}); Slurm does not exist in a pod; an image that has no
- * Python cannot start {@code python} ({@link ImagePython}).
+ * Python cannot start {@code python} ({@link ImagePython}); a requirement setup installs replaces
+ * the image's package ({@link ReplacedPackages}); the repository declares a Python the image lacks
+ * ({@link PythonVersionRule}).
  */
 final class RunLint {
   private static final Pattern SLURM =
@@ -46,9 +48,12 @@ final class RunLint {
       standalone(c);
       AccelerateRule.check(c);
       TuneRunRule.check(c);
+      MaxTextRule.check(c);
     }
     slurm(c);
     ImagePython.check(c);
+    ReplacedPackages.check(c);
+    PythonVersionRule.check(c);
     return out;
   }
 
@@ -68,12 +73,7 @@ final class RunLint {
                             ? "drop --standalone; torchrun reads PET_NNODES, PET_NODE_RANK and PET_MASTER_ADDR from the environment"
                             : "drop --standalone and pass the group on the command line, from the variables every node has")
                         + ", e.g. "
-                        + RunCheck.runHint(
-                            c.run()
-                                .pair("tune", "run")
-                                .map(tune -> TuneRunRule.fixed(c, tune))
-                                .or(() -> TorchrunFlags.wholeGroup(c))
-                                .orElseGet(() -> c.rewrite().remove(w).apply()))));
+                        + RunCheck.runHint(TorchrunFlags.fixed(c))));
   }
 
   private static void slurm(RunCheck c) {

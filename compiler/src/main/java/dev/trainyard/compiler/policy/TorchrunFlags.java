@@ -27,12 +27,33 @@ import java.util.regex.Pattern;
  * from the neutral env ({@code $NNODES}, {@code $MASTER_ADDR}, …).
  */
 final class TorchrunFlags {
+  /**
+   * Flags whose literal value overrides what each node is told. A literal {@code --master_port} is
+   * not among them: the same port on every node is right (static rendezvous meets at {@code
+   * PET_RDZV_ENDPOINT} when it is set, else at {@code --master_addr:--master_port}; torch {@code
+   * run.py} {@code get_rdzv_endpoint}), so {@code --master_port 29501} is accepted (issue #19).
+   */
   private static final String[][] PER_NODE = {
     {"--node_rank", "--node-rank"},
     {"--master_addr", "--master-addr"},
-    {"--master_port", "--master-port"},
     {"--rdzv_endpoint", "--rdzv-endpoint"}
   };
+
+  /**
+   * Rendezvous backends whose store runs outside the pods: a literal endpoint names the same store
+   * on every node.
+   */
+  private static final List<String> EXTERNAL_STORE = List.of("etcd", "etcd-v2");
+
+  /** Rendezvous backends that admit a node range {@code MIN:MAX} (static waits for MAX). */
+  private static final List<String> ELASTIC = List.of("c10d", "etcd", "etcd-v2");
+
+  /** {@code --nnodes MIN:MAX}. */
+  private static final Pattern RANGE = Pattern.compile("([0-9]{1,6}):([0-9]{1,6})");
+
+  /** A loopback or unspecified host: each node's own. */
+  private static final Pattern LOCAL_HOST =
+      Pattern.compile("(localhost|127\\.[0-9.]+|0\\.0\\.0\\.0|\\[?::1?]?)(:[0-9]*)?");
 
   /**
    * A value that is one variable and nothing else: {@code $N}, {@code ${N}}, or {@code ${N:-3}}
@@ -86,19 +107,40 @@ final class TorchrunFlags {
           "pass the group on the command line, from the variables every node has, e.g. "
               + RunCheck.runHint(withGroup(c, launcher.get())));
     }
+    List<Finding> found = findings(c);
+    boolean whole = c.run().pair("tune", "run").isPresent() || wholeGroup(c).isPresent();
+    String fixed = fixed(c);
+    found.forEach(
+        f ->
+            c.error(
+                DiagnosticCode.RUN_CONTRADICTS_TOPOLOGY,
+                f.flag().word(),
+                f.message(),
+                (whole ? "pass the values every node gets" : f.hint())
+                    + ", e.g. "
+                    + RunCheck.runHint(fixed)));
+  }
+
+  /** The literal flags that contradict the topology or override a node's place in it. */
+  private static List<Finding> findings(RunCheck c) {
     List<Finding> found = new ArrayList<>();
     int nodes = c.nodes();
     literals(c, "--nnodes").stream()
         .filter(
             f ->
                 !f.value().text().equals(Integer.toString(nodes))
-                    && !f.value().text().equals(nodes + ":" + nodes))
+                    && !f.value().text().equals(nodes + ":" + nodes)
+                    && !elastic(c, f.value().text()))
         .forEach(
             f ->
                 found.add(
                     new Finding(
                         f,
-                        "`run` passes --nnodes " + f.value().text() + ", but `nodes` is " + nodes,
+                        "`run` passes --nnodes "
+                            + f.value().text()
+                            + rangeNote(c, f.value().text())
+                            + ", but `nodes` is "
+                            + nodes,
                         "drop --nnodes; torchrun reads PET_NNODES=" + nodes)));
     literals(c, "--nproc_per_node", "--nproc-per-node").stream()
         .filter(
@@ -124,7 +166,8 @@ final class TorchrunFlags {
           flag[0].equals("--rdzv_endpoint")
               ? "PET_RDZV_ENDPOINT (node 0's address, for c10d and static alike)"
               : "PET_NODE_RANK, PET_MASTER_ADDR and PET_MASTER_PORT, set per node";
-      literals(c, flag)
+      literals(c, flag).stream()
+          .filter(f -> !flag[0].equals("--rdzv_endpoint") || !externalStore(c, f))
           .forEach(
               f ->
                   found.add(
@@ -137,24 +180,28 @@ final class TorchrunFlags {
                               + ", which overrides what each node is told",
                           "drop " + flag[0] + "; torchrun reads " + reads)));
     }
-    // Under `tune run` dropping a literal rendezvous would make torchtune force --standalone
-    // (E423): its hint
-    // gives the whole rendezvous instead, as TuneRunRule does.
-    // Off the torch runtime nothing fills in a dropped flag: the hint is the whole group, as above.
+    return found;
+  }
+
+  /**
+   * The one command every hint of a torchrun line gives, so it is right however many findings the
+   * line has (issue #19): under {@code tune run} the whole rendezvous ({@link TuneRunRule#fixed}),
+   * as dropping a literal one would make torchtune force {@code --standalone} (E423); off the torch
+   * runtime the whole group ({@link #withGroup}), since nothing fills in a dropped flag; else the
+   * line with every finding's flag and, on several nodes, {@code --standalone} removed.
+   */
+  static String fixed(RunCheck c) {
     Optional<RunTokens.Word> tune = c.run().pair("tune", "run");
-    RunCheck.Rewrite edit = c.rewrite();
-    found.forEach(f -> edit.remove(f.flag()));
     Optional<String> whole = tune.map(t -> TuneRunRule.fixed(c, t)).or(() -> wholeGroup(c));
-    String fixed = whole.orElseGet(edit::apply);
-    found.forEach(
-        f ->
-            c.error(
-                DiagnosticCode.RUN_CONTRADICTS_TOPOLOGY,
-                f.flag().word(),
-                f.message(),
-                (whole.isPresent() ? "pass the values every node gets" : f.hint())
-                    + ", e.g. "
-                    + RunCheck.runHint(fixed)));
+    if (whole.isPresent()) {
+      return whole.get();
+    }
+    RunCheck.Rewrite edit = c.rewrite();
+    findings(c).forEach(f -> edit.remove(f.flag()));
+    if (c.nodes() > 1) {
+      c.run().words().stream().filter(w -> w.text().equals("--standalone")).forEach(edit::remove);
+    }
+    return edit.apply();
   }
 
   /**
@@ -182,22 +229,19 @@ final class TorchrunFlags {
   }
 
   /**
-   * Whether {@code run} gives torchrun the group itself: {@code --nnodes} and either c10d with
-   * {@code --rdzv_endpoint} (the rendezvous assigns ranks) or the static backend's rank with its
-   * master ({@code --node_rank} and {@code --master_addr} or {@code --rdzv_endpoint}: static reads
-   * the rank from {@code --node_rank}, torch {@code config_from_args}).
+   * Whether {@code run} gives torchrun the group itself: {@code --nnodes} and either c10d (or etcd)
+   * with {@code --rdzv_endpoint} (the rendezvous assigns ranks) or the static backend's rank with
+   * its master ({@code --node_rank} and {@code --master_addr} or {@code --rdzv_endpoint}: static
+   * reads the rank from {@code --node_rank}, torch {@code config_from_args}).
    */
   private static boolean carriesGroup(RunCheck c) {
     RunTokens run = c.run();
     boolean endpoint = run.hasAny("--rdzv_endpoint", "--rdzv-endpoint");
-    boolean c10d =
-        run.flag("--rdzv_backend", "--rdzv-backend")
-            .filter(f -> f.value().text().equals("c10d"))
-            .isPresent();
+    boolean dynamic = ELASTIC.contains(backend(c));
     boolean ranked =
         run.hasAny("--node_rank", "--node-rank")
             && (endpoint || run.hasAny("--master_addr", "--master-addr"));
-    return run.has("--nnodes") && (c10d ? endpoint : ranked);
+    return run.has("--nnodes") && (dynamic ? endpoint : ranked);
   }
 
   /**
@@ -265,6 +309,48 @@ final class TorchrunFlags {
       }
     }
     return found;
+  }
+
+  /** The {@code --rdzv_backend} value {@code run} passes, or "static" (torchrun's default). */
+  private static String backend(RunCheck c) {
+    return c.run()
+        .flag("--rdzv_backend", "--rdzv-backend")
+        .map(f -> f.value().text())
+        .orElse("static");
+  }
+
+  /**
+   * An elastic range that holds {@code nodes} on a backend that admits ranges: torchrun starts once
+   * MIN nodes joined and re-forms the group as the others join (torch elastic {@code
+   * DynamicRendezvousHandler}); static rendezvous sets the world size to MAX ({@code
+   * static_tcp_rendezvous.create_rdzv_handler}) and would wait for nodes that never come.
+   */
+  static boolean elastic(RunCheck c, String value) {
+    Matcher m = RANGE.matcher(value);
+    return m.matches()
+        && ELASTIC.contains(backend(c))
+        && Integer.parseInt(m.group(1)) <= c.nodes()
+        && c.nodes() <= Integer.parseInt(m.group(2));
+  }
+
+  /** Why a range is refused, for the message; "" for a single number. */
+  private static String rangeNote(RunCheck c, String value) {
+    Matcher m = RANGE.matcher(value);
+    if (!m.matches()) {
+      return "";
+    }
+    return ELASTIC.contains(backend(c))
+        ? " (an elastic range that does not hold it)"
+        : " (a range: the static rendezvous waits for " + m.group(2) + " nodes)";
+  }
+
+  /**
+   * A literal endpoint of an etcd rendezvous that is not the node's own host: an external store
+   * every node reaches at the same address (torch elastic {@code etcd_rendezvous}).
+   */
+  private static boolean externalStore(RunCheck c, RunTokens.Flag endpoint) {
+    return EXTERNAL_STORE.contains(backend(c))
+        && !LOCAL_HOST.matcher(endpoint.value().text()).matches();
   }
 
   private record Finding(RunTokens.Flag flag, String message, String hint) {}

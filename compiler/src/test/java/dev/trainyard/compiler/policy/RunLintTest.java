@@ -45,6 +45,13 @@ class RunLintTest {
         "torch | 2 | | torchrun --node-rank 1 train.py | E409 | --node-rank |",
         "torch | 2 | | torchrun --master_addr=10.0.0.1 train.py | E409 | --master_addr |",
         "torch | 2 | | torchrun --standalone train.py | E409 | --standalone | `run` passes --standalone, but the job has 2 nodes: each node would train alone",
+        // issue #19 item 7: elastic ranges need a dynamic rendezvous that holds `nodes`; a loopback
+        // etcd is each node's own
+        "torch | 2 | | torchrun --nnodes 1:4 train.py | E409 | --nnodes | `run` passes --nnodes 1:4 (a range: the static rendezvous waits for 4 nodes), but `nodes` is 2",
+        "torch | 2 | | torchrun --nnodes 3:4 --rdzv_backend c10d train.py | E409 | --nnodes | `run` passes --nnodes 3:4 (an elastic range that does not hold it), but `nodes` is 2",
+        "torch | 2 | | torchrun --nnodes 1:1 --rdzv_backend c10d train.py | E409 | --nnodes |",
+        "torch | 2 | | torchrun --rdzv_backend etcd --rdzv_endpoint localhost:2379 train.py | E409 | --rdzv_endpoint | `run` passes a literal --rdzv_endpoint localhost:2379, which overrides what each node is told",
+        "torch | 2 | | torchrun --rdzv_backend c10d --rdzv_endpoint 10.1.2.3:29400 train.py | E409 | --rdzv_endpoint |",
         // a variable run sets once to a literal is that literal (PodVariables.constant)
         "torch | 2 | | export N=3; torchrun --nnodes $N train.py | E409 | --nnodes | `run` passes --nnodes 3, but `nodes` is 2",
         "torch | 2 | | torchrun --nnodes ${N:-3} train.py | E409 | --nnodes | `run` passes --nnodes 3, but `nodes` is 2",
@@ -167,7 +174,7 @@ class RunLintTest {
       delimiter = '|',
       value = {
         "torch | 2 | torchrun --nnodes=1 --node_rank=0 --master_addr=10.0.0.1 --nproc_per_node 3 train.py | 4",
-        "torch | 2 | torchrun --master-port 1234 --rdzv-endpoint 10.0.0.1:29400 train.py | 2",
+        "torch | 2 | torchrun --master-port 1234 --rdzv-endpoint 10.0.0.1:29400 train.py | 1",
         "torch | 2 | accelerate launch --num_machines 3 --main_process_ip 10.0.0.1 --machine_rank 0 train.py | 3",
         "torch | 2 | python -m accelerate.commands.launch --num_processes 3 --machine_rank 1 train.py | 2",
         "torch | 2 | torchrun --nproc_per_node $GPUS --nnodes $NN train.py | 2",
@@ -196,6 +203,12 @@ class RunLintTest {
         "torch | 2 | | torchrun --nnodes=2 train.py",
         "torch | 2 | | torchrun --nnodes 2 --nproc_per_node=4 train.py",
         "torch | 2 | | torchrun --nnodes 2:2 train.py",
+        "torch | 2 | | torchrun --master_port 29501 train.py",
+        "torch | 2 | | torchrun --nnodes 1:4 --rdzv_backend c10d train.py",
+        "torch | 2 | | torchrun --nnodes=2:8 --rdzv-backend=etcd-v2 --rdzv_endpoint etcd.infra.svc:2379 --rdzv_id r1 train.py",
+        "torch | 2 | | torchrun --rdzv_backend etcd --rdzv_endpoint 10.1.2.3:2379 --rdzv_id r1 train.py",
+        "plain | 2 | | torchrun --nnodes 1:2 --nproc_per_node 1 --rdzv_backend c10d --rdzv_endpoint $MASTER_ADDR:$MASTER_PORT train.py",
+        "plain | 2 | | torchrun --nnodes $NNODES --nproc_per_node 1 --rdzv_backend etcd --rdzv_endpoint etcd.infra:2379 train.py",
         "torch | 2 | procsPerNode: 2\\n | torchrun --nproc_per_node 2 train.py",
         "torch | 2 | | torchrun --nproc_per_node gpu train.py",
         "torch | 2 | | torchrun --nproc_per_node=auto train.py",
@@ -263,5 +276,24 @@ class RunLintTest {
             .filter(d -> RunLintCases.RUN_CODES.contains(d.code()))
             .toList());
     assertTrue(result.tree().isPresent(), result.diagnostics().toString());
+  }
+
+  @ParameterizedTest(name = "{0} x{1}: {2}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "torch | 2 | torchrun --standalone --nproc_per_node 3 train.py | 2 | torchrun train.py",
+        "torch | 2 | torchrun --standalone --nnodes 1 --node_rank 0 train.py | 3 | torchrun train.py",
+        "plain | 2 | torchrun --standalone --nproc_per_node 3 train.py | 3 | torchrun --nnodes $NNODES --nproc_per_node 1 --rdzv_backend c10d --rdzv_endpoint $MASTER_ADDR:$MASTER_PORT train.py",
+      })
+  @DisplayName(
+      "issue #19 item 7: --standalone with other findings on one line: every hint gives the same command, with all of them fixed")
+  void standaloneHintsAgree(String runtime, int nodes, String run, int findings, String fixed) {
+    List<Diagnostic> found =
+        RunLintCases.lint(dir.resolve("same"), RunLintCases.yaml(runtime, nodes, run));
+    assertEquals(findings, found.size(), found.toString());
+    for (Diagnostic d : found) {
+      assertTrue(d.hint().endsWith("e.g. `run: " + fixed + "`"), d.toString());
+    }
   }
 }
