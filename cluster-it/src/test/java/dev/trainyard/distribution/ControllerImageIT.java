@@ -1,10 +1,14 @@
 package dev.trainyard.distribution;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.trainyard.cluster.KubeCluster;
+import dev.trainyard.cluster.KubeClusterExtension;
 import dev.trainyard.distribution.Launch.Result;
 import java.io.IOException;
 import java.io.InputStream;
@@ -16,9 +20,12 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -30,7 +37,9 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * <p>The build uses the stand-in base of {@code scripts/image-base} (no registry is reachable
  * here), so what is checked is what Jib adds: user, entrypoint, environment, port, labels, the
- * fixed creation time and the application layers.
+ * fixed creation time and the application layers; then {@code runc} runs the unpacked layers as the
+ * image config says ({@link RuncBundle}, the host's Java standing in for the base's) against the
+ * test cluster until {@code /readyz} answers.
  */
 class ControllerImageIT {
   static final Path TARBALL =
@@ -149,6 +158,71 @@ class ControllerImageIT {
     assertTrue(
         entries.stream().anyMatch(e -> e.matches("app/libs/kubernetes-client-[0-9.]+\\.jar")),
         entries.toString());
+  }
+
+  @Test
+  @ExtendWith(KubeClusterExtension.class)
+  @DisplayName(
+      "runc runs the image as its config says (uid 65532, entrypoint, env, read-only root) against the test cluster, and /readyz answers 200")
+  void runsUnderRunc(KubeCluster cluster) throws Exception {
+    Path runc =
+        Stream.of("/usr/sbin/runc", "/usr/bin/runc")
+            .map(Path::of)
+            .filter(Files::isExecutable)
+            .findFirst()
+            .orElse(null);
+    assumeTrue(runc != null, "NOT RUN: no runc (apt-get install runc; .ci/run installs it)");
+    Path bundle = Files.createDirectories(layout.resolve("bundle"));
+    Path rootfs = Files.createDirectories(bundle.resolve("rootfs"));
+    for (JsonNode layer : manifest.path("layers")) {
+      Result untar =
+          Launch.run(
+              layout,
+              Map.of("PATH", System.getenv("PATH")),
+              List.of("tar", "-xf", verified(layer).toString(), "-C", rootfs.toString()));
+      assertEquals(0, untar.exit(), untar.toString());
+    }
+    Path etc =
+        RuncBundle.controllerFiles(
+            layout.resolve("etc-trainyard"),
+            cluster.kubeconfig(),
+            Path.of(System.getProperty("trainyard.repo.root", "..")));
+    Result spec =
+        Launch.run(bundle, Map.of("PATH", System.getenv("PATH")), List.of(runc.toString(), "spec"));
+    assertEquals(0, spec.exit(), spec.toString());
+    RuncBundle.configure(bundle.resolve("config.json"), config.path("config"), etc);
+    String id = "trainyard-image-it-" + ProcessHandle.current().pid();
+    Path log = layout.resolve("runc.log");
+    Process container =
+        new ProcessBuilder(runc.toString(), "run", "--bundle", bundle.toString(), id)
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile())
+            .start();
+    try {
+      int port = RuncBundle.servingPort(container, log);
+      assertEquals(200, RuncBundle.readyz(port, container), Files.readString(log));
+      String status =
+          Files.readString(
+              Path.of("/proc", String.valueOf(RuncBundle.javaPid(runc, id)), "status"));
+      assertTrue(status.contains("\nUid:\t65532\t65532\t65532\t65532\n"), status);
+    } finally {
+      Launch.run(
+          layout,
+          Map.of("PATH", System.getenv("PATH")),
+          List.of(runc.toString(), "kill", id, "TERM"));
+      if (!container.waitFor(20, TimeUnit.SECONDS)) {
+        Launch.run(
+            layout,
+            Map.of("PATH", System.getenv("PATH")),
+            List.of(runc.toString(), "kill", id, "KILL"));
+        container.waitFor(10, TimeUnit.SECONDS);
+      }
+      Launch.run(
+          layout,
+          Map.of("PATH", System.getenv("PATH")),
+          List.of(runc.toString(), "delete", "--force", id));
+    }
+    assertFalse(Files.readString(log).contains("Exception"), Files.readString(log));
   }
 
   /** The blob a descriptor names, parsed as JSON, after its size and digest are checked. */
