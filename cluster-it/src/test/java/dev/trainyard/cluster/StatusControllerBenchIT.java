@@ -1,6 +1,7 @@
 package dev.trainyard.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.trainyard.controller.forge.FakeForge;
@@ -117,6 +118,8 @@ class StatusControllerBenchIT {
           Duration.ofMinutes(30),
           () -> c.metrics().contains("trainyard_cached_objects{kind=\"jobsets\"} " + cached));
       long heap = c.heapAfterGc();
+      // -1: /metrics had no trainyard_jvm_heap_used_bytes line, so nothing was measured.
+      assertTrue(heap > 0, "the controller's /metrics gave no heap figure: " + heap);
       System.out.printf(
           "[bench] heap after GC with %d JobSets cached: %.1f MiB (target < 512 MiB: %s; -Xmx%s)%n",
           cached, heap / 1048576.0, heap < 512L * 1048576 ? "met" : "MISSED", heapLimit);
