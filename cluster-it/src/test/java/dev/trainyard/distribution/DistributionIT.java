@@ -1,6 +1,7 @@
 package dev.trainyard.distribution;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -121,6 +122,59 @@ class DistributionIT {
       zip.stream().filter(e -> !e.isDirectory()).forEach(e -> zipFiles.add(e.getName()));
     }
     assertEquals(tarFiles, zipFiles);
+  }
+
+  @Test
+  @DisplayName(
+      "bin/trainyard-controller (mode 755) runs --help through a symlink on PATH; share/controller holds controller.yaml and deploy's platform.yaml")
+  void controllerLauncher() throws IOException {
+    assertEquals(
+        "rwxr-xr-x",
+        PosixFilePermissions.toString(
+            Files.getPosixFilePermissions(home.resolve("bin/trainyard-controller"))));
+    assertEquals(
+        Files.readString(REPO.resolve("controller/deploy/platform.yaml")),
+        Files.readString(home.resolve("share/controller/platform.yaml")));
+    assertTrue(Files.isRegularFile(home.resolve("share/controller/controller.yaml")));
+    Result help =
+        Launch.run(
+            temp, env(controllerOnPath(), javaHome()), command("trainyard-controller", "--help"));
+    assertEquals(0, help.exit(), help.toString());
+    assertTrue(help.out().startsWith("Usage: trainyard-controller "), help.out());
+    assertTrue(help.out().contains("--config"), help.out());
+  }
+
+  @Test
+  @DisplayName(
+      "trainyard-controller reads share/controller's files from any working directory: a missing token file is exit 1 naming it; with the token, an unreachable cluster is exit 3")
+  void controllerConfigCheck() throws IOException {
+    Path conf = temp.resolve("my controller");
+    copyTree(home.resolve("share/controller"), conf);
+    Path elsewhere = Files.createDirectories(temp.resolve("elsewhere"));
+    List<String> start =
+        command(
+            "trainyard-controller",
+            "--config",
+            conf.resolve("controller.yaml").toString(),
+            "--kubeconfig",
+            temp.resolve("no-kubeconfig").toString(),
+            "--no-leader-election",
+            "--port",
+            "0");
+    Result noToken = Launch.run(elsewhere, env(controllerOnPath(), javaHome()), start);
+    assertEquals(1, noToken.exit(), noToken.toString());
+    assertTrue(
+        noToken
+            .err()
+            .contains(conf.resolve("tokens/trainyard-forge-tokens/github-token").toString()),
+        noToken.err());
+    Path token = conf.resolve("tokens/trainyard-forge-tokens/github-token");
+    Files.createDirectories(token.getParent());
+    Files.writeString(token, "ghp_not-a-real-token\n");
+    Result noCluster = Launch.run(elsewhere, env(controllerOnPath(), javaHome()), start);
+    assertEquals(3, noCluster.exit(), noCluster.toString());
+    assertTrue(noCluster.err().contains("no-kubeconfig"), noCluster.err());
+    assertFalse(noCluster.err().contains("ghp_not-a-real-token"), noCluster.err());
   }
 
   @Test
@@ -331,6 +385,22 @@ class DistributionIT {
    */
   private static List<String> trainyard(String... args) {
     return Stream.concat(Stream.of("/usr/bin/env", "trainyard"), Stream.of(args)).toList();
+  }
+
+  /** {@code NAME ARGS...} looked up on the child's PATH. */
+  private static List<String> command(String name, String... args) {
+    return Stream.concat(Stream.of("/usr/bin/env", name), Stream.of(args)).toList();
+  }
+
+  /** A folder holding only a symlink `trainyard-controller` to the unpacked launcher. */
+  private static Path controllerOnPath() throws IOException {
+    Path dir = temp.resolve("links-controller");
+    if (!Files.isDirectory(dir)) {
+      Files.createDirectories(dir);
+      Files.createSymbolicLink(
+          dir.resolve("trainyard-controller"), home.resolve("bin/trainyard-controller"));
+    }
+    return dir;
   }
 
   /** A folder holding only a symlink `trainyard` to the unpacked launcher. */

@@ -28,6 +28,7 @@ import java.util.Optional;
  *
  * <pre>
  * platform: /etc/trainyard/platform/platform.yaml   # the GitOps repo's platform.yaml, mounted from a ConfigMap
+ *                                                  # (a relative path: from this file's folder, as tokens:)
  * tokens: /var/run/secrets/trainyard/forges          # token Secrets mounted as tokens/&lt;secret&gt;/&lt;key&gt;
  * stallAfter: 10m                   # admitted but not started after this: reported (better: platform.yaml status.stallAfter)
  * resync: 60s
@@ -66,9 +67,12 @@ public final class ConfigFile {
    */
   public static ControllerConfig read(Path file) throws ConfigException {
     JsonNode root = load(file);
-    Path platformFile = Path.of(string(root, "platform", PLATFORM));
+    // A relative path is read from controller.yaml's folder, not the working directory, so a
+    // configuration folder works from anywhere (the distribution's share/controller/).
+    Path folder = file.toAbsolutePath().getParent();
+    Path platformFile = folder.resolve(string(root, "platform", PLATFORM));
     PlatformFile.Settings platform =
-        PlatformFile.read(platformFile, Path.of(string(root, "tokens", TOKENS)));
+        PlatformFile.read(platformFile, folder.resolve(string(root, "tokens", TOKENS)));
     Optional<RunPruning.Settings> prune = prune(file, root, platform);
     try {
       return new ControllerConfig(

@@ -99,6 +99,32 @@ class ConfigFileTest {
 
   @Test
   @DisplayName(
+      "relative platform: and tokens: are read from controller.yaml's folder, not the working directory")
+  void relativePaths() throws Exception {
+    Files.writeString(
+        dir.resolve("platform.yaml"),
+        PLATFORM
+            + """
+            status:
+              forges:
+              - {source: github.com, kind: github, api: https://api.github.com, token: {secret: forge-tokens, key: github}}
+            """);
+    Path f =
+        Files.writeString(
+            dir.resolve("controller.yaml"), "platform: platform.yaml\ntokens: tokens\n");
+    assertFalse(Files.exists(Path.of("platform.yaml").toAbsolutePath()), "none in the working dir");
+    ControllerConfig c = ConfigFile.read(f);
+    assertEquals(1, c.forges().size());
+    assertEquals(ForgeKind.GITHUB, c.forges().get(0).kind());
+    Files.delete(dir.resolve("tokens/forge-tokens/github"));
+    ConfigException e = assertThrows(ConfigException.class, () -> ConfigFile.read(f));
+    assertTrue(
+        e.getMessage().contains(dir.resolve("tokens/forge-tokens/github").toString()),
+        e.getMessage());
+  }
+
+  @Test
+  @DisplayName(
       "no status: in platform.yaml and nothing else: no forges, 10m stall, 60s resync, 10s timeout, requeue back-off up to 5m, port 8080")
   void defaults() throws Exception {
     ControllerConfig c = ConfigFile.read(write("", ""));

@@ -330,6 +330,28 @@ class DeployManifestsTest {
 
   @Test
   @DisplayName(
+      "the overlay step of controller/deploy/README.md names the image by the digest Jib wrote (jib-image.digest)")
+  void imageByDigest() throws Exception {
+    // The shape of Jib's target/jib-image.digest: "sha256:" and 64 hex digits, no newline.
+    String digest = "sha256:" + "0123456789abcdef".repeat(4);
+    Files.writeString(
+        tmp.resolve("kustomization.yaml"),
+        """
+                resources:
+                - %s
+                images:
+                - name: trainyard-controller
+                  newName: registry.test/platform/trainyard-controller
+                  digest: %s
+                """
+            .formatted(tmp.relativize(DEPLOY), digest));
+    Map<String, Object> pod = at(one(kustomize(tmp), "Deployment"), "spec", "template", "spec");
+    assertEquals(
+        "registry.test/platform/trainyard-controller@" + digest, at(pod, "containers", 0, "image"));
+  }
+
+  @Test
+  @DisplayName(
       "the shipped controller.yaml and platform.yaml are valid: a GitHub forge for github.com, token from trainyard-forge-tokens/github-token")
   void shippedConfig() throws Exception {
     Files.createDirectories(tmp.resolve("tokens/trainyard-forge-tokens"));

@@ -29,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
 class GitHubCommentScriptTest {
   static final String TOKEN = "ghs_test-token-0123456789";
   static final String SCRIPT =
-      GitHubWorkflowTest.step(GitHubWorkflowTest.PREVIEW, "actions/github-script")
+      GitHubWorkflowTest.step(GitHubWorkflowTest.RUNS, "actions/github-script")
           .at("/with/script")
           .asText();
   static GitHubScript.Result node;

@@ -14,18 +14,22 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
- * The contract of {@code examples/ci/github/trainyard.yml}, the GitHub Actions workflow for a
- * source repo: triggers, the fork guard, permissions, the comment marker, tokens only through env
- * from secrets, submit only on the default branch, full-depth checkouts, concurrency, and
- * bash-parseable scripts.
+ * The contract of the composite GitHub Action {@code action.yml} and of {@code
+ * examples/ci/github/trainyard.yml}, the workflow a source repo copies, which uses it: triggers,
+ * the fork guard, permissions, the comment marker, tokens only through env from secrets, submit
+ * only on the default branch, full-depth checkouts, concurrency, one cached build per Trainyard
+ * source, and bash-parseable scripts.
  */
 class GitHubWorkflowTest {
   static final String FILE = "examples/ci/github/trainyard.yml";
   static final JsonNode WORKFLOW = RepoFiles.yaml(FILE);
+  static final JsonNode ACTION = RepoFiles.yaml("action.yml");
+  static final JsonNode RUNS = ACTION.path("runs");
   static final JsonNode PREVIEW = WORKFLOW.at("/jobs/preview");
   static final JsonNode SUBMIT = WORKFLOW.at("/jobs/submit");
   static final String SAME_REPO =
       "github.event.pull_request.head.repo.full_name == github.repository";
+  static final Pattern PINNED = Pattern.compile("trainyard-dev/trainyard@[0-9a-f]{40}");
 
   /** A flag that would put a credential on a command line (visible in ps, logs, shell history). */
   static final Pattern CREDENTIAL_FLAG =
@@ -51,14 +55,11 @@ class GitHubWorkflowTest {
             + SAME_REPO
             + " || vars.TRAINYARD_PREVIEW_FORKS == 'true')",
         PREVIEW.path("if").asText().replaceAll("\\s+", " ").trim());
+    String comment = step(RUNS, "actions/github-script").path("if").asText();
     assertTrue(
-        step(PREVIEW, "actions/github-script")
-            .path("if")
-            .asText()
-            .replaceAll("\\s+", " ")
-            .trim()
-            .endsWith(") && " + SAME_REPO),
+        comment.replaceAll("\\s+", " ").trim().endsWith(") && " + SAME_REPO),
         "the comment step requires a same-repo pull request");
+    assertTrue(comment.startsWith("inputs.command == 'preview'"), comment);
   }
 
   @Test
@@ -68,34 +69,36 @@ class GitHubWorkflowTest {
     assertEquals(Map.of("contents", "read"), map(WORKFLOW.path("permissions")));
     assertEquals(
         Map.of("contents", "read", "pull-requests", "write"), map(PREVIEW.path("permissions")));
-    assertEquals(Map.of("contents", "read"), map(SUBMIT.path("permissions")));
+    assertTrue(SUBMIT.path("permissions").isMissingNode(), "submit keeps contents: read");
   }
 
   @Test
   @DisplayName(
-      "the preview runs with the given flags on the pull request's base and head SHAs, into preview-N.md parts with room for the marker line")
+      "the action runs preview with the given flags on the pull request's base and head SHAs, into preview-N.md parts with room for the marker line")
   void previewCommand() {
-    JsonNode preview = stepNamed(PREVIEW, "Preview");
+    JsonNode run = stepNamed(RUNS, "Run trainyard");
     assertTrue(
-        preview
-            .path("run")
+        run.path("run")
             .asText()
             .contains(
                 "trainyard preview --gitops \"$TRAINYARD_GITOPS\" --base \"$BASE_SHA\" --head \"$HEAD_SHA\" --out \"$PREVIEW_DIR\" --part-size 65000"),
-        preview.path("run").asText());
-    assertEquals("${{ github.event.pull_request.base.sha }}", preview.at("/env/BASE_SHA").asText());
-    assertEquals("${{ github.event.pull_request.head.sha }}", preview.at("/env/HEAD_SHA").asText());
-    assertEquals("${{ vars.TRAINYARD_GITOPS }}", preview.at("/env/TRAINYARD_GITOPS").asText());
+        run.path("run").asText());
+    assertEquals("${{ github.event.pull_request.base.sha }}", run.at("/env/BASE_SHA").asText());
+    assertEquals("${{ github.event.pull_request.head.sha }}", run.at("/env/HEAD_SHA").asText());
+    assertEquals("${{ inputs.gitops }}", run.at("/env/TRAINYARD_GITOPS").asText());
+    JsonNode uses = usesStep(PREVIEW);
+    assertEquals("preview", uses.at("/with/command").asText());
+    assertEquals("${{ vars.TRAINYARD_GITOPS }}", uses.at("/with/gitops").asText());
     assertEquals(
         "${{ secrets.TRAINYARD_GITOPS_READ_TOKEN }}",
-        preview.at("/env/TRAINYARD_GITOPS_TOKEN").asText());
+        uses.at("/env/TRAINYARD_GITOPS_TOKEN").asText());
   }
 
   @Test
   @DisplayName(
       "the comment is found by its hidden marker and updated in place; parts get their own markers, left-overs are deleted")
   void commentUpsert() {
-    JsonNode script = step(PREVIEW, "actions/github-script");
+    JsonNode script = step(RUNS, "actions/github-script");
     assertTrue(script.path("uses").asText().startsWith("actions/github-script@v"));
     String js = script.at("/with/script").asText();
     for (String needle :
@@ -112,26 +115,23 @@ class GitHubWorkflowTest {
     }
     assertEquals("${{ runner.temp }}/trainyard-preview", script.at("/env/PREVIEW_DIR").asText());
     assertEquals(
-        stepNamed(PREVIEW, "Preview").at("/env/PREVIEW_DIR").asText(),
+        stepNamed(RUNS, "Run trainyard").at("/env/PREVIEW_DIR").asText(),
         script.at("/env/PREVIEW_DIR").asText());
   }
 
   @Test
   @DisplayName(
-      "the preview step comes first, then the comment, then the check fails on a non-zero preview exit")
+      "trainyard runs first, then the comment, then the step fails on a non-zero exit (diagnostics are posted too)")
   void previewOrder() {
-    int preview = index(PREVIEW, "Preview");
-    int comment = index(PREVIEW, "Post the preview as one comment, updated in place");
-    int fail = index(PREVIEW, "Fail on preview problems");
+    int run = index(RUNS, "Run trainyard");
+    int comment = index(RUNS, "Post the preview as one comment, updated in place");
+    int fail = index(RUNS, "Fail on trainyard problems");
+    assertTrue(index(RUNS, "Put trainyard on PATH") < run && run < comment && comment < fail);
+    assertEquals("steps.run.outputs.exit-code != '0'", RUNS.at("/steps/" + fail + "/if").asText());
     assertTrue(
-        index(PREVIEW, "Put trainyard on PATH") < preview && preview < comment && comment < fail);
-    assertEquals(
-        "steps.preview.outputs.exit-code != '0'", PREVIEW.at("/steps/" + fail + "/if").asText());
-    assertTrue(
-        stepNamed(PREVIEW, "Post the preview as one comment, updated in place")
-            .path("if")
+        RUNS.at("/steps/" + comment + "/if")
             .asText()
-            .contains("steps.preview.outputs.exit-code == '1'"),
+            .contains("steps.run.outputs.exit-code == '1'"),
         "diagnostics (exit 1) are posted too");
   }
 
@@ -142,27 +142,38 @@ class GitHubWorkflowTest {
     assertEquals(
         "github.event_name == 'push' && github.ref == format('refs/heads/{0}', github.event.repository.default_branch)",
         SUBMIT.path("if").asText());
-    JsonNode submit = stepNamed(SUBMIT, "Submit");
-    assertEquals(
-        "trainyard submit --changed-since \"$BEFORE_SHA\" --gitops \"$TRAINYARD_GITOPS\"",
-        submit.path("run").asText().trim());
+    JsonNode run = stepNamed(RUNS, "Run trainyard");
+    assertTrue(
+        run.path("run")
+            .asText()
+            .contains(
+                "trainyard submit --changed-since \"$BEFORE_SHA\" --gitops \"$TRAINYARD_GITOPS\""),
+        run.path("run").asText());
     assertEquals(
         "${{ github.event.before }}",
-        submit.at("/env/BEFORE_SHA").asText(),
+        run.at("/env/BEFORE_SHA").asText(),
         "the jobs the push changed, as the preview selected them");
+    JsonNode uses = usesStep(SUBMIT);
+    assertEquals("submit", uses.at("/with/command").asText());
     assertEquals(
-        "${{ secrets.TRAINYARD_GITOPS_TOKEN }}", submit.at("/env/TRAINYARD_GITOPS_TOKEN").asText());
-    assertEquals(
-        List.of("/jobs/submit/steps/" + index(SUBMIT, "Submit") + "/run"),
-        pathsContaining("trainyard submit "));
-    assertEquals(
-        List.of("/jobs/preview/steps/" + index(PREVIEW, "Preview") + "/run"),
-        pathsContaining("trainyard preview --"));
+        "${{ secrets.TRAINYARD_GITOPS_TOKEN }}", uses.at("/env/TRAINYARD_GITOPS_TOKEN").asText());
   }
 
   @Test
   @DisplayName(
-      "secrets appear only as step env values, never inline in a script, and no credential flag exists")
+      "the action refuses a command other than preview or submit, and a command on the wrong event, with exit 2")
+  void commandChecked() {
+    String check = stepNamed(RUNS, "Check the command").path("run").asText();
+    assertTrue(
+        check.contains("preview:pull_request | preview:pull_request_target | submit:push) ;;"));
+    assertTrue(check.contains("exit 2"));
+    assertTrue(ACTION.at("/inputs/command/required").asBoolean(false));
+    assertTrue(ACTION.at("/inputs/gitops/required").asBoolean(false));
+  }
+
+  @Test
+  @DisplayName(
+      "secrets appear only as step env values of the workflow, never in the action; no credential flag or input exists")
   void tokensOnlyThroughEnv() {
     List<String> secretUses = new ArrayList<>();
     for (Scalar s : YamlScalars.strings(WORKFLOW)) {
@@ -171,31 +182,34 @@ class GitHubWorkflowTest {
         assertTrue(
             s.path().matches("/jobs/[a-z]+/steps/\\d+/env/TRAINYARD_GITOPS_TOKEN"), s.path());
       }
-      if (s.path().endsWith("/run")) {
-        assertFalse(
-            s.value().contains("${{"),
-            "expressions go through env, never into a script: " + s.path());
-      }
       assertFalse(
           CREDENTIAL_FLAG.matcher(s.value()).find(),
           "credential flag in " + s.path() + ": " + s.value());
     }
     assertEquals(2, secretUses.size(), secretUses.toString());
+    for (Scalar s : YamlScalars.strings(ACTION)) {
+      assertFalse(s.value().contains("secrets."), s.path());
+      if (s.path().endsWith("/run")) {
+        assertFalse(
+            s.value().contains("${{"),
+            "expressions go through env, never into a script: " + s.path());
+        assertFalse(CREDENTIAL_FLAG.matcher(s.value()).find(), s.path() + ": " + s.value());
+      }
+    }
+    for (String input : names(ACTION.path("inputs"))) {
+      assertFalse(input.toLowerCase(java.util.Locale.ROOT).contains("token"), input);
+    }
   }
 
   @Test
   @DisplayName(
-      "every checkout of the source repo fetches full history (fetch-depth 0) and no checkout keeps credentials")
+      "every checkout of the source repo fetches full history (fetch-depth 0) and keeps no credentials")
   void checkouts() {
     for (JsonNode job : List.of(PREVIEW, SUBMIT)) {
       JsonNode source = job.at("/steps/0");
       assertTrue(source.path("uses").asText().startsWith("actions/checkout@"));
       assertEquals(0, source.at("/with/fetch-depth").asInt(-1));
-      for (JsonNode step : job.path("steps")) {
-        if (step.path("uses").asText().startsWith("actions/checkout@")) {
-          assertFalse(step.at("/with/persist-credentials").asBoolean(true), step.toString());
-        }
-      }
+      assertFalse(source.at("/with/persist-credentials").asBoolean(true), source.toString());
     }
     assertEquals(
         "${{ github.event.pull_request.head.sha }}", PREVIEW.at("/steps/0/with/ref").asText());
@@ -215,64 +229,52 @@ class GitHubWorkflowTest {
 
   @Test
   @DisplayName(
-      "both jobs obtain trainyard the same way: a cached build of a pinned Trainyard commit, put on PATH")
+      "both jobs use the action at one pinned SHA; it builds Trainyard from its own source once, cached by that source's content, and puts it on PATH")
   void obtainTrainyard() {
-    assertTrue(
-        WORKFLOW.at("/env/TRAINYARD_REF").asText().matches("[0-9a-f]{40}"), "a full commit SHA");
-    List<JsonNode> previewSteps = obtainSteps(PREVIEW);
-    assertEquals(previewSteps, obtainSteps(SUBMIT));
-    JsonNode cache = stepNamed(PREVIEW, "Restore the Trainyard distribution");
-    assertEquals("trainyard-dist-${{ env.TRAINYARD_REF }}", cache.at("/with/key").asText());
+    String preview = usesStep(PREVIEW).path("uses").asText();
+    assertTrue(PINNED.matcher(preview).matches(), preview);
+    assertEquals(preview, usesStep(SUBMIT).path("uses").asText());
+    assertEquals("composite", RUNS.path("using").asText());
+    JsonNode cache = step(RUNS, "actions/cache");
     assertEquals("~/.cache/trainyard-dist", cache.at("/with/path").asText());
-    assertEquals(
-        "${{ env.TRAINYARD_REF }}",
-        stepNamed(PREVIEW, "Check out Trainyard (pinned)").at("/with/ref").asText());
-    String build = stepNamed(PREVIEW, "Build Trainyard").path("run").asText();
+    assertEquals("${{ steps.key.outputs.key }}", cache.at("/with/key").asText());
+    String key = stepNamed(RUNS, "Key Trainyard's build by its source").path("run").asText();
+    assertTrue(key.contains("cd \"$GITHUB_ACTION_PATH\""), key);
+    assertTrue(key.contains("echo \"key=trainyard-dist-$RUNNER_OS-$key\" >> \"$GITHUB_OUTPUT\""));
+    JsonNode build = stepNamed(RUNS, "Build Trainyard");
+    assertEquals("steps.cache.outputs.cache-hit != 'true'", build.path("if").asText());
     assertTrue(
-        build.contains("mvn -B -q -f .trainyard-src/pom.xml -pl cli -am -DskipTests package"),
-        build);
+        build
+            .path("run")
+            .asText()
+            .contains(
+                "mvn -B -q -f \"$GITHUB_ACTION_PATH/pom.xml\" -pl cli -am -DskipTests package"));
     assertTrue(
-        build.contains("-C \"$HOME/.cache/trainyard-dist\" --strip-components=1"),
+        build
+            .path("run")
+            .asText()
+            .contains("-C \"$HOME/.cache/trainyard-dist\" --strip-components=1"),
         "unpacks where the cache looks");
     assertTrue(
-        stepNamed(PREVIEW, "Put trainyard on PATH")
+        stepNamed(RUNS, "Put trainyard on PATH")
             .path("run")
             .asText()
             .contains("echo \"$HOME/.cache/trainyard-dist/bin\" >> \"$GITHUB_PATH\""));
-    for (String name : List.of("Check out Trainyard (pinned)", "Build Trainyard")) {
-      assertEquals(
-          "steps.trainyard-cache.outputs.cache-hit != 'true'",
-          stepNamed(PREVIEW, name).path("if").asText());
-    }
-    assertEquals("17", stepNamed(PREVIEW, "Set up Java 17").at("/with/java-version").asText());
+    assertEquals("17", ACTION.at("/inputs/java-version/default").asText());
   }
 
   @Test
-  @DisplayName("every run script parses with bash -n")
+  @DisplayName("every run script of the action parses with bash -n")
   void scriptsParse() throws Exception {
-    for (Scalar s : YamlScalars.strings(WORKFLOW)) {
+    for (Scalar s : YamlScalars.strings(ACTION)) {
       if (s.path().endsWith("/run")) {
         assertEquals("", BashSyntax.errors(s.value()), s.path());
       }
     }
   }
 
-  private static List<JsonNode> obtainSteps(JsonNode job) {
-    int from = index(job, "Set up Java 17");
-    int to = index(job, "Put trainyard on PATH");
-    List<JsonNode> steps = new ArrayList<>();
-    for (int i = from; i <= to; i++) {
-      steps.add(job.at("/steps/" + i));
-    }
-    assertEquals(5, steps.size(), "Java, cache, Trainyard checkout, build, PATH");
-    return steps;
-  }
-
-  private static List<String> pathsContaining(String text) {
-    return YamlScalars.strings(WORKFLOW).stream()
-        .filter(s -> s.value().contains(text) && !s.path().endsWith("/name"))
-        .map(Scalar::path)
-        .toList();
+  private static JsonNode usesStep(JsonNode job) {
+    return step(job, "trainyard-dev/trainyard");
   }
 
   static JsonNode step(JsonNode job, String usesPrefix) {

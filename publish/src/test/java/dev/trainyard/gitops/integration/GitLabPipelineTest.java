@@ -11,22 +11,27 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
- * The contract of {@code examples/ci/gitlab/.gitlab-ci.yml}: merge request pipelines preview (fork
- * guard, one note found by its marker through the notes API), the default branch submits, tokens
- * only from CI/CD variables in the environment, full clone depth, and bash-parseable scripts.
+ * The contract of the GitLab CI template {@code templates/trainyard.yml} (a CI/CD component: a
+ * {@code spec: inputs} document, then the jobs) and of {@code examples/ci/gitlab/.gitlab-ci.yml},
+ * which includes it: merge request pipelines preview (fork guard, one note found by its marker
+ * through the notes API), the default branch submits, tokens only from CI/CD variables in the
+ * environment, full clone depth, and bash-parseable scripts.
  */
 class GitLabPipelineTest {
   static final String FILE = "examples/ci/gitlab/.gitlab-ci.yml";
-  static final JsonNode PIPELINE = RepoFiles.yaml(FILE);
-  static final JsonNode PREVIEW = PIPELINE.path("preview");
-  static final JsonNode SUBMIT = PIPELINE.path("submit");
+  static final String TEMPLATE_FILE = "templates/trainyard.yml";
+  static final JsonNode USER = RepoFiles.yaml(FILE);
+  static final JsonNode SPEC = RepoFiles.yamlDocuments(TEMPLATE_FILE).get(0);
+  static final JsonNode PIPELINE = RepoFiles.yamlDocuments(TEMPLATE_FILE).get(1);
+  static final JsonNode PREVIEW = PIPELINE.path("trainyard-preview");
+  static final JsonNode SUBMIT = PIPELINE.path("trainyard-submit");
   static final String DEFAULT_BRANCH_PUSH =
       "$CI_PIPELINE_SOURCE == \"push\" && $CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH";
 
   @Test
   @DisplayName("pipelines run for merge requests and for pushes to the default branch only")
   void workflowRules() {
-    JsonNode rules = PIPELINE.at("/workflow/rules");
+    JsonNode rules = USER.at("/workflow/rules");
     assertEquals(3, rules.size());
     assertEquals("$CI_PIPELINE_SOURCE == \"merge_request_event\"", rules.at("/0/if").asText());
     assertEquals(DEFAULT_BRANCH_PUSH, rules.at("/1/if").asText());
@@ -58,21 +63,23 @@ class GitLabPipelineTest {
     assertTrue(PREVIEW.path("interruptible").asBoolean(false));
     for (Scalar s : YamlScalars.strings(PIPELINE)) {
       if (s.value().contains("trainyard submit ")) {
-        assertEquals("/submit/script/0", s.path());
+        assertEquals("/trainyard-submit/script/0", s.path());
       }
       if (s.value().contains("trainyard preview --")) {
-        assertTrue(s.path().startsWith("/preview/script/"), s.path());
+        assertTrue(s.path().startsWith("/trainyard-preview/script/"), s.path());
       }
     }
   }
 
   @Test
   @DisplayName(
-      "the preview stage comes before submit, and the preview uses the merge request's base and the checked-out commit as head (merged-results pipelines check out the merge commit)")
+      "the preview stage (default test) comes before submit's (default deploy), and the preview uses the merge request's base and the checked-out commit as head (merged-results pipelines check out the merge commit)")
   void previewBeforeSubmit() {
-    assertEquals(List.of("preview", "submit"), GitHubWorkflowTest.texts(PIPELINE.path("stages")));
-    assertEquals("preview", PREVIEW.path("stage").asText());
-    assertEquals("submit", SUBMIT.path("stage").asText());
+    assertTrue(PIPELINE.path("stages").isMissingNode(), "the including project owns stages:");
+    assertEquals("$[[ inputs.preview-stage ]]", PREVIEW.path("stage").asText());
+    assertEquals("$[[ inputs.submit-stage ]]", SUBMIT.path("stage").asText());
+    assertEquals("test", SPEC.at("/spec/inputs/preview-stage/default").asText());
+    assertEquals("deploy", SPEC.at("/spec/inputs/submit-stage/default").asText());
     String script = String.join("\n", GitHubWorkflowTest.texts(PREVIEW.path("script")));
     assertTrue(
         script.contains(
@@ -142,11 +149,13 @@ class GitLabPipelineTest {
   @DisplayName(
       "full clone depth (GIT_DEPTH 0) and a distribution built from a pinned commit, cached per commit, kept out of git status")
   void cloneAndObtain() {
-    assertEquals("0", PIPELINE.at("/variables/GIT_DEPTH").asText());
-    assertTrue(PIPELINE.at("/variables/GIT_DEPTH").isTextual(), "GitLab variables are strings");
-    assertTrue(PIPELINE.at("/variables/TRAINYARD_REF").asText().matches("[0-9a-f]{40}"));
     JsonNode base = PIPELINE.path(".trainyard");
-    assertEquals("trainyard-dist-$TRAINYARD_REF", base.at("/cache/key").asText());
+    assertEquals("0", base.at("/variables/GIT_DEPTH").asText());
+    assertTrue(base.at("/variables/GIT_DEPTH").isTextual(), "GitLab variables are strings");
+    assertEquals("$[[ inputs.ref ]]", base.at("/variables/TRAINYARD_REF").asText());
+    assertEquals("$[[ inputs.repository ]]", base.at("/variables/TRAINYARD_REPOSITORY").asText());
+    assertEquals("^[0-9a-f]{40}$", SPEC.at("/spec/inputs/ref/regex").asText());
+    assertEquals("trainyard-dist-$[[ inputs.ref ]]", base.at("/cache/key").asText());
     assertEquals(".trainyard/dist/", base.at("/cache/paths/0").asText());
     String before = String.join("\n", GitHubWorkflowTest.texts(base.path("before_script")));
     assertTrue(before.contains("echo \"/.trainyard/\" >> .git/info/exclude"));
@@ -158,6 +167,20 @@ class GitLabPipelineTest {
             < before.indexOf("trainyard --version"));
     assertEquals(".trainyard", PREVIEW.path("extends").asText());
     assertEquals(".trainyard", SUBMIT.path("extends").asText());
+  }
+
+  @Test
+  @DisplayName(
+      "the user's file includes the template at a pinned commit and builds that same commit, and sets no token")
+  void userFileIncludesTemplate() {
+    JsonNode include = USER.at("/include/0");
+    assertEquals(TEMPLATE_FILE, include.path("file").asText());
+    assertTrue(include.path("ref").asText().matches("[0-9a-f]{40}"), include.toString());
+    assertEquals(include.path("ref").asText(), include.at("/inputs/ref").asText());
+    assertTrue(include.at("/inputs/repository").asText().startsWith("https://"));
+    for (Scalar s : YamlScalars.strings(USER)) {
+      assertFalse(s.value().contains("TOKEN"), "a token in the user's file: " + s.path());
+    }
   }
 
   @Test
