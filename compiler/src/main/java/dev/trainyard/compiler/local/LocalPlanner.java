@@ -35,6 +35,8 @@ public final class LocalPlanner {
   private static final Pattern KUBELET_REF =
       Pattern.compile("\\$\\$|\\$\\(([A-Za-z_][A-Za-z0-9_.-]*)\\)");
 
+  private static final Set<String> MPI = Set.of("mpi", "deepspeed", "mlx");
+
   private LocalPlanner() {}
 
   /**
@@ -80,13 +82,17 @@ public final class LocalPlanner {
         text(
             jobSet,
             "/spec/replicatedJobs/0/template/spec/template/metadata/annotations/trainyard.dev~1framework");
-    if (!jobSet.at("/spec/replicatedJobs/1").isMissingNode() || framework.isEmpty()) {
+    if (framework.isEmpty()) {
+      framework =
+          text(jobSet, "/metadata/annotations/trainyard.dev~1runtime").replaceFirst("@.*", "");
+    }
+    if (!jobSet.at("/spec/replicatedJobs/1").isMissingNode() || MPI.contains(framework)) {
       return new Result(
           Optional.empty(),
           List.of(
               "runtime framework "
-                  + (framework.isEmpty() ? "mpi" : framework)
-                  + " (a launcher and workers) is not supported by run --local yet; torch, jax and plain runtimes are"));
+                  + framework
+                  + " (an MPI launcher and workers) is not supported by run --local yet; torch, jax and plain runtimes are"));
     }
     return nodes(jobSet, framework, settings);
   }
