@@ -59,9 +59,9 @@ import picocli.CommandLine.Spec;
       "",
       "Example: trainyard run --local examples/pytorch-ddp/train.yaml --timeout 10m",
       "",
-      "Exit codes: 0 succeeded, 1 diagnostics or a wrong world, 2 usage, 3 environment (git),",
-      "4 internal error; else the exit code of the first node that failed, 124 on --timeout,",
-      "130 on Ctrl-C."
+      "Exit codes: 0 succeeded, 1 diagnostics, no git repository or a wrong world, 2 usage,",
+      "3 environment (git), 4 internal error; else the exit code of the first node that failed,",
+      "124 on --timeout, 130 on Ctrl-C."
     })
 final class RunCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -136,7 +136,11 @@ final class RunCommand implements Callable<Integer> {
               + trainYaml
               + " (pass its path: trainyard run --local path/to/train.yaml; trainyard init writes one)");
     }
-    Path root = repositoryRoot(trainYaml);
+    Optional<Path> repo = repositoryRoot(trainYaml);
+    if (repo.isEmpty()) {
+      return 1;
+    }
+    Path root = repo.get();
     CompileResult result = new Compiler(SshSecretProvider.system()).compile(request(root));
     if (result.hasErrors()) {
       int exit = Reporting.report(spec, CompileOptions.OutputFormat.text, result, Optional.empty());
@@ -184,14 +188,19 @@ final class RunCommand implements Callable<Integer> {
     return b.build();
   }
 
-  private Path repositoryRoot(Path file) throws IOException {
+  /** The work tree's root; empty (said on stderr) when train.yaml is in none: an input problem. */
+  private Optional<Path> repositoryRoot(Path file) {
     try {
-      return WorkingCopies.repositoryRoot(file.toAbsolutePath().getParent());
+      return Optional.of(WorkingCopies.repositoryRoot(file.toAbsolutePath().getParent()));
     } catch (IOException e) {
-      throw new IOException(
-          file
-              + " is not in a git repository: run --local runs a commit, as pods clone one"
-              + " (git init && git add . && git commit first)");
+      PrintWriter err = spec.commandLine().getErr();
+      err.println(
+          "trainyard: error: "
+              + file
+              + " is not in a git repository: run --local runs a commit, as pods clone one");
+      err.println("    hint: git init && git add . && git commit, then run again");
+      err.flush();
+      return Optional.empty();
     }
   }
 
@@ -242,10 +251,11 @@ final class RunCommand implements Callable<Integer> {
               + plan.runName()
               + " (local): "
               + o.state()
-              + "; world size seen: "
-              + o.world().worldSeen().map(String::valueOf).orElse("not checked")
-              + " of "
-              + plan.expectedWorld()
+              + "; world size "
+              + o.world()
+                  .worldSeen()
+                  .map(w -> "seen: " + w + " of " + plan.expectedWorld())
+                  .orElse("not checked (" + plan.expectedWorld() + " promised)")
               + ", "
               + plan.nodes().size()
               + " node(s), "
