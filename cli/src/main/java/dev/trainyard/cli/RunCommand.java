@@ -264,9 +264,13 @@ final class RunCommand implements Callable<Integer> {
       out.flush();
       return o.exitCode();
     } finally {
-      done.countDown();
-      removeHook(hook);
-      delete(scratch);
+      try {
+        removeHook(hook);
+        delete(scratch);
+      } finally {
+        // After the clean-up: on Ctrl-C the JVM ends as soon as the hook returns.
+        done.countDown();
+      }
     }
   }
 

@@ -127,6 +127,9 @@ class RunLocalCommandTest {
       assertEquals(130, p.exitValue(), Files.readString(log));
       assertTrue(Files.readString(log).contains("stopped (Ctrl-C)"), Files.readString(log));
       assertFalse(processWith(marker), "a node process is left after Ctrl-C");
+      try (Stream<Path> left = Files.list(tmp.resolve("cli-tmp"))) {
+        assertEquals(List.of(), left.toList(), "the working copies are left after Ctrl-C");
+      }
     } finally {
       p.destroyForcibly();
     }
@@ -274,6 +277,7 @@ class RunLocalCommandTest {
             List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-XX:TieredStopAtLevel=1",
+                "-Djava.io.tmpdir=" + tmpdir(log.getParent()),
                 "-cp",
                 System.getProperty("java.class.path"),
                 "dev.trainyard.cli.Main"));
@@ -283,6 +287,14 @@ class RunLocalCommandTest {
     pb.redirectOutput(log.toFile());
     pb.environment().putAll(env);
     return pb;
+  }
+
+  private static Path tmpdir(Path parent) {
+    try {
+      return Files.createDirectories(parent.resolve("cli-tmp"));
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   private static long countLines(Path log, String text) throws IOException {
