@@ -27,6 +27,7 @@ import picocli.CommandLine.Command;
       CheckSecretsCommand.class,
       RuntimesCommand.class,
       SchemaCommand.class,
+      RunCommand.class,
       InitCommand.class,
       WarmupCommand.class
     },

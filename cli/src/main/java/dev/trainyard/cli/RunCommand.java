@@ -1,0 +1,336 @@
+package dev.trainyard.cli;
+
+import dev.trainyard.compiler.CompileRequest;
+import dev.trainyard.compiler.CompileResult;
+import dev.trainyard.compiler.Compiler;
+import dev.trainyard.compiler.SshSecretProvider;
+import dev.trainyard.compiler.diagnostic.DiagnosticCode;
+import dev.trainyard.compiler.local.LocalNode;
+import dev.trainyard.compiler.local.LocalPlan;
+import dev.trainyard.compiler.local.LocalPlanner;
+import dev.trainyard.compiler.local.LocalRunner;
+import dev.trainyard.compiler.local.WorkingCopies;
+import dev.trainyard.compiler.units.Durations;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code trainyard run --local [TRAIN_YAML]}: compiles as {@code compile} does and runs the
+ * compiled nodes as processes on this machine ({@link LocalPlanner}, {@link LocalRunner}).
+ */
+@Command(
+    name = "run",
+    header = "Run a train.yaml as compiled, on this machine, before GPUs (--local).",
+    description = {
+      "Compile TRAIN_YAML as compile does, then start each node of the compiled",
+      "JobSet as a process group on this machine: no cluster, no containers.",
+      "Each node gets its own clean clone of the commit, as pods clone it",
+      "(--working-tree copies the files as they are), and exactly its pod's",
+      "environment (rank variables, PET_*, MASTER_*, JAX_*, the run's env), with",
+      "pod hostnames turned into 127.0.0.1 and ports into free ones. It runs",
+      "setup, then run, with bash -eo pipefail -c; lines are prefixed [node-N].",
+      "A world check reports the ranks and world size that torch.distributed or",
+      "jax.distributed set up, and fails the run when a rank trained alone.",
+      "Secret values come from your environment or --secret-file, never from the",
+      "GitOps repo. Not like a pod: no image (this machine's tools run), no GPU",
+      "start-up check, no volumes. MPI runtimes are not supported yet."
+    },
+    mixinStandardHelpOptions = true,
+    footer = {
+      "",
+      "Example: trainyard run --local examples/pytorch-ddp/train.yaml --timeout 10m",
+      "",
+      "Exit codes: 0 succeeded, 1 diagnostics, no git repository or a wrong world, 2 usage,",
+      "3 environment (git), 4 internal error; else the exit code of the first node that failed,",
+      "124 on --timeout, 130 on Ctrl-C."
+    })
+final class RunCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Option(
+      names = "--local",
+      required = true,
+      description = "run on this machine (the only mode; submit runs on a cluster)")
+  boolean local;
+
+  @Parameters(
+      index = "0",
+      arity = "0..1",
+      defaultValue = "train.yaml",
+      paramLabel = "TRAIN_YAML",
+      description = "the train.yaml to run (default: train.yaml in this folder)")
+  Path trainYaml;
+
+  @Option(
+      names = "--nodes",
+      paramLabel = "N",
+      description = "start only the first N nodes (at most train.yaml's nodes)")
+  Integer nodes;
+
+  @Option(
+      names = "--procs",
+      paramLabel = "N",
+      description = "processes per node for torchrun (PET_NPROC_PER_NODE; default: compiled)")
+  Integer procs;
+
+  @Option(
+      names = "--working-tree",
+      description = "run the files as they are in the work tree, not a clean clone of HEAD")
+  boolean workingTree;
+
+  @Option(
+      names = "--secret-file",
+      paramLabel = "FILE",
+      description =
+          "NAME=VALUE lines for the env variables Secrets fill (default: your environment)")
+  Path secretFile;
+
+  @Option(
+      names = "--timeout",
+      paramLabel = "DURATION",
+      description = "stop every node after DURATION, e.g. 90s, 10m (default: train.yaml's timeout)")
+  String timeout;
+
+  @Option(
+      names = "--platform",
+      paramLabel = "FILE",
+      description = "platform.yaml (default: the embedded default platform)")
+  Path platform;
+
+  @Option(
+      names = "--runtimes",
+      paramLabel = "DIR",
+      description = "platform runtimes folder, one <name>/<version>/runtime.yaml each")
+  Path runtimes;
+
+  @Mixin TargetOptions target;
+
+  @Override
+  public Integer call() throws IOException, InterruptedException {
+    PrintWriter err = spec.commandLine().getErr();
+    Map<String, String> secrets = SecretFile.read(spec, secretFile);
+    Optional<Duration> limit = limit();
+    if (!Files.isRegularFile(trainYaml)) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "no train.yaml at "
+              + trainYaml
+              + " (pass its path: trainyard run --local path/to/train.yaml; trainyard init writes one)");
+    }
+    Optional<Path> repo = repositoryRoot(trainYaml);
+    if (repo.isEmpty()) {
+      return 1;
+    }
+    Path root = repo.get();
+    CompileResult result = new Compiler(SshSecretProvider.system()).compile(request(root));
+    if (result.hasErrors()) {
+      int exit = Reporting.report(spec, CompileOptions.OutputFormat.text, result, Optional.empty());
+      if (result.diagnostics().stream()
+          .anyMatch(d -> d.code() == DiagnosticCode.SOURCE_NOT_COMMITTED)) {
+        err.println(
+            "run --local runs the commit pods would clone: commit first, or pass --working-tree to run the files as they are");
+        err.flush();
+      }
+      return exit;
+    }
+    printWarnings(result);
+    LocalPlanner.Result planned =
+        LocalPlanner.plan(
+            result.tree().orElseThrow(),
+            new LocalPlanner.Settings(
+                nodes == null ? 0 : nodes,
+                procs == null ? 0 : procs,
+                name -> Optional.ofNullable(secrets.getOrDefault(name, System.getenv(name))),
+                RunCommand::freePort));
+    if (planned.plan().isEmpty()) {
+      planned.problems().forEach(p -> err.println("trainyard: error: " + p));
+      err.flush();
+      return 2;
+    }
+    Duration until = limit.orElse(Duration.ofSeconds(result.job().orElseThrow().timeoutSeconds()));
+    return run(planned.plan().get(), root, until);
+  }
+
+  private CompileRequest request(Path root) throws IOException {
+    CompileRequest.Builder b =
+        CompileRequest.builder(trainYaml)
+            .platformFile(Optional.ofNullable(platform))
+            .runtimesDir(Optional.ofNullable(runtimes))
+            .cluster(target.cluster())
+            .namespace(target.namespace());
+    if (WorkingCopies.remoteUrl(root).isEmpty()) {
+      // Pods would need a remote; this run clones the local repository, so any URL does for
+      // GIT_REPO.
+      b.sourceRepo(Optional.of("https://localhost/" + root.getFileName() + ".git"));
+    }
+    if (workingTree) {
+      b.sourceCommit(Optional.of(WorkingCopies.head(root)));
+    }
+    return b.build();
+  }
+
+  /** The work tree's root; empty (said on stderr) when train.yaml is in none: an input problem. */
+  private Optional<Path> repositoryRoot(Path file) {
+    try {
+      return Optional.of(WorkingCopies.repositoryRoot(file.toAbsolutePath().getParent()));
+    } catch (IOException e) {
+      PrintWriter err = spec.commandLine().getErr();
+      err.println(
+          "trainyard: error: "
+              + file
+              + " is not in a git repository: run --local runs a commit, as pods clone one");
+      err.println("    hint: git init && git add . && git commit, then run again");
+      err.flush();
+      return Optional.empty();
+    }
+  }
+
+  private Optional<Duration> limit() {
+    if (timeout == null) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        Durations.parse(timeout)
+            .orElseThrow(
+                () ->
+                    new ParameterException(
+                        spec.commandLine(),
+                        "--timeout must be a duration such as 90s, 10m or 1h30m, got \""
+                            + timeout
+                            + "\"")));
+  }
+
+  private void printWarnings(CompileResult result) {
+    PrintWriter err = spec.commandLine().getErr();
+    // Where the commit is pushed matters to pods, not to a run that clones the local repository.
+    dev.trainyard.compiler.diagnostic.DiagnosticPrinter.printText(
+        result.diagnostics().stream()
+            .filter(d -> d.code() != DiagnosticCode.COMMIT_NOT_PUSHED)
+            .toList(),
+        err);
+    err.flush();
+  }
+
+  private int run(LocalPlan plan, Path root, Duration until)
+      throws IOException, InterruptedException {
+    PrintWriter out = spec.commandLine().getOut();
+    Path scratch = Files.createTempDirectory("trainyard-local-");
+    LocalRunner runner = new LocalRunner(plan, scratch, out, Clock.systemUTC());
+    CountDownLatch done = new CountDownLatch(1);
+    Thread hook = new Thread(() -> stopOnCtrlC(runner, done), "trainyard-ctrl-c");
+    try {
+      out.println(header(plan, root));
+      out.flush();
+      for (LocalNode node : plan.nodes()) {
+        copy(root, plan.commit(), runner.checkout(node));
+      }
+      Runtime.getRuntime().addShutdownHook(hook);
+      LocalRunner.Outcome o = runner.run(until);
+      out.println("world check: " + o.world().line().replaceFirst("^world check: ", ""));
+      out.println(
+          "run "
+              + plan.runName()
+              + " (local): "
+              + o.state()
+              + "; world size "
+              + o.world()
+                  .worldSeen()
+                  .map(w -> "seen: " + w + " of " + plan.expectedWorld())
+                  .orElse("not checked (" + plan.expectedWorld() + " promised)")
+              + ", "
+              + plan.nodes().size()
+              + " node(s), "
+              + String.format(java.util.Locale.ROOT, "%.1fs", o.took().toMillis() / 1000.0));
+      out.flush();
+      return o.exitCode();
+    } finally {
+      try {
+        removeHook(hook);
+        delete(scratch);
+      } finally {
+        // After the clean-up: on Ctrl-C the JVM ends as soon as the hook returns.
+        done.countDown();
+      }
+    }
+  }
+
+  private void copy(Path root, String commit, Path into) throws IOException {
+    if (workingTree) {
+      WorkingCopies.copy(root, into);
+    } else {
+      WorkingCopies.clone(root, commit, into);
+    }
+  }
+
+  private String header(LocalPlan plan, Path root) {
+    LocalNode first = plan.nodes().get(0);
+    String port = first.get("MASTER_PORT");
+    return "run "
+        + plan.runName()
+        + " locally: "
+        + plan.nodes().size()
+        + " node(s), runtime framework "
+        + plan.framework()
+        + ", "
+        + (workingTree
+            ? "the work tree of " + root
+            : "a clean clone of commit "
+                + plan.commit().substring(0, Math.min(12, plan.commit().length())))
+        + (port.isEmpty() ? "" : ", MASTER_ADDR 127.0.0.1 port " + port);
+  }
+
+  /** Ctrl-C: stop every process group, then let the summary print (bounded) before the JVM ends. */
+  private static void stopOnCtrlC(LocalRunner runner, CountDownLatch done) {
+    runner.stop();
+    try {
+      done.await(LocalRunner.GRACE.toSeconds() + 5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static void removeHook(Thread hook) {
+    try {
+      Runtime.getRuntime().removeShutdownHook(hook);
+    } catch (IllegalStateException e) {
+      // The JVM is already shutting down (Ctrl-C): the hook is running.
+    }
+  }
+
+  /** A port free on 127.0.0.1 now (the OS picks it); the nodes bind it moments later. */
+  static int freePort() {
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return s.getLocalPort();
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  private static void delete(Path dir) throws IOException {
+    try (Stream<Path> all = Files.walk(dir)) {
+      for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    }
+  }
+}

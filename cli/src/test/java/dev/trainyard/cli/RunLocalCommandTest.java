@@ -1,0 +1,326 @@
+package dev.trainyard.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code trainyard run --local} with the real parts: git, bash, process groups, and the torch CPU
+ * venv of scripts/python-envs (the tests that need it are NOT RUN without it, saying why).
+ */
+class RunLocalCommandTest {
+  private static final Path ROOT =
+      Path.of(System.getProperty("trainyard.repo.root", "..")).toAbsolutePath().normalize();
+  private static final long CLI_SECONDS = 600;
+
+  @TempDir Path tmp;
+
+  @Test
+  @DisplayName("examples/pytorch-ddp on 2 nodes x 1 process forms a gloo world of 2 on 127.0.0.1")
+  void ddpFormsWorldOfTwo() throws Exception {
+    Path venv = torchVenv();
+    Path repo = repo("run: torchrun train.py --epochs 1 --snapshot_path snapshot.pt\nnodes: 2\n");
+    copyExample(repo);
+    commit(repo);
+    Cli r = cli(repo, venv, "run", "--local", "--procs", "1", "--timeout", "8m");
+    assertEquals(0, r.exit(), r.out());
+    assertTrue(r.out().contains("MASTER_ADDR 127.0.0.1 port "), r.out());
+    assertTrue(r.out().contains("[node-0] [rank 0] epoch 0:"), r.out());
+    assertTrue(r.out().contains("[node-1] [rank 1] epoch 0:"), r.out());
+    assertTrue(
+        r.out().contains("world check: 2 of 2 ranks formed one torch world (ranks 0-1)"), r.out());
+    assertTrue(r.out().contains("succeeded; world size seen: 2 of 2, 2 node(s), "), r.out());
+  }
+
+  @Test
+  @DisplayName(
+      "`python train.py` whose ranks each set up a world of 1 on 2 nodes fails: trained alone")
+  void rankAloneIsCaught() throws Exception {
+    Path venv = torchVenv();
+    Path repo = repo("runtime: plain\nrun: python alone.py\nnodes: 2\n");
+    // The tutorial pattern: RANK/WORLD_SIZE read with defaults, so without a launcher each node is
+    // rank 0 of 1.
+    Files.writeString(
+        repo.resolve("alone.py"),
+        "import os, tempfile, torch.distributed as dist\n"
+            + "dist.init_process_group('gloo', init_method='file://' + tempfile.mktemp(),"
+            + " rank=int(os.environ.get('RANK', 0)), world_size=int(os.environ.get('WORLD_SIZE', 1)))\n"
+            + "print('training with world size', dist.get_world_size())\n");
+    commit(repo);
+    Cli r = cli(repo, venv, "run", "--local", "--timeout", "5m");
+    assertEquals(1, r.exit(), r.out());
+    assertTrue(r.out().contains("[node-1] training with world size 1"), r.out());
+    assertTrue(
+        r.out()
+            .contains(
+                "world check: FAILED: train.yaml promises a world of 2, but node-0 (rank 0 of 1), node-1 (rank 0 of 1) trained alone"),
+        r.out());
+    assertTrue(r.out().contains("failed (user error): train.yaml promises a world of 2"), r.out());
+  }
+
+  @Test
+  @DisplayName(
+      "a node exiting 3 ends the run with exit 3, says which node, and stops the other's processes")
+  void firstFailureStopsTheRest() throws Exception {
+    String marker = "trainyard-test-" + UUID.randomUUID();
+    Path repo =
+        repo(
+            "runtime: plain\nnodes: 2\nrun: |\n  if [ \"$NODE_RANK\" = 1 ]; then sleep 1; echo boom; exit 3; fi\n"
+                + "  bash -c 'exec -a "
+                + marker
+                + " sleep 300'\n");
+    commit(repo);
+    long start = System.nanoTime();
+    MainTest.Run r = MainTest.run("run", "--local", repo.resolve("train.yaml").toString());
+    long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
+    assertEquals(3, r.exit(), r.out() + r.err());
+    assertTrue(r.out().contains("[node-1] boom"), r.out());
+    assertTrue(
+        r.out().contains("failed (user error): command exited with code 3 on node-1"), r.out());
+    assertTrue(r.out().contains("world size not checked (2 promised)"), r.out());
+    assertTrue(seconds < 120, "took " + seconds + " s");
+    assertFalse(processWith(marker), "a node-0 process is left");
+  }
+
+  @Test
+  @DisplayName("Ctrl-C (SIGINT to the CLI) stops every node's processes; exit 130")
+  void ctrlCStopsEverything() throws Exception {
+    String marker = "trainyard-test-" + UUID.randomUUID();
+    Path repo =
+        repo(
+            "runtime: plain\nnodes: 2\nrun: |\n  echo started\n  bash -c 'exec -a "
+                + marker
+                + " sleep 300'\n");
+    commit(repo);
+    Path log = tmp.resolve("ctrl-c.log");
+    Process p = javaCli(repo, Map.of(), log, "run", "--local").start();
+    try {
+      long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
+      while (countLines(log, "started") < 2 && System.nanoTime() < until && p.isAlive()) {
+        TimeUnit.MILLISECONDS.sleep(200);
+      }
+      assertEquals(2, countLines(log, "started"), Files.readString(log));
+      until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (!processWith(marker) && System.nanoTime() < until) {
+        TimeUnit.MILLISECONDS.sleep(200);
+      }
+      assertTrue(processWith(marker), "the nodes' sleep never started");
+      new ProcessBuilder("kill", "-INT", Long.toString(p.pid()))
+          .start()
+          .waitFor(10, TimeUnit.SECONDS);
+      assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the CLI did not end after SIGINT");
+      assertEquals(130, p.exitValue(), Files.readString(log));
+      assertTrue(Files.readString(log).contains("stopped (Ctrl-C)"), Files.readString(log));
+      assertFalse(processWith(marker), "a node process is left after Ctrl-C");
+      try (Stream<Path> left = Files.list(tmp.resolve("cli-tmp"))) {
+        assertEquals(List.of(), left.toList(), "the working copies are left after Ctrl-C");
+      }
+    } finally {
+      p.destroyForcibly();
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "bad input: no train.yaml (exit 2), not a git repository (exit 1), uncommitted files (exit 1, names --working-tree)")
+  void badInput() throws Exception {
+    MainTest.Run none = MainTest.run("run", "--local", tmp.resolve("nope/train.yaml").toString());
+    assertEquals(2, none.exit());
+    assertTrue(none.err().contains("no train.yaml at "), none.err());
+    assertFalse(none.err().contains("Exception"), none.err());
+
+    Path plain = Files.createDirectories(tmp.resolve("plain"));
+    Files.writeString(plain.resolve("train.yaml"), "run: echo hi\n");
+    MainTest.Run noGit = MainTest.run("run", "--local", plain.resolve("train.yaml").toString());
+    assertEquals(1, noGit.exit(), noGit.err());
+    assertTrue(noGit.err().contains("is not in a git repository"), noGit.err());
+
+    Path repo = repo("runtime: plain\nrun: cat note.txt\n");
+    commit(repo);
+    Files.writeString(repo.resolve("note.txt"), "from the work tree\n");
+    MainTest.Run dirty = MainTest.run("run", "--local", repo.resolve("train.yaml").toString());
+    assertEquals(1, dirty.exit(), dirty.err());
+    assertTrue(dirty.err().contains("pass --working-tree"), dirty.err());
+    MainTest.Run tree =
+        MainTest.run("run", "--local", "--working-tree", repo.resolve("train.yaml").toString());
+    assertEquals(0, tree.exit(), tree.err());
+    assertTrue(tree.out().contains("[node-0] from the work tree"), tree.out());
+
+    MainTest.Run noLocal = MainTest.run("run", repo.resolve("train.yaml").toString());
+    assertEquals(2, noLocal.exit());
+    assertTrue(noLocal.err().contains("--local"), noLocal.err());
+  }
+
+  @Test
+  @DisplayName(
+      "--nodes scales down (NNODES follows) and may not scale up; a Secret's value comes from --secret-file")
+  void nodesAndSecrets() throws Exception {
+    Path repo =
+        repo(
+            "runtime: plain\nnodes: 3\nsecrets:\n  - {name: hf-token, key: token, env: HF_TOKEN}\n"
+                + "run: echo \"nodes=$NNODES rank=$NODE_RANK master=$MASTER_ADDR token-length=${#HF_TOKEN}\"\n");
+    commit(repo);
+    String yaml = repo.resolve("train.yaml").toString();
+    MainTest.Run missing = MainTest.run("run", "--local", yaml);
+    assertEquals(2, missing.exit(), missing.err());
+    assertTrue(
+        missing.err().contains("the Secret hf-token (key token) fills HF_TOKEN: set HF_TOKEN"),
+        missing.err());
+    Path secrets =
+        Files.writeString(tmp.resolve("secrets.env"), "# local values\nHF_TOKEN=s3cr3t\n");
+    MainTest.Run two =
+        MainTest.run("run", "--local", "--nodes", "2", "--secret-file", secrets.toString(), yaml);
+    assertEquals(0, two.exit(), two.err());
+    assertTrue(
+        two.out().contains("[node-1] nodes=2 rank=1 master=127.0.0.1 token-length=6"), two.out());
+    assertFalse(two.out().contains("[node-2]"), two.out());
+    assertFalse((two.out() + two.err()).contains("s3cr3t"));
+    MainTest.Run four = MainTest.run("run", "--local", "--nodes", "4", yaml);
+    assertEquals(2, four.exit());
+    assertTrue(four.err().contains("--nodes 4 is more than the 3 node(s)"), four.err());
+  }
+
+  @Test
+  @DisplayName("an MPI runtime says it is not supported yet (exit 2), before anything starts")
+  void mpiNotSupportedYet() throws Exception {
+    Path repo = repo("runtime: mpi\nnodes: 2\nrun: python hello.py\n");
+    commit(repo);
+    MainTest.Run r = MainTest.run("run", "--local", repo.resolve("train.yaml").toString());
+    assertEquals(2, r.exit(), r.err());
+    assertTrue(r.err().contains("is not supported by run --local yet"), r.err());
+  }
+
+  // --- helpers ---
+
+  private record Cli(int exit, String out) {}
+
+  private Path repo(String trainYaml) throws IOException {
+    Path repo = Files.createDirectories(tmp.resolve("repo"));
+    Files.writeString(repo.resolve("train.yaml"), trainYaml);
+    git(repo, "init", "-q");
+    return repo;
+  }
+
+  private static void copyExample(Path repo) throws IOException {
+    Path example = ROOT.resolve("examples/pytorch-ddp");
+    Files.copy(example.resolve("train.py"), repo.resolve("train.py"));
+    Files.copy(example.resolve("requirements.txt"), repo.resolve("requirements.txt"));
+  }
+
+  private static void commit(Path repo) throws Exception {
+    git(repo, "add", "-A");
+    git(repo, "-c", "user.name=test", "-c", "user.email=test@example.com", "commit", "-qm", "code");
+  }
+
+  private static void git(Path dir, String... args) throws IOException {
+    List<String> command = new ArrayList<>(List.of("git", "-C", dir.toString()));
+    command.addAll(List.of(args));
+    try {
+      Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertTrue(p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0, out);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException(e);
+    }
+  }
+
+  /** The torch venv of scripts/python-envs, or NOT RUN naming the reason. */
+  private static Path torchVenv() {
+    String prop = System.getProperty("trainyard.python.dir", "");
+    Path dir =
+        (prop.isBlank()
+                ? Path.of(System.getProperty("user.home"), ".cache", "trainyard", "python")
+                : Path.of(prop))
+            .resolve("torch-2.13.0");
+    assumeTrue(
+        Files.exists(dir.resolve("ready")),
+        "NOT RUN: no torch venv at " + dir + " (scripts/python-envs makes it)");
+    return dir;
+  }
+
+  /** The CLI in a JVM of its own, the venv first on PATH as a user's shell would have it. */
+  private Cli cli(Path dir, Path venv, String... args) throws Exception {
+    Path log = tmp.resolve("cli-" + UUID.randomUUID() + ".log");
+    Process p =
+        javaCli(dir, Map.of("PATH", venv.resolve("bin") + ":" + System.getenv("PATH")), log, args)
+            .start();
+    if (!p.waitFor(CLI_SECONDS, TimeUnit.SECONDS)) {
+      new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start();
+      p.waitFor(30, TimeUnit.SECONDS);
+      p.destroyForcibly();
+      throw new AssertionError(
+          "run --local did not end in " + CLI_SECONDS + " s:\n" + Files.readString(log));
+    }
+    return new Cli(p.exitValue(), Files.readString(log));
+  }
+
+  private static ProcessBuilder javaCli(
+      Path dir, Map<String, String> env, Path log, String... args) {
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:TieredStopAtLevel=1",
+                "-Djava.io.tmpdir=" + tmpdir(log.getParent()),
+                "-cp",
+                System.getProperty("java.class.path"),
+                "dev.trainyard.cli.Main"));
+    command.addAll(List.of(args));
+    ProcessBuilder pb =
+        new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true);
+    pb.redirectOutput(log.toFile());
+    pb.environment().putAll(env);
+    return pb;
+  }
+
+  private static Path tmpdir(Path parent) {
+    try {
+      return Files.createDirectories(parent.resolve("cli-tmp"));
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  private static long countLines(Path log, String text) throws IOException {
+    if (!Files.exists(log)) {
+      return 0;
+    }
+    try (Stream<String> lines = Files.lines(log)) {
+      return lines.filter(l -> l.matches("\\[node-\\d+\\] " + text)).count();
+    }
+  }
+
+  /** Whether any process's command line holds {@code marker} (the process table, /proc). */
+  private static boolean processWith(String marker) throws IOException {
+    try (Stream<Path> procs = Files.list(Path.of("/proc"))) {
+      return procs
+          .filter(p -> p.getFileName().toString().matches("\\d+"))
+          .anyMatch(
+              p -> {
+                try {
+                  return new String(
+                          Files.readAllBytes(p.resolve("cmdline")), StandardCharsets.UTF_8)
+                      .contains(marker);
+                } catch (IOException e) {
+                  return false; // the process ended meanwhile
+                }
+              });
+    }
+  }
+}

@@ -1,0 +1,259 @@
+package dev.trainyard.compiler.local;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.trainyard.compiler.manifest.OutputTree;
+import dev.trainyard.compiler.source.SourceFile;
+import dev.trainyard.compiler.source.YamlDocumentLoader;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.IntSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Turns the compiled JobSet of an {@link OutputTree} into the node processes of {@code trainyard
+ * run --local} (pure: no disk, no processes). Each node gets exactly the env of its pod's {@code
+ * node} container, resolved as the kubelet resolves it: {@code value} with {@code $(VAR)} expanded
+ * and {@code $$} unescaped, the completion index for {@code
+ * batch.kubernetes.io/job-completion-index} (Kubernetes "Indexed Job" docs), and Secret values from
+ * {@link Settings#secrets}. The compiled hostnames ({@code <jobset>-<rjob>-<j>-<i>.<subdomain>})
+ * become 127.0.0.1, and every port the container declares becomes a free port of this host, the
+ * same one for every node.
+ *
+ * <pre>{@code
+ * Result r = LocalPlanner.plan(tree, new Settings(0, 0, name -> Optional.ofNullable(System.getenv(name)), ports));
+ * }</pre>
+ */
+public final class LocalPlanner {
+  private static final String COMPLETION_INDEX = "batch.kubernetes.io/job-completion-index";
+  private static final Pattern KUBELET_REF =
+      Pattern.compile("\\$\\$|\\$\\(([A-Za-z_][A-Za-z0-9_.-]*)\\)");
+
+  private static final Set<String> MPI = Set.of("mpi", "deepspeed", "mlx");
+
+  private LocalPlanner() {}
+
+  /**
+   * Choices of the command line.
+   *
+   * @param nodes nodes to start, at most the compiled count; 0 for all of them
+   * @param procsPerNode processes per node for torchrun ({@code PET_NPROC_PER_NODE}); 0 keeps it
+   * @param secrets the value for an env variable a Secret fills in the pod, by variable name
+   * @param freePort a free TCP port of this host, asked once per declared container port
+   */
+  public record Settings(
+      int nodes,
+      int procsPerNode,
+      java.util.function.Function<String, Optional<String>> secrets,
+      IntSupplier freePort) {}
+
+  /**
+   * The plan, or the problems that stop it (one sentence each, with what to do).
+   *
+   * @param plan present when {@code problems} is empty
+   * @param problems e.g. {@code the Secret hf-token (key token) fills HF_TOKEN: set HF_TOKEN or
+   *     pass --secret-file}
+   */
+  public record Result(Optional<LocalPlan> plan, List<String> problems) {
+    public Result {
+      problems = List.copyOf(problems);
+    }
+  }
+
+  /** The node processes for the one JobSet in {@code tree}. */
+  public static Result plan(OutputTree tree, Settings settings) {
+    Optional<Map.Entry<String, String>> file =
+        tree.files().entrySet().stream()
+            .filter(e -> e.getKey().contains("/jobset-") && e.getKey().endsWith(".yaml"))
+            .findFirst();
+    if (file.isEmpty()) {
+      return new Result(Optional.empty(), List.of("the compiled output holds no JobSet"));
+    }
+    var loaded =
+        new YamlDocumentLoader().load(new SourceFile(file.get().getKey(), file.get().getValue()));
+    JsonNode jobSet = loaded.value().orElseThrow().root();
+    String framework =
+        text(
+            jobSet,
+            "/spec/replicatedJobs/0/template/spec/template/metadata/annotations/trainyard.dev~1framework");
+    if (framework.isEmpty()) {
+      framework =
+          text(jobSet, "/metadata/annotations/trainyard.dev~1runtime").replaceFirst("@.*", "");
+    }
+    if (!jobSet.at("/spec/replicatedJobs/1").isMissingNode() || MPI.contains(framework)) {
+      return new Result(
+          Optional.empty(),
+          List.of(
+              "runtime framework "
+                  + framework
+                  + " (an MPI launcher and workers) is not supported by run --local yet; torch, jax and plain runtimes are"));
+    }
+    return nodes(jobSet, framework, settings);
+  }
+
+  private static Result nodes(JsonNode jobSet, String framework, Settings settings) {
+    JsonNode rjob = jobSet.at("/spec/replicatedJobs/0");
+    JsonNode pod = rjob.at("/template/spec/template/spec");
+    JsonNode container = pod.at("/containers/0");
+    int compiled = rjob.at("/template/spec/completions").asInt(1);
+    if (settings.nodes() > compiled) {
+      return new Result(
+          Optional.empty(),
+          List.of(
+              "--nodes "
+                  + settings.nodes()
+                  + " is more than the "
+                  + compiled
+                  + " node(s) train.yaml compiles to; --nodes may only scale down"));
+    }
+    int count = settings.nodes() == 0 ? compiled : settings.nodes();
+    Map<String, String> ports = new TreeMap<>();
+    container
+        .path("ports")
+        .forEach(
+            p ->
+                ports.put(
+                    p.path("containerPort").asText(),
+                    Integer.toString(settings.freePort().getAsInt())));
+    Rewrite rewrite = new Rewrite(text(jobSet, "/spec/network/subdomain"), ports);
+    String workdir = workdir(pod, container);
+    List<String> problems = new ArrayList<>();
+    List<LocalNode> nodes = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      Map<String, String> env = env(container.path("env"), i, rewrite, settings, problems);
+      scale(env, compiled, count, settings.procsPerNode());
+      nodes.add(LocalNode.of("node-" + i, env, workdir));
+    }
+    if (!problems.isEmpty()) {
+      return new Result(Optional.empty(), new ArrayList<>(new TreeSet<>(problems)));
+    }
+    LocalNode first = nodes.get(0);
+    int procs =
+        first.get("PET_NPROC_PER_NODE").isEmpty()
+            ? 1
+            : Integer.parseInt(first.get("PET_NPROC_PER_NODE"));
+    String commit = text(jobSet, "/metadata/annotations/trainyard.dev~1source-commit");
+    return new Result(
+        Optional.of(
+            new LocalPlan(text(jobSet, "/metadata/name"), framework, commit, nodes, count * procs)),
+        List.of());
+  }
+
+  /** The pod's working directory below the code-sync root ({@code --root} + {@code --link}). */
+  static String workdir(JsonNode pod, JsonNode container) {
+    String root = "";
+    String link = "";
+    for (JsonNode arg : pod.at("/initContainers/0/args")) {
+      String a = arg.asText();
+      root = a.startsWith("--root=") ? a.substring(7) : root;
+      link = a.startsWith("--link=") ? a.substring(7) : link;
+    }
+    String checkout = root + "/" + link;
+    String dir = container.path("workingDir").asText("");
+    if (dir.equals(checkout)) {
+      return "";
+    }
+    return dir.startsWith(checkout + "/") ? dir.substring(checkout.length() + 1) : "";
+  }
+
+  private static Map<String, String> env(
+      JsonNode list, int index, Rewrite rewrite, Settings settings, List<String> problems) {
+    Map<String, String> env = new LinkedHashMap<>();
+    for (JsonNode e : list) {
+      String name = e.path("name").asText();
+      JsonNode from = e.path("valueFrom");
+      if (from.has("secretKeyRef")) {
+        JsonNode ref = from.path("secretKeyRef");
+        Optional<String> value = settings.secrets().apply(name);
+        value.ifPresent(v -> env.put(name, v));
+        if (value.isEmpty() && !ref.path("optional").asBoolean(false)) {
+          problems.add(
+              "the Secret "
+                  + ref.path("name").asText()
+                  + " (key "
+                  + ref.path("key").asText()
+                  + ") fills "
+                  + name
+                  + ": set "
+                  + name
+                  + " in your environment or in --secret-file (values never come from the GitOps repo)");
+        }
+      } else if (from.has("fieldRef")) {
+        String path = from.at("/fieldRef/fieldPath").asText();
+        env.put(
+            name,
+            path.contains(COMPLETION_INDEX)
+                ? Integer.toString(index)
+                : path.equals("spec.nodeName") ? "localhost" : "");
+      } else {
+        env.put(name, rewrite.apply(expand(e.path("value").asText(""), env)));
+      }
+    }
+    return env;
+  }
+
+  /**
+   * The kubelet's expansion: {@code $(VAR)} of a variable defined before it, {@code $$} → {@code
+   * $}.
+   */
+  static String expand(String value, Map<String, String> defined) {
+    Matcher m = KUBELET_REF.matcher(value);
+    StringBuilder out = new StringBuilder();
+    while (m.find()) {
+      String replacement = m.group(1) == null ? "$" : defined.getOrDefault(m.group(1), m.group());
+      m.appendReplacement(out, Matcher.quoteReplacement(replacement));
+    }
+    m.appendTail(out);
+    return out.toString();
+  }
+
+  /**
+   * {@code --nodes}/{@code --procs}: the counts the launchers read, where they hold the compiled
+   * ones.
+   */
+  private static void scale(Map<String, String> env, int compiled, int count, int procs) {
+    for (String key : Set.of("NNODES", "PET_NNODES", "JAX_NUM_PROCESSES")) {
+      env.computeIfPresent(
+          key, (k, v) -> v.equals(Integer.toString(compiled)) ? Integer.toString(count) : v);
+    }
+    if (procs > 0) {
+      env.computeIfPresent("PET_NPROC_PER_NODE", (k, v) -> Integer.toString(procs));
+    }
+  }
+
+  private static String text(JsonNode node, String pointer) {
+    return node.at(pointer).asText("");
+  }
+
+  /** Compiled pod hostnames → 127.0.0.1; declared container ports → this host's free ports. */
+  record Rewrite(String subdomain, Map<String, String> ports) {
+    String apply(String value) {
+      String v = value;
+      if (!subdomain.isEmpty()) {
+        v =
+            v.replaceAll(
+                "[a-z0-9]([-a-z0-9]*[a-z0-9])?\\."
+                    + Pattern.quote(subdomain)
+                    + "(\\.[a-z0-9.-]*[a-z0-9])?",
+                "127.0.0.1");
+      }
+      if (ports.containsKey(v)) {
+        return ports.get(v);
+      }
+      Matcher m = Pattern.compile("(127\\.0\\.0\\.1:)(\\d+)").matcher(v);
+      StringBuilder out = new StringBuilder();
+      while (m.find()) {
+        m.appendReplacement(
+            out, Matcher.quoteReplacement(m.group(1) + ports.getOrDefault(m.group(2), m.group(2))));
+      }
+      m.appendTail(out);
+      return out.toString();
+    }
+  }
+}

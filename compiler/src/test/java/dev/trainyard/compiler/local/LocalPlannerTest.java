@@ -1,0 +1,166 @@
+package dev.trainyard.compiler.local;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.trainyard.compiler.CompileResult;
+import dev.trainyard.compiler.manifest.OutputTree;
+import dev.trainyard.compiler.testing.TrainProject;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@link LocalPlanner} on JobSets the real compiler emits. */
+class LocalPlannerTest {
+  @TempDir Path tmp;
+
+  private OutputTree compile(String trainYaml) {
+    CompileResult r = TrainProject.create(tmp, trainYaml).compile();
+    assertFalse(r.hasErrors(), r.diagnostics().toString());
+    return TrainProject.tree(r);
+  }
+
+  private static LocalPlanner.Settings settings(int nodes, int procs, Map<String, String> secrets) {
+    AtomicInteger next = new AtomicInteger(40000);
+    return new LocalPlanner.Settings(
+        nodes, procs, name -> Optional.ofNullable(secrets.get(name)), next::incrementAndGet);
+  }
+
+  @Test
+  @DisplayName(
+      "torch: each node gets its pod's env with its completion index, 127.0.0.1 and one free port for all")
+  void torchNodes() {
+    LocalPlanner.Result r =
+        LocalPlanner.plan(
+            compile(
+                "run: torchrun train.py\nnodes: 2\nprocsPerNode: 3\nenv: {A: '$(NNODES)-$$x'}\n"),
+            settings(0, 0, Map.of()));
+    assertEquals(List.of(), r.problems());
+    LocalPlan plan = r.plan().orElseThrow();
+    assertEquals("torch", plan.framework());
+    assertEquals(6, plan.expectedWorld());
+    assertEquals(40, plan.commit().length());
+    assertEquals(2, plan.nodes().size());
+    LocalNode one = plan.nodes().get(1);
+    assertEquals("node-1", one.name());
+    assertEquals("1", one.get("PET_NODE_RANK"));
+    assertEquals("1", one.get("NODE_RANK"));
+    assertEquals("127.0.0.1", one.get("MASTER_ADDR"));
+    assertEquals("127.0.0.1", one.get("PET_MASTER_ADDR"));
+    String port = one.get("MASTER_PORT");
+    assertTrue(Integer.parseInt(port) > 40000, port);
+    assertEquals(port, plan.nodes().get(0).get("PET_MASTER_PORT"));
+    assertEquals("127.0.0.1:" + port, one.get("PET_RDZV_ENDPOINT"));
+    assertEquals("torchrun train.py", one.get("TRAINYARD_RUN"));
+    assertEquals("jobs/demo", one.workdir());
+    assertEquals("0", plan.nodes().get(0).get("NODE_RANK"));
+    assertTrue(plan.runName().startsWith("demo-"), plan.runName());
+  }
+
+  @Test
+  @DisplayName(
+      "--nodes scales NNODES and PET_NNODES down, --procs sets PET_NPROC_PER_NODE; more nodes are refused")
+  void scaling() {
+    OutputTree tree = compile("run: torchrun train.py\nnodes: 3\nprocsPerNode: 2\n");
+    LocalPlan plan = LocalPlanner.plan(tree, settings(2, 1, Map.of())).plan().orElseThrow();
+    assertEquals(2, plan.nodes().size());
+    assertEquals("2", plan.nodes().get(0).get("NNODES"));
+    assertEquals("2", plan.nodes().get(0).get("PET_NNODES"));
+    assertEquals("1", plan.nodes().get(0).get("PET_NPROC_PER_NODE"));
+    assertEquals(2, plan.expectedWorld());
+    LocalPlanner.Result up = LocalPlanner.plan(tree, settings(4, 0, Map.of()));
+    assertTrue(up.plan().isEmpty());
+    assertEquals(
+        List.of(
+            "--nodes 4 is more than the 3 node(s) train.yaml compiles to; --nodes may only scale down"),
+        up.problems());
+    assertEquals(
+        3, LocalPlanner.plan(tree, settings(3, 0, Map.of())).plan().orElseThrow().nodes().size());
+  }
+
+  @Test
+  @DisplayName("jax: coordinator on 127.0.0.1 with the free port, process id from the index")
+  void jax() {
+    LocalPlan plan =
+        LocalPlanner.plan(
+                compile("runtime: jax\nrun: python train.py\nnodes: 2\n"), settings(0, 0, Map.of()))
+            .plan()
+            .orElseThrow();
+    assertEquals("jax", plan.framework());
+    LocalNode one = plan.nodes().get(1);
+    assertEquals("1", one.get("JAX_PROCESS_ID"));
+    assertEquals("2", one.get("JAX_NUM_PROCESSES"));
+    assertEquals("127.0.0.1:" + one.get("MASTER_PORT"), one.get("JAX_COORDINATOR_ADDRESS"));
+  }
+
+  @Test
+  @DisplayName(
+      "a Secret's env value comes from the lookup; a missing one is a problem naming the variable")
+  void secrets() {
+    OutputTree tree =
+        compile(
+            "runtime: plain\nrun: python t.py\nsecrets:\n  - {name: hf-token, key: token, env: HF_TOKEN}\n");
+    LocalPlanner.Result missing = LocalPlanner.plan(tree, settings(0, 0, Map.of()));
+    assertTrue(missing.plan().isEmpty());
+    assertEquals(
+        List.of(
+            "the Secret hf-token (key token) fills HF_TOKEN: set HF_TOKEN in your environment or in --secret-file (values never come from the GitOps repo)"),
+        missing.problems());
+    LocalPlan plan =
+        LocalPlanner.plan(tree, settings(0, 0, Map.of("HF_TOKEN", "v"))).plan().orElseThrow();
+    assertEquals("v", plan.nodes().get(0).get("HF_TOKEN"));
+    assertEquals("plain", plan.framework());
+    assertEquals(1, plan.expectedWorld());
+  }
+
+  @Test
+  @DisplayName("MPI runtimes are refused with a sentence, not planned")
+  void mpiRefused() {
+    LocalPlanner.Result r =
+        LocalPlanner.plan(
+            compile("runtime: mpi\nrun: python hello.py\nnodes: 2\n"), settings(0, 0, Map.of()));
+    assertTrue(r.plan().isEmpty());
+    assertEquals(
+        List.of(
+            "runtime framework mpi (an MPI launcher and workers) is not supported by run --local yet; torch, jax and plain runtimes are"),
+        r.problems());
+  }
+
+  @Test
+  @DisplayName("an output tree without a JobSet is a problem")
+  void noJobSet() {
+    LocalPlanner.Result r =
+        LocalPlanner.plan(
+            new OutputTree(new TreeMap<>(Map.of("a/b.yaml", "x: 1\n")), List.of()),
+            settings(0, 0, Map.of()));
+    assertEquals(List.of("the compiled output holds no JobSet"), r.problems());
+  }
+
+  @Test
+  @DisplayName("the kubelet's $(VAR) and $$ rules; an undefined $(VAR) stays as written")
+  void expand() {
+    Map<String, String> defined = Map.of("A", "1");
+    assertEquals("1-$(B)-$x-$", LocalPlanner.expand("$(A)-$(B)-$$x-$", defined));
+    assertEquals("plain", LocalPlanner.expand("plain", defined));
+  }
+
+  @Test
+  @DisplayName(
+      "hostnames of the run's subdomain become 127.0.0.1; declared ports are replaced, others stay")
+  void rewrite() {
+    LocalPlanner.Rewrite rw = new LocalPlanner.Rewrite("r-1", Map.of("29500", "41000"));
+    assertEquals("127.0.0.1:41000", rw.apply("r-1-node-0-0.r-1:29500"));
+    assertEquals("127.0.0.1", rw.apply("r-1-node-0-0.r-1.default.svc.cluster.local"));
+    assertEquals("41000", rw.apply("29500"));
+    assertEquals("127.0.0.1:8080", rw.apply("r-1-node-0-1.r-1:8080"));
+    assertEquals("other.host:29500", rw.apply("other.host:29500"));
+    assertEquals("x", new LocalPlanner.Rewrite("", Map.of()).apply("x"));
+  }
+}
