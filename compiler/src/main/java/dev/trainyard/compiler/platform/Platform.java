@@ -34,6 +34,7 @@ import java.util.Optional;
  * @param gpu GPU resource name and gpuType → node labels
  * @param codeSync the init container that clones the source repo at the commit
  * @param serviceMesh whether mesh sidecars may join MPI pods
+ * @param networkPolicy whether each run gets a NetworkPolicy letting its pods reach each other
  * @param secrets how the SSH Secret is committed
  * @param queues Kueue objects to emit and check against
  * @param kueue what the cluster's Kueue accepts: its PodSet limit and its WorkloadPriorityClasses
@@ -50,6 +51,7 @@ public record Platform(
     GpuSettings gpu,
     CodeSync codeSync,
     ServiceMesh serviceMesh,
+    NetworkPolicies networkPolicy,
     SecretsPolicy secrets,
     Queues queues,
     KueueSettings kueue,
@@ -133,6 +135,22 @@ public record Platform(
    * @param injectMpiPods true lets the mesh inject sidecars into mpi, deepspeed and mlx pods
    */
   public record ServiceMesh(boolean injectMpiPods) {}
+
+  /**
+   * NetworkPolicies for runs, for namespaces whose baseline denies ingress by default: there the
+   * ranks of a run cannot reach each other (torch's c10d store and gloo/NCCL sockets, mpirun's ssh
+   * and orted, JAX's coordinator), and the run hangs until its timeout. NetworkPolicies add up (a
+   * connection is allowed when any policy selecting the pod allows it), so the per-run policy only
+   * opens the run's pods to each other; it selects no egress, which stays the namespace's.
+   *
+   * <pre>
+   * networkPolicy: {runs: true}
+   * </pre>
+   *
+   * @param runs true emits, in every run folder, a NetworkPolicy that lets the run's pods receive
+   *     traffic from the run's own pods (selected by the JobSet's name label), on every port
+   */
+  public record NetworkPolicies(boolean runs) {}
 
   /**
    * @param mode how Secrets are committed

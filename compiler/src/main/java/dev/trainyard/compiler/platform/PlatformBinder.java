@@ -50,6 +50,7 @@ public final class PlatformBinder {
                 optionalText(root.path("codeSync").path("credentialSecret"))),
             new Platform.ServiceMesh(
                 root.path("serviceMesh").path("injectMpiPods").asBoolean(false)),
+            new Platform.NetworkPolicies(root.path("networkPolicy").path("runs").asBoolean(false)),
             secrets(root.path("secrets")),
             queues(root.path("queues")),
             new Platform.KueueSettings(

@@ -150,7 +150,12 @@ final class PodSpecBuilder {
                 env.putSecretKey("GITSYNC_USERNAME", s, "username")
                     .putSecretKey("GITSYNC_PASSWORD", s, "password"));
     c.set("env", env.toArray());
-    c.putObject("resources").putObject("requests").put("cpu", "100m").put("memory", "128Mi");
+    // Limits too: a namespace whose ResourceQuota counts limits.cpu/limits.memory rejects a pod
+    // with any container (init containers included) that sets none. A depth-1 clone stays far
+    // below them; a CPU limit only slows it.
+    ObjectNode resources = c.putObject("resources");
+    resources.putObject("requests").put("cpu", "100m").put("memory", "128Mi");
+    resources.putObject("limits").put("cpu", "1").put("memory", "512Mi");
     c.putObject("securityContext").put("runAsUser", job.runtime().user().uid());
     restrictedContainer(c, java.util.List.of());
     c.putArray("volumeMounts").addObject().put("name", "workspace").put("mountPath", WORKSPACE);

@@ -49,6 +49,9 @@ public final class RenderStage {
         .forEach(e -> jsLabels.putIfAbsent(e.getKey(), e.getValue().asText()));
     run.add(JobSetBuilder.build(job, out, skeleton, jsLabels, jsAnnotations));
     out.extraObjects().forEach(m -> run.add(stamp(m, labels, annotations)));
+    if (job.platform().networkPolicy().runs()) {
+      run.add(stamp(RunNetworkPolicy.of(job), labels, annotations));
+    }
     Map<String, String> queueAnnotations =
         Map.of(
             Provenance.PLATFORM,

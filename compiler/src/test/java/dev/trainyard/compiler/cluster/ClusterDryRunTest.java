@@ -85,6 +85,30 @@ class ClusterDryRunTest {
 
   @Test
   @DisplayName(
+      "with networkPolicy.runs the run's NetworkPolicy passes the dry run beside its JobSet")
+  void networkPolicyAccepted() throws IOException {
+    String platform;
+    try (var in =
+        getClass()
+            .getClassLoader()
+            .getResourceAsStream(dev.trainyard.compiler.platform.PlatformLoader.EMBEDDED)) {
+      platform = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    }
+    CompileResult r =
+        TrainProject.create(temp, TRAIN)
+            .withPlatform(platform + "networkPolicy: {runs: true}\n")
+            .compile();
+    OutputTree tree = TrainProject.tree(r);
+    assertTrue(
+        tree.files().keySet().stream().anyMatch(f -> f.contains("/networkpolicy-")),
+        tree.files().keySet().toString());
+    try (ClusterDryRun dryRun = connect()) {
+      assertEquals(List.of(), dryRun.check(tree, r.job().orElseThrow()));
+    }
+  }
+
+  @Test
+  @DisplayName(
       "a value the JobSet CRD schema rejects is E602 naming the field, at train.yaml's resources line with a hint to change it")
   void rejectedField() {
     CompileResult r = compile();

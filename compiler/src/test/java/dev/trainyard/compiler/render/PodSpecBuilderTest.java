@@ -149,7 +149,7 @@ class PodSpecBuilderTest {
     assertEquals("GIT_REPO", sync.path("env").path(3).path("name").asText());
     assertEquals(TrainProject.REMOTE, sync.path("env").path(3).path("value").asText());
     assertEquals(
-        "{\"requests\":{\"cpu\":\"100m\",\"memory\":\"128Mi\"}}",
+        "{\"limits\":{\"cpu\":\"1\",\"memory\":\"512Mi\"},\"requests\":{\"cpu\":\"100m\",\"memory\":\"128Mi\"}}",
         sync.path("resources").toString());
     assertEquals("{\"runAsUser\":0}", sync.path("securityContext").toString());
     assertEquals(
