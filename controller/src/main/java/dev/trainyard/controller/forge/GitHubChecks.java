@@ -204,7 +204,7 @@ public final class GitHubChecks implements Forge {
   }
 
   /** A map that drops its least recently used entry past {@link #MAX_CACHED}. */
-  private static <K, V> Map<K, V> bounded() {
+  static <K, V> Map<K, V> bounded() {
     return new LinkedHashMap<>(16, 0.75f, true) {
       @Override
       protected boolean removeEldestEntry(Map.Entry<K, V> eldest) {

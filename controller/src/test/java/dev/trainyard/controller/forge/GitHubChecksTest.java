@@ -233,6 +233,8 @@ class GitHubChecksTest {
     assertEquals("820100", hex(GitHubApp.length(256)));
     assertEquals("82ffff", hex(GitHubApp.length(65_535)));
     assertEquals("83010000", hex(GitHubApp.length(65_536)));
+    assertEquals("83ffffff", hex(GitHubApp.length(0xFFFFFF)));
+    assertEquals("8401000000", hex(GitHubApp.length(0x1000000)));
   }
 
   @Test
@@ -257,6 +259,77 @@ class GitHubChecksTest {
   void titleFallsBackToContext() {
     assertEquals(CONTEXT, GitHubChecks.output(status(CommitState.PENDING, "")).get("title"));
     assertFalse(GitHubChecks.output(status(CommitState.PENDING, "q")).containsKey("text"));
+  }
+
+  @Test
+  @DisplayName(
+      "the client names its kind, serves owner/repo only, and reads the check run of its own name"
+          + " among others on the commit")
+  void identityAndNames() throws Exception {
+    GitHubChecks checks = checks();
+    assertEquals("github", checks.kind());
+    assertTrue(checks.serves("acme/llm"));
+    assertFalse(checks.serves("group/sub/project"));
+    checks.post(COMMIT, status(CommitState.RUNNING, "running a"));
+    String other = CONTEXT + "-b";
+    checks.post(
+        COMMIT,
+        new CommitStatus(CommitState.PENDING, "queued b", other, "https://grafana.example/d/b"));
+    assertEquals("running a", checks.current(COMMIT, CONTEXT).orElseThrow().description());
+    assertEquals("queued b", checks.current(COMMIT, other).orElseThrow().description());
+    assertEquals(7, new GitHubApp(7, key).appId());
+    assertEquals(1, new GitHubApp(1, key).appId());
+    assertTrue(checks.toString().startsWith("GitHubChecks[http://127.0.0.1:"), checks.toString());
+  }
+
+  @Test
+  @DisplayName(
+      "a refusal other than 401 is thrown after one request (no token retry); after a revoked"
+          + " token the retried read still returns the check run")
+  void refusalsAndRetriedRead() throws Exception {
+    GitHubChecks checks = checks();
+    checks.post(COMMIT, status(CommitState.PENDING, "queued"));
+    long before = github.calls().size();
+    ForgeException e =
+        assertThrows(
+            ForgeException.class,
+            () ->
+                checks.post(
+                    COMMIT,
+                    new CommitStatus(CommitState.RUNNING, "running", CONTEXT, "ftp://not-http")));
+    assertEquals(422, e.httpStatus());
+    assertEquals(1, github.calls().size() - before, github.calls().toString());
+    github.revokeTokens();
+    assertEquals("queued", checks.current(COMMIT, CONTEXT).orElseThrow().description());
+  }
+
+  @Test
+  @DisplayName("the caches keep the newest 10,000 entries, least recently used out first")
+  void boundedCaches() {
+    java.util.Map<Integer, Integer> m = GitHubChecks.bounded();
+    for (int i = 0; i < GitHubChecks.MAX_CACHED; i++) {
+      m.put(i, i);
+    }
+    assertEquals(GitHubChecks.MAX_CACHED, m.size());
+    m.get(0);
+    m.put(-1, -1);
+    assertEquals(GitHubChecks.MAX_CACHED, m.size());
+    assertTrue(m.containsKey(0), "recently read stays");
+    assertFalse(m.containsKey(1), "least recently used goes");
+  }
+
+  @Test
+  @DisplayName("a cut never splits a surrogate pair: the pair before the mark goes whole")
+  void cutKeepsSurrogatePairs() {
+    String mark = "\n… (cut at " + GitHubChecks.OUTPUT + " characters)";
+    int end = GitHubChecks.OUTPUT - mark.length();
+    String text = "x".repeat(end - 1) + "😀" + "y".repeat(50);
+    String cut = GitHubChecks.fit(text);
+    assertEquals("x".repeat(end - 1) + mark, cut);
+    assertEquals(
+        "z".repeat(GitHubChecks.OUTPUT), GitHubChecks.fit("z".repeat(GitHubChecks.OUTPUT)));
+    assertEquals(
+        GitHubChecks.OUTPUT, GitHubChecks.fit("z".repeat(GitHubChecks.OUTPUT + 1)).length());
   }
 
   private static String hex(byte[] b) {
