@@ -60,7 +60,8 @@ class QueueObjectsTest {
     var files = TrainProject.tree(call(checks).compile()).files();
     var rb =
         TrainProject.parse(
-            "rb", files.get("clusters/local/team-a/_queues/rolebinding-trainyard-controller-logs.yaml"));
+            "rb",
+            files.get("clusters/local/team-a/_queues/rolebinding-trainyard-controller-logs.yaml"));
     assertEquals("rbac.authorization.k8s.io/v1", rb.path("apiVersion").asText());
     assertEquals("team-a", rb.at("/metadata/namespace").asText());
     assertEquals(
