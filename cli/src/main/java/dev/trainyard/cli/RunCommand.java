@@ -128,6 +128,8 @@ final class RunCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException, InterruptedException {
     PrintWriter err = spec.commandLine().getErr();
+    positive("--nodes", nodes == null ? 1 : nodes);
+    positive("--procs", procs == null ? 1 : procs);
     Map<String, String> secrets = SecretFile.read(spec, secretFile);
     Optional<Duration> limit = limit();
     if (!Files.isRegularFile(trainYaml)) {
@@ -314,6 +316,13 @@ final class RunCommand implements Callable<Integer> {
       Runtime.getRuntime().removeShutdownHook(hook);
     } catch (IllegalStateException e) {
       // The JVM is already shutting down (Ctrl-C): the hook is running.
+    }
+  }
+
+  /** A usage error (exit 2) unless {@code value} of option {@code name} is at least 1. */
+  private void positive(String name, int value) {
+    if (value < 1) {
+      throw new ParameterException(spec.commandLine(), name + " must be at least 1, got " + value);
     }
   }
 

@@ -164,6 +164,23 @@ class RunLocalCommandTest {
     MainTest.Run noLocal = MainTest.run("run", repo.resolve("train.yaml").toString());
     assertEquals(2, noLocal.exit());
     assertTrue(noLocal.err().contains("--local"), noLocal.err());
+    for (String[] bad :
+        new String[][] {
+          {"--procs", "0", "--procs must be at least 1, got 0"},
+          {"--procs", "-1", "--procs must be at least 1, got -1"},
+          {"--nodes", "0", "--nodes must be at least 1, got 0"}
+        }) {
+      MainTest.Run r =
+          MainTest.run(
+              "run",
+              "--local",
+              "--working-tree",
+              bad[0],
+              bad[1],
+              repo.resolve("train.yaml").toString());
+      assertEquals(2, r.exit(), r.err());
+      assertTrue(r.err().contains(bad[2]), r.err());
+    }
   }
 
   @Test
