@@ -180,9 +180,9 @@ final class RunCommand implements Callable<Integer> {
             .runtimesDir(Optional.ofNullable(runtimes))
             .cluster(target.cluster())
             .namespace(target.namespace());
-    if (WorkingCopies.remoteUrl(root).isEmpty()) {
-      // Pods would need a remote; this run clones the local repository, so any URL does for
-      // GIT_REPO.
+    if (WorkingCopies.remoteUrl(root).filter(RunCommand::clonableByPods).isEmpty()) {
+      // Pods would need a remote they can reach; this run clones the local repository, so any
+      // URL does for GIT_REPO (a clone of a local path, or no remote at all, runs as well).
       b.sourceRepo(Optional.of("https://localhost/" + root.getFileName() + ".git"));
     }
     if (workingTree) {
@@ -317,6 +317,15 @@ final class RunCommand implements Callable<Integer> {
     } catch (IllegalStateException e) {
       // The JVM is already shutting down (Ctrl-C): the hook is running.
     }
+  }
+
+  /**
+   * Whether {@code remote} is a URL a pod could clone (scheme://… other than file://, or scp-style
+   * user@host:path), not a local path.
+   */
+  static boolean clonableByPods(String remote) {
+    String r = remote.strip();
+    return (r.contains("://") && !r.startsWith("file:")) || r.matches("[^/@:]+@[^/:]+:.+");
   }
 
   /** A usage error (exit 2) unless {@code value} of option {@code name} is at least 1. */

@@ -31,6 +31,20 @@ class RunLocalCommandTest {
   @TempDir Path tmp;
 
   @Test
+  @DisplayName(
+      "a remote pods could not clone (a local path, file://) does not stop a local run: only"
+          + " https/ssh/scp-style remotes are passed to the compile")
+  void localRemotes() {
+    assertTrue(RunCommand.clonableByPods("https://github.com/acme/x.git"));
+    assertTrue(RunCommand.clonableByPods("ssh://git@github.com/acme/x.git"));
+    assertTrue(RunCommand.clonableByPods("git@github.com:acme/x.git"));
+    assertFalse(RunCommand.clonableByPods("/work/main"));
+    assertFalse(RunCommand.clonableByPods("../main"));
+    assertFalse(RunCommand.clonableByPods("file:///work/main"));
+    assertFalse(RunCommand.clonableByPods("C:/repo"));
+  }
+
+  @Test
   @DisplayName("examples/pytorch-ddp on 2 nodes x 1 process forms a gloo world of 2 on 127.0.0.1")
   void ddpFormsWorldOfTwo() throws Exception {
     Path venv = torchVenv();
@@ -160,6 +174,12 @@ class RunLocalCommandTest {
         MainTest.run("run", "--local", "--working-tree", repo.resolve("train.yaml").toString());
     assertEquals(0, tree.exit(), tree.err());
     assertTrue(tree.out().contains("[node-0] from the work tree"), tree.out());
+    // A clone of a local path has that path as its remote: pods could not clone it, a local run
+    // needs no remote at all.
+    git(repo, "remote", "add", "origin", tmp.resolve("elsewhere").toString());
+    MainTest.Run localRemote =
+        MainTest.run("run", "--local", "--working-tree", repo.resolve("train.yaml").toString());
+    assertEquals(0, localRemote.exit(), localRemote.err());
 
     MainTest.Run noLocal = MainTest.run("run", repo.resolve("train.yaml").toString());
     assertEquals(2, noLocal.exit());
