@@ -36,7 +36,10 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "trainyard-controller",
     mixinStandardHelpOptions = true,
-    description = "Posts each Trainyard run's state as a commit status on its source commit.")
+    version = "trainyard-controller " + dev.trainyard.compiler.Compiler.VERSION,
+    description =
+        "Posts each Trainyard run's state as a commit status (or, with a GitHub App, a check run)"
+            + " on its source commit.")
 public final class ControllerMain implements Callable<Integer> {
 
   private static final Duration SHUTDOWN = Duration.ofSeconds(10);

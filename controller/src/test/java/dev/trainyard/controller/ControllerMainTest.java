@@ -130,6 +130,11 @@ class ControllerMainTest {
         1,
         edges.code(),
         "port 65535 and a 1 s lease are valid: the missing file is what fails: " + edges.err());
+    java.io.StringWriter version = new java.io.StringWriter();
+    CommandLine withOut = ControllerMain.commandLine();
+    withOut.setOut(new PrintWriter(version, true));
+    assertEquals(0, withOut.execute("--version"));
+    assertEquals("trainyard-controller 0.1.0", version.toString().strip());
     Outcome unknown = execute("--frobnicate");
     assertEquals(2, unknown.code());
     assertEquals(

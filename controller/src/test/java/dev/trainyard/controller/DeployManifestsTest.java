@@ -129,7 +129,7 @@ class DeployManifestsTest {
 
   @Test
   @DisplayName(
-      "least privilege: the ClusterRole reads JobSets, pods and Workloads and lists Jobs, no"
+      "least privilege: the ClusterRole lists and watches JobSets, pods and Workloads and lists Jobs, no"
           + " Secrets, events or logs; pods/log is a separate ClusterRole bound per namespace; the"
           + " Lease Role creates Leases and gets/updates only trainyard-controller")
   @SuppressWarnings("unchecked") // kubectl's YAML read as plain maps
@@ -155,8 +155,8 @@ class DeployManifestsTest {
       }
     }
     assertEquals(
-        "{/pods=[get, list, watch], batch/jobs=[list], jobset.x-k8s.io/jobsets=[get, list, watch],"
-            + " kueue.x-k8s.io/workloads=[get, list, watch]}",
+        "{/pods=[list, watch], batch/jobs=[list], jobset.x-k8s.io/jobsets=[list, watch],"
+            + " kueue.x-k8s.io/workloads=[list, watch]}",
         rules.toString());
     List<Object> logRules = at(logs, "rules");
     assertEquals("[{apiGroups=[], resources=[pods/log], verbs=[get]}]", logRules.toString());
