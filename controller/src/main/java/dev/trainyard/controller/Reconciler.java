@@ -45,8 +45,8 @@ import java.util.function.UnaryOperator;
  * A run whose JobSet is deleted before it finished gets a terminal status when the forge still
  * shows a non-terminal one (DELETED: GitHub/Gitea "error", GitLab "canceled"), then is forgotten. A
  * step on a run's way up is posted only once it has lasted {@link RunStateMapper#QUIET} (HELD until
- * then), so a start whose pods are ready within seconds is one post (queued, then running), not one
- * per step.
+ * then), so a run whose pods are ready within seconds of its creation posts only "running" before
+ * its end, not one post per step ("queued" only when Kueue held it for 15 s or more).
  */
 public final class Reconciler {
 
