@@ -1,6 +1,7 @@
 package dev.trainyard.compiler.render;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import dev.trainyard.compiler.CompileResult;
 import dev.trainyard.compiler.testing.CompileCall;
@@ -63,6 +64,13 @@ class QueueObjectsTest {
             "rb",
             files.get("clusters/local/team-a/_queues/rolebinding-trainyard-controller-logs.yaml"));
     assertEquals("rbac.authorization.k8s.io/v1", rb.path("apiVersion").asText());
+    var lq =
+        TrainProject.parse("lq", files.get("clusters/local/team-a/_queues/localqueue-qa.yaml"));
+    assertEquals(
+        lq.at("/metadata/annotations").toString(),
+        rb.at("/metadata/annotations").toString(),
+        "the RoleBinding carries the queue objects' provenance annotations");
+    assertFalse(rb.at("/metadata/annotations").isEmpty());
     assertEquals("team-a", rb.at("/metadata/namespace").asText());
     assertEquals(
         "{\"apiGroup\":\"rbac.authorization.k8s.io\",\"kind\":\"ClusterRole\",\"name\":\"trainyard-controller-logs\"}",
