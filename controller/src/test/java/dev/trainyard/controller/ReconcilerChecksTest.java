@@ -99,6 +99,18 @@ class ReconcilerChecksTest {
     github.close();
   }
 
+  /** The run as the caches show it: a JobSet of {@code nodes} nodes, its pods and conditions. */
+  void observe(int nodes, List<PodSnapshot> pods, List<ConditionSnapshot> conditions) {
+    source.runs.put(
+        KEY,
+        new RunObservation(
+            new JobSetSnapshot(
+                KEY.namespace(), KEY.name(), T0, false, nodes, 0, 0, "team-a-lq", conditions),
+            pods,
+            Optional.empty(),
+            T0.plusSeconds(60)));
+  }
+
   void failed(String podReason, ContainerSnapshot container) {
     PodSnapshot pod =
         new PodSnapshot(
@@ -113,23 +125,10 @@ class ReconcilerChecksTest {
             List.of(),
             List.of(container),
             List.of());
-    source.runs.put(
-        KEY,
-        new RunObservation(
-            new JobSetSnapshot(
-                KEY.namespace(),
-                KEY.name(),
-                T0,
-                false,
-                2,
-                0,
-                0,
-                "team-a-lq",
-                List.of(
-                    new ConditionSnapshot("Failed", true, "FailedJobs", "", T0.plusSeconds(20)))),
-            List.of(pod),
-            Optional.empty(),
-            T0.plusSeconds(60)));
+    observe(
+        2,
+        List.of(pod),
+        List.of(new ConditionSnapshot("Failed", true, "FailedJobs", "", T0.plusSeconds(20))));
   }
 
   @Test
@@ -186,25 +185,18 @@ class ReconcilerChecksTest {
   }
 
   @Test
-  @DisplayName("running is in_progress; the success posts no log and no details")
+  @DisplayName(
+      "running is in_progress on the same check run; the success posts no log and no details")
   void success() {
-    source.runs.put(
-        KEY,
-        new RunObservation(
-            new JobSetSnapshot(
-                KEY.namespace(),
-                KEY.name(),
-                T0,
-                false,
-                1,
-                0,
-                0,
-                "team-a-lq",
-                List.of(new ConditionSnapshot("Completed", true, "AllJobsCompleted", "", T0))),
-            List.of(),
-            Optional.empty(),
-            T0.plusSeconds(60)));
+    observe(1, List.of(ReconcilerTest.ready("p0")), List.of());
     reconciler.reconcile(KEY);
+    assertEquals("in_progress", github.runs().get(0).status());
+    observe(
+        1,
+        List.of(ReconcilerTest.ready("p0")),
+        List.of(new ConditionSnapshot("Completed", true, "AllJobsCompleted", "", T0)));
+    reconciler.reconcile(KEY);
+    assertEquals(1, github.runs().size());
     FakeGitHubChecks.CheckRun run = github.runs().get(0);
     assertEquals("success", run.conclusion());
     assertFalse(run.output().containsKey("text"), run.output().toString());
