@@ -10,8 +10,9 @@ import java.util.Optional;
  * child Jobs of a failed JobSet ({@code jobs}, else empty) and what kept its pods from starting in
  * an earlier observation ({@code earlier}, e.g. an image that could not be pulled, before Kueue's
  * PodsReady timeout evicted the pods and with them the evidence; see {@link
- * RunStateMapper#startBlocker}). Built by the controller from informer caches and by {@code
- * trainyard status} from a list call; no Kubernetes client types cross this boundary.
+ * RunStateMapper#startBlocker}) and its last {@link Progress} while it runs ({@code progress}, else
+ * empty). Built by the controller from informer caches and by {@code trainyard status} from a list
+ * call; no Kubernetes client types cross this boundary.
  */
 public record RunObservation(
     JobSetSnapshot jobSet,
@@ -19,12 +20,25 @@ public record RunObservation(
     Optional<WorkloadSnapshot> workload,
     Instant now,
     List<JobSnapshot> jobs,
-    Optional<Failure> earlier) {
+    Optional<Failure> earlier,
+    Optional<Progress> progress) {
 
   public RunObservation {
     pods = List.copyOf(pods);
     jobs = List.copyOf(jobs);
     earlier = earlier == null ? Optional.empty() : earlier;
+    progress = progress == null ? Optional.empty() : progress;
+  }
+
+  /** No progress seen. */
+  public RunObservation(
+      JobSetSnapshot jobSet,
+      List<PodSnapshot> pods,
+      Optional<WorkloadSnapshot> workload,
+      Instant now,
+      List<JobSnapshot> jobs,
+      Optional<Failure> earlier) {
+    this(jobSet, pods, workload, now, jobs, earlier, Optional.empty());
   }
 
   /** Nothing remembered from earlier observations. */
@@ -51,11 +65,16 @@ public record RunObservation(
 
   /** This observation with {@code jobs} as its child Jobs. */
   public RunObservation withJobs(List<JobSnapshot> jobs) {
-    return new RunObservation(jobSet, pods, workload, now, jobs, earlier);
+    return new RunObservation(jobSet, pods, workload, now, jobs, earlier, progress);
   }
 
   /** This observation with {@code earlier} as what kept its pods from starting before. */
   public RunObservation withEarlier(Optional<Failure> earlier) {
-    return new RunObservation(jobSet, pods, workload, now, jobs, earlier);
+    return new RunObservation(jobSet, pods, workload, now, jobs, earlier, progress);
+  }
+
+  /** This observation with {@code progress} as the run's last progress. */
+  public RunObservation withProgress(Optional<Progress> progress) {
+    return new RunObservation(jobSet, pods, workload, now, jobs, earlier, progress);
   }
 }
