@@ -40,6 +40,8 @@ import java.util.Optional;
  * @param kueue what the cluster's Kueue accepts: its PodSet limit and its WorkloadPriorityClasses
  * @param status where the status controller posts commit statuses, and their link
  * @param retention how long finished runs stay in the GitOps repo (namespaces may override it)
+ * @param progressPush whether runs' pods may push their progress to the controller (Kubeflow
+ *     Trainer's KEP-2779 contract), and where the controller serves it
  * @param origin display path of the file, or {@code <embedded default platform>}
  * @param embedded true for the built-in default
  * @param map positions in the file, for diagnostics about platform values
@@ -57,6 +59,7 @@ public record Platform(
     KueueSettings kueue,
     StatusSettings status,
     Retention retention,
+    ProgressPush progressPush,
     String origin,
     boolean embedded,
     SourceMap map) {
@@ -151,6 +154,44 @@ public record Platform(
    *     traffic from the run's own pods (selected by the JobSet's name label), on every port
    */
   public record NetworkPolicies(boolean runs) {}
+
+  /**
+   * Progress pushed by the run's own pods ({@code progressPush:}), in Kubeflow Trainer's KEP-2779
+   * contract: with {@code enabled}, every compiled pod carries the env vars, the projected
+   * ServiceAccount token and the CA that a script or Hugging Face callback written for Kubeflow
+   * Trainer reads, and the controller serves the endpoint. Off by default: it needs the
+   * controller's HTTPS endpoint with a certificate and the CA ConfigMap in each run namespace.
+   *
+   * <pre>
+   * progressPush:
+   *   enabled: true
+   *   url: https://trainyard-controller-progress.trainyard-system.svc:8443
+   *   caConfigMap: trainyard-progress-ca
+   * </pre>
+   *
+   * @param enabled whether compiled pods carry what a push needs (and the controller serves it)
+   * @param url the controller's progress endpoint root as pods reach it (https, no path)
+   * @param caConfigMap the ConfigMap, in every run namespace, whose key {@code ca.crt} holds the CA
+   *     that signed the endpoint's certificate
+   */
+  public record ProgressPush(boolean enabled, String url, String caConfigMap) {
+
+    /** The endpoint of the shipped deploy manifests (controller/deploy/service.yaml). */
+    public static final String DEFAULT_URL =
+        "https://trainyard-controller-progress.trainyard-system.svc:8443";
+
+    /** The CA ConfigMap name the docs ask the platform to place in each run namespace. */
+    public static final String DEFAULT_CA_CONFIG_MAP = "trainyard-progress-ca";
+
+    /** Off: pods carry nothing, the controller serves no endpoint. */
+    public static final ProgressPush OFF =
+        new ProgressPush(false, DEFAULT_URL, DEFAULT_CA_CONFIG_MAP);
+
+    public ProgressPush {
+      Objects.requireNonNull(url, "url");
+      Objects.requireNonNull(caConfigMap, "caConfigMap");
+    }
+  }
 
   /**
    * @param mode how Secrets are committed

@@ -60,6 +60,12 @@ public final class PlatformBinder {
                 texts(root.path("kueue").path("priorityClasses"), List.of())),
             status(root.path("status")),
             retention(root.path("retention")),
+            new Platform.ProgressPush(
+                root.path("progressPush").path("enabled").asBoolean(false),
+                root.path("progressPush").path("url").asText(Platform.ProgressPush.DEFAULT_URL),
+                root.path("progressPush")
+                    .path("caConfigMap")
+                    .asText(Platform.ProgressPush.DEFAULT_CA_CONFIG_MAP)),
             doc.source().displayPath(),
             embedded,
             doc.map());

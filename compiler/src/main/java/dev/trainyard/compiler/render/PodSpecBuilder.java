@@ -71,6 +71,10 @@ final class PodSpecBuilder {
         env.putSecretKey(s.env().get(), s.name(), s.key().orElseThrow());
       }
     }
+    if (job.platform().progressPush().enabled()) {
+      TrainerStatusPush.env(
+          env, job.platform().progressPush(), job.target().namespace(), job.naming().runName());
+    }
     return env;
   }
 
@@ -201,6 +205,9 @@ final class PodSpecBuilder {
                       .put("mountPath", Path.of(p).normalize().toString())
                       .put("readOnly", true));
     }
+    if (job.platform().progressPush().enabled()) {
+      TrainerStatusPush.mount(m);
+    }
     return m;
   }
 
@@ -226,6 +233,9 @@ final class PodSpecBuilder {
       if (s.path().isPresent()) {
         v.addObject().put("name", "secret-" + i).putObject("secret").put("secretName", s.name());
       }
+    }
+    if (job.platform().progressPush().enabled()) {
+      TrainerStatusPush.volume(v, job.platform().progressPush());
     }
     return v;
   }
