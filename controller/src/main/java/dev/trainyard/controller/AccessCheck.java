@@ -14,8 +14,9 @@ import java.util.List;
  *
  * <p>Needed (controller/deploy/rbac.yaml): list and watch JobSets, pods and (when Kueue is served)
  * Workloads at cluster scope; list Jobs at cluster scope; with leader election, create Leases and
- * get and update the named Lease in its namespace. Reading {@code pods/log} is per namespace and
- * optional (only GitHub check runs show log lines): not checked here.
+ * get and update the named Lease in its namespace; with platform.yaml's {@code progressPush},
+ * create TokenReviews (the pods' tokens are checked with them). Reading {@code pods/log} is per
+ * namespace and optional (only GitHub check runs show log lines): not checked here.
  */
 final class AccessCheck {
 
@@ -35,6 +36,14 @@ final class AccessCheck {
 
   /** The rights a controller with these settings needs. */
   static List<Right> needed(boolean workloads, LeaseElection.Settings election) {
+    return needed(workloads, election, false);
+  }
+
+  /**
+   * The rights a controller with these settings needs; with {@code progress} (platform.yaml's
+   * {@code progressPush}) also {@code create tokenreviews}, to check the pods' tokens.
+   */
+  static List<Right> needed(boolean workloads, LeaseElection.Settings election, boolean progress) {
     List<Right> out = new ArrayList<>();
     for (String verb : List.of("list", "watch")) {
       out.add(new Right(verb, "jobset.x-k8s.io", "jobsets", "", ""));
@@ -44,6 +53,9 @@ final class AccessCheck {
       }
     }
     out.add(new Right("list", "batch", "jobs", "", ""));
+    if (progress) {
+      out.add(new Right("create", "authentication.k8s.io", "tokenreviews", "", ""));
+    }
     if (election != null) {
       out.add(new Right("create", "coordination.k8s.io", "leases", election.namespace(), ""));
       for (String verb : List.of("get", "update")) {
@@ -91,7 +103,16 @@ final class AccessCheck {
    * needs: a {@link ClusterAccessException} naming every denied right, with {@link #HINT}.
    */
   static void require(KubernetesClient client, boolean workloads, LeaseElection.Settings election) {
-    List<Right> denied = denied(client, needed(workloads, election));
+    require(client, workloads, election, false);
+  }
+
+  /** As above, with {@code progress}: also {@code create tokenreviews}. */
+  static void require(
+      KubernetesClient client,
+      boolean workloads,
+      LeaseElection.Settings election,
+      boolean progress) {
+    List<Right> denied = denied(client, needed(workloads, election, progress));
     if (!denied.isEmpty()) {
       throw new ClusterAccessException(
           "the controller's user may not "

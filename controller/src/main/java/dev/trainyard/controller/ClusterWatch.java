@@ -162,6 +162,11 @@ public final class ClusterWatch implements RunSource, AutoCloseable {
             js, pods.getIndexer().byIndex(BY_JOBSET, key.cacheKey()), owned, clock.instant()));
   }
 
+  /** The cached pod {@code name} in {@code namespace} (pods of JobSets only); empty if none. */
+  public Optional<Pod> pod(String namespace, String name) {
+    return Optional.ofNullable(pods.getStore().getByKey(namespace + "/" + name));
+  }
+
   @Override
   public Optional<RunProvenance> provenance(RunKey key) {
     GenericKubernetesResource js = jobSets.getStore().getByKey(key.cacheKey());

@@ -35,6 +35,9 @@ import java.util.Optional;
  * requestTimeout: 10s
  * requeueAfter: 5m                  # longest back-off of a run the forge could not take (1 s, 2 s, 4 s ... this)
  * port: 8080
+ * progress:                         # the progress endpoint, served when platform.yaml sets progressPush.enabled
+ *   port: 8443
+ *   tls: /var/run/secrets/trainyard/progress-tls   # tls.crt and tls.key (a kubernetes.io/tls Secret)
  * prune:                            # optional: finished runs leave the GitOps repo after platform.yaml's retention
  *   gitops: https://git.example/platform/gitops.git   # push token: env TRAINYARD_GITOPS_TOKEN
  *   branch: main
@@ -86,7 +89,8 @@ public final class ConfigFile {
           port(root.path("port")),
           null,
           platform.platform(),
-          prune);
+          prune,
+          progress(folder, root.path("progress")));
     } catch (IllegalArgumentException e) {
       throw new ConfigException(file + ": " + e.getMessage());
     }
@@ -134,6 +138,14 @@ public final class ConfigFile {
             d.pointer(),
             "`" + key + "` moved to platform.yaml (status." + key + ")")
         .withHint("set it in platform.yaml under `status:` (schemas/platform.v1.schema.json)");
+  }
+
+  /** {@code progress:} its port (8443) and certificate folder, relative to controller.yaml's. */
+  static ControllerConfig.ProgressSettings progress(Path folder, JsonNode p) {
+    ControllerConfig.ProgressSettings d = ControllerConfig.ProgressSettings.DEFAULT;
+    return new ControllerConfig.ProgressSettings(
+        p.path("port").isMissingNode() ? d.port() : p.path("port").asInt(),
+        folder.resolve(string(p, "tls", d.tls().toString())));
   }
 
   /** {@code port:} 0..65535 (the schema checks it), 8080 when absent. */

@@ -45,6 +45,8 @@ public final class Controller implements AutoCloseable {
   private volatile boolean closed;
   private LeaseElection election;
   private final LeaseHealth leaseHealth;
+  private final PushedProgress pushed = new PushedProgress();
+  private final ProgressEndpoint progress;
   private static final System.Logger LOG = System.getLogger(Controller.class.getName());
 
   /** Wires everything; nothing runs before {@link #start()} except the health server. */
@@ -90,7 +92,8 @@ public final class Controller implements AutoCloseable {
             new StatusLedger(),
             config.targetUrl(),
             metrics,
-            clock);
+            clock,
+            pushed);
     metrics.queueDepth(queue::depth);
     metrics.cached(watch::cached);
     this.leaseHealth =
@@ -118,6 +121,15 @@ public final class Controller implements AutoCloseable {
                 metrics),
             "trainyard-reconciler");
     this.worker.setDaemon(true);
+    // Only where platform.yaml turns progress push on: its pods then carry the token and URL.
+    this.progress =
+        config.pushesProgress()
+            ? new ProgressEndpoint(
+                new InetSocketAddress(bindHost, config.progress().port()),
+                new ServingCertificate(config.progress().tls(), System::nanoTime).context(),
+                new ProgressEndpoint.Parts(
+                    new PodTokenReview(client), watch::pod, pushed, queue::add, clock))
+            : null;
   }
 
   /**
@@ -127,7 +139,8 @@ public final class Controller implements AutoCloseable {
    * @throws ClusterAccessException naming each right RBAC denies ({@link AccessCheck})
    */
   public void start() {
-    AccessCheck.require(client, watch.watchesWorkloads(), config.election());
+    AccessCheck.require(
+        client, watch.watchesWorkloads(), config.election(), config.pushesProgress());
     watch.start();
     worker.start();
     if (config.election() == null) {
@@ -180,6 +193,18 @@ public final class Controller implements AutoCloseable {
     pruning.ifPresent(p -> p.pass(leadership.leading(), watch.synced(), metrics));
   }
 
+  /** The progress endpoint's port; empty when platform.yaml does not enable progress push. */
+  public java.util.OptionalInt progressPort() {
+    return progress == null
+        ? java.util.OptionalInt.empty()
+        : java.util.OptionalInt.of(progress.port());
+  }
+
+  /** The progress the runs' pods pushed. */
+  public PushedProgress pushed() {
+    return pushed;
+  }
+
   /** The health server's port. */
   public int port() {
     return health.port();
@@ -203,6 +228,9 @@ public final class Controller implements AutoCloseable {
     queue.close();
     watch.close();
     health.close();
+    if (progress != null) {
+      progress.close();
+    }
     worker.interrupt();
   }
 }

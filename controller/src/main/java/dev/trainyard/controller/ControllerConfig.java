@@ -14,8 +14,8 @@ import java.util.Optional;
  * reported stalled, the informer resync period, the per-request timeout and retry policy for forge
  * calls, the longest back-off of a run's key the forge could not take (a rate limit's own wait may
  * be longer), the health/metrics port, the Lease settings (null: no election, this replica always
- * posts), the platform itself (its {@code retention}) and where finished runs are pruned (empty:
- * never).
+ * posts), the platform itself (its {@code retention}), where finished runs are pruned (empty:
+ * never) and where the progress endpoint listens when platform.yaml enables {@code progressPush}.
  */
 public record ControllerConfig(
     List<ForgeEndpoint> forges,
@@ -28,11 +28,74 @@ public record ControllerConfig(
     int port,
     LeaseElection.Settings election,
     Platform platform,
-    Optional<RunPruning.Settings> prune) {
+    Optional<RunPruning.Settings> prune,
+    ProgressSettings progress) {
+
+  /**
+   * The progress endpoint ({@link ProgressEndpoint}): its port and the folder of its {@code
+   * tls.crt} and {@code tls.key} (a mounted {@code kubernetes.io/tls} Secret).
+   */
+  public record ProgressSettings(int port, java.nio.file.Path tls) {
+    /** The shipped manifests' settings. */
+    public static final ProgressSettings DEFAULT =
+        new ProgressSettings(
+            8443, java.nio.file.Path.of("/var/run/secrets/trainyard/progress-tls"));
+  }
 
   public ControllerConfig {
     forges = List.copyOf(forges);
     Objects.requireNonNull(prune, "prune");
+    Objects.requireNonNull(progress, "progress");
+  }
+
+  /** With the default progress endpoint settings. */
+  public ControllerConfig(
+      List<ForgeEndpoint> forges,
+      TargetUrl targetUrl,
+      Duration stallAfter,
+      Duration resync,
+      Duration requestTimeout,
+      RetryPolicy retry,
+      Duration requeueAfter,
+      int port,
+      LeaseElection.Settings election,
+      Platform platform,
+      Optional<RunPruning.Settings> prune) {
+    this(
+        forges,
+        targetUrl,
+        stallAfter,
+        resync,
+        requestTimeout,
+        retry,
+        requeueAfter,
+        port,
+        election,
+        platform,
+        prune,
+        ProgressSettings.DEFAULT);
+  }
+
+  /** Whether platform.yaml asks for the progress endpoint. */
+  public boolean pushesProgress() {
+    return platform != null && platform.progressPush().enabled();
+  }
+
+  /** A copy whose progress endpoint uses {@code settings}. */
+  public ControllerConfig withProgress(ProgressSettings settings) {
+    return new ControllerConfig(
+        forges,
+        targetUrl,
+        stallAfter,
+        resync,
+        requestTimeout,
+        retry,
+        requeueAfter,
+        port,
+        election,
+        platform,
+        prune,
+        settings);
   }
 
   /** A copy with {@code settings} for leader election. */
@@ -48,7 +111,8 @@ public record ControllerConfig(
         port,
         settings,
         platform,
-        prune);
+        prune,
+        progress);
   }
 
   /** A copy listening on {@code p}. */
@@ -64,6 +128,7 @@ public record ControllerConfig(
         p,
         election,
         platform,
-        prune);
+        prune,
+        progress);
   }
 }

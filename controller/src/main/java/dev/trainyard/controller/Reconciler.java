@@ -86,6 +86,7 @@ public final class Reconciler {
   private final ForgeEvents events;
   private final Map<StatusKey, Refusal> refused = new HashMap<>();
   private final Clock clock;
+  private final PushedProgress pushed;
 
   /**
    * Source repos no forge matches, logged once each (bounded: repos come from JobSets anyone may
@@ -144,6 +145,20 @@ public final class Reconciler {
       TargetUrl targetUrl,
       ForgeEvents events,
       Clock clock) {
+    this(source, mapper, forges, ledger, targetUrl, events, clock, new PushedProgress());
+  }
+
+  /** As above, with the progress the runs' pods push ({@link ProgressEndpoint}). */
+  public Reconciler(
+      RunSource source,
+      RunStateMapper mapper,
+      ForgeDirectory forges,
+      StatusLedger ledger,
+      TargetUrl targetUrl,
+      ForgeEvents events,
+      Clock clock,
+      PushedProgress pushed) {
+    this.pushed = pushed;
     this.clock = clock;
     this.source = source;
     this.events = events;
@@ -155,7 +170,8 @@ public final class Reconciler {
 
   /** Brings {@code key}'s commit status in line with its run; never throws for forge errors. */
   public synchronized Outcome reconcile(RunKey key) {
-    Optional<RunObservation> observed = source.observe(key);
+    Optional<RunObservation> observed =
+        source.observe(key).map(o -> o.withProgress(pushed.latest(key)));
     if (observed.isEmpty()) {
       Optional<RunSource.DeletedRun> deleted = source.deleted(key);
       if (deleted.isPresent()) {
@@ -458,6 +474,7 @@ public final class Reconciler {
   /** Drops what is held for {@code key}'s status: its run is gone. */
   private void forget(RunKey key) {
     retryAfter.remove(key);
+    pushed.forget(key);
     StatusKey gone = statusKeys.remove(key);
     if (gone != null) {
       ledger.forget(gone);

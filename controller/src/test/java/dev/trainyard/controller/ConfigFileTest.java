@@ -99,6 +99,32 @@ class ConfigFileTest {
 
   @Test
   @DisplayName(
+      "progress: port and certificate folder (relative: from controller.yaml's); served only when"
+          + " platform.yaml sets progressPush.enabled")
+  void progress() throws Exception {
+    ControllerConfig off = ConfigFile.read(write("", ""));
+    assertEquals(ControllerConfig.ProgressSettings.DEFAULT, off.progress());
+    assertEquals(8443, off.progress().port());
+    assertEquals(Path.of("/var/run/secrets/trainyard/progress-tls"), off.progress().tls());
+    assertFalse(off.pushesProgress());
+    ControllerConfig on =
+        ConfigFile.read(
+            write("progress: {port: 9443, tls: certs}\n", "progressPush: {enabled: true}\n"));
+    assertEquals(9443, on.progress().port());
+    assertEquals(dir.resolve("certs").toAbsolutePath(), on.progress().tls());
+    assertTrue(on.pushesProgress());
+    assertEquals(on.progress(), on.withPort(1).withElection(null).progress());
+    assertEquals(
+        new ControllerConfig.ProgressSettings(1, dir),
+        on.withProgress(new ControllerConfig.ProgressSettings(1, dir)).progress());
+    ConfigException e =
+        assertThrows(
+            ConfigException.class, () -> ConfigFile.read(write("progress: {port: 70000}\n", "")));
+    assertTrue(e.getMessage().contains("progress"), e.getMessage());
+  }
+
+  @Test
+  @DisplayName(
       "relative platform: and tokens: are read from controller.yaml's folder, not the working directory")
   void relativePaths() throws Exception {
     Files.writeString(

@@ -105,6 +105,8 @@ class ControllerRbacTest {
     try (KubernetesClient controller = as(ns)) {
       assertEquals(List.of(), AccessCheck.denied(controller, AccessCheck.needed(true, lease(ns))));
       assertEquals(
+          List.of(), AccessCheck.denied(controller, AccessCheck.needed(true, lease(ns), true)));
+      assertEquals(
           List.of(
               right("list", "", "secrets", "", ""),
               right("get", "", "pods/log", ns, ""),
@@ -199,6 +201,15 @@ class ControllerRbacTest {
               .toList());
       assertTrue(
           AccessCheck.needed(true, null).stream().anyMatch(r -> r.resource().equals("workloads")));
+      assertEquals(
+          List.of("create tokenreviews at cluster scope"),
+          AccessCheck.denied(nobody, AccessCheck.needed(false, null, true)).stream()
+              .map(AccessCheck.Right::describe)
+              .filter(d -> d.contains("tokenreviews"))
+              .toList());
+      assertTrue(
+          AccessCheck.needed(true, null, false).stream()
+              .noneMatch(r -> r.resource().equals("tokenreviews")));
     }
   }
 }

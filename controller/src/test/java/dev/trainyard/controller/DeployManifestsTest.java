@@ -129,8 +129,8 @@ class DeployManifestsTest {
 
   @Test
   @DisplayName(
-      "least privilege: the ClusterRole lists and watches JobSets, pods and Workloads and lists Jobs, no"
-          + " Secrets, events or logs; pods/log is a separate ClusterRole bound per namespace; the"
+      "least privilege: the ClusterRole lists and watches JobSets, pods and Workloads, lists Jobs and"
+          + " creates TokenReviews (progress push), no Secrets, events or logs; pods/log is a separate ClusterRole bound per namespace; the"
           + " Lease Role creates Leases and gets/updates only trainyard-controller")
   @SuppressWarnings("unchecked") // kubectl's YAML read as plain maps
   void readOnly() throws Exception {
@@ -155,8 +155,8 @@ class DeployManifestsTest {
       }
     }
     assertEquals(
-        "{/pods=[list, watch], batch/jobs=[list], jobset.x-k8s.io/jobsets=[list, watch],"
-            + " kueue.x-k8s.io/workloads=[list, watch]}",
+        "{/pods=[list, watch], authentication.k8s.io/tokenreviews=[create], batch/jobs=[list],"
+            + " jobset.x-k8s.io/jobsets=[list, watch], kueue.x-k8s.io/workloads=[list, watch]}",
         rules.toString());
     List<Object> logRules = at(logs, "rules");
     assertEquals("[{apiGroups=[], resources=[pods/log], verbs=[get]}]", logRules.toString());
@@ -372,5 +372,52 @@ class DeployManifestsTest {
     assertEquals(Duration.ofMinutes(10), c.stallAfter());
     assertEquals(8080, c.port());
     assertTrue(c.prune().isEmpty(), "pruning is off unless configured");
+  }
+
+  @Test
+  @DisplayName(
+      "the progress endpoint: Service trainyard-controller-progress 8443 → the container's port"
+          + " progress, the optional Secret trainyard-progress-tls mounted where controller.yaml reads it")
+  @SuppressWarnings("unchecked") // YAML read as plain maps
+  void progressEndpoint() throws Exception {
+    List<Map<String, Object>> objects = kustomize(DEPLOY);
+    Map<String, Object> service =
+        objects.stream()
+            .filter(o -> "Service".equals(o.get("kind")))
+            .filter(o -> "trainyard-controller-progress".equals(at(o, "metadata", "name")))
+            .findFirst()
+            .orElseThrow();
+    assertEquals(8443, (Integer) at(service, "spec", "ports", 0, "port"));
+    assertEquals("progress", at(service, "spec", "ports", 0, "targetPort"));
+    Map<String, Object> pod = at(one(objects, "Deployment"), "spec", "template", "spec");
+    Map<String, Object> c = at(pod, "containers", 0);
+    List<Map<String, Object>> ports = at(c, "ports");
+    assertTrue(
+        ports.stream()
+            .anyMatch(
+                p ->
+                    "progress".equals(p.get("name"))
+                        && Integer.valueOf(8443).equals(p.get("containerPort"))),
+        ports.toString());
+    List<Map<String, Object>> volumes = at(pod, "volumes");
+    Map<String, Object> tls =
+        volumes.stream()
+            .filter(v -> "progress-tls".equals(v.get("name")))
+            .findFirst()
+            .orElseThrow();
+    assertEquals("trainyard-progress-tls", at(tls, "secret", "secretName"));
+    assertEquals(Boolean.TRUE, at(tls, "secret", "optional"));
+    List<Map<String, Object>> mounts = at(c, "volumeMounts");
+    Map<String, Object> controllerYaml =
+        new ObjectMapper(new YAMLFactory())
+            .readValue(DEPLOY.resolve("controller.yaml").toFile(), Map.class);
+    assertTrue(
+        mounts.stream()
+            .anyMatch(
+                m ->
+                    "progress-tls".equals(m.get("name"))
+                        && at(controllerYaml, "progress", "tls").equals(m.get("mountPath"))),
+        mounts.toString());
+    assertEquals(8443, (Integer) at(controllerYaml, "progress", "port"));
   }
 }
