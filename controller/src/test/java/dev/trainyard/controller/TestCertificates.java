@@ -19,12 +19,12 @@ import javax.net.ssl.TrustManagerFactory;
  * Serving certificates for 127.0.0.1 made by the real {@code openssl} CLI (as cert-manager's
  * Secrets hold them: {@code tls.crt}, {@code tls.key}), and a client TLS context trusting one.
  */
-final class TestCertificates {
+public final class TestCertificates {
 
   private TestCertificates() {}
 
   /** A self-signed P-256 certificate for IP 127.0.0.1 in {@code dir}; the key PKCS#8. */
-  static Path ec(Path dir) throws Exception {
+  public static Path ec(Path dir) throws Exception {
     Files.createDirectories(dir);
     openssl(
         dir,
@@ -49,7 +49,7 @@ final class TestCertificates {
   }
 
   /** A self-signed RSA certificate for 127.0.0.1 in {@code dir}; the key PKCS#1. */
-  static Path rsaPkcs1(Path dir) throws Exception {
+  public static Path rsaPkcs1(Path dir) throws Exception {
     Files.createDirectories(dir);
     openssl(dir, "genrsa", "-traditional", "-out", "tls.key", "2048");
     openssl(
@@ -70,7 +70,7 @@ final class TestCertificates {
   }
 
   /** A client context trusting only {@code dir}'s {@code tls.crt}. */
-  static SSLContext trusting(Path dir) throws Exception {
+  public static SSLContext trusting(Path dir) throws Exception {
     KeyStore trust = KeyStore.getInstance("PKCS12");
     trust.load(null, null);
     try (InputStream in = Files.newInputStream(dir.resolve("tls.crt"))) {
