@@ -170,8 +170,7 @@ public final class Reconciler {
 
   /** Brings {@code key}'s commit status in line with its run; never throws for forge errors. */
   public synchronized Outcome reconcile(RunKey key) {
-    Optional<RunObservation> observed =
-        source.observe(key).map(o -> o.withProgress(pushed.latest(key)));
+    Optional<RunObservation> observed = observe(key);
     if (observed.isEmpty()) {
       Optional<RunSource.DeletedRun> deleted = source.deleted(key);
       if (deleted.isPresent()) {
@@ -469,6 +468,14 @@ public final class Reconciler {
    */
   public synchronized Optional<Duration> retryAfter(RunKey key) {
     return Optional.ofNullable(retryAfter.remove(key));
+  }
+
+  /**
+   * {@code key}'s run as the caches show it, with the last progress its pods pushed ({@link
+   * ProgressEndpoint}); empty when its JobSet is gone.
+   */
+  Optional<RunObservation> observe(RunKey key) {
+    return source.observe(key).map(o -> o.withProgress(pushed.latest(key)));
   }
 
   /** Drops what is held for {@code key}'s status: its run is gone. */

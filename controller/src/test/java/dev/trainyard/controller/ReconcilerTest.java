@@ -118,8 +118,12 @@ class ReconcilerTest {
         ledger,
         new TargetUrl("https://grafana.example/d/runs?ns={namespace}&run={run}"),
         metrics,
-        time);
+        time,
+        pushed);
   }
+
+  /** Progress the runs' pods pushed. */
+  final PushedProgress pushed = new PushedProgress();
 
   /** When the runs are observed. */
   Instant now = T0.plusSeconds(30);
@@ -889,5 +893,51 @@ class ReconcilerTest {
           log.lines);
     }
     assertEquals(0, forge.requests());
+  }
+
+  @Test
+  @DisplayName(
+      "the run's observation carries the progress its pods pushed; a run that is gone drops it")
+  void pushedProgress() {
+    Reconciler r = reconciler();
+    running();
+    assertEquals(Optional.empty(), r.observe(KEY).orElseThrow().progress());
+    dev.trainyard.controller.state.Progress p =
+        new dev.trainyard.controller.state.Progress(
+            370L,
+            1000L,
+            null,
+            Duration.ofSeconds(105),
+            List.of(),
+            T0,
+            dev.trainyard.controller.state.Progress.Source.PUSH);
+    pushed.accept(KEY, p);
+    assertEquals(Optional.of(p), r.observe(KEY).orElseThrow().progress());
+    assertEquals(37, r.observe(KEY).orElseThrow().progress().orElseThrow().percent());
+    assertEquals(Optional.empty(), r.observe(new RunKey("team-a", "other")));
+    source.runs.remove(KEY);
+    source.provenance.remove(KEY);
+    assertEquals(Outcome.GONE, r.reconcile(KEY));
+    assertEquals(Optional.empty(), pushed.latest(KEY));
+  }
+
+  @Test
+  @DisplayName("a run whose JobSet lost its provenance drops its pushed progress too")
+  void pushedProgressWithoutProvenance() {
+    Reconciler r = reconciler();
+    running();
+    pushed.accept(
+        KEY,
+        new dev.trainyard.controller.state.Progress(
+            null,
+            null,
+            5,
+            null,
+            List.of(),
+            T0,
+            dev.trainyard.controller.state.Progress.Source.PUSH));
+    source.provenance.remove(KEY);
+    assertEquals(Outcome.GONE, r.reconcile(KEY));
+    assertEquals(Optional.empty(), pushed.latest(KEY));
   }
 }
