@@ -67,6 +67,7 @@ final class PodTokenReview implements Function<String, PodTokenReview.Identity> 
   private final LongSupplier nanoTime;
   private final TokenBucket reviews;
   private final Map<String, Cached> cache = new ConcurrentHashMap<>();
+  private final int cacheSize;
 
   /** Reviews with {@code client}. */
   PodTokenReview(KubernetesClient client) {
@@ -75,6 +76,12 @@ final class PodTokenReview implements Function<String, PodTokenReview.Identity> 
 
   /** Reviews with {@code api} (the API server's answer to a TokenReview), on {@code nanoTime}. */
   PodTokenReview(Function<TokenReview, TokenReview> api, LongSupplier nanoTime) {
+    this(api, nanoTime, CACHE_SIZE);
+  }
+
+  /** As above, keeping at most {@code cacheSize} answers (the cache is emptied when full). */
+  PodTokenReview(Function<TokenReview, TokenReview> api, LongSupplier nanoTime, int cacheSize) {
+    this.cacheSize = cacheSize;
     this.api = api;
     this.nanoTime = nanoTime;
     this.reviews = new TokenBucket(REVIEWS_BURST, REVIEWS_PER_SECOND, nanoTime);
@@ -94,7 +101,7 @@ final class PodTokenReview implements Function<String, PodTokenReview.Identity> 
     }
     Identity identity = review(token);
     if (identity.kind() != Identity.Kind.UNAVAILABLE) {
-      if (cache.size() >= CACHE_SIZE) {
+      if (cache.size() >= cacheSize) {
         cache.clear();
       }
       cache.put(digest, new Cached(identity, now + CACHE_FOR.toNanos()));
@@ -143,7 +150,7 @@ final class PodTokenReview implements Function<String, PodTokenReview.Identity> 
 
   private static String first(Map<String, List<String>> extra, String key) {
     List<String> values = extra.get(key);
-    return values == null || values.isEmpty() || values.get(0) == null ? "" : values.get(0);
+    return values == null || values.isEmpty() ? "" : java.util.Objects.toString(values.get(0), "");
   }
 
   private static String sha256(String token) {

@@ -178,7 +178,7 @@ public final class ProgressEndpoint implements AutoCloseable {
       return Optional.of(
           busy(
               ex,
-              parts.store().untilNext(run).toSeconds() + 1,
+              retryAfterSeconds(parts.store().untilNext(run)),
               "run "
                   + run.name()
                   + " pushes more than "
@@ -224,9 +224,7 @@ public final class ProgressEndpoint implements AutoCloseable {
               "the token's pod is in namespace " + who.namespace() + ", not " + run.namespace()));
     }
     Optional<Pod> pod = parts.pods().apply(run.namespace(), who.pod());
-    if (pod.isEmpty()
-        || pod.get().getMetadata() == null
-        || !who.uid().equals(pod.get().getMetadata().getUid())) {
+    if (pod.isEmpty() || !who.uid().equals(pod.get().getMetadata().getUid())) {
       return Optional.of(forbidden("pod " + who.pod() + " is gone or belongs to no run"));
     }
     java.util.Map<String, String> labels = pod.get().getMetadata().getLabels();
@@ -242,6 +240,11 @@ public final class ProgressEndpoint implements AutoCloseable {
                   + run.name()));
     }
     return Optional.empty();
+  }
+
+  /** Whole seconds to wait for {@code wait}, rounded up, at least 1 (HTTP's Retry-After). */
+  static long retryAfterSeconds(java.time.Duration wait) {
+    return Math.max(1, (wait.toMillis() + 999) / 1000);
   }
 
   private static Refusal forbidden(String message) {
@@ -301,10 +304,8 @@ public final class ProgressEndpoint implements AutoCloseable {
 
   private static void answer(HttpExchange ex, int code, byte[] body) throws IOException {
     ex.getResponseHeaders().set("Content-Type", "application/json");
-    ex.sendResponseHeaders(code, body.length == 0 ? -1 : body.length);
-    if (body.length > 0) {
-      ex.getResponseBody().write(body);
-    }
+    ex.sendResponseHeaders(code, body.length);
+    ex.getResponseBody().write(body);
   }
 
   @Override

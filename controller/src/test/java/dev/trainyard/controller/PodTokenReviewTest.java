@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
 import io.fabric8.kubernetes.api.model.authentication.TokenReview;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
@@ -157,6 +158,32 @@ class PodTokenReviewTest {
   }
 
   @Test
+  @DisplayName("a full cache is emptied before the next answer is kept")
+  void cacheBound() {
+    AtomicInteger calls = new AtomicInteger();
+    PodTokenReview review =
+        new PodTokenReview(
+            r -> {
+              calls.incrementAndGet();
+              return new TokenReview();
+            },
+            () -> 0L,
+            2);
+    review.apply("one");
+    review.apply("two");
+    review.apply("one");
+    assertEquals(2, calls.get(), "both kept");
+    review.apply("three");
+    review.apply("two");
+    assertEquals(4, calls.get(), "the third answer emptied the full cache");
+    review.apply("three");
+    assertEquals(4, calls.get(), "three and two are kept now");
+    review.apply("one");
+    review.apply("three");
+    assertEquals(6, calls.get(), "one found the cache full again and emptied it");
+  }
+
+  @Test
   @DisplayName("a review the API server does not authenticate, or for another audience, is INVALID")
   void answers() {
     assertEquals(Identity.INVALID, PodTokenReview.identity(null));
@@ -202,5 +229,33 @@ class PodTokenReviewTest {
             .endStatus()
             .build();
     assertEquals(Identity.INVALID, PodTokenReview.identity(unauthenticated));
+    TokenReview nobody =
+        new io.fabric8.kubernetes.api.model.authentication.TokenReviewBuilder(account)
+            .editStatus()
+            .withUser(null)
+            .endStatus()
+            .build();
+    assertEquals(Identity.INVALID, PodTokenReview.identity(nobody));
+    TokenReview nullName =
+        new io.fabric8.kubernetes.api.model.authentication.TokenReviewBuilder(account)
+            .editStatus()
+            .editUser()
+            .withUsername(null)
+            .addToExtra(PodTokenReview.POD_NAME, java.util.Arrays.asList((String) null))
+            .addToExtra(PodTokenReview.POD_UID, List.of())
+            .endUser()
+            .endStatus()
+            .build();
+    assertEquals(
+        new Identity(Identity.Kind.POD_USER, "", "", ""), PodTokenReview.identity(nullName));
+    TokenReview noColon =
+        new io.fabric8.kubernetes.api.model.authentication.TokenReviewBuilder(account)
+            .editStatus()
+            .editUser()
+            .withUsername("system:serviceaccount:ns")
+            .endUser()
+            .endStatus()
+            .build();
+    assertEquals("", PodTokenReview.identity(noColon).namespace());
   }
 }

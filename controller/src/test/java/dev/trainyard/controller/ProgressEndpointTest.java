@@ -56,11 +56,22 @@ class ProgressEndpointTest {
           "tok-account", new Identity(Identity.Kind.POD_USER, NS, "", ""),
           "tok-stale", new Identity(Identity.Kind.POD_USER, NS, "run-a-node-0-0-x", "uid-old"),
           "tok-down", Identity.UNAVAILABLE,
+          "tok-bare", new Identity(Identity.Kind.POD_USER, NS, "bare-pod", "uid-bare"),
           "tok-busy", Identity.BUSY);
   static final Map<String, Pod> PODS =
       Map.of(
-          "run-a-node-0-0-x", pod("run-a-node-0-0-x", "uid-a", "run-a"),
-          "run-b-node-0-0-y", pod("run-b-node-0-0-y", "uid-b", "run-b"));
+          "bare-pod",
+          new PodBuilder()
+              .withNewMetadata()
+              .withName("bare-pod")
+              .withNamespace(NS)
+              .withUid("uid-bare")
+              .endMetadata()
+              .build(),
+          "run-a-node-0-0-x",
+          pod("run-a-node-0-0-x", "uid-a", "run-a"),
+          "run-b-node-0-0-y",
+          pod("run-b-node-0-0-y", "uid-b", "run-b"));
   static final PushedProgress STORE = new PushedProgress();
   static final List<RunKey> QUEUED = new CopyOnWriteArrayList<>();
   static ProgressEndpoint endpoint;
@@ -98,7 +109,7 @@ class ProgressEndpointTest {
     endpoint.close();
   }
 
-  record Answer(int code, String body, String retryAfter) {}
+  record Answer(int code, String body, String retryAfter, String type, String allow) {}
 
   static Answer send(String method, String path, String auth, String body) throws IOException {
     HttpsURLConnection c =
@@ -121,7 +132,12 @@ class ProgressEndpointTest {
     int code = c.getResponseCode();
     InputStream in = code < 400 ? c.getInputStream() : c.getErrorStream();
     String text = in == null ? "" : new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    return new Answer(code, text, c.getHeaderField("Retry-After"));
+    return new Answer(
+        code,
+        text,
+        c.getHeaderField("Retry-After"),
+        c.getHeaderField("Content-Type"),
+        c.getHeaderField("Allow"));
   }
 
   static final String KEP_BODY =
@@ -139,6 +155,7 @@ class ProgressEndpointTest {
     Answer a = send("POST", PATH, "Bearer tok-a", KEP_BODY);
     assertEquals(200, a.code(), a.body());
     assertEquals(KEP_BODY, a.body());
+    assertEquals("application/json", a.type());
     Progress p = STORE.latest(run).orElseThrow();
     assertEquals(45, p.percent());
     assertEquals(795649, p.remaining().toSeconds());
@@ -207,6 +224,10 @@ class ProgressEndpointTest {
             KEP_BODY);
     assertEquals(403, gone.code());
     assertTrue(gone.body().contains("belongs to run run-a, not run-c"), gone.body());
+    Answer bare = send("POST", PATH, "Bearer tok-bare", KEP_BODY);
+    assertEquals(403, bare.code());
+    assertTrue(bare.body().contains("pod bare-pod belongs to no run, not run-a"), bare.body());
+    assertEquals("application/json", bare.type());
   }
 
   @Test
@@ -240,11 +261,72 @@ class ProgressEndpointTest {
                 "Bearer tok-a",
                 KEP_BODY)
             .code());
-    assertEquals(405, send("GET", PATH, "Bearer tok-a", null).code());
+    Answer other = send("POST", "/apis/other", "Bearer tok-a", KEP_BODY);
+    assertTrue(other.body().contains("(the URL in $KUBEFLOW_TRAINER_SERVER_URL)"), other.body());
+    Answer get = send("GET", PATH, "Bearer tok-a", null);
+    assertEquals(405, get.code());
+    assertEquals("POST", get.allow());
     String big = "{\"trainerStatus\": {\"metrics\": [], \"x\": \"" + "a".repeat(70_000) + "\"}}";
     Answer a = send("POST", PATH, "Bearer tok-a", big);
     assertEquals(413, a.code());
     assertTrue(a.body().contains("65536 bytes"), a.body());
+    assertEquals(
+        413, send("POST", PATH, null, big).code(), "refused by its length before any review");
+    STORE.forget(new RunKey(NS, "run-a"));
+    assertEquals(200, send("POST", PATH, "Bearer tok-a", sized(ProgressEndpoint.MAX_BODY)).code());
+    assertEquals(
+        413, send("POST", PATH, "Bearer tok-a", sized(ProgressEndpoint.MAX_BODY + 1)).code());
+  }
+
+  /** A valid body of exactly {@code bytes} bytes. */
+  static String sized(int bytes) {
+    String head = "{\"trainerStatus\": {\"progressPercentage\": 1}, \"pad\": \"";
+    String tail = "\"}";
+    return head + "a".repeat(bytes - head.length() - tail.length()) + tail;
+  }
+
+  @Test
+  @DisplayName("Authorization: Bearer with any case and spacing; anything else is no token")
+  void bearer() {
+    assertEquals("abc", ProgressEndpoint.bearer("Bearer abc"));
+    assertEquals("abc", ProgressEndpoint.bearer("  bearer   abc  "));
+    assertEquals("abc", ProgressEndpoint.bearer("BEARER abc"));
+    assertEquals("x", ProgressEndpoint.bearer("Bearer x"));
+    assertEquals("", ProgressEndpoint.bearer(null));
+    assertEquals("", ProgressEndpoint.bearer("Bearer"));
+    assertEquals("", ProgressEndpoint.bearer("Bearer "));
+    assertEquals("", ProgressEndpoint.bearer("Bearer a b"));
+    assertEquals("", ProgressEndpoint.bearer("Basic abc"));
+    assertEquals("", ProgressEndpoint.bearer("Bearerabc"));
+  }
+
+  @Test
+  @DisplayName("Retry-After is the wait in whole seconds rounded up, at least 1")
+  void retryAfter() {
+    assertEquals(1, ProgressEndpoint.retryAfterSeconds(java.time.Duration.ZERO));
+    assertEquals(1, ProgressEndpoint.retryAfterSeconds(java.time.Duration.ofMillis(1)));
+    assertEquals(1, ProgressEndpoint.retryAfterSeconds(java.time.Duration.ofMillis(1000)));
+    assertEquals(2, ProgressEndpoint.retryAfterSeconds(java.time.Duration.ofMillis(1001)));
+    assertEquals(3, ProgressEndpoint.retryAfterSeconds(java.time.Duration.ofMillis(2500)));
+  }
+
+  @Test
+  @DisplayName("a closed endpoint no longer listens")
+  void closed() throws Exception {
+    ProgressEndpoint own =
+        new ProgressEndpoint(
+            new InetSocketAddress("127.0.0.1", 0),
+            new ServingCertificate(certs.resolve("tls"), System::nanoTime).context(),
+            new ProgressEndpoint.Parts(
+                t -> Identity.INVALID,
+                (ns, n) -> Optional.empty(),
+                STORE,
+                k -> {},
+                Clock.systemUTC()));
+    int port = own.port();
+    own.close();
+    org.junit.jupiter.api.Assertions.assertThrows(
+        java.net.ConnectException.class, () -> new java.net.Socket("127.0.0.1", port).close());
   }
 
   @Test

@@ -60,7 +60,7 @@ class ServingCertificateTest {
   void rotation() throws Exception {
     Path live = TestCertificates.ec(dir.resolve("live"));
     Path next = TestCertificates.ec(dir.resolve("next"));
-    AtomicLong nanos = new AtomicLong();
+    AtomicLong nanos = new AtomicLong(5_000_000_000_000L);
     ServingCertificate c = new ServingCertificate(live, nanos::get);
     String first = serial(c);
     for (String f : new String[] {"tls.crt", "tls.key"}) {
@@ -131,6 +131,24 @@ class ServingCertificateTest {
     assertArrayEquals(new byte[] {0x30, (byte) 0x81, (byte) 128}, java.util.Arrays.copyOf(edge, 3));
     byte[] small = ServingCertificate.der(0x30, new byte[127]);
     assertEquals(127, small[1]);
+    assertArrayEquals(
+        new byte[] {0x30, (byte) 0x81, (byte) 0xff},
+        java.util.Arrays.copyOf(ServingCertificate.der(0x30, new byte[255]), 3));
+    assertArrayEquals(
+        new byte[] {0x30, (byte) 0x82, 0x01, 0x00},
+        java.util.Arrays.copyOf(ServingCertificate.der(0x30, new byte[256]), 4));
+    assertArrayEquals(
+        new byte[] {0x30, (byte) 0x82, (byte) 0xff, (byte) 0xff},
+        java.util.Arrays.copyOf(ServingCertificate.der(0x30, new byte[65535]), 4));
+    assertArrayEquals(
+        new byte[] {0x30, (byte) 0x83, 0x01, 0x00, 0x00},
+        java.util.Arrays.copyOf(ServingCertificate.der(0x30, new byte[65536]), 5));
+    assertArrayEquals(
+        new byte[] {0x30, (byte) 0x83, (byte) 0xff, (byte) 0xff, (byte) 0xff},
+        java.util.Arrays.copyOf(ServingCertificate.der(0x30, new byte[0xffffff]), 5));
+    assertArrayEquals(
+        new byte[] {0x30, (byte) 0x84, 0x01, 0x00, 0x00, 0x00},
+        java.util.Arrays.copyOf(ServingCertificate.der(0x30, new byte[0x1000000]), 6));
     byte[] huge = ServingCertificate.der(0x30, new byte[70_000]);
     assertArrayEquals(
         new byte[] {0x30, (byte) 0x83, 0x01, 0x11, 0x70}, java.util.Arrays.copyOf(huge, 5));

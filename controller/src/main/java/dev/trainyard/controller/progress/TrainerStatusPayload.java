@@ -60,10 +60,11 @@ public final class TrainerStatusPayload {
     JsonNode root;
     try {
       root = JSON.readTree(body);
-    } catch (JsonProcessingException e) {
-      return refused("the body is not JSON: " + e.getOriginalMessage());
     } catch (java.io.IOException e) {
-      return refused("the body could not be read: " + e.getMessage());
+      // Only JsonProcessingException comes from a byte array; its original message has no location.
+      return refused(
+          "the body is not JSON: "
+              + (e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.getMessage()));
     }
     if (root == null || !root.isObject()) {
       return refused("the body must be a JSON object like {\"trainerStatus\": {...}}");

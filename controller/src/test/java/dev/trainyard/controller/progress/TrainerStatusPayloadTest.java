@@ -142,6 +142,19 @@ class TrainerStatusPayloadTest {
   }
 
   @Test
+  @DisplayName("a value up to 40 characters is quoted whole, a longer one cut with …")
+  void quoted() {
+    String forty = "\"" + "x".repeat(38) + "\"";
+    assertTrue(
+        refused("{\"trainerStatus\": {\"lastUpdatedTime\": " + forty + "}}")
+            .endsWith("got " + forty));
+    String more = "\"" + "x".repeat(39) + "\"";
+    assertTrue(
+        refused("{\"trainerStatus\": {\"lastUpdatedTime\": " + more + "}}")
+            .endsWith("got \"" + "x".repeat(39) + "…"));
+  }
+
+  @Test
   @DisplayName("more than 8 metrics: the first 8 are kept")
   void manyMetrics() {
     String metrics =
