@@ -183,6 +183,19 @@ public record Platform(
     /** The CA ConfigMap name the docs ask the platform to place in each run namespace. */
     public static final String DEFAULT_CA_CONFIG_MAP = "trainyard-progress-ca";
 
+    /**
+     * The env vars the contract sets in every container ({@code render.TrainerStatusPush}): a
+     * train.yaml may not set them while push is on.
+     */
+    public static final List<String> ENV_NAMES =
+        List.of(
+            "KUBEFLOW_TRAINER_SERVER_CA_CERT",
+            "KUBEFLOW_TRAINER_SERVER_TOKEN",
+            "KUBEFLOW_TRAINER_SERVER_URL",
+            "KUBEFLOW_TRAINER_STATUS_CA_CERT",
+            "KUBEFLOW_TRAINER_STATUS_TOKEN",
+            "KUBEFLOW_TRAINER_STATUS_URL");
+
     /** Off: pods carry nothing, the controller serves no endpoint. */
     public static final ProgressPush OFF =
         new ProgressPush(false, DEFAULT_URL, DEFAULT_CA_CONFIG_MAP);

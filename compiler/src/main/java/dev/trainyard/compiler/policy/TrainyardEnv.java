@@ -89,9 +89,16 @@ final class TrainyardEnv {
 
   private TrainyardEnv() {}
 
-  /** Every name {@code job}'s processes get without the user asking, sorted. */
+  /**
+   * Every name {@code job}'s processes get without the user asking, sorted; with platform.yaml's
+   * {@code progressPush} also Kubeflow's progress-push names.
+   */
   static Set<String> names(ResolvedJob job) {
-    return names(job.runtime().framework(), job.runtime().mpi());
+    Set<String> names = names(job.runtime().framework(), job.runtime().mpi());
+    if (job.platform().progressPush().enabled()) {
+      names.addAll(dev.trainyard.compiler.platform.Platform.ProgressPush.ENV_NAMES);
+    }
+    return names;
   }
 
   /**
