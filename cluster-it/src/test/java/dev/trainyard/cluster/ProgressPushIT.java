@@ -128,6 +128,11 @@ class ProgressPushIT {
       System.out.println("[ProgressPushIT] flood answers: " + flood);
       assertTrue(flood.contains(429), flood.toString());
       assertTrue(flood.stream().allMatch(c -> c == 200 || c == 429), flood.toString());
+      assertEquals(
+          flood.stream().filter(c -> c == 429).count(),
+          controller.metrics().counter("trainyard_progress_pushes_total{code=\"429\"}"));
+      assertEquals(
+          3, controller.metrics().counter("trainyard_progress_pushes_total{code=\"403\"}"));
     }
   }
 

@@ -128,7 +128,12 @@ public final class Controller implements AutoCloseable {
                 new InetSocketAddress(bindHost, config.progress().port()),
                 new ServingCertificate(config.progress().tls(), System::nanoTime).context(),
                 new ProgressEndpoint.Parts(
-                    new PodTokenReview(client), watch::pod, pushed, queue::add, clock))
+                    new PodTokenReview(client),
+                    watch::pod,
+                    pushed,
+                    queue::add,
+                    clock,
+                    metrics::pushed))
             : null;
   }
 

@@ -72,6 +72,11 @@ public final class ControllerMetrics implements ForgeEvents {
     count("trainyard_prune_passes_total{result=\"" + (failed ? "error" : "ok") + "\"}");
   }
 
+  /** One progress push answered with HTTP status {@code code} ({@link ProgressEndpoint}). */
+  public synchronized void pushed(int code) {
+    count("trainyard_progress_pushes_total{code=\"" + code + "\"}");
+  }
+
   public synchronized void leader(boolean leading) {
     this.leader = leading;
   }
@@ -95,6 +100,7 @@ public final class ControllerMetrics implements ForgeEvents {
         "trainyard_pruned_runs_total",
         "Finished runs removed from the GitOps repo after their retention.");
     family(b, "trainyard_prune_passes_total", "Retention passes by result.");
+    family(b, "trainyard_progress_pushes_total", "Progress pushes from runs' pods by HTTP status.");
     type(b, "trainyard_queue_depth", "gauge", "Run keys waiting in the work queue.");
     b.append("trainyard_queue_depth ").append(queueDepth.getAsInt()).append('\n');
     type(b, "trainyard_leader", "gauge", "1 when this replica holds the Lease and posts.");

@@ -69,14 +69,16 @@ public final class ProgressEndpoint implements AutoCloseable {
 
   /**
    * What the endpoint works with: who a token is, a pod by namespace and name (from the informer
-   * cache), where accepted progress goes, the queue, and the clock for pushes that name no time.
+   * cache), where accepted progress goes, the queue, the clock for pushes that name no time, and
+   * who counts the answers (their HTTP status: {@link ControllerMetrics#pushed}).
    */
   public record Parts(
       Function<String, PodTokenReview.Identity> reviewer,
       BiFunction<String, String, Optional<Pod>> pods,
       PushedProgress store,
       Consumer<RunKey> enqueue,
-      Clock clock) {}
+      Clock clock,
+      java.util.function.IntConsumer answered) {}
 
   /** A refusal: HTTP status, Kubernetes reason, message. */
   private record Refusal(int code, String reason, String message) {}
@@ -302,7 +304,8 @@ public final class ProgressEndpoint implements AutoCloseable {
     answer(ex, r.code(), JSON.writeValueAsBytes(status));
   }
 
-  private static void answer(HttpExchange ex, int code, byte[] body) throws IOException {
+  private void answer(HttpExchange ex, int code, byte[] body) throws IOException {
+    parts.answered().accept(code);
     ex.getResponseHeaders().set("Content-Type", "application/json");
     ex.sendResponseHeaders(code, body.length);
     ex.getResponseBody().write(body);

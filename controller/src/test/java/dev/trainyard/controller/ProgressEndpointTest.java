@@ -73,6 +73,7 @@ class ProgressEndpointTest {
           "run-b-node-0-0-y",
           pod("run-b-node-0-0-y", "uid-b", "run-b"));
   static final PushedProgress STORE = new PushedProgress();
+  static final ControllerMetrics METRICS = new ControllerMetrics();
   static final List<RunKey> QUEUED = new CopyOnWriteArrayList<>();
   static ProgressEndpoint endpoint;
 
@@ -101,7 +102,8 @@ class ProgressEndpointTest {
                     ns.equals(NS) ? Optional.ofNullable(PODS.get(name)) : Optional.empty(),
                 STORE,
                 QUEUED::add,
-                Clock.fixed(NOW, ZoneOffset.UTC)));
+                Clock.fixed(NOW, ZoneOffset.UTC),
+                METRICS::pushed));
   }
 
   @AfterAll
@@ -152,9 +154,14 @@ class ProgressEndpointTest {
     RunKey run = new RunKey(NS, "run-a");
     STORE.forget(run);
     QUEUED.clear();
+    long before = METRICS.counter("trainyard_progress_pushes_total{code=\"200\"}");
     Answer a = send("POST", PATH, "Bearer tok-a", KEP_BODY);
     assertEquals(200, a.code(), a.body());
     assertEquals(KEP_BODY, a.body());
+    assertEquals(before + 1, METRICS.counter("trainyard_progress_pushes_total{code=\"200\"}"));
+    assertTrue(
+        METRICS.render().contains("# TYPE trainyard_progress_pushes_total counter\n"),
+        METRICS.render());
     assertEquals("application/json", a.type());
     Progress p = STORE.latest(run).orElseThrow();
     assertEquals(45, p.percent());
@@ -187,8 +194,10 @@ class ProgressEndpointTest {
   @Test
   @DisplayName("no token, a malformed header or a token the API server does not accept: 401")
   void unauthenticated() throws Exception {
+    long before = METRICS.counter("trainyard_progress_pushes_total{code=\"401\"}");
     Answer none = send("POST", PATH, null, KEP_BODY);
     assertEquals(401, none.code());
+    assertEquals(before + 1, METRICS.counter("trainyard_progress_pushes_total{code=\"401\"}"));
     assertTrue(none.body().contains("\"reason\":\"Unauthorized\""), none.body());
     assertTrue(none.body().contains("no bearer token"), none.body());
     assertEquals(401, send("POST", PATH, "Basic dXNlcjpwdw==", KEP_BODY).code());
@@ -322,7 +331,8 @@ class ProgressEndpointTest {
                 (ns, n) -> Optional.empty(),
                 STORE,
                 k -> {},
-                Clock.systemUTC()));
+                Clock.systemUTC(),
+                c -> {}));
     int port = own.port();
     own.close();
     org.junit.jupiter.api.Assertions.assertThrows(
@@ -342,7 +352,8 @@ class ProgressEndpointTest {
                 (ns, name) -> Optional.ofNullable(PODS.get(name)),
                 store,
                 k -> {},
-                Clock.fixed(NOW, ZoneOffset.UTC)))) {
+                Clock.fixed(NOW, ZoneOffset.UTC),
+                METRICS::pushed))) {
       ProgressEndpoint shared = endpoint;
       endpoint = own;
       try {

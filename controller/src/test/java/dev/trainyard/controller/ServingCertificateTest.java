@@ -168,7 +168,8 @@ class ServingCertificateTest {
                     (ns, n) -> java.util.Optional.empty(),
                     new PushedProgress(),
                     k -> {},
-                    java.time.Clock.systemUTC()));
+                    java.time.Clock.systemUTC(),
+                    code -> {}));
         SSLSocket s =
             (SSLSocket)
                 TestCertificates.trusting(ec)
