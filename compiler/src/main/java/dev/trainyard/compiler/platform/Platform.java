@@ -167,14 +167,19 @@ public record Platform(
    *   enabled: true
    *   url: https://trainyard-controller-progress.trainyard-system.svc:8443
    *   caConfigMap: trainyard-progress-ca
+   *   caCertificate: |                     # optional: the compiler writes the ConfigMap per namespace
+   *     -----BEGIN CERTIFICATE-----
    * </pre>
    *
    * @param enabled whether compiled pods carry what a push needs (and the controller serves it)
    * @param url the controller's progress endpoint root as pods reach it (https, no path)
    * @param caConfigMap the ConfigMap, in every run namespace, whose key {@code ca.crt} holds the CA
    *     that signed the endpoint's certificate
+   * @param caCertificate that CA as PEM (public): when set, the compiler writes the ConfigMap into
+   *     each namespace's queue folder; "" leaves the ConfigMap to the platform (trust-manager)
    */
-  public record ProgressPush(boolean enabled, String url, String caConfigMap) {
+  public record ProgressPush(
+      boolean enabled, String url, String caConfigMap, String caCertificate) {
 
     /** The endpoint of the shipped deploy manifests (controller/deploy/service.yaml). */
     public static final String DEFAULT_URL =
@@ -198,11 +203,12 @@ public record Platform(
 
     /** Off: pods carry nothing, the controller serves no endpoint. */
     public static final ProgressPush OFF =
-        new ProgressPush(false, DEFAULT_URL, DEFAULT_CA_CONFIG_MAP);
+        new ProgressPush(false, DEFAULT_URL, DEFAULT_CA_CONFIG_MAP, "");
 
     public ProgressPush {
       Objects.requireNonNull(url, "url");
       Objects.requireNonNull(caConfigMap, "caConfigMap");
+      Objects.requireNonNull(caCertificate, "caCertificate");
     }
   }
 

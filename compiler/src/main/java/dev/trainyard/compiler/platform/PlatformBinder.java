@@ -65,7 +65,8 @@ public final class PlatformBinder {
                 root.path("progressPush").path("url").asText(Platform.ProgressPush.DEFAULT_URL),
                 root.path("progressPush")
                     .path("caConfigMap")
-                    .asText(Platform.ProgressPush.DEFAULT_CA_CONFIG_MAP)),
+                    .asText(Platform.ProgressPush.DEFAULT_CA_CONFIG_MAP),
+                root.path("progressPush").path("caCertificate").asText("")),
             doc.source().displayPath(),
             embedded,
             doc.map());

@@ -68,7 +68,9 @@ final class QueueObjects {
    * forge of platform.yaml posts GitHub check runs ({@code status.forges[].app}), the RoleBinding
    * {@value #CONTROLLER_LOGS} that lets the controller ({@value #CONTROLLER_NAMESPACE}/{@value
    * #CONTROLLER_ACCOUNT}) read pod logs in this namespace only (ClusterRole of the same name,
-   * controller/deploy/rbac.yaml): a failed run's check shows its last log lines.
+   * controller/deploy/rbac.yaml): a failed run's check shows its last log lines; with {@code
+   * progressPush.caCertificate}, the ConfigMap {@code progressPush.caConfigMap} holding it as
+   * {@code ca.crt}, which every run's pods mount for the progress endpoint's TLS.
    */
   static List<Manifest> localQueues(Platform p, String namespace, Map<String, String> annotations) {
     List<Manifest> out = new ArrayList<>();
@@ -87,6 +89,13 @@ final class QueueObjects {
           .put("name", CONTROLLER_ACCOUNT)
           .put("namespace", CONTROLLER_NAMESPACE);
       out.add(Manifest.of(rb));
+    }
+    Platform.ProgressPush push = p.progressPush();
+    if (push.enabled() && !push.caCertificate().isEmpty()) {
+      ObjectNode ca = Manifest.skeleton("v1", "ConfigMap", push.caConfigMap(), namespace);
+      annotate(ca, annotations);
+      ca.putObject("data").put("ca.crt", push.caCertificate());
+      out.add(Manifest.of(ca));
     }
     for (LocalQueue lq : p.queues().localQueues()) {
       if (lq.namespace().equals(namespace)) {

@@ -145,6 +145,51 @@ class TrainerStatusPushTest {
     assertEquals(Platform.ProgressPush.OFF.enabled(), false);
   }
 
+  static final String PEM =
+      "-----BEGIN CERTIFICATE-----\n"
+          + "MIIBlDCCATugAwIBAgIUQgq2jm46KO912OTTL7WFyA9e8jQwCgYIKoZIzj0EAwIw\n"
+          + "-----END CERTIFICATE-----\n";
+
+  @Test
+  @DisplayName(
+      "with caCertificate the namespace's queue folder gets the CA ConfigMap; without it, none")
+  void caConfigMap() {
+    String push =
+        "progressPush:\n  enabled: true\n  caConfigMap: my-ca\n  caCertificate: |\n"
+            + PEM.lines()
+                .map(l -> "    " + l + "\n")
+                .collect(java.util.stream.Collectors.joining());
+    CompileResult r = compile("run: torchrun train.py\n", push);
+    java.util.Map.Entry<String, String> file =
+        TrainProject.tree(r).files().entrySet().stream()
+            .filter(e -> e.getKey().endsWith("team-a/_queues/configmap-my-ca.yaml"))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError(TrainProject.tree(r).files().keySet()));
+    JsonNode cm = TrainProject.parse(file.getKey(), file.getValue());
+    assertEquals("my-ca", cm.path("metadata").path("name").asText());
+    assertEquals("team-a", cm.path("metadata").path("namespace").asText());
+    assertEquals(PEM, cm.path("data").path("ca.crt").asText());
+    assertFalse(caFile(compile("run: torchrun train.py\n", ON)), "no caCertificate: no ConfigMap");
+    String off = push.replace("enabled: true", "enabled: false");
+    assertFalse(caFile(compile("run: torchrun train.py\n", off)), "push off: no ConfigMap");
+  }
+
+  static boolean caFile(CompileResult r) {
+    return TrainProject.tree(r).files().keySet().stream().anyMatch(f -> f.contains("configmap-"));
+  }
+
+  @Test
+  @DisplayName("caCertificate must be a PEM certificate, never a key")
+  void caIsACertificate() {
+    CompileResult r =
+        compile(
+            "run: torchrun train.py\n",
+            "progressPush:\n  enabled: true\n  caCertificate: |\n    -----BEGIN PRIVATE KEY-----\n    AAAA\n    -----END PRIVATE KEY-----\n");
+    assertTrue(
+        r.diagnostics().stream().anyMatch(d -> d.message().contains("must be a PEM certificate")),
+        r.diagnostics().toString());
+  }
+
   static JsonNode named(JsonNode list, String name) {
     for (JsonNode n : list) {
       if (n.path("name").asText().equals(name)) {
