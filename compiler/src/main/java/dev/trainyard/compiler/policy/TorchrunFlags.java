@@ -162,6 +162,24 @@ final class TorchrunFlags {
                             + c.procsPerNode()
                             + " processes",
                         "drop the flag, or set `procsPerNode: " + f.value().text() + "`")));
+    // torchrun's --master_port is an int option (argparse: "invalid int value"), and no port is
+    // outside 1-65535: every node stops before training.
+    literals(c, "--master_port", "--master-port").stream()
+        .filter(
+            f ->
+                !f.value().text().matches("[1-9][0-9]{0,4}")
+                    || Integer.parseInt(f.value().text()) > 65535)
+        .forEach(
+            f ->
+                found.add(
+                    new Finding(
+                        f,
+                        "`run` passes --master_port "
+                            + f.value().text()
+                            + ", which is no port number (1-65535): torchrun stops with an argument"
+                            + " error on every node",
+                        "drop the flag (torchrun reads PET_MASTER_PORT) or pass a port from 1 to"
+                            + " 65535")));
     for (String[] flag : PER_NODE) {
       // The rendezvous endpoint has a variable of its own: with --rdzv_backend c10d kept, torchrun
       // meets there.
@@ -387,6 +405,10 @@ final class TorchrunFlags {
     Matcher m = RANGE.matcher(value);
     if (!m.matches()) {
       return "";
+    }
+    if (Integer.parseInt(m.group(1)) > Integer.parseInt(m.group(2))) {
+      // torch elastic RendezvousParameters: "min_nodes ... must be ... <= max_nodes".
+      return " (no range: its minimum is above its maximum, which torchrun refuses)";
     }
     return ELASTIC.contains(backend(c))
         ? " (an elastic range that does not hold it)"

@@ -137,6 +137,10 @@ class RunLintTest {
         "mpi@0.6.0-2 | 2 | | (python3 train.py) | W431 | python3 | `run` starts python3, but runtime mpi@0.6.0-2 records no Python in its image docker.io/mpioperator/openmpi:v0.6.0: the command would not be found (exit 127) on any node",
         "mpi@0.6.0-2 | 2 | | ! command python3 train.py | W431 | python3 |",
         "mpi@0.6.0-2 | 2 | | env -i A=1 /usr/bin/python3 train.py | W431 | /usr/bin/python3 |",
+        // Values torchrun's argument parser or rendezvous refuses (issue #19 fresh-user checks)
+        "torch | 2 | | torchrun --master_port abc train.py | E409 | --master_port | `run` passes --master_port abc, which is no port number (1-65535): torchrun stops with an argument error on every node",
+        "torch | 2 | | torchrun --master-port=70000 train.py | E409 | --master-port |",
+        "torch | 2 | | torchrun --nnodes 4:1 train.py | E409 | --nnodes | `run` passes --nnodes 4:1 (no range: its minimum is above its maximum, which torchrun refuses), but `nodes` is 2",
       })
   @DisplayName(
       "a run line that would hang, train alone or contradict the topology gets one diagnostic at the offending word, and its hinted command compiles clean")

@@ -165,6 +165,18 @@ class SetupInstallsTest {
         found(
             compile("pip install -U numpy", Map.of()),
             DiagnosticCode.REQUIREMENT_REPLACES_RUNTIME_PACKAGE));
+    // The target of a redirection of the user's own is no requirement: `> torch` names a file.
+    assertEquals(
+        List.of(),
+        found(
+            compile("pip install -U numpy > torch 2>&1", Map.of()),
+            DiagnosticCode.REQUIREMENT_REPLACES_RUNTIME_PACKAGE));
+    assertEquals(
+        1,
+        found(
+                compile("pip install -U numpy >log torch", Map.of()),
+                DiagnosticCode.REQUIREMENT_REPLACES_RUNTIME_PACKAGE)
+            .size());
     // A limit the image does not meet is the plain W433, reported once.
     assertEquals(
         1,
