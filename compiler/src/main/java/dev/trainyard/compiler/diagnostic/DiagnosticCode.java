@@ -122,6 +122,16 @@ public enum DiagnosticCode {
    * on every rank, and {@code pip install .} refuses the project.
    */
   PYTHON_VERSION_MISMATCH("W434"),
+  /**
+   * A {@code pip install} argument of {@code setup} holds an unquoted {@code <} or {@code >}: bash
+   * reads a redirection, so the install fails ({@code <}) or drops the version limit ({@code >}).
+   */
+  UNQUOTED_REQUIREMENT("E439"),
+  /**
+   * {@code pip install -r FILE} in {@code setup} names a file the working directory does not have
+   * at the commit: pip stops on every node.
+   */
+  REQUIREMENTS_FILE_MISSING("W440"),
   CREDENTIALS_IN_URL("W311"),
   SSH_URL_REWRITTEN("W312"),
   // render

@@ -82,7 +82,7 @@ final class AccelerateRule {
               + s.fromConfig()
               + ": each node would run its own job",
           "give the machine flags; --num_processes is the total across nodes (accelerate commands/launch.py), e.g. "
-              + RunCheck.runHint(fixed(c)));
+              + c.hint(fixed(c)));
     } else if (!wrong && c.nodes() > 1) {
       mode(c, s, launch.get());
     }
@@ -107,7 +107,7 @@ final class AccelerateRule {
               + " GPU(s): accelerate then starts one plain process per node (simple_launcher), which trains alone"
               + " (DistributedType.NO)",
           "add --multi_gpu, which starts torchrun across the machines (accelerate commands/launch.py launch_command), e.g. "
-              + RunCheck.runHint(fixed(c)));
+              + c.hint(fixed(c)));
     } else if (gpus == 0 && !s.usesCpu()) {
       c.error(
           DiagnosticCode.RUN_CONTRADICTS_TOPOLOGY,
@@ -121,7 +121,7 @@ final class AccelerateRule {
           "set "
               + USE_CPU
               + "=true for the launcher, so they join with gloo, e.g. "
-              + RunCheck.runHint(fixed(c)));
+              + c.hint(fixed(c)));
     }
   }
 
@@ -229,7 +229,7 @@ final class AccelerateRule {
         DiagnosticCode.RUN_CONTRADICTS_TOPOLOGY,
         f.word(),
         "`run` passes " + what,
-        "take the values from the environment every node has, e.g. " + RunCheck.runHint(fixed(c)));
+        "take the values from the environment every node has, e.g. " + c.hint(fixed(c)));
   }
 
   private static List<String> missing(RunCheck c, Settings s) {

@@ -53,7 +53,7 @@ final class ImagePython {
         "set `image:` to an image built from "
             + c.job().runtime().image()
             + " that adds Python (and mpi4py for an MPI"
-            + " program), choose a runtime whose image has Python (`trainyard runtimes list`), or, if this image has Python, record it"
+            + " program), choose a runtime whose image has Python (`trainyard runtimes show NAME` gives its Python and packages), or, if this image has Python, record it"
             + " in the runtime's runtime.yaml (`python:`)";
     Optional<String> setup = c.job().spec().setup();
     if (setup.isPresent()) {

@@ -21,7 +21,8 @@ import java.util.regex.Pattern;
  * a README, e.g. {@code $NUM_NODES}) expands to nothing, so the flag swallows the next word: in a
  * topology flag (a node or process count, a node rank) that is an error, since the launcher then
  * cannot count or place the group's members; in the other launcher flags a warning (the launcher
- * may fail at once or fall back to a default). Slurm's {@code $SLURM_*} are the Slurm rule's.
+ * may fail at once or fall back to a default). Slurm's {@code $SLURM_*} are the Slurm rule's to
+ * report; the fixed command replaces them too.
  */
 final class LaunchVariables {
   /**
@@ -51,7 +52,8 @@ final class LaunchVariables {
       Pattern.compile(
           "\\$\\{?(RANDOM|SRANDOM|BASHPID|HOSTNAME|EPOCHSECONDS|EPOCHREALTIME)\\b}?|\\$\\$|(\\$\\(|`)\\s*(hostname|date|uuidgen|shuf|mktemp|od|head)\\b");
   private static final Pattern REFERENCE =
-      Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)([^}]*)}|\\$([A-Za-z_][A-Za-z0-9_]*)");
+      Pattern.compile(
+          "\\$\\{([A-Za-z_][A-Za-z0-9_]*|[1-9][0-9]*)([^}]*)}|\\$([A-Za-z_][A-Za-z0-9_]*|[1-9])");
 
   static {
     group(c -> "", "--rdzv_id", "--rdzv-id");
@@ -82,26 +84,12 @@ final class LaunchVariables {
   private LaunchVariables() {}
 
   static void check(RunCheck c) {
-    List<Finding> found = new ArrayList<>();
-    for (String name : GROUP.keySet()) {
-      c.run().flags(name).forEach(f -> checkFlag(c, f, false).ifPresent(found::add));
-    }
-    for (String name : RANK) {
-      c.run().flags(name).forEach(f -> checkFlag(c, f, true).ifPresent(found::add));
-    }
-    // One corrected command for all findings, so each hint's command is accepted as a whole.
-    RunCheck.Rewrite edit = c.rewrite();
+    List<Finding> found = findings(c);
+    String fixed = fixed(c, found);
     for (Finding f : found) {
-      String replacement = replacement(c, f);
-      edit.remove(f.flag());
-      if (!replacement.isEmpty()) {
-        edit.insert(f.flag().word().start(), f.flag().name() + " " + replacement + " ");
+      if (f.code() == null) {
+        continue;
       }
-    }
-    // Off the torch runtime a torchrun flag's value is not enough: the hint carries the whole group
-    // (TorchrunFlags).
-    String fixed = found.isEmpty() ? "" : TorchrunFlags.wholeGroup(c).orElseGet(edit::apply);
-    for (Finding f : found) {
       String advice =
           replacement(c, f).isEmpty()
               ? "drop "
@@ -115,7 +103,49 @@ final class LaunchVariables {
                           f.code(), c.at(f.flag().value()), RunCheck.POINTER, f.message())
                       : Diagnostic.warning(
                           f.code(), c.at(f.flag().value()), RunCheck.POINTER, f.message()))
-                  .withHint(advice + ", e.g. " + RunCheck.runHint(fixed)));
+                  .withHint(advice + ", e.g. " + c.hint(fixed)));
+    }
+  }
+
+  /**
+   * The command every hint of this rule gives: each flag found replaced by the value every pod has
+   * (a {@code $SLURM_*} value too, which the Slurm rule reports), or "" when no flag needs it.
+   */
+  static String fixed(RunCheck c) {
+    return fixed(c, findings(c));
+  }
+
+  private static List<Finding> findings(RunCheck c) {
+    List<Finding> found = new ArrayList<>();
+    for (String name : GROUP.keySet()) {
+      c.run().flags(name).forEach(f -> checkFlag(c, f, false).ifPresent(found::add));
+    }
+    for (String name : RANK) {
+      c.run().flags(name).forEach(f -> checkFlag(c, f, true).ifPresent(found::add));
+    }
+    return found;
+  }
+
+  private static String fixed(RunCheck c, List<Finding> found) {
+    // The torchrun rule's command carries these replacements too (and the whole group off the
+    // torch runtime), so each hint's command is accepted as a whole.
+    return found.isEmpty() ? "" : TorchrunFlags.fixed(c);
+  }
+
+  /**
+   * Adds to {@code edit} each finding's flag with the value every pod has (or without it, when its
+   * default works), except the flags at the offsets in {@code removed}, which another rule drops.
+   */
+  static void replace(RunCheck c, RunCheck.Rewrite edit, Set<Integer> removed) {
+    for (Finding f : findings(c)) {
+      if (removed.contains(f.flag().word().start())) {
+        continue;
+      }
+      String replacement = replacement(c, f);
+      edit.remove(f.flag());
+      if (!replacement.isEmpty()) {
+        edit.insert(f.flag().word().start(), f.flag().name() + " " + replacement + " ");
+      }
     }
   }
 
@@ -152,10 +182,11 @@ final class LaunchVariables {
     while (ref.find()) {
       String var = ref.group(1) != null ? ref.group(1) : ref.group(3);
       boolean hasDefault = ref.group(2) != null && ref.group(2).matches("^:?[-=].*");
-      Optional<String> unset =
-          hasDefault || var.startsWith("SLURM_")
-              ? Optional.empty()
-              : PodVariables.unset(c, var, f.word());
+      if (var.startsWith("SLURM_") || SlurmRule.slurmVariables(c.run()).contains(var)) {
+        // The Slurm rule reports it; the fixed command still replaces it.
+        return Optional.of(new Finding(f, rank, null, true, ""));
+      }
+      Optional<String> unset = hasDefault ? Optional.empty() : PodVariables.unset(c, var, f.word());
       if (unset.isPresent()) {
         return Optional.of(undefined(f, unset.get(), rank));
       }
@@ -197,7 +228,8 @@ final class LaunchVariables {
   /**
    * @param flag the flag and its value
    * @param rank whether it is a rank flag
-   * @param code its diagnostic code
+   * @param code its diagnostic code; null for a {@code $SLURM_*} value, which only the fixed
+   *     command replaces
    * @param error an error, else a warning
    * @param message what is wrong
    */

@@ -35,7 +35,6 @@ final class LauncherlessRun {
           Launchers.ACCELERATE_MODULE,
           "mpirun",
           "mpiexec",
-          "srun",
           "colossalai",
           "ray");
   private static final Pattern JOINS =
@@ -82,8 +81,11 @@ final class LauncherlessRun {
       return;
     }
     List<RunTokens.Word> words = c.run().words();
+    // `srun python train.py` starts python too (the Slurm rule reports srun; the hint drops it).
+    int afterSrun = SlurmRule.srunPrefix(c.run()).map(span -> span[1]).orElse(-1);
     for (int i = 0; i < words.size(); i++) {
-      if (Launchers.PYTHON.matcher(words.get(i).text()).matches() && c.run().startsCommand(i)) {
+      if (Launchers.PYTHON.matcher(words.get(i).text()).matches()
+          && (c.run().startsCommand(i) || words.get(i).start() == afterSrun)) {
         program(words, i).ifPresent(p -> report(c, p));
         return;
       }
@@ -149,7 +151,7 @@ final class LauncherlessRun {
                 ? " (and let torchrun start one process per GPU instead of mp.spawn, reading LOCAL_RANK)"
                 : "")
             + ", e.g. "
-            + RunCheck.runHint(fixed));
+            + c.hint(fixed));
   }
 
   /** The script or {@code -m module} after python's own options; empty for {@code python -c}. */

@@ -44,7 +44,7 @@ final class MaxTextRule {
                         + " has it: each would train alone",
                     "name the run's coordinator on the command (MaxText also reads NNODES and"
                         + " NODE_RANK, which every node has), e.g. "
-                        + RunCheck.runHint(fixed(c, w))));
+                        + c.hint(fixed(c, w))));
   }
 
   /** {@code run} with the coordinator variables before the command that holds {@code flag}. */

@@ -68,7 +68,7 @@ final class MpiRunRule {
           "write only the program; the hostfile and -np are set for you"
               + (tuning.isEmpty() ? "" : ", and the tuning goes to `" + tuning + "`")
               + ", e.g. "
-              + RunCheck.runHint(
+              + c.hint(
                   program(c, mpirun.get(), "", "")
                       .or(() -> mpirunProgram(c, mpirun.get()))
                       .orElse("python train.py")));
@@ -120,8 +120,7 @@ final class MpiRunRule {
         "run the program directly; "
             + why
             + ", e.g. "
-            + RunCheck.runHint(
-                program(c, launcher, prefix, suffix).orElse("python train.py" + suffix)));
+            + c.hint(program(c, launcher, prefix, suffix).orElse("python train.py" + suffix)));
   }
 
   /**

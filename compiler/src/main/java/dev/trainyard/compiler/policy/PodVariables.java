@@ -56,6 +56,13 @@ final class PodVariables {
       Pattern.compile(
           "\\bfor\\s+([A-Za-z_][A-Za-z0-9_]*)\\s+in\\b|\\bread\\s+(?:-\\w+\\s+)*([A-Za-z_][A-Za-z0-9_]*)");
 
+  /** A positional parameter's name: {@code 1}, {@code 12} ({@code $0} is the shell's name). */
+  private static final Pattern POSITIONAL = Pattern.compile("[1-9][0-9]*");
+
+  /** {@code set -- a b} or {@code set a b}: the one way {@code run} gets positional parameters. */
+  private static final Pattern SET_ARGUMENTS =
+      Pattern.compile("(?<=^|[\\s;&|(])set\\s+(--\\s+)?[^-\\s]|(?<=^|[\\s;&|(])set\\s+--\\s");
+
   private PodVariables() {}
 
   /**
@@ -65,6 +72,24 @@ final class PodVariables {
    * @return the reason, worded to follow "but " ("no pod of this job sets $N")
    */
   static Optional<String> unset(RunCheck c, String name, RunTokens.Word at) {
+    if (POSITIONAL.matcher(name).matches()) {
+      // The pod runs `bash -c "$TRAINYARD_RUN"` with no arguments; only `set --` gives it some. A
+      // wrapper script has its call's arguments.
+      if (SET_ARGUMENTS.matcher(c.run().code()).find()
+          || (c.wrapper() != null && c.wrapper().passes(name))) {
+        return Optional.empty();
+      }
+      return Optional.of(
+          c.wrapper() == null
+              ? "`run` is started with no arguments, so $" + name + " is empty"
+              : "`run` passes "
+                  + c.wrapper().path()
+                  + " "
+                  + c.wrapper().arguments().size()
+                  + " argument(s), so $"
+                  + name
+                  + " is empty");
+    }
     if (fromPod(c, name) || assigned(c.run(), at.command(), at.start()).contains(name)) {
       return Optional.empty();
     }

@@ -63,7 +63,7 @@ final class PythonVersionRule {
             + " names may fail on every rank",
         "choose a runtime whose Python meets `"
             + spec.get()
-            + "` (`trainyard runtimes list`) or set `image:` to one; if the code runs on "
+            + "` (`trainyard runtimes show NAME` gives its Python and packages) or set `image:` to one; if the code runs on "
             + image
             + ", widen requires-python to admit it");
   }
@@ -93,7 +93,7 @@ final class PythonVersionRule {
                 + ") fails on every rank",
             "choose a runtime whose image has Python "
                 + wants
-                + " or newer (`trainyard runtimes list`) or set `image:` to one; if the code runs on "
+                + " or newer (`trainyard runtimes show NAME` gives its Python and packages) or set `image:` to one; if the code runs on "
                 + image
                 + ", write "
                 + image

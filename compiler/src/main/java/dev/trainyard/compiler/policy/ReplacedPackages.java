@@ -75,6 +75,9 @@ final class ReplacedPackages {
   private static final Set<String> ELSEWHERE =
       Set.of("-t", "--target", "--prefix", "--root", "--dry-run");
 
+  /** pip install's upgrade option: the newest release replaces an installed one that meets. */
+  private static final Set<String> UPGRADE = Set.of("-U", "--upgrade");
+
   private ReplacedPackages() {}
 
   /** Adds a W433 for each requirement the image's recorded version does not meet. */
@@ -91,11 +94,27 @@ final class ReplacedPackages {
     List<RunTokens.Word> words = tokens.words();
     for (int i = 1; i < words.size(); i++) {
       if (words.get(i).text().equals("install") && isPip(words, i - 1)) {
-        List<RunTokens.Word> args = arguments(words, i);
+        List<RunTokens.Word> all = arguments(words, i);
+        String command = text.substring(words.get(i - 1).start(), end(words, i, all));
+        List<RunTokens.Word> args = new ArrayList<>();
+        for (int k = 0; k < all.size(); k++) {
+          RunTokens.Word w = all.get(k);
+          String raw = text.substring(w.start(), w.end());
+          if (SetupInstalls.isRedirection(raw)) {
+            // `> log.txt`: the operator's target is the next word, no requirement either.
+            k += raw.matches("[0-9]*[<>]+&?") ? 1 : 0;
+          } else if (!SetupInstalls.redirected(c, source, text, w, command)) {
+            args.add(w);
+          }
+        }
         if (args.stream().noneMatch(a -> ELSEWHERE.contains(a.text().replaceFirst("=.*", "")))) {
-          String command = text.substring(words.get(i - 1).start(), end(words, i, args));
-          for (Installed r : requirements(c, args, source, setup.isPresent())) {
+          List<RunTokens.Word> named = new ArrayList<>();
+          String before = text.substring(0, words.get(i - 1).start());
+          for (Installed r : requirements(c, args, source, setup.isPresent(), before, named)) {
             compare(c, packages, r, command);
+          }
+          if (args.stream().anyMatch(a -> UPGRADE.contains(a.text()))) {
+            SetupInstalls.upgrade(c, source, packages, named, command);
           }
         }
       }
@@ -131,20 +150,42 @@ final class ReplacedPackages {
    */
   private record Installed(Requirement requirement, String from) {}
 
+  /**
+   * The requirements {@code args} install that limit a version; {@code named} receives the words
+   * that are requirements written in {@code setup} (with or without a limit). A requirements file
+   * the user's setup names is reported when missing ({@link SetupInstalls#missingFile}).
+   *
+   * @param before setup's text before this command
+   */
   private static List<Installed> requirements(
-      RunCheck c, List<RunTokens.Word> args, RunSource source, boolean written) {
+      RunCheck c,
+      List<RunTokens.Word> args,
+      RunSource source,
+      boolean written,
+      String before,
+      List<RunTokens.Word> named) {
     List<Installed> out = new ArrayList<>();
     String folder = folder(c);
     for (int k = 0; k < args.size(); k++) {
-      String a = args.get(k).text();
+      RunTokens.Word word = args.get(k);
+      String a = word.text();
       String next = k + 1 < args.size() ? args.get(k + 1).text() : "";
-      if (a.equals("-r") || a.equals("--requirement")) {
-        fromFile(c, next, folder, out);
-        k++;
-      } else if (a.startsWith("--requirement=")) {
-        fromFile(c, a.substring("--requirement=".length()), folder, out);
-      } else if (a.startsWith("-r") && a.length() > 2) {
-        fromFile(c, a.substring(2), folder, out);
+      String file =
+          a.equals("-r") || a.equals("--requirement")
+              ? next
+              : a.startsWith("--requirement=")
+                  ? a.substring("--requirement=".length())
+                  : a.startsWith("-r") && !a.startsWith("--") && a.length() > 2
+                      ? a.substring(2)
+                      : null;
+      if (file != null) {
+        if (written) {
+          boolean separate = a.equals("-r") || a.equals("--requirement");
+          SetupInstalls.missingFile(
+              c, source, separate && k + 1 < args.size() ? args.get(k + 1) : word, file, before);
+        }
+        fromFile(c, file, folder, out);
+        k += a.equals("-r") || a.equals("--requirement") ? 1 : 0;
       } else if (a.equals("-e") || a.equals("--editable")) {
         fromProject(c, next, folder, out);
         k++;
@@ -153,8 +194,8 @@ final class ReplacedPackages {
       } else if (a.equals(".") || a.startsWith("./") || a.startsWith(".[")) {
         fromProject(c, a, folder, out);
       } else if (!a.startsWith("-") && written) {
-        RunTokens.Word w = args.get(k);
-        Requirement.parse(a, source.at(w.start(), w.end() - w.start()))
+        named.add(word);
+        Requirement.parse(a, source.at(word.start(), word.end() - word.start()))
             .ifPresent(r -> out.add(new Installed(r, "setup")));
       }
     }
@@ -226,7 +267,7 @@ final class ReplacedPackages {
                         + has.get()
                         + "; to train with another "
                         + name
-                        + ", choose a runtime whose image has it (`trainyard runtimes list`), as a "
+                        + ", choose a runtime whose image has it (`trainyard runtimes show NAME` gives its Python and packages), as a "
                         + name
                         + " pip downloads may not be built for the image's CUDA or libraries"));
   }

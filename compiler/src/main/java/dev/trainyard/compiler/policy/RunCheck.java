@@ -21,10 +21,40 @@ import java.util.List;
  * @param source where the words are written
  * @param scripts the scripts {@code run} names, when they can be read
  * @param out where rules add diagnostics
+ * @param wrapper the wrapper script these words come from ({@code bash run_ds.sh 2}), or null when
+ *     they are {@code run} itself
  */
 record RunCheck(
-    ResolvedJob job, RunTokens run, RunSource source, RunScripts scripts, List<Diagnostic> out) {
+    ResolvedJob job,
+    RunTokens run,
+    RunSource source,
+    RunScripts scripts,
+    List<Diagnostic> out,
+    WrapperScript wrapper) {
   static final String POINTER = "/run";
+
+  /** The words of {@code run} itself. */
+  RunCheck(
+      ResolvedJob job, RunTokens run, RunSource source, RunScripts scripts, List<Diagnostic> out) {
+    this(job, run, source, scripts, out, null);
+  }
+
+  /**
+   * A hint's corrected command: {@code `run: …`} ({@link #runHint}) for {@code run} itself, the
+   * changed lines of the wrapper script for a wrapper's words ({@link WrapperScript#hint}).
+   */
+  String hint(String command) {
+    return wrapper == null ? runHint(command) : wrapper.hint(run.text(), command);
+  }
+
+  /**
+   * The literal the wrapper script's positional parameter {@code name} ({@code 1}, {@code 2})
+   * holds: the call's argument when it is one without expansions; empty for {@code run} itself
+   * (started with no arguments), for an argument the call does not pass, and for one that expands.
+   */
+  java.util.Optional<String> positional(String name) {
+    return wrapper == null ? java.util.Optional.empty() : wrapper.argument(name);
+  }
 
   int nodes() {
     return job.topology().nodes();
@@ -87,9 +117,17 @@ record RunCheck(
     out.add(Diagnostic.warning(code, at(w), POINTER, message).withHint(hint));
   }
 
-  /** A rewrite of {@code run}: spans removed and text inserted, applied to the text as parsed. */
+  /**
+   * A rewrite of {@code run}: spans removed and text inserted, applied to the text as parsed. It
+   * starts without an {@code srun} prefix ({@link SlurmRule#srunPrefix}) and without the commands
+   * that only compute Slurm values ({@link SlurmRule#slurmAssignmentSpans}): no fixed command keeps
+   * Slurm.
+   */
   Rewrite rewrite() {
-    return new Rewrite(run.text());
+    Rewrite r = new Rewrite(run.text());
+    SlurmRule.srunPrefix(run).ifPresent(span -> r.remove(span[0], span[1]));
+    SlurmRule.slurmAssignmentSpans(run).forEach(span -> r.remove(span[0], span[1]));
+    return r;
   }
 
   /**

@@ -6,8 +6,6 @@ import dev.trainyard.compiler.resolve.ResolvedJob;
 import dev.trainyard.compiler.runtime.Framework;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Lints {@code run} against the compiled topology before any GPU is spent; each diagnostic points
@@ -18,15 +16,12 @@ import java.util.regex.Pattern;
  * processes in total ({@link AccelerateRule}); launcher flags must hold the same value on every
  * node and name variables the pods have ({@link LaunchVariables}); {@code python script.py} on
  * several nodes trains alone ({@link LauncherlessRun}); MPI runtimes already start {@code run}
- * under {@code mpirun} ({@link MpiRunRule}); Slurm does not exist in a pod; an image that has no
- * Python cannot start {@code python} ({@link ImagePython}); a requirement setup installs replaces
- * the image's package ({@link ReplacedPackages}); the repository declares a Python the image lacks
- * ({@link PythonVersionRule}).
+ * under {@code mpirun} ({@link MpiRunRule}); Slurm does not exist in a pod ({@link SlurmRule}); an
+ * image that has no Python cannot start {@code python} ({@link ImagePython}); a requirement setup
+ * installs replaces the image's package ({@link ReplacedPackages}); the repository declares a
+ * Python the image lacks ({@link PythonVersionRule}).
  */
 final class RunLint {
-  private static final Pattern SLURM =
-      Pattern.compile("\\$\\{?SLURM_|(?<=^|[\\s;&|(])(srun|scontrol|sbatch)(?=\\s|$)");
-
   private RunLint() {}
 
   static List<Diagnostic> check(ResolvedJob job, RunScripts scripts) {
@@ -39,7 +34,18 @@ final class RunLint {
             new RunSource(job.spec().document(), RunCheck.POINTER, text),
             scripts,
             out);
-    if (job.runtime().framework().usesMpi()) {
+    launchRules(c);
+    WrapperScript.find(c.run())
+        .ifPresent(w -> scripts.read(w.path()).ifPresent(script -> wrapper(c, w, script)));
+    ImagePython.check(c);
+    ReplacedPackages.check(c);
+    PythonVersionRule.check(c);
+    return out;
+  }
+
+  /** The rules about how {@code run} (or a script it starts) launches the program. */
+  private static void launchRules(RunCheck c) {
+    if (c.framework().usesMpi()) {
       MpiRunRule.check(c);
     } else {
       TorchrunFlags.check(c);
@@ -50,11 +56,27 @@ final class RunLint {
       TuneRunRule.check(c);
       MaxTextRule.check(c);
     }
-    slurm(c);
-    ImagePython.check(c);
-    ReplacedPackages.check(c);
-    PythonVersionRule.check(c);
-    return out;
+    SlurmRule.check(c);
+  }
+
+  /**
+   * Lints the script {@code run} starts ({@link WrapperScript}) with the launch rules: each finding
+   * at its line and column in the script (next to train.yaml), worded with the script's name.
+   */
+  private static void wrapper(RunCheck c, WrapperScript w, String text) {
+    List<Diagnostic> found = new ArrayList<>();
+    String file =
+        java.nio.file.Path.of(c.source().start().file()).resolveSibling(w.path()).toString();
+    launchRules(
+        new RunCheck(
+            c.job(), RunTokens.of(text), RunSource.script(file, text), c.scripts(), found, w));
+    for (Diagnostic d : found) {
+      String message =
+          d.message().startsWith("`run` ")
+              ? "`" + w.path() + "` (which `run` starts) " + d.message().substring(6)
+              : w.path() + ": " + d.message();
+      c.out().add(new Diagnostic(d.severity(), d.code(), message, d.location(), "", d.hint()));
+    }
   }
 
   private static void standalone(RunCheck c) {
@@ -73,23 +95,6 @@ final class RunLint {
                             ? "drop --standalone; torchrun reads PET_NNODES, PET_NODE_RANK and PET_MASTER_ADDR from the environment"
                             : "drop --standalone and pass the group on the command line, from the variables every node has")
                         + ", e.g. "
-                        + RunCheck.runHint(TorchrunFlags.fixed(c))));
-  }
-
-  private static void slurm(RunCheck c) {
-    Matcher m = SLURM.matcher(c.run().code());
-    if (m.find()) {
-      // The match is the command word itself (the lookarounds take no characters) or the $SLURM_
-      // prefix.
-      c.out()
-          .add(
-              Diagnostic.error(
-                      DiagnosticCode.RUN_CONTRADICTS_TOPOLOGY,
-                      c.source().at(m.start(), m.end() - m.start()),
-                      RunCheck.POINTER,
-                      "`run` uses Slurm (srun, scontrol or $SLURM_*), which does not exist in a Kubernetes pod")
-                  .withHint(
-                      "use $NNODES, $NODE_RANK, $MASTER_ADDR and $MASTER_PORT, which every node has"));
-    }
+                        + c.hint(TorchrunFlags.fixed(c))));
   }
 }

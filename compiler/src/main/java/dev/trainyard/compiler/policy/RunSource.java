@@ -25,6 +25,9 @@ final class RunSource {
   private final String pointer;
   private final String value;
 
+  /** A script's file name for its locations, or null for a train.yaml scalar. */
+  private final String scriptFile;
+
   /**
    * @param doc the parsed train.yaml
    * @param pointer the scalar's JSON pointer ({@code /run})
@@ -34,11 +37,32 @@ final class RunSource {
     this.doc = doc;
     this.pointer = pointer;
     this.value = value;
+    this.scriptFile = null;
+  }
+
+  private RunSource(String scriptFile, String text) {
+    this.doc = null;
+    this.pointer = "";
+    this.value = text;
+    this.scriptFile = scriptFile;
+  }
+
+  /**
+   * The words of a script file ({@link WrapperScript}): an offset is its own line and column in
+   * {@code file}.
+   */
+  static RunSource script(String file, String text) {
+    return new RunSource(file, text);
   }
 
   /** The start of the value. */
   SourceLocation start() {
-    return doc.map().at(pointer);
+    return scriptFile != null ? new SourceLocation(scriptFile, 1, 1) : doc.map().at(pointer);
+  }
+
+  /** The JSON pointer diagnostics at these words carry: {@code /run}, or "" in a script. */
+  String pointer() {
+    return pointer;
   }
 
   /**
@@ -51,6 +75,9 @@ final class RunSource {
     SourceLocation start = start();
     if (length <= 0 || index < 0 || index + length > value.length()) {
       return start;
+    }
+    if (scriptFile != null) {
+      return location(value, index, scriptFile);
     }
     String needle = value.substring(index, index + length);
     int nth = occurrences(value, needle, index);

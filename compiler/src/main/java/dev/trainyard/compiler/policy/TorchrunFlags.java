@@ -3,8 +3,10 @@ package dev.trainyard.compiler.policy;
 import dev.trainyard.compiler.diagnostic.DiagnosticCode;
 import dev.trainyard.compiler.runtime.Framework;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -57,11 +59,12 @@ final class TorchrunFlags {
 
   /**
    * A value that is one variable and nothing else: {@code $N}, {@code ${N}}, or {@code ${N:-3}}
-   * with a literal default.
+   * with a literal default, where the defaulted name may also be a positional parameter ({@code
+   * ${2:-2}}, which {@code run} never has: bash runs it with no arguments).
    */
   private static final Pattern VARIABLE =
       Pattern.compile(
-          "\\$([A-Za-z_][A-Za-z0-9_]*)|\\$\\{([A-Za-z_][A-Za-z0-9_]*)}|\\$\\{([A-Za-z_][A-Za-z0-9_]*):?-([^}$`(){]*)}");
+          "\\$([A-Za-z_][A-Za-z0-9_]*|[1-9])|\\$\\{([A-Za-z_][A-Za-z0-9_]*|[1-9][0-9]*)}|\\$\\{([A-Za-z_][A-Za-z0-9_]*|[1-9][0-9]*):?-([^}$`(){]*)}");
 
   /**
    * torchrun flags with a value that a command carrying the whole group sets itself (every use is
@@ -105,7 +108,7 @@ final class TorchrunFlags {
               + c.nodes()
               + " nodes forms a group of its own",
           "pass the group on the command line, from the variables every node has, e.g. "
-              + RunCheck.runHint(withGroup(c, launcher.get())));
+              + c.hint(withGroup(c, launcher.get())));
     }
     List<Finding> found = findings(c);
     boolean whole = c.run().pair("tune", "run").isPresent() || wholeGroup(c).isPresent();
@@ -118,7 +121,7 @@ final class TorchrunFlags {
                 f.message(),
                 (whole ? "pass the values every node gets" : f.hint())
                     + ", e.g. "
-                    + RunCheck.runHint(fixed)));
+                    + c.hint(fixed)));
   }
 
   /** The literal flags that contradict the topology or override a node's place in it. */
@@ -159,6 +162,24 @@ final class TorchrunFlags {
                             + c.procsPerNode()
                             + " processes",
                         "drop the flag, or set `procsPerNode: " + f.value().text() + "`")));
+    // torchrun's --master_port is an int option (argparse: "invalid int value"), and no port is
+    // outside 1-65535: every node stops before training.
+    literals(c, "--master_port", "--master-port").stream()
+        .filter(
+            f ->
+                !f.value().text().matches("[1-9][0-9]{0,4}")
+                    || Integer.parseInt(f.value().text()) > 65535)
+        .forEach(
+            f ->
+                found.add(
+                    new Finding(
+                        f,
+                        "`run` passes --master_port "
+                            + f.value().text()
+                            + ", which is no port number (1-65535): torchrun stops with an argument"
+                            + " error on every node",
+                        "drop the flag (torchrun reads PET_MASTER_PORT) or pass a port from 1 to"
+                            + " 65535")));
     for (String[] flag : PER_NODE) {
       // The rendezvous endpoint has a variable of its own: with --rdzv_backend c10d kept, torchrun
       // meets there.
@@ -188,7 +209,9 @@ final class TorchrunFlags {
    * line has (issue #19): under {@code tune run} the whole rendezvous ({@link TuneRunRule#fixed}),
    * as dropping a literal one would make torchtune force {@code --standalone} (E423); off the torch
    * runtime the whole group ({@link #withGroup}), since nothing fills in a dropped flag; else the
-   * line with every finding's flag and, on several nodes, {@code --standalone} removed.
+   * line with every finding's flag and, on several nodes, {@code --standalone} removed, and each
+   * flag {@link LaunchVariables} reports (a per-pod, unset or Slurm value) given the pod's value;
+   * without an {@code srun} prefix or Slurm-only assignments ({@link RunCheck#rewrite}).
    */
   static String fixed(RunCheck c) {
     Optional<RunTokens.Word> tune = c.run().pair("tune", "run");
@@ -197,10 +220,19 @@ final class TorchrunFlags {
       return whole.get();
     }
     RunCheck.Rewrite edit = c.rewrite();
-    findings(c).forEach(f -> edit.remove(f.flag()));
+    Set<Integer> removed = new HashSet<>();
+    findings(c)
+        .forEach(
+            f -> {
+              edit.remove(f.flag());
+              removed.add(f.flag().word().start());
+            });
     if (c.nodes() > 1) {
       c.run().words().stream().filter(w -> w.text().equals("--standalone")).forEach(edit::remove);
     }
+    // The flags with a per-pod or unset value get the pod's value in the same command, so every
+    // hint of the line gives one command with all of its findings fixed.
+    LaunchVariables.replace(c, edit, removed);
     return edit.apply();
   }
 
@@ -292,11 +324,17 @@ final class TorchrunFlags {
                 ? ref.group(1)
                 : ref.group(2) != null ? ref.group(2) : ref.group(3);
         // ${N:-3} is 3 where nothing sets N: no pod, and no assignment of run before this command.
+        // A wrapper script's positional parameter is the call's argument when it passes one.
         Optional<String> value =
             ref.group(3) != null
-                ? Optional.of(ref.group(4))
-                    .filter(d -> PodVariables.unset(c, name, f.word()).isPresent())
-                : PodVariables.constant(c.run(), name, f.value());
+                ? c.positional(name)
+                    .or(
+                        () ->
+                            Optional.of(ref.group(4))
+                                .filter(d -> PodVariables.unset(c, name, f.word()).isPresent()))
+                : c.positional(name)
+                    .or(() -> PodVariables.constant(c.run(), name, f.value()))
+                    .or(() -> positionalAssignment(c, name, f));
         value.ifPresent(
             literal ->
                 found.add(
@@ -309,6 +347,35 @@ final class TorchrunFlags {
       }
     }
     return found;
+  }
+
+  /**
+   * The literal a variable holds that {@code run} (or a wrapper script) sets once from a positional
+   * parameter, as scripts take their sizes ({@code NODES=${1:-1}; torchrun --nnodes $NODES}): the
+   * call's argument when it passes a literal one, else the default when it passes none; empty
+   * otherwise.
+   */
+  private static Optional<String> positionalAssignment(RunCheck c, String name, RunTokens.Flag f) {
+    Optional<String> assigned = PodVariables.assignedValue(c.run(), name, f.value());
+    if (assigned.isEmpty()) {
+      return Optional.empty();
+    }
+    Matcher m = VARIABLE.matcher(assigned.get().replaceAll("^\"(.*)\"$", "$1"));
+    if (!m.matches() || m.group(3) == null && m.group(1) == null && m.group(2) == null) {
+      return Optional.empty();
+    }
+    String parameter =
+        m.group(1) != null ? m.group(1) : m.group(2) != null ? m.group(2) : m.group(3);
+    if (!parameter.matches("[1-9][0-9]*")) {
+      return Optional.empty();
+    }
+    Optional<String> passed = c.positional(parameter);
+    if (passed.isPresent() || m.group(3) == null) {
+      return passed;
+    }
+    return PodVariables.unset(c, parameter, f.word()).isPresent()
+        ? Optional.of(m.group(4))
+        : Optional.empty();
   }
 
   /** The {@code --rdzv_backend} value {@code run} passes, or "static" (torchrun's default). */
@@ -338,6 +405,10 @@ final class TorchrunFlags {
     Matcher m = RANGE.matcher(value);
     if (!m.matches()) {
       return "";
+    }
+    if (Integer.parseInt(m.group(1)) > Integer.parseInt(m.group(2))) {
+      // torch elastic RendezvousParameters: "min_nodes ... must be ... <= max_nodes".
+      return " (no range: its minimum is above its maximum, which torchrun refuses)";
     }
     return ELASTIC.contains(backend(c))
         ? " (an elastic range that does not hold it)"

@@ -28,8 +28,7 @@ final class TuneRunRule {
                         + c.nodes()
                         + " nodes: torchtune (0.5 and later) then forces"
                         + " --standalone, so each node waits at its own localhost rendezvous until the timeout",
-                    "pass the rendezvous on the command line, e.g. "
-                        + RunCheck.runHint(fixed(c, tune)));
+                    "pass the rendezvous on the command line, e.g. " + c.hint(fixed(c, tune)));
               } else if (!c.run().hasAny("--nnodes", "--nproc_per_node", "--nproc-per-node")
                   && !endpoint) {
                 c.error(
@@ -37,7 +36,7 @@ final class TuneRunRule {
                     tune,
                     "`run` uses `tune run` without a torchrun flag, so torchtune starts one process without torchrun",
                     "add torchrun flags after `tune run` (torchtune _cli/run.py), e.g. "
-                        + RunCheck.runHint(fixed(c, tune)));
+                        + c.hint(fixed(c, tune)));
               }
             });
   }

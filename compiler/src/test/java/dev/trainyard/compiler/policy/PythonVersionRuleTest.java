@@ -45,7 +45,7 @@ class PythonVersionRuleTest {
             + " code written for 3.13 (e.g. syntax newer than 3.12) fails on every rank",
         d.message());
     assertEquals(
-        "choose a runtime whose image has Python 3.13 or newer (`trainyard runtimes list`) or set"
+        "choose a runtime whose image has Python 3.13 or newer (`trainyard runtimes show NAME` gives its Python and packages) or set"
             + " `image:` to one; if the code runs on 3.12, write 3.12 in .python-version",
         d.hint());
   }
@@ -83,7 +83,7 @@ class PythonVersionRuleTest {
             + " may fail on every rank",
         found.get(0).message());
     assertEquals(
-        "choose a runtime whose Python meets `>=3.13` (`trainyard runtimes list`) or set `image:` to"
+        "choose a runtime whose Python meets `>=3.13` (`trainyard runtimes show NAME` gives its Python and packages) or set `image:` to"
             + " one; if the code runs on 3.12, widen requires-python to admit it",
         found.get(0).hint());
   }

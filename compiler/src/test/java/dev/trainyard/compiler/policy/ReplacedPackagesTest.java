@@ -52,7 +52,8 @@ class ReplacedPackagesTest {
     assertEquals(
         "drop the limit (`torch` alone keeps the image's 2.13.0) or widen it to admit 2.13.0; to"
             + " train with another torch, choose a runtime whose image has it (`trainyard runtimes"
-            + " list`), as a torch pip downloads may not be built for the image's CUDA or libraries",
+            + " show NAME` gives its Python and packages), as a torch pip downloads may not be built"
+            + " for the image's CUDA or libraries",
         d.hint());
   }
 

@@ -98,6 +98,9 @@ class RunLintTest {
         "torch | 2 | | ID=$RANDOM; torchrun --rdzv_id $ID --rdzv_backend c10d --rdzv_endpoint $MASTER_ADDR:$MASTER_PORT train.py | E424 | $ID | `run` passes --rdzv_id $ID (ID=$RANDOM), which differs from pod to pod: the nodes would never agree and wait until the rendezvous timeout",
         "torch | 2 | | export R=$(hostname); torchrun --node_rank ${R} train.py | E424 | ${R} |",
         "torch | 2 | | torchrun --nnodes $NUM_NODES train.py | E430 | $NUM_NODES |",
+        "torch | 2 | | torchrun --nproc_per_node $1 train.py | E430 | $1 | `run` passes --nproc_per_node $1, but `run` is started with no arguments, so $1 is empty: the flag would get an empty value, so the launcher cannot count the group and the run never forms one",
+        "torch | 2 | | torchrun --nnodes ${2} train.py | E430 | ${2} |",
+        "torch | 2 | | torchrun --nproc_per_node ${2:-2} train.py | E409 | --nproc_per_node | `run` passes --nproc_per_node 2, but each node gets 4 processes",
         "torch | 2 | | python -m torch.distributed.run --nproc_per_node ${NPROC} train.py | E430 | ${NPROC} |",
         "torch | 2 | | torchrun --nproc_per_node $GPUS train.py | E430 | $GPUS |",
         "torch | 2 | | ACCELERATE_USE_CPU=true accelerate launch --multi_gpu --num_machines $NNODES --num_processes $NPROC --machine_rank $NODE_RANK --main_process_ip $MASTER_ADDR train.py | E430 | $NPROC |",
@@ -106,7 +109,8 @@ class RunLintTest {
         "torch | 2 | | torchrun --master_addr $MASTER_IP train.py | W425 | $MASTER_IP |",
         "torch | 2 | | torchrun --rdzv_backend c10d --rdzv_id $JOB_ID --rdzv_endpoint $MASTER_ADDR:$MASTER_PORT train.py | W425 | $JOB_ID |",
         // Slurm, a launcherless multi-node run (LauncherlessRun)
-        "torch | 2 | | srun python train.py | E409 | srun |",
+        "torch | 2 | | srun -N 2 --ntasks-per-node=1 torchrun --nnodes 2 train.py | E409 | srun |",
+        "torch | 2 | | head=$(scontrol show hostnames); echo $head | E409 | scontrol |",
         "torch | 2 | | python train.py --rank $SLURM_PROCID | E409 | $SLURM_ |",
         "torch | 2 | | torchrun --nnodes $SLURM_NNODES train.py | E409 | $SLURM_ | `run` uses Slurm (srun, scontrol or $SLURM_*), which does not exist in a Kubernetes pod",
         "torch | 2 | | python -u train.py --epochs 3 | W426 | python |",
@@ -133,6 +137,10 @@ class RunLintTest {
         "mpi@0.6.0-2 | 2 | | (python3 train.py) | W431 | python3 | `run` starts python3, but runtime mpi@0.6.0-2 records no Python in its image docker.io/mpioperator/openmpi:v0.6.0: the command would not be found (exit 127) on any node",
         "mpi@0.6.0-2 | 2 | | ! command python3 train.py | W431 | python3 |",
         "mpi@0.6.0-2 | 2 | | env -i A=1 /usr/bin/python3 train.py | W431 | /usr/bin/python3 |",
+        // Values torchrun's argument parser or rendezvous refuses (issue #19 fresh-user checks)
+        "torch | 2 | | torchrun --master_port abc train.py | E409 | --master_port | `run` passes --master_port abc, which is no port number (1-65535): torchrun stops with an argument error on every node",
+        "torch | 2 | | torchrun --master-port=70000 train.py | E409 | --master-port |",
+        "torch | 2 | | torchrun --nnodes 4:1 train.py | E409 | --nnodes | `run` passes --nnodes 4:1 (no range: its minimum is above its maximum, which torchrun refuses), but `nodes` is 2",
       })
   @DisplayName(
       "a run line that would hang, train alone or contradict the topology gets one diagnostic at the offending word, and its hinted command compiles clean")
@@ -161,8 +169,10 @@ class RunLintTest {
       WORDING.approve(d.hint());
       return;
     }
-    if (code.equals("E409") && (word.equals("srun") || word.equals("$SLURM_"))) {
-      // No command can replace Slurm's; the hint names the variables every pod has instead.
+    if (code.equals("E409")
+        && List.of("srun", "scontrol", "$SLURM_").contains(word)
+        && RunLintCases.hintedRun(d).isEmpty()) {
+      // No command can replace Slurm's here; the hint names the variables every pod has instead.
       WORDING.approve(d.hint());
       return;
     }
@@ -215,6 +225,8 @@ class RunLintTest {
         "torch | 2 | | torchrun --master_addr=$MASTER_ADDR --node_rank=$NODE_RANK train.py",
         "torch | 2 | | torchrun --rdzv_id ${RUN_ID:-job} --rdzv_backend c10d --rdzv_endpoint $MASTER_ADDR:$MASTER_PORT train.py",
         "torch | 2 | | torchrun --nnodes ${NN:-2} train.py",
+        "torch | 2 | | torchrun --nnodes ${1:-2} --nproc_per_node ${2:-4} train.py",
+        "torch | 2 | | set -- 2; torchrun --nnodes $1 train.py",
         "torch | 2 | | export N=2; torchrun --nnodes ${N:-3} train.py",
         "torch | 2 | | export N=2; torchrun --nnodes $N train.py",
         "torch | 2 | | torchrun train.py # was: --nnodes 4",
@@ -294,6 +306,30 @@ class RunLintTest {
     assertEquals(findings, found.size(), found.toString());
     for (Diagnostic d : found) {
       assertTrue(d.hint().endsWith("e.g. `run: " + fixed + "`"), d.toString());
+    }
+  }
+
+  @ParameterizedTest(name = "{0} x{1}: {2}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "torch | 2 | srun torchrun --nnodes 2 --nproc_per_node 4 --rdzv_id $RANDOM --rdzv_backend c10d --rdzv_endpoint $head_node_ip:29500 train.py | 3 | torchrun --nnodes 2 --nproc_per_node 4 --rdzv_backend c10d --rdzv_endpoint $MASTER_ADDR:$MASTER_PORT train.py",
+        "torch | 2 | srun --ntasks-per-node=1 -N 2 torchrun --nnodes $SLURM_NNODES --node_rank $SLURM_NODEID --nproc_per_node 4 --master_addr $head_node_ip --master_port 29500 train.py | 2 | torchrun --nnodes $NNODES --node_rank $NODE_RANK --nproc_per_node 4 --master_addr $MASTER_ADDR --master_port 29500 train.py",
+        "torch | 2 | nodes=( $( scontrol show hostnames $SLURM_JOB_NODELIST ) ); nodes_array=($nodes); head_node=${nodes_array[0]}; head_node_ip=$(srun --nodes=1 --ntasks=1 -w \"$head_node\" hostname --ip-address); srun torchrun --nnodes 2 --nproc_per_node 4 --rdzv_id $RANDOM --rdzv_backend c10d --rdzv_endpoint $head_node_ip:29500 train.py | 2 | torchrun --nnodes 2 --nproc_per_node 4 --rdzv_backend c10d --rdzv_endpoint $MASTER_ADDR:$MASTER_PORT train.py",
+        "plain | 2 | srun --nodes 2 torchrun --nnodes $SLURM_NNODES --nproc_per_node 1 --rdzv_id $RANDOM --rdzv_backend c10d --rdzv_endpoint $head_node_ip:29500 train.py | 3 | torchrun --nnodes $NNODES --nproc_per_node 1 --rdzv_backend c10d --rdzv_endpoint $MASTER_ADDR:$MASTER_PORT train.py",
+        "torch | 2 | srun -N 2 --gres=gpu:1 python -u alone.py --epochs 3 | 2 | torchrun alone.py --epochs 3",
+        "torch | 2 | srun python train.py | 2 | torchrun train.py",
+        "torch | 2 | srun --nodes=2 --ntasks 2 torchrun --nnodes 1 --nproc_per_node 4 --rdzv_id $RANDOM train.py | 3 | torchrun --nproc_per_node 4 train.py",
+      })
+  @DisplayName(
+      "issue #19 item 7: a Slurm launch line: every hint (the Slurm one too) gives the same command, without srun, its Slurm-only assignments and $SLURM_*/head-node values, and that command compiles clean")
+  void slurmHintsAgree(String runtime, int nodes, String run, int findings, String fixed) {
+    List<Diagnostic> found =
+        RunLintCases.lint(dir.resolve("slurm"), RunLintCases.yaml(runtime, nodes, run));
+    assertEquals(findings, found.size(), found.toString());
+    for (Diagnostic d : found) {
+      assertTrue(d.hint().endsWith("e.g. `run: " + fixed + "`"), d.toString());
+      RunLintCases.assertHintAccepted(dir, runtime, nodes, "", d);
     }
   }
 }
