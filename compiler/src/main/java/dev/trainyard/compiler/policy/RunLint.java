@@ -21,7 +21,8 @@ import java.util.regex.Pattern;
  * under {@code mpirun} ({@link MpiRunRule}); Slurm does not exist in a pod; an image that has no
  * Python cannot start {@code python} ({@link ImagePython}); a requirement setup installs replaces
  * the image's package ({@link ReplacedPackages}); the repository declares a Python the image lacks
- * ({@link PythonVersionRule}).
+ * ({@link PythonVersionRule}); a checkpointed run that would not resume or writes checkpoints where
+ * they do not survive ({@link CheckpointLint}).
  */
 final class RunLint {
   private static final Pattern SLURM =
@@ -54,6 +55,7 @@ final class RunLint {
     ImagePython.check(c);
     ReplacedPackages.check(c);
     PythonVersionRule.check(c);
+    CheckpointLint.check(c);
     return out;
   }
 

@@ -87,11 +87,21 @@ final class TrainyardEnv {
    */
   private static final String GPU_VISIBILITY = "NVIDIA_VISIBLE_DEVICES";
 
+  /**
+   * What a run with {@code checkpoint} gets besides {@code TRAINYARD_ATTEMPT}
+   * (docs/checkpoints.md).
+   */
+  private static final List<String> CHECKPOINT = List.of("CHECKPOINT_DIR", "RESUME_FROM");
+
   private TrainyardEnv() {}
 
   /** Every name {@code job}'s processes get without the user asking, sorted. */
   static Set<String> names(ResolvedJob job) {
-    return names(job.runtime().framework(), job.runtime().mpi());
+    Set<String> names = names(job.runtime().framework(), job.runtime().mpi());
+    if (job.checkpoint().isPresent()) {
+      names.addAll(CHECKPOINT);
+    }
+    return names;
   }
 
   /**
