@@ -100,6 +100,30 @@ class CheckpointLintTest {
     assertEquals("write them below $CHECKPOINT_DIR, e.g. `" + fix + "`", d.get(0).hint());
   }
 
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({
+    "torchrun t.py --output_dir /checkpoints/out $RESUME_FROM",
+    "torchrun t.py --output_dir /checkpoints $RESUME_FROM",
+    "torchrun t.py --output_dir /data $RESUME_FROM",
+    "torchrun t.py --output_dir /data/../data/x $RESUME_FROM"
+  })
+  @DisplayName(
+      "a checkpoint flag on the checkpoint volume or a writable volume (at or below its path) survives: no W438")
+  void onAVolume(String run) {
+    CompileResult r = compile(run, "volumes: [{claim: d, path: /data}]\n");
+    assertTrue(codes(r, DiagnosticCode.CHECKPOINT_LOST).isEmpty(), r.diagnostics().toString());
+  }
+
+  @Test
+  @DisplayName("a path that only starts like a volume's (/database beside /data) is on no volume")
+  void prefixIsNotInside() {
+    CompileResult r =
+        compile(
+            "torchrun t.py --output_dir /database $RESUME_FROM",
+            "volumes: [{claim: d, path: /data}]\n");
+    assertEquals(1, codes(r, DiagnosticCode.CHECKPOINT_LOST).size(), r.diagnostics().toString());
+  }
+
   @Test
   @DisplayName("a checkpoint flag on another writable volume survives: no W438")
   void otherVolume() {

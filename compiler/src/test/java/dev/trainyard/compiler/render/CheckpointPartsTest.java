@@ -64,6 +64,12 @@ class CheckpointPartsTest {
     assertEquals(
         key, pvc.path("metadata").path("labels").path("trainyard.dev/checkpoint").asText());
     assertEquals("llm", pvc.path("metadata").path("labels").path("trainyard.dev/job").asText());
+    assertEquals(
+        TrainProject.REMOTE,
+        pvc.path("metadata").path("annotations").path("trainyard.dev/source-repo").asText());
+    assertEquals(
+        "jobs/demo/train.yaml",
+        pvc.path("metadata").path("annotations").path("trainyard.dev/source-path").asText());
     assertTrue(
         pvc.path("metadata").path("annotations").path("trainyard.dev/last-used-at").isMissingNode(),
         "no submit time for a plain compile");

@@ -138,6 +138,28 @@ class CheckpointChoiceTest {
   }
 
   @Test
+  @DisplayName(
+      "the storage is the target namespace's of its own cluster: a namespace of the same name elsewhere does not lend its storage")
+  void storageOfTheTargetCluster() {
+    String platform =
+        PlatformYaml.base()
+            .namespaces(
+                "[{name: team-a, cluster: local, sources: [\"github.com/acme/*\"], defaultQueue: q},"
+                    + " {name: team-a, cluster: other, sources: [\"github.com/acme/*\"], defaultQueue: q,"
+                    + " checkpoints: {size: 1Gi, accessMode: ReadWriteMany}}]")
+            .text()
+            .replace(
+                "clusters: [{name: local, domain: cluster.local}]",
+                "clusters: [{name: local, domain: cluster.local}, {name: other}]");
+    CompileResult r =
+        TrainProject.create(dir, "run: torchrun t.py\ncheckpoint: {}\n")
+            .withPlatform(platform)
+            .compile();
+    assertEquals(
+        1, withCode(r, DiagnosticCode.NO_CHECKPOINT_STORAGE).size(), r.diagnostics().toString());
+  }
+
+  @Test
   @DisplayName("without checkpoint: nothing resolved, no claim, no checkpoint annotation")
   void none() {
     CompileResult r = project("run: torchrun t.py\n", RWX).compile();
