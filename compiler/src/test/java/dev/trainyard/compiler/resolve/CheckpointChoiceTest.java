@@ -144,9 +144,9 @@ class CheckpointChoiceTest {
     String platform =
         PlatformYaml.base()
             .namespaces(
-                "[{name: team-a, cluster: local, sources: [\"github.com/acme/*\"], defaultQueue: q},"
-                    + " {name: team-a, cluster: other, sources: [\"github.com/acme/*\"], defaultQueue: q,"
-                    + " checkpoints: {size: 1Gi, accessMode: ReadWriteMany}}]")
+                "[{name: team-a, cluster: other, sources: [\"github.com/acme/*\"], defaultQueue: q,"
+                    + " checkpoints: {size: 1Gi, accessMode: ReadWriteMany}},"
+                    + " {name: team-a, cluster: local, sources: [\"github.com/acme/*\"], defaultQueue: q}]")
             .text()
             .replace(
                 "clusters: [{name: local, domain: cluster.local}]",

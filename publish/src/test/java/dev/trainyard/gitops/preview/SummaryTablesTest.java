@@ -310,4 +310,23 @@ class SummaryTablesTest {
     assertEquals("fresh", fresh.of(EARLIER, "d".repeat(40), "").checkpointResume());
     assertEquals("train-3f2a1b", fresh.of(EARLIER, "d".repeat(40), "").checkpoint());
   }
+
+  @Test
+  @DisplayName(
+      "JSON: a checkpointed run carries checkpoint {claim, resume}; a run without one has no checkpoint key")
+  void checkpointJson() throws Exception {
+    var json =
+        new com.fasterxml.jackson.databind.ObjectMapper()
+            .readTree(
+                JsonPreview.render(
+                    preview(
+                        List.of(
+                            added(checkpointed(FOLDER, "fresh"), Optional.empty()),
+                            added(torch(EARLIER), Optional.empty())),
+                        List.of())));
+    assertEquals(
+        "{\"claim\":\"train-3f2a1b\",\"resume\":\"fresh\"}",
+        json.path("runs").path(0).path("checkpoint").toString());
+    assertEquals(true, json.path("runs").path(1).path("checkpoint").isMissingNode());
+  }
 }
