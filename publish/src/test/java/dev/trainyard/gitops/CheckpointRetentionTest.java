@@ -245,6 +245,8 @@ class CheckpointRetentionTest {
                     "clusters/local/keep/other/kustomization.yaml",
                     "x",
                     "clusters/_x/keep/_checkpoint-a/kustomization.yaml",
+                    "x",
+                    "clusters/local/_queues/_checkpoint-b/kustomization.yaml",
                     "x"))));
     assertTrue(TrainProject.REMOTE.startsWith("https://"));
   }

@@ -332,6 +332,97 @@ class CheckpointHostsIT {
     assertTrue(Files.exists(claim.resolve(oldRun).resolve("step-30").resolve("COMPLETE")));
   }
 
+  /**
+   * A program that saves on SIGTERM (as HF's {@code enable_jit_checkpoint} does): after each step
+   * it keeps a snapshot (step and state) in one assignment; the SIGTERM handler of rank 0 writes
+   * that snapshot by the contract and ends the process; other ranks just end. It resumes from
+   * {@code RESUME_FROM}.
+   */
+  static final String SAVES_ON_SIGTERM =
+      "import os, signal, time\n"
+          + "import torch, torch.distributed as dist\n"
+          + "dist.init_process_group('gloo')\n"
+          + "rank = dist.get_rank()\n"
+          + "torch.manual_seed(0)\n"
+          + "model = torch.nn.Linear(20, 1)\n"
+          + "ddp = torch.nn.parallel.DistributedDataParallel(model)\n"
+          + "opt = torch.optim.SGD(ddp.parameters(), lr=0.01)\n"
+          + "start = 0\n"
+          + "resume = os.environ.get('RESUME_FROM', '')\n"
+          + "if resume:\n"
+          + "    state = torch.load(os.path.join(resume, 'state.pt'))\n"
+          + "    model.load_state_dict(state['model']); start = state['step']\n"
+          + "    print(f'[rank {rank}] attempt {os.environ[\"TRAINYARD_ATTEMPT\"]} resumed at step {start}', flush=True)\n"
+          + "snapshot = (start, {k: v.clone() for k, v in model.state_dict().items()})\n"
+          + "def on_term(signum, frame):\n"
+          + "    if rank == 0:\n"
+          + "        t0 = time.monotonic()\n"
+          + "        step, state = snapshot\n"
+          + "        path = os.path.join(os.environ['CHECKPOINT_DIR'], f'step-{step}')\n"
+          + "        os.makedirs(path, exist_ok=True)\n"
+          + "        torch.save({'model': state, 'step': step}, os.path.join(path, 'state.pt'))\n"
+          + "        open(os.path.join(path, 'COMPLETE'), 'w').close()\n"
+          + "        print(f'[rank 0] SIGTERM: saved step {step} in {(time.monotonic() - t0) * 1000:.1f} ms', flush=True)\n"
+          + "    os._exit(143)\n"
+          + "signal.signal(signal.SIGTERM, on_term)\n"
+          + "g = torch.Generator().manual_seed(1)\n"
+          + "x = torch.randn(64, 20, generator=g); y = x.sum(1, keepdim=True)\n"
+          + "for step in range(start, 100000):\n"
+          + "    loss = torch.nn.functional.mse_loss(ddp(x), y)\n"
+          + "    opt.zero_grad(); loss.backward(); opt.step()\n"
+          + "    snapshot = (step + 1, {k: v.clone() for k, v in model.state_dict().items()})\n"
+          + "    print(f'[rank {rank}] step {step + 1} done', flush=True)\n"
+          + "    if step + 1 >= int(os.environ['TOTAL_STEPS']):\n"
+          + "        break\n"
+          + "    time.sleep(0.15)\n"
+          + "print(f'[rank {rank}] finished', flush=True)\n"
+          + "dist.destroy_process_group()\n";
+
+  @Test
+  @DisplayName(
+      "SIGTERM first (a preemption deleting every pod): torchrun passes it on, rank 0 saves the step it reached within saveSeconds, and the next attempt resumes there: no step repeated")
+  void sigtermSaveLosesNoStep() throws Exception {
+    Path platform = platform();
+    CompiledProject project =
+        CompiledProject.compile(
+            work.resolve("repo"),
+            "term",
+            Map.of(
+                "train.py",
+                SAVES_ON_SIGTERM,
+                "train.yaml",
+                "nodes: 2\nprocsPerNode: 1\nrun: torchrun train.py\nenv: {TOTAL_STEPS: \"40\"}\n"
+                    + "checkpoint:\n  saveSeconds: 30\n"),
+            b -> b.platformFile(platform));
+    List<RunningPod> first = attempt(project, 0);
+    awaitOutput(first.get(0), "[rank 0] step 12 done", TRAIN_TIMEOUT);
+    long t0 = System.nanoTime();
+    first.forEach(RunningPod::terminate);
+    for (RunningPod pod : first) {
+      assertTrue(pod.awaitExit(Duration.ofSeconds(60)).isPresent(), "ends: " + pod.output());
+    }
+    long stopMs = (System.nanoTime() - t0) / 1_000_000;
+    String out0 = first.get(0).output();
+    Matcher saved = Pattern.compile("\\[rank 0\\] SIGTERM: saved step (\\d+) in ").matcher(out0);
+    assertTrue(saved.find(), out0);
+    int step = Integer.parseInt(saved.group(1));
+    assertEquals(lastStep(out0, 0), step, "the step it reached: " + out0);
+    assertTrue(stopMs < 30_000, "within saveSeconds: " + stopMs + " ms");
+    List<RunningPod> second = attempt(project, 1);
+    for (RunningPod pod : second) {
+      assertEquals(0, pod.requireExit(TRAIN_TIMEOUT), pod.output());
+    }
+    String out1 = second.get(0).output();
+    assertTrue(out1.contains("[rank 0] attempt 1 resumed at step " + step), out1);
+    assertEquals(step + 1, firstStep(out1, 0), out1);
+    System.out.println(
+        "CheckpointHostsIT: SIGTERM at step "
+            + step
+            + ": saved and both pods ended "
+            + stopMs
+            + " ms after SIGTERM; steps repeated 0");
+  }
+
   /** Mean step, save and restore times the program printed. */
   private static String timings(String output) {
     return "step "
