@@ -48,6 +48,8 @@ final class CompileOptions {
 
   @picocli.CommandLine.Mixin TargetOptions target;
 
+  @picocli.CommandLine.Mixin CheckpointOptions checkpoints;
+
   @Option(
       names = "--attempt",
       paramLabel = "N",
@@ -99,6 +101,8 @@ final class CompileOptions {
             .namespace(target.namespace())
             .attempt(attempt)
             .existingTree(out)
+            .sourceBranch(checkpoints.branch())
+            .fresh(checkpoints.fresh)
             .build();
     TargetOptions.refuse(spec, dev.trainyard.compiler.TargetFlags.check(request));
     return request;

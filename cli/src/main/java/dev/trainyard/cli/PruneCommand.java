@@ -37,7 +37,10 @@ import picocli.CommandLine.Spec;
       "A pruned run is remembered in clusters/<cluster>/pruned-runs.txt: re-submitting",
       "its commit does not start it again. --older-than reads each run's creation time",
       "from its provenance (trainyard.dev/created-at) and needs --include-running: it",
-      "cannot tell a running run from a finished one."
+      "cannot tell a running run from a finished one.",
+      "--checkpoints removes instead the checkpoint claims (train.yaml `checkpoint:`) past",
+      "their namespace's checkpoints.retention in the branch's platform.yaml, counted from",
+      "their last submit, once no run of their job is left (docs/checkpoints.md)."
     },
     mixinStandardHelpOptions = true,
     footer = {
@@ -70,6 +73,14 @@ final class PruneCommand implements Callable<Integer> {
   boolean includeRunning;
 
   @Option(
+      names = "--checkpoints",
+      description = {
+        "remove the checkpoint claims past their retention (platform.yaml",
+        "namespaces[].checkpoints.retention) whose jobs have no run left"
+      })
+  boolean checkpoints;
+
+  @Option(
       names = "--target-cluster",
       paramLabel = "NAME",
       description = "only runs of this cluster")
@@ -79,6 +90,13 @@ final class PruneCommand implements Callable<Integer> {
   public Integer call() {
     Map<String, String> env = System.getenv();
     List<String> names = runs == null ? List.of() : runs;
+    if (checkpoints) {
+      if (!names.isEmpty() || olderThan != null) {
+        throw new ParameterException(
+            spec.commandLine(), "--checkpoints takes no run names and no --older-than");
+      }
+      return pruneCheckpoints(env);
+    }
     if (names.isEmpty() == (olderThan == null)) {
       throw new ParameterException(
           spec.commandLine(), "give either run names or --older-than DURATION");
@@ -103,6 +121,43 @@ final class PruneCommand implements Callable<Integer> {
       return gitops.output == CompileOptions.OutputFormat.json
           ? json(result, location)
           : text(result, location);
+    } catch (GitOpsException e) {
+      return gitops.failure(e);
+    }
+  }
+
+  private int pruneCheckpoints(Map<String, String> env) {
+    GitOpsLocation location = gitops.location(spec, env);
+    try {
+      Pruner.CheckpointPruneResult result =
+          new Pruner(GitOpsOptions.cacheRoot(env), env, Clock.systemUTC())
+              .pruneCheckpoints(location, gitops.branch, Optional.empty(), gitops.dryRun);
+      PrintWriter out = spec.commandLine().getOut();
+      DiagnosticPrinter.printText(result.diagnostics(), spec.commandLine().getErr());
+      if (!result.diagnostics().isEmpty()) {
+        return 1;
+      }
+      result.removed().forEach(f -> out.println("prune " + f.path()));
+      String where = gitops.where(location);
+      if (result.removed().isEmpty()) {
+        out.println("no checkpoint claim past its retention in " + where);
+      } else if (gitops.dryRun) {
+        out.println(
+            "dry run: would remove "
+                + result.removed().size()
+                + " checkpoint claim(s); nothing was pushed");
+      } else {
+        out.println(
+            "committed "
+                + result.commit().orElseThrow().substring(0, 12)
+                + " to "
+                + where
+                + ": removed "
+                + result.removed().size()
+                + " checkpoint claim(s)");
+      }
+      out.flush();
+      return 0;
     } catch (GitOpsException e) {
       return gitops.failure(e);
     }

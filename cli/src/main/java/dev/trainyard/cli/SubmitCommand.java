@@ -93,6 +93,8 @@ final class SubmitCommand implements Callable<Integer> {
 
   @Mixin TargetOptions target;
 
+  @Mixin CheckpointOptions checkpoints;
+
   @Option(
       names = "--rerun",
       description = "start a new run (a new run id) of a commit that already ran")
@@ -137,7 +139,8 @@ final class SubmitCommand implements Callable<Integer> {
             target.cluster(),
             target.namespace(),
             rerun,
-            gitops.dryRun);
+            gitops.dryRun,
+            new SubmitRequest.Checkpoints(checkpoints.branch(), checkpoints.fresh));
     try {
       SubmitResult result =
           new Submitter(GitOpsOptions.cacheRoot(env), env, Clock.systemUTC()).submit(request);

@@ -74,6 +74,8 @@ class DeterminismTest {
         1,
         Optional.of(existing),
         Optional.empty(),
-        Optional.empty());
+        Optional.empty(),
+        Optional.empty(),
+        false);
   }
 }

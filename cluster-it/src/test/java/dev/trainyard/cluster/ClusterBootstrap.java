@@ -137,6 +137,8 @@ final class ClusterBootstrap {
                 + "\n---\n"
                 + resource("kwok/pod-fail-stage.yaml")
                 + "\n---\n"
+                + resource("kwok/pod-recover-stage.yaml")
+                + "\n---\n"
                 + resource("kwok/pod-outcome-stages.yaml")
                 + "\n---\n"
                 + resource("kwok/node-unreachable-stages.yaml"));

@@ -23,6 +23,10 @@ import java.util.Optional;
  *     empty for compile
  * @param platformDisplay how diagnostics name {@code platformFile} when it is a copy (e.g. read
  *     from a GitOps repo: {@code platform.yaml (gitops main)}); empty: its path
+ * @param sourceBranch the source branch the run comes from, part of its checkpoint key (job name +
+ *     branch); empty: the key has no branch
+ * @param fresh whether a checkpointed run starts over instead of resuming from the job's last
+ *     checkpoint ({@code --fresh})
  */
 public record CompileRequest(
     Path trainYaml,
@@ -36,7 +40,9 @@ public record CompileRequest(
     int attempt,
     Optional<Path> existingTree,
     Optional<Instant> createdAt,
-    Optional<String> platformDisplay) {
+    Optional<String> platformDisplay,
+    Optional<String> sourceBranch,
+    boolean fresh) {
   public CompileRequest {
     Objects.requireNonNull(trainYaml, "trainYaml");
     Objects.requireNonNull(displayPath, "displayPath");
@@ -76,7 +82,9 @@ public record CompileRequest(
         .attempt(attempt)
         .existingTree(existingTree)
         .createdAt(createdAt)
-        .platformDisplay(platformDisplay);
+        .platformDisplay(platformDisplay)
+        .sourceBranch(sourceBranch)
+        .fresh(fresh);
   }
 
   /** The same request for another re-run counter. */
@@ -103,6 +111,8 @@ public record CompileRequest(
     private Optional<Path> existingTree = Optional.empty();
     private Optional<Instant> createdAt = Optional.empty();
     private Optional<String> platformDisplay = Optional.empty();
+    private Optional<String> sourceBranch = Optional.empty();
+    private boolean fresh;
 
     private Builder(Path trainYaml) {
       this.trainYaml = Objects.requireNonNull(trainYaml, "trainYaml");
@@ -211,6 +221,18 @@ public record CompileRequest(
       return platformDisplay(Optional.of(value));
     }
 
+    /** The source branch, part of a checkpoint key. */
+    public Builder sourceBranch(Optional<String> value) {
+      sourceBranch = value;
+      return this;
+    }
+
+    /** Start a checkpointed run over instead of resuming ({@code --fresh}). */
+    public Builder fresh(boolean value) {
+      fresh = value;
+      return this;
+    }
+
     /** The request; IllegalArgumentException when {@code attempt < 1}. */
     public CompileRequest build() {
       return new CompileRequest(
@@ -225,7 +247,9 @@ public record CompileRequest(
           attempt,
           existingTree,
           createdAt,
-          platformDisplay);
+          platformDisplay,
+          sourceBranch,
+          fresh);
     }
   }
 }

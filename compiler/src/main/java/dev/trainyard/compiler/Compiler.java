@@ -156,7 +156,9 @@ public final class Compiler implements AutoCloseable {
             request.namespace(),
             request.attempt(),
             hasRequirements(request, spec.get()),
-            new Stamp(VERSION, request.createdAt()));
+            new Stamp(VERSION, request.createdAt()),
+            new ResolveInput.CheckpointKeyInput(
+                request.sourceBranch().orElse(""), request.fresh()));
     return compileResolved(input, request, all);
   }
 

@@ -68,6 +68,8 @@ class CompileRecordsTest {
             .existingTree(Path.of("gitops"))
             .createdAt(at)
             .platformDisplay("platform.yaml (gitops main)")
+            .sourceBranch(Optional.of("main"))
+            .fresh(true)
             .build();
     assertEquals(
         new CompileRequest(
@@ -82,7 +84,9 @@ class CompileRecordsTest {
             2,
             Optional.of(Path.of("gitops")),
             Optional.of(at),
-            Optional.of("platform.yaml (gitops main)")),
+            Optional.of("platform.yaml (gitops main)"),
+            Optional.of("main"),
+            true),
         r);
     assertEquals(r, r.toBuilder().build());
     assertEquals(Optional.empty(), r.toBuilder().cluster(Optional.empty()).build().cluster());

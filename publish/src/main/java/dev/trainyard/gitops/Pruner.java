@@ -63,6 +63,106 @@ public final class Pruner {
   }
 
   /**
+   * Removes the checkpoint claims' folders past their retention ({@link CheckpointRetention}), in
+   * one commit (pushed with retry; a lost race plans again from the new tip); Flux or Argo CD then
+   * delete the claims. Nothing to remove: no commit.
+   *
+   * @param platform the platform whose namespaces' {@code checkpoints.retention} apply; empty: the
+   *     branch's own {@code platform.yaml} (the embedded default when it has none; an invalid one
+   *     is reported and nothing is removed)
+   * @param dryRun plan, push nothing
+   * @throws GitOpsException when the GitOps repository cannot be reached, read or written
+   */
+  public CheckpointPruneResult pruneCheckpoints(
+      GitOpsLocation gitops,
+      String branch,
+      Optional<dev.trainyard.compiler.platform.Platform> platform,
+      boolean dryRun)
+      throws GitOpsException {
+    try (GitOpsRepository repo = GitOpsRepository.mirror(gitops, cacheRoot, env)) {
+      Publisher.Published<List<CheckpointRetention.CheckpointFolder>> done =
+          new Publisher(repo, branch)
+              .publish(base -> checkpoints(base.orElseGet(EmptySnapshot::new), platform), dryRun);
+      return new CheckpointPruneResult(
+          done.change().summary(), done.change().diagnostics(), done.commit(), done.pushed());
+    }
+  }
+
+  /**
+   * What {@link #pruneCheckpoints} did.
+   *
+   * @param removed the folders removed (or, dry, that would be)
+   * @param diagnostics why nothing was removed (the branch's platform.yaml is invalid)
+   * @param commit the commit made, if any
+   * @param pushed whether it was pushed
+   */
+  public record CheckpointPruneResult(
+      List<CheckpointRetention.CheckpointFolder> removed,
+      List<Diagnostic> diagnostics,
+      Optional<String> commit,
+      boolean pushed) {
+    public CheckpointPruneResult {
+      removed = List.copyOf(removed);
+      diagnostics = List.copyOf(diagnostics);
+    }
+  }
+
+  Change<List<CheckpointRetention.CheckpointFolder>> checkpoints(
+      Snapshot base, Optional<dev.trainyard.compiler.platform.Platform> given) {
+    Instant now = clock.instant();
+    var platform =
+        given.isPresent()
+            ? dev.trainyard.compiler.diagnostic.StageResult.of(given.get(), List.of())
+            : branchPlatform(base);
+    if (platform.failed()) {
+      return new Change<>(List.of(), Optional.empty(), platform.diagnostics(), List.of());
+    }
+    List<CheckpointRetention.CheckpointFolder> chosen =
+        CheckpointRetention.expired(base, platform.value().orElseThrow(), now);
+    if (chosen.isEmpty()) {
+      return new Change<>(List.of(), Optional.empty(), List.of(), chosen);
+    }
+    List<TreeEdit> edits = new ArrayList<>();
+    chosen.forEach(f -> edits.add(new TreeEdit.DeleteFolder(f.path())));
+    CommitText.Person committer = CommitText.Person.committer(env, now);
+    CommitText text =
+        new CommitText(
+            chosen.size() == 1
+                ? "trainyard prune: checkpoints " + chosen.get(0).key()
+                : "trainyard prune: " + chosen.size() + " checkpoint claims",
+            "Removes checkpoint claims past their retention, whose jobs have no run left,"
+                + " so Flux and Argo CD delete them.",
+            chosen.stream()
+                .map(
+                    f ->
+                        "Trainyard-Pruned-Checkpoint: "
+                            + f.cluster()
+                            + "/"
+                            + f.namespace()
+                            + "/"
+                            + f.key())
+                .toList(),
+            committer,
+            committer);
+    return new Change<>(edits, Optional.of(text), List.of(), chosen);
+  }
+
+  /** The branch's {@code platform.yaml}, or the embedded default when it has none. */
+  private static dev.trainyard.compiler.diagnostic.StageResult<
+          dev.trainyard.compiler.platform.Platform>
+      branchPlatform(Snapshot base) {
+    var loader = dev.trainyard.compiler.platform.PlatformLoader.standard();
+    return base.read("platform.yaml")
+        .map(
+            text ->
+                loader.load(
+                    new dev.trainyard.compiler.source.SourceFile(GitOpsPlatform.DISPLAY, text),
+                    false))
+        .orElseGet(
+            () -> loader.load(dev.trainyard.compiler.platform.PlatformLoader.embedded(), true));
+  }
+
+  /**
    * One prune commit on {@code branch} of {@code gitops}'s mirror, planned from its tip (empty: no
    * branch yet).
    */

@@ -20,6 +20,7 @@ import java.util.Optional;
  * @param namespace target namespace instead of the first that admits the source repo
  * @param rerun start a new run (a new run id) even when this commit already has one
  * @param dryRun plan and build the commit, but push nothing
+ * @param checkpoints the source branch of the checkpoint key and {@code --fresh}
  */
 public record SubmitRequest(
     List<Path> trainYamls,
@@ -32,7 +33,50 @@ public record SubmitRequest(
     Optional<String> cluster,
     Optional<String> namespace,
     boolean rerun,
-    boolean dryRun) {
+    boolean dryRun,
+    Checkpoints checkpoints) {
+  /** A request whose checkpointed runs resume, with no source branch in their key. */
+  public SubmitRequest(
+      List<Path> trainYamls,
+      GitOpsLocation gitops,
+      String branch,
+      Optional<Path> platform,
+      Optional<Path> runtimes,
+      Optional<String> sourceRepo,
+      Optional<String> sourceCommit,
+      Optional<String> cluster,
+      Optional<String> namespace,
+      boolean rerun,
+      boolean dryRun) {
+    this(
+        trainYamls,
+        gitops,
+        branch,
+        platform,
+        runtimes,
+        sourceRepo,
+        sourceCommit,
+        cluster,
+        namespace,
+        rerun,
+        dryRun,
+        Checkpoints.RESUME);
+  }
+
+  /**
+   * How checkpointed runs ({@code checkpoint:} in train.yaml) of this submit find their
+   * checkpoints.
+   *
+   * @param sourceBranch the source branch, part of the checkpoint key (job name + branch); empty:
+   *     none
+   * @param fresh start over instead of resuming from the job's newest complete checkpoint ({@code
+   *     --fresh})
+   */
+  public record Checkpoints(Optional<String> sourceBranch, boolean fresh) {
+    /** Resume; no branch in the key. */
+    public static final Checkpoints RESUME = new Checkpoints(Optional.empty(), false);
+  }
+
   public SubmitRequest {
     trainYamls = trainYamls.stream().filter(distinctFile(new java.util.HashSet<>())).toList();
     if (trainYamls.isEmpty()) {
@@ -40,6 +84,7 @@ public record SubmitRequest(
     }
     Objects.requireNonNull(gitops, "gitops");
     Objects.requireNonNull(branch, "branch");
+    Objects.requireNonNull(checkpoints, "checkpoints");
   }
 
   /**

@@ -208,6 +208,8 @@ public final class Submitter {
         .namespace(r.namespace())
         .createdAt(now)
         .platformDisplay(platform.platformDisplay())
+        .sourceBranch(r.checkpoints().sourceBranch())
+        .fresh(r.checkpoints().fresh())
         .build();
   }
 

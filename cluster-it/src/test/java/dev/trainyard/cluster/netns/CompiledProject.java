@@ -30,6 +30,18 @@ record CompiledProject(Path repo, CompiledRun run, Map<String, String> files) {
    */
   static CompiledProject compile(
       Path dir, String folder, Map<String, String> files, Optional<Path> runtimes) {
+    return compile(dir, folder, files, b -> b.runtimesDir(runtimes));
+  }
+
+  /**
+   * As {@link #compile(Path, String, Map, Optional)}, with the request {@code more} makes of the
+   * plain one (e.g. a platform.yaml).
+   */
+  static CompiledProject compile(
+      Path dir,
+      String folder,
+      Map<String, String> files,
+      java.util.function.UnaryOperator<CompileRequest.Builder> more) {
     Path jobDir = dir.resolve("jobs").resolve(folder);
     try {
       Files.createDirectories(jobDir);
@@ -42,9 +54,7 @@ record CompiledProject(Path repo, CompiledRun run, Map<String, String> files) {
     commit(dir);
     CompileRequest plain = CompileRequest.of(jobDir.resolve("train.yaml"));
     CompileRequest request =
-        CompileRequest.builder(plain.trainYaml())
-            .displayPath(plain.displayPath())
-            .runtimesDir(runtimes)
+        more.apply(CompileRequest.builder(plain.trainYaml()).displayPath(plain.displayPath()))
             .build();
     CompileResult result = new Compiler(SshSecretProvider.system()).compile(request);
     if (result.hasErrors()) {

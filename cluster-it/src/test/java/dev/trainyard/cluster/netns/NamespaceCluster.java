@@ -44,6 +44,7 @@ final class NamespaceCluster implements AutoCloseable {
   private final List<RunningPod> running = new ArrayList<>();
   private final Deque<Path> createdDirs = new ArrayDeque<>();
   private final Optional<PodApiAccess> api;
+  private int restartAttempt;
 
   /**
    * @param work an empty folder for the pods' files (not under /tmp: pods get a private /tmp)
@@ -89,6 +90,16 @@ final class NamespaceCluster implements AutoCloseable {
 
   CompiledRun run() {
     return run;
+  }
+
+  /**
+   * The JobSet restart this cluster's pods belong to: their {@code
+   * jobset.sigs.k8s.io/restart-attempt} label, which JobSet sets to {@code status.restarts} when it
+   * creates the Jobs (0 by default).
+   */
+  NamespaceCluster restartAttempt(int attempt) {
+    restartAttempt = attempt;
+    return this;
   }
 
   /** The pod of replicated job {@code rjob} with completion index {@code index}. */
@@ -245,6 +256,8 @@ final class NamespaceCluster implements AutoCloseable {
     fields.put("spec.nodeName", "netns-" + hostname);
     fields.put("metadata.namespace", api.map(PodApiAccess::namespace).orElse(run.namespace()));
     fields.put("status.podIP", hostOf.get(hostname).address());
+    fields.put(
+        "metadata.labels['jobset.sigs.k8s.io/restart-attempt']", Integer.toString(restartAttempt));
     return fields;
   }
 

@@ -37,6 +37,7 @@ public final class CheckStage {
     List<Manifest> all = new ArrayList<>(set.run());
     all.addAll(set.clusterQueues());
     all.addAll(set.localQueues());
+    all.addAll(set.checkpoint());
     for (Manifest m : all) {
       metadata(m, problems);
       if (m.kind().equals("JobSet")) {

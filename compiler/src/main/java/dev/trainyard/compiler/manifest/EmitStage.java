@@ -24,12 +24,22 @@ public final class EmitStage {
     folder(files, runDir, set.run());
     folder(files, clusterQueues, set.clusterQueues());
     folder(files, localQueues, set.localQueues());
+    String checkpoint = "";
+    if (!set.checkpoint().isEmpty()) {
+      checkpoint =
+          TreeLayout.checkpointFolder(
+              set.cluster(), set.namespace(), set.checkpoint().get(0).name());
+      folder(files, checkpoint, set.checkpoint());
+    }
     List<String> owned = new ArrayList<>(List.of(runDir));
     if (!set.clusterQueues().isEmpty()) {
       owned.add(clusterQueues);
     }
     if (!set.localQueues().isEmpty()) {
       owned.add(localQueues);
+    }
+    if (!checkpoint.isEmpty()) {
+      owned.add(checkpoint);
     }
     return new OutputTree(files, owned);
   }

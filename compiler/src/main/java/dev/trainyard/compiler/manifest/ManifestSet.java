@@ -10,6 +10,7 @@ import java.util.Objects;
  * clusters/&lt;cluster&gt;/_cluster/                 cluster-scoped queue objects (ResourceFlavor, ClusterQueue)
  * clusters/&lt;cluster&gt;/&lt;namespace&gt;/_queues/      LocalQueues of the namespace
  * clusters/&lt;cluster&gt;/&lt;namespace&gt;/&lt;run&gt;/        the run: JobSet, Secret, ConfigMap, RBAC
+ * clusters/&lt;cluster&gt;/&lt;namespace&gt;/_checkpoint-&lt;key&gt;/  the job's checkpoint claim, outliving runs
  * </pre>
  *
  * @param cluster cluster name
@@ -18,6 +19,8 @@ import java.util.Objects;
  * @param run the run's objects
  * @param clusterQueues cluster-scoped Kueue objects of the cluster
  * @param localQueues the namespace's LocalQueues
+ * @param checkpoint the job's checkpoint claim (at most one object), empty when the run has none or
+ *     mounts the namespace's shared claim
  */
 public record ManifestSet(
     String cluster,
@@ -25,7 +28,19 @@ public record ManifestSet(
     String runName,
     List<Manifest> run,
     List<Manifest> clusterQueues,
-    List<Manifest> localQueues) {
+    List<Manifest> localQueues,
+    List<Manifest> checkpoint) {
+  /** A set without a checkpoint claim. */
+  public ManifestSet(
+      String cluster,
+      String namespace,
+      String runName,
+      List<Manifest> run,
+      List<Manifest> clusterQueues,
+      List<Manifest> localQueues) {
+    this(cluster, namespace, runName, run, clusterQueues, localQueues, List.of());
+  }
+
   public ManifestSet {
     Objects.requireNonNull(cluster, "cluster");
     Objects.requireNonNull(namespace, "namespace");
@@ -33,5 +48,6 @@ public record ManifestSet(
     run = List.copyOf(run);
     clusterQueues = List.copyOf(clusterQueues);
     localQueues = List.copyOf(localQueues);
+    checkpoint = List.copyOf(checkpoint);
   }
 }

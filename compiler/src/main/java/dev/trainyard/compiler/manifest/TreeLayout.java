@@ -10,6 +10,8 @@ import java.util.Optional;
  * clusters/&lt;cluster&gt;/_cluster/               cluster-scoped Kueue objects
  * clusters/&lt;cluster&gt;/&lt;namespace&gt;/_queues/     the namespace's LocalQueues
  * clusters/&lt;cluster&gt;/&lt;namespace&gt;/&lt;run&gt;/       one run's objects, one per file
+ * clusters/&lt;cluster&gt;/&lt;namespace&gt;/_checkpoint-&lt;key&gt;/  a job's checkpoint claim: outlives
+ *                                               its runs, removed by checkpoint retention
  * </pre>
  *
  * Cluster, namespace and run names are DNS labels, so they never start with {@code _} (Trainyard's
@@ -29,6 +31,25 @@ public record TreeLayout(
 
   /** Folder of a namespace's LocalQueues, next to its runs. */
   public static final String QUEUES_FOLDER = "_queues";
+
+  /** Prefix of a checkpoint claim's folder, next to the namespace's runs. */
+  public static final String CHECKPOINT_PREFIX = "_checkpoint-";
+
+  /** {@code clusters/<cluster>/<namespace>/_checkpoint-<key>}, without a trailing slash. */
+  public static String checkpointFolder(String cluster, String namespace, String key) {
+    return clusterFolder(cluster) + "/" + namespace + "/" + CHECKPOINT_PREFIX + key;
+  }
+
+  /**
+   * The checkpoint key of a folder name inside a namespace folder ({@code _checkpoint-llama-3f2a1b}
+   * → {@code llama-3f2a1b}), empty for any other name.
+   */
+  public static Optional<String> checkpointKey(String folderName) {
+    return folderName.startsWith(CHECKPOINT_PREFIX)
+            && folderName.length() > CHECKPOINT_PREFIX.length()
+        ? Optional.of(folderName.substring(CHECKPOINT_PREFIX.length()))
+        : Optional.empty();
+  }
 
   /** {@code clusters/<cluster>}, without a trailing slash. */
   public static String clusterFolder(String cluster) {

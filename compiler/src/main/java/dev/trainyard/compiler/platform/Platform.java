@@ -85,6 +85,7 @@ public record Platform(
    * @param runtimes runtime names jobs here may use ({@code torch}, {@code deepspeed}); {@code *}
    *     allows all
    * @param retention this namespace's retention; a state it leaves unset takes the platform's
+   * @param checkpoints the checkpoint storage jobs here get; empty: the namespace offers none
    */
   public record NamespaceRule(
       String name,
@@ -92,7 +93,8 @@ public record Platform(
       List<String> sources,
       String defaultQueue,
       List<String> runtimes,
-      Retention retention) {
+      Retention retention,
+      Optional<CheckpointStorage> checkpoints) {
     public NamespaceRule {
       sources = List.copyOf(sources);
       runtimes = List.copyOf(runtimes);
@@ -101,6 +103,45 @@ public record Platform(
     /** Whether jobs in this namespace may use the runtime called {@code runtime}. */
     public boolean allowsRuntime(String runtime) {
       return runtimes.contains("*") || runtimes.contains(runtime);
+    }
+  }
+
+  /**
+   * A namespace's checkpoint storage ({@code namespaces[].checkpoints}): either a claim per job
+   * that Trainyard writes into the GitOps repo ({@code size}, {@code storageClass}), or one
+   * existing claim that holds every job's checkpoints, a folder ({@code subPath}) per job.
+   *
+   * <pre>
+   * checkpoints: {storageClass: nfs-client, size: 500Gi, accessMode: ReadWriteMany, retention: 30d}
+   * checkpoints: {claim: team-checkpoints, accessMode: ReadWriteMany}
+   * </pre>
+   *
+   * @param storageClass StorageClass of each job's claim; empty: the cluster's default
+   * @param size quantity text of each job's claim ({@code 500Gi}); empty with {@code claim}
+   * @param claim an existing claim shared by the namespace's jobs; empty: a claim per job
+   * @param accessMode {@code ReadWriteMany}, {@code ReadWriteOnce} or {@code ReadWriteOncePod}
+   *     (core/v1 PersistentVolumeClaim access modes)
+   * @param retention how long a job's claim stays after its last submit while no run of the job is
+   *     in the repo; empty: kept
+   * @param recoverOnExitCodes exit codes that restart a checkpointed run, for every job here
+   */
+  public record CheckpointStorage(
+      Optional<String> storageClass,
+      Optional<String> size,
+      Optional<String> claim,
+      String accessMode,
+      Optional<Duration> retention,
+      List<Integer> recoverOnExitCodes) {
+    /** The access mode every node of a multi-node job can write one folder through. */
+    public static final String SHARED = "ReadWriteMany";
+
+    public CheckpointStorage {
+      recoverOnExitCodes = List.copyOf(recoverOnExitCodes);
+    }
+
+    /** Whether several pods on several nodes can mount it read-write. */
+    public boolean shared() {
+      return accessMode.equals(SHARED);
     }
   }
 

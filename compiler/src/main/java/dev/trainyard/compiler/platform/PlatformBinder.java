@@ -96,8 +96,25 @@ public final class PlatformBinder {
                     texts(n.path("sources"), List.of("*")),
                     n.path("defaultQueue").asText("default"),
                     texts(n.path("runtimes"), List.of("*")),
-                    retention(n.path("retention")))));
+                    retention(n.path("retention")),
+                    checkpoints(n.path("checkpoints")))));
     return out;
+  }
+
+  private static Optional<Platform.CheckpointStorage> checkpoints(JsonNode c) {
+    if (!c.isObject()) {
+      return Optional.empty();
+    }
+    List<Integer> codes = new ArrayList<>();
+    c.path("recoverOnExitCodes").forEach(code -> codes.add(code.intValue()));
+    return Optional.of(
+        new Platform.CheckpointStorage(
+            optionalText(c.path("storageClass")),
+            optionalText(c.path("size")),
+            optionalText(c.path("claim")),
+            c.path("accessMode").asText(),
+            duration(c.path("retention")),
+            codes));
   }
 
   private static Platform.StatusSettings status(JsonNode s) {

@@ -82,6 +82,18 @@ final class MountRules {
                       p,
                       "secret `" + job.secrets().get(index).name() + "`"));
     }
+    job.checkpoint()
+        .ifPresent(
+            c ->
+                claim(
+                    out,
+                    reserved,
+                    map,
+                    job.spec().checkpoint().orElseThrow().path().isPresent()
+                        ? "/checkpoint/path"
+                        : "/checkpoint",
+                    c.path(),
+                    "checkpoint volume `checkpoints`"));
     return out;
   }
 

@@ -27,6 +27,7 @@ public final class PolicyStage {
     found.addAll(EnvCredentials.check(job));
     found.addAll(ResourceRules.check(job));
     found.addAll(MountRules.check(job));
+    found.addAll(CheckpointRules.check(job));
     found.addAll(TopologyRules.check(job));
     found.addAll(KueueRules.check(job));
     found.addAll(MpiOptionRules.check(job));

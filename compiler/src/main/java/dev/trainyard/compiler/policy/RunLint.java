@@ -19,7 +19,8 @@ import java.util.List;
  * under {@code mpirun} ({@link MpiRunRule}); Slurm does not exist in a pod ({@link SlurmRule}); an
  * image that has no Python cannot start {@code python} ({@link ImagePython}); a requirement setup
  * installs replaces the image's package ({@link ReplacedPackages}); the repository declares a
- * Python the image lacks ({@link PythonVersionRule}).
+ * Python the image lacks ({@link PythonVersionRule}); a checkpointed run that would not resume or
+ * writes checkpoints where they do not survive ({@link CheckpointLint}).
  */
 final class RunLint {
   private RunLint() {}
@@ -40,6 +41,7 @@ final class RunLint {
     ImagePython.check(c);
     ReplacedPackages.check(c);
     PythonVersionRule.check(c);
+    CheckpointLint.check(c);
     return out;
   }
 

@@ -87,6 +87,12 @@ final class TrainyardEnv {
    */
   private static final String GPU_VISIBILITY = "NVIDIA_VISIBLE_DEVICES";
 
+  /**
+   * What a run with {@code checkpoint} gets besides {@code TRAINYARD_ATTEMPT}
+   * (docs/checkpoints.md).
+   */
+  private static final List<String> CHECKPOINT = List.of("CHECKPOINT_DIR", "RESUME_FROM");
+
   private TrainyardEnv() {}
 
   /**
@@ -97,6 +103,9 @@ final class TrainyardEnv {
     Set<String> names = names(job.runtime().framework(), job.runtime().mpi());
     if (job.platform().progressPush().enabled()) {
       names.addAll(dev.trainyard.compiler.platform.Platform.ProgressPush.ENV_NAMES);
+    }
+    if (job.checkpoint().isPresent()) {
+      names.addAll(CHECKPOINT);
     }
     return names;
   }

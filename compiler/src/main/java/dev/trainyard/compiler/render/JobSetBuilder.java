@@ -26,6 +26,22 @@ final class JobSetBuilder {
   static final String FAIL_ON_USER_EXIT_CODE = "FailOnUserExitCode";
 
   /**
+   * The rule that restarts a checkpointed run on one of its {@code recoverOnExitCodes}, before
+   * {@link #FAIL_ON_USER_EXIT_CODE}.
+   */
+  static final String RESTART_ON_RECOVER_EXIT_CODE = "RestartOnRecoverExitCode";
+
+  /**
+   * RE2 over the Job failure message of pod failure policy rule 1 when the run has recover exit
+   * codes: that rule matches only them, so its index tells them from any other exit (Kubernetes
+   * {@code pod_failure_policy.go}, the message of {@link #USER_EXIT_MESSAGE}).
+   */
+  static final String RECOVER_EXIT_MESSAGE =
+      "^Container "
+          + PodSpecBuilder.CONTAINER
+          + " for pod [^ ]+ failed with exit code [0-9]+ matching FailJob rule at index 1$";
+
+  /**
    * RE2 over the Job failure message of pod failure policy rule 0 (Kubernetes {@code
    * pod_failure_policy.go}: "Pod %s/%s has condition %v matching %v rule at index %d"); pod names
    * hold no spaces, so no exit-code message can match.
@@ -66,7 +82,8 @@ final class JobSetBuilder {
       out.successTargets().forEach(targets::add);
     }
     spec.putObject("startupPolicy").put("startupPolicyOrder", "AnyOrder");
-    failurePolicy(spec, job.retries());
+    failurePolicy(spec, job.retries(), recoverExitCodes(job));
+    blockingRestart(spec, job);
     ArrayNode rjobs = spec.putArray("replicatedJobs");
     for (ReplicatedJobPart part : out.jobs()) {
       rjobs.add(replicatedJob(job, part, skeletonFor(skeleton, part.shape().name())));
@@ -74,14 +91,50 @@ final class JobSetBuilder {
     return Manifest.of(js);
   }
 
-  private static void failurePolicy(ObjectNode spec, int retries) {
+  private static void failurePolicy(
+      ObjectNode spec, int retries, java.util.List<Integer> recoverCodes) {
     ObjectNode fp =
         spec.putObject("failurePolicy")
             .put("maxRestarts", retries)
             .put("restartStrategy", "Recreate");
     ArrayNode rules = fp.putArray("rules");
-    ObjectNode disruption =
-        rules.addObject().put("name", RESTART_ON_DISRUPTION).put("action", "RestartJobSet");
+    ObjectNode disruptionRule = rules.addObject();
+    if (!recoverCodes.isEmpty()) {
+      recoverRule(rules.addObject());
+    }
+    fillDisruptionAndFailRules(fp, disruptionRule);
+  }
+
+  /**
+   * A checkpointed run's exit codes that mean "recover" (train.yaml's and the namespace's), sorted;
+   * empty without {@code checkpoint}.
+   */
+  private static java.util.List<Integer> recoverExitCodes(ResolvedJob job) {
+    return job.checkpoint().map(c -> c.recoverOnExitCodes()).orElse(java.util.List.of());
+  }
+
+  /**
+   * With {@code checkpoint}, {@code BlockingRecreate}: JobSet creates the next attempt's Jobs only
+   * once every pod of the last one is gone (JobSet v0.12 {@code
+   * api/jobset/v1alpha2/jobset_types.go}, {@code pkg/controllers/jobset_controller.go}), so a pod
+   * still saving on SIGTERM finishes before the next attempt looks for the newest checkpoint.
+   */
+  private static void blockingRestart(ObjectNode spec, ResolvedJob job) {
+    if (job.checkpoint().isPresent()) {
+      ((ObjectNode) spec.get("failurePolicy")).put("restartStrategy", "BlockingRecreate");
+    }
+  }
+
+  /** Restart (counted against {@code retries}) when rule 1, the recover codes, failed the Job. */
+  private static void recoverRule(ObjectNode rule) {
+    rule.put("name", RESTART_ON_RECOVER_EXIT_CODE).put("action", "RestartJobSet");
+    rule.putArray("onJobFailureReasons").add("PodFailurePolicy");
+    rule.putArray("onJobFailureMessagePatterns").add(RECOVER_EXIT_MESSAGE);
+  }
+
+  private static void fillDisruptionAndFailRules(ObjectNode fp, ObjectNode disruption) {
+    ArrayNode rules = (ArrayNode) fp.get("rules");
+    disruption.put("name", RESTART_ON_DISRUPTION).put("action", "RestartJobSet");
     disruption.putArray("onJobFailureReasons").add("PodFailurePolicy");
     disruption.putArray("onJobFailureMessagePatterns").add(DISRUPTION_MESSAGE);
     ObjectNode deadline =
@@ -107,7 +160,7 @@ final class JobSetBuilder {
         .put("completionMode", "Indexed")
         .put("backoffLimit", 0)
         .put("activeDeadlineSeconds", job.timeoutSeconds());
-    podFailurePolicy(jobSpec);
+    podFailurePolicy(jobSpec, recoverExitCodes(job));
     ObjectNode pod = jobSpec.putObject("template");
     ObjectNode podMeta = pod.putObject("metadata");
     podMeta.putObject("labels").put("trainyard.dev/run", job.naming().runName());
@@ -132,7 +185,7 @@ final class JobSetBuilder {
    * Rule 0 must stay the DisruptionTarget rule: {@link #DISRUPTION_MESSAGE} relies on its text;
    * rule 1 the node's exit.
    */
-  private static void podFailurePolicy(ObjectNode jobSpec) {
+  private static void podFailurePolicy(ObjectNode jobSpec, java.util.List<Integer> recoverCodes) {
     ArrayNode rules = jobSpec.putObject("podFailurePolicy").putArray("rules");
     ObjectNode disrupted = rules.addObject().put("action", "FailJob");
     disrupted
@@ -140,8 +193,27 @@ final class JobSetBuilder {
         .addObject()
         .put("type", "DisruptionTarget")
         .put("status", "True");
+    recoverExits(rules, recoverCodes);
     nonZeroExit(rules.addObject().put("action", "FailJob"), PodSpecBuilder.CONTAINER);
     nonZeroExit(rules.addObject().put("action", "FailJob"), PodSpecBuilder.CODE_SYNC);
+  }
+
+  /**
+   * Rule 1 when the run has recover exit codes: those exits of the {@code node} container fail the
+   * Job with a message {@link #RECOVER_EXIT_MESSAGE} matches (the rule's index is in it).
+   */
+  private static void recoverExits(ArrayNode rules, java.util.List<Integer> codes) {
+    if (codes.isEmpty()) {
+      return;
+    }
+    ObjectNode on =
+        rules
+            .addObject()
+            .put("action", "FailJob")
+            .putObject("onExitCodes")
+            .put("containerName", PodSpecBuilder.CONTAINER)
+            .put("operator", "In");
+    codes.forEach(on.putArray("values")::add);
   }
 
   private static void nonZeroExit(ObjectNode rule, String container) {

@@ -48,6 +48,24 @@ public final class Provenance {
    */
   public static final String RUNS_RANKS = PREFIX + "runs-ranks";
 
+  /**
+   * The checkpoint key of a run with {@code checkpoint:} (on every run object) and of its claim (a
+   * label): which checkpoints the run resumes from and writes.
+   */
+  public static final String CHECKPOINT = PREFIX + "checkpoint";
+
+  /**
+   * Whether a checkpointed run resumes ({@code latest}: from the newest complete checkpoint of the
+   * job) or starts over ({@code fresh}, {@code --fresh}).
+   */
+  public static final String CHECKPOINT_RESUME = PREFIX + "checkpoint-resume";
+
+  /**
+   * On a checkpoint claim: the submit time of the last run that used it, RFC 3339 UTC; checkpoint
+   * retention counts from it.
+   */
+  public static final String LAST_USED_AT = PREFIX + "last-used-at";
+
   /** Kueue: LocalQueue of the workload, on JobSet metadata (kueue docs, tasks/run/jobsets). */
   public static final String QUEUE_NAME = "kueue.x-k8s.io/queue-name";
 
@@ -71,6 +89,12 @@ public final class Provenance {
     a.put(COMPILER_VERSION, job.stamp().compilerVersion());
     job.stamp().createdAt().ifPresent(t -> a.put(CREATED_AT, t.toString()));
     a.put(CLUSTER, job.target().cluster());
+    job.checkpoint()
+        .ifPresent(
+            c -> {
+              a.put(CHECKPOINT, c.key());
+              a.put(CHECKPOINT_RESUME, c.fresh() ? "fresh" : "latest");
+            });
     return a;
   }
 

@@ -59,6 +59,7 @@ final class RankEnv {
     env.put("MASTER_ADDR", masterAddr(job));
     env.put("MASTER_PORT", MASTER_PORT);
     env.put("TRAINYARD_RUN", job.command().run());
+    job.checkpoint().ifPresent(c -> CheckpointParts.env(env, c));
     if (!job.command().setup().isEmpty()) {
       env.put("TRAINYARD_SETUP", job.command().setup());
     }
@@ -77,6 +78,7 @@ final class RankEnv {
    */
   static ObjectNode podSpec(ResolvedJob job, PodSpecBuilder pods, EnvList env) {
     ObjectNode spec = pods.podSpec(env, command(job), true);
+    job.checkpoint().ifPresent(c -> CheckpointParts.mount(spec, c));
     if (job.topology().nodes() > 1) {
       ((ObjectNode) spec.withArray("containers").get(0))
           .withArray("ports")
@@ -95,7 +97,9 @@ final class RankEnv {
     return List.of(
         "/bin/bash",
         "-c",
-        gpuCheck(job) + (job.topology().nodes() > 1 ? multiNodeScript(job) : RUN_SCRIPT));
+        gpuCheck(job)
+            + (job.checkpoint().isPresent() ? CheckpointParts.SCRIPT : "")
+            + (job.topology().nodes() > 1 ? multiNodeScript(job) : RUN_SCRIPT));
   }
 
   /**

@@ -67,8 +67,25 @@ public final class RenderStage {
             QueueObjects.clusterScoped(
                 job.platform(), job.target().cluster(), new TreeMap<>(queueAnnotations)),
             QueueObjects.localQueues(
-                job.platform(), job.target().namespace(), new TreeMap<>(queueAnnotations))),
+                job.platform(), job.target().namespace(), new TreeMap<>(queueAnnotations)),
+            checkpointClaim(job)),
         List.of());
+  }
+
+  /** The job's own checkpoint claim, if it has one. */
+  private static List<Manifest> checkpointClaim(ResolvedJob job) {
+    return job.checkpoint()
+        .filter(c -> c.ownClaim())
+        .map(
+            c -> {
+              Map<String, String> a = new TreeMap<>();
+              a.put(Provenance.SOURCE_REPO, job.source().repoUrl());
+              a.put(Provenance.SOURCE_PATH, job.source().trainYamlPath());
+              a.put(Provenance.COMPILER_VERSION, job.stamp().compilerVersion());
+              a.put(Provenance.CLUSTER, job.target().cluster());
+              return List.of(CheckpointParts.claim(job, c, a));
+            })
+        .orElse(List.of());
   }
 
   private static FrameworkPlugin plugin(ResolvedJob job) {

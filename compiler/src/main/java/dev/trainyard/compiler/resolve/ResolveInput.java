@@ -22,6 +22,8 @@ import java.util.Optional;
  * @param requirementsTxt whether {@code requirements.txt} exists in the working directory (default
  *     setup)
  * @param stamp compiler version and submit time, stamped into provenance
+ * @param checkpointKey what keys the job's checkpoints besides its name and source: the source
+ *     branch (or "") and whether this run starts over ({@code --fresh})
  */
 public record ResolveInput(
     TrainSpec spec,
@@ -32,11 +34,22 @@ public record ResolveInput(
     Optional<String> namespace,
     int attempt,
     boolean requirementsTxt,
-    Stamp stamp) {
+    Stamp stamp,
+    CheckpointKeyInput checkpointKey) {
   public ResolveInput {
     Objects.requireNonNull(spec, "spec");
     Objects.requireNonNull(catalog, "catalog");
     Objects.requireNonNull(platform, "platform");
     Objects.requireNonNull(source, "source");
+    Objects.requireNonNull(checkpointKey, "checkpointKey");
+  }
+
+  /**
+   * @param branch the source branch, or "" when not known
+   * @param fresh whether the run starts over instead of resuming ({@code --fresh})
+   */
+  public record CheckpointKeyInput(String branch, boolean fresh) {
+    /** No branch, resuming. */
+    public static final CheckpointKeyInput DEFAULT = new CheckpointKeyInput("", false);
   }
 }

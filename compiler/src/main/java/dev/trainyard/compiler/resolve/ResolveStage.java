@@ -58,6 +58,8 @@ public final class ResolveStage {
     Topology topology =
         new Topology(spec.nodes().orElse(1), procsPerNode(spec, resources, rt.framework()));
     Naming naming = naming(in, JobLayout.of(rt, topology.nodes()));
+    Optional<ResolvedCheckpoint> checkpoint =
+        CheckpointChoice.choose(in, target.get(), naming, problems);
     ResolvedJob job =
         new ResolvedJob(
             spec,
@@ -73,7 +75,8 @@ public final class ResolveStage {
             spec.volumes(),
             spec.retries().orElse(DEFAULT_RETRIES),
             timeout,
-            in.stamp());
+            in.stamp(),
+            checkpoint);
     return problems.isEmpty() ? StageResult.of(job, List.of()) : StageResult.failed(problems);
   }
 

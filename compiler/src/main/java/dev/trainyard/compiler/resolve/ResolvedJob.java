@@ -28,6 +28,8 @@ import java.util.SortedMap;
  * @param retries JobSet {@code failurePolicy.maxRestarts}
  * @param timeoutSeconds Job {@code activeDeadlineSeconds}
  * @param stamp compiler version and submit time, stamped into provenance
+ * @param checkpoint the checkpoint volume and contract; empty when train.yaml has no {@code
+ *     checkpoint}
  */
 public record ResolvedJob(
     TrainSpec spec,
@@ -43,10 +45,12 @@ public record ResolvedJob(
     List<VolumeMount> volumes,
     int retries,
     long timeoutSeconds,
-    Stamp stamp) {
+    Stamp stamp,
+    java.util.Optional<ResolvedCheckpoint> checkpoint) {
 
   public ResolvedJob {
     Objects.requireNonNull(spec, "spec");
+    Objects.requireNonNull(checkpoint, "checkpoint");
     secrets = List.copyOf(secrets);
     volumes = List.copyOf(volumes);
   }

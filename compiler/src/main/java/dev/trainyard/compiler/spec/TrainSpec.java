@@ -38,6 +38,7 @@ import java.util.TreeMap;
  * @param retries JobSet {@code failurePolicy.maxRestarts}
  * @param timeout wall-clock limit as written, e.g. {@code 24h}, {@code 90m}
  * @param mpi Open MPI tuning rendered into {@code mpirun}; empty when not written
+ * @param checkpoint the checkpoint volume and its contract; empty when not written
  * @param document the parsed file, for locating fields in diagnostics
  */
 public record TrainSpec(
@@ -58,6 +59,7 @@ public record TrainSpec(
     Optional<Integer> retries,
     Optional<String> timeout,
     Optional<MpiOptions> mpi,
+    Optional<CheckpointSpec> checkpoint,
     ParsedDocument document) {
 
   public TrainSpec {
@@ -65,6 +67,7 @@ public record TrainSpec(
     Objects.requireNonNull(resources, "resources");
     Objects.requireNonNull(document, "document");
     Objects.requireNonNull(mpi, "mpi");
+    Objects.requireNonNull(checkpoint, "checkpoint");
     env = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(env));
     secrets = List.copyOf(secrets);
     volumes = List.copyOf(volumes);

@@ -53,6 +53,7 @@ public final class TrainSpecBinder {
         integer(root, "retries"),
         text(root, "timeout"),
         mpi(doc),
+        checkpoint(root.get("checkpoint")),
         doc);
   }
 
@@ -95,6 +96,17 @@ public final class TrainSpecBinder {
         .forEachRemaining(
             name -> mca.put(name, asWritten(doc, SourceMap.child("/mpi/mca", name)).orElse("")));
     return Optional.of(new MpiOptions(text(mpi, "bindTo"), text(mpi, "mapBy"), mca));
+  }
+
+  private static Optional<CheckpointSpec> checkpoint(JsonNode node) {
+    if (node == null) {
+      return Optional.empty();
+    }
+    List<Integer> codes = new ArrayList<>();
+    node.path("recoverOnExitCodes").forEach(c -> codes.add(c.intValue()));
+    return Optional.of(
+        new CheckpointSpec(
+            text(node, "path"), integer(node, "keep"), integer(node, "saveSeconds"), codes));
   }
 
   private static List<SecretRef> secrets(JsonNode list) {

@@ -57,4 +57,20 @@ class TreeLayoutTest {
     assertTrue(TreeLayout.reserved(".git"));
     assertFalse(TreeLayout.reserved("team-a"));
   }
+
+  @Test
+  @DisplayName(
+      "a checkpoint claim's folder: _checkpoint-<key> beside the runs, reserved (never a run), its key read back; other names have none")
+  void checkpointFolder() {
+    String folder = TreeLayout.checkpointFolder("prod", "team-a", "llm-3f2a1b");
+    assertEquals("clusters/prod/team-a/_checkpoint-llm-3f2a1b", folder);
+    TreeLayout place = TreeLayout.of(folder + "/persistentvolumeclaim-llm-3f2a1b.yaml");
+    assertEquals(Optional.of("team-a"), place.namespace());
+    assertEquals(Optional.empty(), place.run());
+    assertEquals(Optional.of("llm-3f2a1b"), TreeLayout.checkpointKey("_checkpoint-llm-3f2a1b"));
+    assertEquals(Optional.of("x"), TreeLayout.checkpointKey("_checkpoint-x"));
+    assertEquals(Optional.empty(), TreeLayout.checkpointKey("_checkpoint-"));
+    assertEquals(Optional.empty(), TreeLayout.checkpointKey("llm-3f2a1b"));
+    assertEquals(Optional.empty(), TreeLayout.checkpointKey("_queues"));
+  }
 }

@@ -63,7 +63,7 @@ class SchemaMessagesTest {
         train("run: x\nretriesxyz: 2\n"));
     assertEquals(
         List.of(
-            "t.yaml:2:1 E201 unknown field `retriesxyzw` | allowed fields here: `env`, `image`, `mpi`,"
+            "t.yaml:2:1 E201 unknown field `retriesxyzw` | allowed fields here: `checkpoint`, `env`, `image`, `mpi`,"
                 + " `name`, `nodes`, `priority`, `procsPerNode`, `queue`, `resources`, `retries`, `run`, `runtime`,"
                 + " `secrets`, `setup`, `timeout`, `volumes`, `workdir`"),
         train("run: x\nretriesxyzw: 2\n"));

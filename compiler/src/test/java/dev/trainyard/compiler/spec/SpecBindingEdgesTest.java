@@ -163,6 +163,7 @@ class SpecBindingEdgesTest {
             Optional.empty(),
             Optional.empty(),
             Optional.empty(),
+            Optional.empty(),
             doc);
     env.put("C", "3");
     assertEquals(List.of("A", "B"), List.copyOf(spec.env().keySet()));
@@ -188,6 +189,7 @@ class SpecBindingEdgesTest {
                 Optional.empty(),
                 Optional.empty(),
                 Optional.empty(),
+                Optional.empty(),
                 doc));
     assertThrows(
         NullPointerException.class,
@@ -205,6 +207,7 @@ class SpecBindingEdgesTest {
                 env,
                 List.of(),
                 List.of(),
+                Optional.empty(),
                 Optional.empty(),
                 Optional.empty(),
                 Optional.empty(),
@@ -232,6 +235,7 @@ class SpecBindingEdgesTest {
                 Optional.empty(),
                 Optional.empty(),
                 null,
+                Optional.empty(),
                 doc));
     assertThrows(
         NullPointerException.class,
@@ -249,6 +253,30 @@ class SpecBindingEdgesTest {
                 env,
                 List.of(),
                 List.of(),
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
+                null,
+                doc));
+    assertThrows(
+        NullPointerException.class,
+        () ->
+            new TrainSpec(
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
+                "x",
+                Optional.empty(),
+                Optional.empty(),
+                ResourceRequest.NONE,
+                env,
+                List.of(),
+                List.of(),
+                Optional.empty(),
                 Optional.empty(),
                 Optional.empty(),
                 Optional.empty(),

@@ -120,11 +120,16 @@ public final class TrainProject {
 
   /** Compiles, reusing an existing run's Secret from {@code existingTree} when given. */
   public CompileResult compile(Optional<Path> existingTree) {
+    return compile(b -> b.existingTree(existingTree));
+  }
+
+  /**
+   * Compiles the request {@code more} makes of the default one (e.g. {@code b -> b.fresh(true)}).
+   */
+  public CompileResult compile(java.util.function.UnaryOperator<CompileRequest.Builder> more) {
     CompileRequest request =
-        CompileRequest.builder(trainYaml)
-            .displayPath("train.yaml")
-            .platformFile(platform)
-            .existingTree(existingTree)
+        more.apply(
+                CompileRequest.builder(trainYaml).displayPath("train.yaml").platformFile(platform))
             .build();
     return new Compiler(
             new SshSecretProvider(

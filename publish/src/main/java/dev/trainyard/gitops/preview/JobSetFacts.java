@@ -115,7 +115,9 @@ final class JobSetFacts {
         procs(env),
         gpus,
         gpuType(first.path("nodeSelector")),
-        requests(js));
+        requests(js),
+        a.path(Provenance.CHECKPOINT).asText(""),
+        a.path(Provenance.CHECKPOINT_RESUME).asText(""));
   }
 
   /**

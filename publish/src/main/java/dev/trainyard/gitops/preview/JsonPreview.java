@@ -70,6 +70,9 @@ public final class JsonPreview {
         .put("gpusPerNode", f.gpusPerNode())
         .put("gpuType", f.gpuType())
         .put("gpus", f.nodes() * f.gpusPerNode());
+    if (!f.checkpoint().isEmpty()) {
+      o.putObject("checkpoint").put("claim", f.checkpoint()).put("resume", f.checkpointResume());
+    }
     ObjectNode requests = o.putObject("requests");
     for (Map.Entry<String, BigDecimal> e : f.requestsView().entrySet()) {
       requests.put(e.getKey(), Quantity.plain(e.getValue()));

@@ -51,6 +51,7 @@ public final class MarkdownPreview {
     if (!p.runs().isEmpty()) {
       blocks.add(SummaryTables.runs(p));
     }
+    SummaryTables.checkpoints(p).ifPresent(blocks::add);
     if (!p.queues().isEmpty()) {
       blocks.add(
           Block.text(

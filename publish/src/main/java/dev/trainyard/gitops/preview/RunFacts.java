@@ -28,6 +28,9 @@ import java.util.TreeMap;
  * @param gpuType the platform's gpuType whose node labels the pods select, or ""
  * @param requests the whole JobSet's requests by resource name (all pods; what Kueue admits at
  *     once)
+ * @param checkpoint {@code trainyard.dev/checkpoint}: the job's checkpoint key (its claim), or ""
+ * @param checkpointResume {@code trainyard.dev/checkpoint-resume}: {@code latest} (resumes from the
+ *     job's newest complete checkpoint) or {@code fresh} ({@code --fresh}), or ""
  */
 public record RunFacts(
     RunFolder folder,
@@ -44,7 +47,46 @@ public record RunFacts(
     int procsPerNode,
     int gpusPerNode,
     String gpuType,
-    SortedMap<String, BigDecimal> requests) {
+    SortedMap<String, BigDecimal> requests,
+    String checkpoint,
+    String checkpointResume) {
+  /** Facts of a run without a checkpoint. */
+  public RunFacts(
+      RunFolder folder,
+      String jobName,
+      String sourceRepo,
+      String sourcePath,
+      String sourceCommit,
+      String createdAt,
+      String runtime,
+      String image,
+      String runtimeDigest,
+      String queue,
+      int nodes,
+      int procsPerNode,
+      int gpusPerNode,
+      String gpuType,
+      SortedMap<String, BigDecimal> requests) {
+    this(
+        folder,
+        jobName,
+        sourceRepo,
+        sourcePath,
+        sourceCommit,
+        createdAt,
+        runtime,
+        image,
+        runtimeDigest,
+        queue,
+        nodes,
+        procsPerNode,
+        gpusPerNode,
+        gpuType,
+        requests,
+        "",
+        "");
+  }
+
   public RunFacts {
     Objects.requireNonNull(folder, "folder");
     requests = new TreeMap<>(requests);
@@ -78,7 +120,9 @@ public record RunFacts(
         procsPerNode,
         gpusPerNode,
         gpuType,
-        requests);
+        requests,
+        checkpoint,
+        checkpointResume);
   }
 
   /** The JobSet's total request of {@code resource} (0 when none). */

@@ -55,6 +55,40 @@ final class SummaryTables {
     return new Block(RUN_HEADER, rows, List.of(""), RUN_HEADER);
   }
 
+  private static final List<String> CHECKPOINT_HEADER =
+      List.of("| run | checkpoint claim | starts from |", "|---|---|---|");
+
+  /**
+   * The checkpointed runs among the added and changed ones: the job's claim and where the run
+   * starts (docs/checkpoints.md); empty when there are none.
+   */
+  static java.util.Optional<Block> checkpoints(Preview p) {
+    List<String> rows = new ArrayList<>();
+    for (RunChange r : p.runs()) {
+      if (r.after().isEmpty() || r.after().get().checkpoint().isEmpty()) {
+        continue;
+      }
+      RunFacts f = r.after().get();
+      rows.add(
+          "| "
+              + Md.code(f.folder().run())
+              + " | "
+              + Md.code(f.checkpoint())
+              + " | "
+              + (f.checkpointResume().equals("fresh")
+                  ? "step 0: `--fresh` (later runs resume from its checkpoints)"
+                  : "the job's newest complete checkpoint, if any (`RESUME_FROM`)")
+              + " |");
+    }
+    if (rows.isEmpty()) {
+      return java.util.Optional.empty();
+    }
+    List<String> head =
+        new ArrayList<>(List.of("**Checkpoints** (kept across restarts and runs of the job)", ""));
+    head.addAll(CHECKPOINT_HEADER);
+    return java.util.Optional.of(new Block(head, rows, List.of(""), CHECKPOINT_HEADER));
+  }
+
   static Block queues(Preview p) {
     List<String> rows = new ArrayList<>();
     for (QueueTotal q : p.queues()) {

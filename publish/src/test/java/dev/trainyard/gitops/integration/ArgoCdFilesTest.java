@@ -129,20 +129,32 @@ class ArgoCdFilesTest {
 
   @Test
   @DisplayName(
-      "the generators give one app per run folder and per queue folder of every golden output tree, none twice")
+      "the generators give one app per run folder, per queue folder and per checkpoint claim folder of every golden output tree, none twice")
   void generatorsCoverTheCompiledTree() throws IOException {
     Set<String> folders = compiledFolders();
     Set<String> runs = matched(applicationSet("trainyard-local-runs"), folders);
     Set<String> queues = matched(applicationSet("trainyard-local-queues"), folders);
+    Set<String> checkpoints = matched(applicationSet("trainyard-local-checkpoints"), folders);
     Set<String> both = new TreeSet<>(runs);
     both.retainAll(queues);
     assertEquals(Set.of(), both);
+    Set<String> overlap = new TreeSet<>(checkpoints);
+    overlap.retainAll(runs);
+    overlap.addAll(queues.stream().filter(checkpoints::contains).toList());
+    assertEquals(Set.of(), overlap);
     Set<String> expectedQueues = new TreeSet<>();
     Set<String> expectedRuns = new TreeSet<>();
+    Set<String> expectedCheckpoints = new TreeSet<>();
     for (String folder : folders) {
+      if (folder.contains("/_checkpoint-")) {
+        expectedCheckpoints.add(folder);
+        continue;
+      }
       (folder.endsWith("/_cluster") || folder.endsWith("/_queues") ? expectedQueues : expectedRuns)
           .add(folder);
     }
+    assertFalse(expectedCheckpoints.isEmpty(), "golden trees hold checkpoint claims");
+    assertEquals(expectedCheckpoints, checkpoints);
     assertTrue(
         expectedQueues.contains("clusters/local/_cluster"),
         "golden trees hold clusters/local/_cluster");

@@ -85,4 +85,22 @@ class JobSetFactsTest {
         facts.annotations(
             run, "kind: JobSet\nmetadata:\n  annotations:\n    k: v # comment\nspec: {}\n"));
   }
+
+  @Test
+  @DisplayName(
+      "a checkpointed run's facts carry its checkpoint key and whether it resumes; a run without them has \"\"")
+  void checkpoint() {
+    String js =
+        "kind: JobSet\nmetadata:\n  annotations:\n    trainyard.dev/checkpoint: llm-3f2a1b\n"
+            + "    trainyard.dev/checkpoint-resume: fresh\n  name: a-000000\nspec:\n  replicatedJobs: []\n";
+    RunFacts f = facts.read(run, Optional.of(js)).orElseThrow();
+    assertEquals("llm-3f2a1b", f.checkpoint());
+    assertEquals("fresh", f.checkpointResume());
+    RunFacts none =
+        facts
+            .read(run, Optional.of("kind: JobSet\nmetadata: {name: a-000000}\nspec: {}\n"))
+            .orElseThrow();
+    assertEquals("", none.checkpoint());
+    assertEquals("", none.checkpointResume());
+  }
 }

@@ -240,4 +240,93 @@ class SummaryTablesTest {
     assertEquals(2, runs.head().size());
     assertEquals(List.of(""), runs.tail());
   }
+
+  private static RunFacts checkpointed(RunFolder folder, String resume) {
+    RunFacts f = torch(folder);
+    return new RunFacts(
+        f.folder(),
+        f.jobName(),
+        f.sourceRepo(),
+        f.sourcePath(),
+        f.sourceCommit(),
+        f.createdAt(),
+        f.runtime(),
+        f.image(),
+        f.runtimeDigest(),
+        f.queue(),
+        f.nodes(),
+        f.procsPerNode(),
+        f.gpusPerNode(),
+        f.gpuType(),
+        new TreeMap<>(),
+        "train-3f2a1b",
+        resume);
+  }
+
+  @Test
+  @DisplayName(
+      "the checkpoints table: one row per added or changed run with a checkpoint (claim, where it starts); none without checkpointed runs; a removed run is not listed")
+  void checkpoints() {
+    RunFacts latest = checkpointed(FOLDER, "latest");
+    RunFacts fresh = checkpointed(new RunFolder("prod", "team-a", "train-def456"), "fresh");
+    RunChange removed =
+        new RunChange(
+            RunChange.Status.REMOVED,
+            EARLIER,
+            Optional.of(checkpointed(EARLIER, "latest")),
+            Optional.empty(),
+            Optional.empty(),
+            List.of());
+    Block block =
+        SummaryTables.checkpoints(
+                preview(
+                    List.of(
+                        added(latest, Optional.empty()),
+                        changed(torch(FOLDER), fresh),
+                        added(torch(EARLIER), Optional.empty()),
+                        removed),
+                    List.of()))
+            .orElseThrow();
+    assertEquals(
+        List.of(
+            "| `train-abc123` | `train-3f2a1b` | the job's newest complete checkpoint, if any (`RESUME_FROM`) |",
+            "| `train-def456` | `train-3f2a1b` | step 0: `--fresh` (later runs resume from its checkpoints) |"),
+        block.body());
+    assertEquals(
+        List.of(
+            "**Checkpoints** (kept across restarts and runs of the job)",
+            "",
+            "| run | checkpoint claim | starts from |",
+            "|---|---|---|"),
+        block.head());
+    assertEquals(
+        List.of("| run | checkpoint claim | starts from |", "|---|---|---|"), block.reopen());
+    assertEquals(
+        Optional.empty(),
+        SummaryTables.checkpoints(
+            preview(List.of(added(torch(FOLDER), Optional.empty())), List.of())));
+    assertEquals("", torch(FOLDER).checkpoint());
+    assertEquals("", torch(FOLDER).checkpointResume());
+    assertEquals("fresh", fresh.of(EARLIER, "d".repeat(40), "").checkpointResume());
+    assertEquals("train-3f2a1b", fresh.of(EARLIER, "d".repeat(40), "").checkpoint());
+  }
+
+  @Test
+  @DisplayName(
+      "JSON: a checkpointed run carries checkpoint {claim, resume}; a run without one has no checkpoint key")
+  void checkpointJson() throws Exception {
+    var json =
+        new com.fasterxml.jackson.databind.ObjectMapper()
+            .readTree(
+                JsonPreview.render(
+                    preview(
+                        List.of(
+                            added(checkpointed(FOLDER, "fresh"), Optional.empty()),
+                            added(torch(EARLIER), Optional.empty())),
+                        List.of())));
+    assertEquals(
+        "{\"claim\":\"train-3f2a1b\",\"resume\":\"fresh\"}",
+        json.path("runs").path(0).path("checkpoint").toString());
+    assertEquals(true, json.path("runs").path(1).path("checkpoint").isMissingNode());
+  }
 }

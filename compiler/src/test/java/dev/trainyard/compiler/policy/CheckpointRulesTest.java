@@ -1,0 +1,129 @@
+package dev.trainyard.compiler.policy;
+
+import static dev.trainyard.compiler.testing.TrainProject.withCode;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.trainyard.compiler.CompileResult;
+import dev.trainyard.compiler.diagnostic.Diagnostic;
+import dev.trainyard.compiler.diagnostic.DiagnosticCode;
+import dev.trainyard.compiler.testing.PlatformYaml;
+import dev.trainyard.compiler.testing.TrainProject;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** Checkpoint combinations that cannot work, refused at compile time. */
+class CheckpointRulesTest {
+  @TempDir Path dir;
+
+  private CompileResult compile(String trainYaml, String accessMode) {
+    return TrainProject.create(dir, trainYaml)
+        .withPlatform(
+            PlatformYaml.base()
+                .namespaces(
+                    "[{name: team-a, cluster: local, sources: [\"github.com/acme/*\"], defaultQueue:"
+                        + " q, checkpoints: {size: 10Gi, accessMode: "
+                        + accessMode
+                        + "}}]")
+                .text())
+        .compile();
+  }
+
+  @ParameterizedTest(name = "{0} with {1} node(s): E435 {2}")
+  @CsvSource({
+    "ReadWriteOnce, 2, true",
+    "ReadWriteOncePod, 3, true",
+    "ReadWriteOnce, 1, false",
+    "ReadWriteOncePod, 1, false",
+    "ReadWriteMany, 4, false"
+  })
+  @DisplayName(
+      "a multi-node run needs ReadWriteMany: ReadWriteOnce and ReadWriteOncePod serve one node only")
+  void sharedVolume(String mode, int nodes, boolean refused) {
+    CompileResult r =
+        compile("run: torchrun t.py\nnodes: " + nodes + "\ncheckpoint:\n  keep: 2\n", mode);
+    List<Diagnostic> d = withCode(r, DiagnosticCode.CHECKPOINT_NOT_SHARED);
+    assertEquals(refused, !d.isEmpty(), r.diagnostics().toString());
+    assertEquals(refused, r.hasErrors(), r.diagnostics().toString());
+    if (refused) {
+      assertEquals(3, d.get(0).location().line(), "at the checkpoint key");
+      assertEquals(1, d.get(0).location().column());
+      assertEquals("/checkpoint", d.get(0).pointer());
+      assertTrue(d.get(0).message().contains(mode), d.get(0).message());
+      assertTrue(d.get(0).message().contains(nodes + " nodes"), d.get(0).message());
+      assertTrue(
+          d.get(0).message().contains(mode.endsWith("Pod") ? "one pod" : "one node"),
+          d.get(0).message());
+      assertTrue(d.get(0).hint().contains("`nodes: 1`"), d.get(0).hint());
+    }
+  }
+
+  @Test
+  @DisplayName("MPI runtimes refuse checkpoint (E436): mpirun would not pass it to the ranks")
+  void mpi() {
+    CompileResult r =
+        compile("runtime: deepspeed\nrun: python t.py\ncheckpoint: {}\n", "ReadWriteMany");
+    List<Diagnostic> d = withCode(r, DiagnosticCode.CHECKPOINT_RUNTIME_UNSUPPORTED);
+    assertEquals(1, d.size(), r.diagnostics().toString());
+    assertEquals(3, d.get(0).location().line());
+    assertTrue(d.get(0).message().contains("\"deepspeed\""), d.get(0).message());
+    assertTrue(r.hasErrors());
+  }
+
+  @Test
+  @DisplayName(
+      "the checkpoint path may not overlap a volume, the code or a system folder (E413, E419 at /checkpoint/path)")
+  void pathTaken() {
+    CompileResult r =
+        compile(
+            "run: torchrun t.py\nvolumes: [{claim: data, path: /data}]\ncheckpoint:\n  path: /data/ck\n",
+            "ReadWriteMany");
+    List<Diagnostic> d = withCode(r, DiagnosticCode.RESERVED_PATH);
+    assertEquals(1, d.size(), r.diagnostics().toString());
+    assertEquals("/checkpoint/path", d.get(0).pointer());
+    assertEquals(4, d.get(0).location().line());
+    assertTrue(d.get(0).message().contains("checkpoint volume"), d.get(0).message());
+    CompileResult code =
+        compile("run: torchrun t.py\ncheckpoint: {path: /workspace}\n", "ReadWriteMany");
+    assertFalse(
+        withCode(code, DiagnosticCode.RESERVED_PATH).isEmpty(), code.diagnostics().toString());
+    CompileResult system =
+        compile("run: torchrun t.py\ncheckpoint: {path: /usr}\n", "ReadWriteMany");
+    assertFalse(
+        withCode(system, DiagnosticCode.SYSTEM_PATH).isEmpty(), system.diagnostics().toString());
+  }
+
+  @Test
+  @DisplayName(
+      "the default path /checkpoints overlapping a volume is reported at the checkpoint key (no path written)")
+  void defaultPathTaken() {
+    CompileResult r =
+        compile(
+            "run: torchrun t.py\nvolumes: [{claim: c, path: /checkpoints}]\ncheckpoint: {}\n",
+            "ReadWriteMany");
+    List<Diagnostic> d = withCode(r, DiagnosticCode.RESERVED_PATH);
+    assertEquals(1, d.size(), r.diagnostics().toString());
+    assertEquals("/checkpoint", d.get(0).pointer());
+  }
+
+  @Test
+  @DisplayName(
+      "with checkpoint, CHECKPOINT_DIR and RESUME_FROM are reserved env names (E403); without it they are the user's")
+  void reservedEnv() {
+    CompileResult with =
+        compile(
+            "run: torchrun t.py\nenv: {CHECKPOINT_DIR: /x, RESUME_FROM: y}\ncheckpoint: {}\n",
+            "ReadWriteMany");
+    assertEquals(
+        2, withCode(with, DiagnosticCode.RESERVED_ENV).size(), with.diagnostics().toString());
+    CompileResult without =
+        compile("run: torchrun t.py\nenv: {CHECKPOINT_DIR: /x, RESUME_FROM: y}\n", "ReadWriteMany");
+    assertTrue(withCode(without, DiagnosticCode.RESERVED_ENV).isEmpty());
+  }
+}
