@@ -140,4 +140,35 @@ class ReplacedPackagesTest {
     assertTrue(
         found.get(0).message().contains("deepspeed 0.19.2, which runtime deepspeed@2.3.0-2"));
   }
+
+  @Test
+  @DisplayName(
+      "pip's argument forms: -rFILE and -r FILE (the next word is the file, then requirements again), an option's value (-i URL) is no requirement, `.` and ./sub[extra] read the project")
+  void argumentForms() {
+    Map<String, String> files =
+        Map.of(
+            "r.txt",
+            "torch<2.10\n",
+            "sub/pyproject.toml",
+            "[project]\nname = \"s\"\ndependencies = [\"torch<2.9\"]\n",
+            "pyproject.toml",
+            "[project]\nname = \"x\"\ndependencies = [\"torch<2.8\"]\n");
+    List<Diagnostic> found =
+        w433(
+            "runtime: torch\nnodes: 2\nsetup: pip install -rr.txt -r r.txt 'torch==2.0' -i https://pypi.org/simple/torch==1 . './sub[x]'\nrun: torchrun train.py\n",
+            files);
+    assertEquals(
+        // Sorted by file and line; r.txt's line is reported once though -r names it twice.
+        List.of(
+            "`torch<2.8` (pyproject.toml's dependencies)",
+            "`torch<2.10` (r.txt)",
+            "`torch<2.9` (pyproject.toml's dependencies)",
+            "`torch==2.0` (setup)"),
+        found.stream().map(d -> d.message().substring(0, d.message().indexOf(')') + 1)).toList());
+    List<Diagnostic> editable =
+        w433(
+            "runtime: torch\nnodes: 2\nsetup: pip install --editable ./sub 'torch<2'\nrun: torchrun train.py\n",
+            files);
+    assertEquals(2, editable.size(), editable.toString());
+  }
 }
