@@ -37,7 +37,7 @@ public final class LocalRunner {
   public static final Duration GRACE = Duration.ofSeconds(10);
 
   private static final String NODE_SCRIPT =
-      "if [ -n \"${TRAINYARD_SETUP:-}\" ]; then bash -eo pipefail -c \"$TRAINYARD_SETUP\"; fi\n"
+      dev.trainyard.compiler.render.SetupLine.TEXT
           + "exec bash -eo pipefail -c \"$TRAINYARD_RUN\"\n";
 
   /** Inherited variables a pod never has: a leftover would fake the world the run forms. */

@@ -33,6 +33,16 @@ record RunCheck(
     WrapperScript wrapper) {
   static final String POINTER = "/run";
 
+  /**
+   * A command that YAML reads back unchanged as a plain scalar (YAML 1.2 §7.3.3): it starts with no
+   * indicator character ({@code [ { ' " # & * ! | > % @ `}, or {@code - ? :} before a blank), holds
+   * no {@code ": "} nor {@code " #"}, and does not end in {@code :} or a blank. Any other command is
+   * hinted double-quoted, so pasting the hint back gives the same string.
+   */
+  private static final java.util.regex.Pattern PLAIN_SAFE =
+      java.util.regex.Pattern.compile(
+          "(?![\\[\\]{},'\"#&*!|>%@`])(?![-?:](\\s|$))(?!.*(: |\\s#|\\t))(?!.*[:\\s]$)\\S.*");
+
   /** The words of {@code run} itself. */
   RunCheck(
       ResolvedJob job, RunTokens run, RunSource source, RunScripts scripts, List<Diagnostic> out) {
@@ -85,13 +95,14 @@ record RunCheck(
   }
 
   /**
-   * A hint's corrected command as a train.yaml line in backticks: {@code `run: torchrun train.py`}.
-   * A command of several lines (from a {@code run: |} block) is written as one YAML double-quoted
-   * scalar, so the hint stays one line that can be pasted back: {@code `run: "cd src\ntorchrun
-   * train.py"`} (YAML 1.2 §7.3.1 escapes).
+   * A hint's corrected command as a train.yaml line in backticks: {@code `run: torchrun train.py`};
+   * double-quoted when YAML would not read it back as the same plain string ({@code `run: "[ -f x ]
+   * && torchrun x"`}). A command of several lines (from a {@code run: |} block) is written as one
+   * YAML double-quoted scalar, so the hint stays one line that can be pasted back: {@code `run: "cd
+   * src\ntorchrun train.py"`} (YAML 1.2 §7.3.1 escapes).
    */
   static String runHint(String command) {
-    if (command.indexOf('\n') < 0) {
+    if (command.indexOf('\n') < 0 && PLAIN_SAFE.matcher(command).matches()) {
       return "`run: " + command + "`";
     }
     String escaped =
@@ -170,7 +181,10 @@ record RunCheck(
       return this;
     }
 
-    /** The edited text, trimmed, runs of blanks made one. */
+    /**
+     * The edited text, trimmed; blanks are made one only where an edit joined two runs of them
+     * (quoted values and here-document bodies elsewhere keep their spacing).
+     */
     String apply() {
       StringBuilder out = new StringBuilder(text);
       List<Edit> sorted = new ArrayList<>(edits);
@@ -179,9 +193,32 @@ record RunCheck(
       for (Edit e : sorted) {
         // An edit that overlaps one already applied (further right) stops where that one began.
         out.replace(e.start(), Math.max(e.start(), Math.min(e.end(), floor)), e.text());
+        // Edits are applied from the right, so nothing left of this one has moved yet.
+        join(out, e.start() + e.text().length());
+        join(out, e.start());
         floor = e.start();
       }
-      return out.toString().strip().replaceAll("[ \\t]{2,}", " ");
+      return out.toString().strip();
+    }
+
+    /**
+     * Where an edit ends at {@code at}: a blank that follows a blank goes, and blanks before a line
+     * break or the end go.
+     */
+    private static void join(StringBuilder out, int where) {
+      int at = Math.min(where, out.length());
+      while (at < out.length() && at > 0 && blank(out.charAt(at)) && blank(out.charAt(at - 1))) {
+        out.deleteCharAt(at);
+      }
+      while (at > 0
+          && blank(out.charAt(at - 1))
+          && (at == out.length() || out.charAt(at) == '\n')) {
+        out.deleteCharAt(--at);
+      }
+    }
+
+    private static boolean blank(char c) {
+      return c == ' ' || c == '\t';
     }
 
     /** Replace {@code [start, end)} with {@code text}. */

@@ -72,6 +72,9 @@ final class SlurmRule {
   private static final Pattern ASSIGNMENT =
       Pattern.compile("([A-Za-z_][A-Za-z0-9_]*)=.*", Pattern.DOTALL);
 
+  /** Builtins that assign their arguments. */
+  private static final Set<String> DECLARE = Set.of("export", "declare", "local", "readonly");
+
   private static final Pattern REFERENCE = Pattern.compile("\\$\\{?([A-Za-z_][A-Za-z0-9_]*)");
 
   private SlurmRule() {}
@@ -155,7 +158,9 @@ final class SlurmRule {
     Set<String> derived = new LinkedHashSet<>();
     for (int i = 0; i < order.size(); i++) {
       List<RunTokens.Word> words = commands.get(order.get(i));
-      Matcher name = ASSIGNMENT.matcher(words.get(0).text());
+      // `export MASTER_ADDR=$(scontrol show hostnames … | head -n 1)`, PyTorch's sbatch layout.
+      boolean declared = DECLARE.contains(words.get(0).text()) && words.size() > 1;
+      Matcher name = ASSIGNMENT.matcher(words.get(declared ? 1 : 0).text());
       if (!name.matches()) {
         continue;
       }

@@ -22,8 +22,7 @@ final class RankEnv {
    * script.
    */
   static final String RUN_SCRIPT =
-      "if [ -n \"${TRAINYARD_SETUP:-}\" ]; then bash -eo pipefail -c \"$TRAINYARD_SETUP\"; fi\n"
-          + "exec bash -eo pipefail -c \"$TRAINYARD_RUN\"\n";
+      SetupLine.TEXT + "exec bash -eo pipefail -c \"$TRAINYARD_RUN\"\n";
 
   /**
    * The port every node pod of a multi-node run answers on while it runs, so that a peer whose
@@ -136,7 +135,7 @@ final class RankEnv {
         + "  kill -TERM $run_pid $grace_pid $watch_pid 2>/dev/null || true\n"
         + "}\n"
         + "trap trainyard_stop TERM INT\n"
-        + "if [ -n \"${TRAINYARD_SETUP:-}\" ]; then bash -eo pipefail -c \"$TRAINYARD_SETUP\"; fi\n"
+        + SetupLine.TEXT
         + "if [ -n \"$terminated\" ]; then exit 143; fi\n"
         + "bash -eo pipefail -c \"$TRAINYARD_RUN\" &\n"
         + "run_pid=$!\n"

@@ -59,6 +59,16 @@ class SlurmRuleTest {
             .map(s -> last.substring(s[0], s[1]))
             .toList());
     assertEquals(Set.of(), SlurmRule.slurmVariables(RunTokens.of("a=1; b=$a; torchrun t.py")));
+    String exported =
+        "export MASTER_ADDR=$(scontrol show hostnames \"$SLURM_JOB_NODELIST\" | head -n 1)\n"
+            + "torchrun --master_addr $MASTER_ADDR t.py";
+    assertEquals(Set.of("MASTER_ADDR"), SlurmRule.slurmVariables(RunTokens.of(exported)));
+    assertEquals(
+        List.of(exported.substring(0, exported.indexOf('\n') + 1)),
+        SlurmRule.slurmAssignmentSpans(RunTokens.of(exported)).stream()
+            .map(s -> exported.substring(s[0], s[1]))
+            .toList());
+    assertEquals(Set.of(), SlurmRule.slurmVariables(RunTokens.of("export; torchrun t.py")));
     assertEquals(
         Set.of("n"), SlurmRule.slurmVariables(RunTokens.of("n=$SLURM_NNODES torchrun t.py")));
   }
