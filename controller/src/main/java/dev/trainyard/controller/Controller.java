@@ -36,6 +36,7 @@ public final class Controller implements AutoCloseable {
   private final ControllerMetrics metrics = new ControllerMetrics();
   private final ClusterWatch watch;
   private final Reconciler reconciler;
+  private final LogFollower follower;
   private final HealthServer health;
   private final Leadership leadership;
   private final Thread worker;
@@ -82,6 +83,13 @@ public final class Controller implements AutoCloseable {
               t.setDaemon(true);
               return t;
             });
+    this.follower =
+        new LogFollower(
+            client,
+            LogFollower.Settings.DEFAULT,
+            clock,
+            RunStateMapper.DEFAULT_PROGRESS_STALL,
+            queue::add);
     this.reconciler =
         new Reconciler(
             new StartEvidence(new FailedJobs(watch, FailedJobs.reader(client))),
@@ -90,7 +98,18 @@ public final class Controller implements AutoCloseable {
             new StatusLedger(),
             config.targetUrl(),
             metrics,
-            clock);
+            clock,
+            follower);
+    metrics.gauge(
+        "trainyard_runs_stalled",
+        "Running runs whose progress and log stood still for progressStallAfter.",
+        reconciler::stalledRunning);
+    metrics.gauge(
+        "trainyard_logs_followed", "Rank 0 logs followed for progress.", follower::following);
+    metrics.gauge(
+        "trainyard_log_bytes_dropped",
+        "Log bytes dropped over the follow budget since the start.",
+        follower::dropped);
     metrics.queueDepth(queue::depth);
     metrics.cached(watch::cached);
     this.leaseHealth =
@@ -201,6 +220,7 @@ public final class Controller implements AutoCloseable {
     }
     pruneTimer.shutdownNow();
     queue.close();
+    follower.close();
     watch.close();
     health.close();
     worker.interrupt();

@@ -12,6 +12,8 @@ import dev.trainyard.controller.forge.PostedStatus;
 import dev.trainyard.controller.state.FailureReport;
 import dev.trainyard.controller.state.Phase;
 import dev.trainyard.controller.state.PodSnapshot;
+import dev.trainyard.controller.state.Progress;
+import dev.trainyard.controller.state.ProgressText;
 import dev.trainyard.controller.state.RunObservation;
 import dev.trainyard.controller.state.RunState;
 import dev.trainyard.controller.state.RunStateMapper;
@@ -46,7 +48,11 @@ import java.util.function.UnaryOperator;
  * shows a non-terminal one (DELETED: GitHub/Gitea "error", GitLab "canceled"), then is forgotten. A
  * step on a run's way up is posted only once it has lasted {@link RunStateMapper#QUIET} (HELD until
  * then), so a run whose pods are ready within seconds of its creation posts only "running" before
- * its end, not one post per step ("queued" only when Kueue held it for 15 s or more).
+ * its end, not one post per step ("queued" only when Kueue held it for 15 s or more). A running
+ * run's progress ({@link RunProgress}: read from its log or pushed) is in its description, but a
+ * change of progress alone is posted only as {@link ProgressPosts} allows (each 10 %, else every 30
+ * minutes, at most 35 such posts); a detailed forge (GitHub Checks) also gets the last metrics as a
+ * table.
  */
 public final class Reconciler {
 
@@ -86,6 +92,11 @@ public final class Reconciler {
   private final ForgeEvents events;
   private final Map<StatusKey, Refusal> refused = new HashMap<>();
   private final Clock clock;
+  private final RunProgress progress;
+  private final ProgressPosts progressPosts;
+
+  /** Runs RUNNING but stalled (no progress nor log line for progressStallAfter), for the gauge. */
+  private final java.util.Set<RunKey> stalledRunning = new java.util.HashSet<>();
 
   /**
    * Source repos no forge matches, logged once each (bounded: repos come from JobSets anyone may
@@ -144,6 +155,24 @@ public final class Reconciler {
       TargetUrl targetUrl,
       ForgeEvents events,
       Clock clock) {
+    this(source, mapper, forges, ledger, targetUrl, events, clock, RunProgress.NONE);
+  }
+
+  /**
+   * As above, with each run's last progress from {@code progress} (told of every run's phase, so a
+   * log follower follows the running ones), posted as {@link ProgressPosts#DEFAULT} allows.
+   */
+  public Reconciler(
+      RunSource source,
+      RunStateMapper mapper,
+      ForgeDirectory forges,
+      StatusLedger ledger,
+      TargetUrl targetUrl,
+      ForgeEvents events,
+      Clock clock,
+      RunProgress progress) {
+    this.progress = progress;
+    this.progressPosts = new ProgressPosts(ProgressPosts.DEFAULT);
     this.clock = clock;
     this.source = source;
     this.events = events;
@@ -164,6 +193,13 @@ public final class Reconciler {
       forget(key);
       return Outcome.GONE;
     }
+    RunObservation o = observed.get();
+    return reconcile(key, o.progress().isPresent() ? o : o.withProgress(progress.progress(key)));
+  }
+
+  /** {@link #reconcile(RunKey)} for the run observed as {@code o}, its progress filled in. */
+  private Outcome reconcile(RunKey key, RunObservation o) {
+    Optional<RunObservation> observed = Optional.of(o);
     Optional<RunProvenance> provenance = source.provenance(key);
     if (provenance.isEmpty()) {
       forget(key);
@@ -180,6 +216,12 @@ public final class Reconciler {
       return Outcome.RETRY;
     }
     RunState state = mapper.map(observed.get());
+    progress.track(key, observed.get(), state.phase());
+    if (state.phase() == Phase.RUNNING && state.stalled()) {
+      stalledRunning.add(key);
+    } else {
+      stalledRunning.remove(key);
+    }
     Optional<Instant> quiet = RunStateMapper.quietUntil(observed.get(), state);
     if (quiet.isPresent()) {
       retryAfter.put(key, Duration.between(observed.get().now(), quiet.get()));
@@ -201,11 +243,63 @@ public final class Reconciler {
         logTail = s -> withLogTail(key, observed.get(), report.get(), s);
       }
     }
+    Optional<Progress> shown = progressShown(observed.get(), state);
+    if (shown.isPresent()) {
+      wanted = wanted.withDetails(metricsTable(shown.get()), false);
+      Optional<PostedStatus> known = ledger.get(statusKey);
+      if (known.isPresent()
+          && known.get().state().equals(forge.wireState(wanted))
+          && !progressPosts.due(
+              statusKey, shown.get(), observed.get().now(), known.get().description())) {
+        return Outcome.UNCHANGED;
+      }
+    }
     try {
-      return apply(forge, commit, statusKey, wanted, logTail);
+      Outcome outcome = apply(forge, commit, statusKey, wanted, logTail);
+      if (shown.isPresent() && (outcome == Outcome.POSTED || outcome == Outcome.SKIPPED)) {
+        progressPosts.posted(statusKey, shown.get(), observed.get().now(), wanted.description());
+      }
+      return outcome;
     } catch (ForgeException e) {
       return failed(key, statusKey, forge, wanted, e);
     }
+  }
+
+  /**
+   * The progress {@code state}'s description shows (RUNNING, not stalled, the progress changed the
+   * words), else empty: only such a post is spaced out by {@link ProgressPosts}.
+   */
+  private Optional<Progress> progressShown(RunObservation o, RunState state) {
+    if (state.phase() != Phase.RUNNING || state.stalled() || o.progress().isEmpty()) {
+      return Optional.empty();
+    }
+    String without = mapper.map(o.withProgress(Optional.empty())).description();
+    return without.equals(state.description()) ? Optional.empty() : o.progress();
+  }
+
+  /**
+   * The last metrics as a Markdown table, for a forge with room for details (GitHub Checks' output
+   * text); "" without metrics. Names and values are the trainer's, with pipes escaped.
+   */
+  static String metricsTable(Progress p) {
+    if (p.metrics().isEmpty()) {
+      return "";
+    }
+    StringBuilder b = new StringBuilder("Last metrics (").append(ProgressText.position(p));
+    b.append(", read at ").append(p.updatedAt()).append("):\n\n| metric | value |\n|---|---|\n");
+    for (Progress.Metric m : p.metrics()) {
+      b.append("| ")
+          .append(m.name().replace("|", "\\|"))
+          .append(" | ")
+          .append(m.value().replace("|", "\\|"))
+          .append(" |\n");
+    }
+    return b.toString();
+  }
+
+  /** Runs now RUNNING but stalled ({@code trainyard_runs_stalled}). */
+  public synchronized int stalledRunning() {
+    return stalledRunning.size();
   }
 
   /** The forge {@code p}'s source repo goes to; a repo no forge matches is logged once. */
@@ -458,8 +552,11 @@ public final class Reconciler {
   /** Drops what is held for {@code key}'s status: its run is gone. */
   private void forget(RunKey key) {
     retryAfter.remove(key);
+    progress.forget(key);
+    stalledRunning.remove(key);
     StatusKey gone = statusKeys.remove(key);
     if (gone != null) {
+      progressPosts.forget(gone);
       ledger.forget(gone);
       posts.remove(gone);
       refused.remove(gone);
@@ -477,6 +574,7 @@ public final class Reconciler {
   public synchronized void reset() {
     refused.clear();
     posts.clear();
+    progressPosts.clear();
     ledger.clear();
     refusalsLogged.clear();
   }

@@ -37,7 +37,7 @@ import java.util.regex.Pattern;
 public final class LogProgress {
 
   /** Segments longer than this are not parsed (a progress line is short; a dump is not). */
-  static final int MAX_SEGMENT = 4096;
+  public static final int MAX_SEGMENT = 4096;
 
   private static final Pattern ANSI = Pattern.compile("\u001B\\[[0-9;?]*[A-Za-z]|\b");
   private static final Pattern TQDM =

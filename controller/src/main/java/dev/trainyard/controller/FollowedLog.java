@@ -1,0 +1,126 @@
+package dev.trainyard.controller;
+
+import dev.trainyard.controller.state.LogProgress;
+import dev.trainyard.controller.state.Progress;
+import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * The sink one followed container log is streamed into: cuts the bytes into lines at {@code \n} and
+ * {@code \r} (tqdm redraws its bar with {@code \r}), feeds them to a {@link LogProgress}, and calls
+ * {@code changed} when the progress changed enough to be worth a reconcile ({@link #meaningful}).
+ * Bytes over the run's or the controller's budget are dropped, and the line they cut is skipped up
+ * to the next line end; they still count as a sign of life. A line longer than {@link
+ * LogProgress#MAX_SEGMENT} bytes is not kept. Thread-safe.
+ */
+final class FollowedLog extends OutputStream {
+
+  private final ByteBudget own;
+  private final ByteBudget total;
+  private final Clock clock;
+  private final Duration stallAfter;
+  private final Runnable changed;
+  private final Consumer<Long> dropped;
+  private final LogProgress parser = new LogProgress();
+  private final ByteArrayOutputStream line = new ByteArrayOutputStream();
+  private boolean skipping;
+
+  /**
+   * @param stallAfter a progress that moves again after standing still this long is worth a
+   *     reconcile (the run is no longer stalled)
+   * @param dropped told the number of bytes dropped over budget
+   */
+  FollowedLog(
+      ByteBudget own,
+      ByteBudget total,
+      Clock clock,
+      Duration stallAfter,
+      Runnable changed,
+      Consumer<Long> dropped) {
+    this.own = own;
+    this.total = total;
+    this.clock = clock;
+    this.stallAfter = stallAfter;
+    this.changed = changed;
+    this.dropped = dropped;
+  }
+
+  @Override
+  public void write(int b) {
+    write(new byte[] {(byte) b}, 0, 1);
+  }
+
+  @Override
+  public synchronized void write(byte[] b, int off, int len) {
+    Objects.checkFromIndexSize(off, len, b.length);
+    if (!own.take(len) || !total.take(len)) {
+      dropped.accept((long) len);
+      skipping = true;
+      line.reset();
+      touch();
+      return;
+    }
+    for (int i = off; i < off + len; i++) {
+      byte x = b[i];
+      if (x == '\n' || x == '\r') {
+        if (!skipping) {
+          emit();
+        }
+        skipping = false;
+        line.reset();
+      } else if (!skipping && line.size() <= LogProgress.MAX_SEGMENT) {
+        line.write(x);
+      }
+    }
+  }
+
+  /** The progress read so far. */
+  synchronized Optional<Progress> progress() {
+    return parser.current();
+  }
+
+  private void emit() {
+    Optional<Progress> before = parser.current();
+    parser.accept(line.toString(StandardCharsets.UTF_8), clock.instant());
+    if (meaningful(before, parser.current(), stallAfter)) {
+      changed.run();
+    }
+  }
+
+  private void touch() {
+    Optional<Progress> before = parser.current();
+    parser.accept("", clock.instant());
+    if (meaningful(before, parser.current(), stallAfter)) {
+      changed.run();
+    }
+  }
+
+  /**
+   * Whether going from {@code before} to {@code after} is worth a reconcile: the first progress, a
+   * new whole percent or total, the first metrics, or a progress that moved after standing still
+   * for {@code stallAfter}. Not a new step without a new percent nor a new metric value (a plain
+   * loop prints ten a second): the next of these, or the resync, shows them.
+   */
+  static boolean meaningful(Optional<Progress> before, Optional<Progress> after, Duration stall) {
+    if (after.isEmpty()) {
+      return false;
+    }
+    if (before.isEmpty()) {
+      return true;
+    }
+    Progress a = before.get();
+    Progress b = after.get();
+    if (Duration.between(a.updatedAt(), b.updatedAt()).compareTo(stall) > 0) {
+      return true;
+    }
+    return !Objects.equals(a.percent(), b.percent())
+        || !Objects.equals(a.totalSteps(), b.totalSteps())
+        || a.metrics().isEmpty() != b.metrics().isEmpty();
+  }
+}
