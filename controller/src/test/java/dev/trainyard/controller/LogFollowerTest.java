@@ -1,0 +1,283 @@
+package dev.trainyard.controller;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.trainyard.controller.forge.TestTime;
+import dev.trainyard.controller.state.ContainerSnapshot;
+import dev.trainyard.controller.state.JobSetSnapshot;
+import dev.trainyard.controller.state.Phase;
+import dev.trainyard.controller.state.PodSnapshot;
+import dev.trainyard.controller.state.Progress;
+import dev.trainyard.controller.state.RunObservation;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The follower's bookkeeping (which pod, when to start and stop, budgets) and its sink on recorded
+ * trainer output; the streams themselves are the API server's in {@code ProgressIT}.
+ */
+class LogFollowerTest {
+
+  static final Instant T0 = Instant.parse("2026-12-02T08:00:00Z");
+  static final RunKey KEY = new RunKey("team-a", "llama");
+  final TestTime time = new TestTime(T0);
+  final List<RunKey> enqueued = new ArrayList<>();
+
+  /** Streams recorded: what was opened, and whether it was closed. */
+  static final class Opened {
+    final List<String> opened = new ArrayList<>();
+    final List<String> closed = new ArrayList<>();
+    final List<OutputStream> sinks = new ArrayList<>();
+    final CountDownLatch first = new CountDownLatch(1);
+
+    /** Waits at most 10 s for {@code n} opened streams. */
+    synchronized void awaitOpened(int n) throws InterruptedException {
+      long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (opened.size() < n && System.nanoTime() < end) {
+        wait(100);
+      }
+      assertEquals(n, opened.size(), opened.toString());
+    }
+
+    synchronized AutoCloseable open(String ns, String pod, String c, int tail, OutputStream to) {
+      String what = ns + "/" + pod + "/" + c + " tail " + tail;
+      opened.add(what);
+      sinks.add(to);
+      first.countDown();
+      notifyAll();
+      return () -> {
+        synchronized (this) {
+          closed.add(what);
+        }
+      };
+    }
+  }
+
+  static PodSnapshot pod(String name, int attempt, String phase, boolean ranks) {
+    return new PodSnapshot(
+        name,
+        "n0",
+        phase,
+        "",
+        attempt,
+        "Running".equals(phase),
+        false,
+        T0,
+        List.of(),
+        List.of(ContainerSnapshot.running(ranks ? "node" : "launcher")),
+        List.of(),
+        ranks);
+  }
+
+  static RunObservation run(int restarts, PodSnapshot... pods) {
+    return new RunObservation(
+        new JobSetSnapshot("team-a", "llama", T0, false, 2, 2, restarts, 3, "lq", List.of()),
+        List.of(pods),
+        Optional.empty(),
+        T0);
+  }
+
+  static byte[] fixture(String name) throws IOException {
+    try (InputStream in = LogFollowerTest.class.getResourceAsStream("/progress/" + name)) {
+      return in.readAllBytes();
+    }
+  }
+
+  LogFollower follower(Opened streams, LogFollower.Settings settings) {
+    return new LogFollower(streams::open, settings, time, Duration.ofMinutes(30), enqueued::add);
+  }
+
+  @Test
+  @DisplayName(
+      "node 0 of the current attempt is followed while RUNNING (node-10 after node-2), stopped after")
+  void followsRankZero() throws Exception {
+    Opened streams = new Opened();
+    try (LogFollower f = follower(streams, LogFollower.Settings.DEFAULT)) {
+      RunObservation o =
+          run(
+              1,
+              pod("llama-node-0-0-a", 0, "Running", true),
+              pod("llama-node-0-10-b", 1, "Running", true),
+              pod("llama-node-0-2-c", 1, "Running", true));
+      f.track(KEY, o, Phase.STARTING);
+      assertEquals(0, f.following());
+      f.track(KEY, o, Phase.RUNNING);
+      f.track(KEY, o, Phase.RUNNING);
+      assertTrue(streams.first.await(10, TimeUnit.SECONDS));
+      assertEquals(1, f.following());
+      assertEquals(List.of("team-a/llama-node-0-2-c/node tail 100"), streams.opened);
+      streams.sinks.get(0).write("step 5/50 loss 2.7\n".getBytes(StandardCharsets.UTF_8));
+      assertEquals(List.of(KEY), enqueued);
+      f.track(KEY, o, Phase.SUCCEEDED);
+      assertEquals(0, f.following());
+      assertEquals(List.of("team-a/llama-node-0-2-c/node tail 100"), streams.closed);
+      assertEquals(5L, f.progress(KEY).orElseThrow().step(), "kept after the follow stopped");
+      f.forget(KEY);
+      assertEquals(Optional.empty(), f.progress(KEY));
+    }
+  }
+
+  @Test
+  @DisplayName("an MPI launcher is followed, not a node; a pending rank 0 is not followed yet")
+  void launcher() throws Exception {
+    Opened streams = new Opened();
+    try (LogFollower f = follower(streams, LogFollower.Settings.DEFAULT)) {
+      f.track(KEY, run(0, pod("llama-launcher-0-0-x", 0, "Pending", false)), Phase.RUNNING);
+      assertEquals(0, f.following());
+      f.track(
+          KEY,
+          run(
+              0,
+              pod("llama-node-0-0-a", 0, "Running", true),
+              pod("llama-launcher-0-0-x", 0, "Running", false)),
+          Phase.RUNNING);
+      assertTrue(streams.first.await(10, TimeUnit.SECONDS));
+      assertEquals(List.of("team-a/llama-launcher-0-0-x/launcher tail 100"), streams.opened);
+    }
+  }
+
+  @Test
+  @DisplayName("a restart's new rank 0 pod replaces the old stream; at most maxRuns runs at once")
+  void restartAndCap() throws Exception {
+    Opened streams = new Opened();
+    try (LogFollower f = follower(streams, new LogFollower.Settings(1024, 4096, 1, 10))) {
+      f.track(KEY, run(0, pod("llama-node-0-0-a", 0, "Running", true)), Phase.RUNNING);
+      streams.awaitOpened(1);
+      f.track(KEY, run(1, pod("llama-node-0-0-b", 1, "Running", true)), Phase.RUNNING);
+      streams.awaitOpened(2);
+      RunKey other = new RunKey("team-a", "other");
+      f.track(other, run(0, pod("other-node-0-0-a", 0, "Running", true)), Phase.RUNNING);
+      f.track(other, run(0, pod("other-node-0-0-a", 0, "Running", true)), Phase.RUNNING);
+      assertEquals(1, f.following());
+      assertEquals(List.of("team-a/llama-node-0-0-a/node tail 10"), streams.closed);
+      assertEquals(Optional.empty(), f.progress(other));
+    }
+    assertEquals(
+        List.of("team-a/llama-node-0-0-a/node tail 10", "team-a/llama-node-0-0-b/node tail 10"),
+        streams.closed,
+        "close ends every stream");
+  }
+
+  @Test
+  @DisplayName(
+      "the sink reads a recorded HF Trainer log in 7-byte chunks: bar and dict merge; enqueues per new percent")
+  void sinkOnRecordedLog() throws IOException {
+    List<Integer> changes = new ArrayList<>();
+    FollowedLog[] log = new FollowedLog[1];
+    log[0] =
+        new FollowedLog(
+            new ByteBudget(1 << 20, time),
+            new ByteBudget(1 << 20, time),
+            time,
+            Duration.ofMinutes(30),
+            () -> changes.add(log[0].progress().orElseThrow().percent()),
+            n -> {});
+    byte[] bytes = fixture("hf-trainer.log");
+    for (int i = 0; i < bytes.length; i += 7) {
+      log[0].write(bytes, i, Math.min(7, bytes.length - i));
+    }
+    Progress p = log[0].progress().orElseThrow();
+    assertEquals(30L, p.step());
+    assertEquals(
+        "3.899",
+        p.metrics().stream()
+            .filter(m -> m.name().equals("train_loss"))
+            .findFirst()
+            .orElseThrow()
+            .value(),
+        "the Trainer's closing summary dict");
+    assertEquals(
+        List.of(
+            0, 3, 6, 10, 13, 16, 16, 23, 26, 33, 36, 43, 50, 53, 60, 66, 70, 80, 83, 86, 96, 100),
+        changes);
+  }
+
+  @Test
+  @DisplayName(
+      "bytes over the run's budget are dropped with the line they cut, and count as a sign of life")
+  void budget() {
+    List<Long> dropped = new ArrayList<>();
+    FollowedLog log =
+        new FollowedLog(
+            new ByteBudget(32, time),
+            new ByteBudget(1 << 20, time),
+            time,
+            Duration.ofMinutes(30),
+            () -> {},
+            dropped::add);
+    byte[] a = "step 1/10\n".getBytes(StandardCharsets.UTF_8);
+    log.write(a, 0, a.length);
+    byte[] big = "step 9/10 and a long tail of words\n".getBytes(StandardCharsets.UTF_8);
+    time.sleep(Duration.ofMinutes(5));
+    log.write(big, 0, big.length);
+    assertEquals(List.of((long) big.length), dropped);
+    assertEquals(1L, log.progress().orElseThrow().step());
+    assertEquals(T0.plus(Duration.ofMinutes(5)), log.progress().orElseThrow().updatedAt());
+    byte[] rest = "0 tail\rstep 2/10\n".getBytes(StandardCharsets.UTF_8);
+    log.write(rest, 0, rest.length);
+    assertEquals(2L, log.progress().orElseThrow().step(), "the cut line is skipped to its end");
+    log.write('s');
+    assertThrows(IndexOutOfBoundsException.class, () -> log.write(a, 5, 10));
+    assertThrows(IllegalArgumentException.class, () -> new ByteBudget(0, time));
+  }
+
+  @Test
+  @DisplayName("the budget refills at its rate, at most one second's worth")
+  void refill() {
+    ByteBudget b = new ByteBudget(100, time);
+    assertTrue(b.take(100));
+    assertFalse(b.take(1));
+    time.sleep(Duration.ofMillis(500));
+    assertTrue(b.take(50));
+    assertFalse(b.take(1));
+    time.sleep(Duration.ofSeconds(10));
+    assertFalse(b.take(101));
+    assertTrue(b.take(100));
+  }
+
+  @Test
+  @DisplayName(
+      "worth a reconcile: first progress, new percent or total, first metrics, moving after a stall")
+  void meaningful() {
+    Progress a = new Progress(1L, 100L, null, null, null, T0, Progress.Source.LOG);
+    Optional<Progress> none = Optional.empty();
+    assertFalse(FollowedLog.meaningful(none, none, Duration.ofMinutes(30)));
+    assertTrue(FollowedLog.meaningful(none, Optional.of(a), Duration.ofMinutes(30)));
+    assertFalse(FollowedLog.meaningful(Optional.of(a), Optional.of(a), Duration.ofMinutes(30)));
+    Progress b = new Progress(2L, 100L, null, null, null, T0, Progress.Source.LOG);
+    assertTrue(FollowedLog.meaningful(Optional.of(a), Optional.of(b), Duration.ofMinutes(30)));
+    Progress c = new Progress(1L, 200L, 0, null, null, T0, Progress.Source.LOG);
+    Progress d = new Progress(1L, 300L, 0, null, null, T0, Progress.Source.LOG);
+    assertTrue(FollowedLog.meaningful(Optional.of(c), Optional.of(d), Duration.ofMinutes(30)));
+    Progress e =
+        new Progress(
+            1L,
+            100L,
+            null,
+            null,
+            List.of(new Progress.Metric("loss", "1")),
+            T0,
+            Progress.Source.LOG);
+    assertTrue(FollowedLog.meaningful(Optional.of(a), Optional.of(e), Duration.ofMinutes(30)));
+    Progress late =
+        new Progress(1L, 100L, null, null, null, T0.plusSeconds(1801), Progress.Source.LOG);
+    assertTrue(FollowedLog.meaningful(Optional.of(a), Optional.of(late), Duration.ofMinutes(30)));
+    Progress soon =
+        new Progress(1L, 100L, null, null, null, T0.plusSeconds(1800), Progress.Source.LOG);
+    assertFalse(FollowedLog.meaningful(Optional.of(a), Optional.of(soon), Duration.ofMinutes(30)));
+  }
+}
