@@ -5,15 +5,19 @@ import dev.trainyard.controller.ConfigException;
 import dev.trainyard.controller.ConfigFile;
 import dev.trainyard.controller.ObservedRun;
 import dev.trainyard.controller.PlatformFile;
+import dev.trainyard.controller.RunKey;
 import dev.trainyard.controller.RunReader;
 import dev.trainyard.controller.state.Phase;
+import dev.trainyard.controller.state.Progress;
 import dev.trainyard.controller.state.RunStateMapper;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -162,6 +166,31 @@ final class StatusCommand implements Callable<Integer> {
         : PlatformFile.load(platform).status().stallAfter().orElse(ConfigFile.DEFAULT_STALL_AFTER);
   }
 
+  /** How long a watch reuses a run's progress before it reads rank 0's log again. */
+  static final Duration PROGRESS_REFRESH = Duration.ofSeconds(30);
+
+  private record Read(Instant at, Optional<Progress> progress) {}
+
+  private final Map<RunKey, Read> progressRead = new HashMap<>();
+
+  /**
+   * {@code r} with its progress when it is RUNNING: rank 0's log read once ({@link
+   * RunReader#progress}), in a watch again after {@link #PROGRESS_REFRESH}; the same mapping as the
+   * controller's then shows it.
+   */
+  private ObservedRun withProgress(RunReader reader, ObservedRun r, RunStateMapper mapper) {
+    if (mapper.map(r.observation()).phase() != Phase.RUNNING) {
+      return r;
+    }
+    Instant now = clock.instant();
+    Read read = progressRead.get(r.key());
+    if (read == null || !now.isBefore(read.at().plus(PROGRESS_REFRESH))) {
+      read = new Read(now, reader.progress(r));
+      progressRead.put(r.key(), read);
+    }
+    return new ObservedRun(r.key(), r.provenance(), r.observation().withProgress(read.progress()));
+  }
+
   /** The runs named {@link #run} (run label or JobSet name), at most one per namespace. */
   private List<ObservedRun> named(List<ObservedRun> all) {
     return all.stream()
@@ -218,12 +247,18 @@ final class StatusCommand implements Callable<Integer> {
         return 1;
       }
       List<StatusTable.Row> rows =
-          runs.stream().map(r -> new StatusTable.Row(r, mapper.map(r.observation()))).toList();
+          runs.stream()
+              .map(r -> withProgress(reader, r, mapper))
+              .map(r -> new StatusTable.Row(r, mapper.map(r.observation())))
+              .toList();
       // The JSON has no age, so a ticking AGE column alone does not redraw the table.
       String state = StatusTable.json(rows);
       if (!state.equals(last)) {
         String text =
-            output == Format.json ? state : StatusTable.table(rows, clock.instant(), ns == null);
+            output == Format.json
+                ? state
+                : StatusTable.table(rows, clock.instant(), ns == null)
+                    + (run == null ? "" : StatusTable.metrics(rows.get(0)));
         out.print(last == null || output == Format.json ? text : "\n" + text);
         out.flush();
         last = state;
