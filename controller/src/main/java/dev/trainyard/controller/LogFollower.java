@@ -6,6 +6,7 @@ import dev.trainyard.controller.state.Progress;
 import dev.trainyard.controller.state.RunObservation;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.LogWatch;
 import java.io.OutputStream;
 import java.time.Clock;
 import java.time.Duration;
@@ -15,6 +16,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
@@ -25,11 +27,13 @@ import java.util.function.Consumer;
  * FollowedLog#meaningful}). Following starts when the reconciler sees the run RUNNING with that pod
  * in phase Running ({@link #track}), from the last {@link Settings#tailLines} lines (a controller
  * restarted mid-run does not read a week of log), and stops when the run leaves RUNNING, its rank 0
- * pod changes (a restart) or it is gone; the last progress is kept until the run is forgotten.
- * Reading is bounded: {@link Settings#bytesPerSecond} per run and {@link
- * Settings#totalBytesPerSecond} for all runs (more is dropped, counted in {@link #dropped}), and at
- * most {@link Settings#maxRuns} runs at once. Streams are opened on one thread of their own, so the
- * reconciler never waits for the API server; fabric8's HTTP client delivers the bytes.
+ * pod changes (a restart) or it is gone; the last progress is kept until the run is forgotten. A
+ * stream the server ended (the log not served yet, a dropped connection) is opened again at the
+ * run's next reconcile {@link #REOPEN} after it was opened, from the tail again. Reading is
+ * bounded: {@link Settings#bytesPerSecond} per run and {@link Settings#totalBytesPerSecond} for all
+ * runs (more is dropped, counted in {@link #dropped}), and at most {@link Settings#maxRuns} runs at
+ * once. Streams are opened on one thread of their own, so the reconciler never waits for the API
+ * server; fabric8's HTTP client delivers the bytes.
  *
  * <pre>
  * reconcile: RUNNING → track → open pods/NS/P/log?container=C&amp;follow=true&amp;tailLines=100 → FollowedLog
@@ -48,13 +52,63 @@ public final class LogFollower implements RunProgress, AutoCloseable {
     public static final Settings DEFAULT = new Settings(16 * 1024, 4 * 1024 * 1024, 2_000, 100);
   }
 
-  /** Opens a followed log stream of one container into a sink; closing it ends the stream. */
+  /** Opens a followed log stream of one container into a sink. */
   interface Streams {
-    AutoCloseable open(
-        String namespace, String pod, String container, int tailLines, OutputStream to);
+    Stream open(String namespace, String pod, String container, int tailLines, OutputStream to);
   }
 
-  private record Followed(String pod, String container, FollowedLog log, AutoCloseable[] stream) {}
+  /** One open stream: closing it ends it; {@link #ended} once the API server ended it. */
+  interface Stream extends AutoCloseable {
+    boolean ended();
+
+    @Override
+    void close();
+  }
+
+  /**
+   * How long after a follow was opened a stream that ended (the log was not served yet, the
+   * connection dropped) is opened again, at the next reconcile of its run.
+   */
+  static final Duration REOPEN = Duration.ofSeconds(10);
+
+  /** A stream that never opened: ended, nothing to close. */
+  private static final Stream FAILED =
+      new Stream() {
+        @Override
+        public boolean ended() {
+          return true;
+        }
+
+        @Override
+        public void close() {}
+      };
+
+  /** One followed log; {@code stream} and {@code opened} are guarded by the follower. */
+  private static final class Followed {
+    final String pod;
+    final String container;
+    final FollowedLog log;
+    Stream stream;
+    java.time.Instant opened;
+
+    Followed(String pod, String container, FollowedLog log) {
+      this.pod = pod;
+      this.container = container;
+      this.log = log;
+    }
+
+    String pod() {
+      return pod;
+    }
+
+    String container() {
+      return container;
+    }
+
+    FollowedLog log() {
+      return log;
+    }
+  }
 
   private static final System.Logger LOG = System.getLogger(LogFollower.class.getName());
   private final Streams streams;
@@ -115,6 +169,15 @@ public final class LogFollower implements RunProgress, AutoCloseable {
         && rank0.isPresent()
         && f.pod().equals(rank0.get().name())
         && f.container().equals(rank0.get().containers().get(0).name())) {
+      if (f.stream != null
+          && f.stream.ended()
+          && !clock.instant().isBefore(f.opened.plus(REOPEN))) {
+        // Ended by the server (not served yet, a dropped connection): again, from the tail.
+        f.stream.close();
+        f.stream = null;
+        f.opened = clock.instant();
+        opener.execute(() -> open(key, f));
+      }
       return;
     }
     if (f != null) {
@@ -148,6 +211,12 @@ public final class LogFollower implements RunProgress, AutoCloseable {
     return followed.size();
   }
 
+  /** Whether {@code key}'s stream is being opened (for tests: opening is asynchronous). */
+  synchronized boolean opening(RunKey key) {
+    Followed f = followed.get(key);
+    return f != null && f.stream == null;
+  }
+
   /** Bytes dropped over budget since the start. */
   public long dropped() {
     return dropped.get();
@@ -163,8 +232,8 @@ public final class LogFollower implements RunProgress, AutoCloseable {
             stallAfter,
             () -> enqueue.accept(key),
             dropped::addAndGet);
-    AutoCloseable[] stream = new AutoCloseable[1];
-    Followed f = new Followed(pod.name(), container, log, stream);
+    Followed f = new Followed(pod.name(), container, log);
+    f.opened = clock.instant();
     followed.put(key, f);
     opener.execute(() -> open(key, f));
   }
@@ -176,7 +245,7 @@ public final class LogFollower implements RunProgress, AutoCloseable {
         return;
       }
     }
-    AutoCloseable s;
+    Stream s;
     try {
       s = streams.open(key.namespace(), f.pod(), f.container(), settings.tailLines(), f.log());
     } catch (KubernetesClientException e) {
@@ -186,15 +255,15 @@ public final class LogFollower implements RunProgress, AutoCloseable {
           key.cacheKey(),
           f.pod(),
           e.getMessage());
-      return;
+      s = FAILED;
     }
     boolean stopped;
     synchronized (this) {
       stopped = followed.get(key) != f;
-      f.stream()[0] = s;
+      f.stream = s;
     }
     if (stopped) {
-      close(s);
+      s.close();
     }
   }
 
@@ -204,16 +273,8 @@ public final class LogFollower implements RunProgress, AutoCloseable {
       return;
     }
     f.log().progress().ifPresent(p -> last.put(key, p));
-    if (f.stream()[0] != null) {
-      close(f.stream()[0]);
-    }
-  }
-
-  private static void close(AutoCloseable s) {
-    try {
-      s.close();
-    } catch (Exception e) {
-      LOG.log(System.Logger.Level.DEBUG, "closing a log stream: {0}", e.getMessage());
+    if (f.stream != null) {
+      f.stream.close();
     }
   }
 
@@ -231,14 +292,29 @@ public final class LogFollower implements RunProgress, AutoCloseable {
   }
 
   private static Streams fabric8(KubernetesClient client) {
-    return (namespace, pod, container, tail, to) ->
-        client
-            .pods()
-            .inNamespace(namespace)
-            .withName(pod)
-            .inContainer(container)
-            .tailingLines(tail)
-            .watchLog(to);
+    return (namespace, pod, container, tail, to) -> {
+      LogWatch watch =
+          client
+              .pods()
+              .inNamespace(namespace)
+              .withName(pod)
+              .inContainer(container)
+              .tailingLines(tail)
+              .watchLog(to);
+      AtomicBoolean ended = new AtomicBoolean();
+      watch.onClose().whenComplete((why, e) -> ended.set(true));
+      return new Stream() {
+        @Override
+        public boolean ended() {
+          return ended.get();
+        }
+
+        @Override
+        public void close() {
+          watch.close();
+        }
+      };
+    };
   }
 
   @Override

@@ -53,15 +53,34 @@ class LogFollowerTest {
       assertEquals(n, opened.size(), opened.toString());
     }
 
-    synchronized AutoCloseable open(String ns, String pod, String c, int tail, OutputStream to) {
+    /** Whether the streams opened from now on say the server ended them. */
+    volatile boolean ending;
+
+    /** Opening throws as the API server's refusal does. */
+    volatile boolean refusing;
+
+    synchronized LogFollower.Stream open(
+        String ns, String pod, String c, int tail, OutputStream to) {
       String what = ns + "/" + pod + "/" + c + " tail " + tail;
       opened.add(what);
       sinks.add(to);
       first.countDown();
       notifyAll();
-      return () -> {
-        synchronized (this) {
-          closed.add(what);
+      if (refusing) {
+        throw new io.fabric8.kubernetes.client.KubernetesClientException("forbidden");
+      }
+      boolean ended = ending;
+      return new LogFollower.Stream() {
+        @Override
+        public boolean ended() {
+          return ended;
+        }
+
+        @Override
+        public void close() {
+          synchronized (Opened.this) {
+            closed.add(what);
+          }
         }
       };
     }
@@ -97,6 +116,15 @@ class LogFollowerTest {
     }
   }
 
+  /** Waits at most 10 s until {@code f} holds {@link #KEY}'s opened stream. */
+  static void awaitOpen(LogFollower f) throws InterruptedException {
+    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (f.opening(KEY) && System.nanoTime() < end) {
+      Thread.sleep(5);
+    }
+    assertFalse(f.opening(KEY));
+  }
+
   LogFollower follower(Opened streams, LogFollower.Settings settings) {
     return new LogFollower(streams::open, settings, time, Duration.ofMinutes(30), enqueued::add);
   }
@@ -118,6 +146,7 @@ class LogFollowerTest {
       f.track(KEY, o, Phase.RUNNING);
       f.track(KEY, o, Phase.RUNNING);
       assertTrue(streams.first.await(10, TimeUnit.SECONDS));
+      awaitOpen(f);
       assertEquals(1, f.following());
       assertEquals(List.of("team-a/llama-node-0-2-c/node tail 100"), streams.opened);
       streams.sinks.get(0).write("step 5/50 loss 2.7\n".getBytes(StandardCharsets.UTF_8));
@@ -157,8 +186,10 @@ class LogFollowerTest {
     try (LogFollower f = follower(streams, new LogFollower.Settings(1024, 4096, 1, 10))) {
       f.track(KEY, run(0, pod("llama-node-0-0-a", 0, "Running", true)), Phase.RUNNING);
       streams.awaitOpened(1);
+      awaitOpen(f);
       f.track(KEY, run(1, pod("llama-node-0-0-b", 1, "Running", true)), Phase.RUNNING);
       streams.awaitOpened(2);
+      awaitOpen(f);
       RunKey other = new RunKey("team-a", "other");
       f.track(other, run(0, pod("other-node-0-0-a", 0, "Running", true)), Phase.RUNNING);
       f.track(other, run(0, pod("other-node-0-0-a", 0, "Running", true)), Phase.RUNNING);
@@ -170,6 +201,40 @@ class LogFollowerTest {
         List.of("team-a/llama-node-0-0-a/node tail 10", "team-a/llama-node-0-0-b/node tail 10"),
         streams.closed,
         "close ends every stream");
+  }
+
+  @Test
+  @DisplayName(
+      "a stream the server ended, or that could not open, is opened again 10 s after, not sooner")
+  void reopen() throws Exception {
+    Opened streams = new Opened();
+    streams.ending = true;
+    try (LogFollower f = follower(streams, LogFollower.Settings.DEFAULT)) {
+      RunObservation o = run(0, pod("llama-node-0-0-a", 0, "Running", true));
+      f.track(KEY, o, Phase.RUNNING);
+      streams.awaitOpened(1);
+      awaitOpen(f);
+      time.sleep(Duration.ofSeconds(9));
+      f.track(KEY, o, Phase.RUNNING);
+      time.sleep(Duration.ofSeconds(1));
+      streams.refusing = true;
+      f.track(KEY, o, Phase.RUNNING);
+      streams.awaitOpened(2);
+      awaitOpen(f);
+      streams.refusing = false;
+      streams.ending = false;
+      time.sleep(Duration.ofSeconds(10));
+      f.track(KEY, o, Phase.RUNNING);
+      streams.awaitOpened(3);
+      awaitOpen(f);
+      time.sleep(Duration.ofSeconds(60));
+      f.track(KEY, o, Phase.RUNNING);
+      f.track(KEY, o, Phase.RUNNING);
+      assertEquals(1, f.following());
+      assertEquals(List.of("team-a/llama-node-0-0-a/node tail 100"), streams.closed);
+    }
+    assertEquals(3, streams.opened.size(), "a live stream is not opened again");
+    assertEquals(2, streams.closed.size(), "close ends the live stream");
   }
 
   @Test
