@@ -78,6 +78,23 @@ final class FollowedLog extends OutputStream {
         line.write(x);
       }
     }
+    if (!skipping && redrawn(b, off, len)) {
+      // A bar redrawn with \r is complete when written; its end is the next redraw, which may be
+      // minutes away: read it now (again at its end, unchanged).
+      emit();
+    }
+  }
+
+  /**
+   * Whether the chunk ends inside a segment that looks whole: a tqdm bar ("…it/s]") or a Keras bar
+   * erased with backspaces.
+   */
+  private boolean redrawn(byte[] b, int off, int len) {
+    if (line.size() == 0 || len == 0) {
+      return false;
+    }
+    byte last = b[off + len - 1];
+    return last == ']' || last == '\b';
   }
 
   /** The progress read so far. */

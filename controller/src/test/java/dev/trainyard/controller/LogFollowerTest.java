@@ -301,6 +301,30 @@ class LogFollowerTest {
   }
 
   @Test
+  @DisplayName(
+      "a tqdm bar written with \\r is read when written, not at the next redraw minutes later")
+  void barReadWhenWritten() {
+    FollowedLog log =
+        new FollowedLog(
+            new ByteBudget(1 << 20, time),
+            new ByteBudget(1 << 20, time),
+            time,
+            Duration.ofMinutes(30),
+            () -> {},
+            n -> {});
+    byte[] bar =
+        "\r 37%|███▋      | 370/1000 [01:02<01:45, 5.93it/s]".getBytes(StandardCharsets.UTF_8);
+    log.write(bar, 0, bar.length);
+    assertEquals(370L, log.progress().orElseThrow().step());
+    byte[] half = "\r 38%|███▊      | 380/1000 [01:04<01:4".getBytes(StandardCharsets.UTF_8);
+    log.write(half, 0, half.length);
+    assertEquals(370L, log.progress().orElseThrow().step(), "a cut bar waits for its end");
+    byte[] rest = "3, 5.93it/s]".getBytes(StandardCharsets.UTF_8);
+    log.write(rest, 0, rest.length);
+    assertEquals(380L, log.progress().orElseThrow().step());
+  }
+
+  @Test
   @DisplayName("the budget refills at its rate, at most one second's worth")
   void refill() {
     ByteBudget b = new ByteBudget(100, time);
