@@ -33,15 +33,18 @@ import picocli.CommandLine.Spec;
  */
 @Command(
     name = "status",
-    header = "Show runs: state, queue, nodes ready, attempt, age and commit.",
+    header = "Show runs: state, queue, nodes ready, attempt, progress, ETA, age and commit.",
     description = {
-      "Show runs: state, queue, nodes ready, attempt, age, source commit and the same",
+      "Show runs: state, queue, nodes ready, attempt, progress and ETA (read once from",
+      "rank 0's log, as the controller reads it), age, source commit and the same",
       "description the commit status on the source commit carries (one state mapping",
-      "for both).",
+      "for both). With RUN, its last metrics follow the table; --output json carries",
+      "them as progress.metrics.",
       "With -w, redraw on every change; with RUN, stop when the run has ended.",
       "A run is stalled when it was admitted longer ago than --stall-after without all",
-      "its nodes ready; give the platform team's platform.yaml with --platform to use",
-      "its status.stallAfter, as the controller does."
+      "its nodes ready, or when it runs and its progress and log stood still for",
+      "status.progress.stallAfter (30m); give the platform team's platform.yaml with",
+      "--platform to use its status settings, as the controller does."
     },
     mixinStandardHelpOptions = true,
     footer = {
@@ -121,10 +124,12 @@ final class StatusCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     Duration stall;
+    Duration progressStall;
     Duration every;
     Duration limit;
     try {
       stall = stallAfter();
+      progressStall = progressStallAfter();
       every = ConfigFile.parseDuration(interval);
       limit = ConfigFile.parseDuration(timeout);
     } catch (IllegalArgumentException e) {
@@ -142,7 +147,13 @@ final class StatusCommand implements Callable<Integer> {
               ? null
               : target.namespace != null ? target.namespace : reader.defaultNamespace();
       return loop(
-          reader, ns, new RunStateMapper(stall), every, clock.instant().plus(limit), out, err);
+          reader,
+          ns,
+          new RunStateMapper(stall, progressStall),
+          every,
+          clock.instant().plus(limit),
+          out,
+          err);
     } catch (ClusterAccessException e) {
       err.println("trainyard status: " + e.getMessage());
       err.println("  hint: " + e.hint());
@@ -189,6 +200,18 @@ final class StatusCommand implements Callable<Integer> {
       progressRead.put(r.key(), read);
     }
     return new ObservedRun(r.key(), r.provenance(), r.observation().withProgress(read.progress()));
+  }
+
+  /**
+   * When a running run is stalled: {@code --platform}'s {@code status.progress.stallAfter} (the
+   * controller's), else 30 minutes.
+   *
+   * @throws ConfigException {@code --platform} does not load, as its diagnostics (input, exit 1)
+   */
+  Duration progressStallAfter() throws ConfigException {
+    return platform == null
+        ? RunStateMapper.DEFAULT_PROGRESS_STALL
+        : PlatformFile.load(platform).status().progress().stallAfter();
   }
 
   /** The runs named {@link #run} (run label or JobSet name), at most one per namespace. */

@@ -1,5 +1,6 @@
 package dev.trainyard.controller;
 
+import dev.trainyard.compiler.platform.Platform;
 import dev.trainyard.controller.forge.ForgeDirectory;
 import dev.trainyard.controller.forge.JdkTransport;
 import dev.trainyard.controller.forge.RetryingTransport;
@@ -68,7 +69,11 @@ public final class Controller implements AutoCloseable {
             Sleeper.system(),
             metrics);
     this.watch = new ClusterWatch(client, config.resync(), clock, queue::add, queue::addBackground);
-    RunStateMapper mapper = new RunStateMapper(config.stallAfter());
+    Platform.ProgressSettings progress =
+        config.platform() == null
+            ? Platform.ProgressSettings.DEFAULT
+            : config.platform().status().progress();
+    RunStateMapper mapper = new RunStateMapper(config.stallAfter(), progress.stallAfter());
     this.pruning =
         config
             .prune()
@@ -85,11 +90,7 @@ public final class Controller implements AutoCloseable {
             });
     this.follower =
         new LogFollower(
-            client,
-            LogFollower.Settings.DEFAULT,
-            clock,
-            RunStateMapper.DEFAULT_PROGRESS_STALL,
-            queue::add);
+            client, LogFollower.Settings.DEFAULT, clock, progress.stallAfter(), queue::add);
     this.reconciler =
         new Reconciler(
             new StartEvidence(new FailedJobs(watch, FailedJobs.reader(client))),
@@ -99,7 +100,9 @@ public final class Controller implements AutoCloseable {
             config.targetUrl(),
             metrics,
             clock,
-            follower);
+            follower,
+            new ProgressPosts.Settings(
+                progress.step(), progress.every(), ProgressPosts.DEFAULT.budget()));
     metrics.gauge(
         "trainyard_runs_stalled",
         "Running runs whose progress and log stood still for progressStallAfter.",

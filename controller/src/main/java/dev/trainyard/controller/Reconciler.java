@@ -171,8 +171,22 @@ public final class Reconciler {
       ForgeEvents events,
       Clock clock,
       RunProgress progress) {
+    this(source, mapper, forges, ledger, targetUrl, events, clock, progress, ProgressPosts.DEFAULT);
+  }
+
+  /** As above, a progress posted as {@code posts} allows. */
+  Reconciler(
+      RunSource source,
+      RunStateMapper mapper,
+      ForgeDirectory forges,
+      StatusLedger ledger,
+      TargetUrl targetUrl,
+      ForgeEvents events,
+      Clock clock,
+      RunProgress progress,
+      ProgressPosts.Settings posts) {
     this.progress = progress;
-    this.progressPosts = new ProgressPosts(ProgressPosts.DEFAULT);
+    this.progressPosts = new ProgressPosts(posts);
     this.clock = clock;
     this.source = source;
     this.events = events;
