@@ -63,12 +63,6 @@ final class ProgressPosts {
         new Posted(p.percent(), p.step(), now, last == null ? 1 : last.count() + 1, description));
   }
 
-  /** Progress posts made for {@code key}. */
-  synchronized int count(StatusKey key) {
-    Posted last = posted.get(key);
-    return last == null ? 0 : last.count();
-  }
-
   synchronized void forget(StatusKey key) {
     posted.remove(key);
   }

@@ -369,4 +369,190 @@ class LogFollowerTest {
         new Progress(1L, 100L, null, null, null, T0.plusSeconds(1800), Progress.Source.LOG);
     assertFalse(FollowedLog.meaningful(Optional.of(a), Optional.of(soon), Duration.ofMinutes(30)));
   }
+
+  @Test
+  @DisplayName(
+      "a follow stopped while its stream is being opened closes that stream once it opens; forget closes a live one")
+  void stopWhileOpening() throws Exception {
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    List<String> closed = new java.util.concurrent.CopyOnWriteArrayList<>();
+    LogFollower.Streams slow =
+        (ns, pod, c, tail, to) -> {
+          entered.countDown();
+          try {
+            release.await(10, TimeUnit.SECONDS);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+          return new LogFollower.Stream() {
+            @Override
+            public boolean ended() {
+              return false;
+            }
+
+            @Override
+            public void close() {
+              closed.add(pod);
+            }
+          };
+        };
+    try (LogFollower f =
+        new LogFollower(
+            slow, LogFollower.Settings.DEFAULT, time, Duration.ofMinutes(30), enqueued::add)) {
+      RunObservation o = run(0, pod("llama-node-0-0-a", 0, "Running", true));
+      f.track(KEY, o, Phase.RUNNING);
+      assertTrue(entered.await(10, TimeUnit.SECONDS));
+      assertTrue(f.opening(KEY));
+      f.track(KEY, o, Phase.FAILED);
+      assertFalse(f.opening(KEY));
+      release.countDown();
+      long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (closed.isEmpty() && System.nanoTime() < end) {
+        Thread.sleep(5);
+      }
+      assertEquals(List.of("llama-node-0-0-a"), closed);
+    }
+    Opened streams = new Opened();
+    try (LogFollower f = follower(streams, LogFollower.Settings.DEFAULT)) {
+      f.track(KEY, run(0, pod("llama-node-0-0-a", 0, "Running", true)), Phase.RUNNING);
+      streams.awaitOpened(1);
+      awaitOpen(f);
+      f.forget(KEY);
+      assertEquals(List.of("team-a/llama-node-0-0-a/node tail 100"), streams.closed);
+      assertEquals(0, f.following());
+    }
+  }
+
+  @Test
+  @DisplayName("a pod being deleted is not rank 0; a pod without containers is not followed")
+  void rankZeroChoice() {
+    PodSnapshot deleting =
+        new PodSnapshot(
+            "llama-node-0-0-a",
+            "n0",
+            "Running",
+            "",
+            0,
+            true,
+            true,
+            T0,
+            List.of(),
+            List.of(ContainerSnapshot.running("node")),
+            List.of(),
+            true);
+    PodSnapshot bare =
+        new PodSnapshot(
+            "llama-node-0-0-0",
+            "n0",
+            "Running",
+            "",
+            0,
+            true,
+            false,
+            T0,
+            List.of(),
+            List.of(),
+            List.of(),
+            true);
+    PodSnapshot next = pod("llama-node-0-1-b", 0, "Running", true);
+    assertEquals(
+        "llama-node-0-1-b",
+        LogFollower.rankZero(run(0, deleting, bare, next)).orElseThrow().name());
+    assertEquals(Optional.empty(), LogFollower.rankZero(run(0, deleting, bare)));
+  }
+
+  @Test
+  @DisplayName(
+      "the sink: single bytes build a line, a Keras bar erased with \\b is read when written, a dropped chunk after a stall wakes the run, the limit cuts long lines")
+  void sinkDetails() {
+    List<String> changes = new ArrayList<>();
+    List<Long> dropped = new ArrayList<>();
+    FollowedLog log =
+        new FollowedLog(
+            new ByteBudget(64, time),
+            new ByteBudget(1 << 20, time),
+            time,
+            Duration.ofMinutes(30),
+            () -> changes.add("changed"),
+            dropped::add);
+    for (byte b : "step 1/4\n".getBytes(StandardCharsets.UTF_8)) {
+      log.write(b);
+    }
+    assertEquals(1L, log.progress().orElseThrow().step());
+    assertEquals(List.of("changed"), changes);
+    time.sleep(Duration.ofSeconds(1));
+    byte[] keras =
+        "\r 2/4 \u2501\u2501 0s 2ms/step - loss: 1.5\b\b".getBytes(StandardCharsets.UTF_8);
+    log.write(keras, 0, keras.length);
+    assertEquals(2L, log.progress().orElseThrow().step(), "read before the next \\r");
+    time.sleep(Duration.ofMinutes(31));
+    byte[] big = new byte[100];
+    log.write(big, 0, big.length);
+    assertEquals(List.of(100L), dropped);
+    assertEquals(3, changes.size(), "a sign of life after a stall is worth a reconcile");
+    byte[] tail = "]\nstep 3/4\n".getBytes(StandardCharsets.UTF_8);
+    log.write(tail, 0, tail.length);
+    assertEquals(3L, log.progress().orElseThrow().step(), "the dropped line is skipped to its end");
+  }
+
+  @Test
+  @DisplayName("bytes dropped are counted by the follower; a budget of 1 byte a second is allowed")
+  void droppedCount() throws Exception {
+    Opened streams = new Opened();
+    try (LogFollower f = follower(streams, new LogFollower.Settings(4, 1 << 20, 10, 5))) {
+      f.track(KEY, run(0, pod("llama-node-0-0-a", 0, "Running", true)), Phase.RUNNING);
+      streams.awaitOpened(1);
+      streams.sinks.get(0).write("step 1/10 and more\n".getBytes(StandardCharsets.UTF_8));
+      assertEquals(19L, f.dropped());
+    }
+    assertTrue(new ByteBudget(1, time).take(1));
+  }
+
+  @Test
+  @DisplayName(
+      "RunProgress.newest: the later of the sources' progress; each source is tracked and told of gone runs")
+  void newest() {
+    List<String> calls = new ArrayList<>();
+    Progress older = new Progress(1L, 10L, null, null, null, T0, Progress.Source.LOG);
+    Progress newer =
+        new Progress(null, null, 40, null, null, T0.plusSeconds(5), Progress.Source.PUSH);
+    RunProgress a = source("a", Optional.of(older), calls);
+    RunProgress b = source("b", Optional.of(newer), calls);
+    RunProgress none = source("c", Optional.empty(), calls);
+    RunProgress both = RunProgress.newest(List.of(a, b, none));
+    assertEquals(Optional.of(newer), both.progress(KEY));
+    assertEquals(Optional.of(older), RunProgress.newest(List.of(a, none)).progress(KEY));
+    both.track(KEY, run(0), Phase.RUNNING);
+    both.forget(KEY);
+    assertEquals(
+        List.of(
+            "a track RUNNING",
+            "b track RUNNING",
+            "c track RUNNING",
+            "a forget",
+            "b forget",
+            "c forget"),
+        calls);
+    assertEquals(Optional.empty(), RunProgress.NONE.progress(KEY));
+  }
+
+  private static RunProgress source(String name, Optional<Progress> p, List<String> calls) {
+    return new RunProgress() {
+      @Override
+      public Optional<Progress> progress(RunKey key) {
+        return p;
+      }
+
+      @Override
+      public void track(RunKey key, RunObservation o, Phase phase) {
+        calls.add(name + " track " + phase);
+      }
+
+      @Override
+      public void forget(RunKey key) {
+        calls.add(name + " forget");
+      }
+    };
+  }
 }

@@ -36,5 +36,9 @@ class TimedLogTest {
     Progress p = TimedLog.progress("step 4/8\nnot-a-time step 5/8", NOW).orElseThrow();
     assertEquals(5L, p.step());
     assertEquals(NOW, p.updatedAt());
+    Progress dict =
+        TimedLog.progress("2026-12-02T08:00:00Z {'loss': '0.5'}\n step 6/8", NOW).orElseThrow();
+    assertEquals("0.5", dict.metrics().get(0).value(), "the text starts right after the time");
+    assertEquals(6L, dict.step(), "a line starting with a space has no time");
   }
 }

@@ -189,4 +189,54 @@ class LogProgressTest {
     assertEquals(30, x.percent());
     assertNull(LogProgress.clock("1::2"));
   }
+
+  @Test
+  @DisplayName("a total of 0 is no progress in any format; the segment limit is inclusive")
+  void zeroTotalsAndLimits() {
+    LogProgress p = new LogProgress();
+    assertFalse(p.accept(" 0%|          | 0/0 [00:00<?, ?it/s]", T0));
+    assertFalse(p.accept(" 0/0 \u2501\u2501\u2501 0s 2ms/step - loss: 1.0", T0));
+    assertFalse(p.accept("Epoch 0/2  \u2501\u2501\u2501 0/0 0:00:00 \u2022 1.0it/s loss: 1", T0));
+    assertFalse(p.accept("  Total optimization steps = 0", T0));
+    assertFalse(p.accept("{'note': 'none'}", T0));
+    assertFalse(p.accept("{'loss': '1.0'", T0));
+    assertFalse(p.acceptText("hello\nworld", T0));
+    assertEquals(Optional.empty(), p.current());
+    String pad = " ".repeat(LogProgress.MAX_SEGMENT - "step 1/2".length());
+    assertTrue(p.accept(pad + "step 1/2", T0), "exactly MAX_SEGMENT characters");
+    assertFalse(p.accept(pad + " step 1/2", T0));
+    assertTrue(p.acceptText("x\rstep 2/2\n", T0));
+    assertEquals(2L, p.current().orElseThrow().step());
+    assertTrue(p.accept("  Total optimization steps = 1,000", T0));
+    assertEquals(2L, p.current().orElseThrow().step(), "a banner keeps the step seen");
+    assertEquals(1000L, p.current().orElseThrow().totalSteps());
+  }
+
+  @Test
+  @DisplayName("Lightning's TQDM bar after 'Epoch N/M' counts across epochs (from 0 in the bar)")
+  void tqdmAcrossEpochs() {
+    LogProgress p = new LogProgress();
+    p.accept("Epoch 1/3", T0);
+    assertTrue(p.accept("Epoch 1: 50%|█████     | 5/10 [00:01<00:01, 5.0it/s, loss=0.5]", T0));
+    assertEquals(15L, p.current().orElseThrow().step());
+    assertEquals(30L, p.current().orElseThrow().totalSteps());
+    assertTrue(p.accept("Epoch 3: 50%|█████     | 5/10 [00:01<00:01, 5.0it/s]", T0));
+    assertEquals(5L, p.current().orElseThrow().step(), "an epoch past the known ones: its own");
+    assertEquals(10L, p.current().orElseThrow().totalSteps());
+    assertTrue(p.accept(" 5/10 \u2501\u2501\u2501 0s 2ms/step", T0));
+    assertEquals(5L, p.current().orElseThrow().step(), "a Keras bar in epoch 1 of 3");
+    LogProgress q = new LogProgress();
+    q.accept("Epoch 0/3", T0);
+    q.accept(" 5/10 \u2501\u2501\u2501 0s 2ms/step", T0);
+    assertEquals(10L, q.current().orElseThrow().totalSteps(), "epoch 0 is no epoch of 1..M");
+  }
+
+  @Test
+  @DisplayName("at most eight metrics are read from one line")
+  void metricsCapped() {
+    LogProgress p = new LogProgress();
+    p.accept("step 1/2 a 1 b 2 c 3 d 4 e 5 f 6 g 7 h 8 i 9", T0);
+    assertEquals(8, p.current().orElseThrow().metrics().size());
+    assertEquals("h", p.current().orElseThrow().metrics().get(7).name());
+  }
 }
