@@ -9,6 +9,7 @@ import dev.trainyard.controller.forge.ForgeDirectory;
 import dev.trainyard.controller.forge.ForgeEvents;
 import dev.trainyard.controller.forge.ForgeException;
 import dev.trainyard.controller.forge.PostedStatus;
+import dev.trainyard.controller.state.ErrorLine;
 import dev.trainyard.controller.state.FailureReport;
 import dev.trainyard.controller.state.Phase;
 import dev.trainyard.controller.state.PodSnapshot;
@@ -249,12 +250,28 @@ public final class Reconciler {
     CommitRef commit = new CommitRef(route.get().project(), p.sourceCommit());
     StatusKey statusKey = new StatusKey(forge.kind(), commit.project(), commit.sha(), context);
     statusKeys.put(key, statusKey);
+    Optional<FailedTail> failedTail = Optional.empty();
+    if (state.phase() == Phase.FAILED
+        && ledger.get(statusKey).filter(StatusLedger::terminal).isEmpty()) {
+      failedTail = failedTail(key, observed.get(), state);
+      Optional<String> why =
+          failedTail.flatMap(t -> ErrorLine.of(t.text())).map(CredentialPatterns::mask);
+      if (why.isPresent()) {
+        wanted =
+            new CommitStatus(
+                wanted.state(),
+                ErrorLine.into(wanted.description(), why.get()),
+                wanted.context(),
+                wanted.targetUrl());
+      }
+    }
     UnaryOperator<CommitStatus> logTail = UnaryOperator.identity();
     if (forge.detailed() && state.phase() == Phase.FAILED) {
       Optional<FailureReport> report = FailureReport.of(observed.get());
       if (report.isPresent()) {
         wanted = wanted.withDetails(report.get().markdown(), report.get().timedOut());
-        logTail = s -> withLogTail(key, observed.get(), report.get(), s);
+        Optional<FailedTail> tail = failedTail;
+        logTail = s -> withLogTail(tail, s);
       }
     }
     Optional<Progress> shown = progressShown(observed.get(), state);
@@ -408,60 +425,91 @@ public final class Reconciler {
         UnaryOperator.identity());
   }
 
-  /** The lines of a failed pod's log a detailed status shows, and the bytes read at most. */
-  static final int LOG_LINES = 30;
+  /** The lines and bytes of the failing container's log read for its error line. */
+  static final int ERROR_LINES = 150;
 
-  static final int LOG_BYTES = 16 * 1024;
+  static final int ERROR_BYTES = 32 * 1024;
+
+  /** The tail of the container that failed: its pod, its name and the text read. */
+  private record FailedTail(String pod, String container, String text) {}
 
   /**
-   * {@code status} with the last {@link #LOG_LINES} lines of the failing node's log appended, every
-   * credential-shaped string masked ({@link CredentialPatterns#mask}); unchanged when the node or
-   * its log is unknown. Read once, right before the terminal post.
+   * The last {@link #ERROR_LINES} lines (at most {@link #ERROR_BYTES}) of the container that failed
+   * on the failure's node (newest attempt first, one whose container exited with the failure's code
+   * before the others), read once before the terminal post: its error line goes into the
+   * description ({@link ErrorLine}), its last {@link #LOG_LINES} lines into a detailed status.
+   * Empty when the node, the pod or its log is unknown.
    */
-  private CommitStatus withLogTail(
-      RunKey key, RunObservation o, FailureReport report, CommitStatus status) {
-    if (report.node().isEmpty()) {
-      return status;
+  private Optional<FailedTail> failedTail(RunKey key, RunObservation o, RunState state) {
+    if (state.node().isEmpty()) {
+      return Optional.empty();
     }
-    // The pods on the failing node, the newest attempt first, one whose container exited with
-    // the reported code before the others.
+    Integer exitCode = state.exitCode();
     Optional<PodSnapshot> pod =
         o.pods().stream()
-            .filter(x -> x.node().equals(report.node()) && !x.containers().isEmpty())
+            .filter(x -> x.node().equals(state.node()) && !x.containers().isEmpty())
             .max(
                 java.util.Comparator.comparingInt(PodSnapshot::attempt)
                     .thenComparing(
                         x ->
                             x.containers().stream()
                                 .anyMatch(
-                                    c ->
-                                        c.exitCode() != null
-                                            && c.exitCode().equals(report.exitCode()))));
+                                    c -> c.exitCode() != null && c.exitCode().equals(exitCode))));
     if (pod.isEmpty()) {
-      return status;
+      return Optional.empty();
     }
     String container =
         pod.get().containers().stream()
-            .filter(c -> c.exitCode() != null && c.exitCode().equals(report.exitCode()))
+            .filter(c -> c.exitCode() != null && c.exitCode().equals(exitCode))
             .findFirst()
             .orElse(pod.get().containers().get(0))
             .name();
     return source
-        .logTail(key, pod.get().name(), container, LOG_LINES, LOG_BYTES)
+        .logTail(key, pod.get().name(), container, ERROR_LINES, ERROR_BYTES)
         .filter(t -> !t.isBlank())
-        .map(
+        .map(t -> new FailedTail(pod.get().name(), container, t));
+  }
+
+  /** The lines of a failed pod's log a detailed status shows, and the bytes read at most. */
+  static final int LOG_LINES = 30;
+
+  static final int LOG_BYTES = 16 * 1024;
+
+  /**
+   * {@code status} with the last {@link #LOG_LINES} lines (at most {@link #LOG_BYTES} bytes) of the
+   * failing container's log appended, every credential-shaped string masked ({@link
+   * CredentialPatterns#mask}); unchanged when that log is unknown.
+   */
+  private static CommitStatus withLogTail(Optional<FailedTail> tail, CommitStatus status) {
+    return tail.map(
             t ->
                 status.withDetails(
                     status.details()
                         + "\n\nLast lines of `"
-                        + pod.get().name()
+                        + t.pod()
                         + "` (container `"
-                        + container
+                        + t.container()
                         + "`, credential-shaped values masked):\n\n```text\n"
-                        + CredentialPatterns.mask(t.strip()).replace("```", "` ` `")
+                        + CredentialPatterns.mask(lastLines(t.text())).replace("```", "` ` `")
                         + "\n```",
                     status.timedOut()))
         .orElse(status);
+  }
+
+  /** The last {@link #LOG_LINES} lines of {@code text}, at most {@link #LOG_BYTES} UTF-8 bytes. */
+  static String lastLines(String text) {
+    java.util.List<String> lines = text.strip().lines().toList();
+    String last =
+        String.join("\n", lines.subList(Math.max(0, lines.size() - LOG_LINES), lines.size()));
+    byte[] bytes = last.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    if (bytes.length <= LOG_BYTES) {
+      return last;
+    }
+    String cut =
+        new String(
+            bytes, bytes.length - LOG_BYTES, LOG_BYTES, java.nio.charset.StandardCharsets.UTF_8);
+    int nl = cut.indexOf('\n');
+    return nl < 0 ? cut : cut.substring(nl + 1);
   }
 
   /**

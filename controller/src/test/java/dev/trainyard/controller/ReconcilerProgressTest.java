@@ -1,6 +1,7 @@
 package dev.trainyard.controller;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.trainyard.controller.forge.FakeForge;
@@ -43,7 +44,21 @@ class ReconcilerProgressTest {
 
   final FakeForge forge = FakeForge.start();
   final TestTime time = new TestTime(T0);
-  final ReconcilerTest.FakeSource source = new ReconcilerTest.FakeSource();
+
+  /** The log tail the source serves for any pod ("" for none). */
+  String tail = "";
+
+  final List<String> tailsRead = new ArrayList<>();
+
+  final ReconcilerTest.FakeSource source =
+      new ReconcilerTest.FakeSource() {
+        @Override
+        public Optional<String> logTail(
+            RunKey key, String pod, String container, int lines, int maxBytes) {
+          tailsRead.add(pod + "/" + container + " " + lines + " " + maxBytes);
+          return tail.isEmpty() ? Optional.empty() : Optional.of(tail);
+        }
+      };
   final List<Phase> tracked = new ArrayList<>();
   final List<RunKey> forgotten = new ArrayList<>();
   Optional<Progress> progress = Optional.empty();
@@ -261,5 +276,85 @@ class ReconcilerProgressTest {
                 List.of(new Progress.Metric("loss", "0.5"), new Progress.Metric("a|b", "1")),
                 T0,
                 Progress.Source.LOG)));
+  }
+
+  @Test
+  @DisplayName(
+      "a failure's description ends with the failing rank's error line (recorded torchrun log), masked, read once")
+  void errorLineInFailure() throws IOException {
+    Reconciler r = reconciler();
+    tail = "step 1/100 loss 0.2\nValueError: token ghp_" + "a".repeat(36) + "\n";
+    source.provenance.put(
+        KEY,
+        new RunProvenance(
+            "https://github.com/acme/llm.git",
+            ReconcilerTest.SHA,
+            "jobs/llama/train.yaml",
+            "dev",
+            KEY.name()));
+    dev.trainyard.controller.state.PodSnapshot failed =
+        new dev.trainyard.controller.state.PodSnapshot(
+            "p0",
+            "kwok-cpu-1",
+            "Failed",
+            "",
+            0,
+            false,
+            false,
+            T0,
+            List.of(),
+            List.of(
+                dev.trainyard.controller.state.ContainerSnapshot.running("sidecar"),
+                dev.trainyard.controller.state.ContainerSnapshot.terminated("node", 1, "Error")),
+            List.of());
+    source.runs.put(
+        KEY,
+        new RunObservation(
+            new JobSetSnapshot(
+                KEY.namespace(),
+                KEY.name(),
+                T0,
+                false,
+                2,
+                0,
+                0,
+                "lq",
+                List.of(
+                    new ConditionSnapshot("Failed", true, "FailedJobs", "", T0.plusSeconds(20)))),
+            List.of(failed),
+            Optional.empty(),
+            T0.plusSeconds(60)));
+    r.reconcile(KEY);
+    r.reconcile(KEY);
+    List<String> posted = posted();
+    assertEquals(1, posted.size(), posted.toString());
+    assertTrue(posted.get(0).startsWith("failure failed (user error): "), posted.get(0));
+    assertTrue(
+        posted.get(0).endsWith("kwok-cpu-1: ValueError: token ***, attempt 1 of 1"), posted.get(0));
+    assertFalse(posted.get(0).contains("a".repeat(36)), "masked: " + posted.get(0));
+    assertEquals(List.of("p0/node 150 32768"), tailsRead, "read once, the container that failed");
+    tail = fixture("fail-ddp.log");
+    assertEquals(
+        java.util.Optional.of(
+            "RuntimeError: mat1 and mat2 shapes cannot be multiplied (16x7 and 8x1)"),
+        dev.trainyard.controller.state.ErrorLine.of(tail));
+  }
+
+  @Test
+  @DisplayName("a detailed status shows the last 30 lines of the tail read, at most 16 KiB")
+  void lastLines() {
+    StringBuilder b = new StringBuilder();
+    for (int i = 1; i <= 40; i++) {
+      b.append("line ").append(i).append('\n');
+    }
+    String last = Reconciler.lastLines(b.toString());
+    assertEquals(30, last.lines().count());
+    assertTrue(last.startsWith("line 11\n"), last);
+    assertTrue(last.endsWith("line 40"), last);
+    String big = ("x".repeat(1000) + "\n").repeat(20);
+    String cut = Reconciler.lastLines(big);
+    assertTrue(
+        cut.getBytes(java.nio.charset.StandardCharsets.UTF_8).length <= Reconciler.LOG_BYTES);
+    assertEquals(16, cut.lines().count(), "whole lines only");
   }
 }
