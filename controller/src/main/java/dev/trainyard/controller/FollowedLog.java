@@ -97,23 +97,23 @@ final class FollowedLog extends OutputStream {
     return last == ']' || last == '\b';
   }
 
-  /** The progress read so far. */
+  /** The progress read so far ({@link LogProgress#observed}). */
   synchronized Optional<Progress> progress() {
-    return parser.current();
+    return parser.observed();
   }
 
   private void emit() {
-    Optional<Progress> before = parser.current();
+    Optional<Progress> before = parser.observed();
     parser.accept(line.toString(StandardCharsets.UTF_8), clock.instant());
-    if (meaningful(before, parser.current(), stallAfter)) {
+    if (meaningful(before, parser.observed(), stallAfter)) {
       changed.run();
     }
   }
 
   private void touch() {
-    Optional<Progress> before = parser.current();
+    Optional<Progress> before = parser.observed();
     parser.accept("", clock.instant());
-    if (meaningful(before, parser.current(), stallAfter)) {
+    if (meaningful(before, parser.observed(), stallAfter)) {
       changed.run();
     }
   }
