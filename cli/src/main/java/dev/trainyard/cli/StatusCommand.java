@@ -185,14 +185,12 @@ final class StatusCommand implements Callable<Integer> {
   private final Map<RunKey, Read> progressRead = new HashMap<>();
 
   /**
-   * {@code r} with its progress when it is RUNNING (or, for {@code status RUN}, SUCCEEDED): rank
-   * 0's log read once ({@link RunReader#progress}), in a watch again after {@link
-   * #PROGRESS_REFRESH}; the same mapping as the controller's then shows it.
+   * {@code r} with its progress when it is RUNNING: rank 0's log read once ({@link
+   * RunReader#progress}), in a watch again after {@link #PROGRESS_REFRESH}; the same mapping as the
+   * controller's then shows it.
    */
   private ObservedRun withProgress(RunReader reader, ObservedRun r, RunStateMapper mapper) {
-    Phase phase = mapper.map(r.observation()).phase();
-    // A list reads the running runs' logs; one run's also when it succeeded ("did it train?").
-    if (phase != Phase.RUNNING && (run == null || phase != Phase.SUCCEEDED)) {
+    if (mapper.map(r.observation()).phase() != Phase.RUNNING) {
       return r;
     }
     Instant now = clock.instant();

@@ -97,23 +97,23 @@ final class FollowedLog extends OutputStream {
     return last == ']' || last == '\b';
   }
 
-  /** The progress read so far ({@link LogProgress#observed}). */
+  /** The progress read so far. */
   synchronized Optional<Progress> progress() {
-    return parser.observed();
+    return parser.current();
   }
 
   private void emit() {
-    Optional<Progress> before = parser.observed();
+    Optional<Progress> before = parser.current();
     parser.accept(line.toString(StandardCharsets.UTF_8), clock.instant());
-    if (meaningful(before, parser.observed(), stallAfter)) {
+    if (meaningful(before, parser.current(), stallAfter)) {
       changed.run();
     }
   }
 
   private void touch() {
-    Optional<Progress> before = parser.observed();
+    Optional<Progress> before = parser.current();
     parser.accept("", clock.instant());
-    if (meaningful(before, parser.observed(), stallAfter)) {
+    if (meaningful(before, parser.current(), stallAfter)) {
       changed.run();
     }
   }

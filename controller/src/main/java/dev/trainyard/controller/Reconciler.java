@@ -11,7 +11,6 @@ import dev.trainyard.controller.forge.ForgeException;
 import dev.trainyard.controller.forge.PostedStatus;
 import dev.trainyard.controller.state.ErrorLine;
 import dev.trainyard.controller.state.FailureReport;
-import dev.trainyard.controller.state.LogProgress;
 import dev.trainyard.controller.state.Phase;
 import dev.trainyard.controller.state.PodSnapshot;
 import dev.trainyard.controller.state.Progress;
@@ -251,17 +250,6 @@ public final class Reconciler {
     CommitRef commit = new CommitRef(route.get().project(), p.sourceCommit());
     StatusKey statusKey = new StatusKey(forge.kind(), commit.project(), commit.sha(), context);
     statusKeys.put(key, statusKey);
-    if (state.phase() == Phase.SUCCEEDED
-        && observed.get().progress().isEmpty()
-        && ledger.get(statusKey).filter(StatusLedger::terminal).isEmpty()) {
-      Optional<Progress> read = rankZeroLog(key, observed.get());
-      if (read.isPresent()) {
-        observed = Optional.of(observed.get().withProgress(read));
-        state = mapper.map(observed.get());
-        wanted =
-            new CommitStatus(RunStatus.of(state), state.description(), context, wanted.targetUrl());
-      }
-    }
     Optional<FailedTail> failedTail = Optional.empty();
     if (state.phase() == Phase.FAILED
         && ledger.get(statusKey).filter(StatusLedger::terminal).isEmpty()) {
@@ -441,29 +429,6 @@ public final class Reconciler {
   static final int ERROR_LINES = 150;
 
   static final int ERROR_BYTES = 32 * 1024;
-
-  /** The lines and bytes of rank 0's log read once for a run that succeeded unseen. */
-  static final int RANK_ZERO_LINES = 200;
-
-  static final int RANK_ZERO_BYTES = 64 * 1024;
-
-  /**
-   * What rank 0's log shows ({@link LogProgress#observed}), read once for a run that succeeded
-   * before its log was followed (a script that exits in seconds); empty when it cannot be read.
-   */
-  private Optional<Progress> rankZeroLog(RunKey key, RunObservation o) {
-    return LogFollower.rankZero(o)
-        .flatMap(
-            p ->
-                source.logTail(
-                    key, p.name(), p.containers().get(0).name(), RANK_ZERO_LINES, RANK_ZERO_BYTES))
-        .flatMap(
-            t -> {
-              LogProgress parser = new LogProgress();
-              parser.acceptText(t, o.now());
-              return parser.observed();
-            });
-  }
 
   /** The tail of the container that failed: its pod, its name and the text read. */
   private record FailedTail(String pod, String container, String text) {}

@@ -18,7 +18,7 @@ final class TimedLog {
 
   /**
    * The progress {@code log} shows, each line read at its own time ({@code now} for a line without
-   * one): {@link LogProgress#observed}, empty for an empty log.
+   * one); empty without a progress line.
    */
   static Optional<Progress> progress(String log, Instant now) {
     LogProgress parser = new LogProgress();
@@ -36,6 +36,6 @@ final class TimedLog {
       }
       parser.acceptText(text, at);
     }
-    return parser.observed();
+    return parser.current();
   }
 }

@@ -265,11 +265,9 @@ class LogFollowerTest {
             .orElseThrow()
             .value(),
         "the Trainer's closing summary dict");
-    // null: the first line read, before any step (LogProgress.observed).
     assertEquals(
-        java.util.Arrays.asList(
-            null, 0, 3, 6, 10, 13, 16, 16, 23, 26, 33, 36, 43, 50, 53, 60, 66, 70, 80, 83, 86, 96,
-            100),
+        List.of(
+            0, 3, 6, 10, 13, 16, 16, 23, 26, 33, 36, 43, 50, 53, 60, 66, 70, 80, 83, 86, 96, 100),
         changes);
   }
 

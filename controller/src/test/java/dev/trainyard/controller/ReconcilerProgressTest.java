@@ -357,46 +357,4 @@ class ReconcilerProgressTest {
         cut.getBytes(java.nio.charset.StandardCharsets.UTF_8).length <= Reconciler.LOG_BYTES);
     assertEquals(16, cut.lines().count(), "whole lines only");
   }
-
-  @Test
-  @DisplayName(
-      "succeeded before its log was followed: rank 0's log read once; the recorded minGPT-style exit 0 asks 'did it train?', a log with steps does not")
-  void succeededWithoutTraining() throws IOException {
-    Reconciler r = reconciler();
-    tail = fixture("exit-zero.log");
-    completed = true;
-    observe(T0.plusSeconds(4));
-    r.reconcile(KEY);
-    r.reconcile(KEY);
-    assertEquals(
-        List.of(
-            "success succeeded in 4s, but no training step was seen in rank 0's log (did it train?),"
-                + " attempt 1 of 1"),
-        posted());
-    assertEquals(List.of("p0/node 200 65536"), tailsRead, "read once");
-
-    RunKey other = new RunKey(KEY.namespace(), "trained");
-    tail = fixture("plain-steps.log");
-    source.provenance.put(
-        other,
-        new RunProvenance(
-            "https://github.com/acme/llm.git", "b".repeat(40), "jobs/x/train.yaml", "dev", "x"));
-    source.runs.put(other, source.runs.get(KEY));
-    r.reconcile(other);
-    assertEquals("success succeeded in 4s, attempt 1 of 1", posted().get(1));
-  }
-
-  @Test
-  @DisplayName("a followed run that printed lines but no step asks too; one never read does not")
-  void followedWithoutSteps() {
-    Reconciler r = reconciler();
-    LogProgress log = new LogProgress();
-    log.accept("Unable to locate sufficient 2 gpus to run this example. Exiting.", T0);
-    progress = log.observed();
-    completed = true;
-    observe(T0.plusSeconds(9));
-    r.reconcile(KEY);
-    assertTrue(posted().get(0).contains("did it train?"), posted().toString());
-    assertEquals(List.of(), tailsRead, "the follower's progress is enough");
-  }
 }

@@ -68,21 +68,8 @@ public final class LogProgress {
   private List<Metric> metrics = List.of();
   private Instant updatedAt;
   private boolean seen;
-  private boolean read;
   private int epoch;
   private int epochs;
-
-  /**
-   * What the log showed: {@link #current()}, else, once any line was read, a progress with nothing
-   * but the time of the last line ("the log was read and showed no training step": {@link
-   * RunStateMapper} asks whether a run that succeeded so trained); empty before any line.
-   */
-  public Optional<Progress> observed() {
-    if (seen || !read) {
-      return current();
-    }
-    return Optional.of(new Progress(null, null, null, null, null, updatedAt, Progress.Source.LOG));
-  }
 
   /** The progress read so far; empty until a progress line was recognised. */
   public Optional<Progress> current() {
@@ -114,7 +101,6 @@ public final class LogProgress {
     if (segment.length() > MAX_SEGMENT || segment.isBlank()) {
       return false;
     }
-    read = true;
     String line =
         segment.indexOf('\u001B') >= 0 || segment.indexOf('\b') >= 0
             ? ANSI.matcher(segment).replaceAll("")

@@ -18,9 +18,7 @@ import java.util.Optional;
  * (reference jobset-kueue.md §4):
  *
  * <pre>
- * JobSet Completed=True                      → SUCCEEDED "succeeded in 12m 5s, attempt 1 of 4"; when rank 0's log was
- *                                              read and showed no training step: "succeeded in 4s, but no
- *                                              training step was seen in rank 0's log (did it train?), …"
+ * JobSet Completed=True                      → SUCCEEDED "succeeded in 12m 5s, attempt 1 of 4"
  * JobSet Failed=True                         → FAILED, classified user/platform with node and exit code from
  *                                              the pods, else the child Jobs' Failed condition ({@link JobFailure});
  *                                              never a non-terminal state ({@link #provisional} for the controller)
@@ -216,14 +214,7 @@ public final class RunStateMapper {
             .filter(Objects::nonNull)
             .orElse(o.now());
     Duration took = took(o, end);
-    String text =
-        "succeeded in "
-            + Description.duration(took)
-            + (trainedNothing(o)
-                ? ", but no training step was seen in rank 0's log (did it train?)"
-                : "")
-            + ", "
-            + attempt(o.jobSet());
+    String text = "succeeded in " + Description.duration(took) + ", " + attempt(o.jobSet());
     return new RunState(
         Phase.SUCCEEDED,
         Cause.NONE,
@@ -236,18 +227,6 @@ public final class RunStateMapper {
         o.jobSet().maxAttempts(),
         false,
         took);
-  }
-
-  /**
-   * Whether rank 0's log was read and showed no progress at all ({@link LogProgress#observed}: a
-   * progress from the log with neither step, total, percent nor metrics), as a script that exits 0
-   * printing "Unable to locate sufficient 2 gpus" does.
-   */
-  static boolean trainedNothing(RunObservation o) {
-    return o.progress()
-        .filter(p -> p.source() == Progress.Source.LOG)
-        .filter(p -> ProgressText.position(p).isEmpty() && p.metrics().isEmpty())
-        .isPresent();
   }
 
   private static boolean explained(RunObservation o) {

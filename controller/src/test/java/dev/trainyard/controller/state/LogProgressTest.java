@@ -165,17 +165,9 @@ class LogProgressTest {
   @DisplayName("lines that are not progress move only the time; nothing is seen before a progress")
   void activity() {
     LogProgress p = new LogProgress();
-    assertEquals(Optional.empty(), p.observed(), "nothing read");
-    assertFalse(p.accept("  ", T0));
-    assertEquals(Optional.empty(), p.observed(), "blank lines are nothing");
     assertFalse(p.accept("loading data", T0));
     assertEquals(Optional.empty(), p.current());
-    Progress nothing = p.observed().orElseThrow();
-    assertEquals(null, nothing.step());
-    assertEquals(List.of(), nothing.metrics());
-    assertEquals(T0, nothing.updatedAt());
     assertTrue(p.accept("step 3/10", T0));
-    assertEquals(p.current(), p.observed());
     assertFalse(p.accept("still here", T0.plusSeconds(60)));
     assertEquals(T0.plusSeconds(60), p.current().orElseThrow().updatedAt());
     assertEquals(3L, p.current().orElseThrow().step());

@@ -157,47 +157,4 @@ class RunStateMapperProgressTest {
     assertEquals("1h 5m", ProgressText.span(Duration.ofMinutes(65)));
     assertEquals("45s", ProgressText.span(Duration.ofSeconds(45)));
   }
-
-  @Test
-  @DisplayName(
-      "succeeded with rank 0's log read and no step, metric or percent in it: 'did it train?'; a pushed empty progress or none: not")
-  void trainedNothing() {
-    Progress nothing = new Progress(null, null, null, null, null, NOW, Source.LOG);
-    RunObservation done =
-        run()
-            .pods(readyPod("p0", "n0"), readyPod("p1", "n1"))
-            .condition(Runs.yes("Completed", "AllJobsCompleted", NOW))
-            .observe();
-    assertEquals(
-        "succeeded in 50s, but no training step was seen in rank 0's log (did it train?), attempt 1 of 4",
-        MAPPER.map(done.withProgress(Optional.of(nothing))).description());
-    assertEquals(
-        "succeeded in 50s, attempt 1 of 4",
-        MAPPER
-            .map(
-                done.withProgress(
-                    Optional.of(new Progress(null, null, null, null, null, NOW, Source.PUSH))))
-            .description());
-    assertEquals("succeeded in 50s, attempt 1 of 4", MAPPER.map(done).description());
-    assertEquals(
-        "succeeded in 50s, attempt 1 of 4",
-        MAPPER
-            .map(
-                done.withProgress(
-                    Optional.of(
-                        new Progress(
-                            null,
-                            null,
-                            null,
-                            null,
-                            List.of(new Metric("loss", "1")),
-                            NOW,
-                            Source.LOG))))
-            .description());
-    assertEquals(
-        "succeeded in 50s, attempt 1 of 4",
-        MAPPER
-            .map(done.withProgress(Optional.of(progress(3L, null, null, Duration.ZERO))))
-            .description());
-  }
 }
