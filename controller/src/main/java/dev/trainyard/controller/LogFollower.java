@@ -173,7 +173,8 @@ public final class LogFollower implements RunProgress, AutoCloseable {
           && f.stream.ended()
           && !clock.instant().isBefore(f.opened.plus(REOPEN))) {
         // Ended by the server (not served yet, a dropped connection): again, from the tail.
-        f.stream.close();
+        Stream ended = f.stream;
+        opener.execute(ended::close);
         f.stream = null;
         f.opened = clock.instant();
         opener.execute(() -> open(key, f));
@@ -274,7 +275,13 @@ public final class LogFollower implements RunProgress, AutoCloseable {
     }
     f.log().progress().ifPresent(p -> last.put(key, p));
     if (f.stream != null) {
-      f.stream.close();
+      Stream s = f.stream;
+      // Closing an HTTP stream may wait on the connection: never on the reconciler's thread.
+      if (opener.isShutdown()) {
+        s.close();
+      } else {
+        opener.execute(s::close);
+      }
     }
   }
 
@@ -319,7 +326,7 @@ public final class LogFollower implements RunProgress, AutoCloseable {
 
   @Override
   public synchronized void close() {
-    java.util.List.copyOf(followed.keySet()).forEach(this::stop);
     opener.shutdownNow();
+    java.util.List.copyOf(followed.keySet()).forEach(this::stop);
   }
 }

@@ -59,6 +59,14 @@ class LogFollowerTest {
     /** Opening throws as the API server's refusal does. */
     volatile boolean refusing;
 
+    /** Waits at most 10 s for {@code n} closed streams (closing is asynchronous). */
+    synchronized void awaitClosed(int n) throws InterruptedException {
+      long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (closed.size() < n && System.nanoTime() < end) {
+        wait(100);
+      }
+    }
+
     synchronized LogFollower.Stream open(
         String ns, String pod, String c, int tail, OutputStream to) {
       String what = ns + "/" + pod + "/" + c + " tail " + tail;
@@ -80,6 +88,7 @@ class LogFollowerTest {
         public void close() {
           synchronized (Opened.this) {
             closed.add(what);
+            Opened.this.notifyAll();
           }
         }
       };
@@ -153,6 +162,7 @@ class LogFollowerTest {
       assertEquals(List.of(KEY), enqueued);
       f.track(KEY, o, Phase.SUCCEEDED);
       assertEquals(0, f.following());
+      streams.awaitClosed(1);
       assertEquals(List.of("team-a/llama-node-0-2-c/node tail 100"), streams.closed);
       assertEquals(5L, f.progress(KEY).orElseThrow().step(), "kept after the follow stopped");
       f.forget(KEY);
@@ -194,6 +204,7 @@ class LogFollowerTest {
       f.track(other, run(0, pod("other-node-0-0-a", 0, "Running", true)), Phase.RUNNING);
       f.track(other, run(0, pod("other-node-0-0-a", 0, "Running", true)), Phase.RUNNING);
       assertEquals(1, f.following());
+      streams.awaitClosed(1);
       assertEquals(List.of("team-a/llama-node-0-0-a/node tail 10"), streams.closed);
       assertEquals(Optional.empty(), f.progress(other));
     }
@@ -231,6 +242,7 @@ class LogFollowerTest {
       f.track(KEY, o, Phase.RUNNING);
       f.track(KEY, o, Phase.RUNNING);
       assertEquals(1, f.following());
+      streams.awaitClosed(1);
       assertEquals(List.of("team-a/llama-node-0-0-a/node tail 100"), streams.closed);
     }
     assertEquals(3, streams.opened.size(), "a live stream is not opened again");
@@ -419,6 +431,7 @@ class LogFollowerTest {
       streams.awaitOpened(1);
       awaitOpen(f);
       f.forget(KEY);
+      streams.awaitClosed(1);
       assertEquals(List.of("team-a/llama-node-0-0-a/node tail 100"), streams.closed);
       assertEquals(0, f.following());
     }
