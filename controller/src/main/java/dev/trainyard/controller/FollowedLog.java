@@ -57,20 +57,32 @@ final class FollowedLog extends OutputStream {
   }
 
   @Override
-  public synchronized void write(byte[] b, int off, int len) {
+  public void write(byte[] b, int off, int len) {
+    boolean worth;
+    synchronized (this) {
+      worth = consume(b, off, len);
+    }
+    // Outside the lock: the reconciler reads this log's progress while the work queue may be busy.
+    if (worth) {
+      changed.run();
+    }
+  }
+
+  /** Reads one chunk; whether the progress changed enough to be worth a reconcile. */
+  private boolean consume(byte[] b, int off, int len) {
     Objects.checkFromIndexSize(off, len, b.length);
     if (!own.take(len) || !total.take(len)) {
       dropped.accept((long) len);
       skipping = true;
       line.reset();
-      touch();
-      return;
+      return touch();
     }
+    boolean worth = false;
     for (int i = off; i < off + len; i++) {
       byte x = b[i];
       if (x == '\n' || x == '\r') {
         if (!skipping) {
-          emit();
+          worth |= emit();
         }
         skipping = false;
         line.reset();
@@ -81,8 +93,9 @@ final class FollowedLog extends OutputStream {
     if (!skipping && redrawn(b, off, len)) {
       // A bar redrawn with \r is complete when written; its end is the next redraw, which may be
       // minutes away: read it now (again at its end, unchanged).
-      emit();
+      worth |= emit();
     }
+    return worth;
   }
 
   /**
@@ -102,20 +115,16 @@ final class FollowedLog extends OutputStream {
     return parser.current();
   }
 
-  private void emit() {
+  private boolean emit() {
     Optional<Progress> before = parser.current();
     parser.accept(line.toString(StandardCharsets.UTF_8), clock.instant());
-    if (meaningful(before, parser.current(), stallAfter)) {
-      changed.run();
-    }
+    return meaningful(before, parser.current(), stallAfter);
   }
 
-  private void touch() {
+  private boolean touch() {
     Optional<Progress> before = parser.current();
     parser.accept("", clock.instant());
-    if (meaningful(before, parser.current(), stallAfter)) {
-      changed.run();
-    }
+    return meaningful(before, parser.current(), stallAfter);
   }
 
   /**
