@@ -5,15 +5,19 @@ import dev.trainyard.controller.ConfigException;
 import dev.trainyard.controller.ConfigFile;
 import dev.trainyard.controller.ObservedRun;
 import dev.trainyard.controller.PlatformFile;
+import dev.trainyard.controller.RunKey;
 import dev.trainyard.controller.RunReader;
 import dev.trainyard.controller.state.Phase;
+import dev.trainyard.controller.state.Progress;
 import dev.trainyard.controller.state.RunStateMapper;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -29,15 +33,18 @@ import picocli.CommandLine.Spec;
  */
 @Command(
     name = "status",
-    header = "Show runs: state, queue, nodes ready, attempt, age and commit.",
+    header = "Show runs: state, queue, nodes ready, attempt, progress, ETA, age and commit.",
     description = {
-      "Show runs: state, queue, nodes ready, attempt, age, source commit and the same",
+      "Show runs: state, queue, nodes ready, attempt, progress and ETA (read once from",
+      "rank 0's log, as the controller reads it), age, source commit and the same",
       "description the commit status on the source commit carries (one state mapping",
-      "for both).",
+      "for both). With RUN, its last metrics follow the table; --output json carries",
+      "them as progress.metrics.",
       "With -w, redraw on every change; with RUN, stop when the run has ended.",
       "A run is stalled when it was admitted longer ago than --stall-after without all",
-      "its nodes ready; give the platform team's platform.yaml with --platform to use",
-      "its status.stallAfter, as the controller does."
+      "its nodes ready, or when it runs and its progress and log stood still for",
+      "status.progress.stallAfter (30m); give the platform team's platform.yaml with",
+      "--platform to use its status settings, as the controller does."
     },
     mixinStandardHelpOptions = true,
     footer = {
@@ -117,10 +124,12 @@ final class StatusCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     Duration stall;
+    Duration progressStall;
     Duration every;
     Duration limit;
     try {
       stall = stallAfter();
+      progressStall = progressStallAfter();
       every = ConfigFile.parseDuration(interval);
       limit = ConfigFile.parseDuration(timeout);
     } catch (IllegalArgumentException e) {
@@ -138,7 +147,13 @@ final class StatusCommand implements Callable<Integer> {
               ? null
               : target.namespace != null ? target.namespace : reader.defaultNamespace();
       return loop(
-          reader, ns, new RunStateMapper(stall), every, clock.instant().plus(limit), out, err);
+          reader,
+          ns,
+          new RunStateMapper(stall, progressStall),
+          every,
+          clock.instant().plus(limit),
+          out,
+          err);
     } catch (ClusterAccessException e) {
       err.println("trainyard status: " + e.getMessage());
       err.println("  hint: " + e.hint());
@@ -160,6 +175,43 @@ final class StatusCommand implements Callable<Integer> {
     return platform == null
         ? ConfigFile.DEFAULT_STALL_AFTER
         : PlatformFile.load(platform).status().stallAfter().orElse(ConfigFile.DEFAULT_STALL_AFTER);
+  }
+
+  /** How long a watch reuses a run's progress before it reads rank 0's log again. */
+  static final Duration PROGRESS_REFRESH = Duration.ofSeconds(30);
+
+  private record Read(Instant at, Optional<Progress> progress) {}
+
+  private final Map<RunKey, Read> progressRead = new HashMap<>();
+
+  /**
+   * {@code r} with its progress when it is RUNNING: rank 0's log read once ({@link
+   * RunReader#progress}), in a watch again after {@link #PROGRESS_REFRESH}; the same mapping as the
+   * controller's then shows it.
+   */
+  private ObservedRun withProgress(RunReader reader, ObservedRun r, RunStateMapper mapper) {
+    if (mapper.map(r.observation()).phase() != Phase.RUNNING) {
+      return r;
+    }
+    Instant now = clock.instant();
+    Read read = progressRead.get(r.key());
+    if (read == null || !now.isBefore(read.at().plus(PROGRESS_REFRESH))) {
+      read = new Read(now, reader.progress(r));
+      progressRead.put(r.key(), read);
+    }
+    return new ObservedRun(r.key(), r.provenance(), r.observation().withProgress(read.progress()));
+  }
+
+  /**
+   * When a running run is stalled: {@code --platform}'s {@code status.progress.stallAfter} (the
+   * controller's), else 30 minutes.
+   *
+   * @throws ConfigException {@code --platform} does not load, as its diagnostics (input, exit 1)
+   */
+  Duration progressStallAfter() throws ConfigException {
+    return platform == null
+        ? RunStateMapper.DEFAULT_PROGRESS_STALL
+        : PlatformFile.load(platform).status().progress().stallAfter();
   }
 
   /** The runs named {@link #run} (run label or JobSet name), at most one per namespace. */
@@ -218,12 +270,18 @@ final class StatusCommand implements Callable<Integer> {
         return 1;
       }
       List<StatusTable.Row> rows =
-          runs.stream().map(r -> new StatusTable.Row(r, mapper.map(r.observation()))).toList();
+          runs.stream()
+              .map(r -> withProgress(reader, r, mapper))
+              .map(r -> new StatusTable.Row(r, mapper.map(r.observation())))
+              .toList();
       // The JSON has no age, so a ticking AGE column alone does not redraw the table.
       String state = StatusTable.json(rows);
       if (!state.equals(last)) {
         String text =
-            output == Format.json ? state : StatusTable.table(rows, clock.instant(), ns == null);
+            output == Format.json
+                ? state
+                : StatusTable.table(rows, clock.instant(), ns == null)
+                    + (run == null ? "" : StatusTable.metrics(rows.get(0)));
         out.print(last == null || output == Format.json ? text : "\n" + text);
         out.flush();
         last = state;

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.trainyard.controller.ObservedRun;
 import dev.trainyard.controller.state.Description;
+import dev.trainyard.controller.state.Progress;
+import dev.trainyard.controller.state.ProgressText;
 import dev.trainyard.controller.state.RunState;
 import java.time.Duration;
 import java.time.Instant;
@@ -13,12 +15,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
  * {@code trainyard status} output: a table (RUN, STATE, QUEUE, NODES ready/total, ATTEMPT n/max,
- * AGE, COMMIT, DESCRIPTION; NAMESPACE first with {@code -A}) or JSON (an array of objects with
- * sorted keys), one row per run, from the same {@link RunState} the controller posts.
+ * PROGRESS "370/1000 (37 %)", ETA "1h 45m", AGE, COMMIT, DESCRIPTION; NAMESPACE first with {@code
+ * -A}) or JSON (an array of objects with sorted keys; {@code progress} null or {step, totalSteps,
+ * percent, etaSeconds, metrics {name: value}, updatedAt, source}), one row per run, from the same
+ * {@link RunState} the controller posts; for one run its last metrics follow the table ({@link
+ * #metrics}).
  */
 final class StatusTable {
 
@@ -27,7 +33,17 @@ final class StatusTable {
           .enable(SerializationFeature.INDENT_OUTPUT)
           .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
   static final List<String> HEADER =
-      List.of("RUN", "STATE", "QUEUE", "NODES", "ATTEMPT", "AGE", "COMMIT", "DESCRIPTION");
+      List.of(
+          "RUN",
+          "STATE",
+          "QUEUE",
+          "NODES",
+          "ATTEMPT",
+          "PROGRESS",
+          "ETA",
+          "AGE",
+          "COMMIT",
+          "DESCRIPTION");
 
   /** One run and its state. */
   record Row(ObservedRun run, RunState state) {}
@@ -65,6 +81,8 @@ final class StatusTable {
                   : r.run().observation().jobSet().localQueue(),
               s.nodesReady() + "/" + s.nodesTotal(),
               s.attempt() + "/" + s.maxAttempts(),
+              ProgressText.column(r.run().observation().progress()),
+              ProgressText.eta(r.run().observation().progress()),
               created == null
                   ? "-"
                   : Description.duration(Duration.between(created, now)).replace(" ", ""),
@@ -111,6 +129,7 @@ final class StatusTable {
       m.put("sourceRepo", r.run().provenance().sourceRepo());
       m.put("sourceCommit", r.run().provenance().sourceCommit());
       m.put("sourcePath", r.run().provenance().sourcePath());
+      m.put("progress", r.run().observation().progress().map(StatusTable::progress).orElse(null));
       out.add(m);
     }
     try {
@@ -118,6 +137,41 @@ final class StatusTable {
     } catch (JsonProcessingException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  /** A progress as JSON: step, totalSteps, percent, etaSeconds (null when unknown), metrics. */
+  private static Map<String, Object> progress(Progress p) {
+    Map<String, Object> m = new TreeMap<>();
+    m.put("step", p.step());
+    m.put("totalSteps", p.totalSteps());
+    m.put("percent", p.percent());
+    m.put("etaSeconds", p.remaining() == null ? null : p.remaining().toSeconds());
+    Map<String, String> metrics = new LinkedHashMap<>();
+    p.metrics().forEach(x -> metrics.put(x.name(), x.value()));
+    m.put("metrics", metrics);
+    m.put("updatedAt", p.updatedAt().toString());
+    m.put("source", p.source().name().toLowerCase(Locale.ROOT));
+    return m;
+  }
+
+  /**
+   * The run's last metrics under the table of {@code trainyard status RUN}, e.g. "metrics at step
+   * 30/30 (2026-12-02T08:00:05Z): loss 3.899, grad_norm 0.9951"; "" without metrics.
+   */
+  static String metrics(Row r) {
+    Optional<Progress> p = r.run().observation().progress();
+    if (p.isEmpty() || p.get().metrics().isEmpty()) {
+      return "";
+    }
+    String at = ProgressText.position(p.get());
+    return "\nmetrics"
+        + (at.isEmpty() ? "" : " at " + at)
+        + " ("
+        + p.get().updatedAt()
+        + "): "
+        + String.join(
+            ", ", p.get().metrics().stream().map(m -> m.name() + " " + m.value()).toList())
+        + "\n";
   }
 
   private static List<String> concat(String first, List<String> rest) {

@@ -56,6 +56,19 @@ class StatusOptionsTest {
 
   @Test
   @DisplayName(
+      "running stall threshold: --platform's status.progress.stallAfter (the controller's), else 30m")
+  void progressStallSources() throws Exception {
+    StatusCommand command = new StatusCommand();
+    new picocli.CommandLine(command).parseArgs();
+    assertEquals(Duration.ofMinutes(30), command.progressStallAfter());
+    new picocli.CommandLine(command)
+        .parseArgs(
+            "--platform", platform("status: {progress: {stallAfter: 45m, step: 5}}").toString());
+    assertEquals(Duration.ofMinutes(45), command.progressStallAfter());
+  }
+
+  @Test
+  @DisplayName(
       "a --platform that does not load is an input error (exit 1) with its diagnostics, before the cluster")
   void badPlatform() throws Exception {
     Path bad = platform("status: {stallAfter: soon}");

@@ -11,6 +11,7 @@ import dev.trainyard.controller.RunProvenance;
 import dev.trainyard.controller.state.Cause;
 import dev.trainyard.controller.state.JobSetSnapshot;
 import dev.trainyard.controller.state.Phase;
+import dev.trainyard.controller.state.Progress;
 import dev.trainyard.controller.state.RunObservation;
 import dev.trainyard.controller.state.RunState;
 import java.io.PrintWriter;
@@ -47,6 +48,54 @@ class StatusTableTest {
     return new StatusTable.Row(r, state);
   }
 
+  /** {@code r} with progress step 370 of 1000, ETA 1h 45m, loss 0.53 and a learning rate. */
+  static StatusTable.Row withProgress(StatusTable.Row r) {
+    ObservedRun o = r.run();
+    return new StatusTable.Row(
+        new ObservedRun(
+            o.key(),
+            o.provenance(),
+            o.observation()
+                .withProgress(
+                    Optional.of(
+                        new Progress(
+                            370L,
+                            1000L,
+                            null,
+                            Duration.ofMinutes(105),
+                            List.of(
+                                new Progress.Metric("loss", "0.53"),
+                                new Progress.Metric("learning_rate", "3e-05")),
+                            T0.plusSeconds(700),
+                            Progress.Source.LOG)))),
+        r.state());
+  }
+
+  @Test
+  @DisplayName(
+      "JSON carries the progress (null without); status RUN prints the last metrics under the table")
+  void progress() throws Exception {
+    JsonNode a =
+        new ObjectMapper()
+            .readTree(
+                StatusTable.json(
+                    List.of(
+                        withProgress(row("llama-ft", "gpu", RUNNING)), row("bert", "", FAILED))));
+    JsonNode p = a.get(0).get("progress");
+    assertEquals(370, p.get("step").asInt());
+    assertEquals(1000, p.get("totalSteps").asInt());
+    assertEquals(37, p.get("percent").asInt());
+    assertEquals(6300, p.get("etaSeconds").asInt());
+    assertEquals("0.53", p.get("metrics").get("loss").asText());
+    assertEquals("2026-12-01T08:11:40Z", p.get("updatedAt").asText());
+    assertEquals("log", p.get("source").asText());
+    assertTrue(a.get(1).get("progress").isNull());
+    assertEquals(
+        "\nmetrics at step 370/1000 (2026-12-01T08:11:40Z): loss 0.53, learning_rate 3e-05\n",
+        StatusTable.metrics(withProgress(row("llama-ft", "gpu", RUNNING))));
+    assertEquals("", StatusTable.metrics(row("bert", "", FAILED)));
+  }
+
   static final RunState RUNNING =
       new RunState(
           Phase.RUNNING,
@@ -76,18 +125,18 @@ class StatusTableTest {
 
   @Test
   @DisplayName(
-      "the table aligns RUN, STATE, QUEUE, NODES, ATTEMPT, AGE, COMMIT (7 chars) and DESCRIPTION")
+      "the table aligns RUN, STATE, QUEUE, NODES, ATTEMPT, PROGRESS, ETA, AGE, COMMIT (7 chars) and DESCRIPTION")
   void table() {
     String t =
         StatusTable.table(
-            List.of(row("llama-ft", "gpu", RUNNING), row("bert", "", FAILED)),
+            List.of(withProgress(row("llama-ft", "gpu", RUNNING)), row("bert", "", FAILED)),
             T0.plus(Duration.ofMinutes(12)).plusSeconds(5));
     assertEquals(
         String.join(
             "\n",
-            "RUN       STATE          QUEUE  NODES  ATTEMPT  AGE    COMMIT   DESCRIPTION",
-            "llama-ft  running        gpu    2/2    1/4      12m5s  6f1c2d3  running: 2 of 2 nodes ready, attempt 1 of 4",
-            "bert      failed (user)  -      0/2    4/4      12m5s  6f1c2d3  failed (user error): exit 1",
+            "RUN       STATE          QUEUE  NODES  ATTEMPT  PROGRESS         ETA     AGE    COMMIT   DESCRIPTION",
+            "llama-ft  running        gpu    2/2    1/4      370/1000 (37 %)  1h 45m  12m5s  6f1c2d3  running: 2 of 2 nodes ready, attempt 1 of 4",
+            "bert      failed (user)  -      0/2    4/4      -                -       12m5s  6f1c2d3  failed (user error): exit 1",
             ""),
         t);
   }
@@ -103,8 +152,8 @@ class StatusTableTest {
     assertEquals(
         String.join(
             "\n",
-            "NAMESPACE  RUN       STATE    QUEUE  NODES  ATTEMPT  AGE    COMMIT   DESCRIPTION",
-            "team-a     llama-ft  running  gpu    2/2    1/4      12m5s  6f1c2d3  running: 2 of 2 nodes ready, attempt 1 of 4",
+            "NAMESPACE  RUN       STATE    QUEUE  NODES  ATTEMPT  PROGRESS  ETA  AGE    COMMIT   DESCRIPTION",
+            "team-a     llama-ft  running  gpu    2/2    1/4      -         -    12m5s  6f1c2d3  running: 2 of 2 nodes ready, attempt 1 of 4",
             ""),
         t);
   }

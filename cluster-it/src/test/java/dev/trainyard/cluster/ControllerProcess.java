@@ -20,11 +20,16 @@ import java.util.Map;
  * gt-<tag>.test}) so runs of other tests, whose repos are on other hosts, never reach this forge.
  * Lease in {@code leaseNamespace}, 3-second lease; resync 2 s, forge request timeout 1 s, requeue
  * after 1 s. The forges come from a platform.yaml {@code status:} as in production, their tokens
- * from files laid out as the Deployment mounts the Secret.
+ * from files laid out as the Deployment mounts the Secret; a running run whose progress stood still
+ * for {@link #PROGRESS_STALL} is stalled (production: 30m) unless {@link Tuning} says otherwise.
  */
 final class ControllerProcess implements AutoCloseable {
 
   static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
+
+  /** platform.yaml's {@code status.progress.stallAfter} here. */
+  static final Duration PROGRESS_STALL = Duration.ofSeconds(20);
+
   private final ClusterProcess process;
   private final int port;
   private final HttpClient http =
@@ -72,7 +77,12 @@ final class ControllerProcess implements AutoCloseable {
    * Stall threshold, informer resync and the JVM's -Xmx (e.g. {@code 128m}; the benchmark at
    * 100,000 cached JobSets gives 512m, the Deployment's heap at its 384Mi limit being ~288 MiB).
    */
-  record Tuning(Duration stallAfter, Duration resync, String maxHeap) {}
+  record Tuning(Duration stallAfter, Duration resync, String maxHeap, Duration progressStallAfter) {
+    /** With the progress stall {@link #PROGRESS_STALL}. */
+    Tuning(Duration stallAfter, Duration resync, String maxHeap) {
+      this(stallAfter, resync, maxHeap, PROGRESS_STALL);
+    }
+  }
 
   /** As above with {@code tuning}. */
   static ControllerProcess start(
@@ -109,6 +119,7 @@ final class ControllerProcess implements AutoCloseable {
                   - {source: %s, kind: gitlab, api: %s, token: {secret: forge-tokens, key: gitlab}}
                   - {source: %s, kind: gitea, api: %s, token: {secret: forge-tokens, key: gitea}}
                   targetUrl: https://grafana.example/d/trainyard?var-namespace={namespace}&var-run={run}
+                  progress: {stallAfter: %ds}
                 """
             .formatted(
                 host("github", tag),
@@ -116,7 +127,8 @@ final class ControllerProcess implements AutoCloseable {
                 host("gitlab", tag),
                 forge.gitlabApi(),
                 host("gitea", tag),
-                forge.giteaApi()));
+                forge.giteaApi(),
+                tuning.progressStallAfter().toSeconds()));
     write(
         config,
         """

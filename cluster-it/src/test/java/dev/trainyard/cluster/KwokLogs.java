@@ -101,19 +101,28 @@ final class KwokLogs {
     client.resource(logs).create();
   }
 
+  /**
+   * Appends {@code text} to {@code file} as a partial CRI entry ({@code P}: the line goes on in the
+   * next entry, as the kubelet writes a line it has not seen the end of, e.g. a tqdm bar redrawn
+   * with {@code \r}), stamped {@code at}.
+   */
+  static void appendPartial(Path file, Instant at, String text) {
+    write(file, at + " stdout P " + text + "\n");
+  }
+
   /** Appends {@code lines} to {@code file} in the CRI format, stamped {@code at}. */
   static void append(Path file, Instant at, String... lines) {
     StringBuilder b = new StringBuilder();
     for (String line : lines) {
       b.append(at).append(" stdout F ").append(line).append('\n');
     }
+    write(file, b.toString());
+  }
+
+  private static void write(Path file, String text) {
     try {
       Files.writeString(
-          file,
-          b.toString(),
-          StandardCharsets.UTF_8,
-          StandardOpenOption.CREATE,
-          StandardOpenOption.APPEND);
+          file, text, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

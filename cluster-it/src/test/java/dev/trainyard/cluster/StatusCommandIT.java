@@ -237,7 +237,8 @@ class StatusCommandIT {
         missing.err);
     Result empty = trainyard("status", "-n", ns, "--kubeconfig", cluster.kubeconfig().toString());
     assertEquals(0, empty.code, empty.err);
-    assertEquals("RUN  STATE  QUEUE  NODES  ATTEMPT  AGE  COMMIT  DESCRIPTION\n", empty.out);
+    assertEquals(
+        "RUN  STATE  QUEUE  NODES  ATTEMPT  PROGRESS  ETA  AGE  COMMIT  DESCRIPTION\n", empty.out);
     assertTrue(
         empty.err.contains("no runs in namespace \"" + ns + "\" (or it does not exist)"),
         empty.err);

@@ -1,5 +1,6 @@
 package dev.trainyard.controller;
 
+import dev.trainyard.compiler.platform.Platform;
 import dev.trainyard.controller.forge.ForgeDirectory;
 import dev.trainyard.controller.forge.JdkTransport;
 import dev.trainyard.controller.forge.RetryingTransport;
@@ -36,6 +37,7 @@ public final class Controller implements AutoCloseable {
   private final ControllerMetrics metrics = new ControllerMetrics();
   private final ClusterWatch watch;
   private final Reconciler reconciler;
+  private final LogFollower follower;
   private final HealthServer health;
   private final Leadership leadership;
   private final Thread worker;
@@ -69,7 +71,11 @@ public final class Controller implements AutoCloseable {
             Sleeper.system(),
             metrics);
     this.watch = new ClusterWatch(client, config.resync(), clock, queue::add, queue::addBackground);
-    RunStateMapper mapper = new RunStateMapper(config.stallAfter());
+    Platform.ProgressSettings progress =
+        config.platform() == null
+            ? Platform.ProgressSettings.DEFAULT
+            : config.platform().status().progress();
+    RunStateMapper mapper = new RunStateMapper(config.stallAfter(), progress.stallAfter());
     this.pruning =
         config
             .prune()
@@ -84,6 +90,9 @@ public final class Controller implements AutoCloseable {
               t.setDaemon(true);
               return t;
             });
+    this.follower =
+        new LogFollower(
+            client, LogFollower.Settings.DEFAULT, clock, progress.stallAfter(), queue::add);
     this.reconciler =
         new Reconciler(
             new StartEvidence(new FailedJobs(watch, FailedJobs.reader(client))),
@@ -93,7 +102,19 @@ public final class Controller implements AutoCloseable {
             config.targetUrl(),
             metrics,
             clock,
-            pushed);
+            RunProgress.newest(List.of(follower, pushed)),
+            new ProgressPosts.Settings(
+                progress.step(), progress.every(), ProgressPosts.DEFAULT.budget()));
+    metrics.gauge(
+        "trainyard_runs_stalled",
+        "Running runs whose progress and log stood still for progressStallAfter.",
+        reconciler::stalledRunning);
+    metrics.gauge(
+        "trainyard_logs_followed", "Rank 0 logs followed for progress.", follower::following);
+    metrics.gauge(
+        "trainyard_log_bytes_dropped",
+        "Log bytes dropped over the follow budget since the start.",
+        follower::dropped);
     metrics.queueDepth(queue::depth);
     metrics.cached(watch::cached);
     this.leaseHealth =
@@ -231,6 +252,7 @@ public final class Controller implements AutoCloseable {
     }
     pruneTimer.shutdownNow();
     queue.close();
+    follower.close();
     watch.close();
     health.close();
     if (progress != null) {

@@ -27,6 +27,15 @@ public final class ControllerMetrics implements ForgeEvents {
   private IntSupplier queueDepth = () -> 0;
   private java.util.function.Supplier<Map<String, Integer>> cached = Map::of;
   private boolean leader;
+  private final Map<String, Object[]> gauges = new TreeMap<>();
+
+  /**
+   * Gauge {@code name} (a Prometheus metric name) with {@code help}, read from {@code value} at
+   * each scrape; e.g. {@code trainyard_runs_stalled}.
+   */
+  public synchronized void gauge(String name, String help, java.util.function.LongSupplier value) {
+    gauges.put(name, new Object[] {help, value});
+  }
 
   @Override
   public synchronized void called(String kind, String result) {
@@ -114,6 +123,14 @@ public final class ControllerMetrics implements ForgeEvents {
                     .append("\"} ")
                     .append(n)
                     .append('\n'));
+    gauges.forEach(
+        (name, g) -> {
+          type(b, name, "gauge", (String) g[0]);
+          b.append(name)
+              .append(' ')
+              .append(((java.util.function.LongSupplier) g[1]).getAsLong())
+              .append('\n');
+        });
     type(b, "trainyard_jvm_heap_used_bytes", "gauge", "JVM heap in use, in bytes.");
     b.append("trainyard_jvm_heap_used_bytes ")
         .append(

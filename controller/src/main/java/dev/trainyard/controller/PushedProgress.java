@@ -18,7 +18,7 @@ import java.util.function.LongSupplier;
  * nodes × 8 ranks may send ~100 a second; 2 a second with bursts of 20 keeps every rank-0 reporter
  * and refuses the flood (429), which the callers log and skip.
  */
-public final class PushedProgress {
+public final class PushedProgress implements RunProgress {
 
   /** Pushes a run may send at once. */
   public static final int BURST = 20;
@@ -67,12 +67,18 @@ public final class PushedProgress {
     return kept == progress;
   }
 
+  @Override
+  public Optional<Progress> progress(RunKey key) {
+    return latest(key);
+  }
+
   /** {@code key}'s latest pushed progress; empty when none came (or the run was forgotten). */
   public Optional<Progress> latest(RunKey key) {
     return Optional.ofNullable(latest.get(key));
   }
 
   /** Drops {@code key}'s progress and budget: its run is gone. */
+  @Override
   public void forget(RunKey key) {
     latest.remove(key);
     budgets.remove(key);

@@ -9,9 +9,12 @@ import dev.trainyard.controller.forge.ForgeDirectory;
 import dev.trainyard.controller.forge.ForgeEvents;
 import dev.trainyard.controller.forge.ForgeException;
 import dev.trainyard.controller.forge.PostedStatus;
+import dev.trainyard.controller.state.ErrorLine;
 import dev.trainyard.controller.state.FailureReport;
 import dev.trainyard.controller.state.Phase;
 import dev.trainyard.controller.state.PodSnapshot;
+import dev.trainyard.controller.state.Progress;
+import dev.trainyard.controller.state.ProgressText;
 import dev.trainyard.controller.state.RunObservation;
 import dev.trainyard.controller.state.RunState;
 import dev.trainyard.controller.state.RunStateMapper;
@@ -46,7 +49,11 @@ import java.util.function.UnaryOperator;
  * shows a non-terminal one (DELETED: GitHub/Gitea "error", GitLab "canceled"), then is forgotten. A
  * step on a run's way up is posted only once it has lasted {@link RunStateMapper#QUIET} (HELD until
  * then), so a run whose pods are ready within seconds of its creation posts only "running" before
- * its end, not one post per step ("queued" only when Kueue held it for 15 s or more).
+ * its end, not one post per step ("queued" only when Kueue held it for 15 s or more). A running
+ * run's progress ({@link RunProgress}: read from its log or pushed) is in its description, but a
+ * change of progress alone is posted only as {@link ProgressPosts} allows (each 10 %, else every 30
+ * minutes, at most 35 such posts); a detailed forge (GitHub Checks) also gets the last metrics as a
+ * table.
  */
 public final class Reconciler {
 
@@ -86,7 +93,11 @@ public final class Reconciler {
   private final ForgeEvents events;
   private final Map<StatusKey, Refusal> refused = new HashMap<>();
   private final Clock clock;
-  private final PushedProgress pushed;
+  private final RunProgress progress;
+  private final ProgressPosts progressPosts;
+
+  /** Runs RUNNING but stalled (no progress nor log line for progressStallAfter), for the gauge. */
+  private final java.util.Set<RunKey> stalledRunning = new java.util.HashSet<>();
 
   /**
    * Source repos no forge matches, logged once each (bounded: repos come from JobSets anyone may
@@ -145,10 +156,13 @@ public final class Reconciler {
       TargetUrl targetUrl,
       ForgeEvents events,
       Clock clock) {
-    this(source, mapper, forges, ledger, targetUrl, events, clock, new PushedProgress());
+    this(source, mapper, forges, ledger, targetUrl, events, clock, RunProgress.NONE);
   }
 
-  /** As above, with the progress the runs' pods push ({@link ProgressEndpoint}). */
+  /**
+   * As above, with each run's last progress from {@code progress} (told of every run's phase, so a
+   * log follower follows the running ones), posted as {@link ProgressPosts#DEFAULT} allows.
+   */
   public Reconciler(
       RunSource source,
       RunStateMapper mapper,
@@ -157,8 +171,23 @@ public final class Reconciler {
       TargetUrl targetUrl,
       ForgeEvents events,
       Clock clock,
-      PushedProgress pushed) {
-    this.pushed = pushed;
+      RunProgress progress) {
+    this(source, mapper, forges, ledger, targetUrl, events, clock, progress, ProgressPosts.DEFAULT);
+  }
+
+  /** As above, a progress posted as {@code posts} allows. */
+  Reconciler(
+      RunSource source,
+      RunStateMapper mapper,
+      ForgeDirectory forges,
+      StatusLedger ledger,
+      TargetUrl targetUrl,
+      ForgeEvents events,
+      Clock clock,
+      RunProgress progress,
+      ProgressPosts.Settings posts) {
+    this.progress = progress;
+    this.progressPosts = new ProgressPosts(posts);
     this.clock = clock;
     this.source = source;
     this.events = events;
@@ -179,6 +208,12 @@ public final class Reconciler {
       forget(key);
       return Outcome.GONE;
     }
+    return reconcile(key, observed.get());
+  }
+
+  /** {@link #reconcile(RunKey)} for the run observed as {@code o}, its progress filled in. */
+  private Outcome reconcile(RunKey key, RunObservation o) {
+    Optional<RunObservation> observed = Optional.of(o);
     Optional<RunProvenance> provenance = source.provenance(key);
     if (provenance.isEmpty()) {
       forget(key);
@@ -195,6 +230,12 @@ public final class Reconciler {
       return Outcome.RETRY;
     }
     RunState state = mapper.map(observed.get());
+    progress.track(key, observed.get(), state.phase());
+    if (state.phase() == Phase.RUNNING && state.stalled()) {
+      stalledRunning.add(key);
+    } else {
+      stalledRunning.remove(key);
+    }
     Optional<Instant> quiet = RunStateMapper.quietUntil(observed.get(), state);
     if (quiet.isPresent()) {
       retryAfter.put(key, Duration.between(observed.get().now(), quiet.get()));
@@ -208,19 +249,87 @@ public final class Reconciler {
     CommitRef commit = new CommitRef(route.get().project(), p.sourceCommit());
     StatusKey statusKey = new StatusKey(forge.kind(), commit.project(), commit.sha(), context);
     statusKeys.put(key, statusKey);
+    Optional<FailedTail> failedTail = Optional.empty();
+    if (state.phase() == Phase.FAILED
+        && ledger.get(statusKey).filter(StatusLedger::terminal).isEmpty()) {
+      failedTail = failedTail(key, observed.get(), state);
+      Optional<String> why =
+          failedTail.flatMap(t -> ErrorLine.of(t.text())).map(CredentialPatterns::mask);
+      if (why.isPresent()) {
+        wanted =
+            new CommitStatus(
+                wanted.state(),
+                ErrorLine.into(wanted.description(), why.get()),
+                wanted.context(),
+                wanted.targetUrl());
+      }
+    }
     UnaryOperator<CommitStatus> logTail = UnaryOperator.identity();
     if (forge.detailed() && state.phase() == Phase.FAILED) {
       Optional<FailureReport> report = FailureReport.of(observed.get());
       if (report.isPresent()) {
         wanted = wanted.withDetails(report.get().markdown(), report.get().timedOut());
-        logTail = s -> withLogTail(key, observed.get(), report.get(), s);
+        Optional<FailedTail> tail = failedTail;
+        logTail = s -> withLogTail(tail, s);
+      }
+    }
+    Optional<Progress> shown = progressShown(observed.get(), state);
+    if (shown.isPresent()) {
+      wanted = wanted.withDetails(metricsTable(shown.get()), false);
+      Optional<PostedStatus> known = ledger.get(statusKey);
+      if (known.isPresent()
+          && known.get().state().equals(forge.wireState(wanted))
+          && !progressPosts.due(
+              statusKey, shown.get(), observed.get().now(), known.get().description())) {
+        return Outcome.UNCHANGED;
       }
     }
     try {
-      return apply(forge, commit, statusKey, wanted, logTail);
+      Outcome outcome = apply(forge, commit, statusKey, wanted, logTail);
+      if (shown.isPresent() && (outcome == Outcome.POSTED || outcome == Outcome.SKIPPED)) {
+        progressPosts.posted(statusKey, shown.get(), observed.get().now(), wanted.description());
+      }
+      return outcome;
     } catch (ForgeException e) {
       return failed(key, statusKey, forge, wanted, e);
     }
+  }
+
+  /**
+   * The progress {@code state}'s description shows (RUNNING, not stalled, the progress changed the
+   * words), else empty: only such a post is spaced out by {@link ProgressPosts}.
+   */
+  private Optional<Progress> progressShown(RunObservation o, RunState state) {
+    if (state.phase() != Phase.RUNNING || state.stalled() || o.progress().isEmpty()) {
+      return Optional.empty();
+    }
+    String without = mapper.map(o.withProgress(Optional.empty())).description();
+    return without.equals(state.description()) ? Optional.empty() : o.progress();
+  }
+
+  /**
+   * The last metrics as a Markdown table, for a forge with room for details (GitHub Checks' output
+   * text); "" without metrics. Names and values are the trainer's, with pipes escaped.
+   */
+  static String metricsTable(Progress p) {
+    if (p.metrics().isEmpty()) {
+      return "";
+    }
+    StringBuilder b = new StringBuilder("Last metrics (").append(ProgressText.position(p));
+    b.append(", read at ").append(p.updatedAt()).append("):\n\n| metric | value |\n|---|---|\n");
+    for (Progress.Metric m : p.metrics()) {
+      b.append("| ")
+          .append(m.name().replace("|", "\\|"))
+          .append(" | ")
+          .append(m.value().replace("|", "\\|"))
+          .append(" |\n");
+    }
+    return b.toString();
+  }
+
+  /** Runs now RUNNING but stalled ({@code trainyard_runs_stalled}). */
+  public synchronized int stalledRunning() {
+    return stalledRunning.size();
   }
 
   /** The forge {@code p}'s source repo goes to; a repo no forge matches is logged once. */
@@ -315,60 +424,91 @@ public final class Reconciler {
         UnaryOperator.identity());
   }
 
-  /** The lines of a failed pod's log a detailed status shows, and the bytes read at most. */
-  static final int LOG_LINES = 30;
+  /** The lines and bytes of the failing container's log read for its error line. */
+  static final int ERROR_LINES = 150;
 
-  static final int LOG_BYTES = 16 * 1024;
+  static final int ERROR_BYTES = 32 * 1024;
+
+  /** The tail of the container that failed: its pod, its name and the text read. */
+  private record FailedTail(String pod, String container, String text) {}
 
   /**
-   * {@code status} with the last {@link #LOG_LINES} lines of the failing node's log appended, every
-   * credential-shaped string masked ({@link CredentialPatterns#mask}); unchanged when the node or
-   * its log is unknown. Read once, right before the terminal post.
+   * The last {@link #ERROR_LINES} lines (at most {@link #ERROR_BYTES}) of the container that failed
+   * on the failure's node (newest attempt first, one whose container exited with the failure's code
+   * before the others), read once before the terminal post: its error line goes into the
+   * description ({@link ErrorLine}), its last {@link #LOG_LINES} lines into a detailed status.
+   * Empty when the node, the pod or its log is unknown.
    */
-  private CommitStatus withLogTail(
-      RunKey key, RunObservation o, FailureReport report, CommitStatus status) {
-    if (report.node().isEmpty()) {
-      return status;
+  private Optional<FailedTail> failedTail(RunKey key, RunObservation o, RunState state) {
+    if (state.node().isEmpty()) {
+      return Optional.empty();
     }
-    // The pods on the failing node, the newest attempt first, one whose container exited with
-    // the reported code before the others.
+    Integer exitCode = state.exitCode();
     Optional<PodSnapshot> pod =
         o.pods().stream()
-            .filter(x -> x.node().equals(report.node()) && !x.containers().isEmpty())
+            .filter(x -> x.node().equals(state.node()) && !x.containers().isEmpty())
             .max(
                 java.util.Comparator.comparingInt(PodSnapshot::attempt)
                     .thenComparing(
                         x ->
                             x.containers().stream()
                                 .anyMatch(
-                                    c ->
-                                        c.exitCode() != null
-                                            && c.exitCode().equals(report.exitCode()))));
+                                    c -> c.exitCode() != null && c.exitCode().equals(exitCode))));
     if (pod.isEmpty()) {
-      return status;
+      return Optional.empty();
     }
     String container =
         pod.get().containers().stream()
-            .filter(c -> c.exitCode() != null && c.exitCode().equals(report.exitCode()))
+            .filter(c -> c.exitCode() != null && c.exitCode().equals(exitCode))
             .findFirst()
             .orElse(pod.get().containers().get(0))
             .name();
     return source
-        .logTail(key, pod.get().name(), container, LOG_LINES, LOG_BYTES)
+        .logTail(key, pod.get().name(), container, ERROR_LINES, ERROR_BYTES)
         .filter(t -> !t.isBlank())
-        .map(
+        .map(t -> new FailedTail(pod.get().name(), container, t));
+  }
+
+  /** The lines of a failed pod's log a detailed status shows, and the bytes read at most. */
+  static final int LOG_LINES = 30;
+
+  static final int LOG_BYTES = 16 * 1024;
+
+  /**
+   * {@code status} with the last {@link #LOG_LINES} lines (at most {@link #LOG_BYTES} bytes) of the
+   * failing container's log appended, every credential-shaped string masked ({@link
+   * CredentialPatterns#mask}); unchanged when that log is unknown.
+   */
+  private static CommitStatus withLogTail(Optional<FailedTail> tail, CommitStatus status) {
+    return tail.map(
             t ->
                 status.withDetails(
                     status.details()
                         + "\n\nLast lines of `"
-                        + pod.get().name()
+                        + t.pod()
                         + "` (container `"
-                        + container
+                        + t.container()
                         + "`, credential-shaped values masked):\n\n```text\n"
-                        + CredentialPatterns.mask(t.strip()).replace("```", "` ` `")
+                        + CredentialPatterns.mask(lastLines(t.text())).replace("```", "` ` `")
                         + "\n```",
                     status.timedOut()))
         .orElse(status);
+  }
+
+  /** The last {@link #LOG_LINES} lines of {@code text}, at most {@link #LOG_BYTES} UTF-8 bytes. */
+  static String lastLines(String text) {
+    java.util.List<String> lines = text.strip().lines().toList();
+    String last =
+        String.join("\n", lines.subList(Math.max(0, lines.size() - LOG_LINES), lines.size()));
+    byte[] bytes = last.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    if (bytes.length <= LOG_BYTES) {
+      return last;
+    }
+    String cut =
+        new String(
+            bytes, bytes.length - LOG_BYTES, LOG_BYTES, java.nio.charset.StandardCharsets.UTF_8);
+    int nl = cut.indexOf('\n');
+    return nl < 0 ? cut : cut.substring(nl + 1);
   }
 
   /**
@@ -471,19 +611,24 @@ public final class Reconciler {
   }
 
   /**
-   * {@code key}'s run as the caches show it, with the last progress its pods pushed ({@link
-   * ProgressEndpoint}); empty when its JobSet is gone.
+   * {@code key}'s run as the caches show it, with its last progress ({@link RunProgress}: read from
+   * its log or pushed by its pods, {@link ProgressEndpoint}) when the observation carries none;
+   * empty when its JobSet is gone.
    */
   Optional<RunObservation> observe(RunKey key) {
-    return source.observe(key).map(o -> o.withProgress(pushed.latest(key)));
+    return source
+        .observe(key)
+        .map(o -> o.progress().isPresent() ? o : o.withProgress(progress.progress(key)));
   }
 
   /** Drops what is held for {@code key}'s status: its run is gone. */
   private void forget(RunKey key) {
     retryAfter.remove(key);
-    pushed.forget(key);
+    progress.forget(key);
+    stalledRunning.remove(key);
     StatusKey gone = statusKeys.remove(key);
     if (gone != null) {
+      progressPosts.forget(gone);
       ledger.forget(gone);
       posts.remove(gone);
       refused.remove(gone);
@@ -501,6 +646,7 @@ public final class Reconciler {
   public synchronized void reset() {
     refused.clear();
     posts.clear();
+    progressPosts.clear();
     ledger.clear();
     refusalsLogged.clear();
   }

@@ -96,6 +96,46 @@ public final class RunReader implements AutoCloseable {
         .findFirst();
   }
 
+  /** The lines of rank 0's log {@link #progress} reads back, and the bytes at most. */
+  static final int PROGRESS_LINES = 200;
+
+  static final int PROGRESS_BYTES = 64 * 1024;
+
+  /**
+   * {@code run}'s progress as its rank 0 log shows it (the MPI launcher, else node 0, of the
+   * current attempt; {@link RunLogs#choose}), read once: its last {@link #PROGRESS_LINES} lines (at
+   * most {@link #PROGRESS_BYTES} bytes) with the API server's timestamps, so the stall is measured
+   * from the last line as the controller measures it. Empty when no progress line is among them or
+   * the log cannot be read (the pod is gone or not started, the API server refuses): {@code
+   * trainyard status} then shows "-", never an error.
+   */
+  public Optional<dev.trainyard.controller.state.Progress> progress(ObservedRun run) {
+    try {
+      List<Pod> pods =
+          RunLogs.choose(
+              podsOf(run.key()),
+              run.observation().jobSet().restarts(),
+              new RunLogs.Selection(false, null));
+      if (pods.isEmpty() || pods.get(0).getSpec() == null) {
+        return Optional.empty();
+      }
+      Pod pod = pods.get(0);
+      String log =
+          client
+              .pods()
+              .inNamespace(run.key().namespace())
+              .withName(pod.getMetadata().getName())
+              .inContainer(pod.getSpec().getContainers().get(0).getName())
+              .usingTimestamps()
+              .limitBytes(PROGRESS_BYTES)
+              .tailingLines(PROGRESS_LINES)
+              .getLog();
+      return log == null ? Optional.empty() : TimedLog.progress(log, clock.instant());
+    } catch (KubernetesClientException | ClusterAccessException e) {
+      return Optional.empty();
+    }
+  }
+
   /** The pods of {@code key}'s JobSet, typed, for log reading. */
   List<Pod> podsOf(RunKey key) {
     try {

@@ -160,9 +160,9 @@ class ReconcilerChecksTest {
     assertEquals(
         List.of(
             "team-a/llama-ft-7f3a9c llama-ft-7f3a9c-node-0-1-x7k2p node "
-                + Reconciler.LOG_LINES
+                + Reconciler.ERROR_LINES
                 + " "
-                + Reconciler.LOG_BYTES),
+                + Reconciler.ERROR_BYTES),
         logReads);
     assertEquals(30, Reconciler.LOG_LINES);
     assertEquals(16_384, Reconciler.LOG_BYTES);

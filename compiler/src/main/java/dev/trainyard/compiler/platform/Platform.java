@@ -428,9 +428,14 @@ public record Platform(
    * @param stallAfter {@code status.stallAfter}: how long an admitted run may take to start before
    *     the controller's commit status and {@code trainyard status} call it stalled; empty when not
    *     set (both then use 10 minutes)
+   * @param progress {@code status.progress}: when a running run's progress is posted and when it
+   *     counts as stalled
    */
   public record StatusSettings(
-      List<ForgeRoute> forges, String targetUrl, Optional<Duration> stallAfter) {
+      List<ForgeRoute> forges,
+      String targetUrl,
+      Optional<Duration> stallAfter,
+      ProgressSettings progress) {
     /**
      * The placeholders a target URL may use; each is replaced by the URL-encoded value of the run.
      */
@@ -444,11 +449,45 @@ public record Platform(
       forges = List.copyOf(forges);
       Objects.requireNonNull(targetUrl, "targetUrl");
       Objects.requireNonNull(stallAfter, "stallAfter");
+      progress = progress == null ? ProgressSettings.DEFAULT : progress;
+    }
+
+    /** With the default progress settings. */
+    public StatusSettings(
+        List<ForgeRoute> forges, String targetUrl, Optional<Duration> stallAfter) {
+      this(forges, targetUrl, stallAfter, ProgressSettings.DEFAULT);
     }
 
     /** Without a stall threshold. */
     public StatusSettings(List<ForgeRoute> forges, String targetUrl) {
       this(forges, targetUrl, Optional.empty());
+    }
+  }
+
+  /**
+   * A running run's progress on the commit ({@code status.progress}):
+   *
+   * <pre>
+   * status:
+   *   progress: {stallAfter: 30m, every: 30m, step: 10}
+   * </pre>
+   *
+   * @param stallAfter no progress and no log line for this long while the pods run: stalled
+   * @param every the longest time between two posts of a moving progress
+   * @param step a progress is posted each time it crosses a multiple of this percentage (1–100)
+   */
+  public record ProgressSettings(Duration stallAfter, Duration every, int step) {
+
+    /** 30 minutes, 30 minutes, 10 %. */
+    public static final ProgressSettings DEFAULT =
+        new ProgressSettings(Duration.ofMinutes(30), Duration.ofMinutes(30), 10);
+
+    public ProgressSettings {
+      Objects.requireNonNull(stallAfter, "stallAfter");
+      Objects.requireNonNull(every, "every");
+      if (step < 1 || step > 100) {
+        throw new IllegalArgumentException("step " + step + " is outside 1-100");
+      }
     }
   }
 

@@ -133,7 +133,20 @@ public final class PlatformBinder {
                       f.path("app").path("id").asLong(0)));
             });
     return new Platform.StatusSettings(
-        forges, s.path("targetUrl").asText("").strip(), duration(s.path("stallAfter")));
+        forges,
+        s.path("targetUrl").asText("").strip(),
+        duration(s.path("stallAfter")),
+        progress(s.path("progress")));
+  }
+
+  /** {@code status.progress}, each part defaulted ({@link Platform.ProgressSettings#DEFAULT}). */
+  private static Platform.ProgressSettings progress(JsonNode p) {
+    Platform.ProgressSettings d = Platform.ProgressSettings.DEFAULT;
+    int step = p.path("step").asInt(d.step());
+    return new Platform.ProgressSettings(
+        duration(p.path("stallAfter")).orElse(d.stallAfter()),
+        duration(p.path("every")).orElse(d.every()),
+        step < 1 || step > 100 ? d.step() : step);
   }
 
   private static Platform.Retention retention(JsonNode r) {

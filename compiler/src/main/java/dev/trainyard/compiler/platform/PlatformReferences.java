@@ -56,7 +56,13 @@ final class PlatformReferences {
    */
   private static void checkDurations(ParsedDocument doc, List<Diagnostic> out) {
     List<String> pointers =
-        new ArrayList<>(List.of("/status/stallAfter", "/retention/succeeded", "/retention/failed"));
+        new ArrayList<>(
+            List.of(
+                "/status/stallAfter",
+                "/status/progress/stallAfter",
+                "/status/progress/every",
+                "/retention/succeeded",
+                "/retention/failed"));
     for (int i = 0; i < doc.root().path("namespaces").size(); i++) {
       pointers.add("/namespaces/" + i + "/retention/succeeded");
       pointers.add("/namespaces/" + i + "/retention/failed");

@@ -64,17 +64,18 @@ final class QueueObjects {
   static final String CONTROLLER_LOGS = "trainyard-controller-logs";
 
   /**
-   * The objects of {@code namespace}'s queue folder: its LocalQueues, sorted by name, and, when a
-   * forge of platform.yaml posts GitHub check runs ({@code status.forges[].app}), the RoleBinding
+   * The objects of {@code namespace}'s queue folder: its LocalQueues, sorted by name, and, when
+   * platform.yaml names a forge the controller posts to ({@code status.forges}), the RoleBinding
    * {@value #CONTROLLER_LOGS} that lets the controller ({@value #CONTROLLER_NAMESPACE}/{@value
    * #CONTROLLER_ACCOUNT}) read pod logs in this namespace only (ClusterRole of the same name,
-   * controller/deploy/rbac.yaml): a failed run's check shows its last log lines; with {@code
-   * progressPush.caCertificate}, the ConfigMap {@code progressPush.caConfigMap} holding it as
-   * {@code ca.crt}, which every run's pods mount for the progress endpoint's TLS.
+   * controller/deploy/rbac.yaml): it follows rank 0's log for the progress a running run shows, and
+   * a failed run's GitHub check shows its last log lines; with {@code progressPush.caCertificate},
+   * the ConfigMap {@code progressPush.caConfigMap} holding it as {@code ca.crt}, which every run's
+   * pods mount for the progress endpoint's TLS.
    */
   static List<Manifest> localQueues(Platform p, String namespace, Map<String, String> annotations) {
     List<Manifest> out = new ArrayList<>();
-    if (p.status().forges().stream().anyMatch(Platform.ForgeRoute::checks)) {
+    if (!p.status().forges().isEmpty()) {
       ObjectNode rb =
           Manifest.skeleton(
               "rbac.authorization.k8s.io/v1", "RoleBinding", CONTROLLER_LOGS, namespace);

@@ -2,6 +2,7 @@ package dev.trainyard.compiler.platform;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.trainyard.compiler.diagnostic.Diagnostic;
@@ -91,6 +92,35 @@ class PlatformStatusTest {
         load("status: {forges: []}\n").value().orElseThrow().status().stallAfter());
     assertTrue(load("status: {stallAfter: \"90\"}\n").failed());
     assertTrue(load("status: {stallAfter: 0m}\n").failed());
+  }
+
+  @Test
+  @DisplayName(
+      "status.progress binds stallAfter, every and step; each absent part is its default (30m, 30m, 10); a step outside 1-100 is refused")
+  void progress() throws Exception {
+    Platform.ProgressSettings p =
+        load("status: {progress: {stallAfter: 45m, every: 1h, step: 5}}\n")
+            .value()
+            .orElseThrow()
+            .status()
+            .progress();
+    assertEquals(new Platform.ProgressSettings(Duration.ofMinutes(45), Duration.ofHours(1), 5), p);
+    assertEquals(
+        Platform.ProgressSettings.DEFAULT,
+        load("status: {forges: []}\n").value().orElseThrow().status().progress());
+    assertEquals(
+        new Platform.ProgressSettings(Duration.ofMinutes(30), Duration.ofMinutes(30), 20),
+        load("status: {progress: {step: 20}}\n").value().orElseThrow().status().progress());
+    assertTrue(load("status: {progress: {step: 0}}\n").failed());
+    assertTrue(load("status: {progress: {step: 101}}\n").failed());
+    assertTrue(load("status: {progress: {every: soon}}\n").failed());
+    assertTrue(load("status: {progress: {stallAfter: 876001h}}\n").failed());
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> new Platform.ProgressSettings(Duration.ZERO, Duration.ZERO, 0));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> new Platform.ProgressSettings(Duration.ZERO, Duration.ZERO, 101));
   }
 
   @Test

@@ -44,8 +44,8 @@ class QueueObjectsTest {
 
   @Test
   @DisplayName(
-      "a forge posting GitHub check runs (app:) adds the RoleBinding that lets the controller read"
-          + " pod logs in the run's namespace only; token forges add nothing")
+      "a forge (app: or token:) adds the RoleBinding that lets the controller read pod logs in the"
+          + " run's namespace only (progress, a check's log lines); no forge adds nothing")
   void checkRunsGrantLogsPerNamespace() {
     String checks =
         TwoClusterPlatform.TEXT
@@ -82,7 +82,10 @@ class QueueObjectsTest {
         TwoClusterPlatform.TEXT
             + "status:\n  forges:\n  - {source: github.com, kind: github, api: https://api.github.com,"
             + " token: {secret: t, key: k}}\n";
-    assertEquals(3, queueFiles(call(tokens)).size());
+    assertEquals(
+        "clusters/local/team-a/_queues/rolebinding-trainyard-controller-logs.yaml",
+        queueFiles(call(tokens)).get(3));
+    assertEquals(3, queueFiles(call(TwoClusterPlatform.TEXT)).size());
   }
 
   @Test

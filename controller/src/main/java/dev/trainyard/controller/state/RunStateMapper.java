@@ -33,11 +33,20 @@ import java.util.Optional;
  *                                              what blocks them ("cannot pull image …; check image in train.yaml")
  * all pods of the attempt ready or done,     → RUNNING "running: 2 of 2 nodes ready, attempt 1 of 4"; after a rank
  *   or one of them ended                       failed "running: rank on node n1 exited with code 137, waiting for
- *                                              the others" (only ready and succeeded pods are counted)
+ *                                              the others" (only ready and succeeded pods are counted); with a
+ *                                              {@link Progress} "running: step 370/1000 (37 %), ETA 1h 45m, loss
+ *                                              0.53, attempt 1 of 4" ({@link ProgressText}); when neither the
+ *                                              progress nor the log moved for {@code progressStallAfter}, stalled:
+ *                                              "stalled: no progress for 30m (last: step 370/1000), attempt 1 of 4"
  * </pre>
  *
- * A run admitted longer ago than {@code stallAfter} without every node ready is marked stalled and
- * says so. Nodes are the pods that run ranks: an MPI launcher ({@link PodSnapshot#runsRanks} false)
+ * Stalled has two meanings, told apart by the phase: a run admitted longer ago than {@code
+ * stallAfter} without every node ready (ADMITTED/STARTING/RESTARTING, "not started 10m after
+ * admission"), and a RUNNING run whose progress was seen but neither it nor its log moved for
+ * {@code progressStallAfter} (its {@link Progress#updatedAt()} is the last line read). A run that
+ * never printed a progress line is never called stalled while running: a quiet script is not a hung
+ * one. Both name the configured time, not the ticking age, so the description does not change every
+ * minute. Nodes are the pods that run ranks: an MPI launcher ({@link PodSnapshot#runsRanks} false)
  * must be up for RUNNING and its failure is the run's, but it is not counted in "n of m nodes" nor
  * in the NODES column. Where several pods could be named, the lowest index of the newest attempt is
  * ({@link PodOrder}), so a description does not change with the order pods were listed in.
@@ -62,13 +71,27 @@ public final class RunStateMapper {
   /** The queued reason before Kueue has said anything. */
   static final String WAITING = "waiting for Kueue to admit it";
 
+  /** How long a running run's progress and log may stand still before it is called stalled. */
+  public static final Duration DEFAULT_PROGRESS_STALL = Duration.ofMinutes(30);
+
   private final Duration stallAfter;
+  private final Duration progressStallAfter;
 
   /**
    * @param stallAfter how long an admitted run may take to start before it is reported as stalled
    */
   public RunStateMapper(Duration stallAfter) {
+    this(stallAfter, DEFAULT_PROGRESS_STALL);
+  }
+
+  /**
+   * @param stallAfter how long an admitted run may take to start before it is reported as stalled
+   * @param progressStallAfter how long a running run's progress and log may stand still before it
+   *     is reported as stalled
+   */
+  public RunStateMapper(Duration stallAfter, Duration progressStallAfter) {
     this.stallAfter = Objects.requireNonNull(stallAfter, "stallAfter");
+    this.progressStallAfter = Objects.requireNonNull(progressStallAfter, "progressStallAfter");
   }
 
   /** The state of the observed run; never throws for missing fields (they read as "not yet"). */
@@ -105,13 +128,43 @@ public final class RunStateMapper {
                 .filter(RunStateMapper::readyOrSucceeded)
                 .count();
     if (started(o)) {
-      String text =
+      Optional<String> dead =
           DeadRank.of(pods, js.settings())
-              .map(d -> "running: " + d + ", waiting for the others, " + attempt(js))
-              .orElseGet(() -> "running: " + nodes(nodesUp, js));
-      return state(o, Phase.RUNNING, Cause.NONE, text, nodesUp, false);
+              .map(d -> "running: " + d + ", waiting for the others, " + attempt(js));
+      if (dead.isPresent()) {
+        return state(o, Phase.RUNNING, Cause.NONE, dead.get(), nodesUp, false);
+      }
+      return running(o, nodesUp);
     }
     return starting(o, pods, nodesUp);
+  }
+
+  /**
+   * RUNNING with nothing wrong: its progress when one was seen, stalled when that stood still for
+   * {@code progressStallAfter}, else the nodes ready.
+   */
+  private RunState running(RunObservation o, int nodesUp) {
+    JobSetSnapshot js = o.jobSet();
+    Optional<Progress> progress = o.progress();
+    if (progress.isEmpty() || ProgressText.describe(progress.get()).isEmpty()) {
+      return state(o, Phase.RUNNING, Cause.NONE, "running: " + nodes(nodesUp, js), nodesUp, false);
+    }
+    Progress p = progress.get();
+    if (Duration.between(p.updatedAt(), o.now()).compareTo(progressStallAfter) > 0) {
+      String last = ProgressText.position(p);
+      String text =
+          Description.fit(
+              "stalled: no progress for "
+                  + ProgressText.span(progressStallAfter)
+                  + (last.isEmpty() ? "" : " "),
+              last.isEmpty() ? "" : "(last: " + last + ")",
+              ", " + attempt(js),
+              Description.MAX);
+      return state(o, Phase.RUNNING, Cause.NONE, text, nodesUp, true);
+    }
+    String text =
+        Description.fit("running: ", ProgressText.describe(p), ", " + attempt(js), Description.MAX);
+    return state(o, Phase.RUNNING, Cause.NONE, text, nodesUp, false);
   }
 
   /**

@@ -1,0 +1,262 @@
+package dev.trainyard.cluster;
+
+import static dev.trainyard.cluster.StatusRuns.lines;
+import static dev.trainyard.cluster.StatusRuns.posts;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.trainyard.controller.forge.FakeForge;
+import io.fabric8.kubernetes.api.model.Pod;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Progress on the commit from a real trainer's output: the tqdm bar rank 0 printed under torch DDP
+ * (recorded, {@code controller/src/test/resources/progress/tqdm-ddp.log}) is served by kwok as node
+ * 0's container log, update by update, while the run's pods run on the harness (kube-apiserver,
+ * JobSet, kwok); the controller, as its own process, follows that log and posts to the fake forge,
+ * which checks GitHub's contract. The posts are exactly: running, the first step, each 10 %, the
+ * end.
+ */
+@ExtendWith(KubeClusterExtension.class)
+class ProgressIT {
+
+  static final Duration TIMEOUT = Duration.ofSeconds(60);
+  static final Pattern PERCENT = Pattern.compile("^\\s*(\\d{1,3})%\\|");
+  final FakeForge forge = FakeForge.start();
+  final List<ControllerProcess> controllers = new ArrayList<>();
+
+  @AfterEach
+  void stop() {
+    controllers.forEach(ControllerProcess::close);
+    forge.close();
+  }
+
+  static String fixture(String name) {
+    try (InputStream in = ProgressIT.class.getResourceAsStream("/progress/" + name)) {
+      if (in == null) {
+        throw new IllegalStateException("no fixture /progress/" + name + " on the classpath");
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  void awaitPosts(String what, String sha, int count, ControllerProcess c) {
+    awaitPosts(what, sha, count, c, TIMEOUT);
+  }
+
+  void awaitPosts(String what, String sha, int count, ControllerProcess c, Duration timeout) {
+    Eventually.await(
+        what,
+        timeout,
+        () -> posts(forge, sha).size() >= count,
+        () ->
+            "posts: "
+                + lines(posts(forge, sha))
+                + "\nrejected: "
+                + forge.rejected()
+                + "\nlog:\n"
+                + c.log());
+  }
+
+  @Test
+  @DisplayName(
+      "a recorded tqdm bar (torch DDP, 40 steps, \\r updates) served as node 0's log: 13 posts, running, 0 %, each 10 % with the bar's ETA, success")
+  void tqdmBarOnTheCommit(KubeCluster cluster) {
+    assumeTrue(
+        cluster.runs(Component.KWOK) && KwokLogs.served(cluster.client()),
+        "NOT RUN: no container logs to serve:"
+            + " kwok's Logs CRD is not served (an existing cluster, or sigs.k8s.io/kwok not in the Go module cache)");
+    String ns = cluster.newNamespace();
+    String tag = "prog";
+    String sha = StatusRuns.sha("prog-tqdm");
+    Manifests manifests = new Manifests(cluster.client());
+    manifests.apply(
+        manifests.placed(
+            StatusRuns.run(
+                "prog-tqdm", ControllerProcess.host("github", tag), sha, "slow", "60s", null),
+            ns));
+    // No stall while the pods run on after the bar's last update (kwok ends them at 60 s).
+    ControllerProcess c =
+        ControllerProcess.start(
+            cluster,
+            forge,
+            tag,
+            ns,
+            tag + "-0",
+            new ControllerProcess.Tuning(
+                Duration.ofSeconds(60), Duration.ofSeconds(2), "128m", Duration.ofMinutes(10)));
+    controllers.add(c);
+    awaitPosts("running", sha, 1, c);
+    Pod node0 =
+        cluster
+            .client()
+            .pods()
+            .inNamespace(ns)
+            .withLabel("jobset.sigs.k8s.io/jobset-name", "prog-tqdm")
+            .list()
+            .getItems()
+            .stream()
+            .min(Comparator.comparing(p -> p.getMetadata().getName()))
+            .orElseThrow();
+    Path file =
+        LocalCluster.mkdirs(
+                Path.of(System.getProperty("trainyard.work.dir", "target/cluster"))
+                    .toAbsolutePath()
+                    .resolve("kwok-logs")
+                    .resolve(ns))
+            .resolve(node0.getMetadata().getName() + ".log");
+    String recorded = fixture("tqdm-ddp.log");
+    String[] lines = recorded.split("\n", -1);
+    // The torchrun banner: whole lines.
+    int bar = 0;
+    while (!lines[bar].contains("\r")) {
+      KwokLogs.append(file, Instant.now(), lines[bar]);
+      bar++;
+    }
+    KwokLogs.serve(
+        cluster.client(),
+        ns,
+        node0.getMetadata().getName(),
+        node0.getSpec().getContainers().get(0).getName(),
+        file);
+    int expected = 1;
+    int lastBucket = -1;
+    for (String update : lines[bar].split("(?=\r)")) {
+      KwokLogs.appendPartial(file, Instant.now(), update);
+      Matcher m = PERCENT.matcher(update.substring(1));
+      if (!m.find()) {
+        continue;
+      }
+      int bucket = Integer.parseInt(m.group(1)) / 10;
+      if (bucket > lastBucket) {
+        lastBucket = bucket;
+        expected++;
+        awaitPosts(update.strip(), sha, expected, c);
+      }
+    }
+    KwokLogs.append(file, Instant.now(), "");
+    for (int i = bar + 1; i < lines.length; i++) {
+      if (!lines[i].isEmpty()) {
+        KwokLogs.append(file, Instant.now(), lines[i]);
+      }
+    }
+    awaitPosts("the end (the pods run 60 s)", sha, expected + 1, c, Duration.ofSeconds(150));
+    List<String> posted = lines(posts(forge, sha));
+    System.out.println("[ProgressIT] posts:\n  " + String.join("\n  ", posted));
+    String attempt = posted.get(0).substring(posted.get(0).lastIndexOf(", attempt "));
+    List<String> want = new ArrayList<>();
+    want.add("pending | running: 2 of 2 nodes ready" + attempt);
+    want.add("pending | running: step 0/40 (0 %)" + attempt);
+    String[] eta = {"2s", "1s", "1s", "1s", "1s", "0s", "0s", "0s", "0s", "0s"};
+    for (int pct = 10; pct <= 100; pct += 10) {
+      want.add(
+          "pending | running: step "
+              + pct * 40 / 100
+              + "/40 ("
+              + pct
+              + " %), ETA "
+              + eta[pct / 10 - 1]
+              + attempt);
+    }
+    assertEquals(want, posted.subList(0, posted.size() - 1));
+    assertTrue(
+        posted.get(posted.size() - 1).matches("success \\| succeeded in .*" + attempt),
+        posted.toString());
+    assertEquals(13, posted.size());
+  }
+
+  /** Node 0's pod of {@code run} in {@code ns} and the file kwok serves as its log. */
+  static Path servedLog(KubeCluster cluster, String ns, String run) {
+    Pod node0 =
+        cluster
+            .client()
+            .pods()
+            .inNamespace(ns)
+            .withLabel("jobset.sigs.k8s.io/jobset-name", run)
+            .list()
+            .getItems()
+            .stream()
+            .min(Comparator.comparing(p -> p.getMetadata().getName()))
+            .orElseThrow();
+    Path file =
+        LocalCluster.mkdirs(
+                Path.of(System.getProperty("trainyard.work.dir", "target/cluster"))
+                    .toAbsolutePath()
+                    .resolve("kwok-logs")
+                    .resolve(ns))
+            .resolve(node0.getMetadata().getName() + ".log");
+    KwokLogs.append(file, Instant.now(), "");
+    KwokLogs.serve(
+        cluster.client(),
+        ns,
+        node0.getMetadata().getName(),
+        node0.getSpec().getContainers().get(0).getName(),
+        file);
+    return file;
+  }
+
+  @Test
+  @DisplayName(
+      "a loop that printed its first recorded step and hung: stalled after status.progress.stallAfter (20 s here) naming the last step, once; running again when the next step comes")
+  void stalledThenMovingAgain(KubeCluster cluster) {
+    assumeTrue(
+        cluster.runs(Component.KWOK) && KwokLogs.served(cluster.client()),
+        "NOT RUN: no container logs to serve:"
+            + " kwok's Logs CRD is not served (an existing cluster, or sigs.k8s.io/kwok not in the Go module cache)");
+    String ns = cluster.newNamespace();
+    String tag = "stall";
+    String sha = StatusRuns.sha("prog-stall");
+    Manifests manifests = new Manifests(cluster.client());
+    manifests.apply(
+        manifests.placed(
+            StatusRuns.run(
+                "prog-stall", ControllerProcess.host("github", tag), sha, "slow", "600s", null),
+            ns));
+    ControllerProcess c =
+        ControllerProcess.start(cluster, forge, tag, ns, tag + "-0", Duration.ofSeconds(60));
+    controllers.add(c);
+    awaitPosts("running", sha, 1, c);
+    Path file = servedLog(cluster, ns, "prog-stall");
+    List<String> recorded = fixture("plain-steps.log").lines().toList();
+    KwokLogs.append(file, Instant.now(), recorded.get(0));
+    awaitPosts("the first step", sha, 2, c);
+    Instant first = Instant.now();
+    awaitPosts("stalled", sha, 3, c, Duration.ofSeconds(90));
+    Duration after = Duration.between(first, Instant.now());
+    KwokLogs.append(file, Instant.now(), recorded.get(1));
+    awaitPosts("moving again", sha, 4, c);
+    List<String> posted = lines(posts(forge, sha));
+    System.out.println(
+        "[ProgressIT] stall posted "
+            + after.toSeconds()
+            + " s after the first step (stallAfter 20 s, resync 2 s):\n  "
+            + String.join("\n  ", posted));
+    String attempt = posted.get(0).substring(posted.get(0).lastIndexOf(", attempt "));
+    assertEquals(
+        List.of(
+            "pending | running: 2 of 2 nodes ready" + attempt,
+            "pending | running: step 5/50 (10 %), loss 2.7186" + attempt,
+            "pending | stalled: no progress for 20s (last: step 5/50)" + attempt,
+            "pending | running: step 10/50 (20 %), loss 0.9654" + attempt),
+        posted);
+    assertTrue(after.compareTo(ControllerProcess.PROGRESS_STALL) >= 0, after.toString());
+  }
+}

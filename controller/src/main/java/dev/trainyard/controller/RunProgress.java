@@ -1,0 +1,56 @@
+package dev.trainyard.controller;
+
+import dev.trainyard.controller.state.Phase;
+import dev.trainyard.controller.state.Progress;
+import dev.trainyard.controller.state.RunObservation;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Where the reconciler gets a run's last {@link Progress}: the log follower ({@link LogFollower},
+ * source LOG) or a store of pushed progress (source PUSH). The reconciler tells it each run's
+ * current observation and phase ({@link #track}) so a follower can follow only running runs, and
+ * when a run is gone ({@link #forget}).
+ */
+public interface RunProgress {
+
+  /** No progress ever. */
+  RunProgress NONE = key -> Optional.empty();
+
+  /** The run's last progress; empty when none was seen. */
+  Optional<Progress> progress(RunKey key);
+
+  /** The run as the reconciler just saw it, in phase {@code phase}. */
+  default void track(RunKey key, RunObservation o, Phase phase) {}
+
+  /** The run's JobSet is gone: drop what is held for it. */
+  default void forget(RunKey key) {}
+
+  /**
+   * The newest progress (by {@link Progress#updatedAt()}) of {@code sources}, each of which is
+   * tracked and told of gone runs: a run that pushes and prints shows what it said last.
+   */
+  static RunProgress newest(List<RunProgress> sources) {
+    List<RunProgress> all = List.copyOf(sources);
+    return new RunProgress() {
+      @Override
+      public Optional<Progress> progress(RunKey key) {
+        return all.stream()
+            .map(s -> s.progress(key))
+            .flatMap(Optional::stream)
+            .max(Comparator.comparing(Progress::updatedAt));
+      }
+
+      @Override
+      public void track(RunKey key, RunObservation o, Phase phase) {
+        all.forEach(s -> s.track(key, o, phase));
+      }
+
+      @Override
+      public void forget(RunKey key) {
+        all.forEach(s -> s.forget(key));
+      }
+    };
+  }
+}

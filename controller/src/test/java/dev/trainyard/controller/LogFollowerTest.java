@@ -1,0 +1,571 @@
+package dev.trainyard.controller;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.trainyard.controller.forge.TestTime;
+import dev.trainyard.controller.state.ContainerSnapshot;
+import dev.trainyard.controller.state.JobSetSnapshot;
+import dev.trainyard.controller.state.Phase;
+import dev.trainyard.controller.state.PodSnapshot;
+import dev.trainyard.controller.state.Progress;
+import dev.trainyard.controller.state.RunObservation;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The follower's bookkeeping (which pod, when to start and stop, budgets) and its sink on recorded
+ * trainer output; the streams themselves are the API server's in {@code ProgressIT}.
+ */
+class LogFollowerTest {
+
+  static final Instant T0 = Instant.parse("2026-12-02T08:00:00Z");
+  static final RunKey KEY = new RunKey("team-a", "llama");
+  final TestTime time = new TestTime(T0);
+  final List<RunKey> enqueued = new ArrayList<>();
+
+  /** Streams recorded: what was opened, and whether it was closed. */
+  static final class Opened {
+    final List<String> opened = new ArrayList<>();
+    final List<String> closed = new ArrayList<>();
+    final List<OutputStream> sinks = new ArrayList<>();
+    final CountDownLatch first = new CountDownLatch(1);
+
+    /** Waits at most 10 s for {@code n} opened streams. */
+    synchronized void awaitOpened(int n) throws InterruptedException {
+      long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (opened.size() < n && System.nanoTime() < end) {
+        wait(100);
+      }
+      assertEquals(n, opened.size(), opened.toString());
+    }
+
+    /** Whether the streams opened from now on say the server ended them. */
+    volatile boolean ending;
+
+    /** Opening throws as the API server's refusal does. */
+    volatile boolean refusing;
+
+    /** Waits at most 10 s for {@code n} closed streams (closing is asynchronous). */
+    synchronized void awaitClosed(int n) throws InterruptedException {
+      long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (closed.size() < n && System.nanoTime() < end) {
+        wait(100);
+      }
+    }
+
+    synchronized LogFollower.Stream open(
+        String ns, String pod, String c, int tail, OutputStream to) {
+      String what = ns + "/" + pod + "/" + c + " tail " + tail;
+      opened.add(what);
+      sinks.add(to);
+      first.countDown();
+      notifyAll();
+      if (refusing) {
+        throw new io.fabric8.kubernetes.client.KubernetesClientException("forbidden");
+      }
+      boolean ended = ending;
+      return new LogFollower.Stream() {
+        @Override
+        public boolean ended() {
+          return ended;
+        }
+
+        @Override
+        public void close() {
+          synchronized (Opened.this) {
+            closed.add(what);
+            Opened.this.notifyAll();
+          }
+        }
+      };
+    }
+  }
+
+  static PodSnapshot pod(String name, int attempt, String phase, boolean ranks) {
+    return new PodSnapshot(
+        name,
+        "n0",
+        phase,
+        "",
+        attempt,
+        "Running".equals(phase),
+        false,
+        T0,
+        List.of(),
+        List.of(ContainerSnapshot.running(ranks ? "node" : "launcher")),
+        List.of(),
+        ranks);
+  }
+
+  static RunObservation run(int restarts, PodSnapshot... pods) {
+    return new RunObservation(
+        new JobSetSnapshot("team-a", "llama", T0, false, 2, 2, restarts, 3, "lq", List.of()),
+        List.of(pods),
+        Optional.empty(),
+        T0);
+  }
+
+  static byte[] fixture(String name) throws IOException {
+    try (InputStream in = LogFollowerTest.class.getResourceAsStream("/progress/" + name)) {
+      return in.readAllBytes();
+    }
+  }
+
+  /** Waits at most 10 s until {@code f} holds {@link #KEY}'s opened stream. */
+  static void awaitOpen(LogFollower f) throws InterruptedException {
+    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (f.opening(KEY) && System.nanoTime() < end) {
+      Thread.sleep(5);
+    }
+    assertFalse(f.opening(KEY));
+  }
+
+  LogFollower follower(Opened streams, LogFollower.Settings settings) {
+    return new LogFollower(streams::open, settings, time, Duration.ofMinutes(30), enqueued::add);
+  }
+
+  @Test
+  @DisplayName(
+      "node 0 of the current attempt is followed while RUNNING (node-10 after node-2), stopped after")
+  void followsRankZero() throws Exception {
+    Opened streams = new Opened();
+    try (LogFollower f = follower(streams, LogFollower.Settings.DEFAULT)) {
+      RunObservation o =
+          run(
+              1,
+              pod("llama-node-0-0-a", 0, "Running", true),
+              pod("llama-node-0-10-b", 1, "Running", true),
+              pod("llama-node-0-2-c", 1, "Running", true));
+      f.track(KEY, o, Phase.STARTING);
+      assertEquals(0, f.following());
+      f.track(KEY, o, Phase.RUNNING);
+      f.track(KEY, o, Phase.RUNNING);
+      assertTrue(streams.first.await(10, TimeUnit.SECONDS));
+      awaitOpen(f);
+      assertEquals(1, f.following());
+      assertEquals(List.of("team-a/llama-node-0-2-c/node tail 100"), streams.opened);
+      streams.sinks.get(0).write("step 5/50 loss 2.7\n".getBytes(StandardCharsets.UTF_8));
+      assertEquals(List.of(KEY), enqueued);
+      f.track(KEY, o, Phase.SUCCEEDED);
+      assertEquals(0, f.following());
+      streams.awaitClosed(1);
+      assertEquals(List.of("team-a/llama-node-0-2-c/node tail 100"), streams.closed);
+      assertEquals(5L, f.progress(KEY).orElseThrow().step(), "kept after the follow stopped");
+      f.forget(KEY);
+      assertEquals(Optional.empty(), f.progress(KEY));
+    }
+  }
+
+  @Test
+  @DisplayName("an MPI launcher is followed, not a node; a pending rank 0 is not followed yet")
+  void launcher() throws Exception {
+    Opened streams = new Opened();
+    try (LogFollower f = follower(streams, LogFollower.Settings.DEFAULT)) {
+      f.track(KEY, run(0, pod("llama-launcher-0-0-x", 0, "Pending", false)), Phase.RUNNING);
+      assertEquals(0, f.following());
+      f.track(
+          KEY,
+          run(
+              0,
+              pod("llama-node-0-0-a", 0, "Running", true),
+              pod("llama-launcher-0-0-x", 0, "Running", false)),
+          Phase.RUNNING);
+      assertTrue(streams.first.await(10, TimeUnit.SECONDS));
+      assertEquals(List.of("team-a/llama-launcher-0-0-x/launcher tail 100"), streams.opened);
+    }
+  }
+
+  @Test
+  @DisplayName("a restart's new rank 0 pod replaces the old stream; at most maxRuns runs at once")
+  void restartAndCap() throws Exception {
+    Opened streams = new Opened();
+    try (LogFollower f = follower(streams, new LogFollower.Settings(1024, 4096, 1, 10))) {
+      f.track(KEY, run(0, pod("llama-node-0-0-a", 0, "Running", true)), Phase.RUNNING);
+      streams.awaitOpened(1);
+      awaitOpen(f);
+      f.track(KEY, run(1, pod("llama-node-0-0-b", 1, "Running", true)), Phase.RUNNING);
+      streams.awaitOpened(2);
+      awaitOpen(f);
+      RunKey other = new RunKey("team-a", "other");
+      f.track(other, run(0, pod("other-node-0-0-a", 0, "Running", true)), Phase.RUNNING);
+      f.track(other, run(0, pod("other-node-0-0-a", 0, "Running", true)), Phase.RUNNING);
+      assertEquals(1, f.following());
+      streams.awaitClosed(1);
+      assertEquals(List.of("team-a/llama-node-0-0-a/node tail 10"), streams.closed);
+      assertEquals(Optional.empty(), f.progress(other));
+    }
+    assertEquals(
+        List.of("team-a/llama-node-0-0-a/node tail 10", "team-a/llama-node-0-0-b/node tail 10"),
+        streams.closed,
+        "close ends every stream");
+  }
+
+  @Test
+  @DisplayName(
+      "a stream the server ended, or that could not open, is opened again 10 s after, not sooner")
+  void reopen() throws Exception {
+    Opened streams = new Opened();
+    streams.ending = true;
+    try (LogFollower f = follower(streams, LogFollower.Settings.DEFAULT)) {
+      RunObservation o = run(0, pod("llama-node-0-0-a", 0, "Running", true));
+      f.track(KEY, o, Phase.RUNNING);
+      streams.awaitOpened(1);
+      awaitOpen(f);
+      time.sleep(Duration.ofSeconds(9));
+      f.track(KEY, o, Phase.RUNNING);
+      time.sleep(Duration.ofSeconds(1));
+      streams.refusing = true;
+      f.track(KEY, o, Phase.RUNNING);
+      streams.awaitOpened(2);
+      awaitOpen(f);
+      streams.refusing = false;
+      streams.ending = false;
+      time.sleep(Duration.ofSeconds(10));
+      f.track(KEY, o, Phase.RUNNING);
+      streams.awaitOpened(3);
+      awaitOpen(f);
+      time.sleep(Duration.ofSeconds(60));
+      f.track(KEY, o, Phase.RUNNING);
+      f.track(KEY, o, Phase.RUNNING);
+      assertEquals(1, f.following());
+      streams.awaitClosed(1);
+      assertEquals(List.of("team-a/llama-node-0-0-a/node tail 100"), streams.closed);
+    }
+    assertEquals(3, streams.opened.size(), "a live stream is not opened again");
+    assertEquals(2, streams.closed.size(), "close ends the live stream");
+  }
+
+  @Test
+  @DisplayName(
+      "the sink reads a recorded HF Trainer log in 7-byte chunks: bar and dict merge; enqueues per new percent")
+  void sinkOnRecordedLog() throws IOException {
+    List<Integer> changes = new ArrayList<>();
+    FollowedLog[] log = new FollowedLog[1];
+    log[0] =
+        new FollowedLog(
+            new ByteBudget(1 << 20, time),
+            new ByteBudget(1 << 20, time),
+            time,
+            Duration.ofMinutes(30),
+            () -> changes.add(log[0].progress().orElseThrow().percent()),
+            n -> {});
+    byte[] bytes = fixture("hf-trainer.log");
+    for (int i = 0; i < bytes.length; i += 7) {
+      log[0].write(bytes, i, Math.min(7, bytes.length - i));
+    }
+    Progress p = log[0].progress().orElseThrow();
+    assertEquals(30L, p.step());
+    assertEquals(
+        "3.899",
+        p.metrics().stream()
+            .filter(m -> m.name().equals("train_loss"))
+            .findFirst()
+            .orElseThrow()
+            .value(),
+        "the Trainer's closing summary dict");
+    assertEquals(
+        List.of(
+            0, 3, 6, 10, 13, 16, 16, 23, 26, 33, 36, 43, 50, 53, 60, 66, 70, 80, 83, 86, 96, 100),
+        changes);
+  }
+
+  @Test
+  @DisplayName(
+      "bytes over the run's budget are dropped with the line they cut, and count as a sign of life")
+  void budget() {
+    List<Long> dropped = new ArrayList<>();
+    FollowedLog log =
+        new FollowedLog(
+            new ByteBudget(32, time),
+            new ByteBudget(1 << 20, time),
+            time,
+            Duration.ofMinutes(30),
+            () -> {},
+            dropped::add);
+    byte[] a = "step 1/10\n".getBytes(StandardCharsets.UTF_8);
+    log.write(a, 0, a.length);
+    byte[] big = "step 9/10 and a long tail of words\n".getBytes(StandardCharsets.UTF_8);
+    time.sleep(Duration.ofMinutes(5));
+    log.write(big, 0, big.length);
+    assertEquals(List.of((long) big.length), dropped);
+    assertEquals(1L, log.progress().orElseThrow().step());
+    assertEquals(T0.plus(Duration.ofMinutes(5)), log.progress().orElseThrow().updatedAt());
+    byte[] rest = "0 tail\rstep 2/10\n".getBytes(StandardCharsets.UTF_8);
+    log.write(rest, 0, rest.length);
+    assertEquals(2L, log.progress().orElseThrow().step(), "the cut line is skipped to its end");
+    log.write('s');
+    assertThrows(IndexOutOfBoundsException.class, () -> log.write(a, 5, 10));
+    assertThrows(IllegalArgumentException.class, () -> new ByteBudget(0, time));
+  }
+
+  @Test
+  @DisplayName(
+      "a tqdm bar written with \\r is read when written, not at the next redraw minutes later")
+  void barReadWhenWritten() {
+    FollowedLog log =
+        new FollowedLog(
+            new ByteBudget(1 << 20, time),
+            new ByteBudget(1 << 20, time),
+            time,
+            Duration.ofMinutes(30),
+            () -> {},
+            n -> {});
+    byte[] bar =
+        "\r 37%|███▋      | 370/1000 [01:02<01:45, 5.93it/s]".getBytes(StandardCharsets.UTF_8);
+    log.write(bar, 0, bar.length);
+    assertEquals(370L, log.progress().orElseThrow().step());
+    byte[] half = "\r 38%|███▊      | 380/1000 [01:04<01:4".getBytes(StandardCharsets.UTF_8);
+    log.write(half, 0, half.length);
+    assertEquals(370L, log.progress().orElseThrow().step(), "a cut bar waits for its end");
+    byte[] rest = "3, 5.93it/s]".getBytes(StandardCharsets.UTF_8);
+    log.write(rest, 0, rest.length);
+    assertEquals(380L, log.progress().orElseThrow().step());
+  }
+
+  @Test
+  @DisplayName("the budget refills at its rate, at most one second's worth")
+  void refill() {
+    ByteBudget b = new ByteBudget(100, time);
+    assertTrue(b.take(100));
+    assertFalse(b.take(1));
+    time.sleep(Duration.ofMillis(500));
+    assertTrue(b.take(50));
+    assertFalse(b.take(1));
+    time.sleep(Duration.ofSeconds(10));
+    assertFalse(b.take(101));
+    assertTrue(b.take(100));
+  }
+
+  @Test
+  @DisplayName(
+      "worth a reconcile: first progress, new percent or total, first metrics, moving after a stall")
+  void meaningful() {
+    Progress a = new Progress(1L, 100L, null, null, null, T0, Progress.Source.LOG);
+    Optional<Progress> none = Optional.empty();
+    assertFalse(FollowedLog.meaningful(none, none, Duration.ofMinutes(30)));
+    assertTrue(FollowedLog.meaningful(none, Optional.of(a), Duration.ofMinutes(30)));
+    assertFalse(FollowedLog.meaningful(Optional.of(a), Optional.of(a), Duration.ofMinutes(30)));
+    Progress b = new Progress(2L, 100L, null, null, null, T0, Progress.Source.LOG);
+    assertTrue(FollowedLog.meaningful(Optional.of(a), Optional.of(b), Duration.ofMinutes(30)));
+    Progress c = new Progress(1L, 200L, 0, null, null, T0, Progress.Source.LOG);
+    Progress d = new Progress(1L, 300L, 0, null, null, T0, Progress.Source.LOG);
+    assertTrue(FollowedLog.meaningful(Optional.of(c), Optional.of(d), Duration.ofMinutes(30)));
+    Progress e =
+        new Progress(
+            1L,
+            100L,
+            null,
+            null,
+            List.of(new Progress.Metric("loss", "1")),
+            T0,
+            Progress.Source.LOG);
+    assertTrue(FollowedLog.meaningful(Optional.of(a), Optional.of(e), Duration.ofMinutes(30)));
+    Progress late =
+        new Progress(1L, 100L, null, null, null, T0.plusSeconds(1801), Progress.Source.LOG);
+    assertTrue(FollowedLog.meaningful(Optional.of(a), Optional.of(late), Duration.ofMinutes(30)));
+    Progress soon =
+        new Progress(1L, 100L, null, null, null, T0.plusSeconds(1800), Progress.Source.LOG);
+    assertFalse(FollowedLog.meaningful(Optional.of(a), Optional.of(soon), Duration.ofMinutes(30)));
+  }
+
+  @Test
+  @DisplayName(
+      "a follow stopped while its stream is being opened closes that stream once it opens; forget closes a live one")
+  void stopWhileOpening() throws Exception {
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    List<String> closed = new java.util.concurrent.CopyOnWriteArrayList<>();
+    LogFollower.Streams slow =
+        (ns, pod, c, tail, to) -> {
+          entered.countDown();
+          try {
+            release.await(10, TimeUnit.SECONDS);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+          return new LogFollower.Stream() {
+            @Override
+            public boolean ended() {
+              return false;
+            }
+
+            @Override
+            public void close() {
+              closed.add(pod);
+            }
+          };
+        };
+    try (LogFollower f =
+        new LogFollower(
+            slow, LogFollower.Settings.DEFAULT, time, Duration.ofMinutes(30), enqueued::add)) {
+      RunObservation o = run(0, pod("llama-node-0-0-a", 0, "Running", true));
+      f.track(KEY, o, Phase.RUNNING);
+      assertTrue(entered.await(10, TimeUnit.SECONDS));
+      assertTrue(f.opening(KEY));
+      f.track(KEY, o, Phase.FAILED);
+      assertFalse(f.opening(KEY));
+      release.countDown();
+      long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (closed.isEmpty() && System.nanoTime() < end) {
+        Thread.sleep(5);
+      }
+      assertEquals(List.of("llama-node-0-0-a"), closed);
+    }
+    Opened streams = new Opened();
+    try (LogFollower f = follower(streams, LogFollower.Settings.DEFAULT)) {
+      f.track(KEY, run(0, pod("llama-node-0-0-a", 0, "Running", true)), Phase.RUNNING);
+      streams.awaitOpened(1);
+      awaitOpen(f);
+      f.forget(KEY);
+      streams.awaitClosed(1);
+      assertEquals(List.of("team-a/llama-node-0-0-a/node tail 100"), streams.closed);
+      assertEquals(0, f.following());
+    }
+  }
+
+  @Test
+  @DisplayName("a pod being deleted is not rank 0; a pod without containers is not followed")
+  void rankZeroChoice() {
+    PodSnapshot deleting =
+        new PodSnapshot(
+            "llama-node-0-0-a",
+            "n0",
+            "Running",
+            "",
+            0,
+            true,
+            true,
+            T0,
+            List.of(),
+            List.of(ContainerSnapshot.running("node")),
+            List.of(),
+            true);
+    PodSnapshot bare =
+        new PodSnapshot(
+            "llama-node-0-0-0",
+            "n0",
+            "Running",
+            "",
+            0,
+            true,
+            false,
+            T0,
+            List.of(),
+            List.of(),
+            List.of(),
+            true);
+    PodSnapshot next = pod("llama-node-0-1-b", 0, "Running", true);
+    assertEquals(
+        "llama-node-0-1-b",
+        LogFollower.rankZero(run(0, deleting, bare, next)).orElseThrow().name());
+    assertEquals(Optional.empty(), LogFollower.rankZero(run(0, deleting, bare)));
+  }
+
+  @Test
+  @DisplayName(
+      "the sink: single bytes build a line, a Keras bar erased with \\b is read when written, a dropped chunk after a stall wakes the run, the limit cuts long lines")
+  void sinkDetails() {
+    List<String> changes = new ArrayList<>();
+    List<Long> dropped = new ArrayList<>();
+    FollowedLog log =
+        new FollowedLog(
+            new ByteBudget(64, time),
+            new ByteBudget(1 << 20, time),
+            time,
+            Duration.ofMinutes(30),
+            () -> changes.add("changed"),
+            dropped::add);
+    for (byte b : "step 1/4\n".getBytes(StandardCharsets.UTF_8)) {
+      log.write(b);
+    }
+    assertEquals(1L, log.progress().orElseThrow().step());
+    assertEquals(List.of("changed"), changes);
+    time.sleep(Duration.ofSeconds(1));
+    byte[] keras =
+        "\r 2/4 \u2501\u2501 0s 2ms/step - loss: 1.5\b\b".getBytes(StandardCharsets.UTF_8);
+    log.write(keras, 0, keras.length);
+    assertEquals(2L, log.progress().orElseThrow().step(), "read before the next \\r");
+    time.sleep(Duration.ofMinutes(31));
+    byte[] big = new byte[100];
+    log.write(big, 0, big.length);
+    assertEquals(List.of(100L), dropped);
+    assertEquals(3, changes.size(), "a sign of life after a stall is worth a reconcile");
+    byte[] tail = "]\nstep 3/4\n".getBytes(StandardCharsets.UTF_8);
+    log.write(tail, 0, tail.length);
+    assertEquals(3L, log.progress().orElseThrow().step(), "the dropped line is skipped to its end");
+  }
+
+  @Test
+  @DisplayName("bytes dropped are counted by the follower; a budget of 1 byte a second is allowed")
+  void droppedCount() throws Exception {
+    Opened streams = new Opened();
+    try (LogFollower f = follower(streams, new LogFollower.Settings(4, 1 << 20, 10, 5))) {
+      f.track(KEY, run(0, pod("llama-node-0-0-a", 0, "Running", true)), Phase.RUNNING);
+      streams.awaitOpened(1);
+      streams.sinks.get(0).write("step 1/10 and more\n".getBytes(StandardCharsets.UTF_8));
+      assertEquals(19L, f.dropped());
+    }
+    assertTrue(new ByteBudget(1, time).take(1));
+  }
+
+  @Test
+  @DisplayName(
+      "RunProgress.newest: the later of the sources' progress; each source is tracked and told of gone runs")
+  void newest() {
+    List<String> calls = new ArrayList<>();
+    Progress older = new Progress(1L, 10L, null, null, null, T0, Progress.Source.LOG);
+    Progress newer =
+        new Progress(null, null, 40, null, null, T0.plusSeconds(5), Progress.Source.PUSH);
+    RunProgress a = source("a", Optional.of(older), calls);
+    RunProgress b = source("b", Optional.of(newer), calls);
+    RunProgress none = source("c", Optional.empty(), calls);
+    RunProgress both = RunProgress.newest(List.of(a, b, none));
+    assertEquals(Optional.of(newer), both.progress(KEY));
+    assertEquals(Optional.of(older), RunProgress.newest(List.of(a, none)).progress(KEY));
+    both.track(KEY, run(0), Phase.RUNNING);
+    both.forget(KEY);
+    assertEquals(
+        List.of(
+            "a track RUNNING",
+            "b track RUNNING",
+            "c track RUNNING",
+            "a forget",
+            "b forget",
+            "c forget"),
+        calls);
+    assertEquals(Optional.empty(), RunProgress.NONE.progress(KEY));
+  }
+
+  private static RunProgress source(String name, Optional<Progress> p, List<String> calls) {
+    return new RunProgress() {
+      @Override
+      public Optional<Progress> progress(RunKey key) {
+        return p;
+      }
+
+      @Override
+      public void track(RunKey key, RunObservation o, Phase phase) {
+        calls.add(name + " track " + phase);
+      }
+
+      @Override
+      public void forget(RunKey key) {
+        calls.add(name + " forget");
+      }
+    };
+  }
+}
