@@ -22,8 +22,9 @@ import org.junit.jupiter.api.Test;
  * with gloo, each pod with exactly its compiled command and env. The family is what READMEs and
  * Slurm scripts write: a literal or random rendezvous, {@code --standalone}, a wrong node count or
  * rank, a host variable no pod sets, a positional default, {@code srun} with its Slurm-only
- * assignments, and {@code python} without a launcher. The script all-reduces its rank + 1, so only
- * a world of 2 prints {@code sum 3}; a node training alone prints {@code of 1}.
+ * assignments, {@code python} without a launcher, and a node address overwritten per pod ({@code
+ * MASTER_ADDR=$(hostname)}). The script all-reduces its rank + 1, so only a world of 2 prints
+ * {@code sum 3}; a node training alone prints {@code of 1}.
  */
 class TorchHintsHostsIT {
 
@@ -39,7 +40,8 @@ class TorchHintsHostsIT {
               + "head_node_ip=$(srun --nodes=1 --ntasks=1 -w \"$head_node\" hostname --ip-address); "
               + "srun torchrun --nnodes 2 --nproc_per_node 1 --rdzv_id $RANDOM --rdzv_backend c10d"
               + " --rdzv_endpoint $head_node_ip:29500 group.py",
-          "srun -N 2 --ntasks-per-node=1 python -u alone.py");
+          "srun -N 2 --ntasks-per-node=1 python -u alone.py",
+          "MASTER_ADDR=$(hostname); torchrun --nnodes 2 --nproc_per_node 1 --master_addr $MASTER_ADDR --master_port 29500 group.py");
 
   private static final Pattern RUN = Pattern.compile("`run: ([^`\"]*)`");
 

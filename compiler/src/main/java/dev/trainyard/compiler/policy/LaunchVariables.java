@@ -146,6 +146,12 @@ final class LaunchVariables {
       if (!replacement.isEmpty()) {
         edit.insert(f.flag().word().start(), f.flag().name() + " " + replacement + " ");
       }
+      // MASTER_ADDR=$(hostname); … --master_addr $MASTER_ADDR: the pod's value is the variable
+      // itself, so the assignment that overwrote it goes.
+      if (f.assigned() != null && replacement.contains("$" + f.assigned())) {
+        SlurmRule.assignmentSpans(c.run(), f.assigned())
+            .forEach(span -> edit.remove(span[0], span[1]));
+      }
     }
   }
 
@@ -154,6 +160,7 @@ final class LaunchVariables {
     Matcher ref = REFERENCE.matcher(value);
     // A variable run sets from a per-pod value carries it: ID=$RANDOM; torchrun --rdzv_id $ID.
     String perPod = PER_POD.matcher(value).find() ? value : "";
+    String assigned = null;
     while (perPod.isEmpty() && ref.find()) {
       String var = ref.group(1) != null ? ref.group(1) : ref.group(3);
       perPod =
@@ -161,6 +168,7 @@ final class LaunchVariables {
               .filter(v -> PER_POD.matcher(v).find())
               .map(v -> value + " (" + var + "=" + v + ")")
               .orElse("");
+      assigned = perPod.isEmpty() ? null : var;
     }
     if (!perPod.isEmpty()) {
       return Optional.of(
@@ -176,7 +184,8 @@ final class LaunchVariables {
                   + ", which differs from pod to pod: "
                   + (rank
                       ? "node ranks would collide or be missing"
-                      : "the nodes would never agree and wait until the rendezvous timeout")));
+                      : "the nodes would never agree and wait until the rendezvous timeout"),
+              assigned));
     }
     ref.reset();
     while (ref.find()) {
@@ -232,7 +241,18 @@ final class LaunchVariables {
    *     command replaces
    * @param error an error, else a warning
    * @param message what is wrong
+   * @param assigned the variable {@code run} set from a per-pod value that the flag reads, or null
    */
   private record Finding(
-      RunTokens.Flag flag, boolean rank, DiagnosticCode code, boolean error, String message) {}
+      RunTokens.Flag flag,
+      boolean rank,
+      DiagnosticCode code,
+      boolean error,
+      String message,
+      String assigned) {
+
+    Finding(RunTokens.Flag flag, boolean rank, DiagnosticCode code, boolean error, String message) {
+      this(flag, rank, code, error, message, null);
+    }
+  }
 }

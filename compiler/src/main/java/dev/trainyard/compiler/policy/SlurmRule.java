@@ -151,11 +151,44 @@ final class SlurmRule {
     if (!SLURM.matcher(run.code()).find()) {
       return Map.of();
     }
+    Map<Assigned, int[]> found = new LinkedHashMap<>();
+    Set<String> derived = new LinkedHashSet<>();
+    for (Assignment a : assignments(run)) {
+      boolean fromSlurm = SLURM.matcher(" " + a.text()).find();
+      Matcher ref = REFERENCE.matcher(a.text());
+      while (!fromSlurm && ref.find()) {
+        fromSlurm = derived.contains(ref.group(1));
+      }
+      if (fromSlurm) {
+        derived.add(a.name());
+        found.put(new Assigned(a.name(), a.command()), new int[] {a.start(), a.end()});
+      }
+    }
+    return found;
+  }
+
+  /**
+   * The commands of {@code run} that assign {@code name} ({@code NAME=…}, {@code export NAME=…}),
+   * as offsets {@code [start, end)} to the next command's start, for a rewrite to drop.
+   */
+  static List<int[]> assignmentSpans(RunTokens run, String name) {
+    return assignments(run).stream()
+        .filter(a -> a.name().equals(name))
+        .map(a -> new int[] {a.start(), a.end()})
+        .toList();
+  }
+
+  /**
+   * One command that starts with an assignment: the name, its command index, its span to the next
+   * command's start, and its text as written.
+   */
+  private record Assignment(String name, int command, int start, int end, String text) {}
+
+  private static List<Assignment> assignments(RunTokens run) {
     Map<Integer, List<RunTokens.Word>> commands = new LinkedHashMap<>();
     run.words().forEach(w -> commands.computeIfAbsent(w.command(), k -> new ArrayList<>()).add(w));
     List<Integer> order = new ArrayList<>(commands.keySet());
-    Map<Assigned, int[]> found = new LinkedHashMap<>();
-    Set<String> derived = new LinkedHashSet<>();
+    List<Assignment> out = new ArrayList<>();
     for (int i = 0; i < order.size(); i++) {
       List<RunTokens.Word> words = commands.get(order.get(i));
       // `export MASTER_ADDR=$(scontrol show hostnames … | head -n 1)`, PyTorch's sbatch layout.
@@ -169,18 +202,15 @@ final class SlurmRule {
           i + 1 < order.size()
               ? commands.get(order.get(i + 1)).get(0).start()
               : words.get(words.size() - 1).end();
-      String text = run.text().substring(start, words.get(words.size() - 1).end());
-      boolean fromSlurm = SLURM.matcher(" " + text).find();
-      Matcher ref = REFERENCE.matcher(text);
-      while (!fromSlurm && ref.find()) {
-        fromSlurm = derived.contains(ref.group(1));
-      }
-      if (fromSlurm) {
-        derived.add(name.group(1));
-        found.put(new Assigned(name.group(1), order.get(i)), new int[] {start, end});
-      }
+      out.add(
+          new Assignment(
+              name.group(1),
+              order.get(i),
+              start,
+              end,
+              run.text().substring(start, words.get(words.size() - 1).end())));
     }
-    return found;
+    return out;
   }
 
   /**

@@ -64,4 +64,22 @@ class HintTextTest {
         "`run: \"torchrun train.py\\npython - <<'PY'\\nif True:\\n    if True:\\n        print(1)\\nPY\"`",
         hint.substring(hint.indexOf('`')));
   }
+
+  @Test
+  @DisplayName(
+      "MASTER_ADDR=$(hostname) before --master_addr $MASTER_ADDR: the hint drops the assignment, so the pod's MASTER_ADDR is node 0's again")
+  void perPodAssignmentDropped() {
+    assertEquals(
+        "`run: torchrun --nnodes 2 --master_addr $MASTER_ADDR train.py`",
+        hinted("MASTER_ADDR=$(hostname); torchrun --nnodes 2 --master_addr $MASTER_ADDR train.py"));
+    assertEquals(
+        "`run: torchrun --nnodes 2 --master_addr $MASTER_ADDR train.py`",
+        hinted(
+            "export MASTER_ADDR=`hostname`; torchrun --nnodes 2 --master_addr $MASTER_ADDR train.py"));
+    // A variable of the run's own that the fix no longer reads stays: harmless.
+    assertEquals(
+        "`run: ID=$RANDOM; torchrun --rdzv_backend c10d --rdzv_endpoint $MASTER_ADDR:$MASTER_PORT train.py`",
+        hinted(
+            "ID=$RANDOM; torchrun --rdzv_id $ID --rdzv_backend c10d --rdzv_endpoint $MASTER_ADDR:$MASTER_PORT train.py"));
+  }
 }
