@@ -50,7 +50,9 @@ final class LaunchVariables {
 
   private static final Pattern PER_POD =
       Pattern.compile(
-          "\\$\\{?(RANDOM|SRANDOM|BASHPID|HOSTNAME|EPOCHSECONDS|EPOCHREALTIME)\\b}?|\\$\\$|(\\$\\(|`)\\s*(hostname|date|uuidgen|shuf|mktemp|od|head)\\b");
+          "\\$\\{?(RANDOM|SRANDOM|BASHPID|HOSTNAME|EPOCHSECONDS|EPOCHREALTIME)\\b}?|\\$\\$|(\\$\\(|`)\\s*(hostname|date|uuidgen|shuf|mktemp|od|head)\\b"
+              // $((RANDOM + 20000)): arithmetic names its variables without $.
+              + "|\\$\\(\\([^)]*\\b(RANDOM|SRANDOM|BASHPID|EPOCHSECONDS)\\b");
   private static final Pattern REFERENCE =
       Pattern.compile(
           "\\$\\{([A-Za-z_][A-Za-z0-9_]*|[1-9][0-9]*)([^}]*)}|\\$([A-Za-z_][A-Za-z0-9_]*|[1-9])");

@@ -82,4 +82,16 @@ class HintTextTest {
         hinted(
             "ID=$RANDOM; torchrun --rdzv_id $ID --rdzv_backend c10d --rdzv_endpoint $MASTER_ADDR:$MASTER_PORT train.py"));
   }
+
+  @Test
+  @DisplayName("a port drawn in arithmetic, $((RANDOM + 20000)), differs per pod too (E424)")
+  void arithmeticRandom() {
+    List<Diagnostic> found =
+        RunLintCases.lint(
+            dir,
+            RunLintCases.yaml("torch", 2, "torchrun --master_port $((RANDOM + 20000)) train.py"));
+    assertEquals(1, found.size(), found.toString());
+    assertEquals("E424", found.get(0).code().id());
+    RunLintCases.assertHintAccepted(dir, "torch", 2, "", found.get(0));
+  }
 }
