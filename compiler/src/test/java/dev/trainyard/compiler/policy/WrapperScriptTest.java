@@ -164,4 +164,17 @@ class WrapperScriptTest {
     assertEquals(List.of(), wrapper("sh s.sh").arguments());
     assertEquals(Optional.empty(), WrapperScript.find(RunTokens.of("python train.py")));
   }
+
+  @Test
+  @DisplayName(
+      "a launch line continued over several lines: the hint names the changed line only, and pasted in gives a script bash still reads as one command")
+  void continuedLine() {
+    String script =
+        "#!/bin/bash\ntorchrun --nnodes ${1:-1} \\\n  --nproc_per_node 4 \\\n  --node_rank 0 \\\n  train.py\n";
+    List<Diagnostic> found = lint("bash run_ds.sh 2", script);
+    assertEquals(1, found.size(), found.toString());
+    assertTrue(
+        found.get(0).hint().endsWith("in run_ds.sh, replace line 4 with `\\`"),
+        found.get(0).hint());
+  }
 }
