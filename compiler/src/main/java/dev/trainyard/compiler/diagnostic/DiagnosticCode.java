@@ -137,6 +137,23 @@ public enum DiagnosticCode {
    * at the commit: pip stops on every node.
    */
   REQUIREMENTS_FILE_MISSING("W440"),
+  /**
+   * {@code run}, {@code setup} or a script {@code run} starts is not valid bash: a quote, {@code
+   * $(} or {@code ${} never closed, an {@code if}/{@code for}/{@code case}/{@code {} never closed, or
+   * a {@code fi}/{@code done}/{@code esac}/{@code }} that closes nothing. bash stops there with exit
+   * 2 on every node.
+   */
+  SHELL_SYNTAX("E450"),
+  /**
+   * {@code run} starts a script ({@code bash go.sh}, {@code ./go.sh}) the working directory does
+   * not have at the commit: the shell stops with "No such file or directory" on every node.
+   */
+  WRAPPER_SCRIPT_MISSING("W451"),
+  /**
+   * {@code run} calls {@code module} or {@code ml} (Environment Modules, Lmod): HPC clusters define
+   * them, no image has them; bash reports "module: command not found" (exit 127).
+   */
+  HPC_MODULES("W452"),
   CREDENTIALS_IN_URL("W311"),
   SSH_URL_REWRITTEN("W312"),
   // render

@@ -58,6 +58,20 @@ record RunCheck(
   }
 
   /**
+   * The corrected command the latest finding of this line so far gives ({@code e.g. `run: …`}, or
+   * {@code e.g. in go.sh, replace line …} in a wrapper script), for a rule that fixes only part of
+   * the line to repeat, so every hint of a line is the same command; empty when none gave one.
+   */
+  java.util.Optional<String> otherHint() {
+    String marker = "e.g. " + (wrapper == null ? "`run: " : "in " + wrapper.path() + ", ");
+    return out.stream()
+        .map(Diagnostic::hint)
+        .filter(h -> h.contains(marker))
+        .reduce((first, second) -> second)
+        .map(h -> h.substring(h.indexOf(marker)));
+  }
+
+  /**
    * The literal the wrapper script's positional parameter {@code name} ({@code 1}, {@code 2})
    * holds: the call's argument when it is one without expansions; empty for {@code run} itself
    * (started with no arguments), for an argument the call does not pass, and for one that expands.
@@ -131,13 +145,14 @@ record RunCheck(
   /**
    * A rewrite of {@code run}: spans removed and text inserted, applied to the text as parsed. It
    * starts without an {@code srun} prefix ({@link SlurmRule#srunPrefix}) and without the commands
-   * that only compute Slurm values ({@link SlurmRule#slurmAssignmentSpans}): no fixed command keeps
-   * Slurm.
+   * that only compute Slurm values ({@link SlurmRule#slurmAssignmentSpans}) or call HPC modules
+   * ({@link HpcModules#spans}): no fixed command keeps Slurm or {@code module load}.
    */
   Rewrite rewrite() {
     Rewrite r = new Rewrite(run.text());
     SlurmRule.srunPrefix(run).ifPresent(span -> r.remove(span[0], span[1]));
     SlurmRule.slurmAssignmentSpans(run).forEach(span -> r.remove(span[0], span[1]));
+    HpcModules.spans(run).forEach(span -> r.remove(span[0], span[1]));
     return r;
   }
 

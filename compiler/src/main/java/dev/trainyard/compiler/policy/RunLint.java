@@ -20,7 +20,10 @@ import java.util.List;
  * image that has no Python cannot start {@code python} ({@link ImagePython}); a requirement setup
  * installs replaces the image's package ({@link ReplacedPackages}); the repository declares a
  * Python the image lacks ({@link PythonVersionRule}); a checkpointed run that would not resume or
- * writes checkpoints where they do not survive ({@link CheckpointLint}).
+ * writes checkpoints where they do not survive ({@link CheckpointLint}); bash would stop at a
+ * syntax error ({@link ShellSyntax}); {@code module load} exists only on HPC clusters ({@link
+ * HpcModules}); a script {@code run} starts is linted at its own lines, or is missing ({@link
+ * WrapperScript}).
  */
 final class RunLint {
   private RunLint() {}
@@ -37,7 +40,12 @@ final class RunLint {
             out);
     launchRules(c);
     WrapperScript.find(c.run())
-        .ifPresent(w -> scripts.read(w.path()).ifPresent(script -> wrapper(c, w, script)));
+        .ifPresent(
+            w ->
+                scripts
+                    .read(w.path())
+                    .ifPresentOrElse(script -> wrapper(c, w, script), () -> w.missing(c)));
+    ShellSyntax.checkSetup(c);
     ImagePython.check(c);
     ReplacedPackages.check(c);
     PythonVersionRule.check(c);
@@ -47,6 +55,7 @@ final class RunLint {
 
   /** The rules about how {@code run} (or a script it starts) launches the program. */
   private static void launchRules(RunCheck c) {
+    ShellSyntax.check(c);
     if (c.framework().usesMpi()) {
       MpiRunRule.check(c);
     } else {
@@ -59,6 +68,7 @@ final class RunLint {
       MaxTextRule.check(c);
     }
     SlurmRule.check(c);
+    HpcModules.check(c);
   }
 
   /**

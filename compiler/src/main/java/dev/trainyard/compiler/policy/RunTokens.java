@@ -83,7 +83,13 @@ record RunTokens(String text, List<Word> words, String code) {
         int nl = text.indexOf('\n', i);
         return blank(i, nl < 0 ? text.length() : nl) - 1;
       }
+      boolean escapes = c == '\\' && i + 1 < text.length() && text.charAt(i + 1) != '\n';
       if (quote != 0) {
+        if (quote == '"' && escapes && "\"\\$`".indexOf(text.charAt(i + 1)) >= 0) {
+          // In double quotes a backslash quotes only " \ $ ` (bash(1), QUOTING).
+          word.append(text.charAt(i + 1));
+          return i + 1;
+        }
         if (c == quote) {
           quote = 0;
         } else {
@@ -113,6 +119,11 @@ record RunTokens(String text, List<Word> words, String code) {
         return c == '\n' && ends && !heredoc.isEmpty() ? skipBody(i + 1) : i;
       }
       start = start < 0 ? i : start;
+      if (escapes) {
+        // An unquoted backslash quotes the next character: \" \' \; \# \  are literal.
+        word.append(text.charAt(i + 1));
+        return i + 1;
+      }
       if (c == '\'' || c == '"') {
         quote = c;
       } else {

@@ -104,13 +104,7 @@ final class SlurmRule {
    */
   private static String hint(RunCheck c) {
     String use = "use $NNODES, $NODE_RANK, $MASTER_ADDR and $MASTER_PORT, which every node has";
-    String marker = "e.g. " + (c.wrapper() == null ? "`run: " : "in " + c.wrapper().path() + ", ");
-    Optional<String> other =
-        c.out().stream()
-            .map(Diagnostic::hint)
-            .filter(h -> h.contains(marker))
-            .reduce((first, second) -> second)
-            .map(h -> h.substring(h.indexOf(marker)));
+    Optional<String> other = c.otherHint();
     if (other.isPresent()) {
       return use + "; " + other.get();
     }

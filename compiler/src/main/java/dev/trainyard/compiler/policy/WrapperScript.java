@@ -1,5 +1,6 @@
 package dev.trainyard.compiler.policy;
 
+import dev.trainyard.compiler.diagnostic.DiagnosticCode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -13,10 +14,17 @@ import java.util.regex.Pattern;
  * ({@code ${2:-4}} is {@code 4} when the call passes one argument). Hints name the script's lines
  * to change ({@link #hint}).
  *
- * @param path the script as {@code run} names it, relative to the working directory
+ * <p>A literal {@code cd DIR} in an earlier command of {@code run} ({@code cd scripts && ./go.sh})
+ * moves where the script is looked for, as it moves bash. A script the working directory does not
+ * have gets W451 ({@link #missing}) unless {@code run} writes or fetches it before (its name occurs
+ * earlier in {@code run}).
+ *
+ * @param path the script relative to the working directory ({@code scripts/go.sh} for {@code cd
+ *     scripts && ./go.sh})
+ * @param word the word of {@code run} naming the script
  * @param arguments the words after the script in its call
  */
-record WrapperScript(String path, List<RunTokens.Word> arguments) {
+record WrapperScript(String path, RunTokens.Word word, List<RunTokens.Word> arguments) {
   private static final Pattern SHELL = Pattern.compile("(.*/)?(bash|sh|dash)");
   private static final Pattern SCRIPT = Pattern.compile("[^$`'\"-][^$`'\"]*\\.(sh|bash)");
   private static final Pattern LITERAL = Pattern.compile("[A-Za-z0-9_.:/=+,@%-]+");
@@ -27,12 +35,19 @@ record WrapperScript(String path, List<RunTokens.Word> arguments) {
 
   /**
    * The first script {@code run} starts: {@code bash|sh|dash SCRIPT.sh …} (no shell options before
-   * it) or {@code SCRIPT.sh …} as a command; empty when there is none.
+   * it) or {@code SCRIPT.sh …} as a command, in the folder earlier literal {@code cd}s moved to;
+   * empty when there is none, or when a {@code cd} before it leaves the folder unknown ({@link
+   * #changeDirectory}).
    */
   static Optional<WrapperScript> find(RunTokens run) {
     List<RunTokens.Word> words = run.words();
+    String dir = "";
     for (int i = 0; i < words.size(); i++) {
       if (!run.startsCommand(i)) {
+        continue;
+      }
+      if (words.get(i).text().equals("cd")) {
+        dir = changeDirectory(dir, words, i);
         continue;
       }
       int script = i;
@@ -42,6 +57,10 @@ record WrapperScript(String path, List<RunTokens.Word> arguments) {
       if (script < words.size()
           && words.get(script).command() == words.get(i).command()
           && SCRIPT.matcher(words.get(script).text()).matches()) {
+        if (dir == null) {
+          // After a cd the text does not resolve, the script's folder is unknown.
+          return Optional.empty();
+        }
         List<RunTokens.Word> args = new ArrayList<>();
         for (int j = script + 1;
             j < words.size() && words.get(j).command() == words.get(i).command();
@@ -50,10 +69,54 @@ record WrapperScript(String path, List<RunTokens.Word> arguments) {
         }
         String path = words.get(script).text();
         return Optional.of(
-            new WrapperScript(path.startsWith("./") ? path.substring(2) : path, args));
+            new WrapperScript(
+                dir + (path.startsWith("./") ? path.substring(2) : path), words.get(script), args));
       }
     }
     return Optional.empty();
+  }
+
+  /**
+   * Where {@code cd} at word {@code i} leaves bash, as a prefix relative to the working directory
+   * ({@code "scripts/"} after {@code cd scripts}); null when that cannot be known from the text: a
+   * bare {@code cd} (home), an absolute path, a path that leaves the working directory, one that
+   * expands ({@code cd $D}), an option ({@code cd -}), or {@code dir} already unknown.
+   */
+  static String changeDirectory(String dir, List<RunTokens.Word> words, int i) {
+    boolean hasArgument =
+        i + 1 < words.size() && words.get(i + 1).command() == words.get(i).command();
+    String to = hasArgument ? words.get(i + 1).text() : "";
+    if (dir == null || !LITERAL.matcher(to).matches() || to.startsWith("/") || to.startsWith("-")) {
+      return null;
+    }
+    String moved =
+        java.nio.file.Path.of(dir.isEmpty() ? "." : dir).resolve(to).normalize().toString();
+    return moved.startsWith("..") ? null : moved.isEmpty() ? "" : moved + "/";
+  }
+
+  /**
+   * W451: {@code run} starts this script, the working directory has no readable file by that name
+   * at the commit, and {@code run} does not name it earlier (a step that writes or fetches it is
+   * trusted). bash stops with "No such file or directory" (exit 127; {@code sh}: exit 2).
+   */
+  void missing(RunCheck c) {
+    String shown = word.text();
+    if (c.run().text().substring(0, word.start()).contains(shown.replaceFirst("^\\./", ""))) {
+      return;
+    }
+    c.warning(
+        DiagnosticCode.WRAPPER_SCRIPT_MISSING,
+        word,
+        "`run` starts "
+            + shown
+            + (path.equals(shown) || path.equals(shown.replaceFirst("^\\./", ""))
+                ? ""
+                : " (" + path + " in the working directory)")
+            + ", but the working directory has no such file at this commit: the shell stops with"
+            + " \"No such file or directory\" on every node",
+        "commit "
+            + path
+            + " (a path is relative to the folder of train.yaml, or `workdir`), or fix the name");
   }
 
   /**

@@ -36,7 +36,8 @@ final class RunLintCases {
           DiagnosticCode.NODES_TRAIN_ALONE,
           DiagnosticCode.NESTED_LAUNCHER,
           DiagnosticCode.INVALID_MPI_SETTINGS,
-          DiagnosticCode.NO_PYTHON_IN_IMAGE);
+          DiagnosticCode.NO_PYTHON_IN_IMAGE,
+          DiagnosticCode.SHELL_SYNTAX);
 
   private static final Pattern HINT_RUN = Pattern.compile("`run: (.*)`");
   private static final Pattern HINT_MPI =

@@ -86,12 +86,12 @@ class RunTokensTest {
             .map(RunTokens.Word::text)
             .toList());
     assertEquals(
-        List.of("cat", "<<\\EOF", "ls"),
+        List.of("cat", "<<EOF", "ls"),
         RunTokens.of("cat <<\\EOF\ntorchrun --nnodes 4\nEOF\nls").words().stream()
             .map(RunTokens.Word::text)
             .toList());
     assertEquals(
-        List.of("cat", "<<", "\\EOF", "ls"),
+        List.of("cat", "<<", "EOF", "ls"),
         RunTokens.of("cat << \\EOF\nbody\nEOF\nls").words().stream()
             .map(RunTokens.Word::text)
             .toList());
@@ -161,5 +161,29 @@ class RunTokensTest {
             .map(w -> w.text() + "@" + w.start() + "#" + w.command())
             .collect(java.util.stream.Collectors.joining(", "));
     assertEquals(expected, words);
+  }
+
+  @org.junit.jupiter.api.Test
+  @DisplayName(
+      "a backslash quotes the next character as bash does: \\\" and \\; are literal (no quote opens, no command ends), inside double quotes only \" \\ $ ` are escaped")
+  void backslashQuotes() {
+    assertEquals(
+        List.of("echo", "\"a", "b\"", "c"),
+        RunTokens.of("echo \\\"a b\\\" c").words().stream().map(RunTokens.Word::text).toList());
+    RunTokens find = RunTokens.of("find . -exec rm {} \\; && ls");
+    assertEquals(
+        List.of("find", ".", "-exec", "rm", "{}", ";", "ls"),
+        find.words().stream().map(RunTokens.Word::text).toList());
+    assertEquals(0, find.words().get(5).command());
+    assertEquals(1, find.words().get(6).command());
+    assertEquals(
+        List.of("echo", "x \" y \\n", "z"),
+        RunTokens.of("echo \"x \\\" y \\n\" z").words().stream()
+            .map(RunTokens.Word::text)
+            .toList());
+    // An escaped # starts no comment; an unescaped one after the escaped quote does.
+    assertEquals(
+        List.of("echo", "#x", "\"a"),
+        RunTokens.of("echo \\#x \\\"a #b\\\"").words().stream().map(RunTokens.Word::text).toList());
   }
 }

@@ -1,9 +1,11 @@
 package dev.trainyard.compiler.policy;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.trainyard.compiler.diagnostic.Diagnostic;
+import dev.trainyard.compiler.diagnostic.DiagnosticCode;
 import dev.trainyard.compiler.testing.TrainProject;
 import java.nio.file.Path;
 import java.util.List;
@@ -176,5 +178,92 @@ class WrapperScriptTest {
     assertTrue(
         found.get(0).hint().endsWith("in run_ds.sh, replace line 4 with `\\`"),
         found.get(0).hint());
+  }
+
+  private List<Diagnostic> lintFiles(String run, Map<String, String> files) {
+    TrainProject p =
+        TrainProject.create(dir, TrainProject.FOLDER, RunLintCases.yaml("torch", 2, run), files);
+    return p.compile().diagnostics().stream()
+        .filter(
+            d ->
+                RunLintCases.RUN_CODES.contains(d.code())
+                    || d.code() == DiagnosticCode.WRAPPER_SCRIPT_MISSING)
+        .toList();
+  }
+
+  @Test
+  @DisplayName(
+      "`cd scripts && ./go.sh` reads scripts/go.sh (where bash starts it) and lints it at its own line and column")
+  void followsCd() {
+    List<Diagnostic> found =
+        lintFiles(
+            "cd scripts && ./go.sh",
+            Map.of("scripts/go.sh", "torchrun --standalone train.py\n", "train.py", ""));
+    assertEquals(1, found.size(), found.toString());
+    Diagnostic d = found.get(0);
+    assertTrue(d.location().file().endsWith("scripts/go.sh"), d.location().toString());
+    assertEquals(List.of(1, 10), List.of(d.location().line(), d.location().column()));
+    assertTrue(d.message().startsWith("`scripts/go.sh` (which `run` starts)"), d.message());
+    assertTrue(d.hint().contains("in scripts/go.sh, replace line 1 with"), d.hint());
+  }
+
+  @Test
+  @DisplayName(
+      "a script run starts that the folder does not have: W451 at its word, naming where bash looks after a cd; none when run fetches or writes it first")
+  void missingScript() {
+    List<Diagnostic> missing = lintFiles("bash run_ds.sh 2", Map.of());
+    assertEquals(1, missing.size(), missing.toString());
+    Diagnostic d = missing.get(0);
+    assertEquals(DiagnosticCode.WRAPPER_SCRIPT_MISSING, d.code());
+    assertFalse(d.isError());
+    assertEquals("/run", d.pointer());
+    assertEquals(List.of(3, 12), List.of(d.location().line(), d.location().column()));
+    assertEquals(
+        "`run` starts run_ds.sh, but the working directory has no such file at this commit: the"
+            + " shell stops with \"No such file or directory\" on every node",
+        d.message());
+    assertEquals(
+        "commit run_ds.sh (a path is relative to the folder of train.yaml, or `workdir`), or fix"
+            + " the name",
+        d.hint());
+    List<Diagnostic> moved = lintFiles("cd scripts && ./go.sh", Map.of("go.sh", "echo\n"));
+    assertEquals(1, moved.size(), moved.toString());
+    assertTrue(
+        moved.get(0).message().startsWith("`run` starts ./go.sh (scripts/go.sh in the working"),
+        moved.get(0).message());
+    assertEquals(
+        List.of(),
+        lintFiles("curl -fsSLo go.sh https://example.invalid/go.sh && bash go.sh", Map.of()));
+    assertEquals(List.of(), lintFiles("cd $HOME && bash go.sh", Map.of()));
+  }
+
+  @ParameterizedTest(name = "{0} then cd {1}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "'' | scripts | scripts/",
+        "a/ | b | a/b/",
+        "a/ | .. | ''",
+        "a/ | ./b/../c | a/c/",
+        "'' | . | ''",
+        "'' | .. | NULL",
+        "'' | /opt | NULL",
+        "'' | $D | NULL",
+        "'' | - | NULL",
+        "NULL | a | NULL",
+      },
+      nullValues = "NULL")
+  @DisplayName("where a literal cd leaves bash, relative to the working directory (null: unknown)")
+  void changeDirectory(String from, String to, String expected) {
+    RunTokens t = RunTokens.of("cd " + to);
+    assertEquals(
+        expected == null ? null : expected, WrapperScript.changeDirectory(from, t.words(), 0));
+  }
+
+  @Test
+  @DisplayName("a bare cd (home) leaves the folder unknown")
+  void bareCd() {
+    assertEquals(null, WrapperScript.changeDirectory("", RunTokens.of("cd").words(), 0));
+    assertEquals(null, WrapperScript.changeDirectory("", RunTokens.of("cd; x").words(), 0));
   }
 }
