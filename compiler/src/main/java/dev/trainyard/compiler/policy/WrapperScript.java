@@ -89,8 +89,7 @@ record WrapperScript(String path, RunTokens.Word word, List<RunTokens.Word> argu
     if (dir == null || !LITERAL.matcher(to).matches() || to.startsWith("/") || to.startsWith("-")) {
       return null;
     }
-    String moved =
-        java.nio.file.Path.of(dir.isEmpty() ? "." : dir).resolve(to).normalize().toString();
+    String moved = java.nio.file.Path.of(dir).resolve(to).normalize().toString();
     return moved.startsWith("..") ? null : moved.isEmpty() ? "" : moved + "/";
   }
 
@@ -109,7 +108,7 @@ record WrapperScript(String path, RunTokens.Word word, List<RunTokens.Word> argu
         word,
         "`run` starts "
             + shown
-            + (path.equals(shown) || path.equals(shown.replaceFirst("^\\./", ""))
+            + (path.equals(shown.replaceFirst("^\\./", ""))
                 ? ""
                 : " (" + path + " in the working directory)")
             + ", but the working directory has no such file at this commit: the shell stops with"

@@ -105,4 +105,22 @@ class HpcModulesTest {
     assertEquals(
         List.of(), lint(run).stream().filter(d -> d.code() == DiagnosticCode.HPC_MODULES).toList());
   }
+
+  @Test
+  @DisplayName(
+      "a run of module commands only: W452 whose hint has no command to give, and the span is the whole text")
+  void onlyModules() {
+    List<Diagnostic> found =
+        lint("module load cuda").stream()
+            .filter(d -> d.code() == DiagnosticCode.HPC_MODULES)
+            .toList();
+    assertEquals(1, found.size(), found.toString());
+    assertFalse(found.get(0).hint().contains("e.g."), found.get(0).hint());
+    RunTokens t = RunTokens.of("module load cuda");
+    assertEquals(
+        List.of(0, 16), java.util.Arrays.stream(HpcModules.spans(t).get(0)).boxed().toList());
+    RunTokens last = RunTokens.of("torchrun x.py && module unload cuda");
+    assertEquals(
+        List.of(13, 35), java.util.Arrays.stream(HpcModules.spans(last).get(0)).boxed().toList());
+  }
 }

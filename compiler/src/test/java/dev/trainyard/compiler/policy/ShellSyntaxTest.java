@@ -63,6 +63,10 @@ class ShellSyntaxTest {
         "if true; then echo; fi; done | done | 24 | ~~",
         "echo a; } | } | 8 | ~~",
         "cd src\\npip install -e .\\nif [ -n \"$X\" ]; then\\n  torchrun train.py | if | 24 | fi",
+        "echo $( | $( | 5 | )",
+        "echo ${ | ${ | 5 | }",
+        "x=$( (cd /; pwd) | $( | 2 | )",
+        "if true; then echo; done | done | 20 | ~~",
       })
   @DisplayName("what bash stops at: the opener (or stray closer), where, and what bash looked for")
   void refused(String row, String found, int at, String closer) throws Exception {
@@ -108,6 +112,8 @@ class ShellSyntaxTest {
         "until false; do break; done; select x in a; do break; done",
         "{ if true; then echo; fi; }",
         "! if false; then echo; fi",
+        "echo it costs 5$",
+        "echo `date` `pwd` $",
       })
   @DisplayName("what bash reads is accepted (bash -n agrees: exit 0)")
   void accepted(String row) throws Exception {
@@ -164,5 +170,19 @@ class ShellSyntaxTest {
     assertTrue(d.location().file().endsWith("go.sh"), d.location().toString());
     assertEquals(List.of(3, 20), List.of(d.location().line(), d.location().column()));
     assertTrue(d.message().startsWith("`go.sh` (which `run` starts) stops here"), d.message());
+  }
+
+  @Test
+  @DisplayName(
+      "the wording of each kind: a stray closer, a compound never closed, a quote, a substitution")
+  void wording() {
+    WORDING.approve(ShellSyntax.message("`run`", new ShellSyntax.Problem(8, "fi", "")));
+    WORDING.approve(ShellSyntax.hint(new ShellSyntax.Problem(8, "fi", "")));
+    WORDING.approve(ShellSyntax.message("`run`", new ShellSyntax.Problem(0, "for", "done")));
+    WORDING.approve(ShellSyntax.hint(new ShellSyntax.Problem(0, "for", "done")));
+    WORDING.approve(ShellSyntax.message("`setup`", new ShellSyntax.Problem(5, "'", "'")));
+    WORDING.approve(ShellSyntax.hint(new ShellSyntax.Problem(5, "'", "'")));
+    WORDING.approve(ShellSyntax.message("`run`", new ShellSyntax.Problem(5, "$((", "))")));
+    WORDING.approve(ShellSyntax.hint(new ShellSyntax.Problem(5, "$((", "))")));
   }
 }
