@@ -103,6 +103,13 @@ class ControllerRbacTest {
     String other = LiveApiServer.namespace("rbac-other");
     admin.resourceList(shipped(admin, ns)).serverSideApply();
     try (KubernetesClient controller = as(ns)) {
+      // New bindings take effect once the API server's RBAC informer has them (see below).
+      LiveApiServer.await(
+          "the shipped RBAC to take effect",
+          java.time.Duration.ofSeconds(30),
+          () -> AccessCheck.denied(controller, AccessCheck.needed(true, lease(ns), true)).isEmpty(),
+          () ->
+              AccessCheck.denied(controller, AccessCheck.needed(true, lease(ns), true)).toString());
       assertEquals(List.of(), AccessCheck.denied(controller, AccessCheck.needed(true, lease(ns))));
       assertEquals(
           List.of(), AccessCheck.denied(controller, AccessCheck.needed(true, lease(ns), true)));
@@ -141,12 +148,17 @@ class ControllerRbacTest {
               .endSubject()
               .build();
       admin.resource(logs).serverSideApply();
+      // The API server's RBAC authorizer reads bindings through its own informer: a new binding
+      // takes effect after a moment (seen: over 5 s at load 20), so ask again until it has.
+      List<AccessCheck.Right> asked =
+          List.of(right("get", "", "pods/log", other, ""), right("get", "", "pods/log", ns, ""));
+      LiveApiServer.await(
+          "the RoleBinding to take effect",
+          java.time.Duration.ofSeconds(30),
+          () -> AccessCheck.denied(controller, asked).size() == 1,
+          () -> AccessCheck.denied(controller, asked).toString());
       assertEquals(
-          List.of(right("get", "", "pods/log", ns, "")),
-          AccessCheck.denied(
-              controller,
-              List.of(
-                  right("get", "", "pods/log", other, ""), right("get", "", "pods/log", ns, ""))));
+          List.of(right("get", "", "pods/log", ns, "")), AccessCheck.denied(controller, asked));
     }
   }
 
@@ -167,6 +179,13 @@ class ControllerRbacTest {
       }
     }
     admin.resourceList(objects).serverSideApply();
+    try (KubernetesClient probe = as(ns)) {
+      LiveApiServer.await(
+          "the shipped RBAC to take effect",
+          java.time.Duration.ofSeconds(30),
+          () -> AccessCheck.denied(probe, AccessCheck.needed(true, lease(ns))).size() == 1,
+          () -> AccessCheck.denied(probe, AccessCheck.needed(true, lease(ns))).toString());
+    }
     try (KubernetesClient controller = as(ns);
         Controller c =
             new Controller(
