@@ -84,6 +84,10 @@ final class RunSource {
     String text = doc.source().text();
     int from = offset(text, start.line(), start.column());
     int to = scalarEnd(text, from);
+    if (from < text.length() && (text.charAt(from) == '"' || text.charAt(from) == '\'')) {
+      // A quoted scalar: its opening quote is YAML's, never part of the value.
+      from++;
+    }
     int found = from - 1;
     for (int i = 0; i <= nth; i++) {
       found = text.indexOf(needle, found + 1);

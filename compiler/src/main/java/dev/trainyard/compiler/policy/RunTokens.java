@@ -56,7 +56,13 @@ record RunTokens(String text, List<Word> words, String code) {
     private final String text;
     private final List<Word> words = new ArrayList<>();
     private final StringBuilder word = new StringBuilder();
+
+    /** The open quote: {@code '}, {@code "}, {@link #ANSI_C} or 0. */
     private char quote;
+
+    /** Marks an open {@code $'…'} quote. */
+    private static final char ANSI_C = '\u0001';
+
     private int start = -1;
     private int command;
     private int depth;
@@ -90,7 +96,12 @@ record RunTokens(String text, List<Word> words, String code) {
           word.append(text.charAt(i + 1));
           return i + 1;
         }
-        if (c == quote) {
+        if (quote == ANSI_C && escapes) {
+          // $'…' (bash(1), QUOTING): backslash escapes, \' among them; the lint keeps the letter.
+          word.append(text.charAt(i + 1));
+          return i + 1;
+        }
+        if (c == (quote == ANSI_C ? '\'' : quote)) {
           quote = 0;
         } else {
           word.append(c);
@@ -122,6 +133,10 @@ record RunTokens(String text, List<Word> words, String code) {
       if (escapes) {
         // An unquoted backslash quotes the next character: \" \' \; \# \  are literal.
         word.append(text.charAt(i + 1));
+        return i + 1;
+      }
+      if (c == '$' && i + 1 < text.length() && text.charAt(i + 1) == '\'') {
+        quote = ANSI_C;
         return i + 1;
       }
       if (c == '\'' || c == '"') {

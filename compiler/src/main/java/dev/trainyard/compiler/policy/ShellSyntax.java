@@ -34,8 +34,15 @@ final class ShellSyntax {
    * @param at offset in the text of the opening (or stray closing) word or character
    * @param found that word or character as written ({@code "}, {@code $(}, {@code if}, {@code fi})
    * @param closer what bash looked for and never found; "" when {@code found} closes nothing
+   * @param within for a closing word, the compound command open where it stands ({@code if} for
+   *     {@code if …; then …; done}); "" when none is
    */
-  record Problem(int at, String found, String closer) {
+  record Problem(int at, String found, String closer, String within) {
+    /** A problem outside any compound command. */
+    Problem(int at, String found, String closer) {
+      this(at, found, closer, "");
+    }
+
     /** Whether {@code found} is a closing word with nothing open ({@code fi} alone). */
     boolean stray() {
       return closer.isEmpty();
@@ -97,33 +104,48 @@ final class ShellSyntax {
     String bash =
         p.stray()
             ? "syntax error near unexpected token `" + p.found() + "'"
-            : CLOSES.containsKey(p.found())
+            : CLOSES.containsKey(p.found()) || p.closer().equals("a command")
                 ? "syntax error: unexpected end of file"
                 : "unexpected EOF while looking for matching `" + p.closer().charAt(0) + "'";
     String what =
         p.stray()
-            ? "this `" + p.found() + "` closes nothing"
-            : p.closer().equals(p.found())
-                ? "this `" + p.found() + "` is never closed"
-                : "this `" + p.found() + "` is never closed with `" + p.closer() + "`";
+            ? p.within().isEmpty()
+                ? "this `" + p.found() + "` closes nothing"
+                : "this `" + p.found() + "` cannot close the `" + p.within() + "` before it"
+            : p.closer().equals("a command")
+                ? "this `" + p.found() + "` is followed by no command"
+                : p.closer().equals(p.found())
+                    ? "this `" + p.found() + "` is never closed"
+                    : "this `" + p.found() + "` is never closed with `" + p.closer() + "`";
     return field
         + " stops here with exit 2 on every node: "
         + what
         + " (bash: \""
         + bash
-        + "\"); what comes before it runs, nothing after does";
+        + "\"); the lines before it run, its own line and the rest never do";
   }
 
   /** How to mend it. */
   static String hint(Problem p) {
     if (p.stray()) {
-      return "delete this `" + p.found() + "`, or add the command it should close";
+      return p.within().isEmpty()
+          ? "delete this `" + p.found() + "`, or add the command it should close"
+          : "write `"
+              + CLOSES.get(p.within())
+              + "` here to close the `"
+              + p.within()
+              + "`, or add the command this `"
+              + p.found()
+              + "` should close";
     }
     if (CLOSES.containsKey(p.found())) {
       return "add `" + p.closer() + "` after the last command of this `" + p.found() + "`";
     }
+    if (p.closer().equals("a command")) {
+      return "add the command it should run after it, or delete it";
+    }
     return p.found().equals("\"")
-        ? "add the closing `\"` where the quoted text ends; a `\"` inside it is written `\\\"`"
+        ? "add the closing `\"` where the quoted text ends"
         : "add the closing `" + p.closer() + "` where it ends";
   }
 
@@ -131,7 +153,26 @@ final class ShellSyntax {
   static Optional<Problem> check(String text) {
     RunTokens tokens = RunTokens.of(text);
     Optional<Problem> unclosed = unclosed(tokens.code());
-    return unclosed.isPresent() ? unclosed : compound(tokens.words());
+    if (unclosed.isPresent()) {
+      return unclosed;
+    }
+    Optional<Problem> compound = compound(tokens.words());
+    return compound.isPresent() ? compound : dangling(tokens.code());
+  }
+
+  /**
+   * A {@code &&}, {@code ||} or {@code |} with no command after it at the end ({@code torchrun
+   * train.py &&}): bash waits for one and finds the end ("syntax error: unexpected end of file").
+   */
+  static Optional<Problem> dangling(String code) {
+    String end = code.stripTrailing();
+    for (String op : new String[] {"&&", "||", "|"}) {
+      int at = end.length() - op.length();
+      if (end.endsWith(op) && (at == 0 || end.charAt(at - 1) != '\\')) {
+        return Optional.of(new Problem(at, op, "a command"));
+      }
+    }
+    return Optional.empty();
   }
 
   /** A quote, backquote, {@code $(}, {@code $((} or {@code ${} without its end. */
@@ -142,7 +183,10 @@ final class ShellSyntax {
       char c = code.charAt(i);
       String in = open.isEmpty() ? "" : open.peek().closer();
       if (in.equals("'")) {
-        if (c == '\'') {
+        if (c == '\\' && open.peek().found().equals("$'")) {
+          // $'…' has backslash escapes ($'it\'s'); '…' has none.
+          i++;
+        } else if (c == '\'') {
           open.pop();
         }
         continue;
@@ -156,6 +200,11 @@ final class ShellSyntax {
         open.push(new Problem(i, arithmetic ? "$((" : "$(", arithmetic ? "))" : ")"));
         parens.push(new int[] {arithmetic ? 1 : 0});
         i += arithmetic ? 2 : 1;
+        continue;
+      }
+      if (c == '$' && i + 1 < code.length() && code.charAt(i + 1) == '\'' && !in.equals("\"")) {
+        open.push(new Problem(i, "$'", "'"));
+        i++;
         continue;
       }
       if (c == '$' && i + 1 < code.length() && code.charAt(i + 1) == '{') {
@@ -221,7 +270,8 @@ final class ShellSyntax {
         open.push(new Problem(w.start(), word, closer));
       } else if (CLOSES.containsValue(word)) {
         if (open.isEmpty() || !open.peek().closer().equals(word)) {
-          return Optional.of(new Problem(w.start(), word, ""));
+          return Optional.of(
+              new Problem(w.start(), word, "", open.isEmpty() ? "" : open.peek().found()));
         }
         open.pop();
       }

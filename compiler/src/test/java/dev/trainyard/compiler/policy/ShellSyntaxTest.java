@@ -67,17 +67,23 @@ class ShellSyntaxTest {
         "echo ${ | ${ | 5 | }",
         "x=$( (cd /; pwd) | $( | 2 | )",
         "if true; then echo; done | done | 20 | ~~",
+        "echo $'it\\'s | $' | 5 | '",
+        "torchrun train.py && | && | 18 | a command",
+        "~torchrun train.py ||~ | ~||~ | 18 | a command",
+        "~python prep.py |\\n~ | ~|~ | 15 | a command",
       })
   @DisplayName("what bash stops at: the opener (or stray closer), where, and what bash looked for")
   void refused(String row, String found, int at, String closer) throws Exception {
     String text = row.replace("\\n", "\n");
     Optional<ShellSyntax.Problem> p = ShellSyntax.check(text);
-    assertEquals(Optional.of(new ShellSyntax.Problem(at, found, closer)), p, text);
+    assertTrue(p.isPresent(), text);
+    assertEquals(
+        List.of(at, found, closer), List.of(p.get().at(), p.get().found(), p.get().closer()));
     String[] real = bash(text);
     assertEquals("2", real[0], "bash refuses it too: " + real[1]);
     if (closer.isEmpty()) {
       assertTrue(real[1].contains("unexpected token `" + found + "'"), real[1]);
-    } else if (found.matches("[a-z]+|\\{")) {
+    } else if (found.matches("[a-z]+|\\{") || closer.equals("a command")) {
       assertTrue(real[1].contains("unexpected end of file"), real[1]);
     } else {
       assertTrue(real[1].contains("looking for matching `" + closer.charAt(0) + "'"), real[1]);
@@ -112,6 +118,10 @@ class ShellSyntaxTest {
         "until false; do break; done; select x in a; do break; done",
         "{ if true; then echo; fi; }",
         "! if false; then echo; fi",
+        "echo $'it\\'s' && torchrun train.py",
+        "IFS=$'\\n'; echo \"$'x\"",
+        "torchrun train.py &",
+        "~echo a \\|~",
         "echo it costs 5$",
         "echo `date` `pwd` $",
       })
@@ -184,5 +194,29 @@ class ShellSyntaxTest {
     WORDING.approve(ShellSyntax.hint(new ShellSyntax.Problem(5, "'", "'")));
     WORDING.approve(ShellSyntax.message("`run`", new ShellSyntax.Problem(5, "$((", "))")));
     WORDING.approve(ShellSyntax.hint(new ShellSyntax.Problem(5, "$((", "))")));
+  }
+
+  @Test
+  @DisplayName(
+      "a closing word inside another compound names it, and the hint writes the closer that fits")
+  void wrongCloser() {
+    ShellSyntax.Problem p =
+        ShellSyntax.check("if true; then torchrun train.py; done").orElseThrow();
+    assertEquals("if", p.within());
+    assertEquals(
+        "write `fi` here to close the `if`, or add the command this `done` should close",
+        ShellSyntax.hint(p));
+    assertEquals("", ShellSyntax.check("echo a; fi").orElseThrow().within());
+  }
+
+  @Test
+  @DisplayName(
+      "in a double-quoted YAML scalar the column is bash's quote, not YAML's opening quote")
+  void columnInDoubleQuotedYaml() {
+    List<Diagnostic> found =
+        e450("runtime: torch\nnodes: 2\nrun: \"torchrun train.py --name \\\"foo\"\n", Map.of());
+    assertEquals(1, found.size(), found.toString());
+    assertEquals(
+        List.of(3, 33), List.of(found.get(0).location().line(), found.get(0).location().column()));
   }
 }
