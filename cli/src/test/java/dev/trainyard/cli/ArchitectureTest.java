@@ -131,6 +131,7 @@ class ArchitectureTest {
             List.of("compiler.secrets.AgeFileEncryptor", "compiler.secrets.AgeRecipient")),
         Arguments.of("java.net.http..", List.of("controller.forge.JdkTransport")),
         Arguments.of("org.yaml.snakeyaml..", List.of("compiler.source.YamlDocumentLoader")),
+        Arguments.of("io.prometheus..", List.of("controller.ControllerMetrics")),
         Arguments.of(
             "com.fasterxml.jackson.dataformat.yaml..",
             List.of(
