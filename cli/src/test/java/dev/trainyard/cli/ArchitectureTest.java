@@ -130,7 +130,10 @@ class ArchitectureTest {
             "com.exceptionfactory.jagged..",
             List.of("compiler.secrets.AgeFileEncryptor", "compiler.secrets.AgeRecipient")),
         Arguments.of("java.net.http..", List.of("controller.forge.JdkTransport")),
-        Arguments.of("org.yaml.snakeyaml..", List.of("compiler.source.YamlDocumentLoader")),
+        Arguments.of(
+            "org.yaml.snakeyaml..",
+            List.of("compiler.source.YamlDocumentLoader", "gitops.leaks.ManifestLines")),
+        Arguments.of("io.prometheus..", List.of("controller.ControllerMetrics")),
         Arguments.of(
             "com.fasterxml.jackson.dataformat.yaml..",
             List.of(

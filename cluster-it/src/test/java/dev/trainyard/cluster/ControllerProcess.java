@@ -175,9 +175,9 @@ final class ControllerProcess implements AutoCloseable {
     return c;
   }
 
-  /** Whether this replica holds the Lease (its metrics say trainyard_leader 1). */
+  /** Whether this replica holds the Lease (its metrics say trainyard_leader 1.0). */
   boolean leading() {
-    return metrics().contains("\ntrainyard_leader 1\n");
+    return metrics().contains("\ntrainyard_leader 1.0\n");
   }
 
   /** The Prometheus text of /metrics, "" when it does not answer. */
@@ -229,7 +229,8 @@ final class ControllerProcess implements AutoCloseable {
     return metrics()
         .lines()
         .filter(l -> l.startsWith("trainyard_jvm_heap_used_bytes "))
-        .mapToLong(l -> Long.parseLong(l.substring(l.indexOf(' ') + 1)))
+        // The text format writes every value as a double, e.g. 1.23456789E8.
+        .mapToLong(l -> (long) Double.parseDouble(l.substring(l.indexOf(' ') + 1)))
         .findFirst()
         .orElse(-1);
   }

@@ -116,7 +116,9 @@ class StatusControllerBenchIT {
       Eventually.await(
           "controller caches " + cached + " JobSets",
           Duration.ofMinutes(30),
-          () -> c.metrics().contains("trainyard_cached_objects{kind=\"jobsets\"} " + cached));
+          () ->
+              c.metrics()
+                  .contains("trainyard_cached_objects{kind=\"jobsets\"} " + cached + ".0\n"));
       long heap = c.heapAfterGc();
       // -1: /metrics had no trainyard_jvm_heap_used_bytes line, so nothing was measured.
       assertTrue(heap > 0, "the controller's /metrics gave no heap figure: " + heap);

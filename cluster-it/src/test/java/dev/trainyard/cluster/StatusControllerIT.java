@@ -365,7 +365,7 @@ class StatusControllerIT {
     assertTrue(
         leader
             .metrics()
-            .contains("trainyard_forge_calls_total{forge=\"gitlab\",result=\"posted\"} 1"),
+            .contains("trainyard_forge_calls_total{forge=\"gitlab\",result=\"posted\"} 1.0\n"),
         leader.metrics());
     leader.kill();
     Eventually.await("the standby takes the Lease", RUN_TIMEOUT, standby::leading, standby::log);

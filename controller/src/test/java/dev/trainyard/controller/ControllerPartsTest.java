@@ -132,21 +132,22 @@ class ControllerPartsTest {
     assertTrue(
         text.contains(
             "# TYPE trainyard_forge_calls_total counter\n"
-                + "trainyard_forge_calls_total{forge=\"github\",result=\"posted\"} 2\n"),
+                + "trainyard_forge_calls_total{forge=\"github\",result=\"posted\"} 2.0\n"),
         text);
     assertTrue(
         text.contains(
             "# TYPE trainyard_forge_retries_total counter\n"
-                + "trainyard_forge_retries_total{forge=\"gitlab\",reason=\"5xx\"} 1\n"),
+                + "trainyard_forge_retries_total{forge=\"gitlab\",reason=\"5xx\"} 1.0\n"),
         text);
-    assertTrue(text.contains("trainyard_reconciles_total{outcome=\"posted\"} 1\n"), text);
-    assertTrue(text.contains("trainyard_queue_depth 7\n"), text);
+    assertTrue(text.contains("trainyard_reconciles_total{outcome=\"posted\"} 1.0\n"), text);
+    assertTrue(text.contains("trainyard_queue_depth 7.0\n"), text);
     assertTrue(
         text.contains(
-            "trainyard_cached_objects{kind=\"jobsets\"} 2\ntrainyard_cached_objects{kind=\"pods\"} 4\n"),
+            "trainyard_cached_objects{kind=\"jobsets\"} 2.0\ntrainyard_cached_objects{kind=\"pods\"} 4.0\n"),
         text);
-    assertTrue(text.matches("(?s).*trainyard_jvm_heap_used_bytes [1-9][0-9]*\n.*"), text);
-    assertTrue(text.contains("trainyard_leader 1\n"), text);
+    assertTrue(
+        text.matches("(?s).*trainyard_jvm_heap_used_bytes [1-9][0-9.]*(E[0-9]+)?\n.*"), text);
+    assertTrue(text.contains("trainyard_leader 1.0\n"), text);
     assertTrue(text.contains("trainyard_reconcile_seconds_bucket{le=\"0.001\"} 0\n"), text);
     assertTrue(text.contains("trainyard_reconcile_seconds_bucket{le=\"0.005\"} 1\n"), text);
     assertTrue(
@@ -172,12 +173,12 @@ class ControllerPartsTest {
     String pruned = m.render();
     assertTrue(
         pruned.contains(
-            "# TYPE trainyard_pruned_runs_total counter\ntrainyard_pruned_runs_total{} 2\n"),
+            "# TYPE trainyard_pruned_runs_total counter\ntrainyard_pruned_runs_total 2.0\n"),
         pruned);
     assertTrue(
         pruned.contains(
-            "# TYPE trainyard_prune_passes_total counter\ntrainyard_prune_passes_total{result=\"error\"} 1\n"
-                + "trainyard_prune_passes_total{result=\"ok\"} 1\n"),
+            "# TYPE trainyard_prune_passes_total counter\ntrainyard_prune_passes_total{result=\"error\"} 1.0\n"
+                + "trainyard_prune_passes_total{result=\"ok\"} 1.0\n"),
         pruned);
   }
 

@@ -35,7 +35,7 @@ class LeadershipTest {
     l.start();
     assertTrue(l.leading());
     assertEquals(List.of("reset-", "enqueue+"), calls);
-    assertTrue(metrics.render().contains("\ntrainyard_leader 1\n"));
+    assertTrue(metrics.render().contains("\ntrainyard_leader 1.0\n"));
   }
 
   @Test
@@ -49,7 +49,7 @@ class LeadershipTest {
     l.stop();
     assertFalse(l.leading());
     assertEquals(List.of("lost"), calls);
-    assertTrue(metrics.render().contains("\ntrainyard_leader 0\n"));
+    assertTrue(metrics.render().contains("\ntrainyard_leader 0.0\n"));
     l.start();
     calls.clear();
     closing.set(true);

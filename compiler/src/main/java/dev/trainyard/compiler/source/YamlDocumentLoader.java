@@ -37,7 +37,8 @@ import org.yaml.snakeyaml.events.NodeEvent;
 
 /**
  * The load stage: reads a user-owned YAML file into a Jackson tree plus a {@link SourceMap}. The
- * only class that imports jackson-dataformat-yaml and SnakeYAML.
+ * compiler's only class that imports jackson-dataformat-yaml and SnakeYAML (the leak check's {@code
+ * ManifestLines} reads SnakeYAML's node marks too).
  *
  * <pre>
  * StageResult&lt;SourceFile&gt; file = YamlDocumentLoader.readFile(path, "train.yaml");

@@ -385,6 +385,26 @@ class LeakCheckTest {
     assertEquals(3, r.files());
   }
 
+  @Test
+  @DisplayName(
+      "plain allowed: a key on an annotation's quoted text that goes on at column 1 as `data: ...` is E809, not a Secret's data")
+  void annotationTextThatLooksLikeData() {
+    String sneaky =
+        "apiVersion: v1\nkind: Secret\nmetadata:\n  name: r\n  annotations:\n    note: \"x\ndata: "
+            + KeyScannerTest.b64(KEY.pem())
+            + "\"\ntype: Opaque\n";
+    LeakCheck.Report report =
+        new LeakCheck(platform(Optional.empty()))
+            .checkText(new TreeMap<>(Map.of("clusters/local/default/r/secret.yaml", sneaky)));
+    assertEquals(
+        List.of("clusters/local/default/r/secret.yaml:7"),
+        report.diagnostics().stream().map(x -> x.location().toString()).toList());
+    assertTrue(
+        report.diagnostics().get(0).message().contains("in the metadata of a Secret"),
+        report.diagnostics().get(0).message());
+    assertEquals(0, report.allowed());
+  }
+
   private static String readResource(String name) {
     try (java.io.InputStream in = Platform.class.getResourceAsStream(name)) {
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
