@@ -24,7 +24,8 @@ final class InterruptReport implements AutoCloseable {
   /** How long a push in flight may still answer before the line calls its outcome unknown. */
   static final Duration PUSH_GRACE = Duration.ofSeconds(5);
 
-  private final Thread hook;
+  /** The registered hook (tests check that it is registered and removed). */
+  final Thread hook;
 
   private InterruptReport(Thread hook) {
     this.hook = hook;
@@ -32,14 +33,15 @@ final class InterruptReport implements AutoCloseable {
 
   /** Registers the hook; {@link #close()} removes it once the publish has returned. */
   static InterruptReport watch(PublishProgress progress, PrintWriter err) {
-    Thread hook = new Thread(() -> report(progress, err), "trainyard-interrupt-report");
+    Thread hook = new Thread(() -> report(progress, err, PUSH_GRACE), "trainyard-interrupt-report");
     Runtime.getRuntime().addShutdownHook(hook);
     return new InterruptReport(hook);
   }
 
-  private static void report(PublishProgress progress, PrintWriter err) {
+  /** Waits up to {@code grace} for a push in flight, then prints the line. */
+  static void report(PublishProgress progress, PrintWriter err, Duration grace) {
     try {
-      progress.awaitSettled(PUSH_GRACE);
+      progress.awaitSettled(grace);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

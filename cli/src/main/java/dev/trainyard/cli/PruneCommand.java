@@ -47,7 +47,8 @@ import picocli.CommandLine.Spec;
     footer = {
       "",
       "Exit codes: 0 ok (also when nothing matched --older-than), 1 a named run does",
-      "not exist, 2 usage, 3 environment, 4 internal error."
+      "not exist, 2 usage, 3 environment, 4 internal error;",
+      "130/143 interrupted (SIGINT/SIGTERM): one line says whether the commit landed."
     })
 final class PruneCommand implements Callable<Integer> {
   @Spec CommandSpec spec;

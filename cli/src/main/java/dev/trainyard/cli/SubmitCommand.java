@@ -46,7 +46,8 @@ import picocli.CommandLine.Spec;
     footer = {
       "",
       "Exit codes: 0 ok (also when nothing changed), 1 problems in the input, 2 usage,",
-      "3 environment (GitOps repo unreachable, refused push), 4 internal error."
+      "3 environment (GitOps repo unreachable, refused push), 4 internal error;",
+      "130/143 interrupted (SIGINT/SIGTERM): one line says whether the commit landed."
     })
 final class SubmitCommand implements Callable<Integer> {
   @Spec CommandSpec spec;

@@ -43,7 +43,7 @@ public final class PublishProgress {
   }
 
   /** A publish to {@code repository}'s {@code branch} starts (or re-plans): nothing is pushed. */
-  synchronized void publishing(String repository, String branch) {
+  public synchronized void publishing(String repository, String branch) {
     this.repository = repository;
     this.branch = branch;
     this.phase = Phase.NOT_PUSHED;
@@ -51,16 +51,15 @@ public final class PublishProgress {
   }
 
   /** A push of {@code commit} to {@code repository}'s {@code branch} is about to be sent. */
-  synchronized void pushing(String repository, String branch, String commit) {
+  public synchronized void pushing(String repository, String branch, String commit) {
     this.repository = repository;
     this.branch = branch;
     this.commit = commit;
-    this.phase = Phase.PUSHING;
-    notifyAll();
+    this.phase = Phase.PUSHING; // starts a wait, never ends one: no notify
   }
 
   /** The push's answer came: the branch moved ({@code landed}) or another push won the race. */
-  synchronized void answered(boolean landed) {
+  public synchronized void answered(boolean landed) {
     phase = landed ? Phase.PUSHED : Phase.NOT_PUSHED;
     notifyAll();
   }
@@ -70,10 +69,10 @@ public final class PublishProgress {
    */
   public synchronized Phase awaitSettled(Duration limit) throws InterruptedException {
     long until = System.nanoTime() + limit.toNanos();
-    for (long left = limit.toNanos(); phase == Phase.PUSHING && left > 0; ) {
-      long millis = Math.max(1, left / 1_000_000);
-      wait(millis);
-      left = until - System.nanoTime();
+    for (long left = until - System.nanoTime();
+        phase == Phase.PUSHING && left > 0;
+        left = until - System.nanoTime()) {
+      wait(Math.max(1, left / 1_000_000));
     }
     return phase;
   }

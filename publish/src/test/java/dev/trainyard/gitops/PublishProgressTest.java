@@ -85,6 +85,23 @@ class PublishProgressTest {
     assertEquals(PublishProgress.Phase.PUSHED, p.awaitSettled(Duration.ofSeconds(60)));
     assertTrue(millisSince(start) < 30_000, "did not wake at the answer");
     answer.join(10_000);
+
+    p.pushing(REPO, "main", SHA);
+    Thread replan =
+        new Thread(
+            () -> {
+              try {
+                TimeUnit.MILLISECONDS.sleep(200);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+              p.publishing(REPO, "main");
+            });
+    start = System.nanoTime();
+    replan.start();
+    assertEquals(PublishProgress.Phase.NOT_PUSHED, p.awaitSettled(Duration.ofSeconds(60)));
+    assertTrue(millisSince(start) < 30_000, "did not wake when the publish started over");
+    replan.join(10_000);
   }
 
   @Test
