@@ -69,6 +69,15 @@ class InterruptReportTest {
         InterruptReport.watch(new PublishProgress(), new PrintWriter(new StringWriter()));
     assertTrue(Runtime.getRuntime().removeShutdownHook(again.hook), "watch registered no hook");
     again.close();
+
+    StringWriter out = new StringWriter();
+    PublishProgress progress = new PublishProgress();
+    progress.publishing(REPO, "main");
+    InterruptReport third = InterruptReport.watch(progress, new PrintWriter(out));
+    third.close();
+    third.hook.run(); // what the JVM runs on SIGINT/SIGTERM, here in this thread
+    assertEquals(
+        "trainyard: interrupted; nothing was pushed to " + REPO + " (main)\n", out.toString());
   }
 
   @Test
