@@ -9,6 +9,7 @@ import dev.trainyard.gitops.GitOpsLocation;
 import dev.trainyard.gitops.PruneRequest;
 import dev.trainyard.gitops.PruneResult;
 import dev.trainyard.gitops.Pruner;
+import dev.trainyard.gitops.PublishProgress;
 import dev.trainyard.gitops.RunFolder;
 import java.io.PrintWriter;
 import java.time.Clock;
@@ -46,7 +47,8 @@ import picocli.CommandLine.Spec;
     footer = {
       "",
       "Exit codes: 0 ok (also when nothing matched --older-than), 1 a named run does",
-      "not exist, 2 usage, 3 environment, 4 internal error."
+      "not exist, 2 usage, 3 environment, 4 internal error;",
+      "130/143 interrupted (SIGINT/SIGTERM): one line says whether the commit landed."
     })
 final class PruneCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -115,22 +117,28 @@ final class PruneCommand implements Callable<Integer> {
     PruneRequest request =
         new PruneRequest(
             location, gitops.branch, names, age(), Optional.ofNullable(cluster), gitops.dryRun);
+    PublishProgress progress = new PublishProgress();
+    InterruptReport watch = InterruptReport.watch(progress, spec.commandLine().getErr());
     try {
       PruneResult result =
-          new Pruner(GitOpsOptions.cacheRoot(env), env, Clock.systemUTC()).prune(request);
+          new Pruner(GitOpsOptions.cacheRoot(env), env, Clock.systemUTC(), progress).prune(request);
       return gitops.output == CompileOptions.OutputFormat.json
           ? json(result, location)
           : text(result, location);
     } catch (GitOpsException e) {
       return gitops.failure(e);
+    } finally {
+      watch.close();
     }
   }
 
   private int pruneCheckpoints(Map<String, String> env) {
     GitOpsLocation location = gitops.location(spec, env);
+    PublishProgress progress = new PublishProgress();
+    InterruptReport watch = InterruptReport.watch(progress, spec.commandLine().getErr());
     try {
       Pruner.CheckpointPruneResult result =
-          new Pruner(GitOpsOptions.cacheRoot(env), env, Clock.systemUTC())
+          new Pruner(GitOpsOptions.cacheRoot(env), env, Clock.systemUTC(), progress)
               .pruneCheckpoints(location, gitops.branch, Optional.empty(), gitops.dryRun);
       PrintWriter out = spec.commandLine().getOut();
       DiagnosticPrinter.printText(result.diagnostics(), spec.commandLine().getErr());
@@ -160,6 +168,8 @@ final class PruneCommand implements Callable<Integer> {
       return 0;
     } catch (GitOpsException e) {
       return gitops.failure(e);
+    } finally {
+      watch.close();
     }
   }
 

@@ -6,6 +6,7 @@ import dev.trainyard.compiler.diagnostic.DiagnosticPrinter;
 import dev.trainyard.gitops.ChangedJobs;
 import dev.trainyard.gitops.GitOpsException;
 import dev.trainyard.gitops.GitOpsLocation;
+import dev.trainyard.gitops.PublishProgress;
 import dev.trainyard.gitops.SubmitRequest;
 import dev.trainyard.gitops.SubmitResult;
 import dev.trainyard.gitops.SubmittedRun;
@@ -45,7 +46,8 @@ import picocli.CommandLine.Spec;
     footer = {
       "",
       "Exit codes: 0 ok (also when nothing changed), 1 problems in the input, 2 usage,",
-      "3 environment (GitOps repo unreachable, refused push), 4 internal error."
+      "3 environment (GitOps repo unreachable, refused push), 4 internal error;",
+      "130/143 interrupted (SIGINT/SIGTERM): one line says whether the commit landed."
     })
 final class SubmitCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -141,14 +143,19 @@ final class SubmitCommand implements Callable<Integer> {
             rerun,
             gitops.dryRun,
             new SubmitRequest.Checkpoints(checkpoints.branch(), checkpoints.fresh));
+    PublishProgress progress = new PublishProgress();
+    InterruptReport watch = InterruptReport.watch(progress, spec.commandLine().getErr());
     try {
       SubmitResult result =
-          new Submitter(GitOpsOptions.cacheRoot(env), env, Clock.systemUTC()).submit(request);
+          new Submitter(GitOpsOptions.cacheRoot(env), env, Clock.systemUTC(), progress)
+              .submit(request);
       return gitops.output == CompileOptions.OutputFormat.json
           ? json(result, location)
           : text(result, location);
     } catch (GitOpsException e) {
       return gitops.failure(e);
+    } finally {
+      watch.close();
     }
   }
 

@@ -97,6 +97,7 @@ public final class GitOpsRepository implements AutoCloseable {
     try {
       Files.createDirectories(dir.getParent());
       FileChannel lock = lock(dir.resolveSibling(dir.getFileName() + ".lock"));
+      dropLeftovers(dir);
       Repository r = new FileRepositoryBuilder().setGitDir(dir.toFile()).setBare().build();
       if (!r.getObjectDatabase().exists()) {
         r.create(true);
@@ -359,7 +360,8 @@ public final class GitOpsRepository implements AutoCloseable {
         e);
   }
 
-  private String shown() {
+  /** The repository as printed: its URL without credentials, or a local repository's folder. */
+  String shown() {
     return remote.map(GitOpsLocation::shown).orElse(repo.getDirectory().toString());
   }
 
@@ -408,6 +410,41 @@ public final class GitOpsRepository implements AutoCloseable {
             + " stayed locked by another trainyard process for "
             + LOCK_WAIT_MILLIS / 1000
             + " s");
+  }
+
+  /**
+   * Removes what a trainyard process killed in the middle of a fetch or push (Ctrl-C, SIGTERM, a CI
+   * job cancelled) left in the mirror, which the caller now holds locked, so no live process owns
+   * any of it: git's {@code *.lock} files (a ref, {@code packed-refs} or {@code config} being
+   * rewritten, git's lockfile convention; JGit's {@code LockFile} uses it too), which would refuse
+   * every later ref update, and JGit's {@code incoming_*} pack files of an unfinished fetch. A
+   * mirror without a {@code config} file was cut off while being created: it is a cache, so it is
+   * made anew.
+   */
+  static void dropLeftovers(Path dir) throws IOException {
+    if (!Files.isDirectory(dir)) {
+      return;
+    }
+    if (!Files.exists(dir.resolve("config"))) {
+      deleteTree(dir);
+      return;
+    }
+    try (java.util.stream.Stream<Path> files = Files.walk(dir)) {
+      for (Path f : files.filter(Files::isRegularFile).toList()) {
+        String name = f.getFileName().toString();
+        if (name.endsWith(".lock") || name.startsWith("incoming_")) {
+          Files.deleteIfExists(f);
+        }
+      }
+    }
+  }
+
+  private static void deleteTree(Path dir) throws IOException {
+    try (java.util.stream.Stream<Path> files = Files.walk(dir)) {
+      for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(f);
+      }
+    }
   }
 
   private static String key(String url) {

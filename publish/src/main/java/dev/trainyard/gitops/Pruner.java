@@ -30,11 +30,21 @@ public final class Pruner {
   private final Path cacheRoot;
   private final Map<String, String> env;
   private final Clock clock;
+  private final PublishProgress progress;
 
   public Pruner(Path cacheRoot, Map<String, String> env, Clock clock) {
+    this(cacheRoot, env, clock, new PublishProgress());
+  }
+
+  /**
+   * A pruner that keeps {@code progress} up to date, so an interrupted caller can say whether its
+   * commit landed.
+   */
+  public Pruner(Path cacheRoot, Map<String, String> env, Clock clock, PublishProgress progress) {
     this.cacheRoot = cacheRoot;
     this.env = Map.copyOf(env);
     this.clock = clock;
+    this.progress = progress;
   }
 
   /**
@@ -81,7 +91,7 @@ public final class Pruner {
       throws GitOpsException {
     try (GitOpsRepository repo = GitOpsRepository.mirror(gitops, cacheRoot, env)) {
       Publisher.Published<List<CheckpointRetention.CheckpointFolder>> done =
-          new Publisher(repo, branch)
+          new Publisher(repo, branch, progress)
               .publish(base -> checkpoints(base.orElseGet(EmptySnapshot::new), platform), dryRun);
       return new CheckpointPruneResult(
           done.change().summary(), done.change().diagnostics(), done.commit(), done.pushed());
@@ -174,7 +184,7 @@ public final class Pruner {
       throws GitOpsException {
     try (GitOpsRepository repo = GitOpsRepository.mirror(gitops, cacheRoot, env)) {
       Publisher.Published<List<RunFolder>> done =
-          new Publisher(repo, branch)
+          new Publisher(repo, branch, progress)
               .publish(base -> plan.apply(base.orElseGet(EmptySnapshot::new)), dryRun);
       return new PruneResult(
           done.change().summary(),

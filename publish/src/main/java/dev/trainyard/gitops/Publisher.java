@@ -27,6 +27,7 @@ public final class Publisher {
   private final String branch;
   private final RandomGenerator random;
   private final BeforePush beforePush;
+  private final PublishProgress progress;
 
   /** A planner: the change wanted on top of {@code base} (empty for an empty repository). */
   @FunctionalInterface
@@ -41,14 +42,29 @@ public final class Publisher {
   }
 
   public Publisher(GitOpsRepository repo, String branch) {
-    this(repo, branch, RandomGenerator.getDefault(), attempt -> {});
+    this(repo, branch, new PublishProgress());
+  }
+
+  /** A publisher that keeps {@code progress} up to date, for a caller that may be interrupted. */
+  public Publisher(GitOpsRepository repo, String branch, PublishProgress progress) {
+    this(repo, branch, RandomGenerator.getDefault(), attempt -> {}, progress);
   }
 
   Publisher(GitOpsRepository repo, String branch, RandomGenerator random, BeforePush beforePush) {
+    this(repo, branch, random, beforePush, new PublishProgress());
+  }
+
+  Publisher(
+      GitOpsRepository repo,
+      String branch,
+      RandomGenerator random,
+      BeforePush beforePush,
+      PublishProgress progress) {
     this.repo = repo;
     this.branch = branch;
     this.random = random;
     this.beforePush = beforePush;
+    this.progress = progress;
   }
 
   /**
@@ -76,6 +92,7 @@ public final class Publisher {
    */
   public <S> Published<S> publish(Planner<S> planner, boolean dryRun) throws GitOpsException {
     for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+      progress.publishing(repo.shown(), branch);
       Optional<Snapshot> base = repo.fetch(branch);
       Change<S> change = planner.plan(base);
       if (change.refused() || change.text().isEmpty() || change.edits().isEmpty()) {
@@ -101,7 +118,10 @@ public final class Publisher {
         return new Published<>(change, Optional.empty(), false, attempt, Optional.of(next));
       }
       beforePush.run(attempt);
-      if (repo.push(commit.get(), branch, base) == GitOpsRepository.PushOutcome.PUSHED) {
+      progress.pushing(repo.shown(), branch, commit.get());
+      boolean landed = repo.push(commit.get(), branch, base) == GitOpsRepository.PushOutcome.PUSHED;
+      progress.answered(landed);
+      if (landed) {
         return new Published<>(change, commit, true, attempt, Optional.of(next));
       }
       pause(attempt);

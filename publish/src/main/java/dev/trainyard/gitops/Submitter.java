@@ -37,6 +37,7 @@ public final class Submitter {
   private final Path cacheRoot;
   private final Map<String, String> env;
   private final Clock clock;
+  private final PublishProgress progress;
 
   /**
    * @param cacheRoot where the GitOps mirror is kept ({@code ~/.cache/trainyard})
@@ -45,9 +46,18 @@ public final class Submitter {
    * @param clock stamps {@code trainyard.dev/created-at} and the commit time
    */
   public Submitter(Path cacheRoot, Map<String, String> env, Clock clock) {
+    this(cacheRoot, env, clock, new PublishProgress());
+  }
+
+  /**
+   * A submitter that keeps {@code progress} up to date, so an interrupted caller can say whether
+   * its commit landed.
+   */
+  public Submitter(Path cacheRoot, Map<String, String> env, Clock clock, PublishProgress progress) {
     this.cacheRoot = cacheRoot;
     this.env = Map.copyOf(env);
     this.clock = clock;
+    this.progress = progress;
   }
 
   /**
@@ -66,7 +76,11 @@ public final class Submitter {
       List<Diagnostic> diagnostics = new ArrayList<>();
       Publisher publisher =
           new Publisher(
-              repo, request.branch(), java.util.random.RandomGenerator.getDefault(), beforePush);
+              repo,
+              request.branch(),
+              java.util.random.RandomGenerator.getDefault(),
+              beforePush,
+              progress);
       Publisher.Published<List<SubmittedRun>> done =
           publisher.publish(
               base -> plan(request, base.orElseGet(EmptySnapshot::new)), request.dryRun());

@@ -42,6 +42,7 @@ final class FakeGitHub implements AutoCloseable {
       Pattern.compile("/repos/([^/]+)/([^/]+)/issues/comments/(\\d+)");
 
   private final FakeApiServer server;
+  private int failingPage;
   private final String token;
   private final String repo;
   private final int issue;
@@ -150,8 +151,17 @@ final class FakeGitHub implements AutoCloseable {
     }
   }
 
+  /** From now on the list's page {@code page} answers 502 (a proxy or the API failing mid-way). */
+  synchronized void failPage(int page) {
+    failingPage = page;
+  }
+
   private void listPage(HttpExchange exchange) throws IOException {
     Map<String, String> query = query(exchange.getRequestURI().getRawQuery());
+    if (String.valueOf(failingPage).equals(query.getOrDefault("page", "1"))) {
+      send(exchange, 502, message("Bad Gateway"));
+      return;
+    }
     int perPage = Math.min(100, Integer.parseInt(query.getOrDefault("per_page", "30")));
     int page = Integer.parseInt(query.getOrDefault("page", "1"));
     List<ObjectNode> all = new ArrayList<>(comments.values());

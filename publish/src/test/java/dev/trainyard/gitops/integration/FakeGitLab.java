@@ -42,6 +42,7 @@ final class FakeGitLab implements AutoCloseable {
       Pattern.compile("/api/v4/projects/(\\d+)/merge_requests/(\\d+)/notes(?:/(\\d+))?");
 
   private final FakeApiServer server;
+  private int failingPage;
   private final String token;
   private final long project;
   private final long mergeRequest;
@@ -149,8 +150,17 @@ final class FakeGitLab implements AutoCloseable {
     }
   }
 
+  /** From now on the list's page {@code page} answers 502 (a proxy or the API failing mid-way). */
+  synchronized void failPage(int page) {
+    failingPage = page;
+  }
+
   private void listPage(HttpExchange exchange) throws IOException {
     Map<String, String> query = query(exchange.getRequestURI().getRawQuery());
+    if (String.valueOf(failingPage).equals(query.getOrDefault("page", "1"))) {
+      send(exchange, 502, message("502 Bad Gateway"));
+      return;
+    }
     int perPage = Math.min(100, Integer.parseInt(query.getOrDefault("per_page", "20")));
     int page = Integer.parseInt(query.getOrDefault("page", "1"));
     List<ObjectNode> newestFirst = new ArrayList<>(notes.values());

@@ -1,6 +1,7 @@
 package dev.trainyard.gitops.integration;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -163,6 +164,24 @@ class GitHubCommentScriptTest {
         2,
         github.requests().stream().filter(r -> r.startsWith("GET ")).count(),
         "151 comments, pages of 100: " + github.requests());
+  }
+
+  @Test
+  @DisplayName(
+      "a page of comments that fails to load fails the step: it is not read as 'no comment yet', so no duplicate is posted")
+  void failedPageIsNotEmpty() throws IOException {
+    for (int i = 0; i < 150; i++) {
+      github.addHumanComment("alice", "comment " + i);
+    }
+    post(Map.of("preview.md", "first\n"));
+    github.failPage(2);
+    github.clearRequests();
+    GitHubScript.Run run = post(Map.of("preview.md", "second\n"));
+    assertNotEquals(0, run.exit(), run.output());
+    assertEquals(List.of("<!-- trainyard-preview -->\nfirst\n"), bodies(ours()));
+    assertFalse(
+        github.requests().stream().anyMatch(r -> !r.startsWith("GET ")),
+        github.requests().toString());
   }
 
   @Test

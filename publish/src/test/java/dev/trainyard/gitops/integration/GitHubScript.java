@@ -12,7 +12,8 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs an {@code actions/github-script@v7} body with Node.js and the real libraries the action
+ * Runs an {@code actions/github-script@v8} body (v8 changed only the runtime to Node 24,
+ * actions/github-script#637; the script API is v7's) with Node.js and the real libraries the action
  * bundles, {@code @actions/github} 6.0.1 (Octokit) and {@code @actions/core} 1.11.1, installed once
  * with npm into {@code $TRAINYARD_CACHE/npm/github-script-v7} (default {@code ~/.cache/trainyard}).
  * The harness ({@code github-script/harness.js}) calls the body as the action does.

@@ -48,13 +48,15 @@ class GitHubWorkflowTest {
 
   @Test
   @DisplayName(
-      "the preview skips fork pull requests unless vars.TRAINYARD_PREVIEW_FORKS is 'true', and forks never comment")
+      "the preview skips fork pull requests (GitHub gives them no secrets and no vars.*, so no opt-in read from vars can work), and forks never comment")
   void forkGuard() {
     assertEquals(
-        "github.event_name == 'pull_request' && ("
-            + SAME_REPO
-            + " || vars.TRAINYARD_PREVIEW_FORKS == 'true')",
+        "github.event_name == 'pull_request' && " + SAME_REPO,
         PREVIEW.path("if").asText().replaceAll("\\s+", " ").trim());
+    assertFalse(
+        RepoFiles.text(FILE).contains("TRAINYARD_PREVIEW_FORKS"),
+        "a fork opt-in in vars.* is never true in a fork's run");
+    assertTrue(WORKFLOW.at("/on/pull_request_target").isMissingNode());
     String comment = step(RUNS, "actions/github-script").path("if").asText();
     assertTrue(
         comment.replaceAll("\\s+", " ").trim().endsWith(") && " + SAME_REPO),
@@ -235,9 +237,11 @@ class GitHubWorkflowTest {
     assertTrue(PINNED.matcher(preview).matches(), preview);
     assertEquals(preview, usesStep(SUBMIT).path("uses").asText());
     assertEquals("composite", RUNS.path("using").asText());
-    JsonNode cache = step(RUNS, "actions/cache");
-    assertEquals("~/.cache/trainyard-dist", cache.at("/with/path").asText());
-    assertEquals("${{ steps.key.outputs.key }}", cache.at("/with/key").asText());
+    for (String half : List.of("actions/cache/restore", "actions/cache/save")) {
+      JsonNode cache = step(RUNS, half);
+      assertEquals("~/.cache/trainyard-dist", cache.at("/with/path").asText(), half);
+      assertEquals("${{ steps.key.outputs.key }}", cache.at("/with/key").asText(), half);
+    }
     String key = stepNamed(RUNS, "Key Trainyard's build by its source").path("run").asText();
     assertTrue(key.contains("cd \"$GITHUB_ACTION_PATH\""), key);
     assertTrue(key.contains("echo \"key=trainyard-dist-$RUNNER_OS-$key\" >> \"$GITHUB_OUTPUT\""));
@@ -261,6 +265,65 @@ class GitHubWorkflowTest {
             .asText()
             .contains("echo \"$HOME/.cache/trainyard-dist/bin\" >> \"$GITHUB_PATH\""));
     assertEquals("17", ACTION.at("/inputs/java-version/default").asText());
+  }
+
+  @Test
+  @DisplayName(
+      "the distribution is saved right after it is built, before trainyard runs: a failing preview keeps the cache (actions/cache saves only on success)")
+  void cacheSavedBeforeTrainyardRuns() {
+    int restore = index(RUNS, "Restore the Trainyard distribution");
+    int build = index(RUNS, "Build Trainyard");
+    int save = -1;
+    for (int i = 0; i < RUNS.path("steps").size(); i++) {
+      if (RUNS.at("/steps/" + i + "/uses").asText().startsWith("actions/cache/save@")) {
+        save = i;
+      }
+    }
+    int run = index(RUNS, "Run trainyard");
+    assertTrue(
+        restore < build && build < save && save < run,
+        restore + " " + build + " " + save + " " + run);
+    assertEquals(
+        "steps.cache.outputs.cache-hit != 'true'", RUNS.at("/steps/" + save + "/if").asText());
+    assertTrue(
+        RUNS.at("/steps/" + restore + "/uses").asText().startsWith("actions/cache/restore@"));
+    for (JsonNode step : RUNS.path("steps")) {
+      assertFalse(
+          step.path("uses").asText().startsWith("actions/cache@"),
+          "actions/cache saves only on success");
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "every action is at its current major (the newest actionlint 1.7.12 knows) or a full commit SHA")
+  void currentMajors() {
+    Map<String, String> current =
+        Map.of(
+            "actions/checkout", "v6",
+            "actions/setup-java", "v5",
+            "actions/cache/restore", "v5",
+            "actions/cache/save", "v5",
+            "actions/github-script", "v8");
+    List<String> uses = new java.util.ArrayList<>();
+    for (Scalar s : YamlScalars.strings(ACTION)) {
+      if (s.path().endsWith("/uses")) {
+        uses.add(s.value());
+      }
+    }
+    for (Scalar s : YamlScalars.strings(WORKFLOW)) {
+      if (s.path().endsWith("/uses")) {
+        uses.add(s.value());
+      }
+    }
+    assertTrue(uses.size() >= 7, uses.toString());
+    for (String u : uses) {
+      String name = u.substring(0, u.indexOf('@'));
+      String ref = u.substring(u.indexOf('@') + 1);
+      assertTrue(
+          ref.matches("[0-9a-f]{40}") || ref.equals(current.get(name)),
+          u + ": pin a full commit SHA or the current major " + current.get(name));
+    }
   }
 
   @Test

@@ -3,6 +3,7 @@ package dev.trainyard.gitops.integration;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -31,6 +32,10 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class GitLabNoteScriptTest {
   static final String TOKEN = "glpat-test-token-0123456789";
+
+  /** CI_PROJECT_ID of a fork's pipeline: FakeGitLab knows only the MR's project, 42. */
+  static final String FORK_PROJECT = "99";
+
   static final String SCRIPT =
       GitHubWorkflowTest.texts(GitLabPipelineTest.PREVIEW.path("script")).stream()
           .filter(s -> s.contains("post_preview()"))
@@ -128,6 +133,44 @@ class GitLabNoteScriptTest {
   }
 
   @Test
+  @DisplayName(
+      "notes go to the merge request's project (CI_MERGE_REQUEST_PROJECT_ID), never to CI_PROJECT_ID, a fork's in a fork's pipeline")
+  void mergeRequestProject() throws Exception {
+    assertEquals(0, post(Map.of("preview.md", "x\n")).exit());
+    List<String> projects =
+        gitlab.requests().stream().filter(r -> r.contains("/projects/")).toList();
+    assertFalse(projects.isEmpty());
+    for (String r : projects) {
+      assertTrue(r.contains("/api/v4/projects/42/merge_requests/7/notes"), r);
+    }
+    assertEquals(1, ours().size());
+  }
+
+  @Test
+  @DisplayName(
+      "a page of notes that fails to load fails the job: not read as 'no note yet', so no duplicate note is posted")
+  void failedPageIsNotEmpty() throws Exception {
+    gitlab.addNote(FakeGitLab.BOT_ID, false, "<!-- trainyard-preview -->\nold");
+    for (int i = 0; i < 150; i++) {
+      gitlab.addNote(5, false, "comment " + i);
+    }
+    gitlab.failPage(2);
+    gitlab.clearRequests();
+    GitHubScript.Run run = post(Map.of("preview.md", "new\n"));
+    assertNotEquals(0, run.exit(), run.output());
+    assertEquals(List.of("<!-- trainyard-preview -->\nold"), bodies(ours()));
+    assertFalse(
+        gitlab.requests().stream().anyMatch(r -> !r.startsWith("GET ")),
+        gitlab.requests().toString());
+    try (Stream<Path> left = Files.list(temp.resolve("tmp"))) {
+      for (Path file : left.toList()) {
+        assertFalse(
+            Files.readString(file, StandardCharsets.ISO_8859_1).contains(TOKEN), file.toString());
+      }
+    }
+  }
+
+  @Test
   @DisplayName("a wrong token or an over-long note fails the job; nothing is half-written")
   void failures() throws Exception {
     writeFiles(Map.of("preview.md", "x\n"));
@@ -175,8 +218,10 @@ class GitLabNoteScriptTest {
                 temp.toString(),
                 "CI_API_V4_URL",
                 gitlab.apiUrl(),
-                "CI_PROJECT_ID",
+                "CI_MERGE_REQUEST_PROJECT_ID",
                 "42",
+                "CI_PROJECT_ID",
+                FORK_PROJECT,
                 "CI_MERGE_REQUEST_IID",
                 "7",
                 "TRAINYARD_GITLAB_TOKEN",

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.trainyard.gitops.integration.YamlScalars.Scalar;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -83,7 +84,7 @@ class GitLabPipelineTest {
     String script = String.join("\n", GitHubWorkflowTest.texts(PREVIEW.path("script")));
     assertTrue(
         script.contains(
-            "trainyard preview --gitops \"$TRAINYARD_GITOPS\" --base \"$CI_MERGE_REQUEST_DIFF_BASE_SHA\""
+            "trainyard preview --gitops \"$TRAINYARD_GITOPS\" --base \"$PREVIEW_BASE\""
                 + " --head \"$CI_COMMIT_SHA\" --out \"$PREVIEW_DIR\" --part-size 65000"),
         script);
     // Merged-results pipelines check out the merge commit (CI_COMMIT_SHA); preview --head must be
@@ -99,6 +100,68 @@ class GitLabPipelineTest {
 
   @Test
   @DisplayName(
+      "a merged results pipeline previews against CI_MERGE_REQUEST_TARGET_BRANCH_SHA; a merge request pipeline (unset or empty) against CI_MERGE_REQUEST_DIFF_BASE_SHA")
+  void previewBase(@org.junit.jupiter.api.io.TempDir java.nio.file.Path temp) throws Exception {
+    String target = "1111111111111111111111111111111111111111";
+    String diffBase = "2222222222222222222222222222222222222222";
+    assertEquals(
+        target,
+        previewArgument(temp, Map.of("CI_MERGE_REQUEST_TARGET_BRANCH_SHA", target), diffBase));
+    assertEquals(diffBase, previewArgument(temp, Map.of(), diffBase));
+    assertEquals(
+        diffBase,
+        previewArgument(temp, Map.of("CI_MERGE_REQUEST_TARGET_BRANCH_SHA", ""), diffBase));
+  }
+
+  /**
+   * The --base that the preview job's lines from PREVIEW_BASE to the trainyard call pass, run by
+   * bash with a stand-in trainyard that records its arguments.
+   */
+  private static String previewArgument(
+      java.nio.file.Path temp, Map<String, String> extra, String diffBase) throws Exception {
+    List<String> lines = GitHubWorkflowTest.texts(PREVIEW.path("script"));
+    int from = indexOf(lines, "PREVIEW_BASE=");
+    int to = indexOf(lines, "trainyard preview --");
+    java.nio.file.Path bin = java.nio.file.Files.createDirectories(temp.resolve("bin"));
+    java.nio.file.Path args = temp.resolve("args");
+    java.nio.file.Path fake =
+        java.nio.file.Files.writeString(
+            bin.resolve("trainyard"), "#!/bin/bash\nprintf '%s\\n' \"$@\" > \"$ARGS\"\n");
+    assertTrue(fake.toFile().setExecutable(true));
+    java.nio.file.Path job =
+        java.nio.file.Files.writeString(
+            temp.resolve("job.sh"),
+            "set -eo pipefail\nstatus=0\n" + String.join("\n", lines.subList(from, to + 1)) + "\n");
+    ProcessBuilder pb = new ProcessBuilder("bash", job.toString()).redirectErrorStream(true);
+    Map<String, String> env = pb.environment();
+    env.keySet().removeIf(k -> k.startsWith("CI_"));
+    env.put("PATH", bin + ":" + System.getenv("PATH"));
+    env.put("ARGS", args.toString());
+    env.put("CI_MERGE_REQUEST_DIFF_BASE_SHA", diffBase);
+    env.put("CI_COMMIT_SHA", "3333333333333333333333333333333333333333");
+    env.put("TRAINYARD_GITOPS", "https://git.example.com/gitops.git");
+    env.put("PREVIEW_DIR", temp.toString());
+    env.putAll(extra);
+    Process p = pb.start();
+    String out =
+        new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    assertTrue(p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS), out);
+    assertEquals(0, p.exitValue(), out);
+    List<String> got = java.nio.file.Files.readAllLines(args);
+    return got.get(got.indexOf("--base") + 1);
+  }
+
+  private static int indexOf(List<String> lines, String start) {
+    for (int i = 0; i < lines.size(); i++) {
+      if (lines.get(i).startsWith(start)) {
+        return i;
+      }
+    }
+    throw new AssertionError("no script line starts with " + start + ": " + lines);
+  }
+
+  @Test
+  @DisplayName(
       "the note is found by its hidden marker through the notes API with TRAINYARD_GITLAB_TOKEN, parts by their own markers")
   void noteUpsert() {
     String script = String.join("\n", GitHubWorkflowTest.texts(PREVIEW.path("script")));
@@ -106,7 +169,7 @@ class GitLabPipelineTest {
         List.of(
             "\"<!-- trainyard-preview -->\"",
             "\"<!-- trainyard-preview part $part -->\"",
-            "$CI_API_V4_URL/projects/$CI_PROJECT_ID/merge_requests/$CI_MERGE_REQUEST_IID/notes",
+            "$CI_API_V4_URL/projects/$CI_MERGE_REQUEST_PROJECT_ID/merge_requests/$CI_MERGE_REQUEST_IID/notes",
             "printf 'PRIVATE-TOKEN: %s\\n' \"$TRAINYARD_GITLAB_TOKEN\" > \"${auth#@}\"",
             "-H \"$auth\"",
             "-X PUT",
@@ -157,6 +220,10 @@ class GitLabPipelineTest {
     assertEquals("^[0-9a-f]{40}$", SPEC.at("/spec/inputs/ref/regex").asText());
     assertEquals("trainyard-dist-$[[ inputs.ref ]]", base.at("/cache/key").asText());
     assertEquals(".trainyard/dist/", base.at("/cache/paths/0").asText());
+    assertEquals(
+        "always",
+        base.at("/cache/when").asText(),
+        "GitLab saves a cache only after a successful job unless when: always");
     String before = String.join("\n", GitHubWorkflowTest.texts(base.path("before_script")));
     assertTrue(before.contains("echo \"/.trainyard/\" >> .git/info/exclude"));
     assertTrue(before.contains("git -C .trainyard/src checkout --quiet \"$TRAINYARD_REF\""));

@@ -1,0 +1,244 @@
+package dev.trainyard.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.trainyard.compiler.testing.TrainProject;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Ctrl-C (SIGINT) and SIGTERM sent to the real CLI (a JVM of its own) during {@code submit} and
+ * {@code prune} against a real GitOps repository behind git's own http-backend: the one line says
+ * whether the commit landed, the exit code is 128 + the signal, and the next call works.
+ */
+class InterruptTest {
+  private static final Pattern RUN = Pattern.compile("run (demo-[0-9a-f]{6}): ");
+  @TempDir Path temp;
+  Path bare;
+  GitCgiServer server;
+  String url;
+  TrainProject project;
+
+  @BeforeEach
+  void setUp() throws Exception {
+    bare = temp.resolve("git/gitops.git");
+    Files.createDirectories(bare.getParent());
+    git(temp, "init", "-q", "--bare", "-b", "main", bare.toString());
+    server = new GitCgiServer(bare.getParent());
+    url = server.url("gitops.git");
+    project = TrainProject.create(temp, "run: torchrun train.py\n");
+    Cli first = cli(List.of("submit", project.trainYaml().toString()));
+    assertEquals(0, first.exit(), first.out());
+  }
+
+  @AfterEach
+  void tearDown() {
+    server.close();
+  }
+
+  @Test
+  @DisplayName(
+      "SIGINT while the server holds the fetch: 'interrupted; nothing was pushed', exit 130, branch unchanged; the next submit and prune work; prune interrupted the same way")
+  void beforeThePush() throws Exception {
+    String tip = tip();
+    CountDownLatch stalled = server.stallFetches();
+    Process p = start(List.of("submit", "--rerun", project.trainYaml().toString()));
+    assertTrue(stalled.await(120, TimeUnit.SECONDS), "the submit never fetched");
+    Cli cut = signal(p, "INT");
+    assertEquals(130, cut.exit(), cut.out());
+    assertTrue(
+        cut.out().contains("trainyard: interrupted; nothing was pushed to " + url + " (main)\n"),
+        cut.out());
+    assertEquals(1, count(cut.out(), "trainyard: interrupted"), cut.out());
+    assertEquals(tip, tip(), "the branch moved");
+    server.release();
+
+    Cli next = cli(List.of("submit", "--rerun", project.trainYaml().toString()));
+    assertEquals(0, next.exit(), next.out());
+    assertTrue(next.out().contains("committed " + tip().substring(0, 12)), next.out());
+
+    Matcher run = RUN.matcher(next.out());
+    assertTrue(run.find(), next.out());
+    String before = tip();
+    stalled = server.stallFetches();
+    p = start(List.of("prune", run.group(1)));
+    assertTrue(stalled.await(120, TimeUnit.SECONDS), "the prune never fetched");
+    cut = signal(p, "TERM");
+    assertEquals(143, cut.exit(), cut.out());
+    assertTrue(
+        cut.out().contains("trainyard: interrupted; nothing was pushed to " + url + " (main)\n"),
+        cut.out());
+    assertEquals(before, tip(), "the prune moved the branch");
+    server.release();
+    Cli pruned = cli(List.of("prune", run.group(1)));
+    assertEquals(0, pruned.exit(), pruned.out());
+    assertTrue(pruned.out().contains("removed 1 run(s)"), pruned.out());
+  }
+
+  @Test
+  @DisplayName(
+      "SIGTERM while a pre-receive hook holds the push: the line gives the sha, says the outcome is unknown and how to check (git ls-remote); exit 143; that sha then lands")
+  void duringThePush() throws Exception {
+    String before = tip();
+    Path mark = temp.resolve("hook-started");
+    Path release = temp.resolve("hook-release");
+    hook("pre-receive", mark, release);
+    Process p = start(List.of("submit", "--rerun", project.trainYaml().toString()));
+    awaitFile(mark, p);
+    Cli cut = signal(p, "TERM");
+    assertEquals(143, cut.exit(), cut.out());
+    Matcher line =
+        Pattern.compile(
+                "trainyard: interrupted while pushing ([0-9a-f]{40}) to "
+                    + Pattern.quote(url)
+                    + " \\(main\\): whether it landed is unknown; check with git ls-remote "
+                    + Pattern.quote(url)
+                    + " refs/heads/main\n")
+            .matcher(cut.out());
+    assertTrue(line.find(), cut.out());
+    assertEquals(before, tip(), "landed before the hook let it");
+    Files.writeString(release, "");
+    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (!tip().equals(line.group(1)) && System.nanoTime() < until) {
+      TimeUnit.MILLISECONDS.sleep(200);
+    }
+    assertEquals(line.group(1), tip(), "the push in flight did land: 'unknown' was right");
+    Files.delete(bare.resolve("hooks/pre-receive"));
+    Cli next = cli(List.of("submit", "--rerun", project.trainYaml().toString()));
+    assertEquals(0, next.exit(), next.out());
+    assertTrue(next.out().contains("committed " + tip().substring(0, 12)), next.out());
+  }
+
+  @Test
+  @DisplayName(
+      "SIGINT while a post-receive hook holds the answer, which then comes: 'interrupted after the push: <sha> landed in <repo> (main)', exit 130")
+  void afterThePush() throws Exception {
+    Path mark = temp.resolve("hook-started");
+    Path release = temp.resolve("hook-release");
+    hook("post-receive", mark, release);
+    Process p = start(List.of("submit", "--rerun", project.trainYaml().toString()));
+    awaitFile(mark, p);
+    new ProcessBuilder("kill", "-INT", Long.toString(p.pid()))
+        .start()
+        .waitFor(10, TimeUnit.SECONDS);
+    TimeUnit.MILLISECONDS.sleep(300);
+    Files.writeString(release, "");
+    assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the CLI did not end after SIGINT");
+    String out = Files.readString(log(p));
+    assertEquals(130, p.exitValue(), out);
+    assertTrue(
+        out.contains(
+            "trainyard: interrupted after the push: " + tip() + " landed in " + url + " (main)\n"),
+        out);
+    Files.delete(bare.resolve("hooks/post-receive"));
+    Cli next = cli(List.of("submit", "--rerun", project.trainYaml().toString()));
+    assertEquals(0, next.exit(), next.out());
+  }
+
+  /** A hook that touches {@code mark}, then waits for {@code release} (at most 60 s). */
+  private void hook(String name, Path mark, Path release) throws IOException {
+    Path hook = bare.resolve("hooks").resolve(name);
+    Files.createDirectories(hook.getParent());
+    Files.writeString(
+        hook,
+        "#!/bin/sh\ncat >/dev/null\ntouch '"
+            + mark
+            + "'\ni=0\nwhile [ ! -e '"
+            + release
+            + "' ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done\nexit 0\n");
+    Files.setPosixFilePermissions(hook, PosixFilePermissions.fromString("rwxr-xr-x"));
+  }
+
+  private static void awaitFile(Path file, Process p) throws Exception {
+    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+    while (!Files.exists(file) && p.isAlive() && System.nanoTime() < until) {
+      TimeUnit.MILLISECONDS.sleep(100);
+    }
+    assertTrue(Files.exists(file), "the hook never ran; alive: " + p.isAlive());
+  }
+
+  private Cli signal(Process p, String signal) throws Exception {
+    new ProcessBuilder("kill", "-" + signal, Long.toString(p.pid()))
+        .start()
+        .waitFor(10, TimeUnit.SECONDS);
+    boolean ended = p.waitFor(60, TimeUnit.SECONDS);
+    p.destroyForcibly();
+    assertTrue(ended, "the CLI did not end after SIG" + signal + ":\n" + Files.readString(log(p)));
+    return new Cli(p.exitValue(), Files.readString(log(p)));
+  }
+
+  private String tip() throws Exception {
+    return git(temp, "--git-dir", bare.toString(), "rev-parse", "main").strip();
+  }
+
+  private Cli cli(List<String> args) throws Exception {
+    Process p = start(args);
+    boolean ended = p.waitFor(180, TimeUnit.SECONDS);
+    p.destroyForcibly();
+    assertTrue(ended, "trainyard " + args + " did not end in 180 s");
+    return new Cli(p.exitValue(), Files.readString(log(p)));
+  }
+
+  private final java.util.Map<Long, Path> logs = new java.util.HashMap<>();
+
+  private Path log(Process p) {
+    return logs.get(p.pid());
+  }
+
+  /** The CLI in a JVM of its own, in the source repo, with a cache of this test. */
+  private Process start(List<String> args) throws IOException {
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:TieredStopAtLevel=1",
+                "-cp",
+                System.getProperty("java.class.path"),
+                "dev.trainyard.cli.Main"));
+    command.addAll(args);
+    command.addAll(List.of("--gitops", url));
+    Path log = temp.resolve("cli-" + UUID.randomUUID() + ".log");
+    ProcessBuilder pb =
+        new ProcessBuilder(command)
+            .directory(project.root().toFile())
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile());
+    pb.environment().put("TRAINYARD_CACHE", temp.resolve("cache").toString());
+    pb.environment().remove("TRAINYARD_GITOPS_TOKEN");
+    Process p = pb.start();
+    logs.put(p.pid(), log);
+    return p;
+  }
+
+  private static int count(String text, String part) {
+    return text.split(Pattern.quote(part), -1).length - 1;
+  }
+
+  private static String git(Path dir, String... args) throws Exception {
+    List<String> command = new ArrayList<>(List.of("git"));
+    command.addAll(List.of(args));
+    Process p =
+        new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0, out);
+    return out;
+  }
+
+  private record Cli(int exit, String out) {}
+}
