@@ -670,4 +670,56 @@ class LogFollowerTest {
     assertEquals(Optional.of(r), RunProgress.newest(List.of(RunProgress.NONE, knows)).resumed(KEY));
     assertEquals(Optional.empty(), RunProgress.newest(List.of(RunProgress.NONE)).resumed(KEY));
   }
+
+  @Test
+  @DisplayName(
+      "the head is read again at a reopen while no resume line was seen (a log not served yet has none), never after; a refused head read still opens the follow")
+  void headAgainUntilSeen() throws Exception {
+    Opened opened = new Opened();
+    opened.ending = true;
+    List<Integer> heads = new ArrayList<>();
+    String line =
+        new String(fixture("checkpoint-resume.log"), StandardCharsets.UTF_8)
+            .lines()
+            .filter(l -> l.contains(" resumes from "))
+            .findFirst()
+            .orElseThrow();
+    LogFollower.Streams streams =
+        new LogFollower.Streams() {
+          @Override
+          public LogFollower.Stream open(
+              String ns, String pod, String c, int tail, OutputStream to) {
+            return opened.open(ns, pod, c, tail, to);
+          }
+
+          @Override
+          public String head(String ns, String pod, String c, int bytes) {
+            heads.add(bytes);
+            if (heads.size() == 1) {
+              throw new io.fabric8.kubernetes.client.KubernetesClientException("not served yet");
+            }
+            return heads.size() == 2 ? "" : line + "\n";
+          }
+        };
+    try (LogFollower f =
+        new LogFollower(
+            streams, LogFollower.Settings.DEFAULT, time, Duration.ofMinutes(30), enqueued::add)) {
+      RunObservation o = run(0, pod("llama-node-0-0-a", 0, "Running", true));
+      f.track(KEY, o, Phase.RUNNING);
+      opened.awaitOpened(1);
+      awaitOpen(f);
+      assertEquals(Optional.empty(), f.resumed(KEY));
+      for (int reopen = 2; reopen <= 4; reopen++) {
+        time.sleep(LogFollower.REOPEN);
+        f.track(KEY, o, Phase.RUNNING);
+        opened.awaitOpened(reopen);
+        awaitOpen(f);
+      }
+      assertEquals(20L, f.resumed(KEY).orElseThrow().step());
+      assertEquals(
+          List.of(LogFollower.HEAD_BYTES, LogFollower.HEAD_BYTES, LogFollower.HEAD_BYTES),
+          heads,
+          "read at the first open (refused), the second (empty) and the third (the line), not the fourth");
+    }
+  }
 }

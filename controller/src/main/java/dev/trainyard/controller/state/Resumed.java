@@ -56,7 +56,7 @@ public record Resumed(String checkpoint, Long step, Instant savedAt) {
       return Optional.empty();
     }
     String dir = m.group("dir");
-    while (dir.endsWith("/") && dir.length() > 1) {
+    while (dir.endsWith("/")) {
       dir = dir.substring(0, dir.length() - 1);
     }
     String name = dir.substring(dir.lastIndexOf('/') + 1);
