@@ -86,6 +86,10 @@ class CheckpointCommandTest {
     }
     MainTest.Run prune = MainTest.run("prune", "--help");
     assertTrue(prune.out().contains("--checkpoints"), prune.out());
+    MainTest.Run run = MainTest.run("run", "--help");
+    assertTrue(run.out().contains("--checkpoint-dir=DIR"), run.out());
+    assertTrue(run.out().contains("--fresh"), run.out());
+    assertTrue(run.out().contains("CHECKPOINT_DIR is its run folder"), run.out());
   }
 
   @Test

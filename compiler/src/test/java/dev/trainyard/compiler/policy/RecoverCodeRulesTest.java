@@ -115,4 +115,30 @@ class RecoverCodeRulesTest {
     CompileResult without = TrainProject.create(dir, "run: torchrun t.py\n").compile();
     assertEquals(List.of(), withCode(without, DiagnosticCode.FRESH_WITHOUT_CHECKPOINT));
   }
+
+  @Test
+  @DisplayName(
+      "only the target namespace's codes count, reported at that namespace's item in platform.yaml")
+  void targetNamespaceOnly() {
+    CompileResult r =
+        TrainProject.create(dir, "run: torchrun t.py\ncheckpoint: {}\n")
+            .withPlatform(
+                PlatformYaml.base()
+                    .namespaces(
+                        "[{name: team-b, cluster: local, sources: [\"github.com/acme/*\"],"
+                            + " defaultQueue: q, checkpoints: {size: 1Gi, accessMode: ReadWriteMany,"
+                            + " recoverOnExitCodes: [80]}},"
+                            + " {name: team-a, cluster: local, sources: [\"github.com/acme/*\"],"
+                            + " defaultQueue: q, checkpoints: {size: 1Gi, accessMode: ReadWriteMany,"
+                            + " recoverOnExitCodes: [75, 137]}}]")
+                    .localQueues(
+                        "[{name: q, namespace: team-a, clusterQueue: cq},"
+                            + " {name: q, namespace: team-b, clusterQueue: cq}]")
+                    .text())
+            .compile(b -> b.namespace(java.util.Optional.of("team-a")));
+    assertEquals(List.of(), withCode(r, DiagnosticCode.RECOVER_CODE_RESERVED), "team-b's 80");
+    List<Diagnostic> d = withCode(r, DiagnosticCode.RECOVER_CODE_NOT_CURED);
+    assertEquals(1, d.size(), r.diagnostics().toString());
+    assertEquals("/namespaces/1/checkpoints/recoverOnExitCodes/1", d.get(0).pointer());
+  }
 }
