@@ -53,7 +53,11 @@ import picocli.CommandLine.Spec;
       "jax.distributed set up, and fails the run when a rank trained alone.",
       "Secret values come from your environment or --secret-file, never from the",
       "GitOps repo. Not like a pod: no image (this machine's tools run), no GPU",
-      "start-up check, no volumes. MPI runtimes are not supported yet."
+      "start-up check, no volumes, except checkpoint: a local folder stands for",
+      "the checkpoint volume (--checkpoint-dir, else .trainyard/checkpoints next to",
+      "train.yaml, git-ignored): CHECKPOINT_DIR is its run folder, RESUME_FROM the",
+      "newest complete checkpoint in it (--fresh: none), TRAINYARD_ATTEMPT 0.",
+      "MPI runtimes are not supported yet."
     },
     mixinStandardHelpOptions = true,
     footer = {
@@ -112,6 +116,20 @@ final class RunCommand implements Callable<Integer> {
   String timeout;
 
   @Option(
+      names = "--checkpoint-dir",
+      paramLabel = "DIR",
+      description =
+          "the folder that stands for train.yaml's checkpoint volume (default:"
+              + " .trainyard/checkpoints next to train.yaml); a later run resumes from it")
+  Path checkpointDir;
+
+  @Option(
+      names = "--fresh",
+      description =
+          "start over: RESUME_FROM stays empty (checkpoints are kept; this run writes its own folder)")
+  boolean fresh;
+
+  @Option(
       names = "--platform",
       paramLabel = "FILE",
       description = "platform.yaml (default: the embedded default platform)")
@@ -156,6 +174,8 @@ final class RunCommand implements Callable<Integer> {
       return exit;
     }
     printWarnings(result);
+    Optional<LocalPlanner.Checkpoints> checkpoints =
+        checkpoints(result.job().orElseThrow().checkpoint());
     LocalPlanner.Result planned =
         LocalPlanner.plan(
             result.tree().orElseThrow(),
@@ -163,14 +183,74 @@ final class RunCommand implements Callable<Integer> {
                 nodes == null ? 0 : nodes,
                 procs == null ? 0 : procs,
                 name -> Optional.ofNullable(secrets.getOrDefault(name, System.getenv(name))),
-                RunCommand::freePort));
+                RunCommand::freePort,
+                checkpoints));
     if (planned.plan().isEmpty()) {
       planned.problems().forEach(p -> err.println("trainyard: error: " + p));
       err.flush();
       return 2;
     }
     Duration until = limit.orElse(Duration.ofSeconds(result.job().orElseThrow().timeoutSeconds()));
-    return run(planned.plan().get(), root, until);
+    return run(planned.plan().get(), root, until, checkpoints);
+  }
+
+  /**
+   * Default checkpoint folder, next to train.yaml; its parent holds a {@code .gitignore} of "*".
+   */
+  static final String DEFAULT_CHECKPOINTS = ".trainyard/checkpoints";
+
+  /**
+   * The local folder that stands for the run's checkpoint volume, made (with a {@code .gitignore}
+   * when it is the default, so git and {@code --working-tree} leave it out); the run's folder in it
+   * is the run id, or with {@code --fresh} the first {@code <run id>-N} not used yet when the run
+   * id's folder holds anything (a fresh run looks for {@code RESUME_FROM} in its own folder only).
+   * Empty when train.yaml has no {@code checkpoint:} ({@code --checkpoint-dir} is then said to do
+   * nothing).
+   */
+  private Optional<LocalPlanner.Checkpoints> checkpoints(
+      Optional<dev.trainyard.compiler.resolve.ResolvedCheckpoint> compiled) throws IOException {
+    if (compiled.isEmpty()) {
+      if (checkpointDir != null) {
+        PrintWriter err = spec.commandLine().getErr();
+        err.println(
+            "trainyard: warning: --checkpoint-dir does nothing: train.yaml has no checkpoint:"
+                + " (docs/checkpoints.md)");
+        err.flush();
+      }
+      return Optional.empty();
+    }
+    Path dir;
+    if (checkpointDir != null) {
+      dir = checkpointDir.toAbsolutePath().normalize();
+    } else {
+      Path trainyard = trainYaml.toAbsolutePath().getParent().resolve(".trainyard");
+      Files.createDirectories(trainyard);
+      Path ignore = trainyard.resolve(".gitignore");
+      if (!Files.exists(ignore)) {
+        Files.writeString(ignore, "# trainyard run --local: local checkpoints\n*\n");
+      }
+      dir = trainyard.resolve("checkpoints");
+    }
+    Files.createDirectories(dir);
+    String runDir = compiled.get().dir();
+    String folder = runDir.substring(runDir.lastIndexOf('/') + 1);
+    if (fresh) {
+      String base = folder;
+      for (int n = 2; used(dir.resolve(folder)); n++) {
+        folder = base + "-" + n;
+      }
+    }
+    return Optional.of(new LocalPlanner.Checkpoints(dir.toString(), folder));
+  }
+
+  /** Whether {@code dir} exists and holds anything. */
+  private static boolean used(Path dir) throws IOException {
+    if (!Files.isDirectory(dir)) {
+      return false;
+    }
+    try (Stream<Path> in = Files.list(dir)) {
+      return in.findAny().isPresent();
+    }
   }
 
   private CompileRequest request(Path root) throws IOException {
@@ -179,7 +259,8 @@ final class RunCommand implements Callable<Integer> {
             .platformFile(Optional.ofNullable(platform))
             .runtimesDir(Optional.ofNullable(runtimes))
             .cluster(target.cluster())
-            .namespace(target.namespace());
+            .namespace(target.namespace())
+            .fresh(fresh);
     if (WorkingCopies.remoteUrl(root).filter(RunCommand::clonableByPods).isEmpty()) {
       // Pods would need a remote they can reach; this run clones the local repository, so any
       // URL does for GIT_REPO (a clone of a local path, or no remote at all, runs as well).
@@ -233,7 +314,8 @@ final class RunCommand implements Callable<Integer> {
     err.flush();
   }
 
-  private int run(LocalPlan plan, Path root, Duration until)
+  private int run(
+      LocalPlan plan, Path root, Duration until, Optional<LocalPlanner.Checkpoints> checkpoints)
       throws IOException, InterruptedException {
     PrintWriter out = spec.commandLine().getOut();
     Path scratch = Files.createTempDirectory("trainyard-local-");
@@ -242,6 +324,17 @@ final class RunCommand implements Callable<Integer> {
     Thread hook = new Thread(() -> stopOnCtrlC(runner, done), "trainyard-ctrl-c");
     try {
       out.println(header(plan, root));
+      checkpoints.ifPresent(
+          c ->
+              out.println(
+                  "checkpoints: "
+                      + c.root()
+                      + " (CHECKPOINT_DIR "
+                      + c.root()
+                      + "/"
+                      + c.folder()
+                      + (fresh ? "; --fresh: not resuming" : "; resumes from the newest complete")
+                      + ")"));
       out.flush();
       for (LocalNode node : plan.nodes()) {
         copy(root, plan.commit(), runner.checkout(node));

@@ -9,6 +9,7 @@ import dev.trainyard.controller.RunKey;
 import dev.trainyard.controller.RunReader;
 import dev.trainyard.controller.state.Phase;
 import dev.trainyard.controller.state.Progress;
+import dev.trainyard.controller.state.Resumed;
 import dev.trainyard.controller.state.RunStateMapper;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -180,7 +181,7 @@ final class StatusCommand implements Callable<Integer> {
   /** How long a watch reuses a run's progress before it reads rank 0's log again. */
   static final Duration PROGRESS_REFRESH = Duration.ofSeconds(30);
 
-  private record Read(Instant at, Optional<Progress> progress) {}
+  private record Read(Instant at, Optional<Progress> progress, Optional<Resumed> resumed) {}
 
   private final Map<RunKey, Read> progressRead = new HashMap<>();
 
@@ -196,10 +197,13 @@ final class StatusCommand implements Callable<Integer> {
     Instant now = clock.instant();
     Read read = progressRead.get(r.key());
     if (read == null || !now.isBefore(read.at().plus(PROGRESS_REFRESH))) {
-      read = new Read(now, reader.progress(r));
+      read = new Read(now, reader.progress(r), reader.resumed(r));
       progressRead.put(r.key(), read);
     }
-    return new ObservedRun(r.key(), r.provenance(), r.observation().withProgress(read.progress()));
+    return new ObservedRun(
+        r.key(),
+        r.provenance(),
+        r.observation().withProgress(read.progress()).withResumed(read.resumed()));
   }
 
   /**

@@ -193,6 +193,7 @@ final class SubmitCommand implements Callable<Integer> {
           "nothing to submit: every run is already in "
               + where
               + (pruned ? " or already ran there and was pruned" : ""));
+      freshHint(result).ifPresent(out::println);
     } else if (result.dryRun()) {
       out.println(
           "dry run: would commit " + fresh + " new run(s) to " + where + "; nothing was pushed");
@@ -211,6 +212,22 @@ final class SubmitCommand implements Callable<Integer> {
     }
     out.flush();
     return 0;
+  }
+
+  /**
+   * Why {@code --fresh} did nothing: the commit already ran (its run is in the repo or was pruned),
+   * and a run never changes once submitted; {@code --rerun --fresh} starts a new one from step 0.
+   * Empty without {@code --fresh}, with {@code --rerun}, or when no run was skipped.
+   */
+  Optional<String> freshHint(SubmitResult result) {
+    if (!checkpoints.fresh
+        || rerun
+        || result.runs().stream().allMatch(r -> r.outcome() == SubmittedRun.Outcome.NEW)) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        "hint: --fresh starts over only in a new run, and this commit already ran:"
+            + " trainyard submit --rerun --fresh starts a new run of it from step 0");
   }
 
   private List<dev.trainyard.compiler.diagnostic.Diagnostic> withWarnings(SubmitResult result) {
@@ -239,6 +256,7 @@ final class SubmitCommand implements Callable<Integer> {
     }
     gitops.putPush(root, location, result.dryRun(), result.pushed(), result.commit());
     root.put("attempts", result.attempts());
+    freshHint(result).ifPresent(h -> root.put("hint", h.substring("hint: ".length())));
     return gitops.printJson(root, result.hasErrors());
   }
 }

@@ -86,6 +86,10 @@ class CheckpointCommandTest {
     }
     MainTest.Run prune = MainTest.run("prune", "--help");
     assertTrue(prune.out().contains("--checkpoints"), prune.out());
+    MainTest.Run run = MainTest.run("run", "--help");
+    assertTrue(run.out().contains("--checkpoint-dir=DIR"), run.out());
+    assertTrue(run.out().contains("--fresh"), run.out());
+    assertTrue(run.out().contains("CHECKPOINT_DIR is its run folder"), run.out());
   }
 
   @Test
@@ -95,5 +99,36 @@ class CheckpointCommandTest {
         MainTest.run("prune", "--gitops", temp.toString(), "--checkpoints", "run-abcdef");
     assertEquals(2, r.exit(), r.err());
     assertTrue(r.err().contains("--checkpoints takes no run names and no --older-than"), r.err());
+  }
+
+  @Test
+  @DisplayName(
+      "compile --fresh and submit --fresh of a train.yaml without checkpoint: warn W318 naming the flag, exit 0")
+  void freshWithoutCheckpoint() throws Exception {
+    TrainProject p = TrainProject.create(temp.resolve("p"), "name: llm\nrun: python t.py\n");
+    MainTest.Run r =
+        MainTest.run(
+            "compile", p.trainYaml().toString(), "--out", temp.resolve("o").toString(), "--fresh");
+    assertEquals(0, r.exit(), r.err());
+    assertTrue(
+        r.err()
+            .contains(
+                "train.yaml:1:1: warning[W318]: --fresh does nothing here: train.yaml has no"
+                    + " `checkpoint:`, so every run starts at step 0 anyway\n"),
+        r.err());
+    MainTest.Run without =
+        MainTest.run("compile", p.trainYaml().toString(), "--out", temp.resolve("w").toString());
+    assertFalse(without.err().contains("W318"), without.err());
+    Path bare = temp.resolve("gitops.git");
+    org.eclipse.jgit.api.Git.init().setBare(true).setDirectory(bare.toFile()).call().close();
+    System.setProperty("trainyard.cache", temp.resolve("cache").toString());
+    try {
+      MainTest.Run submit =
+          MainTest.run("submit", p.trainYaml().toString(), "--gitops", bare.toString(), "--fresh");
+      assertEquals(0, submit.exit(), submit.err());
+      assertTrue(submit.err().contains("warning[W318]: --fresh does nothing here"), submit.err());
+    } finally {
+      System.clearProperty("trainyard.cache");
+    }
   }
 }

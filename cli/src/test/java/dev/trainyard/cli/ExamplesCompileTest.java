@@ -39,7 +39,44 @@ class ExamplesCompileTest {
     }
   }
 
+  @org.junit.jupiter.api.Test
+  @DisplayName(
+      "examples/pytorch-ddp (2 nodes, checkpoint:) compiles on the embedded default platform too: its ReadWriteOnce claim serves a one-node cluster's every pod (sameNode)")
+  void ddpOnDefaultPlatform() throws Exception {
+    CompileResult result = compile(EXAMPLES.resolve("pytorch-ddp"), java.util.Optional.empty());
+    assertTrue(!result.hasErrors(), GoldenCasesTest.printed(result));
+    java.util.Map<String, String> files = result.tree().orElseThrow().files();
+    String claim =
+        files.entrySet().stream()
+            .filter(e -> e.getKey().contains("/persistentvolumeclaim-"))
+            .findFirst()
+            .orElseThrow()
+            .getValue();
+    assertTrue(claim.contains("- ReadWriteOnce") && claim.contains("storage: 10Gi"), claim);
+    String jobSet =
+        files.entrySet().stream()
+            .filter(e -> e.getKey().contains("/jobset-"))
+            .findFirst()
+            .orElseThrow()
+            .getValue();
+    assertTrue(jobSet.contains("completions: 2"), "2 nodes: " + jobSet);
+  }
+
   private void compiles(Path example) throws Exception {
+    CompileResult result =
+        compile(example, java.util.Optional.of(EXAMPLES.resolve("platform.yaml")));
+    assertEquals(
+        "", GoldenCasesTest.printed(result), example + " must compile without diagnostics");
+    assertTrue(result.tree().isPresent());
+    assertTrue(
+        result.tree().get().files().keySet().stream().anyMatch(f -> f.contains("/jobset-")),
+        "a JobSet is emitted");
+  }
+
+  /**
+   * {@code example} committed as a pushed repo, compiled with {@code platform} (else the default).
+   */
+  private CompileResult compile(Path example, java.util.Optional<Path> platform) throws Exception {
     Path repo = temp.resolve(example.getFileName().toString());
     GoldenCase.copyTree(example, repo);
     try (Git git = Git.init().setDirectory(repo.toFile()).setInitialBranch("main").call()) {
@@ -67,7 +104,7 @@ class ExamplesCompileTest {
     request =
         CompileRequest.builder(request.trainYaml())
             .displayPath(request.displayPath())
-            .platformFile(java.util.Optional.of(EXAMPLES.resolve("platform.yaml")))
+            .platformFile(platform)
             .runtimesDir(request.runtimesDir())
             .sourceRepo(request.sourceRepo())
             .sourceCommit(request.sourceCommit())
@@ -77,12 +114,6 @@ class ExamplesCompileTest {
             .createdAt(java.util.Optional.empty())
             .platformDisplay(java.util.Optional.empty())
             .build();
-    CompileResult result = GoldenCasesTest.compiler().compile(request);
-    assertEquals(
-        "", GoldenCasesTest.printed(result), example + " must compile without diagnostics");
-    assertTrue(result.tree().isPresent());
-    assertTrue(
-        result.tree().get().files().keySet().stream().anyMatch(f -> f.contains("/jobset-")),
-        "a JobSet is emitted");
+    return GoldenCasesTest.compiler().compile(request);
   }
 }

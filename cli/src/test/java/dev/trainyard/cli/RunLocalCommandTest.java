@@ -14,6 +14,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -245,6 +247,123 @@ class RunLocalCommandTest {
   // --- helpers ---
 
   private record Cli(int exit, String out) {}
+
+  /**
+   * Saves 3 steps by the contract (state, then COMPLETE) below CHECKPOINT_DIR, after resuming from
+   * RESUME_FROM when it is set; prints what it was told.
+   */
+  static final String SAVES_THREE_STEPS =
+      "import os, torch\n"
+          + "d = os.environ['CHECKPOINT_DIR']; r = os.environ.get('RESUME_FROM', '')\n"
+          + "print('told: attempt', os.environ['TRAINYARD_ATTEMPT'], 'dir', d, 'resume', r or '-',"
+          + " flush=True)\n"
+          + "step, w = 0, torch.zeros(1)\n"
+          + "if r:\n"
+          + "    s = torch.load(os.path.join(r, 'state.pt')); step, w = s['step'], s['w']\n"
+          + "    print('resumed at step', step, flush=True)\n"
+          + "for _ in range(3):\n"
+          + "    step += 1; w += 1\n"
+          + "p = os.path.join(d, f'step-{step}'); os.makedirs(p, exist_ok=True)\n"
+          + "torch.save({'step': step, 'w': w}, os.path.join(p, 'state.pt'))\n"
+          + "open(os.path.join(p, 'COMPLETE'), 'w').close()\n"
+          + "print('saved step', step, 'weight', int(w.item()), flush=True)\n";
+
+  @Test
+  @DisplayName(
+      "checkpoint: CHECKPOINT_DIR is a local folder (made, git-ignored), TRAINYARD_ATTEMPT 0; the next run resumes from the newest complete checkpoint; --fresh resumes from none in a folder of its own; --checkpoint-dir elsewhere")
+  void checkpointContract() throws Exception {
+    Path venv = torchVenv();
+    Path repo = repo("runtime: plain\nrun: python ck.py\ncheckpoint: {}\n");
+    Files.writeString(repo.resolve("ck.py"), SAVES_THREE_STEPS);
+    commit(repo);
+    Cli first = cli(repo, venv, "run", "--local", "--timeout", "5m");
+    assertEquals(0, first.exit(), first.out());
+    Path folder = repo.toRealPath().resolve(".trainyard").resolve("checkpoints");
+    Matcher told =
+        Pattern.compile("\\[node-0\\] told: attempt 0 dir (\\S+)/(\\w+) resume -")
+            .matcher(first.out());
+    assertTrue(told.find(), first.out());
+    assertEquals(folder.toString(), told.group(1), "below .trainyard/checkpoints");
+    String runId = told.group(2);
+    assertTrue(
+        first.out().contains("checkpoints: " + folder + " (CHECKPOINT_DIR " + folder + "/" + runId),
+        first.out());
+    assertTrue(
+        first.out().contains("[node-0] trainyard: attempt 0 starts fresh: no complete checkpoint"),
+        first.out());
+    assertTrue(first.out().contains("[node-0] saved step 3 weight 3"), first.out());
+    assertTrue(Files.exists(folder.resolve(runId).resolve("step-3").resolve("COMPLETE")));
+    assertEquals("", gitStatus(repo), "git ignores the local checkpoints");
+
+    Cli second = cli(repo, venv, "run", "--local", "--timeout", "5m");
+    assertEquals(0, second.exit(), second.out());
+    assertTrue(
+        second
+            .out()
+            .contains(
+                "[node-0] trainyard: attempt 0 resumes from "
+                    + folder
+                    + "/"
+                    + runId
+                    + "/step-3 (saved "),
+        second.out());
+    assertTrue(second.out().contains("[node-0] resumed at step 3"), second.out());
+    assertTrue(second.out().contains("[node-0] saved step 6 weight 6"), second.out());
+
+    Cli fresh = cli(repo, venv, "run", "--local", "--fresh", "--timeout", "5m");
+    assertEquals(0, fresh.exit(), fresh.out());
+    assertTrue(
+        fresh
+            .out()
+            .contains("[node-0] told: attempt 0 dir " + folder + "/" + runId + "-2 resume -"),
+        fresh.out());
+    assertTrue(fresh.out().contains("--fresh: not resuming"), fresh.out());
+    assertTrue(fresh.out().contains("[node-0] saved step 3 weight 3"), fresh.out());
+    assertTrue(Files.exists(folder.resolve(runId).resolve("step-6")), "nothing is deleted");
+
+    Cli after = cli(repo, venv, "run", "--local", "--timeout", "5m");
+    assertEquals(0, after.exit(), after.out());
+    assertTrue(
+        after.out().contains("resumes from " + folder + "/" + runId + "-2/step-3 (saved "),
+        "the fresh run's checkpoint is the newest: " + after.out());
+
+    Path elsewhere = tmp.resolve("elsewhere");
+    Cli other =
+        cli(
+            repo,
+            venv,
+            "run",
+            "--local",
+            "--checkpoint-dir",
+            elsewhere.toString(),
+            "--timeout",
+            "5m");
+    assertEquals(0, other.exit(), other.out());
+    assertTrue(
+        other
+            .out()
+            .contains(
+                "[node-0] told: attempt 0 dir "
+                    + elsewhere.toAbsolutePath().normalize()
+                    + "/"
+                    + runId
+                    + " resume -"),
+        other.out());
+    System.out.println(
+        "[RunLocalCommandTest] checkpoint runs: "
+            + String.join(
+                " | ",
+                second.out().lines().filter(l -> l.contains("trainyard: attempt")).toList()));
+  }
+
+  private static String gitStatus(Path repo) throws Exception {
+    Process p =
+        new ProcessBuilder("git", "-C", repo.toString(), "status", "--porcelain")
+            .redirectErrorStream(true)
+            .start();
+    assertTrue(p.waitFor(30, TimeUnit.SECONDS));
+    return new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+  }
 
   private Path repo(String trainYaml) throws IOException {
     Path repo = Files.createDirectories(tmp.resolve("repo"));

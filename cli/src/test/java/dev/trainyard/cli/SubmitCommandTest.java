@@ -321,4 +321,42 @@ class SubmitCommandTest {
     node.fieldNames().forEachRemaining(names::add);
     return names.subList(names.size() - n, names.size());
   }
+
+  @Test
+  @DisplayName(
+      "submit --fresh of a commit that already ran names --rerun (text and JSON); --rerun --fresh makes the new run")
+  void freshNeedsRerun() throws Exception {
+    TrainProject ck =
+        TrainProject.create(temp.resolve("ck"), "run: torchrun train.py\ncheckpoint: {}\n");
+    String file = ck.trainYaml().toString();
+    MainTest.Run first = MainTest.run("submit", file, "--gitops", bare.toString());
+    assertEquals(0, first.exit(), first.err());
+    assertFalse(first.out().contains("--rerun --fresh"), first.out());
+    MainTest.Run again = MainTest.run("submit", file, "--gitops", bare.toString(), "--fresh");
+    assertEquals(0, again.exit(), again.err());
+    assertTrue(
+        again
+            .out()
+            .endsWith(
+                "hint: --fresh starts over only in a new run, and this commit already ran:"
+                    + " trainyard submit --rerun --fresh starts a new run of it from step 0\n"),
+        again.out());
+    MainTest.Run json =
+        MainTest.run("submit", file, "--gitops", bare.toString(), "--fresh", "--output", "json");
+    assertEquals(0, json.exit(), json.err());
+    assertTrue(
+        new ObjectMapper()
+            .readTree(json.out())
+            .path("hint")
+            .asText()
+            .startsWith("--fresh starts over only in a new run"),
+        json.out());
+    MainTest.Run plain = MainTest.run("submit", file, "--gitops", bare.toString());
+    assertFalse(plain.out().contains("hint:"), "without --fresh nothing to say: " + plain.out());
+    MainTest.Run rerun =
+        MainTest.run("submit", file, "--gitops", bare.toString(), "--fresh", "--rerun");
+    assertEquals(0, rerun.exit(), rerun.err());
+    assertTrue(rerun.out().contains("1 new run(s)"), rerun.out());
+    assertFalse(rerun.out().contains("hint:"), rerun.out());
+  }
 }

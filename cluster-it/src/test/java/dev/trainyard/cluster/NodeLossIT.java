@@ -7,8 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.PersistentVolume;
 import io.fabric8.kubernetes.api.model.PersistentVolumeBuilder;
-import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
-import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.Watch;
@@ -46,13 +44,14 @@ import org.junit.jupiter.api.io.TempDir;
  * still runs (kwok ends the deleted pods as a kubelet does) restarts the runs at once.
  *
  * <p>Two compiled examples run side by side on two nodes of the test's own (tainted, so no other
- * test's pods land there): {@code examples/pytorch-ddp} (2 node pods, one per node; its PVC bound
- * to a static PV by the real PV controller) and {@code examples/infra-check} (MPI: the 3 node pods
- * on the node that is lost, the launcher on the node that stays). The surviving torch rank and the
- * MPI launcher keep running, as their compiled scripts do after a failure while a peer does not
- * answer (render {@code ExitGrace}: a 600 s wait, read from the compiled scripts, which must
- * outlast the restart; PeerExitTest, LauncherGraceTest and MpiNodeLossHostsIT run the scripts): a
- * survivor that exited at once would fail the run on its exit code (issue #19's FailJob).
+ * test's pods land there): {@code examples/pytorch-ddp} (2 node pods, one per node; its checkpoint
+ * claim bound to a static PV by the real PV controller) and {@code examples/infra-check} (MPI: the
+ * 3 node pods on the node that is lost, the launcher on the node that stays). The surviving torch
+ * rank and the MPI launcher keep running, as their compiled scripts do after a failure while a peer
+ * does not answer (render {@code ExitGrace}: a 600 s wait, read from the compiled scripts, which
+ * must outlast the restart; PeerExitTest, LauncherGraceTest and MpiNodeLossHostsIT run the
+ * scripts): a survivor that exited at once would fail the run on its exit code (issue #19's
+ * FailJob).
  */
 @ExtendWith(KubeClusterExtension.class)
 class NodeLossIT {
@@ -258,9 +257,12 @@ class NodeLossIT {
       FakeNodes.createTainted(cluster.client(), lost, POOL, namespace);
       FakeNodes.createTainted(cluster.client(), kept, POOL, namespace);
       long nodes = System.nanoTime();
-      bindSnapshotClaim(cluster, namespace);
+      CompiledExample torchExample = CompiledExample.compile("pytorch-ddp", temp.resolve("torch"));
+      String claimName = checkpointClaim(torchExample);
+      bindSnapshotClaim(cluster, namespace, claimName);
       long claim = System.nanoTime();
-      var torch = startTorch(cluster, namespace, temp.resolve("torch"), kubelet);
+      var torch = startTorch(cluster, namespace, torchExample, kubelet);
+      awaitBound(cluster, namespace, claimName);
       CompiledExample infraCheck =
           CompiledExample.compile(MpiFailurePolicyIT.EXAMPLE, temp.resolve("mpi"));
       var mpi = startMpi(cluster, namespace, infraCheck, lost, kept, kubelet);
@@ -329,8 +331,7 @@ class NodeLossIT {
 
   /** pytorch-ddp, its 2 pods in this test's pool, one per node. */
   static Resource<GenericKubernetesResource> startTorch(
-      KubeCluster cluster, String namespace, Path dir, boolean kubelet) {
-    CompiledExample torch = CompiledExample.compile("pytorch-ddp", dir);
+      KubeCluster cluster, String namespace, CompiledExample torch, boolean kubelet) {
     GenericKubernetesResource jobSet =
         kubelet ? RunPods.held(torch) : RunPods.heldWithoutKubelet(torch);
     JobSets.tolerate(jobSet, POOL, namespace);
@@ -356,50 +357,51 @@ class NodeLossIT {
   }
 
   /**
-   * pytorch-ddp's {@code ddp-snapshots} claim, bound by the PV controller to a static hostPath PV
-   * of its own.
+   * The name of pytorch-ddp's checkpoint claim ({@code checkpoint:} on the default platform: a
+   * ReadWriteOnce claim per job, {@code <job>-<6 hex>}), which the run's companions create.
    */
-  static void bindSnapshotClaim(KubeCluster cluster, String namespace) {
+  static String checkpointClaim(CompiledExample torch) {
+    return torch
+        .companions()
+        .filter(o -> "PersistentVolumeClaim".equals(o.getKind()))
+        .map(o -> o.getMetadata().getName())
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("pytorch-ddp compiles no checkpoint claim"));
+  }
+
+  /**
+   * A static hostPath PV of its own, pre-bound to pytorch-ddp's checkpoint claim {@code claim} (no
+   * provisioner here), which the PV controller binds once the run's companions create the claim.
+   */
+  static void bindSnapshotClaim(KubeCluster cluster, String namespace, String claim) {
     PersistentVolume volume =
         new PersistentVolumeBuilder()
             .withNewMetadata()
             .withName(snapshotVolume(namespace))
             .endMetadata()
             .withNewSpec()
-            .withCapacity(Map.of("storage", new Quantity("1Gi")))
-            .withAccessModes("ReadWriteMany")
+            .withCapacity(Map.of("storage", new Quantity("10Gi")))
+            .withAccessModes("ReadWriteOnce")
             .withStorageClassName("")
             .withNewHostPath()
             .withPath("/tmp/" + namespace)
             .endHostPath()
             .withNewClaimRef()
             .withNamespace(namespace)
-            .withName("ddp-snapshots")
+            .withName(claim)
             .endClaimRef()
             .endSpec()
             .build();
     cluster.client().resource(volume).create();
-    PersistentVolumeClaim claim =
-        new PersistentVolumeClaimBuilder()
-            .withNewMetadata()
-            .withName("ddp-snapshots")
-            .endMetadata()
-            .withNewSpec()
-            .withAccessModes("ReadWriteMany")
-            .withStorageClassName("")
-            .withVolumeName(snapshotVolume(namespace))
-            .withNewResources()
-            .withRequests(Map.of("storage", new Quantity("1Gi")))
-            .endResources()
-            .endSpec()
-            .build();
-    cluster.client().resource(claim).inNamespace(namespace).create();
-    var stored =
-        cluster.client().persistentVolumeClaims().inNamespace(namespace).withName("ddp-snapshots");
+  }
+
+  /** Waits until the run's checkpoint claim {@code claim} is Bound to its PV. */
+  static void awaitBound(KubeCluster cluster, String namespace, String claim) {
+    var stored = cluster.client().persistentVolumeClaims().inNamespace(namespace).withName(claim);
     Eventually.await(
-        "PVC ddp-snapshots Bound",
+        "PVC " + claim + " Bound",
         RunPods.TIMEOUT,
-        () -> "Bound".equals(stored.get().getStatus().getPhase()));
+        () -> stored.get() != null && "Bound".equals(stored.get().getStatus().getPhase()));
   }
 
   static String snapshotVolume(String namespace) {

@@ -259,4 +259,65 @@ class ProgressIT {
         posted);
     assertTrue(after.compareTo(ControllerProcess.PROGRESS_STALL) >= 0, after.toString());
   }
+
+  @Test
+  @DisplayName(
+      "a resumed attempt: the checkpoint script's recorded line, then 150 lines of setup (past the follow's 100-line tail), then a step: the commit says 'resumed from step 20 (checkpoint of …)', and trainyard status says the same")
+  void resumedOnTheCommit(KubeCluster cluster) {
+    assumeTrue(
+        cluster.runs(Component.KWOK) && KwokLogs.served(cluster.client()),
+        "NOT RUN: no container logs to serve:"
+            + " kwok's Logs CRD is not served (an existing cluster, or sigs.k8s.io/kwok not in the Go module cache)");
+    String ns = cluster.newNamespace();
+    String tag = "resume";
+    String sha = StatusRuns.sha("prog-resume");
+    Manifests manifests = new Manifests(cluster.client());
+    manifests.apply(
+        manifests.placed(
+            StatusRuns.run(
+                "prog-resume", ControllerProcess.host("github", tag), sha, "slow", "600s", null),
+            ns));
+    ControllerProcess c =
+        ControllerProcess.start(cluster, forge, tag, ns, tag + "-0", Duration.ofSeconds(60));
+    controllers.add(c);
+    awaitPosts("running", sha, 1, c);
+    Path file = servedLog(cluster, ns, "prog-resume");
+    String line =
+        fixture("checkpoint-resume.log")
+            .lines()
+            .filter(l -> l.contains(" resumes from "))
+            .findFirst()
+            .orElseThrow();
+    KwokLogs.append(file, Instant.now(), line);
+    for (int i = 0; i < 150; i++) {
+      KwokLogs.append(file, Instant.now(), "Collecting package-" + i);
+    }
+    KwokLogs.append(file, Instant.now(), fixture("plain-steps.log").lines().findFirst().get());
+    String resumed = dev.trainyard.controller.state.Resumed.parse(line).orElseThrow().describe();
+    Eventually.await(
+        "the resume on the commit",
+        TIMEOUT,
+        () ->
+            lines(posts(forge, sha)).stream().anyMatch(l -> l.contains("loss 2.7186, " + resumed)),
+        () -> "posts: " + lines(posts(forge, sha)) + "\nlog:\n" + c.log());
+    List<String> posted = lines(posts(forge, sha));
+    System.out.println("[ProgressIT] resumed posts:\n  " + String.join("\n  ", posted));
+    String attempt = posted.get(0).substring(posted.get(0).lastIndexOf(", attempt "));
+    assertEquals("pending | running: 2 of 2 nodes ready" + attempt, posted.get(0));
+    assertEquals(
+        "pending | running: step 5/50 (10 %), loss 2.7186, " + resumed + attempt,
+        posted.get(posted.size() - 1));
+    // Not closed: closing a RunReader closes the cluster's shared client.
+    var reader =
+        new dev.trainyard.controller.RunReader(cluster.client(), java.time.Clock.systemUTC());
+    var run = reader.get(ns, "prog-resume").orElseThrow();
+    String status =
+        new dev.trainyard.controller.state.RunStateMapper(Duration.ofSeconds(60))
+            .map(
+                run.observation()
+                    .withProgress(reader.progress(run))
+                    .withResumed(reader.resumed(run)))
+            .description();
+    assertEquals("running: step 5/50 (10 %), loss 2.7186, " + resumed + attempt, status);
+  }
 }

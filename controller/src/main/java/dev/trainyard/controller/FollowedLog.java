@@ -2,6 +2,7 @@ package dev.trainyard.controller;
 
 import dev.trainyard.controller.state.LogProgress;
 import dev.trainyard.controller.state.Progress;
+import dev.trainyard.controller.state.Resumed;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -115,10 +116,37 @@ final class FollowedLog extends OutputStream {
     return parser.current();
   }
 
+  /** Where the attempt resumed from, as read so far ({@link LogProgress#resumed}). */
+  synchronized Optional<Resumed> resumed() {
+    return parser.resumed();
+  }
+
+  /**
+   * Reads the first bytes of the log ({@code head}, read apart from the followed tail, which may
+   * start after it) for the checkpoint script's resume line only, unless the tail showed one
+   * already (it is newer); calls {@code changed} when that line was new.
+   */
+  void head(String head) {
+    boolean worth = false;
+    synchronized (this) {
+      for (String segment : head.split("[\r\n]")) {
+        if (parser.resumed().isEmpty() && Resumed.parse(segment).isPresent()) {
+          parser.accept(segment, clock.instant());
+          worth = true;
+        }
+      }
+    }
+    if (worth) {
+      changed.run();
+    }
+  }
+
   private boolean emit() {
     Optional<Progress> before = parser.current();
+    Optional<Resumed> resumedBefore = parser.resumed();
     parser.accept(line.toString(StandardCharsets.UTF_8), clock.instant());
-    return meaningful(before, parser.current(), stallAfter);
+    return meaningful(before, parser.current(), stallAfter)
+        || !resumedBefore.equals(parser.resumed());
   }
 
   private boolean touch() {

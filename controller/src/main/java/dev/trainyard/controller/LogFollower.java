@@ -3,6 +3,7 @@ package dev.trainyard.controller;
 import dev.trainyard.controller.state.Phase;
 import dev.trainyard.controller.state.PodSnapshot;
 import dev.trainyard.controller.state.Progress;
+import dev.trainyard.controller.state.Resumed;
 import dev.trainyard.controller.state.RunObservation;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -29,11 +30,13 @@ import java.util.function.Consumer;
  * restarted mid-run does not read a week of log), and stops when the run leaves RUNNING, its rank 0
  * pod changes (a restart) or it is gone; the last progress is kept until the run is forgotten. A
  * stream the server ended (the log not served yet, a dropped connection) is opened again at the
- * run's next reconcile {@link #REOPEN} after it was opened, from the tail again. Reading is
- * bounded: {@link Settings#bytesPerSecond} per run and {@link Settings#totalBytesPerSecond} for all
- * runs (more is dropped, counted in {@link #dropped}), and at most {@link Settings#maxRuns} runs at
- * once. Streams are opened on one thread of their own, so the reconciler never waits for the API
- * server; fabric8's HTTP client delivers the bytes.
+ * run's next reconcile {@link #REOPEN} after it was opened, from the tail again. Before each open,
+ * while the attempt's resume line was not seen, the log's first {@link #HEAD_BYTES} bytes are read
+ * for it ({@link FollowedLog#head}): it comes before setup's output. Reading is bounded: {@link
+ * Settings#bytesPerSecond} per run and {@link Settings#totalBytesPerSecond} for all runs (more is
+ * dropped, counted in {@link #dropped}), and at most {@link Settings#maxRuns} runs at once. Streams
+ * are opened on one thread of their own, so the reconciler never waits for the API server;
+ * fabric8's HTTP client delivers the bytes.
  *
  * <pre>
  * reconcile: RUNNING → track → open pods/NS/P/log?container=C&amp;follow=true&amp;tailLines=100 → FollowedLog
@@ -55,7 +58,21 @@ public final class LogFollower implements RunProgress, AutoCloseable {
   /** Opens a followed log stream of one container into a sink. */
   interface Streams {
     Stream open(String namespace, String pod, String container, int tailLines, OutputStream to);
+
+    /**
+     * The first {@code bytes} bytes of the container's log (Kubernetes PodLogOptions {@code
+     * limitBytes} without {@code tailLines} reads from the start); "" when none.
+     */
+    default String head(String namespace, String pod, String container, int bytes) {
+      return "";
+    }
   }
+
+  /**
+   * Bytes read from the start of rank 0's log when a follow starts: the checkpoint script's resume
+   * line comes before setup's and the program's output ({@link FollowedLog#head}).
+   */
+  static final int HEAD_BYTES = 8 * 1024;
 
   /** One open stream: closing it ends it; {@link #ended} once the API server ended it. */
   interface Stream extends AutoCloseable {
@@ -161,6 +178,16 @@ public final class LogFollower implements RunProgress, AutoCloseable {
     return now.or(() -> Optional.ofNullable(last.get(key)));
   }
 
+  /**
+   * Where the current attempt resumed from, as its rank 0 log said while followed; empty when not
+   * followed (an older attempt's line does not speak for this one).
+   */
+  @Override
+  public synchronized Optional<Resumed> resumed(RunKey key) {
+    Followed f = followed.get(key);
+    return f == null ? Optional.empty() : f.log().resumed();
+  }
+
   @Override
   public synchronized void track(RunKey key, RunObservation o, Phase phase) {
     Optional<PodSnapshot> rank0 = phase == Phase.RUNNING ? rankZero(o) : Optional.empty();
@@ -246,6 +273,7 @@ public final class LogFollower implements RunProgress, AutoCloseable {
         return;
       }
     }
+    readHead(key, f);
     Stream s;
     try {
       s = streams.open(key.namespace(), f.pod(), f.container(), settings.tailLines(), f.log());
@@ -265,6 +293,26 @@ public final class LogFollower implements RunProgress, AutoCloseable {
     }
     if (stopped) {
       s.close();
+    }
+  }
+
+  /**
+   * Reads the head of {@code f}'s log for the resume line while none is known: at each (re)open,
+   * since a log not served yet has no head either.
+   */
+  private void readHead(RunKey key, Followed f) {
+    if (f.log().resumed().isPresent()) {
+      return;
+    }
+    try {
+      f.log().head(streams.head(key.namespace(), f.pod(), f.container(), HEAD_BYTES));
+    } catch (KubernetesClientException e) {
+      LOG.log(
+          System.Logger.Level.DEBUG,
+          "run {0}: cannot read the head of {1}: {2}",
+          key.cacheKey(),
+          f.pod(),
+          e.getMessage());
     }
   }
 
@@ -299,7 +347,36 @@ public final class LogFollower implements RunProgress, AutoCloseable {
   }
 
   private static Streams fabric8(KubernetesClient client) {
-    return (namespace, pod, container, tail, to) -> {
+    return new Streams() {
+      @Override
+      public Stream open(
+          String namespace, String pod, String container, int tail, OutputStream to) {
+        return follow(client, namespace, pod, container, tail, to);
+      }
+
+      @Override
+      public String head(String namespace, String pod, String container, int bytes) {
+        String log =
+            client
+                .pods()
+                .inNamespace(namespace)
+                .withName(pod)
+                .inContainer(container)
+                .limitBytes(bytes)
+                .getLog();
+        return log == null ? "" : log;
+      }
+    };
+  }
+
+  private static Stream follow(
+      KubernetesClient client,
+      String namespace,
+      String pod,
+      String container,
+      int tail,
+      OutputStream to) {
+    {
       LogWatch watch =
           client
               .pods()
@@ -321,7 +398,7 @@ public final class LogFollower implements RunProgress, AutoCloseable {
           watch.close();
         }
       };
-    };
+    }
   }
 
   @Override

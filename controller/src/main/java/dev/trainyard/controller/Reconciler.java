@@ -612,13 +612,14 @@ public final class Reconciler {
 
   /**
    * {@code key}'s run as the caches show it, with its last progress ({@link RunProgress}: read from
-   * its log or pushed by its pods, {@link ProgressEndpoint}) when the observation carries none;
-   * empty when its JobSet is gone.
+   * its log or pushed by its pods, {@link ProgressEndpoint}) and where it resumed from (its log)
+   * when the observation carries none; empty when its JobSet is gone.
    */
   Optional<RunObservation> observe(RunKey key) {
     return source
         .observe(key)
-        .map(o -> o.progress().isPresent() ? o : o.withProgress(progress.progress(key)));
+        .map(o -> o.progress().isPresent() ? o : o.withProgress(progress.progress(key)))
+        .map(o -> o.resumed().isPresent() ? o : o.withResumed(progress.resumed(key)));
   }
 
   /** Drops what is held for {@code key}'s status: its run is gone. */

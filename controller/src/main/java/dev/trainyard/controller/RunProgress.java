@@ -2,6 +2,7 @@ package dev.trainyard.controller;
 
 import dev.trainyard.controller.state.Phase;
 import dev.trainyard.controller.state.Progress;
+import dev.trainyard.controller.state.Resumed;
 import dev.trainyard.controller.state.RunObservation;
 import java.util.Comparator;
 import java.util.List;
@@ -21,6 +22,14 @@ public interface RunProgress {
   /** The run's last progress; empty when none was seen. */
   Optional<Progress> progress(RunKey key);
 
+  /**
+   * Where the run's current attempt resumed from, as rank 0's log said ({@link Resumed}); empty
+   * when not known.
+   */
+  default Optional<Resumed> resumed(RunKey key) {
+    return Optional.empty();
+  }
+
   /** The run as the reconciler just saw it, in phase {@code phase}. */
   default void track(RunKey key, RunObservation o, Phase phase) {}
 
@@ -29,7 +38,8 @@ public interface RunProgress {
 
   /**
    * The newest progress (by {@link Progress#updatedAt()}) of {@code sources}, each of which is
-   * tracked and told of gone runs: a run that pushes and prints shows what it said last.
+   * tracked and told of gone runs: a run that pushes and prints shows what it said last; where it
+   * resumed from is the first source's that knows.
    */
   static RunProgress newest(List<RunProgress> sources) {
     List<RunProgress> all = List.copyOf(sources);
@@ -40,6 +50,11 @@ public interface RunProgress {
             .map(s -> s.progress(key))
             .flatMap(Optional::stream)
             .max(Comparator.comparing(Progress::updatedAt));
+      }
+
+      @Override
+      public Optional<Resumed> resumed(RunKey key) {
+        return all.stream().map(s -> s.resumed(key)).flatMap(Optional::stream).findFirst();
       }
 
       @Override

@@ -110,6 +110,32 @@ public final class RunReader implements AutoCloseable {
    * trainyard status} then shows "-", never an error.
    */
   public Optional<dev.trainyard.controller.state.Progress> progress(ObservedRun run) {
+    return rankZeroLog(run, true, PROGRESS_BYTES, PROGRESS_LINES)
+        .flatMap(log -> TimedLog.progress(log, clock.instant()));
+  }
+
+  /**
+   * Where {@code run}'s current attempt resumed from: the checkpoint script's line ({@link
+   * dev.trainyard.controller.state.Resumed}) among the first {@link LogFollower#HEAD_BYTES} bytes
+   * of its rank 0 log (the line comes before setup's and the program's output, so a tail need not
+   * reach it). Empty when there is none or the log cannot be read.
+   */
+  public Optional<dev.trainyard.controller.state.Resumed> resumed(ObservedRun run) {
+    return rankZeroLog(run, false, LogFollower.HEAD_BYTES, 0)
+        .flatMap(
+            log -> {
+              dev.trainyard.controller.state.LogProgress lines =
+                  new dev.trainyard.controller.state.LogProgress();
+              lines.acceptText(log, clock.instant());
+              return lines.resumed();
+            });
+  }
+
+  /**
+   * Rank 0's log of {@code run}'s current attempt: its first {@code bytes} bytes ({@code lines} 0),
+   * else its last {@code lines} lines of at most {@code bytes} bytes; empty when it cannot be read.
+   */
+  private Optional<String> rankZeroLog(ObservedRun run, boolean timestamps, int bytes, int lines) {
     try {
       List<Pod> pods =
           RunLogs.choose(
@@ -120,17 +146,20 @@ public final class RunReader implements AutoCloseable {
         return Optional.empty();
       }
       Pod pod = pods.get(0);
-      String log =
+      var container =
           client
               .pods()
               .inNamespace(run.key().namespace())
               .withName(pod.getMetadata().getName())
-              .inContainer(pod.getSpec().getContainers().get(0).getName())
-              .usingTimestamps()
-              .limitBytes(PROGRESS_BYTES)
-              .tailingLines(PROGRESS_LINES)
-              .getLog();
-      return log == null ? Optional.empty() : TimedLog.progress(log, clock.instant());
+              .inContainer(pod.getSpec().getContainers().get(0).getName());
+      String log =
+          lines > 0
+              ? (timestamps ? container.usingTimestamps() : container)
+                  .limitBytes(bytes)
+                  .tailingLines(lines)
+                  .getLog()
+              : container.limitBytes(bytes).getLog();
+      return Optional.ofNullable(log);
     } catch (KubernetesClientException | ClusterAccessException e) {
       return Optional.empty();
     }

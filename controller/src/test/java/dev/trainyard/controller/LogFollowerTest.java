@@ -11,6 +11,7 @@ import dev.trainyard.controller.state.JobSetSnapshot;
 import dev.trainyard.controller.state.Phase;
 import dev.trainyard.controller.state.PodSnapshot;
 import dev.trainyard.controller.state.Progress;
+import dev.trainyard.controller.state.Resumed;
 import dev.trainyard.controller.state.RunObservation;
 import java.io.IOException;
 import java.io.InputStream;
@@ -567,5 +568,158 @@ class LogFollowerTest {
         calls.add(name + " forget");
       }
     };
+  }
+
+  @Test
+  @DisplayName(
+      "the resume line is read from the log's head when a follow starts (the tail may start after it), from the tail too; a restart's new pod speaks for itself")
+  void resumedFromHead() throws Exception {
+    Opened opened = new Opened();
+    List<String> heads = new ArrayList<>();
+    String recorded = new String(fixture("checkpoint-resume.log"), StandardCharsets.UTF_8);
+    LogFollower.Streams streams =
+        new LogFollower.Streams() {
+          @Override
+          public LogFollower.Stream open(
+              String ns, String pod, String c, int tail, OutputStream to) {
+            return opened.open(ns, pod, c, tail, to);
+          }
+
+          @Override
+          public String head(String ns, String pod, String c, int bytes) {
+            heads.add(ns + "/" + pod + "/" + c + " " + bytes);
+            return pod.endsWith("-a") ? recorded : "setup output\n";
+          }
+        };
+    try (LogFollower f =
+        new LogFollower(
+            streams, LogFollower.Settings.DEFAULT, time, Duration.ofMinutes(30), enqueued::add)) {
+      f.track(KEY, run(1, pod("llama-node-0-0-a", 1, "Running", true)), Phase.RUNNING);
+      opened.awaitOpened(1);
+      awaitOpen(f);
+      assertEquals(List.of("team-a/llama-node-0-0-a/node 8192"), heads);
+      assertEquals(20L, f.resumed(KEY).orElseThrow().step());
+      assertEquals(List.of(KEY), enqueued, "a new resume is worth a reconcile");
+      assertEquals(Optional.empty(), f.progress(KEY), "not a progress");
+      opened.sinks.get(0).write("step 21/60\n".getBytes(StandardCharsets.UTF_8));
+      assertEquals(20L, f.resumed(KEY).orElseThrow().step(), "kept beside the progress");
+
+      f.track(KEY, run(2, pod("llama-node-0-0-b", 2, "Running", true)), Phase.RUNNING);
+      opened.awaitOpened(2);
+      awaitOpen(f);
+      assertEquals(Optional.empty(), f.resumed(KEY), "attempt 2 has not said it resumed");
+      String line =
+          recorded.lines().filter(l -> l.contains(" resumes from ")).findFirst().orElseThrow();
+      int before = enqueued.size();
+      opened
+          .sinks
+          .get(1)
+          .write((line.replace("step-20", "step-30") + "\n").getBytes(StandardCharsets.UTF_8));
+      assertEquals(30L, f.resumed(KEY).orElseThrow().step(), "read from the tail");
+      assertEquals(before + 1, enqueued.size());
+      f.track(KEY, run(2, pod("llama-node-0-0-b", 2, "Running", true)), Phase.SUCCEEDED);
+      assertEquals(Optional.empty(), f.resumed(KEY), "not followed: not told");
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "the head does not replace a resume the tail already showed, and says nothing when it holds none")
+  void headAfterTail() throws IOException {
+    List<String> changes = new ArrayList<>();
+    FollowedLog log =
+        new FollowedLog(
+            new ByteBudget(1 << 20, time),
+            new ByteBudget(1 << 20, time),
+            time,
+            Duration.ofMinutes(30),
+            () -> changes.add("changed"),
+            n -> {});
+    String line =
+        new String(fixture("checkpoint-resume.log"), StandardCharsets.UTF_8)
+            .lines()
+            .filter(l -> l.contains(" resumes from "))
+            .findFirst()
+            .orElseThrow();
+    log.head("nothing here\n");
+    assertEquals(List.of(), changes);
+    assertEquals(Optional.empty(), log.resumed());
+    log.write((line.replace("step-20", "step-30") + "\r\n").getBytes(StandardCharsets.UTF_8));
+    assertEquals(List.of("changed"), changes);
+    log.head(line + "\n");
+    assertEquals(30L, log.resumed().orElseThrow().step(), "the tail's is newer");
+    assertEquals(List.of("changed"), changes);
+  }
+
+  @Test
+  @DisplayName("RunProgress.newest: where the run resumed is the first source's that knows")
+  void newestResumed() {
+    Resumed r = new Resumed("step-1", 1L, null);
+    RunProgress knows =
+        new RunProgress() {
+          @Override
+          public Optional<Progress> progress(RunKey key) {
+            return Optional.empty();
+          }
+
+          @Override
+          public Optional<Resumed> resumed(RunKey key) {
+            return Optional.of(r);
+          }
+        };
+    assertEquals(Optional.of(r), RunProgress.newest(List.of(RunProgress.NONE, knows)).resumed(KEY));
+    assertEquals(Optional.empty(), RunProgress.newest(List.of(RunProgress.NONE)).resumed(KEY));
+  }
+
+  @Test
+  @DisplayName(
+      "the head is read again at a reopen while no resume line was seen (a log not served yet has none), never after; a refused head read still opens the follow")
+  void headAgainUntilSeen() throws Exception {
+    Opened opened = new Opened();
+    opened.ending = true;
+    List<Integer> heads = new ArrayList<>();
+    String line =
+        new String(fixture("checkpoint-resume.log"), StandardCharsets.UTF_8)
+            .lines()
+            .filter(l -> l.contains(" resumes from "))
+            .findFirst()
+            .orElseThrow();
+    LogFollower.Streams streams =
+        new LogFollower.Streams() {
+          @Override
+          public LogFollower.Stream open(
+              String ns, String pod, String c, int tail, OutputStream to) {
+            return opened.open(ns, pod, c, tail, to);
+          }
+
+          @Override
+          public String head(String ns, String pod, String c, int bytes) {
+            heads.add(bytes);
+            if (heads.size() == 1) {
+              throw new io.fabric8.kubernetes.client.KubernetesClientException("not served yet");
+            }
+            return heads.size() == 2 ? "" : line + "\n";
+          }
+        };
+    try (LogFollower f =
+        new LogFollower(
+            streams, LogFollower.Settings.DEFAULT, time, Duration.ofMinutes(30), enqueued::add)) {
+      RunObservation o = run(0, pod("llama-node-0-0-a", 0, "Running", true));
+      f.track(KEY, o, Phase.RUNNING);
+      opened.awaitOpened(1);
+      awaitOpen(f);
+      assertEquals(Optional.empty(), f.resumed(KEY));
+      for (int reopen = 2; reopen <= 4; reopen++) {
+        time.sleep(LogFollower.REOPEN);
+        f.track(KEY, o, Phase.RUNNING);
+        opened.awaitOpened(reopen);
+        awaitOpen(f);
+      }
+      assertEquals(20L, f.resumed(KEY).orElseThrow().step());
+      assertEquals(
+          List.of(LogFollower.HEAD_BYTES, LogFollower.HEAD_BYTES, LogFollower.HEAD_BYTES),
+          heads,
+          "read at the first open (refused), the second (empty) and the third (the line), not the fourth");
+    }
   }
 }

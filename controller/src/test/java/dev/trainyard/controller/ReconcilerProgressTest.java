@@ -62,6 +62,7 @@ class ReconcilerProgressTest {
   final List<Phase> tracked = new ArrayList<>();
   final List<RunKey> forgotten = new ArrayList<>();
   Optional<Progress> progress = Optional.empty();
+  Optional<dev.trainyard.controller.state.Resumed> resumed = Optional.empty();
   boolean completed;
 
   @AfterEach
@@ -91,6 +92,11 @@ class ReconcilerProgressTest {
           @Override
           public Optional<Progress> progress(RunKey key) {
             return progress;
+          }
+
+          @Override
+          public Optional<dev.trainyard.controller.state.Resumed> resumed(RunKey key) {
+            return resumed;
           }
 
           @Override
@@ -356,5 +362,32 @@ class ReconcilerProgressTest {
     assertTrue(
         cut.getBytes(java.nio.charset.StandardCharsets.UTF_8).length <= Reconciler.LOG_BYTES);
     assertEquals(16, cut.lines().count(), "whole lines only");
+  }
+
+  @Test
+  @DisplayName(
+      "where the attempt resumed from (read from its log) is posted at once beside the nodes, then beside the progress; a progress post keeps it")
+  void resumedPosted() throws IOException {
+    Reconciler r = reconciler();
+    observe(T0.plusSeconds(30));
+    r.reconcile(KEY);
+    LogProgress log = new LogProgress();
+    for (String line : fixture("checkpoint-resume.log").split("\n")) {
+      log.accept(line, T0.plusSeconds(40));
+    }
+    resumed = log.resumed();
+    String words = resumed.orElseThrow().describe();
+    observe(T0.plusSeconds(40));
+    r.reconcile(KEY);
+    log.accept("step 21/60 loss 0.5", T0.plusSeconds(50));
+    progress = log.current();
+    observe(T0.plusSeconds(50));
+    r.reconcile(KEY);
+    assertEquals(
+        List.of(
+            "pending running: 2 of 2 nodes ready, attempt 1 of 1",
+            "pending running: 2 of 2 nodes ready, " + words + ", attempt 1 of 1",
+            "pending running: step 21/60 (35 %), loss 0.5, " + words + ", attempt 1 of 1"),
+        posted());
   }
 }

@@ -252,6 +252,24 @@ class CheckpointHostsIT {
         out1.contains("trainyard: attempt 1 resumes from /checkpoints/" + runId + "/step-20"),
         out1);
     assertTrue(out1.contains("[rank 0] attempt 1 resumed at step 20 in "), out1);
+    // The line as the status controller reads it: the folder's step, the COMPLETE marker's time.
+    String resumeLine =
+        out1.lines()
+            .filter(l -> l.startsWith("trainyard: attempt 1 resumes from "))
+            .findFirst()
+            .orElseThrow();
+    var resumed = dev.trainyard.controller.state.Resumed.parse(resumeLine).orElseThrow();
+    assertEquals(20L, resumed.step(), resumeLine);
+    assertEquals(
+        Files.getLastModifiedTime(runDir.resolve("step-20").resolve("COMPLETE"))
+            .toInstant()
+            .truncatedTo(java.time.temporal.ChronoUnit.SECONDS),
+        resumed.savedAt(),
+        resumeLine);
+    // The recording behind controller/src/test/resources/progress/checkpoint-resume.log.
+    Path recording = work.resolve("checkpoint-resume.log");
+    Files.writeString(recording, out0 + out1);
+    System.out.println("CheckpointHostsIT: rank 0's logs of attempts 0 and 1: " + recording);
     assertTrue(second.get(1).output().contains("[rank 1] attempt 1 resumed at step 20 in "));
     assertEquals(21, firstStep(out1, 0), "the step continues, not restarts: " + out1);
     assertEquals(21, firstStep(second.get(1).output(), 1));

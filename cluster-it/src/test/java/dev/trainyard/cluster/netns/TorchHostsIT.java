@@ -7,6 +7,7 @@ import dev.trainyard.cluster.netns.CompiledRun.PodPlan;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -45,8 +46,8 @@ class TorchHostsIT {
 
   @Test
   @DisplayName(
-      "examples/pytorch-ddp, unmodified, trains 5 epochs across 2 hosts with gloo: each rank sees half the batches and rank 0 writes the snapshot")
-  void pytorchDdpTrains() {
+      "examples/pytorch-ddp, unmodified (default platform: its ReadWriteOnce checkpoint claim shared on one machine), trains 5 epochs across 2 hosts with gloo: each rank sees half the batches and rank 0 writes the snapshot into CHECKPOINT_DIR")
+  void pytorchDdpTrains() throws IOException {
     CompiledProject project =
         CompiledProject.example(
             hosts.work().resolve("repo"), PythonHosts.REPO_ROOT, "pytorch-ddp", Optional.empty());
@@ -57,17 +58,22 @@ class TorchHostsIT {
     // 2048 samples / batch 32 = 64 batches; DistributedSampler gives each of the 2 ranks 32.
     assertTrue(pods.get(0).output().contains("[rank 0] epoch 4: 32 batches"), pods.get(0).output());
     assertTrue(pods.get(1).output().contains("[rank 1] epoch 4: 32 batches"), pods.get(1).output());
+    String runId = project.run().jobSetName().replaceFirst(".*-", "");
     assertTrue(
-        pods.get(0).output().contains("epoch 4: snapshot saved to /snapshots/snapshot.pt"),
+        pods.get(0)
+            .output()
+            .contains("epoch 4: snapshot saved to /checkpoints/" + runId + "/snapshot.pt"),
         pods.get(0).output());
     assertTrue(
-        Files.exists(
-            hosts
-                .work()
-                .resolve("pods")
-                .resolve("claims")
-                .resolve("ddp-snapshots")
-                .resolve("snapshot.pt")));
+        pods.get(0).output().contains("trainyard: attempt 0 starts fresh: no complete checkpoint"),
+        pods.get(0).output());
+    Path claims = hosts.work().resolve("pods").resolve("claims");
+    try (var keys = Files.list(claims)) {
+      Path claim = keys.findFirst().orElseThrow();
+      assertTrue(
+          claim.getFileName().toString().startsWith("pytorch-ddp-"), "the job's claim: " + claim);
+      assertTrue(Files.exists(claim.resolve(runId).resolve("snapshot.pt")));
+    }
   }
 
   static final String GROUP =

@@ -43,6 +43,8 @@ public enum DiagnosticCode {
   COMMIT_UNCHECKED("W315"),
   COMMIT_NOT_PUSHED("W316"),
   NO_CHECKPOINT_STORAGE("E317"),
+  /** {@code --fresh} for a train.yaml without {@code checkpoint:}: it does nothing. */
+  FRESH_WITHOUT_CHECKPOINT("W318"),
   // policy
   INVALID_NAME("E401"),
   NAME_TOO_LONG("E402"),
@@ -154,6 +156,18 @@ public enum DiagnosticCode {
    * them, no image has them; bash reports "module: command not found" (exit 127).
    */
   HPC_MODULES("W452"),
+  /**
+   * {@code checkpoint.recoverOnExitCodes} lists 80, the exit of Trainyard's GPU start-up check (a
+   * broken node, reported as a platform error).
+   */
+  RECOVER_CODE_RESERVED("E445"),
+  /**
+   * {@code checkpoint.recoverOnExitCodes} lists an exit a restart does not cure: 137 (SIGKILL, out
+   * of memory), 143 (SIGTERM, already a restart), 126/127 (bash: not executable, not found).
+   */
+  RECOVER_CODE_NOT_CURED("W446"),
+  /** {@code checkpoint.recoverOnExitCodes} with {@code retries: 0}: no restart is left. */
+  RECOVER_WITHOUT_RETRIES("W447"),
   CREDENTIALS_IN_URL("W311"),
   SSH_URL_REWRITTEN("W312"),
   // render

@@ -24,7 +24,8 @@ import java.util.regex.Pattern;
  * batch.kubernetes.io/job-completion-index} (Kubernetes "Indexed Job" docs), and Secret values from
  * {@link Settings#secrets}. The compiled hostnames ({@code <jobset>-<rjob>-<j>-<i>.<subdomain>})
  * become 127.0.0.1, and every port the container declares becomes a free port of this host, the
- * same one for every node.
+ * same one for every node. A checkpointed run's volume becomes a folder of this machine ({@link
+ * Checkpoints}) and its attempt 0.
  *
  * <pre>{@code
  * Result r = LocalPlanner.plan(tree, new Settings(0, 0, name -> Optional.ofNullable(System.getenv(name)), ports));
@@ -51,7 +52,31 @@ public final class LocalPlanner {
       int nodes,
       int procsPerNode,
       java.util.function.Function<String, Optional<String>> secrets,
-      IntSupplier freePort) {}
+      IntSupplier freePort,
+      Optional<Checkpoints> checkpoints) {
+
+    /** Without a local checkpoint folder: the compiled paths stay. */
+    public Settings(
+        int nodes,
+        int procsPerNode,
+        java.util.function.Function<String, Optional<String>> secrets,
+        IntSupplier freePort) {
+      this(nodes, procsPerNode, secrets, freePort, Optional.empty());
+    }
+  }
+
+  /**
+   * What a checkpointed run's volume is on this machine ({@code docs/checkpoints.md}): {@code
+   * TRAINYARD_CHECKPOINT_ROOT} becomes {@code root} and {@code CHECKPOINT_DIR} {@code root/folder}.
+   *
+   * @param root an absolute folder of this machine, e.g. {@code
+   *     /home/me/ml/job/.trainyard/checkpoints}
+   * @param folder the run's folder below it, e.g. the run id {@code 3f2a1b}
+   */
+  public record Checkpoints(String root, String folder) {}
+
+  /** The restart count label the compiled pods read through the downward API. */
+  private static final String RESTART_ATTEMPT = "jobset.sigs.k8s.io/restart-attempt";
 
   /**
    * The plan, or the problems that stop it (one sentence each, with what to do).
@@ -128,6 +153,7 @@ public final class LocalPlanner {
     for (int i = 0; i < count; i++) {
       Map<String, String> env = env(container.path("env"), i, rewrite, settings, problems);
       scale(env, compiled, count, settings.procsPerNode());
+      checkpoints(env, settings.checkpoints());
       nodes.add(LocalNode.of("node-" + i, env, workdir));
     }
     if (!problems.isEmpty()) {
@@ -186,16 +212,35 @@ public final class LocalPlanner {
         }
       } else if (from.has("fieldRef")) {
         String path = from.at("/fieldRef/fieldPath").asText();
-        env.put(
-            name,
-            path.contains(COMPLETION_INDEX)
-                ? Integer.toString(index)
-                : path.equals("spec.nodeName") ? "localhost" : "");
+        env.put(name, fieldValue(path, index));
       } else {
         env.put(name, rewrite.apply(expand(e.path("value").asText(""), env)));
       }
     }
     return env;
+  }
+
+  /**
+   * A downward API field as this machine gives it: the completion index, {@code localhost} for the
+   * node name, 0 restarts (a local run is the first attempt), else "".
+   */
+  private static String fieldValue(String path, int index) {
+    if (path.contains(COMPLETION_INDEX)) {
+      return Integer.toString(index);
+    }
+    if (path.contains(RESTART_ATTEMPT)) {
+      return "0";
+    }
+    return path.equals("spec.nodeName") ? "localhost" : "";
+  }
+
+  /** A checkpointed run's volume paths → the local folder, when one is given. */
+  private static void checkpoints(Map<String, String> env, Optional<Checkpoints> local) {
+    if (local.isEmpty() || !env.containsKey("TRAINYARD_CHECKPOINT_ROOT")) {
+      return;
+    }
+    env.put("TRAINYARD_CHECKPOINT_ROOT", local.get().root());
+    env.put("CHECKPOINT_DIR", local.get().root() + "/" + local.get().folder());
   }
 
   /**

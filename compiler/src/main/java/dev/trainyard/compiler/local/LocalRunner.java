@@ -30,7 +30,9 @@ import java.util.concurrent.TimeUnit;
  * group, SIGKILL after {@link #GRACE}.
  *
  * <p>Not like the pod: no container image (the tools on this machine's PATH run), no GPU start-up
- * check, no volumes (a mount path in {@code run} is used as it is on this machine).
+ * check, no volumes (a mount path in {@code run} is used as it is on this machine), except that a
+ * checkpointed run's volume is a local folder ({@link LocalPlanner.Checkpoints}) and its checkpoint
+ * lines run first, as in the pod.
  */
 public final class LocalRunner {
   /** How long a stopped process group has between SIGTERM and SIGKILL. */
@@ -39,6 +41,10 @@ public final class LocalRunner {
   private static final String NODE_SCRIPT =
       dev.trainyard.compiler.render.SetupLine.TEXT
           + "exec bash -eo pipefail -c \"$TRAINYARD_RUN\"\n";
+
+  /** A checkpointed node first finds {@code RESUME_FROM} as the pod does. */
+  private static final String CHECKPOINT_NODE_SCRIPT =
+      dev.trainyard.compiler.render.CheckpointParts.SCRIPT + NODE_SCRIPT;
 
   /** Inherited variables a pod never has: a leftover would fake the world the run forms. */
   private static final List<String> NOT_INHERITED =
@@ -110,6 +116,14 @@ public final class LocalRunner {
     return outcome(failure, took);
   }
 
+  /**
+   * The node's script: with {@code checkpoint:} the pod's checkpoint lines first ({@code
+   * RESUME_FROM}, {@code keep}; the log line saying where it resumes from), then setup and run.
+   */
+  static String script(LocalNode node) {
+    return node.get("TRAINYARD_CHECKPOINT_ROOT").isEmpty() ? NODE_SCRIPT : CHECKPOINT_NODE_SCRIPT;
+  }
+
   /** Stops every node's process group (Ctrl-C); {@link #run} then returns. Safe to call twice. */
   public void stop() {
     stopped = true;
@@ -120,7 +134,7 @@ public final class LocalRunner {
     Path home = scratch.resolve(node.name()).resolve("home");
     Files.createDirectories(home);
     ProcessBuilder pb =
-        new ProcessBuilder("setsid", "bash", "-c", NODE_SCRIPT)
+        new ProcessBuilder("setsid", "bash", "-c", script(node))
             .directory(checkout(node).resolve(node.workdir()).toFile())
             .redirectErrorStream(true);
     Map<String, String> env = pb.environment();

@@ -124,6 +124,9 @@ public record Platform(
    * @param retention how long a job's claim stays after its last submit while no run of the job is
    *     in the repo; empty: kept
    * @param recoverOnExitCodes exit codes that restart a checkpointed run, for every job here
+   * @param sameNode whether every pod of a run here lands on one node (a one-node cluster such as
+   *     kind, minikube or Docker Desktop), so a {@code ReadWriteOnce} volume, which is per node
+   *     (core/v1 PersistentVolume access modes), serves a multi-node run too
    */
   public record CheckpointStorage(
       Optional<String> storageClass,
@@ -131,7 +134,8 @@ public record Platform(
       Optional<String> claim,
       String accessMode,
       Optional<Duration> retention,
-      List<Integer> recoverOnExitCodes) {
+      List<Integer> recoverOnExitCodes,
+      boolean sameNode) {
     /** The access mode every node of a multi-node job can write one folder through. */
     public static final String SHARED = "ReadWriteMany";
 
@@ -139,7 +143,7 @@ public record Platform(
       recoverOnExitCodes = List.copyOf(recoverOnExitCodes);
     }
 
-    /** Whether several pods on several nodes can mount it read-write. */
+    /** Whether several pods on several nodes (or on the one node) can mount it read-write. */
     public boolean shared() {
       return accessMode.equals(SHARED);
     }

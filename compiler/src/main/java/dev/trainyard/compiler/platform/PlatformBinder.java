@@ -114,7 +114,8 @@ public final class PlatformBinder {
             optionalText(c.path("claim")),
             c.path("accessMode").asText(),
             duration(c.path("retention")),
-            codes));
+            codes,
+            c.path("sameNode").asBoolean(false)));
   }
 
   private static Platform.StatusSettings status(JsonNode s) {

@@ -12,7 +12,10 @@ import java.util.List;
  * ReadWriteOnce} volume attaches to one node (core/v1 PersistentVolumeClaim access modes), so the
  * second node's pod would wait for ever in ContainerCreating ("Multi-Attach error"), and {@code
  * ReadWriteOncePod} to one pod. Trainyard has no per-rank layout: DDP saves from rank 0 and every
- * rank must read that one file on resume.
+ * rank must read that one file on resume. A platform whose runs land on one node ({@code sameNode},
+ * a one-node local cluster) serves them with {@code ReadWriteOnce}: that mode is per node, and pods
+ * on one node share it (Kubernetes "Persistent Volumes", access modes; rancher
+ * local-path-provisioner#70, the provisioner kind uses, which refuses ReadWriteMany: kind#2371).
  */
 final class CheckpointRules {
   private CheckpointRules() {}
@@ -42,7 +45,9 @@ final class CheckpointRules {
       return List.of(mpi(job));
     }
     int nodes = job.topology().nodes();
-    if (nodes == 1 || c.accessMode().equals("ReadWriteMany")) {
+    if (nodes == 1
+        || c.accessMode().equals("ReadWriteMany")
+        || (c.sameNode() && c.accessMode().equals("ReadWriteOnce"))) {
       return List.of();
     }
     return List.of(
@@ -61,6 +66,7 @@ final class CheckpointRules {
                     + " nodes")
             .withHint(
                 "use `nodes: 1`, or ask your platform team for ReadWriteMany checkpoint storage (e.g. NFS or CephFS) in "
-                    + job.platform().origin()));
+                    + job.platform().origin()
+                    + " (on a one-node cluster, ReadWriteOnce with `sameNode: true` serves every node)"));
   }
 }

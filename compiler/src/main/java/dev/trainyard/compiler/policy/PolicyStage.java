@@ -28,6 +28,7 @@ public final class PolicyStage {
     found.addAll(ResourceRules.check(job));
     found.addAll(MountRules.check(job));
     found.addAll(CheckpointRules.check(job));
+    found.addAll(RecoverCodeRules.check(job));
     found.addAll(TopologyRules.check(job));
     found.addAll(KueueRules.check(job));
     found.addAll(MpiOptionRules.check(job));

@@ -33,6 +33,9 @@ final class CheckpointChoice {
       ResolvedJob.Naming naming,
       List<Diagnostic> problems) {
     if (in.spec().checkpoint().isEmpty()) {
+      if (in.checkpointKey().fresh()) {
+        problems.add(freshWithout(in));
+      }
       return Optional.empty();
     }
     CheckpointSpec spec = in.spec().checkpoint().get();
@@ -64,7 +67,8 @@ final class CheckpointChoice {
             in.checkpointKey().fresh(),
             spec.keep().orElse(ResolvedCheckpoint.DEFAULT_KEEP),
             spec.saveSeconds().orElse(ResolvedCheckpoint.DEFAULT_SAVE_SECONDS),
-            List.copyOf(codes)));
+            List.copyOf(codes),
+            s.sameNode()));
   }
 
   /**
@@ -83,6 +87,19 @@ final class CheckpointChoice {
             + "\n"
             + in.checkpointKey().branch();
     return jobName + "-" + CanonicalJson.sha256Hex(what).substring(0, KEY_HEX);
+  }
+
+  /** W318: {@code --fresh} starts over from checkpoints, and this train.yaml keeps none. */
+  private static Diagnostic freshWithout(ResolveInput in) {
+    return Diagnostic.warning(
+            DiagnosticCode.FRESH_WITHOUT_CHECKPOINT,
+            in.spec().document().map().at(""),
+            "",
+            "--fresh does nothing here: train.yaml has no `checkpoint:`, so every run starts at step 0"
+                + " anyway")
+        .withHint(
+            "leave --fresh out, or add `checkpoint:` (docs/checkpoints.md) so runs resume and --fresh"
+                + " has something to start over from");
   }
 
   private static Diagnostic noStorage(ResolveInput in, ResolvedJob.Target target) {

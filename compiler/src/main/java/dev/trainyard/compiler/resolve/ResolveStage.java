@@ -77,7 +77,10 @@ public final class ResolveStage {
             timeout,
             in.stamp(),
             checkpoint);
-    return problems.isEmpty() ? StageResult.of(job, List.of()) : StageResult.failed(problems);
+    // A warning (W318) alone does not stop the pipeline.
+    return problems.stream().anyMatch(Diagnostic::isError)
+        ? StageResult.failed(problems)
+        : StageResult.of(job, problems);
   }
 
   private static NodeResources resources(ResourceRequest user, RuntimeDefinition rt) {

@@ -29,6 +29,8 @@ import java.util.Optional;
  * @param keep complete checkpoints kept
  * @param saveSeconds seconds a save on SIGTERM may take
  * @param recoverOnExitCodes sorted exit codes (1–255) that restart the run instead of failing it
+ * @param sameNode whether the platform says every pod of a run lands on one node, so a {@code
+ *     ReadWriteOnce} volume serves every node of the run
  */
 public record ResolvedCheckpoint(
     String key,
@@ -42,7 +44,8 @@ public record ResolvedCheckpoint(
     boolean fresh,
     int keep,
     int saveSeconds,
-    List<Integer> recoverOnExitCodes) {
+    List<Integer> recoverOnExitCodes,
+    boolean sameNode) {
 
   /** Default mount path. */
   public static final String DEFAULT_PATH = "/checkpoints";

@@ -163,4 +163,53 @@ class LocalPlannerTest {
     assertEquals("other.host:29500", rw.apply("other.host:29500"));
     assertEquals("x", new LocalPlanner.Rewrite("", Map.of()).apply("x"));
   }
+
+  @Test
+  @DisplayName(
+      "checkpoint: the volume's paths become the local folder (CHECKPOINT_DIR its run folder), TRAINYARD_ATTEMPT 0; the node script runs the pod's checkpoint lines first")
+  void checkpoints() {
+    OutputTree tree = compile("run: python train.py\nnodes: 2\ncheckpoint: {keep: 2}\n");
+    AtomicInteger next = new AtomicInteger(40000);
+    LocalPlan plan =
+        LocalPlanner.plan(
+                tree,
+                new LocalPlanner.Settings(
+                    0,
+                    0,
+                    name -> Optional.empty(),
+                    next::incrementAndGet,
+                    Optional.of(new LocalPlanner.Checkpoints("/home/me/ck", "abc123-2"))))
+            .plan()
+            .orElseThrow();
+    for (LocalNode node : plan.nodes()) {
+      assertEquals("/home/me/ck", node.get("TRAINYARD_CHECKPOINT_ROOT"));
+      assertEquals("/home/me/ck/abc123-2", node.get("CHECKPOINT_DIR"));
+      assertEquals("0", node.get("TRAINYARD_ATTEMPT"));
+      assertEquals("2", node.get("TRAINYARD_CHECKPOINT_KEEP"));
+      assertTrue(
+          LocalRunner.script(node)
+              .startsWith(dev.trainyard.compiler.render.CheckpointParts.SCRIPT));
+    }
+    LocalNode compiled =
+        LocalPlanner.plan(tree, settings(0, 0, Map.of())).plan().orElseThrow().nodes().get(0);
+    assertTrue(
+        compiled.get("CHECKPOINT_DIR").startsWith("/checkpoints/"),
+        "without a local folder the compiled paths stay: " + compiled.env());
+    LocalNode plain =
+        LocalPlanner.plan(
+                compile("run: python train.py\n"),
+                new LocalPlanner.Settings(
+                    0,
+                    0,
+                    name -> Optional.empty(),
+                    next::incrementAndGet,
+                    Optional.of(new LocalPlanner.Checkpoints("/home/me/ck", "x"))))
+            .plan()
+            .orElseThrow()
+            .nodes()
+            .get(0);
+    assertEquals("", plain.get("CHECKPOINT_DIR"), "no checkpoint: nothing added");
+    assertFalse(
+        LocalRunner.script(plain).contains("TRAINYARD_CHECKPOINT_ROOT"), "no checkpoint lines");
+  }
 }

@@ -126,4 +126,69 @@ class CheckpointRulesTest {
         compile("run: torchrun t.py\nenv: {CHECKPOINT_DIR: /x, RESUME_FROM: y}\n", "ReadWriteMany");
     assertTrue(withCode(without, DiagnosticCode.RESERVED_ENV).isEmpty());
   }
+
+  @ParameterizedTest(name = "{0} with sameNode on {1} node(s): E435 {2}")
+  @CsvSource({"ReadWriteOnce, 3, false", "ReadWriteOncePod, 2, true"})
+  @DisplayName(
+      "sameNode (a one-node cluster): ReadWriteOnce, which is per node, serves several nodes; ReadWriteOncePod still one pod")
+  void sameNode(String mode, int nodes, boolean refused) {
+    CompileResult r =
+        compile(
+            "run: torchrun t.py\nnodes: " + nodes + "\ncheckpoint: {}\n",
+            mode + ", sameNode: true");
+    assertEquals(
+        refused,
+        !withCode(r, DiagnosticCode.CHECKPOINT_NOT_SHARED).isEmpty(),
+        r.diagnostics().toString());
+    CompileResult other =
+        compile("run: torchrun t.py\nnodes: 2\ncheckpoint: {}\n", "ReadWriteOnce, sameNode: false");
+    assertTrue(
+        withCode(other, DiagnosticCode.CHECKPOINT_NOT_SHARED).get(0).hint().contains("sameNode"),
+        "the hint names the one-node way out too");
+  }
+
+  @Test
+  @DisplayName(
+      "the embedded default platform (local, one node) serves a 2-node checkpointed run on its ReadWriteOnce claim")
+  void defaultPlatform() {
+    CompileResult r =
+        TrainProject.create(dir, "run: torchrun t.py\nnodes: 2\ncheckpoint: {}\n").compile();
+    assertFalse(r.hasErrors(), r.diagnostics().toString());
+    String claim =
+        TrainProject.tree(r).files().entrySet().stream()
+            .filter(e -> e.getKey().contains("/persistentvolumeclaim-"))
+            .findFirst()
+            .orElseThrow()
+            .getValue();
+    assertTrue(claim.contains("- ReadWriteOnce"), claim);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "{size: 10Gi, claim: team, accessMode: ReadWriteMany}|`namespaces[0].checkpoints` sets both"
+            + " `size` and `claim`: `size` makes a claim per job",
+        "{claim: team, size: 1Gi, accessMode: ReadWriteOnce, sameNode: true}|keep one of the two"
+      })
+  @DisplayName(
+      "platform checkpoints with both size and claim say which and why (not the schema rule's name)")
+  void sizeOrClaim(String checkpoints, String words) {
+    CompileResult r =
+        TrainProject.create(dir, "run: torchrun t.py\ncheckpoint: {}\n")
+            .withPlatform(
+                PlatformYaml.base()
+                    .namespaces(
+                        "[{name: team-a, cluster: local, sources: [\"github.com/acme/*\"],"
+                            + " defaultQueue: q, checkpoints: "
+                            + checkpoints
+                            + "}]")
+                    .text())
+            .compile();
+    List<Diagnostic> d = withCode(r, DiagnosticCode.INVALID_VALUE);
+    assertEquals(1, d.size(), r.diagnostics().toString());
+    assertTrue(d.get(0).message().contains(words), d.get(0).message());
+    assertFalse(d.get(0).message().contains("schema rule"), d.get(0).message());
+    assertTrue(d.get(0).location().line() > 0);
+  }
 }

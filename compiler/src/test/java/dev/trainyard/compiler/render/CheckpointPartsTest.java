@@ -283,7 +283,14 @@ class CheckpointPartsTest {
     String[] out = run("cccccc", false, 5, "1");
     assertEquals(newest.toString(), out[0]);
     assertEquals("0", out[1], "TRAINYARD_ATTEMPT is 0 outside a JobSet");
-    assertEquals("trainyard: attempt 0 resumes from " + newest, out[2]);
+    Instant saved =
+        Files.getLastModifiedTime(newest.resolve("COMPLETE"))
+            .toInstant()
+            .truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+    assertEquals(
+        "trainyard: attempt 0 resumes from " + newest + " (saved " + saved + ")",
+        out[2],
+        "the resume line with the UTC time of the COMPLETE marker (docs/checkpoints.md)");
     assertTrue(Files.isDirectory(root.resolve("cccccc")), "CHECKPOINT_DIR is made");
   }
 

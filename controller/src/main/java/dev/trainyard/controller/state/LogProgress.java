@@ -31,14 +31,16 @@ import java.util.regex.Pattern;
  * Hugging Face run reads "step 10/30 … loss 3.899". Within epochs (Keras, Lightning with {@code
  * Epoch N/M}) the step counts across epochs once the number of epochs is known. Every line read,
  * recognised or not, moves {@link Progress#updatedAt()}: a run that prints is alive ({@link
- * RunStateMapper} calls a run stalled only when neither its progress nor its log moved). Not
- * thread-safe: one per followed log.
+ * RunStateMapper} calls a run stalled only when neither its progress nor its log moved). The
+ * checkpoint script's line saying where the attempt resumed from is kept apart ({@link #resumed}).
+ * Not thread-safe: one per followed log.
  */
 public final class LogProgress {
 
   /** Segments longer than this are not parsed (a progress line is short; a dump is not). */
   public static final int MAX_SEGMENT = 4096;
 
+  private static final String RESUME_PREFIX = "trainyard: attempt ";
   private static final Pattern ANSI = Pattern.compile("\u001B\\[[0-9;?]*[A-Za-z]|\b");
   private static final Pattern TQDM =
       Pattern.compile(
@@ -70,6 +72,7 @@ public final class LogProgress {
   private boolean seen;
   private int epoch;
   private int epochs;
+  private Resumed resumed;
 
   /** The progress read so far; empty until a progress line was recognised. */
   public Optional<Progress> current() {
@@ -78,6 +81,15 @@ public final class LogProgress {
     }
     return Optional.of(
         new Progress(step, total, null, remaining, metrics, updatedAt, Progress.Source.LOG));
+  }
+
+  /**
+   * Where the attempt resumed from, as its checkpoint script's line said ({@link Resumed}); empty
+   * before that line and after one saying the attempt starts fresh. Not a progress: it moves
+   * neither {@link #current} nor the stall.
+   */
+  public Optional<Resumed> resumed() {
+    return Optional.ofNullable(resumed);
   }
 
   /**
@@ -105,10 +117,24 @@ public final class LogProgress {
         segment.indexOf('\u001B') >= 0 || segment.indexOf('\b') >= 0
             ? ANSI.matcher(segment).replaceAll("")
             : segment;
+    if (line.startsWith(RESUME_PREFIX)) {
+      resume(line);
+      return false;
+    }
     boolean hit =
         tqdm(line) || rich(line) || keras(line) || hfDict(line) || hfTotal(line) || plain(line);
     seen |= hit;
     return hit;
+  }
+
+  /** The checkpoint script's resume or fresh-start line ({@link Resumed}). */
+  private void resume(String line) {
+    Optional<Resumed> r = Resumed.parse(line);
+    if (r.isPresent()) {
+      resumed = r.get();
+    } else if (Resumed.fresh(line)) {
+      resumed = null;
+    }
   }
 
   private boolean tqdm(String line) {

@@ -10,9 +10,10 @@ import java.util.Optional;
  * child Jobs of a failed JobSet ({@code jobs}, else empty) and what kept its pods from starting in
  * an earlier observation ({@code earlier}, e.g. an image that could not be pulled, before Kueue's
  * PodsReady timeout evicted the pods and with them the evidence; see {@link
- * RunStateMapper#startBlocker}) and its last {@link Progress} while it runs ({@code progress}, else
- * empty). Built by the controller from informer caches and by {@code trainyard status} from a list
- * call; no Kubernetes client types cross this boundary.
+ * RunStateMapper#startBlocker}), its last {@link Progress} while it runs ({@code progress}, else
+ * empty) and where its current attempt resumed from ({@code resumed}, the checkpoint script's line
+ * in rank 0's log, else empty). Built by the controller from informer caches and by {@code
+ * trainyard status} from a list call; no Kubernetes client types cross this boundary.
  */
 public record RunObservation(
     JobSetSnapshot jobSet,
@@ -21,13 +22,27 @@ public record RunObservation(
     Instant now,
     List<JobSnapshot> jobs,
     Optional<Failure> earlier,
-    Optional<Progress> progress) {
+    Optional<Progress> progress,
+    Optional<Resumed> resumed) {
 
   public RunObservation {
     pods = List.copyOf(pods);
     jobs = List.copyOf(jobs);
     earlier = earlier == null ? Optional.empty() : earlier;
     progress = progress == null ? Optional.empty() : progress;
+    resumed = resumed == null ? Optional.empty() : resumed;
+  }
+
+  /** Not known to have resumed. */
+  public RunObservation(
+      JobSetSnapshot jobSet,
+      List<PodSnapshot> pods,
+      Optional<WorkloadSnapshot> workload,
+      Instant now,
+      List<JobSnapshot> jobs,
+      Optional<Failure> earlier,
+      Optional<Progress> progress) {
+    this(jobSet, pods, workload, now, jobs, earlier, progress, Optional.empty());
   }
 
   /** No progress seen. */
@@ -65,16 +80,21 @@ public record RunObservation(
 
   /** This observation with {@code jobs} as its child Jobs. */
   public RunObservation withJobs(List<JobSnapshot> jobs) {
-    return new RunObservation(jobSet, pods, workload, now, jobs, earlier, progress);
+    return new RunObservation(jobSet, pods, workload, now, jobs, earlier, progress, resumed);
   }
 
   /** This observation with {@code earlier} as what kept its pods from starting before. */
   public RunObservation withEarlier(Optional<Failure> earlier) {
-    return new RunObservation(jobSet, pods, workload, now, jobs, earlier, progress);
+    return new RunObservation(jobSet, pods, workload, now, jobs, earlier, progress, resumed);
   }
 
   /** This observation with {@code progress} as the run's last progress. */
   public RunObservation withProgress(Optional<Progress> progress) {
-    return new RunObservation(jobSet, pods, workload, now, jobs, earlier, progress);
+    return new RunObservation(jobSet, pods, workload, now, jobs, earlier, progress, resumed);
+  }
+
+  /** This observation with {@code resumed} as where its current attempt resumed from. */
+  public RunObservation withResumed(Optional<Resumed> resumed) {
+    return new RunObservation(jobSet, pods, workload, now, jobs, earlier, progress, resumed);
   }
 }

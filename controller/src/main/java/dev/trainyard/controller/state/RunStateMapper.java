@@ -37,7 +37,10 @@ import java.util.Optional;
  *                                              {@link Progress} "running: step 370/1000 (37 %), ETA 1h 45m, loss
  *                                              0.53, attempt 1 of 4" ({@link ProgressText}); when neither the
  *                                              progress nor the log moved for {@code progressStallAfter}, stalled:
- *                                              "stalled: no progress for 30m (last: step 370/1000), attempt 1 of 4"
+ *                                              "stalled: no progress for 30m (last: step 370/1000), attempt 1 of 4";
+ *                                              an attempt that resumed from a checkpoint says so before the
+ *                                              attempt: "running: step 3210/10000 (32 %), resumed from step 3200
+ *                                              (checkpoint of Dec 2 14:02 UTC), attempt 2 of 4" ({@link Resumed})
  * </pre>
  *
  * Stalled has two meanings, told apart by the phase: a run admitted longer ago than {@code
@@ -70,6 +73,8 @@ public final class RunStateMapper {
 
   /** The queued reason before Kueue has said anything. */
   static final String WAITING = "waiting for Kueue to admit it";
+
+  private static final int MAX = Description.MAX;
 
   /** How long a running run's progress and log may stand still before it is called stalled. */
   public static final Duration DEFAULT_PROGRESS_STALL = Duration.ofMinutes(30);
@@ -146,8 +151,12 @@ public final class RunStateMapper {
   private RunState running(RunObservation o, int nodesUp) {
     JobSetSnapshot js = o.jobSet();
     Optional<Progress> progress = o.progress();
+    String tail = resumed(o) + ", " + attempt(js);
     if (progress.isEmpty() || ProgressText.describe(progress.get()).isEmpty()) {
-      return state(o, Phase.RUNNING, Cause.NONE, "running: " + nodes(nodesUp, js), nodesUp, false);
+      String text =
+          Description.fit(
+              "running: ", nodesUp + " of " + js.expectedNodes() + " nodes ready", tail, MAX);
+      return state(o, Phase.RUNNING, Cause.NONE, text, nodesUp, false);
     }
     Progress p = progress.get();
     if (Duration.between(p.updatedAt(), o.now()).compareTo(progressStallAfter) > 0) {
@@ -158,13 +167,20 @@ public final class RunStateMapper {
                   + ProgressText.span(progressStallAfter)
                   + (last.isEmpty() ? "" : " "),
               last.isEmpty() ? "" : "(last: " + last + ")",
-              ", " + attempt(js),
-              Description.MAX);
+              tail,
+              MAX);
       return state(o, Phase.RUNNING, Cause.NONE, text, nodesUp, true);
     }
-    String text =
-        Description.fit("running: ", ProgressText.describe(p), ", " + attempt(js), Description.MAX);
+    String text = Description.fit("running: ", ProgressText.describe(p), tail, MAX);
     return state(o, Phase.RUNNING, Cause.NONE, text, nodesUp, false);
+  }
+
+  /**
+   * ", resumed from step 3200 (checkpoint of Dec 2 14:02 UTC)" when the current attempt resumed
+   * from a checkpoint ({@link Resumed}), else "".
+   */
+  private static String resumed(RunObservation o) {
+    return o.resumed().map(r -> ", " + r.describe()).orElse("");
   }
 
   /**
@@ -589,10 +605,6 @@ public final class RunStateMapper {
         .filter(ConditionSnapshot::isTrue)
         .map(ConditionSnapshot::since)
         .filter(Objects::nonNull);
-  }
-
-  private static String nodes(int ready, JobSetSnapshot js) {
-    return ready + " of " + js.expectedNodes() + " nodes ready, " + attempt(js);
   }
 
   static String attempt(JobSetSnapshot js) {

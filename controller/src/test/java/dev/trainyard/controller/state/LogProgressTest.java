@@ -239,4 +239,34 @@ class LogProgressTest {
     assertEquals(8, p.current().orElseThrow().metrics().size());
     assertEquals("h", p.current().orElseThrow().metrics().get(7).name());
   }
+
+  @Test
+  @DisplayName(
+      "the checkpoint script's lines (recorded, two attempts): the resume is kept apart from progress, a fresh start clears it")
+  void resumeLine() {
+    LogProgress p = new LogProgress();
+    List<String> lines = fixture("checkpoint-resume.log").lines().toList();
+    int resume = -1;
+    for (int i = 0; i < lines.size(); i++) {
+      if (lines.get(i).contains(" resumes from ")) {
+        resume = i;
+      }
+    }
+    assertTrue(resume > 0, "the second attempt's resume line is recorded");
+    for (int i = 0; i < resume; i++) {
+      assertFalse(p.accept(lines.get(i), T0), lines.get(i));
+      assertEquals(Optional.empty(), p.resumed(), "attempt 0 started fresh");
+    }
+    assertFalse(p.accept(lines.get(resume), T0.plusSeconds(1)), "not a progress line");
+    Resumed r = p.resumed().orElseThrow();
+    assertEquals(20L, r.step());
+    assertEquals(Optional.empty(), p.current(), "no progress yet");
+    p.acceptText("\u001B[0mstep 21/60 loss 0.5\n", T0.plusSeconds(2));
+    assertEquals(21L, p.current().orElseThrow().step());
+    assertEquals(Optional.of(r), p.resumed(), "kept beside the progress");
+    p.accept(lines.stream().filter(l -> l.contains("starts fresh")).findFirst().orElseThrow(), T0);
+    assertEquals(Optional.empty(), p.resumed(), "a fresh start clears it");
+    p.accept("trainyard: attempt 3 something else", T0);
+    assertEquals(Optional.empty(), p.resumed());
+  }
 }

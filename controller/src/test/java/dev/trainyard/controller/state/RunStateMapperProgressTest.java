@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.trainyard.controller.state.Progress.Metric;
 import dev.trainyard.controller.state.Progress.Source;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.DisplayName;
@@ -156,5 +157,64 @@ class RunStateMapperProgressTest {
     assertEquals("2h", ProgressText.span(Duration.ofHours(2)));
     assertEquals("1h 5m", ProgressText.span(Duration.ofMinutes(65)));
     assertEquals("45s", ProgressText.span(Duration.ofSeconds(45)));
+  }
+
+  private static RunState resumed(Progress p, Resumed r) {
+    return MAPPER.map(
+        run()
+            .pods(readyPod("p0", "n0"), readyPod("p1", "n1"))
+            .observe()
+            .withProgress(Optional.ofNullable(p))
+            .withResumed(Optional.ofNullable(r)));
+  }
+
+  @Test
+  @DisplayName(
+      "an attempt that resumed says from which step and checkpoint, before the attempt: with and without progress, stalled too")
+  void resumedDescribed() {
+    Resumed r = new Resumed("step-3200", 3200L, Instant.parse("2026-12-02T14:02:11Z"));
+    assertEquals(
+        "running: 2 of 2 nodes ready, resumed from step 3200 (checkpoint of Dec 2 14:02 UTC),"
+            + " attempt 1 of 4",
+        resumed(null, r).description());
+    assertEquals(
+        "running: step 3210/10000 (32 %), loss 0.53, resumed from step 3200 (checkpoint of Dec 2"
+            + " 14:02 UTC), attempt 1 of 4",
+        resumed(progress(3210L, 10000L, null, Duration.ZERO), r).description());
+    RunState stalled = resumed(progress(3210L, 10000L, null, Duration.ofHours(1)), r);
+    assertTrue(stalled.stalled());
+    assertEquals(
+        "stalled: no progress for 30m (last: step 3210/10000), resumed from step 3200 (checkpoint"
+            + " of Dec 2 14:02 UTC), attempt 1 of 4",
+        stalled.description());
+    assertEquals(
+        "running: 2 of 2 nodes ready, attempt 1 of 4",
+        resumed(null, null).description(),
+        "a fresh start says nothing of checkpoints");
+  }
+
+  @Test
+  @DisplayName(
+      "a resumed run's description stays within GitHub's 140: the progress gives way, the resume and attempt stay")
+  void resumedFits() {
+    Resumed r = new Resumed("step-1", 123456789012L, Instant.parse("2026-09-30T14:02:11Z"));
+    Progress p =
+        new Progress(
+            123456789999L,
+            999999999999L,
+            null,
+            Duration.ofHours(1000),
+            List.of(new Metric("loss_" + "x".repeat(150), "0.53")),
+            NOW,
+            Source.LOG);
+    String d = resumed(p, r).description();
+    int length = d.codePointCount(0, d.length());
+    assertTrue(length <= Description.MAX && length > Description.MAX - 5, d);
+    assertTrue(d.contains("ETA 1000h…"), "the progress was cut: " + d);
+    assertTrue(
+        d.endsWith(
+            ", resumed from step 123456789012 (checkpoint of Sep 30 14:02 UTC), attempt 1 of 4"),
+        d);
+    assertTrue(d.startsWith("running: step 123456789999/999999999999"), d);
   }
 }
