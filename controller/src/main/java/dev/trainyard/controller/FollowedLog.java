@@ -2,6 +2,7 @@ package dev.trainyard.controller;
 
 import dev.trainyard.controller.state.LogProgress;
 import dev.trainyard.controller.state.Progress;
+import dev.trainyard.controller.state.TrainingSigns;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -113,6 +114,11 @@ final class FollowedLog extends OutputStream {
   /** The progress read so far. */
   synchronized Optional<Progress> progress() {
     return parser.current();
+  }
+
+  /** Whether a line was read, and the world size it printed ({@link LogProgress#worldSize}). */
+  synchronized TrainingSigns signs() {
+    return new TrainingSigns(parser.read(), parser.worldSize(), null);
   }
 
   private boolean emit() {

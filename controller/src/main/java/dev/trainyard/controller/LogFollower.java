@@ -4,6 +4,7 @@ import dev.trainyard.controller.state.Phase;
 import dev.trainyard.controller.state.PodSnapshot;
 import dev.trainyard.controller.state.Progress;
 import dev.trainyard.controller.state.RunObservation;
+import dev.trainyard.controller.state.TrainingSigns;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.LogWatch;
@@ -119,6 +120,7 @@ public final class LogFollower implements RunProgress, AutoCloseable {
   private final ByteBudget total;
   private final Map<RunKey, Followed> followed = new HashMap<>();
   private final Map<RunKey, Progress> last = new HashMap<>();
+  private final Map<RunKey, TrainingSigns> lastSigns = new HashMap<>();
   private final AtomicLong dropped = new AtomicLong();
   private final ExecutorService opener;
   private boolean full;
@@ -159,6 +161,13 @@ public final class LogFollower implements RunProgress, AutoCloseable {
     Followed f = followed.get(key);
     Optional<Progress> now = f == null ? Optional.empty() : f.log().progress();
     return now.or(() -> Optional.ofNullable(last.get(key)));
+  }
+
+  /** What the followed log showed; kept after the follow stops, until the run is forgotten. */
+  @Override
+  public synchronized TrainingSigns signs(RunKey key) {
+    Followed f = followed.get(key);
+    return f == null ? lastSigns.getOrDefault(key, TrainingSigns.NONE) : f.log().signs();
   }
 
   @Override
@@ -205,6 +214,7 @@ public final class LogFollower implements RunProgress, AutoCloseable {
   public synchronized void forget(RunKey key) {
     stop(key);
     last.remove(key);
+    lastSigns.remove(key);
   }
 
   /** Runs followed now. */
@@ -274,6 +284,10 @@ public final class LogFollower implements RunProgress, AutoCloseable {
       return;
     }
     f.log().progress().ifPresent(p -> last.put(key, p));
+    TrainingSigns signs = f.log().signs();
+    if (signs.logRead()) {
+      lastSigns.put(key, signs);
+    }
     if (f.stream != null) {
       Stream s = f.stream;
       // Closing an HTTP stream may wait on the connection: never on the reconciler's thread.

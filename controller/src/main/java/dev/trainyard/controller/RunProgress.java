@@ -3,6 +3,7 @@ package dev.trainyard.controller;
 import dev.trainyard.controller.state.Phase;
 import dev.trainyard.controller.state.Progress;
 import dev.trainyard.controller.state.RunObservation;
+import dev.trainyard.controller.state.TrainingSigns;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -21,6 +22,15 @@ public interface RunProgress {
   /** The run's last progress; empty when none was seen. */
   Optional<Progress> progress(RunKey key);
 
+  /**
+   * What the run's log showed beyond its progress: whether a line was read, the world size rank 0
+   * printed ({@link TrainingSigns}, without {@code usual}); {@link TrainingSigns#NONE} when nothing
+   * was read.
+   */
+  default TrainingSigns signs(RunKey key) {
+    return TrainingSigns.NONE;
+  }
+
   /** The run as the reconciler just saw it, in phase {@code phase}. */
   default void track(RunKey key, RunObservation o, Phase phase) {}
 
@@ -29,7 +39,8 @@ public interface RunProgress {
 
   /**
    * The newest progress (by {@link Progress#updatedAt()}) of {@code sources}, each of which is
-   * tracked and told of gone runs: a run that pushes and prints shows what it said last.
+   * tracked and told of gone runs: a run that pushes and prints shows what it said last. Their
+   * signs merge: a log read by any, the largest world size.
    */
   static RunProgress newest(List<RunProgress> sources) {
     List<RunProgress> all = List.copyOf(sources);
@@ -40,6 +51,18 @@ public interface RunProgress {
             .map(s -> s.progress(key))
             .flatMap(Optional::stream)
             .max(Comparator.comparing(Progress::updatedAt));
+      }
+
+      @Override
+      public TrainingSigns signs(RunKey key) {
+        boolean read = false;
+        int world = 0;
+        for (RunProgress s : all) {
+          TrainingSigns t = s.signs(key);
+          read |= t.logRead();
+          world = Math.max(world, t.worldSize());
+        }
+        return new TrainingSigns(read, world, null);
       }
 
       @Override

@@ -11,8 +11,9 @@ import java.util.Optional;
  * an earlier observation ({@code earlier}, e.g. an image that could not be pulled, before Kueue's
  * PodsReady timeout evicted the pods and with them the evidence; see {@link
  * RunStateMapper#startBlocker}) and its last {@link Progress} while it runs ({@code progress}, else
- * empty). Built by the controller from informer caches and by {@code trainyard status} from a list
- * call; no Kubernetes client types cross this boundary.
+ * empty) and what tells whether it trained ({@code signs}, {@link TrainingSigns}). Built by the
+ * controller from informer caches and by {@code trainyard status} from a list call; no Kubernetes
+ * client types cross this boundary.
  */
 public record RunObservation(
     JobSetSnapshot jobSet,
@@ -21,13 +22,27 @@ public record RunObservation(
     Instant now,
     List<JobSnapshot> jobs,
     Optional<Failure> earlier,
-    Optional<Progress> progress) {
+    Optional<Progress> progress,
+    TrainingSigns signs) {
 
   public RunObservation {
     pods = List.copyOf(pods);
     jobs = List.copyOf(jobs);
     earlier = earlier == null ? Optional.empty() : earlier;
     progress = progress == null ? Optional.empty() : progress;
+    signs = signs == null ? TrainingSigns.NONE : signs;
+  }
+
+  /** Without training signs. */
+  public RunObservation(
+      JobSetSnapshot jobSet,
+      List<PodSnapshot> pods,
+      Optional<WorkloadSnapshot> workload,
+      Instant now,
+      List<JobSnapshot> jobs,
+      Optional<Failure> earlier,
+      Optional<Progress> progress) {
+    this(jobSet, pods, workload, now, jobs, earlier, progress, TrainingSigns.NONE);
   }
 
   /** No progress seen. */
@@ -65,16 +80,21 @@ public record RunObservation(
 
   /** This observation with {@code jobs} as its child Jobs. */
   public RunObservation withJobs(List<JobSnapshot> jobs) {
-    return new RunObservation(jobSet, pods, workload, now, jobs, earlier, progress);
+    return new RunObservation(jobSet, pods, workload, now, jobs, earlier, progress, signs);
   }
 
   /** This observation with {@code earlier} as what kept its pods from starting before. */
   public RunObservation withEarlier(Optional<Failure> earlier) {
-    return new RunObservation(jobSet, pods, workload, now, jobs, earlier, progress);
+    return new RunObservation(jobSet, pods, workload, now, jobs, earlier, progress, signs);
   }
 
   /** This observation with {@code progress} as the run's last progress. */
   public RunObservation withProgress(Optional<Progress> progress) {
-    return new RunObservation(jobSet, pods, workload, now, jobs, earlier, progress);
+    return new RunObservation(jobSet, pods, workload, now, jobs, earlier, progress, signs);
+  }
+
+  /** This observation with {@code signs} as what tells whether it trained. */
+  public RunObservation withSigns(TrainingSigns signs) {
+    return new RunObservation(jobSet, pods, workload, now, jobs, earlier, progress, signs);
   }
 }
