@@ -238,6 +238,11 @@ final class ControllerProcess implements AutoCloseable {
     return process.tail(400);
   }
 
+  /** The controller's process id (its CPU time is read from /proc). */
+  long pid() {
+    return process.pid();
+  }
+
   /** SIGKILL: no Lease release, no cleanup. */
   void kill() {
     process.kill();
