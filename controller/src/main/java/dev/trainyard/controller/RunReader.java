@@ -3,6 +3,8 @@ package dev.trainyard.controller;
 import dev.trainyard.compiler.cluster.ClusterDryRun;
 import dev.trainyard.controller.state.ConditionSnapshot;
 import dev.trainyard.controller.state.JobSnapshot;
+import dev.trainyard.controller.state.LogProgress;
+import dev.trainyard.controller.state.TrainingSigns;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
@@ -110,6 +112,27 @@ public final class RunReader implements AutoCloseable {
    * trainyard status} then shows "-", never an error.
    */
   public Optional<dev.trainyard.controller.state.Progress> progress(ObservedRun run) {
+    return rankZeroLog(run).flatMap(LogProgress::current);
+  }
+
+  /**
+   * {@code run}'s observation with what rank 0's log shows, read as {@link #progress} reads it: its
+   * progress and {@link TrainingSigns} (the log was read, the world size it printed), so a run that
+   * succeeded is asked "did it train?" as the controller asks it (without its job's history, which
+   * only the controller keeps). Unchanged when the log cannot be read.
+   */
+  public dev.trainyard.controller.state.RunObservation withRankZeroLog(ObservedRun run) {
+    dev.trainyard.controller.state.RunObservation o = run.observation();
+    return rankZeroLog(run)
+        .map(
+            log ->
+                o.withProgress(log.current())
+                    .withSigns(new TrainingSigns(log.read(), log.worldSize(), null)))
+        .orElse(o);
+  }
+
+  /** Rank 0's log parsed ({@link TimedLog#parse}); empty when it cannot be read. */
+  private Optional<LogProgress> rankZeroLog(ObservedRun run) {
     try {
       List<Pod> pods =
           RunLogs.choose(
@@ -130,7 +153,7 @@ public final class RunReader implements AutoCloseable {
               .limitBytes(PROGRESS_BYTES)
               .tailingLines(PROGRESS_LINES)
               .getLog();
-      return log == null ? Optional.empty() : TimedLog.progress(log, clock.instant());
+      return log == null ? Optional.empty() : Optional.of(TimedLog.parse(log, clock.instant()));
     } catch (KubernetesClientException | ClusterAccessException e) {
       return Optional.empty();
     }
