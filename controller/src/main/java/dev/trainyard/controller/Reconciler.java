@@ -485,7 +485,7 @@ public final class Reconciler {
             out.withProgress(log.current())
                 .withSigns(
                     new TrainingSigns(
-                        log.read() || o.signs().logRead(),
+                        true,
                         Math.max(log.worldSize(), o.signs().worldSize()),
                         out.signs().usual()));
       }

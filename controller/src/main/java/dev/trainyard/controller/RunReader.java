@@ -127,7 +127,7 @@ public final class RunReader implements AutoCloseable {
         .map(
             log ->
                 o.withProgress(log.current())
-                    .withSigns(new TrainingSigns(log.read(), log.worldSize(), null)))
+                    .withSigns(new TrainingSigns(true, log.worldSize(), null)))
         .orElse(o);
   }
 

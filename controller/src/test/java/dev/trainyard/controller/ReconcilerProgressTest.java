@@ -46,8 +46,8 @@ class ReconcilerProgressTest {
   final FakeForge forge = FakeForge.start();
   final TestTime time = new TestTime(T0);
 
-  /** The log tail the source serves for any pod ("" for none). */
-  String tail = "";
+  /** The log tail the source serves for any pod (null: it cannot be read). */
+  String tail;
 
   final List<String> tailsRead = new ArrayList<>();
 
@@ -57,7 +57,7 @@ class ReconcilerProgressTest {
         public Optional<String> logTail(
             RunKey key, String pod, String container, int lines, int maxBytes) {
           tailsRead.add(pod + "/" + container + " " + lines + " " + maxBytes);
-          return tail.isEmpty() ? Optional.empty() : Optional.of(tail);
+          return Optional.ofNullable(tail);
         }
       };
   final List<Phase> tracked = new ArrayList<>();
@@ -377,7 +377,8 @@ class ReconcilerProgressTest {
   @Test
   @DisplayName(
       "succeeded before its log was followed: rank 0's log read once; the recorded minGPT-DDP exit 0"
-          + " asks 'did it train?', a log with steps does not, a log that cannot be read does not")
+          + " and an empty log ask 'did it train?', a log with steps does not, a log that cannot be"
+          + " read does not")
   void succeededWithoutTraining() throws IOException {
     Reconciler r = reconciler();
     tail = fixture("exit-zero.log");
@@ -391,20 +392,25 @@ class ReconcilerProgressTest {
         posted());
     assertEquals(List.of("p0/node 200 65536"), tailsRead, "read once");
 
-    for (String log : List.of(fixture("plain-steps.log"), "")) {
+    for (String log : java.util.Arrays.asList(fixture("plain-steps.log"), null, "")) {
       tail = log;
-      RunKey other = new RunKey(KEY.namespace(), "other-" + log.length());
+      RunKey other = new RunKey(KEY.namespace(), "other-" + (log == null ? -1 : log.length()));
       source.provenance.put(
           other,
           new RunProvenance(
               "https://github.com/acme/llm.git",
-              "b".repeat(39) + log.length() % 10,
+              "b".repeat(39) + (log == null ? 9 : log.length() % 9),
               "jobs/x/train.yaml",
               "dev",
               other.name()));
       source.runs.put(other, source.runs.get(KEY));
       r.reconcile(other);
-      assertEquals("success succeeded in 4s, attempt 1 of 1", posted().get(posted().size() - 1));
+      assertEquals(
+          "".equals(log)
+              ? "success succeeded in 4s; no training step was seen — did it train? (attempt 1 of 1)"
+              : "success succeeded in 4s, attempt 1 of 1",
+          posted().get(posted().size() - 1),
+          "served empty (printed nothing) asks; unreadable (null) does not");
     }
   }
 

@@ -7,9 +7,10 @@ import java.time.Duration;
  * RunObservation#progress}): {@link RunStateMapper} asks "did it train?" when one of them says no.
  *
  * <ul>
- *   <li>{@code logRead}: rank 0's log was served and held at least one line that is not blank
- *       (followed, or read once at the end). False when it could not be read (the pod gone, the API
- *       server or kubelet refused, nothing written): then no progress proves nothing.
+ *   <li>{@code logRead}: rank 0's log was read: the API server served it (read once at the end,
+ *       even empty), or a followed stream delivered a line that is not blank. False when it could
+ *       not be read (the pod gone, no right to {@code pods/log}, the kubelet answered an error):
+ *       then no progress proves nothing.
  *   <li>{@code worldSize}: the largest world size rank 0 printed ({@link LogProgress#worldSize}), 0
  *       when none.
  *   <li>{@code usual}: the median duration of its job's earlier successful runs (at least {@link
