@@ -239,4 +239,45 @@ class LogProgressTest {
     assertEquals(8, p.current().orElseThrow().metrics().size());
     assertEquals("h", p.current().orElseThrow().metrics().get(7).name());
   }
+
+  /** The world size rank 0 printed in fixture {@code name}, and whether a line was read. */
+  static LogProgress read(String name) {
+    LogProgress p = new LogProgress();
+    p.acceptText(fixture(name), T0);
+    return p;
+  }
+
+  @Test
+  @DisplayName(
+      "the world size rank 0 printed, from recorded runs: Lightning DDP on 2 processes (MEMBER: 1/2,"
+          + " Starting with 2 processes), Accelerate started with python (Num processes: 1), a"
+          + " script's world_size=2 under torchrun and world_size=1 alone; none in a tqdm DDP run")
+  void worldSize() {
+    assertEquals(2, read("lightning-ddp.log").worldSize());
+    assertEquals(1, read("accelerate-alone.log").worldSize());
+    assertEquals(2, read("world-ddp.log").worldSize());
+    assertEquals(1, read("world-alone.log").worldSize());
+    assertEquals(0, read("tqdm-ddp.log").worldSize());
+    assertEquals(0, read("exit-zero.log").worldSize());
+    assertTrue(read("exit-zero.log").read(), "a line was read");
+    assertEquals(Optional.empty(), read("exit-zero.log").current(), "and no step in it");
+    assertTrue(read("accelerate-alone.log").current().isPresent(), "it trained, alone");
+  }
+
+  @Test
+  @DisplayName("read: only a line that is not blank counts; the largest world size is kept")
+  void readAndLargest() {
+    LogProgress p = new LogProgress();
+    assertFalse(p.read());
+    p.accept("   ", T0);
+    assertFalse(p.read(), "blank");
+    p.accept("x".repeat(LogProgress.MAX_SEGMENT + 1), T0);
+    assertFalse(p.read(), "too long to be a line a trainer printed for us");
+    String lightning = read("lightning-ddp.log").worldSize() == 2 ? "ok" : "";
+    assertEquals("ok", lightning);
+    p.acceptText(fixture("world-ddp.log"), T0);
+    assertTrue(p.read());
+    p.acceptText(fixture("world-alone.log"), T0);
+    assertEquals(2, p.worldSize(), "a smaller one later does not lower it");
+  }
 }
