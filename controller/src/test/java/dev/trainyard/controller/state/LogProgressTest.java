@@ -273,8 +273,6 @@ class LogProgressTest {
     assertFalse(p.read(), "blank");
     p.accept("x".repeat(LogProgress.MAX_SEGMENT + 1), T0);
     assertFalse(p.read(), "too long to be a line a trainer printed for us");
-    String lightning = read("lightning-ddp.log").worldSize() == 2 ? "ok" : "";
-    assertEquals("ok", lightning);
     p.acceptText(fixture("world-ddp.log"), T0);
     assertTrue(p.read());
     p.acceptText(fixture("world-alone.log"), T0);
