@@ -259,4 +259,86 @@ class ProgressIT {
         posted);
     assertTrue(after.compareTo(ControllerProcess.PROGRESS_STALL) >= 0, after.toString());
   }
+
+  @Test
+  @DisplayName(
+      "real programs that trained nothing, served as node 0's log of 2-node runs that succeed:"
+          + " minGPT-DDP's exit 0 without GPUs asks 'no training step was seen — did it train?',"
+          + " Accelerate started with python (world size 1) asks 'did it train alone?'; both stay"
+          + " success")
+  void succeededWithoutTraining(KubeCluster cluster) {
+    assumeTrue(
+        cluster.runs(Component.KWOK) && KwokLogs.served(cluster.client()),
+        "NOT RUN: no container logs to serve:"
+            + " kwok's Logs CRD is not served (an existing cluster, or sigs.k8s.io/kwok not in the Go module cache)");
+    String ns = cluster.newNamespace();
+    String tag = "untrained";
+    Manifests manifests = new Manifests(cluster.client());
+    List<String> names = List.of("prog-exit-zero", "prog-alone");
+    List<String> logs = List.of("exit-zero.log", "accelerate-alone.log");
+    for (String name : names) {
+      manifests.apply(
+          manifests.placed(
+              StatusRuns.run(
+                  name,
+                  ControllerProcess.host("github", tag),
+                  StatusRuns.sha(name),
+                  "slow",
+                  "25s",
+                  null),
+              ns));
+    }
+    ControllerProcess c =
+        ControllerProcess.start(cluster, forge, tag, ns, tag + "-0", Duration.ofSeconds(60));
+    controllers.add(c);
+    for (int i = 0; i < names.size(); i++) {
+      String name = names.get(i);
+      Eventually.await(
+          name + "'s pods",
+          TIMEOUT,
+          () ->
+              cluster
+                      .client()
+                      .pods()
+                      .inNamespace(ns)
+                      .withLabel("jobset.sigs.k8s.io/jobset-name", name)
+                      .list()
+                      .getItems()
+                      .size()
+                  == 2);
+      Path file = servedLog(cluster, ns, name);
+      for (String line : fixture(logs.get(i)).split("\n")) {
+        KwokLogs.append(file, Instant.now(), line.replace("\r", ""));
+      }
+    }
+    for (String name : names) {
+      Eventually.await(
+          name + " ends",
+          Duration.ofSeconds(150),
+          () ->
+              posts(forge, StatusRuns.sha(name)).stream()
+                  .anyMatch(p -> p.state().equals("success")),
+          () -> lines(posts(forge, StatusRuns.sha(name))) + "\n" + c.log());
+    }
+    List<String> zero = lines(posts(forge, StatusRuns.sha("prog-exit-zero")));
+    List<String> alone = lines(posts(forge, StatusRuns.sha("prog-alone")));
+    System.out.println(
+        "[ProgressIT] untrained:\n  "
+            + String.join("\n  ", zero)
+            + "\n  "
+            + String.join("\n  ", alone));
+    assertTrue(
+        zero.get(zero.size() - 1)
+            .matches(
+                "success \\| succeeded in \\d+s; no training step was seen — did it train\\?"
+                    + " \\(attempt 1 of 1\\)"),
+        zero.toString());
+    assertTrue(
+        alone
+            .get(alone.size() - 1)
+            .matches(
+                "success \\| succeeded in \\d+s; rank 0 printed world size 1, not 2 — did it train"
+                    + " alone\\? \\(attempt 1 of 1\\)"),
+        alone.toString());
+  }
 }
