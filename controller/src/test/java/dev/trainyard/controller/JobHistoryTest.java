@@ -52,6 +52,13 @@ class JobHistoryTest {
     for (int i = 0; i < JobHistory.PER_JOB; i++) {
       h.record(job, "old-" + i, Duration.ofHours(1));
     }
+    String exact = "exactly-20";
+    for (int i = 0; i < JobHistory.PER_JOB; i++) {
+      h.record(
+          exact, "r" + i, i < JobHistory.PER_JOB / 2 ? Duration.ofHours(1) : Duration.ofMinutes(1));
+    }
+    assertEquals(
+        Optional.of(Duration.ofHours(1)), h.usual(exact, "x"), "all 20 kept: upper median");
     for (int i = 0; i < 11; i++) {
       h.record(job, "new-" + i, Duration.ofMinutes(1));
     }
