@@ -64,7 +64,7 @@ class JobHistoryTest {
     }
     // Kept: 9 of an hour, 11 of a minute (all 31 would give an hour).
     assertEquals(Optional.of(Duration.ofMinutes(1)), h.usual(job, "x"));
-    for (int j = 0; j < JobHistory.JOBS - 2; j++) {
+    for (int j = 0; j < JobHistory.JOBS - 3; j++) {
       h.record("job-" + j, "r", Duration.ofMinutes(1));
     }
     h.record("one-more", "r", Duration.ofMinutes(1));
