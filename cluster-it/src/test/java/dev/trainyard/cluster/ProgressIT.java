@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.trainyard.controller.forge.FakeForge;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.io.IOException;
 import java.io.InputStream;
@@ -340,5 +341,90 @@ class ProgressIT {
                 "success \\| succeeded in \\d+s; rank 0 printed world size 1, not 2 — did it train"
                     + " alone\\? \\(attempt 1 of 1\\)"),
         alone.toString());
+  }
+
+  @Test
+  @DisplayName(
+      "failStalledAfter (30 s here): a Kueue-admitted run stalled after its first recorded step is"
+          + " posted stalled, then failed naming the limit, and stopped: its Workload deactivated,"
+          + " Kueue suspends the JobSet and its pods go; the JobSet stays")
+  void stalledPastTheLimitIsFailedAndStopped(KubeCluster cluster) {
+    assumeTrue(
+        cluster.runs(Component.KWOK) && KwokLogs.served(cluster.client()),
+        "NOT RUN: no container logs to serve:"
+            + " kwok's Logs CRD is not served (an existing cluster, or sigs.k8s.io/kwok not in the Go module cache)");
+    assumeTrue(cluster.runs(Component.KUEUE_CONTROLLER), "NOT RUN: Kueue is not in this cluster");
+    String ns = cluster.newNamespace();
+    String tag = "stallfail";
+    String name = "prog-stallfail";
+    String sha = StatusRuns.sha(name);
+    Manifests manifests = new Manifests(cluster.client());
+    for (GenericKubernetesResource o : KueueIT.queueObjects(tag, "8")) {
+      manifests.apply(manifests.placed(o, ns));
+    }
+    manifests.apply(
+        manifests.placed(
+            StatusRuns.run(
+                name, ControllerProcess.host("github", tag), sha, "slow", "600s", tag + "-lq"),
+            ns));
+    ControllerProcess c =
+        ControllerProcess.start(
+            cluster,
+            forge,
+            tag,
+            ns,
+            tag + "-0",
+            new ControllerProcess.Tuning(
+                Duration.ofSeconds(60),
+                Duration.ofSeconds(2),
+                "128m",
+                ControllerProcess.PROGRESS_STALL,
+                Duration.ofSeconds(30)));
+    controllers.add(c);
+    awaitPosts("running", sha, 1, c, Duration.ofSeconds(90));
+    Path file = servedLog(cluster, ns, name);
+    KwokLogs.append(
+        file, Instant.now(), fixture("plain-steps.log").lines().findFirst().orElseThrow());
+    awaitPosts("the first step", sha, 2, c);
+    awaitPosts("stalled, then failed", sha, 4, c, Duration.ofSeconds(120));
+    List<String> posted = lines(posts(forge, sha));
+    System.out.println("[ProgressIT] stalled past the limit:\n  " + String.join("\n  ", posted));
+    String attempt = posted.get(0).substring(posted.get(0).lastIndexOf(", attempt "));
+    assertEquals(
+        List.of(
+            "pending | running: 2 of 2 nodes ready" + attempt,
+            "pending | running: step 5/50 (10 %), loss 2.7186" + attempt,
+            "pending | stalled: no progress for 20s (last: step 5/50)" + attempt,
+            "failure | failed: stalled, no progress for 30s (last: step 5/50)" + attempt),
+        posted);
+    var workloads =
+        cluster
+            .client()
+            .genericKubernetesResources("kueue.x-k8s.io/v1beta2", "Workload")
+            .inNamespace(ns);
+    Eventually.await(
+        "the Workload deactivated and the pods gone",
+        Duration.ofSeconds(90),
+        () ->
+            workloads.list().getItems().stream()
+                    .allMatch(
+                        w ->
+                            Boolean.FALSE.equals(
+                                ((java.util.Map<?, ?>) w.getAdditionalProperties().get("spec"))
+                                    .get("active")))
+                && !workloads.list().getItems().isEmpty()
+                && cluster
+                    .client()
+                    .pods()
+                    .inNamespace(ns)
+                    .withLabel("jobset.sigs.k8s.io/jobset-name", name)
+                    .list()
+                    .getItems()
+                    .isEmpty(),
+        () -> c.log());
+    assertTrue(
+        JobSets.api(cluster.client()).inNamespace(ns).withName(name).get() != null,
+        "the JobSet stays as git has it");
+    assertEquals(4, lines(posts(forge, sha)).size(), "nothing posted after the failure");
   }
 }
