@@ -1,11 +1,14 @@
 package dev.trainyard.controller;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.http.HttpClient;
+import io.fabric8.kubernetes.client.http.HttpRequest;
+import io.fabric8.kubernetes.client.http.HttpResponse;
+import java.net.URI;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 
 /**
@@ -32,37 +35,66 @@ interface RunStopper {
    */
   boolean stop(RunKey key, String why);
 
-  /** Deactivates through {@code client} the Workloads {@code names} lists for a run. */
+  /**
+   * Deactivates through {@code client} the Workloads {@code names} lists for a run: one {@code
+   * PATCH} each, nothing read first (fabric8's patch of a named resource GETs it, which the RBAC
+   * here does not grant: the informer has it already).
+   */
   static RunStopper workloads(KubernetesClient client, Function<RunKey, List<String>> names) {
     System.Logger log = System.getLogger(RunStopper.class.getName());
+    HttpClient http = client.getHttpClient();
+    String root = client.getMasterUrl().toString().replaceAll("/+$", "");
     return (key, why) -> {
       boolean any = false;
       for (String name : names.apply(key)) {
+        HttpRequest patch =
+            http.newHttpRequestBuilder()
+                .uri(
+                    URI.create(
+                        root
+                            + "/apis/"
+                            + ClusterWatch.WORKLOAD_API
+                            + "/namespaces/"
+                            + key.namespace()
+                            + "/workloads/"
+                            + name))
+                .patch(MERGE_PATCH, DEACTIVATE)
+                .build();
+        String answer;
         try {
-          GenericKubernetesResource patched =
-              client
-                  .genericKubernetesResources(ClusterWatch.WORKLOAD_API, "Workload")
-                  .inNamespace(key.namespace())
-                  .withName(name)
-                  .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"active\":false}}");
-          any |= patched != null;
+          HttpResponse<String> r = http.sendAsync(patch, String.class).get(30, TimeUnit.SECONDS);
+          answer = r.isSuccessful() ? "" : r.code() + " " + r.body();
+        } catch (ExecutionException | TimeoutException e) {
+          answer = e.toString();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          answer = e.toString();
+        }
+        any |= answer.isEmpty();
+        if (answer.isEmpty()) {
           log.log(
               System.Logger.Level.INFO,
               "run {0}: deactivated its Workload {1}: {2}",
               key.cacheKey(),
               name,
               why);
-        } catch (KubernetesClientException e) {
+        } else {
           log.log(
               System.Logger.Level.ERROR,
               "run {0}: cannot deactivate its Workload {1} ({2}): {3}",
               key.cacheKey(),
               name,
               why,
-              e.getMessage());
+              answer);
         }
       }
       return any;
     };
   }
+
+  /** RFC 7386 JSON merge patch, as the API server names it. */
+  String MERGE_PATCH = "application/merge-patch+json";
+
+  /** The patch: Kueue's {@code spec.active} false. */
+  String DEACTIVATE = "{\"spec\":{\"active\":false}}";
 }

@@ -46,7 +46,7 @@ class RunStopperTest {
       assertEquals(List.of(), watch.workloadNames(new RunKey(ns, "none")));
       RunStopper stopper = RunStopper.workloads(controller, watch::workloadNames);
       assertFalse(stopper.stop(key, "stalled"), "rbac.yaml alone may not patch Workloads");
-      assertEquals(null, spec(admin, ns, "jobset-llama").get("active"));
+      assertEquals(true, spec(admin, ns, "jobset-llama").get("active"), "the CRD's default");
       admin
           .resourceList(ControllerRbacTest.shippedFile(admin, ns, "rbac-stop-stalled.yaml"))
           .serverSideApply();
@@ -62,7 +62,7 @@ class RunStopperTest {
       assertTrue(stopped);
       assertEquals(false, spec(admin, ns, "jobset-llama").get("active"));
       assertEquals("team-q", spec(admin, ns, "jobset-llama").get("queueName"), "the rest kept");
-      assertEquals(null, spec(admin, ns, "jobset-other").get("active"), "another run untouched");
+      assertEquals(true, spec(admin, ns, "jobset-other").get("active"), "another run untouched");
       assertFalse(RunStopper.NONE.stop(key, "x"));
     }
   }
