@@ -1,9 +1,9 @@
 """Exits 0 without training when it finds fewer than 2 GPUs, as pytorch/examples' minGPT-DDP does.
 
 The check and its message are those of pytorch/examples distributed/minGPT-ddp/mingpt/main.py
-(verify_min_gpu_count and its __main__ block); upstream runs it with `torchrun --standalone
---nproc_per_node=N main.py` (run_example.sh), and every rank prints the line and exits 0, so torchrun
-and the run succeed."""
+(verify_min_gpu_count and its __main__ block). Upstream runs it with `torchrun --standalone
+--nproc_per_node=N main.py` (run_example.sh): every rank prints the line and exits 0, so torchrun and
+the run succeed; recorded here as rank 0 prints it."""
 import sys
 
 import torch

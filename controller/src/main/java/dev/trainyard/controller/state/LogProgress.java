@@ -64,11 +64,12 @@ public final class LogProgress {
 
   /**
    * The world size rank 0 printed: Lightning's "Initializing distributed: GLOBAL_RANK: 0, MEMBER:
-   * 1/4" and "All distributed processes registered. Starting with 4 processes"
-   * (lightning/fabric/strategies/ddp.py, {@code _init_dist_connection}); Accelerate's state as
-   * Hugging Face's and diffusers' training scripts log it ({@code logger.info(accelerator.state)}:
-   * "Num processes: 1", accelerate/state.py {@code PartialState.__repr__}); a script's own "world
-   * size 4", "world_size=4" or "WORLD_SIZE: 4" (not "local world size").
+   * 1/4" and "All distributed processes registered. Starting with 4 processes" (Lightning 2.x,
+   * lightning/fabric/utilities/distributed.py, {@code _init_dist_connection}); Accelerate's state
+   * as Hugging Face's and diffusers' training scripts log it ({@code
+   * logger.info(accelerator.state)}: "Num processes: 1", accelerate/state.py {@code
+   * PartialState.__repr__}); a script's own "world size 4", "world_size=4" or "WORLD_SIZE: 4" (not
+   * "local world size").
    */
   private static final Pattern WORLD =
       Pattern.compile(
