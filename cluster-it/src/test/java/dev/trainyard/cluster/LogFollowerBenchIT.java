@@ -110,7 +110,7 @@ class LogFollowerBenchIT {
           () -> followed(c) >= runs,
           () -> "followed " + followed(c) + "\n" + c.log());
       Eventually.sleep(Duration.ofSeconds(10));
-      Measure controller = measure(c.pid(), window, written);
+      Measure controller = measure(javaPid(tag + "-0"), window, written);
       long heap = c.heapAfterGc();
       String dropped = metric(c, "trainyard_log_bytes_dropped");
       System.out.printf(
@@ -334,6 +334,28 @@ class LogFollowerBenchIT {
         .map(l -> l.substring(name.length() + 1).strip())
         .findFirst()
         .orElse("");
+  }
+
+  /**
+   * The controller JVM's pid: the process whose command line holds {@code --identity=ID}
+   * (ClusterProcess may start it through a wrapper whose pid is not the JVM's).
+   */
+  static long javaPid(String identity) throws IOException {
+    try (var dirs = Files.list(Path.of("/proc"))) {
+      return dirs.filter(d -> d.getFileName().toString().matches("\\d+"))
+          .filter(
+              d -> {
+                try {
+                  String cmd = Files.readString(d.resolve("cmdline")).replace('\0', ' ');
+                  return cmd.contains("ControllerMain") && cmd.contains("--identity=" + identity);
+                } catch (IOException e) {
+                  return false;
+                }
+              })
+          .mapToLong(d -> Long.parseLong(d.getFileName().toString()))
+          .findFirst()
+          .orElseThrow(() -> new IllegalStateException("no controller JVM " + identity));
+    }
   }
 
   /** utime + stime of {@code pid} in clock ticks (/proc/PID/stat fields 14 and 15). */
