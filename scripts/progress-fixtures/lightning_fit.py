@@ -1,7 +1,9 @@
 """PyTorch Lightning on the CPU: 3 epochs of 10 batches and a logged loss.
 
 argv[1] "default" keeps the bar Lightning picks (RichProgressBar when rich is installed, as it is
-with transformers), "tqdm" asks for its TQDMProgressBar."""
+with transformers), "tqdm" asks for its TQDMProgressBar, "ddp" the TQDMProgressBar under DDP on 2 CPU
+processes that Lightning starts itself (rank 0 prints "Initializing distributed: GLOBAL_RANK: 0, MEMBER:
+1/2" and "All distributed processes registered. Starting with 2 processes")."""
 import sys
 
 import pytorch_lightning as pl
@@ -28,8 +30,9 @@ class Tiny(pl.LightningModule):
 torch.manual_seed(0)
 x = torch.randn(80, 8)
 loader = DataLoader(TensorDataset(x, x.sum(dim=1, keepdim=True)), batch_size=8)
-bars = [TQDMProgressBar()] if sys.argv[1] == "tqdm" else []
+bars = [TQDMProgressBar()] if sys.argv[1] in ("tqdm", "ddp") else []
+ddp = {"strategy": "ddp", "devices": 2} if sys.argv[1] == "ddp" else {}
 trainer = pl.Trainer(
-    max_epochs=3, accelerator="cpu", logger=False, enable_checkpointing=False, callbacks=bars
+    max_epochs=3, accelerator="cpu", logger=False, enable_checkpointing=False, callbacks=bars, **ddp
 )
 trainer.fit(Tiny(), loader)

@@ -10,6 +10,7 @@ import dev.trainyard.controller.RunReader;
 import dev.trainyard.controller.state.Phase;
 import dev.trainyard.controller.state.Progress;
 import dev.trainyard.controller.state.Resumed;
+import dev.trainyard.controller.state.RunObservation;
 import dev.trainyard.controller.state.RunStateMapper;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -126,11 +127,13 @@ final class StatusCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     Duration stall;
     Duration progressStall;
+    RunStateMapper.Limits limits;
     Duration every;
     Duration limit;
     try {
       stall = stallAfter();
       progressStall = progressStallAfter();
+      limits = limits();
       every = ConfigFile.parseDuration(interval);
       limit = ConfigFile.parseDuration(timeout);
     } catch (IllegalArgumentException e) {
@@ -150,7 +153,7 @@ final class StatusCommand implements Callable<Integer> {
       return loop(
           reader,
           ns,
-          new RunStateMapper(stall, progressStall),
+          new RunStateMapper(stall, progressStall, limits),
           every,
           clock.instant().plus(limit),
           out,
@@ -185,13 +188,26 @@ final class StatusCommand implements Callable<Integer> {
 
   private final Map<RunKey, Read> progressRead = new HashMap<>();
 
+  /** A finished run's rank 0 log, read once per run (a watch does not read it again). */
+  private final Map<RunKey, RunObservation> endRead = new HashMap<>();
+
   /**
    * {@code r} with its progress when it is RUNNING: rank 0's log read once ({@link
    * RunReader#progress}), in a watch again after {@link #PROGRESS_REFRESH}; the same mapping as the
-   * controller's then shows it.
+   * controller's then shows it. {@code status RUN} of a run that SUCCEEDED reads rank 0's log too
+   * ({@link RunReader#withRankZeroLog}): "did it train?" as on the commit.
    */
   private ObservedRun withProgress(RunReader reader, ObservedRun r, RunStateMapper mapper) {
-    if (mapper.map(r.observation()).phase() != Phase.RUNNING) {
+    Phase phase = mapper.map(r.observation()).phase();
+    if (phase == Phase.SUCCEEDED && run != null) {
+      // One run asked for: did it train? Rank 0's log read once, as the controller reads it.
+      RunObservation read = endRead.computeIfAbsent(r.key(), k -> reader.withRankZeroLog(r));
+      return new ObservedRun(
+          r.key(),
+          r.provenance(),
+          r.observation().withProgress(read.progress()).withSigns(read.signs()));
+    }
+    if (phase != Phase.RUNNING) {
       return r;
     }
     Instant now = clock.instant();
@@ -216,6 +232,20 @@ final class StatusCommand implements Callable<Integer> {
     return platform == null
         ? RunStateMapper.DEFAULT_PROGRESS_STALL
         : PlatformFile.load(platform).status().progress().stallAfter();
+  }
+
+  /**
+   * What {@code --platform}'s {@code status.progress} makes a failure (untrained,
+   * failStalledAfter), as the controller reads it; none without {@code --platform}.
+   *
+   * @throws ConfigException {@code --platform} does not load, as its diagnostics (input, exit 1)
+   */
+  RunStateMapper.Limits limits() throws ConfigException {
+    if (platform == null) {
+      return RunStateMapper.Limits.NONE;
+    }
+    var p = PlatformFile.load(platform).status().progress();
+    return new RunStateMapper.Limits(p.failUntrained(), p.failStalledAfter().orElse(null));
   }
 
   /** The runs named {@link #run} (run label or JobSet name), at most one per namespace. */

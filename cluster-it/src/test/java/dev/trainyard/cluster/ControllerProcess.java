@@ -77,10 +77,20 @@ final class ControllerProcess implements AutoCloseable {
    * Stall threshold, informer resync and the JVM's -Xmx (e.g. {@code 128m}; the benchmark at
    * 100,000 cached JobSets gives 512m, the Deployment's heap at its 384Mi limit being ~288 MiB).
    */
-  record Tuning(Duration stallAfter, Duration resync, String maxHeap, Duration progressStallAfter) {
+  record Tuning(
+      Duration stallAfter,
+      Duration resync,
+      String maxHeap,
+      Duration progressStallAfter,
+      Duration failStalledAfter) {
     /** With the progress stall {@link #PROGRESS_STALL}. */
     Tuning(Duration stallAfter, Duration resync, String maxHeap) {
       this(stallAfter, resync, maxHeap, PROGRESS_STALL);
+    }
+
+    /** Never failing a stalled run. */
+    Tuning(Duration stallAfter, Duration resync, String maxHeap, Duration progressStallAfter) {
+      this(stallAfter, resync, maxHeap, progressStallAfter, null);
     }
   }
 
@@ -119,7 +129,7 @@ final class ControllerProcess implements AutoCloseable {
                   - {source: %s, kind: gitlab, api: %s, token: {secret: forge-tokens, key: gitlab}}
                   - {source: %s, kind: gitea, api: %s, token: {secret: forge-tokens, key: gitea}}
                   targetUrl: https://grafana.example/d/trainyard?var-namespace={namespace}&var-run={run}
-                  progress: {stallAfter: %ds}
+                  progress: {stallAfter: %ds%s}
                 """
             .formatted(
                 host("github", tag),
@@ -128,7 +138,10 @@ final class ControllerProcess implements AutoCloseable {
                 forge.gitlabApi(),
                 host("gitea", tag),
                 forge.giteaApi(),
-                tuning.progressStallAfter().toSeconds()));
+                tuning.progressStallAfter().toSeconds(),
+                tuning.failStalledAfter() == null
+                    ? ""
+                    : ", failStalledAfter: " + tuning.failStalledAfter().toSeconds() + "s"));
     write(
         config,
         """
@@ -237,6 +250,11 @@ final class ControllerProcess implements AutoCloseable {
 
   String log() {
     return process.tail(400);
+  }
+
+  /** The controller's process id (its CPU time is read from /proc). */
+  long pid() {
+    return process.pid();
   }
 
   /** SIGKILL: no Lease release, no cleanup. */

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.trainyard.controller.forge.FakeForge;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.io.IOException;
 import java.io.InputStream;
@@ -319,5 +320,167 @@ class ProgressIT {
                     .withResumed(reader.resumed(run)))
             .description();
     assertEquals("running: step 5/50 (10 %), loss 2.7186, " + resumed + attempt, status);
+  }
+
+  @Test
+  @DisplayName(
+      "a real program that trained nothing, served as node 0's log of a 2-node run that succeeds:"
+          + " minGPT-DDP's exit 0 without GPUs (recorded) asks 'no training step was seen — did it"
+          + " train?' and stays success")
+  void succeededWithoutTraining(KubeCluster cluster) {
+    assumeTrue(
+        cluster.runs(Component.KWOK) && KwokLogs.served(cluster.client()),
+        "NOT RUN: no container logs to serve:"
+            + " kwok's Logs CRD is not served (an existing cluster, or sigs.k8s.io/kwok not in the Go module cache)");
+    String ns = cluster.newNamespace();
+    String tag = "untrained";
+    Manifests manifests = new Manifests(cluster.client());
+    List<String> names = List.of("prog-exit-zero");
+    List<String> logs = List.of("exit-zero.log");
+    for (String name : names) {
+      manifests.apply(
+          manifests.placed(
+              StatusRuns.run(
+                  name,
+                  ControllerProcess.host("github", tag),
+                  StatusRuns.sha(name),
+                  "slow",
+                  "25s",
+                  null),
+              ns));
+    }
+    ControllerProcess c =
+        ControllerProcess.start(cluster, forge, tag, ns, tag + "-0", Duration.ofSeconds(60));
+    controllers.add(c);
+    for (int i = 0; i < names.size(); i++) {
+      String name = names.get(i);
+      Eventually.await(
+          name + "'s pods",
+          TIMEOUT,
+          () ->
+              cluster
+                      .client()
+                      .pods()
+                      .inNamespace(ns)
+                      .withLabel("jobset.sigs.k8s.io/jobset-name", name)
+                      .list()
+                      .getItems()
+                      .size()
+                  == 2);
+      Path file = servedLog(cluster, ns, name);
+      for (String line : fixture(logs.get(i)).split("\n")) {
+        KwokLogs.append(file, Instant.now(), line.replace("\r", ""));
+      }
+    }
+    for (String name : names) {
+      Eventually.await(
+          name + " ends",
+          Duration.ofSeconds(150),
+          () ->
+              posts(forge, StatusRuns.sha(name)).stream()
+                  .anyMatch(p -> p.state().equals("success")),
+          () -> lines(posts(forge, StatusRuns.sha(name))) + "\n" + c.log());
+    }
+    List<String> zero = lines(posts(forge, StatusRuns.sha("prog-exit-zero")));
+    System.out.println("[ProgressIT] untrained:\n  " + String.join("\n  ", zero));
+    assertTrue(
+        zero.get(zero.size() - 1)
+            .matches(
+                "success \\| succeeded in \\d+s; no training step was seen — did it train\\?"
+                    + " \\(attempt 1 of 1\\)"),
+        zero.toString());
+  }
+
+  @Test
+  @DisplayName(
+      "failStalledAfter (30 s here): a Kueue-admitted run stalled after its first recorded step is"
+          + " posted stalled, then failed naming the limit, and stopped: its Workload deactivated,"
+          + " Kueue suspends the JobSet and its pods go; the JobSet stays")
+  void stalledPastTheLimitIsFailedAndStopped(KubeCluster cluster) {
+    assumeTrue(
+        cluster.runs(Component.KWOK) && KwokLogs.served(cluster.client()),
+        "NOT RUN: no container logs to serve:"
+            + " kwok's Logs CRD is not served (an existing cluster, or sigs.k8s.io/kwok not in the Go module cache)");
+    assumeTrue(cluster.runs(Component.KUEUE_CONTROLLER), "NOT RUN: Kueue is not in this cluster");
+    String ns = cluster.newNamespace();
+    String tag = "stallfail";
+    String name = "prog-stallfail";
+    String sha = StatusRuns.sha(name);
+    Manifests manifests = new Manifests(cluster.client());
+    for (GenericKubernetesResource o : KueueIT.queueObjects(tag, "8")) {
+      manifests.apply(manifests.placed(o, ns));
+    }
+    manifests.apply(
+        manifests.placed(
+            StatusRuns.run(
+                name, ControllerProcess.host("github", tag), sha, "slow", "600s", tag + "-lq"),
+            ns));
+    ControllerProcess c =
+        ControllerProcess.start(
+            cluster,
+            forge,
+            tag,
+            ns,
+            tag + "-0",
+            new ControllerProcess.Tuning(
+                Duration.ofSeconds(60),
+                Duration.ofSeconds(2),
+                "128m",
+                ControllerProcess.PROGRESS_STALL,
+                Duration.ofSeconds(30)));
+    controllers.add(c);
+    Eventually.await(
+        "running",
+        Duration.ofSeconds(90),
+        () -> lines(posts(forge, sha)).stream().anyMatch(l -> l.contains("running: 2 of 2 nodes")),
+        () -> lines(posts(forge, sha)) + "\n" + c.log());
+    Path file = servedLog(cluster, ns, name);
+    KwokLogs.append(
+        file, Instant.now(), fixture("plain-steps.log").lines().findFirst().orElseThrow());
+    Eventually.await(
+        "stalled, then failed",
+        Duration.ofSeconds(150),
+        () -> posts(forge, sha).stream().anyMatch(p -> p.state().equals("failure")),
+        () -> lines(posts(forge, sha)) + "\n" + c.log());
+    List<String> posted = lines(posts(forge, sha));
+    System.out.println("[ProgressIT] stalled past the limit:\n  " + String.join("\n  ", posted));
+    String attempt = posted.get(0).substring(posted.get(0).lastIndexOf(", attempt "));
+    assertEquals(
+        List.of(
+            "pending | running: 2 of 2 nodes ready" + attempt,
+            "pending | running: step 5/50 (10 %), loss 2.7186" + attempt,
+            "pending | stalled: no progress for 20s (last: step 5/50)" + attempt,
+            "failure | failed: stalled, no progress for 30s (last: step 5/50)" + attempt),
+        posted.subList(posted.size() - 4, posted.size()),
+        "after a queued post, if Kueue took 15 s or more");
+    var workloads =
+        cluster
+            .client()
+            .genericKubernetesResources("kueue.x-k8s.io/v1beta2", "Workload")
+            .inNamespace(ns);
+    Eventually.await(
+        "the Workload deactivated and the pods gone",
+        Duration.ofSeconds(90),
+        () ->
+            workloads.list().getItems().stream()
+                    .allMatch(
+                        w ->
+                            Boolean.FALSE.equals(
+                                ((java.util.Map<?, ?>) w.getAdditionalProperties().get("spec"))
+                                    .get("active")))
+                && !workloads.list().getItems().isEmpty()
+                && cluster
+                    .client()
+                    .pods()
+                    .inNamespace(ns)
+                    .withLabel("jobset.sigs.k8s.io/jobset-name", name)
+                    .list()
+                    .getItems()
+                    .isEmpty(),
+        () -> c.log());
+    assertTrue(
+        JobSets.api(cluster.client()).inNamespace(ns).withName(name).get() != null,
+        "the JobSet stays as git has it");
+    assertEquals(posted, lines(posts(forge, sha)), "nothing posted after the failure");
   }
 }

@@ -15,8 +15,11 @@ import java.util.List;
  * <p>Needed (controller/deploy/rbac.yaml): list and watch JobSets, pods and (when Kueue is served)
  * Workloads at cluster scope; list Jobs at cluster scope; with leader election, create Leases and
  * get and update the named Lease in its namespace; with platform.yaml's {@code progressPush},
- * create TokenReviews (the pods' tokens are checked with them). Reading {@code pods/log} is per
- * namespace and optional (only GitHub check runs show log lines): not checked here.
+ * create TokenReviews (the pods' tokens are checked with them); with its {@code
+ * status.progress.failStalledAfter} and Kueue served, patch Workloads at cluster scope ({@link
+ * RunStopper}: a stalled run's Workload is deactivated; controller/deploy/rbac-stop-stalled.yaml).
+ * Reading {@code pods/log} is per namespace and optional (only GitHub check runs show log lines):
+ * not checked here.
  */
 final class AccessCheck {
 
@@ -34,6 +37,12 @@ final class AccessCheck {
 
   private AccessCheck() {}
 
+  /**
+   * What optional features need: {@code progress} (progressPush: create TokenReviews), {@code
+   * stopStalled} (failStalledAfter with Kueue: patch Workloads).
+   */
+  record Features(boolean progress, boolean stopStalled) {}
+
   /** The rights a controller with these settings needs. */
   static List<Right> needed(boolean workloads, LeaseElection.Settings election) {
     return needed(workloads, election, false);
@@ -44,6 +53,12 @@ final class AccessCheck {
    * {@code progressPush}) also {@code create tokenreviews}, to check the pods' tokens.
    */
   static List<Right> needed(boolean workloads, LeaseElection.Settings election, boolean progress) {
+    return needed(workloads, election, new Features(progress, false));
+  }
+
+  /** The rights a controller with these settings and {@code features} needs. */
+  static List<Right> needed(boolean workloads, LeaseElection.Settings election, Features features) {
+    boolean progress = features.progress();
     List<Right> out = new ArrayList<>();
     for (String verb : List.of("list", "watch")) {
       out.add(new Right(verb, "jobset.x-k8s.io", "jobsets", "", ""));
@@ -55,6 +70,9 @@ final class AccessCheck {
     out.add(new Right("list", "batch", "jobs", "", ""));
     if (progress) {
       out.add(new Right("create", "authentication.k8s.io", "tokenreviews", "", ""));
+    }
+    if (workloads && features.stopStalled()) {
+      out.add(new Right("patch", "kueue.x-k8s.io", "workloads", "", ""));
     }
     if (election != null) {
       out.add(new Right("create", "coordination.k8s.io", "leases", election.namespace(), ""));
@@ -96,7 +114,9 @@ final class AccessCheck {
   static final String HINT =
       "apply controller/deploy/rbac.yaml (the ClusterRole trainyard-controller and the Role"
           + " trainyard-controller-leader-election, bound to this ServiceAccount); with a"
-          + " --lease-name other than trainyard-controller, name that Lease in the Role";
+          + " --lease-name other than trainyard-controller, name that Lease in the Role; with"
+          + " platform.yaml's status.progress.failStalledAfter, also"
+          + " controller/deploy/rbac-stop-stalled.yaml";
 
   /**
    * Throws when {@code client}'s user lacks one of the rights a controller with these settings
@@ -112,7 +132,16 @@ final class AccessCheck {
       boolean workloads,
       LeaseElection.Settings election,
       boolean progress) {
-    List<Right> denied = denied(client, needed(workloads, election, progress));
+    require(client, workloads, election, new Features(progress, false));
+  }
+
+  /** As above, with what {@code features} need too. */
+  static void require(
+      KubernetesClient client,
+      boolean workloads,
+      LeaseElection.Settings election,
+      Features features) {
+    List<Right> denied = denied(client, needed(workloads, election, features));
     if (!denied.isEmpty()) {
       throw new ClusterAccessException(
           "the controller's user may not "

@@ -62,6 +62,26 @@ final class CachePruning {
         counts.put(
             "template",
             Map.of("metadata", Map.of("annotations", Map.of(Provenance.RUNS_RANKS, "false"))));
+      } else {
+        int procs = Snapshots.processesPerNode(jobSpec);
+        if (procs > 0) {
+          // Of a node's pod template only its processes per node ("did it train alone?").
+          counts.put(
+              "template",
+              Map.of(
+                  "spec",
+                  Map.of(
+                      "containers",
+                      List.of(
+                          Map.of(
+                              "env",
+                              List.of(
+                                  Map.of(
+                                      "name",
+                                      "PET_NPROC_PER_NODE",
+                                      "value",
+                                      Integer.toString(procs))))))));
+        }
       }
       Map<String, Object> r = new LinkedHashMap<>();
       copy(rjob, r, "name");

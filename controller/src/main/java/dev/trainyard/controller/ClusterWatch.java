@@ -162,6 +162,16 @@ public final class ClusterWatch implements RunSource, AutoCloseable {
             js, pods.getIndexer().byIndex(BY_JOBSET, key.cacheKey()), owned, clock.instant()));
   }
 
+  /** The names of the cached Workloads {@code key}'s JobSet owns; empty without Kueue. */
+  public List<String> workloadNames(RunKey key) {
+    return workloads == null
+        ? List.of()
+        : workloads.getIndexer().byIndex(BY_JOBSET, key.cacheKey()).stream()
+            .map(w -> w.getMetadata().getName())
+            .sorted()
+            .toList();
+  }
+
   /** The cached pod {@code name} in {@code namespace} (pods of JobSets only); empty if none. */
   public Optional<Pod> pod(String namespace, String name) {
     return Optional.ofNullable(pods.getStore().getByKey(namespace + "/" + name));

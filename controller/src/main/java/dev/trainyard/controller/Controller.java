@@ -75,7 +75,12 @@ public final class Controller implements AutoCloseable {
         config.platform() == null
             ? Platform.ProgressSettings.DEFAULT
             : config.platform().status().progress();
-    RunStateMapper mapper = new RunStateMapper(config.stallAfter(), progress.stallAfter());
+    RunStateMapper mapper =
+        new RunStateMapper(
+            config.stallAfter(),
+            progress.stallAfter(),
+            new RunStateMapper.Limits(
+                progress.failUntrained(), progress.failStalledAfter().orElse(null)));
     this.pruning =
         config
             .prune()
@@ -105,6 +110,9 @@ public final class Controller implements AutoCloseable {
             RunProgress.newest(List.of(follower, pushed)),
             new ProgressPosts.Settings(
                 progress.step(), progress.every(), ProgressPosts.DEFAULT.budget()));
+    if (progress.failStalledAfter().isPresent()) {
+      reconciler.stopStalledWith(RunStopper.workloads(client, watch::workloadNames));
+    }
     metrics.gauge(
         "trainyard_runs_stalled",
         "Running runs whose progress and log stood still for progressStallAfter.",
@@ -166,7 +174,10 @@ public final class Controller implements AutoCloseable {
    */
   public void start() {
     AccessCheck.require(
-        client, watch.watchesWorkloads(), config.election(), config.pushesProgress());
+        client,
+        watch.watchesWorkloads(),
+        config.election(),
+        new AccessCheck.Features(config.pushesProgress(), stopsStalled()));
     watch.start();
     worker.start();
     if (config.election() == null) {
@@ -217,6 +228,13 @@ public final class Controller implements AutoCloseable {
 
   private void prunePass() {
     pruning.ifPresent(p -> p.pass(leadership.leading(), watch.synced(), metrics));
+  }
+
+  /** Whether platform.yaml fails stalled runs and Kueue is there to stop them. */
+  private boolean stopsStalled() {
+    return watch.watchesWorkloads()
+        && config.platform() != null
+        && config.platform().status().progress().failStalledAfter().isPresent();
   }
 
   /** The progress endpoint's port; empty when platform.yaml does not enable progress push. */

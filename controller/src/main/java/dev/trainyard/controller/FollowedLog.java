@@ -3,6 +3,7 @@ package dev.trainyard.controller;
 import dev.trainyard.controller.state.LogProgress;
 import dev.trainyard.controller.state.Progress;
 import dev.trainyard.controller.state.Resumed;
+import dev.trainyard.controller.state.TrainingSigns;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -139,6 +140,11 @@ final class FollowedLog extends OutputStream {
     if (worth) {
       changed.run();
     }
+  }
+
+  /** Whether a line was read, and the world size it printed ({@link LogProgress#worldSize}). */
+  synchronized TrainingSigns signs() {
+    return new TrainingSigns(parser.read(), parser.worldSize(), null);
   }
 
   private boolean emit() {

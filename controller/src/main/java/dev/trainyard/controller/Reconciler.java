@@ -9,8 +9,10 @@ import dev.trainyard.controller.forge.ForgeDirectory;
 import dev.trainyard.controller.forge.ForgeEvents;
 import dev.trainyard.controller.forge.ForgeException;
 import dev.trainyard.controller.forge.PostedStatus;
+import dev.trainyard.controller.state.ConditionSnapshot;
 import dev.trainyard.controller.state.ErrorLine;
 import dev.trainyard.controller.state.FailureReport;
+import dev.trainyard.controller.state.LogProgress;
 import dev.trainyard.controller.state.Phase;
 import dev.trainyard.controller.state.PodSnapshot;
 import dev.trainyard.controller.state.Progress;
@@ -18,6 +20,7 @@ import dev.trainyard.controller.state.ProgressText;
 import dev.trainyard.controller.state.RunObservation;
 import dev.trainyard.controller.state.RunState;
 import dev.trainyard.controller.state.RunStateMapper;
+import dev.trainyard.controller.state.TrainingSigns;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -95,6 +98,11 @@ public final class Reconciler {
   private final Clock clock;
   private final RunProgress progress;
   private final ProgressPosts progressPosts;
+  private final JobHistory history = new JobHistory();
+  private RunStopper stopper = RunStopper.NONE;
+
+  /** Runs failed for a stall whose cluster stop was asked (once each). */
+  private final java.util.Set<RunKey> stopped = new java.util.HashSet<>();
 
   /** Runs RUNNING but stalled (no progress nor log line for progressStallAfter), for the gauge. */
   private final java.util.Set<RunKey> stalledRunning = new java.util.HashSet<>();
@@ -197,6 +205,15 @@ public final class Reconciler {
     this.targetUrl = targetUrl;
   }
 
+  /**
+   * Stops the runs this reconciler fails for a stall ({@link
+   * RunStateMapper.Limits#failStalledAfter}) through {@code stopper}; without one they are failed
+   * on the commit only.
+   */
+  synchronized void stopStalledWith(RunStopper stopper) {
+    this.stopper = java.util.Objects.requireNonNull(stopper, "stopper");
+  }
+
   /** Brings {@code key}'s commit status in line with its run; never throws for forge errors. */
   public synchronized Outcome reconcile(RunKey key) {
     Optional<RunObservation> observed = observe(key);
@@ -230,6 +247,10 @@ public final class Reconciler {
       return Outcome.RETRY;
     }
     RunState state = mapper.map(observed.get());
+    if (state.phase() == Phase.FAILED && state.stalled() && stopped.add(key)) {
+      // Failed for a stall while its pods still run: stopped once, whatever the forge does.
+      stopper.stop(key, state.description());
+    }
     progress.track(key, observed.get(), state.phase());
     if (state.phase() == Phase.RUNNING && state.stalled()) {
       stalledRunning.add(key);
@@ -249,6 +270,17 @@ public final class Reconciler {
     CommitRef commit = new CommitRef(route.get().project(), p.sourceCommit());
     StatusKey statusKey = new StatusKey(forge.kind(), commit.project(), commit.sha(), context);
     statusKeys.put(key, statusKey);
+    if (completed(observed.get())) {
+      boolean open = ledger.get(statusKey).filter(StatusLedger::terminal).isEmpty();
+      observed = Optional.of(ended(key, p, observed.get(), open));
+      state = mapper.map(observed.get());
+      wanted =
+          new CommitStatus(RunStatus.of(state), state.description(), context, wanted.targetUrl());
+      if (state.phase() == Phase.SUCCEEDED
+          && RunStateMapper.untrained(observed.get(), state.duration()).isPresent()) {
+        wanted = wanted.asQuestioned();
+      }
+    }
     Optional<FailedTail> failedTail = Optional.empty();
     if (state.phase() == Phase.FAILED
         && ledger.get(statusKey).filter(StatusLedger::terminal).isEmpty()) {
@@ -422,6 +454,67 @@ public final class Reconciler {
         statusKey,
         new CommitStatus(RunStatus.of(wanted), wanted.description(), statusKey.context(), link),
         UnaryOperator.identity());
+  }
+
+  /** Whether the run's JobSet completed (succeeded, whatever the mapper then calls it). */
+  private static boolean completed(RunObservation o) {
+    return ConditionSnapshot.holds(o.jobSet().conditions(), "Completed");
+  }
+
+  /** The lines and bytes of rank 0's log read once for a run that completed unseen. */
+  static final int RANK_ZERO_LINES = 200;
+
+  static final int RANK_ZERO_BYTES = 64 * 1024;
+
+  /**
+   * {@code o}, a completed run, with what tells whether it trained ({@link TrainingSigns}): its
+   * job's usual duration ({@link JobHistory}), and while its status is still {@code open} on the
+   * forge and it showed no progress, rank 0's log read once (a script that exits in seconds ends
+   * before its log is followed): a log served and read counts, one that could not be read does not.
+   * Its own duration then joins its job's history.
+   */
+  private RunObservation ended(RunKey key, RunProvenance p, RunObservation o, boolean open) {
+    String job = JobHistory.job(key.namespace(), p);
+    RunObservation out =
+        o.withSigns(o.signs().withUsual(history.usual(job, key.cacheKey()).orElse(null)));
+    if (open && o.progress().isEmpty()) {
+      Optional<LogProgress> read = rankZeroLog(key, o);
+      if (read.isPresent()) {
+        LogProgress log = read.get();
+        out =
+            out.withProgress(log.current())
+                .withSigns(
+                    new TrainingSigns(
+                        true,
+                        Math.max(log.worldSize(), o.signs().worldSize()),
+                        out.signs().usual()));
+      }
+    }
+    history.record(job, key.cacheKey(), mapper.map(out).duration());
+    return out;
+  }
+
+  /**
+   * Rank 0's log ({@link LogFollower#rankZero}) read once: its last {@link #RANK_ZERO_LINES} lines
+   * (at most {@link #RANK_ZERO_BYTES}); empty when it cannot be read (the pod is gone, no right to
+   * pods/log, the kubelet or the API server refused).
+   */
+  private Optional<LogProgress> rankZeroLog(RunKey key, RunObservation o) {
+    return LogFollower.rankZero(o)
+        .flatMap(
+            pod ->
+                source.logTail(
+                    key,
+                    pod.name(),
+                    pod.containers().get(0).name(),
+                    RANK_ZERO_LINES,
+                    RANK_ZERO_BYTES))
+        .map(
+            text -> {
+              LogProgress log = new LogProgress();
+              log.acceptText(text, o.now());
+              return log;
+            });
   }
 
   /** The lines and bytes of the failing container's log read for its error line. */
@@ -619,12 +712,14 @@ public final class Reconciler {
     return source
         .observe(key)
         .map(o -> o.progress().isPresent() ? o : o.withProgress(progress.progress(key)))
-        .map(o -> o.resumed().isPresent() ? o : o.withResumed(progress.resumed(key)));
+        .map(o -> o.resumed().isPresent() ? o : o.withResumed(progress.resumed(key)))
+        .map(o -> o.withSigns(progress.signs(key)));
   }
 
   /** Drops what is held for {@code key}'s status: its run is gone. */
   private void forget(RunKey key) {
     retryAfter.remove(key);
+    stopped.remove(key);
     progress.forget(key);
     stalledRunning.remove(key);
     StatusKey gone = statusKeys.remove(key);

@@ -4,6 +4,7 @@ import dev.trainyard.controller.state.Phase;
 import dev.trainyard.controller.state.Progress;
 import dev.trainyard.controller.state.Resumed;
 import dev.trainyard.controller.state.RunObservation;
+import dev.trainyard.controller.state.TrainingSigns;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -30,6 +31,15 @@ public interface RunProgress {
     return Optional.empty();
   }
 
+  /**
+   * What the run's log showed beyond its progress: whether a line was read, the world size rank 0
+   * printed ({@link TrainingSigns}, without {@code usual}); {@link TrainingSigns#NONE} when nothing
+   * was read.
+   */
+  default TrainingSigns signs(RunKey key) {
+    return TrainingSigns.NONE;
+  }
+
   /** The run as the reconciler just saw it, in phase {@code phase}. */
   default void track(RunKey key, RunObservation o, Phase phase) {}
 
@@ -39,7 +49,8 @@ public interface RunProgress {
   /**
    * The newest progress (by {@link Progress#updatedAt()}) of {@code sources}, each of which is
    * tracked and told of gone runs: a run that pushes and prints shows what it said last; where it
-   * resumed from is the first source's that knows.
+   * resumed from is the first source's that knows. Their signs merge: a log read by any, the
+   * largest world size.
    */
   static RunProgress newest(List<RunProgress> sources) {
     List<RunProgress> all = List.copyOf(sources);
@@ -55,6 +66,18 @@ public interface RunProgress {
       @Override
       public Optional<Resumed> resumed(RunKey key) {
         return all.stream().map(s -> s.resumed(key)).flatMap(Optional::stream).findFirst();
+      }
+
+      @Override
+      public TrainingSigns signs(RunKey key) {
+        boolean read = false;
+        int world = 0;
+        for (RunProgress s : all) {
+          TrainingSigns t = s.signs(key);
+          read |= t.logRead();
+          world = Math.max(world, t.worldSize());
+        }
+        return new TrainingSigns(read, world, null);
       }
 
       @Override

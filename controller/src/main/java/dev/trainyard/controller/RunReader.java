@@ -3,6 +3,8 @@ package dev.trainyard.controller;
 import dev.trainyard.compiler.cluster.ClusterDryRun;
 import dev.trainyard.controller.state.ConditionSnapshot;
 import dev.trainyard.controller.state.JobSnapshot;
+import dev.trainyard.controller.state.LogProgress;
+import dev.trainyard.controller.state.TrainingSigns;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
@@ -110,8 +112,7 @@ public final class RunReader implements AutoCloseable {
    * trainyard status} then shows "-", never an error.
    */
   public Optional<dev.trainyard.controller.state.Progress> progress(ObservedRun run) {
-    return rankZeroLog(run, true, PROGRESS_BYTES, PROGRESS_LINES)
-        .flatMap(log -> TimedLog.progress(log, clock.instant()));
+    return parsedRankZeroLog(run).flatMap(LogProgress::current);
   }
 
   /**
@@ -129,6 +130,31 @@ public final class RunReader implements AutoCloseable {
               lines.acceptText(log, clock.instant());
               return lines.resumed();
             });
+  }
+
+  /**
+   * {@code run}'s observation with what rank 0's log shows, read as {@link #progress} reads it: its
+   * progress and {@link TrainingSigns} (the log was read, the world size it printed), so a run that
+   * succeeded is asked "did it train?" as the controller asks it (without its job's history, which
+   * only the controller keeps). Unchanged when the log cannot be read.
+   */
+  public dev.trainyard.controller.state.RunObservation withRankZeroLog(ObservedRun run) {
+    dev.trainyard.controller.state.RunObservation o = run.observation();
+    return parsedRankZeroLog(run)
+        .map(
+            log ->
+                o.withProgress(log.current())
+                    .withSigns(new TrainingSigns(true, log.worldSize(), null)))
+        .orElse(o);
+  }
+
+  /**
+   * Rank 0's last {@link #PROGRESS_LINES} lines with timestamps, parsed ({@link TimedLog#parse});
+   * empty when it cannot be read.
+   */
+  private Optional<LogProgress> parsedRankZeroLog(ObservedRun run) {
+    return rankZeroLog(run, true, PROGRESS_BYTES, PROGRESS_LINES)
+        .map(log -> TimedLog.parse(log, clock.instant()));
   }
 
   /**

@@ -71,11 +71,33 @@ public final class Snapshots {
             ? a.getOrDefault(Provenance.IMAGE, "")
             : "";
     long deadline = 0;
+    int procs = 0;
     for (Object o : list(spec.get("replicatedJobs"))) {
       Map<String, Object> jobSpec = map(map(map(o).get("template")).get("spec"));
       deadline = Math.max(deadline, integer(jobSpec.get("activeDeadlineSeconds"), 0));
+      if (templateRunsRanks(jobSpec)) {
+        procs = Math.max(procs, processesPerNode(jobSpec));
+      }
     }
-    return new UserSettings(image, deadline > 0 ? Duration.ofSeconds(deadline) : null);
+    return new UserSettings(image, deadline > 0 ? Duration.ofSeconds(deadline) : null, procs);
+  }
+
+  /**
+   * The {@code PET_NPROC_PER_NODE} value of a node's containers (torchrun's processes per node, as
+   * the compiler writes it), 0 when none is a number.
+   */
+  static int processesPerNode(Map<String, Object> jobSpec) {
+    int procs = 0;
+    Map<String, Object> podSpec = map(map(jobSpec.get("template")).get("spec"));
+    for (Object c : list(podSpec.get("containers"))) {
+      for (Object e : list(map(c).get("env"))) {
+        Map<String, Object> env = map(e);
+        if ("PET_NPROC_PER_NODE".equals(env.get("name"))) {
+          procs = Math.max(procs, integer(env.get("value"), 0));
+        }
+      }
+    }
+    return procs;
   }
 
   /**

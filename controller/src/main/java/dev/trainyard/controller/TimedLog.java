@@ -21,6 +21,11 @@ final class TimedLog {
    * one); empty without a progress line.
    */
   static Optional<Progress> progress(String log, Instant now) {
+    return parse(log, now).current();
+  }
+
+  /** {@code log} read line by line, each at its own time ({@code now} for a line without one). */
+  static LogProgress parse(String log, Instant now) {
     LogProgress parser = new LogProgress();
     for (String line : log.split("\n")) {
       int space = line.indexOf(' ');
@@ -36,6 +41,6 @@ final class TimedLog {
       }
       parser.acceptText(text, at);
     }
-    return parser.current();
+    return parser;
   }
 }

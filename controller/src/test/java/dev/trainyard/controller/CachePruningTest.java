@@ -21,9 +21,10 @@ class CachePruningTest {
               "  labels: {kueue.x-k8s.io/queue-name: gpu}\n  resourceVersion: \"42\"\n  annotations:\n"
                   + "    trainyard.dev/source-commit: abc\n    kubectl.kubernetes.io/last-applied-configuration: '{}'")
           .replace(
-              "                template: {spec: {parallelism: 4, completions: 4}}",
-              "                template: {spec: {parallelism: 4, completions: 4, template: {spec: {containers:"
-                  + " [{name: node, image: x, env: [{name: A, value: b}]}]}}}}");
+              "template: {spec: {parallelism: 4, completions: 4}}",
+              "template: {spec: {parallelism: 4, completions: 4, template: {spec: {containers:"
+                  + " [{name: node, image: x, env: [{name: A, value: b}, {name: PET_NPROC_PER_NODE,"
+                  + " value: \"8\"}]}]}}}}");
 
   @Test
   @DisplayName("a pruned JobSet, pod or Workload gives exactly the snapshot of the full object")
@@ -46,7 +47,10 @@ class CachePruningTest {
     GenericKubernetesResource js =
         CachePruning.jobSet(Serialization.unmarshal(BIG_JOBSET, GenericKubernetesResource.class));
     String yaml = Serialization.asYaml(js);
-    assertFalse(yaml.contains("env"), yaml);
+    assertFalse(yaml.contains("name: A"), yaml);
+    assertFalse(yaml.contains("image"), yaml);
+    assertEquals(
+        8, Snapshots.jobSet(js).settings().processesPerNode(), "only PET_NPROC_PER_NODE is kept");
     assertFalse(yaml.contains("last-applied"), yaml);
     assertEquals("abc", js.getMetadata().getAnnotations().get("trainyard.dev/source-commit"));
     assertEquals("42", js.getMetadata().getResourceVersion());
@@ -66,7 +70,8 @@ class CachePruningTest {
         Serialization.unmarshal(BIG_JOBSET, GenericKubernetesResource.class);
     assertNull(store.put(store.getKey(js), js));
     GenericKubernetesResource kept = store.get("team-a/llama-ft-7f3a9c");
-    assertFalse(Serialization.asYaml(kept).contains("env"));
+    assertFalse(Serialization.asYaml(kept).contains("name: A"));
+    assertFalse(Serialization.asYaml(kept).contains("image"));
     assertEquals(1, store.size());
   }
 }

@@ -231,4 +231,64 @@ class ControllerRbacTest {
               .noneMatch(r -> r.resource().equals("tokenreviews")));
     }
   }
+
+  /** The objects of deploy file {@code file}, named apart for {@code ns} like {@link #shipped}. */
+  static List<HasMetadata> shippedFile(KubernetesClient admin, String ns, String file)
+      throws Exception {
+    String yaml = Files.readString(DeployManifestsTest.DEPLOY.resolve(file));
+    List<HasMetadata> objects =
+        admin.load(new java.io.ByteArrayInputStream(yaml.getBytes())).items();
+    for (HasMetadata o : objects) {
+      o.getMetadata().setName(o.getMetadata().getName() + "-" + ns);
+      if (o instanceof ClusterRoleBinding b) {
+        b.getRoleRef().setName(b.getRoleRef().getName() + "-" + ns);
+        b.getSubjects().forEach(x -> x.setNamespace(ns));
+      }
+    }
+    return objects;
+  }
+
+  @Test
+  @DisplayName(
+      "failStalledAfter needs patch on Workloads: rbac.yaml alone denies it and the controller"
+          + " would not start; rbac-stop-stalled.yaml grants patch and nothing more (no get, update,"
+          + " delete, nor JobSets or pods)")
+  void stopStalledRights() throws Exception {
+    KubernetesClient admin = LiveApiServer.client();
+    String ns = LiveApiServer.namespace("rbac-stop");
+    admin.resourceList(shipped(admin, ns)).serverSideApply();
+    AccessCheck.Features stop = new AccessCheck.Features(false, true);
+    try (KubernetesClient controller = as(ns)) {
+      assertEquals(
+          List.of("patch workloads at cluster scope"),
+          AccessCheck.denied(controller, AccessCheck.needed(true, lease(ns), stop)).stream()
+              .map(AccessCheck.Right::describe)
+              .toList());
+      admin.resourceList(shippedFile(admin, ns, "rbac-stop-stalled.yaml")).serverSideApply();
+      assertEquals(
+          List.of(), AccessCheck.denied(controller, AccessCheck.needed(true, lease(ns), stop)));
+      assertEquals(
+          List.of(
+              right("get", "kueue.x-k8s.io", "workloads", "", ""),
+              right("update", "kueue.x-k8s.io", "workloads", "", ""),
+              right("delete", "kueue.x-k8s.io", "workloads", "", ""),
+              right("patch", "jobset.x-k8s.io", "jobsets", "", ""),
+              right("delete", "", "pods", "", "")),
+          AccessCheck.denied(
+              controller,
+              List.of(
+                  right("get", "kueue.x-k8s.io", "workloads", "", ""),
+                  right("update", "kueue.x-k8s.io", "workloads", "", ""),
+                  right("delete", "kueue.x-k8s.io", "workloads", "", ""),
+                  right("patch", "jobset.x-k8s.io", "jobsets", "", ""),
+                  right("delete", "", "pods", "", ""))));
+    }
+    assertTrue(
+        AccessCheck.needed(false, null, stop).stream().noneMatch(r -> r.verb().equals("patch")),
+        "without Kueue there is no Workload to patch");
+    assertTrue(
+        AccessCheck.needed(true, null, new AccessCheck.Features(true, false)).stream()
+            .noneMatch(r -> r.verb().equals("patch")));
+    assertTrue(AccessCheck.HINT.contains("rbac-stop-stalled.yaml"));
+  }
 }

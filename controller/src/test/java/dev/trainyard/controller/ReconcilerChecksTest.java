@@ -46,13 +46,14 @@ class ReconcilerChecksTest {
   @TempDir Path temp;
   final TestTime time = new TestTime(T0);
   final List<String> logReads = new ArrayList<>();
+  String tail = "epoch 1 loss 2.1\ntoken " + LEAKED + "\nTraceback: boom\n";
   final ReconcilerTest.FakeSource source =
       new ReconcilerTest.FakeSource() {
         @Override
         public Optional<String> logTail(
             RunKey key, String pod, String container, int lines, int maxBytes) {
           logReads.add(key.cacheKey() + " " + pod + " " + container + " " + lines + " " + maxBytes);
-          return Optional.of("epoch 1 loss 2.1\ntoken " + LEAKED + "\nTraceback: boom\n");
+          return Optional.ofNullable(tail);
         }
       };
   FakeGitHubChecks github;
@@ -186,8 +187,37 @@ class ReconcilerChecksTest {
 
   @Test
   @DisplayName(
+      "a success whose rank 0 log (read once at its end) showed no training step is neutral, says"
+          + " 'did it train?', and posts no log")
+  void successWithoutTraining() {
+    observe(
+        1,
+        List.of(ReconcilerTest.ready("p0")),
+        List.of(new ConditionSnapshot("Completed", true, "AllJobsCompleted", "", T0)));
+    reconciler.reconcile(KEY);
+    reconciler.reconcile(KEY);
+    FakeGitHubChecks.CheckRun run = github.runs().get(0);
+    assertEquals("neutral", run.conclusion());
+    assertTrue(
+        run.output().get("title").toString().contains("no training step was seen — did it train?"),
+        run.output().toString());
+    assertFalse(run.output().containsKey("text"), run.output().toString());
+    assertEquals(
+        List.of(
+            KEY.cacheKey()
+                + " p0 node "
+                + Reconciler.RANK_ZERO_LINES
+                + " "
+                + Reconciler.RANK_ZERO_BYTES),
+        logReads,
+        "read once: the check run is final after the post");
+  }
+
+  @Test
+  @DisplayName(
       "running is in_progress on the same check run; the success posts no log and no details")
   void success() {
+    tail = "step 10/10 loss 0.1\n";
     observe(1, List.of(ReconcilerTest.ready("p0")), List.of());
     reconciler.reconcile(KEY);
     assertEquals("in_progress", github.runs().get(0).status());
@@ -200,6 +230,6 @@ class ReconcilerChecksTest {
     FakeGitHubChecks.CheckRun run = github.runs().get(0);
     assertEquals("success", run.conclusion());
     assertFalse(run.output().containsKey("text"), run.output().toString());
-    assertEquals(List.of(), logReads);
+    assertEquals(1, logReads.size(), "rank 0's log read once at the end: it showed a step");
   }
 }

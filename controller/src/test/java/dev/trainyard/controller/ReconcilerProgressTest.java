@@ -20,6 +20,7 @@ import dev.trainyard.controller.state.Phase;
 import dev.trainyard.controller.state.Progress;
 import dev.trainyard.controller.state.RunObservation;
 import dev.trainyard.controller.state.RunStateMapper;
+import dev.trainyard.controller.state.TrainingSigns;
 import dev.trainyard.controller.state.WorkloadSnapshot;
 import java.io.IOException;
 import java.io.InputStream;
@@ -45,8 +46,8 @@ class ReconcilerProgressTest {
   final FakeForge forge = FakeForge.start();
   final TestTime time = new TestTime(T0);
 
-  /** The log tail the source serves for any pod ("" for none). */
-  String tail = "";
+  /** The log tail the source serves for any pod (null: it cannot be read). */
+  String tail;
 
   final List<String> tailsRead = new ArrayList<>();
 
@@ -56,13 +57,16 @@ class ReconcilerProgressTest {
         public Optional<String> logTail(
             RunKey key, String pod, String container, int lines, int maxBytes) {
           tailsRead.add(pod + "/" + container + " " + lines + " " + maxBytes);
-          return tail.isEmpty() ? Optional.empty() : Optional.of(tail);
+          return Optional.ofNullable(tail);
         }
       };
   final List<Phase> tracked = new ArrayList<>();
   final List<RunKey> forgotten = new ArrayList<>();
   Optional<Progress> progress = Optional.empty();
   Optional<dev.trainyard.controller.state.Resumed> resumed = Optional.empty();
+  TrainingSigns signs = TrainingSigns.NONE;
+  RunStateMapper mapper = new RunStateMapper(Duration.ofMinutes(10), Duration.ofMinutes(30));
+  final List<String> stops = new ArrayList<>();
   boolean completed;
 
   @AfterEach
@@ -100,6 +104,11 @@ class ReconcilerProgressTest {
           }
 
           @Override
+          public TrainingSigns signs(RunKey key) {
+            return signs;
+          }
+
+          @Override
           public void track(RunKey key, RunObservation o, Phase phase) {
             tracked.add(phase);
           }
@@ -109,15 +118,22 @@ class ReconcilerProgressTest {
             forgotten.add(key);
           }
         };
-    return new Reconciler(
-        source,
-        new RunStateMapper(Duration.ofMinutes(10), Duration.ofMinutes(30)),
-        forges,
-        new StatusLedger(),
-        new TargetUrl(""),
-        new ControllerMetrics(),
-        time,
-        fromTest);
+    Reconciler r =
+        new Reconciler(
+            source,
+            mapper,
+            forges,
+            new StatusLedger(),
+            new TargetUrl(""),
+            new ControllerMetrics(),
+            time,
+            fromTest);
+    r.stopStalledWith(
+        (key, why) -> {
+          stops.add(key.cacheKey() + ": " + why);
+          return true;
+        });
+    return r;
   }
 
   void observe(Instant now) {
@@ -389,5 +405,152 @@ class ReconcilerProgressTest {
             "pending running: 2 of 2 nodes ready, " + words + ", attempt 1 of 1",
             "pending running: step 21/60 (35 %), loss 0.5, " + words + ", attempt 1 of 1"),
         posted());
+  }
+
+  @Test
+  @DisplayName(
+      "succeeded before its log was followed: rank 0's log read once; the recorded minGPT-DDP exit 0"
+          + " and an empty log ask 'did it train?', a log with steps does not, a log that cannot be"
+          + " read does not")
+  void succeededWithoutTraining() throws IOException {
+    Reconciler r = reconciler();
+    tail = fixture("exit-zero.log");
+    completed = true;
+    observe(T0.plusSeconds(4));
+    r.reconcile(KEY);
+    r.reconcile(KEY);
+    assertEquals(
+        List.of(
+            "success succeeded in 4s; no training step was seen — did it train? (attempt 1 of 1)"),
+        posted());
+    assertEquals(List.of("p0/node 200 65536"), tailsRead, "read once");
+
+    for (String log : java.util.Arrays.asList(fixture("plain-steps.log"), null, "")) {
+      tail = log;
+      RunKey other = new RunKey(KEY.namespace(), "other-" + (log == null ? -1 : log.length()));
+      source.provenance.put(
+          other,
+          new RunProvenance(
+              "https://github.com/acme/llm.git",
+              "b".repeat(39) + (log == null ? 9 : log.length() % 9),
+              "jobs/x/train.yaml",
+              "dev",
+              other.name()));
+      source.runs.put(other, source.runs.get(KEY));
+      r.reconcile(other);
+      assertEquals(
+          "".equals(log)
+              ? "success succeeded in 4s; no training step was seen — did it train? (attempt 1 of 1)"
+              : "success succeeded in 4s, attempt 1 of 1",
+          posted().get(posted().size() - 1),
+          "served empty (printed nothing) asks; unreadable (null) does not");
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "the follower saw a world size below nodes × processes: the success asks 'did it train"
+          + " alone?' though it showed steps, and reads no tail")
+  void worldSizeFromTheFollower() {
+    Reconciler r = reconciler();
+    progress =
+        Optional.of(
+            new Progress(20L, 20L, null, null, List.of(), T0.plusSeconds(3), Progress.Source.LOG));
+    signs = new TrainingSigns(true, 1, null);
+    completed = true;
+    observe(T0.plusSeconds(4));
+    r.reconcile(KEY);
+    assertEquals(
+        List.of(
+            "success succeeded in 4s; rank 0 printed world size 1, not 2 — did it train alone?"
+                + " (attempt 1 of 1)"),
+        posted());
+    assertEquals(List.of(), tailsRead);
+  }
+
+  /** {@code run} of the job jobs/llama succeeded {@code took} after its pods started. */
+  void succeeded(RunKey run, Duration took) {
+    completed = true;
+    observe(T0.plus(took));
+    source.provenance.put(
+        run,
+        new RunProvenance(
+            "https://github.com/acme/llm.git",
+            Integer.toHexString(run.name().hashCode()).repeat(8).substring(0, 40),
+            "jobs/llama/train.yaml",
+            "dev",
+            run.name()));
+    source.runs.put(run, source.runs.get(KEY));
+  }
+
+  @Test
+  @DisplayName(
+      "its job's earlier runs took 2h (three or more): a run done in 4s asks 'did it train?'; with"
+          + " two earlier runs nothing is asked; another job's history does not count")
+  void fasterThanItsJob() {
+    Reconciler r = reconciler();
+    progress =
+        Optional.of(
+            new Progress(20L, 20L, null, null, List.of(), T0.plusSeconds(3), Progress.Source.LOG));
+    for (int i = 0; i < 2; i++) {
+      succeeded(new RunKey(KEY.namespace(), "llama-" + i), Duration.ofHours(2));
+      r.reconcile(new RunKey(KEY.namespace(), "llama-" + i));
+    }
+    succeeded(new RunKey(KEY.namespace(), "llama-early"), Duration.ofSeconds(4));
+    r.reconcile(new RunKey(KEY.namespace(), "llama-early"));
+    assertEquals("success succeeded in 4s, attempt 1 of 1", posted().get(posted().size() - 1));
+    succeeded(new RunKey(KEY.namespace(), "llama-2"), Duration.ofHours(2));
+    r.reconcile(new RunKey(KEY.namespace(), "llama-2"));
+    succeeded(new RunKey(KEY.namespace(), "llama-fast"), Duration.ofSeconds(4));
+    r.reconcile(new RunKey(KEY.namespace(), "llama-fast"));
+    assertEquals(
+        "success succeeded in 4s; its job's runs usually take 2h — did it train? (attempt 1 of 1)",
+        posted().get(posted().size() - 1));
+    RunKey elsewhere = new RunKey("team-b", "llama-fast");
+    succeeded(elsewhere, Duration.ofSeconds(4));
+    r.reconcile(elsewhere);
+    assertEquals(
+        "success succeeded in 4s, attempt 1 of 1",
+        posted().get(posted().size() - 1),
+        "another namespace is another job");
+  }
+
+  @Test
+  @DisplayName(
+      "failStalledAfter: a run stalled past it is failed on the commit and its stop is asked once;"
+          + " forgotten, a new run of the name may be stopped again")
+  void stalledFailsAndStops() {
+    mapper =
+        new RunStateMapper(
+            Duration.ofMinutes(10),
+            Duration.ofMinutes(30),
+            new RunStateMapper.Limits(false, Duration.ofHours(1)));
+    Reconciler r = reconciler();
+    progress =
+        Optional.of(
+            new Progress(
+                370L, 1000L, null, null, List.of(), T0.plusSeconds(60), Progress.Source.LOG));
+    observe(T0.plus(Duration.ofMinutes(45)));
+    r.reconcile(KEY);
+    assertEquals(List.of(), stops, "stalled, within the limit");
+    observe(T0.plus(Duration.ofMinutes(62)));
+    r.reconcile(KEY);
+    r.reconcile(KEY);
+    assertEquals(
+        List.of(
+            "pending stalled: no progress for 30m (last: step 370/1000), attempt 1 of 1",
+            "failure failed: stalled, no progress for 1h (last: step 370/1000), attempt 1 of 1"),
+        posted());
+    assertEquals(
+        List.of(
+            KEY.cacheKey()
+                + ": failed: stalled, no progress for 1h (last: step 370/1000), attempt 1 of 1"),
+        stops);
+    assertEquals(0, r.stalledRunning(), "failed, no longer running");
+    source.runs.remove(KEY);
+    r.reconcile(KEY);
+    observe(T0.plus(Duration.ofMinutes(62)));
+    r.reconcile(KEY);
+    assertEquals(2, stops.size(), "a re-created run is stopped again");
   }
 }

@@ -283,6 +283,32 @@ class SnapshotsTest {
 
   @Test
   @DisplayName(
+      "processes per node: the compiled torch JobSet's PET_NPROC_PER_NODE (golden torch-minimal:"
+          + " 4), kept by the cache; an MPI JobSet (golden example-mlx-mnist) has none: 0")
+  void processesPerNode() throws Exception {
+    java.nio.file.Path golden = java.nio.file.Path.of("..", "golden");
+    GenericKubernetesResource torch =
+        Serialization.unmarshal(
+            java.nio.file.Files.readString(
+                golden.resolve(
+                    "torch-minimal/expected/clusters/local/default/torch-minimal-4e0a62/"
+                        + "jobset-torch-minimal-4e0a62.yaml")),
+            GenericKubernetesResource.class);
+    assertEquals(4, Snapshots.jobSet(torch).settings().processesPerNode());
+    assertEquals(4, Snapshots.jobSet(CachePruning.jobSet(torch)).settings().processesPerNode());
+    GenericKubernetesResource mpi =
+        Serialization.unmarshal(
+            java.nio.file.Files.readString(
+                golden.resolve(
+                    "example-mlx-mnist/expected/clusters/local/ml/example-mlx-mnist-578ffe/"
+                        + "jobset-example-mlx-mnist-578ffe.yaml")),
+            GenericKubernetesResource.class);
+    assertEquals(0, Snapshots.jobSet(mpi).settings().processesPerNode());
+    assertEquals(3, Snapshots.jobSet(mpi).expectedNodes());
+  }
+
+  @Test
+  @DisplayName(
       "a Workload's spec.active: false is read (and kept by the cache); absent is Kueue's default, true")
   void workloadActive() {
     GenericKubernetesResource w =

@@ -473,25 +473,41 @@ public record Platform(
    *
    * <pre>
    * status:
-   *   progress: {stallAfter: 30m, every: 30m, step: 10}
+   *   progress: {stallAfter: 30m, every: 30m, step: 10, failStalledAfter: 2h, untrained: failure}
    * </pre>
    *
    * @param stallAfter no progress and no log line for this long while the pods run: stalled
    * @param every the longest time between two posts of a moving progress
    * @param step a progress is posted each time it crosses a multiple of this percentage (1–100)
+   * @param failStalledAfter a running run stalled this long (its progress and log stood still) is
+   *     failed: its commit status says so and the controller stops it; empty: never
+   * @param failUntrained {@code untrained: failure}: a run that succeeded but did not seem to train
+   *     (no training step seen, a world size below nodes × processes, far faster than its job's
+   *     earlier runs) is a failure; else ({@code success}, the default) a success that says so
    */
-  public record ProgressSettings(Duration stallAfter, Duration every, int step) {
+  public record ProgressSettings(
+      Duration stallAfter,
+      Duration every,
+      int step,
+      Optional<Duration> failStalledAfter,
+      boolean failUntrained) {
 
-    /** 30 minutes, 30 minutes, 10 %. */
+    /** 30 minutes, 30 minutes, 10 %, never failed for a stall, an untrained run a success. */
     public static final ProgressSettings DEFAULT =
         new ProgressSettings(Duration.ofMinutes(30), Duration.ofMinutes(30), 10);
 
     public ProgressSettings {
       Objects.requireNonNull(stallAfter, "stallAfter");
       Objects.requireNonNull(every, "every");
+      Objects.requireNonNull(failStalledAfter, "failStalledAfter");
       if (step < 1 || step > 100) {
         throw new IllegalArgumentException("step " + step + " is outside 1-100");
       }
+    }
+
+    /** Never failed for a stall; an untrained run is a success. */
+    public ProgressSettings(Duration stallAfter, Duration every, int step) {
+      this(stallAfter, every, step, Optional.empty(), false);
     }
   }
 

@@ -147,7 +147,9 @@ public final class PlatformBinder {
     return new Platform.ProgressSettings(
         duration(p.path("stallAfter")).orElse(d.stallAfter()),
         duration(p.path("every")).orElse(d.every()),
-        step < 1 || step > 100 ? d.step() : step);
+        step < 1 || step > 100 ? d.step() : step,
+        duration(p.path("failStalledAfter")),
+        "failure".equals(p.path("untrained").asText()));
   }
 
   private static Platform.Retention retention(JsonNode r) {

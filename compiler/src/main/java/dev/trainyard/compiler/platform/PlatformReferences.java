@@ -61,6 +61,7 @@ final class PlatformReferences {
                 "/status/stallAfter",
                 "/status/progress/stallAfter",
                 "/status/progress/every",
+                "/status/progress/failStalledAfter",
                 "/retention/succeeded",
                 "/retention/failed"));
     for (int i = 0; i < doc.root().path("namespaces").size(); i++) {

@@ -13,8 +13,10 @@ import java.util.regex.Pattern;
 
 /**
  * Checks of {@code status:} a schema cannot express: the target URL's placeholders are known and
- * its braces balanced (an unknown one would be posted literally on every commit status), and no two
- * forges claim the same source prefix (which one got the statuses would depend on list order).
+ * its braces balanced (an unknown one would be posted literally on every commit status), no two
+ * forges claim the same source prefix (which one got the statuses would depend on list order), and
+ * {@code progress.failStalledAfter} is not shorter than {@code progress.stallAfter} (a run is
+ * failed for a stall only after it was called stalled).
  */
 final class PlatformStatusChecks {
   private static final Pattern PLACEHOLDER = Pattern.compile("\\{([^{}]*)}");
@@ -35,6 +37,20 @@ final class PlatformStatusChecks {
                 .withHint(
                     "one forge per source prefix; a longer prefix (github.com/acme) may refine a shorter one (github.com)"));
       }
+    }
+    Platform.ProgressSettings progress = status.progress();
+    if (progress.failStalledAfter().isPresent()
+        && progress.failStalledAfter().get().compareTo(progress.stallAfter()) < 0) {
+      out.add(
+          PlatformBinder.invalid(
+                  doc,
+                  "/status/progress/failStalledAfter",
+                  "`status.progress.failStalledAfter` ("
+                      + doc.root().at("/status/progress/failStalledAfter").asText()
+                      + ") is shorter than `status.progress.stallAfter` ("
+                      + progress.stallAfter().toMinutes()
+                      + "m): a run is failed for a stall only after it was called stalled")
+              .withHint("make failStalledAfter at least stallAfter, e.g. failStalledAfter: 2h"));
     }
     return out;
   }

@@ -125,6 +125,47 @@ class PlatformStatusTest {
 
   @Test
   @DisplayName(
+      "status.progress binds failStalledAfter and untrained (success by default, failure); an"
+          + " unknown word is refused; failStalledAfter below stallAfter is an error at its line")
+  void failLimits() throws Exception {
+    Platform.ProgressSettings p =
+        load("status: {progress: {stallAfter: 45m, failStalledAfter: 2h, untrained: failure}}\n")
+            .value()
+            .orElseThrow()
+            .status()
+            .progress();
+    assertEquals(Optional.of(Duration.ofHours(2)), p.failStalledAfter());
+    assertTrue(p.failUntrained());
+    assertFalse(
+        load("status: {progress: {untrained: success}}\n")
+            .value()
+            .orElseThrow()
+            .status()
+            .progress()
+            .failUntrained());
+    assertEquals(Optional.empty(), Platform.ProgressSettings.DEFAULT.failStalledAfter());
+    assertFalse(Platform.ProgressSettings.DEFAULT.failUntrained());
+    assertTrue(load("status: {progress: {untrained: maybe}}\n").failed());
+    assertTrue(load("status: {progress: {failStalledAfter: 876001h}}\n").failed());
+    StageResult<Platform> r = load("status: {progress: {stallAfter: 1h, failStalledAfter: 45m}}\n");
+    assertTrue(r.failed());
+    assertEquals(
+        List.of(
+            "/status/progress/failStalledAfter|11|`status.progress.failStalledAfter` (45m) is"
+                + " shorter than `status.progress.stallAfter` (60m): a run is failed for a stall"
+                + " only after it was called stalled"),
+        r.diagnostics().stream()
+            .map(d -> d.pointer() + "|" + d.location().line() + "|" + d.message())
+            .toList());
+    assertEquals(DiagnosticCode.INVALID_PLATFORM, r.diagnostics().get(0).code());
+    assertEquals(
+        "make failStalledAfter at least stallAfter, e.g. failStalledAfter: 2h",
+        r.diagnostics().get(0).hint());
+    assertFalse(load("status: {progress: {failStalledAfter: 30m}}\n").failed(), "equal is fine");
+  }
+
+  @Test
+  @DisplayName(
       "a duration over 36500d (the schema's pattern admits it) is an error at its line, not the default without a word")
   void durationOverLimit() throws Exception {
     StageResult<Platform> r =

@@ -32,9 +32,11 @@ import java.util.Optional;
  *       {@code summary} and {@code text} hold at most 65,535 characters each. GitHub keeps the
  *       newest 1,000 check runs of one name per suite and deletes older ones, rather than refusing
  *       as statuses do at 1,000 per SHA and context.
- *   <li>States: PENDING {@code queued}, RUNNING {@code in_progress}, SUCCESS {@code success},
- *       FAILURE {@code failure} ({@code timed_out} when the run's timeout ended it), ERROR {@code
- *       failure} (the title says "platform error"), CANCELED {@code cancelled}.
+ *   <li>States: PENDING {@code queued}, RUNNING {@code in_progress}, SUCCESS {@code success}
+ *       ({@code neutral} when {@link CommitStatus#questioned}: it succeeded but did not seem to
+ *       train; docs.github.com "REST API endpoints for check runs", conclusion values), FAILURE
+ *       {@code failure} ({@code timed_out} when the run's timeout ended it), ERROR {@code failure}
+ *       (the title says "platform error"), CANCELED {@code cancelled}.
  * </ul>
  */
 public final class GitHubChecks implements Forge {
@@ -97,6 +99,9 @@ public final class GitHubChecks implements Forge {
 
   @Override
   public String wireState(CommitStatus status) {
+    if (status.state() == CommitState.SUCCESS && status.questioned()) {
+      return "neutral";
+    }
     return status.state() == CommitState.FAILURE && status.timedOut()
         ? "timed_out"
         : wireState(status.state());

@@ -64,15 +64,43 @@ public final class LogProgress {
           "([A-Za-z_][\\w/.-]*)(?:\\s*[:=]\\s*|\\s+)([-+]?(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][-+]?\\d+)?)\\b");
   private static final Pattern EPOCH_DESC = Pattern.compile("(?i)\\bepoch\\s+(\\d+)\\b");
 
+  /**
+   * The world size rank 0 printed: Lightning's "Initializing distributed: GLOBAL_RANK: 0, MEMBER:
+   * 1/4" and "All distributed processes registered. Starting with 4 processes" (Lightning 2.x,
+   * lightning/fabric/utilities/distributed.py, {@code _init_dist_connection}); Accelerate's state
+   * as Hugging Face's and diffusers' training scripts log it ({@code
+   * logger.info(accelerator.state)}: "Num processes: 1", accelerate/state.py {@code
+   * PartialState.__repr__}); a script's own "world size 4", "world_size=4" or "WORLD_SIZE: 4" (not
+   * "local world size").
+   */
+  private static final Pattern WORLD =
+      Pattern.compile(
+          "MEMBER: \\d+/(\\d+)"
+              + "|All distributed processes registered\\. Starting with (\\d+) process"
+              + "|^Num processes: (\\d+)\\s*$"
+              + "|(?i)(?<!local[ _])\\bworld[ _]size\\b\\s*[:=]?\\s*(\\d+)\\b");
+
   private Long step;
   private Long total;
   private Duration remaining;
   private List<Metric> metrics = List.of();
   private Instant updatedAt;
   private boolean seen;
+  private boolean read;
+  private int worldSize;
   private int epoch;
   private int epochs;
   private Resumed resumed;
+
+  /** Whether any line that is not blank was read ("the log was served and held something"). */
+  public boolean read() {
+    return read;
+  }
+
+  /** The largest world size rank 0 printed ({@link #WORLD}); 0 when it printed none. */
+  public int worldSize() {
+    return worldSize;
+  }
 
   /** The progress read so far; empty until a progress line was recognised. */
   public Optional<Progress> current() {
@@ -113,10 +141,12 @@ public final class LogProgress {
     if (segment.length() > MAX_SEGMENT || segment.isBlank()) {
       return false;
     }
+    read = true;
     String line =
         segment.indexOf('\u001B') >= 0 || segment.indexOf('\b') >= 0
             ? ANSI.matcher(segment).replaceAll("")
             : segment;
+    world(line);
     if (line.startsWith(RESUME_PREFIX)) {
       resume(line);
       return false;
@@ -134,6 +164,19 @@ public final class LogProgress {
       resumed = r.get();
     } else if (Resumed.fresh(line)) {
       resumed = null;
+    }
+  }
+
+  /** Keeps the largest world size {@code line} names ({@link #WORLD}). */
+  private void world(String line) {
+    Matcher m = WORLD.matcher(line);
+    while (m.find()) {
+      for (int g = 1; g <= m.groupCount(); g++) {
+        String n = m.group(g);
+        if (n != null && n.length() <= 9) {
+          worldSize = Math.max(worldSize, Integer.parseInt(n));
+        }
+      }
     }
   }
 

@@ -11,9 +11,10 @@ import java.util.Optional;
  * an earlier observation ({@code earlier}, e.g. an image that could not be pulled, before Kueue's
  * PodsReady timeout evicted the pods and with them the evidence; see {@link
  * RunStateMapper#startBlocker}), its last {@link Progress} while it runs ({@code progress}, else
- * empty) and where its current attempt resumed from ({@code resumed}, the checkpoint script's line
- * in rank 0's log, else empty). Built by the controller from informer caches and by {@code
- * trainyard status} from a list call; no Kubernetes client types cross this boundary.
+ * empty), where its current attempt resumed from ({@code resumed}, the checkpoint script's line in
+ * rank 0's log, else empty) and what tells whether it trained ({@code signs}, {@link
+ * TrainingSigns}). Built by the controller from informer caches and by {@code trainyard status}
+ * from a list call; no Kubernetes client types cross this boundary.
  */
 public record RunObservation(
     JobSetSnapshot jobSet,
@@ -23,7 +24,8 @@ public record RunObservation(
     List<JobSnapshot> jobs,
     Optional<Failure> earlier,
     Optional<Progress> progress,
-    Optional<Resumed> resumed) {
+    Optional<Resumed> resumed,
+    TrainingSigns signs) {
 
   public RunObservation {
     pods = List.copyOf(pods);
@@ -31,9 +33,10 @@ public record RunObservation(
     earlier = earlier == null ? Optional.empty() : earlier;
     progress = progress == null ? Optional.empty() : progress;
     resumed = resumed == null ? Optional.empty() : resumed;
+    signs = signs == null ? TrainingSigns.NONE : signs;
   }
 
-  /** Not known to have resumed. */
+  /** Not known to have resumed, without training signs. */
   public RunObservation(
       JobSetSnapshot jobSet,
       List<PodSnapshot> pods,
@@ -42,7 +45,8 @@ public record RunObservation(
       List<JobSnapshot> jobs,
       Optional<Failure> earlier,
       Optional<Progress> progress) {
-    this(jobSet, pods, workload, now, jobs, earlier, progress, Optional.empty());
+    this(
+        jobSet, pods, workload, now, jobs, earlier, progress, Optional.empty(), TrainingSigns.NONE);
   }
 
   /** No progress seen. */
@@ -80,21 +84,26 @@ public record RunObservation(
 
   /** This observation with {@code jobs} as its child Jobs. */
   public RunObservation withJobs(List<JobSnapshot> jobs) {
-    return new RunObservation(jobSet, pods, workload, now, jobs, earlier, progress, resumed);
+    return new RunObservation(jobSet, pods, workload, now, jobs, earlier, progress, resumed, signs);
   }
 
   /** This observation with {@code earlier} as what kept its pods from starting before. */
   public RunObservation withEarlier(Optional<Failure> earlier) {
-    return new RunObservation(jobSet, pods, workload, now, jobs, earlier, progress, resumed);
+    return new RunObservation(jobSet, pods, workload, now, jobs, earlier, progress, resumed, signs);
   }
 
   /** This observation with {@code progress} as the run's last progress. */
   public RunObservation withProgress(Optional<Progress> progress) {
-    return new RunObservation(jobSet, pods, workload, now, jobs, earlier, progress, resumed);
+    return new RunObservation(jobSet, pods, workload, now, jobs, earlier, progress, resumed, signs);
   }
 
   /** This observation with {@code resumed} as where its current attempt resumed from. */
   public RunObservation withResumed(Optional<Resumed> resumed) {
-    return new RunObservation(jobSet, pods, workload, now, jobs, earlier, progress, resumed);
+    return new RunObservation(jobSet, pods, workload, now, jobs, earlier, progress, resumed, signs);
+  }
+
+  /** This observation with {@code signs} as what tells whether it trained. */
+  public RunObservation withSigns(TrainingSigns signs) {
+    return new RunObservation(jobSet, pods, workload, now, jobs, earlier, progress, resumed, signs);
   }
 }

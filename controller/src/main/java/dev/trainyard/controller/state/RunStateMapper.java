@@ -18,7 +18,10 @@ import java.util.Optional;
  * (reference jobset-kueue.md §4):
  *
  * <pre>
- * JobSet Completed=True                      → SUCCEEDED "succeeded in 12m 5s, attempt 1 of 4"
+ * JobSet Completed=True                      → SUCCEEDED "succeeded in 12m 5s, attempt 1 of 4"; when it did not seem
+ *                                              to train ({@link #untrained}): "succeeded in 4s; no training step
+ *                                              was seen — did it train? (attempt 1 of 4)", FAILED with
+ *                                              {@link Limits#failUntrained}
  * JobSet Failed=True                         → FAILED, classified user/platform with node and exit code from
  *                                              the pods, else the child Jobs' Failed condition ({@link JobFailure});
  *                                              never a non-terminal state ({@link #provisional} for the controller)
@@ -41,6 +44,7 @@ import java.util.Optional;
  *                                              an attempt that resumed from a checkpoint says so before the
  *                                              attempt: "running: step 3210/10000 (32 %), resumed from step 3200
  *                                              (checkpoint of Dec 2 14:02 UTC), attempt 2 of 4" ({@link Resumed})
+ *                                              FAILED once stalled for {@link Limits#failStalledAfter}
  * </pre>
  *
  * Stalled has two meanings, told apart by the phase: a run admitted longer ago than {@code
@@ -81,6 +85,21 @@ public final class RunStateMapper {
 
   private final Duration stallAfter;
   private final Duration progressStallAfter;
+  private final Limits limits;
+
+  /**
+   * What platform.yaml's {@code status.progress} makes a failure: a run that succeeded but did not
+   * seem to train ({@code untrained: failure}), and a running run stalled for {@code
+   * failStalledAfter} (its progress and log stood still that long; null: never).
+   *
+   * <pre>
+   * Limits[failUntrained=true, failStalledAfter=PT2H]
+   * </pre>
+   */
+  public record Limits(boolean failUntrained, Duration failStalledAfter) {
+    /** Neither is a failure. */
+    public static final Limits NONE = new Limits(false, null);
+  }
 
   /**
    * @param stallAfter how long an admitted run may take to start before it is reported as stalled
@@ -95,8 +114,27 @@ public final class RunStateMapper {
    *     is reported as stalled
    */
   public RunStateMapper(Duration stallAfter, Duration progressStallAfter) {
+    this(stallAfter, progressStallAfter, Limits.NONE);
+  }
+
+  /**
+   * As above; {@code limits} say what the platform makes a failure.
+   *
+   * @throws IllegalArgumentException when {@code limits.failStalledAfter} is shorter than {@code
+   *     progressStallAfter} (a run must be stalled before it is failed for it)
+   */
+  public RunStateMapper(Duration stallAfter, Duration progressStallAfter, Limits limits) {
     this.stallAfter = Objects.requireNonNull(stallAfter, "stallAfter");
     this.progressStallAfter = Objects.requireNonNull(progressStallAfter, "progressStallAfter");
+    this.limits = Objects.requireNonNull(limits, "limits");
+    if (limits.failStalledAfter() != null
+        && limits.failStalledAfter().compareTo(progressStallAfter) < 0) {
+      throw new IllegalArgumentException(
+          "failStalledAfter "
+              + limits.failStalledAfter()
+              + " is shorter than progress stallAfter "
+              + progressStallAfter);
+    }
   }
 
   /** The state of the observed run; never throws for missing fields (they read as "not yet"). */
@@ -159,17 +197,27 @@ public final class RunStateMapper {
       return state(o, Phase.RUNNING, Cause.NONE, text, nodesUp, false);
     }
     Progress p = progress.get();
-    if (Duration.between(p.updatedAt(), o.now()).compareTo(progressStallAfter) > 0) {
+    Duration still = Duration.between(p.updatedAt(), o.now());
+    if (still.compareTo(progressStallAfter) > 0) {
+      boolean fail =
+          limits.failStalledAfter() != null && still.compareTo(limits.failStalledAfter()) > 0;
+      Duration named = fail ? limits.failStalledAfter() : progressStallAfter;
       String last = ProgressText.position(p);
       String text =
           Description.fit(
-              "stalled: no progress for "
-                  + ProgressText.span(progressStallAfter)
+              (fail ? "failed: stalled, no progress for " : "stalled: no progress for ")
+                  + ProgressText.span(named)
                   + (last.isEmpty() ? "" : " "),
               last.isEmpty() ? "" : "(last: " + last + ")",
               tail,
               MAX);
-      return state(o, Phase.RUNNING, Cause.NONE, text, nodesUp, true);
+      return state(
+          o,
+          fail ? Phase.FAILED : Phase.RUNNING,
+          fail ? Cause.USER : Cause.NONE,
+          text,
+          nodesUp,
+          true);
     }
     String text = Description.fit("running: ", ProgressText.describe(p), tail, MAX);
     return state(o, Phase.RUNNING, Cause.NONE, text, nodesUp, false);
@@ -230,11 +278,18 @@ public final class RunStateMapper {
             .filter(Objects::nonNull)
             .orElse(o.now());
     Duration took = took(o, end);
-    String text = "succeeded in " + Description.duration(took) + ", " + attempt(o.jobSet());
+    Optional<String> untrained = untrained(o, took);
+    String text =
+        "succeeded in "
+            + Description.duration(took)
+            + untrained
+                .map(why -> "; " + why + " (" + attempt(o.jobSet()) + ")")
+                .orElse(", " + attempt(o.jobSet()));
+    boolean fail = untrained.isPresent() && limits.failUntrained();
     return new RunState(
-        Phase.SUCCEEDED,
-        Cause.NONE,
-        text,
+        fail ? Phase.FAILED : Phase.SUCCEEDED,
+        fail ? Cause.USER : Cause.NONE,
+        fail ? "failed: " + text : text,
         "",
         null,
         ready(o),
@@ -243,6 +298,48 @@ public final class RunStateMapper {
         o.jobSet().maxAttempts(),
         false,
         took);
+  }
+
+  /** How many times faster than its job's usual duration a run must be to be "far faster". */
+  static final int FAR_FASTER = 10;
+
+  /**
+   * Why a run that succeeded in {@code took} does not seem to have trained, strongest sign first;
+   * empty when nothing says so:
+   *
+   * <ul>
+   *   <li>rank 0 printed a world size below nodes × processes per node (each node trained alone, a
+   *       single-process fallback): "rank 0 printed world size 1, not 4 — did it train alone?";
+   *   <li>rank 0's log was read, and neither it nor a push showed any progress (a script that exits
+   *       0 printing "Unable to locate sufficient 2 gpus"): "no training step was seen — did it
+   *       train?";
+   *   <li>it took under a {@link #FAR_FASTER}th of its job's usual duration: "its job's runs
+   *       usually take 2h — did it train?".
+   * </ul>
+   *
+   * Nothing is asked when rank 0's log could not be read and nothing was pushed (no evidence either
+   * way).
+   */
+  public static Optional<String> untrained(RunObservation o, Duration took) {
+    TrainingSigns s = o.signs();
+    int nodes = o.jobSet().expectedNodes();
+    int expected = nodes * Math.max(1, o.jobSet().settings().processesPerNode());
+    if (s.worldSize() > 0 && s.worldSize() < expected) {
+      return Optional.of(
+          "rank 0 printed world size "
+              + s.worldSize()
+              + ", not "
+              + expected
+              + " — did it train alone?");
+    }
+    if (s.logRead() && o.progress().isEmpty()) {
+      return Optional.of("no training step was seen — did it train?");
+    }
+    if (s.usual() != null && took.multipliedBy(FAR_FASTER).compareTo(s.usual()) < 0) {
+      return Optional.of(
+          "its job's runs usually take " + ProgressText.span(s.usual()) + " — did it train?");
+    }
+    return Optional.empty();
   }
 
   private static boolean explained(RunObservation o) {

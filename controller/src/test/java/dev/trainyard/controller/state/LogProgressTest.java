@@ -269,4 +269,70 @@ class LogProgressTest {
     p.accept("trainyard: attempt 3 something else", T0);
     assertEquals(Optional.empty(), p.resumed());
   }
+
+  /** The world size rank 0 printed in fixture {@code name}, and whether a line was read. */
+  static LogProgress read(String name) {
+    LogProgress p = new LogProgress();
+    p.acceptText(fixture(name), T0);
+    return p;
+  }
+
+  @Test
+  @DisplayName(
+      "a recorded run that printed and trained nothing (minGPT-DDP without GPUs): read, no step, no"
+          + " world size; a tqdm DDP run prints no world size")
+  void readNothingTrained() {
+    LogProgress zero = read("exit-zero.log");
+    assertTrue(zero.read(), "a line was read");
+    assertEquals(Optional.empty(), zero.current(), "and no step in it");
+    assertEquals(0, zero.worldSize());
+    assertEquals(0, read("tqdm-ddp.log").worldSize());
+    assertTrue(read("tqdm-ddp.log").read());
+  }
+
+  @Test
+  @DisplayName("read: only a line that is not blank and not over-long counts")
+  void readLines() {
+    LogProgress p = new LogProgress();
+    assertFalse(p.read());
+    p.accept("   ", T0);
+    assertFalse(p.read(), "blank");
+    p.accept("x".repeat(LogProgress.MAX_SEGMENT + 1), T0);
+    assertFalse(p.read(), "too long to be a line a trainer printed for us");
+    p.accept("loading data", T0);
+    assertTrue(p.read());
+  }
+
+  @Test
+  @DisplayName(
+      "world size lines as the libraries' sources format them (recorded fixtures: see"
+          + " scripts/record-progress-fixtures): Lightning's MEMBER and Starting with, Accelerate's"
+          + " Num processes, a script's world_size; the largest is kept, a local world size is not one")
+  void worldSizeFormats() {
+    // Lightning 2.x, lightning/fabric/utilities/distributed.py _init_dist_connection:
+    // f"Initializing
+    // distributed: GLOBAL_RANK: {global_rank}, MEMBER: {global_rank + 1}/{world_size}" and f"All
+    // distributed processes registered. Starting with {world_size} processes\n";
+    // accelerate/state.py PartialState.__repr__: f"Num processes: {self.num_processes}\n".
+    LogProgress p = new LogProgress();
+    p.accept("Initializing distributed: GLOBAL_RANK: 0, MEMBER: 1/4", T0);
+    assertEquals(4, p.worldSize());
+    p = new LogProgress();
+    p.accept("All distributed processes registered. Starting with 2 processes", T0);
+    assertEquals(2, p.worldSize());
+    p = new LogProgress();
+    p.acceptText("Distributed environment: NO\nNum processes: 1\nProcess index: 0\n", T0);
+    assertEquals(1, p.worldSize());
+    p.accept("world_size=3", T0);
+    assertEquals(3, p.worldSize());
+    p.accept("WORLD SIZE: 2", T0);
+    assertEquals(3, p.worldSize(), "a smaller one later does not lower it");
+    p.accept("local world size 8", T0);
+    p.accept("local_world_size=8", T0);
+    assertEquals(3, p.worldSize(), "a node's own count is not the world");
+    p.accept("world size " + "9".repeat(12), T0);
+    assertEquals(3, p.worldSize(), "not a number of processes");
+    assertFalse(p.accept("Num processes: 5", T0), "a world size is no progress");
+    assertEquals(5, p.worldSize());
+  }
 }

@@ -181,6 +181,18 @@ final class Runs {
     return this;
   }
 
+  /** Each node runs {@code procs} processes (PET_NPROC_PER_NODE). */
+  Runs processes(int procs) {
+    settings = new UserSettings(settings.image(), settings.timeout(), procs);
+    return this;
+  }
+
+  /** Pods of the attempt, all nodes. */
+  Runs nodes(int n) {
+    expected = n;
+    return this;
+  }
+
   /** What an earlier observation saw keep the pods from starting. */
   Runs earlier(Failure f) {
     earlier = Optional.of(f);
