@@ -1,18 +1,10 @@
 package dev.trainyard.cluster.netns;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.trainyard.compiler.diagnostic.Diagnostic;
-import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -43,8 +35,6 @@ class TorchHintsHostsIT {
           "srun -N 2 --ntasks-per-node=1 python -u alone.py",
           "MASTER_ADDR=$(hostname); torchrun --nnodes 2 --nproc_per_node 1 --master_addr $MASTER_ADDR --master_port 29500 group.py");
 
-  private static final Pattern RUN = Pattern.compile("`run: ([^`\"]*)`");
-
   private static Map<String, String> files(String run) {
     return Map.of(
         "group.py",
@@ -59,41 +49,14 @@ class TorchHintsHostsIT {
   @DisplayName(
       "issue #19: each hint the lint gives a torch or Slurm launch line on 2 CPU nodes compiles clean and trains as one world of 2 (all_reduce 1+2 = 3)")
   void everyTorchHintFormsTheWorld() throws Exception {
-    Set<String> hinted = new LinkedHashSet<>();
-    try (PythonHosts lint = PythonHosts.open(TorchHostsIT.TORCH_ENV, "torch-lint")) {
-      int i = 0;
-      for (String line : FAMILY) {
-        List<Diagnostic> found =
-            CompiledProject.diagnose(lint.work().resolve("lint-" + i++), "t", files(line)).stream()
-                .filter(d -> d.pointer().equals("/run"))
-                .toList();
-        assertFalse(found.isEmpty(), "the lint must refuse: " + line);
-        Set<String> own = new LinkedHashSet<>();
-        for (Diagnostic d : found) {
-          Matcher m = RUN.matcher(d.hint());
-          assertTrue(m.find(), "a hint with a run line: " + d);
-          own.add(m.group(1));
-        }
-        assertEquals(1, own.size(), "every hint of `" + line + "` gives one command: " + found);
-        hinted.addAll(own);
-      }
-    }
-    List<String> failures = new ArrayList<>();
-    for (String run : hinted) {
-      String all = "";
-      // Each hinted run on hosts of its own, closed before the next starts.
-      try (PythonHosts one = PythonHosts.open(TorchHostsIT.TORCH_ENV, "torch-hint")) {
-        CompiledProject project =
-            CompiledProject.compile(one.work().resolve("repo"), "t", files(run), Optional.empty());
-        for (RunningPod pod : one.start(project, "node")) {
-          assertEquals(0, pod.requireExit(PythonHosts.TRAIN_TIMEOUT), run + "\n" + pod.output());
-          all += pod.output();
-        }
-      }
-      if (!all.contains("group rank 0 of 2 sum 3") || !all.contains("group rank 1 of 2 sum 3")) {
-        failures.add(run + "\n" + all);
-      }
-    }
+    Set<String> hinted =
+        HintedRuns.hinted(TorchHostsIT.TORCH_ENV, FAMILY, TorchHintsHostsIT::files);
+    List<String> failures =
+        HintedRuns.failures(
+            TorchHostsIT.TORCH_ENV,
+            hinted,
+            TorchHintsHostsIT::files,
+            List.of("group rank 0 of 2 sum 3", "group rank 1 of 2 sum 3"));
     assertTrue(failures.isEmpty(), "hints that did not form one world of 2: " + failures);
     assertTrue(hinted.size() >= 4, "the family gives distinct hints: " + hinted);
   }

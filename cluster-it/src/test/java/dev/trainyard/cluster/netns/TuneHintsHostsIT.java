@@ -1,18 +1,11 @@
 package dev.trainyard.cluster.netns;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.trainyard.compiler.diagnostic.Diagnostic;
-import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -38,8 +31,6 @@ class TuneHintsHostsIT {
           "tune run --nnodes 2 --nproc_per_node 1 --rdzv_backend c10d --rdzv_endpoint localhost:29500 group.py --config c.yaml",
           "srun tune run --nnodes $SLURM_NNODES --nproc_per_node 1 group.py --config c.yaml");
 
-  private static final Pattern RUN = Pattern.compile("`run: ([^`\"]*)`");
-
   private static Map<String, String> files(String run) {
     return Map.of(
         "group.py",
@@ -54,42 +45,13 @@ class TuneHintsHostsIT {
   @DisplayName(
       "issue #19: each hint the lint gives a tune run line on 2 CPU nodes compiles clean and trains as one world of 2 under the real torchtune CLI (all_reduce 1+2 = 3)")
   void everyTuneHintFormsTheWorld() throws Exception {
-    Set<String> hinted = new LinkedHashSet<>();
-    try (PythonHosts lint = PythonHosts.open(TUNE_ENV, "tune-lint")) {
-      int i = 0;
-      for (String line : FAMILY) {
-        List<Diagnostic> found =
-            CompiledProject.diagnose(lint.work().resolve("lint-" + i++), "t", files(line)).stream()
-                .filter(d -> d.pointer().equals("/run"))
-                .toList();
-        assertFalse(found.isEmpty(), "the lint must refuse: " + line);
-        Set<String> own = new LinkedHashSet<>();
-        for (Diagnostic d : found) {
-          Matcher m = RUN.matcher(d.hint());
-          assertTrue(m.find(), "a hint with a run line: " + d);
-          own.add(m.group(1));
-        }
-        assertEquals(1, own.size(), "every hint of `" + line + "` gives one command: " + found);
-        hinted.addAll(own);
-      }
-    }
-    List<String> failures = new ArrayList<>();
-    for (String run : hinted) {
-      String all = "";
-      try (PythonHosts one = PythonHosts.open(TUNE_ENV, "tune-hint")) {
-        CompiledProject project =
-            CompiledProject.compile(one.work().resolve("repo"), "t", files(run), Optional.empty());
-        for (RunningPod pod : one.start(project, "node")) {
-          assertEquals(0, pod.requireExit(PythonHosts.TRAIN_TIMEOUT), run + "\n" + pod.output());
-          all += pod.output();
-        }
-      }
-      if (!all.contains("Running with torchrun")
-          || !all.contains("group rank 0 of 2 sum 3")
-          || !all.contains("group rank 1 of 2 sum 3")) {
-        failures.add(run + "\n" + all);
-      }
-    }
+    Set<String> hinted = HintedRuns.hinted(TUNE_ENV, FAMILY, TuneHintsHostsIT::files);
+    List<String> failures =
+        HintedRuns.failures(
+            TUNE_ENV,
+            hinted,
+            TuneHintsHostsIT::files,
+            List.of("Running with torchrun", "group rank 0 of 2 sum 3", "group rank 1 of 2 sum 3"));
     System.out.println("tune run hints trained as one world of 2: " + hinted);
     assertTrue(failures.isEmpty(), "hints that did not form one world of 2: " + failures);
     // tune run's hint names the whole group from the pods' variables, so every line gets the same.
