@@ -60,6 +60,10 @@ final class ShellSyntax {
           "select", "done",
           "{", "}");
 
+  /** {@code NAME=value}: an assignment before a command's first word. */
+  private static final java.util.regex.Pattern ASSIGNMENT =
+      java.util.regex.Pattern.compile("[A-Za-z_][A-Za-z0-9_]*=.*");
+
   /** Reserved words after which the next word starts a command again. */
   private static final Set<String> THEN_A_COMMAND =
       Set.of("then", "do", "else", "elif", "{", "!", "time");
@@ -68,7 +72,7 @@ final class ShellSyntax {
 
   /** E450 at the word of {@code run} (or of the script it starts) that bash stops at. */
   static void check(RunCheck c) {
-    check(c.run().text())
+    check(c.run())
         .ifPresent(
             p ->
                 c.error(
@@ -151,7 +155,11 @@ final class ShellSyntax {
 
   /** The first thing bash would stop at, if any. */
   static Optional<Problem> check(String text) {
-    RunTokens tokens = RunTokens.of(text);
+    return check(RunTokens.of(text));
+  }
+
+  /** As {@link #check(String)}, for text already split. */
+  static Optional<Problem> check(RunTokens tokens) {
     Optional<Problem> unclosed = unclosed(tokens.code());
     if (unclosed.isPresent()) {
       return unclosed;
@@ -280,7 +288,7 @@ final class ShellSyntax {
           THEN_A_COMMAND.contains(word)
               || pattern
               || word.endsWith("()")
-              || word.matches("[A-Za-z_][A-Za-z0-9_]*=.*");
+              || ASSIGNMENT.matcher(word).matches();
     }
     return open.isEmpty() ? Optional.empty() : Optional.of(open.peek());
   }
