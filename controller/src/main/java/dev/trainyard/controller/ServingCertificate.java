@@ -1,7 +1,7 @@
 package dev.trainyard.controller;
 
+import dev.trainyard.controller.forge.GitHubApp;
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.Socket;
@@ -166,7 +166,7 @@ final class ServingCertificate extends X509ExtendedKeyManager {
     if (text.contains("-----BEGIN PRIVATE KEY-----")) {
       der = body(text, "PRIVATE KEY");
     } else if (text.contains("-----BEGIN RSA PRIVATE KEY-----")) {
-      der = pkcs8Rsa(body(text, "RSA PRIVATE KEY"));
+      der = GitHubApp.pkcs8(body(text, "RSA PRIVATE KEY"));
     } else {
       throw new GeneralSecurityException(
           "tls.key is neither PKCS#8 (BEGIN PRIVATE KEY) nor PKCS#1 RSA (BEGIN RSA PRIVATE KEY);"
@@ -192,50 +192,5 @@ final class ServingCertificate extends X509ExtendedKeyManager {
       throw new IllegalArgumentException("tls.key has no END " + label + " line");
     }
     return Base64.getMimeDecoder().decode(text.substring(from, to));
-  }
-
-  /** A PKCS#1 RSA key wrapped as PKCS#8 (RFC 5208: version 0, rsaEncryption, the key). */
-  static byte[] pkcs8Rsa(byte[] pkcs1) {
-    byte[] version = {0x02, 0x01, 0x00};
-    byte[] rsaEncryption = {
-      0x30,
-      0x0d,
-      0x06,
-      0x09,
-      0x2a,
-      (byte) 0x86,
-      0x48,
-      (byte) 0x86,
-      (byte) 0xf7,
-      0x0d,
-      0x01,
-      0x01,
-      0x01,
-      0x05,
-      0x00
-    };
-    ByteArrayOutputStream inner = new ByteArrayOutputStream();
-    inner.writeBytes(version);
-    inner.writeBytes(rsaEncryption);
-    inner.writeBytes(der(0x04, pkcs1));
-    return der(0x30, inner.toByteArray());
-  }
-
-  /** A DER element: tag, definite length, content. */
-  static byte[] der(int tag, byte[] content) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    out.write(tag);
-    int n = content.length;
-    if (n < 0x80) {
-      out.write(n);
-    } else {
-      int bytes = n > 0xffffff ? 4 : n > 0xffff ? 3 : n > 0xff ? 2 : 1;
-      out.write(0x80 | bytes);
-      for (int i = bytes - 1; i >= 0; i--) {
-        out.write((n >>> (8 * i)) & 0xff);
-      }
-    }
-    out.writeBytes(content);
-    return out.toByteArray();
   }
 }

@@ -119,39 +119,31 @@ class ServingCertificateTest {
   }
 
   @Test
-  @DisplayName("DER lengths: short form below 128 bytes, long form with 1 or 2 length bytes")
+  @DisplayName(
+      "DER lengths of the PKCS#1 → PKCS#8 wrapping (GitHubApp's, which tls.key shares): short form below 128, long form with 1 to 4 length bytes")
   void der() {
-    assertArrayEquals(new byte[] {0x04, 0x01, 0x07}, ServingCertificate.der(0x04, new byte[] {7}));
-    byte[] mid = ServingCertificate.der(0x30, new byte[200]);
-    assertArrayEquals(new byte[] {0x30, (byte) 0x81, (byte) 200}, java.util.Arrays.copyOf(mid, 3));
-    assertEquals(203, mid.length);
-    byte[] big = ServingCertificate.der(0x30, new byte[300]);
-    assertArrayEquals(new byte[] {0x30, (byte) 0x82, 0x01, 0x2c}, java.util.Arrays.copyOf(big, 4));
-    byte[] edge = ServingCertificate.der(0x30, new byte[128]);
-    assertArrayEquals(new byte[] {0x30, (byte) 0x81, (byte) 128}, java.util.Arrays.copyOf(edge, 3));
-    byte[] small = ServingCertificate.der(0x30, new byte[127]);
-    assertEquals(127, small[1]);
-    assertArrayEquals(
-        new byte[] {0x30, (byte) 0x81, (byte) 0xff},
-        java.util.Arrays.copyOf(ServingCertificate.der(0x30, new byte[255]), 3));
-    assertArrayEquals(
-        new byte[] {0x30, (byte) 0x82, 0x01, 0x00},
-        java.util.Arrays.copyOf(ServingCertificate.der(0x30, new byte[256]), 4));
-    assertArrayEquals(
-        new byte[] {0x30, (byte) 0x82, (byte) 0xff, (byte) 0xff},
-        java.util.Arrays.copyOf(ServingCertificate.der(0x30, new byte[65535]), 4));
-    assertArrayEquals(
-        new byte[] {0x30, (byte) 0x83, 0x01, 0x00, 0x00},
-        java.util.Arrays.copyOf(ServingCertificate.der(0x30, new byte[65536]), 5));
-    assertArrayEquals(
-        new byte[] {0x30, (byte) 0x83, (byte) 0xff, (byte) 0xff, (byte) 0xff},
-        java.util.Arrays.copyOf(ServingCertificate.der(0x30, new byte[0xffffff]), 5));
-    assertArrayEquals(
-        new byte[] {0x30, (byte) 0x84, 0x01, 0x00, 0x00, 0x00},
-        java.util.Arrays.copyOf(ServingCertificate.der(0x30, new byte[0x1000000]), 6));
-    byte[] huge = ServingCertificate.der(0x30, new byte[70_000]);
-    assertArrayEquals(
-        new byte[] {0x30, (byte) 0x83, 0x01, 0x11, 0x70}, java.util.Arrays.copyOf(huge, 5));
+    int[][] cases = {
+      {1, 0x01},
+      {127, 0x7f},
+      {128, 0x81, 0x80},
+      {200, 0x81, 200},
+      {255, 0x81, 0xff},
+      {256, 0x82, 0x01, 0x00},
+      {300, 0x82, 0x01, 0x2c},
+      {65535, 0x82, 0xff, 0xff},
+      {65536, 0x83, 0x01, 0x00, 0x00},
+      {70_000, 0x83, 0x01, 0x11, 0x70},
+      {0xffffff, 0x83, 0xff, 0xff, 0xff},
+      {0x1000000, 0x84, 0x01, 0x00, 0x00, 0x00},
+    };
+    for (int[] c : cases) {
+      byte[] expected = new byte[c.length - 1];
+      for (int i = 1; i < c.length; i++) {
+        expected[i - 1] = (byte) c[i];
+      }
+      assertArrayEquals(
+          expected, dev.trainyard.controller.forge.GitHubApp.length(c[0]), "n=" + c[0]);
+    }
   }
 
   @Test

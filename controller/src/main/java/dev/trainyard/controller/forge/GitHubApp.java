@@ -146,15 +146,18 @@ public final class GitHubApp {
     return KeyFactory.getInstance("RSA").generatePrivate(new PKCS8EncodedKeySpec(pkcs8));
   }
 
-  /** PKCS#1 RSAPrivateKey {@code der} wrapped as PKCS#8 PrivateKeyInfo. */
-  static byte[] pkcs8(byte[] der) {
+  /**
+   * PKCS#1 RSAPrivateKey {@code der} wrapped as PKCS#8 PrivateKeyInfo (RFC 5208: version 0,
+   * rsaEncryption, the key as an OCTET STRING), as Java's {@code KeyFactory} reads it.
+   */
+  public static byte[] pkcs8(byte[] der) {
     byte[] octets = concat(new byte[] {0x04}, length(der.length), der);
     byte[] body = concat(RSA_ALGORITHM, octets);
     return concat(new byte[] {0x30}, length(body.length), body);
   }
 
   /** A DER length: short form below 128, else 0x80 + the count of big-endian length bytes. */
-  static byte[] length(int n) {
+  public static byte[] length(int n) {
     if (n < 0x80) {
       return new byte[] {(byte) n};
     }
