@@ -183,15 +183,11 @@ class CheckpointFailurePolicyIT {
   }
 
   private static void relabel(KubeCluster cluster, String namespace, Pod pod, String outcome) {
-    cluster
-        .client()
-        .pods()
-        .inNamespace(namespace)
-        .withName(pod.getMetadata().getName())
-        .edit(
-            p -> {
-              p.getMetadata().getLabels().put("trainyard.dev/kwok-outcome", outcome);
-              return p;
-            });
+    Edits.edit(
+        cluster.client().pods().inNamespace(namespace).withName(pod.getMetadata().getName()),
+        p -> {
+          p.getMetadata().getLabels().put("trainyard.dev/kwok-outcome", outcome);
+          return p;
+        });
   }
 }

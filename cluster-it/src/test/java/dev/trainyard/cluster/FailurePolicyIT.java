@@ -324,7 +324,8 @@ class FailurePolicyIT {
   static void endWithExitCode1(KubeCluster cluster, String namespace, Pod pod) {
     var stored =
         cluster.client().pods().inNamespace(namespace).withName(pod.getMetadata().getName());
-    stored.edit(
+    Edits.edit(
+        stored,
         p -> {
           p.getMetadata().getLabels().put("trainyard.dev/kwok-outcome", "fail");
           return p;

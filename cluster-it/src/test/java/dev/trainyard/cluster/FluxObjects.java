@@ -98,7 +98,8 @@ final class FluxObjects {
    */
   String requestReconcile(Resource<GenericKubernetesResource> object) {
     String value = Instant.now().toString();
-    object.edit(
+    Edits.edit(
+        object,
         o -> {
           Map<String, String> annotations =
               new HashMap<>(

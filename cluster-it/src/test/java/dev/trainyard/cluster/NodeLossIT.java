@@ -85,15 +85,12 @@ class NodeLossIT {
     try (Watch watch =
         cluster.client().pods().inNamespace(namespace).watch(disruptionReasons(disruptions))) {
       Runs runs = Runs.start(cluster, namespace, temp, UNREACHABLE, kept, false);
-      cluster
-          .client()
-          .nodes()
-          .withName(UNREACHABLE)
-          .edit(
-              node -> {
-                node.getMetadata().getLabels().put("trainyard.dev/kwok-node", "unreachable");
-                return node;
-              });
+      Edits.edit(
+          cluster.client().nodes().withName(UNREACHABLE),
+          node -> {
+            node.getMetadata().getLabels().put("trainyard.dev/kwok-node", "unreachable");
+            return node;
+          });
       Instant unreachable = Instant.now();
       Eventually.await(
           "the taint manager deleting the unreachable node's 4 pods",
@@ -200,22 +197,19 @@ class NodeLossIT {
     try (Watch watch =
         cluster.client().pods().inNamespace(namespace).watch(disruptionReasons(disruptions))) {
       Runs runs = Runs.start(cluster, namespace, temp, drained, kept, true);
-      cluster
-          .client()
-          .nodes()
-          .withName(drained)
-          .edit(
-              node -> {
-                node.getSpec()
-                    .getTaints()
-                    .add(
-                        new io.fabric8.kubernetes.api.model.TaintBuilder()
-                            .withKey("trainyard.dev/it-drain")
-                            .withValue(namespace)
-                            .withEffect("NoExecute")
-                            .build());
-                return node;
-              });
+      Edits.edit(
+          cluster.client().nodes().withName(drained),
+          node -> {
+            node.getSpec()
+                .getTaints()
+                .add(
+                    new io.fabric8.kubernetes.api.model.TaintBuilder()
+                        .withKey("trainyard.dev/it-drain")
+                        .withValue(namespace)
+                        .withEffect("NoExecute")
+                        .build());
+            return node;
+          });
       Duration took = runs.awaitBothRestarted(cluster, namespace, RunPods.TIMEOUT, disruptions);
       System.out.println(
           "NodeLossIT: both runs restarted "

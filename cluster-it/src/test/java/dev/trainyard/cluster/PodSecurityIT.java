@@ -59,18 +59,13 @@ class PodSecurityIT {
 
   static String restrictedNamespace(KubeCluster cluster) {
     String namespace = cluster.newNamespace();
-    cluster
-        .client()
-        .namespaces()
-        .withName(namespace)
-        .edit(
-            ns -> {
-              ns.getMetadata().getLabels().put("pod-security.kubernetes.io/enforce", "restricted");
-              ns.getMetadata()
-                  .getLabels()
-                  .put("pod-security.kubernetes.io/enforce-version", "latest");
-              return ns;
-            });
+    Edits.edit(
+        cluster.client().namespaces().withName(namespace),
+        ns -> {
+          ns.getMetadata().getLabels().put("pod-security.kubernetes.io/enforce", "restricted");
+          ns.getMetadata().getLabels().put("pod-security.kubernetes.io/enforce-version", "latest");
+          return ns;
+        });
     return namespace;
   }
 

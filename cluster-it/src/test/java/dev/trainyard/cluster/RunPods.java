@@ -107,7 +107,8 @@ final class RunPods {
       return false;
     }
     try {
-      stored.edit(
+      Edits.edit(
+          stored,
           p -> {
             p.getMetadata().getLabels().put("trainyard.dev/kwok-outcome", "fail");
             return p;

@@ -250,16 +250,14 @@ class StatusTruthIT {
             .genericKubernetesResources("kueue.x-k8s.io/v1beta2", "Workload")
             .inNamespace(ns);
     GenericKubernetesResource wl = workloads.list().getItems().get(0);
-    workloads
-        .withName(wl.getMetadata().getName())
-        .edit(
-            w -> {
-              @SuppressWarnings("unchecked")
-              Map<String, Object> spec =
-                  (Map<String, Object>) w.getAdditionalProperties().get("spec");
-              spec.put("active", false);
-              return w;
-            });
+    Edits.edit(
+        workloads.withName(wl.getMetadata().getName()),
+        w -> {
+          @SuppressWarnings("unchecked")
+          Map<String, Object> spec = (Map<String, Object>) w.getAdditionalProperties().get("spec");
+          spec.put("active", false);
+          return w;
+        });
     var jobSet = JobSets.api(cluster.client()).inNamespace(ns).withName("deact-run");
     Eventually.await(
         "Kueue suspends the JobSet",
