@@ -53,27 +53,22 @@ final class HpcModules {
   }
 
   /**
-   * The {@code module}/{@code ml} commands of {@code run}, as offsets {@code [start, end)} from
-   * their first word to the next command's first word (its {@code &&} or line break included; for
-   * the last command, from the end of the command before it), for a rewrite to drop.
+   * The {@code module}/{@code ml} commands of {@code run} (after any {@code NAME=value} words), as
+   * {@link RunTokens#dropSpan} offsets for a rewrite to drop.
    */
   static List<int[]> spans(RunTokens run) {
-    List<RunTokens.Word> words = run.words();
+    List<List<RunTokens.Word>> commands = run.commands();
     List<int[]> out = new ArrayList<>();
-    for (int i = 0; i < words.size(); i++) {
-      if (!run.startsCommand(i) || !COMMANDS.contains(words.get(i).text())) {
-        continue;
+    for (int k = 0; k < commands.size(); k++) {
+      boolean module =
+          commands.get(k).stream()
+              .filter(w -> !RunTokens.isAssignment(w))
+              .findFirst()
+              .filter(w -> COMMANDS.contains(w.text()))
+              .isPresent();
+      if (module) {
+        out.add(run.dropSpan(commands, k));
       }
-      int command = words.get(i).command();
-      int j = i;
-      while (j < words.size() && words.get(j).command() == command) {
-        j++;
-      }
-      // The last command goes with the separator before it (`train && module unload x`).
-      out.add(
-          j < words.size()
-              ? new int[] {words.get(i).start(), words.get(j).start()}
-              : new int[] {i > 0 ? words.get(i - 1).end() : 0, words.get(j - 1).end()});
     }
     return out;
   }

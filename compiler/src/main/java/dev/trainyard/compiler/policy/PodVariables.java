@@ -183,11 +183,12 @@ final class PodVariables {
    */
   private static Map<Integer, List<RunTokens.Word>> commands(RunTokens run) {
     Map<Integer, List<RunTokens.Word>> commands = new LinkedHashMap<>();
-    for (RunTokens.Word w : run.words()) {
-      List<RunTokens.Word> words = commands.computeIfAbsent(w.command(), n -> new ArrayList<>());
-      if (!words.isEmpty() || !RESERVED.contains(w.text())) {
-        words.add(w);
+    for (List<RunTokens.Word> command : run.commands()) {
+      int first = 0;
+      while (first < command.size() && RESERVED.contains(command.get(first).text())) {
+        first++;
       }
+      commands.put(command.get(0).command(), command.subList(first, command.size()));
     }
     return commands;
   }

@@ -3,6 +3,7 @@ package dev.trainyard.compiler.policy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * A shell command split into words for linting only (never executed): whitespace separates words,
@@ -282,17 +283,54 @@ record RunTokens(String text, List<Word> words, String code) {
    */
   boolean startsCommand(int i) {
     for (int j = i - 1; j >= 0 && words.get(j).command() == words.get(i).command(); j--) {
-      if (!words.get(j).text().matches("[A-Za-z_][A-Za-z0-9_]*=.*")) {
+      if (!isAssignment(words.get(j))) {
         return false;
       }
     }
     return true;
   }
 
+  /**
+   * The simple commands in order, each as its words (none is empty): {@code cd src && torchrun
+   * train.py} → {@code [[cd, src], [torchrun, train.py]]}.
+   */
+  List<List<Word>> commands() {
+    List<List<Word>> out = new ArrayList<>();
+    for (Word w : words) {
+      if (out.isEmpty() || out.get(out.size() - 1).get(0).command() != w.command()) {
+        out.add(new ArrayList<>());
+      }
+      out.get(out.size() - 1).add(w);
+    }
+    return out.stream().map(List::copyOf).toList();
+  }
+
+  /**
+   * Offsets {@code [start, end)} that drop simple command {@code k} of {@link #commands()} from
+   * {@link #text()}: from its first word to the next command's first word (the {@code &&}, {@code
+   * ;} or line break between them goes too); the last command goes with the separator before it
+   * ({@code train && module purge} → {@code train}), so what is left still runs.
+   */
+  int[] dropSpan(List<List<Word>> commands, int k) {
+    List<Word> command = commands.get(k);
+    if (k + 1 < commands.size()) {
+      return new int[] {command.get(0).start(), commands.get(k + 1).get(0).start()};
+    }
+    int start = k > 0 ? commands.get(k - 1).get(commands.get(k - 1).size() - 1).end() : 0;
+    return new int[] {start, command.get(command.size() - 1).end()};
+  }
+
   /** The position of {@code word} in {@link #words()}, or -1. */
   int indexOf(Word word) {
     return words.indexOf(word);
   }
+
+  /** True for a {@code NAME=value} word (a shell variable assignment). */
+  static boolean isAssignment(Word w) {
+    return ASSIGNMENT.matcher(w.text()).matches();
+  }
+
+  private static final Pattern ASSIGNMENT = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*=.*");
 
   private static boolean isFlag(Word w, String flag) {
     return w.text().equals(flag) || w.text().startsWith(flag + "=");

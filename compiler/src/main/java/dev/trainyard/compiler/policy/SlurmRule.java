@@ -179,30 +179,24 @@ final class SlurmRule {
   private record Assignment(String name, int command, int start, int end, String text) {}
 
   private static List<Assignment> assignments(RunTokens run) {
-    Map<Integer, List<RunTokens.Word>> commands = new LinkedHashMap<>();
-    run.words().forEach(w -> commands.computeIfAbsent(w.command(), k -> new ArrayList<>()).add(w));
-    List<Integer> order = new ArrayList<>(commands.keySet());
+    List<List<RunTokens.Word>> commands = run.commands();
     List<Assignment> out = new ArrayList<>();
-    for (int i = 0; i < order.size(); i++) {
-      List<RunTokens.Word> words = commands.get(order.get(i));
+    for (int k = 0; k < commands.size(); k++) {
+      List<RunTokens.Word> words = commands.get(k);
       // `export MASTER_ADDR=$(scontrol show hostnames … | head -n 1)`, PyTorch's sbatch layout.
       boolean declared = DECLARE.contains(words.get(0).text()) && words.size() > 1;
       Matcher name = ASSIGNMENT.matcher(words.get(declared ? 1 : 0).text());
       if (!name.matches()) {
         continue;
       }
-      int start = words.get(0).start();
-      int end =
-          i + 1 < order.size()
-              ? commands.get(order.get(i + 1)).get(0).start()
-              : words.get(words.size() - 1).end();
+      int[] span = run.dropSpan(commands, k);
       out.add(
           new Assignment(
               name.group(1),
-              order.get(i),
-              start,
-              end,
-              run.text().substring(start, words.get(words.size() - 1).end())));
+              words.get(0).command(),
+              span[0],
+              span[1],
+              run.text().substring(words.get(0).start(), words.get(words.size() - 1).end())));
     }
     return out;
   }

@@ -186,4 +186,35 @@ class RunTokensTest {
         List.of("echo", "#x", "\"a"),
         RunTokens.of("echo \\#x \\\"a #b\\\"").words().stream().map(RunTokens.Word::text).toList());
   }
+
+  @Test
+  @DisplayName(
+      "commands() groups words by simple command; dropSpan drops one command up to the next one's first word, the last one with the separator before it, a lone one whole")
+  void commandsAndDropSpans() {
+    String text = "cd src && A=1 torchrun t.py\nmodule purge";
+    RunTokens run = RunTokens.of(text);
+    List<List<RunTokens.Word>> commands = run.commands();
+    assertEquals(
+        List.of(
+            List.of("cd", "src"), List.of("A=1", "torchrun", "t.py"), List.of("module", "purge")),
+        commands.stream().map(c -> c.stream().map(RunTokens.Word::text).toList()).toList());
+    List<String> dropped = new java.util.ArrayList<>();
+    for (int k = 0; k < commands.size(); k++) {
+      int[] span = run.dropSpan(commands, k);
+      dropped.add(text.substring(0, span[0]) + "|" + text.substring(span[1]));
+    }
+    assertEquals(
+        List.of(
+            "|A=1 torchrun t.py\nmodule purge",
+            "cd src && |module purge",
+            "cd src && A=1 torchrun t.py|"),
+        dropped);
+    RunTokens lone = RunTokens.of("  ml gcc  ");
+    assertEquals(
+        List.of(0, 8), java.util.Arrays.stream(lone.dropSpan(lone.commands(), 0)).boxed().toList());
+    assertTrue(RunTokens.of("").commands().isEmpty());
+    assertTrue(RunTokens.isAssignment(new RunTokens.Word("_a9=", 0, 4, 0)));
+    assertFalse(RunTokens.isAssignment(new RunTokens.Word("9a=1", 0, 4, 0)));
+    assertFalse(RunTokens.isAssignment(new RunTokens.Word("a", 0, 1, 0)));
+  }
 }

@@ -44,7 +44,7 @@ class SlurmRuleTest {
 
   @Test
   @DisplayName(
-      "Slurm-only assignments: those computed from scontrol/srun/$SLURM_* and those computed from them in turn, each to the next command's start")
+      "Slurm-only assignments: those computed from scontrol/srun/$SLURM_* and those computed from them in turn, each to the next command's start; the last one with the separator before it")
   void slurmAssignments() {
     String run = "a=$(scontrol show hostnames); b=${a}; c=1; d=$c; torchrun --master_addr $b t.py";
     RunTokens t = RunTokens.of(run);
@@ -54,7 +54,7 @@ class SlurmRuleTest {
     assertEquals(List.of("a=$(scontrol show hostnames); ", "b=${a}; "), spans);
     String last = "x=1; h=$(srun hostname)";
     assertEquals(
-        List.of("h=$(srun hostname)"),
+        List.of("; h=$(srun hostname)"),
         SlurmRule.slurmAssignmentSpans(RunTokens.of(last)).stream()
             .map(s -> last.substring(s[0], s[1]))
             .toList());
