@@ -110,7 +110,11 @@ class LogFollowerBenchIT {
           () -> followed(c) >= runs,
           () -> "followed " + followed(c) + "\n" + c.log());
       Eventually.sleep(Duration.ofSeconds(10));
+      double read0 = Double.parseDouble(metric(c, "trainyard_log_bytes_read"));
+      long bytes0 = bytesWritten(files);
       Measure controller = measure(javaPid(tag + "-0"), window, written);
+      double read = Double.parseDouble(metric(c, "trainyard_log_bytes_read")) - read0;
+      long bytes = bytesWritten(files) - bytes0;
       long heap = c.heapAfterGc();
       String dropped = metric(c, "trainyard_log_bytes_dropped");
       System.out.printf(
@@ -126,6 +130,9 @@ class LogFollowerBenchIT {
           controller.lines(),
           window.toSeconds(),
           dropped);
+      System.out.printf(
+          "[logbench] the follower read %.0f of the %d bytes written in the window (%.1f %%)%n",
+          read, bytes, bytes == 0 ? 0 : 100 * read / bytes);
       System.out.printf("[logbench] load average after the controller window: %s%n", loadAverage());
       Measure kubectl = kubectlLogs(cluster, ns, runs, window, written);
       System.out.printf(
@@ -139,6 +146,7 @@ class LogFollowerBenchIT {
           window.toSeconds());
       System.out.printf("[logbench] load average at end: %s%n", loadAverage());
       assertTrue(heap > 0, "the controller's /metrics gave no heap figure");
+      assertTrue(read > 0.9 * bytes, "the follower read " + read + " of " + bytes + " bytes");
       assertTrue(kubectl.received() > 0, "kubectl received no line: it followed nothing");
       writing.set(false);
       lines.get(30, TimeUnit.SECONDS);
@@ -172,6 +180,7 @@ class LogFollowerBenchIT {
   static Measure kubectlLogs(
       KubeCluster cluster, String ns, int runs, Duration window, AtomicLong written)
       throws IOException, InterruptedException {
+    Path stderr = Files.createTempFile("kubectl-logs", ".err");
     Process p =
         new ProcessBuilder(
                 K8sBinaries.locate().bin("kubectl").toString(),
@@ -184,7 +193,7 @@ class LogFollowerBenchIT {
                 BENCH + "=1",
                 "--max-log-requests=" + runs,
                 "--tail=1")
-            .redirectError(ProcessBuilder.Redirect.DISCARD)
+            .redirectError(stderr.toFile())
             .start();
     AtomicLong received = new AtomicLong();
     Thread drain =
@@ -212,18 +221,52 @@ class LogFollowerBenchIT {
           Duration.ofMinutes(5),
           () -> {
             if (!p.isAlive()) {
-              throw new IllegalStateException("kubectl exited with " + p.exitValue());
+              throw new IllegalStateException(
+                  "kubectl exited with " + p.exitValue() + ": " + tail(stderr));
             }
             return received.get() >= runs;
           });
       long before = received.get();
-      Measure m = measure(p.pid(), window, written);
+      Measure m;
+      try {
+        m = measure(p.pid(), window, written);
+      } catch (UncheckedIOException e) {
+        p.waitFor(10, TimeUnit.SECONDS);
+        throw new IllegalStateException(
+            "kubectl ended during the window"
+                + (p.isAlive() ? "" : " with exit code " + p.exitValue())
+                + " after "
+                + (received.get() - before)
+                + " lines: "
+                + tail(stderr),
+            e);
+      }
       return new Measure(m.cores(), m.peakRss(), m.lines(), received.get() - before);
     } finally {
+      Files.deleteIfExists(stderr);
       p.destroy();
       p.waitFor(10, TimeUnit.SECONDS);
       p.destroyForcibly();
     }
+  }
+
+  /** The last 2,000 characters of {@code file}. */
+  static String tail(Path file) {
+    try {
+      String text = Files.readString(file);
+      return text.substring(Math.max(0, text.length() - 2000));
+    } catch (IOException e) {
+      return "(" + e + ")";
+    }
+  }
+
+  /** The bytes in {@code files} so far. */
+  static long bytesWritten(List<FileChannel> files) throws IOException {
+    long n = 0;
+    for (FileChannel f : files) {
+      n += f.size();
+    }
+    return n;
   }
 
   /** Appends one "step" line to each file {@code rate} times a second until told to stop. */

@@ -4,7 +4,8 @@ import java.time.Clock;
 
 /**
  * A token bucket of bytes: {@code perSecond} bytes a second, at most one second's worth saved up. A
- * chunk is taken whole or not at all ({@link #take}); thread-safe.
+ * chunk is taken whole or not at all ({@link #take}); {@link #spent} counts what was taken.
+ * Thread-safe.
  */
 final class ByteBudget {
 
@@ -12,6 +13,7 @@ final class ByteBudget {
   private final Clock clock;
   private double tokens;
   private long lastNanos;
+  private long spent;
 
   ByteBudget(long perSecond, Clock clock) {
     if (perSecond < 1) {
@@ -32,7 +34,13 @@ final class ByteBudget {
       return false;
     }
     tokens -= bytes;
+    spent += bytes;
     return true;
+  }
+
+  /** Bytes taken since this budget was made. */
+  synchronized long spent() {
+    return spent;
   }
 
   private long nanos() {

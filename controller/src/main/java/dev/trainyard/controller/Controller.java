@@ -120,6 +120,10 @@ public final class Controller implements AutoCloseable {
     metrics.gauge(
         "trainyard_logs_followed", "Rank 0 logs followed for progress.", follower::following);
     metrics.gauge(
+        "trainyard_log_bytes_read",
+        "Log bytes read from followed logs within the follow budget since the start.",
+        follower::read);
+    metrics.gauge(
         "trainyard_log_bytes_dropped",
         "Log bytes dropped over the follow budget since the start.",
         follower::dropped);

@@ -269,6 +269,13 @@ public final class LogFollower implements RunProgress, AutoCloseable {
     return f != null && f.stream != null && f.stream.ended();
   }
 
+  /**
+   * Bytes read from followed logs within the budgets since the start (dropped bytes not counted).
+   */
+  public long read() {
+    return total.spent();
+  }
+
   /** Bytes dropped over budget since the start. */
   public long dropped() {
     return dropped.get();

@@ -63,6 +63,7 @@ class LogFollowerLiveTest {
       assertEquals(1, f.following());
       LiveApiServer.await("the refused stream ended", () -> f.ended(key));
       assertFalse(f.signs(key).logRead(), "nothing of the 400 was read");
+      assertEquals(0L, f.read(), "no byte of the 400's body counted as read");
       assertEquals(Optional.empty(), f.progress(key));
     }
   }

@@ -161,6 +161,7 @@ class LogFollowerTest {
       assertEquals(List.of("team-a/llama-node-0-2-c/node tail 100"), streams.opened);
       streams.sinks.get(0).write("step 5/50 loss 2.7\n".getBytes(StandardCharsets.UTF_8));
       assertEquals(List.of(KEY), enqueued);
+      assertEquals(19L, f.read(), "the line's bytes, read within the budgets");
       f.track(KEY, o, Phase.SUCCEEDED);
       assertEquals(0, f.following());
       streams.awaitClosed(1);
@@ -289,14 +290,10 @@ class LogFollowerTest {
       "bytes over the run's budget are dropped with the line they cut, and count as a sign of life")
   void budget() {
     List<Long> dropped = new ArrayList<>();
+    ByteBudget total = new ByteBudget(1 << 20, time);
     FollowedLog log =
         new FollowedLog(
-            new ByteBudget(32, time),
-            new ByteBudget(1 << 20, time),
-            time,
-            Duration.ofMinutes(30),
-            () -> {},
-            dropped::add);
+            new ByteBudget(32, time), total, time, Duration.ofMinutes(30), () -> {}, dropped::add);
     byte[] a = "step 1/10\n".getBytes(StandardCharsets.UTF_8);
     log.write(a, 0, a.length);
     byte[] big = "step 9/10 and a long tail of words\n".getBytes(StandardCharsets.UTF_8);
@@ -308,6 +305,7 @@ class LogFollowerTest {
     byte[] rest = "0 tail\rstep 2/10\n".getBytes(StandardCharsets.UTF_8);
     log.write(rest, 0, rest.length);
     assertEquals(2L, log.progress().orElseThrow().step(), "the cut line is skipped to its end");
+    assertEquals(a.length + rest.length, total.spent(), "read: what fit, the dropped chunk not");
     log.write('s');
     assertThrows(IndexOutOfBoundsException.class, () -> log.write(a, 5, 10));
     assertThrows(IllegalArgumentException.class, () -> new ByteBudget(0, time));
@@ -343,12 +341,14 @@ class LogFollowerTest {
     ByteBudget b = new ByteBudget(100, time);
     assertTrue(b.take(100));
     assertFalse(b.take(1));
+    assertEquals(100, b.spent(), "spent counts what was taken, not what was refused");
     time.sleep(Duration.ofMillis(500));
     assertTrue(b.take(50));
     assertFalse(b.take(1));
     time.sleep(Duration.ofSeconds(10));
     assertFalse(b.take(101));
     assertTrue(b.take(100));
+    assertEquals(250, b.spent());
   }
 
   @Test
@@ -519,6 +519,7 @@ class LogFollowerTest {
       streams.awaitOpened(1);
       streams.sinks.get(0).write("step 1/10 and more\n".getBytes(StandardCharsets.UTF_8));
       assertEquals(19L, f.dropped());
+      assertEquals(0L, f.read(), "dropped bytes are not read");
     }
     assertTrue(new ByteBudget(1, time).take(1));
   }
