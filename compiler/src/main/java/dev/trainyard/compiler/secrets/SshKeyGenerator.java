@@ -9,7 +9,9 @@ import java.security.KeyPairGenerator;
 import java.security.SecureRandom;
 import java.security.spec.ECGenParameterSpec;
 import java.util.Objects;
+import java.util.Optional;
 import org.apache.sshd.common.config.keys.PublicKeyEntry;
+import org.apache.sshd.common.config.keys.loader.openssh.OpenSSHKeyPairResourceParser;
 import org.apache.sshd.common.config.keys.writer.openssh.OpenSSHKeyPairResourceWriter;
 
 /**
@@ -52,24 +54,6 @@ public final class SshKeyGenerator {
    *     caller builds it from a validated run name)
    * @throws IllegalStateException if the JDK lacks EC P-256 (an environment problem)
    */
-  /**
-   * The public key ({@code <type> <base64>}, no comment) of an unencrypted OpenSSH private key, for
-   * checking that a reused Secret's two keys belong together; empty when the text is no such key.
-   */
-  public static java.util.Optional<String> publicKeyOf(String privateKeyOpenSsh) {
-    try {
-      var pairs =
-          org.apache.sshd.common.config.keys.loader.openssh.OpenSSHKeyPairResourceParser.INSTANCE
-              .loadKeyPairs(null, () -> "ssh-privatekey", null, privateKeyOpenSsh);
-      if (pairs == null || !pairs.iterator().hasNext()) {
-        return java.util.Optional.empty();
-      }
-      return java.util.Optional.of(PublicKeyEntry.toString(pairs.iterator().next().getPublic()));
-    } catch (GeneralSecurityException | IOException | RuntimeException e) {
-      return java.util.Optional.empty();
-    }
-  }
-
   public SshKeyPair generate(String comment) {
     if (comment.isEmpty() || comment.chars().anyMatch(Character::isWhitespace)) {
       throw new IllegalArgumentException("SSH key comment must be one word, got '" + comment + "'");
@@ -85,6 +69,24 @@ public final class SshKeyGenerator {
       return new SshKeyPair(OpenSshCheckInt.replace(pem, random), publicLine);
     } catch (GeneralSecurityException | IOException e) {
       throw new IllegalStateException("cannot generate an ECDSA " + CURVE + " SSH key", e);
+    }
+  }
+
+  /**
+   * The public key ({@code <type> <base64>}, no comment) of an unencrypted OpenSSH private key, for
+   * checking that a reused Secret's two keys belong together; empty when the text is no such key.
+   */
+  public static Optional<String> publicKeyOf(String privateKeyOpenSsh) {
+    try {
+      var pairs =
+          OpenSSHKeyPairResourceParser.INSTANCE.loadKeyPairs(
+              null, () -> "ssh-privatekey", null, privateKeyOpenSsh);
+      if (pairs == null || !pairs.iterator().hasNext()) {
+        return Optional.empty();
+      }
+      return Optional.of(PublicKeyEntry.toString(pairs.iterator().next().getPublic()));
+    } catch (GeneralSecurityException | IOException | RuntimeException e) {
+      return Optional.empty();
     }
   }
 }
