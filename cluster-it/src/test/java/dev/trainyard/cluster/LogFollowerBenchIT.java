@@ -77,7 +77,8 @@ class LogFollowerBenchIT {
     AtomicBoolean writing = new AtomicBoolean(true);
     AtomicLong written = new AtomicLong();
     ExecutorService writer = Executors.newSingleThreadExecutor();
-    try (FakeForge forge = FakeForge.start();
+    try (InotifyInstances raised = InotifyInstances.atLeast(2 * runs + 512);
+        FakeForge forge = FakeForge.start();
         ControllerProcess c =
             ControllerProcess.start(
                 cluster,
@@ -155,6 +156,46 @@ class LogFollowerBenchIT {
       writer.shutdownNow();
       for (FileChannel f : files) {
         f.close();
+      }
+    }
+  }
+
+  /**
+   * Raises {@code fs.inotify.max_user_instances} for the benchmark and puts it back when closed.
+   * kwok serves a followed log through {@code k8s.io/cri-client}'s {@code ReadLogs}, as the kubelet
+   * does, which makes one fsnotify (inotify) instance per follow: with the common default of 128
+   * per user, only about a hundred of the 1,000 logs stream and the rest end at once (measured: the
+   * follower read 5.6 % of what was written, and a JobSet controller started meanwhile failed with
+   * "too many open files"). A real node serves a few pods' logs; this one kwok serves them all.
+   */
+  record InotifyInstances(long before) implements AutoCloseable {
+    static final Path LIMIT = Path.of("/proc/sys/fs/inotify/max_user_instances");
+
+    static InotifyInstances atLeast(long wanted) throws IOException {
+      long before = Long.parseLong(Files.readString(LIMIT).strip());
+      if (before < wanted) {
+        try {
+          Files.writeString(LIMIT, Long.toString(wanted));
+        } catch (IOException e) {
+          assumeTrue(
+              false,
+              "NOT RUN: fs.inotify.max_user_instances is "
+                  + before
+                  + ", kwok needs one per followed log ("
+                  + wanted
+                  + "), and it cannot be raised here: "
+                  + e);
+        }
+      }
+      System.out.printf(
+          "[logbench] fs.inotify.max_user_instances %d -> %d%n", before, Math.max(before, wanted));
+      return new InotifyInstances(before);
+    }
+
+    @Override
+    public void close() throws IOException {
+      if (Long.parseLong(Files.readString(LIMIT).strip()) != before) {
+        Files.writeString(LIMIT, Long.toString(before));
       }
     }
   }
