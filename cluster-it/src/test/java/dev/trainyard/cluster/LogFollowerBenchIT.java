@@ -92,7 +92,7 @@ class LogFollowerBenchIT {
       System.out.printf("[logbench] load average at start: %s%n", loadAverage());
       Instant t0 = Instant.now();
       for (int i = 0; i < runs; i++) {
-        Path file = dir.resolve("run-" + i + ".log");
+        Path file = logFile(dir, i);
         files.add(
             FileChannel.open(
                 file,
@@ -306,6 +306,17 @@ class LogFollowerBenchIT {
     }
   }
 
+  /**
+   * Run {@code i}'s log file, alone in its folder as the kubelet keeps it ({@code
+   * /var/log/pods/NS_POD_UID/CONTAINER/0.log}): cri-client's {@code ReadLogs}, which kwok serves
+   * through, watches the file's folder, so with 1,000 logs in one folder each follow's inotify
+   * queue got every file's writes and overflowed ("fsnotify: queue or buffer overflow", half the
+   * lines never served).
+   */
+  static Path logFile(Path dir, int i) {
+    return LocalCluster.mkdirs(dir.resolve("run-" + i)).resolve("0.log");
+  }
+
   /** The last 2,000 characters of {@code file}. */
   static String tail(Path file) {
     try {
@@ -368,8 +379,7 @@ class LogFollowerBenchIT {
                     api.resource(jobSet(name, host)).create();
                     String pod = name + "-node-0-0";
                     cluster.client().resource(pod(ns, name, pod, "kwok-cpu-" + (i % 2))).create();
-                    KwokLogs.serve(
-                        cluster.client(), ns, pod, "node", dir.resolve("run-" + i + ".log"));
+                    KwokLogs.serve(cluster.client(), ns, pod, "node", logFile(dir, i));
                   }
                 }));
       }
