@@ -253,7 +253,12 @@ class LocalPlannerTest {
     assertTrue(mpi.script().contains("forward=()\nfor name in $(compgen -e); do"), mpi.script());
     assertTrue(mpi.script().startsWith(dev.trainyard.compiler.render.SetupLine.TEXT), mpi.script());
 
+    assertEquals("2", launcher.get("OMPI_MCA_orte_set_default_slots"), "the launcher pod's env");
+    assertEquals("void", launcher.get("NVIDIA_VISIBLE_DEVICES"), "the launcher pod's env");
+    assertTrue(
+        LocalPlanner.plan(tree, settings(2, 0, Map.of())).plan().isPresent(), "--nodes 2 of 2");
     LocalPlan scaled = LocalPlanner.plan(tree, settings(1, 3, Map.of())).plan().orElseThrow();
+    assertEquals("3", scaled.nodes().get(0).get("OMPI_MCA_orte_set_default_slots"));
     assertEquals(3, scaled.expectedWorld());
     assertEquals("localhost slots=3\n", scaled.mpi().orElseThrow().hostfile());
     assertEquals("1", scaled.nodes().get(0).get("NNODES"));
@@ -281,6 +286,19 @@ class LocalPlannerTest {
         Optional.of(
             "the compiled mpirun line is not in the form run --local knows: mpirun -np 2 ./a"),
         MpiLaunch.of("mpirun -np 2 ./a\n", hostfile, 2, 0).problem());
+    for (String line :
+        List.of(
+            "mpirun --hostfile /h --wdir /w /bin/bash -eo pipefail -c \"$TRAINYARD_RUN\" &",
+            "mpirun --hostfile /h -np 2 /bin/bash -eo pipefail -c \"$TRAINYARD_RUN\" &",
+            "mpirun --hostfile /h -np 2 --wdir /w /bin/bash -eo pipefail -c \"$TRAINYARD_RUN\"")) {
+      assertEquals(
+          Optional.of("the compiled mpirun line is not in the form run --local knows: " + line),
+          MpiLaunch.of(line + "\n", hostfile, 2, 0).problem());
+    }
+    String noHostfile = "mpirun -np 2 --wdir /w /bin/bash -eo pipefail -c \"$TRAINYARD_RUN\" &";
+    assertEquals(
+        Optional.of("the compiled mpirun line is not in the form run --local knows: " + noHostfile),
+        MpiLaunch.of(noHostfile + "\n", hostfile, 2, 0).problem());
     MpiLaunch mpich =
         MpiLaunch.of(
                 "mpirun -f /etc/mpi/hostfile -np 4 -wdir '/w s' /bin/bash -eo pipefail -c"
@@ -298,5 +316,17 @@ class LocalPlannerTest {
                     + MpiLaunch.RANK
                     + "\n"),
         mpich.script());
+  }
+
+  @Test
+  @DisplayName("mpi: a compiled tree without the MPI ConfigMap is a problem, not a plan")
+  void mpiWithoutConfigMap() {
+    OutputTree tree = compile("runtime: mpi\nnodes: 2\nprocsPerNode: 1\nrun: ./a\n");
+    java.util.SortedMap<String, String> files = new TreeMap<>(tree.files());
+    files.keySet().removeIf(k -> k.endsWith("-mpi.yaml"));
+    LocalPlanner.Result r =
+        LocalPlanner.plan(new OutputTree(files, tree.ownedFolders()), settings(0, 0, Map.of()));
+    assertTrue(r.plan().isEmpty());
+    assertEquals(List.of("the compiled output holds no MPI ConfigMap"), r.problems());
   }
 }

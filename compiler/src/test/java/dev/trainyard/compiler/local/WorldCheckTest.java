@@ -119,5 +119,17 @@ class WorldCheckTest {
                     "mpi rank=1 world=2 pid=2",
                     "torch rank=0 world=1 pid=2")));
     assertEquals(WorldCheck.Outcome.ALONE, both.outcome(), both.line());
+    WorldCheck.Verdict torchFirst =
+        WorldCheck.check(
+            2,
+            Map.of(
+                "launcher",
+                List.of(
+                    "torch rank=0 world=2 pid=1",
+                    "mpi rank=0 world=2 pid=1",
+                    "torch rank=1 world=2 pid=2",
+                    "mpi rank=1 world=2 pid=2")));
+    assertEquals(WorldCheck.Outcome.FORMED, torchFirst.outcome(), torchFirst.line());
+    assertEquals("world check: 2 of 2 ranks formed one torch world (ranks 0-1)", torchFirst.line());
   }
 }
