@@ -57,7 +57,10 @@ import picocli.CommandLine.Spec;
       "the checkpoint volume (--checkpoint-dir, else .trainyard/checkpoints next to",
       "train.yaml, git-ignored): CHECKPOINT_DIR is its run folder, RESUME_FROM the",
       "newest complete checkpoint in it (--fresh: none), TRAINYARD_ATTEMPT 0.",
-      "MPI runtimes are not supported yet."
+      "MPI runtimes (mpi, deepspeed, mlx): one launcher process runs the compiled",
+      "mpirun with a localhost hostfile of nodes x slots (--procs sets the slots);",
+      "each rank reports the rank and world size mpirun gave it for the world check;",
+      "lines are prefixed [launcher]."
     },
     mixinStandardHelpOptions = true,
     footer = {
@@ -94,7 +97,8 @@ final class RunCommand implements Callable<Integer> {
   @Option(
       names = "--procs",
       paramLabel = "N",
-      description = "processes per node for torchrun (PET_NPROC_PER_NODE; default: compiled)")
+      description =
+          "processes per node: torchrun's PET_NPROC_PER_NODE, or MPI slots (default: compiled)")
   Integer procs;
 
   @Option(
@@ -353,8 +357,8 @@ final class RunCommand implements Callable<Integer> {
                   .map(w -> "seen: " + w + " of " + plan.expectedWorld())
                   .orElse("not checked (" + plan.expectedWorld() + " promised)")
               + ", "
-              + plan.nodes().size()
-              + " node(s), "
+              + shape(plan)
+              + ", "
               + String.format(java.util.Locale.ROOT, "%.1fs", o.took().toMillis() / 1000.0));
       out.flush();
       return o.exitCode();
@@ -383,8 +387,8 @@ final class RunCommand implements Callable<Integer> {
     return "run "
         + plan.runName()
         + " locally: "
-        + plan.nodes().size()
-        + " node(s), runtime framework "
+        + shape(plan)
+        + ", runtime framework "
         + plan.framework()
         + ", "
         + (workingTree
@@ -392,6 +396,20 @@ final class RunCommand implements Callable<Integer> {
             : "a clean clone of commit "
                 + plan.commit().substring(0, Math.min(12, plan.commit().length())))
         + (port.isEmpty() ? "" : ", MASTER_ADDR 127.0.0.1 port " + port);
+  }
+
+  /**
+   * {@code 2 node(s)}, or for an MPI runtime {@code 2 node(s) as mpirun -np 4 from one launcher}
+   * (every rank on this machine).
+   */
+  static String shape(LocalPlan plan) {
+    if (plan.mpi().isEmpty()) {
+      return plan.nodes().size() + " node(s)";
+    }
+    return plan.nodes().get(0).get("NNODES")
+        + " node(s) as mpirun -np "
+        + plan.mpi().get().world()
+        + " from one launcher";
   }
 
   /** Ctrl-C: stop every process group, then let the summary print (bounded) before the JVM ends. */

@@ -235,13 +235,79 @@ class RunLocalCommandTest {
   }
 
   @Test
-  @DisplayName("an MPI runtime says it is not supported yet (exit 2), before anything starts")
-  void mpiNotSupportedYet() throws Exception {
-    Path repo = repo("runtime: mpi\nnodes: 2\nrun: python hello.py\n");
+  @DisplayName(
+      "mpi 2 nodes x 2 slots: the compiled mpirun with a localhost hostfile starts 4 ranks whose mpi4py allreduce sums 1+2+3+4; --nodes 1 runs 2")
+  void mpiAllreduce() throws Exception {
+    assumeTrue(onPath("mpirun"), "NOT RUN: mpirun is not installed (Debian openmpi-bin)");
+    assumeTrue(
+        exitsZero("/usr/bin/python3", "-c", "import mpi4py"),
+        "NOT RUN: /usr/bin/python3 has no mpi4py (Debian python3-mpi4py)");
+    Path repo =
+        repo("runtime: mpi\nnodes: 2\nprocsPerNode: 2\nrun: /usr/bin/python3 allreduce.py\n");
+    Files.writeString(
+        repo.resolve("allreduce.py"),
+        // One write per line: mpirun passes on each rank's output as the rank writes it, so a line
+        // written in two parts (print's text, then its newline) can interleave with another rank's.
+        "import sys\nfrom mpi4py import MPI\n"
+            + "c = MPI.COMM_WORLD\n"
+            + "total = c.allreduce(c.Get_rank() + 1, op=MPI.SUM)\n"
+            + "sys.stdout.write(f'rank {c.Get_rank()} of {c.Get_size()}: allreduce sum {total}\\n')\n"
+            + "sys.stdout.flush()\n");
     commit(repo);
-    MainTest.Run r = MainTest.run("run", "--local", repo.resolve("train.yaml").toString());
-    assertEquals(2, r.exit(), r.err());
-    assertTrue(r.err().contains("is not supported by run --local yet"), r.err());
+    String trainYaml = repo.resolve("train.yaml").toString();
+    MainTest.Run r = MainTest.run("run", "--local", trainYaml, "--timeout", "3m");
+    assertEquals(0, r.exit(), r.out() + r.err());
+    for (int rank = 0; rank < 4; rank++) {
+      assertTrue(r.out().contains("[launcher] rank " + rank + " of 4: allreduce sum 10"), r.out());
+    }
+    assertTrue(
+        r.out().contains("world check: 4 of 4 ranks formed one mpi world (ranks 0-3)"), r.out());
+    assertTrue(
+        r.out()
+            .contains(
+                "succeeded; world size seen: 4 of 4, 2 node(s) as mpirun -np 4 from one launcher, "),
+        r.out());
+    MainTest.Run one = MainTest.run("run", "--local", trainYaml, "--nodes", "1");
+    assertEquals(0, one.exit(), one.out() + one.err());
+    assertTrue(one.out().contains("[launcher] rank 1 of 2: allreduce sum 3"), one.out());
+    assertTrue(one.out().contains("world check: 2 of 2 ranks formed one mpi world"), one.out());
+  }
+
+  @Test
+  @DisplayName(
+      "an mpi run whose rank exits 3 fails the run with mpirun's exit code, on the launcher")
+  void mpiRankFails() throws Exception {
+    assumeTrue(onPath("mpirun"), "NOT RUN: mpirun is not installed (Debian openmpi-bin)");
+    Path repo =
+        repo(
+            "runtime: mpi\nnodes: 2\nprocsPerNode: 1\nrun: |\n"
+                + "  if [ \"$OMPI_COMM_WORLD_RANK\" = 1 ]; then echo boom; exit 3; fi\n");
+    commit(repo);
+    MainTest.Run r =
+        MainTest.run("run", "--local", repo.resolve("train.yaml").toString(), "--timeout", "2m");
+    assertTrue(r.exit() != 0, r.out() + r.err());
+    assertTrue(r.out().contains("[launcher] boom"), r.out());
+    assertTrue(
+        r.out()
+            .contains("failed (user error): command exited with code " + r.exit() + " on launcher"),
+        r.out());
+  }
+
+  private static boolean onPath(String tool) {
+    return exitsZero("bash", "-c", "command -v " + tool);
+  }
+
+  private static boolean exitsZero(String... command) {
+    try {
+      Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+      p.getInputStream().readAllBytes();
+      return p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0;
+    } catch (IOException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
   }
 
   // --- helpers ---

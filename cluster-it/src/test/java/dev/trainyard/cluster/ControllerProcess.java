@@ -107,11 +107,7 @@ final class ControllerProcess implements AutoCloseable {
     Path dir = dir(tag);
     Path config = dir.resolve("controller.yaml");
     Path tokens = dir.resolve("tokens");
-    write(
-        LocalCluster.mkdirs(tokens.resolve("forge-tokens")).resolve("github"),
-        FakeForge.GITHUB_TOKEN);
-    write(tokens.resolve("forge-tokens/gitlab"), FakeForge.GITLAB_TOKEN);
-    write(tokens.resolve("forge-tokens/gitea"), FakeForge.GITEA_TOKEN);
+    writeTokens(tokens);
     write(
         dir.resolve("platform.yaml"),
         """
@@ -154,11 +150,56 @@ final class ControllerProcess implements AutoCloseable {
                 """
             .formatted(
                 dir.resolve("platform.yaml"), tokens, stallAfter.toSeconds(), resync.toSeconds()));
+    return launch(cluster, dir, config, leaseNamespace, identity, tuning.maxHeap());
+  }
+
+  /**
+   * A replica for a caller that wrote its own {@code platform} (its {@code status.forges} naming
+   * {@code forge-tokens} keys {@code github}, {@code gitlab} and {@code gitea}, as this class's own
+   * platform.yaml does): the fake forge's tokens under {@code dir/tokens}, resync 2 s, the
+   * production stall threshold (10 m). The sandbox ({@link Sandbox}) uses it.
+   */
+  static ControllerProcess startWithPlatform(
+      KubeCluster cluster, Path dir, Path platform, String leaseNamespace, String identity) {
+    Path tokens = dir.resolve("tokens");
+    writeTokens(tokens);
+    Path config = dir.resolve("controller.yaml");
+    write(
+        config,
+        """
+                platform: %s
+                tokens: %s
+                stallAfter: 10m
+                resync: 2s
+                requestTimeout: 5s
+                requeueAfter: 1s
+                """
+            .formatted(platform, tokens));
+    return launch(cluster, dir, config, leaseNamespace, identity, "128m");
+  }
+
+  /** The fake forge's tokens laid out as the Deployment mounts Secret {@code forge-tokens}. */
+  private static void writeTokens(Path tokens) {
+    write(
+        LocalCluster.mkdirs(tokens.resolve("forge-tokens")).resolve("github"),
+        FakeForge.GITHUB_TOKEN);
+    write(tokens.resolve("forge-tokens/gitlab"), FakeForge.GITLAB_TOKEN);
+    write(tokens.resolve("forge-tokens/gitea"), FakeForge.GITEA_TOKEN);
+  }
+
+  /** Starts ControllerMain with {@code config}; returns once /readyz answers 200. */
+  private static ControllerProcess launch(
+      KubeCluster cluster,
+      Path dir,
+      Path config,
+      String leaseNamespace,
+      String identity,
+      String maxHeap) {
     int port = LoopbackPorts.free();
     List<String> command =
         List.of(
             Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-Xmx" + tuning.maxHeap(),
+            "-Xmx" + maxHeap,
             "-XX:+UseSerialGC",
             "-XX:TieredStopAtLevel=1",
             "-cp",
@@ -250,6 +291,11 @@ final class ControllerProcess implements AutoCloseable {
 
   String log() {
     return process.tail(400);
+  }
+
+  /** The port of /healthz, /readyz and /metrics on 127.0.0.1. */
+  int port() {
+    return port;
   }
 
   /** The controller's process id (its CPU time is read from /proc). */

@@ -114,6 +114,13 @@ final class FluxControllers implements AutoCloseable {
         });
   }
 
+  /** The controllers started so far, oldest first. */
+  List<ClusterProcess> processes() {
+    synchronized (processes) {
+      return List.copyOf(processes);
+    }
+  }
+
   /** The last {@code lines} of a controller's log, for failure messages. */
   String logTail(String controller, int lines) {
     synchronized (processes) {

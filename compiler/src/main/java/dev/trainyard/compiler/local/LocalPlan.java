@@ -10,11 +10,25 @@ import java.util.List;
  * @param commit the full source commit SHA the pods clone
  * @param nodes the node processes, in completion-index order
  * @param expectedWorld the processes the train.yaml promises ({@code nodes × procsPerNode}, from
- *     the compiled {@code PET_NNODES}/{@code PET_NPROC_PER_NODE} or {@code NNODES})
+ *     the compiled {@code PET_NNODES}/{@code PET_NPROC_PER_NODE} or {@code NNODES}; for MPI the
+ *     ranks mpirun starts)
+ * @param mpi for an MPI runtime: the launcher's local mpirun; {@link #nodes} then holds the one
+ *     launcher process
  */
 public record LocalPlan(
-    String runName, String framework, String commit, List<LocalNode> nodes, int expectedWorld) {
+    String runName,
+    String framework,
+    String commit,
+    List<LocalNode> nodes,
+    int expectedWorld,
+    java.util.Optional<MpiLaunch> mpi) {
   public LocalPlan {
     nodes = List.copyOf(nodes);
+  }
+
+  /** One process per node, no MPI launcher. */
+  public LocalPlan(
+      String runName, String framework, String commit, List<LocalNode> nodes, int expectedWorld) {
+    this(runName, framework, commit, nodes, expectedWorld, java.util.Optional.empty());
   }
 }

@@ -111,15 +111,89 @@ public final class LocalPlanner {
       framework =
           text(jobSet, "/metadata/annotations/trainyard.dev~1runtime").replaceFirst("@.*", "");
     }
-    if (!jobSet.at("/spec/replicatedJobs/1").isMissingNode() || MPI.contains(framework)) {
+    if (MPI.contains(framework)) {
+      return mpi(tree, jobSet, framework, settings);
+    }
+    if (!jobSet.at("/spec/replicatedJobs/1").isMissingNode()) {
       return new Result(
           Optional.empty(),
           List.of(
-              "runtime framework "
+              "the compiled JobSet has more than one replicated job and runtime framework "
                   + framework
-                  + " (an MPI launcher and workers) is not supported by run --local yet; torch, jax and plain runtimes are"));
+                  + " is not an MPI one; run --local knows torch, jax, plain and MPI runtimes"));
     }
     return nodes(jobSet, framework, settings);
+  }
+
+  /**
+   * An MPI runtime: one process, the launcher pod's container env and its compiled mpirun made
+   * local ({@link MpiLaunch}); the node pods (sshd) have no counterpart here, mpirun starts every
+   * rank on this machine.
+   */
+  private static Result mpi(OutputTree tree, JsonNode jobSet, String framework, Settings settings) {
+    JsonNode launcher = jobSet.at("/spec/replicatedJobs/0");
+    for (JsonNode rjob : jobSet.at("/spec/replicatedJobs")) {
+      launcher = "launcher".equals(rjob.path("name").asText()) ? rjob : launcher;
+    }
+    JsonNode pod = launcher.at("/template/spec/template/spec");
+    JsonNode container = pod.at("/containers/0");
+    Optional<JsonNode> files =
+        tree.files().entrySet().stream()
+            .filter(e -> e.getKey().contains("/configmap-") && e.getKey().endsWith("-mpi.yaml"))
+            .findFirst()
+            .map(e -> parse(e.getKey(), e.getValue()).path("data"));
+    Rewrite rewrite = new Rewrite(text(jobSet, "/spec/network/subdomain"), Map.of());
+    List<String> problems = new ArrayList<>();
+    Map<String, String> env = env(container.path("env"), 0, rewrite, settings, problems);
+    int compiled = Integer.parseInt(env.getOrDefault("NNODES", "1"));
+    if (settings.nodes() > compiled) {
+      problems.add(tooMany(settings.nodes(), compiled));
+    }
+    int count = settings.nodes() == 0 ? compiled : Math.min(settings.nodes(), compiled);
+    MpiLaunch.Result launch =
+        files.isEmpty()
+            ? new MpiLaunch.Result(
+                Optional.empty(), Optional.of("the compiled output holds no MPI ConfigMap"))
+            : MpiLaunch.of(
+                files.get().path("launch.sh").asText(),
+                files.get().path("hostfile").asText(),
+                count,
+                settings.procsPerNode());
+    launch.problem().ifPresent(problems::add);
+    if (!problems.isEmpty()) {
+      return new Result(Optional.empty(), new ArrayList<>(new TreeSet<>(problems)));
+    }
+    MpiLaunch mpi = launch.launch().orElseThrow();
+    scale(env, compiled, count, 0);
+    int slots = mpi.world() / count;
+    for (String key :
+        Set.of("OMPI_MCA_orte_set_default_slots", "PRTE_MCA_prte_set_default_slots")) {
+      env.computeIfPresent(key, (k, v) -> Integer.toString(slots));
+    }
+    LocalNode node = LocalNode.of("launcher", env, workdir(pod, container));
+    String commit = text(jobSet, "/metadata/annotations/trainyard.dev~1source-commit");
+    return new Result(
+        Optional.of(
+            new LocalPlan(
+                text(jobSet, "/metadata/name"),
+                framework,
+                commit,
+                List.of(node),
+                mpi.world(),
+                Optional.of(mpi))),
+        List.of());
+  }
+
+  private static JsonNode parse(String name, String yaml) {
+    return new YamlDocumentLoader().load(new SourceFile(name, yaml)).value().orElseThrow().root();
+  }
+
+  private static String tooMany(int asked, int compiled) {
+    return "--nodes "
+        + asked
+        + " is more than the "
+        + compiled
+        + " node(s) train.yaml compiles to; --nodes may only scale down";
   }
 
   private static Result nodes(JsonNode jobSet, String framework, Settings settings) {
@@ -128,14 +202,7 @@ public final class LocalPlanner {
     JsonNode container = pod.at("/containers/0");
     int compiled = rjob.at("/template/spec/completions").asInt(1);
     if (settings.nodes() > compiled) {
-      return new Result(
-          Optional.empty(),
-          List.of(
-              "--nodes "
-                  + settings.nodes()
-                  + " is more than the "
-                  + compiled
-                  + " node(s) train.yaml compiles to; --nodes may only scale down"));
+      return new Result(Optional.empty(), List.of(tooMany(settings.nodes(), compiled)));
     }
     int count = settings.nodes() == 0 ? compiled : settings.nodes();
     Map<String, String> ports = new TreeMap<>();

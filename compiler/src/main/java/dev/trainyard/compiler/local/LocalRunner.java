@@ -134,7 +134,8 @@ public final class LocalRunner {
     Path home = scratch.resolve(node.name()).resolve("home");
     Files.createDirectories(home);
     ProcessBuilder pb =
-        new ProcessBuilder("setsid", "bash", "-c", script(node))
+        new ProcessBuilder(
+                "setsid", "bash", "-c", plan.mpi().map(MpiLaunch::script).orElse(script(node)))
             .directory(checkout(node).resolve(node.workdir()).toFile())
             .redirectErrorStream(true);
     Map<String, String> env = pb.environment();
@@ -144,6 +145,9 @@ public final class LocalRunner {
     String pythonPath = node.env().getOrDefault("PYTHONPATH", env.getOrDefault("PYTHONPATH", ""));
     env.put("PYTHONPATH", probe + (pythonPath.isEmpty() ? "" : ":" + pythonPath));
     env.put("TRAINYARD_LOCAL_PROBE", probe.resolve(node.name() + ".txt").toString());
+    if (plan.mpi().isPresent()) {
+      localHostfile(plan.mpi().get(), env);
+    }
     Process process;
     synchronized (running) {
       if (stopped) {
@@ -156,6 +160,17 @@ public final class LocalRunner {
     pump.setDaemon(true);
     pump.start();
     return pump;
+  }
+
+  /**
+   * Writes the MPI launch's one-line hostfile to {@code scratch/hostfile}; {@code
+   * TRAINYARD_LOCAL_HOSTFILE} and every env value naming the compiled hostfile name it instead.
+   */
+  private void localHostfile(MpiLaunch mpi, Map<String, String> env) throws IOException {
+    Path hostfile = scratch.resolve("hostfile");
+    Files.writeString(hostfile, mpi.hostfile(), StandardCharsets.UTF_8);
+    env.replaceAll((k, v) -> v.equals(mpi.compiledHostfile()) ? hostfile.toString() : v);
+    env.put("TRAINYARD_LOCAL_HOSTFILE", hostfile.toString());
   }
 
   static boolean notInherited(String name) {

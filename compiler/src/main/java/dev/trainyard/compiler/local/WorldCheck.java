@@ -14,7 +14,9 @@ import java.util.regex.Pattern;
  * the libraries themselves report after their own set-up, one line per process, written by the
  * probe {@code run --local} puts on {@code PYTHONPATH} ({@code sitecustomize.py}): {@code torch
  * rank=1 world=2 pid=4711} after {@code torch.distributed.init_process_group}, {@code jax rank=0
- * world=2 pid=…} after {@code jax.distributed.initialize}.
+ * world=2 pid=…} after {@code jax.distributed.initialize}; under an MPI runtime each rank's launch
+ * wrapper writes {@code mpi rank=3 world=4 pid=…} with the rank and size mpirun gave it ({@link
+ * MpiLaunch}). torch's or JAX's lines win over MPI's when a process wrote both.
  *
  * <pre>{@code
  * WorldCheck.Verdict v = WorldCheck.check(2, Map.of("node-0", lines0, "node-1", lines1));
@@ -23,7 +25,7 @@ import java.util.regex.Pattern;
  */
 public final class WorldCheck {
   private static final Pattern LINE =
-      Pattern.compile("^(torch|jax) rank=(\\d+) world=(\\d+) pid=\\d+$");
+      Pattern.compile("^(torch|jax|mpi) rank=(\\d+) world=(\\d+) pid=\\d+$");
 
   private WorldCheck() {}
 
@@ -57,6 +59,7 @@ public final class WorldCheck {
    *     ignored
    */
   public static Verdict check(int expected, Map<String, List<String>> probes) {
+    String only = library(probes);
     List<String> alone = new ArrayList<>();
     List<Integer> ranks = new ArrayList<>();
     int largest = 0;
@@ -64,7 +67,7 @@ public final class WorldCheck {
     for (Map.Entry<String, List<String>> node : new java.util.TreeMap<>(probes).entrySet()) {
       for (String line : node.getValue()) {
         Matcher m = LINE.matcher(line.strip());
-        if (!m.matches()) {
+        if (!m.matches() || !m.group(1).equals(only)) {
           continue;
         }
         library = m.group(1);
@@ -78,6 +81,24 @@ public final class WorldCheck {
       }
     }
     return verdict(expected, library, largest, ranks, alone);
+  }
+
+  /**
+   * The library whose lines count: torch's or JAX's when a process reported one (a program under
+   * mpirun that sets up torch.distributed, as DeepSpeed does, reports both), else MPI's (the line
+   * each rank's launch wrapper writes).
+   */
+  private static String library(Map<String, List<String>> probes) {
+    String found = "";
+    for (List<String> lines : probes.values()) {
+      for (String line : lines) {
+        Matcher m = LINE.matcher(line.strip());
+        if (m.matches() && (found.isEmpty() || found.equals("mpi"))) {
+          found = m.group(1);
+        }
+      }
+    }
+    return found;
   }
 
   private static Verdict verdict(

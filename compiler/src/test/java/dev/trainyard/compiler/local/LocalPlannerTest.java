@@ -121,16 +121,26 @@ class LocalPlannerTest {
   }
 
   @Test
-  @DisplayName("MPI runtimes are refused with a sentence, not planned")
-  void mpiRefused() {
-    LocalPlanner.Result r =
+  @DisplayName(
+      "mpi on 1 node (the launcher is the node: one replicated job) and deepspeed (an MPI launcher too) are planned as one launcher")
+  void mpiOneNodeAndDeepSpeed() {
+    LocalPlan one =
         LocalPlanner.plan(
-            compile("runtime: mpi\nrun: python hello.py\nnodes: 2\n"), settings(0, 0, Map.of()));
-    assertTrue(r.plan().isEmpty());
-    assertEquals(
-        List.of(
-            "runtime framework mpi (an MPI launcher and workers) is not supported by run --local yet; torch, jax and plain runtimes are"),
-        r.problems());
+                compile("runtime: mpi\nrun: python hello.py\nprocsPerNode: 2\n"),
+                settings(0, 0, Map.of()))
+            .plan()
+            .orElseThrow();
+    assertEquals(2, one.expectedWorld());
+    assertEquals("localhost slots=2\n", one.mpi().orElseThrow().hostfile());
+    LocalPlan ds =
+        LocalPlanner.plan(
+                compile("runtime: deepspeed\nrun: python train.py\nnodes: 2\nprocsPerNode: 1\n"),
+                settings(0, 0, Map.of()))
+            .plan()
+            .orElseThrow();
+    assertEquals("deepspeed", ds.framework());
+    assertEquals(2, ds.expectedWorld());
+    assertEquals("launcher", ds.nodes().get(0).name());
   }
 
   @Test
@@ -211,5 +221,112 @@ class LocalPlannerTest {
     assertEquals("", plain.get("CHECKPOINT_DIR"), "no checkpoint: nothing added");
     assertFalse(
         LocalRunner.script(plain).contains("TRAINYARD_CHECKPOINT_ROOT"), "no checkpoint lines");
+  }
+
+  @Test
+  @DisplayName(
+      "mpi: one launcher process with its pod's env; the compiled mpirun with a localhost hostfile of nodes × slots, -np and --wdir made local, its -x flags kept")
+  void mpiLauncher() {
+    OutputTree tree =
+        compile("runtime: mpi\nnodes: 2\nprocsPerNode: 2\nrun: python3 hello.py\nenv: {A: b}\n");
+    LocalPlan plan = LocalPlanner.plan(tree, settings(0, 0, Map.of())).plan().orElseThrow();
+    assertEquals("mpi", plan.framework());
+    assertEquals(4, plan.expectedWorld());
+    assertEquals(1, plan.nodes().size());
+    LocalNode launcher = plan.nodes().get(0);
+    assertEquals("launcher", launcher.name());
+    assertEquals("127.0.0.1", launcher.get("MASTER_ADDR"));
+    assertEquals("python3 hello.py", launcher.get("TRAINYARD_RUN"));
+    assertEquals("2", launcher.get("NNODES"));
+    assertEquals("jobs/demo", launcher.workdir());
+    MpiLaunch mpi = plan.mpi().orElseThrow();
+    assertEquals("localhost slots=4\n", mpi.hostfile());
+    assertEquals("/etc/mpi/hostfile", mpi.compiledHostfile());
+    assertEquals(4, mpi.world());
+    String last = mpi.script().strip().lines().reduce((a, b) -> b).orElseThrow();
+    assertTrue(
+        last.startsWith(
+            "exec mpirun --hostfile \"$TRAINYARD_LOCAL_HOSTFILE\" -np 4 --wdir \"$PWD\" -x PATH "),
+        last);
+    assertTrue(last.contains(" -x A "), last);
+    assertTrue(last.endsWith("\"${forward[@]}\" " + MpiLaunch.RANK), last);
+    assertTrue(mpi.script().contains("forward=()\nfor name in $(compgen -e); do"), mpi.script());
+    assertTrue(mpi.script().startsWith(dev.trainyard.compiler.render.SetupLine.TEXT), mpi.script());
+
+    assertEquals("2", launcher.get("OMPI_MCA_orte_set_default_slots"), "the launcher pod's env");
+    assertEquals("void", launcher.get("NVIDIA_VISIBLE_DEVICES"), "the launcher pod's env");
+    assertTrue(
+        LocalPlanner.plan(tree, settings(2, 0, Map.of())).plan().isPresent(), "--nodes 2 of 2");
+    LocalPlan scaled = LocalPlanner.plan(tree, settings(1, 3, Map.of())).plan().orElseThrow();
+    assertEquals("3", scaled.nodes().get(0).get("OMPI_MCA_orte_set_default_slots"));
+    assertEquals(3, scaled.expectedWorld());
+    assertEquals("localhost slots=3\n", scaled.mpi().orElseThrow().hostfile());
+    assertEquals("1", scaled.nodes().get(0).get("NNODES"));
+    assertTrue(scaled.mpi().orElseThrow().script().contains(" -np 3 "));
+    LocalPlanner.Result up = LocalPlanner.plan(tree, settings(3, 0, Map.of()));
+    assertTrue(up.plan().isEmpty());
+    assertEquals(
+        List.of(
+            "--nodes 3 is more than the 2 node(s) train.yaml compiles to; --nodes may only scale down"),
+        up.problems());
+  }
+
+  @Test
+  @DisplayName(
+      "MpiLaunch refuses a launch.sh without the mpirun line it knows, naming the line; a missing forward block is an empty one")
+  void mpiLaunchShapes() {
+    String hostfile = "a.b slots=2\n";
+    assertEquals(
+        Optional.of("the compiled launch.sh or hostfile has no mpirun line or slots"),
+        MpiLaunch.of("echo hi\n", hostfile, 2, 0).problem());
+    assertEquals(
+        Optional.of("the compiled launch.sh or hostfile has no mpirun line or slots"),
+        MpiLaunch.of("mpirun -np 2 x\n", "nonsense\n", 2, 0).problem());
+    assertEquals(
+        Optional.of(
+            "the compiled mpirun line is not in the form run --local knows: mpirun -np 2 ./a"),
+        MpiLaunch.of("mpirun -np 2 ./a\n", hostfile, 2, 0).problem());
+    for (String line :
+        List.of(
+            "mpirun --hostfile /h --wdir /w /bin/bash -eo pipefail -c \"$TRAINYARD_RUN\" &",
+            "mpirun --hostfile /h -np 2 /bin/bash -eo pipefail -c \"$TRAINYARD_RUN\" &",
+            "mpirun --hostfile /h -np 2 --wdir /w /bin/bash -eo pipefail -c \"$TRAINYARD_RUN\"")) {
+      assertEquals(
+          Optional.of("the compiled mpirun line is not in the form run --local knows: " + line),
+          MpiLaunch.of(line + "\n", hostfile, 2, 0).problem());
+    }
+    String noHostfile = "mpirun -np 2 --wdir /w /bin/bash -eo pipefail -c \"$TRAINYARD_RUN\" &";
+    assertEquals(
+        Optional.of("the compiled mpirun line is not in the form run --local knows: " + noHostfile),
+        MpiLaunch.of(noHostfile + "\n", hostfile, 2, 0).problem());
+    MpiLaunch mpich =
+        MpiLaunch.of(
+                "mpirun -f /etc/mpi/hostfile -np 4 -wdir '/w s' /bin/bash -eo pipefail -c"
+                    + " \"$TRAINYARD_RUN\" &\n",
+                "a:2\n",
+                2,
+                0)
+            .launch()
+            .orElseThrow();
+    assertTrue(
+        mpich
+            .script()
+            .endsWith(
+                "forward=()\nexec mpirun -f \"$TRAINYARD_LOCAL_HOSTFILE\" -np 4 -wdir \"$PWD\" "
+                    + MpiLaunch.RANK
+                    + "\n"),
+        mpich.script());
+  }
+
+  @Test
+  @DisplayName("mpi: a compiled tree without the MPI ConfigMap is a problem, not a plan")
+  void mpiWithoutConfigMap() {
+    OutputTree tree = compile("runtime: mpi\nnodes: 2\nprocsPerNode: 1\nrun: ./a\n");
+    java.util.SortedMap<String, String> files = new TreeMap<>(tree.files());
+    files.keySet().removeIf(k -> k.endsWith("-mpi.yaml"));
+    LocalPlanner.Result r =
+        LocalPlanner.plan(new OutputTree(files, tree.ownedFolders()), settings(0, 0, Map.of()));
+    assertTrue(r.plan().isEmpty());
+    assertEquals(List.of("the compiled output holds no MPI ConfigMap"), r.problems());
   }
 }

@@ -91,4 +91,45 @@ class WorldCheckTest {
         "world check: not checked (no process set up torch.distributed or jax.distributed)",
         v.line());
   }
+
+  @Test
+  @DisplayName(
+      "mpi: the ranks mpirun started form the world; torch lines of the same processes win over them")
+  void mpiLines() {
+    WorldCheck.Verdict mpi =
+        WorldCheck.check(
+            4,
+            Map.of(
+                "launcher",
+                List.of(
+                    "mpi rank=1 world=4 pid=1",
+                    "mpi rank=0 world=4 pid=2",
+                    "mpi rank=3 world=4 pid=3",
+                    "mpi rank=2 world=4 pid=4")));
+    assertEquals(WorldCheck.Outcome.FORMED, mpi.outcome());
+    assertEquals("world check: 4 of 4 ranks formed one mpi world (ranks 0-3)", mpi.line());
+    WorldCheck.Verdict both =
+        WorldCheck.check(
+            2,
+            Map.of(
+                "launcher",
+                List.of(
+                    "mpi rank=0 world=2 pid=1",
+                    "torch rank=0 world=1 pid=1",
+                    "mpi rank=1 world=2 pid=2",
+                    "torch rank=0 world=1 pid=2")));
+    assertEquals(WorldCheck.Outcome.ALONE, both.outcome(), both.line());
+    WorldCheck.Verdict torchFirst =
+        WorldCheck.check(
+            2,
+            Map.of(
+                "launcher",
+                List.of(
+                    "torch rank=0 world=2 pid=1",
+                    "mpi rank=0 world=2 pid=1",
+                    "torch rank=1 world=2 pid=2",
+                    "mpi rank=1 world=2 pid=2")));
+    assertEquals(WorldCheck.Outcome.FORMED, torchFirst.outcome(), torchFirst.line());
+    assertEquals("world check: 2 of 2 ranks formed one torch world (ranks 0-1)", torchFirst.line());
+  }
 }
