@@ -483,4 +483,57 @@ class ProgressIT {
         "the JobSet stays as git has it");
     assertEquals(posted, lines(posts(forge, sha)), "nothing posted after the failure");
   }
+
+  @Test
+  @DisplayName(
+      "Accelerate started with python on each of 2 nodes (recorded: Num processes: 1, then its"
+          + " steps), served as node 0's log: the success asks 'did it train alone?'")
+  void succeededAlone(KubeCluster cluster) {
+    assumeTrue(
+        cluster.runs(Component.KWOK) && KwokLogs.served(cluster.client()),
+        "NOT RUN: no container logs to serve:"
+            + " kwok's Logs CRD is not served (an existing cluster, or sigs.k8s.io/kwok not in the Go module cache)");
+    String ns = cluster.newNamespace();
+    String tag = "alone";
+    String name = "prog-alone";
+    String sha = StatusRuns.sha(name);
+    Manifests manifests = new Manifests(cluster.client());
+    manifests.apply(
+        manifests.placed(
+            StatusRuns.run(name, ControllerProcess.host("github", tag), sha, "slow", "25s", null),
+            ns));
+    ControllerProcess c =
+        ControllerProcess.start(cluster, forge, tag, ns, tag + "-0", Duration.ofSeconds(60));
+    controllers.add(c);
+    Eventually.await(
+        name + "'s pods",
+        TIMEOUT,
+        () ->
+            cluster
+                    .client()
+                    .pods()
+                    .inNamespace(ns)
+                    .withLabel("jobset.sigs.k8s.io/jobset-name", name)
+                    .list()
+                    .getItems()
+                    .size()
+                == 2);
+    Path file = servedLog(cluster, ns, name);
+    for (String line : fixture("accelerate-alone.log").split("\n")) {
+      KwokLogs.append(file, Instant.now(), line.replace("\r", ""));
+    }
+    Eventually.await(
+        name + " ends",
+        Duration.ofSeconds(150),
+        () -> posts(forge, sha).stream().anyMatch(p -> p.state().equals("success")),
+        () -> lines(posts(forge, sha)) + "\n" + c.log());
+    List<String> alone = lines(posts(forge, sha));
+    assertTrue(
+        alone
+            .get(alone.size() - 1)
+            .matches(
+                "success \\| succeeded in \\d+s; rank 0 printed world size 1, not 2 — did it train"
+                    + " alone\\? \\(attempt 1 of 1\\)"),
+        alone.toString());
+  }
 }

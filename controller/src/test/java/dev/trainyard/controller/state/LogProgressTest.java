@@ -335,4 +335,17 @@ class LogProgressTest {
     assertFalse(p.accept("Num processes: 5", T0), "a world size is no progress");
     assertEquals(5, p.worldSize());
   }
+
+  @Test
+  @DisplayName(
+      "the world size rank 0 printed, from recorded runs: Lightning DDP on 2 processes (MEMBER: 1/2,"
+          + " Starting with 2 processes), Accelerate started with python (Num processes: 1), a"
+          + " script's world_size=2 under torchrun and world_size=1 alone")
+  void worldSizeRecorded() {
+    assertEquals(2, read("lightning-ddp.log").worldSize());
+    assertEquals(1, read("accelerate-alone.log").worldSize());
+    assertTrue(read("accelerate-alone.log").current().isPresent(), "it trained, alone");
+    assertEquals(2, read("world-ddp.log").worldSize());
+    assertEquals(1, read("world-alone.log").worldSize());
+  }
 }
