@@ -42,7 +42,8 @@ import picocli.CommandLine.Spec;
       "description the commit status on the source commit carries (one state mapping",
       "for both). With RUN, its last metrics follow the table; --output json carries",
       "them as progress.metrics.",
-      "With -w, redraw on every change; with RUN, stop when the run has ended.",
+      "With -w, redraw on every change; with RUN, stop when the run has ended, and wait",
+      "--appear-timeout for a run not in the cluster yet (just submitted).",
       "A run is stalled when it was admitted longer ago than --stall-after without all",
       "its nodes ready, or when it runs and its progress and log stood still for",
       "status.progress.stallAfter (30m); give the platform team's platform.yaml with",
@@ -114,6 +115,15 @@ final class StatusCommand implements Callable<Integer> {
       description = "longest watch")
   String timeout;
 
+  @Option(
+      names = "--appear-timeout",
+      paramLabel = "DURATION",
+      defaultValue = "10m",
+      description =
+          "with RUN -w: how long to wait for a run that is not in the cluster yet (a submit"
+              + " reaches it at Flux's or Argo CD's next sync)")
+  String appearTimeout;
+
   Clock clock = Clock.systemUTC();
 
   /**
@@ -130,12 +140,14 @@ final class StatusCommand implements Callable<Integer> {
     RunStateMapper.Limits limits;
     Duration every;
     Duration limit;
+    Duration appear;
     try {
       stall = stallAfter();
       progressStall = progressStallAfter();
       limits = limits();
       every = ConfigFile.parseDuration(interval);
       limit = ConfigFile.parseDuration(timeout);
+      appear = ConfigFile.parseDuration(appearTimeout);
     } catch (IllegalArgumentException e) {
       err.println("trainyard status: " + e.getMessage());
       return 2;
@@ -156,6 +168,7 @@ final class StatusCommand implements Callable<Integer> {
           new RunStateMapper(stall, progressStall, limits),
           every,
           clock.instant().plus(limit),
+          clock.instant().plus(appear.compareTo(limit) < 0 ? appear : limit),
           out,
           err);
     } catch (ClusterAccessException e) {
@@ -266,10 +279,12 @@ final class StatusCommand implements Callable<Integer> {
       RunStateMapper mapper,
       Duration every,
       Instant deadline,
+      Instant appearBy,
       PrintWriter out,
       PrintWriter err)
       throws InterruptedException {
     String last = null;
+    boolean waitingToAppear = false;
     while (true) {
       List<ObservedRun> runs = run == null ? reader.list(ns) : named(reader.list(ns));
       List<String> namespaces =
@@ -290,13 +305,31 @@ final class StatusCommand implements Callable<Integer> {
         err.println("trainyard status: no runs in namespace \"" + ns + "\" (or it does not exist)");
         err.println("  hint: `trainyard status -A` lists the runs of every namespace");
       }
+      if (run != null && runs.isEmpty() && watch && clock.instant().isBefore(appearBy)) {
+        if (!waitingToAppear) {
+          err.println(
+              "trainyard status: run \""
+                  + run
+                  + "\" is not in namespace \""
+                  + (ns == null ? "*" : ns)
+                  + "\" yet; waiting up to "
+                  + appearTimeout
+                  + " for it to appear (a submit reaches the cluster at the GitOps tool's next"
+                  + " sync)");
+          err.flush();
+          waitingToAppear = true;
+        }
+        Thread.sleep(every.toMillis());
+        continue;
+      }
       if (run != null && runs.isEmpty()) {
         err.println(
             "trainyard status: run \""
                 + run
                 + "\" not found in namespace \""
                 + (ns == null ? "*" : ns)
-                + "\"");
+                + "\""
+                + (waitingToAppear ? " within --appear-timeout " + appearTimeout : ""));
         err.println(
             "  hint: list the runs with `trainyard status"
                 + (ns == null ? " -A" : " -n " + ns)

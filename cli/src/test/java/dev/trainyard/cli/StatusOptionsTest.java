@@ -114,4 +114,24 @@ class StatusOptionsTest {
       assertEquals(ns, command.target.namespace);
     }
   }
+
+  @Test
+  @DisplayName(
+      "--appear-timeout that is no duration is a usage error (exit 2) before the cluster; it defaults to 10m")
+  void appearTimeout() {
+    StatusTableTest.Result r =
+        StatusTableTest.run(
+            "status",
+            "r",
+            "-w",
+            "--appear-timeout",
+            "soon",
+            "--kubeconfig",
+            dir.resolve("none").toString());
+    assertEquals(2, r.code(), r.err());
+    assertTrue(r.err().startsWith("trainyard status: 'soon' is not a duration"), r.err());
+    StatusCommand command = new StatusCommand();
+    new CommandLine(command).parseArgs("r", "-w");
+    assertEquals("10m", command.appearTimeout);
+  }
 }

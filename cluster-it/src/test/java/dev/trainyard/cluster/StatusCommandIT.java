@@ -245,6 +245,68 @@ class StatusCommandIT {
     Result logs =
         trainyard("logs", "nope", "-n", ns, "--kubeconfig", cluster.kubeconfig().toString());
     assertEquals(1, logs.code);
+    Result waited =
+        trainyard(
+            "status",
+            "nope",
+            "-w",
+            "--interval",
+            "200ms",
+            "--appear-timeout",
+            "2s",
+            "-n",
+            ns,
+            "--kubeconfig",
+            cluster.kubeconfig().toString());
+    assertEquals(1, waited.code, waited.err);
+    assertTrue(
+        waited.err.contains(
+            "run \"nope\" is not in namespace \""
+                + ns
+                + "\" yet; waiting up to 2s for it to appear"),
+        waited.err);
+    assertTrue(
+        waited.err.contains(
+            "run \"nope\" not found in namespace \"" + ns + "\" within --appear-timeout 2s"),
+        waited.err);
+    assertEquals(
+        1, waited.err.lines().filter(l -> l.contains("waiting up to")).count(), waited.err);
+  }
+
+  @Test
+  @DisplayName(
+      "status RUN -w started before the run exists (just submitted) waits for it to appear, then follows it to its end")
+  void watchWaitsForASubmittedRun(KubeCluster cluster) throws Exception {
+    String ns = cluster.newNamespace();
+    String kubeconfig = cluster.kubeconfig().toString();
+    CompletableFuture<Result> watch =
+        CompletableFuture.supplyAsync(
+            () ->
+                trainyard(
+                    "status",
+                    "late-run",
+                    "-w",
+                    "--interval",
+                    "300ms",
+                    "--timeout",
+                    "3m",
+                    "-n",
+                    ns,
+                    "--kubeconfig",
+                    kubeconfig));
+    Thread.sleep(3_000);
+    assertFalse(watch.isDone(), "-w returned before the run existed: " + watch.getNow(null));
+    Manifests manifests = new Manifests(cluster.client());
+    manifests.apply(
+        manifests.placed(
+            StatusRuns.run(
+                "late-run", "gh-late.test", StatusRuns.sha("late-run"), "slow", "5s", null),
+            ns));
+    Result watched = watch.get(200, TimeUnit.SECONDS);
+    assertEquals(0, watched.code, watched.out + watched.err);
+    assertTrue(watched.err.contains("run \"late-run\" is not in namespace"), watched.err);
+    assertTrue(watched.out.contains("late-run"), watched.out);
+    assertTrue(watched.out.contains("succeeded"), watched.out);
   }
 
   @Test
