@@ -14,13 +14,17 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
- * Starts one pod's main container: {@code ip netns exec <host> unshare --mount --uts --propagation
- * private} runs a root shell that sets the hostname, binds the pod's hosts, passwd and group files
- * over /etc, stages the image's software (so no later mount hides its source), mounts a private
- * /tmp and /run, mounts the volumes (parents first; read-only ones remounted read-only last), binds
- * the image's software at its own path, and then {@code exec}s {@code setpriv} (uid, gid, fsGroup
- * as supplementary group) and {@code env -i -C <workingDir>} with exactly the container's env,
- * command and args. Every word the shell sees is single-quoted.
+ * Starts one pod's main container: {@code setsid ip netns exec <host> unshare --mount --uts
+ * --propagation private} runs a root shell that sets the hostname, binds the pod's hosts, passwd
+ * and group files over /etc, stages the image's software (so no later mount hides its source),
+ * mounts a private /tmp and /run, mounts the volumes (parents first; read-only ones remounted
+ * read-only last), binds the image's software at its own path, and then {@code exec}s {@code
+ * setpriv} (uid, gid, fsGroup as supplementary group) and {@code env -i -C <workingDir>} with
+ * exactly the container's env, command and args. Every word the shell sees is single-quoted. {@code
+ * setsid} gives each pod a session and process group of its own, as a container's own PID namespace
+ * does: without it every pod shares the test JVM's process group, and a signal one pod's processes
+ * send to their group (Open MPI's mpirun on SIGTERM, seen in MpiCheckpointHostsIT) would reach the
+ * other pods.
  */
 final class PodLaunch {
   /** The identity the container runs as. */
@@ -54,6 +58,7 @@ final class PodLaunch {
     write(podDir.resolve("setup.sh"), script);
     ProcessBuilder pb =
         new ProcessBuilder(
+            "setsid",
             "ip",
             "netns",
             "exec",

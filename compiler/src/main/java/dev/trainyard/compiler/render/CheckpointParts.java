@@ -22,6 +22,16 @@ import java.util.Map;
  *       node 0 deletes complete checkpoints beyond {@code keep}.
  * </ul>
  *
+ * <p>MPI runtimes: the ranks run on the node pods under sshd, started by the launcher's mpirun, so
+ * every pod mounts the volume and has the variables, and the launcher alone runs {@link #SCRIPT}
+ * (launch.sh, before mpirun). The newest checkpoint is found once per attempt there, not on each
+ * node: one decision for every rank (two nodes reading the folder at different moments could pick
+ * different checkpoints), {@code keep} applied once, and the resume line in the launcher's log,
+ * which is the log the status controller follows for MPI runs (rank 0's output arrives there).
+ * mpirun passes {@link #FORWARDED} to every rank; the node pods keep their ranks alive through a
+ * SIGTERM ({@link #sshdUntilRanksEnd}) and the launcher gives mpirun's SIGKILL the save's time
+ * (render {@code MpiPlugin}).
+ *
  * <p>A checkpoint is a folder {@code <path>/<run id>/<name>/} holding a file {@value
  * ResolvedCheckpoint#COMPLETE_MARKER}, which the program writes after everything else of the save:
  * a folder cut off by a kill has no marker and is never resumed from. "Newest" is the marker's
@@ -33,6 +43,14 @@ public final class CheckpointParts {
 
   /** Seconds the script around the program needs after SIGTERM on top of the save. */
   static final int STOP_SECONDS = 5;
+
+  /**
+   * The contract's variables an MPI launcher passes to every rank it starts ({@code -x} for Open
+   * MPI, {@code -genvlist} for hydra): sshd gives the ranks a fresh environment, so only these
+   * arrive (trainer#3427).
+   */
+  static final java.util.Set<String> FORWARDED =
+      java.util.Set.of("CHECKPOINT_DIR", "RESUME_FROM", "TRAINYARD_ATTEMPT");
 
   /** The JobSet pod label that counts restarts (JobSet v0.12 {@code api/jobset/v1alpha2}). */
   static final String RESTART_ATTEMPT_LABEL = "jobset.sigs.k8s.io/restart-attempt";
@@ -91,6 +109,96 @@ public final class CheckpointParts {
           + "fi\n";
 
   private CheckpointParts() {}
+
+  /**
+   * The end of an MPI node pod's script with {@code checkpoint}: {@code sshd} (the command, without
+   * {@code exec}) as a child, so that a SIGTERM to the pod reaches the ranks that mpirun started
+   * here and leaves them the time to save. The kubelet signals only the container's first process,
+   * and when that process ends, every other process of the container is killed (each container has
+   * its own PID namespace); with sshd as that process the ranks would get no SIGTERM and die with
+   * it. On SIGTERM the script
+   *
+   * <ul>
+   *   <li>sends SIGTERM to each rank (to its process group, which Open MPI's daemon gives every
+   *       rank it starts, so a {@code run} of several commands gets it too): a rank is a child of
+   *       the program an ssh session of this sshd runs (Open MPI's {@code orted}, measured in
+   *       MpiCheckpointHostsIT; PRRTE's {@code prted}, hydra's proxy), but not an {@code ssh}
+   *       client by which a daemon starts the next node's daemon (Open MPI's {@code --tree-spawn}).
+   *       mpirun does not do it: Open MPI 4.1's mpirun, given SIGTERM, orders its remote daemons to
+   *       exit and they let the ranks run on (measured there too), so each node pod signals its own
+   *       ranks, as a torch pod's script signals its own command; ranks on the launcher ({@code
+   *       launcherAsNode}) get it from mpirun (launch.sh passes SIGTERM on, mpirun signals its
+   *       local ranks);
+   *   <li>waits while sshd has a child (an ssh session: the daemon and the ranks under it), at most
+   *       {@code saveSeconds}, then stops sshd and exits 143.
+   * </ul>
+   *
+   * A process's parent and name are fields 4 and 2 of {@code /proc/<pid>/stat} (proc(5)), read with
+   * bash builtins only.
+   *
+   * @param sshd the sshd command line, a word list of Trainyard's own paths
+   */
+  static String sshdUntilRanksEnd(String sshd, ResolvedCheckpoint c) {
+    return "# sshd is a child, not exec'd: on SIGTERM this script passes SIGTERM on to the ranks mpirun started here\n"
+        + "# and keeps the pod up while they run (their save), at most saveSeconds; then sshd ends, and the pod.\n"
+        + sshd
+        + " &\n"
+        + "sshd_pid=$!\n"
+        + "terminated=\n"
+        + "trap 'terminated=1' TERM INT\n"
+        + "trainyard_scan() {\n"
+        + "  local stat line pid\n"
+        + "  trainyard_parent=(); trainyard_name=()\n"
+        + "  for stat in /proc/[0-9]*/stat; do\n"
+        + "    { read -r line < \"$stat\"; } 2>/dev/null || continue\n"
+        + "    pid=${stat#/proc/}; pid=${pid%/stat}\n"
+        + "    trainyard_name[pid]=${line#*(}; trainyard_name[pid]=${trainyard_name[pid]%)*}\n"
+        + "    line=${line##*) }\n"
+        + "    set -- $line\n"
+        + "    trainyard_parent[pid]=$2\n"
+        + "  done\n"
+        + "}\n"
+        + "trainyard_sessions() {\n"
+        + "  local pid\n"
+        + "  trainyard_scan\n"
+        + "  for pid in \"${!trainyard_parent[@]}\"; do\n"
+        + "    if [ \"${trainyard_parent[pid]}\" = \"$sshd_pid\" ]; then return 0; fi\n"
+        + "  done\n"
+        + "  return 1\n"
+        + "}\n"
+        + "trainyard_ranks() {\n"
+        + "  local pid daemon up\n"
+        + "  trainyard_scan\n"
+        + "  for pid in \"${!trainyard_parent[@]}\"; do\n"
+        + "    [ \"${trainyard_name[pid]}\" = ssh ] && continue\n"
+        + "    daemon=${trainyard_parent[pid]}\n"
+        + "    case \"${trainyard_name[daemon]:-sshd}\" in sshd*) continue ;; esac\n"
+        + "    up=${trainyard_parent[daemon]:-0}\n"
+        + "    case \"${trainyard_name[up]:-}\" in sshd*) ;; *) continue ;; esac\n"
+        + "    while [ \"$up\" != \"$sshd_pid\" ]; do\n"
+        + "      case \"${trainyard_name[up]:-}\" in sshd*) up=${trainyard_parent[up]:-0} ;; *) break ;; esac\n"
+        + "    done\n"
+        + "    if [ \"$up\" = \"$sshd_pid\" ]; then echo \"$pid\"; fi\n"
+        + "  done\n"
+        + "}\n"
+        + "status=0\n"
+        + "wait \"$sshd_pid\" || status=$?\n"
+        + "if [ -n \"$terminated\" ]; then\n"
+        + "  trainyard_pids=$(trainyard_ranks)\n"
+        + "  trainyard_pids=${trainyard_pids//$'\\n'/ }\n"
+        + "  echo \"trainyard: SIGTERM: passed on to the ranks here (pids $trainyard_pids); waiting up to "
+        + c.saveSeconds()
+        + "s while they run (their save)\" >&2\n"
+        + "  for pid in $trainyard_pids; do kill -TERM -- \"-$pid\" 2>/dev/null || kill -TERM \"$pid\" 2>/dev/null || true; done\n"
+        + "  deadline=$((SECONDS + "
+        + c.saveSeconds()
+        + "))\n"
+        + "  while [ \"$SECONDS\" -lt \"$deadline\" ] && trainyard_sessions; do sleep 1; done\n"
+        + "  kill \"$sshd_pid\" 2>/dev/null || true\n"
+        + "  exit 143\n"
+        + "fi\n"
+        + "exit \"$status\"\n";
+  }
 
   /**
    * The job's claim, {@code <key>} in the run's namespace: size, access mode, StorageClass when the

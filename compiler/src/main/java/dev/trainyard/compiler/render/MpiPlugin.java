@@ -74,6 +74,7 @@ final class MpiPlugin implements FrameworkPlugin {
     if (!job.command().setup().isEmpty()) {
       env.put("TRAINYARD_SETUP", job.command().setup());
     }
+    job.checkpoint().ifPresent(c -> CheckpointParts.env(env, c));
     return env;
   }
 
@@ -84,15 +85,24 @@ final class MpiPlugin implements FrameworkPlugin {
    * runtime's JobSet template sets on a container. {@code LD_LIBRARY_PATH} and {@code NCCL_*} are
    * left out here: launch.sh forwards whichever of them are set in its container at run time
    * ({@link MpiFiles#launchScript}), since the image or the node may set them and the compiler
-   * cannot know.
+   * cannot know. With {@code checkpoint}, the contract's {@code CHECKPOINT_DIR}, {@code
+   * TRAINYARD_ATTEMPT} and {@code RESUME_FROM} (which launch.sh exports before mpirun, {@link
+   * CheckpointParts#SCRIPT}) too; Trainyard's other {@code TRAINYARD_*} names serve the scripts
+   * only.
    */
   static List<String> forwarded(ResolvedJob job, EnvList env) {
     Set<String> names = new TreeSet<>(env.names());
     names.addAll(templateEnvNames(job.runtime().skeleton()));
+    if (job.checkpoint().isPresent()) {
+      names.addAll(CheckpointParts.FORWARDED);
+    }
     List<String> out = new ArrayList<>(List.of("PATH"));
     names.stream()
         .filter(
-            n -> !n.startsWith("TRAINYARD_") && !n.equals("PATH") && !MpiFiles.forwardedWhenSet(n))
+            n ->
+                (!n.startsWith("TRAINYARD_") || CheckpointParts.FORWARDED.contains(n))
+                    && !n.equals("PATH")
+                    && !MpiFiles.forwardedWhenSet(n))
         .forEach(out::add);
     return out;
   }
@@ -122,6 +132,7 @@ final class MpiPlugin implements FrameworkPlugin {
         .putObject("tcpSocket")
         .put("port", mpi.sshPort());
     mountMpi(job, spec);
+    job.checkpoint().ifPresent(c -> CheckpointParts.mount(spec, c));
     return spec;
   }
 
@@ -138,16 +149,31 @@ final class MpiPlugin implements FrameworkPlugin {
     ObjectNode spec =
         pods.podSpec(env, List.of("/bin/bash", MpiFiles.DIR + "/launch.sh"), mpi.launcherAsNode());
     mountMpi(job, spec);
+    job.checkpoint().ifPresent(c -> CheckpointParts.mount(spec, c));
     return spec;
   }
 
   /**
    * The implementation's own variables. Open MPI gets both the ORTE (v4) and the PRTE (v5) names,
-   * with PRTE's keep-FQDN off (trainer#4028, PR #4029).
+   * with PRTE's keep-FQDN off (trainer#4028, PR #4029). With {@code checkpoint}, Open MPI's {@code
+   * odls_base_sigkill_timeout} is {@code saveSeconds}: on SIGTERM mpirun sends every rank SIGTERM
+   * and SIGKILL that many seconds later (mpirun(1), "Signal Propagation"; {@code ompi_info --all}
+   * of Open MPI 4.1: "Time to wait for a process to die after issuing a kill signal to it", default
+   * 1), so a rank's save on SIGTERM gets its time, not one second. PRRTE (Open MPI 5) keeps the
+   * framework's parameter name under its own prefix.
    */
   private static void launcherMpiEnv(EnvList env, ResolvedJob job, MpiFiles files) {
     String slots = Integer.toString(job.topology().procsPerNode());
-    switch (job.runtime().mpi().orElseThrow().implementation()) {
+    MpiSettings.MpiImplementation impl = job.runtime().mpi().orElseThrow().implementation();
+    if (impl == MpiSettings.MpiImplementation.OPEN_MPI) {
+      job.checkpoint()
+          .map(c -> Integer.toString(c.saveSeconds()))
+          .ifPresent(
+              s ->
+                  env.put("OMPI_MCA_odls_base_sigkill_timeout", s)
+                      .put("PRTE_MCA_odls_base_sigkill_timeout", s));
+    }
+    switch (impl) {
       case OPEN_MPI ->
           env.put("OMPI_MCA_orte_default_hostfile", MpiFiles.HOSTFILE)
               .put("OMPI_MCA_orte_keep_fqdn_hostnames", "true")

@@ -64,16 +64,39 @@ class CheckpointRulesTest {
     }
   }
 
-  @Test
-  @DisplayName("MPI runtimes refuse checkpoint (E436): mpirun would not pass it to the ranks")
-  void mpi() {
+  @ParameterizedTest(name = "runtime {0}, {1} node(s), {2}: E435 {3}")
+  @CsvSource({
+    "mpi, 1, ReadWriteOnce, true, 2 pods that mount it",
+    "mpi, 3, ReadWriteOncePod, true, 4 pods that mount it",
+    "deepspeed, 2, ReadWriteOnce, true, 2 pods that mount it",
+    "deepspeed, 1, ReadWriteOnce, false, ",
+    "deepspeed, 1, ReadWriteOncePod, false, ",
+    "mpi, 2, ReadWriteMany, false, ",
+    "mpi, 1, 'ReadWriteOnce, sameNode: true', false, "
+  })
+  @DisplayName(
+      "MPI: the launcher mounts the volume too (it finds the checkpoint), so a launcher of its own makes nodes + 1 pods that must share it; a launcher that runs ranks with nodes: 1 is one pod")
+  void mpiPods(String runtime, int nodes, String mode, boolean refused, String pods) {
     CompileResult r =
-        compile("runtime: deepspeed\nrun: python t.py\ncheckpoint: {}\n", "ReadWriteMany");
-    List<Diagnostic> d = withCode(r, DiagnosticCode.CHECKPOINT_RUNTIME_UNSUPPORTED);
-    assertEquals(1, d.size(), r.diagnostics().toString());
-    assertEquals(3, d.get(0).location().line());
-    assertTrue(d.get(0).message().contains("\"deepspeed\""), d.get(0).message());
-    assertTrue(r.hasErrors());
+        compile(
+            "runtime: " + runtime + "\nrun: python t.py\nnodes: " + nodes + "\ncheckpoint: {}\n",
+            mode);
+    List<Diagnostic> d = withCode(r, DiagnosticCode.CHECKPOINT_NOT_SHARED);
+    assertEquals(refused, !d.isEmpty(), r.diagnostics().toString());
+    assertEquals(refused, r.hasErrors(), r.diagnostics().toString());
+    if (refused) {
+      String m = d.get(0).message();
+      assertEquals(4, d.get(0).location().line(), "at the checkpoint key");
+      assertTrue(m.startsWith("`checkpoint` needs a volume every pod can write"), m);
+      assertTrue(m.contains(pods + " (MPI runtime \"" + runtime + "\": the launcher"), m);
+      assertTrue(
+          m.endsWith(" node pod" + (nodes - (runtime.equals("mpi") ? 0 : 1) == 1 ? ")" : "s)")), m);
+      assertEquals(
+          runtime.equals("mpi"),
+          d.get(0).hint().contains("a runtime whose launcher runs the ranks (`launcherAsNode`"),
+          d.get(0).hint());
+      assertTrue(d.get(0).hint().contains("serves every pod"), d.get(0).hint());
+    }
   }
 
   @Test
