@@ -1,0 +1,247 @@
+package dev.trainyard.gitops.preview;
+
+import static dev.trainyard.gitops.preview.PreviewCases.QUEUES;
+import static dev.trainyard.gitops.preview.PreviewCases.QUEUES_GENEROUS;
+import static dev.trainyard.gitops.preview.PreviewRepos.T0;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.trainyard.compiler.manifest.CanonicalJson;
+import dev.trainyard.compiler.testing.Wording;
+import dev.trainyard.gitops.MapSnapshot;
+import dev.trainyard.gitops.PlatformRender;
+import dev.trainyard.gitops.TreeEdit;
+import java.math.BigDecimal;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The GitOps preview of a platform.yaml change, on real git repositories holding runs the real
+ * compiler wrote and queue objects {@code platform render} wrote: the quota table, the runs that no
+ * longer fit, and the stale-queue check.
+ */
+class PlatformEffectTest {
+  @RegisterExtension static final Wording WORDING = new Wording();
+
+  @TempDir Path temp;
+
+  /** Run files: a (small, 8 GPUs), b (small, 16 GPUs), c (shared, 8 GPUs). */
+  Map<String, String> runs;
+
+  String a;
+  String b;
+  String c;
+
+  @BeforeEach
+  void setUp() {
+    Map<String, String> ra = run("jobs/a", "nodes: 2\nresources: {gpus: 4}\n", '1');
+    Map<String, String> rb = run("jobs/b", "nodes: 2\nresources: {gpus: 8}\n", '2');
+    Map<String, String> rc = run("jobs/c", "nodes: 2\nresources: {gpus: 4}\nqueue: shared\n", '3');
+    a = name(ra);
+    b = name(rb);
+    c = name(rc);
+    runs = new TreeMap<>();
+    for (Map<String, String> r : List.of(ra, rb, rc)) {
+      r.forEach(
+          (path, text) -> {
+            if (path.startsWith(PreviewCases.runFolder(r) + "/")) {
+              runs.put(path, text);
+            }
+          });
+    }
+  }
+
+  private Map<String, String> run(String folder, String extra, char commit) {
+    return PreviewRepos.compile(
+        temp,
+        folder,
+        "run: torchrun train.py\n" + extra,
+        QUEUES_GENEROUS,
+        PreviewRepos.sha(commit),
+        T0,
+        1);
+  }
+
+  private static String name(Map<String, String> files) {
+    String folder = PreviewCases.runFolder(files);
+    return folder.substring(folder.lastIndexOf('/') + 1);
+  }
+
+  /** {@code runs} with {@code platform} and the queue files {@code platform render} gives it. */
+  private Map<String, String> rendered(String platform) {
+    Map<String, String> tree = new TreeMap<>(runs);
+    tree.put("platform.yaml", platform);
+    PlatformRender.Result r = PlatformRender.of(new MapSnapshot(tree));
+    assertEquals(List.of(), r.diagnostics());
+    for (TreeEdit e : r.edits()) {
+      tree.keySet().removeIf(p -> p.startsWith(e.path() + "/"));
+      if (e instanceof TreeEdit.ReplaceFolder f) {
+        f.files().forEach((k, v) -> tree.put(e.path() + "/" + k, v));
+      } else if (e instanceof TreeEdit.WriteFile w) {
+        tree.put(w.path(), w.text());
+      }
+    }
+    return tree;
+  }
+
+  private Preview preview(Map<String, String> base, Map<String, String> head) throws Exception {
+    List<String> deleted =
+        base.keySet().stream().filter(p -> !head.containsKey(p)).sorted().toList();
+    return PreviewCases.gitOps(temp, base, head, deleted);
+  }
+
+  private static List<String> callOuts(Preview p) {
+    return p.callOuts().stream().map(c -> c.severity().label() + " " + c.code()).toList();
+  }
+
+  @Test
+  @DisplayName(
+      "team quota 32 → 8 GPUs: the run asking 16 is never admitted; over the whole cohort too; the preview is refused")
+  void quotaShrinks() throws Exception {
+    String smaller =
+        QUEUES
+            .replace("nvidia.com/gpu: \"32\"", "nvidia.com/gpu: \"8\"")
+            .replace("nvidia.com/gpu: \"16\"", "nvidia.com/gpu: \"4\"");
+    Preview p = preview(rendered(QUEUES), rendered(smaller));
+    PlatformChange change = p.platform().orElseThrow();
+    assertEquals(3, change.runs());
+    assertEquals(
+        List.of(
+            new QuotaChange(
+                "shared",
+                "nvidia.com/gpu",
+                Optional.of(new BigDecimal("16")),
+                Optional.of(new BigDecimal("4")),
+                Optional.of("research"),
+                1,
+                List.of(c),
+                List.of()),
+            new QuotaChange(
+                "small",
+                "nvidia.com/gpu",
+                Optional.of(new BigDecimal("32")),
+                Optional.of(new BigDecimal("8")),
+                Optional.empty(),
+                2,
+                List.of(b),
+                List.of())),
+        change.quotas());
+    assertEquals(List.of("refused no-longer-fits", "refused no-longer-fits"), callOuts(p));
+    assertTrue(p.refused());
+    p.callOuts().forEach(x -> WORDING.approve(x.message().replace(b, "<b>").replace(c, "<c>")));
+    String md = MarkdownPreview.whole(p);
+    assertTrue(md.contains("| `small` | `nvidia.com/gpu` | 32 → 8 | 2 | 1 never admitted |"), md);
+    String section = md.substring(md.indexOf("### Platform change"), md.indexOf("### Call-outs"));
+    WORDING.approve(section);
+    assertTrue(
+        p.otherObjects().stream()
+            .anyMatch(o -> o.kind().equals("ClusterQueue") && o.name().equals("small")),
+        "the ClusterQueue diff is shown");
+    JsonNode json = CanonicalJson.mapper().readTree(JsonPreview.render(p));
+    assertEquals("8", json.path("platform").path("quotas").get(1).path("after").asText());
+    assertEquals(
+        b, json.path("platform").path("quotas").get(1).path("neverAdmitted").get(0).asText());
+  }
+
+  @Test
+  @DisplayName(
+      "platform.yaml changed but the queue files not re-rendered: refused, naming the stale ClusterQueue file")
+  void notRendered() throws Exception {
+    Map<String, String> head = new HashMap<>(rendered(QUEUES));
+    head.put("platform.yaml", QUEUES.replace("nvidia.com/gpu: \"32\"", "nvidia.com/gpu: \"64\""));
+    Preview p = preview(rendered(QUEUES), head);
+    assertEquals(List.of("refused queue-objects-stale"), callOuts(p));
+    assertTrue(
+        p.callOuts()
+            .get(0)
+            .message()
+            .contains("`clusters/prod/_cluster/clusterqueue-small.yaml` (differs)"),
+        p.callOuts().get(0).message());
+    WORDING.approve(p.callOuts().get(0).message());
+    QuotaChange grew = p.platform().orElseThrow().quotas().get(0);
+    assertEquals("32 → 64", grew.shown());
+    assertEquals(List.of(), grew.neverAdmitted());
+    assertTrue(
+        MarkdownPreview.whole(p).contains("| `small` | `nvidia.com/gpu` | 32 → 64 | 2 | none |"));
+  }
+
+  @Test
+  @DisplayName("a cohort that still holds enough: the run fits only by borrowing, a warning")
+  void borrowing() throws Exception {
+    String lender =
+        QUEUES
+            .replace("nvidia.com/gpu: \"16\"", "nvidia.com/gpu: \"4\"")
+            .replace(
+                "  localQueues:",
+                "    - {name: lender, namespaces: [team-a], cohort: research, flavors: [{name: h100, quota: {cpu: \"8\", memory: 64Gi, nvidia.com/gpu: \"8\"}}]}\n  localQueues:");
+    Map<String, String> base =
+        rendered(lender.replace("nvidia.com/gpu: \"4\"", "nvidia.com/gpu: \"16\""));
+    Preview p = preview(base, rendered(lender));
+    assertEquals(List.of("warning fits-only-borrowing"), callOuts(p), p.callOuts().toString());
+    assertFalse(p.refused());
+    WORDING.approve(p.callOuts().get(0).message().replace(c, "<c>"));
+    QuotaChange shared = p.platform().orElseThrow().quotas().get(0);
+    assertEquals(List.of(c), shared.borrowing());
+    assertTrue(MarkdownPreview.whole(p).contains("1 only by borrowing from `research`"));
+  }
+
+  @Test
+  @DisplayName(
+      "a LocalQueue dropped and a resource no longer covered: their runs are never admitted")
+  void queueGoneAndNotCovered() throws Exception {
+    String changed =
+        QUEUES
+            .replace("    - {name: shared, namespace: team-a, clusterQueue: shared}\n", "")
+            .replace(
+                "cpu: \"512\", memory: 4096Gi, nvidia.com/gpu: \"32\"",
+                "cpu: \"512\", memory: 4096Gi");
+    Preview p = preview(rendered(QUEUES), rendered(changed));
+    assertEquals(
+        List.of("refused no-longer-fits", "refused no-longer-fits"),
+        callOuts(p),
+        p.callOuts().toString());
+    p.callOuts()
+        .forEach(
+            x ->
+                WORDING.approve(x.message().replace(a, "<a>").replace(b, "<b>").replace(c, "<c>")));
+    QuotaChange small = p.platform().orElseThrow().quotas().get(0);
+    assertEquals("32 → none", small.shown());
+    assertEquals(List.of(a, b), small.neverAdmitted());
+  }
+
+  @Test
+  @DisplayName("a pull request that touches no platform file has no platform section")
+  void noPlatformChange() throws Exception {
+    Map<String, String> base = rendered(QUEUES);
+    Map<String, String> head = new TreeMap<>(base);
+    head.keySet().removeIf(p -> p.contains("/" + a + "/"));
+    Preview p = preview(base, head);
+    assertEquals(Optional.empty(), p.platform());
+    assertFalse(MarkdownPreview.whole(p).contains("Platform change"));
+    assertTrue(JsonPreview.render(p).contains("\"platform\" : null"));
+  }
+
+  @Test
+  @DisplayName("which paths make a platform change")
+  void applies() {
+    assertTrue(PlatformEffect.applies(List.of("platform.yaml")));
+    assertTrue(PlatformEffect.applies(List.of("runtimes/torch/runtime.yaml")));
+    assertTrue(PlatformEffect.applies(List.of("clusters/prod/_cluster/clusterqueue-small.yaml")));
+    assertTrue(
+        PlatformEffect.applies(List.of("clusters/prod/team-a/_queues/localqueue-small.yaml")));
+    assertFalse(PlatformEffect.applies(List.of("clusters/prod/team-a/run-1/jobset-run-1.yaml")));
+    assertFalse(PlatformEffect.applies(List.of("clusters/prod/kustomization.yaml", "README.md")));
+    assertFalse(PlatformEffect.applies(List.of("clusters/_cluster/x.yaml")));
+  }
+}
