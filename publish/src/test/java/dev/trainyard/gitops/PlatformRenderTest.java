@@ -182,6 +182,12 @@ class PlatformRenderTest {
             + "\n",
         Files.readString(ops.resolve("clusters/local/ml/kustomization.yaml")));
     PlatformRender.staleDiagnostics(gone).forEach(WORDING::approve);
+    Diagnostic extra = PlatformRender.staleDiagnostics(gone).get(1);
+    assertEquals(
+        dev.trainyard.compiler.diagnostic.SourceLocation.ofFile(
+            "clusters/local/ml/_queues/kustomization.yaml"),
+        extra.location(),
+        "a file that goes has no line");
   }
 
   @Test
@@ -255,5 +261,7 @@ class PlatformRenderTest {
     assertEquals(1, PlatformRender.firstDifferentLine("a\n", "b\n"));
     assertEquals(2, PlatformRender.firstDifferentLine("a\nb\n", "a\nc\n"));
     assertEquals(3, PlatformRender.firstDifferentLine("a\nb\n", "a\nb\nc\n"));
+    assertEquals(3, PlatformRender.firstDifferentLine("a\nb", "a\nb\nc"));
+    assertEquals(3, PlatformRender.firstDifferentLine("a\nb\nc", "a\nb"));
   }
 }

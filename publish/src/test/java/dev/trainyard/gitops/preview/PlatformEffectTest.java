@@ -42,6 +42,7 @@ class PlatformEffectTest {
   String a;
   String b;
   String c;
+  int repos;
 
   @BeforeEach
   void setUp() {
@@ -98,7 +99,7 @@ class PlatformEffectTest {
   private Preview preview(Map<String, String> base, Map<String, String> head) throws Exception {
     List<String> deleted =
         base.keySet().stream().filter(p -> !head.containsKey(p)).sorted().toList();
-    return PreviewCases.gitOps(temp, base, head, deleted);
+    return PreviewCases.gitOps(temp.resolve("repo-" + (++repos)), base, head, deleted);
   }
 
   private static List<String> callOuts(Preview p) {
@@ -203,6 +204,7 @@ class PlatformEffectTest {
     String changed =
         QUEUES
             .replace("    - {name: shared, namespace: team-a, clusterQueue: shared}\n", "")
+            .replaceAll("    - \\{name: shared, namespaces: .*\\n", "")
             .replace(
                 "cpu: \"512\", memory: 4096Gi, nvidia.com/gpu: \"32\"",
                 "cpu: \"512\", memory: 4096Gi");
@@ -215,9 +217,127 @@ class PlatformEffectTest {
         .forEach(
             x ->
                 WORDING.approve(x.message().replace(a, "<a>").replace(b, "<b>").replace(c, "<c>")));
-    QuotaChange small = p.platform().orElseThrow().quotas().get(0);
-    assertEquals("32 → none", small.shown());
+    List<QuotaChange> rows = p.platform().orElseThrow().quotas();
+    assertEquals(
+        List.of(
+            "shared cpu 512 → none",
+            "shared memory 4096Gi → none",
+            "shared nvidia.com/gpu 16 → none",
+            "small nvidia.com/gpu 32 → none"),
+        rows.stream().map(q -> q.clusterQueue() + " " + q.resource() + " " + q.shown()).toList(),
+        "a ClusterQueue platform.yaml dropped loses every quota");
+    QuotaChange small = rows.get(3);
     assertEquals(List.of(a, b), small.neverAdmitted());
+    assertEquals(0, rows.get(0).runs(), "no run points at a dropped ClusterQueue any more");
+  }
+
+  @Test
+  @DisplayName(
+      "more than five runs shut out are named five at a time (\"and N more\"); so are more than five stale files")
+  void manyRuns() throws Exception {
+    Map<String, String> base = new TreeMap<>(rendered(QUEUES));
+    String folder =
+        runs.keySet().stream().filter(k -> k.contains("/" + b + "/")).findFirst().orElseThrow();
+    folder = folder.substring(0, folder.indexOf("/" + b + "/"));
+    for (int i = 1; i <= 6; i++) {
+      String copy = "bb" + i;
+      for (Map.Entry<String, String> e : runs.entrySet()) {
+        if (e.getKey().startsWith(folder + "/" + b + "/")) {
+          base.put(e.getKey().replace(b, copy), e.getValue().replace(b, copy));
+        }
+      }
+    }
+    Map<String, String> head = new TreeMap<>(base);
+    Map<String, String> smaller =
+        rendered(QUEUES.replace("nvidia.com/gpu: \"32\"", "nvidia.com/gpu: \"8\""));
+    head.putAll(smaller);
+    Preview p = preview(base, head);
+    CallOut small =
+        p.callOuts().stream()
+            .filter(x -> x.message().contains("`small`"))
+            .findFirst()
+            .orElseThrow();
+    assertTrue(small.message().contains("7 runs in git will never be admitted"), small.message());
+    assertTrue(small.message().endsWith(" and 2 more"), small.message());
+    assertEquals(
+        List.of(b, "bb1", "bb2", "bb3", "bb4", "bb5", "bb6"),
+        p.platform().orElseThrow().quotas().get(0).neverAdmitted());
+
+    Map<String, String> bare = new TreeMap<>(base);
+    bare.keySet().removeIf(k -> k.contains("/_queues/") || k.contains("/_cluster/"));
+    bare.put("platform.yaml", QUEUES.replace("nvidia.com/gpu: \"32\"", "nvidia.com/gpu: \"64\""));
+    CallOut stale =
+        preview(base, bare).callOuts().stream()
+            .filter(x -> x.code().equals("queue-objects-stale"))
+            .findFirst()
+            .orElseThrow();
+    assertTrue(
+        stale.message().startsWith("8 queue files are not what platform.yaml gives"),
+        stale.message());
+    assertTrue(stale.message().contains(" (missing) and 3 more; run"), stale.message());
+  }
+
+  @Test
+  @DisplayName(
+      "judging one run: a zero request of an uncovered resource is no request; at the quota fits; at the whole cohort's borrows, above it never")
+  void judge() throws Exception {
+    String lender =
+        QUEUES.replace(
+            "  localQueues:",
+            "    - {name: lender, namespaces: [team-a], cohort: research, flavors: [{name: h100, quota: {cpu: \"8\", memory: 64Gi, nvidia.com/gpu: \"8\"}}]}\n  localQueues:");
+    Path file = java.nio.file.Files.writeString(temp.resolve("judge.yaml"), lender);
+    dev.trainyard.compiler.platform.Platform platform =
+        dev.trainyard.compiler.platform.PlatformLoader.standard()
+            .load(Optional.of(file), "platform.yaml")
+            .value()
+            .orElseThrow();
+    dev.trainyard.gitops.RunFolder folder =
+        new dev.trainyard.gitops.RunFolder("prod", "team-a", "r");
+    java.util.function.BiFunction<String, Map<String, BigDecimal>, PlatformEffect.Verdict> judge =
+        (queue, requests) ->
+            PlatformEffect.judge(
+                new RunFacts(
+                    folder,
+                    "",
+                    "",
+                    "",
+                    "",
+                    "",
+                    "",
+                    "",
+                    "",
+                    queue,
+                    1,
+                    1,
+                    0,
+                    "",
+                    new TreeMap<>(requests)),
+                platform);
+    assertEquals(
+        PlatformEffect.Kind.FITS,
+        judge
+            .apply(
+                "small",
+                Map.of("example.com/fpga", BigDecimal.ZERO, "nvidia.com/gpu", new BigDecimal("32")))
+            .kind());
+    assertEquals(
+        PlatformEffect.Reason.NOT_COVERED,
+        judge.apply("small", Map.of("example.com/fpga", BigDecimal.ONE)).reason());
+    assertEquals(
+        PlatformEffect.Reason.OVER_QUOTA,
+        judge.apply("small", Map.of("nvidia.com/gpu", new BigDecimal("33"))).reason());
+    assertEquals(
+        PlatformEffect.Reason.FITS,
+        judge.apply("shared", Map.of("nvidia.com/gpu", new BigDecimal("16"))).reason());
+    PlatformEffect.Verdict borrows =
+        judge.apply("shared", Map.of("nvidia.com/gpu", new BigDecimal("24")));
+    assertEquals(
+        PlatformEffect.Reason.BORROWS, borrows.reason(), "16 own + 8 lent = 24 in the cohort");
+    assertEquals(new BigDecimal("24"), borrows.asked());
+    assertEquals(
+        PlatformEffect.Reason.OVER_COHORT,
+        judge.apply("shared", Map.of("nvidia.com/gpu", new BigDecimal("24.5"))).reason());
+    assertEquals(PlatformEffect.Reason.NO_QUEUE, judge.apply("gone", Map.of()).reason());
   }
 
   @Test
