@@ -49,6 +49,12 @@ class PlatformCommandTest {
     assertEquals(
         "the queue objects are what platform.yaml gives: nothing to change\n", check.out());
     assertEquals("", check.err());
+    MainTest.Run json =
+        MainTest.run("platform", "render", "--check", "--output", "json", dir.toString());
+    assertEquals(0, json.exit());
+    assertTrue(
+        json.out().contains("\"upToDate\" : true") && json.out().contains("\"files\" : [ ]"),
+        json.out());
   }
 
   @Test
@@ -97,13 +103,23 @@ class PlatformCommandTest {
     assertEquals(2, none.exit());
     assertTrue(none.err().contains("no platform.yaml and no clusters/ in " + empty), none.err());
     Path file = Files.writeString(temp.resolve("file"), "x");
-    assertEquals(2, MainTest.run("platform", "render", file.toString()).exit());
+    MainTest.Run notFolder = MainTest.run("platform", "render", file.toString());
+    assertEquals(2, notFolder.exit());
+    assertTrue(notFolder.err().contains("DIR " + file + " is not a folder"), notFolder.err());
+    MainTest.Run here = MainTest.run("platform", "render", "--check");
+    assertEquals(2, here.exit(), "the module folder is no GitOps checkout");
+    assertTrue(
+        here.err().contains("no platform.yaml and no clusters/ in the current folder"), here.err());
     Path dir = gitops();
     Files.writeString(dir.resolve("platform.yaml"), "kind: Platform\nbogus: 1\n");
     MainTest.Run broken = MainTest.run("platform", "render", "--check", dir.toString());
     assertEquals(1, broken.exit());
     assertTrue(broken.err().contains("platform.yaml (GitOps repo):"), broken.err());
     assertEquals("", broken.out());
+    MainTest.Run brokenJson =
+        MainTest.run("platform", "render", "--output", "json", dir.toString());
+    assertEquals(1, brokenJson.exit());
+    assertTrue(brokenJson.out().contains("\"upToDate\" : false"), brokenJson.out());
     assertFalse(Files.exists(dir.resolve("clusters")));
   }
 

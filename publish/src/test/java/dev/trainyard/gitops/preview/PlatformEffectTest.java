@@ -195,6 +195,11 @@ class PlatformEffectTest {
     QuotaChange shared = p.platform().orElseThrow().quotas().get(0);
     assertEquals(List.of(c), shared.borrowing());
     assertTrue(MarkdownPreview.whole(p).contains("1 only by borrowing from `research`"));
+    Preview added = preview(rendered(QUEUES), rendered(lender));
+    assertTrue(
+        added.platform().orElseThrow().quotas().stream()
+            .anyMatch(q -> q.clusterQueue().equals("lender") && q.shown().equals("none → 8")),
+        "a new ClusterQueue's quotas are rows too: " + added.platform());
   }
 
   @Test
