@@ -25,6 +25,7 @@ import picocli.CommandLine.Command;
       LogsCommand.class,
       PruneCommand.class,
       CheckSecretsCommand.class,
+      PlatformCommand.class,
       RuntimesCommand.class,
       SchemaCommand.class,
       RunCommand.class,

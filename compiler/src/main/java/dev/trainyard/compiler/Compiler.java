@@ -8,12 +8,14 @@ import dev.trainyard.compiler.manifest.CheckStage;
 import dev.trainyard.compiler.manifest.EmitStage;
 import dev.trainyard.compiler.manifest.ManifestSet;
 import dev.trainyard.compiler.manifest.OutputTree;
+import dev.trainyard.compiler.manifest.QueueSet;
 import dev.trainyard.compiler.platform.Platform;
 import dev.trainyard.compiler.platform.PlatformLoader;
 import dev.trainyard.compiler.policy.PolicyStage;
 import dev.trainyard.compiler.provenance.GitSourceInspector;
 import dev.trainyard.compiler.provenance.RepositoryBoundary;
 import dev.trainyard.compiler.provenance.SourceInfo;
+import dev.trainyard.compiler.render.PlatformQueues;
 import dev.trainyard.compiler.render.RenderServices;
 import dev.trainyard.compiler.render.RenderStage;
 import dev.trainyard.compiler.resolve.PlatformRuntimes;
@@ -160,6 +162,45 @@ public final class Compiler implements AutoCloseable {
             new ResolveInput.CheckpointKeyInput(
                 request.sourceBranch().orElse(""), request.fresh()));
     return compileResolved(input, request, all);
+  }
+
+  /**
+   * The queue folders of every cluster in platform.yaml ({@code _cluster/} and each namespace's
+   * {@code _queues/}), exactly as a run's compile writes its own: the same platform and runtime
+   * loading (a broken platform.yaml or a runtime it names that does not exist is the same
+   * diagnostic), the same objects ({@link PlatformQueues}), the same check and layout. Used by
+   * {@code trainyard platform render} so a platform change re-renders the queues in its own commit.
+   *
+   * @param platformFile platform.yaml, or empty for the embedded default
+   * @param platformDisplay how diagnostics and the {@code trainyard.dev/platform} annotation name
+   *     it (a submit from a GitOps repo uses {@code platform.yaml (GitOps repo)})
+   * @param runtimesDir the platform's runtimes folder, or empty for the built-ins
+   * @return the files and their owned folders, or the diagnostics that stop it
+   */
+  public StageResult<OutputTree> renderQueues(
+      Optional<Path> platformFile, String platformDisplay, Optional<Path> runtimesDir) {
+    List<Diagnostic> all = new ArrayList<>();
+    Optional<Platform> platform = keep(platform(platformFile, platformDisplay), all);
+    Optional<RuntimeCatalog> catalog = keep(runtimes(runtimesDir), all);
+    if (platform.isEmpty() || catalog.isEmpty()) {
+      return StageResult.failed(all);
+    }
+    all.addAll(PlatformRuntimes.check(platform.get(), catalog.get()));
+    if (all.stream().anyMatch(Diagnostic::isError)) {
+      return StageResult.failed(all);
+    }
+    java.util.SortedMap<String, String> files = new java.util.TreeMap<>();
+    List<String> owned = new ArrayList<>();
+    for (QueueSet set : PlatformQueues.of(platform.get(), VERSION)) {
+      Optional<QueueSet> checked = keep(new CheckStage().check(set, platform.get().origin()), all);
+      if (checked.isEmpty()) {
+        return StageResult.failed(all);
+      }
+      OutputTree tree = new EmitStage().emit(checked.get());
+      files.putAll(tree.files());
+      owned.addAll(tree.ownedFolders());
+    }
+    return StageResult.of(new OutputTree(files, owned), all);
   }
 
   private CompileResult compileResolved(

@@ -30,24 +30,34 @@ record GitOpsPlatform(
   static final String DISPLAY = "platform.yaml (GitOps repo)";
 
   static GitOpsPlatform of(SubmitRequest request, Snapshot tree) {
+    return of(request.platform(), request.runtimes(), tree);
+  }
+
+  /**
+   * The platform files of {@code tree}, each replaced by its override when one is given.
+   *
+   * @throws UncheckedIOException when the temporary copy cannot be written
+   */
+  static GitOpsPlatform of(
+      Optional<Path> platformOverride, Optional<Path> runtimesOverride, Snapshot tree) {
     Optional<String> platformText =
-        request.platform().isPresent() ? Optional.empty() : tree.read("platform.yaml");
+        platformOverride.isPresent() ? Optional.empty() : tree.read("platform.yaml");
     Map<String, String> runtimeFiles =
-        request.runtimes().isPresent() ? Map.of() : tree.folder("runtimes");
+        runtimesOverride.isPresent() ? Map.of() : tree.folder("runtimes");
     if (platformText.isEmpty() && runtimeFiles.isEmpty()) {
       return new GitOpsPlatform(
-          request.platform(), Optional.empty(), request.runtimes(), Optional.empty());
+          platformOverride, Optional.empty(), runtimesOverride, Optional.empty());
     }
     try {
       Path temp = Files.createTempDirectory("trainyard-platform-");
-      Optional<Path> platform = request.platform();
+      Optional<Path> platform = platformOverride;
       if (platformText.isPresent()) {
         platform =
             Optional.of(
                 Files.writeString(
                     temp.resolve("platform.yaml"), platformText.get(), StandardCharsets.UTF_8));
       }
-      Optional<Path> runtimes = request.runtimes();
+      Optional<Path> runtimes = runtimesOverride;
       if (!runtimeFiles.isEmpty()) {
         runtimes = Optional.of(temp.resolve("runtimes"));
         for (Map.Entry<String, String> f : runtimeFiles.entrySet()) {

@@ -31,16 +31,20 @@ final class PlatformSource {
       problems.add(refused("--runtimes", "runtimes/"));
     }
     if (request.platform().isEmpty() && !hasPlatform) {
-      problems.add(
-          Diagnostic.warning(
-                  DiagnosticCode.EMBEDDED_PLATFORM,
-                  SourceLocation.ofFile(GitOpsPlatform.DISPLAY),
-                  "",
-                  "the GitOps repo has no platform.yaml: the embedded default platform is used (cluster local, namespace default, any source repo)")
-              .withHint(
-                  "the platform team commits platform.yaml at the GitOps repo's root to decide namespaces, queues and secrets"));
+      problems.add(embedded());
     }
     return problems;
+  }
+
+  /** W806: the GitOps repo has no platform.yaml, so the embedded default platform is used. */
+  static Diagnostic embedded() {
+    return Diagnostic.warning(
+            DiagnosticCode.EMBEDDED_PLATFORM,
+            SourceLocation.ofFile(GitOpsPlatform.DISPLAY),
+            "",
+            "the GitOps repo has no platform.yaml: the embedded default platform is used (cluster local, namespace default, any source repo)")
+        .withHint(
+            "the platform team commits platform.yaml at the GitOps repo's root to decide namespaces, queues and secrets");
   }
 
   private static Diagnostic refused(String flag, String file) {

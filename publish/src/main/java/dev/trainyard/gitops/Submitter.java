@@ -271,7 +271,7 @@ public final class Submitter {
    * One ReplaceFolder per folder the compile owns (the run, and the queue folders it brings up to
    * date).
    */
-  private static Map<String, TreeEdit> folders(OutputTree tree) {
+  static Map<String, TreeEdit> folders(OutputTree tree) {
     Map<String, TreeEdit> edits = new LinkedHashMap<>();
     for (String folder : tree.ownedFolders()) {
       SortedMap<String, String> files = new TreeMap<>();

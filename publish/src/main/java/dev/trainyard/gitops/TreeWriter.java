@@ -74,6 +74,66 @@ public final class TreeWriter {
     }
   }
 
+  /**
+   * Applies {@code edits} under {@code root} (a GitOps working tree), whole or not at all, as
+   * {@link #write} does: every new folder and file is written beside its target under a temporary
+   * name first; only then are the targets moved aside, the new ones renamed into place and the old
+   * ones deleted; a failed rename puts back what was already moved. A {@link TreeEdit.DeleteFolder}
+   * of a folder that does not exist does nothing.
+   *
+   * @throws IOException saying which step failed and why (an environment problem, exit code 3)
+   */
+  public static void apply(List<TreeEdit> edits, Path root) throws IOException {
+    apply(edits, root, (file, text) -> Files.writeString(file, text, StandardCharsets.UTF_8));
+  }
+
+  /** As {@link #apply(List, Path)}, writing each file through {@code sink}. */
+  public static void apply(List<TreeEdit> edits, Path root, FileSink sink) throws IOException {
+    Map<Path, Path> staged = new LinkedHashMap<>();
+    try {
+      for (TreeEdit edit : edits) {
+        Path target = root.resolve(edit.path());
+        Path parent = target.getParent();
+        if (edit instanceof TreeEdit.DeleteFolder) {
+          staged.put(target, null);
+          continue;
+        }
+        step("create the folder " + parent, () -> Files.createDirectories(parent));
+        Path staging = parent.resolve(".trainyard-" + Long.toUnsignedString(RANDOM.nextLong(), 36));
+        staged.put(target, staging);
+        if (edit instanceof TreeEdit.WriteFile w) {
+          step(
+              "write " + target,
+              () -> {
+                sink.write(staging, w.text());
+                return staging;
+              });
+        } else if (edit instanceof TreeEdit.ReplaceFolder r) {
+          step("create a temporary folder in " + parent, () -> Files.createDirectory(staging));
+          for (Map.Entry<String, String> file : r.files().entrySet()) {
+            Path out = staging.resolve(file.getKey());
+            step(
+                "create the folder " + out.getParent(),
+                () -> Files.createDirectories(out.getParent()));
+            step(
+                "write " + target.resolve(file.getKey()),
+                () -> {
+                  sink.write(out, file.getValue());
+                  return out;
+                });
+          }
+        }
+      }
+      swapAll(staged);
+    } finally {
+      for (Path staging : staged.values()) {
+        if (staging != null) {
+          deleteQuietly(staging);
+        }
+      }
+    }
+  }
+
   private static void stage(
       OutputTree tree, String folder, Path target, Path staging, FileSink sink) throws IOException {
     for (Map.Entry<String, String> file : tree.files().entrySet()) {
@@ -91,7 +151,10 @@ public final class TreeWriter {
     }
   }
 
-  /** Renames every staged folder into place; on a failure, puts back what was already replaced. */
+  /**
+   * Renames every staged folder (or file) into place, or only moves the target aside where nothing
+   * is staged (a deletion); on a failure, puts back what was already replaced.
+   */
   private static void swapAll(Map<Path, Path> staged) throws IOException {
     List<Path[]> done = new ArrayList<>();
     try {
@@ -107,7 +170,9 @@ public final class TreeWriter {
           step("move the old " + target + " aside", () -> move(from, to));
         }
         done.add(new Path[] {target, old});
-        step("rename the new folder to " + target, () -> move(e.getValue(), target));
+        if (e.getValue() != null) {
+          step("rename the new folder to " + target, () -> move(e.getValue(), target));
+        }
       }
     } catch (IOException failed) {
       rollBack(done);

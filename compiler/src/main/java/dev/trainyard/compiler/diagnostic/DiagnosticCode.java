@@ -191,7 +191,12 @@ public enum DiagnosticCode {
    * {@code submit --changed-since SHA}: the SHA is not in the source repo (force push, shallow
    * clone).
    */
-  BASE_COMMIT_MISSING("W810");
+  BASE_COMMIT_MISSING("W810"),
+  /**
+   * {@code platform render --check}: a queue object committed under {@code clusters/} is not what
+   * platform.yaml gives.
+   */
+  QUEUE_OBJECTS_STALE("E811");
 
   private final String id;
 

@@ -33,27 +33,41 @@ public final class CheckStage {
 
   /** Checks every object of {@code set}; {@code origin} names the runtime for the hint. */
   public StageResult<ManifestSet> check(ManifestSet set, String origin) {
-    List<String> problems = new ArrayList<>();
     List<Manifest> all = new ArrayList<>(set.run());
     all.addAll(set.clusterQueues());
     all.addAll(set.localQueues());
     all.addAll(set.checkpoint());
+    List<Diagnostic> diags = problems(all, origin);
+    return diags.isEmpty() ? StageResult.of(set, List.of()) : StageResult.failed(diags);
+  }
+
+  /**
+   * Checks the queue objects of a whole cluster by the same rules ({@code trainyard platform
+   * render}); {@code origin} names platform.yaml for the hint.
+   */
+  public StageResult<QueueSet> check(QueueSet set, String origin) {
+    List<Manifest> all = new ArrayList<>(set.clusterQueues());
+    set.localQueues().values().forEach(all::addAll);
+    List<Diagnostic> diags = problems(all, origin);
+    return diags.isEmpty() ? StageResult.of(set, List.of()) : StageResult.failed(diags);
+  }
+
+  private static List<Diagnostic> problems(List<Manifest> all, String origin) {
+    List<String> problems = new ArrayList<>();
     for (Manifest m : all) {
       metadata(m, problems);
       if (m.kind().equals("JobSet")) {
         jobSet(m, problems);
       }
     }
-    List<Diagnostic> diags =
-        problems.stream()
-            .map(
-                p ->
-                    Diagnostic.error(
-                            DiagnosticCode.OUTPUT_INVALID, SourceLocation.ofFile(origin), "", p)
-                        .withHint(
-                            "this is a bug in the runtime definition or in Trainyard, not in train.yaml; please report it"))
-            .toList();
-    return diags.isEmpty() ? StageResult.of(set, List.of()) : StageResult.failed(diags);
+    return problems.stream()
+        .map(
+            p ->
+                Diagnostic.error(
+                        DiagnosticCode.OUTPUT_INVALID, SourceLocation.ofFile(origin), "", p)
+                    .withHint(
+                        "this is a bug in the runtime definition or in Trainyard, not in train.yaml; please report it"))
+        .toList();
   }
 
   private static void metadata(Manifest m, List<String> problems) {

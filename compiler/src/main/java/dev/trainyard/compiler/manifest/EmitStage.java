@@ -17,13 +17,8 @@ public final class EmitStage {
   /** The files of {@code set}. */
   public OutputTree emit(ManifestSet set) {
     SortedMap<String, String> files = new TreeMap<>();
-    String clusterDir = TreeLayout.clusterFolder(set.cluster());
     String runDir = TreeLayout.runFolder(set.cluster(), set.namespace(), set.runName());
-    String clusterQueues = clusterDir + "/" + TreeLayout.CLUSTER_FOLDER;
-    String localQueues = clusterDir + "/" + set.namespace() + "/" + TreeLayout.QUEUES_FOLDER;
     folder(files, runDir, set.run());
-    folder(files, clusterQueues, set.clusterQueues());
-    folder(files, localQueues, set.localQueues());
     String checkpoint = "";
     if (!set.checkpoint().isEmpty()) {
       checkpoint =
@@ -32,16 +27,46 @@ public final class EmitStage {
       folder(files, checkpoint, set.checkpoint());
     }
     List<String> owned = new ArrayList<>(List.of(runDir));
-    if (!set.clusterQueues().isEmpty()) {
-      owned.add(clusterQueues);
-    }
-    if (!set.localQueues().isEmpty()) {
-      owned.add(localQueues);
-    }
+    queueFolders(
+        new QueueSet(
+            set.cluster(),
+            set.clusterQueues(),
+            new TreeMap<>(java.util.Map.of(set.namespace(), set.localQueues()))),
+        files,
+        owned);
     if (!checkpoint.isEmpty()) {
       owned.add(checkpoint);
     }
     return new OutputTree(files, owned);
+  }
+
+  /**
+   * The queue folders of {@code set} alone: {@code _cluster} and each namespace's {@code _queues},
+   * laid out exactly as a run's compile lays out its own ({@code trainyard platform render}).
+   */
+  public OutputTree emit(QueueSet set) {
+    SortedMap<String, String> files = new TreeMap<>();
+    List<String> owned = new ArrayList<>();
+    queueFolders(set, files, owned);
+    return new OutputTree(files, owned);
+  }
+
+  /** Writes the queue folders of {@code set} into {@code files} and lists them in {@code owned}. */
+  private static void queueFolders(
+      QueueSet set, SortedMap<String, String> files, List<String> owned) {
+    String clusterDir = TreeLayout.clusterFolder(set.cluster());
+    if (!set.clusterQueues().isEmpty()) {
+      String clusterQueues = clusterDir + "/" + TreeLayout.CLUSTER_FOLDER;
+      folder(files, clusterQueues, set.clusterQueues());
+      owned.add(clusterQueues);
+    }
+    set.localQueues()
+        .forEach(
+            (namespace, objects) -> {
+              String localQueues = clusterDir + "/" + namespace + "/" + TreeLayout.QUEUES_FOLDER;
+              folder(files, localQueues, objects);
+              owned.add(localQueues);
+            });
   }
 
   private static void folder(SortedMap<String, String> files, String dir, List<Manifest> objects) {

@@ -53,21 +53,15 @@ public final class RenderStage {
       run.add(stamp(RunNetworkPolicy.of(job), labels, annotations));
     }
     Map<String, String> queueAnnotations =
-        Map.of(
-            Provenance.PLATFORM,
-            job.platform().origin(),
-            Provenance.COMPILER_VERSION,
-            job.stamp().compilerVersion());
+        QueueObjects.annotations(job.platform(), job.stamp().compilerVersion());
     return StageResult.of(
         new ManifestSet(
             job.target().cluster(),
             job.target().namespace(),
             job.naming().runName(),
             run,
-            QueueObjects.clusterScoped(
-                job.platform(), job.target().cluster(), new TreeMap<>(queueAnnotations)),
-            QueueObjects.localQueues(
-                job.platform(), job.target().namespace(), new TreeMap<>(queueAnnotations)),
+            QueueObjects.clusterScoped(job.platform(), job.target().cluster(), queueAnnotations),
+            QueueObjects.localQueues(job.platform(), job.target().namespace(), queueAnnotations),
             checkpointClaim(job)),
         List.of());
   }

@@ -54,9 +54,49 @@ public final class GitOpsPreview {
               label(head, h),
               diagnostics,
               note);
-      return new PreviewBuilder(p.value().orElseThrow())
-          .build(labels, b, LeakHiding.hide(h, diagnostics), changed);
+      Preview preview =
+          new PreviewBuilder(p.value().orElseThrow())
+              .build(labels, b, LeakHiding.hide(h, diagnostics), changed);
+      return PlatformEffect.applies(changed)
+          ? withPlatform(
+              preview, PreviewPlatform.load(platform, b), p.value().orElseThrow(), h, changed)
+          : preview;
     }
+  }
+
+  /**
+   * {@code preview} with the platform change's effect: its call-outs, and its quota table when
+   * platform.yaml or {@code runtimes/} changed or a quota did (a pull request that only touches
+   * queue files gets the call-outs alone). The diagnostics of the base's platform.yaml are not
+   * added: the base was merged with them.
+   */
+  private static Preview withPlatform(
+      Preview preview,
+      StageResult<Platform> before,
+      Platform after,
+      Snapshot head,
+      List<String> changed) {
+    PlatformEffect.Result effect =
+        PlatformEffect.of(
+            before.value().orElseThrow(), after, head, new JobSetFacts(after, new YamlTrees()));
+    boolean platformFiles =
+        changed.stream().anyMatch(f -> f.equals("platform.yaml") || f.startsWith("runtimes/"));
+    List<CallOut> callOuts = new ArrayList<>(preview.callOuts());
+    callOuts.addAll(effect.callOuts());
+    return new Preview(
+        preview.mode(),
+        preview.base(),
+        preview.head(),
+        preview.runs(),
+        preview.queues(),
+        callOuts,
+        preview.diagnostics(),
+        preview.otherFiles(),
+        preview.otherObjects(),
+        preview.note(),
+        platformFiles || !effect.change().quotas().isEmpty()
+            ? Optional.of(effect.change())
+            : Optional.empty());
   }
 
   /**

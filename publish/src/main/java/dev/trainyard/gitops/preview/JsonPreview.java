@@ -45,6 +45,9 @@ public final class JsonPreview {
                     .put("run", c.run())
                     .put("message", c.message()));
     diagnostics(root, p);
+    p.platform()
+        .ifPresentOrElse(
+            c -> platform(root.putObject("platform"), c), () -> root.putNull("platform"));
     ArrayNode other = root.putArray("otherFiles");
     p.otherFiles().forEach(other::add);
     ArrayNode otherObjects = root.putArray("otherObjects");
@@ -102,6 +105,23 @@ public final class JsonPreview {
       field.put("secret", f.secret());
     }
     c.yaml().ifPresentOrElse(y -> o.put("yaml", y), () -> o.putNull("yaml"));
+  }
+
+  private static void platform(ObjectNode o, PlatformChange c) {
+    o.put("runs", c.runs());
+    ArrayNode quotas = o.putArray("quotas");
+    for (QuotaChange q : c.quotas()) {
+      ObjectNode row =
+          quotas.addObject().put("clusterQueue", q.clusterQueue()).put("resource", q.resource());
+      q.before()
+          .ifPresentOrElse(v -> row.put("before", Quantity.plain(v)), () -> row.putNull("before"));
+      q.after()
+          .ifPresentOrElse(v -> row.put("after", Quantity.plain(v)), () -> row.putNull("after"));
+      q.cohort().ifPresentOrElse(v -> row.put("cohort", v), () -> row.putNull("cohort"));
+      row.put("runs", q.runs());
+      q.neverAdmitted().forEach(row.putArray("neverAdmitted")::add);
+      q.borrowing().forEach(row.putArray("borrowing")::add);
+    }
   }
 
   private static void queue(ObjectNode o, QueueTotal q) {

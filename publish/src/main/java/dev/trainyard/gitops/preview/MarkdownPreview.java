@@ -60,6 +60,7 @@ public final class MarkdownPreview {
                   "")));
       blocks.add(SummaryTables.queues(p));
     }
+    p.platform().ifPresent(change -> blocks.addAll(SummaryTables.platform(change)));
     blocks.add(callOuts(p));
     blocks.addAll(diagnostics(p.diagnostics()));
     blocks.addAll(MarkdownChanges.of(p));

@@ -3,6 +3,7 @@ package dev.trainyard.gitops.preview;
 import dev.trainyard.compiler.diagnostic.Diagnostic;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * A pull-request preview: what merging would start, change or stop, and every problem, with Secret
@@ -22,6 +23,8 @@ import java.util.Objects;
  *     ObjectChange#file} is the file's path): manifests under {@code clusters/} except
  *     kustomization files, whose resource lists follow the runs
  * @param note a sentence shown when nothing changed ("No job folder … changed …"), else ""
+ * @param platform in a GitOps pull request that changes platform.yaml, {@code runtimes/} or the
+ *     queue folders: the quotas it changes and what that does to the committed runs; else empty
  */
 public record Preview(
     Mode mode,
@@ -33,15 +36,43 @@ public record Preview(
     List<Diagnostic> diagnostics,
     List<String> otherFiles,
     List<ObjectChange> otherObjects,
-    String note) {
+    String note,
+    Optional<PlatformChange> platform) {
   /** Which repository the pull request is in. */
   public enum Mode {
     SOURCE,
     GITOPS
   }
 
+  /** A preview that changes no platform. */
+  public Preview(
+      Mode mode,
+      String base,
+      String head,
+      List<RunChange> runs,
+      List<QueueTotal> queues,
+      List<CallOut> callOuts,
+      List<Diagnostic> diagnostics,
+      List<String> otherFiles,
+      List<ObjectChange> otherObjects,
+      String note) {
+    this(
+        mode,
+        base,
+        head,
+        runs,
+        queues,
+        callOuts,
+        diagnostics,
+        otherFiles,
+        otherObjects,
+        note,
+        Optional.empty());
+  }
+
   public Preview {
     Objects.requireNonNull(mode, "mode");
+    Objects.requireNonNull(platform, "platform");
     runs = List.copyOf(runs);
     queues = List.copyOf(queues);
     callOuts = callOuts.stream().sorted().toList();

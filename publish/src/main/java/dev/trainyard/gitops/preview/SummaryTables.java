@@ -55,6 +55,61 @@ final class SummaryTables {
     return new Block(RUN_HEADER, rows, List.of(""), RUN_HEADER);
   }
 
+  private static final List<String> QUOTA_HEADER =
+      List.of(
+          "| ClusterQueue | resource | nominal quota | runs in git | no longer admitted |",
+          "|---|---|---|---|---|");
+
+  /**
+   * The platform change: its heading, what the runs counted are (git, not the cluster), and one row
+   * per changed ClusterQueue quota with the runs it shuts out.
+   */
+  static List<Block> platform(PlatformChange change) {
+    List<Block> out = new ArrayList<>();
+    out.add(
+        Block.text(
+            List.of(
+                "### Platform change",
+                "",
+                "Judged against the "
+                    + change.runs()
+                    + (change.runs() == 1 ? " run" : " runs")
+                    + " committed at head: queued, running, or finished and not pruned yet"
+                    + " (Trainyard reads git, not the cluster). Kueue keeps a running workload"
+                    + " admitted when its quota shrinks; the new quota holds it back once it is"
+                    + " evicted or restarted.",
+                "")));
+    if (change.quotas().isEmpty()) {
+      out.add(Block.text(List.of("No ClusterQueue quota changes.", "")));
+      return out;
+    }
+    List<String> rows = new ArrayList<>();
+    for (QuotaChange q : change.quotas()) {
+      List<String> effect = new ArrayList<>();
+      if (!q.neverAdmitted().isEmpty()) {
+        effect.add(q.neverAdmitted().size() + " never admitted");
+      }
+      if (!q.borrowing().isEmpty()) {
+        effect.add(
+            q.borrowing().size() + " only by borrowing from " + Md.code(q.cohort().orElse("")));
+      }
+      rows.add(
+          "| "
+              + Md.code(q.clusterQueue())
+              + " | "
+              + Md.code(q.resource())
+              + " | "
+              + q.shown()
+              + " | "
+              + q.runs()
+              + " | "
+              + (effect.isEmpty() ? "none" : String.join(", ", effect))
+              + " |");
+    }
+    out.add(new Block(QUOTA_HEADER, rows, List.of(""), QUOTA_HEADER));
+    return out;
+  }
+
   private static final List<String> CHECKPOINT_HEADER =
       List.of("| run | checkpoint claim | starts from |", "|---|---|---|");
 

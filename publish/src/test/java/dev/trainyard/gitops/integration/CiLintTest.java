@@ -28,6 +28,8 @@ class CiLintTest {
   static final String ACTION = "action.yml";
   static final String GITLAB = "examples/ci/gitlab/.gitlab-ci.yml";
   static final String TEMPLATE = "templates/trainyard.yml";
+  static final String GITOPS_WORKFLOW = "examples/ci/github/trainyard-gitops.yml";
+  static final String GITOPS_GITLAB = "examples/ci/gitlab/gitops/.gitlab-ci.yml";
   static final String PINNED = "trainyard-dev/trainyard@0000000000000000000000000000000000000000";
 
   @TempDir Path temp;
@@ -37,6 +39,13 @@ class CiLintTest {
       "actionlint accepts the example workflow with the action as a local action (inputs, expressions, contexts)")
   void actionlintAccepts() throws Exception {
     Result lint = actionlint(RepoFiles.text(WORKFLOW).replace(PINNED, "./"));
+    assertEquals(new Result(0, ""), lint, lint.output());
+  }
+
+  @Test
+  @DisplayName("actionlint accepts the GitOps repo's workflow with the action as a local action")
+  void actionlintAcceptsGitOps() throws Exception {
+    Result lint = actionlint(RepoFiles.text(GITOPS_WORKFLOW).replace(PINNED, "./"));
     assertEquals(new Result(0, ""), lint, lint.output());
   }
 
@@ -57,6 +66,8 @@ class CiLintTest {
     assertValid("vendor.github-workflows", RepoFiles.path(WORKFLOW));
     assertValid("vendor.github-actions", RepoFiles.path(ACTION));
     assertValid("vendor.gitlab-ci", RepoFiles.path(GITLAB));
+    assertValid("vendor.github-workflows", RepoFiles.path(GITOPS_WORKFLOW));
+    assertValid("vendor.gitlab-ci", RepoFiles.path(GITOPS_GITLAB));
   }
 
   @Test
@@ -88,7 +99,7 @@ class CiLintTest {
   @Test
   @DisplayName("a user's workflow file and GitLab file are each under 30 lines")
   void userFilesShort() {
-    for (String file : List.of(WORKFLOW, GITLAB)) {
+    for (String file : List.of(WORKFLOW, GITLAB, GITOPS_WORKFLOW, GITOPS_GITLAB)) {
       long lines = RepoFiles.text(file).lines().count();
       assertTrue(lines < 30, file + " has " + lines + " lines");
     }

@@ -61,7 +61,9 @@ class GitHubWorkflowTest {
     assertTrue(
         comment.replaceAll("\\s+", " ").trim().endsWith(") && " + SAME_REPO),
         "the comment step requires a same-repo pull request");
-    assertTrue(comment.startsWith("inputs.command == 'preview'"), comment);
+    assertTrue(
+        comment.startsWith("(inputs.command == 'preview' || inputs.command == 'gitops-preview')"),
+        comment);
   }
 
   @Test
@@ -167,10 +169,14 @@ class GitHubWorkflowTest {
   void commandChecked() {
     String check = stepNamed(RUNS, "Check the command").path("run").asText();
     assertTrue(
-        check.contains("preview:pull_request | preview:pull_request_target | submit:push) ;;"));
+        check.contains(
+            "preview:pull_request | preview:pull_request_target | submit:push | gitops-preview:pull_request) ;;"));
     assertTrue(check.contains("exit 2"));
     assertTrue(ACTION.at("/inputs/command/required").asBoolean(false));
-    assertTrue(ACTION.at("/inputs/gitops/required").asBoolean(false));
+    assertFalse(
+        ACTION.at("/inputs/gitops/required").asBoolean(true),
+        "gitops-preview (the GitOps repo itself) needs no URL; the step checks it for the others");
+    assertTrue(check.contains("needs the gitops input"));
   }
 
   @Test

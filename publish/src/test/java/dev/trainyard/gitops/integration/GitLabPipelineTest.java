@@ -121,7 +121,10 @@ class GitLabPipelineTest {
       java.nio.file.Path temp, Map<String, String> extra, String diffBase) throws Exception {
     List<String> lines = GitHubWorkflowTest.texts(PREVIEW.path("script"));
     int from = indexOf(lines, "PREVIEW_BASE=");
-    int to = indexOf(lines, "trainyard preview --");
+    int to = from;
+    while (!lines.get(to).contains("trainyard preview --")) {
+      to++;
+    }
     java.nio.file.Path bin = java.nio.file.Files.createDirectories(temp.resolve("bin"));
     java.nio.file.Path args = temp.resolve("args");
     java.nio.file.Path fake =

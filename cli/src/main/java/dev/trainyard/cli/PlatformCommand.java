@@ -1,0 +1,169 @@
+package dev.trainyard.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.trainyard.compiler.diagnostic.Diagnostic;
+import dev.trainyard.compiler.diagnostic.DiagnosticPrinter;
+import dev.trainyard.gitops.FolderSnapshot;
+import dev.trainyard.gitops.PlatformRender;
+import dev.trainyard.gitops.TreeWriter;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code trainyard platform render [--check] [DIR]}: the GitOps repo's queue objects re-rendered
+ * from its own platform.yaml and runtimes/ ({@link PlatformRender}), for the platform team's pull
+ * request and its CI.
+ */
+@Command(
+    name = "platform",
+    description = "Commands for the platform team's GitOps repo.",
+    mixinStandardHelpOptions = true,
+    subcommands = {PlatformCommand.RenderCommand.class})
+final class PlatformCommand {
+
+  @Command(
+      name = "render",
+      header = "Re-render the GitOps repo's queue objects from its platform.yaml and runtimes/.",
+      description = {
+        "Run at the root of a GitOps repo checkout (or name it as DIR). Writes what",
+        "platform.yaml gives, exactly as submit writes it for a run: per cluster",
+        "clusters/<cluster>/_cluster/ (ClusterQueues, ResourceFlavors) and per namespace",
+        "clusters/<cluster>/<namespace>/_queues/ (LocalQueues, the controller's log",
+        "RoleBinding, the progress CA ConfigMap), plus the kustomization roots that list",
+        "them. A queue folder of a cluster or namespace platform.yaml no longer has is",
+        "removed. Run folders and other files are never touched. All or nothing: every",
+        "folder is written beside its old self first, then renamed into place.",
+        "Commit the result with the platform.yaml change, so the same pull request",
+        "changes the queues (its GitOps preview shows the ClusterQueue diff and the",
+        "runs that no longer fit).",
+        "--check writes nothing and fails (exit 1, E811) naming each file that is not",
+        "what platform.yaml gives: run it in the GitOps repo's CI."
+      },
+      mixinStandardHelpOptions = true,
+      footer = {
+        "",
+        "Exit codes: 0 written (or, with --check, up to date); 1 --check found stale",
+        "files, or platform.yaml or runtimes/ has errors; 2 usage; 3 a file cannot be",
+        "read or written; 4 internal error."
+      })
+  static final class RenderCommand implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Parameters(
+        index = "0",
+        arity = "0..1",
+        paramLabel = "DIR",
+        description = "root of the GitOps repo checkout (default: the current folder)")
+    Path dir;
+
+    @Option(
+        names = "--check",
+        description = "write nothing; exit 1 naming each stale file (for CI)")
+    boolean check;
+
+    @Option(
+        names = "--output",
+        paramLabel = "FORMAT",
+        defaultValue = "text",
+        description = "text or json (default: ${DEFAULT-VALUE})")
+    CompileOptions.OutputFormat output;
+
+    @Override
+    public Integer call() {
+      Path root = dir == null ? Path.of("") : dir;
+      if (!Files.isDirectory(root.toAbsolutePath())) {
+        throw new ParameterException(
+            spec.commandLine(), "DIR " + root + " is not a folder; name the GitOps repo checkout");
+      }
+      if (!Files.exists(root.toAbsolutePath().resolve("platform.yaml"))
+          && !Files.isDirectory(root.toAbsolutePath().resolve("clusters"))) {
+        throw new ParameterException(
+            spec.commandLine(),
+            "no platform.yaml and no clusters/ in "
+                + (dir == null ? "the current folder" : dir.toString())
+                + ": run it at the root of the GitOps repo checkout (or name it as DIR)");
+      }
+      PlatformRender.Result result;
+      try {
+        result = PlatformRender.of(new FolderSnapshot(root.toAbsolutePath()));
+        if (!result.failed() && !check && !result.edits().isEmpty()) {
+          TreeWriter.apply(result.edits(), root.toAbsolutePath());
+        }
+      } catch (IOException | UncheckedIOException e) {
+        return Reporting.environment(
+            spec,
+            output,
+            e.getMessage(),
+            "check the checkout's permissions and free space; nothing was changed");
+      }
+      return report(result);
+    }
+
+    private int report(PlatformRender.Result result) {
+      List<Diagnostic> diagnostics = new ArrayList<>(result.diagnostics());
+      if (check && !result.failed()) {
+        diagnostics.addAll(PlatformRender.staleDiagnostics(result));
+      }
+      boolean failed = diagnostics.stream().anyMatch(Diagnostic::isError);
+      PrintWriter out = spec.commandLine().getOut();
+      if (output == CompileOptions.OutputFormat.json) {
+        ObjectNode json = DiagnosticPrinter.toJson(diagnostics);
+        json.put("check", check).put("upToDate", !result.failed() && result.stale().isEmpty());
+        ArrayNode files = json.putArray("files");
+        for (PlatformRender.StaleFile f : result.stale()) {
+          files
+              .addObject()
+              .put("path", f.path())
+              .put("change", f.difference().name().toLowerCase(Locale.ROOT))
+              .put("line", f.line());
+        }
+        out.println(json.toPrettyString());
+      } else {
+        DiagnosticPrinter.printText(diagnostics, spec.commandLine().getErr());
+        spec.commandLine().getErr().flush();
+        if (!result.failed()) {
+          text(out, result);
+        }
+      }
+      out.flush();
+      return failed ? 1 : 0;
+    }
+
+    private void text(PrintWriter out, PlatformRender.Result result) {
+      if (result.stale().isEmpty()) {
+        out.println("the queue objects are what platform.yaml gives: nothing to change");
+        return;
+      }
+      out.println(
+          (check ? "would change " : "rendered from platform.yaml: changed ")
+              + result.stale().size()
+              + " file(s):");
+      for (PlatformRender.StaleFile f : result.stale()) {
+        String sign =
+            switch (f.difference()) {
+              case MISSING -> "A";
+              case DIFFERS -> "M";
+              case EXTRA -> "D";
+            };
+        out.println("  " + sign + " " + f.path());
+      }
+      if (!check) {
+        out.println("commit them with the platform.yaml change");
+      }
+    }
+  }
+}

@@ -1,0 +1,134 @@
+package dev.trainyard.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code trainyard platform render [--check]}: what it writes and prints, and its exit codes. */
+class PlatformCommandTest {
+  static final String CQ = "clusters/local/_cluster/clusterqueue-ml.yaml";
+
+  @TempDir Path temp;
+
+  private Path gitops() throws Exception {
+    Path dir = Files.createDirectories(temp.resolve("gitops"));
+    Files.copy(
+        Path.of(System.getProperty("trainyard.repo.root", "..")).resolve("examples/platform.yaml"),
+        dir.resolve("platform.yaml"));
+    return dir;
+  }
+
+  @Test
+  @DisplayName(
+      "render writes the queue folders and roots and lists them; --check then exits 0 and writes nothing")
+  void renderThenCheck() throws Exception {
+    Path dir = gitops();
+    MainTest.Run render = MainTest.run("platform", "render", dir.toString());
+    assertEquals(0, render.exit(), render.err());
+    assertEquals(
+        "rendered from platform.yaml: changed 7 file(s):\n"
+            + "  A clusters/local/_cluster/clusterqueue-ml.yaml\n"
+            + "  A clusters/local/_cluster/kustomization.yaml\n"
+            + "  A clusters/local/_cluster/resourceflavor-gpu-nodes.yaml\n"
+            + "  A clusters/local/kustomization.yaml\n"
+            + "  A clusters/local/ml/_queues/kustomization.yaml\n"
+            + "  A clusters/local/ml/_queues/localqueue-ml.yaml\n"
+            + "  A clusters/local/ml/kustomization.yaml\n"
+            + "commit them with the platform.yaml change\n",
+        render.out());
+    assertTrue(Files.readString(dir.resolve(CQ)).contains("nominalQuota: \"32\""));
+    MainTest.Run check = MainTest.run("platform", "render", "--check", dir.toString());
+    assertEquals(0, check.exit(), check.err());
+    assertEquals(
+        "the queue objects are what platform.yaml gives: nothing to change\n", check.out());
+    assertEquals("", check.err());
+    MainTest.Run json =
+        MainTest.run("platform", "render", "--check", "--output", "json", dir.toString());
+    assertEquals(0, json.exit());
+    assertTrue(
+        json.out().contains("\"upToDate\" : true") && json.out().contains("\"files\" : [ ]"),
+        json.out());
+  }
+
+  @Test
+  @DisplayName(
+      "--check after a quota change: exit 1, E811 at the stale file's line, nothing written; render fixes it")
+  void staleCheck() throws Exception {
+    Path dir = gitops();
+    assertEquals(0, MainTest.run("platform", "render", dir.toString()).exit());
+    String before = Files.readString(dir.resolve(CQ));
+    Files.writeString(
+        dir.resolve("platform.yaml"),
+        Files.readString(dir.resolve("platform.yaml"))
+            .replace("nvidia.com/gpu: \"32\"", "nvidia.com/gpu: \"8\""),
+        StandardCharsets.UTF_8);
+    MainTest.Run check = MainTest.run("platform", "render", "--check", dir.toString());
+    assertEquals(1, check.exit());
+    assertTrue(
+        check
+            .err()
+            .startsWith(
+                CQ
+                    + ":31:1: error[E811]: stale queue file: platform.yaml gives other text from this line on\n"
+                    + "    hint: run `trainyard platform render`"),
+        check.err());
+    assertEquals("would change 1 file(s):\n  M " + CQ + "\n", check.out());
+    assertEquals(before, Files.readString(dir.resolve(CQ)), "--check writes nothing");
+    MainTest.Run json =
+        MainTest.run("platform", "render", "--check", "--output", "json", dir.toString());
+    assertEquals(1, json.exit());
+    assertTrue(
+        json.out().contains("\"code\" : \"E811\"")
+            && json.out().contains("\"change\" : \"differs\"")
+            && json.out().contains("\"upToDate\" : false"),
+        json.out());
+    assertEquals(0, MainTest.run("platform", "render", dir.toString()).exit());
+    assertTrue(Files.readString(dir.resolve(CQ)).contains("nominalQuota: \"8\""));
+    assertEquals(0, MainTest.run("platform", "render", "--check", dir.toString()).exit());
+  }
+
+  @Test
+  @DisplayName(
+      "a folder that is no GitOps checkout, or a file, is a usage error (2); a broken platform.yaml is exit 1 with its diagnostics")
+  void usageAndBrokenPlatform() throws Exception {
+    Path empty = Files.createDirectories(temp.resolve("empty"));
+    MainTest.Run none = MainTest.run("platform", "render", empty.toString());
+    assertEquals(2, none.exit());
+    assertTrue(none.err().contains("no platform.yaml and no clusters/ in " + empty), none.err());
+    Path file = Files.writeString(temp.resolve("file"), "x");
+    MainTest.Run notFolder = MainTest.run("platform", "render", file.toString());
+    assertEquals(2, notFolder.exit());
+    assertTrue(notFolder.err().contains("DIR " + file + " is not a folder"), notFolder.err());
+    MainTest.Run here = MainTest.run("platform", "render", "--check");
+    assertEquals(2, here.exit(), "the module folder is no GitOps checkout");
+    assertTrue(
+        here.err().contains("no platform.yaml and no clusters/ in the current folder"), here.err());
+    Path dir = gitops();
+    Files.writeString(dir.resolve("platform.yaml"), "kind: Platform\nbogus: 1\n");
+    MainTest.Run broken = MainTest.run("platform", "render", "--check", dir.toString());
+    assertEquals(1, broken.exit());
+    assertTrue(broken.err().contains("platform.yaml (GitOps repo):"), broken.err());
+    assertEquals("", broken.out());
+    MainTest.Run brokenJson =
+        MainTest.run("platform", "render", "--output", "json", dir.toString());
+    assertEquals(1, brokenJson.exit());
+    assertTrue(brokenJson.out().contains("\"upToDate\" : false"), brokenJson.out());
+    assertFalse(Files.exists(dir.resolve("clusters")));
+  }
+
+  @Test
+  @DisplayName("--help names --check and the exit codes; the top-level help lists the command")
+  void help() {
+    MainTest.Run help = MainTest.run("platform", "render", "--help");
+    assertEquals(0, help.exit());
+    assertTrue(help.out().contains("--check") && help.out().contains("Exit codes:"), help.out());
+    assertTrue(MainTest.run("--help").out().contains("platform"));
+  }
+}

@@ -1,0 +1,229 @@
+package dev.trainyard.gitops;
+
+import dev.trainyard.compiler.Compiler;
+import dev.trainyard.compiler.SshSecretProvider;
+import dev.trainyard.compiler.diagnostic.Diagnostic;
+import dev.trainyard.compiler.diagnostic.DiagnosticCode;
+import dev.trainyard.compiler.diagnostic.SourceLocation;
+import dev.trainyard.compiler.diagnostic.StageResult;
+import dev.trainyard.compiler.manifest.OutputTree;
+import dev.trainyard.compiler.manifest.TreeLayout;
+import dev.trainyard.compiler.platform.PlatformLoader;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * {@code trainyard platform render}: the queue folders of a GitOps tree brought back in step with
+ * its own {@code platform.yaml} and {@code runtimes/}, so a platform change (a quota, a namespace,
+ * a flavor) carries its ClusterQueues, ResourceFlavors and LocalQueues in the same pull request
+ * instead of waiting for the next {@code submit}. The objects come from {@link
+ * Compiler#renderQueues}, the code a submit's compile uses, so the two always agree byte for byte.
+ *
+ * <pre>
+ * clusters/&lt;cluster&gt;/_cluster/              replaced whole (removed when platform.yaml gives none)
+ * clusters/&lt;cluster&gt;/&lt;namespace&gt;/_queues/   replaced whole (removed for a namespace platform.yaml dropped)
+ * clusters/&lt;cluster&gt;/kustomization.yaml      resources kept in step ({@link ClusterRoots})
+ * </pre>
+ *
+ * Run folders and every other file are never touched. Pure: it reads the tree and returns the edits
+ * that differ from it, with each file they change.
+ */
+public final class PlatformRender {
+  private PlatformRender() {}
+
+  /** How a committed file differs from what platform.yaml gives. */
+  public enum Difference {
+    /** platform.yaml gives it; the tree lacks it. */
+    MISSING,
+    /** Both have it, with other text. */
+    DIFFERS,
+    /**
+     * The tree has it; platform.yaml gives nothing there (a queue, namespace or cluster it
+     * dropped).
+     */
+    EXTRA
+  }
+
+  /**
+   * One file the render changes.
+   *
+   * @param path from the tree's root ({@code clusters/prod/_cluster/clusterqueue-team-a.yaml})
+   * @param difference how the committed file differs
+   * @param line the first line (1-based) where a {@link Difference#DIFFERS} file differs, else 0
+   */
+  public record StaleFile(String path, Difference difference, int line) {
+    public StaleFile {
+      Objects.requireNonNull(path, "path");
+      Objects.requireNonNull(difference, "difference");
+    }
+  }
+
+  /**
+   * What the render found.
+   *
+   * @param edits the folder and root edits that bring the tree in step, in path order; empty when
+   *     it already is, or on an error
+   * @param stale every file those edits change, sorted by path
+   * @param diagnostics platform.yaml's and runtimes' problems (as a compile reports them), W806
+   *     without platform.yaml, E803/E804 for a root in the way; with an error, {@code edits} and
+   *     {@code stale} are empty
+   */
+  public record Result(List<TreeEdit> edits, List<StaleFile> stale, List<Diagnostic> diagnostics) {
+    public Result {
+      edits = List.copyOf(edits);
+      stale = List.copyOf(stale);
+      diagnostics = List.copyOf(diagnostics);
+    }
+
+    /** Whether a diagnostic is an error (nothing can be rendered). */
+    public boolean failed() {
+      return diagnostics.stream().anyMatch(Diagnostic::isError);
+    }
+  }
+
+  /** Renders the queue folders of {@code tree} from its own platform.yaml and runtimes/. */
+  public static Result of(Snapshot tree) {
+    List<Diagnostic> diagnostics = new ArrayList<>();
+    if (tree.read("platform.yaml").isEmpty()) {
+      diagnostics.add(PlatformSource.embedded());
+    }
+    StageResult<OutputTree> rendered;
+    try (GitOpsPlatform platform = GitOpsPlatform.of(Optional.empty(), Optional.empty(), tree);
+        Compiler compiler = new Compiler(SshSecretProvider.reading(tree::read))) {
+      rendered =
+          compiler.renderQueues(
+              platform.platform(),
+              platform.platformDisplay().orElse(PlatformLoader.EMBEDDED_NAME),
+              platform.runtimes());
+    }
+    diagnostics.addAll(rendered.diagnostics());
+    if (rendered.failed()) {
+      return new Result(List.of(), List.of(), diagnostics);
+    }
+    OutputTree out = rendered.value().orElseThrow();
+    List<TreeEdit> edits = new ArrayList<>();
+    List<StaleFile> stale = new ArrayList<>();
+    for (TreeEdit e : owned(out, tree)) {
+      List<StaleFile> changed = changes(e, tree);
+      if (!changed.isEmpty()) {
+        edits.add(e);
+        stale.addAll(changed);
+      }
+    }
+    ClusterRoots.Result roots = ClusterRoots.after(tree, edits);
+    if (!roots.diagnostics().isEmpty()) {
+      diagnostics.addAll(roots.diagnostics());
+      return new Result(List.of(), List.of(), diagnostics);
+    }
+    for (TreeEdit root : roots.edits()) {
+      edits.add(root);
+      stale.addAll(changes(root, tree));
+    }
+    stale.sort(java.util.Comparator.comparing(StaleFile::path));
+    return new Result(edits, stale, diagnostics);
+  }
+
+  /**
+   * E811 for each stale file, at the file (and, for one that differs, its first differing line),
+   * sorted by path.
+   */
+  public static List<Diagnostic> staleDiagnostics(Result result) {
+    List<Diagnostic> out = new ArrayList<>();
+    for (StaleFile f : result.stale()) {
+      String message =
+          switch (f.difference()) {
+            case MISSING -> "queue file missing: platform.yaml gives it";
+            case DIFFERS -> "stale queue file: platform.yaml gives other text from this line on";
+            case EXTRA ->
+                "queue file platform.yaml no longer gives (its queue, namespace or cluster is gone)";
+          };
+      SourceLocation at =
+          f.line() > 0
+              ? new SourceLocation(f.path(), f.line(), 1)
+              : SourceLocation.ofFile(f.path());
+      out.add(
+          Diagnostic.error(DiagnosticCode.QUEUE_OBJECTS_STALE, at, "", message)
+              .withHint(
+                  "run `trainyard platform render` at the GitOps repo's root and commit the result with the platform.yaml change"));
+    }
+    return out;
+  }
+
+  /**
+   * The queue folders platform.yaml gives (ReplaceFolder), and a DeleteFolder for each {@code
+   * _cluster} or {@code _queues} folder of the tree that it no longer gives.
+   */
+  private static List<TreeEdit> owned(OutputTree out, Snapshot tree) {
+    Map<String, TreeEdit> edits = new TreeMap<>(Submitter.folders(out));
+    for (String cluster : folders(tree, TreeLayout.CLUSTERS)) {
+      String dir = TreeLayout.CLUSTERS + "/" + cluster;
+      TreeSet<String> queueFolders = new TreeSet<>();
+      queueFolders.add(dir + "/" + TreeLayout.CLUSTER_FOLDER);
+      for (String ns : folders(tree, dir)) {
+        if (!ns.startsWith("_") && !ns.startsWith(".")) {
+          queueFolders.add(dir + "/" + ns + "/" + TreeLayout.QUEUES_FOLDER);
+        }
+      }
+      for (String folder : queueFolders) {
+        if (!edits.containsKey(folder) && tree.hasFolder(folder)) {
+          edits.put(folder, new TreeEdit.DeleteFolder(folder));
+        }
+      }
+    }
+    return new ArrayList<>(edits.values());
+  }
+
+  private static List<String> folders(Snapshot tree, String dir) {
+    return tree.children(dir).stream()
+        .filter(c -> c.endsWith("/"))
+        .map(c -> c.substring(0, c.length() - 1))
+        .toList();
+  }
+
+  /** The files {@code edit} would change in {@code tree}. */
+  static List<StaleFile> changes(TreeEdit edit, Snapshot tree) {
+    SortedMap<String, String> now = new TreeMap<>();
+    SortedMap<String, String> want = new TreeMap<>();
+    if (edit instanceof TreeEdit.ReplaceFolder r) {
+      tree.folder(r.path()).forEach((k, v) -> now.put(r.path() + "/" + k, v));
+      r.files().forEach((k, v) -> want.put(r.path() + "/" + k, v));
+    } else if (edit instanceof TreeEdit.DeleteFolder d) {
+      tree.folder(d.path()).forEach((k, v) -> now.put(d.path() + "/" + k, v));
+    } else if (edit instanceof TreeEdit.WriteFile w) {
+      tree.read(w.path()).ifPresent(t -> now.put(w.path(), t));
+      want.put(w.path(), w.text());
+    }
+    TreeSet<String> paths = new TreeSet<>(now.keySet());
+    paths.addAll(want.keySet());
+    List<StaleFile> out = new ArrayList<>();
+    for (String path : paths) {
+      String was = now.get(path);
+      String is = want.get(path);
+      if (was == null) {
+        out.add(new StaleFile(path, Difference.MISSING, 0));
+      } else if (is == null) {
+        out.add(new StaleFile(path, Difference.EXTRA, 0));
+      } else if (!was.equals(is)) {
+        out.add(new StaleFile(path, Difference.DIFFERS, firstDifferentLine(was, is)));
+      }
+    }
+    return out;
+  }
+
+  /** The 1-based number of the first line where {@code a} and {@code b} differ. */
+  static int firstDifferentLine(String a, String b) {
+    String[] x = a.split("\n", -1);
+    String[] y = b.split("\n", -1);
+    int i = 0;
+    while (i < x.length && i < y.length && x[i].equals(y[i])) {
+      i++;
+    }
+    return i + 1;
+  }
+}

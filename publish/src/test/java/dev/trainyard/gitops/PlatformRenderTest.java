@@ -1,0 +1,267 @@
+package dev.trainyard.gitops;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.trainyard.compiler.diagnostic.Diagnostic;
+import dev.trainyard.compiler.diagnostic.DiagnosticCode;
+import dev.trainyard.compiler.testing.Wording;
+import dev.trainyard.gitops.PlatformRender.Difference;
+import dev.trainyard.gitops.PlatformRender.StaleFile;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code platform render} on real GitOps repositories: a bare repo a real submit wrote to, its
+ * clone as the platform team's checkout (git CLI), and the files the render writes there.
+ */
+class PlatformRenderTest {
+  @RegisterExtension static final Wording WORDING = new Wording();
+  static final String EXAMPLE = read("examples/platform.yaml");
+  static final String CQ = "clusters/local/_cluster/clusterqueue-ml.yaml";
+
+  @TempDir Path temp;
+  GitOpsFixture fixture;
+
+  @BeforeEach
+  void setUp() {
+    fixture = new GitOpsFixture(temp, "run: torchrun train.py\nnodes: 2\nresources: {gpus: 4}\n");
+  }
+
+  static String read(String path) {
+    try {
+      return Files.readString(
+          Path.of(System.getProperty("trainyard.repo.root", "..")).resolve(path),
+          StandardCharsets.UTF_8);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  /** The GitOps repo with {@code platform} committed by the git CLI and one run submitted. */
+  Path submitted(String platform) throws Exception {
+    GitCli.pushFiles(
+        fixture.bare, temp.resolve("ops"), Map.of("platform.yaml", platform), "platform");
+    SubmitResult result =
+        fixture
+            .submitter(GitOpsFixture.T0)
+            .submit(fixture.request(fixture.project.trainYaml(), false, false));
+    assertFalse(result.hasErrors(), result.diagnostics().toString());
+    GitCli.git(temp.resolve("ops"), "pull", "-q", "--rebase", "origin", "main");
+    return temp.resolve("ops");
+  }
+
+  static void write(Path dir, String path, String text) throws Exception {
+    Files.createDirectories(dir.resolve(path).getParent());
+    Files.writeString(dir.resolve(path), text, StandardCharsets.UTF_8);
+  }
+
+  static List<String> paths(PlatformRender.Result r) {
+    return r.stale().stream().map(f -> f.path() + " " + f.difference()).toList();
+  }
+
+  @Test
+  @DisplayName(
+      "after a real submit the render finds nothing to change: the same code writes both, byte for byte")
+  void sameAsSubmit() throws Exception {
+    submitted(EXAMPLE);
+    try (GitOpsRepository repo = GitOpsRepository.local(fixture.bare)) {
+      PlatformRender.Result r = PlatformRender.of(repo.snapshot("main"));
+      assertEquals(List.of(), r.diagnostics());
+      assertEquals(List.of(), r.stale());
+      assertEquals(List.of(), r.edits());
+    }
+    PlatformRender.Result checkout = PlatformRender.of(new FolderSnapshot(temp.resolve("ops")));
+    assertEquals(List.of(), checkout.stale(), "the checkout on disk reads as the commit does");
+  }
+
+  @Test
+  @DisplayName(
+      "a quota change makes the ClusterQueue stale at its line; written, the checkout matches and the next submit changes no queue file")
+  void quotaChange() throws Exception {
+    Path ops = submitted(EXAMPLE);
+    write(
+        ops, "platform.yaml", EXAMPLE.replace("nvidia.com/gpu: \"32\"", "nvidia.com/gpu: \"16\""));
+    PlatformRender.Result r = PlatformRender.of(new FolderSnapshot(ops));
+    assertEquals(List.of(new StaleFile(CQ, Difference.DIFFERS, 31)), r.stale());
+    List<Diagnostic> d = PlatformRender.staleDiagnostics(r);
+    assertEquals(DiagnosticCode.QUEUE_OBJECTS_STALE, d.get(0).code());
+    assertEquals(
+        CQ + ":31:1",
+        d.get(0).location().file()
+            + ":"
+            + d.get(0).location().line()
+            + ":"
+            + d.get(0).location().column());
+    WORDING.approve(d.get(0));
+    String before = Files.readString(ops.resolve(CQ));
+    TreeWriter.apply(r.edits(), ops);
+    String after = Files.readString(ops.resolve(CQ));
+    assertTrue(
+        before.contains("nominalQuota: \"32\"") && after.contains("nominalQuota: \"16\""), after);
+    assertEquals(List.of(), PlatformRender.of(new FolderSnapshot(ops)).stale(), "idempotent");
+    assertEquals(
+        List.of(),
+        Files.list(ops.resolve("clusters/local/_cluster"))
+            .filter(p -> p.getFileName().toString().startsWith(".trainyard"))
+            .toList());
+    GitCli.git(ops, "add", "-A");
+    GitCli.git(ops, "commit", "-q", "-m", "quota");
+    GitCli.git(ops, "push", "-q", "origin", "HEAD:main");
+    SubmitResult rerun =
+        fixture
+            .submitter(GitOpsFixture.T0.plusSeconds(3600))
+            .submit(fixture.request(fixture.project.trainYaml(), true, false));
+    assertFalse(rerun.hasErrors(), rerun.diagnostics().toString());
+    assertEquals(1, rerun.newRuns().size());
+    assertEquals(after, GitCli.show(fixture.bare, CQ), "submit writes what the render wrote");
+  }
+
+  @Test
+  @DisplayName(
+      "a new namespace gains its _queues folder and kustomization roots; a dropped one loses its _queues, runs stay")
+  void namespaces() throws Exception {
+    Path ops = submitted(EXAMPLE);
+    String two =
+        EXAMPLE
+            .replace(
+                "namespaces:\n",
+                "namespaces:\n  - {name: team-b, cluster: local, sources: [\"*\"], defaultQueue: team-b}\n")
+            .replace(
+                "    - {name: ml, namespace: ml, clusterQueue: ml}",
+                "    - {name: ml, namespace: ml, clusterQueue: ml}\n    - {name: team-b, namespace: team-b, clusterQueue: ml}")
+            .replace("      namespaces: [ml]", "      namespaces: [ml, team-b]");
+    write(ops, "platform.yaml", two);
+    PlatformRender.Result r = PlatformRender.of(new FolderSnapshot(ops));
+    assertEquals(
+        List.of(
+            CQ + " DIFFERS",
+            "clusters/local/kustomization.yaml DIFFERS",
+            "clusters/local/team-b/_queues/kustomization.yaml MISSING",
+            "clusters/local/team-b/_queues/localqueue-team-b.yaml MISSING",
+            "clusters/local/team-b/kustomization.yaml MISSING"),
+        paths(r));
+    TreeWriter.apply(r.edits(), ops);
+    assertTrue(
+        Files.readString(ops.resolve("clusters/local/kustomization.yaml")).contains("- team-b\n"));
+    String run =
+        Files.list(ops.resolve("clusters/local/ml"))
+            .map(p -> p.getFileName().toString())
+            .filter(n -> !n.startsWith("_") && !n.endsWith(".yaml"))
+            .findFirst()
+            .orElseThrow();
+    String dropped =
+        two.replace("    - {name: ml, namespace: ml, clusterQueue: ml}\n", "")
+            .replaceAll("(?s)  - name: ml\n.*?(?=gpu:\n)", "")
+            .replace("      namespaces: [ml, team-b]", "      namespaces: [team-b]");
+    write(ops, "platform.yaml", dropped);
+    PlatformRender.Result gone = PlatformRender.of(new FolderSnapshot(ops));
+    assertEquals(List.of(), gone.diagnostics());
+    assertEquals(
+        List.of(
+            CQ + " DIFFERS",
+            "clusters/local/ml/_queues/kustomization.yaml EXTRA",
+            "clusters/local/ml/_queues/localqueue-ml.yaml EXTRA",
+            "clusters/local/ml/kustomization.yaml DIFFERS"),
+        paths(gone));
+    TreeWriter.apply(gone.edits(), ops);
+    assertFalse(Files.exists(ops.resolve("clusters/local/ml/_queues")));
+    assertTrue(Files.isDirectory(ops.resolve("clusters/local/ml/" + run)), "the run folder stays");
+    assertEquals(
+        "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n- "
+            + run
+            + "\n",
+        Files.readString(ops.resolve("clusters/local/ml/kustomization.yaml")));
+    PlatformRender.staleDiagnostics(gone).forEach(WORDING::approve);
+    Diagnostic extra = PlatformRender.staleDiagnostics(gone).get(1);
+    assertEquals(
+        dev.trainyard.compiler.diagnostic.SourceLocation.ofFile(
+            "clusters/local/ml/_queues/kustomization.yaml"),
+        extra.location(),
+        "a file that goes has no line");
+  }
+
+  @Test
+  @DisplayName("a cluster platform.yaml no longer has loses its _cluster folder")
+  void clusterDropped() throws Exception {
+    Path ops = submitted(EXAMPLE);
+    write(ops, "clusters/old/_cluster/clusterqueue-x.yaml", "kind: ClusterQueue\n");
+    write(ops, "clusters/old/_cluster/kustomization.yaml", "resources: [clusterqueue-x.yaml]\n");
+    write(ops, "clusters/old/kustomization.yaml", "resources: [_cluster]\n");
+    PlatformRender.Result r = PlatformRender.of(new FolderSnapshot(ops));
+    assertEquals(
+        List.of(
+            "clusters/old/_cluster/clusterqueue-x.yaml EXTRA",
+            "clusters/old/_cluster/kustomization.yaml EXTRA",
+            "clusters/old/kustomization.yaml DIFFERS"),
+        paths(r));
+  }
+
+  @Test
+  @DisplayName("a broken platform.yaml is its compile diagnostics, and nothing is rendered")
+  void brokenPlatform() throws Exception {
+    Path ops = submitted(EXAMPLE);
+    write(
+        ops,
+        "platform.yaml",
+        EXAMPLE.replace("defaultRuntime: torch", "defaultRuntime: torch\nnoSuchField: 1"));
+    PlatformRender.Result r = PlatformRender.of(new FolderSnapshot(ops));
+    assertTrue(r.failed());
+    assertEquals(List.of(), r.edits());
+    assertEquals("platform.yaml (GitOps repo)", r.diagnostics().get(0).location().file());
+    write(
+        ops,
+        "platform.yaml",
+        EXAMPLE.replace("defaultRuntime: torch", "defaultRuntime: no-such-runtime"));
+    assertTrue(
+        PlatformRender.of(new FolderSnapshot(ops)).failed(),
+        "a runtime platform.yaml names must exist, as for a compile");
+  }
+
+  @Test
+  @DisplayName("without platform.yaml: the embedded default platform, with W806")
+  void embedded() throws Exception {
+    Path ops = temp.resolve("empty");
+    Files.createDirectories(ops.resolve("clusters"));
+    PlatformRender.Result r = PlatformRender.of(new FolderSnapshot(ops));
+    assertEquals(
+        List.of(DiagnosticCode.EMBEDDED_PLATFORM),
+        r.diagnostics().stream().map(Diagnostic::code).toList());
+    assertTrue(
+        paths(r).contains("clusters/local/_cluster/clusterqueue-default.yaml MISSING"),
+        paths(r).toString());
+  }
+
+  @Test
+  @DisplayName("a file where a queue folder goes is E804, and nothing is rendered")
+  void fileInTheWay() throws Exception {
+    Path ops = temp.resolve("in-the-way");
+    write(ops, "platform.yaml", EXAMPLE);
+    write(ops, "clusters/local/ml", "a file\n");
+    PlatformRender.Result r = PlatformRender.of(new FolderSnapshot(ops));
+    assertEquals(
+        List.of(DiagnosticCode.GITOPS_FILE_IN_THE_WAY),
+        r.diagnostics().stream().map(Diagnostic::code).toList());
+    assertEquals(List.of(), r.edits());
+    assertEquals(List.of(), r.stale());
+  }
+
+  @Test
+  @DisplayName("the first differing line is counted from 1, and past the shorter text")
+  void firstDifferentLine() {
+    assertEquals(1, PlatformRender.firstDifferentLine("a\n", "b\n"));
+    assertEquals(2, PlatformRender.firstDifferentLine("a\nb\n", "a\nc\n"));
+    assertEquals(3, PlatformRender.firstDifferentLine("a\nb\n", "a\nb\nc\n"));
+    assertEquals(3, PlatformRender.firstDifferentLine("a\nb", "a\nb\nc"));
+    assertEquals(3, PlatformRender.firstDifferentLine("a\nb\nc", "a\nb"));
+  }
+}

@@ -1,0 +1,117 @@
+package dev.trainyard.gitops;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@link TreeWriter#apply} (what {@code platform render} writes with) and {@link FolderSnapshot}
+ * (what it reads), on real folders.
+ */
+class TreeWriterApplyTest {
+  @TempDir Path temp;
+
+  private Path tree() throws IOException {
+    Path root = temp.resolve("tree");
+    write(root, "clusters/c/_cluster/old.yaml", "old\n");
+    write(root, "clusters/c/ns/_queues/lq.yaml", "lq\n");
+    write(root, "clusters/c/kustomization.yaml", "k\n");
+    return root;
+  }
+
+  private static void write(Path root, String path, String text) throws IOException {
+    Files.createDirectories(root.resolve(path).getParent());
+    Files.writeString(root.resolve(path), text, StandardCharsets.UTF_8);
+  }
+
+  private static List<TreeEdit> edits() {
+    return List.of(
+        new TreeEdit.ReplaceFolder(
+            "clusters/c/_cluster", new TreeMap<>(Map.of("new.yaml", "new\n", "sub/x.yaml", "x\n"))),
+        new TreeEdit.DeleteFolder("clusters/c/ns/_queues"),
+        new TreeEdit.DeleteFolder("clusters/c/gone/_queues"),
+        new TreeEdit.WriteFile("clusters/c/kustomization.yaml", "k2\n"),
+        new TreeEdit.WriteFile("clusters/d/kustomization.yaml", "d\n"));
+  }
+
+  @Test
+  @DisplayName("folders replaced whole, folders deleted, files written; no temporary name left")
+  void applies() throws Exception {
+    Path root = tree();
+    TreeWriter.apply(edits(), root);
+    FolderSnapshot after = new FolderSnapshot(root);
+    assertEquals(
+        new TreeMap<>(
+            Map.of(
+                "clusters/c/_cluster/new.yaml", "new\n",
+                "clusters/c/_cluster/sub/x.yaml", "x\n",
+                "clusters/c/kustomization.yaml", "k2\n",
+                "clusters/d/kustomization.yaml", "d\n")),
+        after.folder(""));
+    assertEquals(List.of("_cluster/", "kustomization.yaml", "ns/"), after.children("clusters/c"));
+  }
+
+  @Test
+  @DisplayName(
+      "a write that fails half-way (a full disk) changes nothing and says which file and why")
+  void allOrNothing() throws Exception {
+    Path root = tree();
+    TreeMap<String, String> before = new TreeMap<>(new FolderSnapshot(root).folder(""));
+    AtomicInteger writes = new AtomicInteger();
+    IOException e =
+        assertThrows(
+            IOException.class,
+            () ->
+                TreeWriter.apply(
+                    edits(),
+                    root,
+                    (file, text) -> {
+                      if (writes.incrementAndGet() == 4) {
+                        throw new IOException("No space left on device");
+                      }
+                      Files.writeString(file, text);
+                    }));
+    assertTrue(
+        e.getMessage().startsWith("cannot write " + root.resolve("clusters/d/kustomization.yaml")),
+        e.getMessage());
+    assertTrue(e.getMessage().endsWith("nothing was written"), e.getMessage());
+    assertEquals(before, new FolderSnapshot(root).folder(""));
+    try (var files = Files.walk(root)) {
+      assertFalse(files.anyMatch(p -> p.getFileName().toString().startsWith(".trainyard")));
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "the working tree as a snapshot: no .git, no symbolic links, nothing outside the root")
+  void folderSnapshot() throws Exception {
+    Path root = tree();
+    write(root, ".git/config", "[core]\n");
+    write(temp, "outside.yaml", "secret\n");
+    Files.createSymbolicLink(root.resolve("clusters/c/link.yaml"), temp.resolve("outside.yaml"));
+    FolderSnapshot s = new FolderSnapshot(root);
+    assertEquals(List.of("clusters/"), s.children(""));
+    assertEquals(Optional.empty(), s.read("clusters/c/link.yaml"));
+    assertEquals(Optional.empty(), s.read("../outside.yaml"));
+    assertEquals(List.of(), s.children("../"));
+    assertEquals(Optional.of("k\n"), s.read("clusters/c/kustomization.yaml"));
+    assertEquals(Optional.empty(), s.read("clusters/c"), "a folder is not a file");
+    assertEquals(List.of(), s.children("clusters/c/kustomization.yaml"), "a file has no children");
+    assertTrue(s.hasFolder("clusters/c/ns"));
+    assertEquals(Optional.empty(), s.commit());
+  }
+}
