@@ -68,7 +68,7 @@ class KubeconfigsEdgesTest {
 
   @Test
   @DisplayName(
-      "reading: an empty file, a list and tab indentation are not valid YAML kubeconfigs, at their line")
+      "reading: an empty file, a list, a lone value (never quoted: it may be a token), a server without http(s) (fabric8 would probe it) and tab indentation are not valid YAML kubeconfigs, at their line")
   void readBroken() throws Exception {
     Path empty = Files.writeString(temp.resolve("empty"), "");
     assertEquals(
@@ -81,6 +81,24 @@ class KubeconfigsEdgesTest {
             + ":1:1: the kubeconfig is not valid YAML: the top level must be a mapping of fields"
             + " (`key: value` lines), got a list",
         assertThrows(ClusterDryRun.ClusterUnavailableException.class, () -> Kubeconfigs.read(list))
+            .getMessage());
+    Path token = Files.writeString(temp.resolve("token"), "eyJhbGciOiJSUzI1NiJ9.tok-SECRET\n");
+    assertEquals(
+        token
+            + ":1:1: the kubeconfig is not valid YAML: the top level must be a mapping of fields"
+            + " (`key: value` lines), got a plain value (not shown: it may be a credential)",
+        assertThrows(ClusterDryRun.ClusterUnavailableException.class, () -> Kubeconfigs.read(token))
+            .getMessage());
+    Path scheme =
+        Files.writeString(
+            temp.resolve("scheme"),
+            "clusters:\n- name: dev\n  cluster: {server: 1ttps://h;6443}\n");
+    assertEquals(
+        scheme
+            + ": the kubeconfig's cluster \"dev\" has a server that is not an https:// or http://"
+            + " URL",
+        assertThrows(
+                ClusterDryRun.ClusterUnavailableException.class, () -> Kubeconfigs.read(scheme))
             .getMessage());
     Path tab = Files.writeString(temp.resolve("tab"), "a:\n\tb: 1\n");
     assertEquals(
