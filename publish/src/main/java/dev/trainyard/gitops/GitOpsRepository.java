@@ -428,21 +428,20 @@ public final class GitOpsRepository implements AutoCloseable {
 
   /**
    * A failure that may pass when tried again, in a few words, or "" for one that will not (a
-   * refused request, an unknown host, a bad URL): the connection was reset, refused or ended early
-   * (the JDK's {@code SocketException}, {@code EOFException}), nothing came within the timeout
-   * ({@code SocketTimeoutException}), or the server answered 5xx or 429 (RFC 9110 §15.6, RFC 6585
-   * §4).
+   * refused request, an unknown host, a refused connection, a bad URL): the connection was reset or
+   * ended early (the JDK's {@code SocketException}, {@code EOFException}), nothing came within the
+   * timeout ({@code SocketTimeoutException}), or the server answered 5xx or 429 (RFC 9110 §15.6,
+   * RFC 6585 §4).
    */
   static String transientReason(Throwable e, String answer, int timeoutSeconds) {
     for (Throwable c = e; c != null; c = c.getCause()) {
       if (c instanceof java.net.SocketTimeoutException) {
         return "no answer within " + timeoutSeconds + " s (" + TIMEOUT_ENV + ")";
       }
-      if (c instanceof java.net.UnknownHostException || c instanceof java.net.URISyntaxException) {
-        return "";
-      }
-      if (c instanceof java.net.ConnectException) {
-        return "connection refused";
+      if (c instanceof java.net.UnknownHostException
+          || c instanceof java.net.URISyntaxException
+          || c instanceof java.net.ConnectException) {
+        return ""; // a wrong URL or port more often than a restart: fail at once
       }
       if (c instanceof java.net.SocketException s) {
         return String.valueOf(s.getMessage()).toLowerCase(java.util.Locale.ROOT);

@@ -83,25 +83,6 @@ final class Kubeconfigs {
   }
 
   /**
-   * The parsed kubeconfig: the loader's tree, or, when the loader only objected to what kubectl
-   * accepts (anchors, duplicate keys), Jackson's plain reading of it; a missing node when neither
-   * reads it.
-   */
-  private static com.fasterxml.jackson.databind.JsonNode tree(
-      dev.trainyard.compiler.diagnostic.StageResult<dev.trainyard.compiler.source.ParsedDocument>
-          doc,
-      String text) {
-    if (doc.value().isPresent()) {
-      return doc.value().get().root();
-    }
-    try {
-      return new com.fasterxml.jackson.dataformat.yaml.YAMLMapper().readTree(text);
-    } catch (java.io.IOException | RuntimeException e) {
-      return com.fasterxml.jackson.databind.node.MissingNode.getInstance();
-    }
-  }
-
-  /**
    * The loader's message without its quote of a plain top-level value: a kubeconfig holds tokens
    * and keys, and a file that is one scalar may be nothing else (found by {@code
    * KubeconfigFuzzTest}).
@@ -139,20 +120,6 @@ final class Kubeconfigs {
       throw new ClusterDryRun.ClusterUnavailableException(
           broken.get().location() + ": the kubeconfig is not valid YAML: " + unquoted(broken.get()),
           null);
-    }
-    for (com.fasterxml.jackson.databind.JsonNode cluster : tree(doc, text).path("clusters")) {
-      com.fasterxml.jackson.databind.JsonNode server = cluster.path("cluster").path("server");
-      String url = server.asText("");
-      if (server.isTextual() && !url.startsWith("https://") && !url.startsWith("http://")) {
-        // fabric8 takes a server without a scheme for a host name and probes it over HTTPS while
-        // reading the file (Config.ensureHttps); found by KubeconfigFuzzTest's network sanitizer.
-        throw new ClusterDryRun.ClusterUnavailableException(
-            file
-                + ": the kubeconfig's cluster \""
-                + cluster.path("name").asText("")
-                + "\" has a server that is not an https:// or http:// URL",
-            null);
-      }
     }
     return text;
   }

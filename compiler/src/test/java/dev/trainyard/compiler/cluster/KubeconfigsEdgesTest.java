@@ -1,6 +1,7 @@
 package dev.trainyard.compiler.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.nio.file.Files;
@@ -98,8 +99,17 @@ class KubeconfigsEdgesTest {
             + ": the kubeconfig's cluster \"dev\" has a server that is not an https:// or http://"
             + " URL",
         assertThrows(
-                ClusterDryRun.ClusterUnavailableException.class, () -> Kubeconfigs.read(scheme))
+                ClusterDryRun.ClusterUnavailableException.class,
+                () -> ClusterDryRun.clientConfig(Optional.of(scheme), Optional.empty()))
             .getMessage());
+    Path quoted =
+        Files.writeString(temp.resolve("quoted"), "clusters:\n- tok-SECRET n at [Source x\n");
+    String message =
+        assertThrows(
+                ClusterDryRun.ClusterUnavailableException.class,
+                () -> ClusterDryRun.clientConfig(Optional.of(quoted), Optional.empty()))
+            .getMessage();
+    assertFalse(message.contains("tok-SECRET"), message);
     Path tab = Files.writeString(temp.resolve("tab"), "a:\n\tb: 1\n");
     assertEquals(
         tab + ":2:1: the kubeconfig is not valid YAML: tab character in indentation",
