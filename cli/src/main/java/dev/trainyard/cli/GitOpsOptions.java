@@ -96,6 +96,20 @@ final class GitOpsOptions {
         mixee, output, e.getMessage(), e.hint(), e.isUsage() ? 2 : Main.EXIT_ENVIRONMENT);
   }
 
+  /**
+   * Progress for a publish that prints each of its notes (a retry after a reset, a timeout or a
+   * 5xx; a lost answer to a push that landed) on stderr as it happens: {@code trainyard: note:
+   * ...}.
+   */
+  dev.trainyard.gitops.PublishProgress progress() {
+    java.io.PrintWriter err = mixee.commandLine().getErr();
+    return new dev.trainyard.gitops.PublishProgress(
+        line -> {
+          err.println("trainyard: note: " + line);
+          err.flush();
+        });
+  }
+
   /** "URL (branch)", as the text output names the repository. */
   String where(GitOpsLocation location) {
     return location.shown() + " (" + branch + ")";

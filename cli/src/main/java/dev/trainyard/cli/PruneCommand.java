@@ -41,7 +41,10 @@ import picocli.CommandLine.Spec;
       "cannot tell a running run from a finished one.",
       "--checkpoints removes instead the checkpoint claims (train.yaml `checkpoint:`) past",
       "their namespace's checkpoints.retention in the branch's platform.yaml, counted from",
-      "their last submit, once no run of their job is left (docs/checkpoints.md)."
+      "their last submit, once no run of their job is left (docs/checkpoints.md).",
+      "A reset, a 5xx or no answer within $TRAINYARD_GITOPS_TIMEOUT s (default 60) is",
+      "retried 3 times; a push whose answer was lost is not sent again when the",
+      "branch already holds it."
     },
     mixinStandardHelpOptions = true,
     footer = {
@@ -117,7 +120,7 @@ final class PruneCommand implements Callable<Integer> {
     PruneRequest request =
         new PruneRequest(
             location, gitops.branch, names, age(), Optional.ofNullable(cluster), gitops.dryRun);
-    PublishProgress progress = new PublishProgress();
+    PublishProgress progress = gitops.progress();
     InterruptReport watch = InterruptReport.watch(progress, spec.commandLine().getErr());
     try {
       PruneResult result =
@@ -134,7 +137,7 @@ final class PruneCommand implements Callable<Integer> {
 
   private int pruneCheckpoints(Map<String, String> env) {
     GitOpsLocation location = gitops.location(spec, env);
-    PublishProgress progress = new PublishProgress();
+    PublishProgress progress = gitops.progress();
     InterruptReport watch = InterruptReport.watch(progress, spec.commandLine().getErr());
     try {
       Pruner.CheckpointPruneResult result =

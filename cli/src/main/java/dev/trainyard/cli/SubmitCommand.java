@@ -40,7 +40,10 @@ import picocli.CommandLine.Spec;
       "--platform/--runtimes are given. Re-submitting a commit changes nothing; --rerun",
       "starts a new run of it. Nothing is written when a compile fails.",
       "Credentials: $TRAINYARD_GITOPS_TOKEN (user $TRAINYARD_GITOPS_USERNAME, default",
-      "x-access-token), else git's credential helpers and GIT_ASKPASS; never a flag."
+      "x-access-token), else git's credential helpers and GIT_ASKPASS; never a flag.",
+      "A reset, a 5xx or no answer within $TRAINYARD_GITOPS_TIMEOUT s (default 60) is",
+      "retried 3 times; a push whose answer was lost is not sent again when the",
+      "branch already holds it."
     },
     mixinStandardHelpOptions = true,
     footer = {
@@ -143,7 +146,7 @@ final class SubmitCommand implements Callable<Integer> {
             rerun,
             gitops.dryRun,
             new SubmitRequest.Checkpoints(checkpoints.branch(), checkpoints.fresh));
-    PublishProgress progress = new PublishProgress();
+    PublishProgress progress = gitops.progress();
     InterruptReport watch = InterruptReport.watch(progress, spec.commandLine().getErr());
     try {
       SubmitResult result =

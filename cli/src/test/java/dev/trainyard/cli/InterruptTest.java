@@ -3,6 +3,7 @@ package dev.trainyard.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.trainyard.compiler.testing.GitCgiServer;
 import dev.trainyard.compiler.testing.TrainProject;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -30,6 +30,21 @@ final class GitCredentials extends CredentialsProvider {
   private static final long HELPER_TIMEOUT_SECONDS = 30;
   private final Map<String, String> env;
 
+  /** Where the credentials JGit asked for last came from. */
+  enum Source {
+    /** JGit has not asked: the server never challenged. */
+    NOT_ASKED,
+    /** {@value #TOKEN_ENV}. */
+    TOKEN,
+    /** {@code git credential fill}. */
+    HELPER,
+    /** Asked, and neither place had any. */
+    NONE
+  }
+
+  private volatile Source served = Source.NOT_ASKED;
+  private volatile String servedUser = "";
+
   GitCredentials(Map<String, String> env) {
     this.env = Map.copyOf(env);
   }
@@ -52,7 +67,10 @@ final class GitCredentials extends CredentialsProvider {
 
   @Override
   public boolean get(URIish uri, CredentialItem... items) {
-    Optional<String[]> pair = fromEnvironment().or(() -> fromHelper(uri));
+    Optional<String[]> token = fromEnvironment();
+    Optional<String[]> pair = token.or(() -> fromHelper(uri));
+    served = token.isPresent() ? Source.TOKEN : pair.isPresent() ? Source.HELPER : Source.NONE;
+    servedUser = pair.map(p -> p[0]).orElse("");
     if (pair.isEmpty()) {
       return false;
     }
@@ -64,6 +82,49 @@ final class GitCredentials extends CredentialsProvider {
       }
     }
     return true;
+  }
+
+  /** Where the credentials JGit asked for last came from. */
+  Source served() {
+    return served;
+  }
+
+  /**
+   * Why a server refused a request with 401, naming where the credentials came from (never their
+   * value), for "cannot fetch main from URL: ...".
+   */
+  String refusal() {
+    return switch (served) {
+      case TOKEN -> "the server refused the token from " + TOKEN_ENV + " (user " + servedUser + ")";
+      case HELPER ->
+          "the server refused the credentials git credential fill gave (user " + servedUser + ")";
+      case NONE ->
+          "the server wants credentials and none were found: "
+              + TOKEN_ENV
+              + " is not set and git credential fill gave none";
+      case NOT_ASKED ->
+          "the server refused the request (401)"
+              + (fromEnvironment().isPresent() ? " with the token from " + TOKEN_ENV : "");
+    };
+  }
+
+  /** What to check after {@link #refusal()}: the source that was used, or where to put a token. */
+  String hint() {
+    return switch (served) {
+      case TOKEN ->
+          "check that "
+              + TOKEN_ENV
+              + " holds a current token (not expired or revoked) that may read and push to this"
+              + " repository, and "
+              + USERNAME_ENV
+              + " where the forge needs a user; the token is never printed";
+      case HELPER ->
+          "check the credential helper's entry for this host (git credential reject removes a"
+              + " stale one), or set "
+              + TOKEN_ENV;
+      case NONE, NOT_ASKED ->
+          "set " + TOKEN_ENV + " to a token that may push, or configure a git credential helper";
+    };
   }
 
   private Optional<String[]> fromEnvironment() {

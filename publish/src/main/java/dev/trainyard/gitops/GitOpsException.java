@@ -9,15 +9,30 @@ public final class GitOpsException extends Exception {
   private static final long serialVersionUID = 1L;
   private final String hint;
   private final boolean usage;
+  private final String transientReason;
 
   public GitOpsException(String message, String hint, Throwable cause) {
-    this(message, hint, cause, false);
+    this(message, hint, cause, false, "");
   }
 
-  private GitOpsException(String message, String hint, Throwable cause, boolean usage) {
+  private GitOpsException(
+      String message, String hint, Throwable cause, boolean usage, String transientReason) {
     super(message, cause);
     this.hint = hint;
     this.usage = usage;
+    this.transientReason = transientReason;
+  }
+
+  /**
+   * The connection broke or the server failed for a while (a reset, no answer within the timeout, a
+   * 5xx or 429 answer): trying again may work. What a request that failed so did to the remote is
+   * unknown, so {@link Publisher} re-reads the branch before it pushes again.
+   *
+   * @param reason the failure in a few words ("connection reset", "no answer within 60 s")
+   */
+  static GitOpsException transientFailure(
+      String message, String hint, String reason, Throwable cause) {
+    return new GitOpsException(message, hint, cause, false, reason);
   }
 
   /**
@@ -25,7 +40,17 @@ public final class GitOpsException extends Exception {
    * error, exit 2.
    */
   public static GitOpsException usage(String message, String hint) {
-    return new GitOpsException(message, hint, null, true);
+    return new GitOpsException(message, hint, null, true, "");
+  }
+
+  /** Whether trying again may work ({@link #transientFailure}). */
+  public boolean isTransient() {
+    return !transientReason.isEmpty();
+  }
+
+  /** A transient failure in a few words, e.g. "connection reset"; "" for any other failure. */
+  public String transientReason() {
+    return transientReason;
   }
 
   /** Whether this is a usage error (exit 2) rather than an environment problem (exit 3). */

@@ -55,21 +55,61 @@ import org.eclipse.jgit.transport.URIish;
  */
 public final class GitOpsRepository implements AutoCloseable {
   private static final long LOCK_WAIT_MILLIS = 120_000;
-  private static final int TIMEOUT_SECONDS = 60;
+
+  /** Environment variable: seconds a connection to the GitOps repository may stay silent. */
+  public static final String TIMEOUT_ENV = "TRAINYARD_GITOPS_TIMEOUT";
+
+  /** {@link #TIMEOUT_ENV}'s default and bounds, in seconds. */
+  static final int DEFAULT_TIMEOUT_SECONDS = 60;
+
+  static final int MAX_TIMEOUT_SECONDS = 3_600;
   private final Repository repo;
   private final Optional<GitOpsLocation> remote;
   private final GitCredentials credentials;
   private final Optional<FileChannel> lockChannel;
+  private final int timeoutSeconds;
 
   private GitOpsRepository(
       Repository repo,
       Optional<GitOpsLocation> remote,
       Map<String, String> env,
-      Optional<FileChannel> lock) {
+      Optional<FileChannel> lock,
+      int timeoutSeconds) {
     this.repo = repo;
     this.remote = remote;
     this.credentials = new GitCredentials(env);
     this.lockChannel = lock;
+    this.timeoutSeconds = timeoutSeconds;
+  }
+
+  /**
+   * The seconds a connection may stay silent before JGit gives up on a request (its connect and
+   * read timeout, {@code Transport.setTimeout}): {@value #TIMEOUT_ENV}, a whole number from 1 to
+   * 3600, default 60.
+   *
+   * @throws GitOpsException (usage) when the variable is set to anything else
+   */
+  static int timeoutSeconds(Map<String, String> env) throws GitOpsException {
+    String value = env.get(TIMEOUT_ENV);
+    if (value == null || value.isBlank()) {
+      return DEFAULT_TIMEOUT_SECONDS;
+    }
+    try {
+      int seconds = Integer.parseInt(value.strip());
+      if (seconds >= 1 && seconds <= MAX_TIMEOUT_SECONDS) {
+        return seconds;
+      }
+    } catch (NumberFormatException e) {
+      // Reported below.
+    }
+    throw GitOpsException.usage(
+        TIMEOUT_ENV
+            + "=\""
+            + value
+            + "\" is not a number of seconds from 1 to "
+            + MAX_TIMEOUT_SECONDS,
+        "set it to the seconds a GitOps server may stay silent, or unset it for "
+            + DEFAULT_TIMEOUT_SECONDS);
   }
 
   /**
@@ -93,6 +133,7 @@ public final class GitOpsRepository implements AutoCloseable {
    */
   public static GitOpsRepository mirror(
       GitOpsLocation location, Path cacheRoot, Map<String, String> env) throws GitOpsException {
+    int timeout = timeoutSeconds(env);
     Path dir = cacheRoot.resolve("gitops").resolve(key(location.url()) + ".git");
     try {
       Files.createDirectories(dir.getParent());
@@ -102,7 +143,7 @@ public final class GitOpsRepository implements AutoCloseable {
       if (!r.getObjectDatabase().exists()) {
         r.create(true);
       }
-      return new GitOpsRepository(r, Optional.of(location), env, Optional.of(lock));
+      return new GitOpsRepository(r, Optional.of(location), env, Optional.of(lock), timeout);
     } catch (IOException e) {
       String why =
           e instanceof java.nio.file.AccessDeniedException
@@ -129,7 +170,8 @@ public final class GitOpsRepository implements AutoCloseable {
         b.setGitDir(dir.toFile()).setBare();
       }
       Repository r = b.setMustExist(true).build();
-      return new GitOpsRepository(r, Optional.empty(), Map.of(), Optional.empty());
+      return new GitOpsRepository(
+          r, Optional.empty(), Map.of(), Optional.empty(), DEFAULT_TIMEOUT_SECONDS);
     } catch (IOException | IllegalArgumentException e) {
       throw new GitOpsException(
           "no git repository at " + dir, "run it inside a git repository or pass its path", e);
@@ -263,7 +305,9 @@ public final class GitOpsRepository implements AutoCloseable {
    * points there (compare-and-swap; never a force push).
    *
    * @throws GitOpsException when the remote refuses the push for another reason (permissions,
-   *     hooks, protection)
+   *     hooks, protection); {@linkplain GitOpsException#isTransient() transient} when the
+   *     connection broke or the server failed before its answer came: the branch may or may not
+   *     have moved (check with {@link #contains} after a fetch)
    */
   public PushOutcome push(String commit, String branch, Optional<Snapshot> base)
       throws GitOpsException {
@@ -321,43 +365,128 @@ public final class GitOpsRepository implements AutoCloseable {
     try {
       Transport t = Transport.open(repo, new URIish(location.url()));
       t.setCredentialsProvider(credentials);
-      t.setTimeout(TIMEOUT_SECONDS);
+      t.setTimeout(timeoutSeconds);
       return t;
     } catch (java.net.URISyntaxException e) {
       throw new IOException("not a git URL: " + location.shown(), e);
     }
   }
 
+  /**
+   * A failed fetch or push as the user reads it: refused credentials name where they came from
+   * (never their value), a broken connection or a failing server is {@linkplain
+   * GitOpsException#isTransient() transient}.
+   */
   private GitOpsException transportFailure(String action, Exception e) {
     String message = GitOpsLocation.redact(String.valueOf(e.getMessage()));
     // JGit reports HTTP answers only in its message; the URL (whose port may read "401") is cut out
     // first.
     String answer =
-        message.replace(shown(), "").replace(remote.map(GitOpsLocation::url).orElse(""), "");
+        message
+            .replace(shown(), "")
+            .replace(remote.map(GitOpsLocation::url).orElse(""), "")
+            .replaceFirst("^[:\\s]+", "");
     if (answer.contains("not authorized")
         || answer.contains("Authentication is required")
+        || answer.contains("authentication not supported")
         || answer.matches("(?s).*\\b401\\b.*")) {
       return new GitOpsException(
-          "cannot " + action + " " + shown() + ": the server wants credentials or refused them",
-          "set "
-              + GitCredentials.TOKEN_ENV
-              + " to a token that may push, or configure a git credential helper",
-          e);
+          "cannot " + action + " " + shown() + ": " + credentials.refusal(), credentials.hint(), e);
     }
     if (answer.contains("ermission denied")
         || answer.contains("not permitted")
         || answer.matches("(?s).*\\b403\\b.*")) {
       return new GitOpsException(
-          "cannot " + action + " " + shown() + ": " + message,
+          "cannot " + action + " " + shown() + ": " + answer,
           "the user or token may not write to this repository: use a token with push access ("
               + GitCredentials.TOKEN_ENV
               + ")",
           e);
     }
+    String reason = transientReason(e, answer, timeoutSeconds);
+    if (!reason.isEmpty()) {
+      return GitOpsException.transientFailure(
+          "cannot " + action + " " + shown() + ": " + reason,
+          reason.startsWith("no answer")
+              ? "check that the server is up; a slow server needs a larger "
+                  + TIMEOUT_ENV
+                  + " (seconds, default "
+                  + DEFAULT_TIMEOUT_SECONDS
+                  + ")"
+              : "check the --gitops URL and that the server is reachable",
+          reason,
+          e);
+    }
     return new GitOpsException(
-        "cannot " + action + " " + shown() + ": " + message,
+        "cannot " + action + " " + shown() + ": " + answer,
         "check the --gitops URL and that the server is reachable",
         e);
+  }
+
+  private static final java.util.regex.Pattern SERVER_ERROR =
+      java.util.regex.Pattern.compile("\\b(5\\d\\d|429)\\b[^\\n:]*");
+
+  /**
+   * A failure that may pass when tried again, in a few words, or "" for one that will not (a
+   * refused request, an unknown host, a refused connection, a bad URL): the connection was reset or
+   * ended early (the JDK's {@code SocketException}, {@code EOFException}), nothing came within the
+   * timeout ({@code SocketTimeoutException}), or the server answered 5xx or 429 (RFC 9110 §15.6,
+   * RFC 6585 §4).
+   */
+  static String transientReason(Throwable e, String answer, int timeoutSeconds) {
+    for (Throwable c = e; c != null; c = c.getCause()) {
+      if (c instanceof java.net.SocketTimeoutException) {
+        return "no answer within " + timeoutSeconds + " s (" + TIMEOUT_ENV + ")";
+      }
+      if (c instanceof java.net.UnknownHostException
+          || c instanceof java.net.URISyntaxException
+          || c instanceof java.net.ConnectException) {
+        return ""; // a wrong URL or port more often than a restart: fail at once
+      }
+      if (c instanceof java.net.SocketException s) {
+        return String.valueOf(s.getMessage()).toLowerCase(java.util.Locale.ROOT);
+      }
+      if (c instanceof java.io.EOFException) {
+        return "the connection ended early";
+      }
+    }
+    java.util.regex.Matcher m = SERVER_ERROR.matcher(answer);
+    if (m.find()) {
+      return "the server answered " + m.group().strip();
+    }
+    if (answer.contains("Read timed out") || answer.contains("timed out")) {
+      return "no answer within " + timeoutSeconds + " s (" + TIMEOUT_ENV + ")";
+    }
+    if (answer.contains("Connection reset")) {
+      return "connection reset";
+    }
+    if (answer.contains("Premature EOF")
+        || answer.contains("Unexpected end")
+        || answer.contains("Short read")
+        || answer.contains("truncated")) {
+      return "the connection ended early";
+    }
+    return "";
+  }
+
+  /**
+   * Whether {@code commit} is {@code tip} or one of its ancestors (both must be in this repository:
+   * fetch the tip first).
+   *
+   * @throws GitOpsException when either commit cannot be read
+   */
+  public boolean contains(String tip, String commit) throws GitOpsException {
+    ObjectId t = ObjectId.fromString(tip);
+    ObjectId c = ObjectId.fromString(commit);
+    if (t.equals(c)) {
+      return true;
+    }
+    try (RevWalk walk = new RevWalk(repo)) {
+      return walk.isMergedInto(walk.parseCommit(c), walk.parseCommit(t));
+    } catch (IOException e) {
+      throw new GitOpsException(
+          "cannot read the history of " + repo.getDirectory() + ": " + e.getMessage(), "", e);
+    }
   }
 
   /** The repository as printed: its URL without credentials, or a local repository's folder. */

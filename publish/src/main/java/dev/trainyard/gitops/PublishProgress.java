@@ -32,10 +32,33 @@ public final class PublishProgress {
     PUSHED
   }
 
+  private final java.util.function.Consumer<String> notes;
   private Phase phase = Phase.NOT_PUSHED;
   private String repository = "";
   private String branch = "";
   private String commit = "";
+
+  /** Progress whose {@linkplain #note notes} are dropped. */
+  public PublishProgress() {
+    this(line -> {});
+  }
+
+  /**
+   * Progress that hands each {@linkplain #note note} to {@code notes} as it happens (the CLI prints
+   * it on stderr as {@code trainyard: note: <line>}).
+   */
+  public PublishProgress(java.util.function.Consumer<String> notes) {
+    this.notes = notes;
+  }
+
+  /**
+   * What the publish did about a failure it got past, in one line without a prefix: a fetch or push
+   * tried again after a reset, a timeout or a 5xx, or a push whose answer was lost but that the
+   * branch holds.
+   */
+  public void note(String line) {
+    notes.accept(line);
+  }
 
   /** The phase now. */
   public synchronized Phase phase() {

@@ -116,13 +116,16 @@ class GitOpsRepositoryTest {
 
   @Test
   @DisplayName(
-      "no credentials anywhere: the server's 401 becomes 'wants credentials' with the token hint")
+      "no credentials anywhere: the server's 401 says none were found and where, with the token hint")
   void noCredentials() throws Exception {
     String url = serve(403);
     GitOpsException e = fetchFails(url, isolated(""));
     assertEquals(List.of(), authorizations);
     assertEquals(
-        "cannot fetch main from " + url + ": the server wants credentials or refused them",
+        "cannot fetch main from "
+            + url
+            + ": the server wants credentials and none were found: TRAINYARD_GITOPS_TOKEN is not"
+            + " set and git credential fill gave none",
         e.getMessage());
     WORDING.approve(e.hint());
   }

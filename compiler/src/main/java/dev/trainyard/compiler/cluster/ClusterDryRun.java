@@ -88,7 +88,25 @@ public final class ClusterDryRun implements AutoCloseable {
    * The kubeconfig at {@code file}, checked to be YAML first (never echoed), with {@code context}.
    */
   private static Config fromFile(Path file, Optional<String> context) {
-    Kubeconfigs.read(file);
+    String text = Kubeconfigs.read(file);
+    io.fabric8.kubernetes.api.model.Config model =
+        Serialization.unmarshal(text, io.fabric8.kubernetes.api.model.Config.class);
+    for (var cluster :
+        model.getClusters() == null
+            ? List.<io.fabric8.kubernetes.api.model.NamedCluster>of()
+            : model.getClusters()) {
+      String server = cluster.getCluster() == null ? null : cluster.getCluster().getServer();
+      if (server != null && !server.startsWith("https://") && !server.startsWith("http://")) {
+        // fabric8 takes a server without a scheme for a host name and probes it over HTTPS while
+        // reading the file (Config.ensureHttps); found by KubeconfigFuzzTest's network sanitizer.
+        throw new ClusterUnavailableException(
+            file
+                + ": the kubeconfig's cluster \""
+                + cluster.getName()
+                + "\" has a server that is not an https:// or http:// URL",
+            null);
+      }
+    }
     return Config.fromKubeconfig(context.orElse(null), file.toFile());
   }
 
@@ -214,8 +232,17 @@ public final class ClusterDryRun implements AutoCloseable {
     String m = rootMessage(e);
     int cut = m.indexOf('\n');
     m = cut < 0 ? m : m.substring(0, cut);
-    int quote = m.indexOf(" at [Source");
-    return (quote < 0 ? m : m.substring(0, quote)).replaceAll("'[^']*'|\"[^\"]*\"", "'…'");
+    // Quoted values first (a value may itself hold " at [Source"), then the location, then anything
+    // from a quote left unpaired (a value with a quote in it): a kubeconfig holds tokens (found by
+    // KubeconfigFuzzTest).
+    m = m.replaceAll("'[^']*'|\"[^\"]*\"", "\u0000");
+    int source = m.indexOf(" at [Source");
+    m = source < 0 ? m : m.substring(0, source);
+    int single = m.indexOf('\'');
+    int dq = m.indexOf('"');
+    int lone = single < 0 ? dq : dq < 0 ? single : Math.min(single, dq);
+    m = lone < 0 ? m : m.substring(0, lone) + "'…'";
+    return m.replace("\u0000", "'…'");
   }
 
   /** The innermost cause's message, or its class name when it has none. */

@@ -83,7 +83,18 @@ final class Kubeconfigs {
   }
 
   /**
-   * The kubeconfig's text, checked to be YAML.
+   * The loader's message without its quote of a plain top-level value: a kubeconfig holds tokens
+   * and keys, and a file that is one scalar may be nothing else (found by {@code
+   * KubeconfigFuzzTest}).
+   */
+  private static String unquoted(Diagnostic d) {
+    return d.message()
+        .replaceFirst(
+            "(?s)the plain value `.*`$", "a plain value (not shown: it may be a credential)");
+  }
+
+  /**
+   * The kubeconfig's text, checked to be YAML; the message of a broken one never quotes it.
    *
    * @throws ClusterDryRun.ClusterUnavailableException {@code file:line:col: not valid YAML: …}, or
    *     why it cannot be read
@@ -107,7 +118,7 @@ final class Kubeconfigs {
         doc.diagnostics().stream().filter(d -> BROKEN.contains(d.code())).findFirst();
     if (broken.isPresent()) {
       throw new ClusterDryRun.ClusterUnavailableException(
-          broken.get().location() + ": the kubeconfig is not valid YAML: " + broken.get().message(),
+          broken.get().location() + ": the kubeconfig is not valid YAML: " + unquoted(broken.get()),
           null);
     }
     return text;

@@ -184,7 +184,20 @@ public final class YamlDocumentLoader {
   private StageResult<ParsedDocument> parse(WatchingParser parser, SourceFile file)
       throws IOException {
     TreeBuilder tree = new TreeBuilder(parser, file.displayPath());
-    parser.nextToken();
+    if (parser.nextToken() == null) {
+      // Only directives or document markers (`%YAML 1.2`, `---`): no value at all, like an empty
+      // file
+      // (found by TrainYamlFuzzTest: `%d` reached TreeBuilder without a token).
+      return StageResult.failed(
+          List.of(
+              Diagnostic.error(
+                      DiagnosticCode.EMPTY_FILE,
+                      SourceLocation.ofFile(file.displayPath()),
+                      "",
+                      "the file holds no value, only YAML directives or document markers")
+                  .withHint(
+                      "a train.yaml needs at least the command to run, e.g. `run: python train.py`")));
+    }
     JsonNode root = tree.readValue("");
     JsonToken afterFirst = parser.nextToken();
     List<Diagnostic> problems = new ArrayList<>(tree.diagnostics());

@@ -1,6 +1,7 @@
 package dev.trainyard.compiler.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.nio.file.Files;
@@ -68,7 +69,7 @@ class KubeconfigsEdgesTest {
 
   @Test
   @DisplayName(
-      "reading: an empty file, a list and tab indentation are not valid YAML kubeconfigs, at their line")
+      "reading: an empty file, a list, a lone value (never quoted: it may be a token), a server without http(s) (fabric8 would probe it) and tab indentation are not valid YAML kubeconfigs, at their line")
   void readBroken() throws Exception {
     Path empty = Files.writeString(temp.resolve("empty"), "");
     assertEquals(
@@ -82,6 +83,33 @@ class KubeconfigsEdgesTest {
             + " (`key: value` lines), got a list",
         assertThrows(ClusterDryRun.ClusterUnavailableException.class, () -> Kubeconfigs.read(list))
             .getMessage());
+    Path token = Files.writeString(temp.resolve("token"), "eyJhbGciOiJSUzI1NiJ9.tok-SECRET\n");
+    assertEquals(
+        token
+            + ":1:1: the kubeconfig is not valid YAML: the top level must be a mapping of fields"
+            + " (`key: value` lines), got a plain value (not shown: it may be a credential)",
+        assertThrows(ClusterDryRun.ClusterUnavailableException.class, () -> Kubeconfigs.read(token))
+            .getMessage());
+    Path scheme =
+        Files.writeString(
+            temp.resolve("scheme"),
+            "clusters:\n- name: dev\n  cluster: {server: 1ttps://h;6443}\n");
+    assertEquals(
+        scheme
+            + ": the kubeconfig's cluster \"dev\" has a server that is not an https:// or http://"
+            + " URL",
+        assertThrows(
+                ClusterDryRun.ClusterUnavailableException.class,
+                () -> ClusterDryRun.clientConfig(Optional.of(scheme), Optional.empty()))
+            .getMessage());
+    Path quoted =
+        Files.writeString(temp.resolve("quoted"), "clusters:\n- tok-SECRET n at [Source x\n");
+    String message =
+        assertThrows(
+                ClusterDryRun.ClusterUnavailableException.class,
+                () -> ClusterDryRun.clientConfig(Optional.of(quoted), Optional.empty()))
+            .getMessage();
+    assertFalse(message.contains("tok-SECRET"), message);
     Path tab = Files.writeString(temp.resolve("tab"), "a:\n\tb: 1\n");
     assertEquals(
         tab + ":2:1: the kubeconfig is not valid YAML: tab character in indentation",

@@ -177,6 +177,18 @@ class YamlDocumentLoaderTest {
   }
 
   @Test
+  @DisplayName(
+      "a file of only YAML directives or document markers is EMPTY_FILE, not an exception (found by Jazzer: `%d`)")
+  void directivesOnly() {
+    for (String text : List.of("%d", "%YAML 1.2\n")) {
+      Diagnostic d = only(loader.load(new SourceFile("t.yaml", text)));
+      assertEquals(DiagnosticCode.EMPTY_FILE, d.code(), text);
+      assertEquals(
+          "the file holds no value, only YAML directives or document markers", d.message(), text);
+    }
+  }
+
+  @Test
   @DisplayName("a top level that is a list is NOT_A_MAPPING")
   void notAMapping() throws Exception {
     Diagnostic d = only(loadBadInput("top-level-list.yaml"));

@@ -1,4 +1,4 @@
-package dev.trainyard.cli;
+package dev.trainyard.compiler.testing;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
@@ -21,14 +21,14 @@ import java.util.concurrent.TimeUnit;
  * and the repository's hooks. {@link #stallFetches()} holds every upload-pack request (ref listing
  * and fetch) until {@link #release()}, at most 60 s: a server that stopped answering.
  */
-final class GitCgiServer implements AutoCloseable {
+public final class GitCgiServer implements AutoCloseable {
   private final Path root;
   private final HttpServer server;
   private final java.util.concurrent.ExecutorService threads = Executors.newCachedThreadPool();
   private volatile CountDownLatch stalled;
   private volatile CountDownLatch release = new CountDownLatch(0);
 
-  GitCgiServer(Path root) throws IOException {
+  public GitCgiServer(Path root) throws IOException {
     this.root = root;
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
     server.setExecutor(threads);
@@ -37,18 +37,23 @@ final class GitCgiServer implements AutoCloseable {
   }
 
   /** {@code http://127.0.0.1:PORT/NAME}. */
-  String url(String name) {
+  public String url(String name) {
     return "http://127.0.0.1:" + server.getAddress().getPort() + "/" + name;
   }
 
+  /** The port on 127.0.0.1. */
+  public int port() {
+    return server.getAddress().getPort();
+  }
+
   /** From now on upload-pack requests wait; the returned latch opens when the first one waits. */
-  CountDownLatch stallFetches() {
+  public CountDownLatch stallFetches() {
     release = new CountDownLatch(1);
     stalled = new CountDownLatch(1);
     return stalled;
   }
 
-  void release() {
+  public void release() {
     release.countDown();
   }
 

@@ -1,0 +1,343 @@
+package dev.trainyard.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.trainyard.compiler.testing.FaultProxy;
+import dev.trainyard.compiler.testing.FaultProxy.Fault;
+import dev.trainyard.compiler.testing.FaultProxy.Request;
+import dev.trainyard.compiler.testing.GitCgiServer;
+import dev.trainyard.compiler.testing.TrainProject;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The real CLI (a JVM of its own) runs {@code submit} and {@code prune} against a real GitOps
+ * repository behind git's own http-backend, through {@link FaultProxy}, which breaks one kind of
+ * request the way networks and forges do. Each test checks what the user sees (one line, the exit
+ * code, no stack trace), what the remote holds afterwards (exactly one new commit, or none), and
+ * that the next call with the same cache works.
+ */
+class GitFaultTest {
+  private static final Pattern RUN = Pattern.compile("run (demo-[0-9a-f]{6}): ");
+  private static final String TOKEN = "ghp_NotARealTokenButLongEnough0123456789";
+  @TempDir static Path shared;
+  static GitCgiServer server;
+  static Path template;
+  static TrainProject project;
+  static String firstRun;
+
+  @TempDir Path temp;
+  Path bare;
+  FaultProxy proxy;
+  String url;
+  final Map<String, String> env = new HashMap<>();
+
+  @BeforeAll
+  static void firstSubmit() throws Exception {
+    Files.createDirectories(shared.resolve("git"));
+    template = shared.resolve("git/template.git");
+    git(shared, "init", "-q", "--bare", "-b", "main", template.toString());
+    server = new GitCgiServer(shared.resolve("git"));
+    project = TrainProject.create(shared, "run: torchrun train.py\n");
+    Cli first =
+        run(
+            shared,
+            server.url("template.git"),
+            Map.of(),
+            List.of("submit", project.trainYaml().toString()));
+    assertEquals(0, first.exit(), first.out());
+    Matcher m = RUN.matcher(first.out());
+    assertTrue(m.find(), first.out());
+    firstRun = m.group(1);
+  }
+
+  @AfterAll
+  static void stopServer() {
+    server.close();
+  }
+
+  @BeforeEach
+  void setUp() throws Exception {
+    String name = "gitops-" + UUID.randomUUID() + ".git";
+    bare = shared.resolve("git").resolve(name);
+    git(shared, "clone", "-q", "--bare", template.toString(), bare.toString());
+    proxy = new FaultProxy(server.port(), Duration.ofSeconds(30));
+    url = proxy.url(name);
+  }
+
+  @AfterEach
+  void tearDown() {
+    proxy.close();
+  }
+
+  @Test
+  @DisplayName(
+      "reset while the pack is uploaded: the push is retried once, one commit lands, the note says so, exit 0")
+  void resetDuringUpload() throws Exception {
+    String before = tip();
+    proxy.inject(Request::receivePackPost, Fault.RESET_DURING_UPLOAD, 1);
+    Cli cli = cli(List.of("submit", "--rerun", project.trainYaml().toString()));
+    assertEquals(0, cli.exit(), cli.out());
+    assertOneCommitOn(before, cli);
+    assertEquals(2, posts(), proxy.log().toString());
+    assertTrue(cli.out().contains("trainyard: note: cannot push main to " + url + ": "), cli.out());
+    assertTrue(cli.out().contains("got no answer"), cli.out());
+    assertNoStackTrace(cli);
+    nextSubmitWorks();
+  }
+
+  @Test
+  @DisplayName(
+      "reset after the server stored the pack: the branch holds the commit, so it is not pushed again; exit 0")
+  void resetAfterStored() throws Exception {
+    String before = tip();
+    proxy.inject(Request::receivePackPost, Fault.RESET_AFTER_STORED, 1);
+    Cli cli = cli(List.of("submit", "--rerun", project.trainYaml().toString()));
+    assertEquals(0, cli.exit(), cli.out());
+    assertOneCommitOn(before, cli);
+    assertEquals(1, posts(), "pushed twice: " + proxy.log());
+    assertTrue(cli.out().contains("the push had landed, so it was not sent again"), cli.out());
+    assertNoStackTrace(cli);
+    nextSubmitWorks();
+  }
+
+  @Test
+  @DisplayName(
+      "500 after the server stored the pack, submit and prune: one commit each, no duplicate run, exit 0")
+  void errorAfterStored() throws Exception {
+    String before = tip();
+    proxy.inject(Request::receivePackPost, Fault.ERROR_AFTER_STORED, 1);
+    Cli cli = cli(List.of("submit", "--rerun", project.trainYaml().toString()));
+    assertEquals(0, cli.exit(), cli.out());
+    assertOneCommitOn(before, cli);
+    assertEquals(1, posts(), "pushed twice: " + proxy.log());
+    assertTrue(cli.out().contains("500"), cli.out());
+    assertNoStackTrace(cli);
+
+    String beforePrune = tip();
+    proxy.inject(Request::receivePackPost, Fault.ERROR_AFTER_STORED, 1);
+    Cli prune = cli(List.of("prune", firstRun));
+    assertEquals(0, prune.exit(), prune.out());
+    assertTrue(prune.out().contains("removed 1 run(s)"), prune.out());
+    assertEquals(List.of(tip()), revList(beforePrune), "not exactly one prune commit");
+    assertNoStackTrace(prune);
+    Cli again = cli(List.of("prune", firstRun));
+    assertEquals(tip(), revList(beforePrune).get(0), again.out());
+    assertFalse(again.out().contains("removed 1 run(s)"), again.out());
+  }
+
+  @Test
+  @DisplayName(
+      "a fetch cut in the middle of the pack, then a reset push, for prune: retried, one commit, the next prune finds nothing")
+  void pruneThroughResets() throws Exception {
+    String before = tip();
+    proxy.inject(
+        r -> r.method().equals("POST") && r.target().endsWith("/git-upload-pack"),
+        Fault.RESET_DURING_DOWNLOAD,
+        1);
+    proxy.inject(Request::receivePackPost, Fault.RESET_DURING_UPLOAD, 1);
+    Cli prune = cli(List.of("prune", firstRun));
+    assertEquals(0, prune.exit(), prune.out());
+    assertTrue(prune.out().contains("removed 1 run(s)"), prune.out());
+    assertEquals(List.of(tip()), revList(before), "not exactly one prune commit");
+    assertNoStackTrace(prune);
+    Cli again = cli(List.of("prune", firstRun));
+    assertFalse(again.out().contains("removed 1 run(s)"), again.out());
+    assertEquals(1, revList(before).size());
+  }
+
+  @Test
+  @DisplayName(
+      "the push stalls 30 s and the client's 3 s timeout fires: it checks the branch, pushes once more, and the late stalled push never adds a second commit")
+  void stalledPush() throws Exception {
+    String before = tip();
+    env.put("TRAINYARD_GITOPS_TIMEOUT", "3");
+    proxy.inject(Request::receivePackPost, Fault.STALL, 1);
+    long start = System.nanoTime();
+    Cli cli = cli(List.of("submit", "--rerun", project.trainYaml().toString()));
+    long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
+    assertEquals(0, cli.exit(), cli.out());
+    assertTrue(seconds < 28, "waited for the stall: " + seconds + " s");
+    assertTrue(cli.out().contains("no answer within 3 s"), cli.out());
+    assertTrue(proxy.awaitIdle(Duration.ofSeconds(60)), "the stalled request never ended");
+    assertOneCommitOn(before, cli);
+    assertNoStackTrace(cli);
+    nextSubmitWorks();
+  }
+
+  @Test
+  @DisplayName(
+      "every fetch stalls past the 2 s timeout: bounded retries, then one line naming the timeout and its variable, exit 3, branch unchanged")
+  void stalledFetches() throws Exception {
+    String before = tip();
+    env.put("TRAINYARD_GITOPS_TIMEOUT", "2");
+    proxy.stall(Duration.ofSeconds(8));
+    proxy.inject(r -> r.target().contains("git-upload-pack"), Fault.STALL, 1_000);
+    long start = System.nanoTime();
+    Cli cli = cli(List.of("submit", "--rerun", project.trainYaml().toString()));
+    long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
+    assertEquals(3, cli.exit(), cli.out() + proxy.log());
+    assertTrue(seconds < 30, "took " + seconds + " s");
+    assertEquals(1, count(cli.out(), "trainyard: error: "), cli.out());
+    assertTrue(cli.out().contains("no answer within 2 s"), cli.out());
+    assertTrue(cli.out().contains("TRAINYARD_GITOPS_TIMEOUT"), cli.out());
+    assertNoStackTrace(cli);
+    assertEquals(before, tip());
+    proxy.close();
+    proxy = new FaultProxy(server.port(), Duration.ofSeconds(1));
+    url = proxy.url(bare.getFileName().toString());
+    nextSubmitWorks();
+  }
+
+  @Test
+  @DisplayName(
+      "401 from the second request on, with a token: 'refused the token from TRAINYARD_GITOPS_TOKEN', never the token; exit 3; nothing pushed")
+  void unauthorizedWithToken() throws Exception {
+    String before = tip();
+    env.put("TRAINYARD_GITOPS_TOKEN", TOKEN);
+    proxy.inject(r -> r.index() >= 2, Fault.UNAUTHORIZED, 1_000);
+    Cli cli = cli(List.of("submit", "--rerun", project.trainYaml().toString()));
+    assertEquals(3, cli.exit(), cli.out() + proxy.log());
+    assertEquals(1, count(cli.out(), "trainyard: error: "), cli.out());
+    assertTrue(cli.out().contains("TRAINYARD_GITOPS_TOKEN"), cli.out());
+    assertTrue(cli.out().contains("refused"), cli.out());
+    assertFalse(cli.out().contains(TOKEN), cli.out());
+    assertFalse(cli.out().contains(TOKEN.substring(4, 20)), cli.out());
+    assertNoStackTrace(cli);
+    assertEquals(before, tip());
+    proxy.close();
+    proxy = new FaultProxy(server.port(), Duration.ofSeconds(1));
+    url = proxy.url(bare.getFileName().toString());
+    nextSubmitWorks();
+  }
+
+  @Test
+  @DisplayName(
+      "one 401 on the second request is asked again and passes; 401 from then on without credentials says none were found and where it looked; exit 3; nothing pushed")
+  void unauthorizedWithoutCredentials() throws Exception {
+    proxy.inject(r -> r.index() == 2, Fault.UNAUTHORIZED, 1);
+    nextSubmitWorks();
+    String before = tip();
+    proxy.inject(r -> r.index() >= 2, Fault.UNAUTHORIZED, 1_000);
+    proxy.resetCount();
+    Cli cli = cli(List.of("submit", "--rerun", project.trainYaml().toString()));
+    assertEquals(3, cli.exit(), cli.out() + proxy.log());
+    assertEquals(1, count(cli.out(), "trainyard: error: "), cli.out());
+    assertTrue(cli.out().contains("TRAINYARD_GITOPS_TOKEN is not set"), cli.out());
+    assertTrue(cli.out().contains("git credential"), cli.out());
+    assertNoStackTrace(cli);
+    assertEquals(before, tip());
+  }
+
+  private void nextSubmitWorks() throws Exception {
+    String before = tip();
+    Cli next = cli(List.of("submit", "--rerun", project.trainYaml().toString()));
+    assertEquals(0, next.exit(), next.out());
+    assertOneCommitOn(before, next);
+    assertFalse(next.out().contains("note: "), next.out());
+  }
+
+  /** Exactly one commit since {@code before}, the one the CLI named, adding exactly one run. */
+  private void assertOneCommitOn(String before, Cli cli) throws Exception {
+    List<String> added = revList(before);
+    assertEquals(1, added.size(), "commits since the fault: " + added + "\n" + cli.out());
+    assertTrue(cli.out().contains("committed " + added.get(0).substring(0, 12)), cli.out());
+    String files =
+        git(shared, "--git-dir", bare.toString(), "diff", "--name-only", before, added.get(0));
+    List<String> runs = files.lines().filter(f -> f.matches(".*/jobset-[^/]+\\.yaml")).toList();
+    assertEquals(1, runs.size(), files);
+  }
+
+  private List<String> revList(String since) throws Exception {
+    return git(shared, "--git-dir", bare.toString(), "rev-list", since + "..main").lines().toList();
+  }
+
+  private long posts() {
+    return proxy.log().stream()
+        .filter(l -> l.contains("POST ") && l.contains("/git-receive-pack "))
+        .count();
+  }
+
+  private static void assertNoStackTrace(Cli cli) {
+    assertFalse(cli.out().contains("\tat "), cli.out());
+    assertFalse(cli.out().contains("Exception"), cli.out());
+  }
+
+  private String tip() throws Exception {
+    return git(shared, "--git-dir", bare.toString(), "rev-parse", "main").strip();
+  }
+
+  private Cli cli(List<String> args) throws Exception {
+    Map<String, String> all = new HashMap<>(env);
+    all.put("TRAINYARD_CACHE", temp.resolve("cache").toString());
+    return run(temp, url, all, args);
+  }
+
+  /** The CLI in a JVM of its own, in the source repo, at most 120 s. */
+  private static Cli run(Path dir, String url, Map<String, String> env, List<String> args)
+      throws Exception {
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:TieredStopAtLevel=1",
+                "-cp",
+                System.getProperty("java.class.path"),
+                "dev.trainyard.cli.Main"));
+    command.addAll(args);
+    command.addAll(List.of("--gitops", url));
+    Path log = dir.resolve("cli-" + UUID.randomUUID() + ".log");
+    ProcessBuilder pb =
+        new ProcessBuilder(command)
+            .directory(project.root().toFile())
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile());
+    pb.environment().remove("TRAINYARD_GITOPS_TOKEN");
+    pb.environment().put("TRAINYARD_CACHE", dir.resolve("cache").toString());
+    pb.environment().put("GIT_CONFIG_GLOBAL", "/dev/null");
+    pb.environment().put("GIT_CONFIG_NOSYSTEM", "1");
+    pb.environment().remove("GIT_ASKPASS");
+    pb.environment().putAll(env);
+    Process p = pb.start();
+    boolean ended = p.waitFor(120, TimeUnit.SECONDS);
+    p.destroyForcibly();
+    String out = Files.readString(log);
+    assertTrue(ended, "trainyard " + args + " did not end in 120 s:\n" + out);
+    return new Cli(p.exitValue(), out);
+  }
+
+  private static int count(String text, String part) {
+    return text.split(Pattern.quote(part), -1).length - 1;
+  }
+
+  private static String git(Path dir, String... args) throws Exception {
+    List<String> command = new ArrayList<>(List.of("git"));
+    command.addAll(List.of(args));
+    Process p =
+        new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0, out);
+    return out;
+  }
+
+  private record Cli(int exit, String out) {}
+}
