@@ -52,6 +52,10 @@ class MpiNodeScriptTest {
             + "while :; do sleep 0.1; done\n");
     Files.writeString(w.resolve("daemon.sh"), rank + " " + w + "/rank.sh &\nwait\n");
     Files.writeString(w.resolve("session.sh"), "exec " + orted + " " + w + "/daemon.sh\n");
+    // The listener idles on a builtin (read -t from a FIFO nobody writes), not on `sleep`: a real
+    // sshd's only children are its sessions, and the script waits while sshd has any child.
+    Path fifo = w.resolve("idle");
+    assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor());
     Files.writeString(
         w.resolve("listener.sh"),
         "trap 'echo listener-term >> "
@@ -60,7 +64,9 @@ class MpiNodeScriptTest {
             + sshd
             + " "
             + w
-            + "/session.sh &\nwhile :; do sleep 0.1; done\n");
+            + "/session.sh &\nexec 9<> "
+            + fifo
+            + "\nwhile :; do read -r -t 0.1 -u 9 || true; done\n");
     String script =
         "set -eo pipefail\n"
             + CheckpointParts.sshdUntilRanksEnd(
@@ -79,12 +85,21 @@ class MpiNodeScriptTest {
       Thread.sleep(50);
     }
     Thread.sleep(300);
+    long terminated = System.nanoTime();
     p.destroy();
-    assertTrue(p.waitFor(20, TimeUnit.SECONDS), "the script ends");
+    assertTrue(p.waitFor(40, TimeUnit.SECONDS), "the script ends");
+    long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - terminated);
+    assertTrue(
+        tookMillis < 15_000,
+        "the script ends when the session does (the 1 s save), not at saveSeconds (20 s): took "
+            + tookMillis
+            + " ms");
     String out = Files.readString(output, StandardCharsets.UTF_8);
     assertEquals(143, p.exitValue(), out);
-    assertEquals("started\nterm\nsaved\n", Files.readString(log), "the save first: " + out);
-    // sshd is stopped once the session ended; the stand-in notices at its next 0.1 s tick.
+    assertTrue(
+        Files.readString(log).startsWith("started\nterm\nsaved\n"),
+        "the save first, then sshd: " + Files.readString(log) + out);
+    // sshd is stopped once the session ended; the stand-in notices within its 0.1 s read.
     long stopped = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
     while (!Files.readString(log).endsWith("listener-term\n")) {
       assertTrue(System.nanoTime() < stopped, "sshd gets SIGTERM: " + Files.readString(log));
