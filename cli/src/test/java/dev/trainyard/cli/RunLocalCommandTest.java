@@ -65,6 +65,24 @@ class RunLocalCommandTest {
 
   @Test
   @DisplayName(
+      "examples/jax's bare jax.distributed.initialize() on 2 nodes forms a JAX world of 2 on 127.0.0.1 (process count and id from the compiled JAX_NUM_PROCESSES/JAX_PROCESS_ID, where a pod's come from JAX's Kubernetes detector)")
+  void jaxFormsWorldOfTwo() throws Exception {
+    Path venv = venv("jax-0.10.2");
+    // The example's train.py without its requirements.txt: setup would pip-install the CUDA build.
+    Path repo = repo("runtime: jax\nrun: python train.py --steps 20\nnodes: 2\n");
+    Files.copy(ROOT.resolve("examples/jax/train.py"), repo.resolve("train.py"));
+    commit(repo);
+    Cli r = cli(repo, venv, "run", "--local", "--timeout", "5m");
+    assertEquals(0, r.exit(), r.out());
+    assertTrue(r.out().contains("[node-0] 2 processes, 2 devices (1 local, cpu)"), r.out());
+    assertTrue(r.out().contains("[node-0] step 19: loss "), r.out());
+    assertTrue(
+        r.out().contains("world check: 2 of 2 ranks formed one jax world (ranks 0-1)"), r.out());
+    assertTrue(r.out().contains("succeeded; world size seen: 2 of 2, 2 node(s), "), r.out());
+  }
+
+  @Test
+  @DisplayName(
       "`python train.py` whose ranks each set up a world of 1 on 2 nodes fails: trained alone")
   void rankAloneIsCaught() throws Exception {
     Path venv = torchVenv();
@@ -464,15 +482,20 @@ class RunLocalCommandTest {
 
   /** The torch venv of scripts/python-envs, or NOT RUN naming the reason. */
   private static Path torchVenv() {
+    return venv("torch-2.13.0");
+  }
+
+  /** The venv {@code name} of scripts/python-envs, or NOT RUN naming the reason. */
+  private static Path venv(String name) {
     String prop = System.getProperty("trainyard.python.dir", "");
     Path dir =
         (prop.isBlank()
                 ? Path.of(System.getProperty("user.home"), ".cache", "trainyard", "python")
                 : Path.of(prop))
-            .resolve("torch-2.13.0");
+            .resolve(name);
     assumeTrue(
         Files.exists(dir.resolve("ready")),
-        "NOT RUN: no torch venv at " + dir + " (scripts/python-envs makes it)");
+        "NOT RUN: no " + name + " venv at " + dir + " (scripts/python-envs makes it)");
     return dir;
   }
 

@@ -1,7 +1,10 @@
 # Written by `trainyard run --local`: records the world each Python process joins, for the world check.
-# It changes nothing in the program: it wraps torch.distributed.init_process_group and
-# jax.distributed.initialize to append one line (rank and world size as the library itself reports them)
-# to $TRAINYARD_LOCAL_PROBE after they return.
+# It wraps torch.distributed.init_process_group and jax.distributed.initialize to append one line (rank
+# and world size as the library itself reports them) to $TRAINYARD_LOCAL_PROBE after they return.
+# One stand-in, for JAX only: in a pod, a bare jax.distributed.initialize() learns the process count and
+# id from JAX's Kubernetes detector (jax/_src/clusters/k8s_cluster.py: the Job's parallelism and
+# JOB_COMPLETION_INDEX), which has no cluster to ask here; when the program leaves them unset, they come
+# from JAX_NUM_PROCESSES and JAX_PROCESS_ID, which the compiled pods carry with the same values.
 import os as _ty_os
 import sys as _ty_sys
 
@@ -14,12 +17,24 @@ def _ty_record(kind, rank, world):
         pass
 
 
+def _ty_jax_defaults(args, kwargs):
+    # initialize(coordinator_address=None, num_processes=None, process_id=None, ...)
+    for index, key, env in ((1, "num_processes", "JAX_NUM_PROCESSES"), (2, "process_id", "JAX_PROCESS_ID")):
+        given = args[index] if len(args) > index else kwargs.get(key)
+        value = _ty_os.environ.get(env, "")
+        if given is None and len(args) <= index and value.isdigit():
+            kwargs[key] = int(value)
+    return args, kwargs
+
+
 def _ty_wrap(module, name, kind, observe):
     original = getattr(module, name, None)
     if original is None:
         return
 
     def wrapped(*args, **kwargs):
+        if kind == "jax":
+            args, kwargs = _ty_jax_defaults(args, dict(kwargs))
         result = original(*args, **kwargs)
         try:
             rank, world = observe(module)
