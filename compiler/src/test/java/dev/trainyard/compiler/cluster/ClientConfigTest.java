@@ -96,7 +96,7 @@ class ClientConfigTest {
         "kubeconfig "
             + file
             + " is not a valid kubeconfig: Cannot construct instance of `io.fabric8.kubernetes.api.model.Cluster`"
-            + " (although at least one Creator exists): no String-argument constructor/factory method to deserialize from String value ('…')",
+            + " (although at least one Creator exists): no String-argument constructor/factory method to deserialize from String value ('…'",
         e.getMessage());
     Path flag =
         kubeconfig(
@@ -105,8 +105,7 @@ class ClientConfigTest {
     assertEquals(
         "kubeconfig "
             + flag
-            + " is not a valid kubeconfig: Cannot deserialize value of type `java.lang.Boolean` from String '…':"
-            + " only '…' or '…' recognized",
+            + " is not a valid kubeconfig: Cannot deserialize value of type `java.lang.Boolean` from String '…'",
         message);
     assertFalse(message.contains("t0ken"), message);
   }
@@ -125,20 +124,27 @@ class ClientConfigTest {
 
   @Test
   @DisplayName(
-      "an environment error keeps only the first line of the innermost message, cut before Jackson's source excerpt, quotes masked")
+      "an environment error keeps only the first line of the innermost message, cut before Jackson's source excerpt and at its first quote")
   void safeWords() {
     Exception multiLine =
         new RuntimeException(
             "outer",
             new IllegalStateException(
                 "bad value 'abc' for \"key\"\n at [Source: (String)\"x\"; line: 1]"));
-    assertEquals("bad value '…' for '…'", ClusterDryRun.safeRootMessage(multiLine));
+    assertEquals("bad value '…'", ClusterDryRun.safeRootMessage(multiLine));
     Exception oneLine =
         new RuntimeException(
             "outer",
             new IllegalStateException(
                 "Unexpected character ('t' (code 116)) at [Source: token: t0ken; line: 3]"));
-    assertEquals("Unexpected character ('…' (code 116))", ClusterDryRun.safeRootMessage(oneLine));
+    assertEquals("Unexpected character ('…'", ClusterDryRun.safeRootMessage(oneLine));
+    // A value holding a quote: masking quoted pairs would pair its quote with Jackson's and leak
+    // the
+    // rest (found by KubeconfigFuzzTest).
+    assertEquals(
+        "from String value ('…'",
+        ClusterDryRun.safeRootMessage(
+            new IllegalStateException("from String value ('a-id' b tok-SECRET-01')")));
     assertEquals("plain words", ClusterDryRun.safeRootMessage(new RuntimeException("plain words")));
   }
 

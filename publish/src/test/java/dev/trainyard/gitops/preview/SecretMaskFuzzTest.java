@@ -32,7 +32,12 @@ class SecretMaskFuzzTest {
       }
     }
     for (int i = data.consumeInt(0, 3); i > 0; i--) {
-      secret.set(text(data, 12), value(data, 3));
+      String field = text(data, 12);
+      // Any field but kind: an object whose kind is not Secret is no Secret (the fuzzer once made
+      // it a list, and its stringData rightly passed unmasked).
+      if (!field.equals("kind")) {
+        secret.set(field, value(data, 3));
+      }
     }
     JsonNode doc = secret;
     if (data.consumeBoolean()) {
