@@ -67,7 +67,12 @@ final class StopSignal {
               (proxy, method, args) -> {
                 if (method.getName().equals("handle")) {
                   LAST.compareAndSet(null, name);
-                  call.invoke(previous.get(), args[0]);
+                  try {
+                    call.invoke(previous.get(), args[0]);
+                  } catch (ReflectiveOperationException | RuntimeException e) {
+                    // The JVM's handler would not run: end as it does (hooks, then 128 + n).
+                    Runtime.getRuntime().exit(exitCode());
+                  }
                   return null;
                 }
                 if (method.getName().equals("equals")) {
@@ -79,7 +84,9 @@ final class StopSignal {
               });
       Object before = handle.invoke(null, signal, ours);
       previous.set(before);
-      if (before == ignore || before == dfl) {
+      if (before == ignore
+          || before == dfl
+          || before.getClass().getName().endsWith("NativeSignalHandler")) {
         // Not the JVM's handler (ignored at start, or none): put it back untouched.
         handle.invoke(null, signal, before);
       }

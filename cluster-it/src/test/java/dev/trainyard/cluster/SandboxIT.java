@@ -1,6 +1,7 @@
 package dev.trainyard.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -164,7 +165,8 @@ class SandboxIT {
                 + signal
                 + " while starting; stopped what it had started (as `scripts/sandbox down`)\n"),
         said);
-    Result left = run("pgrep -g " + group + " || true");
+    Result left =
+        run("ps -eo pid=,pgid=,stat= | awk '$2 == " + group + " && $3 !~ /^Z/ {print $1}'");
     assertEquals("", left.out(), "left of group " + group);
   }
 
@@ -176,8 +178,7 @@ class SandboxIT {
             .toList();
     assertTrue(pids.size() >= 11, "recorded processes: " + pids);
     for (long pid : pids) {
-      assertTrue(
-          ProcessHandle.of(pid).map(p -> !p.isAlive()).orElse(true), "still alive: pid " + pid);
+      assertFalse(running(pid), "still alive: pid " + pid);
     }
     List<String> ports = Files.readAllLines(state.resolve("ports"));
     assertTrue(ports.size() >= 10, "recorded listening ports: " + ports);
@@ -190,6 +191,19 @@ class SandboxIT {
               "port " + port + " still listening: " + line);
         }
       }
+    }
+  }
+
+  /**
+   * Whether {@code pid} runs: it exists and is no zombie (a killed sandbox's children go to PID 1,
+   * which may reap them a few seconds later).
+   */
+  private static boolean running(long pid) {
+    try {
+      String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+      return stat.charAt(stat.lastIndexOf(')') + 2) != 'Z';
+    } catch (IOException e) {
+      return false;
     }
   }
 
