@@ -69,7 +69,7 @@ import picocli.CommandLine.Spec;
       "",
       "Exit codes: 0 succeeded, 1 diagnostics, no git repository or a wrong world, 2 usage,",
       "3 environment (git), 4 internal error; else the exit code of the first node that failed,",
-      "124 on --timeout, 130 on Ctrl-C."
+      "124 on --timeout, 130 on Ctrl-C (SIGINT), 143 on SIGTERM (said as stopped (SIGTERM))."
     })
 final class RunCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -98,7 +98,7 @@ final class RunCommand implements Callable<Integer> {
       names = "--procs",
       paramLabel = "N",
       description =
-          "processes per node: torchrun's PET_NPROC_PER_NODE, or MPI slots (default: compiled)")
+          "processes per node: torchrun's PET_NPROC_PER_NODE, or MPI slots (default and most: the compiled ones)")
   Integer procs;
 
   @Option(
@@ -323,7 +323,14 @@ final class RunCommand implements Callable<Integer> {
       throws IOException, InterruptedException {
     PrintWriter out = spec.commandLine().getOut();
     Path scratch = Files.createTempDirectory("trainyard-local-");
-    LocalRunner runner = new LocalRunner(plan, scratch, out, Clock.systemUTC());
+    LocalRunner runner =
+        new LocalRunner(
+            plan,
+            scratch,
+            out,
+            spec.commandLine().getErr(),
+            LocalRunner.QUIET_NOTE,
+            Clock.systemUTC());
     CountDownLatch done = new CountDownLatch(1);
     Thread hook = new Thread(() -> stopOnCtrlC(runner, done), "trainyard-ctrl-c");
     try {
@@ -343,6 +350,7 @@ final class RunCommand implements Callable<Integer> {
       for (LocalNode node : plan.nodes()) {
         copy(root, plan.commit(), runner.checkout(node));
       }
+      StopSignal.watch();
       Runtime.getRuntime().addShutdownHook(hook);
       LocalRunner.Outcome o = runner.run(until);
       out.println("world check: " + o.world().line().replaceFirst("^world check: ", ""));
@@ -414,7 +422,7 @@ final class RunCommand implements Callable<Integer> {
 
   /** Ctrl-C: stop every process group, then let the summary print (bounded) before the JVM ends. */
   private static void stopOnCtrlC(LocalRunner runner, CountDownLatch done) {
-    runner.stop();
+    runner.stop(StopSignal.words().orElse("Ctrl-C"), StopSignal.exitCode());
     try {
       done.await(LocalRunner.GRACE.toSeconds() + 5, TimeUnit.SECONDS);
     } catch (InterruptedException e) {

@@ -20,6 +20,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * {@code trainyard run --local} with the real parts: git, bash, process groups, and the torch CPU
@@ -131,9 +133,11 @@ class RunLocalCommandTest {
     assertFalse(processWith(marker), "a node-0 process is left");
   }
 
-  @Test
-  @DisplayName("Ctrl-C (SIGINT to the CLI) stops every node's processes; exit 130")
-  void ctrlCStopsEverything() throws Exception {
+  @ParameterizedTest(name = "SIG{0}")
+  @CsvSource({"INT, 130, stopped (Ctrl-C)", "TERM, 143, stopped (SIGTERM)"})
+  @DisplayName(
+      "Ctrl-C (SIGINT to the CLI) stops every node's processes, exit 130; SIGTERM too, said as SIGTERM, exit 143")
+  void ctrlCStopsEverything(String signal, int exit, String said) throws Exception {
     String marker = "trainyard-test-" + UUID.randomUUID();
     Path repo =
         repo(
@@ -154,12 +158,12 @@ class RunLocalCommandTest {
         TimeUnit.MILLISECONDS.sleep(200);
       }
       assertTrue(processWith(marker), "the nodes' sleep never started");
-      new ProcessBuilder("kill", "-INT", Long.toString(p.pid()))
+      new ProcessBuilder("kill", "-" + signal, Long.toString(p.pid()))
           .start()
           .waitFor(10, TimeUnit.SECONDS);
       assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the CLI did not end after SIGINT");
-      assertEquals(130, p.exitValue(), Files.readString(log));
-      assertTrue(Files.readString(log).contains("stopped (Ctrl-C)"), Files.readString(log));
+      assertEquals(exit, p.exitValue(), Files.readString(log));
+      assertTrue(Files.readString(log).contains(said), Files.readString(log));
       assertFalse(processWith(marker), "a node process is left after Ctrl-C");
       try (Stream<Path> left = Files.list(tmp.resolve("cli-tmp"))) {
         assertEquals(List.of(), left.toList(), "the working copies are left after Ctrl-C");
@@ -208,7 +212,13 @@ class RunLocalCommandTest {
         new String[][] {
           {"--procs", "0", "--procs must be at least 1, got 0"},
           {"--procs", "-1", "--procs must be at least 1, got -1"},
-          {"--nodes", "0", "--nodes must be at least 1, got 0"}
+          {"--nodes", "0", "--nodes must be at least 1, got 0"},
+          {
+            "--procs",
+            "99999",
+            "trainyard: error: --procs 99999 is more than the 1 process(es) per node train.yaml"
+                + " compiles to; --procs may only scale down"
+          }
         }) {
       MainTest.Run r =
           MainTest.run(

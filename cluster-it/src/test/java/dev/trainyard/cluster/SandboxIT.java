@@ -1,6 +1,7 @@
 package dev.trainyard.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -28,7 +29,9 @@ import org.junit.jupiter.api.Test;
  * trainyard status -w} follows it to its end, {@code curl} fetches the forge page of the commit
  * (after the controller's final post) and {@code scripts/sandbox down} stops everything. Then: no
  * process the sandbox recorded is alive and no port it listened on is listening; a second {@code
- * up} works, {@code status} lists the parts, {@code down} again, {@code status} says not up.
+ * up} works, {@code status} lists the parts; after {@code kill -9} of its main process {@code
+ * status} lists what is left, {@code up} refuses to start over it and {@code down} ends it; an
+ * {@code up} interrupted by SIGINT stops what it started; {@code status} says not up.
  *
  * <p>The sandbox gets this test's classpath ({@code TRAINYARD_SANDBOX_CLASSPATH}, so no nested
  * Maven build) and its own state dir ({@code target/cluster/sandbox}); it starts its own cluster,
@@ -92,11 +95,79 @@ class SandboxIT {
         status.out().matches("(?s).*kube-apiserver +pid \\d+ +running.*"), status.describe());
     assertTrue(status.out().contains("trainyard-controller"), status.describe());
     System.out.println("[SandboxIT] second up:\n" + second.out() + "\nstatus:\n" + status.out());
-    assertEquals(0, run("scripts/sandbox down").exit());
+
+    // kill -9 of the main process: its group goes on; status shows it, up refuses, down ends it.
+    String main = Files.readString(state.resolve("pid")).strip();
+    assertEquals(0, run("kill -KILL " + main).exit());
+    Result orphans = run("sleep 1; scripts/sandbox status");
+    assertEquals(3, orphans.exit(), orphans.describe());
+    assertTrue(
+        orphans
+            .out()
+            .matches(
+                "(?s)sandbox: not up, but \\d+ processes of a sandbox whose main process is gone still run \\(listening on ports \\d+( \\d+)*\\):\n.*kube-apiserver.*"),
+        orphans.describe());
+    assertTrue(orphans.out().contains("`scripts/sandbox down` ends them"), orphans.describe());
+    Result over = run("scripts/sandbox up");
+    assertEquals(1, over.exit(), over.describe());
+    assertTrue(over.err().contains("not starting over them"), over.describe());
+    Result down = run("scripts/sandbox down");
+    assertEquals(0, down.exit(), down.describe());
+    assertTrue(
+        down.out().contains("ended what was left of its process groups (" + main), down.describe());
     assertNothingLeft();
+
+    // Ctrl-C on a starting up: it stops what it started and says so.
+    interruptedUp();
     Result after = run("scripts/sandbox status");
     assertEquals(3, after.exit(), after.describe());
-    assertTrue(after.out().contains("not up"), after.describe());
+    assertEquals("sandbox: not up\n", after.out(), after.describe());
+  }
+
+  /**
+   * SIGINT to {@code up} once the cluster is up: exit 130, one line, no process of its group left.
+   */
+  private void interruptedUp() throws Exception {
+    Path out = state.resolve("it-interrupted.out");
+    Path err = state.resolve("it-interrupted.err");
+    ProcessBuilder builder =
+        new ProcessBuilder("scripts/sandbox", "up")
+            .directory(root.toFile())
+            .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+            .redirectOutput(out.toFile())
+            .redirectError(err.toFile());
+    builder.environment().put("TRAINYARD_SANDBOX_DIR", state.toString());
+    builder.environment().put("TRAINYARD_SANDBOX_CLASSPATH", System.getProperty("java.class.path"));
+    builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+    Process up = builder.start();
+    long deadline = System.nanoTime() + COMMAND_TIMEOUT.toNanos();
+    while (!Files.readString(err).contains("sandbox: cluster up")) {
+      assertTrue(up.isAlive() && System.nanoTime() < deadline, "up: " + Files.readString(err));
+      Thread.sleep(200);
+    }
+    String group = Files.readString(state.resolve("pid")).strip();
+    // A shell cannot trap a signal ignored when it started (POSIX trap); then SIGTERM, as `kill`.
+    String ignored =
+        Files.readAllLines(Path.of("/proc/" + up.pid() + "/status")).stream()
+            .filter(l -> l.startsWith("SigIgn:"))
+            .findFirst()
+            .orElseThrow();
+    boolean intIgnored = (Long.parseLong(ignored.substring(7).strip(), 16) & 0x2) != 0;
+    String signal = intIgnored ? "TERM" : "INT";
+    System.out.println("[SandboxIT] interrupting up with SIG" + signal);
+    assertEquals(0, run("kill -" + signal + " " + up.pid()).exit());
+    assertTrue(up.waitFor(COMMAND_TIMEOUT.toSeconds(), TimeUnit.SECONDS), "up still running");
+    String said = Files.readString(err);
+    assertEquals(intIgnored ? 143 : 130, up.exitValue(), said);
+    assertTrue(
+        said.endsWith(
+            "sandbox: "
+                + signal
+                + " while starting; stopped what it had started (as `scripts/sandbox down`)\n"),
+        said);
+    Result left =
+        run("ps -eo pid=,pgid=,stat= | awk '$2 == " + group + " && $3 !~ /^Z/ {print $1}'");
+    assertEquals("", left.out(), "left of group " + group);
   }
 
   /** No recorded process alive; no recorded port listening, unless some other process took it. */
@@ -107,8 +178,7 @@ class SandboxIT {
             .toList();
     assertTrue(pids.size() >= 11, "recorded processes: " + pids);
     for (long pid : pids) {
-      assertTrue(
-          ProcessHandle.of(pid).map(p -> !p.isAlive()).orElse(true), "still alive: pid " + pid);
+      assertFalse(running(pid), "still alive: pid " + pid);
     }
     List<String> ports = Files.readAllLines(state.resolve("ports"));
     assertTrue(ports.size() >= 10, "recorded listening ports: " + ports);
@@ -121,6 +191,19 @@ class SandboxIT {
               "port " + port + " still listening: " + line);
         }
       }
+    }
+  }
+
+  /**
+   * Whether {@code pid} runs: it exists and is no zombie (a killed sandbox's children go to PID 1,
+   * which may reap them a few seconds later).
+   */
+  private static boolean running(long pid) {
+    try {
+      String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+      return stat.charAt(stat.lastIndexOf(')') + 2) != 'Z';
+    } catch (IOException e) {
+      return false;
     }
   }
 

@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -196,13 +197,47 @@ public final class LocalPlanner {
         + " node(s) train.yaml compiles to; --nodes may only scale down";
   }
 
+  /**
+   * The refusal of a {@code --procs} above the compiled processes per node (torchrun's {@code
+   * PET_NPROC_PER_NODE}, MPI's slots; 1 for runtimes that start one process per node): like {@code
+   * --nodes}, it may only scale down.
+   */
+  static String tooManyProcs(int asked, int compiled) {
+    return "--procs "
+        + asked
+        + " is more than the "
+        + compiled
+        + " process(es) per node train.yaml compiles to; --procs may only scale down";
+  }
+
+  /**
+   * The compiled {@code PET_NPROC_PER_NODE} of a container; 1 without one; none when not a number.
+   */
+  private static OptionalInt compiledProcs(JsonNode container) {
+    for (JsonNode e : container.path("env")) {
+      if ("PET_NPROC_PER_NODE".equals(e.path("name").asText())) {
+        String v = e.path("value").asText("");
+        return v.matches("[0-9]{1,9}") ? OptionalInt.of(Integer.parseInt(v)) : OptionalInt.empty();
+      }
+    }
+    return OptionalInt.of(1);
+  }
+
   private static Result nodes(JsonNode jobSet, String framework, Settings settings) {
     JsonNode rjob = jobSet.at("/spec/replicatedJobs/0");
     JsonNode pod = rjob.at("/template/spec/template/spec");
     JsonNode container = pod.at("/containers/0");
     int compiled = rjob.at("/template/spec/completions").asInt(1);
+    List<String> refused = new ArrayList<>();
     if (settings.nodes() > compiled) {
-      return new Result(Optional.empty(), List.of(tooMany(settings.nodes(), compiled)));
+      refused.add(tooMany(settings.nodes(), compiled));
+    }
+    OptionalInt perNode = compiledProcs(container);
+    if (perNode.isPresent() && settings.procsPerNode() > perNode.getAsInt()) {
+      refused.add(tooManyProcs(settings.procsPerNode(), perNode.getAsInt()));
+    }
+    if (!refused.isEmpty()) {
+      return new Result(Optional.empty(), refused);
     }
     int count = settings.nodes() == 0 ? compiled : settings.nodes();
     Map<String, String> ports = new TreeMap<>();

@@ -35,6 +35,12 @@ import java.util.concurrent.TimeUnit;
  * lines run first, as in the pod.
  */
 public final class LocalRunner {
+  /**
+   * How long every node may run with no rank in a process group before {@link #run} notes it once
+   * on the error writer (a launch line that never forms the group waits until the timeout).
+   */
+  public static final Duration QUIET_NOTE = Duration.ofSeconds(60);
+
   /** How long a stopped process group has between SIGTERM and SIGKILL. */
   public static final Duration GRACE = Duration.ofSeconds(10);
 
@@ -56,9 +62,12 @@ public final class LocalRunner {
   private final LocalPlan plan;
   private final Path scratch;
   private final PrintWriter out;
+  private final PrintWriter err;
+  private final Duration quietNote;
   private final Clock clock;
   private final Map<String, Process> running = new LinkedHashMap<>();
   private volatile boolean stopped;
+  private volatile End stoppedBy = new End("stopped (Ctrl-C)", 130);
 
   /**
    * @param plan the nodes to run
@@ -67,19 +76,42 @@ public final class LocalRunner {
    * @param clock for the duration
    */
   public LocalRunner(LocalPlan plan, Path scratch, PrintWriter out, Clock clock) {
+    this(plan, scratch, out, out, QUIET_NOTE, clock);
+  }
+
+  /**
+   * @param plan the nodes to run
+   * @param scratch an empty folder for the working copies, homes and probe files
+   * @param out where the prefixed lines go
+   * @param err where the one note goes when, {@code quietNote} after the start, every node still
+   *     runs and no rank has reported a process group (runtimes other than {@code plain}, with a
+   *     promised world above 1)
+   * @param quietNote how long to wait before that note ({@link #QUIET_NOTE} in the CLI)
+   * @param clock for the duration
+   */
+  public LocalRunner(
+      LocalPlan plan,
+      Path scratch,
+      PrintWriter out,
+      PrintWriter err,
+      Duration quietNote,
+      Clock clock) {
     this.plan = plan;
     this.scratch = scratch;
     this.out = out;
+    this.err = err;
+    this.quietNote = quietNote;
     this.clock = clock;
   }
 
   /**
    * How the run ended.
    *
-   * @param exitCode 0, the exit code of the first failed node, 124 on timeout, 130 when stopped
+   * @param exitCode 0, the exit code of the first failed node, 124 on timeout, 130 when stopped by
+   *     Ctrl-C (143 by SIGTERM)
    * @param state the controller's words: {@code succeeded}, {@code failed (user error): command
    *     exited with code 1 on node-1}, {@code failed (user error): ran past its timeout of 60s},
-   *     {@code stopped (Ctrl-C)}
+   *     {@code stopped (Ctrl-C)}, {@code stopped (SIGTERM)}
    * @param world the world check
    * @param took wall-clock time from the first start to the last exit
    */
@@ -107,7 +139,7 @@ public final class LocalRunner {
     for (LocalNode node : plan.nodes()) {
       pumps.add(start(node, probe));
     }
-    Optional<End> failure = await(start.plusMillis(timeout.toMillis()), timeout);
+    Optional<End> failure = await(start, start.plusMillis(timeout.toMillis()), timeout);
     stopAll();
     for (Thread pump : pumps) {
       pump.join(GRACE.toMillis());
@@ -126,6 +158,18 @@ public final class LocalRunner {
 
   /** Stops every node's process group (Ctrl-C); {@link #run} then returns. Safe to call twice. */
   public void stop() {
+    stop("Ctrl-C", 130);
+  }
+
+  /**
+   * Stops every node's process group because of {@code why}; the outcome then says {@code stopped
+   * (<why>)} with {@code exitCode}.
+   *
+   * @param why what stopped the run: {@code Ctrl-C}, {@code SIGTERM}, {@code SIGHUP}
+   * @param exitCode the outcome's exit code: 128 + the signal's number (130, 143, 129)
+   */
+  public void stop(String why, int exitCode) {
+    stoppedBy = new End("stopped (" + why + ")", exitCode);
     stopped = true;
     stopAll();
   }
@@ -195,11 +239,15 @@ public final class LocalRunner {
   private record End(String state, int exitCode) {}
 
   /** Waits for the end: empty when every node exited 0. */
-  private Optional<End> await(Instant deadline, Duration timeout) throws InterruptedException {
+  private Optional<End> await(Instant start, Instant deadline, Duration timeout)
+      throws InterruptedException {
+    boolean noted = plan.framework().equals("plain") || plan.expectedWorld() < 2;
     while (!stopped) {
       boolean alive = false;
+      boolean all = true;
       for (Map.Entry<String, Process> e : snapshot().entrySet()) {
         Process p = e.getValue();
+        all &= p.isAlive();
         if (p.isAlive()) {
           alive = true;
         } else if (p.exitValue() != 0) {
@@ -215,6 +263,21 @@ public final class LocalRunner {
       if (!alive) {
         return Optional.empty();
       }
+      if (!noted && all && !clock.instant().isBefore(start.plus(quietNote))) {
+        noted = true;
+        if (!anyRankReported()) {
+          err.println(
+              "run --local: no rank has joined a process group after "
+                  + quietNote.toSeconds()
+                  + "s ("
+                  + plan.expectedWorld()
+                  + " promised); a launch line that never forms the group waits here until"
+                  + " --timeout ("
+                  + timeout.toSeconds()
+                  + "s)");
+          err.flush();
+        }
+      }
       if (clock.instant().isAfter(deadline)) {
         return Optional.of(
             new End(
@@ -222,7 +285,22 @@ public final class LocalRunner {
       }
       TimeUnit.MILLISECONDS.sleep(100);
     }
-    return Optional.of(new End("stopped (Ctrl-C)", 130));
+    return Optional.of(stoppedBy);
+  }
+
+  /** Whether any node's probe file holds a line (a rank that reported its world). */
+  private boolean anyRankReported() {
+    for (LocalNode node : plan.nodes()) {
+      Path file = scratch.resolve("probe").resolve(node.name() + ".txt");
+      try {
+        if (Files.exists(file) && Files.size(file) > 0) {
+          return true;
+        }
+      } catch (IOException e) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private Map<String, Process> snapshot() {

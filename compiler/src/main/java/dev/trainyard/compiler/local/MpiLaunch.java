@@ -53,7 +53,8 @@ public record MpiLaunch(String script, String hostfile, String compiledHostfile,
    * @param launchSh the compiled ConfigMap's {@code launch.sh}
    * @param compiledHostfileText its {@code hostfile} (its first line gives the slots per node)
    * @param nodes the nodes to stand for (the compiled count or fewer, {@code --nodes})
-   * @param procs slots per node to use instead of the compiled ones ({@code --procs}); 0 keeps them
+   * @param procs slots per node to use instead of the compiled ones ({@code --procs}); 0 keeps
+   *     them; more than the compiled slots is a problem (it may only scale down)
    */
   static Result of(String launchSh, String compiledHostfileText, int nodes, int procs) {
     Matcher slots = SLOTS.matcher(compiledHostfileText.lines().findFirst().orElse(""));
@@ -62,7 +63,11 @@ public record MpiLaunch(String script, String hostfile, String compiledHostfile,
     if (!slots.matches() || mpirun.isEmpty()) {
       return problem("the compiled launch.sh or hostfile has no mpirun line or slots");
     }
-    int perNode = procs > 0 ? procs : Integer.parseInt(slots.group(1));
+    int compiledSlots = Integer.parseInt(slots.group(1));
+    if (procs > compiledSlots) {
+      return problem(LocalPlanner.tooManyProcs(procs, compiledSlots));
+    }
+    int perNode = procs > 0 ? procs : compiledSlots;
     int world = nodes * perNode;
     String line = mpirun.get();
     Matcher hostfile = HOSTFILE.matcher(line);

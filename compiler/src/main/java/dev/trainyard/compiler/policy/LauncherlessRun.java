@@ -93,7 +93,10 @@ final class LauncherlessRun {
   }
 
   private static void report(RunCheck c, Program p) {
-    Optional<String> script = p.module() ? Optional.empty() : c.scripts().read(p.name().text());
+    Optional<String> script =
+        p.module()
+            ? Optional.empty()
+            : c.scripts().read(p.name().text()).map(LauncherlessRun::withoutComments);
     if (script.isPresent() && JOINS.matcher(ASSIGNS.matcher(script.get()).replaceAll("")).find()) {
       return;
     }
@@ -152,6 +155,49 @@ final class LauncherlessRun {
                 : "")
             + ", e.g. "
             + c.hint(fixed));
+  }
+
+  /**
+   * Python source with each comment (a {@code #} outside a string literal, to the end of its line)
+   * removed; strings, line breaks and all else kept. A comment such as {@code # torchrun sets
+   * MASTER_ADDR for us} is no sign that the script joins a group; a string can be ({@code
+   * os.environ["MASTER_ADDR"]}), so strings stay. Python's lexical rules
+   * (https://docs.python.org/3/reference/lexical_analysis.html, "Comments" and "String and Bytes
+   * literals"): a string opens with one or three single or double quotes (prefixes such as {@code
+   * r} or {@code f} change nothing here), a backslash keeps the next character inside the string
+   * (in raw strings too), a one-quote string ends at its line's end at the latest; an unclosed
+   * string runs to the end of the text.
+   */
+  static String withoutComments(String source) {
+    StringBuilder out = new StringBuilder(source.length());
+    int n = source.length();
+    int i = 0;
+    while (i < n) {
+      char ch = source.charAt(i);
+      if (ch == '#') {
+        while (i < n && source.charAt(i) != '\n') {
+          i++;
+        }
+      } else if (ch == '\'' || ch == '"') {
+        String triple = String.valueOf(ch).repeat(3);
+        String quote = source.startsWith(triple, i) ? triple : String.valueOf(ch);
+        int end = i + quote.length();
+        while (end < n && !source.startsWith(quote, end)) {
+          char at = source.charAt(end);
+          if (at == '\n' && quote.length() == 1) {
+            break;
+          }
+          end += at == '\\' ? 2 : 1;
+        }
+        end = Math.min(n, source.startsWith(quote, end) ? end + quote.length() : end);
+        out.append(source, i, end);
+        i = end;
+      } else {
+        out.append(ch);
+        i++;
+      }
+    }
+    return out.toString();
   }
 
   /** The script or {@code -m module} after python's own options; empty for {@code python -c}. */

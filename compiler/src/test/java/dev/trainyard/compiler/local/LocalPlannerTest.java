@@ -83,6 +83,27 @@ class LocalPlannerTest {
         up.problems());
     assertEquals(
         3, LocalPlanner.plan(tree, settings(3, 0, Map.of())).plan().orElseThrow().nodes().size());
+    LocalPlanner.Result more = LocalPlanner.plan(tree, settings(0, 3, Map.of()));
+    assertTrue(more.plan().isEmpty());
+    assertEquals(
+        List.of(
+            "--procs 3 is more than the 2 process(es) per node train.yaml compiles to; --procs may only scale down"),
+        more.problems());
+    assertEquals(
+        "2",
+        LocalPlanner.plan(tree, settings(0, 2, Map.of()))
+            .plan()
+            .orElseThrow()
+            .nodes()
+            .get(0)
+            .get("PET_NPROC_PER_NODE"),
+        "--procs at the compiled count");
+    OutputTree plain = compile("runtime: jax\nrun: python train.py\nnodes: 2\n");
+    assertEquals(
+        List.of(
+            "--procs 2 is more than the 1 process(es) per node train.yaml compiles to; --procs may only scale down"),
+        LocalPlanner.plan(plain, settings(0, 2, Map.of())).problems(),
+        "one process per node");
   }
 
   @Test
@@ -257,12 +278,18 @@ class LocalPlannerTest {
     assertEquals("void", launcher.get("NVIDIA_VISIBLE_DEVICES"), "the launcher pod's env");
     assertTrue(
         LocalPlanner.plan(tree, settings(2, 0, Map.of())).plan().isPresent(), "--nodes 2 of 2");
-    LocalPlan scaled = LocalPlanner.plan(tree, settings(1, 3, Map.of())).plan().orElseThrow();
-    assertEquals("3", scaled.nodes().get(0).get("OMPI_MCA_orte_set_default_slots"));
-    assertEquals(3, scaled.expectedWorld());
-    assertEquals("localhost slots=3\n", scaled.mpi().orElseThrow().hostfile());
+    LocalPlan scaled = LocalPlanner.plan(tree, settings(1, 1, Map.of())).plan().orElseThrow();
+    assertEquals("1", scaled.nodes().get(0).get("OMPI_MCA_orte_set_default_slots"));
+    assertEquals(1, scaled.expectedWorld());
+    assertEquals("localhost slots=1\n", scaled.mpi().orElseThrow().hostfile());
     assertEquals("1", scaled.nodes().get(0).get("NNODES"));
-    assertTrue(scaled.mpi().orElseThrow().script().contains(" -np 3 "));
+    assertTrue(scaled.mpi().orElseThrow().script().contains(" -np 1 "));
+    LocalPlanner.Result huge = LocalPlanner.plan(tree, settings(0, 99999, Map.of()));
+    assertTrue(huge.plan().isEmpty(), "--procs 99999 would start mpirun -np 199998");
+    assertEquals(
+        List.of(
+            "--procs 99999 is more than the 2 process(es) per node train.yaml compiles to; --procs may only scale down"),
+        huge.problems());
     LocalPlanner.Result up = LocalPlanner.plan(tree, settings(3, 0, Map.of()));
     assertTrue(up.plan().isEmpty());
     assertEquals(

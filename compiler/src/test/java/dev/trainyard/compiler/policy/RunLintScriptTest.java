@@ -167,7 +167,30 @@ class RunLintScriptTest {
             0),
         Arguments.of("import lightning as L\ntrainer = L.Trainer(num_nodes=2)\n", 0),
         Arguments.of("import torch.multiprocessing as mp\nmp.spawn(main, nprocs=4)\n", 1),
-        Arguments.of("print('hello')\n", 1));
+        Arguments.of("print('hello')\n", 1),
+        // A comment is no sign of a group: W426 stays (the fresh user's train.py).
+        Arguments.of("import torch\n# torchrun sets MASTER_ADDR for us\nprint('train')\n", 1),
+        Arguments.of("x = 1  # NODE_RANK, NNODES, import lightning\n", 1),
+        // A # inside a string starts no comment: the read after it still counts.
+        Arguments.of("import os\nurl = 'tcp://#' + os.environ['MASTER_ADDR']\n", 0),
+        Arguments.of("import os\nd = \"\"\"a # b\n\"\"\"; r = os.environ[\"NODE_RANK\"]\n", 0));
+  }
+
+  @Test
+  @DisplayName(
+      "withoutComments drops # to the line's end outside strings; keeps strings (one or three quotes, escaped quotes) and line breaks")
+  void withoutComments() {
+    assertEquals(
+        "a = 1  \nb = '#x' \n", LauncherlessRun.withoutComments("a = 1  # c\nb = '#x' # d\n"));
+    assertEquals(
+        "s = 'it\\'s # no' \n", LauncherlessRun.withoutComments("s = 'it\\'s # no' # yes\n"));
+    assertEquals(
+        "t = \"\"\"x\n# in\n\"\"\"\n\ny\n",
+        LauncherlessRun.withoutComments("t = \"\"\"x\n# in\n\"\"\"\n# out\ny\n"));
+    assertEquals("u = 'open\nv = 1 \n", LauncherlessRun.withoutComments("u = 'open\nv = 1 # w\n"));
+    assertEquals(
+        "w = \"\"\"never closed # x",
+        LauncherlessRun.withoutComments("w = \"\"\"never closed # x"));
   }
 
   @ParameterizedTest(name = "{0}")
