@@ -51,14 +51,17 @@ final class PlatformCommand {
         "changes the queues (its GitOps preview shows the ClusterQueue diff and the",
         "runs that no longer fit).",
         "--check writes nothing and fails (exit 1, E811) naming each file that is not",
-        "what platform.yaml gives: run it in the GitOps repo's CI."
+        "what platform.yaml gives: run it in the GitOps repo's CI.",
+        "Without a platform.yaml file at the root (renamed, deleted, a folder) both",
+        "refuse (exit 1, E812) and change nothing: they never fall back to the",
+        "embedded default platform."
       },
       mixinStandardHelpOptions = true,
       footer = {
         "",
         "Exit codes: 0 written (or, with --check, up to date); 1 --check found stale",
-        "files, or platform.yaml or runtimes/ has errors; 2 usage; 3 a file cannot be",
-        "read or written; 4 internal error."
+        "files, platform.yaml is missing, or it or runtimes/ has errors; 2 usage;",
+        "3 a file cannot be read or written; 4 internal error."
       })
   static final class RenderCommand implements Callable<Integer> {
     @Spec CommandSpec spec;
@@ -96,6 +99,11 @@ final class PlatformCommand {
             "no platform.yaml and no clusters/ in "
                 + (dir == null ? "the current folder" : dir.toString())
                 + ": run it at the root of the GitOps repo checkout (or name it as DIR)");
+      }
+      String display = dir == null ? "platform.yaml" : dir.resolve("platform.yaml").toString();
+      var missing = PlatformRender.missingPlatform(root.toAbsolutePath(), display);
+      if (missing.isPresent()) {
+        return report(new PlatformRender.Result(List.of(), List.of(), List.of(missing.get())));
       }
       PlatformRender.Result result;
       try {

@@ -87,6 +87,37 @@ public final class PlatformRender {
     }
   }
 
+  /**
+   * E812 when the GitOps checkout at {@code root} has no regular file {@code platform.yaml}
+   * (missing, renamed, or a folder): {@code platform render} then refuses instead of rendering the
+   * embedded default platform, which would delete every cluster's queues and add {@code
+   * clusters/local/}. Empty when the file is there.
+   *
+   * @param root the checkout's root folder
+   * @param display how to name {@code root/platform.yaml} in the message (the path as given)
+   */
+  public static Optional<Diagnostic> missingPlatform(java.nio.file.Path root, String display) {
+    java.nio.file.Path file = root.resolve("platform.yaml");
+    if (java.nio.file.Files.isRegularFile(file)) {
+      return Optional.empty();
+    }
+    String what =
+        java.nio.file.Files.isDirectory(file)
+            ? "is a folder, not a file"
+            : java.nio.file.Files.exists(file) ? "is not a regular file" : "does not exist";
+    return Optional.of(
+        Diagnostic.error(
+                DiagnosticCode.PLATFORM_FILE_MISSING,
+                SourceLocation.ofFile(display),
+                "",
+                display
+                    + " "
+                    + what
+                    + ": platform render renders the queues only from the GitOps repo's own platform.yaml, never from the embedded default (that would remove every cluster's queues); nothing was changed")
+            .withHint(
+                "restore platform.yaml at the GitOps repo's root (`git status` shows a rename or deletion; `git checkout -- platform.yaml`), or name the checkout as DIR"));
+  }
+
   /** Renders the queue folders of {@code tree} from its own platform.yaml and runtimes/. */
   public static Result of(Snapshot tree) {
     List<Diagnostic> diagnostics = new ArrayList<>();
@@ -101,8 +132,8 @@ public final class PlatformRender {
               platform.platform(),
               platform.platformDisplay().orElse(PlatformLoader.EMBEDDED_NAME),
               platform.runtimes());
+      diagnostics.addAll(platform.repoRelative(rendered.diagnostics()));
     }
-    diagnostics.addAll(rendered.diagnostics());
     if (rendered.failed()) {
       return new Result(List.of(), List.of(), diagnostics);
     }

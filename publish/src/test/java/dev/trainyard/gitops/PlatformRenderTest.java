@@ -228,6 +228,42 @@ class PlatformRenderTest {
   }
 
   @Test
+  @DisplayName(
+      "a broken runtime is named from the GitOps repo's root, never from the temporary copy")
+  void runtimeErrorRepoRelative() throws Exception {
+    Path ops = submitted(EXAMPLE);
+    write(ops, "runtimes/myrt/1.0/runtime.yaml", "name: myrt\nversion: \"1.0\"\nbogus: [\n");
+    PlatformRender.Result r = PlatformRender.of(new FolderSnapshot(ops));
+    assertTrue(r.failed(), r.diagnostics().toString());
+    Diagnostic d =
+        r.diagnostics().stream()
+            .filter(x -> x.location().file().endsWith("runtime.yaml"))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError(r.diagnostics().toString()));
+    assertEquals("runtimes/myrt/1.0/runtime.yaml", d.location().file(), d.toString());
+    assertFalse(
+        r.diagnostics().toString().contains("trainyard-platform-"), r.diagnostics().toString());
+  }
+
+  @Test
+  @DisplayName(
+      "a checkout without a platform.yaml file (renamed, or a folder) is E812 naming it; a file is fine")
+  void missingPlatform() throws Exception {
+    Path ops = submitted(EXAMPLE);
+    assertEquals(java.util.Optional.empty(), PlatformRender.missingPlatform(ops, "platform.yaml"));
+    GitCli.git(ops, "mv", "platform.yaml", "platform.yml");
+    Diagnostic gone = PlatformRender.missingPlatform(ops, "ops/platform.yaml").orElseThrow();
+    assertEquals(DiagnosticCode.PLATFORM_FILE_MISSING, gone.code());
+    assertTrue(gone.isError());
+    assertEquals("ops/platform.yaml", gone.location().file());
+    WORDING.approve(gone);
+    Files.createDirectories(ops.resolve("platform.yaml"));
+    Diagnostic folder = PlatformRender.missingPlatform(ops, "platform.yaml").orElseThrow();
+    assertTrue(
+        folder.message().startsWith("platform.yaml is a folder, not a file:"), folder.message());
+  }
+
+  @Test
   @DisplayName("without platform.yaml: the embedded default platform, with W806")
   void embedded() throws Exception {
     Path ops = temp.resolve("empty");
