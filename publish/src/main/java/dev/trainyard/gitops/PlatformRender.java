@@ -140,14 +140,18 @@ public final class PlatformRender {
     OutputTree out = rendered.value().orElseThrow();
     List<TreeEdit> edits = new ArrayList<>();
     List<StaleFile> stale = new ArrayList<>();
-    for (TreeEdit e : owned(out, tree)) {
+    List<TreeEdit> owned = owned(out, tree);
+    for (TreeEdit e : owned) {
       List<StaleFile> changed = changes(e, tree);
       if (!changed.isEmpty()) {
         edits.add(e);
         stale.addAll(changed);
       }
     }
-    ClusterRoots.Result roots = ClusterRoots.after(tree, edits);
+    // The roots of every owned folder, changed or not: a root someone deleted
+    // (clusters/<cluster>/kustomization.yaml, a namespace's) is missing even when the queue folders
+    // are in step. An unchanged folder's edit is a no-op, so the roots are those after `edits`.
+    ClusterRoots.Result roots = ClusterRoots.after(tree, owned);
     if (!roots.diagnostics().isEmpty()) {
       diagnostics.addAll(roots.diagnostics());
       return new Result(List.of(), List.of(), diagnostics);

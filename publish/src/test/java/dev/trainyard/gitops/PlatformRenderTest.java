@@ -229,6 +229,30 @@ class PlatformRenderTest {
 
   @Test
   @DisplayName(
+      "a deleted cluster or namespace kustomization root is MISSING with the queue folders in step; written back, the checkout matches git")
+  void missingRoots() throws Exception {
+    Path ops = submitted(EXAMPLE);
+    String clusterRoot = Files.readString(ops.resolve("clusters/local/kustomization.yaml"));
+    String nsRoot = Files.readString(ops.resolve("clusters/local/ml/kustomization.yaml"));
+    GitCli.git(ops, "rm", "-q", "clusters/local/kustomization.yaml");
+    GitCli.git(ops, "rm", "-q", "clusters/local/ml/kustomization.yaml");
+    PlatformRender.Result r = PlatformRender.of(new FolderSnapshot(ops));
+    assertEquals(List.of(), r.diagnostics());
+    assertEquals(
+        List.of(
+            "clusters/local/kustomization.yaml MISSING",
+            "clusters/local/ml/kustomization.yaml MISSING"),
+        paths(r));
+    TreeWriter.apply(r.edits(), ops);
+    assertEquals(clusterRoot, Files.readString(ops.resolve("clusters/local/kustomization.yaml")));
+    assertEquals(nsRoot, Files.readString(ops.resolve("clusters/local/ml/kustomization.yaml")));
+    GitCli.git(ops, "add", "-A");
+    assertEquals("", GitCli.git(ops, "status", "--porcelain"), "the same roots submit wrote");
+    assertEquals(List.of(), PlatformRender.of(new FolderSnapshot(ops)).stale());
+  }
+
+  @Test
+  @DisplayName(
       "a broken runtime is named from the GitOps repo's root, never from the temporary copy")
   void runtimeErrorRepoRelative() throws Exception {
     Path ops = submitted(EXAMPLE);
