@@ -171,6 +171,46 @@ class PlatformCommandTest {
   }
 
   @Test
+  @DisplayName(
+      "the render's shutdown hook stops the apply and says in one line whether anything was written")
+  void interruptLine() throws Exception {
+    java.io.StringWriter text = new java.io.StringWriter();
+    dev.trainyard.gitops.TreeWriter.Interrupt staging =
+        new dev.trainyard.gitops.TreeWriter.Interrupt();
+    Thread apply =
+        new Thread(
+            () -> {
+              try {
+                for (int i = 0; i < 3000 && !staging.requested(); i++) {
+                  Thread.sleep(10);
+                }
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              } finally {
+                staging.settle();
+              }
+            });
+    apply.start();
+    PlatformCommand.RenderCommand.interrupted(
+        staging, new java.io.PrintWriter(text), java.time.Duration.ofSeconds(30));
+    apply.join(10_000);
+    assertEquals(
+        "trainyard: interrupted; nothing was written (the staged .trainyard-* folders were removed)\n",
+        text.toString());
+    java.io.StringWriter stuck = new java.io.StringWriter();
+    PlatformCommand.RenderCommand.interrupted(
+        new dev.trainyard.gitops.TreeWriter.Interrupt(),
+        new java.io.PrintWriter(stuck),
+        java.time.Duration.ofMillis(50));
+    assertTrue(
+        stuck
+            .toString()
+            .startsWith(
+                "trainyard: interrupted while writing; run `trainyard platform render` again"),
+        stuck.toString());
+  }
+
+  @Test
   @DisplayName("--help names --check and the exit codes; the top-level help lists the command")
   void help() {
     MainTest.Run help = MainTest.run("platform", "render", "--help");

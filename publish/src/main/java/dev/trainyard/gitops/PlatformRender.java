@@ -47,7 +47,12 @@ public final class PlatformRender {
      * The tree has it; platform.yaml gives nothing there (a queue, namespace or cluster it
      * dropped).
      */
-    EXTRA
+    EXTRA,
+    /**
+     * A {@code .trainyard-*} staging folder (or file) an interrupted render or submit left behind
+     * under {@code clusters/}; the render removes it.
+     */
+    LEFTOVER
   }
 
   /**
@@ -160,6 +165,10 @@ public final class PlatformRender {
       edits.add(root);
       stale.addAll(changes(root, tree));
     }
+    for (String leftover : leftovers(tree)) {
+      edits.add(new TreeEdit.DeleteFolder(leftover));
+      stale.add(new StaleFile(leftover, Difference.LEFTOVER, 0));
+    }
     stale.sort(java.util.Comparator.comparing(StaleFile::path));
     return new Result(edits, stale, diagnostics);
   }
@@ -177,6 +186,8 @@ public final class PlatformRender {
             case DIFFERS -> "stale queue file: platform.yaml gives other text from this line on";
             case EXTRA ->
                 "queue file platform.yaml no longer gives (its queue, namespace or cluster is gone)";
+            case LEFTOVER ->
+                "staging left by an interrupted `trainyard platform render` or submit: not part of the tree";
           };
       SourceLocation at =
           f.line() > 0
@@ -185,7 +196,9 @@ public final class PlatformRender {
       out.add(
           Diagnostic.error(DiagnosticCode.QUEUE_OBJECTS_STALE, at, "", message)
               .withHint(
-                  "run `trainyard platform render` at the GitOps repo's root and commit the result with the platform.yaml change"));
+                  f.difference() == Difference.LEFTOVER
+                      ? "run `trainyard platform render` at the GitOps repo's root: it removes it; never commit a .trainyard-* folder"
+                      : "run `trainyard platform render` at the GitOps repo's root and commit the result with the platform.yaml change"));
     }
     return out;
   }
@@ -212,6 +225,33 @@ public final class PlatformRender {
       }
     }
     return new ArrayList<>(edits.values());
+  }
+
+  /**
+   * The {@code .trainyard-*} entries (a {@link TreeWriter} staging folder or file, an old folder
+   * moved aside) directly in {@code clusters/<cluster>/} or {@code clusters/<cluster>/<ns>/}, where
+   * an interrupted write leaves them.
+   */
+  static List<String> leftovers(Snapshot tree) {
+    List<String> out = new ArrayList<>();
+    for (String cluster : folders(tree, TreeLayout.CLUSTERS)) {
+      String dir = TreeLayout.CLUSTERS + "/" + cluster;
+      List<String> dirs = new ArrayList<>(List.of(dir));
+      for (String ns : folders(tree, dir)) {
+        if (!ns.startsWith(".")) {
+          dirs.add(dir + "/" + ns);
+        }
+      }
+      for (String d : dirs) {
+        for (String child : tree.children(d)) {
+          if (child.startsWith(".trainyard-")) {
+            out.add(
+                d + "/" + (child.endsWith("/") ? child.substring(0, child.length() - 1) : child));
+          }
+        }
+      }
+    }
+    return out;
   }
 
   private static List<String> folders(Snapshot tree, String dir) {

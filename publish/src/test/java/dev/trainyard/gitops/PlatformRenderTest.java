@@ -253,6 +253,29 @@ class PlatformRenderTest {
 
   @Test
   @DisplayName(
+      "staging an interrupted render left (.trainyard-* in a cluster or namespace folder) is LEFTOVER; the render removes it")
+  void leftoverStaging() throws Exception {
+    Path ops = submitted(EXAMPLE);
+    write(ops, "clusters/local/.trainyard-abc123/clusterqueue-ml.yaml", "kind: ClusterQueue\n");
+    write(ops, "clusters/local/ml/.trainyard-def456/localqueue-ml.yaml", "kind: LocalQueue\n");
+    write(ops, "clusters/local/ml/.trainyard-ghi789", "resources: []\n");
+    PlatformRender.Result r = PlatformRender.of(new FolderSnapshot(ops));
+    assertEquals(
+        List.of(
+            "clusters/local/.trainyard-abc123 LEFTOVER",
+            "clusters/local/ml/.trainyard-def456 LEFTOVER",
+            "clusters/local/ml/.trainyard-ghi789 LEFTOVER"),
+        paths(r));
+    List<Diagnostic> d = PlatformRender.staleDiagnostics(r);
+    assertEquals("clusters/local/.trainyard-abc123", d.get(0).location().file());
+    WORDING.approve(d.get(0));
+    TreeWriter.apply(r.edits(), ops);
+    assertEquals("", GitCli.git(ops, "status", "--porcelain", "--ignored"));
+    assertEquals(List.of(), PlatformRender.of(new FolderSnapshot(ops)).stale());
+  }
+
+  @Test
+  @DisplayName(
       "a broken runtime is named from the GitOps repo's root, never from the temporary copy")
   void runtimeErrorRepoRelative() throws Exception {
     Path ops = submitted(EXAMPLE);
