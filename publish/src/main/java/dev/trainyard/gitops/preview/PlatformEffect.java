@@ -46,6 +46,8 @@ final class PlatformEffect {
   enum Reason {
     FITS,
     BORROWS,
+    /** platform.yaml no longer puts the run's namespace on the run's cluster (renamed, removed). */
+    NO_CLUSTER,
     NO_QUEUE,
     NOT_COVERED,
     OVER_QUOTA,
@@ -112,6 +114,17 @@ final class PlatformEffect {
 
   /** How {@code run} stands with {@code platform}'s queues. */
   static Verdict judge(RunFacts run, Platform platform) {
+    boolean onCluster =
+        platform.namespaces().stream()
+            .anyMatch(
+                n ->
+                    n.name().equals(run.folder().namespace())
+                        && n.cluster().equals(run.folder().cluster()));
+    if (!onCluster) {
+      // The queues are matched by cluster and name: a namespace now on another cluster (a renamed
+      // cluster) leaves this cluster's runs with no LocalQueue at all.
+      return new Verdict(Kind.NEVER, Reason.NO_CLUSTER, "", "", BigDecimal.ZERO);
+    }
     Optional<Platform.ClusterQueue> cq =
         QueueTotals.clusterQueue(platform, run.folder().namespace(), run.queue());
     if (cq.isEmpty()) {
@@ -225,9 +238,11 @@ final class PlatformEffect {
     for (RunFacts f : affected) {
       Verdict v = now.get(f.folder().path());
       String key =
-          v.reason() == Reason.NO_QUEUE
-              ? v.reason() + "\u0000" + f.folder().namespace() + "/" + f.queue()
-              : v.reason() + "\u0000" + v.clusterQueue() + "\u0000" + v.resource();
+          v.reason() == Reason.NO_CLUSTER
+              ? v.reason() + "\u0000" + f.folder().cluster() + "/" + f.folder().namespace()
+              : v.reason() == Reason.NO_QUEUE
+                  ? v.reason() + "\u0000" + f.folder().namespace() + "/" + f.queue()
+                  : v.reason() + "\u0000" + v.clusterQueue() + "\u0000" + v.resource();
       groups.computeIfAbsent(key, k -> new ArrayList<>()).add(f);
     }
     List<CallOut> out = new ArrayList<>();
@@ -240,6 +255,22 @@ final class PlatformEffect {
 
   private static CallOut callOut(Platform before, Platform after, List<RunFacts> group, Verdict v) {
     RunFacts first = group.get(0);
+    if (v.reason() == Reason.NO_CLUSTER) {
+      return new CallOut(
+          CallOut.Severity.REFUSED,
+          "no-longer-fits",
+          "",
+          "platform.yaml no longer has namespace "
+              + Md.code(first.folder().namespace())
+              + " on cluster "
+              + Md.code(first.folder().cluster())
+              + " (the cluster was renamed or removed, or the namespace moved): its queues under "
+              + Md.code("clusters/" + first.folder().cluster() + "/")
+              + " are gone, so "
+              + runs(group)
+              + " there will never be admitted: "
+              + list(group, ""));
+    }
     if (v.reason() == Reason.NO_QUEUE) {
       return new CallOut(
           CallOut.Severity.REFUSED,

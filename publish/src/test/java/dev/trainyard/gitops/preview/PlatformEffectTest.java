@@ -108,6 +108,27 @@ class PlatformEffectTest {
 
   @Test
   @DisplayName(
+      "cluster prod renamed prod2 (all its queues deleted under clusters/prod/): every committed run there is never admitted; the preview is refused")
+  void clusterRenamed() throws Exception {
+    String renamed =
+        QUEUES
+            .replace("clusters: [{name: prod}]", "clusters: [{name: prod2}]")
+            .replace("cluster: prod,", "cluster: prod2,");
+    Map<String, String> head = rendered(renamed);
+    assertFalse(head.keySet().stream().anyMatch(k -> k.startsWith("clusters/prod/_cluster/")));
+    Preview p = preview(rendered(QUEUES), head);
+    assertEquals(List.of("refused no-longer-fits"), callOuts(p));
+    String text = p.callOuts().get(0).message();
+    assertTrue(
+        text.startsWith(
+            "platform.yaml no longer has namespace `team-a` on cluster `prod` (the cluster was renamed or removed, or the namespace moved)"),
+        text);
+    assertTrue(text.contains("3 runs in git there will never be admitted"), text);
+    WORDING.approve(text.replace(a, "<a>").replace(b, "<b>").replace(c, "<c>"));
+  }
+
+  @Test
+  @DisplayName(
       "team quota 32 → 8 GPUs: the run asking 16 is never admitted; over the whole cohort too; the preview is refused")
   void quotaShrinks() throws Exception {
     String smaller =
