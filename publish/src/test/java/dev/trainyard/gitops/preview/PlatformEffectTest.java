@@ -129,6 +129,25 @@ class PlatformEffectTest {
 
   @Test
   @DisplayName(
+      "cpu and memory both shrink below every run's request: each resource's row counts every run it refuses, not only the first resource's")
+  void eachResourceCounted() throws Exception {
+    String smaller =
+        QUEUES.replace(
+            "cpu: \"512\", memory: 4096Gi, nvidia.com/gpu: \"32\"",
+            "cpu: 1500m, memory: 1Gi, nvidia.com/gpu: \"32\"");
+    Preview p = preview(rendered(QUEUES), rendered(smaller));
+    List<QuotaChange> rows = p.platform().orElseThrow().quotas();
+    assertEquals(
+        List.of("small cpu 512 → 1.5", "small memory 4096Gi → 1Gi"),
+        rows.stream().map(q -> q.clusterQueue() + " " + q.resource() + " " + q.shown()).toList());
+    for (QuotaChange q : rows) {
+      assertEquals(2, q.runs(), q.toString());
+      assertEquals(List.of(a, b).stream().sorted().toList(), q.neverAdmitted(), q.toString());
+    }
+  }
+
+  @Test
+  @DisplayName(
       "team quota 32 → 8 GPUs: the run asking 16 is never admitted; over the whole cohort too; the preview is refused")
   void quotaShrinks() throws Exception {
     String smaller =
@@ -254,7 +273,8 @@ class PlatformEffectTest {
         "a ClusterQueue platform.yaml dropped loses every quota");
     QuotaChange small = rows.get(3);
     assertEquals(List.of(a, b), small.neverAdmitted());
-    assertEquals(0, rows.get(0).runs(), "no run points at a dropped ClusterQueue any more");
+    assertEquals(1, rows.get(0).runs(), "the run that used the dropped ClusterQueue still counts");
+    assertEquals(List.of(c), rows.get(0).neverAdmitted(), "and is never admitted");
   }
 
   @Test
