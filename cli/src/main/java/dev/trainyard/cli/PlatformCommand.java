@@ -51,14 +51,17 @@ final class PlatformCommand {
         "changes the queues (its GitOps preview shows the ClusterQueue diff and the",
         "runs that no longer fit).",
         "--check writes nothing and fails (exit 1, E811) naming each file that is not",
-        "what platform.yaml gives: run it in the GitOps repo's CI."
+        "what platform.yaml gives: run it in the GitOps repo's CI.",
+        "Without a platform.yaml file at the root (renamed, deleted, a folder) both",
+        "refuse (exit 1, E812) and change nothing: they never fall back to the",
+        "embedded default platform."
       },
       mixinStandardHelpOptions = true,
       footer = {
         "",
         "Exit codes: 0 written (or, with --check, up to date); 1 --check found stale",
-        "files, or platform.yaml or runtimes/ has errors; 2 usage; 3 a file cannot be",
-        "read or written; 4 internal error."
+        "files, platform.yaml is missing, or it or runtimes/ has errors; 2 usage;",
+        "3 a file cannot be read or written; 4 internal error."
       })
   static final class RenderCommand implements Callable<Integer> {
     @Spec CommandSpec spec;
@@ -97,12 +100,20 @@ final class PlatformCommand {
                 + (dir == null ? "the current folder" : dir.toString())
                 + ": run it at the root of the GitOps repo checkout (or name it as DIR)");
       }
+      String display = dir == null ? "platform.yaml" : dir.resolve("platform.yaml").toString();
+      var missing = PlatformRender.missingPlatform(root.toAbsolutePath(), display);
+      if (missing.isPresent()) {
+        return report(new PlatformRender.Result(List.of(), List.of(), List.of(missing.get())));
+      }
       PlatformRender.Result result;
       try {
         result = PlatformRender.of(new FolderSnapshot(root.toAbsolutePath()));
         if (!result.failed() && !check && !result.edits().isEmpty()) {
-          TreeWriter.apply(result.edits(), root.toAbsolutePath());
+          write(result, root.toAbsolutePath());
         }
+      } catch (java.io.InterruptedIOException e) {
+        // SIGINT/SIGTERM: the shutdown hook prints the one line and the JVM ends with 130/143.
+        return 130;
       } catch (IOException | UncheckedIOException e) {
         return Reporting.environment(
             spec,
@@ -111,6 +122,59 @@ final class PlatformCommand {
             "check the checkout's permissions and free space; nothing was changed");
       }
       return report(result);
+    }
+
+    /**
+     * Applies the edits with a JVM shutdown hook registered: on Ctrl-C (SIGINT) or SIGTERM the
+     * apply stops before its next file, removes its staging folders and the folders it created, and
+     * the hook prints one line saying what happened.
+     */
+    private void write(PlatformRender.Result result, Path root) throws IOException {
+      TreeWriter.Interrupt interrupt = new TreeWriter.Interrupt();
+      PrintWriter err = spec.commandLine().getErr();
+      Thread hook =
+          new Thread(() -> interrupted(interrupt, err, GRACE), "trainyard-render-interrupt");
+      Runtime.getRuntime().addShutdownHook(hook);
+      try {
+        TreeWriter.apply(
+            result.edits(),
+            root,
+            (file, text) -> Files.writeString(file, text, java.nio.charset.StandardCharsets.UTF_8),
+            interrupt);
+      } finally {
+        try {
+          Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException e) {
+          // Shutting down: the hook is running and prints the line.
+        }
+      }
+    }
+
+    /** How long the hook waits for the apply to clean up. */
+    static final java.time.Duration GRACE = java.time.Duration.ofSeconds(10);
+
+    /** The shutdown hook's work: stop the apply, wait for it, print one line. */
+    static void interrupted(
+        TreeWriter.Interrupt interrupt, PrintWriter err, java.time.Duration grace) {
+      interrupt.request();
+      boolean settled;
+      try {
+        settled = interrupt.awaitSettled(grace);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        settled = false;
+      }
+      String line;
+      if (!settled) {
+        line =
+            "interrupted while writing; run `trainyard platform render` again: it removes the leftover .trainyard-* folders and renders the rest";
+      } else if (interrupt.completed()) {
+        line = "interrupted after the render was written whole; commit it";
+      } else {
+        line = "interrupted; nothing was written (the staged .trainyard-* folders were removed)";
+      }
+      err.println("trainyard: " + line);
+      err.flush();
     }
 
     private int report(PlatformRender.Result result) {
@@ -157,7 +221,7 @@ final class PlatformCommand {
             switch (f.difference()) {
               case MISSING -> "A";
               case DIFFERS -> "M";
-              case EXTRA -> "D";
+              case EXTRA, LEFTOVER -> "D";
             };
         out.println("  " + sign + " " + f.path());
       }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -121,6 +122,92 @@ class PlatformCommandTest {
     assertEquals(1, brokenJson.exit());
     assertTrue(brokenJson.out().contains("\"upToDate\" : false"), brokenJson.out());
     assertFalse(Files.exists(dir.resolve("clusters")));
+  }
+
+  @Test
+  @DisplayName(
+      "a renamed platform.yaml, or a folder in its place: render and --check refuse (exit 1, E812) and change nothing; never the embedded default")
+  void missingPlatformRefused() throws Exception {
+    Path dir = gitops();
+    assertEquals(0, MainTest.run("platform", "render", dir.toString()).exit());
+    PreviewCommandTest.git(dir, "init", "-q");
+    PreviewCommandTest.git(dir, "add", "-A");
+    PreviewCommandTest.git(dir, "commit", "-q", "-m", "platform");
+    PreviewCommandTest.git(dir, "mv", "platform.yaml", "platform.yml");
+    for (String[] args :
+        List.of(
+            new String[] {"platform", "render", dir.toString()},
+            new String[] {"platform", "render", "--check", dir.toString()})) {
+      MainTest.Run r = MainTest.run(args);
+      assertEquals(1, r.exit(), r.err());
+      assertTrue(
+          r.err()
+              .startsWith(
+                  dir.resolve("platform.yaml")
+                      + ": error[E812]: "
+                      + dir.resolve("platform.yaml")
+                      + " does not exist: platform render renders the queues only from the GitOps repo's own platform.yaml, never from the embedded default"),
+          r.err());
+      assertTrue(r.err().contains("hint: restore platform.yaml"), r.err());
+      assertFalse(r.err().contains("W806"), r.err());
+      assertEquals("", r.out());
+    }
+    assertEquals(
+        "R  platform.yaml -> platform.yml\n",
+        PreviewCommandTest.git(dir, "status", "--porcelain"),
+        "no queue file removed, no clusters/local added");
+    PreviewCommandTest.git(dir, "mv", "platform.yml", "platform.yaml");
+    Files.createDirectories(dir.resolve("platform.yaml.d"));
+    PreviewCommandTest.git(dir, "mv", "platform.yaml", "platform.yaml.d/platform.yaml");
+    PreviewCommandTest.git(dir, "mv", "platform.yaml.d", "platform.yaml");
+    MainTest.Run folder = MainTest.run("platform", "render", "--output", "json", dir.toString());
+    assertEquals(1, folder.exit());
+    assertTrue(
+        folder.out().contains("\"code\" : \"E812\"")
+            && folder.out().contains("is a folder, not a file"),
+        folder.out());
+    assertTrue(Files.isDirectory(dir.resolve("clusters/local/_cluster")));
+    assertFalse(Files.exists(dir.resolve("clusters/local/_cluster/clusterqueue-default.yaml")));
+  }
+
+  @Test
+  @DisplayName(
+      "the render's shutdown hook stops the apply and says in one line whether anything was written")
+  void interruptLine() throws Exception {
+    java.io.StringWriter text = new java.io.StringWriter();
+    dev.trainyard.gitops.TreeWriter.Interrupt staging =
+        new dev.trainyard.gitops.TreeWriter.Interrupt();
+    Thread apply =
+        new Thread(
+            () -> {
+              try {
+                for (int i = 0; i < 3000 && !staging.requested(); i++) {
+                  Thread.sleep(10);
+                }
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              } finally {
+                staging.settle();
+              }
+            });
+    apply.start();
+    PlatformCommand.RenderCommand.interrupted(
+        staging, new java.io.PrintWriter(text), java.time.Duration.ofSeconds(30));
+    apply.join(10_000);
+    assertEquals(
+        "trainyard: interrupted; nothing was written (the staged .trainyard-* folders were removed)\n",
+        text.toString());
+    java.io.StringWriter stuck = new java.io.StringWriter();
+    PlatformCommand.RenderCommand.interrupted(
+        new dev.trainyard.gitops.TreeWriter.Interrupt(),
+        new java.io.PrintWriter(stuck),
+        java.time.Duration.ofMillis(50));
+    assertTrue(
+        stuck
+            .toString()
+            .startsWith(
+                "trainyard: interrupted while writing; run `trainyard platform render` again"),
+        stuck.toString());
   }
 
   @Test

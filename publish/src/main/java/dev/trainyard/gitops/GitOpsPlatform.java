@@ -77,6 +77,40 @@ record GitOpsPlatform(
     }
   }
 
+  /**
+   * {@code diagnostics} with each location inside the temporary copy named from the GitOps repo's
+   * root instead ({@code /tmp/trainyard-platform-…/runtimes/x/1.0/runtime.yaml} becomes {@code
+   * runtimes/x/1.0/runtime.yaml}), in the location and the message; others unchanged.
+   */
+  java.util.List<dev.trainyard.compiler.diagnostic.Diagnostic> repoRelative(
+      java.util.List<dev.trainyard.compiler.diagnostic.Diagnostic> diagnostics) {
+    if (temp.isEmpty()) {
+      return diagnostics;
+    }
+    String prefix = temp.get().toString() + java.io.File.separator;
+    return diagnostics.stream()
+        .map(
+            d -> {
+              String file = d.location().file();
+              if (!file.startsWith(prefix) && !d.message().contains(prefix)) {
+                return d;
+              }
+              var at =
+                  new dev.trainyard.compiler.diagnostic.SourceLocation(
+                      file.startsWith(prefix) ? file.substring(prefix.length()) : file,
+                      d.location().line(),
+                      d.location().column());
+              return new dev.trainyard.compiler.diagnostic.Diagnostic(
+                  d.severity(),
+                  d.code(),
+                  d.message().replace(prefix, ""),
+                  at,
+                  d.pointer(),
+                  d.hint());
+            })
+        .toList();
+  }
+
   @Override
   public void close() {
     if (temp.isEmpty()) {

@@ -47,7 +47,12 @@ public final class PlatformRender {
      * The tree has it; platform.yaml gives nothing there (a queue, namespace or cluster it
      * dropped).
      */
-    EXTRA
+    EXTRA,
+    /**
+     * A {@code .trainyard-*} staging folder (or file) an interrupted render or submit left behind
+     * under {@code clusters/}; the render removes it.
+     */
+    LEFTOVER
   }
 
   /**
@@ -87,6 +92,37 @@ public final class PlatformRender {
     }
   }
 
+  /**
+   * E812 when the GitOps checkout at {@code root} has no regular file {@code platform.yaml}
+   * (missing, renamed, or a folder): {@code platform render} then refuses instead of rendering the
+   * embedded default platform, which would delete every cluster's queues and add {@code
+   * clusters/local/}. Empty when the file is there.
+   *
+   * @param root the checkout's root folder
+   * @param display how to name {@code root/platform.yaml} in the message (the path as given)
+   */
+  public static Optional<Diagnostic> missingPlatform(java.nio.file.Path root, String display) {
+    java.nio.file.Path file = root.resolve("platform.yaml");
+    if (java.nio.file.Files.isRegularFile(file)) {
+      return Optional.empty();
+    }
+    String what =
+        java.nio.file.Files.isDirectory(file)
+            ? "is a folder, not a file"
+            : java.nio.file.Files.exists(file) ? "is not a regular file" : "does not exist";
+    return Optional.of(
+        Diagnostic.error(
+                DiagnosticCode.PLATFORM_FILE_MISSING,
+                SourceLocation.ofFile(display),
+                "",
+                display
+                    + " "
+                    + what
+                    + ": platform render renders the queues only from the GitOps repo's own platform.yaml, never from the embedded default (that would remove every cluster's queues); nothing was changed")
+            .withHint(
+                "restore platform.yaml at the GitOps repo's root (`git status` shows a rename or deletion; `git checkout -- platform.yaml`), or name the checkout as DIR"));
+  }
+
   /** Renders the queue folders of {@code tree} from its own platform.yaml and runtimes/. */
   public static Result of(Snapshot tree) {
     List<Diagnostic> diagnostics = new ArrayList<>();
@@ -101,22 +137,26 @@ public final class PlatformRender {
               platform.platform(),
               platform.platformDisplay().orElse(PlatformLoader.EMBEDDED_NAME),
               platform.runtimes());
+      diagnostics.addAll(platform.repoRelative(rendered.diagnostics()));
     }
-    diagnostics.addAll(rendered.diagnostics());
     if (rendered.failed()) {
       return new Result(List.of(), List.of(), diagnostics);
     }
     OutputTree out = rendered.value().orElseThrow();
     List<TreeEdit> edits = new ArrayList<>();
     List<StaleFile> stale = new ArrayList<>();
-    for (TreeEdit e : owned(out, tree)) {
+    List<TreeEdit> owned = owned(out, tree);
+    for (TreeEdit e : owned) {
       List<StaleFile> changed = changes(e, tree);
       if (!changed.isEmpty()) {
         edits.add(e);
         stale.addAll(changed);
       }
     }
-    ClusterRoots.Result roots = ClusterRoots.after(tree, edits);
+    // The roots of every owned folder, changed or not: a root someone deleted
+    // (clusters/<cluster>/kustomization.yaml, a namespace's) is missing even when the queue folders
+    // are in step. An unchanged folder's edit is a no-op, so the roots are those after `edits`.
+    ClusterRoots.Result roots = ClusterRoots.after(tree, owned);
     if (!roots.diagnostics().isEmpty()) {
       diagnostics.addAll(roots.diagnostics());
       return new Result(List.of(), List.of(), diagnostics);
@@ -124,6 +164,10 @@ public final class PlatformRender {
     for (TreeEdit root : roots.edits()) {
       edits.add(root);
       stale.addAll(changes(root, tree));
+    }
+    for (String leftover : leftovers(tree)) {
+      edits.add(new TreeEdit.DeleteFolder(leftover));
+      stale.add(new StaleFile(leftover, Difference.LEFTOVER, 0));
     }
     stale.sort(java.util.Comparator.comparing(StaleFile::path));
     return new Result(edits, stale, diagnostics);
@@ -142,6 +186,8 @@ public final class PlatformRender {
             case DIFFERS -> "stale queue file: platform.yaml gives other text from this line on";
             case EXTRA ->
                 "queue file platform.yaml no longer gives (its queue, namespace or cluster is gone)";
+            case LEFTOVER ->
+                "staging left by an interrupted `trainyard platform render` or submit: not part of the tree";
           };
       SourceLocation at =
           f.line() > 0
@@ -150,7 +196,9 @@ public final class PlatformRender {
       out.add(
           Diagnostic.error(DiagnosticCode.QUEUE_OBJECTS_STALE, at, "", message)
               .withHint(
-                  "run `trainyard platform render` at the GitOps repo's root and commit the result with the platform.yaml change"));
+                  f.difference() == Difference.LEFTOVER
+                      ? "run `trainyard platform render` at the GitOps repo's root: it removes it; never commit a .trainyard-* folder"
+                      : "run `trainyard platform render` at the GitOps repo's root and commit the result with the platform.yaml change"));
     }
     return out;
   }
@@ -177,6 +225,33 @@ public final class PlatformRender {
       }
     }
     return new ArrayList<>(edits.values());
+  }
+
+  /**
+   * The {@code .trainyard-*} entries (a {@link TreeWriter} staging folder or file, an old folder
+   * moved aside) directly in {@code clusters/<cluster>/} or {@code clusters/<cluster>/<ns>/}, where
+   * an interrupted write leaves them.
+   */
+  static List<String> leftovers(Snapshot tree) {
+    List<String> out = new ArrayList<>();
+    for (String cluster : folders(tree, TreeLayout.CLUSTERS)) {
+      String dir = TreeLayout.CLUSTERS + "/" + cluster;
+      List<String> dirs = new ArrayList<>(List.of(dir));
+      for (String ns : folders(tree, dir)) {
+        if (!ns.startsWith(".")) {
+          dirs.add(dir + "/" + ns);
+        }
+      }
+      for (String d : dirs) {
+        for (String child : tree.children(d)) {
+          if (child.startsWith(".trainyard-")) {
+            out.add(
+                d + "/" + (child.endsWith("/") ? child.substring(0, child.length() - 1) : child));
+          }
+        }
+      }
+    }
+    return out;
   }
 
   private static List<String> folders(Snapshot tree, String dir) {

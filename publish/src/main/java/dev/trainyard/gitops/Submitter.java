@@ -173,7 +173,7 @@ public final class Submitter {
         CompileResult result =
             compileRun(
                 compiler, compileRequest(request, platform, trainYaml, now), base, request.rerun());
-        diagnostics.addAll(result.diagnostics());
+        diagnostics.addAll(platform.repoRelative(result.diagnostics()));
         if (result.hasErrors()) {
           continue;
         }

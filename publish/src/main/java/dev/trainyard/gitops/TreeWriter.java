@@ -89,15 +89,77 @@ public final class TreeWriter {
 
   /** As {@link #apply(List, Path)}, writing each file through {@code sink}. */
   public static void apply(List<TreeEdit> edits, Path root, FileSink sink) throws IOException {
+    apply(edits, root, sink, new Interrupt());
+  }
+
+  /**
+   * Lets a JVM shutdown hook (Ctrl-C's SIGINT, SIGTERM) stop an {@link #apply} that is still
+   * staging: {@link #request()} makes the apply stop before its next file, remove every {@code
+   * .trainyard-*} staging folder and every folder it created, and throw {@link
+   * java.io.InterruptedIOException}; the hook waits for that with {@link #awaitSettled}. Once the
+   * staged folders are being renamed into place the apply finishes (renames take milliseconds), and
+   * {@link #completed()} then says the tree was written whole.
+   */
+  public static final class Interrupt {
+    private volatile boolean requested;
+    private volatile boolean completed;
+    private final java.util.concurrent.CountDownLatch settled =
+        new java.util.concurrent.CountDownLatch(1);
+
+    /** Asks the apply to stop before its next staging step. */
+    public void request() {
+      requested = true;
+    }
+
+    /**
+     * Waits up to {@code timeout} for the apply to return (or for one never started); true when it
+     * did.
+     */
+    public boolean awaitSettled(java.time.Duration timeout) throws InterruptedException {
+      return settled.await(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+    }
+
+    /** Whether {@link #request()} was called. */
+    public boolean requested() {
+      return requested;
+    }
+
+    /** Whether every edit reached the tree. */
+    public boolean completed() {
+      return completed;
+    }
+
+    /** Marks the apply as returned (also for one that was never started). */
+    public void settle() {
+      settled.countDown();
+    }
+
+    private void check() throws java.io.InterruptedIOException {
+      if (requested) {
+        throw new java.io.InterruptedIOException(
+            "interrupted while staging: the staged folders were removed; nothing was written");
+      }
+    }
+  }
+
+  /**
+   * As {@link #apply(List, Path, FileSink)}, stopped by {@code interrupt} before each staging step
+   * (throwing {@link java.io.InterruptedIOException}); settles {@code interrupt} when it returns.
+   */
+  public static void apply(List<TreeEdit> edits, Path root, FileSink sink, Interrupt interrupt)
+      throws IOException {
     Map<Path, Path> staged = new LinkedHashMap<>();
+    List<Path> created = new ArrayList<>();
     try {
       for (TreeEdit edit : edits) {
+        interrupt.check();
         Path target = root.resolve(edit.path());
         Path parent = target.getParent();
         if (edit instanceof TreeEdit.DeleteFolder) {
           staged.put(target, null);
           continue;
         }
+        created.addAll(missingAncestors(parent));
         step("create the folder " + parent, () -> Files.createDirectories(parent));
         Path staging = parent.resolve(".trainyard-" + Long.toUnsignedString(RANDOM.nextLong(), 36));
         staged.put(target, staging);
@@ -111,6 +173,7 @@ public final class TreeWriter {
         } else if (edit instanceof TreeEdit.ReplaceFolder r) {
           step("create a temporary folder in " + parent, () -> Files.createDirectory(staging));
           for (Map.Entry<String, String> file : r.files().entrySet()) {
+            interrupt.check();
             Path out = staging.resolve(file.getKey());
             step(
                 "create the folder " + out.getParent(),
@@ -124,14 +187,36 @@ public final class TreeWriter {
           }
         }
       }
+      interrupt.check();
       swapAll(staged);
+      interrupt.completed = true;
     } finally {
       for (Path staging : staged.values()) {
         if (staging != null) {
           deleteQuietly(staging);
         }
       }
+      if (!interrupt.completed) {
+        // Deepest first: a new namespace folder, then its new cluster folder.
+        for (int i = created.size() - 1; i >= 0; i--) {
+          try {
+            Files.deleteIfExists(created.get(i));
+          } catch (IOException e) {
+            // Not empty (another writer's file) or gone: leave it.
+          }
+        }
+      }
+      interrupt.settle();
     }
+  }
+
+  /** The folders from the first missing ancestor of {@code dir} down to {@code dir}. */
+  private static List<Path> missingAncestors(Path dir) {
+    List<Path> missing = new ArrayList<>();
+    for (Path p = dir; p != null && !Files.exists(p); p = p.getParent()) {
+      missing.add(0, p);
+    }
+    return missing;
   }
 
   private static void stage(

@@ -228,6 +228,89 @@ class PlatformRenderTest {
   }
 
   @Test
+  @DisplayName(
+      "a deleted cluster or namespace kustomization root is MISSING with the queue folders in step; written back, the checkout matches git")
+  void missingRoots() throws Exception {
+    Path ops = submitted(EXAMPLE);
+    String clusterRoot = Files.readString(ops.resolve("clusters/local/kustomization.yaml"));
+    String nsRoot = Files.readString(ops.resolve("clusters/local/ml/kustomization.yaml"));
+    GitCli.git(ops, "rm", "-q", "clusters/local/kustomization.yaml");
+    GitCli.git(ops, "rm", "-q", "clusters/local/ml/kustomization.yaml");
+    PlatformRender.Result r = PlatformRender.of(new FolderSnapshot(ops));
+    assertEquals(List.of(), r.diagnostics());
+    assertEquals(
+        List.of(
+            "clusters/local/kustomization.yaml MISSING",
+            "clusters/local/ml/kustomization.yaml MISSING"),
+        paths(r));
+    TreeWriter.apply(r.edits(), ops);
+    assertEquals(clusterRoot, Files.readString(ops.resolve("clusters/local/kustomization.yaml")));
+    assertEquals(nsRoot, Files.readString(ops.resolve("clusters/local/ml/kustomization.yaml")));
+    GitCli.git(ops, "add", "-A");
+    assertEquals("", GitCli.git(ops, "status", "--porcelain"), "the same roots submit wrote");
+    assertEquals(List.of(), PlatformRender.of(new FolderSnapshot(ops)).stale());
+  }
+
+  @Test
+  @DisplayName(
+      "staging an interrupted render left (.trainyard-* in a cluster or namespace folder) is LEFTOVER; the render removes it")
+  void leftoverStaging() throws Exception {
+    Path ops = submitted(EXAMPLE);
+    write(ops, "clusters/local/.trainyard-abc123/clusterqueue-ml.yaml", "kind: ClusterQueue\n");
+    write(ops, "clusters/local/ml/.trainyard-def456/localqueue-ml.yaml", "kind: LocalQueue\n");
+    write(ops, "clusters/local/ml/.trainyard-ghi789", "resources: []\n");
+    PlatformRender.Result r = PlatformRender.of(new FolderSnapshot(ops));
+    assertEquals(
+        List.of(
+            "clusters/local/.trainyard-abc123 LEFTOVER",
+            "clusters/local/ml/.trainyard-def456 LEFTOVER",
+            "clusters/local/ml/.trainyard-ghi789 LEFTOVER"),
+        paths(r));
+    List<Diagnostic> d = PlatformRender.staleDiagnostics(r);
+    assertEquals("clusters/local/.trainyard-abc123", d.get(0).location().file());
+    WORDING.approve(d.get(0));
+    TreeWriter.apply(r.edits(), ops);
+    assertEquals("", GitCli.git(ops, "status", "--porcelain", "--ignored"));
+    assertEquals(List.of(), PlatformRender.of(new FolderSnapshot(ops)).stale());
+  }
+
+  @Test
+  @DisplayName(
+      "a broken runtime is named from the GitOps repo's root, never from the temporary copy")
+  void runtimeErrorRepoRelative() throws Exception {
+    Path ops = submitted(EXAMPLE);
+    write(ops, "runtimes/myrt/1.0/runtime.yaml", "name: myrt\nversion: \"1.0\"\nbogus: [\n");
+    PlatformRender.Result r = PlatformRender.of(new FolderSnapshot(ops));
+    assertTrue(r.failed(), r.diagnostics().toString());
+    Diagnostic d =
+        r.diagnostics().stream()
+            .filter(x -> x.location().file().endsWith("runtime.yaml"))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError(r.diagnostics().toString()));
+    assertEquals("runtimes/myrt/1.0/runtime.yaml", d.location().file(), d.toString());
+    assertFalse(
+        r.diagnostics().toString().contains("trainyard-platform-"), r.diagnostics().toString());
+  }
+
+  @Test
+  @DisplayName(
+      "a checkout without a platform.yaml file (renamed, or a folder) is E812 naming it; a file is fine")
+  void missingPlatform() throws Exception {
+    Path ops = submitted(EXAMPLE);
+    assertEquals(java.util.Optional.empty(), PlatformRender.missingPlatform(ops, "platform.yaml"));
+    GitCli.git(ops, "mv", "platform.yaml", "platform.yml");
+    Diagnostic gone = PlatformRender.missingPlatform(ops, "ops/platform.yaml").orElseThrow();
+    assertEquals(DiagnosticCode.PLATFORM_FILE_MISSING, gone.code());
+    assertTrue(gone.isError());
+    assertEquals("ops/platform.yaml", gone.location().file());
+    WORDING.approve(gone);
+    Files.createDirectories(ops.resolve("platform.yaml"));
+    Diagnostic folder = PlatformRender.missingPlatform(ops, "platform.yaml").orElseThrow();
+    assertTrue(
+        folder.message().startsWith("platform.yaml is a folder, not a file:"), folder.message());
+  }
+
+  @Test
   @DisplayName("without platform.yaml: the embedded default platform, with W806")
   void embedded() throws Exception {
     Path ops = temp.resolve("empty");

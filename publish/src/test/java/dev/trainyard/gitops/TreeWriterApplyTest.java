@@ -67,6 +67,44 @@ class TreeWriterApplyTest {
 
   @Test
   @DisplayName(
+      "interrupted while staging (the shutdown hook's request): nothing changed, no .trainyard-* staging and no new empty folder left, settled")
+  void interruptedWhileStaging() throws Exception {
+    Path root = tree();
+    TreeMap<String, String> before = new TreeMap<>(new FolderSnapshot(root).folder(""));
+    TreeWriter.Interrupt interrupt = new TreeWriter.Interrupt();
+    AtomicInteger writes = new AtomicInteger();
+    java.io.InterruptedIOException e =
+        assertThrows(
+            java.io.InterruptedIOException.class,
+            () ->
+                TreeWriter.apply(
+                    edits(),
+                    root,
+                    (file, text) -> {
+                      Files.writeString(file, text, StandardCharsets.UTF_8);
+                      if (writes.incrementAndGet() == 3) {
+                        interrupt.request();
+                      }
+                    },
+                    interrupt));
+    assertTrue(e.getMessage().contains("nothing was written"), e.getMessage());
+    assertEquals(3, writes.get(), "stopped before the next file");
+    assertTrue(interrupt.awaitSettled(java.time.Duration.ZERO));
+    assertFalse(interrupt.completed());
+    assertEquals(before, new FolderSnapshot(root).folder(""));
+    assertEquals(
+        List.of("_cluster/", "kustomization.yaml", "ns/"),
+        new FolderSnapshot(root).children("clusters/c"));
+    assertFalse(Files.exists(root.resolve("clusters/d")), "the new cluster folder is removed");
+
+    TreeWriter.Interrupt late = new TreeWriter.Interrupt();
+    TreeWriter.apply(edits(), root, (file, text) -> Files.writeString(file, text), late);
+    assertTrue(late.completed() && late.awaitSettled(java.time.Duration.ZERO));
+    assertTrue(Files.exists(root.resolve("clusters/d/kustomization.yaml")));
+  }
+
+  @Test
+  @DisplayName(
       "a write that fails half-way (a full disk) changes nothing and says which file and why")
   void allOrNothing() throws Exception {
     Path root = tree();

@@ -196,7 +196,12 @@ public enum DiagnosticCode {
    * {@code platform render --check}: a queue object committed under {@code clusters/} is not what
    * platform.yaml gives.
    */
-  QUEUE_OBJECTS_STALE("E811");
+  QUEUE_OBJECTS_STALE("E811"),
+  /**
+   * {@code platform render}: the GitOps checkout has no regular-file {@code platform.yaml}, so
+   * there is no platform to render from (the embedded default would replace every queue).
+   */
+  PLATFORM_FILE_MISSING("E812");
 
   private final String id;
 

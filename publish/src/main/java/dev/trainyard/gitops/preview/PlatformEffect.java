@@ -46,6 +46,8 @@ final class PlatformEffect {
   enum Reason {
     FITS,
     BORROWS,
+    /** platform.yaml no longer puts the run's namespace on the run's cluster (renamed, removed). */
+    NO_CLUSTER,
     NO_QUEUE,
     NOT_COVERED,
     OVER_QUOTA,
@@ -96,15 +98,17 @@ final class PlatformEffect {
     }
     List<RunFacts> affected = new ArrayList<>();
     Map<String, Verdict> now = new TreeMap<>();
+    Map<String, Verdict> then = new TreeMap<>();
     for (RunFacts run : runs) {
       Verdict was = judge(run, before);
       Verdict is = judge(run, after);
       now.put(run.folder().path(), is);
+      then.put(run.folder().path(), was);
       if (is.kind().compareTo(was.kind()) > 0) {
         affected.add(run);
       }
     }
-    List<QuotaChange> quotas = quotas(before, after, runs, affected, now);
+    List<QuotaChange> quotas = quotas(before, after, runs, affected, now, then);
     List<CallOut> callOuts = new ArrayList<>(callOuts(before, after, affected, now));
     stale(head).ifPresent(callOuts::add);
     return new Result(new PlatformChange(quotas, runs.size()), callOuts);
@@ -112,6 +116,17 @@ final class PlatformEffect {
 
   /** How {@code run} stands with {@code platform}'s queues. */
   static Verdict judge(RunFacts run, Platform platform) {
+    boolean onCluster =
+        platform.namespaces().stream()
+            .anyMatch(
+                n ->
+                    n.name().equals(run.folder().namespace())
+                        && n.cluster().equals(run.folder().cluster()));
+    if (!onCluster) {
+      // The queues are matched by cluster and name: a namespace now on another cluster (a renamed
+      // cluster) leaves this cluster's runs with no LocalQueue at all.
+      return new Verdict(Kind.NEVER, Reason.NO_CLUSTER, "", "", BigDecimal.ZERO);
+    }
     Optional<Platform.ClusterQueue> cq =
         QueueTotals.clusterQueue(platform, run.folder().namespace(), run.queue());
     if (cq.isEmpty()) {
@@ -161,7 +176,8 @@ final class PlatformEffect {
       Platform after,
       List<RunFacts> runs,
       List<RunFacts> affected,
-      Map<String, Verdict> now) {
+      Map<String, Verdict> now,
+      Map<String, Verdict> then) {
     TreeSet<String> names = new TreeSet<>();
     before.queues().clusterQueues().forEach(q -> names.add(q.name()));
     after.queues().clusterQueues().forEach(q -> names.add(q.name()));
@@ -178,11 +194,37 @@ final class PlatformEffect {
         if (b.equals(a)) {
           continue;
         }
-        int count =
-            (int)
-                runs.stream()
-                    .filter(f -> now.get(f.folder().path()).clusterQueue().equals(name))
-                    .count();
+        // A run counts for this queue when it uses it at head, or used it at the base and has no
+        // queue at head (its namespace, LocalQueue or cluster is gone): it is never admitted.
+        List<RunFacts> here =
+            runs.stream()
+                .filter(
+                    f ->
+                        now.get(f.folder().path()).clusterQueue().equals(name)
+                            || now.get(f.folder().path()).clusterQueue().isEmpty()
+                                && then.get(f.folder().path()).clusterQueue().equals(name))
+                .toList();
+        List<String> never = new ArrayList<>();
+        List<String> borrows = new ArrayList<>();
+        for (RunFacts f : affected) {
+          if (!here.contains(f)) {
+            continue;
+          }
+          Verdict v = now.get(f.folder().path());
+          // Each resource on its own: a run refused for cpu is counted for memory too when it
+          // does not fit that either.
+          Kind k =
+              is.isEmpty() || v.clusterQueue().isEmpty()
+                  ? Kind.NEVER
+                  : resourceKind(f, after, is.get(), r);
+          if (k == Kind.NEVER) {
+            never.add(f.folder().run());
+          } else if (k == Kind.BORROWS) {
+            borrows.add(f.folder().run());
+          }
+        }
+        never.sort(null);
+        borrows.sort(null);
         out.add(
             new QuotaChange(
                 name,
@@ -190,29 +232,39 @@ final class PlatformEffect {
                 b,
                 a,
                 is.flatMap(Platform.ClusterQueue::cohort),
-                count,
-                names(affected, now, name, r, Kind.NEVER),
-                names(affected, now, name, r, Kind.BORROWS)));
+                here.size(),
+                never,
+                borrows));
       }
     }
     return out;
+  }
+
+  /**
+   * How {@code run}'s request of {@code resource} alone stands with {@code cq} of {@code platform}.
+   */
+  static Kind resourceKind(
+      RunFacts run, Platform platform, Platform.ClusterQueue cq, String resource) {
+    BigDecimal asked = run.requestsView().getOrDefault(resource, BigDecimal.ZERO);
+    if (asked.signum() <= 0) {
+      return Kind.FITS;
+    }
+    Optional<BigDecimal> quota = QueueTotals.nominal(cq, resource);
+    if (quota.isEmpty()) {
+      return Kind.NEVER;
+    }
+    if (asked.compareTo(quota.get()) <= 0) {
+      return Kind.FITS;
+    }
+    if (cq.cohort().isEmpty()
+        || asked.compareTo(cohortTotal(platform, cq.cohort().get(), resource)) > 0) {
+      return Kind.NEVER;
+    }
+    return Kind.BORROWS;
   }
 
   private static Optional<BigDecimal> nominal(Optional<Platform.ClusterQueue> q, String resource) {
     return q.flatMap(c -> QueueTotals.nominal(c, resource)).map(BigDecimal::stripTrailingZeros);
-  }
-
-  private static List<String> names(
-      List<RunFacts> affected, Map<String, Verdict> now, String cq, String resource, Kind kind) {
-    List<String> out = new ArrayList<>();
-    for (RunFacts f : affected) {
-      Verdict v = now.get(f.folder().path());
-      if (v.kind() == kind && v.clusterQueue().equals(cq) && v.resource().equals(resource)) {
-        out.add(f.folder().run());
-      }
-    }
-    out.sort(null);
-    return out;
   }
 
   /**
@@ -225,9 +277,11 @@ final class PlatformEffect {
     for (RunFacts f : affected) {
       Verdict v = now.get(f.folder().path());
       String key =
-          v.reason() == Reason.NO_QUEUE
-              ? v.reason() + "\u0000" + f.folder().namespace() + "/" + f.queue()
-              : v.reason() + "\u0000" + v.clusterQueue() + "\u0000" + v.resource();
+          v.reason() == Reason.NO_CLUSTER
+              ? v.reason() + "\u0000" + f.folder().cluster() + "/" + f.folder().namespace()
+              : v.reason() == Reason.NO_QUEUE
+                  ? v.reason() + "\u0000" + f.folder().namespace() + "/" + f.queue()
+                  : v.reason() + "\u0000" + v.clusterQueue() + "\u0000" + v.resource();
       groups.computeIfAbsent(key, k -> new ArrayList<>()).add(f);
     }
     List<CallOut> out = new ArrayList<>();
@@ -240,6 +294,22 @@ final class PlatformEffect {
 
   private static CallOut callOut(Platform before, Platform after, List<RunFacts> group, Verdict v) {
     RunFacts first = group.get(0);
+    if (v.reason() == Reason.NO_CLUSTER) {
+      return new CallOut(
+          CallOut.Severity.REFUSED,
+          "no-longer-fits",
+          "",
+          "platform.yaml no longer has namespace "
+              + Md.code(first.folder().namespace())
+              + " on cluster "
+              + Md.code(first.folder().cluster())
+              + " (the cluster was renamed or removed, or the namespace moved): its queues under "
+              + Md.code("clusters/" + first.folder().cluster() + "/")
+              + " are gone, so "
+              + runs(group)
+              + " there will never be admitted: "
+              + list(group, ""));
+    }
     if (v.reason() == Reason.NO_QUEUE) {
       return new CallOut(
           CallOut.Severity.REFUSED,

@@ -130,6 +130,13 @@ class MarkdownTest {
     assertEquals(
         "1.5Gi", Quantity.show("ephemeral-storage", java.math.BigDecimal.valueOf(3L << 29)));
     assertEquals("2Gi", Quantity.show("memory", java.math.BigDecimal.valueOf(2L << 30)));
+    assertEquals(
+        "32767Mi",
+        Quantity.show("memory", java.math.BigDecimal.valueOf(32767L << 20)),
+        "never rounded to 32Gi, which a 32Gi request does not fit");
+    assertEquals("1023Ki", Quantity.show("memory", java.math.BigDecimal.valueOf(1023L << 10)));
+    assertEquals("1000", Quantity.show("memory", java.math.BigDecimal.valueOf(1000)));
+    assertEquals("0Gi", Quantity.show("memory", java.math.BigDecimal.ZERO));
     assertEquals("2048", Quantity.show("cpu", new java.math.BigDecimal("2048.000")));
     assertEquals("0", Quantity.plain(new java.math.BigDecimal("0.00")));
   }

@@ -108,6 +108,46 @@ class PlatformEffectTest {
 
   @Test
   @DisplayName(
+      "cluster prod renamed prod2 (all its queues deleted under clusters/prod/): every committed run there is never admitted; the preview is refused")
+  void clusterRenamed() throws Exception {
+    String renamed =
+        QUEUES
+            .replace("clusters: [{name: prod}]", "clusters: [{name: prod2}]")
+            .replace("cluster: prod,", "cluster: prod2,");
+    Map<String, String> head = rendered(renamed);
+    assertFalse(head.keySet().stream().anyMatch(k -> k.startsWith("clusters/prod/_cluster/")));
+    Preview p = preview(rendered(QUEUES), head);
+    assertEquals(List.of("refused no-longer-fits"), callOuts(p));
+    String text = p.callOuts().get(0).message();
+    assertTrue(
+        text.startsWith(
+            "platform.yaml no longer has namespace `team-a` on cluster `prod` (the cluster was renamed or removed, or the namespace moved)"),
+        text);
+    assertTrue(text.contains("3 runs in git there will never be admitted"), text);
+    WORDING.approve(text.replace(a, "<a>").replace(b, "<b>").replace(c, "<c>"));
+  }
+
+  @Test
+  @DisplayName(
+      "cpu and memory both shrink below every run's request: each resource's row counts every run it refuses, not only the first resource's")
+  void eachResourceCounted() throws Exception {
+    String smaller =
+        QUEUES.replace(
+            "cpu: \"512\", memory: 4096Gi, nvidia.com/gpu: \"32\"",
+            "cpu: 1500m, memory: 1Gi, nvidia.com/gpu: \"32\"");
+    Preview p = preview(rendered(QUEUES), rendered(smaller));
+    List<QuotaChange> rows = p.platform().orElseThrow().quotas();
+    assertEquals(
+        List.of("small cpu 512 → 1.5", "small memory 4096Gi → 1Gi"),
+        rows.stream().map(q -> q.clusterQueue() + " " + q.resource() + " " + q.shown()).toList());
+    for (QuotaChange q : rows) {
+      assertEquals(2, q.runs(), q.toString());
+      assertEquals(List.of(a, b).stream().sorted().toList(), q.neverAdmitted(), q.toString());
+    }
+  }
+
+  @Test
+  @DisplayName(
       "team quota 32 → 8 GPUs: the run asking 16 is never admitted; over the whole cohort too; the preview is refused")
   void quotaShrinks() throws Exception {
     String smaller =
@@ -233,7 +273,8 @@ class PlatformEffectTest {
         "a ClusterQueue platform.yaml dropped loses every quota");
     QuotaChange small = rows.get(3);
     assertEquals(List.of(a, b), small.neverAdmitted());
-    assertEquals(0, rows.get(0).runs(), "no run points at a dropped ClusterQueue any more");
+    assertEquals(1, rows.get(0).runs(), "the run that used the dropped ClusterQueue still counts");
+    assertEquals(List.of(c), rows.get(0).neverAdmitted(), "and is never admitted");
   }
 
   @Test

@@ -212,6 +212,16 @@ class PreviewGoldenTest {
       head.putAll(
           compile(temp, String.format("jobs/j%02d", i), DEEPSPEED, EXAMPLE, sha('4'), T0, i));
     }
+    // The kustomization roots a real submit writes beside the runs and queue folders.
+    Map<String, String> withPlatform = new java.util.TreeMap<>(head);
+    withPlatform.put("platform.yaml", EXAMPLE);
+    for (dev.trainyard.gitops.TreeEdit e :
+        dev.trainyard.gitops.PlatformRender.of(new dev.trainyard.gitops.MapSnapshot(withPlatform))
+            .edits()) {
+      if (e instanceof dev.trainyard.gitops.TreeEdit.WriteFile w) {
+        head.put(w.path(), w.text());
+      }
+    }
     Preview p = gitOps(temp, Map.of("platform.yaml", EXAMPLE), head, List.of());
     List<String> parts = Golden.check("oversized", p, MarkdownPreview.GITHUB_LIMIT);
     assertTrue(parts.size() > 1, "split into " + parts.size());
