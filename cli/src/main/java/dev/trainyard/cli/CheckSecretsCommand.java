@@ -1,12 +1,14 @@
 package dev.trainyard.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.trainyard.compiler.diagnostic.Diagnostic;
 import dev.trainyard.compiler.diagnostic.DiagnosticPrinter;
 import dev.trainyard.compiler.diagnostic.StageResult;
 import dev.trainyard.gitops.leaks.LeakCheck;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -80,10 +82,7 @@ final class CheckSecretsCommand implements Callable<Integer> {
     return print(result.value().orElseThrow().diagnostics(), result.value(), root);
   }
 
-  private int print(
-      java.util.List<dev.trainyard.compiler.diagnostic.Diagnostic> diagnostics,
-      Optional<LeakCheck.Report> report,
-      Path root) {
+  private int print(List<Diagnostic> diagnostics, Optional<LeakCheck.Report> report, Path root) {
     boolean failed = report.isEmpty() || report.get().leaked();
     PrintWriter out = spec.commandLine().getOut();
     if (output == CompileOptions.OutputFormat.json) {

@@ -1,8 +1,11 @@
 package dev.trainyard.cli;
 
 import dev.trainyard.compiler.CompileRequest;
+import dev.trainyard.compiler.TargetFlags;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
+import picocli.CommandLine;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -46,9 +49,9 @@ final class CompileOptions {
           "full commit SHA pods clone (default: HEAD; then uncommitted files next to TRAIN_YAML are an error)")
   String sourceCommit;
 
-  @picocli.CommandLine.Mixin TargetOptions target;
+  @CommandLine.Mixin TargetOptions target;
 
-  @picocli.CommandLine.Mixin CheckpointOptions checkpoints;
+  @CommandLine.Mixin CheckpointOptions checkpoints;
 
   @Option(
       names = "--attempt",
@@ -77,18 +80,18 @@ final class CompileOptions {
    * The request for the compiler; usage errors (picocli exit 2) for values picocli cannot check,
    * and for a {@code --target-cluster} or {@code --namespace} that platform.yaml does not define.
    */
-  CompileRequest request(picocli.CommandLine.Model.CommandSpec spec) {
+  CompileRequest request(CommandLine.Model.CommandSpec spec) {
     if (attempt < 1) {
-      throw new picocli.CommandLine.ParameterException(
+      throw new CommandLine.ParameterException(
           spec.commandLine(), "--attempt must be at least 1, got " + attempt);
     }
     if (out.toString().isBlank()) {
       // An unset CI variable (--out "$OUT") would otherwise write into the current folder.
-      throw new picocli.CommandLine.ParameterException(
+      throw new CommandLine.ParameterException(
           spec.commandLine(), "--out must name a folder, got an empty value (an unset variable?)");
     }
-    if (java.nio.file.Files.exists(out) && !java.nio.file.Files.isDirectory(out)) {
-      throw new picocli.CommandLine.ParameterException(
+    if (Files.exists(out) && !Files.isDirectory(out)) {
+      throw new CommandLine.ParameterException(
           spec.commandLine(), "--out " + out + " is a file, not a folder");
     }
     CompileRequest request =
@@ -104,7 +107,7 @@ final class CompileOptions {
             .sourceBranch(checkpoints.branch())
             .fresh(checkpoints.fresh)
             .build();
-    TargetOptions.refuse(spec, dev.trainyard.compiler.TargetFlags.check(request));
+    TargetOptions.refuse(spec, TargetFlags.check(request));
     return request;
   }
 

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.trainyard.gitops.GitOpsException;
 import dev.trainyard.gitops.GitOpsLocation;
 import dev.trainyard.gitops.GitOpsRepository;
+import dev.trainyard.gitops.PublishProgress;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
@@ -101,9 +103,9 @@ final class GitOpsOptions {
    * 5xx; a lost answer to a push that landed) on stderr as it happens: {@code trainyard: note:
    * ...}.
    */
-  dev.trainyard.gitops.PublishProgress progress() {
-    java.io.PrintWriter err = mixee.commandLine().getErr();
-    return new dev.trainyard.gitops.PublishProgress(
+  PublishProgress progress() {
+    PrintWriter err = mixee.commandLine().getErr();
+    return new PublishProgress(
         line -> {
           err.println("trainyard: note: " + line);
           err.flush();

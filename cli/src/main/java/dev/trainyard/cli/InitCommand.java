@@ -5,7 +5,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.security.SecureRandom;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -68,12 +71,12 @@ final class InitCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     if (nodes < 1 || nodes > MAX_NODES) {
-      throw new picocli.CommandLine.ParameterException(
+      throw new CommandLine.ParameterException(
           spec.commandLine(), "--nodes must be 1 to " + MAX_NODES + ", got " + nodes);
     }
     var catalog = RuntimesCommand.load(spec, null);
     if (catalog.isPresent() && catalog.get().find(runtime).isEmpty()) {
-      throw new picocli.CommandLine.ParameterException(
+      throw new CommandLine.ParameterException(
           spec.commandLine(),
           "--runtime \""
               + runtime
@@ -93,16 +96,13 @@ final class InitCommand implements Callable<Integer> {
     // (0644 under the usual umask 022), read by editors, containers and other users of the
     // checkout.
     Path temp =
-        dir.resolve(
-            ".train-"
-                + Long.toUnsignedString(new java.security.SecureRandom().nextLong(), 36)
-                + ".yaml");
+        dir.resolve(".train-" + Long.toUnsignedString(new SecureRandom().nextLong(), 36) + ".yaml");
     Files.writeString(
         temp,
         content(),
         StandardCharsets.UTF_8,
-        java.nio.file.StandardOpenOption.CREATE_NEW,
-        java.nio.file.StandardOpenOption.WRITE);
+        StandardOpenOption.CREATE_NEW,
+        StandardOpenOption.WRITE);
     Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     spec.commandLine()
         .getOut()

@@ -1,5 +1,6 @@
 package dev.trainyard.cli;
 
+import dev.trainyard.compiler.manifest.CanonicalJson;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -85,7 +86,7 @@ public final class Main {
       err.println("trainyard: error: " + e.getMessage());
       err.flush();
       if (jsonOut != null) {
-        var node = dev.trainyard.compiler.manifest.CanonicalJson.mapper().createObjectNode();
+        var node = CanonicalJson.mapper().createObjectNode();
         node.put("error", String.valueOf(e.getMessage())).put("exitCode", EXIT_ENVIRONMENT);
         jsonOut.println(node.toPrettyString());
         jsonOut.flush();

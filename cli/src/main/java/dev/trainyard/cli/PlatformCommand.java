@@ -8,10 +8,13 @@ import dev.trainyard.gitops.FolderSnapshot;
 import dev.trainyard.gitops.PlatformRender;
 import dev.trainyard.gitops.TreeWriter;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -111,7 +114,7 @@ final class PlatformCommand {
         if (!result.failed() && !check && !result.edits().isEmpty()) {
           write(result, root.toAbsolutePath());
         }
-      } catch (java.io.InterruptedIOException e) {
+      } catch (InterruptedIOException e) {
         // SIGINT/SIGTERM: the shutdown hook prints the one line and the JVM ends with 130/143.
         return 130;
       } catch (IOException | UncheckedIOException e) {
@@ -139,7 +142,7 @@ final class PlatformCommand {
         TreeWriter.apply(
             result.edits(),
             root,
-            (file, text) -> Files.writeString(file, text, java.nio.charset.StandardCharsets.UTF_8),
+            (file, text) -> Files.writeString(file, text, StandardCharsets.UTF_8),
             interrupt);
       } finally {
         try {
@@ -151,11 +154,10 @@ final class PlatformCommand {
     }
 
     /** How long the hook waits for the apply to clean up. */
-    static final java.time.Duration GRACE = java.time.Duration.ofSeconds(10);
+    static final Duration GRACE = Duration.ofSeconds(10);
 
     /** The shutdown hook's work: stop the apply, wait for it, print one line. */
-    static void interrupted(
-        TreeWriter.Interrupt interrupt, PrintWriter err, java.time.Duration grace) {
+    static void interrupted(TreeWriter.Interrupt interrupt, PrintWriter err, Duration grace) {
       interrupt.request();
       boolean settled;
       try {

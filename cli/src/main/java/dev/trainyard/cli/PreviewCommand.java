@@ -21,6 +21,7 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -131,7 +132,7 @@ final class PreviewCommand implements Callable<Integer> {
       description = "clone URL of the source repo (default: its git remote)")
   String sourceRepo;
 
-  @picocli.CommandLine.Mixin TargetOptions target;
+  @CommandLine.Mixin TargetOptions target;
 
   @Option(
       names = "--output",

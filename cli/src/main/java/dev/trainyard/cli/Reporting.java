@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.trainyard.compiler.CompileResult;
 import dev.trainyard.compiler.diagnostic.DiagnosticPrinter;
+import dev.trainyard.compiler.manifest.CanonicalJson;
 import dev.trainyard.compiler.manifest.OutputTree;
 import dev.trainyard.compiler.resolve.ResolvedJob;
 import java.io.PrintWriter;
@@ -112,7 +113,7 @@ final class Reporting {
     }
     err.flush();
     if (format == CompileOptions.OutputFormat.json) {
-      ObjectNode node = dev.trainyard.compiler.manifest.CanonicalJson.mapper().createObjectNode();
+      ObjectNode node = CanonicalJson.mapper().createObjectNode();
       node.put("error", message).put("hint", hint).put("exitCode", exit);
       spec.commandLine().getOut().println(node.toPrettyString());
       spec.commandLine().getOut().flush();

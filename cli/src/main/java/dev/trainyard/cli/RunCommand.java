@@ -5,14 +5,17 @@ import dev.trainyard.compiler.CompileResult;
 import dev.trainyard.compiler.Compiler;
 import dev.trainyard.compiler.SshSecretProvider;
 import dev.trainyard.compiler.diagnostic.DiagnosticCode;
+import dev.trainyard.compiler.diagnostic.DiagnosticPrinter;
 import dev.trainyard.compiler.local.LocalNode;
 import dev.trainyard.compiler.local.LocalPlan;
 import dev.trainyard.compiler.local.LocalPlanner;
 import dev.trainyard.compiler.local.LocalRunner;
 import dev.trainyard.compiler.local.WorkingCopies;
+import dev.trainyard.compiler.resolve.ResolvedCheckpoint;
 import dev.trainyard.compiler.units.Durations;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -20,6 +23,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Comparator;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -211,8 +215,8 @@ final class RunCommand implements Callable<Integer> {
    * Empty when train.yaml has no {@code checkpoint:} ({@code --checkpoint-dir} is then said to do
    * nothing).
    */
-  private Optional<LocalPlanner.Checkpoints> checkpoints(
-      Optional<dev.trainyard.compiler.resolve.ResolvedCheckpoint> compiled) throws IOException {
+  private Optional<LocalPlanner.Checkpoints> checkpoints(Optional<ResolvedCheckpoint> compiled)
+      throws IOException {
     if (compiled.isEmpty()) {
       if (checkpointDir != null) {
         PrintWriter err = spec.commandLine().getErr();
@@ -310,7 +314,7 @@ final class RunCommand implements Callable<Integer> {
   private void printWarnings(CompileResult result) {
     PrintWriter err = spec.commandLine().getErr();
     // Where the commit is pushed matters to pods, not to a run that clones the local repository.
-    dev.trainyard.compiler.diagnostic.DiagnosticPrinter.printText(
+    DiagnosticPrinter.printText(
         result.diagnostics().stream()
             .filter(d -> d.code() != DiagnosticCode.COMMIT_NOT_PUSHED)
             .toList(),
@@ -367,7 +371,7 @@ final class RunCommand implements Callable<Integer> {
               + ", "
               + shape(plan)
               + ", "
-              + String.format(java.util.Locale.ROOT, "%.1fs", o.took().toMillis() / 1000.0));
+              + String.format(Locale.ROOT, "%.1fs", o.took().toMillis() / 1000.0));
       out.flush();
       return o.exitCode();
     } finally {
@@ -459,7 +463,7 @@ final class RunCommand implements Callable<Integer> {
     try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       return s.getLocalPort();
     } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
+      throw new UncheckedIOException(e);
     }
   }
 

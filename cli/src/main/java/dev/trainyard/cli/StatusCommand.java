@@ -21,7 +21,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -265,9 +267,7 @@ final class StatusCommand implements Callable<Integer> {
   private List<ObservedRun> named(List<ObservedRun> all) {
     return all.stream()
         .filter(r -> r.provenance().run().equals(run) || r.key().name().equals(run))
-        .collect(
-            java.util.stream.Collectors.toMap(
-                r -> r.key().namespace(), r -> r, (a, b) -> a, java.util.TreeMap::new))
+        .collect(Collectors.toMap(r -> r.key().namespace(), r -> r, (a, b) -> a, TreeMap::new))
         .values()
         .stream()
         .toList();

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.trainyard.controller.ObservedRun;
+import dev.trainyard.controller.state.Cause;
 import dev.trainyard.controller.state.Description;
 import dev.trainyard.controller.state.Progress;
 import dev.trainyard.controller.state.ProgressText;
@@ -53,7 +54,7 @@ final class StatusTable {
   /** "running", "failed (user)", "admitted (stalled)". */
   static String stateWord(RunState s) {
     String word = s.phase().name().toLowerCase(Locale.ROOT);
-    if (s.phase().terminal() && s.cause() != dev.trainyard.controller.state.Cause.NONE) {
+    if (s.phase().terminal() && s.cause() != Cause.NONE) {
       return word + " (" + s.cause().name().toLowerCase(Locale.ROOT) + ")";
     }
     return s.stalled() ? word + " (stalled)" : word;

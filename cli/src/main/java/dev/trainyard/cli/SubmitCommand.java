@@ -2,6 +2,7 @@ package dev.trainyard.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.trainyard.compiler.diagnostic.Diagnostic;
 import dev.trainyard.compiler.diagnostic.DiagnosticPrinter;
 import dev.trainyard.gitops.ChangedJobs;
 import dev.trainyard.gitops.GitOpsException;
@@ -14,10 +15,13 @@ import dev.trainyard.gitops.Submitter;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -106,7 +110,7 @@ final class SubmitCommand implements Callable<Integer> {
   boolean rerun;
 
   /** W810 from --changed-since, shown before the compile's own diagnostics. */
-  private List<dev.trainyard.compiler.diagnostic.Diagnostic> warnings = List.of();
+  private List<Diagnostic> warnings = List.of();
 
   @Override
   public Integer call() {
@@ -114,7 +118,7 @@ final class SubmitCommand implements Callable<Integer> {
     GitOpsLocation location = gitops.location(spec, env);
     boolean named = trainYamls != null && !trainYamls.isEmpty();
     if (named && changedSince != null) {
-      throw new picocli.CommandLine.ParameterException(
+      throw new CommandLine.ParameterException(
           spec.commandLine(), "give TRAIN_YAML files or --changed-since, not both");
     }
     ChangedJobs.Selection selection;
@@ -233,8 +237,8 @@ final class SubmitCommand implements Callable<Integer> {
             + " trainyard submit --rerun --fresh starts a new run of it from step 0");
   }
 
-  private List<dev.trainyard.compiler.diagnostic.Diagnostic> withWarnings(SubmitResult result) {
-    List<dev.trainyard.compiler.diagnostic.Diagnostic> all = new java.util.ArrayList<>(warnings);
+  private List<Diagnostic> withWarnings(SubmitResult result) {
+    List<Diagnostic> all = new ArrayList<>(warnings);
     all.addAll(result.diagnostics());
     return all;
   }
@@ -253,7 +257,7 @@ final class SubmitCommand implements Callable<Integer> {
     for (SubmittedRun run : result.runs()) {
       ObjectNode o = runs.addObject();
       Reporting.runJson(o, run.job());
-      o.put("outcome", run.outcome().name().toLowerCase(java.util.Locale.ROOT))
+      o.put("outcome", run.outcome().name().toLowerCase(Locale.ROOT))
           .put("trainYaml", run.trainYaml())
           .put("path", run.folder().path());
     }

@@ -8,6 +8,7 @@ import dev.trainyard.compiler.testing.TrainProject;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
+import org.eclipse.jgit.api.Git;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -120,7 +121,7 @@ class CheckpointCommandTest {
         MainTest.run("compile", p.trainYaml().toString(), "--out", temp.resolve("w").toString());
     assertFalse(without.err().contains("W318"), without.err());
     Path bare = temp.resolve("gitops.git");
-    org.eclipse.jgit.api.Git.init().setBare(true).setDirectory(bare.toFile()).call().close();
+    Git.init().setBare(true).setDirectory(bare.toFile()).call().close();
     System.setProperty("trainyard.cache", temp.resolve("cache").toString());
     try {
       MainTest.Run submit =

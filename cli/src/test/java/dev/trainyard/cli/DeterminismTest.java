@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.trainyard.compiler.CompileRequest;
 import dev.trainyard.compiler.Compiler;
 import dev.trainyard.compiler.SshSecretProvider;
 import dev.trainyard.compiler.manifest.OutputTree;
@@ -61,8 +62,8 @@ class DeterminismTest {
         first.files().keySet(), elsewhere.files().keySet(), "only the key material differs");
   }
 
-  private static dev.trainyard.compiler.CompileRequest request(TrainProject p, Path existing) {
-    return new dev.trainyard.compiler.CompileRequest(
+  private static CompileRequest request(TrainProject p, Path existing) {
+    return new CompileRequest(
         p.trainYaml(),
         "train.yaml",
         Optional.empty(),

@@ -8,10 +8,13 @@ import dev.trainyard.compiler.CompileResult;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Stream;
 import org.eclipse.jgit.api.Git;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,13 +42,13 @@ class ExamplesCompileTest {
     }
   }
 
-  @org.junit.jupiter.api.Test
+  @Test
   @DisplayName(
       "examples/pytorch-ddp (2 nodes, checkpoint:) compiles on the embedded default platform too: its ReadWriteOnce claim serves a one-node cluster's every pod (sameNode)")
   void ddpOnDefaultPlatform() throws Exception {
-    CompileResult result = compile(EXAMPLES.resolve("pytorch-ddp"), java.util.Optional.empty());
+    CompileResult result = compile(EXAMPLES.resolve("pytorch-ddp"), Optional.empty());
     assertTrue(!result.hasErrors(), GoldenCasesTest.printed(result));
-    java.util.Map<String, String> files = result.tree().orElseThrow().files();
+    Map<String, String> files = result.tree().orElseThrow().files();
     String claim =
         files.entrySet().stream()
             .filter(e -> e.getKey().contains("/persistentvolumeclaim-"))
@@ -63,8 +66,7 @@ class ExamplesCompileTest {
   }
 
   private void compiles(Path example) throws Exception {
-    CompileResult result =
-        compile(example, java.util.Optional.of(EXAMPLES.resolve("platform.yaml")));
+    CompileResult result = compile(example, Optional.of(EXAMPLES.resolve("platform.yaml")));
     assertEquals(
         "", GoldenCasesTest.printed(result), example + " must compile without diagnostics");
     assertTrue(result.tree().isPresent());
@@ -76,7 +78,7 @@ class ExamplesCompileTest {
   /**
    * {@code example} committed as a pushed repo, compiled with {@code platform} (else the default).
    */
-  private CompileResult compile(Path example, java.util.Optional<Path> platform) throws Exception {
+  private CompileResult compile(Path example, Optional<Path> platform) throws Exception {
     Path repo = temp.resolve(example.getFileName().toString());
     GoldenCase.copyTree(example, repo);
     try (Git git = Git.init().setDirectory(repo.toFile()).setInitialBranch("main").call()) {
@@ -111,8 +113,8 @@ class ExamplesCompileTest {
             .cluster(request.cluster())
             .namespace(request.namespace())
             .existingTree(request.existingTree())
-            .createdAt(java.util.Optional.empty())
-            .platformDisplay(java.util.Optional.empty())
+            .createdAt(Optional.empty())
+            .platformDisplay(Optional.empty())
             .build();
     return GoldenCasesTest.compiler().compile(request);
   }

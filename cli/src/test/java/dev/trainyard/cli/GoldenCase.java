@@ -1,6 +1,7 @@
 package dev.trainyard.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import dev.trainyard.compiler.CompileRequest;
 import dev.trainyard.compiler.source.SourceFile;
 import dev.trainyard.compiler.source.YamlDocumentLoader;
@@ -99,7 +100,7 @@ record GoldenCase(String name, Path dir) {
   private JsonNode options() throws IOException {
     Path file = dir.resolve("case.yaml");
     if (!Files.exists(file)) {
-      return com.fasterxml.jackson.databind.node.MissingNode.getInstance();
+      return MissingNode.getInstance();
     }
     return new YamlDocumentLoader()
         .load(new SourceFile(file.toString(), Files.readString(file, StandardCharsets.UTF_8)))

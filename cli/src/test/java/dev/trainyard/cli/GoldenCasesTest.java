@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.Comparator;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -136,7 +137,7 @@ class GoldenCasesTest {
       return;
     }
     try (Stream<Path> walk = Files.walk(dir)) {
-      walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
     }
   }
 }

@@ -11,7 +11,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -196,7 +198,7 @@ class InterruptTest {
     return new Cli(p.exitValue(), Files.readString(log(p)));
   }
 
-  private final java.util.Map<Long, Path> logs = new java.util.HashMap<>();
+  private final Map<Long, Path> logs = new HashMap<>();
 
   private Path log(Process p) {
     return logs.get(p.pid());

@@ -12,6 +12,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.DynamicTest;
@@ -99,8 +101,8 @@ class OutputStreamsLeakTest {
     }
     try (Stream<Path> files = Files.walk(out)) {
       for (Path f : files.filter(p -> p.getFileName().toString().startsWith("secret-")).toList()) {
-        java.util.regex.Matcher m =
-            java.util.regex.Pattern.compile("(?m)^  ssh-privatekey: ([A-Za-z0-9+/=]{40,})$")
+        Matcher m =
+            Pattern.compile("(?m)^  ssh-privatekey: ([A-Za-z0-9+/=]{40,})$")
                 .matcher(Files.readString(f));
         if (m.find()) {
           String b64 = m.group(1);

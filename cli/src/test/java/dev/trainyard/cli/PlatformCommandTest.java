@@ -4,9 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.trainyard.gitops.TreeWriter;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -174,9 +178,8 @@ class PlatformCommandTest {
   @DisplayName(
       "the render's shutdown hook stops the apply and says in one line whether anything was written")
   void interruptLine() throws Exception {
-    java.io.StringWriter text = new java.io.StringWriter();
-    dev.trainyard.gitops.TreeWriter.Interrupt staging =
-        new dev.trainyard.gitops.TreeWriter.Interrupt();
+    StringWriter text = new StringWriter();
+    TreeWriter.Interrupt staging = new TreeWriter.Interrupt();
     Thread apply =
         new Thread(
             () -> {
@@ -192,16 +195,14 @@ class PlatformCommandTest {
             });
     apply.start();
     PlatformCommand.RenderCommand.interrupted(
-        staging, new java.io.PrintWriter(text), java.time.Duration.ofSeconds(30));
+        staging, new PrintWriter(text), Duration.ofSeconds(30));
     apply.join(10_000);
     assertEquals(
         "trainyard: interrupted; nothing was written (the staged .trainyard-* folders were removed)\n",
         text.toString());
-    java.io.StringWriter stuck = new java.io.StringWriter();
+    StringWriter stuck = new StringWriter();
     PlatformCommand.RenderCommand.interrupted(
-        new dev.trainyard.gitops.TreeWriter.Interrupt(),
-        new java.io.PrintWriter(stuck),
-        java.time.Duration.ofMillis(50));
+        new TreeWriter.Interrupt(), new PrintWriter(stuck), Duration.ofMillis(50));
     assertTrue(
         stuck
             .toString()

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -456,7 +457,7 @@ class RunLocalCommandTest {
             .redirectErrorStream(true)
             .start();
     assertTrue(p.waitFor(30, TimeUnit.SECONDS));
-    return new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    return new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
   }
 
   private Path repo(String trainYaml) throws IOException {
@@ -548,7 +549,7 @@ class RunLocalCommandTest {
     try {
       return Files.createDirectories(parent.resolve("cli-tmp"));
     } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
+      throw new UncheckedIOException(e);
     }
   }
 

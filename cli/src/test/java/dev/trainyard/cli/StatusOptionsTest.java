@@ -59,9 +59,9 @@ class StatusOptionsTest {
       "running stall threshold: --platform's status.progress.stallAfter (the controller's), else 30m")
   void progressStallSources() throws Exception {
     StatusCommand command = new StatusCommand();
-    new picocli.CommandLine(command).parseArgs();
+    new CommandLine(command).parseArgs();
     assertEquals(Duration.ofMinutes(30), command.progressStallAfter());
-    new picocli.CommandLine(command)
+    new CommandLine(command)
         .parseArgs(
             "--platform", platform("status: {progress: {stallAfter: 45m, step: 5}}").toString());
     assertEquals(Duration.ofMinutes(45), command.progressStallAfter());

@@ -20,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.DisplayName;
@@ -197,7 +198,7 @@ class StatusTableTest {
     assertEquals(4, r.get("attempt").get("max").asInt());
     assertEquals("kwok-0", r.get("node").asText());
     assertEquals("6f1c2d3e4a5b6c7d8e9f00112233445566778899", r.get("sourceCommit").asText());
-    List<String> keys = new java.util.ArrayList<>();
+    List<String> keys = new ArrayList<>();
     r.fieldNames().forEachRemaining(keys::add);
     assertEquals(keys.stream().sorted().toList(), keys);
     assertTrue(

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.trainyard.compiler.testing.TrainProject;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -317,7 +318,7 @@ class SubmitCommandTest {
 
   /** The last {@code n} field names of {@code node}, in order. */
   static List<String> tail(JsonNode node, int n) {
-    List<String> names = new java.util.ArrayList<>();
+    List<String> names = new ArrayList<>();
     node.fieldNames().forEachRemaining(names::add);
     return names.subList(names.size() - n, names.size());
   }

@@ -7,8 +7,11 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Brings a {@link LocalCluster}'s apiserver to a usable cluster: CRDs from the cache, the JobSet
@@ -143,7 +146,7 @@ final class ClusterBootstrap {
                 + "\n---\n"
                 + resource("kwok/node-unreachable-stages.yaml"));
     List<String> command =
-        new java.util.ArrayList<>(
+        new ArrayList<>(
             List.of(
                 binaries.bin("kwok").toString(),
                 "--kubeconfig=" + cluster.kubeconfig(),
@@ -152,14 +155,14 @@ final class ClusterBootstrap {
                 "--server-address=127.0.0.1:" + port,
                 "--node-lease-duration-seconds=40",
                 "--cidr=10.64.0.0/16"));
-    java.util.Optional<Path> logsCrd = KwokLogs.crd(binaries);
+    Optional<Path> logsCrd = KwokLogs.crd(binaries);
     if (logsCrd.isPresent()) {
       Path dir = LocalCluster.mkdirs(cluster.workDir().resolve("kwok-crds"));
       try {
         Files.copy(
             logsCrd.get(),
             dir.resolve(logsCrd.get().getFileName()),
-            java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            StandardCopyOption.REPLACE_EXISTING);
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }

@@ -9,7 +9,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
+import org.eclipse.jgit.api.errors.GitAPIException;
 
 /**
  * A shipped example ({@code examples/<name>/}) compiled by the real compiler with its embedded
@@ -32,7 +34,7 @@ record CompiledExample(List<GenericKubernetesResource> objects) {
               workDir, name, K8sBinaries.repoRoot().resolve("examples").resolve(name)));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
-    } catch (org.eclipse.jgit.api.errors.GitAPIException e) {
+    } catch (GitAPIException e) {
       throw new IllegalStateException(e);
     }
   }
@@ -46,7 +48,7 @@ record CompiledExample(List<GenericKubernetesResource> objects) {
       return compiled(name, SourceRepo.withTrainYaml(workDir, name, trainYaml));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
-    } catch (org.eclipse.jgit.api.errors.GitAPIException e) {
+    } catch (GitAPIException e) {
       throw new IllegalStateException(e);
     }
   }
@@ -79,7 +81,7 @@ record CompiledExample(List<GenericKubernetesResource> objects) {
   String configMapValue(String suffix, String key) {
     return objects.stream()
         .filter(o -> "ConfigMap".equals(o.getKind()) && o.getMetadata().getName().endsWith(suffix))
-        .map(o -> (java.util.Map<?, ?>) o.getAdditionalProperties().get("data"))
+        .map(o -> (Map<?, ?>) o.getAdditionalProperties().get("data"))
         .map(data -> String.valueOf(data.get(key)))
         .findFirst()
         .orElseThrow(

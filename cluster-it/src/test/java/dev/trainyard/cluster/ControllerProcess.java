@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The status controller as its own JVM ({@code dev.trainyard.controller.ControllerMain} from this
@@ -274,7 +275,7 @@ final class ControllerProcess implements AutoCloseable {
               .redirectErrorStream(true)
               .start();
       gc.getInputStream().readAllBytes();
-      gc.waitFor(30, java.util.concurrent.TimeUnit.SECONDS);
+      gc.waitFor(30, TimeUnit.SECONDS);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (InterruptedException e) {

@@ -7,11 +7,17 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.dsl.Resource;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Failure handling through the real controllers: pods labelled {@code
@@ -169,8 +175,7 @@ class FailurePolicyIT {
   @Test
   @DisplayName(
       "issue #19: one rank of a 4-node run exits 1 at start → the Job fails at once naming that pod and code, the other 3 pods are stopped, and the run fails with no restart within a minute")
-  void oneRankOfFourFailsTheRunWithinAMinute(
-      KubeCluster cluster, @org.junit.jupiter.api.io.TempDir java.nio.file.Path temp) {
+  void oneRankOfFourFailsTheRunWithinAMinute(KubeCluster cluster, @TempDir Path temp) {
     String namespace = cluster.newNamespace();
     CompiledExample four =
         CompiledExample.compileTrainYaml("four-nodes", "nodes: 4\nrun: torchrun train.py\n", temp);
@@ -179,12 +184,12 @@ class FailurePolicyIT {
     String name = stored.get().getMetadata().getName();
     List<Pod> pods = RunPods.running(cluster, namespace, name, "node", 0, 4);
     Pod crashed = pods.get(2);
-    java.time.Instant exit = java.time.Instant.now();
+    Instant exit = Instant.now();
     endWithExitCode1(cluster, namespace, crashed);
     awaitFailed(stored);
-    Duration failedAfter = Duration.between(exit, java.time.Instant.now());
+    Duration failedAfter = Duration.between(exit, Instant.now());
     awaitPodsGone(cluster, namespace, name, crashed.getMetadata().getName());
-    Duration goneAfter = Duration.between(exit, java.time.Instant.now());
+    Duration goneAfter = Duration.between(exit, Instant.now());
     System.out.println(
         "FailurePolicyIT: 4-node run, rank 2 exit 1 → JobSet Failed after "
             + failedAfter.toMillis()
@@ -311,9 +316,7 @@ class FailurePolicyIT {
                 == 2);
     Eventually.sleep(HELD_FOR);
     return pods.list().getItems().stream()
-        .sorted(
-            java.util.Comparator.comparing(
-                p -> p.getMetadata().getAnnotations().get(COMPLETION_INDEX)))
+        .sorted(Comparator.comparing(p -> p.getMetadata().getAnnotations().get(COMPLETION_INDEX)))
         .toList();
   }
 
@@ -342,7 +345,7 @@ class FailurePolicyIT {
    */
   static void awaitPodsGone(KubeCluster cluster, String namespace, String jobSet, String... kept) {
     var pods = cluster.client().pods().inNamespace(namespace).withLabel(JobSets.NAME_LABEL, jobSet);
-    java.util.Set<String> keep = java.util.Set.of(kept);
+    Set<String> keep = Set.of(kept);
     Eventually.await(
         "the pods of " + jobSet + " gone (but " + keep + ")",
         FAIL_TIMEOUT,
@@ -408,9 +411,8 @@ class FailurePolicyIT {
   @SuppressWarnings("unchecked")
   static int maxRestarts(GenericKubernetesResource jobSet) {
     Object fp =
-        ((java.util.Map<String, Object>) jobSet.getAdditionalProperties().get("spec"))
-            .get("failurePolicy");
-    Object max = fp instanceof java.util.Map<?, ?> m ? m.get("maxRestarts") : null;
+        ((Map<String, Object>) jobSet.getAdditionalProperties().get("spec")).get("failurePolicy");
+    Object max = fp instanceof Map<?, ?> m ? m.get("maxRestarts") : null;
     return max instanceof Number n ? n.intValue() : 0;
   }
 }

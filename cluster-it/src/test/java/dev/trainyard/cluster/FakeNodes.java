@@ -2,6 +2,7 @@ package dev.trainyard.cluster;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.NodeSpecBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.LinkedHashMap;
@@ -50,7 +51,7 @@ final class FakeNodes {
     node.getMetadata().getLabels().remove("type");
     node.getMetadata().getLabels().put(key, value);
     node.setSpec(
-        new io.fabric8.kubernetes.api.model.NodeSpecBuilder()
+        new NodeSpecBuilder()
             .addNewTaint()
             .withKey(key)
             .withValue(value)

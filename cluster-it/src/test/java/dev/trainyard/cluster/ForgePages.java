@@ -14,8 +14,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -35,8 +37,8 @@ final class ForgePages implements AutoCloseable {
   static final int MAX_WAIT_SECONDS = 300;
   private static final Pattern SHA = Pattern.compile("[0-9a-f]{7,64}");
   private static final Pattern WAIT = Pattern.compile("wait=(\\d{1,3})");
-  private static final java.util.Set<String> FINAL =
-      java.util.Set.of("success", "failure", "error", "canceled", "failed");
+  private static final Set<String> FINAL =
+      Set.of("success", "failure", "error", "canceled", "failed");
 
   private final FakeForge forge;
   private final HttpServer server;
@@ -98,7 +100,7 @@ final class ForgePages implements AutoCloseable {
    * With {@code wait=N} in {@code query}: waits up to N seconds for a final post of {@code sha}.
    */
   private void awaitFinal(String sha, String query) {
-    java.util.regex.Matcher wait = WAIT.matcher(query == null ? "" : query);
+    Matcher wait = WAIT.matcher(query == null ? "" : query);
     if (!wait.find()) {
       return;
     }

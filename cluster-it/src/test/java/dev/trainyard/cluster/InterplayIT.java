@@ -19,6 +19,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -326,7 +327,7 @@ class InterplayIT {
   private static void copy(Path from, Path to) {
     try {
       Files.createDirectories(to.getParent());
-      Files.copy(from, to, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+      Files.copy(from, to, StandardCopyOption.REPLACE_EXISTING);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

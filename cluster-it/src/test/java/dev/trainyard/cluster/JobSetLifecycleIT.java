@@ -7,6 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -187,13 +190,13 @@ class JobSetLifecycleIT {
             .findFirst()
             .orElseThrow(() -> new AssertionError("golden case " + name + " is missing"))
             .expected();
-    try (var walk = java.nio.file.Files.walk(expected)) {
+    try (var walk = Files.walk(expected)) {
       return walk.filter(p -> p.getFileName().toString().startsWith("jobset-"))
           .findFirst()
           .orElseThrow(() -> new AssertionError("no JobSet in " + expected))
           .getParent();
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.MixedOperation;
 import io.fabric8.kubernetes.client.dsl.Resource;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -102,7 +103,7 @@ final class JobSets {
           map(map(map(map(rjob, "template"), "spec"), "template"), "spec");
       @SuppressWarnings("unchecked")
       List<Object> tolerations =
-          (List<Object>) podSpec.computeIfAbsent("tolerations", k -> new java.util.ArrayList<>());
+          (List<Object>) podSpec.computeIfAbsent("tolerations", k -> new ArrayList<>());
       tolerations.add(
           new LinkedHashMap<>(
               Map.of("key", key, "operator", "Equal", "value", value, "effect", "NoSchedule")));

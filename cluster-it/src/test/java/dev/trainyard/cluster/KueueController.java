@@ -12,6 +12,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -37,7 +38,7 @@ final class KueueController {
   static final Path METRICS_CERTS = Path.of("/etc/kueue/metrics/certs");
 
   /** Kueue's {@code waitForPodsReady.timeout} on the harness. */
-  static final java.time.Duration PODS_READY_TIMEOUT = java.time.Duration.ofSeconds(30);
+  static final Duration PODS_READY_TIMEOUT = Duration.ofSeconds(30);
 
   /** Kueue's {@code waitForPodsReady.requeuingStrategy.backoffLimitCount} on the harness. */
   static final int BACKOFF_LIMIT_COUNT = 1;

@@ -27,6 +27,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -354,7 +355,7 @@ class LogFollowerBenchIT {
       next += period;
       long sleep = next - System.nanoTime();
       if (sleep > 0) {
-        java.util.concurrent.locks.LockSupport.parkNanos(sleep);
+        LockSupport.parkNanos(sleep);
       }
     }
   }

@@ -6,9 +6,11 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -104,8 +106,7 @@ final class Manifests {
 
   /** Objects from YAML text with one or more documents. */
   static List<GenericKubernetesResource> parse(String yaml) {
-    return parse(
-        new java.io.ByteArrayInputStream(yaml.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    return parse(new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8)));
   }
 
   private static List<GenericKubernetesResource> parse(InputStream in) {

@@ -9,16 +9,20 @@ import io.fabric8.kubernetes.api.model.PersistentVolume;
 import io.fabric8.kubernetes.api.model.PersistentVolumeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.TaintBuilder;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
 import io.fabric8.kubernetes.client.dsl.Resource;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -144,12 +148,9 @@ class NodeLossIT {
    * why="$host:P does not answer}).
    */
   static Duration survivorSilentPeerWait(GenericKubernetesResource torchJobSet) {
-    String command =
-        io.fabric8.kubernetes.client.utils.Serialization.asJson(
-            torchJobSet.getAdditionalProperties().get("spec"));
-    java.util.regex.Matcher m =
-        java.util.regex.Pattern.compile("grace=(\\d+); why=\\\\\"\\$host:\\d+ does not answer")
-            .matcher(command);
+    String command = Serialization.asJson(torchJobSet.getAdditionalProperties().get("spec"));
+    Matcher m =
+        Pattern.compile("grace=(\\d+); why=\\\\\"\\$host:\\d+ does not answer").matcher(command);
     assertTrue(m.find(), "no silent-peer wait in the torch pods' command");
     return Duration.ofSeconds(Long.parseLong(m.group(1)));
   }
@@ -203,7 +204,7 @@ class NodeLossIT {
             node.getSpec()
                 .getTaints()
                 .add(
-                    new io.fabric8.kubernetes.api.model.TaintBuilder()
+                    new TaintBuilder()
                         .withKey("trainyard.dev/it-drain")
                         .withValue(namespace)
                         .withEffect("NoExecute")

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -12,6 +13,7 @@ import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -47,7 +49,7 @@ class PodSecurityIT {
     String namespace = restrictedNamespace(cluster);
     Pod pod = pods(golden).get(0);
     KubernetesClientException e =
-        org.junit.jupiter.api.Assertions.assertThrows(
+        Assertions.assertThrows(
             KubernetesClientException.class,
             () -> cluster.client().pods().inNamespace(namespace).resource(pod).dryRun().create());
     assertEquals(403, e.getCode(), e.getMessage());
@@ -85,7 +87,7 @@ class PodSecurityIT {
               ((Map<String, Object>) ((Map<String, Object>) rjob.get("template")).get("spec"))
                   .get("template");
       Pod pod = new Pod();
-      pod.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMeta());
+      pod.setMetadata(new ObjectMeta());
       pod.getMetadata().setName(jobSet.getMetadata().getName() + "-" + rjob.get("name") + "-0-0");
       pod.setSpec(
           Serialization.unmarshal(Serialization.asJson(template.get("spec")), PodSpec.class));

@@ -6,7 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.trainyard.controller.RunReader;
 import dev.trainyard.controller.forge.FakeForge;
+import dev.trainyard.controller.state.Resumed;
+import dev.trainyard.controller.state.RunStateMapper;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.io.IOException;
@@ -14,11 +17,13 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
@@ -294,7 +299,7 @@ class ProgressIT {
       KwokLogs.append(file, Instant.now(), "Collecting package-" + i);
     }
     KwokLogs.append(file, Instant.now(), fixture("plain-steps.log").lines().findFirst().get());
-    String resumed = dev.trainyard.controller.state.Resumed.parse(line).orElseThrow().describe();
+    String resumed = Resumed.parse(line).orElseThrow().describe();
     Eventually.await(
         "the resume on the commit",
         TIMEOUT,
@@ -309,11 +314,10 @@ class ProgressIT {
         "pending | running: step 5/50 (10 %), loss 2.7186, " + resumed + attempt,
         posted.get(posted.size() - 1));
     // Not closed: closing a RunReader closes the cluster's shared client.
-    var reader =
-        new dev.trainyard.controller.RunReader(cluster.client(), java.time.Clock.systemUTC());
+    var reader = new RunReader(cluster.client(), Clock.systemUTC());
     var run = reader.get(ns, "prog-resume").orElseThrow();
     String status =
-        new dev.trainyard.controller.state.RunStateMapper(Duration.ofSeconds(60))
+        new RunStateMapper(Duration.ofSeconds(60))
             .map(
                 run.observation()
                     .withProgress(reader.progress(run))
@@ -466,7 +470,7 @@ class ProgressIT {
                     .allMatch(
                         w ->
                             Boolean.FALSE.equals(
-                                ((java.util.Map<?, ?>) w.getAdditionalProperties().get("spec"))
+                                ((Map<?, ?>) w.getAdditionalProperties().get("spec"))
                                     .get("active")))
                 && !workloads.list().getItems().isEmpty()
                 && cluster

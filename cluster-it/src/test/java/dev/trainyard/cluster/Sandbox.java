@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
@@ -288,7 +289,7 @@ public final class Sandbox {
     }
   }
 
-  private <T> T step(String name, java.util.function.Supplier<T> action) {
+  private <T> T step(String name, Supplier<T> action) {
     long start = System.nanoTime();
     T result = action.get();
     Duration took = Duration.ofNanos(System.nanoTime() - start);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -133,7 +134,7 @@ class SandboxIT {
     ProcessBuilder builder =
         new ProcessBuilder("scripts/sandbox", "up")
             .directory(root.toFile())
-            .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+            .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
             .redirectOutput(out.toFile())
             .redirectError(err.toFile());
     builder.environment().put("TRAINYARD_SANDBOX_DIR", state.toString());
@@ -226,7 +227,7 @@ class SandboxIT {
         new ProcessBuilder(
                 "bash", "-x", "-eo", "pipefail", "-c", "PS4='+ ${EPOCHREALTIME} '\n" + script)
             .directory(root.toFile())
-            .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+            .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
             .redirectOutput(out.toFile())
             .redirectError(err.toFile());
     Map<String, String> env = builder.environment();

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.stream.Stream;
 import org.eclipse.jgit.api.Git;
 import org.eclipse.jgit.api.errors.GitAPIException;
 
@@ -41,7 +42,7 @@ final class SourceRepo {
   static Path withFiles(Path dir, String folder, Path source) throws IOException, GitAPIException {
     Path jobDir = dir.resolve("jobs").resolve(folder);
     Files.createDirectories(jobDir);
-    try (java.util.stream.Stream<Path> files = Files.list(source)) {
+    try (Stream<Path> files = Files.list(source)) {
       for (Path file : files.filter(Files::isRegularFile).sorted().toList()) {
         Files.copy(file, jobDir.resolve(file.getFileName().toString()));
       }

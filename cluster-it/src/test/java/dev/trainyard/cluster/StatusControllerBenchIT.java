@@ -6,10 +6,14 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.trainyard.controller.forge.FakeForge;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
+import io.fabric8.kubernetes.client.dsl.NonNamespaceOperation;
+import io.fabric8.kubernetes.client.dsl.Resource;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -132,10 +136,10 @@ class StatusControllerBenchIT {
 
   /** More JobSets up to {@code cached}, on a host without a forge (cached, never posted). */
   private static void fill(
-      io.fabric8.kubernetes.client.dsl.NonNamespaceOperation<
+      NonNamespaceOperation<
               GenericKubernetesResource,
-              io.fabric8.kubernetes.api.model.GenericKubernetesResourceList,
-              io.fabric8.kubernetes.client.dsl.Resource<GenericKubernetesResource>>
+              GenericKubernetesResourceList,
+              Resource<GenericKubernetesResource>>
           api,
       int from,
       int cached) {
@@ -154,10 +158,10 @@ class StatusControllerBenchIT {
    * trainyard.bench.writers} threads, each taking every n-th index; bounded to 30 minutes.
    */
   private static void create(
-      io.fabric8.kubernetes.client.dsl.NonNamespaceOperation<
+      NonNamespaceOperation<
               GenericKubernetesResource,
-              io.fabric8.kubernetes.api.model.GenericKubernetesResourceList,
-              io.fabric8.kubernetes.client.dsl.Resource<GenericKubernetesResource>>
+              GenericKubernetesResourceList,
+              Resource<GenericKubernetesResource>>
           api,
       int from,
       int to,
@@ -204,9 +208,7 @@ class StatusControllerBenchIT {
     condition.put("status", "True");
     condition.put("reason", "AllJobsCompleted");
     condition.put("message", "jobset completed successfully");
-    condition.put(
-        "lastTransitionTime",
-        Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString());
+    condition.put("lastTransitionTime", Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
     Map<String, Object> status = new LinkedHashMap<>();
     status.put("conditions", List.of(condition));
     status.put("terminalState", "Completed");

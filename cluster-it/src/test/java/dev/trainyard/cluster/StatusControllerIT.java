@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -45,10 +46,7 @@ class StatusControllerIT {
   }
 
   void awaitPost(
-      String what,
-      String sha,
-      java.util.function.Predicate<FakeForge.Accepted> match,
-      ControllerProcess... logs) {
+      String what, String sha, Predicate<FakeForge.Accepted> match, ControllerProcess... logs) {
     Eventually.await(
         what,
         RUN_TIMEOUT,

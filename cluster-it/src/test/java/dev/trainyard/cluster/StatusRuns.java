@@ -2,6 +2,7 @@ package dev.trainyard.cluster;
 
 import dev.trainyard.controller.forge.FakeForge;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -78,7 +79,7 @@ final class StatusRuns {
    * The states with consecutive repeats collapsed: pending, pending, success → pending, success.
    */
   static List<String> transitions(List<FakeForge.Accepted> posts) {
-    List<String> out = new java.util.ArrayList<>();
+    List<String> out = new ArrayList<>();
     for (FakeForge.Accepted a : posts) {
       if (out.isEmpty() || !out.get(out.size() - 1).equals(a.state())) {
         out.add(a.state());

@@ -7,10 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.trainyard.controller.RunReader;
 import dev.trainyard.controller.forge.FakeForge;
+import dev.trainyard.controller.state.RunStateMapper;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -307,13 +310,9 @@ class StatusTruthIT {
     Eventually.sleep(Duration.ofSeconds(5));
     FakeForge.Accepted last = posts(forge, sha).get(posts(forge, sha).size() - 1);
     // Not closed: closing a RunReader closes the cluster's shared client.
-    var reader =
-        new dev.trainyard.controller.RunReader(cluster.client(), java.time.Clock.systemUTC());
+    var reader = new RunReader(cluster.client(), Clock.systemUTC());
     var run = reader.get(ns, "took-run").orElseThrow();
-    String status =
-        new dev.trainyard.controller.state.RunStateMapper(Duration.ofSeconds(60))
-            .map(run.observation())
-            .description();
+    String status = new RunStateMapper(Duration.ofSeconds(60)).map(run.observation()).description();
     System.out.println(
         "[StatusTruthIT] duration: commit '" + last.description() + "', status '" + status + "'");
     assertEquals(last.description(), status);

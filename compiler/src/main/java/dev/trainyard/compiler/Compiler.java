@@ -31,11 +31,14 @@ import dev.trainyard.compiler.source.SourceFile;
 import dev.trainyard.compiler.source.YamlDocumentLoader;
 import dev.trainyard.compiler.spec.SpecReader;
 import dev.trainyard.compiler.spec.TrainSpec;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 /**
  * The compiler: train.yaml + runtimes + platform.yaml → the GitOps files of one run. Reads like a
@@ -189,7 +192,7 @@ public final class Compiler implements AutoCloseable {
     if (all.stream().anyMatch(Diagnostic::isError)) {
       return StageResult.failed(all);
     }
-    java.util.SortedMap<String, String> files = new java.util.TreeMap<>();
+    SortedMap<String, String> files = new TreeMap<>();
     List<String> owned = new ArrayList<>();
     for (QueueSet set : PlatformQueues.of(platform.get(), VERSION)) {
       Optional<QueueSet> checked = keep(new CheckStage().check(set, platform.get().origin()), all);
@@ -347,7 +350,7 @@ public final class Compiler implements AutoCloseable {
         }
       }
       return Optional.empty();
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       return Optional.empty();
     }
   }

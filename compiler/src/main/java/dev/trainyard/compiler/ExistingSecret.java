@@ -13,6 +13,7 @@ import dev.trainyard.compiler.source.ParsedDocument;
 import dev.trainyard.compiler.source.SourceFile;
 import dev.trainyard.compiler.source.YamlDocumentLoader;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
@@ -121,7 +122,7 @@ final class ExistingSecret {
       return Optional.of("its type is \"" + type + "\", not kubernetes.io/ssh-auth");
     }
     JsonNode data = sealed ? o.path("spec").path("encryptedData") : o.path("data");
-    List<String> keys = new java.util.ArrayList<>();
+    List<String> keys = new ArrayList<>();
     data.fieldNames().forEachRemaining(keys::add);
     if (!keys.stream().sorted().toList().equals(KEYS)) {
       return Optional.of("its keys are " + keys + ", not the pair " + KEYS);

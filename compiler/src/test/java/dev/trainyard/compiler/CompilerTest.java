@@ -17,6 +17,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -113,7 +114,7 @@ class CompilerTest {
             temp.resolve("b"),
             TrainProject.FOLDER,
             "run: python t.py\nworkdir: code\n",
-            java.util.Map.of("code", "not a folder\n"));
+            Map.of("code", "not a folder\n"));
     WORDING.approve(
         TrainProject.withCode(file.compile(), DiagnosticCode.WORKDIR_OUTSIDE_REPO)
             .get(0)
@@ -128,7 +129,7 @@ class CompilerTest {
             temp,
             TrainProject.FOLDER,
             "run: python t.py\nworkdir: code\n",
-            java.util.Map.of("code/t.py", "x = 1\n"));
+            Map.of("code/t.py", "x = 1\n"));
     CompileResult r = p.compile();
     assertEquals(List.of(), r.diagnostics());
     assertTrue(allFiles(r).contains("jobs/demo/code"), allFiles(r));

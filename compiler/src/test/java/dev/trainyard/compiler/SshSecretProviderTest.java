@@ -13,6 +13,8 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -172,8 +174,8 @@ class SshSecretProviderTest {
     assertEquals(seededA, seededB, "the injected random source is the only key randomness");
   }
 
-  private static <T> List<T> iterable(java.util.Iterator<T> it) {
-    List<T> out = new java.util.ArrayList<>();
+  private static <T> List<T> iterable(Iterator<T> it) {
+    List<T> out = new ArrayList<>();
     it.forEachRemaining(out::add);
     return out;
   }

@@ -3,6 +3,7 @@ package dev.trainyard.compiler;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -60,7 +61,7 @@ class WorkdirScriptsEdgesTest {
           new ProcessBuilder("mkfifo", work.resolve("pipe.py").toString())
               .redirectErrorStream(true)
               .start();
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       Assumptions.abort("NOT RUN: mkfifo (coreutils) cannot be started: " + e.getMessage());
       return;
     }

@@ -10,6 +10,7 @@ import dev.trainyard.compiler.testing.TrainProject;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import org.eclipse.jgit.api.Git;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,7 +27,7 @@ class WorkdirSymlinkTest {
     TrainProject p =
         TrainProject.create(temp, "jobs/demo", "run: python t.py\nworkdir: linked\n", Map.of());
     Files.createSymbolicLink(p.trainYaml().getParent().resolve("linked"), outside);
-    try (org.eclipse.jgit.api.Git git = org.eclipse.jgit.api.Git.open(p.root().toFile())) {
+    try (Git git = Git.open(p.root().toFile())) {
       git.add().addFilepattern(".").call();
       var commit =
           git.commit().setMessage("link").setAuthor("T", "t@e").setCommitter("T", "t@e").call();

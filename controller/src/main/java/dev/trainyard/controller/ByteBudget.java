@@ -1,6 +1,7 @@
 package dev.trainyard.controller;
 
 import java.time.Clock;
+import java.time.Instant;
 
 /**
  * A token bucket of bytes: {@code perSecond} bytes a second, at most one second's worth saved up. A
@@ -44,7 +45,7 @@ final class ByteBudget {
   }
 
   private long nanos() {
-    java.time.Instant i = clock.instant();
+    Instant i = clock.instant();
     return i.getEpochSecond() * 1_000_000_000L + i.getNano();
   }
 }

@@ -8,6 +8,8 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -39,8 +41,8 @@ public final class ClusterWatch implements RunSource, AutoCloseable {
    * oldest dropped.
    */
   private final Map<RunKey, GenericKubernetesResource> deletedJobSets =
-      java.util.Collections.synchronizedMap(
-          new java.util.LinkedHashMap<>() {
+      Collections.synchronizedMap(
+          new LinkedHashMap<>() {
             @Override
             protected boolean removeEldestEntry(
                 Map.Entry<RunKey, GenericKubernetesResource> eldest) {

@@ -9,9 +9,11 @@ import dev.trainyard.controller.state.RunStateMapper;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.net.InetSocketAddress;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -62,7 +64,7 @@ public final class Controller implements AutoCloseable {
     this.config = config;
     // A key the forge could not take is retried after 1 s, 2 s, 4 s ... at most requeueAfter (its
     // own back-off).
-    this.queue = new WorkQueue(java.time.Duration.ofSeconds(1), config.requeueAfter());
+    this.queue = new WorkQueue(Duration.ofSeconds(1), config.requeueAfter());
     RetryingTransport http =
         new RetryingTransport(
             new JdkTransport(config.requestTimeout()),
@@ -242,10 +244,8 @@ public final class Controller implements AutoCloseable {
   }
 
   /** The progress endpoint's port; empty when platform.yaml does not enable progress push. */
-  public java.util.OptionalInt progressPort() {
-    return progress == null
-        ? java.util.OptionalInt.empty()
-        : java.util.OptionalInt.of(progress.port());
+  public OptionalInt progressPort() {
+    return progress == null ? OptionalInt.empty() : OptionalInt.of(progress.port());
   }
 
   /** The progress the runs' pods pushed. */

@@ -3,6 +3,7 @@ package dev.trainyard.controller;
 import dev.trainyard.compiler.platform.Platform;
 import dev.trainyard.controller.forge.ForgeEndpoint;
 import dev.trainyard.controller.forge.RetryPolicy;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -35,11 +36,10 @@ public record ControllerConfig(
    * The progress endpoint ({@link ProgressEndpoint}): its port and the folder of its {@code
    * tls.crt} and {@code tls.key} (a mounted {@code kubernetes.io/tls} Secret).
    */
-  public record ProgressSettings(int port, java.nio.file.Path tls) {
+  public record ProgressSettings(int port, Path tls) {
     /** The shipped manifests' settings. */
     public static final ProgressSettings DEFAULT =
-        new ProgressSettings(
-            8443, java.nio.file.Path.of("/var/run/secrets/trainyard/progress-tls"));
+        new ProgressSettings(8443, Path.of("/var/run/secrets/trainyard/progress-tls"));
   }
 
   public ControllerConfig {

@@ -1,5 +1,6 @@
 package dev.trainyard.controller;
 
+import dev.trainyard.compiler.Compiler;
 import dev.trainyard.compiler.cluster.ClusterDryRun;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -13,6 +14,7 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.logging.Handler;
 import java.util.logging.Logger;
 import java.util.logging.SimpleFormatter;
@@ -36,7 +38,7 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "trainyard-controller",
     mixinStandardHelpOptions = true,
-    version = "trainyard-controller " + dev.trainyard.compiler.Compiler.VERSION,
+    version = "trainyard-controller " + Compiler.VERSION,
     description =
         "Posts each Trainyard run's state as a commit status (or, with a GitHub App, a check run)"
             + " on its source commit.")
@@ -248,7 +250,7 @@ public final class ControllerMain implements Callable<Integer> {
 
   private static void await(CountDownLatch latch, Duration limit) {
     try {
-      latch.await(limit.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+      latch.await(limit.toMillis(), TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
@@ -77,7 +78,7 @@ final class FailedJobs implements RunSource {
     }
     Instant created = o.get().jobSet().created();
     Known k = known.get(key);
-    if (k != null && java.util.Objects.equals(k.created(), created)) {
+    if (k != null && Objects.equals(k.created(), created)) {
       return Optional.of(o.get().withJobs(k.jobs()));
     }
     RunObservation withJobs = o.get().withJobs(read.apply(key));

@@ -4,6 +4,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ExecutorService;
@@ -55,7 +56,7 @@ public final class HealthServer implements AutoCloseable {
               + ":"
               + address.getPort()
               + ": "
-              + (e instanceof java.net.BindException ? "address already in use" : e.getMessage()),
+              + (e instanceof BindException ? "address already in use" : e.getMessage()),
           e);
     }
     server.createContext("/healthz", ex -> answer(ex, 200, "ok\n", "text/plain"));

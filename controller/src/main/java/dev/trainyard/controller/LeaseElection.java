@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfig
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 
 /**
  * Leader election on a coordination.k8s.io/v1 Lease with fabric8's LeaderElector, so only one
@@ -57,7 +58,7 @@ public final class LeaseElection implements AutoCloseable {
       Settings s,
       Runnable onStart,
       Runnable onStop,
-      java.util.function.Consumer<String> onNewLeader) {
+      Consumer<String> onNewLeader) {
     running =
         client
             .leaderElector()

@@ -18,8 +18,10 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -115,7 +117,7 @@ public final class LogFollower implements RunProgress, AutoCloseable {
     final String container;
     final FollowedLog log;
     Stream stream;
-    java.time.Instant opened;
+    Instant opened;
 
     Followed(String pod, String container, FollowedLog log) {
       this.pod = pod;
@@ -484,6 +486,6 @@ public final class LogFollower implements RunProgress, AutoCloseable {
   @Override
   public synchronized void close() {
     opener.shutdownNow();
-    java.util.List.copyOf(followed.keySet()).forEach(this::stop);
+    List.copyOf(followed.keySet()).forEach(this::stop);
   }
 }

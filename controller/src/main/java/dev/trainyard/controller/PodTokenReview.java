@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
@@ -150,7 +151,7 @@ final class PodTokenReview implements Function<String, PodTokenReview.Identity> 
 
   private static String first(Map<String, List<String>> extra, String key) {
     List<String> values = extra.get(key);
-    return values == null || values.isEmpty() ? "" : java.util.Objects.toString(values.get(0), "");
+    return values == null || values.isEmpty() ? "" : Objects.toString(values.get(0), "");
   }
 
   private static String sha256(String token) {

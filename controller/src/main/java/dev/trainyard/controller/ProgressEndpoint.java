@@ -13,13 +13,16 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.IntConsumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.net.ssl.SSLContext;
@@ -78,7 +81,7 @@ public final class ProgressEndpoint implements AutoCloseable {
       PushedProgress store,
       Consumer<RunKey> enqueue,
       Clock clock,
-      java.util.function.IntConsumer answered) {}
+      IntConsumer answered) {}
 
   /** A refusal: HTTP status, Kubernetes reason, message. */
   private record Refusal(int code, String reason, String message) {}
@@ -229,7 +232,7 @@ public final class ProgressEndpoint implements AutoCloseable {
     if (pod.isEmpty() || !who.uid().equals(pod.get().getMetadata().getUid())) {
       return Optional.of(forbidden("pod " + who.pod() + " is gone or belongs to no run"));
     }
-    java.util.Map<String, String> labels = pod.get().getMetadata().getLabels();
+    Map<String, String> labels = pod.get().getMetadata().getLabels();
     String owner = labels == null ? null : labels.get(Snapshots.JOBSET_NAME);
     if (!run.name().equals(owner)) {
       return Optional.of(
@@ -245,7 +248,7 @@ public final class ProgressEndpoint implements AutoCloseable {
   }
 
   /** Whole seconds to wait for {@code wait}, rounded up, at least 1 (HTTP's Retry-After). */
-  static long retryAfterSeconds(java.time.Duration wait) {
+  static long retryAfterSeconds(Duration wait) {
     return Math.max(1, (wait.toMillis() + 999) / 1000);
   }
 

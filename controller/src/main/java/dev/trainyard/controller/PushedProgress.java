@@ -2,6 +2,7 @@ package dev.trainyard.controller;
 
 import dev.trainyard.controller.progress.TokenBucket;
 import dev.trainyard.controller.state.Progress;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
@@ -46,7 +47,7 @@ public final class PushedProgress implements RunProgress {
   }
 
   /** How long until {@code key}'s budget allows the next push. */
-  public java.time.Duration untilNext(RunKey key) {
+  public Duration untilNext(RunKey key) {
     return budget(key).untilNext();
   }
 

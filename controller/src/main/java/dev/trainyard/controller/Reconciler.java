@@ -12,6 +12,7 @@ import dev.trainyard.controller.forge.PostedStatus;
 import dev.trainyard.controller.state.ConditionSnapshot;
 import dev.trainyard.controller.state.ErrorLine;
 import dev.trainyard.controller.state.FailureReport;
+import dev.trainyard.controller.state.JobSetSnapshot;
 import dev.trainyard.controller.state.LogProgress;
 import dev.trainyard.controller.state.Phase;
 import dev.trainyard.controller.state.PodSnapshot;
@@ -21,12 +22,19 @@ import dev.trainyard.controller.state.RunObservation;
 import dev.trainyard.controller.state.RunState;
 import dev.trainyard.controller.state.RunStateMapper;
 import dev.trainyard.controller.state.TrainingSigns;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.UnaryOperator;
 
 /**
@@ -102,16 +110,16 @@ public final class Reconciler {
   private RunStopper stopper = RunStopper.NONE;
 
   /** Runs failed for a stall whose cluster stop was asked (once each). */
-  private final java.util.Set<RunKey> stopped = new java.util.HashSet<>();
+  private final Set<RunKey> stopped = new HashSet<>();
 
   /** Runs RUNNING but stalled (no progress nor log line for progressStallAfter), for the gauge. */
-  private final java.util.Set<RunKey> stalledRunning = new java.util.HashSet<>();
+  private final Set<RunKey> stalledRunning = new HashSet<>();
 
   /**
    * Source repos no forge matches, logged once each (bounded: repos come from JobSets anyone may
    * create).
    */
-  private final java.util.Set<String> unrouted = new java.util.HashSet<>();
+  private final Set<String> unrouted = new HashSet<>();
 
   static final int MAX_UNROUTED = 1_000;
 
@@ -140,7 +148,7 @@ public final class Reconciler {
    * Permission refusals already logged: (forge, HTTP status, project for a 403); cleared by a post
    * to that forge.
    */
-  private final java.util.Set<java.util.List<Object>> refusalsLogged = new java.util.HashSet<>();
+  private final Set<List<Object>> refusalsLogged = new HashSet<>();
 
   /** The forge shows no status for the key. */
   private static final PostedStatus NOTHING = new PostedStatus("", "", "");
@@ -211,7 +219,7 @@ public final class Reconciler {
    * on the commit only.
    */
   synchronized void stopStalledWith(RunStopper stopper) {
-    this.stopper = java.util.Objects.requireNonNull(stopper, "stopper");
+    this.stopper = Objects.requireNonNull(stopper, "stopper");
   }
 
   /** Brings {@code key}'s commit status in line with its run; never throws for forge errors. */
@@ -434,7 +442,7 @@ public final class Reconciler {
       CommitRef commit,
       StatusKey statusKey,
       RunState state,
-      dev.trainyard.controller.state.JobSetSnapshot last,
+      JobSetSnapshot last,
       String link)
       throws ForgeException {
     RunState wanted = state;
@@ -541,7 +549,7 @@ public final class Reconciler {
         o.pods().stream()
             .filter(x -> x.node().equals(state.node()) && !x.containers().isEmpty())
             .max(
-                java.util.Comparator.comparingInt(PodSnapshot::attempt)
+                Comparator.comparingInt(PodSnapshot::attempt)
                     .thenComparing(
                         x ->
                             x.containers().stream()
@@ -590,16 +598,14 @@ public final class Reconciler {
 
   /** The last {@link #LOG_LINES} lines of {@code text}, at most {@link #LOG_BYTES} UTF-8 bytes. */
   static String lastLines(String text) {
-    java.util.List<String> lines = text.strip().lines().toList();
+    List<String> lines = text.strip().lines().toList();
     String last =
         String.join("\n", lines.subList(Math.max(0, lines.size() - LOG_LINES), lines.size()));
-    byte[] bytes = last.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    byte[] bytes = last.getBytes(StandardCharsets.UTF_8);
     if (bytes.length <= LOG_BYTES) {
       return last;
     }
-    String cut =
-        new String(
-            bytes, bytes.length - LOG_BYTES, LOG_BYTES, java.nio.charset.StandardCharsets.UTF_8);
+    String cut = new String(bytes, bytes.length - LOG_BYTES, LOG_BYTES, StandardCharsets.UTF_8);
     int nl = cut.indexOf('\n');
     return nl < 0 ? cut : cut.substring(nl + 1);
   }
@@ -658,8 +664,7 @@ public final class Reconciler {
 
   private Outcome failed(
       RunKey key, StatusKey statusKey, Forge forge, CommitStatus wanted, ForgeException e) {
-    events.called(
-        forge.kind(), e.sent() ? e.kind().name().toLowerCase(java.util.Locale.ROOT) : "gated");
+    events.called(forge.kind(), e.sent() ? e.kind().name().toLowerCase(Locale.ROOT) : "gated");
     if (e.retryable()) {
       e.retryAfter().ifPresent(d -> retryAfter.put(key, d));
       // Only the call that found the forge so is news; the ones its gate held back are not.
@@ -680,8 +685,7 @@ public final class Reconciler {
     boolean news =
         e.kind() != ForgeException.Kind.PERMISSION
             || refusalsLogged.add(
-                java.util.List.of(
-                    forge, e.httpStatus(), e.httpStatus() == 403 ? statusKey.project() : ""));
+                List.of(forge, e.httpStatus(), e.httpStatus() == 403 ? statusKey.project() : ""));
     LOG.log(
         news ? System.Logger.Level.ERROR : System.Logger.Level.DEBUG,
         "run {0}: {1} refused the commit status" + " ({2}): {3}{4}",

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -20,7 +21,7 @@ final class RunEvents<T extends HasMetadata> implements ResourceEventHandler<T> 
   private final Function<T, Optional<RunKey>> key;
   private final Consumer<RunKey> changed;
   private final Consumer<RunKey> resynced;
-  private final java.util.function.BiConsumer<RunKey, T> gone;
+  private final BiConsumer<RunKey, T> gone;
 
   RunEvents(
       Function<T, Optional<RunKey>> key, Consumer<RunKey> changed, Consumer<RunKey> resynced) {
@@ -34,7 +35,7 @@ final class RunEvents<T extends HasMetadata> implements ResourceEventHandler<T> 
       Function<T, Optional<RunKey>> key,
       Consumer<RunKey> changed,
       Consumer<RunKey> resynced,
-      java.util.function.BiConsumer<RunKey, T> gone) {
+      BiConsumer<RunKey, T> gone) {
     this.key = key;
     this.changed = changed;
     this.resynced = resynced;

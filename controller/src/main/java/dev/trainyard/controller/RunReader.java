@@ -4,6 +4,9 @@ import dev.trainyard.compiler.cluster.ClusterDryRun;
 import dev.trainyard.controller.state.ConditionSnapshot;
 import dev.trainyard.controller.state.JobSnapshot;
 import dev.trainyard.controller.state.LogProgress;
+import dev.trainyard.controller.state.Progress;
+import dev.trainyard.controller.state.Resumed;
+import dev.trainyard.controller.state.RunObservation;
 import dev.trainyard.controller.state.TrainingSigns;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -111,7 +114,7 @@ public final class RunReader implements AutoCloseable {
    * the log cannot be read (the pod is gone or not started, the API server refuses): {@code
    * trainyard status} then shows "-", never an error.
    */
-  public Optional<dev.trainyard.controller.state.Progress> progress(ObservedRun run) {
+  public Optional<Progress> progress(ObservedRun run) {
     return parsedRankZeroLog(run).flatMap(LogProgress::current);
   }
 
@@ -121,12 +124,11 @@ public final class RunReader implements AutoCloseable {
    * of its rank 0 log (the line comes before setup's and the program's output, so a tail need not
    * reach it). Empty when there is none or the log cannot be read.
    */
-  public Optional<dev.trainyard.controller.state.Resumed> resumed(ObservedRun run) {
+  public Optional<Resumed> resumed(ObservedRun run) {
     return rankZeroLog(run, false, LogFollower.HEAD_BYTES, 0)
         .flatMap(
             log -> {
-              dev.trainyard.controller.state.LogProgress lines =
-                  new dev.trainyard.controller.state.LogProgress();
+              LogProgress lines = new LogProgress();
               lines.acceptText(log, clock.instant());
               return lines.resumed();
             });
@@ -138,8 +140,8 @@ public final class RunReader implements AutoCloseable {
    * succeeded is asked "did it train?" as the controller asks it (without its job's history, which
    * only the controller keeps). Unchanged when the log cannot be read.
    */
-  public dev.trainyard.controller.state.RunObservation withRankZeroLog(ObservedRun run) {
-    dev.trainyard.controller.state.RunObservation o = run.observation();
+  public RunObservation withRankZeroLog(ObservedRun run) {
+    RunObservation o = run.observation();
     return parsedRankZeroLog(run)
         .map(
             log ->

@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import java.time.Duration;
 import java.time.Instant;
@@ -133,8 +134,7 @@ public final class Snapshots {
   }
 
   public static PodSnapshot pod(Pod pod) {
-    var status =
-        pod.getStatus() == null ? new io.fabric8.kubernetes.api.model.PodStatus() : pod.getStatus();
+    var status = pod.getStatus() == null ? new PodStatus() : pod.getStatus();
     Map<String, String> labels =
         pod.getMetadata().getLabels() == null ? Map.of() : pod.getMetadata().getLabels();
     List<ConditionSnapshot> conditions =

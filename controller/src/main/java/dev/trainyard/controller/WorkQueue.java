@@ -3,9 +3,13 @@ package dev.trainyard.controller;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
@@ -26,7 +30,7 @@ import java.util.concurrent.TimeUnit;
 public final class WorkQueue implements AutoCloseable {
 
   private final Deque<RunKey> queue = new ArrayDeque<>();
-  private final java.util.LinkedHashSet<RunKey> background = new java.util.LinkedHashSet<>();
+  private final LinkedHashSet<RunKey> background = new LinkedHashSet<>();
   private final Set<RunKey> dirty = new HashSet<>();
   private final Set<RunKey> processing = new HashSet<>();
   private final ScheduledExecutorService delays =
@@ -41,10 +45,10 @@ public final class WorkQueue implements AutoCloseable {
   private final Duration maxRetry;
 
   /** Retries in a row per key, for its back-off. */
-  private final java.util.Map<RunKey, Integer> retries = new java.util.HashMap<>();
+  private final Map<RunKey, Integer> retries = new HashMap<>();
 
   /** The earliest delayed add waiting per key (System.nanoTime deadline). */
-  private final java.util.Map<RunKey, Long> delayedUntil = new java.util.HashMap<>();
+  private final Map<RunKey, Long> delayedUntil = new HashMap<>();
 
   /** Retries back off from 1 s to 5 min. */
   public WorkQueue() {
@@ -107,7 +111,7 @@ public final class WorkQueue implements AutoCloseable {
           },
           delay.toMillis(),
           TimeUnit.MILLISECONDS);
-    } catch (java.util.concurrent.RejectedExecutionException closing) {
+    } catch (RejectedExecutionException closing) {
       // close() raced this add: nothing will be taken any more.
     }
   }

@@ -8,12 +8,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.trainyard.controller.state.RunObservation;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.DisplayName;
@@ -98,7 +100,7 @@ class ClusterWatchTest {
     c.pods()
         .inNamespace(ns)
         .resource(
-            new io.fabric8.kubernetes.api.model.PodBuilder()
+            new PodBuilder()
                 .withNewMetadata()
                 .withName("unlabelled")
                 .endMetadata()
@@ -121,8 +123,8 @@ class ClusterWatchTest {
     }
   }
 
-  static java.util.Map<String, Integer> listed(KubernetesClient c) {
-    return java.util.Map.of(
+  static Map<String, Integer> listed(KubernetesClient c) {
+    return Map.of(
         "jobsets",
         c.genericKubernetesResources(ClusterWatch.JOBSET_API, "JobSet")
             .inAnyNamespace()

@@ -6,14 +6,23 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.trainyard.controller.forge.FakeGitHubChecks;
+import dev.trainyard.controller.forge.ForgeEndpoint;
 import dev.trainyard.controller.forge.ForgeKind;
+import dev.trainyard.controller.forge.JdkTransport;
+import dev.trainyard.controller.forge.RetryPolicy;
+import dev.trainyard.controller.forge.RetryingTransport;
+import dev.trainyard.controller.forge.Sleeper;
+import dev.trainyard.controller.forge.Token;
 import dev.trainyard.gitops.GitOpsLocation;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -268,7 +277,7 @@ class ConfigFileTest {
           + " posts check runs; a missing or bad key names the file, never its content")
   void gitHubApp() throws Exception {
     Files.createDirectories(dir.resolve("tokens/gh-app"));
-    dev.trainyard.controller.forge.FakeGitHubChecks.appKey(dir.resolve("tokens/gh-app"));
+    FakeGitHubChecks.appKey(dir.resolve("tokens/gh-app"));
     String forge =
         """
         status:
@@ -277,12 +286,12 @@ class ConfigFileTest {
     ControllerConfig c = ConfigFile.read(write("", forge.formatted("app.pem")));
     assertEquals("GitHubApp[42]", c.forges().get(0).app().toString());
     assertNull(c.forges().get(0).token());
-    dev.trainyard.controller.forge.RetryingTransport http =
-        new dev.trainyard.controller.forge.RetryingTransport(
-            new dev.trainyard.controller.forge.JdkTransport(Duration.ofSeconds(1)),
-            dev.trainyard.controller.forge.RetryPolicy.standard(),
-            java.time.Clock.systemUTC(),
-            dev.trainyard.controller.forge.Sleeper.system(),
+    RetryingTransport http =
+        new RetryingTransport(
+            new JdkTransport(Duration.ofSeconds(1)),
+            RetryPolicy.standard(),
+            Clock.systemUTC(),
+            Sleeper.system(),
             new ControllerMetrics());
     assertTrue(c.forges().get(0).client(http).detailed());
     assertEquals("github", c.forges().get(0).client(http).kind());
@@ -404,27 +413,20 @@ class ConfigFileTest {
                       forges: [{source: gitlab.example, kind: gitlab, api: "%s", token: {secret: forge-tokens, key: gitlab}}]
                     """
                       .formatted(loopback)));
-      assertEquals(java.net.URI.create(loopback), c.forges().get(0).api());
+      assertEquals(URI.create(loopback), c.forges().get(0).api());
     }
-    assertEquals(
-        "",
-        dev.trainyard.controller.forge.ForgeEndpoint.insecure(
-            java.net.URI.create("https://gitlab.example")));
+    assertEquals("", ForgeEndpoint.insecure(URI.create("https://gitlab.example")));
     assertTrue(
-        dev.trainyard.controller.forge.ForgeEndpoint.insecure(
-                java.net.URI.create("http://127.0.0.1.example.com"))
-            .contains("clear text"));
-    assertTrue(
-        dev.trainyard.controller.forge.ForgeEndpoint.insecure(java.net.URI.create("ftp://x/y"))
-            .contains("not an https://"));
+        ForgeEndpoint.insecure(URI.create("http://127.0.0.1.example.com")).contains("clear text"));
+    assertTrue(ForgeEndpoint.insecure(URI.create("ftp://x/y")).contains("not an https://"));
     assertThrows(
         IllegalArgumentException.class,
         () ->
-            new dev.trainyard.controller.forge.ForgeEndpoint(
+            new ForgeEndpoint(
                 "gitlab.example",
-                dev.trainyard.controller.forge.ForgeKind.GITLAB,
-                java.net.URI.create("http://gitlab.example"),
-                new dev.trainyard.controller.forge.Token("t")));
+                ForgeKind.GITLAB,
+                URI.create("http://gitlab.example"),
+                new Token("t")));
   }
 
   @Test
@@ -448,7 +450,7 @@ class ConfigFileTest {
     assertEquals("main", p.branch());
     assertEquals(Duration.ofSeconds(90), p.every());
     assertEquals(dir.resolve("mirror"), p.cache());
-    assertEquals(java.util.Optional.of(Duration.ofDays(7)), c.platform().retention().succeeded());
+    assertEquals(Optional.of(Duration.ofDays(7)), c.platform().retention().succeeded());
     RunPruning.Settings d =
         ConfigFile.read(
                 write("prune: {gitops: https://git.example/gitops.git, branch: live}\n", retention))

@@ -8,13 +8,21 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.SimpleFormatter;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -130,7 +138,7 @@ class ControllerMainTest {
         1,
         edges.code(),
         "port 65535 and a 1 s lease are valid: the missing file is what fails: " + edges.err());
-    java.io.StringWriter version = new java.io.StringWriter();
+    StringWriter version = new StringWriter();
     CommandLine withOut = ControllerMain.commandLine();
     withOut.setOut(new PrintWriter(version, true));
     assertEquals(0, withOut.execute("--version"));
@@ -221,8 +229,8 @@ class ControllerMainTest {
         withKubeconfig(
             kubeconfig,
             () -> {
-              java.util.concurrent.FutureTask<Outcome> run =
-                  new java.util.concurrent.FutureTask<>(
+              FutureTask<Outcome> run =
+                  new FutureTask<>(
                       () ->
                           execute(
                               "--kubeconfig=" + kubeconfig,
@@ -238,7 +246,7 @@ class ControllerMainTest {
               LiveApiServer.await(
                   "main-a holds the Lease", () -> "main-a".equals(LeaseElectionTest.holder(ns)));
               LeaseElectionTest.steal(ns);
-              return run.get(30, java.util.concurrent.TimeUnit.SECONDS);
+              return run.get(30, TimeUnit.SECONDS);
             });
     assertEquals(0, o.code(), o.err());
     assertTrue(o.err().contains("trainyard-controller: serving on port "), o.err());
@@ -254,8 +262,7 @@ class ControllerMainTest {
   }
 
   /** Runs {@code body} with fabric8 reading {@code kubeconfig} and retrying no request. */
-  static <T> T withKubeconfig(Path kubeconfig, java.util.concurrent.Callable<T> body)
-      throws Exception {
+  static <T> T withKubeconfig(Path kubeconfig, Callable<T> body) throws Exception {
     System.setProperty("kubeconfig", kubeconfig.toString());
     System.setProperty("kubernetes.request.retry.backoffLimit", "0");
     try {
@@ -274,14 +281,14 @@ class ControllerMainTest {
     try {
       System.clearProperty(ControllerMain.LOG_FORMAT_PROPERTY);
       ControllerMain.oneLineLogs();
-      java.util.logging.LogRecord r =
-          new java.util.logging.LogRecord(
-              java.util.logging.Level.SEVERE,
+      LogRecord r =
+          new LogRecord(
+              Level.SEVERE,
               "run team-a/x: github refused the commit status (PERMISSION): POST /repos/a/b/statuses/c: HTTP 401");
-      r.setInstant(java.time.Instant.parse("2026-12-01T08:00:00Z"));
+      r.setInstant(Instant.parse("2026-12-01T08:00:00Z"));
       r.setSourceClassName("dev.trainyard.controller.Reconciler");
       r.setSourceMethodName("failed");
-      String line = new java.util.logging.SimpleFormatter().format(r);
+      String line = new SimpleFormatter().format(r);
       assertTrue(
           line.endsWith(
               " SEVERE run team-a/x: github refused the commit status (PERMISSION): POST"

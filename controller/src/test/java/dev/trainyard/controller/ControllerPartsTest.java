@@ -11,7 +11,11 @@ import dev.trainyard.controller.forge.PostedStatus;
 import dev.trainyard.controller.state.Cause;
 import dev.trainyard.controller.state.Phase;
 import dev.trainyard.controller.state.RunState;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -20,6 +24,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -213,11 +218,10 @@ class ControllerPartsTest {
       assertFalse(threads("trainyard-health").isEmpty());
       s.close();
       assertThrows(
-          java.io.IOException.class,
+          IOException.class,
           () -> get(HttpClient.newHttpClient(), base + "/healthz"),
           "closed: nothing listens");
-      try (java.net.ServerSocket again =
-          new java.net.ServerSocket(s.port(), 1, java.net.InetAddress.getLoopbackAddress())) {
+      try (ServerSocket again = new ServerSocket(s.port(), 1, InetAddress.getLoopbackAddress())) {
         assertEquals(
             s.port(), again.getLocalPort(), "closed, the port is free for the next process");
       }
@@ -228,9 +232,8 @@ class ControllerPartsTest {
   @DisplayName(
       "/readyz answers 503 with the not-ready reason (e.g. no Lease), and a port in use is one line naming it")
   void readinessReasonAndPortInUse() throws Exception {
-    java.util.concurrent.atomic.AtomicReference<String> why =
-        new java.util.concurrent.atomic.AtomicReference<>(
-            "no leader: cannot take Lease ns/l: namespaces \"ns\" not found");
+    AtomicReference<String> why =
+        new AtomicReference<>("no leader: cannot take Lease ns/l: namespaces \"ns\" not found");
     try (HealthServer s =
         new HealthServer(new InetSocketAddress("127.0.0.1", 0), why::get, () -> "")) {
       HttpResponse<String> r =
@@ -241,9 +244,9 @@ class ControllerPartsTest {
       assertEquals(
           200,
           get(HttpClient.newHttpClient(), "http://127.0.0.1:" + s.port() + "/readyz").statusCode());
-      java.io.UncheckedIOException taken =
+      UncheckedIOException taken =
           assertThrows(
-              java.io.UncheckedIOException.class,
+              UncheckedIOException.class,
               () ->
                   new HealthServer(
                       new InetSocketAddress("127.0.0.1", s.port()), why::get, () -> ""));

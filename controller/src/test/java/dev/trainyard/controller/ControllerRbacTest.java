@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.trainyard.controller.forge.RetryPolicy;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
@@ -13,7 +14,9 @@ import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.io.ByteArrayInputStream;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -32,7 +35,7 @@ class ControllerRbacTest {
 
   static final String ACCOUNT = "trainyard-controller";
 
-  @TempDir java.nio.file.Path temp;
+  @TempDir Path temp;
 
   /** A controller without forges, with {@code election}. */
   ControllerConfig config(LeaseElection.Settings election) throws Exception {
@@ -42,7 +45,7 @@ class ControllerRbacTest {
         Duration.ofMinutes(10),
         Duration.ofSeconds(1),
         Duration.ofSeconds(2),
-        dev.trainyard.controller.forge.RetryPolicy.standard(),
+        RetryPolicy.standard(),
         Duration.ofSeconds(1),
         0,
         election,
@@ -56,8 +59,7 @@ class ControllerRbacTest {
    */
   static List<HasMetadata> shipped(KubernetesClient admin, String ns) throws Exception {
     String yaml = Files.readString(DeployManifestsTest.DEPLOY.resolve("rbac.yaml"));
-    List<HasMetadata> objects =
-        admin.load(new java.io.ByteArrayInputStream(yaml.getBytes())).items();
+    List<HasMetadata> objects = admin.load(new ByteArrayInputStream(yaml.getBytes())).items();
     for (HasMetadata o : objects) {
       if (o instanceof ClusterRole || o instanceof ClusterRoleBinding) {
         o.getMetadata().setName(o.getMetadata().getName() + "-" + ns);
@@ -106,7 +108,7 @@ class ControllerRbacTest {
       // New bindings take effect once the API server's RBAC informer has them (see below).
       LiveApiServer.await(
           "the shipped RBAC to take effect",
-          java.time.Duration.ofSeconds(30),
+          Duration.ofSeconds(30),
           () -> AccessCheck.denied(controller, AccessCheck.needed(true, lease(ns), true)).isEmpty(),
           () ->
               AccessCheck.denied(controller, AccessCheck.needed(true, lease(ns), true)).toString());
@@ -154,7 +156,7 @@ class ControllerRbacTest {
           List.of(right("get", "", "pods/log", other, ""), right("get", "", "pods/log", ns, ""));
       LiveApiServer.await(
           "the RoleBinding to take effect",
-          java.time.Duration.ofSeconds(30),
+          Duration.ofSeconds(30),
           () -> AccessCheck.denied(controller, asked).size() == 1,
           () -> AccessCheck.denied(controller, asked).toString());
       assertEquals(
@@ -182,7 +184,7 @@ class ControllerRbacTest {
     try (KubernetesClient probe = as(ns)) {
       LiveApiServer.await(
           "the shipped RBAC to take effect",
-          java.time.Duration.ofSeconds(30),
+          Duration.ofSeconds(30),
           () -> AccessCheck.denied(probe, AccessCheck.needed(true, lease(ns))).size() == 1,
           () -> AccessCheck.denied(probe, AccessCheck.needed(true, lease(ns))).toString());
     }
@@ -236,8 +238,7 @@ class ControllerRbacTest {
   static List<HasMetadata> shippedFile(KubernetesClient admin, String ns, String file)
       throws Exception {
     String yaml = Files.readString(DeployManifestsTest.DEPLOY.resolve(file));
-    List<HasMetadata> objects =
-        admin.load(new java.io.ByteArrayInputStream(yaml.getBytes())).items();
+    List<HasMetadata> objects = admin.load(new ByteArrayInputStream(yaml.getBytes())).items();
     for (HasMetadata o : objects) {
       o.getMetadata().setName(o.getMetadata().getName() + "-" + ns);
       if (o instanceof ClusterRoleBinding b) {

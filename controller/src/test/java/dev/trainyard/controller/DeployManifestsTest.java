@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -135,7 +136,7 @@ class DeployManifestsTest {
   @SuppressWarnings("unchecked") // kubectl's YAML read as plain maps
   void readOnly() throws Exception {
     List<Map<String, Object>> objects = kustomize(DEPLOY);
-    Map<String, Object> rules = new java.util.TreeMap<>();
+    Map<String, Object> rules = new TreeMap<>();
     Map<String, Object> logs = null;
     for (Map<String, Object> o : objects) {
       if (!"ClusterRole".equals(o.get("kind"))) {

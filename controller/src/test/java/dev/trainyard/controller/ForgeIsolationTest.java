@@ -27,6 +27,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.DisplayName;
@@ -162,7 +163,7 @@ class ForgeIsolationTest {
       Collections.sort(latencies);
       long p50 = latencies.get(latencies.size() / 2);
       long max = latencies.get(latencies.size() - 1);
-      Map<String, Long> perRun = new java.util.TreeMap<>();
+      Map<String, Long> perRun = new TreeMap<>();
       healthy.accepted().stream()
           .filter(a -> !a.context().equals(context(warm)))
           .forEach(a -> perRun.merge(a.context(), 1L, Long::sum));

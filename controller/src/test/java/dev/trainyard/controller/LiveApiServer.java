@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.client.utils.Serialization;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -180,7 +181,7 @@ final class LiveApiServer {
     GenericKubernetesResource w = Serialization.unmarshal(yaml, GenericKubernetesResource.class);
     w.getMetadata()
         .setOwnerReferences(
-            java.util.List.of(
+            List.of(
                 new OwnerReferenceBuilder()
                     .withApiVersion(ClusterWatch.JOBSET_API)
                     .withKind("JobSet")
@@ -207,7 +208,7 @@ final class LiveApiServer {
             "status",
             Map.of(
                 "conditions",
-                java.util.List.of(
+                List.of(
                     Map.of(
                         "type",
                         type,

@@ -13,6 +13,7 @@ import dev.trainyard.controller.state.PodSnapshot;
 import dev.trainyard.controller.state.Progress;
 import dev.trainyard.controller.state.Resumed;
 import dev.trainyard.controller.state.RunObservation;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -22,6 +23,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.DisplayName;
@@ -76,7 +78,7 @@ class LogFollowerTest {
       first.countDown();
       notifyAll();
       if (refusing) {
-        throw new io.fabric8.kubernetes.client.KubernetesClientException("forbidden");
+        throw new KubernetesClientException("forbidden");
       }
       boolean ended = ending;
       return new LogFollower.Stream() {
@@ -389,7 +391,7 @@ class LogFollowerTest {
   void stopWhileOpening() throws Exception {
     CountDownLatch entered = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
-    List<String> closed = new java.util.concurrent.CopyOnWriteArrayList<>();
+    List<String> closed = new CopyOnWriteArrayList<>();
     LogFollower.Streams slow =
         (ns, pod, c, tail, to) -> {
           entered.countDown();
@@ -697,7 +699,7 @@ class LogFollowerTest {
           public String head(String ns, String pod, String c, int bytes) {
             heads.add(bytes);
             if (heads.size() == 1) {
-              throw new io.fabric8.kubernetes.client.KubernetesClientException("not served yet");
+              throw new KubernetesClientException("not served yet");
             }
             return heads.size() == 2 ? "" : line + "\n";
           }

@@ -9,8 +9,10 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
 import io.fabric8.kubernetes.api.model.authentication.TokenReview;
+import io.fabric8.kubernetes.api.model.authentication.TokenReviewBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -189,7 +191,7 @@ class PodTokenReviewTest {
     assertEquals(Identity.INVALID, PodTokenReview.identity(null));
     assertEquals(Identity.INVALID, PodTokenReview.identity(new TokenReview()));
     TokenReview noAudience =
-        new io.fabric8.kubernetes.api.model.authentication.TokenReviewBuilder()
+        new TokenReviewBuilder()
             .withNewStatus()
             .withAuthenticated(true)
             .withNewUser()
@@ -199,14 +201,10 @@ class PodTokenReviewTest {
             .build();
     assertEquals(Identity.INVALID, PodTokenReview.identity(noAudience));
     TokenReview other =
-        new io.fabric8.kubernetes.api.model.authentication.TokenReviewBuilder(noAudience)
-            .editStatus()
-            .withAudiences("other")
-            .endStatus()
-            .build();
+        new TokenReviewBuilder(noAudience).editStatus().withAudiences("other").endStatus().build();
     assertEquals(Identity.INVALID, PodTokenReview.identity(other));
     TokenReview account =
-        new io.fabric8.kubernetes.api.model.authentication.TokenReviewBuilder(noAudience)
+        new TokenReviewBuilder(noAudience)
             .editStatus()
             .withAudiences(TrainerStatusPush.AUDIENCE)
             .endStatus()
@@ -214,7 +212,7 @@ class PodTokenReviewTest {
     assertEquals(
         new Identity(Identity.Kind.POD_USER, "ns", "", ""), PodTokenReview.identity(account));
     TokenReview user =
-        new io.fabric8.kubernetes.api.model.authentication.TokenReviewBuilder(account)
+        new TokenReviewBuilder(account)
             .editStatus()
             .editUser()
             .withUsername("alice")
@@ -223,25 +221,17 @@ class PodTokenReviewTest {
             .build();
     assertEquals(new Identity(Identity.Kind.POD_USER, "", "", ""), PodTokenReview.identity(user));
     TokenReview unauthenticated =
-        new io.fabric8.kubernetes.api.model.authentication.TokenReviewBuilder(account)
-            .editStatus()
-            .withAuthenticated(false)
-            .endStatus()
-            .build();
+        new TokenReviewBuilder(account).editStatus().withAuthenticated(false).endStatus().build();
     assertEquals(Identity.INVALID, PodTokenReview.identity(unauthenticated));
     TokenReview nobody =
-        new io.fabric8.kubernetes.api.model.authentication.TokenReviewBuilder(account)
-            .editStatus()
-            .withUser(null)
-            .endStatus()
-            .build();
+        new TokenReviewBuilder(account).editStatus().withUser(null).endStatus().build();
     assertEquals(Identity.INVALID, PodTokenReview.identity(nobody));
     TokenReview nullName =
-        new io.fabric8.kubernetes.api.model.authentication.TokenReviewBuilder(account)
+        new TokenReviewBuilder(account)
             .editStatus()
             .editUser()
             .withUsername(null)
-            .addToExtra(PodTokenReview.POD_NAME, java.util.Arrays.asList((String) null))
+            .addToExtra(PodTokenReview.POD_NAME, Arrays.asList((String) null))
             .addToExtra(PodTokenReview.POD_UID, List.of())
             .endUser()
             .endStatus()
@@ -249,7 +239,7 @@ class PodTokenReviewTest {
     assertEquals(
         new Identity(Identity.Kind.POD_USER, "", "", ""), PodTokenReview.identity(nullName));
     TokenReview noColon =
-        new io.fabric8.kubernetes.api.model.authentication.TokenReviewBuilder(account)
+        new TokenReviewBuilder(account)
             .editStatus()
             .editUser()
             .withUsername("system:serviceaccount:ns")

@@ -10,12 +10,15 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.ConnectException;
 import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -27,6 +30,7 @@ import java.util.concurrent.TimeUnit;
 import javax.net.ssl.HttpsURLConnection;
 import javax.net.ssl.SSLContext;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -312,11 +316,11 @@ class ProgressEndpointTest {
   @Test
   @DisplayName("Retry-After is the wait in whole seconds rounded up, at least 1")
   void retryAfter() {
-    assertEquals(1, ProgressEndpoint.retryAfterSeconds(java.time.Duration.ZERO));
-    assertEquals(1, ProgressEndpoint.retryAfterSeconds(java.time.Duration.ofMillis(1)));
-    assertEquals(1, ProgressEndpoint.retryAfterSeconds(java.time.Duration.ofMillis(1000)));
-    assertEquals(2, ProgressEndpoint.retryAfterSeconds(java.time.Duration.ofMillis(1001)));
-    assertEquals(3, ProgressEndpoint.retryAfterSeconds(java.time.Duration.ofMillis(2500)));
+    assertEquals(1, ProgressEndpoint.retryAfterSeconds(Duration.ZERO));
+    assertEquals(1, ProgressEndpoint.retryAfterSeconds(Duration.ofMillis(1)));
+    assertEquals(1, ProgressEndpoint.retryAfterSeconds(Duration.ofMillis(1000)));
+    assertEquals(2, ProgressEndpoint.retryAfterSeconds(Duration.ofMillis(1001)));
+    assertEquals(3, ProgressEndpoint.retryAfterSeconds(Duration.ofMillis(2500)));
   }
 
   @Test
@@ -335,8 +339,7 @@ class ProgressEndpointTest {
                 c -> {}));
     int port = own.port();
     own.close();
-    org.junit.jupiter.api.Assertions.assertThrows(
-        java.net.ConnectException.class, () -> new java.net.Socket("127.0.0.1", port).close());
+    Assertions.assertThrows(ConnectException.class, () -> new Socket("127.0.0.1", port).close());
   }
 
   @Test

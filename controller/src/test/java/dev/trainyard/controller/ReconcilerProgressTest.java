@@ -14,10 +14,14 @@ import dev.trainyard.controller.forge.RetryingTransport;
 import dev.trainyard.controller.forge.TestTime;
 import dev.trainyard.controller.forge.Token;
 import dev.trainyard.controller.state.ConditionSnapshot;
+import dev.trainyard.controller.state.ContainerSnapshot;
+import dev.trainyard.controller.state.ErrorLine;
 import dev.trainyard.controller.state.JobSetSnapshot;
 import dev.trainyard.controller.state.LogProgress;
 import dev.trainyard.controller.state.Phase;
+import dev.trainyard.controller.state.PodSnapshot;
 import dev.trainyard.controller.state.Progress;
+import dev.trainyard.controller.state.Resumed;
 import dev.trainyard.controller.state.RunObservation;
 import dev.trainyard.controller.state.RunStateMapper;
 import dev.trainyard.controller.state.TrainingSigns;
@@ -28,6 +32,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
@@ -63,7 +68,7 @@ class ReconcilerProgressTest {
   final List<Phase> tracked = new ArrayList<>();
   final List<RunKey> forgotten = new ArrayList<>();
   Optional<Progress> progress = Optional.empty();
-  Optional<dev.trainyard.controller.state.Resumed> resumed = Optional.empty();
+  Optional<Resumed> resumed = Optional.empty();
   TrainingSigns signs = TrainingSigns.NONE;
   RunStateMapper mapper = new RunStateMapper(Duration.ofMinutes(10), Duration.ofMinutes(30));
   final List<String> stops = new ArrayList<>();
@@ -99,7 +104,7 @@ class ReconcilerProgressTest {
           }
 
           @Override
-          public Optional<dev.trainyard.controller.state.Resumed> resumed(RunKey key) {
+          public Optional<Resumed> resumed(RunKey key) {
             return resumed;
           }
 
@@ -314,8 +319,8 @@ class ReconcilerProgressTest {
             "jobs/llama/train.yaml",
             "dev",
             KEY.name()));
-    dev.trainyard.controller.state.PodSnapshot failed =
-        new dev.trainyard.controller.state.PodSnapshot(
+    PodSnapshot failed =
+        new PodSnapshot(
             "p0",
             "kwok-cpu-1",
             "Failed",
@@ -326,8 +331,8 @@ class ReconcilerProgressTest {
             T0,
             List.of(),
             List.of(
-                dev.trainyard.controller.state.ContainerSnapshot.running("sidecar"),
-                dev.trainyard.controller.state.ContainerSnapshot.terminated("node", 1, "Error")),
+                ContainerSnapshot.running("sidecar"),
+                ContainerSnapshot.terminated("node", 1, "Error")),
             List.of());
     source.runs.put(
         KEY,
@@ -357,9 +362,8 @@ class ReconcilerProgressTest {
     assertEquals(List.of("p0/node 150 32768"), tailsRead, "read once, the container that failed");
     tail = fixture("fail-ddp.log");
     assertEquals(
-        java.util.Optional.of(
-            "RuntimeError: mat1 and mat2 shapes cannot be multiplied (16x7 and 8x1)"),
-        dev.trainyard.controller.state.ErrorLine.of(tail));
+        Optional.of("RuntimeError: mat1 and mat2 shapes cannot be multiplied (16x7 and 8x1)"),
+        ErrorLine.of(tail));
   }
 
   @Test
@@ -375,8 +379,7 @@ class ReconcilerProgressTest {
     assertTrue(last.endsWith("line 40"), last);
     String big = ("x".repeat(1000) + "\n").repeat(20);
     String cut = Reconciler.lastLines(big);
-    assertTrue(
-        cut.getBytes(java.nio.charset.StandardCharsets.UTF_8).length <= Reconciler.LOG_BYTES);
+    assertTrue(cut.getBytes(StandardCharsets.UTF_8).length <= Reconciler.LOG_BYTES);
     assertEquals(16, cut.lines().count(), "whole lines only");
   }
 
@@ -425,7 +428,7 @@ class ReconcilerProgressTest {
         posted());
     assertEquals(List.of("p0/node 200 65536"), tailsRead, "read once");
 
-    for (String log : java.util.Arrays.asList(fixture("plain-steps.log"), null, "")) {
+    for (String log : Arrays.asList(fixture("plain-steps.log"), null, "")) {
       tail = log;
       RunKey other = new RunKey(KEY.namespace(), "other-" + (log == null ? -1 : log.length()));
       source.provenance.put(

@@ -20,18 +20,24 @@ import dev.trainyard.controller.state.ContainerSnapshot;
 import dev.trainyard.controller.state.JobSetSnapshot;
 import dev.trainyard.controller.state.JobSnapshot;
 import dev.trainyard.controller.state.PodSnapshot;
+import dev.trainyard.controller.state.Progress;
 import dev.trainyard.controller.state.RunObservation;
 import dev.trainyard.controller.state.RunStateMapper;
 import dev.trainyard.controller.state.WorkloadSnapshot;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class ReconcilerTest {
 
@@ -50,7 +56,7 @@ class ReconcilerTest {
    */
   StatusLedger ledger;
 
-  @org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp;
+  @TempDir Path tmp;
 
   @AfterEach
   void close() {
@@ -73,7 +79,7 @@ class ReconcilerTest {
     }
 
     final Map<RunKey, DeletedRun> deleted = new HashMap<>();
-    final java.util.List<RunKey> forgotten = new java.util.ArrayList<>();
+    final List<RunKey> forgotten = new ArrayList<>();
 
     @Override
     public Optional<DeletedRun> deleted(RunKey key) {
@@ -617,7 +623,7 @@ class ReconcilerTest {
         posted());
   }
 
-  @org.junit.jupiter.api.Nested
+  @Nested
   @DisplayName("a JobSet deleted before it finished")
   class Deleted {
     @Test
@@ -757,8 +763,8 @@ class ReconcilerTest {
   @DisplayName(
       "a wrong token is one log line for three state changes (each still counted); after the Secret is fixed and a status goes through, a new refusal is news again")
   void wrongTokenLoggedOnce() throws Exception {
-    java.nio.file.Path tokenFile = tmp.resolve("github-token");
-    java.nio.file.Files.writeString(tokenFile, "ghp_wrong\n");
+    Path tokenFile = tmp.resolve("github-token");
+    Files.writeString(tokenFile, "ghp_wrong\n");
     Reconciler r = reconciler(Token.fromFile(tokenFile));
     try (LogLines log = new LogLines(Reconciler.class)) {
       queued();
@@ -789,10 +795,10 @@ class ReconcilerTest {
           3,
           metrics.counter("trainyard_forge_calls_total{forge=\"github\",result=\"permission\"}"));
 
-      java.nio.file.Files.writeString(tokenFile, FakeForge.GITHUB_TOKEN + "\n");
+      Files.writeString(tokenFile, FakeForge.GITHUB_TOKEN + "\n");
       time.sleep(Reconciler.REFUSED_RETRY);
       assertEquals(Outcome.POSTED, r.reconcile(KEY), "the fixed Secret is read at the next try");
-      java.nio.file.Files.writeString(tokenFile, "ghp_wrong_again\n");
+      Files.writeString(tokenFile, "ghp_wrong_again\n");
       RunKey other = new RunKey("team-a", "other");
       source.provenance.put(other, new RunProvenance(repo, SHA, "p", "dev", "other"));
       source.runs.put(other, source.runs.get(KEY));
@@ -902,15 +908,9 @@ class ReconcilerTest {
     Reconciler r = reconciler();
     running();
     assertEquals(Optional.empty(), r.observe(KEY).orElseThrow().progress());
-    dev.trainyard.controller.state.Progress p =
-        new dev.trainyard.controller.state.Progress(
-            370L,
-            1000L,
-            null,
-            Duration.ofSeconds(105),
-            List.of(),
-            T0,
-            dev.trainyard.controller.state.Progress.Source.PUSH);
+    Progress p =
+        new Progress(
+            370L, 1000L, null, Duration.ofSeconds(105), List.of(), T0, Progress.Source.PUSH);
     pushed.accept(KEY, p);
     assertEquals(Optional.of(p), r.observe(KEY).orElseThrow().progress());
     assertEquals(37, r.observe(KEY).orElseThrow().progress().orElseThrow().percent());
@@ -926,16 +926,7 @@ class ReconcilerTest {
   void pushedProgressWithoutProvenance() {
     Reconciler r = reconciler();
     running();
-    pushed.accept(
-        KEY,
-        new dev.trainyard.controller.state.Progress(
-            null,
-            null,
-            5,
-            null,
-            List.of(),
-            T0,
-            dev.trainyard.controller.state.Progress.Source.PUSH));
+    pushed.accept(KEY, new Progress(null, null, 5, null, List.of(), T0, Progress.Source.PUSH));
     source.provenance.remove(KEY);
     assertEquals(Outcome.GONE, r.reconcile(KEY));
     assertEquals(Optional.empty(), pushed.latest(KEY));

@@ -6,8 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.trainyard.compiler.platform.Platform;
 import dev.trainyard.controller.RetentionPlan.Finished;
+import dev.trainyard.controller.state.ConditionSnapshot;
+import dev.trainyard.controller.state.JobSetSnapshot;
 import dev.trainyard.controller.state.Phase;
+import dev.trainyard.controller.state.RunObservation;
 import dev.trainyard.controller.state.RunStateMapper;
+import dev.trainyard.controller.state.WorkloadSnapshot;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -142,8 +146,8 @@ class RetentionPlanTest {
         new ObservedRun(
             new RunKey("default", "d-abcdef"),
             new RunProvenance("https://github.com/a/b.git", "abc", "p", "local", "d-abcdef"),
-            new dev.trainyard.controller.state.RunObservation(
-                new dev.trainyard.controller.state.JobSetSnapshot(
+            new RunObservation(
+                new JobSetSnapshot(
                     "default",
                     "d-abcdef",
                     evicted.minusSeconds(60),
@@ -155,10 +159,10 @@ class RetentionPlanTest {
                     List.of()),
                 List.of(),
                 Optional.of(
-                    new dev.trainyard.controller.state.WorkloadSnapshot(
+                    new WorkloadSnapshot(
                         "cq",
                         List.of(
-                            new dev.trainyard.controller.state.ConditionSnapshot(
+                            new ConditionSnapshot(
                                 "Evicted",
                                 true,
                                 "DeactivatedDueToRequeuingLimitExceeded",

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import java.io.BufferedWriter;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.List;
@@ -113,7 +114,7 @@ class RunLogsTest {
   void prefixed() {
     StringWriter s = new StringWriter();
     // Buffered as a terminal's writer is: each call flushes, so lines show as they come.
-    PrintWriter out = new PrintWriter(new java.io.BufferedWriter(s));
+    PrintWriter out = new PrintWriter(new BufferedWriter(s));
     RunLogs.prefixed("[node-0] ", "step 1\n\nstep 2\n", out);
     RunLogs.prefixed("[node-1] ", "no newline", out);
     RunLogs.prefixed("[node-2] ", "", out);

@@ -30,6 +30,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -253,7 +254,7 @@ class RunPruningTest {
             Map.of(),
             Clock.fixed(NOW, ZoneOffset.UTC));
     try (var files = Files.walk(gone)) {
-      files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+      files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
     }
     broken.pass(true, true, metrics);
     assertEquals(

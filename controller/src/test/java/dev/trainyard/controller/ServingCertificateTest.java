@@ -7,12 +7,16 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.trainyard.controller.forge.GitHubApp;
 import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileTime;
 import java.security.cert.X509Certificate;
+import java.time.Clock;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
@@ -141,8 +145,7 @@ class ServingCertificateTest {
       for (int i = 1; i < c.length; i++) {
         expected[i - 1] = (byte) c[i];
       }
-      assertArrayEquals(
-          expected, dev.trainyard.controller.forge.GitHubApp.length(c[0]), "n=" + c[0]);
+      assertArrayEquals(expected, GitHubApp.length(c[0]), "n=" + c[0]);
     }
   }
 
@@ -153,14 +156,14 @@ class ServingCertificateTest {
     ServingCertificate c = new ServingCertificate(ec, () -> 0L);
     try (ProgressEndpoint endpoint =
             new ProgressEndpoint(
-                new java.net.InetSocketAddress("127.0.0.1", 0),
+                new InetSocketAddress("127.0.0.1", 0),
                 c.context(),
                 new ProgressEndpoint.Parts(
                     t -> PodTokenReview.Identity.INVALID,
-                    (ns, n) -> java.util.Optional.empty(),
+                    (ns, n) -> Optional.empty(),
                     new PushedProgress(),
                     k -> {},
-                    java.time.Clock.systemUTC(),
+                    Clock.systemUTC(),
                     code -> {}));
         SSLSocket s =
             (SSLSocket)

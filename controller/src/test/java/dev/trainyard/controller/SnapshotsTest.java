@@ -15,6 +15,8 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -286,10 +288,10 @@ class SnapshotsTest {
       "processes per node: the compiled torch JobSet's PET_NPROC_PER_NODE (golden torch-minimal:"
           + " 4), kept by the cache; an MPI JobSet (golden example-mlx-mnist) has none: 0")
   void processesPerNode() throws Exception {
-    java.nio.file.Path golden = java.nio.file.Path.of("..", "golden");
+    Path golden = Path.of("..", "golden");
     GenericKubernetesResource torch =
         Serialization.unmarshal(
-            java.nio.file.Files.readString(
+            Files.readString(
                 golden.resolve(
                     "torch-minimal/expected/clusters/local/default/torch-minimal-4e0a62/"
                         + "jobset-torch-minimal-4e0a62.yaml")),
@@ -298,7 +300,7 @@ class SnapshotsTest {
     assertEquals(4, Snapshots.jobSet(CachePruning.jobSet(torch)).settings().processesPerNode());
     GenericKubernetesResource mpi =
         Serialization.unmarshal(
-            java.nio.file.Files.readString(
+            Files.readString(
                 golden.resolve(
                     "example-mlx-mnist/expected/clusters/local/ml/example-mlx-mnist-578ffe/"
                         + "jobset-example-mlx-mnist-578ffe.yaml")),

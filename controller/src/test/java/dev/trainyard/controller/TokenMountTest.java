@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -15,6 +16,8 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -61,7 +64,7 @@ class TokenMountTest {
   void clean() throws IOException {
     if (base != null) {
       try (Stream<Path> all = Files.walk(base)) {
-        all.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        all.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
       }
     }
   }
@@ -257,7 +260,7 @@ class TokenMountTest {
     Path dir = Files.createDirectories(base.resolve("cp"));
     List<String> out = new ArrayList<>();
     int i = 0;
-    for (String entry : cp.split(java.io.File.pathSeparator)) {
+    for (String entry : cp.split(File.pathSeparator)) {
       Path src = Path.of(entry);
       if (!Files.exists(src)) {
         continue;
@@ -284,7 +287,7 @@ class TokenMountTest {
         Files.setPosixFilePermissions(p, mode(Files.isDirectory(p) ? 0755 : 0644));
       }
     }
-    return String.join(java.io.File.pathSeparator, out);
+    return String.join(File.pathSeparator, out);
   }
 
   static Set<PosixFilePermission> mode(int bits) {
@@ -310,7 +313,7 @@ class TokenMountTest {
   /** {@code dir} and its parents traversable by anyone (a temp folder is 0700). */
   static void open(Path dir) throws IOException {
     for (Path p = dir; p != null && p.getNameCount() > 1; p = p.getParent()) {
-      Set<PosixFilePermission> perms = new java.util.HashSet<>(Files.getPosixFilePermissions(p));
+      Set<PosixFilePermission> perms = new HashSet<>(Files.getPosixFilePermissions(p));
       perms.addAll(Set.of(PosixFilePermission.OTHERS_EXECUTE, PosixFilePermission.GROUP_EXECUTE));
       Files.setPosixFilePermissions(p, perms);
     }

@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -133,7 +136,7 @@ class WorkQueueTest {
     long start = System.nanoTime();
     assertEquals(expected, q.take(Duration.ofSeconds(10)));
     long ms = (System.nanoTime() - start) / 1_000_000;
-    org.junit.jupiter.api.Assertions.assertTrue(ms < 5_000, "woke after " + ms + " ms");
+    Assertions.assertTrue(ms < 5_000, "woke after " + ms + " ms");
     t.join();
   }
 
@@ -160,8 +163,8 @@ class WorkQueueTest {
       "a take waiting on an empty queue wakes at once for a background key; a closed queue takes no background key")
   void backgroundWakes() throws Exception {
     try (WorkQueue q = new WorkQueue()) {
-      java.util.concurrent.CompletableFuture<RunKey> taken =
-          java.util.concurrent.CompletableFuture.supplyAsync(
+      CompletableFuture<RunKey> taken =
+          CompletableFuture.supplyAsync(
               () -> {
                 try {
                   return q.take(Duration.ofSeconds(20));
@@ -172,8 +175,8 @@ class WorkQueueTest {
       Thread.sleep(200);
       long t0 = System.nanoTime();
       q.addBackground(A);
-      assertEquals(A, taken.get(10, java.util.concurrent.TimeUnit.SECONDS));
-      org.junit.jupiter.api.Assertions.assertTrue(
+      assertEquals(A, taken.get(10, TimeUnit.SECONDS));
+      Assertions.assertTrue(
           System.nanoTime() - t0 < Duration.ofSeconds(5).toNanos(),
           "woken by the add, not by the 20 s timeout");
       q.close();

@@ -12,6 +12,7 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * Which checkpoint claims' folders ({@code clusters/<cluster>/<namespace>/_checkpoint-<key>/},
@@ -96,7 +97,7 @@ public final class CheckpointRetention {
 
   /** Whether a run of {@code job} ({@code <job>-<6 hex>}) is in the namespace's folder. */
   private static boolean inUse(Snapshot tree, CheckpointFolder f, String job) {
-    String pattern = java.util.regex.Pattern.quote(job) + "-[0-9a-f]{6}";
+    String pattern = Pattern.quote(job) + "-[0-9a-f]{6}";
     return subfolders(tree, TreeLayout.clusterFolder(f.cluster()) + "/" + f.namespace()).stream()
         .anyMatch(name -> name.matches(pattern));
   }

@@ -2,6 +2,7 @@ package dev.trainyard.gitops;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -32,7 +33,7 @@ public record CommitText(
      * TRAINYARD_GIT_COMMITTER_EMAIL} from {@code env} (e.g. the CI bot's identity), else {@code
      * Trainyard <trainyard@localhost>}.
      */
-    public static Person committer(java.util.Map<String, String> env, Instant when) {
+    public static Person committer(Map<String, String> env, Instant when) {
       return new Person(
           env.getOrDefault("TRAINYARD_GIT_COMMITTER_NAME", "Trainyard"),
           env.getOrDefault("TRAINYARD_GIT_COMMITTER_EMAIL", "trainyard@localhost"),

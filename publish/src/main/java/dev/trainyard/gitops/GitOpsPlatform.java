@@ -1,11 +1,15 @@
 package dev.trainyard.gitops;
 
+import dev.trainyard.compiler.diagnostic.Diagnostic;
+import dev.trainyard.compiler.diagnostic.SourceLocation;
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
@@ -82,12 +86,11 @@ record GitOpsPlatform(
    * root instead ({@code /tmp/trainyard-platform-…/runtimes/x/1.0/runtime.yaml} becomes {@code
    * runtimes/x/1.0/runtime.yaml}), in the location and the message; others unchanged.
    */
-  java.util.List<dev.trainyard.compiler.diagnostic.Diagnostic> repoRelative(
-      java.util.List<dev.trainyard.compiler.diagnostic.Diagnostic> diagnostics) {
+  List<Diagnostic> repoRelative(List<Diagnostic> diagnostics) {
     if (temp.isEmpty()) {
       return diagnostics;
     }
-    String prefix = temp.get().toString() + java.io.File.separator;
+    String prefix = temp.get().toString() + File.separator;
     return diagnostics.stream()
         .map(
             d -> {
@@ -96,11 +99,11 @@ record GitOpsPlatform(
                 return d;
               }
               var at =
-                  new dev.trainyard.compiler.diagnostic.SourceLocation(
+                  new SourceLocation(
                       file.startsWith(prefix) ? file.substring(prefix.length()) : file,
                       d.location().line(),
                       d.location().column());
-              return new dev.trainyard.compiler.diagnostic.Diagnostic(
+              return new Diagnostic(
                   d.severity(),
                   d.code(),
                   d.message().replace(prefix, ""),

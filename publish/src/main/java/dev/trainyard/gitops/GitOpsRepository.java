@@ -1,19 +1,33 @@
 package dev.trainyard.gitops;
 
+import java.io.EOFException;
 import java.io.IOException;
+import java.net.ConnectException;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
+import java.net.URISyntaxException;
+import java.net.UnknownHostException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.eclipse.jgit.lib.CommitBuilder;
 import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.NullProgressMonitor;
@@ -23,8 +37,10 @@ import org.eclipse.jgit.lib.ObjectReader;
 import org.eclipse.jgit.lib.PersonIdent;
 import org.eclipse.jgit.lib.Ref;
 import org.eclipse.jgit.lib.Repository;
+import org.eclipse.jgit.lib.TreeFormatter;
 import org.eclipse.jgit.revwalk.RevCommit;
 import org.eclipse.jgit.revwalk.RevWalk;
+import org.eclipse.jgit.revwalk.filter.RevFilter;
 import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
 import org.eclipse.jgit.transport.FetchConnection;
 import org.eclipse.jgit.transport.FetchResult;
@@ -33,6 +49,8 @@ import org.eclipse.jgit.transport.RefSpec;
 import org.eclipse.jgit.transport.RemoteRefUpdate;
 import org.eclipse.jgit.transport.Transport;
 import org.eclipse.jgit.transport.URIish;
+import org.eclipse.jgit.treewalk.TreeWalk;
+import org.eclipse.jgit.treewalk.filter.TreeFilter;
 
 /**
  * The GitOps repository as Trainyard reads and writes it, through JGit (with {@link TreeSurgery},
@@ -146,7 +164,7 @@ public final class GitOpsRepository implements AutoCloseable {
       return new GitOpsRepository(r, Optional.of(location), env, Optional.of(lock), timeout);
     } catch (IOException e) {
       String why =
-          e instanceof java.nio.file.AccessDeniedException
+          e instanceof AccessDeniedException
               ? "permission denied on " + e.getMessage()
               : e.getMessage();
       throw new GitOpsException(
@@ -287,7 +305,7 @@ public final class GitOpsRepository implements AutoCloseable {
   }
 
   private static PersonIdent ident(CommitText.Person p) {
-    return new PersonIdent(p.name(), p.email(), p.when(), java.time.ZoneOffset.UTC);
+    return new PersonIdent(p.name(), p.email(), p.when(), ZoneOffset.UTC);
   }
 
   /** What a push did. */
@@ -367,7 +385,7 @@ public final class GitOpsRepository implements AutoCloseable {
       t.setCredentialsProvider(credentials);
       t.setTimeout(timeoutSeconds);
       return t;
-    } catch (java.net.URISyntaxException e) {
+    } catch (URISyntaxException e) {
       throw new IOException("not a git URL: " + location.shown(), e);
     }
   }
@@ -423,8 +441,7 @@ public final class GitOpsRepository implements AutoCloseable {
         e);
   }
 
-  private static final java.util.regex.Pattern SERVER_ERROR =
-      java.util.regex.Pattern.compile("\\b(5\\d\\d|429)\\b[^\\n:]*");
+  private static final Pattern SERVER_ERROR = Pattern.compile("\\b(5\\d\\d|429)\\b[^\\n:]*");
 
   /**
    * A failure that may pass when tried again, in a few words, or "" for one that will not (a
@@ -435,22 +452,22 @@ public final class GitOpsRepository implements AutoCloseable {
    */
   static String transientReason(Throwable e, String answer, int timeoutSeconds) {
     for (Throwable c = e; c != null; c = c.getCause()) {
-      if (c instanceof java.net.SocketTimeoutException) {
+      if (c instanceof SocketTimeoutException) {
         return "no answer within " + timeoutSeconds + " s (" + TIMEOUT_ENV + ")";
       }
-      if (c instanceof java.net.UnknownHostException
-          || c instanceof java.net.URISyntaxException
-          || c instanceof java.net.ConnectException) {
+      if (c instanceof UnknownHostException
+          || c instanceof URISyntaxException
+          || c instanceof ConnectException) {
         return ""; // a wrong URL or port more often than a restart: fail at once
       }
-      if (c instanceof java.net.SocketException s) {
-        return String.valueOf(s.getMessage()).toLowerCase(java.util.Locale.ROOT);
+      if (c instanceof SocketException s) {
+        return String.valueOf(s.getMessage()).toLowerCase(Locale.ROOT);
       }
-      if (c instanceof java.io.EOFException) {
+      if (c instanceof EOFException) {
         return "the connection ended early";
       }
     }
-    java.util.regex.Matcher m = SERVER_ERROR.matcher(answer);
+    Matcher m = SERVER_ERROR.matcher(answer);
     if (m.find()) {
       return "the server answered " + m.group().strip();
     }
@@ -558,7 +575,7 @@ public final class GitOpsRepository implements AutoCloseable {
       deleteTree(dir);
       return;
     }
-    try (java.util.stream.Stream<Path> files = Files.walk(dir)) {
+    try (Stream<Path> files = Files.walk(dir)) {
       for (Path f : files.filter(Files::isRegularFile).toList()) {
         String name = f.getFileName().toString();
         if (name.endsWith(".lock") || name.startsWith("incoming_")) {
@@ -569,8 +586,8 @@ public final class GitOpsRepository implements AutoCloseable {
   }
 
   private static void deleteTree(Path dir) throws IOException {
-    try (java.util.stream.Stream<Path> files = Files.walk(dir)) {
-      for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+    try (Stream<Path> files = Files.walk(dir)) {
+      for (Path f : files.sorted(Comparator.reverseOrder()).toList()) {
         Files.deleteIfExists(f);
       }
     }
@@ -593,12 +610,12 @@ public final class GitOpsRepository implements AutoCloseable {
    * @throws GitOpsException when a tree cannot be read
    */
   public List<String> changedFiles(Snapshot base, Snapshot head) throws GitOpsException {
-    try (org.eclipse.jgit.treewalk.TreeWalk walk = new org.eclipse.jgit.treewalk.TreeWalk(repo)) {
+    try (TreeWalk walk = new TreeWalk(repo)) {
       walk.addTree(tree(base));
       walk.addTree(tree(head));
       walk.setRecursive(true);
-      walk.setFilter(org.eclipse.jgit.treewalk.filter.TreeFilter.ANY_DIFF);
-      List<String> paths = new java.util.ArrayList<>();
+      walk.setFilter(TreeFilter.ANY_DIFF);
+      List<String> paths = new ArrayList<>();
       while (walk.next()) {
         paths.add(walk.getPathString());
       }
@@ -618,7 +635,7 @@ public final class GitOpsRepository implements AutoCloseable {
    */
   public Optional<String> mergeBase(String a, String b) throws GitOpsException {
     try (RevWalk walk = new RevWalk(repo)) {
-      walk.setRevFilter(org.eclipse.jgit.revwalk.filter.RevFilter.MERGE_BASE);
+      walk.setRevFilter(RevFilter.MERGE_BASE);
       walk.markStart(walk.parseCommit(ObjectId.fromString(snapshot(a).commit().orElseThrow())));
       walk.markStart(walk.parseCommit(ObjectId.fromString(snapshot(b).commit().orElseThrow())));
       RevCommit base = walk.next();
@@ -645,7 +662,7 @@ public final class GitOpsRepository implements AutoCloseable {
   /** The tree of an empty repository (no files), usable with {@link #changedFiles}. */
   public Snapshot emptyTree() throws GitOpsException {
     try (ObjectInserter inserter = repo.newObjectInserter()) {
-      ObjectId id = inserter.insert(new org.eclipse.jgit.lib.TreeFormatter());
+      ObjectId id = inserter.insert(new TreeFormatter());
       inserter.flush();
       return new GitTreeSnapshot(repo, Optional.empty(), id);
     } catch (IOException e) {

@@ -9,7 +9,10 @@ import dev.trainyard.compiler.diagnostic.StageResult;
 import dev.trainyard.compiler.manifest.OutputTree;
 import dev.trainyard.compiler.manifest.TreeLayout;
 import dev.trainyard.compiler.platform.PlatformLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -101,15 +104,15 @@ public final class PlatformRender {
    * @param root the checkout's root folder
    * @param display how to name {@code root/platform.yaml} in the message (the path as given)
    */
-  public static Optional<Diagnostic> missingPlatform(java.nio.file.Path root, String display) {
-    java.nio.file.Path file = root.resolve("platform.yaml");
-    if (java.nio.file.Files.isRegularFile(file)) {
+  public static Optional<Diagnostic> missingPlatform(Path root, String display) {
+    Path file = root.resolve("platform.yaml");
+    if (Files.isRegularFile(file)) {
       return Optional.empty();
     }
     String what =
-        java.nio.file.Files.isDirectory(file)
+        Files.isDirectory(file)
             ? "is a folder, not a file"
-            : java.nio.file.Files.exists(file) ? "is not a regular file" : "does not exist";
+            : Files.exists(file) ? "is not a regular file" : "does not exist";
     return Optional.of(
         Diagnostic.error(
                 DiagnosticCode.PLATFORM_FILE_MISSING,
@@ -169,7 +172,7 @@ public final class PlatformRender {
       edits.add(new TreeEdit.DeleteFolder(leftover));
       stale.add(new StaleFile(leftover, Difference.LEFTOVER, 0));
     }
-    stale.sort(java.util.Comparator.comparing(StaleFile::path));
+    stale.sort(Comparator.comparing(StaleFile::path));
     return new Result(edits, stale, diagnostics);
   }
 

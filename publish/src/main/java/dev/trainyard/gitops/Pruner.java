@@ -3,6 +3,10 @@ package dev.trainyard.gitops;
 import dev.trainyard.compiler.diagnostic.Diagnostic;
 import dev.trainyard.compiler.diagnostic.DiagnosticCode;
 import dev.trainyard.compiler.diagnostic.SourceLocation;
+import dev.trainyard.compiler.diagnostic.StageResult;
+import dev.trainyard.compiler.platform.Platform;
+import dev.trainyard.compiler.platform.PlatformLoader;
+import dev.trainyard.compiler.source.SourceFile;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
@@ -16,6 +20,7 @@ import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * {@code trainyard prune}: removes runs' folders from the GitOps repository in one commit (pushed
@@ -84,10 +89,7 @@ public final class Pruner {
    * @throws GitOpsException when the GitOps repository cannot be reached, read or written
    */
   public CheckpointPruneResult pruneCheckpoints(
-      GitOpsLocation gitops,
-      String branch,
-      Optional<dev.trainyard.compiler.platform.Platform> platform,
-      boolean dryRun)
+      GitOpsLocation gitops, String branch, Optional<Platform> platform, boolean dryRun)
       throws GitOpsException {
     try (GitOpsRepository repo = GitOpsRepository.mirror(gitops, cacheRoot, env)) {
       Publisher.Published<List<CheckpointRetention.CheckpointFolder>> done =
@@ -118,12 +120,10 @@ public final class Pruner {
   }
 
   Change<List<CheckpointRetention.CheckpointFolder>> checkpoints(
-      Snapshot base, Optional<dev.trainyard.compiler.platform.Platform> given) {
+      Snapshot base, Optional<Platform> given) {
     Instant now = clock.instant();
     var platform =
-        given.isPresent()
-            ? dev.trainyard.compiler.diagnostic.StageResult.of(given.get(), List.of())
-            : branchPlatform(base);
+        given.isPresent() ? StageResult.of(given.get(), List.of()) : branchPlatform(base);
     if (platform.failed()) {
       return new Change<>(List.of(), Optional.empty(), platform.diagnostics(), List.of());
     }
@@ -158,18 +158,11 @@ public final class Pruner {
   }
 
   /** The branch's {@code platform.yaml}, or the embedded default when it has none. */
-  private static dev.trainyard.compiler.diagnostic.StageResult<
-          dev.trainyard.compiler.platform.Platform>
-      branchPlatform(Snapshot base) {
-    var loader = dev.trainyard.compiler.platform.PlatformLoader.standard();
+  private static StageResult<Platform> branchPlatform(Snapshot base) {
+    var loader = PlatformLoader.standard();
     return base.read("platform.yaml")
-        .map(
-            text ->
-                loader.load(
-                    new dev.trainyard.compiler.source.SourceFile(GitOpsPlatform.DISPLAY, text),
-                    false))
-        .orElseGet(
-            () -> loader.load(dev.trainyard.compiler.platform.PlatformLoader.embedded(), true));
+        .map(text -> loader.load(new SourceFile(GitOpsPlatform.DISPLAY, text), false))
+        .orElseGet(() -> loader.load(PlatformLoader.embedded(), true));
   }
 
   /**
@@ -253,7 +246,7 @@ public final class Pruner {
   private static List<RunFolder> named(
       List<String> names,
       List<RunFolder> all,
-      java.util.function.Predicate<String> alreadyPruned,
+      Predicate<String> alreadyPruned,
       List<Diagnostic> diagnostics) {
     List<RunFolder> chosen = new ArrayList<>();
     for (String name : new TreeSet<>(names)) {

@@ -1,6 +1,7 @@
 package dev.trainyard.gitops;
 
 import java.time.Duration;
+import java.util.function.Consumer;
 
 /**
  * How far a publish ({@code submit}, {@code prune}) has got, for a process that is told to stop
@@ -32,7 +33,7 @@ public final class PublishProgress {
     PUSHED
   }
 
-  private final java.util.function.Consumer<String> notes;
+  private final Consumer<String> notes;
   private Phase phase = Phase.NOT_PUSHED;
   private String repository = "";
   private String branch = "";
@@ -47,7 +48,7 @@ public final class PublishProgress {
    * Progress that hands each {@linkplain #note note} to {@code notes} as it happens (the CLI prints
    * it on stderr as {@code trainyard: note: <line>}).
    */
-  public PublishProgress(java.util.function.Consumer<String> notes) {
+  public PublishProgress(Consumer<String> notes) {
     this.notes = notes;
   }
 

@@ -1,6 +1,7 @@
 package dev.trainyard.gitops;
 
 import dev.trainyard.compiler.resolve.ResolvedJob;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,7 +24,7 @@ final class SubmitMessage {
     ResolvedJob first = runs.get(0).job();
     CommitText.Person committer = CommitText.Person.committer(env, now);
     CommitText.Person author =
-        SourceAuthor.of(java.nio.file.Path.of(runs.get(0).trainYaml()), first.source().commit())
+        SourceAuthor.of(Path.of(runs.get(0).trainYaml()), first.source().commit())
             .map(a -> new CommitText.Person(a.name(), a.email(), now))
             .orElse(committer);
     List<String> trailers = new ArrayList<>();

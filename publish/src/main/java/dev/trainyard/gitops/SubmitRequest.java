@@ -1,9 +1,13 @@
 package dev.trainyard.gitops;
 
+import java.io.IOException;
 import java.nio.file.Path;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * One {@code trainyard submit}: compile each train.yaml at the source commit and commit the new
@@ -78,7 +82,7 @@ public record SubmitRequest(
   }
 
   public SubmitRequest {
-    trainYamls = trainYamls.stream().filter(distinctFile(new java.util.HashSet<>())).toList();
+    trainYamls = trainYamls.stream().filter(distinctFile(new HashSet<>())).toList();
     if (trainYamls.isEmpty()) {
       throw new IllegalArgumentException("at least one train.yaml");
     }
@@ -91,14 +95,14 @@ public record SubmitRequest(
    * Keeps the first of several names for one file ({@code a/train.yaml}, {@code ./a/train.yaml}, a
    * symlinked folder).
    */
-  private static java.util.function.Predicate<Path> distinctFile(java.util.Set<Path> seen) {
+  private static Predicate<Path> distinctFile(Set<Path> seen) {
     return p -> seen.add(real(p));
   }
 
   private static Path real(Path p) {
     try {
       return p.toRealPath();
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       return p.toAbsolutePath().normalize();
     }
   }

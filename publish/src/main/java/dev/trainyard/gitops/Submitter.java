@@ -19,6 +19,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.random.RandomGenerator;
 
 /**
  * {@code trainyard submit}: compiles each train.yaml at the source commit, with the platform files
@@ -75,12 +77,7 @@ public final class Submitter {
     try (GitOpsRepository repo = mirror(request.gitops())) {
       List<Diagnostic> diagnostics = new ArrayList<>();
       Publisher publisher =
-          new Publisher(
-              repo,
-              request.branch(),
-              java.util.random.RandomGenerator.getDefault(),
-              beforePush,
-              progress);
+          new Publisher(repo, request.branch(), RandomGenerator.getDefault(), beforePush, progress);
       Publisher.Published<List<SubmittedRun>> done =
           publisher.publish(
               base -> plan(request, base.orElseGet(EmptySnapshot::new)), request.dryRun());
@@ -115,13 +112,10 @@ public final class Submitter {
    * @throws GitOpsException when the GitOps repository cannot be fetched or read (exit 3)
    */
   public SubmitPlan plan(SubmitRequest request, GitOpsRepository repo) throws GitOpsException {
-    java.util.concurrent.atomic.AtomicReference<Snapshot> seen =
-        new java.util.concurrent.atomic.AtomicReference<>(new EmptySnapshot());
+    AtomicReference<Snapshot> seen = new AtomicReference<>(new EmptySnapshot());
     Publisher publisher =
-        new Publisher(
-            repo, request.branch(), java.util.random.RandomGenerator.getDefault(), attempt -> {});
-    java.util.concurrent.atomic.AtomicReference<List<Diagnostic>> diagnostics =
-        new java.util.concurrent.atomic.AtomicReference<>(List.of());
+        new Publisher(repo, request.branch(), RandomGenerator.getDefault(), attempt -> {});
+    AtomicReference<List<Diagnostic>> diagnostics = new AtomicReference<>(List.of());
     Publisher.Published<List<SubmittedRun>> done =
         publisher.publish(
             base -> {

@@ -3,6 +3,7 @@ package dev.trainyard.gitops;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -32,7 +33,7 @@ final class TreeSurgery {
   /**
    * The new root tree's id; {@code base} is the old root tree, or empty for an empty repository.
    */
-  ObjectId apply(Optional<ObjectId> base, java.util.List<TreeEdit> edits) throws IOException {
+  ObjectId apply(Optional<ObjectId> base, List<TreeEdit> edits) throws IOException {
     Folder root = new Folder(base.orElse(null));
     for (TreeEdit edit : edits) {
       String[] parts = edit.path().split("/");

@@ -2,6 +2,7 @@ package dev.trainyard.gitops;
 
 import dev.trainyard.compiler.manifest.OutputTree;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -9,16 +10,22 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Writes an {@link OutputTree} under a root folder (the GitOps working tree), whole or not at all:
@@ -35,7 +42,7 @@ public final class TreeWriter {
     void write(Path file, String text) throws IOException;
   }
 
-  private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
+  private static final SecureRandom RANDOM = new SecureRandom();
 
   private TreeWriter() {}
 
@@ -103,8 +110,7 @@ public final class TreeWriter {
   public static final class Interrupt {
     private volatile boolean requested;
     private volatile boolean completed;
-    private final java.util.concurrent.CountDownLatch settled =
-        new java.util.concurrent.CountDownLatch(1);
+    private final CountDownLatch settled = new CountDownLatch(1);
 
     /** Asks the apply to stop before its next staging step. */
     public void request() {
@@ -115,8 +121,8 @@ public final class TreeWriter {
      * Waits up to {@code timeout} for the apply to return (or for one never started); true when it
      * did.
      */
-    public boolean awaitSettled(java.time.Duration timeout) throws InterruptedException {
-      return settled.await(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+    public boolean awaitSettled(Duration timeout) throws InterruptedException {
+      return settled.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /** Whether {@link #request()} was called. */
@@ -134,9 +140,9 @@ public final class TreeWriter {
       settled.countDown();
     }
 
-    private void check() throws java.io.InterruptedIOException {
+    private void check() throws InterruptedIOException {
       if (requested) {
-        throw new java.io.InterruptedIOException(
+        throw new InterruptedIOException(
             "interrupted while staging: the staged folders were removed; nothing was written");
       }
     }
@@ -246,7 +252,7 @@ public final class TreeWriter {
       for (Map.Entry<Path, Path> e : staged.entrySet()) {
         Path target = e.getKey();
         Path old = null;
-        if (Files.exists(target, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+        if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
           old =
               target.resolveSibling(
                   ".trainyard-old-" + target.getFileName() + "-" + System.nanoTime());
@@ -329,8 +335,7 @@ public final class TreeWriter {
       return "a file is in the way where a folder is expected (" + fs.getFile() + ")";
     }
     if (e instanceof FileSystemException fs && fs.getReason() != null) {
-      return fs.getReason().substring(0, 1).toLowerCase(java.util.Locale.ROOT)
-          + fs.getReason().substring(1);
+      return fs.getReason().substring(0, 1).toLowerCase(Locale.ROOT) + fs.getReason().substring(1);
     }
     return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
   }
@@ -345,10 +350,10 @@ public final class TreeWriter {
   }
 
   private static void deleteTree(Path dir) throws IOException {
-    if (!Files.exists(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+    if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
       return;
     }
-    if (!Files.isDirectory(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+    if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
       Files.delete(dir);
       return;
     }

@@ -4,11 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.trainyard.compiler.diagnostic.DiagnosticCode;
 import dev.trainyard.compiler.testing.Wording;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -122,8 +124,7 @@ class ChangedJobsTest {
     for (String ref :
         List.of("0123456", "no-such-branch", "0123456789ABCDEF0123456789ABCDEF01234567")) {
       GitOpsException e =
-          org.junit.jupiter.api.Assertions.assertThrows(
-              GitOpsException.class, () -> ChangedJobs.since(work, ref));
+          Assertions.assertThrows(GitOpsException.class, () -> ChangedJobs.since(work, ref));
       assertTrue(e.isUsage(), ref);
       assertEquals(
           "--changed-since " + ref + ": no such commit, branch or tag in the source repo",
@@ -158,7 +159,7 @@ class ChangedJobsTest {
         List.of(Path.of("jobs/a/train.yaml"), Path.of("jobs/b/train.yaml")), s.trainYamls());
     assertEquals(1, s.warnings().size());
     var w = s.warnings().get(0);
-    assertEquals(dev.trainyard.compiler.diagnostic.DiagnosticCode.BASE_COMMIT_MISSING, w.code());
+    assertEquals(DiagnosticCode.BASE_COMMIT_MISSING, w.code());
     assertFalse(w.isError());
     assertEquals("--changed-since", w.location().toString());
     assertEquals(
@@ -191,7 +192,7 @@ class ChangedJobsTest {
     GitCli.git(mine, "push", "-q", "origin", "HEAD:main");
     GitCli.git(temp, "clone", "-q", "--depth", "1", "file://" + origin, "shallow");
     GitOpsException e =
-        org.junit.jupiter.api.Assertions.assertThrows(
+        Assertions.assertThrows(
             GitOpsException.class, () -> ChangedJobs.since(temp.resolve("shallow"), missing));
     assertFalse(e.isUsage());
     assertEquals(

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
@@ -239,7 +240,7 @@ class CheckpointRetentionTest {
         List.of(new CheckpointRetention.CheckpointFolder("local", "keep", key(first))),
         CheckpointRetention.folders(
             new MapSnapshot(
-                java.util.Map.of(
+                Map.of(
                     "clusters/local/keep/_checkpoint-" + key(first) + "/kustomization.yaml",
                     "x",
                     "clusters/local/keep/other/kustomization.yaml",
@@ -263,24 +264,22 @@ class CheckpointRetentionTest {
     for (String when : List.of("yesterday", "\"\"")) {
       MapSnapshot tree =
           new MapSnapshot(
-              java.util.Map.of(
-                  base + "persistentvolumeclaim-llm-abcdef.yaml", String.format(pvc, when)));
+              Map.of(base + "persistentvolumeclaim-llm-abcdef.yaml", String.format(pvc, when)));
       assertTrue(CheckpointRetention.expired(tree, platform, late).isEmpty(), when);
     }
     MapSnapshot noJob =
         new MapSnapshot(
-            java.util.Map.of(
+            Map.of(
                 base + "persistentvolumeclaim-llm-abcdef.yaml",
                 String.format(pvc, T0).replace("trainyard.dev/job: llm", "x: y")));
     assertTrue(CheckpointRetention.expired(noJob, platform, late).isEmpty());
     MapSnapshot valid =
         new MapSnapshot(
-            java.util.Map.of(
-                base + "persistentvolumeclaim-llm-abcdef.yaml", String.format(pvc, T0)));
+            Map.of(base + "persistentvolumeclaim-llm-abcdef.yaml", String.format(pvc, T0)));
     assertEquals(1, CheckpointRetention.expired(valid, platform, late).size());
     MapSnapshot otherJobRun =
         new MapSnapshot(
-            java.util.Map.of(
+            Map.of(
                 base + "persistentvolumeclaim-llm-abcdef.yaml",
                 String.format(pvc, T0),
                 "clusters/local/default/llm2-123456/kustomization.yaml",
@@ -293,7 +292,7 @@ class CheckpointRetentionTest {
         "llm2-… and llm-12345 are no runs of llm");
     MapSnapshot ownRun =
         new MapSnapshot(
-            java.util.Map.of(
+            Map.of(
                 base + "persistentvolumeclaim-llm-abcdef.yaml",
                 String.format(pvc, T0),
                 "clusters/local/default/llm-123abc/kustomization.yaml",

@@ -7,6 +7,7 @@ import dev.trainyard.compiler.diagnostic.DiagnosticCode;
 import dev.trainyard.compiler.testing.Wording;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import org.junit.jupiter.api.DisplayName;
@@ -172,6 +173,6 @@ class ClusterRootsTest {
             new TreeEdit.ReplaceFolder("clusters/c/ns/a", new TreeMap<>(Map.of("k", "v"))),
             new TreeEdit.ReplaceFolder("clusters/c/ns/b", new TreeMap<>()),
             new TreeEdit.WriteFile("clusters/c/ns/d/k", "v"));
-    assertEquals(java.util.Set.of("a", "d"), ClusterRoots.folders(base, edits, "clusters/c/ns"));
+    assertEquals(Set.of("a", "d"), ClusterRoots.folders(base, edits, "clusters/c/ns"));
   }
 }

@@ -3,6 +3,7 @@ package dev.trainyard.gitops;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -89,8 +90,8 @@ public final class GitCli {
     try {
       for (var f : files.entrySet()) {
         Path file = dir.resolve(f.getKey());
-        java.nio.file.Files.createDirectories(file.getParent());
-        java.nio.file.Files.writeString(file, f.getValue(), StandardCharsets.UTF_8);
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, f.getValue(), StandardCharsets.UTF_8);
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);

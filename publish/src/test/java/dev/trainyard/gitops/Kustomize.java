@@ -5,6 +5,8 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -39,8 +41,8 @@ final class Kustomize {
   }
 
   /** The names of the objects of a kustomize build ({@code kind/name}), in output order. */
-  static java.util.List<String> objects(String yaml) {
-    java.util.List<String> out = new java.util.ArrayList<>();
+  static List<String> objects(String yaml) {
+    List<String> out = new ArrayList<>();
     String kind = null;
     boolean metadata = false;
     for (String line : yaml.lines().toList()) {

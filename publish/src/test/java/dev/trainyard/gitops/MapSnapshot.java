@@ -3,6 +3,7 @@ package dev.trainyard.gitops;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -57,8 +58,6 @@ public record MapSnapshot(SortedMap<String, String> files) implements Snapshot {
   public static List<String> changed(MapSnapshot a, MapSnapshot b) {
     TreeSet<String> paths = new TreeSet<>(a.files.keySet());
     paths.addAll(b.files.keySet());
-    return paths.stream()
-        .filter(p -> !java.util.Objects.equals(a.files.get(p), b.files.get(p)))
-        .toList();
+    return paths.stream().filter(p -> !Objects.equals(a.files.get(p), b.files.get(p))).toList();
   }
 }

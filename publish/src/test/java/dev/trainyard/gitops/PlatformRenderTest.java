@@ -6,14 +6,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.trainyard.compiler.diagnostic.Diagnostic;
 import dev.trainyard.compiler.diagnostic.DiagnosticCode;
+import dev.trainyard.compiler.diagnostic.SourceLocation;
 import dev.trainyard.compiler.testing.Wording;
 import dev.trainyard.gitops.PlatformRender.Difference;
 import dev.trainyard.gitops.PlatformRender.StaleFile;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -42,8 +46,8 @@ class PlatformRenderTest {
       return Files.readString(
           Path.of(System.getProperty("trainyard.repo.root", "..")).resolve(path),
           StandardCharsets.UTF_8);
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 
@@ -184,8 +188,7 @@ class PlatformRenderTest {
     PlatformRender.staleDiagnostics(gone).forEach(WORDING::approve);
     Diagnostic extra = PlatformRender.staleDiagnostics(gone).get(1);
     assertEquals(
-        dev.trainyard.compiler.diagnostic.SourceLocation.ofFile(
-            "clusters/local/ml/_queues/kustomization.yaml"),
+        SourceLocation.ofFile("clusters/local/ml/_queues/kustomization.yaml"),
         extra.location(),
         "a file that goes has no line");
   }
@@ -297,7 +300,7 @@ class PlatformRenderTest {
       "a checkout without a platform.yaml file (renamed, or a folder) is E812 naming it; a file is fine")
   void missingPlatform() throws Exception {
     Path ops = submitted(EXAMPLE);
-    assertEquals(java.util.Optional.empty(), PlatformRender.missingPlatform(ops, "platform.yaml"));
+    assertEquals(Optional.empty(), PlatformRender.missingPlatform(ops, "platform.yaml"));
     GitCli.git(ops, "mv", "platform.yaml", "platform.yml");
     Diagnostic gone = PlatformRender.missingPlatform(ops, "ops/platform.yaml").orElseThrow();
     assertEquals(DiagnosticCode.PLATFORM_FILE_MISSING, gone.code());

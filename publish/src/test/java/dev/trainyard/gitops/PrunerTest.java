@@ -14,6 +14,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -176,7 +177,7 @@ class PrunerTest {
   void withoutCreatedAt() throws Exception {
     Path out = temp.resolve("compiled");
     var tree = TrainProject.tree(fixture.project.compile(Optional.empty()));
-    Map<String, String> files = new java.util.TreeMap<>(tree.files());
+    Map<String, String> files = new TreeMap<>(tree.files());
     GitCli.pushFiles(fixture.bare, temp.resolve("ops"), files, "compiled by hand");
     PruneResult result = prune(T0, List.of(), Optional.of(Duration.ofSeconds(1)));
     assertTrue(result.pruned().isEmpty());

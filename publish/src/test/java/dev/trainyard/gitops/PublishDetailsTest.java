@@ -14,6 +14,8 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.eclipse.jgit.transport.CredentialItem;
+import org.eclipse.jgit.transport.URIish;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -118,25 +120,18 @@ class PublishDetailsTest {
                 "1",
                 "HOME",
                 temp.toString()));
-    org.eclipse.jgit.transport.CredentialItem.Username user =
-        new org.eclipse.jgit.transport.CredentialItem.Username();
-    org.eclipse.jgit.transport.CredentialItem.Password password =
-        new org.eclipse.jgit.transport.CredentialItem.Password();
+    CredentialItem.Username user = new CredentialItem.Username();
+    CredentialItem.Password password = new CredentialItem.Password();
     assertTrue(
         credentials.get(
-            new org.eclipse.jgit.transport.URIish("https://git.example.com:8443/acme/gitops.git"),
-            user,
-            password));
+            new URIish("https://git.example.com:8443/acme/gitops.git"), user, password));
     assertEquals("u", user.getValue());
     String asked = Files.readString(log);
     // git passes the path on to helpers only with credential.useHttpPath; protocol and host always.
     assertTrue(
         asked.contains("protocol=https\n") && asked.contains("host=git.example.com:8443\n"), asked);
     assertTrue(
-        credentials.get(
-            new org.eclipse.jgit.transport.URIish("https://git.example.com/acme/gitops.git"),
-            user,
-            password));
+        credentials.get(new URIish("https://git.example.com/acme/gitops.git"), user, password));
     assertTrue(
         Files.readString(log).contains("host=git.example.com\n"), "no port when the URL has none");
   }
@@ -161,9 +156,9 @@ class PublishDetailsTest {
                 "  "));
     assertFalse(
         credentials.get(
-            new org.eclipse.jgit.transport.URIish("https://h/x.git"),
-            new org.eclipse.jgit.transport.CredentialItem.Username(),
-            new org.eclipse.jgit.transport.CredentialItem.Password()));
+            new URIish("https://h/x.git"),
+            new CredentialItem.Username(),
+            new CredentialItem.Password()));
   }
 
   @Test

@@ -10,6 +10,7 @@ import dev.trainyard.compiler.diagnostic.DiagnosticCode;
 import dev.trainyard.compiler.diagnostic.SourceLocation;
 import dev.trainyard.compiler.testing.TrainProject;
 import dev.trainyard.compiler.testing.Wording;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -20,8 +21,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.random.RandomGenerator;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -65,7 +68,7 @@ class PublishEdgesTest {
               attempt -> {
                 attempts.set(attempt);
                 GitCli.pushFiles(
-                    Path.of(java.net.URI.create(location.url())),
+                    Path.of(URI.create(location.url())),
                     temp.resolve("other"),
                     Map.of("n.txt", "" + attempt),
                     "other " + attempt);
@@ -87,7 +90,7 @@ class PublishEdgesTest {
           e.getMessage());
     }
     assertEquals(Publisher.MAX_ATTEMPTS, attempts.get());
-    assertFalse(GitCli.files(Path.of(java.net.URI.create(location.url()))).contains("mine.txt"));
+    assertFalse(GitCli.files(Path.of(URI.create(location.url()))).contains("mine.txt"));
   }
 
   @Test
@@ -135,7 +138,7 @@ class PublishEdgesTest {
         Files.readString(root.resolve("runtimes/torch/2.13.0-2/runtime.yaml"))
             .replace("version: 2.13.0-2", "version: 2.14.0-1");
     GitCli.pushFiles(
-        Path.of(java.net.URI.create(location.url())),
+        Path.of(URI.create(location.url())),
         temp.resolve("ops"),
         Map.of("runtimes/torch/2.14.0-1/runtime.yaml", runtime),
         "runtime");
@@ -145,7 +148,7 @@ class PublishEdgesTest {
     assertFalse(ok.hasErrors(), ok.diagnostics().toString());
     assertEquals("torch@2.14.0-1", ok.runs().get(0).job().runtime().ref());
     GitCli.pushFiles(
-        Path.of(java.net.URI.create(location.url())),
+        Path.of(URI.create(location.url())),
         temp.resolve("ops"),
         Map.of("platform.yaml", "apiVersion: trainyard.dev/v1\nkind: Nope\n"),
         "bad");
@@ -186,7 +189,7 @@ class PublishEdgesTest {
     GitOpsLocation location = bare();
     TrainProject project = TrainProject.create(temp, "run: torchrun train.py\nnodes: 2\n");
     String run = submit(location, project).runs().get(0).folder().run();
-    Path bare = Path.of(java.net.URI.create(location.url()));
+    Path bare = Path.of(URI.create(location.url()));
     String body = GitCli.git(bare, "log", "-1", "--format=%b", "main");
     assertTrue(body.startsWith(run + ": 2 node(s) x "), body);
     assertTrue(
@@ -196,7 +199,7 @@ class PublishEdgesTest {
     List<SubmittedRun> two = List.of(fake("a-1"), fake("b-2"));
     assertEquals("trainyard submit: a-1, b-2", SubmitMessage.subject(two));
     List<SubmittedRun> many =
-        java.util.stream.IntStream.range(0, 9).mapToObj(i -> fake("long-job-name-" + i)).toList();
+        IntStream.range(0, 9).mapToObj(i -> fake("long-job-name-" + i)).toList();
     assertEquals("trainyard submit: 9 runs (long-job-name-0, ...)", SubmitMessage.subject(many));
   }
 
@@ -235,7 +238,7 @@ class PublishEdgesTest {
                 Clock.fixed(T0, ZoneOffset.UTC))
             .submit(r);
     assertTrue(result.pushed(), result.diagnostics().toString());
-    Path bare = Path.of(java.net.URI.create(location.url()));
+    Path bare = Path.of(URI.create(location.url()));
     assertEquals(
         "CI Bot <ci@x> / CI Bot",
         GitCli.git(bare, "log", "-1", "--format=%an <%ae> / %cn", "main").strip());
@@ -284,7 +287,7 @@ class PublishEdgesTest {
   void prunedRuns() {
     MapSnapshot tree = ClusterRootsTest.tree("clusters/c/pruned-runs.txt=b/r2\n\n  \na/r1\n");
     assertEquals(List.of("a/r1", "b/r2"), List.copyOf(PrunedRuns.of(tree, "c")));
-    assertEquals("a/r1\nb/r2\n", PrunedRuns.text(new java.util.TreeSet<>(List.of("b/r2", "a/r1"))));
+    assertEquals("a/r1\nb/r2\n", PrunedRuns.text(new TreeSet<>(List.of("b/r2", "a/r1"))));
   }
 
   @Test

@@ -10,9 +10,11 @@ import dev.trainyard.compiler.testing.FaultProxy.Fault;
 import dev.trainyard.compiler.testing.FaultProxy.Request;
 import dev.trainyard.compiler.testing.GitCgiServer;
 import java.io.EOFException;
+import java.io.IOException;
 import java.net.ConnectException;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
+import java.net.URISyntaxException;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,6 +26,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.random.RandomGenerator;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
@@ -70,11 +74,7 @@ class PublishFaultTest {
         GitOpsRepository.mirror(GitOpsLocation.parse(url, temp), temp.resolve("cache"), env)) {
       Publisher publisher =
           new Publisher(
-              repo,
-              "main",
-              java.util.random.RandomGenerator.of("L64X128MixRandom"),
-              attempt -> {},
-              progress);
+              repo, "main", RandomGenerator.of("L64X128MixRandom"), attempt -> {}, progress);
       publisher.retryUnitMillis = 10;
       return publisher.publish(
           base -> {
@@ -121,7 +121,7 @@ class PublishFaultTest {
             .get(0)
             .matches(
                 "cannot push main to "
-                    + java.util.regex.Pattern.quote(url)
+                    + Pattern.quote(url)
                     + ": (connection reset|broken pipe.*|the connection ended early) \\(the push of"
                     + " [0-9a-f]{12} got no answer: the branch is read before any new push\\);"
                     + " trying again in 10 ms \\(1 of 3\\)"),
@@ -349,7 +349,7 @@ class PublishFaultTest {
     assertEquals(
         "no answer within 7 s (TRAINYARD_GITOPS_TIMEOUT)",
         GitOpsRepository.transientReason(
-            new java.io.IOException(new SocketTimeoutException("Read timed out")), "", 7));
+            new IOException(new SocketTimeoutException("Read timed out")), "", 7));
     assertEquals(
         "", GitOpsRepository.transientReason(new ConnectException("Connection refused"), "", 7));
     assertEquals(
@@ -362,8 +362,8 @@ class PublishFaultTest {
     assertEquals(
         "",
         GitOpsRepository.transientReason(
-            new java.io.IOException(new java.net.URISyntaxException("x", "bad")), "", 7));
-    java.io.IOException plain = new java.io.IOException("x");
+            new IOException(new URISyntaxException("x", "bad")), "", 7));
+    IOException plain = new IOException("x");
     assertEquals(
         "the server answered 429 Too Many Requests",
         GitOpsRepository.transientReason(plain, "429 Too Many Requests", 7));

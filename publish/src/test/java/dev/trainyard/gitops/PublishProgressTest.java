@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -111,7 +112,7 @@ class PublishProgressTest {
     GitOpsFixture f = new GitOpsFixture(temp, "run: torchrun train.py\n");
     PublishProgress progress = new PublishProgress();
     Submitter submitter =
-        new Submitter(temp.resolve("cache"), Map.of(), java.time.Clock.systemUTC(), progress);
+        new Submitter(temp.resolve("cache"), Map.of(), Clock.systemUTC(), progress);
     List<String> beforePush = new ArrayList<>();
     SubmitResult done =
         submitter.submit(
@@ -130,7 +131,7 @@ class PublishProgressTest {
     assertEquals(GitCli.git(f.bare, "rev-parse", "main").strip(), done.commit().orElseThrow());
 
     PublishProgress dry = new PublishProgress();
-    new Submitter(temp.resolve("cache"), Map.of(), java.time.Clock.systemUTC(), dry)
+    new Submitter(temp.resolve("cache"), Map.of(), Clock.systemUTC(), dry)
         .submit(f.request(f.project.trainYaml(), true, true));
     assertEquals("interrupted; nothing was pushed to " + shown + " (main)", dry.interruptedLine());
   }
@@ -144,7 +145,7 @@ class PublishProgressTest {
     String run = submitted.newRuns().get(0).folder().run();
     PublishProgress progress = new PublishProgress();
     PruneResult pruned =
-        new Pruner(temp.resolve("cache"), Map.of(), java.time.Clock.systemUTC(), progress)
+        new Pruner(temp.resolve("cache"), Map.of(), Clock.systemUTC(), progress)
             .prune(
                 new PruneRequest(
                     f.location(), "main", List.of(run), Optional.empty(), Optional.empty(), false));

@@ -8,6 +8,7 @@ import dev.trainyard.compiler.diagnostic.Diagnostic;
 import dev.trainyard.compiler.diagnostic.DiagnosticCode;
 import dev.trainyard.compiler.secrets.SshKeyGenerator;
 import dev.trainyard.compiler.testing.TrainProject;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -56,8 +57,7 @@ class SubmitLeakCheckTest {
       "a private key pasted into an env value (base64) refuses the submit with E809 at the JobSet's line; nothing is pushed")
   void keyInEnvRefused() throws Exception {
     String key = new SshKeyGenerator(new SecureRandom()).generate("pasted").privateKeyOpenSsh();
-    String b64 =
-        Base64.getEncoder().encodeToString(key.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    String b64 = Base64.getEncoder().encodeToString(key.getBytes(StandardCharsets.UTF_8));
     SubmitResult result = submit("run: python train.py\nenv:\n  DEPLOY_KEY: " + b64 + "\n");
     assertTrue(result.hasErrors());
     assertFalse(result.pushed());

@@ -15,6 +15,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -380,8 +381,7 @@ class SubmitterTest {
             false,
             false);
     GitOpsException e =
-        org.junit.jupiter.api.Assertions.assertThrows(
-            GitOpsException.class, () -> submitter(T0).submit(other));
+        Assertions.assertThrows(GitOpsException.class, () -> submitter(T0).submit(other));
     assertTrue(e.isUsage());
     assertTrue(
         e.getMessage().startsWith("--branch \"mian\" does not exist in file:")
@@ -394,9 +394,7 @@ class SubmitterTest {
   @DisplayName("the same train.yaml named twice (or through a symlinked folder) is one run")
   void duplicateFiles() throws Exception {
     Path again = project.trainYaml().getParent().resolve("./train.yaml");
-    Path link =
-        java.nio.file.Files.createSymbolicLink(
-            temp.resolve("link"), project.trainYaml().getParent());
+    Path link = Files.createSymbolicLink(temp.resolve("link"), project.trainYaml().getParent());
     SubmitRequest twice =
         new SubmitRequest(
             List.of(project.trainYaml(), again, link.resolve("train.yaml")),

@@ -6,9 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -73,9 +75,9 @@ class TreeWriterApplyTest {
     TreeMap<String, String> before = new TreeMap<>(new FolderSnapshot(root).folder(""));
     TreeWriter.Interrupt interrupt = new TreeWriter.Interrupt();
     AtomicInteger writes = new AtomicInteger();
-    java.io.InterruptedIOException e =
+    InterruptedIOException e =
         assertThrows(
-            java.io.InterruptedIOException.class,
+            InterruptedIOException.class,
             () ->
                 TreeWriter.apply(
                     edits(),
@@ -89,7 +91,7 @@ class TreeWriterApplyTest {
                     interrupt));
     assertTrue(e.getMessage().contains("nothing was written"), e.getMessage());
     assertEquals(3, writes.get(), "stopped before the next file");
-    assertTrue(interrupt.awaitSettled(java.time.Duration.ZERO));
+    assertTrue(interrupt.awaitSettled(Duration.ZERO));
     assertFalse(interrupt.completed());
     assertEquals(before, new FolderSnapshot(root).folder(""));
     assertEquals(
@@ -99,7 +101,7 @@ class TreeWriterApplyTest {
 
     TreeWriter.Interrupt late = new TreeWriter.Interrupt();
     TreeWriter.apply(edits(), root, (file, text) -> Files.writeString(file, text), late);
-    assertTrue(late.completed() && late.awaitSettled(java.time.Duration.ZERO));
+    assertTrue(late.completed() && late.awaitSettled(Duration.ZERO));
     assertTrue(Files.exists(root.resolve("clusters/d/kustomization.yaml")));
   }
 

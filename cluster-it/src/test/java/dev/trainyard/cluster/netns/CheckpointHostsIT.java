@@ -4,14 +4,21 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.trainyard.compiler.CompileRequest;
+import dev.trainyard.compiler.Compiler;
+import dev.trainyard.compiler.SshSecretProvider;
+import dev.trainyard.controller.state.Resumed;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
@@ -158,15 +165,11 @@ class CheckpointHostsIT {
         "-m",
         "resize");
     var result =
-        new dev.trainyard.compiler.Compiler(dev.trainyard.compiler.SshSecretProvider.system())
-            .compile(
-                dev.trainyard.compiler.CompileRequest.builder(file)
-                    .platformFile(platform())
-                    .fresh(fresh)
-                    .build());
+        new Compiler(SshSecretProvider.system())
+            .compile(CompileRequest.builder(file).platformFile(platform()).fresh(fresh).build());
     assertFalse(result.hasErrors(), result.diagnostics().toString());
     Map<String, String> tree = result.tree().orElseThrow().files();
-    return new CompiledProject(repo, CompiledRun.from(tree), new java.util.TreeMap<>(tree));
+    return new CompiledProject(repo, CompiledRun.from(tree), new TreeMap<>(tree));
   }
 
   /**
@@ -258,12 +261,12 @@ class CheckpointHostsIT {
             .filter(l -> l.startsWith("trainyard: attempt 1 resumes from "))
             .findFirst()
             .orElseThrow();
-    var resumed = dev.trainyard.controller.state.Resumed.parse(resumeLine).orElseThrow();
+    var resumed = Resumed.parse(resumeLine).orElseThrow();
     assertEquals(20L, resumed.step(), resumeLine);
     assertEquals(
         Files.getLastModifiedTime(runDir.resolve("step-20").resolve("COMPLETE"))
             .toInstant()
-            .truncatedTo(java.time.temporal.ChronoUnit.SECONDS),
+            .truncatedTo(ChronoUnit.SECONDS),
         resumed.savedAt(),
         resumeLine);
     // The recording behind controller/src/test/resources/progress/checkpoint-resume.log.
@@ -460,7 +463,7 @@ class CheckpointHostsIT {
       sum += Double.parseDouble(m.group(1));
       n++;
     }
-    return n == 0 ? "n/a" : String.format(java.util.Locale.ROOT, "%.1f (n=%d)", sum / n, n);
+    return n == 0 ? "n/a" : String.format(Locale.ROOT, "%.1f (n=%d)", sum / n, n);
   }
 
   private static void awaitOutput(RunningPod pod, String text, Duration timeout)

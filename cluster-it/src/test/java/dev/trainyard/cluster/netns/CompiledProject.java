@@ -4,12 +4,16 @@ import dev.trainyard.compiler.CompileRequest;
 import dev.trainyard.compiler.CompileResult;
 import dev.trainyard.compiler.Compiler;
 import dev.trainyard.compiler.SshSecretProvider;
+import dev.trainyard.compiler.diagnostic.Diagnostic;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
+import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 
 /**
@@ -41,7 +45,7 @@ record CompiledProject(Path repo, CompiledRun run, Map<String, String> files) {
       Path dir,
       String folder,
       Map<String, String> files,
-      java.util.function.UnaryOperator<CompileRequest.Builder> more) {
+      UnaryOperator<CompileRequest.Builder> more) {
     Path jobDir = dir.resolve("jobs").resolve(folder);
     try {
       Files.createDirectories(jobDir);
@@ -61,15 +65,14 @@ record CompiledProject(Path repo, CompiledRun run, Map<String, String> files) {
       throw new AssertionError("compile of " + folder + " failed: " + result.diagnostics());
     }
     Map<String, String> tree = result.tree().orElseThrow().files();
-    return new CompiledProject(dir, CompiledRun.from(tree), new java.util.TreeMap<>(tree));
+    return new CompiledProject(dir, CompiledRun.from(tree), new TreeMap<>(tree));
   }
 
   /**
    * Commits {@code files} as {@link #compile} does and returns the compiler's diagnostics, errors
    * included (for lines the lint refuses, whose hints a test then compiles and runs).
    */
-  static java.util.List<dev.trainyard.compiler.diagnostic.Diagnostic> diagnose(
-      Path dir, String folder, Map<String, String> files) {
+  static List<Diagnostic> diagnose(Path dir, String folder, Map<String, String> files) {
     Path jobDir = dir.resolve("jobs").resolve(folder);
     try {
       Files.createDirectories(jobDir);
@@ -91,7 +94,7 @@ record CompiledProject(Path repo, CompiledRun run, Map<String, String> files) {
    */
   static CompiledProject example(Path dir, Path repoRoot, String name, Optional<Path> runtimes) {
     Path source = repoRoot.resolve("examples").resolve(name);
-    Map<String, String> files = new java.util.TreeMap<>();
+    Map<String, String> files = new TreeMap<>();
     try (Stream<Path> list = Files.list(source)) {
       for (Path f : list.filter(Files::isRegularFile).toList()) {
         files.put(f.getFileName().toString(), Files.readString(f));

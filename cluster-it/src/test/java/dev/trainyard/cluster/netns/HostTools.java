@@ -2,6 +2,7 @@ package dev.trainyard.cluster.netns;
 
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -89,7 +90,7 @@ final class HostTools {
   private static String read(Path file) {
     try {
       return Files.readString(file).strip();
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       return e.getMessage();
     }
   }

@@ -1,10 +1,15 @@
 package dev.trainyard.cluster.netns;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * What a pod's container image would give the process and the harness takes from this machine
@@ -60,7 +65,7 @@ record ImageStandIn(Map<String, String> env, Optional<String> passwdLine, List<P
     Map<String, String> env = new LinkedHashMap<>();
     env.put("PATH", venv.resolve("bin") + ":" + PATH);
     env.put("LD_LIBRARY_PATH", CUDA_LD_LIBRARY_PATH);
-    List<Path> software = new java.util.ArrayList<>(List.of(venv));
+    List<Path> software = new ArrayList<>(List.of(venv));
     interpreterPrefix(venv).filter(p -> !p.equals(Path.of("/usr"))).ifPresent(software::add);
     baseVenv(venv).ifPresent(software::add);
     return new ImageStandIn(env, Optional.empty(), software);
@@ -71,16 +76,16 @@ record ImageStandIn(Map<String, String> env, Optional<String> passwdLine, List<P
    * the base's site-packages, {@code <base>/lib/pythonX.Y/site-packages}), so the pod has it too.
    */
   private static Optional<Path> baseVenv(Path venv) {
-    try (java.util.stream.Stream<Path> pth =
-        java.nio.file.Files.find(venv.resolve("lib"), 3, (p, a) -> p.endsWith("base-env.pth"))) {
+    try (Stream<Path> pth =
+        Files.find(venv.resolve("lib"), 3, (p, a) -> p.endsWith("base-env.pth"))) {
       Optional<Path> file = pth.findFirst();
       if (file.isEmpty()) {
         return Optional.empty();
       }
-      Path site = Path.of(java.nio.file.Files.readString(file.get()).strip());
+      Path site = Path.of(Files.readString(file.get()).strip());
       return Optional.of(site.getParent().getParent().getParent());
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 
@@ -90,12 +95,12 @@ record ImageStandIn(Map<String, String> env, Optional<String> passwdLine, List<P
    */
   private static Optional<Path> interpreterPrefix(Path venv) {
     try {
-      return java.nio.file.Files.readAllLines(venv.resolve("pyvenv.cfg")).stream()
+      return Files.readAllLines(venv.resolve("pyvenv.cfg")).stream()
           .filter(l -> l.startsWith("home = "))
           .findFirst()
           .map(l -> Path.of(l.substring("home = ".length()).trim()).getParent());
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 

@@ -3,11 +3,13 @@ package dev.trainyard.cluster.netns;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.trainyard.controller.state.Resumed;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -198,12 +200,10 @@ class MpiCheckpointHostsIT {
         resumeLine.startsWith(
             "trainyard: attempt 1 resumes from /checkpoints/" + runId + "/step-20 (saved "),
         resumeLine);
-    var resumed = dev.trainyard.controller.state.Resumed.parse(resumeLine).orElseThrow();
+    var resumed = Resumed.parse(resumeLine).orElseThrow();
     assertEquals(20L, resumed.step(), resumeLine);
     assertEquals(
-        Files.getLastModifiedTime(step20)
-            .toInstant()
-            .truncatedTo(java.time.temporal.ChronoUnit.SECONDS),
+        Files.getLastModifiedTime(step20).toInstant().truncatedTo(ChronoUnit.SECONDS),
         resumed.savedAt(),
         resumeLine);
     for (int rank = 0; rank < 4; rank++) {

@@ -3,13 +3,18 @@ package dev.trainyard.cluster.netns;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -108,7 +113,7 @@ class MpiHostsIT {
         + "                      - {name: OMP_NUM_THREADS, value: \"1\"}\n";
   }
 
-  private Path runtimes(String name, long uid, String home) throws java.io.IOException {
+  private Path runtimes(String name, long uid, String home) throws IOException {
     Path dir = Files.createDirectories(work.resolve("runtimes").resolve(name).resolve("1.0.0-1"));
     Files.writeString(dir.resolve("runtime.yaml"), runtime(name, uid, home));
     return work.resolve("runtimes");
@@ -162,12 +167,12 @@ class MpiHostsIT {
             Optional.of(runtimes("mpienv", 1000, "/home/mpiuser")));
     // launch.sh as compiled before the fix: no run-time forward list, no template names.
     Map<String, byte[]> mpi = project.run().configMaps().get(project.run().jobSetName() + "-mpi");
-    String launch = new String(mpi.get("launch.sh"), java.nio.charset.StandardCharsets.UTF_8);
+    String launch = new String(mpi.get("launch.sh"), StandardCharsets.UTF_8);
     String before = launch.replace(" \"${forward[@]}\"", "").replace(" -x OMP_NUM_THREADS", "");
     assertTrue(
         !before.equals(launch),
         "the compiled launch.sh has the forward list and the template name");
-    mpi.put("launch.sh", before.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    mpi.put("launch.sh", before.getBytes(StandardCharsets.UTF_8));
     try (NamespaceCluster cluster =
         new NamespaceCluster(
             project.run(), ImageStandIn.openMpi(), work.resolve("pods"), project.repo())) {
@@ -195,7 +200,7 @@ class MpiHostsIT {
       MpiRun.startNodes(cluster, nodes.subList(0, 2));
       RunningPod launcher = cluster.start(cluster.pod("launcher", 0));
       assertTrue(
-          launcher.awaitExit(java.time.Duration.ofSeconds(6)).isEmpty(),
+          launcher.awaitExit(Duration.ofSeconds(6)).isEmpty(),
           "the launcher must wait for the third node's name, it ended: " + launcher.output());
       assertEquals(0, hostLines(launcher.output(), project).count(), launcher.output());
       RunningPod late = cluster.start(nodes.get(2), false);
@@ -286,14 +291,14 @@ class MpiHostsIT {
         new NamespaceCluster(
             project.run(), ImageStandIn.openMpiRoot(), work.resolve("pods"), project.repo())) {
       RunningPod node = cluster.start(cluster.pod("node", 0));
-      java.util.OptionalInt exit = node.awaitExit(MpiRun.READY_TIMEOUT);
+      OptionalInt exit = node.awaitExit(MpiRun.READY_TIMEOUT);
       assertTrue(exit.isPresent() && exit.getAsInt() != 0, "sshd must exit: " + node.output());
       assertTrue(node.output().contains("are too open"), node.output());
       assertTrue(!node.listens(MpiRun.SSH_PORT), node.output());
     }
   }
 
-  private CompiledProject rootProject() throws java.io.IOException {
+  private CompiledProject rootProject() throws IOException {
     return CompiledProject.compile(
         work.resolve("repo"),
         "job",
@@ -316,7 +321,7 @@ class MpiHostsIT {
   }
 
   /** The output lines that are a node pod's hostname (what `run: hostname` prints per rank). */
-  private static java.util.stream.Stream<String> hostLines(String output, CompiledProject project) {
+  private static Stream<String> hostLines(String output, CompiledProject project) {
     String node = project.run().jobSetName() + "-node-0-";
     return output
         .lines()

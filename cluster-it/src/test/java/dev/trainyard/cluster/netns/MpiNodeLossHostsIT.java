@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -83,8 +84,7 @@ class MpiNodeLossHostsIT {
     }
   }
 
-  private static void await(
-      String what, java.util.function.BooleanSupplier condition, RunningPod launcher)
+  private static void await(String what, BooleanSupplier condition, RunningPod launcher)
       throws InterruptedException {
     long deadline = System.nanoTime() + NOTICED.toNanos();
     while (!condition.getAsBoolean()) {

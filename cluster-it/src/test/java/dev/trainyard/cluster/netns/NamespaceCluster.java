@@ -197,8 +197,8 @@ final class NamespaceCluster implements AutoCloseable {
       Path smi = bin.resolve("nvidia-smi");
       Files.writeString(smi, script);
       smi.toFile().setExecutable(true, false);
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
     return bin;
   }

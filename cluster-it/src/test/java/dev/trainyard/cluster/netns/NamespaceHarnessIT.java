@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -92,8 +93,7 @@ class NamespaceHarnessIT {
           }
         });
     assertTrue(
-        pod[0].awaitExit(java.time.Duration.ofSeconds(10)).isPresent(),
-        "the pod's process was killed");
+        pod[0].awaitExit(Duration.ofSeconds(10)).isPresent(), "the pod's process was killed");
     assertEquals(List.of(), held[0].remainingNamespaces());
     assertFalse(
         Files.exists(Path.of("/etc/mpi")), "the /etc/mpi mount point the harness made is gone");

@@ -2,6 +2,7 @@ package dev.trainyard.cluster.netns;
 
 import dev.trainyard.cluster.netns.PodVolumes.Mount;
 import io.fabric8.kubernetes.api.model.Container;
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -76,7 +77,7 @@ final class PodLaunch {
     pb.environment().put("PATH", ImageStandIn.PATH);
     pb.redirectErrorStream(true)
         .redirectOutput(log.toFile())
-        .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
     try {
       return new RunningPod(hostname, host, pb.start(), log);
     } catch (IOException e) {

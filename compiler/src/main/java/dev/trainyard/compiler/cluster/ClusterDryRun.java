@@ -4,6 +4,7 @@ import dev.trainyard.compiler.diagnostic.Diagnostic;
 import dev.trainyard.compiler.manifest.OutputTree;
 import dev.trainyard.compiler.resolve.ResolvedJob;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.NamedCluster;
 import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.api.model.StatusCause;
 import io.fabric8.kubernetes.client.Config;
@@ -92,9 +93,7 @@ public final class ClusterDryRun implements AutoCloseable {
     io.fabric8.kubernetes.api.model.Config model =
         Serialization.unmarshal(text, io.fabric8.kubernetes.api.model.Config.class);
     for (var cluster :
-        model.getClusters() == null
-            ? List.<io.fabric8.kubernetes.api.model.NamedCluster>of()
-            : model.getClusters()) {
+        model.getClusters() == null ? List.<NamedCluster>of() : model.getClusters()) {
       String server = cluster.getCluster() == null ? null : cluster.getCluster().getServer();
       if (server != null && !server.startsWith("https://") && !server.startsWith("http://")) {
         // fabric8 takes a server without a scheme for a host name and probes it over HTTPS while

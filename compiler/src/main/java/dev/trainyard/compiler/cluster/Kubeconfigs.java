@@ -6,6 +6,7 @@ import dev.trainyard.compiler.source.SourceFile;
 import dev.trainyard.compiler.source.YamlDocumentLoader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -108,7 +109,7 @@ final class Kubeconfigs {
           "cannot read kubeconfig "
               + file
               + ": "
-              + (e instanceof java.nio.file.AccessDeniedException
+              + (e instanceof AccessDeniedException
                   ? "permission denied"
                   : e.getClass().getSimpleName()),
           e);

@@ -1,5 +1,7 @@
 package dev.trainyard.compiler.diagnostic;
 
+import java.util.Locale;
+
 /**
  * How bad a {@link Diagnostic} is. Errors stop the pipeline after the stage that found them;
  * warnings never do.
@@ -11,6 +13,6 @@ public enum Severity {
 
   /** The lower-case word printed in {@code file:line:col: error[E101]: ...}. */
   public String label() {
-    return name().toLowerCase(java.util.Locale.ROOT);
+    return name().toLowerCase(Locale.ROOT);
   }
 }

@@ -1,5 +1,6 @@
 package dev.trainyard.compiler.local;
 
+import java.util.Collections;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -20,7 +21,7 @@ import java.util.TreeMap;
  */
 public record LocalNode(String name, SortedMap<String, String> env, String workdir) {
   public LocalNode {
-    env = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(env));
+    env = Collections.unmodifiableSortedMap(new TreeMap<>(env));
   }
 
   /** The value of {@code key} in this node's environment, or {@code ""}. */

@@ -1,6 +1,7 @@
 package dev.trainyard.compiler.local;
 
 import java.util.List;
+import java.util.Optional;
 
 /**
  * What {@code trainyard run --local} starts: one process per node of the compiled JobSet.
@@ -21,7 +22,7 @@ public record LocalPlan(
     String commit,
     List<LocalNode> nodes,
     int expectedWorld,
-    java.util.Optional<MpiLaunch> mpi) {
+    Optional<MpiLaunch> mpi) {
   public LocalPlan {
     nodes = List.copyOf(nodes);
   }
@@ -29,6 +30,6 @@ public record LocalPlan(
   /** One process per node, no MPI launcher. */
   public LocalPlan(
       String runName, String framework, String commit, List<LocalNode> nodes, int expectedWorld) {
-    this(runName, framework, commit, nodes, expectedWorld, java.util.Optional.empty());
+    this(runName, framework, commit, nodes, expectedWorld, Optional.empty());
   }
 }

@@ -13,6 +13,7 @@ import java.util.OptionalInt;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Function;
 import java.util.function.IntSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -52,7 +53,7 @@ public final class LocalPlanner {
   public record Settings(
       int nodes,
       int procsPerNode,
-      java.util.function.Function<String, Optional<String>> secrets,
+      Function<String, Optional<String>> secrets,
       IntSupplier freePort,
       Optional<Checkpoints> checkpoints) {
 
@@ -60,7 +61,7 @@ public final class LocalPlanner {
     public Settings(
         int nodes,
         int procsPerNode,
-        java.util.function.Function<String, Optional<String>> secrets,
+        Function<String, Optional<String>> secrets,
         IntSupplier freePort) {
       this(nodes, procsPerNode, secrets, freePort, Optional.empty());
     }

@@ -1,5 +1,7 @@
 package dev.trainyard.compiler.local;
 
+import dev.trainyard.compiler.render.CheckpointParts;
+import dev.trainyard.compiler.render.SetupLine;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -45,12 +47,10 @@ public final class LocalRunner {
   public static final Duration GRACE = Duration.ofSeconds(10);
 
   private static final String NODE_SCRIPT =
-      dev.trainyard.compiler.render.SetupLine.TEXT
-          + "exec bash -eo pipefail -c \"$TRAINYARD_RUN\"\n";
+      SetupLine.TEXT + "exec bash -eo pipefail -c \"$TRAINYARD_RUN\"\n";
 
   /** A checkpointed node first finds {@code RESUME_FROM} as the pod does. */
-  private static final String CHECKPOINT_NODE_SCRIPT =
-      dev.trainyard.compiler.render.CheckpointParts.SCRIPT + NODE_SCRIPT;
+  private static final String CHECKPOINT_NODE_SCRIPT = CheckpointParts.SCRIPT + NODE_SCRIPT;
 
   /** Inherited variables a pod never has: a leftover would fake the world the run forms. */
   private static final List<String> NOT_INHERITED =

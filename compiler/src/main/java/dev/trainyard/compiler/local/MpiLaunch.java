@@ -1,5 +1,6 @@
 package dev.trainyard.compiler.local;
 
+import dev.trainyard.compiler.render.SetupLine;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -83,7 +84,7 @@ public record MpiLaunch(String script, String hostfile, String compiledHostfile,
     local = NP.matcher(local).replaceFirst("-np " + world);
     local = WDIR.matcher(local).replaceFirst("$1 \"\\$PWD\"");
     String script =
-        dev.trainyard.compiler.render.SetupLine.TEXT
+        SetupLine.TEXT
             + "export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1\n"
             + String.join("\n", forwardBlock(launchSh))
             + "\nexec "

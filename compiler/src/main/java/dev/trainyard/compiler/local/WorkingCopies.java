@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -34,13 +35,13 @@ public final class WorkingCopies {
   }
 
   /** The URL of remote {@code origin}, else of the first remote; empty without remotes. */
-  public static java.util.Optional<String> remoteUrl(Path root) throws IOException {
+  public static Optional<String> remoteUrl(Path root) throws IOException {
     List<String> remotes = git(root, "remote").lines().filter(l -> !l.isBlank()).toList();
     if (remotes.isEmpty()) {
-      return java.util.Optional.empty();
+      return Optional.empty();
     }
     String name = remotes.contains("origin") ? "origin" : remotes.get(0);
-    return java.util.Optional.of(git(root, "remote", "get-url", name).strip());
+    return Optional.of(git(root, "remote", "get-url", name).strip());
   }
 
   /** A clean clone of {@code commit} of the repository at {@code root} into {@code into}. */

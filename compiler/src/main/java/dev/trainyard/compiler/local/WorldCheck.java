@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SortedSet;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -64,7 +65,7 @@ public final class WorldCheck {
     List<Integer> ranks = new ArrayList<>();
     int largest = 0;
     String library = "";
-    for (Map.Entry<String, List<String>> node : new java.util.TreeMap<>(probes).entrySet()) {
+    for (Map.Entry<String, List<String>> node : new TreeMap<>(probes).entrySet()) {
       for (String line : node.getValue()) {
         Matcher m = LINE.matcher(line.strip());
         if (!m.matches() || !m.group(1).equals(only)) {

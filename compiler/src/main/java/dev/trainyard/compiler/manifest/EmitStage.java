@@ -3,6 +3,7 @@ package dev.trainyard.compiler.manifest;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
@@ -31,7 +32,7 @@ public final class EmitStage {
         new QueueSet(
             set.cluster(),
             set.clusterQueues(),
-            new TreeMap<>(java.util.Map.of(set.namespace(), set.localQueues()))),
+            new TreeMap<>(Map.of(set.namespace(), set.localQueues()))),
         files,
         owned);
     if (!checkpoint.isEmpty()) {

@@ -1,6 +1,7 @@
 package dev.trainyard.compiler.manifest;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -30,7 +31,7 @@ public record Manifest(
 
   /** The file name in the output tree: {@code <kind>-<name>.yaml}, lower case (kustomize style). */
   public String fileName() {
-    return kind.toLowerCase(java.util.Locale.ROOT) + "-" + name + ".yaml";
+    return kind.toLowerCase(Locale.ROOT) + "-" + name + ".yaml";
   }
 
   /** Starts an object with apiVersion, kind and metadata name/namespace. */

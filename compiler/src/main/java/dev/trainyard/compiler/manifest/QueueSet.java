@@ -1,5 +1,6 @@
 package dev.trainyard.compiler.manifest;
 
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -31,6 +32,6 @@ public record QueueSet(
         copy.put(e.getKey(), List.copyOf(e.getValue()));
       }
     }
-    localQueues = java.util.Collections.unmodifiableSortedMap(copy);
+    localQueues = Collections.unmodifiableSortedMap(copy);
   }
 }

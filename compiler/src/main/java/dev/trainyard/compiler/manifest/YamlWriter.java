@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+import com.fasterxml.jackson.dataformat.yaml.util.StringQuotingChecker;
+import java.util.regex.Pattern;
 
 /**
  * Writes Kubernetes objects as YAML, deterministically: keys sorted at every level, LF line
@@ -36,11 +38,10 @@ public final class YamlWriter {
    * bool,null,timestamp,merge}.html and YAML 1.2.2 §10.3.2. Jackson's default already quotes
    * booleans (yes/no/on/off in every case), null, ~ and plain decimals.
    */
-  private static final class TypedScalarQuoting
-      extends com.fasterxml.jackson.dataformat.yaml.util.StringQuotingChecker.Default {
+  private static final class TypedScalarQuoting extends StringQuotingChecker.Default {
     private static final long serialVersionUID = 1L;
-    private static final java.util.regex.Pattern TYPED =
-        java.util.regex.Pattern.compile(
+    private static final Pattern TYPED =
+        Pattern.compile(
             String.join(
                 "|",
                 "\\d{4}-\\d{1,2}-\\d{1,2}([Tt ].*)?",

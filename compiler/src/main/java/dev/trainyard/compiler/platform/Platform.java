@@ -2,10 +2,12 @@ package dev.trainyard.compiler.platform;
 
 import dev.trainyard.compiler.source.SourceMap;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * The platform team's {@code platform.yaml}: clusters, which source repos may target which
@@ -159,7 +161,7 @@ public record Platform(
      * deterministic.
      */
     public GpuSettings {
-      types = java.util.Collections.unmodifiableSortedMap(new java.util.TreeMap<>(types));
+      types = Collections.unmodifiableSortedMap(new TreeMap<>(types));
     }
   }
 

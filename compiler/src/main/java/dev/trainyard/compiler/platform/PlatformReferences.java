@@ -1,11 +1,13 @@
 package dev.trainyard.compiler.platform;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.trainyard.compiler.diagnostic.Diagnostic;
 import dev.trainyard.compiler.secrets.AgeRecipient;
 import dev.trainyard.compiler.secrets.SealingCertificate;
 import dev.trainyard.compiler.source.ParsedDocument;
 import dev.trainyard.compiler.units.Durations;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -69,7 +71,7 @@ final class PlatformReferences {
       pointers.add("/namespaces/" + i + "/retention/failed");
     }
     for (String pointer : pointers) {
-      com.fasterxml.jackson.databind.JsonNode node = doc.root().at(pointer);
+      JsonNode node = doc.root().at(pointer);
       if (node.isTextual() && Durations.seconds(node.asText()).isEmpty()) {
         out.add(
             PlatformBinder.invalid(
@@ -189,7 +191,7 @@ final class PlatformReferences {
   /** Each name of {@code names} (in list order) appears once. */
   private static void duplicates(
       ParsedDocument doc, List<Diagnostic> out, String pointer, List<String> names, String what) {
-    Set<String> seen = new java.util.HashSet<>();
+    Set<String> seen = new HashSet<>();
     for (int i = 0; i < names.size(); i++) {
       if (!seen.add(names.get(i))) {
         out.add(

@@ -5,6 +5,7 @@ import dev.trainyard.compiler.runtime.Framework;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -101,10 +102,7 @@ final class LauncherlessRun {
       return;
     }
     Optional<String> mpi =
-        script
-            .map(MPI_FRAMEWORK::matcher)
-            .filter(java.util.regex.Matcher::find)
-            .map(m -> m.group(2));
+        script.map(MPI_FRAMEWORK::matcher).filter(Matcher::find).map(m -> m.group(2));
     if (mpi.isPresent()) {
       String runtime = mpi.get().equals("mlx") ? "mlx" : "mpi";
       c.warning(

@@ -5,11 +5,13 @@ import dev.trainyard.compiler.diagnostic.DiagnosticCode;
 import dev.trainyard.compiler.resolve.ResolveStage;
 import dev.trainyard.compiler.resolve.ResolvedJob;
 import dev.trainyard.compiler.source.SourceMap;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Mount paths of {@code volumes} and {@code secrets}: never on a path Trainyard mounts itself (the
@@ -21,8 +23,8 @@ import java.util.Optional;
  * creates it, after queueing; here it is caught at the user's line.
  */
 final class MountRules {
-  private static final java.util.Set<String> SYSTEM =
-      java.util.Set.of(
+  private static final Set<String> SYSTEM =
+      Set.of(
           "/bin",
           "/boot",
           "/dev",
@@ -122,8 +124,7 @@ final class MountRules {
       taken.put(home + "/.ssh", "the MPI SSH key");
     }
     return new Reserved(
-        taken,
-        owned ? Optional.of(java.nio.file.Path.of(home).normalize().toString()) : Optional.empty());
+        taken, owned ? Optional.of(Path.of(home).normalize().toString()) : Optional.empty());
   }
 
   private static void claim(
@@ -133,7 +134,7 @@ final class MountRules {
       String pointer,
       String path,
       String what) {
-    String normalized = java.nio.file.Path.of(path).normalize().toString();
+    String normalized = Path.of(path).normalize().toString();
     Optional<String> system = systemFolder(normalized);
     String elsewhere = "/mnt/" + what.replaceAll(".*`(.*)`.*", "$1");
     if (system.isPresent()) {

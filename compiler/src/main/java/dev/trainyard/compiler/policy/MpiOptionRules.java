@@ -10,6 +10,7 @@ import dev.trainyard.compiler.spec.MpiOptions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * train.yaml's {@code mpi} field needs a runtime whose launcher runs Open MPI's {@code mpirun}, and
@@ -93,7 +94,7 @@ final class MpiOptionRules {
                         + "` is set by Trainyard: the launcher's hostfile, slots and ssh arguments depend on it")
                 .withHint(
                     "remove it; Trainyard sets "
-                        + String.join(", ", new java.util.TreeSet<>(SET_BY_TRAINYARD))));
+                        + String.join(", ", new TreeSet<>(SET_BY_TRAINYARD))));
       }
     }
   }

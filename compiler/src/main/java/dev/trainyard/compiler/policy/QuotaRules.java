@@ -7,6 +7,7 @@ import dev.trainyard.compiler.resolve.JobLayout;
 import dev.trainyard.compiler.resolve.Quantities;
 import dev.trainyard.compiler.resolve.ResolvedJob;
 import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -110,7 +111,7 @@ final class QuotaRules {
   private static String show(String resource, BigDecimal value) {
     if (resource.equals("memory")) {
       return value
-              .divide(BigDecimal.valueOf(1L << 30), 1, java.math.RoundingMode.HALF_UP)
+              .divide(BigDecimal.valueOf(1L << 30), 1, RoundingMode.HALF_UP)
               .stripTrailingZeros()
               .toPlainString()
           + "Gi";

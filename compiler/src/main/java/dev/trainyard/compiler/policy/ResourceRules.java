@@ -7,6 +7,7 @@ import dev.trainyard.compiler.resolve.ResolvedJob;
 import dev.trainyard.compiler.source.SourceMap;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.TreeSet;
 
 /**
  * Requests the queue can admit: every requested resource must be in the ClusterQueue's {@code
@@ -39,7 +40,7 @@ final class ResourceRules {
                   p.gpu().types().isEmpty()
                       ? "this platform defines no GPU types; leave `gpuType` out"
                       : "GPU types: "
-                          + String.join(", ", new java.util.TreeSet<>(p.gpu().types().keySet()))));
+                          + String.join(", ", new TreeSet<>(p.gpu().types().keySet()))));
     }
     if (job.runtime().framework().usesMpi()) {
       SecretsRules.check(job, out);

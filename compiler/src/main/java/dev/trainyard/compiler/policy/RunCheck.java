@@ -8,6 +8,8 @@ import dev.trainyard.compiler.runtime.Framework;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * What every {@code run} rule needs: the job, its {@code run} split into words, where each word
@@ -39,8 +41,8 @@ record RunCheck(
    * no {@code ": "} nor {@code " #"}, and does not end in {@code :} or a blank. Any other command is
    * hinted double-quoted, so pasting the hint back gives the same string.
    */
-  private static final java.util.regex.Pattern PLAIN_SAFE =
-      java.util.regex.Pattern.compile(
+  private static final Pattern PLAIN_SAFE =
+      Pattern.compile(
           "(?![\\[\\]{},'\"#&*!|>%@`])(?![-?:](\\s|$))(?!.*(: |\\s#|\\t))(?!.*[:\\s]$)\\S.*");
 
   /** The words of {@code run} itself. */
@@ -62,7 +64,7 @@ record RunCheck(
    * {@code e.g. in go.sh, replace line …} in a wrapper script), for a rule that fixes only part of
    * the line to repeat, so every hint of a line is the same command; empty when none gave one.
    */
-  java.util.Optional<String> otherHint() {
+  Optional<String> otherHint() {
     String marker = "e.g. " + (wrapper == null ? "`run: " : "in " + wrapper.path() + ", ");
     return out.stream()
         .map(Diagnostic::hint)
@@ -76,8 +78,8 @@ record RunCheck(
    * holds: the call's argument when it is one without expansions; empty for {@code run} itself
    * (started with no arguments), for an argument the call does not pass, and for one that expands.
    */
-  java.util.Optional<String> positional(String name) {
-    return wrapper == null ? java.util.Optional.empty() : wrapper.argument(name);
+  Optional<String> positional(String name) {
+    return wrapper == null ? Optional.empty() : wrapper.argument(name);
   }
 
   int nodes() {

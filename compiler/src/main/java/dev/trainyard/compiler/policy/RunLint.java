@@ -4,6 +4,7 @@ import dev.trainyard.compiler.diagnostic.Diagnostic;
 import dev.trainyard.compiler.diagnostic.DiagnosticCode;
 import dev.trainyard.compiler.resolve.ResolvedJob;
 import dev.trainyard.compiler.runtime.Framework;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -77,8 +78,7 @@ final class RunLint {
    */
   private static void wrapper(RunCheck c, WrapperScript w, String text) {
     List<Diagnostic> found = new ArrayList<>();
-    String file =
-        java.nio.file.Path.of(c.source().start().file()).resolveSibling(w.path()).toString();
+    String file = Path.of(c.source().start().file()).resolveSibling(w.path()).toString();
     launchRules(
         new RunCheck(
             c.job(), RunTokens.of(text), RunSource.script(file, text), c.scripts(), found, w));

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * The syntax errors that stop bash at a line of {@code run} or {@code setup} ({@code bash -c} reads
@@ -61,8 +62,7 @@ final class ShellSyntax {
           "{", "}");
 
   /** {@code NAME=value}: an assignment before a command's first word. */
-  private static final java.util.regex.Pattern ASSIGNMENT =
-      java.util.regex.Pattern.compile("[A-Za-z_][A-Za-z0-9_]*=.*");
+  private static final Pattern ASSIGNMENT = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*=.*");
 
   /** Reserved words after which the next word starts a command again. */
   private static final Set<String> THEN_A_COMMAND =

@@ -11,6 +11,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * Slurm does not exist in a pod: {@code srun}, {@code scontrol}, {@code sbatch} and {@code
@@ -127,7 +128,7 @@ final class SlurmRule {
   static Set<String> slurmVariables(RunTokens run) {
     return slurmAssignments(run).keySet().stream()
         .map(span -> span.name())
-        .collect(java.util.stream.Collectors.toCollection(LinkedHashSet::new));
+        .collect(Collectors.toCollection(LinkedHashSet::new));
   }
 
   /**

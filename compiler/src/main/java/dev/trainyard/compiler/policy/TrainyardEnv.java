@@ -1,5 +1,6 @@
 package dev.trainyard.compiler.policy;
 
+import dev.trainyard.compiler.platform.Platform;
 import dev.trainyard.compiler.resolve.ResolvedJob;
 import dev.trainyard.compiler.runtime.Framework;
 import dev.trainyard.compiler.runtime.MpiSettings;
@@ -102,7 +103,7 @@ final class TrainyardEnv {
   static Set<String> names(ResolvedJob job) {
     Set<String> names = names(job.runtime().framework(), job.runtime().mpi());
     if (job.platform().progressPush().enabled()) {
-      names.addAll(dev.trainyard.compiler.platform.Platform.ProgressPush.ENV_NAMES);
+      names.addAll(Platform.ProgressPush.ENV_NAMES);
     }
     if (job.checkpoint().isPresent()) {
       names.addAll(CHECKPOINT);

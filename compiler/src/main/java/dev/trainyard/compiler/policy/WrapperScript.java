@@ -1,6 +1,7 @@
 package dev.trainyard.compiler.policy;
 
 import dev.trainyard.compiler.diagnostic.DiagnosticCode;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -89,7 +90,7 @@ record WrapperScript(String path, RunTokens.Word word, List<RunTokens.Word> argu
     if (dir == null || !LITERAL.matcher(to).matches() || to.startsWith("/") || to.startsWith("-")) {
       return null;
     }
-    String moved = java.nio.file.Path.of(dir).resolve(to).normalize().toString();
+    String moved = Path.of(dir).resolve(to).normalize().toString();
     return moved.startsWith("..") ? null : moved.isEmpty() ? "" : moved + "/";
   }
 

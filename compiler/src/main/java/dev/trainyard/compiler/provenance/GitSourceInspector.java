@@ -9,19 +9,25 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.eclipse.jgit.api.Git;
 import org.eclipse.jgit.api.Status;
 import org.eclipse.jgit.api.errors.GitAPIException;
 import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.Ref;
 import org.eclipse.jgit.lib.Repository;
+import org.eclipse.jgit.revwalk.RevWalk;
 import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
+import org.eclipse.jgit.treewalk.TreeWalk;
 
 /**
  * Reads where the code comes from out of the git repo that holds train.yaml (an edge; the only
@@ -259,14 +265,13 @@ public final class GitSourceInspector implements AutoCloseable {
    * https://host/} have not).
    */
   static boolean namesRepository(String url) {
-    java.util.regex.Matcher m =
-        Pattern.compile("^[A-Za-z][A-Za-z0-9+.-]*://([^/?#]*)(/[^?#]*)?").matcher(url);
+    Matcher m = Pattern.compile("^[A-Za-z][A-Za-z0-9+.-]*://([^/?#]*)(/[^?#]*)?").matcher(url);
     if (m.find()) {
       String host = m.group(1).replaceFirst("^[^@]*@", "");
       String path = m.group(2) == null ? "" : m.group(2);
       return !host.isEmpty() && !path.replace("/", "").isEmpty();
     }
-    java.util.regex.Matcher scp = Pattern.compile("^[^/@:]+@([^/:]*):(.*)$").matcher(url);
+    Matcher scp = Pattern.compile("^[^/@:]+@([^/:]*):(.*)$").matcher(url);
     return !scp.matches() || !scp.group(1).isEmpty() && !scp.group(2).replace("/", "").isEmpty();
   }
 
@@ -279,7 +284,7 @@ public final class GitSourceInspector implements AutoCloseable {
     // Schemes are case-insensitive (RFC 3986 §3.1): FILE:///x is a local path too.
     boolean network =
         url.matches("^[A-Za-z][A-Za-z0-9+.-]*://.*")
-            && !url.toLowerCase(java.util.Locale.ROOT).startsWith("file:");
+            && !url.toLowerCase(Locale.ROOT).startsWith("file:");
     return !(network || url.matches("^[^/]+@[^/]+:.*"));
   }
 
@@ -424,9 +429,9 @@ public final class GitSourceInspector implements AutoCloseable {
      */
     private static void checkPushed(
         Repository repo, String sha, SourceLocation at, List<Diagnostic> problems) {
-      try (org.eclipse.jgit.revwalk.RevWalk walk = new org.eclipse.jgit.revwalk.RevWalk(repo)) {
+      try (RevWalk walk = new RevWalk(repo)) {
         var commit = walk.parseCommit(ObjectId.fromString(sha));
-        List<org.eclipse.jgit.lib.Ref> remote = new ArrayList<>();
+        List<Ref> remote = new ArrayList<>();
         for (String prefix : REMOTE_REFS) {
           remote.addAll(repo.getRefDatabase().getRefsByPrefix(prefix));
         }
@@ -540,10 +545,8 @@ public final class GitSourceInspector implements AutoCloseable {
           return;
         }
         ObjectId commit = ObjectId.fromString(sha);
-        try (org.eclipse.jgit.revwalk.RevWalk walk = new org.eclipse.jgit.revwalk.RevWalk(repo);
-            org.eclipse.jgit.treewalk.TreeWalk tree =
-                org.eclipse.jgit.treewalk.TreeWalk.forPath(
-                    repo, path, walk.parseCommit(commit).getTree())) {
+        try (RevWalk walk = new RevWalk(repo);
+            TreeWalk tree = TreeWalk.forPath(repo, path, walk.parseCommit(commit).getTree())) {
           if (tree == null) {
             problems.add(
                 Diagnostic.error(
@@ -552,7 +555,7 @@ public final class GitSourceInspector implements AutoCloseable {
                         "",
                         path + " is not in commit " + sha)
                     .withHint("commit it, or pass the commit that holds it"));
-          } else if (!java.util.Arrays.equals(
+          } else if (!Arrays.equals(
               repo.open(tree.getObjectId(0)).getBytes(), Files.readAllBytes(file))) {
             problems.add(
                 Diagnostic.error(

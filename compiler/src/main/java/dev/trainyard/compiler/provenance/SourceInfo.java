@@ -1,5 +1,6 @@
 package dev.trainyard.compiler.provenance;
 
+import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -80,6 +81,6 @@ public record SourceInfo(String repoUrl, String commit, String trainYamlPath) {
     s = s.replaceFirst("^([^/:]+):(?!\\d)", "$1/");
     s = s.replaceFirst("^([^/:]+):\\d+/", "$1/");
     s = s.replaceFirst("/+$", "").replaceFirst("\\.git$", "");
-    return s.toLowerCase(java.util.Locale.ROOT);
+    return s.toLowerCase(Locale.ROOT);
   }
 }

@@ -5,6 +5,7 @@ import dev.trainyard.compiler.manifest.Manifest;
 import dev.trainyard.compiler.resolve.ResolvedCheckpoint;
 import dev.trainyard.compiler.resolve.ResolvedJob;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * What {@code checkpoint:} adds to a run (the contract is {@code docs/checkpoints.md}):
@@ -49,8 +50,7 @@ public final class CheckpointParts {
    * MPI, {@code -genvlist} for hydra): sshd gives the ranks a fresh environment, so only these
    * arrive (trainer#3427).
    */
-  static final java.util.Set<String> FORWARDED =
-      java.util.Set.of("CHECKPOINT_DIR", "RESUME_FROM", "TRAINYARD_ATTEMPT");
+  static final Set<String> FORWARDED = Set.of("CHECKPOINT_DIR", "RESUME_FROM", "TRAINYARD_ATTEMPT");
 
   /** The JobSet pod label that counts restarts (JobSet v0.12 {@code api/jobset/v1alpha2}). */
   static final String RESTART_ATTEMPT_LABEL = "jobset.sigs.k8s.io/restart-attempt";

@@ -3,7 +3,9 @@ package dev.trainyard.compiler.render;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.trainyard.compiler.manifest.CanonicalJson;
+import java.util.Collections;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -60,8 +62,8 @@ public final class EnvList {
   }
 
   /** The names, sorted. */
-  public java.util.Set<String> names() {
-    return java.util.Collections.unmodifiableSet(vars.keySet());
+  public Set<String> names() {
+    return Collections.unmodifiableSet(vars.keySet());
   }
 
   /** The {@code env} array. */

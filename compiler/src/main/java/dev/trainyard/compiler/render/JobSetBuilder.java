@@ -7,6 +7,7 @@ import dev.trainyard.compiler.manifest.Manifest;
 import dev.trainyard.compiler.render.FrameworkPlugin.FrameworkOutput;
 import dev.trainyard.compiler.render.FrameworkPlugin.ReplicatedJobPart;
 import dev.trainyard.compiler.resolve.ResolvedJob;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -91,8 +92,7 @@ final class JobSetBuilder {
     return Manifest.of(js);
   }
 
-  private static void failurePolicy(
-      ObjectNode spec, int retries, java.util.List<Integer> recoverCodes) {
+  private static void failurePolicy(ObjectNode spec, int retries, List<Integer> recoverCodes) {
     ObjectNode fp =
         spec.putObject("failurePolicy")
             .put("maxRestarts", retries)
@@ -109,8 +109,8 @@ final class JobSetBuilder {
    * A checkpointed run's exit codes that mean "recover" (train.yaml's and the namespace's), sorted;
    * empty without {@code checkpoint}.
    */
-  private static java.util.List<Integer> recoverExitCodes(ResolvedJob job) {
-    return job.checkpoint().map(c -> c.recoverOnExitCodes()).orElse(java.util.List.of());
+  private static List<Integer> recoverExitCodes(ResolvedJob job) {
+    return job.checkpoint().map(c -> c.recoverOnExitCodes()).orElse(List.of());
   }
 
   /**
@@ -185,7 +185,7 @@ final class JobSetBuilder {
    * Rule 0 must stay the DisruptionTarget rule: {@link #DISRUPTION_MESSAGE} relies on its text;
    * rule 1 the node's exit.
    */
-  private static void podFailurePolicy(ObjectNode jobSpec, java.util.List<Integer> recoverCodes) {
+  private static void podFailurePolicy(ObjectNode jobSpec, List<Integer> recoverCodes) {
     ArrayNode rules = jobSpec.putObject("podFailurePolicy").putArray("rules");
     ObjectNode disrupted = rules.addObject().put("action", "FailJob");
     disrupted
@@ -202,7 +202,7 @@ final class JobSetBuilder {
    * Rule 1 when the run has recover exit codes: those exits of the {@code node} container fail the
    * Job with a message {@link #RECOVER_EXIT_MESSAGE} matches (the rule's index is in it).
    */
-  private static void recoverExits(ArrayNode rules, java.util.List<Integer> codes) {
+  private static void recoverExits(ArrayNode rules, List<Integer> codes) {
     if (codes.isEmpty()) {
       return;
     }

@@ -9,7 +9,9 @@ import dev.trainyard.compiler.resolve.ResolvedJob;
 import dev.trainyard.compiler.spec.SecretRef;
 import dev.trainyard.compiler.spec.VolumeMount;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The parts every training pod shares: the code-sync init container that clones the source repo at
@@ -39,7 +41,7 @@ final class PodSpecBuilder {
    * @param command the container command (argv)
    * @param withGpus whether this pod runs ranks and so requests the node's GPUs, CPU and memory
    */
-  ObjectNode podSpec(EnvList env, java.util.List<String> command, boolean withGpus) {
+  ObjectNode podSpec(EnvList env, List<String> command, boolean withGpus) {
     ObjectNode spec = CanonicalJson.mapper().createObjectNode();
     spec.put("restartPolicy", "Never");
     securityContext(spec);
@@ -115,7 +117,7 @@ final class PodSpecBuilder {
    * they are: dropping root's capabilities breaks an ordinary {@code setup} such as {@code apt-get
    * install}.
    */
-  private void restrictedContainer(ObjectNode container, java.util.List<String> add) {
+  private void restrictedContainer(ObjectNode container, List<String> add) {
     if (!job.runtime().security().restricted()) {
       return;
     }
@@ -161,7 +163,7 @@ final class PodSpecBuilder {
     resources.putObject("requests").put("cpu", "100m").put("memory", "128Mi");
     resources.putObject("limits").put("cpu", "1").put("memory", "512Mi");
     c.putObject("securityContext").put("runAsUser", job.runtime().user().uid());
-    restrictedContainer(c, java.util.List.of());
+    restrictedContainer(c, List.of());
     c.putArray("volumeMounts").addObject().put("name", "workspace").put("mountPath", WORKSPACE);
     return c;
   }
@@ -258,7 +260,7 @@ final class PodSpecBuilder {
         type.isEmpty() ? Map.of() : job.platform().gpu().types().getOrDefault(type, Map.of());
     if (!labels.isEmpty()) {
       ObjectNode sel = spec.putObject("nodeSelector");
-      new java.util.TreeMap<>(labels).forEach(sel::put);
+      new TreeMap<>(labels).forEach(sel::put);
     }
   }
 }

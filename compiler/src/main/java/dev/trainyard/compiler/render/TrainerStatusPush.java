@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.trainyard.compiler.platform.Platform;
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * Kubeflow Trainer's progress-push contract (KEP-2779, "Track TrainJob progress and expose training
@@ -82,7 +83,7 @@ public final class TrainerStatusPush {
 
   /** Every env var name this contract sets: train.yaml may not set them while push is on. */
   public static List<String> envNames() {
-    return java.util.stream.Stream.of(URL_ENV, CA_ENV, TOKEN_ENV).flatMap(List::stream).toList();
+    return Stream.of(URL_ENV, CA_ENV, TOKEN_ENV).flatMap(List::stream).toList();
   }
 
   /** Adds the contract's variables for run {@code name} in {@code namespace} to {@code env}. */

@@ -3,7 +3,9 @@ package dev.trainyard.compiler.resolve;
 import dev.trainyard.compiler.runtime.MpiSettings;
 import dev.trainyard.compiler.runtime.RuntimeDefinition;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The replicated jobs a run is made of, before any YAML exists: their names, pod counts and roles.
@@ -56,7 +58,7 @@ public record JobLayout(List<ReplicatedJobShape> jobs) {
   }
 
   /** The job named {@code name}, if present. */
-  public java.util.Optional<ReplicatedJobShape> job(String name) {
+  public Optional<ReplicatedJobShape> job(String name) {
     return jobs.stream().filter(j -> j.name().equals(name)).findFirst();
   }
 
@@ -71,9 +73,7 @@ public record JobLayout(List<ReplicatedJobShape> jobs) {
 
   /** The replicated job that sets the limit of {@link #maxJobSetNameLength()}. */
   public ReplicatedJobShape tightestJob() {
-    return jobs.stream()
-        .min(java.util.Comparator.comparingInt(JobLayout::maxJobSetNameLength))
-        .orElseThrow();
+    return jobs.stream().min(Comparator.comparingInt(JobLayout::maxJobSetNameLength)).orElseThrow();
   }
 
   /**

@@ -6,9 +6,12 @@ import dev.trainyard.compiler.runtime.RuntimeDefinition;
 import dev.trainyard.compiler.spec.SecretRef;
 import dev.trainyard.compiler.spec.TrainSpec;
 import dev.trainyard.compiler.spec.VolumeMount;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.SortedMap;
+import java.util.TreeMap;
 
 /**
  * A {@link TrainSpec} with every default filled in from the runtime and the platform: everything
@@ -46,7 +49,7 @@ public record ResolvedJob(
     int retries,
     long timeoutSeconds,
     Stamp stamp,
-    java.util.Optional<ResolvedCheckpoint> checkpoint) {
+    Optional<ResolvedCheckpoint> checkpoint) {
 
   public ResolvedJob {
     Objects.requireNonNull(spec, "spec");
@@ -124,7 +127,7 @@ public record ResolvedJob(
       SortedMap<String, String> env,
       boolean imageWithoutPython) {
     public Command {
-      env = java.util.Collections.unmodifiableSortedMap(new java.util.TreeMap<>(env));
+      env = Collections.unmodifiableSortedMap(new TreeMap<>(env));
     }
   }
 }

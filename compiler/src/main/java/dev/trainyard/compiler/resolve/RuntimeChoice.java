@@ -2,6 +2,7 @@ package dev.trainyard.compiler.resolve;
 
 import dev.trainyard.compiler.diagnostic.Diagnostic;
 import dev.trainyard.compiler.diagnostic.DiagnosticCode;
+import dev.trainyard.compiler.diagnostic.Suggestions;
 import dev.trainyard.compiler.runtime.RuntimeDefinition;
 import java.util.List;
 import java.util.Optional;
@@ -60,6 +61,6 @@ final class RuntimeChoice {
    * torch}).
    */
   static Optional<String> closest(String name, List<String> installed) {
-    return dev.trainyard.compiler.diagnostic.Suggestions.closest(name, installed);
+    return Suggestions.closest(name, installed);
   }
 }

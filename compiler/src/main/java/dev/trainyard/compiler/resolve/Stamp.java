@@ -1,6 +1,7 @@
 package dev.trainyard.compiler.resolve;
 
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -16,6 +17,6 @@ import java.util.Optional;
 public record Stamp(String compilerVersion, Optional<Instant> createdAt) {
   public Stamp {
     Objects.requireNonNull(compilerVersion, "compilerVersion");
-    createdAt = createdAt.map(t -> t.truncatedTo(java.time.temporal.ChronoUnit.SECONDS));
+    createdAt = createdAt.map(t -> t.truncatedTo(ChronoUnit.SECONDS));
   }
 }

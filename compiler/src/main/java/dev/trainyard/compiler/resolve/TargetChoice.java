@@ -6,6 +6,7 @@ import dev.trainyard.compiler.diagnostic.SourceLocation;
 import dev.trainyard.compiler.platform.Platform;
 import dev.trainyard.compiler.resolve.ResolvedJob.Target;
 import java.nio.file.FileSystems;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 
@@ -134,9 +135,7 @@ final class TargetChoice {
         .anyMatch(
             p ->
                 p.equals("*")
-                    || FileSystems.getDefault()
-                        .getPathMatcher("glob:" + p)
-                        .matches(java.nio.file.Path.of(repo)));
+                    || FileSystems.getDefault().getPathMatcher("glob:" + p).matches(Path.of(repo)));
   }
 
   private static SourceLocation fileOf(ResolveInput in) {

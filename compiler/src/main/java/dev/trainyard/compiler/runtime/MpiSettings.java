@@ -1,6 +1,7 @@
 package dev.trainyard.compiler.runtime;
 
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The MPI part of a runtime definition.
@@ -40,13 +41,13 @@ public record MpiSettings(MpiImplementation implementation, int sshPort, boolean
     }
 
     /** Parses {@code OpenMPI}, {@code Intel}, {@code MPICH}. */
-    public static java.util.Optional<MpiImplementation> parse(String text) {
+    public static Optional<MpiImplementation> parse(String text) {
       for (MpiImplementation i : values()) {
         if (i.id.equals(text)) {
-          return java.util.Optional.of(i);
+          return Optional.of(i);
         }
       }
-      return java.util.Optional.empty();
+      return Optional.empty();
     }
   }
 }

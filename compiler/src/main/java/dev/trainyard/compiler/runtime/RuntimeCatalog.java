@@ -1,10 +1,12 @@
 package dev.trainyard.compiler.runtime;
 
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
@@ -44,9 +46,7 @@ public final class RuntimeCatalog {
   /** The newest version of each runtime, sorted by name. */
   public List<RuntimeDefinition> newest() {
     return runtimes.stream()
-        .collect(
-            Collectors.groupingBy(
-                RuntimeDefinition::name, java.util.TreeMap::new, Collectors.toList()))
+        .collect(Collectors.groupingBy(RuntimeDefinition::name, TreeMap::new, Collectors.toList()))
         .values()
         .stream()
         .map(list -> list.get(list.size() - 1))
@@ -136,7 +136,7 @@ public final class RuntimeCatalog {
     boolean numA = a.chars().allMatch(Character::isDigit) && !a.isEmpty();
     boolean numB = b.chars().allMatch(Character::isDigit) && !b.isEmpty();
     if (numA && numB) {
-      return new java.math.BigInteger(a).compareTo(new java.math.BigInteger(b));
+      return new BigInteger(a).compareTo(new BigInteger(b));
     }
     return numA != numB ? (numA ? 1 : -1) : a.compareTo(b);
   }

@@ -27,8 +27,8 @@ final class FieldSuggestions {
                     // `cpu`).
                     .thenComparing(
                         name ->
-                            !name.toLowerCase(java.util.Locale.ROOT)
-                                .startsWith(unknown.toLowerCase(java.util.Locale.ROOT)))
+                            !name.toLowerCase(Locale.ROOT)
+                                .startsWith(unknown.toLowerCase(Locale.ROOT)))
                     .thenComparing(name -> name))
             .orElseThrow();
     if (distance(unknown, best) <= threshold(unknown)) {

@@ -3,11 +3,13 @@ package dev.trainyard.compiler.schema;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.trainyard.compiler.diagnostic.Diagnostic;
 import dev.trainyard.compiler.diagnostic.DiagnosticCode;
+import dev.trainyard.compiler.diagnostic.SourceLocation;
 import dev.trainyard.compiler.source.ParsedDocument;
 import dev.trainyard.compiler.source.SourceMap;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Writes our own diagnostic for each schema violation, kpt style ("`nodes` must be at least 1, got
@@ -166,13 +168,13 @@ final class SchemaMessages {
   private String quoteHint(SchemaViolation v, String name) {
     String text = scalar(v);
     String pattern = fieldSchema(v.subschemaPointer()).path("pattern").asText("");
-    if (pattern.isEmpty() || java.util.regex.Pattern.compile(pattern).matcher(text).find()) {
+    if (pattern.isEmpty() || Pattern.compile(pattern).matcher(text).find()) {
       return "quote it to keep it as text: `" + name + ": \"" + text + "\"`";
     }
     String rule =
         fieldSchema(v.subschemaPointer()).path("patternErrorMessage").asText(describeField(v));
     for (String unit : DURATION_UNITS) {
-      if (java.util.regex.Pattern.compile(pattern).matcher(text + unit).find()) {
+      if (Pattern.compile(pattern).matcher(text + unit).find()) {
         return "a number alone has no unit; `"
             + name
             + "` "
@@ -302,11 +304,7 @@ final class SchemaMessages {
   }
 
   private static Diagnostic error(
-      DiagnosticCode code,
-      dev.trainyard.compiler.diagnostic.SourceLocation at,
-      String pointer,
-      String message,
-      String hint) {
+      DiagnosticCode code, SourceLocation at, String pointer, String message, String hint) {
     return Diagnostic.error(code, at, pointer, message).withHint(hint);
   }
 }

@@ -3,6 +3,7 @@ package dev.trainyard.compiler.secrets;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
+import java.util.Arrays;
 import java.util.Base64;
 
 /**
@@ -59,7 +60,7 @@ final class OpenSshCheckInt {
   private static void skipMagic(ByteBuffer buffer) {
     byte[] magic = new byte[MAGIC.length];
     buffer.get(magic);
-    if (!java.util.Arrays.equals(magic, MAGIC)) {
+    if (!Arrays.equals(magic, MAGIC)) {
       throw new IllegalStateException("OpenSSH private key lacks the openssh-key-v1 magic");
     }
   }

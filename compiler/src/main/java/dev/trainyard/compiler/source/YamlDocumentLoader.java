@@ -1,6 +1,7 @@
 package dev.trainyard.compiler.source;
 
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.ObjectCodec;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.core.exc.StreamReadException;
@@ -17,6 +18,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.Reader;
 import java.io.StringReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
@@ -25,11 +28,13 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.regex.Pattern;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
+import org.yaml.snakeyaml.error.YAMLException;
 import org.yaml.snakeyaml.events.AliasEvent;
 import org.yaml.snakeyaml.events.DocumentStartEvent;
 import org.yaml.snakeyaml.events.Event;
@@ -110,8 +115,7 @@ public final class YamlDocumentLoader {
         return StageResult.failed(List.of(notUtf8(displayPath, bad.get())));
       }
       return StageResult.of(
-          new SourceFile(displayPath, new String(bytes, java.nio.charset.StandardCharsets.UTF_8)),
-          List.of());
+          new SourceFile(displayPath, new String(bytes, StandardCharsets.UTF_8)), List.of());
     } catch (IOException e) {
       return StageResult.failed(List.of(unreadable(at, path, e)));
     }
@@ -148,7 +152,7 @@ public final class YamlDocumentLoader {
       return factory.createParser(new StringReader(text));
     } catch (IOException e) {
       // Opening a parser over a String reads nothing yet, so it has nothing to fail on.
-      throw new java.io.UncheckedIOException("opening a YAML parser over in-memory text failed", e);
+      throw new UncheckedIOException("opening a YAML parser over in-memory text failed", e);
     }
   }
 
@@ -299,12 +303,11 @@ public final class YamlDocumentLoader {
       // SnakeYAML names the opening bracket or quote as context ("while parsing a flow sequence").
       Mark where =
           t.atOpening()
-              ? java.util.Objects.requireNonNullElse(
-                  marked.getContextMark(), marked.getProblemMark())
+              ? Objects.requireNonNullElse(marked.getContextMark(), marked.getProblemMark())
               : marked.getProblemMark();
       return Diagnostic.error(t.code(), at(file, where), "", t.message()).withHint(t.hint());
     }
-    if (e.getCause() instanceof org.yaml.snakeyaml.error.YAMLException plain) {
+    if (e.getCause() instanceof YAMLException plain) {
       var t = YamlSyntaxMessages.translate(plain.getMessage());
       return Diagnostic.error(t.code(), SourceLocation.ofFile(file), "", t.message())
           .withHint(t.hint());
@@ -330,7 +333,7 @@ public final class YamlDocumentLoader {
           new SourceLocation(file, Math.max(0, loc.getLineNr()), Math.max(0, loc.getColumnNr()));
       return Diagnostic.error(t.code(), at, "", t.message()).withHint(t.hint());
     }
-    throw new java.io.UncheckedIOException("reading in-memory YAML failed", e);
+    throw new UncheckedIOException("reading in-memory YAML failed", e);
   }
 
   private static SourceLocation at(String file, Mark mark) {
@@ -435,7 +438,7 @@ public final class YamlDocumentLoader {
         int features,
         int yamlFeatures,
         LoaderOptions options,
-        com.fasterxml.jackson.core.ObjectCodec codec,
+        ObjectCodec codec,
         Reader reader) {
       super(context, features, yamlFeatures, options, codec, reader);
     }

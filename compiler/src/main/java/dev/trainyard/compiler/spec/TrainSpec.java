@@ -1,6 +1,7 @@
 package dev.trainyard.compiler.spec;
 
 import dev.trainyard.compiler.source.ParsedDocument;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -68,7 +69,7 @@ public record TrainSpec(
     Objects.requireNonNull(document, "document");
     Objects.requireNonNull(mpi, "mpi");
     Objects.requireNonNull(checkpoint, "checkpoint");
-    env = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(env));
+    env = Collections.unmodifiableSortedMap(new TreeMap<>(env));
     secrets = List.copyOf(secrets);
     volumes = List.copyOf(volumes);
   }

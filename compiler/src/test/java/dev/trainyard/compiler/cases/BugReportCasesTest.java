@@ -16,6 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import dev.trainyard.compiler.CompileResult;
 import dev.trainyard.compiler.cases.CaseCompile.RuntimeText;
 import dev.trainyard.compiler.diagnostic.Diagnostic;
@@ -25,6 +26,7 @@ import dev.trainyard.compiler.testing.TrainProject;
 import dev.trainyard.compiler.testing.Wording;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -139,12 +141,12 @@ class BugReportCasesTest {
   void c01_nameBudgetDefaultName() {
     TrainProject p =
         TrainProject.create(
-            dir, "jobs/" + letters(60), "run: torchrun train.py\nnodes: 16\n", java.util.Map.of());
+            dir, "jobs/" + letters(60), "run: torchrun train.py\nnodes: 16\n", Map.of());
     assertPodNamesFit(object(p.compile(), "JobSet"));
   }
 
   @ParameterizedTest(name = "name: {0}, runtime {1}, nodes {2}")
-  @org.junit.jupiter.params.provider.CsvSource({
+  @CsvSource({
     "myjob.1,torch,1",
     "MyJob,torch,1",
     "my_job,mpi,2",
@@ -257,13 +259,7 @@ class BugReportCasesTest {
   }
 
   @ParameterizedTest(name = "runtime {0}, nodes {1}")
-  @org.junit.jupiter.params.provider.CsvSource({
-    "deepspeed,1",
-    "mlx,1",
-    "deepspeed,3",
-    "mpi,1",
-    "mpi,3"
-  })
+  @CsvSource({"deepspeed,1", "mlx,1", "deepspeed,3", "mpi,1", "mpi,3"})
   @DisplayName(
       "C06 trainer#3954: launcher-as-node with nodes 1 makes exactly one pod; every layout has pods = nodes (+1 launcher when it runs no ranks) and one hostfile line per node")
   void c06_podCount(String runtime, int nodes) {
@@ -398,7 +394,7 @@ class BugReportCasesTest {
   }
 
   @ParameterizedTest(name = "cpu {0}, procsPerNode {1} -> {2}")
-  @org.junit.jupiter.params.provider.CsvSource({"4,,4", "4,auto,4", "4500m,,4", "500m,auto,1"})
+  @CsvSource({"4,,4", "4,auto,4", "4500m,,4", "500m,auto,1"})
   @DisplayName(
       "C11 trainer#2407: without GPUs PET_NPROC_PER_NODE is the whole CPU count (at least 1), never auto")
   void c11_procsWithoutGpus(String cpu, String procsPerNode, String expected) {
@@ -721,7 +717,7 @@ class BugReportCasesTest {
         return m;
       }
     }
-    return com.fasterxml.jackson.databind.node.MissingNode.getInstance();
+    return MissingNode.getInstance();
   }
 
   static JsonNode volume(JsonNode pod, String name) {
@@ -730,6 +726,6 @@ class BugReportCasesTest {
         return v;
       }
     }
-    return com.fasterxml.jackson.databind.node.MissingNode.getInstance();
+    return MissingNode.getInstance();
   }
 }

@@ -134,10 +134,9 @@ final class CaseCompile {
    * The run's launch.sh written to {@code dir}, pointed at a copy of its hostfile in {@code dir},
    * so real bash can run it outside a pod.
    */
-  static Path launchScript(CompileResult result, Path dir) throws java.io.IOException {
-    Path hostfile =
-        java.nio.file.Files.writeString(dir.resolve("hostfile"), mpiFile(result, "hostfile"));
-    return java.nio.file.Files.writeString(
+  static Path launchScript(CompileResult result, Path dir) throws IOException {
+    Path hostfile = Files.writeString(dir.resolve("hostfile"), mpiFile(result, "hostfile"));
+    return Files.writeString(
         dir.resolve("launch.sh"),
         mpiFile(result, "launch.sh").replace("/etc/mpi/hostfile", hostfile.toString()));
   }

@@ -8,11 +8,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.trainyard.compiler.CompileResult;
 import dev.trainyard.compiler.diagnostic.Diagnostic;
 import dev.trainyard.compiler.diagnostic.DiagnosticCode;
+import dev.trainyard.compiler.diagnostic.Severity;
 import dev.trainyard.compiler.testing.TrainProject;
 import dev.trainyard.compiler.testing.Wording;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -75,8 +77,7 @@ class MpiOptionsTest {
                 Map.of("it's/pi", "#!/bin/sh\n"))
             .compile();
     assertTrue(
-        r.diagnostics().stream()
-            .noneMatch(d -> d.severity() == dev.trainyard.compiler.diagnostic.Severity.ERROR),
+        r.diagnostics().stream().noneMatch(d -> d.severity() == Severity.ERROR),
         r.diagnostics().toString());
     String launch = CaseCompile.mpiFile(r, "launch.sh");
     assertTrue(launch.contains(" --wdir '/workspace/src/jobs/a b$(id)/it'\\''s' "), launch);
@@ -101,7 +102,7 @@ class MpiOptionsTest {
     List<String> argv = CaseCompile.mpirunArgv(r);
     String tuning = String.join(" ", argv.subList(argv.indexOf("--bind-to"), argv.size()));
     JsonNode jobSet = TrainProject.object(r, "JobSet");
-    Map<String, String> env = new java.util.HashMap<>();
+    Map<String, String> env = new HashMap<>();
     for (String name :
         List.of(
             "TRAINYARD_MPI_BIND_TO",

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -63,8 +64,7 @@ record ToolRun(int exitCode, String output) {
     try {
       Files.createDirectories(bin);
       Path file = Files.writeString(bin.resolve(name), text);
-      Files.setPosixFilePermissions(
-          file, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+      Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
       return file;
     } catch (IOException e) {
       throw new AssertionError("cannot write " + bin.resolve(name) + ": " + e.getMessage(), e);

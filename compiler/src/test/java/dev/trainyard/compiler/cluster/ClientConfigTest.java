@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.trainyard.compiler.cluster.ClusterDryRun.ClusterUnavailableException;
+import java.io.EOFException;
 import java.io.IOException;
+import java.net.ConnectException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -156,11 +158,10 @@ class ClientConfigTest {
         "Connection refused",
         ClusterDryRun.rootMessage(
             new RuntimeException(
-                "outer",
-                new IOException("middle", new java.net.ConnectException("Connection refused")))));
+                "outer", new IOException("middle", new ConnectException("Connection refused")))));
     assertEquals(
         "java.io.EOFException",
-        ClusterDryRun.rootMessage(new RuntimeException("outer", new java.io.EOFException())));
+        ClusterDryRun.rootMessage(new RuntimeException("outer", new EOFException())));
     assertEquals("alone", ClusterDryRun.rootMessage(new IOException("alone")));
   }
 

@@ -9,14 +9,17 @@ import dev.trainyard.compiler.cluster.ClusterDryRun.ClusterUnavailableException;
 import dev.trainyard.compiler.diagnostic.Diagnostic;
 import dev.trainyard.compiler.diagnostic.DiagnosticCode;
 import dev.trainyard.compiler.manifest.OutputTree;
+import dev.trainyard.compiler.platform.PlatformLoader;
 import dev.trainyard.compiler.testing.TrainProject;
 import dev.trainyard.compiler.testing.Wording;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
@@ -68,7 +71,7 @@ class ClusterDryRunTest {
             .findFirst()
             .orElseThrow();
     String text = files.get(key);
-    assertTrue(java.util.regex.Pattern.compile(regex).matcher(text).find(), text);
+    assertTrue(Pattern.compile(regex).matcher(text).find(), text);
     files.put(key, text.replaceFirst(regex, to));
     return new OutputTree(files, tree.ownedFolders());
   }
@@ -88,11 +91,8 @@ class ClusterDryRunTest {
       "with networkPolicy.runs the run's NetworkPolicy passes the dry run beside its JobSet")
   void networkPolicyAccepted() throws IOException {
     String platform;
-    try (var in =
-        getClass()
-            .getClassLoader()
-            .getResourceAsStream(dev.trainyard.compiler.platform.PlatformLoader.EMBEDDED)) {
-      platform = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    try (var in = getClass().getClassLoader().getResourceAsStream(PlatformLoader.EMBEDDED)) {
+      platform = new String(in.readAllBytes(), StandardCharsets.UTF_8);
     }
     CompileResult r =
         TrainProject.create(temp, TRAIN)

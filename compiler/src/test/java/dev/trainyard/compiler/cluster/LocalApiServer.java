@@ -7,12 +7,15 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -84,7 +87,7 @@ public final class LocalApiServer implements AutoCloseable {
 
   private static void deleteTree(Path root) {
     try (var paths = Files.walk(root)) {
-      paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
     } catch (IOException | UncheckedIOException e) {
       // best effort at exit: a leftover temp folder is harmless
     }
@@ -318,7 +321,7 @@ public final class LocalApiServer implements AutoCloseable {
       KeyPair pair = generator.generateKeyPair();
       write("sa.key", pem("PRIVATE KEY", pair.getPrivate().getEncoded()));
       write("sa.pub", pem("PUBLIC KEY", pair.getPublic().getEncoded()));
-    } catch (java.security.GeneralSecurityException e) {
+    } catch (GeneralSecurityException e) {
       throw new IllegalStateException(e);
     }
   }
@@ -354,7 +357,7 @@ public final class LocalApiServer implements AutoCloseable {
   /** Newest first: SIGTERM to each process tree, SIGKILL after 10 s. */
   private void stop() {
     List<Process> newestFirst = new ArrayList<>(processes);
-    java.util.Collections.reverse(newestFirst);
+    Collections.reverse(newestFirst);
     for (Process p : newestFirst) {
       p.descendants().forEach(ProcessHandle::destroy);
       p.destroy();

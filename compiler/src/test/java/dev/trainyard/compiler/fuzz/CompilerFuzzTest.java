@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -45,8 +46,8 @@ class CompilerFuzzTest {
               "warm-up",
               List.of(),
               "run: python train.py\nnodes: 2\n",
-              java.util.Optional.empty(),
-              java.util.Optional.empty()));
+              Optional.empty(),
+              Optional.empty()));
       long start = System.nanoTime();
       for (int i = 0; i < COUNT; i++) {
         outcomes.add(runner.run(generator.next()));

@@ -1,5 +1,6 @@
 package dev.trainyard.compiler.fuzz;
 
+import java.util.List;
 import java.util.Optional;
 import java.util.Random;
 
@@ -87,7 +88,7 @@ public final class FuzzGenerator {
         .findFirst();
   }
 
-  private FuzzSeeds.Seed pick(java.util.List<FuzzSeeds.Seed> from) {
+  private FuzzSeeds.Seed pick(List<FuzzSeeds.Seed> from) {
     return from.get(random.nextInt(from.size()));
   }
 }

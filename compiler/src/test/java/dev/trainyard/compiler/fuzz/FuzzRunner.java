@@ -1,5 +1,6 @@
 package dev.trainyard.compiler.fuzz;
 
+import com.sun.management.ThreadMXBean;
 import dev.trainyard.compiler.CompileRequest;
 import dev.trainyard.compiler.CompileResult;
 import dev.trainyard.compiler.Compiler;
@@ -7,6 +8,8 @@ import dev.trainyard.compiler.SshSecretProvider;
 import dev.trainyard.compiler.diagnostic.Diagnostic;
 import dev.trainyard.compiler.testing.TrainProject;
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
@@ -102,8 +105,7 @@ public final class FuzzRunner implements AutoCloseable {
     Future<Object[]> future =
         worker.submit(
             () -> {
-              com.sun.management.ThreadMXBean threads =
-                  (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+              ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
               long before = threads.getCurrentThreadAllocatedBytes();
               long start = System.nanoTime();
               try {
@@ -137,8 +139,8 @@ public final class FuzzRunner implements AutoCloseable {
 
   static Outcome judge(FuzzInput input, Object result, double millis, long bytes) {
     if (result instanceof Throwable t) {
-      java.io.StringWriter trace = new java.io.StringWriter();
-      t.printStackTrace(new java.io.PrintWriter(trace));
+      StringWriter trace = new StringWriter();
+      t.printStackTrace(new PrintWriter(trace));
       String top = trace.toString().lines().limit(12).reduce((a, b) -> a + "\n" + b).orElse("");
       return new Outcome(input, millis, bytes, List.of(), Optional.of("exception escaped: " + top));
     }

@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 /**
@@ -34,7 +35,7 @@ public record FuzzSeeds(List<Seed> trainYamls, List<Seed> platforms, List<Seed> 
         files(root, p -> p.endsWith("/runtime.yaml")));
   }
 
-  private static List<Seed> files(Path root, java.util.function.Predicate<String> wanted) {
+  private static List<Seed> files(Path root, Predicate<String> wanted) {
     try (Stream<Path> golden = Files.walk(root.resolve("golden"));
         Stream<Path> examples = Files.walk(root.resolve("examples"));
         Stream<Path> runtimes = Files.walk(root.resolve("runtimes"))) {

@@ -1,8 +1,10 @@
 package dev.trainyard.compiler.fuzz;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Random;
+import java.util.regex.Matcher;
 
 /**
  * Mutates YAML text the way people and tools break it: lines deleted, duplicated, swapped or
@@ -241,8 +243,7 @@ public final class YamlMutator {
   private String replaceValue(String line) {
     int colon = line.indexOf(": ");
     if (colon < 0) {
-      return line.replaceFirst(
-          "^(\\s*- ).*", "$1" + java.util.regex.Matcher.quoteReplacement(pick(VALUES)));
+      return line.replaceFirst("^(\\s*- ).*", "$1" + Matcher.quoteReplacement(pick(VALUES)));
     }
     return line.substring(0, colon + 2) + pick(VALUES);
   }
@@ -311,7 +312,7 @@ public final class YamlMutator {
 
   private static List<String> swap(List<String> lines, int a, int b) {
     if (lines.size() > 1) {
-      java.util.Collections.swap(lines, a, b);
+      Collections.swap(lines, a, b);
     }
     return lines;
   }

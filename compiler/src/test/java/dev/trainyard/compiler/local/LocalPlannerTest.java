@@ -6,11 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.trainyard.compiler.CompileResult;
 import dev.trainyard.compiler.manifest.OutputTree;
+import dev.trainyard.compiler.render.CheckpointParts;
+import dev.trainyard.compiler.render.SetupLine;
 import dev.trainyard.compiler.testing.TrainProject;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.DisplayName;
@@ -217,9 +220,7 @@ class LocalPlannerTest {
       assertEquals("/home/me/ck/abc123-2", node.get("CHECKPOINT_DIR"));
       assertEquals("0", node.get("TRAINYARD_ATTEMPT"));
       assertEquals("2", node.get("TRAINYARD_CHECKPOINT_KEEP"));
-      assertTrue(
-          LocalRunner.script(node)
-              .startsWith(dev.trainyard.compiler.render.CheckpointParts.SCRIPT));
+      assertTrue(LocalRunner.script(node).startsWith(CheckpointParts.SCRIPT));
     }
     LocalNode compiled =
         LocalPlanner.plan(tree, settings(0, 0, Map.of())).plan().orElseThrow().nodes().get(0);
@@ -272,7 +273,7 @@ class LocalPlannerTest {
     assertTrue(last.contains(" -x A "), last);
     assertTrue(last.endsWith("\"${forward[@]}\" " + MpiLaunch.RANK), last);
     assertTrue(mpi.script().contains("forward=()\nfor name in $(compgen -e); do"), mpi.script());
-    assertTrue(mpi.script().startsWith(dev.trainyard.compiler.render.SetupLine.TEXT), mpi.script());
+    assertTrue(mpi.script().startsWith(SetupLine.TEXT), mpi.script());
 
     assertEquals("2", launcher.get("OMPI_MCA_orte_set_default_slots"), "the launcher pod's env");
     assertEquals("void", launcher.get("NVIDIA_VISIBLE_DEVICES"), "the launcher pod's env");
@@ -349,7 +350,7 @@ class LocalPlannerTest {
   @DisplayName("mpi: a compiled tree without the MPI ConfigMap is a problem, not a plan")
   void mpiWithoutConfigMap() {
     OutputTree tree = compile("runtime: mpi\nnodes: 2\nprocsPerNode: 1\nrun: ./a\n");
-    java.util.SortedMap<String, String> files = new TreeMap<>(tree.files());
+    SortedMap<String, String> files = new TreeMap<>(tree.files());
     files.keySet().removeIf(k -> k.endsWith("-mpi.yaml"));
     LocalPlanner.Result r =
         LocalPlanner.plan(new OutputTree(files, tree.ownedFolders()), settings(0, 0, Map.of()));

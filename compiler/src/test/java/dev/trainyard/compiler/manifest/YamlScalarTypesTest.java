@@ -5,11 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -174,8 +176,7 @@ class YamlScalarTypesTest {
     assertTrue(files.size() > 100, "golden trees: " + files.size() + " files");
     for (Path file : files) {
       String yaml = Files.readString(file, StandardCharsets.UTF_8);
-      JsonNode written =
-          com.fasterxml.jackson.dataformat.yaml.YAMLMapper.builder().build().readTree(yaml);
+      JsonNode written = YAMLMapper.builder().build().readTree(yaml);
       assertStrings(written, yaml, file.toString());
     }
   }
@@ -197,7 +198,7 @@ class YamlScalarTypesTest {
    */
   private static Object plain(JsonNode node) {
     if (node.isObject()) {
-      Map<String, Object> map = new java.util.LinkedHashMap<>();
+      Map<String, Object> map = new LinkedHashMap<>();
       node.properties().forEach(e -> map.put(e.getKey(), plain(e.getValue())));
       return map;
     }

@@ -9,6 +9,7 @@ import dev.trainyard.compiler.source.YamlDocumentLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -121,16 +122,16 @@ class PlatformEdgesTest {
             .orElseThrow();
     assertEquals("amd.com/gpu", p.gpu().resourceName());
     assertEquals(
-        java.util.Map.of(
+        Map.of(
             "H100",
-            java.util.Map.of("nvidia.com/gpu.product", "H100", "zone", "a"),
+            Map.of("nvidia.com/gpu.product", "H100", "zone", "a"),
             "MI300",
-            java.util.Map.of("amd.com/gpu.product", "MI300X")),
+            Map.of("amd.com/gpu.product", "MI300X")),
         p.gpu().types());
     assertEquals(List.of("H100", "MI300"), List.copyOf(p.gpu().types().keySet()));
     Platform bare = load(platform("      nodeLabels: {pool: gpu}\n")).value().orElseThrow();
     assertEquals("nvidia.com/gpu", bare.gpu().resourceName());
-    assertEquals(java.util.Map.of(), bare.gpu().types());
+    assertEquals(Map.of(), bare.gpu().types());
   }
 
   @Test

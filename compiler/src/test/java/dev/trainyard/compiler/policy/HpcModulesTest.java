@@ -10,7 +10,10 @@ import dev.trainyard.compiler.testing.TrainProject;
 import dev.trainyard.compiler.testing.Wording;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -80,7 +83,7 @@ class HpcModulesTest {
     assertTrue(found.size() >= 2, found.toString());
     assertTrue(
         found.stream().anyMatch(d -> d.code() == DiagnosticCode.HPC_MODULES), found.toString());
-    java.util.Set<String> fixed = new java.util.HashSet<>();
+    Set<String> fixed = new HashSet<>();
     for (Diagnostic d : found) {
       fixed.add(RunLintCases.requireHintedRun(d));
     }
@@ -117,10 +120,8 @@ class HpcModulesTest {
     assertEquals(1, found.size(), found.toString());
     assertFalse(found.get(0).hint().contains("e.g."), found.get(0).hint());
     RunTokens t = RunTokens.of("module load cuda");
-    assertEquals(
-        List.of(0, 16), java.util.Arrays.stream(HpcModules.spans(t).get(0)).boxed().toList());
+    assertEquals(List.of(0, 16), Arrays.stream(HpcModules.spans(t).get(0)).boxed().toList());
     RunTokens last = RunTokens.of("torchrun x.py && module unload cuda");
-    assertEquals(
-        List.of(13, 35), java.util.Arrays.stream(HpcModules.spans(last).get(0)).boxed().toList());
+    assertEquals(List.of(13, 35), Arrays.stream(HpcModules.spans(last).get(0)).boxed().toList());
   }
 }

@@ -13,6 +13,7 @@ import dev.trainyard.compiler.testing.TrainProject;
 import dev.trainyard.compiler.testing.Wording;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -135,7 +136,7 @@ class RecoverCodeRulesTest {
                         "[{name: q, namespace: team-a, clusterQueue: cq},"
                             + " {name: q, namespace: team-b, clusterQueue: cq}]")
                     .text())
-            .compile(b -> b.namespace(java.util.Optional.of("team-a")));
+            .compile(b -> b.namespace(Optional.of("team-a")));
     assertEquals(List.of(), withCode(r, DiagnosticCode.RECOVER_CODE_RESERVED), "team-b's 80");
     List<Diagnostic> d = withCode(r, DiagnosticCode.RECOVER_CODE_NOT_CURED);
     assertEquals(1, d.size(), r.diagnostics().toString());

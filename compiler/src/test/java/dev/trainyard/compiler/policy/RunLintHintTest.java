@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.trainyard.compiler.CompileRequest;
 import dev.trainyard.compiler.CompileResult;
 import dev.trainyard.compiler.Compiler;
@@ -12,11 +13,14 @@ import dev.trainyard.compiler.diagnostic.Diagnostic;
 import dev.trainyard.compiler.diagnostic.DiagnosticCode;
 import dev.trainyard.compiler.testing.TrainProject;
 import dev.trainyard.compiler.testing.Wording;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.DisplayName;
@@ -344,9 +348,9 @@ class RunLintHintTest {
   @Test
   @DisplayName(
       "torchrun under an Intel MPI runtime: the hint reads the ranks from PMI_RANK and PMI_SIZE and sets no OMPI_* names")
-  void torchrunUnderIntelMpi() throws java.io.IOException {
-    Path folder = java.nio.file.Files.createDirectories(dir.resolve("runtimes/intel-mpi/1.0.0-1"));
-    java.nio.file.Files.writeString(
+  void torchrunUnderIntelMpi() throws IOException {
+    Path folder = Files.createDirectories(dir.resolve("runtimes/intel-mpi/1.0.0-1"));
+    Files.writeString(
         folder.resolve("runtime.yaml"),
         "apiVersion: trainyard.dev/v1\nkind: Runtime\nname: intel-mpi\n"
             + "version: 1.0.0-1\ndescription: test runtime intel-mpi\nframework: mpi\nimage: docker.io/library/test-intel-mpi:1\n"
@@ -407,7 +411,7 @@ class RunLintHintTest {
   }
 
   private static void assertRendezvousAtNodeZero(CompileResult r) {
-    com.fasterxml.jackson.databind.JsonNode js = TrainProject.object(r, "JobSet");
+    JsonNode js = TrainProject.object(r, "JobSet");
     String master = TrainProject.env(js, "node", "MASTER_ADDR").path("value").asText();
     assertTrue(master.contains("-node-0-0."), master);
     assertEquals(
@@ -530,7 +534,7 @@ class RunLintHintTest {
             dir.resolve(name),
             "jobs/demo",
             RunLintCases.yaml("torch", 2, "resources: {gpus: 1}\n", run),
-            java.util.Map.of("accel.yaml", config));
+            Map.of("accel.yaml", config));
     return p.compile().diagnostics().stream()
         .filter(d -> RunLintCases.RUN_CODES.contains(d.code()))
         .toList();

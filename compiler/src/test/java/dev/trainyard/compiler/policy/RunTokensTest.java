@@ -4,8 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -159,11 +162,11 @@ class RunTokensTest {
     String words =
         RunTokens.of(text).words().stream()
             .map(w -> w.text() + "@" + w.start() + "#" + w.command())
-            .collect(java.util.stream.Collectors.joining(", "));
+            .collect(Collectors.joining(", "));
     assertEquals(expected, words);
   }
 
-  @org.junit.jupiter.api.Test
+  @Test
   @DisplayName(
       "a backslash quotes the next character as bash does: \\\" and \\; are literal (no quote opens, no command ends), inside double quotes only \" \\ $ ` are escaped")
   void backslashQuotes() {
@@ -198,7 +201,7 @@ class RunTokensTest {
         List.of(
             List.of("cd", "src"), List.of("A=1", "torchrun", "t.py"), List.of("module", "purge")),
         commands.stream().map(c -> c.stream().map(RunTokens.Word::text).toList()).toList());
-    List<String> dropped = new java.util.ArrayList<>();
+    List<String> dropped = new ArrayList<>();
     for (int k = 0; k < commands.size(); k++) {
       int[] span = run.dropSpan(commands, k);
       dropped.add(text.substring(0, span[0]) + "|" + text.substring(span[1]));
@@ -210,8 +213,7 @@ class RunTokensTest {
             "cd src && A=1 torchrun t.py|"),
         dropped);
     RunTokens lone = RunTokens.of("  ml gcc  ");
-    assertEquals(
-        List.of(0, 8), java.util.Arrays.stream(lone.dropSpan(lone.commands(), 0)).boxed().toList());
+    assertEquals(List.of(0, 8), Arrays.stream(lone.dropSpan(lone.commands(), 0)).boxed().toList());
     assertTrue(RunTokens.of("").commands().isEmpty());
     assertTrue(RunTokens.isAssignment(new RunTokens.Word("_a9=", 0, 4, 0)));
     assertFalse(RunTokens.isAssignment(new RunTokens.Word("9a=1", 0, 4, 0)));

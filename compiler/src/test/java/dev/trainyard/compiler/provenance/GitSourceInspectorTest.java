@@ -12,6 +12,8 @@ import dev.trainyard.compiler.diagnostic.DiagnosticCode;
 import dev.trainyard.compiler.diagnostic.StageResult;
 import dev.trainyard.compiler.testing.TrainProject;
 import dev.trainyard.compiler.testing.Wording;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -239,8 +241,8 @@ class GitSourceInspectorTest {
                 Path f = out.resolve(path);
                 Files.createDirectories(f.getParent());
                 Files.writeString(f, text);
-              } catch (java.io.IOException e) {
-                throw new java.io.UncheckedIOException(e);
+              } catch (IOException e) {
+                throw new UncheckedIOException(e);
               }
             });
   }

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.trainyard.compiler.CompileRequest;
 import dev.trainyard.compiler.CompileResult;
+import dev.trainyard.compiler.Compiler;
+import dev.trainyard.compiler.SshSecretProvider;
 import dev.trainyard.compiler.diagnostic.DiagnosticCode;
 import dev.trainyard.compiler.testing.TrainProject;
 import java.nio.file.Path;
@@ -29,9 +31,7 @@ class SourceCredentialsTest {
             .displayPath("train.yaml")
             .sourceRepo("https://gitlab-ci-token:glpat-s3cret@gitlab.example.com/ml/llm.git")
             .build();
-    CompileResult result =
-        new dev.trainyard.compiler.Compiler(dev.trainyard.compiler.SshSecretProvider.system())
-            .compile(request);
+    CompileResult result = new Compiler(SshSecretProvider.system()).compile(request);
     assertEquals(1, TrainProject.withCode(result, DiagnosticCode.CREDENTIALS_IN_URL).size());
     assertFalse(result.hasErrors(), result.diagnostics().toString());
     TrainProject.tree(result)
@@ -130,9 +130,7 @@ class SourceCredentialsTest {
               temp.resolve(Integer.toHexString(repo.hashCode())), "run: torchrun train.py\n");
       CompileRequest request =
           CompileRequest.builder(p.trainYaml()).displayPath("train.yaml").sourceRepo(repo).build();
-      CompileResult result =
-          new dev.trainyard.compiler.Compiler(dev.trainyard.compiler.SshSecretProvider.system())
-              .compile(request);
+      CompileResult result = new Compiler(SshSecretProvider.system()).compile(request);
       assertFalse(result.hasErrors(), result.diagnostics().toString());
       assertEquals(
           1,

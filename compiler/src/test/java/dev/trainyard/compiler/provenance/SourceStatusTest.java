@@ -9,6 +9,7 @@ import dev.trainyard.compiler.diagnostic.DiagnosticCode;
 import dev.trainyard.compiler.diagnostic.StageResult;
 import dev.trainyard.compiler.testing.TrainProject;
 import dev.trainyard.compiler.testing.Wording;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -42,7 +43,7 @@ class SourceStatusTest {
     return d.get(0).message();
   }
 
-  private static void write(Path file) throws java.io.IOException {
+  private static void write(Path file) throws IOException {
     Files.createDirectories(file.getParent());
     Files.writeString(file, "x\n");
   }

@@ -17,8 +17,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -200,14 +202,13 @@ class CheckpointPartsTest {
     assertEquals(4, rules.size());
     String message =
         "Container node for pod ns/llm-abc-node-0-1-xyz failed with exit code 75 matching FailJob rule at index 1";
-    java.util.regex.Pattern recover =
-        java.util.regex.Pattern.compile(JobSetBuilder.RECOVER_EXIT_MESSAGE);
+    Pattern recover = Pattern.compile(JobSetBuilder.RECOVER_EXIT_MESSAGE);
     assertTrue(recover.matcher(message).find());
     assertFalse(
         recover.matcher(message.replace("index 1", "index 2")).find(),
         "an ordinary non-zero exit (rule 2) is the user's");
     assertTrue(
-        java.util.regex.Pattern.compile(JobSetBuilder.USER_EXIT_MESSAGE).matcher(message).find(),
+        Pattern.compile(JobSetBuilder.USER_EXIT_MESSAGE).matcher(message).find(),
         "which is why the recover rule comes first");
   }
 
@@ -286,7 +287,7 @@ class CheckpointPartsTest {
     Instant saved =
         Files.getLastModifiedTime(newest.resolve("COMPLETE"))
             .toInstant()
-            .truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+            .truncatedTo(ChronoUnit.SECONDS);
     assertEquals(
         "trainyard: attempt 0 resumes from " + newest + " (saved " + saved + ")",
         out[2],

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.trainyard.compiler.manifest.CanonicalJson;
+import java.io.IOException;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -17,7 +18,7 @@ class EnvListTreeMergeTest {
   private static JsonNode tree(String text) {
     try {
       return CanonicalJson.mapper().readTree(text.replace('\'', '"'));
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       throw new IllegalStateException(e);
     }
   }

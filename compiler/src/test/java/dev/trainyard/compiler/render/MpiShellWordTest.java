@@ -2,6 +2,7 @@ package dev.trainyard.compiler.render;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
@@ -52,7 +53,7 @@ class MpiShellWordTest {
           new ProcessBuilder("bash", "-c", "printf '[%s]' " + MpiFiles.shellWord(value))
               .redirectErrorStream(true)
               .start();
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       Assumptions.abort("NOT RUN: bash cannot be started: " + e.getMessage());
       return;
     }

@@ -22,6 +22,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -94,8 +96,8 @@ class PlatformQueuesTest {
     StageResult<OutputTree> r;
     try (Compiler c = new Compiler(SshSecretProvider.system())) {
       // The display name the compile stamped (platform.yaml's path from the working folder).
-      java.util.regex.Matcher m =
-          java.util.regex.Pattern.compile("trainyard.dev/platform: (.+)\n")
+      Matcher m =
+          Pattern.compile("trainyard.dev/platform: (.+)\n")
               .matcher(compiled.get("clusters/local/_cluster/clusterqueue-cqa.yaml"));
       assertTrue(m.find());
       r = c.renderQueues(Optional.of(file), m.group(1), Optional.empty());

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import dev.trainyard.compiler.CompileResult;
 import dev.trainyard.compiler.testing.PlatformYaml;
 import dev.trainyard.compiler.testing.TrainProject;
@@ -48,7 +49,7 @@ class PodSpecBuilderTest {
         return n;
       }
     }
-    return com.fasterxml.jackson.databind.node.MissingNode.getInstance();
+    return MissingNode.getInstance();
   }
 
   @Test

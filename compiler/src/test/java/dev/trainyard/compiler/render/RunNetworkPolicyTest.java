@@ -7,6 +7,7 @@ import dev.trainyard.compiler.testing.CompileCall;
 import dev.trainyard.compiler.testing.TrainProject;
 import dev.trainyard.compiler.testing.TwoClusterPlatform;
 import java.nio.file.Path;
+import java.util.Map;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -15,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 class RunNetworkPolicyTest {
   @TempDir Path temp;
 
-  private java.util.Map<String, String> files(String platform) {
+  private Map<String, String> files(String platform) {
     TrainProject p = TrainProject.create(temp, "run: torchrun train.py\nnodes: 2\n");
     return TrainProject.tree(CompileCall.of(p.trainYaml()).platformText(temp, platform).compile())
         .files();

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import dev.trainyard.compiler.CompileResult;
 import dev.trainyard.compiler.diagnostic.DiagnosticCode;
 import dev.trainyard.compiler.platform.Platform;
@@ -12,7 +13,9 @@ import dev.trainyard.compiler.testing.PlatformYaml;
 import dev.trainyard.compiler.testing.TrainProject;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeSet;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -156,11 +159,9 @@ class TrainerStatusPushTest {
   void caConfigMap() {
     String push =
         "progressPush:\n  enabled: true\n  caConfigMap: my-ca\n  caCertificate: |\n"
-            + PEM.lines()
-                .map(l -> "    " + l + "\n")
-                .collect(java.util.stream.Collectors.joining());
+            + PEM.lines().map(l -> "    " + l + "\n").collect(Collectors.joining());
     CompileResult r = compile("run: torchrun train.py\n", push);
-    java.util.Map.Entry<String, String> file =
+    Map.Entry<String, String> file =
         TrainProject.tree(r).files().entrySet().stream()
             .filter(e -> e.getKey().endsWith("team-a/_queues/configmap-my-ca.yaml"))
             .findFirst()
@@ -196,6 +197,6 @@ class TrainerStatusPushTest {
         return n;
       }
     }
-    return com.fasterxml.jackson.databind.node.MissingNode.getInstance();
+    return MissingNode.getInstance();
   }
 }

@@ -11,9 +11,14 @@ import dev.trainyard.compiler.diagnostic.DiagnosticCode;
 import dev.trainyard.compiler.testing.CompileCall;
 import dev.trainyard.compiler.testing.TrainProject;
 import dev.trainyard.compiler.testing.Wording;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -105,8 +110,8 @@ class ResolveStageTest {
    * activeDeadlineSeconds.
    */
   private void assertSuggestionsCompile(String hint, List<Long> seconds) {
-    java.util.regex.Matcher m = java.util.regex.Pattern.compile("`(timeout: [^`]+)`").matcher(hint);
-    List<Long> got = new java.util.ArrayList<>();
+    Matcher m = Pattern.compile("`(timeout: [^`]+)`").matcher(hint);
+    List<Long> got = new ArrayList<>();
     while (m.find()) {
       CompileResult r = compile("run: torchrun x.py\n" + m.group(1) + "\n");
       assertEquals(List.of(), r.diagnostics(), m.group(1));
@@ -131,10 +136,10 @@ class ResolveStageTest {
   @Test
   @DisplayName(
       "workdir is relative to train.yaml's folder in the cloned source; none is train.yaml's folder")
-  void workdir() throws java.io.IOException {
+  void workdir() throws IOException {
     TrainProject p =
         project(TrainProject.FOLDER, "run: torchrun x.py\nworkdir: src/./lib\n", Map.of());
-    java.nio.file.Files.createDirectories(p.trainYaml().getParent().resolve("src/lib"));
+    Files.createDirectories(p.trainYaml().getParent().resolve("src/lib"));
     JsonNode pod = TrainProject.podSpec(TrainProject.object(p.compile(), "JobSet"), "node");
     assertEquals(
         ResolveStage.SOURCE_ROOT + "/jobs/demo/src/lib",
@@ -241,9 +246,9 @@ class ResolveStageTest {
 
   @Test
   @DisplayName("workdir of a train.yaml at the repo root is below the source root")
-  void workdirAtRoot() throws java.io.IOException {
+  void workdirAtRoot() throws IOException {
     TrainProject p = project("", "run: torchrun x.py\nworkdir: src\n", Map.of());
-    java.nio.file.Files.createDirectories(p.trainYaml().getParent().resolve("src"));
+    Files.createDirectories(p.trainYaml().getParent().resolve("src"));
     JsonNode pod = TrainProject.podSpec(TrainProject.object(p.compile(), "JobSet"), "node");
     assertEquals(
         ResolveStage.SOURCE_ROOT + "/src",

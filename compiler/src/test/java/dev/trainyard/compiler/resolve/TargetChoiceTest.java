@@ -11,9 +11,13 @@ import dev.trainyard.compiler.diagnostic.Severity;
 import dev.trainyard.compiler.testing.CompileCall;
 import dev.trainyard.compiler.testing.PlatformYaml;
 import dev.trainyard.compiler.testing.TrainProject;
+import dev.trainyard.compiler.testing.TwoClusterPlatform;
 import dev.trainyard.compiler.testing.Wording;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -40,9 +44,8 @@ class TargetChoiceTest {
 
   /** A LocalQueue {@code q} in each namespace of {@code namespaces}. */
   private static String queues(String namespaces) {
-    java.util.regex.Matcher m =
-        java.util.regex.Pattern.compile("name: (team-[a-z])").matcher(namespaces);
-    List<String> queues = new java.util.ArrayList<>();
+    Matcher m = Pattern.compile("name: (team-[a-z])").matcher(namespaces);
+    List<String> queues = new ArrayList<>();
     while (m.find()) {
       queues.add("{name: q, namespace: " + m.group(1) + ", clusterQueue: cq}");
     }
@@ -177,7 +180,7 @@ class TargetChoiceTest {
   void otherClusterNotCandidate() {
     Path dir = temp.resolve("two");
     TrainProject p = TrainProject.create(dir, "run: torchrun train.py\nqueue: nope\n");
-    String text = dev.trainyard.compiler.testing.TwoClusterPlatform.TEXT;
+    String text = TwoClusterPlatform.TEXT;
     Diagnostic queue =
         only(
             CompileCall.of(p.trainYaml()).platformText(dir, text).compile(),

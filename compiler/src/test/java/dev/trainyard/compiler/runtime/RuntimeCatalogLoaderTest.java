@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.trainyard.compiler.diagnostic.Diagnostic;
 import dev.trainyard.compiler.diagnostic.DiagnosticCode;
 import dev.trainyard.compiler.diagnostic.StageResult;
+import dev.trainyard.compiler.schema.NetworkntSchemaValidator;
+import dev.trainyard.compiler.source.YamlDocumentLoader;
 import dev.trainyard.compiler.testing.Wording;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -39,9 +41,7 @@ class RuntimeCatalogLoaderTest {
   }
 
   private static StageResult<RuntimeCatalog> load(Optional<Path> dir) {
-    return new RuntimeCatalogLoader(
-            new dev.trainyard.compiler.source.YamlDocumentLoader(),
-            new dev.trainyard.compiler.schema.NetworkntSchemaValidator())
+    return new RuntimeCatalogLoader(new YamlDocumentLoader(), new NetworkntSchemaValidator())
         .load(dir);
   }
 

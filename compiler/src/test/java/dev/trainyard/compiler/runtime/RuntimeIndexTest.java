@@ -3,10 +3,13 @@ package dev.trainyard.compiler.runtime;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.trainyard.compiler.schema.NetworkntSchemaValidator;
+import dev.trainyard.compiler.source.YamlDocumentLoader;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -35,10 +38,8 @@ class RuntimeIndexTest {
       "every built-in runtime loads without diagnostics, and the six frameworks are all shipped")
   void builtinsLoad() {
     var result =
-        new RuntimeCatalogLoader(
-                new dev.trainyard.compiler.source.YamlDocumentLoader(),
-                new dev.trainyard.compiler.schema.NetworkntSchemaValidator())
-            .load(java.util.Optional.empty());
+        new RuntimeCatalogLoader(new YamlDocumentLoader(), new NetworkntSchemaValidator())
+            .load(Optional.empty());
     assertEquals(List.of(), result.diagnostics());
     RuntimeCatalog catalog = result.value().orElseThrow();
     assertEquals(List.of("deepspeed", "jax", "mlx", "mpi", "plain", "torch"), catalog.names());

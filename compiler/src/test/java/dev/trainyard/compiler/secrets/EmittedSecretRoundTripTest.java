@@ -5,10 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.trainyard.compiler.CompileResult;
+import dev.trainyard.compiler.manifest.CanonicalJson;
 import dev.trainyard.compiler.testing.TrainProject;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -75,8 +77,7 @@ class EmittedSecretRoundTripTest {
                 "--output-type",
                 "json",
                 file.toString()));
-    JsonNode data =
-        dev.trainyard.compiler.manifest.CanonicalJson.mapper().readTree(plain).path("data");
+    JsonNode data = CanonicalJson.mapper().readTree(plain).path("data");
     String privateKey =
         new String(
             Base64.getDecoder().decode(data.path("ssh-privatekey").asText()),
@@ -87,8 +88,7 @@ class EmittedSecretRoundTripTest {
             StandardCharsets.UTF_8);
     Path keyFile = temp.resolve("id_key");
     Files.writeString(keyFile, privateKey, StandardCharsets.UTF_8);
-    Files.setPosixFilePermissions(
-        keyFile, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+    Files.setPosixFilePermissions(keyFile, PosixFilePermissions.fromString("rw-------"));
     String derived =
         SecretTools.run(
             temp,

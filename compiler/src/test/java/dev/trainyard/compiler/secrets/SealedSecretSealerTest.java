@@ -20,6 +20,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -178,7 +179,7 @@ class SealedSecretSealerTest {
         aesPart(new SealedSecretSealer(certificate, SecretTools.seeded(32)).seal(SECRET));
     assertEquals(first.length, other.length);
     assertFalse(
-        java.util.Arrays.equals(first, other),
+        Arrays.equals(first, other),
         "the AES-GCM ciphertext repeats: the session key is not random");
   }
 
@@ -186,7 +187,7 @@ class SealedSecretSealerTest {
   private static byte[] aesPart(ObjectNode sealed) {
     byte[] all =
         Base64.getDecoder().decode(sealed.at("/spec/encryptedData/ssh-privatekey").asText());
-    return java.util.Arrays.copyOfRange(all, 2 + 256, all.length);
+    return Arrays.copyOfRange(all, 2 + 256, all.length);
   }
 
   @Test

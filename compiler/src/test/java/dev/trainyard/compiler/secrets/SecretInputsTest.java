@@ -11,9 +11,15 @@ import dev.trainyard.compiler.diagnostic.SourceLocation;
 import dev.trainyard.compiler.diagnostic.StageResult;
 import dev.trainyard.compiler.testing.Wording;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
@@ -163,7 +169,7 @@ class SecretInputsTest {
 
   private static String openssl(Path dir, String... keyArgs) {
     String openssl = SecretTools.system("openssl", "openssl").toString();
-    List<String> command = new java.util.ArrayList<>(List.of(openssl, "req", "-x509"));
+    List<String> command = new ArrayList<>(List.of(openssl, "req", "-x509"));
     command.addAll(List.of(keyArgs));
     command.addAll(
         List.of(
@@ -171,8 +177,8 @@ class SecretInputsTest {
     SecretTools.run(dir, Map.of(), "", command);
     try {
       return Files.readString(dir.resolve("cert.pem"));
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 
@@ -276,8 +282,7 @@ class SecretInputsTest {
     UnsealedSecret secret =
         new UnsealedSecret(
             "ns", "n", "Opaque", Map.of(), Map.of(), Map.of("empty", "", "k", "v"), true);
-    Clock clock =
-        Clock.fixed(java.time.Instant.parse("2026-12-01T10:00:00.5Z"), java.time.ZoneOffset.UTC);
+    Clock clock = Clock.fixed(Instant.parse("2026-12-01T10:00:00.5Z"), ZoneOffset.UTC);
     var sealed = new SopsAgeSealer(List.of(recipient), SecretTools.seeded(5), clock).seal(secret);
     assertEquals("", sealed.at("/data/empty").textValue());
     assertTrue(
@@ -409,7 +414,7 @@ class SecretInputsTest {
                     .replace("-----BEGIN OPENSSH PRIVATE KEY-----", "")
                     .replace("-----END OPENSSH PRIVATE KEY-----", "")
                     .replaceAll("\\s", ""));
-    java.nio.ByteBuffer buffer = java.nio.ByteBuffer.wrap(blob);
+    ByteBuffer buffer = ByteBuffer.wrap(blob);
     buffer.position(15);
     for (int i = 0; i < 4; i++) {
       skipString(buffer);
@@ -429,7 +434,7 @@ class SecretInputsTest {
    * Skips an OpenSSH string (uint32 length, then the bytes): ciphername, kdfname, kdfoptions,
    * public key.
    */
-  private static void skipString(java.nio.ByteBuffer buffer) {
+  private static void skipString(ByteBuffer buffer) {
     int length = buffer.getInt();
     buffer.position(buffer.position() + length);
   }

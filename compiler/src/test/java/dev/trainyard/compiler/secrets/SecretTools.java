@@ -3,6 +3,7 @@ package dev.trainyard.compiler.secrets;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,7 +26,7 @@ final class SecretTools {
   static SecureRandom seeded(long seed) {
     try {
       SecureRandom random = SecureRandom.getInstance("SHA1PRNG");
-      random.setSeed(java.nio.ByteBuffer.allocate(8).putLong(seed).array());
+      random.setSeed(ByteBuffer.allocate(8).putLong(seed).array());
       return random;
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);

@@ -9,6 +9,7 @@ import dev.trainyard.compiler.testing.Wording;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -111,10 +112,10 @@ class LoaderContractsTest {
       "a bad byte right after a newline is at column 1 of the next line; on line 1 its column is its offset + 1")
   void badByteColumns() {
     assertEquals(
-        java.util.Optional.of(new Utf8Text.BadByte(3, 2, 1, 0xC0)),
+        Optional.of(new Utf8Text.BadByte(3, 2, 1, 0xC0)),
         Utf8Text.firstBadByte(new byte[] {'a', 'b', '\n', (byte) 0xC0, '\n'}));
     assertEquals(
-        java.util.Optional.of(new Utf8Text.BadByte(2, 1, 3, 0xFF)),
+        Optional.of(new Utf8Text.BadByte(2, 1, 3, 0xFF)),
         Utf8Text.firstBadByte(new byte[] {'a', 'b', (byte) 0xFF}));
   }
 }

@@ -7,6 +7,7 @@ import dev.trainyard.compiler.diagnostic.Diagnostic;
 import dev.trainyard.compiler.diagnostic.SourceLocation;
 import dev.trainyard.compiler.diagnostic.StageResult;
 import dev.trainyard.compiler.testing.Wording;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -316,7 +317,6 @@ class YamlEdgesTest {
     };
     Utf8Text.BadByte bad = Utf8Text.firstBadByte(bytes).orElseThrow();
     assertEquals(new Utf8Text.BadByte(14, 3, 5, 0xC3), bad);
-    assertTrue(
-        Utf8Text.firstBadByte("ü\n".getBytes(java.nio.charset.StandardCharsets.UTF_8)).isEmpty());
+    assertTrue(Utf8Text.firstBadByte("ü\n".getBytes(StandardCharsets.UTF_8)).isEmpty());
   }
 }

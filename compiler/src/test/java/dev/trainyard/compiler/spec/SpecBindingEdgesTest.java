@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.trainyard.compiler.diagnostic.Diagnostic;
+import dev.trainyard.compiler.diagnostic.DiagnosticCode;
 import dev.trainyard.compiler.diagnostic.StageResult;
 import dev.trainyard.compiler.source.ParsedDocument;
 import dev.trainyard.compiler.source.SourceFile;
@@ -296,10 +297,7 @@ class SpecBindingEdgesTest {
             (doc, schema) ->
                 List.of(
                     Diagnostic.warning(
-                        dev.trainyard.compiler.diagnostic.DiagnosticCode.UNKNOWN_FIELD,
-                        doc.map().at(""),
-                        "",
-                        "just a warning")));
+                        DiagnosticCode.UNKNOWN_FIELD, doc.map().at(""), "", "just a warning")));
     StageResult<TrainSpec> result = warning.read(file, "train.yaml");
     assertEquals("x", result.value().orElseThrow().run());
     assertEquals(

@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
@@ -24,7 +25,7 @@ import java.util.concurrent.TimeUnit;
 public final class GitCgiServer implements AutoCloseable {
   private final Path root;
   private final HttpServer server;
-  private final java.util.concurrent.ExecutorService threads = Executors.newCachedThreadPool();
+  private final ExecutorService threads = Executors.newCachedThreadPool();
   private volatile CountDownLatch stalled;
   private volatile CountDownLatch release = new CountDownLatch(0);
 

@@ -1,5 +1,10 @@
 package dev.trainyard.compiler.testing;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
 /**
  * platform.yaml text for tests: one cluster {@code local}, namespace {@code team-a} accepting
  * {@code github.com/acme/*} (the repo of {@link TrainProject}) with default queue {@code q} →
@@ -90,9 +95,8 @@ public record PlatformYaml(
   }
 
   private String queueNamespaces() {
-    java.util.regex.Matcher m =
-        java.util.regex.Pattern.compile("namespace: ([a-z0-9-]+)").matcher(localQueues);
-    java.util.List<String> names = new java.util.ArrayList<>();
+    Matcher m = Pattern.compile("namespace: ([a-z0-9-]+)").matcher(localQueues);
+    List<String> names = new ArrayList<>();
     while (m.find()) {
       names.add(m.group(1));
     }

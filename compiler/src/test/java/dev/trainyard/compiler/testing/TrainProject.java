@@ -1,6 +1,7 @@
 package dev.trainyard.compiler.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import dev.trainyard.compiler.CompileRequest;
 import dev.trainyard.compiler.CompileResult;
 import dev.trainyard.compiler.Compiler;
@@ -15,13 +16,16 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 import org.eclipse.jgit.api.Git;
 import org.eclipse.jgit.api.errors.GitAPIException;
 
@@ -126,7 +130,7 @@ public final class TrainProject {
   /**
    * Compiles the request {@code more} makes of the default one (e.g. {@code b -> b.fresh(true)}).
    */
-  public CompileResult compile(java.util.function.UnaryOperator<CompileRequest.Builder> more) {
+  public CompileResult compile(UnaryOperator<CompileRequest.Builder> more) {
     CompileRequest request =
         more.apply(
                 CompileRequest.builder(trainYaml).displayPath("train.yaml").platformFile(platform))
@@ -143,7 +147,7 @@ public final class TrainProject {
       SecureRandom random = SecureRandom.getInstance("SHA1PRNG");
       random.setSeed(42L);
       return random;
-    } catch (java.security.NoSuchAlgorithmException e) {
+    } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }
   }
@@ -157,7 +161,7 @@ public final class TrainProject {
 
   /** The one object of {@code kind} in the run's folder, parsed. */
   public static JsonNode object(CompileResult result, String kind) {
-    String prefix = kind.toLowerCase(java.util.Locale.ROOT) + "-";
+    String prefix = kind.toLowerCase(Locale.ROOT) + "-";
     return tree(result).files().entrySet().stream()
         .filter(e -> e.getKey().contains("/" + prefix) && !e.getKey().contains("/_"))
         .map(e -> parse(e.getKey(), e.getValue()))
@@ -197,7 +201,7 @@ public final class TrainProject {
         }
       }
     }
-    return com.fasterxml.jackson.databind.node.MissingNode.getInstance();
+    return MissingNode.getInstance();
   }
 
   /** The pod spec of replicated job {@code rjob}. */
@@ -207,6 +211,6 @@ public final class TrainProject {
         return rj.path("template").path("spec").path("template").path("spec");
       }
     }
-    return com.fasterxml.jackson.databind.node.MissingNode.getInstance();
+    return MissingNode.getInstance();
   }
 }

@@ -2,10 +2,13 @@ package dev.trainyard.compiler.units;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.trainyard.compiler.testing.TrainProject;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -63,13 +66,10 @@ class DurationsTest {
   @CsvSource({"2d, 172800", "1d12h, 129600", "90m, 5400"})
   @DisplayName(
       "train.yaml accepts days too: the schema and Durations agree, and every Job gets the deadline")
-  void trainYamlDays(
-      String timeout, long seconds, @org.junit.jupiter.api.io.TempDir java.nio.file.Path temp) {
+  void trainYamlDays(String timeout, long seconds, @TempDir Path temp) {
     var r =
-        dev.trainyard.compiler.testing.TrainProject.create(
-                temp, "run: torchrun train.py\ntimeout: " + timeout + "\n")
-            .compile();
-    var jobSet = dev.trainyard.compiler.testing.TrainProject.object(r, "JobSet");
+        TrainProject.create(temp, "run: torchrun train.py\ntimeout: " + timeout + "\n").compile();
+    var jobSet = TrainProject.object(r, "JobSet");
     assertEquals(
         seconds,
         jobSet.at("/spec/replicatedJobs/0/template/spec/activeDeadlineSeconds").asLong(),

@@ -5,6 +5,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -131,7 +132,7 @@ public final class GitHubChecks implements Forge {
         runs.stream()
             .filter(r -> context.equals(Json.string(r, "name")))
             .max(
-                java.util.Comparator.comparingLong(
+                Comparator.comparingLong(
                     r -> r.get("id") instanceof Number n ? n.longValue() : 0L));
     if (newest.isEmpty()) {
       return Optional.empty();

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.trainyard.controller.state.Progress;
+import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -60,7 +61,7 @@ public final class TrainerStatusPayload {
     JsonNode root;
     try {
       root = JSON.readTree(body);
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       // Only JsonProcessingException comes from a byte array; its original message has no location.
       return refused(
           "the body is not JSON: "

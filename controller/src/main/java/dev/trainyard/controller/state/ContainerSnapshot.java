@@ -1,5 +1,7 @@
 package dev.trainyard.controller.state;
 
+import java.time.Instant;
+
 /**
  * One container status of a pod: its {@code name} and {@code image}, which state it is in, the
  * state's {@code reason} and {@code message} ("" when absent) and, when terminated, its {@code
@@ -13,7 +15,7 @@ public record ContainerSnapshot(
     String reason,
     String message,
     Integer exitCode,
-    java.time.Instant finishedAt) {
+    Instant finishedAt) {
 
   /** Which of ContainerState's three members is set; UNKNOWN when none is (not yet reported). */
   public enum Status {

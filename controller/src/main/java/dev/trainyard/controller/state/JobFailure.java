@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * The failure a child Job's Failed condition records, for when the failed pod is gone: the Job
@@ -87,7 +88,7 @@ final class JobFailure {
         .anyMatch(j -> j.attempt() == attempt && "DeadlineExceeded".equals(condition(j).reason()));
   }
 
-  private static java.util.stream.Stream<JobSnapshot> failed(List<JobSnapshot> jobs) {
+  private static Stream<JobSnapshot> failed(List<JobSnapshot> jobs) {
     return jobs.stream()
         .filter(j -> ConditionSnapshot.holds(j.conditions(), "Failed"))
         .sorted(

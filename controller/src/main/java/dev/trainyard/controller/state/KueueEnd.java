@@ -1,6 +1,7 @@
 package dev.trainyard.controller.state;
 
 import java.time.Instant;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -83,7 +84,7 @@ record KueueEnd(String what, String brief, Instant since) {
       return "deactivated (Workload spec.active is false)";
     }
     return "deactivated by Kueue ("
-        + cause.replaceAll("(?<=[a-z])(?=[A-Z])", " ").toLowerCase(java.util.Locale.ROOT)
+        + cause.replaceAll("(?<=[a-z])(?=[A-Z])", " ").toLowerCase(Locale.ROOT)
         + ")";
   }
 }

@@ -10,11 +10,14 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -136,7 +139,7 @@ public final class FakeForge implements AutoCloseable {
 
   private final ForgeRules rules = new ForgeRules();
   private final List<Rejected> rejected = new ArrayList<>();
-  private final java.util.Set<String> forbidden = new java.util.HashSet<>();
+  private final Set<String> forbidden = new HashSet<>();
   private int requests;
 
   private FakeForge(HttpServer server) {
@@ -223,7 +226,7 @@ public final class FakeForge implements AutoCloseable {
   }
 
   /** When each accepted post arrived (wall clock), index for index with {@link #accepted()}. */
-  public List<java.time.Instant> acceptedTimes() {
+  public List<Instant> acceptedTimes() {
     return rules.acceptedAt();
   }
 

@@ -8,6 +8,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -245,7 +246,7 @@ class FakeForgeTest {
                 GH_AUTH,
                 ""));
     assertEquals(429, limited.status());
-    assertEquals(java.util.Optional.of("900"), limited.header("Retry-After"));
+    assertEquals(Optional.of("900"), limited.header("Retry-After"));
     forge.always(FakeForge.Fault.retryAfter(900));
     assertEquals(429, github("{\"state\":\"pending\"}", GH_AUTH));
     assertEquals(429, github("{\"state\":\"pending\"}", GH_AUTH));
@@ -308,7 +309,7 @@ class FakeForgeTest {
                 ""));
     assertEquals(
         50, FakeForge.JSON.readTree(gt.body()).get("statuses").size(), "limit is capped at 50");
-    assertEquals(java.util.Optional.of("70"), gt.header("X-Total-Count"));
+    assertEquals(Optional.of("70"), gt.header("X-Total-Count"));
   }
 
   @Test
@@ -342,8 +343,7 @@ class FakeForgeTest {
                 GL_AUTH,
                 ""));
     assertTrue(list.body().contains("\"pipeline_id\":" + first), list.body());
-    assertEquals(
-        java.util.Optional.of(""), list.header("X-Next-Page").or(() -> java.util.Optional.of("")));
+    assertEquals(Optional.of(""), list.header("X-Next-Page").or(() -> Optional.of("")));
   }
 
   private int github(String body, Map<String, String> auth) throws Exception {

@@ -10,6 +10,9 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
 import java.security.PublicKey;
 import java.security.Signature;
 import java.time.Instant;
@@ -138,14 +141,14 @@ public final class FakeGitHubChecks implements AutoCloseable {
   }
 
   /** A 2048-bit RSA app key in PKCS#1 PEM, as GitHub hands it out, made by the real openssl. */
-  public static java.nio.file.Path appKey(java.nio.file.Path dir) throws Exception {
+  public static Path appKey(Path dir) throws Exception {
     return GitHubChecksTest.openssl(dir, "app.pem", "genrsa", "-traditional");
   }
 
   /** The public half of the key in {@code pem}. */
-  public static PublicKey publicKeyOf(java.nio.file.Path pem) throws Exception {
+  public static PublicKey publicKeyOf(Path pem) throws Exception {
     return GitHubChecksTest.publicKey(
-        GitHubApp.parse(java.nio.file.Files.readString(pem, StandardCharsets.US_ASCII)));
+        GitHubApp.parse(Files.readString(pem, StandardCharsets.US_ASCII)));
   }
 
   private synchronized void handle(HttpExchange x) throws IOException {
@@ -338,7 +341,7 @@ public final class FakeGitHubChecks implements AutoCloseable {
         return "'Expiration time' claim ('exp') must be a numeric value representing the future";
       }
       return "";
-    } catch (RuntimeException | java.security.GeneralSecurityException e) {
+    } catch (RuntimeException | GeneralSecurityException e) {
       return "A JSON web token could not be decoded";
     }
   }

@@ -8,7 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.URI;
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
@@ -293,13 +295,13 @@ class ForgeClientsTest {
       f.gitlab().post(GL, status(CommitState.PENDING, "queued"));
       f.forge.gitlabPipeline("ml/team-a/llm", SHA, "main", "merge_request_event");
       HttpAnswer a =
-          new JdkTransport(java.time.Duration.ofSeconds(5))
+          new JdkTransport(Duration.ofSeconds(5))
               .send(
                   new HttpCall(
                       "POST",
                       URI.create(
                           f.forge.gitlabApi() + "/projects/ml%2Fteam-a%2Fllm/statuses/" + SHA),
-                      java.util.Map.of("PRIVATE-TOKEN", FakeForge.GITLAB_TOKEN),
+                      Map.of("PRIVATE-TOKEN", FakeForge.GITLAB_TOKEN),
                       "{\"state\":\"success\",\"name\":\"trainyard/dev/llama-ft-7f3a9c\"}"));
       assertEquals(201, a.status());
       assertEquals(
@@ -320,13 +322,13 @@ class ForgeClientsTest {
           List.of("failed"),
           f.forge.gitlabJobs("ml/team-a/llm", SHA).stream().map(ForgeRules.Job::status).toList());
       HttpAnswer a =
-          new JdkTransport(java.time.Duration.ofSeconds(5))
+          new JdkTransport(Duration.ofSeconds(5))
               .send(
                   new HttpCall(
                       "POST",
                       URI.create(
                           f.forge.gitlabApi() + "/projects/ml%2Fteam-a%2Fllm/statuses/" + SHA),
-                      java.util.Map.of("PRIVATE-TOKEN", FakeForge.GITLAB_TOKEN),
+                      Map.of("PRIVATE-TOKEN", FakeForge.GITLAB_TOKEN),
                       "{\"state\":\"pending\",\"name\":\"x\",\"pipeline_id\":999999}"));
       assertEquals(404, a.status());
       assertTrue(
@@ -358,10 +360,9 @@ class ForgeClientsTest {
     @DisplayName(
         "the read follows X-Next-Page: the newest job of the name across 121 pipelines and two pages")
     void readPages() throws Exception {
-      JdkTransport raw = new JdkTransport(java.time.Duration.ofSeconds(5));
+      JdkTransport raw = new JdkTransport(Duration.ofSeconds(5));
       URI post = URI.create(f.forge.gitlabApi() + "/projects/ml%2Fteam-a%2Fllm/statuses/" + SHA);
-      java.util.Map<String, String> auth =
-          java.util.Map.of("PRIVATE-TOKEN", FakeForge.GITLAB_TOKEN);
+      Map<String, String> auth = Map.of("PRIVATE-TOKEN", FakeForge.GITLAB_TOKEN);
       for (int i = 0; i <= 120; i++) {
         long pipeline = f.forge.gitlabPipeline("ml/team-a/llm", SHA, "main", "push");
         String state = i < 120 ? "success" : "failed";

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.URI;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -41,9 +43,9 @@ class ForgeEndpointTest {
         () -> new ForgeEndpoint("github.com", ForgeKind.GITHUB, api, (Token) null));
     RetryingTransport http =
         new RetryingTransport(
-            new JdkTransport(java.time.Duration.ofSeconds(1)),
+            new JdkTransport(Duration.ofSeconds(1)),
             RetryPolicy.standard(),
-            java.time.Clock.systemUTC(),
+            Clock.systemUTC(),
             Sleeper.system(),
             new RecordingEvents());
     Forge checks = new ForgeEndpoint("github.com", ForgeKind.GITHUB, api, null, app).client(http);
@@ -94,9 +96,9 @@ class ForgeEndpointTest {
   void routing() {
     RetryingTransport http =
         new RetryingTransport(
-            new JdkTransport(java.time.Duration.ofSeconds(1)),
+            new JdkTransport(Duration.ofSeconds(1)),
             RetryPolicy.standard(),
-            java.time.Clock.systemUTC(),
+            Clock.systemUTC(),
             Sleeper.system(),
             new RecordingEvents());
     ForgeDirectory d =

@@ -5,6 +5,7 @@ import com.sun.net.httpserver.Headers;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -109,7 +110,7 @@ public final class ForgeRules {
   private final Map<String, List<Job>> jobs = new LinkedHashMap<>();
 
   private final List<FakeForge.Accepted> accepted = new ArrayList<>();
-  private final List<java.time.Instant> acceptedAt = new ArrayList<>();
+  private final List<Instant> acceptedAt = new ArrayList<>();
   private long nextId = 1;
 
   synchronized Answer handle(String method, URI uri, Headers headers, String body) {
@@ -166,7 +167,7 @@ public final class ForgeRules {
     return List.copyOf(accepted);
   }
 
-  synchronized List<java.time.Instant> acceptedAt() {
+  synchronized List<Instant> acceptedAt() {
     return List.copyOf(acceptedAt);
   }
 
@@ -499,7 +500,7 @@ public final class ForgeRules {
             str(b, "target_url", ""),
             context);
     history(forge, project, sha, context).add(s);
-    acceptedAt.add(java.time.Instant.now());
+    acceptedAt.add(Instant.now());
     accepted.add(
         new FakeForge.Accepted(
             forge, project, sha, context, s.state(), s.description(), s.targetUrl(), retire));

@@ -9,12 +9,16 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyFactory;
+import java.security.PrivateKey;
 import java.security.PublicKey;
 import java.security.interfaces.RSAPrivateCrtKey;
 import java.security.spec.RSAPublicKeySpec;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -208,8 +212,7 @@ class GitHubChecksTest {
     GitHubApp app = new GitHubApp(7, pkcs8);
     String jwt = app.jwt(Instant.parse("2026-12-01T08:00:00Z"));
     String claims =
-        new String(
-            java.util.Base64.getUrlDecoder().decode(jwt.split("\\.")[1]), StandardCharsets.UTF_8);
+        new String(Base64.getUrlDecoder().decode(jwt.split("\\.")[1]), StandardCharsets.UTF_8);
     assertEquals("{\"exp\":1796112540,\"iat\":1796111940,\"iss\":\"7\"}", claims);
 
     Path junk = temp.resolve("junk.pem");
@@ -306,7 +309,7 @@ class GitHubChecksTest {
   @Test
   @DisplayName("the caches keep the newest 10,000 entries, least recently used out first")
   void boundedCaches() {
-    java.util.Map<Integer, Integer> m = GitHubChecks.bounded();
+    Map<Integer, Integer> m = GitHubChecks.bounded();
     for (int i = 0; i < GitHubChecks.MAX_CACHED; i++) {
       m.put(i, i);
     }
@@ -340,7 +343,7 @@ class GitHubChecksTest {
     return s.toString();
   }
 
-  static PublicKey publicKey(java.security.PrivateKey key) throws Exception {
+  static PublicKey publicKey(PrivateKey key) throws Exception {
     RSAPrivateCrtKey rsa = (RSAPrivateCrtKey) key;
     return KeyFactory.getInstance("RSA")
         .generatePublic(new RSAPublicKeySpec(rsa.getModulus(), rsa.getPublicExponent()));
@@ -349,7 +352,7 @@ class GitHubChecksTest {
   /** Runs the real {@code openssl} to write a 2048-bit RSA key to {@code name}. */
   static Path openssl(Path dir, String name, String... command) throws Exception {
     Path out = dir.resolve(name);
-    List<String> args = new java.util.ArrayList<>(List.of("openssl"));
+    List<String> args = new ArrayList<>(List.of("openssl"));
     args.addAll(List.of(command));
     if (command[0].equals("genpkey")) {
       args.addAll(List.of("-pkeyopt", "rsa_keygen_bits:2048", "-out", out.toString()));

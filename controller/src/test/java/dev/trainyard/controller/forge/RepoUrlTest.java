@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -57,11 +58,7 @@ class RepoUrlTest {
   void directory() {
     RetryingTransport http =
         new RetryingTransport(
-            c -> null,
-            RetryPolicy.standard(),
-            java.time.Clock.systemUTC(),
-            d -> {},
-            ForgeEvents.NONE);
+            c -> null, RetryPolicy.standard(), Clock.systemUTC(), d -> {}, ForgeEvents.NONE);
     ForgeDirectory d =
         new ForgeDirectory(
             List.of(
@@ -95,11 +92,7 @@ class RepoUrlTest {
   void longestPrefix() {
     RetryingTransport http =
         new RetryingTransport(
-            c -> null,
-            RetryPolicy.standard(),
-            java.time.Clock.systemUTC(),
-            d -> {},
-            ForgeEvents.NONE);
+            c -> null, RetryPolicy.standard(), Clock.systemUTC(), d -> {}, ForgeEvents.NONE);
     ForgeEndpoint all =
         new ForgeEndpoint(
             "github.com", ForgeKind.GITHUB, URI.create("https://api.github.com"), new Token("t"));

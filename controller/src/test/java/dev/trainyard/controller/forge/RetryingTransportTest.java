@@ -9,8 +9,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.trainyard.controller.forge.FakeForge.Fault;
+import java.io.IOException;
 import java.net.ConnectException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -18,6 +23,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
+import javax.net.ssl.SSLHandshakeException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -287,19 +294,18 @@ class RetryingTransportTest {
   void tlsFailure() throws Exception {
     // A server that answers a TLS ClientHello with plain text: the handshake fails as with any TLS
     // mistake.
-    try (java.net.ServerSocket plain =
-        new java.net.ServerSocket(0, 5, java.net.InetAddress.getLoopbackAddress())) {
+    try (ServerSocket plain = new ServerSocket(0, 5, InetAddress.getLoopbackAddress())) {
       Thread answer =
           new Thread(
               () -> {
-                try (java.net.Socket s = plain.accept()) {
+                try (Socket s = plain.accept()) {
                   s.getOutputStream()
                       .write(
                           "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n"
-                              .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                              .getBytes(StandardCharsets.US_ASCII));
                   s.getOutputStream().flush();
                   s.getInputStream().read(new byte[4096]);
-                } catch (java.io.IOException ignored) {
+                } catch (IOException ignored) {
                   // the client hung up
                 }
               });
@@ -318,19 +324,15 @@ class RetryingTransportTest {
       assertEquals(List.of("github:retry:tls"), f.events.lines);
       assertEquals(List.of(), f.time.waits());
     }
-    assertTrue(
-        RetryingTransport.tls(
-            new java.io.IOException("x", new javax.net.ssl.SSLHandshakeException("PKIX"))));
-    assertFalse(
-        RetryingTransport.tls(new java.io.IOException("x", new ConnectException("refused"))));
+    assertTrue(RetryingTransport.tls(new IOException("x", new SSLHandshakeException("PKIX"))));
+    assertFalse(RetryingTransport.tls(new IOException("x", new ConnectException("refused"))));
     assertEquals(
         "PKIX path building failed",
         RetryingTransport.rootMessage(
-            new java.io.IOException(
+            new IOException(
                 "outer",
                 new RuntimeException(
-                    "middle",
-                    new javax.net.ssl.SSLHandshakeException("PKIX path building failed")))));
+                    "middle", new SSLHandshakeException("PKIX path building failed")))));
   }
 
   @Test
@@ -501,7 +503,7 @@ class RetryingTransportTest {
   }
 
   private static HttpAnswer answer(int status, Map<String, String> headers) {
-    Map<String, List<String>> h = new java.util.TreeMap<>();
+    Map<String, List<String>> h = new TreeMap<>();
     headers.forEach((k, v) -> h.put(k, List.of(v)));
     return new HttpAnswer(status, h, "");
   }

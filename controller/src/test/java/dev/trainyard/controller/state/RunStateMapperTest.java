@@ -14,8 +14,12 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.trainyard.compiler.render.GpuCheck;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -201,7 +205,7 @@ class RunStateMapperTest {
       RunObservation o = r.observe();
       RunObservation noTime =
           new RunObservation(
-              new JobSetSnapshot("ns", "js", null, false, 2, 0, 0, "", java.util.List.of()),
+              new JobSetSnapshot("ns", "js", null, false, 2, 0, 0, "", List.of()),
               o.pods(),
               o.workload(),
               o.now());
@@ -700,8 +704,8 @@ class RunStateMapperTest {
     @DisplayName(
         "a failed run whose pod cannot pull the runtime's image is a platform error, one phrase per kind")
     void imagePull() {
-      java.util.Map<String, String> said =
-          java.util.Map.of(
+      Map<String, String> said =
+          Map.of(
               "ErrImagePull",
               "cannot pull image of container node",
               "ImagePullBackOff",
@@ -1068,7 +1072,7 @@ class RunStateMapperTest {
           failedBy(
               "PodFailurePolicy",
               "Container code-sync for pod a/p failed with exit code "
-                  + dev.trainyard.compiler.render.GpuCheck.EXIT_CODE
+                  + GpuCheck.EXIT_CODE
                   + " matching FailJob rule at index 2");
       assertEquals(Cause.PLATFORM, gpu.cause());
       assertEquals(
@@ -1181,7 +1185,7 @@ class RunStateMapperTest {
               List.of(pulling0, pulling1),
               List.of(readyPod("p0", "n0"), pulling1),
               List.of(readyPod("p0", "n0"), readyPod("p1", "n1")));
-      List<String> posted = new java.util.ArrayList<>();
+      List<String> posted = new ArrayList<>();
       for (List<PodSnapshot> pods : steps) {
         Runs r = run().admittedWorkload(T0);
         r.pods.addAll(pods);
@@ -1203,9 +1207,9 @@ class RunStateMapperTest {
     @DisplayName(
         "a 12-node run starting pod by pod (created, scheduled, pulling, ready) has 3 descriptions in 36 observations, not one per pod")
     void twelveNodesStartWithoutChurn() {
-      List<PodSnapshot> pods = new java.util.ArrayList<>();
-      List<String> posted = new java.util.ArrayList<>();
-      java.util.function.Consumer<List<PodSnapshot>> observe =
+      List<PodSnapshot> pods = new ArrayList<>();
+      List<String> posted = new ArrayList<>();
+      Consumer<List<PodSnapshot>> observe =
           now -> {
             Runs r = run().admittedWorkload(T0);
             r.expected = 12;

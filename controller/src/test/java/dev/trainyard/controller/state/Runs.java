@@ -1,5 +1,6 @@
 package dev.trainyard.controller.state;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -176,7 +177,7 @@ final class Runs {
   }
 
   /** train.yaml names {@code image} (annotation image-source) and sets {@code timeout}. */
-  Runs trainYaml(String image, java.time.Duration timeout) {
+  Runs trainYaml(String image, Duration timeout) {
     settings = new UserSettings(image, timeout);
     return this;
   }
@@ -222,6 +223,6 @@ final class Runs {
   }
 
   RunState map() {
-    return new RunStateMapper(java.time.Duration.ofMinutes(10)).map(observe());
+    return new RunStateMapper(Duration.ofMinutes(10)).map(observe());
   }
 }

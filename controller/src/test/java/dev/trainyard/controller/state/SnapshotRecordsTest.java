@@ -2,7 +2,9 @@ package dev.trainyard.controller.state;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -36,9 +38,8 @@ class SnapshotRecordsTest {
     assertEquals("", new UserSettings(null, null).image());
     assertEquals("", new JobSnapshot("j", 0, List.of(), null).failedIndexes());
     RunObservation o =
-        new RunObservation(
-            js, List.of(), java.util.Optional.empty(), java.time.Instant.EPOCH, List.of(), null);
-    assertEquals(java.util.Optional.empty(), o.earlier());
+        new RunObservation(js, List.of(), Optional.empty(), Instant.EPOCH, List.of(), null);
+    assertEquals(Optional.empty(), o.earlier());
   }
 
   @Test
@@ -49,13 +50,13 @@ class SnapshotRecordsTest {
         new Failure(Cause.USER, "cannot pull image x", "n0", null, "check image in train.yaml");
     JobSnapshot job = new JobSnapshot("j-0", 0, List.of(), "1");
     RunObservation o =
-        new RunObservation(js, List.of(), java.util.Optional.empty(), java.time.Instant.EPOCH)
-            .withEarlier(java.util.Optional.of(f))
+        new RunObservation(js, List.of(), Optional.empty(), Instant.EPOCH)
+            .withEarlier(Optional.of(f))
             .withJobs(List.of(job));
-    assertEquals(java.util.Optional.of(f), o.earlier());
+    assertEquals(Optional.of(f), o.earlier());
     assertEquals(List.of(job), o.jobs());
-    assertEquals(java.util.Optional.of(f), o.withJobs(List.of()).earlier());
-    assertEquals(List.of(job), o.withEarlier(java.util.Optional.empty()).jobs());
+    assertEquals(Optional.of(f), o.withJobs(List.of()).earlier());
+    assertEquals(List.of(job), o.withEarlier(Optional.empty()).jobs());
     assertEquals(js, o.jobSet());
   }
 

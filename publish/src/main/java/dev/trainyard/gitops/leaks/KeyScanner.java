@@ -2,7 +2,9 @@ package dev.trainyard.gitops.leaks;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -59,7 +61,7 @@ public final class KeyScanner {
         .ifPresent(wide -> found.addAll(scanText(wide.text(), wide.encoding() + " → ")));
     Map<String, KeyFinding> unique = new LinkedHashMap<>();
     found.stream()
-        .sorted(java.util.Comparator.comparingInt(KeyFinding::line))
+        .sorted(Comparator.comparingInt(KeyFinding::line))
         .forEach(f -> unique.putIfAbsent(f.line() + "\0" + f.kind(), f));
     return List.copyOf(unique.values());
   }
@@ -69,7 +71,7 @@ public final class KeyScanner {
     scan(text, 0, via, i -> i, hits);
     int[] lineStarts = lineStarts(text);
     return hits.stream()
-        .sorted(java.util.Comparator.comparingInt(Hit::offset))
+        .sorted(Comparator.comparingInt(Hit::offset))
         .map(h -> new KeyFinding(line(lineStarts, h.offset()), h.kind(), h.encoding()))
         .toList();
   }
@@ -191,7 +193,7 @@ public final class KeyScanner {
   }
 
   private static int line(int[] starts, int offset) {
-    int index = java.util.Arrays.binarySearch(starts, offset);
+    int index = Arrays.binarySearch(starts, offset);
     return (index >= 0 ? index : -index - 2) + 1;
   }
 }

@@ -119,7 +119,7 @@ public final class LeakCheck {
 
   /** Text files (a {@code Snapshot}'s or a compile's), checked as their UTF-8 bytes. */
   public Report checkText(SortedMap<String, String> files) {
-    SortedMap<String, byte[]> bytes = new java.util.TreeMap<>();
+    SortedMap<String, byte[]> bytes = new TreeMap<>();
     files.forEach((path, text) -> bytes.put(path, text.getBytes(StandardCharsets.UTF_8)));
     return check(bytes);
   }

@@ -1,6 +1,7 @@
 package dev.trainyard.gitops.leaks;
 
 import java.io.IOException;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -66,7 +67,7 @@ public final class TreeFiles {
   }
 
   private static String why(IOException e) {
-    return e instanceof java.nio.file.AccessDeniedException
+    return e instanceof AccessDeniedException
         ? "permission denied"
         : String.valueOf(e.getMessage());
   }

@@ -11,6 +11,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 /**
  * {@code trainyard preview} in a GitOps repository: what a pull request changes, run by run: the
@@ -104,7 +106,7 @@ public final class GitOpsPreview {
    * adds or changes, under head's platform.yaml: E809 for each key outside an allowed plain Secret.
    */
   static List<Diagnostic> leaks(Platform platform, Snapshot head, List<String> changed) {
-    java.util.SortedMap<String, String> files = new java.util.TreeMap<>();
+    SortedMap<String, String> files = new TreeMap<>();
     for (String path : changed) {
       head.read(path).ifPresent(text -> files.put(path, text));
     }

@@ -7,7 +7,9 @@ import dev.trainyard.gitops.RunIndex;
 import dev.trainyard.gitops.Snapshot;
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
@@ -286,7 +288,7 @@ final class PlatformEffect {
     }
     List<CallOut> out = new ArrayList<>();
     for (List<RunFacts> group : groups.values()) {
-      group.sort(java.util.Comparator.comparing(f -> f.folder().run()));
+      group.sort(Comparator.comparing(f -> f.folder().run()));
       out.add(callOut(before, after, group, now.get(group.get(0).folder().path())));
     }
     return out;
@@ -445,11 +447,7 @@ final class PlatformEffect {
     List<String> shown = new ArrayList<>();
     for (PlatformRender.StaleFile f :
         render.stale().subList(0, Math.min(NAMES_SHOWN, render.stale().size()))) {
-      shown.add(
-          Md.code(f.path())
-              + " ("
-              + f.difference().name().toLowerCase(java.util.Locale.ROOT)
-              + ")");
+      shown.add(Md.code(f.path()) + " (" + f.difference().name().toLowerCase(Locale.ROOT) + ")");
     }
     int more = render.stale().size() - shown.size();
     return Optional.of(

@@ -9,6 +9,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -28,8 +29,8 @@ public final class PreviewBuilder {
    * File names kustomize reads as a kustomization (kustomize {@code
    * konfig.RecognizedKustomizationFileNames}).
    */
-  private static final java.util.Set<String> KUSTOMIZATION_FILES =
-      java.util.Set.of("kustomization.yaml", "kustomization.yml", "Kustomization");
+  private static final Set<String> KUSTOMIZATION_FILES =
+      Set.of("kustomization.yaml", "kustomization.yml", "Kustomization");
 
   /**
    * Added, changed, removed; by path within each (the runs are built in path order, and the sort is

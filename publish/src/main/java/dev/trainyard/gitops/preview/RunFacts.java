@@ -2,6 +2,7 @@ package dev.trainyard.gitops.preview;
 
 import dev.trainyard.gitops.RunFolder;
 import java.math.BigDecimal;
+import java.util.Collections;
 import java.util.Map;
 import java.util.Objects;
 import java.util.SortedMap;
@@ -132,6 +133,6 @@ public record RunFacts(
 
   /** The requests as an unmodifiable map. */
   public Map<String, BigDecimal> requestsView() {
-    return java.util.Collections.unmodifiableSortedMap(requests);
+    return Collections.unmodifiableSortedMap(requests);
   }
 }

@@ -8,7 +8,9 @@ import com.fasterxml.jackson.databind.node.POJONode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.trainyard.compiler.manifest.YamlWriter;
 import dev.trainyard.compiler.secrets.CredentialPatterns;
+import java.util.Collections;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Which values of an object are Secret data (or a credential written as plain env), and their
@@ -94,7 +96,7 @@ final class SecretMask {
     // The strongest form below wins (the enum's order: NONE < PLAIN < SEALED < SOPS); a value node
     // has no children.
     for (JsonNode child : tree) {
-      found = java.util.Collections.max(List.of(found, form(child)));
+      found = Collections.max(List.of(found, form(child)));
     }
     return found;
   }
@@ -203,10 +205,10 @@ final class SecretMask {
   }
 
   /** The sealed value of {@code node}, if it is one. */
-  static java.util.Optional<Sealed> sealedOf(JsonNode node) {
+  static Optional<Sealed> sealedOf(JsonNode node) {
     return node instanceof POJONode p && p.getPojo() instanceof Sealed s
-        ? java.util.Optional.of(s)
-        : java.util.Optional.empty();
+        ? Optional.of(s)
+        : Optional.empty();
   }
 
   /** {@code tree} with each sealed leaf replaced by its mask. */

@@ -117,7 +117,7 @@ final class SummaryTables {
    * The checkpointed runs among the added and changed ones: the job's claim and where the run
    * starts (docs/checkpoints.md); empty when there are none.
    */
-  static java.util.Optional<Block> checkpoints(Preview p) {
+  static Optional<Block> checkpoints(Preview p) {
     List<String> rows = new ArrayList<>();
     for (RunChange r : p.runs()) {
       if (r.after().isEmpty() || r.after().get().checkpoint().isEmpty()) {
@@ -136,12 +136,12 @@ final class SummaryTables {
               + " |");
     }
     if (rows.isEmpty()) {
-      return java.util.Optional.empty();
+      return Optional.empty();
     }
     List<String> head =
         new ArrayList<>(List.of("**Checkpoints** (kept across restarts and runs of the job)", ""));
     head.addAll(CHECKPOINT_HEADER);
-    return java.util.Optional.of(new Block(head, rows, List.of(""), CHECKPOINT_HEADER));
+    return Optional.of(new Block(head, rows, List.of(""), CHECKPOINT_HEADER));
   }
 
   static Block queues(Preview p) {

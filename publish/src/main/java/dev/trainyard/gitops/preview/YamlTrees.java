@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -104,7 +105,7 @@ final class YamlTrees {
           ? new Documents(List.of(), "not valid YAML")
           : new Documents(
               List.of(), "not valid YAML", at.getLineNr(), Math.max(1, at.getColumnNr()));
-    } catch (java.io.IOException | RuntimeException e) {
+    } catch (IOException | RuntimeException e) {
       return new Documents(List.of(), "not valid YAML");
     }
   }
@@ -116,7 +117,7 @@ final class YamlTrees {
   static Optional<List<JsonNode>> anyDocuments(String text) {
     try {
       return Optional.of(read(text));
-    } catch (java.io.IOException | RuntimeException e) {
+    } catch (IOException | RuntimeException e) {
       return Optional.empty();
     }
   }
@@ -125,7 +126,7 @@ final class YamlTrees {
    * Whether {@code text} uses an alias anywhere (only texts with a {@code *} are scanned: an alias
    * starts with one).
    */
-  private static boolean aliased(String text) throws java.io.IOException {
+  private static boolean aliased(String text) throws IOException {
     if (text.indexOf('*') < 0) {
       return false;
     }
@@ -143,7 +144,7 @@ final class YamlTrees {
    * The documents one by one (a root list stays one list: Jackson's readValues would unwrap it),
    * empty ones left out.
    */
-  private static List<JsonNode> read(String text) throws java.io.IOException {
+  private static List<JsonNode> read(String text) throws IOException {
     List<JsonNode> out = new ArrayList<>();
     try (JsonParser p = YAML.createParser(text)) {
       while (p.nextToken() != null) {

@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Set;
 import org.luaj.vm2.Globals;
 import org.luaj.vm2.LoadState;
+import org.luaj.vm2.LuaError;
 import org.luaj.vm2.LuaTable;
 import org.luaj.vm2.LuaValue;
 import org.luaj.vm2.compiler.LuaC;
@@ -49,7 +50,7 @@ final class ArgoHealthLua {
     LuaValue result;
     try {
       result = globals.load(script, "health.lua").call();
-    } catch (org.luaj.vm2.LuaError e) {
+    } catch (LuaError e) {
       throw new IllegalStateException("Lua error: " + e.getMessage(), e);
     }
     if (!result.istable()) {

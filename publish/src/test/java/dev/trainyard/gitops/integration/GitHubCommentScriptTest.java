@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -136,7 +137,7 @@ class GitHubCommentScriptTest {
   @Test
   @DisplayName("parts are ordered by number, not by name: part 10 comes after part 9")
   void partOrder() throws IOException {
-    Map<String, String> files = new java.util.TreeMap<>();
+    Map<String, String> files = new TreeMap<>();
     for (int i = 1; i <= 10; i++) {
       files.put("preview-" + i + ".md", "p" + i + "\n");
     }

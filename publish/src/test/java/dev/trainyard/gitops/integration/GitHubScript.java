@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * Runs an {@code actions/github-script@v8} body (v8 changed only the runtime to Node 24,
@@ -123,6 +124,6 @@ final class GitHubScript {
   }
 
   private static List<String> concat(List<String> a, List<String> b) {
-    return java.util.stream.Stream.concat(a.stream(), b.stream()).toList();
+    return Stream.concat(a.stream(), b.stream()).toList();
   }
 }

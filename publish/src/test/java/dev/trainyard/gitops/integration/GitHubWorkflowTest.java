@@ -8,7 +8,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.trainyard.gitops.integration.YamlScalars.Scalar;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -205,7 +207,7 @@ class GitHubWorkflowTest {
       }
     }
     for (String input : names(ACTION.path("inputs"))) {
-      assertFalse(input.toLowerCase(java.util.Locale.ROOT).contains("token"), input);
+      assertFalse(input.toLowerCase(Locale.ROOT).contains("token"), input);
     }
   }
 
@@ -311,7 +313,7 @@ class GitHubWorkflowTest {
             "actions/cache/restore", "v5",
             "actions/cache/save", "v5",
             "actions/github-script", "v8");
-    List<String> uses = new java.util.ArrayList<>();
+    List<String> uses = new ArrayList<>();
     for (Scalar s : YamlScalars.strings(ACTION)) {
       if (s.path().endsWith("/uses")) {
         uses.add(s.value());
@@ -381,7 +383,7 @@ class GitHubWorkflowTest {
   }
 
   static Map<String, String> map(JsonNode object) {
-    Map<String, String> out = new java.util.TreeMap<>();
+    Map<String, String> out = new TreeMap<>();
     object.properties().forEach(e -> out.put(e.getKey(), e.getValue().asText()));
     return out;
   }

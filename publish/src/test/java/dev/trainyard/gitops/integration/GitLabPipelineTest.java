@@ -6,10 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.trainyard.gitops.integration.YamlScalars.Scalar;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The contract of the GitLab CI template {@code templates/trainyard.yml} (a CI/CD component: a
@@ -101,7 +106,7 @@ class GitLabPipelineTest {
   @Test
   @DisplayName(
       "a merged results pipeline previews against CI_MERGE_REQUEST_TARGET_BRANCH_SHA; a merge request pipeline (unset or empty) against CI_MERGE_REQUEST_DIFF_BASE_SHA")
-  void previewBase(@org.junit.jupiter.api.io.TempDir java.nio.file.Path temp) throws Exception {
+  void previewBase(@TempDir Path temp) throws Exception {
     String target = "1111111111111111111111111111111111111111";
     String diffBase = "2222222222222222222222222222222222222222";
     assertEquals(
@@ -117,22 +122,22 @@ class GitLabPipelineTest {
    * The --base that the preview job's lines from PREVIEW_BASE to the trainyard call pass, run by
    * bash with a stand-in trainyard that records its arguments.
    */
-  private static String previewArgument(
-      java.nio.file.Path temp, Map<String, String> extra, String diffBase) throws Exception {
+  private static String previewArgument(Path temp, Map<String, String> extra, String diffBase)
+      throws Exception {
     List<String> lines = GitHubWorkflowTest.texts(PREVIEW.path("script"));
     int from = indexOf(lines, "PREVIEW_BASE=");
     int to = from;
     while (!lines.get(to).contains("trainyard preview --")) {
       to++;
     }
-    java.nio.file.Path bin = java.nio.file.Files.createDirectories(temp.resolve("bin"));
-    java.nio.file.Path args = temp.resolve("args");
-    java.nio.file.Path fake =
-        java.nio.file.Files.writeString(
+    Path bin = Files.createDirectories(temp.resolve("bin"));
+    Path args = temp.resolve("args");
+    Path fake =
+        Files.writeString(
             bin.resolve("trainyard"), "#!/bin/bash\nprintf '%s\\n' \"$@\" > \"$ARGS\"\n");
     assertTrue(fake.toFile().setExecutable(true));
-    java.nio.file.Path job =
-        java.nio.file.Files.writeString(
+    Path job =
+        Files.writeString(
             temp.resolve("job.sh"),
             "set -eo pipefail\nstatus=0\n" + String.join("\n", lines.subList(from, to + 1)) + "\n");
     ProcessBuilder pb = new ProcessBuilder("bash", job.toString()).redirectErrorStream(true);
@@ -146,11 +151,10 @@ class GitLabPipelineTest {
     env.put("PREVIEW_DIR", temp.toString());
     env.putAll(extra);
     Process p = pb.start();
-    String out =
-        new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-    assertTrue(p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS), out);
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(p.waitFor(30, TimeUnit.SECONDS), out);
     assertEquals(0, p.exitValue(), out);
-    List<String> got = java.nio.file.Files.readAllLines(args);
+    List<String> got = Files.readAllLines(args);
     return got.get(got.indexOf("--base") + 1);
   }
 

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -159,7 +160,7 @@ class GitOpsCiTest {
             "preview --base b2 --head h2 --out " + temp.resolve("preview") + " --part-size 65000"),
         gitops.calls());
     assertEquals("status=1", Files.readString(temp.resolve("output")).strip());
-    Map<String, String> source = new java.util.HashMap<>(env);
+    Map<String, String> source = new HashMap<>(env);
     source.put("TRAINYARD_KIND", "source");
     Run sourceRun = trainyard(script, source, 0, 1);
     assertEquals(
@@ -191,7 +192,7 @@ class GitOpsCiTest {
             + previewExit
             + "\n");
     assertTrue(bin.resolve("trainyard").toFile().setExecutable(true));
-    Map<String, String> all = new java.util.HashMap<>(env);
+    Map<String, String> all = new HashMap<>(env);
     all.put("PATH", bin + ":" + System.getenv("PATH"));
     all.put("CALLS", calls.toString());
     all.put("PREVIEW_DIR", temp.resolve("preview").toString());

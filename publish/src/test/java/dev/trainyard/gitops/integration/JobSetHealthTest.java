@@ -11,6 +11,7 @@ import dev.trainyard.compiler.testing.Wording;
 import dev.trainyard.gitops.integration.ArgoHealthLua.HealthResult;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -195,7 +196,7 @@ class JobSetHealthTest {
       return (ObjectNode)
           RepoFiles.parseDocuments(new String(in.readAllBytes(), StandardCharsets.UTF_8)).get(0);
     } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
+      throw new UncheckedIOException(e);
     }
   }
 

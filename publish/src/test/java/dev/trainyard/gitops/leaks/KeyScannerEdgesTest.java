@@ -3,6 +3,7 @@ package dev.trainyard.gitops.leaks;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -113,6 +114,6 @@ class KeyScannerEdgesTest {
   }
 
   private static String b64Latin1(String text) {
-    return java.util.Base64.getEncoder().encodeToString(text.getBytes(StandardCharsets.ISO_8859_1));
+    return Base64.getEncoder().encodeToString(text.getBytes(StandardCharsets.ISO_8859_1));
   }
 }

@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.trainyard.compiler.secrets.SshKeyGenerator;
 import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -180,10 +182,7 @@ class KeyScannerTest {
   void noFalsePositives() {
     String cert =
         "-----BEGIN CERTIFICATE-----\nMIIDQzCCAiugAwIBAgIUUb7HXbGaqDAuao717mZlq5VnIoAwDQYJKoZIhvcNAQEL\n-----END CERTIFICATE-----\n";
-    String ssh =
-        new dev.trainyard.compiler.secrets.SshKeyGenerator(new java.security.SecureRandom())
-            .generate("c")
-            .publicKeyAuthorized();
+    String ssh = new SshKeyGenerator(new SecureRandom()).generate("c").publicKeyAuthorized();
     StringBuilder text =
         new StringBuilder(
             cert

@@ -12,6 +12,10 @@ import dev.trainyard.compiler.platform.PlatformLoader;
 import dev.trainyard.compiler.schema.NetworkntSchemaValidator;
 import dev.trainyard.compiler.source.YamlDocumentLoader;
 import dev.trainyard.compiler.testing.Wording;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,6 +24,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -232,10 +237,9 @@ class LeakCheckTest {
     LeakCheck.Report sealed = LeakCheck.checkFolder(tree, Optional.empty()).value().orElseThrow();
     assertEquals(2, sealed.files());
     assertTrue(sealed.leaked());
-    java.io.IOException missing =
-        org.junit.jupiter.api.Assertions.assertThrows(
-            java.io.IOException.class,
-            () -> LeakCheck.checkFolder(temp.resolve("nope"), Optional.empty()));
+    IOException missing =
+        Assertions.assertThrows(
+            IOException.class, () -> LeakCheck.checkFolder(temp.resolve("nope"), Optional.empty()));
     assertTrue(missing.getMessage().endsWith("nope: no such folder"), missing.getMessage());
     Files.writeString(tree.resolve("platform.yaml"), "kind: Platform\nbogus: 1\n");
     assertFalse(LeakCheck.checkFolder(tree, Optional.empty()).diagnostics().isEmpty());
@@ -293,13 +297,13 @@ class LeakCheckTest {
   @DisplayName(
       "a Secret file written as UTF-16 (with or without BOM) or UTF-32: its key is found; allowed where plain Secrets are, E809 elsewhere")
   void wideEncodings() {
-    for (java.nio.charset.Charset cs :
+    for (Charset cs :
         List.of(
             StandardCharsets.UTF_16,
             StandardCharsets.UTF_16LE,
             StandardCharsets.UTF_16BE,
-            java.nio.charset.Charset.forName("UTF-32LE"),
-            java.nio.charset.Charset.forName("UTF-32"))) {
+            Charset.forName("UTF-32LE"),
+            Charset.forName("UTF-32"))) {
       byte[] bytes = ("\uFEFF" + secret("default", KEY.pem())).getBytes(cs);
       byte[] unmarked = secret("default", KEY.pem()).getBytes(cs);
       for (byte[] b : List.of(bytes, unmarked)) {
@@ -406,18 +410,18 @@ class LeakCheckTest {
   }
 
   private static String readResource(String name) {
-    try (java.io.InputStream in = Platform.class.getResourceAsStream(name)) {
+    try (InputStream in = Platform.class.getResourceAsStream(name)) {
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 
   private Path write(String name, String text) {
     try {
       return Files.writeString(temp.resolve(name), text);
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 

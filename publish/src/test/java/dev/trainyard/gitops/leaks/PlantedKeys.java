@@ -3,6 +3,7 @@ package dev.trainyard.gitops.leaks;
 import dev.trainyard.compiler.secrets.SshKeyGenerator;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
+import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.SecureRandom;
 import java.security.spec.ECGenParameterSpec;
@@ -51,7 +52,7 @@ final class PlantedKeys {
     }
   }
 
-  private static java.security.KeyPair generate(String algorithm, ECGenParameterSpec spec)
+  private static KeyPair generate(String algorithm, ECGenParameterSpec spec)
       throws GeneralSecurityException {
     KeyPairGenerator generator = KeyPairGenerator.getInstance(algorithm);
     if (spec != null) {

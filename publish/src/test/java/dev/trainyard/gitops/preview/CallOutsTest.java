@@ -10,12 +10,17 @@ import dev.trainyard.compiler.schema.NetworkntSchemaValidator;
 import dev.trainyard.compiler.source.YamlDocumentLoader;
 import dev.trainyard.compiler.testing.Wording;
 import dev.trainyard.gitops.MapSnapshot;
+import dev.trainyard.gitops.RunFolder;
+import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
+import java.util.function.Function;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -51,15 +56,14 @@ class CallOutsTest {
         temp, folder, trainYaml, platform, PreviewRepos.sha(commit), PreviewRepos.T0, 1);
   }
 
-  private static final dev.trainyard.gitops.RunFolder FOLDER =
-      new dev.trainyard.gitops.RunFolder("prod", "team-a", "r-000001");
+  private static final RunFolder FOLDER = new RunFolder("prod", "team-a", "r-000001");
 
   /**
    * A run on {@code queue} asking {@code gpus} GPUs in all (and {@code extra} of other resources).
    */
-  private static RunFacts asking(String queue, long gpus, Map<String, java.math.BigDecimal> extra) {
-    java.util.TreeMap<String, java.math.BigDecimal> requests = new java.util.TreeMap<>(extra);
-    requests.put("nvidia.com/gpu", java.math.BigDecimal.valueOf(gpus));
+  private static RunFacts asking(String queue, long gpus, Map<String, BigDecimal> extra) {
+    TreeMap<String, BigDecimal> requests = new TreeMap<>(extra);
+    requests.put("nvidia.com/gpu", BigDecimal.valueOf(gpus));
     return new RunFacts(
         FOLDER,
         "r",
@@ -90,7 +94,7 @@ class CallOutsTest {
 
   private static ObjectChange changedJobSet(String... paths) {
     List<FieldChange> fields =
-        java.util.Arrays.stream(paths)
+        Arrays.stream(paths)
             .map(p -> new FieldChange(p, Optional.of("1"), Optional.of("2"), false))
             .toList();
     return new ObjectChange(
@@ -334,7 +338,7 @@ class CallOutsTest {
             1,
             0,
             "",
-            new java.util.TreeMap<>());
+            new TreeMap<>());
     RunFacts sameImage =
         new RunFacts(
             FOLDER,
@@ -351,7 +355,7 @@ class CallOutsTest {
             1,
             0,
             "",
-            new java.util.TreeMap<>());
+            new TreeMap<>());
     Platform queues = platform(PreviewCases.QUEUES);
     assertEquals(
         List.of("runtime torch@1 → torch@2 in place (image img:1 → img:2)"),
@@ -388,7 +392,7 @@ class CallOutsTest {
       "a request equal to the nominal quota fits; one GPU more is over it; a resource asked 0 of needs no cover")
   void quotaBoundary() throws Exception {
     Platform queues = platform(PreviewCases.QUEUES);
-    Map<String, java.math.BigDecimal> zero = Map.of("example.com/fpga", java.math.BigDecimal.ZERO);
+    Map<String, BigDecimal> zero = Map.of("example.com/fpga", BigDecimal.ZERO);
     assertEquals(
         List.of(), CallOuts.of(List.of(added(asking("small", 32, zero))), List.of(), queues));
     List<CallOut> over =
@@ -397,17 +401,13 @@ class CallOutsTest {
     WORDING.approve(over.get(0).message());
     List<CallOut> fpga =
         CallOuts.of(
-            List.of(
-                added(asking("small", 1, Map.of("example.com/fpga", java.math.BigDecimal.ONE)))),
+            List.of(added(asking("small", 1, Map.of("example.com/fpga", BigDecimal.ONE)))),
             List.of(),
             queues);
     assertEquals(List.of("not-covered"), fpga.stream().map(CallOut::code).toList());
     List<CallOut> memory =
         CallOuts.of(
-            List.of(
-                added(
-                    asking(
-                        "small", 0, Map.of("memory", java.math.BigDecimal.valueOf(5_000L << 30))))),
+            List.of(added(asking("small", 0, Map.of("memory", BigDecimal.valueOf(5_000L << 30))))),
             List.of(),
             queues);
     WORDING.approve(memory.get(0).message());
@@ -424,8 +424,8 @@ class CallOutsTest {
             "shared",
             Optional.of("shared"),
             2,
-            java.math.BigDecimal.valueOf(20),
-            Optional.of(java.math.BigDecimal.valueOf(16)),
+            BigDecimal.valueOf(20),
+            Optional.of(BigDecimal.valueOf(16)),
             Optional.of("research"));
     assertEquals(
         List.of(
@@ -438,8 +438,8 @@ class CallOutsTest {
             "shared",
             Optional.of("shared"),
             1,
-            java.math.BigDecimal.valueOf(20),
-            Optional.of(java.math.BigDecimal.valueOf(16)),
+            BigDecimal.valueOf(20),
+            Optional.of(BigDecimal.valueOf(16)),
             Optional.of("research"));
     QueueTotal uncovered =
         new QueueTotal(
@@ -447,7 +447,7 @@ class CallOutsTest {
             "cpu",
             Optional.of("cpu"),
             2,
-            java.math.BigDecimal.valueOf(20),
+            BigDecimal.valueOf(20),
             Optional.empty(),
             Optional.empty());
     QueueTotal fits =
@@ -456,8 +456,8 @@ class CallOutsTest {
             "small",
             Optional.of("small"),
             2,
-            java.math.BigDecimal.valueOf(16),
-            Optional.of(java.math.BigDecimal.valueOf(16)),
+            BigDecimal.valueOf(16),
+            Optional.of(BigDecimal.valueOf(16)),
             Optional.empty());
     assertEquals(List.of(), CallOuts.of(List.of(), List.of(alone, uncovered, fits), queues));
   }
@@ -468,7 +468,7 @@ class CallOutsTest {
   void plainSecretRule() throws Exception {
     RunFacts f =
         new RunFacts(
-            new dev.trainyard.gitops.RunFolder("local", "ml", "r-000001"),
+            new RunFolder("local", "ml", "r-000001"),
             "r",
             "repo",
             "p",
@@ -482,8 +482,8 @@ class CallOutsTest {
             1,
             0,
             "",
-            new java.util.TreeMap<>());
-    java.util.function.Function<ObjectChange.Status, RunChange> with =
+            new TreeMap<>());
+    Function<ObjectChange.Status, RunChange> with =
         status ->
             new RunChange(
                 RunChange.Status.CHANGED,

@@ -3,6 +3,7 @@ package dev.trainyard.gitops.preview;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.trainyard.compiler.platform.Platform;
 import dev.trainyard.compiler.platform.PlatformLoader;
 import dev.trainyard.compiler.schema.NetworkntSchemaValidator;
@@ -122,8 +123,7 @@ class HandWrittenJobSetTest {
   @DisplayName(
       "a replicated job whose pod template says trainyard.dev/runs-ranks: \"false\" (an MPI launcher) is no node; a CPU pod's NVIDIA_VISIBLE_DEVICES=void does not make it one")
   void ranklessLauncherByAnnotation() throws Exception {
-    com.fasterxml.jackson.databind.ObjectMapper json =
-        new com.fasterxml.jackson.databind.ObjectMapper();
+    ObjectMapper json = new ObjectMapper();
     String node =
         "{\"name\":\"node\",\"replicas\":1,\"template\":{\"spec\":{\"parallelism\":2,\"template\":{\"spec\":{\"containers\":[{\"name\":\"node\","
             + "\"env\":[{\"name\":\"NVIDIA_VISIBLE_DEVICES\",\"value\":\"void\"}]}]}}}}}";

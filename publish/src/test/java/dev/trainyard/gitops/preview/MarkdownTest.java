@@ -3,8 +3,11 @@ package dev.trainyard.gitops.preview;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.trainyard.gitops.RunFolder;
+import java.math.BigDecimal;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -89,8 +92,8 @@ class MarkdownTest {
   @DisplayName(
       "LineDiff of values past a million line pairs: the old value removed whole, then the new one added, nothing lost")
   void lineDiffTooBig() {
-    List<String> a = java.util.stream.IntStream.range(0, 1_001).mapToObj(i -> "l" + i).toList();
-    List<String> b = java.util.stream.IntStream.range(0, 1_000).mapToObj(i -> "l" + i).toList();
+    List<String> a = IntStream.range(0, 1_001).mapToObj(i -> "l" + i).toList();
+    List<String> b = IntStream.range(0, 1_000).mapToObj(i -> "l" + i).toList();
     List<String> out = LineDiff.of(a, b);
     assertEquals(2_001, out.size());
     assertEquals(
@@ -127,18 +130,17 @@ class MarkdownTest {
   void spansAndQuantities() {
     assertEquals("`` x` ``", Md.code("x`"));
     assertEquals("`x`", Md.code("x"));
-    assertEquals(
-        "1.5Gi", Quantity.show("ephemeral-storage", java.math.BigDecimal.valueOf(3L << 29)));
-    assertEquals("2Gi", Quantity.show("memory", java.math.BigDecimal.valueOf(2L << 30)));
+    assertEquals("1.5Gi", Quantity.show("ephemeral-storage", BigDecimal.valueOf(3L << 29)));
+    assertEquals("2Gi", Quantity.show("memory", BigDecimal.valueOf(2L << 30)));
     assertEquals(
         "32767Mi",
-        Quantity.show("memory", java.math.BigDecimal.valueOf(32767L << 20)),
+        Quantity.show("memory", BigDecimal.valueOf(32767L << 20)),
         "never rounded to 32Gi, which a 32Gi request does not fit");
-    assertEquals("1023Ki", Quantity.show("memory", java.math.BigDecimal.valueOf(1023L << 10)));
-    assertEquals("1000", Quantity.show("memory", java.math.BigDecimal.valueOf(1000)));
-    assertEquals("0Gi", Quantity.show("memory", java.math.BigDecimal.ZERO));
-    assertEquals("2048", Quantity.show("cpu", new java.math.BigDecimal("2048.000")));
-    assertEquals("0", Quantity.plain(new java.math.BigDecimal("0.00")));
+    assertEquals("1023Ki", Quantity.show("memory", BigDecimal.valueOf(1023L << 10)));
+    assertEquals("1000", Quantity.show("memory", BigDecimal.valueOf(1000)));
+    assertEquals("0Gi", Quantity.show("memory", BigDecimal.ZERO));
+    assertEquals("2048", Quantity.show("cpu", new BigDecimal("2048.000")));
+    assertEquals("0", Quantity.plain(new BigDecimal("0.00")));
   }
 
   @Test
@@ -158,7 +160,7 @@ class MarkdownTest {
             List.of(),
             "Nothing.");
     assertEquals(List.of(), MarkdownChanges.of(empty));
-    dev.trainyard.gitops.RunFolder folder = new dev.trainyard.gitops.RunFolder("c", "ns", "r-1");
+    RunFolder folder = new RunFolder("c", "ns", "r-1");
     ObjectChange broken =
         new ObjectChange(
             "extra.yaml",

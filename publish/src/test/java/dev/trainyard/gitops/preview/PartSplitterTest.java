@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -149,7 +150,7 @@ class PartSplitterTest {
     String joined = all.toString();
     assertEquals(
         2,
-        joined.split(java.util.regex.Pattern.quote(cjk), -1).length - 1,
+        joined.split(Pattern.quote(cjk), -1).length - 1,
         "each long line is in the parts whole, in order");
     assertTrue(joined.contains(emoji + "short" + cjk), "nothing lost or reordered");
     assertTrue(parts.size() > 3);

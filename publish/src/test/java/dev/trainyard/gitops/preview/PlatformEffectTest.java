@@ -9,17 +9,22 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.trainyard.compiler.manifest.CanonicalJson;
+import dev.trainyard.compiler.platform.Platform;
+import dev.trainyard.compiler.platform.PlatformLoader;
 import dev.trainyard.compiler.testing.Wording;
 import dev.trainyard.gitops.MapSnapshot;
 import dev.trainyard.gitops.PlatformRender;
+import dev.trainyard.gitops.RunFolder;
 import dev.trainyard.gitops.TreeEdit;
 import java.math.BigDecimal;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.BiFunction;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -331,15 +336,11 @@ class PlatformEffectTest {
         QUEUES.replace(
             "  localQueues:",
             "    - {name: lender, namespaces: [team-a], cohort: research, flavors: [{name: h100, quota: {cpu: \"8\", memory: 64Gi, nvidia.com/gpu: \"8\"}}]}\n  localQueues:");
-    Path file = java.nio.file.Files.writeString(temp.resolve("judge.yaml"), lender);
-    dev.trainyard.compiler.platform.Platform platform =
-        dev.trainyard.compiler.platform.PlatformLoader.standard()
-            .load(Optional.of(file), "platform.yaml")
-            .value()
-            .orElseThrow();
-    dev.trainyard.gitops.RunFolder folder =
-        new dev.trainyard.gitops.RunFolder("prod", "team-a", "r");
-    java.util.function.BiFunction<String, Map<String, BigDecimal>, PlatformEffect.Verdict> judge =
+    Path file = Files.writeString(temp.resolve("judge.yaml"), lender);
+    Platform platform =
+        PlatformLoader.standard().load(Optional.of(file), "platform.yaml").value().orElseThrow();
+    RunFolder folder = new RunFolder("prod", "team-a", "r");
+    BiFunction<String, Map<String, BigDecimal>, PlatformEffect.Verdict> judge =
         (queue, requests) ->
             PlatformEffect.judge(
                 new RunFacts(

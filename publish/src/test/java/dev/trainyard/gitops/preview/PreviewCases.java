@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -118,7 +119,7 @@ final class PreviewCases {
      * real.
      */
     SubmitResult submit(Path cache, Instant at, String... trainYamls) throws GitOpsException {
-      List<Path> files = java.util.Arrays.stream(trainYamls).map(source::resolve).toList();
+      List<Path> files = Arrays.stream(trainYamls).map(source::resolve).toList();
       return new Submitter(cache, Map.of(), Clock.fixed(at, ZoneOffset.UTC))
           .submit(
               new SubmitRequest(

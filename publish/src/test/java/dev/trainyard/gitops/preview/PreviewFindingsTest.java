@@ -7,10 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Base64;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,8 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 class PreviewFindingsTest {
   private static final String VALUE = "hunter2-very-secret-value-9d8c7b6a";
   private static final String B64 =
-      java.util.Base64.getEncoder()
-          .encodeToString(VALUE.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      Base64.getEncoder().encodeToString(VALUE.getBytes(StandardCharsets.UTF_8));
   @TempDir Path temp;
   private final ObjectDiff diff = new ObjectDiff(new YamlTrees());
 
@@ -65,9 +68,7 @@ class PreviewFindingsTest {
             .findFirst()
             .orElseThrow();
     assertEquals(CallOut.Severity.REFUSED, c.severity());
-    assertTrue(
-        c.message().matches("(?s)`" + java.util.regex.Pattern.quote(js) + ":\\d+:\\d+`.*"),
-        c.message());
+    assertTrue(c.message().matches("(?s)`" + Pattern.quote(js) + ":\\d+:\\d+`.*"), c.message());
     assertTrue(p.refused());
     assertTrue(MarkdownPreview.whole(p).contains("JobSet unreadable"));
     assertTrue(JsonPreview.render(p).contains("unreadable-jobset"));
@@ -77,7 +78,7 @@ class PreviewFindingsTest {
   @DisplayName(
       "a hand-broken JobSet of an added run: the run is listed with unknown facts, and the preview is refused")
   void brokenJobSetAdded() throws Exception {
-    Map<String, String> head = new java.util.HashMap<>(run());
+    Map<String, String> head = new HashMap<>(run());
     String js = jobSet(head);
     head.put(js, "{{{ not yaml");
     Preview p =
@@ -120,9 +121,7 @@ class PreviewFindingsTest {
         warned
             .get(1)
             .matches(
-                "`"
-                    + java.util.regex.Pattern.quote(folder)
-                    + "/configmap-x.yaml:\\d+:\\d+` is not valid YAML.*"),
+                "`" + Pattern.quote(folder) + "/configmap-x.yaml:\\d+:\\d+` is not valid YAML.*"),
         warned.get(1));
     assertFalse(MarkdownPreview.whole(p).contains("**No errors.**") && warned.isEmpty());
   }

@@ -18,12 +18,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.trainyard.gitops.MapSnapshot;
+import dev.trainyard.gitops.PlatformRender;
+import dev.trainyard.gitops.TreeEdit;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -153,7 +158,7 @@ class PreviewGoldenTest {
         run("jobs/z", gpus + "nodes: 4\nqueue: shared\n", QUEUES_GENEROUS, '3', 3);
     // Only the run folders and their kustomization: the queue files compiled with the generous
     // quotas would contradict platform.yaml.
-    Map<String, String> runs = new java.util.TreeMap<>(files(x, y, z));
+    Map<String, String> runs = new TreeMap<>(files(x, y, z));
     runs.keySet().removeIf(path -> path.contains("/_"));
     Preview p = gitOps(temp, Map.of("platform.yaml", QUEUES), runs, List.of());
     Golden.check("queue-over-quota", p, MarkdownPreview.GITHUB_LIMIT);
@@ -207,18 +212,16 @@ class PreviewGoldenTest {
   @DisplayName(
       "an oversized change is split into parts under the limit, each valid alone, that together hold every line")
   void oversized() throws Exception {
-    Map<String, String> head = new java.util.TreeMap<>();
+    Map<String, String> head = new TreeMap<>();
     for (int i = 0; i < 12; i++) {
       head.putAll(
           compile(temp, String.format("jobs/j%02d", i), DEEPSPEED, EXAMPLE, sha('4'), T0, i));
     }
     // The kustomization roots a real submit writes beside the runs and queue folders.
-    Map<String, String> withPlatform = new java.util.TreeMap<>(head);
+    Map<String, String> withPlatform = new TreeMap<>(head);
     withPlatform.put("platform.yaml", EXAMPLE);
-    for (dev.trainyard.gitops.TreeEdit e :
-        dev.trainyard.gitops.PlatformRender.of(new dev.trainyard.gitops.MapSnapshot(withPlatform))
-            .edits()) {
-      if (e instanceof dev.trainyard.gitops.TreeEdit.WriteFile w) {
+    for (TreeEdit e : PlatformRender.of(new MapSnapshot(withPlatform)).edits()) {
+      if (e instanceof TreeEdit.WriteFile w) {
         head.put(w.path(), w.text());
       }
     }
@@ -248,7 +251,7 @@ class PreviewGoldenTest {
   }
 
   static int count(String text, String what) {
-    return text.split(java.util.regex.Pattern.quote(what), -1).length - 1;
+    return text.split(Pattern.quote(what), -1).length - 1;
   }
 
   /** Every line of {@code whole} appears in {@code parts}, in the same order. */

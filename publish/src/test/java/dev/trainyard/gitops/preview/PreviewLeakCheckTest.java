@@ -10,7 +10,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.trainyard.compiler.diagnostic.Diagnostic;
 import dev.trainyard.compiler.diagnostic.DiagnosticCode;
+import dev.trainyard.compiler.diagnostic.SourceLocation;
 import dev.trainyard.compiler.secrets.SshKeyGenerator;
+import dev.trainyard.gitops.Snapshot;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -18,6 +20,8 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -99,21 +103,13 @@ class PreviewLeakCheckTest {
   @DisplayName(
       "a hidden file reads as one comment line, in read and in folder; other files and a tree without E809 are untouched")
   void hiding() {
-    dev.trainyard.gitops.Snapshot tree =
-        new MapSnapshot(Map.of("c/a.yaml", "secret", "c/b.yaml", "fine"));
+    Snapshot tree = new MapSnapshot(Map.of("c/a.yaml", "secret", "c/b.yaml", "fine"));
     Diagnostic e809 =
         Diagnostic.error(
-            DiagnosticCode.PRIVATE_KEY_IN_TREE,
-            new dev.trainyard.compiler.diagnostic.SourceLocation("c/a.yaml", 1, 0),
-            "",
-            "k");
+            DiagnosticCode.PRIVATE_KEY_IN_TREE, new SourceLocation("c/a.yaml", 1, 0), "", "k");
     Diagnostic other =
-        Diagnostic.error(
-            DiagnosticCode.YAML_SYNTAX,
-            new dev.trainyard.compiler.diagnostic.SourceLocation("c/b.yaml", 1, 0),
-            "",
-            "x");
-    dev.trainyard.gitops.Snapshot hidden = LeakHiding.hide(tree, List.of(e809, other));
+        Diagnostic.error(DiagnosticCode.YAML_SYNTAX, new SourceLocation("c/b.yaml", 1, 0), "", "x");
+    Snapshot hidden = LeakHiding.hide(tree, List.of(e809, other));
     assertEquals(Optional.of(LeakHiding.HIDDEN), hidden.read("c/a.yaml"));
     assertEquals(Optional.of("fine"), hidden.read("c/b.yaml"));
     assertEquals(Optional.empty(), hidden.read("c/none.yaml"));
@@ -121,21 +117,17 @@ class PreviewLeakCheckTest {
     assertEquals(List.of("a.yaml", "b.yaml"), hidden.children("c"));
     assertEquals(Optional.of("abc"), hidden.commit());
     assertTrue(LeakHiding.hide(tree, List.of(other)) == tree);
-    dev.trainyard.gitops.Snapshot secret =
-        new MapSnapshot(Map.of("c/s.yaml", "kind: Secret\ndata:\n  k: v\n"));
+    Snapshot secret = new MapSnapshot(Map.of("c/s.yaml", "kind: Secret\ndata:\n  k: v\n"));
     Diagnostic inData =
         Diagnostic.error(
-            DiagnosticCode.PRIVATE_KEY_IN_TREE,
-            new dev.trainyard.compiler.diagnostic.SourceLocation("c/s.yaml", 3, 0),
-            "",
-            "k");
+            DiagnosticCode.PRIVATE_KEY_IN_TREE, new SourceLocation("c/s.yaml", 3, 0), "", "k");
     assertTrue(
         LeakHiding.hide(secret, List.of(inData)) == secret,
         "a key in a Secret's data is masked by the preview already");
   }
 
   /** A snapshot of a map of files in one folder level, enough for {@link LeakHiding}. */
-  private record MapSnapshot(Map<String, String> files) implements dev.trainyard.gitops.Snapshot {
+  private record MapSnapshot(Map<String, String> files) implements Snapshot {
     @Override
     public Optional<String> commit() {
       return Optional.of("abc");
@@ -156,8 +148,8 @@ class PreviewLeakCheckTest {
     }
 
     @Override
-    public java.util.SortedMap<String, String> folder(String folder) {
-      java.util.SortedMap<String, String> out = new java.util.TreeMap<>();
+    public SortedMap<String, String> folder(String folder) {
+      SortedMap<String, String> out = new TreeMap<>();
       files.forEach(
           (k, v) -> {
             if (k.startsWith(folder + "/")) {

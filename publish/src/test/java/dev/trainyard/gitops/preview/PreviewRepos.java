@@ -4,6 +4,7 @@ import dev.trainyard.compiler.CompileRequest;
 import dev.trainyard.compiler.CompileResult;
 import dev.trainyard.compiler.Compiler;
 import dev.trainyard.compiler.SshSecretProvider;
+import dev.trainyard.compiler.SshSecretSource;
 import dev.trainyard.compiler.testing.TrainProject;
 import dev.trainyard.gitops.GitCli;
 import java.io.IOException;
@@ -19,6 +20,7 @@ import java.time.ZoneOffset;
 import java.util.Collection;
 import java.util.Map;
 import java.util.TreeMap;
+import org.eclipse.jgit.api.Git;
 
 /**
  * Real repositories for preview tests, made with the {@code git} CLI at fixed dates (so commit
@@ -125,7 +127,7 @@ final class PreviewRepos {
       String platformYaml,
       String commit,
       Instant createdAt,
-      dev.trainyard.compiler.SshSecretSource secrets) {
+      SshSecretSource secrets) {
     try {
       Path dir = Files.createDirectories(temp.resolve("compile-" + (++counter)));
       Path platform =
@@ -134,7 +136,7 @@ final class PreviewRepos {
       // The fixed commit is not in this repository (it keeps run names stable): as a work tree that
       // is no clone of
       // REMOTE, the compile does not ask for it (a clone of REMOTE lacking it would be E314).
-      try (org.eclipse.jgit.api.Git git = org.eclipse.jgit.api.Git.open(p.root().toFile())) {
+      try (Git git = Git.open(p.root().toFile())) {
         git.getRepository().getConfig().unsetSection("remote", "origin");
         git.getRepository().getConfig().save();
       }

@@ -14,9 +14,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.io.TempDir;
@@ -164,7 +166,7 @@ class SecretLeakTest {
             PreviewCases.files(first, extra),
             List.of());
     assertNoLeak(added, secrets);
-    Map<String, String> changedExtra = new java.util.HashMap<>();
+    Map<String, String> changedExtra = new HashMap<>();
     extra.forEach(
         (k, v) ->
             changedExtra.put(
@@ -183,7 +185,7 @@ class SecretLeakTest {
 
   /** The committed run's files in the bare GitOps repo, read with the git CLI. */
   private static Map<String, String> committedRun(Path bare) {
-    Map<String, String> files = new java.util.TreeMap<>();
+    Map<String, String> files = new TreeMap<>();
     for (String path :
         PreviewRepos.git(bare, PreviewRepos.T0, "ls-tree", "-r", "--name-only", "main")
             .lines()

@@ -9,7 +9,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.trainyard.gitops.GitOpsLocation;
+import dev.trainyard.gitops.PruneRequest;
+import dev.trainyard.gitops.Pruner;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -123,9 +128,7 @@ class SourcePreviewTest {
     IllegalArgumentException e =
         assertThrows(
             IllegalArgumentException.class,
-            () ->
-                new SourcePreview(temp.resolve("cache"), Map.of(), java.time.Clock.systemUTC())
-                    .preview(r));
+            () -> new SourcePreview(temp.resolve("cache"), Map.of(), Clock.systemUTC()).preview(r));
     assertTrue(e.getMessage().contains("git checkout HEAD~1"), e.getMessage());
   }
 
@@ -162,7 +165,7 @@ class SourcePreviewTest {
             List.of(s.source().resolve("jobs/a/train.yaml")),
             Optional.empty(),
             "HEAD",
-            dev.trainyard.gitops.GitOpsLocation.parse(empty.toString(), Path.of("")),
+            GitOpsLocation.parse(empty.toString(), Path.of("")),
             "main",
             Optional.empty(),
             Optional.empty(),
@@ -170,10 +173,7 @@ class SourcePreviewTest {
             Optional.empty(),
             Optional.empty());
     Preview p =
-        new SourcePreview(
-                temp.resolve("cache"),
-                Map.of(),
-                java.time.Clock.fixed(T2, java.time.ZoneOffset.UTC))
+        new SourcePreview(temp.resolve("cache"), Map.of(), Clock.fixed(T2, ZoneOffset.UTC))
             .preview(r);
     assertEquals("GitOps main (empty)", p.base());
     assertEquals(List.of("jobs/a/train.yaml"), sources(p));
@@ -190,10 +190,9 @@ class SourcePreviewTest {
         PreviewCases.source(temp, Map.of("jobs/a/train.yaml", TORCH), Map.of("README.md", "ops\n"));
     Path cache = temp.resolve("cache");
     String run = s.submit(cache, T0, "jobs/a/train.yaml").newRuns().get(0).folder().run();
-    new dev.trainyard.gitops.Pruner(
-            cache, Map.of(), java.time.Clock.fixed(T1, java.time.ZoneOffset.UTC))
+    new Pruner(cache, Map.of(), Clock.fixed(T1, ZoneOffset.UTC))
         .prune(
-            new dev.trainyard.gitops.PruneRequest(
+            new PruneRequest(
                 s.location(), "main", List.of(run), Optional.empty(), Optional.empty(), false));
     Preview p =
         s.preview(cache, Optional.empty(), List.of(s.source().resolve("jobs/a/train.yaml")));

@@ -2,6 +2,7 @@ package dev.trainyard.gitops.preview;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.trainyard.gitops.RunFolder;
 import java.math.BigDecimal;
 import java.util.List;
@@ -316,7 +317,7 @@ class SummaryTablesTest {
       "JSON: a checkpointed run carries checkpoint {claim, resume}; a run without one has no checkpoint key")
   void checkpointJson() throws Exception {
     var json =
-        new com.fasterxml.jackson.databind.ObjectMapper()
+        new ObjectMapper()
             .readTree(
                 JsonPreview.render(
                     preview(
