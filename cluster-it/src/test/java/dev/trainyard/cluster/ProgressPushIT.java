@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.URL;
@@ -97,6 +98,9 @@ class ProgressPushIT {
           TIMEOUT,
           () -> post(trust, urlA, tokenA, body).code() == 200,
           () -> "last answer: " + post(trust, urlA, tokenA, body));
+      // Until the pod reaches the controller's cache its pushes are refused as "gone" (403).
+      long forbiddenBefore =
+          controller.metrics().counter("trainyard_progress_pushes_total{code=\"403\"}");
       Progress kept = controller.pushed().latest(new RunKey(ns, "push-a")).orElseThrow();
       assertEquals(37, kept.percent());
       assertEquals(Duration.ofSeconds(105), kept.remaining());
@@ -132,7 +136,9 @@ class ProgressPushIT {
           flood.stream().filter(c -> c == 429).count(),
           controller.metrics().counter("trainyard_progress_pushes_total{code=\"429\"}"));
       assertEquals(
-          3, controller.metrics().counter("trainyard_progress_pushes_total{code=\"403\"}"));
+          3,
+          controller.metrics().counter("trainyard_progress_pushes_total{code=\"403\"}")
+              - forbiddenBefore);
     }
   }
 
@@ -241,7 +247,7 @@ class ProgressPushIT {
       InputStream in = code < 400 ? c.getInputStream() : c.getErrorStream();
       return new Answer(
           code, in == null ? "" : new String(in.readAllBytes(), StandardCharsets.UTF_8));
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       return new Answer(-1, e.toString());
     }
   }
