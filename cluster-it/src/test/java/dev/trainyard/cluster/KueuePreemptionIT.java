@@ -104,13 +104,26 @@ class KueuePreemptionIT {
    */
   static Resource<GenericKubernetesResource> submit(
       KubeCluster cluster, String namespace, String priority, String runFor) {
-    Manifests manifests = new Manifests(cluster.client());
-    manifests.apply(manifests.placed(localQueue(), namespace));
     GenericKubernetesResource jobSet = FailurePolicyIT.compiledJobSet("slow");
     JobSets.annotatePods(jobSet, "trainyard.dev/kwok-run-for", runFor);
+    return submit(cluster, namespace, PREFIX, priority, jobSet);
+  }
+
+  /**
+   * {@code jobSet} in {@code namespace}, queued to the LocalQueue of the queues named {@code
+   * prefix} with priority {@code priority}.
+   */
+  static Resource<GenericKubernetesResource> submit(
+      KubeCluster cluster,
+      String namespace,
+      String prefix,
+      String priority,
+      GenericKubernetesResource jobSet) {
+    Manifests manifests = new Manifests(cluster.client());
+    manifests.apply(manifests.placed(localQueue(prefix), namespace));
     Map<String, String> labels = jobSet.getMetadata().getLabels();
-    labels.put("kueue.x-k8s.io/queue-name", PREFIX + "-lq");
-    labels.put("kueue.x-k8s.io/priority-class", PREFIX + "-" + priority);
+    labels.put("kueue.x-k8s.io/queue-name", prefix + "-lq");
+    labels.put("kueue.x-k8s.io/priority-class", prefix + "-" + priority);
     manifests.apply(manifests.placed(jobSet, namespace));
     return JobSets.api(cluster.client())
         .inNamespace(namespace)
@@ -140,18 +153,23 @@ class KueuePreemptionIT {
   }
 
   static List<GenericKubernetesResource> queues() {
-    return Manifests.parse(
-        ClusterBootstrap.resource("manifests/preemption-queues.yaml").replace("PREFIX", PREFIX));
+    return queues(PREFIX);
   }
 
-  static GenericKubernetesResource localQueue() {
+  /** The ClusterQueue, ResourceFlavor and WorkloadPriorityClasses named {@code prefix}. */
+  static List<GenericKubernetesResource> queues(String prefix) {
+    return Manifests.parse(
+        ClusterBootstrap.resource("manifests/preemption-queues.yaml").replace("PREFIX", prefix));
+  }
+
+  static GenericKubernetesResource localQueue(String prefix) {
     return Manifests.parse(
             String.join(
                 "\n",
                 "apiVersion: kueue.x-k8s.io/v1beta2",
                 "kind: LocalQueue",
-                "metadata: {name: " + PREFIX + "-lq}",
-                "spec: {clusterQueue: " + PREFIX + "-cq}",
+                "metadata: {name: " + prefix + "-lq}",
+                "spec: {clusterQueue: " + prefix + "-cq}",
                 ""))
         .get(0);
   }
