@@ -58,6 +58,32 @@ final class JobSetBuilder {
   static final String USER_EXIT_MESSAGE =
       "^Container " + PodSpecBuilder.CONTAINER + " for pod [^ ]+ failed with exit code";
 
+  /**
+   * The exit code of a container that SIGTERM ended (128 + 15, as the container runtime reports a
+   * process killed by the signal, and as the compiled scripts exit when stopped: {@link RankEnv},
+   * {@link CheckpointParts}): the pod was stopped, which is never the user's command failing. The
+   * non-zero-exit rules of the {@code node} and {@code code-sync} containers leave it out ({@code
+   * NotIn [0, 143]}), so it matches no {@code FailJob} rule.
+   *
+   * <p>Why: Kueue preempts a run by suspending its JobSet; JobSet suspends the same Jobs and
+   * resumes them later, it does not recreate them (JobSet v0.12 {@code jobset_controller.go} {@code
+   * suspendJobs}, {@code resumeJobsIfNecessary}). For a suspended Job the Job controller removes
+   * its tracking finalizer from each active pod, then deletes it, adding no {@code
+   * DisruptionTarget} condition (Kubernetes v1.36.3 {@code pkg/controller/job/job_controller.go}:
+   * {@code manageJob}, {@code deleteJobPods}; KEP-2232), so such a pod is never counted ({@code
+   * getValidPodsWithFilter} skips pods without the finalizer). But {@code getFailJobMessage}
+   * matches every Failed pod the Job still owns against the pod failure policy, finalizer or not
+   * (KEP-3329), so when that pod's exit (143) arrives late — while the Job is suspended, or after
+   * it resumed, which waits for such pods to be terminal before replacing them ({@code
+   * onlyReplaceFailedPods}) — a {@code FailJob} rule on any non-zero exit failed the Job as the
+   * user's ({@code KueueLateExitIT} holds that exit on the real controllers). Matching no rule, the
+   * untracked pod changes nothing; a tracked pod SIGTERMed without a {@code DisruptionTarget} (e.g.
+   * {@code kubectl delete pod}) counts against {@code backoffLimit: 0}, reason {@code
+   * BackoffLimitExceeded}, which JobSet restarts by default (counted against {@code retries}), as a
+   * disruption.
+   */
+  static final int SIGTERM_EXIT_CODE = 143;
+
   private JobSetBuilder() {}
 
   static Manifest build(
@@ -183,7 +209,8 @@ final class JobSetBuilder {
 
   /**
    * Rule 0 must stay the DisruptionTarget rule: {@link #DISRUPTION_MESSAGE} relies on its text;
-   * rule 1 the node's exit.
+   * rule 1 the node's exit. No rule matches {@link #SIGTERM_EXIT_CODE} without a {@code
+   * DisruptionTarget}: a pod a suspension stopped must not fail the Job.
    */
   private static void podFailurePolicy(ObjectNode jobSpec, List<Integer> recoverCodes) {
     ArrayNode rules = jobSpec.putObject("podFailurePolicy").putArray("rules");
@@ -216,10 +243,15 @@ final class JobSetBuilder {
     codes.forEach(on.putArray("values")::add);
   }
 
+  /**
+   * {@code container}'s exit other than 0 and {@link #SIGTERM_EXIT_CODE} (values sorted, as the API
+   * server requires: Kubernetes {@code pkg/apis/batch/validation} {@code
+   * validatePodFailurePolicyRuleOnExitCodes}).
+   */
   private static void nonZeroExit(ObjectNode rule, String container) {
     ObjectNode codes =
         rule.putObject("onExitCodes").put("containerName", container).put("operator", "NotIn");
-    codes.putArray("values").add(0);
+    codes.putArray("values").add(0).add(SIGTERM_EXIT_CODE);
   }
 
   /** The skeleton's entry for {@code rjob} in {@code spec.replicatedJobs}, or an empty object. */

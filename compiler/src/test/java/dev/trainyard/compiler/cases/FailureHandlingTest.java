@@ -159,6 +159,49 @@ class FailureHandlingTest {
     assertEquals(RESTART, action(js, List.of(failure)));
   }
 
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"torch", "jax", "plain", "mpi", "deepspeed", "mlx"})
+  @DisplayName(
+      "a pod stopped by SIGTERM without DisruptionTarget (Kueue's suspension: the Job controller deletes it) matches no FailJob rule, in any container")
+  void sigtermExitFailsNoJob(String runtime) {
+    JsonNode js = jobSet(runtime);
+    for (JsonNode rjob : js.at("/spec/replicatedJobs")) {
+      JsonNode rules = rjob.at("/template/spec/podFailurePolicy/rules");
+      for (String container : List.of("node", "code-sync")) {
+        PodEnd stopped = new PodEnd(0, false, container, 143);
+        for (int i = 0; i < rules.size(); i++) {
+          assertEquals(
+              Optional.empty(),
+              podRuleMessage(rules.get(i), i, "ns/pod", stopped),
+              "its exit arrives after the suspension (KueueLateExitIT): " + rules.get(i));
+        }
+      }
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"torch", "mpi"})
+  @DisplayName(
+      "a counted pod stopped by SIGTERM without DisruptionTarget (kubectl delete pod) exceeds backoffLimit 0 and restarts the run, never a user error")
+  void trackedSigtermExitRestarts(String runtime) {
+    JsonNode js = jobSet(runtime);
+    JobFailure failure = jobFailure(js, lastJob(js), List.of(PodEnd.exit(0, 143))).orElseThrow();
+    assertEquals("BackoffLimitExceeded", failure.reason(), failure.toString());
+    assertEquals(RESTART, action(js, List.of(failure)));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"torch", "mpi"})
+  @DisplayName("the exits next to 143 (142, 144) stay the user's and fail the run at once")
+  void exitsNextToSigtermStayTheUsers(String runtime) {
+    JsonNode js = jobSet(runtime);
+    for (int code : List.of(142, 144)) {
+      JobFailure failure = jobFailure(js, lastJob(js), List.of(PodEnd.exit(0, code))).orElseThrow();
+      assertTrue(failure.message().contains("exit code " + code), failure.toString());
+      assertEquals(FAIL, action(js, List.of(failure)), failure.toString());
+    }
+  }
+
   static String firstJob(JsonNode js) {
     return js.at("/spec/replicatedJobs/0/name").asText();
   }

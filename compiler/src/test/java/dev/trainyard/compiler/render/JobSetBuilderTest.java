@@ -84,12 +84,12 @@ class JobSetBuilderTest {
 
   @Test
   @DisplayName(
-      "podFailurePolicy: DisruptionTarget, a node exit and a code-sync exit each fail the Job at once")
+      "podFailurePolicy: DisruptionTarget, a node exit and a code-sync exit each fail the Job at once; a SIGTERM exit (143) fails nothing")
   void podFailurePolicy() {
     assertEquals(
         "{\"rules\":[{\"action\":\"FailJob\",\"onPodConditions\":[{\"status\":\"True\",\"type\":\"DisruptionTarget\"}]},"
-            + "{\"action\":\"FailJob\",\"onExitCodes\":{\"containerName\":\"node\",\"operator\":\"NotIn\",\"values\":[0]}},"
-            + "{\"action\":\"FailJob\",\"onExitCodes\":{\"containerName\":\"code-sync\",\"operator\":\"NotIn\",\"values\":[0]}}]}",
+            + "{\"action\":\"FailJob\",\"onExitCodes\":{\"containerName\":\"node\",\"operator\":\"NotIn\",\"values\":[0,143]}},"
+            + "{\"action\":\"FailJob\",\"onExitCodes\":{\"containerName\":\"code-sync\",\"operator\":\"NotIn\",\"values\":[0,143]}}]}",
         torch()
             .path("spec")
             .path("replicatedJobs")
