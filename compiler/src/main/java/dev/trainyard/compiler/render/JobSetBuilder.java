@@ -60,10 +60,12 @@ final class JobSetBuilder {
 
   /**
    * The exit code of a container that SIGTERM ended (128 + 15, as the container runtime reports a
-   * process killed by the signal, and as the compiled scripts exit when stopped: {@link RankEnv},
-   * {@link CheckpointParts}): the pod was stopped, which is never the user's command failing. The
-   * non-zero-exit rules of the {@code node} and {@code code-sync} containers leave it out ({@code
-   * NotIn [0, 143]}), so it matches no {@code FailJob} rule.
+   * process killed by the signal; the MPI node pods' script exits it when stopped, {@link
+   * CheckpointParts}, and a multi-node pod's when stopped during setup, {@link RankEnv}): the pod
+   * was stopped, which is never the user's command failing. The non-zero-exit rules of the {@code
+   * node} and {@code code-sync} containers leave it out ({@code NotIn [0, 143]}), so it matches no
+   * {@code FailJob} rule. A pod whose program ends on SIGTERM with another code (torchrun: 1) or is
+   * killed after the grace period (137) is not covered.
    *
    * <p>Why: Kueue preempts a run by suspending its JobSet; JobSet suspends the same Jobs and
    * resumes them later, it does not recreate them (JobSet v0.12 {@code jobset_controller.go} {@code
