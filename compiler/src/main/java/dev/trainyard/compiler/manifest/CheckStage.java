@@ -75,10 +75,10 @@ public final class CheckStage {
     if (m.name().length() > 253 || !SUBDOMAIN.matcher(m.name()).matches()) {
       problems.add(where + ": metadata.name is not a DNS-1123 subdomain");
     }
-    if (m.object().path("metadata").has("generateName")) {
+    if (m.tree().path("metadata").has("generateName")) {
       problems.add(where + ": metadata.generateName must not be emitted");
     }
-    m.object()
+    m.tree()
         .path("metadata")
         .path("labels")
         .properties()
@@ -93,7 +93,7 @@ public final class CheckStage {
   }
 
   private static void jobSet(Manifest m, List<String> problems) {
-    JsonNode spec = m.object().path("spec");
+    JsonNode spec = m.tree().path("spec");
     String js = m.name();
     if (!RFC1035.matcher(js).matches() || js.length() > 63) {
       problems.add("JobSet " + js + ": name is not an RFC 1035 label");

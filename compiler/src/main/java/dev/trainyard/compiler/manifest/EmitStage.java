@@ -2,6 +2,7 @@ package dev.trainyard.compiler.manifest;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
@@ -14,6 +15,14 @@ import java.util.TreeMap;
  * Argo CD, Flux and {@code kubectl kustomize} read each folder. Pure: no disk.
  */
 public final class EmitStage {
+  /**
+   * The queue folders last laid out, by their {@link QueueSet} (equal objects, compared deeply):
+   * every run of a preview or submit brings the same platform's queue folders, and writing them as
+   * YAML was ~7 % of a warm compile. A pure function's memo; a race recomputes it, harmlessly.
+   */
+  private static volatile QueueFiles lastQueues;
+
+  private record QueueFiles(QueueSet set, SortedMap<String, String> files, List<String> owned) {}
 
   /** The files of {@code set}. */
   public OutputTree emit(ManifestSet set) {
@@ -55,6 +64,20 @@ public final class EmitStage {
   /** Writes the queue folders of {@code set} into {@code files} and lists them in {@code owned}. */
   private static void queueFolders(
       QueueSet set, SortedMap<String, String> files, List<String> owned) {
+    QueueFiles last = lastQueues;
+    if (last == null || !last.set().equals(set)) {
+      SortedMap<String, String> laidOut = new TreeMap<>();
+      List<String> folders = new ArrayList<>();
+      layOutQueues(set, laidOut, folders);
+      last = new QueueFiles(set, Collections.unmodifiableSortedMap(laidOut), List.copyOf(folders));
+      lastQueues = last;
+    }
+    files.putAll(last.files());
+    owned.addAll(last.owned());
+  }
+
+  private static void layOutQueues(
+      QueueSet set, SortedMap<String, String> files, List<String> owned) {
     String clusterDir = TreeLayout.clusterFolder(set.cluster());
     if (!set.clusterQueues().isEmpty()) {
       String clusterQueues = clusterDir + "/" + TreeLayout.CLUSTER_FOLDER;
@@ -77,7 +100,7 @@ public final class EmitStage {
     List<String> names = new ArrayList<>();
     for (Manifest m : objects) {
       names.add(m.fileName());
-      files.put(dir + "/" + m.fileName(), YamlWriter.write(m.object()));
+      files.put(dir + "/" + m.fileName(), YamlWriter.write(m.tree()));
     }
     files.put(dir + "/kustomization.yaml", kustomization(names));
   }

@@ -55,6 +55,53 @@ public final class GitSourceInspector implements AutoCloseable {
   private final Map<Path, AutoCloseable> repositories = new ConcurrentHashMap<>();
 
   /**
+   * The work-tree status of each repository with more than one train.yaml checked through this
+   * inspector (a preview or submit of many): its first train.yaml gets {@code git status} of its
+   * folder alone (cheap for one compile in a large repository), the second reads the whole status
+   * once, and every later one filters it by folder. Before, each of a preview's 500 train.yaml
+   * files walked the index again (issue #24). The status is the work tree's when first read, until
+   * {@link #close}: one call does not expect its own files to change under it.
+   */
+  private final Map<Path, WorkTreeStatus> statuses = new ConcurrentHashMap<>();
+
+  /** Which repositories had a train.yaml's folder checked already, for {@link #statuses}. */
+  private final Set<Path> statusAsked = ConcurrentHashMap.newKeySet();
+
+  /**
+   * The paths (relative to the work tree, {@code /}-separated) that {@code git status} reports
+   * untracked, and those with uncommitted changes (added, changed, removed, missing, modified,
+   * conflicting: JGit's {@code Status.getUncommittedChanges}).
+   */
+  record WorkTreeStatus(Set<String> untracked, Set<String> uncommitted) {
+    WorkTreeStatus {
+      untracked = Set.copyOf(untracked);
+      uncommitted = Set.copyOf(uncommitted);
+    }
+
+    /**
+     * The part under {@code folder} (the folder itself and all below it, as a JGit path filter of
+     * that folder selects), or all of it for {@code ""}.
+     */
+    WorkTreeStatus under(String folder) {
+      if (folder.isEmpty()) {
+        return this;
+      }
+      return new WorkTreeStatus(within(untracked, folder), within(uncommitted, folder));
+    }
+
+    private static Set<String> within(Set<String> paths, String folder) {
+      String prefix = folder + "/";
+      Set<String> out = new TreeSet<>();
+      for (String p : paths) {
+        if (p.equals(folder) || p.startsWith(prefix)) {
+          out.add(p);
+        }
+      }
+      return out;
+    }
+  }
+
+  /**
    * @param trainYaml the train.yaml (absolute or relative to the working directory)
    * @param displayPath how diagnostics name it
    * @param repoOverride clone URL to use instead of the remote's
@@ -95,7 +142,7 @@ public final class GitSourceInspector implements AutoCloseable {
           .orElseGet(() -> notInRepository(displayPath, at));
     }
     return LocalRepository.inspect(
-        repositories,
+        this,
         file,
         displayPath,
         repoOverride,
@@ -107,6 +154,8 @@ public final class GitSourceInspector implements AutoCloseable {
   /** Closes the repositories this inspector opened; it may be used again afterwards. */
   @Override
   public void close() {
+    statuses.clear();
+    statusAsked.clear();
     for (Path gitDir : List.copyOf(repositories.keySet())) {
       AutoCloseable repo = repositories.remove(gitDir);
       if (repo != null) {
@@ -320,7 +369,7 @@ public final class GitSourceInspector implements AutoCloseable {
    */
   private static final class LocalRepository {
     static StageResult<SourceInfo> inspect(
-        Map<Path, AutoCloseable> repositories,
+        GitSourceInspector inspector,
         Path file,
         String displayPath,
         Optional<String> repoOverride,
@@ -332,10 +381,9 @@ public final class GitSourceInspector implements AutoCloseable {
       if (builder.getGitDir() == null) {
         return notInRepository(displayPath, at);
       }
+      Path gitDir = builder.getGitDir().toPath().toAbsolutePath().normalize();
       Repository repo =
-          (Repository)
-              repositories.computeIfAbsent(
-                  builder.getGitDir().toPath().toAbsolutePath().normalize(), dir -> open(builder));
+          (Repository) inspector.repositories.computeIfAbsent(gitDir, dir -> open(builder));
       // new Git(repo) does not close the repository it is given.
       try (Git git = new Git(repo)) {
         String path = pathIn(repo.getWorkTree().toPath(), file);
@@ -356,7 +404,7 @@ public final class GitSourceInspector implements AutoCloseable {
         Optional<String> ignoredPath =
             ignored.map(i -> workTree.relativize(i).toString().replace('\\', '/'));
         if (commitOverride.isEmpty() && commit.isPresent()) {
-          checkClean(git, path, ignoredPath, at, problems);
+          checkClean(status(inspector, gitDir, git, path), path, ignoredPath, at, problems);
           checkPushed(repo, commit.get(), at, problems);
         }
         if (commitOverride.isPresent()) {
@@ -571,48 +619,69 @@ public final class GitSourceInspector implements AutoCloseable {
       }
     }
 
-    private static void checkClean(
-        Git git,
-        String trainYamlPath,
-        Optional<String> ignored,
-        SourceLocation at,
-        List<Diagnostic> problems) {
-      int slash = trainYamlPath.lastIndexOf('/');
-      String folder = slash < 0 ? "" : trainYamlPath.substring(0, slash);
+    /**
+     * The status of train.yaml's folder: {@code git status} of that folder for the repository's
+     * first train.yaml, else the filtered whole status, read once ({@link #statuses}).
+     */
+    private static WorkTreeStatus status(
+        GitSourceInspector inspector, Path gitDir, Git git, String trainYamlPath) {
+      String folder = folderOf(trainYamlPath);
+      if (inspector.statusAsked.add(gitDir)) {
+        return status(git, folder);
+      }
+      return inspector.statuses.computeIfAbsent(gitDir, d -> status(git, "")).under(folder);
+    }
+
+    private static WorkTreeStatus status(Git git, String folder) {
       try {
         var status = git.status();
         if (!folder.isEmpty()) {
           status.addPath(folder);
         }
         Status s = status.call();
-        Set<String> untracked = new TreeSet<>(s.getUntracked());
-        ignored.ifPresent(i -> untracked.removeIf(c -> c.equals(i) || c.startsWith(i + "/")));
-        OutputTrees.remove(untracked);
-        Set<String> changed = new TreeSet<>(s.getUncommittedChanges());
-        ignored.ifPresent(i -> changed.removeIf(c -> c.equals(i) || c.startsWith(i + "/")));
-        changed.addAll(untracked);
-        if (!changed.isEmpty()) {
-          String hint = "commit (and push) them first; the run clones exactly the commit";
-          if (!untracked.isEmpty()) {
-            hint +=
-                "; files pods do not need ("
-                    + String.join(", ", OutputTrees.patterns(untracked, folder))
-                    + ") belong in .gitignore";
-          }
-          problems.add(
-              Diagnostic.error(
-                      DiagnosticCode.SOURCE_NOT_COMMITTED,
-                      at,
-                      "",
-                      changed.size()
-                          + " file(s) next to train.yaml are not committed ("
-                          + String.join(", ", changed.stream().limit(3).toList())
-                          + (changed.size() > 3 ? ", …" : "")
-                          + "); pods would run the committed version, not yours")
-                  .withHint(hint));
-        }
+        return new WorkTreeStatus(s.getUntracked(), s.getUncommittedChanges());
       } catch (GitAPIException e) {
         throw new IllegalStateException("git status failed", e);
+      }
+    }
+
+    private static String folderOf(String trainYamlPath) {
+      int slash = trainYamlPath.lastIndexOf('/');
+      return slash < 0 ? "" : trainYamlPath.substring(0, slash);
+    }
+
+    private static void checkClean(
+        WorkTreeStatus s,
+        String trainYamlPath,
+        Optional<String> ignored,
+        SourceLocation at,
+        List<Diagnostic> problems) {
+      String folder = folderOf(trainYamlPath);
+      Set<String> untracked = new TreeSet<>(s.untracked());
+      ignored.ifPresent(i -> untracked.removeIf(c -> c.equals(i) || c.startsWith(i + "/")));
+      OutputTrees.remove(untracked);
+      Set<String> changed = new TreeSet<>(s.uncommitted());
+      ignored.ifPresent(i -> changed.removeIf(c -> c.equals(i) || c.startsWith(i + "/")));
+      changed.addAll(untracked);
+      if (!changed.isEmpty()) {
+        String hint = "commit (and push) them first; the run clones exactly the commit";
+        if (!untracked.isEmpty()) {
+          hint +=
+              "; files pods do not need ("
+                  + String.join(", ", OutputTrees.patterns(untracked, folder))
+                  + ") belong in .gitignore";
+        }
+        problems.add(
+            Diagnostic.error(
+                    DiagnosticCode.SOURCE_NOT_COMMITTED,
+                    at,
+                    "",
+                    changed.size()
+                        + " file(s) next to train.yaml are not committed ("
+                        + String.join(", ", changed.stream().limit(3).toList())
+                        + (changed.size() > 3 ? ", …" : "")
+                        + "); pods would run the committed version, not yours")
+                .withHint(hint));
       }
     }
   }

@@ -16,7 +16,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.eclipse.jgit.api.Git;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -67,6 +69,52 @@ class GitSourceInspectorTest {
     assertTrue(
         result.diagnostics().get(0).message().contains("train.py"),
         result.diagnostics().get(0).message());
+  }
+
+  @Test
+  @DisplayName(
+      "many train.yaml files of one repo (a preview or submit): each gets exactly its own folder's uncommitted files, also from the whole status read once after the first; a sibling folder sharing a name prefix does not count; close() forgets the status")
+  void oneStatusForManyTrainYamls() throws Exception {
+    TrainProject p =
+        TrainProject.create(temp, "jobs/a", "run: x\n", Map.of("../ab/train.yaml", "run: y\n"));
+    Path a = p.trainYaml();
+    Path ab = a.getParent().resolveSibling("ab").resolve("train.yaml");
+    Files.writeString(ab.resolveSibling("notes.txt"), "not committed\n");
+    Path root = p.root();
+    Files.writeString(root.resolve("top.txt"), "not committed either\n");
+    // 1st: jobs/a alone (path-limited status); 2nd and 3rd: the whole status, filtered.
+    assertFalse(inspect(a, Optional.empty(), Optional.empty(), Optional.empty()).failed());
+    var dirty = inspect(ab, Optional.empty(), Optional.empty(), Optional.empty());
+    assertTrue(dirty.failed());
+    assertTrue(
+        dirty.diagnostics().get(0).message().contains("1 file(s)")
+            && dirty.diagnostics().get(0).message().contains("jobs/ab/notes.txt"),
+        dirty.diagnostics().get(0).message());
+    assertFalse(
+        inspect(a, Optional.empty(), Optional.empty(), Optional.empty()).failed(),
+        "jobs/ab/notes.txt is not under jobs/a");
+    // A file added now is not seen until close(): the status is read once per call.
+    Files.writeString(a.resolveSibling("late.py"), "print(1)\n");
+    assertFalse(inspect(a, Optional.empty(), Optional.empty(), Optional.empty()).failed());
+    inspector.close();
+    var late = inspect(a, Optional.empty(), Optional.empty(), Optional.empty());
+    assertTrue(late.failed());
+    assertTrue(
+        late.diagnostics().get(0).message().contains("jobs/a/late.py"),
+        late.diagnostics().get(0).message());
+  }
+
+  @Test
+  @DisplayName(
+      "the filtered status keeps the folder itself and everything under it, nothing else, and all of it for the repository root")
+  void statusUnderFolder() {
+    var status =
+        new GitSourceInspector.WorkTreeStatus(
+            Set.of("jobs/a/x", "jobs/ab/y", "jobs/a", "top"), Set.of("jobs/a/sub/z", "jobsa"));
+    var under = status.under("jobs/a");
+    assertEquals(Set.of("jobs/a/x", "jobs/a"), under.untracked());
+    assertEquals(Set.of("jobs/a/sub/z"), under.uncommitted());
+    assertEquals(status, status.under(""));
   }
 
   @Test

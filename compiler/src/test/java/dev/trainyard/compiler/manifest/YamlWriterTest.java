@@ -1,0 +1,170 @@
+package dev.trainyard.compiler.manifest;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link YamlWriter#write} walks the tree itself (issue #24, warm compile): its bytes must stay
+ * those of Jackson's own serializers over the sorted copy, {@code
+ * YAML.writeValueAsString(CanonicalJson.sorted(node))}, for every tree the goldens hold and for
+ * scalars of every YAML style; and the quoting check's first-character shortcut must agree with its
+ * regex.
+ */
+class YamlWriterTest {
+  private static String jackson(JsonNode node) throws IOException {
+    String text = YamlWriter.YAML.writeValueAsString(CanonicalJson.sorted(node));
+    return text.endsWith("\n") ? text : text + "\n";
+  }
+
+  @Test
+  @DisplayName(
+      "every YAML document under golden/ (inputs and expected trees) is written byte for byte as Jackson's serializer over the sorted copy writes it")
+  void goldensAsJackson() throws IOException {
+    List<Path> files;
+    try (Stream<Path> all = Files.walk(Path.of("..", "golden"))) {
+      files = all.filter(p -> p.toString().endsWith(".yaml")).sorted().toList();
+    }
+    int compared = 0;
+    for (Path file : files) {
+      JsonNode tree;
+      try {
+        tree = YamlWriter.YAML.readTree(Files.readString(file));
+      } catch (IOException | RuntimeException e) {
+        continue; // a broken input of an error golden
+      }
+      if (tree == null || tree.isMissingNode()) {
+        continue;
+      }
+      assertEquals(jackson(tree), YamlWriter.write(tree), file.toString());
+      compared++;
+    }
+    assertTrue(compared > 200, "compared only " + compared + " golden files");
+  }
+
+  @Test
+  @DisplayName(
+      "scalars of every style (plain, quoted, literal, folded long lines, unicode, typed-looking) and every node type are written as Jackson writes them")
+  void everyStyleAsJackson() throws IOException {
+    ObjectNode o = CanonicalJson.mapper().createObjectNode();
+    String[] values = {
+      "",
+      " lead",
+      "trail ",
+      "a\nb",
+      "a\n",
+      "a\n\n",
+      " a\nb",
+      "tab\there",
+      "ünïcödé ✓",
+      "\u0007bell",
+      "0x1F",
+      "-1",
+      "+.inf",
+      ".5",
+      "<<",
+      "=",
+      "1:30",
+      "2026-01-01T00:00:00Z",
+      "true",
+      "no",
+      "null",
+      "~",
+      "#comment",
+      "a: b",
+      "- x",
+      "'q'",
+      "\"dq\"",
+      "x ".repeat(60),
+      "word".repeat(40),
+      "key=value,other=1",
+      "https://example.com/a?b=c#d",
+      "[a]",
+      "{a}",
+      "*alias",
+      "&anchor",
+      "!tag",
+      "%percent",
+      "@at",
+      "`tick`",
+      "|pipe",
+      ">gt",
+      "?q",
+      "line\r\nwindows"
+    };
+    for (int i = 0; i < values.length; i++) {
+      o.put("k" + i, values[i]);
+      o.putObject("nested" + i).put(values[i].isEmpty() ? "e" : values[i], values[i]);
+    }
+    o.put("int", 7).put("long", 1L << 40).put("double", 1.5).put("bool", false);
+    o.put("big", new BigInteger("123456789012345678901234567890"));
+    o.put("decimal", new BigDecimal("1.50"));
+    o.putNull("null");
+    o.putObject("emptyObject");
+    o.putArray("emptyArray");
+    o.putArray("arrays").addArray().add(1).add("two").addObject().put("z", 1).put("a", "b");
+    o.putArray("strings").add("0o17").add("").add("multi\nline");
+    o.putObject("zz").putObject("y").putArray("x").addNull();
+    assertEquals(jackson(o), YamlWriter.write(o));
+    assertEquals(jackson(o.get("k3")), YamlWriter.write(o.get("k3")));
+    assertEquals(jackson(o.get("arrays")), YamlWriter.write(o.get("arrays")));
+  }
+
+  @Test
+  @DisplayName(
+      "the quoting check's first-character shortcut answers as the TYPED regex for fixed and 20,000 random strings")
+  void shortcutAsRegex() {
+    List<String> samples =
+        new ArrayList<>(
+            List.of(
+                "",
+                "0",
+                "+1",
+                "-.5",
+                ".inf",
+                ".NaN",
+                "<<",
+                "=",
+                "0b101",
+                "0x_1F",
+                "1_000",
+                "1:30",
+                "2026-01-01",
+                "2026-1-1 10:00",
+                "1e4",
+                "abc",
+                "a1",
+                " 1",
+                "x=1",
+                "é1"));
+    Random random = new Random(24);
+    String alphabet = "0123456789+-._:eExXbBoO<=aZ T";
+    for (int i = 0; i < 20_000; i++) {
+      StringBuilder s = new StringBuilder();
+      for (int n = random.nextInt(8); n >= 0; n--) {
+        s.append(alphabet.charAt(random.nextInt(alphabet.length())));
+      }
+      samples.add(s.toString());
+    }
+    int typed = 0;
+    for (String s : samples) {
+      boolean regex = YamlWriter.TypedScalarQuoting.TYPED.matcher(s).matches();
+      assertEquals(regex, YamlWriter.TypedScalarQuoting.typed(s), "\"" + s + "\"");
+      typed += regex ? 1 : 0;
+    }
+    assertTrue(typed > 1_000, "the samples hold only " + typed + " typed strings");
+  }
+}
