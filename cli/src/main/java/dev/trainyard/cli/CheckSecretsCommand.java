@@ -1,17 +1,15 @@
 package dev.trainyard.cli;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.trainyard.compiler.diagnostic.Diagnostic;
-import dev.trainyard.compiler.diagnostic.DiagnosticPrinter;
 import dev.trainyard.compiler.diagnostic.StageResult;
 import dev.trainyard.gitops.leaks.LeakCheck;
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -56,12 +54,7 @@ final class CheckSecretsCommand implements Callable<Integer> {
           "platform.yaml (default: DIR/platform.yaml, else the embedded default platform)")
   Path platform;
 
-  @Option(
-      names = "--output",
-      paramLabel = "FORMAT",
-      defaultValue = "text",
-      description = "text or json (default: ${DEFAULT-VALUE})")
-  CompileOptions.OutputFormat output;
+  @Mixin OutputOptions output;
 
   @Override
   public Integer call() {
@@ -72,7 +65,7 @@ final class CheckSecretsCommand implements Callable<Integer> {
     } catch (IOException e) {
       return Reporting.environment(
           spec,
-          output,
+          output.format,
           e.getMessage(),
           "check the folder's permissions, or pass the GitOps checkout's root as DIR");
     }
@@ -83,32 +76,28 @@ final class CheckSecretsCommand implements Callable<Integer> {
   }
 
   private int print(List<Diagnostic> diagnostics, Optional<LeakCheck.Report> report, Path root) {
-    boolean failed = report.isEmpty() || report.get().leaked();
-    PrintWriter out = spec.commandLine().getOut();
-    if (output == CompileOptions.OutputFormat.json) {
-      ObjectNode json = DiagnosticPrinter.toJson(diagnostics);
-      report.ifPresent(
-          r -> json.put("files", r.files()).put("allowedPlainSecretKeys", r.allowed()));
-      out.println(json.toPrettyString());
-    } else {
-      DiagnosticPrinter.printText(diagnostics, spec.commandLine().getErr());
-      report.ifPresent(
-          r ->
-              out.println(
-                  "checked "
-                      + r.files()
-                      + " file(s) under "
-                      + root
-                      + ": "
-                      + (r.leaked()
-                          ? r.diagnostics().stream().filter(d -> d.isError()).count()
-                              + " private key(s) where none may be"
-                          : "no private key outside an allowed plain Secret")
-                      + (r.allowed() > 0
-                          ? "; " + r.allowed() + " in plain Secrets that platform.yaml allows"
-                          : "")));
-    }
-    out.flush();
-    return failed ? 1 : 0;
+    output.print(
+        spec,
+        diagnostics,
+        json ->
+            report.ifPresent(
+                r -> json.put("files", r.files()).put("allowedPlainSecretKeys", r.allowed())),
+        out -> report.ifPresent(r -> out.println(summary(r, root))));
+    return report.isEmpty() || report.get().leaked() ? 1 : 0;
+  }
+
+  private static String summary(LeakCheck.Report r, Path root) {
+    return "checked "
+        + r.files()
+        + " file(s) under "
+        + root
+        + ": "
+        + (r.leaked()
+            ? r.diagnostics().stream().filter(d -> d.isError()).count()
+                + " private key(s) where none may be"
+            : "no private key outside an allowed plain Secret")
+        + (r.allowed() > 0
+            ? "; " + r.allowed() + " in plain Secrets that platform.yaml allows"
+            : "");
   }
 }

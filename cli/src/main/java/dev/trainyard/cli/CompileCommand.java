@@ -46,7 +46,7 @@ final class CompileCommand implements Callable<Integer> {
       result = compiler.compile(options.request(spec));
     }
     if (result.hasErrors()) {
-      return Reporting.report(spec, options.output, result, Optional.empty());
+      return Reporting.report(spec, options.output.format, result, Optional.empty());
     }
     OutputTree tree = result.tree().orElseThrow();
     List<Diagnostic> leaks = LeakCheck.compiled(tree, result.job().orElseThrow().platform());
@@ -58,7 +58,7 @@ final class CompileCommand implements Callable<Integer> {
       int exit =
           Reporting.report(
               spec,
-              options.output,
+              options.output.format,
               new CompileResult(Optional.empty(), result.job(), all),
               Optional.empty());
       spec.commandLine().getErr().println("nothing was written to " + options.out);
@@ -67,6 +67,6 @@ final class CompileCommand implements Callable<Integer> {
     }
     TreeWriter.write(tree, options.out);
     return Reporting.report(
-        spec, options.output, result, Optional.of(new Reporting.Written(options.out, tree)));
+        spec, options.output.format, result, Optional.of(new Reporting.Written(options.out, tree)));
   }
 }

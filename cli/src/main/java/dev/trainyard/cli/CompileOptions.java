@@ -69,12 +69,7 @@ final class CompileOptions {
           "root of the GitOps working tree (default: ${DEFAULT-VALUE}); compile writes there, an existing run's SSH Secret there is reused, and the folder never counts as uncommitted code")
   Path out;
 
-  @Option(
-      names = "--output",
-      paramLabel = "FORMAT",
-      defaultValue = "text",
-      description = "text or json (default: ${DEFAULT-VALUE})")
-  OutputFormat output;
+  @CommandLine.Mixin OutputOptions output;
 
   /**
    * The request for the compiler; usage errors (picocli exit 2) for values picocli cannot check,
@@ -109,11 +104,5 @@ final class CompileOptions {
             .build();
     TargetOptions.refuse(spec, TargetFlags.check(request));
     return request;
-  }
-
-  /** Output formats of {@code --output}. */
-  enum OutputFormat {
-    text,
-    json
   }
 }

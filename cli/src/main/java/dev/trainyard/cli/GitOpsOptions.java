@@ -9,6 +9,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -44,12 +45,7 @@ final class GitOpsOptions {
   @Option(names = "--dry-run", description = "plan and build the commit, push nothing")
   boolean dryRun;
 
-  @Option(
-      names = "--output",
-      paramLabel = "FORMAT",
-      defaultValue = "text",
-      description = "text or json (default: ${DEFAULT-VALUE})")
-  CompileOptions.OutputFormat output;
+  @Mixin OutputOptions output;
 
   /**
    * The repository, from the flag or the environment; a usage error (exit 2) when neither names a
@@ -95,7 +91,7 @@ final class GitOpsOptions {
    */
   int failure(GitOpsException e) {
     return Reporting.failure(
-        mixee, output, e.getMessage(), e.hint(), e.isUsage() ? 2 : Main.EXIT_ENVIRONMENT);
+        mixee, output.format, e.getMessage(), e.hint(), e.isUsage() ? 2 : Main.EXIT_ENVIRONMENT);
   }
 
   /**

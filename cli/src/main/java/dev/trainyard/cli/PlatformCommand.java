@@ -3,7 +3,6 @@ package dev.trainyard.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.trainyard.compiler.diagnostic.Diagnostic;
-import dev.trainyard.compiler.diagnostic.DiagnosticPrinter;
 import dev.trainyard.gitops.FolderSnapshot;
 import dev.trainyard.gitops.PlatformRender;
 import dev.trainyard.gitops.TreeWriter;
@@ -20,6 +19,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -81,12 +81,7 @@ final class PlatformCommand {
         description = "write nothing; exit 1 naming each stale file (for CI)")
     boolean check;
 
-    @Option(
-        names = "--output",
-        paramLabel = "FORMAT",
-        defaultValue = "text",
-        description = "text or json (default: ${DEFAULT-VALUE})")
-    CompileOptions.OutputFormat output;
+    @Mixin OutputOptions output;
 
     @Override
     public Integer call() {
@@ -120,7 +115,7 @@ final class PlatformCommand {
       } catch (IOException | UncheckedIOException e) {
         return Reporting.environment(
             spec,
-            output,
+            output.format,
             e.getMessage(),
             "check the checkout's permissions and free space; nothing was changed");
       }
@@ -184,29 +179,28 @@ final class PlatformCommand {
       if (check && !result.failed()) {
         diagnostics.addAll(PlatformRender.staleDiagnostics(result));
       }
-      boolean failed = diagnostics.stream().anyMatch(Diagnostic::isError);
-      PrintWriter out = spec.commandLine().getOut();
-      if (output == CompileOptions.OutputFormat.json) {
-        ObjectNode json = DiagnosticPrinter.toJson(diagnostics);
-        json.put("check", check).put("upToDate", !result.failed() && result.stale().isEmpty());
-        ArrayNode files = json.putArray("files");
-        for (PlatformRender.StaleFile f : result.stale()) {
-          files
-              .addObject()
-              .put("path", f.path())
-              .put("change", f.difference().name().toLowerCase(Locale.ROOT))
-              .put("line", f.line());
-        }
-        out.println(json.toPrettyString());
-      } else {
-        DiagnosticPrinter.printText(diagnostics, spec.commandLine().getErr());
-        spec.commandLine().getErr().flush();
-        if (!result.failed()) {
-          text(out, result);
-        }
+      output.print(
+          spec,
+          diagnostics,
+          json -> json(json, result),
+          out -> {
+            if (!result.failed()) {
+              text(out, result);
+            }
+          });
+      return diagnostics.stream().anyMatch(Diagnostic::isError) ? 1 : 0;
+    }
+
+    private void json(ObjectNode json, PlatformRender.Result result) {
+      json.put("check", check).put("upToDate", !result.failed() && result.stale().isEmpty());
+      ArrayNode files = json.putArray("files");
+      for (PlatformRender.StaleFile f : result.stale()) {
+        files
+            .addObject()
+            .put("path", f.path())
+            .put("change", f.difference().name().toLowerCase(Locale.ROOT))
+            .put("line", f.line());
       }
-      out.flush();
-      return failed ? 1 : 0;
     }
 
     private void text(PrintWriter out, PlatformRender.Result result) {

@@ -173,10 +173,8 @@ final class PreviewCommand implements Callable<Integer> {
       write(preview);
       return preview.refused() ? 1 : 0;
     } catch (GitOpsException e) {
-      CompileOptions.OutputFormat format =
-          output == Format.json
-              ? CompileOptions.OutputFormat.json
-              : CompileOptions.OutputFormat.text;
+      OutputOptions.Format format =
+          output == Format.json ? OutputOptions.Format.json : OutputOptions.Format.text;
       return Reporting.failure(
           spec, format, e.getMessage(), e.hint(), e.isUsage() ? 2 : Main.EXIT_ENVIRONMENT);
     } catch (IllegalArgumentException e) {

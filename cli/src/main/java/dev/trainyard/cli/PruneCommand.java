@@ -125,9 +125,7 @@ final class PruneCommand implements Callable<Integer> {
     try {
       PruneResult result =
           new Pruner(GitOpsOptions.cacheRoot(env), env, Clock.systemUTC(), progress).prune(request);
-      return gitops.output == CompileOptions.OutputFormat.json
-          ? json(result, location)
-          : text(result, location);
+      return gitops.output.json() ? json(result, location) : text(result, location);
     } catch (GitOpsException e) {
       return gitops.failure(e);
     } finally {

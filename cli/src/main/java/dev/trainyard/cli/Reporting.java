@@ -25,12 +25,12 @@ final class Reporting {
   /** Prints {@code result} and returns the exit code (0, or 1 when there are errors). */
   static int report(
       CommandSpec spec,
-      CompileOptions.OutputFormat format,
+      OutputOptions.Format format,
       CompileResult result,
       Optional<Written> written) {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    if (format == CompileOptions.OutputFormat.json) {
+    if (format == OutputOptions.Format.json) {
       ObjectNode json = DiagnosticPrinter.toJson(result.diagnostics());
       result.job().filter(j -> !result.hasErrors()).ifPresent(j -> summaryJson(json, j));
       written.ifPresent(
@@ -96,7 +96,7 @@ final class Reporting {
    * Returns exit code 3.
    */
   static int environment(
-      CommandSpec spec, CompileOptions.OutputFormat format, String message, String hint) {
+      CommandSpec spec, OutputOptions.Format format, String message, String hint) {
     return failure(spec, format, message, hint, Main.EXIT_ENVIRONMENT);
   }
 
@@ -105,14 +105,14 @@ final class Reporting {
    * satisfy).
    */
   static int failure(
-      CommandSpec spec, CompileOptions.OutputFormat format, String message, String hint, int exit) {
+      CommandSpec spec, OutputOptions.Format format, String message, String hint, int exit) {
     PrintWriter err = spec.commandLine().getErr();
     err.println("trainyard: error: " + message);
     if (!hint.isEmpty()) {
       err.println("    hint: " + hint);
     }
     err.flush();
-    if (format == CompileOptions.OutputFormat.json) {
+    if (format == OutputOptions.Format.json) {
       ObjectNode node = CanonicalJson.mapper().createObjectNode();
       node.put("error", message).put("hint", hint).put("exitCode", exit);
       spec.commandLine().getOut().println(node.toPrettyString());

@@ -172,7 +172,7 @@ final class RunCommand implements Callable<Integer> {
     Path root = repo.get();
     CompileResult result = new Compiler(SshSecretProvider.system()).compile(request(root));
     if (result.hasErrors()) {
-      int exit = Reporting.report(spec, CompileOptions.OutputFormat.text, result, Optional.empty());
+      int exit = Reporting.report(spec, OutputOptions.Format.text, result, Optional.empty());
       if (result.diagnostics().stream()
           .anyMatch(d -> d.code() == DiagnosticCode.SOURCE_NOT_COMMITTED)) {
         err.println(

@@ -156,9 +156,7 @@ final class SubmitCommand implements Callable<Integer> {
       SubmitResult result =
           new Submitter(GitOpsOptions.cacheRoot(env), env, Clock.systemUTC(), progress)
               .submit(request);
-      return gitops.output == CompileOptions.OutputFormat.json
-          ? json(result, location)
-          : text(result, location);
+      return gitops.output.json() ? json(result, location) : text(result, location);
     } catch (GitOpsException e) {
       return gitops.failure(e);
     } finally {
@@ -168,7 +166,7 @@ final class SubmitCommand implements Callable<Integer> {
 
   private int nothingChanged(GitOpsLocation location) {
     String message = "nothing to submit: no job folder changed since " + changedSince;
-    if (gitops.output == CompileOptions.OutputFormat.json) {
+    if (gitops.output.json()) {
       ObjectNode root = DiagnosticPrinter.toJson(warnings);
       root.putArray("runs");
       gitops.putPush(root, location, gitops.dryRun, false, Optional.empty());

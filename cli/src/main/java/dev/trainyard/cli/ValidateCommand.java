@@ -60,7 +60,7 @@ final class ValidateCommand implements Callable<Integer> {
       result = compiler.compile(options.request(spec));
     }
     if (!cluster || result.hasErrors()) {
-      return Reporting.report(spec, options.output, result, Optional.empty());
+      return Reporting.report(spec, options.output.format, result, Optional.empty());
     }
     List<Diagnostic> all = new ArrayList<>(result.diagnostics());
     try (ClusterDryRun dryRun =
@@ -70,6 +70,6 @@ final class ValidateCommand implements Callable<Integer> {
     boolean rejected = all.stream().anyMatch(Diagnostic::isError);
     CompileResult checked =
         new CompileResult(rejected ? Optional.empty() : result.tree(), result.job(), all);
-    return Reporting.report(spec, options.output, checked, Optional.empty());
+    return Reporting.report(spec, options.output.format, checked, Optional.empty());
   }
 }

@@ -1,5 +1,8 @@
 package dev.trainyard.cli;
 
+import static dev.trainyard.cli.CliJvm.assertNoStackTrace;
+import static dev.trainyard.cli.CliJvm.count;
+import static dev.trainyard.cli.CliJvm.git;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,11 +12,10 @@ import dev.trainyard.compiler.testing.FaultProxy.Fault;
 import dev.trainyard.compiler.testing.FaultProxy.Request;
 import dev.trainyard.compiler.testing.GitCgiServer;
 import dev.trainyard.compiler.testing.TrainProject;
-import java.nio.charset.StandardCharsets;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,6 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
 class GitFaultTest {
   private static final Pattern RUN = Pattern.compile("run (demo-[0-9a-f]{6}): ");
   private static final String TOKEN = "ghp_NotARealTokenButLongEnough0123456789";
+  private static final Duration TIMEOUT = Duration.ofSeconds(120);
   @TempDir static Path shared;
   static GitCgiServer server;
   static Path template;
@@ -58,12 +61,14 @@ class GitFaultTest {
     git(shared, "init", "-q", "--bare", "-b", "main", template.toString());
     server = new GitCgiServer(shared.resolve("git"));
     project = TrainProject.create(shared, "run: torchrun train.py\n");
-    Cli first =
-        run(
+    CliJvm.Result first =
+        CliJvm.run(
+            project.root(),
             shared,
             server.url("template.git"),
             Map.of(),
-            List.of("submit", project.trainYaml().toString()));
+            List.of("submit", project.trainYaml().toString()),
+            TIMEOUT);
     assertEquals(0, first.exit(), first.out());
     Matcher m = RUN.matcher(first.out());
     assertTrue(m.find(), first.out());
@@ -93,15 +98,10 @@ class GitFaultTest {
   @DisplayName(
       "reset while the pack is uploaded: the push is retried once, one commit lands, the note says so, exit 0")
   void resetDuringUpload() throws Exception {
-    String before = tip();
-    proxy.inject(Request::receivePackPost, Fault.RESET_DURING_UPLOAD, 1);
-    Cli cli = cli(List.of("submit", "--rerun", project.trainYaml().toString()));
-    assertEquals(0, cli.exit(), cli.out());
-    assertOneCommitOn(before, cli);
+    CliJvm.Result cli = resubmitThrough(Fault.RESET_DURING_UPLOAD);
     assertEquals(2, posts(), proxy.log().toString());
     assertTrue(cli.out().contains("trainyard: note: cannot push main to " + url + ": "), cli.out());
     assertTrue(cli.out().contains("got no answer"), cli.out());
-    assertNoStackTrace(cli);
     nextSubmitWorks();
   }
 
@@ -109,14 +109,9 @@ class GitFaultTest {
   @DisplayName(
       "reset after the server stored the pack: the branch holds the commit, so it is not pushed again; exit 0")
   void resetAfterStored() throws Exception {
-    String before = tip();
-    proxy.inject(Request::receivePackPost, Fault.RESET_AFTER_STORED, 1);
-    Cli cli = cli(List.of("submit", "--rerun", project.trainYaml().toString()));
-    assertEquals(0, cli.exit(), cli.out());
-    assertOneCommitOn(before, cli);
+    CliJvm.Result cli = resubmitThrough(Fault.RESET_AFTER_STORED);
     assertEquals(1, posts(), "pushed twice: " + proxy.log());
     assertTrue(cli.out().contains("the push had landed, so it was not sent again"), cli.out());
-    assertNoStackTrace(cli);
     nextSubmitWorks();
   }
 
@@ -124,23 +119,18 @@ class GitFaultTest {
   @DisplayName(
       "500 after the server stored the pack, submit and prune: one commit each, no duplicate run, exit 0")
   void errorAfterStored() throws Exception {
-    String before = tip();
-    proxy.inject(Request::receivePackPost, Fault.ERROR_AFTER_STORED, 1);
-    Cli cli = cli(List.of("submit", "--rerun", project.trainYaml().toString()));
-    assertEquals(0, cli.exit(), cli.out());
-    assertOneCommitOn(before, cli);
+    CliJvm.Result cli = resubmitThrough(Fault.ERROR_AFTER_STORED);
     assertEquals(1, posts(), "pushed twice: " + proxy.log());
     assertTrue(cli.out().contains("500"), cli.out());
-    assertNoStackTrace(cli);
 
     String beforePrune = tip();
     proxy.inject(Request::receivePackPost, Fault.ERROR_AFTER_STORED, 1);
-    Cli prune = cli(List.of("prune", firstRun));
+    CliJvm.Result prune = cli(List.of("prune", firstRun));
     assertEquals(0, prune.exit(), prune.out());
     assertTrue(prune.out().contains("removed 1 run(s)"), prune.out());
     assertEquals(List.of(tip()), revList(beforePrune), "not exactly one prune commit");
     assertNoStackTrace(prune);
-    Cli again = cli(List.of("prune", firstRun));
+    CliJvm.Result again = cli(List.of("prune", firstRun));
     assertEquals(tip(), revList(beforePrune).get(0), again.out());
     assertFalse(again.out().contains("removed 1 run(s)"), again.out());
   }
@@ -155,12 +145,12 @@ class GitFaultTest {
         Fault.RESET_DURING_DOWNLOAD,
         1);
     proxy.inject(Request::receivePackPost, Fault.RESET_DURING_UPLOAD, 1);
-    Cli prune = cli(List.of("prune", firstRun));
+    CliJvm.Result prune = cli(List.of("prune", firstRun));
     assertEquals(0, prune.exit(), prune.out());
     assertTrue(prune.out().contains("removed 1 run(s)"), prune.out());
     assertEquals(List.of(tip()), revList(before), "not exactly one prune commit");
     assertNoStackTrace(prune);
-    Cli again = cli(List.of("prune", firstRun));
+    CliJvm.Result again = cli(List.of("prune", firstRun));
     assertFalse(again.out().contains("removed 1 run(s)"), again.out());
     assertEquals(1, revList(before).size());
   }
@@ -173,7 +163,7 @@ class GitFaultTest {
     env.put("TRAINYARD_GITOPS_TIMEOUT", "3");
     proxy.inject(Request::receivePackPost, Fault.STALL, 1);
     long start = System.nanoTime();
-    Cli cli = cli(List.of("submit", "--rerun", project.trainYaml().toString()));
+    CliJvm.Result cli = cli(resubmit());
     long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
     assertEquals(0, cli.exit(), cli.out());
     assertTrue(seconds < 28, "waited for the stall: " + seconds + " s");
@@ -188,23 +178,16 @@ class GitFaultTest {
   @DisplayName(
       "every fetch stalls past the 2 s timeout: bounded retries, then one line naming the timeout and its variable, exit 3, branch unchanged")
   void stalledFetches() throws Exception {
-    String before = tip();
     env.put("TRAINYARD_GITOPS_TIMEOUT", "2");
     proxy.stall(Duration.ofSeconds(8));
     proxy.inject(r -> r.target().contains("git-upload-pack"), Fault.STALL, 1_000);
     long start = System.nanoTime();
-    Cli cli = cli(List.of("submit", "--rerun", project.trainYaml().toString()));
+    CliJvm.Result cli = failedResubmit();
     long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
-    assertEquals(3, cli.exit(), cli.out() + proxy.log());
     assertTrue(seconds < 30, "took " + seconds + " s");
-    assertEquals(1, count(cli.out(), "trainyard: error: "), cli.out());
     assertTrue(cli.out().contains("no answer within 2 s"), cli.out());
     assertTrue(cli.out().contains("TRAINYARD_GITOPS_TIMEOUT"), cli.out());
-    assertNoStackTrace(cli);
-    assertEquals(before, tip());
-    proxy.close();
-    proxy = new FaultProxy(server.port(), Duration.ofSeconds(1));
-    url = proxy.url(bare.getFileName().toString());
+    newProxy();
     nextSubmitWorks();
   }
 
@@ -212,21 +195,14 @@ class GitFaultTest {
   @DisplayName(
       "401 from the second request on, with a token: 'refused the token from TRAINYARD_GITOPS_TOKEN', never the token; exit 3; nothing pushed")
   void unauthorizedWithToken() throws Exception {
-    String before = tip();
     env.put("TRAINYARD_GITOPS_TOKEN", TOKEN);
     proxy.inject(r -> r.index() >= 2, Fault.UNAUTHORIZED, 1_000);
-    Cli cli = cli(List.of("submit", "--rerun", project.trainYaml().toString()));
-    assertEquals(3, cli.exit(), cli.out() + proxy.log());
-    assertEquals(1, count(cli.out(), "trainyard: error: "), cli.out());
+    CliJvm.Result cli = failedResubmit();
     assertTrue(cli.out().contains("TRAINYARD_GITOPS_TOKEN"), cli.out());
     assertTrue(cli.out().contains("refused"), cli.out());
     assertFalse(cli.out().contains(TOKEN), cli.out());
     assertFalse(cli.out().contains(TOKEN.substring(4, 20)), cli.out());
-    assertNoStackTrace(cli);
-    assertEquals(before, tip());
-    proxy.close();
-    proxy = new FaultProxy(server.port(), Duration.ofSeconds(1));
-    url = proxy.url(bare.getFileName().toString());
+    newProxy();
     nextSubmitWorks();
   }
 
@@ -236,28 +212,63 @@ class GitFaultTest {
   void unauthorizedWithoutCredentials() throws Exception {
     proxy.inject(r -> r.index() == 2, Fault.UNAUTHORIZED, 1);
     nextSubmitWorks();
-    String before = tip();
     proxy.inject(r -> r.index() >= 2, Fault.UNAUTHORIZED, 1_000);
     proxy.resetCount();
-    Cli cli = cli(List.of("submit", "--rerun", project.trainYaml().toString()));
-    assertEquals(3, cli.exit(), cli.out() + proxy.log());
-    assertEquals(1, count(cli.out(), "trainyard: error: "), cli.out());
+    CliJvm.Result cli = failedResubmit();
     assertTrue(cli.out().contains("TRAINYARD_GITOPS_TOKEN is not set"), cli.out());
     assertTrue(cli.out().contains("git credential"), cli.out());
+  }
+
+  /** {@code submit --rerun} of the project: a new run of the same train.yaml. */
+  private List<String> resubmit() {
+    return List.of("submit", "--rerun", project.trainYaml().toString());
+  }
+
+  /**
+   * A re-submit with {@code fault} on its first push: exit 0, exactly one new commit, no stack
+   * trace.
+   */
+  private CliJvm.Result resubmitThrough(Fault fault) throws Exception {
+    String before = tip();
+    proxy.inject(Request::receivePackPost, fault, 1);
+    CliJvm.Result cli = cli(resubmit());
+    assertEquals(0, cli.exit(), cli.out());
+    assertOneCommitOn(before, cli);
+    assertNoStackTrace(cli);
+    return cli;
+  }
+
+  /**
+   * A re-submit the environment refuses: exit 3, one error line, no stack trace, the branch as it
+   * was.
+   */
+  private CliJvm.Result failedResubmit() throws Exception {
+    String before = tip();
+    CliJvm.Result cli = cli(resubmit());
+    assertEquals(3, cli.exit(), cli.out() + proxy.log());
+    assertEquals(1, count(cli.out(), "trainyard: error: "), cli.out());
     assertNoStackTrace(cli);
     assertEquals(before, tip());
+    return cli;
+  }
+
+  /** A proxy without faults in place of the one that broke every request. */
+  private void newProxy() throws IOException {
+    proxy.close();
+    proxy = new FaultProxy(server.port(), Duration.ofSeconds(1));
+    url = proxy.url(bare.getFileName().toString());
   }
 
   private void nextSubmitWorks() throws Exception {
     String before = tip();
-    Cli next = cli(List.of("submit", "--rerun", project.trainYaml().toString()));
+    CliJvm.Result next = cli(resubmit());
     assertEquals(0, next.exit(), next.out());
     assertOneCommitOn(before, next);
     assertFalse(next.out().contains("note: "), next.out());
   }
 
   /** Exactly one commit since {@code before}, the one the CLI named, adding exactly one run. */
-  private void assertOneCommitOn(String before, Cli cli) throws Exception {
+  private void assertOneCommitOn(String before, CliJvm.Result cli) throws Exception {
     List<String> added = revList(before);
     assertEquals(1, added.size(), "commits since the fault: " + added + "\n" + cli.out());
     assertTrue(cli.out().contains("committed " + added.get(0).substring(0, 12)), cli.out());
@@ -277,67 +288,11 @@ class GitFaultTest {
         .count();
   }
 
-  private static void assertNoStackTrace(Cli cli) {
-    assertFalse(cli.out().contains("\tat "), cli.out());
-    assertFalse(cli.out().contains("Exception"), cli.out());
-  }
-
   private String tip() throws Exception {
-    return git(shared, "--git-dir", bare.toString(), "rev-parse", "main").strip();
+    return CliJvm.tip(bare);
   }
 
-  private Cli cli(List<String> args) throws Exception {
-    Map<String, String> all = new HashMap<>(env);
-    all.put("TRAINYARD_CACHE", temp.resolve("cache").toString());
-    return run(temp, url, all, args);
+  private CliJvm.Result cli(List<String> args) throws Exception {
+    return CliJvm.run(project.root(), temp, url, env, args, TIMEOUT);
   }
-
-  /** The CLI in a JVM of its own, in the source repo, at most 120 s. */
-  private static Cli run(Path dir, String url, Map<String, String> env, List<String> args)
-      throws Exception {
-    List<String> command =
-        new ArrayList<>(
-            List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:TieredStopAtLevel=1",
-                "-cp",
-                System.getProperty("java.class.path"),
-                "dev.trainyard.cli.Main"));
-    command.addAll(args);
-    command.addAll(List.of("--gitops", url));
-    Path log = dir.resolve("cli-" + UUID.randomUUID() + ".log");
-    ProcessBuilder pb =
-        new ProcessBuilder(command)
-            .directory(project.root().toFile())
-            .redirectErrorStream(true)
-            .redirectOutput(log.toFile());
-    pb.environment().remove("TRAINYARD_GITOPS_TOKEN");
-    pb.environment().put("TRAINYARD_CACHE", dir.resolve("cache").toString());
-    pb.environment().put("GIT_CONFIG_GLOBAL", "/dev/null");
-    pb.environment().put("GIT_CONFIG_NOSYSTEM", "1");
-    pb.environment().remove("GIT_ASKPASS");
-    pb.environment().putAll(env);
-    Process p = pb.start();
-    boolean ended = p.waitFor(120, TimeUnit.SECONDS);
-    p.destroyForcibly();
-    String out = Files.readString(log);
-    assertTrue(ended, "trainyard " + args + " did not end in 120 s:\n" + out);
-    return new Cli(p.exitValue(), out);
-  }
-
-  private static int count(String text, String part) {
-    return text.split(Pattern.quote(part), -1).length - 1;
-  }
-
-  private static String git(Path dir, String... args) throws Exception {
-    List<String> command = new ArrayList<>(List.of("git"));
-    command.addAll(List.of(args));
-    Process p =
-        new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertTrue(p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0, out);
-    return out;
-  }
-
-  private record Cli(int exit, String out) {}
 }

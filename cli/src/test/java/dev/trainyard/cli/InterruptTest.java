@@ -1,20 +1,19 @@
 package dev.trainyard.cli;
 
+import static dev.trainyard.cli.CliJvm.count;
+import static dev.trainyard.cli.CliJvm.git;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.trainyard.compiler.testing.GitCgiServer;
 import dev.trainyard.compiler.testing.TrainProject;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.ArrayList;
-import java.util.HashMap;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -46,7 +45,7 @@ class InterruptTest {
     server = new GitCgiServer(bare.getParent());
     url = server.url("gitops.git");
     project = TrainProject.create(temp, "run: torchrun train.py\n");
-    Cli first = cli(List.of("submit", project.trainYaml().toString()));
+    CliJvm.Result first = cli(List.of("submit", project.trainYaml().toString()));
     assertEquals(0, first.exit(), first.out());
   }
 
@@ -61,9 +60,9 @@ class InterruptTest {
   void beforeThePush() throws Exception {
     String tip = tip();
     CountDownLatch stalled = server.stallFetches();
-    Process p = start(List.of("submit", "--rerun", project.trainYaml().toString()));
+    CliJvm.Started p = start(resubmit());
     assertTrue(stalled.await(120, TimeUnit.SECONDS), "the submit never fetched");
-    Cli cut = signal(p, "INT");
+    CliJvm.Result cut = p.signal("INT");
     assertEquals(130, cut.exit(), cut.out());
     assertTrue(
         cut.out().contains("trainyard: interrupted; nothing was pushed to " + url + " (main)\n"),
@@ -72,7 +71,7 @@ class InterruptTest {
     assertEquals(tip, tip(), "the branch moved");
     server.release();
 
-    Cli next = cli(List.of("submit", "--rerun", project.trainYaml().toString()));
+    CliJvm.Result next = cli(resubmit());
     assertEquals(0, next.exit(), next.out());
     assertTrue(next.out().contains("committed " + tip().substring(0, 12)), next.out());
 
@@ -82,14 +81,14 @@ class InterruptTest {
     stalled = server.stallFetches();
     p = start(List.of("prune", run.group(1)));
     assertTrue(stalled.await(120, TimeUnit.SECONDS), "the prune never fetched");
-    cut = signal(p, "TERM");
+    cut = p.signal("TERM");
     assertEquals(143, cut.exit(), cut.out());
     assertTrue(
         cut.out().contains("trainyard: interrupted; nothing was pushed to " + url + " (main)\n"),
         cut.out());
     assertEquals(before, tip(), "the prune moved the branch");
     server.release();
-    Cli pruned = cli(List.of("prune", run.group(1)));
+    CliJvm.Result pruned = cli(List.of("prune", run.group(1)));
     assertEquals(0, pruned.exit(), pruned.out());
     assertTrue(pruned.out().contains("removed 1 run(s)"), pruned.out());
   }
@@ -102,9 +101,9 @@ class InterruptTest {
     Path mark = temp.resolve("hook-started");
     Path release = temp.resolve("hook-release");
     hook("pre-receive", mark, release);
-    Process p = start(List.of("submit", "--rerun", project.trainYaml().toString()));
+    CliJvm.Started p = start(resubmit());
     awaitFile(mark, p);
-    Cli cut = signal(p, "TERM");
+    CliJvm.Result cut = p.signal("TERM");
     assertEquals(143, cut.exit(), cut.out());
     Matcher line =
         Pattern.compile(
@@ -123,7 +122,7 @@ class InterruptTest {
     }
     assertEquals(line.group(1), tip(), "the push in flight did land: 'unknown' was right");
     Files.delete(bare.resolve("hooks/pre-receive"));
-    Cli next = cli(List.of("submit", "--rerun", project.trainYaml().toString()));
+    CliJvm.Result next = cli(resubmit());
     assertEquals(0, next.exit(), next.out());
     assertTrue(next.out().contains("committed " + tip().substring(0, 12)), next.out());
   }
@@ -135,22 +134,26 @@ class InterruptTest {
     Path mark = temp.resolve("hook-started");
     Path release = temp.resolve("hook-release");
     hook("post-receive", mark, release);
-    Process p = start(List.of("submit", "--rerun", project.trainYaml().toString()));
+    CliJvm.Started p = start(resubmit());
     awaitFile(mark, p);
-    new ProcessBuilder("kill", "-INT", Long.toString(p.pid()))
+    new ProcessBuilder("kill", "-INT", Long.toString(p.process().pid()))
         .start()
         .waitFor(10, TimeUnit.SECONDS);
     TimeUnit.MILLISECONDS.sleep(300);
     Files.writeString(release, "");
-    assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the CLI did not end after SIGINT");
-    String out = Files.readString(log(p));
-    assertEquals(130, p.exitValue(), out);
+    CliJvm.Result cut = p.await(Duration.ofSeconds(60), "the CLI after SIGINT");
+    assertEquals(130, cut.exit(), cut.out());
     assertTrue(
-        out.contains(
-            "trainyard: interrupted after the push: " + tip() + " landed in " + url + " (main)\n"),
-        out);
+        cut.out()
+            .contains(
+                "trainyard: interrupted after the push: "
+                    + tip()
+                    + " landed in "
+                    + url
+                    + " (main)\n"),
+        cut.out());
     Files.delete(bare.resolve("hooks/post-receive"));
-    Cli next = cli(List.of("submit", "--rerun", project.trainYaml().toString()));
+    CliJvm.Result next = cli(resubmit());
     assertEquals(0, next.exit(), next.out());
   }
 
@@ -168,7 +171,8 @@ class InterruptTest {
     Files.setPosixFilePermissions(hook, PosixFilePermissions.fromString("rwxr-xr-x"));
   }
 
-  private static void awaitFile(Path file, Process p) throws Exception {
+  private static void awaitFile(Path file, CliJvm.Started cli) throws Exception {
+    Process p = cli.process();
     long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
     while (!Files.exists(file) && p.isAlive() && System.nanoTime() < until) {
       TimeUnit.MILLISECONDS.sleep(100);
@@ -176,72 +180,20 @@ class InterruptTest {
     assertTrue(Files.exists(file), "the hook never ran; alive: " + p.isAlive());
   }
 
-  private Cli signal(Process p, String signal) throws Exception {
-    new ProcessBuilder("kill", "-" + signal, Long.toString(p.pid()))
-        .start()
-        .waitFor(10, TimeUnit.SECONDS);
-    boolean ended = p.waitFor(60, TimeUnit.SECONDS);
-    p.destroyForcibly();
-    assertTrue(ended, "the CLI did not end after SIG" + signal + ":\n" + Files.readString(log(p)));
-    return new Cli(p.exitValue(), Files.readString(log(p)));
-  }
-
   private String tip() throws Exception {
-    return git(temp, "--git-dir", bare.toString(), "rev-parse", "main").strip();
+    return CliJvm.tip(bare);
   }
 
-  private Cli cli(List<String> args) throws Exception {
-    Process p = start(args);
-    boolean ended = p.waitFor(180, TimeUnit.SECONDS);
-    p.destroyForcibly();
-    assertTrue(ended, "trainyard " + args + " did not end in 180 s");
-    return new Cli(p.exitValue(), Files.readString(log(p)));
+  /** {@code submit --rerun} of the project: a new run of the same train.yaml. */
+  private List<String> resubmit() {
+    return List.of("submit", "--rerun", project.trainYaml().toString());
   }
 
-  private final Map<Long, Path> logs = new HashMap<>();
-
-  private Path log(Process p) {
-    return logs.get(p.pid());
+  private CliJvm.Result cli(List<String> args) throws Exception {
+    return start(args).await(Duration.ofSeconds(180), "trainyard " + args);
   }
 
-  /** The CLI in a JVM of its own, in the source repo, with a cache of this test. */
-  private Process start(List<String> args) throws IOException {
-    List<String> command =
-        new ArrayList<>(
-            List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:TieredStopAtLevel=1",
-                "-cp",
-                System.getProperty("java.class.path"),
-                "dev.trainyard.cli.Main"));
-    command.addAll(args);
-    command.addAll(List.of("--gitops", url));
-    Path log = temp.resolve("cli-" + UUID.randomUUID() + ".log");
-    ProcessBuilder pb =
-        new ProcessBuilder(command)
-            .directory(project.root().toFile())
-            .redirectErrorStream(true)
-            .redirectOutput(log.toFile());
-    pb.environment().put("TRAINYARD_CACHE", temp.resolve("cache").toString());
-    pb.environment().remove("TRAINYARD_GITOPS_TOKEN");
-    Process p = pb.start();
-    logs.put(p.pid(), log);
-    return p;
+  private CliJvm.Started start(List<String> args) throws IOException {
+    return CliJvm.start(project.root(), temp, url, Map.of(), args);
   }
-
-  private static int count(String text, String part) {
-    return text.split(Pattern.quote(part), -1).length - 1;
-  }
-
-  private static String git(Path dir, String... args) throws Exception {
-    List<String> command = new ArrayList<>(List.of("git"));
-    command.addAll(List.of(args));
-    Process p =
-        new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertTrue(p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0, out);
-    return out;
-  }
-
-  private record Cli(int exit, String out) {}
 }

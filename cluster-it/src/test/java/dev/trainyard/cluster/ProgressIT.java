@@ -86,49 +86,22 @@ class ProgressIT {
   @DisplayName(
       "a recorded tqdm bar (torch DDP, 40 steps, \\r updates) served as node 0's log: 13 posts, running, 0 %, each 10 % with the bar's ETA, success")
   void tqdmBarOnTheCommit(KubeCluster cluster) {
-    assumeTrue(
-        cluster.runs(Component.KWOK) && KwokLogs.served(cluster.client()),
-        "NOT RUN: no container logs to serve:"
-            + " kwok's Logs CRD is not served (an existing cluster, or sigs.k8s.io/kwok not in the Go module cache)");
+    assumeLogsServed(cluster);
     String ns = cluster.newNamespace();
     String tag = "prog";
     String sha = StatusRuns.sha("prog-tqdm");
-    Manifests manifests = new Manifests(cluster.client());
-    manifests.apply(
-        manifests.placed(
-            StatusRuns.run(
-                "prog-tqdm", ControllerProcess.host("github", tag), sha, "slow", "60s", null),
-            ns));
+    applyRun(cluster, ns, tag, "prog-tqdm", "60s", null);
     // No stall while the pods run on after the bar's last update (kwok ends them at 60 s).
     ControllerProcess c =
-        ControllerProcess.start(
+        controller(
             cluster,
-            forge,
             tag,
             ns,
-            tag + "-0",
             new ControllerProcess.Tuning(
                 Duration.ofSeconds(60), Duration.ofSeconds(2), "128m", Duration.ofMinutes(10)));
-    controllers.add(c);
     awaitPosts("running", sha, 1, c);
-    Pod node0 =
-        cluster
-            .client()
-            .pods()
-            .inNamespace(ns)
-            .withLabel("jobset.sigs.k8s.io/jobset-name", "prog-tqdm")
-            .list()
-            .getItems()
-            .stream()
-            .min(Comparator.comparing(p -> p.getMetadata().getName()))
-            .orElseThrow();
-    Path file =
-        LocalCluster.mkdirs(
-                Path.of(System.getProperty("trainyard.work.dir", "target/cluster"))
-                    .toAbsolutePath()
-                    .resolve("kwok-logs")
-                    .resolve(ns))
-            .resolve(node0.getMetadata().getName() + ".log");
+    Pod node0 = node0(cluster, ns, "prog-tqdm");
+    Path file = logFile(ns, node0);
     String recorded = fixture("tqdm-ddp.log");
     String[] lines = recorded.split("\n", -1);
     // The torchrun banner: whole lines.
@@ -137,12 +110,7 @@ class ProgressIT {
       KwokLogs.append(file, Instant.now(), lines[bar]);
       bar++;
     }
-    KwokLogs.serve(
-        cluster.client(),
-        ns,
-        node0.getMetadata().getName(),
-        node0.getSpec().getContainers().get(0).getName(),
-        file);
+    serve(cluster, ns, node0, file);
     int expected = 1;
     int lastBucket = -1;
     for (String update : lines[bar].split("(?=\r)")) {
@@ -167,7 +135,7 @@ class ProgressIT {
     awaitPosts("the end (the pods run 60 s)", sha, expected + 1, c, Duration.ofSeconds(150));
     List<String> posted = lines(posts(forge, sha));
     System.out.println("[ProgressIT] posts:\n  " + String.join("\n  ", posted));
-    String attempt = posted.get(0).substring(posted.get(0).lastIndexOf(", attempt "));
+    String attempt = attempt(posted);
     List<String> want = new ArrayList<>();
     want.add("pending | running: 2 of 2 nodes ready" + attempt);
     want.add("pending | running: step 0/40 (0 %)" + attempt);
@@ -189,58 +157,146 @@ class ProgressIT {
     assertEquals(13, posted.size());
   }
 
-  /** Node 0's pod of {@code run} in {@code ns} and the file kwok serves as its log. */
-  static Path servedLog(KubeCluster cluster, String ns, String run) {
-    Pod node0 =
-        cluster
-            .client()
-            .pods()
-            .inNamespace(ns)
-            .withLabel("jobset.sigs.k8s.io/jobset-name", run)
-            .list()
-            .getItems()
-            .stream()
-            .min(Comparator.comparing(p -> p.getMetadata().getName()))
-            .orElseThrow();
-    Path file =
-        LocalCluster.mkdirs(
-                Path.of(System.getProperty("trainyard.work.dir", "target/cluster"))
-                    .toAbsolutePath()
-                    .resolve("kwok-logs")
-                    .resolve(ns))
-            .resolve(node0.getMetadata().getName() + ".log");
-    KwokLogs.append(file, Instant.now(), "");
+  /** Node 0's pod of {@code run} in {@code ns}, whose log kwok serves from a file. */
+  static Pod node0(KubeCluster cluster, String ns, String run) {
+    return runPods(cluster, ns, run).stream()
+        .min(Comparator.comparing(p -> p.getMetadata().getName()))
+        .orElseThrow();
+  }
+
+  static List<Pod> runPods(KubeCluster cluster, String ns, String run) {
+    return cluster
+        .client()
+        .pods()
+        .inNamespace(ns)
+        .withLabel("jobset.sigs.k8s.io/jobset-name", run)
+        .list()
+        .getItems();
+  }
+
+  /** The file kwok serves as {@code pod}'s log (its folder made). */
+  static Path logFile(String ns, Pod pod) {
+    return LocalCluster.mkdirs(
+            Path.of(System.getProperty("trainyard.work.dir", "target/cluster"))
+                .toAbsolutePath()
+                .resolve("kwok-logs")
+                .resolve(ns))
+        .resolve(pod.getMetadata().getName() + ".log");
+  }
+
+  /** kwok serves {@code file} as the log of {@code pod}'s first container. */
+  static void serve(KubeCluster cluster, String ns, Pod pod, Path file) {
     KwokLogs.serve(
         cluster.client(),
         ns,
-        node0.getMetadata().getName(),
-        node0.getSpec().getContainers().get(0).getName(),
+        pod.getMetadata().getName(),
+        pod.getSpec().getContainers().get(0).getName(),
         file);
+  }
+
+  /** Node 0's pod of {@code run} in {@code ns} and the file kwok serves as its log. */
+  static Path servedLog(KubeCluster cluster, String ns, String run) {
+    Pod node0 = node0(cluster, ns, run);
+    Path file = logFile(ns, node0);
+    KwokLogs.append(file, Instant.now(), "");
+    serve(cluster, ns, node0, file);
     return file;
+  }
+
+  static void assumeLogsServed(KubeCluster cluster) {
+    assumeTrue(
+        cluster.runs(Component.KWOK) && KwokLogs.served(cluster.client()),
+        "NOT RUN: no container logs to serve:"
+            + " kwok's Logs CRD is not served (an existing cluster, or sigs.k8s.io/kwok not in the Go module cache)");
+  }
+
+  /** A 2-node run of {@link StatusRuns} whose pods kwok runs for {@code duration}. */
+  static void applyRun(
+      KubeCluster cluster, String ns, String tag, String name, String duration, String queue) {
+    Manifests manifests = new Manifests(cluster.client());
+    manifests.apply(
+        manifests.placed(
+            StatusRuns.run(
+                name,
+                ControllerProcess.host("github", tag),
+                StatusRuns.sha(name),
+                "slow",
+                duration,
+                queue),
+            ns));
+  }
+
+  /** The controller as its own process, posting {@code tag}'s runs; stopped after the test. */
+  ControllerProcess controller(
+      KubeCluster cluster, String tag, String ns, ControllerProcess.Tuning tuning) {
+    ControllerProcess c = ControllerProcess.start(cluster, forge, tag, ns, tag + "-0", tuning);
+    controllers.add(c);
+    return c;
+  }
+
+  ControllerProcess controller(KubeCluster cluster, String tag, String ns) {
+    ControllerProcess c =
+        ControllerProcess.start(cluster, forge, tag, ns, tag + "-0", Duration.ofSeconds(60));
+    controllers.add(c);
+    return c;
+  }
+
+  /** Waits until both pods of {@code name} exist. */
+  static void awaitPods(KubeCluster cluster, String ns, String name) {
+    Eventually.await(name + "'s pods", TIMEOUT, () -> runPods(cluster, ns, name).size() == 2);
+  }
+
+  /** Waits (150 s) until {@code sha} has a post of {@code state}. */
+  void awaitState(String what, String sha, String state, ControllerProcess c) {
+    Eventually.await(
+        what,
+        Duration.ofSeconds(150),
+        () -> posts(forge, sha).stream().anyMatch(p -> p.state().equals(state)),
+        () -> lines(posts(forge, sha)) + "\n" + c.log());
+  }
+
+  /**
+   * Once both pods of {@code name} exist, node 0's log is the recorded {@code fixture}, whole lines
+   * without carriage returns.
+   */
+  static void servedRecording(KubeCluster cluster, String ns, String name, String fixture) {
+    awaitPods(cluster, ns, name);
+    Path file = servedLog(cluster, ns, name);
+    for (String line : fixture(fixture).split("\n")) {
+      KwokLogs.append(file, Instant.now(), line.replace("\r", ""));
+    }
+  }
+
+  /** A run the controller follows, posted running, with node 0's log served from {@code log}. */
+  record Running(String ns, String sha, ControllerProcess controller, Path log) {}
+
+  /**
+   * A 2-node run {@code name} of 600 s in a new namespace, the controller following it; returns
+   * once it is posted running and node 0's log is served.
+   */
+  Running running(KubeCluster cluster, String tag, String name) {
+    String ns = cluster.newNamespace();
+    String sha = StatusRuns.sha(name);
+    applyRun(cluster, ns, tag, name, "600s", null);
+    ControllerProcess c = controller(cluster, tag, ns);
+    awaitPosts("running", sha, 1, c);
+    return new Running(ns, sha, c, servedLog(cluster, ns, name));
+  }
+
+  /** The ", attempt N of M" every description ends with, from the first post. */
+  static String attempt(List<String> posted) {
+    return posted.get(0).substring(posted.get(0).lastIndexOf(", attempt "));
   }
 
   @Test
   @DisplayName(
       "a loop that printed its first recorded step and hung: stalled after status.progress.stallAfter (20 s here) naming the last step, once; running again when the next step comes")
   void stalledThenMovingAgain(KubeCluster cluster) {
-    assumeTrue(
-        cluster.runs(Component.KWOK) && KwokLogs.served(cluster.client()),
-        "NOT RUN: no container logs to serve:"
-            + " kwok's Logs CRD is not served (an existing cluster, or sigs.k8s.io/kwok not in the Go module cache)");
-    String ns = cluster.newNamespace();
-    String tag = "stall";
-    String sha = StatusRuns.sha("prog-stall");
-    Manifests manifests = new Manifests(cluster.client());
-    manifests.apply(
-        manifests.placed(
-            StatusRuns.run(
-                "prog-stall", ControllerProcess.host("github", tag), sha, "slow", "600s", null),
-            ns));
-    ControllerProcess c =
-        ControllerProcess.start(cluster, forge, tag, ns, tag + "-0", Duration.ofSeconds(60));
-    controllers.add(c);
-    awaitPosts("running", sha, 1, c);
-    Path file = servedLog(cluster, ns, "prog-stall");
+    assumeLogsServed(cluster);
+    Running started = running(cluster, "stall", "prog-stall");
+    String sha = started.sha();
+    ControllerProcess c = started.controller();
+    Path file = started.log();
     List<String> recorded = fixture("plain-steps.log").lines().toList();
     KwokLogs.append(file, Instant.now(), recorded.get(0));
     awaitPosts("the first step", sha, 2, c);
@@ -255,7 +311,7 @@ class ProgressIT {
             + after.toSeconds()
             + " s after the first step (stallAfter 20 s, resync 2 s):\n  "
             + String.join("\n  ", posted));
-    String attempt = posted.get(0).substring(posted.get(0).lastIndexOf(", attempt "));
+    String attempt = attempt(posted);
     assertEquals(
         List.of(
             "pending | running: 2 of 2 nodes ready" + attempt,
@@ -270,24 +326,12 @@ class ProgressIT {
   @DisplayName(
       "a resumed attempt: the checkpoint script's recorded line, then 150 lines of setup (past the follow's 100-line tail), then a step: the commit says 'resumed from step 20 (checkpoint of …)', and trainyard status says the same")
   void resumedOnTheCommit(KubeCluster cluster) {
-    assumeTrue(
-        cluster.runs(Component.KWOK) && KwokLogs.served(cluster.client()),
-        "NOT RUN: no container logs to serve:"
-            + " kwok's Logs CRD is not served (an existing cluster, or sigs.k8s.io/kwok not in the Go module cache)");
-    String ns = cluster.newNamespace();
-    String tag = "resume";
-    String sha = StatusRuns.sha("prog-resume");
-    Manifests manifests = new Manifests(cluster.client());
-    manifests.apply(
-        manifests.placed(
-            StatusRuns.run(
-                "prog-resume", ControllerProcess.host("github", tag), sha, "slow", "600s", null),
-            ns));
-    ControllerProcess c =
-        ControllerProcess.start(cluster, forge, tag, ns, tag + "-0", Duration.ofSeconds(60));
-    controllers.add(c);
-    awaitPosts("running", sha, 1, c);
-    Path file = servedLog(cluster, ns, "prog-resume");
+    assumeLogsServed(cluster);
+    Running started = running(cluster, "resume", "prog-resume");
+    String ns = started.ns();
+    String sha = started.sha();
+    ControllerProcess c = started.controller();
+    Path file = started.log();
     String line =
         fixture("checkpoint-resume.log")
             .lines()
@@ -308,7 +352,7 @@ class ProgressIT {
         () -> "posts: " + lines(posts(forge, sha)) + "\nlog:\n" + c.log());
     List<String> posted = lines(posts(forge, sha));
     System.out.println("[ProgressIT] resumed posts:\n  " + String.join("\n  ", posted));
-    String attempt = posted.get(0).substring(posted.get(0).lastIndexOf(", attempt "));
+    String attempt = attempt(posted);
     assertEquals("pending | running: 2 of 2 nodes ready" + attempt, posted.get(0));
     assertEquals(
         "pending | running: step 5/50 (10 %), loss 2.7186, " + resumed + attempt,
@@ -332,60 +376,15 @@ class ProgressIT {
           + " minGPT-DDP's exit 0 without GPUs (recorded) asks 'no training step was seen — did it"
           + " train?' and stays success")
   void succeededWithoutTraining(KubeCluster cluster) {
-    assumeTrue(
-        cluster.runs(Component.KWOK) && KwokLogs.served(cluster.client()),
-        "NOT RUN: no container logs to serve:"
-            + " kwok's Logs CRD is not served (an existing cluster, or sigs.k8s.io/kwok not in the Go module cache)");
+    assumeLogsServed(cluster);
     String ns = cluster.newNamespace();
     String tag = "untrained";
-    Manifests manifests = new Manifests(cluster.client());
-    List<String> names = List.of("prog-exit-zero");
-    List<String> logs = List.of("exit-zero.log");
-    for (String name : names) {
-      manifests.apply(
-          manifests.placed(
-              StatusRuns.run(
-                  name,
-                  ControllerProcess.host("github", tag),
-                  StatusRuns.sha(name),
-                  "slow",
-                  "25s",
-                  null),
-              ns));
-    }
-    ControllerProcess c =
-        ControllerProcess.start(cluster, forge, tag, ns, tag + "-0", Duration.ofSeconds(60));
-    controllers.add(c);
-    for (int i = 0; i < names.size(); i++) {
-      String name = names.get(i);
-      Eventually.await(
-          name + "'s pods",
-          TIMEOUT,
-          () ->
-              cluster
-                      .client()
-                      .pods()
-                      .inNamespace(ns)
-                      .withLabel("jobset.sigs.k8s.io/jobset-name", name)
-                      .list()
-                      .getItems()
-                      .size()
-                  == 2);
-      Path file = servedLog(cluster, ns, name);
-      for (String line : fixture(logs.get(i)).split("\n")) {
-        KwokLogs.append(file, Instant.now(), line.replace("\r", ""));
-      }
-    }
-    for (String name : names) {
-      Eventually.await(
-          name + " ends",
-          Duration.ofSeconds(150),
-          () ->
-              posts(forge, StatusRuns.sha(name)).stream()
-                  .anyMatch(p -> p.state().equals("success")),
-          () -> lines(posts(forge, StatusRuns.sha(name))) + "\n" + c.log());
-    }
-    List<String> zero = lines(posts(forge, StatusRuns.sha("prog-exit-zero")));
+    String name = "prog-exit-zero";
+    applyRun(cluster, ns, tag, name, "25s", null);
+    ControllerProcess c = controller(cluster, tag, ns);
+    servedRecording(cluster, ns, name, "exit-zero.log");
+    awaitState(name + " ends", StatusRuns.sha(name), "success", c);
+    List<String> zero = lines(posts(forge, StatusRuns.sha(name)));
     System.out.println("[ProgressIT] untrained:\n  " + String.join("\n  ", zero));
     assertTrue(
         zero.get(zero.size() - 1)
@@ -401,10 +400,7 @@ class ProgressIT {
           + " posted stalled, then failed naming the limit, and stopped: its Workload deactivated,"
           + " Kueue suspends the JobSet and its pods go; the JobSet stays")
   void stalledPastTheLimitIsFailedAndStopped(KubeCluster cluster) {
-    assumeTrue(
-        cluster.runs(Component.KWOK) && KwokLogs.served(cluster.client()),
-        "NOT RUN: no container logs to serve:"
-            + " kwok's Logs CRD is not served (an existing cluster, or sigs.k8s.io/kwok not in the Go module cache)");
+    assumeLogsServed(cluster);
     assumeTrue(cluster.runs(Component.KUEUE_CONTROLLER), "NOT RUN: Kueue is not in this cluster");
     String ns = cluster.newNamespace();
     String tag = "stallfail";
@@ -414,25 +410,18 @@ class ProgressIT {
     for (GenericKubernetesResource o : KueueIT.queueObjects(tag, "8")) {
       manifests.apply(manifests.placed(o, ns));
     }
-    manifests.apply(
-        manifests.placed(
-            StatusRuns.run(
-                name, ControllerProcess.host("github", tag), sha, "slow", "600s", tag + "-lq"),
-            ns));
+    applyRun(cluster, ns, tag, name, "600s", tag + "-lq");
     ControllerProcess c =
-        ControllerProcess.start(
+        controller(
             cluster,
-            forge,
             tag,
             ns,
-            tag + "-0",
             new ControllerProcess.Tuning(
                 Duration.ofSeconds(60),
                 Duration.ofSeconds(2),
                 "128m",
                 ControllerProcess.PROGRESS_STALL,
                 Duration.ofSeconds(30)));
-    controllers.add(c);
     Eventually.await(
         "running",
         Duration.ofSeconds(90),
@@ -441,14 +430,10 @@ class ProgressIT {
     Path file = servedLog(cluster, ns, name);
     KwokLogs.append(
         file, Instant.now(), fixture("plain-steps.log").lines().findFirst().orElseThrow());
-    Eventually.await(
-        "stalled, then failed",
-        Duration.ofSeconds(150),
-        () -> posts(forge, sha).stream().anyMatch(p -> p.state().equals("failure")),
-        () -> lines(posts(forge, sha)) + "\n" + c.log());
+    awaitState("stalled, then failed", sha, "failure", c);
     List<String> posted = lines(posts(forge, sha));
     System.out.println("[ProgressIT] stalled past the limit:\n  " + String.join("\n  ", posted));
-    String attempt = posted.get(0).substring(posted.get(0).lastIndexOf(", attempt "));
+    String attempt = attempt(posted);
     assertEquals(
         List.of(
             "pending | running: 2 of 2 nodes ready" + attempt,
@@ -473,14 +458,7 @@ class ProgressIT {
                                 ((Map<?, ?>) w.getAdditionalProperties().get("spec"))
                                     .get("active")))
                 && !workloads.list().getItems().isEmpty()
-                && cluster
-                    .client()
-                    .pods()
-                    .inNamespace(ns)
-                    .withLabel("jobset.sigs.k8s.io/jobset-name", name)
-                    .list()
-                    .getItems()
-                    .isEmpty(),
+                && runPods(cluster, ns, name).isEmpty(),
         () -> c.log());
     assertTrue(
         JobSets.api(cluster.client()).inNamespace(ns).withName(name).get() != null,
@@ -493,44 +471,15 @@ class ProgressIT {
       "Accelerate started with python on each of 2 nodes (recorded: Num processes: 1, then its"
           + " steps), served as node 0's log: the success asks 'did it train alone?'")
   void succeededAlone(KubeCluster cluster) {
-    assumeTrue(
-        cluster.runs(Component.KWOK) && KwokLogs.served(cluster.client()),
-        "NOT RUN: no container logs to serve:"
-            + " kwok's Logs CRD is not served (an existing cluster, or sigs.k8s.io/kwok not in the Go module cache)");
+    assumeLogsServed(cluster);
     String ns = cluster.newNamespace();
     String tag = "alone";
     String name = "prog-alone";
     String sha = StatusRuns.sha(name);
-    Manifests manifests = new Manifests(cluster.client());
-    manifests.apply(
-        manifests.placed(
-            StatusRuns.run(name, ControllerProcess.host("github", tag), sha, "slow", "25s", null),
-            ns));
-    ControllerProcess c =
-        ControllerProcess.start(cluster, forge, tag, ns, tag + "-0", Duration.ofSeconds(60));
-    controllers.add(c);
-    Eventually.await(
-        name + "'s pods",
-        TIMEOUT,
-        () ->
-            cluster
-                    .client()
-                    .pods()
-                    .inNamespace(ns)
-                    .withLabel("jobset.sigs.k8s.io/jobset-name", name)
-                    .list()
-                    .getItems()
-                    .size()
-                == 2);
-    Path file = servedLog(cluster, ns, name);
-    for (String line : fixture("accelerate-alone.log").split("\n")) {
-      KwokLogs.append(file, Instant.now(), line.replace("\r", ""));
-    }
-    Eventually.await(
-        name + " ends",
-        Duration.ofSeconds(150),
-        () -> posts(forge, sha).stream().anyMatch(p -> p.state().equals("success")),
-        () -> lines(posts(forge, sha)) + "\n" + c.log());
+    applyRun(cluster, ns, tag, name, "25s", null);
+    ControllerProcess c = controller(cluster, tag, ns);
+    servedRecording(cluster, ns, name, "accelerate-alone.log");
+    awaitState(name + " ends", sha, "success", c);
     List<String> alone = lines(posts(forge, sha));
     assertTrue(
         alone

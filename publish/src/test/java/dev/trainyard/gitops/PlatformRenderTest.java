@@ -80,6 +80,7 @@ class PlatformRenderTest {
     submitted(EXAMPLE);
     try (GitOpsRepository repo = GitOpsRepository.local(fixture.bare)) {
       PlatformRender.Result r = PlatformRender.of(repo.snapshot("main"));
+      assertFalse(r.failed());
       assertEquals(List.of(), r.diagnostics());
       assertEquals(List.of(), r.stale());
       assertEquals(List.of(), r.edits());
@@ -262,6 +263,9 @@ class PlatformRenderTest {
     write(ops, "clusters/local/.trainyard-abc123/clusterqueue-ml.yaml", "kind: ClusterQueue\n");
     write(ops, "clusters/local/ml/.trainyard-def456/localqueue-ml.yaml", "kind: LocalQueue\n");
     write(ops, "clusters/local/ml/.trainyard-ghi789", "resources: []\n");
+    // Editors' backup files beside the folders are neither a cluster nor a namespace.
+    write(ops, "clusters/local~", "x\n");
+    write(ops, "clusters/local/ml~", "x\n");
     PlatformRender.Result r = PlatformRender.of(new FolderSnapshot(ops));
     assertEquals(
         List.of(
@@ -269,6 +273,8 @@ class PlatformRenderTest {
             "clusters/local/ml/.trainyard-def456 LEFTOVER",
             "clusters/local/ml/.trainyard-ghi789 LEFTOVER"),
         paths(r));
+    Files.delete(ops.resolve("clusters/local~"));
+    Files.delete(ops.resolve("clusters/local/ml~"));
     List<Diagnostic> d = PlatformRender.staleDiagnostics(r);
     assertEquals("clusters/local/.trainyard-abc123", d.get(0).location().file());
     WORDING.approve(d.get(0));
@@ -311,6 +317,11 @@ class PlatformRenderTest {
     Diagnostic folder = PlatformRender.missingPlatform(ops, "platform.yaml").orElseThrow();
     assertTrue(
         folder.message().startsWith("platform.yaml is a folder, not a file:"), folder.message());
+    Files.delete(ops.resolve("platform.yaml"));
+    Files.createSymbolicLink(ops.resolve("platform.yaml"), Path.of("/dev/null"));
+    Diagnostic device = PlatformRender.missingPlatform(ops, "platform.yaml").orElseThrow();
+    assertTrue(
+        device.message().startsWith("platform.yaml is not a regular file:"), device.message());
   }
 
   @Test

@@ -91,6 +91,19 @@ class PublishFaultTest {
     }
   }
 
+  /**
+   * Publishes {@code runs/a} with {@code fault} on the first push: it lands as the one commit on
+   * top of "first", and the result names it.
+   */
+  Publisher.Published<String> throughFault(Fault fault) throws GitOpsException {
+    proxy.inject(Request::receivePackPost, fault, 1);
+    Publisher.Published<String> done = publish("a");
+    assertTrue(done.pushed());
+    assertEquals(Optional.of(tip()), done.commit());
+    assertEquals(List.of("add a", "first"), subjects());
+    return done;
+  }
+
   String tip() {
     return GitCli.git(bare, "rev-parse", "main").strip();
   }
@@ -109,11 +122,7 @@ class PublishFaultTest {
   @DisplayName(
       "a reset while the pack is uploaded: nothing stored, the note says so, one retry lands one commit")
   void resetDuringUpload() throws Exception {
-    proxy.inject(Request::receivePackPost, Fault.RESET_DURING_UPLOAD, 1);
-    Publisher.Published<String> done = publish("a");
-    assertTrue(done.pushed());
-    assertEquals(Optional.of(tip()), done.commit());
-    assertEquals(List.of("add a", "first"), subjects());
+    throughFault(Fault.RESET_DURING_UPLOAD);
     assertEquals(2, posts(), proxy.log().toString());
     assertEquals(1, notes.size(), notes.toString());
     assertTrue(
@@ -133,12 +142,8 @@ class PublishFaultTest {
   @DisplayName(
       "a reset after the server stored the pack: the branch holds the commit, it is not sent again")
   void resetAfterStored() throws Exception {
-    proxy.inject(Request::receivePackPost, Fault.RESET_AFTER_STORED, 1);
-    Publisher.Published<String> done = publish("a");
-    assertTrue(done.pushed());
-    assertEquals(Optional.of(tip()), done.commit());
+    Publisher.Published<String> done = throughFault(Fault.RESET_AFTER_STORED);
     assertEquals("a", done.change().summary());
-    assertEquals(List.of("add a", "first"), subjects());
     assertEquals(1, posts(), proxy.log().toString());
     assertEquals(2, notes.size(), notes.toString());
     assertEquals(
@@ -159,9 +164,7 @@ class PublishFaultTest {
   @DisplayName(
       "500 after the pack was stored: one commit, the note names the answer; a later publish works")
   void errorAfterStored() throws Exception {
-    proxy.inject(Request::receivePackPost, Fault.ERROR_AFTER_STORED, 1);
-    Publisher.Published<String> done = publish("a");
-    assertEquals(Optional.of(tip()), done.commit());
+    throughFault(Fault.ERROR_AFTER_STORED);
     assertTrue(
         notes.get(0).contains(": the server answered 500 Internal Server Error ("), notes.get(0));
     assertEquals(1, posts());
@@ -257,9 +260,7 @@ class PublishFaultTest {
       "the push stalls past the timeout and is served later: checked, pushed again, and only one of the two lands")
   void stalledPush() throws Exception {
     env.put("TRAINYARD_GITOPS_TIMEOUT", "1");
-    proxy.inject(Request::receivePackPost, Fault.STALL, 1);
-    Publisher.Published<String> done = publish("a");
-    assertTrue(done.pushed());
+    Publisher.Published<String> done = throughFault(Fault.STALL);
     assertTrue(notes.get(0).contains("no answer within 1 s"), notes.toString());
     assertTrue(proxy.awaitIdle(Duration.ofSeconds(30)), proxy.log().toString());
     assertEquals(List.of("add a", "first"), subjects());

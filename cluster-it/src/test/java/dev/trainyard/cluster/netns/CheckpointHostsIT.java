@@ -38,6 +38,16 @@ import org.junit.jupiter.api.Test;
 class CheckpointHostsIT {
   static final Duration TRAIN_TIMEOUT = PythonHosts.TRAIN_TIMEOUT;
 
+  /** Both programs' start: a gloo group, one seeded linear model under DDP and its optimizer. */
+  static final String DDP_SETUP =
+      "import torch, torch.distributed as dist\n"
+          + "dist.init_process_group('gloo')\n"
+          + "rank = dist.get_rank()\n"
+          + "torch.manual_seed(0)\n"
+          + "model = torch.nn.Linear(20, 1)\n"
+          + "ddp = torch.nn.parallel.DistributedDataParallel(model)\n"
+          + "opt = torch.optim.SGD(ddp.parameters(), lr=0.01)\n";
+
   /**
    * The training program: DDP over a fixed regression batch, {@code TOTAL_STEPS} steps; rank 0
    * saves every {@code SAVE_EVERY} steps by the contract (docs/checkpoints.md: state, then {@code
@@ -46,13 +56,7 @@ class CheckpointHostsIT {
    */
   static final String PROGRAM =
       "import os, time\n"
-          + "import torch, torch.distributed as dist\n"
-          + "dist.init_process_group('gloo')\n"
-          + "rank = dist.get_rank()\n"
-          + "torch.manual_seed(0)\n"
-          + "model = torch.nn.Linear(20, 1)\n"
-          + "ddp = torch.nn.parallel.DistributedDataParallel(model)\n"
-          + "opt = torch.optim.SGD(ddp.parameters(), lr=0.01)\n"
+          + DDP_SETUP
           + "total = int(os.environ['TOTAL_STEPS']); every = int(os.environ['SAVE_EVERY'])\n"
           + "slow_at = int(os.environ['SLOW_SAVE_AT']); slow = float(os.environ['SLOW_SAVE_SECONDS'])\n"
           + "attempt = os.environ['TRAINYARD_ATTEMPT']\n"
@@ -177,13 +181,7 @@ class CheckpointHostsIT {
    * shared with the earlier attempts.
    */
   private List<RunningPod> attempt(CompiledProject project, int attempt) throws IOException {
-    int n = clusters.size();
-    Path pods = work.resolve(n == 0 ? "pods" : "pods-" + n);
-    Files.createDirectories(work.resolve("pods").resolve("claims"));
-    if (n > 0) {
-      Files.createDirectories(pods);
-      Files.createSymbolicLink(pods.resolve("claims"), work.resolve("pods").resolve("claims"));
-    }
+    Path pods = SharedClaims.podsFolder(work, clusters.size());
     NamespaceCluster cluster =
         new NamespaceCluster(
                 project.run(),
@@ -233,10 +231,10 @@ class CheckpointHostsIT {
   void resumesAfterNodeLossAndCutSave() throws Exception {
     CompiledProject project = project("ckpt", "60");
     String runId = project.run().jobSetName().replaceFirst(".*-", "");
-    Path claims = work.resolve("pods").resolve("claims");
+    Path claims = SharedClaims.claims(work);
 
     List<RunningPod> first = attempt(project, 0);
-    awaitOutput(first.get(0), "[rank 0] step 25 ", TRAIN_TIMEOUT);
+    first.get(0).awaitOutput("[rank 0] step 25 ", TRAIN_TIMEOUT);
     loseNode(first, 1);
     String out0 = first.get(0).output();
     int killedAt = lastStep(out0, 0);
@@ -248,8 +246,9 @@ class CheckpointHostsIT {
     assertTrue(Files.exists(runDir.resolve("step-20").resolve("COMPLETE")));
 
     List<RunningPod> second = attempt(project, 1);
-    awaitOutput(
-        second.get(0), "[rank 0] saving step 30: state written, COMPLETE not yet", TRAIN_TIMEOUT);
+    second
+        .get(0)
+        .awaitOutput("[rank 0] saving step 30: state written, COMPLETE not yet", TRAIN_TIMEOUT);
     String out1 = second.get(0).output();
     assertTrue(
         out1.contains("trainyard: attempt 1 resumes from /checkpoints/" + runId + "/step-20"),
@@ -335,13 +334,13 @@ class CheckpointHostsIT {
       assertEquals(31, firstStep(o, rank), o);
       assertTrue(o.contains("[rank " + rank + "] finished at step 50 "), o);
     }
-    Path claim = Files.list(work.resolve("pods").resolve("claims")).findFirst().orElseThrow();
+    Path claim = Files.list(SharedClaims.claims(work)).findFirst().orElseThrow();
     assertTrue(Files.exists(claim.resolve(newRun).resolve("step-50").resolve("COMPLETE")));
     assertTrue(Files.exists(claim.resolve(oldRun).resolve("step-10").resolve("COMPLETE")));
 
     CompiledProject fresh = resubmit("resize", trainYaml(2, "50").replace("50", "51"), true);
     List<RunningPod> again = attempt(fresh, 0);
-    awaitOutput(again.get(0), "[rank 0] step 1 ", TRAIN_TIMEOUT);
+    again.get(0).awaitOutput("[rank 0] step 1 ", TRAIN_TIMEOUT);
     String f = again.get(0).output();
     assertTrue(f.contains("trainyard: attempt 0 starts fresh: no complete checkpoint"), f);
     assertTrue(f.contains("[rank 0] attempt 0 starts at step 0"), f);
@@ -361,13 +360,7 @@ class CheckpointHostsIT {
    */
   static final String SAVES_ON_SIGTERM =
       "import os, signal, time\n"
-          + "import torch, torch.distributed as dist\n"
-          + "dist.init_process_group('gloo')\n"
-          + "rank = dist.get_rank()\n"
-          + "torch.manual_seed(0)\n"
-          + "model = torch.nn.Linear(20, 1)\n"
-          + "ddp = torch.nn.parallel.DistributedDataParallel(model)\n"
-          + "opt = torch.optim.SGD(ddp.parameters(), lr=0.01)\n"
+          + DDP_SETUP
           + "start = 0\n"
           + "resume = os.environ.get('RESUME_FROM', '')\n"
           + "if resume:\n"
@@ -416,7 +409,7 @@ class CheckpointHostsIT {
                     + "checkpoint:\n  saveSeconds: 30\n"),
             b -> b.platformFile(platform));
     List<RunningPod> first = attempt(project, 0);
-    awaitOutput(first.get(0), "[rank 0] step 12 done", TRAIN_TIMEOUT);
+    first.get(0).awaitOutput("[rank 0] step 12 done", TRAIN_TIMEOUT);
     long t0 = System.nanoTime();
     first.forEach(RunningPod::terminate);
     for (RunningPod pod : first) {
@@ -464,23 +457,5 @@ class CheckpointHostsIT {
       n++;
     }
     return n == 0 ? "n/a" : String.format(Locale.ROOT, "%.1f (n=%d)", sum / n, n);
-  }
-
-  private static void awaitOutput(RunningPod pod, String text, Duration timeout)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (!pod.output().contains(text)) {
-      if (System.nanoTime() > deadline || !pod.process().isAlive()) {
-        throw new AssertionError(
-            pod.hostname()
-                + ": no \""
-                + text
-                + "\" within "
-                + timeout.toSeconds()
-                + " s:\n"
-                + pod.output());
-      }
-      Thread.sleep(100);
-    }
   }
 }

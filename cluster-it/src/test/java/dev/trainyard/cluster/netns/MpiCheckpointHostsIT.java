@@ -133,13 +133,7 @@ class MpiCheckpointHostsIT {
    * listens) on new hosts that share the claim folder with the earlier attempts.
    */
   private Attempt attempt(CompiledProject project, int attempt) throws IOException {
-    int n = clusters.size();
-    Path pods = work.resolve(n == 0 ? "pods" : "pods-" + n);
-    Files.createDirectories(work.resolve("pods").resolve("claims"));
-    if (n > 0) {
-      Files.createDirectories(pods);
-      Files.createSymbolicLink(pods.resolve("claims"), work.resolve("pods").resolve("claims"));
-    }
+    Path pods = SharedClaims.podsFolder(work, clusters.size());
     NamespaceCluster cluster =
         new NamespaceCluster(project.run(), ImageStandIn.openMpi(), pods, project.repo())
             .restartAttempt(attempt);
@@ -150,7 +144,7 @@ class MpiCheckpointHostsIT {
 
   private Path runDir(CompiledProject project) throws IOException {
     String runId = project.run().jobSetName().replaceFirst(".*-", "");
-    try (var claims = Files.list(work.resolve("pods").resolve("claims"))) {
+    try (var claims = Files.list(SharedClaims.claims(work))) {
       return claims.findFirst().orElseThrow().resolve(runId);
     }
   }
@@ -162,7 +156,7 @@ class MpiCheckpointHostsIT {
     CompiledProject project = project("mpickpt", "40");
     String runId = project.run().jobSetName().replaceFirst(".*-", "");
     Attempt first = attempt(project, 0);
-    awaitOutput(first.launcher(), "[rank 0] step 25 ");
+    first.launcher().awaitOutput("[rank 0] step 25 ", RUN_TIMEOUT);
     first.nodes().get(1).kill();
     // The JobSet's restart deletes the other pods: SIGTERM.
     first.launcher().terminate();
@@ -233,7 +227,7 @@ class MpiCheckpointHostsIT {
   void sigtermSaveReachesTheRanks() throws Exception {
     CompiledProject project = project("mpiterm", "30");
     Attempt first = attempt(project, 0);
-    awaitOutput(first.launcher(), "[rank 0] step 12 ");
+    first.launcher().awaitOutput("[rank 0] step 12 ", RUN_TIMEOUT);
     first.all().forEach(RunningPod::terminate);
     Instant node0Ended = null;
     long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
@@ -308,7 +302,7 @@ class MpiCheckpointHostsIT {
     assertTrue(
         env.removeIf(e -> e.getName().endsWith("_MCA_odls_base_sigkill_timeout")), "compiled");
     Attempt first = attempt(project, 0);
-    awaitOutput(first.launcher(), "[rank 0] step 12 ");
+    first.launcher().awaitOutput("[rank 0] step 12 ", RUN_TIMEOUT);
     first.all().forEach(RunningPod::terminate);
     for (RunningPod pod : first.all()) {
       assertTrue(pod.awaitExit(Duration.ofSeconds(60)).isPresent(), "ends: " + pod.output());
@@ -338,22 +332,5 @@ class MpiCheckpointHostsIT {
       last = Integer.parseInt(m.group(1));
     }
     return last;
-  }
-
-  private static void awaitOutput(RunningPod pod, String text) throws InterruptedException {
-    long deadline = System.nanoTime() + RUN_TIMEOUT.toNanos();
-    while (!pod.output().contains(text)) {
-      if (System.nanoTime() > deadline || !pod.process().isAlive()) {
-        throw new AssertionError(
-            pod.hostname()
-                + ": no \""
-                + text
-                + "\" within "
-                + RUN_TIMEOUT.toSeconds()
-                + " s:\n"
-                + pod.output());
-      }
-      Thread.sleep(100);
-    }
   }
 }

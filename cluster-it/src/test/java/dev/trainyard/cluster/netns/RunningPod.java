@@ -102,6 +102,26 @@ record RunningPod(String hostname, HostNetwork.Host host, Process process, Path 
   }
 
   /**
+   * Waits at most {@code timeout} until the container has printed {@code text}; fails with its
+   * output when it has not by then, or has exited without it.
+   */
+  void awaitOutput(String text, Duration timeout) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (!output().contains(text)) {
+      if (System.nanoTime() > deadline || !process.isAlive()) {
+        throw new AssertionError(
+            hostname + ": no \"" + text + "\" within " + timeout.toSeconds() + " s:\n" + output());
+      }
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      }
+    }
+  }
+
+  /**
    * Sends SIGTERM to the container's command, as the kubelet does when it stops a pod (an eviction,
    * a deletion); the process chain {@code ip netns exec}, {@code unshare}, {@code setpriv}, {@code
    * env} execs into it.

@@ -216,13 +216,13 @@ class TorchHostsIT {
                 "nodes: 2\nprocsPerNode: 1\nrun: torchrun loop.py\n"),
             Optional.empty());
     List<RunningPod> pods = hosts.start(project, "node");
-    awaitOutput(pods.get(0), "formed 2", TRAIN_TIMEOUT);
-    awaitOutput(pods.get(1), "formed 2", TRAIN_TIMEOUT);
+    pods.get(0).awaitOutput("formed 2", TRAIN_TIMEOUT);
+    pods.get(1).awaitOutput("formed 2", TRAIN_TIMEOUT);
     pods.get(1).terminate();
     assertTrue(
         pods.get(1).awaitExit(Duration.ofSeconds(30)).isPresent(),
         "the stopped pod ends: " + pods.get(1).output());
-    awaitOutput(pods.get(0), "; waiting ", Duration.ofSeconds(90));
+    pods.get(0).awaitOutput("; waiting ", Duration.ofSeconds(90));
     String survivor = pods.get(0).output();
     assertTrue(
         survivor.contains(
@@ -234,23 +234,5 @@ class TorchHostsIT {
     assertTrue(
         pods.get(0).awaitExit(Duration.ofSeconds(5)).isEmpty(),
         "the survivor still waits: " + survivor);
-  }
-
-  private static void awaitOutput(RunningPod pod, String text, Duration timeout)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (!pod.output().contains(text)) {
-      if (System.nanoTime() > deadline || !pod.process().isAlive()) {
-        throw new AssertionError(
-            pod.hostname()
-                + ": no \""
-                + text
-                + "\" within "
-                + timeout.toSeconds()
-                + " s:\n"
-                + pod.output());
-      }
-      Thread.sleep(200);
-    }
   }
 }

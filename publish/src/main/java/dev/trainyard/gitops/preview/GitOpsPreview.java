@@ -83,19 +83,8 @@ public final class GitOpsPreview {
             before.value().orElseThrow(), after, head, new JobSetFacts(after, new YamlTrees()));
     boolean platformFiles =
         changed.stream().anyMatch(f -> f.equals("platform.yaml") || f.startsWith("runtimes/"));
-    List<CallOut> callOuts = new ArrayList<>(preview.callOuts());
-    callOuts.addAll(effect.callOuts());
-    return new Preview(
-        preview.mode(),
-        preview.base(),
-        preview.head(),
-        preview.runs(),
-        preview.queues(),
-        callOuts,
-        preview.diagnostics(),
-        preview.otherFiles(),
-        preview.otherObjects(),
-        preview.note(),
+    return preview.withPlatform(
+        effect.callOuts(),
         platformFiles || !effect.change().quotas().isEmpty()
             ? Optional.of(effect.change())
             : Optional.empty());

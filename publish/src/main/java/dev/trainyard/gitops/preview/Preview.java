@@ -1,6 +1,7 @@
 package dev.trainyard.gitops.preview;
 
 import dev.trainyard.compiler.diagnostic.Diagnostic;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -44,28 +45,18 @@ public record Preview(
     GITOPS
   }
 
-  /** A preview that changes no platform. */
-  public Preview(
-      Mode mode,
-      String base,
-      String head,
-      List<RunChange> runs,
-      List<QueueTotal> queues,
-      List<CallOut> callOuts,
-      List<Diagnostic> diagnostics,
-      List<String> otherFiles,
-      List<ObjectChange> otherObjects,
-      String note) {
-    this(
+  /** A preview in which nothing changed: no run, file or problem, only {@code note}. */
+  public static Preview unchanged(Mode mode, String base, String head, String note) {
+    return new Preview(
         mode,
         base,
         head,
-        runs,
-        queues,
-        callOuts,
-        diagnostics,
-        otherFiles,
-        otherObjects,
+        List.of(),
+        List.of(),
+        List.of(),
+        List.of(),
+        List.of(),
+        List.of(),
         note,
         Optional.empty());
   }
@@ -79,6 +70,17 @@ public record Preview(
     diagnostics = diagnostics.stream().distinct().sorted(Diagnostic.ORDER).toList();
     otherFiles = List.copyOf(otherFiles);
     otherObjects = List.copyOf(otherObjects);
+  }
+
+  /**
+   * This preview with a platform change's effect: {@code platformCallOuts} added to the call-outs
+   * (sorted again), and {@code change} as {@link #platform}.
+   */
+  public Preview withPlatform(List<CallOut> platformCallOuts, Optional<PlatformChange> change) {
+    List<CallOut> all = new ArrayList<>(callOuts);
+    all.addAll(platformCallOuts);
+    return new Preview(
+        mode, base, head, runs, queues, all, diagnostics, otherFiles, otherObjects, note, change);
   }
 
   /** Runs with {@code status}. */

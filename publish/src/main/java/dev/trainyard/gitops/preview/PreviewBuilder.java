@@ -88,7 +88,8 @@ public final class PreviewBuilder {
         what.diagnostics(),
         List.copyOf(other),
         otherObjects,
-        what.note());
+        what.note(),
+        Optional.empty());
   }
 
   /**

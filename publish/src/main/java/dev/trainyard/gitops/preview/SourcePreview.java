@@ -59,17 +59,7 @@ public final class SourcePreview {
               + " and "
               + Md.code(r.head())
               + ": merging starts no run.";
-      return new Preview(
-          Preview.Mode.SOURCE,
-          r.base().orElse(""),
-          headLabel,
-          List.of(),
-          List.of(),
-          List.of(),
-          List.of(),
-          List.of(),
-          List.of(),
-          note);
+      return Preview.unchanged(Preview.Mode.SOURCE, r.base().orElse(""), headLabel, note);
     }
     return compiled(r, files, headLabel);
   }

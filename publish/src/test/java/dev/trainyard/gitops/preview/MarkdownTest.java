@@ -147,18 +147,7 @@ class MarkdownTest {
   @DisplayName(
       "the Changes section: absent when nothing changed; an unreadable file named without content; a first run of an unknown train.yaml")
   void changesSection() {
-    Preview empty =
-        new Preview(
-            Preview.Mode.GITOPS,
-            "b",
-            "h",
-            List.of(),
-            List.of(),
-            List.of(),
-            List.of(),
-            List.of(),
-            List.of(),
-            "Nothing.");
+    Preview empty = Preview.unchanged(Preview.Mode.GITOPS, "b", "h", "Nothing.");
     assertEquals(List.of(), MarkdownChanges.of(empty));
     RunFolder folder = new RunFolder("c", "ns", "r-1");
     ObjectChange broken =
@@ -192,7 +181,8 @@ class MarkdownTest {
                 List.of(),
                 List.of(),
                 List.of(),
-                ""));
+                "",
+                Optional.empty()));
     assertTrue(md.contains("New run in `clusters/c/ns/r-1/`: the first of `its train.yaml`."), md);
     assertTrue(
         md.contains(

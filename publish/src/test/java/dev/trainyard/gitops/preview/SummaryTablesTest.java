@@ -83,7 +83,8 @@ class SummaryTablesTest {
         List.of(),
         List.of(),
         List.of(),
-        "");
+        "",
+        Optional.empty());
   }
 
   private static String row(RunChange r) {
