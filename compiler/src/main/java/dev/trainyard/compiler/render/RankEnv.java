@@ -110,6 +110,12 @@ final class RankEnv {
    * pod) first closes the listener, then reaches {@code run}: a peer that loses this pod's
    * processes always finds the port closed. Only peers seen answering before count ({@link
    * ExitGrace#watch}): a rank that crashes at start, before its peers are up, ends at once too.
+   *
+   * <p>A command stopped by SIGTERM that ends non-zero makes the pod exit 143, whatever its
+   * launcher made of the signal (torch's elastic agent re-raises it as {@code SignalException},
+   * exit 1): 143 matches no {@code FailJob} rule ({@link JobSetBuilder#SIGTERM_EXIT_CODE}), so a
+   * pod stopped by Kueue's suspension, which gets no {@code DisruptionTarget}, never fails the
+   * resumed run as the user's error. A command that failed before the signal keeps its own code.
    */
   static String multiNodeScript(ResolvedJob job) {
     String peers = Hostnames.bashWords(job.naming().runName(), JobLayout.NODE, 0, "NNODES");
@@ -142,6 +148,8 @@ final class RankEnv {
         + "status=0\n"
         + "wait \"$run_pid\" || status=$?\n"
         + "while kill -0 \"$run_pid\" 2>/dev/null; do status=0; wait \"$run_pid\" || status=$?; done\n"
+        + "# Stopped while the command ran: 143, whatever the launcher made of SIGTERM (torchrun exits 1).\n"
+        + "if [ -n \"$terminated\" ] && [ \"$status\" -ne 0 ]; then status=143; fi\n"
         + ExitGrace.afterFailure("the command", peers, ALIVE_PORT, true)
         + "kill \"$watch_pid\" 2>/dev/null || true\n"
         + "if [ -n \"$alive_pid\" ]; then kill \"$alive_pid\" 2>/dev/null; wait \"$alive_pid\" 2>/dev/null; fi\n"

@@ -222,6 +222,31 @@ class PeerExitTest {
 
   @Test
   @DisplayName(
+      "a command that SIGTERM stops and that exits 1 (torchrun re-raises the signal) ends the pod with 143, which no FailJob rule matches")
+  void sigtermStoppedCommandExits143() throws Exception {
+    Process p = start("trap 'exit 1' TERM; echo started; while :; do sleep 0.05; done");
+    awaitLine(p, "started");
+    awaitListener();
+    p.destroy();
+    assertTrue(p.waitFor(10, TimeUnit.SECONDS), "the wrapper did not end after SIGTERM");
+    assertEquals(143, p.exitValue());
+    assertEquals(List.of(), lines("probed"), "a terminated pod probes nobody");
+  }
+
+  @Test
+  @DisplayName(
+      "a command that saves and exits 0 on SIGTERM ends the pod with 0: only a failure becomes 143")
+  void sigtermStoppedCommandThatSucceedsKeepsZero() throws Exception {
+    Process p = start("trap 'exit 0' TERM; echo started; while :; do sleep 0.05; done");
+    awaitLine(p, "started");
+    awaitListener();
+    p.destroy();
+    assertTrue(p.waitFor(10, TimeUnit.SECONDS), "the wrapper did not end after SIGTERM");
+    assertEquals(0, p.exitValue());
+  }
+
+  @Test
+  @DisplayName(
       "SIGTERM during the wait (the run restarting, or failing on the peer's exit) ends it within seconds")
   void sigtermEndsTheWait() throws Exception {
     probes(List.of("-node-0-1.", "-node-0-2."), List.of("-node-0-0."));
