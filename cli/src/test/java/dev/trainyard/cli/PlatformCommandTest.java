@@ -81,7 +81,7 @@ class PlatformCommandTest {
             .err()
             .startsWith(
                 CQ
-                    + ":31:1: error[E811]: stale queue file: platform.yaml gives other text from this line on\n"
+                    + ":34:1: error[E811]: stale queue file: platform.yaml gives other text from this line on\n"
                     + "    hint: run `trainyard platform render`"),
         check.err());
     assertEquals("would change 1 file(s):\n  M " + CQ + "\n", check.out());

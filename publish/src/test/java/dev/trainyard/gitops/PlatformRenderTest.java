@@ -96,11 +96,11 @@ class PlatformRenderTest {
     write(
         ops, "platform.yaml", EXAMPLE.replace("nvidia.com/gpu: \"32\"", "nvidia.com/gpu: \"16\""));
     PlatformRender.Result r = PlatformRender.of(new FolderSnapshot(ops));
-    assertEquals(List.of(new StaleFile(CQ, Difference.DIFFERS, 31)), r.stale());
+    assertEquals(List.of(new StaleFile(CQ, Difference.DIFFERS, 34)), r.stale());
     List<Diagnostic> d = PlatformRender.staleDiagnostics(r);
     assertEquals(DiagnosticCode.QUEUE_OBJECTS_STALE, d.get(0).code());
     assertEquals(
-        CQ + ":31:1",
+        CQ + ":34:1",
         d.get(0).location().file()
             + ":"
             + d.get(0).location().line()
