@@ -183,6 +183,8 @@ final class PlatformCommand {
       List<Diagnostic> diagnostics = new ArrayList<>(result.diagnostics());
       if (check && !result.failed()) {
         diagnostics.addAll(PlatformRender.staleDiagnostics(result));
+      } else if (!result.failed()) {
+        diagnostics.addAll(PlatformRender.handWrittenWarnings(result));
       }
       boolean failed = diagnostics.stream().anyMatch(Diagnostic::isError);
       PrintWriter out = spec.commandLine().getOut();
@@ -223,7 +225,7 @@ final class PlatformCommand {
             switch (f.difference()) {
               case MISSING -> "A";
               case DIFFERS -> "M";
-              case EXTRA, LEFTOVER -> "D";
+              case EXTRA, HAND_WRITTEN, LEFTOVER -> "D";
             };
         out.println("  " + sign + " " + f.path());
       }
