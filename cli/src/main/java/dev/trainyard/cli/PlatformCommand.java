@@ -178,6 +178,8 @@ final class PlatformCommand {
       List<Diagnostic> diagnostics = new ArrayList<>(result.diagnostics());
       if (check && !result.failed()) {
         diagnostics.addAll(PlatformRender.staleDiagnostics(result));
+      } else if (!result.failed()) {
+        diagnostics.addAll(PlatformRender.handWrittenWarnings(result));
       }
       output.print(
           spec,
@@ -217,7 +219,7 @@ final class PlatformCommand {
             switch (f.difference()) {
               case MISSING -> "A";
               case DIFFERS -> "M";
-              case EXTRA, LEFTOVER -> "D";
+              case EXTRA, HAND_WRITTEN, LEFTOVER -> "D";
             };
         out.println("  " + sign + " " + f.path());
       }

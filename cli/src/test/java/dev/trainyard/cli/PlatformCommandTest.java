@@ -64,6 +64,45 @@ class PlatformCommandTest {
 
   @Test
   @DisplayName(
+      "a hand-written file in _queues/: --check names it hand-written (E811, exit 1); render removes it with W813 on stderr and exits 0")
+  void handWrittenFileWarned() throws Exception {
+    Path dir = gitops();
+    assertEquals(0, MainTest.run("platform", "render", dir.toString()).exit());
+    String file = "clusters/local/ml/_queues/limitrange.yaml";
+    Files.writeString(
+        dir.resolve(file),
+        "apiVersion: v1\nkind: LimitRange\nmetadata: {name: disk, namespace: ml}\n",
+        StandardCharsets.UTF_8);
+    MainTest.Run check = MainTest.run("platform", "render", "--check", dir.toString());
+    assertEquals(1, check.exit());
+    assertTrue(
+        check
+            .err()
+            .startsWith(
+                file
+                    + ": error[E811]: hand-written file in a folder trainyard owns: `trainyard platform render` writes this folder whole from platform.yaml and would remove it\n"
+                    + "    hint: move it out of the folder: keep your own objects next to the folder"),
+        check.err());
+    assertTrue(Files.exists(dir.resolve(file)), "--check writes nothing");
+    MainTest.Run render = MainTest.run("platform", "render", dir.toString());
+    assertEquals(0, render.exit(), render.err());
+    assertTrue(
+        render
+            .err()
+            .startsWith(
+                file
+                    + ": warning[W813]: removed a hand-written file: trainyard owns this folder and writes it whole from platform.yaml\n"),
+        render.err());
+    assertEquals(
+        "rendered from platform.yaml: changed 1 file(s):\n  D "
+            + file
+            + "\ncommit them with the platform.yaml change\n",
+        render.out());
+    assertFalse(Files.exists(dir.resolve(file)));
+  }
+
+  @Test
+  @DisplayName(
       "--check after a quota change: exit 1, E811 at the stale file's line, nothing written; render fixes it")
   void staleCheck() throws Exception {
     Path dir = gitops();
@@ -81,7 +120,7 @@ class PlatformCommandTest {
             .err()
             .startsWith(
                 CQ
-                    + ":31:1: error[E811]: stale queue file: platform.yaml gives other text from this line on\n"
+                    + ":34:1: error[E811]: stale queue file: platform.yaml gives other text from this line on\n"
                     + "    hint: run `trainyard platform render`"),
         check.err());
     assertEquals("would change 1 file(s):\n  M " + CQ + "\n", check.out());

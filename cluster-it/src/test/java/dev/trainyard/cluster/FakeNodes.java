@@ -11,8 +11,9 @@ import java.util.Map;
 
 /**
  * Fake kwok nodes: {@value #CPU_NODES} CPU-only nodes and {@value #GPU_NODES} nodes with {@value
- * #GPUS_PER_NODE} {@code nvidia.com/gpu} each. Every node has 32 cpu, 256Gi memory, 110 pods. kwok
- * (started with {@code --manage-all-nodes}) heartbeats them and runs their pods through its stages.
+ * #GPUS_PER_NODE} {@code nvidia.com/gpu} each. Every node has 32 cpu, 256Gi memory, {@value
+ * #EPHEMERAL_STORAGE} ephemeral-storage, 110 pods. kwok (started with {@code --manage-all-nodes})
+ * heartbeats them and runs their pods through its stages.
  */
 final class FakeNodes {
 
@@ -20,6 +21,7 @@ final class FakeNodes {
   static final int GPU_NODES = 2;
   static final int GPUS_PER_NODE = 8;
   static final String GPU = "nvidia.com/gpu";
+  static final String EPHEMERAL_STORAGE = "1Ti";
 
   private FakeNodes() {}
 
@@ -78,6 +80,9 @@ final class FakeNodes {
     capacity.put("cpu", new Quantity("32"));
     capacity.put("memory", new Quantity("256Gi"));
     capacity.put("pods", new Quantity("110"));
+    // The compiled pods request node disk (platform.yaml ephemeralStorage); a node without it in
+    // its allocatable fits none of them (the scheduler's NodeResourcesFit).
+    capacity.put("ephemeral-storage", new Quantity(EPHEMERAL_STORAGE));
     if (gpus > 0) {
       capacity.put(GPU, new Quantity(Integer.toString(gpus)));
     }

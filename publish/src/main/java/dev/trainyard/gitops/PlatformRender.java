@@ -9,6 +9,7 @@ import dev.trainyard.compiler.diagnostic.StageResult;
 import dev.trainyard.compiler.manifest.OutputTree;
 import dev.trainyard.compiler.manifest.TreeLayout;
 import dev.trainyard.compiler.platform.PlatformLoader;
+import dev.trainyard.compiler.render.Provenance;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -51,6 +52,14 @@ public final class PlatformRender {
      * dropped).
      */
     EXTRA,
+    /**
+     * The tree has it in a folder the render owns ({@code _cluster/}, {@code _queues/}),
+     * platform.yaml gives nothing there, and it is not Trainyard's: no {@code
+     * trainyard.dev/platform} provenance annotation (every queue object carries it) and not the
+     * folder's kustomization. Someone wrote it by hand (a LimitRange, a ResourceQuota); the render
+     * removes it, as it replaces the folder whole.
+     */
+    HAND_WRITTEN,
     /**
      * A {@code .trainyard-*} staging folder (or file) an interrupted render or submit left behind
      * under {@code clusters/}; the render removes it.
@@ -189,6 +198,9 @@ public final class PlatformRender {
             case DIFFERS -> "stale queue file: platform.yaml gives other text from this line on";
             case EXTRA ->
                 "queue file platform.yaml no longer gives (its queue, namespace or cluster is gone)";
+            case HAND_WRITTEN ->
+                "hand-written file in a folder trainyard owns: `trainyard platform render` writes this folder"
+                    + " whole from platform.yaml and would remove it";
             case LEFTOVER ->
                 "staging left by an interrupted `trainyard platform render` or submit: not part of the tree";
           };
@@ -199,9 +211,13 @@ public final class PlatformRender {
       out.add(
           Diagnostic.error(DiagnosticCode.QUEUE_OBJECTS_STALE, at, "", message)
               .withHint(
-                  f.difference() == Difference.LEFTOVER
-                      ? "run `trainyard platform render` at the GitOps repo's root: it removes it; never commit a .trainyard-* folder"
-                      : "run `trainyard platform render` at the GitOps repo's root and commit the result with the platform.yaml change"));
+                  switch (f.difference()) {
+                    case LEFTOVER ->
+                        "run `trainyard platform render` at the GitOps repo's root: it removes it; never commit a .trainyard-* folder";
+                    case HAND_WRITTEN -> "move it out of the folder: " + HAND_WRITTEN_HINT;
+                    default ->
+                        "run `trainyard platform render` at the GitOps repo's root and commit the result with the platform.yaml change";
+                  }));
     }
     return out;
   }
@@ -286,13 +302,52 @@ public final class PlatformRender {
       if (was == null) {
         out.add(new StaleFile(path, Difference.MISSING, 0));
       } else if (is == null) {
-        out.add(new StaleFile(path, Difference.EXTRA, 0));
+        out.add(
+            new StaleFile(
+                path, handWritten(path, was) ? Difference.HAND_WRITTEN : Difference.EXTRA, 0));
       } else if (!was.equals(is)) {
         out.add(new StaleFile(path, Difference.DIFFERS, firstDifferentLine(was, is)));
       }
     }
     return out;
   }
+
+  /**
+   * Whether {@code text} at {@code path} is no file Trainyard writes: every queue object carries
+   * the {@link Provenance#PLATFORM} annotation, and the only other file in a queue folder is its
+   * kustomization.
+   */
+  static boolean handWritten(String path, String text) {
+    return !path.endsWith("/" + KUSTOMIZATION) && !text.contains(Provenance.PLATFORM + ":");
+  }
+
+  /**
+   * W813 for each hand-written file the render removes ({@link Difference#HAND_WRITTEN}), at the
+   * file: {@code platform render} writes the queue folders whole, so such a file is gone after it
+   * (git still has it).
+   */
+  public static List<Diagnostic> handWrittenWarnings(Result result) {
+    List<Diagnostic> out = new ArrayList<>();
+    for (StaleFile f : result.stale()) {
+      if (f.difference() == Difference.HAND_WRITTEN) {
+        out.add(
+            Diagnostic.warning(
+                    DiagnosticCode.HAND_WRITTEN_QUEUE_FILE,
+                    SourceLocation.ofFile(f.path()),
+                    "",
+                    "removed a hand-written file: trainyard owns this folder and writes it whole from platform.yaml")
+                .withHint(HAND_WRITTEN_HINT));
+      }
+    }
+    return out;
+  }
+
+  private static final String KUSTOMIZATION = "kustomization.yaml";
+
+  private static final String HAND_WRITTEN_HINT =
+      "keep your own objects next to the folder, e.g. clusters/<cluster>/<namespace>/limitrange.yaml, and list"
+          + " them in the kustomization.yaml beside them (render and submit keep entries you add there); `git checkout --"
+          + " FILE` brings back one that was committed";
 
   /** The 1-based number of the first line where {@code a} and {@code b} differ. */
   static int firstDifferentLine(String a, String b) {

@@ -91,17 +91,50 @@ class PlatformRenderTest {
 
   @Test
   @DisplayName(
+      "a hand-written file in _queues/ is HAND_WRITTEN: render warns W813 at it, --check's E811 says hand-written; a queue object trainyard wrote stays EXTRA")
+  void handWrittenFile() throws Exception {
+    Path ops = submitted(EXAMPLE);
+    String queues = "clusters/local/ml/_queues/";
+    write(
+        ops,
+        queues + "limitrange.yaml",
+        "apiVersion: v1\nkind: LimitRange\nmetadata: {name: disk, namespace: ml}\n"
+            + "spec: {limits: [{type: Container, min: {ephemeral-storage: 1Gi}}]}\n");
+    String ours = Files.readString(ops.resolve(queues + "localqueue-ml.yaml"));
+    write(ops, queues + "localqueue-old.yaml", ours.replace("name: ml\n", "name: old\n"));
+    PlatformRender.Result r = PlatformRender.of(new FolderSnapshot(ops));
+    assertEquals(
+        List.of(queues + "limitrange.yaml HAND_WRITTEN", queues + "localqueue-old.yaml EXTRA"),
+        paths(r));
+    List<Diagnostic> warnings = PlatformRender.handWrittenWarnings(r);
+    assertEquals(1, warnings.size(), warnings.toString());
+    Diagnostic w = warnings.get(0);
+    assertEquals(DiagnosticCode.HAND_WRITTEN_QUEUE_FILE, w.code());
+    assertFalse(w.isError());
+    assertEquals(SourceLocation.ofFile(queues + "limitrange.yaml"), w.location());
+    WORDING.approve(w);
+    Diagnostic stale = PlatformRender.staleDiagnostics(r).get(0);
+    assertEquals(DiagnosticCode.QUEUE_OBJECTS_STALE, stale.code());
+    assertTrue(stale.message().startsWith("hand-written file in a folder trainyard owns"));
+    assertTrue(stale.hint().startsWith("move it out of the folder"), stale.hint());
+    WORDING.approve(stale);
+    assertTrue(
+        PlatformRender.staleDiagnostics(r).get(1).message().startsWith("queue file platform.yaml"));
+  }
+
+  @Test
+  @DisplayName(
       "a quota change makes the ClusterQueue stale at its line; written, the checkout matches and the next submit changes no queue file")
   void quotaChange() throws Exception {
     Path ops = submitted(EXAMPLE);
     write(
         ops, "platform.yaml", EXAMPLE.replace("nvidia.com/gpu: \"32\"", "nvidia.com/gpu: \"16\""));
     PlatformRender.Result r = PlatformRender.of(new FolderSnapshot(ops));
-    assertEquals(List.of(new StaleFile(CQ, Difference.DIFFERS, 31)), r.stale());
+    assertEquals(List.of(new StaleFile(CQ, Difference.DIFFERS, 34)), r.stale());
     List<Diagnostic> d = PlatformRender.staleDiagnostics(r);
     assertEquals(DiagnosticCode.QUEUE_OBJECTS_STALE, d.get(0).code());
     assertEquals(
-        CQ + ":31:1",
+        CQ + ":34:1",
         d.get(0).location().file()
             + ":"
             + d.get(0).location().line()
@@ -198,7 +231,11 @@ class PlatformRenderTest {
   @DisplayName("a cluster platform.yaml no longer has loses its _cluster folder")
   void clusterDropped() throws Exception {
     Path ops = submitted(EXAMPLE);
-    write(ops, "clusters/old/_cluster/clusterqueue-x.yaml", "kind: ClusterQueue\n");
+    // Written by an earlier render: it carries the provenance every queue object has.
+    write(
+        ops,
+        "clusters/old/_cluster/clusterqueue-x.yaml",
+        "kind: ClusterQueue\nmetadata:\n  annotations:\n    trainyard.dev/platform: platform.yaml\n");
     write(ops, "clusters/old/_cluster/kustomization.yaml", "resources: [clusterqueue-x.yaml]\n");
     write(ops, "clusters/old/kustomization.yaml", "resources: [_cluster]\n");
     PlatformRender.Result r = PlatformRender.of(new FolderSnapshot(ops));

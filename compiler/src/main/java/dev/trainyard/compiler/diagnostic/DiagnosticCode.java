@@ -201,7 +201,12 @@ public enum DiagnosticCode {
    * {@code platform render}: the GitOps checkout has no regular-file {@code platform.yaml}, so
    * there is no platform to render from (the embedded default would replace every queue).
    */
-  PLATFORM_FILE_MISSING("E812");
+  PLATFORM_FILE_MISSING("E812"),
+  /**
+   * {@code platform render}: a file in a queue folder ({@code _cluster/}, {@code _queues/}) that
+   * Trainyard did not write was removed, because the render writes those folders whole.
+   */
+  HAND_WRITTEN_QUEUE_FILE("W813");
 
   private final String id;
 

@@ -35,6 +35,8 @@ import java.util.TreeMap;
  * @param namespaces namespaces users may target, with the source repos allowed in each
  * @param gpu GPU resource name and gpuType → node labels
  * @param codeSync the init container that clones the source repo at the commit
+ * @param ephemeralStorage the node disk (kubelet local ephemeral storage) each training container
+ *     and the code-sync init container request, and their limit
  * @param serviceMesh whether mesh sidecars may join MPI pods
  * @param networkPolicy whether each run gets a NetworkPolicy letting its pods reach each other
  * @param secrets how the SSH Secret is committed
@@ -54,6 +56,7 @@ public record Platform(
     List<NamespaceRule> namespaces,
     GpuSettings gpu,
     CodeSync codeSync,
+    EphemeralStorage ephemeralStorage,
     ServiceMesh serviceMesh,
     NetworkPolicies networkPolicy,
     SecretsPolicy secrets,
@@ -170,7 +173,54 @@ public record Platform(
    * @param credentialSecret Secret with {@code username}/{@code password} keys for private repos,
    *     if any
    */
-  public record CodeSync(String image, Optional<String> credentialSecret) {}
+  public record CodeSync(String image, Optional<String> credentialSecret) {
+    /**
+     * git-sync v4.4.2 by the digest Kubernetes' image promoter lists for that tag
+     * (kubernetes/k8s.io {@code registry.k8s.io/images/k8s-staging-git-sync/images.yaml}), tag kept
+     * for readers.
+     */
+    public static final String DEFAULT_IMAGE =
+        "registry.k8s.io/git-sync/git-sync:v4.4.2@sha256:3089d9787b89bdc5af01d9f6e8d515aefb9672e8aea3972d7ff67478112bacb3";
+  }
+
+  /**
+   * The node disk a run's pods ask for ({@code ephemeralStorage:}), as Kubernetes "local ephemeral
+   * storage" (kubernetes.io/docs/concepts/storage/ephemeral-storage): the kubelet counts a pod's
+   * disk-backed emptyDirs (here the code-sync checkout {@code workspace} and {@code home} or {@code
+   * cache}, where pip, Hugging Face and torch keep their caches), its containers' writable layers
+   * ({@code /tmp}, a {@code pip install} into the image) and their logs; the memory-backed {@code
+   * /dev/shm} counts as memory. The scheduler places a pod only on a node whose allocatable disk
+   * holds the requests, and a namespace whose LimitRange of type {@code Pod} sets {@code min} (or
+   * {@code max}) on ephemeral-storage admits the pods: it refuses a pod without a request (limit),
+   * counting the code-sync init container too (plugin/pkg/admission/limitranger, PodLimitFunc). A
+   * {@code Container} LimitRange fills missing values from its defaults and bounds the values by
+   * its min and max.
+   *
+   * <p>Both the {@code node} container and the {@code code-sync} init container get the same
+   * values: a pod's request is the larger of its init containers' and the sum of its containers'
+   * (KEP-753's formula), so the scheduler reserves the same disk either way, and a limit on the
+   * init container alone would become the pod's whole limit, evicting the run at its first big
+   * download.
+   *
+   * <pre>
+   * ephemeralStorage: {request: 20Gi, limit: 100Gi}
+   * </pre>
+   *
+   * @param request quantity text each of those containers requests; empty: no request (the default
+   *     when platform.yaml has no {@code ephemeralStorage}, since Kueue never admits a run
+   *     requesting a resource its ClusterQueue does not cover, kueue#4848)
+   * @param limit quantity text of each container's limit; empty: none. Above the pod's limit (the
+   *     sum of its containers') the kubelet evicts the pod.
+   */
+  public record EphemeralStorage(Optional<String> request, Optional<String> limit) {
+    /** The resource name (core/v1 {@code ResourceEphemeralStorage}). */
+    public static final String RESOURCE = "ephemeral-storage";
+
+    public EphemeralStorage {
+      Objects.requireNonNull(request, "request");
+      Objects.requireNonNull(limit, "limit");
+    }
+  }
 
   /**
    * Service-mesh sidecars (Istio, Linkerd) in training pods. An injected sidecar delays the app,

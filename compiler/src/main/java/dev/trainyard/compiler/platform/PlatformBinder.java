@@ -44,10 +44,11 @@ public final class PlatformBinder {
                 root.path("gpu").path("resourceName").asText("nvidia.com/gpu"),
                 gpuTypes(root.path("gpu").path("types"))),
             new Platform.CodeSync(
-                root.path("codeSync")
-                    .path("image")
-                    .asText("registry.k8s.io/git-sync/git-sync:v4.4.2"),
+                root.path("codeSync").path("image").asText(Platform.CodeSync.DEFAULT_IMAGE),
                 optionalText(root.path("codeSync").path("credentialSecret"))),
+            new Platform.EphemeralStorage(
+                optionalText(root.path("ephemeralStorage").path("request")),
+                optionalText(root.path("ephemeralStorage").path("limit"))),
             new Platform.ServiceMesh(
                 root.path("serviceMesh").path("injectMpiPods").asBoolean(false)),
             new Platform.NetworkPolicies(root.path("networkPolicy").path("runs").asBoolean(false)),
@@ -72,7 +73,38 @@ public final class PlatformBinder {
             doc.map());
     List<Diagnostic> problems = new ArrayList<>(PlatformReferences.check(platform, doc));
     problems.addAll(FlavorRules.check(platform, doc));
+    problems.addAll(storageCovered(platform, doc));
     return problems.isEmpty() ? StageResult.of(platform, List.of()) : StageResult.failed(problems);
+  }
+
+  /**
+   * With {@code ephemeralStorage.request}, every ClusterQueue must cover {@code ephemeral-storage}:
+   * Kueue leaves a workload requesting a resource its ClusterQueue does not cover pending forever
+   * ("resource ephemeral-storage unavailable in ClusterQueue", kueue#4848).
+   */
+  private static List<Diagnostic> storageCovered(Platform p, ParsedDocument doc) {
+    List<Diagnostic> out = new ArrayList<>();
+    if (p.ephemeralStorage().request().isEmpty()) {
+      return out;
+    }
+    List<ClusterQueue> cqs = p.queues().clusterQueues();
+    for (int i = 0; i < cqs.size(); i++) {
+      if (!cqs.get(i).coveredResources().contains(Platform.EphemeralStorage.RESOURCE)) {
+        out.add(
+            invalid(
+                    doc,
+                    "/queues/clusterQueues/" + i + "/flavors",
+                    "ClusterQueue `"
+                        + cqs.get(i).name()
+                        + "` covers no `ephemeral-storage`, but `ephemeralStorage.request` makes"
+                        + " every run request it; Kueue would never admit them (kueue#4848)")
+                .withHint(
+                    "add `ephemeral-storage: <quantity>` to each flavor's quota (the disk the"
+                        + " queue's running runs may hold together), or remove"
+                        + " `ephemeralStorage.request`"));
+      }
+    }
+    return out;
   }
 
   private static List<Platform.Cluster> clusters(JsonNode list) {

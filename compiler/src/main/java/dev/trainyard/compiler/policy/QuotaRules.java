@@ -54,6 +54,15 @@ final class QuotaRules {
             .job(JobLayout.LAUNCHER)
             .map(l -> !l.runsRanks())
             .orElse(false);
+    job.platform()
+        .ephemeralStorage()
+        .request()
+        .flatMap(Quantities::parse)
+        .ifPresent(
+            disk ->
+                totals.put(
+                    Platform.EphemeralStorage.RESOURCE,
+                    disk.multiply(nodes.add(separateLauncher ? BigDecimal.ONE : BigDecimal.ZERO))));
     if (separateLauncher) {
       totals.merge(
           "cpu",
@@ -73,11 +82,12 @@ final class QuotaRules {
       String resource,
       BigDecimal want,
       BigDecimal quota) {
-    // totals() holds cpu, memory and the platform's GPU resource only.
+    // totals() holds cpu, memory, the platform's GPU resource and ephemeral-storage, whose per-pod
+    // request is the platform's: the job's share of it is its node count.
     String pointer =
         resource.equals("cpu") || resource.equals("memory")
             ? "/resources/" + resource
-            : "/resources/gpus";
+            : resource.equals(Platform.EphemeralStorage.RESOURCE) ? "/nodes" : "/resources/gpus";
     String message =
         "the job asks for "
             + show(resource, want)
@@ -109,7 +119,7 @@ final class QuotaRules {
   }
 
   private static String show(String resource, BigDecimal value) {
-    if (resource.equals("memory")) {
+    if (resource.equals("memory") || resource.equals(Platform.EphemeralStorage.RESOURCE)) {
       return value
               .divide(BigDecimal.valueOf(1L << 30), 1, RoundingMode.HALF_UP)
               .stripTrailingZeros()

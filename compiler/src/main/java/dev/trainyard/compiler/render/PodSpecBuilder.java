@@ -160,8 +160,9 @@ final class PodSpecBuilder {
     // with any container (init containers included) that sets none. A depth-1 clone stays far
     // below them; a CPU limit only slows it.
     ObjectNode resources = c.putObject("resources");
-    resources.putObject("requests").put("cpu", "100m").put("memory", "128Mi");
-    resources.putObject("limits").put("cpu", "1").put("memory", "512Mi");
+    ObjectNode requests = resources.putObject("requests").put("cpu", "100m").put("memory", "128Mi");
+    ObjectNode limits = resources.putObject("limits").put("cpu", "1").put("memory", "512Mi");
+    ephemeralStorage(requests, limits);
     c.putObject("securityContext").put("runAsUser", job.runtime().user().uid());
     restrictedContainer(c, List.of());
     c.putArray("volumeMounts").addObject().put("name", "workspace").put("mountPath", WORKSPACE);
@@ -180,7 +181,19 @@ final class PodSpecBuilder {
       requests.put(gpu, Integer.toString(res.gpus()));
       limits.put(gpu, Integer.toString(res.gpus()));
     }
+    ephemeralStorage(requests, limits);
     return r;
+  }
+
+  /**
+   * platform.yaml's {@code ephemeralStorage}, the same on the code-sync and the node container
+   * ({@link Platform.EphemeralStorage} says why): the node disk the clone, HOME or its cache (pip,
+   * Hugging Face, torch), {@code /tmp}, packages installed into the image and the logs take.
+   */
+  private void ephemeralStorage(ObjectNode requests, ObjectNode limits) {
+    Platform.EphemeralStorage disk = job.platform().ephemeralStorage();
+    disk.request().ifPresent(q -> requests.put(Platform.EphemeralStorage.RESOURCE, q));
+    disk.limit().ifPresent(q -> limits.put(Platform.EphemeralStorage.RESOURCE, q));
   }
 
   private ArrayNode mounts() {

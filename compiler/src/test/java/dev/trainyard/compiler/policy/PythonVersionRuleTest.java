@@ -41,7 +41,7 @@ class PythonVersionRuleTest {
     assertEquals(".python-version:2:3", d.location().toString());
     assertEquals("/runtime", d.pointer());
     assertEquals(
-        ".python-version asks for Python 3.13.1, but runtime plain@3.12-2's image has Python 3.12:"
+        ".python-version asks for Python 3.13.1, but runtime plain@3.12-3's image has Python 3.12:"
             + " code written for 3.13 (e.g. syntax newer than 3.12) fails on every rank",
         d.message());
     assertEquals(

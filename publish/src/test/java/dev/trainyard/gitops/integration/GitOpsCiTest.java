@@ -47,6 +47,9 @@ class GitOpsCiTest {
         GitHubWorkflowTest.map(job.path("permissions")));
     JsonNode checkout = GitHubWorkflowTest.step(job, "actions/checkout");
     assertEquals(0, checkout.at("/with/fetch-depth").asInt(-1), "the base commit must exist");
+    assertTrue(
+        checkout.at("/with/ref").isMissingNode(),
+        "checks out GITHUB_SHA, the merge commit (what will be merged), never the head alone");
     JsonNode uses = GitHubWorkflowTest.step(job, "trainyard-dev/trainyard");
     assertTrue(GitHubWorkflowTest.PINNED.matcher(uses.path("uses").asText()).matches());
     assertEquals(Map.of("command", "gitops-preview"), GitHubWorkflowTest.map(uses.path("with")));
@@ -89,16 +92,16 @@ class GitOpsCiTest {
 
   @Test
   @DisplayName(
-      "the action's gitops-preview runs platform render --check, then preview of base and head without --gitops; the worse exit code is the step's")
+      "the action's gitops-preview runs platform render --check, then preview of base and the merge commit without --gitops; the worse exit code is the step's")
   void actionRuns() throws Exception {
     String run = GitHubWorkflowTest.stepNamed(RUNS, "Run trainyard").path("run").asText();
     Map<String, String> env =
-        Map.of("COMMAND", "gitops-preview", "BASE_SHA", "b1", "HEAD_SHA", "h1");
+        Map.of("COMMAND", "gitops-preview", "BASE_SHA", "b1", "HEAD_SHA", "h1", "MERGE_SHA", "m1");
     Run clean = trainyard(run, env, 0, 0);
     assertEquals(
         List.of(
             "platform render --check",
-            "preview --base b1 --head h1 --out " + temp.resolve("preview") + " --part-size 65000"),
+            "preview --base b1 --head m1 --out " + temp.resolve("preview") + " --part-size 65000"),
         clean.calls());
     assertEquals("exit-code=0", Files.readString(temp.resolve("output")).strip());
     trainyard(run, env, 1, 0);
