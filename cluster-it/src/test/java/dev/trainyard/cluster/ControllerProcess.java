@@ -237,9 +237,13 @@ final class ControllerProcess implements AutoCloseable {
 
   /** The Prometheus text of /metrics, "" when it does not answer. */
   String metrics() {
+    return scrape(Duration.ofSeconds(2));
+  }
+
+  private String scrape(Duration timeout) {
     try {
       return http.send(
-              HttpRequest.newBuilder(uri("/metrics")).timeout(Duration.ofSeconds(2)).build(),
+              HttpRequest.newBuilder(uri("/metrics")).timeout(timeout).build(),
               HttpResponse.BodyHandlers.ofString())
           .body();
     } catch (IOException e) {
@@ -281,7 +285,17 @@ final class ControllerProcess implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    return metrics()
+    // A controller near its -Xmx may answer a scrape slower than metrics()' 2 s: ask for a minute.
+    long heap = -1;
+    for (int attempt = 0; attempt < 3 && heap < 0; attempt++) {
+      heap = heapUsed(scrape(Duration.ofSeconds(20)));
+    }
+    return heap;
+  }
+
+  /** {@code trainyard_jvm_heap_used_bytes} of a /metrics text, or -1 when it has none. */
+  static long heapUsed(String metrics) {
+    return metrics
         .lines()
         .filter(l -> l.startsWith("trainyard_jvm_heap_used_bytes "))
         // The text format writes every value as a double, e.g. 1.23456789E8.

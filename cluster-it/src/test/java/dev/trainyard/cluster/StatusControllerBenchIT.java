@@ -119,13 +119,15 @@ class StatusControllerBenchIT {
       fill(api, runs, cached);
       Eventually.await(
           "controller caches " + cached + " JobSets",
-          Duration.ofMinutes(30),
+          Duration.ofMinutes(Math.max(30, cached / 1000)),
           () ->
               c.metrics()
                   .contains("trainyard_cached_objects{kind=\"jobsets\"} " + cached + ".0\n"));
       long heap = c.heapAfterGc();
       // -1: /metrics had no trainyard_jvm_heap_used_bytes line, so nothing was measured.
-      assertTrue(heap > 0, "the controller's /metrics gave no heap figure: " + heap);
+      assertTrue(
+          heap > 0,
+          () -> "the controller's /metrics gave no heap figure; its log ends:\n" + c.log());
       System.out.printf(
           "[bench] heap after GC with %d JobSets cached: %.1f MiB (target < 512 MiB: %s; -Xmx%s)%n",
           cached, heap / 1048576.0, heap < 512L * 1048576 ? "met" : "MISSED", heapLimit);
@@ -155,7 +157,8 @@ class StatusControllerBenchIT {
 
   /**
    * JobSets bench-{@code from} .. bench-{@code to - 1} on {@code host}, created by {@code
-   * trainyard.bench.writers} threads, each taking every n-th index; bounded to 30 minutes.
+   * trainyard.bench.writers} threads, each taking every n-th index; bounded to a minute per 1,000
+   * JobSets and at least 30 minutes (an API server under load creates ~30 a second).
    */
   private static void create(
       NonNamespaceOperation<
@@ -181,7 +184,7 @@ class StatusControllerBenchIT {
                 }));
       }
       for (Future<?> f : done) {
-        f.get(30, TimeUnit.MINUTES);
+        f.get(Math.max(30, (to - from) / 1000), TimeUnit.MINUTES);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
