@@ -6,6 +6,8 @@ import dev.trainyard.compiler.Compiler;
 import dev.trainyard.compiler.SshSecretProvider;
 import dev.trainyard.compiler.TargetFlags;
 import dev.trainyard.compiler.diagnostic.Diagnostic;
+import dev.trainyard.compiler.diagnostic.DiagnosticCode;
+import dev.trainyard.compiler.diagnostic.SourceLocation;
 import dev.trainyard.compiler.manifest.OutputTree;
 import dev.trainyard.compiler.resolve.ResolvedJob;
 import dev.trainyard.gitops.leaks.LeakCheck;
@@ -178,6 +180,9 @@ public final class Submitter {
           folders(result.tree().orElseThrow()).forEach(edits::put);
         }
       }
+      for (TreeEdit edit : edits.values()) {
+        diagnostics.addAll(handWrittenInTheWay(base, edit));
+      }
     }
     if (diagnostics.stream().anyMatch(Diagnostic::isError) && !keepValidRuns) {
       return new Change<>(List.of(), Optional.empty(), diagnostics, runs);
@@ -259,6 +264,39 @@ public final class Submitter {
    */
   private static List<Diagnostic> leaks(OutputTree tree, ResolvedJob job) {
     return LeakCheck.compiled(tree, job.platform());
+  }
+
+  /**
+   * E814 for each file of {@code base} that {@code edit} would remove or rewrite although Trainyard
+   * did not write it ({@link PlatformRender#handWritten}): a queue folder is replaced whole, and an
+   * ML engineer's submit must not delete the platform team's LimitRange with its run.
+   */
+  static List<Diagnostic> handWrittenInTheWay(Snapshot base, TreeEdit edit) {
+    if (!(edit instanceof TreeEdit.ReplaceFolder replace)) {
+      return List.of();
+    }
+    List<Diagnostic> found = new ArrayList<>();
+    base.folder(replace.path())
+        .forEach(
+            (name, text) -> {
+              String path = replace.path() + "/" + name;
+              if (PlatformRender.handWritten(path, text)
+                  && !text.equals(replace.files().get(name))) {
+                found.add(
+                    Diagnostic.error(
+                            DiagnosticCode.HAND_WRITTEN_FILE_IN_THE_WAY,
+                            SourceLocation.ofFile(path),
+                            "",
+                            "hand-written file in a folder trainyard owns: this submit rewrites the"
+                                + " folder whole from platform.yaml and would delete it")
+                        .withHint(
+                            "ask the platform team to move it beside the folder, e.g."
+                                + " clusters/<cluster>/<namespace>/limitrange.yaml listed in the"
+                                + " kustomization.yaml there (trainyard keeps entries it did not"
+                                + " write); nothing was committed"));
+              }
+            });
+    return found;
   }
 
   /**

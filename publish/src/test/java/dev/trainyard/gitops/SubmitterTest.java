@@ -315,6 +315,34 @@ class SubmitterTest {
 
   @Test
   @DisplayName(
+      "a hand-written file in a queue folder refuses the submit (E814) instead of deleting it inside the run's commit; nothing is pushed")
+  void handWrittenQueueFile() throws Exception {
+    submit(false, T0);
+    String limitRange = "apiVersion: v1\nkind: LimitRange\nmetadata:\n  name: disk\n";
+    GitCli.pushFiles(
+        bare,
+        temp.resolve("ops"),
+        Map.of("clusters/local/default/_queues/limitrange.yaml", limitRange),
+        "platform team: a LimitRange");
+    List<String> before = GitCli.log(bare);
+    SubmitResult result = submit(true, T0.plusSeconds(60));
+    assertTrue(result.hasErrors());
+    assertEquals(List.of(DiagnosticCode.HAND_WRITTEN_FILE_IN_THE_WAY), codes(result, true));
+    assertEquals(
+        "clusters/local/default/_queues/limitrange.yaml",
+        result.diagnostics().stream()
+            .filter(Diagnostic::isError)
+            .findFirst()
+            .orElseThrow()
+            .location()
+            .file());
+    assertFalse(result.pushed());
+    assertEquals(before, GitCli.log(bare));
+    assertEquals(limitRange, GitCli.show(bare, "clusters/local/default/_queues/limitrange.yaml"));
+  }
+
+  @Test
+  @DisplayName(
       "a file where the layout needs a folder refuses the submit (E804) and nothing is pushed")
   void fileInTheWay() throws Exception {
     GitCli.pushFiles(

@@ -206,7 +206,13 @@ public enum DiagnosticCode {
    * {@code platform render}: a file in a queue folder ({@code _cluster/}, {@code _queues/}) that
    * Trainyard did not write was removed, because the render writes those folders whole.
    */
-  HAND_WRITTEN_QUEUE_FILE("W813");
+  HAND_WRITTEN_QUEUE_FILE("W813"),
+  /**
+   * {@code submit} (and its preview): the GitOps repo holds a file Trainyard did not write in a
+   * queue folder ({@code _cluster/}, {@code _queues/}) the submit would rewrite whole; the submit
+   * refuses rather than delete the platform team's object inside an ML engineer's commit.
+   */
+  HAND_WRITTEN_FILE_IN_THE_WAY("E814");
 
   private final String id;
 
