@@ -266,6 +266,15 @@ class PlatformRenderTest {
     assertTrue(
         PlatformRender.of(new FolderSnapshot(ops)).failed(),
         "a runtime platform.yaml names must exist, as for a compile");
+    assertTrue(EXAMPLE.contains("limit: 200Gi"), "examples/platform.yaml sets a disk limit");
+    write(ops, "platform.yaml", EXAMPLE.replace("limit: 200Gi", "limit: 10Gi"));
+    PlatformRender.Result limit = PlatformRender.of(new FolderSnapshot(ops));
+    assertTrue(
+        limit.failed(),
+        "a disk limit below the request is the platform pull request's error (render --check),"
+            + " not first the next submit's");
+    assertEquals(DiagnosticCode.INVALID_PLATFORM, limit.diagnostics().get(0).code());
+    assertEquals(29, limit.diagnostics().get(0).location().line());
   }
 
   @Test

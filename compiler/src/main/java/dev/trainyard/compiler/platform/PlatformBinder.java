@@ -10,6 +10,8 @@ import dev.trainyard.compiler.platform.Platform.LocalQueue;
 import dev.trainyard.compiler.platform.Platform.SecretsMode;
 import dev.trainyard.compiler.source.ParsedDocument;
 import dev.trainyard.compiler.units.Durations;
+import dev.trainyard.compiler.units.Quantities;
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -74,6 +76,7 @@ public final class PlatformBinder {
     List<Diagnostic> problems = new ArrayList<>(PlatformReferences.check(platform, doc));
     problems.addAll(FlavorRules.check(platform, doc));
     problems.addAll(storageCovered(platform, doc));
+    problems.addAll(storageLimit(platform, doc));
     return problems.isEmpty() ? StageResult.of(platform, List.of()) : StageResult.failed(problems);
   }
 
@@ -105,6 +108,30 @@ public final class PlatformBinder {
       }
     }
     return out;
+  }
+
+  /**
+   * A limit below the request is refused by the API server (core/v1 validation: "must be less than
+   * or equal to ephemeral-storage limit"), so it is an error at platform.yaml's line, found by
+   * {@code platform render --check} and the GitOps preview, not first by an ML engineer's submit.
+   */
+  private static List<Diagnostic> storageLimit(Platform p, ParsedDocument doc) {
+    Platform.EphemeralStorage disk = p.ephemeralStorage();
+    Optional<BigDecimal> request = disk.request().flatMap(Quantities::parse);
+    Optional<BigDecimal> limit = disk.limit().flatMap(Quantities::parse);
+    if (request.isEmpty() || limit.isEmpty() || limit.get().compareTo(request.get()) >= 0) {
+      return List.of();
+    }
+    return List.of(
+        invalid(
+                doc,
+                "/ephemeralStorage/limit",
+                "`ephemeralStorage.limit` "
+                    + disk.limit().get()
+                    + " is below `ephemeralStorage.request` "
+                    + disk.request().get()
+                    + "; the API server refuses a pod whose request exceeds its limit")
+            .withHint("raise the limit to at least the request, or remove it"));
   }
 
   private static List<Platform.Cluster> clusters(JsonNode list) {

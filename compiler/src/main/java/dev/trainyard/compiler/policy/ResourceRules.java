@@ -3,13 +3,10 @@ package dev.trainyard.compiler.policy;
 import dev.trainyard.compiler.diagnostic.Diagnostic;
 import dev.trainyard.compiler.diagnostic.DiagnosticCode;
 import dev.trainyard.compiler.platform.Platform;
-import dev.trainyard.compiler.resolve.Quantities;
 import dev.trainyard.compiler.resolve.ResolvedJob;
 import dev.trainyard.compiler.source.SourceMap;
-import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.TreeSet;
 
 /**
@@ -48,36 +45,8 @@ final class ResourceRules {
     if (job.runtime().framework().usesMpi()) {
       SecretsRules.check(job, out);
     }
-    storageLimit(p, out);
     out.addAll(QuotaRules.check(job, cq));
     return out;
-  }
-
-  /**
-   * A limit below the request is refused by the API server (core/v1 validation: "must be less than
-   * or equal to ephemeral-storage limit"), so it is an error at platform.yaml's line instead.
-   */
-  private static void storageLimit(Platform p, List<Diagnostic> out) {
-    Platform.EphemeralStorage disk = p.ephemeralStorage();
-    Optional<BigDecimal> request = disk.request().flatMap(Quantities::parse);
-    Optional<BigDecimal> limit = disk.limit().flatMap(Quantities::parse);
-    if (request.isEmpty() || limit.isEmpty() || limit.get().compareTo(request.get()) >= 0) {
-      return;
-    }
-    String pointer = "/ephemeralStorage/limit";
-    out.add(
-        Diagnostic.error(
-                DiagnosticCode.INVALID_PLATFORM,
-                p.map().at(pointer),
-                pointer,
-                "`ephemeralStorage.limit` "
-                    + disk.limit().get()
-                    + " is below `ephemeralStorage.request` "
-                    + disk.request().get()
-                    + " in "
-                    + p.origin()
-                    + "; the API server refuses a pod whose request exceeds its limit")
-            .withHint("raise the limit to at least the request, or remove it"));
   }
 
   private static void uncovered(

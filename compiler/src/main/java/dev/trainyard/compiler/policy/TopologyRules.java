@@ -2,10 +2,10 @@ package dev.trainyard.compiler.policy;
 
 import dev.trainyard.compiler.diagnostic.Diagnostic;
 import dev.trainyard.compiler.diagnostic.DiagnosticCode;
-import dev.trainyard.compiler.resolve.Quantities;
 import dev.trainyard.compiler.resolve.ResolvedJob;
 import dev.trainyard.compiler.runtime.Framework;
 import dev.trainyard.compiler.source.SourceMap;
+import dev.trainyard.compiler.units.Quantities;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -16,6 +16,7 @@ import dev.trainyard.compiler.runtime.RuntimeDefinition;
 import dev.trainyard.compiler.spec.ResourceRequest;
 import dev.trainyard.compiler.spec.TrainSpec;
 import dev.trainyard.compiler.units.Durations;
+import dev.trainyard.compiler.units.Quantities;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -2,6 +2,7 @@ package dev.trainyard.compiler.resolve;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.trainyard.compiler.units.Quantities;
 import java.math.BigDecimal;
 import java.util.Optional;
 import org.junit.jupiter.api.DisplayName;

@@ -3,7 +3,7 @@ package dev.trainyard.gitops.preview;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.trainyard.compiler.platform.Platform;
 import dev.trainyard.compiler.render.Provenance;
-import dev.trainyard.compiler.resolve.Quantities;
+import dev.trainyard.compiler.units.Quantities;
 import dev.trainyard.gitops.RunFolder;
 import java.math.BigDecimal;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package dev.trainyard.gitops.preview;
 
 import dev.trainyard.compiler.platform.Platform;
-import dev.trainyard.compiler.resolve.Quantities;
+import dev.trainyard.compiler.units.Quantities;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;

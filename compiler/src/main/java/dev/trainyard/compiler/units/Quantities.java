@@ -1,4 +1,4 @@
-package dev.trainyard.compiler.resolve;
+package dev.trainyard.compiler.units;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
