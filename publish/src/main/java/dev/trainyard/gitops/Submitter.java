@@ -9,6 +9,7 @@ import dev.trainyard.compiler.diagnostic.Diagnostic;
 import dev.trainyard.compiler.diagnostic.DiagnosticCode;
 import dev.trainyard.compiler.diagnostic.SourceLocation;
 import dev.trainyard.compiler.manifest.OutputTree;
+import dev.trainyard.compiler.manifest.TreeLayout;
 import dev.trainyard.compiler.resolve.ResolvedJob;
 import dev.trainyard.gitops.leaks.LeakCheck;
 import java.nio.file.Path;
@@ -273,6 +274,11 @@ public final class Submitter {
    */
   static List<Diagnostic> handWrittenInTheWay(Snapshot base, TreeEdit edit) {
     if (!(edit instanceof TreeEdit.ReplaceFolder replace)) {
+      return List.of();
+    }
+    String folder = replace.path().substring(replace.path().lastIndexOf('/') + 1);
+    if (!folder.equals(TreeLayout.QUEUES_FOLDER) && !folder.equals(TreeLayout.CLUSTER_FOLDER)) {
+      // Run and checkpoint folders hold only Trainyard's files, none with the platform mark.
       return List.of();
     }
     List<Diagnostic> found = new ArrayList<>();
