@@ -251,9 +251,11 @@ class InterplayIT {
     assertTrue(List.of("error", "failure").contains(last.state()), detail);
     // Kueue sets spec.active false a moment before it writes the Evicted reason; the status waits
     // for that reason (KueueEnd), so it names the requeuing limit.
+    // The plain runtime's image is pinned by digest (plain@3.12-3); the description keeps its
+    // 140-character budget by cutting the image's digest, never the attempt.
     assertEquals(
         "failed (platform error): deactivated by Kueue: cannot pull image"
-            + " docker.io/library/python:3.12-slim, attempt 1 of 4",
+            + " docker.io/library/python:3.12-slim@sha256:229a2c5bfa27522d…, attempt 1 of 4",
         last.description(),
         detail);
     assertEquals(1, posts.stream().filter(StatusRuns::terminal).count(), detail);

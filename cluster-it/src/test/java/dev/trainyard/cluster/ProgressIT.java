@@ -82,6 +82,28 @@ class ProgressIT {
                 + c.log());
   }
 
+  /**
+   * Waits for a post whose description contains {@code fragment}: under load the controller may
+   * post a transient state first (e.g. "admitted: no pods yet"), so counting posts is not enough.
+   */
+  void awaitPosted(
+      String what, String sha, String fragment, ControllerProcess c, Duration timeout) {
+    Eventually.await(
+        what,
+        timeout,
+        () -> lines(posts(forge, sha)).stream().anyMatch(l -> l.contains(fragment)),
+        () -> "posts: " + lines(posts(forge, sha)) + "\nlog:\n" + c.log());
+  }
+
+  /**
+   * The posts of {@code sha} without the transient "admitted: no pods yet" a loaded cluster shows.
+   */
+  List<String> postedOnceRunning(String sha) {
+    return lines(posts(forge, sha)).stream()
+        .filter(l -> !l.contains("admitted: no pods yet"))
+        .toList();
+  }
+
   @Test
   @DisplayName(
       "a recorded tqdm bar (torch DDP, 40 steps, \\r updates) served as node 0's log: 13 posts, running, 0 %, each 10 % with the bar's ETA, success")
@@ -298,14 +320,15 @@ class ProgressIT {
     ControllerProcess c = started.controller();
     Path file = started.log();
     List<String> recorded = fixture("plain-steps.log").lines().toList();
+    awaitPosted("nodes ready", sha, "running: 2 of 2 nodes ready", c, TIMEOUT);
     KwokLogs.append(file, Instant.now(), recorded.get(0));
-    awaitPosts("the first step", sha, 2, c);
+    awaitPosted("the first step", sha, "step 5/50", c, TIMEOUT);
     Instant first = Instant.now();
-    awaitPosts("stalled", sha, 3, c, Duration.ofSeconds(90));
+    awaitPosted("stalled", sha, "stalled: ", c, Duration.ofSeconds(90));
     Duration after = Duration.between(first, Instant.now());
     KwokLogs.append(file, Instant.now(), recorded.get(1));
-    awaitPosts("moving again", sha, 4, c);
-    List<String> posted = lines(posts(forge, sha));
+    awaitPosted("moving again", sha, "step 10/50", c, TIMEOUT);
+    List<String> posted = postedOnceRunning(sha);
     System.out.println(
         "[ProgressIT] stall posted "
             + after.toSeconds()
