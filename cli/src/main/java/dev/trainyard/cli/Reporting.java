@@ -59,13 +59,7 @@ final class Reporting {
     return "run "
         + j.naming().runName()
         + ": "
-        + j.topology().nodes()
-        + " node(s) x "
-        + j.topology().procsPerNode()
-        + " process(es), runtime "
-        + j.runtime().ref()
-        + ", queue "
-        + j.target().localQueue()
+        + j.shapeLine()
         + " in "
         + j.target().cluster()
         + "/"

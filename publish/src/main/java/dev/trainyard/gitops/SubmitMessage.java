@@ -84,13 +84,7 @@ final class SubmitMessage {
     ResolvedJob j = r.job();
     return r.folder().run()
         + ": "
-        + j.topology().nodes()
-        + " node(s) x "
-        + j.topology().procsPerNode()
-        + " process(es), runtime "
-        + j.runtime().ref()
-        + ", queue "
-        + j.target().localQueue()
+        + j.shapeLine()
         + " in "
         + r.folder().cluster()
         + "/"

@@ -59,6 +59,20 @@ public record ResolvedJob(
   }
 
   /**
+   * The run's shape in one line, as the CLI's summary and the submit commit's message print it:
+   * {@code 2 node(s) x 8 process(es), runtime torch@2.13, queue team-a}.
+   */
+  public String shapeLine() {
+    return topology.nodes()
+        + " node(s) x "
+        + topology.procsPerNode()
+        + " process(es), runtime "
+        + runtime.ref()
+        + ", queue "
+        + target.localQueue();
+  }
+
+  /**
    * Where the run goes.
    *
    * @param cluster cluster name from platform.yaml
