@@ -285,9 +285,6 @@ public final class LocalPlanner {
     }
     String checkout = root + "/" + link;
     String dir = container.path("workingDir").asText("");
-    if (dir.equals(checkout)) {
-      return "";
-    }
     return dir.startsWith(checkout + "/") ? dir.substring(checkout.length() + 1) : "";
   }
 

@@ -4,6 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.trainyard.compiler.CompileResult;
 import dev.trainyard.compiler.manifest.OutputTree;
 import dev.trainyard.compiler.render.CheckpointParts;
@@ -356,5 +360,53 @@ class LocalPlannerTest {
         LocalPlanner.plan(new OutputTree(files, tree.ownedFolders()), settings(0, 0, Map.of()));
     assertTrue(r.plan().isEmpty());
     assertEquals(List.of("the compiled output holds no MPI ConfigMap"), r.problems());
+  }
+
+  @Test
+  @DisplayName(
+      "MpiLaunch: --procs equal to the compiled slots is allowed (-np nodes × slots); one more is refused")
+  void mpiLaunchProcsBoundary() {
+    String line =
+        "mpirun -f /etc/mpi/hostfile -np 4 -wdir /w /bin/bash -eo pipefail -c \"$TRAINYARD_RUN\" &\n";
+    MpiLaunch same = MpiLaunch.of(line, "a:2\n", 2, 2).launch().orElseThrow();
+    assertEquals(4, same.world());
+    assertTrue(same.script().contains(" -np 4 "), same.script());
+    assertEquals(
+        Optional.of(LocalPlanner.tooManyProcs(3, 2)), MpiLaunch.of(line, "a:2\n", 2, 3).problem());
+  }
+
+  @Test
+  @DisplayName(
+      "a non-MPI JobSet with a second replicated job is a problem naming the framework, not a plan")
+  void secondReplicatedJobWithoutMpi() throws Exception {
+    OutputTree tree = compile("run: torchrun train.py\nnodes: 2\n");
+    SortedMap<String, String> files = new TreeMap<>(tree.files());
+    String key =
+        files.keySet().stream().filter(k -> k.contains("/jobset-")).findFirst().orElseThrow();
+    ObjectMapper yaml = new ObjectMapper(new YAMLFactory());
+    ObjectNode jobSet = (ObjectNode) yaml.readTree(files.get(key));
+    ArrayNode replicated = (ArrayNode) jobSet.at("/spec/replicatedJobs");
+    replicated.add(replicated.get(0).deepCopy());
+    files.put(key, yaml.writeValueAsString(jobSet));
+    LocalPlanner.Result r =
+        LocalPlanner.plan(new OutputTree(files, tree.ownedFolders()), settings(0, 0, Map.of()));
+    assertTrue(r.plan().isEmpty());
+    assertEquals(
+        List.of(
+            "the compiled JobSet has more than one replicated job and runtime framework torch is not"
+                + " an MPI one; run --local knows torch, jax, plain and MPI runtimes"),
+        r.problems());
+  }
+
+  @Test
+  @DisplayName("a GPU pod's node name (the downward API's spec.nodeName) is localhost")
+  void nodeNameIsLocalhost() {
+    LocalPlan plan =
+        LocalPlanner.plan(
+                compile("run: torchrun train.py\nnodes: 2\nresources: {gpus: 1}\n"),
+                settings(0, 0, Map.of()))
+            .plan()
+            .orElseThrow();
+    assertEquals("localhost", plan.nodes().get(1).get("TRAINYARD_NODE_NAME"));
   }
 }
