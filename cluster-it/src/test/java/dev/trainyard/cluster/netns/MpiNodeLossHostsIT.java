@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
  * ends it at once (MpiHostsIT).
  */
 class MpiNodeLossHostsIT {
-  static final Duration NOTICED = Duration.ofSeconds(60);
+  static final Duration NOTICED = Duration.ofSeconds(120);
 
   @Test
   @DisplayName(
