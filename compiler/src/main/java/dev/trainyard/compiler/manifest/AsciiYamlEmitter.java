@@ -384,6 +384,10 @@ final class AsciiYamlEmitter {
     }
     whitespace = false;
     indention = false;
+    if (text.indexOf('\n') < 0 && (column + text.length() <= WIDTH || text.indexOf(' ') < 0)) {
+      write(text, 0, text.length()); // no break can fall in it: SnakeYAML breaks at spaces past 80
+      return;
+    }
     boolean spaces = false;
     boolean breaks = false;
     int start = 0;
