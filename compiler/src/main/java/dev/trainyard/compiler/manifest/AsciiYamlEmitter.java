@@ -179,11 +179,24 @@ final class AsciiYamlEmitter {
     popIndent();
   }
 
+  /**
+   * One scalar in the style SnakeYAML's {@code chooseScalarStyle} picks in block context. A plain
+   * or double-quoted request never holds a line break here (values with one are asked as literal
+   * blocks; keys with one are declined), so the analysis is that of one line.
+   */
   private void scalar(String text, Style requested, boolean simpleKey) {
-    Style style =
-        requested == Style.LITERAL && !simpleKey
-            ? literalOrDouble(text)
-            : choose(requested, Analysis.of(text), simpleKey);
+    Style style;
+    if (requested == Style.LITERAL) {
+      style = literalOrDouble(text);
+    } else {
+      for (int i = 0; i < text.length(); i++) {
+        char c = text.charAt(i);
+        if (c < 0x20 || c > 0x7E) {
+          throw UNSUPPORTED; // escapes, unicode, tabs and breaks stay with SnakeYAML
+        }
+      }
+      style = requested == Style.DOUBLE || plainAllowed(text) ? requested : Style.SINGLE;
+    }
     increaseIndent(true, false);
     boolean split = !simpleKey;
     switch (style) {
@@ -196,9 +209,9 @@ final class AsciiYamlEmitter {
   }
 
   /**
-   * {@link #choose} for a multi-line value, without the whole analysis: SnakeYAML allows a literal
-   * block unless a line ends in a space (a space before a break, or at the end) or a character is
-   * special; then the text is double-quoted (it was not asked plain or single-quoted).
+   * A multi-line value: SnakeYAML allows a literal block unless a line ends in a space (a space
+   * before a break, or at the end) or a character is special; then the text is double-quoted (it
+   * was not asked plain or single-quoted).
    */
   private static Style literalOrDouble(String text) {
     for (int i = 0; i < text.length(); i++) {
@@ -211,114 +224,50 @@ final class AsciiYamlEmitter {
     return block ? Style.LITERAL : Style.DOUBLE;
   }
 
-  /** SnakeYAML's {@code chooseScalarStyle} in block context, without tags. */
-  private static Style choose(Style requested, Analysis a, boolean simpleKey) {
-    if (requested == Style.DOUBLE) {
-      return Style.DOUBLE;
+  /**
+   * SnakeYAML's {@code analyzeScalar} verdict {@code allowBlockPlain} for one non-empty line of
+   * printable ASCII: no leading or trailing space, no {@code 0[0-9_]+}, no document marker, no
+   * indicator that would start another node ({@code #,[]{}&*!|>'"%@`} first, {@code ? : -} first
+   * before a space, {@code :} before a space, {@code #} after one). Otherwise it is single-quoted.
+   */
+  static boolean plainAllowed(String s) {
+    int n = s.length();
+    if (n == 0 || s.charAt(0) == ' ' || s.charAt(n - 1) == ' ' || leadingZero(s)) {
+      return false;
     }
-    if (requested == Style.PLAIN
-        && !(simpleKey && (a.empty || a.lineBreaks))
-        && a.allowBlockPlain) {
-      return Style.PLAIN;
+    if (s.startsWith("---") || s.startsWith("...")) {
+      return false;
     }
-    if (requested == Style.LITERAL && !simpleKey && a.allowBlock) {
-      return Style.LITERAL;
+    char first = s.charAt(0);
+    boolean followedBySpace = n == 1 || s.charAt(1) == ' ';
+    if ("#,[]{}&*!|>'\"%@`".indexOf(first) >= 0
+        || ((first == '?' || first == ':' || first == '-') && followedBySpace)) {
+      return false;
     }
-    if (requested == Style.PLAIN && a.allowSingleQuoted && !(simpleKey && a.lineBreaks)) {
-      return Style.SINGLE;
-    }
-    return Style.DOUBLE;
-  }
-
-  /** What SnakeYAML's {@code analyzeScalar} finds, for printable ASCII and line feeds only. */
-  private record Analysis(
-      boolean empty,
-      boolean lineBreaks,
-      boolean allowBlockPlain,
-      boolean allowSingleQuoted,
-      boolean allowBlock) {
-
-    static Analysis of(String s) {
-      int n = s.length();
-      if (n == 0) {
-        return new Analysis(true, false, true, true, false);
-      }
-      boolean block = s.startsWith("---") || s.startsWith("...");
-      boolean lineBreaks = false;
-      boolean leadingSpace = false;
-      boolean leadingBreak = false;
-      boolean trailingSpace = false;
-      boolean trailingBreak = false;
-      boolean breakSpace = false;
-      boolean spaceBreak = false;
-      boolean precededByWhitespace = true;
-      boolean followedByWhitespace = n == 1 || blankOrBreak(s.charAt(1));
-      boolean previousSpace = false;
-      boolean previousBreak = false;
-      for (int i = 0; i < n; i++) {
-        char c = s.charAt(i);
-        if (c != '\n' && (c < 0x20 || c > 0x7E)) {
-          throw UNSUPPORTED; // escapes, unicode and tabs stay with SnakeYAML
-        }
-        if (i == 0) {
-          block |= "#,[]{}&*!|>'\"%@`".indexOf(c) >= 0;
-          block |= (c == '?' || c == ':' || c == '-') && followedByWhitespace;
-        } else {
-          block |= c == ':' && followedByWhitespace;
-          block |= c == '#' && precededByWhitespace;
-        }
-        boolean isBreak = c == '\n';
-        lineBreaks |= isBreak;
-        if (c == ' ') {
-          leadingSpace |= i == 0;
-          trailingSpace |= i == n - 1;
-          breakSpace |= previousBreak;
-          previousSpace = true;
-          previousBreak = false;
-        } else if (isBreak) {
-          leadingBreak |= i == 0;
-          trailingBreak |= i == n - 1;
-          spaceBreak |= previousSpace;
-          previousSpace = false;
-          previousBreak = true;
-        } else {
-          previousSpace = false;
-          previousBreak = false;
-        }
-        precededByWhitespace = c == ' ' || isBreak;
-        // SnakeYAML looks two characters ahead here, and ORs in whether this one is a break.
-        followedByWhitespace = i + 2 >= n || s.charAt(i + 2) == ' ' || isBreak;
-      }
-      boolean plain =
-          !(leadingSpace
-              || leadingBreak
-              || trailingSpace
-              || trailingBreak
-              || leadingZero(s)
-              || breakSpace
-              || spaceBreak
-              || block);
-      return new Analysis(
-          false, lineBreaks, plain, !(breakSpace || spaceBreak), !(trailingSpace || spaceBreak));
-    }
-
-    private static boolean blankOrBreak(char c) {
-      return c == ' ' || c == '\n' || c == '\t' || c == 0;
-    }
-
-    /** SnakeYAML's {@code hasLeadingZero}: {@code 0[0-9_]+}. */
-    private static boolean leadingZero(String s) {
-      if (s.length() < 2 || s.charAt(0) != '0') {
+    for (int i = 1; i < n; i++) {
+      char c = s.charAt(i);
+      // SnakeYAML's "followed by whitespace" for the character at i looks at i + 1 (the end
+      // counts as whitespace); "preceded" at i - 1.
+      boolean followed = i + 1 >= n || s.charAt(i + 1) == ' ';
+      if ((c == ':' && followed) || (c == '#' && s.charAt(i - 1) == ' ')) {
         return false;
       }
-      for (int i = 1; i < s.length(); i++) {
-        char c = s.charAt(i);
-        if (!(c >= '0' && c <= '9') && c != '_') {
-          return false;
-        }
-      }
-      return true;
     }
+    return true;
+  }
+
+  /** SnakeYAML's {@code hasLeadingZero}: {@code 0[0-9_]+}. */
+  private static boolean leadingZero(String s) {
+    if (s.length() < 2 || s.charAt(0) != '0') {
+      return false;
+    }
+    for (int i = 1; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (!(c >= '0' && c <= '9') && c != '_') {
+        return false;
+      }
+    }
+    return true;
   }
 
   private void increaseIndent(boolean flow, boolean indentless) {
@@ -371,12 +320,10 @@ final class AsciiYamlEmitter {
     out.append(text, start, end);
   }
 
-  private void writeBreaks(String text, int start, int end) {
-    for (int i = start; i < end; i++) {
-      writeLineBreak();
-    }
-  }
-
+  /**
+   * SnakeYAML's {@code writePlain} for text without line breaks (a plain scalar never has one here:
+   * values with a break are asked as literal blocks, keys with one are declined).
+   */
   private void writePlain(String text, boolean split) {
     if (!whitespace) {
       column++;
@@ -384,12 +331,11 @@ final class AsciiYamlEmitter {
     }
     whitespace = false;
     indention = false;
-    if (text.indexOf('\n') < 0 && (column + text.length() <= WIDTH || text.indexOf(' ') < 0)) {
+    if (column + text.length() <= WIDTH || text.indexOf(' ') < 0) {
       write(text, 0, text.length()); // no break can fall in it: SnakeYAML breaks at spaces past 80
       return;
     }
     boolean spaces = false;
-    boolean breaks = false;
     int start = 0;
     for (int end = 0; end <= text.length(); end++) {
       char ch = end < text.length() ? text.charAt(end) : 0;
@@ -404,32 +350,20 @@ final class AsciiYamlEmitter {
           }
           start = end;
         }
-      } else if (breaks) {
-        if (ch != '\n') {
-          if (text.charAt(start) == '\n') {
-            writeLineBreak();
-          }
-          writeBreaks(text, start, end);
-          writeIndent();
-          whitespace = false;
-          indention = false;
-          start = end;
-        }
-      } else if (ch == 0 || ch == ' ' || ch == '\n') {
+      } else if (ch == 0 || ch == ' ') {
         write(text, start, end);
         start = end;
       }
-      if (ch != 0) {
-        spaces = ch == ' ';
-        breaks = ch == '\n';
-      }
+      spaces = ch == ' ';
     }
   }
 
+  /**
+   * SnakeYAML's {@code writeSingleQuoted} for text without line breaks (see {@link #writePlain}).
+   */
   private void writeSingleQuoted(String text, boolean split) {
     writeIndicator("'", true, false, false);
     boolean spaces = false;
-    boolean breaks = false;
     int start = 0;
     for (int end = 0; end <= text.length(); end++) {
       char ch = end < text.length() ? text.charAt(end) : 0;
@@ -442,16 +376,7 @@ final class AsciiYamlEmitter {
           }
           start = end;
         }
-      } else if (breaks) {
-        if (ch != '\n') {
-          if (text.charAt(start) == '\n') {
-            writeLineBreak();
-          }
-          writeBreaks(text, start, end);
-          writeIndent();
-          start = end;
-        }
-      } else if ((ch == 0 || ch == ' ' || ch == '\n' || ch == '\'') && start < end) {
+      } else if ((ch == 0 || ch == ' ' || ch == '\'') && start < end) {
         write(text, start, end);
         start = end;
       }
@@ -460,10 +385,7 @@ final class AsciiYamlEmitter {
         out.append("''");
         start = end + 1;
       }
-      if (ch != 0) {
-        spaces = ch == ' ';
-        breaks = ch == '\n';
-      }
+      spaces = ch == ' ';
     }
     writeIndicator("'", false, false, false);
   }
