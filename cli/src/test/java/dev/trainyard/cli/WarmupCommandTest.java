@@ -43,6 +43,22 @@ class WarmupCommandTest {
   }
 
   @Test
+  @DisplayName(
+      "a submit that fails gives its exit code (1 for a broken train.yaml); a repo git cannot make skips the submit (-1)")
+  void failuresReported() throws Exception {
+    Files.createDirectories(temp.resolve("a/warmup/.git/objects"));
+    Files.createDirectories(temp.resolve("a/warmup/.git/refs/heads"));
+    Files.writeString(temp.resolve("a/warmup/.git/HEAD"), "ref: refs/heads/main\n");
+    Path broken = temp.resolve("a/warmup/train.yaml");
+    Files.writeString(broken, "run: torchrun train.py\nnodes: many\n", StandardCharsets.UTF_8);
+    assertEquals(1, WarmupCommand.submit(temp.resolve("a"), broken));
+    Files.createDirectories(temp.resolve("b"));
+    Files.writeString(temp.resolve("b/gitops.git"), "a file where the bare repo would go");
+    assertEquals(-1, WarmupCommand.submit(temp.resolve("b"), broken));
+    assertNull(System.getProperty("trainyard.cache"));
+  }
+
+  @Test
   @DisplayName("the whole warm-up exits 0 and leaves no temp folder setting behind")
   void warmupExitsZero() {
     StringWriter out = new StringWriter();

@@ -130,6 +130,63 @@ class CompileWorkersTest {
   }
 
   @Test
+  @DisplayName(
+      "4 inputs on 2 threads make 2 compilers, 3 inputs make 1; an Error is rethrown as it is; an interrupt during the join is kept")
+  void threadsErrorsInterrupts() {
+    for (int n : new int[] {3, 4}) {
+      Set<Compiler> made = ConcurrentHashMap.newKeySet();
+      List<Integer> out =
+          new CompileWorkers(2)
+              .map(
+                  IntStream.range(0, n).boxed().toList(),
+                  () -> {
+                    Compiler c = new Compiler(SshSecretProvider.system());
+                    made.add(c);
+                    return c;
+                  },
+                  (c, i) -> i + 1);
+      assertEquals(IntStream.range(1, n + 1).boxed().toList(), out);
+      assertEquals(n < CompileWorkers.PARALLEL_FROM ? 1 : 2, made.size(), "inputs " + n);
+    }
+    AssertionError error = new AssertionError("bug");
+    assertSame(
+        error,
+        assertThrows(
+            AssertionError.class,
+            () ->
+                new CompileWorkers(2)
+                    .map(
+                        IntStream.range(0, 8).boxed().toList(),
+                        () -> new Compiler(SshSecretProvider.system()),
+                        (c, i) -> {
+                          throw error;
+                        })));
+    Thread.currentThread().interrupt();
+    List<Integer> done =
+        new CompileWorkers(2)
+            .map(
+                IntStream.range(0, 8).boxed().toList(),
+                () -> new Compiler(SshSecretProvider.system()),
+                (c, i) -> {
+                  if (!Thread.currentThread().getName().startsWith("trainyard-compile")) {
+                    return i;
+                  }
+                  try {
+                    Thread.sleep(200); // the caller is still joining this thread
+                  } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                  }
+                  return i;
+                });
+    assertTrue(Thread.interrupted(), "the caller's interrupt was lost");
+    assertEquals(IntStream.range(0, 8).boxed().toList(), done);
+    assertEquals(
+        List.of(1, 2, 3, 4),
+        CompileWorkers.available()
+            .map(List.of(1, 2, 3, 4), () -> new Compiler(SshSecretProvider.system()), (c, i) -> i));
+  }
+
+  @Test
   @DisplayName("an exception of one compile is rethrown once every thread has stopped")
   void failurePropagates() {
     IllegalStateException boom = new IllegalStateException("boom");

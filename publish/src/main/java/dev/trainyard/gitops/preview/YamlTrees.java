@@ -123,7 +123,7 @@ final class YamlTrees {
    * twice: its shell scripts hold {@code *}). Every way of reading on goes through {@link
    * #nextToken}.
    */
-  private static final class AliasWatch extends JsonParserDelegate {
+  static final class AliasWatch extends JsonParserDelegate {
     private final YAMLParser yaml;
     boolean seen;
 

@@ -1,6 +1,7 @@
 package dev.trainyard.gitops.preview;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.DisplayName;
@@ -41,6 +42,31 @@ class YamlTreesTest {
     assertEquals(1, d.objects().size());
     assertEquals("*x", d.objects().get(0).path("spec").path("q").asText());
     assertTrue(d.objects().get(0).path("spec").path("script").asText().contains("*refuse*)"));
+  }
+
+  @Test
+  @DisplayName(
+      "the token watch sees aliases however the reader moves on: token by token, value by value, skipping a list or an object")
+  void watchEveryWayOfReading() throws Exception {
+    com.fasterxml.jackson.dataformat.yaml.YAMLFactory f =
+        new com.fasterxml.jackson.dataformat.yaml.YAMLFactory();
+    String text = "a: &x 1\nb: [2, *x]\nc: {d: *x}\ne: 3\n";
+    try (YamlTrees.AliasWatch w = new YamlTrees.AliasWatch(f.createParser(text))) {
+      assertEquals(com.fasterxml.jackson.core.JsonToken.START_OBJECT, w.nextToken());
+      assertEquals(com.fasterxml.jackson.core.JsonToken.VALUE_NUMBER_INT, w.nextValue()); // a
+      assertEquals(com.fasterxml.jackson.core.JsonToken.START_ARRAY, w.nextValue()); // b
+      assertTrue(!w.seen);
+      w.skipChildren(); // over [2, *x]
+      assertTrue(w.seen);
+      assertEquals(com.fasterxml.jackson.core.JsonToken.END_ARRAY, w.currentToken());
+      assertEquals(com.fasterxml.jackson.core.JsonToken.START_OBJECT, w.nextValue()); // c
+      w.skipChildren();
+      assertEquals(com.fasterxml.jackson.core.JsonToken.END_OBJECT, w.currentToken());
+      assertEquals(com.fasterxml.jackson.core.JsonToken.VALUE_NUMBER_INT, w.nextValue()); // e
+      assertEquals(3, w.getIntValue());
+      assertSame(w, w.skipChildren()); // a scalar: nothing to skip
+      assertEquals(com.fasterxml.jackson.core.JsonToken.VALUE_NUMBER_INT, w.currentToken());
+    }
   }
 
   @Test
