@@ -50,17 +50,17 @@ class YamlTreesTest {
   void watchEveryWayOfReading() throws Exception {
     com.fasterxml.jackson.dataformat.yaml.YAMLFactory f =
         new com.fasterxml.jackson.dataformat.yaml.YAMLFactory();
-    String text = "a: &x 1\nb: [2, *x]\nc: {d: *x}\ne: 3\n";
+    String text = "a: &x 1\nb: [2, [3, *x], 4]\nc: {d: {e: 5}}\ne: 3\n";
     try (YamlTrees.AliasWatch w = new YamlTrees.AliasWatch(f.createParser(text))) {
       assertEquals(com.fasterxml.jackson.core.JsonToken.START_OBJECT, w.nextToken());
       assertEquals(com.fasterxml.jackson.core.JsonToken.VALUE_NUMBER_INT, w.nextValue()); // a
       assertEquals(com.fasterxml.jackson.core.JsonToken.START_ARRAY, w.nextValue()); // b
       assertTrue(!w.seen);
-      w.skipChildren(); // over [2, *x]
+      assertSame(w, w.skipChildren()); // over [2, [3, *x], 4], nested
       assertTrue(w.seen);
       assertEquals(com.fasterxml.jackson.core.JsonToken.END_ARRAY, w.currentToken());
       assertEquals(com.fasterxml.jackson.core.JsonToken.START_OBJECT, w.nextValue()); // c
-      w.skipChildren();
+      assertSame(w, w.skipChildren()); // over {d: {e: 5}}, nested
       assertEquals(com.fasterxml.jackson.core.JsonToken.END_OBJECT, w.currentToken());
       assertEquals(com.fasterxml.jackson.core.JsonToken.VALUE_NUMBER_INT, w.nextValue()); // e
       assertEquals(3, w.getIntValue());
