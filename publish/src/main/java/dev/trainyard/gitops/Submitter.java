@@ -43,6 +43,7 @@ public final class Submitter {
   private final Map<String, String> env;
   private final Clock clock;
   private final PublishProgress progress;
+  private final CompileWorkers workers;
 
   /**
    * @param cacheRoot where the GitOps mirror is kept ({@code ~/.cache/trainyard})
@@ -59,10 +60,21 @@ public final class Submitter {
    * its commit landed.
    */
   public Submitter(Path cacheRoot, Map<String, String> env, Clock clock, PublishProgress progress) {
+    this(cacheRoot, env, clock, progress, CompileWorkers.available());
+  }
+
+  /** With {@code workers} compiling the train.yaml files (tests compare 1 thread with several). */
+  Submitter(
+      Path cacheRoot,
+      Map<String, String> env,
+      Clock clock,
+      PublishProgress progress,
+      CompileWorkers workers) {
     this.cacheRoot = cacheRoot;
     this.env = Map.copyOf(env);
     this.clock = clock;
     this.progress = progress;
+    this.workers = workers;
   }
 
   /**
@@ -163,13 +175,22 @@ public final class Submitter {
     }
     List<SubmittedRun> runs = new ArrayList<>();
     Map<String, TreeEdit> edits = new LinkedHashMap<>();
-    try (GitOpsPlatform platform = GitOpsPlatform.of(request, base);
-        Compiler compiler = new Compiler(SshSecretProvider.reading(base::read))) {
+    try (GitOpsPlatform platform = GitOpsPlatform.of(request, base)) {
       refuseTargetFlags(request, platform, now);
-      for (Path trainYaml : request.trainYamls()) {
-        CompileResult result =
-            compileRun(
-                compiler, compileRequest(request, platform, trainYaml, now), base, request.rerun());
+      Snapshot shared = new LockedSnapshot(base);
+      List<CompileResult> results =
+          workers.map(
+              request.trainYamls(),
+              () -> new Compiler(SshSecretProvider.reading(shared::read)),
+              (compiler, trainYaml) ->
+                  compileRun(
+                      compiler,
+                      compileRequest(request, platform, trainYaml, now),
+                      shared,
+                      request.rerun()));
+      for (int i = 0; i < results.size(); i++) {
+        Path trainYaml = request.trainYamls().get(i);
+        CompileResult result = results.get(i);
         diagnostics.addAll(platform.repoRelative(result.diagnostics()));
         if (result.hasErrors()) {
           continue;

@@ -11,6 +11,7 @@ import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
@@ -30,6 +31,14 @@ public final class YamlWriter {
               .enable(YAMLGenerator.Feature.LITERAL_BLOCK_STYLE)
               .stringQuotingChecker(new TypedScalarQuoting())
               .build());
+
+  /** The same quoting rules for {@link AsciiYamlEmitter} (stateless, so one serves every call). */
+  private static final AsciiYamlEmitter.Quoting QUOTING = quoting(new TypedScalarQuoting());
+
+  /** The emitter's view of {@code checker}. */
+  static AsciiYamlEmitter.Quoting quoting(TypedScalarQuoting checker) {
+    return new AsciiYamlEmitter.Quoting(checker::needToQuoteValue, checker::needToQuoteName);
+  }
 
   private YamlWriter() {}
 
@@ -85,12 +94,23 @@ public final class YamlWriter {
   /**
    * The YAML text of {@code node} with sorted keys, ending in one newline.
    *
-   * <p>Walks the tree itself, object keys in {@link String#compareTo} order, and hands the
-   * generator the calls Jackson's own {@code ObjectNode}/{@code ArrayNode} serializers make (so the
-   * bytes are those of {@code writeValueAsString(CanonicalJson.sorted(node))}, which {@code
-   * YamlWriterTest} checks): no sorted copy of the tree and no serializer look-up per node.
+   * <p>Trees of printable ASCII (nearly every compile's) go through {@link AsciiYamlEmitter}, which
+   * writes the same bytes without SnakeYAML's event machine; the others through Jackson's
+   * generator. That path walks the tree itself, object keys in {@link String#compareTo} order, and
+   * hands the generator the calls Jackson's own {@code ObjectNode}/{@code ArrayNode} serializers
+   * make (so the bytes are those of {@code writeValueAsString(CanonicalJson.sorted(node))}, which
+   * {@code YamlWriterTest} checks): no sorted copy of the tree and no serializer look-up per node.
    */
   public static String write(JsonNode node) {
+    Optional<String> fast = AsciiYamlEmitter.write(node, QUOTING);
+    if (fast.isPresent()) {
+      return fast.get().endsWith("\n") ? fast.get() : fast.get() + "\n";
+    }
+    return viaJackson(node);
+  }
+
+  /** {@link #write} through Jackson's generator and SnakeYAML's emitter, for any tree. */
+  static String viaJackson(JsonNode node) {
     StringWriter out = new StringWriter(1024);
     try (JsonGenerator generator = YAML.createGenerator(out)) {
       walk(node, generator);

@@ -3,6 +3,8 @@ package dev.trainyard.gitops.preview;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.util.JsonParserDelegate;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
@@ -84,11 +86,13 @@ final class YamlTrees {
   }
 
   static Documents parse(String text) {
+    AliasWatch parser = null;
     try {
-      if (aliased(text)) {
+      parser = new AliasWatch((YAMLParser) YAML.createParser(text));
+      List<JsonNode> docs = read(parser);
+      if (parser.seen) {
         return new Documents(List.of(), ALIASES);
       }
-      List<JsonNode> docs = read(text);
       for (int i = 0; i < docs.size(); i++) {
         if (!docs.get(i).isObject()) {
           return new Documents(
@@ -98,6 +102,9 @@ final class YamlTrees {
       }
       return new Documents(docs, "");
     } catch (JacksonException e) {
+      if (parser != null && parser.seen) {
+        return new Documents(List.of(), ALIASES); // an alias came first, as a scan finds it
+      }
       // Unreadable files are reported by position only and never shown: they may be broken Secrets
       // (argo-cd#16193).
       JsonLocation at = e.getLocation();
@@ -106,7 +113,57 @@ final class YamlTrees {
           : new Documents(
               List.of(), "not valid YAML", at.getLineNr(), Math.max(1, at.getColumnNr()));
     } catch (IOException | RuntimeException e) {
-      return new Documents(List.of(), "not valid YAML");
+      return new Documents(List.of(), parser != null && parser.seen ? ALIASES : "not valid YAML");
+    }
+  }
+
+  /**
+   * The YAML parser, noting whether any token it hands out is an alias, so that one parse both
+   * reads the documents and finds aliases (a separate scan for them read each JobSet of a preview
+   * twice: its shell scripts hold {@code *}). Every way of reading on goes through {@link
+   * #nextToken}.
+   */
+  static final class AliasWatch extends JsonParserDelegate {
+    private final YAMLParser yaml;
+    boolean seen;
+
+    AliasWatch(YAMLParser yaml) {
+      super(yaml);
+      this.yaml = yaml;
+    }
+
+    @Override
+    public JsonToken nextToken() throws IOException {
+      JsonToken token = yaml.nextToken();
+      seen |= yaml.isCurrentAlias();
+      return token;
+    }
+
+    @Override
+    public JsonToken nextValue() throws IOException {
+      JsonToken token = nextToken();
+      return token == JsonToken.FIELD_NAME ? nextToken() : token;
+    }
+
+    @Override
+    public JsonParser skipChildren() throws IOException {
+      JsonToken at = currentToken();
+      if (at != JsonToken.START_OBJECT && at != JsonToken.START_ARRAY) {
+        return this;
+      }
+      int open = 1;
+      while (open > 0) {
+        JsonToken token = nextToken();
+        if (token == null) {
+          return this;
+        }
+        if (token.isStructStart()) {
+          open++;
+        } else if (token.isStructEnd()) {
+          open--;
+        }
+      }
+      return this;
     }
   }
 
@@ -123,30 +180,16 @@ final class YamlTrees {
   }
 
   /**
-   * Whether {@code text} uses an alias anywhere (only texts with a {@code *} are scanned: an alias
-   * starts with one).
-   */
-  private static boolean aliased(String text) throws IOException {
-    if (text.indexOf('*') < 0) {
-      return false;
-    }
-    try (YAMLParser p = (YAMLParser) YAML.createParser(text)) {
-      while (p.nextToken() != null) {
-        if (p.isCurrentAlias()) {
-          return true;
-        }
-      }
-    }
-    return false;
-  }
-
-  /**
    * The documents one by one (a root list stays one list: Jackson's readValues would unwrap it),
    * empty ones left out.
    */
   private static List<JsonNode> read(String text) throws IOException {
+    return read(YAML.createParser(text));
+  }
+
+  private static List<JsonNode> read(JsonParser parser) throws IOException {
     List<JsonNode> out = new ArrayList<>();
-    try (JsonParser p = YAML.createParser(text)) {
+    try (JsonParser p = parser) {
       while (p.nextToken() != null) {
         JsonNode doc = YAML.readTree(p);
         if (doc != null && !doc.isNull() && !doc.isMissingNode()) {

@@ -1,0 +1,69 @@
+package dev.trainyard.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code trainyard warmup} is the workload the start-up archive is made from: what it does not run
+ * starts slowly (issue #24: submit loaded ~840 classes outside the archive).
+ */
+class WarmupCommandTest {
+  @TempDir Path temp;
+
+  @Test
+  @DisplayName(
+      "warm-up's submit commits into a throw-away bare repo (real git and JGit), with a warm mirror the second time, and leaves the cache setting as it was")
+  void submitsIntoBareRepo() throws Exception {
+    Path repo = Files.createDirectories(temp.resolve("warmup/.git/objects"));
+    Files.createDirectories(temp.resolve("warmup/.git/refs/heads"));
+    Files.writeString(repo.getParent().resolve("HEAD"), "ref: refs/heads/main\n");
+    Path trainYaml = temp.resolve("warmup/train.yaml");
+    Files.writeString(trainYaml, "run: torchrun train.py\nnodes: 2\n", StandardCharsets.UTF_8);
+    assertNull(System.getProperty("trainyard.cache"));
+    assertEquals(0, WarmupCommand.submit(temp, trainYaml));
+    assertNull(System.getProperty("trainyard.cache"));
+    Path bare = temp.resolve("gitops.git");
+    boolean loose = Files.exists(bare.resolve("refs/heads/main"));
+    boolean packed =
+        Files.exists(bare.resolve("packed-refs"))
+            && Files.readString(bare.resolve("packed-refs")).contains("refs/heads/main");
+    assertTrue(loose || packed, "no main branch in the warm-up's GitOps repo");
+    assertTrue(
+        Files.isDirectory(temp.resolve("cache")), "the mirror was not kept in the temp folder");
+  }
+
+  @Test
+  @DisplayName(
+      "a submit that fails gives its exit code (1 for a broken train.yaml); a repo git cannot make skips the submit (-1)")
+  void failuresReported() throws Exception {
+    Files.createDirectories(temp.resolve("a/warmup/.git/objects"));
+    Files.createDirectories(temp.resolve("a/warmup/.git/refs/heads"));
+    Files.writeString(temp.resolve("a/warmup/.git/HEAD"), "ref: refs/heads/main\n");
+    Path broken = temp.resolve("a/warmup/train.yaml");
+    Files.writeString(broken, "run: torchrun train.py\nnodes: many\n", StandardCharsets.UTF_8);
+    assertEquals(1, WarmupCommand.submit(temp.resolve("a"), broken));
+    Files.createDirectories(temp.resolve("b"));
+    Files.writeString(temp.resolve("b/gitops.git"), "a file where the bare repo would go");
+    assertEquals(-1, WarmupCommand.submit(temp.resolve("b"), broken));
+    assertNull(System.getProperty("trainyard.cache"));
+  }
+
+  @Test
+  @DisplayName("the whole warm-up exits 0 and leaves no temp folder setting behind")
+  void warmupExitsZero() {
+    StringWriter out = new StringWriter();
+    int code = Main.run(new PrintWriter(out), new PrintWriter(out), "warmup");
+    assertEquals(0, code, out.toString());
+    assertNull(System.getProperty("trainyard.cache"));
+  }
+}
