@@ -411,4 +411,47 @@ class PlatformEffectTest {
     assertFalse(PlatformEffect.applies(List.of("clusters/prod/kustomization.yaml", "README.md")));
     assertFalse(PlatformEffect.applies(List.of("clusters/_cluster/x.yaml")));
   }
+
+  @Test
+  @DisplayName(
+      "each resource alone: no request fits; at the queue's quota fits; over it, up to the whole cohort borrows, above that or without a cohort never")
+  void resourceKind() throws Exception {
+    String lender =
+        QUEUES.replace(
+            "  localQueues:",
+            "    - {name: lender, namespaces: [team-a], cohort: research, flavors: [{name: h100, quota: {cpu: \"8\", memory: 64Gi, nvidia.com/gpu: \"8\"}}]}\n  localQueues:");
+    Path file = Files.writeString(temp.resolve("kind.yaml"), lender);
+    Platform platform =
+        PlatformLoader.standard().load(Optional.of(file), "platform.yaml").value().orElseThrow();
+    BiFunction<String, String, PlatformEffect.Kind> kind =
+        (queue, request) -> {
+          String[] r = request.split("=");
+          RunFacts run =
+              new RunFacts(
+                  new RunFolder("prod", "team-a", "r"),
+                  "",
+                  "",
+                  "",
+                  "",
+                  "",
+                  "",
+                  "",
+                  "",
+                  queue,
+                  1,
+                  1,
+                  0,
+                  "",
+                  new TreeMap<>(Map.of(r[0], new BigDecimal(r[1]))));
+          return PlatformEffect.resourceKind(
+              run, platform, platform.clusterQueue(queue).orElseThrow(), r[0]);
+        };
+    assertEquals(PlatformEffect.Kind.FITS, kind.apply("small", "example.com/fpga=0"));
+    assertEquals(PlatformEffect.Kind.NEVER, kind.apply("small", "example.com/fpga=1"));
+    assertEquals(PlatformEffect.Kind.FITS, kind.apply("small", "nvidia.com/gpu=32"));
+    assertEquals(PlatformEffect.Kind.NEVER, kind.apply("small", "nvidia.com/gpu=33"), "no cohort");
+    assertEquals(PlatformEffect.Kind.FITS, kind.apply("shared", "nvidia.com/gpu=16"));
+    assertEquals(PlatformEffect.Kind.BORROWS, kind.apply("shared", "nvidia.com/gpu=24"));
+    assertEquals(PlatformEffect.Kind.NEVER, kind.apply("shared", "nvidia.com/gpu=24.5"));
+  }
 }
