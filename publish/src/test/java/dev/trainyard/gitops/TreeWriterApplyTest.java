@@ -45,6 +45,44 @@ class TreeWriterApplyTest {
     Files.writeString(root.resolve(path), text, StandardCharsets.UTF_8);
   }
 
+  /** Applies {@code edits} under {@code root} through {@code sink}; asserts that it throws. */
+  private static IOException applyFails(List<TreeEdit> edits, Path root, TreeWriter.FileSink sink) {
+    return assertThrows(IOException.class, () -> TreeWriter.apply(edits, root, sink));
+  }
+
+  /**
+   * Applies {@link #edits()} under {@code root}, requesting {@code interrupt} right after write
+   * number {@code at}; asserts that the apply stops there, before the next file.
+   */
+  private static InterruptedIOException interruptedAt(
+      Path root, int at, TreeWriter.Interrupt interrupt) {
+    AtomicInteger writes = new AtomicInteger();
+    InterruptedIOException e =
+        assertThrows(
+            InterruptedIOException.class,
+            () ->
+                TreeWriter.apply(
+                    edits(),
+                    root,
+                    (file, text) -> {
+                      Files.writeString(file, text, StandardCharsets.UTF_8);
+                      if (writes.incrementAndGet() == at) {
+                        interrupt.request();
+                      }
+                    },
+                    interrupt),
+            "request at write " + at);
+    assertEquals(at, writes.get(), "stopped before the next file");
+    return e;
+  }
+
+  /** No {@code .trainyard-*} staging or moved-aside name anywhere under {@code root}. */
+  private static void assertNoStaging(Path root) throws IOException {
+    try (var files = Files.walk(root)) {
+      assertFalse(files.anyMatch(p -> p.getFileName().toString().startsWith(".trainyard")));
+    }
+  }
+
   private static List<TreeEdit> edits() {
     return List.of(
         new TreeEdit.ReplaceFolder(
@@ -79,23 +117,8 @@ class TreeWriterApplyTest {
     Path root = tree();
     TreeMap<String, String> before = new TreeMap<>(new FolderSnapshot(root).folder(""));
     TreeWriter.Interrupt interrupt = new TreeWriter.Interrupt();
-    AtomicInteger writes = new AtomicInteger();
-    InterruptedIOException e =
-        assertThrows(
-            InterruptedIOException.class,
-            () ->
-                TreeWriter.apply(
-                    edits(),
-                    root,
-                    (file, text) -> {
-                      Files.writeString(file, text, StandardCharsets.UTF_8);
-                      if (writes.incrementAndGet() == 3) {
-                        interrupt.request();
-                      }
-                    },
-                    interrupt));
+    InterruptedIOException e = interruptedAt(root, 3, interrupt);
     assertTrue(e.getMessage().contains("nothing was written"), e.getMessage());
-    assertEquals(3, writes.get(), "stopped before the next file");
     assertTrue(interrupt.awaitSettled(Duration.ZERO));
     assertFalse(interrupt.completed());
     assertEquals(before, new FolderSnapshot(root).folder(""));
@@ -118,26 +141,21 @@ class TreeWriterApplyTest {
     TreeMap<String, String> before = new TreeMap<>(new FolderSnapshot(root).folder(""));
     AtomicInteger writes = new AtomicInteger();
     IOException e =
-        assertThrows(
-            IOException.class,
-            () ->
-                TreeWriter.apply(
-                    edits(),
-                    root,
-                    (file, text) -> {
-                      if (writes.incrementAndGet() == 4) {
-                        throw new IOException("No space left on device");
-                      }
-                      Files.writeString(file, text);
-                    }));
+        applyFails(
+            edits(),
+            root,
+            (file, text) -> {
+              if (writes.incrementAndGet() == 4) {
+                throw new IOException("No space left on device");
+              }
+              Files.writeString(file, text);
+            });
     assertTrue(
         e.getMessage().startsWith("cannot write " + root.resolve("clusters/d/kustomization.yaml")),
         e.getMessage());
     assertTrue(e.getMessage().endsWith("nothing was written"), e.getMessage());
     assertEquals(before, new FolderSnapshot(root).folder(""));
-    try (var files = Files.walk(root)) {
-      assertFalse(files.anyMatch(p -> p.getFileName().toString().startsWith(".trainyard")));
-    }
+    assertNoStaging(root);
   }
 
   @Test
@@ -170,18 +188,15 @@ class TreeWriterApplyTest {
             new TreeEdit.WriteFile("clusters/c/kustomization.yaml", "k2\n"),
             new TreeEdit.WriteFile("clusters/e/ns/deep/kustomization.yaml", "e\n"));
     IOException e =
-        assertThrows(
-            IOException.class,
-            () ->
-                TreeWriter.apply(
-                    edits,
-                    root,
-                    (file, text) -> {
-                      if (file.getParent().endsWith("deep")) {
-                        throw new IOException("No space left on device");
-                      }
-                      Files.writeString(file, text);
-                    }));
+        applyFails(
+            edits,
+            root,
+            (file, text) -> {
+              if (file.getParent().endsWith("deep")) {
+                throw new IOException("No space left on device");
+              }
+              Files.writeString(file, text);
+            });
     assertTrue(
         e.getMessage().endsWith(": No space left on device; nothing was written"), e.getMessage());
     assertFalse(Files.exists(root.resolve("clusters/e")), "clusters/e, e/ns and e/ns/deep removed");
@@ -200,22 +215,7 @@ class TreeWriterApplyTest {
     // edits() writes 4 files: _cluster/new.yaml, _cluster/sub/x.yaml, c/ and d/kustomization.yaml.
     for (int at : List.of(1, 4)) {
       TreeWriter.Interrupt interrupt = new TreeWriter.Interrupt();
-      AtomicInteger writes = new AtomicInteger();
-      assertThrows(
-          InterruptedIOException.class,
-          () ->
-              TreeWriter.apply(
-                  edits(),
-                  root,
-                  (file, text) -> {
-                    Files.writeString(file, text, StandardCharsets.UTF_8);
-                    if (writes.incrementAndGet() == at) {
-                      interrupt.request();
-                    }
-                  },
-                  interrupt),
-          "request at write " + at);
-      assertEquals(at, writes.get(), "no file written after the request");
+      interruptedAt(root, at, interrupt);
       assertFalse(interrupt.completed());
       assertEquals(before, new FolderSnapshot(root).folder(""));
       assertFalse(Files.exists(root.resolve("clusters/d")), "the new cluster folder is removed");
@@ -256,20 +256,17 @@ class TreeWriterApplyTest {
             new TreeEdit.WriteFile("clusters/c/kustomization.yaml", "k2\n"));
     Path last = root.resolve("clusters/c");
     IOException e =
-        assertThrows(
-            IOException.class,
-            () ->
-                TreeWriter.apply(
-                    edits,
-                    root,
-                    (file, text) -> {
-                      Files.writeString(file, text);
-                      if (file.getParent().equals(last)) {
-                        // The staged kustomization.yaml vanishes before its rename (another
-                        // process cleaned the folder): the third rename fails.
-                        Files.delete(file);
-                      }
-                    }));
+        applyFails(
+            edits,
+            root,
+            (file, text) -> {
+              Files.writeString(file, text);
+              if (file.getParent().equals(last)) {
+                // The staged kustomization.yaml vanishes before its rename (another
+                // process cleaned the folder): the third rename fails.
+                Files.delete(file);
+              }
+            });
     assertTrue(
         e.getMessage()
             .startsWith(
@@ -279,9 +276,7 @@ class TreeWriterApplyTest {
         e.getMessage());
     assertEquals(before, new FolderSnapshot(root).folder(""), "the old _cluster is back");
     assertFalse(Files.exists(root.resolve("clusters/d")), "the new file and its folder are gone");
-    try (var files = Files.walk(root)) {
-      assertFalse(files.anyMatch(p -> p.getFileName().toString().startsWith(".trainyard")));
-    }
+    assertNoStaging(root);
   }
 
   @Test
