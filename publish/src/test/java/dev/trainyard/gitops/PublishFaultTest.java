@@ -51,6 +51,9 @@ class PublishFaultTest {
   final List<String> notes = new CopyOnWriteArrayList<>();
   PublishProgress progress = new PublishProgress(notes::add);
 
+  /** The publisher's retry unit: the first pause, doubled on each later retry. */
+  long retryUnitMillis = 10;
+
   @BeforeEach
   void setUp() throws Exception {
     Files.createDirectories(temp.resolve("git"));
@@ -76,7 +79,7 @@ class PublishFaultTest {
       Publisher publisher =
           new Publisher(
               repo, "main", RandomGenerator.of("L64X128MixRandom"), attempt -> {}, progress);
-      publisher.retryUnitMillis = 10;
+      publisher.retryUnitMillis = retryUnitMillis;
       return publisher.publish(
           base -> {
             CommitText.Person p = new CommitText.Person("a", "a@example.com", Instant.EPOCH);
@@ -137,6 +140,15 @@ class PublishFaultTest {
                     + " trying again in 10 ms \\(1 of 3\\)"),
         notes.get(0));
     assertEquals(PublishProgress.Phase.PUSHED, progress.phase());
+  }
+
+  @Test
+  @DisplayName("a pause of whole seconds is said in seconds: trying again in 1 s, not 1000 ms")
+  void pauseInSeconds() throws Exception {
+    retryUnitMillis = 1_000;
+    throughFault(Fault.RESET_DURING_UPLOAD, 2);
+    assertEquals(1, notes.size(), notes.toString());
+    assertTrue(notes.get(0).endsWith("; trying again in 1 s (1 of 3)"), notes.get(0));
   }
 
   @Test
