@@ -5,11 +5,11 @@ import static dev.trainyard.cli.CliJvm.count;
 import static dev.trainyard.cli.CliJvm.git;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTimeout;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.trainyard.compiler.testing.FaultProxy;
 import dev.trainyard.compiler.testing.FaultProxy.Fault;
-import dev.trainyard.compiler.testing.FaultProxy.Request;
 import dev.trainyard.compiler.testing.GitCgiServer;
 import dev.trainyard.compiler.testing.TrainProject;
 import java.io.IOException;
@@ -20,7 +20,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -98,10 +97,11 @@ class GitFaultTest {
   @DisplayName(
       "reset while the pack is uploaded: the push is retried once, one commit lands, the note says so, exit 0")
   void resetDuringUpload() throws Exception {
-    CliJvm.Result cli = resubmitThrough(Fault.RESET_DURING_UPLOAD);
-    assertEquals(2, posts(), proxy.log().toString());
-    assertTrue(cli.out().contains("trainyard: note: cannot push main to " + url + ": "), cli.out());
-    assertTrue(cli.out().contains("got no answer"), cli.out());
+    resubmitThrough(
+        Fault.RESET_DURING_UPLOAD,
+        2,
+        "trainyard: note: cannot push main to " + url + ": ",
+        "got no answer");
     nextSubmitWorks();
   }
 
@@ -109,9 +109,7 @@ class GitFaultTest {
   @DisplayName(
       "reset after the server stored the pack: the branch holds the commit, so it is not pushed again; exit 0")
   void resetAfterStored() throws Exception {
-    CliJvm.Result cli = resubmitThrough(Fault.RESET_AFTER_STORED);
-    assertEquals(1, posts(), "pushed twice: " + proxy.log());
-    assertTrue(cli.out().contains("the push had landed, so it was not sent again"), cli.out());
+    resubmitThrough(Fault.RESET_AFTER_STORED, 1, "the push had landed, so it was not sent again");
     nextSubmitWorks();
   }
 
@@ -119,20 +117,12 @@ class GitFaultTest {
   @DisplayName(
       "500 after the server stored the pack, submit and prune: one commit each, no duplicate run, exit 0")
   void errorAfterStored() throws Exception {
-    CliJvm.Result cli = resubmitThrough(Fault.ERROR_AFTER_STORED);
-    assertEquals(1, posts(), "pushed twice: " + proxy.log());
-    assertTrue(cli.out().contains("500"), cli.out());
+    resubmitThrough(Fault.ERROR_AFTER_STORED, 1, "500");
 
     String beforePrune = tip();
-    proxy.inject(Request::receivePackPost, Fault.ERROR_AFTER_STORED, 1);
-    CliJvm.Result prune = cli(List.of("prune", firstRun));
-    assertEquals(0, prune.exit(), prune.out());
-    assertTrue(prune.out().contains("removed 1 run(s)"), prune.out());
-    assertEquals(List.of(tip()), revList(beforePrune), "not exactly one prune commit");
-    assertNoStackTrace(prune);
-    CliJvm.Result again = cli(List.of("prune", firstRun));
+    proxy.failNextPush(Fault.ERROR_AFTER_STORED);
+    CliJvm.Result again = pruneOnce(beforePrune);
     assertEquals(tip(), revList(beforePrune).get(0), again.out());
-    assertFalse(again.out().contains("removed 1 run(s)"), again.out());
   }
 
   @Test
@@ -144,14 +134,8 @@ class GitFaultTest {
         r -> r.method().equals("POST") && r.target().endsWith("/git-upload-pack"),
         Fault.RESET_DURING_DOWNLOAD,
         1);
-    proxy.inject(Request::receivePackPost, Fault.RESET_DURING_UPLOAD, 1);
-    CliJvm.Result prune = cli(List.of("prune", firstRun));
-    assertEquals(0, prune.exit(), prune.out());
-    assertTrue(prune.out().contains("removed 1 run(s)"), prune.out());
-    assertEquals(List.of(tip()), revList(before), "not exactly one prune commit");
-    assertNoStackTrace(prune);
-    CliJvm.Result again = cli(List.of("prune", firstRun));
-    assertFalse(again.out().contains("removed 1 run(s)"), again.out());
+    proxy.failNextPush(Fault.RESET_DURING_UPLOAD);
+    pruneOnce(before);
     assertEquals(1, revList(before).size());
   }
 
@@ -161,12 +145,10 @@ class GitFaultTest {
   void stalledPush() throws Exception {
     String before = tip();
     env.put("TRAINYARD_GITOPS_TIMEOUT", "3");
-    proxy.inject(Request::receivePackPost, Fault.STALL, 1);
-    long start = System.nanoTime();
-    CliJvm.Result cli = cli(resubmit());
-    long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
+    proxy.failNextPush(Fault.STALL);
+    CliJvm.Result cli =
+        assertTimeout(Duration.ofSeconds(28), () -> cli(resubmit()), "waited for the stall");
     assertEquals(0, cli.exit(), cli.out());
-    assertTrue(seconds < 28, "waited for the stall: " + seconds + " s");
     assertTrue(cli.out().contains("no answer within 3 s"), cli.out());
     assertTrue(proxy.awaitIdle(Duration.ofSeconds(60)), "the stalled request never ended");
     assertOneCommitOn(before, cli);
@@ -179,12 +161,8 @@ class GitFaultTest {
       "every fetch stalls past the 2 s timeout: bounded retries, then one line naming the timeout and its variable, exit 3, branch unchanged")
   void stalledFetches() throws Exception {
     env.put("TRAINYARD_GITOPS_TIMEOUT", "2");
-    proxy.stall(Duration.ofSeconds(8));
-    proxy.inject(r -> r.target().contains("git-upload-pack"), Fault.STALL, 1_000);
-    long start = System.nanoTime();
-    CliJvm.Result cli = failedResubmit();
-    long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
-    assertTrue(seconds < 30, "took " + seconds + " s");
+    proxy.stallFetches(Duration.ofSeconds(8), 1_000);
+    CliJvm.Result cli = assertTimeout(Duration.ofSeconds(30), this::failedResubmit);
     assertTrue(cli.out().contains("no answer within 2 s"), cli.out());
     assertTrue(cli.out().contains("TRAINYARD_GITOPS_TIMEOUT"), cli.out());
     newProxy();
@@ -226,16 +204,19 @@ class GitFaultTest {
 
   /**
    * A re-submit with {@code fault} on its first push: exit 0, exactly one new commit, no stack
-   * trace.
+   * trace, {@code pushes} push packs in all, and each of {@code notes} in the output.
    */
-  private CliJvm.Result resubmitThrough(Fault fault) throws Exception {
+  private void resubmitThrough(Fault fault, long pushes, String... notes) throws Exception {
     String before = tip();
-    proxy.inject(Request::receivePackPost, fault, 1);
+    proxy.failNextPush(fault);
     CliJvm.Result cli = cli(resubmit());
     assertEquals(0, cli.exit(), cli.out());
     assertOneCommitOn(before, cli);
     assertNoStackTrace(cli);
-    return cli;
+    assertEquals(pushes, proxy.pushes(), "pushes: " + proxy.log());
+    for (String note : notes) {
+      assertTrue(cli.out().contains(note), cli.out());
+    }
   }
 
   /**
@@ -250,6 +231,21 @@ class GitFaultTest {
     assertNoStackTrace(cli);
     assertEquals(before, tip());
     return cli;
+  }
+
+  /**
+   * {@code prune} of the first run: exit 0, it says so, exactly one commit since {@code before}, no
+   * stack trace; then the same prune again, which removes nothing. Returns the second.
+   */
+  private CliJvm.Result pruneOnce(String before) throws Exception {
+    CliJvm.Result prune = cli(List.of("prune", firstRun));
+    assertEquals(0, prune.exit(), prune.out());
+    assertTrue(prune.out().contains("removed 1 run(s)"), prune.out());
+    assertEquals(List.of(tip()), revList(before), "not exactly one prune commit");
+    assertNoStackTrace(prune);
+    CliJvm.Result again = cli(List.of("prune", firstRun));
+    assertFalse(again.out().contains("removed 1 run(s)"), again.out());
+    return again;
   }
 
   /** A proxy without faults in place of the one that broke every request. */
@@ -280,12 +276,6 @@ class GitFaultTest {
 
   private List<String> revList(String since) throws Exception {
     return git(shared, "--git-dir", bare.toString(), "rev-list", since + "..main").lines().toList();
-  }
-
-  private long posts() {
-    return proxy.log().stream()
-        .filter(l -> l.contains("POST ") && l.contains("/git-receive-pack "))
-        .count();
   }
 
   private String tip() throws Exception {

@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -30,12 +31,32 @@ class PlatformCommandTest {
     return dir;
   }
 
+  /** {@code trainyard platform render OPTIONS DIR}. */
+  private static MainTest.Run render(Path dir, String... options) {
+    List<String> args = new ArrayList<>(List.of("platform", "render"));
+    args.addAll(List.of(options));
+    args.add(dir.toString());
+    return MainTest.run(args.toArray(String[]::new));
+  }
+
+  /** {@code trainyard platform render DIR} exits 0. */
+  private static void assertRenders(Path dir) {
+    MainTest.Run render = render(dir);
+    assertEquals(0, render.exit(), render.err());
+  }
+
+  /** {@code run} exited {@code exit} and its stderr begins with {@code errStart}. */
+  private static void assertErr(MainTest.Run run, int exit, String errStart) {
+    assertEquals(exit, run.exit(), run.err());
+    assertTrue(run.err().startsWith(errStart), run.err());
+  }
+
   @Test
   @DisplayName(
       "render writes the queue folders and roots and lists them; --check then exits 0 and writes nothing")
   void renderThenCheck() throws Exception {
     Path dir = gitops();
-    MainTest.Run render = MainTest.run("platform", "render", dir.toString());
+    MainTest.Run render = render(dir);
     assertEquals(0, render.exit(), render.err());
     assertEquals(
         "rendered from platform.yaml: changed 7 file(s):\n"
@@ -49,13 +70,12 @@ class PlatformCommandTest {
             + "commit them with the platform.yaml change\n",
         render.out());
     assertTrue(Files.readString(dir.resolve(CQ)).contains("nominalQuota: \"32\""));
-    MainTest.Run check = MainTest.run("platform", "render", "--check", dir.toString());
+    MainTest.Run check = render(dir, "--check");
     assertEquals(0, check.exit(), check.err());
     assertEquals(
         "the queue objects are what platform.yaml gives: nothing to change\n", check.out());
     assertEquals("", check.err());
-    MainTest.Run json =
-        MainTest.run("platform", "render", "--check", "--output", "json", dir.toString());
+    MainTest.Run json = render(dir, "--check", "--output", "json");
     assertEquals(0, json.exit());
     assertTrue(
         json.out().contains("\"upToDate\" : true") && json.out().contains("\"files\" : [ ]"),
@@ -67,32 +87,25 @@ class PlatformCommandTest {
       "a hand-written file in _queues/: --check names it hand-written (E811, exit 1); render removes it with W813 on stderr and exits 0")
   void handWrittenFileWarned() throws Exception {
     Path dir = gitops();
-    assertEquals(0, MainTest.run("platform", "render", dir.toString()).exit());
+    assertRenders(dir);
     String file = "clusters/local/ml/_queues/limitrange.yaml";
     Files.writeString(
         dir.resolve(file),
         "apiVersion: v1\nkind: LimitRange\nmetadata: {name: disk, namespace: ml}\n",
         StandardCharsets.UTF_8);
-    MainTest.Run check = MainTest.run("platform", "render", "--check", dir.toString());
-    assertEquals(1, check.exit());
-    assertTrue(
-        check
-            .err()
-            .startsWith(
-                file
-                    + ": error[E811]: hand-written file in a folder trainyard owns: `trainyard platform render` writes this folder whole from platform.yaml and would remove it\n"
-                    + "    hint: move it out of the folder: keep your own objects next to the folder"),
-        check.err());
+    assertErr(
+        render(dir, "--check"),
+        1,
+        file
+            + ": error[E811]: hand-written file in a folder trainyard owns: `trainyard platform render` writes this folder whole from platform.yaml and would remove it\n"
+            + "    hint: move it out of the folder: keep your own objects next to the folder");
     assertTrue(Files.exists(dir.resolve(file)), "--check writes nothing");
-    MainTest.Run render = MainTest.run("platform", "render", dir.toString());
-    assertEquals(0, render.exit(), render.err());
-    assertTrue(
-        render
-            .err()
-            .startsWith(
-                file
-                    + ": warning[W813]: removed a hand-written file: trainyard owns this folder and writes it whole from platform.yaml\n"),
-        render.err());
+    MainTest.Run render = render(dir);
+    assertErr(
+        render,
+        0,
+        file
+            + ": warning[W813]: removed a hand-written file: trainyard owns this folder and writes it whole from platform.yaml\n");
     assertEquals(
         "rendered from platform.yaml: changed 1 file(s):\n  D "
             + file
@@ -106,36 +119,32 @@ class PlatformCommandTest {
       "--check after a quota change: exit 1, E811 at the stale file's line, nothing written; render fixes it")
   void staleCheck() throws Exception {
     Path dir = gitops();
-    assertEquals(0, MainTest.run("platform", "render", dir.toString()).exit());
+    assertRenders(dir);
     String before = Files.readString(dir.resolve(CQ));
     Files.writeString(
         dir.resolve("platform.yaml"),
         Files.readString(dir.resolve("platform.yaml"))
             .replace("nvidia.com/gpu: \"32\"", "nvidia.com/gpu: \"8\""),
         StandardCharsets.UTF_8);
-    MainTest.Run check = MainTest.run("platform", "render", "--check", dir.toString());
-    assertEquals(1, check.exit());
-    assertTrue(
-        check
-            .err()
-            .startsWith(
-                CQ
-                    + ":34:1: error[E811]: stale queue file: platform.yaml gives other text from this line on\n"
-                    + "    hint: run `trainyard platform render`"),
-        check.err());
+    MainTest.Run check = render(dir, "--check");
+    assertErr(
+        check,
+        1,
+        CQ
+            + ":34:1: error[E811]: stale queue file: platform.yaml gives other text from this line on\n"
+            + "    hint: run `trainyard platform render`");
     assertEquals("would change 1 file(s):\n  M " + CQ + "\n", check.out());
     assertEquals(before, Files.readString(dir.resolve(CQ)), "--check writes nothing");
-    MainTest.Run json =
-        MainTest.run("platform", "render", "--check", "--output", "json", dir.toString());
+    MainTest.Run json = render(dir, "--check", "--output", "json");
     assertEquals(1, json.exit());
     assertTrue(
         json.out().contains("\"code\" : \"E811\"")
             && json.out().contains("\"change\" : \"differs\"")
             && json.out().contains("\"upToDate\" : false"),
         json.out());
-    assertEquals(0, MainTest.run("platform", "render", dir.toString()).exit());
+    assertRenders(dir);
     assertTrue(Files.readString(dir.resolve(CQ)).contains("nominalQuota: \"8\""));
-    assertEquals(0, MainTest.run("platform", "render", "--check", dir.toString()).exit());
+    assertEquals(0, render(dir, "--check").exit());
   }
 
   @Test
@@ -143,11 +152,11 @@ class PlatformCommandTest {
       "a folder that is no GitOps checkout, or a file, is a usage error (2); a broken platform.yaml is exit 1 with its diagnostics")
   void usageAndBrokenPlatform() throws Exception {
     Path empty = Files.createDirectories(temp.resolve("empty"));
-    MainTest.Run none = MainTest.run("platform", "render", empty.toString());
+    MainTest.Run none = render(empty);
     assertEquals(2, none.exit());
     assertTrue(none.err().contains("no platform.yaml and no clusters/ in " + empty), none.err());
     Path file = Files.writeString(temp.resolve("file"), "x");
-    MainTest.Run notFolder = MainTest.run("platform", "render", file.toString());
+    MainTest.Run notFolder = render(file);
     assertEquals(2, notFolder.exit());
     assertTrue(notFolder.err().contains("DIR " + file + " is not a folder"), notFolder.err());
     MainTest.Run here = MainTest.run("platform", "render", "--check");
@@ -156,12 +165,11 @@ class PlatformCommandTest {
         here.err().contains("no platform.yaml and no clusters/ in the current folder"), here.err());
     Path dir = gitops();
     Files.writeString(dir.resolve("platform.yaml"), "kind: Platform\nbogus: 1\n");
-    MainTest.Run broken = MainTest.run("platform", "render", "--check", dir.toString());
+    MainTest.Run broken = render(dir, "--check");
     assertEquals(1, broken.exit());
     assertTrue(broken.err().contains("platform.yaml (GitOps repo):"), broken.err());
     assertEquals("", broken.out());
-    MainTest.Run brokenJson =
-        MainTest.run("platform", "render", "--output", "json", dir.toString());
+    MainTest.Run brokenJson = render(dir, "--output", "json");
     assertEquals(1, brokenJson.exit());
     assertTrue(brokenJson.out().contains("\"upToDate\" : false"), brokenJson.out());
     assertFalse(Files.exists(dir.resolve("clusters")));
@@ -172,25 +180,20 @@ class PlatformCommandTest {
       "a renamed platform.yaml, or a folder in its place: render and --check refuse (exit 1, E812) and change nothing; never the embedded default")
   void missingPlatformRefused() throws Exception {
     Path dir = gitops();
-    assertEquals(0, MainTest.run("platform", "render", dir.toString()).exit());
+    assertRenders(dir);
     PreviewCommandTest.git(dir, "init", "-q");
     PreviewCommandTest.git(dir, "add", "-A");
     PreviewCommandTest.git(dir, "commit", "-q", "-m", "platform");
     PreviewCommandTest.git(dir, "mv", "platform.yaml", "platform.yml");
-    for (String[] args :
-        List.of(
-            new String[] {"platform", "render", dir.toString()},
-            new String[] {"platform", "render", "--check", dir.toString()})) {
-      MainTest.Run r = MainTest.run(args);
-      assertEquals(1, r.exit(), r.err());
-      assertTrue(
-          r.err()
-              .startsWith(
-                  dir.resolve("platform.yaml")
-                      + ": error[E812]: "
-                      + dir.resolve("platform.yaml")
-                      + " does not exist: platform render renders the queues only from the GitOps repo's own platform.yaml, never from the embedded default"),
-          r.err());
+    for (String[] options : List.of(new String[0], new String[] {"--check"})) {
+      MainTest.Run r = render(dir, options);
+      assertErr(
+          r,
+          1,
+          dir.resolve("platform.yaml")
+              + ": error[E812]: "
+              + dir.resolve("platform.yaml")
+              + " does not exist: platform render renders the queues only from the GitOps repo's own platform.yaml, never from the embedded default");
       assertTrue(r.err().contains("hint: restore platform.yaml"), r.err());
       assertFalse(r.err().contains("W806"), r.err());
       assertEquals("", r.out());
@@ -203,7 +206,7 @@ class PlatformCommandTest {
     Files.createDirectories(dir.resolve("platform.yaml.d"));
     PreviewCommandTest.git(dir, "mv", "platform.yaml", "platform.yaml.d/platform.yaml");
     PreviewCommandTest.git(dir, "mv", "platform.yaml.d", "platform.yaml");
-    MainTest.Run folder = MainTest.run("platform", "render", "--output", "json", dir.toString());
+    MainTest.Run folder = render(dir, "--output", "json");
     assertEquals(1, folder.exit());
     assertTrue(
         folder.out().contains("\"code\" : \"E812\"")

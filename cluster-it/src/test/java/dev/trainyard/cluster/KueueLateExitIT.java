@@ -1,16 +1,15 @@
 package dev.trainyard.cluster;
 
+import static dev.trainyard.cluster.KueuePreemptionFixture.TIMEOUT;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.trainyard.controller.state.Phase;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -39,7 +38,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(KubeClusterExtension.class)
 class KueueLateExitIT {
 
-  static final Duration TIMEOUT = KueuePreemptionIT.TIMEOUT;
   static final String PREFIX = "lateexit";
 
   /** Keeps the old pods, Failed, in the API until the test ends, as a busy kubelet might. */
@@ -49,17 +47,11 @@ class KueueLateExitIT {
   @DisplayName(
       "Kueue preemption: a pod of the first admission that exits 143 only after the run was resumed does not fail the run as the user's error")
   void lateSigtermExitOfPreemptedPodDoesNotFailResumedRun(KubeCluster cluster) {
-    assumeTrue(
-        cluster.runs(Component.KUEUE_CONTROLLER),
-        "NOT RUN: Kueue controller not built (see VERSIONS)");
-    Manifests manifests = new Manifests(cluster.client());
-    String lowNs = cluster.newNamespace();
-    String highNs = cluster.newNamespace();
-    KueuePreemptionIT.queues(PREFIX).forEach(o -> manifests.apply(manifests.placed(o, lowNs)));
-    GenericKubernetesResource lowJobSet = FailurePolicyIT.compiledJobSet("slow");
+    var scene = KueuePreemptionFixture.start(cluster, PREFIX);
+    String lowNs = scene.lowNs;
+    GenericKubernetesResource lowJobSet = KueuePreemptionFixture.slowRun("20s");
     JobSets.labelPods(lowJobSet, "trainyard.dev/kwok-on-delete", "hold");
-    JobSets.annotatePods(lowJobSet, "trainyard.dev/kwok-run-for", "20s");
-    var low = KueuePreemptionIT.submit(cluster, lowNs, PREFIX, "low", lowJobSet);
+    var low = scene.submitLow(lowJobSet);
     String name = low.get().getMetadata().getName();
     var pods = cluster.client().pods().inNamespace(lowNs);
     try {
@@ -73,18 +65,15 @@ class KueueLateExitIT {
                     return q;
                   }));
       Map<String, String> jobUids = jobUids(cluster, lowNs, name);
-      var states = new KueuePreemptionIT.StateLog(cluster, lowNs, name);
+      var states = scene.lowStates(name);
       states.record();
-      GenericKubernetesResource highJobSet = FailurePolicyIT.compiledJobSet("slow");
-      JobSets.annotatePods(highJobSet, "trainyard.dev/kwok-run-for", "5s");
-      var high = KueuePreemptionIT.submit(cluster, highNs, PREFIX, "high", highJobSet);
+      var high = scene.submitHigh(KueuePreemptionFixture.slowRun("5s"));
       Eventually.await(
           "low run's Workload Evicted (Preempted) and its pods being deleted",
           TIMEOUT,
           () ->
               states.record()
-                  && KueuePreemptionIT.evictedReason(cluster, lowNs)
-                      .equals(Optional.of("Preempted"))
+                  && scene.lowEvictedReason().equals(Optional.of("Preempted"))
                   && first.stream()
                       .allMatch(
                           p -> {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.trainyard.compiler.testing.GitCgiServer;
 import dev.trainyard.compiler.testing.Wording;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -225,5 +226,78 @@ class GitOpsRepositoryTest {
     GitOpsRepository.mirror(location, temp.resolve("cache"), Map.of()).close();
     release.join();
     assertTrue(System.nanoTime() - start >= 250_000_000L, "it waited for the lock");
+  }
+
+  @Test
+  @DisplayName(
+      "a push the server refuses for a held ref lock is a lost race (fetch and try again); one a hook declines is an error naming the branch and the server's words")
+  void refusedPushes() throws Exception {
+    Files.createDirectories(temp.resolve("git"));
+    Path bare = GitCli.bare(temp.resolve("git/ops.git"));
+    GitCli.pushFiles(bare, temp.resolve("w"), Map.of("a.txt", "hi\n"), "one");
+    CommitText.Person p = new CommitText.Person("a", "a@b", Instant.EPOCH);
+    CommitText text = new CommitText("s", "", List.of(), p, p);
+    try (GitCgiServer server = new GitCgiServer(temp.resolve("git"));
+        GitOpsRepository repo =
+            GitOpsRepository.mirror(
+                GitOpsLocation.parse(server.url("ops.git"), temp),
+                temp.resolve("cache"),
+                Map.of())) {
+      Optional<Snapshot> base = repo.fetch("main");
+      String commit =
+          repo.commit(base, repo.apply(base, List.of(new TreeEdit.WriteFile("b.txt", "x\n"))), text)
+              .orElseThrow();
+      Path lock = Files.writeString(bare.resolve("refs/heads/main.lock"), "");
+      assertEquals(GitOpsRepository.PushOutcome.RACED, repo.push(commit, "main", base));
+      Files.delete(lock);
+      Path hook = Files.writeString(bare.resolve("hooks/pre-receive"), "#!/bin/sh\nexit 1\n");
+      assertTrue(hook.toFile().setExecutable(true));
+      GitOpsException e =
+          assertThrows(GitOpsException.class, () -> repo.push(commit, "main", base));
+      assertTrue(
+          e.getMessage()
+              .startsWith(
+                  "the GitOps repository " + server.url("ops.git") + " refused the push to main: "),
+          e.getMessage());
+      assertTrue(e.getMessage().contains("hook declined"), e.getMessage());
+      Files.delete(hook);
+      assertEquals(GitOpsRepository.PushOutcome.PUSHED, repo.push(commit, "main", base));
+      assertEquals(commit, GitCli.git(bare, "rev-parse", "main").strip());
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "a mirror's leftovers from a killed git (*.lock, incoming_* files) are removed; other files and folders stay")
+  void leftoversDropped() throws Exception {
+    Path dir = temp.resolve("mirror.git");
+    Files.createDirectories(dir.resolve("objects/pack/incoming_dir"));
+    Files.writeString(dir.resolve("config"), "[core]\n");
+    Files.writeString(dir.resolve("index.lock"), "");
+    Files.writeString(dir.resolve("objects/pack/incoming_abc.pack"), "x");
+    Files.writeString(dir.resolve("objects/pack/incoming_dir/keep.pack"), "x");
+    Files.createDirectories(dir.resolve("refs/heads/stale.lock"));
+    Files.writeString(dir.resolve("refs/heads/stale.lock/main"), "x");
+    Files.writeString(dir.resolve("objects/pack/pack-1.pack"), "x");
+    GitOpsRepository.dropLeftovers(dir);
+    assertFalse(Files.exists(dir.resolve("index.lock")));
+    assertFalse(Files.exists(dir.resolve("objects/pack/incoming_abc.pack")));
+    assertTrue(Files.exists(dir.resolve("objects/pack/incoming_dir/keep.pack")), "a folder stays");
+    assertTrue(Files.exists(dir.resolve("refs/heads/stale.lock/main")), "a folder stays");
+    assertTrue(Files.exists(dir.resolve("objects/pack/pack-1.pack")));
+    assertTrue(Files.exists(dir.resolve("config")));
+  }
+
+  @Test
+  @DisplayName("a bare repository has no work tree; a clone's work tree is its folder")
+  void workTree() throws Exception {
+    Path bare = GitCli.bare(temp.resolve("ops.git"));
+    GitCli.pushFiles(bare, temp.resolve("w"), Map.of("a.txt", "hi\n"), "one");
+    try (GitOpsRepository repo = GitOpsRepository.local(bare)) {
+      assertEquals(Optional.empty(), repo.workTree());
+    }
+    try (GitOpsRepository repo = GitOpsRepository.local(temp.resolve("w"))) {
+      assertEquals(temp.resolve("w").toRealPath(), repo.workTree().orElseThrow().toRealPath());
+    }
   }
 }

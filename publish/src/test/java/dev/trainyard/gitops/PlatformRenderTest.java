@@ -73,6 +73,37 @@ class PlatformRenderTest {
     return r.stale().stream().map(f -> f.path() + " " + f.difference()).toList();
   }
 
+  /** The render of the checkout {@code ops} as it is on disk. */
+  static PlatformRender.Result render(Path ops) {
+    return PlatformRender.of(new FolderSnapshot(ops));
+  }
+
+  /**
+   * Renders the checkout {@code ops} and asserts its stale files, each {@code "path DIFFERENCE"},
+   * in order.
+   */
+  static PlatformRender.Result assertStale(Path ops, String... expected) {
+    PlatformRender.Result r = render(ops);
+    assertEquals(List.of(expected), paths(r));
+    return r;
+  }
+
+  /** Writes {@code platform} as the checkout's platform.yaml, then {@link #assertStale}. */
+  static PlatformRender.Result assertStaleWith(Path ops, String platform, String... expected)
+      throws Exception {
+    write(ops, "platform.yaml", platform);
+    return assertStale(ops, expected);
+  }
+
+  /**
+   * Writes {@code r}'s edits into {@code ops} as {@code platform render} does, and asserts that a
+   * second render of the checkout finds nothing stale.
+   */
+  static void applyUpToDate(PlatformRender.Result r, Path ops) throws IOException {
+    TreeWriter.apply(r.edits(), ops);
+    assertEquals(List.of(), render(ops).stale(), "the written checkout renders up to date");
+  }
+
   @Test
   @DisplayName(
       "after a real submit the render finds nothing to change: the same code writes both, byte for byte")
@@ -85,7 +116,7 @@ class PlatformRenderTest {
       assertEquals(List.of(), r.stale());
       assertEquals(List.of(), r.edits());
     }
-    PlatformRender.Result checkout = PlatformRender.of(new FolderSnapshot(temp.resolve("ops")));
+    PlatformRender.Result checkout = render(temp.resolve("ops"));
     assertEquals(List.of(), checkout.stale(), "the checkout on disk reads as the commit does");
   }
 
@@ -102,10 +133,9 @@ class PlatformRenderTest {
             + "spec: {limits: [{type: Container, min: {ephemeral-storage: 1Gi}}]}\n");
     String ours = Files.readString(ops.resolve(queues + "localqueue-ml.yaml"));
     write(ops, queues + "localqueue-old.yaml", ours.replace("name: ml\n", "name: old\n"));
-    PlatformRender.Result r = PlatformRender.of(new FolderSnapshot(ops));
-    assertEquals(
-        List.of(queues + "limitrange.yaml HAND_WRITTEN", queues + "localqueue-old.yaml EXTRA"),
-        paths(r));
+    PlatformRender.Result r =
+        assertStale(
+            ops, queues + "limitrange.yaml HAND_WRITTEN", queues + "localqueue-old.yaml EXTRA");
     List<Diagnostic> warnings = PlatformRender.handWrittenWarnings(r);
     assertEquals(1, warnings.size(), warnings.toString());
     Diagnostic w = warnings.get(0);
@@ -129,7 +159,7 @@ class PlatformRenderTest {
     Path ops = submitted(EXAMPLE);
     write(
         ops, "platform.yaml", EXAMPLE.replace("nvidia.com/gpu: \"32\"", "nvidia.com/gpu: \"16\""));
-    PlatformRender.Result r = PlatformRender.of(new FolderSnapshot(ops));
+    PlatformRender.Result r = render(ops);
     assertEquals(List.of(new StaleFile(CQ, Difference.DIFFERS, 34)), r.stale());
     List<Diagnostic> d = PlatformRender.staleDiagnostics(r);
     assertEquals(DiagnosticCode.QUEUE_OBJECTS_STALE, d.get(0).code());
@@ -142,11 +172,10 @@ class PlatformRenderTest {
             + d.get(0).location().column());
     WORDING.approve(d.get(0));
     String before = Files.readString(ops.resolve(CQ));
-    TreeWriter.apply(r.edits(), ops);
+    applyUpToDate(r, ops);
     String after = Files.readString(ops.resolve(CQ));
     assertTrue(
         before.contains("nominalQuota: \"32\"") && after.contains("nominalQuota: \"16\""), after);
-    assertEquals(List.of(), PlatformRender.of(new FolderSnapshot(ops)).stale(), "idempotent");
     assertEquals(
         List.of(),
         Files.list(ops.resolve("clusters/local/_cluster"))
@@ -178,17 +207,16 @@ class PlatformRenderTest {
                 "    - {name: ml, namespace: ml, clusterQueue: ml}",
                 "    - {name: ml, namespace: ml, clusterQueue: ml}\n    - {name: team-b, namespace: team-b, clusterQueue: ml}")
             .replace("      namespaces: [ml]", "      namespaces: [ml, team-b]");
-    write(ops, "platform.yaml", two);
-    PlatformRender.Result r = PlatformRender.of(new FolderSnapshot(ops));
-    assertEquals(
-        List.of(
+    PlatformRender.Result r =
+        assertStaleWith(
+            ops,
+            two,
             CQ + " DIFFERS",
             "clusters/local/kustomization.yaml DIFFERS",
             "clusters/local/team-b/_queues/kustomization.yaml MISSING",
             "clusters/local/team-b/_queues/localqueue-team-b.yaml MISSING",
-            "clusters/local/team-b/kustomization.yaml MISSING"),
-        paths(r));
-    TreeWriter.apply(r.edits(), ops);
+            "clusters/local/team-b/kustomization.yaml MISSING");
+    applyUpToDate(r, ops);
     assertTrue(
         Files.readString(ops.resolve("clusters/local/kustomization.yaml")).contains("- team-b\n"));
     String run =
@@ -201,17 +229,16 @@ class PlatformRenderTest {
         two.replace("    - {name: ml, namespace: ml, clusterQueue: ml}\n", "")
             .replaceAll("(?s)  - name: ml\n.*?(?=gpu:\n)", "")
             .replace("      namespaces: [ml, team-b]", "      namespaces: [team-b]");
-    write(ops, "platform.yaml", dropped);
-    PlatformRender.Result gone = PlatformRender.of(new FolderSnapshot(ops));
-    assertEquals(List.of(), gone.diagnostics());
-    assertEquals(
-        List.of(
+    PlatformRender.Result gone =
+        assertStaleWith(
+            ops,
+            dropped,
             CQ + " DIFFERS",
             "clusters/local/ml/_queues/kustomization.yaml EXTRA",
             "clusters/local/ml/_queues/localqueue-ml.yaml EXTRA",
-            "clusters/local/ml/kustomization.yaml DIFFERS"),
-        paths(gone));
-    TreeWriter.apply(gone.edits(), ops);
+            "clusters/local/ml/kustomization.yaml DIFFERS");
+    assertEquals(List.of(), gone.diagnostics());
+    applyUpToDate(gone, ops);
     assertFalse(Files.exists(ops.resolve("clusters/local/ml/_queues")));
     assertTrue(Files.isDirectory(ops.resolve("clusters/local/ml/" + run)), "the run folder stays");
     assertEquals(
@@ -238,13 +265,11 @@ class PlatformRenderTest {
         "kind: ClusterQueue\nmetadata:\n  annotations:\n    trainyard.dev/platform: platform.yaml\n");
     write(ops, "clusters/old/_cluster/kustomization.yaml", "resources: [clusterqueue-x.yaml]\n");
     write(ops, "clusters/old/kustomization.yaml", "resources: [_cluster]\n");
-    PlatformRender.Result r = PlatformRender.of(new FolderSnapshot(ops));
-    assertEquals(
-        List.of(
-            "clusters/old/_cluster/clusterqueue-x.yaml EXTRA",
-            "clusters/old/_cluster/kustomization.yaml EXTRA",
-            "clusters/old/kustomization.yaml DIFFERS"),
-        paths(r));
+    assertStale(
+        ops,
+        "clusters/old/_cluster/clusterqueue-x.yaml EXTRA",
+        "clusters/old/_cluster/kustomization.yaml EXTRA",
+        "clusters/old/kustomization.yaml DIFFERS");
   }
 
   @Test
@@ -255,7 +280,7 @@ class PlatformRenderTest {
         ops,
         "platform.yaml",
         EXAMPLE.replace("defaultRuntime: torch", "defaultRuntime: torch\nnoSuchField: 1"));
-    PlatformRender.Result r = PlatformRender.of(new FolderSnapshot(ops));
+    PlatformRender.Result r = render(ops);
     assertTrue(r.failed());
     assertEquals(List.of(), r.edits());
     assertEquals("platform.yaml (GitOps repo)", r.diagnostics().get(0).location().file());
@@ -263,12 +288,10 @@ class PlatformRenderTest {
         ops,
         "platform.yaml",
         EXAMPLE.replace("defaultRuntime: torch", "defaultRuntime: no-such-runtime"));
-    assertTrue(
-        PlatformRender.of(new FolderSnapshot(ops)).failed(),
-        "a runtime platform.yaml names must exist, as for a compile");
+    assertTrue(render(ops).failed(), "a runtime platform.yaml names must exist, as for a compile");
     assertTrue(EXAMPLE.contains("limit: 200Gi"), "examples/platform.yaml sets a disk limit");
     write(ops, "platform.yaml", EXAMPLE.replace("limit: 200Gi", "limit: 10Gi"));
-    PlatformRender.Result limit = PlatformRender.of(new FolderSnapshot(ops));
+    PlatformRender.Result limit = render(ops);
     assertTrue(
         limit.failed(),
         "a disk limit below the request is the platform pull request's error (render --check),"
@@ -286,19 +309,17 @@ class PlatformRenderTest {
     String nsRoot = Files.readString(ops.resolve("clusters/local/ml/kustomization.yaml"));
     GitCli.git(ops, "rm", "-q", "clusters/local/kustomization.yaml");
     GitCli.git(ops, "rm", "-q", "clusters/local/ml/kustomization.yaml");
-    PlatformRender.Result r = PlatformRender.of(new FolderSnapshot(ops));
-    assertEquals(List.of(), r.diagnostics());
-    assertEquals(
-        List.of(
+    PlatformRender.Result r =
+        assertStale(
+            ops,
             "clusters/local/kustomization.yaml MISSING",
-            "clusters/local/ml/kustomization.yaml MISSING"),
-        paths(r));
-    TreeWriter.apply(r.edits(), ops);
+            "clusters/local/ml/kustomization.yaml MISSING");
+    assertEquals(List.of(), r.diagnostics());
+    applyUpToDate(r, ops);
     assertEquals(clusterRoot, Files.readString(ops.resolve("clusters/local/kustomization.yaml")));
     assertEquals(nsRoot, Files.readString(ops.resolve("clusters/local/ml/kustomization.yaml")));
     GitCli.git(ops, "add", "-A");
     assertEquals("", GitCli.git(ops, "status", "--porcelain"), "the same roots submit wrote");
-    assertEquals(List.of(), PlatformRender.of(new FolderSnapshot(ops)).stale());
   }
 
   @Test
@@ -312,21 +333,19 @@ class PlatformRenderTest {
     // Editors' backup files beside the folders are neither a cluster nor a namespace.
     write(ops, "clusters/local~", "x\n");
     write(ops, "clusters/local/ml~", "x\n");
-    PlatformRender.Result r = PlatformRender.of(new FolderSnapshot(ops));
-    assertEquals(
-        List.of(
+    PlatformRender.Result r =
+        assertStale(
+            ops,
             "clusters/local/.trainyard-abc123 LEFTOVER",
             "clusters/local/ml/.trainyard-def456 LEFTOVER",
-            "clusters/local/ml/.trainyard-ghi789 LEFTOVER"),
-        paths(r));
+            "clusters/local/ml/.trainyard-ghi789 LEFTOVER");
     Files.delete(ops.resolve("clusters/local~"));
     Files.delete(ops.resolve("clusters/local/ml~"));
     List<Diagnostic> d = PlatformRender.staleDiagnostics(r);
     assertEquals("clusters/local/.trainyard-abc123", d.get(0).location().file());
     WORDING.approve(d.get(0));
-    TreeWriter.apply(r.edits(), ops);
+    applyUpToDate(r, ops);
     assertEquals("", GitCli.git(ops, "status", "--porcelain", "--ignored"));
-    assertEquals(List.of(), PlatformRender.of(new FolderSnapshot(ops)).stale());
   }
 
   @Test
@@ -335,7 +354,7 @@ class PlatformRenderTest {
   void runtimeErrorRepoRelative() throws Exception {
     Path ops = submitted(EXAMPLE);
     write(ops, "runtimes/myrt/1.0/runtime.yaml", "name: myrt\nversion: \"1.0\"\nbogus: [\n");
-    PlatformRender.Result r = PlatformRender.of(new FolderSnapshot(ops));
+    PlatformRender.Result r = render(ops);
     assertTrue(r.failed(), r.diagnostics().toString());
     Diagnostic d =
         r.diagnostics().stream()
@@ -375,7 +394,7 @@ class PlatformRenderTest {
   void embedded() throws Exception {
     Path ops = temp.resolve("empty");
     Files.createDirectories(ops.resolve("clusters"));
-    PlatformRender.Result r = PlatformRender.of(new FolderSnapshot(ops));
+    PlatformRender.Result r = render(ops);
     assertEquals(
         List.of(DiagnosticCode.EMBEDDED_PLATFORM),
         r.diagnostics().stream().map(Diagnostic::code).toList());
@@ -390,7 +409,7 @@ class PlatformRenderTest {
     Path ops = temp.resolve("in-the-way");
     write(ops, "platform.yaml", EXAMPLE);
     write(ops, "clusters/local/ml", "a file\n");
-    PlatformRender.Result r = PlatformRender.of(new FolderSnapshot(ops));
+    PlatformRender.Result r = render(ops);
     assertEquals(
         List.of(DiagnosticCode.GITOPS_FILE_IN_THE_WAY),
         r.diagnostics().stream().map(Diagnostic::code).toList());

@@ -3,6 +3,7 @@ package dev.trainyard.gitops;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeout;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.trainyard.compiler.testing.FaultProxy;
@@ -50,6 +51,9 @@ class PublishFaultTest {
   final List<String> notes = new CopyOnWriteArrayList<>();
   PublishProgress progress = new PublishProgress(notes::add);
 
+  /** The publisher's retry unit: the first pause, doubled on each later retry. */
+  long retryUnitMillis = 10;
+
   @BeforeEach
   void setUp() throws Exception {
     Files.createDirectories(temp.resolve("git"));
@@ -75,7 +79,7 @@ class PublishFaultTest {
       Publisher publisher =
           new Publisher(
               repo, "main", RandomGenerator.of("L64X128MixRandom"), attempt -> {}, progress);
-      publisher.retryUnitMillis = 10;
+      publisher.retryUnitMillis = retryUnitMillis;
       return publisher.publish(
           base -> {
             CommitText.Person p = new CommitText.Person("a", "a@example.com", Instant.EPOCH);
@@ -96,11 +100,18 @@ class PublishFaultTest {
    * top of "first", and the result names it.
    */
   Publisher.Published<String> throughFault(Fault fault) throws GitOpsException {
-    proxy.inject(Request::receivePackPost, fault, 1);
+    proxy.failNextPush(fault);
     Publisher.Published<String> done = publish("a");
     assertTrue(done.pushed());
     assertEquals(Optional.of(tip()), done.commit());
     assertEquals(List.of("add a", "first"), subjects());
+    return done;
+  }
+
+  /** {@link #throughFault(Fault)}, and the proxy saw {@code pushes} push packs in all. */
+  Publisher.Published<String> throughFault(Fault fault, long pushes) throws GitOpsException {
+    Publisher.Published<String> done = throughFault(fault);
+    assertEquals(pushes, proxy.pushes(), proxy.log().toString());
     return done;
   }
 
@@ -112,18 +123,11 @@ class PublishFaultTest {
     return GitCli.log(bare);
   }
 
-  long posts() {
-    return proxy.log().stream()
-        .filter(l -> l.contains("POST /gitops.git/git-receive-pack "))
-        .count();
-  }
-
   @Test
   @DisplayName(
       "a reset while the pack is uploaded: nothing stored, the note says so, one retry lands one commit")
   void resetDuringUpload() throws Exception {
-    throughFault(Fault.RESET_DURING_UPLOAD);
-    assertEquals(2, posts(), proxy.log().toString());
+    throughFault(Fault.RESET_DURING_UPLOAD, 2);
     assertEquals(1, notes.size(), notes.toString());
     assertTrue(
         notes
@@ -139,12 +143,20 @@ class PublishFaultTest {
   }
 
   @Test
+  @DisplayName("a pause of whole seconds is said in seconds: trying again in 1 s, not 1000 ms")
+  void pauseInSeconds() throws Exception {
+    retryUnitMillis = 1_000;
+    throughFault(Fault.RESET_DURING_UPLOAD, 2);
+    assertEquals(1, notes.size(), notes.toString());
+    assertTrue(notes.get(0).endsWith("; trying again in 1 s (1 of 3)"), notes.get(0));
+  }
+
+  @Test
   @DisplayName(
       "a reset after the server stored the pack: the branch holds the commit, it is not sent again")
   void resetAfterStored() throws Exception {
-    Publisher.Published<String> done = throughFault(Fault.RESET_AFTER_STORED);
+    Publisher.Published<String> done = throughFault(Fault.RESET_AFTER_STORED, 1);
     assertEquals("a", done.change().summary());
-    assertEquals(1, posts(), proxy.log().toString());
     assertEquals(2, notes.size(), notes.toString());
     assertEquals(
         "main of "
@@ -164,10 +176,9 @@ class PublishFaultTest {
   @DisplayName(
       "500 after the pack was stored: one commit, the note names the answer; a later publish works")
   void errorAfterStored() throws Exception {
-    throughFault(Fault.ERROR_AFTER_STORED);
+    throughFault(Fault.ERROR_AFTER_STORED, 1);
     assertTrue(
         notes.get(0).contains(": the server answered 500 Internal Server Error ("), notes.get(0));
-    assertEquals(1, posts());
     publish("b");
     assertEquals(List.of("add b", "add a", "first"), subjects());
   }
@@ -176,7 +187,7 @@ class PublishFaultTest {
   @DisplayName(
       "a landed push found below another writer's commit still counts: no second commit of ours")
   void landedBelowAnotherPush() throws Exception {
-    proxy.inject(Request::receivePackPost, Fault.ERROR_AFTER_STORED, 1);
+    proxy.failNextPush(Fault.ERROR_AFTER_STORED);
     Path other = temp.resolve("other");
     // After the 500, another writer pushes on top before we read the branch again.
     progress =
@@ -217,7 +228,7 @@ class PublishFaultTest {
     String before = tip();
     proxy.inject(Request::receivePackPost, Fault.RESET_DURING_UPLOAD, 100);
     GitOpsException e = assertThrows(GitOpsException.class, () -> publish("a"));
-    assertEquals(4, posts());
+    assertEquals(4, proxy.pushes());
     assertEquals(3, notes.size(), notes.toString());
     assertTrue(notes.get(2).endsWith("trying again in 40 ms (3 of 3)"), notes.get(2));
     assertTrue(
@@ -238,11 +249,10 @@ class PublishFaultTest {
       "every fetch times out: the timeout comes from TRAINYARD_GITOPS_TIMEOUT, 4 tries, the hint names the variable")
   void fetchTimesOut() throws Exception {
     env.put("TRAINYARD_GITOPS_TIMEOUT", "1");
-    proxy.stall(Duration.ofSeconds(3));
-    proxy.inject(r -> r.target().contains("git-upload-pack"), Fault.STALL, 100);
-    long start = System.nanoTime();
-    GitOpsException e = assertThrows(GitOpsException.class, () -> publish("a"));
-    assertTrue(System.nanoTime() - start < Duration.ofSeconds(20).toNanos());
+    proxy.stallFetches(Duration.ofSeconds(3), 100);
+    GitOpsException e =
+        assertTimeout(
+            Duration.ofSeconds(20), () -> assertThrows(GitOpsException.class, () -> publish("a")));
     assertEquals(
         "cannot fetch main from "
             + url
@@ -307,8 +317,8 @@ class PublishFaultTest {
   @DisplayName(
       "a 500 after the pack was stored, then a 401: the error says the push's outcome is unknown")
   void refusedAfterUnanswered() throws Exception {
-    proxy.inject(Request::receivePackPost, Fault.ERROR_AFTER_STORED, 1);
-    proxy.inject(r -> posts() >= 1, Fault.UNAUTHORIZED, 100);
+    proxy.failNextPush(Fault.ERROR_AFTER_STORED);
+    proxy.inject(r -> proxy.pushes() >= 1, Fault.UNAUTHORIZED, 100);
     GitOpsException e = assertThrows(GitOpsException.class, () -> publish("a"));
     assertTrue(
         e.getMessage()

@@ -8,7 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -38,6 +43,44 @@ class TreeWriterApplyTest {
   private static void write(Path root, String path, String text) throws IOException {
     Files.createDirectories(root.resolve(path).getParent());
     Files.writeString(root.resolve(path), text, StandardCharsets.UTF_8);
+  }
+
+  /** Applies {@code edits} under {@code root} through {@code sink}; asserts that it throws. */
+  private static IOException applyFails(List<TreeEdit> edits, Path root, TreeWriter.FileSink sink) {
+    return assertThrows(IOException.class, () -> TreeWriter.apply(edits, root, sink));
+  }
+
+  /**
+   * Applies {@link #edits()} under {@code root}, requesting {@code interrupt} right after write
+   * number {@code at}; asserts that the apply stops there, before the next file.
+   */
+  private static InterruptedIOException interruptedAt(
+      Path root, int at, TreeWriter.Interrupt interrupt) {
+    AtomicInteger writes = new AtomicInteger();
+    InterruptedIOException e =
+        assertThrows(
+            InterruptedIOException.class,
+            () ->
+                TreeWriter.apply(
+                    edits(),
+                    root,
+                    (file, text) -> {
+                      Files.writeString(file, text, StandardCharsets.UTF_8);
+                      if (writes.incrementAndGet() == at) {
+                        interrupt.request();
+                      }
+                    },
+                    interrupt),
+            "request at write " + at);
+    assertEquals(at, writes.get(), "stopped before the next file");
+    return e;
+  }
+
+  /** No {@code .trainyard-*} staging or moved-aside name anywhere under {@code root}. */
+  private static void assertNoStaging(Path root) throws IOException {
+    try (var files = Files.walk(root)) {
+      assertFalse(files.anyMatch(p -> p.getFileName().toString().startsWith(".trainyard")));
+    }
   }
 
   private static List<TreeEdit> edits() {
@@ -74,23 +117,8 @@ class TreeWriterApplyTest {
     Path root = tree();
     TreeMap<String, String> before = new TreeMap<>(new FolderSnapshot(root).folder(""));
     TreeWriter.Interrupt interrupt = new TreeWriter.Interrupt();
-    AtomicInteger writes = new AtomicInteger();
-    InterruptedIOException e =
-        assertThrows(
-            InterruptedIOException.class,
-            () ->
-                TreeWriter.apply(
-                    edits(),
-                    root,
-                    (file, text) -> {
-                      Files.writeString(file, text, StandardCharsets.UTF_8);
-                      if (writes.incrementAndGet() == 3) {
-                        interrupt.request();
-                      }
-                    },
-                    interrupt));
+    InterruptedIOException e = interruptedAt(root, 3, interrupt);
     assertTrue(e.getMessage().contains("nothing was written"), e.getMessage());
-    assertEquals(3, writes.get(), "stopped before the next file");
     assertTrue(interrupt.awaitSettled(Duration.ZERO));
     assertFalse(interrupt.completed());
     assertEquals(before, new FolderSnapshot(root).folder(""));
@@ -113,26 +141,21 @@ class TreeWriterApplyTest {
     TreeMap<String, String> before = new TreeMap<>(new FolderSnapshot(root).folder(""));
     AtomicInteger writes = new AtomicInteger();
     IOException e =
-        assertThrows(
-            IOException.class,
-            () ->
-                TreeWriter.apply(
-                    edits(),
-                    root,
-                    (file, text) -> {
-                      if (writes.incrementAndGet() == 4) {
-                        throw new IOException("No space left on device");
-                      }
-                      Files.writeString(file, text);
-                    }));
+        applyFails(
+            edits(),
+            root,
+            (file, text) -> {
+              if (writes.incrementAndGet() == 4) {
+                throw new IOException("No space left on device");
+              }
+              Files.writeString(file, text);
+            });
     assertTrue(
         e.getMessage().startsWith("cannot write " + root.resolve("clusters/d/kustomization.yaml")),
         e.getMessage());
     assertTrue(e.getMessage().endsWith("nothing was written"), e.getMessage());
     assertEquals(before, new FolderSnapshot(root).folder(""));
-    try (var files = Files.walk(root)) {
-      assertFalse(files.anyMatch(p -> p.getFileName().toString().startsWith(".trainyard")));
-    }
+    assertNoStaging(root);
   }
 
   @Test
@@ -153,5 +176,119 @@ class TreeWriterApplyTest {
     assertEquals(List.of(), s.children("clusters/c/kustomization.yaml"), "a file has no children");
     assertTrue(s.hasFolder("clusters/c/ns"));
     assertEquals(Optional.empty(), s.commit());
+  }
+
+  @Test
+  @DisplayName(
+      "a write that fails in new folders removes every folder the apply created for it, deepest first; folders that were there stay")
+  void failedWriteRemovesCreatedFolders() throws Exception {
+    Path root = tree();
+    List<TreeEdit> edits =
+        List.of(
+            new TreeEdit.WriteFile("clusters/c/kustomization.yaml", "k2\n"),
+            new TreeEdit.WriteFile("clusters/e/ns/deep/kustomization.yaml", "e\n"));
+    IOException e =
+        applyFails(
+            edits,
+            root,
+            (file, text) -> {
+              if (file.getParent().endsWith("deep")) {
+                throw new IOException("No space left on device");
+              }
+              Files.writeString(file, text);
+            });
+    assertTrue(
+        e.getMessage().endsWith(": No space left on device; nothing was written"), e.getMessage());
+    assertFalse(Files.exists(root.resolve("clusters/e")), "clusters/e, e/ns and e/ns/deep removed");
+    assertEquals("k\n", Files.readString(root.resolve("clusters/c/kustomization.yaml")));
+    assertEquals(
+        List.of("_cluster/", "kustomization.yaml", "ns/"),
+        new FolderSnapshot(root).children("clusters/c"));
+  }
+
+  @Test
+  @DisplayName(
+      "an interrupt is seen between two files of one folder, and after the last file before anything is renamed")
+  void interruptBetweenFilesAndBeforeRenames() throws Exception {
+    Path root = tree();
+    TreeMap<String, String> before = new TreeMap<>(new FolderSnapshot(root).folder(""));
+    // edits() writes 4 files: _cluster/new.yaml, _cluster/sub/x.yaml, c/ and d/kustomization.yaml.
+    for (int at : List.of(1, 4)) {
+      TreeWriter.Interrupt interrupt = new TreeWriter.Interrupt();
+      interruptedAt(root, at, interrupt);
+      assertFalse(interrupt.completed());
+      assertEquals(before, new FolderSnapshot(root).folder(""));
+      assertFalse(Files.exists(root.resolve("clusters/d")), "the new cluster folder is removed");
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "why a step failed, in words: the JDK's exception kind or reason, with the path where that is all it says")
+  void why() {
+    assertEquals(
+        "permission denied (a read-only folder, or owned by another user)",
+        TreeWriter.why(new AccessDeniedException("/x")));
+    String inTheWay = "a file is in the way where a folder is expected (/x)";
+    assertEquals(inTheWay, TreeWriter.why(new FileAlreadyExistsException("/x")));
+    assertEquals(inTheWay, TreeWriter.why(new NotDirectoryException("/x")));
+    assertEquals(inTheWay, TreeWriter.why(new FileSystemException("/x", null, "Not a directory")));
+    assertEquals("no such file or folder (/x)", TreeWriter.why(new NoSuchFileException("/x")));
+    assertEquals(
+        "no space left on device",
+        TreeWriter.why(new FileSystemException("/x", null, "No space left on device")));
+    assertEquals("/x", TreeWriter.why(new FileSystemException("/x")), "no reason: the message");
+    assertEquals("disk gone", TreeWriter.why(new IOException("disk gone")));
+    assertEquals("IOException", TreeWriter.why(new IOException()));
+  }
+
+  @Test
+  @DisplayName(
+      "a rename that fails while the staged folders are put in place puts back what was already replaced and removes what was new")
+  void failedRenameRollsBack() throws Exception {
+    Path root = tree();
+    TreeMap<String, String> before = new TreeMap<>(new FolderSnapshot(root).folder(""));
+    List<TreeEdit> edits =
+        List.of(
+            new TreeEdit.ReplaceFolder(
+                "clusters/c/_cluster", new TreeMap<>(Map.of("new.yaml", "new\n"))),
+            new TreeEdit.WriteFile("clusters/d/kustomization.yaml", "d\n"),
+            new TreeEdit.WriteFile("clusters/c/kustomization.yaml", "k2\n"));
+    Path last = root.resolve("clusters/c");
+    IOException e =
+        applyFails(
+            edits,
+            root,
+            (file, text) -> {
+              Files.writeString(file, text);
+              if (file.getParent().equals(last)) {
+                // The staged kustomization.yaml vanishes before its rename (another
+                // process cleaned the folder): the third rename fails.
+                Files.delete(file);
+              }
+            });
+    assertTrue(
+        e.getMessage()
+            .startsWith(
+                "cannot rename the new folder to "
+                    + root.resolve("clusters/c/kustomization.yaml")
+                    + ": no such file or folder ("),
+        e.getMessage());
+    assertEquals(before, new FolderSnapshot(root).folder(""), "the old _cluster is back");
+    assertFalse(Files.exists(root.resolve("clusters/d")), "the new file and its folder are gone");
+    assertNoStaging(root);
+  }
+
+  @Test
+  @DisplayName(
+      "an Interrupt says whether it was requested, and is settled only once the apply returned")
+  void interruptState() throws Exception {
+    TreeWriter.Interrupt interrupt = new TreeWriter.Interrupt();
+    assertFalse(interrupt.requested());
+    assertFalse(interrupt.awaitSettled(Duration.ofMillis(10)), "no apply returned yet");
+    interrupt.request();
+    assertTrue(interrupt.requested());
+    interrupt.settle();
+    assertTrue(interrupt.awaitSettled(Duration.ZERO));
   }
 }

@@ -131,4 +131,20 @@ class TreeWriterTest {
             .endsWith(": /proc/trainyard-test/clusters/local/default; nothing was written"),
         proc.getMessage());
   }
+
+  @Test
+  @DisplayName(
+      "a write puts every file of the tree in place under its owned folders, and a second write replaces them")
+  void writes() throws Exception {
+    Path root = temp.resolve("gitops");
+    for (String marker : List.of("one\n", "two\n")) {
+      TreeWriter.write(tree(marker), root);
+      assertEquals(
+          List.of(
+              "clusters/local/_cluster/clusterqueue.yaml=" + marker,
+              "clusters/local/default/_queues/localqueue.yaml=" + marker,
+              "clusters/local/default/run-1/jobset.yaml=" + marker),
+          files(root));
+    }
+  }
 }

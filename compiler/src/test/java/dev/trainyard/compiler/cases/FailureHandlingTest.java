@@ -79,10 +79,7 @@ class FailureHandlingTest {
       "an evicted, preempted or lost pod (DisruptionTarget, also exiting 137) restarts the run, counted against retries")
   void disruptionRestarts(String runtime) {
     JsonNode js = jobSet(runtime);
-    JobFailure failure =
-        jobFailure(js, firstJob(js), List.of(PodEnd.disrupted(0, 137))).orElseThrow();
-    assertEquals("PodFailurePolicy", failure.reason(), failure.toString());
-    assertEquals(RESTART, action(js, List.of(failure)));
+    onePodFails(js, firstJob(js), PodEnd.disrupted(0, 137), "PodFailurePolicy", RESTART);
     assertEquals(2, js.at("/spec/failurePolicy/maxRestarts").asInt(), "retries is maxRestarts");
   }
 
@@ -93,8 +90,7 @@ class FailureHandlingTest {
   void userExitFailsAtOnce(String runtime) {
     JsonNode js = jobSet(runtime);
     String rjob = lastJob(js);
-    JobFailure failure = jobFailure(js, rjob, List.of(PodEnd.exit(0, 1))).orElseThrow();
-    assertEquals("PodFailurePolicy", failure.reason(), failure.toString());
+    JobFailure failure = onePodFails(js, rjob, PodEnd.exit(0, 1), "PodFailurePolicy", FAIL);
     assertTrue(
         failure
             .message()
@@ -103,7 +99,6 @@ class FailureHandlingTest {
                     + rjob
                     + "-0-0-abcde failed with exit code 1 matching FailJob rule at index 1"),
         failure.message());
-    assertEquals(FAIL, action(js, List.of(failure)), failure.toString());
   }
 
   @ParameterizedTest(name = "{0}")
@@ -130,10 +125,7 @@ class FailureHandlingTest {
       "a pod that fails matching no rule (e.g. rejected by the kubelet) exceeds backoffLimit 0 and gets JobSet's default restart")
   void unmatchedPodFailureRestarts(String runtime) {
     JsonNode js = jobSet(runtime);
-    JobFailure failure =
-        jobFailure(js, firstJob(js), List.of(new PodEnd(0, false, "node", 0))).orElseThrow();
-    assertEquals("BackoffLimitExceeded", failure.reason(), failure.toString());
-    assertEquals(RESTART, action(js, List.of(failure)));
+    onePodFails(js, firstJob(js), new PodEnd(0, false, "node", 0), "BackoffLimitExceeded", RESTART);
   }
 
   @ParameterizedTest(name = "{0}")
@@ -153,10 +145,8 @@ class FailureHandlingTest {
       "a failed source fetch (the code-sync init container) fails the Job at once and gets JobSet's default restart")
   void codeSyncFailureRestarts(String runtime) {
     JsonNode js = jobSet(runtime);
-    JobFailure failure =
-        jobFailure(js, firstJob(js), List.of(new PodEnd(0, false, "code-sync", 128))).orElseThrow();
-    assertEquals("PodFailurePolicy", failure.reason(), failure.toString());
-    assertEquals(RESTART, action(js, List.of(failure)));
+    onePodFails(
+        js, firstJob(js), new PodEnd(0, false, "code-sync", 128), "PodFailurePolicy", RESTART);
   }
 
   @ParameterizedTest(name = "{0}")
@@ -185,9 +175,7 @@ class FailureHandlingTest {
       "a counted pod stopped by SIGTERM without DisruptionTarget (kubectl delete pod) exceeds backoffLimit 0 and restarts the run, never a user error")
   void trackedSigtermExitRestarts(String runtime) {
     JsonNode js = jobSet(runtime);
-    JobFailure failure = jobFailure(js, lastJob(js), List.of(PodEnd.exit(0, 143))).orElseThrow();
-    assertEquals("BackoffLimitExceeded", failure.reason(), failure.toString());
-    assertEquals(RESTART, action(js, List.of(failure)));
+    onePodFails(js, lastJob(js), PodEnd.exit(0, 143), "BackoffLimitExceeded", RESTART);
   }
 
   @ParameterizedTest(name = "{0}")
@@ -196,10 +184,23 @@ class FailureHandlingTest {
   void exitsNextToSigtermStayTheUsers(String runtime) {
     JsonNode js = jobSet(runtime);
     for (int code : List.of(142, 144)) {
-      JobFailure failure = jobFailure(js, lastJob(js), List.of(PodEnd.exit(0, code))).orElseThrow();
+      JobFailure failure =
+          onePodFails(js, lastJob(js), PodEnd.exit(0, code), "PodFailurePolicy", FAIL);
       assertTrue(failure.message().contains("exit code " + code), failure.toString());
-      assertEquals(FAIL, action(js, List.of(failure)), failure.toString());
     }
+  }
+
+  /**
+   * The one pod {@code pod} of {@code rjob} fails: asserts the reason of the Job's failure ( {@code
+   * PodFailurePolicy} or {@code BackoffLimitExceeded}) and what JobSet's failure policy then does
+   * ({@link #RESTART} or {@link #FAIL}); returns the failure.
+   */
+  static JobFailure onePodFails(
+      JsonNode js, String rjob, PodEnd pod, String reason, String jobSetAction) {
+    JobFailure failure = jobFailure(js, rjob, List.of(pod)).orElseThrow();
+    assertEquals(reason, failure.reason(), failure.toString());
+    assertEquals(jobSetAction, action(js, List.of(failure)), failure.toString());
+    return failure;
   }
 
   static String firstJob(JsonNode js) {

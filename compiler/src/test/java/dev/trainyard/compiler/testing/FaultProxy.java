@@ -91,6 +91,7 @@ public final class FaultProxy implements AutoCloseable {
   private final ExecutorService threads = Executors.newCachedThreadPool();
   private final List<Rule> rules = new ArrayList<>();
   private final List<String> log = new ArrayList<>();
+  private final List<Request> handled = new ArrayList<>();
   private final AtomicInteger requests = new AtomicInteger();
   private final AtomicInteger busy = new AtomicInteger();
   private final CountDownLatch closed = new CountDownLatch(1);
@@ -120,6 +121,31 @@ public final class FaultProxy implements AutoCloseable {
   /** Breaks the next {@code times} requests that {@code when} matches with {@code fault}. */
   public synchronized void inject(Predicate<Request> when, Fault fault, int times) {
     rules.add(new Rule(when, fault, new AtomicInteger(times)));
+  }
+
+  /**
+   * Breaks the next push's pack upload ({@link Request#receivePackPost()}) with {@code fault}; the
+   * requests before it, and the push tried again after it, are forwarded.
+   */
+  public void failNextPush(Fault fault) {
+    inject(Request::receivePackPost, fault, 1);
+  }
+
+  /**
+   * Holds each of the next {@code times} fetch requests ({@code git-upload-pack}: the ref
+   * advertisement and the pack) for {@code stall}, then serves it.
+   */
+  public void stallFetches(Duration stall, int times) {
+    stall(stall);
+    inject(r -> r.target().contains("git-upload-pack"), Fault.STALL, times);
+  }
+
+  /**
+   * How many push packs ({@link Request#receivePackPost()}) the proxy has handled so far, broken or
+   * forwarded.
+   */
+  public synchronized long pushes() {
+    return handled.stream().filter(Request::receivePackPost).count();
   }
 
   /** Counts requests from 1 again ({@link Request#index()}). */
@@ -153,6 +179,7 @@ public final class FaultProxy implements AutoCloseable {
 
   private synchronized void record(Request r, String what) {
     log.add(r.index() + " " + r.method() + " " + r.target() + " -> " + what);
+    handled.add(r);
   }
 
   private void accept() {

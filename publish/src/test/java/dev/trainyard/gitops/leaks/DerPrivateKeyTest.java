@@ -108,4 +108,27 @@ class DerPrivateKeyTest {
         DerPrivateKey.at(
             der(40, 0x30, 0x83, 0x00, 0x01, 0x00, 0x02, 0x01, 0x00, 0x30, 0x0d, 0x06), 0));
   }
+
+  @Test
+  @DisplayName(
+      "with a two-byte length the shape is decided from its last byte: 8 bytes hold PKCS#1 or nothing, never read past the end")
+  void twoByteLengthAtTheEnd() {
+    assertEquals(
+        RSA,
+        DerPrivateKey.at(der(8, 0x30, 0x82, 0x00, 0x22, 0x02, 0x01, 0x00, 0x02), 0),
+        "the INTEGER version ends on the last byte");
+    assertEquals(
+        Optional.empty(),
+        DerPrivateKey.at(der(8, 0x30, 0x82, 0x00, 0x22, 0x02, 0x01, 0x01, 0x04), 0),
+        "SEC1 without its secret's length byte is no key");
+    assertEquals(
+        Optional.empty(),
+        DerPrivateKey.at(der(9, 0x30, 0x82, 0x00, 0x22, 0x02, 0x01, 0x00, 0x30, 0x0d), 0),
+        "PKCS#8 without its OID tag is no key");
+    assertEquals(
+        PKCS8,
+        DerPrivateKey.at(der(10, 0x30, 0x82, 0x00, 0x22, 0x02, 0x01, 0x00, 0x30, 0x0d, 0x06), 0));
+    assertEquals(
+        EC, DerPrivateKey.at(der(9, 0x30, 0x82, 0x00, 0x22, 0x02, 0x01, 0x01, 0x04, 32), 0));
+  }
 }

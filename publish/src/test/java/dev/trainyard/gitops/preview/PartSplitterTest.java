@@ -186,4 +186,124 @@ class PartSplitterTest {
     }
     PreviewGoldenTest.assertContainsInOrder(lines, String.join("", over).lines().toList());
   }
+
+  /** One line of {@code bytes} UTF-8 bytes with its newline: {@code c} repeated. */
+  private static String line(char c, int bytes) {
+    return String.valueOf(c).repeat(bytes - 1);
+  }
+
+  /** The lengths of the lines of {@code part} that are {@code c} repeated, in order. */
+  private static List<Integer> runs(String part, char c) {
+    return part.lines()
+        .filter(l -> !l.isEmpty() && l.chars().allMatch(x -> x == c))
+        .map(String::length)
+        .toList();
+  }
+
+  @Test
+  @DisplayName(
+      "packing at the budget's edge (2,000 - 400 reserved = 1,600 bytes): blocks that fill it exactly share a part; a block of exactly 1,600 starts a new part whole")
+  void packsToTheByte() {
+    String a = line('a', 800);
+    String b = line('b', 800);
+    String c = line('c', 800);
+    List<String> three =
+        PartSplitter.split(
+            List.of(Block.text(List.of(a)), Block.text(List.of(b)), Block.text(List.of(c))), 2_000);
+    assertEquals(2, three.size(), three.toString());
+    assertTrue(three.get(0).contains(a + "\n" + b + "\n"), three.get(0));
+    assertEquals(List.of(799), runs(three.get(1), 'c'));
+    assertEquals(List.of(), runs(three.get(1), 'a'));
+
+    List<String> whole =
+        PartSplitter.split(
+            List.of(
+                Block.text(List.of(line('s', 100))),
+                Block.text(List.of(b, line('d', 800))),
+                Block.text(List.of(line('e', 300)))),
+            2_000);
+    assertEquals(3, whole.size(), whole.toString());
+    assertEquals(List.of(), runs(whole.get(0), 'b'), "the 1,600-byte block is not split");
+    assertEquals(List.of(799), runs(whole.get(1), 'b'));
+    assertEquals(List.of(799), runs(whole.get(1), 'd'));
+    assertEquals(List.of(299), runs(whole.get(2), 'e'));
+  }
+
+  @Test
+  @DisplayName(
+      "a block too big for a part starts in the current one only when its head, first line and tail fit there, to the byte")
+  void bigBlockStartsWhereItsFirstLineFits() {
+    String head = line('h', 100);
+    String tail = line('t', 100);
+    for (int first : List.of(1_300, 1_301)) {
+      Block big =
+          new Block(
+              List.of(head),
+              List.of(line('f', first), line('g', 800)),
+              List.of(tail),
+              List.of(head));
+      List<String> parts =
+          PartSplitter.split(List.of(Block.text(List.of(line('s', 100))), big), 2_000);
+      boolean fits = first == 1_300; // 100 + 100 + first + 100 == 1,600 bytes
+      assertEquals(
+          fits ? List.of(first - 1) : List.of(), runs(parts.get(0), 'f'), "first " + first);
+      assertEquals(fits ? 2 : 3, parts.size(), parts.toString());
+      for (String part : parts) {
+        assertEquals(runs(part, 'h').size(), runs(part, 't').size(), "closed in its part: " + part);
+      }
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "body lines fill a part to the byte with the tail still fitting; the next line reopens the block in a new part")
+  void bodyFillsToTheByte() {
+    Block big =
+        new Block(
+            List.of(line('h', 100)),
+            List.of(line('x', 700), line('y', 700), line('z', 700)),
+            List.of(line('t', 100)),
+            List.of(line('r', 50)));
+    List<String> parts = PartSplitter.split(List.of(big), 2_000);
+    assertEquals(2, parts.size(), parts.toString());
+    assertEquals(List.of(699), runs(parts.get(0), 'y'), "100 + 700 + 700 + 100 = 1,600 fits");
+    assertEquals(List.of(699), runs(parts.get(1), 'z'));
+    assertEquals(List.of(49), runs(parts.get(1), 'r'));
+  }
+
+  @Test
+  @DisplayName(
+      "a line too long for any part is cut to what a part holds beside the larger of head and reopen, and the tail")
+  void longLineCutToTheRoom() {
+    Block big =
+        new Block(
+            List.of(line('h', 100)),
+            List.of("z".repeat(5_000)),
+            List.of(line('t', 50)),
+            List.of(line('r', 200)));
+    List<String> parts = PartSplitter.split(List.of(big), 2_000);
+    List<Integer> pieces = new ArrayList<>();
+    parts.forEach(p -> pieces.addAll(runs(p, 'z')));
+    // 1,600 - max(100, 200) - 50 = 1,350 bytes per line, newline included.
+    assertEquals(List.of(1_349, 1_349, 1_349, 953), pieces);
+    for (String part : parts) {
+      assertTrue(part.getBytes(StandardCharsets.UTF_8).length <= 2_000, part.length() + " bytes");
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "a big block with no body (a head and a tail only) moves to a part of its own, whole")
+  void bigBlockWithoutBody() {
+    Block big =
+        new Block(
+            List.of(line('h', 800), line('i', 800)), List.of(), List.of(line('t', 100)), List.of());
+    List<String> parts =
+        PartSplitter.split(List.of(Block.text(List.of(line('s', 300))), big), 2_000);
+    assertEquals(2, parts.size(), parts.toString());
+    assertEquals(List.of(299), runs(parts.get(0), 's'));
+    assertEquals(List.of(799), runs(parts.get(1), 'h'));
+    assertEquals(List.of(799), runs(parts.get(1), 'i'));
+    assertEquals(List.of(99), runs(parts.get(1), 't'));
+  }
 }

@@ -328,38 +328,43 @@ class PlatformEffectTest {
     assertTrue(stale.message().contains(" (missing) and 3 more; run"), stale.message());
   }
 
-  @Test
-  @DisplayName(
-      "judging one run: a zero request of an uncovered resource is no request; at the quota fits; at the whole cohort's borrows, above it never")
-  void judge() throws Exception {
+  /** QUEUES and a ClusterQueue {@code lender} (8 GPUs) in {@code shared}'s cohort research. */
+  private Platform lenderPlatform() throws Exception {
     String lender =
         QUEUES.replace(
             "  localQueues:",
             "    - {name: lender, namespaces: [team-a], cohort: research, flavors: [{name: h100, quota: {cpu: \"8\", memory: 64Gi, nvidia.com/gpu: \"8\"}}]}\n  localQueues:");
-    Path file = Files.writeString(temp.resolve("judge.yaml"), lender);
-    Platform platform =
-        PlatformLoader.standard().load(Optional.of(file), "platform.yaml").value().orElseThrow();
-    RunFolder folder = new RunFolder("prod", "team-a", "r");
+    Path file = Files.writeString(temp.resolve("lender.yaml"), lender);
+    return PlatformLoader.standard().load(Optional.of(file), "platform.yaml").value().orElseThrow();
+  }
+
+  /** A run in prod/team-a on {@code queue} that requests {@code requests} in all. */
+  private static RunFacts facts(String queue, Map<String, BigDecimal> requests) {
+    return new RunFacts(
+        new RunFolder("prod", "team-a", "r"),
+        "",
+        "",
+        "",
+        "",
+        "",
+        "",
+        "",
+        "",
+        queue,
+        1,
+        1,
+        0,
+        "",
+        new TreeMap<>(requests));
+  }
+
+  @Test
+  @DisplayName(
+      "judging one run: a zero request of an uncovered resource is no request; at the quota fits; at the whole cohort's borrows, above it never")
+  void judge() throws Exception {
+    Platform platform = lenderPlatform();
     BiFunction<String, Map<String, BigDecimal>, PlatformEffect.Verdict> judge =
-        (queue, requests) ->
-            PlatformEffect.judge(
-                new RunFacts(
-                    folder,
-                    "",
-                    "",
-                    "",
-                    "",
-                    "",
-                    "",
-                    "",
-                    "",
-                    queue,
-                    1,
-                    1,
-                    0,
-                    "",
-                    new TreeMap<>(requests)),
-                platform);
+        (queue, requests) -> PlatformEffect.judge(facts(queue, requests), platform);
     assertEquals(
         PlatformEffect.Kind.FITS,
         judge
@@ -410,5 +415,28 @@ class PlatformEffectTest {
     assertFalse(PlatformEffect.applies(List.of("clusters/prod/team-a/run-1/jobset-run-1.yaml")));
     assertFalse(PlatformEffect.applies(List.of("clusters/prod/kustomization.yaml", "README.md")));
     assertFalse(PlatformEffect.applies(List.of("clusters/_cluster/x.yaml")));
+  }
+
+  @Test
+  @DisplayName(
+      "each resource alone: no request fits; at the queue's quota fits; over it, up to the whole cohort borrows, above that or without a cohort never")
+  void resourceKind() throws Exception {
+    Platform platform = lenderPlatform();
+    BiFunction<String, String, PlatformEffect.Kind> kind =
+        (queue, request) -> {
+          String[] r = request.split("=");
+          return PlatformEffect.resourceKind(
+              facts(queue, Map.of(r[0], new BigDecimal(r[1]))),
+              platform,
+              platform.clusterQueue(queue).orElseThrow(),
+              r[0]);
+        };
+    assertEquals(PlatformEffect.Kind.FITS, kind.apply("small", "example.com/fpga=0"));
+    assertEquals(PlatformEffect.Kind.NEVER, kind.apply("small", "example.com/fpga=1"));
+    assertEquals(PlatformEffect.Kind.FITS, kind.apply("small", "nvidia.com/gpu=32"));
+    assertEquals(PlatformEffect.Kind.NEVER, kind.apply("small", "nvidia.com/gpu=33"), "no cohort");
+    assertEquals(PlatformEffect.Kind.FITS, kind.apply("shared", "nvidia.com/gpu=16"));
+    assertEquals(PlatformEffect.Kind.BORROWS, kind.apply("shared", "nvidia.com/gpu=24"));
+    assertEquals(PlatformEffect.Kind.NEVER, kind.apply("shared", "nvidia.com/gpu=24.5"));
   }
 }
