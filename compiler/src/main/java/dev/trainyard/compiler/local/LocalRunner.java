@@ -19,6 +19,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -63,6 +65,10 @@ public final class LocalRunner {
   private final Path scratch;
   private final PrintWriter out;
   private final PrintWriter err;
+
+  /** The process groups {@link #stopAll} has sent SIGTERM to. */
+  private final Set<Long> termed = ConcurrentHashMap.newKeySet();
+
   private final Duration quietNote;
   private final Clock clock;
   private final Map<String, Process> running = new LinkedHashMap<>();
@@ -328,10 +334,16 @@ public final class LocalRunner {
     return new Outcome(failure.get().exitCode(), failure.get().state(), world, took);
   }
 
-  /** SIGTERM to every node's process group, SIGKILL to those still there after {@link #GRACE}. */
+  /**
+   * SIGTERM to every node's process group, SIGKILL to those still there after {@link #GRACE}. Each
+   * group gets SIGTERM once, also when {@link #stop} and {@link #run}'s end both call this: a
+   * second SIGTERM cut a TERM trap's cleanup short (it killed the trap's own commands, and the
+   * shell's "Terminated" note about them then went to a pipe the JDK had closed when the group's
+   * leader exited, so SIGPIPE ended the shell before it had saved).
+   */
   private void stopAll() {
     Map<String, Process> all = snapshot();
-    all.values().forEach(p -> signal("-TERM", p));
+    all.values().stream().filter(p -> termed.add(p.pid())).forEach(p -> signal("-TERM", p));
     Instant until = Instant.now().plus(GRACE);
     for (Process p : all.values()) {
       try {
