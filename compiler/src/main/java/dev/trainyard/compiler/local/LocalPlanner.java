@@ -25,9 +25,9 @@ import java.util.regex.Pattern;
  * and {@code $$} unescaped, the completion index for {@code
  * batch.kubernetes.io/job-completion-index} (Kubernetes "Indexed Job" docs), and Secret values from
  * {@link Settings#secrets}. The compiled hostnames ({@code <jobset>-<rjob>-<j>-<i>.<subdomain>})
- * become 127.0.0.1, and every port the container declares becomes a free port of this host, the
- * same one for every node. A checkpointed run's volume becomes a folder of this machine ({@link
- * Checkpoints}) and its attempt 0.
+ * become 127.0.0.1, and every port the container declares, and the rendezvous port {@code
+ * MASTER_PORT}, becomes a free port of this host, the same one for every node. A checkpointed run's
+ * volume becomes a folder of this machine ({@link Checkpoints}) and its attempt 0.
  *
  * <pre>{@code
  * Result r = LocalPlanner.plan(tree, new Settings(0, 0, name -> Optional.ofNullable(System.getenv(name)), ports));
@@ -48,7 +48,8 @@ public final class LocalPlanner {
    * @param nodes nodes to start, at most the compiled count; 0 for all of them
    * @param procsPerNode processes per node for torchrun ({@code PET_NPROC_PER_NODE}); 0 keeps it
    * @param secrets the value for an env variable a Secret fills in the pod, by variable name
-   * @param freePort a free TCP port of this host, asked once per declared container port
+   * @param freePort a free TCP port of this host, asked once per declared container port and once
+   *     for an undeclared {@code MASTER_PORT}
    */
   public record Settings(
       int nodes,
@@ -128,7 +129,8 @@ public final class LocalPlanner {
   }
 
   /**
-   * An MPI runtime: one process, the launcher pod's container env and its compiled mpirun made
+   * An MPI runtime: one process, the launcher pod's container env (its {@code MASTER_PORT}, for
+   * scripts that form a torch group from MPI's ranks, a free port) and its compiled mpirun made
    * local ({@link MpiLaunch}); the node pods (sshd) have no counterpart here, mpirun starts every
    * rank on this machine.
    */
@@ -144,7 +146,10 @@ public final class LocalPlanner {
             .filter(e -> e.getKey().contains("/configmap-") && e.getKey().endsWith("-mpi.yaml"))
             .findFirst()
             .map(e -> parse(e.getKey(), e.getValue()).path("data"));
-    Rewrite rewrite = new Rewrite(text(jobSet, "/spec/network/subdomain"), Map.of());
+    Map<String, String> ports = new TreeMap<>();
+    rendezvousPort(container.path("env"))
+        .ifPresent(port -> ports.put(port, Integer.toString(settings.freePort().getAsInt())));
+    Rewrite rewrite = new Rewrite(text(jobSet, "/spec/network/subdomain"), ports);
     List<String> problems = new ArrayList<>();
     Map<String, String> env = env(container.path("env"), 0, rewrite, settings, problems);
     int compiled = Integer.parseInt(env.getOrDefault("NNODES", "1"));
@@ -249,6 +254,9 @@ public final class LocalPlanner {
                 ports.put(
                     p.path("containerPort").asText(),
                     Integer.toString(settings.freePort().getAsInt())));
+    rendezvousPort(container.path("env"))
+        .filter(port -> !ports.containsKey(port))
+        .ifPresent(port -> ports.put(port, Integer.toString(settings.freePort().getAsInt())));
     Rewrite rewrite = new Rewrite(text(jobSet, "/spec/network/subdomain"), ports);
     String workdir = workdir(pod, container);
     List<String> problems = new ArrayList<>();
@@ -370,6 +378,21 @@ public final class LocalPlanner {
     if (procs > 0) {
       env.computeIfPresent("PET_NPROC_PER_NODE", (k, v) -> Integer.toString(procs));
     }
+  }
+
+  /**
+   * The literal {@code MASTER_PORT} of the node container, if any: JAX's coordinator, the plain and
+   * MPI runtimes' rendezvous listen there without declaring it as a container port, and two local
+   * runs on one fixed port would join each other's world.
+   */
+  static Optional<String> rendezvousPort(JsonNode env) {
+    for (JsonNode e : env) {
+      if ("MASTER_PORT".equals(e.path("name").asText())
+          && e.path("value").asText().matches("\\d+")) {
+        return Optional.of(e.path("value").asText());
+      }
+    }
+    return Optional.empty();
   }
 
   private static String text(JsonNode node, String pointer) {

@@ -182,6 +182,55 @@ class LocalPlannerTest {
   }
 
   @Test
+  @DisplayName(
+      "JAX, plain and MPI declare no rendezvous port: MASTER_PORT and JAX's coordinator still get this host's free port, one for all nodes, so two local runs never join each other")
+  void undeclaredRendezvousPortIsFree() {
+    for (String runtime : List.of("jax", "plain", "mpi")) {
+      LocalPlan plan =
+          LocalPlanner.plan(
+                  compile("runtime: " + runtime + "\nrun: python train.py\nnodes: 2\n"),
+                  settings(0, 0, Map.of()))
+              .plan()
+              .orElseThrow();
+      LocalNode last = plan.nodes().get(plan.nodes().size() - 1);
+      String port = last.get("MASTER_PORT");
+      assertTrue(Integer.parseInt(port) > 40000, runtime + ": " + port);
+      assertEquals(port, plan.nodes().get(0).get("MASTER_PORT"), runtime);
+      if (runtime.equals("jax")) {
+        assertEquals("127.0.0.1:" + port, last.get("JAX_COORDINATOR_ADDRESS"));
+      }
+    }
+    // a second plan asks for new ports: two runs side by side do not meet
+    AtomicInteger next = new AtomicInteger(50000);
+    LocalPlanner.Settings other =
+        new LocalPlanner.Settings(0, 0, name -> Optional.empty(), next::incrementAndGet);
+    OutputTree jax = compile("runtime: jax\nrun: python train.py\nnodes: 2\n");
+    String first =
+        LocalPlanner.plan(jax, other).plan().orElseThrow().nodes().get(0).get("MASTER_PORT");
+    String second =
+        LocalPlanner.plan(jax, other).plan().orElseThrow().nodes().get(0).get("MASTER_PORT");
+    assertFalse(first.equals(second), first);
+  }
+
+  @Test
+  @DisplayName("MASTER_PORT is taken only as a literal port number of the node container")
+  void rendezvousPort() throws Exception {
+    ObjectMapper json = new ObjectMapper();
+    assertEquals(
+        Optional.of("29500"),
+        LocalPlanner.rendezvousPort(
+            json.readTree(
+                "[{\"name\":\"A\",\"value\":\"1\"},{\"name\":\"MASTER_PORT\",\"value\":\"29500\"}]")));
+    assertEquals(
+        Optional.empty(),
+        LocalPlanner.rendezvousPort(
+            json.readTree("[{\"name\":\"MASTER_PORT\",\"value\":\"$(P)\"}]")));
+    assertEquals(
+        Optional.empty(),
+        LocalPlanner.rendezvousPort(json.readTree("[{\"name\":\"PORT\",\"value\":\"29500\"}]")));
+  }
+
+  @Test
   @DisplayName("the kubelet's $(VAR) and $$ rules; an undefined $(VAR) stays as written")
   void expand() {
     Map<String, String> defined = Map.of("A", "1");
