@@ -275,7 +275,7 @@ final class RunCommand implements Callable<Integer> {
       b.sourceRepo(Optional.of("https://localhost/" + root.getFileName() + ".git"));
     }
     if (workingTree) {
-      b.sourceCommit(Optional.of(WorkingCopies.head(root)));
+      b.sourceCommit(Optional.of(WorkingCopies.head(root))).workingTree(true);
     }
     return b.build();
   }

@@ -199,6 +199,17 @@ class RunLocalCommandTest {
         MainTest.run("run", "--local", "--working-tree", repo.resolve("train.yaml").toString());
     assertEquals(0, tree.exit(), tree.err());
     assertTrue(tree.out().contains("[node-0] from the work tree"), tree.out());
+    // an edited train.yaml runs as it is with --working-tree (without it: E305, naming the flag)
+    Files.writeString(
+        repo.resolve("train.yaml"), "runtime: plain\nrun: cat note.txt; echo edited\n");
+    MainTest.Run editedCommitted =
+        MainTest.run("run", "--local", repo.resolve("train.yaml").toString());
+    assertEquals(1, editedCommitted.exit(), editedCommitted.err());
+    assertTrue(editedCommitted.err().contains("pass --working-tree"), editedCommitted.err());
+    MainTest.Run edited =
+        MainTest.run("run", "--local", "--working-tree", repo.resolve("train.yaml").toString());
+    assertEquals(0, edited.exit(), edited.err());
+    assertTrue(edited.out().contains("[node-0] edited"), edited.out());
     // A clone of a local path has that path as its remote: pods could not clone it, a local run
     // needs no remote at all.
     git(repo, "remote", "add", "origin", tmp.resolve("elsewhere").toString());

@@ -27,6 +27,8 @@ import java.util.Optional;
  *     branch); empty: the key has no branch
  * @param fresh whether a checkpointed run starts over instead of resuming from the job's last
  *     checkpoint ({@code --fresh})
+ * @param workingTree whether the run uses the files as they are on disk, not a commit ({@code run
+ *     --local --working-tree}): train.yaml need not match {@code sourceCommit} then
  */
 public record CompileRequest(
     Path trainYaml,
@@ -42,7 +44,8 @@ public record CompileRequest(
     Optional<Instant> createdAt,
     Optional<String> platformDisplay,
     Optional<String> sourceBranch,
-    boolean fresh) {
+    boolean fresh,
+    boolean workingTree) {
   public CompileRequest {
     Objects.requireNonNull(trainYaml, "trainYaml");
     Objects.requireNonNull(displayPath, "displayPath");
@@ -84,7 +87,8 @@ public record CompileRequest(
         .createdAt(createdAt)
         .platformDisplay(platformDisplay)
         .sourceBranch(sourceBranch)
-        .fresh(fresh);
+        .fresh(fresh)
+        .workingTree(workingTree);
   }
 
   /** The same request for another re-run counter. */
@@ -113,6 +117,7 @@ public record CompileRequest(
     private Optional<String> platformDisplay = Optional.empty();
     private Optional<String> sourceBranch = Optional.empty();
     private boolean fresh;
+    private boolean workingTree;
 
     private Builder(Path trainYaml) {
       this.trainYaml = Objects.requireNonNull(trainYaml, "trainYaml");
@@ -233,6 +238,15 @@ public record CompileRequest(
       return this;
     }
 
+    /**
+     * The run uses the files as they are on disk ({@code run --local --working-tree}): an edited or
+     * uncommitted train.yaml is not an error then.
+     */
+    public Builder workingTree(boolean value) {
+      workingTree = value;
+      return this;
+    }
+
     /** The request; IllegalArgumentException when {@code attempt < 1}. */
     public CompileRequest build() {
       return new CompileRequest(
@@ -249,7 +263,8 @@ public record CompileRequest(
           createdAt,
           platformDisplay,
           sourceBranch,
-          fresh);
+          fresh,
+          workingTree);
     }
   }
 }

@@ -119,7 +119,8 @@ public final class Compiler implements AutoCloseable {
                 request.displayPath(),
                 request.sourceRepo(),
                 request.sourceCommit(),
-                request.existingTree()),
+                request.existingTree(),
+                request.workingTree()),
             all);
     if (source.isEmpty()) {
       return failed(all, Optional.empty());

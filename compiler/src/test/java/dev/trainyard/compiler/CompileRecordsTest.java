@@ -70,6 +70,7 @@ class CompileRecordsTest {
             .platformDisplay("platform.yaml (gitops main)")
             .sourceBranch(Optional.of("main"))
             .fresh(true)
+            .workingTree(true)
             .build();
     assertEquals(
         new CompileRequest(
@@ -86,6 +87,7 @@ class CompileRecordsTest {
             Optional.of(at),
             Optional.of("platform.yaml (gitops main)"),
             Optional.of("main"),
+            true,
             true),
         r);
     assertEquals(r, r.toBuilder().build());

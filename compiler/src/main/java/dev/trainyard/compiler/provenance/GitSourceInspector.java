@@ -120,6 +120,21 @@ public final class GitSourceInspector implements AutoCloseable {
       Optional<String> repoOverride,
       Optional<String> commitOverride,
       Optional<Path> ignored) {
+    return inspect(trainYaml, displayPath, repoOverride, commitOverride, ignored, false);
+  }
+
+  /**
+   * As {@link #inspect(Path, String, Optional, Optional, Optional)}; with {@code workingTree} (the
+   * run uses the files on disk, {@code run --local --working-tree}) train.yaml need not be in
+   * {@code commitOverride} nor match it there.
+   */
+  public StageResult<SourceInfo> inspect(
+      Path trainYaml,
+      String displayPath,
+      Optional<String> repoOverride,
+      Optional<String> commitOverride,
+      Optional<Path> ignored,
+      boolean workingTree) {
     SourceLocation at = SourceLocation.ofFile(displayPath);
     Path file = trainYaml.toAbsolutePath().normalize();
     if (repoOverride.isPresent() && commitOverride.isPresent() && workTreeOf(file).isEmpty()) {
@@ -148,6 +163,7 @@ public final class GitSourceInspector implements AutoCloseable {
         repoOverride,
         commitOverride,
         ignored.map(i -> i.toAbsolutePath().normalize()),
+        workingTree,
         at);
   }
 
@@ -375,6 +391,7 @@ public final class GitSourceInspector implements AutoCloseable {
         Optional<String> repoOverride,
         Optional<String> commitOverride,
         Optional<Path> ignored,
+        boolean workingTree,
         SourceLocation at) {
       FileRepositoryBuilder builder =
           new FileRepositoryBuilder().findGitDir(file.getParent().toFile());
@@ -407,7 +424,7 @@ public final class GitSourceInspector implements AutoCloseable {
           checkClean(status(inspector, gitDir, git, path), path, ignoredPath, at, problems);
           checkPushed(repo, commit.get(), at, problems);
         }
-        if (commitOverride.isPresent()) {
+        if (commitOverride.isPresent() && !workingTree) {
           boolean sameRepo =
               repoOverride.isEmpty()
                   || remoteUrl(repo).map(u -> sameRepository(u, repoOverride.get())).orElse(false);

@@ -117,6 +117,37 @@ class GitEdgesTest {
     assertEquals(DiagnosticCode.SOURCE_NOT_COMMITTED, changed.code());
     assertEquals(
         "jobs/demo/train.yaml differs from its version in commit " + head, changed.message());
+    // run --local --working-tree runs the file as it is: neither an edit nor a new file is an error
+    assertEquals(
+        List.of(),
+        inspector
+            .inspect(
+                p.trainYaml(),
+                "train.yaml",
+                Optional.of(TrainProject.REMOTE),
+                Optional.of(head),
+                Optional.empty(),
+                true)
+            .diagnostics());
+    Path added = Files.createDirectories(p.root().resolve("jobs/new")).resolve("train.yaml");
+    Files.writeString(added, "run: z\n");
+    assertEquals(
+        "jobs/new/train.yaml is not in commit " + head,
+        inspect(added, Optional.of(TrainProject.REMOTE), Optional.of(head))
+            .diagnostics()
+            .get(0)
+            .message());
+    assertEquals(
+        List.of(),
+        inspector
+            .inspect(
+                added,
+                "train.yaml",
+                Optional.of(TrainProject.REMOTE),
+                Optional.of(head),
+                Optional.empty(),
+                true)
+            .diagnostics());
   }
 
   @Test
