@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
  * with gloo, each pod with exactly its compiled command and env. The family is what READMEs and
  * Slurm scripts write: a literal or random rendezvous, {@code --standalone}, a wrong node count or
  * rank, a host variable no pod sets, a positional default, {@code srun} with its Slurm-only
- * assignments, {@code python} without a launcher, and a node address overwritten per pod ({@code
- * MASTER_ADDR=$(hostname)}). The script all-reduces its rank + 1, so only a world of 2 prints
+ * assignments, {@code python} without a launcher, a node address overwritten per pod ({@code
+ * MASTER_ADDR=$(hostname)}), and the DeepSpeed launcher (local ranks only without a hostfile). The script all-reduces its rank + 1, so only a world of 2 prints
  * {@code sum 3}; a node training alone prints {@code of 1}.
  */
 class TorchHintsHostsIT {
@@ -33,7 +33,8 @@ class TorchHintsHostsIT {
               + "srun torchrun --nnodes 2 --nproc_per_node 1 --rdzv_id $RANDOM --rdzv_backend c10d"
               + " --rdzv_endpoint $head_node_ip:29500 group.py",
           "srun -N 2 --ntasks-per-node=1 python -u alone.py",
-          "MASTER_ADDR=$(hostname); torchrun --nnodes 2 --nproc_per_node 1 --master_addr $MASTER_ADDR --master_port 29500 group.py");
+          "MASTER_ADDR=$(hostname); torchrun --nnodes 2 --nproc_per_node 1 --master_addr $MASTER_ADDR --master_port 29500 group.py",
+          "deepspeed --num_gpus 1 --master_port=29501 group.py");
 
   private static Map<String, String> files(String run) {
     return Map.of(

@@ -63,6 +63,7 @@ final class RunLint {
       TorchrunFlags.check(c);
       LaunchVariables.check(c);
       LauncherlessRun.check(c);
+      DeepspeedLauncher.check(c);
       standalone(c);
       AccelerateRule.check(c);
       TuneRunRule.check(c);
