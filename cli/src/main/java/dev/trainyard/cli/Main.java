@@ -83,11 +83,13 @@ public final class Main {
 
   private static int handle(Exception e, PrintWriter jsonOut, PrintWriter err) {
     if (e instanceof IOException || e instanceof UncheckedIOException) {
-      err.println("trainyard: error: " + e.getMessage());
+      String message =
+          Reporting.ioReason(e instanceof UncheckedIOException u ? u.getCause() : (IOException) e);
+      err.println("trainyard: error: " + message);
       err.flush();
       if (jsonOut != null) {
         var node = CanonicalJson.mapper().createObjectNode();
-        node.put("error", String.valueOf(e.getMessage())).put("exitCode", EXIT_ENVIRONMENT);
+        node.put("error", message).put("exitCode", EXIT_ENVIRONMENT);
         jsonOut.println(node.toPrettyString());
         jsonOut.flush();
       }

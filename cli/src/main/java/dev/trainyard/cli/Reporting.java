@@ -7,7 +7,15 @@ import dev.trainyard.compiler.diagnostic.DiagnosticPrinter;
 import dev.trainyard.compiler.manifest.CanonicalJson;
 import dev.trainyard.compiler.manifest.OutputTree;
 import dev.trainyard.compiler.resolve.ResolvedJob;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.charset.CharacterCodingException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.util.Optional;
 import picocli.CommandLine.Model.CommandSpec;
@@ -18,6 +26,34 @@ import picocli.CommandLine.Model.CommandSpec;
  */
 final class Reporting {
   private Reporting() {}
+
+  /**
+   * Why a file operation failed, in words, with the path: {@code no such file or folder: PATH},
+   * {@code permission denied: PATH}, {@code a file is in the way: PATH}, {@code not a folder:
+   * PATH}, {@code not UTF-8 text}; else the exception's message (the JDK's {@link
+   * NoSuchFileException} and its kin carry only the path).
+   */
+  static String ioReason(IOException e) {
+    if (e instanceof FileSystemException f) {
+      String file = String.valueOf(f.getFile());
+      if (f instanceof NoSuchFileException) {
+        return "no such file or folder: " + file;
+      } else if (f instanceof AccessDeniedException) {
+        return "permission denied: " + file;
+      } else if (f instanceof FileAlreadyExistsException) {
+        return "a file is in the way: " + file;
+      } else if (f instanceof NotDirectoryException) {
+        return "not a folder: " + file;
+      } else if (f instanceof DirectoryNotEmptyException) {
+        return "folder not empty: " + file;
+      }
+      return f.getReason() == null ? file : file + ": " + f.getReason();
+    }
+    if (e instanceof CharacterCodingException) {
+      return "not UTF-8 text";
+    }
+    return String.valueOf(e.getMessage());
+  }
 
   /** Files written by compile, for the summary. */
   record Written(Path root, OutputTree tree) {}

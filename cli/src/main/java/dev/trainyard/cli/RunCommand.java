@@ -239,7 +239,17 @@ final class RunCommand implements Callable<Integer> {
       }
       dir = trainyard.resolve("checkpoints");
     }
-    Files.createDirectories(dir);
+    try {
+      Files.createDirectories(dir);
+    } catch (IOException e) {
+      throw new ParameterException(
+          spec.commandLine(),
+          (checkpointDir != null ? "--checkpoint-dir " : "the checkpoint folder ")
+              + dir
+              + " cannot be made a folder: "
+              + Reporting.ioReason(e)
+              + " (hint: pass --checkpoint-dir with a folder you can write)");
+    }
     String runDir = compiled.get().dir();
     String folder = runDir.substring(runDir.lastIndexOf('/') + 1);
     if (fresh) {

@@ -29,7 +29,7 @@ final class SecretFile {
     } catch (IOException e) {
       throw new ParameterException(
           spec.commandLine(),
-          "--secret-file " + file + " cannot be read (" + e.getClass().getSimpleName() + ")");
+          "--secret-file " + file + " cannot be read: " + Reporting.ioReason(e));
     }
     for (int i = 0; i < lines.size(); i++) {
       String line = lines.get(i).strip();

@@ -272,6 +272,42 @@ class RunLocalCommandTest {
     MainTest.Run four = MainTest.run("run", "--local", "--nodes", "4", yaml);
     assertEquals(2, four.exit());
     assertTrue(four.err().contains("--nodes 4 is more than the 3 node(s)"), four.err());
+    Path absent = tmp.resolve("absent.env");
+    MainTest.Run noFile = MainTest.run("run", "--local", "--secret-file", absent.toString(), yaml);
+    assertEquals(2, noFile.exit(), noFile.err());
+    assertTrue(
+        noFile
+            .err()
+            .contains(
+                "--secret-file " + absent + " cannot be read: no such file or folder: " + absent),
+        noFile.err());
+  }
+
+  @Test
+  @DisplayName(
+      "--checkpoint-dir that cannot be a folder (a file is there): usage error naming the flag and the reason, exit 2, no stack trace")
+  void checkpointDirInTheWay() throws Exception {
+    Path repo = repo("runtime: plain\nrun: echo hi\ncheckpoint: {}\n");
+    commit(repo);
+    Path file = Files.writeString(tmp.resolve("a-file"), "x");
+    MainTest.Run r =
+        MainTest.run(
+            "run",
+            "--local",
+            "--checkpoint-dir",
+            file.toString(),
+            repo.resolve("train.yaml").toString());
+    assertEquals(2, r.exit(), r.err());
+    assertTrue(
+        r.err()
+            .contains(
+                "--checkpoint-dir "
+                    + file
+                    + " cannot be made a folder: a file is in the way: "
+                    + file
+                    + " (hint: pass --checkpoint-dir with a folder you can write)"),
+        r.err());
+    assertFalse(r.err().contains("Exception"), r.err());
   }
 
   @Test

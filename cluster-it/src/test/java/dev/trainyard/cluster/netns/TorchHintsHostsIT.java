@@ -15,8 +15,9 @@ import org.junit.jupiter.api.Test;
  * Slurm scripts write: a literal or random rendezvous, {@code --standalone}, a wrong node count or
  * rank, a host variable no pod sets, a positional default, {@code srun} with its Slurm-only
  * assignments, {@code python} without a launcher, a node address overwritten per pod ({@code
- * MASTER_ADDR=$(hostname)}), and the DeepSpeed launcher (local ranks only without a hostfile). The script all-reduces its rank + 1, so only a world of 2 prints
- * {@code sum 3}; a node training alone prints {@code of 1}.
+ * MASTER_ADDR=$(hostname)}), and the DeepSpeed launcher (local ranks only without a hostfile). The
+ * script all-reduces its rank + 1, so only a world of 2 prints {@code sum 3}; a node training alone
+ * prints {@code of 1}.
  */
 class TorchHintsHostsIT {
 
