@@ -59,11 +59,12 @@ final class RunLint {
     ShellSyntax.check(c);
     if (c.framework().usesMpi()) {
       MpiRunRule.check(c);
-    } else {
+    } else if (!DeepspeedLauncher.check(c)) {
+      // With the DeepSpeed launcher reported, its hint replaces the launch line: the torch rules
+      // would fix flags (its --node_rank, say) of a line that goes.
       TorchrunFlags.check(c);
       LaunchVariables.check(c);
       LauncherlessRun.check(c);
-      DeepspeedLauncher.check(c);
       standalone(c);
       AccelerateRule.check(c);
       TuneRunRule.check(c);

@@ -85,19 +85,43 @@ class DeepspeedLauncherTest {
 
   @Test
   @DisplayName(
-      "on plain and jax the hint names runtime torch; not reported: one node, --no_ssh, MPI runtimes, deepspeed as an argument")
-  void otherRuntimesAndQuietCases() {
-    assertTrue(
-        e409("runtime: plain\nnodes: 2\nrun: deepspeed train.py\n")
-            .get(0)
-            .hint()
-            .startsWith("start the script with torchrun with `runtime: torch` (this runtime sets"));
-    assertEquals(1, e409("runtime: jax\nnodes: 2\nrun: deepspeed train.py\n").size());
-    assertEquals(List.of(), e409("nodes: 1\nrun: deepspeed train.py\n"));
+      "found after exec, env, NAME=value; as deepspeed.pt, ds and python -m deepspeed.launcher.runner; --no_ssh with a literal --node_rank gets only this hint")
+  void otherSpellings() {
+    for (String run :
+        List.of(
+            "exec deepspeed train.py",
+            "env FOO=1 deepspeed train.py",
+            "env -i FOO=1 nohup deepspeed train.py",
+            "FOO=1 deepspeed train.py",
+            "ds train.py",
+            "deepspeed.pt train.py",
+            "python3 -u -m deepspeed.launcher.runner train.py")) {
+      List<Diagnostic> found = e409("nodes: 2\nrun: " + run + "\n");
+      assertEquals(1, found.size(), run + ": " + found);
+      assertTrue(found.get(0).hint().endsWith("torchrun train.py`"), run + ": " + found);
+    }
+    List<Diagnostic> noSsh =
+        e409("nodes: 2\nrun: deepspeed --no_ssh --node_rank 0 --hostfile h train.py\n");
+    assertEquals(1, noSsh.size(), noSsh.toString());
+    assertTrue(noSsh.get(0).hint().endsWith("e.g. `run: torchrun train.py`"), noSsh.toString());
     assertEquals(
         List.of(),
         e409(
-            "nodes: 2\nrun: deepspeed --no_ssh --node_rank $NODE_RANK --hostfile h --master_addr $MASTER_ADDR train.py\n"));
+            "nodes: 2\nrun: torchrun train.py --name ds\n",
+            Map.of("train.py", "import os\nprint(os.environ['RANK'])\n")));
+  }
+
+  @Test
+  @DisplayName(
+      "on plain and jax the hint says runtime torch as well; not reported: one node, MPI runtimes, deepspeed as an argument")
+  void otherRuntimesAndQuietCases() {
+    String plain = e409("runtime: plain\nnodes: 2\nrun: deepspeed train.py\n").get(0).hint();
+    assertTrue(
+        plain.startsWith("start the script with torchrun on `runtime: torch` (this runtime sets"),
+        plain);
+    assertTrue(plain.endsWith("e.g. `runtime: torch` and `run: torchrun train.py`"), plain);
+    assertEquals(1, e409("runtime: jax\nnodes: 2\nrun: deepspeed train.py\n").size());
+    assertEquals(List.of(), e409("nodes: 1\nrun: deepspeed train.py\n"));
     assertEquals(
         List.of(),
         e409("runtime: deepspeed\nnodes: 2\nrun: python train.py --deepspeed_config ds.json\n"));
