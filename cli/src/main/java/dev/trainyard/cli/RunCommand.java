@@ -202,6 +202,9 @@ final class RunCommand implements Callable<Integer> {
     return run(planned.plan().get(), root, until, checkpoints);
   }
 
+  /** The commit a {@code --working-tree} run of a repository without any commit stands for. */
+  static final String NO_COMMIT = "0".repeat(40);
+
   /**
    * Default checkpoint folder, next to train.yaml; its parent holds a {@code .gitignore} of "*".
    */
@@ -228,6 +231,10 @@ final class RunCommand implements Callable<Integer> {
       return Optional.empty();
     }
     Path dir;
+    if (checkpointDir != null && checkpointDir.toString().isBlank()) {
+      throw new ParameterException(
+          spec.commandLine(), "--checkpoint-dir must name a folder, got an empty value");
+    }
     if (checkpointDir != null) {
       dir = checkpointDir.toAbsolutePath().normalize();
     } else {
@@ -239,24 +246,28 @@ final class RunCommand implements Callable<Integer> {
       }
       dir = trainyard.resolve("checkpoints");
     }
+    String runDir = compiled.get().dir();
+    String folder = runDir.substring(runDir.lastIndexOf('/') + 1);
     try {
       Files.createDirectories(dir);
+      if (fresh) {
+        String base = folder;
+        for (int n = 2; used(dir.resolve(folder)); n++) {
+          folder = base + "-" + n;
+        }
+      }
+      // The run saves here: a read-only mount or an immutable folder is said now, not as the
+      // program's failure after it started.
+      Path run = Files.createDirectories(dir.resolve(folder));
+      Files.delete(Files.createTempFile(run, ".trainyard-write-check", ""));
     } catch (IOException e) {
       throw new ParameterException(
           spec.commandLine(),
           (checkpointDir != null ? "--checkpoint-dir " : "the checkpoint folder ")
               + dir
-              + " cannot be made a folder: "
+              + " cannot be written: "
               + Reporting.ioReason(e)
               + " (hint: pass --checkpoint-dir with a folder you can write)");
-    }
-    String runDir = compiled.get().dir();
-    String folder = runDir.substring(runDir.lastIndexOf('/') + 1);
-    if (fresh) {
-      String base = folder;
-      for (int n = 2; used(dir.resolve(folder)); n++) {
-        folder = base + "-" + n;
-      }
     }
     return Optional.of(new LocalPlanner.Checkpoints(dir.toString(), folder));
   }
@@ -285,7 +296,9 @@ final class RunCommand implements Callable<Integer> {
       b.sourceRepo(Optional.of("https://localhost/" + root.getFileName() + ".git"));
     }
     if (workingTree) {
-      b.sourceCommit(Optional.of(WorkingCopies.head(root))).workingTree(true);
+      // A fresh `git init` has no commit yet; the files are run as they are, so none is needed.
+      b.sourceCommit(Optional.of(WorkingCopies.headIfAny(root).orElse(NO_COMMIT)))
+          .workingTree(true);
     }
     return b.build();
   }

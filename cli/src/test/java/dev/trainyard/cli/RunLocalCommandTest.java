@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -190,6 +191,14 @@ class RunLocalCommandTest {
     assertTrue(noGit.err().contains("is not in a git repository"), noGit.err());
 
     Path repo = repo("runtime: plain\nrun: cat note.txt\n");
+    Files.writeString(repo.resolve("note.txt"), "before any commit\n");
+    MainTest.Run noCommit = MainTest.run("run", "--local", repo.resolve("train.yaml").toString());
+    assertEquals(1, noCommit.exit(), noCommit.err());
+    assertTrue(noCommit.err().contains("the git repository has no commit yet"), noCommit.err());
+    MainTest.Run firstTry =
+        MainTest.run("run", "--local", "--working-tree", repo.resolve("train.yaml").toString());
+    assertEquals(0, firstTry.exit(), firstTry.err());
+    assertTrue(firstTry.out().contains("[node-0] before any commit"), firstTry.out());
     commit(repo);
     Files.writeString(repo.resolve("note.txt"), "from the work tree\n");
     MainTest.Run dirty = MainTest.run("run", "--local", repo.resolve("train.yaml").toString());
@@ -303,11 +312,40 @@ class RunLocalCommandTest {
             .contains(
                 "--checkpoint-dir "
                     + file
-                    + " cannot be made a folder: a file is in the way: "
+                    + " cannot be written: a file is in the way: "
                     + file
                     + " (hint: pass --checkpoint-dir with a folder you can write)"),
         r.err());
     assertFalse(r.err().contains("Exception"), r.err());
+    MainTest.Run empty =
+        MainTest.run(
+            "run", "--local", "--checkpoint-dir", "", repo.resolve("train.yaml").toString());
+    assertEquals(2, empty.exit(), empty.err());
+    assertTrue(
+        empty.err().contains("--checkpoint-dir must name a folder, got an empty value"),
+        empty.err());
+    // a read-only mount (root ignores permission bits, not a read-only file system)
+    Path ro = Files.createDirectories(tmp.resolve("ro"));
+    Assumptions.assumeTrue(
+        exitsZero("mount", "--bind", ro.toString(), ro.toString()),
+        "NOT RUN (read-only part): mount --bind needs root");
+    try {
+      assertTrue(exitsZero("mount", "-o", "remount,bind,ro", ro.toString()));
+      MainTest.Run readOnly =
+          MainTest.run(
+              "run",
+              "--local",
+              "--checkpoint-dir",
+              ro.toString(),
+              repo.resolve("train.yaml").toString());
+      assertEquals(2, readOnly.exit(), readOnly.err());
+      assertTrue(
+          readOnly.err().contains("--checkpoint-dir " + ro + " cannot be written: "),
+          readOnly.err());
+      assertTrue(readOnly.err().contains("Read-only file system"), readOnly.err());
+    } finally {
+      assertTrue(exitsZero("umount", ro.toString()), "umount " + ro);
+    }
   }
 
   @Test

@@ -34,6 +34,18 @@ public final class WorkingCopies {
     return git(root, "rev-parse", "HEAD").strip();
   }
 
+  /**
+   * The full SHA of HEAD of the repository at {@code root}; empty when it has no commit yet (a
+   * fresh {@code git init}).
+   */
+  public static Optional<String> headIfAny(Path root) throws IOException {
+    Result r = run(root, "rev-parse", "--verify", "--quiet", "HEAD^{commit}");
+    if (r.exit() == 1 && r.output().isBlank()) {
+      return Optional.empty();
+    }
+    return Optional.of(checked(r, root, "rev-parse", "HEAD").strip());
+  }
+
   /** The URL of remote {@code origin}, else of the first remote; empty without remotes. */
   public static Optional<String> remoteUrl(Path root) throws IOException {
     List<String> remotes = git(root, "remote").lines().filter(l -> !l.isBlank()).toList();
@@ -70,6 +82,20 @@ public final class WorkingCopies {
   }
 
   private static String git(Path dir, String... args) throws IOException {
+    return checked(run(dir, args), dir, args);
+  }
+
+  private static String checked(Result r, Path dir, String... args) throws IOException {
+    if (r.exit() != 0) {
+      throw new IOException(
+          "git " + String.join(" ", args) + " in " + dir + " failed: " + r.output().strip());
+    }
+    return r.output();
+  }
+
+  private record Result(int exit, String output) {}
+
+  private static Result run(Path dir, String... args) throws IOException {
     List<String> command = new ArrayList<>(List.of("git", "-C", dir.toString()));
     command.addAll(List.of(args));
     Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
@@ -84,10 +110,6 @@ public final class WorkingCopies {
       Thread.currentThread().interrupt();
       throw new IOException("interrupted while running git " + args[0], e);
     }
-    if (p.exitValue() != 0) {
-      throw new IOException(
-          "git " + String.join(" ", args) + " in " + dir + " failed: " + output.strip());
-    }
-    return output;
+    return new Result(p.exitValue(), output);
   }
 }

@@ -50,6 +50,23 @@ class WorkingCopiesTest {
     String head = WorkingCopies.head(repo);
     assertEquals(git(repo, "rev-parse", "HEAD").strip(), head);
     assertTrue(head.matches("[0-9a-f]{40}"), head);
+    assertEquals(Optional.of(head), WorkingCopies.headIfAny(repo));
+  }
+
+  @Test
+  @DisplayName(
+      "headIfAny: empty in a fresh git init (no commit yet); a folder outside any repository is an error")
+  void headIfAny() throws Exception {
+    Path fresh = Files.createDirectories(tmp.resolve("fresh"));
+    git(fresh, "init", "-q");
+    assertEquals(Optional.empty(), WorkingCopies.headIfAny(fresh));
+    IOException e = assertThrows(IOException.class, () -> WorkingCopies.head(fresh));
+    assertTrue(e.getMessage().startsWith("git rev-parse HEAD in " + fresh + " failed: "));
+    Path outside = Files.createDirectories(tmp.resolve("outside"));
+    IOException not = assertThrows(IOException.class, () -> WorkingCopies.headIfAny(outside));
+    assertTrue(
+        not.getMessage().startsWith("git rev-parse HEAD in " + outside + " failed: "),
+        not.getMessage());
   }
 
   @Test
