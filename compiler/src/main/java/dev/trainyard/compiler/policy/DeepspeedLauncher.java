@@ -62,11 +62,12 @@ final class DeepspeedLauncher {
   private DeepspeedLauncher() {}
 
   /**
-   * Reports the launcher (E409) and answers true when {@code run} starts it on a multi-node run of
-   * a runtime without mpirun; the torch launch rules then have nothing to fix on that line.
+   * Reports the launcher (E409) and answers true when {@code run} starts it on a multi-node run;
+   * called for runtimes without mpirun only (MPI runtimes have {@link MpiRunRule}). The torch
+   * launch rules then have nothing to fix on that line.
    */
   static boolean check(RunCheck c) {
-    if (c.nodes() < 2 || c.framework().usesMpi()) {
+    if (c.nodes() < 2) {
       return false;
     }
     List<RunTokens.Word> words = c.run().words();

@@ -128,4 +128,23 @@ class DeepspeedLauncherTest {
     assertEquals(List.of(), e409("nodes: 2\nrun: torchrun train.py --launcher deepspeed\n"));
     assertEquals(List.of(), e409("nodes: 2\nrun: echo deepspeed && torchrun train.py\n"));
   }
+
+  @Test
+  @DisplayName(
+      "the torch launch rules still run without the DeepSpeed launcher (one node or several) and are skipped with it: one finding, one command")
+  void torchRulesOnlyWithoutIt() {
+    assertEquals(1, e409("nodes: 2\nrun: torchrun --nnodes 3 train.py\n").size());
+    assertEquals(1, e409("nodes: 1\nrun: torchrun --nnodes 3 train.py\n").size());
+    CompileResult module =
+        TrainProject.create(
+                dir,
+                "jobs/m",
+                "nodes: 2\nrun: python -m deepspeed.launcher.runner train.py\n",
+                Map.of())
+            .compile();
+    List<Diagnostic> atRun =
+        module.diagnostics().stream().filter(d -> d.pointer().equals("/run")).toList();
+    assertEquals(1, atRun.size(), atRun.toString());
+    assertEquals(DiagnosticCode.RUN_CONTRADICTS_TOPOLOGY, atRun.get(0).code());
+  }
 }
