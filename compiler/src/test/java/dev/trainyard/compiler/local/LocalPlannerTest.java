@@ -200,6 +200,16 @@ class LocalPlannerTest {
         assertEquals("127.0.0.1:" + port, last.get("JAX_COORDINATOR_ADDRESS"));
       }
     }
+    // asked once per declared container port (torch: c10d 29500 and alive 29499) and once for an
+    // undeclared MASTER_PORT (jax: alive 29499 + 29500), as Settings documents
+    for (String[] shape : new String[][] {{"torch", "2"}, {"jax", "2"}, {"plain", "2"}}) {
+      AtomicInteger asked = new AtomicInteger();
+      LocalPlanner.plan(
+          compile("runtime: " + shape[0] + "\nrun: python train.py\nnodes: 2\n"),
+          new LocalPlanner.Settings(
+              0, 0, name -> Optional.empty(), () -> 45000 + asked.incrementAndGet()));
+      assertEquals(Integer.parseInt(shape[1]), asked.get(), shape[0]);
+    }
     // a second plan asks for new ports: two runs side by side do not meet
     AtomicInteger next = new AtomicInteger(50000);
     LocalPlanner.Settings other =
