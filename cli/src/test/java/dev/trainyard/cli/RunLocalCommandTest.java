@@ -616,6 +616,12 @@ class RunLocalCommandTest {
     List<String> command =
         new ArrayList<>(
             List.of(
+                // A suite started in the background (`mvn … &` from a script) inherits SIGINT and
+                // SIGHUP ignored, and a JVM installs no handler for an ignored signal: the CLI
+                // would
+                // never see the test's Ctrl-C. coreutils env (8.31+) puts them back to default.
+                "env",
+                "--default-signal=INT,HUP,TERM",
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-XX:TieredStopAtLevel=1",
                 "-Djava.io.tmpdir=" + tmpdir(log.getParent()),
