@@ -19,6 +19,7 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -183,7 +184,7 @@ final class RunCommand implements Callable<Integer> {
     }
     printWarnings(result);
     Optional<LocalPlanner.Checkpoints> checkpoints =
-        checkpoints(result.job().orElseThrow().checkpoint());
+        checkpoints(result.job().orElseThrow().checkpoint(), root);
     LocalPlanner.Result planned =
         LocalPlanner.plan(
             result.tree().orElseThrow(),
@@ -218,8 +219,8 @@ final class RunCommand implements Callable<Integer> {
    * Empty when train.yaml has no {@code checkpoint:} ({@code --checkpoint-dir} is then said to do
    * nothing).
    */
-  private Optional<LocalPlanner.Checkpoints> checkpoints(Optional<ResolvedCheckpoint> compiled)
-      throws IOException {
+  private Optional<LocalPlanner.Checkpoints> checkpoints(
+      Optional<ResolvedCheckpoint> compiled, Path root) throws IOException {
     if (compiled.isEmpty()) {
       if (checkpointDir != null) {
         PrintWriter err = spec.commandLine().getErr();
@@ -230,26 +231,38 @@ final class RunCommand implements Callable<Integer> {
       }
       return Optional.empty();
     }
-    Path dir;
     if (checkpointDir != null && checkpointDir.toString().isBlank()) {
       throw new ParameterException(
           spec.commandLine(), "--checkpoint-dir must name a folder, got an empty value");
     }
-    if (checkpointDir != null) {
-      dir = checkpointDir.toAbsolutePath().normalize();
-    } else {
-      Path trainyard = trainYaml.toAbsolutePath().getParent().resolve(".trainyard");
-      Files.createDirectories(trainyard);
-      Path ignore = trainyard.resolve(".gitignore");
-      if (!Files.exists(ignore)) {
-        Files.writeString(ignore, "# trainyard run --local: local checkpoints\n*\n");
-      }
-      dir = trainyard.resolve("checkpoints");
-    }
+    Path dir =
+        checkpointDir != null
+            ? checkpointDir.toAbsolutePath().normalize()
+            : trainYaml.toAbsolutePath().getParent().resolve(".trainyard").resolve("checkpoints");
+    // The folder git must not see: .trainyard next to train.yaml, or a chosen folder inside the
+    // work tree that this run makes (git would list its checkpoints as uncommitted files, and
+    // the next run would refuse them with E305).
+    Path hidden = checkpointDir != null ? dir : dir.getParent();
     String runDir = compiled.get().dir();
     String folder = runDir.substring(runDir.lastIndexOf('/') + 1);
     try {
+      boolean made = !Files.exists(hidden, LinkOption.NOFOLLOW_LINKS);
       Files.createDirectories(dir);
+      if (made && inside(hidden, root)) {
+        Files.writeString(
+            hidden.resolve(".gitignore"), "# trainyard run --local: local checkpoints\n*\n");
+      } else if (checkpointDir == null && !Files.exists(hidden.resolve(".gitignore"))) {
+        Files.writeString(
+            hidden.resolve(".gitignore"), "# trainyard run --local: local checkpoints\n*\n");
+      } else if (inside(dir, root) && !ignoredByGit(root, dir)) {
+        PrintWriter err = spec.commandLine().getErr();
+        err.println(
+            "trainyard: warning: --checkpoint-dir "
+                + dir
+                + " is inside the repository and git does not ignore it: its checkpoints would be"
+                + " uncommitted files that the next run refuses (E305); add it to .gitignore");
+        err.flush();
+      }
       if (fresh) {
         String base = folder;
         for (int n = 2; used(dir.resolve(folder)); n++) {
@@ -270,6 +283,28 @@ final class RunCommand implements Callable<Integer> {
               + " (hint: pass --checkpoint-dir with a folder you can write)");
     }
     return Optional.of(new LocalPlanner.Checkpoints(dir.toString(), folder));
+  }
+
+  /** Whether {@code path} lies strictly below the work tree {@code root} (real paths). */
+  private static boolean inside(Path path, Path root) throws IOException {
+    Path real = path.toRealPath();
+    Path top = root.toRealPath();
+    return real.startsWith(top) && !real.equals(top);
+  }
+
+  /** Whether git ignores {@code dir} in the work tree {@code root} ({@code git check-ignore}). */
+  private static boolean ignoredByGit(Path root, Path dir) throws IOException {
+    Process p =
+        new ProcessBuilder("git", "-C", root.toString(), "check-ignore", "-q", dir.toString())
+            .redirectErrorStream(true)
+            .start();
+    p.getInputStream().readAllBytes();
+    try {
+      return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
   }
 
   /** Whether {@code dir} exists and holds anything. */

@@ -317,6 +317,42 @@ class RunLocalCommandTest {
                     + " (hint: pass --checkpoint-dir with a folder you can write)"),
         r.err());
     assertFalse(r.err().contains("Exception"), r.err());
+    // a new folder inside the repository is hidden from git (else the next run's E305 refuses
+    // its checkpoints); an existing one git does not ignore gets a warning
+    Path inRepo = repo.resolve("ckpt");
+    for (int i = 0; i < 2; i++) {
+      MainTest.Run twice =
+          MainTest.run(
+              "run",
+              "--local",
+              "--checkpoint-dir",
+              inRepo.toString(),
+              repo.resolve("train.yaml").toString());
+      assertEquals(0, twice.exit(), twice.err());
+    }
+    assertEquals(
+        "# trainyard run --local: local checkpoints\n*\n",
+        Files.readString(inRepo.resolve(".gitignore")));
+    Path existing = Files.createDirectories(repo.resolve("kept"));
+    Files.writeString(existing.resolve("notes.txt"), "mine\n");
+    commit(repo);
+    MainTest.Run warned =
+        MainTest.run(
+            "run",
+            "--local",
+            "--checkpoint-dir",
+            existing.toString(),
+            repo.resolve("train.yaml").toString());
+    assertTrue(
+        warned
+            .err()
+            .contains(
+                "trainyard: warning: --checkpoint-dir "
+                    + existing
+                    + " is inside the repository and git does not ignore it"),
+        warned.err());
+    assertFalse(
+        Files.exists(existing.resolve(".gitignore")), "a folder of the user's is left as it is");
     MainTest.Run empty =
         MainTest.run(
             "run", "--local", "--checkpoint-dir", "", repo.resolve("train.yaml").toString());

@@ -122,13 +122,19 @@ final class DeepspeedLauncher {
       script += VALUE_OPTIONS.contains(option) ? 2 : 1;
     }
     boolean hasScript = script < words.size() && words.get(script).command() == launcher.command();
-    String fixed =
-        hasScript
-            ? c.rewrite()
-                .remove(launcher.start(), words.get(script).start())
-                .insert(launcher.start(), torchrun)
-                .apply()
-            : torchrun + "train.py";
+    String fixed = torchrun + "train.py";
+    if (hasScript) {
+      RunCheck.Rewrite r =
+          c.rewrite()
+              .remove(launcher.start(), words.get(script).start())
+              .insert(launcher.start(), torchrun);
+      // torchrun sets LOCAL_RANK in the environment; a literal --local_rank would give every
+      // process the same one.
+      c.run().flags("--local_rank", "--local-rank").stream()
+          .filter(f -> f.word().command() == launcher.command())
+          .forEach(r::remove);
+      fixed = r.apply();
+    }
     boolean torch = c.framework() == Framework.TORCH;
     c.error(
         DiagnosticCode.RUN_CONTRADICTS_TOPOLOGY,

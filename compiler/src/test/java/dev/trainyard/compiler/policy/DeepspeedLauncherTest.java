@@ -72,6 +72,17 @@ class DeepspeedLauncherTest {
             .hint()
             .endsWith("e.g. `run: torchrun --no-python ./train.sh`"));
     assertTrue(
+        e409("nodes: 2\nrun: deepspeed --num_gpus 4 train.py --deepspeed ds.json --local_rank 0\n")
+            .get(0)
+            .hint()
+            .endsWith("e.g. `run: torchrun train.py --deepspeed ds.json`"),
+        "a literal --local_rank goes: torchrun sets LOCAL_RANK per process");
+    assertTrue(
+        e409("nodes: 2\nrun: deepspeed train.py --local-rank=0 && torchrun x.py --local_rank 1\n")
+            .get(0)
+            .hint()
+            .endsWith("e.g. `run: torchrun train.py && torchrun x.py --local_rank 1`"));
+    assertTrue(
         e409("nodes: 2\nrun: deepspeed --num_gpus 2\n")
             .get(0)
             .hint()
