@@ -411,6 +411,18 @@ final class RunCommand implements Callable<Integer> {
       out.flush();
       for (LocalNode node : plan.nodes()) {
         copy(root, plan.commit(), runner.checkout(node));
+        if (!Files.isDirectory(runner.checkout(node).resolve(node.workdir()))) {
+          PrintWriter err = spec.commandLine().getErr();
+          err.println(
+              "trainyard: error: train.yaml's folder "
+                  + node.workdir()
+                  + " is not in "
+                  + (workingTree ? "the copy of the work tree" : "the clone of the commit")
+                  + ": git ignores it or has none of its files, so pods would not have it either");
+          err.println("    hint: take it out of .gitignore, git add it, and run again");
+          err.flush();
+          return 1;
+        }
       }
       StopSignal.watch();
       Runtime.getRuntime().addShutdownHook(hook);

@@ -353,6 +353,25 @@ class RunLocalCommandTest {
         warned.err());
     assertFalse(
         Files.exists(existing.resolve(".gitignore")), "a folder of the user's is left as it is");
+    // train.yaml in a folder git ignores: not in the copy, said in words (was the JDK's "Cannot
+    // run program setsid (in directory …)", exit 3)
+    Path hidden = Files.createDirectories(repo.resolve("hidden"));
+    Files.writeString(hidden.resolve("train.yaml"), "runtime: plain\nrun: echo hi\n");
+    Files.writeString(repo.resolve(".gitignore"), "hidden/\n");
+    MainTest.Run ignored =
+        MainTest.run("run", "--local", "--working-tree", hidden.resolve("train.yaml").toString());
+    assertEquals(1, ignored.exit(), ignored.err());
+    assertTrue(
+        ignored
+            .err()
+            .contains(
+                "trainyard: error: train.yaml's folder hidden is not in the copy of the work tree:"
+                    + " git ignores it"),
+        ignored.err());
+    assertFalse(ignored.err().contains("setsid"), ignored.err());
+    Files.delete(repo.resolve(".gitignore"));
+    Files.delete(hidden.resolve("train.yaml"));
+    Files.delete(hidden);
     MainTest.Run empty =
         MainTest.run(
             "run", "--local", "--checkpoint-dir", "", repo.resolve("train.yaml").toString());
