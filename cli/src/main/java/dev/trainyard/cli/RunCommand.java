@@ -248,13 +248,10 @@ final class RunCommand implements Callable<Integer> {
     try {
       boolean made = !Files.exists(hidden, LinkOption.NOFOLLOW_LINKS);
       Files.createDirectories(dir);
-      if (made && inside(hidden, root)) {
-        Files.writeString(
-            hidden.resolve(".gitignore"), "# trainyard run --local: local checkpoints\n*\n");
-      } else if (checkpointDir == null && !Files.exists(hidden.resolve(".gitignore"))) {
-        Files.writeString(
-            hidden.resolve(".gitignore"), "# trainyard run --local: local checkpoints\n*\n");
-      } else if (inside(dir, root) && !ignoredByGit(root, dir)) {
+      Path ignore = hidden.resolve(".gitignore");
+      if (made && inside(hidden, root) || checkpointDir == null && !Files.exists(ignore)) {
+        Files.writeString(ignore, "# trainyard run --local: local checkpoints\n*\n");
+      } else if (inside(dir, root) && !WorkingCopies.ignored(root, dir)) {
         PrintWriter err = spec.commandLine().getErr();
         err.println(
             "trainyard: warning: --checkpoint-dir "
@@ -290,21 +287,6 @@ final class RunCommand implements Callable<Integer> {
     Path real = path.toRealPath();
     Path top = root.toRealPath();
     return real.startsWith(top) && !real.equals(top);
-  }
-
-  /** Whether git ignores {@code dir} in the work tree {@code root} ({@code git check-ignore}). */
-  private static boolean ignoredByGit(Path root, Path dir) throws IOException {
-    Process p =
-        new ProcessBuilder("git", "-C", root.toString(), "check-ignore", "-q", dir.toString())
-            .redirectErrorStream(true)
-            .start();
-    p.getInputStream().readAllBytes();
-    try {
-      return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
-    }
   }
 
   /** Whether {@code dir} exists and holds anything. */

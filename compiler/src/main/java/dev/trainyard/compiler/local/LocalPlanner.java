@@ -146,10 +146,8 @@ public final class LocalPlanner {
             .filter(e -> e.getKey().contains("/configmap-") && e.getKey().endsWith("-mpi.yaml"))
             .findFirst()
             .map(e -> parse(e.getKey(), e.getValue()).path("data"));
-    Map<String, String> ports = new TreeMap<>();
-    rendezvousPort(container.path("env"))
-        .ifPresent(port -> ports.put(port, Integer.toString(settings.freePort().getAsInt())));
-    Rewrite rewrite = new Rewrite(text(jobSet, "/spec/network/subdomain"), ports);
+    Rewrite rewrite =
+        new Rewrite(text(jobSet, "/spec/network/subdomain"), freePorts(container, settings));
     List<String> problems = new ArrayList<>();
     Map<String, String> env = env(container.path("env"), 0, rewrite, settings, problems);
     int compiled = Integer.parseInt(env.getOrDefault("NNODES", "1"));
@@ -220,13 +218,40 @@ public final class LocalPlanner {
    * The compiled {@code PET_NPROC_PER_NODE} of a container; 1 without one; none when not a number.
    */
   private static OptionalInt compiledProcs(JsonNode container) {
-    for (JsonNode e : container.path("env")) {
-      if ("PET_NPROC_PER_NODE".equals(e.path("name").asText())) {
-        String v = e.path("value").asText("");
-        return v.matches("[0-9]{1,9}") ? OptionalInt.of(Integer.parseInt(v)) : OptionalInt.empty();
+    return literal(container.path("env"), "PET_NPROC_PER_NODE")
+        .map(
+            v ->
+                v.matches("[0-9]{1,9}") ? OptionalInt.of(Integer.parseInt(v)) : OptionalInt.empty())
+        .orElse(OptionalInt.of(1));
+  }
+
+  /**
+   * Each port the container declares, and an undeclared literal {@code MASTER_PORT} ({@link
+   * #rendezvousPort}), mapped to a free port of this host: one per port, the same for every node.
+   */
+  private static Map<String, String> freePorts(JsonNode container, Settings settings) {
+    Map<String, String> ports = new TreeMap<>();
+    container
+        .path("ports")
+        .forEach(
+            p ->
+                ports.put(
+                    p.path("containerPort").asText(),
+                    Integer.toString(settings.freePort().getAsInt())));
+    rendezvousPort(container.path("env"))
+        .filter(port -> !ports.containsKey(port))
+        .ifPresent(port -> ports.put(port, Integer.toString(settings.freePort().getAsInt())));
+    return ports;
+  }
+
+  /** The {@code value} of the first env entry named {@code name} (empty without one). */
+  private static Optional<String> literal(JsonNode env, String name) {
+    for (JsonNode e : env) {
+      if (name.equals(e.path("name").asText())) {
+        return Optional.of(e.path("value").asText(""));
       }
     }
-    return OptionalInt.of(1);
+    return Optional.empty();
   }
 
   private static Result nodes(JsonNode jobSet, String framework, Settings settings) {
@@ -246,18 +271,8 @@ public final class LocalPlanner {
       return new Result(Optional.empty(), refused);
     }
     int count = settings.nodes() == 0 ? compiled : settings.nodes();
-    Map<String, String> ports = new TreeMap<>();
-    container
-        .path("ports")
-        .forEach(
-            p ->
-                ports.put(
-                    p.path("containerPort").asText(),
-                    Integer.toString(settings.freePort().getAsInt())));
-    rendezvousPort(container.path("env"))
-        .filter(port -> !ports.containsKey(port))
-        .ifPresent(port -> ports.put(port, Integer.toString(settings.freePort().getAsInt())));
-    Rewrite rewrite = new Rewrite(text(jobSet, "/spec/network/subdomain"), ports);
+    Rewrite rewrite =
+        new Rewrite(text(jobSet, "/spec/network/subdomain"), freePorts(container, settings));
     String workdir = workdir(pod, container);
     List<String> problems = new ArrayList<>();
     List<LocalNode> nodes = new ArrayList<>();
@@ -386,13 +401,7 @@ public final class LocalPlanner {
    * runs on one fixed port would join each other's world.
    */
   static Optional<String> rendezvousPort(JsonNode env) {
-    for (JsonNode e : env) {
-      if ("MASTER_PORT".equals(e.path("name").asText())
-          && e.path("value").asText().matches("\\d+")) {
-        return Optional.of(e.path("value").asText());
-      }
-    }
-    return Optional.empty();
+    return literal(env, "MASTER_PORT").filter(v -> v.matches("\\d+"));
   }
 
   private static String text(JsonNode node, String pointer) {

@@ -46,6 +46,13 @@ public final class WorkingCopies {
     return Optional.of(checked(r, root, "rev-parse", "HEAD").strip());
   }
 
+  /**
+   * Whether git ignores {@code path} in the work tree at {@code root} ({@code git check-ignore}).
+   */
+  public static boolean ignored(Path root, Path path) throws IOException {
+    return run(root, "check-ignore", "-q", path.toString()).exit() == 0;
+  }
+
   /** The URL of remote {@code origin}, else of the first remote; empty without remotes. */
   public static Optional<String> remoteUrl(Path root) throws IOException {
     List<String> remotes = git(root, "remote").lines().filter(l -> !l.isBlank()).toList();

@@ -54,6 +54,16 @@ class WorkingCopiesTest {
   }
 
   @Test
+  @DisplayName("ignored: what .gitignore names is ignored, other paths are not (git check-ignore)")
+  void ignored() throws Exception {
+    Files.writeString(repo.resolve(".gitignore"), "ckpt/\n");
+    Path ckpt = Files.createDirectories(repo.resolve("ckpt"));
+    Path kept = Files.createDirectories(repo.resolve("kept"));
+    assertTrue(WorkingCopies.ignored(repo, ckpt));
+    assertFalse(WorkingCopies.ignored(repo, kept));
+  }
+
+  @Test
   @DisplayName(
       "headIfAny: empty in a fresh git init (no commit yet); a folder outside any repository is an error")
   void headIfAny() throws Exception {
