@@ -32,19 +32,14 @@ final class JobSetFacts {
   }
 
   /**
-   * The JobSet's provenance annotations only, read from the lines of its {@code metadata:} block
-   * when the file is laid out as Trainyard writes it ({@link AnnotationLines}), so scanning the
-   * earlier runs of a train.yaml parses no YAML; the whole file is parsed otherwise.
+   * The JobSet's provenance annotations only, read from its {@code metadata:} block alone when the
+   * file is laid out as Trainyard writes it ({@link BlockYaml}), so scanning the earlier runs of a
+   * train.yaml reads a few lines of each; the whole file is parsed otherwise (the block may use an
+   * anchor defined above it, which a read of the block alone would miss).
    */
   Map<String, String> annotations(RunFolder run, String text) {
-    Optional<Map<String, String>> fast = metadataBlock(text).flatMap(AnnotationLines::of);
-    if (fast.isPresent()) {
-      return fast.get();
-    }
-    // The whole file, not the metadata block alone: the block may use an anchor defined above it,
-    // which a parse of
-    // the block alone reads as no annotations at all.
-    Optional<JsonNode> root = yaml.once(text);
+    Optional<JsonNode> root =
+        metadataBlock(text).flatMap(BlockYaml::read).or(() -> yaml.once(text));
     Map<String, String> out = new TreeMap<>();
     root.ifPresent(
         r ->

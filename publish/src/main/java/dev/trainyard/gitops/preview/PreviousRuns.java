@@ -16,7 +16,7 @@ import java.util.Optional;
  * and {@code source-path} provenance, newest {@code created-at} (then the greater run name). Only
  * runs whose folder name starts with the same job name ({@code <job>-<runid>}) are read, and of
  * those only the {@code metadata:} block is parsed, so a tree of 10,000 runs costs a listing and a
- * few small reads per run.
+ * few small reads per run. Safe for concurrent use (the index of runs is built once).
  */
 final class PreviousRuns {
   /** Newest first by {@code created-at} (RFC 3339 UTC sorts as text), then by run name. */
@@ -70,7 +70,7 @@ final class PreviousRuns {
     return Optional.ofNullable(newest);
   }
 
-  private Map<String, List<RunFolder>> index() {
+  private synchronized Map<String, List<RunFolder>> index() {
     if (byJob == null) {
       byJob = new HashMap<>();
       for (RunFolder r : new RunIndex(base).runs()) {

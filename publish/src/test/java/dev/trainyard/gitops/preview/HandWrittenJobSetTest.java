@@ -172,18 +172,18 @@ class HandWrittenJobSetTest {
 
   @Test
   @DisplayName(
-      "the line fast path stops at the next metadata key, and refuses a deeper or odd indentation")
+      "the metadata block ends at the next metadata key; a deeper or odd indentation is not read as annotations")
   void fastPathEnds() {
+    JobSetFacts facts = new JobSetFacts(EMBEDDED, new YamlTrees());
     assertEquals(
-        Optional.of(Map.of("a", "1")),
-        AnnotationLines.of("metadata:\n  annotations:\n    a: \"1\"\n  name: n\n"));
+        Map.of("a", "1"),
+        facts.annotations(RUN, "metadata:\n  annotations:\n    a: \"1\"\n  name: n\n"));
+    assertEquals(Map.of("a", "1"), facts.annotations(RUN, "metadata:\n  annotations:\n    a: 1\n"));
     assertEquals(
-        Optional.of(Map.of("a", "1")), AnnotationLines.of("metadata:\n  annotations:\n    a: 1\n"));
-    assertEquals(
-        Optional.empty(), AnnotationLines.of("metadata:\n  annotations:\n    a: 1\n   odd: 2\n"));
-    assertEquals(Optional.empty(), AnnotationLines.of("metadata:\n  name: n\n"));
-    assertEquals(Optional.empty(), AnnotationLines.of("kind: X\n  annotations:\n    a: 1\n"));
-    assertEquals(Optional.of(Map.of()), AnnotationLines.of("metadata:\n  annotations:\n"));
+        Map.of(), facts.annotations(RUN, "metadata:\n  annotations:\n    a: 1\n   odd: 2\n"));
+    assertEquals(Map.of(), facts.annotations(RUN, "metadata:\n  name: n\n"));
+    assertEquals(Map.of(), facts.annotations(RUN, "kind: X\n  annotations:\n    a: 1\n"));
+    assertEquals(Map.of(), facts.annotations(RUN, "metadata:\n  annotations:\n"));
   }
 
   @Test

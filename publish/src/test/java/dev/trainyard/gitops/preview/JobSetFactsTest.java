@@ -1,6 +1,7 @@
 package dev.trainyard.gitops.preview;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.trainyard.compiler.platform.PlatformLoader;
 import dev.trainyard.compiler.schema.NetworkntSchemaValidator;
@@ -55,26 +56,29 @@ class JobSetFactsTest {
 
   @Test
   @DisplayName(
-      "the line fast path reads Trainyard's own layout and gives up on anything else, which is then parsed")
+      "Trainyard's own metadata block is read alone; anything else gives the same annotations through the whole file")
   void fastPath() {
     String ours =
         "metadata:\n  annotations:\n    trainyard.dev/created-at: \"2026-12-01T09:00:00Z\"\n    trainyard.dev/source-path: jobs/a/train.yaml\n  name: n\n";
+    assertTrue(
+        BlockYaml.read(JobSetFacts.metadataBlock("kind: JobSet\n" + ours).orElseThrow())
+            .isPresent());
     assertEquals(
-        Optional.of(
-            Map.of(
-                "trainyard.dev/created-at",
-                "2026-12-01T09:00:00Z",
-                "trainyard.dev/source-path",
-                "jobs/a/train.yaml")),
-        AnnotationLines.of(ours));
+        Map.of(
+            "trainyard.dev/created-at",
+            "2026-12-01T09:00:00Z",
+            "trainyard.dev/source-path",
+            "jobs/a/train.yaml"),
+        facts.annotations(run, "kind: JobSet\n" + ours));
     for (String other :
         List.of(
-            "metadata:\n  annotations:\n    k: 'single'\n",
+            "metadata:\n  annotations:\n    k: 'v'\n",
             "metadata:\n  annotations:\n    k: v # comment\n",
-            "metadata:\n  annotations:\n    k: |\n      text\n",
+            "metadata:\n  annotations:\n    k: >-\n      v\n",
             "metadata:\n  annotations: {k: v}\n",
-            "metadata:\n  annotations:\n    k: \"a\\\"b\"\n")) {
-      assertEquals(Optional.empty(), AnnotationLines.of(other), other);
+            "metadata:\n  annotations:\n    k: \"v\"\n")) {
+      assertEquals(
+          Map.of("k", "v"), facts.annotations(run, "kind: JobSet\n" + other + "spec: {}\n"), other);
     }
     assertEquals(
         Map.of("k", "single"),
