@@ -28,6 +28,8 @@ import java.util.regex.Pattern;
  * rather than compared wrongly.
  */
 final class Pep440Version implements Comparable<Pep440Version> {
+  private static final Pattern LONG_NUMBER = Pattern.compile("[0-9]{19,}");
+
   private static final Pattern FORM =
       Pattern.compile(
           "v?(?:([0-9]+)!)?([0-9]+(?:\\.[0-9]+)*)"
@@ -90,7 +92,7 @@ final class Pep440Version implements Comparable<Pep440Version> {
   private static boolean tooLong(Matcher m) {
     for (int g = 1; g <= m.groupCount(); g++) {
       String s = m.group(g);
-      if (s != null && s.matches(".*[0-9]{19,}.*")) {
+      if (s != null && LONG_NUMBER.matcher(s).find()) {
         return true;
       }
     }

@@ -26,6 +26,8 @@ import java.util.regex.Pattern;
  * </ul>
  */
 final class SetupInstalls {
+  private static final Pattern REDIRECTION = Pattern.compile("[0-9]*[<>].*");
+
   /** A package name as PEP 508 writes it, with optional extras, and nothing else. */
   private static final Pattern BARE =
       Pattern.compile("([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)(\\[[^\\]]*\\])?");
@@ -165,7 +167,7 @@ final class SetupInstalls {
    * 2>}, {@code <file}, {@code >>log}): it starts with one, not after a name.
    */
   static boolean isRedirection(String raw) {
-    return raw.matches("[0-9]*[<>].*");
+    return REDIRECTION.matcher(raw).matches();
   }
 
   /** The index of the first {@code <} or {@code >} outside quotes in {@code raw}, or -1. */

@@ -325,18 +325,23 @@ public final class GitSourceInspector implements AutoCloseable {
         .replaceFirst("[?#].*$", "?…");
   }
 
+  private static final Pattern URL =
+      Pattern.compile("^[A-Za-z][A-Za-z0-9+.-]*://([^/?#]*)(/[^?#]*)?");
+  private static final Pattern USER = Pattern.compile("^[^@]*@");
+  private static final Pattern SCP = Pattern.compile("^[^/@:]+@([^/:]*):(.*)$");
+
   /**
    * Whether a URL has a host and a path beyond {@code /} ({@code https://} and {@code
    * https://host/} have not).
    */
   static boolean namesRepository(String url) {
-    Matcher m = Pattern.compile("^[A-Za-z][A-Za-z0-9+.-]*://([^/?#]*)(/[^?#]*)?").matcher(url);
+    Matcher m = URL.matcher(url);
     if (m.find()) {
-      String host = m.group(1).replaceFirst("^[^@]*@", "");
+      String host = USER.matcher(m.group(1)).replaceFirst("");
       String path = m.group(2) == null ? "" : m.group(2);
       return !host.isEmpty() && !path.replace("/", "").isEmpty();
     }
-    Matcher scp = Pattern.compile("^[^/@:]+@([^/:]*):(.*)$").matcher(url);
+    Matcher scp = SCP.matcher(url);
     return !scp.matches() || !scp.group(1).isEmpty() && !scp.group(2).replace("/", "").isEmpty();
   }
 

@@ -6,6 +6,7 @@ import dev.trainyard.compiler.runtime.MpiSettings;
 import dev.trainyard.compiler.runtime.MpiSettings.MpiImplementation;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * The files of an MPI run's ConfigMap, mounted at {@code /etc/mpi}: the hostfile, the launcher
@@ -13,6 +14,8 @@ import java.util.List;
  * variable names appear in the scripts; user text reaches them as environment values.
  */
 final class MpiFiles {
+  private static final Pattern SHELL_WORD = Pattern.compile("[A-Za-z0-9_@%+=:,./-]+");
+
   static final String DIR = "/etc/mpi";
   static final String HOSTFILE = DIR + "/hostfile";
   static final String KEY_FILE = "id_trainyard";
@@ -194,7 +197,7 @@ final class MpiFiles {
    * {@code '} as {@code '\''} (POSIX: nothing inside single quotes is special).
    */
   static String shellWord(String value) {
-    if (!value.isEmpty() && value.matches("[A-Za-z0-9_@%+=:,./-]+")) {
+    if (!value.isEmpty() && SHELL_WORD.matcher(value).matches()) {
       return value;
     }
     return "'" + value.replace("'", "'\\''") + "'";
