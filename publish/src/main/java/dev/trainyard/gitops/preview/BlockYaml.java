@@ -42,6 +42,15 @@ final class BlockYaml {
 
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
+  /**
+   * SnakeYAML's limits as Jackson's YAML factory sets them: a document of at most 3 MiB code points
+   * ({@code LoaderOptions.codePointLimit}), a simple key of at most 1,024 characters from its first
+   * character to its colon ({@code ScannerImpl}); past them Jackson fails, so this reader declines.
+   */
+  private static final int MAX_LENGTH = 3 * 1024 * 1024;
+
+  private static final int MAX_KEY = 1024;
+
   /** Characters that start something other than a plain scalar or a plain key. */
   private static final String INDICATORS = "-?:,[]{}#&*!|>'\"%@`";
 
@@ -92,6 +101,9 @@ final class BlockYaml {
    * parses it with Jackson).
    */
   static Optional<JsonNode> read(String text) {
+    if (text.length() > MAX_LENGTH) {
+      return Optional.empty();
+    }
     int lines = 0;
     for (int i = 0; i < text.length(); i++) {
       char c = text.charAt(i);
@@ -118,6 +130,9 @@ final class BlockYaml {
         i++;
       }
       indents[l] = i == end ? -1 : i - at;
+      if (i == at && marker(text, at, end)) {
+        return Optional.empty(); // a document marker: SnakeYAML ends or starts a document there
+      }
       at = end + 1;
     }
     try {
@@ -172,6 +187,9 @@ final class BlockYaml {
         colon = keyColon(pos);
         key = text.substring(pos, colon);
         plainKey(key);
+      }
+      if (colon - pos > MAX_KEY) {
+        throw DECLINED;
       }
       int after = colon + 1;
       JsonNode value;
@@ -502,6 +520,9 @@ final class BlockYaml {
       }
       line++;
     }
+    if (line >= starts.length && !text.endsWith("\n")) {
+      throw DECLINED; // the block's last line has no line break: SnakeYAML adds none
+    }
     int content = lines.size();
     while (content > 0 && lines.get(content - 1).isEmpty()) {
       content--;
@@ -626,6 +647,13 @@ final class BlockYaml {
       throw DECLINED;
     }
     line++;
+  }
+
+  /** Whether the line from {@code start} to {@code end} starts with {@code ---} or {@code ...}. */
+  private static boolean marker(String text, int start, int end) {
+    return end - start >= 3
+        && (text.startsWith("---", start) || text.startsWith("...", start))
+        && (end - start == 3 || text.charAt(start + 3) == ' ');
   }
 
   /** Whether the current line has a sequence dash at {@code column}. */

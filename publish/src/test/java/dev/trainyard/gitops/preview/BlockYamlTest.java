@@ -247,6 +247,44 @@ class BlockYamlTest {
   }
 
   @Test
+  @DisplayName(
+      "declines what SnakeYAML refuses or reads otherwise (found by a second pair of eyes): a literal block ending the text without its line break, document markers before content, keys past 1,024 characters, texts past 3 MiB")
+  void snakeYamlLimits() {
+    for (String text :
+        List.of(
+            "k: |\n  a",
+            "k: |\n  a\n    ",
+            "k: |+\n  a\n  ",
+            "l:\n- k: |\n    a",
+            "k: |1\n  ",
+            "--- a: 1\n",
+            "... a: 1\n",
+            "a: 1\n--- b: 2\n",
+            "a: 1\n...\n",
+            "--- - x: 1\n",
+            "k".repeat(1025) + ": 1\n",
+            "\"" + "k".repeat(1023) + "\": 1\n",
+            "'" + "k".repeat(1023) + "': 1\n",
+            "l:\n- a: 1\n  " + "k".repeat(1025) + ": 1\n",
+            "k: " + "x".repeat(3 * 1024 * 1024 - 3) + "\n")) {
+      assertTrue(
+          BlockYaml.read(text).isEmpty(),
+          "accepted: " + text.substring(0, Math.min(60, text.length())));
+    }
+    for (String text :
+        List.of(
+            "k: a",
+            "---x: 1\n",
+            "k".repeat(1024) + ": 1\n",
+            "\"" + "k".repeat(1022) + "\": 1\n",
+            "k: " + "x".repeat(3 * 1024 * 1024 - 4) + "\n")) {
+      assertTrue(
+          sameAsJackson(text, text.substring(0, Math.min(60, text.length()))),
+          "declined: " + text.substring(0, Math.min(60, text.length())));
+    }
+  }
+
+  @Test
   @DisplayName("nesting past 64 collections is declined (a hostile file cannot overflow the stack)")
   void deepNesting() {
     assertTrue(sameAsJackson(nested(63), "64 deep"), "declined 64 mappings");
