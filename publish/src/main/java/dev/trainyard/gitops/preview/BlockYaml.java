@@ -147,12 +147,7 @@ final class BlockYaml {
     if (line >= starts.length || indents[line] != 0 || dashAt(0)) {
       throw DECLINED; // empty, a sequence or a scalar at the root, or an indented root
     }
-    ObjectNode root = mapping(0, 0);
-    skipBlank();
-    if (line < starts.length) {
-      throw DECLINED; // something after the root mapping ended
-    }
-    return root;
+    return mapping(0, 0); // ends only at the text's end: no line is indented less than column 0
   }
 
   // ---- structure
@@ -353,15 +348,8 @@ final class BlockYaml {
       value.append(' ').append(text, from, ends[line]);
       line++;
     }
-    if (line < starts.length && indents[line] < 0) {
-      int next = line;
-      while (next < starts.length && indents[next] < 0) {
-        next++;
-      }
-      if (next < starts.length && indents[next] > column) {
-        throw DECLINED; // a blank line inside a plain scalar is a line feed
-      }
-    }
+    // A blank line and then a deeper one (a line feed inside the scalar) is declined by the caller:
+    // its collection finds a line indented past its column.
     return typed(value.toString());
   }
 

@@ -248,6 +248,65 @@ class BlockYamlTest {
 
   @Test
   @DisplayName(
+      "reads blank lines anywhere between nodes, items on the line after their dash, quoted keys in items, keys that start with an indicator before a non-space, 19-digit longs, and a last line of spaces")
+  void readsEdgeLayouts() {
+    StringBuilder siblings = new StringBuilder();
+    for (int i = 0; i < 40; i++) {
+      siblings.append("k").append(i).append(":\n  - a\nj").append(i).append(":\n- b\n");
+    }
+    List<String> texts =
+        List.of(
+            "\n\na: 1\n",
+            "a: 1\n\n",
+            "a: 1\n   ",
+            "a:\n\n  b: 1\n",
+            "a:\n  b: 1\n\n  c: 2\n",
+            "l:\n-\n  a: 1\n-\n\n  - x\n",
+            "l:\n- a\n\n- b\n",
+            "a:\n  -x: 1\n  b: 2\n",
+            "l:\n- \"a\": 1\n  b: 2\n- 'c': 3\n- \"d\"\n- 'e'\n- \"x: y\"\n- 'x: y'\n- -x\n- - z\n",
+            "'it''s': 1\n\"q\": 2\n",
+            "a: x\n  y\n\nb: 1\n",
+            "k: 9223372036854775807\nm: -9223372036854775808\n",
+            "k: |9\n           a\nm: |1-\n  b\n",
+            "k: |2-\n\nz: 1\n",
+            siblings.toString());
+    for (String text : texts) {
+      assertTrue(sameAsJackson(text, text), "declined:\n" + text);
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "declines by design: ints that are not plain decimals, unclosed quoted keys, text glued to a quoted key, a deeper line or a dash after a closed value, indicator keys, comments after a space in a key, a comment line inside a plain scalar")
+  void declinesByDesign() {
+    List<String> texts =
+        List.of(
+            "k: 0755\n",
+            "k: +1\n",
+            "k: 00\n",
+            "\"k",
+            "'k",
+            "'k: 1\n",
+            "\"a\"x 1\n",
+            "\"a\":b\n",
+            "a: \"x\"\n  b: 2\n",
+            "a: 'x'\n- b\n",
+            "a: {}\n  b: 2\n",
+            "&a: 1\n",
+            "!a: 1\n",
+            "a #b: 1\n",
+            "k: x\n  #y\n",
+            "k: x\n  -\n",
+            "k: |\nx: 1\n",
+            "k:\n" + "- ".repeat(70) + "x\n");
+    for (String text : texts) {
+      assertTrue(BlockYaml.read(text).isEmpty(), "accepted:\n" + text);
+    }
+  }
+
+  @Test
+  @DisplayName(
       "declines what SnakeYAML refuses or reads otherwise (found by a second pair of eyes): a literal block ending the text without its line break, document markers before content, keys past 1,024 characters, texts past 3 MiB")
   void snakeYamlLimits() {
     for (String text :
