@@ -334,7 +334,7 @@ final class BlockYaml {
 
   /** A plain scalar from {@code pos}, folded over lines indented past {@code column}, typed. */
   private JsonNode plain(int column, int pos) {
-    StringBuilder value = new StringBuilder(text.length() < 64 ? 16 : 64);
+    StringBuilder value = new StringBuilder();
     plainLine(pos, ends[line]);
     value.append(text, pos, ends[line]);
     line++;
