@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.trainyard.compiler.manifest.CanonicalJson;
 import dev.trainyard.compiler.secrets.SshKeyGenerator;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -76,5 +78,59 @@ class CheckSecretsCommandTest {
         MainTest.run("check-secrets", temp.toString(), "--platform", platform.toString());
     assertEquals(1, broken.exit());
     assertTrue(broken.err().contains("platform.yaml:"), broken.err());
+  }
+
+  @Test
+  @DisplayName(
+      "keys in a plain Secret where platform.yaml allows plain Secrets are counted, not reported; JSON gives files and allowedPlainSecretKeys")
+  void allowedPlainSecrets() throws Exception {
+    String key = new SshKeyGenerator(new SecureRandom()).generate("c").privateKeyOpenSsh();
+    Path tree = temp.resolve("tree");
+    Path run = Files.createDirectories(tree.resolve("clusters/local/default/r"));
+    Files.writeString(
+        run.resolve("secret.yaml"),
+        "apiVersion: v1\nkind: Secret\nmetadata:\n  name: r-ssh\nstringData:\n  id_ecdsa: |\n    "
+            + key.replace("\n", "\n    ")
+            + "\n");
+    Files.writeString(run.resolve("kustomization.yaml"), "resources: [secret.yaml]\n");
+    Files.writeString(
+        tree.resolve("platform.yaml"),
+        """
+        apiVersion: trainyard.dev/v1
+        kind: Platform
+        secrets: {policy: plain, allowPlain: true}
+        clusters: [{name: local}]
+        namespaces: [{name: default, cluster: local, defaultQueue: default}]
+        queues:
+          resourceFlavors: [{name: cpu}]
+          clusterQueues: [{name: default, flavors: [{name: cpu, quota: {cpu: "8", memory: 32Gi}}]}]
+          localQueues: [{name: default, namespace: default, clusterQueue: default}]
+        """);
+    MainTest.Run r = MainTest.run("check-secrets", tree.toString());
+    assertEquals(0, r.exit(), r.err());
+    assertEquals(
+        "checked 3 file(s) under "
+            + tree
+            + ": no private key outside an allowed plain Secret; 1 in plain Secrets that platform.yaml allows\n",
+        r.out());
+    MainTest.Run json = MainTest.run("check-secrets", tree.toString(), "--output", "json");
+    assertEquals(0, json.exit(), json.err());
+    JsonNode node = CanonicalJson.mapper().readTree(json.out());
+    assertEquals(3, node.path("files").asInt(), json.out());
+    assertEquals(1, node.path("allowedPlainSecretKeys").asInt(), json.out());
+    assertEquals(0, node.path("errors").asInt(), json.out());
+
+    Files.writeString(
+        run.resolve("configmap.yaml"),
+        "apiVersion: v1\nkind: ConfigMap\ndata:\n  id_ecdsa: |\n    "
+            + key.replace("\n", "\n    ")
+            + "\n");
+    MainTest.Run both = MainTest.run("check-secrets", tree.toString());
+    assertEquals(1, both.exit(), both.err());
+    assertEquals(
+        "checked 4 file(s) under "
+            + tree
+            + ": 1 private key(s) where none may be; 1 in plain Secrets that platform.yaml allows\n",
+        both.out());
   }
 }

@@ -1,0 +1,97 @@
+package dev.trainyard.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code trainyard init}: the exact file it writes per runtime, the line it prints, the bounds of
+ * {@code --nodes}, an unknown runtime, and {@code --force}.
+ */
+class InitCommandTest {
+  private static final String HEAD =
+      "# yaml-language-server: $schema=https://trainyard.dev/schemas/train.v1.schema.json\n"
+          + "# Fields and defaults: `trainyard schema`. Compile: `trainyard compile train.yaml`.\n";
+
+  @TempDir Path temp;
+
+  @Test
+  @DisplayName(
+      "the default runtime (torch) writes no runtime line and runs torchrun; the command prints where it wrote and how to compile")
+  void torchByDefault() throws Exception {
+    Path dir = temp.resolve("proj");
+    MainTest.Run r = MainTest.run("init", dir.toString());
+    assertEquals(0, r.exit(), r.err());
+    Path file = dir.resolve("train.yaml");
+    assertEquals("wrote " + file + "; compile it with: trainyard compile " + file + "\n", r.out());
+    assertEquals("", r.err());
+    assertEquals(HEAD + "run: torchrun train.py\nnodes: 1\n", Files.readString(file));
+    try (Stream<Path> left = Files.list(dir)) {
+      assertEquals(1, left.count(), "no temporary file left beside train.yaml");
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "another runtime is named in the file and runs python; --schema sets the editor line")
+  void otherRuntime() throws Exception {
+    Path dir = temp.resolve("proj");
+    MainTest.Run r =
+        MainTest.run(
+            "init", dir.toString(), "--runtime", "mpi", "--nodes", "1024", "--schema", "s.json");
+    assertEquals(0, r.exit(), r.err());
+    assertEquals(
+        "# yaml-language-server: $schema=s.json\n"
+            + HEAD.substring(HEAD.indexOf('\n') + 1)
+            + "runtime: mpi\nrun: python train.py\nnodes: 1024\n",
+        Files.readString(dir.resolve("train.yaml")));
+  }
+
+  @Test
+  @DisplayName("--nodes outside 1 to 1024 is a usage error (exit 2) and writes nothing")
+  void nodesBounds() {
+    for (String n : new String[] {"0", "1025"}) {
+      Path dir = temp.resolve("n" + n);
+      MainTest.Run r = MainTest.run("init", dir.toString(), "--nodes", n);
+      assertEquals(2, r.exit(), r.err());
+      assertTrue(
+          r.err().startsWith("trainyard: --nodes must be 1 to 1024, got " + n + "\n"), r.err());
+      assertTrue(Files.notExists(dir), n);
+    }
+    assertEquals(0, MainTest.run("init", temp.resolve("one").toString(), "--nodes", "1").exit());
+  }
+
+  @Test
+  @DisplayName("an unknown --runtime is a usage error naming the installed runtimes")
+  void unknownRuntime() {
+    Path dir = temp.resolve("proj");
+    MainTest.Run r = MainTest.run("init", dir.toString(), "--runtime", "tensorflow");
+    assertEquals(2, r.exit(), r.err());
+    assertTrue(
+        r.err()
+            .startsWith(
+                "trainyard: --runtime \"tensorflow\" is not installed; installed: deepspeed, jax,"
+                    + " mlx, mpi, plain, torch\n"),
+        r.err());
+    assertTrue(Files.notExists(dir));
+  }
+
+  @Test
+  @DisplayName("an existing train.yaml stays without --force (exit 1) and is replaced with it")
+  void force() throws Exception {
+    Path dir = Files.createDirectories(temp.resolve("proj"));
+    Path file = Files.writeString(dir.resolve("train.yaml"), "run: mine\n");
+    MainTest.Run kept = MainTest.run("init", dir.toString());
+    assertEquals(1, kept.exit());
+    assertEquals("trainyard: " + file + " already exists; use --force to replace it\n", kept.err());
+    assertEquals("run: mine\n", Files.readString(file));
+    assertEquals(0, MainTest.run("init", dir.toString(), "--force").exit());
+    assertEquals(HEAD + "run: torchrun train.py\nnodes: 1\n", Files.readString(file));
+  }
+}
