@@ -112,4 +112,27 @@ class RunReportTest {
     assertFalse(r.out().contains("clean clone"), r.out());
     WORDING.approve("stdout:\n" + stable(r.out()) + "stderr:\n" + stable(r.err()));
   }
+
+  @Test
+  @DisplayName(
+      "mistakes before a run starts, each in its own words (approved): a train.yaml in no git repository (exit 1), a --timeout that is no duration (exit 2); --checkpoint-dir without checkpoint: is a warning and the run goes on")
+  void mistakes() throws Exception {
+    Path plain = Files.createDirectories(tmp.resolve("plain"));
+    Files.writeString(plain.resolve("train.yaml"), "runtime: plain\nrun: echo hi\n");
+    MainTest.Run noGit = MainTest.run("run", "--local", plain.resolve("train.yaml").toString());
+    assertEquals(1, noGit.exit(), noGit.err());
+    assertEquals("", noGit.out());
+    WORDING.approve(stable(noGit.err()));
+    Path repo = repo("runtime: plain\nrun: echo hi\n");
+    String yaml = repo.resolve("train.yaml").toString();
+    MainTest.Run timeout = MainTest.run("run", "--local", "--timeout", "soon", yaml);
+    assertEquals(2, timeout.exit(), timeout.err());
+    WORDING.approve(stable(timeout.err()));
+    MainTest.Run dir =
+        MainTest.run("run", "--local", "--checkpoint-dir", tmp.resolve("ck").toString(), yaml);
+    assertEquals(0, dir.exit(), dir.out() + dir.err());
+    assertTrue(dir.out().contains("[node-0] hi\n"), dir.out());
+    assertTrue(Files.notExists(tmp.resolve("ck")), "no checkpoint folder made");
+    WORDING.approve(stable(dir.err()));
+  }
 }
