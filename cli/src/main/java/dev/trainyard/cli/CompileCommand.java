@@ -65,7 +65,7 @@ final class CompileCommand implements Callable<Integer> {
       spec.commandLine().getErr().flush();
       return exit;
     }
-    TreeWriter.write(tree, options.out);
+    TreeWriter.write(tree, Invocation.of(spec).resolve(options.out));
     return Reporting.report(
         spec, options.output.format, result, Optional.of(new Reporting.Written(options.out, tree)));
   }

@@ -76,6 +76,7 @@ final class CompileOptions {
    * and for a {@code --target-cluster} or {@code --namespace} that platform.yaml does not define.
    */
   CompileRequest request(CommandLine.Model.CommandSpec spec) {
+    Invocation invocation = Invocation.of(spec);
     if (attempt < 1) {
       throw new CommandLine.ParameterException(
           spec.commandLine(), "--attempt must be at least 1, got " + attempt);
@@ -85,20 +86,27 @@ final class CompileOptions {
       throw new CommandLine.ParameterException(
           spec.commandLine(), "--out must name a folder, got an empty value (an unset variable?)");
     }
-    if (Files.exists(out) && !Files.isDirectory(out)) {
+    Path outDir = invocation.resolve(out);
+    if (Files.exists(outDir) && !Files.isDirectory(outDir)) {
       throw new CommandLine.ParameterException(
           spec.commandLine(), "--out " + out + " is a file, not a folder");
     }
     CompileRequest request =
-        CompileRequest.builder(trainYaml)
-            .platformFile(Optional.ofNullable(platform))
-            .runtimesDir(Optional.ofNullable(runtimes))
+        CompileRequest.builder(invocation.resolve(trainYaml))
+            .displayPath(trainYaml.toString())
+            .workingDirectory(invocation.workingDirectory())
+            .platformFile(Optional.ofNullable(platform).map(invocation::resolve))
+            // A relative --platform is named as typed; an absolute one relative to the working
+            // directory (the compiler's rule for a platform.yaml path).
+            .platformDisplay(
+                Optional.ofNullable(platform).filter(p -> !p.isAbsolute()).map(Path::toString))
+            .runtimesDir(Optional.ofNullable(runtimes).map(invocation::resolve))
             .sourceRepo(Optional.ofNullable(sourceRepo))
             .sourceCommit(Optional.ofNullable(sourceCommit))
             .cluster(target.cluster())
             .namespace(target.namespace())
             .attempt(attempt)
-            .existingTree(out)
+            .existingTree(outDir)
             .sourceBranch(checkpoints.branch())
             .fresh(checkpoints.fresh)
             .build();

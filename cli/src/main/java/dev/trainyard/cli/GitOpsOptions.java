@@ -68,7 +68,7 @@ final class GitOpsOptions {
     }
     GitOpsLocation location;
     try {
-      location = GitOpsLocation.parse(value, Path.of(""));
+      location = GitOpsLocation.parse(value, Invocation.of(spec).workingDirectory());
     } catch (IllegalArgumentException e) {
       String message =
           gitops != null ? e.getMessage() : e.getMessage().replace("--gitops", GITOPS_ENV);

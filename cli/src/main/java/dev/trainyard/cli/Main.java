@@ -30,20 +30,31 @@ public final class Main {
     System.exit(run(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args));
   }
 
-  /** Runs the CLI with the given streams; returns the exit code (testable, jreleaser style). */
+  /**
+   * Runs the CLI with the given streams in the process's working directory and environment; returns
+   * the exit code (testable, jreleaser style).
+   */
   public static int run(PrintWriter out, PrintWriter err, String... args) {
-    CommandLine cli = new CommandLine(new TrainyardCommand());
+    return run(Invocation.ofProcess(), out, err, args);
+  }
+
+  /**
+   * Runs the CLI with the given streams in {@code invocation}'s working directory and environment
+   * (see {@link Invocation} for how relative paths are read); returns the exit code.
+   */
+  static int run(Invocation invocation, PrintWriter out, PrintWriter err, String... args) {
+    CommandLine cli = new CommandLine(new TrainyardCommand(invocation));
     cli.setOut(out).setErr(err);
     boolean json = wantsJson(args);
     cli.setExecutionExceptionHandler(
-        (e, commandLine, parseResult) -> handle(e, json ? out : null, err));
+        (e, commandLine, parseResult) -> handle(e, json ? out : null, err, invocation.debug()));
     cli.setParameterExceptionHandler(Main::usage);
     // JGit's local transport pushes from a thread of its own; a failure there (a read-only
     // repository) must be
     // one line, not a stack trace: the push itself reports the error.
     Thread.setDefaultUncaughtExceptionHandler(
         (thread, e) -> {
-          if ("1".equals(System.getenv("TRAINYARD_DEBUG"))) {
+          if (invocation.debug()) {
             e.printStackTrace(err);
           }
         });
@@ -81,7 +92,7 @@ public final class Main {
     return false;
   }
 
-  private static int handle(Exception e, PrintWriter jsonOut, PrintWriter err) {
+  private static int handle(Exception e, PrintWriter jsonOut, PrintWriter err, boolean debug) {
     if (e instanceof IOException || e instanceof UncheckedIOException) {
       String message =
           Reporting.ioReason(e instanceof UncheckedIOException u ? u.getCause() : (IOException) e);
@@ -99,7 +110,7 @@ public final class Main {
         "trainyard: internal error: "
             + e
             + " (please report it; set TRAINYARD_DEBUG=1 for the stack trace)");
-    if ("1".equals(System.getenv("TRAINYARD_DEBUG"))) {
+    if (debug) {
       e.printStackTrace(err);
     }
     err.flush();

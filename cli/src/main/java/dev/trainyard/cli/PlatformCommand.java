@@ -85,13 +85,14 @@ final class PlatformCommand {
 
     @Override
     public Integer call() {
-      Path root = dir == null ? Path.of("") : dir;
-      if (!Files.isDirectory(root.toAbsolutePath())) {
+      Path typed = dir == null ? Path.of("") : dir;
+      Path root = Invocation.of(spec).resolve(typed);
+      if (!Files.isDirectory(root)) {
         throw new ParameterException(
-            spec.commandLine(), "DIR " + root + " is not a folder; name the GitOps repo checkout");
+            spec.commandLine(), "DIR " + typed + " is not a folder; name the GitOps repo checkout");
       }
-      if (!Files.exists(root.toAbsolutePath().resolve("platform.yaml"))
-          && !Files.isDirectory(root.toAbsolutePath().resolve("clusters"))) {
+      if (!Files.exists(root.resolve("platform.yaml"))
+          && !Files.isDirectory(root.resolve("clusters"))) {
         throw new ParameterException(
             spec.commandLine(),
             "no platform.yaml and no clusters/ in "
@@ -99,15 +100,15 @@ final class PlatformCommand {
                 + ": run it at the root of the GitOps repo checkout (or name it as DIR)");
       }
       String display = dir == null ? "platform.yaml" : dir.resolve("platform.yaml").toString();
-      var missing = PlatformRender.missingPlatform(root.toAbsolutePath(), display);
+      var missing = PlatformRender.missingPlatform(root, display);
       if (missing.isPresent()) {
         return report(new PlatformRender.Result(List.of(), List.of(), List.of(missing.get())));
       }
       PlatformRender.Result result;
       try {
-        result = PlatformRender.of(new FolderSnapshot(root.toAbsolutePath()));
+        result = PlatformRender.of(new FolderSnapshot(root));
         if (!result.failed() && !check && !result.edits().isEmpty()) {
-          write(result, root.toAbsolutePath());
+          write(result, root);
         }
       } catch (InterruptedIOException e) {
         // SIGINT/SIGTERM: the shutdown hook prints the one line and the JVM ends with 130/143.

@@ -160,17 +160,18 @@ final class PreviewCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    Map<String, String> env = System.getenv();
+    Invocation invocation = Invocation.of(spec);
+    Map<String, String> env = invocation.environment();
     if (partSize < MarkdownPreview.MIN_PART) {
       throw new ParameterException(
           spec.commandLine(),
           "--part-size must be at least " + MarkdownPreview.MIN_PART + ", got " + partSize);
     }
     String where = gitops != null ? gitops : env.get(GitOpsOptions.GITOPS_ENV);
-    checkOut(where != null);
+    checkOut(where != null, invocation);
     try {
-      Preview preview = where != null ? source(where, env) : gitOpsRepo();
-      write(preview);
+      Preview preview = where != null ? source(where, invocation) : gitOpsRepo(invocation);
+      write(preview, invocation);
       return preview.refused() ? 1 : 0;
     } catch (GitOpsException e) {
       OutputOptions.Format format =
@@ -182,14 +183,15 @@ final class PreviewCommand implements Callable<Integer> {
     }
   }
 
-  private Preview source(String where, Map<String, String> env) throws GitOpsException {
+  private Preview source(String where, Invocation invocation) throws GitOpsException {
+    Path dir = invocation.workingDirectory();
     GitOpsLocation location;
     try {
-      location = GitOpsLocation.parse(where, Path.of(""));
+      location = GitOpsLocation.parse(where, dir);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
-    if (Files.isDirectory(Path.of("clusters"))) {
+    if (Files.isDirectory(dir.resolve("clusters"))) {
       spec.commandLine()
           .getErr()
           .println(
@@ -208,7 +210,7 @@ final class PreviewCommand implements Callable<Integer> {
     }
     SourcePreviewRequest request =
         new SourcePreviewRequest(
-            Path.of("").toAbsolutePath(),
+            dir,
             trainYamls == null ? List.of() : trainYamls,
             Optional.ofNullable(base),
             head,
@@ -219,10 +221,12 @@ final class PreviewCommand implements Callable<Integer> {
             Optional.ofNullable(sourceRepo),
             target.cluster(),
             target.namespace());
+    Map<String, String> env = invocation.environment();
     return new SourcePreview(GitOpsOptions.cacheRoot(env), env, Clock.systemUTC()).preview(request);
   }
 
-  private Preview gitOpsRepo() throws GitOpsException {
+  private Preview gitOpsRepo(Invocation invocation) throws GitOpsException {
+    Path dir = invocation.workingDirectory();
     if (base == null) {
       throw new ParameterException(
           spec.commandLine(),
@@ -233,7 +237,7 @@ final class PreviewCommand implements Callable<Integer> {
           spec.commandLine(),
           "TRAIN_YAML files are previewed in a source repo: add --gitops URL|PATH");
     }
-    if (!Files.isDirectory(Path.of("clusters")) && RepoKind.hasTrainYaml(Path.of(""))) {
+    if (!Files.isDirectory(dir.resolve("clusters")) && RepoKind.hasTrainYaml(dir)) {
       throw new ParameterException(
           spec.commandLine(),
           "this looks like a source repo (train.yaml files, no clusters/ folder), but neither --gitops"
@@ -244,16 +248,16 @@ final class PreviewCommand implements Callable<Integer> {
               + GitOpsOptions.GITOPS_ENV
               + ") to preview what merging would start");
     }
-    return GitOpsPreview.of(
-        Path.of("").toAbsolutePath(), base, head, Optional.ofNullable(platform));
+    return GitOpsPreview.of(dir, base, head, Optional.ofNullable(platform), dir);
   }
 
-  private void write(Preview preview) {
+  private void write(Preview preview, Invocation invocation) {
     PrintWriter stdout = spec.commandLine().getOut();
+    Optional<Path> folder = Optional.ofNullable(out).map(invocation::resolve);
     if (output == Format.json) {
-      emit(stdout, List.of(JsonPreview.render(preview)), JSON_FILE);
+      emit(stdout, List.of(JsonPreview.render(preview)), JSON_FILE, folder);
     } else {
-      emit(stdout, MarkdownPreview.parts(preview, partSize), null);
+      emit(stdout, MarkdownPreview.parts(preview, partSize), null, folder);
     }
     stdout.flush();
   }
@@ -263,14 +267,15 @@ final class PreviewCommand implements Callable<Integer> {
    * or one below it: submit refuses uncommitted files there (E305), so a preview written there
    * would make the next submit fail.
    */
-  private void checkOut(boolean sourceMode) {
+  private void checkOut(boolean sourceMode, Invocation invocation) {
     if (out == null) {
       return;
     }
     if (out.toString().isBlank()) {
       throw new ParameterException(spec.commandLine(), "--out needs a folder, got an empty value");
     }
-    if (Files.exists(out) && !Files.isDirectory(out)) {
+    Path folder = invocation.resolve(out);
+    if (Files.exists(folder) && !Files.isDirectory(folder)) {
       throw new ParameterException(
           spec.commandLine(),
           "--out "
@@ -278,8 +283,7 @@ final class PreviewCommand implements Callable<Integer> {
               + " is a file, not a folder; hint: name a folder (it is created if missing)");
     }
     if (sourceMode) {
-      RepoKind.trainYamlAbove(
-              out.toAbsolutePath().normalize(), Path.of("").toAbsolutePath().normalize())
+      RepoKind.trainYamlAbove(folder.normalize(), invocation.workingDirectory())
           .ifPresent(
               t -> {
                 throw new ParameterException(
@@ -299,14 +303,15 @@ final class PreviewCommand implements Callable<Integer> {
    * format and parts left from a longer preview are removed, so CI posting the folder never posts a
    * stale file.
    */
-  private void emit(PrintWriter stdout, List<String> texts, String name) {
-    if (out == null) {
+  private void emit(PrintWriter stdout, List<String> texts, String name, Optional<Path> into) {
+    if (into.isEmpty()) {
       texts.forEach(stdout::print);
       return;
     }
+    Path folder = into.get();
     try {
-      Files.createDirectories(out);
-      try (Stream<Path> old = Files.list(out)) {
+      Files.createDirectories(folder);
+      try (Stream<Path> old = Files.list(folder)) {
         for (Path p :
             old.filter(
                     p ->
@@ -318,7 +323,7 @@ final class PreviewCommand implements Callable<Integer> {
       }
       for (int i = 0; i < texts.size(); i++) {
         Files.writeString(
-            out.resolve(name != null ? name : "preview-" + (i + 1) + ".md"),
+            folder.resolve(name != null ? name : "preview-" + (i + 1) + ".md"),
             texts.get(i),
             StandardCharsets.UTF_8);
       }

@@ -93,7 +93,7 @@ final class PruneCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    Map<String, String> env = System.getenv();
+    Map<String, String> env = Invocation.of(spec).environment();
     List<String> names = runs == null ? List.of() : runs;
     if (checkpoints) {
       if (!names.isEmpty() || olderThan != null) {

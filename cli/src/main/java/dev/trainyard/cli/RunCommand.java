@@ -191,7 +191,9 @@ final class RunCommand implements Callable<Integer> {
             new LocalPlanner.Settings(
                 nodes == null ? 0 : nodes,
                 procs == null ? 0 : procs,
-                name -> Optional.ofNullable(secrets.getOrDefault(name, System.getenv(name))),
+                name ->
+                    Optional.ofNullable(
+                        secrets.getOrDefault(name, Invocation.of(spec).environment().get(name))),
                 RunCommand::freePort,
                 checkpoints));
     if (planned.plan().isEmpty()) {

@@ -114,7 +114,8 @@ final class SubmitCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    Map<String, String> env = System.getenv();
+    Invocation invocation = Invocation.of(spec);
+    Map<String, String> env = invocation.environment();
     GitOpsLocation location = gitops.location(spec, env);
     boolean named = trainYamls != null && !trainYamls.isEmpty();
     if (named && changedSince != null) {
@@ -125,7 +126,7 @@ final class SubmitCommand implements Callable<Integer> {
     try {
       selection =
           changedSince != null
-              ? ChangedJobs.since(Path.of(""), changedSince)
+              ? ChangedJobs.since(invocation.workingDirectory(), changedSince)
               : new ChangedJobs.Selection(
                   named ? trainYamls : List.of(Path.of("train.yaml")), List.of());
     } catch (GitOpsException e) {
@@ -149,7 +150,8 @@ final class SubmitCommand implements Callable<Integer> {
             target.namespace(),
             rerun,
             gitops.dryRun,
-            new SubmitRequest.Checkpoints(checkpoints.branch(), checkpoints.fresh));
+            new SubmitRequest.Checkpoints(checkpoints.branch(), checkpoints.fresh),
+            invocation.workingDirectory());
     PublishProgress progress = gitops.progress();
     InterruptReport watch = InterruptReport.watch(progress, spec.commandLine().getErr());
     try {

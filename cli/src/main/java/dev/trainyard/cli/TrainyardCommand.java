@@ -37,4 +37,16 @@ import picocli.CommandLine.Command;
       "Start with: trainyard init && trainyard validate train.yaml; then trainyard",
       "submit --gitops URL and trainyard status -w"
     })
-final class TrainyardCommand {}
+final class TrainyardCommand {
+  private final Invocation invocation;
+
+  /** The root of the call made in {@code invocation}'s working directory and environment. */
+  TrainyardCommand(Invocation invocation) {
+    this.invocation = invocation;
+  }
+
+  /** The working directory and environment every command of this call reads. */
+  Invocation invocation() {
+    return invocation;
+  }
+}

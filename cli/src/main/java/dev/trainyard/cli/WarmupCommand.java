@@ -11,6 +11,8 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
 
 /**
  * Hidden {@code trainyard warmup}: runs {@code trainyard compile} on a torch job and an MPI job in
@@ -37,8 +39,11 @@ final class WarmupCommand implements Callable<Integer> {
   /** {@link GitOpsOptions#cacheRoot}'s override: the warm-up's mirror stays in its temp folder. */
   private static final String CACHE_PROPERTY = "trainyard.cache";
 
+  @Spec CommandSpec spec;
+
   @Override
   public Integer call() throws IOException {
+    Invocation invocation = Invocation.of(spec);
     Path dir = Files.createTempDirectory("trainyard-warmup-");
     try {
       Path repo = Files.createDirectories(dir.resolve("warmup"));
@@ -58,9 +63,9 @@ final class WarmupCommand implements Callable<Integer> {
           "runtime: deepspeed\nrun: python train.py\nnodes: 2\nenv: {A: b}\n",
           StandardCharsets.UTF_8);
       String out = dir.resolve("gitops").toString();
-      int torch = compile(repo.resolve("train.yaml"), out);
-      int mpi = compile(repo.resolve("mpi/train.yaml"), out);
-      submit(dir, repo.resolve("train.yaml"));
+      int torch = compile(invocation, repo.resolve("train.yaml"), out);
+      int mpi = compile(invocation, repo.resolve("mpi/train.yaml"), out);
+      submit(invocation, dir, repo.resolve("train.yaml"));
       return torch == 0 && mpi == 0 ? 0 : 1;
     } finally {
       try (Stream<Path> files = Files.walk(dir)) {
@@ -78,7 +83,7 @@ final class WarmupCommand implements Callable<Integer> {
    *
    * @return the second submit's exit code, or -1 when skipped
    */
-  static int submit(Path dir, Path trainYaml) {
+  static int submit(Invocation invocation, Path dir, Path trainYaml) {
     Path bare = dir.resolve("gitops.git");
     try {
       Process git =
@@ -104,6 +109,7 @@ final class WarmupCommand implements Callable<Integer> {
       for (String rerun : new String[] {"--dry-run", "--rerun"}) {
         code =
             Main.run(
+                invocation,
                 sink,
                 sink,
                 "submit",
@@ -126,9 +132,10 @@ final class WarmupCommand implements Callable<Integer> {
     }
   }
 
-  private static int compile(Path trainYaml, String out) {
+  private static int compile(Invocation invocation, Path trainYaml, String out) {
     PrintWriter sink = new PrintWriter(Writer.nullWriter());
     return Main.run(
+        invocation,
         sink,
         sink,
         "compile",

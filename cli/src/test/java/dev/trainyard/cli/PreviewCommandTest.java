@@ -8,11 +8,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.trainyard.compiler.manifest.CanonicalJson;
 import dev.trainyard.compiler.testing.TrainProject;
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -22,9 +25,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code trainyard preview} as a process (its own working directory and environment, as CI runs
- * it): exit codes, stdout and {@code --out}, JSON, usage errors, and diagnostics printed exactly as
- * {@code validate}.
+ * {@code trainyard preview} run in-process in a working directory and environment of its own (as CI
+ * runs it): exit codes, stdout and {@code --out}, JSON, usage errors, and diagnostics printed
+ * exactly as {@code validate}.
  */
 class PreviewCommandTest {
   @TempDir Path temp;
@@ -32,18 +35,21 @@ class PreviewCommandTest {
   record Run(int exit, String out, String err) {}
 
   /**
-   * {@code trainyard args} in {@code dir}, with the GitOps cache in the temp folder; at most 120 s.
+   * {@code trainyard args} in {@code dir}, with the GitOps cache in the temp folder and no other
+   * environment variable.
    */
   Run trainyard(Path dir, String... args) {
-    List<String> command =
-        new ArrayList<>(
-            List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp",
-                System.getProperty("java.class.path"),
-                "dev.trainyard.cli.Main"));
-    command.addAll(List.of(args));
-    return exec(dir, command, Map.of("TRAINYARD_CACHE", temp.resolve("cache").toString()));
+    return trainyard(dir, Map.of(), args);
+  }
+
+  /** {@code trainyard args} in {@code dir} with {@code env} (and the cache) as its environment. */
+  Run trainyard(Path dir, Map<String, String> env, String... args) {
+    Map<String, String> all = new HashMap<>(env);
+    all.put("TRAINYARD_CACHE", temp.resolve("cache").toString());
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int exit = Main.run(new Invocation(dir, all), new PrintWriter(out), new PrintWriter(err), args);
+    return new Run(exit, out.toString(), err.toString());
   }
 
   static String git(Path dir, String... args) {
@@ -58,18 +64,16 @@ class PreviewCommandTest {
                 "-c",
                 "init.defaultBranch=main"));
     command.addAll(List.of(args));
-    Run r = exec(dir, command, Map.of());
+    Run r = exec(dir, command);
     assertEquals(0, r.exit(), r.out() + r.err());
     return r.out();
   }
 
-  private static Run exec(Path dir, List<String> command, Map<String, String> env) {
+  private static Run exec(Path dir, List<String> command) {
     try {
       Path err = Files.createTempFile("trainyard-err", ".txt");
       ProcessBuilder pb =
           new ProcessBuilder(command).directory(dir.toFile()).redirectError(err.toFile());
-      pb.environment().remove(GitOpsOptions.GITOPS_ENV);
-      pb.environment().putAll(env);
       Process p = pb.start();
       String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
       if (!p.waitFor(120, TimeUnit.SECONDS)) {
@@ -389,5 +393,145 @@ class PreviewCommandTest {
   void helpGivesMinimum() {
     Run help = trainyard(temp, "preview", "--help");
     assertTrue(help.out().replaceAll("\\s+", " ").contains("at least 2000"), help.out());
+  }
+
+  @Test
+  @DisplayName(
+      "$TRAINYARD_GITOPS in the call's environment selects source-repo mode without --gitops; relative TRAIN_YAML and --out are read below the working directory and named as typed")
+  void gitOpsFromEnvironmentAndRelativePaths() throws Exception {
+    Repos r = repos();
+    Path out = r.source().resolve("../previews");
+    Run preview =
+        trainyard(
+            r.source(),
+            Map.of(GitOpsOptions.GITOPS_ENV, r.gitops().toString()),
+            "preview",
+            "--out",
+            "../previews",
+            "jobs/a/train.yaml");
+    assertEquals(0, preview.exit(), preview.err());
+    assertEquals("wrote 1 part(s), preview-1.md … preview-1.md, to ../previews\n", preview.out());
+    assertEquals("", preview.err());
+    String part = Files.readString(out.resolve("preview-1.md"));
+    assertTrue(part.startsWith("<!-- trainyard-preview part 1/1 -->\n"), part);
+    assertTrue(part.contains("jobs/a/train.yaml"), part);
+  }
+
+  @Test
+  @DisplayName(
+      "--output json --out DIR writes preview.json and says so in one line naming the folder as typed")
+  void jsonIntoRelativeFolder() throws Exception {
+    Path work = gitOpsRepo("run: torchrun train.py\nnodes: 2\n", Edit.README);
+    Run r = trainyard(work, "preview", "--base", "HEAD~1", "--output", "json", "--out", "pr");
+    assertEquals(0, r.exit(), r.err());
+    assertEquals("wrote preview.json to pr\n", r.out());
+    JsonNode root = CanonicalJson.mapper().readTree(work.resolve("pr/preview.json").toFile());
+    assertEquals("gitops", root.path("mode").asText());
+  }
+
+  @Test
+  @DisplayName(
+      "a revision the repository lacks: exit 3, the error on stderr, and with --output json also as JSON on stdout")
+  void missingRevision() throws Exception {
+    Path work = gitOpsRepo("run: torchrun train.py\nnodes: 2\n", Edit.README);
+    Run text = trainyard(work, "preview", "--base", "no-such-ref");
+    assertEquals(3, text.exit(), text.err());
+    assertTrue(text.err().startsWith("trainyard: error: "), text.err());
+    assertEquals("", text.out());
+    Run json = trainyard(work, "preview", "--base", "no-such-ref", "--output", "json");
+    assertEquals(3, json.exit(), json.err());
+    JsonNode node = readJson(json.out());
+    assertEquals(3, node.path("exitCode").asInt(), json.out());
+    assertTrue(json.err().contains(node.path("error").asText()), json.err());
+  }
+
+  @Test
+  @DisplayName(
+      "usage errors name the mistake exactly: --part-size below 2000, an empty --out, TRAIN_YAML in a GitOps repo, a --gitops URL of an unknown scheme, a --head that is not checked out")
+  void usageMessages() throws Exception {
+    Path work = gitOpsRepo("run: torchrun train.py\nnodes: 2\n", Edit.README);
+    Run small = trainyard(work, "preview", "--base", "HEAD~1", "--part-size", "1999");
+    assertEquals(2, small.exit());
+    assertTrue(
+        small.err().startsWith("trainyard: --part-size must be at least 2000, got 1999\n"),
+        small.err());
+    assertEquals(0, trainyard(work, "preview", "--base", "HEAD~1", "--part-size", "2000").exit());
+    Run empty = trainyard(work, "preview", "--base", "HEAD~1", "--out", " ");
+    assertTrue(
+        empty.err().startsWith("trainyard: --out needs a folder, got an empty value\n"),
+        empty.err());
+    Run named = trainyard(work, "preview", "--base", "HEAD~1", "train.yaml");
+    assertTrue(
+        named
+            .err()
+            .startsWith(
+                "trainyard: TRAIN_YAML files are previewed in a source repo: add --gitops URL|PATH\n"),
+        named.err());
+    Repos r = repos();
+    Run scheme =
+        trainyard(r.source(), "preview", "--gitops", "ftp://example.com/x", "jobs/a/train.yaml");
+    assertEquals(2, scheme.exit(), scheme.err());
+    assertTrue(scheme.err().contains("--gitops"), scheme.err());
+    git(r.source(), "commit", "-q", "--allow-empty", "-m", "next");
+    Run head =
+        trainyard(
+            r.source(),
+            "preview",
+            "--gitops",
+            r.gitops().toString(),
+            "--head",
+            "HEAD~1",
+            "jobs/a/train.yaml");
+    assertEquals(2, head.exit(), head.err());
+    assertTrue(
+        head.err().startsWith("trainyard: --head HEAD~1 is not the checked-out commit"),
+        head.err());
+  }
+
+  @Test
+  @DisplayName(
+      "source repo with --base and no job folder changed since it: exit 0, a preview that says merging starts no run")
+  void nothingChangedSinceBase() {
+    Repos r = repos();
+    Run preview =
+        trainyard(r.source(), "preview", "--gitops", r.gitops().toString(), "--base", "HEAD");
+    assertEquals(0, preview.exit(), preview.err());
+    assertTrue(preview.out().contains("merging starts no run"), preview.out());
+    assertEquals("", preview.err());
+  }
+
+  @Test
+  @DisplayName(
+      "--out that cannot be created (below a file): exit 3 naming the folder as typed, nothing written")
+  void outCannotBeWritten() throws Exception {
+    Path work = gitOpsRepo("run: torchrun train.py\nnodes: 2\n", Edit.README);
+    Files.writeString(work.resolve("blocker"), "x\n");
+    Run r = trainyard(work, "preview", "--base", "HEAD~1", "--out", "blocker/sub");
+    assertEquals(3, r.exit(), r.err());
+    assertTrue(
+        r.err().startsWith("trainyard: error: ") && r.err().contains("blocker/sub"), r.err());
+    assertEquals("", r.out());
+  }
+
+  @Test
+  @DisplayName(
+      "--out a relative path naming a file of the working directory is refused as a file, named as typed")
+  void outRelativeFile() throws Exception {
+    Path work = gitOpsRepo("run: torchrun train.py\nnodes: 2\n", Edit.README);
+    Run r = trainyard(work, "preview", "--base", "HEAD~1", "--out", "README.md");
+    assertEquals(2, r.exit(), r.err());
+    assertTrue(
+        r.err()
+            .startsWith(
+                "trainyard: --out README.md is a file, not a folder; hint: name a folder (it is created if missing)\n"),
+        r.err());
+  }
+
+  private static JsonNode readJson(String text) {
+    try {
+      return CanonicalJson.mapper().readTree(text);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 }

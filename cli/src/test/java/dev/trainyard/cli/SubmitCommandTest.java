@@ -7,10 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.trainyard.compiler.testing.TrainProject;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -359,5 +362,130 @@ class SubmitCommandTest {
     assertEquals(0, rerun.exit(), rerun.err());
     assertTrue(rerun.out().contains("1 new run(s)"), rerun.out());
     assertFalse(rerun.out().contains("hint:"), rerun.out());
+  }
+
+  /** {@code trainyard args} in-process in {@code dir} with only {@code env} as environment. */
+  static MainTest.Run runIn(Path dir, Map<String, String> env, String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int exit = Main.run(new Invocation(dir, env), new PrintWriter(out), new PrintWriter(err), args);
+    return new MainTest.Run(exit, out.toString(), err.toString());
+  }
+
+  @Test
+  @DisplayName(
+      "in a job folder without TRAIN_YAML: submit reads ./train.yaml of the working directory and $TRAINYARD_GITOPS of its environment; --dry-run pushes nothing")
+  void defaultsFromWorkingDirectoryAndEnvironment() throws Exception {
+    Map<String, String> env = Map.of(GitOpsOptions.GITOPS_ENV, bare.toString());
+    Path job = project.trainYaml().getParent();
+    MainTest.Run dry = runIn(job, env, "submit", "--dry-run");
+    assertEquals(0, dry.exit(), dry.err());
+    assertTrue(
+        dry.out()
+            .matches(
+                "(?s)run demo-[0-9a-f]{6}: .* — new\n"
+                    + "dry run: would commit 1 new run\\(s\\) to file:.*gitops\\.git/ \\(main\\); nothing was pushed\n"),
+        dry.out());
+    assertEquals("", CliJvm.git(temp, "--git-dir", bare.toString(), "for-each-ref"));
+    MainTest.Run json = runIn(job, env, "submit", "--dry-run", "--output", "json");
+    JsonNode root = new ObjectMapper().readTree(json.out());
+    assertEquals("train.yaml", root.path("runs").path(0).path("trainYaml").asText(), json.out());
+    assertTrue(root.path("dryRun").asBoolean() && !root.path("pushed").asBoolean(), json.out());
+    assertTrue(root.path("commit").isNull(), json.out());
+  }
+
+  @Test
+  @DisplayName(
+      "--changed-since HEAD in the working directory: nothing to submit (exit 0), as text and as JSON with no runs, 0 attempts and the note")
+  void changedSinceNothing() throws Exception {
+    MainTest.Run text =
+        runIn(
+            project.root(),
+            Map.of(),
+            "submit",
+            "--changed-since",
+            "HEAD",
+            "--gitops",
+            bare.toString());
+    assertEquals(0, text.exit(), text.err());
+    assertEquals("nothing to submit: no job folder changed since HEAD\n", text.out());
+    assertEquals("", text.err());
+    MainTest.Run json =
+        runIn(
+            project.root(),
+            Map.of(),
+            "submit",
+            "--changed-since",
+            "HEAD",
+            "--gitops",
+            bare.toString(),
+            "--output",
+            "json");
+    assertEquals(0, json.exit(), json.err());
+    JsonNode root = new ObjectMapper().readTree(json.out());
+    assertEquals(0, root.path("runs").size());
+    assertEquals(0, root.path("attempts").asInt());
+    assertEquals("nothing to submit: no job folder changed since HEAD", root.path("note").asText());
+    assertFalse(root.path("pushed").asBoolean());
+    assertTrue(root.path("commit").isNull());
+    assertEquals("main", root.path("branch").asText());
+  }
+
+  @Test
+  @DisplayName(
+      "--changed-since with the all-zero SHA submits every job of the working directory's repo; a branch the checkout lacks is a usage error (exit 2)")
+  void changedSinceEverything() {
+    MainTest.Run all =
+        runIn(
+            project.root(),
+            Map.of(),
+            "submit",
+            "--changed-since",
+            "0000000000000000000000000000000000000000",
+            "--gitops",
+            bare.toString());
+    assertEquals(0, all.exit(), all.err());
+    assertTrue(all.out().contains(" — new\n") && all.out().contains("1 new run(s)"), all.out());
+    MainTest.Run missing =
+        runIn(
+            project.root(),
+            Map.of(),
+            "submit",
+            "--changed-since",
+            "no-such-branch",
+            "--gitops",
+            bare.toString());
+    assertEquals(2, missing.exit(), missing.err());
+    assertTrue(missing.err().startsWith("trainyard: error: "), missing.err());
+    assertTrue(missing.err().contains("no-such-branch"), missing.err());
+  }
+
+  @Test
+  @DisplayName(
+      "a $TRAINYARD_GITOPS of an unknown scheme is a usage error naming the variable, not --gitops; a URL with credentials warns once")
+  void gitopsFromEnvironment() {
+    MainTest.Run bad =
+        runIn(
+            project.root(), Map.of(GitOpsOptions.GITOPS_ENV, "ftp://example.com/g.git"), "submit");
+    assertEquals(2, bad.exit(), bad.err());
+    assertTrue(bad.err().contains(GitOpsOptions.GITOPS_ENV), bad.err());
+    assertFalse(bad.err().contains("--gitops"), bad.err());
+    MainTest.Run creds =
+        runIn(
+            project.root(),
+            Map.of(),
+            "submit",
+            "--gitops",
+            "https://bot:tok3n@127.0.0.1:9/acme/gitops.git",
+            "--branch",
+            "refs/heads/main");
+    assertEquals(2, creds.exit(), creds.err());
+    assertTrue(
+        creds
+            .err()
+            .startsWith(
+                "trainyard: --branch \"refs/heads/main\" is not a branch name: git refuses blanks,"),
+        creds.err());
+    assertTrue(creds.err().contains(" (give it without refs/heads/)\n"), creds.err());
   }
 }

@@ -30,7 +30,7 @@ class WarmupCommandTest {
     Path trainYaml = temp.resolve("warmup/train.yaml");
     Files.writeString(trainYaml, "run: torchrun train.py\nnodes: 2\n", StandardCharsets.UTF_8);
     assertNull(System.getProperty("trainyard.cache"));
-    assertEquals(0, WarmupCommand.submit(temp, trainYaml));
+    assertEquals(0, WarmupCommand.submit(Invocation.ofProcess(), temp, trainYaml));
     assertNull(System.getProperty("trainyard.cache"));
     Path bare = temp.resolve("gitops.git");
     boolean loose = Files.exists(bare.resolve("refs/heads/main"));
@@ -51,10 +51,10 @@ class WarmupCommandTest {
     Files.writeString(temp.resolve("a/warmup/.git/HEAD"), "ref: refs/heads/main\n");
     Path broken = temp.resolve("a/warmup/train.yaml");
     Files.writeString(broken, "run: torchrun train.py\nnodes: many\n", StandardCharsets.UTF_8);
-    assertEquals(1, WarmupCommand.submit(temp.resolve("a"), broken));
+    assertEquals(1, WarmupCommand.submit(Invocation.ofProcess(), temp.resolve("a"), broken));
     Files.createDirectories(temp.resolve("b"));
     Files.writeString(temp.resolve("b/gitops.git"), "a file where the bare repo would go");
-    assertEquals(-1, WarmupCommand.submit(temp.resolve("b"), broken));
+    assertEquals(-1, WarmupCommand.submit(Invocation.ofProcess(), temp.resolve("b"), broken));
     assertNull(System.getProperty("trainyard.cache"));
   }
 

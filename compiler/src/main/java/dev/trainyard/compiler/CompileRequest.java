@@ -29,6 +29,12 @@ import java.util.Optional;
  *     checkpoint ({@code --fresh})
  * @param workingTree whether the run uses the files as they are on disk, not a commit ({@code run
  *     --local --working-tree}): train.yaml need not match {@code sourceCommit} then
+ * @param workingDirectory the folder the caller's relative paths and diagnostics' file names are
+ *     relative to (the CLI's working directory): an absolute {@code platformFile} is named relative
+ *     to it when it lies near it, and outside a git repository (W315) train.yaml's provenance path
+ *     is taken below it. The default, the empty path, stands for the process's working directory;
+ *     the paths in this request are opened as given, so a caller with another working directory
+ *     passes them resolved against it
  */
 public record CompileRequest(
     Path trainYaml,
@@ -45,13 +51,51 @@ public record CompileRequest(
     Optional<String> platformDisplay,
     Optional<String> sourceBranch,
     boolean fresh,
-    boolean workingTree) {
+    boolean workingTree,
+    Path workingDirectory) {
   public CompileRequest {
     Objects.requireNonNull(trainYaml, "trainYaml");
     Objects.requireNonNull(displayPath, "displayPath");
+    Objects.requireNonNull(workingDirectory, "workingDirectory");
     if (attempt < 1) {
       throw new IllegalArgumentException("attempt must be >= 1");
     }
+  }
+
+  /** A request relative to the process's working directory (the empty path). */
+  public CompileRequest(
+      Path trainYaml,
+      String displayPath,
+      Optional<Path> platformFile,
+      Optional<Path> runtimesDir,
+      Optional<String> sourceRepo,
+      Optional<String> sourceCommit,
+      Optional<String> cluster,
+      Optional<String> namespace,
+      int attempt,
+      Optional<Path> existingTree,
+      Optional<Instant> createdAt,
+      Optional<String> platformDisplay,
+      Optional<String> sourceBranch,
+      boolean fresh,
+      boolean workingTree) {
+    this(
+        trainYaml,
+        displayPath,
+        platformFile,
+        runtimesDir,
+        sourceRepo,
+        sourceCommit,
+        cluster,
+        namespace,
+        attempt,
+        existingTree,
+        createdAt,
+        platformDisplay,
+        sourceBranch,
+        fresh,
+        workingTree,
+        Path.of(""));
   }
 
   /** A request with defaults for everything but the file. */
@@ -88,7 +132,8 @@ public record CompileRequest(
         .platformDisplay(platformDisplay)
         .sourceBranch(sourceBranch)
         .fresh(fresh)
-        .workingTree(workingTree);
+        .workingTree(workingTree)
+        .workingDirectory(workingDirectory);
   }
 
   /** The same request for another re-run counter. */
@@ -118,6 +163,7 @@ public record CompileRequest(
     private Optional<String> sourceBranch = Optional.empty();
     private boolean fresh;
     private boolean workingTree;
+    private Path workingDirectory = Path.of("");
 
     private Builder(Path trainYaml) {
       this.trainYaml = Objects.requireNonNull(trainYaml, "trainYaml");
@@ -247,6 +293,15 @@ public record CompileRequest(
       return this;
     }
 
+    /**
+     * The folder relative file names are shown against (default: the empty path, the process's
+     * working directory); see {@link CompileRequest#workingDirectory()}.
+     */
+    public Builder workingDirectory(Path value) {
+      workingDirectory = Objects.requireNonNull(value, "workingDirectory");
+      return this;
+    }
+
     /** The request; IllegalArgumentException when {@code attempt < 1}. */
     public CompileRequest build() {
       return new CompileRequest(
@@ -264,7 +319,8 @@ public record CompileRequest(
           platformDisplay,
           sourceBranch,
           fresh,
-          workingTree);
+          workingTree,
+          workingDirectory);
     }
   }
 }

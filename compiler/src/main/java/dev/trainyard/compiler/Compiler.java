@@ -101,7 +101,10 @@ public final class Compiler implements AutoCloseable {
         keep(
             platform(
                 request.platformFile(),
-                request.platformDisplay().orElseGet(() -> displayOf(request.platformFile()))),
+                request
+                    .platformDisplay()
+                    .orElseGet(
+                        () -> displayOf(request.platformFile(), request.workingDirectory()))),
             all);
     Optional<RuntimeCatalog> catalog = keep(runtimes(request.runtimesDir()), all);
     if (spec.isEmpty() || platform.isEmpty() || catalog.isEmpty()) {
@@ -120,7 +123,8 @@ public final class Compiler implements AutoCloseable {
                 request.sourceRepo(),
                 request.sourceCommit(),
                 request.existingTree(),
-                request.workingTree()),
+                request.workingTree(),
+                request.workingDirectory()),
             all);
     if (source.isEmpty()) {
       return failed(all, Optional.empty());
@@ -283,13 +287,27 @@ public final class Compiler implements AutoCloseable {
     return new CompileResult(Optional.empty(), job, all);
   }
 
-  /** How diagnostics name platform.yaml: relative to the working directory when it can be. */
+  /**
+   * How diagnostics name platform.yaml: relative to the process's working directory when it can be.
+   */
   static String displayOf(Optional<Path> file) {
-    return file.map(Compiler::relative).orElse(PlatformLoader.EMBEDDED_NAME);
+    return displayOf(file, Path.of(""));
+  }
+
+  /**
+   * How diagnostics name platform.yaml: relative to {@code workingDirectory} (the empty path: the
+   * process's) when it can be.
+   */
+  static String displayOf(Optional<Path> file, Path workingDirectory) {
+    return file.map(f -> relative(f, workingDirectory)).orElse(PlatformLoader.EMBEDDED_NAME);
   }
 
   static String relative(Path file) {
-    Path cwd = Path.of("").toAbsolutePath();
+    return relative(file, Path.of(""));
+  }
+
+  static String relative(Path file, Path workingDirectory) {
+    Path cwd = workingDirectory.toAbsolutePath();
     if (!file.isAbsolute() || !cwd.getRoot().equals(file.getRoot())) {
       return file.toString(); // another Windows drive has no relative path (relativize would throw)
     }

@@ -36,7 +36,10 @@ public final class TargetFlags {
   public static Optional<Refusal> check(CompileRequest request) {
     return check(
         request.platformFile(),
-        request.platformDisplay().orElseGet(() -> Compiler.displayOf(request.platformFile())),
+        request
+            .platformDisplay()
+            .orElseGet(
+                () -> Compiler.displayOf(request.platformFile(), request.workingDirectory())),
         request.cluster(),
         request.namespace());
   }

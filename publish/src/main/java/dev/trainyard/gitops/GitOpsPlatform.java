@@ -34,7 +34,8 @@ record GitOpsPlatform(
   static final String DISPLAY = "platform.yaml (GitOps repo)";
 
   static GitOpsPlatform of(SubmitRequest request, Snapshot tree) {
-    return of(request.platform(), request.runtimes(), tree);
+    return of(
+        request.platform().map(request::resolve), request.runtimes().map(request::resolve), tree);
   }
 
   /**

@@ -25,6 +25,10 @@ import java.util.function.Predicate;
  * @param rerun start a new run (a new run id) even when this commit already has one
  * @param dryRun plan and build the commit, but push nothing
  * @param checkpoints the source branch of the checkpoint key and {@code --fresh}
+ * @param workingDirectory the folder relative {@code trainYamls}, {@code platform} and {@code
+ *     runtimes} are resolved against when read (the CLI's working directory); diagnostics and
+ *     {@link SubmittedRun#trainYaml()} still name the files as given. The empty path (the default)
+ *     stands for the process's working directory
  */
 public record SubmitRequest(
     List<Path> trainYamls,
@@ -38,7 +42,38 @@ public record SubmitRequest(
     Optional<String> namespace,
     boolean rerun,
     boolean dryRun,
-    Checkpoints checkpoints) {
+    Checkpoints checkpoints,
+    Path workingDirectory) {
+  /** A request relative to the process's working directory (the empty path). */
+  public SubmitRequest(
+      List<Path> trainYamls,
+      GitOpsLocation gitops,
+      String branch,
+      Optional<Path> platform,
+      Optional<Path> runtimes,
+      Optional<String> sourceRepo,
+      Optional<String> sourceCommit,
+      Optional<String> cluster,
+      Optional<String> namespace,
+      boolean rerun,
+      boolean dryRun,
+      Checkpoints checkpoints) {
+    this(
+        trainYamls,
+        gitops,
+        branch,
+        platform,
+        runtimes,
+        sourceRepo,
+        sourceCommit,
+        cluster,
+        namespace,
+        rerun,
+        dryRun,
+        checkpoints,
+        Path.of(""));
+  }
+
   /** A request whose checkpointed runs resume, with no source branch in their key. */
   public SubmitRequest(
       List<Path> trainYamls,
@@ -82,7 +117,9 @@ public record SubmitRequest(
   }
 
   public SubmitRequest {
-    trainYamls = trainYamls.stream().filter(distinctFile(new HashSet<>())).toList();
+    Objects.requireNonNull(workingDirectory, "workingDirectory");
+    trainYamls =
+        trainYamls.stream().filter(distinctFile(workingDirectory, new HashSet<>())).toList();
     if (trainYamls.isEmpty()) {
       throw new IllegalArgumentException("at least one train.yaml");
     }
@@ -95,8 +132,13 @@ public record SubmitRequest(
    * Keeps the first of several names for one file ({@code a/train.yaml}, {@code ./a/train.yaml}, a
    * symlinked folder).
    */
-  private static Predicate<Path> distinctFile(Set<Path> seen) {
-    return p -> seen.add(real(p));
+  private static Predicate<Path> distinctFile(Path workingDirectory, Set<Path> seen) {
+    return p -> seen.add(real(workingDirectory.resolve(p)));
+  }
+
+  /** {@code file} as it is read: resolved against {@link #workingDirectory()}. */
+  public Path resolve(Path file) {
+    return workingDirectory.resolve(file);
   }
 
   private static Path real(Path p) {

@@ -234,7 +234,15 @@ public final class Submitter {
 
   private static CompileRequest compileRequest(
       SubmitRequest r, GitOpsPlatform platform, Path trainYaml, Instant now) {
-    return CompileRequest.builder(trainYaml)
+    // The platform override is read resolved against the working directory but named as given:
+    // relative as typed, absolute relative to the working directory (Compiler's own rule).
+    Optional<String> platformDisplay =
+        platform
+            .platformDisplay()
+            .or(() -> r.platform().filter(p -> !p.isAbsolute()).map(Path::toString));
+    return CompileRequest.builder(r.resolve(trainYaml))
+        .displayPath(trainYaml.toString())
+        .workingDirectory(r.workingDirectory())
         .platformFile(platform.platform())
         .runtimesDir(platform.runtimes())
         .sourceRepo(r.sourceRepo())
@@ -242,7 +250,7 @@ public final class Submitter {
         .cluster(r.cluster())
         .namespace(r.namespace())
         .createdAt(now)
-        .platformDisplay(platform.platformDisplay())
+        .platformDisplay(platformDisplay)
         .sourceBranch(r.checkpoints().sourceBranch())
         .fresh(r.checkpoints().fresh())
         .build();

@@ -135,6 +135,23 @@ public final class GitSourceInspector implements AutoCloseable {
       Optional<String> commitOverride,
       Optional<Path> ignored,
       boolean workingTree) {
+    return inspect(
+        trainYaml, displayPath, repoOverride, commitOverride, ignored, workingTree, Path.of(""));
+  }
+
+  /**
+   * As {@link #inspect(Path, String, Optional, Optional, Optional, boolean)}, outside a repository
+   * taking train.yaml's path relative to {@code workingDirectory} (the empty path: the process's
+   * working directory) instead of the process's.
+   */
+  public StageResult<SourceInfo> inspect(
+      Path trainYaml,
+      String displayPath,
+      Optional<String> repoOverride,
+      Optional<String> commitOverride,
+      Optional<Path> ignored,
+      boolean workingTree,
+      Path workingDirectory) {
     SourceLocation at = SourceLocation.ofFile(displayPath);
     Path file = trainYaml.toAbsolutePath().normalize();
     if (repoOverride.isPresent() && commitOverride.isPresent() && workTreeOf(file).isEmpty()) {
@@ -144,7 +161,7 @@ public final class GitSourceInspector implements AutoCloseable {
       // Finding (no) `.git`
       // entry ourselves keeps JGit off this path: same answer as JGit's findGitDir for normal and
       // linked work trees.
-      return relativeToWorkingDirectory(file)
+      return relativeTo(workingDirectory, file)
           .map(
               p ->
                   checked(
@@ -234,8 +251,8 @@ public final class GitSourceInspector implements AutoCloseable {
   }
 
   /** train.yaml's path below the working directory, if it is below it. */
-  private static Optional<String> relativeToWorkingDirectory(Path file) {
-    Path cwd = Path.of("").toAbsolutePath();
+  private static Optional<String> relativeTo(Path workingDirectory, Path file) {
+    Path cwd = workingDirectory.toAbsolutePath().normalize();
     return file.startsWith(cwd)
         ? Optional.of(cwd.relativize(file).toString().replace('\\', '/'))
         : Optional.empty();

@@ -36,6 +36,19 @@ public final class GitOpsPreview {
    */
   public static Preview of(Path repoDir, String base, String head, Optional<Path> platform)
       throws GitOpsException {
+    return of(repoDir, base, head, platform, Path.of(""));
+  }
+
+  /**
+   * As {@link #of(Path, String, String, Optional)}, with a relative {@code platform} read resolved
+   * against {@code workingDirectory} (the CLI's working directory; the empty path: the process's)
+   * and named as given.
+   *
+   * @throws GitOpsException when there is no repository or a revision does not exist (exit 3)
+   */
+  public static Preview of(
+      Path repoDir, String base, String head, Optional<Path> platform, Path workingDirectory)
+      throws GitOpsException {
     try (GitOpsRepository repo = GitOpsRepository.local(repoDir)) {
       Snapshot tip = repo.snapshot(base);
       Snapshot h = repo.snapshot(head);
@@ -43,7 +56,7 @@ public final class GitOpsPreview {
           repo.mergeBase(base, head).filter(c -> !tip.commit().orElseThrow().equals(c));
       Snapshot b = fork.isPresent() ? repo.snapshot(fork.get()) : tip;
       List<String> changed = repo.changedFiles(b, h);
-      StageResult<Platform> p = PreviewPlatform.load(platform, h);
+      StageResult<Platform> p = PreviewPlatform.load(platform, workingDirectory, h);
       String note =
           changed.isEmpty() ? "The two commits have the same tree: merging changes nothing." : "";
       List<Diagnostic> diagnostics = new ArrayList<>(p.diagnostics());
@@ -61,7 +74,11 @@ public final class GitOpsPreview {
               .build(labels, b, LeakHiding.hide(h, diagnostics), changed);
       return PlatformEffect.applies(changed)
           ? withPlatform(
-              preview, PreviewPlatform.load(platform, b), p.value().orElseThrow(), h, changed)
+              preview,
+              PreviewPlatform.load(platform, workingDirectory, b),
+              p.value().orElseThrow(),
+              h,
+              changed)
           : preview;
     }
   }

@@ -24,16 +24,21 @@ final class PreviewPlatform {
   /**
    * The platform, or the embedded default with the broken file's diagnostics.
    *
+   * @param override platform.yaml instead of the tree's, read resolved against {@code
+   *     workingDirectory} and named as given
+   * @param workingDirectory what a relative {@code override} is relative to (the empty path: the
+   *     process's working directory)
    * @param tree where {@code platform.yaml} is read from when there is no override
    */
-  static StageResult<Platform> load(Optional<Path> override, Snapshot tree) {
+  static StageResult<Platform> load(Optional<Path> override, Path workingDirectory, Snapshot tree) {
     PlatformLoader loader = PlatformLoader.standard();
     Optional<String> text = override.isPresent() ? Optional.empty() : tree.read("platform.yaml");
     StageResult<Platform> result =
         text.isPresent()
             ? fromText(loader, text.get())
             : loader.load(
-                override, override.map(Path::toString).orElse(PlatformLoader.EMBEDDED_NAME));
+                override.map(workingDirectory::resolve),
+                override.map(Path::toString).orElse(PlatformLoader.EMBEDDED_NAME));
     if (result.value().isPresent()) {
       return result;
     }

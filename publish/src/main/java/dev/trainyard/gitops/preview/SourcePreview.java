@@ -81,12 +81,14 @@ public final class SourcePreview {
             r.cluster(),
             r.namespace(),
             false,
-            true);
+            true,
+            SubmitRequest.Checkpoints.RESUME,
+            r.sourceDir());
     try (GitOpsRepository mirror = submitter.mirror(r.gitops())) {
       SubmitPlan plan = submitter.plan(submit, mirror);
       Snapshot base = plan.base() instanceof EmptySnapshot ? mirror.emptyTree() : plan.base();
       Snapshot after = plan.after() instanceof EmptySnapshot ? base : plan.after();
-      StageResult<Platform> platform = PreviewPlatform.load(r.platform(), base);
+      StageResult<Platform> platform = PreviewPlatform.load(r.platform(), r.sourceDir(), base);
       List<Diagnostic> diagnostics = new ArrayList<>(displayed(plan.result().diagnostics(), files));
       String baseLabel =
           "GitOps "

@@ -9,7 +9,9 @@ import java.util.Optional;
 /**
  * {@code trainyard preview} in a source repo: what merging {@code head} would start.
  *
- * @param sourceDir a folder of the source checkout (the working directory)
+ * @param sourceDir a folder of the source checkout, the working directory: relative {@code
+ *     trainYamls}, {@code platform} and {@code runtimes} are read resolved against it (and named as
+ *     given)
  * @param trainYamls the files to preview, as the user named them; empty: those that changed since
  *     {@code base} (or {@code train.yaml} when there is no base either)
  * @param base the revision the pull request merges into; only used to find the changed train.yaml
