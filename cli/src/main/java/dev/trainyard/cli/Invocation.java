@@ -2,8 +2,6 @@ package dev.trainyard.cli;
 
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.Objects;
-import java.util.Optional;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
@@ -49,11 +47,6 @@ record Invocation(Path workingDirectory, Map<String, String> environment) {
   /** {@code path} as it is opened: unchanged when absolute, else below the working directory. */
   Path resolve(Path path) {
     return workingDirectory.resolve(path);
-  }
-
-  /** The value of environment variable {@code name}, if set. */
-  Optional<String> env(String name) {
-    return Optional.ofNullable(environment.get(Objects.requireNonNull(name, "name")));
   }
 
   /** Whether {@code TRAINYARD_DEBUG=1}: internal errors then print their stack trace. */
