@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -94,21 +95,33 @@ class ClusterCommandsTest {
 
   @Test
   @DisplayName(
-      "a server that refuses connections is named with the reason; exit 3, no token, no generic fabric8 text")
+      "a server that refuses connections is named with the reason and a hint (status and logs); exit 3, no token, no generic fabric8 text")
   void unreachable() throws Exception {
     int port;
     try (ServerSocket s = new ServerSocket(0)) {
       port = s.getLocalPort();
     }
     Path k = kubeconfig("https://127.0.0.1:" + port);
-    MainTest.Run r = MainTest.run("status", "--kubeconfig", k.toString());
-    assertEquals(3, r.exit(), r.err());
-    assertTrue(
-        r.err()
-            .contains(
-                "cannot reach the cluster at https://127.0.0.1:" + port + ": connection refused"),
-        r.err());
-    assertFalse(r.err().contains("An error has occurred"), r.err());
-    assertFalse((r.out() + r.err()).contains(TOKEN), r.err());
+    for (String command : new String[] {"status", "logs"}) {
+      MainTest.Run r =
+          command.equals("status")
+              ? MainTest.run(command, "--kubeconfig", k.toString())
+              : MainTest.run(command, "r", "--kubeconfig", k.toString());
+      assertEquals(3, r.exit(), r.err());
+      assertTrue(r.err().startsWith("trainyard " + command + ": "), r.err());
+      assertTrue(
+          r.err()
+              .contains(
+                  "cannot reach the cluster at https://127.0.0.1:" + port + ": connection refused"),
+          r.err());
+      List<String> lines = r.err().lines().toList();
+      assertEquals(2, lines.size(), r.err());
+      assertEquals(
+          "  hint: check --kubeconfig/--context, or that the cluster is reachable",
+          lines.get(1),
+          r.err());
+      assertFalse(r.err().contains("An error has occurred"), r.err());
+      assertFalse((r.out() + r.err()).contains(TOKEN), r.err());
+    }
   }
 }

@@ -5,9 +5,13 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.trainyard.compiler.cluster.LocalApiServer;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.NodeStatusBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodStatusBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -26,16 +30,17 @@ import java.util.function.Supplier;
  * The real API server of the controller's unit tests: the compiler's {@link LocalApiServer} (etcd
  * and kube-apiserver from {@code scripts/k8s-testbin}'s cache, with the JobSet and Kueue CRDs the
  * cache copied from the projects' Go modules), one per JVM, so PIT's runs of a test class per
- * mutant start it once. No controllers run: a test writes the objects and their status itself, the
- * way the JobSet controller, the kubelet and Kueue would. Without the binaries cache a test is
- * reported as not run (a JUnit assumption).
+ * mutant start it once; the CLI's tests use it through the controller's test-jar. No controllers
+ * run: a test writes the objects and their status itself, the way the JobSet controller, the
+ * kubelet and Kueue would. Without the binaries cache a test is reported as not run (a JUnit
+ * assumption).
  */
-final class LiveApiServer {
+public final class LiveApiServer {
 
-  static final String COMMIT = "6f1c2d3e4a5b6c7d8e9f00112233445566778899";
+  public static final String COMMIT = "6f1c2d3e4a5b6c7d8e9f00112233445566778899";
 
   /** The source host the tests' forge endpoint serves. */
-  static final String HOST = "gh-ctl.test";
+  public static final String HOST = "gh-ctl.test";
 
   private static final AtomicInteger NAMESPACES = new AtomicInteger();
   private static KubernetesClient client;
@@ -47,7 +52,7 @@ final class LiveApiServer {
    * An admin client of the shared server; the test is skipped (with the reason) without the
    * binaries.
    */
-  static synchronized KubernetesClient client() {
+  public static synchronized KubernetesClient client() {
     if (client == null) {
       client = new KubernetesClientBuilder().withConfig(config(kubeconfig())).build();
     }
@@ -55,7 +60,7 @@ final class LiveApiServer {
   }
 
   /** The shared server's kubeconfig (context {@code local}, namespace unset). */
-  static synchronized Path kubeconfig() {
+  public static synchronized Path kubeconfig() {
     if (kubeconfig == null) {
       StringBuilder reason = new StringBuilder();
       Optional<Path> cache = LocalApiServer.binaries(reason);
@@ -74,7 +79,7 @@ final class LiveApiServer {
   /**
    * A new namespace {@code prefix-N} (namespaces are never deleted: no namespace controller runs).
    */
-  static String namespace(String prefix) {
+  public static String namespace(String prefix) {
     String name =
         prefix
             + "-"
@@ -92,7 +97,8 @@ final class LiveApiServer {
    * A JobSet {@code name} of one replicated job "node" with {@code pods} pods, source commit {@link
    * #COMMIT} when {@code run}.
    */
-  static GenericKubernetesResource jobSet(String namespace, String name, int pods, boolean run) {
+  public static GenericKubernetesResource jobSet(
+      String namespace, String name, int pods, boolean run) {
     Map<String, String> annotations = new LinkedHashMap<>();
     if (run) {
       annotations.put("trainyard.dev/source-commit", COMMIT);
@@ -129,12 +135,12 @@ final class LiveApiServer {
    * Pod {@code index} of {@code jobSet}'s replicated job "node", labelled as the JobSet controller
    * does, not scheduled.
    */
-  static Pod pod(String namespace, String jobSet, int index, int attempt) {
+  public static Pod pod(String namespace, String jobSet, int index, int attempt) {
     return pod(namespace, jobSet, index, attempt, null);
   }
 
   /** As above, bound to {@code node} (null: unscheduled); no Node object exists for it. */
-  static Pod pod(String namespace, String jobSet, int index, int attempt, String node) {
+  public static Pod pod(String namespace, String jobSet, int index, int attempt, String node) {
     Pod pod =
         new PodBuilder()
             .withNewMetadata()
@@ -159,9 +165,65 @@ final class LiveApiServer {
   }
 
   /**
+   * Writes {@code pod}'s status as the kubelet does once its container runs and is ready: phase
+   * Running, condition Ready True, the main container running since {@code started}.
+   */
+  public static Pod running(Pod pod, String started) {
+    Pod now = client().pods().resource(pod).get();
+    now.setStatus(
+        new PodStatusBuilder()
+            .withPhase("Running")
+            .withStartTime(started)
+            .addNewCondition()
+            .withType("Ready")
+            .withStatus("True")
+            .withLastTransitionTime(started)
+            .endCondition()
+            .addNewContainerStatus()
+            .withName("main")
+            .withImage("busybox:1.37")
+            .withReady(true)
+            .withStarted(true)
+            .withRestartCount(0)
+            .withNewState()
+            .withNewRunning()
+            .withStartedAt(started)
+            .endRunning()
+            .endState()
+            .endContainerStatus()
+            .build());
+    return client().resource(now).updateStatus();
+  }
+
+  /**
+   * A Node {@code name} as the kubelet registers it: InternalIP 127.0.0.1 and the kubelet's port,
+   * {@code port}, where the API server asks for the logs of its pods (no other status). Nodes are
+   * cluster-wide: give each test its own name.
+   */
+  public static Node node(String name, int port) {
+    Node created =
+        client()
+            .resource(new NodeBuilder().withNewMetadata().withName(name).endMetadata().build())
+            .create();
+    created.setStatus(
+        new NodeStatusBuilder()
+            .addNewAddress()
+            .withType("InternalIP")
+            .withAddress("127.0.0.1")
+            .endAddress()
+            .withNewDaemonEndpoints()
+            .withNewKubeletEndpoint()
+            .withPort(port)
+            .endKubeletEndpoint()
+            .endDaemonEndpoints()
+            .build());
+    return client().resource(created).updateStatus();
+  }
+
+  /**
    * A Kueue Workload (v1beta2) owned by {@code jobSet}, as Kueue's JobSet integration creates it.
    */
-  static GenericKubernetesResource workload(GenericKubernetesResource jobSet, String queue) {
+  public static GenericKubernetesResource workload(GenericKubernetesResource jobSet, String queue) {
     String yaml =
         """
                 apiVersion: kueue.x-k8s.io/v1beta2
@@ -196,7 +258,7 @@ final class LiveApiServer {
    * Sets {@code jobSet}'s status conditions to one condition {@code type} True, as the JobSet
    * controller does.
    */
-  static void condition(GenericKubernetesResource jobSet, String type, String reason) {
+  public static void condition(GenericKubernetesResource jobSet, String type, String reason) {
     GenericKubernetesResource now =
         client()
             .genericKubernetesResources(ClusterWatch.JOBSET_API, "JobSet")
@@ -227,7 +289,7 @@ final class LiveApiServer {
    * Waits until {@code condition} holds, at most {@code timeout}; fails naming {@code what} and
    * {@code state}.
    */
-  static void await(
+  public static void await(
       String what, Duration timeout, BooleanSupplier condition, Supplier<String> state) {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (!condition.getAsBoolean()) {
@@ -249,7 +311,7 @@ final class LiveApiServer {
     }
   }
 
-  static void await(String what, BooleanSupplier condition) {
+  public static void await(String what, BooleanSupplier condition) {
     await(what, Duration.ofSeconds(30), condition, () -> "");
   }
 }
