@@ -122,4 +122,15 @@ class GitOpsOptionsTest {
       assertEquals("nothing to prune in " + url + " (main)\n", r.out());
     }
   }
+
+  @Test
+  @DisplayName(
+      "an unusable --gitops value is a usage error naming --gitops (the variable's name only when the value came from $TRAINYARD_GITOPS)")
+  void flagNamedInUsageError() {
+    MainTest.Run r =
+        SubmitCommandTest.runIn(
+            temp, Map.of(), "prune", "x", "--gitops", "ftp://example.com/g.git");
+    assertEquals(2, r.exit(), r.err());
+    assertTrue(r.err().startsWith("trainyard: --gitops \"ftp://example.com/g.git\""), r.err());
+  }
 }
