@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -260,5 +261,65 @@ class PlatformCommandTest {
     assertEquals(0, help.exit());
     assertTrue(help.out().contains("--check") && help.out().contains("Exit codes:"), help.out());
     assertTrue(MainTest.run("--help").out().contains("platform"));
+  }
+
+  /** {@code trainyard args} in-process in {@code dir} with an empty environment. */
+  private static MainTest.Run in(Path dir, String... args) {
+    return SubmitCommandTest.runIn(dir, Map.of(), args);
+  }
+
+  @Test
+  @DisplayName(
+      "without DIR render reads the working directory and names platform.yaml as typed; a relative DIR is read below the working directory and named as given")
+  void workingDirectory() throws Exception {
+    Path dir = gitops();
+    MainTest.Run render = in(dir, "platform", "render");
+    assertEquals(0, render.exit(), render.err());
+    assertTrue(render.out().startsWith("rendered from platform.yaml: changed 7 file(s):\n"));
+    assertTrue(Files.exists(dir.resolve(CQ)));
+    Files.move(dir.resolve("platform.yaml"), temp.resolve("platform.yaml"));
+    MainTest.Run here = in(dir, "platform", "render");
+    assertEquals(1, here.exit(), here.err());
+    assertTrue(
+        here.err()
+            .startsWith(
+                "platform.yaml: error[E812]: platform.yaml does not exist: platform render renders"),
+        "only clusters/ is left: the checkout is recognised and the missing file named: "
+            + here.err());
+    MainTest.Run relative = in(temp, "platform", "render", "--check", "gitops");
+    assertEquals(1, relative.exit(), relative.err());
+    assertTrue(
+        relative.err().startsWith("gitops/platform.yaml: error[E812]: gitops/platform.yaml does"),
+        relative.err());
+    assertEquals("", relative.out());
+  }
+
+  @Test
+  @DisplayName(
+      "a folder with neither platform.yaml nor clusters/, or a file as DIR: exit 2 with one message naming it as typed (or `the current folder`) and the --help line")
+  void usageMessages() throws Exception {
+    Path empty = Files.createDirectories(temp.resolve("empty"));
+    Files.writeString(temp.resolve("file"), "x");
+    String help = "\nTry 'trainyard platform render --help' for more information.\n";
+    MainTest.Run here = in(empty, "platform", "render");
+    assertEquals(2, here.exit());
+    assertEquals(
+        "trainyard: no platform.yaml and no clusters/ in the current folder: run it at the root of"
+            + " the GitOps repo checkout (or name it as DIR)"
+            + help,
+        here.err());
+    MainTest.Run named = in(temp, "platform", "render", "empty");
+    assertEquals(2, named.exit());
+    assertEquals(
+        "trainyard: no platform.yaml and no clusters/ in empty: run it at the root of the GitOps"
+            + " repo checkout (or name it as DIR)"
+            + help,
+        named.err());
+    MainTest.Run file = in(temp, "platform", "render", "file");
+    assertEquals(2, file.exit());
+    assertEquals(
+        "trainyard: DIR file is not a folder; name the GitOps repo checkout" + help, file.err());
+    Files.createDirectories(empty.resolve("clusters"));
+    assertEquals(1, in(empty, "platform", "render").exit(), "clusters/ alone: E812, not usage");
   }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.trainyard.compiler.testing.TrainProject;
+import dev.trainyard.gitops.GitOpsLocation;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
@@ -487,5 +488,83 @@ class SubmitCommandTest {
                 "trainyard: --branch \"refs/heads/main\" is not a branch name: git refuses blanks,"),
         creds.err());
     assertTrue(creds.err().contains(" (give it without refs/heads/)\n"), creds.err());
+  }
+
+  @Test
+  @DisplayName(
+      "--output json of a compile error: exit 1, the error counted, no run, nothing pushed")
+  void jsonCompileError() throws Exception {
+    TrainProject bad =
+        TrainProject.create(temp.resolve("bad"), "run: torchrun train.py\nnodes: 0\n");
+    MainTest.Run r =
+        runIn(
+            bad.root(),
+            Map.of(GitOpsOptions.GITOPS_ENV, bare.toString()),
+            "submit",
+            bad.trainYaml().toString(),
+            "--output",
+            "json");
+    assertEquals(1, r.exit(), r.err());
+    JsonNode root = new ObjectMapper().readTree(r.out());
+    assertEquals(1, root.path("errors").asInt(), r.out());
+    assertEquals("E204", root.at("/diagnostics/0/code").asText(), r.out());
+    assertFalse(root.path("pushed").asBoolean(), r.out());
+    assertEquals("", CliJvm.git(temp, "--git-dir", bare.toString(), "for-each-ref"));
+  }
+
+  @Test
+  @DisplayName(
+      "a re-submit whose run is still in the repo says only `already in` (no word of pruning); --fresh on a first submit makes the run with no hint")
+  void unchangedAndFreshFirst() {
+    Map<String, String> env = Map.of(GitOpsOptions.GITOPS_ENV, bare.toString());
+    TrainProject ck =
+        TrainProject.create(temp.resolve("ck"), "run: torchrun train.py\ncheckpoint: {}\n");
+    MainTest.Run first = runIn(ck.root(), env, "submit", ck.trainYaml().toString(), "--fresh");
+    assertEquals(0, first.exit(), first.err());
+    assertTrue(first.out().endsWith(": 1 new run(s)\n"), first.out());
+    assertFalse(first.out().contains("hint:"), first.out());
+    MainTest.Run again = runIn(ck.root(), env, "submit", ck.trainYaml().toString());
+    assertEquals(0, again.exit(), again.err());
+    String where = GitOpsLocation.parse(bare.toString(), temp).shown() + " (main)";
+    assertTrue(
+        again
+            .out()
+            .endsWith(
+                " — already in the GitOps repo, unchanged\n"
+                    + "nothing to submit: every run is already in "
+                    + where
+                    + "\n"),
+        again.out());
+  }
+
+  @Test
+  @DisplayName(
+      "--changed-since a full SHA the checkout lacks, when HEAD's own commit changed no job: W810 on stderr, then nothing to submit (exit 0)")
+  void changedSinceMissingShaNothing() throws Exception {
+    java.nio.file.Files.writeString(project.root().resolve("README.md"), "docs\n");
+    CliJvm.git(project.root(), "add", "README.md");
+    CliJvm.git(
+        project.root(),
+        "-c",
+        "user.name=T",
+        "-c",
+        "user.email=t@example.com",
+        "commit",
+        "-q",
+        "-m",
+        "docs");
+    String missing = "1234567890123456789012345678901234567890";
+    MainTest.Run r =
+        runIn(
+            project.root(),
+            Map.of(),
+            "submit",
+            "--changed-since",
+            missing,
+            "--gitops",
+            bare.toString());
+    assertEquals(0, r.exit(), r.err());
+    assertEquals("nothing to submit: no job folder changed since " + missing + "\n", r.out());
+    assertTrue(r.err().contains("warning[W810]"), r.err());
   }
 }
