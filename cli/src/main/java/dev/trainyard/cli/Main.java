@@ -92,7 +92,12 @@ public final class Main {
     return false;
   }
 
-  private static int handle(Exception e, PrintWriter jsonOut, PrintWriter err, boolean debug) {
+  /**
+   * What an exception out of a command prints and exits with: an I/O failure is one line (and with
+   * {@code jsonOut}, JSON too), exit 3; anything else is a bug, one line asking for a report (the
+   * stack trace with {@code debug}), exit 4.
+   */
+  static int handle(Exception e, PrintWriter jsonOut, PrintWriter err, boolean debug) {
     if (e instanceof IOException || e instanceof UncheckedIOException) {
       String message =
           Reporting.ioReason(e instanceof UncheckedIOException u ? u.getCause() : (IOException) e);

@@ -92,43 +92,67 @@ class MainErrorsTest {
    * a user mistake that ChangedJobs should report as a usage error; once it does, this test needs
    * another trigger.
    */
-  MainTest.Run internalError(Map<String, String> env, String... more) {
-    String[] args = new String[3 + more.length];
-    args[0] = "submit";
-    args[1] = "--changed-since";
-    args[2] = "HEAD^{";
-    System.arraycopy(more, 0, args, 3, more.length);
-    Map<String, String> all = new java.util.HashMap<>(env);
-    all.put(GitOpsOptions.GITOPS_ENV, temp.resolve("src").toString());
-    all.put("TRAINYARD_CACHE", temp.resolve("cache").toString());
-    return SubmitCommandTest.runIn(project.root(), all, args);
+  /** {@link Main#handle} of an exception no command expects, as picocli hands it over. */
+  private static MainTest.Run internalError(boolean json, boolean debug) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    PrintWriter stdout = new PrintWriter(out, true);
+    int exit =
+        Main.handle(
+            new IllegalStateException("unexpected"),
+            json ? stdout : null,
+            new PrintWriter(err, true),
+            debug);
+    return new MainTest.Run(exit, out.toString(), err.toString());
   }
 
   @Test
   @DisplayName(
-      "an internal error exits 4 with one line asking for a report; the stack trace follows only with TRAINYARD_DEBUG=1; no JSON on stdout")
+      "an internal error exits 4 with one line asking for a report; the stack trace follows only in debug; no JSON on stdout")
   void internalErrorLine() {
     String line =
-        "trainyard: internal error: org.eclipse.jgit.errors.RevisionSyntaxException"
+        "trainyard: internal error: java.lang.IllegalStateException: unexpected"
             + " (please report it; set TRAINYARD_DEBUG=1 for the stack trace)\n";
-    MainTest.Run plain = internalError(Map.of());
+    MainTest.Run plain = internalError(false, false);
     assertEquals(4, plain.exit(), plain.err());
     assertEquals(line, plain.err());
     assertEquals("", plain.out());
-    MainTest.Run json = internalError(Map.of(), "--output", "json");
+    MainTest.Run json = internalError(true, false);
     assertEquals(4, json.exit(), json.err());
     assertEquals(line, json.err());
     assertEquals("", json.out(), "only environment failures are also JSON");
-    MainTest.Run other = internalError(Map.of("TRAINYARD_DEBUG", "true"));
-    assertEquals(line, other.err(), "only TRAINYARD_DEBUG=1 turns the stack trace on");
-    MainTest.Run debug = internalError(Map.of("TRAINYARD_DEBUG", "1"));
+    MainTest.Run debug = internalError(false, true);
     assertEquals(4, debug.exit(), debug.err());
     assertTrue(
         debug
             .err()
             .startsWith(
-                line + "org.eclipse.jgit.errors.RevisionSyntaxException\n\tat org.eclipse."),
+                line + "java.lang.IllegalStateException: unexpected\n\tat dev.trainyard.cli."),
         debug.err());
+  }
+
+  @Test
+  @DisplayName(
+      "TRAINYARD_DEBUG=1 (only 1) is what turns the stack trace on; a revision git cannot parse is a usage error (exit 2), not an internal one")
+  void debugSwitchAndBadRevision() {
+    assertTrue(new Invocation(temp, Map.of("TRAINYARD_DEBUG", "1")).debug());
+    assertFalse(new Invocation(temp, Map.of("TRAINYARD_DEBUG", "true")).debug());
+    assertFalse(new Invocation(temp, Map.of()).debug());
+    Map<String, String> env =
+        Map.of(
+            GitOpsOptions.GITOPS_ENV,
+            temp.resolve("src").toString(),
+            "TRAINYARD_CACHE",
+            temp.resolve("cache").toString());
+    for (String bad : new String[] {"HEAD^{", "HEAD@{99}"}) {
+      MainTest.Run r =
+          SubmitCommandTest.runIn(project.root(), env, "submit", "--changed-since", bad);
+      assertEquals(2, r.exit(), r.err());
+      assertTrue(
+          r.err().startsWith("trainyard: error: --changed-since " + bad + ": no such commit"),
+          r.err());
+      assertFalse(r.err().contains("internal error"), r.err());
+    }
   }
 
   @Test

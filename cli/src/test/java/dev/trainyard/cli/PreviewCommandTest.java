@@ -447,6 +447,19 @@ class PreviewCommandTest {
 
   @Test
   @DisplayName(
+      "a --base git cannot parse (HEAD^{): a usage error (exit 2) naming it, never \"null\" or an internal error")
+  void unparsableRevision() throws Exception {
+    Path work = gitOpsRepo("run: torchrun train.py\nnodes: 2\n", Edit.README);
+    Run r = trainyard(work, "preview", "--base", "HEAD^{");
+    assertEquals(2, r.exit(), r.err());
+    assertEquals(
+        "trainyard: error: \"HEAD^{\" is not a revision git can read\n"
+            + "    hint: give a branch, a tag or a commit SHA (e.g. origin/main, HEAD~1)\n",
+        r.err());
+  }
+
+  @Test
+  @DisplayName(
       "usage errors name the mistake exactly: --part-size below 2000, an empty --out, TRAIN_YAML in a GitOps repo, a --gitops URL of an unknown scheme, a --head that is not checked out")
   void usageMessages() throws Exception {
     Path work = gitOpsRepo("run: torchrun train.py\nnodes: 2\n", Edit.README);

@@ -28,6 +28,7 @@ import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.eclipse.jgit.errors.RevisionSyntaxException;
 import org.eclipse.jgit.lib.CommitBuilder;
 import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.NullProgressMonitor;
@@ -255,6 +256,12 @@ public final class GitOpsRepository implements AutoCloseable {
             "fetch it first, or give a branch or full SHA");
       }
       return snapshotOf(id);
+    } catch (RevisionSyntaxException e) {
+      // JGit throws this unchecked for a revision it cannot parse ("HEAD^{", "HEAD@{99}"): the
+      // user's mistake, a usage error, never an internal one.
+      throw GitOpsException.usage(
+          "\"" + revision + "\" is not a revision git can read",
+          "give a branch, a tag or a commit SHA (e.g. origin/main, HEAD~1)");
     } catch (IOException e) {
       throw new GitOpsException("cannot read \"" + revision + "\": " + e.getMessage(), "", e);
     }
