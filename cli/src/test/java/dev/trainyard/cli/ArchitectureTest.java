@@ -61,6 +61,24 @@ class ArchitectureTest {
   }
 
   @Test
+  @DisplayName(
+      "the CLI reads the environment only through Invocation, so every command runs in-process with the one a caller gives")
+  void environmentOnlyThroughInvocation() {
+    noClasses()
+        .that()
+        .resideInAPackage("dev.trainyard.cli")
+        .and()
+        .doNotHaveSimpleName("Invocation")
+        .should()
+        .callMethod(System.class, "getenv")
+        .orShould()
+        .callMethod(System.class, "getenv", String.class)
+        .because(
+            "ARCHITECTURE.md: commands take the working directory and environment from Invocation")
+        .check(main);
+  }
+
+  @Test
   @DisplayName("no package cycles anywhere in Trainyard's main code")
   void noPackageCycles() {
     slices().matching("dev.trainyard.(**)").should().beFreeOfCycles().check(main);
