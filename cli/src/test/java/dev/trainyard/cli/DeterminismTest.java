@@ -78,6 +78,7 @@ class DeterminismTest {
         Optional.empty(),
         Optional.empty(),
         false,
-        false);
+        false,
+        Path.of(""));
   }
 }

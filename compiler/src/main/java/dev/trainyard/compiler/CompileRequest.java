@@ -62,42 +62,6 @@ public record CompileRequest(
     }
   }
 
-  /** A request relative to the process's working directory (the empty path). */
-  public CompileRequest(
-      Path trainYaml,
-      String displayPath,
-      Optional<Path> platformFile,
-      Optional<Path> runtimesDir,
-      Optional<String> sourceRepo,
-      Optional<String> sourceCommit,
-      Optional<String> cluster,
-      Optional<String> namespace,
-      int attempt,
-      Optional<Path> existingTree,
-      Optional<Instant> createdAt,
-      Optional<String> platformDisplay,
-      Optional<String> sourceBranch,
-      boolean fresh,
-      boolean workingTree) {
-    this(
-        trainYaml,
-        displayPath,
-        platformFile,
-        runtimesDir,
-        sourceRepo,
-        sourceCommit,
-        cluster,
-        namespace,
-        attempt,
-        existingTree,
-        createdAt,
-        platformDisplay,
-        sourceBranch,
-        fresh,
-        workingTree,
-        Path.of(""));
-  }
-
   /** A request with defaults for everything but the file. */
   public static CompileRequest of(Path trainYaml) {
     return builder(trainYaml).build();

@@ -88,7 +88,8 @@ class CompileRecordsTest {
             Optional.of("platform.yaml (gitops main)"),
             Optional.of("main"),
             true,
-            true),
+            true,
+            Path.of("")),
         r);
     assertEquals(r, r.toBuilder().build());
     assertEquals(Optional.empty(), r.toBuilder().cluster(Optional.empty()).build().cluster());

@@ -44,36 +44,6 @@ public record SubmitRequest(
     boolean dryRun,
     Checkpoints checkpoints,
     Path workingDirectory) {
-  /** A request relative to the process's working directory (the empty path). */
-  public SubmitRequest(
-      List<Path> trainYamls,
-      GitOpsLocation gitops,
-      String branch,
-      Optional<Path> platform,
-      Optional<Path> runtimes,
-      Optional<String> sourceRepo,
-      Optional<String> sourceCommit,
-      Optional<String> cluster,
-      Optional<String> namespace,
-      boolean rerun,
-      boolean dryRun,
-      Checkpoints checkpoints) {
-    this(
-        trainYamls,
-        gitops,
-        branch,
-        platform,
-        runtimes,
-        sourceRepo,
-        sourceCommit,
-        cluster,
-        namespace,
-        rerun,
-        dryRun,
-        checkpoints,
-        Path.of(""));
-  }
-
   /** A request whose checkpointed runs resume, with no source branch in their key. */
   public SubmitRequest(
       List<Path> trainYamls,
@@ -99,7 +69,8 @@ public record SubmitRequest(
         namespace,
         rerun,
         dryRun,
-        Checkpoints.RESUME);
+        Checkpoints.RESUME,
+        Path.of(""));
   }
 
   /**

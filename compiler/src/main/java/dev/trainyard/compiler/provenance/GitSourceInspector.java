@@ -120,29 +120,15 @@ public final class GitSourceInspector implements AutoCloseable {
       Optional<String> repoOverride,
       Optional<String> commitOverride,
       Optional<Path> ignored) {
-    return inspect(trainYaml, displayPath, repoOverride, commitOverride, ignored, false);
+    return inspect(
+        trainYaml, displayPath, repoOverride, commitOverride, ignored, false, Path.of(""));
   }
 
   /**
    * As {@link #inspect(Path, String, Optional, Optional, Optional)}; with {@code workingTree} (the
    * run uses the files on disk, {@code run --local --working-tree}) train.yaml need not be in
-   * {@code commitOverride} nor match it there.
-   */
-  public StageResult<SourceInfo> inspect(
-      Path trainYaml,
-      String displayPath,
-      Optional<String> repoOverride,
-      Optional<String> commitOverride,
-      Optional<Path> ignored,
-      boolean workingTree) {
-    return inspect(
-        trainYaml, displayPath, repoOverride, commitOverride, ignored, workingTree, Path.of(""));
-  }
-
-  /**
-   * As {@link #inspect(Path, String, Optional, Optional, Optional, boolean)}, outside a repository
-   * taking train.yaml's path relative to {@code workingDirectory} (the empty path: the process's
-   * working directory) instead of the process's.
+   * {@code commitOverride} nor match it there; outside a repository train.yaml's path is taken
+   * relative to {@code workingDirectory} (the empty path: the process's working directory).
    */
   public StageResult<SourceInfo> inspect(
       Path trainYaml,

@@ -127,7 +127,8 @@ class GitEdgesTest {
                 Optional.of(TrainProject.REMOTE),
                 Optional.of(head),
                 Optional.empty(),
-                true)
+                true,
+                Path.of(""))
             .diagnostics());
     Path added = Files.createDirectories(p.root().resolve("jobs/new")).resolve("train.yaml");
     Files.writeString(added, "run: z\n");
@@ -146,7 +147,8 @@ class GitEdgesTest {
                 Optional.of(TrainProject.REMOTE),
                 Optional.of(head),
                 Optional.empty(),
-                true)
+                true,
+                Path.of(""))
             .diagnostics());
   }
 
