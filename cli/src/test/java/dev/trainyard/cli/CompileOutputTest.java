@@ -102,4 +102,41 @@ class CompileOutputTest {
     assertEquals(0, r.exit(), r.err());
     WORDING.approve(shown(r));
   }
+
+  @Test
+  @DisplayName(
+      "validate --cluster of a train.yaml with errors reports them (exit 1) and never contacts the cluster; a valid one against an unreachable API server is exit 3")
+  void validateClusterOnlyWhenValid() throws Exception {
+    Path kubeconfig =
+        Files.writeString(
+            temp.resolve("kubeconfig"),
+            """
+            apiVersion: v1
+            kind: Config
+            clusters: [{name: c, cluster: {server: "https://127.0.0.1:1"}}]
+            users: [{name: u, user: {token: t}}]
+            contexts: [{name: c, context: {cluster: c, user: u}}]
+            current-context: c
+            """);
+    TrainProject bad =
+        TrainProject.create(temp.resolve("bad"), "run: torchrun train.py\nnodes: 0\n");
+    MainTest.Run r =
+        MainTest.run(
+            "validate",
+            bad.trainYaml().toString(),
+            "--cluster",
+            "--kubeconfig",
+            kubeconfig.toString());
+    assertEquals(1, r.exit(), r.err());
+    assertTrue(r.err().contains("error[E204]"), r.err());
+    TrainProject good = TrainProject.create(temp.resolve("good"), "run: torchrun train.py\n");
+    MainTest.Run down =
+        MainTest.run(
+            "validate",
+            good.trainYaml().toString(),
+            "--cluster",
+            "--kubeconfig",
+            kubeconfig.toString());
+    assertEquals(3, down.exit(), down.err());
+  }
 }

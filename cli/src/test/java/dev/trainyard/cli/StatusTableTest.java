@@ -143,6 +143,55 @@ class StatusTableTest {
   }
 
   @Test
+  @DisplayName(
+      "a JobSet without a creation time shows AGE -; a commit of 7 characters is shown whole; no line ends in spaces")
+  void ageAndShortCommit() {
+    ObservedRun base = row("x", "q", RUNNING).run();
+    ObservedRun r =
+        new ObservedRun(
+            base.key(),
+            new RunProvenance(
+                "https://github.com/acme/llm.git", "abc1234", "jobs/train.yaml", "dev", "x"),
+            new RunObservation(
+                new JobSetSnapshot("team-a", "x-js", null, false, 2, 0, 3, "q", List.of()),
+                List.of(),
+                Optional.empty(),
+                T0));
+    String t = StatusTable.table(List.of(new StatusTable.Row(r, RUNNING)), T0);
+    assertEquals(
+        "x    running  q      2/2    1/4      -         -    -    abc1234  running: 2 of 2 nodes ready, attempt 1 of 4",
+        t.lines().toList().get(1));
+    assertTrue(t.lines().noneMatch(l -> l.endsWith(" ")), t);
+  }
+
+  @Test
+  @DisplayName(
+      "metrics under the table: none when the progress has no metrics; without a step the position is left out")
+  void metricsEdges() {
+    StatusTable.Row r = row("x", "q", RUNNING);
+    Progress noMetrics = new Progress(5L, 10L, null, null, List.of(), T0, Progress.Source.LOG);
+    Progress noStep =
+        new Progress(
+            null,
+            null,
+            null,
+            null,
+            List.of(new Progress.Metric("loss", "0.5")),
+            T0,
+            Progress.Source.LOG);
+    assertEquals("", StatusTable.metrics(with(r, noMetrics)));
+    assertEquals(
+        "\nmetrics (2026-12-01T08:00:00Z): loss 0.5\n", StatusTable.metrics(with(r, noStep)));
+  }
+
+  private static StatusTable.Row with(StatusTable.Row r, Progress p) {
+    ObservedRun o = r.run();
+    return new StatusTable.Row(
+        new ObservedRun(o.key(), o.provenance(), o.observation().withProgress(Optional.of(p))),
+        r.state());
+  }
+
+  @Test
   @DisplayName("with -A the table starts with a NAMESPACE column")
   void namespaceColumn() {
     String t =
