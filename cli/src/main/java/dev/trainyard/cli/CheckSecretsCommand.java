@@ -59,9 +59,12 @@ final class CheckSecretsCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     Path root = dir == null ? Path.of(".") : dir;
+    Invocation invocation = Invocation.of(spec);
     StageResult<LeakCheck.Report> result;
     try {
-      result = LeakCheck.checkFolder(root, Optional.ofNullable(platform));
+      result =
+          LeakCheck.checkFolder(
+              invocation.resolve(root), Optional.ofNullable(platform).map(invocation::resolve));
     } catch (IOException e) {
       return Reporting.environment(
           spec,

@@ -10,6 +10,7 @@ import dev.trainyard.compiler.secrets.SshKeyGenerator;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.util.Map;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -132,5 +133,23 @@ class CheckSecretsCommandTest {
             + tree
             + ": 1 private key(s) where none may be; 1 in plain Secrets that platform.yaml allows\n",
         both.out());
+  }
+
+  @Test
+  @DisplayName(
+      "without DIR, check-secrets reads the working directory of the call (named '.'); a relative --platform is read there too")
+  void workingDirectoryByDefault() throws Exception {
+    Path tree = Files.createDirectories(temp.resolve("tree/clusters/local/default/r"));
+    Files.writeString(tree.resolve("kustomization.yaml"), "resources: []\n");
+    Path root = temp.resolve("tree");
+    MainTest.Run r = SubmitCommandTest.runIn(root, Map.of(), "check-secrets");
+    assertEquals(0, r.exit(), r.err());
+    assertEquals(
+        "checked 1 file(s) under .: no private key outside an allowed plain Secret\n", r.out());
+    Files.writeString(root.resolve("broken.yaml"), "kind: Platform\nbogus: 1\n");
+    MainTest.Run broken =
+        SubmitCommandTest.runIn(root, Map.of(), "check-secrets", "--platform", "broken.yaml");
+    assertEquals(1, broken.exit(), broken.err());
+    assertTrue(broken.err().contains("broken.yaml:"), broken.err());
   }
 }

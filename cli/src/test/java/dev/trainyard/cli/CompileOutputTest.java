@@ -9,6 +9,7 @@ import dev.trainyard.compiler.testing.TrainProject;
 import dev.trainyard.compiler.testing.Wording;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -138,5 +139,22 @@ class CompileOutputTest {
             "--kubeconfig",
             kubeconfig.toString());
     assertEquals(3, down.exit(), down.err());
+  }
+
+  @Test
+  @DisplayName(
+      "a broken --platform is named relative to the call's working directory when given absolute, and as typed when relative")
+  void platformNamedFromWorkingDirectory() throws Exception {
+    TrainProject p = TrainProject.create(temp.resolve("p"), "run: torchrun train.py\n");
+    Path conf = Files.createDirectories(temp.resolve("conf"));
+    Files.writeString(conf.resolve("platform.yaml"), "kind: Platform\nbogus: 1\n");
+    for (String platform :
+        new String[] {conf.resolve("platform.yaml").toString(), "conf/platform.yaml"}) {
+      MainTest.Run r =
+          SubmitCommandTest.runIn(
+              temp, Map.of(), "validate", p.trainYaml().toString(), "--platform", platform);
+      assertEquals(1, r.exit(), r.err());
+      assertTrue(r.err().startsWith("conf/platform.yaml:"), platform + ": " + r.err());
+    }
   }
 }
