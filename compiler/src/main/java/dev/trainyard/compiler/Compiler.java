@@ -288,22 +288,11 @@ public final class Compiler implements AutoCloseable {
   }
 
   /**
-   * How diagnostics name platform.yaml: relative to the process's working directory when it can be.
-   */
-  static String displayOf(Optional<Path> file) {
-    return displayOf(file, Path.of(""));
-  }
-
-  /**
    * How diagnostics name platform.yaml: relative to {@code workingDirectory} (the empty path: the
    * process's) when it can be.
    */
   static String displayOf(Optional<Path> file, Path workingDirectory) {
     return file.map(f -> relative(f, workingDirectory)).orElse(PlatformLoader.EMBEDDED_NAME);
-  }
-
-  static String relative(Path file) {
-    return relative(file, Path.of(""));
   }
 
   static String relative(Path file, Path workingDirectory) {

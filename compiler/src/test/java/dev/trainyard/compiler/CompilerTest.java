@@ -235,18 +235,26 @@ class CompilerTest {
       "platform.yaml is named as given when relative, relative to the working directory when at most one folder up, else absolute")
   void platformDisplay() {
     Path cwd = Path.of("").toAbsolutePath();
-    assertEquals("<embedded default platform>", Compiler.displayOf(Optional.empty()));
+    assertEquals("<embedded default platform>", Compiler.displayOf(Optional.empty(), Path.of("")));
     assertEquals(
-        "conf/platform.yaml", Compiler.displayOf(Optional.of(Path.of("conf/platform.yaml"))));
-    assertEquals("conf/../platform.yaml", Compiler.relative(Path.of("conf/../platform.yaml")));
-    assertEquals("platform.yaml", Compiler.relative(cwd.resolve("platform.yaml")));
-    assertEquals("conf/platform.yaml", Compiler.relative(cwd.resolve("x/../conf/platform.yaml")));
-    assertEquals("../platform.yaml", Compiler.relative(cwd.getParent().resolve("platform.yaml")));
+        "conf/platform.yaml",
+        Compiler.displayOf(Optional.of(Path.of("conf/platform.yaml")), Path.of("")));
     assertEquals(
-        "../ops/platform.yaml", Compiler.relative(cwd.getParent().resolve("ops/platform.yaml")));
+        "conf/../platform.yaml", Compiler.relative(Path.of("conf/../platform.yaml"), Path.of("")));
+    assertEquals("platform.yaml", Compiler.relative(cwd.resolve("platform.yaml"), Path.of("")));
+    assertEquals(
+        "conf/platform.yaml",
+        Compiler.relative(cwd.resolve("x/../conf/platform.yaml"), Path.of("")));
+    assertEquals(
+        "../platform.yaml",
+        Compiler.relative(cwd.getParent().resolve("platform.yaml"), Path.of("")));
+    assertEquals(
+        "../ops/platform.yaml",
+        Compiler.relative(cwd.getParent().resolve("ops/platform.yaml"), Path.of("")));
     Path far = cwd.getParent().getParent().resolve("platform.yaml");
-    assertEquals(far.toString(), Compiler.relative(far));
-    assertEquals(cwd.getParent().toString(), Compiler.relative(cwd.resolve("x/../..")));
+    assertEquals(far.toString(), Compiler.relative(far, Path.of("")));
+    assertEquals(
+        cwd.getParent().toString(), Compiler.relative(cwd.resolve("x/../.."), Path.of("")));
   }
 
   /**
