@@ -98,7 +98,8 @@ public record GitOpsLocation(String url, String shown) {
               + asGiven
               + "\": "
               + dir
-              + " is not a git repository (create one with `git init --bare`)");
+              + " is not a git repository (create one with `git init --bare -b main`: submit"
+              + " pushes main unless --branch says otherwise)");
     }
     String url = dir.toUri().toString();
     return new GitOpsLocation(url, url);

@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -336,6 +337,7 @@ public final class GitOpsRepository implements AutoCloseable {
    */
   public PushOutcome push(String commit, String branch, Optional<Snapshot> base)
       throws GitOpsException {
+    refuseCheckedOutBranch(branch);
     ObjectId expected =
         base.flatMap(Snapshot::commit).map(ObjectId::fromString).orElse(ObjectId.zeroId());
     try (Transport t = open()) {
@@ -348,6 +350,45 @@ public final class GitOpsRepository implements AutoCloseable {
     } catch (IOException | RuntimeException e) {
       throw transportFailure("push " + branch + " to", e);
     }
+  }
+
+  /**
+   * Refuses a push to the branch a local working copy has checked out, as git does by default
+   * (git-config(1), {@code receive.denyCurrentBranch}: "refuse" unless it is set to {@code ignore},
+   * {@code warn} or {@code false}): the push would move the branch under that copy's files and
+   * index, so they would show the pushed files as deleted, and its next commit would undo the push.
+   * JGit's local transport does not check this itself. Bare repositories and other branches pass.
+   *
+   * @throws GitOpsException a usage error naming {@code --gitops} and the branch
+   */
+  private void refuseCheckedOutBranch(String branch) throws GitOpsException {
+    Optional<Path> dir = remote.flatMap(GitOpsLocation::localPath);
+    if (dir.isEmpty() || !Files.exists(dir.get().resolve(Constants.DOT_GIT))) {
+      return;
+    }
+    try (Repository target =
+        new FileRepositoryBuilder().setWorkTree(dir.get().toFile()).setMustExist(true).build()) {
+      String deny = target.getConfig().getString("receive", null, "denyCurrentBranch");
+      boolean allowed =
+          deny != null && Set.of("ignore", "warn", "false").contains(deny.toLowerCase(Locale.ROOT));
+      if (allowed || !(Constants.R_HEADS + branch).equals(target.getFullBranch())) {
+        return;
+      }
+    } catch (IOException e) {
+      return; // not readable as a working copy: the push itself reports what is wrong
+    }
+    throw GitOpsException.usage(
+        "--gitops "
+            + shown()
+            + " is a working copy with "
+            + branch
+            + " checked out: a push would move "
+            + branch
+            + " under its files, and its next commit would undo the push (git refuses this push"
+            + " too: receive.denyCurrentBranch)",
+        "submit to a bare repository (`git init --bare -b "
+            + branch
+            + "`) or to the remote that working copy pushes to");
   }
 
   private PushOutcome outcome(RemoteRefUpdate done, String branch) throws GitOpsException {

@@ -54,7 +54,10 @@ class GitOpsLocationTest {
     assertTrue(
         message("nowhere").startsWith("--gitops \"nowhere\": no such folder "), message("nowhere"));
     assertTrue(
-        message("plain").endsWith("is not a git repository (create one with `git init --bare`)"),
+        message("plain")
+            .endsWith(
+                "is not a git repository (create one with `git init --bare -b main`: submit pushes"
+                    + " main unless --branch says otherwise)"),
         message("plain"));
     assertTrue(message("git@github.com:acme/gitops.git").contains("SSH URLs are not supported"));
     assertTrue(

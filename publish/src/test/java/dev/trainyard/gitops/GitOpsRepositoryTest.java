@@ -268,6 +268,58 @@ class GitOpsRepositoryTest {
 
   @Test
   @DisplayName(
+      "a push to the branch a local working copy has checked out is refused as git refuses it (receive.denyCurrentBranch), leaving the copy as it was; another branch, or the copy's own `ignore`, passes")
+  void checkedOutBranchRefused() throws Exception {
+    Path work = Files.createDirectories(temp.resolve("work"));
+    GitCli.git(work, "init", "-q", "-b", "main");
+    Files.writeString(work.resolve("a.txt"), "hi\n");
+    GitCli.git(work, "add", "-A");
+    GitCli.git(work, "commit", "-q", "-m", "one");
+    String before = GitCli.git(work, "rev-parse", "main").strip();
+    CommitText.Person p = new CommitText.Person("a", "a@b", Instant.EPOCH);
+    CommitText text = new CommitText("s", "", List.of(), p, p);
+    GitOpsLocation location = GitOpsLocation.parse(work.toString(), temp);
+    try (GitOpsRepository repo =
+        GitOpsRepository.mirror(location, temp.resolve("cache"), Map.of())) {
+      Optional<Snapshot> base = repo.fetch("main");
+      String commit =
+          repo.commit(base, repo.apply(base, List.of(new TreeEdit.WriteFile("b.txt", "x\n"))), text)
+              .orElseThrow();
+      for (String deny : List.of("", "refuse", "updateInstead")) {
+        if (!deny.isEmpty()) {
+          GitCli.git(work, "config", "receive.denyCurrentBranch", deny);
+        }
+        GitOpsException e =
+            assertThrows(GitOpsException.class, () -> repo.push(commit, "main", base), deny);
+        assertTrue(e.isUsage(), "a usage error: exit 2");
+        assertEquals(
+            "--gitops "
+                + location.shown()
+                + " is a working copy with main checked out: a push would move main under its"
+                + " files, and its next commit would undo the push (git refuses this push too:"
+                + " receive.denyCurrentBranch)",
+            e.getMessage());
+        assertEquals(
+            "submit to a bare repository (`git init --bare -b main`) or to the remote that working"
+                + " copy pushes to",
+            e.hint());
+        assertEquals(before, GitCli.git(work, "rev-parse", "main").strip());
+        assertEquals("", GitCli.git(work, "status", "--short"));
+      }
+      assertEquals(
+          GitOpsRepository.PushOutcome.PUSHED, repo.push(commit, "runs", Optional.empty()));
+      assertEquals(commit, GitCli.git(work, "rev-parse", "runs").strip());
+      for (String allow : List.of("ignore", "Warn", "false")) {
+        GitCli.git(work, "update-ref", "refs/heads/main", before);
+        GitCli.git(work, "config", "receive.denyCurrentBranch", allow);
+        assertEquals(GitOpsRepository.PushOutcome.PUSHED, repo.push(commit, "main", base), allow);
+        assertEquals(commit, GitCli.git(work, "rev-parse", "main").strip());
+      }
+    }
+  }
+
+  @Test
+  @DisplayName(
       "a mirror's leftovers from a killed git (*.lock, incoming_* files) are removed; other files and folders stay")
   void leftoversDropped() throws Exception {
     Path dir = temp.resolve("mirror.git");
