@@ -299,7 +299,28 @@ public final class ClusterDryRun implements AutoCloseable {
     Status status = e.getStatus();
     List<StatusCause> causes =
         status == null || status.getDetails() == null ? List.of() : status.getDetails().getCauses();
-    String reason = status == null ? e.getMessage() : status.getMessage();
+    if (status == null && unserved(e)) {
+      return List.of(
+          FieldOrigin.diagnostic(
+                  job,
+                  "",
+                  "the cluster has no API for "
+                      + object.getApiVersion()
+                      + " "
+                      + object.getKind()
+                      + " ("
+                      + what
+                      + ", "
+                      + file
+                      + "): its CRD is not installed there")
+              .withHint(
+                  "install what serves "
+                      + object.getApiVersion()
+                      + " on that cluster (JobSet 0.8+ for jobset.x-k8s.io/v1alpha2, Kueue 0.15+"
+                      + " for kueue.x-k8s.io/v1beta2), or point --kubeconfig/--context at the"
+                      + " cluster the runs go to"));
+    }
+    String reason = status == null ? clientSide(e) : status.getMessage();
     if (causes.isEmpty()) {
       return List.of(
           FieldOrigin.diagnostic(
@@ -319,6 +340,30 @@ public final class ClusterDryRun implements AutoCloseable {
                   + cause.getMessage()));
     }
     return out;
+  }
+
+  /**
+   * Whether fabric8 refused the object before sending it because the server lists no API for its
+   * apiVersion and kind (kubectl: "no matches for kind … ensure CRDs are installed first").
+   */
+  static boolean unserved(KubernetesClientException e) {
+    return e.getStatus() == null
+        && String.valueOf(e.getMessage()).startsWith("Could not find a registered handler");
+  }
+
+  /**
+   * A client-side failure without a server status, as far as it can be shown: fabric8's messages
+   * print the whole object (a container's env values included) after a {@code [} or {@code (}, so
+   * the message ends before the first of those, a quote or a line break.
+   */
+  static String clientSide(KubernetesClientException e) {
+    String m = String.valueOf(e.getMessage());
+    int cut = m.length();
+    for (char c : new char[] {'[', '(', '\'', '"', '\n'}) {
+      int at = m.indexOf(c);
+      cut = at < 0 ? cut : Math.min(cut, at);
+    }
+    return m.substring(0, cut).strip() + (cut < m.length() ? " …" : "");
   }
 
   @Override

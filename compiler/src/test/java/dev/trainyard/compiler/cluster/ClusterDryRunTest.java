@@ -1,6 +1,7 @@
 package dev.trainyard.compiler.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -12,6 +13,7 @@ import dev.trainyard.compiler.manifest.OutputTree;
 import dev.trainyard.compiler.platform.PlatformLoader;
 import dev.trainyard.compiler.testing.TrainProject;
 import dev.trainyard.compiler.testing.Wording;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -136,13 +138,14 @@ class ClusterDryRunTest {
 
   @Test
   @DisplayName(
-      "an object the server has no kind for is one E602 at the file, naming the object and its tree file")
+      "an object the server has no API for (its CRD not installed) is one E602 at the file, naming the apiVersion, the object and its tree file, never its content")
   void rejectedWithoutCauses() {
     CompileResult r = compile();
     TreeMap<String, String> files = new TreeMap<>(r.tree().orElseThrow().files());
     files.put(
         "clusters/local/default/x/widget-w.yaml",
-        "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w, namespace: default}\n");
+        "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w, namespace: default}\n"
+            + "spec: {env: [{name: HF_TOKEN, value: hf_abcdefghijklmnopqrstuvwxyz}]}\n");
     List<Diagnostic> found;
     try (ClusterDryRun dryRun = connect()) {
       found =
@@ -150,9 +153,33 @@ class ClusterDryRunTest {
               new OutputTree(files, r.tree().orElseThrow().ownedFolders()), r.job().orElseThrow());
     }
     assertEquals(1, found.size(), found.toString());
-    WORDING.approve(found.get(0).message());
-    assertEquals("", found.get(0).pointer());
-    WORDING.approve(found.get(0).hint());
+    Diagnostic d = found.get(0);
+    assertEquals(DiagnosticCode.CLUSTER_REJECTED, d.code());
+    assertFalse(d.message().contains("hf_abc"), d.message());
+    assertFalse(d.message().contains("GenericKubernetesResource"), d.message());
+    WORDING.approve(d.message());
+    assertEquals("", d.pointer());
+    WORDING.approve(d.hint());
+  }
+
+  @Test
+  @DisplayName(
+      "a client-side failure's message is shown up to its first bracket, parenthesis, quote or line break (fabric8 prints the object after them)")
+  void clientSideMessage() {
+    // fabric8's message as the dry run in rejectedWithoutCauses gets it, the object shortened.
+    String recorded =
+        "Could not find a registered handler for item: [GenericKubernetesResource(apiVersion=example.com/v1,"
+            + " kind=Widget, additionalProperties={spec={env=[{name=HF_TOKEN, value=hf_abc}]}})].";
+    assertEquals(
+        "Could not find a registered handler for item: …",
+        ClusterDryRun.clientSide(new KubernetesClientException(recorded)));
+    assertEquals("boom …", ClusterDryRun.clientSide(new KubernetesClientException("boom (x)")));
+    assertEquals("boom …", ClusterDryRun.clientSide(new KubernetesClientException("boom 'x'")));
+    assertEquals("boom …", ClusterDryRun.clientSide(new KubernetesClientException("boom \"x\"")));
+    assertEquals("boom …", ClusterDryRun.clientSide(new KubernetesClientException("boom\nx")));
+    assertEquals("boom", ClusterDryRun.clientSide(new KubernetesClientException("boom")));
+    assertTrue(ClusterDryRun.unserved(new KubernetesClientException(recorded)));
+    assertFalse(ClusterDryRun.unserved(new KubernetesClientException("boom")));
   }
 
   @Test

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -63,6 +64,24 @@ class DiagnosticsReferenceTest {
       }
     }
     assertEquals(List.of(), incomplete);
+  }
+
+  @Test
+  @DisplayName(
+      "the index at the top links every entry once, in the order of the entries (a new code's entry"
+          + " without its index link fails)")
+  void indexLinksEveryEntry() throws IOException {
+    String text = read();
+    List<String> entries = new ArrayList<>(sections(text).keySet());
+    Matcher link =
+        Pattern.compile("\\[([EW][0-9]{3})\\]\\(#([ew][0-9]{3})\\)")
+            .matcher(text.substring(0, text.indexOf("\n## ", text.indexOf("\n## Index\n") + 1)));
+    List<String> linked = new ArrayList<>();
+    while (link.find()) {
+      assertEquals(link.group(1).toLowerCase(Locale.ROOT), link.group(2), link.group());
+      linked.add(link.group(1));
+    }
+    assertEquals(entries, linked);
   }
 
   /** The section of each {@code ### ID} heading, up to the next heading; a repeated ID fails. */
