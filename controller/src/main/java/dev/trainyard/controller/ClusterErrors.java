@@ -1,5 +1,6 @@
 package dev.trainyard.controller;
 
+import com.fasterxml.jackson.core.JacksonException;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;
@@ -51,7 +52,49 @@ final class ClusterErrors {
               : e.getStatus().getMessage();
       return new ClusterAccessException("cannot " + what + ": " + said, e);
     }
+    if (String.valueOf(e.getMessage()).startsWith(NO_API)) {
+      return new ClusterAccessException(
+          "cannot "
+              + what
+              + ": the cluster at "
+              + server
+              + " has no API for it (JobSet's or Kueue's CRD is not installed there)",
+          "install JobSet 0.8+ and Kueue 0.15+ on that cluster, or point --kubeconfig/--context at"
+              + " the cluster the runs go to",
+          e);
+    }
+    if (notKubernetes(e)) {
+      return new ClusterAccessException(
+          "cannot "
+              + what
+              + ": the server at "
+              + server
+              + " did not answer as a Kubernetes API server does (its answer is not Kubernetes"
+              + " JSON)",
+          "check the kubeconfig's server URL: a wrong port, a proxy or a login page answer like"
+              + " this",
+          e);
+    }
     return new ClusterAccessException("cannot " + what + ": " + unreachable(e, server), e);
+  }
+
+  /**
+   * The start of fabric8's message when API discovery finds no API for an apiVersion and kind (an
+   * API server without that CRD).
+   */
+  static final String NO_API = "Could not find the metadata for the given apiVersion and kind";
+
+  /**
+   * Whether the answer could not be read as Kubernetes JSON (an HTML page, a cut-off body): a
+   * Jackson error somewhere in the causes.
+   */
+  static boolean notKubernetes(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof JacksonException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** "forbidden: User "u" cannot list jobsets in namespace "ns"", else the server's own message. */

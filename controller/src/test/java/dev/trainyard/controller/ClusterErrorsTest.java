@@ -1,11 +1,22 @@
 package dev.trainyard.controller;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.sun.net.httpserver.HttpServer;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.net.ConnectException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -42,6 +53,76 @@ class ClusterErrorsTest {
                 403,
                 "jobsets.jobset.x-k8s.io is forbidden: User \"bob\" cannot list resource \"jobsets\" in API group \"jobset.x-k8s.io\" at the cluster scope")));
     assertEquals("something else", ClusterErrors.forbidden(status(403, "something else")));
+  }
+
+  @Test
+  @DisplayName(
+      "an API the real API server does not serve (a CRD not installed) is named as such with an install hint, not as 'cannot reach' with fabric8's words")
+  void noApi() {
+    KubernetesClientException e =
+        assertThrows(
+            KubernetesClientException.class,
+            () ->
+                LiveApiServer.client()
+                    .genericKubernetesResources("example.com/v1", "Widget")
+                    .inNamespace("default")
+                    .list());
+    assertTrue(e.getMessage().startsWith(ClusterErrors.NO_API), e.getMessage());
+    ClusterAccessException c = ClusterErrors.of(e, "https://k:6443", "list runs");
+    assertEquals(
+        "cannot list runs: the cluster at https://k:6443 has no API for it (JobSet's or Kueue's CRD"
+            + " is not installed there)",
+        c.getMessage());
+    assertEquals(
+        "install JobSet 0.8+ and Kueue 0.15+ on that cluster, or point --kubeconfig/--context at the"
+            + " cluster the runs go to",
+        c.hint());
+  }
+
+  @Test
+  @DisplayName(
+      "a server that answers with a web page (a wrong port, a proxy's login) is 'did not answer as a Kubernetes API server does', not the JSON reader's words")
+  void notKubernetes() throws Exception {
+    HttpServer web =
+        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    web.createContext(
+        "/",
+        x -> {
+          byte[] page = "<html><body>Please log in</body></html>".getBytes(StandardCharsets.UTF_8);
+          x.getResponseHeaders().add("Content-Type", "text/html");
+          x.sendResponseHeaders(200, page.length);
+          x.getResponseBody().write(page);
+          x.close();
+        });
+    web.start();
+    String server = "http://127.0.0.1:" + web.getAddress().getPort();
+    try (KubernetesClient client =
+        new KubernetesClientBuilder()
+            .withConfig(
+                new ConfigBuilder(Config.empty())
+                    .withMasterUrl(server)
+                    .withRequestRetryBackoffLimit(0)
+                    .build())
+            .build()) {
+      ClusterAccessException c =
+          assertThrows(
+              ClusterAccessException.class,
+              () -> new RunReader(client, Clock.systemUTC()).list("default"));
+      assertTrue(ClusterErrors.notKubernetes(c.getCause()), c.getCause().toString());
+      assertEquals(
+          "cannot list runs: the server at "
+              + server
+              + " did not answer as a Kubernetes API server does (its answer is not Kubernetes"
+              + " JSON)",
+          c.getMessage());
+      assertEquals(
+          "check the kubeconfig's server URL: a wrong port, a proxy or a login page answer like"
+              + " this",
+          c.hint());
+    } finally {
+      web.stop(0);
+    }
+    assertFalse(ClusterErrors.notKubernetes(new RuntimeException("x", new ConnectException())));
   }
 
   @Test

@@ -1,5 +1,6 @@
 package dev.trainyard.compiler.cluster;
 
+import com.fasterxml.jackson.core.JacksonException;
 import dev.trainyard.compiler.diagnostic.Diagnostic;
 import dev.trainyard.compiler.manifest.OutputTree;
 import dev.trainyard.compiler.resolve.ResolvedJob;
@@ -219,8 +220,24 @@ public final class ClusterDryRun implements AutoCloseable {
     } catch (KubernetesClientException e) {
       client.close();
       throw new ClusterUnavailableException(
-          "the cluster at " + url + " did not answer: " + rootMessage(e), e);
+          "the cluster at "
+              + url
+              + (notKubernetes(e)
+                  ? " did not answer as a Kubernetes API server does (its answer is not Kubernetes"
+                      + " JSON: a wrong port, a proxy or a login page?)"
+                  : " did not answer: " + rootMessage(e)),
+          e);
     }
+  }
+
+  /** Whether the answer could not be read as Kubernetes JSON: a Jackson error among the causes. */
+  static boolean notKubernetes(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof JacksonException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
