@@ -1,6 +1,6 @@
 package dev.trainyard.controller;
 
-import com.fasterxml.jackson.core.JacksonException;
+import dev.trainyard.compiler.cluster.ClusterDryRun;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;
@@ -63,7 +63,7 @@ final class ClusterErrors {
               + " the cluster the runs go to",
           e);
     }
-    if (notKubernetes(e)) {
+    if (ClusterDryRun.notKubernetes(e)) {
       return new ClusterAccessException(
           "cannot "
               + what
@@ -83,19 +83,6 @@ final class ClusterErrors {
    * API server without that CRD).
    */
   static final String NO_API = "Could not find the metadata for the given apiVersion and kind";
-
-  /**
-   * Whether the answer could not be read as Kubernetes JSON (an HTML page, a cut-off body): a
-   * Jackson error somewhere in the causes.
-   */
-  static boolean notKubernetes(Throwable e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof JacksonException) {
-        return true;
-      }
-    }
-    return false;
-  }
 
   /** "forbidden: User "u" cannot list jobsets in namespace "ns"", else the server's own message. */
   static String forbidden(KubernetesClientException e) {

@@ -230,8 +230,15 @@ public final class ClusterDryRun implements AutoCloseable {
     }
   }
 
-  /** Whether the answer could not be read as Kubernetes JSON: a Jackson error among the causes. */
-  static boolean notKubernetes(Throwable e) {
+  /**
+   * Whether a failed Kubernetes call's answer could not be read as Kubernetes JSON (an HTML page
+   * from a wrong port, a proxy or a login page; a cut-off body): a Jackson error among the causes.
+   * fabric8 reports such an answer with the JSON reader's own words ("Cannot construct instance of
+   * `…VersionInfo`").
+   *
+   * @param e the failure, e.g. a {@code KubernetesClientException}
+   */
+  public static boolean notKubernetes(Throwable e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof JacksonException) {
         return true;

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.sun.net.httpserver.HttpServer;
 import dev.trainyard.compiler.CompileResult;
 import dev.trainyard.compiler.cluster.ClusterDryRun.ClusterUnavailableException;
 import dev.trainyard.compiler.diagnostic.Diagnostic;
@@ -13,11 +12,10 @@ import dev.trainyard.compiler.diagnostic.DiagnosticCode;
 import dev.trainyard.compiler.manifest.OutputTree;
 import dev.trainyard.compiler.platform.PlatformLoader;
 import dev.trainyard.compiler.testing.TrainProject;
+import dev.trainyard.compiler.testing.WebPageServer;
 import dev.trainyard.compiler.testing.Wording;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -219,20 +217,8 @@ class ClusterDryRunTest {
   @DisplayName(
       "a server that answers with a web page (a wrong port, a proxy's login) is an environment error saying it did not answer as a Kubernetes API server does, not the JSON reader's words")
   void webPage() throws IOException {
-    HttpServer web =
-        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    web.createContext(
-        "/",
-        x -> {
-          byte[] page = "<html><body>Please log in</body></html>".getBytes(StandardCharsets.UTF_8);
-          x.getResponseHeaders().add("Content-Type", "text/html");
-          x.sendResponseHeaders(200, page.length);
-          x.getResponseBody().write(page);
-          x.close();
-        });
-    web.start();
-    try {
-      String url = "http://127.0.0.1:" + web.getAddress().getPort();
+    try (WebPageServer web = new WebPageServer()) {
+      String url = web.url();
       Path config =
           Files.writeString(
               temp.resolve("web"),
@@ -251,8 +237,6 @@ class ClusterDryRunTest {
       assertTrue(e.getMessage().startsWith("the cluster at " + url), e.getMessage());
       assertTrue(ClusterDryRun.notKubernetes(e.getCause()));
       assertFalse(ClusterDryRun.notKubernetes(new IOException("x", new IOException("y"))));
-    } finally {
-      web.stop(0);
     }
   }
 
