@@ -107,14 +107,14 @@ final class StatusCommand implements Callable<Integer> {
       names = "--interval",
       paramLabel = "DURATION",
       defaultValue = "2s",
-      description = "watch poll interval")
+      description = "watch poll interval (default: ${DEFAULT-VALUE})")
   String interval;
 
   @Option(
       names = "--timeout",
       paramLabel = "DURATION",
       defaultValue = "24h",
-      description = "longest watch")
+      description = "longest watch (default: ${DEFAULT-VALUE})")
   String timeout;
 
   @Option(
