@@ -83,4 +83,12 @@ class Base64RunsTest {
     assertEquals(301, big.origin(299));
     assertEquals(2, big.origin(0));
   }
+
+  @Test
+  @DisplayName(
+      "a backslash or a dash as the text's last character ends the run (a cut-off escape, a PEM without a final line break)")
+  void lastCharacter() {
+    assertEquals(List.of(A + B), runs(A + B + "\\"));
+    assertEquals(List.of(A + B), runs(A + B + "-"));
+  }
 }

@@ -230,4 +230,48 @@ class KeyScannerTest {
     }
     return out.toString();
   }
+
+  @Test
+  @DisplayName(
+      "base64 of a key glued right after another key's END line (files joined without a line break) is found too")
+  void gluedAfterArmor() {
+    String first = KEYS.get("openssh").pem().strip();
+    String text = first + b64(KEYS.get("pkcs1-rsa").pem()) + "\n";
+    int end = first.split("\n").length;
+    assertEquals(
+        List.of(
+            new KeyFinding(1, "OpenSSH private key", "PEM"),
+            new KeyFinding(end, "RSA private key (PKCS#1)", "base64 → PEM")),
+        scanner.scan(text.getBytes(StandardCharsets.UTF_8)));
+  }
+
+  @Test
+  @DisplayName(
+      "a decoded layer exactly 90 % printable is searched again (the bound is inclusive, in integers)")
+  void exactlyNinetyPercentPrintable() {
+    StringBuilder layer = new StringBuilder(b64(KEYS.get("openssh").pem()));
+    while (layer.length() % 9 != 0) {
+      layer.append(' ');
+    }
+    layer.append("\0".repeat(layer.length() / 9));
+    String text =
+        "x: "
+            + Base64.getEncoder()
+                .encodeToString(layer.toString().getBytes(StandardCharsets.ISO_8859_1))
+            + "\n";
+    assertEquals(
+        List.of(new KeyFinding(1, "OpenSSH private key", "base64 → base64 → PEM")),
+        scanner.scan(text.getBytes(StandardCharsets.UTF_8)));
+  }
+
+  @Test
+  @DisplayName(
+      "a key whose first base64 character is the last of its line (wrapped at 5) is named at that line")
+  void startsOnALinesLastCharacter() {
+    String encoded = b64("#k\n" + KEYS.get("openssh").pem());
+    String text = encoded.substring(0, 5) + "\n" + encoded.substring(5) + "\n";
+    assertEquals(
+        List.of(new KeyFinding(1, "OpenSSH private key", "base64 → PEM")),
+        scanner.scan(text.getBytes(StandardCharsets.UTF_8)));
+  }
 }

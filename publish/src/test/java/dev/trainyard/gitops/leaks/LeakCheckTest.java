@@ -437,4 +437,89 @@ class LeakCheckTest {
     }
     assertFalse(new String(key.body(), StandardCharsets.ISO_8859_1).isEmpty());
   }
+
+  @Test
+  @DisplayName(
+      "inSecretData: the data lines of a Secret only (on to the text's end); line 0 and lines past the end are in no Secret")
+  void inSecretDataBounds() {
+    String text = "kind: Secret\ndata:\n  k: v\n";
+    assertTrue(LeakCheck.inSecretData(text, 3));
+    assertFalse(LeakCheck.inSecretData(text, 1));
+    assertFalse(LeakCheck.inSecretData(text, 0));
+    assertTrue(LeakCheck.inSecretData(text, 4), "the empty line after the last line break");
+    assertFalse(LeakCheck.inSecretData(text, 5));
+    assertFalse(LeakCheck.inSecretData(text, 99));
+  }
+
+  @Test
+  @DisplayName(
+      "diagnostics come sorted by file whatever order the map hands its files in, and each names why: allowPlain false, or the namespace not listed")
+  void sortedWhateverTheMapOrder() {
+    SortedMap<String, byte[]> files = new TreeMap<>(java.util.Comparator.reverseOrder());
+    files.put(
+        "clusters/local/nosuch/r/secret.yaml",
+        secret("nosuch", KEY.pem()).getBytes(StandardCharsets.UTF_8));
+    files.put("a.yaml", KEY.pem().getBytes(StandardCharsets.UTF_8));
+    LeakCheck.Report r = new LeakCheck(platform(Optional.empty())).check(files);
+    assertEquals(
+        List.of("a.yaml:1", "clusters/local/nosuch/r/secret.yaml:8"),
+        r.diagnostics().stream().map(x -> x.location().toString()).toList());
+    assertTrue(
+        r.diagnostics()
+            .get(1)
+            .message()
+            .endsWith(
+                "outside any namespace where platform.yaml allows plain Secrets (secrets.policy: plain)"),
+        r.diagnostics().get(1).message());
+    String embedded = readResource("/trainyard/platform/default-platform.yaml");
+    Platform noAllow =
+        platform(
+            Optional.of(
+                write(
+                    "platform-noallow.yaml",
+                    embedded.replace("allowPlain: true", "allowPlain: false"))));
+    String refused =
+        new LeakCheck(noAllow)
+            .checkText(
+                new TreeMap<>(
+                    Map.of("clusters/local/default/r/secret.yaml", secret("default", KEY.pem()))))
+            .diagnostics()
+            .get(0)
+            .message();
+    assertTrue(
+        refused.endsWith(
+            "outside any namespace where platform.yaml allows plain Secrets (secrets.policy: plain, allowPlain: false)"),
+        refused);
+  }
+
+  @Test
+  @DisplayName(
+      "a PEM in the raw bytes of a file marked UTF-16, on a line its decoded text does not have, is E809 at that byte line")
+  void rawKeyBelowTheDecodedLines() {
+    byte[] head = {(byte) 0xFF, (byte) 0xFE, 'A', '\n'};
+    byte[] pem = KEY.pem().getBytes(StandardCharsets.US_ASCII);
+    byte[] content = new byte[head.length + pem.length + (pem.length % 2)];
+    System.arraycopy(head, 0, content, 0, head.length);
+    System.arraycopy(pem, 0, content, head.length, pem.length);
+    if (pem.length % 2 == 1) {
+      content[content.length - 1] = ' ';
+    }
+    LeakCheck.Report r =
+        new LeakCheck(platform(Optional.empty()))
+            .check(new TreeMap<>(Map.of("clusters/local/default/r/keys.yaml", content)));
+    assertEquals(
+        List.of("clusters/local/default/r/keys.yaml:2"),
+        r.diagnostics().stream().map(x -> x.location().toString()).toList());
+    assertEquals(0, r.allowed());
+  }
+
+  @Test
+  @DisplayName("check of a path that is a file, not a folder: an IOException saying so")
+  void folderIsAFile() throws Exception {
+    Path file = Files.writeString(temp.resolve("tree.yaml"), "kind: ConfigMap\n");
+    IOException e =
+        Assertions.assertThrows(
+            IOException.class, () -> LeakCheck.checkFolder(file, Optional.empty()));
+    assertEquals(file + ": not a folder", e.getMessage());
+  }
 }

@@ -98,4 +98,35 @@ class WideTextTest {
   private static WideText.Decoded decode(Charset cs, boolean mark) {
     return WideText.decode(((mark ? "\uFEFF" : "") + TEXT).getBytes(cs)).orElseThrow();
   }
+
+  @Test
+  @DisplayName(
+      "the NUL pattern at its thresholds (exactly 90 % of high bytes NUL, exactly 10 % of low bytes NUL) is UTF-16; two units are enough")
+  void thresholds() {
+    String edge = "a".repeat(90) + "\u0100".repeat(10);
+    assertEquals(
+        Optional.of(new WideText.Decoded("UTF-16LE", edge)),
+        WideText.decode(edge.getBytes(StandardCharsets.UTF_16LE)));
+    assertEquals(
+        Optional.of(new WideText.Decoded("UTF-16LE", "ab")),
+        WideText.decode("ab".getBytes(StandardCharsets.UTF_16LE)));
+  }
+
+  @Test
+  @DisplayName(
+      "a byte order mark decides even when the text is not ASCII (a Japanese comment), and a file that is only a mark is empty text")
+  void markWithoutAscii() {
+    String japanese = "# 日本語のコメント\n".repeat(20);
+    for (Charset cs :
+        List.of(StandardCharsets.UTF_16BE, StandardCharsets.UTF_16LE, UTF_32BE, UTF_32LE)) {
+      assertEquals(
+          Optional.of(new WideText.Decoded(cs.name(), japanese)),
+          WideText.decode(("\uFEFF" + japanese).getBytes(cs)),
+          cs.name());
+      assertEquals(
+          Optional.of(new WideText.Decoded(cs.name(), "")),
+          WideText.decode("\uFEFF".getBytes(cs)),
+          cs.name());
+    }
+  }
 }

@@ -170,4 +170,31 @@ class GitOpsPreviewTest {
         GitOpsException.class,
         () -> GitOpsPreview.of(temp.resolve("nothing"), "HEAD~1", "HEAD", Optional.empty()));
   }
+
+  @Test
+  @DisplayName(
+      "a pull request that changes platform.yaml, or only adds a runtime, gets the platform section even when no quota changes")
+  void platformSectionWithoutQuotaChange() throws Exception {
+    Preview platform =
+        PreviewCases.gitOps(
+            temp.resolve("platform"),
+            Map.of("platform.yaml", EXAMPLE),
+            Map.of("platform.yaml", EXAMPLE + "# reviewed\n"),
+            List.of());
+    assertEquals(Optional.of(new PlatformChange(List.of(), 0)), platform.platform());
+    Preview runtime =
+        PreviewCases.gitOps(
+            temp.resolve("runtime"),
+            Map.of("platform.yaml", EXAMPLE),
+            Map.of("runtimes/torch/2.14.0-1/runtime.yaml", PreviewCases.torch214()),
+            List.of());
+    assertEquals(Optional.of(new PlatformChange(List.of(), 0)), runtime.platform());
+    Preview readme =
+        PreviewCases.gitOps(
+            temp.resolve("readme"),
+            Map.of("platform.yaml", EXAMPLE),
+            Map.of("README.md", "ops\n"),
+            List.of());
+    assertEquals(Optional.empty(), readme.platform());
+  }
 }

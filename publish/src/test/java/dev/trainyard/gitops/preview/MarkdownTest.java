@@ -189,4 +189,32 @@ class MarkdownTest {
             "- `extra.yaml` changed: not a readable YAML object, so its content is not shown (it may hold Secret data)"),
         md);
   }
+
+  @Test
+  @DisplayName(
+      "an empty value is a value: \"\" → x shows - (empty) and + x, not a line diff that drops the empty side")
+  void emptyValue() {
+    assertEquals(
+        List.of("@@ k @@", "- ", "+ x"),
+        MarkdownChanges.field(new FieldChange("k", Optional.of(""), Optional.of("x"), false)));
+    assertEquals(
+        List.of("@@ k @@", "- x", "+ "),
+        MarkdownChanges.field(new FieldChange("k", Optional.of("x"), Optional.of(""), false)));
+  }
+
+  @Test
+  @DisplayName(
+      "blank lines of a multi-line value stay in its line diff; a line of exactly twice 1,000 characters is two pieces")
+  void blankLinesAndExactPieces() {
+    assertEquals(
+        List.of("@@ data.s @@", "  a", "  ", "- b", "+ c"),
+        MarkdownChanges.field(
+            new FieldChange("data.s", Optional.of("a\n\nb\n"), Optional.of("a\n\nc\n"), false)));
+    String two = "z".repeat(2 * MarkdownChanges.WRAP);
+    assertEquals(
+        List.of(
+            "+ " + two.substring(0, MarkdownChanges.WRAP),
+            "+ " + two.substring(MarkdownChanges.WRAP)),
+        MarkdownChanges.wrap(List.of(two), "+ "));
+  }
 }

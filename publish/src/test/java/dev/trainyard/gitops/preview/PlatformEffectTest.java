@@ -198,6 +198,17 @@ class PlatformEffectTest {
     assertEquals("8", json.path("platform").path("quotas").get(1).path("after").asText());
     assertEquals(
         b, json.path("platform").path("quotas").get(1).path("neverAdmitted").get(0).asText());
+    JsonNode shared = json.path("platform").path("quotas").get(0);
+    assertEquals(
+        List.of("shared", "16", "4", "research", "1", c),
+        List.of(
+            shared.path("clusterQueue").asText(),
+            shared.path("before").asText(),
+            shared.path("after").asText(),
+            shared.path("cohort").asText(),
+            shared.path("runs").asText(),
+            shared.path("neverAdmitted").get(0).asText()));
+    assertTrue(json.path("platform").path("quotas").get(1).path("cohort").isNull());
   }
 
   @Test
@@ -240,6 +251,8 @@ class PlatformEffectTest {
     QuotaChange shared = p.platform().orElseThrow().quotas().get(0);
     assertEquals(List.of(c), shared.borrowing());
     assertTrue(MarkdownPreview.whole(p).contains("1 only by borrowing from `research`"));
+    JsonNode json = CanonicalJson.mapper().readTree(JsonPreview.render(p));
+    assertEquals(c, json.path("platform").path("quotas").get(0).path("borrowing").get(0).asText());
     Preview added = preview(rendered(QUEUES), rendered(lender));
     assertTrue(
         added.platform().orElseThrow().quotas().stream()

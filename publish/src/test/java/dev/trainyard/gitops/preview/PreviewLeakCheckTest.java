@@ -12,6 +12,7 @@ import dev.trainyard.compiler.diagnostic.Diagnostic;
 import dev.trainyard.compiler.diagnostic.DiagnosticCode;
 import dev.trainyard.compiler.diagnostic.SourceLocation;
 import dev.trainyard.compiler.secrets.SshKeyGenerator;
+import dev.trainyard.gitops.GitOpsRepository;
 import dev.trainyard.gitops.Snapshot;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -124,6 +125,38 @@ class PreviewLeakCheckTest {
     assertTrue(
         LeakHiding.hide(secret, List.of(inData)) == secret,
         "a key in a Secret's data is masked by the preview already");
+  }
+
+  @Test
+  @DisplayName(
+      "a key file at the root of a real GitOps tree is hidden in the root folder's listing too; its neighbours are not")
+  void hidingAtTheRoot() throws Exception {
+    String key = new SshKeyGenerator(new SecureRandom()).generate("root").privateKeyOpenSsh();
+    Path work = PreviewRepos.init(temp.resolve("gitops"));
+    PreviewRepos.commit(
+        work,
+        Map.of("id_ed25519", key, "README.md", "ops\n", "c/a.yaml", "kind: ConfigMap\n"),
+        List.of(),
+        "keys",
+        T0);
+    try (GitOpsRepository repo = GitOpsRepository.local(work)) {
+      Snapshot tree = repo.snapshot("HEAD");
+      Diagnostic e809 =
+          Diagnostic.error(
+              DiagnosticCode.PRIVATE_KEY_IN_TREE, new SourceLocation("id_ed25519", 1, 0), "", "k");
+      Snapshot hidden = LeakHiding.hide(tree, List.of(e809));
+      assertEquals(
+          Map.of(
+              "README.md",
+              "ops\n",
+              "c/a.yaml",
+              "kind: ConfigMap\n",
+              "id_ed25519",
+              LeakHiding.HIDDEN),
+          hidden.folder(""));
+      assertEquals(Optional.of(LeakHiding.HIDDEN), hidden.read("id_ed25519"));
+      assertEquals(Map.of("a.yaml", "kind: ConfigMap\n"), hidden.folder("c"));
+    }
   }
 
   /** A snapshot of a map of files in one folder level, enough for {@link LeakHiding}. */

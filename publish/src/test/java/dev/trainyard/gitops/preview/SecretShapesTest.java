@@ -183,4 +183,10 @@ class SecretShapesTest {
     assertTrue(text.contains("name: HF_TOKEN\n") && text.contains("value: '***'"), text);
     assertTrue(text.contains("value: llama"), "an ordinary env value is shown: " + text);
   }
+
+  @Test
+  @DisplayName("a sealed value prints as what a preview may show, never as the value")
+  void sealedPrintsMasked() {
+    assertEquals("***", new SecretMask.Sealed("***", "hunter2").toString());
+  }
 }

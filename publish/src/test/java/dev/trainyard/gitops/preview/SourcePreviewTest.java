@@ -203,4 +203,89 @@ class SourcePreviewTest {
             + "` already ran and was pruned: merging does not start it again (`submit --rerun` would).",
         p.note());
   }
+
+  @Test
+  @DisplayName(
+      "no base and no train.yaml named: the train.yaml at the source folder's root is previewed")
+  void defaultTrainYaml() throws Exception {
+    PreviewCases.SourceSetup s =
+        PreviewCases.source(temp, Map.of("train.yaml", TORCH), Map.of("README.md", "ops\n"));
+    Preview p = s.preview(temp.resolve("cache"), Optional.empty(), List.of());
+    assertEquals(List.of("train.yaml"), sources(p));
+    assertEquals(RunChange.Status.ADDED, p.runs().get(0).status());
+  }
+
+  @Test
+  @DisplayName(
+      "a bare source repo with a base to compare: a usage error, there are no files on disk to compile")
+  void bareSourceRepo() {
+    PreviewCases.SourceSetup s =
+        PreviewCases.source(temp, Map.of("jobs/a/train.yaml", TORCH), Map.of("README.md", "ops\n"));
+    PreviewRepos.commit(
+        s.source(),
+        Map.of("jobs/a/train.yaml", TORCH.replace("nodes: 2", "nodes: 3")),
+        List.of(),
+        "a",
+        T1);
+    Path bare = PreviewRepos.bare(s.source(), temp.resolve("source.git"));
+    SourcePreviewRequest r =
+        new SourcePreviewRequest(
+            bare,
+            List.of(),
+            Optional.of("HEAD~1"),
+            "HEAD",
+            s.location(),
+            "main",
+            Optional.empty(),
+            Optional.empty(),
+            Optional.empty(),
+            Optional.empty(),
+            Optional.empty());
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> new SourcePreview(temp.resolve("cache"), Map.of(), Clock.systemUTC()).preview(r));
+    assertEquals("the source repo has no work tree to compile", e.getMessage());
+  }
+
+  @Test
+  @DisplayName(
+      "against a GitOps repo without any commit, a train.yaml with errors: the error is listed, nothing would be submitted, no file changes")
+  void emptyGitOpsRepoBrokenTrainYaml() throws Exception {
+    PreviewCases.SourceSetup s =
+        PreviewCases.source(
+            temp,
+            Map.of("jobs/a/train.yaml", "run: torchrun train.py\nnodes: 0\n"),
+            Map.of("README.md", "ops\n"));
+    Path empty = temp.resolve("empty.git");
+    git(temp, T0, "init", "-q", "--bare", empty.toString());
+    SourcePreviewRequest r =
+        new SourcePreviewRequest(
+            s.source(),
+            List.of(Path.of("jobs/a/train.yaml")),
+            Optional.empty(),
+            "HEAD",
+            GitOpsLocation.parse(empty.toString(), Path.of("")),
+            "main",
+            Optional.empty(),
+            Optional.empty(),
+            Optional.empty(),
+            Optional.empty(),
+            Optional.empty());
+    Preview p =
+        new SourcePreview(temp.resolve("cache"), Map.of(), Clock.fixed(T2, ZoneOffset.UTC))
+            .preview(r);
+    assertEquals("GitOps main (empty)", p.base());
+    assertTrue(p.runs().isEmpty());
+    assertTrue(p.otherFiles().isEmpty(), p.otherFiles().toString());
+    assertEquals(
+        List.of("jobs/a/train.yaml:2:8"),
+        p.diagnostics().stream()
+            .filter(d -> d.isError())
+            .map(d -> d.location().file() + ":" + d.location().line() + ":" + d.location().column())
+            .toList());
+    assertEquals(
+        "Nothing would be submitted: a train.yaml has errors (see Diagnostics), and submit writes all runs or none.",
+        p.note());
+  }
 }

@@ -76,4 +76,25 @@ class YamlTreesTest {
     assertEquals("not valid YAML", d.problem());
     assertTrue(d.line() > 0, String.valueOf(d.line()));
   }
+
+  @Test
+  @DisplayName(
+      "object() is the text's one object; a list, a scalar, broken YAML or two documents have none")
+  void oneObject() {
+    YamlTrees yaml = new YamlTrees();
+    assertEquals(
+        "JobSet",
+        yaml.object("kind: JobSet\nmetadata: {name: r}\n").orElseThrow().path("kind").asText());
+    assertEquals(
+        "r",
+        yaml.object("kind: JobSet\nmetadata:\n  name: r\n")
+            .orElseThrow()
+            .at("/metadata/name")
+            .asText());
+    for (String text :
+        new String[] {"- a\n- b\n", "just text\n", "a: [unclosed\n", "a: 1\n---\nb: 2\n"}) {
+      assertTrue(yaml.object(text).isEmpty(), text);
+    }
+    assertEquals(yaml.object("a: 1\n"), yaml.once("a: 1\n"));
+  }
 }
