@@ -120,12 +120,18 @@ public final class RuntimeCatalogLoader {
 
   private static List<Path> platformFiles(Path dir, List<Diagnostic> problems) {
     if (!Files.isDirectory(dir)) {
+      boolean file = Files.exists(dir);
       problems.add(
           Diagnostic.error(
-              DiagnosticCode.INVALID_RUNTIME,
-              SourceLocation.ofFile(dir.toString()),
-              "",
-              "runtimes folder " + dir + " does not exist"));
+                  DiagnosticCode.INVALID_RUNTIME,
+                  SourceLocation.ofFile(dir.toString()),
+                  "",
+                  "runtimes folder "
+                      + dir
+                      + (file ? " is a file, not a folder" : " does not exist"))
+              .withHint(
+                  "name the folder that holds <name>/<version>/runtime.yaml (the platform's"
+                      + " runtimes/)"));
       return List.of();
     }
     try (Stream<Path> files =

@@ -89,6 +89,13 @@ class RuntimeCatalogLoaderTest {
   void broken() throws IOException {
     Diagnostic missing = onlyError(load(Optional.of(temp.resolve("none"))));
     assertEquals("runtimes folder " + temp.resolve("none") + " does not exist", missing.message());
+    assertEquals(
+        "name the folder that holds <name>/<version>/runtime.yaml (the platform's runtimes/)",
+        missing.hint());
+    Path file = Files.writeString(temp.resolve("file.yaml"), "run: x\n");
+    assertEquals(
+        "runtimes folder " + file + " is a file, not a folder",
+        onlyError(load(Optional.of(file))).message());
     write("x/1.0-1", "x", "1.0-1", "unknownField: 1\n");
     assertTrue(load(Optional.of(temp)).value().isEmpty());
     Files.writeString(temp.resolve("x/1.0-1/runtime.yaml"), "name: [x\n");
