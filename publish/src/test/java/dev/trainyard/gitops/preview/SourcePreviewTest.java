@@ -157,29 +157,12 @@ class SourcePreviewTest {
   void emptyGitOpsRepo() throws Exception {
     PreviewCases.SourceSetup s =
         PreviewCases.source(temp, Map.of("jobs/a/train.yaml", TORCH), Map.of("README.md", "ops\n"));
-    Path empty = temp.resolve("empty.git");
-    git(temp, T0, "init", "-q", "--bare", empty.toString());
-    SourcePreviewRequest r =
-        new SourcePreviewRequest(
-            s.source(),
-            List.of(s.source().resolve("jobs/a/train.yaml")),
-            Optional.empty(),
-            "HEAD",
-            GitOpsLocation.parse(empty.toString(), Path.of("")),
-            "main",
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty());
-    Preview p =
-        new SourcePreview(temp.resolve("cache"), Map.of(), Clock.fixed(T2, ZoneOffset.UTC))
-            .preview(r);
+    Preview p = againstEmptyGitOps(s.source(), s.source().resolve("jobs/a/train.yaml"));
     assertEquals("GitOps main (empty)", p.base());
     assertEquals(List.of("jobs/a/train.yaml"), sources(p));
     assertEquals(RunChange.Status.ADDED, p.runs().get(0).status());
     assertTrue(p.runs().get(0).previous().isEmpty());
-    assertEquals("", git(empty, T2, "for-each-ref"), "nothing pushed");
+    assertEquals("", git(temp.resolve("empty.git"), T2, "for-each-ref"), "nothing pushed");
   }
 
   @Test
@@ -257,24 +240,7 @@ class SourcePreviewTest {
             temp,
             Map.of("jobs/a/train.yaml", "run: torchrun train.py\nnodes: 0\n"),
             Map.of("README.md", "ops\n"));
-    Path empty = temp.resolve("empty.git");
-    git(temp, T0, "init", "-q", "--bare", empty.toString());
-    SourcePreviewRequest r =
-        new SourcePreviewRequest(
-            s.source(),
-            List.of(Path.of("jobs/a/train.yaml")),
-            Optional.empty(),
-            "HEAD",
-            GitOpsLocation.parse(empty.toString(), Path.of("")),
-            "main",
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty());
-    Preview p =
-        new SourcePreview(temp.resolve("cache"), Map.of(), Clock.fixed(T2, ZoneOffset.UTC))
-            .preview(r);
+    Preview p = againstEmptyGitOps(s.source(), Path.of("jobs/a/train.yaml"));
     assertEquals("GitOps main (empty)", p.base());
     assertTrue(p.runs().isEmpty());
     assertTrue(p.otherFiles().isEmpty(), p.otherFiles().toString());
@@ -287,5 +253,29 @@ class SourcePreviewTest {
     assertEquals(
         "Nothing would be submitted: a train.yaml has errors (see Diagnostics), and submit writes all runs or none.",
         p.note());
+  }
+
+  /**
+   * The source preview of {@code trainYaml} in {@code source} against a new, empty bare GitOps
+   * repo.
+   */
+  private Preview againstEmptyGitOps(Path source, Path trainYaml) throws Exception {
+    Path empty = temp.resolve("empty.git");
+    git(temp, T0, "init", "-q", "--bare", empty.toString());
+    SourcePreviewRequest r =
+        new SourcePreviewRequest(
+            source,
+            List.of(trainYaml),
+            Optional.empty(),
+            "HEAD",
+            GitOpsLocation.parse(empty.toString(), Path.of("")),
+            "main",
+            Optional.empty(),
+            Optional.empty(),
+            Optional.empty(),
+            Optional.empty(),
+            Optional.empty());
+    return new SourcePreview(temp.resolve("cache"), Map.of(), Clock.fixed(T2, ZoneOffset.UTC))
+        .preview(r);
   }
 }
