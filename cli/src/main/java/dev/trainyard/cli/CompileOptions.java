@@ -81,11 +81,6 @@ final class CompileOptions {
       throw new CommandLine.ParameterException(
           spec.commandLine(), "--attempt must be at least 1, got " + attempt);
     }
-    if (out.toString().isBlank()) {
-      // An unset CI variable (--out "$OUT") would otherwise write into the current folder.
-      throw new CommandLine.ParameterException(
-          spec.commandLine(), "--out must name a folder, got an empty value (an unset variable?)");
-    }
     Path outDir = invocation.resolve(out);
     if (Files.exists(outDir) && !Files.isDirectory(outDir)) {
       throw new CommandLine.ParameterException(

@@ -49,6 +49,11 @@ public final class Main {
     cli.setExecutionExceptionHandler(
         (e, commandLine, parseResult) -> handle(e, json ? out : null, err, invocation.debug()));
     cli.setParameterExceptionHandler(Main::usage);
+    cli.setExecutionStrategy(
+        parsed -> {
+          EmptyArguments.reject(parsed);
+          return new CommandLine.RunLast().execute(parsed);
+        });
     // JGit's local transport pushes from a thread of its own; a failure there (a read-only
     // repository) must be
     // one line, not a stack trace: the push itself reports the error.

@@ -271,9 +271,6 @@ final class PreviewCommand implements Callable<Integer> {
     if (out == null) {
       return;
     }
-    if (out.toString().isBlank()) {
-      throw new ParameterException(spec.commandLine(), "--out needs a folder, got an empty value");
-    }
     Path folder = invocation.resolve(out);
     if (Files.exists(folder) && !Files.isDirectory(folder)) {
       throw new ParameterException(

@@ -113,9 +113,6 @@ final class PruneCommand implements Callable<Integer> {
               + " states: name the finished runs (trainyard status lists them), or add"
               + " --include-running to prune every old run anyway");
     }
-    if (names.stream().anyMatch(String::isBlank)) {
-      throw new ParameterException(spec.commandLine(), "a run name is empty (an unset variable?)");
-    }
     GitOpsLocation location = gitops.location(spec, env);
     PruneRequest request =
         new PruneRequest(

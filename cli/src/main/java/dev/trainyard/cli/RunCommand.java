@@ -233,10 +233,6 @@ final class RunCommand implements Callable<Integer> {
       }
       return Optional.empty();
     }
-    if (checkpointDir != null && checkpointDir.toString().isBlank()) {
-      throw new ParameterException(
-          spec.commandLine(), "--checkpoint-dir must name a folder, got an empty value");
-    }
     Path dir =
         checkpointDir != null
             ? checkpointDir.toAbsolutePath().normalize()

@@ -471,7 +471,7 @@ class PreviewCommandTest {
     assertEquals(0, trainyard(work, "preview", "--base", "HEAD~1", "--part-size", "2000").exit());
     Run empty = trainyard(work, "preview", "--base", "HEAD~1", "--out", " ");
     assertTrue(
-        empty.err().startsWith("trainyard: --out needs a folder, got an empty value\n"),
+        empty.err().startsWith("trainyard: --out got an empty value (an unset variable?)\n"),
         empty.err());
     Run named = trainyard(work, "preview", "--base", "HEAD~1", "train.yaml");
     assertTrue(

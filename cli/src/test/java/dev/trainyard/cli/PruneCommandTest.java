@@ -217,7 +217,7 @@ class PruneCommandTest {
         Map.of(
             "neither", "give either run names or --older-than DURATION",
             "both", "give either run names or --older-than DURATION",
-            "empty", "a run name is empty (an unset variable?)",
+            "empty", "argument RUN got an empty value (an unset variable?)",
             "checkpointsAndName", "--checkpoints takes no run names and no --older-than",
             "checkpointsAndAge", "--checkpoints takes no run names and no --older-than");
     for (var c : cases.entrySet()) {

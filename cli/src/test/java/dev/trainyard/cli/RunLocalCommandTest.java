@@ -377,7 +377,7 @@ class RunLocalCommandTest {
             "run", "--local", "--checkpoint-dir", "", repo.resolve("train.yaml").toString());
     assertEquals(2, empty.exit(), empty.err());
     assertTrue(
-        empty.err().contains("--checkpoint-dir must name a folder, got an empty value"),
+        empty.err().contains("trainyard: --checkpoint-dir got an empty value (an unset variable?)"),
         empty.err());
     // a read-only mount (root ignores permission bits, not a read-only file system)
     Path ro = Files.createDirectories(tmp.resolve("ro"));
