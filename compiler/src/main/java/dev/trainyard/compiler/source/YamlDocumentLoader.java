@@ -299,7 +299,7 @@ public final class YamlDocumentLoader {
 
   private static Diagnostic syntaxError(String file, IOException e) {
     if (e.getCause() instanceof MarkedYAMLException marked) {
-      var t = YamlSyntaxMessages.translate(marked.getProblem());
+      var t = YamlSyntaxMessages.translate(marked.getProblem(), marked.getProblemMark());
       // SnakeYAML names the opening bracket or quote as context ("while parsing a flow sequence").
       Mark where =
           t.atOpening()

@@ -3,6 +3,7 @@ package dev.trainyard.compiler.source;
 import dev.trainyard.compiler.diagnostic.DiagnosticCode;
 import java.util.List;
 import java.util.Locale;
+import org.yaml.snakeyaml.error.Mark;
 
 /**
  * Turns SnakeYAML's problem descriptions into a short message and a hint a user can act on.
@@ -110,6 +111,38 @@ final class YamlSyntaxMessages {
         "invalid YAML: " + clean(text),
         "check the YAML syntax at this position (indentation, quotes, `:` after keys)",
         false);
+  }
+
+  /**
+   * {@link #translate} for a problem at {@code mark}: a tab SnakeYAML rejects after other text on
+   * its line ({@code run:<TAB>torchrun …}) is not indentation, and is named as what it is.
+   */
+  static Translation translate(String problem, Mark mark) {
+    Translation t = translate(problem);
+    if (t.code() == DiagnosticCode.TAB_INDENTATION && mark != null && afterText(mark)) {
+      return new Translation(
+          DiagnosticCode.TAB_INDENTATION,
+          "tab character where YAML expects a space",
+          "YAML separates `key:` or `-` from what follows with spaces, not tabs: replace the tab"
+              + " with a space",
+          false);
+    }
+    return t;
+  }
+
+  /** Whether the line holding {@code mark} has text other than blanks before it. */
+  private static boolean afterText(Mark mark) {
+    int[] buffer = mark.getBuffer();
+    for (int i = Math.min(mark.getPointer(), buffer.length) - 1; i >= 0; i--) {
+      int c = buffer[i];
+      if (c == '\n' || c == '\r') {
+        return false;
+      }
+      if (c != ' ' && c != '\t') {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Jackson's own parse errors (not SnakeYAML's), e.g. a list used as a mapping key. */

@@ -282,6 +282,23 @@ class YamlEdgesTest {
 
   @Test
   @DisplayName(
+      "a tab after `key:` or `- ` is not indentation: it is named as a tab where YAML expects a space, at the tab")
+  void tabAfterText() {
+    String said =
+        " E102 tab character where YAML expects a space | YAML separates `key:` or `-` from what"
+            + " follows with spaces, not tabs: replace the tab with a space";
+    assertEquals(List.of("t.yaml:1:5" + said), load("run:\ttorchrun t.py\n"));
+    assertEquals(List.of("t.yaml:3:5" + said), load("run: x\nenv:\n  a:\t1\n"));
+    assertEquals(
+        List.of(
+            "t.yaml:2:1 E102 tab character in indentation | YAML indents with spaces only: replace the"
+                + " tab with spaces (2 per level)"),
+        load("run: x\n\t nodes: 2\n"),
+        "blanks before the tab are still indentation");
+  }
+
+  @Test
+  @DisplayName(
       "a file of exactly 1 MiB is read; a directory and a FIFO are FILE_UNREADABLE, never read")
   void specialFiles(@TempDir Path dir) throws Exception {
     Path exact = dir.resolve("exact.yaml");
