@@ -83,20 +83,28 @@ final class InitCommand implements Callable<Integer> {
               + "\" is not installed; installed: "
               + String.join(", ", catalog.get().names()));
     }
-    Path file = dir.resolve("train.yaml");
+    Path folder = Invocation.of(spec).resolve(dir);
+    if (Files.exists(folder) && !Files.isDirectory(folder)) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(),
+          dir + " is a file, not a folder: init writes train.yaml into the folder of your code");
+    }
+    Path shown = dir.resolve("train.yaml");
+    Path file = folder.resolve("train.yaml");
     if (Files.exists(file) && !force) {
       spec.commandLine()
           .getErr()
-          .println("trainyard: " + file + " already exists; use --force to replace it");
+          .println("trainyard: " + shown + " already exists; use --force to replace it");
       return 1;
     }
-    Files.createDirectories(dir);
+    Files.createDirectories(folder);
     // Not Files.createTempFile: it makes the file 0600 whatever the umask, and train.yaml is a
     // normal source file
     // (0644 under the usual umask 022), read by editors, containers and other users of the
     // checkout.
     Path temp =
-        dir.resolve(".train-" + Long.toUnsignedString(new SecureRandom().nextLong(), 36) + ".yaml");
+        folder.resolve(
+            ".train-" + Long.toUnsignedString(new SecureRandom().nextLong(), 36) + ".yaml");
     Files.writeString(
         temp,
         content(),
@@ -106,7 +114,7 @@ final class InitCommand implements Callable<Integer> {
     Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     spec.commandLine()
         .getOut()
-        .println("wrote " + file + "; compile it with: trainyard compile " + file);
+        .println("wrote " + shown + "; compile it with: trainyard compile " + shown);
     return 0;
   }
 

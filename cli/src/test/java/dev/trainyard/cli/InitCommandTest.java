@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -51,6 +52,25 @@ class InitCommandTest {
             + HEAD.substring(HEAD.indexOf('\n') + 1)
             + "runtime: mpi\nrun: python train.py\nnodes: 1024\n",
         Files.readString(dir.resolve("train.yaml")));
+  }
+
+  @Test
+  @DisplayName(
+      "DIR is read against the working folder and named as typed; a file as DIR is a usage error (exit 2) naming it")
+  void relativeFolderAndFile() throws Exception {
+    MainTest.Run r = SubmitCommandTest.runIn(temp, Map.of(), "init", "proj");
+    assertEquals(0, r.exit(), r.err());
+    assertEquals(
+        "wrote proj/train.yaml; compile it with: trainyard compile proj/train.yaml\n", r.out());
+    assertTrue(Files.isRegularFile(temp.resolve("proj/train.yaml")));
+    Files.writeString(temp.resolve("a-file"), "x");
+    MainTest.Run file = SubmitCommandTest.runIn(temp, Map.of(), "init", "a-file");
+    assertEquals(2, file.exit(), file.err());
+    assertEquals(
+        "trainyard: a-file is a file, not a folder: init writes train.yaml into the folder of your"
+            + " code\nTry 'trainyard init --help' for more information.\n",
+        file.err());
+    assertEquals("x", Files.readString(temp.resolve("a-file")));
   }
 
   @Test

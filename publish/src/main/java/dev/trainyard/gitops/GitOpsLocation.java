@@ -87,6 +87,12 @@ public record GitOpsLocation(String url, String shown) {
   }
 
   private static GitOpsLocation fromPath(Path dir, String asGiven) {
+    if (Files.exists(dir) && !Files.isDirectory(dir)) {
+      throw new IllegalArgumentException(
+          "--gitops \""
+              + asGiven
+              + "\" is a file, not a folder: give the GitOps repository's folder or URL");
+    }
     if (!Files.isDirectory(dir)) {
       throw new IllegalArgumentException("--gitops \"" + asGiven + "\": no such folder " + dir);
     }

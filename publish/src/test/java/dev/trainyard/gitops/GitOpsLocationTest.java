@@ -45,9 +45,13 @@ class GitOpsLocationTest {
 
   @Test
   @DisplayName(
-      "empty values, missing folders, folders without git, SSH, other schemes and URLs without a path are usage errors")
+      "empty values, missing folders, files, folders without git, SSH, other schemes and URLs without a path are usage errors")
   void refused() throws Exception {
     Files.createDirectories(temp.resolve("plain"));
+    Files.writeString(temp.resolve("a-file"), "x");
+    assertEquals(
+        "--gitops \"a-file\" is a file, not a folder: give the GitOps repository's folder or URL",
+        message("a-file"));
     assertEquals(
         "--gitops is empty: give the GitOps repository's URL or path (or set TRAINYARD_GITOPS)",
         message(" "));
