@@ -591,7 +591,20 @@ public final class GitSourceInspector implements AutoCloseable {
         boolean missing = !repo.getObjectDatabase().has(ObjectId.fromString(sha));
         if (missing && !pinned.sameRepo()) {
           // A work tree with no remote, or another one than --source-repo (a fork), need not hold
-          // the commit.
+          // the commit: not an error, but not a silent pass either.
+          problems.add(
+              Diagnostic.warning(
+                      DiagnosticCode.COMMIT_UNCHECKED,
+                      at,
+                      "",
+                      "--source-commit "
+                          + sha
+                          + " is not in this repository, whose remote is not --source-repo, so it"
+                          + " cannot be checked against train.yaml")
+                  .withHint(
+                      "fetch it (git fetch SOURCE_REPO_URL "
+                          + sha
+                          + ") to have it checked, or run in a clone of --source-repo"));
           return;
         }
         if (missing) {
