@@ -48,7 +48,8 @@ public final class TreeWriter {
 
   /**
    * Writes {@code tree} under {@code root}; throws on I/O failure (an environment problem, exit
-   * code 3).
+   * code 3), also when the new tree is in place but a replaced folder, moved aside as {@code
+   * .trainyard-old-NAME-N}, cannot be removed (the message names it).
    */
   public static void write(OutputTree tree, Path root) throws IOException {
     write(tree, root, (file, text) -> Files.writeString(file, text, StandardCharsets.UTF_8));
@@ -73,7 +74,7 @@ public final class TreeWriter {
         staged.put(target, staging);
         stage(tree, folder, target, staging, sink);
       }
-      swapAll(staged);
+      leftOver(swapAll(staged));
     } finally {
       for (Path staging : staged.values()) {
         deleteQuietly(staging);
@@ -194,8 +195,9 @@ public final class TreeWriter {
         }
       }
       interrupt.check();
-      swapAll(staged);
+      List<String> notRemoved = swapAll(staged);
       interrupt.completed = true;
+      leftOver(notRemoved);
     } finally {
       for (Path staging : staged.values()) {
         if (staging != null) {
@@ -246,7 +248,7 @@ public final class TreeWriter {
    * Renames every staged folder (or file) into place, or only moves the target aside where nothing
    * is staged (a deletion); on a failure, puts back what was already replaced.
    */
-  private static void swapAll(Map<Path, Path> staged) throws IOException {
+  private static List<String> swapAll(Map<Path, Path> staged) throws IOException {
     List<Path[]> done = new ArrayList<>();
     try {
       for (Map.Entry<Path, Path> e : staged.entrySet()) {
@@ -269,10 +271,30 @@ public final class TreeWriter {
       rollBack(done);
       throw failed;
     }
+    List<String> notRemoved = new ArrayList<>();
     for (Path[] d : done) {
       if (d[1] != null) {
-        deleteQuietly(d[1]);
+        try {
+          deleteTree(d[1]);
+        } catch (IOException e) {
+          notRemoved.add(d[1] + " (" + why(e) + ")");
+        }
       }
+    }
+    return notRemoved;
+  }
+
+  /**
+   * The new tree is in place, but a replaced (or deleted) folder, moved aside under a {@code
+   * .trainyard-old-} name, could not be removed: an error, because a GitOps repo would commit it
+   * and Flux or Argo CD would apply what it holds again.
+   */
+  private static void leftOver(List<String> notRemoved) throws IOException {
+    if (!notRemoved.isEmpty()) {
+      throw new IOException(
+          "the new files are in place, but the replaced copy could not be removed: "
+              + String.join(", ", notRemoved)
+              + "; delete it before you commit the folder, or its manifests would be applied too");
     }
   }
 

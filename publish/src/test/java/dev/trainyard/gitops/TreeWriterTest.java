@@ -13,7 +13,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -146,5 +148,47 @@ class TreeWriterTest {
               "clusters/local/default/run-1/jobset.yaml=" + marker),
           files(root));
     }
+  }
+
+  @Test
+  @DisplayName(
+      "the replaced run folder cannot be removed (a read-only mount inside it): the new files are in place and the error names the leftover .trainyard-old- folder, which git would commit and Flux apply")
+  void replacedCopyLeftOver() throws Exception {
+    Path root = temp.resolve("gitops");
+    TreeWriter.write(tree("one\n"), root);
+    Path run = root.resolve("clusters/local/default/run-1");
+    Path ro = Files.createDirectories(run.resolve("ro"));
+    Path source = Files.createDirectories(temp.resolve("source"));
+    Files.writeString(source.resolve("kept"), "x");
+    Assumptions.assumeTrue(
+        sh("mount --bind " + source + " " + ro + " && mount -o remount,bind,ro " + ro),
+        "needs root and bind mounts");
+    Path old = null;
+    try {
+      IOException e = assertThrows(IOException.class, () -> TreeWriter.write(tree("two\n"), root));
+      try (Stream<Path> list = Files.list(run.getParent())) {
+        old =
+            list.filter(p -> p.getFileName().toString().startsWith(".trainyard-old-run-1-"))
+                .findFirst()
+                .orElseThrow();
+      }
+      assertEquals(
+          "the new files are in place, but the replaced copy could not be removed: "
+              + old
+              + " (read-only file system); delete it before you commit the folder, or its"
+              + " manifests would be applied too",
+          e.getMessage());
+      assertEquals("two\n", Files.readString(run.resolve("jobset.yaml")));
+      assertEquals(
+          "two\n", Files.readString(root.resolve("clusters/local/_cluster/clusterqueue.yaml")));
+    } finally {
+      sh("umount " + (old != null ? old.resolve("ro") : ro));
+    }
+  }
+
+  private static boolean sh(String command) throws Exception {
+    Process p = new ProcessBuilder("sh", "-c", command).redirectErrorStream(true).start();
+    p.getInputStream().readAllBytes();
+    return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
   }
 }
