@@ -76,9 +76,23 @@ public record SealingCertificate(RSAPublicKey publicKey) {
       }
       return StageResult.of(new SealingCertificate(key), List.of());
     } catch (CertificateException | IllegalArgumentException e) {
-      return problem(
-          at, pointer, "the sealed-secrets certificate cannot be read: " + e.getMessage());
+      return problem(at, pointer, "the sealed-secrets certificate cannot be read: " + reason(e));
     }
+  }
+
+  /**
+   * What the JDK's X.509 parser found, in words: its messages name Java internals ("Unable to
+   * initialize, java.io.IOException: extra data at the end").
+   */
+  static String reason(Exception e) {
+    String said = String.valueOf(e.getMessage());
+    if (said.contains("base64")) {
+      return "its body holds characters that are not base64";
+    }
+    if (said.contains("not enough content") || said.contains("Not enough length")) {
+      return "it ends before the certificate does (a truncated copy?)";
+    }
+    return "its body is not a DER-encoded X.509 certificate";
   }
 
   private static StageResult<SealingCertificate> problem(

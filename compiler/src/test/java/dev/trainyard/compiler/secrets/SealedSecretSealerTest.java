@@ -209,12 +209,14 @@ class SealedSecretSealerTest {
   @Test
   @DisplayName("a PEM certificate with a broken body is a diagnostic, not an exception")
   void corruptCertificateIsDiagnostic() {
-    String pem = "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n";
-    StageResult<SealingCertificate> result =
-        SealingCertificate.parse(pem, PLATFORM, "/secrets/certificate");
-
-    assertTrue(result.failed());
-    WORDING.approve(result.diagnostics().get(0).message());
+    for (String body : List.of("AAAA", "!!!!", "MIIBIjANBgkq", "MIIB")) {
+      String pem = "-----BEGIN CERTIFICATE-----\n" + body + "\n-----END CERTIFICATE-----\n";
+      StageResult<SealingCertificate> result =
+          SealingCertificate.parse(pem, PLATFORM, "/secrets/certificate");
+      assertTrue(result.failed(), body);
+      assertFalse(result.diagnostics().get(0).message().contains("java."), "no Java class names");
+      WORDING.approve(result.diagnostics().get(0).message());
+    }
   }
 
   private SecretTools.ToolResult unseal(Path dir, String yaml) {
