@@ -18,6 +18,8 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Fills Pebble expressions in the <em>string values</em> of a runtime's JobSet skeleton. The
@@ -83,6 +85,28 @@ public final class TemplateRenderer {
     }
   }
 
+  private static final Pattern NO_ATTRIBUTE =
+      Pattern.compile("Attribute \\[(.*?)\\] of \\[.*?\\] does not exist.*", Pattern.DOTALL);
+  private static final Pattern NO_VARIABLE =
+      Pattern.compile("Root attribute \\[(.*?)\\] does not exist.*", Pattern.DOTALL);
+
+  /**
+   * Pebble's message without Java class names ("Attribute [nope] of
+   * [java.util.ImmutableCollections$MapN] does not exist …" → "it has no field `nope`").
+   */
+  static String inWords(String pebbleMessage) {
+    String said = String.valueOf(pebbleMessage);
+    Matcher attribute = NO_ATTRIBUTE.matcher(said);
+    if (attribute.matches()) {
+      return "a variable it reads has no field `" + attribute.group(1) + "`";
+    }
+    Matcher variable = NO_VARIABLE.matcher(said);
+    if (variable.matches()) {
+      return "there is no variable `" + variable.group(1) + "`";
+    }
+    return said;
+  }
+
   private String render(
       String text, String pointer, Map<String, Object> ctx, String origin, List<Diagnostic> out) {
     if (!text.contains("{{") && !text.contains("{%")) {
@@ -99,7 +123,7 @@ public final class TemplateRenderer {
                   DiagnosticCode.TEMPLATE_ERROR,
                   SourceLocation.ofFile(origin),
                   pointer,
-                  "runtime template at " + pointer + " failed: " + e.getPebbleMessage())
+                  "runtime template at " + pointer + " failed: " + inWords(e.getPebbleMessage()))
               .withHint(
                   "this is a problem of the runtime definition; tell the platform team (variables: job.*, runtime.*, image)"));
       return text;

@@ -1,6 +1,7 @@
 package dev.trainyard.compiler.render;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -80,6 +81,8 @@ class TemplateRendererTest {
     WORDING.approve(d.message());
     WORDING.approve(d.hint());
     assertEquals("/jobset/list/1", problems.get(1).pointer());
+    WORDING.approve(problems.get(1).message());
+    assertFalse(d.message().contains("java."), "no Java class names: " + d.message());
     assertEquals(
         "{{ job.nope }}", t.path("metadata").path("annotations").path("trainyard.dev/x").asText());
     assertEquals("demo", t.path("list").path(0).asText());
