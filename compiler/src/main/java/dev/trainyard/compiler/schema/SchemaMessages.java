@@ -269,8 +269,14 @@ final class SchemaMessages {
     return shown.isEmpty() ? describeField(v) : "for example " + String.join(", ", shown);
   }
 
+  /** The field's schema description, else where to read what it accepts (never no hint). */
   private String describeField(SchemaViolation v) {
-    return fieldSchema(v.subschemaPointer()).path("description").asText("");
+    String description = fieldSchema(v.subschemaPointer()).path("description").asText("");
+    if (!description.isBlank()) {
+      return description;
+    }
+    String id = schema.path("$id").asText("");
+    return id.isEmpty() ? "" : "what `" + labels.of(v.instancePointer()) + "` accepts: see " + id;
   }
 
   /**

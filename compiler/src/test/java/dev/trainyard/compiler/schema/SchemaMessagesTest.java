@@ -257,7 +257,9 @@ class SchemaMessagesTest {
                 + " `abc`, `def`, `ghi`"),
         test("id: a\ncode: ABC\n"));
     assertEquals(
-        List.of("t.yaml:2:8 E205 `ident` must be upper-case letters, got \"abc\" | "),
+        List.of(
+            "t.yaml:2:8 E205 `ident` must be upper-case letters, got \"abc\" | what `ident` accepts: see "
+                + "https://trainyard.dev/schemas/messages-test.schema.json"),
         test("id: a\nident: abc\n"));
   }
 
@@ -364,8 +366,10 @@ class SchemaMessagesTest {
   void nestedListLabels() {
     assertEquals(
         List.of(
-            "t.yaml:2:10 E202 `matrix[0]` must be a list, got integer 5 | ",
-            "t.yaml:2:17 E202 `matrix[1][1]` must be an integer, got string \"x\" | "),
+            "t.yaml:2:10 E202 `matrix[0]` must be a list, got integer 5 | what `matrix[0]` accepts: see "
+                + "https://trainyard.dev/schemas/messages-test.schema.json",
+            "t.yaml:2:17 E202 `matrix[1][1]` must be an integer, got string \"x\" | what `matrix[1][1]`"
+                + " accepts: see https://trainyard.dev/schemas/messages-test.schema.json"),
         test("id: a\nmatrix: [5, [1, x]]\n"));
   }
 
