@@ -1,7 +1,6 @@
 package dev.trainyard.cli;
 
 import dev.trainyard.controller.ClusterAccessException;
-import dev.trainyard.controller.ConfigFile;
 import dev.trainyard.controller.ObservedRun;
 import dev.trainyard.controller.RunLogs;
 import dev.trainyard.controller.RunReader;
@@ -18,6 +17,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -73,7 +73,7 @@ final class LogsCommand implements Callable<Integer> {
       names = "--timeout",
       paramLabel = "DURATION",
       defaultValue = "24h",
-      description = "longest follow")
+      description = "longest follow (default: ${DEFAULT-VALUE})")
   String timeout;
 
   /**
@@ -125,20 +125,13 @@ final class LogsCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     if (all && node != null) {
-      err.println("trainyard logs: --node and --all exclude each other");
-      return 2;
+      throw new ParameterException(spec.commandLine(), "--node and --all exclude each other");
     }
     if (node != null && node < 0) {
-      err.println("trainyard logs: --node must be a node index, 0 or more, got " + node);
-      return 2;
+      throw new ParameterException(
+          spec.commandLine(), "--node must be a node index, 0 or more, got " + node);
     }
-    Duration limit;
-    try {
-      limit = ConfigFile.parseDuration(timeout);
-    } catch (IllegalArgumentException e) {
-      err.println("trainyard logs: " + e.getMessage());
-      return 2;
-    }
+    Duration limit = DurationFlag.parse(spec, "--timeout", timeout);
     try (RunReader reader =
         RunReader.connect(
             Optional.ofNullable(target.kubeconfig),

@@ -3,7 +3,6 @@ package dev.trainyard.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.trainyard.compiler.diagnostic.DiagnosticPrinter;
-import dev.trainyard.compiler.units.Durations;
 import dev.trainyard.gitops.GitOpsException;
 import dev.trainyard.gitops.GitOpsLocation;
 import dev.trainyard.gitops.PruneRequest;
@@ -17,7 +16,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -113,10 +111,11 @@ final class PruneCommand implements Callable<Integer> {
               + " states: name the finished runs (trainyard status lists them), or add"
               + " --include-running to prune every old run anyway");
     }
+    Optional<Duration> age = age();
     GitOpsLocation location = gitops.location(spec, env);
     PruneRequest request =
         new PruneRequest(
-            location, gitops.branch, names, age(), Optional.ofNullable(cluster), gitops.dryRun);
+            location, gitops.branch, names, age, Optional.ofNullable(cluster), gitops.dryRun);
     PublishProgress progress = gitops.progress();
     InterruptReport watch = InterruptReport.watch(progress, spec.commandLine().getErr());
     try {
@@ -175,13 +174,7 @@ final class PruneCommand implements Callable<Integer> {
     if (olderThan == null) {
       return Optional.empty();
     }
-    OptionalLong seconds = Durations.seconds(olderThan);
-    if (seconds.isEmpty()) {
-      throw new ParameterException(
-          spec.commandLine(),
-          "--older-than \"" + olderThan + "\" is not a duration (e.g. 7d, 36h, 90m, 1h30m)");
-    }
-    return Optional.of(Duration.ofSeconds(seconds.getAsLong()));
+    return Optional.of(DurationFlag.parse(spec, "--older-than", olderThan));
   }
 
   private int text(PruneResult result, GitOpsLocation location) {

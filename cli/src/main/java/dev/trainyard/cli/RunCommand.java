@@ -12,7 +12,6 @@ import dev.trainyard.compiler.local.LocalPlanner;
 import dev.trainyard.compiler.local.LocalRunner;
 import dev.trainyard.compiler.local.WorkingCopies;
 import dev.trainyard.compiler.resolve.ResolvedCheckpoint;
-import dev.trainyard.compiler.units.Durations;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -338,15 +337,7 @@ final class RunCommand implements Callable<Integer> {
     if (timeout == null) {
       return Optional.empty();
     }
-    return Optional.of(
-        Durations.parse(timeout)
-            .orElseThrow(
-                () ->
-                    new ParameterException(
-                        spec.commandLine(),
-                        "--timeout must be a duration such as 90s, 10m or 1h30m, got \""
-                            + timeout
-                            + "\"")));
+    return Optional.of(DurationFlag.parse(spec, "--timeout", timeout));
   }
 
   private void printWarnings(CompileResult result) {

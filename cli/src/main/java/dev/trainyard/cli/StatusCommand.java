@@ -123,7 +123,7 @@ final class StatusCommand implements Callable<Integer> {
       defaultValue = "10m",
       description =
           "with RUN -w: how long to wait for a run that is not in the cluster yet (a submit"
-              + " reaches it at Flux's or Argo CD's next sync)")
+              + " reaches it at Flux's or Argo CD's next sync; default: ${DEFAULT-VALUE})")
   String appearTimeout;
 
   Clock clock = Clock.systemUTC();
@@ -147,12 +147,9 @@ final class StatusCommand implements Callable<Integer> {
       stall = stallAfter();
       progressStall = progressStallAfter();
       limits = limits();
-      every = ConfigFile.parseDuration(interval);
-      limit = ConfigFile.parseDuration(timeout);
-      appear = ConfigFile.parseDuration(appearTimeout);
-    } catch (IllegalArgumentException e) {
-      err.println("trainyard status: " + e.getMessage());
-      return 2;
+      every = DurationFlag.parse(spec, "--interval", interval);
+      limit = DurationFlag.parse(spec, "--timeout", timeout);
+      appear = DurationFlag.parse(spec, "--appear-timeout", appearTimeout);
     } catch (ConfigException e) {
       err.println(e.getMessage());
       return 1;
@@ -184,12 +181,13 @@ final class StatusCommand implements Callable<Integer> {
    * When a run is stalled: {@code --stall-after}, else {@code --platform}'s {@code
    * status.stallAfter} (what the controller uses), else {@link ConfigFile#DEFAULT_STALL_AFTER}.
    *
-   * @throws IllegalArgumentException {@code --stall-after} is not a duration (usage, exit 2)
+   * @throws picocli.CommandLine.ParameterException {@code --stall-after} is not a duration (usage,
+   *     exit 2)
    * @throws ConfigException {@code --platform} does not load, as its diagnostics (input, exit 1)
    */
   Duration stallAfter() throws ConfigException {
     if (stallAfter != null) {
-      return ConfigFile.parseDuration(stallAfter);
+      return DurationFlag.parse(spec, "--stall-after", stallAfter);
     }
     return platform == null
         ? ConfigFile.DEFAULT_STALL_AFTER

@@ -33,18 +33,23 @@ class LogsCommandLiveTest {
     MainTest.Run both = logs("r", "--all", "--node", "1");
     assertEquals(2, both.exit());
     assertEquals(
-        List.of("trainyard logs: --node and --all exclude each other"),
+        List.of(
+            "trainyard: --node and --all exclude each other",
+            "Try 'trainyard logs --help' for more information."),
         both.err().lines().toList());
     MainTest.Run negative = logs("r", "--node", "-1");
     assertEquals(2, negative.exit());
     assertEquals(
-        List.of("trainyard logs: --node must be a node index, 0 or more, got -1"),
+        List.of(
+            "trainyard: --node must be a node index, 0 or more, got -1",
+            "Try 'trainyard logs --help' for more information."),
         negative.err().lines().toList());
     MainTest.Run timeout = logs("r", "--timeout", "soon");
     assertEquals(2, timeout.exit());
     assertEquals(
         List.of(
-            "trainyard logs: 'soon' is not a duration like 500ms, 90s, 10m, 1h or 1h30m (at most 36500d)"),
+            "trainyard: --timeout 'soon' is not a duration like 500ms, 90s, 10m, 1h or 1h30m (at most 36500d)",
+            "Try 'trainyard logs --help' for more information."),
         timeout.err().lines().toList());
   }
 

@@ -584,7 +584,10 @@ class StatusCommandLiveTest {
       assertEquals(2, r.exit(), option + ": " + r.err());
       assertEquals(
           List.of(
-              "trainyard status: 'soon' is not a duration like 500ms, 90s, 10m, 1h or 1h30m (at most 36500d)"),
+              "trainyard: "
+                  + option
+                  + " 'soon' is not a duration like 500ms, 90s, 10m, 1h or 1h30m (at most 36500d)",
+              "Try 'trainyard status --help' for more information."),
           r.err().lines().toList(),
           option);
     }

@@ -129,7 +129,7 @@ class StatusOptionsTest {
             "--kubeconfig",
             dir.resolve("none").toString());
     assertEquals(2, r.code(), r.err());
-    assertTrue(r.err().startsWith("trainyard status: 'soon' is not a duration"), r.err());
+    assertTrue(r.err().startsWith("trainyard: --appear-timeout 'soon' is not a duration"), r.err());
     StatusCommand command = new StatusCommand();
     new CommandLine(command).parseArgs("r", "-w");
     assertEquals("10m", command.appearTimeout);

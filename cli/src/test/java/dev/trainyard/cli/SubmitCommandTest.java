@@ -317,7 +317,7 @@ class SubmitCommandTest {
         MainTest.run(
             "prune", "--gitops", bare.toString(), "--older-than", "soon", "--include-running");
     assertEquals(2, r.exit());
-    assertTrue(r.err().startsWith("trainyard: --older-than \"soon\" is not a duration"), r.err());
+    assertTrue(r.err().startsWith("trainyard: --older-than 'soon' is not a duration"), r.err());
   }
 
   /** The last {@code n} field names of {@code node}, in order. */
