@@ -84,13 +84,16 @@ public final class Main {
   }
 
   /**
-   * {@code --output json} or {@code --output=json}: errors are then also printed as JSON on stdout,
-   * for bots.
+   * {@code --output json}, {@code --output=json}, {@code -o json}, {@code -ojson} or {@code
+   * -o=json}: errors are then also printed as JSON on stdout, for bots.
    */
-  private static boolean wantsJson(String... args) {
+  static boolean wantsJson(String... args) {
     for (int i = 0; i < args.length; i++) {
+      boolean flag = args[i].equals("--output") || args[i].equals("-o");
       if (args[i].equals("--output=json")
-          || args[i].equals("--output") && i + 1 < args.length && args[i + 1].equals("json")) {
+          || args[i].equals("-ojson")
+          || args[i].equals("-o=json")
+          || flag && i + 1 < args.length && args[i + 1].equals("json")) {
         return true;
       }
     }

@@ -15,7 +15,7 @@ import picocli.CommandLine.Option;
  */
 final class OutputOptions {
   @Option(
-      names = "--output",
+      names = {"-o", "--output"},
       paramLabel = "FORMAT",
       defaultValue = "text",
       description = "text or json (default: ${DEFAULT-VALUE})")

@@ -54,7 +54,7 @@ class MainErrorsTest {
 
   @Test
   @DisplayName(
-      "an I/O failure is one `trainyard: error:` line and exit 3; the JSON error (message, exitCode 3) is on stdout for `--output json` and `--output=json` only")
+      "an I/O failure is one `trainyard: error:` line and exit 3; the JSON error (message, exitCode 3) is on stdout for `--output json`, `--output=json`, `-o json`, `-ojson` and `-o=json` only")
   void environmentFailure() throws Exception {
     MainTest.Run text = compileBlocked();
     assertEquals(3, text.exit(), text.err());
@@ -62,7 +62,10 @@ class MainErrorsTest {
     assertTrue(text.err().startsWith("trainyard: error: cannot "), text.err());
     assertEquals(1, text.err().lines().count(), text.err());
     String message = text.err().strip().substring("trainyard: error: ".length());
-    for (String[] json : new String[][] {{"--output", "json"}, {"--output=json"}}) {
+    for (String[] json :
+        new String[][] {
+          {"--output", "json"}, {"--output=json"}, {"-o", "json"}, {"-ojson"}, {"-o=json"}
+        }) {
       MainTest.Run r = compileBlocked(json);
       assertEquals(3, r.exit(), r.err());
       assertEquals(text.err(), r.err());
@@ -70,6 +73,10 @@ class MainErrorsTest {
       assertEquals(message, root.path("error").asText(), r.out());
       assertEquals(3, root.path("exitCode").asInt(), r.out());
       assertEquals(2, root.size(), r.out());
+    }
+    for (String[] text2 : new String[][] {{"--output", "text"}, {"-o", "text"}, {"-otext"}}) {
+      MainTest.Run plain = compileBlocked(text2);
+      assertEquals("", plain.out(), String.join(" ", text2) + ": no JSON");
     }
     MainTest.Run asText = compileBlocked("--output", "text");
     assertEquals(3, asText.exit(), asText.err());
