@@ -224,16 +224,20 @@ public final class GitSourceInspector implements AutoCloseable {
       List<Diagnostic> found, String sha, SourceLocation at) {
     List<Diagnostic> all = new ArrayList<>(found);
     all.add(
-        Diagnostic.warning(
-                DiagnosticCode.COMMIT_UNCHECKED,
-                at,
-                "",
-                "--source-commit "
-                    + sha
-                    + " is not checked: train.yaml is in no git"
-                    + " repository, so nothing tells whether that commit exists and holds this train.yaml")
-            .withHint("run in a checkout of the source repo (CI's work tree) to have it checked"));
+        unchecked(
+            at,
+            sha,
+            " is not checked: train.yaml is in no git repository, so nothing tells whether that"
+                + " commit exists and holds this train.yaml",
+            "run in a checkout of the source repo (CI's work tree) to have it checked"));
     return all;
+  }
+
+  /** {@link DiagnosticCode#COMMIT_UNCHECKED}: "--source-commit SHA" + {@code why}, and a hint. */
+  private static Diagnostic unchecked(SourceLocation at, String sha, String why, String hint) {
+    return Diagnostic.warning(
+            DiagnosticCode.COMMIT_UNCHECKED, at, "", "--source-commit " + sha + why)
+        .withHint(hint);
   }
 
   /** train.yaml's path below the working directory, if it is below it. */
@@ -593,34 +597,25 @@ public final class GitSourceInspector implements AutoCloseable {
           // A work tree with no remote, or another one than --source-repo (a fork), need not hold
           // the commit: not an error, but not a silent pass either.
           problems.add(
-              Diagnostic.warning(
-                      DiagnosticCode.COMMIT_UNCHECKED,
-                      at,
-                      "",
-                      "--source-commit "
-                          + sha
-                          + " is not in this repository, whose remote is not --source-repo, so it"
-                          + " cannot be checked against train.yaml")
-                  .withHint(
-                      "fetch it (git fetch SOURCE_REPO_URL "
-                          + sha
-                          + ") to have it checked, or run in a clone of --source-repo"));
+              unchecked(
+                  at,
+                  sha,
+                  " is not in this repository, whose remote is not --source-repo, so it cannot be"
+                      + " checked against train.yaml",
+                  "fetch it (git fetch SOURCE_REPO_URL "
+                      + sha
+                      + ") to have it checked, or run in a clone of --source-repo"));
           return;
         }
         if (missing) {
           boolean shallow = Files.exists(repo.getDirectory().toPath().resolve("shallow"));
           problems.add(
               shallow
-                  ? Diagnostic.warning(
-                          DiagnosticCode.COMMIT_UNCHECKED,
-                          at,
-                          "",
-                          "--source-commit "
-                              + sha
-                              + " is not in this shallow clone, so it"
-                              + " cannot be checked against train.yaml")
-                      .withHint(
-                          "fetch it (git fetch --depth=1 origin " + sha + ") to have it checked")
+                  ? unchecked(
+                      at,
+                      sha,
+                      " is not in this shallow clone, so it cannot be checked against train.yaml",
+                      "fetch it (git fetch --depth=1 origin " + sha + ") to have it checked")
                   : Diagnostic.error(
                           DiagnosticCode.UNKNOWN_COMMIT,
                           at,
