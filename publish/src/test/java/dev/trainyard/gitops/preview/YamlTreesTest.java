@@ -1,6 +1,7 @@
 package dev.trainyard.gitops.preview;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -28,6 +29,20 @@ class YamlTreesTest {
       assertEquals(YamlTrees.ALIASES, d.problem(), text);
       assertTrue(d.objects().isEmpty(), text);
     }
+  }
+
+  @Test
+  @DisplayName(
+      "a text is parsed once per YamlTrees (a preview reads the same file for several runs): the same documents come back; once() keeps nothing")
+  void parsedOnce() {
+    YamlTrees trees = new YamlTrees();
+    String text = "kind: JobSet\nmetadata: {name: a}\n";
+    YamlTrees.Documents first = trees.documents(text);
+    assertSame(first, trees.documents(text));
+    assertSame(first.objects().get(0), trees.object(text).orElseThrow());
+    assertEquals(first.objects().get(0), trees.once(text).orElseThrow());
+    assertNotSame(first.objects().get(0), trees.once(text).orElseThrow());
+    assertTrue(trees.object("a: 1\n---\nb: 2\n").isEmpty(), "two documents are no one object");
   }
 
   @Test
