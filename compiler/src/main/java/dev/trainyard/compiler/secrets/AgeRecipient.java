@@ -58,12 +58,44 @@ public record AgeRecipient(String text, byte[] publicKey) {
                   pointer,
                   "an age recipient must be `age1` followed by 58 Bech32 characters, got `"
                       + text
-                      + "`")
+                      + "`: "
+                      + why(text == null ? "" : text.strip()))
               .withHint(
                   "copy the `Public key:` line that `age-keygen` printed (not the AGE-SECRET-KEY line)");
       return StageResult.failed(List.of(diagnostic));
     }
     return StageResult.of(new AgeRecipient(text.strip(), key), List.of());
+  }
+
+  /** The Bech32 alphabet (BIP 173), in which every character after {@code age1} is written. */
+  private static final String CHARSET = "qpzry9x8gf2tvdw0s3jn54khce6mua7l";
+
+  /** Why {@code text} is no recipient, for the diagnostic (e.g. a mistyped character). */
+  static String why(String text) {
+    if (text.isEmpty()) {
+      return "it is empty";
+    }
+    if (!text.toLowerCase(Locale.ROOT).equals(text)) {
+      return "it has upper-case letters";
+    }
+    if (!text.startsWith("age1")) {
+      return "it does not start with `age1`";
+    }
+    String data = text.substring(4);
+    for (char c : data.toCharArray()) {
+      if (CHARSET.indexOf(c) < 0) {
+        return "`" + c + "` is not a Bech32 character";
+      }
+    }
+    if (data.length() != 58) {
+      return "it has " + data.length() + " characters after `age1`";
+    }
+    try {
+      Bech32.getDecoder().decode(text);
+    } catch (IllegalArgumentException e) {
+      return "its checksum does not match (a mistyped or lost character)";
+    }
+    return "it does not spell a 32-byte X25519 key";
   }
 
   /**

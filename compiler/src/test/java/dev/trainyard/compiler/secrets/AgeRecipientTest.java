@@ -43,7 +43,9 @@ class AgeRecipientTest {
     assertEquals(DiagnosticCode.INVALID_PLATFORM, diagnostic.code());
     assertEquals("/secrets/recipients/0", diagnostic.pointer());
     assertEquals(
-        "an age recipient must be `age1` followed by 58 Bech32 characters, got `" + broken + "`",
+        "an age recipient must be `age1` followed by 58 Bech32 characters, got `"
+            + broken
+            + "`: its checksum does not match (a mistyped or lost character)",
         diagnostic.message());
     assertTrue(diagnostic.hint().contains("age-keygen"));
   }

@@ -61,15 +61,20 @@ class SecretInputsTest {
     assertEquals(
         "an age recipient must be `age1` followed by 58 Bech32 characters, got `"
             + RECIPIENT.toUpperCase()
-            + "`",
+            + "`: it has upper-case letters",
         recipientError(RECIPIENT.toUpperCase()));
-    recipientError("agx1" + RECIPIENT.substring(4));
-    recipientError("ag1" + RECIPIENT.substring(4));
-    recipientError("agee1" + RECIPIENT.substring(4));
-    recipientError(RECIPIENT.substring(0, 10) + "b" + RECIPIENT.substring(11));
-    recipientError("age1qqqqq");
+    for (String prefix : List.of("agx1", "ag1", "agee1")) {
+      assertTrue(
+          recipientError(prefix + RECIPIENT.substring(4))
+              .endsWith("`: it does not start with `age1`"),
+          prefix);
+    }
+    assertTrue(
+        recipientError(RECIPIENT.substring(0, 10) + "b" + RECIPIENT.substring(11))
+            .endsWith("`: `b` is not a Bech32 character"));
+    assertTrue(recipientError("age1qqqqq").endsWith("`: it has 5 characters after `age1`"));
     assertEquals(
-        "an age recipient must be `age1` followed by 58 Bech32 characters, got `null`",
+        "an age recipient must be `age1` followed by 58 Bech32 characters, got `null`: it is empty",
         recipientError(null));
   }
 
@@ -79,11 +84,18 @@ class SecretInputsTest {
   void wrongPayloads() {
     byte[] key = AgeRecipient.parse(RECIPIENT, AT, "/p").value().orElseThrow().publicKey();
     assertEquals(RECIPIENT, bech32(eightToFive(key, 0)));
-    recipientError(bech32(eightToFive(Arrays.copyOf(key, 31), 0)));
-    recipientError(bech32(eightToFive(Arrays.copyOf(key, 33), 0)));
-    recipientError(bech32(eightToFive(key, 1)));
+    assertTrue(
+        recipientError(bech32(eightToFive(Arrays.copyOf(key, 31), 0)))
+            .endsWith(": it has 56 characters after `age1`"));
+    assertTrue(
+        recipientError(bech32(eightToFive(Arrays.copyOf(key, 33), 0)))
+            .endsWith(": it has 59 characters after `age1`"));
+    assertTrue(
+        recipientError(bech32(eightToFive(key, 1)))
+            .endsWith(": it does not spell a 32-byte X25519 key"),
+        "non-zero padding bits");
     int[] extra = Arrays.copyOf(eightToFive(key, 0), eightToFive(key, 0).length + 1);
-    recipientError(bech32(extra));
+    assertTrue(recipientError(bech32(extra)).endsWith(": it has 59 characters after `age1`"));
   }
 
   @Test
