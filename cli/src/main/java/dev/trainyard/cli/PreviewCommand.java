@@ -60,8 +60,9 @@ import picocli.CommandLine.Spec;
       "",
       "Exit codes: 0 preview written, nothing refused; 1 preview written, but a",
       "train.yaml has errors or a call-out says the cluster would refuse the change",
-      "(CI fails, the comment is still posted); 2 usage; 3 environment (a repository",
-      "or revision missing, GitOps repo unreachable); 4 internal error."
+      "(CI fails, the comment is still posted); 2 usage (also a --base or --head the",
+      "repository lacks); 3 environment (a repository missing, GitOps repo",
+      "unreachable); 4 internal error."
     })
 final class PreviewCommand implements Callable<Integer> {
   private static final Pattern PART_FILE = Pattern.compile("preview-[0-9]+\\.md");

@@ -206,7 +206,7 @@ class PreviewCommandTest {
     assertEquals(2, trainyard(work, "preview", "--base", "HEAD~1", "--part-size", "100").exit());
     assertEquals(2, trainyard(work, "preview", "--base", "HEAD~1", "train.yaml").exit());
     Run unknown = trainyard(work, "preview", "--base", "no-such-ref");
-    assertEquals(3, unknown.exit(), unknown.err());
+    assertEquals(2, unknown.exit(), unknown.err());
     assertTrue(unknown.err().contains("no-such-ref"), unknown.err());
   }
 
@@ -431,17 +431,17 @@ class PreviewCommandTest {
 
   @Test
   @DisplayName(
-      "a revision the repository lacks: exit 3, the error on stderr, and with --output json also as JSON on stdout")
+      "a revision the repository lacks: exit 2 (as submit --changed-since), the error and hint on stderr, and with --output json also as JSON on stdout")
   void missingRevision() throws Exception {
     Path work = gitOpsRepo("run: torchrun train.py\nnodes: 2\n", Edit.README);
     Run text = trainyard(work, "preview", "--base", "no-such-ref");
-    assertEquals(3, text.exit(), text.err());
+    assertEquals(2, text.exit(), text.err());
     assertTrue(text.err().startsWith("trainyard: error: "), text.err());
     assertEquals("", text.out());
     Run json = trainyard(work, "preview", "--base", "no-such-ref", "--output", "json");
-    assertEquals(3, json.exit(), json.err());
+    assertEquals(2, json.exit(), json.err());
     JsonNode node = readJson(json.out());
-    assertEquals(3, node.path("exitCode").asInt(), json.out());
+    assertEquals(2, node.path("exitCode").asInt(), json.out());
     assertTrue(json.err().contains(node.path("error").asText()), json.err());
   }
 

@@ -246,13 +246,15 @@ public final class GitOpsRepository implements AutoCloseable {
   /**
    * The tree of a revision (a branch, tag or SHA) of this repository, as git rev-parse resolves it.
    *
-   * @throws GitOpsException when the revision does not exist here
+   * @throws GitOpsException when the revision does not exist here (a usage error: {@link
+   *     GitOpsException#isUsage()})
    */
   public Snapshot snapshot(String revision) throws GitOpsException {
     try {
       ObjectId id = repo.resolve(revision + "^{commit}");
       if (id == null) {
-        throw new GitOpsException(
+        // The user's revision (--base, --head): a usage error (exit 2), as --changed-since's is.
+        throw GitOpsException.usage(
             "no commit \"" + revision + "\" in " + repo.getDirectory(),
             "fetch it first, or give a branch or full SHA");
       }

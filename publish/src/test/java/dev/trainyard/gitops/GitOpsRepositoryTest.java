@@ -140,7 +140,7 @@ class GitOpsRepositoryTest {
 
   @Test
   @DisplayName(
-      "a local repository is read by revision; an unknown revision or a folder without git is an error")
+      "a local repository is read by revision; an unknown revision (a usage error) or a folder without git is an error")
   void localSnapshots() throws Exception {
     Path bare = GitCli.bare(temp.resolve("ops.git"));
     GitCli.pushFiles(bare, temp.resolve("w"), Map.of("a/b.txt", "hi\n"), "one");
@@ -151,6 +151,7 @@ class GitOpsRepositoryTest {
       assertEquals(Map.of("b.txt", "hi\n"), s.folder("a"));
       GitOpsException e = assertThrows(GitOpsException.class, () -> repo.snapshot("nope"));
       assertTrue(e.getMessage().startsWith("no commit \"nope\" in "), e.getMessage());
+      assertTrue(e.isUsage(), "the user's revision: exit 2, as --changed-since's");
     }
     Files.createDirectories(temp.resolve("plain"));
     assertThrows(GitOpsException.class, () -> GitOpsRepository.local(temp.resolve("plain")));
