@@ -7,19 +7,19 @@ import picocli.CommandLine.Option;
 final class CheckpointOptions {
   @Option(
       names = "--fresh",
-      description = {
-        "a run with `checkpoint:` starts over: it resumes only from checkpoints it writes itself",
-        "(after a restart), never from earlier runs of the job; later runs resume from its checkpoints"
-      })
+      description =
+          "a run with `checkpoint:` starts over: it resumes only from checkpoints it writes"
+              + " itself (after a restart), never from earlier runs of the job; later runs resume"
+              + " from its checkpoints")
   boolean fresh;
 
   @Option(
       names = "--source-branch",
       paramLabel = "NAME",
-      description = {
-        "the source branch, part of the checkpoint key (job name + branch): runs of a job on",
-        "different branches keep separate checkpoints (default: none; CI passes the branch it builds)"
-      })
+      description =
+          "the source branch, part of the checkpoint key (job name + branch): runs of a job on"
+              + " different branches keep separate checkpoints (default: none; CI passes the"
+              + " branch it builds)")
   String sourceBranch;
 
   /** The branch, empty when not given or blank (an unset CI variable). */

@@ -29,10 +29,9 @@ final class CompileOptions {
   @Option(
       names = "--runtimes",
       paramLabel = "DIR",
-      description = {
-        "platform runtimes folder, one <name>/<version>/runtime.yaml each;",
-        "overrides and adds to the built-ins"
-      })
+      description =
+          "platform runtimes folder, one <name>/<version>/runtime.yaml each; overrides and adds"
+              + " to the built-ins")
   Path runtimes;
 
   @Option(

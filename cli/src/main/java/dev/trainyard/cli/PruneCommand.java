@@ -37,9 +37,10 @@ import picocli.CommandLine.Spec;
       "its commit does not start it again. --older-than reads each run's creation time",
       "from its provenance (trainyard.dev/created-at) and needs --include-running: it",
       "cannot tell a running run from a finished one.",
-      "--checkpoints removes instead the checkpoint claims (train.yaml `checkpoint:`) past",
-      "their namespace's checkpoints.retention in the branch's platform.yaml, counted from",
-      "their last submit, once no run of their job is left (docs/checkpoints.md).",
+      "--checkpoints removes instead the checkpoint claims (train.yaml `checkpoint:`)",
+      "past their namespace's checkpoints.retention in the branch's platform.yaml,",
+      "counted from their last submit, once no run of their job is left",
+      "(docs/checkpoints.md).",
       "A reset, a 5xx or no answer within $TRAINYARD_GITOPS_TIMEOUT s (default 60) is",
       "retried 3 times; a push whose answer was lost is not sent again when the",
       "branch already holds it."
@@ -69,18 +70,16 @@ final class PruneCommand implements Callable<Integer> {
 
   @Option(
       names = "--include-running",
-      description = {
-        "with --older-than: prune old runs even if they still run (prune cannot see run",
-        "states; without this flag --older-than is refused)"
-      })
+      description =
+          "with --older-than: prune old runs even if they still run (prune cannot see run"
+              + " states; without this flag --older-than is refused)")
   boolean includeRunning;
 
   @Option(
       names = "--checkpoints",
-      description = {
-        "remove the checkpoint claims past their retention (platform.yaml",
-        "namespaces[].checkpoints.retention) whose jobs have no run left"
-      })
+      description =
+          "remove the checkpoint claims past their retention (platform.yaml"
+              + " namespaces[].checkpoints.retention) whose jobs have no run left")
   boolean checkpoints;
 
   @Option(

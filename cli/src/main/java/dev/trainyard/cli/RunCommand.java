@@ -71,9 +71,10 @@ import picocli.CommandLine.Spec;
       "",
       "Example: trainyard run --local examples/pytorch-ddp/train.yaml --timeout 10m",
       "",
-      "Exit codes: 0 succeeded, 1 diagnostics, no git repository or a wrong world, 2 usage,",
-      "3 environment (git), 4 internal error; else the exit code of the first node that failed,",
-      "124 on --timeout, 130 on Ctrl-C (SIGINT), 143 on SIGTERM (said as stopped (SIGTERM))."
+      "Exit codes: 0 succeeded, 1 diagnostics, no git repository or a wrong world,",
+      "2 usage, 3 environment (git), 4 internal error; else the exit code of the first",
+      "node that failed, 124 on --timeout, 130 on Ctrl-C (SIGINT), 143 on SIGTERM",
+      "(said as stopped (SIGTERM))."
     })
 final class RunCommand implements Callable<Integer> {
   @Spec CommandSpec spec;

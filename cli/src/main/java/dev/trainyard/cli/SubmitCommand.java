@@ -70,10 +70,12 @@ final class SubmitCommand implements Callable<Integer> {
   @Option(
       names = "--changed-since",
       paramLabel = "REF",
-      description = {
-        "submit every job whose folder (a train.yaml's folder, code included) changed since REF, as `preview` selects them; in CI: the branch tip before the push (all zeros: every job).",
-        "A full SHA the checkout lacks (after a force push, or in a shallow clone) submits the jobs HEAD's own commit changed, with warning W810; a branch or short SHA it lacks is a usage error."
-      })
+      description =
+          "submit every job whose folder (a train.yaml's folder, code included) changed since"
+              + " REF, as `preview` selects them; in CI: the branch tip before the push (all"
+              + " zeros: every job). A full SHA the checkout lacks (after a force push, or in a"
+              + " shallow clone) submits the jobs HEAD's own commit changed, with warning W810; a"
+              + " branch or short SHA it lacks is a usage error.")
   String changedSince;
 
   @Option(
