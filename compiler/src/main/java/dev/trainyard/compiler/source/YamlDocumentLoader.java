@@ -297,9 +297,27 @@ public final class YamlDocumentLoader {
         d.hint());
   }
 
+  /** Whether the line holding {@code mark} has text other than blanks before it. */
+  private static boolean afterText(Mark mark) {
+    if (mark == null) {
+      return false;
+    }
+    int[] buffer = mark.getBuffer();
+    for (int i = Math.min(mark.getPointer(), buffer.length) - 1; i >= 0; i--) {
+      int c = buffer[i];
+      if (c == '\n' || c == '\r') {
+        return false;
+      }
+      if (c != ' ' && c != '\t') {
+        return true;
+      }
+    }
+    return false;
+  }
+
   private static Diagnostic syntaxError(String file, IOException e) {
     if (e.getCause() instanceof MarkedYAMLException marked) {
-      var t = YamlSyntaxMessages.translate(marked.getProblem(), marked.getProblemMark());
+      var t = YamlSyntaxMessages.translate(marked.getProblem(), afterText(marked.getProblemMark()));
       // SnakeYAML names the opening bracket or quote as context ("while parsing a flow sequence").
       Mark where =
           t.atOpening()

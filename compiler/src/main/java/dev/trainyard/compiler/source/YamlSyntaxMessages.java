@@ -3,7 +3,6 @@ package dev.trainyard.compiler.source;
 import dev.trainyard.compiler.diagnostic.DiagnosticCode;
 import java.util.List;
 import java.util.Locale;
-import org.yaml.snakeyaml.error.Mark;
 
 /**
  * Turns SnakeYAML's problem descriptions into a short message and a hint a user can act on.
@@ -114,12 +113,13 @@ final class YamlSyntaxMessages {
   }
 
   /**
-   * {@link #translate} for a problem at {@code mark}: a tab SnakeYAML rejects after other text on
-   * its line ({@code run:<TAB>torchrun …}) is not indentation, and is named as what it is.
+   * {@link #translate}, knowing whether the problem's line has text before it: a tab SnakeYAML
+   * rejects after other text on its line ({@code run:<TAB>torchrun …}) is not indentation, and is
+   * named as what it is.
    */
-  static Translation translate(String problem, Mark mark) {
+  static Translation translate(String problem, boolean afterText) {
     Translation t = translate(problem);
-    if (t.code() == DiagnosticCode.TAB_INDENTATION && mark != null && afterText(mark)) {
+    if (t.code() == DiagnosticCode.TAB_INDENTATION && afterText) {
       return new Translation(
           DiagnosticCode.TAB_INDENTATION,
           "tab character where YAML expects a space",
@@ -128,21 +128,6 @@ final class YamlSyntaxMessages {
           false);
     }
     return t;
-  }
-
-  /** Whether the line holding {@code mark} has text other than blanks before it. */
-  private static boolean afterText(Mark mark) {
-    int[] buffer = mark.getBuffer();
-    for (int i = Math.min(mark.getPointer(), buffer.length) - 1; i >= 0; i--) {
-      int c = buffer[i];
-      if (c == '\n' || c == '\r') {
-        return false;
-      }
-      if (c != ' ' && c != '\t') {
-        return true;
-      }
-    }
-    return false;
   }
 
   /** Jackson's own parse errors (not SnakeYAML's), e.g. a list used as a mapping key. */
