@@ -1,19 +1,25 @@
 package dev.trainyard.cli;
 
-import java.nio.file.Path;
+import java.util.Set;
 import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
 
 /**
- * The one check for empty arguments, run on every command line before its command: a positional
- * argument (a file, folder or run name) or a path option given as {@code ""} or blank is a usage
- * error (exit 2), because it is almost always an unset variable ({@code --out "$OUT"}) and would
- * otherwise read or write the current folder. String options that document a blank value as "none"
- * (a CI variable that may be unset, such as {@code --checkpoint-branch}) are not checked here.
+ * The one check for empty arguments, run on every command line before its command: an argument or
+ * option value given as {@code ""} or blank is a usage error (exit 2), because it is almost always
+ * an unset variable ({@code --out "$OUT"}) and would otherwise read or write the current folder, or
+ * become a namespace, context, branch or commit named "". The options in {@link #BLANK_MEANS_NONE}
+ * document a blank value as "none" and are not checked.
  */
 final class EmptyArguments {
+  /**
+   * {@code --source-branch}: CI passes its branch variable, which is unset outside a branch build;
+   * no branch is the flag's default.
+   */
+  static final Set<String> BLANK_MEANS_NONE = Set.of("--source-branch");
+
   private EmptyArguments() {}
 
   /**
@@ -23,8 +29,9 @@ final class EmptyArguments {
   static void reject(ParseResult parsed) {
     for (ParseResult level = parsed; level != null; level = level.subcommand()) {
       for (ArgSpec arg : level.matchedArgs()) {
-        if ((arg.isPositional() || holdsPaths(arg))
-            && arg.originalStringValues().stream().anyMatch(String::isBlank)) {
+        boolean exempt =
+            arg instanceof OptionSpec option && BLANK_MEANS_NONE.contains(option.longestName());
+        if (!exempt && arg.originalStringValues().stream().anyMatch(String::isBlank)) {
           String name =
               arg instanceof OptionSpec option
                   ? option.longestName()
@@ -34,10 +41,5 @@ final class EmptyArguments {
         }
       }
     }
-  }
-
-  private static boolean holdsPaths(ArgSpec arg) {
-    return arg.type() == Path.class
-        || arg.auxiliaryTypes().length > 0 && arg.auxiliaryTypes()[0] == Path.class;
   }
 }

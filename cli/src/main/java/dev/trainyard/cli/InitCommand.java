@@ -25,7 +25,12 @@ import picocli.CommandLine.Spec;
       "Write a minimal train.yaml into DIR (default: the current folder).",
       "Never overwrites one without --force."
     },
-    mixinStandardHelpOptions = true)
+    mixinStandardHelpOptions = true,
+    footer = {
+      "",
+      "Exit codes: 0 written, 1 DIR/train.yaml exists (without --force), 2 usage,",
+      "3 environment (disk), 4 internal error."
+    })
 final class InitCommand implements Callable<Integer> {
   /** Where the train.yaml schema is published (its {@code $id}). */
   static final String SCHEMA_URL = "https://trainyard.dev/schemas/train.v1.schema.json";
@@ -91,6 +96,10 @@ final class InitCommand implements Callable<Integer> {
     }
     Path shown = dir.resolve("train.yaml");
     Path file = folder.resolve("train.yaml");
+    if (Files.isDirectory(file)) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(), shown + " is a folder, not a file: init writes train.yaml there");
+    }
     if (Files.exists(file) && !force) {
       spec.commandLine()
           .getErr()
@@ -105,13 +114,18 @@ final class InitCommand implements Callable<Integer> {
     Path temp =
         folder.resolve(
             ".train-" + Long.toUnsignedString(new SecureRandom().nextLong(), 36) + ".yaml");
-    Files.writeString(
-        temp,
-        content(),
-        StandardCharsets.UTF_8,
-        StandardOpenOption.CREATE_NEW,
-        StandardOpenOption.WRITE);
-    Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    try {
+      Files.writeString(
+          temp,
+          content(),
+          StandardCharsets.UTF_8,
+          StandardOpenOption.CREATE_NEW,
+          StandardOpenOption.WRITE);
+      Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    } finally {
+      // Nothing half-written stays behind when the write or the move fails.
+      Files.deleteIfExists(temp);
+    }
     spec.commandLine()
         .getOut()
         .println("wrote " + shown + "; compile it with: trainyard compile " + shown);

@@ -48,7 +48,7 @@ public final class Main {
     boolean json = wantsJson(args);
     cli.setExecutionExceptionHandler(
         (e, commandLine, parseResult) -> handle(e, json ? out : null, err, invocation.debug()));
-    cli.setParameterExceptionHandler(Main::usage);
+    cli.setParameterExceptionHandler((e, given) -> usage(e, json ? out : null));
     cli.setExecutionStrategy(
         parsed -> {
           EmptyArguments.reject(parsed);
@@ -68,19 +68,33 @@ public final class Main {
 
   /**
    * A usage error: the message and one line pointing at {@code --help} (not the whole help), exit
-   * 2.
+   * 2; with {@code jsonOut} (an {@code -o json} call) also {@code {"error": …, "exitCode": 2}} on
+   * it, as for any other error.
    */
-  private static int usage(CommandLine.ParameterException e, String... args) {
+  private static int usage(CommandLine.ParameterException e, PrintWriter jsonOut) {
     CommandLine command = e.getCommandLine();
     PrintWriter err = command.getErr();
     // A mistyped command may echo a URL that carries a token (https://user:token@host/...): never
     // print it.
-    err.println("trainyard: " + String.valueOf(e.getMessage()).replaceAll(URL_USER_INFO, "$1"));
+    String message = String.valueOf(e.getMessage()).replaceAll(URL_USER_INFO, "$1");
+    err.println("trainyard: " + message);
     CommandLine.UnmatchedArgumentException.printSuggestions(e, err);
     err.println(
         "Try '" + command.getCommandSpec().qualifiedName() + " --help' for more information.");
     err.flush();
-    return command.getCommandSpec().exitCodeOnInvalidInput();
+    int exit = command.getCommandSpec().exitCodeOnInvalidInput();
+    if (jsonOut != null) {
+      printJsonError(jsonOut, message, exit);
+    }
+    return exit;
+  }
+
+  /** {@code {"error": message, "exitCode": exit}} on {@code out}, for bots. */
+  private static void printJsonError(PrintWriter out, String message, int exit) {
+    var node = CanonicalJson.mapper().createObjectNode();
+    node.put("error", message).put("exitCode", exit);
+    out.println(node.toPrettyString());
+    out.flush();
   }
 
   /**
@@ -112,10 +126,7 @@ public final class Main {
       err.println("trainyard: error: " + message);
       err.flush();
       if (jsonOut != null) {
-        var node = CanonicalJson.mapper().createObjectNode();
-        node.put("error", message).put("exitCode", EXIT_ENVIRONMENT);
-        jsonOut.println(node.toPrettyString());
-        jsonOut.flush();
+        printJsonError(jsonOut, message, EXIT_ENVIRONMENT);
       }
       return EXIT_ENVIRONMENT;
     }

@@ -136,7 +136,7 @@ final class PreviewCommand implements Callable<Integer> {
   @CommandLine.Mixin TargetOptions target;
 
   @Option(
-      names = "--output",
+      names = {"-o", "--output"},
       paramLabel = "FORMAT",
       defaultValue = "markdown",
       description = "markdown or json (default: ${DEFAULT-VALUE})")

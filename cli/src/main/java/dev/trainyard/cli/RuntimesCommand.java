@@ -27,7 +27,12 @@ final class RuntimesCommand {
   @Command(
       name = "list",
       description = "List runtimes: the newest version of each (--all: every version).",
-      mixinStandardHelpOptions = true)
+      mixinStandardHelpOptions = true,
+      footer = {
+        "",
+        "Exit codes: 0 ok, 1 a runtime definition under --runtimes has errors, 2 usage,",
+        "4 internal error."
+      })
   static final class ListCommand implements Callable<Integer> {
     @Spec CommandSpec spec;
 
@@ -62,7 +67,12 @@ final class RuntimesCommand {
   @Command(
       name = "show",
       description = "Show one runtime: image, packages, defaults, MPI settings, versions.",
-      mixinStandardHelpOptions = true)
+      mixinStandardHelpOptions = true,
+      footer = {
+        "",
+        "Exit codes: 0 ok, 1 no such runtime, or a runtime definition under --runtimes",
+        "has errors, 2 usage, 4 internal error."
+      })
   static final class ShowCommand implements Callable<Integer> {
     @Spec CommandSpec spec;
 

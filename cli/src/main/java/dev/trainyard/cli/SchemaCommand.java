@@ -17,7 +17,8 @@ import picocli.CommandLine.Spec;
       "the first line of train.yaml at it:",
       "  # yaml-language-server: $schema=train.schema.json"
     },
-    mixinStandardHelpOptions = true)
+    mixinStandardHelpOptions = true,
+    footer = {"", "Exit codes: 0 ok, 2 usage, 4 internal error."})
 final class SchemaCommand implements Callable<Integer> {
   static final String TRAIN_SCHEMA = "trainyard/schemas/train.v1.schema.json";
   @Spec CommandSpec spec;

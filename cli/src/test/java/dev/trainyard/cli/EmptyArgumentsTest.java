@@ -37,7 +37,14 @@ class EmptyArgumentsTest {
             Map.entry(
                 List.of("run", "--local", "--checkpoint-dir", "", "t.yaml"), "--checkpoint-dir"),
             Map.entry(
-                List.of("validate", "--cluster", "--kubeconfig", "", "t.yaml"), "--kubeconfig"));
+                List.of("validate", "--cluster", "--kubeconfig", "", "t.yaml"), "--kubeconfig"),
+            Map.entry(List.of("status", "r", "--context", ""), "--context"),
+            Map.entry(List.of("compile", "t.yaml", "--namespace", " "), "--namespace"),
+            Map.entry(List.of("compile", "t.yaml", "--source-commit", ""), "--source-commit"),
+            Map.entry(List.of("submit", "--gitops", ""), "--gitops"),
+            Map.entry(List.of("preview", "--base", "", "t.yaml"), "--base"),
+            Map.entry(List.of("init", "--schema", "", "d"), "--schema"),
+            Map.entry(List.of("prune", "x", "--target-cluster", ""), "--target-cluster"));
     for (var c : cases.entrySet()) {
       MainTest.Run r = SubmitCommandTest.runIn(work, Map.of(), c.getKey().toArray(String[]::new));
       String command =
@@ -55,6 +62,28 @@ class EmptyArgumentsTest {
     }
     try (Stream<Path> left = Files.list(work)) {
       assertEquals(List.of(), left.toList(), "nothing written (init '' wrote ./train.yaml)");
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "with -o json a usage error is also {error, exitCode: 2} on stdout, as other errors are")
+  void jsonUsageError() throws Exception {
+    for (String[] args :
+        new String[][] {
+          {"validate", "-o", "json", ""},
+          {"compile", "-ojson", "t.yaml", "--out", ""},
+          {"preview", "-o", "json", "--base", ""},
+          {"prune", "--output=json", "--older-than", "1w", "x"}
+        }) {
+      MainTest.Run r = SubmitCommandTest.runIn(work, Map.of(), args);
+      assertEquals(2, r.exit(), r.err());
+      var json = dev.trainyard.compiler.manifest.CanonicalJson.mapper().readTree(r.out());
+      assertEquals(2, json.path("exitCode").asInt(), r.out());
+      assertEquals(
+          r.err().lines().findFirst().orElseThrow(),
+          "trainyard: " + json.path("error").asText(),
+          "the same message on both streams");
     }
   }
 

@@ -40,6 +40,27 @@ class HelpLayoutTest {
     assertEquals(List.of(), tooWide);
   }
 
+  @Test
+  @DisplayName(
+      "every command that runs (but the hidden warmup) says its exit codes in its --help footer")
+  void everyCommandSaysItsExitCodes() {
+    List<String> silent = new ArrayList<>();
+    footers(new CommandLine(new TrainyardCommand(new Invocation(Path.of("/"), Map.of()))), silent);
+    assertEquals(List.of(), silent);
+  }
+
+  private static void footers(CommandLine command, List<String> silent) {
+    boolean runs =
+        command.getCommandSpec().userObject() instanceof java.util.concurrent.Callable
+            && !command.getCommandSpec().usageMessage().hidden();
+    if (runs
+        && !String.join("\n", command.getCommandSpec().usageMessage().footer())
+            .contains("Exit codes: ")) {
+      silent.add(command.getCommandSpec().qualifiedName());
+    }
+    command.getSubcommands().values().forEach(sub -> footers(sub, silent));
+  }
+
   private static void collect(CommandLine command, List<String> tooWide) {
     var spec = command.getCommandSpec();
     String name = spec.qualifiedName();

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DisplayName;
@@ -71,6 +72,18 @@ class InitCommandTest {
             + " code\nTry 'trainyard init --help' for more information.\n",
         file.err());
     assertEquals("x", Files.readString(temp.resolve("a-file")));
+    Files.createDirectories(temp.resolve("d/train.yaml"));
+    MainTest.Run folder = SubmitCommandTest.runIn(temp, Map.of(), "init", "d", "--force");
+    assertEquals(2, folder.exit(), folder.err());
+    assertTrue(
+        folder
+            .err()
+            .startsWith(
+                "trainyard: d/train.yaml is a folder, not a file: init writes train.yaml there\n"),
+        folder.err());
+    try (Stream<Path> left = Files.list(temp.resolve("d"))) {
+      assertEquals(List.of(temp.resolve("d/train.yaml")), left.toList(), "no temporary file left");
+    }
   }
 
   @Test
