@@ -2,6 +2,7 @@ package dev.trainyard.cli;
 
 import dev.trainyard.compiler.units.Durations;
 import java.time.Duration;
+import java.util.regex.Pattern;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 
@@ -28,7 +29,12 @@ final class DurationFlag {
                     flag
                         + " '"
                         + value
-                        + "' is not a duration like 500ms, 90s, 10m, 1h or 1h30m (at most"
-                        + " 36500d)"));
+                        + (ZERO.matcher(value.trim()).matches()
+                            ? "' must be more than 0"
+                            : "' is not a duration like 500ms, 90s, 10m, 1h or 1h30m (at most"
+                                + " 36500d)")));
   }
+
+  /** A duration in {@link Durations}' grammar that sums to zero ({@code 0s}, {@code 0m0s}). */
+  private static final Pattern ZERO = Pattern.compile("(?:0+(?:d|h|m|s|ms))+");
 }
