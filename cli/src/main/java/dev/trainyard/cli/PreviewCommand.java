@@ -203,6 +203,13 @@ final class PreviewCommand implements Callable<Integer> {
                   + GitOpsOptions.GITOPS_ENV);
       spec.commandLine().getErr().flush();
     }
+    if (base != null && trainYamls != null && !trainYamls.isEmpty()) {
+      // --base would be read for nothing: a typo in it would pass unnoticed.
+      throw new ParameterException(
+          spec.commandLine(),
+          "--base selects the jobs a pull request changes, TRAIN_YAML files name them: give one"
+              + " or the other");
+    }
     if (base == null && (trainYamls == null || trainYamls.isEmpty())) {
       throw new ParameterException(
           spec.commandLine(),

@@ -329,6 +329,29 @@ class PreviewCommandTest {
 
   @Test
   @DisplayName(
+      "source repo: --base with TRAIN_YAML files is a usage error (exit 2): --base would be read for nothing, and a typo in it pass unnoticed")
+  void baseWithNamedFiles() {
+    Repos r = repos();
+    Run both =
+        trainyard(
+            r.source(),
+            "preview",
+            "--gitops",
+            r.gitops().toString(),
+            "--base",
+            "no-such-ref",
+            "jobs/a/train.yaml");
+    assertEquals(2, both.exit(), both.err());
+    assertTrue(
+        both.err()
+            .startsWith(
+                "trainyard: --base selects the jobs a pull request changes, TRAIN_YAML files name"
+                    + " them: give one or the other\n"),
+        both.err());
+  }
+
+  @Test
+  @DisplayName(
       "--out inside the folder of a train.yaml of the source repo is refused (exit 2, with a hint), so the next submit cannot fail on it")
   void outInsideSourceFolder() {
     Repos r = repos();
