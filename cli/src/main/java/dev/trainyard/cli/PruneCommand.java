@@ -103,6 +103,11 @@ final class PruneCommand implements Callable<Integer> {
       throw new ParameterException(
           spec.commandLine(), "give either run names or --older-than DURATION");
     }
+    if (includeRunning && olderThan == null) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "--include-running goes with --older-than; named runs are pruned as named");
+    }
     if (olderThan != null && !includeRunning) {
       throw new ParameterException(
           spec.commandLine(),

@@ -143,12 +143,17 @@ final class Reporting {
     }
     err.flush();
     if (format == OutputOptions.Format.json) {
-      ObjectNode node = CanonicalJson.mapper().createObjectNode();
-      node.put("error", message).put("hint", hint).put("exitCode", exit);
-      spec.commandLine().getOut().println(node.toPrettyString());
-      spec.commandLine().getOut().flush();
+      jsonError(spec, message, hint, exit);
     }
     return exit;
+  }
+
+  /** {@code {"error", "hint", "exitCode"}} on stdout: how a {@code -o json} call fails. */
+  static void jsonError(CommandSpec spec, String message, String hint, int exit) {
+    ObjectNode node = CanonicalJson.mapper().createObjectNode();
+    node.put("error", message).put("hint", hint).put("exitCode", exit);
+    spec.commandLine().getOut().println(node.toPrettyString());
+    spec.commandLine().getOut().flush();
   }
 
   private static void printFiles(PrintWriter out, Written w) {

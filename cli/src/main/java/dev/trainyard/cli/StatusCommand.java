@@ -173,6 +173,10 @@ final class StatusCommand implements Callable<Integer> {
     } catch (ClusterAccessException e) {
       err.println("trainyard status: " + e.getMessage());
       err.println("  hint: " + e.hint());
+      err.flush();
+      if (output == Format.json) {
+        Reporting.jsonError(spec, e.getMessage(), e.hint(), Main.EXIT_ENVIRONMENT);
+      }
       return Main.EXIT_ENVIRONMENT;
     }
   }

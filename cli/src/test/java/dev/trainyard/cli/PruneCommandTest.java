@@ -211,6 +211,7 @@ class PruneCommandTest {
     cases.put("neither", new String[] {"prune"});
     cases.put("both", new String[] {"prune", "x", "--older-than", "1d"});
     cases.put("empty", new String[] {"prune", "x", ""});
+    cases.put("includeRunningAlone", new String[] {"prune", "x", "--include-running"});
     cases.put("checkpointsAndName", new String[] {"prune", "--checkpoints", "x"});
     cases.put("checkpointsAndAge", new String[] {"prune", "--checkpoints", "--older-than", "1d"});
     Map<String, String> expected =
@@ -218,6 +219,8 @@ class PruneCommandTest {
             "neither", "give either run names or --older-than DURATION",
             "both", "give either run names or --older-than DURATION",
             "empty", "argument RUN got an empty value (an unset variable?)",
+            "includeRunningAlone",
+                "--include-running goes with --older-than; named runs are pruned as named",
             "checkpointsAndName", "--checkpoints takes no run names and no --older-than",
             "checkpointsAndAge", "--checkpoints takes no run names and no --older-than");
     for (var c : cases.entrySet()) {

@@ -134,4 +134,24 @@ class StatusOptionsTest {
     new CommandLine(command).parseArgs("r", "-w");
     assertEquals("10m", command.appearTimeout);
   }
+
+  @Test
+  @DisplayName(
+      "-o json: a cluster that cannot be read is exit 3 with {error, hint, exitCode} on stdout, as other commands fail")
+  void jsonClusterError(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+    MainTest.Run r =
+        SubmitCommandTest.runIn(
+            dir,
+            java.util.Map.of(),
+            "status",
+            "-o",
+            "json",
+            "--kubeconfig",
+            dir.resolve("none").toString());
+    assertEquals(3, r.exit(), r.err());
+    var json = dev.trainyard.compiler.manifest.CanonicalJson.mapper().readTree(r.out());
+    assertEquals(3, json.path("exitCode").asInt(), r.out());
+    assertTrue(r.err().contains(json.path("error").asText()), r.err());
+    assertTrue(r.err().contains("hint: " + json.path("hint").asText()), r.err());
+  }
 }

@@ -276,7 +276,16 @@ final class SchemaMessages {
       return description;
     }
     String id = schema.path("$id").asText("");
-    return id.isEmpty() ? "" : "what `" + labels.of(v.instancePointer()) + "` accepts: see " + id;
+    String field = "`" + labels.of(v.instancePointer()) + "`";
+    String file = id.substring(id.lastIndexOf('/') + 1);
+    return switch (file) {
+      case "train.v1.schema.json" -> "`trainyard schema` shows what " + field + " accepts";
+      case "platform.v1.schema.json", "runtime.v1.schema.json" ->
+          "docs/platform-guide.md says what " + field + " accepts";
+      case "controller.v1.schema.json" -> "docs/controller.md says what " + field + " accepts";
+      case "" -> "";
+      default -> "what " + field + " accepts: see " + id;
+    };
   }
 
   /**
