@@ -79,6 +79,12 @@ final class InitCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(
           spec.commandLine(), "--nodes must be 1 to " + MAX_NODES + ", got " + nodes);
     }
+    if (schema.chars().anyMatch(Character::isISOControl)) {
+      // It is written into train.yaml's first line: a line break would add YAML of its own.
+      throw new CommandLine.ParameterException(
+          spec.commandLine(),
+          "--schema must be one line (a URL or a path), without control characters");
+    }
     var catalog = RuntimesCommand.load(spec, null);
     if (catalog.isPresent() && catalog.get().find(runtime).isEmpty()) {
       throw new CommandLine.ParameterException(

@@ -87,6 +87,24 @@ class InitCommandTest {
   }
 
   @Test
+  @DisplayName(
+      "--schema with a line break or another control character is a usage error: it never adds YAML to train.yaml")
+  void schemaIsOneLine() {
+    for (String schema : List.of("a\nrun: rm -rf /", "a\rb", "a\tb")) {
+      Path dir = temp.resolve("s" + schema.length());
+      MainTest.Run r = MainTest.run("init", dir.toString(), "--schema", schema);
+      assertEquals(2, r.exit(), r.err());
+      assertTrue(
+          r.err()
+              .startsWith(
+                  "trainyard: --schema must be one line (a URL or a path), without control"
+                      + " characters\n"),
+          r.err());
+      assertTrue(Files.notExists(dir));
+    }
+  }
+
+  @Test
   @DisplayName("--nodes outside 1 to 1024 is a usage error (exit 2) and writes nothing")
   void nodesBounds() {
     for (String n : new String[] {"0", "1025"}) {

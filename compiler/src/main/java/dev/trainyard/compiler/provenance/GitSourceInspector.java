@@ -381,7 +381,9 @@ public final class GitSourceInspector implements AutoCloseable {
                   DiagnosticCode.SOURCE_NOT_COMMITTED,
                   at,
                   "",
-                  "--source-commit must be a full 40-character commit SHA, got \""
+                  (commit.get().matches("[0-9a-fA-F]{40}")
+                          ? "--source-commit must be written in lower case, as git prints it, got \""
+                          : "--source-commit must be a full 40-character commit SHA, got \"")
                       + commit.get()
                       + "\"")
               .withHint(

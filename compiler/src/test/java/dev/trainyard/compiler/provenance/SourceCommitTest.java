@@ -83,8 +83,13 @@ class SourceCommitTest {
       List<Diagnostic> d = notCommitted(inspect(p.trainYaml(), repo, Optional.of(commit)));
       assertEquals(1, d.size(), d.toString());
       assertEquals(
-          "--source-commit must be a full 40-character commit SHA, got \"" + commit + "\"",
-          d.get(0).message());
+          (commit.length() == 40
+                  ? "--source-commit must be written in lower case, as git prints it, got \""
+                  : "--source-commit must be a full 40-character commit SHA, got \"")
+              + commit
+              + "\"",
+          d.get(0).message(),
+          "an upper-case SHA is not blamed on its length");
       WORDING.approve(d.get(0).hint());
     }
   }
