@@ -84,10 +84,17 @@ final class QuotaRules {
       BigDecimal quota) {
     // totals() holds cpu, memory, the platform's GPU resource and ephemeral-storage, whose per-pod
     // request is the platform's: the job's share of it is its node count.
-    String pointer =
+    String asked =
         resource.equals("cpu") || resource.equals("memory")
             ? "/resources/" + resource
             : resource.equals(Platform.EphemeralStorage.RESOURCE) ? "/nodes" : "/resources/gpus";
+    // A request train.yaml does not write (the runtime's default) is multiplied by `nodes`: point
+    // there, not at the file's first line.
+    String pointer =
+        job.spec().document().root().at(asked).isMissingNode()
+                && !job.spec().document().root().at("/nodes").isMissingNode()
+            ? "/nodes"
+            : asked;
     String message =
         "the job asks for "
             + show(resource, want)

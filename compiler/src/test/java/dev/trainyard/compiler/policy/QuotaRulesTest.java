@@ -80,6 +80,21 @@ class QuotaRulesTest {
   }
 
   @Test
+  @DisplayName(
+      "a request train.yaml does not write (the runtime's default) over the quota is E414 at nodes, which multiplies it, not at the file's first line")
+  void defaultRequestAtNodes() {
+    CompileResult r =
+        compile("run: torchrun t.py\nnodes: 1000\n", quota("{cpu: \"64\", memory: 256Gi}"));
+    List<Diagnostic> d = TrainProject.withCode(r, DiagnosticCode.OVER_QUOTA);
+    assertFalse(d.isEmpty(), r.diagnostics().toString());
+    for (Diagnostic each : d) {
+      assertEquals("/nodes", each.pointer(), each.message());
+      assertEquals(2, each.location().line(), each.location().toString());
+      assertEquals(8, each.location().column(), each.location().toString());
+    }
+  }
+
+  @Test
   @DisplayName("memory over the quota is E414 at resources.memory, shown in Gi")
   void memoryOver() {
     Diagnostic d =
