@@ -442,7 +442,13 @@ public final class GitSourceInspector implements AutoCloseable {
           boolean sameRepo =
               repoOverride.isEmpty()
                   || remoteUrl(repo).map(u -> sameRepository(u, repoOverride.get())).orElse(false);
-          checkInCommit(repo, new Pinned(commitOverride.get(), sameRepo), path, file, at, problems);
+          checkInCommit(
+              repo,
+              new Pinned(commitOverride.get(), sameRepo, remoteUrl(repo).isPresent()),
+              path,
+              file,
+              at,
+              problems);
         }
         return checked(url, commit, path, commitOverride.isPresent(), at, problems);
       }
@@ -561,9 +567,10 @@ public final class GitSourceInspector implements AutoCloseable {
     }
 
     /**
-     * {@code --source-commit}, and whether the work tree is a clone of the source repo pods clone.
+     * {@code --source-commit}, whether the work tree is a clone of the source repo pods clone, and
+     * whether it has a remote at all (a clone of another repository, such as a fork's base, does).
      */
-    private record Pinned(String sha, boolean sameRepo) {}
+    private record Pinned(String sha, boolean sameRepo, boolean hasRemote) {}
 
     /**
      * Whether two clone URLs name one repository (https, ssh and scp forms alike, {@code .git} or
@@ -595,9 +602,13 @@ public final class GitSourceInspector implements AutoCloseable {
           return;
         }
         boolean missing = !repo.getObjectDatabase().has(ObjectId.fromString(sha));
+        if (missing && !pinned.sameRepo() && !pinned.hasRemote()) {
+          // A work tree without a remote says nothing of --source-repo: both flags pin the source.
+          return;
+        }
         if (missing && !pinned.sameRepo()) {
-          // A work tree with no remote, or another one than --source-repo (a fork), need not hold
-          // the commit: not an error, but not a silent pass either.
+          // A clone of another repository than --source-repo (a fork's base) need not hold the
+          // commit: not an error, but not a silent pass either.
           problems.add(
               unchecked(
                   at,

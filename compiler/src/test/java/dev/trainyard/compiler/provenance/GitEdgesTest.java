@@ -80,7 +80,7 @@ class GitEdgesTest {
 
   @Test
   @DisplayName(
-      "--source-repo with --source-commit in a clone of that repo: a SHA it lacks is E314, a changed train.yaml E305; in a fork's clone a missing SHA passes with W315 (not checked)")
+      "--source-repo with --source-commit in a clone of that repo: a SHA it lacks is E314, a changed train.yaml E305; in a fork's clone a missing SHA passes with W315 (not checked), without a remote silently")
   void pinnedInAClone() throws Exception {
     TrainProject p = TrainProject.create(temp, "run: x\n");
     String sha = "0123456789abcdef0123456789abcdef01234567";
@@ -114,6 +114,26 @@ class GitEdgesTest {
             .toList(),
         "a warning, not a silent pass");
     String head;
+    try (Git git = Git.open(p.root().toFile())) {
+      var config = git.getRepository().getConfig();
+      for (String remote : config.getSubsections("remote")) {
+        config.unsetSection("remote", remote);
+      }
+      config.save();
+    }
+    assertEquals(
+        List.of(),
+        inspect(
+                p.trainYaml(),
+                Optional.of("https://github.com/someone/llm-training.git"),
+                Optional.of(sha))
+            .diagnostics(),
+        "a work tree without a remote says nothing of --source-repo: both flags pin the source");
+    try (Git git = Git.open(p.root().toFile())) {
+      var config = git.getRepository().getConfig();
+      config.setString("remote", "origin", "url", TrainProject.REMOTE);
+      config.save();
+    }
     try (Git git = Git.open(p.root().toFile())) {
       head = git.getRepository().resolve("HEAD").name();
     }
