@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.BufferedWriter;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -61,6 +62,56 @@ class ControllerMainTest {
             Duration.ofSeconds(10),
             Duration.ofNanos(2_242_857_142L)),
         c.election());
+  }
+
+  @Test
+  @DisplayName("--port=0 (any free port) overrides the file's port too")
+  void anyFreePort() throws Exception {
+    ControllerMain main = new ControllerMain();
+    new CommandLine(main).parseArgs("--port=0");
+    assertEquals(0, main.configure(config()).port());
+  }
+
+  @Test
+  @DisplayName(
+      "a usage error reaches a buffered stderr whole: the error and the --help pointer, flushed")
+  void usageFlushed() {
+    StringWriter err = new StringWriter();
+    CommandLine cl = ControllerMain.commandLine();
+    cl.setErr(new PrintWriter(new BufferedWriter(err), false));
+    assertEquals(2, cl.execute("--frobnicate"));
+    assertEquals(
+        List.of(
+            "trainyard-controller: Unknown option: '--frobnicate'",
+            "  try: trainyard-controller --help"),
+        err.toString().lines().toList());
+  }
+
+  @Test
+  @DisplayName(
+      "a --kubeconfig that is not YAML: exit 3 naming file:line:col, after the warning that no forge is configured; the token never printed")
+  void brokenKubeconfig() throws Exception {
+    String token = "sha256~CONTROLLERsecretTOKEN42";
+    Path k =
+        Files.writeString(
+            dir.resolve("kubeconfig"),
+            "apiVersion: v1\nusers:\n- name: me\n  user:\n    token: \"" + token + "\n");
+    Outcome o =
+        execute(
+            "--kubeconfig=" + k, "--config=" + configFile(), "--no-leader-election", "--port=0");
+    assertEquals(3, o.code(), o.err());
+    List<String> lines = o.err().lines().toList();
+    assertTrue(
+        lines
+            .get(0)
+            .startsWith(
+                "trainyard-controller: warning: platform.yaml has no status.forges, so no commit"
+                    + " status will be posted"),
+        o.err());
+    assertTrue(lastLine(o.err()).startsWith("trainyard-controller: "), o.err());
+    assertTrue(lastLine(o.err()).contains(k + ":5:"), o.err());
+    assertFalse(o.err().contains(token), o.err());
+    assertFalse(o.err().contains("\tat "), "no stack trace: " + o.err());
   }
 
   @Test
