@@ -54,7 +54,7 @@ class LogFollowerLiveTest {
 
   @Test
   @DisplayName(
-      "a served log (recorded trainer logs) is followed through the API server from its last tailLines lines: its progress and signs, every byte counted; the head gives the resume line the tail does not reach")
+      "a served log (recorded trainer logs) is followed through the API server from its last tailLines lines: its progress and signs, every byte counted; the head gives the resume line the tail does not reach; a running container's stream ends when it exits")
   void servedLogIsRead() throws Exception {
     String ns = LiveApiServer.namespace("served");
     String steps = RunReaderLiveTest.recorded("plain-steps.log");
@@ -69,24 +69,32 @@ class LogFollowerLiveTest {
                 k -> {})) {
       RunReaderLiveTest.runningWithLogs(ns, "steps", kubelet, Instant.now(), steps);
       RunReaderLiveTest.runningWithLogs(ns, "ckpt", kubelet, Instant.now(), resumed);
+      kubelet.running(ns, "steps-node-0-0-a0");
       RunKey a = new RunKey(ns, "steps");
       RunKey b = new RunKey(ns, "ckpt");
       f.track(a, running(ns, "steps", "steps-node-0-0-a0"), Phase.RUNNING);
       f.track(b, running(ns, "ckpt", "ckpt-node-0-0-a0"), Phase.RUNNING);
-      LiveApiServer.await("both streams ended", () -> f.ended(a) && f.ended(b));
+      List<String> tail = resumed.lines().toList();
+      long expected =
+          (String.join("\n", steps.lines().toList().subList(7, 10)) + "\n").length()
+              + (String.join("\n", tail.subList(tail.size() - 3, tail.size())) + "\n")
+                  .getBytes(StandardCharsets.UTF_8)
+                  .length;
+      // The last 3 lines of each log, as served (the sink may still be handed bytes as a stream
+      // ends).
+      LiveApiServer.await(
+          "both streams read and ended",
+          Duration.ofSeconds(60),
+          () -> f.read() == expected && f.ended(b),
+          () -> "read " + f.read() + " of " + expected + " bytes, progress " + f.progress(a));
       assertEquals(50L, f.progress(a).orElseThrow().step(), "step 50/50, the last line");
       assertEquals(50L, f.progress(a).orElseThrow().totalSteps());
       assertTrue(f.signs(a).logRead());
-      List<String> tail = resumed.lines().toList();
-      String lastThree = String.join("\n", tail.subList(tail.size() - 3, tail.size())) + "\n";
-      assertEquals(
-          String.join("\n", steps.lines().toList().subList(7, 10)).length()
-              + 1
-              + lastThree.getBytes(StandardCharsets.UTF_8).length,
-          f.read(),
-          "the last 3 lines of each log, as served");
       assertEquals(20L, f.resumed(b).orElseThrow().step(), "from the head: line 62 of 76");
       assertEquals(Optional.empty(), f.resumed(a));
+      assertFalse(f.ended(a), "the kubelet holds a running container's stream open");
+      kubelet.exited(ns, "steps-node-0-0-a0");
+      LiveApiServer.await("the stream ends when the container exits", () -> f.ended(a));
     }
   }
 

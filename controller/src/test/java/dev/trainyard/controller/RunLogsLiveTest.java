@@ -12,9 +12,12 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -253,6 +256,57 @@ class RunLogsLiveTest {
           logs.notStarted(run, new RunLogs.Selection(false, 1)));
       assertEquals(Optional.empty(), logs.notStarted(run, new RunLogs.Selection(false, 2)));
       assertEquals(Optional.empty(), logs.notStarted(run, new RunLogs.Selection(false, 7)));
+    }
+  }
+
+  /** A clock one second later at each reading: following's grace passes in readings, not waits. */
+  static Clock stepping() {
+    AtomicLong seconds = new AtomicLong();
+    return new Clock() {
+      @Override
+      public Instant instant() {
+        return Instant.parse(STARTED).plusSeconds(seconds.getAndIncrement());
+      }
+
+      @Override
+      public ZoneId getZone() {
+        return ZoneOffset.UTC;
+      }
+
+      @Override
+      public Clock withZone(ZoneId zone) {
+        return this;
+      }
+    };
+  }
+
+  @Test
+  @DisplayName(
+      "a running container's log: without -f printed at once; -f prints its lines and, once the run ended, stops following the stream the kubelet holds open, with no '(no logs' line and no failure")
+  void followStopsAfterTheRunEnded() throws Exception {
+    String ns = LiveApiServer.namespace("held");
+    String log = RunReaderLiveTest.recorded("plain-steps.log");
+    try (LiveKubelet kubelet = LiveKubelet.start("kubelet-" + ns, dir.resolve("certs"));
+        RunReader reader = reader()) {
+      RunReaderLiveTest.runningWithLogs(ns, "live", kubelet, Instant.now(), log);
+      kubelet.running(ns, "live-node-0-0-a0");
+      ObservedRun run = run(ns, "live");
+      RunLogs logs = new RunLogs(reader, stepping());
+      RunLogs.Selection node0 = new RunLogs.Selection(false, 0);
+      assertEquals(prefixed("[node-0] ", log), print(logs, run, node0, false));
+      StringWriter s = new StringWriter();
+      // The run ends once its lines are printed; the stream stays open (at most LiveKubelet.HOLD).
+      assertEquals(
+          1,
+          logs.print(
+              run,
+              node0,
+              true,
+              new PrintWriter(s),
+              Duration.ofHours(1),
+              () -> s.toString().lines().count() == log.lines().count()));
+      assertEquals(prefixed("[node-0] ", log), s.toString().replace(System.lineSeparator(), "\n"));
+      assertEquals(Optional.empty(), logs.failure());
     }
   }
 }
