@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
@@ -275,7 +276,21 @@ class ControllerMainTest {
   void lostLeaseExitsZero() throws Exception {
     Path kubeconfig = LiveApiServer.kubeconfig();
     String ns = LiveApiServer.namespace("main");
-    Path config = configFile();
+    // One forge whose source no run has (nothing is posted), at a loopback port nothing serves.
+    Files.createDirectories(dir.resolve("tokens/forge-tokens"));
+    Files.writeString(dir.resolve("tokens/forge-tokens/github"), "ghp_secret\n");
+    Files.writeString(
+        dir.resolve("platform.yaml"),
+        ConfigFileTest.PLATFORM
+            + """
+            status:
+              forges:
+              - {source: forge.test/none, kind: github, api: https://127.0.0.1:1, token: {secret: forge-tokens, key: github}}
+            """);
+    Path config =
+        Files.writeString(
+            dir.resolve("controller.yaml"),
+            "platform: " + dir.resolve("platform.yaml") + "\ntokens: " + dir.resolve("tokens"));
     Outcome o =
         withKubeconfig(
             kubeconfig,
@@ -301,7 +316,34 @@ class ControllerMainTest {
             });
     assertEquals(0, o.code(), o.err());
     assertTrue(o.err().contains("trainyard-controller: serving on port "), o.err());
-    assertTrue(o.err().contains(" as main-a, forges []"), o.err());
+    assertTrue(o.err().contains(" as main-a, forges [forge.test/none]"), o.err());
+  }
+
+  @Test
+  @DisplayName(
+      "the process sets one-line logs before it runs the command; its shutdown hook tells the controller to stop and returns once it closed")
+  void processEdges() throws Exception {
+    String before = System.getProperty(ControllerMain.LOG_FORMAT_PROPERTY);
+    try {
+      System.clearProperty(ControllerMain.LOG_FORMAT_PROPERTY);
+      assertEquals(0, ControllerMain.execute("--version"));
+      assertEquals(
+          ControllerMain.LOG_FORMAT, System.getProperty(ControllerMain.LOG_FORMAT_PROPERTY));
+    } finally {
+      if (before == null) {
+        System.clearProperty(ControllerMain.LOG_FORMAT_PROPERTY);
+      } else {
+        System.setProperty(ControllerMain.LOG_FORMAT_PROPERTY, before);
+      }
+    }
+    CountDownLatch stop = new CountDownLatch(1);
+    CountDownLatch closed = new CountDownLatch(1);
+    Thread hook = new Thread(ControllerMain.onShutdown(stop, closed), "hook");
+    hook.start();
+    assertTrue(stop.await(30, TimeUnit.SECONDS), "the hook tells run to stop");
+    closed.countDown();
+    hook.join(TimeUnit.SECONDS.toMillis(30));
+    assertFalse(hook.isAlive(), "the hook returns once the controller closed");
   }
 
   /**
