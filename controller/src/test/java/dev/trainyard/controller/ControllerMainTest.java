@@ -321,11 +321,12 @@ class ControllerMainTest {
 
   @Test
   @DisplayName(
-      "the process sets one-line logs before it runs the command; its shutdown hook tells the controller to stop and returns once it closed")
+      "the process sets one-line logs before it runs the command and exits with its code; its shutdown hook tells the controller to stop, waits for the close and returns once it closed")
   void processEdges() throws Exception {
     String before = System.getProperty(ControllerMain.LOG_FORMAT_PROPERTY);
     try {
       System.clearProperty(ControllerMain.LOG_FORMAT_PROPERTY);
+      assertEquals(2, ControllerMain.execute("--frobnicate"), "the command's exit code");
       assertEquals(0, ControllerMain.execute("--version"));
       assertEquals(
           ControllerMain.LOG_FORMAT, System.getProperty(ControllerMain.LOG_FORMAT_PROPERTY));
@@ -341,6 +342,14 @@ class ControllerMainTest {
     Thread hook = new Thread(ControllerMain.onShutdown(stop, closed), "hook");
     hook.start();
     assertTrue(stop.await(30, TimeUnit.SECONDS), "the hook tells run to stop");
+    // It then waits for the close (at most 10 s): seen as its thread parked in a timed wait.
+    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (hook.getState() != Thread.State.TIMED_WAITING
+        && hook.getState() != Thread.State.TERMINATED
+        && System.nanoTime() < end) {
+      Thread.sleep(5);
+    }
+    assertEquals(Thread.State.TIMED_WAITING, hook.getState(), "the hook waits for the close");
     closed.countDown();
     hook.join(TimeUnit.SECONDS.toMillis(30));
     assertFalse(hook.isAlive(), "the hook returns once the controller closed");
