@@ -120,8 +120,13 @@ public final class ControllerMain implements Callable<Integer> {
   static final String LOG_FORMAT = "%1$tFT%1$tT%1$tz %4$s %5$s%6$s%n";
 
   public static void main(String[] args) {
+    System.exit(execute(args));
+  }
+
+  /** The process without its exit: one-line logs, then the command; returns the exit code. */
+  static int execute(String... args) {
     oneLineLogs();
-    System.exit(commandLine().execute(args));
+    return commandLine().execute(args);
   }
 
   /**
@@ -207,13 +212,7 @@ public final class ControllerMain implements Callable<Integer> {
     CountDownLatch closed = new CountDownLatch(1);
     // On SIGTERM the hook lets main close the controller (releasing the Lease) before the JVM
     // halts.
-    Runtime.getRuntime()
-        .addShutdownHook(
-            new Thread(
-                () -> {
-                  stop.countDown();
-                  await(closed, SHUTDOWN);
-                }));
+    Runtime.getRuntime().addShutdownHook(new Thread(onShutdown(stop, closed)));
     try (KubernetesClient client = new KubernetesClientBuilder().withConfig(kube).build()) {
       client.getKubernetesVersion();
       try (Controller controller =
@@ -246,6 +245,17 @@ public final class ControllerMain implements Callable<Integer> {
       closed.countDown();
     }
     return 0;
+  }
+
+  /**
+   * The shutdown hook's work: tell {@code run} to stop, then hold the JVM until the controller is
+   * {@code closed} (its Lease released), at most {@link #SHUTDOWN}.
+   */
+  static Runnable onShutdown(CountDownLatch stop, CountDownLatch closed) {
+    return () -> {
+      stop.countDown();
+      await(closed, SHUTDOWN);
+    };
   }
 
   private static void await(CountDownLatch latch, Duration limit) {

@@ -75,8 +75,8 @@ final class FollowedLog extends OutputStream {
     Objects.checkFromIndexSize(off, len, b.length);
     if (!own.take(len) || !total.take(len)) {
       dropped.accept((long) len);
+      // The line it cut is skipped up to its end, where the buffer is reset.
       skipping = true;
-      line.reset();
       return touch();
     }
     boolean worth = false;
@@ -105,7 +105,8 @@ final class FollowedLog extends OutputStream {
    * erased with backspaces.
    */
   private boolean redrawn(byte[] b, int off, int len) {
-    if (line.size() == 0 || len == 0) {
+    // An empty line buffer cannot end in ']' or '\b' when the chunk has bytes: it holds its last.
+    if (len == 0) {
       return false;
     }
     byte last = b[off + len - 1];

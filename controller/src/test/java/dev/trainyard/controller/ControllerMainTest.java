@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.BufferedWriter;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -18,6 +19,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
@@ -61,6 +63,56 @@ class ControllerMainTest {
             Duration.ofSeconds(10),
             Duration.ofNanos(2_242_857_142L)),
         c.election());
+  }
+
+  @Test
+  @DisplayName("--port=0 (any free port) overrides the file's port too")
+  void anyFreePort() throws Exception {
+    ControllerMain main = new ControllerMain();
+    new CommandLine(main).parseArgs("--port=0");
+    assertEquals(0, main.configure(config()).port());
+  }
+
+  @Test
+  @DisplayName(
+      "a usage error reaches a buffered stderr whole: the error and the --help pointer, flushed")
+  void usageFlushed() {
+    StringWriter err = new StringWriter();
+    CommandLine cl = ControllerMain.commandLine();
+    cl.setErr(new PrintWriter(new BufferedWriter(err), false));
+    assertEquals(2, cl.execute("--frobnicate"));
+    assertEquals(
+        List.of(
+            "trainyard-controller: Unknown option: '--frobnicate'",
+            "  try: trainyard-controller --help"),
+        err.toString().lines().toList());
+  }
+
+  @Test
+  @DisplayName(
+      "a --kubeconfig that is not YAML: exit 3 naming file:line:col, after the warning that no forge is configured; the token never printed")
+  void brokenKubeconfig() throws Exception {
+    String token = "sha256~CONTROLLERsecretTOKEN42";
+    Path k =
+        Files.writeString(
+            dir.resolve("kubeconfig"),
+            "apiVersion: v1\nusers:\n- name: me\n  user:\n    token: \"" + token + "\n");
+    Outcome o =
+        execute(
+            "--kubeconfig=" + k, "--config=" + configFile(), "--no-leader-election", "--port=0");
+    assertEquals(3, o.code(), o.err());
+    List<String> lines = o.err().lines().toList();
+    assertTrue(
+        lines
+            .get(0)
+            .startsWith(
+                "trainyard-controller: warning: platform.yaml has no status.forges, so no commit"
+                    + " status will be posted"),
+        o.err());
+    assertTrue(lastLine(o.err()).startsWith("trainyard-controller: "), o.err());
+    assertTrue(lastLine(o.err()).contains(k + ":5:"), o.err());
+    assertFalse(o.err().contains(token), o.err());
+    assertFalse(o.err().contains("\tat "), "no stack trace: " + o.err());
   }
 
   @Test
@@ -224,7 +276,21 @@ class ControllerMainTest {
   void lostLeaseExitsZero() throws Exception {
     Path kubeconfig = LiveApiServer.kubeconfig();
     String ns = LiveApiServer.namespace("main");
-    Path config = configFile();
+    // One forge whose source no run has (nothing is posted), at a loopback port nothing serves.
+    Files.createDirectories(dir.resolve("tokens/forge-tokens"));
+    Files.writeString(dir.resolve("tokens/forge-tokens/github"), "ghp_secret\n");
+    Files.writeString(
+        dir.resolve("platform.yaml"),
+        ConfigFileTest.PLATFORM
+            + """
+            status:
+              forges:
+              - {source: forge.test/none, kind: github, api: https://127.0.0.1:1, token: {secret: forge-tokens, key: github}}
+            """);
+    Path config =
+        Files.writeString(
+            dir.resolve("controller.yaml"),
+            "platform: " + dir.resolve("platform.yaml") + "\ntokens: " + dir.resolve("tokens"));
     Outcome o =
         withKubeconfig(
             kubeconfig,
@@ -250,7 +316,43 @@ class ControllerMainTest {
             });
     assertEquals(0, o.code(), o.err());
     assertTrue(o.err().contains("trainyard-controller: serving on port "), o.err());
-    assertTrue(o.err().contains(" as main-a, forges []"), o.err());
+    assertTrue(o.err().contains(" as main-a, forges [forge.test/none]"), o.err());
+  }
+
+  @Test
+  @DisplayName(
+      "the process sets one-line logs before it runs the command and exits with its code; its shutdown hook tells the controller to stop, waits for the close and returns once it closed")
+  void processEdges() throws Exception {
+    String before = System.getProperty(ControllerMain.LOG_FORMAT_PROPERTY);
+    try {
+      System.clearProperty(ControllerMain.LOG_FORMAT_PROPERTY);
+      assertEquals(2, ControllerMain.execute("--frobnicate"), "the command's exit code");
+      assertEquals(0, ControllerMain.execute("--version"));
+      assertEquals(
+          ControllerMain.LOG_FORMAT, System.getProperty(ControllerMain.LOG_FORMAT_PROPERTY));
+    } finally {
+      if (before == null) {
+        System.clearProperty(ControllerMain.LOG_FORMAT_PROPERTY);
+      } else {
+        System.setProperty(ControllerMain.LOG_FORMAT_PROPERTY, before);
+      }
+    }
+    CountDownLatch stop = new CountDownLatch(1);
+    CountDownLatch closed = new CountDownLatch(1);
+    Thread hook = new Thread(ControllerMain.onShutdown(stop, closed), "hook");
+    hook.start();
+    assertTrue(stop.await(30, TimeUnit.SECONDS), "the hook tells run to stop");
+    // It then waits for the close (at most 10 s): seen as its thread parked in a timed wait.
+    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (hook.getState() != Thread.State.TIMED_WAITING
+        && hook.getState() != Thread.State.TERMINATED
+        && System.nanoTime() < end) {
+      Thread.sleep(5);
+    }
+    assertEquals(Thread.State.TIMED_WAITING, hook.getState(), "the hook waits for the close");
+    closed.countDown();
+    hook.join(TimeUnit.SECONDS.toMillis(30));
+    assertFalse(hook.isAlive(), "the hook returns once the controller closed");
   }
 
   /**

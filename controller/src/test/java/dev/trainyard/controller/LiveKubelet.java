@@ -8,12 +8,17 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 /**
@@ -23,8 +28,11 @@ import java.util.stream.Collectors;
  * node answers the text set with {@link #log}, e.g. a recorded trainer log of {@code
  * src/test/resources/progress/}; {@code timestamps=true} prefixes each line with its time in RFC
  * 3339 as the kubelet does, {@code tailLines} keeps the last lines and {@code limitBytes} the first
- * bytes of those, as the kubelet does. The API server does not verify a kubelet's certificate
- * without {@code --kubelet-certificate-authority}, so the certificate is a self-signed one.
+ * bytes of those, as the kubelet does. A followed log ({@code follow=true}) of a pod marked {@link
+ * #running} stays open after its lines, as the kubelet holds the stream of a running container,
+ * until {@link #exited} or {@link #HOLD} passed; any other log ends after its lines. The API server
+ * does not verify a kubelet's certificate without {@code --kubelet-certificate-authority}, so the
+ * certificate is a self-signed one.
  *
  * <pre>{@code
  * try (LiveKubelet kubelet = LiveKubelet.start("n1", dir)) {
@@ -37,13 +45,19 @@ public final class LiveKubelet implements AutoCloseable {
 
   private record Log(List<String> lines, Instant at) {}
 
+  /** The longest a followed stream of a running container is held open: no test waits longer. */
+  static final Duration HOLD = Duration.ofSeconds(60);
+
   private final String node;
   private final HttpsServer server;
+  private final ExecutorService handlers;
   private final Map<String, Log> logs = new ConcurrentHashMap<>();
+  private final Map<String, CountDownLatch> running = new ConcurrentHashMap<>();
 
-  private LiveKubelet(String node, HttpsServer server) {
+  private LiveKubelet(String node, HttpsServer server, ExecutorService handlers) {
     this.node = node;
     this.server = server;
+    this.handlers = handlers;
   }
 
   /**
@@ -55,7 +69,16 @@ public final class LiveKubelet implements AutoCloseable {
     server.setHttpsConfigurator(
         new HttpsConfigurator(
             new ServingCertificate(TestCertificates.ec(dir), System::nanoTime).context()));
-    LiveKubelet kubelet = new LiveKubelet(node, server);
+    // Held streams block their handler: each request on a thread of its own.
+    ExecutorService handlers =
+        Executors.newCachedThreadPool(
+            r -> {
+              Thread t = new Thread(r, "live-kubelet");
+              t.setDaemon(true);
+              return t;
+            });
+    server.setExecutor(handlers);
+    LiveKubelet kubelet = new LiveKubelet(node, server, handlers);
     server.createContext("/containerLogs/", kubelet::answer);
     server.start();
     LiveApiServer.node(node, server.getAddress().getPort());
@@ -74,10 +97,29 @@ public final class LiveKubelet implements AutoCloseable {
     logs.put(namespace + "/" + pod, new Log(text.lines().toList(), at));
   }
 
+  /**
+   * From now on, pod {@code namespace}/{@code pod}'s container runs: a followed log of it stays
+   * open after its lines until {@link #exited} (at most {@link #HOLD}).
+   */
+  public void running(String namespace, String pod) {
+    running.put(namespace + "/" + pod, new CountDownLatch(1));
+  }
+
+  /** Pod {@code namespace}/{@code pod}'s container exited: its held streams end. */
+  public void exited(String namespace, String pod) {
+    CountDownLatch held = running.remove(namespace + "/" + pod);
+    if (held != null) {
+      held.countDown();
+    }
+  }
+
   private void answer(HttpExchange exchange) throws IOException {
     // /containerLogs/NS/POD/CONTAINER
     String[] path = exchange.getRequestURI().getPath().split("/");
-    Log log = path.length == 5 ? logs.get(path[2] + "/" + path[3]) : null;
+    String key = path.length == 5 ? path[2] + "/" + path[3] : "";
+    Log log = logs.get(key);
+    Map<String, String> query = query(exchange.getRequestURI().getRawQuery());
+    CountDownLatch held = "true".equals(query.get("follow")) ? running.get(key) : null;
     byte[] body;
     int code;
     if (log == null) {
@@ -85,7 +127,18 @@ public final class LiveKubelet implements AutoCloseable {
       body = "not found".getBytes(StandardCharsets.UTF_8);
     } else {
       code = 200;
-      body = cut(log, query(exchange.getRequestURI().getRawQuery()));
+      body = cut(log, query);
+    }
+    if (log != null && held != null) {
+      exchange.sendResponseHeaders(code, 0);
+      try (OutputStream out = exchange.getResponseBody()) {
+        out.write(body);
+        out.flush();
+        held.await(HOLD.toMillis(), TimeUnit.MILLISECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      return;
     }
     exchange.sendResponseHeaders(code, body.length == 0 ? -1 : body.length);
     try (OutputStream out = exchange.getResponseBody()) {
@@ -129,7 +182,10 @@ public final class LiveKubelet implements AutoCloseable {
 
   @Override
   public void close() {
+    running.values().forEach(CountDownLatch::countDown);
+    running.clear();
     server.stop(0);
+    handlers.shutdownNow();
     LiveApiServer.client().nodes().withName(node).delete();
   }
 }

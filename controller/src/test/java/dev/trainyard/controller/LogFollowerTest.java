@@ -13,6 +13,7 @@ import dev.trainyard.controller.state.PodSnapshot;
 import dev.trainyard.controller.state.Progress;
 import dev.trainyard.controller.state.Resumed;
 import dev.trainyard.controller.state.RunObservation;
+import dev.trainyard.controller.state.TrainingSigns;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -160,6 +161,7 @@ class LogFollowerTest {
       assertTrue(streams.first.await(10, TimeUnit.SECONDS));
       awaitOpen(f);
       assertEquals(1, f.following());
+      assertFalse(f.ended(KEY), "a live stream has not ended");
       assertEquals(List.of("team-a/llama-node-0-2-c/node tail 100"), streams.opened);
       streams.sinks.get(0).write("step 5/50 loss 2.7\n".getBytes(StandardCharsets.UTF_8));
       assertEquals(List.of(KEY), enqueued);
@@ -724,5 +726,136 @@ class LogFollowerTest {
           heads,
           "read at the first open (refused), the second (empty) and the third (the line), not the fourth");
     }
+  }
+
+  @Test
+  @DisplayName(
+      "at most maxRuns runs are followed: the first run over the cap is named in one WARNING, later ones are not")
+  void capWarnsOnce() throws Exception {
+    Opened streams = new Opened();
+    try (LogLines log = new LogLines(LogFollower.class);
+        LogFollower f = follower(streams, new LogFollower.Settings(1024, 4096, 1, 10))) {
+      f.track(KEY, run(0, pod("llama-node-0-0-a", 0, "Running", true)), Phase.RUNNING);
+      for (String other : List.of("other", "third", "other")) {
+        f.track(
+            new RunKey("team-a", other),
+            run(0, pod(other + "-node-0-0-a", 0, "Running", true)),
+            Phase.RUNNING);
+      }
+      assertEquals(1, f.following());
+      assertEquals(
+          List.of(
+              "WARNING following 1 run logs already (the most); run team-a/other and later ones"
+                  + " show no progress"),
+          log.lines);
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "what the followed log showed (read, the world size rank 0 printed: a recorded DDP log) is kept after the follow stops, until the run is forgotten")
+  void signsKept() throws Exception {
+    Opened streams = new Opened();
+    try (LogFollower f = follower(streams, LogFollower.Settings.DEFAULT)) {
+      RunObservation o = run(0, pod("llama-node-0-0-a", 0, "Running", true));
+      assertEquals(TrainingSigns.NONE, f.signs(KEY), "not followed: nothing known");
+      f.track(KEY, o, Phase.RUNNING);
+      streams.awaitOpened(1);
+      byte[] ddp = fixture("world-ddp.log");
+      streams.sinks.get(0).write(ddp, 0, ddp.length);
+      assertEquals(new TrainingSigns(true, 2, null), f.signs(KEY));
+      f.track(KEY, o, Phase.SUCCEEDED);
+      assertEquals(0, f.following());
+      assertEquals(new TrainingSigns(true, 2, null), f.signs(KEY), "kept after the follow");
+      f.forget(KEY);
+      assertEquals(TrainingSigns.NONE, f.signs(KEY));
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "a follow stopped while it waits for the opener (another run's stream is opening) never opens its stream")
+  void stoppedBeforeItsTurn() throws Exception {
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    List<String> opened = new CopyOnWriteArrayList<>();
+    LogFollower.Streams slow =
+        (ns, pod, c, tail, to) -> {
+          opened.add(pod);
+          entered.countDown();
+          try {
+            release.await(10, TimeUnit.SECONDS);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+          return new LogFollower.Stream() {
+            @Override
+            public boolean ended() {
+              return false;
+            }
+
+            @Override
+            public void close() {}
+          };
+        };
+    try (LogFollower f =
+        new LogFollower(
+            slow, LogFollower.Settings.DEFAULT, time, Duration.ofMinutes(30), enqueued::add)) {
+      f.track(KEY, run(0, pod("llama-node-0-0-a", 0, "Running", true)), Phase.RUNNING);
+      assertTrue(entered.await(10, TimeUnit.SECONDS));
+      RunKey other = new RunKey("team-a", "other");
+      RunObservation o = run(0, pod("other-node-0-0-a", 0, "Running", true));
+      f.track(other, o, Phase.RUNNING);
+      f.track(other, o, Phase.FAILED);
+      release.countDown();
+      // The opener runs its tasks in order: once a later follow opens, the stopped one had its
+      // turn.
+      RunKey last = new RunKey("team-a", "last");
+      f.track(last, run(0, pod("last-node-0-0-a", 0, "Running", true)), Phase.RUNNING);
+      long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (f.opening(last) && System.nanoTime() < end) {
+        Thread.sleep(5);
+      }
+      assertEquals(List.of("llama-node-0-0-a", "last-node-0-0-a"), opened);
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "the sink: bytes over the controller's total budget are dropped like the run's own; a drop soon after a line wakes no reconcile; a plain line cut mid-number waits for its end; an empty chunk is nothing")
+  void sinkEdges() throws IOException {
+    List<String> changes = new ArrayList<>();
+    List<Long> dropped = new ArrayList<>();
+    FollowedLog log =
+        new FollowedLog(
+            new ByteBudget(1 << 20, time),
+            new ByteBudget(64, time),
+            time,
+            Duration.ofMinutes(30),
+            () -> changes.add("changed"),
+            dropped::add);
+    // Recorded lines (plain-steps.log), the second cut inside its total as a read can cut it.
+    List<String> lines =
+        new String(fixture("plain-steps.log"), StandardCharsets.UTF_8).lines().toList();
+    byte[] first = (lines.get(0) + "\n").getBytes(StandardCharsets.UTF_8);
+    log.write(first, 0, first.length);
+    assertEquals(List.of("changed"), changes);
+    byte[] cut = lines.get(1).substring(0, "step 10/5".length()).getBytes(StandardCharsets.UTF_8);
+    log.write(cut, 0, cut.length);
+    assertEquals(5L, log.progress().orElseThrow().step(), "the cut line is not read yet");
+    assertEquals(50L, log.progress().orElseThrow().totalSteps());
+    byte[] rest = (lines.get(1).substring(cut.length) + "\n").getBytes(StandardCharsets.UTF_8);
+    log.write(rest, 0, rest.length);
+    assertEquals(10L, log.progress().orElseThrow().step());
+    assertEquals(List.of("changed", "changed"), changes, "once the line is whole: 20 %");
+    log.write(new byte[0], 0, 0);
+    assertEquals(10L, log.progress().orElseThrow().step());
+    byte[] big = fixture("plain-steps.log");
+    time.sleep(Duration.ofSeconds(1));
+    log.write(big, 0, big.length);
+    assertEquals(List.of((long) big.length), dropped, "over the total budget of 64 bytes");
+    assertEquals(
+        List.of("changed", "changed"), changes, "a sign of life 1 s after a line: no reconcile");
+    assertEquals(10L, log.progress().orElseThrow().step());
   }
 }

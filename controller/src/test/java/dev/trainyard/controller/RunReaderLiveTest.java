@@ -3,6 +3,13 @@ package dev.trainyard.controller;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.trainyard.controller.state.Progress;
+import dev.trainyard.controller.state.RunObservation;
+import dev.trainyard.controller.state.TrainingSigns;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -16,7 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code trainyard status}'s list calls against a real API server: which JobSets are runs, their
- * pods and Workloads, namespaces, and finding a run by its run label or JobSet name.
+ * pods and Workloads, namespaces, and finding a run by its run label or JobSet name; the child Jobs
+ * of a failed run; rank 0's log as {@link LiveKubelet} serves it (recorded trainer logs).
  */
 class RunReaderLiveTest {
 
@@ -100,6 +108,154 @@ class RunReaderLiveTest {
       assertEquals(b, r.defaultNamespace());
       assertEquals(
           List.of("one"), r.list(r.defaultNamespace()).stream().map(x -> x.key().name()).toList());
+    }
+  }
+
+  static final String STARTED = "2026-12-01T08:00:00Z";
+
+  /** A recorded trainer log of {@code src/test/resources/progress/}. */
+  static String recorded(String name) throws Exception {
+    try (var in = RunReaderLiveTest.class.getResourceAsStream("/progress/" + name)) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+  }
+
+  /**
+   * A running run {@code name} of two nodes on {@code kubelet}'s node whose pods log {@code logs}
+   * (node 0's first), every line at {@code at}.
+   */
+  static void runningWithLogs(
+      String ns, String name, LiveKubelet kubelet, Instant at, String... logs) {
+    LiveApiServer.jobSet(ns, name, logs.length, true);
+    for (int i = 0; i < logs.length; i++) {
+      Pod pod = LiveApiServer.running(LiveApiServer.pod(ns, name, i, 0, kubelet.node()), STARTED);
+      kubelet.log(ns, pod.getMetadata().getName(), logs[i], at);
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "progress and withRankZeroLog read node 0's log (not node 1's), timed by the kubelet's timestamps: the last step, the world size it printed, the log read")
+  void rankZeroProgress() throws Exception {
+    String ns = LiveApiServer.namespace("rank0");
+    Instant at = Instant.parse("2026-12-01T08:30:00Z");
+    try (LiveKubelet kubelet = LiveKubelet.start("kubelet-" + ns, dir.resolve("certs"));
+        RunReader r = reader(null)) {
+      runningWithLogs(
+          ns, "ddp", kubelet, at, recorded("world-ddp.log"), recorded("plain-steps.log"));
+      ObservedRun run = r.get(ns, "ddp").orElseThrow();
+      Progress p = r.progress(run).orElseThrow();
+      assertEquals(List.of(20L, 20L), List.of(p.step(), p.totalSteps()), "node 0: step 20/20");
+      assertEquals(at, p.updatedAt(), "the line's time as the kubelet stamped it, not now");
+      RunObservation o = r.withRankZeroLog(run);
+      assertEquals(Optional.of(p), o.progress());
+      assertTrue(o.signs().logRead());
+      assertEquals(2, o.signs().worldSize(), "world_size=2, printed by rank 0");
+      assertEquals(run.observation().pods(), o.pods(), "the rest of the observation kept");
+      assertEquals(Optional.empty(), r.resumed(run), "no checkpoint line in this log");
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "resumed reads the checkpoint script's line from the head of rank 0's log (a recorded resumed attempt): the checkpoint and its step")
+  void resumedFromTheHead() throws Exception {
+    String ns = LiveApiServer.namespace("resumed");
+    try (LiveKubelet kubelet = LiveKubelet.start("kubelet-" + ns, dir.resolve("certs"));
+        RunReader r = reader(null)) {
+      runningWithLogs(ns, "ckpt", kubelet, NOW, recorded("checkpoint-resume.log"));
+      ObservedRun run = r.get(ns, "ckpt").orElseThrow();
+      var resumed = r.resumed(run).orElseThrow();
+      assertEquals(20L, resumed.step());
+      assertEquals("step-20", resumed.checkpoint());
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "a rank 0 whose log cannot be read (the kubelet has none) or a run without pods: no progress, no resume, the observation unchanged, never an error; a pod on no node has an empty log, read")
+  void unreadableLog() throws Exception {
+    String ns = LiveApiServer.namespace("nolog");
+    try (LiveKubelet kubelet = LiveKubelet.start("kubelet-" + ns, dir.resolve("certs"));
+        RunReader r = reader(null)) {
+      LiveApiServer.jobSet(ns, "quiet", 1, true);
+      LiveApiServer.running(LiveApiServer.pod(ns, "quiet", 0, 0, kubelet.node()), STARTED);
+      LiveApiServer.jobSet(ns, "unbound", 1, true);
+      LiveApiServer.pod(ns, "unbound", 0, 0);
+      LiveApiServer.jobSet(ns, "podless", 1, true);
+      for (String name : List.of("quiet", "unbound", "podless")) {
+        ObservedRun run = r.get(ns, name).orElseThrow();
+        assertEquals(Optional.empty(), r.progress(run), name);
+        assertEquals(Optional.empty(), r.resumed(run), name);
+        assertEquals(
+            name.equals("unbound")
+                ? run.observation().withSigns(new TrainingSigns(true, 0, null))
+                : run.observation(),
+            r.withRankZeroLog(run),
+            name
+                + ": the API server serves a pod on no node an empty log (TrainingSigns: read, even empty)");
+      }
+    }
+  }
+
+  /** A child Job of {@code jobSet} as the JobSet controller labels it (no status: none runs). */
+  static Job job(String ns, String jobSet) {
+    return LiveApiServer.client()
+        .resource(
+            new JobBuilder()
+                .withNewMetadata()
+                .withName(jobSet + "-node-0")
+                .withNamespace(ns)
+                .addToLabels(Snapshots.JOBSET_NAME, jobSet)
+                .endMetadata()
+                .withNewSpec()
+                .withNewTemplate()
+                .withNewSpec()
+                .withRestartPolicy("Never")
+                .addNewContainer()
+                .withName("main")
+                .withImage("busybox:1.37")
+                .endContainer()
+                .endSpec()
+                .endTemplate()
+                .endSpec()
+                .build())
+        .create();
+  }
+
+  @Test
+  @DisplayName(
+      "a failed run is listed with its child Jobs (in one namespace and across all), which explain a failure whose pods are gone; no Job is read while no run failed")
+  void failedRunsCarryTheirJobs() throws Exception {
+    String ns = LiveApiServer.namespace("jobs");
+    LiveApiServer.condition(
+        LiveApiServer.jobSet(ns, "broke", 1, true), "Failed", "ReachedMaxRestarts");
+    job(ns, "broke");
+    String calm = LiveApiServer.namespace("jobs-calm");
+    LiveApiServer.jobSet(calm, "fine", 1, true);
+    job(calm, "fine");
+    try (RunReader r = reader(null)) {
+      assertEquals(
+          List.of("broke-node-0"),
+          r.get(ns, "broke").orElseThrow().observation().jobs().stream()
+              .map(j -> j.name())
+              .toList());
+      assertEquals(
+          List.of("broke-node-0"),
+          r.list(null).stream()
+              .filter(x -> x.key().namespace().equals(ns))
+              .findFirst()
+              .orElseThrow()
+              .observation()
+              .jobs()
+              .stream()
+              .map(j -> j.name())
+              .toList(),
+          "all namespaces");
+      assertEquals(
+          List.of(),
+          r.get(calm, "fine").orElseThrow().observation().jobs(),
+          "no run failed in the namespace: its Jobs are not read");
     }
   }
 }

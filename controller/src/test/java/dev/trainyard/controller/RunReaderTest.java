@@ -45,6 +45,8 @@ class RunReaderTest {
                   context: {cluster: c, user: u, namespace: team-a}
                 - name: plain
                   context: {cluster: c, user: u}
+                - name: blank
+                  context: {cluster: c, user: u, namespace: " "}
                 current-context: team-a
                 """
             .formatted(port));
@@ -52,7 +54,8 @@ class RunReaderTest {
   }
 
   @Test
-  @DisplayName("the namespace is the kubeconfig context's (current or --context), else default")
+  @DisplayName(
+      "the namespace is the kubeconfig context's (current or --context), else default (also for a blank one)")
   void namespaces() throws Exception {
     Path k = kubeconfig();
     try (RunReader r = RunReader.connect(Optional.of(k), Optional.empty(), Clock.systemUTC())) {
@@ -60,6 +63,9 @@ class RunReaderTest {
     }
     try (RunReader r = RunReader.connect(Optional.of(k), Optional.of("plain"), Clock.systemUTC())) {
       assertEquals("default", r.defaultNamespace());
+    }
+    try (RunReader r = RunReader.connect(Optional.of(k), Optional.of("blank"), Clock.systemUTC())) {
+      assertEquals("default", r.defaultNamespace(), "a blank namespace is none");
     }
   }
 
