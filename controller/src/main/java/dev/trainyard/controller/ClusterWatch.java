@@ -238,20 +238,17 @@ public final class ClusterWatch implements RunSource, AutoCloseable {
   @Override
   public Optional<String> logTail(
       RunKey key, String pod, String container, int lines, int maxBytes) {
-    try {
-      String log =
-          client
-              .pods()
-              .inNamespace(key.namespace())
-              .withName(pod)
-              .inContainer(container)
-              .limitBytes(maxBytes)
-              .tailingLines(lines)
-              .getLog();
-      return Optional.ofNullable(log);
-    } catch (KubernetesClientException e) {
-      return Optional.empty();
-    }
+    var log = client.pods().inNamespace(key.namespace()).withName(pod).inContainer(container);
+    return LogTail.newest(
+        n -> {
+          try {
+            return log.limitBytes(maxBytes).tailingLines(n).getLog();
+          } catch (KubernetesClientException e) {
+            return null;
+          }
+        },
+        lines,
+        maxBytes);
   }
 
   @Override

@@ -161,7 +161,8 @@ public final class RunReader implements AutoCloseable {
 
   /**
    * Rank 0's log of {@code run}'s current attempt: its first {@code bytes} bytes ({@code lines} 0),
-   * else its last {@code lines} lines of at most {@code bytes} bytes; empty when it cannot be read.
+   * else its newest lines, at most {@code lines} of them within {@code bytes} bytes ({@link
+   * LogTail}); empty when it cannot be read.
    */
   private Optional<String> rankZeroLog(ObservedRun run, boolean timestamps, int bytes, int lines) {
     try {
@@ -180,14 +181,20 @@ public final class RunReader implements AutoCloseable {
               .inNamespace(run.key().namespace())
               .withName(pod.getMetadata().getName())
               .inContainer(pod.getSpec().getContainers().get(0).getName());
-      String log =
-          lines > 0
-              ? (timestamps ? container.usingTimestamps() : container)
-                  .limitBytes(bytes)
-                  .tailingLines(lines)
-                  .getLog()
-              : container.limitBytes(bytes).getLog();
-      return Optional.ofNullable(log);
+      if (lines == 0) {
+        return Optional.ofNullable(container.limitBytes(bytes).getLog());
+      }
+      var log = timestamps ? container.usingTimestamps() : container;
+      return LogTail.newest(
+          n -> {
+            try {
+              return log.limitBytes(bytes).tailingLines(n).getLog();
+            } catch (KubernetesClientException e) {
+              return null;
+            }
+          },
+          lines,
+          bytes);
     } catch (KubernetesClientException | ClusterAccessException e) {
       return Optional.empty();
     }

@@ -25,9 +25,10 @@ public interface RunSource {
   default void forget(RunKey key) {}
 
   /**
-   * The last {@code lines} lines (at most {@code maxBytes} bytes) of the log of {@code pod}'s
-   * container {@code container} in the run's namespace; empty when the log cannot be read (the pod
-   * is gone, the API server refuses). Read only for a failed run's detailed status.
+   * The newest lines of the log of {@code pod}'s container {@code container} in the run's
+   * namespace: at most {@code lines} of them, within {@code maxBytes} bytes, the newest kept when
+   * they do not all fit ({@link LogTail}); empty when the log cannot be read (the pod is gone, the
+   * API server refuses). Read for a failed run's error line and a completed run's progress.
    */
   default Optional<String> logTail(
       RunKey key, String pod, String container, int lines, int maxBytes) {

@@ -10,16 +10,19 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The informers on a real API server: which objects are runs, how pods and Workloads are found by
@@ -195,6 +198,30 @@ class ClusterWatchTest {
       await(
           "an add clears what was gone",
           () -> w.observe(key).isPresent() && w.deleted(key).isEmpty());
+    }
+  }
+
+  @TempDir Path dir;
+
+  @Test
+  @DisplayName(
+      "logTail keeps the newest lines within the byte budget (a recorded 96 KB tqdm line, then the script's last line): the last line is read, as the error line of a failed run must be; a log that cannot be read is empty")
+  void logTailKeepsTheNewest() throws Exception {
+    String ns = LiveApiServer.namespace("tail");
+    String log = RunReaderLiveTest.recorded("tqdm-long.log");
+    try (LiveKubelet kubelet = LiveKubelet.start("kubelet-" + ns, dir);
+        ClusterWatch w = watch(Duration.ofMinutes(10))) {
+      Pod pod = LiveApiServer.pod(ns, "bar", 0, 0, kubelet.node());
+      kubelet.log(ns, pod.getMetadata().getName(), log, NOW);
+      RunKey key = new RunKey(ns, "bar");
+      String container = pod.getSpec().getContainers().get(0).getName();
+      String tail =
+          w.logTail(key, pod.getMetadata().getName(), container, 200, 64 * 1024).orElseThrow();
+      assertTrue(
+          tail.endsWith("\nfinal loss 0.0000\n"), tail.substring(Math.max(0, tail.length() - 100)));
+      assertTrue(tail.contains("1500/1500"), "the bar's last redraw");
+      assertTrue(tail.length() <= 64 * 1024);
+      assertEquals(Optional.empty(), w.logTail(key, "no-such-pod", container, 200, 64 * 1024));
     }
   }
 

@@ -3,6 +3,7 @@ package dev.trainyard.controller;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -10,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -19,16 +21,21 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 
 /**
  * A kubelet's log endpoint for {@link LiveApiServer}: a Node {@code name} whose InternalIP is
  * 127.0.0.1 and whose kubelet port is an HTTPS server here, which the API server asks for a pod's
  * log ({@code GET /containerLogs/NS/POD/CONTAINER}, as it asks the kubelet). A pod bound to the
  * node answers the text set with {@link #log}, e.g. a recorded trainer log of {@code
- * src/test/resources/progress/}; {@code timestamps=true} prefixes each line with its time in RFC
- * 3339 as the kubelet does, {@code tailLines} keeps the last lines and {@code limitBytes} the first
- * bytes of those, as the kubelet does. A followed log ({@code follow=true}) of a pod marked {@link
+ * src/test/resources/progress/}. The text is kept as containerd's CRI log file keeps it: lines end
+ * at {@code \n} only (a tqdm bar's {@code \r} redraws stay one line), and a line longer than 16 KiB
+ * is split into partial entries of 16 KiB (containerd's {@code max_container_log_line_size}
+ * default: "Log line longer than the limit will be split into multiple lines", cri v1.11.0 release
+ * notes). It is served as the kubelet serves that file ({@code pkg/kubelet/kuberuntime/logs}
+ * ReadLogs): {@code tailLines} keeps the last entries, partial ones counted; {@code
+ * timestamps=true} prefixes each entry that starts a line with its time in RFC 3339, not the
+ * continuations of a split line; {@code limitBytes} keeps the first bytes of what the tail gives,
+ * so the newest lines are the ones cut. A followed log ({@code follow=true}) of a pod marked {@link
  * #running} stays open after its lines, as the kubelet holds the stream of a running container,
  * until {@link #exited} or {@link #HOLD} passed; any other log ends after its lines. The API server
  * does not verify a kubelet's certificate without {@code --kubelet-certificate-authority}, so the
@@ -43,7 +50,13 @@ import java.util.stream.Collectors;
  */
 public final class LiveKubelet implements AutoCloseable {
 
-  private record Log(List<String> lines, Instant at) {}
+  /** One entry of a CRI log file: a line's text or a 16 KiB piece of it ({@code partial}). */
+  private record Entry(byte[] text, boolean partial) {}
+
+  private record Log(List<Entry> entries, Instant at) {}
+
+  /** containerd's default {@code max_container_log_line_size}, in bytes. */
+  static final int MAX_LINE_BYTES = 16 * 1024;
 
   /** The longest a followed stream of a running container is held open: no test waits longer. */
   static final Duration HOLD = Duration.ofSeconds(60);
@@ -94,7 +107,16 @@ public final class LiveKubelet implements AutoCloseable {
    * From now on, pod {@code namespace}/{@code pod}'s log is {@code text}, every line at {@code at}.
    */
   public void log(String namespace, String pod, String text, Instant at) {
-    logs.put(namespace + "/" + pod, new Log(text.lines().toList(), at));
+    List<Entry> entries = new ArrayList<>();
+    for (String line : text.isEmpty() ? new String[0] : text.split("\n")) {
+      byte[] bytes = line.getBytes(StandardCharsets.UTF_8);
+      int from = 0;
+      for (; bytes.length - from > MAX_LINE_BYTES; from += MAX_LINE_BYTES) {
+        entries.add(new Entry(Arrays.copyOfRange(bytes, from, from + MAX_LINE_BYTES), true));
+      }
+      entries.add(new Entry(Arrays.copyOfRange(bytes, from, bytes.length), false));
+    }
+    logs.put(namespace + "/" + pod, new Log(List.copyOf(entries), at));
   }
 
   /**
@@ -147,24 +169,34 @@ public final class LiveKubelet implements AutoCloseable {
   }
 
   private static byte[] cut(Log log, Map<String, String> query) {
-    List<String> lines = log.lines();
+    List<Entry> entries = log.entries();
     if (query.containsKey("tailLines")) {
       int tail = Integer.parseInt(query.get("tailLines"));
-      lines = lines.subList(Math.max(0, lines.size() - tail), lines.size());
+      entries = entries.subList(Math.max(0, entries.size() - tail), entries.size());
     }
-    String prefix = "true".equals(query.get("timestamps")) ? log.at() + " " : "";
-    byte[] text =
-        lines.stream()
-            .map(l -> prefix + l + "\n")
-            .collect(Collectors.joining())
+    byte[] prefix =
+        ("true".equals(query.get("timestamps")) ? log.at() + " " : "")
             .getBytes(StandardCharsets.UTF_8);
+    ByteArrayOutputStream text = new ByteArrayOutputStream();
+    boolean startsLine = true;
+    for (Entry e : entries) {
+      if (startsLine) {
+        text.writeBytes(prefix);
+      }
+      text.writeBytes(e.text());
+      if (!e.partial()) {
+        text.write('\n');
+      }
+      startsLine = !e.partial();
+    }
+    byte[] bytes = text.toByteArray();
     if (query.containsKey("limitBytes")) {
       int limit = Integer.parseInt(query.get("limitBytes"));
-      if (text.length > limit) {
-        text = Arrays.copyOf(text, limit);
+      if (bytes.length > limit) {
+        bytes = Arrays.copyOf(bytes, limit);
       }
     }
-    return text;
+    return bytes;
   }
 
   private static Map<String, String> query(String raw) {

@@ -158,6 +158,25 @@ class RunReaderLiveTest {
 
   @Test
   @DisplayName(
+      "a tqdm bar longer than the byte budget (one 96 KB line of redraws, 16 KiB CRI entries): progress shows its last step, not the step where the first 64 KiB of the tail end")
+  void longLinesKeepTheNewestProgress() throws Exception {
+    String ns = LiveApiServer.namespace("long");
+    Instant at = Instant.parse("2026-12-01T08:30:00Z");
+    String log = recorded("tqdm-long.log");
+    assertTrue(log.length() > RunReader.PROGRESS_BYTES, "the fixture overflows the budget");
+    try (LiveKubelet kubelet = LiveKubelet.start("kubelet-" + ns, dir.resolve("certs"));
+        RunReader r = reader(null)) {
+      runningWithLogs(ns, "bar", kubelet, at, log);
+      ObservedRun run = r.get(ns, "bar").orElseThrow();
+      Progress p = r.progress(run).orElseThrow();
+      assertEquals(List.of(1500L, 1500L), List.of(p.step(), p.totalSteps()));
+      assertEquals(at, p.updatedAt());
+      assertEquals(Optional.of(p), r.withRankZeroLog(run).progress());
+    }
+  }
+
+  @Test
+  @DisplayName(
       "resumed reads the checkpoint script's line from the head of rank 0's log (a recorded resumed attempt): the checkpoint and its step")
   void resumedFromTheHead() throws Exception {
     String ns = LiveApiServer.namespace("resumed");
