@@ -1,6 +1,7 @@
 package dev.trainyard.cli;
 
 import java.util.Optional;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 
 /** {@code --fresh} and {@code --source-branch}: how a checkpointed run finds its checkpoints. */
@@ -22,8 +23,14 @@ final class CheckpointOptions {
               + " branch it builds)")
   String sourceBranch;
 
-  /** The branch, empty when not given or blank (an unset CI variable). */
-  Optional<String> branch() {
-    return Optional.ofNullable(sourceBranch).filter(b -> !b.isBlank());
+  /**
+   * The branch, empty when not given or blank (an unset CI variable).
+   *
+   * @throws picocli.CommandLine.ParameterException not a branch name git accepts (exit 2)
+   */
+  Optional<String> branch(CommandSpec spec) {
+    return Optional.ofNullable(sourceBranch)
+        .filter(b -> !b.isBlank())
+        .map(b -> BranchFlag.check(spec, "--source-branch", b));
   }
 }

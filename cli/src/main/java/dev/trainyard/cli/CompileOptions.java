@@ -101,7 +101,7 @@ final class CompileOptions {
             .namespace(target.namespace())
             .attempt(attempt)
             .existingTree(outDir)
-            .sourceBranch(checkpoints.branch())
+            .sourceBranch(checkpoints.branch(spec))
             .fresh(checkpoints.fresh)
             .build();
     TargetOptions.refuse(spec, TargetFlags.check(request));

@@ -3,7 +3,6 @@ package dev.trainyard.cli;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.trainyard.gitops.GitOpsException;
 import dev.trainyard.gitops.GitOpsLocation;
-import dev.trainyard.gitops.GitOpsRepository;
 import dev.trainyard.gitops.PublishProgress;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -57,15 +56,7 @@ final class GitOpsOptions {
       throw new ParameterException(
           spec.commandLine(), "Missing --gitops URL|PATH (or set " + GITOPS_ENV + ")");
     }
-    if (branch.startsWith("refs/") || !GitOpsRepository.isBranchName(branch)) {
-      throw new ParameterException(
-          spec.commandLine(),
-          "--branch \""
-              + branch
-              + "\" is not a branch name: git refuses blanks, `..`, `~ ^ : ? * [ \\`, `@{`,"
-              + " a leading `-`, a trailing `/`, `.` or `.lock`"
-              + (branch.startsWith("refs/") ? " (give it without refs/heads/)" : ""));
-    }
+    BranchFlag.check(spec, "--branch", branch);
     GitOpsLocation location;
     try {
       location = GitOpsLocation.parse(value, Invocation.of(spec).workingDirectory());

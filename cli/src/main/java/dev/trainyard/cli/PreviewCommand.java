@@ -186,6 +186,7 @@ final class PreviewCommand implements Callable<Integer> {
 
   private Preview source(String where, Invocation invocation) throws GitOpsException {
     Path dir = invocation.workingDirectory();
+    BranchFlag.check(spec, "--branch", branch);
     GitOpsLocation location;
     try {
       location = GitOpsLocation.parse(where, dir);

@@ -118,6 +118,7 @@ final class SubmitCommand implements Callable<Integer> {
   public Integer call() {
     Invocation invocation = Invocation.of(spec);
     Map<String, String> env = invocation.environment();
+    Optional<String> sourceBranch = checkpoints.branch(spec);
     GitOpsLocation location = gitops.location(spec, env);
     boolean named = trainYamls != null && !trainYamls.isEmpty();
     if (named && changedSince != null) {
@@ -152,7 +153,7 @@ final class SubmitCommand implements Callable<Integer> {
             target.namespace(),
             rerun,
             gitops.dryRun,
-            new SubmitRequest.Checkpoints(checkpoints.branch(), checkpoints.fresh),
+            new SubmitRequest.Checkpoints(sourceBranch, checkpoints.fresh),
             invocation.workingDirectory());
     PublishProgress progress = gitops.progress();
     InterruptReport watch = InterruptReport.watch(progress, spec.commandLine().getErr());
