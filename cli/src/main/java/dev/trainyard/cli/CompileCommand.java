@@ -5,9 +5,12 @@ import dev.trainyard.compiler.Compiler;
 import dev.trainyard.compiler.SshSecretProvider;
 import dev.trainyard.compiler.diagnostic.Diagnostic;
 import dev.trainyard.compiler.manifest.OutputTree;
+import dev.trainyard.gitops.FolderSnapshot;
+import dev.trainyard.gitops.HandWrittenFiles;
 import dev.trainyard.gitops.TreeWriter;
 import dev.trainyard.gitops.leaks.LeakCheck;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -25,7 +28,8 @@ import picocli.CommandLine.Spec;
       "Compile a train.yaml into GitOps manifests: a JobSet, Kueue queue objects, and",
       "for MPI runtimes a hostfile ConfigMap and an SSH Secret.",
       "Files go to OUT/clusters/<cluster>/<namespace>/<run>/ with a kustomization.yaml",
-      "per folder; the run's folder is replaced whole.",
+      "per folder; the run's folder is replaced whole. A file someone added by hand",
+      "to a queue folder (_queues/, _cluster/) stops it (E814): it would be deleted.",
       "Re-compiling the same commit gives byte-identical files (an existing SSH Secret",
       "is reused)."
     },
@@ -49,12 +53,18 @@ final class CompileCommand implements Callable<Integer> {
       return Reporting.report(spec, options.output.format, result, Optional.empty());
     }
     OutputTree tree = result.tree().orElseThrow();
-    List<Diagnostic> leaks = LeakCheck.compiled(tree, result.job().orElseThrow().platform());
-    if (!leaks.isEmpty()) {
-      // The leak check submit runs before a commit, on the same bytes TreeWriter would write:
-      // nothing lands.
+    Path out = Invocation.of(spec).resolve(options.out);
+    // The checks submit runs before a commit, on the same bytes TreeWriter would write: a leak, or
+    // a
+    // hand-written file in a queue folder the write would delete; with either, nothing lands.
+    List<Diagnostic> refusals =
+        new ArrayList<>(LeakCheck.compiled(tree, result.job().orElseThrow().platform()));
+    refusals.addAll(
+        HandWrittenFiles.inTheWay(
+            new FolderSnapshot(out), tree, "compile --out", "nothing was written"));
+    if (!refusals.isEmpty()) {
       List<Diagnostic> all = new ArrayList<>(result.diagnostics());
-      all.addAll(leaks);
+      all.addAll(refusals);
       int exit =
           Reporting.report(
               spec,
@@ -65,7 +75,7 @@ final class CompileCommand implements Callable<Integer> {
       spec.commandLine().getErr().flush();
       return exit;
     }
-    TreeWriter.write(tree, Invocation.of(spec).resolve(options.out));
+    TreeWriter.write(tree, out);
     return Reporting.report(
         spec, options.output.format, result, Optional.of(new Reporting.Written(options.out, tree)));
   }

@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code compile --out}: what a folder that cannot be written to is, before anything is written.
+ * {@code compile --out}: what a folder that cannot be written to is, and what in it stops the
+ * write, before anything is written.
  */
 class CompileOutTest {
   @TempDir Path temp;
@@ -35,5 +36,46 @@ class CompileOutTest {
     assertTrue(
         onFile.err().startsWith("trainyard: --out " + file + " is a file, not a folder"),
         onFile.err());
+  }
+
+  @Test
+  @DisplayName(
+      "a hand-written file in a queue folder --out would rewrite stops the compile (E814 at the file, exit 1, nothing written, the file kept); Trainyard's own queue files, left or edited, are rewritten")
+  void handWrittenQueueFile() throws Exception {
+    TrainProject p = TrainProject.create(temp.resolve("src"), "run: torchrun t.py\n");
+    Path out = temp.resolve("gitops");
+    String train = p.trainYaml().toString();
+    MainTest.Run first = MainTest.run("compile", train, "--out", out.toString());
+    assertEquals(0, first.exit(), first.err());
+    Path queues = out.resolve("clusters/local/default/_queues");
+    Path localQueue = queues.resolve("localqueue-default.yaml");
+    String written = Files.readString(localQueue);
+    Files.writeString(localQueue, written.replace("name: default", "name: edited"));
+    Path limitRange =
+        Files.writeString(queues.resolve("limitrange.yaml"), "apiVersion: v1\nkind: LimitRange\n");
+    Path notes = Files.writeString(out.resolve("clusters/local/_cluster/NOTES.md"), "ours\n");
+    MainTest.Run refused = MainTest.run("compile", train, "--out", out.toString());
+    assertEquals(1, refused.exit(), refused.err());
+    assertEquals(
+        2, refused.err().split("error\\[E814]", -1).length - 1, "one per file: " + refused.err());
+    assertTrue(
+        refused
+            .err()
+            .contains(
+                "clusters/local/default/_queues/limitrange.yaml: error[E814]: hand-written file in a"
+                    + " folder trainyard owns: this compile --out rewrites the folder whole from"
+                    + " platform.yaml and would delete it"),
+        refused.err());
+    assertTrue(refused.err().contains("clusters/local/_cluster/NOTES.md: error[E814]"));
+    assertTrue(refused.err().contains("; nothing was written\n"), refused.err());
+    assertTrue(refused.err().endsWith("nothing was written to " + out + "\n"), refused.err());
+    assertEquals("apiVersion: v1\nkind: LimitRange\n", Files.readString(limitRange));
+    assertEquals("ours\n", Files.readString(notes));
+    assertTrue(Files.readString(localQueue).contains("name: edited"), "not rewritten either");
+    Files.delete(limitRange);
+    Files.delete(notes);
+    MainTest.Run again = MainTest.run("compile", train, "--out", out.toString());
+    assertEquals(0, again.exit(), again.err());
+    assertEquals(written, Files.readString(localQueue), "its own file, edited, is rewritten");
   }
 }

@@ -6,10 +6,7 @@ import dev.trainyard.compiler.Compiler;
 import dev.trainyard.compiler.SshSecretProvider;
 import dev.trainyard.compiler.TargetFlags;
 import dev.trainyard.compiler.diagnostic.Diagnostic;
-import dev.trainyard.compiler.diagnostic.DiagnosticCode;
-import dev.trainyard.compiler.diagnostic.SourceLocation;
 import dev.trainyard.compiler.manifest.OutputTree;
-import dev.trainyard.compiler.manifest.TreeLayout;
 import dev.trainyard.compiler.resolve.ResolvedJob;
 import dev.trainyard.gitops.leaks.LeakCheck;
 import java.nio.file.Path;
@@ -298,40 +295,14 @@ public final class Submitter {
 
   /**
    * E814 for each file of {@code base} that {@code edit} would remove or rewrite although Trainyard
-   * did not write it ({@link PlatformRender#handWritten}): a queue folder is replaced whole, and an
-   * ML engineer's submit must not delete the platform team's LimitRange with its run.
+   * did not write it ({@link HandWrittenFiles}): a queue folder is replaced whole, and an ML
+   * engineer's submit must not delete the platform team's LimitRange with its run.
    */
   static List<Diagnostic> handWrittenInTheWay(Snapshot base, TreeEdit edit) {
-    if (!(edit instanceof TreeEdit.ReplaceFolder replace)) {
-      return List.of();
-    }
-    String folder = replace.path().substring(replace.path().lastIndexOf('/') + 1);
-    if (!folder.equals(TreeLayout.QUEUES_FOLDER) && !folder.equals(TreeLayout.CLUSTER_FOLDER)) {
-      // Run and checkpoint folders hold only Trainyard's files, none with the platform mark.
-      return List.of();
-    }
-    List<Diagnostic> found = new ArrayList<>();
-    base.folder(replace.path())
-        .forEach(
-            (name, text) -> {
-              String path = replace.path() + "/" + name;
-              if (PlatformRender.handWritten(path, text)
-                  && !text.equals(replace.files().get(name))) {
-                found.add(
-                    Diagnostic.error(
-                            DiagnosticCode.HAND_WRITTEN_FILE_IN_THE_WAY,
-                            SourceLocation.ofFile(path),
-                            "",
-                            "hand-written file in a folder trainyard owns: this submit rewrites the"
-                                + " folder whole from platform.yaml and would delete it")
-                        .withHint(
-                            "ask the platform team to move it beside the folder, e.g."
-                                + " clusters/<cluster>/<namespace>/limitrange.yaml listed in the"
-                                + " kustomization.yaml there (trainyard keeps entries it did not"
-                                + " write); nothing was committed"));
-              }
-            });
-    return found;
+    return edit instanceof TreeEdit.ReplaceFolder replace
+        ? HandWrittenFiles.inTheWay(
+            base, replace.path(), replace.files(), "submit", "nothing was committed")
+        : List.of();
   }
 
   /**
