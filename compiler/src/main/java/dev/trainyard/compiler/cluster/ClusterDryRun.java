@@ -107,6 +107,31 @@ public final class ClusterDryRun implements AutoCloseable {
             null);
       }
     }
+    if (context.isEmpty()) {
+      // Without a usable current-context fabric8 quietly falls back to the in-cluster address
+      // (https://kubernetes.default.svc), which then fails to resolve: name the real mistake, as
+      // kubectl does ("context was not found for specified context").
+      List<String> names =
+          model.getContexts() == null
+              ? List.of()
+              : model.getContexts().stream().map(c -> c.getName()).sorted().toList();
+      String current = model.getCurrentContext();
+      if (current == null || current.isBlank() || !names.contains(current)) {
+        throw new ClusterUnavailableException(
+            file
+                + (current == null || current.isBlank()
+                    ? ": the kubeconfig sets no current-context"
+                    : ": the kubeconfig's current-context \""
+                        + current
+                        + "\" is none of its contexts")
+                + (names.isEmpty()
+                    ? " and has no contexts"
+                    : " (it has: "
+                        + String.join(", ", names)
+                        + "): pick one with --context or `kubectl config use-context`"),
+            null);
+      }
+    }
     return Config.fromKubeconfig(context.orElse(null), file.toFile());
   }
 

@@ -90,6 +90,35 @@ class ClientConfigTest {
 
   @Test
   @DisplayName(
+      "without --context, a current-context the kubeconfig lacks, or none, is an environment error naming the file and the contexts it has (fabric8 alone fell back to https://kubernetes.default.svc)")
+  void currentContextMissing() throws Exception {
+    Path file = kubeconfig(TWO_CONTEXTS.replace("current-context: b", "current-context: nope"));
+    assertEquals(
+        file
+            + ": the kubeconfig's current-context \"nope\" is none of its contexts (it has: a, b):"
+            + " pick one with --context or `kubectl config use-context`",
+        refused(file, Optional.empty()).getMessage());
+    assertEquals(
+        "https://127.0.0.1:6443/",
+        ClusterDryRun.clientConfig(Optional.of(file), Optional.of("a")).getMasterUrl(),
+        "--context still chooses");
+    Path unset = kubeconfig(TWO_CONTEXTS.replace("current-context: b\n", ""));
+    assertEquals(
+        unset
+            + ": the kubeconfig sets no current-context (it has: a, b): pick one with --context or"
+            + " `kubectl config use-context`",
+        refused(unset, Optional.empty()).getMessage());
+    Path none =
+        kubeconfig(
+            "apiVersion: v1\nkind: Config\ncurrent-context: x\nclusters:\n- name: a\n  cluster: {server: 'https://127.0.0.1:6443'}\n");
+    assertEquals(
+        none
+            + ": the kubeconfig's current-context \"x\" is none of its contexts and has no contexts",
+        refused(none, Optional.empty()).getMessage());
+  }
+
+  @Test
+  @DisplayName(
       "a kubeconfig that is YAML but not a kubeconfig names the file and what is wrong, with every quoted value masked")
   void notAKubeconfig() throws Exception {
     Path file = kubeconfig("apiVersion: v1\nclusters:\n- name: a\n  cluster: 'secret-value'\n");
