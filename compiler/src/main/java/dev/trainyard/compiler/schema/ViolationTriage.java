@@ -6,7 +6,10 @@ import java.util.stream.Collectors;
 
 /**
  * Drops cascade noise so each mistake yields one message: once a value has the wrong type, nothing
- * else about it is reported (its {@code if}/{@code then} branches would fail vacuously).
+ * else about it is reported (its {@code if}/{@code then} branches would fail vacuously); once a
+ * string is empty where it must not be ({@code minLength}), its {@code pattern} or {@code format}
+ * is not reported too ({@code image: ""} was E204 "must not be empty" and E205 "must be a container
+ * image reference … got \"\"").
  *
  * <p>A failed {@code anyOf}/{@code oneOf} needs no rule here: networknt 1.5.9 reports it as its
  * branches' own violations only (one {@code type} per branch, each kept), never as a violation of
@@ -14,6 +17,9 @@ import java.util.stream.Collectors;
  * {@code not}.
  */
 final class ViolationTriage {
+  /** What a string's content must look like: moot for an empty string already reported. */
+  private static final Set<String> SHAPE = Set.of("pattern", "format");
+
   private ViolationTriage() {}
 
   static List<SchemaViolation> withoutCascades(List<SchemaViolation> all) {
@@ -22,8 +28,14 @@ final class ViolationTriage {
             .filter(v -> v.keyword().equals("type"))
             .map(SchemaViolation::instancePointer)
             .collect(Collectors.toSet());
+    Set<String> empty =
+        all.stream()
+            .filter(v -> v.keyword().equals("minLength") && v.instance().asText("x").isEmpty())
+            .map(SchemaViolation::instancePointer)
+            .collect(Collectors.toSet());
     return all.stream()
         .filter(v -> v.keyword().equals("type") || !mistyped.contains(v.instancePointer()))
+        .filter(v -> !SHAPE.contains(v.keyword()) || !empty.contains(v.instancePointer()))
         .toList();
   }
 }
