@@ -95,10 +95,15 @@ final class InitCommand implements Callable<Integer> {
               + String.join(", ", catalog.get().names()));
     }
     Path folder = Invocation.of(spec).resolve(dir);
-    if (Files.exists(folder) && !Files.isDirectory(folder)) {
-      throw new CommandLine.ParameterException(
-          spec.commandLine(),
-          dir + " is a file, not a folder: init writes train.yaml into the folder of your code");
+    // DIR, or a folder above it, that is a file (init a-file/sub): named as the user would type it.
+    Path cwd = Invocation.of(spec).workingDirectory();
+    for (Path p = folder; p != null; p = p.getParent()) {
+      if (Files.exists(p) && !Files.isDirectory(p)) {
+        throw new CommandLine.ParameterException(
+            spec.commandLine(),
+            (p.equals(folder) ? dir : p.startsWith(cwd) ? cwd.relativize(p) : p)
+                + " is a file, not a folder: init writes train.yaml into the folder of your code");
+      }
     }
     Path shown = dir.resolve("train.yaml");
     Path file = folder.resolve("train.yaml");

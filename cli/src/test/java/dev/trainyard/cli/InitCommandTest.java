@@ -57,7 +57,7 @@ class InitCommandTest {
 
   @Test
   @DisplayName(
-      "DIR is read against the working folder and named as typed; a file as DIR is a usage error (exit 2) naming it")
+      "DIR is read against the working folder and named as typed; a file as DIR, or above it, is a usage error (exit 2) naming it")
   void relativeFolderAndFile() throws Exception {
     MainTest.Run r = SubmitCommandTest.runIn(temp, Map.of(), "init", "proj");
     assertEquals(0, r.exit(), r.err());
@@ -72,6 +72,18 @@ class InitCommandTest {
             + " code\nTry 'trainyard init --help' for more information.\n",
         file.err());
     assertEquals("x", Files.readString(temp.resolve("a-file")));
+    MainTest.Run below = SubmitCommandTest.runIn(temp, Map.of(), "init", "a-file/sub/dir");
+    assertEquals(2, below.exit(), below.err());
+    assertTrue(
+        below.err().startsWith("trainyard: a-file is a file, not a folder: init writes"),
+        "the file above DIR, not the OS's 'Not a directory': " + below.err());
+    MainTest.Run outside =
+        SubmitCommandTest.runIn(
+            temp.resolve("proj"), Map.of(), "init", temp.resolve("a-file/sub").toString());
+    assertEquals(2, outside.exit(), outside.err());
+    assertTrue(
+        outside.err().startsWith("trainyard: " + temp.resolve("a-file") + " is a file"),
+        outside.err());
     Files.createDirectories(temp.resolve("d/train.yaml"));
     MainTest.Run folder = SubmitCommandTest.runIn(temp, Map.of(), "init", "d", "--force");
     assertEquals(2, folder.exit(), folder.err());
