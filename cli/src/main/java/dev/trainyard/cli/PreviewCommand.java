@@ -218,18 +218,17 @@ final class PreviewCommand implements Callable<Integer> {
               + " to preview the jobs it changes, or name the TRAIN_YAML files to preview");
     }
     SourcePreviewRequest request =
-        new SourcePreviewRequest(
-            dir,
-            trainYamls == null ? List.of() : trainYamls,
-            Optional.ofNullable(base),
-            head,
-            location,
-            branch,
-            Optional.ofNullable(platform),
-            Optional.ofNullable(runtimes),
-            Optional.ofNullable(sourceRepo),
-            target.cluster(),
-            target.namespace());
+        SourcePreviewRequest.builder(dir, location)
+            .trainYamls(trainYamls == null ? List.of() : trainYamls)
+            .base(Optional.ofNullable(base))
+            .head(head)
+            .branch(branch)
+            .platform(Optional.ofNullable(platform))
+            .runtimes(Optional.ofNullable(runtimes))
+            .sourceRepo(Optional.ofNullable(sourceRepo))
+            .cluster(target.cluster())
+            .namespace(target.namespace())
+            .build();
     Map<String, String> env = invocation.environment();
     return new SourcePreview(GitOpsOptions.cacheRoot(env), env, Clock.systemUTC()).preview(request);
   }

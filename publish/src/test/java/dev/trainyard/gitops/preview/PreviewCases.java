@@ -139,18 +139,7 @@ final class PreviewCases {
     /** The preview of HEAD against {@code base} (empty: the train.yaml files named), at T2. */
     Preview preview(Path cache, Optional<String> base, List<Path> named) throws GitOpsException {
       SourcePreviewRequest r =
-          new SourcePreviewRequest(
-              source,
-              named,
-              base,
-              "HEAD",
-              location(),
-              "main",
-              Optional.empty(),
-              Optional.empty(),
-              Optional.empty(),
-              Optional.empty(),
-              Optional.empty());
+          SourcePreviewRequest.builder(source, location()).trainYamls(named).base(base).build();
       return new SourcePreview(cache, Map.of(), Clock.fixed(T2, ZoneOffset.UTC)).preview(r);
     }
   }

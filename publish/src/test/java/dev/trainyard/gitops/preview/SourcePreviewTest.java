@@ -113,18 +113,10 @@ class SourcePreviewTest {
         "a",
         T1);
     SourcePreviewRequest r =
-        new SourcePreviewRequest(
-            s.source(),
-            List.of(),
-            Optional.of("HEAD~1"),
-            "HEAD~1",
-            s.location(),
-            "main",
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty());
+        SourcePreviewRequest.builder(s.source(), s.location())
+            .base(Optional.of("HEAD~1"))
+            .head("HEAD~1")
+            .build();
     IllegalArgumentException e =
         assertThrows(
             IllegalArgumentException.class,
@@ -212,18 +204,7 @@ class SourcePreviewTest {
         T1);
     Path bare = PreviewRepos.bare(s.source(), temp.resolve("source.git"));
     SourcePreviewRequest r =
-        new SourcePreviewRequest(
-            bare,
-            List.of(),
-            Optional.of("HEAD~1"),
-            "HEAD",
-            s.location(),
-            "main",
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty());
+        SourcePreviewRequest.builder(bare, s.location()).base(Optional.of("HEAD~1")).build();
     IllegalArgumentException e =
         assertThrows(
             IllegalArgumentException.class,
@@ -263,18 +244,9 @@ class SourcePreviewTest {
     Path empty = temp.resolve("empty.git");
     git(temp, T0, "init", "-q", "--bare", empty.toString());
     SourcePreviewRequest r =
-        new SourcePreviewRequest(
-            source,
-            List.of(trainYaml),
-            Optional.empty(),
-            "HEAD",
-            GitOpsLocation.parse(empty.toString(), Path.of("")),
-            "main",
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty());
+        SourcePreviewRequest.builder(source, GitOpsLocation.parse(empty.toString(), Path.of("")))
+            .trainYamls(List.of(trainYaml))
+            .build();
     return new SourcePreview(temp.resolve("cache"), Map.of(), Clock.fixed(T2, ZoneOffset.UTC))
         .preview(r);
   }
