@@ -90,9 +90,9 @@ final class QuotaRules {
             : resource.equals(Platform.EphemeralStorage.RESOURCE) ? "/nodes" : "/resources/gpus";
     // A request train.yaml does not write (the runtime's default) is multiplied by `nodes`: point
     // there, not at the file's first line.
+    var written = job.spec().document().root();
     String pointer =
-        job.spec().document().root().at(asked).isMissingNode()
-                && !job.spec().document().root().at("/nodes").isMissingNode()
+        written.at(asked).isMissingNode() && !written.at("/nodes").isMissingNode()
             ? "/nodes"
             : asked;
     String message =
