@@ -21,6 +21,7 @@ import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
 
 /**
  * {@code trainyard platform render}: the queue folders of a GitOps tree brought back in step with
@@ -314,12 +315,19 @@ public final class PlatformRender {
 
   /**
    * Whether {@code text} at {@code path} is no file Trainyard writes: every queue object carries
-   * the {@link Provenance#PLATFORM} annotation, and the only other file in a queue folder is its
-   * kustomization.
+   * the {@link Provenance#PLATFORM} annotation (as an indented key, not in a comment), and the only
+   * other file in a queue folder is its own kustomization (not one in a subfolder of it).
    */
   static boolean handWritten(String path, String text) {
-    return !path.endsWith("/" + KUSTOMIZATION) && !text.contains(Provenance.PLATFORM + ":");
+    boolean kustomization =
+        path.endsWith("/" + TreeLayout.QUEUES_FOLDER + "/" + KUSTOMIZATION)
+            || path.endsWith("/" + TreeLayout.CLUSTER_FOLDER + "/" + KUSTOMIZATION);
+    return !kustomization && !ANNOTATED.matcher(text).find();
   }
+
+  /** The platform annotation as Trainyard writes it: a key indented under {@code annotations}. */
+  private static final Pattern ANNOTATED =
+      Pattern.compile("^[ ]+" + Pattern.quote(Provenance.PLATFORM + ":") + " ", Pattern.MULTILINE);
 
   /**
    * W813 for each hand-written file the render removes ({@link Difference#HAND_WRITTEN}), at the
