@@ -5,7 +5,6 @@ import dev.trainyard.compiler.Compiler;
 import dev.trainyard.compiler.SshSecretProvider;
 import dev.trainyard.compiler.diagnostic.Diagnostic;
 import dev.trainyard.compiler.manifest.OutputTree;
-import dev.trainyard.gitops.FolderSnapshot;
 import dev.trainyard.gitops.HandWrittenFiles;
 import dev.trainyard.gitops.TreeWriter;
 import dev.trainyard.gitops.leaks.LeakCheck;
@@ -59,9 +58,7 @@ final class CompileCommand implements Callable<Integer> {
     // hand-written file in a queue folder the write would delete; with either, nothing lands.
     List<Diagnostic> refusals =
         new ArrayList<>(LeakCheck.compiled(tree, result.job().orElseThrow().platform()));
-    refusals.addAll(
-        HandWrittenFiles.inTheWay(
-            new FolderSnapshot(out), tree, "compile --out", "nothing was written"));
+    refusals.addAll(HandWrittenFiles.onDisk(out, tree, "compile --out", "nothing was written"));
     if (!refusals.isEmpty()) {
       List<Diagnostic> all = new ArrayList<>(result.diagnostics());
       all.addAll(refusals);

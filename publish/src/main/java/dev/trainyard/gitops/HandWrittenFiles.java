@@ -5,10 +5,16 @@ import dev.trainyard.compiler.diagnostic.DiagnosticCode;
 import dev.trainyard.compiler.diagnostic.SourceLocation;
 import dev.trainyard.compiler.manifest.OutputTree;
 import dev.trainyard.compiler.manifest.TreeLayout;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.Stream;
 
 /**
  * Files someone wrote by hand in a folder Trainyard owns ({@code _cluster/}, {@code _queues/}),
@@ -20,6 +26,42 @@ import java.util.TreeMap;
  */
 public final class HandWrittenFiles {
   private HandWrittenFiles() {}
+
+  /**
+   * {@code compile --out}'s check of the working tree at {@code root}: E814 for each hand-written
+   * file ({@link #inTheWay(Snapshot, OutputTree, String, String)} on a {@link FolderSnapshot}) and
+   * each symbolic link (which {@link FolderSnapshot} does not read, and the write would replace) in
+   * a queue folder {@code tree} owns; empty when there is none.
+   *
+   * @throws UncheckedIOException when a folder cannot be listed
+   */
+  public static List<Diagnostic> onDisk(
+      Path root, OutputTree tree, String command, String nothingDone) {
+    List<Diagnostic> found =
+        new ArrayList<>(inTheWay(new FolderSnapshot(root), tree, command, nothingDone));
+    for (String folder : tree.ownedFolders()) {
+      Path dir = root.resolve(folder);
+      if (!queueFolder(folder)) {
+        continue;
+      }
+      if (Files.isSymbolicLink(dir)) {
+        found.add(diagnostic(folder, command, nothingDone));
+      }
+      if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+        continue;
+      }
+      try (Stream<Path> all = Files.walk(dir)) {
+        all.filter(Files::isSymbolicLink)
+            .map(p -> folder + "/" + dir.relativize(p).toString().replace('\\', '/'))
+            .sorted()
+            .forEach(path -> found.add(diagnostic(path, command, nothingDone)));
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot list " + dir + ": " + TreeWriter.why(e), e);
+      }
+    }
+    found.sort(Diagnostic.ORDER);
+    return found;
+  }
 
   /**
    * E814 for each hand-written file of {@code base} (e.g. a {@link FolderSnapshot} of {@code
@@ -50,8 +92,7 @@ public final class HandWrittenFiles {
    */
   static List<Diagnostic> inTheWay(
       Snapshot base, String folder, Map<String, String> files, String command, String nothingDone) {
-    String name = folder.substring(folder.lastIndexOf('/') + 1);
-    if (!name.equals(TreeLayout.QUEUES_FOLDER) && !name.equals(TreeLayout.CLUSTER_FOLDER)) {
+    if (!queueFolder(folder)) {
       return List.of();
     }
     List<Diagnostic> found = new ArrayList<>();
@@ -60,23 +101,33 @@ public final class HandWrittenFiles {
             (file, text) -> {
               String path = folder + "/" + file;
               if (PlatformRender.handWritten(path, text) && !text.equals(files.get(file))) {
-                found.add(
-                    Diagnostic.error(
-                            DiagnosticCode.HAND_WRITTEN_FILE_IN_THE_WAY,
-                            SourceLocation.ofFile(path),
-                            "",
-                            "hand-written file in a folder trainyard owns: this "
-                                + command
-                                + " rewrites the folder whole from platform.yaml and would delete"
-                                + " it")
-                        .withHint(
-                            "ask the platform team to move it beside the folder, e.g."
-                                + " clusters/<cluster>/<namespace>/limitrange.yaml listed in the"
-                                + " kustomization.yaml there (trainyard keeps entries it did not"
-                                + " write); "
-                                + nothingDone));
+                found.add(diagnostic(path, command, nothingDone));
               }
             });
     return found;
+  }
+
+  /** Whether {@code folder} is a queue folder ({@code …/_queues}, {@code …/_cluster}). */
+  private static boolean queueFolder(String folder) {
+    String name = folder.substring(folder.lastIndexOf('/') + 1);
+    return name.equals(TreeLayout.QUEUES_FOLDER) || name.equals(TreeLayout.CLUSTER_FOLDER);
+  }
+
+  private static Diagnostic diagnostic(String path, String command, String nothingDone) {
+    return Diagnostic.error(
+            DiagnosticCode.HAND_WRITTEN_FILE_IN_THE_WAY,
+            SourceLocation.ofFile(path),
+            "",
+            "hand-written file in a folder trainyard owns: this "
+                + command
+                + " rewrites the folder whole from platform.yaml and would delete it")
+        .withHint(
+            "ask the platform team to move it beside the folder, e.g. "
+                + (path.contains("/" + TreeLayout.CLUSTER_FOLDER + "/")
+                    ? "clusters/<cluster>/limitrange.yaml"
+                    : "clusters/<cluster>/<namespace>/limitrange.yaml")
+                + " listed in the kustomization.yaml there (trainyard keeps entries it did not"
+                + " write); "
+                + nothingDone);
   }
 }

@@ -35,9 +35,7 @@ class HandWrittenFilesTest {
     files.put(QUEUES + "/kustomization.yaml", "resources:\n- localqueue-default.yaml\n");
     files.put(QUEUES + "/localqueue-default.yaml", OURS);
     OutputTree tree = new OutputTree(files, List.of(QUEUES));
-    return HandWrittenFiles.inTheWay(
-            new FolderSnapshot(root), tree, "compile --out", "nothing was written")
-        .stream()
+    return HandWrittenFiles.onDisk(root, tree, "compile --out", "nothing was written").stream()
         .map(Diagnostic::location)
         .map(Object::toString)
         .toList();
@@ -68,5 +66,54 @@ class HandWrittenFilesTest {
             QUEUES + "/limitrange.yaml",
             QUEUES + "/limits/kustomization.yaml"),
         refused());
+  }
+
+  @Test
+  @DisplayName(
+      "symbolic links in a queue folder, or the queue folder itself a link, are E814 too (the write would replace them; their targets are never read)")
+  void links() throws Exception {
+    file("outside/limitrange.yaml", "kind: LimitRange\n");
+    file(QUEUES + "/localqueue-default.yaml", OURS);
+    Files.createSymbolicLink(
+        root.resolve(QUEUES + "/limitrange.yaml"), root.resolve("outside/limitrange.yaml"));
+    Files.createSymbolicLink(root.resolve(QUEUES + "/dangling.yaml"), root.resolve("nowhere"));
+    assertEquals(List.of(QUEUES + "/dangling.yaml", QUEUES + "/limitrange.yaml"), refused());
+    Path queues = root.resolve(QUEUES);
+    Files.move(queues, root.resolve("elsewhere"));
+    Files.createSymbolicLink(queues, root.resolve("elsewhere"));
+    assertEquals(List.of(QUEUES), refused());
+  }
+
+  @Test
+  @DisplayName(
+      "the hint names where the object can go instead: beside the namespace's queue folder, or the cluster's for _cluster/")
+  void hintByFolder() throws Exception {
+    String cluster = "clusters/local/_cluster";
+    file(cluster + "/notes.md", "ours\n");
+    file(QUEUES + "/limitrange.yaml", "kind: LimitRange\n");
+    TreeMap<String, String> files = new TreeMap<>();
+    files.put(cluster + "/kustomization.yaml", "resources: []\n");
+    files.put(QUEUES + "/kustomization.yaml", "resources: []\n");
+    List<Diagnostic> found =
+        HandWrittenFiles.onDisk(
+            root,
+            new OutputTree(files, List.of(cluster, QUEUES)),
+            "submit",
+            "nothing was committed");
+    assertEquals(2, found.size(), found.toString());
+    assertEquals(
+        "ask the platform team to move it beside the folder, e.g. clusters/<cluster>/limitrange.yaml"
+            + " listed in the kustomization.yaml there (trainyard keeps entries it did not write);"
+            + " nothing was committed",
+        found.get(0).hint());
+    assertEquals(
+        "hand-written file in a folder trainyard owns: this submit rewrites the folder whole from"
+            + " platform.yaml and would delete it",
+        found.get(1).message());
+    assertEquals(
+        "ask the platform team to move it beside the folder, e.g."
+            + " clusters/<cluster>/<namespace>/limitrange.yaml listed in the kustomization.yaml"
+            + " there (trainyard keeps entries it did not write); nothing was committed",
+        found.get(1).hint());
   }
 }
