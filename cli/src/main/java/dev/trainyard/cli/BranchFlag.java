@@ -27,7 +27,7 @@ final class BranchFlag {
               + " \""
               + value
               + "\" is not a branch name: git refuses blanks, `..`, `~ ^ : ? * [ \\`, `@{`,"
-              + " a leading `-`, a trailing `/`, `.` or `.lock`"
+              + " a leading `-`, a trailing `/`, `.` or `.lock`, and the name HEAD"
               + (value.startsWith("refs/") ? " (give it without refs/heads/)" : ""));
     }
     return value;

@@ -34,7 +34,9 @@ class BranchFlagTest {
             List.of("preview", "--gitops", bare.toString(), "--branch", "no..pe", train),
             "--branch \"no..pe\"",
             List.of("compile", train, "--out", out.toString(), "--source-branch", "refs/heads/x"),
-            "--source-branch \"refs/heads/x\"");
+            "--source-branch \"refs/heads/x\"",
+            List.of("compile", train, "--out", out.toString(), "--source-branch", "HEAD"),
+            "--source-branch \"HEAD\"");
     for (var c : cases.entrySet()) {
       MainTest.Run r = SubmitCommandTest.runIn(work, Map.of(), c.getKey().toArray(String[]::new));
       assertEquals(2, r.exit(), c.getKey() + ": " + r.err());
@@ -44,7 +46,7 @@ class BranchFlagTest {
                   "trainyard: "
                       + c.getValue()
                       + " is not a branch name: git refuses blanks, `..`, `~ ^ : ? * [ \\`, `@{`,"
-                      + " a leading `-`, a trailing `/`, `.` or `.lock`"),
+                      + " a leading `-`, a trailing `/`, `.` or `.lock`, and the name HEAD"),
           r.err());
       assertEquals(
           c.getValue().startsWith("--source-branch \"refs/"),

@@ -136,11 +136,13 @@ public final class GitOpsRepository implements AutoCloseable {
    * Whether {@code name} is a branch a GitOps repository can have, by git's own ref-name rules
    * (JGit's {@code Repository.isValidRefName} on {@code refs/heads/<name>}: no {@code ..}, blanks,
    * {@code ~ ^ : ? * [ \\}, {@code @{}, a {@code .lock} suffix, a leading or trailing {@code /}
-   * or {@code .}), and not starting with {@code -} (which {@code git branch} refuses too).
+   * or {@code .}), not starting with {@code -} and not {@code HEAD} (which {@code git branch} and
+   * {@code git check-ref-format --branch} refuse too).
    */
   public static boolean isBranchName(String name) {
     return !name.isEmpty()
         && !name.startsWith("-")
+        && !name.equals("HEAD")
         && Repository.isValidRefName(Constants.R_HEADS + name);
   }
 

@@ -40,9 +40,11 @@ class BranchNameTest {
         "a/.b",
         "a.",
         "a//b",
-        "tab\there"
+        "tab\there",
+        "HEAD"
       })
-  @DisplayName("names git refuses (and a leading -) are not branch names")
+  @DisplayName(
+      "names git refuses (and a leading -, and HEAD: `git check-ref-format --branch HEAD` fails) are not branch names")
   void invalid(String name) {
     assertFalse(GitOpsRepository.isBranchName(name), name);
   }

@@ -6,6 +6,7 @@ import dev.trainyard.compiler.manifest.OutputTree;
 import dev.trainyard.compiler.resolve.ResolvedJob;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamedCluster;
+import io.fabric8.kubernetes.api.model.NamedContext;
 import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.api.model.StatusCause;
 import io.fabric8.kubernetes.client.Config;
@@ -21,6 +22,7 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -66,18 +68,6 @@ public final class ClusterDryRun implements AutoCloseable {
   }
 
   /**
-   * The client configuration every Trainyard command that talks to a cluster shares ({@code
-   * validate --cluster}, {@code status}, {@code logs}, the controller outside a pod): the
-   * kubeconfig {@link Kubeconfigs} locates (flag, {@code $KUBECONFIG}, {@code ~/.kube/config}, else
-   * the in-cluster service account), checked to be YAML first, so a broken file is reported at its
-   * line and column and never echoed (a kubeconfig line can hold a bearer token), with {@code
-   * context} (else the current one).
-   *
-   * @throws ClusterUnavailableException (exit 3) when there is no kubeconfig (naming where it
-   *     looked), it is not YAML or not a kubeconfig, or it lacks the context (listing the contexts
-   *     it has)
-   */
-  /**
    * The home folder as kubectl finds it: {@code $HOME} when set (client-go {@code
    * homedir.HomeDir}), else Java's {@code user.home}.
    */
@@ -87,14 +77,14 @@ public final class ClusterDryRun implements AutoCloseable {
   }
 
   /**
-   * The kubeconfig at {@code file}, checked to be YAML first (never echoed), with {@code context}.
+   * The model of the kubeconfig at {@code file}, checked to be YAML first (never echoed), its
+   * servers checked to be URLs.
    */
-  private static Config fromFile(Path file, Optional<String> context) {
+  private static io.fabric8.kubernetes.api.model.Config model(Path file) {
     String text = Kubeconfigs.read(file);
     io.fabric8.kubernetes.api.model.Config model =
         Serialization.unmarshal(text, io.fabric8.kubernetes.api.model.Config.class);
-    for (var cluster :
-        model.getClusters() == null ? List.<NamedCluster>of() : model.getClusters()) {
+    for (var cluster : listOf(model.getClusters())) {
       String server = cluster.getCluster() == null ? null : cluster.getCluster().getServer();
       if (server != null && !server.startsWith("https://") && !server.startsWith("http://")) {
         // fabric8 takes a server without a scheme for a host name and probes it over HTTPS while
@@ -107,69 +97,119 @@ public final class ClusterDryRun implements AutoCloseable {
             null);
       }
     }
-    if (context.isEmpty()) {
-      // Without a usable current-context fabric8 quietly falls back to the in-cluster address
-      // (https://kubernetes.default.svc), which then fails to resolve: name the real mistake, as
-      // kubectl does ("context was not found for specified context").
-      List<String> names =
-          model.getContexts() == null
-              ? List.of()
-              : model.getContexts().stream().map(c -> c.getName()).sorted().toList();
-      String current = model.getCurrentContext();
-      if (current == null || current.isBlank() || !names.contains(current)) {
-        throw new ClusterUnavailableException(
-            file
-                + (current == null || current.isBlank()
-                    ? ": the kubeconfig sets no current-context"
-                    : ": the kubeconfig's current-context \""
-                        + current
-                        + "\" is none of its contexts")
-                + (names.isEmpty()
-                    ? " and has no contexts"
-                    : " (it has: "
-                        + String.join(", ", names)
-                        + "): pick one with --context or `kubectl config use-context`"),
-            null);
-      }
-    }
-    return Config.fromKubeconfig(context.orElse(null), file.toFile());
+    return model;
   }
 
-  public static Config clientConfig(Optional<Path> kubeconfig, Optional<String> context) {
-    Optional<Path> file = Kubeconfigs.locate(kubeconfig, System.getenv(), home(System.getenv()));
-    try {
-      Config config =
-          file.isPresent()
-              ? fromFile(file.get(), context)
-              : Config.autoConfigure(context.orElse(null));
-      if (context.isPresent()
-          && (config.getCurrentContext() == null
-              || !context.get().equals(config.getCurrentContext().getName()))) {
-        List<String> names =
-            config.getContexts() == null
-                ? List.of()
-                : config.getContexts().stream().map(c -> c.getName()).sorted().toList();
-        throw new ClusterUnavailableException(
-            "kubeconfig has no context \""
-                + context.get()
-                + "\""
-                + (names.isEmpty() ? "" : " (it has: " + String.join(", ", names) + ")"),
-            null);
+  private static <T> List<T> listOf(List<T> list) {
+    return list == null ? List.of() : list;
+  }
+
+  /**
+   * Checks the context a connection would use, on {@code models} merged as kubectl merges the files
+   * of {@code $KUBECONFIG} (the first file that names a context, a cluster or a current-context
+   * wins): without one fabric8 quietly falls back to the in-cluster address
+   * (https://kubernetes.default.svc), which then fails to resolve, and a cluster without a server
+   * ends in a NullPointerException's words. Each mistake is named instead, as kubectl names it
+   * ("context was not found for specified context").
+   *
+   * @param shown the files, for messages ({@code a.yaml:b.yaml} for several)
+   * @throws ClusterUnavailableException (exit 3) naming the mistake and what the files have
+   */
+  private static void checkChoice(
+      String shown, List<io.fabric8.kubernetes.api.model.Config> models, Optional<String> context) {
+    Map<String, NamedContext> contexts = new LinkedHashMap<>();
+    Map<String, NamedCluster> clusters = new LinkedHashMap<>();
+    String current = null;
+    for (var m : models) {
+      listOf(m.getContexts()).forEach(c -> contexts.putIfAbsent(c.getName(), c));
+      listOf(m.getClusters()).forEach(c -> clusters.putIfAbsent(c.getName(), c));
+      if (current == null && m.getCurrentContext() != null && !m.getCurrentContext().isBlank()) {
+        current = m.getCurrentContext();
       }
-      return checkedServer(config, file.map(Path::toString).orElse("(in-cluster)"));
+    }
+    List<String> names = contexts.keySet().stream().sorted().toList();
+    String has = names.isEmpty() ? "" : " (it has: " + String.join(", ", names) + ")";
+    if (context.isPresent() && !contexts.containsKey(context.get())) {
+      throw new ClusterUnavailableException(
+          "kubeconfig has no context \"" + context.get() + "\"" + has, null);
+    }
+    if (context.isEmpty() && (current == null || !contexts.containsKey(current))) {
+      throw new ClusterUnavailableException(
+          shown
+              + (current == null
+                  ? ": the kubeconfig sets no current-context"
+                  : ": the kubeconfig's current-context \""
+                      + current
+                      + "\" is none of its contexts")
+              + (names.isEmpty()
+                  ? " and has no contexts"
+                  : has + ": pick one with --context or `kubectl config use-context`"),
+          null);
+    }
+    String chosen = context.orElse(current);
+    NamedContext named = contexts.get(chosen);
+    String cluster = named.getContext() == null ? null : named.getContext().getCluster();
+    if (cluster == null || !clusters.containsKey(cluster)) {
+      throw new ClusterUnavailableException(
+          shown
+              + ": the kubeconfig's context \""
+              + chosen
+              + "\" names "
+              + (cluster == null || cluster.isBlank()
+                  ? "no cluster"
+                  : "cluster \"" + cluster + "\", which it does not define"),
+          null);
+    }
+    NamedCluster c = clusters.get(cluster);
+    if (c.getCluster() == null
+        || c.getCluster().getServer() == null
+        || c.getCluster().getServer().isBlank()) {
+      throw new ClusterUnavailableException(
+          shown + ": the kubeconfig's cluster \"" + cluster + "\" has no server", null);
+    }
+  }
+
+  /**
+   * The client configuration every Trainyard command that talks to a cluster shares ({@code
+   * validate --cluster}, {@code status}, {@code logs}, the controller outside a pod): the
+   * kubeconfig files {@link Kubeconfigs} locates (flag; the files of {@code $KUBECONFIG}, merged as
+   * kubectl merges them; {@code ~/.kube/config}; else the in-cluster service account), each checked
+   * to be YAML first, so a broken file is reported at its line and column and never echoed (a
+   * kubeconfig line can hold a bearer token), with {@code context} (else the current one).
+   *
+   * @throws ClusterUnavailableException (exit 3) when there is no kubeconfig (naming where it
+   *     looked), it is not YAML or not a kubeconfig, or the context (given, else the current one)
+   *     is missing (listing the contexts it has) or names a cluster it lacks or one without a
+   *     server
+   */
+  public static Config clientConfig(Optional<Path> kubeconfig, Optional<String> context) {
+    List<Path> files = Kubeconfigs.locate(kubeconfig, System.getenv(), home(System.getenv()));
+    String shown =
+        files.isEmpty()
+            ? "(in-cluster)"
+            : String.join(":", files.stream().map(Path::toString).toList());
+    try {
+      Config config;
+      if (files.isEmpty()) {
+        config = Config.autoConfigure(context.orElse(null));
+      } else {
+        checkChoice(shown, files.stream().map(ClusterDryRun::model).toList(), context);
+        // Several files: fabric8 merges $KUBECONFIG's files itself, in kubectl's order, each
+        // relative path against its own file's folder.
+        config =
+            files.size() == 1
+                ? Config.fromKubeconfig(context.orElse(null), files.get(0).toFile())
+                : Config.autoConfigure(context.orElse(null));
+      }
+      return checkedServer(config, shown);
     } catch (ClusterUnavailableException e) {
       throw e;
     } catch (RuntimeException e) {
       // fabric8 throws its YAML mapper's exceptions for a kubeconfig that is YAML but not a
-      // kubeconfig; their
-      // message can quote the file, so only the innermost cause's class and location-free words are
-      // kept.
+      // kubeconfig; their message can quote the file, so only the innermost cause's class and
+      // location-free words are kept.
       throw new ClusterUnavailableException(
-          "kubeconfig "
-              + file.map(Path::toString).orElse("(in-cluster)")
-              + " is not a valid kubeconfig: "
-              + safeRootMessage(e),
-          e);
+          "kubeconfig " + shown + " is not a valid kubeconfig: " + safeRootMessage(e), e);
     }
   }
 

@@ -38,13 +38,14 @@ final class Kubeconfigs {
   private Kubeconfigs() {}
 
   /**
-   * The kubeconfig file to read: the flag's, else the first existing file of {@code $KUBECONFIG},
-   * else {@code ~/.kube/config}; empty inside a cluster (the service account is used).
+   * The kubeconfig files to read: the flag's, else every existing file of {@code $KUBECONFIG} in
+   * its order (kubectl merges them), else {@code ~/.kube/config}; empty inside a cluster (the
+   * service account is used).
    *
    * @throws ClusterDryRun.ClusterUnavailableException naming every place looked at, when there is
    *     none
    */
-  static Optional<Path> locate(Optional<Path> flag, Map<String, String> env, Path home) {
+  static List<Path> locate(Optional<Path> flag, Map<String, String> env, Path home) {
     if (flag.isPresent()) {
       if (!Files.isRegularFile(flag.get())) {
         throw new ClusterDryRun.ClusterUnavailableException(
@@ -54,26 +55,30 @@ final class Kubeconfigs {
                 + (Files.isDirectory(flag.get()) ? "is a folder, not a file" : "no such file"),
             null);
       }
-      return flag;
+      return List.of(flag.get());
     }
     List<String> looked = new ArrayList<>(List.of("--kubeconfig (not given)"));
     String list = env.getOrDefault("KUBECONFIG", "");
+    List<Path> files = new ArrayList<>();
     for (String entry : list.split(":")) {
       // An empty entry is Path.of(""), the working directory, never a regular file: skipped like
-      // kubectl skips it.
-      if (Files.isRegularFile(Path.of(entry))) {
-        return Optional.of(Path.of(entry));
+      // kubectl skips it, as it skips a file named twice.
+      if (Files.isRegularFile(Path.of(entry)) && !files.contains(Path.of(entry))) {
+        files.add(Path.of(entry));
       }
+    }
+    if (!files.isEmpty()) {
+      return List.copyOf(files);
     }
     looked.add(
         list.isBlank() ? "$KUBECONFIG (not set)" : "$KUBECONFIG=" + list + " (no such file)");
     Path standard = home.resolve(".kube").resolve("config");
     if (Files.isRegularFile(standard)) {
-      return Optional.of(standard);
+      return List.of(standard);
     }
     looked.add(standard + " (no such file)");
     if (!env.getOrDefault("KUBERNETES_SERVICE_HOST", "").isBlank()) {
-      return Optional.empty();
+      return List.of();
     }
     looked.add("the in-cluster service account (KUBERNETES_SERVICE_HOST not set)");
     throw new ClusterDryRun.ClusterUnavailableException(

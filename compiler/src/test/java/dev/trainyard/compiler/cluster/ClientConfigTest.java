@@ -119,6 +119,34 @@ class ClientConfigTest {
 
   @Test
   @DisplayName(
+      "the current context naming a cluster the kubeconfig lacks, or one without a server, is named (fabric8 fell back to the in-cluster address, or failed with a NullPointerException's words)")
+  void contextClusterMissing() throws Exception {
+    Path lacks =
+        kubeconfig(
+            TWO_CONTEXTS.replace(
+                "context: {cluster: c, user: u}", "context: {cluster: zz, user: u}"));
+    assertEquals(
+        lacks + ": the kubeconfig's context \"b\" names cluster \"zz\", which it does not define",
+        refused(lacks, Optional.empty()).getMessage());
+    assertEquals(
+        "https://127.0.0.1:6443/",
+        ClusterDryRun.clientConfig(Optional.of(lacks), Optional.of("a")).getMasterUrl(),
+        "another context is still usable");
+    Path none =
+        kubeconfig(TWO_CONTEXTS.replace("context: {cluster: c, user: u}", "context: {user: u}"));
+    assertEquals(
+        none + ": the kubeconfig's context \"b\" names no cluster",
+        refused(none, Optional.empty()).getMessage());
+    Path serverless =
+        kubeconfig(
+            TWO_CONTEXTS.replace("cluster: {server: 'https://127.0.0.1:7443'}", "cluster: {}"));
+    assertEquals(
+        serverless + ": the kubeconfig's cluster \"c\" has no server",
+        refused(serverless, Optional.empty()).getMessage());
+  }
+
+  @Test
+  @DisplayName(
       "a kubeconfig that is YAML but not a kubeconfig names the file and what is wrong, with every quoted value masked")
   void notAKubeconfig() throws Exception {
     Path file = kubeconfig("apiVersion: v1\nclusters:\n- name: a\n  cluster: 'secret-value'\n");

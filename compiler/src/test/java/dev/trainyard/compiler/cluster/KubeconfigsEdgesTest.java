@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.DisplayName;
@@ -30,8 +31,7 @@ class KubeconfigsEdgesTest {
     assertEquals("--kubeconfig " + temp + ": is a folder, not a file", folder.getMessage());
     Path b = Files.writeString(temp.resolve("b"), "apiVersion: v1\n");
     assertEquals(
-        Optional.of(b),
-        Kubeconfigs.locate(Optional.empty(), Map.of("KUBECONFIG", "::  :" + b), temp));
+        List.of(b), Kubeconfigs.locate(Optional.empty(), Map.of("KUBECONFIG", "::  :" + b), temp));
     var blank =
         assertThrows(
             ClusterDryRun.ClusterUnavailableException.class,
@@ -54,7 +54,7 @@ class KubeconfigsEdgesTest {
     Files.createDirectories(temp.resolve(".kube"));
     Path home = Files.writeString(temp.resolve(".kube/config"), "apiVersion: v1\n");
     assertEquals(
-        Optional.of(home),
+        List.of(home),
         Kubeconfigs.locate(Optional.empty(), Map.of("KUBECONFIG", temp.toString()), temp));
   }
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.DisplayName;
@@ -50,18 +51,22 @@ class KubeconfigsTest {
 
   @Test
   @DisplayName(
-      "kubectl's order: --kubeconfig, the first existing $KUBECONFIG file, ~/.kube/config; in a pod, the service account")
+      "kubectl's order: --kubeconfig, every existing $KUBECONFIG file in order (each once), ~/.kube/config; in a pod, the service account")
   void order() throws Exception {
     Path b = Files.writeString(temp.resolve("b"), "apiVersion: v1\n");
+    Path c = Files.writeString(temp.resolve("c"), "apiVersion: v1\n");
     Files.createDirectories(temp.resolve(".kube"));
     Path home = Files.writeString(temp.resolve(".kube/config"), "apiVersion: v1\n");
-    assertEquals(Optional.of(b), Kubeconfigs.locate(Optional.of(b), Map.of(), temp));
+    assertEquals(List.of(b), Kubeconfigs.locate(Optional.of(b), Map.of(), temp));
     assertEquals(
-        Optional.of(b),
-        Kubeconfigs.locate(Optional.empty(), Map.of("KUBECONFIG", "/nope:" + b), temp));
-    assertEquals(Optional.of(home), Kubeconfigs.locate(Optional.empty(), Map.of(), temp));
+        List.of(b), Kubeconfigs.locate(Optional.empty(), Map.of("KUBECONFIG", "/nope:" + b), temp));
     assertEquals(
-        Optional.empty(),
+        List.of(c, b),
+        Kubeconfigs.locate(
+            Optional.empty(), Map.of("KUBECONFIG", c + ":/nope:" + b + ":" + c), temp));
+    assertEquals(List.of(home), Kubeconfigs.locate(Optional.empty(), Map.of(), temp));
+    assertEquals(
+        List.of(),
         Kubeconfigs.locate(
             Optional.empty(), Map.of("KUBERNETES_SERVICE_HOST", "10.0.0.1"), temp.resolve("x")));
   }
