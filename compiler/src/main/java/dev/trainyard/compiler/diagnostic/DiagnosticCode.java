@@ -156,6 +156,12 @@ public enum DiagnosticCode {
    */
   HPC_MODULES("W452"),
   /**
+   * {@code run} or {@code setup} is longer than one string a Linux process may be given
+   * (MAX_ARG_STRLEN, 131,072 bytes): every container would fail to start with "Argument list too
+   * long".
+   */
+  RUN_TOO_LONG("E453"),
+  /**
    * {@code checkpoint.recoverOnExitCodes} lists 80, the exit of Trainyard's GPU start-up check (a
    * broken node, reported as a platform error).
    */

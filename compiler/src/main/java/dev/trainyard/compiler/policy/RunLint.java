@@ -47,6 +47,7 @@ final class RunLint {
                     .read(w.path())
                     .ifPresentOrElse(script -> wrapper(c, w, script), () -> w.missing(c)));
     ShellSyntax.checkSetup(c);
+    ArgumentSize.check(c);
     ImagePython.check(c);
     ReplacedPackages.check(c);
     PythonVersionRule.check(c);
