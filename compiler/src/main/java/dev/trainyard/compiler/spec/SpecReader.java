@@ -9,6 +9,7 @@ import dev.trainyard.compiler.source.ParsedDocument;
 import dev.trainyard.compiler.source.SourceFile;
 import dev.trainyard.compiler.source.YamlDocumentLoader;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -52,7 +53,10 @@ public final class SpecReader {
     if (doc.failed()) {
       return StageResult.failed(doc.diagnostics());
     }
-    List<Diagnostic> problems = validator.validate(doc.value().orElseThrow(), SchemaId.TRAIN_V1);
+    List<Diagnostic> problems =
+        new ArrayList<>(validator.validate(doc.value().orElseThrow(), SchemaId.TRAIN_V1));
+    problems.addAll(IntegerForms.check(doc.value().orElseThrow()));
+    problems.sort(Diagnostic.ORDER);
     if (problems.stream().anyMatch(Diagnostic::isError)) {
       return StageResult.failed(problems);
     }
