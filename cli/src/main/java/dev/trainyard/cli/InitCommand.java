@@ -1,5 +1,6 @@
 package dev.trainyard.cli;
 
+import dev.trainyard.compiler.render.ShellWords;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -139,7 +140,11 @@ final class InitCommand implements Callable<Integer> {
     }
     spec.commandLine()
         .getOut()
-        .println("wrote " + shown + "; compile it with: trainyard compile " + shown);
+        .println(
+            "wrote "
+                + shown
+                + "; compile it with: trainyard compile "
+                + ShellWords.quote(shown.toString()));
     return 0;
   }
 

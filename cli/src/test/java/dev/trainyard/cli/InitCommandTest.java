@@ -64,6 +64,12 @@ class InitCommandTest {
     assertEquals(
         "wrote proj/train.yaml; compile it with: trainyard compile proj/train.yaml\n", r.out());
     assertTrue(Files.isRegularFile(temp.resolve("proj/train.yaml")));
+    MainTest.Run odd = SubmitCommandTest.runIn(temp, Map.of(), "init", "my 'dir'$(x)");
+    assertEquals(0, odd.exit(), odd.err());
+    assertEquals(
+        "wrote my 'dir'$(x)/train.yaml; compile it with: trainyard compile 'my '\\''dir'\\''$(x)/train.yaml'\n",
+        odd.out(),
+        "the command to paste is one shell word: nothing in the name runs");
     Files.writeString(temp.resolve("a-file"), "x");
     MainTest.Run file = SubmitCommandTest.runIn(temp, Map.of(), "init", "a-file");
     assertEquals(2, file.exit(), file.err());

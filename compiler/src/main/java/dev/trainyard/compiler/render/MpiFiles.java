@@ -6,7 +6,6 @@ import dev.trainyard.compiler.runtime.MpiSettings;
 import dev.trainyard.compiler.runtime.MpiSettings.MpiImplementation;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Pattern;
 
 /**
  * The files of an MPI run's ConfigMap, mounted at {@code /etc/mpi}: the hostfile, the launcher
@@ -14,8 +13,6 @@ import java.util.regex.Pattern;
  * variable names appear in the scripts; user text reaches them as environment values.
  */
 final class MpiFiles {
-  private static final Pattern SHELL_WORD = Pattern.compile("[A-Za-z0-9_@%+=:,./-]+");
-
   static final String DIR = "/etc/mpi";
   static final String HOSTFILE = DIR + "/hostfile";
   static final String KEY_FILE = "id_trainyard";
@@ -175,7 +172,13 @@ final class MpiFiles {
     String np = Integer.toString(job.topology().worldSize());
     if (openMpi()) {
       args.addAll(
-          List.of("--hostfile", HOSTFILE, "-np", np, "--wdir", shellWord(job.command().workdir())));
+          List.of(
+              "--hostfile",
+              HOSTFILE,
+              "-np",
+              np,
+              "--wdir",
+              ShellWords.quote(job.command().workdir())));
       if (job.runtime().user().isRoot()) {
         args.add("--allow-run-as-root");
       }
@@ -183,24 +186,12 @@ final class MpiFiles {
       args.addAll(MpirunOptions.args(job));
       args.add("\"${forward[@]}\"");
     } else {
-      args.addAll(List.of("-f", HOSTFILE, "-np", np, "-wdir", shellWord(job.command().workdir())));
+      args.addAll(
+          List.of("-f", HOSTFILE, "-np", np, "-wdir", ShellWords.quote(job.command().workdir())));
       args.addAll(
           List.of("-genvlist", String.join(",", forwarded) + "\"$(printf %s \"${forward[@]}\")\""));
     }
     return args;
-  }
-
-  /**
-   * One shell word for a value that comes from the user's repository (the working directory is the
-   * train.yaml folder plus {@code workdir:}, either may hold spaces, {@code $} or quotes): as
-   * written when it is made of characters no shell reads specially, else single-quoted with each
-   * {@code '} as {@code '\''} (POSIX: nothing inside single quotes is special).
-   */
-  static String shellWord(String value) {
-    if (!value.isEmpty() && SHELL_WORD.matcher(value).matches()) {
-      return value;
-    }
-    return "'" + value.replace("'", "'\\''") + "'";
   }
 
   private boolean openMpi() {

@@ -154,7 +154,7 @@ final class RankEnv {
         + "alive_pid=\n"
         + "for py in python3 python; do\n"
         + "  if command -v \"$py\" >/dev/null 2>&1; then \"$py\" -c "
-        + MpiFiles.shellWord(LISTENER)
+        + ShellWords.quote(LISTENER)
         + " >/dev/null 2>&1 &\n"
         + "    alive_pid=$!; break\n"
         + "  fi\n"

@@ -15,7 +15,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The working directory reaches launch.sh's mpirun line as exactly one shell word, whatever the
  * repository's folder names are.
  */
-class MpiShellWordTest {
+class ShellWordsTest {
   @ParameterizedTest
   @CsvSource(
       delimiter = '|',
@@ -29,7 +29,7 @@ class MpiShellWordTest {
       })
   @DisplayName("a plain path is written as it is; anything else is single-quoted, each ' as '\\''")
   void written(String value, String word) {
-    assertEquals(word, MpiFiles.shellWord(value));
+    assertEquals(word, ShellWords.quote(value));
   }
 
   @ParameterizedTest
@@ -50,7 +50,7 @@ class MpiShellWordTest {
     Process bash;
     try {
       bash =
-          new ProcessBuilder("bash", "-c", "printf '[%s]' " + MpiFiles.shellWord(value))
+          new ProcessBuilder("bash", "-c", "printf '[%s]' " + ShellWords.quote(value))
               .redirectErrorStream(true)
               .start();
     } catch (IOException e) {
