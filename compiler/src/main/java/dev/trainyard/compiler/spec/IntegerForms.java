@@ -16,7 +16,9 @@ import java.util.regex.Pattern;
  * decimal 10 to YAML 1.2 (the editor schema named in train.yaml's first line); {@code 0b11}, {@code
  * 1_000} and {@code 1:30} (base 60) are integers only to YAML 1.1 and text to YAML 1.2 (YAML 1.2.2
  * §10.3.2, Core Schema tag resolution; YAML 1.1 "int" type). Decimal, and {@code 0x} hexadecimal,
- * mean the same to both.
+ * mean the same to both. Fields Trainyard takes as written ({@link TrainSpecBinder#boundAsWritten}:
+ * {@code env} and {@code mpi.mca} values, {@code resources.cpu}) keep their text and are not
+ * checked.
  */
 final class IntegerForms {
   /** An integer YAML 1.1 and 1.2 both read, to the same value: decimal or 0x hexadecimal. */
@@ -44,7 +46,7 @@ final class IntegerForms {
       for (int i = 0; i < node.size(); i++) {
         walk(doc, node.get(i), SourceMap.child(pointer, i), out);
       }
-    } else if (node.isIntegralNumber()) {
+    } else if (node.isIntegralNumber() && !TrainSpecBinder.boundAsWritten(pointer)) {
       doc.map()
           .scalarText(pointer)
           .filter(text -> !SAME.matcher(text).matches())

@@ -132,6 +132,17 @@ public final class TrainSpecBinder {
   }
 
   /**
+   * Whether the scalar at {@code pointer} is bound {@link #asWritten} (its text, not its YAML
+   * value): {@code resources.cpu}, {@code env} values and {@code mpi.mca} values. An integer there
+   * means what its text says, so {@link IntegerForms} leaves it alone.
+   */
+  static boolean boundAsWritten(String pointer) {
+    return pointer.equals("/resources/cpu")
+        || pointer.startsWith("/env/")
+        || pointer.startsWith("/mpi/mca/");
+  }
+
+  /**
    * A scalar as the user wrote it: strings as they are, numbers and booleans as their YAML text
    * (the loader records the text of every non-string scalar). The schema admits no null and no
    * number out of int range in any field bound here, so neither needs a case of its own.

@@ -76,4 +76,21 @@ class IntegerFormsTest {
     assertEquals(1, found.size(), found.toString());
     assertEquals("/checkpoint/recoverOnExitCodes/1", found.get(0).pointer());
   }
+
+  @Test
+  @DisplayName(
+      "values taken as written (env, mpi.mca, resources.cpu) keep their text and are not checked")
+  void asWritten() {
+    List<Diagnostic> found =
+        TrainProject.create(
+                dir,
+                "run: torchrun train.py\nenv: {MODE: 0755}\nresources: {cpu: 010}\n"
+                    + "mpi: {mca: {pml_ob1_x: 010}}\n")
+            .compile()
+            .diagnostics()
+            .stream()
+            .filter(d -> d.code() == DiagnosticCode.INVALID_VALUE)
+            .toList();
+    assertEquals(List.of(), found);
+  }
 }
