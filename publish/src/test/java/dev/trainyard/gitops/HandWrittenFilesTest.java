@@ -116,4 +116,30 @@ class HandWrittenFilesTest {
             + " there (trainyard keeps entries it did not write); nothing was committed",
         found.get(1).hint());
   }
+
+  @Test
+  @DisplayName(
+      "only queue folders are checked: a run folder's extra file or link is Trainyard's to replace; a hand-written file the write leaves byte-identical is no loss")
+  void onlyQueueFoldersAndOnlyLosses() throws Exception {
+    String run = "clusters/local/default/llama-1a2b3c";
+    file(run + "/notes.md", "mine\n");
+    Files.createSymbolicLink(root.resolve(run + "/link.yaml"), root.resolve("nowhere"));
+    file(QUEUES + "/same.yaml", "kind: LimitRange\n");
+    TreeMap<String, String> files = new TreeMap<>();
+    files.put(run + "/kustomization.yaml", "resources: []\n");
+    files.put(QUEUES + "/kustomization.yaml", "resources: []\n");
+    files.put(QUEUES + "/same.yaml", "kind: LimitRange\n");
+    assertEquals(
+        List.of(),
+        HandWrittenFiles.onDisk(
+            root, new OutputTree(files, List.of(run, QUEUES)), "compile --out", "nothing"));
+  }
+
+  @Test
+  @DisplayName("files and links come back in path order, whichever check found them")
+  void pathOrder() throws Exception {
+    file(QUEUES + "/z-limitrange.yaml", "kind: LimitRange\n");
+    Files.createSymbolicLink(root.resolve(QUEUES + "/a-link.yaml"), root.resolve("nowhere"));
+    assertEquals(List.of(QUEUES + "/a-link.yaml", QUEUES + "/z-limitrange.yaml"), refused());
+  }
 }
