@@ -124,6 +124,7 @@ public final class HandWrittenFiles {
         .withHint(
             "ask the platform team to move it beside the folder, e.g. "
                 + (path.contains("/" + TreeLayout.CLUSTER_FOLDER + "/")
+                        || path.endsWith("/" + TreeLayout.CLUSTER_FOLDER)
                     ? "clusters/<cluster>/limitrange.yaml"
                     : "clusters/<cluster>/<namespace>/limitrange.yaml")
                 + " listed in the kustomization.yaml there (trainyard keeps entries it did not"

@@ -314,20 +314,33 @@ public final class PlatformRender {
   }
 
   /**
-   * Whether {@code text} at {@code path} is no file Trainyard writes: every queue object carries
-   * the {@link Provenance#PLATFORM} annotation (as an indented key, not in a comment), and the only
-   * other file in a queue folder is its own kustomization (not one in a subfolder of it).
+   * Whether {@code text} at {@code path} is no file Trainyard writes: every queue object Trainyard
+   * writes is one YAML document whose top-level {@code metadata.annotations} holds the {@link
+   * Provenance#PLATFORM} key, as its emitter lays it out (block style, two-space indent; the key
+   * under {@code annotations:}, not a label, a comment or a line of a block scalar), and the only
+   * other file in a queue folder is its own kustomization (not one in a subfolder of it). A copy of
+   * a queue file keeps the annotation and counts as Trainyard's: the annotation is the claim.
    */
   static boolean handWritten(String path, String text) {
     boolean kustomization =
         path.endsWith("/" + TreeLayout.QUEUES_FOLDER + "/" + KUSTOMIZATION)
             || path.endsWith("/" + TreeLayout.CLUSTER_FOLDER + "/" + KUSTOMIZATION);
-    return !kustomization && !ANNOTATED.matcher(text).find();
+    return !kustomization && !(ANNOTATED.matcher(text).find() && !DOCUMENTS.matcher(text).find());
   }
 
-  /** The platform annotation as Trainyard writes it: a key indented under {@code annotations}. */
+  /**
+   * The platform annotation as Trainyard writes it: {@code metadata:} at the top level, {@code
+   * annotations:} directly under it, the key among the annotations' lines.
+   */
   private static final Pattern ANNOTATED =
-      Pattern.compile("^[ ]+" + Pattern.quote(Provenance.PLATFORM + ":") + " ", Pattern.MULTILINE);
+      Pattern.compile(
+          "^metadata:\n  annotations:\n(?:    [^\n]*\n)*?    "
+              + Pattern.quote(Provenance.PLATFORM + ":")
+              + " ",
+          Pattern.MULTILINE);
+
+  /** A document marker: Trainyard writes one document per file. */
+  private static final Pattern DOCUMENTS = Pattern.compile("^---", Pattern.MULTILINE);
 
   /**
    * W813 for each hand-written file the render removes ({@link Difference#HAND_WRITTEN}), at the

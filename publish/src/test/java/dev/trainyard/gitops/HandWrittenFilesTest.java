@@ -142,4 +142,20 @@ class HandWrittenFilesTest {
     Files.createSymbolicLink(root.resolve(QUEUES + "/a-link.yaml"), root.resolve("nowhere"));
     assertEquals(List.of(QUEUES + "/a-link.yaml", QUEUES + "/z-limitrange.yaml"), refused());
   }
+
+  @Test
+  @DisplayName(
+      "the annotation counts only where Trainyard writes it (metadata.annotations of a one-document file): as a label, a line of a block scalar, or beside a second document it is hand-written; a renamed copy of a queue file keeps the claim")
+  void annotationWhereTrainyardWritesIt() throws Exception {
+    file(
+        QUEUES + "/label.yaml",
+        "apiVersion: v1\nkind: LimitRange\nmetadata:\n  labels:\n    trainyard.dev/platform: team\n");
+    file(
+        QUEUES + "/scalar.yaml",
+        "apiVersion: v1\ndata:\n  notes: |\n    trainyard.dev/platform: see runbook\nkind: ConfigMap\n");
+    file(QUEUES + "/two.yaml", OURS + "---\napiVersion: v1\nkind: LimitRange\n");
+    file(QUEUES + "/localqueue-team-a.yaml", OURS.replace("name: default", "name: team-a"));
+    assertEquals(
+        List.of(QUEUES + "/label.yaml", QUEUES + "/scalar.yaml", QUEUES + "/two.yaml"), refused());
+  }
 }
