@@ -144,7 +144,7 @@ final class InitCommand implements Callable<Integer> {
             "wrote "
                 + shown
                 + "; compile it with: trainyard compile "
-                + ShellWords.quote(shown.toString()));
+                + ShellWords.quote((shown.toString().startsWith("-") ? "./" : "") + shown));
     return 0;
   }
 

@@ -70,6 +70,12 @@ class InitCommandTest {
         "wrote my 'dir'$(x)/train.yaml; compile it with: trainyard compile 'my '\\''dir'\\''$(x)/train.yaml'\n",
         odd.out(),
         "the command to paste is one shell word: nothing in the name runs");
+    MainTest.Run dash = SubmitCommandTest.runIn(temp, Map.of(), "init", "--", "-dash");
+    assertEquals(0, dash.exit(), dash.err());
+    assertEquals(
+        "wrote -dash/train.yaml; compile it with: trainyard compile ./-dash/train.yaml\n",
+        dash.out(),
+        "a name starting with - is no option when pasted");
     Files.writeString(temp.resolve("a-file"), "x");
     MainTest.Run file = SubmitCommandTest.runIn(temp, Map.of(), "init", "a-file");
     assertEquals(2, file.exit(), file.err());

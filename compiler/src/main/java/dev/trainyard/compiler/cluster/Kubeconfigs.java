@@ -62,10 +62,13 @@ final class Kubeconfigs {
     List<Path> files = new ArrayList<>();
     for (String entry : list.split(":")) {
       // An empty entry is Path.of(""), the working directory, never a regular file: skipped like
-      // kubectl skips it, as it skips a file named twice.
+      // kubectl skips it, as it skips a file named twice and merges an empty file as nothing.
       if (Files.isRegularFile(Path.of(entry)) && !files.contains(Path.of(entry))) {
         files.add(Path.of(entry));
       }
+    }
+    if (files.size() > 1) {
+      files.removeIf(Kubeconfigs::empty);
     }
     if (!files.isEmpty()) {
       return List.copyOf(files);
@@ -86,6 +89,15 @@ final class Kubeconfigs {
             + String.join(", ", looked)
             + "; pass --kubeconfig FILE or set KUBECONFIG",
         null);
+  }
+
+  /** A file of no bytes (an unreadable one is not: reading it reports why). */
+  private static boolean empty(Path file) {
+    try {
+      return Files.size(file) == 0;
+    } catch (IOException e) {
+      return false;
+    }
   }
 
   /**

@@ -54,9 +54,10 @@ final class ArgumentSize {
     return field
         + " is "
         + String.format("%,d", value.getBytes(StandardCharsets.UTF_8).length)
-        + " bytes as compiled, more than the 131,072 Linux lets one argument or environment"
-        + " string be (MAX_ARG_STRLEN): every node would fail to start with \"Argument list too"
-        + " long\" (exit 126)";
+        + " bytes as compiled; as an environment variable, with its name and the closing NUL, it"
+        + " is over the 131,072 bytes Linux lets one argument or environment string be"
+        + " (MAX_ARG_STRLEN): every node would fail to start with \"Argument list too long\" (exit"
+        + " 126)";
   }
 
   private static final String HINT =

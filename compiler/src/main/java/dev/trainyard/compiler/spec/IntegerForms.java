@@ -5,6 +5,7 @@ import dev.trainyard.compiler.diagnostic.Diagnostic;
 import dev.trainyard.compiler.diagnostic.DiagnosticCode;
 import dev.trainyard.compiler.source.ParsedDocument;
 import dev.trainyard.compiler.source.SourceMap;
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -14,11 +15,11 @@ import java.util.regex.Pattern;
  * E205 for an integer train.yaml writes in a form two YAML versions read differently: {@code nodes:
  * 010} is octal 8 to YAML 1.1 (Trainyard's loader, and Kubernetes' {@code sigs.k8s.io/yaml}) but
  * decimal 10 to YAML 1.2 (the editor schema named in train.yaml's first line); {@code 0b11}, {@code
- * 1_000} and {@code 1:30} (base 60) are integers only to YAML 1.1 and text to YAML 1.2 (YAML 1.2.2
- * §10.3.2, Core Schema tag resolution; YAML 1.1 "int" type). Decimal, and {@code 0x} hexadecimal,
- * mean the same to both. Fields Trainyard takes as written ({@link TrainSpecBinder#boundAsWritten}:
- * {@code env} and {@code mpi.mca} values, {@code resources.cpu}) keep their text and are not
- * checked.
+ * 1_000} are integers only to YAML 1.1 and text to YAML 1.2 (YAML 1.2.2 §10.3.2, Core Schema tag
+ * resolution; YAML 1.1 "int" type). Decimal, {@code 0x} hexadecimal, and a leading zero that does
+ * not change the value ({@code 02}, {@code 00}) mean the same to both. Fields Trainyard takes as
+ * written ({@link TrainSpecBinder#boundAsWritten}: {@code env} and {@code mpi.mca} values, {@code
+ * resources.cpu}) keep their text and are not checked.
  */
 final class IntegerForms {
   /** An integer YAML 1.1 and 1.2 both read, to the same value: decimal or 0x hexadecimal. */
@@ -49,7 +50,7 @@ final class IntegerForms {
     } else if (node.isIntegralNumber() && !TrainSpecBinder.boundAsWritten(pointer)) {
       doc.map()
           .scalarText(pointer)
-          .filter(text -> !SAME.matcher(text).matches())
+          .filter(text -> !SAME.matcher(text).matches() && !sameValue(text, node))
           .ifPresent(
               text ->
                   out.add(
@@ -72,5 +73,12 @@ final class IntegerForms {
   static String yaml12(String text) {
     var zero = LEADING_ZERO.matcher(text);
     return zero.matches() ? zero.group(1) + zero.group(2) : "the text \"" + text + "\"";
+  }
+
+  /** Whether YAML 1.2 reads {@code text} as the same number YAML 1.1 made {@code node} of. */
+  private static boolean sameValue(String text, JsonNode node) {
+    var zero = LEADING_ZERO.matcher(text);
+    return zero.matches()
+        && new BigInteger(zero.group(1) + zero.group(2)).equals(node.bigIntegerValue());
   }
 }

@@ -64,6 +64,15 @@ class KubeconfigsTest {
         List.of(c, b),
         Kubeconfigs.locate(
             Optional.empty(), Map.of("KUBECONFIG", c + ":/nope:" + b + ":" + c), temp));
+    Path empty = Files.writeString(temp.resolve("empty"), "");
+    assertEquals(
+        List.of(b),
+        Kubeconfigs.locate(Optional.empty(), Map.of("KUBECONFIG", empty + ":" + b), temp),
+        "an empty file among several merges as nothing, as in kubectl");
+    assertEquals(
+        List.of(empty),
+        Kubeconfigs.locate(Optional.empty(), Map.of("KUBECONFIG", empty.toString()), temp),
+        "alone, it is read, and reported as empty");
     assertEquals(List.of(home), Kubeconfigs.locate(Optional.empty(), Map.of(), temp));
     assertEquals(
         List.of(),

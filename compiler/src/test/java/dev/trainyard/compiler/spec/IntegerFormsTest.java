@@ -45,9 +45,12 @@ class IntegerFormsTest {
   }
 
   @Test
-  @DisplayName("decimal and 0x hexadecimal mean the same to both versions: no E205")
+  @DisplayName(
+      "decimal, 0x hexadecimal and a leading zero that keeps the value (02) mean the same to both versions: no E205")
   void accepted() {
     assertEquals(List.of(), e205("2"));
+    assertEquals(List.of(), e205("02"));
+    assertEquals(List.of(), e205("07"));
     assertEquals(List.of(), e205("0x2"));
     assertEquals(List.of(), e205("+2"));
   }
