@@ -14,12 +14,12 @@ final class BranchFlag {
   private BranchFlag() {}
 
   /**
-   * {@code value} of {@code flag}, checked.
+   * Checks {@code value} of {@code flag}.
    *
    * @throws ParameterException not a name git accepts for a branch, or given as {@code refs/…}
    *     (exit 2)
    */
-  static String check(CommandSpec spec, String flag, String value) {
+  static void check(CommandSpec spec, String flag, String value) {
     if (value.startsWith("refs/") || !GitOpsRepository.isBranchName(value)) {
       throw new ParameterException(
           spec.commandLine(),
@@ -30,6 +30,5 @@ final class BranchFlag {
               + " a leading `-`, a trailing `/`, `.` or `.lock`, and the name HEAD"
               + (value.startsWith("refs/") ? " (give it without refs/heads/)" : ""));
     }
-    return value;
   }
 }

@@ -31,6 +31,10 @@ final class CheckpointOptions {
   Optional<String> branch(CommandSpec spec) {
     return Optional.ofNullable(sourceBranch)
         .filter(b -> !b.isBlank())
-        .map(b -> BranchFlag.check(spec, "--source-branch", b));
+        .map(
+            b -> {
+              BranchFlag.check(spec, "--source-branch", b);
+              return b;
+            });
   }
 }

@@ -53,9 +53,8 @@ final class CompileCommand implements Callable<Integer> {
     }
     OutputTree tree = result.tree().orElseThrow();
     Path out = Invocation.of(spec).resolve(options.out);
-    // The checks submit runs before a commit, on the same bytes TreeWriter would write: a leak, or
-    // a
-    // hand-written file in a queue folder the write would delete; with either, nothing lands.
+    // The checks submit runs before a commit, on the same bytes TreeWriter would write: a leak,
+    // or a hand-written file in a queue folder the write would delete; with either, nothing lands.
     List<Diagnostic> refusals =
         new ArrayList<>(LeakCheck.compiled(tree, result.job().orElseThrow().platform()));
     refusals.addAll(HandWrittenFiles.onDisk(out, tree, "compile --out", "nothing was written"));

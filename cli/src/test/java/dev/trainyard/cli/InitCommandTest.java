@@ -84,6 +84,11 @@ class InitCommandTest {
             + " code\nTry 'trainyard init --help' for more information.\n",
         file.err());
     assertEquals("x", Files.readString(temp.resolve("a-file")));
+    MainTest.Run absolute =
+        SubmitCommandTest.runIn(temp, Map.of(), "init", temp.resolve("a-file").toString());
+    assertTrue(
+        absolute.err().startsWith("trainyard: " + temp.resolve("a-file") + " is a file"),
+        "DIR named as typed: " + absolute.err());
     MainTest.Run below = SubmitCommandTest.runIn(temp, Map.of(), "init", "a-file/sub/dir");
     assertEquals(2, below.exit(), below.err());
     assertTrue(

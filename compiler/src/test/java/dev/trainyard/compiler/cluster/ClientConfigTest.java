@@ -137,6 +137,21 @@ class ClientConfigTest {
     assertEquals(
         none + ": the kubeconfig's context \"b\" names no cluster",
         refused(none, Optional.empty()).getMessage());
+    Path bare =
+        kubeconfig(
+            TWO_CONTEXTS.replace("- name: b\n  context: {cluster: c, user: u}", "- name: b"));
+    assertEquals(
+        bare + ": the kubeconfig's context \"b\" names no cluster",
+        refused(bare, Optional.empty()).getMessage(),
+        "a context entry without its context mapping");
+    Path nameOnly =
+        kubeconfig(
+            TWO_CONTEXTS.replace(
+                "- name: c\n  cluster: {server: 'https://127.0.0.1:7443'}", "- name: c"));
+    assertEquals(
+        nameOnly + ": the kubeconfig's cluster \"c\" has no server",
+        refused(nameOnly, Optional.empty()).getMessage(),
+        "a cluster entry without its cluster mapping");
     Path serverless =
         kubeconfig(
             TWO_CONTEXTS.replace("cluster: {server: 'https://127.0.0.1:7443'}", "cluster: {}"));
