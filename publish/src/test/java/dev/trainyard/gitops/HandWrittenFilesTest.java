@@ -1,6 +1,7 @@
 package dev.trainyard.gitops;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.trainyard.compiler.diagnostic.Diagnostic;
 import dev.trainyard.compiler.manifest.OutputTree;
@@ -115,6 +116,22 @@ class HandWrittenFilesTest {
             + " clusters/<cluster>/<namespace>/limitrange.yaml listed in the kustomization.yaml"
             + " there (trainyard keeps entries it did not write); nothing was committed",
         found.get(1).hint());
+    Path clusterDir = root.resolve(cluster);
+    Files.delete(clusterDir.resolve("notes.md"));
+    Files.move(clusterDir, root.resolve("cluster-elsewhere"));
+    Files.createSymbolicLink(clusterDir, root.resolve("cluster-elsewhere"));
+    Files.delete(root.resolve(QUEUES + "/limitrange.yaml"));
+    List<Diagnostic> linked =
+        HandWrittenFiles.onDisk(
+            root,
+            new OutputTree(files, List.of(cluster, QUEUES)),
+            "submit",
+            "nothing was committed");
+    assertEquals(1, linked.size(), linked.toString());
+    assertEquals(cluster, linked.get(0).location().toString());
+    assertTrue(
+        linked.get(0).hint().contains("e.g. clusters/<cluster>/limitrange.yaml"),
+        "the linked _cluster folder itself: " + linked.get(0).hint());
   }
 
   @Test
