@@ -72,7 +72,7 @@ public final class HandWrittenFiles {
    * @param nothingDone what the refusal leaves undone, for the hint ({@code "nothing was written"})
    * @throws java.io.UncheckedIOException when {@code base} cannot be read
    */
-  public static List<Diagnostic> inTheWay(
+  private static List<Diagnostic> inTheWay(
       Snapshot base, OutputTree tree, String command, String nothingDone) {
     List<Diagnostic> found = new ArrayList<>();
     for (String folder : tree.ownedFolders()) {
