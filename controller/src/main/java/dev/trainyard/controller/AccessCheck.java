@@ -13,9 +13,9 @@ import java.util.List;
  * informer that retries its list for ever and a readiness probe that never passes.
  *
  * <p>Needed (controller/deploy/rbac.yaml): list and watch JobSets, pods and (when Kueue is served)
- * Workloads at cluster scope; list Jobs at cluster scope; with leader election, create Leases and
- * get and update the named Lease in its namespace; with platform.yaml's {@code progressPush},
- * create TokenReviews (the pods' tokens are checked with them); with its {@code
+ * Workloads and LocalQueues at cluster scope; list Jobs at cluster scope; with leader election,
+ * create Leases and get and update the named Lease in its namespace; with platform.yaml's {@code
+ * progressPush}, create TokenReviews (the pods' tokens are checked with them); with its {@code
  * status.progress.failStalledAfter} and Kueue served, patch Workloads at cluster scope ({@link
  * RunStopper}: a stalled run's Workload is deactivated; controller/deploy/rbac-stop-stalled.yaml).
  * Reading {@code pods/log} is per namespace and optional (only GitHub check runs show log lines):
@@ -65,6 +65,7 @@ final class AccessCheck {
       out.add(new Right(verb, "", "pods", "", ""));
       if (workloads) {
         out.add(new Right(verb, "kueue.x-k8s.io", "workloads", "", ""));
+        out.add(new Right(verb, "kueue.x-k8s.io", "localqueues", "", ""));
       }
     }
     out.add(new Right("list", "batch", "jobs", "", ""));

@@ -100,6 +100,15 @@ final class CachePruning {
     return generic(wl, kept);
   }
 
+  /** Metadata only (a LocalQueue: whether it exists is all that is read). */
+  static GenericKubernetesResource name(GenericKubernetesResource o) {
+    GenericKubernetesResource copy = new GenericKubernetesResource();
+    copy.setApiVersion(o.getApiVersion());
+    copy.setKind(o.getKind());
+    copy.setMetadata(meta(o.getMetadata()));
+    return copy;
+  }
+
   static Pod pod(Pod pod) {
     PodBuilder b =
         new PodBuilder()

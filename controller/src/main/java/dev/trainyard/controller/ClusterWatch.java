@@ -18,11 +18,13 @@ import java.util.function.Consumer;
 /**
  * The informers: JobSets carrying {@code trainyard.dev/source-commit}, pods labelled {@code
  * jobset.sigs.k8s.io/jobset-name}, and Kueue Workloads (kueue.x-k8s.io/v1beta2, when the API is
- * served) indexed by their owning JobSet. Event handlers only enqueue the run's key; the reconciler
- * reads back through {@link RunSource}. A deleted JobSet's final object is kept until the
- * reconciler has closed its commit status ({@link #deleted}, {@link #forget}). A resync every
- * {@code resync} re-enqueues every run, which is what notices a run that stalled without any object
- * changing. The caches hold pruned copies ({@link CachePruning}).
+ * served) indexed by their owning JobSet, with Kueue's LocalQueues (their names only: whether a
+ * Workload's "LocalQueue … doesn't exist" is still true, {@link
+ * dev.trainyard.controller.state.WorkloadSnapshot#localQueueExists}). Event handlers only enqueue
+ * the run's key; the reconciler reads back through {@link RunSource}. A deleted JobSet's final
+ * object is kept until the reconciler has closed its commit status ({@link #deleted}, {@link
+ * #forget}). A resync every {@code resync} re-enqueues every run, which is what notices a run that
+ * stalled without any object changing. The caches hold pruned copies ({@link CachePruning}).
  */
 public final class ClusterWatch implements RunSource, AutoCloseable {
 
@@ -33,6 +35,7 @@ public final class ClusterWatch implements RunSource, AutoCloseable {
   private final SharedIndexInformer<GenericKubernetesResource> jobSets;
   private final SharedIndexInformer<Pod> pods;
   private final SharedIndexInformer<GenericKubernetesResource> workloads;
+  private final SharedIndexInformer<GenericKubernetesResource> localQueues;
   private final Clock clock;
   private final KubernetesClient client;
 
@@ -104,7 +107,15 @@ public final class ClusterWatch implements RunSource, AutoCloseable {
                   + " and Kueue's evictions and deactivations are not seen; install Kueue 0.15 or"
                   + " later (the first to serve v1beta2)");
     }
+    localQueues =
+        workloads == null
+            ? null
+            : client
+                .genericKubernetesResources(WORKLOAD_API, "LocalQueue")
+                .inAnyNamespace()
+                .runnableInformer(0);
     if (workloads != null) {
+      localQueues.itemStore(CachePruning.store(CachePruning::name));
       workloads.itemStore(CachePruning.store(CachePruning::workload));
       workloads.addIndexers(
           Map.of(
@@ -119,12 +130,15 @@ public final class ClusterWatch implements RunSource, AutoCloseable {
     pods.start();
     if (workloads != null) {
       workloads.start();
+      localQueues.start();
     }
   }
 
   /** Whether every informer has listed once (readiness). */
   public boolean synced() {
-    return jobSets.hasSynced() && pods.hasSynced() && (workloads == null || workloads.hasSynced());
+    return jobSets.hasSynced()
+        && pods.hasSynced()
+        && (workloads == null || workloads.hasSynced() && localQueues.hasSynced());
   }
 
   /** Whether Kueue Workloads are watched. */
@@ -140,7 +154,7 @@ public final class ClusterWatch implements RunSource, AutoCloseable {
         .toList();
   }
 
-  /** Objects cached, by informer: jobsets, pods, workloads. */
+  /** Objects cached, by informer: jobsets, pods, workloads, localqueues. */
   public Map<String, Integer> cached() {
     return Map.of(
         "jobsets",
@@ -148,7 +162,14 @@ public final class ClusterWatch implements RunSource, AutoCloseable {
         "pods",
         pods.getStore().list().size(),
         "workloads",
-        workloads == null ? 0 : workloads.getStore().list().size());
+        workloads == null ? 0 : workloads.getStore().list().size(),
+        "localqueues",
+        localQueues == null ? 0 : localQueues.getStore().list().size());
+  }
+
+  /** Whether the LocalQueue {@code namespace/name} is cached; false without Kueue. */
+  private boolean localQueue(String key) {
+    return localQueues != null && localQueues.getStore().getByKey(key) != null;
   }
 
   @Override
@@ -161,7 +182,11 @@ public final class ClusterWatch implements RunSource, AutoCloseable {
         workloads == null ? List.of() : workloads.getIndexer().byIndex(BY_JOBSET, key.cacheKey());
     return Optional.of(
         ListedRuns.observation(
-            js, pods.getIndexer().byIndex(BY_JOBSET, key.cacheKey()), owned, clock.instant()));
+            js,
+            pods.getIndexer().byIndex(BY_JOBSET, key.cacheKey()),
+            owned,
+            this::localQueue,
+            clock.instant()));
   }
 
   /** The names of the cached Workloads {@code key}'s JobSet owns; empty without Kueue. */
@@ -215,6 +240,7 @@ public final class ClusterWatch implements RunSource, AutoCloseable {
                         last,
                         pods.getIndexer().byIndex(BY_JOBSET, key.cacheKey()),
                         owned,
+                        this::localQueue,
                         clock.instant())));
   }
 
@@ -257,6 +283,7 @@ public final class ClusterWatch implements RunSource, AutoCloseable {
     pods.stop();
     if (workloads != null) {
       workloads.stop();
+      localQueues.stop();
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.trainyard.controller;
 
+import dev.trainyard.controller.state.JobSetSnapshot;
 import dev.trainyard.controller.state.PodSnapshot;
 import dev.trainyard.controller.state.RunObservation;
 import dev.trainyard.controller.state.WorkloadSnapshot;
@@ -10,6 +11,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 /**
@@ -21,11 +23,15 @@ final class ListedRuns {
 
   private ListedRuns() {}
 
-  /** The runs among {@code jobSets}, observed at {@code now}, sorted by namespace and run name. */
+  /**
+   * The runs among {@code jobSets}, observed at {@code now}, sorted by namespace and run name;
+   * {@code localQueues} tells whether a LocalQueue ({@code namespace/name}) was in the cluster.
+   */
   static List<ObservedRun> assemble(
       List<GenericKubernetesResource> jobSets,
       List<Pod> pods,
       List<GenericKubernetesResource> workloads,
+      Predicate<String> localQueues,
       Instant now) {
     Map<RunKey, List<Pod>> podsByRun =
         pods.stream()
@@ -53,6 +59,7 @@ final class ListedRuns {
                       js,
                       podsByRun.getOrDefault(key, List.of()),
                       workloadsByRun.getOrDefault(key, List.of()),
+                      localQueues,
                       now));
             })
         .sorted(
@@ -64,20 +71,27 @@ final class ListedRuns {
   /**
    * One run's observation from its JobSet, its pods and the Workloads it owns: the first Workload
    * not being deleted (Kueue re-creates a Workload after an eviction; the one going away is
-   * history). The controller's caches and the list calls both build it here, so the PR check and
-   * {@code trainyard status} agree.
+   * history), with whether {@code localQueues} holds the JobSet's LocalQueue ({@code
+   * namespace/name}; {@link WorkloadSnapshot#localQueueExists}). The controller's caches and the
+   * list calls both build it here, so the PR check and {@code trainyard status} agree.
    */
   static RunObservation observation(
       GenericKubernetesResource jobSet,
       List<Pod> pods,
       List<GenericKubernetesResource> workloads,
+      Predicate<String> localQueues,
       Instant now) {
+    JobSetSnapshot js = Snapshots.jobSet(jobSet);
+    boolean queueExists =
+        !js.localQueue().isEmpty()
+            && localQueues.test(jobSet.getMetadata().getNamespace() + "/" + js.localQueue());
     Optional<WorkloadSnapshot> workload =
         workloads.stream()
             .filter(w -> w.getMetadata().getDeletionTimestamp() == null)
             .map(Snapshots::workload)
+            .map(w -> w.withLocalQueueExists(queueExists))
             .findFirst();
     List<PodSnapshot> snapshots = pods.stream().map(Snapshots::pod).toList();
-    return new RunObservation(Snapshots.jobSet(jobSet), snapshots, workload, now);
+    return new RunObservation(js, snapshots, workload, now);
   }
 }

@@ -20,6 +20,7 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -87,7 +88,12 @@ public final class RunReader implements AutoCloseable {
                   .list()
                   .getItems();
       return withJobs(
-          ListedRuns.assemble(jobSets, pods(namespace), workloads(namespace), clock.instant()),
+          ListedRuns.assemble(
+              jobSets,
+              pods(namespace),
+              workloads(namespace),
+              localQueues(namespace)::contains,
+              clock.instant()),
           namespace);
     } catch (KubernetesClientException e) {
       throw ClusterErrors.of(e, server(), "list runs");
@@ -279,6 +285,28 @@ public final class RunReader implements AutoCloseable {
     } catch (KubernetesClientException e) {
       if (e.getCode() == 404) {
         return List.of();
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * The LocalQueues ({@code namespace/name}); none when Kueue's API is not served or the reader may
+   * not list them (a run's "LocalQueue … doesn't exist" then stays Kueue's words).
+   */
+  private Set<String> localQueues(String namespace) {
+    try {
+      var op = client.genericKubernetesResources(ClusterWatch.WORKLOAD_API, "LocalQueue");
+      var items =
+          namespace == null
+              ? op.inAnyNamespace().list().getItems()
+              : op.inNamespace(namespace).list().getItems();
+      return items.stream()
+          .map(q -> q.getMetadata().getNamespace() + "/" + q.getMetadata().getName())
+          .collect(Collectors.toSet());
+    } catch (KubernetesClientException e) {
+      if (e.getCode() == 404 || e.getCode() == 403) {
+        return Set.of();
       }
       throw e;
     }

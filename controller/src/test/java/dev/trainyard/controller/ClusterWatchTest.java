@@ -100,6 +100,7 @@ class ClusterWatchTest {
     String ns = LiveApiServer.namespace("count");
     LiveApiServer.workload(LiveApiServer.jobSet(ns, "a", 1, true), "q");
     LiveApiServer.pod(ns, "a", 0, 0);
+    LiveApiServer.localQueue(ns, "q");
     c.pods()
         .inNamespace(ns)
         .resource(
@@ -141,7 +142,37 @@ class ClusterWatchTest {
             .inAnyNamespace()
             .list()
             .getItems()
+            .size(),
+        "localqueues",
+        c.genericKubernetesResources(ClusterWatch.WORKLOAD_API, "LocalQueue")
+            .inAnyNamespace()
+            .list()
+            .getItems()
             .size());
+  }
+
+  @Test
+  @DisplayName(
+      "a run's Workload counts its LocalQueue as there once the LocalQueue informer has it, in the run's namespace only")
+  void localQueueSeen() {
+    String ns = LiveApiServer.namespace("lq");
+    GenericKubernetesResource js =
+        LiveApiServer.queued(LiveApiServer.jobSet(ns, "a", 1, true), "team-lq");
+    LiveApiServer.workload(js, "team-lq");
+    LiveApiServer.localQueue(LiveApiServer.namespace("lq-other"), "team-lq");
+    RunKey key = new RunKey(ns, "a");
+    try (ClusterWatch w = watch(Duration.ofMinutes(10))) {
+      w.start();
+      await("informers synced", w::synced);
+      await("the Workload cached", () -> w.observe(key).orElseThrow().workload().isPresent());
+      assertFalse(
+          w.observe(key).orElseThrow().workload().orElseThrow().localQueueExists(),
+          "a LocalQueue of that name in another namespace is not the run's");
+      LiveApiServer.localQueue(ns, "team-lq");
+      await(
+          "the LocalQueue seen",
+          () -> w.observe(key).orElseThrow().workload().orElseThrow().localQueueExists());
+    }
   }
 
   @Test

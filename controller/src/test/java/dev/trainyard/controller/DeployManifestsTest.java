@@ -157,7 +157,7 @@ class DeployManifestsTest {
     }
     assertEquals(
         "{/pods=[list, watch], authentication.k8s.io/tokenreviews=[create], batch/jobs=[list],"
-            + " jobset.x-k8s.io/jobsets=[list, watch], kueue.x-k8s.io/workloads=[list, watch]}",
+            + " jobset.x-k8s.io/jobsets=[list, watch], kueue.x-k8s.io/workloads,localqueues=[list, watch]}",
         rules.toString());
     List<Object> logRules = at(logs, "rules");
     assertEquals("[{apiGroups=[], resources=[pods/log], verbs=[get]}]", logRules.toString());

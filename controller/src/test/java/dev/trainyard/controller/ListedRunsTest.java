@@ -1,6 +1,7 @@
 package dev.trainyard.controller;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -11,6 +12,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -160,7 +162,7 @@ class ListedRunsTest {
             workload("a", "w1", "JobSet", "jobset.x-k8s.io/v1alpha2", "js-1"),
             workload("a", "w1b", "JobSet", "jobset.x-k8s.io/v1alpha2", "js-1"),
             workload("a", "w9", "Job", "batch/v1", "js-2"));
-    List<ObservedRun> runs = ListedRuns.assemble(jobSets, pods, workloads, NOW);
+    List<ObservedRun> runs = ListedRuns.assemble(jobSets, pods, workloads, q -> false, NOW);
     assertEquals(
         List.of("a/xray", "a/yak", "b/zeta"),
         runs.stream().map(r -> r.key().namespace() + "/" + r.provenance().run()).toList());
@@ -184,7 +186,7 @@ class ListedRunsTest {
         List.of("p4"),
         runs.get(2).observation().pods().stream().map(p -> p.name()).toList(),
         "pods are per namespace");
-    assertTrue(ListedRuns.assemble(List.of(), pods, workloads, NOW).isEmpty());
+    assertTrue(ListedRuns.assemble(List.of(), pods, workloads, q -> false, NOW).isEmpty());
   }
 
   @Test
@@ -201,22 +203,74 @@ class ListedRunsTest {
             jobSet("a", "js-1", "r", true),
             List.of(pod("a", "p1", "js-1")),
             List.of(old, fresh),
+            q -> false,
             NOW);
     assertEquals("cq-w-new", o.workload().orElseThrow().clusterQueue());
     assertEquals(List.of("p1"), o.pods().stream().map(p -> p.name()).toList());
     assertTrue(
-        ListedRuns.observation(jobSet("a", "js-1", "r", true), List.of(), List.of(old), NOW)
+        ListedRuns.observation(
+                jobSet("a", "js-1", "r", true), List.of(), List.of(old), q -> false, NOW)
             .workload()
             .isEmpty());
     assertEquals(
         "cq-w-new",
         ListedRuns.assemble(
-                List.of(jobSet("a", "js-1", "r", true)), List.of(), List.of(old, fresh), NOW)
+                List.of(jobSet("a", "js-1", "r", true)),
+                List.of(),
+                List.of(old, fresh),
+                q -> false,
+                NOW)
             .get(0)
             .observation()
             .workload()
             .orElseThrow()
             .clusterQueue(),
+        "status and the controller agree");
+  }
+
+  @Test
+  @DisplayName(
+      "a Workload's LocalQueue counts as there only when the JobSet names one and the reader saw it in the JobSet's namespace")
+  void localQueueSeen() {
+    GenericKubernetesResource queued = jobSet("a", "js-1", "r", true);
+    queued.getMetadata().getLabels().put("kueue.x-k8s.io/queue-name", "team-lq");
+    GenericKubernetesResource owned =
+        workload("a", "w1", "JobSet", "jobset.x-k8s.io/v1alpha2", "js-1");
+    List<String> asked = new ArrayList<>();
+    Predicate<String> seen =
+        k -> {
+          asked.add(k);
+          return k.equals("a/team-lq");
+        };
+    assertTrue(
+        ListedRuns.observation(queued, List.of(), List.of(owned), seen, NOW)
+            .workload()
+            .orElseThrow()
+            .localQueueExists());
+    assertEquals(List.of("a/team-lq"), asked);
+    GenericKubernetesResource elsewhere = jobSet("b", "js-1", "r", true);
+    elsewhere.getMetadata().getLabels().put("kueue.x-k8s.io/queue-name", "team-lq");
+    assertFalse(
+        ListedRuns.observation(elsewhere, List.of(), List.of(owned), seen, NOW)
+            .workload()
+            .orElseThrow()
+            .localQueueExists(),
+        "a LocalQueue of the same name in another namespace is not the run's");
+    asked.clear();
+    assertFalse(
+        ListedRuns.observation(
+                jobSet("a", "js-1", "r", true), List.of(), List.of(owned), k -> true, NOW)
+            .workload()
+            .orElseThrow()
+            .localQueueExists(),
+        "a JobSet without a queue-name label has no LocalQueue");
+    assertTrue(
+        ListedRuns.assemble(List.of(queued), List.of(), List.of(owned), seen, NOW)
+            .get(0)
+            .observation()
+            .workload()
+            .orElseThrow()
+            .localQueueExists(),
         "status and the controller agree");
   }
 }

@@ -220,6 +220,35 @@ public final class LiveApiServer {
     return client().resource(created).updateStatus();
   }
 
+  /** A LocalQueue {@code name} in {@code namespace} naming ClusterQueue {@code name}-cq. */
+  public static GenericKubernetesResource localQueue(String namespace, String name) {
+    String yaml =
+        """
+                apiVersion: kueue.x-k8s.io/v1beta2
+                kind: LocalQueue
+                metadata: {name: %s, namespace: %s}
+                spec: {clusterQueue: %s-cq}
+                """
+            .formatted(name, namespace, name);
+    return client()
+        .resource(Serialization.unmarshal(yaml, GenericKubernetesResource.class))
+        .create();
+  }
+
+  /**
+   * {@code jobSet} labelled for LocalQueue {@code queue} ({@code kueue.x-k8s.io/queue-name}), as a
+   * compiled run is.
+   */
+  public static GenericKubernetesResource queued(GenericKubernetesResource jobSet, String queue) {
+    return client()
+        .resource(jobSet)
+        .edit(
+            js -> {
+              js.getMetadata().getLabels().put("kueue.x-k8s.io/queue-name", queue);
+              return js;
+            });
+  }
+
   /**
    * A Kueue Workload (v1beta2) owned by {@code jobSet}, as Kueue's JobSet integration creates it.
    */

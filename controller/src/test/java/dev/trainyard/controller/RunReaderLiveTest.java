@@ -1,6 +1,7 @@
 package dev.trainyard.controller;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.trainyard.controller.state.Progress;
@@ -9,10 +10,16 @@ import dev.trainyard.controller.state.TrainingSigns;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
+import io.fabric8.kubernetes.api.model.rbac.Role;
+import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
@@ -275,6 +282,95 @@ class RunReaderLiveTest {
           List.of(),
           r.get(calm, "fine").orElseThrow().observation().jobs(),
           "no run failed in the namespace: its Jobs are not read");
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "list() tells a run's Workload whether its LocalQueue is in the run's namespace, in one namespace and in all")
+  void localQueueSeen() throws Exception {
+    String ns = LiveApiServer.namespace("lqs");
+    LiveApiServer.workload(
+        LiveApiServer.queued(LiveApiServer.jobSet(ns, "a", 1, true), "team-lq"), "team-lq");
+    LiveApiServer.localQueue(LiveApiServer.namespace("lqs-other"), "team-lq");
+    try (RunReader r = reader(null)) {
+      assertFalse(
+          r.get(ns, "a").orElseThrow().observation().workload().orElseThrow().localQueueExists());
+      LiveApiServer.localQueue(ns, "team-lq");
+      assertTrue(
+          r.get(ns, "a").orElseThrow().observation().workload().orElseThrow().localQueueExists());
+      assertTrue(
+          r.list(null).stream()
+              .filter(x -> x.key().namespace().equals(ns))
+              .findFirst()
+              .orElseThrow()
+              .observation()
+              .workload()
+              .orElseThrow()
+              .localQueueExists(),
+          "all namespaces");
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "a reader who may list runs but not LocalQueues still lists them; their LocalQueues count as not seen (Kueue's words stay)")
+  void localQueuesForbidden() throws Exception {
+    String ns = LiveApiServer.namespace("lqs-rbac");
+    LiveApiServer.workload(
+        LiveApiServer.queued(LiveApiServer.jobSet(ns, "a", 1, true), "team-lq"), "team-lq");
+    LiveApiServer.localQueue(ns, "team-lq");
+    var admin = LiveApiServer.client();
+    admin
+        .resource(
+            Serialization.unmarshal(
+                """
+                apiVersion: rbac.authorization.k8s.io/v1
+                kind: Role
+                metadata: {name: runs-reader, namespace: %s}
+                rules:
+                - {apiGroups: [jobset.x-k8s.io], resources: [jobsets], verbs: [list]}
+                - {apiGroups: [kueue.x-k8s.io], resources: [workloads], verbs: [list]}
+                - {apiGroups: [""], resources: [pods], verbs: [list]}
+                - {apiGroups: [batch], resources: [jobs], verbs: [list]}
+                """
+                    .formatted(ns),
+                Role.class))
+        .create();
+    admin
+        .resource(
+            Serialization.unmarshal(
+                """
+                apiVersion: rbac.authorization.k8s.io/v1
+                kind: RoleBinding
+                metadata: {name: runs-reader, namespace: %s}
+                roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: runs-reader}
+                subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: reader-%s}]
+                """
+                    .formatted(ns, ns),
+                RoleBinding.class))
+        .create();
+    Config c = LiveApiServer.config(LiveApiServer.kubeconfig());
+    c.setImpersonateUsername("reader-" + ns);
+    c.setImpersonateGroups("system:authenticated");
+    try (RunReader r =
+        new RunReader(
+            new KubernetesClientBuilder().withConfig(c).build(),
+            Clock.fixed(NOW, ZoneOffset.UTC))) {
+      LiveApiServer.await(
+          "the Role to take effect",
+          Duration.ofSeconds(30),
+          () -> {
+            try {
+              return r.list(ns).size() == 1;
+            } catch (RuntimeException e) {
+              return false;
+            }
+          },
+          () -> "not yet");
+      assertFalse(
+          r.list(ns).get(0).observation().workload().orElseThrow().localQueueExists(),
+          "not seen: this reader may not list LocalQueues");
     }
   }
 }

@@ -617,18 +617,38 @@ public final class RunStateMapper {
     return !o.jobSet().suspended();
   }
 
-  /** Kueue's own words: the False QuotaReserved (else Admitted) condition's message. */
+  /**
+   * Kueue's own words: the False QuotaReserved (else Admitted) condition's message; {@link
+   * #WAITING} when there is none, or when it says the run's LocalQueue does not exist while the
+   * observation saw it ({@link WorkloadSnapshot#localQueueExists}).
+   */
   static String queueReason(RunObservation o) {
     if (o.workload().isEmpty() && o.jobSet().localQueue().isEmpty()) {
       return "JobSet is suspended";
     }
     // Before Kueue created the Workload and before it judged it, the same words: one post, not two.
     List<ConditionSnapshot> c = o.workload().map(WorkloadSnapshot::conditions).orElse(List.of());
+    if (o.workload().map(WorkloadSnapshot::localQueueExists).orElse(false)
+        && ConditionSnapshot.find(c, "QuotaReserved")
+            .filter(q -> !q.isTrue())
+            .filter(q -> q.message().equals(missingLocalQueue(o.jobSet().localQueue())))
+            .isPresent()) {
+      // Kueue's claim is older than the LocalQueue (see WorkloadSnapshot); the run waits its turn.
+      return WAITING;
+    }
     return ConditionSnapshot.find(c, "QuotaReserved")
         .filter(q -> !q.isTrue())
         .map(RunStateMapper::words)
         .or(() -> ConditionSnapshot.find(c, "Admitted").map(RunStateMapper::words))
         .orElse(WAITING);
+  }
+
+  /**
+   * Kueue's words for a Workload whose LocalQueue {@code name} it did not find (kueue
+   * pkg/controller/core/workload_controller.go getQueueBlocker, reason Misconfigured in 0.19).
+   */
+  static String missingLocalQueue(String name) {
+    return "LocalQueue " + name + " doesn't exist";
   }
 
   private static String words(ConditionSnapshot c) {

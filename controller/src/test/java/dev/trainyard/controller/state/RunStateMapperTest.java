@@ -74,6 +74,55 @@ class RunStateMapperTest {
           run().suspended().workload("").map().description());
     }
 
+    /** Recorded from Kueue 0.19.2 (StatusTruthIT.localQueueAppliedAfterItsRuns). */
+    static final String MISSING = "LocalQueue team-a doesn't exist";
+
+    @Test
+    @DisplayName(
+        "Kueue's 'LocalQueue … doesn't exist' with the LocalQueue seen since is waiting for Kueue, not Kueue's stale words")
+    void staleMissingLocalQueue() {
+      RunState s =
+          run()
+              .suspended()
+              .workload("", no("QuotaReserved", "Inadmissible", MISSING))
+              .localQueueSeen()
+              .map();
+      assertEquals(Phase.QUEUED, s.phase());
+      assertEquals(Cause.NONE, s.cause());
+      assertEquals("queued in team-a: waiting for Kueue to admit it", s.description());
+    }
+
+    @Test
+    @DisplayName(
+        "'LocalQueue … doesn't exist' stays Kueue's words when the LocalQueue was not seen, or when the words name another queue")
+    void missingLocalQueueKept() {
+      assertEquals(
+          "queued in team-a: " + MISSING,
+          run()
+              .suspended()
+              .workload("", no("QuotaReserved", "Inadmissible", MISSING))
+              .map()
+              .description());
+      String other = "LocalQueue team-b doesn't exist";
+      assertEquals(
+          "queued in team-a: " + other,
+          run()
+              .suspended()
+              .workload("", no("QuotaReserved", "Inadmissible", other))
+              .localQueueSeen()
+              .map()
+              .description());
+      assertEquals(
+          "queued in team-a: " + QUOTA,
+          run()
+              .suspended()
+              .workload("", no("QuotaReserved", "Pending", QUOTA))
+              .localQueueSeen()
+              .map()
+              .description(),
+          "Kueue's verdict on the quota is never replaced");
+    }
+
     @Test
     @DisplayName(
         "a queued JobSet before Kueue created its Workload says the same as one Kueue has not judged")

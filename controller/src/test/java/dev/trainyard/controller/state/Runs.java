@@ -170,6 +170,12 @@ final class Runs {
     return this;
   }
 
+  /** The Workload's LocalQueue was seen in the cluster ({@link #workload} first). */
+  Runs localQueueSeen() {
+    workload = workload.withLocalQueueExists(true);
+    return this;
+  }
+
   /** A Workload with {@code spec.active: false} (deactivated). */
   Runs inactiveWorkload(ConditionSnapshot... conditions) {
     workload = new WorkloadSnapshot("cq", List.of(conditions), false);
