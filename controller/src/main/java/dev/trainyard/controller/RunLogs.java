@@ -228,13 +228,21 @@ public final class RunLogs {
    * One line for a failed log read: the server's message, else why it did not answer; never a stack
    * dump.
    */
+  /** The query of -f's first read, as the API server passes it on to the kubelet. */
+  static final String PROBE = "limitBytes=1";
+
   static String reason(Exception e, String server) {
     if (e instanceof KubernetesClientException k && k.getCode() > 0) {
       String said =
           k.getStatus() == null || k.getStatus().getMessage() == null
               ? "HTTP " + k.getCode()
               : k.getStatus().getMessage();
-      return said.lines().findFirst().orElse("HTTP " + k.getCode());
+      // -f's one-byte probe (below) is in the kubelet URL the API server quotes; it is ours, not
+      // the reader's to see.
+      return said.lines()
+          .findFirst()
+          .orElse("HTTP " + k.getCode())
+          .replace("?" + PROBE + "\"", "\"");
     }
     return ClusterErrors.unreachable(e, server);
   }

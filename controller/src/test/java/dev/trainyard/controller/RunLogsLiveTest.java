@@ -190,13 +190,13 @@ class RunLogsLiveTest {
     ObservedRun run = run(ns, "eta");
     try (RunReader reader = reader()) {
       for (boolean follow : List.of(false, true)) {
-        // -f asks for one byte first (the refusal as an exception, not as log text): its URL says
-        // so.
+        // -f asks for one byte first (the refusal as an exception, not as log text); the API
+        // server quotes that URL ("…/main?limitBytes=1"), the reader sees the same words either
+        // way.
         String why =
             "Get \"https://127.0.0.1:1/containerLogs/"
                 + ns
                 + "/eta-node-0-1-a0/main"
-                + (follow ? "?limitBytes=1" : "")
                 + "\": dial tcp 127.0.0.1:1: connect: connection refused";
         RunLogs logs = new RunLogs(reader, Clock.systemUTC());
         List<String> out =
