@@ -6,6 +6,8 @@ import dev.trainyard.compiler.diagnostic.DiagnosticCode;
 import dev.trainyard.compiler.diagnostic.SourceLocation;
 import dev.trainyard.compiler.source.ParsedDocument;
 import dev.trainyard.compiler.source.SourceMap;
+import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -144,10 +146,13 @@ final class SchemaMessages {
     JsonNode value = v.instance();
     boolean wantsNumber = expected.contains("integer") || expected.contains("number");
     String name = labels.leaf(v.instancePointer());
-    if (value.isTextual()
-        && wantsNumber
-        && value.asText().strip().matches("-?[0-9]+(\\.[0-9]+)?")) {
-      return "remove the quotes: `" + name + ": " + value.asText().strip() + "`";
+    String text = value.asText().strip();
+    if (value.isTextual() && wantsNumber && text.matches("-?[0-9]+(\\.[0-9]+)?")) {
+      // In decimal: unquoted, "010" would be octal 8 to YAML 1.1 (E205).
+      return "remove the quotes: `" + name + ": " + new BigDecimal(text).toPlainString() + "`";
+    }
+    if (value.isTextual() && wantsNumber && text.matches("0[ox][0-9a-fA-F]+")) {
+      return yaml12Integer(text, name);
     }
     if (value.isNull()) {
       return "give `"
@@ -158,6 +163,32 @@ final class SchemaMessages {
       return quoteHint(v, name);
     }
     return describeField(v);
+  }
+
+  /**
+   * The hint for {@code text}, an octal ({@code 0o17}) or hexadecimal ({@code 0x1F}) integer to
+   * YAML 1.2's core schema (YAML 1.2.2 §10.3.2) where a number belongs: YAML 1.1 (Trainyard,
+   * Kubernetes) reads {@code 0o17} as text; a quoted {@code "0x1F"} is text to both.
+   */
+  private static String yaml12Integer(String text, String name) {
+    boolean octal = text.charAt(1) == 'o';
+    if (octal && !text.substring(2).matches("[0-7]+")) {
+      return "write `" + name + "` as a decimal number";
+    }
+    BigInteger number = new BigInteger(text.substring(2), octal ? 8 : 16);
+    return (octal
+            ? "`"
+                + text
+                + "` is octal "
+                + number
+                + " to YAML 1.2 but text to YAML 1.1 (Trainyard,"
+                + " Kubernetes); "
+            : "")
+        + "write it in decimal: `"
+        + name
+        + ": "
+        + number
+        + "`";
   }
 
   /**

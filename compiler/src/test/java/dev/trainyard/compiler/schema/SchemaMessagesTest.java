@@ -172,6 +172,44 @@ class SchemaMessagesTest {
 
   @Test
   @DisplayName(
+      "a quoted number with leading zeros: remove the quotes, written in decimal (unquoted `010` is octal 8 to YAML 1.1, E205)")
+  void unquoteHintInDecimal() {
+    assertEquals(
+        List.of(
+            "t.yaml:2:8 E202 `nodes` must be an integer, got string \"010\" | remove the quotes:"
+                + " `nodes: 10`"),
+        train("run: x\nnodes: \"010\"\n"));
+    assertEquals(
+        List.of(
+            "t.yaml:2:8 E202 `nodes` must be an integer, got string \"-007\" | remove the quotes:"
+                + " `nodes: -7`"),
+        train("run: x\nnodes: \"-007\"\n"));
+  }
+
+  @Test
+  @DisplayName(
+      "YAML 1.2's octal `0o10` (text to YAML 1.1) and a quoted `0x10` where an integer belongs: the same number in decimal")
+  void yaml12IntegerHint() {
+    assertEquals(
+        List.of(
+            "t.yaml:2:8 E202 `nodes` must be an integer, got string \"0o10\" | `0o10` is octal 8 to"
+                + " YAML 1.2 but text to YAML 1.1 (Trainyard, Kubernetes); write it in decimal:"
+                + " `nodes: 8`"),
+        train("run: x\nnodes: 0o10\n"));
+    assertEquals(
+        List.of(
+            "t.yaml:2:8 E202 `nodes` must be an integer, got string \"0x1F\" | write it in decimal:"
+                + " `nodes: 31`"),
+        train("run: x\nnodes: \"0x1F\"\n"));
+    assertEquals(
+        List.of(
+            "t.yaml:2:8 E202 `nodes` must be an integer, got string \"0o19\" | write `nodes` as a"
+                + " decimal number"),
+        train("run: x\nnodes: 0o19\n"));
+  }
+
+  @Test
+  @DisplayName(
       "a missing field's hint adds its description; under if/else, the description of the object")
   void missingFieldHints() {
     List<String> run = train("nodes: 1\n");
