@@ -29,7 +29,8 @@ import picocli.CommandLine.Spec;
       "any field).",
       "A key is allowed only in a plain Secret object in a namespace where",
       "platform.yaml allows plain Secrets (secrets.policy: plain, allowPlain: true).",
-      "Findings name the file, the line and the kind of key, never the key."
+      "Findings name the file, the line and the kind of key, never the key.",
+      "Symbolic links are not followed; the summary lists them."
     },
     mixinStandardHelpOptions = true,
     footer = {
@@ -84,7 +85,11 @@ final class CheckSecretsCommand implements Callable<Integer> {
         diagnostics,
         json ->
             report.ifPresent(
-                r -> json.put("files", r.files()).put("allowedPlainSecretKeys", r.allowed())),
+                r -> {
+                  json.put("files", r.files()).put("allowedPlainSecretKeys", r.allowed());
+                  var links = json.putArray("skippedLinks");
+                  r.skippedLinks().forEach(links::add);
+                }),
         out -> report.ifPresent(r -> out.println(summary(r, root))));
     return report.isEmpty() || report.get().leaked() ? 1 : 0;
   }
@@ -101,6 +106,12 @@ final class CheckSecretsCommand implements Callable<Integer> {
             : "no private key outside an allowed plain Secret")
         + (r.allowed() > 0
             ? "; " + r.allowed() + " in plain Secrets that platform.yaml allows"
-            : "");
+            : "")
+        + (r.skippedLinks().isEmpty()
+            ? ""
+            : "\nnot read: "
+                + r.skippedLinks().size()
+                + " symbolic link(s), not followed (git stores only the name they point to): "
+                + String.join(", ", r.skippedLinks()));
   }
 }

@@ -69,6 +69,35 @@ class CheckSecretsCommandTest {
 
   @Test
   @DisplayName(
+      "symbolic links are not followed (a key file outside the tree stays unread) and the summary and JSON name them")
+  void linksNamed() throws Exception {
+    String key = new SshKeyGenerator(new SecureRandom()).generate("c").privateKeyOpenSsh();
+    Path outside = Files.writeString(temp.resolve("id_ecdsa"), key);
+    Path run = Files.createDirectories(temp.resolve("tree/clusters/local/default/r"));
+    Files.writeString(run.resolve("job.yaml"), "kind: ConfigMap\n");
+    Files.createSymbolicLink(run.resolve("key"), outside);
+    Files.createSymbolicLink(temp.resolve("tree/clusters/b-link"), run);
+    MainTest.Run r = MainTest.run("check-secrets", temp.resolve("tree").toString());
+    assertEquals(0, r.exit(), r.err());
+    assertEquals(
+        "checked 1 file(s) under "
+            + temp.resolve("tree")
+            + ": no private key outside an allowed plain Secret\n"
+            + "not read: 2 symbolic link(s), not followed (git stores only the name they point to):"
+            + " clusters/b-link, clusters/local/default/r/key\n",
+        r.out());
+    MainTest.Run json =
+        MainTest.run("check-secrets", temp.resolve("tree").toString(), "--output", "json");
+    assertEquals(0, json.exit(), json.err());
+    assertTrue(
+        json.out()
+            .replaceAll("\\s+", "")
+            .contains("\"skippedLinks\":[\"clusters/b-link\",\"clusters/local/default/r/key\"]"),
+        json.out());
+  }
+
+  @Test
+  @DisplayName(
       "a folder that does not exist is exit 3 naming it; a broken --platform is exit 1 with its diagnostics")
   void environmentAndPlatform() throws Exception {
     MainTest.Run missing = MainTest.run("check-secrets", temp.resolve("nope").toString());

@@ -46,10 +46,19 @@ public final class LeakCheck {
    * @param diagnostics one E809 error per key outside an allowed plain Secret, sorted
    * @param files how many files were scanned
    * @param allowed how many keys sit in plain Secrets the platform allows
+   * @param skippedLinks the symbolic links of a tree on disk, not followed and so not read
+   *     (relative paths, sorted)
    */
-  public record Report(List<Diagnostic> diagnostics, int files, int allowed) {
+  public record Report(
+      List<Diagnostic> diagnostics, int files, int allowed, List<String> skippedLinks) {
     public Report {
       diagnostics = List.copyOf(diagnostics);
+      skippedLinks = List.copyOf(skippedLinks);
+    }
+
+    /** No link skipped (a tree in memory has none). */
+    public Report(List<Diagnostic> diagnostics, int files, int allowed) {
+      this(diagnostics, files, allowed, List.of());
     }
 
     /** Whether a key was found where none may be. */
@@ -88,9 +97,10 @@ public final class LeakCheck {
   }
 
   /**
-   * {@code trainyard check-secrets DIR}: the files of {@code dir} ({@link TreeFiles}) under {@code
-   * platformFile}, else {@code DIR/platform.yaml}, else the embedded default platform. A broken
-   * platform.yaml fails with its diagnostics.
+   * {@code trainyard check-secrets DIR}: the files of {@code dir} ({@link TreeFiles}; its symbolic
+   * links are not followed, and the report lists them) under {@code platformFile}, else {@code
+   * DIR/platform.yaml}, else the embedded default platform. A broken platform.yaml fails with its
+   * diagnostics.
    *
    * @throws IOException when a file or folder of {@code dir} cannot be read (the message says
    *     which, and why)
@@ -106,10 +116,12 @@ public final class LeakCheck {
     if (platform.failed()) {
       return StageResult.failed(platform.diagnostics());
     }
-    Report report = new LeakCheck(platform.value().orElseThrow()).check(TreeFiles.read(dir));
+    TreeFiles.Tree tree = TreeFiles.read(dir);
+    Report report = new LeakCheck(platform.value().orElseThrow()).check(tree.files());
     List<Diagnostic> all = new ArrayList<>(platform.diagnostics());
     all.addAll(report.diagnostics());
-    return StageResult.of(new Report(all, report.files(), report.allowed()), List.of());
+    return StageResult.of(
+        new Report(all, report.files(), report.allowed(), tree.links()), List.of());
   }
 
   /**

@@ -8,23 +8,37 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.List;
 import java.util.SortedMap;
+import java.util.SortedSet;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * The files of a GitOps working tree on disk, for {@code trainyard check-secrets DIR}: every
- * regular file below {@code DIR} except {@code .git/}, symlinks not followed (a link may point
- * anywhere on the machine).
+ * regular file below {@code DIR} except {@code .git/}, symbolic links not followed (a link may
+ * point anywhere on the machine; git stores only its target's name) but listed, so the check can
+ * say what it did not read.
  */
 public final class TreeFiles {
   private TreeFiles() {}
 
   /**
-   * Path relative to {@code root} with {@code /} → content.
+   * The regular files (path relative to the root with {@code /} → content) and the symbolic links
+   * (relative paths, sorted) of a tree.
+   */
+  public record Tree(SortedMap<String, byte[]> files, List<String> links) {
+    public Tree {
+      links = List.copyOf(links);
+    }
+  }
+
+  /**
+   * The files of the tree at {@code root}, and its links, not followed.
    *
    * @throws IOException naming the file or folder that cannot be read, and why
    */
-  public static SortedMap<String, byte[]> read(Path root) throws IOException {
+  public static Tree read(Path root) throws IOException {
     if (!Files.isDirectory(root)) {
       throw new IOException(
           root
@@ -34,6 +48,7 @@ public final class TreeFiles {
                   : "no such folder"));
     }
     SortedMap<String, byte[]> files = new TreeMap<>();
+    SortedSet<String> links = new TreeSet<>();
     Files.walkFileTree(
         root,
         new SimpleFileVisitor<>() {
@@ -47,7 +62,9 @@ public final class TreeFiles {
           @Override
           public FileVisitResult visitFile(Path file, BasicFileAttributes attrs)
               throws IOException {
-            if (attrs.isRegularFile()) {
+            if (attrs.isSymbolicLink()) {
+              links.add(root.relativize(file).toString().replace('\\', '/'));
+            } else if (attrs.isRegularFile()) {
               try {
                 files.put(
                     root.relativize(file).toString().replace('\\', '/'), Files.readAllBytes(file));
@@ -63,7 +80,7 @@ public final class TreeFiles {
             throw new IOException("cannot read " + file + ": " + why(e), e);
           }
         });
-    return files;
+    return new Tree(files, List.copyOf(links));
   }
 
   private static String why(IOException e) {
