@@ -14,6 +14,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -121,14 +123,48 @@ public final class HandWrittenFiles {
             "hand-written file in a folder trainyard owns: this "
                 + command
                 + " rewrites the folder whole from platform.yaml and would delete it")
-        .withHint(
-            "ask the platform team to move it beside the folder, e.g. "
-                + (path.contains("/" + TreeLayout.CLUSTER_FOLDER + "/")
-                        || path.endsWith("/" + TreeLayout.CLUSTER_FOLDER)
-                    ? "clusters/<cluster>/limitrange.yaml"
-                    : "clusters/<cluster>/<namespace>/limitrange.yaml")
-                + " listed in the kustomization.yaml there (trainyard keeps entries it did not"
-                + " write); "
-                + nothingDone);
+        .withHint(instead(path) + "; " + nothingDone);
+  }
+
+  /** A queue folder's path: what is beside it, the folder, and the file's path inside it. */
+  private static final Pattern IN_QUEUE_FOLDER =
+      Pattern.compile(
+          "(.*)/("
+              + Pattern.quote(TreeLayout.QUEUES_FOLDER)
+              + "|"
+              + Pattern.quote(TreeLayout.CLUSTER_FOLDER)
+              + ")(?:/(.+))?");
+
+  /**
+   * Where the platform team can keep {@code path} instead: the same name beside the queue folder,
+   * listed in the kustomization.yaml there, whose entries Trainyard keeps ({@link ClusterRoots});
+   * for a queue folder that is itself a link, a plain folder in its place.
+   */
+  static String instead(String path) {
+    Matcher m = IN_QUEUE_FOLDER.matcher(path);
+    if (!m.matches()) {
+      throw new IllegalArgumentException("not in a queue folder: " + path);
+    }
+    String beside = m.group(1);
+    String root = beside + "/kustomization.yaml";
+    if (m.group(3) == null) {
+      return "ask the platform team to make "
+          + path
+          + " a plain folder (trainyard writes it whole) and keep their own objects beside it,"
+          + " listed in "
+          + root
+          + " (trainyard keeps entries it did not write)";
+    }
+    String inside = m.group(3);
+    String entry = inside.contains("/") ? inside.substring(0, inside.indexOf('/')) : "it";
+    return "ask the platform team to move it beside the folder, to "
+        + beside
+        + "/"
+        + inside
+        + ", and list "
+        + entry
+        + " in "
+        + root
+        + " (trainyard keeps entries it did not write)";
   }
 }

@@ -1,7 +1,7 @@
 package dev.trainyard.gitops;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.trainyard.compiler.diagnostic.Diagnostic;
 import dev.trainyard.compiler.manifest.OutputTree;
@@ -103,8 +103,8 @@ class HandWrittenFilesTest {
             "nothing was committed");
     assertEquals(2, found.size(), found.toString());
     assertEquals(
-        "ask the platform team to move it beside the folder, e.g. clusters/<cluster>/limitrange.yaml"
-            + " listed in the kustomization.yaml there (trainyard keeps entries it did not write);"
+        "ask the platform team to move it beside the folder, to clusters/local/notes.md, and list it"
+            + " in clusters/local/kustomization.yaml (trainyard keeps entries it did not write);"
             + " nothing was committed",
         found.get(0).hint());
     assertEquals(
@@ -112,9 +112,10 @@ class HandWrittenFilesTest {
             + " platform.yaml and would delete it",
         found.get(1).message());
     assertEquals(
-        "ask the platform team to move it beside the folder, e.g."
-            + " clusters/<cluster>/<namespace>/limitrange.yaml listed in the kustomization.yaml"
-            + " there (trainyard keeps entries it did not write); nothing was committed",
+        "ask the platform team to move it beside the folder, to"
+            + " clusters/local/default/limitrange.yaml, and list it in"
+            + " clusters/local/default/kustomization.yaml (trainyard keeps entries it did not"
+            + " write); nothing was committed",
         found.get(1).hint());
     Path clusterDir = root.resolve(cluster);
     Files.delete(clusterDir.resolve("notes.md"));
@@ -129,9 +130,28 @@ class HandWrittenFilesTest {
             "nothing was committed");
     assertEquals(1, linked.size(), linked.toString());
     assertEquals(cluster, linked.get(0).location().toString());
-    assertTrue(
-        linked.get(0).hint().contains("e.g. clusters/<cluster>/limitrange.yaml"),
-        "the linked _cluster folder itself: " + linked.get(0).hint());
+    assertEquals(
+        "ask the platform team to make clusters/local/_cluster a plain folder (trainyard writes it"
+            + " whole) and keep their own objects beside it, listed in"
+            + " clusters/local/kustomization.yaml (trainyard keeps entries it did not write);"
+            + " nothing was committed",
+        linked.get(0).hint(),
+        "the linked _cluster folder itself");
+  }
+
+  @Test
+  @DisplayName(
+      "a hand-written sub-folder of a queue folder: the hint moves the file beside the folder and lists the sub-folder")
+  void hintForSubFolder() {
+    assertEquals(
+        "ask the platform team to move it beside the folder, to"
+            + " clusters/local/default/quota/kustomization.yaml, and list quota in"
+            + " clusters/local/default/kustomization.yaml (trainyard keeps entries it did not"
+            + " write)",
+        HandWrittenFiles.instead(QUEUES + "/quota/kustomization.yaml"));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> HandWrittenFiles.instead("clusters/local/default/run/job.yaml"));
   }
 
   @Test
