@@ -9,7 +9,7 @@ import os
 
 import torch
 import torch.nn.functional as F
-from torch.distributed import destroy_process_group, init_process_group
+from torch.distributed import barrier, destroy_process_group, init_process_group
 from torch.nn.parallel import DistributedDataParallel as DDP
 from torch.utils.data import DataLoader, Dataset
 from torch.utils.data.distributed import DistributedSampler
@@ -97,6 +97,11 @@ def main():
     model = torch.nn.Linear(20, 1)
     optimizer = torch.optim.SGD(model.parameters(), lr=1e-2)
     Trainer(model, loader, optimizer, args.save_every, args.snapshot_path).train(args.epochs)
+    # Every rank reaches the end before any tears the group down: a rank that called
+    # destroy_process_group while rank 0 was still saving its snapshot died with SIGABRT
+    # ("terminate called without an active exception", torch 2.13 gloo, 1 run in 5 on a loaded
+    # 2-core machine), failing a run that had trained.
+    barrier()
     destroy_process_group()
 
 
