@@ -224,6 +224,24 @@ class LeakCheckTest {
 
   @Test
   @DisplayName(
+      "check of a folder: a symbolic link (to a file or a folder) is not followed and is listed, sorted; a key behind it is not read; a tree in memory lists none")
+  void linksListed() throws Exception {
+    Path tree = temp.resolve("linked");
+    Path run = Files.createDirectories(tree.resolve("clusters/local/default/run"));
+    Files.writeString(run.resolve("job.yaml"), "kind: ConfigMap\n");
+    Path outside = Files.writeString(temp.resolve("outside.pem"), KEY.pem());
+    Files.createSymbolicLink(run.resolve("z-key.pem"), outside);
+    Files.createSymbolicLink(tree.resolve("clusters/a-run"), run);
+    LeakCheck.Report r = LeakCheck.checkFolder(tree, Optional.empty()).value().orElseThrow();
+    assertEquals(1, r.files());
+    assertFalse(r.leaked());
+    assertEquals(
+        List.of("clusters/a-run", "clusters/local/default/run/z-key.pem"), r.skippedLinks());
+    assertEquals(List.of(), new LeakCheck.Report(List.of(), 0, 0).skippedLinks());
+  }
+
+  @Test
+  @DisplayName(
       "check of a folder: .git/ is skipped, DIR/platform.yaml decides, a missing folder is an IOException naming it")
   void folder() throws Exception {
     Path tree = temp.resolve("tree");
