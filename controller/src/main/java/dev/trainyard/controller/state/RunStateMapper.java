@@ -630,7 +630,6 @@ public final class RunStateMapper {
     List<ConditionSnapshot> c = o.workload().map(WorkloadSnapshot::conditions).orElse(List.of());
     if (o.workload().map(WorkloadSnapshot::localQueueExists).orElse(false)
         && ConditionSnapshot.find(c, "QuotaReserved")
-            .filter(q -> !q.isTrue())
             .filter(q -> q.message().equals(missingLocalQueue(o.jobSet().localQueue())))
             .isPresent()) {
       // Kueue's claim is older than the LocalQueue (see WorkloadSnapshot); the run waits its turn.
