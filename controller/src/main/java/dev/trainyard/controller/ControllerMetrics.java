@@ -150,7 +150,7 @@ public final class ControllerMetrics implements ForgeEvents {
     this.queueDepth = depth;
   }
 
-  /** Objects held in the informer caches, by kind (jobsets, pods, workloads). */
+  /** Objects held in the informer caches, by kind (jobsets, pods, workloads, localqueues). */
   public void cached(Supplier<Map<String, Integer>> counts) {
     this.cached = counts;
   }
