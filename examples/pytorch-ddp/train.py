@@ -97,10 +97,9 @@ def main():
     model = torch.nn.Linear(20, 1)
     optimizer = torch.optim.SGD(model.parameters(), lr=1e-2)
     Trainer(model, loader, optimizer, args.save_every, args.snapshot_path).train(args.epochs)
-    # Every rank reaches the end before any tears the group down: a rank that called
-    # destroy_process_group while rank 0 was still saving its snapshot died with SIGABRT
-    # ("terminate called without an active exception", torch 2.13 gloo, 1 run in 5 on a loaded
-    # 2-core machine), failing a run that had trained.
+    # Every rank reaches the end before any tears the group down. Without it, a rank that finished
+    # first sometimes died with SIGABRT in torch 2.13's gloo teardown ("terminate called without an
+    # active exception") while rank 0 still saved its snapshot; with it, rarely still.
     barrier()
     destroy_process_group()
 
