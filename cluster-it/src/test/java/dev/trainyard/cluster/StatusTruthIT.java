@@ -11,8 +11,11 @@ import dev.trainyard.controller.RunReader;
 import dev.trainyard.controller.forge.FakeForge;
 import dev.trainyard.controller.state.RunStateMapper;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
+import io.fabric8.kubernetes.client.dsl.NonNamespaceOperation;
+import io.fabric8.kubernetes.client.dsl.Resource;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -247,11 +250,7 @@ class StatusTruthIT {
             ns));
     ControllerProcess c = controller(cluster, tag, ns);
     awaitPost("running", sha, a -> a.description().startsWith("running: 2 of 2"), c);
-    var workloads =
-        cluster
-            .client()
-            .genericKubernetesResources("kueue.x-k8s.io/v1beta2", "Workload")
-            .inNamespace(ns);
+    var workloads = workloads(cluster, ns);
     GenericKubernetesResource wl = workloads.list().getItems().get(0);
     Edits.edit(
         workloads.withName(wl.getMetadata().getName()),
@@ -348,11 +347,7 @@ class StatusTruthIT {
                   "ctl-late-lq"),
               ns));
     }
-    var workloads =
-        cluster
-            .client()
-            .genericKubernetesResources("kueue.x-k8s.io/v1beta2", "Workload")
-            .inNamespace(ns);
+    var workloads = workloads(cluster, ns);
     Eventually.await(
         "Kueue says the LocalQueue does not exist on both Workloads",
         TIMEOUT,
@@ -413,6 +408,18 @@ class StatusTruthIT {
             run.getKey() + ": " + said);
       }
     }
+  }
+
+  /** The Workloads of namespace {@code ns}. */
+  private static NonNamespaceOperation<
+          GenericKubernetesResource,
+          GenericKubernetesResourceList,
+          Resource<GenericKubernetesResource>>
+      workloads(KubeCluster cluster, String ns) {
+    return cluster
+        .client()
+        .genericKubernetesResources("kueue.x-k8s.io/v1beta2", "Workload")
+        .inNamespace(ns);
   }
 
   private static List<String> concat(List<String> list, String one) {

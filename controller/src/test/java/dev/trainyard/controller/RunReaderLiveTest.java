@@ -10,11 +10,9 @@ import dev.trainyard.controller.state.TrainingSigns;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
-import io.fabric8.kubernetes.api.model.rbac.Role;
-import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.utils.Serialization;
+import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -321,35 +319,25 @@ class RunReaderLiveTest {
         LiveApiServer.queued(LiveApiServer.jobSet(ns, "a", 1, true), "team-lq"), "team-lq");
     LiveApiServer.localQueue(ns, "team-lq");
     var admin = LiveApiServer.client();
-    admin
-        .resource(
-            Serialization.unmarshal(
-                """
-                apiVersion: rbac.authorization.k8s.io/v1
-                kind: Role
-                metadata: {name: runs-reader, namespace: %s}
-                rules:
-                - {apiGroups: [jobset.x-k8s.io], resources: [jobsets], verbs: [list]}
-                - {apiGroups: [kueue.x-k8s.io], resources: [workloads], verbs: [list]}
-                - {apiGroups: [""], resources: [pods], verbs: [list]}
-                - {apiGroups: [batch], resources: [jobs], verbs: [list]}
-                """
-                    .formatted(ns),
-                Role.class))
-        .create();
-    admin
-        .resource(
-            Serialization.unmarshal(
-                """
-                apiVersion: rbac.authorization.k8s.io/v1
-                kind: RoleBinding
-                metadata: {name: runs-reader, namespace: %s}
-                roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: runs-reader}
-                subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: reader-%s}]
-                """
-                    .formatted(ns, ns),
-                RoleBinding.class))
-        .create();
+    String rbac =
+        """
+        apiVersion: rbac.authorization.k8s.io/v1
+        kind: Role
+        metadata: {name: runs-reader, namespace: %1$s}
+        rules:
+        - {apiGroups: [jobset.x-k8s.io], resources: [jobsets], verbs: [list]}
+        - {apiGroups: [kueue.x-k8s.io], resources: [workloads], verbs: [list]}
+        - {apiGroups: [""], resources: [pods], verbs: [list]}
+        - {apiGroups: [batch], resources: [jobs], verbs: [list]}
+        ---
+        apiVersion: rbac.authorization.k8s.io/v1
+        kind: RoleBinding
+        metadata: {name: runs-reader, namespace: %1$s}
+        roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: runs-reader}
+        subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: reader-%1$s}]
+        """
+            .formatted(ns);
+    admin.load(new ByteArrayInputStream(rbac.getBytes(StandardCharsets.UTF_8))).create();
     Config c = LiveApiServer.config(LiveApiServer.kubeconfig());
     c.setImpersonateUsername("reader-" + ns);
     c.setImpersonateGroups("system:authenticated");
