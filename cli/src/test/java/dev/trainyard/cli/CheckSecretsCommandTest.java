@@ -86,6 +86,14 @@ class CheckSecretsCommandTest {
             + "not read: 2 symbolic link(s), not followed (git stores only the name they point to):"
             + " clusters/b-link, clusters/local/default/r/key\n",
         r.out());
+    Path keyFile = Files.writeString(run.resolve("id_ecdsa"), key);
+    Path linkedTree = Files.createSymbolicLink(temp.resolve("tree-link"), temp.resolve("tree"));
+    MainTest.Run viaLink = MainTest.run("check-secrets", linkedTree.toString());
+    assertEquals(1, viaLink.exit(), "DIR named through a link is read: " + viaLink.out());
+    assertTrue(
+        viaLink.out().startsWith("checked 2 file(s) under " + linkedTree + ": 1 private key(s)"),
+        viaLink.out());
+    Files.delete(keyFile);
     MainTest.Run json =
         MainTest.run("check-secrets", temp.resolve("tree").toString(), "--output", "json");
     assertEquals(0, json.exit(), json.err());

@@ -34,7 +34,8 @@ public final class TreeFiles {
   }
 
   /**
-   * The files of the tree at {@code root}, and its links, not followed.
+   * The files of the tree at {@code root} (followed when it is itself a link), and the links below
+   * it, not followed.
    *
    * @throws IOException naming the file or folder that cannot be read, and why
    */
@@ -47,10 +48,12 @@ public final class TreeFiles {
                   ? "not a folder"
                   : "no such folder"));
     }
+    // The folder named is read even when it is a link (as `find -H` does); links below it are not.
+    Path top = root.toRealPath();
     SortedMap<String, byte[]> files = new TreeMap<>();
     SortedSet<String> links = new TreeSet<>();
     Files.walkFileTree(
-        root,
+        top,
         new SimpleFileVisitor<>() {
           @Override
           public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
@@ -63,11 +66,11 @@ public final class TreeFiles {
           public FileVisitResult visitFile(Path file, BasicFileAttributes attrs)
               throws IOException {
             if (attrs.isSymbolicLink()) {
-              links.add(root.relativize(file).toString().replace('\\', '/'));
+              links.add(top.relativize(file).toString().replace('\\', '/'));
             } else if (attrs.isRegularFile()) {
               try {
                 files.put(
-                    root.relativize(file).toString().replace('\\', '/'), Files.readAllBytes(file));
+                    top.relativize(file).toString().replace('\\', '/'), Files.readAllBytes(file));
               } catch (IOException e) {
                 throw new IOException("cannot read " + file + ": " + why(e), e);
               }

@@ -242,6 +242,23 @@ class LeakCheckTest {
 
   @Test
   @DisplayName(
+      "check of a folder named through a link (DIR itself a symbolic link): the folder it names is read, its key found")
+  void linkedRoot() throws Exception {
+    Path tree = temp.resolve("real");
+    Path run = Files.createDirectories(tree.resolve("clusters/local/default/run"));
+    Files.writeString(run.resolve("configmap.yaml"), "kind: ConfigMap\ndata:\n  k: |\n    x\n");
+    Files.writeString(run.resolve("id_key"), KEY.pem());
+    Path link = Files.createSymbolicLink(temp.resolve("link"), tree);
+    LeakCheck.Report r = LeakCheck.checkFolder(link, Optional.empty()).value().orElseThrow();
+    assertEquals(2, r.files());
+    assertTrue(r.leaked(), r.diagnostics().toString());
+    assertEquals(List.of(), r.skippedLinks());
+    assertEquals(
+        "clusters/local/default/run/id_key:1", r.diagnostics().get(0).location().toString());
+  }
+
+  @Test
+  @DisplayName(
       "check of a folder: .git/ is skipped, DIR/platform.yaml decides, a missing folder is an IOException naming it")
   void folder() throws Exception {
     Path tree = temp.resolve("tree");
