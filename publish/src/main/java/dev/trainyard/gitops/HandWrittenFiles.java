@@ -151,7 +151,7 @@ public final class HandWrittenFiles {
       return "ask the platform team to make "
           + path
           + " a plain folder (trainyard writes it whole) and keep their own objects beside it,"
-          + " listed in "
+          + " listed in the resources of "
           + root
           + " (trainyard keeps entries it did not write)";
     }
@@ -163,8 +163,13 @@ public final class HandWrittenFiles {
         + inside
         + ", and list "
         + entry
-        + " in "
+        + " in the resources of "
         + root
+        + " with "
+        + m.group(2)
+        + (m.group(2).equals(TreeLayout.QUEUES_FOLDER)
+            ? " and the run folders"
+            : " and the namespaces")
         + " (trainyard keeps entries it did not write)";
   }
 }

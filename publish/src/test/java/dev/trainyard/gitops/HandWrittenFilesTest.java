@@ -104,8 +104,8 @@ class HandWrittenFilesTest {
     assertEquals(2, found.size(), found.toString());
     assertEquals(
         "ask the platform team to move it beside the folder, to clusters/local/notes.md, and list it"
-            + " in clusters/local/kustomization.yaml (trainyard keeps entries it did not write);"
-            + " nothing was committed",
+            + " in the resources of clusters/local/kustomization.yaml with _cluster and the namespaces"
+            + " (trainyard keeps entries it did not write); nothing was committed",
         found.get(0).hint());
     assertEquals(
         "hand-written file in a folder trainyard owns: this submit rewrites the folder whole from"
@@ -113,9 +113,9 @@ class HandWrittenFilesTest {
         found.get(1).message());
     assertEquals(
         "ask the platform team to move it beside the folder, to"
-            + " clusters/local/default/limitrange.yaml, and list it in"
-            + " clusters/local/default/kustomization.yaml (trainyard keeps entries it did not"
-            + " write); nothing was committed",
+            + " clusters/local/default/limitrange.yaml, and list it in the resources of"
+            + " clusters/local/default/kustomization.yaml with _queues and the run folders (trainyard"
+            + " keeps entries it did not write); nothing was committed",
         found.get(1).hint());
     Path clusterDir = root.resolve(cluster);
     Files.delete(clusterDir.resolve("notes.md"));
@@ -132,7 +132,7 @@ class HandWrittenFilesTest {
     assertEquals(cluster, linked.get(0).location().toString());
     assertEquals(
         "ask the platform team to make clusters/local/_cluster a plain folder (trainyard writes it"
-            + " whole) and keep their own objects beside it, listed in"
+            + " whole) and keep their own objects beside it, listed in the resources of"
             + " clusters/local/kustomization.yaml (trainyard keeps entries it did not write);"
             + " nothing was committed",
         linked.get(0).hint(),
@@ -145,9 +145,9 @@ class HandWrittenFilesTest {
   void hintForSubFolder() {
     assertEquals(
         "ask the platform team to move it beside the folder, to"
-            + " clusters/local/default/quota/kustomization.yaml, and list quota in"
-            + " clusters/local/default/kustomization.yaml (trainyard keeps entries it did not"
-            + " write)",
+            + " clusters/local/default/quota/kustomization.yaml, and list quota in the resources of"
+            + " clusters/local/default/kustomization.yaml with _queues and the run folders (trainyard"
+            + " keeps entries it did not write)",
         HandWrittenFiles.instead(QUEUES + "/quota/kustomization.yaml"));
     assertThrows(
         IllegalArgumentException.class,
