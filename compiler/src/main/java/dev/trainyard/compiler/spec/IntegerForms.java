@@ -65,8 +65,19 @@ final class IntegerForms {
                                   + " to YAML 1.1 (Trainyard, Kubernetes) but "
                                   + yaml12(text)
                                   + " to YAML 1.2 (editors using train.yaml's schema line)")
-                          .withHint("write it in decimal: " + node.asText())));
+                          .withHint("write it in decimal: " + written(pointer, node.asText()))));
     }
+  }
+
+  /**
+   * {@code decimal} as the line to write at {@code pointer}: {@code `nodes: 8`} for a field, the
+   * bare number for a list item ({@code /checkpoint/recoverOnExitCodes/1}).
+   */
+  static String written(String pointer, String decimal) {
+    String leaf = pointer.substring(pointer.lastIndexOf('/') + 1);
+    return leaf.matches("[0-9]+")
+        ? decimal
+        : "`" + leaf.replace("~1", "/").replace("~0", "~") + ": " + decimal + "`";
   }
 
   /** What YAML 1.2's core schema makes of {@code text}, an integer to YAML 1.1 only. */

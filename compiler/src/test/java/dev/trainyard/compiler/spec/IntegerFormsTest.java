@@ -41,7 +41,8 @@ class IntegerFormsTest {
   @DisplayName("a leading zero, 0b or an underscore: E205 at the value, both readings named")
   void refused(String written, String message, String decimal) {
     assertEquals(
-        List.of("train.yaml:2:8 " + message + " | write it in decimal: " + decimal), e205(written));
+        List.of("train.yaml:2:8 " + message + " | write it in decimal: `nodes: " + decimal + "`"),
+        e205(written));
   }
 
   @Test
@@ -78,6 +79,15 @@ class IntegerFormsTest {
             .toList();
     assertEquals(1, found.size(), found.toString());
     assertEquals("/checkpoint/recoverOnExitCodes/1", found.get(0).pointer());
+    assertEquals("write it in decimal: 9", found.get(0).hint(), "a list item: the number alone");
+  }
+
+  @Test
+  @DisplayName("the hint's line names the field as written (a JSON Pointer's ~1 and ~0 undone)")
+  void writtenLine() {
+    assertEquals("`nodes: 8`", IntegerForms.written("/nodes", "8"));
+    assertEquals("`a/b~c: 8`", IntegerForms.written("/x/a~1b~0c", "8"));
+    assertEquals("8", IntegerForms.written("/list/12", "8"));
   }
 
   @Test
