@@ -147,7 +147,7 @@ final class SchemaMessages {
     boolean wantsNumber = expected.contains("integer") || expected.contains("number");
     String name = labels.leaf(v.instancePointer());
     String text = value.asText().strip();
-    if (value.isTextual() && wantsNumber && text.matches("-?[0-9]+(\\.[0-9]+)?")) {
+    if (value.isTextual() && wantsNumber && text.matches("[-+]?[0-9]+(\\.[0-9]+)?")) {
       // In decimal: unquoted, "010" would be octal 8 to YAML 1.1 (E205).
       return "remove the quotes: `" + name + ": " + new BigDecimal(text).toPlainString() + "`";
     }

@@ -184,6 +184,11 @@ class SchemaMessagesTest {
             "t.yaml:2:8 E202 `nodes` must be an integer, got string \"-007\" | remove the quotes:"
                 + " `nodes: -7`"),
         train("run: x\nnodes: \"-007\"\n"));
+    assertEquals(
+        List.of(
+            "t.yaml:2:8 E202 `nodes` must be an integer, got string \"+3\" | remove the quotes:"
+                + " `nodes: 3`"),
+        train("run: x\nnodes: \"+3\"\n"));
   }
 
   @Test
