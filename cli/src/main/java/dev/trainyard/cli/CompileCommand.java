@@ -5,6 +5,8 @@ import dev.trainyard.compiler.Compiler;
 import dev.trainyard.compiler.SshSecretProvider;
 import dev.trainyard.compiler.diagnostic.Diagnostic;
 import dev.trainyard.compiler.manifest.OutputTree;
+import dev.trainyard.gitops.ClusterRoots;
+import dev.trainyard.gitops.FolderSnapshot;
 import dev.trainyard.gitops.HandWrittenFiles;
 import dev.trainyard.gitops.TreeWriter;
 import dev.trainyard.gitops.leaks.LeakCheck;
@@ -29,6 +31,8 @@ import picocli.CommandLine.Spec;
       "Files go to OUT/clusters/<cluster>/<namespace>/<run>/ with a kustomization.yaml",
       "per folder; the run's folder is replaced whole. A file someone added by hand",
       "to a queue folder (_queues/, _cluster/) stops it (E814): it would be deleted.",
+      "The kustomization.yaml files above those folders are not edited (submit keeps",
+      "them): one that does not list a written folder gets a warning (W815).",
       "Re-compiling the same commit gives byte-identical files (an existing SSH Secret",
       "is reused)."
     },
@@ -72,6 +76,12 @@ final class CompileCommand implements Callable<Integer> {
       return exit;
     }
     TreeWriter.write(tree, out);
+    List<Diagnostic> unlisted = ClusterRoots.unlisted(new FolderSnapshot(out), tree);
+    if (!unlisted.isEmpty()) {
+      List<Diagnostic> all = new ArrayList<>(result.diagnostics());
+      all.addAll(unlisted);
+      result = new CompileResult(result.tree(), result.job(), all);
+    }
     return Reporting.report(
         spec, options.output.format, result, Optional.of(new Reporting.Written(options.out, tree)));
   }

@@ -77,5 +77,29 @@ class CompileOutTest {
     MainTest.Run again = MainTest.run("compile", train, "--out", out.toString());
     assertEquals(0, again.exit(), again.err());
     assertEquals(written, Files.readString(localQueue), "its own file, edited, is rewritten");
+    assertFalse(again.err().contains("W815"), "no root above the folders: " + again.err());
+  }
+
+  @Test
+  @DisplayName(
+      "a namespace kustomization.yaml (as submit keeps it) that does not list the run compile --out wrote: W815 naming the run and the file, exit 0, the files written and the root untouched")
+  void unlistedRun() throws Exception {
+    TrainProject p = TrainProject.create(temp.resolve("src"), "run: torchrun t.py\n");
+    Path out = temp.resolve("gitops");
+    Path ns = Files.createDirectories(out.resolve("clusters/local/default"));
+    String root =
+        "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n- _queues\n";
+    Files.writeString(ns.resolve("kustomization.yaml"), root);
+    MainTest.Run r = MainTest.run("compile", p.trainYaml().toString(), "--out", out.toString());
+    assertEquals(0, r.exit(), r.err());
+    assertEquals(1, r.err().split("warning\\[W815]", -1).length - 1, r.err());
+    assertTrue(
+        r.err().contains("clusters/local/default/kustomization.yaml: warning[W815]: the folder "),
+        r.err());
+    assertEquals(root, Files.readString(ns.resolve("kustomization.yaml")));
+    try (var runs = Files.list(ns)) {
+      assertEquals(
+          3, runs.count(), "the run's folder, _queues and the root: " + ns.toFile().list().length);
+    }
   }
 }

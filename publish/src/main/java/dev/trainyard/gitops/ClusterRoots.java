@@ -7,6 +7,7 @@ import dev.trainyard.compiler.diagnostic.Diagnostic;
 import dev.trainyard.compiler.diagnostic.DiagnosticCode;
 import dev.trainyard.compiler.diagnostic.SourceLocation;
 import dev.trainyard.compiler.manifest.CanonicalJson;
+import dev.trainyard.compiler.manifest.OutputTree;
 import dev.trainyard.compiler.manifest.TreeLayout;
 import dev.trainyard.compiler.manifest.YamlWriter;
 import dev.trainyard.compiler.source.SourceFile;
@@ -82,6 +83,51 @@ public final class ClusterRoots {
       clusters.forEach(c -> root(base, edits, c, problems).ifPresent(roots::add));
     }
     return problems.isEmpty() ? new Result(roots, List.of()) : new Result(List.of(), problems);
+  }
+
+  /**
+   * W815 for each folder of {@code written} (a run's, a queue folder) that the kustomization.yaml
+   * beside it, when {@code tree} has one, does not list: a sync of that root would not apply it.
+   * For {@code compile --out}, which writes folders and leaves the roots to {@code submit} (which
+   * keeps them, {@link #after}); a root it cannot read as a list of resources is left to E803.
+   */
+  public static List<Diagnostic> unlisted(Snapshot tree, OutputTree written) {
+    List<Diagnostic> out = new ArrayList<>();
+    for (String folder : written.ownedFolders()) {
+      int slash = folder.lastIndexOf('/');
+      String dir = folder.substring(0, slash);
+      String name = folder.substring(slash + 1);
+      String path = dir + "/" + FILE;
+      Optional<ObjectNode> root =
+          tree.read(path).flatMap(text -> parse(path, text, new ArrayList<>()));
+      if (root.isEmpty()) {
+        continue;
+      }
+      boolean listed = false;
+      for (JsonNode r : root.get().path("resources")) {
+        listed |= r.asText().replaceFirst("/$", "").equals(name);
+      }
+      if (!listed) {
+        out.add(
+            Diagnostic.warning(
+                    DiagnosticCode.FOLDER_NOT_LISTED,
+                    SourceLocation.ofFile(path),
+                    "/resources",
+                    "the folder "
+                        + name
+                        + " was written but is not in the resources of "
+                        + path
+                        + ": a sync of "
+                        + dir
+                        + " does not apply it")
+                .withHint(
+                    "add `- "
+                        + name
+                        + "` to its resources, or publish with `trainyard submit`, which keeps"
+                        + " that list"));
+      }
+    }
+    return out;
   }
 
   /**

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.trainyard.compiler.diagnostic.Diagnostic;
 import dev.trainyard.compiler.diagnostic.DiagnosticCode;
+import dev.trainyard.compiler.manifest.OutputTree;
 import dev.trainyard.compiler.testing.Wording;
 import java.util.List;
 import java.util.Map;
@@ -174,5 +175,44 @@ class ClusterRootsTest {
             new TreeEdit.ReplaceFolder("clusters/c/ns/b", new TreeMap<>()),
             new TreeEdit.WriteFile("clusters/c/ns/d/k", "v"));
     assertEquals(Set.of("a", "d"), ClusterRoots.folders(base, edits, "clusters/c/ns"));
+  }
+
+  @Test
+  @DisplayName(
+      "W815 for each written folder the kustomization.yaml beside it does not list (a trailing / counts as listed); none where there is no such file or it cannot be read")
+  void unlisted() {
+    MapSnapshot disk =
+        tree(
+            "clusters/c1/team-a/kustomization.yaml=" + K + "- _queues/\n- run-1\n",
+            "clusters/c1/kustomization.yaml=resources: {not: a list}\n");
+    OutputTree written =
+        new OutputTree(
+            new TreeMap<>(
+                Map.of(
+                    "clusters/c1/team-a/run-2/kustomization.yaml", "k",
+                    "clusters/c1/team-a/run-1/kustomization.yaml", "k",
+                    "clusters/c1/team-a/_queues/kustomization.yaml", "k",
+                    "clusters/c1/_cluster/kustomization.yaml", "k",
+                    "clusters/c2/team-b/run-3/kustomization.yaml", "k")),
+            List.of(
+                "clusters/c1/team-a/run-2",
+                "clusters/c1/team-a/run-1",
+                "clusters/c1/team-a/_queues",
+                "clusters/c1/_cluster",
+                "clusters/c2/team-b/run-3"));
+    List<Diagnostic> found = ClusterRoots.unlisted(disk, written);
+    assertEquals(1, found.size(), found.toString());
+    Diagnostic d = found.get(0);
+    assertEquals(DiagnosticCode.FOLDER_NOT_LISTED, d.code());
+    assertEquals("clusters/c1/team-a/kustomization.yaml", d.location().toString());
+    assertEquals(
+        "the folder run-2 was written but is not in the resources of"
+            + " clusters/c1/team-a/kustomization.yaml: a sync of clusters/c1/team-a does not apply"
+            + " it",
+        d.message());
+    assertEquals(
+        "add `- run-2` to its resources, or publish with `trainyard submit`, which keeps that list",
+        d.hint());
+    assertEquals(false, d.isError());
   }
 }

@@ -218,7 +218,13 @@ public enum DiagnosticCode {
    * queue folder ({@code _cluster/}, {@code _queues/}) the submit would rewrite whole; the submit
    * refuses rather than delete the platform team's object inside an ML engineer's commit.
    */
-  HAND_WRITTEN_FILE_IN_THE_WAY("E814");
+  HAND_WRITTEN_FILE_IN_THE_WAY("E814"),
+  /**
+   * {@code compile --out}: a folder it wrote (a run's, a queue folder) is not in the resources of
+   * the kustomization.yaml beside it, so a sync of that root does not apply it; {@code submit}
+   * keeps those lists, {@code compile --out} does not edit them.
+   */
+  FOLDER_NOT_LISTED("W815");
 
   private final String id;
 
