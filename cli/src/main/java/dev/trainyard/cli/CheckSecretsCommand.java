@@ -30,7 +30,7 @@ import picocli.CommandLine.Spec;
       "A key is allowed only in a plain Secret object in a namespace where",
       "platform.yaml allows plain Secrets (secrets.policy: plain, allowPlain: true).",
       "Findings name the file, the line and the kind of key, never the key.",
-      "Symbolic links are not followed; the summary lists them."
+      "Symbolic links below DIR are not followed; the summary lists them."
     },
     mixinStandardHelpOptions = true,
     footer = {

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.trainyard.compiler.testing.TrainProject;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -92,14 +93,30 @@ class CompileOutTest {
     Files.writeString(ns.resolve("kustomization.yaml"), root);
     MainTest.Run r = MainTest.run("compile", p.trainYaml().toString(), "--out", out.toString());
     assertEquals(0, r.exit(), r.err());
-    assertEquals(1, r.err().split("warning\\[W815]", -1).length - 1, r.err());
-    assertTrue(
-        r.err().contains("clusters/local/default/kustomization.yaml: warning[W815]: the folder "),
-        r.err());
-    assertEquals(root, Files.readString(ns.resolve("kustomization.yaml")));
-    try (var runs = Files.list(ns)) {
-      assertEquals(
-          3, runs.count(), "the run's folder, _queues and the root: " + ns.toFile().list().length);
+    String run;
+    try (var entries = Files.list(ns)) {
+      List<String> names = entries.map(e -> e.getFileName().toString()).sorted().toList();
+      assertEquals(3, names.size(), "the run's folder, _queues and the root: " + names);
+      assertTrue(names.containsAll(List.of("_queues", "kustomization.yaml")), names.toString());
+      run =
+          names.stream()
+              .filter(n -> !n.equals("_queues") && !n.equals("kustomization.yaml"))
+              .findFirst()
+              .orElseThrow();
     }
+    assertTrue(Files.isRegularFile(ns.resolve(run).resolve("kustomization.yaml")), run);
+    assertEquals(
+        List.of(
+            "clusters/local/default/kustomization.yaml: warning[W815]: the folder "
+                + run
+                + " was written but is not in the resources of"
+                + " clusters/local/default/kustomization.yaml: a sync of clusters/local/default"
+                + " does not apply it",
+            "    hint: add `- "
+                + run
+                + "` to its resources, or publish with `trainyard submit`, which keeps that"
+                + " list"),
+        r.err().lines().filter(l -> l.contains("W815") || l.contains("add `- ")).toList());
+    assertEquals(root, Files.readString(ns.resolve("kustomization.yaml")), "the root untouched");
   }
 }

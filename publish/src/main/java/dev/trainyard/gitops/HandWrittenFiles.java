@@ -14,8 +14,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -126,28 +124,27 @@ public final class HandWrittenFiles {
         .withHint(instead(path) + "; " + nothingDone);
   }
 
-  /** A queue folder's path: what is beside it, the folder, and the file's path inside it. */
-  private static final Pattern IN_QUEUE_FOLDER =
-      Pattern.compile(
-          "(.*)/("
-              + Pattern.quote(TreeLayout.QUEUES_FOLDER)
-              + "|"
-              + Pattern.quote(TreeLayout.CLUSTER_FOLDER)
-              + ")(?:/(.+))?");
-
   /**
-   * Where the platform team can keep {@code path} instead: the same name beside the queue folder,
-   * listed in the kustomization.yaml there, whose entries Trainyard keeps ({@link ClusterRoots});
-   * for a queue folder that is itself a link, a plain folder in its place.
+   * Where the platform team can keep {@code path} (in a queue folder, or the folder itself)
+   * instead: the same name beside the queue folder, listed in the kustomization.yaml there, whose
+   * entries Trainyard keeps ({@link ClusterRoots}); for a queue folder that is itself a link, a
+   * plain folder in its place.
+   *
+   * @throws IllegalArgumentException when {@code path} is not in a queue folder
    */
   static String instead(String path) {
-    Matcher m = IN_QUEUE_FOLDER.matcher(path);
-    if (!m.matches()) {
-      throw new IllegalArgumentException("not in a queue folder: " + path);
-    }
-    String beside = m.group(1);
+    TreeLayout place = TreeLayout.of(path);
+    String cluster =
+        place
+            .cluster()
+            .orElseThrow(() -> new IllegalArgumentException("not in a queue folder: " + path));
+    String beside =
+        TreeLayout.clusterFolder(cluster) + place.namespace().map(ns -> "/" + ns).orElse("");
+    String folder =
+        place.namespace().isPresent() ? TreeLayout.QUEUES_FOLDER : TreeLayout.CLUSTER_FOLDER;
+    String queueFolder = beside + "/" + folder;
     String root = beside + "/kustomization.yaml";
-    if (m.group(3) == null) {
+    if (path.equals(queueFolder)) {
       return "ask the platform team to make "
           + path
           + " a plain folder (trainyard writes it whole) and keep their own objects beside it,"
@@ -155,7 +152,10 @@ public final class HandWrittenFiles {
           + root
           + " (trainyard keeps entries it did not write)";
     }
-    String inside = m.group(3);
+    if (!path.startsWith(queueFolder + "/")) {
+      throw new IllegalArgumentException("not in a queue folder: " + path);
+    }
+    String inside = path.substring(queueFolder.length() + 1);
     String entry = inside.contains("/") ? inside.substring(0, inside.indexOf('/')) : "it";
     return "ask the platform team to move it beside the folder, to "
         + beside
@@ -166,10 +166,8 @@ public final class HandWrittenFiles {
         + " in the resources of "
         + root
         + " with "
-        + m.group(2)
-        + (m.group(2).equals(TreeLayout.QUEUES_FOLDER)
-            ? " and the run folders"
-            : " and the namespaces")
+        + folder
+        + (folder.equals(TreeLayout.QUEUES_FOLDER) ? " and the run folders" : " and the namespaces")
         + " (trainyard keeps entries it did not write)";
   }
 }

@@ -1,6 +1,7 @@
 package dev.trainyard.compiler.schema;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.trainyard.compiler.source.SourceMap;
 
 /**
  * Names a field the way a user reads it: {@code /resources/gpus} → {@code resources.gpus}, {@code
@@ -31,7 +32,7 @@ final class FieldLabels {
 
   /** The last member name of a pointer ({@code /resources/gpus} → {@code gpus}). */
   String leaf(String pointer) {
-    return unescape(pointer.substring(pointer.lastIndexOf('/') + 1));
+    return SourceMap.leaf(pointer);
   }
 
   private static String[] segments(String pointer) {

@@ -104,6 +104,15 @@ public final class SourceMap {
     return parent + "/" + index;
   }
 
+  /**
+   * The last member name or index of {@code pointer}, unescaped (the inverse of {@link
+   * #child(String, String)}): {@code leaf("/env/A~1B")} is {@code A/B}, {@code leaf("/volumes/0")}
+   * is {@code 0}.
+   */
+  public static String leaf(String pointer) {
+    return pointer.substring(pointer.lastIndexOf('/') + 1).replace("~1", "/").replace("~0", "~");
+  }
+
   private static String parent(String pointer) {
     return pointer.substring(0, Math.max(0, pointer.lastIndexOf('/')));
   }

@@ -74,10 +74,8 @@ final class IntegerForms {
    * bare number for a list item ({@code /checkpoint/recoverOnExitCodes/1}).
    */
   static String written(String pointer, String decimal) {
-    String leaf = pointer.substring(pointer.lastIndexOf('/') + 1);
-    return leaf.matches("[0-9]+")
-        ? decimal
-        : "`" + leaf.replace("~1", "/").replace("~0", "~") + ": " + decimal + "`";
+    String leaf = SourceMap.leaf(pointer);
+    return leaf.matches("[0-9]+") ? decimal : "`" + leaf + ": " + decimal + "`";
   }
 
   /** What YAML 1.2's core schema makes of {@code text}, an integer to YAML 1.1 only. */
