@@ -30,7 +30,8 @@ import picocli.CommandLine.Command;
       SchemaCommand.class,
       RunCommand.class,
       InitCommand.class,
-      WarmupCommand.class
+      WarmupCommand.class,
+      ServerCommand.class
     },
     footer = {
       "",

@@ -8,17 +8,21 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.trainyard.compiler.Compiler;
 import dev.trainyard.distribution.Launch.Result;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import java.util.zip.ZipFile;
 import org.junit.jupiter.api.BeforeAll;
@@ -370,6 +374,127 @@ class DistributionIT {
     assertEquals(made, Files.getLastModifiedTime(archives.get(0)));
   }
 
+  @Test
+  @DisplayName(
+      "TRAINYARD_SERVER=on: the first compile starts a resident server; later calls are served and print and exit as in their own JVM; CI=true starts none; removing the socket folder stops it")
+  void residentServer() throws Exception {
+    Path tools = Files.createDirectories(temp.resolve("tools-server"));
+    for (String tool :
+        Stream.concat(TOOLS.stream(), Stream.of("env", "sort", "nohup", "setsid")).toList()) {
+      Files.createSymbolicLink(tools.resolve(tool), systemTool(tool));
+    }
+    Path sockets = temp.resolve("sockets");
+    Map<String, String> env = env(linkedLauncher("server"), javaHome());
+    env.put("PATH", temp.resolve("links-server") + ":" + tools);
+    env.put("TRAINYARD_SERVER_DIR", sockets.toString());
+    Path project = temp.resolve("served project");
+    copyTree(REPO.resolve("examples/pytorch-ddp"), project);
+    Files.writeString(project.resolve("bad.yaml"), "run: torchrun t.py\nnodes: \"010\"\n");
+    Map<String, String> ci = new HashMap<>(env);
+    ci.remove("TRAINYARD_SERVER");
+    ci.put("CI", "true");
+    assertEquals(0, Launch.run(project, ci, compile("ci")).exit());
+    assertFalse(Files.exists(sockets), "no server under CI=true");
+
+    env.put("TRAINYARD_SERVER", "on");
+    Result first = Launch.run(project, env, compile("first"));
+    assertEquals(0, first.exit(), first.toString());
+    Path socket = awaitSocket(sockets);
+    Result served = Launch.run(project, env, compile("second"));
+    assertEquals(0, served.exit(), served.toString());
+    assertEquals(first.out().replace("first/", "second/"), served.out());
+    assertEquals(first.err(), served.err());
+    assertEquals(tree(project.resolve("first")), tree(project.resolve("second")));
+    Map<String, String> off = new HashMap<>(env);
+    off.put("TRAINYARD_SERVER", "off");
+    List<String> validate = trainyard("validate", "bad.yaml");
+    Result badServed = Launch.run(project, env, validate);
+    assertEquals(1, badServed.exit(), badServed.toString());
+    assertEquals(Launch.run(project, off, validate).toString(), badServed.toString());
+    assertEquals(0, Launch.run(project, env, trainyard("--version")).exit());
+    Path log = Path.of(socket.toString().replace(".sock", ".log"));
+    List<String> calls =
+        Files.readAllLines(log).stream().filter(l -> l.contains(" (exit ")).toList();
+    assertEquals(2, calls.size(), calls.toString()); // compile and validate; --version is not sent
+    assertTrue(calls.get(0).startsWith("trainyard server: compile (exit 0) in "), calls.toString());
+    assertTrue(
+        calls.get(1).startsWith("trainyard server: validate (exit 1) in "), calls.toString());
+
+    List<ProcessHandle> servers = servers(sockets);
+    assertEquals(1, servers.size(), "one server for one socket");
+    try (Stream<Path> files = Files.walk(sockets)) {
+      for (Path f : files.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(f);
+      }
+    }
+    assertTrue(
+        servers.get(0).onExit().get(30, TimeUnit.SECONDS) != null,
+        "the server exits once its socket folder is gone");
+  }
+
+  private static List<String> compile(String out) {
+    return trainyard(
+        "compile",
+        "train.yaml",
+        "--platform",
+        REPO.resolve("examples/platform.yaml").toString(),
+        "--source-repo",
+        "https://github.com/acme/pytorch-ddp.git",
+        "--source-commit",
+        "0123456789abcdef0123456789abcdef01234567",
+        "--out",
+        out);
+  }
+
+  /** The socket a server made in {@code sockets}, waiting at most a minute for it. */
+  private static Path awaitSocket(Path sockets) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (System.nanoTime() < deadline) {
+      if (Files.isDirectory(sockets)) {
+        try (Stream<Path> files = Files.list(sockets)) {
+          List<Path> found =
+              files.filter(f -> f.getFileName().toString().endsWith(".sock")).toList();
+          if (!found.isEmpty()) {
+            return found.get(0);
+          }
+        }
+      }
+      Thread.sleep(200);
+    }
+    throw new AssertionError("no server socket in " + sockets + " after 60 s");
+  }
+
+  /**
+   * The running {@code trainyard server} processes whose socket is in {@code sockets}, from Linux's
+   * {@code /proc/PID/cmdline} (ProcessHandle's arguments are empty for a long class path).
+   */
+  private static List<ProcessHandle> servers(Path sockets) {
+    return ProcessHandle.allProcesses()
+        .filter(
+            p -> {
+              try {
+                byte[] cmdline = Files.readAllBytes(Path.of("/proc/" + p.pid() + "/cmdline"));
+                return new String(cmdline, StandardCharsets.UTF_8)
+                    .replace('\0', ' ')
+                    .contains(" server --socket " + sockets + "/");
+              } catch (IOException e) {
+                return false; // ended meanwhile, or not ours to read
+              }
+            })
+        .toList();
+  }
+
+  private static Map<String, String> tree(Path root) throws IOException {
+    Map<String, String> files = new TreeMap<>();
+    try (Stream<Path> walk = Files.walk(root)) {
+      for (Path f : walk.filter(Files::isRegularFile).toList()) {
+        files.put(root.relativize(f).toString(), Files.readString(f));
+      }
+    }
+    assertFalse(files.isEmpty(), "files under " + root);
+    return files;
+  }
+
   private static List<Path> archives(Path dir) throws IOException {
     try (Stream<Path> files = Files.walk(dir)) {
       return files
@@ -415,6 +540,7 @@ class DistributionIT {
     env.put("PATH", launcherDir + ":" + tools);
     env.put("HOME", temp.toString());
     env.put("TMPDIR", temp.toString());
+    env.put("TRAINYARD_SERVER", "off"); // residentServer() turns it on
     if (javaHome != null) {
       env.put("JAVA_HOME", javaHome);
     }

@@ -1,0 +1,130 @@
+package dev.trainyard.cli;
+
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The bytes {@link ServerClient} and {@link ResidentServer} exchange over the resident server's
+ * Unix domain socket: one request, then frames until the exit code. Only JDK classes, so the client
+ * JVM loads nothing else.
+ *
+ * <pre>
+ * request:  int MAGIC, text working-directory, int n, n × (text name, text value), int m, m × text argument
+ * response: ('o' | 'e') int length, bytes   — standard output / error, in the order written
+ *           'x' int exit-code                — the command ended (the last frame)
+ *           'd'                              — declined: not a served command; nothing was run
+ * text:     int length, UTF-8 bytes
+ * </pre>
+ */
+final class ServerProtocol {
+  /**
+   * "TYS1": the first int of a request; another value is not a Trainyard client of this version.
+   */
+  static final int MAGIC = 0x54595331;
+
+  static final byte OUT = 'o';
+  static final byte ERR = 'e';
+  static final byte EXIT = 'x';
+  static final byte DECLINED = 'd';
+
+  /**
+   * The commands the server runs: they read files, git and the environment, write files and print,
+   * and read no standard input and no terminal; every one can be run again from the start (so a
+   * client falls back to running in-process when no server answers).
+   */
+  static final Set<String> SERVED = Set.of("compile", "validate", "preview", "check-secrets");
+
+  /** At most this many bytes in one text (a path, a variable, an argument): 1 MiB. */
+  static final int MAX_TEXT = 1 << 20;
+
+  /** At most this many environment variables or arguments in one request. */
+  static final int MAX_ITEMS = 100_000;
+
+  private ServerProtocol() {}
+
+  /** One call: where it runs, its environment and its arguments. */
+  record Request(String workingDirectory, Map<String, String> environment, List<String> args) {}
+
+  static void writeRequest(DataOutputStream out, Request request) throws IOException {
+    out.writeInt(MAGIC);
+    writeText(out, request.workingDirectory());
+    Map<String, String> sorted = new TreeMap<>(request.environment());
+    out.writeInt(sorted.size());
+    for (Map.Entry<String, String> variable : sorted.entrySet()) {
+      writeText(out, variable.getKey());
+      writeText(out, variable.getValue());
+    }
+    out.writeInt(request.args().size());
+    for (String arg : request.args()) {
+      writeText(out, arg);
+    }
+    out.flush();
+  }
+
+  /**
+   * Reads one request.
+   *
+   * @throws IOException when the stream ends early, does not start with {@link #MAGIC}, or holds
+   *     more than {@link #MAX_ITEMS} items or a text over {@link #MAX_TEXT} bytes
+   */
+  static Request readRequest(DataInputStream in) throws IOException {
+    if (in.readInt() != MAGIC) {
+      throw new IOException("not a Trainyard client request");
+    }
+    String workingDirectory = readText(in);
+    int variables = count(in);
+    Map<String, String> environment = new TreeMap<>();
+    for (int i = 0; i < variables; i++) {
+      environment.put(readText(in), readText(in));
+    }
+    int n = count(in);
+    List<String> args = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      args.add(readText(in));
+    }
+    return new Request(workingDirectory, environment, args);
+  }
+
+  private static int count(DataInputStream in) throws IOException {
+    int n = in.readInt();
+    if (n < 0 || n > MAX_ITEMS) {
+      throw new IOException("a request with " + n + " items");
+    }
+    return n;
+  }
+
+  static void writeText(DataOutputStream out, String text) throws IOException {
+    byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+    out.writeInt(bytes.length);
+    out.write(bytes);
+  }
+
+  static String readText(DataInputStream in) throws IOException {
+    int length = in.readInt();
+    if (length < 0 || length > MAX_TEXT) {
+      throw new IOException("a text of " + length + " bytes");
+    }
+    byte[] bytes = new byte[length];
+    in.readFully(bytes);
+    return new String(bytes, StandardCharsets.UTF_8);
+  }
+
+  /** Reads a frame's length-prefixed bytes; {@link EOFException} when the stream ends inside. */
+  static byte[] readBytes(DataInputStream in) throws IOException {
+    int length = in.readInt();
+    if (length < 0 || length > MAX_TEXT) {
+      throw new IOException("a frame of " + length + " bytes");
+    }
+    byte[] bytes = new byte[length];
+    in.readFully(bytes);
+    return bytes;
+  }
+}

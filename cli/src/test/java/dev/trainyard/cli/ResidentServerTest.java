@@ -1,0 +1,419 @@
+package dev.trainyard.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.trainyard.compiler.testing.TrainProject;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The resident server and its client over a real Unix domain socket, running the real CLI: what a
+ * served call prints, writes and exits with is what the same call run in-process does; what is not
+ * served is declined before anything runs; and the server stops when told by its socket, its idle
+ * time or a changed jar.
+ */
+class ResidentServerTest {
+  private static final long WAIT_SECONDS = 30;
+
+  @TempDir Path temp;
+
+  private final ExecutorService threads = Executors.newCachedThreadPool();
+  private final StringWriter log = new StringWriter();
+  private final List<Path> sockets = new ArrayList<>();
+
+  @AfterEach
+  void stopServers() throws Exception {
+    for (Path socket : sockets) {
+      Files.deleteIfExists(socket); // a server stops within a tick once its socket file goes
+    }
+    threads.shutdown();
+    assertTrue(threads.awaitTermination(WAIT_SECONDS, TimeUnit.SECONDS), "servers stopped");
+  }
+
+  /** A call's outcome through the client: exit code, stdout and stderr. */
+  record Call(int exit, String out, String err) {}
+
+  private Call call(Path socket, Path cwd, Map<String, String> env, String... args) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int exit =
+        ServerClient.call(
+            socket, new ServerProtocol.Request(cwd.toString(), env, List.of(args)), out, err);
+    return new Call(
+        exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  }
+
+  private static Call inProcess(Path cwd, Map<String, String> env, String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int exit = Main.run(new Invocation(cwd, env), new PrintWriter(out), new PrintWriter(err), args);
+    return new Call(exit, out.toString(), err.toString());
+  }
+
+  /** Starts a server on {@code socket} and waits until it accepts calls. */
+  private Future<ResidentServer.Ended> start(Path socket, ResidentServer server) throws Exception {
+    sockets.add(socket);
+    Future<ResidentServer.Ended> ended = threads.submit(() -> server.serve());
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
+    while (!Files.exists(socket) && !ended.isDone() && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+    assertTrue(Files.exists(socket), "the server bound " + socket + "; log: " + log);
+    return ended;
+  }
+
+  private ResidentServer cli(Path socket) {
+    return new ResidentServer(
+        socket, Duration.ofMinutes(5), Main::run, new PrintWriter(log, true), System::nanoTime);
+  }
+
+  @Test
+  @DisplayName(
+      "a served compile prints, writes and exits as in-process, with relative paths read in the caller's folder, not the server's")
+  void compileAsInProcess() throws Exception {
+    Path socket = temp.resolve("s/one.sock");
+    start(socket, cli(socket));
+    TrainProject p = TrainProject.create(temp.resolve("p"), "run: torchrun train.py\nnodes: 2\n");
+    Path cwd = p.root();
+    String[] args = {"compile", "jobs/demo/train.yaml", "--out", "gitops"};
+    Call served = call(socket, cwd, Map.of(), args);
+    assertEquals(0, served.exit(), served.err());
+    Path servedTree = temp.resolve("served");
+    Files.move(cwd.resolve("gitops"), servedTree);
+    Call local = inProcess(cwd, Map.of(), args);
+    assertEquals(local, served);
+    assertTrue(served.out().contains("wrote "), served.out());
+    assertEquals(tree(cwd.resolve("gitops")), tree(servedTree));
+    assertTrue(log.toString().contains("trainyard server: compile (exit 0) in "), log.toString());
+  }
+
+  private static Map<String, String> tree(Path root) throws IOException {
+    Map<String, String> files = new TreeMap<>();
+    try (Stream<Path> walk = Files.walk(root)) {
+      for (Path f : walk.filter(Files::isRegularFile).toList()) {
+        files.put(root.relativize(f).toString(), Files.readString(f));
+      }
+    }
+    assertFalse(files.isEmpty(), "files under " + root);
+    return files;
+  }
+
+  @Test
+  @DisplayName(
+      "a train.yaml with errors gets the same diagnostics and exit code 1 served; -o json too")
+  void diagnosticsAsInProcess() throws Exception {
+    Path socket = temp.resolve("s/two.sock");
+    start(socket, cli(socket));
+    Path cwd = Files.createDirectories(temp.resolve("bad"));
+    Files.writeString(cwd.resolve("train.yaml"), "run: torchrun t.py\nnodes: \"010\"\n");
+    for (String[] args :
+        List.of(
+            new String[] {"validate", "train.yaml"},
+            new String[] {"validate", "train.yaml", "-o", "json"},
+            new String[] {"compile", "--nope"})) {
+      Call served = call(socket, cwd, Map.of(), args);
+      assertEquals(inProcess(cwd, Map.of(), args), served, String.join(" ", args));
+      assertTrue(served.exit() == 1 || served.exit() == 2, served.toString());
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "the caller's environment and folder reach the command; each call runs on its own thread, so two run at once")
+  void environmentAndConcurrency() throws Exception {
+    Path socket = temp.resolve("s/three.sock");
+    CountDownLatch both = new CountDownLatch(2);
+    List<String> seen = Collections.synchronizedList(new ArrayList<>());
+    ResidentServer server =
+        new ResidentServer(
+            socket,
+            Duration.ofMinutes(5),
+            (invocation, out, err, args) -> {
+              both.countDown();
+              try {
+                if (!both.await(WAIT_SECONDS, TimeUnit.SECONDS)) {
+                  return 9; // the other call never ran beside this one
+                }
+              } catch (InterruptedException e) {
+                return 8;
+              }
+              seen.add(invocation.workingDirectory() + " " + invocation.environment());
+              out.print(args[1]);
+              err.print("é on stderr");
+              return 0;
+            },
+            new PrintWriter(log, true),
+            System::nanoTime);
+    start(socket, server);
+    Future<Call> a = threads.submit(() -> call(socket, temp, Map.of("A", "1"), "compile", "x"));
+    Future<Call> b =
+        threads.submit(() -> call(socket, Path.of("/"), Map.of("B", "2=3"), "validate", "y"));
+    assertEquals(new Call(0, "x", "é on stderr"), a.get(WAIT_SECONDS, TimeUnit.SECONDS));
+    assertEquals(new Call(0, "y", "é on stderr"), b.get(WAIT_SECONDS, TimeUnit.SECONDS));
+    assertEquals(
+        List.of("/ {B=2=3}", temp + " {A=1}"), seen.stream().sorted().toList(), seen.toString());
+  }
+
+  @Test
+  @DisplayName(
+      "commands that are not served (status, run, none) and a relative working folder are declined: exit 75, nothing run or printed")
+  void declined() throws Exception {
+    Path socket = temp.resolve("s/four.sock");
+    AtomicLong runs = new AtomicLong();
+    ResidentServer server =
+        new ResidentServer(
+            socket,
+            Duration.ofMinutes(5),
+            (invocation, out, err, args) -> (int) runs.incrementAndGet(),
+            new PrintWriter(log, true),
+            System::nanoTime);
+    start(socket, server);
+    Call none = new Call(ServerClient.NOT_SERVED, "", "");
+    assertEquals(none, call(socket, temp, Map.of(), "status"));
+    assertEquals(none, call(socket, temp, Map.of(), "run", "train.yaml"));
+    assertEquals(none, call(socket, temp, Map.of()));
+    assertEquals(none, call(socket, Path.of("relative"), Map.of(), "compile"));
+    assertEquals(0, runs.get());
+    assertEquals(new Call(1, "", ""), call(socket, temp, Map.of(), "check-secrets"));
+    assertTrue(log.toString().contains("declined status"), log.toString());
+    assertTrue(log.toString().contains("declined (no command)"), log.toString());
+  }
+
+  @Test
+  @DisplayName(
+      "no server, a stale socket file or a plain file at the path: exit 75, so the launcher runs the call itself")
+  void noServer() throws Exception {
+    Path missing = temp.resolve("none.sock");
+    assertEquals(ServerClient.NOT_SERVED, call(missing, temp, Map.of(), "compile").exit());
+    Path plain = Files.writeString(temp.resolve("plain.sock"), "x");
+    assertEquals(ServerClient.NOT_SERVED, call(plain, temp, Map.of(), "compile").exit());
+    Path tooLong = temp.resolve("x".repeat(200) + ".sock");
+    assertEquals(ServerClient.NOT_SERVED, call(tooLong, temp, Map.of(), "compile").exit());
+  }
+
+  @Test
+  @DisplayName(
+      "a server that ends a call before printing lets the launcher run it (75); after printing, exit 4 with a line saying so")
+  void serverEndsMidCall() throws Exception {
+    Path socket = temp.resolve("s/five.sock");
+    ResidentServer server =
+        new ResidentServer(
+            socket,
+            Duration.ofMinutes(5),
+            (invocation, out, err, args) -> {
+              if (args[0].equals("validate")) {
+                out.println("half of it");
+                out.flush();
+              }
+              throw new IllegalStateException("boom");
+            },
+            new PrintWriter(log, true),
+            System::nanoTime);
+    start(socket, server);
+    assertEquals(new Call(75, "", ""), call(socket, temp, Map.of(), "compile"));
+    Call half = call(socket, temp, Map.of(), "validate");
+    assertEquals(Main.EXIT_INTERNAL, half.exit());
+    assertEquals("half of it\n", half.out());
+    assertEquals(
+        "trainyard: error: the resident server ended before the command finished; run the command"
+            + " again (TRAINYARD_SERVER=off runs it without the server)\n",
+        half.err());
+    assertTrue(log.toString().contains("validate failed: java.lang.IllegalStateException: boom"));
+  }
+
+  @Test
+  @DisplayName("output over one 64 KiB frame arrives whole and in order")
+  void largeOutput() throws Exception {
+    Path socket = temp.resolve("s/six.sock");
+    String big = "0123456789abcdef".repeat(20_000); // 320,000 characters: five frames
+    ResidentServer server =
+        new ResidentServer(
+            socket,
+            Duration.ofMinutes(5),
+            (invocation, out, err, args) -> {
+              out.print(big);
+              err.print("done");
+              out.print("!");
+              return 3;
+            },
+            new PrintWriter(log, true),
+            System::nanoTime);
+    start(socket, server);
+    assertEquals(new Call(3, big + "!", "done"), call(socket, temp, Map.of(), "preview"));
+  }
+
+  @Test
+  @DisplayName(
+      "the server stops when its socket file is removed, and a second server for one socket returns at once")
+  void socketGoneAndSecondServer() throws Exception {
+    Path socket = temp.resolve("s/seven.sock");
+    Future<ResidentServer.Ended> first = start(socket, cli(socket));
+    assertEquals(ResidentServer.Ended.ALREADY_SERVING, cli(socket).serve());
+    assertTrue(Files.exists(socket), "the second server left the first one's socket");
+    Files.delete(socket);
+    assertEquals(ResidentServer.Ended.SOCKET_GONE, first.get(WAIT_SECONDS, TimeUnit.SECONDS));
+  }
+
+  @Test
+  @DisplayName(
+      "the server stops after its idle time without a call (its clock), removing its socket, and not while a call runs")
+  void idle() throws Exception {
+    Path socket = temp.resolve("s/eight.sock");
+    AtomicLong now = new AtomicLong();
+    CountDownLatch inCall = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    ResidentServer server =
+        new ResidentServer(
+            socket,
+            Duration.ofMinutes(30),
+            (invocation, out, err, args) -> {
+              inCall.countDown();
+              try {
+                release.await(WAIT_SECONDS, TimeUnit.SECONDS);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+              return 0;
+            },
+            new PrintWriter(log, true),
+            now::get);
+    Future<ResidentServer.Ended> ended = start(socket, server);
+    now.set(Duration.ofMinutes(29).toNanos());
+    Future<Call> running = threads.submit(() -> call(socket, temp, Map.of(), "compile"));
+    assertTrue(inCall.await(WAIT_SECONDS, TimeUnit.SECONDS));
+    now.set(Duration.ofMinutes(90).toNanos());
+    Thread.sleep(1_200); // two ticks: a running call keeps the server up
+    assertFalse(ended.isDone(), "stopped during a call");
+    release.countDown();
+    assertEquals(0, running.get(WAIT_SECONDS, TimeUnit.SECONDS).exit());
+    Thread.sleep(1_200);
+    assertFalse(ended.isDone(), "the call just ended: idle counts from then");
+    now.set(Duration.ofMinutes(90 + 30).toNanos());
+    assertEquals(ResidentServer.Ended.IDLE, ended.get(WAIT_SECONDS, TimeUnit.SECONDS));
+    assertFalse(Files.exists(socket), "an idle server removes its socket");
+  }
+
+  @Test
+  @DisplayName("the server stops when a jar on its class path changes, removing its socket")
+  void jarChanged() throws Exception {
+    Path socket = temp.resolve("s/nine.sock");
+    Path jar = Files.writeString(temp.resolve("lib.jar"), "v1");
+    ResidentServer server =
+        new ResidentServer(
+            socket,
+            Duration.ofMinutes(5),
+            Main::run,
+            new PrintWriter(log, true),
+            System::nanoTime,
+            List.of(jar));
+    Future<ResidentServer.Ended> ended = start(socket, server);
+    Thread.sleep(600);
+    assertFalse(ended.isDone());
+    Files.writeString(jar, "v2 is longer");
+    assertEquals(ResidentServer.Ended.JARS_CHANGED, ended.get(WAIT_SECONDS, TimeUnit.SECONDS));
+    assertFalse(Files.exists(socket));
+  }
+
+  @Test
+  @DisplayName(
+      "the socket's folder is made rwx------; one open to others, not a folder, or a symlink is refused with a reason")
+  void privateFolder() throws Exception {
+    Path made = temp.resolve("a/b/server");
+    ResidentServer.privateFolder(made);
+    assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(made)));
+    Path open = Files.createDirectories(temp.resolve("open"));
+    Files.setPosixFilePermissions(open, PosixFilePermissions.fromString("rwxr-x---"));
+    IOException e = assertThrows(IOException.class, () -> ResidentServer.privateFolder(open));
+    assertEquals(
+        open
+            + " is open to others (rwxr-x---): chmod 700 it, or remove it and let Trainyard make it",
+        e.getMessage());
+    Path file = Files.writeString(temp.resolve("file"), "x");
+    assertEquals(
+        file + " is not a folder",
+        assertThrows(IOException.class, () -> ResidentServer.privateFolder(file)).getMessage());
+    Path link = Files.createSymbolicLink(temp.resolve("link"), made);
+    assertEquals(
+        link + " is not a folder",
+        assertThrows(IOException.class, () -> ResidentServer.privateFolder(link)).getMessage());
+  }
+
+  @Test
+  @DisplayName(
+      "trainyard server in a folder open to others: exit 3, the reason on stderr and in SOCKET.failed; --idle 0s is a usage error")
+  void serverCommandRefuses() throws Exception {
+    Path open = Files.createDirectories(temp.resolve("open"));
+    Files.setPosixFilePermissions(open, PosixFilePermissions.fromString("rwxrwxrwx"));
+    Path socket = open.resolve("x.sock");
+    MainTest.Run r = MainTest.run("server", "--socket", socket.toString());
+    assertEquals(3, r.exit(), r.err());
+    String reason =
+        "the resident server cannot serve "
+            + socket
+            + ": "
+            + open
+            + " is open to others (rwxrwxrwx): chmod 700 it, or remove it and let Trainyard make it";
+    assertEquals("trainyard: error: " + reason + "\n", r.err());
+    assertEquals(reason + "\n", Files.readString(open.resolve("x.sock.failed")));
+    MainTest.Run zero = MainTest.run("server", "--socket", socket.toString(), "--idle", "0s");
+    assertEquals(2, zero.exit(), zero.err());
+    assertTrue(zero.err().startsWith("trainyard: --idle '0s' must be more than 0"), zero.err());
+  }
+
+  @Test
+  @DisplayName("a request that is not Trainyard's is dropped without running anything")
+  void foreignRequest() throws Exception {
+    Path socket = temp.resolve("s/ten.sock");
+    AtomicReference<String> ran = new AtomicReference<>();
+    ResidentServer server =
+        new ResidentServer(
+            socket,
+            Duration.ofMinutes(5),
+            (invocation, out, err, args) -> {
+              ran.set(args[0]);
+              return 0;
+            },
+            new PrintWriter(log, true),
+            System::nanoTime);
+    start(socket, server);
+    try (var channel = SocketChannel.open(StandardProtocolFamily.UNIX)) {
+      channel.connect(UnixDomainSocketAddress.of(socket));
+      channel.write(ByteBuffer.wrap("GET / HTTP/1.0\r\n\r\n".getBytes(StandardCharsets.US_ASCII)));
+      assertEquals(-1, channel.read(ByteBuffer.allocate(16)), "closed, nothing sent");
+    }
+    assertEquals(null, ran.get());
+    assertTrue(
+        log.toString().contains("? failed: java.io.IOException: not a Trainyard client request"));
+  }
+}
