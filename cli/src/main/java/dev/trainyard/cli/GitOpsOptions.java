@@ -129,13 +129,15 @@ final class GitOpsOptions {
   }
 
   /**
-   * Where the GitOps mirror is cached: {@code $TRAINYARD_CACHE}, else {@code ~/.cache/trainyard};
-   * the system property {@code trainyard.cache} overrides both (tests and embedders).
+   * Where the GitOps mirror is cached: {@code $TRAINYARD_CACHE} (a relative path is read in the
+   * call's working directory), else {@code ~/.cache/trainyard}; the system property {@code
+   * trainyard.cache} overrides both (tests and embedders).
    */
-  static Path cacheRoot(Map<String, String> env) {
-    String root = System.getProperty("trainyard.cache", env.get("TRAINYARD_CACHE"));
+  static Path cacheRoot(Invocation invocation) {
+    String root =
+        System.getProperty("trainyard.cache", invocation.environment().get("TRAINYARD_CACHE"));
     return root != null && !root.isBlank()
-        ? Path.of(root)
+        ? invocation.resolve(Path.of(root))
         : Path.of(System.getProperty("user.home"), ".cache", "trainyard");
   }
 }

@@ -230,7 +230,8 @@ final class PreviewCommand implements Callable<Integer> {
             .namespace(target.namespace())
             .build();
     Map<String, String> env = invocation.environment();
-    return new SourcePreview(GitOpsOptions.cacheRoot(env), env, Clock.systemUTC()).preview(request);
+    return new SourcePreview(GitOpsOptions.cacheRoot(invocation), env, Clock.systemUTC())
+        .preview(request);
   }
 
   private Preview gitOpsRepo(Invocation invocation) throws GitOpsException {

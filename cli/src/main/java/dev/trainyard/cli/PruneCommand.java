@@ -124,7 +124,8 @@ final class PruneCommand implements Callable<Integer> {
     InterruptReport watch = InterruptReport.watch(progress, spec.commandLine().getErr());
     try {
       PruneResult result =
-          new Pruner(GitOpsOptions.cacheRoot(env), env, Clock.systemUTC(), progress).prune(request);
+          new Pruner(GitOpsOptions.cacheRoot(Invocation.of(spec)), env, Clock.systemUTC(), progress)
+              .prune(request);
       return gitops.output.json() ? json(result, location) : text(result, location);
     } catch (GitOpsException e) {
       return gitops.failure(e);
@@ -139,7 +140,7 @@ final class PruneCommand implements Callable<Integer> {
     InterruptReport watch = InterruptReport.watch(progress, spec.commandLine().getErr());
     try {
       Pruner.CheckpointPruneResult result =
-          new Pruner(GitOpsOptions.cacheRoot(env), env, Clock.systemUTC(), progress)
+          new Pruner(GitOpsOptions.cacheRoot(Invocation.of(spec)), env, Clock.systemUTC(), progress)
               .pruneCheckpoints(location, gitops.branch, Optional.empty(), gitops.dryRun);
       PrintWriter out = spec.commandLine().getOut();
       DiagnosticPrinter.printText(result.diagnostics(), spec.commandLine().getErr());

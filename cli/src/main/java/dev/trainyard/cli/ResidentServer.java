@@ -35,6 +35,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -68,6 +69,8 @@ final class ResidentServer {
 
   /** How long calls still running may take once the server stops. */
   private static final Duration DRAIN = Duration.ofMinutes(1);
+
+  static final String CALL_THREAD = "trainyard-call";
 
   private static final Set<PosixFilePermission> PRIVATE =
       PosixFilePermissions.fromString("rwx------");
@@ -132,7 +135,8 @@ final class ResidentServer {
     }
   }
 
-  private static List<Path> classPathJars() {
+  /** The jars on this JVM's class path, absolute. */
+  static List<Path> classPathJars() {
     List<Path> jars = new ArrayList<>();
     for (String entry : System.getProperty("java.class.path", "").split(File.pathSeparator)) {
       if (entry.endsWith(".jar")) {
@@ -185,6 +189,8 @@ final class ResidentServer {
       try (ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
           Selector selector = Selector.open()) {
         server.bind(UnixDomainSocketAddress.of(socket));
+        // Connecting needs write permission on the socket file: ours only, whatever the umask.
+        Files.setPosixFilePermissions(socket, PosixFilePermissions.fromString("rw-------"));
         Object bound = fileKey(socket);
         server.configureBlocking(false);
         server.register(selector, SelectionKey.OP_ACCEPT);
@@ -192,8 +198,7 @@ final class ResidentServer {
             "trainyard server: listening on " + socket + " (stops after " + idle + " idle)");
         Ended ended = null;
         while (ended == null) {
-          selector.select(TICK_MILLIS);
-          selector.selectedKeys().clear();
+          selector.select(key -> {}, TICK_MILLIS); // accepted below; no selected-key set kept
           SocketChannel client;
           while ((client = server.accept()) != null) {
             running.incrementAndGet();
@@ -285,10 +290,9 @@ final class ResidentServer {
     }
   }
 
+  /** Calls run on threads named {@value #CALL_THREAD} (a thread dump tells them apart). */
   private static Thread callThread(Runnable call) {
-    Thread thread = new Thread(call, "trainyard-call");
-    thread.setDaemon(true);
-    return thread;
+    return new Thread(call, CALL_THREAD);
   }
 
   /**
@@ -306,16 +310,27 @@ final class ResidentServer {
       DataOutputStream out =
           new DataOutputStream(new BufferedOutputStream(Channels.newOutputStream(channel)));
       try {
-        ServerProtocol.Request request = ServerProtocol.readRequest(in);
-        String command = request.args().isEmpty() ? "" : request.args().get(0);
-        Path workingDirectory = Path.of(request.workingDirectory());
-        if (!ServerProtocol.SERVED.contains(command) || !workingDirectory.isAbsolute()) {
-          what = "declined " + (command.isEmpty() ? "(no command)" : command);
-          declined = true;
+        String peer = ServerProtocol.peerUser(channel);
+        String me = System.getProperty("user.name");
+        if (!me.equals(peer)) {
+          // Only when the socket's folder was opened to others after the server started.
+          what = "refused a call from " + (peer == null ? "an unknown user" : "user " + peer);
         } else {
-          what = command;
-          code = run(request, workingDirectory, out);
-          what += " (exit " + code + ")";
+          ServerProtocol.Request request = ServerProtocol.readRequest(in);
+          Path workingDirectory = Path.of(request.workingDirectory());
+          Optional<String> declinedFor = ServerProtocol.declined(request.args());
+          if (declinedFor.isPresent() || !workingDirectory.isAbsolute()) {
+            what = "declined " + declinedFor.orElse("a relative working folder");
+            declined = true;
+          } else {
+            what = request.args().get(0);
+            synchronized (out) {
+              out.writeByte(ServerProtocol.ACCEPTED);
+              out.flush();
+            }
+            code = run(request, workingDirectory, out);
+            what += " (exit " + code + ")";
+          }
         }
       } catch (IOException | RuntimeException e) {
         what += " failed: " + e;
@@ -371,9 +386,12 @@ final class ResidentServer {
    * share {@code out}, so each frame is written whole under its lock. A client gone away makes
    * writes fail; the command's {@link PrintWriter} then only records the error.
    */
-  private static final class Frames extends OutputStream {
-    /** Frames of at most 64 KiB, well under the protocol's limit. */
-    private static final int CHUNK = 64 * 1024;
+  static final class Frames extends OutputStream {
+    /**
+     * Frames of at most 64 KiB, well under the protocol's limit ({@link PrintWriter} hands over at
+     * most its encoder's 8 KiB at a time; a direct write may be longer).
+     */
+    static final int CHUNK = 64 * 1024;
 
     private final DataOutputStream out;
     private final byte kind;

@@ -11,11 +11,16 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
+import java.nio.channels.AsynchronousCloseException;
 import java.nio.channels.Channels;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The client half of the resident server: {@code java -cp trainyard-cli.jar
@@ -39,36 +44,70 @@ public final class ServerClient {
 
   /** {@code SOCKET ARGS...}; see the class comment. */
   public static void main(String[] args) {
+    System.exit(
+        run(
+            args,
+            Path.of("").toAbsolutePath(),
+            System.getenv(),
+            new FileOutputStream(FileDescriptor.out),
+            new FileOutputStream(FileDescriptor.err)));
+  }
+
+  /**
+   * {@link #main} in {@code workingDirectory} with {@code environment}: the exit code; {@link
+   * #NOT_SERVED} and a usage line on {@code err} without SOCKET.
+   */
+  static int run(
+      String[] args,
+      Path workingDirectory,
+      Map<String, String> environment,
+      OutputStream out,
+      OutputStream err) {
     if (args.length < 1) {
-      System.err.println("usage: ServerClient SOCKET ARGS...");
-      System.exit(NOT_SERVED);
+      new Sink(err).write("usage: ServerClient SOCKET ARGS...\n");
+      return NOT_SERVED;
     }
-    OutputStream out = new FileOutputStream(FileDescriptor.out);
-    OutputStream err = new FileOutputStream(FileDescriptor.err);
-    int code =
-        call(
-            Path.of(args[0]),
-            new ServerProtocol.Request(
-                Path.of("").toAbsolutePath().toString(),
-                System.getenv(),
-                Arrays.asList(args).subList(1, args.length)),
-            out,
-            err);
-    System.exit(code);
+    return call(
+        Path.of(args[0]),
+        new ServerProtocol.Request(
+            workingDirectory.toString(), environment, Arrays.asList(args).subList(1, args.length)),
+        out,
+        err);
   }
 
   /**
    * Runs {@code request} on the server at {@code socket}, copying its output to {@code out} and
    * {@code err} as it arrives; returns the command's exit code, or {@link #NOT_SERVED} (nothing was
-   * run, or nothing printed before the server ended).
+   * run, or nothing printed before the server ended). A stream of ours that cannot be written (a
+   * closed pipe: {@code | head -1}) is dropped and the command's own exit code still returned, as a
+   * command run in its own JVM ignores it.
    */
   static int call(Path socket, ServerProtocol.Request request, OutputStream out, OutputStream err) {
+    return call(socket, request, out, err, ANSWER_TIMEOUT);
+  }
+
+  /**
+   * How long a server may take to accept or decline a call: one that has not after this is stuck
+   * (stopped, or its machine far overloaded); its socket is removed, so it stops once it runs
+   * again, and the call runs in its own JVM.
+   */
+  static final Duration ANSWER_TIMEOUT = Duration.ofSeconds(10);
+
+  static int call(
+      Path socket,
+      ServerProtocol.Request request,
+      OutputStream out,
+      OutputStream err,
+      Duration answerTimeout) {
     SocketChannel channel;
     try {
       channel = SocketChannel.open(StandardProtocolFamily.UNIX);
     } catch (IOException | UnsupportedOperationException e) {
       return NOT_SERVED; // no Unix domain sockets here
     }
+    Sink stdout = new Sink(out);
+    Sink stderr = new Sink(err);
+    AtomicBoolean answered = new AtomicBoolean();
     boolean printed = false;
     try (channel) {
       try {
@@ -76,50 +115,122 @@ public final class ServerClient {
       } catch (IOException | RuntimeException e) {
         return NOT_SERVED; // no server, a stale socket file, or a path too long for a socket
       }
+      String me = System.getProperty("user.name");
+      String peer = ServerProtocol.peerUser(channel);
+      if (!me.equals(peer)) {
+        stderr.write(
+            "trainyard: warning: "
+                + socket
+                + " is answered by "
+                + (peer == null ? "an unknown user" : "user " + peer)
+                + ", not by "
+                + me
+                + "; running without the resident server\n");
+        return NOT_SERVED;
+      }
       DataOutputStream to =
           new DataOutputStream(new BufferedOutputStream(Channels.newOutputStream(channel)));
       ServerProtocol.writeRequest(to, request);
+      Thread watchdog = watchdog(channel, answered, answerTimeout);
       DataInputStream from =
           new DataInputStream(new BufferedInputStream(Channels.newInputStream(channel)));
-      while (true) {
-        byte kind = from.readByte();
-        switch (kind) {
-          case ServerProtocol.OUT, ServerProtocol.ERR -> {
-            OutputStream target = kind == ServerProtocol.OUT ? out : err;
-            target.write(ServerProtocol.readBytes(from));
-            target.flush();
-            printed = true;
+      try {
+        while (true) {
+          byte kind = from.readByte();
+          switch (kind) {
+            case ServerProtocol.ACCEPTED -> answered.set(true);
+            case ServerProtocol.OUT, ServerProtocol.ERR -> {
+              byte[] bytes = ServerProtocol.readBytes(from);
+              printed = true;
+              (kind == ServerProtocol.OUT ? stdout : stderr).write(bytes);
+            }
+            case ServerProtocol.EXIT -> {
+              return from.readInt();
+            }
+            case ServerProtocol.DECLINED -> {
+              answered.set(true);
+              return NOT_SERVED;
+            }
+            default -> throw new IOException("unknown frame " + kind);
           }
-          case ServerProtocol.EXIT -> {
-            return from.readInt();
-          }
-          case ServerProtocol.DECLINED -> {
-            return NOT_SERVED;
-          }
-          default -> throw new IOException("unknown frame " + kind);
         }
+      } catch (AsynchronousCloseException e) {
+        if (answered.get()) {
+          throw e;
+        }
+        stderr.write(
+            "trainyard: warning: the resident server at "
+                + socket
+                + " did not answer in "
+                + answerTimeout.toSeconds()
+                + " s; running without it (it stops when it runs again)\n");
+        Files.deleteIfExists(socket);
+        return NOT_SERVED;
+      } finally {
+        answered.set(true);
+        watchdog.interrupt();
       }
     } catch (EOFException e) {
-      return ended(printed, err, "ended before the command finished");
+      return ended(printed, stderr, "ended before the command finished");
     } catch (IOException e) {
-      return ended(printed, err, "failed: " + e.getMessage());
+      return ended(printed, stderr, "failed: " + e.getMessage());
     }
   }
 
-  private static int ended(boolean printed, OutputStream err, String what) {
+  /** Closes {@code channel} unless {@code answered} within {@code timeout}. */
+  private static Thread watchdog(SocketChannel channel, AtomicBoolean answered, Duration timeout) {
+    Thread watchdog =
+        new Thread(
+            () -> {
+              try {
+                Thread.sleep(timeout.toMillis());
+                if (!answered.get()) {
+                  channel.close();
+                }
+              } catch (InterruptedException | IOException e) {
+                // answered, or closed already
+              }
+            },
+            "trainyard-answer-watchdog");
+    watchdog.setDaemon(true);
+    watchdog.start();
+    return watchdog;
+  }
+
+  /** One of our output streams; after a failed write (a closed pipe) the rest is dropped. */
+  private static final class Sink {
+    private final OutputStream stream;
+    private boolean broken;
+
+    Sink(OutputStream stream) {
+      this.stream = stream;
+    }
+
+    void write(String text) {
+      write(text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    void write(byte[] bytes) {
+      if (broken) {
+        return;
+      }
+      try {
+        stream.write(bytes);
+        stream.flush();
+      } catch (IOException e) {
+        broken = true;
+      }
+    }
+  }
+
+  private static int ended(boolean printed, Sink err, String what) {
     if (!printed) {
       return NOT_SERVED;
     }
-    try {
-      err.write(
-          ("trainyard: error: the resident server "
-                  + what
-                  + "; run the command again (TRAINYARD_SERVER=off runs it without the server)\n")
-              .getBytes(StandardCharsets.UTF_8));
-      err.flush();
-    } catch (IOException ignored) {
-      // nothing left to tell it on
-    }
+    err.write(
+        "trainyard: error: the resident server "
+            + what
+            + "; run the command again (TRAINYARD_SERVER=off runs it without the server)\n");
     return Main.EXIT_INTERNAL;
   }
 }

@@ -50,7 +50,6 @@ final class ServerCommand implements Callable<Integer> {
     } catch (IOException e) {
       String reason = "the resident server cannot serve " + path + ": " + Reporting.ioReason(e);
       err.println("trainyard: error: " + reason);
-      err.flush();
       failed(path, reason);
       return Main.EXIT_ENVIRONMENT;
     }

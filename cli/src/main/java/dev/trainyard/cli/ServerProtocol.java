@@ -4,12 +4,15 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
+import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import jdk.net.ExtendedSocketOptions;
 
 /**
  * The bytes {@link ServerClient} and {@link ResidentServer} exchange over the resident server's
@@ -18,7 +21,8 @@ import java.util.TreeMap;
  *
  * <pre>
  * request:  int MAGIC, text working-directory, int n, n × (text name, text value), int m, m × text argument
- * response: ('o' | 'e') int length, bytes   — standard output / error, in the order written
+ * response: 'a'                              — accepted: the command runs (the first frame, at once)
+ *           ('o' | 'e') int length, bytes   — standard output / error, in the order written
  *           'x' int exit-code                — the command ended (the last frame)
  *           'd'                              — declined: not a served command; nothing was run
  * text:     int length, UTF-8 bytes
@@ -30,6 +34,7 @@ final class ServerProtocol {
    */
   static final int MAGIC = 0x54595331;
 
+  static final byte ACCEPTED = 'a';
   static final byte OUT = 'o';
   static final byte ERR = 'e';
   static final byte EXIT = 'x';
@@ -49,6 +54,46 @@ final class ServerProtocol {
   static final int MAX_ITEMS = 100_000;
 
   private ServerProtocol() {}
+
+  /**
+   * The user at the other end of a connected Unix domain socket (the kernel's {@code SO_PEERCRED}),
+   * or null when the platform does not tell.
+   */
+  static String peerUser(SocketChannel channel) {
+    try {
+      return channel.getOption(ExtendedSocketOptions.SO_PEERCRED).user().getName();
+    } catch (IOException | UnsupportedOperationException e) {
+      return null;
+    }
+  }
+
+  /**
+   * Why the server does not run {@code args} (empty when it does): not a {@linkplain #SERVED
+   * served} command; {@code validate --cluster} (its kubeconfig and {@code $KUBECONFIG} are read in
+   * the JVM's folder, and it waits on the network anyway); or an argument naming {@code /dev/...}
+   * or {@code /proc/...}, which would open the server's own standard input, file descriptors or
+   * process instead of the caller's ({@code /dev/stdin}, {@code <(...)}).
+   */
+  static Optional<String> declined(List<String> args) {
+    String command = args.isEmpty() ? "" : args.get(0);
+    if (!SERVED.contains(command)) {
+      return Optional.of(command.isEmpty() ? "(no command)" : command);
+    }
+    for (String arg : args) {
+      if (command.equals("validate") && (arg.equals("--cluster") || arg.startsWith("--cluster="))) {
+        return Optional.of("validate --cluster");
+      }
+      for (String own : OWN_PROCESS) {
+        if (arg.startsWith(own) || arg.contains("=" + own)) {
+          return Optional.of(command + " with " + own + "...");
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** Paths that name the process opening them, not the caller. */
+  private static final List<String> OWN_PROCESS = List.of("/dev/", "/proc/");
 
   /** One call: where it runs, its environment and its arguments. */
   record Request(String workingDirectory, Map<String, String> environment, List<String> args) {}

@@ -159,7 +159,7 @@ final class SubmitCommand implements Callable<Integer> {
     InterruptReport watch = InterruptReport.watch(progress, spec.commandLine().getErr());
     try {
       SubmitResult result =
-          new Submitter(GitOpsOptions.cacheRoot(env), env, Clock.systemUTC(), progress)
+          new Submitter(GitOpsOptions.cacheRoot(invocation), env, Clock.systemUTC(), progress)
               .submit(request);
       return gitops.output.json() ? json(result, location) : text(result, location);
     } catch (GitOpsException e) {

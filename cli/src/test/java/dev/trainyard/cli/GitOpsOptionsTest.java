@@ -43,16 +43,20 @@ class GitOpsOptionsTest {
 
   @Test
   @DisplayName(
-      "the cache is $TRAINYARD_CACHE; unset or blank, ~/.cache/trainyard; the trainyard.cache property overrides both")
+      "the cache is $TRAINYARD_CACHE (relative: in the call's folder, not the JVM's); unset or blank, ~/.cache/trainyard; the trainyard.cache property overrides both")
   void cacheRoot() {
     Path home = Path.of(System.getProperty("user.home"), ".cache", "trainyard");
-    assertEquals(Path.of("/c/env"), GitOpsOptions.cacheRoot(Map.of("TRAINYARD_CACHE", "/c/env")));
-    assertEquals(home, GitOpsOptions.cacheRoot(Map.of()));
-    assertEquals(home, GitOpsOptions.cacheRoot(Map.of("TRAINYARD_CACHE", " ")));
-    assertEquals(home, GitOpsOptions.cacheRoot(Map.of("TRAINYARD_CACHE", "")));
+    assertEquals(Path.of("/c/env"), cacheRoot(Map.of("TRAINYARD_CACHE", "/c/env")));
+    assertEquals(Path.of("/work/of/call/rel"), cacheRoot(Map.of("TRAINYARD_CACHE", "rel")));
+    assertEquals(home, cacheRoot(Map.of()));
+    assertEquals(home, cacheRoot(Map.of("TRAINYARD_CACHE", " ")));
+    assertEquals(home, cacheRoot(Map.of("TRAINYARD_CACHE", "")));
     System.setProperty("trainyard.cache", "/c/property");
-    assertEquals(
-        Path.of("/c/property"), GitOpsOptions.cacheRoot(Map.of("TRAINYARD_CACHE", "/c/env")));
+    assertEquals(Path.of("/c/property"), cacheRoot(Map.of("TRAINYARD_CACHE", "/c/env")));
+  }
+
+  private static Path cacheRoot(Map<String, String> env) {
+    return GitOpsOptions.cacheRoot(new Invocation(Path.of("/work/of/call"), env));
   }
 
   @Test

@@ -6,13 +6,21 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.trainyard.compiler.testing.TrainProject;
+import java.io.BufferedOutputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.File;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -20,6 +28,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -168,7 +177,12 @@ class ResidentServerTest {
               } catch (InterruptedException e) {
                 return 8;
               }
-              seen.add(invocation.workingDirectory() + " " + invocation.environment());
+              seen.add(
+                  invocation.workingDirectory()
+                      + " "
+                      + invocation.environment()
+                      + " "
+                      + Thread.currentThread().getName());
               out.print(args[1]);
               err.print("é on stderr");
               return 0;
@@ -182,7 +196,9 @@ class ResidentServerTest {
     assertEquals(new Call(0, "x", "é on stderr"), a.get(WAIT_SECONDS, TimeUnit.SECONDS));
     assertEquals(new Call(0, "y", "é on stderr"), b.get(WAIT_SECONDS, TimeUnit.SECONDS));
     assertEquals(
-        List.of("/ {B=2=3}", temp + " {A=1}"), seen.stream().sorted().toList(), seen.toString());
+        List.of("/ {B=2=3} trainyard-call", temp + " {A=1} trainyard-call"),
+        seen.stream().sorted().toList(),
+        seen.toString());
   }
 
   @Test
@@ -204,10 +220,15 @@ class ResidentServerTest {
     assertEquals(none, call(socket, temp, Map.of(), "run", "train.yaml"));
     assertEquals(none, call(socket, temp, Map.of()));
     assertEquals(none, call(socket, Path.of("relative"), Map.of(), "compile"));
+    assertEquals(none, call(socket, temp, Map.of(), "validate", "/dev/stdin"));
+    assertEquals(none, call(socket, temp, Map.of(), "validate", "t.yaml", "--cluster"));
     assertEquals(0, runs.get());
     assertEquals(new Call(1, "", ""), call(socket, temp, Map.of(), "check-secrets"));
     assertTrue(log.toString().contains("declined status"), log.toString());
     assertTrue(log.toString().contains("declined (no command)"), log.toString());
+    assertTrue(log.toString().contains("declined a relative working folder"), log.toString());
+    assertTrue(log.toString().contains("declined validate with /dev/..."), log.toString());
+    assertTrue(log.toString().contains("declined validate --cluster"), log.toString());
   }
 
   @Test
@@ -322,6 +343,12 @@ class ResidentServerTest {
     now.set(Duration.ofMinutes(90 + 30).toNanos());
     assertEquals(ResidentServer.Ended.IDLE, ended.get(WAIT_SECONDS, TimeUnit.SECONDS));
     assertFalse(Files.exists(socket), "an idle server removes its socket");
+    assertEquals(
+        List.of(
+            "trainyard server: listening on " + socket + " (stops after PT30M idle)",
+            "trainyard server: compile (exit 0) in 3660000 ms", // 29 → 90 minutes on its clock
+            "trainyard server: stopping (IDLE)"),
+        log.toString().lines().toList());
   }
 
   @Test
@@ -343,6 +370,175 @@ class ResidentServerTest {
     Files.writeString(jar, "v2 is longer");
     assertEquals(ResidentServer.Ended.JARS_CHANGED, ended.get(WAIT_SECONDS, TimeUnit.SECONDS));
     assertFalse(Files.exists(socket));
+    assertTrue(
+        log.toString().endsWith("trainyard server: stopping (JARS_CHANGED)\n"), log.toString());
+
+    Path gone = Files.writeString(temp.resolve("gone.jar"), "v1");
+    Path other = temp.resolve("s/nine-b.sock");
+    Future<ResidentServer.Ended> second =
+        start(
+            other,
+            new ResidentServer(
+                other,
+                Duration.ofMinutes(5),
+                Main::run,
+                new PrintWriter(log, true),
+                System::nanoTime,
+                List.of(gone)));
+    Files.delete(gone);
+    assertEquals(ResidentServer.Ended.JARS_CHANGED, second.get(WAIT_SECONDS, TimeUnit.SECONDS));
+  }
+
+  @Test
+  @DisplayName("the class path's jars are watched: every .jar entry, absolute, nothing else")
+  void classPathJars() {
+    List<Path> jars = ResidentServer.classPathJars();
+    List<String> expected =
+        Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+            .filter(e -> e.endsWith(".jar"))
+            .map(e -> Path.of(e).toAbsolutePath().toString())
+            .toList();
+    assertFalse(expected.isEmpty(), "surefire runs the tests with a jar on the class path");
+    assertEquals(expected, jars.stream().map(Path::toString).toList());
+  }
+
+  @Test
+  @DisplayName(
+      "the warm-up runs once the lock is held and before the socket is bound; a socket file a killed server left is replaced")
+  void warmupFirst() throws Exception {
+    Path socket = temp.resolve("s/eleven.sock");
+    Files.createDirectories(
+        socket.getParent(),
+        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    Files.writeString(socket, "left by a killed server");
+    List<String> warm = Collections.synchronizedList(new ArrayList<>());
+    sockets.add(socket);
+    Future<ResidentServer.Ended> ended =
+        threads.submit(
+            () ->
+                cli(socket)
+                    .serve(
+                        () ->
+                            warm.add(
+                                Files.isRegularFile(socket)
+                                    ? "before binding"
+                                    : "socket already bound")));
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
+    while (Files.isRegularFile(socket) && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+    assertEquals(List.of("before binding"), warm);
+    assertEquals(ServerClient.NOT_SERVED, call(socket, temp, Map.of(), "status").exit());
+    Files.delete(socket);
+    assertEquals(ResidentServer.Ended.SOCKET_GONE, ended.get(WAIT_SECONDS, TimeUnit.SECONDS));
+    assertTrue(
+        log.toString().startsWith("trainyard server: listening on " + socket), log.toString());
+    assertTrue(
+        log.toString().endsWith("trainyard server: stopping (SOCKET_GONE)\n"), log.toString());
+  }
+
+  @Test
+  @DisplayName("a declined call gets the 'd' frame and then the end of the stream")
+  void declinedFrame() throws Exception {
+    Path socket = temp.resolve("s/twelve.sock");
+    start(socket, cli(socket));
+    try (SocketChannel channel = SocketChannel.open(StandardProtocolFamily.UNIX)) {
+      channel.connect(UnixDomainSocketAddress.of(socket));
+      DataOutputStream out = new DataOutputStream(Channels.newOutputStream(channel));
+      ServerProtocol.writeRequest(
+          out, new ServerProtocol.Request(temp.toString(), Map.of(), List.of("logs", "x")));
+      InputStream in = Channels.newInputStream(channel);
+      assertEquals(ServerProtocol.DECLINED, in.read());
+      assertEquals(-1, in.read());
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "an unknown frame: before any output the launcher runs the call (75); after output, exit 4 naming it; output is flushed as it comes")
+  void unknownFrame() throws Exception {
+    Path socket = temp.resolve("s/thirteen.sock");
+    ResidentServer.privateFolder(socket.getParent());
+    try (ServerSocketChannel fake = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+      fake.bind(UnixDomainSocketAddress.of(socket));
+      for (boolean printFirst : new boolean[] {false, true}) {
+        Future<?> answer =
+            threads.submit(
+                () -> {
+                  try (SocketChannel c = fake.accept()) {
+                    ServerProtocol.readRequest(new DataInputStream(Channels.newInputStream(c)));
+                    DataOutputStream out = new DataOutputStream(Channels.newOutputStream(c));
+                    if (printFirst) {
+                      out.writeByte(ServerProtocol.OUT);
+                      ServerProtocol.writeText(out, "some");
+                    }
+                    out.writeByte('z');
+                    out.flush();
+                  }
+                  return null;
+                });
+        ByteArrayOutputStream outBytes = new ByteArrayOutputStream();
+        ByteArrayOutputStream errBytes = new ByteArrayOutputStream();
+        BufferedOutputStream out = new BufferedOutputStream(outBytes);
+        BufferedOutputStream err = new BufferedOutputStream(errBytes);
+        int exit =
+            ServerClient.call(
+                socket,
+                new ServerProtocol.Request(temp.toString(), Map.of(), List.of("compile")),
+                out,
+                err);
+        answer.get(WAIT_SECONDS, TimeUnit.SECONDS);
+        if (printFirst) {
+          assertEquals(Main.EXIT_INTERNAL, exit);
+          assertEquals("some", outBytes.toString(StandardCharsets.UTF_8));
+          assertEquals(
+              "trainyard: error: the resident server failed: unknown frame 122; run the command"
+                  + " again (TRAINYARD_SERVER=off runs it without the server)\n",
+              errBytes.toString(StandardCharsets.UTF_8));
+        } else {
+          assertEquals(ServerClient.NOT_SERVED, exit);
+          assertEquals(0, outBytes.size() + errBytes.size());
+        }
+      }
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "ServerClient without SOCKET: exit 75 and a usage line; with one, the process's folder and environment are sent")
+  void clientUsage() throws Exception {
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    assertEquals(
+        ServerClient.NOT_SERVED,
+        ServerClient.run(new String[0], temp, Map.of(), new ByteArrayOutputStream(), err));
+    assertEquals("usage: ServerClient SOCKET ARGS...\n", err.toString(StandardCharsets.UTF_8));
+    Path socket = temp.resolve("s/fourteen.sock");
+    List<String> seen = Collections.synchronizedList(new ArrayList<>());
+    start(
+        socket,
+        new ResidentServer(
+            socket,
+            Duration.ofMinutes(5),
+            (invocation, out, e, args) -> {
+              seen.add(
+                  invocation.workingDirectory()
+                      + " "
+                      + invocation.environment()
+                      + " "
+                      + List.of(args));
+              return 0;
+            },
+            new PrintWriter(log, true),
+            System::nanoTime));
+    assertEquals(
+        0,
+        ServerClient.run(
+            new String[] {socket.toString(), "compile", "a b"},
+            temp,
+            Map.of("K", "v"),
+            new ByteArrayOutputStream(),
+            new ByteArrayOutputStream()));
+    assertEquals(List.of(temp + " {K=v} [compile, a b]"), seen);
   }
 
   @Test
@@ -363,6 +559,14 @@ class ResidentServerTest {
     assertEquals(
         file + " is not a folder",
         assertThrows(IOException.class, () -> ResidentServer.privateFolder(file)).getMessage());
+    Path foreign = Files.createDirectories(temp.resolve("foreign"));
+    Files.setPosixFilePermissions(foreign, PosixFilePermissions.fromString("rwx------"));
+    var nobody =
+        foreign.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("nobody");
+    Files.setOwner(foreign, nobody);
+    assertEquals(
+        foreign + " belongs to nobody, not to " + System.getProperty("user.name"),
+        assertThrows(IOException.class, () -> ResidentServer.privateFolder(foreign)).getMessage());
     Path link = Files.createSymbolicLink(temp.resolve("link"), made);
     assertEquals(
         link + " is not a folder",
@@ -415,5 +619,187 @@ class ResidentServerTest {
     assertEquals(null, ran.get());
     assertTrue(
         log.toString().contains("? failed: java.io.IOException: not a Trainyard client request"));
+  }
+
+  @Test
+  @DisplayName(
+      "a closed stdout of ours (| head -1) drops the rest of stdout, keeps stderr and returns the command's own exit code")
+  void closedPipe() throws Exception {
+    Path socket = temp.resolve("s/fifteen.sock");
+    start(
+        socket,
+        new ResidentServer(
+            socket,
+            Duration.ofMinutes(5),
+            (invocation, out, err, args) -> {
+              for (int i = 0; i < 100; i++) {
+                out.println("line " + i);
+              }
+              err.println("problems");
+              return 1;
+            },
+            new PrintWriter(log, true),
+            System::nanoTime));
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    OutputStream closed =
+        new OutputStream() {
+          @Override
+          public void write(int b) throws IOException {
+            throw new IOException("Broken pipe");
+          }
+        };
+    int exit =
+        ServerClient.call(
+            socket,
+            new ServerProtocol.Request(temp.toString(), Map.of(), List.of("validate")),
+            closed,
+            err);
+    assertEquals(1, exit);
+    assertEquals("problems\n", err.toString(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  @DisplayName(
+      "a server that accepts the connection but never answers: after the answer timeout, 75, a warning, and its socket removed")
+  void stuckServer() throws Exception {
+    Path socket = temp.resolve("s/sixteen.sock");
+    ResidentServer.privateFolder(socket.getParent());
+    try (ServerSocketChannel stuck = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+      stuck.bind(UnixDomainSocketAddress.of(socket)); // the kernel queues the connection
+      ByteArrayOutputStream err = new ByteArrayOutputStream();
+      long started = System.nanoTime();
+      int exit =
+          ServerClient.call(
+              socket,
+              new ServerProtocol.Request(temp.toString(), Map.of(), List.of("compile")),
+              new ByteArrayOutputStream(),
+              err,
+              Duration.ofMillis(300));
+      assertEquals(ServerClient.NOT_SERVED, exit);
+      assertTrue(System.nanoTime() - started < TimeUnit.SECONDS.toNanos(WAIT_SECONDS));
+      assertEquals(
+          "trainyard: warning: the resident server at "
+              + socket
+              + " did not answer in 0 s; running without it (it stops when it runs again)\n",
+          err.toString(StandardCharsets.UTF_8));
+      assertFalse(Files.exists(socket), "the stuck server's socket is removed");
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "another user behind the socket (its folder opened after the server started): the client sends nothing and runs the call itself; the server answers another user's call with nothing")
+  void otherUser() throws Exception {
+    Path setpriv = Path.of("/usr/bin/setpriv");
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        Files.isExecutable(setpriv)
+            && Files.isExecutable(Path.of("/usr/bin/python3"))
+            && "root".equals(System.getProperty("user.name")),
+        "NOT RUN: needs root, util-linux's setpriv and /usr/bin/python3 to run a process as user"
+            + " nobody");
+    Path open = Files.createDirectories(temp.resolve("open"));
+    Files.setPosixFilePermissions(temp, PosixFilePermissions.fromString("rwxr-xr-x"));
+    Files.setPosixFilePermissions(open, PosixFilePermissions.fromString("rwxrwxrwx"));
+    // A process of user nobody listens where a server of ours would, and records what it is sent.
+    Path socket = open.resolve("evil.sock");
+    Path got = open.resolve("got");
+    String listen =
+        "import socket,sys\n"
+            + "s=socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(1)\n"
+            + "c,_=s.accept(); c.settimeout(5)\n"
+            + "data=b''\n"
+            + "try:\n"
+            + "  while True:\n"
+            + "    b=c.recv(65536)\n"
+            + "    if not b: break\n"
+            + "    data+=b\n"
+            + "except Exception: pass\n"
+            + "open(sys.argv[2],'wb').write(data)\n";
+    Process evil =
+        new ProcessBuilder(
+                setpriv.toString(),
+                "--reuid=65534",
+                "--regid=65534",
+                "--clear-groups",
+                "/usr/bin/python3",
+                "-c",
+                listen,
+                socket.toString(),
+                got.toString())
+            .redirectErrorStream(true)
+            .start();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
+    while (!Files.exists(socket) && evil.isAlive() && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+    assertTrue(
+        Files.exists(socket),
+        () -> "user nobody's listener: " + new String(readAll(evil), StandardCharsets.UTF_8));
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int exit =
+        ServerClient.call(
+            socket,
+            new ServerProtocol.Request(
+                temp.toString(), Map.of("TOKEN", "s3cret"), List.of("compile")),
+            new ByteArrayOutputStream(),
+            err);
+    assertEquals(ServerClient.NOT_SERVED, exit);
+    assertEquals(
+        "trainyard: warning: "
+            + socket
+            + " is answered by user nobody, not by root; running without the resident server\n",
+        err.toString(StandardCharsets.UTF_8));
+    assertTrue(evil.waitFor(WAIT_SECONDS, TimeUnit.SECONDS), "the listener ended");
+    assertEquals(0, Files.size(got), "nothing was sent to the other user's process");
+
+    // The other way: our server, its folder opened later; a call from user nobody gets nothing.
+    Path ours = open.resolve("ours/s.sock");
+    Files.createDirectories(ours.getParent());
+    Files.setPosixFilePermissions(ours.getParent(), PosixFilePermissions.fromString("rwx------"));
+    AtomicLong runs = new AtomicLong();
+    start(
+        ours,
+        new ResidentServer(
+            ours,
+            Duration.ofMinutes(5),
+            (invocation, out, e, args) -> (int) runs.incrementAndGet(),
+            new PrintWriter(log, true),
+            System::nanoTime));
+    assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(ours)));
+    Files.setPosixFilePermissions(ours.getParent(), PosixFilePermissions.fromString("rwxrwxrwx"));
+    Files.setPosixFilePermissions(ours, PosixFilePermissions.fromString("rwxrwxrwx"));
+    String call =
+        "import socket,struct,sys\n"
+            + "c=socket.socket(socket.AF_UNIX); c.connect(sys.argv[1])\n"
+            + "def t(x): b=x.encode(); return struct.pack('>i',len(b))+b\n"
+            + "c.sendall(struct.pack('>i',0x54595331)+t('/')+struct.pack('>i',0)+struct.pack('>i',1)+t('compile'))\n"
+            + "try: print(len(c.recv(100)))\n"
+            + "except ConnectionResetError: print(0)\n";
+    Process caller =
+        new ProcessBuilder(
+                setpriv.toString(),
+                "--reuid=65534",
+                "--regid=65534",
+                "--clear-groups",
+                "/usr/bin/python3",
+                "-c",
+                call,
+                ours.toString())
+            .redirectErrorStream(true)
+            .start();
+    assertTrue(caller.waitFor(WAIT_SECONDS, TimeUnit.SECONDS));
+    assertEquals("0\n", new String(caller.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+    assertEquals(0, runs.get());
+    assertTrue(
+        log.toString().contains("trainyard server: refused a call from user nobody"),
+        log.toString());
+  }
+
+  private static byte[] readAll(Process process) {
+    try {
+      return process.getInputStream().readAllBytes();
+    } catch (IOException e) {
+      return e.toString().getBytes(StandardCharsets.UTF_8);
+    }
   }
 }

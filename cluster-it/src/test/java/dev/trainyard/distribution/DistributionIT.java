@@ -1,5 +1,6 @@
 package dev.trainyard.distribution;
 
+import static java.util.stream.Collectors.toSet;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -90,6 +91,7 @@ class DistributionIT {
     assertEquals(
         "rwxr-xr-x", PosixFilePermissions.toString(Files.getPosixFilePermissions(launcher)));
     assertTrue(Files.isRegularFile(home.resolve("LICENSE")));
+    assertTrue(Files.isRegularFile(home.resolve("libexec/trainyard-server.sh")));
     Set<String> expected = names(REPO.resolve("cli/target/lib"));
     expected.add("trainyard-cli-" + VERSION + ".jar");
     assertTrue(expected.size() > 20, "runtime dependencies copied by the cli build: " + expected);
@@ -399,6 +401,11 @@ class DistributionIT {
     env.put("TRAINYARD_SERVER", "on");
     Result first = Launch.run(project, env, compile("first"));
     assertEquals(0, first.exit(), first.toString());
+    assertEquals(
+        Set.of(),
+        names(sockets).stream().filter(n -> !n.endsWith(".seen")).collect(toSet()),
+        "the key's first call only marks it seen");
+    assertEquals(0, Launch.run(project, env, compile("first")).exit()); // starts the server
     Path socket = awaitSocket(sockets);
     Result served = Launch.run(project, env, compile("second"));
     assertEquals(0, served.exit(), served.toString());

@@ -1,0 +1,61 @@
+# trainyard-server.sh: the resident server's part of the launchers, sourced by bin/trainyard and by a checkout's
+# ./trainyard (docs/developer-guide.md, "The resident server"). compile, validate, preview and check-secrets go to
+# a warm JVM ("trainyard server") when one answers on the socket of this build, this Java and this environment;
+# the client JVM (dev.trainyard.cli.ServerClient) loads only JDK classes.
+#
+#   served ARGS...   runs the call through the server and exits with its code when one answers; else returns
+#                    (the caller then runs the call in its own JVM) after starting a server for the next calls.
+#
+# The caller sets: server_java (java binary), server_client (the CLI jar), server_cp (the full class path),
+# server_build (text naming this build: jar listings) and the array server_opts (JVM options of the server).
+# Env: TRAINYARD_SERVER (auto: on unless CI is set to anything but "", "false" or "0"; on; off),
+# TRAINYARD_SERVER_DIR (default $XDG_CACHE_HOME/trainyard/server, else ~/.cache/trainyard/server).
+# A server is started on the second unserved call with the same key (a one-off environment, e.g. a loop over
+# RUN_ID=$i, gets none), and not while 3 servers already listen in the folder.
+
+served() {
+  local mode="${TRAINYARD_SERVER:-auto}" dir key sock code=0 tool live
+  case "$mode" in
+    auto) case "${CI:-}" in ""|false|0) mode=on ;; *) mode=off ;; esac ;;
+    on|off) ;;
+    *)
+      echo "trainyard: warning: TRAINYARD_SERVER=$mode is not on, off or auto; running without the resident server" >&2
+      mode=off ;;
+  esac
+  [ "$mode" = on ] || return 0
+  case "${1:-}" in compile|validate|preview|check-secrets) ;; *) return 0 ;; esac
+  for tool in cksum cut env grep sort mkdir nohup; do
+    command -v "$tool" >/dev/null 2>&1 || return 0
+  done
+  dir="${TRAINYARD_SERVER_DIR:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/trainyard/server}"
+  case "$dir" in /*) ;; *) dir="$PWD/$dir" ;; esac
+  # The build, the Java and the environment but for what changes in every shell.
+  key="$( { echo "$server_build"; echo "$server_java"; env | grep -Ev '^(PWD|OLDPWD|SHLVL|_)=' | LC_ALL=C sort; } | cksum | cut -d' ' -f1)"
+  sock="$dir/$key.sock"
+  if [ -S "$sock" ]; then
+    "$server_java" -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData -Xshare:auto -cp "$server_client" \
+      dev.trainyard.cli.ServerClient "$sock" "$@" || code=$?
+    [ "$code" = 75 ] || exit "$code"
+  fi
+  # Not served (no server, a dead one's socket, or a declined call): start one for this key on its second call,
+  # unless one failed for it ($sock.failed says why) or 3 already listen here. A server started while another
+  # holds the key's lock exits at once.
+  [ ! -f "$sock.failed" ] || return 0
+  (umask 077 && mkdir -p "$dir") 2>/dev/null || return 0
+  if [ ! -f "$dir/$key.seen" ]; then
+    : > "$dir/$key.seen" 2>/dev/null || true
+    return 0
+  fi
+  live=0
+  for tool in "$dir"/*.sock; do
+    [ -S "$tool" ] && live=$((live + 1))
+  done
+  [ "$live" -lt 3 ] || return 0
+  local starter=()
+  command -v setsid >/dev/null 2>&1 && starter=(setsid)
+  # From /, so the server holds no caller's folder; its log is appended to (a second server for the same socket
+  # writes one line and exits).
+  (cd / && nohup ${starter[@]+"${starter[@]}"} "$server_java" "${server_opts[@]}" -cp "$server_cp" \
+    dev.trainyard.cli.Main server --socket "$sock" </dev/null >>"$dir/$key.log" 2>&1 &)
+  return 0
+}
