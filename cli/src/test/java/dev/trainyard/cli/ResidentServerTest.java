@@ -526,18 +526,28 @@ class ResidentServerTest {
                       + invocation.environment()
                       + " "
                       + List.of(args));
-              return 0;
+              return 7;
             },
             new PrintWriter(log, true),
             System::nanoTime));
     assertEquals(
-        0,
+        7,
         ServerClient.run(
             new String[] {socket.toString(), "compile", "a b"},
             temp,
             Map.of("K", "v"),
             new ByteArrayOutputStream(),
             new ByteArrayOutputStream()));
+    ByteArrayOutputStream noCommandErr = new ByteArrayOutputStream();
+    assertEquals(
+        ServerClient.NOT_SERVED,
+        ServerClient.run(
+            new String[] {socket.toString()},
+            temp,
+            Map.of(),
+            new ByteArrayOutputStream(),
+            noCommandErr));
+    assertEquals(0, noCommandErr.size(), "SOCKET alone is a call without a command: declined");
     assertEquals(List.of(temp + " {K=v} [compile, a b]"), seen);
   }
 
@@ -772,9 +782,10 @@ class ResidentServerTest {
         "import socket,struct,sys\n"
             + "c=socket.socket(socket.AF_UNIX); c.connect(sys.argv[1])\n"
             + "def t(x): b=x.encode(); return struct.pack('>i',len(b))+b\n"
-            + "c.sendall(struct.pack('>i',0x54595331)+t('/')+struct.pack('>i',0)+struct.pack('>i',1)+t('compile'))\n"
-            + "try: print(len(c.recv(100)))\n"
-            + "except ConnectionResetError: print(0)\n";
+            + "try:\n"
+            + "  c.sendall(struct.pack('>i',0x54595331)+t('/')+struct.pack('>i',0)+struct.pack('>i',1)+t('compile'))\n"
+            + "  print(len(c.recv(100)))\n"
+            + "except (ConnectionResetError, BrokenPipeError): print(0)\n";
     Process caller =
         new ProcessBuilder(
                 setpriv.toString(),
