@@ -55,7 +55,10 @@ served() {
   command -v setsid >/dev/null 2>&1 && starter=(setsid)
   # From /, so the server holds no caller's folder; its log is appended to (a second server for the same socket
   # writes one line and exits).
-  (cd / && nohup ${starter[@]+"${starter[@]}"} "$server_java" "${server_opts[@]}" -cp "$server_cp" \
-    dev.trainyard.cli.Main server --socket "$sock" </dev/null >>"$dir/$key.log" 2>&1 &)
+  # The redirections are the subshell's, so no process holding the caller's stdout or stderr outlives this call
+  # (a pipe or $(...) would wait for the server otherwise). A log that is a symbolic link is not written through.
+  [ ! -L "$dir/$key.log" ] || return 0
+  (cd / && exec nohup ${starter[@]+"${starter[@]}"} "$server_java" "${server_opts[@]}" -cp "$server_cp" \
+    dev.trainyard.cli.Main server --socket "$sock") </dev/null >>"$dir/$key.log" 2>&1 &
   return 0
 }
