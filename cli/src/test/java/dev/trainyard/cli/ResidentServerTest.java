@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.trainyard.compiler.testing.TrainProject;
 import java.io.BufferedOutputStream;
@@ -102,9 +103,14 @@ class ResidentServerTest {
     return ended;
   }
 
-  private ResidentServer cli(Path socket) {
+  /** A server on {@code socket} that runs calls with {@code runner}, stops after 5 idle minutes. */
+  private ResidentServer serving(Path socket, ResidentServer.Runner runner) {
     return new ResidentServer(
-        socket, Duration.ofMinutes(5), Main::run, new PrintWriter(log, true), System::nanoTime);
+        socket, Duration.ofMinutes(5), runner, new PrintWriter(log, true), System::nanoTime);
+  }
+
+  private ResidentServer cli(Path socket) {
+    return serving(socket, Main::run);
   }
 
   @Test
@@ -165,9 +171,8 @@ class ResidentServerTest {
     CountDownLatch both = new CountDownLatch(2);
     List<String> seen = Collections.synchronizedList(new ArrayList<>());
     ResidentServer server =
-        new ResidentServer(
+        serving(
             socket,
-            Duration.ofMinutes(5),
             (invocation, out, err, args) -> {
               both.countDown();
               try {
@@ -186,9 +191,7 @@ class ResidentServerTest {
               out.print(args[1]);
               err.print("é on stderr");
               return 0;
-            },
-            new PrintWriter(log, true),
-            System::nanoTime);
+            });
     start(socket, server);
     Future<Call> a = threads.submit(() -> call(socket, temp, Map.of("A", "1"), "compile", "x"));
     Future<Call> b =
@@ -208,12 +211,7 @@ class ResidentServerTest {
     Path socket = temp.resolve("s/four.sock");
     AtomicLong runs = new AtomicLong();
     ResidentServer server =
-        new ResidentServer(
-            socket,
-            Duration.ofMinutes(5),
-            (invocation, out, err, args) -> (int) runs.incrementAndGet(),
-            new PrintWriter(log, true),
-            System::nanoTime);
+        serving(socket, (invocation, out, err, args) -> (int) runs.incrementAndGet());
     start(socket, server);
     Call none = new Call(ServerClient.NOT_SERVED, "", "");
     assertEquals(none, call(socket, temp, Map.of(), "status"));
@@ -249,18 +247,15 @@ class ResidentServerTest {
   void serverEndsMidCall() throws Exception {
     Path socket = temp.resolve("s/five.sock");
     ResidentServer server =
-        new ResidentServer(
+        serving(
             socket,
-            Duration.ofMinutes(5),
             (invocation, out, err, args) -> {
               if (args[0].equals("validate")) {
                 out.println("half of it");
                 out.flush();
               }
               throw new IllegalStateException("boom");
-            },
-            new PrintWriter(log, true),
-            System::nanoTime);
+            });
     start(socket, server);
     assertEquals(new Call(75, "", ""), call(socket, temp, Map.of(), "compile"));
     Call half = call(socket, temp, Map.of(), "validate");
@@ -279,17 +274,14 @@ class ResidentServerTest {
     Path socket = temp.resolve("s/six.sock");
     String big = "0123456789abcdef".repeat(20_000); // 320,000 characters: five frames
     ResidentServer server =
-        new ResidentServer(
+        serving(
             socket,
-            Duration.ofMinutes(5),
             (invocation, out, err, args) -> {
               out.print(big);
               err.print("done");
               out.print("!");
               return 3;
-            },
-            new PrintWriter(log, true),
-            System::nanoTime);
+            });
     start(socket, server);
     assertEquals(new Call(3, big + "!", "done"), call(socket, temp, Map.of(), "preview"));
   }
@@ -611,15 +603,12 @@ class ResidentServerTest {
     Path socket = temp.resolve("s/ten.sock");
     AtomicReference<String> ran = new AtomicReference<>();
     ResidentServer server =
-        new ResidentServer(
+        serving(
             socket,
-            Duration.ofMinutes(5),
             (invocation, out, err, args) -> {
               ran.set(args[0]);
               return 0;
-            },
-            new PrintWriter(log, true),
-            System::nanoTime);
+            });
     start(socket, server);
     try (var channel = SocketChannel.open(StandardProtocolFamily.UNIX)) {
       channel.connect(UnixDomainSocketAddress.of(socket));
@@ -638,18 +627,15 @@ class ResidentServerTest {
     Path socket = temp.resolve("s/fifteen.sock");
     start(
         socket,
-        new ResidentServer(
+        serving(
             socket,
-            Duration.ofMinutes(5),
             (invocation, out, err, args) -> {
               for (int i = 0; i < 100; i++) {
                 out.println("line " + i);
               }
               err.println("problems");
               return 1;
-            },
-            new PrintWriter(log, true),
-            System::nanoTime));
+            }));
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     OutputStream closed =
         new OutputStream() {
@@ -701,7 +687,7 @@ class ResidentServerTest {
       "another user behind the socket (its folder opened after the server started): the client sends nothing and runs the call itself; the server answers another user's call with nothing")
   void otherUser() throws Exception {
     Path setpriv = Path.of("/usr/bin/setpriv");
-    org.junit.jupiter.api.Assumptions.assumeTrue(
+    assumeTrue(
         Files.isExecutable(setpriv)
             && Files.isExecutable(Path.of("/usr/bin/python3"))
             && "root".equals(System.getProperty("user.name")),
@@ -767,14 +753,7 @@ class ResidentServerTest {
     Files.createDirectories(ours.getParent());
     Files.setPosixFilePermissions(ours.getParent(), PosixFilePermissions.fromString("rwx------"));
     AtomicLong runs = new AtomicLong();
-    start(
-        ours,
-        new ResidentServer(
-            ours,
-            Duration.ofMinutes(5),
-            (invocation, out, e, args) -> (int) runs.incrementAndGet(),
-            new PrintWriter(log, true),
-            System::nanoTime));
+    start(ours, serving(ours, (invocation, out, e, args) -> (int) runs.incrementAndGet()));
     assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(ours)));
     Files.setPosixFilePermissions(ours.getParent(), PosixFilePermissions.fromString("rwxrwxrwx"));
     Files.setPosixFilePermissions(ours, PosixFilePermissions.fromString("rwxrwxrwx"));
