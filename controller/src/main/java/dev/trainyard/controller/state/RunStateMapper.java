@@ -619,8 +619,9 @@ public final class RunStateMapper {
 
   /**
    * Kueue's own words: the False QuotaReserved (else Admitted) condition's message; {@link
-   * #WAITING} when there is none, or when it says the run's LocalQueue does not exist while the
-   * observation saw it ({@link WorkloadSnapshot#localQueueExists}).
+   * #WAITING} when there is none, or when it says the run's LocalQueue does not exist, or names no
+   * ClusterQueue ({@link #UNREAD_LOCAL_QUEUE}), while the observation saw the LocalQueue ({@link
+   * WorkloadSnapshot#localQueueExists}): both are older than the LocalQueue.
    */
   static String queueReason(RunObservation o) {
     if (o.workload().isEmpty() && o.jobSet().localQueue().isEmpty()) {
@@ -630,7 +631,10 @@ public final class RunStateMapper {
     List<ConditionSnapshot> c = o.workload().map(WorkloadSnapshot::conditions).orElse(List.of());
     if (o.workload().map(WorkloadSnapshot::localQueueExists).orElse(false)
         && ConditionSnapshot.find(c, "QuotaReserved")
-            .filter(q -> q.message().equals(missingLocalQueue(o.jobSet().localQueue())))
+            .filter(
+                q ->
+                    q.message().equals(missingLocalQueue(o.jobSet().localQueue()))
+                        || q.message().equals(UNREAD_LOCAL_QUEUE))
             .isPresent()) {
       // Kueue's claim is older than the LocalQueue (see WorkloadSnapshot); the run waits its turn.
       return WAITING;
@@ -641,6 +645,16 @@ public final class RunStateMapper {
         .or(() -> ConditionSnapshot.find(c, "Admitted").map(RunStateMapper::words))
         .orElse(WAITING);
   }
+
+  /**
+   * Kueue's words for a Workload whose LocalQueue the API server already had but Kueue's queue
+   * manager had not read yet: it names the LocalQueue's ClusterQueue, which it does not know, so
+   * the name is empty (kueue 0.19 pkg/controller/core/workload_controller.go getQueueBlocker,
+   * {@code ClusterQueueForWorkload} returning ""; recorded in CI from InterplayIT and StatusTruthIT
+   * when a sync applied the LocalQueue with its runs). A ClusterQueue that is really missing is
+   * named.
+   */
+  static final String UNREAD_LOCAL_QUEUE = "ClusterQueue  doesn't exist";
 
   /**
    * Kueue's words for a Workload whose LocalQueue {@code name} it did not find (kueue

@@ -11,10 +11,11 @@ import java.util.List;
  * may a person). {@code localQueueExists}: the LocalQueue the Workload names was in the cluster
  * when it was observed (false: not there, or not looked at, e.g. the reader may not list
  * LocalQueues). Kueue's own words can be older than that: a Workload created before its LocalQueue
- * says "LocalQueue … doesn't exist" until Kueue's scheduler judges it, and Kueue 0.19 may skip that
- * judgement for a Workload equivalent to one that did not fit (SchedulingEquivalenceHashing, on by
- * default since 0.18; kueue pkg/cache/queue/cluster_queue.go requeueIfNotPresent), which leaves the
- * words there.
+ * says "LocalQueue … doesn't exist" (or "ClusterQueue doesn't exist", no name, when the API server
+ * had the LocalQueue and Kueue's queue manager not yet) until Kueue's scheduler judges it, and
+ * Kueue 0.19 may skip that judgement for a Workload equivalent to one that did not fit
+ * (SchedulingEquivalenceHashing, on by default since 0.18; kueue pkg/cache/queue/cluster_queue.go
+ * requeueIfNotPresent), which leaves the words there.
  */
 public record WorkloadSnapshot(
     String clusterQueue,

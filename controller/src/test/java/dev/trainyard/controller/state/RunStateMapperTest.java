@@ -92,6 +92,50 @@ class RunStateMapperTest {
       assertEquals("queued in team-a: waiting for Kueue to admit it", s.description());
     }
 
+    /**
+     * Recorded from Kueue 0.19.2 in CI (InterplayIT.submittedRunsSucceed, StatusTruthIT
+     * .localQueueAppliedAfterItsRuns): the LocalQueue read from the API server, not yet by Kueue's
+     * queue manager, so its ClusterQueue's name is empty.
+     */
+    static final String UNREAD = "ClusterQueue  doesn't exist";
+
+    @Test
+    @DisplayName(
+        "Kueue's 'ClusterQueue  doesn't exist' (no name: its queue manager had not read the LocalQueue) with the LocalQueue seen since is waiting for Kueue")
+    void unreadLocalQueue() {
+      RunState s =
+          run()
+              .suspended()
+              .workload("", no("QuotaReserved", "Inadmissible", UNREAD))
+              .localQueueSeen()
+              .map();
+      assertEquals(Phase.QUEUED, s.phase());
+      assertEquals(Cause.NONE, s.cause());
+      assertEquals("queued in team-a: waiting for Kueue to admit it", s.description());
+    }
+
+    @Test
+    @DisplayName(
+        "'ClusterQueue … doesn't exist' stays Kueue's words when the LocalQueue was not seen, or when it names the ClusterQueue")
+    void missingClusterQueueKept() {
+      assertEquals(
+          "queued in team-a: " + UNREAD,
+          run()
+              .suspended()
+              .workload("", no("QuotaReserved", "Inadmissible", UNREAD))
+              .map()
+              .description());
+      String named = "ClusterQueue cq doesn't exist";
+      assertEquals(
+          "queued in team-a: " + named,
+          run()
+              .suspended()
+              .workload("", no("QuotaReserved", "Inadmissible", named))
+              .localQueueSeen()
+              .map()
+              .description());
+    }
+
     @Test
     @DisplayName(
         "'LocalQueue … doesn't exist' stays Kueue's words when the LocalQueue was not seen, or when the words name another queue")
