@@ -95,7 +95,8 @@ public final class Publisher {
 
   /**
    * Plans, commits and pushes; with {@code dryRun} stops after building the tree (nothing is
-   * pushed).
+   * pushed, and the tree's objects go to the repository's scratch store, {@link
+   * GitOpsRepository#applyUnstored}, not into the mirror).
    *
    * <p>A fetch or push that fails {@linkplain GitOpsException#isTransient() transiently} (a reset,
    * no answer within the timeout, a 5xx or 429) is tried again after 1, 2 and 4 s, at most {@value
@@ -146,7 +147,7 @@ public final class Publisher {
       }
       List<TreeEdit> edits = new ArrayList<>(change.edits());
       edits.addAll(roots.edits());
-      Snapshot next = repo.apply(base, edits);
+      Snapshot next = dryRun ? repo.applyUnstored(base, edits) : repo.apply(base, edits);
       Optional<String> commit = repo.commit(base, next, change.text().get());
       if (commit.isEmpty() || dryRun) {
         return new Published<>(change, Optional.empty(), false, attempt, Optional.of(next));

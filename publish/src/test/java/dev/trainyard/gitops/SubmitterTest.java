@@ -15,6 +15,10 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
@@ -229,6 +233,57 @@ class SubmitterTest {
     assertFalse(result.pushed());
     assertEquals(1, result.newRuns().size());
     assertEquals("", GitCli.git(bare, "for-each-ref").strip(), "the GitOps repo has no branch");
+  }
+
+  @Test
+  @DisplayName(
+      "a dry run and a plan (what a preview builds) write no object into the mirror in the cache; the plan's trees stay readable until the repository is closed, which deletes the scratch objects")
+  void dryRunLeavesTheCacheAsItWas() throws Exception {
+    assertTrue(submit(false, T0).pushed());
+    Set<String> objects = mirrorObjects();
+    Set<Path> scratch = scratchFolders();
+    SubmitResult dry = submitter(T0.plusSeconds(60)).submit(request(true, true));
+    assertFalse(dry.hasErrors(), dry.diagnostics().toString());
+    assertEquals(1, dry.newRuns().size());
+    assertEquals(objects, mirrorObjects(), "objects a dry run wrote into the mirror");
+    assertEquals(scratch, scratchFolders(), "a dry run's scratch objects left behind");
+
+    Submitter submitter = submitter(T0.plusSeconds(120));
+    SubmitRequest request = request(true, true);
+    try (GitOpsRepository repo = submitter.mirror(request.gitops())) {
+      SubmitPlan plan = submitter.plan(request, repo);
+      String run = plan.result().newRuns().get(0).folder().run();
+      String jobSet = "clusters/local/default/" + run + "/jobset-" + run + ".yaml";
+      assertTrue(repo.changedFiles(plan.base(), plan.after()).contains(jobSet), jobSet);
+      assertTrue(plan.after().read(jobSet).orElseThrow().contains("name: " + run));
+      assertEquals(objects, mirrorObjects(), "objects a plan wrote into the mirror");
+      assertEquals(scratch.size() + 1, scratchFolders().size(), "the plan's scratch objects");
+    }
+    assertEquals(scratch, scratchFolders(), "scratch objects left after close");
+    assertTrue(submit(true, T0.plusSeconds(180)).pushed(), "a real submit after a dry run");
+    assertNotEquals(objects, mirrorObjects(), "a submit stores its objects in the mirror");
+    GitCli.git(bare, "fsck", "--strict");
+  }
+
+  /** The files of the mirrors' object stores in the fixture's cache. */
+  private Set<String> mirrorObjects() throws Exception {
+    Set<String> files = new TreeSet<>();
+    try (Stream<Path> all = Files.walk(temp.resolve("cache"))) {
+      all.filter(Files::isRegularFile)
+          .map(p -> temp.resolve("cache").relativize(p).toString())
+          .filter(p -> p.contains(".git/objects/"))
+          .forEach(files::add);
+    }
+    assertFalse(files.isEmpty(), "no mirror in the cache");
+    return files;
+  }
+
+  /** The dry runs' scratch folders in {@code java.io.tmpdir}. */
+  private static Set<Path> scratchFolders() throws Exception {
+    try (Stream<Path> all = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+      return all.filter(p -> p.getFileName().toString().startsWith("trainyard-dry-run-"))
+          .collect(Collectors.toCollection(TreeSet::new));
+    }
   }
 
   @Test
