@@ -14,6 +14,7 @@ import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
@@ -95,10 +96,17 @@ public final class GitOpsRepository implements AutoCloseable {
   private final int timeoutSeconds;
 
   /**
-   * The dry runs' object store (see {@link #applyUnstored}): a repository over a temporary object
-   * folder with this one's objects as its alternate; made on first use, deleted by {@link #close}.
+   * The dry runs' object store (see {@link #applyUnstored}): a repository over an object folder of
+   * its own with this one's objects as its alternate; made on first use, deleted by {@link #close}.
    */
   private Repository scratch;
+
+  /**
+   * Where the scratch store goes: beside a mirror, {@code <mirror>.git.scratch} (the mirror's lock
+   * makes it this process's; a killed process's leftover is deleted at the next open); empty for a
+   * local repository, whose scratch store is a new folder under {@code java.io.tmpdir}.
+   */
+  private final Optional<Path> scratchHome;
 
   private Path scratchDir;
 
@@ -108,9 +116,11 @@ public final class GitOpsRepository implements AutoCloseable {
       Optional<GitOpsLocation> remote,
       Map<String, String> env,
       Optional<FileChannel> lock,
-      int timeoutSeconds) {
+      int timeoutSeconds,
+      Optional<Path> scratchHome) {
     this.repo = repo;
     this.objects = objects;
+    this.scratchHome = scratchHome;
     this.remote = remote;
     this.credentials = new GitCredentials(env);
     this.lockChannel = lock;
@@ -186,7 +196,8 @@ public final class GitOpsRepository implements AutoCloseable {
           Optional.of(location),
           env,
           Optional.of(lock),
-          timeout);
+          timeout,
+          Optional.of(scratchOf(dir)));
     } catch (IOException e) {
       String why =
           e instanceof AccessDeniedException
@@ -219,7 +230,8 @@ public final class GitOpsRepository implements AutoCloseable {
           Optional.empty(),
           Map.of(),
           Optional.empty(),
-          DEFAULT_TIMEOUT_SECONDS);
+          DEFAULT_TIMEOUT_SECONDS,
+          Optional.empty());
     } catch (IOException | IllegalArgumentException e) {
       throw new GitOpsException(
           "no git repository at " + dir, "run it inside a git repository or pass its path", e);
@@ -321,14 +333,14 @@ public final class GitOpsRepository implements AutoCloseable {
 
   /**
    * The tree {@code edits} make of {@code base}, as {@link #apply} builds it, but with its new
-   * objects written to a scratch object folder that {@link #close} deletes: for a dry run or a
-   * preview, which push nothing, so the mirror in the cache gains nothing either (a 500-run preview
-   * once left ~1,500 unreachable loose objects, ~9 MB, in the cache on every call, and nothing ever
+   * objects written to a scratch object folder that {@link #close} deletes (beside the mirror in
+   * the cache; for a local repository, under {@code java.io.tmpdir}): for a dry run or a preview,
+   * which push nothing, so the mirror in the cache gains nothing either (a 500-run preview once
+   * left ~1,500 unreachable loose objects, ~9 MB, in the cache on every call, and nothing ever
    * removed them). The snapshot and a {@link #commit} of it read and write the scratch store, which
    * sees every object of this repository (git's alternates).
    *
-   * @throws GitOpsException when the scratch folder (under {@code java.io.tmpdir}) cannot be made
-   *     or the tree cannot be built
+   * @throws GitOpsException when the scratch folder cannot be made or the tree cannot be built
    */
   public Snapshot applyUnstored(Optional<Snapshot> base, List<TreeEdit> edits)
       throws GitOpsException {
@@ -338,7 +350,10 @@ public final class GitOpsRepository implements AutoCloseable {
   private Repository scratch() throws GitOpsException {
     if (scratch == null) {
       try {
-        scratchDir = Files.createTempDirectory("trainyard-dry-run-");
+        scratchDir =
+            scratchHome.isPresent()
+                ? Files.createDirectory(scratchHome.get())
+                : Files.createTempDirectory("trainyard-dry-run-");
         Path own = Files.createDirectories(scratchDir.resolve(Constants.OBJECTS));
         FileRepositoryBuilder b =
             new FileRepositoryBuilder()
@@ -352,7 +367,9 @@ public final class GitOpsRepository implements AutoCloseable {
       } catch (IOException | IllegalArgumentException e) {
         throw new GitOpsException(
             "cannot make a scratch object folder for the dry run: " + e.getMessage(),
-            "check that java.io.tmpdir (TMPDIR) is writable",
+            scratchHome.isPresent()
+                ? "set TRAINYARD_CACHE to a writable folder"
+                : "check that the JVM's temporary folder (java.io.tmpdir) is writable",
             e);
       }
     }
@@ -690,9 +707,12 @@ public final class GitOpsRepository implements AutoCloseable {
    * rewritten, git's lockfile convention; JGit's {@code LockFile} uses it too), which would refuse
    * every later ref update, and JGit's {@code incoming_*} pack files of an unfinished fetch. A
    * mirror without a {@code config} file was cut off while being created: it is a cache, so it is
-   * made anew.
+   * made anew. A dry run's scratch store beside it ({@link #scratchOf}) is a killed process's.
    */
   static void dropLeftovers(Path dir) throws IOException {
+    if (Files.exists(scratchOf(dir), LinkOption.NOFOLLOW_LINKS)) {
+      deleteTree(scratchOf(dir));
+    }
     if (!Files.isDirectory(dir)) {
       return;
     }
@@ -708,6 +728,11 @@ public final class GitOpsRepository implements AutoCloseable {
         }
       }
     }
+  }
+
+  /** The scratch store's folder of the mirror {@code dir}: {@code <dir>.scratch}. */
+  static Path scratchOf(Path dir) {
+    return dir.resolveSibling(dir.getFileName() + ".scratch");
   }
 
   private static void deleteTree(Path dir) throws IOException {
@@ -805,7 +830,8 @@ public final class GitOpsRepository implements AutoCloseable {
       try {
         deleteTree(scratchDir);
       } catch (IOException | UncheckedIOException e) {
-        // A leftover under java.io.tmpdir, never in the cache; the system's temp cleaning takes it.
+        // A mirror's leftover goes at its next open (dropLeftovers); a temporary folder's with the
+        // system's temp cleaning.
       }
     }
     lockChannel.ifPresent(

@@ -342,6 +342,28 @@ class GitOpsRepositoryTest {
   }
 
   @Test
+  @DisplayName(
+      "a dry run's scratch objects left beside a mirror by a killed process are deleted at the next open, a symbolic link as a link")
+  void scratchLeftoverDropped() throws Exception {
+    Path dir = temp.resolve("mirror.git");
+    Files.createDirectories(dir);
+    Files.writeString(dir.resolve("config"), "[core]\n");
+    Path scratch = temp.resolve("mirror.git.scratch");
+    Files.createDirectories(scratch.resolve("objects/ab"));
+    Files.writeString(scratch.resolve("objects/ab/cdef"), "x");
+    assertEquals(scratch, GitOpsRepository.scratchOf(dir));
+    GitOpsRepository.dropLeftovers(dir);
+    assertFalse(Files.exists(scratch));
+    assertTrue(Files.exists(dir.resolve("config")));
+    Path elsewhere = Files.createDirectories(temp.resolve("elsewhere"));
+    Files.writeString(elsewhere.resolve("keep"), "x");
+    Files.createSymbolicLink(scratch, elsewhere);
+    GitOpsRepository.dropLeftovers(dir);
+    assertFalse(Files.exists(scratch, java.nio.file.LinkOption.NOFOLLOW_LINKS));
+    assertTrue(Files.exists(elsewhere.resolve("keep")), "the link's target stays");
+  }
+
+  @Test
   @DisplayName("a bare repository has no work tree; a clone's work tree is its folder")
   void workTree() throws Exception {
     Path bare = GitCli.bare(temp.resolve("ops.git"));

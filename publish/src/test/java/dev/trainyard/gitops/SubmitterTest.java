@@ -278,10 +278,10 @@ class SubmitterTest {
     return files;
   }
 
-  /** The dry runs' scratch folders in {@code java.io.tmpdir}. */
-  private static Set<Path> scratchFolders() throws Exception {
-    try (Stream<Path> all = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
-      return all.filter(p -> p.getFileName().toString().startsWith("trainyard-dry-run-"))
+  /** The dry runs' scratch folders beside the mirrors in the fixture's cache. */
+  private Set<Path> scratchFolders() throws Exception {
+    try (Stream<Path> all = Files.list(temp.resolve("cache/gitops"))) {
+      return all.filter(p -> p.getFileName().toString().endsWith(".git.scratch"))
           .collect(Collectors.toCollection(TreeSet::new));
     }
   }
