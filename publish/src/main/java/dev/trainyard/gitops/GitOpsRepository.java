@@ -2,6 +2,7 @@ package dev.trainyard.gitops;
 
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.ConnectException;
 import java.net.SocketException;
@@ -110,6 +111,21 @@ public final class GitOpsRepository implements AutoCloseable {
 
   private Path scratchDir;
 
+  /**
+   * Deletes the scratch store when the JVM exits before {@link #close} (Ctrl-C or SIGTERM during a
+   * dry run: the CLI reports and exits without closing); removed by {@link #close}.
+   */
+  private Thread scratchCleanup;
+
+  /**
+   * Held while an object is written to the scratch store: the exit hook takes it and sets {@link
+   * #scratchClosed}, so no write lands after its delete (the main thread keeps running while
+   * shutdown hooks run; a delete that raced it left 21 files).
+   */
+  private final Object scratchWrites = new Object();
+
+  private boolean scratchClosed;
+
   private GitOpsRepository(
       Repository repo,
       Path objects,
@@ -182,9 +198,10 @@ public final class GitOpsRepository implements AutoCloseable {
       GitOpsLocation location, Path cacheRoot, Map<String, String> env) throws GitOpsException {
     int timeout = timeoutSeconds(env);
     Path dir = cacheRoot.resolve("gitops").resolve(key(location.url()) + ".git");
+    FileChannel lock = null;
     try {
       Files.createDirectories(dir.getParent());
-      FileChannel lock = lock(dir.resolveSibling(dir.getFileName() + ".lock"));
+      lock = lock(dir.resolveSibling(dir.getFileName() + ".lock"));
       dropLeftovers(dir);
       Repository r = new FileRepositoryBuilder().setGitDir(dir.toFile()).setBare().build();
       if (!r.getObjectDatabase().exists()) {
@@ -198,7 +215,18 @@ public final class GitOpsRepository implements AutoCloseable {
           Optional.of(lock),
           timeout,
           Optional.of(scratchOf(dir)));
-    } catch (IOException e) {
+    } catch (LockTimeout e) {
+      throw new GitOpsException(
+          e.getMessage(),
+          "another trainyard call on this machine (a submit, prune or preview of the same GitOps"
+              + " repo) holds it; let it finish, or set TRAINYARD_CACHE to another folder",
+          e);
+    } catch (IOException | UncheckedIOException failure) {
+      // The lock is this process's until closed: a resident server that kept it would make every
+      // later call on this mirror wait and fail.
+      closeQuietly(lock);
+      IOException e =
+          failure instanceof UncheckedIOException u ? u.getCause() : (IOException) failure;
       String why =
           e instanceof AccessDeniedException
               ? "permission denied on " + e.getMessage()
@@ -318,9 +346,9 @@ public final class GitOpsRepository implements AutoCloseable {
     return apply(base, edits, repo);
   }
 
-  private static Snapshot apply(Optional<Snapshot> base, List<TreeEdit> edits, Repository into)
+  private Snapshot apply(Optional<Snapshot> base, List<TreeEdit> edits, Repository into)
       throws GitOpsException {
-    try (ObjectInserter inserter = into.newObjectInserter();
+    try (ObjectInserter inserter = inserter(into);
         ObjectReader reader = into.newObjectReader()) {
       ObjectId tree =
           new TreeSurgery(reader, inserter).apply(base.map(GitOpsRepository::tree), edits);
@@ -364,9 +392,20 @@ public final class GitOpsRepository implements AutoCloseable {
           b.setBare();
         }
         scratch = b.setMustExist(true).build();
+        Path made = scratchDir;
+        scratchCleanup =
+            new Thread(
+                () -> {
+                  synchronized (scratchWrites) {
+                    scratchClosed = true;
+                  }
+                  deleteQuietly(made);
+                },
+                "trainyard-scratch-cleanup");
+        Runtime.getRuntime().addShutdownHook(scratchCleanup);
       } catch (IOException | IllegalArgumentException e) {
         throw new GitOpsException(
-            "cannot make a scratch object folder for the dry run: " + e.getMessage(),
+            "cannot make a scratch object folder for the dry run or preview: " + e.getMessage(),
             scratchHome.isPresent()
                 ? "set TRAINYARD_CACHE to a writable folder"
                 : "check that the JVM's temporary folder (java.io.tmpdir) is writable",
@@ -390,7 +429,7 @@ public final class GitOpsRepository implements AutoCloseable {
       return Optional.empty();
     }
     Repository into = next instanceof GitTreeSnapshot g ? g.repo() : repo;
-    try (ObjectInserter inserter = into.newObjectInserter()) {
+    try (ObjectInserter inserter = inserter(into)) {
       CommitBuilder c = new CommitBuilder();
       c.setTreeId(tree);
       base.flatMap(Snapshot::commit)
@@ -692,12 +731,31 @@ public final class GitOpsRepository implements AutoCloseable {
       }
     }
     channel.close();
-    throw new IOException(
+    throw new LockTimeout(
         "the cache "
             + file
-            + " stayed locked by another trainyard process for "
+            + " stayed locked by another trainyard call for "
             + LOCK_WAIT_MILLIS / 1000
             + " s");
+  }
+
+  /** The mirror's lock was held by another call for the whole wait. */
+  private static final class LockTimeout extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    LockTimeout(String message) {
+      super(message);
+    }
+  }
+
+  private static void closeQuietly(FileChannel channel) {
+    if (channel != null) {
+      try {
+        channel.close();
+      } catch (IOException e) {
+        // Closing releases the lock; nothing else to do.
+      }
+    }
   }
 
   /**
@@ -727,6 +785,66 @@ public final class GitOpsRepository implements AutoCloseable {
           Files.deleteIfExists(f);
         }
       }
+    }
+  }
+
+  /**
+   * An inserter into {@code into}; into the scratch store, one whose writes stop (an {@link
+   * IOException}) once the exit hook has closed it.
+   */
+  private ObjectInserter inserter(Repository into) {
+    ObjectInserter real = into.newObjectInserter();
+    if (into != scratch) {
+      return real;
+    }
+    return new ObjectInserter.Filter() {
+      @Override
+      protected ObjectInserter delegate() {
+        return real;
+      }
+
+      @Override
+      public ObjectId insert(int type, byte[] data) throws IOException {
+        return insert(type, data, 0, data.length);
+      }
+
+      @Override
+      public ObjectId insert(int type, byte[] data, int off, int len) throws IOException {
+        synchronized (scratchWrites) {
+          open();
+          return real.insert(type, data, off, len);
+        }
+      }
+
+      @Override
+      public ObjectId insert(int type, long length, InputStream in) throws IOException {
+        synchronized (scratchWrites) {
+          open();
+          return real.insert(type, length, in);
+        }
+      }
+
+      private void open() throws IOException {
+        if (scratchClosed) {
+          throw new IOException("the JVM is exiting: the dry run's scratch objects are deleted");
+        }
+      }
+    };
+  }
+
+  /** The shutdown hook that deletes the scratch store, once a dry run made it; for tests. */
+  Optional<Thread> scratchCleanup() {
+    return Optional.ofNullable(scratchCleanup);
+  }
+
+  private static void deleteQuietly(Path dir) {
+    try {
+      if (Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
+        deleteTree(dir);
+      }
+    } catch (IOException | UncheckedIOException e) {
+      // A mirror's leftover goes at its next open (dropLeftovers); a temporary folder's with the
+      // system's temp cleaning.
     }
   }
 
@@ -827,11 +945,11 @@ public final class GitOpsRepository implements AutoCloseable {
     repo.close();
     if (scratch != null) {
       scratch.close();
+      deleteQuietly(scratchDir);
       try {
-        deleteTree(scratchDir);
-      } catch (IOException | UncheckedIOException e) {
-        // A mirror's leftover goes at its next open (dropLeftovers); a temporary folder's with the
-        // system's temp cleaning.
+        Runtime.getRuntime().removeShutdownHook(scratchCleanup);
+      } catch (IllegalStateException e) {
+        // The JVM is exiting: the hook runs too and finds nothing to delete.
       }
     }
     lockChannel.ifPresent(

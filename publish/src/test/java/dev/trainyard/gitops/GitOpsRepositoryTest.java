@@ -2,8 +2,10 @@ package dev.trainyard.gitops;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.trainyard.compiler.testing.GitCgiServer;
@@ -197,6 +199,53 @@ class GitOpsRepositoryTest {
     try (var files = Files.list(temp.resolve("cache/gitops"))) {
       assertEquals(2, files.filter(f -> f.toString().endsWith(".git")).count());
     }
+  }
+
+  @Test
+  @DisplayName(
+      "a mirror that fails to open after its lock was taken (a leftover it cannot delete) says so and releases the lock: a resident server would otherwise hold it for every later call")
+  void failedOpenReleasesTheLock() throws Exception {
+    Path bare = GitCli.bare(temp.resolve("ops.git"));
+    GitOpsLocation location = GitOpsLocation.parse(bare.toString(), temp);
+    Path cache = temp.resolve("cache");
+    GitOpsRepository.mirror(location, cache, Map.of()).close();
+    Path mirror;
+    Path lock;
+    try (var files = Files.list(cache.resolve("gitops"))) {
+      List<Path> all = files.toList();
+      mirror = all.stream().filter(f -> f.toString().endsWith(".git")).findFirst().orElseThrow();
+      lock = all.stream().filter(f -> f.toString().endsWith(".lock")).findFirst().orElseThrow();
+    }
+    Path stuck = GitOpsRepository.scratchOf(mirror).resolve("objects/aa/bb");
+    Files.createDirectories(stuck.getParent());
+    Files.writeString(stuck, "x");
+    assumeTrue(
+        chattr("+i", stuck), "NOT RUN: chattr +i does not work here (needs root and ext4/xfs)");
+    try {
+      GitOpsException e =
+          assertThrows(
+              GitOpsException.class, () -> GitOpsRepository.mirror(location, cache, Map.of()));
+      assertTrue(
+          e.getMessage().startsWith("cannot use the GitOps cache " + mirror), e.getMessage());
+      assertTrue(e.getMessage().contains("bb"), e.getMessage());
+      try (FileChannel channel = FileChannel.open(lock, StandardOpenOption.WRITE);
+          FileLock held = channel.tryLock()) {
+        assertNotNull(held, "another process holds the lock");
+      }
+    } finally {
+      chattr("-i", stuck);
+    }
+    GitOpsRepository.mirror(location, cache, Map.of()).close();
+    assertFalse(Files.exists(GitOpsRepository.scratchOf(mirror)), "the leftover, once deletable");
+  }
+
+  private static boolean chattr(String flag, Path file) throws Exception {
+    Process p =
+        new ProcessBuilder("chattr", flag, file.toString())
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .start();
+    return p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS) && p.exitValue() == 0;
   }
 
   @Test

@@ -250,6 +250,7 @@ class SubmitterTest {
 
     Submitter submitter = submitter(T0.plusSeconds(120));
     SubmitRequest request = request(true, true);
+    Thread hook;
     try (GitOpsRepository repo = submitter.mirror(request.gitops())) {
       SubmitPlan plan = submitter.plan(request, repo);
       String run = plan.result().newRuns().get(0).folder().run();
@@ -258,11 +259,40 @@ class SubmitterTest {
       assertTrue(plan.after().read(jobSet).orElseThrow().contains("name: " + run));
       assertEquals(objects, mirrorObjects(), "objects a plan wrote into the mirror");
       assertEquals(scratch.size() + 1, scratchFolders().size(), "the plan's scratch objects");
+      hook = repo.scratchCleanup().orElseThrow();
     }
     assertEquals(scratch, scratchFolders(), "scratch objects left after close");
+    assertFalse(Runtime.getRuntime().removeShutdownHook(hook), "close left its shutdown hook");
     assertTrue(submit(true, T0.plusSeconds(180)).pushed(), "a real submit after a dry run");
     assertNotEquals(objects, mirrorObjects(), "a submit stores its objects in the mirror");
     GitCli.git(bare, "fsck", "--strict");
+  }
+
+  @Test
+  @DisplayName(
+      "a JVM that exits during a dry run (Ctrl-C, SIGTERM: the CLI reports and exits without closing) deletes the scratch objects in its shutdown hook")
+  void dryRunScratchGoesAtExit() throws Exception {
+    assertTrue(submit(false, T0).pushed());
+    Submitter submitter = submitter(T0.plusSeconds(60));
+    SubmitRequest request = request(true, true);
+    try (GitOpsRepository repo = submitter.mirror(request.gitops())) {
+      assertTrue(repo.scratchCleanup().isEmpty(), "no scratch store before a dry run");
+      SubmitPlan plan = submitter.plan(request, repo);
+      assertEquals(1, scratchFolders().size());
+      Thread hook = repo.scratchCleanup().orElseThrow();
+      hook.run();
+      assertEquals(Set.of(), scratchFolders(), "the shutdown hook left the scratch objects");
+      // The main thread runs on while the hooks run: its next write must not make the folder anew.
+      GitOpsException late =
+          Assertions.assertThrows(
+              GitOpsException.class,
+              () ->
+                  repo.applyUnstored(
+                      Optional.of(plan.after()),
+                      List.of(new TreeEdit.WriteFile("late.yaml", "a: 1\n"))));
+      assertTrue(late.getMessage().contains("the JVM is exiting"), late.getMessage());
+      assertEquals(Set.of(), scratchFolders(), "a write after the shutdown hook");
+    }
   }
 
   /** The files of the mirrors' object stores in the fixture's cache. */
