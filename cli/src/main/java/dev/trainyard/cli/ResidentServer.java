@@ -31,6 +31,7 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -98,6 +99,10 @@ final class ResidentServer {
   private final Runner runner;
   private final PrintWriter log;
   private final LongSupplier clock;
+
+  /** Removes the socket when the JVM exits while serving (set once bound). */
+  private volatile Thread exitHook;
+
   private final AtomicInteger running = new AtomicInteger();
   private final AtomicLong lastCallEnded;
   private final Map<Path, Object> jars;
@@ -192,6 +197,10 @@ final class ResidentServer {
         // Connecting needs write permission on the socket file: ours only, whatever the umask.
         Files.setPosixFilePermissions(socket, PosixFilePermissions.fromString("rw-------"));
         Object bound = fileKey(socket);
+        // SIGTERM or SIGINT: the socket goes with the JVM (the launcher counts socket files
+        // towards its 3 servers); a new server's socket at the same path stays.
+        exitHook = new Thread(() -> dropOwn(bound), "trainyard-server-exit");
+        Runtime.getRuntime().addShutdownHook(exitHook);
         server.configureBlocking(false);
         server.register(selector, SelectionKey.OP_ACCEPT);
         log.println(
@@ -210,6 +219,11 @@ final class ResidentServer {
         if (ended == Ended.IDLE || ended == Ended.JARS_CHANGED) {
           Files.deleteIfExists(socket);
         }
+        try {
+          Runtime.getRuntime().removeShutdownHook(exitHook);
+        } catch (IllegalStateException e) {
+          // The JVM is exiting: the hook runs and finds the socket gone or another server's.
+        }
         log.println("trainyard server: stopping (" + ended + ")");
         return ended;
       } finally {
@@ -221,6 +235,22 @@ final class ResidentServer {
         }
       }
     }
+  }
+
+  /** Deletes the socket file if it is still the one bound as {@code bound}. */
+  private void dropOwn(Object bound) {
+    try {
+      if (bound.equals(fileKey(socket))) {
+        Files.deleteIfExists(socket);
+      }
+    } catch (IOException e) {
+      // Gone already.
+    }
+  }
+
+  /** The shutdown hook that removes the socket, while serving; for tests. */
+  Optional<Thread> exitHook() {
+    return Optional.ofNullable(exitHook);
   }
 
   /** The lock, or null when another server (in this JVM or another) holds it. */
@@ -252,10 +282,14 @@ final class ResidentServer {
     return running.get() == 0 && quiet ? Ended.IDLE : null;
   }
 
+  /**
+   * Which file is at {@code file}: its device and inode with its modification time (an inode number
+   * is reused as soon as a file is deleted).
+   */
   private static Object fileKey(Path file) throws IOException {
-    Object key =
-        Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).fileKey();
-    return key == null ? Files.getLastModifiedTime(file, LinkOption.NOFOLLOW_LINKS) : key;
+    BasicFileAttributes a =
+        Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    return Arrays.asList(a.fileKey(), a.lastModifiedTime());
   }
 
   /**

@@ -9,6 +9,7 @@ import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.net.ConnectException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.channels.AsynchronousCloseException;
@@ -16,7 +17,9 @@ import java.nio.channels.Channels;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
@@ -93,6 +96,21 @@ public final class ServerClient {
    */
   static final Duration ANSWER_TIMEOUT = Duration.ofSeconds(10);
 
+  /**
+   * Deletes {@code socket} when it is a socket file: refused, no server listens there (one killed
+   * with SIGKILL left it), and the launcher counts socket files towards its 3 servers.
+   */
+  private static void dropStale(Path socket) {
+    try {
+      if (Files.readAttributes(socket, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS)
+          .isOther()) {
+        Files.deleteIfExists(socket);
+      }
+    } catch (IOException e) {
+      // Gone already, or not ours to delete: the call runs in its own JVM either way.
+    }
+  }
+
   static int call(
       Path socket,
       ServerProtocol.Request request,
@@ -113,6 +131,9 @@ public final class ServerClient {
       try {
         channel.connect(UnixDomainSocketAddress.of(socket));
       } catch (IOException | RuntimeException e) {
+        if (e instanceof ConnectException) {
+          dropStale(socket);
+        }
         return NOT_SERVED; // no server, a stale socket file, or a path too long for a socket
       }
       String me = System.getProperty("user.name");

@@ -25,6 +25,7 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
@@ -239,6 +240,42 @@ class ResidentServerTest {
     assertEquals(ServerClient.NOT_SERVED, call(plain, temp, Map.of(), "compile").exit());
     Path tooLong = temp.resolve("x".repeat(200) + ".sock");
     assertEquals(ServerClient.NOT_SERVED, call(tooLong, temp, Map.of(), "compile").exit());
+    assertTrue(Files.exists(plain), "a plain file is not a stale socket");
+  }
+
+  @Test
+  @DisplayName(
+      "a socket file no server listens on (one killed with SIGKILL left it) is deleted by the call it refuses: the launcher counts socket files towards its 3 servers")
+  void staleSocketDropped() throws Exception {
+    Path stale = temp.resolve("stale.sock");
+    try (ServerSocketChannel gone = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+      gone.bind(UnixDomainSocketAddress.of(stale));
+    }
+    assertTrue(Files.exists(stale, LinkOption.NOFOLLOW_LINKS), "closing leaves the file");
+    assertEquals(ServerClient.NOT_SERVED, call(stale, temp, Map.of(), "compile").exit());
+    assertFalse(Files.exists(stale, LinkOption.NOFOLLOW_LINKS), "the stale socket stayed");
+  }
+
+  @Test
+  @DisplayName(
+      "a server stopped by SIGTERM or SIGINT removes its socket in its exit hook, not a newer server's socket at the path; a server that stops by itself leaves no hook behind")
+  void exitHookRemovesSocket() throws Exception {
+    Path socket = temp.resolve("s/hook.sock");
+    ResidentServer server = cli(socket);
+    Future<ResidentServer.Ended> ended = start(socket, server);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
+    while (server.exitHook().isEmpty() && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+    Thread hook = server.exitHook().orElseThrow();
+    hook.run();
+    assertFalse(Files.exists(socket, LinkOption.NOFOLLOW_LINKS), "the exit hook left the socket");
+    assertEquals(ResidentServer.Ended.SOCKET_GONE, ended.get(WAIT_SECONDS, TimeUnit.SECONDS));
+    assertFalse(Runtime.getRuntime().removeShutdownHook(hook), "the stopped server's hook stayed");
+    Thread.sleep(50); // a newer server binds seconds later: a new file time, even on the same inode
+    Files.writeString(socket, "a newer server's socket");
+    hook.run();
+    assertTrue(Files.exists(socket), "the exit hook removed a socket that was not its own");
   }
 
   @Test
