@@ -174,6 +174,7 @@ class ArchitectureTest {
                 "gitops.GitCredentials",
                 "gitops.GitOpsRepository",
                 "gitops.GitTreeSnapshot",
+                "gitops.MemoryObjects",
                 "gitops.SourceAuthor",
                 "gitops.TreeSurgery")),
         Arguments.of("picocli..", List.of("cli.*", "controller.ControllerMain")),

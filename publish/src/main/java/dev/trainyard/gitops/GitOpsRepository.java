@@ -2,7 +2,6 @@ package dev.trainyard.gitops;
 
 import java.io.EOFException;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.ConnectException;
 import java.net.SocketException;
@@ -15,7 +14,6 @@ import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
@@ -59,10 +57,10 @@ import org.eclipse.jgit.treewalk.filter.TreeFilter;
 
 /**
  * The GitOps repository as Trainyard reads and writes it, through JGit (with {@link TreeSurgery},
- * {@link GitTreeSnapshot}, {@link GitCredentials} and {@link SourceAuthor}, the only classes of
- * this module that import JGit). Writes never need a working tree: a commit is built from the base
- * commit's tree plus {@link TreeEdit}s, rewriting only the trees on the edited paths, so a
- * repository with 10,000 runs costs a few tree rewrites, not a checkout.
+ * {@link GitTreeSnapshot}, {@link MemoryObjects}, {@link GitCredentials} and {@link SourceAuthor},
+ * the only classes of this module that import JGit). Writes never need a working tree: a commit is
+ * built from the base commit's tree plus {@link TreeEdit}s, rewriting only the trees on the edited
+ * paths, so a repository with 10,000 runs costs a few tree rewrites, not a checkout.
  *
  * <p>Remote repositories are kept as a bare mirror under {@code <cache>/gitops/<sha256(url)>.git},
  * fetched before every change and locked for the process that uses it (two submits on one machine
@@ -87,56 +85,21 @@ public final class GitOpsRepository implements AutoCloseable {
 
   static final int MAX_TIMEOUT_SECONDS = 3_600;
   private final Repository repo;
-
-  /** Its object folder ({@code objects/} of the git folder unless the environment moved it). */
-  private final Path objects;
-
   private final Optional<GitOpsLocation> remote;
   private final GitCredentials credentials;
   private final Optional<FileChannel> lockChannel;
   private final int timeoutSeconds;
 
-  /**
-   * The dry runs' object store (see {@link #applyUnstored}): a repository over an object folder of
-   * its own with this one's objects as its alternate; made on first use, deleted by {@link #close}.
-   */
-  private Repository scratch;
-
-  /**
-   * Where the scratch store goes: beside a mirror, {@code <mirror>.git.scratch} (the mirror's lock
-   * makes it this process's; a killed process's leftover is deleted at the next open); empty for a
-   * local repository, whose scratch store is a new folder under {@code java.io.tmpdir}.
-   */
-  private final Optional<Path> scratchHome;
-
-  private Path scratchDir;
-
-  /**
-   * Deletes the scratch store when the JVM exits before {@link #close} (Ctrl-C or SIGTERM during a
-   * dry run: the CLI reports and exits without closing); removed by {@link #close}.
-   */
-  private Thread scratchCleanup;
-
-  /**
-   * Held while an object is written to the scratch store: the exit hook takes it and sets {@link
-   * #scratchClosed}, so no write lands after its delete (the main thread keeps running while
-   * shutdown hooks run; a delete that raced it left 21 files).
-   */
-  private final Object scratchWrites = new Object();
-
-  private boolean scratchClosed;
+  /** The dry runs' objects ({@link #applyUnstored}), made on first use; gone with this object. */
+  private MemoryObjects unstored;
 
   private GitOpsRepository(
       Repository repo,
-      Path objects,
       Optional<GitOpsLocation> remote,
       Map<String, String> env,
       Optional<FileChannel> lock,
-      int timeoutSeconds,
-      Optional<Path> scratchHome) {
+      int timeoutSeconds) {
     this.repo = repo;
-    this.objects = objects;
-    this.scratchHome = scratchHome;
     this.remote = remote;
     this.credentials = new GitCredentials(env);
     this.lockChannel = lock;
@@ -207,14 +170,7 @@ public final class GitOpsRepository implements AutoCloseable {
       if (!r.getObjectDatabase().exists()) {
         r.create(true);
       }
-      return new GitOpsRepository(
-          r,
-          dir.resolve(Constants.OBJECTS),
-          Optional.of(location),
-          env,
-          Optional.of(lock),
-          timeout,
-          Optional.of(scratchOf(dir)));
+      return new GitOpsRepository(r, Optional.of(location), env, Optional.of(lock), timeout);
     } catch (LockTimeout e) {
       throw new GitOpsException(
           e.getMessage(),
@@ -253,13 +209,7 @@ public final class GitOpsRepository implements AutoCloseable {
       }
       Repository r = b.setMustExist(true).build();
       return new GitOpsRepository(
-          r,
-          b.getObjectDirectory().toPath(),
-          Optional.empty(),
-          Map.of(),
-          Optional.empty(),
-          DEFAULT_TIMEOUT_SECONDS,
-          Optional.empty());
+          r, Optional.empty(), Map.of(), Optional.empty(), DEFAULT_TIMEOUT_SECONDS);
     } catch (IOException | IllegalArgumentException e) {
       throw new GitOpsException(
           "no git repository at " + dir, "run it inside a git repository or pass its path", e);
@@ -343,81 +293,50 @@ public final class GitOpsRepository implements AutoCloseable {
    * moves).
    */
   public Snapshot apply(Optional<Snapshot> base, List<TreeEdit> edits) throws GitOpsException {
-    return apply(base, edits, repo);
+    return apply(base, edits, Optional.empty());
   }
 
-  private Snapshot apply(Optional<Snapshot> base, List<TreeEdit> edits, Repository into)
+  /**
+   * The tree {@code edits} make of {@code base}, as {@link #apply} builds it, with its new objects
+   * kept in memory ({@link MemoryObjects}) instead of the repository: for a dry run or a preview,
+   * which push nothing, so the mirror in the cache gains nothing either (a 500-run preview once
+   * left ~1,500 unreachable loose objects, ~9 MB, in it per call). The snapshot, a {@link #commit}
+   * of it and {@link #changedFiles} read them while this repository is open.
+   *
+   * @throws GitOpsException when the tree cannot be built
+   */
+  public Snapshot applyUnstored(Optional<Snapshot> base, List<TreeEdit> edits)
       throws GitOpsException {
-    try (ObjectInserter inserter = inserter(into);
-        ObjectReader reader = into.newObjectReader()) {
+    if (unstored == null) {
+      unstored = new MemoryObjects();
+    }
+    return apply(base, edits, Optional.of(unstored));
+  }
+
+  private Snapshot apply(
+      Optional<Snapshot> base, List<TreeEdit> edits, Optional<MemoryObjects> memory)
+      throws GitOpsException {
+    try (ObjectInserter inserter =
+            memory.isPresent() ? memory.get().inserter() : repo.newObjectInserter();
+        ObjectReader reader = reader(memory)) {
       ObjectId tree =
           new TreeSurgery(reader, inserter).apply(base.map(GitOpsRepository::tree), edits);
       inserter.flush();
-      return new GitTreeSnapshot(into, Optional.empty(), tree);
+      return new GitTreeSnapshot(repo, memory, Optional.empty(), tree);
     } catch (IOException e) {
       throw new GitOpsException("cannot build the GitOps tree: " + e.getMessage(), "", e);
     }
   }
 
-  /**
-   * The tree {@code edits} make of {@code base}, as {@link #apply} builds it, but with its new
-   * objects written to a scratch object folder that {@link #close} deletes (beside the mirror in
-   * the cache; for a local repository, under {@code java.io.tmpdir}): for a dry run or a preview,
-   * which push nothing, so the mirror in the cache gains nothing either (a 500-run preview once
-   * left ~1,500 unreachable loose objects, ~9 MB, in the cache on every call, and nothing ever
-   * removed them). The snapshot and a {@link #commit} of it read and write the scratch store, which
-   * sees every object of this repository (git's alternates).
-   *
-   * @throws GitOpsException when the scratch folder cannot be made or the tree cannot be built
-   */
-  public Snapshot applyUnstored(Optional<Snapshot> base, List<TreeEdit> edits)
-      throws GitOpsException {
-    return apply(base, edits, scratch());
-  }
-
-  private Repository scratch() throws GitOpsException {
-    if (scratch == null) {
-      try {
-        scratchDir =
-            scratchHome.isPresent()
-                ? Files.createDirectory(scratchHome.get())
-                : Files.createTempDirectory("trainyard-dry-run-");
-        Path own = Files.createDirectories(scratchDir.resolve(Constants.OBJECTS));
-        FileRepositoryBuilder b =
-            new FileRepositoryBuilder()
-                .setGitDir(repo.getDirectory())
-                .setObjectDirectory(own.toFile())
-                .addAlternateObjectDirectory(objects.toFile());
-        if (repo.isBare()) {
-          b.setBare();
-        }
-        scratch = b.setMustExist(true).build();
-        Path made = scratchDir;
-        scratchCleanup =
-            new Thread(
-                () -> {
-                  synchronized (scratchWrites) {
-                    scratchClosed = true;
-                  }
-                  deleteQuietly(made);
-                },
-                "trainyard-scratch-cleanup");
-        Runtime.getRuntime().addShutdownHook(scratchCleanup);
-      } catch (IOException | IllegalArgumentException e) {
-        throw new GitOpsException(
-            "cannot make a scratch object folder for the dry run or preview: " + e.getMessage(),
-            scratchHome.isPresent()
-                ? "set TRAINYARD_CACHE to a writable folder"
-                : "check that the JVM's temporary folder (java.io.tmpdir) is writable",
-            e);
-      }
-    }
-    return scratch;
+  /** A reader of the repository's objects and, when given, a dry run's over them. */
+  private ObjectReader reader(Optional<MemoryObjects> memory) {
+    ObjectReader own = repo.newObjectReader();
+    return memory.isPresent() ? memory.get().over(own) : own;
   }
 
   /**
-   * Commits {@code next} on top of {@code base}, into the object store {@code next} was written to
-   * (this repository's, or the scratch store of {@link #applyUnstored}).
+   * Commits {@code next} on top of {@code base}, where {@code next}'s objects are: the repository,
+   * or memory for a tree of {@link #applyUnstored}.
    *
    * @return the new commit's SHA, or empty when {@code next} has the same tree as {@code base}
    *     (nothing to commit)
@@ -428,8 +347,10 @@ public final class GitOpsRepository implements AutoCloseable {
     if (base.isPresent() && tree(base.get()).equals(tree)) {
       return Optional.empty();
     }
-    Repository into = next instanceof GitTreeSnapshot g ? g.repo() : repo;
-    try (ObjectInserter inserter = inserter(into)) {
+    Optional<MemoryObjects> memory =
+        next instanceof GitTreeSnapshot g ? g.unstored() : Optional.empty();
+    try (ObjectInserter inserter =
+        memory.isPresent() ? memory.get().inserter() : repo.newObjectInserter()) {
       CommitBuilder c = new CommitBuilder();
       c.setTreeId(tree);
       base.flatMap(Snapshot::commit)
@@ -765,12 +686,9 @@ public final class GitOpsRepository implements AutoCloseable {
    * rewritten, git's lockfile convention; JGit's {@code LockFile} uses it too), which would refuse
    * every later ref update, and JGit's {@code incoming_*} pack files of an unfinished fetch. A
    * mirror without a {@code config} file was cut off while being created: it is a cache, so it is
-   * made anew. A dry run's scratch store beside it ({@link #scratchOf}) is a killed process's.
+   * made anew.
    */
   static void dropLeftovers(Path dir) throws IOException {
-    if (Files.exists(scratchOf(dir), LinkOption.NOFOLLOW_LINKS)) {
-      deleteTree(scratchOf(dir));
-    }
     if (!Files.isDirectory(dir)) {
       return;
     }
@@ -786,71 +704,6 @@ public final class GitOpsRepository implements AutoCloseable {
         }
       }
     }
-  }
-
-  /**
-   * An inserter into {@code into}; into the scratch store, one whose writes stop (an {@link
-   * IOException}) once the exit hook has closed it.
-   */
-  private ObjectInserter inserter(Repository into) {
-    ObjectInserter real = into.newObjectInserter();
-    if (into != scratch) {
-      return real;
-    }
-    return new ObjectInserter.Filter() {
-      @Override
-      protected ObjectInserter delegate() {
-        return real;
-      }
-
-      @Override
-      public ObjectId insert(int type, byte[] data) throws IOException {
-        return insert(type, data, 0, data.length);
-      }
-
-      @Override
-      public ObjectId insert(int type, byte[] data, int off, int len) throws IOException {
-        synchronized (scratchWrites) {
-          open();
-          return real.insert(type, data, off, len);
-        }
-      }
-
-      @Override
-      public ObjectId insert(int type, long length, InputStream in) throws IOException {
-        synchronized (scratchWrites) {
-          open();
-          return real.insert(type, length, in);
-        }
-      }
-
-      private void open() throws IOException {
-        if (scratchClosed) {
-          throw new IOException("the JVM is exiting: the dry run's scratch objects are deleted");
-        }
-      }
-    };
-  }
-
-  /** The shutdown hook that deletes the scratch store, once a dry run made it; for tests. */
-  Optional<Thread> scratchCleanup() {
-    return Optional.ofNullable(scratchCleanup);
-  }
-
-  private static void deleteQuietly(Path dir) {
-    try {
-      if (Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
-        deleteTree(dir);
-      }
-    } catch (IOException | UncheckedIOException e) {
-      // A mirror's leftover goes at its next open (dropLeftovers); a temporary folder's with the
-      // system's temp cleaning.
-    }
-  }
-
-  /** The scratch store's folder of the mirror {@code dir}: {@code <dir>.scratch}. */
-  static Path scratchOf(Path dir) {
-    return dir.resolveSibling(dir.getFileName() + ".scratch");
   }
 
   private static void deleteTree(Path dir) throws IOException {
@@ -878,8 +731,7 @@ public final class GitOpsRepository implements AutoCloseable {
    * @throws GitOpsException when a tree cannot be read
    */
   public List<String> changedFiles(Snapshot base, Snapshot head) throws GitOpsException {
-    // The scratch store, once made, sees this repository's objects and the dry run's.
-    try (ObjectReader reader = (scratch != null ? scratch : repo).newObjectReader();
+    try (ObjectReader reader = reader(Optional.ofNullable(unstored));
         TreeWalk walk = new TreeWalk(reader)) {
       walk.addTree(tree(base));
       walk.addTree(tree(head));
@@ -943,15 +795,6 @@ public final class GitOpsRepository implements AutoCloseable {
   @Override
   public void close() {
     repo.close();
-    if (scratch != null) {
-      scratch.close();
-      deleteQuietly(scratchDir);
-      try {
-        Runtime.getRuntime().removeShutdownHook(scratchCleanup);
-      } catch (IllegalStateException e) {
-        // The JVM is exiting: the hook runs too and finds nothing to delete.
-      }
-    }
     lockChannel.ifPresent(
         c -> {
           try {

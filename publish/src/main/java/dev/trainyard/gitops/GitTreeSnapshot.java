@@ -13,6 +13,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import org.eclipse.jgit.lib.FileMode;
 import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.ObjectReader;
 import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.treewalk.TreeWalk;
 
@@ -24,6 +25,12 @@ import org.eclipse.jgit.treewalk.TreeWalk;
  */
 final class GitTreeSnapshot implements Snapshot {
   private final Repository repo;
+
+  /**
+   * Where its objects are: the repository's store, or a dry run's {@link MemoryObjects} over it.
+   */
+  private final Optional<MemoryObjects> unstored;
+
   private final Optional<String> commit;
   private final ObjectId tree;
 
@@ -36,6 +43,13 @@ final class GitTreeSnapshot implements Snapshot {
   private record Entry(ObjectId id, boolean folder) {}
 
   GitTreeSnapshot(Repository repo, Optional<String> commit, ObjectId tree) {
+    this(repo, Optional.empty(), commit, tree);
+  }
+
+  /** A tree whose objects may be in {@code unstored} as well as in {@code repo}. */
+  GitTreeSnapshot(
+      Repository repo, Optional<MemoryObjects> unstored, Optional<String> commit, ObjectId tree) {
+    this.unstored = Objects.requireNonNull(unstored, "unstored");
     this.repo = Objects.requireNonNull(repo, "repo");
     this.commit = Objects.requireNonNull(commit, "commit");
     this.tree = Objects.requireNonNull(tree, "tree");
@@ -43,6 +57,17 @@ final class GitTreeSnapshot implements Snapshot {
 
   Repository repo() {
     return repo;
+  }
+
+  /** The dry run's objects this tree may use, if it is a dry run's. */
+  Optional<MemoryObjects> unstored() {
+    return unstored;
+  }
+
+  /** A reader of this tree's objects; the caller closes it. */
+  ObjectReader newReader() {
+    ObjectReader own = repo.newObjectReader();
+    return unstored.isPresent() ? unstored.get().over(own) : own;
   }
 
   @Override
@@ -61,7 +86,9 @@ final class GitTreeSnapshot implements Snapshot {
     if (e == null || e.folder()) {
       return Optional.empty();
     }
-    return Optional.of(text(e.id()));
+    try (ObjectReader reader = newReader()) {
+      return Optional.of(text(reader, e.id()));
+    }
   }
 
   @Override
@@ -86,11 +113,12 @@ final class GitTreeSnapshot implements Snapshot {
     if (id.isEmpty()) {
       return files;
     }
-    try (TreeWalk walk = new TreeWalk(repo)) {
+    try (ObjectReader reader = newReader();
+        TreeWalk walk = new TreeWalk(reader)) {
       walk.addTree(id.get());
       walk.setRecursive(true);
       while (walk.next()) {
-        files.put(walk.getPathString(), text(walk.getObjectId(0)));
+        files.put(walk.getPathString(), text(reader, walk.getObjectId(0)));
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -118,7 +146,8 @@ final class GitTreeSnapshot implements Snapshot {
     treeOf(folder)
         .ifPresent(
             id -> {
-              try (TreeWalk walk = new TreeWalk(repo)) {
+              try (ObjectReader reader = newReader();
+                  TreeWalk walk = new TreeWalk(reader)) {
                 walk.addTree(id);
                 walk.setRecursive(false);
                 while (walk.next()) {
@@ -134,9 +163,10 @@ final class GitTreeSnapshot implements Snapshot {
     return entries;
   }
 
-  private String text(ObjectId blob) {
+  private static String text(ObjectReader reader, ObjectId blob) {
     try {
-      return new String(repo.open(blob).getCachedBytes(Integer.MAX_VALUE), StandardCharsets.UTF_8);
+      return new String(
+          reader.open(blob).getCachedBytes(Integer.MAX_VALUE), StandardCharsets.UTF_8);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -147,7 +177,8 @@ final class GitTreeSnapshot implements Snapshot {
     return o instanceof GitTreeSnapshot g
         && g.tree.equals(tree)
         && g.commit.equals(commit)
-        && g.repo == repo;
+        && g.repo == repo
+        && g.unstored.equals(unstored);
   }
 
   @Override

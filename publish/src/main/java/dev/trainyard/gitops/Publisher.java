@@ -95,8 +95,8 @@ public final class Publisher {
 
   /**
    * Plans, commits and pushes; with {@code dryRun} stops after building the tree (nothing is
-   * pushed, and the tree's objects go to the repository's scratch store, {@link
-   * GitOpsRepository#applyUnstored}, not into the mirror).
+   * pushed, and the tree's objects stay in memory, {@link GitOpsRepository#applyUnstored}, not in
+   * the mirror).
    *
    * <p>A fetch or push that fails {@linkplain GitOpsException#isTransient() transiently} (a reset,
    * no answer within the timeout, a 5xx or 429) is tried again after 1, 2 and 4 s, at most {@value

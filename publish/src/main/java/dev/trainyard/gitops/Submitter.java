@@ -117,10 +117,10 @@ public final class Submitter {
 
   /**
    * What {@code request} would submit, built like {@code --dry-run} (the commit's tree is written
-   * to a scratch object store of {@code repo}, {@link GitOpsRepository#applyUnstored}, which its
-   * close deletes; no ref moves, nothing is pushed), with the tree before and after it: a preview
-   * diffs the two. {@code repo} is the caller's open mirror of {@code request.gitops()}, kept open
-   * for as long as the snapshots are read.
+   * to memory over {@code repo}'s objects, {@link GitOpsRepository#applyUnstored}; no ref moves,
+   * nothing is pushed), with the tree before and after it: a preview diffs the two. {@code repo} is
+   * the caller's open mirror of {@code request.gitops()}, kept open for as long as the snapshots
+   * are read.
    *
    * @throws GitOpsException when the GitOps repository cannot be fetched or read (exit 3)
    */

@@ -237,83 +237,53 @@ class SubmitterTest {
 
   @Test
   @DisplayName(
-      "a dry run and a plan (what a preview builds) write no object into the mirror in the cache; the plan's trees stay readable until the repository is closed, which deletes the scratch objects")
+      "a dry run and a plan (what a preview builds) write no object into the mirror in the cache; the plan's trees are readable while the repository is open, and a real submit after them stores and pushes")
   void dryRunLeavesTheCacheAsItWas() throws Exception {
     assertTrue(submit(false, T0).pushed());
-    Set<String> objects = mirrorObjects();
-    Set<Path> scratch = scratchFolders();
+    Set<String> before = cacheFiles();
     SubmitResult dry = submitter(T0.plusSeconds(60)).submit(request(true, true));
     assertFalse(dry.hasErrors(), dry.diagnostics().toString());
     assertEquals(1, dry.newRuns().size());
-    assertEquals(objects, mirrorObjects(), "objects a dry run wrote into the mirror");
-    assertEquals(scratch, scratchFolders(), "a dry run's scratch objects left behind");
+    assertEquals(objects(before), objects(cacheFiles()), "objects a dry run wrote into the mirror");
+    assertEquals(before, cacheFiles(), "files a dry run left in the cache");
 
     Submitter submitter = submitter(T0.plusSeconds(120));
     SubmitRequest request = request(true, true);
-    Thread hook;
     try (GitOpsRepository repo = submitter.mirror(request.gitops())) {
       SubmitPlan plan = submitter.plan(request, repo);
       String run = plan.result().newRuns().get(0).folder().run();
       String jobSet = "clusters/local/default/" + run + "/jobset-" + run + ".yaml";
       assertTrue(repo.changedFiles(plan.base(), plan.after()).contains(jobSet), jobSet);
       assertTrue(plan.after().read(jobSet).orElseThrow().contains("name: " + run));
-      assertEquals(objects, mirrorObjects(), "objects a plan wrote into the mirror");
-      assertEquals(scratch.size() + 1, scratchFolders().size(), "the plan's scratch objects");
-      hook = repo.scratchCleanup().orElseThrow();
+      assertTrue(
+          plan.after()
+              .folder("clusters/local/default/" + run)
+              .containsKey("jobset-" + run + ".yaml"));
+      assertTrue(plan.after().hasFolder("clusters/local/default/" + run));
+      assertEquals(objects(before), objects(cacheFiles()), "objects a plan wrote into the mirror");
     }
-    assertEquals(scratch, scratchFolders(), "scratch objects left after close");
-    assertFalse(Runtime.getRuntime().removeShutdownHook(hook), "close left its shutdown hook");
     assertTrue(submit(true, T0.plusSeconds(180)).pushed(), "a real submit after a dry run");
-    assertNotEquals(objects, mirrorObjects(), "a submit stores its objects in the mirror");
+    assertNotEquals(objects(before), objects(cacheFiles()), "a submit stores its objects");
     GitCli.git(bare, "fsck", "--strict");
   }
 
-  @Test
-  @DisplayName(
-      "a JVM that exits during a dry run (Ctrl-C, SIGTERM: the CLI reports and exits without closing) deletes the scratch objects in its shutdown hook")
-  void dryRunScratchGoesAtExit() throws Exception {
-    assertTrue(submit(false, T0).pushed());
-    Submitter submitter = submitter(T0.plusSeconds(60));
-    SubmitRequest request = request(true, true);
-    try (GitOpsRepository repo = submitter.mirror(request.gitops())) {
-      assertTrue(repo.scratchCleanup().isEmpty(), "no scratch store before a dry run");
-      SubmitPlan plan = submitter.plan(request, repo);
-      assertEquals(1, scratchFolders().size());
-      Thread hook = repo.scratchCleanup().orElseThrow();
-      hook.run();
-      assertEquals(Set.of(), scratchFolders(), "the shutdown hook left the scratch objects");
-      // The main thread runs on while the hooks run: its next write must not make the folder anew.
-      GitOpsException late =
-          Assertions.assertThrows(
-              GitOpsException.class,
-              () ->
-                  repo.applyUnstored(
-                      Optional.of(plan.after()),
-                      List.of(new TreeEdit.WriteFile("late.yaml", "a: 1\n"))));
-      assertTrue(late.getMessage().contains("the JVM is exiting"), late.getMessage());
-      assertEquals(Set.of(), scratchFolders(), "a write after the shutdown hook");
-    }
-  }
-
-  /** The files of the mirrors' object stores in the fixture's cache. */
-  private Set<String> mirrorObjects() throws Exception {
+  /** The files in the fixture's cache (mirrors, their locks), but for the fetch's own records. */
+  private Set<String> cacheFiles() throws Exception {
     Set<String> files = new TreeSet<>();
     try (Stream<Path> all = Files.walk(temp.resolve("cache"))) {
       all.filter(Files::isRegularFile)
           .map(p -> temp.resolve("cache").relativize(p).toString())
-          .filter(p -> p.contains(".git/objects/"))
+          .filter(p -> !p.endsWith("FETCH_HEAD") && !p.contains("/logs/"))
           .forEach(files::add);
     }
-    assertFalse(files.isEmpty(), "no mirror in the cache");
+    assertFalse(objects(files).isEmpty(), "no mirror in the cache");
     return files;
   }
 
-  /** The dry runs' scratch folders beside the mirrors in the fixture's cache. */
-  private Set<Path> scratchFolders() throws Exception {
-    try (Stream<Path> all = Files.list(temp.resolve("cache/gitops"))) {
-      return all.filter(p -> p.getFileName().toString().endsWith(".git.scratch"))
-          .collect(Collectors.toCollection(TreeSet::new));
-    }
+  private static Set<String> objects(Set<String> files) {
+    return files.stream()
+        .filter(p -> p.contains(".git/objects/"))
+        .collect(Collectors.toCollection(TreeSet::new));
   }
 
   @Test
