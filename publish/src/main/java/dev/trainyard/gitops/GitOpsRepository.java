@@ -316,8 +316,7 @@ public final class GitOpsRepository implements AutoCloseable {
   private Snapshot apply(
       Optional<Snapshot> base, List<TreeEdit> edits, Optional<MemoryObjects> memory)
       throws GitOpsException {
-    try (ObjectInserter inserter =
-            memory.isPresent() ? memory.get().inserter() : repo.newObjectInserter();
+    try (ObjectInserter inserter = inserter(memory);
         ObjectReader reader = reader(memory)) {
       ObjectId tree =
           new TreeSurgery(reader, inserter).apply(base.map(GitOpsRepository::tree), edits);
@@ -326,6 +325,11 @@ public final class GitOpsRepository implements AutoCloseable {
     } catch (IOException e) {
       throw new GitOpsException("cannot build the GitOps tree: " + e.getMessage(), "", e);
     }
+  }
+
+  /** An inserter into a dry run's memory when given, else into the repository. */
+  private ObjectInserter inserter(Optional<MemoryObjects> memory) {
+    return memory.isPresent() ? memory.get().inserter() : repo.newObjectInserter();
   }
 
   /** A reader of the repository's objects and, when given, a dry run's over them. */
@@ -349,8 +353,7 @@ public final class GitOpsRepository implements AutoCloseable {
     }
     Optional<MemoryObjects> memory =
         next instanceof GitTreeSnapshot g ? g.unstored() : Optional.empty();
-    try (ObjectInserter inserter =
-        memory.isPresent() ? memory.get().inserter() : repo.newObjectInserter()) {
+    try (ObjectInserter inserter = inserter(memory)) {
       CommitBuilder c = new CommitBuilder();
       c.setTreeId(tree);
       base.flatMap(Snapshot::commit)
