@@ -1,5 +1,5 @@
 # trainyard-server.sh: the resident server's part of the launchers, sourced by bin/trainyard and by a checkout's
-# ./trainyard (docs/developer-guide.md, "The resident server"). compile, validate, preview and check-secrets go to
+# ./trainyard (docs/developer-guide.md, "The resident server"). compile, validate, preview, check-secrets and submit go to
 # a warm JVM ("trainyard server") when one answers on the socket of this build, this Java and this environment;
 # the client JVM (dev.trainyard.cli.ServerClient) loads only JDK classes.
 #
@@ -23,7 +23,7 @@ served() {
       mode=off ;;
   esac
   [ "$mode" = on ] || return 0
-  case "${1:-}" in compile|validate|preview|check-secrets) ;; *) return 0 ;; esac
+  case "${1:-}" in compile|validate|preview|check-secrets|submit) ;; *) return 0 ;; esac
   for tool in cksum cut env grep sort mkdir nohup; do
     command -v "$tool" >/dev/null 2>&1 || return 0
   done

@@ -20,7 +20,7 @@ import java.time.Duration;
  * }
  * </pre>
  */
-final class InterruptReport implements AutoCloseable {
+final class InterruptReport implements CallStop.Watch {
   /** How long a push in flight may still answer before the line calls its outcome unknown. */
   static final Duration PUSH_GRACE = Duration.ofSeconds(5);
 

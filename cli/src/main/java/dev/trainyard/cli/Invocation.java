@@ -2,6 +2,7 @@ package dev.trainyard.cli;
 
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Objects;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
@@ -22,11 +23,19 @@ import picocli.CommandLine.Model.CommandSpec;
  *
  * @param workingDirectory the folder relative paths are relative to: absolute and normalized
  * @param environment the environment variables (name → value), copied
+ * @param stop what stops a publishing call: {@link CallStop#SIGNALS} in a process of its own, the
+ *     client's stop frame in the resident server
  */
-record Invocation(Path workingDirectory, Map<String, String> environment) {
+record Invocation(Path workingDirectory, Map<String, String> environment, CallStop stop) {
   Invocation {
     workingDirectory = workingDirectory.toAbsolutePath().normalize();
     environment = Map.copyOf(environment);
+    Objects.requireNonNull(stop);
+  }
+
+  /** A call in this process: stopped by the JVM's signals. */
+  Invocation(Path workingDirectory, Map<String, String> environment) {
+    this(workingDirectory, environment, CallStop.SIGNALS);
   }
 
   /** The process's own: the JVM's working directory and environment. */

@@ -121,7 +121,7 @@ final class PruneCommand implements Callable<Integer> {
         new PruneRequest(
             location, gitops.branch, names, age, Optional.ofNullable(cluster), gitops.dryRun);
     PublishProgress progress = gitops.progress();
-    InterruptReport watch = InterruptReport.watch(progress, spec.commandLine().getErr());
+    CallStop.Watch watch = Invocation.of(spec).stop().watch(progress, spec.commandLine().getErr());
     try {
       PruneResult result =
           new Pruner(GitOpsOptions.cacheRoot(Invocation.of(spec)), env, Clock.systemUTC(), progress)
@@ -137,7 +137,7 @@ final class PruneCommand implements Callable<Integer> {
   private int pruneCheckpoints(Map<String, String> env) {
     GitOpsLocation location = gitops.location(spec, env);
     PublishProgress progress = gitops.progress();
-    InterruptReport watch = InterruptReport.watch(progress, spec.commandLine().getErr());
+    CallStop.Watch watch = Invocation.of(spec).stop().watch(progress, spec.commandLine().getErr());
     try {
       Pruner.CheckpointPruneResult result =
           new Pruner(GitOpsOptions.cacheRoot(Invocation.of(spec)), env, Clock.systemUTC(), progress)

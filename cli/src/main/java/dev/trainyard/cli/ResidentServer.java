@@ -1,5 +1,6 @@
 package dev.trainyard.cli;
 
+import dev.trainyard.gitops.PublishProgress;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
@@ -11,6 +12,7 @@ import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -38,9 +40,11 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
@@ -362,8 +366,15 @@ final class ResidentServer {
               out.writeByte(ServerProtocol.ACCEPTED);
               out.flush();
             }
-            code = run(request, workingDirectory, out);
-            what += " (exit " + code + ")";
+            if (!toldToGo(channel, in)) {
+              what += " not run: the client gave up before it went";
+            } else {
+              ServedStop stop = new ServedStop(() -> stopped(out));
+              // Ends when the connection is closed below (interrupting it would close it now).
+              watchForStop(channel, in, stop);
+              code = run(request, workingDirectory, out, stop);
+              what += " (exit " + code + (stop.requested() ? ", stopped by its client" : "") + ")";
+            }
           }
         }
       } catch (IOException | RuntimeException e) {
@@ -397,8 +408,154 @@ final class ResidentServer {
     }
   }
 
+  /**
+   * Whether the client, told its call was accepted, answers go ({@link ServerProtocol#GO}) within
+   * {@link ServerClient#ANSWER_TIMEOUT}; a client that gave up meanwhile closes the connection (or
+   * is closed by the timer) and runs the call itself, so nothing is run here.
+   */
+  private static boolean toldToGo(SocketChannel channel, DataInputStream in) throws IOException {
+    AtomicBoolean waiting = new AtomicBoolean(true);
+    CompletableFuture.delayedExecutor(ServerClient.ANSWER_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+        .execute(
+            () -> {
+              if (waiting.getAndSet(false)) {
+                close(channel);
+              }
+            });
+    try {
+      boolean go = in.readByte() == ServerProtocol.GO;
+      return waiting.getAndSet(false) && go; // false: the timer closed the connection first
+    } catch (IOException e) {
+      return false; // closed by the client or by the timer
+    } finally {
+      waiting.set(false);
+    }
+  }
+
+  /**
+   * A daemon thread that reads what the client sends while its call runs: a {@linkplain
+   * ServerProtocol#STOP stop}, or the end of the connection (the client was killed), makes {@code
+   * stop} {@linkplain ServedStop#request() stop} the call. Reads the channel itself, not through a
+   * stream, so the call's output frames are never held up by this read; bytes the request's buffer
+   * already holds are read first.
+   */
+  private static void watchForStop(SocketChannel channel, DataInputStream in, ServedStop stop)
+      throws IOException {
+    int buffered = in.available();
+    byte[] early = new byte[buffered];
+    in.readFully(early);
+    Thread watcher =
+        new Thread(
+            () -> {
+              for (byte b : early) {
+                if (b == ServerProtocol.STOP) {
+                  stop.request();
+                  return;
+                }
+              }
+              ByteBuffer one = ByteBuffer.allocate(1);
+              try {
+                while (true) {
+                  one.clear();
+                  if (channel.read(one) < 0 || one.get(0) == ServerProtocol.STOP) {
+                    stop.request();
+                    return;
+                  }
+                }
+              } catch (IOException e) {
+                // The call ended and its connection was closed.
+              }
+            },
+            CALL_THREAD + "-stop");
+    watcher.setDaemon(true);
+    watcher.start();
+  }
+
+  /** Tells the client its stop was handled ({@link ServerProtocol#STOPPED}); it may end now. */
+  private static void stopped(DataOutputStream out) {
+    try {
+      synchronized (out) {
+        out.writeByte(ServerProtocol.STOPPED);
+        out.flush();
+      }
+    } catch (IOException e) {
+      // The client is gone already.
+    }
+  }
+
+  private static void close(SocketChannel channel) {
+    try {
+      channel.close();
+    } catch (IOException e) {
+      // closed already
+    }
+  }
+
+  /**
+   * What stops one served call: its client's {@linkplain ServerProtocol#STOP stop} frame, or its
+   * client's end. A publish the call has registered ({@link #watch}) is {@linkplain
+   * PublishProgress#stop() stopped} before its push, and the line {@link InterruptReport} prints in
+   * a process of its own goes to the client's standard error; then the client is told it may end. A
+   * call that publishes nothing runs on to its end (its output is no longer read).
+   */
+  static final class ServedStop implements CallStop {
+    private final Runnable stopped;
+    private PublishProgress progress;
+    private PrintWriter err;
+    private boolean requested;
+
+    ServedStop(Runnable stopped) {
+      this.stopped = stopped;
+    }
+
+    @Override
+    public synchronized Watch watch(PublishProgress progress, PrintWriter err) {
+      if (requested) {
+        progress.stop();
+      }
+      this.progress = progress;
+      this.err = err;
+      return () -> {
+        synchronized (this) {
+          this.progress = null;
+        }
+      };
+    }
+
+    /** Whether the client asked for a stop. */
+    synchronized boolean requested() {
+      return requested;
+    }
+
+    /**
+     * Stops the call's publish, if one is registered, waits up to {@link
+     * InterruptReport#PUSH_GRACE} for a push in flight and prints the line; then tells the client
+     * (once).
+     */
+    void request() {
+      PublishProgress publish;
+      PrintWriter to;
+      synchronized (this) {
+        if (requested) {
+          return;
+        }
+        requested = true;
+        publish = progress;
+        to = err;
+        if (publish != null) {
+          publish.stop();
+        }
+      }
+      if (publish != null) {
+        InterruptReport.report(publish, to, InterruptReport.PUSH_GRACE);
+      }
+      stopped.run();
+    }
+  }
+
   /** Runs {@code request}'s command with its output as frames on {@code out}; its exit code. */
-  private int run(ServerProtocol.Request request, Path workingDirectory, DataOutputStream out) {
+  private int run(
+      ServerProtocol.Request request, Path workingDirectory, DataOutputStream out, CallStop stop) {
     Charset charset = Charset.defaultCharset();
     PrintWriter stdout =
         new PrintWriter(new OutputStreamWriter(new Frames(out, ServerProtocol.OUT), charset), true);
@@ -406,7 +563,7 @@ final class ResidentServer {
         new PrintWriter(new OutputStreamWriter(new Frames(out, ServerProtocol.ERR), charset), true);
     int code =
         runner.run(
-            new Invocation(workingDirectory, request.environment()),
+            new Invocation(workingDirectory, request.environment(), stop),
             stdout,
             stderr,
             request.args().toArray(String[]::new));

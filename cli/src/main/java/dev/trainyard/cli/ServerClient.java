@@ -12,6 +12,7 @@ import java.io.OutputStream;
 import java.net.ConnectException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
 import java.nio.channels.AsynchronousCloseException;
 import java.nio.channels.Channels;
 import java.nio.channels.SocketChannel;
@@ -23,7 +24,9 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The client half of the resident server: {@code java -cp trainyard-cli.jar
@@ -35,9 +38,15 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>Exit code {@link #NOT_SERVED} (75, {@code EX_TEMPFAIL} of BSD's sysexits.h) when the call was
  * not run and the launcher should run it in-process: no server answers on SOCKET, the server
- * declined the command, or the server ended before the command printed anything (every served
- * command can be run again from the start). A server that ends after output was copied is exit 4
- * with a line saying so.
+ * declined the command or did not accept it within {@link #ANSWER_TIMEOUT} (it is then never told
+ * to go, so it runs nothing), or a {@linkplain ServerProtocol#RERUNNABLE rerunnable} command's
+ * server ended before it printed anything. A server that ends after output was copied, or during a
+ * {@code submit} (its push may have landed), is exit 4 with a line saying so.
+ *
+ * <p>Told to stop while the server runs the call (Ctrl-C, SIGTERM, SIGHUP), a shutdown hook sends
+ * {@link ServerProtocol#STOP} and waits, at most {@link #STOP_GRACE}, for the server to stop it (a
+ * submit before its push, printing whether anything was pushed); the JVM then ends with the
+ * signal's exit code (130, 143, 129), as the call in a JVM of its own would.
  */
 public final class ServerClient {
   /** The exit code that tells the launcher to run the call in-process. */
@@ -125,8 +134,13 @@ public final class ServerClient {
     }
     Sink stdout = new Sink(out);
     Sink stderr = new Sink(err);
-    AtomicBoolean answered = new AtomicBoolean();
+    AtomicInteger state = new AtomicInteger(WAITING);
+    CountDownLatch settled = new CountDownLatch(1);
+    Thread stopHook = null;
     boolean printed = false;
+    boolean went = false;
+    boolean rerunnable =
+        !request.args().isEmpty() && ServerProtocol.RERUNNABLE.contains(request.args().get(0));
     try (channel) {
       try {
         channel.connect(UnixDomainSocketAddress.of(socket));
@@ -152,60 +166,130 @@ public final class ServerClient {
       DataOutputStream to =
           new DataOutputStream(new BufferedOutputStream(Channels.newOutputStream(channel)));
       ServerProtocol.writeRequest(to, request);
-      Thread watchdog = watchdog(channel, answered, answerTimeout);
+      Thread watchdog = watchdog(channel, state, answerTimeout);
       DataInputStream from =
           new DataInputStream(new BufferedInputStream(Channels.newInputStream(channel)));
       try {
         while (true) {
           byte kind = from.readByte();
           switch (kind) {
-            case ServerProtocol.ACCEPTED -> answered.set(true);
+            case ServerProtocol.ACCEPTED -> {
+              if (!state.compareAndSet(WAITING, ANSWERED)) {
+                return gaveUp(socket, answerTimeout, stderr);
+              }
+              to.writeByte(ServerProtocol.GO);
+              to.flush();
+              went = true; // from here on the server runs the call: never run it here too
+              stopHook = stopHook(channel, settled);
+            }
             case ServerProtocol.OUT, ServerProtocol.ERR -> {
               byte[] bytes = ServerProtocol.readBytes(from);
               printed = true;
               (kind == ServerProtocol.OUT ? stdout : stderr).write(bytes);
             }
+            case ServerProtocol.STOPPED -> settled.countDown();
             case ServerProtocol.EXIT -> {
               return from.readInt();
             }
             case ServerProtocol.DECLINED -> {
-              answered.set(true);
+              state.compareAndSet(WAITING, ANSWERED);
               return NOT_SERVED;
             }
             default -> throw new IOException("unknown frame " + kind);
           }
         }
       } catch (AsynchronousCloseException e) {
-        if (answered.get()) {
+        if (state.get() != GAVE_UP || went) {
           throw e;
         }
-        stderr.write(
-            "trainyard: warning: the resident server at "
-                + socket
-                + " did not answer in "
-                + answerTimeout.toSeconds()
-                + " s; running without it (it stops when it runs again)\n");
-        Files.deleteIfExists(socket);
-        return NOT_SERVED;
+        return gaveUp(socket, answerTimeout, stderr);
       } finally {
-        answered.set(true);
+        state.compareAndSet(WAITING, ANSWERED);
         watchdog.interrupt();
       }
     } catch (EOFException e) {
-      return ended(printed, stderr, "ended before the command finished");
+      return ended(printed, went, rerunnable, stderr, "ended before the command finished");
     } catch (IOException e) {
-      return ended(printed, stderr, "failed: " + e.getMessage());
+      return ended(printed, went, rerunnable, stderr, "failed: " + e.getMessage());
+    } finally {
+      settled.countDown();
+      if (stopHook != null) {
+        try {
+          Runtime.getRuntime().removeShutdownHook(stopHook);
+        } catch (IllegalStateException e) {
+          // This JVM is stopping: the hook is running and has been let go above.
+        }
+      }
     }
   }
 
-  /** Closes {@code channel} unless {@code answered} within {@code timeout}. */
-  private static Thread watchdog(SocketChannel channel, AtomicBoolean answered, Duration timeout) {
+  /** The answer is awaited ... */
+  private static final int WAITING = 0;
+
+  /** ... came in time ... */
+  private static final int ANSWERED = 1;
+
+  /** ... or did not: the watchdog closed the connection, and the call runs in its own JVM. */
+  private static final int GAVE_UP = 2;
+
+  /**
+   * How long a stopped client waits for the server to stop the call and say how it ended: the
+   * server's own wait for a push in flight ({@code InterruptReport.PUSH_GRACE}, 5 s; not referred
+   * to, since this JVM loads no class outside the JDK and this package's protocol) and 5 s more.
+   */
+  static final Duration STOP_GRACE = Duration.ofSeconds(10);
+
+  /**
+   * A shutdown hook for a call the server runs: when this JVM is told to stop (Ctrl-C's SIGINT,
+   * SIGTERM, SIGHUP), it sends {@link ServerProtocol#STOP} and waits, at most {@link #STOP_GRACE},
+   * until the server has stopped the call (a submit before its push) and printed how it ended, or
+   * the call ended; the JVM then ends with the signal's exit code, as a call in its own JVM does.
+   * Writes the channel itself, not through the stream the main thread reads from. Null when this
+   * JVM is stopping already.
+   */
+  private static Thread stopHook(SocketChannel channel, CountDownLatch settled) {
+    Thread hook =
+        new Thread(
+            () -> {
+              try {
+                channel.write(ByteBuffer.wrap(new byte[] {ServerProtocol.STOP}));
+                settled.await(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+              } catch (IOException e) {
+                // The server is gone: nothing left to stop.
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            },
+            "trainyard-stop");
+    try {
+      Runtime.getRuntime().addShutdownHook(hook);
+    } catch (IllegalStateException e) {
+      // This JVM is stopping already: its connection ends with it, which the server reads as a
+      // stop.
+      return null;
+    }
+    return hook;
+  }
+
+  private static int gaveUp(Path socket, Duration answerTimeout, Sink stderr) throws IOException {
+    stderr.write(
+        "trainyard: warning: the resident server at "
+            + socket
+            + " did not answer in "
+            + answerTimeout.toSeconds()
+            + " s; running without it (it stops when it runs again)\n");
+    Files.deleteIfExists(socket);
+    return NOT_SERVED;
+  }
+
+  /** Closes {@code channel} unless answered within {@code timeout} (state WAITING → GAVE_UP). */
+  private static Thread watchdog(SocketChannel channel, AtomicInteger state, Duration timeout) {
     Thread watchdog =
         new Thread(
             () -> {
               try {
                 Thread.sleep(timeout.toMillis());
-                if (!answered.get()) {
+                if (state.compareAndSet(WAITING, GAVE_UP)) {
                   channel.close();
                 }
               } catch (InterruptedException | IOException e) {
@@ -244,14 +328,24 @@ public final class ServerClient {
     }
   }
 
-  private static int ended(boolean printed, Sink err, String what) {
-    if (!printed) {
+  /**
+   * The server ended before the call's exit code. Nothing printed and the call never told to go (so
+   * never run), or rerunnable: it runs in its own JVM ({@link #NOT_SERVED}). Else exit 4 and a line
+   * (for a {@code submit}: its push may have landed).
+   */
+  private static int ended(
+      boolean printed, boolean went, boolean rerunnable, Sink err, String what) {
+    if (!printed && (!went || rerunnable)) {
       return NOT_SERVED;
     }
     err.write(
         "trainyard: error: the resident server "
             + what
-            + "; run the command again (TRAINYARD_SERVER=off runs it without the server)\n");
+            + (rerunnable
+                ? "; run the command again"
+                : "; whether it pushed is unknown: trainyard status shows the runs the GitOps"
+                    + " repository holds (a submit again without --rerun adds only what is missing)")
+            + " (TRAINYARD_SERVER=off runs it without the server)\n");
     return Main.EXIT_INTERNAL;
   }
 }

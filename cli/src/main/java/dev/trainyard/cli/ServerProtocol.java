@@ -21,31 +21,52 @@ import jdk.net.ExtendedSocketOptions;
  *
  * <pre>
  * request:  int MAGIC, text working-directory, int n, n × (text name, text value), int m, m × text argument
- * response: 'a'                              — accepted: the command runs (the first frame, at once)
+ * response: 'a'                              — accepted: the server will run the command once told to go
  *           ('o' | 'e') int length, bytes   — standard output / error, in the order written
+ *           'k'                              — stopped: the answer to a stop; the client may end now
  *           'x' int exit-code                — the command ended (the last frame)
  *           'd'                              — declined: not a served command; nothing was run
+ * client, after 'a':
+ *           'g'                              — go: run it (sent at most once; the server runs nothing without it)
+ *           's'                              — stop: the client was told to stop (Ctrl-C, SIGTERM, SIGHUP)
  * text:     int length, UTF-8 bytes
  * </pre>
+ *
+ * <p>Each call runs at most once: the client either sends go, and from then on never runs the call
+ * itself but for a {@linkplain #RERUNNABLE rerunnable} command that printed nothing, or it gives up
+ * before (no answer in time) and runs it in its own JVM, and the server, never told to go, runs
+ * nothing. A {@code submit} is not rerunnable: its push may have landed.
  */
 final class ServerProtocol {
   /**
-   * "TYS1": the first int of a request; another value is not a Trainyard client of this version.
+   * "TYS2": the first int of a request; another value is not a Trainyard client of this version
+   * (TYS1 had no go and stop frames).
    */
-  static final int MAGIC = 0x54595331;
+  static final int MAGIC = 0x54595332;
 
   static final byte ACCEPTED = 'a';
   static final byte OUT = 'o';
   static final byte ERR = 'e';
   static final byte EXIT = 'x';
   static final byte DECLINED = 'd';
+  static final byte STOPPED = 'k';
+  static final byte GO = 'g';
+  static final byte STOP = 's';
 
   /**
-   * The commands the server runs: they read files, git and the environment, write files and print,
-   * and read no standard input and no terminal; every one can be run again from the start (so a
-   * client falls back to running in-process when no server answers).
+   * The commands that can be run again from the start when a server ended before printing anything
+   * (the client then runs the call in its own JVM): they read files, git and the environment, write
+   * files and print, and change nothing elsewhere.
    */
-  static final Set<String> SERVED = Set.of("compile", "validate", "preview", "check-secrets");
+  static final Set<String> RERUNNABLE = Set.of("compile", "validate", "preview", "check-secrets");
+
+  /**
+   * The commands the server runs: the {@linkplain #RERUNNABLE rerunnable} ones and {@code submit}
+   * (it pushes, so once told to go it is never run again by the client; a stop frame stops it
+   * before its push). None reads standard input or a terminal.
+   */
+  static final Set<String> SERVED =
+      Set.of("compile", "validate", "preview", "check-secrets", "submit");
 
   /** At most this many bytes in one text (a path, a variable, an argument): 1 MiB. */
   static final int MAX_TEXT = 1 << 20;

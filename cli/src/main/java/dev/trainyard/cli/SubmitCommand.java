@@ -156,7 +156,7 @@ final class SubmitCommand implements Callable<Integer> {
             new SubmitRequest.Checkpoints(sourceBranch, checkpoints.fresh),
             invocation.workingDirectory());
     PublishProgress progress = gitops.progress();
-    InterruptReport watch = InterruptReport.watch(progress, spec.commandLine().getErr());
+    CallStop.Watch watch = invocation.stop().watch(progress, spec.commandLine().getErr());
     try {
       SubmitResult result =
           new Submitter(GitOpsOptions.cacheRoot(invocation), env, Clock.systemUTC(), progress)

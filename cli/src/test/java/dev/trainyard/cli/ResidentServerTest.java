@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.trainyard.compiler.testing.TrainProject;
+import dev.trainyard.gitops.PublishProgress;
 import java.io.BufferedOutputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -480,6 +481,101 @@ class ResidentServerTest {
       assertEquals(ServerProtocol.DECLINED, in.read());
       assertEquals(-1, in.read());
     }
+  }
+
+  @Test
+  @DisplayName(
+      "a client that gets 'a' and goes away without 'g' (it gave up waiting and runs the call itself): the server runs nothing")
+  void noGoNothingRun() throws Exception {
+    Path socket = temp.resolve("s/go.sock");
+    AtomicLong runs = new AtomicLong();
+    start(socket, serving(socket, (invocation, out, err, args) -> (int) runs.incrementAndGet()));
+    try (SocketChannel channel = SocketChannel.open(StandardProtocolFamily.UNIX)) {
+      channel.connect(UnixDomainSocketAddress.of(socket));
+      ServerProtocol.writeRequest(
+          new DataOutputStream(Channels.newOutputStream(channel)),
+          new ServerProtocol.Request(temp.toString(), Map.of(), List.of("submit")));
+      assertEquals(ServerProtocol.ACCEPTED, Channels.newInputStream(channel).read());
+    }
+    awaitLog("submit not run: the client gave up before it went");
+    assertEquals(0, runs.get());
+    // A client that goes on is served as before.
+    assertEquals(new Call(1, "", ""), call(socket, temp, Map.of(), "submit"));
+    assertEquals(1, runs.get());
+  }
+
+  @Test
+  @DisplayName(
+      "a served submit whose server ends before printing: exit 4 and a line that its push may have landed, never run again by the launcher (75)")
+  void submitServerDied() throws Exception {
+    Path socket = temp.resolve("s/died.sock");
+    start(
+        socket,
+        serving(
+            socket,
+            (invocation, out, err, args) -> {
+              throw new IllegalStateException("boom");
+            }));
+    Call died = call(socket, temp, Map.of(), "submit", "train.yaml");
+    assertEquals(
+        new Call(
+            Main.EXIT_INTERNAL,
+            "",
+            "trainyard: error: the resident server ended before the command finished; whether it"
+                + " pushed is unknown: trainyard status shows the runs the GitOps repository holds"
+                + " (a submit again without --rerun adds only what is missing) (TRAINYARD_SERVER=off"
+                + " runs it without the server)\n"),
+        died);
+    assertEquals(new Call(75, "", ""), call(socket, temp, Map.of(), "preview"));
+  }
+
+  @Test
+  @DisplayName(
+      "a served call's stop: with no publish registered the client is let go at once; with one, it is stopped, its line printed, then the client let go; once only; a publish registered later is stopped at once")
+  void servedStop() {
+    List<String> events = new ArrayList<>();
+    ResidentServer.ServedStop idle = new ResidentServer.ServedStop(() -> events.add("let go"));
+    assertFalse(idle.requested());
+    idle.request();
+    assertTrue(idle.requested());
+    assertEquals(List.of("let go"), events);
+    PublishProgress late = new PublishProgress();
+    StringWriter lateErr = new StringWriter();
+    idle.watch(late, new PrintWriter(lateErr, true)).close();
+    assertTrue(late.isStopped(), "a publish registered after the stop is stopped");
+    assertEquals("", lateErr.toString());
+
+    events.clear();
+    StringWriter err = new StringWriter();
+    PublishProgress progress = new PublishProgress();
+    progress.publishing("https://git.example.com/g.git", "main");
+    ResidentServer.ServedStop stop =
+        new ResidentServer.ServedStop(() -> events.add("let go after: " + err));
+    CallStop.Watch watch = stop.watch(progress, new PrintWriter(err, true));
+    stop.request();
+    stop.request();
+    watch.close();
+    assertTrue(progress.isStopped());
+    assertEquals(
+        List.of(
+            "let go after: trainyard: interrupted; nothing was pushed to"
+                + " https://git.example.com/g.git (main)\n"),
+        events);
+
+    ResidentServer.ServedStop closed = new ResidentServer.ServedStop(() -> events.add("closed"));
+    PublishProgress done = new PublishProgress();
+    closed.watch(done, new PrintWriter(new StringWriter(), true)).close();
+    closed.request();
+    assertFalse(done.isStopped(), "a publish that returned is not stopped afterwards");
+  }
+
+  /** Waits at most {@link #WAIT_SECONDS} for the server's log to say {@code what}. */
+  private void awaitLog(String what) throws InterruptedException {
+    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
+    while (!log.toString().contains(what) && System.nanoTime() < until) {
+      TimeUnit.MILLISECONDS.sleep(20);
+    }
+    assertTrue(log.toString().contains(what), log.toString());
   }
 
   @Test

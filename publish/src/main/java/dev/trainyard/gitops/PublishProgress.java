@@ -38,6 +38,7 @@ public final class PublishProgress {
   private String repository = "";
   private String branch = "";
   private String commit = "";
+  private boolean stopped;
 
   /** Progress whose {@linkplain #note notes} are dropped. */
   public PublishProgress() {
@@ -72,6 +73,40 @@ public final class PublishProgress {
     this.branch = branch;
     this.phase = Phase.NOT_PUSHED;
     notifyAll();
+  }
+
+  /**
+   * Stops the publish before its push: once called, {@link #startPush} refuses, so the phase is
+   * {@link Phase#NOT_PUSHED} for good unless a push was already sent (then the phase says how it
+   * ended, as for a signal). For a process that cannot simply end its JVM: the resident server,
+   * whose caller pressed Ctrl-C. Fetches, plans and compiles already running go on and are thrown
+   * away.
+   */
+  public synchronized void stop() {
+    stopped = true;
+  }
+
+  /** Whether {@link #stop} was called. */
+  public synchronized boolean isStopped() {
+    return stopped;
+  }
+
+  /**
+   * A push of {@code commit} to {@code repository}'s {@code branch} is to be sent now: the phase
+   * becomes {@link Phase#PUSHING}, atomically with the check that the publish was not {@linkplain
+   * #stop stopped} (so a stop either comes first and no push is sent, or comes after and reports a
+   * push in flight).
+   *
+   * @throws GitOpsException the publish was stopped: nothing was pushed
+   */
+  public synchronized void startPush(String repository, String branch, String commit)
+      throws GitOpsException {
+    if (stopped) {
+      throw new GitOpsException(
+          "stopped before pushing " + commit + " to " + repository + " (" + branch + ")",
+          "nothing was pushed");
+    }
+    pushing(repository, branch, commit);
   }
 
   /** A push of {@code commit} to {@code repository}'s {@code branch} is about to be sent. */

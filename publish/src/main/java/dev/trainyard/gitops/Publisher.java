@@ -153,7 +153,7 @@ public final class Publisher {
         return new Published<>(change, Optional.empty(), false, attempt, Optional.of(next));
       }
       beforePush.run(attempt);
-      progress.pushing(repo.shown(), branch, commit.get());
+      progress.startPush(repo.shown(), branch, commit.get());
       GitOpsRepository.PushOutcome outcome;
       try {
         outcome = repo.push(commit.get(), branch, base);

@@ -2,6 +2,7 @@ package dev.trainyard.gitops;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -134,6 +135,62 @@ class PublishProgressTest {
     new Submitter(temp.resolve("cache"), Map.of(), Clock.systemUTC(), dry)
         .submit(f.request(f.project.trainYaml(), true, true));
     assertEquals("interrupted; nothing was pushed to " + shown + " (main)", dry.interruptedLine());
+  }
+
+  @Test
+  @DisplayName(
+      "stop before the push: startPush refuses (nothing pushed, for good); stop after it: the push in flight is reported as for a signal")
+  void stopGatesThePush() throws Exception {
+    PublishProgress p = new PublishProgress();
+    p.publishing(REPO, "main");
+    assertFalse(p.isStopped());
+    p.startPush(REPO, "main", SHA);
+    assertEquals(PublishProgress.Phase.PUSHING, p.phase());
+    p.stop();
+    assertTrue(p.isStopped());
+    assertEquals(PublishProgress.Phase.PUSHING, p.phase(), "a stop does not undo a push sent");
+    p.answered(true);
+    assertEquals(
+        "interrupted after the push: " + SHA + " landed in " + REPO + " (main)",
+        p.interruptedLine());
+
+    PublishProgress q = new PublishProgress();
+    q.publishing(REPO, "main");
+    q.stop();
+    GitOpsException refused =
+        assertThrows(GitOpsException.class, () -> q.startPush(REPO, "main", SHA));
+    assertEquals("stopped before pushing " + SHA + " to " + REPO + " (main)", refused.getMessage());
+    assertEquals("nothing was pushed", refused.hint());
+    assertEquals(PublishProgress.Phase.NOT_PUSHED, q.phase());
+    assertEquals("interrupted; nothing was pushed to " + REPO + " (main)", q.interruptedLine());
+  }
+
+  @Test
+  @DisplayName(
+      "a real submit stopped while it plans pushes nothing: it fails with 'stopped', the branch stays, the next submit lands")
+  void stoppedSubmitPushesNothing() throws Exception {
+    GitOpsFixture f = new GitOpsFixture(temp, "run: torchrun train.py\n");
+    SubmitResult first =
+        f.submitter(GitOpsFixture.T0).submit(f.request(f.project.trainYaml(), false, false));
+    String tip = GitCli.git(f.bare, "rev-parse", "main").strip();
+    assertEquals(first.commit().orElseThrow(), tip);
+    PublishProgress progress = new PublishProgress();
+    Submitter submitter =
+        new Submitter(temp.resolve("cache"), Map.of(), Clock.systemUTC(), progress);
+    GitOpsException stopped =
+        assertThrows(
+            GitOpsException.class,
+            () ->
+                submitter.submit(
+                    f.request(f.project.trainYaml(), true, false), attempt -> progress.stop()));
+    assertTrue(stopped.getMessage().startsWith("stopped before pushing "), stopped.getMessage());
+    assertEquals(tip, GitCli.git(f.bare, "rev-parse", "main").strip(), "the branch moved");
+    assertEquals(
+        "interrupted; nothing was pushed to " + f.location().shown() + " (main)",
+        progress.interruptedLine());
+    SubmitResult again =
+        f.submitter(GitOpsFixture.T0).submit(f.request(f.project.trainYaml(), true, false));
+    assertTrue(again.pushed(), again.diagnostics().toString());
   }
 
   @Test

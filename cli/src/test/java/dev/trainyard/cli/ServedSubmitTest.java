@@ -1,0 +1,234 @@
+package dev.trainyard.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.trainyard.compiler.testing.GitCgiServer;
+import dev.trainyard.compiler.testing.TrainProject;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code submit} through the resident server, with the real client in a JVM of its own (so it can
+ * be signalled, as a terminal's Ctrl-C signals it) and the real server and CLI in this one, against
+ * a GitOps repository behind real {@code git http-backend}: it lands as in its own JVM, and a
+ * client told to stop, or killed, stops it before its push with the line a submit in its own JVM
+ * prints.
+ */
+class ServedSubmitTest {
+  private static final Pattern COMMITTED = Pattern.compile("committed ([0-9a-f]{12}) to ");
+
+  @TempDir Path temp;
+  private final ExecutorService threads = Executors.newCachedThreadPool();
+  private final StringWriter log = new StringWriter();
+  private Path socket;
+  private Future<ResidentServer.Ended> serving;
+  private Path bare;
+  private GitCgiServer git;
+  private String url;
+  private TrainProject project;
+
+  @BeforeEach
+  void setUp() throws Exception {
+    bare = temp.resolve("git/gitops.git");
+    Files.createDirectories(bare.getParent());
+    CliJvm.git(temp, "init", "-q", "--bare", "-b", "main", bare.toString());
+    git = new GitCgiServer(bare.getParent());
+    url = git.url("gitops.git");
+    project = TrainProject.create(temp.resolve("project"), "run: torchrun train.py\n");
+    socket = temp.resolve("s/served.sock");
+    ResidentServer server =
+        new ResidentServer(
+            socket, Duration.ofMinutes(5), Main::run, new PrintWriter(log, true), System::nanoTime);
+    serving = threads.submit(() -> server.serve());
+    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (!Files.exists(socket) && !serving.isDone() && System.nanoTime() < until) {
+      TimeUnit.MILLISECONDS.sleep(20);
+    }
+    assertTrue(Files.exists(socket), "the server bound its socket; log: " + log);
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    git.release();
+    Files.deleteIfExists(socket); // the server stops within a tick, after its calls
+    serving.get(90, TimeUnit.SECONDS);
+    threads.shutdown();
+    git.close();
+  }
+
+  @Test
+  @DisplayName(
+      "a served submit lands and says so as in its own JVM; the same commit again adds nothing; both are served")
+  void lands() throws Exception {
+    CliJvm.Result first = client(submit()).await(timeout(), "submit");
+    assertEquals(0, first.exit(), first.out() + log);
+    Matcher committed = COMMITTED.matcher(first.out());
+    assertTrue(committed.find(), first.out());
+    assertTrue(CliJvm.tip(bare).startsWith(committed.group(1)), first.out());
+    CliJvm.Result again = client(submit()).await(timeout(), "submit");
+    assertEquals(0, again.exit(), again.out());
+    assertTrue(again.out().contains("nothing to submit: every run is already in"), again.out());
+    assertEquals(
+        2, CliJvm.count(log.toString(), "trainyard server: submit (exit 0) in "), log.toString());
+  }
+
+  @Test
+  @DisplayName(
+      "Ctrl-C while the served submit fetches: 'interrupted; nothing was pushed', exit 130; the server never pushes it; the next submit lands")
+  void stoppedBeforeThePush() throws Exception {
+    land();
+    String tip = CliJvm.tip(bare);
+    CountDownLatch stalled = git.stallFetches();
+    CliJvm.Started client = client(resubmit());
+    assertTrue(stalled.await(120, TimeUnit.SECONDS), "the submit never fetched; log: " + log);
+    CliJvm.Result cut = client.signal("INT");
+    assertEquals(130, cut.exit(), cut.out());
+    assertTrue(
+        cut.out().contains("trainyard: interrupted; nothing was pushed to " + url + " (main)\n"),
+        cut.out() + log);
+    assertEquals(1, CliJvm.count(cut.out(), "trainyard: interrupted"), cut.out());
+    git.release();
+    awaitLog("submit (exit 3, stopped by its client)");
+    assertEquals(tip, CliJvm.tip(bare), "the stopped submit pushed");
+    CliJvm.Result next = client(resubmit()).await(timeout(), "submit");
+    assertEquals(0, next.exit(), next.out());
+    assertTrue(next.out().contains("committed " + CliJvm.tip(bare).substring(0, 12)), next.out());
+  }
+
+  @Test
+  @DisplayName(
+      "a client killed with SIGKILL while its submit fetches: the server reads the connection's end as a stop and pushes nothing")
+  void killedClient() throws Exception {
+    land();
+    String tip = CliJvm.tip(bare);
+    CountDownLatch stalled = git.stallFetches();
+    CliJvm.Started client = client(resubmit());
+    assertTrue(stalled.await(120, TimeUnit.SECONDS), "the submit never fetched; log: " + log);
+    client.process().destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+    git.release();
+    awaitLog("submit (exit 3, stopped by its client)");
+    assertEquals(tip, CliJvm.tip(bare), "the submit of a killed client pushed");
+  }
+
+  @Test
+  @DisplayName(
+      "SIGTERM while a pre-receive hook holds the served push: the line gives the sha and says the outcome is unknown; exit 143; that sha then lands")
+  void stoppedWhilePushing() throws Exception {
+    land();
+    Path mark = temp.resolve("hook-started");
+    Path release = temp.resolve("hook-release");
+    Path hook = bare.resolve("hooks/pre-receive");
+    Files.createDirectories(hook.getParent());
+    Files.writeString(
+        hook,
+        "#!/bin/sh\ncat >/dev/null\ntouch '"
+            + mark
+            + "'\ni=0\nwhile [ ! -e '"
+            + release
+            + "' ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done\nexit 0\n");
+    Files.setPosixFilePermissions(hook, PosixFilePermissions.fromString("rwxr-xr-x"));
+    CliJvm.Started client = client(resubmit());
+    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+    while (!Files.exists(mark) && client.process().isAlive() && System.nanoTime() < until) {
+      TimeUnit.MILLISECONDS.sleep(100);
+    }
+    assertTrue(Files.exists(mark), "the hook never ran: " + client.out() + log);
+    CliJvm.Result cut = client.signal("TERM");
+    assertEquals(143, cut.exit(), cut.out());
+    Matcher line =
+        Pattern.compile(
+                "trainyard: interrupted while pushing ([0-9a-f]{40}) to "
+                    + Pattern.quote(url)
+                    + " \\(main\\): whether it landed is unknown; check with git ls-remote "
+                    + Pattern.quote(url)
+                    + " refs/heads/main\n")
+            .matcher(cut.out());
+    assertTrue(line.find(), cut.out());
+    Files.writeString(release, "");
+    awaitLog("submit (exit 0, stopped by its client)");
+    assertEquals(
+        line.group(1), CliJvm.tip(bare), "the push in flight did land: 'unknown' was right");
+  }
+
+  /** A first served submit, so that later ones are {@code --rerun}s of a known train.yaml. */
+  private void land() throws Exception {
+    CliJvm.Result first = client(submit()).await(timeout(), "submit");
+    assertEquals(0, first.exit(), first.out() + log);
+  }
+
+  private List<String> submit() {
+    return List.of("submit", project.trainYaml().toString());
+  }
+
+  private List<String> resubmit() {
+    return List.of("submit", "--rerun", project.trainYaml().toString());
+  }
+
+  private static Duration timeout() {
+    return Duration.ofSeconds(180);
+  }
+
+  /** Waits at most 120 s for the server's log to say {@code what}. */
+  private void awaitLog(String what) throws InterruptedException {
+    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+    while (!log.toString().contains(what) && System.nanoTime() < until) {
+      TimeUnit.MILLISECONDS.sleep(100);
+    }
+    assertTrue(log.toString().contains(what), log.toString());
+  }
+
+  /**
+   * The real client ({@link ServerClient}, JDK classes only) in a JVM of its own, in the project's
+   * folder, handing {@code trainyard ARGS --gitops URL} to this test's server; its environment (the
+   * cache under the test's folder, no git config of the machine's) is the call's.
+   */
+  private CliJvm.Started client(List<String> args) throws IOException {
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                // A suite started in the background inherits SIGINT ignored (see CliJvm).
+                "env",
+                "--default-signal=INT,HUP,TERM",
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:TieredStopAtLevel=1",
+                "-cp",
+                System.getProperty("java.class.path"),
+                "dev.trainyard.cli.ServerClient",
+                socket.toString()));
+    command.addAll(args);
+    command.addAll(List.of("--gitops", url));
+    Path out = temp.resolve("client-" + UUID.randomUUID() + ".log");
+    ProcessBuilder pb =
+        new ProcessBuilder(command)
+            .directory(project.root().toFile())
+            .redirectErrorStream(true)
+            .redirectOutput(out.toFile());
+    pb.environment().remove("TRAINYARD_GITOPS_TOKEN");
+    pb.environment().put("TRAINYARD_CACHE", temp.resolve("cache").toString());
+    pb.environment().put("GIT_CONFIG_GLOBAL", "/dev/null");
+    pb.environment().put("GIT_CONFIG_NOSYSTEM", "1");
+    pb.environment().remove("GIT_ASKPASS");
+    return new CliJvm.Started(pb.start(), out);
+  }
+}
