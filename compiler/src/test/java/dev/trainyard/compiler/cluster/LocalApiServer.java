@@ -93,20 +93,35 @@ public final class LocalApiServer implements AutoCloseable {
     }
   }
 
+  /** Attempts at a start whose port another process took between its choice and its bind. */
+  private static final int START_ATTEMPTS = 3;
+
   /**
    * Starts etcd and kube-apiserver under {@code work}, installs the CRDs of {@code cache}/crds,
-   * waits until ready.
+   * waits until ready. A port is chosen free and bound by the server a moment later; when another
+   * process took it meanwhile (the full suite's git and HTTP clients use the same ephemeral range:
+   * seen once as "bind: address already in use"), the start is tried again in a new folder, at most
+   * {@value #START_ATTEMPTS} times in all.
    */
   public static LocalApiServer start(Path cache, Path work) {
-    LocalApiServer server = new LocalApiServer(work);
-    Runtime.getRuntime().addShutdownHook(server.hook);
-    try {
-      server.startAll(cache);
-      return server;
-    } catch (RuntimeException | Error e) {
-      server.close();
-      throw e;
+    for (int attempt = 1; ; attempt++) {
+      LocalApiServer server =
+          new LocalApiServer(attempt == 1 ? work : work.resolve("attempt-" + attempt));
+      Runtime.getRuntime().addShutdownHook(server.hook);
+      try {
+        server.startAll(cache);
+        return server;
+      } catch (RuntimeException | Error e) {
+        server.close();
+        if (attempt == START_ATTEMPTS || !portTaken(e)) {
+          throw e;
+        }
+      }
     }
+  }
+
+  private static boolean portTaken(Throwable e) {
+    return e.getMessage() != null && e.getMessage().contains("address already in use");
   }
 
   /** A kubeconfig (context {@code local}) for the admin token. */
