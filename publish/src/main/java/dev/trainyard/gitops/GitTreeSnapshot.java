@@ -81,14 +81,25 @@ final class GitTreeSnapshot implements Snapshot {
 
   @Override
   public Optional<String> read(String path) {
+    return file(path)
+        .map(
+            id -> {
+              try (ObjectReader reader = newReader()) {
+                return text(reader, id);
+              }
+            });
+  }
+
+  @Override
+  public Optional<String> blobId(String path) {
+    return file(path).map(ObjectId::name);
+  }
+
+  /** The blob of the file at {@code path}, or empty when there is none (or it is a folder). */
+  private Optional<ObjectId> file(String path) {
     int slash = path.lastIndexOf('/');
     Entry e = listing(slash < 0 ? "" : path.substring(0, slash)).get(path.substring(slash + 1));
-    if (e == null || e.folder()) {
-      return Optional.empty();
-    }
-    try (ObjectReader reader = newReader()) {
-      return Optional.of(text(reader, e.id()));
-    }
+    return e == null || e.folder() ? Optional.empty() : Optional.of(e.id());
   }
 
   @Override

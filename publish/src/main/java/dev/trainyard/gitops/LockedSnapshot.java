@@ -25,6 +25,13 @@ record LockedSnapshot(Snapshot base) implements Snapshot {
   }
 
   @Override
+  public Optional<String> blobId(String path) {
+    synchronized (base) {
+      return base.blobId(path);
+    }
+  }
+
+  @Override
   public List<String> children(String folder) {
     synchronized (base) {
       return base.children(folder);

@@ -20,6 +20,14 @@ public interface Snapshot {
   Optional<String> read(String path);
 
   /**
+   * The git blob id of a file (40 hex digits: its content's SHA-1, so equal ids mean equal texts),
+   * or empty when there is no such file or the snapshot does not know ids (one not read from git).
+   */
+  default Optional<String> blobId(String path) {
+    return Optional.empty();
+  }
+
+  /**
    * The direct entries of a folder, sorted by name: folder names end with {@code /} ({@code
    * "_queues/"}), file names do not. Empty when the folder does not exist.
    */

@@ -46,6 +46,24 @@ class GitTreeSnapshotTest {
 
   @Test
   @DisplayName(
+      "blobId is git's id of a file's content (as git rev-parse gives it) at any depth; a folder or a missing file has none; a locked snapshot gives the same")
+  void blobId() throws Exception {
+    Path bare = repo();
+    try (GitOpsRepository r = GitOpsRepository.local(bare)) {
+      Snapshot s = r.snapshot("main");
+      for (String path : List.of("top.yaml", "a/deep/y.yaml", "a-b")) {
+        String git = GitCli.git(bare, "rev-parse", "main:" + path).strip();
+        assertEquals(Optional.of(git), s.blobId(path), path);
+        assertEquals(Optional.of(git), new LockedSnapshot(s).blobId(path), path);
+      }
+      assertEquals(Optional.empty(), s.blobId("a"));
+      assertEquals(Optional.empty(), s.blobId("a/none.yaml"));
+      assertEquals(Optional.empty(), new EmptySnapshot().blobId("top.yaml"));
+    }
+  }
+
+  @Test
+  @DisplayName(
       "read gives a file's text at any depth; a folder, a missing file or a path through a file is empty")
   void read() throws Exception {
     try (GitOpsRepository r = GitOpsRepository.local(repo())) {

@@ -71,6 +71,12 @@ final class LeakHiding implements Snapshot {
     return tree.read(path).map(text -> hidden.contains(path) ? HIDDEN : text);
   }
 
+  /** The blob id of a file that reads as its own text; empty for a hidden one. */
+  @Override
+  public Optional<String> blobId(String path) {
+    return hidden.contains(path) ? Optional.empty() : tree.blobId(path);
+  }
+
   @Override
   public List<String> children(String folder) {
     return tree.children(folder);

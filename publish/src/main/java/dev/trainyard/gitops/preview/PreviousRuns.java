@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Finds the latest earlier run of the same train.yaml in a GitOps tree: same {@code source-repo}
@@ -49,10 +50,7 @@ final class PreviousRuns {
     // The added run's own folder is not in the base tree, so every candidate is an earlier run.
     for (RunFolder candidate :
         index().getOrDefault(jobOf(run.folder().run(), run.jobName()), List.of())) {
-      Map<String, String> a =
-          base.read(candidate.jobSetFile())
-              .map(t -> reader.annotations(candidate, t))
-              .orElse(Map.of());
+      Map<String, String> a = annotations(candidate);
       String at = a.getOrDefault(Provenance.CREATED_AT, "");
       // A run without source-path (a hand-written JobSet) matches none: "" never equals a missing
       // annotation.
@@ -68,6 +66,50 @@ final class PreviousRuns {
       }
     }
     return Optional.ofNullable(newest);
+  }
+
+  /**
+   * The provenance annotations of {@code candidate}'s JobSet: remembered by blob id when the tree
+   * knows ids, so a JVM that previews again (the resident server) reads and parses each earlier
+   * run's JobSet once, not once per preview (a preview of 500 runs against 10,000 read 10,000
+   * blobs, 30 % of a served preview's time).
+   */
+  private Map<String, String> annotations(RunFolder candidate) {
+    Optional<String> id = base.blobId(candidate.jobSetFile());
+    Map<String, String> known = id.map(KNOWN::get).orElse(null);
+    if (known != null) {
+      return known;
+    }
+    Map<String, String> read =
+        base.read(candidate.jobSetFile())
+            .map(t -> Map.copyOf(reader.annotations(candidate, t)))
+            .orElse(Map.of());
+    id.ifPresent(i -> remember(i, read));
+    return read;
+  }
+
+  /**
+   * At most this many JobSets' annotations are remembered (about 1 KiB each: 50 MiB); past it the
+   * memory starts over.
+   */
+  static final int KNOWN_LIMIT = 50_000;
+
+  /**
+   * Blob id → its JobSet's provenance annotations, for this JVM's life: a blob id names its text,
+   * and the annotations are a function of the text alone, so an entry is never stale.
+   */
+  private static final Map<String, Map<String, String>> KNOWN = new ConcurrentHashMap<>();
+
+  private static void remember(String blobId, Map<String, String> annotations) {
+    if (KNOWN.size() >= KNOWN_LIMIT) {
+      KNOWN.clear();
+    }
+    KNOWN.put(blobId, annotations);
+  }
+
+  /** How many JobSets' annotations this JVM remembers (for tests). */
+  static int remembered() {
+    return KNOWN.size();
   }
 
   private synchronized Map<String, List<RunFolder>> index() {

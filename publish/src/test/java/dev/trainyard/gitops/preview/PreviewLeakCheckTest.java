@@ -117,6 +117,8 @@ class PreviewLeakCheckTest {
     assertEquals(Map.of("a.yaml", LeakHiding.HIDDEN, "b.yaml", "fine"), hidden.folder("c"));
     assertEquals(List.of("a.yaml", "b.yaml"), hidden.children("c"));
     assertEquals(Optional.of("abc"), hidden.commit());
+    assertEquals(Optional.empty(), hidden.blobId("c/a.yaml"), "a hidden file's id is not given");
+    assertEquals(Optional.of("id:c/b.yaml"), hidden.blobId("c/b.yaml"));
     assertTrue(LeakHiding.hide(tree, List.of(other)) == tree);
     Snapshot secret = new MapSnapshot(Map.of("c/s.yaml", "kind: Secret\ndata:\n  k: v\n"));
     Diagnostic inData =
@@ -169,6 +171,11 @@ class PreviewLeakCheckTest {
     @Override
     public Optional<String> read(String path) {
       return Optional.ofNullable(files.get(path));
+    }
+
+    @Override
+    public Optional<String> blobId(String path) {
+      return read(path).map(t -> "id:" + path);
     }
 
     @Override
