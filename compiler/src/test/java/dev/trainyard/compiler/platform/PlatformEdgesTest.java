@@ -1,11 +1,14 @@
 package dev.trainyard.compiler.platform;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.trainyard.compiler.diagnostic.StageResult;
 import dev.trainyard.compiler.schema.NetworkntSchemaValidator;
+import dev.trainyard.compiler.source.SourceFile;
 import dev.trainyard.compiler.source.YamlDocumentLoader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -81,6 +84,19 @@ class PlatformEdgesTest {
                 + puts),
         lines(r));
     assertTrue(r.failed());
+  }
+
+  @Test
+  @DisplayName(
+      "the embedded default is the jar's default-platform.yaml, named as such, read once per JVM (the same text every time)")
+  void embeddedReadOnce() throws Exception {
+    SourceFile embedded = PlatformLoader.embedded();
+    assertEquals(PlatformLoader.EMBEDDED_NAME, embedded.displayPath());
+    try (var in =
+        PlatformLoader.class.getClassLoader().getResourceAsStream(PlatformLoader.EMBEDDED)) {
+      assertEquals(new String(in.readAllBytes(), StandardCharsets.UTF_8), embedded.text());
+    }
+    assertSame(embedded, PlatformLoader.embedded());
   }
 
   @Test
