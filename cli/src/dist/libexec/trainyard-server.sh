@@ -33,9 +33,28 @@ served() {
   key="$( { echo "$server_build"; echo "$server_java"; env | grep -Ev '^(PWD|OLDPWD|SHLVL|_)=' | LC_ALL=C sort; } | cksum | cut -d' ' -f1)"
   sock="$dir/$key.sock"
   if [ -S "$sock" ]; then
+    # The client runs in the background so that a signal to this shell alone (kill PID, a timeout
+    # --foreground, Ctrl-C) reaches it: this shell's traps pass it on as SIGTERM (a background job of a
+    # non-interactive shell ignores SIGINT), the client stops a served submit before its push, and this
+    # shell then ends as the signal would have ended it (130, 143, 129). A client whose shell was killed
+    # (SIGKILL) notices its parent gone and stops the same way.
+    local client stopped=""
     "$server_java" -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData -Xshare:auto -cp "$server_client" \
-      dev.trainyard.cli.ServerClient "$sock" "$@" || code=$?
+      dev.trainyard.cli.ServerClient "$sock" "$@" &
+    client=$!
+    trap 'stopped=130; kill -TERM "$client" 2>/dev/null' INT
+    trap 'stopped=143; kill -TERM "$client" 2>/dev/null' TERM
+    trap 'stopped=129; kill -TERM "$client" 2>/dev/null' HUP
+    while :; do
+      code=0
+      wait "$client" || code=$?
+      kill -0 "$client" 2>/dev/null || break # else a trapped signal ended the wait, not the client
+    done
+    trap - INT TERM HUP
+    [ -z "$stopped" ] || exit "$stopped"
     [ "$code" = 75 ] || exit "$code"
+    # Declined (or a busy server): one still listens here, so none is started below.
+    [ ! -S "$sock" ] || return 0
   fi
   # Not served (no server, a dead one's socket, or a declined call): start one for this key on its second call,
   # unless one failed for it ($sock.failed says why) or 3 already listen here. A server started while another

@@ -360,20 +360,34 @@ final class ResidentServer {
           if (declinedFor.isPresent() || !workingDirectory.isAbsolute()) {
             what = "declined " + declinedFor.orElse("a relative working folder");
             declined = true;
+          } else if (!request
+              .workingDirectoryKey()
+              .equals(ServerProtocol.folderKey(request.workingDirectory()))) {
+            what = "declined a working folder this server sees as another folder";
+            declined = true;
           } else {
             what = request.args().get(0);
-            synchronized (out) {
-              out.writeByte(ServerProtocol.ACCEPTED);
-              out.flush();
+            boolean told = true;
+            try {
+              synchronized (out) {
+                out.writeByte(ServerProtocol.ACCEPTED);
+                out.flush();
+              }
+            } catch (IOException e) {
+              told = false; // it gave up waiting and runs the call itself
             }
-            if (!toldToGo(channel, in)) {
+            if (!told || !toldToGo(channel, in)) {
               what += " not run: the client gave up before it went";
             } else {
               ServedStop stop = new ServedStop(() -> stopped(out));
               // Ends when the connection is closed below (interrupting it would close it now).
               watchForStop(channel, in, stop);
               code = run(request, workingDirectory, out, stop);
-              what += " (exit " + code + (stop.requested() ? ", stopped by its client" : "") + ")";
+              what +=
+                  " (exit "
+                      + code
+                      + (stop.requested() ? "; its client asked to stop or went away" : "")
+                      + ")";
             }
           }
         }

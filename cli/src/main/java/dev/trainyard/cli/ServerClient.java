@@ -56,6 +56,7 @@ public final class ServerClient {
 
   /** {@code SOCKET ARGS...}; see the class comment. */
   public static void main(String[] args) {
+    watchParent();
     System.exit(
         run(
             args,
@@ -180,7 +181,7 @@ public final class ServerClient {
               to.writeByte(ServerProtocol.GO);
               to.flush();
               went = true; // from here on the server runs the call: never run it here too
-              stopHook = stopHook(channel, settled);
+              stopHook = stopHook(channel, settled, rerunnable, stderr);
             }
             case ServerProtocol.OUT, ServerProtocol.ERR -> {
               byte[] bytes = ServerProtocol.readBytes(from);
@@ -223,6 +224,37 @@ public final class ServerClient {
     }
   }
 
+  /** How often {@link #watchParent} looks at the parent process. */
+  private static final long PARENT_POLL_MILLIS = 200;
+
+  /**
+   * Ends this JVM (exit 143; its shutdown hook then stops a served call, as for SIGTERM) once the
+   * process that started it is gone: the launcher's shell passes SIGINT, SIGTERM and SIGHUP on, but
+   * a shell killed with SIGKILL cannot, and its call must not go on pushing unseen.
+   */
+  private static void watchParent() {
+    ProcessHandle.current()
+        .parent()
+        .ifPresent(
+            parent -> {
+              Thread watch =
+                  new Thread(
+                      () -> {
+                        try {
+                          while (parent.isAlive()) {
+                            Thread.sleep(PARENT_POLL_MILLIS);
+                          }
+                          System.exit(143);
+                        } catch (InterruptedException e) {
+                          Thread.currentThread().interrupt();
+                        }
+                      },
+                      "trainyard-parent-watch");
+              watch.setDaemon(true);
+              watch.start();
+            });
+  }
+
   /** The answer is awaited ... */
   private static final int WAITING = 0;
 
@@ -247,13 +279,21 @@ public final class ServerClient {
    * Writes the channel itself, not through the stream the main thread reads from. Null when this
    * JVM is stopping already.
    */
-  private static Thread stopHook(SocketChannel channel, CountDownLatch settled) {
+  private static Thread stopHook(
+      SocketChannel channel, CountDownLatch settled, boolean rerunnable, Sink stderr) {
     Thread hook =
         new Thread(
             () -> {
               try {
                 channel.write(ByteBuffer.wrap(new byte[] {ServerProtocol.STOP}));
-                settled.await(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+                if (!settled.await(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS) && !rerunnable) {
+                  stderr.write(
+                      "trainyard: interrupted; the resident server did not confirm the stop within "
+                          + STOP_GRACE.toSeconds()
+                          + " s, so whether the submit pushed is unknown: "
+                          + UNKNOWN_HINT
+                          + "\n");
+                }
               } catch (IOException e) {
                 // The server is gone: nothing left to stop.
               } catch (InterruptedException e) {
@@ -311,11 +351,12 @@ public final class ServerClient {
       this.stream = stream;
     }
 
-    void write(String text) {
+    synchronized void write(String text) {
       write(text.getBytes(StandardCharsets.UTF_8));
     }
 
-    void write(byte[] bytes) {
+    /** Synchronized: a stop hook may write beside the thread copying the server's frames. */
+    synchronized void write(byte[] bytes) {
       if (broken) {
         return;
       }
@@ -327,6 +368,11 @@ public final class ServerClient {
       }
     }
   }
+
+  /** How to find out whether a submit whose end was not seen pushed. */
+  private static final String UNKNOWN_HINT =
+      "git ls-remote on the GitOps repository shows its branch's tip, and the same submit again"
+          + " without --rerun adds only the runs that are missing";
 
   /**
    * The server ended before the call's exit code. Nothing printed and the call never told to go (so
@@ -343,8 +389,7 @@ public final class ServerClient {
             + what
             + (rerunnable
                 ? "; run the command again"
-                : "; whether it pushed is unknown: trainyard status shows the runs the GitOps"
-                    + " repository holds (a submit again without --rerun adds only what is missing)")
+                : "; whether it pushed is unknown: " + UNKNOWN_HINT)
             + " (TRAINYARD_SERVER=off runs it without the server)\n");
     return Main.EXIT_INTERNAL;
   }

@@ -6,6 +6,9 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -20,7 +23,8 @@ import jdk.net.ExtendedSocketOptions;
  * JVM loads nothing else.
  *
  * <pre>
- * request:  int MAGIC, text working-directory, int n, n × (text name, text value), int m, m × text argument
+ * request:  int MAGIC, text working-directory, text its folder key, int n, n × (text name, text value),
+ *           int m, m × text argument
  * response: 'a'                              — accepted: the server will run the command once told to go
  *           ('o' | 'e') int length, bytes   — standard output / error, in the order written
  *           'k'                              — stopped: the answer to a stop; the client may end now
@@ -116,12 +120,42 @@ final class ServerProtocol {
   /** Paths that name the process opening them, not the caller. */
   private static final List<String> OWN_PROCESS = List.of("/dev/", "/proc/");
 
-  /** One call: where it runs, its environment and its arguments. */
-  record Request(String workingDirectory, Map<String, String> environment, List<String> args) {}
+  /**
+   * One call: where it runs, its environment and its arguments.
+   *
+   * @param workingDirectoryKey which folder the working directory is for the caller ({@link
+   *     #folderKey}): the server runs the call only when it sees the same folder there (a caller in
+   *     another mount namespace, e.g. {@code unshare -m} or a container sharing the socket folder,
+   *     may see other files at the same path)
+   */
+  record Request(
+      String workingDirectory,
+      String workingDirectoryKey,
+      Map<String, String> environment,
+      List<String> args) {
+    /** A request from this process: the working directory's key as this process sees it. */
+    Request(String workingDirectory, Map<String, String> environment, List<String> args) {
+      this(workingDirectory, folderKey(workingDirectory), environment, args);
+    }
+  }
+
+  /**
+   * The identity of the folder at {@code path} as this process sees it: its device and inode
+   * ({@link BasicFileAttributes#fileKey()}), or "" when it cannot be read.
+   */
+  static String folderKey(String path) {
+    try {
+      Object key = Files.readAttributes(Path.of(path), BasicFileAttributes.class).fileKey();
+      return key == null ? "" : key.toString();
+    } catch (IOException | RuntimeException e) {
+      return "";
+    }
+  }
 
   static void writeRequest(DataOutputStream out, Request request) throws IOException {
     out.writeInt(MAGIC);
     writeText(out, request.workingDirectory());
+    writeText(out, request.workingDirectoryKey());
     Map<String, String> sorted = new TreeMap<>(request.environment());
     out.writeInt(sorted.size());
     for (Map.Entry<String, String> variable : sorted.entrySet()) {
@@ -146,6 +180,7 @@ final class ServerProtocol {
       throw new IOException("not a Trainyard client request");
     }
     String workingDirectory = readText(in);
+    String workingDirectoryKey = readText(in);
     int variables = count(in);
     Map<String, String> environment = new TreeMap<>();
     for (int i = 0; i < variables; i++) {
@@ -156,7 +191,7 @@ final class ServerProtocol {
     for (int i = 0; i < n; i++) {
       args.add(readText(in));
     }
-    return new Request(workingDirectory, environment, args);
+    return new Request(workingDirectory, workingDirectoryKey, environment, args);
   }
 
   private static int count(DataInputStream in) throws IOException {

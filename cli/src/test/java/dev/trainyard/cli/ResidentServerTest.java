@@ -506,6 +506,31 @@ class ResidentServerTest {
 
   @Test
   @DisplayName(
+      "a request whose working folder the server sees as another (another mount namespace) is declined: nothing run, the launcher runs it")
+  void otherFolderDeclined() throws Exception {
+    Path socket = temp.resolve("s/ns.sock");
+    AtomicLong runs = new AtomicLong();
+    start(socket, serving(socket, (invocation, out, err, args) -> (int) runs.incrementAndGet()));
+    assertTrue(ServerProtocol.folderKey(temp.toString()).startsWith("(dev="));
+    assertEquals("", ServerProtocol.folderKey(temp.resolve("none").toString()));
+    try (SocketChannel channel = SocketChannel.open(StandardProtocolFamily.UNIX)) {
+      channel.connect(UnixDomainSocketAddress.of(socket));
+      ServerProtocol.writeRequest(
+          new DataOutputStream(Channels.newOutputStream(channel)),
+          new ServerProtocol.Request(
+              temp.toString(), "(dev=1,ino=2)", Map.of(), List.of("submit", "train.yaml")));
+      InputStream in = Channels.newInputStream(channel);
+      assertEquals(ServerProtocol.DECLINED, in.read());
+      assertEquals(-1, in.read());
+    }
+    assertEquals(0, runs.get());
+    assertTrue(
+        log.toString().contains("declined a working folder this server sees as another folder"),
+        log.toString());
+  }
+
+  @Test
+  @DisplayName(
       "a served submit whose server ends before printing: exit 4 and a line that its push may have landed, never run again by the launcher (75)")
   void submitServerDied() throws Exception {
     Path socket = temp.resolve("s/died.sock");
@@ -522,9 +547,9 @@ class ResidentServerTest {
             Main.EXIT_INTERNAL,
             "",
             "trainyard: error: the resident server ended before the command finished; whether it"
-                + " pushed is unknown: trainyard status shows the runs the GitOps repository holds"
-                + " (a submit again without --rerun adds only what is missing) (TRAINYARD_SERVER=off"
-                + " runs it without the server)\n"),
+                + " pushed is unknown: git ls-remote on the GitOps repository shows its branch's"
+                + " tip, and the same submit again without --rerun adds only the runs that are"
+                + " missing (TRAINYARD_SERVER=off runs it without the server)\n"),
         died);
     assertEquals(new Call(75, "", ""), call(socket, temp, Map.of(), "preview"));
   }

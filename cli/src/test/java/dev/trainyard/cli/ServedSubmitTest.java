@@ -5,9 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.trainyard.compiler.testing.GitCgiServer;
 import dev.trainyard.compiler.testing.TrainProject;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.Channels;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -79,13 +86,19 @@ class ServedSubmitTest {
 
   @Test
   @DisplayName(
-      "a served submit lands and says so as in its own JVM; the same commit again adds nothing; both are served")
+      "a served submit of a relative train.yaml lands and says so as in its own JVM, authored as the source commit; the same commit again adds nothing; both are served")
   void lands() throws Exception {
-    CliJvm.Result first = client(submit()).await(timeout(), "submit");
+    // A path relative to the caller's folder: the server's own folder is another.
+    String relative = project.root().relativize(project.trainYaml()).toString();
+    CliJvm.Result first = client(List.of("submit", relative)).await(timeout(), "submit");
     assertEquals(0, first.exit(), first.out() + log);
     Matcher committed = COMMITTED.matcher(first.out());
     assertTrue(committed.find(), first.out());
     assertTrue(CliJvm.tip(bare).startsWith(committed.group(1)), first.out());
+    assertEquals(
+        CliJvm.git(project.root(), "log", "-1", "--format=%an <%ae>").strip(),
+        CliJvm.git(bare, "--git-dir", bare.toString(), "log", "-1", "--format=%an <%ae>").strip(),
+        "the GitOps commit's author is the source commit's");
     CliJvm.Result again = client(submit()).await(timeout(), "submit");
     assertEquals(0, again.exit(), again.out());
     assertTrue(again.out().contains("nothing to submit: every run is already in"), again.out());
@@ -109,7 +122,7 @@ class ServedSubmitTest {
         cut.out() + log);
     assertEquals(1, CliJvm.count(cut.out(), "trainyard: interrupted"), cut.out());
     git.release();
-    awaitLog("submit (exit 3, stopped by its client)");
+    awaitLog("submit (exit 3; its client asked to stop or went away)");
     assertEquals(tip, CliJvm.tip(bare), "the stopped submit pushed");
     CliJvm.Result next = client(resubmit()).await(timeout(), "submit");
     assertEquals(0, next.exit(), next.out());
@@ -127,7 +140,7 @@ class ServedSubmitTest {
     assertTrue(stalled.await(120, TimeUnit.SECONDS), "the submit never fetched; log: " + log);
     client.process().destroyForcibly().waitFor(30, TimeUnit.SECONDS);
     git.release();
-    awaitLog("submit (exit 3, stopped by its client)");
+    awaitLog("submit (exit 3; its client asked to stop or went away)");
     assertEquals(tip, CliJvm.tip(bare), "the submit of a killed client pushed");
   }
 
@@ -166,9 +179,64 @@ class ServedSubmitTest {
             .matcher(cut.out());
     assertTrue(line.find(), cut.out());
     Files.writeString(release, "");
-    awaitLog("submit (exit 0, stopped by its client)");
+    awaitLog("submit (exit 0; its client asked to stop or went away)");
     assertEquals(
         line.group(1), CliJvm.tip(bare), "the push in flight did land: 'unknown' was right");
+  }
+
+  @Test
+  @DisplayName(
+      "the shell that started the client killed with SIGKILL while the submit fetches: the client sees its parent gone and stops the submit, nothing pushed")
+  void killedParent() throws Exception {
+    land();
+    String tip = CliJvm.tip(bare);
+    CountDownLatch stalled = git.stallFetches();
+    List<String> command = new ArrayList<>(List.of("bash", "-c", "\"$@\" & wait", "shell"));
+    command.addAll(clientCommand(socket, resubmit()));
+    CliJvm.Started shell = start(command);
+    assertTrue(stalled.await(120, TimeUnit.SECONDS), "the submit never fetched; log: " + log);
+    ProcessHandle client =
+        shell.process().children().findFirst().orElseThrow(() -> new AssertionError("no client"));
+    shell.process().destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+    assertTrue(
+        client.onExit().get(60, TimeUnit.SECONDS) != null && !client.isAlive(),
+        "the orphaned client ended");
+    git.release();
+    awaitLog("submit (exit 3; its client asked to stop or went away)");
+    assertEquals(tip, CliJvm.tip(bare), "the submit of a killed shell's client pushed");
+  }
+
+  @Test
+  @DisplayName(
+      "Ctrl-C to a client whose server never confirms the stop: after 10 s a line says whether the submit pushed is unknown and how to look; exit 130")
+  void stuckServer() throws Exception {
+    Path stuck = temp.resolve("s/stuck.sock");
+    try (ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+      server.bind(UnixDomainSocketAddress.of(stuck));
+      Future<Byte> go =
+          threads.submit(
+              () -> {
+                SocketChannel c = server.accept(); // left open: the server hangs
+                DataInputStream in = new DataInputStream(Channels.newInputStream(c));
+                ServerProtocol.readRequest(in);
+                DataOutputStream out = new DataOutputStream(Channels.newOutputStream(c));
+                out.writeByte(ServerProtocol.ACCEPTED);
+                out.flush();
+                return in.readByte();
+              });
+      CliJvm.Started client = start(clientCommand(stuck, resubmit()));
+      assertEquals(ServerProtocol.GO, go.get(60, TimeUnit.SECONDS));
+      long started = System.nanoTime();
+      CliJvm.Result cut = client.signal("INT");
+      assertEquals(130, cut.exit(), cut.out());
+      assertTrue(System.nanoTime() - started >= TimeUnit.SECONDS.toNanos(9), "waited the grace");
+      assertEquals(
+          "trainyard: interrupted; the resident server did not confirm the stop within 10 s, so"
+              + " whether the submit pushed is unknown: git ls-remote on the GitOps repository"
+              + " shows its branch's tip, and the same submit again without --rerun adds only the"
+              + " runs that are missing\n",
+          cut.out());
+    }
   }
 
   /** A first served submit, so that later ones are {@code --rerun}s of a known train.yaml. */
@@ -204,6 +272,11 @@ class ServedSubmitTest {
    * cache under the test's folder, no git config of the machine's) is the call's.
    */
   private CliJvm.Started client(List<String> args) throws IOException {
+    return start(clientCommand(socket, args));
+  }
+
+  /** The client's command line for {@code trainyard ARGS --gitops URL} on {@code at}. */
+  private List<String> clientCommand(Path at, List<String> args) {
     List<String> command =
         new ArrayList<>(
             List.of(
@@ -215,9 +288,13 @@ class ServedSubmitTest {
                 "-cp",
                 System.getProperty("java.class.path"),
                 "dev.trainyard.cli.ServerClient",
-                socket.toString()));
+                at.toString()));
     command.addAll(args);
     command.addAll(List.of("--gitops", url));
+    return command;
+  }
+
+  private CliJvm.Started start(List<String> command) throws IOException {
     Path out = temp.resolve("client-" + UUID.randomUUID() + ".log");
     ProcessBuilder pb =
         new ProcessBuilder(command)

@@ -38,6 +38,7 @@ class ServerProtocolTest {
     ServerProtocol.writeRequest(new DataOutputStream(bytes), request);
     ServerProtocol.Request read = ServerProtocol.readRequest(in(bytes));
     assertEquals(request, read);
+    assertEquals("", read.workingDirectoryKey(), "a folder this process cannot read has no key");
     assertEquals(List.of("A", "B", "PATH"), new ArrayList<>(read.environment().keySet()));
   }
 
@@ -82,6 +83,7 @@ class ServerProtocolTest {
       ByteArrayOutputStream bytes = header(ServerProtocol.MAGIC, 1);
       DataOutputStream out = new DataOutputStream(bytes);
       out.write('/');
+      out.writeInt(0); // the folder's key: ""
       out.writeInt(count);
       assertEquals(
           "a request with " + count + " items",
@@ -91,6 +93,7 @@ class ServerProtocolTest {
     ByteArrayOutputStream atLimit = header(ServerProtocol.MAGIC, 1);
     DataOutputStream out = new DataOutputStream(atLimit);
     out.write('/');
+    out.writeInt(0);
     out.writeInt(ServerProtocol.MAX_ITEMS);
     assertThrows(EOFException.class, () -> ServerProtocol.readRequest(in(atLimit)));
   }

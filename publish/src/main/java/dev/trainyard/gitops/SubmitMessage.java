@@ -20,11 +20,17 @@ final class SubmitMessage {
 
   private SubmitMessage() {}
 
-  static CommitText of(List<SubmittedRun> runs, Instant now, Map<String, String> env) {
+  /**
+   * @param runs the new runs (at least one); their train.yaml paths as the user typed them
+   * @param workingDirectory the folder those paths are relative to (the call's, not this JVM's: the
+   *     resident server runs in {@code /})
+   */
+  static CommitText of(
+      List<SubmittedRun> runs, Instant now, Map<String, String> env, Path workingDirectory) {
     ResolvedJob first = runs.get(0).job();
     CommitText.Person committer = CommitText.Person.committer(env, now);
     CommitText.Person author =
-        SourceAuthor.of(Path.of(runs.get(0).trainYaml()), first.source().commit())
+        SourceAuthor.of(workingDirectory.resolve(runs.get(0).trainYaml()), first.source().commit())
             .map(a -> new CommitText.Person(a.name(), a.email(), now))
             .orElse(committer);
     List<String> trailers = new ArrayList<>();

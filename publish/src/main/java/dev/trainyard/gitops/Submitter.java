@@ -210,7 +210,9 @@ public final class Submitter {
     List<SubmittedRun> fresh =
         runs.stream().filter(r -> r.outcome() == SubmittedRun.Outcome.NEW).toList();
     Optional<CommitText> text =
-        fresh.isEmpty() ? Optional.empty() : Optional.of(SubmitMessage.of(fresh, now, env));
+        fresh.isEmpty()
+            ? Optional.empty()
+            : Optional.of(SubmitMessage.of(fresh, now, env, request.workingDirectory()));
     return new Change<>(List.copyOf(edits.values()), text, diagnostics, runs);
   }
 
