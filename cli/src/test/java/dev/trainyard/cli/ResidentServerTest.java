@@ -167,7 +167,7 @@ class ResidentServerTest {
 
   @Test
   @DisplayName(
-      "the caller's environment and folder reach the command; each call runs on its own thread, so two run at once")
+      "the caller's environment and folder reach the command (PWD set to the folder, for git's child processes); each call runs on its own thread, so two run at once")
   void environmentAndConcurrency() throws Exception {
     Path socket = temp.resolve("s/three.sock");
     CountDownLatch both = new CountDownLatch(2);
@@ -187,7 +187,7 @@ class ResidentServerTest {
               seen.add(
                   invocation.workingDirectory()
                       + " "
-                      + invocation.environment()
+                      + new TreeMap<>(invocation.environment())
                       + " "
                       + Thread.currentThread().getName());
               out.print(args[1]);
@@ -201,7 +201,8 @@ class ResidentServerTest {
     assertEquals(new Call(0, "x", "é on stderr"), a.get(WAIT_SECONDS, TimeUnit.SECONDS));
     assertEquals(new Call(0, "y", "é on stderr"), b.get(WAIT_SECONDS, TimeUnit.SECONDS));
     assertEquals(
-        List.of("/ {B=2=3} trainyard-call", temp + " {A=1} trainyard-call"),
+        List.of(
+            "/ {B=2=3, PWD=/} trainyard-call", temp + " {A=1, PWD=" + temp + "} trainyard-call"),
         seen.stream().sorted().toList(),
         seen.toString());
   }
@@ -673,7 +674,7 @@ class ResidentServerTest {
               seen.add(
                   invocation.workingDirectory()
                       + " "
-                      + invocation.environment()
+                      + new TreeMap<>(invocation.environment())
                       + " "
                       + List.of(args));
               return 7;
@@ -698,7 +699,7 @@ class ResidentServerTest {
             new ByteArrayOutputStream(),
             noCommandErr));
     assertEquals(0, noCommandErr.size(), "SOCKET alone is a call without a command: declined");
-    assertEquals(List.of(temp + " {K=v} [compile, a b]"), seen);
+    assertEquals(List.of(temp + " {K=v, PWD=" + temp + "} [compile, a b]"), seen);
   }
 
   @Test

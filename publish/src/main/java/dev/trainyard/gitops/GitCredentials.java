@@ -2,6 +2,9 @@ package dev.trainyard.gitops;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -158,6 +161,7 @@ final class GitCredentials extends CredentialsProvider {
               .redirectError(ProcessBuilder.Redirect.DISCARD);
       pb.environment().putAll(env);
       pb.environment().put("GIT_TERMINAL_PROMPT", "0");
+      folder(env).ifPresent(d -> pb.directory(d.toFile()));
       Process p = pb.start();
       p.getOutputStream().write(in.toString().getBytes(StandardCharsets.UTF_8));
       p.getOutputStream().close();
@@ -171,6 +175,22 @@ final class GitCredentials extends CredentialsProvider {
       return Optional.empty();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * The folder {@code git credential fill} runs in: the call's, {@code PWD} (a shell's; the
+   * resident server sets it to its caller's working folder), so the repository-local config and
+   * {@code includeIf "gitdir:..."} sections of the caller's folder apply as they would to git run
+   * there; empty (this JVM's folder) when {@code PWD} is not an absolute path of a folder.
+   */
+  static Optional<Path> folder(Map<String, String> env) {
+    String pwd = env.getOrDefault("PWD", "");
+    try {
+      Path dir = Path.of(pwd);
+      return dir.isAbsolute() && Files.isDirectory(dir) ? Optional.of(dir) : Optional.empty();
+    } catch (InvalidPathException e) {
       return Optional.empty();
     }
   }
