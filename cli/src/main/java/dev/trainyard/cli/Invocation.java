@@ -1,6 +1,7 @@
 package dev.trainyard.cli;
 
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import picocli.CommandLine.Model.CommandSpec;
@@ -22,14 +23,22 @@ import picocli.CommandLine.Model.CommandSpec;
  * JVM's, so every file and every line is what it was before this seam.
  *
  * @param workingDirectory the folder relative paths are relative to: absolute and normalized
- * @param environment the environment variables (name → value), copied
+ * @param environment the environment variables (name → value), copied, with {@code PWD} set to the
+ *     working directory
  * @param stop what stops a publishing call: {@link CallStop#SIGNALS} in a process of its own, the
  *     client's stop frame in the resident server
  */
 record Invocation(Path workingDirectory, Map<String, String> environment, CallStop stop) {
   Invocation {
     workingDirectory = workingDirectory.toAbsolutePath().normalize();
-    environment = Map.copyOf(environment);
+    Map<String, String> env = new HashMap<>(environment);
+    // The call's folder, as a shell's PWD names it: git's child processes run there
+    // (GitCredentials.folder), though this JVM's own folder may be another (the resident server's
+    // is
+    // /) and a caller's PWD may be stale (a subprocess started with another cwd keeps its
+    // parent's).
+    env.put("PWD", workingDirectory.toString());
+    environment = Map.copyOf(env);
     Objects.requireNonNull(stop);
   }
 

@@ -40,7 +40,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -568,18 +567,6 @@ final class ResidentServer {
     }
   }
 
-  /**
-   * The call's environment: the caller's, with {@code PWD} set to its working folder (a shell's
-   * {@code PWD} may be stale or missing), since git's child processes run there ({@code
-   * GitCredentials.folder}) while this JVM's own folder is {@code /}.
-   */
-  static Map<String, String> callEnvironment(
-      ServerProtocol.Request request, Path workingDirectory) {
-    Map<String, String> env = new TreeMap<>(request.environment());
-    env.put("PWD", workingDirectory.toString());
-    return env;
-  }
-
   /** Runs {@code request}'s command with its output as frames on {@code out}; its exit code. */
   private int run(
       ServerProtocol.Request request, Path workingDirectory, DataOutputStream out, CallStop stop) {
@@ -590,7 +577,7 @@ final class ResidentServer {
         new PrintWriter(new OutputStreamWriter(new Frames(out, ServerProtocol.ERR), charset), true);
     int code =
         runner.run(
-            new Invocation(workingDirectory, callEnvironment(request, workingDirectory), stop),
+            new Invocation(workingDirectory, request.environment(), stop),
             stdout,
             stderr,
             request.args().toArray(String[]::new));
