@@ -282,25 +282,7 @@ public final class ServerClient {
   private static Thread stopHook(
       SocketChannel channel, CountDownLatch settled, boolean rerunnable, Sink stderr) {
     Thread hook =
-        new Thread(
-            () -> {
-              try {
-                channel.write(ByteBuffer.wrap(new byte[] {ServerProtocol.STOP}));
-                if (!settled.await(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS) && !rerunnable) {
-                  stderr.write(
-                      "trainyard: interrupted; the resident server did not confirm the stop within "
-                          + STOP_GRACE.toSeconds()
-                          + " s, so whether the submit pushed is unknown: "
-                          + UNKNOWN_HINT
-                          + "\n");
-                }
-              } catch (IOException e) {
-                // The server is gone: nothing left to stop.
-              } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-              }
-            },
-            "trainyard-stop");
+        new Thread(() -> stop(channel, settled, rerunnable, stderr, STOP_GRACE), "trainyard-stop");
     try {
       Runtime.getRuntime().addShutdownHook(hook);
     } catch (IllegalStateException e) {
@@ -309,6 +291,36 @@ public final class ServerClient {
       return null;
     }
     return hook;
+  }
+
+  /**
+   * What the stop hook does: sends {@link ServerProtocol#STOP} on {@code channel} and waits at most
+   * {@code grace} for {@code settled} (the server's {@link ServerProtocol#STOPPED} or the call's
+   * end); a call that is not {@linkplain ServerProtocol#RERUNNABLE rerunnable} (a submit) whose
+   * stop was not confirmed gets a line on {@code stderr} that its outcome is unknown. A server gone
+   * already (the write fails) leaves nothing to stop.
+   */
+  static void stop(
+      SocketChannel channel,
+      CountDownLatch settled,
+      boolean rerunnable,
+      Sink stderr,
+      Duration grace) {
+    try {
+      channel.write(ByteBuffer.wrap(new byte[] {ServerProtocol.STOP}));
+      if (!settled.await(grace.toMillis(), TimeUnit.MILLISECONDS) && !rerunnable) {
+        stderr.write(
+            "trainyard: interrupted; the resident server did not confirm the stop within "
+                + grace.toSeconds()
+                + " s, so whether the submit pushed is unknown: "
+                + UNKNOWN_HINT
+                + "\n");
+      }
+    } catch (IOException e) {
+      // The server is gone: nothing left to stop.
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   private static int gaveUp(Path socket, Duration answerTimeout, Sink stderr) throws IOException {
@@ -343,7 +355,7 @@ public final class ServerClient {
   }
 
   /** One of our output streams; after a failed write (a closed pipe) the rest is dropped. */
-  private static final class Sink {
+  static final class Sink {
     private final OutputStream stream;
     private boolean broken;
 

@@ -595,6 +595,171 @@ class ResidentServerTest {
     assertFalse(done.isStopped(), "a publish that returned is not stopped afterwards");
   }
 
+  /**
+   * A runner whose call registers a publish and reports, by its exit code, whether it was stopped
+   * (5) or not (6) within the wait; it prints nothing itself.
+   */
+  private static ResidentServer.Runner publishing(CountDownLatch registered) {
+    return (invocation, out, err, args) -> {
+      PublishProgress progress = new PublishProgress();
+      progress.publishing("https://git.example.com/g.git", "main");
+      try (CallStop.Watch watch = invocation.stop().watch(progress, err)) {
+        registered.countDown();
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
+        while (!progress.isStopped() && System.nanoTime() < until) {
+          Thread.sleep(10);
+        }
+      } catch (InterruptedException e) {
+        return 8;
+      }
+      return progress.isStopped() ? 5 : 6;
+    };
+  }
+
+  /** Connects, sends a request for {@code args}, reads 'a'; the caller goes on. */
+  private static SocketChannel accepted(Path socket, Path cwd, String... args) throws IOException {
+    SocketChannel channel = SocketChannel.open(StandardProtocolFamily.UNIX);
+    channel.connect(UnixDomainSocketAddress.of(socket));
+    ServerProtocol.writeRequest(
+        new DataOutputStream(Channels.newOutputStream(channel)),
+        new ServerProtocol.Request(cwd.toString(), Map.of(), List.of(args)));
+    ByteBuffer a = ByteBuffer.allocate(1);
+    assertEquals(1, channel.read(a));
+    assertEquals(ServerProtocol.ACCEPTED, a.get(0));
+    return channel;
+  }
+
+  /** What the server sends after 'a' until it closes: frame kinds and texts, the exit code. */
+  private static String frames(SocketChannel channel) throws IOException {
+    DataInputStream in = new DataInputStream(Channels.newInputStream(channel));
+    StringBuilder seen = new StringBuilder();
+    while (true) {
+      int kind = in.read();
+      if (kind < 0) {
+        return seen.toString();
+      }
+      seen.append((char) kind);
+      if (kind == ServerProtocol.OUT || kind == ServerProtocol.ERR) {
+        seen.append('[')
+            .append(new String(ServerProtocol.readBytes(in), StandardCharsets.UTF_8))
+            .append(']');
+      } else if (kind == ServerProtocol.EXIT) {
+        seen.append(in.readInt());
+      }
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "go and stop in one write (Ctrl-C right after go): the server reads the buffered stop, stops the publish, prints the line, answers 'k', then the exit")
+  void goAndStopTogether() throws Exception {
+    Path socket = temp.resolve("s/gs.sock");
+    CountDownLatch registered = new CountDownLatch(1);
+    start(socket, serving(socket, publishing(registered)));
+    try (SocketChannel channel = accepted(socket, temp, "submit")) {
+      channel.write(ByteBuffer.wrap(new byte[] {ServerProtocol.GO, ServerProtocol.STOP}));
+      // The stop comes before the publish is registered (nothing to say) or after (its line).
+      String frames = frames(channel);
+      assertTrue(
+          frames.equals("kx5")
+              || frames.equals(
+                  "e[trainyard: interrupted; nothing was pushed to https://git.example.com/g.git"
+                      + " (main)\n]kx5"),
+          frames);
+    }
+    awaitLog("submit (exit 5; its client asked to stop or went away)");
+  }
+
+  @Test
+  @DisplayName(
+      "stop while the publish is registered: the line 'interrupted; nothing was pushed to …' comes before 'k'; a client gone without a word (EOF) stops it too")
+  void stopAfterRegistered() throws Exception {
+    Path socket = temp.resolve("s/sr.sock");
+    CountDownLatch registered = new CountDownLatch(2);
+    start(socket, serving(socket, publishing(registered)));
+    try (SocketChannel channel = accepted(socket, temp, "submit")) {
+      channel.write(ByteBuffer.wrap(new byte[] {ServerProtocol.GO}));
+      long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
+      while (registered.getCount() == 2 && System.nanoTime() < until) {
+        Thread.sleep(10);
+      }
+      channel.write(ByteBuffer.wrap(new byte[] {ServerProtocol.STOP}));
+      assertEquals(
+          "e[trainyard: interrupted; nothing was pushed to https://git.example.com/g.git (main)\n]"
+              + "kx5",
+          frames(channel));
+    }
+    try (SocketChannel channel = accepted(socket, temp, "submit")) {
+      channel.write(ByteBuffer.wrap(new byte[] {ServerProtocol.GO}));
+      assertTrue(registered.await(WAIT_SECONDS, TimeUnit.SECONDS));
+    } // closed: the client is gone
+    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
+    while (CliJvm.count(log.toString(), "(exit 5; its client asked to stop") < 2
+        && System.nanoTime() < until) {
+      Thread.sleep(20);
+    }
+    assertEquals(
+        2, CliJvm.count(log.toString(), "(exit 5; its client asked to stop"), log.toString());
+  }
+
+  @Test
+  @DisplayName("a byte other than go after 'a' runs nothing")
+  void notGo() throws Exception {
+    Path socket = temp.resolve("s/ng.sock");
+    AtomicLong runs = new AtomicLong();
+    start(socket, serving(socket, (invocation, out, err, args) -> (int) runs.incrementAndGet()));
+    try (SocketChannel channel = accepted(socket, temp, "submit")) {
+      channel.write(ByteBuffer.wrap(new byte[] {ServerProtocol.STOP}));
+      assertEquals("", frames(channel));
+    }
+    awaitLog("submit not run: the client gave up before it went");
+    assertEquals(0, runs.get());
+  }
+
+  @Test
+  @DisplayName(
+      "the client's stop: sends 's'; a submit whose stop is not confirmed within the grace gets the 'unknown' line, a rerunnable call none, a confirmed one none; a gone server nothing")
+  void clientStop() throws Exception {
+    Path socket = temp.resolve("s/cs.sock");
+    ResidentServer.privateFolder(socket.getParent());
+    try (ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+      server.bind(UnixDomainSocketAddress.of(socket));
+      for (int round = 0; round < 3; round++) {
+        try (SocketChannel client = SocketChannel.open(StandardProtocolFamily.UNIX)) {
+          client.connect(UnixDomainSocketAddress.of(socket));
+          try (SocketChannel end = server.accept()) {
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            CountDownLatch settled = new CountDownLatch(round == 2 ? 0 : 1);
+            long started = System.nanoTime();
+            ServerClient.stop(
+                client, settled, round == 1, new ServerClient.Sink(err), Duration.ofMillis(300));
+            ByteBuffer got = ByteBuffer.allocate(1);
+            assertEquals(1, end.read(got));
+            assertEquals(ServerProtocol.STOP, got.get(0));
+            String line = err.toString(StandardCharsets.UTF_8);
+            if (round == 0) {
+              assertTrue(System.nanoTime() - started >= TimeUnit.MILLISECONDS.toNanos(300));
+              assertEquals(
+                  "trainyard: interrupted; the resident server did not confirm the stop within 0 s,"
+                      + " so whether the submit pushed is unknown: git ls-remote on the GitOps"
+                      + " repository shows its branch's tip, and the same submit again without"
+                      + " --rerun adds only the runs that are missing\n",
+                  line);
+            } else {
+              assertEquals("", line, "round " + round);
+            }
+          }
+        }
+      }
+      SocketChannel closed = SocketChannel.open(StandardProtocolFamily.UNIX);
+      closed.close();
+      ByteArrayOutputStream err = new ByteArrayOutputStream();
+      ServerClient.stop(
+          closed, new CountDownLatch(1), false, new ServerClient.Sink(err), Duration.ofSeconds(30));
+      assertEquals(0, err.size(), "a server gone: nothing to say, no wait");
+    }
+  }
+
   /** Waits at most {@link #WAIT_SECONDS} for the server's log to say {@code what}. */
   private void awaitLog(String what) throws InterruptedException {
     long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
