@@ -100,7 +100,7 @@ final class PreviousRuns {
    */
   private static final Map<String, Map<String, String>> KNOWN = new ConcurrentHashMap<>();
 
-  private static void remember(String blobId, Map<String, String> annotations) {
+  static void remember(String blobId, Map<String, String> annotations) {
     if (KNOWN.size() >= KNOWN_LIMIT) {
       KNOWN.clear();
     }
@@ -110,6 +110,11 @@ final class PreviousRuns {
   /** How many JobSets' annotations this JVM remembers (for tests). */
   static int remembered() {
     return KNOWN.size();
+  }
+
+  /** Forgets every remembered JobSet (for tests). */
+  static void forget() {
+    KNOWN.clear();
   }
 
   private synchronized Map<String, List<RunFolder>> index() {

@@ -104,6 +104,21 @@ class PreviousRunsTest {
     assertEquals(4, noIds.reads.size(), "a tree without blob ids is read each time");
   }
 
+  @Test
+  @DisplayName(
+      "the memory holds at most KNOWN_LIMIT JobSets: the one past it starts it over; a forgotten blob is read again")
+  void startsOverPastItsLimit() {
+    PreviousRuns.forget();
+    for (int i = 0; i < PreviousRuns.KNOWN_LIMIT; i++) {
+      PreviousRuns.remember(salt + i, Map.of());
+    }
+    assertEquals(PreviousRuns.KNOWN_LIMIT, PreviousRuns.remembered());
+    PreviousRuns.remember(salt + "one more", Map.of());
+    assertEquals(1, PreviousRuns.remembered());
+    PreviousRuns.forget();
+    assertEquals(0, PreviousRuns.remembered());
+  }
+
   private static String path(String run) {
     return new RunFolder("local", "default", run).jobSetFile();
   }
