@@ -29,8 +29,9 @@ served() {
   done
   dir="${TRAINYARD_SERVER_DIR:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/trainyard/server}"
   case "$dir" in /*) ;; *) dir="$PWD/$dir" ;; esac
-  # The build, the Java and the environment but for what changes in every shell.
-  key="$( { echo "$server_build"; echo "$server_java"; env | grep -Ev '^(PWD|OLDPWD|SHLVL|_)=' | LC_ALL=C sort; } | cksum | cut -d' ' -f1)"
+  # The build, the Java, the umask (the server's files are made with its own, inherited from the call that
+  # started it) and the environment but for what changes in every shell.
+  key="$( { echo "$server_build"; echo "$server_java"; umask; env | grep -Ev '^(PWD|OLDPWD|SHLVL|_)=' | LC_ALL=C sort; } | cksum | cut -d' ' -f1)"
   sock="$dir/$key.sock"
   if [ -S "$sock" ]; then
     # The client runs in the background so that a signal to this shell alone (kill PID, a timeout

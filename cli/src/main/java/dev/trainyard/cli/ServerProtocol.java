@@ -141,12 +141,24 @@ final class ServerProtocol {
 
   /**
    * The identity of the folder at {@code path} as this process sees it: its device and inode
-   * ({@link BasicFileAttributes#fileKey()}), or "" when it cannot be read.
+   * ({@link BasicFileAttributes#fileKey()}, "" when it cannot be read), after this process's mount
+   * namespace and root ({@code /proc/self/ns/mnt}, {@code /proc/self/root}; "" where there are
+   * none), so a caller that sees other files anywhere (another mount namespace, a chroot) gets
+   * another key, not only one whose working folder itself differs.
    */
   static String folderKey(String path) {
+    String where = link("/proc/self/ns/mnt") + " " + link("/proc/self/root") + " ";
     try {
       Object key = Files.readAttributes(Path.of(path), BasicFileAttributes.class).fileKey();
-      return key == null ? "" : key.toString();
+      return where + (key == null ? "" : key.toString());
+    } catch (IOException | RuntimeException e) {
+      return where;
+    }
+  }
+
+  private static String link(String path) {
+    try {
+      return Files.readSymbolicLink(Path.of(path)).toString();
     } catch (IOException | RuntimeException e) {
       return "";
     }

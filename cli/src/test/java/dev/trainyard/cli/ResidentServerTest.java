@@ -512,8 +512,11 @@ class ResidentServerTest {
     Path socket = temp.resolve("s/ns.sock");
     AtomicLong runs = new AtomicLong();
     start(socket, serving(socket, (invocation, out, err, args) -> (int) runs.incrementAndGet()));
-    assertTrue(ServerProtocol.folderKey(temp.toString()).startsWith("(dev="));
-    assertEquals("", ServerProtocol.folderKey(temp.resolve("none").toString()));
+    String where = ServerProtocol.folderKey(temp.resolve("none").toString());
+    assertTrue(where.matches("mnt:\\[[0-9]+\\] / "), where); // namespace, root, no folder
+    assertTrue(
+        ServerProtocol.folderKey(temp.toString()).matches("mnt:\\[[0-9]+\\] / \\(dev=.*"),
+        ServerProtocol.folderKey(temp.toString()));
     try (SocketChannel channel = SocketChannel.open(StandardProtocolFamily.UNIX)) {
       channel.connect(UnixDomainSocketAddress.of(socket));
       ServerProtocol.writeRequest(

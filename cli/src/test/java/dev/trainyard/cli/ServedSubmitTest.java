@@ -2,6 +2,7 @@ package dev.trainyard.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.trainyard.compiler.testing.GitCgiServer;
 import dev.trainyard.compiler.testing.TrainProject;
@@ -237,6 +238,26 @@ class ServedSubmitTest {
               + " runs that are missing\n",
           cut.out());
     }
+  }
+
+  @Test
+  @DisplayName(
+      "a client in another mount namespace (unshare -m) is declined: exit 75, nothing run, so the launcher runs the call in its own JVM")
+  void otherMountNamespace() throws Exception {
+    Process probe =
+        new ProcessBuilder("unshare", "-m", "--propagation", "private", "true")
+            .redirectErrorStream(true)
+            .start();
+    assumeTrue(
+        probe.waitFor(30, TimeUnit.SECONDS) && probe.exitValue() == 0,
+        "NOT RUN: unshare -m does not work here (needs root or user namespaces)");
+    List<String> command = new ArrayList<>(List.of("unshare", "-m", "--propagation", "private"));
+    command.addAll(clientCommand(socket, submit()));
+    CliJvm.Result declined = start(command).await(timeout(), "submit in another namespace");
+    assertEquals(ServerClient.NOT_SERVED, declined.exit(), declined.out());
+    assertEquals("", declined.out());
+    awaitLog("declined a working folder this server sees as another folder");
+    assertEquals("", CliJvm.git(bare, "--git-dir", bare.toString(), "branch", "--list").strip());
   }
 
   /** A first served submit, so that later ones are {@code --rerun}s of a known train.yaml. */

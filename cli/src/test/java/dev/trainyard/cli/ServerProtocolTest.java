@@ -3,6 +3,7 @@ package dev.trainyard.cli;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.BufferedOutputStream;
 import java.io.ByteArrayInputStream;
@@ -38,7 +39,11 @@ class ServerProtocolTest {
     ServerProtocol.writeRequest(new DataOutputStream(bytes), request);
     ServerProtocol.Request read = ServerProtocol.readRequest(in(bytes));
     assertEquals(request, read);
-    assertEquals("", read.workingDirectoryKey(), "a folder this process cannot read has no key");
+    assertEquals(
+        ServerProtocol.folderKey("/tmp/ä b"),
+        read.workingDirectoryKey(),
+        "the key as this process sees the folder");
+    assertTrue(read.workingDirectoryKey().endsWith(" "), "a folder that is not there: no inode");
     assertEquals(List.of("A", "B", "PATH"), new ArrayList<>(read.environment().keySet()));
   }
 
