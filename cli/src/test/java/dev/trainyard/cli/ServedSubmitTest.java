@@ -116,8 +116,12 @@ class ServedSubmitTest {
     CountDownLatch stalled = git.stallFetches();
     CliJvm.Started client = client(resubmit());
     assertTrue(stalled.await(120, TimeUnit.SECONDS), "the submit never fetched; log: " + log);
+    long signalled = System.nanoTime();
     CliJvm.Result cut = client.signal("INT");
     assertEquals(130, cut.exit(), cut.out());
+    assertTrue(
+        System.nanoTime() - signalled < TimeUnit.SECONDS.toNanos(8),
+        "the client ended at the server's 'k', not after its 10 s grace");
     assertTrue(
         cut.out().contains("trainyard: interrupted; nothing was pushed to " + url + " (main)\n"),
         cut.out() + log);
@@ -214,10 +218,12 @@ class ServedSubmitTest {
     Path stuck = temp.resolve("s/stuck.sock");
     try (ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
       server.bind(UnixDomainSocketAddress.of(stuck));
+      List<SocketChannel> held = new ArrayList<>(); // open till the end: the server hangs
       Future<Byte> go =
           threads.submit(
               () -> {
-                SocketChannel c = server.accept(); // left open: the server hangs
+                SocketChannel c = server.accept();
+                held.add(c);
                 DataInputStream in = new DataInputStream(Channels.newInputStream(c));
                 ServerProtocol.readRequest(in);
                 DataOutputStream out = new DataOutputStream(Channels.newOutputStream(c));
@@ -237,6 +243,7 @@ class ServedSubmitTest {
               + " shows its branch's tip, and the same submit again without --rerun adds only the"
               + " runs that are missing\n",
           cut.out());
+      held.get(0).close();
     }
   }
 
