@@ -91,6 +91,7 @@ public final class Pruner {
   public CheckpointPruneResult pruneCheckpoints(
       GitOpsLocation gitops, String branch, Optional<Platform> platform, boolean dryRun)
       throws GitOpsException {
+    progress.publishing(gitops.shown(), branch); // before the mirror's lock is waited for
     try (GitOpsRepository repo = GitOpsRepository.mirror(gitops, cacheRoot, env)) {
       Publisher.Published<List<CheckpointRetention.CheckpointFolder>> done =
           new Publisher(repo, branch, progress)
@@ -175,6 +176,7 @@ public final class Pruner {
       Function<Snapshot, Change<List<RunFolder>>> plan,
       boolean dryRun)
       throws GitOpsException {
+    progress.publishing(gitops.shown(), branch); // before the mirror's lock is waited for
     try (GitOpsRepository repo = GitOpsRepository.mirror(gitops, cacheRoot, env)) {
       Publisher.Published<List<RunFolder>> done =
           new Publisher(repo, branch, progress)

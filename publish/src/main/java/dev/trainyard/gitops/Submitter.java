@@ -86,6 +86,8 @@ public final class Submitter {
 
   SubmitResult submit(SubmitRequest request, Publisher.BeforePush beforePush)
       throws GitOpsException {
+    // Named before the mirror's lock is waited for, so a stop meanwhile says where nothing went.
+    progress.publishing(request.gitops().shown(), request.branch());
     try (GitOpsRepository repo = mirror(request.gitops())) {
       List<Diagnostic> diagnostics = new ArrayList<>();
       Publisher publisher =

@@ -194,6 +194,62 @@ class PublishProgressTest {
   }
 
   @Test
+  @DisplayName(
+      "a submit waiting for another process's lock on the mirror already names the repository and branch in its line")
+  void namedWhileWaitingForTheLock() throws Exception {
+    GitOpsFixture f = new GitOpsFixture(temp, "run: torchrun train.py\n");
+    f.submitter(GitOpsFixture.T0).submit(f.request(f.project.trainYaml(), false, false));
+    Path lock;
+    try (Stream<Path> files = Files.list(temp.resolve("cache/gitops"))) {
+      lock = files.filter(p -> p.toString().endsWith(".git.lock")).findFirst().orElseThrow();
+    }
+    Path locked = temp.resolve("locked");
+    Process holder =
+        new ProcessBuilder(
+                "python3",
+                "-c",
+                "import fcntl, sys, time\n"
+                    + "f = open(sys.argv[1], 'r+')\n"
+                    + "fcntl.lockf(f, fcntl.LOCK_EX)\n"
+                    + "open(sys.argv[2], 'w').close()\n"
+                    + "time.sleep(60)\n",
+                lock.toString(),
+                locked.toString())
+            .start();
+    try {
+      long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      while (!Files.exists(locked) && System.nanoTime() < until) {
+        TimeUnit.MILLISECONDS.sleep(20);
+      }
+      assertTrue(Files.exists(locked), "python3 never took the lock");
+      PublishProgress progress = new PublishProgress();
+      Thread submit =
+          new Thread(
+              () -> {
+                try {
+                  new Submitter(temp.resolve("cache"), Map.of(), Clock.systemUTC(), progress)
+                      .submit(f.request(f.project.trainYaml(), true, false));
+                } catch (GitOpsException e) {
+                  // released below: it may then land or time out; only the wait matters here
+                }
+              });
+      submit.setDaemon(true);
+      submit.start();
+      String expected = "interrupted; nothing was pushed to " + f.location().shown() + " (main)";
+      until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      while (!progress.interruptedLine().equals(expected) && System.nanoTime() < until) {
+        TimeUnit.MILLISECONDS.sleep(20);
+      }
+      assertEquals(expected, progress.interruptedLine());
+      assertEquals(PublishProgress.Phase.NOT_PUSHED, progress.phase());
+      holder.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+      submit.join(TimeUnit.SECONDS.toMillis(120));
+    } finally {
+      holder.destroyForcibly();
+    }
+  }
+
+  @Test
   @DisplayName("a prune keeps the progress too: after it, the pruning commit landed")
   void pruneMovesIt() throws Exception {
     GitOpsFixture f = new GitOpsFixture(temp, "run: torchrun train.py\n");
