@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -80,6 +81,16 @@ final class CliJvm {
                 "dev.trainyard.cli.Main"));
     command.addAll(args);
     command.addAll(List.of("--gitops", url));
+    return launch(project, dir, env, command);
+  }
+
+  /**
+   * Starts {@code command} (a CLI or a served call's client) in {@code project} with the cache
+   * under {@code dir}/cache, the log in {@code dir}, without git's global and system config or the
+   * caller's git credentials, then {@code env} on top.
+   */
+  static Started launch(Path project, Path dir, Map<String, String> env, List<String> command)
+      throws IOException {
     Path log = dir.resolve("cli-" + UUID.randomUUID() + ".log");
     ProcessBuilder pb =
         new ProcessBuilder(command)
@@ -93,6 +104,24 @@ final class CliJvm {
     pb.environment().remove("GIT_ASKPASS");
     pb.environment().putAll(env);
     return new Started(pb.start(), log);
+  }
+
+  /**
+   * A hook {@code name} (pre-receive, post-receive) in the bare repository {@code bare} that
+   * touches {@code mark}, then waits for {@code release} (at most 60 s): holds a push at that
+   * point.
+   */
+  static void holdingHook(Path bare, String name, Path mark, Path release) throws IOException {
+    Path hook = bare.resolve("hooks").resolve(name);
+    Files.createDirectories(hook.getParent());
+    Files.writeString(
+        hook,
+        "#!/bin/sh\ncat >/dev/null\ntouch '"
+            + mark
+            + "'\ni=0\nwhile [ ! -e '"
+            + release
+            + "' ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done\nexit 0\n");
+    Files.setPosixFilePermissions(hook, PosixFilePermissions.fromString("rwxr-xr-x"));
   }
 
   /** {@link #start}, then at most {@code timeout} for the end. */

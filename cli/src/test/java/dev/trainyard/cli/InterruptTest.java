@@ -10,7 +10,6 @@ import dev.trainyard.compiler.testing.TrainProject;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -100,7 +99,7 @@ class InterruptTest {
     String before = tip();
     Path mark = temp.resolve("hook-started");
     Path release = temp.resolve("hook-release");
-    hook("pre-receive", mark, release);
+    CliJvm.holdingHook(bare, "pre-receive", mark, release);
     CliJvm.Started p = start(resubmit());
     awaitFile(mark, p);
     CliJvm.Result cut = p.signal("TERM");
@@ -133,7 +132,7 @@ class InterruptTest {
   void afterThePush() throws Exception {
     Path mark = temp.resolve("hook-started");
     Path release = temp.resolve("hook-release");
-    hook("post-receive", mark, release);
+    CliJvm.holdingHook(bare, "post-receive", mark, release);
     CliJvm.Started p = start(resubmit());
     awaitFile(mark, p);
     new ProcessBuilder("kill", "-INT", Long.toString(p.process().pid()))
@@ -155,20 +154,6 @@ class InterruptTest {
     Files.delete(bare.resolve("hooks/post-receive"));
     CliJvm.Result next = cli(resubmit());
     assertEquals(0, next.exit(), next.out());
-  }
-
-  /** A hook that touches {@code mark}, then waits for {@code release} (at most 60 s). */
-  private void hook(String name, Path mark, Path release) throws IOException {
-    Path hook = bare.resolve("hooks").resolve(name);
-    Files.createDirectories(hook.getParent());
-    Files.writeString(
-        hook,
-        "#!/bin/sh\ncat >/dev/null\ntouch '"
-            + mark
-            + "'\ni=0\nwhile [ ! -e '"
-            + release
-            + "' ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done\nexit 0\n");
-    Files.setPosixFilePermissions(hook, PosixFilePermissions.fromString("rwxr-xr-x"));
   }
 
   private static void awaitFile(Path file, CliJvm.Started cli) throws Exception {

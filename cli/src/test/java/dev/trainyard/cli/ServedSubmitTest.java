@@ -18,11 +18,10 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -156,16 +155,7 @@ class ServedSubmitTest {
     land();
     Path mark = temp.resolve("hook-started");
     Path release = temp.resolve("hook-release");
-    Path hook = bare.resolve("hooks/pre-receive");
-    Files.createDirectories(hook.getParent());
-    Files.writeString(
-        hook,
-        "#!/bin/sh\ncat >/dev/null\ntouch '"
-            + mark
-            + "'\ni=0\nwhile [ ! -e '"
-            + release
-            + "' ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done\nexit 0\n");
-    Files.setPosixFilePermissions(hook, PosixFilePermissions.fromString("rwxr-xr-x"));
+    CliJvm.holdingHook(bare, "pre-receive", mark, release);
     CliJvm.Started client = client(resubmit());
     long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
     while (!Files.exists(mark) && client.process().isAlive() && System.nanoTime() < until) {
@@ -323,17 +313,6 @@ class ServedSubmitTest {
   }
 
   private CliJvm.Started start(List<String> command) throws IOException {
-    Path out = temp.resolve("client-" + UUID.randomUUID() + ".log");
-    ProcessBuilder pb =
-        new ProcessBuilder(command)
-            .directory(project.root().toFile())
-            .redirectErrorStream(true)
-            .redirectOutput(out.toFile());
-    pb.environment().remove("TRAINYARD_GITOPS_TOKEN");
-    pb.environment().put("TRAINYARD_CACHE", temp.resolve("cache").toString());
-    pb.environment().put("GIT_CONFIG_GLOBAL", "/dev/null");
-    pb.environment().put("GIT_CONFIG_NOSYSTEM", "1");
-    pb.environment().remove("GIT_ASKPASS");
-    return new CliJvm.Started(pb.start(), out);
+    return CliJvm.launch(project.root(), temp, Map.of(), command);
   }
 }
