@@ -89,7 +89,8 @@ public final class Compiler implements AutoCloseable {
   /** Compiles one train.yaml. Never throws for a mistake in the user's or the platform's files. */
   public CompileResult compile(CompileRequest request) {
     List<Diagnostic> all =
-        new ArrayList<>(RepositoryBoundary.check(request.trainYaml(), request.displayPath()));
+        new ArrayList<>(
+            RepositoryBoundary.check(request.trainYaml(), request.displayPath(), inspector));
     if (!all.isEmpty()) {
       return failed(all, Optional.empty());
     }

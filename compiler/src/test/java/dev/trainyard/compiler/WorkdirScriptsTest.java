@@ -45,4 +45,36 @@ class WorkdirScriptsTest {
       assertEquals(Optional.empty(), scripts.read(refused), refused);
     }
   }
+
+  @Test
+  @DisplayName(
+      "a symlink to a file inside is read through it; an oversized file in a subfolder is not read")
+  void symlinkInsideAndSubfolderLimit() throws Exception {
+    Path work = Files.createDirectories(dir.resolve("repo/jobs/demo"));
+    Files.createDirectories(work.resolve("src"));
+    Files.writeString(work.resolve("src/main.py"), "x = 1\n");
+    Files.createSymbolicLink(work.resolve("main.py"), Path.of("src/main.py"));
+    Files.write(work.resolve("src/big.py"), new byte[(int) WorkdirScripts.MAX_BYTES + 1]);
+    WorkdirScripts scripts = new WorkdirScripts(work);
+    assertEquals(Optional.of("x = 1\n"), scripts.read("main.py"));
+    assertEquals(Optional.empty(), scripts.read("src/big.py"));
+  }
+
+  @Test
+  @DisplayName(
+      "one instance (one compile) reads each file once however often the rules ask: a later change is not seen by it, a new instance sees it")
+  void readOncePerCompile() throws Exception {
+    Path work = Files.createDirectories(dir.resolve("work"));
+    Files.writeString(work.resolve("requirements.txt"), "torch\n");
+    WorkdirScripts scripts = new WorkdirScripts(work);
+    assertEquals(Optional.of("torch\n"), scripts.read("requirements.txt"));
+    assertEquals(Optional.empty(), scripts.read("pyproject.toml"));
+    Files.writeString(work.resolve("requirements.txt"), "jax\n");
+    Files.writeString(work.resolve("pyproject.toml"), "[project]\n");
+    assertEquals(Optional.of("torch\n"), scripts.read("requirements.txt"));
+    assertEquals(Optional.empty(), scripts.read("pyproject.toml"));
+    WorkdirScripts next = new WorkdirScripts(work);
+    assertEquals(Optional.of("jax\n"), next.read("requirements.txt"));
+    assertEquals(Optional.of("[project]\n"), next.read("pyproject.toml"));
+  }
 }

@@ -11,7 +11,10 @@ import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 
 /**
@@ -35,9 +38,50 @@ public final class YamlWriter {
   /** The same quoting rules for {@link AsciiYamlEmitter} (stateless, so one serves every call). */
   private static final AsciiYamlEmitter.Quoting QUOTING = quoting(new TypedScalarQuoting());
 
-  /** The emitter's view of {@code checker}. */
+  /** The emitter's view of {@code checker}, each verdict remembered ({@link Verdicts}). */
   static AsciiYamlEmitter.Quoting quoting(TypedScalarQuoting checker) {
-    return new AsciiYamlEmitter.Quoting(checker::needToQuoteValue, checker::needToQuoteName);
+    return new AsciiYamlEmitter.Quoting(
+        new Verdicts(checker::needToQuoteValue), new Verdicts(checker::needToQuoteName));
+  }
+
+  /**
+   * A quoting verdict per string, remembered. A compile writes the keys and most of the values
+   * (container names, flags, label keys, quantities, the commit) that the compile before it wrote,
+   * and asking Jackson's checker and the {@link TypedScalarQuoting#TYPED} regex again was a fifth
+   * of the emitter's time (issue #24). A verdict is a function of the string alone, so a remembered
+   * one is never stale. Strings of up to {@link #MAX_LENGTH} characters are kept, at most {@link
+   * #MAX} of them; then it starts over. Safe for concurrent use.
+   */
+  static final class Verdicts implements Predicate<String> {
+    static final int MAX = 8192;
+    static final int MAX_LENGTH = 256;
+    private final Predicate<String> checker;
+    private final Map<String, Boolean> known = new ConcurrentHashMap<>();
+
+    Verdicts(Predicate<String> checker) {
+      this.checker = checker;
+    }
+
+    @Override
+    public boolean test(String text) {
+      if (text.length() > MAX_LENGTH) {
+        return checker.test(text);
+      }
+      Boolean verdict = known.get(text);
+      if (verdict == null) {
+        verdict = checker.test(text);
+        if (known.size() >= MAX) {
+          known.clear();
+        }
+        known.put(text, verdict);
+      }
+      return verdict;
+    }
+
+    /** How many verdicts are kept (for tests). */
+    int size() {
+      return known.size();
+    }
   }
 
   private YamlWriter() {}
@@ -87,7 +131,28 @@ public final class YamlWriter {
     }
 
     static boolean typed(String text) {
-      return !text.isEmpty() && FIRST.indexOf(text.charAt(0)) >= 0 && TYPED.matcher(text).matches();
+      return mayBeTyped(text) && TYPED.matcher(text).matches();
+    }
+
+    /**
+     * Whether {@code text} starts as a {@link #TYPED} match can: with a character of {@link
+     * #FIRST}, and after a sign with a digit or a dot (every alternative that admits a sign goes on
+     * with one). Command-line flags ({@code --nproc-per-node=2}, {@code -c}) start with a sign and
+     * were most of what still reached the regex (5 % of a warm compile, issue #24).
+     */
+    static boolean mayBeTyped(String text) {
+      if (text.isEmpty() || FIRST.indexOf(text.charAt(0)) < 0) {
+        return false;
+      }
+      char first = text.charAt(0);
+      if (first != '+' && first != '-') {
+        return true;
+      }
+      if (text.length() < 2) {
+        return false;
+      }
+      char next = text.charAt(1);
+      return next == '.' || (next >= '0' && next <= '9');
     }
   }
 

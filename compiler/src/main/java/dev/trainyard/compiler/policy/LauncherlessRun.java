@@ -38,10 +38,20 @@ final class LauncherlessRun {
           "mpiexec",
           "colossalai",
           "ray");
-  private static final Pattern JOINS =
+  static final Pattern JOINS =
       Pattern.compile(
           "MASTER_ADDR|NODE_RANK|NNODES|PET_[A-Z]|GROUP_RANK|import\\s+lightning"
               + "|from\\s+lightning|pytorch_lightning");
+
+  /**
+   * Words one of which every match of {@link #JOINS} holds. A script with none of them cannot join,
+   * and is not scanned with the pattern: the scan of a 3 KB script that holds none was a quarter of
+   * a warm compile of the jax example (issue #24). Removing {@link #ASSIGNS}' matches, which end at
+   * a line's end, never forms one of these words, as none spans a line break.
+   */
+  private static final List<String> JOIN_WORDS =
+      List.of("MASTER_ADDR", "NODE_RANK", "NNODES", "PET_", "GROUP_RANK", "lightning");
+
   private static final Pattern SPAWN =
       Pattern.compile("\\b(mp|multiprocessing)\\.spawn\\s*\\(|\\bstart_processes\\s*\\(");
 
@@ -51,7 +61,7 @@ final class LauncherlessRun {
    * scripts set these for one machine, which the join check must not take for a read (issue #19).
    * {@code setdefault} keeps the pod's value: a read.
    */
-  private static final Pattern ASSIGNS =
+  static final Pattern ASSIGNS =
       Pattern.compile(
           "environ\\s*\\[\\s*['\"][A-Z_]+['\"]\\s*]\\s*=(?!=)[^\\n]*|putenv\\s*\\(\\s*['\"][A-Z_]+['\"][^\\n]*");
 
@@ -98,11 +108,15 @@ final class LauncherlessRun {
         p.module()
             ? Optional.empty()
             : c.scripts().read(p.name().text()).map(LauncherlessRun::withoutComments);
-    if (script.isPresent() && JOINS.matcher(ASSIGNS.matcher(script.get()).replaceAll("")).find()) {
+    if (script.isPresent() && joins(script.get())) {
       return;
     }
     Optional<String> mpi =
-        script.map(MPI_FRAMEWORK::matcher).filter(Matcher::find).map(m -> m.group(2));
+        script
+            .filter(s -> s.contains("horovod") || s.contains("mlx"))
+            .map(MPI_FRAMEWORK::matcher)
+            .filter(Matcher::find)
+            .map(m -> m.group(2));
     if (mpi.isPresent()) {
       String runtime = mpi.get().equals("mlx") ? "mlx" : "mpi";
       c.warning(
@@ -130,7 +144,11 @@ final class LauncherlessRun {
     if (c.framework() != Framework.TORCH) {
       return;
     }
-    boolean spawn = script.filter(s -> SPAWN.matcher(s).find()).isPresent();
+    boolean spawn =
+        script
+            .filter(s -> s.contains("spawn") || s.contains("start_processes"))
+            .filter(s -> SPAWN.matcher(s).find())
+            .isPresent();
     String what =
         script.isPresent()
             ? p.name().text()
@@ -156,6 +174,18 @@ final class LauncherlessRun {
   }
 
   /**
+   * Whether a script (comments removed) reads the node's place in the group: a {@link #JOINS} match
+   * once the statements that set a variable ({@link #ASSIGNS}) are taken out.
+   */
+  static boolean joins(String script) {
+    if (JOIN_WORDS.stream().noneMatch(script::contains)) {
+      return false;
+    }
+    boolean sets = script.contains("environ") || script.contains("putenv");
+    return JOINS.matcher(sets ? ASSIGNS.matcher(script).replaceAll("") : script).find();
+  }
+
+  /**
    * Python source with each comment (a {@code #} outside a string literal, to the end of its line)
    * removed; strings, line breaks and all else kept. A comment such as {@code # torchrun sets
    * MASTER_ADDR for us} is no sign that the script joins a group; a string can be ({@code
@@ -167,15 +197,23 @@ final class LauncherlessRun {
    * string runs to the end of the text.
    */
   static String withoutComments(String source) {
+    if (source.indexOf('#') < 0) {
+      return source;
+    }
+    // Copies the text between comments in runs (Java 17's StringBuilder copies a String part char
+    // by char, a whole String at once): this read was 2 % of a warm compile (issue #24).
     StringBuilder out = new StringBuilder(source.length());
     int n = source.length();
+    int copied = 0;
     int i = 0;
     while (i < n) {
       char ch = source.charAt(i);
       if (ch == '#') {
+        out.append(source.substring(copied, i));
         while (i < n && source.charAt(i) != '\n') {
           i++;
         }
+        copied = i;
       } else if (ch == '\'' || ch == '"') {
         String triple = String.valueOf(ch).repeat(3);
         String quote = source.startsWith(triple, i) ? triple : String.valueOf(ch);
@@ -187,15 +225,12 @@ final class LauncherlessRun {
           }
           end += at == '\\' ? 2 : 1;
         }
-        end = Math.min(n, source.startsWith(quote, end) ? end + quote.length() : end);
-        out.append(source, i, end);
-        i = end;
+        i = Math.min(n, source.startsWith(quote, end) ? end + quote.length() : end);
       } else {
-        out.append(ch);
         i++;
       }
     }
-    return out.toString();
+    return out.append(source.substring(copied, n)).toString();
   }
 
   /** The script or {@code -m module} after python's own options; empty for {@code python -c}. */

@@ -8,13 +8,17 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
@@ -66,6 +70,51 @@ public final class GitSourceInspector implements AutoCloseable {
 
   /** Which repositories had a train.yaml's folder checked already, for {@link #statuses}. */
   private final Set<Path> statusAsked = ConcurrentHashMap.newKeySet();
+
+  /**
+   * What one call learns of its files' places once and keeps until {@link #close}, as it keeps the
+   * status: the work tree (or none) of each folder a train.yaml is in, the real path of each work
+   * tree and train.yaml, and each work tree's git directory. Finding them again for every compile
+   * (a {@code stat} per folder level for each lookup, the real-path walk twice, JGit's repository
+   * search) was a fifth of a warm compile (issue #24); a preview of many train.yaml files of one
+   * repository finds the repository once.
+   */
+  private final Map<Path, Optional<Path>> workTrees = new ConcurrentHashMap<>();
+
+  private final Map<Path, Path> realPaths = new ConcurrentHashMap<>();
+  private final Map<Path, Optional<Path>> gitDirs = new ConcurrentHashMap<>();
+
+  /**
+   * Each repository's remotes, with the {@code config} file's modification time, size and inode
+   * when they were read. Asking JGit for them checks the repository's, the user's and the system's
+   * config files for changes (5 % of a warm compile, issue #24); this checks the repository's file
+   * alone, which git and JGit replace on every change (a new inode). A remote changed there during
+   * a call is seen; one added to the user's or system's config during a call is not.
+   */
+  private final Map<Path, StampedRemotes> remotes = new ConcurrentHashMap<>();
+
+  /** Remotes, and the config file's state they were read from. */
+  private record StampedRemotes(List<Object> stamp, Remotes remotes) {}
+
+  /**
+   * A repository's remotes as its config names them, name → URL ({@code null} for a remote without
+   * one).
+   */
+  private record Remotes(SortedMap<String, String> urls) {
+    /** The URL of origin, else of the only remote. */
+    Optional<String> url() {
+      String origin = urls.get("origin");
+      if (origin != null) {
+        return Optional.of(origin);
+      }
+      return urls.size() == 1 ? Optional.ofNullable(urls.get(urls.firstKey())) : Optional.empty();
+    }
+
+    /** origin, else the only remote (as {@link #url} picks it). */
+    String name() {
+      return urls.size() == 1 ? urls.firstKey() : "origin";
+    }
+  }
 
   /**
    * The paths (relative to the work tree, {@code /}-separated) that {@code git status} reports
@@ -140,7 +189,7 @@ public final class GitSourceInspector implements AutoCloseable {
       Path workingDirectory) {
     SourceLocation at = SourceLocation.ofFile(displayPath);
     Path file = trainYaml.toAbsolutePath().normalize();
-    if (repoOverride.isPresent() && commitOverride.isPresent() && workTreeOf(file).isEmpty()) {
+    if (repoOverride.isPresent() && commitOverride.isPresent() && workTree(file).isEmpty()) {
       // CI passes both, outside a checkout too: then train.yaml's path is relative to the working
       // directory and
       // nothing can tell whether the commit exists or holds this train.yaml, which W315 says.
@@ -175,6 +224,10 @@ public final class GitSourceInspector implements AutoCloseable {
   public void close() {
     statuses.clear();
     statusAsked.clear();
+    workTrees.clear();
+    realPaths.clear();
+    gitDirs.clear();
+    remotes.clear();
     for (Path gitDir : List.copyOf(repositories.keySet())) {
       AutoCloseable repo = repositories.remove(gitDir);
       if (repo != null) {
@@ -185,6 +238,32 @@ public final class GitSourceInspector implements AutoCloseable {
         }
       }
     }
+  }
+
+  /**
+   * {@link #workTreeOf}, found once per folder until {@link #close}.
+   *
+   * @param file an absolute, normalized path
+   */
+  Optional<Path> workTree(Path file) {
+    Path folder = file.getParent();
+    return folder == null
+        ? Optional.empty()
+        : workTrees.computeIfAbsent(folder, f -> workTreeOf(file));
+  }
+
+  /**
+   * {@code path}'s real path (every symlink followed), found once until {@link #close}.
+   *
+   * @throws IOException when it does not exist or cannot be read (not remembered)
+   */
+  Path realPath(Path path) throws IOException {
+    Path known = realPaths.get(path);
+    if (known == null) {
+      known = path.toRealPath();
+      realPaths.put(path, known);
+    }
+    return known;
   }
 
   /**
@@ -248,9 +327,9 @@ public final class GitSourceInspector implements AutoCloseable {
         : Optional.empty();
   }
 
-  private static String pathIn(Path workTree, Path file) {
+  private String pathIn(Path workTree, Path file) {
     try {
-      return workTree.toRealPath().relativize(file.toRealPath()).toString().replace('\\', '/');
+      return realPath(workTree).relativize(realPath(file)).toString().replace('\\', '/');
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -407,23 +486,24 @@ public final class GitSourceInspector implements AutoCloseable {
         Optional<Path> ignored,
         boolean workingTree,
         SourceLocation at) {
-      FileRepositoryBuilder builder =
-          new FileRepositoryBuilder().findGitDir(file.getParent().toFile());
-      if (builder.getGitDir() == null) {
+      Optional<Path> gitDir = gitDir(inspector, file);
+      if (gitDir.isEmpty()) {
         return notInRepository(displayPath, at);
       }
-      Path gitDir = builder.getGitDir().toPath().toAbsolutePath().normalize();
       Repository repo =
-          (Repository) inspector.repositories.computeIfAbsent(gitDir, dir -> open(builder));
+          (Repository)
+              inspector.repositories.computeIfAbsent(
+                  gitDir.get(), dir -> open(new FileRepositoryBuilder().setGitDir(dir.toFile())));
+      Remotes remotes = remotes(inspector, gitDir.get(), repo);
       // new Git(repo) does not close the repository it is given.
       try (Git git = new Git(repo)) {
-        String path = pathIn(repo.getWorkTree().toPath(), file);
+        String path = inspector.pathIn(repo.getWorkTree().toPath(), file);
         Optional<Diagnostic> ambiguous =
-            repoOverride.isPresent() ? Optional.empty() : ambiguousRemotes(repo, at);
+            repoOverride.isPresent() ? Optional.empty() : ambiguousRemotes(remotes, at);
         if (ambiguous.isPresent()) {
           return StageResult.failed(List.of(ambiguous.get()));
         }
-        Optional<String> url = repoOverride.or(() -> remoteUrl(repo));
+        Optional<String> url = repoOverride.or(remotes::url);
         Optional<String> commit = commitOverride.or(() -> head(repo));
         List<Diagnostic> problems = new ArrayList<>(outside(path, at));
         if (!problems.isEmpty()) {
@@ -435,16 +515,16 @@ public final class GitSourceInspector implements AutoCloseable {
         Optional<String> ignoredPath =
             ignored.map(i -> workTree.relativize(i).toString().replace('\\', '/'));
         if (commitOverride.isEmpty() && commit.isPresent()) {
-          checkClean(status(inspector, gitDir, git, path), path, ignoredPath, at, problems);
-          checkPushed(repo, commit.get(), at, problems);
+          checkClean(status(inspector, gitDir.get(), git, path), path, ignoredPath, at, problems);
+          checkPushed(repo, remotes, commit.get(), at, problems);
         }
         if (commitOverride.isPresent() && !workingTree) {
           boolean sameRepo =
               repoOverride.isEmpty()
-                  || remoteUrl(repo).map(u -> sameRepository(u, repoOverride.get())).orElse(false);
+                  || remotes.url().map(u -> sameRepository(u, repoOverride.get())).orElse(false);
           checkInCommit(
               repo,
-              new Pinned(commitOverride.get(), sameRepo, remoteUrl(repo).isPresent()),
+              new Pinned(commitOverride.get(), sameRepo, remotes.url().isPresent()),
               path,
               file,
               at,
@@ -462,41 +542,78 @@ public final class GitSourceInspector implements AutoCloseable {
       }
     }
 
-    private static Optional<String> remoteUrl(Repository repo) {
-      var config = repo.getConfig();
-      String origin = config.getString("remote", "origin", "url");
-      if (origin != null) {
-        return Optional.of(origin);
+    /**
+     * JGit's search for the git directory from train.yaml's folder ({@code findGitDir}), once per
+     * work tree: no folder between train.yaml's and its work tree has a {@code .git}, so the search
+     * from any train.yaml of a work tree ends where the search from the work tree does. Without a
+     * work tree (no {@code .git} above train.yaml) JGit searches from train.yaml's folder, once per
+     * folder.
+     */
+    private static Optional<Path> gitDir(GitSourceInspector inspector, Path file) {
+      Path from = inspector.workTree(file).orElse(file.getParent());
+      return inspector.gitDirs.computeIfAbsent(
+          from,
+          f ->
+              Optional.ofNullable(new FileRepositoryBuilder().findGitDir(f.toFile()).getGitDir())
+                  .map(d -> d.toPath().toAbsolutePath().normalize()));
+    }
+
+    /**
+     * The remotes of the repository's config (repository, user and system files, as git reads
+     * them), read again when the repository's {@code config} file changed ({@link #remotes}).
+     */
+    private static Remotes remotes(GitSourceInspector inspector, Path gitDir, Repository repo) {
+      List<Object> stamp = stamp(repo.getCommonDirectory().toPath().resolve("config"));
+      StampedRemotes known = inspector.remotes.get(gitDir);
+      if (known != null && known.stamp().equals(stamp)) {
+        return known.remotes();
       }
-      Set<String> remotes = config.getSubsections("remote");
-      return remotes.size() == 1
-          ? Optional.ofNullable(config.getString("remote", remotes.iterator().next(), "url"))
-          : Optional.empty();
+      Remotes read = remotes(repo);
+      inspector.remotes.put(gitDir, new StampedRemotes(stamp, read));
+      return read;
+    }
+
+    /** A file's modification time, size and inode; an empty list when it cannot be read. */
+    private static List<Object> stamp(Path file) {
+      try {
+        BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class);
+        return Arrays.asList(a.lastModifiedTime(), a.size(), a.fileKey());
+      } catch (IOException e) {
+        return List.of();
+      }
+    }
+
+    private static Remotes remotes(Repository repo) {
+      var config = repo.getConfig();
+      SortedMap<String, String> urls = new TreeMap<>();
+      for (String name : config.getSubsections("remote")) {
+        urls.put(name, config.getString("remote", name, "url"));
+      }
+      return new Remotes(Collections.unmodifiableSortedMap(urls));
     }
 
     /**
      * Several remotes and none named origin: which one pods clone is a guess, so the user names it.
      */
-    private static Optional<Diagnostic> ambiguousRemotes(Repository repo, SourceLocation at) {
-      var config = repo.getConfig();
-      Set<String> remotes = new TreeSet<>(config.getSubsections("remote"));
-      if (config.getString("remote", "origin", "url") != null || remotes.size() < 2) {
+    private static Optional<Diagnostic> ambiguousRemotes(Remotes remotes, SourceLocation at) {
+      SortedMap<String, String> urls = remotes.urls();
+      if (urls.get("origin") != null || urls.size() < 2) {
         return Optional.empty();
       }
       List<String> named =
-          remotes.stream().map(r -> r + " (" + config.getString("remote", r, "url") + ")").toList();
+          urls.entrySet().stream().map(r -> r.getKey() + " (" + r.getValue() + ")").toList();
       return Optional.of(
           Diagnostic.error(
                   DiagnosticCode.SOURCE_NO_REMOTE,
                   at,
                   "",
                   "the git repository has "
-                      + remotes.size()
+                      + urls.size()
                       + " remotes and none is named origin: "
                       + String.join(", ", named))
               .withHint(
                   "pass --source-repo with the URL pods should clone, e.g. --source-repo "
-                      + config.getString("remote", remotes.iterator().next(), "url")));
+                      + urls.get(urls.firstKey())));
     }
 
     /**
@@ -513,7 +630,11 @@ public final class GitSourceInspector implements AutoCloseable {
      * check it out.
      */
     private static void checkPushed(
-        Repository repo, String sha, SourceLocation at, List<Diagnostic> problems) {
+        Repository repo,
+        Remotes remotes,
+        String sha,
+        SourceLocation at,
+        List<Diagnostic> problems) {
       try (RevWalk walk = new RevWalk(repo)) {
         var commit = walk.parseCommit(ObjectId.fromString(sha));
         List<Ref> remote = new ArrayList<>();
@@ -543,18 +664,11 @@ public final class GitSourceInspector implements AutoCloseable {
                         + why
                         + "; pods clone the remote and could not check it out")
                 .withHint(
-                    (remote.isEmpty() ? "git push -u " + remoteName(repo) + " HEAD" : "git push")
+                    (remote.isEmpty() ? "git push -u " + remotes.name() + " HEAD" : "git push")
                         + ", then submit; or ignore this if the commit reaches the remote another way"));
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
-    }
-
-    /** origin, else the only remote (as {@link #remoteUrl} picks it). */
-    private static String remoteName(Repository repo) {
-      Set<String> remotes = repo.getConfig().getSubsections("remote");
-      // The only remote, whatever its name (origin included); else origin.
-      return remotes.size() == 1 ? remotes.iterator().next() : "origin";
     }
 
     private static Optional<String> head(Repository repo) {

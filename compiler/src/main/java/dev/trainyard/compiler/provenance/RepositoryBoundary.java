@@ -25,14 +25,23 @@ public final class RepositoryBoundary {
    * @param displayPath how diagnostics name it
    */
   public static List<Diagnostic> check(Path trainYaml, String displayPath) {
+    return check(trainYaml, displayPath, new GitSourceInspector());
+  }
+
+  /**
+   * As {@link #check(Path, String)}, with the work trees and real paths {@code inspector} found for
+   * this call's earlier train.yaml files (and keeps for its later compiles).
+   */
+  public static List<Diagnostic> check(
+      Path trainYaml, String displayPath, GitSourceInspector inspector) {
     Path file = trainYaml.toAbsolutePath().normalize();
-    Optional<Path> workTree = GitSourceInspector.workTreeOf(file);
+    Optional<Path> workTree = inspector.workTree(file);
     if (workTree.isEmpty()) {
       return List.of();
     }
     try {
-      Path root = workTree.get().toRealPath();
-      Path real = file.toRealPath();
+      Path root = inspector.realPath(workTree.get());
+      Path real = inspector.realPath(file);
       // A file inside the root relativizes to a path below it, which outside() lets pass; one
       // outside climbs out
       // first (`../`): the root, a folder, cannot lie below a file.

@@ -27,6 +27,9 @@ final class TabIndentation {
    * line order.
    */
   static List<Diagnostic> find(SourceFile file) {
+    if (file.text().indexOf('\t') < 0) {
+      return List.of(); // nearly every file: no line to look at
+    }
     List<Diagnostic> found = new ArrayList<>();
     String[] lines = file.text().split("\n", -1);
     int blockParentIndent = -1;

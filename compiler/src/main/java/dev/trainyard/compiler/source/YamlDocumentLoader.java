@@ -25,6 +25,7 @@ import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -89,7 +90,7 @@ public final class YamlDocumentLoader {
    */
   public static StageResult<SourceFile> readFile(Path path, String displayPath) {
     SourceLocation at = SourceLocation.ofFile(displayPath);
-    if (Files.exists(path) && !Files.isDirectory(path) && !Files.isRegularFile(path)) {
+    if (isSpecial(path)) {
       // A FIFO or device would block or never end; only plain files are read.
       return StageResult.failed(
           List.of(
@@ -110,14 +111,32 @@ public final class YamlDocumentLoader {
       if (bytes.length > MAX_FILE_BYTES) {
         return StageResult.failed(List.of(tooLarge(at, Files.size(path))));
       }
-      var bad = Utf8Text.firstBadByte(bytes);
+      // new String replaces each malformed sequence with U+FFFD: without one the bytes were valid
+      // UTF-8, and the strict decode that finds the bad byte runs only for a text with one.
+      String text = new String(bytes, StandardCharsets.UTF_8);
+      var bad =
+          text.indexOf('\uFFFD') < 0
+              ? Optional.<Utf8Text.BadByte>empty()
+              : Utf8Text.firstBadByte(bytes);
       if (bad.isPresent()) {
         return StageResult.failed(List.of(notUtf8(displayPath, bad.get())));
       }
-      return StageResult.of(
-          new SourceFile(displayPath, new String(bytes, StandardCharsets.UTF_8)), List.of());
+      return StageResult.of(new SourceFile(displayPath, text), List.of());
     } catch (IOException e) {
       return StageResult.failed(List.of(unreadable(at, path, e)));
+    }
+  }
+
+  /**
+   * Whether {@code path} exists and is neither a folder nor a regular file (a FIFO, a device), from
+   * one {@code stat} (a missing path is not special: reading it reports it).
+   */
+  private static boolean isSpecial(Path path) {
+    try {
+      BasicFileAttributes a = Files.readAttributes(path, BasicFileAttributes.class);
+      return !a.isDirectory() && !a.isRegularFile();
+    } catch (IOException | RuntimeException e) {
+      return false;
     }
   }
 

@@ -149,7 +149,16 @@ class YamlWriterTest {
                 "a1",
                 " 1",
                 "x=1",
-                "é1"));
+                "é1",
+                "-",
+                "+",
+                "-c",
+                "--nproc-per-node=2",
+                "-x1",
+                "+a",
+                "-0b1",
+                "+0x1F",
+                "-1:30"));
     Random random = new Random(24);
     String alphabet = "0123456789+-._:eExXbBoO<=aZ T";
     for (int i = 0; i < 20_000; i++) {
@@ -166,5 +175,46 @@ class YamlWriterTest {
       typed += regex ? 1 : 0;
     }
     assertTrue(typed > 1_000, "the samples hold only " + typed + " typed strings");
+  }
+
+  @Test
+  @DisplayName(
+      "remembered quoting verdicts answer as the checker for fixed and random strings, twice; at most MAX strings of at most MAX_LENGTH characters are kept")
+  void verdictsAsChecker() {
+    YamlWriter.TypedScalarQuoting checker = new YamlWriter.TypedScalarQuoting();
+    YamlWriter.Verdicts values = new YamlWriter.Verdicts(checker::needToQuoteValue);
+    YamlWriter.Verdicts names = new YamlWriter.Verdicts(checker::needToQuoteName);
+    Random random = new Random(7);
+    String alphabet = "0123456789+-._:#,[]{}eEyYnN tT~<=aZ";
+    List<String> samples = new ArrayList<>(List.of("", "yes", "No", "1e4", "a: b", "#x", "~"));
+    for (int i = 0; i < 5_000; i++) {
+      StringBuilder s = new StringBuilder();
+      for (int n = random.nextInt(6); n >= 0; n--) {
+        s.append(alphabet.charAt(random.nextInt(alphabet.length())));
+      }
+      samples.add(s.toString());
+    }
+    int quoted = 0;
+    for (int round = 0; round < 2; round++) {
+      for (String s : samples) {
+        assertEquals(checker.needToQuoteValue(s), values.test(s), "value \"" + s + "\"");
+        assertEquals(checker.needToQuoteName(s), names.test(s), "name \"" + s + "\"");
+        quoted += values.test(s) ? 1 : 0;
+      }
+    }
+    assertTrue(quoted > 1_000 && quoted < 2 * samples.size() - 1_000, quoted + " quoted");
+    assertTrue(values.size() > 1_000, values.size() + " kept");
+
+    YamlWriter.Verdicts bounded = new YamlWriter.Verdicts(s -> s.length() % 2 == 0);
+    String at = "a".repeat(YamlWriter.Verdicts.MAX_LENGTH);
+    assertTrue(bounded.test(at));
+    assertEquals(1, bounded.size(), "a string of MAX_LENGTH characters is kept");
+    assertTrue(!bounded.test(at + "a"));
+    assertEquals(1, bounded.size(), "a longer one is asked, not kept");
+    for (int i = 0; i < YamlWriter.Verdicts.MAX + 10; i++) {
+      assertEquals(String.valueOf(i).length() % 2 == 0, bounded.test(String.valueOf(i)));
+      assertTrue(bounded.size() <= YamlWriter.Verdicts.MAX, "kept " + bounded.size());
+    }
+    assertTrue(bounded.size() < 20, "starts over once full: " + bounded.size());
   }
 }

@@ -106,6 +106,50 @@ class GitSourceInspectorTest {
 
   @Test
   @DisplayName(
+      "many train.yaml files of one repo share what the call found of the repository, yet each sees the remotes as they are: two remotes without origin are ambiguous until --source-repo names one")
+  void remotesPerTrainYaml() throws Exception {
+    TrainProject p =
+        TrainProject.create(temp, "jobs/a", "run: x\n", Map.of("../b/train.yaml", "run: y\n"));
+    Path a = p.trainYaml();
+    Path b = a.getParent().resolveSibling("b").resolve("train.yaml");
+    assertEquals(TrainProject.REMOTE, inspectedUrl(a));
+    try (Git git = Git.open(p.root().toFile())) {
+      var config = git.getRepository().getConfig();
+      config.unsetSection("remote", "origin");
+      config.setString("remote", "upstream", "url", "https://github.com/acme/up.git");
+      config.setString("remote", "fork", "url", "https://github.com/me/fork.git");
+      config.save();
+    }
+    var ambiguous = inspect(b, Optional.empty(), Optional.empty(), Optional.empty());
+    assertTrue(ambiguous.failed());
+    assertEquals(
+        "the git repository has 2 remotes and none is named origin: fork"
+            + " (https://github.com/me/fork.git), upstream (https://github.com/acme/up.git)",
+        ambiguous.diagnostics().get(0).message());
+    assertTrue(
+        ambiguous
+            .diagnostics()
+            .get(0)
+            .hint()
+            .endsWith("--source-repo https://github.com/me/fork.git"),
+        ambiguous.diagnostics().get(0).hint());
+    SourceInfo named =
+        inspect(b, Optional.of("https://github.com/acme/x.git"), Optional.empty(), Optional.empty())
+            .value()
+            .orElseThrow();
+    assertEquals("https://github.com/acme/x.git", named.repoUrl(), "--source-repo settles it");
+    assertEquals("jobs/b/train.yaml", named.trainYamlPath());
+  }
+
+  private String inspectedUrl(Path trainYaml) {
+    return inspect(trainYaml, Optional.empty(), Optional.empty(), Optional.empty())
+        .value()
+        .orElseThrow()
+        .repoUrl();
+  }
+
+  @Test
+  @DisplayName(
       "the filtered status keeps the folder itself and everything under it, nothing else, and all of it for the repository root")
   void statusUnderFolder() {
     var status =
