@@ -2,6 +2,7 @@ package dev.trainyard.compiler.manifest;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Predicate;
@@ -57,8 +58,17 @@ final class AsciiYamlEmitter {
       ThreadLocal.withInitial(() -> new StringBuilder(32 * 1024));
 
   private final StringBuilder out;
-  private final List<Integer> indents = new ArrayList<>();
-  private Integer indent;
+
+  /**
+   * SnakeYAML's indent stack ({@code Emitter.indents}), with {@link #NONE} for its {@code null} (no
+   * indent yet); ints, as boxing one per scalar was 7 % of a warm compile (issue #24).
+   */
+  private int[] indents = new int[32];
+
+  private int depth;
+  private int indent = NONE;
+
+  private static final int NONE = -1;
   private int column;
   private boolean whitespace = true;
   private boolean indention = true;
@@ -271,8 +281,11 @@ final class AsciiYamlEmitter {
   }
 
   private void increaseIndent(boolean flow, boolean indentless) {
-    indents.add(indent);
-    if (indent == null) {
+    if (depth == indents.length) {
+      indents = Arrays.copyOf(indents, depth * 2);
+    }
+    indents[depth++] = indent;
+    if (indent == NONE) {
       indent = flow ? INDENT : 0;
     } else if (!indentless) {
       indent += INDENT;
@@ -280,7 +293,7 @@ final class AsciiYamlEmitter {
   }
 
   private void popIndent() {
-    indent = indents.remove(indents.size() - 1);
+    indent = indents[--depth];
   }
 
   private void writeIndicator(
@@ -296,7 +309,7 @@ final class AsciiYamlEmitter {
   }
 
   private void writeIndent() {
-    int at = indent == null ? 0 : indent;
+    int at = indent == NONE ? 0 : indent;
     if (!indention || column > at || (column == at && !whitespace)) {
       writeLineBreak();
     }
@@ -463,7 +476,7 @@ final class AsciiYamlEmitter {
     writeLineBreak();
     // SnakeYAML's writeLiteral, line by line: each non-empty line indented, each break written,
     // and a final break when the text has none.
-    int at = indent == null ? 0 : indent;
+    int at = indent == NONE ? 0 : indent;
     int start = 0;
     while (start < text.length()) {
       int end = text.indexOf('\n', start);

@@ -93,6 +93,14 @@ public final class GitSourceInspector implements AutoCloseable {
    */
   private final Map<Path, StampedRemotes> remotes = new ConcurrentHashMap<>();
 
+  /**
+   * Whether each repository holds each {@code --source-commit} asked of it, by git directory and
+   * SHA: a CI call's train.yaml files share one commit, and JGit looks for a missing object in the
+   * pack folder and the loose objects each time it is asked. Like the status, the answer is the
+   * repository's when first asked, until {@link #close}.
+   */
+  private final Map<List<Object>, Boolean> commits = new ConcurrentHashMap<>();
+
   /** Remotes, and the config file's state they were read from. */
   private record StampedRemotes(List<Object> stamp, Remotes remotes) {}
 
@@ -228,6 +236,7 @@ public final class GitSourceInspector implements AutoCloseable {
     realPaths.clear();
     gitDirs.clear();
     remotes.clear();
+    commits.clear();
     for (Path gitDir : List.copyOf(repositories.keySet())) {
       AutoCloseable repo = repositories.remove(gitDir);
       if (repo != null) {
@@ -523,6 +532,8 @@ public final class GitSourceInspector implements AutoCloseable {
               repoOverride.isEmpty()
                   || remotes.url().map(u -> sameRepository(u, repoOverride.get())).orElse(false);
           checkInCommit(
+              inspector,
+              gitDir.get(),
               repo,
               new Pinned(commitOverride.get(), sameRepo, remotes.url().isPresent()),
               path,
@@ -703,7 +714,17 @@ public final class GitSourceInspector implements AutoCloseable {
      * the work tree is not a clone of {@code --source-repo} (no remote, or another one), a missing
      * commit is not its business and passes.
      */
+    private static boolean has(Repository repo, ObjectId id) {
+      try {
+        return repo.getObjectDatabase().has(id);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+
     private static void checkInCommit(
+        GitSourceInspector inspector,
+        Path gitDir,
         Repository repo,
         Pinned pinned,
         String path,
@@ -715,7 +736,9 @@ public final class GitSourceInspector implements AutoCloseable {
         if (!SHA.matcher(sha).matches()) {
           return;
         }
-        boolean missing = !repo.getObjectDatabase().has(ObjectId.fromString(sha));
+        boolean missing =
+            !inspector.commits.computeIfAbsent(
+                List.of(gitDir, sha), k -> has(repo, ObjectId.fromString(sha)));
         if (missing && !pinned.sameRepo() && !pinned.hasRemote()) {
           // A work tree without a remote says nothing of --source-repo: both flags pin the source.
           return;

@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import org.eclipse.jgit.api.Git;
+import org.eclipse.jgit.lib.ObjectId;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -76,6 +77,48 @@ class GitEdgesTest {
     assertEquals(
         List.of(DiagnosticCode.COMMIT_UNCHECKED),
         shallow.diagnostics().stream().map(Diagnostic::code).toList());
+  }
+
+  @Test
+  @DisplayName(
+      "a --source-commit the repository lacks stays missing for the rest of the call (one answer for all its train.yaml files), even once fetched; after close() it is found")
+  void commitAnswerKeptForTheCall() throws Exception {
+    TrainProject p = TrainProject.create(temp, "run: x\n");
+    Path clone = temp.resolve("clone");
+    String sha;
+    try (Git git =
+        Git.cloneRepository()
+            .setURI(p.root().toUri().toString())
+            .setDirectory(clone.toFile())
+            .call()) {
+      Files.writeString(clone.resolve("notes.txt"), "later\n");
+      git.add().addFilepattern("notes.txt").call();
+      sha =
+          git.commit()
+              .setMessage("later")
+              .setAuthor("t", "t@example.com")
+              .setCommitter("t", "t@example.com")
+              .call()
+              .name();
+    }
+    assertEquals(
+        DiagnosticCode.UNKNOWN_COMMIT,
+        inspect(p.trainYaml(), Optional.empty(), Optional.of(sha)).diagnostics().get(0).code());
+    try (Git git = Git.open(p.root().toFile())) {
+      git.fetch()
+          .setRemote(clone.toUri().toString())
+          .setRefSpecs("refs/heads/*:refs/fetched/*")
+          .call();
+      assertTrue(git.getRepository().getObjectDatabase().has(ObjectId.fromString(sha)));
+    }
+    assertEquals(
+        DiagnosticCode.UNKNOWN_COMMIT,
+        inspect(p.trainYaml(), Optional.empty(), Optional.of(sha)).diagnostics().get(0).code(),
+        "the call's first answer");
+    inspector.close();
+    StageResult<SourceInfo> found = inspect(p.trainYaml(), Optional.empty(), Optional.of(sha));
+    assertFalse(found.failed(), found.diagnostics().toString());
+    assertEquals(sha, found.value().orElseThrow().commit());
   }
 
   @Test
