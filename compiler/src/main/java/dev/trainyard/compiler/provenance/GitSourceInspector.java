@@ -101,6 +101,20 @@ public final class GitSourceInspector implements AutoCloseable {
    */
   private final Map<List<Object>, Boolean> commits = new ConcurrentHashMap<>();
 
+  /**
+   * Whether each HEAD commit is on a remote-tracking ref, by git directory and SHA (a preview's
+   * train.yaml files share their HEAD; walking the history from every remote ref again for each was
+   * most of a warm compile that reads git, issue #24). The answer is the repository's when first
+   * asked, until {@link #close}.
+   */
+  private final Map<List<Object>, Pushed> pushed = new ConcurrentHashMap<>();
+
+  /**
+   * @param onRemoteRef the commit is on a ref that mirrors a remote
+   * @param anyRemoteRef the repository has such a ref at all
+   */
+  private record Pushed(boolean onRemoteRef, boolean anyRemoteRef) {}
+
   /** Remotes, and the config file's state they were read from. */
   private record StampedRemotes(List<Object> stamp, Remotes remotes) {}
 
@@ -237,6 +251,7 @@ public final class GitSourceInspector implements AutoCloseable {
     gitDirs.clear();
     remotes.clear();
     commits.clear();
+    pushed.clear();
     for (Path gitDir : List.copyOf(repositories.keySet())) {
       AutoCloseable repo = repositories.remove(gitDir);
       if (repo != null) {
@@ -525,7 +540,7 @@ public final class GitSourceInspector implements AutoCloseable {
             ignored.map(i -> workTree.relativize(i).toString().replace('\\', '/'));
         if (commitOverride.isEmpty() && commit.isPresent()) {
           checkClean(status(inspector, gitDir.get(), git, path), path, ignoredPath, at, problems);
-          checkPushed(repo, remotes, commit.get(), at, problems);
+          checkPushed(inspector, gitDir.get(), repo, remotes, commit.get(), at, problems);
         }
         if (commitOverride.isPresent() && !workingTree) {
           boolean sameRepo =
@@ -641,11 +656,40 @@ public final class GitSourceInspector implements AutoCloseable {
      * check it out.
      */
     private static void checkPushed(
+        GitSourceInspector inspector,
+        Path gitDir,
         Repository repo,
         Remotes remotes,
         String sha,
         SourceLocation at,
         List<Diagnostic> problems) {
+      Pushed found = inspector.pushed.computeIfAbsent(List.of(gitDir, sha), k -> pushed(repo, sha));
+      if (found.onRemoteRef()) {
+        return;
+      }
+      // No remote refs at all (git init + remote add, never fetched or pushed) is the plainest
+      // case of all:
+      // `git push -u` would have left refs/remotes/<remote>/<branch>.
+      String why =
+          found.anyRemoteRef()
+              ? " is on no remote-tracking branch (not pushed yet?)"
+              : " is on no remote-tracking branch: the repository was never fetched or pushed (no refs/remotes)";
+      problems.add(
+          Diagnostic.warning(
+                  DiagnosticCode.COMMIT_NOT_PUSHED,
+                  at,
+                  "",
+                  "commit "
+                      + sha.substring(0, 12)
+                      + why
+                      + "; pods clone the remote and could not check it out")
+              .withHint(
+                  (found.anyRemoteRef() ? "git push" : "git push -u " + remotes.name() + " HEAD")
+                      + ", then submit; or ignore this if the commit reaches the remote another way"));
+    }
+
+    /** Whether {@code sha} is on a ref of {@link #REMOTE_REFS}, and whether there is any. */
+    private static Pushed pushed(Repository repo, String sha) {
       try (RevWalk walk = new RevWalk(repo)) {
         var commit = walk.parseCommit(ObjectId.fromString(sha));
         List<Ref> remote = new ArrayList<>();
@@ -655,28 +699,10 @@ public final class GitSourceInspector implements AutoCloseable {
         for (var ref : remote) {
           if (ref.getObjectId() != null
               && walk.isMergedInto(commit, walk.parseCommit(ref.getObjectId()))) {
-            return;
+            return new Pushed(true, true);
           }
         }
-        // No remote refs at all (git init + remote add, never fetched or pushed) is the plainest
-        // case of all:
-        // `git push -u` would have left refs/remotes/<remote>/<branch>.
-        String why =
-            remote.isEmpty()
-                ? " is on no remote-tracking branch: the repository was never fetched or pushed (no refs/remotes)"
-                : " is on no remote-tracking branch (not pushed yet?)";
-        problems.add(
-            Diagnostic.warning(
-                    DiagnosticCode.COMMIT_NOT_PUSHED,
-                    at,
-                    "",
-                    "commit "
-                        + sha.substring(0, 12)
-                        + why
-                        + "; pods clone the remote and could not check it out")
-                .withHint(
-                    (remote.isEmpty() ? "git push -u " + remotes.name() + " HEAD" : "git push")
-                        + ", then submit; or ignore this if the commit reaches the remote another way"));
+        return new Pushed(false, !remote.isEmpty());
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }

@@ -250,6 +250,44 @@ class GitEdgesTest {
 
   @Test
   @DisplayName(
+      "whether HEAD is pushed is answered once per call for all its train.yaml files: a push during the call is seen after close()")
+  void pushedAnswerKeptForTheCall() throws Exception {
+    TrainProject p = TrainProject.create(temp, "run: x\n");
+    String local;
+    try (Git git = Git.open(p.root().toFile())) {
+      local =
+          git.commit()
+              .setAllowEmpty(true)
+              .setMessage("local only")
+              .setAuthor("T", "t@e")
+              .setCommitter("T", "t@e")
+              .call()
+              .name();
+    }
+    assertEquals(
+        List.of(DiagnosticCode.COMMIT_NOT_PUSHED),
+        inspect(p.trainYaml(), Optional.empty(), Optional.empty()).diagnostics().stream()
+            .map(Diagnostic::code)
+            .toList());
+    try (Git git = Git.open(p.root().toFile())) {
+      var push = git.getRepository().updateRef("refs/remotes/origin/main");
+      push.setNewObjectId(ObjectId.fromString(local));
+      push.setForceUpdate(true);
+      push.update();
+    }
+    assertEquals(
+        List.of(DiagnosticCode.COMMIT_NOT_PUSHED),
+        inspect(p.trainYaml(), Optional.empty(), Optional.empty()).diagnostics().stream()
+            .map(Diagnostic::code)
+            .toList(),
+        "the call's first answer");
+    inspector.close();
+    assertEquals(
+        List.of(), inspect(p.trainYaml(), Optional.empty(), Optional.empty()).diagnostics());
+  }
+
+  @Test
+  @DisplayName(
       "a repository never fetched or pushed (a remote, no refs/remotes at all): W316 naming that, with `git push -u REMOTE HEAD`")
   void neverFetched() throws Exception {
     TrainProject p = TrainProject.create(temp, "run: x\n");
