@@ -43,7 +43,7 @@ public final class Main {
    * (see {@link Invocation} for how relative paths are read); returns the exit code.
    */
   static int run(Invocation invocation, PrintWriter out, PrintWriter err, String... args) {
-    CommandLine cli = new CommandLine(new TrainyardCommand(invocation));
+    CommandLine cli = TrainyardCommand.commandLine(invocation, args);
     cli.setOut(out).setErr(err);
     boolean json = wantsJson(args);
     cli.setExecutionExceptionHandler(

@@ -28,7 +28,7 @@ class HelpLayoutTest {
       "every command's description and footer lines fit 80 columns, and an option described in several lines has each fit its column: no word left alone on a wrapped line")
   void everyElementFits() {
     List<String> tooWide = new ArrayList<>();
-    collect(new CommandLine(new TrainyardCommand(new Invocation(Path.of("/"), Map.of()))), tooWide);
+    collect(TrainyardCommand.commandLine(new Invocation(Path.of("/"), Map.of())), tooWide);
     assertEquals(List.of(), tooWide);
   }
 
@@ -36,7 +36,7 @@ class HelpLayoutTest {
   @DisplayName("every rendered --help line is at most 80 columns")
   void everyLineFits() {
     List<String> tooWide = new ArrayList<>();
-    lines(new CommandLine(new TrainyardCommand(new Invocation(Path.of("/"), Map.of()))), tooWide);
+    lines(TrainyardCommand.commandLine(new Invocation(Path.of("/"), Map.of())), tooWide);
     assertEquals(List.of(), tooWide);
   }
 
@@ -45,7 +45,7 @@ class HelpLayoutTest {
       "every command that runs (but the hidden warmup) says its exit codes in its --help footer")
   void everyCommandSaysItsExitCodes() {
     List<String> silent = new ArrayList<>();
-    footers(new CommandLine(new TrainyardCommand(new Invocation(Path.of("/"), Map.of()))), silent);
+    footers(TrainyardCommand.commandLine(new Invocation(Path.of("/"), Map.of())), silent);
     assertEquals(List.of(), silent);
   }
 
