@@ -59,6 +59,33 @@ class WarmupCommandTest {
   }
 
   @Test
+  @DisplayName(
+      "warm-up previews a source repo against its GitOps repo and a GitOps repo whose last commit adds what the submit pushed (real git), each writing its comment; a repo git cannot make skips them (-1)")
+  void previewsBothKinds() throws Exception {
+    Path repo = Files.createDirectories(temp.resolve("warmup/.git/objects"));
+    Files.createDirectories(temp.resolve("warmup/.git/refs/heads"));
+    Files.writeString(repo.getParent().resolve("HEAD"), "ref: refs/heads/main\n");
+    Path trainYaml = temp.resolve("warmup/train.yaml");
+    Files.writeString(
+        trainYaml,
+        "run: torchrun train.py\nnodes: 2\nresources: {gpus: 1}\n",
+        StandardCharsets.UTF_8);
+    assertEquals(0, WarmupCommand.submit(Invocation.ofProcess(), temp, trainYaml));
+    assertEquals(0, WarmupCommand.preview(Invocation.ofProcess(), temp));
+    assertNull(System.getProperty("trainyard.cache"));
+    String source = Files.readString(temp.resolve("comments-source/preview-1.md"));
+    assertTrue(source.contains("train.yaml"), source);
+    String gitops = Files.readString(temp.resolve("comments-gitops/preview-1.md"));
+    assertTrue(gitops.contains("added"), gitops);
+
+    Path other = Files.createDirectories(temp.resolve("other"));
+    Files.writeString(other.resolve("preview-source"), "a file where the source repo would go");
+    assertEquals(-1, WarmupCommand.preview(Invocation.ofProcess(), other));
+    Path empty = Files.createDirectories(temp.resolve("empty"));
+    assertEquals(-1, WarmupCommand.preview(Invocation.ofProcess(), empty), "no bare repo to clone");
+  }
+
+  @Test
   @DisplayName("the whole warm-up exits 0 and leaves no temp folder setting behind")
   void warmupExitsZero() {
     StringWriter out = new StringWriter();
