@@ -24,7 +24,8 @@ import picocli.CommandLine.Spec;
  * -XX:AOTCacheOutput}). Classes it does not load are not archived, so it goes through the CLI
  * (option parsing, writing, reporting) and must compile without errors; then it submits the torch
  * job into a throw-away bare GitOps repo, so {@code submit} (JGit's fetch, commit and push, the
- * publish path) starts from the archive too. Exit code 0 when both compiles succeeded.
+ * publish path) starts from the archive too, and previews a source repo and a GitOps repo (the
+ * preview's diff and comment rendering). Exit code 0 when both compiles succeeded.
  *
  * <p>The compiles pass {@code --source-repo}/{@code --source-commit} (the CI path), so they read no
  * git. JGit's classes can be archived because the build re-packs its signed jar without the

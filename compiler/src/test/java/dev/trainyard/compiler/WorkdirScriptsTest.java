@@ -48,16 +48,19 @@ class WorkdirScriptsTest {
 
   @Test
   @DisplayName(
-      "a symlink to a file inside is read through it; an oversized file in a subfolder is not read")
+      "a symlink to a file inside is read through it; in a subfolder a file of MAX_BYTES is read, a larger one is not")
   void symlinkInsideAndSubfolderLimit() throws Exception {
     Path work = Files.createDirectories(dir.resolve("repo/jobs/demo"));
     Files.createDirectories(work.resolve("src"));
     Files.writeString(work.resolve("src/main.py"), "x = 1\n");
     Files.createSymbolicLink(work.resolve("main.py"), Path.of("src/main.py"));
     Files.write(work.resolve("src/big.py"), new byte[(int) WorkdirScripts.MAX_BYTES + 1]);
+    Files.write(work.resolve("src/exact.py"), new byte[(int) WorkdirScripts.MAX_BYTES]);
     WorkdirScripts scripts = new WorkdirScripts(work);
     assertEquals(Optional.of("x = 1\n"), scripts.read("main.py"));
     assertEquals(Optional.empty(), scripts.read("src/big.py"));
+    assertEquals(
+        (int) WorkdirScripts.MAX_BYTES, scripts.read("src/exact.py").orElseThrow().length());
   }
 
   @Test

@@ -113,7 +113,7 @@ final class LauncherlessRun {
     }
     Optional<String> mpi =
         script
-            .filter(s -> s.contains("horovod") || s.contains("mlx"))
+            .filter(LauncherlessRun::mayImportMpiFramework)
             .map(MPI_FRAMEWORK::matcher)
             .filter(Matcher::find)
             .map(m -> m.group(2));
@@ -145,10 +145,7 @@ final class LauncherlessRun {
       return;
     }
     boolean spawn =
-        script
-            .filter(s -> s.contains("spawn") || s.contains("start_processes"))
-            .filter(s -> SPAWN.matcher(s).find())
-            .isPresent();
+        script.filter(LauncherlessRun::maySpawn).filter(s -> SPAWN.matcher(s).find()).isPresent();
     String what =
         script.isPresent()
             ? p.name().text()
@@ -178,11 +175,32 @@ final class LauncherlessRun {
    * once the statements that set a variable ({@link #ASSIGNS}) are taken out.
    */
   static boolean joins(String script) {
-    if (JOIN_WORDS.stream().noneMatch(script::contains)) {
+    if (!mayJoin(script)) {
       return false;
     }
-    boolean sets = script.contains("environ") || script.contains("putenv");
-    return JOINS.matcher(sets ? ASSIGNS.matcher(script).replaceAll("") : script).find();
+    return JOINS.matcher(maySet(script) ? ASSIGNS.matcher(script).replaceAll("") : script).find();
+  }
+
+  /**
+   * False when {@code script} holds none of {@link #JOIN_WORDS}, so {@link #JOINS} cannot match.
+   */
+  static boolean mayJoin(String script) {
+    return JOIN_WORDS.stream().anyMatch(script::contains);
+  }
+
+  /** False when {@code script} holds neither word every {@link #ASSIGNS} match starts with. */
+  static boolean maySet(String script) {
+    return script.contains("environ") || script.contains("putenv");
+  }
+
+  /** False when {@code script} holds neither word an {@link #MPI_FRAMEWORK} match holds. */
+  static boolean mayImportMpiFramework(String script) {
+    return script.contains("horovod") || script.contains("mlx");
+  }
+
+  /** False when {@code script} holds neither word a {@link #SPAWN} match holds. */
+  static boolean maySpawn(String script) {
+    return script.contains("spawn") || script.contains("start_processes");
   }
 
   /**

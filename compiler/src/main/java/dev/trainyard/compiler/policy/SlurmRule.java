@@ -31,14 +31,19 @@ final class SlurmRule {
    * lookbehind at every position was 2 % of a warm compile, issue #24).
    */
   static Optional<Matcher> slurm(String text) {
-    if (!text.contains("SLURM_")
-        && !text.contains("srun")
-        && !text.contains("scontrol")
-        && !text.contains("sbatch")) {
+    if (!mentionsSlurm(text)) {
       return Optional.empty();
     }
     Matcher m = SLURM.matcher(text);
     return m.find() ? Optional.of(m) : Optional.empty();
+  }
+
+  /** False when {@code text} holds none of the words every {@link #SLURM} match holds. */
+  static boolean mentionsSlurm(String text) {
+    return text.contains("SLURM_")
+        || text.contains("srun")
+        || text.contains("scontrol")
+        || text.contains("sbatch");
   }
 
   /** Words that start the program srun would have started: the end of srun's options. */

@@ -1,6 +1,7 @@
 package dev.trainyard.compiler.manifest;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -216,5 +217,30 @@ class YamlWriterTest {
       assertTrue(bounded.size() <= YamlWriter.Verdicts.MAX, "kept " + bounded.size());
     }
     assertTrue(bounded.size() < 20, "starts over once full: " + bounded.size());
+  }
+
+  @Test
+  @DisplayName(
+      "the typed-scalar pre-check: false for text no TYPED match can start like (flags, words, a lone sign), true for a digit, dot, < or = first, or a sign before a digit or dot")
+  void mayBeTyped() {
+    for (String no : new String[] {"", "a", "-", "+", "--nproc-per-node=2", "-c", "+a", "é"}) {
+      assertFalse(YamlWriter.TypedScalarQuoting.mayBeTyped(no), no);
+    }
+    for (String yes : new String[] {"1", ".5", "<<", "=", "-1", "+.inf", "-.5", "+0x1"}) {
+      assertTrue(YamlWriter.TypedScalarQuoting.mayBeTyped(yes), yes);
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "a tree nested 40 deep (past the emitter's first indent stack) is written as Jackson writes it")
+  void deepTree() throws IOException {
+    ObjectNode root = CanonicalJson.mapper().createObjectNode();
+    ObjectNode at = root;
+    for (int i = 0; i < 40; i++) {
+      at = at.putObject("k" + i);
+      at.put("v", "value " + i).putArray("list").add("a\nb").add(i);
+    }
+    assertEquals(jackson(root), YamlWriter.write(root));
   }
 }

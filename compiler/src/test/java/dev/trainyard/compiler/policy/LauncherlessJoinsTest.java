@@ -2,6 +2,7 @@ package dev.trainyard.compiler.policy;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -141,5 +142,24 @@ class LauncherlessJoinsTest {
       }
     }
     return out.toString();
+  }
+
+  @Test
+  @DisplayName(
+      "the word checks say false exactly for texts without their words, and a script without # is returned as it is")
+  void wordChecks() {
+    assertTrue(LauncherlessRun.mayJoin("x = os.environ['NNODES']"));
+    assertFalse(LauncherlessRun.mayJoin("import torch"));
+    assertTrue(LauncherlessRun.maySet("os.environ"));
+    assertTrue(LauncherlessRun.maySet("os.putenv"));
+    assertFalse(LauncherlessRun.maySet("os.getenv('X')"));
+    assertTrue(LauncherlessRun.mayImportMpiFramework("import horovod.torch as hvd"));
+    assertTrue(LauncherlessRun.mayImportMpiFramework("import mlx.core as mx"));
+    assertFalse(LauncherlessRun.mayImportMpiFramework("import torch"));
+    assertTrue(LauncherlessRun.maySpawn("mp.spawn(main)"));
+    assertTrue(LauncherlessRun.maySpawn("start_processes(fn)"));
+    assertFalse(LauncherlessRun.maySpawn("main()"));
+    String plain = "print('no comment here')\n";
+    assertSame(plain, LauncherlessRun.withoutComments(plain));
   }
 }

@@ -1,6 +1,7 @@
 package dev.trainyard.compiler.policy;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Optional;
@@ -55,5 +56,14 @@ class SlurmWordsTest {
       found += expected.isPresent() ? 1 : 0;
     }
     assertTrue(found > 2_000 && found < 18_000, found + " of 20,000 found");
+  }
+
+  @Test
+  @DisplayName("the word check says false exactly for commands without a Slurm word")
+  void wordCheck() {
+    for (String slurm : new String[] {"$SLURM_NODEID", "srun x", "scontrol show", "sbatch a"}) {
+      assertTrue(SlurmRule.mentionsSlurm(slurm), slurm);
+    }
+    assertFalse(SlurmRule.mentionsSlurm("torchrun --nnodes 2 train.py"));
   }
 }

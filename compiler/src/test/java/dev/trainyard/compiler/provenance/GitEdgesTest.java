@@ -246,6 +246,10 @@ class GitEdgesTest {
     Diagnostic d = r.diagnostics().get(0);
     assertEquals(DiagnosticCode.COMMIT_NOT_PUSHED, d.code());
     WORDING.approve(d.message());
+    assertEquals(
+        "git push, then submit; or ignore this if the commit reaches the remote another way",
+        d.hint(),
+        "the repository has remote-tracking refs: a plain push");
   }
 
   @Test
@@ -284,6 +288,37 @@ class GitEdgesTest {
     inspector.close();
     assertEquals(
         List.of(), inspect(p.trainYaml(), Optional.empty(), Optional.empty()).diagnostics());
+  }
+
+  @Test
+  @DisplayName(
+      "close() forgets the call's work trees and real paths: a folder that became a repository of its own, and a train.yaml symlink turned to point out of the repository, are seen after it")
+  void closeForgetsPlaces() throws Exception {
+    TrainProject p = TrainProject.create(temp, "run: x\n");
+    Path folder = p.trainYaml().getParent();
+    Path file = p.trainYaml().toAbsolutePath().normalize();
+    assertEquals(Optional.of(p.root()), inspector.workTree(file));
+    Git.init().setDirectory(folder.toFile()).setInitialBranch("main").call().close();
+    assertEquals(Optional.of(p.root()), inspector.workTree(file), "the call's first answer");
+    inspector.close();
+    assertEquals(Optional.of(folder), inspector.workTree(file));
+
+    Path outside = Files.writeString(temp.resolve("elsewhere.yaml"), "run: x\n");
+    Path link = folder.resolve("linked.yaml");
+    Files.createSymbolicLink(link, folder.resolve("train.yaml"));
+    assertEquals(List.of(), RepositoryBoundary.check(link, "linked.yaml", inspector));
+    Files.delete(link);
+    Files.createSymbolicLink(link, outside);
+    assertEquals(
+        List.of(),
+        RepositoryBoundary.check(link, "linked.yaml", inspector),
+        "the call's first real path");
+    inspector.close();
+    assertEquals(
+        List.of(DiagnosticCode.SOURCE_NOT_COMMITTED),
+        RepositoryBoundary.check(link, "linked.yaml", inspector).stream()
+            .map(Diagnostic::code)
+            .toList());
   }
 
   @Test

@@ -43,4 +43,29 @@ class NoRepositoryTest {
             .toList());
     WORDING.approve(result.diagnostics().get(0).hint());
   }
+
+  @Test
+  @DisplayName(
+      "with --source-repo and --source-commit, a train.yaml in no git repository compiles: its path is taken below the working directory and W315 says the commit was not checked")
+  void overridesOutsideRepository() throws Exception {
+    Path trainYaml =
+        Files.writeString(
+            Files.createDirectories(temp.resolve("jobs/a")).resolve("train.yaml"), "run: x\n");
+    assumeTrue(
+        GitSourceInspector.workTreeOf(trainYaml).isEmpty(),
+        "NOT RUN: the temporary folder lies inside a git work tree");
+    String sha = "0123456789abcdef0123456789abcdef01234567";
+    StageResult<SourceInfo> result =
+        new GitSourceInspector()
+            .inspect(
+                trainYaml,
+                "jobs/a/train.yaml",
+                Optional.of("https://github.com/acme/x.git"),
+                Optional.of(sha),
+                Optional.empty(),
+                false,
+                temp);
+    assertEquals("jobs/a/train.yaml", result.value().orElseThrow().trainYamlPath());
+    assertEquals(List.of("W315"), result.diagnostics().stream().map(d -> d.code().id()).toList());
+  }
 }
