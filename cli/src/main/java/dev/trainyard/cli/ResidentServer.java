@@ -41,6 +41,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -383,6 +384,7 @@ final class ResidentServer {
               // Ends when the connection is closed below (interrupting it would close it now).
               watchForStop(channel, in, stop);
               code = run(request, workingDirectory, out, stop);
+              awaitHandled(stop);
               what +=
                   " (exit "
                       + code
@@ -485,6 +487,15 @@ final class ResidentServer {
     watcher.start();
   }
 
+  /** {@link ServedStop#awaitHandled}; an interrupt ends the wait and is kept for the caller. */
+  private static void awaitHandled(ServedStop stop) {
+    try {
+      stop.awaitHandled();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
   /** Tells the client its stop was handled ({@link ServerProtocol#STOPPED}); it may end now. */
   private static void stopped(DataOutputStream out) {
     try {
@@ -514,6 +525,7 @@ final class ResidentServer {
    */
   static final class ServedStop implements CallStop {
     private final Runnable stopped;
+    private final CountDownLatch handled = new CountDownLatch(1);
     private PublishProgress progress;
     private PrintWriter err;
     private boolean requested;
@@ -560,10 +572,27 @@ final class ResidentServer {
           publish.stop();
         }
       }
-      if (publish != null) {
-        InterruptReport.report(publish, to, InterruptReport.PUSH_GRACE);
+      try {
+        if (publish != null) {
+          InterruptReport.report(publish, to, InterruptReport.PUSH_GRACE);
+        }
+        stopped.run();
+      } finally {
+        handled.countDown();
       }
-      stopped.run();
+    }
+
+    /**
+     * Once the call has returned: when a stop was requested, waits until its handling has printed
+     * its line and told the client (at most {@link InterruptReport#PUSH_GRACE} and a second more),
+     * so that the call's exit comes after them. Without this, a call that saw the stop and returned
+     * could send its exit and close the connection between the stop and its line (a flaky {@code
+     * ResidentServerTest.stopAfterRegistered} at load 13: the client got "x5" alone).
+     */
+    void awaitHandled() throws InterruptedException {
+      if (requested()) {
+        handled.await(InterruptReport.PUSH_GRACE.toMillis() + 1_000, TimeUnit.MILLISECONDS);
+      }
     }
   }
 

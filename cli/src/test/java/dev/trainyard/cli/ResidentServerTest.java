@@ -47,6 +47,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -596,6 +597,50 @@ class ResidentServerTest {
     closed.watch(done, new PrintWriter(new StringWriter(), true)).close();
     closed.request();
     assertFalse(done.isStopped(), "a publish that returned is not stopped afterwards");
+  }
+
+  @Test
+  @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+  @DisplayName(
+      "a call that returned waits, before its exit, for a stop being handled to have printed its line and let the client go; without a stop it does not wait")
+  void exitAfterTheStopsLine() throws Exception {
+    ResidentServer.ServedStop none = new ResidentServer.ServedStop(() -> {});
+    long t0 = System.nanoTime();
+    none.awaitHandled();
+    assertTrue(System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(1), "no stop: no wait");
+
+    CountDownLatch letGo = new CountDownLatch(1);
+    ResidentServer.ServedStop slow =
+        new ResidentServer.ServedStop(
+            () -> {
+              try {
+                letGo.await(WAIT_SECONDS, TimeUnit.SECONDS);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            });
+    Thread stopper = new Thread(slow::request);
+    stopper.start();
+    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
+    while (!slow.requested() && System.nanoTime() < until) {
+      Thread.sleep(10);
+    }
+    CountDownLatch exited = new CountDownLatch(1);
+    Thread call =
+        new Thread(
+            () -> {
+              try {
+                slow.awaitHandled();
+                exited.countDown();
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            });
+    call.start();
+    assertFalse(exited.await(300, TimeUnit.MILLISECONDS), "the exit waits for the stop's handling");
+    letGo.countDown();
+    assertTrue(exited.await(WAIT_SECONDS, TimeUnit.SECONDS), "and goes on once it is done");
+    stopper.join();
   }
 
   /**
