@@ -336,17 +336,11 @@ final class AsciiYamlEmitter {
   /**
    * {@code text[start, end)} onto the buffer. Java 17's {@code StringBuilder.append(CharSequence,
    * int, int)} copies a String char by char; {@code append(String)} copies its bytes at once, so a
-   * part goes through a substring: the literal blocks (run scripts) were a third of this writer's
-   * time (issue #24).
+   * part goes through a substring ({@code substring} of the whole text is the text itself): the
+   * literal blocks (run scripts) were a third of this writer's time (issue #24).
    */
   private void append(String text, int start, int end) {
-    if (start == 0 && end == text.length()) {
-      out.append(text);
-    } else if (end - start > 8) {
-      out.append(text.substring(start, end));
-    } else {
-      out.append(text, start, end);
-    }
+    out.append(text.substring(start, end));
   }
 
   /**
@@ -475,8 +469,8 @@ final class AsciiYamlEmitter {
     writeIndicator("|" + indentation + chomping, true, false, false);
     writeLineBreak();
     // SnakeYAML's writeLiteral, line by line: each non-empty line indented, each break written,
-    // and a final break when the text has none.
-    int at = indent == NONE ? 0 : indent;
+    // and a final break when the text has none. scalar() raised the indent before: never NONE here.
+    int at = indent;
     int start = 0;
     while (start < text.length()) {
       int end = text.indexOf('\n', start);
