@@ -569,11 +569,13 @@ public final class GitSourceInspector implements AutoCloseable {
     }
 
     /**
-     * JGit's search for the git directory from train.yaml's folder ({@code findGitDir}), once per
-     * work tree: no folder between train.yaml's and its work tree has a {@code .git}, so the search
-     * from any train.yaml of a work tree ends where the search from the work tree does. Without a
-     * work tree (no {@code .git} above train.yaml) JGit searches from train.yaml's folder, once per
-     * folder.
+     * JGit's search for the git directory ({@code findGitDir}), from train.yaml's work tree, once
+     * per work tree: no folder between train.yaml's and its work tree has a {@code .git}, so one
+     * search serves every train.yaml of a work tree. Starting at the work tree, not at train.yaml's
+     * folder, also skips a folder that JGit would take for a bare repository ({@code HEAD}, {@code
+     * objects/}, {@code refs/} side by side): from there JGit found that "repository" and failed
+     * for want of a work tree (exit 4 before; a fresh user's finding). Without a work tree (no
+     * {@code .git} above train.yaml) JGit searches from train.yaml's folder, once per folder.
      */
     private static Optional<Path> gitDir(GitSourceInspector inspector, Path file) {
       Path from = inspector.workTree(file).orElse(file.getParent());

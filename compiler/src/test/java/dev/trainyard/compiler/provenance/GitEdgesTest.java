@@ -323,6 +323,38 @@ class GitEdgesTest {
 
   @Test
   @DisplayName(
+      "a train.yaml folder that looks like a bare repository (HEAD, objects/, refs/) inside a work tree is read from the work tree, whose commit pods clone (it was exit 4: JGit's 'Bare Repository has neither a working tree')")
+  void bareLookingFolderInWorkTree() throws Exception {
+    TrainProject p = TrainProject.create(temp, "run: x\n");
+    Path folder = p.trainYaml().getParent();
+    Files.writeString(folder.resolve("HEAD"), "ref: refs/heads/main\n");
+    Files.createDirectories(folder.resolve("objects"));
+    Files.createDirectories(folder.resolve("refs/heads"));
+    Files.writeString(folder.resolve("objects/.keep"), "");
+    Files.writeString(folder.resolve("refs/heads/.keep"), "");
+    try (Git git = Git.open(p.root().toFile())) {
+      git.add().addFilepattern(".").call();
+      git.commit().setMessage("bare-like").setAuthor("T", "t@e").setCommitter("T", "t@e").call();
+    }
+    StageResult<SourceInfo> r =
+        inspector.inspect(
+            p.trainYaml(),
+            "train.yaml",
+            Optional.of(TrainProject.REMOTE),
+            Optional.of(head(p)),
+            Optional.empty());
+    assertFalse(r.failed(), r.diagnostics().toString());
+    assertEquals("jobs/demo/train.yaml", r.value().orElseThrow().trainYamlPath());
+  }
+
+  private static String head(TrainProject p) throws Exception {
+    try (Git git = Git.open(p.root().toFile())) {
+      return git.getRepository().resolve("HEAD").name();
+    }
+  }
+
+  @Test
+  @DisplayName(
       "a repository never fetched or pushed (a remote, no refs/remotes at all): W316 naming that, with `git push -u REMOTE HEAD`")
   void neverFetched() throws Exception {
     TrainProject p = TrainProject.create(temp, "run: x\n");
