@@ -178,10 +178,14 @@ public final class ServerClient {
               if (!state.compareAndSet(WAITING, ANSWERED)) {
                 return gaveUp(socket, answerTimeout, stderr);
               }
-              to.writeByte(ServerProtocol.GO);
-              to.flush();
+              // The hook first, then go: a Ctrl-C between the two would otherwise end this JVM
+              // with no hook while the server runs the call (a flaky ServedSubmitTest.stuckServer).
+              GoGate gate = new GoGate();
+              stopHook = stopHook(channel, settled, rerunnable, stderr, gate);
+              if (stopHook == null || !gate.send(to)) {
+                return STOPPED_BEFORE_GO; // stopping: the server, never told to go, runs nothing
+              }
               went = true; // from here on the server runs the call: never run it here too
-              stopHook = stopHook(channel, settled, rerunnable, stderr);
             }
             case ServerProtocol.OUT, ServerProtocol.ERR -> {
               byte[] bytes = ServerProtocol.readBytes(from);
@@ -286,9 +290,15 @@ public final class ServerClient {
    * JVM is stopping already.
    */
   private static Thread stopHook(
-      SocketChannel channel, CountDownLatch settled, boolean rerunnable, Sink stderr) {
+      SocketChannel channel, CountDownLatch settled, boolean rerunnable, Sink stderr, GoGate gate) {
     Thread hook =
-        new Thread(() -> stop(channel, settled, rerunnable, stderr, STOP_GRACE), "trainyard-stop");
+        new Thread(
+            () -> {
+              if (gate.stopping()) {
+                stop(channel, settled, rerunnable, stderr, STOP_GRACE);
+              }
+            },
+            "trainyard-stop");
     try {
       Runtime.getRuntime().addShutdownHook(hook);
     } catch (IllegalStateException e) {
@@ -297,6 +307,40 @@ public final class ServerClient {
       return null;
     }
     return hook;
+  }
+
+  /**
+   * What the client returns when this JVM began to stop before it told the server to go: the JVM
+   * ends with its signal's code, so the value is not seen (a call in its own JVM stopped this early
+   * ends the same way).
+   */
+  static final int STOPPED_BEFORE_GO = 130;
+
+  /**
+   * Go ({@link ServerProtocol#GO}) and the stop hook, in one order: either go was sent before the
+   * JVM began to stop (then the hook stops the server's call) or it is never sent (then the server
+   * runs nothing and the hook has nothing to stop).
+   */
+  static final class GoGate {
+    private boolean sent;
+    private boolean stopping;
+
+    /** Sends go on {@code to} unless this JVM began to stop; whether it was sent. */
+    synchronized boolean send(DataOutputStream to) throws IOException {
+      if (stopping) {
+        return false;
+      }
+      to.writeByte(ServerProtocol.GO);
+      to.flush();
+      sent = true;
+      return true;
+    }
+
+    /** This JVM is stopping: no go from now on; whether go was sent before. */
+    synchronized boolean stopping() {
+      stopping = true;
+      return sent;
+    }
   }
 
   /**

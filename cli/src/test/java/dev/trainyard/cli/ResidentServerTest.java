@@ -600,6 +600,23 @@ class ResidentServerTest {
   }
 
   @Test
+  @DisplayName(
+      "the client's go and its stop hook in one order: go sent before the JVM stops means the hook stops the call; a JVM stopping first never sends go")
+  void goGate() throws Exception {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    ServerClient.GoGate sent = new ServerClient.GoGate();
+    assertTrue(sent.send(new DataOutputStream(bytes)));
+    assertEquals(List.of(ServerProtocol.GO), List.of(bytes.toByteArray()[0]));
+    assertTrue(sent.stopping(), "go was sent: the hook stops the call");
+
+    ByteArrayOutputStream none = new ByteArrayOutputStream();
+    ServerClient.GoGate early = new ServerClient.GoGate();
+    assertFalse(early.stopping(), "no go yet: nothing to stop");
+    assertFalse(early.send(new DataOutputStream(none)));
+    assertEquals(0, none.size(), "no go once the JVM stops");
+  }
+
+  @Test
   @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
   @DisplayName(
       "a call that returned waits, before its exit, for a stop being handled to have printed its line and let the client go; without a stop it does not wait")

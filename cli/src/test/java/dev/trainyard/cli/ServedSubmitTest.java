@@ -226,7 +226,9 @@ class ServedSubmitTest {
       long started = System.nanoTime();
       CliJvm.Result cut = client.signal("INT");
       assertEquals(130, cut.exit(), cut.out());
-      assertTrue(System.nanoTime() - started >= TimeUnit.SECONDS.toNanos(9), "waited the grace");
+      assertTrue(
+          System.nanoTime() - started >= TimeUnit.SECONDS.toNanos(9),
+          "waited the grace; exit " + cut.exit() + ", printed: " + cut.out());
       assertEquals(
           "trainyard: interrupted; the resident server did not confirm the stop within 10 s, so"
               + " whether the submit pushed is unknown: git ls-remote on the GitOps repository"
