@@ -3,6 +3,7 @@ package dev.trainyard.controller;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -218,6 +219,18 @@ public final class LiveKubelet implements AutoCloseable {
     running.clear();
     server.stop(0);
     handlers.shutdownNow();
-    LiveApiServer.client().nodes().withName(node).delete();
+    // Stopping the server mid-stream can make the API server close the client's shared connection
+    // under load ("Connection was closed", twice in a row at load 12): the delete is tried again on
+    // a new connection, at most three times.
+    for (int attempt = 1; ; attempt++) {
+      try {
+        LiveApiServer.client().nodes().withName(node).delete();
+        return;
+      } catch (KubernetesClientException e) {
+        if (attempt == 3) {
+          throw e;
+        }
+      }
+    }
   }
 }
