@@ -68,8 +68,8 @@ final class TrainyardCommand {
   static List<Class<?>> subcommandsFor(String... args) {
     if (args.length > 0 && !args[0].startsWith("-")) {
       for (Class<?> sub : SUBCOMMANDS) {
-        Command command = sub.getAnnotation(Command.class);
-        if (command.name().equals(args[0]) || List.of(command.aliases()).contains(args[0])) {
+        // A name only: an alias (none today) would find no match and get all, which parses it too.
+        if (sub.getAnnotation(Command.class).name().equals(args[0])) {
           return List.of(sub);
         }
       }

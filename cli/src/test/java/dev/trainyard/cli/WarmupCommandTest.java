@@ -9,6 +9,7 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -81,6 +82,43 @@ class WarmupCommandTest {
     Path other = Files.createDirectories(temp.resolve("other"));
     Files.writeString(other.resolve("preview-source"), "a file where the source repo would go");
     assertEquals(-1, WarmupCommand.preview(Invocation.ofProcess(), other));
+    Path noRuns = Files.createDirectories(temp.resolve("no-runs"));
+    Path seed = Files.createDirectories(temp.resolve("seed"));
+    Files.writeString(seed.resolve("README.md"), "no clusters/ here\n");
+    for (String[] git :
+        new String[][] {
+          {"git", "init", "-q", "--bare", "-b", "main", noRuns.resolve("gitops.git").toString()},
+          {"git", "init", "-q", "-b", "main", seed.toString()},
+          {"git", "-C", seed.toString(), "add", "-A"},
+          {
+            "git",
+            "-C",
+            seed.toString(),
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@e",
+            "commit",
+            "-qm",
+            "x"
+          },
+          {
+            "git",
+            "-C",
+            seed.toString(),
+            "push",
+            "-q",
+            noRuns.resolve("gitops.git").toString(),
+            "main"
+          }
+        }) {
+      assertEquals(
+          0, new ProcessBuilder(git).inheritIO().start().waitFor(), List.of(git).toString());
+    }
+    assertEquals(
+        -1,
+        WarmupCommand.preview(Invocation.ofProcess(), noRuns),
+        "a GitOps repo without clusters/");
     Path empty = Files.createDirectories(temp.resolve("empty"));
     assertEquals(-1, WarmupCommand.preview(Invocation.ofProcess(), empty), "no bare repo to clone");
   }
