@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
@@ -25,11 +26,7 @@ class WarmupCommandTest {
   @DisplayName(
       "warm-up's submit commits into a throw-away bare repo (real git and JGit), with a warm mirror the second time, and leaves the cache setting as it was")
   void submitsIntoBareRepo() throws Exception {
-    Path repo = Files.createDirectories(temp.resolve("warmup/.git/objects"));
-    Files.createDirectories(temp.resolve("warmup/.git/refs/heads"));
-    Files.writeString(repo.getParent().resolve("HEAD"), "ref: refs/heads/main\n");
-    Path trainYaml = temp.resolve("warmup/train.yaml");
-    Files.writeString(trainYaml, "run: torchrun train.py\nnodes: 2\n", StandardCharsets.UTF_8);
+    Path trainYaml = warmupTrainYaml(temp, "run: torchrun train.py\nnodes: 2\n");
     assertNull(System.getProperty("trainyard.cache"));
     assertEquals(0, WarmupCommand.submit(Invocation.ofProcess(), temp, trainYaml));
     assertNull(System.getProperty("trainyard.cache"));
@@ -47,11 +44,7 @@ class WarmupCommandTest {
   @DisplayName(
       "a submit that fails gives its exit code (1 for a broken train.yaml); a repo git cannot make skips the submit (-1)")
   void failuresReported() throws Exception {
-    Files.createDirectories(temp.resolve("a/warmup/.git/objects"));
-    Files.createDirectories(temp.resolve("a/warmup/.git/refs/heads"));
-    Files.writeString(temp.resolve("a/warmup/.git/HEAD"), "ref: refs/heads/main\n");
-    Path broken = temp.resolve("a/warmup/train.yaml");
-    Files.writeString(broken, "run: torchrun train.py\nnodes: many\n", StandardCharsets.UTF_8);
+    Path broken = warmupTrainYaml(temp.resolve("a"), "run: torchrun train.py\nnodes: many\n");
     assertEquals(1, WarmupCommand.submit(Invocation.ofProcess(), temp.resolve("a"), broken));
     Files.createDirectories(temp.resolve("b"));
     Files.writeString(temp.resolve("b/gitops.git"), "a file where the bare repo would go");
@@ -63,14 +56,8 @@ class WarmupCommandTest {
   @DisplayName(
       "warm-up previews a source repo against its GitOps repo and a GitOps repo whose last commit adds what the submit pushed (real git), each writing its comment; a repo git cannot make skips them (-1)")
   void previewsBothKinds() throws Exception {
-    Path repo = Files.createDirectories(temp.resolve("warmup/.git/objects"));
-    Files.createDirectories(temp.resolve("warmup/.git/refs/heads"));
-    Files.writeString(repo.getParent().resolve("HEAD"), "ref: refs/heads/main\n");
-    Path trainYaml = temp.resolve("warmup/train.yaml");
-    Files.writeString(
-        trainYaml,
-        "run: torchrun train.py\nnodes: 2\nresources: {gpus: 1}\n",
-        StandardCharsets.UTF_8);
+    Path trainYaml =
+        warmupTrainYaml(temp, "run: torchrun train.py\nnodes: 2\nresources: {gpus: 1}\n");
     assertEquals(0, WarmupCommand.submit(Invocation.ofProcess(), temp, trainYaml));
     assertEquals(0, WarmupCommand.preview(Invocation.ofProcess(), temp));
     assertNull(System.getProperty("trainyard.cache"));
@@ -130,5 +117,17 @@ class WarmupCommandTest {
     int code = Main.run(new PrintWriter(out), new PrintWriter(out), "warmup");
     assertEquals(0, code, out.toString());
     assertNull(System.getProperty("trainyard.cache"));
+  }
+
+  /**
+   * {@code dir}/warmup/train.yaml holding {@code text}, in the layout {@code git init} makes (as
+   * the warm-up's own folder: enough for train.yaml's path in a work tree).
+   */
+  private static Path warmupTrainYaml(Path dir, String text) throws IOException {
+    Path repo = dir.resolve("warmup");
+    Files.createDirectories(repo.resolve(".git/objects"));
+    Files.createDirectories(repo.resolve(".git/refs/heads"));
+    Files.writeString(repo.resolve(".git/HEAD"), "ref: refs/heads/main\n");
+    return Files.writeString(repo.resolve("train.yaml"), text, StandardCharsets.UTF_8);
   }
 }
