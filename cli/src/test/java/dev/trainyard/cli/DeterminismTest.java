@@ -77,6 +77,7 @@ class DeterminismTest {
         Optional.empty(),
         Optional.empty(),
         Optional.empty(),
+        Optional.empty(),
         false,
         false,
         Path.of(""));

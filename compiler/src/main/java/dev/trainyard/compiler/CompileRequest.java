@@ -23,6 +23,10 @@ import java.util.Optional;
  *     empty for compile
  * @param platformDisplay how diagnostics name {@code platformFile} when it is a copy (e.g. read
  *     from a GitOps repo: {@code platform.yaml (gitops main)}); empty: its path
+ * @param platformProvenance the queue objects' {@code trainyard.dev/platform} annotation when
+ *     {@code platformFile} is a copy (e.g. {@code platform.yaml (GitOps repo)}); empty: its path
+ *     from the root of the git work tree that holds it, else its file name, so that the same
+ *     platform.yaml gives the same bytes whatever the working directory or checkout path
  * @param sourceBranch the source branch the run comes from, part of its checkpoint key (job name +
  *     branch); empty: the key has no branch
  * @param fresh whether a checkpointed run starts over instead of resuming from the job's last
@@ -49,6 +53,7 @@ public record CompileRequest(
     Optional<Path> existingTree,
     Optional<Instant> createdAt,
     Optional<String> platformDisplay,
+    Optional<String> platformProvenance,
     Optional<String> sourceBranch,
     boolean fresh,
     boolean workingTree,
@@ -94,6 +99,7 @@ public record CompileRequest(
         .existingTree(existingTree)
         .createdAt(createdAt)
         .platformDisplay(platformDisplay)
+        .platformProvenance(platformProvenance)
         .sourceBranch(sourceBranch)
         .fresh(fresh)
         .workingTree(workingTree)
@@ -124,6 +130,7 @@ public record CompileRequest(
     private Optional<Path> existingTree = Optional.empty();
     private Optional<Instant> createdAt = Optional.empty();
     private Optional<String> platformDisplay = Optional.empty();
+    private Optional<String> platformProvenance = Optional.empty();
     private Optional<String> sourceBranch = Optional.empty();
     private boolean fresh;
     private boolean workingTree;
@@ -236,6 +243,15 @@ public record CompileRequest(
       return platformDisplay(Optional.of(value));
     }
 
+    /**
+     * The queue objects' {@code trainyard.dev/platform} annotation when {@code platformFile} is a
+     * copy; empty: derived from its path.
+     */
+    public Builder platformProvenance(Optional<String> value) {
+      platformProvenance = value;
+      return this;
+    }
+
     /** The source branch, part of a checkpoint key. */
     public Builder sourceBranch(Optional<String> value) {
       sourceBranch = value;
@@ -281,6 +297,7 @@ public record CompileRequest(
           existingTree,
           createdAt,
           platformDisplay,
+          platformProvenance,
           sourceBranch,
           fresh,
           workingTree,

@@ -107,6 +107,7 @@ public final class Compiler implements AutoCloseable {
                     .orElseGet(
                         () -> displayOf(request.platformFile(), request.workingDirectory()))),
             all);
+    platform = platform.map(p -> p.withProvenance(provenanceOf(request)));
     Optional<RuntimeCatalog> catalog = keep(runtimes(request.runtimesDir()), all);
     if (spec.isEmpty() || platform.isEmpty() || catalog.isEmpty()) {
       return failed(all, Optional.empty());
@@ -294,6 +295,24 @@ public final class Compiler implements AutoCloseable {
    */
   static String displayOf(Optional<Path> file, Path workingDirectory) {
     return file.map(f -> relative(f, workingDirectory)).orElse(PlatformLoader.EMBEDDED_NAME);
+  }
+
+  /**
+   * The queue objects' {@code trainyard.dev/platform} annotation: the caller's name for a copy,
+   * else the embedded platform's name, else platform.yaml's path in its git work tree, else its
+   * file name. Never the working directory's view of it: the same platform.yaml must give the same
+   * bytes from every folder and checkout path (a cwd-relative name rewrote every queue object of a
+   * GitOps repo when a submit ran from another folder).
+   */
+  String provenanceOf(CompileRequest request) {
+    if (request.platformProvenance().isPresent()) {
+      return request.platformProvenance().get();
+    }
+    if (request.platformFile().isEmpty()) {
+      return PlatformLoader.EMBEDDED_NAME;
+    }
+    Path file = request.platformFile().get().toAbsolutePath().normalize();
+    return inspector.pathInWorkTree(file).orElseGet(() -> String.valueOf(file.getFileName()));
   }
 
   static String relative(Path file, Path workingDirectory) {

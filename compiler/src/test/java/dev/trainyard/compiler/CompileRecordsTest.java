@@ -68,6 +68,7 @@ class CompileRecordsTest {
             .existingTree(Path.of("gitops"))
             .createdAt(at)
             .platformDisplay("platform.yaml (gitops main)")
+            .platformProvenance(Optional.of("platform.yaml (GitOps repo)"))
             .sourceBranch(Optional.of("main"))
             .fresh(true)
             .workingTree(true)
@@ -86,6 +87,7 @@ class CompileRecordsTest {
             Optional.of(Path.of("gitops")),
             Optional.of(at),
             Optional.of("platform.yaml (gitops main)"),
+            Optional.of("platform.yaml (GitOps repo)"),
             Optional.of("main"),
             true,
             true,

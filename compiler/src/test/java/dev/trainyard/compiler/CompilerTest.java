@@ -257,6 +257,57 @@ class CompilerTest {
         cwd.getParent().toString(), Compiler.relative(cwd.resolve("x/../.."), Path.of("")));
   }
 
+  @Test
+  @DisplayName(
+      "queue objects name platform.yaml by its path in its git work tree, the same from every working directory and spelling; outside one by its file name; a copy by the caller's name")
+  void platformProvenance() throws Exception {
+    TrainProject p = TrainProject.create(temp, "run: torchrun train.py\n");
+    Path conf = Files.createDirectories(p.root().resolve("conf"));
+    Path inRepo =
+        Files.writeString(
+            conf.resolve("platform.yaml"),
+            Files.readString(Path.of("../examples/platform.yaml"))
+                .replace("github.com/acme/*", "*"));
+    String annotation = "trainyard.dev/platform: ";
+    for (Path cwd : List.of(p.root(), conf, temp, Path.of("").toAbsolutePath())) {
+      for (Path given : List.of(inRepo, conf.resolve("../../src/conf/./platform.yaml"))) {
+        String out = queueFiles(p.compile(b -> b.platformFile(given).workingDirectory(cwd)));
+        assertTrue(
+            out.contains(annotation + "conf/platform.yaml\n"), cwd + " " + given + ":\n" + out);
+        assertFalse(out.contains(temp.toString()), out);
+      }
+    }
+    Path outside = Files.copy(inRepo, temp.resolve("ops-platform.yaml"));
+    assertTrue(
+        queueFiles(p.compile(b -> b.platformFile(outside)))
+            .contains(annotation + "ops-platform.yaml\n"));
+    assertTrue(
+        queueFiles(
+                p.compile(
+                    b ->
+                        b.platformFile(outside)
+                            .platformDisplay("platform.yaml (GitOps repo)")
+                            .platformProvenance(Optional.of("platform.yaml (GitOps repo)"))))
+            .contains(annotation + "platform.yaml (GitOps repo)\n"));
+    assertTrue(
+        queueFiles(p.compile(b -> b)).contains(annotation + "<embedded default platform>\n"));
+  }
+
+  /** The queue objects of a compile's tree, one string; fails when the compile did not succeed. */
+  private static String queueFiles(CompileResult r) {
+    assertTrue(r.job().isPresent(), r.diagnostics().toString());
+    Map<String, String> files = TrainProject.tree(r).files();
+    String queues =
+        String.join(
+            "\n",
+            files.entrySet().stream()
+                .filter(e -> e.getKey().contains("/_queues/") || e.getKey().contains("/_cluster/"))
+                .map(Map.Entry::getValue)
+                .toList());
+    assertFalse(queues.isEmpty(), files.keySet().toString());
+    return queues;
+  }
+
   /**
    * A platform runtimes folder holding runtime {@code tmpl} whose JobSet skeleton is {@code jobset}
    * (YAML lines at 2 spaces).

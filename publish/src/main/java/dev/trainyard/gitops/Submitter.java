@@ -253,6 +253,7 @@ public final class Submitter {
         .namespace(r.namespace())
         .createdAt(now)
         .platformDisplay(platformDisplay)
+        .platformProvenance(platform.platformDisplay())
         .sourceBranch(r.checkpoints().sourceBranch())
         .fresh(r.checkpoints().fresh())
         .build();

@@ -47,6 +47,9 @@ import java.util.TreeMap;
  * @param progressPush whether runs' pods may push their progress to the controller (Kubeflow
  *     Trainer's KEP-2779 contract), and where the controller serves it
  * @param origin display path of the file, or {@code <embedded default platform>}
+ * @param provenance how the queue objects' {@code trainyard.dev/platform} annotation names it:
+ *     {@code origin} until {@link #withProvenance} gives a name that does not depend on the working
+ *     directory (the compiler's: the path in its git work tree)
  * @param embedded true for the built-in default
  * @param map positions in the file, for diagnostics about platform values
  */
@@ -66,6 +69,7 @@ public record Platform(
     Retention retention,
     ProgressPush progressPush,
     String origin,
+    String provenance,
     boolean embedded,
     SourceMap map) {
 
@@ -73,6 +77,32 @@ public record Platform(
     Objects.requireNonNull(defaultRuntime, "defaultRuntime");
     clusters = List.copyOf(clusters);
     namespaces = List.copyOf(namespaces);
+    Objects.requireNonNull(provenance, "provenance");
+  }
+
+  /** This platform with {@code name} as its {@link #provenance}; itself when it already is. */
+  public Platform withProvenance(String name) {
+    return name.equals(provenance)
+        ? this
+        : new Platform(
+            defaultRuntime,
+            clusters,
+            namespaces,
+            gpu,
+            codeSync,
+            ephemeralStorage,
+            serviceMesh,
+            networkPolicy,
+            secrets,
+            queues,
+            kueue,
+            status,
+            retention,
+            progressPush,
+            origin,
+            name,
+            embedded,
+            map);
   }
 
   /**

@@ -71,6 +71,7 @@ public final class PlatformBinder {
                     .asText(Platform.ProgressPush.DEFAULT_CA_CONFIG_MAP),
                 root.path("progressPush").path("caCertificate").asText("")),
             doc.source().displayPath(),
+            doc.source().displayPath(),
             embedded,
             doc.map());
     List<Diagnostic> problems = new ArrayList<>(PlatformReferences.check(platform, doc));

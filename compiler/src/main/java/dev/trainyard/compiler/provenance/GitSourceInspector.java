@@ -277,6 +277,17 @@ public final class GitSourceInspector implements AutoCloseable {
   }
 
   /**
+   * {@code file}'s path from the root of the git work tree that holds it ({@code
+   * examples/platform.yaml}, forward slashes; lexical: symlinks are not followed), the same from
+   * every working directory and checkout path; empty when no work tree holds it.
+   *
+   * @param file an absolute, normalized path
+   */
+  public Optional<String> pathInWorkTree(Path file) {
+    return workTree(file).map(root -> root.relativize(file).toString().replace('\\', '/'));
+  }
+
+  /**
    * {@code path}'s real path (every symlink followed), found once until {@link #close}.
    *
    * @throws IOException when it does not exist or cannot be read (not remembered)

@@ -29,12 +29,13 @@ final class QueueObjects {
   private QueueObjects() {}
 
   /**
-   * The provenance every queue object carries: the platform.yaml it came from and the compiler
-   * version (no run's: a queue object serves every run of its cluster or namespace), sorted.
+   * The provenance every queue object carries: the platform.yaml it came from ({@link
+   * Platform#provenance}) and the compiler version (no run's: a queue object serves every run of
+   * its cluster or namespace), sorted.
    */
   static Map<String, String> annotations(Platform p, String compilerVersion) {
     Map<String, String> a = new TreeMap<>();
-    a.put(Provenance.PLATFORM, p.origin());
+    a.put(Provenance.PLATFORM, p.provenance());
     a.put(Provenance.COMPILER_VERSION, compilerVersion);
     return a;
   }
