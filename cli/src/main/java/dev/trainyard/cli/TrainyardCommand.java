@@ -61,7 +61,20 @@ final class TrainyardCommand {
     for (Class<?> sub : subcommandsFor(args)) {
       cli.addSubcommand(sub);
     }
+    giveVersion(cli, cli.getCommandSpec().version());
     return cli;
+  }
+
+  /**
+   * Gives every subcommand below {@code parent} the root's version: their {@code -V, --version}
+   * (from {@code mixinStandardHelpOptions}) printed nothing, as picocli does not pass a version
+   * down.
+   */
+  private static void giveVersion(CommandLine parent, String[] version) {
+    for (CommandLine sub : parent.getSubcommands().values()) {
+      sub.getCommandSpec().version(version);
+      giveVersion(sub, version);
+    }
   }
 
   /** The subcommands {@link #commandLine} adds for {@code args}. */

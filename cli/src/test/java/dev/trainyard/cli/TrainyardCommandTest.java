@@ -2,7 +2,11 @@ package dev.trainyard.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.trainyard.compiler.Compiler;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -50,6 +54,43 @@ class TrainyardCommandTest {
                 assertSameHelp(
                     full,
                     TrainyardCommand.commandLine(INVOCATION, name).getSubcommands().get(name)));
+  }
+
+  @Test
+  @DisplayName("-V and --version print the version from the root and from every subcommand")
+  void versionEverywhere() {
+    List<List<String>> calls = new ArrayList<>(List.of(List.of()));
+    TrainyardCommand.commandLine(INVOCATION)
+        .getSubcommands()
+        .forEach(
+            (name, sub) -> {
+              if (!sub.getCommandSpec().mixinStandardHelpOptions()) {
+                return; // the hidden warmup and server take no -V
+              }
+              calls.add(List.of(name));
+              sub.getSubcommands().keySet().forEach(inner -> calls.add(List.of(name, inner)));
+            });
+    assertEquals(TrainyardCommand.SUBCOMMANDS.size() - 2 + 1 + 3, calls.size(), calls.toString());
+    for (List<String> call : calls) {
+      for (String flag : List.of("-V", "--version")) {
+        List<String> args = new ArrayList<>(call);
+        args.add(flag);
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code =
+            Main.run(
+                INVOCATION,
+                new PrintWriter(out, true),
+                new PrintWriter(err, true),
+                args.toArray(String[]::new));
+        assertEquals(0, code, args + ": " + err);
+        assertEquals(
+            "trainyard " + Compiler.VERSION + System.lineSeparator(),
+            out.toString(),
+            args.toString());
+        assertEquals("", err.toString(), args.toString());
+      }
+    }
   }
 
   private static void assertSameHelp(CommandLine full, CommandLine alone) {
