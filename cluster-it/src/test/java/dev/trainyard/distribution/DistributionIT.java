@@ -32,6 +32,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The installable distribution that {@code mvn package} of module cli writes ({@code
@@ -261,6 +262,38 @@ class DistributionIT {
       assertTrue(result.out().contains(flag), flag + " in " + result);
     }
     assertTrue(result.out().endsWith("trainyard " + Compiler.VERSION + "\n"), result.toString());
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"trainyard", "trainyard-controller", "checkout"})
+  @DisplayName(
+      "from a deleted working directory: exit 3 and one line saying so (no JVM stack trace), for both launchers and the checkout's")
+  void deletedWorkingDirectory(String launcher) throws IOException {
+    Path dir = Files.createDirectories(temp.resolve("gone-" + launcher));
+    String program =
+        switch (launcher) {
+          case "checkout" -> REPO.toAbsolutePath().normalize().resolve("trainyard").toString();
+          default -> home.toAbsolutePath().resolve("bin/" + launcher).toString();
+        };
+    String name = launcher.equals("checkout") ? "trainyard" : launcher;
+    Result result =
+        Launch.run(
+            dir,
+            env(linkedLauncher("gone-" + launcher), javaHome()),
+            List.of("/bin/bash", "-c", "/bin/rmdir \"$PWD\" && exec \"$0\" --version", program));
+    // bash's own "shell-init: error retrieving current directory" line may come first.
+    assertEquals(3, result.exit(), result.toString());
+    assertEquals("", result.out(), result.toString());
+    assertTrue(
+        result
+            .err()
+            .endsWith(
+                "\n"
+                    + name
+                    + ": error: the working directory no longer exists (deleted while this shell was"
+                    + " in it): cd to an existing folder and run it again\n"),
+        result.toString());
+    assertFalse(result.err().contains("java.lang"), result.toString());
   }
 
   @Test
