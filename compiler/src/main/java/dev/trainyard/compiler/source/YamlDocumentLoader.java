@@ -40,6 +40,8 @@ import org.yaml.snakeyaml.events.AliasEvent;
 import org.yaml.snakeyaml.events.DocumentStartEvent;
 import org.yaml.snakeyaml.events.Event;
 import org.yaml.snakeyaml.events.NodeEvent;
+import org.yaml.snakeyaml.reader.ReaderException;
+import org.yaml.snakeyaml.reader.StreamReader;
 
 /**
  * The load stage: reads a user-owned YAML file into a Jackson tree plus a {@link SourceMap}. The
@@ -162,7 +164,7 @@ public final class YamlDocumentLoader {
     try (parser) {
       return parse(parser, file);
     } catch (IOException e) {
-      return StageResult.failed(List.of(located(syntaxError(file.displayPath(), e), parser)));
+      return StageResult.failed(List.of(located(syntaxError(file, e), parser)));
     }
   }
 
@@ -334,7 +336,14 @@ public final class YamlDocumentLoader {
     return false;
   }
 
-  private static Diagnostic syntaxError(String file, IOException e) {
+  private static Diagnostic syntaxError(SourceFile source, IOException e) {
+    String file = source.displayPath();
+    if (e.getCause() instanceof ReaderException) {
+      Optional<Diagnostic> found = unprintable(source);
+      if (found.isPresent()) {
+        return found.get();
+      }
+    }
     if (e.getCause() instanceof MarkedYAMLException marked) {
       var t = YamlSyntaxMessages.translate(marked.getProblem(), afterText(marked.getProblemMark()));
       // SnakeYAML names the opening bracket or quote as context ("while parsing a flow sequence").
@@ -359,6 +368,40 @@ public final class YamlDocumentLoader {
           .withHint("flatten the structure; a train.yaml needs at most 3 levels");
     }
     return jacksonError(file, e);
+  }
+
+  /**
+   * SnakeYAML's reader refuses a character YAML 1.1 does not allow in a stream (a control character
+   * such as NUL, U+FFFE, a lone surrogate), with a position inside its read buffer, not the file:
+   * the first such character is found in the text with SnakeYAML's own rule ({@link
+   * StreamReader#isPrintable(int)}) and named where it is; empty when the text holds none.
+   */
+  static Optional<Diagnostic> unprintable(SourceFile source) {
+    String text = source.text();
+    int line = 1;
+    int column = 1;
+    for (int i = 0; i < text.length(); ) {
+      int c = text.codePointAt(i);
+      if (!StreamReader.isPrintable(c)) {
+        return Optional.of(
+            Diagnostic.error(
+                    DiagnosticCode.YAML_SYNTAX,
+                    new SourceLocation(source.displayPath(), line, column),
+                    "",
+                    String.format(Locale.ROOT, "character U+%04X is not allowed in a YAML file", c))
+                .withHint(
+                    "remove it; inside a double-quoted string, write it as an escape (`\\x00`,"
+                        + " `\\uFFFE`)"));
+      }
+      if (c == '\n') {
+        line++;
+        column = 1;
+      } else {
+        column++;
+      }
+      i += Character.charCount(c);
+    }
+    return Optional.empty();
   }
 
   private static Diagnostic jacksonError(String file, IOException e) {

@@ -143,6 +143,37 @@ class YamlDocumentLoaderTest {
   }
 
   @Test
+  @DisplayName(
+      "a character YAML does not allow (NUL, U+FFFE, another control character) is named at its line and column, past SnakeYAML's read buffer and after characters outside the BMP")
+  void unprintableCharacterWhereItIs() {
+    String hint =
+        "remove it; inside a double-quoted string, write it as an escape (`\\x00`, `\\uFFFE`)";
+    assertDiagnostic(
+        only(loader.load(new SourceFile("t.yaml", "run: python a.py\nenv:\n  A: \"x\0y\"\n"))),
+        DiagnosticCode.YAML_SYNTAX,
+        3,
+        8,
+        "character U+0000 is not allowed in a YAML file",
+        hint);
+    assertDiagnostic(
+        only(loader.load(new SourceFile("t.yaml", "run: python a.py # \uD83D\uDE80\uFFFE\n"))),
+        DiagnosticCode.YAML_SYNTAX,
+        1,
+        21,
+        "character U+FFFE is not allowed in a YAML file",
+        hint);
+    String far = "run: python a.py\n" + "# padding\n".repeat(2_000) + "x: \u0007\n";
+    assertDiagnostic(
+        only(loader.load(new SourceFile("t.yaml", far))),
+        DiagnosticCode.YAML_SYNTAX,
+        2_002,
+        4,
+        "character U+0007 is not allowed in a YAML file",
+        hint);
+    WORDING.approve(only(loader.load(new SourceFile("t.yaml", "run: a\u0001\n"))).message());
+  }
+
+  @Test
   @DisplayName("a scalar anchor alone (which Jackson does not report) is still refused")
   void scalarAnchorWithoutAlias() {
     Diagnostic d = only(loader.load(new SourceFile("t.yaml", "run: &x python a.py\n")));
