@@ -411,6 +411,47 @@ class DistributionIT {
 
   @Test
   @DisplayName(
+      "under CI the launcher makes no start-up archive (its warm-up costs a one-off job more than it saves) but uses one made in TRAINYARD_STARTUP_DIR with TRAINYARD_STARTUP_ARCHIVE=on, as the CI action and template do; a bad mode is exit 3")
+  void startupArchiveUnderCi() throws IOException {
+    Path startup = temp.resolve("ci cache/startup");
+    Map<String, String> env = env(linkedLauncher("archive-ci"), javaHome());
+    env.put("XDG_CACHE_HOME", temp.resolve("ci xdg").toString());
+    env.put("CI", "true");
+    Result plain = Launch.run(temp, env, trainyard("--version"));
+    assertEquals(new Result(0, "trainyard " + Compiler.VERSION + "\n", ""), plain);
+    assertFalse(Files.exists(temp.resolve("ci xdg")), "no archive made under CI");
+    env.put("TRAINYARD_STARTUP_DIR", startup.toString());
+    Map<String, String> existing = new HashMap<>(env);
+    existing.remove("CI");
+    existing.put("TRAINYARD_STARTUP_ARCHIVE", "existing");
+    assertEquals(0, Launch.run(temp, existing, trainyard("--version")).exit());
+    assertFalse(Files.exists(startup), "existing makes none either");
+
+    Map<String, String> make = new HashMap<>(env);
+    make.put("TRAINYARD_STARTUP_ARCHIVE", "on");
+    assertEquals(0, Launch.run(temp, make, trainyard("--version")).exit());
+    List<Path> archives = archives(startup);
+    assertEquals(1, archives.size(), archives.toString());
+    env.put("TRAINYARD_JAVA_OPTS", "-Xlog:class+load=info");
+    Result used = Launch.run(temp, env, trainyard("--version"));
+    assertTrue(
+        used.out().contains("dev.trainyard.cli.Main source: shared objects file"),
+        "under CI, the archive that is there is used: "
+            + used.out().lines().filter(l -> l.contains("dev.trainyard.cli.Main ")).toList());
+    assertFalse(Files.exists(temp.resolve("ci xdg")), "and nothing is made elsewhere");
+
+    Map<String, String> bad = new HashMap<>(env);
+    bad.put("TRAINYARD_STARTUP_ARCHIVE", "yes");
+    assertEquals(
+        new Result(
+            3,
+            "",
+            "trainyard: error: TRAINYARD_STARTUP_ARCHIVE must be on, existing or off, got 'yes'\n"),
+        Launch.run(temp, bad, trainyard("--version")));
+  }
+
+  @Test
+  @DisplayName(
       "TRAINYARD_SERVER=on: the first compile starts a resident server; later calls are served and print and exit as in their own JVM; CI=true starts none; removing the socket folder stops it")
   void residentServer() throws Exception {
     Path tools = Files.createDirectories(temp.resolve("tools-server"));

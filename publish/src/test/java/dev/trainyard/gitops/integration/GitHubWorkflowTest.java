@@ -252,7 +252,12 @@ class GitHubWorkflowTest {
     }
     String key = stepNamed(RUNS, "Key Trainyard's build by its source").path("run").asText();
     assertTrue(key.contains("cd \"$GITHUB_ACTION_PATH\""), key);
-    assertTrue(key.contains("echo \"key=trainyard-dist-$RUNNER_OS-$key\" >> \"$GITHUB_OUTPUT\""));
+    assertTrue(
+        key.contains("java=\"$(sha256sum < \"$JAVA_HOME/release\" | cut -c1-12)\""),
+        "a new Java builds (and archives) again: " + key);
+    assertTrue(
+        key.contains("echo \"key=trainyard-dist-$RUNNER_OS-$key-$java\" >> \"$GITHUB_OUTPUT\""),
+        key);
     JsonNode build = stepNamed(RUNS, "Build Trainyard");
     assertEquals("steps.cache.outputs.cache-hit != 'true'", build.path("if").asText());
     assertTrue(
@@ -268,10 +273,20 @@ class GitHubWorkflowTest {
             .contains("-C \"$HOME/.cache/trainyard-dist\" --strip-components=1"),
         "unpacks where the cache looks");
     assertTrue(
-        stepNamed(RUNS, "Put trainyard on PATH")
+        build
             .path("run")
             .asText()
-            .contains("echo \"$HOME/.cache/trainyard-dist/bin\" >> \"$GITHUB_PATH\""));
+            .contains(
+                "TRAINYARD_STARTUP_ARCHIVE=on"
+                    + " TRAINYARD_STARTUP_DIR=\"$HOME/.cache/trainyard-dist/startup\" \\\n"
+                    + "  \"$HOME/.cache/trainyard-dist/bin/trainyard\" --version"),
+        "makes the start-up archive inside the cached folder, before the save: " + build);
+    String path = stepNamed(RUNS, "Put trainyard on PATH").path("run").asText();
+    assertTrue(path.contains("echo \"$HOME/.cache/trainyard-dist/bin\" >> \"$GITHUB_PATH\""));
+    assertTrue(
+        path.contains(
+            "echo \"TRAINYARD_STARTUP_DIR=$HOME/.cache/trainyard-dist/startup\" >> \"$GITHUB_ENV\""),
+        "later calls find the cached archive (under CI the launcher makes none): " + path);
     assertEquals("17", ACTION.at("/inputs/java-version/default").asText());
   }
 

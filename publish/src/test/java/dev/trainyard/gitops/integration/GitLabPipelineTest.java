@@ -238,7 +238,12 @@ class GitLabPipelineTest {
         before.contains("mvn -B -q -f .trainyard/src/pom.xml -pl cli -am -DskipTests package"));
     assertTrue(
         before.indexOf("export PATH=\"$CI_PROJECT_DIR/.trainyard/dist/bin:$PATH\"")
-            < before.indexOf("trainyard --version"));
+            < before.indexOf("TRAINYARD_STARTUP_ARCHIVE=on trainyard --version"),
+        "makes the start-up archive when the cache has none for this Java: " + before);
+    assertEquals(
+        "$CI_PROJECT_DIR/.trainyard/dist/startup",
+        base.at("/variables/TRAINYARD_STARTUP_DIR").asText(),
+        "inside the cached folder; under CI the launcher uses it and makes none");
     assertEquals(".trainyard", PREVIEW.path("extends").asText());
     assertEquals(".trainyard", SUBMIT.path("extends").asText());
   }
