@@ -19,6 +19,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Collection;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import org.eclipse.jgit.api.Git;
 
@@ -147,7 +148,10 @@ final class PreviewRepos {
               .sourceRepo(REMOTE)
               .sourceCommit(commit)
               .createdAt(createdAt)
+              // As Submitter names the GitOps repo's own platform.yaml (a copy, in diagnostics and
+              // in the queue objects' trainyard.dev/platform).
               .platformDisplay("platform.yaml (GitOps repo)")
+              .platformProvenance(Optional.of("platform.yaml (GitOps repo)"))
               .build();
       CompileResult result = new Compiler(secrets).compile(request);
       return new TreeMap<>(TrainProject.tree(result).files());
