@@ -377,6 +377,8 @@ public final class YamlDocumentLoader {
    * StreamReader#isPrintable(int)}) and named where it is; empty when the text holds none.
    */
   static Optional<Diagnostic> unprintable(SourceFile source) {
+    // Counted as SnakeYAML's reader counts the marks of every other syntax error: a BOM takes no
+    // column, and NEL, U+2028, U+2029 and a CR without LF end a line (YAML 1.1).
     String text = source.text();
     int line = 1;
     int column = 1;
@@ -393,15 +395,25 @@ public final class YamlDocumentLoader {
                     "remove it; inside a double-quoted string, write it as an escape (`\\x00`,"
                         + " `\\uFFFE`)"));
       }
-      if (c == '\n') {
+      i += Character.charCount(c);
+      if (lineBreak(c, i < text.length() ? text.charAt(i) : -1)) {
         line++;
         column = 1;
-      } else {
+      } else if (c != BOM) {
         column++;
       }
-      i += Character.charCount(c);
     }
     return Optional.empty();
+  }
+
+  private static final int BOM = 0xFEFF;
+
+  /**
+   * Whether {@code c}, followed by {@code next} (-1 at the end), ends a line for SnakeYAML's reader
+   * (its {@code StreamReader.forward}).
+   */
+  static boolean lineBreak(int c, int next) {
+    return c == '\n' || c == 0x85 || c == 0x2028 || c == 0x2029 || (c == '\r' && next != '\n');
   }
 
   private static Diagnostic jacksonError(String file, IOException e) {

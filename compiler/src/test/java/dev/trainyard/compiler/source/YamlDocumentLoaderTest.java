@@ -171,6 +171,24 @@ class YamlDocumentLoaderTest {
         "character U+0007 is not allowed in a YAML file",
         hint);
     WORDING.approve(only(loader.load(new SourceFile("t.yaml", "run: a\u0001\n"))).message());
+    // Lines and columns as SnakeYAML marks every other error: a BOM takes no column; CR, CRLF,
+    // NEL and U+2028 end a line (a NEL line break is what the error of line 3 below counts too).
+    for (String[] c :
+        new String[][] {
+          {"\uFEFFrun: python \u0010a.py\n", "1:13"},
+          {"nodes: 2\rrun: python \u0003a.py\r", "2:13"},
+          {"nodes: 2\r\nrun: python \u0003a.py\r\n", "2:13"},
+          {"run: \"a\u0085b\"\nx: \u0007\n", "3:4"},
+          {"run: \"a\u2028b\u2029c\"\nx: \u0007\n", "4:4"},
+          {"run: a\u0007", "1:7"}
+        }) {
+      Diagnostic d = only(loader.load(new SourceFile("t.yaml", c[0])));
+      assertEquals(
+          c[1], d.location().line() + ":" + d.location().column(), c[0].replace("\r", "\\r"));
+    }
+    Diagnostic other =
+        only(loader.load(new SourceFile("t.yaml", "run: \"a\u0085b\"\nbogus: : 1\n")));
+    assertEquals(3, other.location().line(), other.toString());
   }
 
   @Test
