@@ -299,10 +299,10 @@ public final class Compiler implements AutoCloseable {
 
   /**
    * The queue objects' {@code trainyard.dev/platform} annotation: the caller's name for a copy,
-   * else the embedded platform's name, else platform.yaml's path in its git work tree, else its
-   * file name. Never the working directory's view of it: the same platform.yaml must give the same
-   * bytes from every folder and checkout path (a cwd-relative name rewrote every queue object of a
-   * GitOps repo when a submit ran from another folder).
+   * else the embedded platform's name, else platform.yaml's real path (symlinks followed) in its
+   * git work tree, else its file name. Never the working directory's view of it: the same
+   * platform.yaml must give the same bytes from every folder and checkout path (a cwd-relative name
+   * rewrote every queue object of a GitOps repo when a submit ran from another folder).
    */
   String provenanceOf(CompileRequest request) {
     if (request.platformProvenance().isPresent()) {
@@ -311,8 +311,16 @@ public final class Compiler implements AutoCloseable {
     if (request.platformFile().isEmpty()) {
       return PlatformLoader.EMBEDDED_NAME;
     }
-    Path file = request.platformFile().get().toAbsolutePath().normalize();
-    return inspector.pathInWorkTree(file).orElseGet(() -> String.valueOf(file.getFileName()));
+    Path given = request.platformFile().get().toAbsolutePath().normalize();
+    // Its real path: a symlink (to the file, or to a folder above it) is another name for it.
+    Path file;
+    try {
+      file = inspector.realPath(given);
+    } catch (IOException e) {
+      file = given; // read already, so unreachable but for a race; the name as given then
+    }
+    Path named = file;
+    return inspector.pathInWorkTree(named).orElseGet(() -> String.valueOf(named.getFileName()));
   }
 
   static String relative(Path file, Path workingDirectory) {

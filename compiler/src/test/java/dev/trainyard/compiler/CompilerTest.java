@@ -277,6 +277,16 @@ class CompilerTest {
         assertFalse(out.contains(temp.toString()), out);
       }
     }
+    // A symlink is another name for the same file: to it, or to a folder above it, in the repo or
+    // outside any.
+    Path linkedFolder = Files.createSymbolicLink(p.root().resolve("ops"), conf);
+    Path linkedFile = Files.createSymbolicLink(temp.resolve("link.yaml"), inRepo);
+    for (Path link : List.of(linkedFolder.resolve("platform.yaml"), linkedFile)) {
+      assertTrue(
+          queueFiles(p.compile(b -> b.platformFile(link)))
+              .contains(annotation + "conf/platform.yaml\n"),
+          link.toString());
+    }
     Path outside = Files.copy(inRepo, temp.resolve("ops-platform.yaml"));
     assertTrue(
         queueFiles(p.compile(b -> b.platformFile(outside)))

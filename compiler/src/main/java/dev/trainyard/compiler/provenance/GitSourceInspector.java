@@ -292,7 +292,7 @@ public final class GitSourceInspector implements AutoCloseable {
    *
    * @throws IOException when it does not exist or cannot be read (not remembered)
    */
-  Path realPath(Path path) throws IOException {
+  public Path realPath(Path path) throws IOException {
     Path known = realPaths.get(path);
     if (known == null) {
       known = path.toRealPath();
