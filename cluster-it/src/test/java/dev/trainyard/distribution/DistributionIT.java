@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -411,6 +412,55 @@ class DistributionIT {
 
   @Test
   @DisplayName(
+      "a copy of the installation in another folder gets its own start-up archive and uses it (the JVM takes an archive only with the class path it was made with)")
+  void copiedInstallationArchive() throws IOException {
+    // No space in its path: Java 17's AppCDS loads no class from an archive whose class path has
+    // one.
+    Path copy = temp.resolve("copied-install");
+    // As `cp -a` does: the same jars with the same times, so only the folder tells them apart.
+    try (Stream<Path> files = Files.walk(home)) {
+      for (Path source : files.toList()) {
+        Path target = copy.resolve(home.relativize(source).toString());
+        if (Files.isDirectory(source)) {
+          Files.createDirectories(target);
+        } else {
+          Files.copy(source, target, StandardCopyOption.COPY_ATTRIBUTES);
+        }
+      }
+    }
+    Path cache = temp.resolve("copy xdg");
+    Map<String, String> env = env(linkedLauncher("copy-original"), javaHome());
+    env.put("XDG_CACHE_HOME", cache.toString());
+    assertEquals(0, Launch.run(temp, env, trainyard("--version")).exit());
+    Path links = Files.createDirectories(temp.resolve("links-copy"));
+    Files.createSymbolicLink(links.resolve("trainyard"), copy.resolve("bin/trainyard"));
+    Map<String, String> copied = env(links, javaHome());
+    copied.put("XDG_CACHE_HOME", cache.toString());
+    assertEquals(0, Launch.run(temp, copied, trainyard("--version")).exit());
+    assertEquals(2, archives(cache.resolve("trainyard/startup")).size());
+    copied.put("TRAINYARD_JAVA_OPTS", "-Xlog:class+load=info");
+    Result used = Launch.run(temp, copied, trainyard("--version"));
+    assertTrue(
+        used.out().contains("dev.trainyard.cli.Main source: shared objects file"),
+        used.out().lines().filter(l -> l.contains("dev.trainyard.cli.Main ")).toList().toString());
+
+    // With a space in its path, Java 17 would map the archive and use none of it: none is made.
+    Path spaced = temp.resolve("spaced install");
+    Files.move(copy, spaced);
+    Path spacedLinks = Files.createDirectories(temp.resolve("links-spaced"));
+    Files.createSymbolicLink(spacedLinks.resolve("trainyard"), spaced.resolve("bin/trainyard"));
+    Map<String, String> withSpace = env(spacedLinks, javaHome());
+    withSpace.put("XDG_CACHE_HOME", cache.toString());
+    Result spacedRun = Launch.run(temp, withSpace, trainyard("--version"));
+    assertEquals(new Result(0, "trainyard " + Compiler.VERSION + "\n", ""), spacedRun);
+    assertEquals(
+        Runtime.version().feature() >= 25 ? 3 : 2,
+        archives(cache.resolve("trainyard/startup")).size(),
+        "Java " + Runtime.version().feature());
+  }
+
+  @Test
+  @DisplayName(
       "under CI the launcher makes no start-up archive (its warm-up costs a one-off job more than it saves) but uses one made in TRAINYARD_STARTUP_DIR with TRAINYARD_STARTUP_ARCHIVE=on, as the CI action and template do; a bad mode is exit 3")
   void startupArchiveUnderCi() throws IOException {
     Path startup = temp.resolve("ci cache/startup");
@@ -439,6 +489,13 @@ class DistributionIT {
         "under CI, the archive that is there is used: "
             + used.out().lines().filter(l -> l.contains("dev.trainyard.cli.Main ")).toList());
     assertFalse(Files.exists(temp.resolve("ci xdg")), "and nothing is made elsewhere");
+
+    Map<String, String> notCi = new HashMap<>(env);
+    notCi.put("CI", "false"); // as the resident server reads it
+    notCi.put("TRAINYARD_STARTUP_DIR", temp.resolve("not ci").toString());
+    notCi.remove("TRAINYARD_JAVA_OPTS");
+    assertEquals(0, Launch.run(temp, notCi, trainyard("--version")).exit());
+    assertEquals(1, archives(temp.resolve("not ci")).size(), "CI=false is not CI");
 
     Map<String, String> bad = new HashMap<>(env);
     bad.put("TRAINYARD_STARTUP_ARCHIVE", "yes");
