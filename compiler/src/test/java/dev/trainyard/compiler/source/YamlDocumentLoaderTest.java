@@ -10,6 +10,7 @@ import dev.trainyard.compiler.testing.Wording;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -186,6 +187,10 @@ class YamlDocumentLoaderTest {
       assertEquals(
           c[1], d.location().line() + ":" + d.location().column(), c[0].replace("\r", "\\r"));
     }
+    assertEquals(
+        Optional.empty(),
+        YamlDocumentLoader.unprintable(new SourceFile("t.yaml", "run: a\u0085\r")),
+        "only printable characters, a line break last");
     Diagnostic other =
         only(loader.load(new SourceFile("t.yaml", "run: \"a\u0085b\"\nbogus: : 1\n")));
     assertEquals(3, other.location().line(), other.toString());
