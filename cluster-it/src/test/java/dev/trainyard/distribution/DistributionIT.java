@@ -10,6 +10,7 @@ import dev.trainyard.compiler.Compiler;
 import dev.trainyard.distribution.Launch.Result;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.CopyOption;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -418,16 +419,7 @@ class DistributionIT {
     // one.
     Path copy = temp.resolve("copied-install");
     // As `cp -a` does: the same jars with the same times, so only the folder tells them apart.
-    try (Stream<Path> files = Files.walk(home)) {
-      for (Path source : files.toList()) {
-        Path target = copy.resolve(home.relativize(source).toString());
-        if (Files.isDirectory(source)) {
-          Files.createDirectories(target);
-        } else {
-          Files.copy(source, target, StandardCopyOption.COPY_ATTRIBUTES);
-        }
-      }
-    }
+    copyTree(home, copy, StandardCopyOption.COPY_ATTRIBUTES);
     Path cache = temp.resolve("copy xdg");
     Map<String, String> env = env(linkedLauncher("copy-original"), javaHome());
     env.put("XDG_CACHE_HOME", cache.toString());
@@ -720,14 +712,14 @@ class DistributionIT {
     }
   }
 
-  private static void copyTree(Path from, Path to) throws IOException {
+  private static void copyTree(Path from, Path to, CopyOption... options) throws IOException {
     try (Stream<Path> files = Files.walk(from)) {
       for (Path source : files.toList()) {
         Path target = to.resolve(from.relativize(source).toString());
         if (Files.isDirectory(source)) {
           Files.createDirectories(target);
         } else {
-          Files.copy(source, target);
+          Files.copy(source, target, options);
         }
       }
     }
