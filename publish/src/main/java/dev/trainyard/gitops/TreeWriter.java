@@ -57,11 +57,13 @@ public final class TreeWriter {
 
   public static void write(OutputTree tree, Path root, FileSink sink) throws IOException {
     Map<Path, Path> staged = new LinkedHashMap<>();
+    List<Path> created = new ArrayList<>();
+    boolean written = false;
     try {
       for (String folder : tree.ownedFolders()) {
         Path target = root.resolve(folder);
         Path parent = target.getParent();
-        step("create the folder " + parent, () -> Files.createDirectories(parent));
+        step("create the folder " + parent, () -> createFolders(parent, created));
         // Not Files.createTempDirectory: its 0700 would become the run folder's mode whatever the
         // umask.
         Path staging =
@@ -74,10 +76,15 @@ public final class TreeWriter {
         staged.put(target, staging);
         stage(tree, folder, target, staging, sink);
       }
-      leftOver(swapAll(staged));
+      List<String> notRemoved = swapAll(staged);
+      written = true;
+      leftOver(notRemoved);
     } finally {
       for (Path staging : staged.values()) {
         deleteQuietly(staging);
+      }
+      if (!written) {
+        removeCreated(created);
       }
     }
   }
@@ -166,8 +173,7 @@ public final class TreeWriter {
           staged.put(target, null);
           continue;
         }
-        created.addAll(missingAncestors(parent));
-        step("create the folder " + parent, () -> Files.createDirectories(parent));
+        step("create the folder " + parent, () -> createFolders(parent, created));
         Path staging = parent.resolve(".trainyard-" + Long.toUnsignedString(RANDOM.nextLong(), 36));
         staged.put(target, staging);
         if (edit instanceof TreeEdit.WriteFile w) {
@@ -205,26 +211,51 @@ public final class TreeWriter {
         }
       }
       if (!interrupt.completed) {
-        // Deepest first: a new namespace folder, then its new cluster folder.
-        for (int i = created.size() - 1; i >= 0; i--) {
-          try {
-            Files.deleteIfExists(created.get(i));
-          } catch (IOException e) {
-            // Not empty (another writer's file) or gone: leave it.
-          }
-        }
+        removeCreated(created);
       }
       interrupt.settle();
     }
   }
 
-  /** The folders from the first missing ancestor of {@code dir} down to {@code dir}. */
-  private static List<Path> missingAncestors(Path dir) {
+  /**
+   * Creates {@code dir} and its missing ancestors name by name, as {@code mkdir -p} does, adding
+   * each folder it created to {@code created}: in {@code out/x/../d} with {@code x} missing, the
+   * folder {@code x} is made so that {@code x/..} resolves. ({@code Files.createDirectories} drops
+   * {@code x/..} when it relativizes, creates {@code out/d} alone, and the staging folder under
+   * {@code out/x/../d} then failed, leaving those folders behind.)
+   *
+   * @return {@code dir}
+   */
+  private static Path createFolders(Path dir, List<Path> created) throws IOException {
     List<Path> missing = new ArrayList<>();
     for (Path p = dir; p != null && !Files.exists(p); p = p.getParent()) {
       missing.add(0, p);
     }
-    return missing;
+    for (Path folder : missing) {
+      if (Files.isDirectory(folder)) {
+        continue; // a ".." whose folder was just made, or another writer's
+      }
+      try {
+        Files.createDirectory(folder);
+        created.add(folder);
+      } catch (FileAlreadyExistsException e) {
+        if (!Files.isDirectory(folder)) {
+          throw e;
+        }
+      }
+    }
+    return dir;
+  }
+
+  /** Removes the folders {@link #createFolders} made, deepest first, each only when empty. */
+  private static void removeCreated(List<Path> created) {
+    for (int i = created.size() - 1; i >= 0; i--) {
+      try {
+        Files.deleteIfExists(created.get(i));
+      } catch (IOException e) {
+        // Not empty (another writer's file) or gone: leave it.
+      }
+    }
   }
 
   private static void stage(

@@ -90,21 +90,39 @@ class TreeWriterTest {
   }
 
   @Test
-  @DisplayName("a first write that fails half-way leaves no run folder without its queue folders")
+  @DisplayName(
+      "a first write that fails half-way leaves no run folder without its queue folders, and no folder it created")
   void firstWriteWholeOrNothing() throws Exception {
+    Path root = temp.resolve("out/gitops");
     assertThrows(
         IOException.class,
         () ->
             TreeWriter.write(
                 tree("new"),
-                temp,
+                root,
                 (file, text) -> {
                   if (file.toString().contains("clusterqueue")) {
                     throw new FileSystemException(file.toString(), null, "No space left on device");
                   }
                   Files.writeString(file, text);
                 }));
-    assertEquals(List.of(), files(temp));
+    try (Stream<Path> left = Files.list(temp)) {
+      assertEquals(List.of(), left.toList(), "not even out/");
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "a root through a missing folder and `..` (out/x/../d) is made as mkdir -p makes it: x, then d beside it")
+  void rootThroughMissingFolder() throws Exception {
+    TreeWriter.write(tree("one\n"), temp.resolve("out/x/../d"));
+    assertEquals(
+        List.of(
+            "clusters/local/_cluster/clusterqueue.yaml=one\n",
+            "clusters/local/default/_queues/localqueue.yaml=one\n",
+            "clusters/local/default/run-1/jobset.yaml=one\n"),
+        files(temp.resolve("out/d")));
+    assertTrue(Files.isDirectory(temp.resolve("out/x")));
   }
 
   @Test
