@@ -232,13 +232,12 @@ public final class TreeWriter {
       missing.add(0, p);
     }
     for (Path folder : missing) {
-      if (Files.isDirectory(folder)) {
-        continue; // a ".." whose folder was just made, or another writer's
-      }
       try {
         Files.createDirectory(folder);
         created.add(folder);
       } catch (FileAlreadyExistsException e) {
+        // A ".." whose folder was just made, or another writer's folder, is fine; a file or a
+        // dangling symbolic link there is in the way.
         if (!Files.isDirectory(folder)) {
           throw e;
         }

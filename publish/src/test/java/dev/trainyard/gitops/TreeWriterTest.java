@@ -123,6 +123,19 @@ class TreeWriterTest {
             "clusters/local/default/run-1/jobset.yaml=one\n"),
         files(temp.resolve("out/d")));
     assertTrue(Files.isDirectory(temp.resolve("out/x")));
+
+    Files.createSymbolicLink(temp.resolve("dangling"), temp.resolve("nowhere"));
+    IOException e =
+        assertThrows(
+            IOException.class, () -> TreeWriter.write(tree("x"), temp.resolve("dangling/gitops")));
+    assertEquals(
+        "cannot create the folder "
+            + temp.resolve("dangling/gitops/clusters/local/default")
+            + ": a file is in the way where a folder is expected ("
+            + temp.resolve("dangling")
+            + "); nothing was written",
+        e.getMessage());
+    assertFalse(Files.exists(temp.resolve("nowhere")));
   }
 
   @Test
