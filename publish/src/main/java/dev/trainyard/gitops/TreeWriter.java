@@ -63,7 +63,7 @@ public final class TreeWriter {
       for (String folder : tree.ownedFolders()) {
         Path target = root.resolve(folder);
         Path parent = target.getParent();
-        step("create the folder " + parent, () -> createFolders(parent, created));
+        makeFolders(parent, created);
         // Not Files.createTempDirectory: its 0700 would become the run folder's mode whatever the
         // umask.
         Path staging =
@@ -173,7 +173,7 @@ public final class TreeWriter {
           staged.put(target, null);
           continue;
         }
-        step("create the folder " + parent, () -> createFolders(parent, created));
+        makeFolders(parent, created);
         Path staging = parent.resolve(".trainyard-" + Long.toUnsignedString(RANDOM.nextLong(), 36));
         staged.put(target, staging);
         if (edit instanceof TreeEdit.WriteFile w) {
@@ -224,9 +224,18 @@ public final class TreeWriter {
    * {@code x/..} when it relativizes, creates {@code out/d} alone, and the staging folder under
    * {@code out/x/../d} then failed, leaving those folders behind.)
    *
-   * @return {@code dir}
+   * @throws IOException "cannot create the folder DIR: why; nothing was written"
    */
-  private static Path createFolders(Path dir, List<Path> created) throws IOException {
+  private static void makeFolders(Path dir, List<Path> created) throws IOException {
+    try {
+      createFolders(dir, created);
+    } catch (IOException e) {
+      throw new IOException(
+          "cannot create the folder " + dir + ": " + why(e) + "; nothing was written", e);
+    }
+  }
+
+  private static void createFolders(Path dir, List<Path> created) throws IOException {
     List<Path> missing = new ArrayList<>();
     for (Path p = dir; p != null && !Files.exists(p); p = p.getParent()) {
       missing.add(0, p);
@@ -243,7 +252,6 @@ public final class TreeWriter {
         }
       }
     }
-    return dir;
   }
 
   /** Removes the folders {@link #createFolders} made, deepest first, each only when empty. */
