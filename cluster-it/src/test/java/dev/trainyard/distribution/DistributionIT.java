@@ -436,19 +436,27 @@ class DistributionIT {
         used.out().contains("dev.trainyard.cli.Main source: shared objects file"),
         used.out().lines().filter(l -> l.contains("dev.trainyard.cli.Main ")).toList().toString());
 
-    // With a space in its path, Java 17 would map the archive and use none of it: none is made.
-    Path spaced = temp.resolve("spaced install");
-    Files.move(copy, spaced);
-    Path spacedLinks = Files.createDirectories(temp.resolve("links-spaced"));
-    Files.createSymbolicLink(spacedLinks.resolve("trainyard"), spaced.resolve("bin/trainyard"));
-    Map<String, String> withSpace = env(spacedLinks, javaHome());
-    withSpace.put("XDG_CACHE_HOME", cache.toString());
-    Result spacedRun = Launch.run(temp, withSpace, trainyard("--version"));
-    assertEquals(new Result(0, "trainyard " + Compiler.VERSION + "\n", ""), spacedRun);
-    assertEquals(
-        Runtime.version().feature() >= 25 ? 3 : 2,
-        archives(cache.resolve("trainyard/startup")).size(),
-        "Java " + Runtime.version().feature());
+    // With a character a file: URL escapes in its path (a space, a %), Java 17 would map the
+    // archive
+    // and use none of it: none is made.
+    Path from = copy;
+    int expected = 2;
+    for (String name : List.of("spaced install", "percent%20")) {
+      Path moved = temp.resolve(name);
+      Files.move(from, moved);
+      from = moved;
+      Path onPath = Files.createDirectories(temp.resolve("links-" + name.hashCode()));
+      Files.createSymbolicLink(onPath.resolve("trainyard"), moved.resolve("bin/trainyard"));
+      Map<String, String> escaped = env(onPath, javaHome());
+      escaped.put("XDG_CACHE_HOME", cache.toString());
+      Result run = Launch.run(temp, escaped, trainyard("--version"));
+      assertEquals(new Result(0, "trainyard " + Compiler.VERSION + "\n", ""), run, name);
+      expected += Runtime.version().feature() >= 25 ? 1 : 0;
+      assertEquals(
+          expected,
+          archives(cache.resolve("trainyard/startup")).size(),
+          name + ", Java " + Runtime.version().feature());
+    }
   }
 
   @Test

@@ -224,18 +224,10 @@ public final class TreeWriter {
    * {@code x/..} when it relativizes, creates {@code out/d} alone, and the staging folder under
    * {@code out/x/../d} then failed, leaving those folders behind.)
    *
-   * @throws IOException "cannot create the folder DIR: why; nothing was written"
+   * @throws IOException "cannot create the folder F: why; nothing was written", F the folder that
+   *     could not be made
    */
   private static void makeFolders(Path dir, List<Path> created) throws IOException {
-    try {
-      createFolders(dir, created);
-    } catch (IOException e) {
-      throw new IOException(
-          "cannot create the folder " + dir + ": " + why(e) + "; nothing was written", e);
-    }
-  }
-
-  private static void createFolders(Path dir, List<Path> created) throws IOException {
     List<Path> missing = new ArrayList<>();
     for (Path p = dir; p != null && !Files.exists(p); p = p.getParent()) {
       missing.add(0, p);
@@ -248,13 +240,34 @@ public final class TreeWriter {
         // A ".." whose folder was just made, or another writer's folder, is fine; a file or a
         // dangling symbolic link there is in the way.
         if (!Files.isDirectory(folder)) {
-          throw e;
+          throw cannotCreate(folder, e);
         }
+      } catch (IOException e) {
+        throw cannotCreate(folder, e);
       }
     }
   }
 
-  /** Removes the folders {@link #createFolders} made, deepest first, each only when empty. */
+  /**
+   * "cannot create the folder F: why": F is the folder that could not be made (not the deepest one
+   * wanted), and a file in the way above it is named, not F.
+   */
+  private static IOException cannotCreate(Path folder, IOException e) {
+    IOException reason = e;
+    if (e instanceof NotDirectoryException
+        || (e instanceof FileSystemException fs && "Not a directory".equals(fs.getReason()))) {
+      for (Path p = folder.getParent(); p != null; p = p.getParent()) {
+        if (Files.exists(p) && !Files.isDirectory(p)) {
+          reason = new NotDirectoryException(p.toString());
+          break;
+        }
+      }
+    }
+    return new IOException(
+        "cannot create the folder " + folder + ": " + why(reason) + "; nothing was written", e);
+  }
+
+  /** Removes the folders {@link #makeFolders} made, deepest first, each only when empty. */
   private static void removeCreated(List<Path> created) {
     for (int i = created.size() - 1; i >= 0; i--) {
       try {

@@ -130,7 +130,7 @@ class TreeWriterTest {
             IOException.class, () -> TreeWriter.write(tree("x"), temp.resolve("dangling/gitops")));
     assertEquals(
         "cannot create the folder "
-            + temp.resolve("dangling/gitops/clusters/local/default")
+            + temp.resolve("dangling")
             + ": a file is in the way where a folder is expected ("
             + temp.resolve("dangling")
             + "); nothing was written",
@@ -145,23 +145,33 @@ class TreeWriterTest {
     Files.createDirectories(temp.resolve("clusters"));
     Files.writeString(temp.resolve("clusters/local"), "not a folder");
     IOException e = assertThrows(IOException.class, () -> TreeWriter.write(tree("x"), temp));
-    assertTrue(
-        e.getMessage()
-            .startsWith(
-                "cannot create the folder "
-                    + temp.resolve("clusters/local/default")
-                    + ": a file is in the way where a folder is expected"),
-        e.getMessage());
+    assertEquals(
+        "cannot create the folder "
+            + temp.resolve("clusters/local/default")
+            + ": a file is in the way where a folder is expected ("
+            + temp.resolve("clusters/local")
+            + "); nothing was written",
+        e.getMessage(),
+        "names the file in the way, not the folder wanted");
+    Files.writeString(temp.resolve("afile"), "x");
+    IOException below =
+        assertThrows(IOException.class, () -> TreeWriter.write(tree("x"), temp.resolve("afile/a")));
+    assertEquals(
+        "cannot create the folder "
+            + temp.resolve("afile/a")
+            + ": a file is in the way where a folder is expected ("
+            + temp.resolve("afile")
+            + "); nothing was written",
+        below.getMessage(),
+        "names the first folder that could not be made");
     IOException proc =
         assertThrows(
             IOException.class, () -> TreeWriter.write(tree("x"), Path.of("/proc/trainyard-test")));
     assertTrue(
-        proc.getMessage()
-            .startsWith("cannot create the folder /proc/trainyard-test/clusters/local/default: "),
+        proc.getMessage().startsWith("cannot create the folder /proc/trainyard-test: "),
         proc.getMessage());
     assertFalse(
-        proc.getMessage()
-            .endsWith(": /proc/trainyard-test/clusters/local/default; nothing was written"),
+        proc.getMessage().endsWith(": /proc/trainyard-test; nothing was written"),
         proc.getMessage());
   }
 

@@ -254,7 +254,8 @@ class GitHubWorkflowTest {
     assertTrue(key.contains("cd \"$GITHUB_ACTION_PATH\""), key);
     assertTrue(
         key.contains(
-            "java=\"$( { cat \"$JAVA_HOME/release\" 2>/dev/null || java -version 2>&1; } | sha256sum"
+            "java=\"$( { cat \"$JAVA_HOME/release\" 2>/dev/null || \"$JAVA_HOME/bin/java\" -version 2>&1; }"
+                + " | sha256sum"
                 + " | cut -c1-12)\""),
         "a new Java builds (and archives) again: " + key);
     assertTrue(
