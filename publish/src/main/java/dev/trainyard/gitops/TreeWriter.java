@@ -254,8 +254,8 @@ public final class TreeWriter {
    */
   private static IOException cannotCreate(Path folder, IOException e) {
     IOException reason = e;
-    if (e instanceof NotDirectoryException
-        || (e instanceof FileSystemException fs && "Not a directory".equals(fs.getReason()))) {
+    // createDirectory reports ENOTDIR as a FileSystemException with this reason (on Linux).
+    if (e instanceof FileSystemException fs && "Not a directory".equals(fs.getReason())) {
       for (Path p = folder.getParent(); p != null; p = p.getParent()) {
         if (Files.exists(p) && !Files.isDirectory(p)) {
           reason = new NotDirectoryException(p.toString());
