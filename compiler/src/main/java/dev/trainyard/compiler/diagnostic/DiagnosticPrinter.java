@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * The one way diagnostics are printed, by the CLI, the pull-request preview and the golden cases:
@@ -26,18 +27,47 @@ public final class DiagnosticPrinter {
     List<String> out = new ArrayList<>();
     for (Diagnostic d : diagnostics) {
       out.add(
-          d.location() + ": " + d.severity().label() + "[" + d.code().id() + "]: " + d.message());
+          printable(d.location().toString())
+              + ": "
+              + d.severity().label()
+              + "["
+              + d.code().id()
+              + "]: "
+              + printable(d.message()));
       if (!d.pointer().isEmpty()) {
-        out.add("    at " + d.pointer());
+        out.add("    at " + printable(d.pointer()));
       }
       if (!d.hint().isEmpty()) {
-        out.add("    hint: " + d.hint());
+        out.add("    hint: " + printable(d.hint()));
       }
     }
     if (!diagnostics.isEmpty()) {
       out.add(counts(diagnostics));
     }
     return out;
+  }
+
+  /**
+   * {@code text} with every control character but the tab (C0, DEL, C1) written as {@code \\uXXXX}:
+   * a file name or a user's value quoted in a diagnostic must not move the terminal's cursor,
+   * change its colours (ESC sequences) or start a line of its own that reads like another
+   * diagnostic.
+   */
+  static String printable(String text) {
+    StringBuilder out = null;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      boolean control = (c < 0x20 && c != '\t') || (c >= 0x7F && c <= 0x9F);
+      if (control && out == null) {
+        out = new StringBuilder(text.length() + 16).append(text, 0, i);
+      }
+      if (control) {
+        out.append(String.format(Locale.ROOT, "\\u%04X", (int) c));
+      } else if (out != null) {
+        out.append(c);
+      }
+    }
+    return out == null ? text : out.toString();
   }
 
   /** {@link #lines} printed to {@code out}, then flushed. */

@@ -16,6 +16,28 @@ import org.junit.jupiter.api.Test;
  * results.
  */
 class DiagnosticTest {
+  @Test
+  @DisplayName(
+      "the text form writes control characters of file names, messages, pointers and hints as \\uXXXX (no terminal escapes, no forged lines); tabs and other text as they are")
+  void controlCharactersEscaped() {
+    Diagnostic d =
+        Diagnostic.error(
+                DiagnosticCode.YAML_SYNTAX,
+                new SourceLocation("a\nb.yaml", 1, 2),
+                "/run\u0007",
+                "`run` starts \u001B[31mred\r\nx.yaml:1:1: error[E101]: fake\u009B end\ttab é")
+            .withHint("del \u007F");
+    assertEquals(
+        List.of(
+            "a\\u000Ab.yaml:1:2: error[E101]: `run` starts \\u001B[31mred\\u000D\\u000Ax.yaml:1:1:"
+                + " error[E101]: fake\\u009B end\ttab é",
+            "    at /run\\u0007",
+            "    hint: del \\u007F",
+            "1 error, 0 warnings"),
+        DiagnosticPrinter.lines(List.of(d)));
+    assertEquals("plain `x` é\t", DiagnosticPrinter.printable("plain `x` é\t"));
+  }
+
   private static final SourceLocation AT = new SourceLocation("train.yaml", 4, 8);
 
   @Test
