@@ -36,6 +36,10 @@ class DiagnosticTest {
             "1 error, 0 warnings"),
         DiagnosticPrinter.lines(List.of(d)));
     assertEquals("plain `x` é\t", DiagnosticPrinter.printable("plain `x` é\t"));
+    assertEquals(
+        "\\u001F \\u007F~\\u0080\\u009F\u00A0",
+        DiagnosticPrinter.printable("\u001F \u007F~\u0080\u009F\u00A0"),
+        "the edges of C0, DEL and C1; a space, a tilde and a no-break space stay");
   }
 
   private static final SourceLocation AT = new SourceLocation("train.yaml", 4, 8);
