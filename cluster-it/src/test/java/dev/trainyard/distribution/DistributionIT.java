@@ -421,13 +421,10 @@ class DistributionIT {
     // As `cp -a` does: the same jars with the same times, so only the folder tells them apart.
     copyTree(home, copy, StandardCopyOption.COPY_ATTRIBUTES);
     Path cache = temp.resolve("copy xdg");
-    Map<String, String> env = env(linkedLauncher("copy-original"), javaHome());
-    env.put("XDG_CACHE_HOME", cache.toString());
-    assertEquals(0, Launch.run(temp, env, trainyard("--version")).exit());
-    Path links = Files.createDirectories(temp.resolve("links-copy"));
-    Files.createSymbolicLink(links.resolve("trainyard"), copy.resolve("bin/trainyard"));
-    Map<String, String> copied = env(links, javaHome());
-    copied.put("XDG_CACHE_HOME", cache.toString());
+    assertEquals(
+        0,
+        Launch.run(temp, cachedEnv(home, "copy-original", cache), trainyard("--version")).exit());
+    Map<String, String> copied = cachedEnv(copy, "copy", cache);
     assertEquals(0, Launch.run(temp, copied, trainyard("--version")).exit());
     assertEquals(2, archives(cache.resolve("trainyard/startup")).size());
     copied.put("TRAINYARD_JAVA_OPTS", "-Xlog:class+load=info");
@@ -437,19 +434,16 @@ class DistributionIT {
         used.out().lines().filter(l -> l.contains("dev.trainyard.cli.Main ")).toList().toString());
 
     // With a character a file: URL escapes in its path (a space, a %), Java 17 would map the
-    // archive
-    // and use none of it: none is made.
+    // archive and use none of it: none is made.
     Path from = copy;
     int expected = 2;
     for (String name : List.of("spaced install", "percent%20")) {
       Path moved = temp.resolve(name);
       Files.move(from, moved);
       from = moved;
-      Path onPath = Files.createDirectories(temp.resolve("links-" + name.hashCode()));
-      Files.createSymbolicLink(onPath.resolve("trainyard"), moved.resolve("bin/trainyard"));
-      Map<String, String> escaped = env(onPath, javaHome());
-      escaped.put("XDG_CACHE_HOME", cache.toString());
-      Result run = Launch.run(temp, escaped, trainyard("--version"));
+      Result run =
+          Launch.run(
+              temp, cachedEnv(moved, "moved-" + name.hashCode(), cache), trainyard("--version"));
       assertEquals(new Result(0, "trainyard " + Compiler.VERSION + "\n", ""), run, name);
       expected += Runtime.version().feature() >= 25 ? 1 : 0;
       assertEquals(
@@ -683,9 +677,26 @@ class DistributionIT {
 
   /** A folder holding only a symlink `trainyard` to the unpacked launcher. */
   private static Path linkedLauncher(String name) throws IOException {
+    return linkedLauncher(name, home);
+  }
+
+  /**
+   * A folder links-NAME holding {@code trainyard}, a symlink to {@code installation}'s launcher.
+   */
+  private static Path linkedLauncher(String name, Path installation) throws IOException {
     Path dir = Files.createDirectories(temp.resolve("links-" + name));
-    Files.createSymbolicLink(dir.resolve("trainyard"), home.resolve("bin/trainyard"));
+    Files.createSymbolicLink(dir.resolve("trainyard"), installation.resolve("bin/trainyard"));
     return dir;
+  }
+
+  /**
+   * The environment of a call of {@code installation}'s launcher with XDG_CACHE_HOME {@code cache}.
+   */
+  private static Map<String, String> cachedEnv(Path installation, String name, Path cache)
+      throws IOException {
+    Map<String, String> env = env(linkedLauncher(name, installation), javaHome());
+    env.put("XDG_CACHE_HOME", cache.toString());
+    return env;
   }
 
   private static Map<String, String> env(Path launcherDir, String javaHome) {

@@ -263,8 +263,7 @@ public final class TreeWriter {
         }
       }
     }
-    return new IOException(
-        "cannot create the folder " + folder + ": " + why(reason) + "; nothing was written", e);
+    return cannot("create the folder " + folder, reason, e);
   }
 
   /** Removes the folders {@link #makeFolders} made, deepest first, each only when empty. */
@@ -387,8 +386,13 @@ public final class TreeWriter {
     try {
       return step.run();
     } catch (IOException e) {
-      throw new IOException("cannot " + what + ": " + why(e) + "; nothing was written", e);
+      throw cannot(what, e, e);
     }
+  }
+
+  /** "cannot WHAT: why; nothing was written", the one form of a failed step's error. */
+  private static IOException cannot(String what, IOException reason, IOException cause) {
+    return new IOException("cannot " + what + ": " + why(reason) + "; nothing was written", cause);
   }
 
   /** Why an I/O call failed, in words (the JDK's messages are often just the path). */
