@@ -219,7 +219,7 @@ final class PlatformCommand {
         String sign =
             switch (f.difference()) {
               case MISSING -> "A";
-              case DIFFERS -> "M";
+              case DIFFERS, ORIGIN -> "M";
               case EXTRA, HAND_WRITTEN, LEFTOVER -> "D";
             };
         out.println("  " + sign + " " + f.path());

@@ -49,6 +49,12 @@ public final class PlatformRender {
     /** Both have it, with other text. */
     DIFFERS,
     /**
+     * Both have it, and the text differs only in the {@code trainyard.dev/platform} annotation's
+     * value: the same objects, rendered from a platform.yaml given another way (e.g. {@code submit
+     * --platform FILE} before the GitOps repo had its own {@code platform.yaml}).
+     */
+    ORIGIN,
+    /**
      * The tree has it; platform.yaml gives nothing there (a queue, namespace or cluster it
      * dropped).
      */
@@ -73,7 +79,8 @@ public final class PlatformRender {
    *
    * @param path from the tree's root ({@code clusters/prod/_cluster/clusterqueue-team-a.yaml})
    * @param difference how the committed file differs
-   * @param line the first line (1-based) where a {@link Difference#DIFFERS} file differs, else 0
+   * @param line the first line (1-based) where a {@link Difference#DIFFERS} or {@link
+   *     Difference#ORIGIN} file differs, else 0
    */
   public record StaleFile(String path, Difference difference, int line) {
     public StaleFile {
@@ -197,6 +204,9 @@ public final class PlatformRender {
           switch (f.difference()) {
             case MISSING -> "queue file missing: platform.yaml gives it";
             case DIFFERS -> "stale queue file: platform.yaml gives other text from this line on";
+            case ORIGIN ->
+                "queue file rendered from another platform.yaml: only its trainyard.dev/platform"
+                    + " annotation differs, the objects are the same";
             case EXTRA ->
                 "queue file platform.yaml no longer gives (its queue, namespace or cluster is gone)";
             case HAND_WRITTEN ->
@@ -216,6 +226,10 @@ public final class PlatformRender {
                     case LEFTOVER ->
                         "run `trainyard platform render` at the GitOps repo's root: it removes it; never commit a .trainyard-* folder";
                     case HAND_WRITTEN -> "move it out of the folder: " + HAND_WRITTEN_HINT;
+                    case ORIGIN ->
+                        "the annotation names the platform.yaml the file was written from (e.g. a"
+                            + " submit --platform FILE); this render's is the GitOps repo's own. Run"
+                            + " `trainyard platform render` at the GitOps repo's root and commit the result";
                     default ->
                         "run `trainyard platform render` at the GitOps repo's root and commit the result with the platform.yaml change";
                   }));
@@ -307,7 +321,11 @@ public final class PlatformRender {
             new StaleFile(
                 path, handWritten(path, was) ? Difference.HAND_WRITTEN : Difference.EXTRA, 0));
       } else if (!was.equals(is)) {
-        out.add(new StaleFile(path, Difference.DIFFERS, firstDifferentLine(was, is)));
+        out.add(
+            new StaleFile(
+                path,
+                originOnly(was, is) ? Difference.ORIGIN : Difference.DIFFERS,
+                firstDifferentLine(was, is)));
       }
     }
     return out;
@@ -327,6 +345,22 @@ public final class PlatformRender {
             || path.endsWith("/" + TreeLayout.CLUSTER_FOLDER + "/" + KUSTOMIZATION);
     return !kustomization && !(ANNOTATED.matcher(text).find() && !DOCUMENTS.matcher(text).find());
   }
+
+  /**
+   * Whether {@code was} and {@code is} are the same text but for the value of the {@link
+   * Provenance#PLATFORM} annotation line (as Trainyard writes it: four spaces, the key, one value
+   * on the line).
+   */
+  static boolean originOnly(String was, String is) {
+    String a = ORIGIN_LINE.matcher(was).replaceFirst("");
+    String b = ORIGIN_LINE.matcher(is).replaceFirst("");
+    return a.length() < was.length() && b.length() < is.length() && a.equals(b);
+  }
+
+  /** The platform annotation's value on its line, from after the key to the line's end. */
+  private static final Pattern ORIGIN_LINE =
+      Pattern.compile(
+          "(?<=^    " + Pattern.quote(Provenance.PLATFORM + ":") + ")[^\n]*$", Pattern.MULTILINE);
 
   /**
    * The platform annotation as Trainyard writes it: {@code metadata:} at the top level, {@code

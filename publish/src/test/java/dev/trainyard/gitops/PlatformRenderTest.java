@@ -418,6 +418,55 @@ class PlatformRenderTest {
   }
 
   @Test
+  @DisplayName(
+      "queue files written from another platform.yaml (submit --platform) differ only in trainyard.dev/platform: ORIGIN at that line, with its own E811 words; a file that also differs elsewhere stays DIFFERS")
+  void originOnly() throws Exception {
+    Path ops = submitted(EXAMPLE);
+    String lq = "clusters/local/ml/_queues/localqueue-ml.yaml";
+    String given = "    trainyard.dev/platform: platform.yaml (GitOps repo)\n";
+    String other = "    trainyard.dev/platform: examples/platform.yaml\n";
+    for (String file : List.of(CQ, lq)) {
+      String text = Files.readString(ops.resolve(file));
+      assertTrue(text.contains(given), text);
+      write(ops, file, text.replace(given, other));
+    }
+    String lqText = Files.readString(ops.resolve(lq));
+    int annotationLine = lqText.substring(0, lqText.indexOf(other)).split("\n", -1).length;
+    write(ops, lq, lqText.replace("name: ml\n", "name: ml2\n"));
+    PlatformRender.Result r = render(ops);
+    int cqLine =
+        PlatformRender.firstDifferentLine(
+            Files.readString(ops.resolve(CQ)),
+            Files.readString(ops.resolve(CQ)).replace(other, given));
+    assertEquals(
+        List.of(
+            new StaleFile(CQ, Difference.ORIGIN, cqLine),
+            new StaleFile(lq, Difference.DIFFERS, annotationLine)),
+        r.stale());
+    Diagnostic d = PlatformRender.staleDiagnostics(r).get(0);
+    assertEquals(new SourceLocation(CQ, cqLine, 1), d.location());
+    WORDING.approve(d);
+    applyUpToDate(r, ops);
+    assertTrue(Files.readString(ops.resolve(CQ)).contains(given));
+  }
+
+  @Test
+  @DisplayName(
+      "originOnly: equal but for the annotation's value on its line; not when either lacks it or anything else differs")
+  void originOnlyText() {
+    String a = "metadata:\n  annotations:\n    trainyard.dev/platform: a.yaml\n  name: x\n";
+    String b = "metadata:\n  annotations:\n    trainyard.dev/platform: \"b: c.yaml\"\n  name: x\n";
+    assertTrue(PlatformRender.originOnly(a, b));
+    assertTrue(PlatformRender.originOnly(b, a));
+    assertFalse(PlatformRender.originOnly(a, b.replace("name: x", "name: y")));
+    assertFalse(PlatformRender.originOnly(a, b.replace("trainyard.dev/platform", "other")));
+    assertFalse(PlatformRender.originOnly(a.replace("trainyard.dev/platform", "other"), b));
+    assertFalse(
+        PlatformRender.originOnly(
+            a, b.replace("    trainyard.dev/platform", "      trainyard.dev/platform")));
+  }
+
+  @Test
   @DisplayName("the first differing line is counted from 1, and past the shorter text")
   void firstDifferentLine() {
     assertEquals(1, PlatformRender.firstDifferentLine("a\n", "b\n"));
