@@ -19,14 +19,27 @@ import java.util.concurrent.TimeUnit;
  * test classpath), talking to the test cluster through its kubeconfig and to a {@link FakeForge}.
  * Its forges are test-unique hosts ({@code gh-<tag>.test}, {@code gl-<tag>.test}, {@code
  * gt-<tag>.test}) so runs of other tests, whose repos are on other hosts, never reach this forge.
- * Lease in {@code leaseNamespace}, 3-second lease; resync 2 s, forge request timeout 1 s, requeue
- * after 1 s. The forges come from a platform.yaml {@code status:} as in production, their tokens
- * from files laid out as the Deployment mounts the Secret; a running run whose progress stood still
- * for {@link #PROGRESS_STALL} is stalled (production: 30m) unless {@link Tuning} says otherwise.
+ * Lease in {@code leaseNamespace}, {@link #LEASE} unless {@link Tuning#lease} says otherwise;
+ * resync 2 s, forge request timeout 1 s, requeue after 1 s. The forges come from a platform.yaml
+ * {@code status:} as in production, their tokens from files laid out as the Deployment mounts the
+ * Secret; a running run whose progress stood still for {@link #PROGRESS_STALL} is stalled
+ * (production: 30m) unless {@link Tuning} says otherwise.
  */
 final class ControllerProcess implements AutoCloseable {
 
   static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
+
+  /**
+   * The Lease of a replica: the production default (renew within 10 s). A replica loses a Lease it
+   * does not renew within 2/3 of it and then exits, as in production, where its Deployment starts
+   * it again; here nothing does, so a shorter Lease let a loaded 2-core CI machine (the
+   * kube-apiserver, etcd, seven controllers and Maven's JVM sharing it) end a test's only replica
+   * mid-run. Failover tests that need a quick hand-over give a short one ({@link #FAILOVER_LEASE}).
+   */
+  static final Duration LEASE = Duration.ofSeconds(15);
+
+  /** A Lease short enough that a killed leader's successor takes over within seconds. */
+  static final Duration FAILOVER_LEASE = Duration.ofSeconds(3);
 
   /** platform.yaml's {@code status.progress.stallAfter} here. */
   static final Duration PROGRESS_STALL = Duration.ofSeconds(20);
@@ -76,14 +89,31 @@ final class ControllerProcess implements AutoCloseable {
 
   /**
    * Stall threshold, informer resync and the JVM's -Xmx (e.g. {@code 128m}; the benchmark at
-   * 100,000 cached JobSets gives 512m, the Deployment's heap at its 384Mi limit being ~288 MiB).
+   * 100,000 cached JobSets gives 512m, the Deployment's heap at its 384Mi limit being ~288 MiB),
+   * and the Lease ({@link #LEASE} unless {@link #withLease}).
    */
   record Tuning(
       Duration stallAfter,
       Duration resync,
       String maxHeap,
       Duration progressStallAfter,
-      Duration failStalledAfter) {
+      Duration failStalledAfter,
+      Duration lease) {
+    /** With the Lease {@link #LEASE}. */
+    Tuning(
+        Duration stallAfter,
+        Duration resync,
+        String maxHeap,
+        Duration progressStallAfter,
+        Duration failStalledAfter) {
+      this(stallAfter, resync, maxHeap, progressStallAfter, failStalledAfter, LEASE);
+    }
+
+    /** This tuning with a Lease of {@code lease}. */
+    Tuning withLease(Duration lease) {
+      return new Tuning(stallAfter, resync, maxHeap, progressStallAfter, failStalledAfter, lease);
+    }
+
     /** With the progress stall {@link #PROGRESS_STALL}. */
     Tuning(Duration stallAfter, Duration resync, String maxHeap) {
       this(stallAfter, resync, maxHeap, PROGRESS_STALL);
@@ -151,7 +181,7 @@ final class ControllerProcess implements AutoCloseable {
                 """
             .formatted(
                 dir.resolve("platform.yaml"), tokens, stallAfter.toSeconds(), resync.toSeconds()));
-    return launch(cluster, dir, config, leaseNamespace, identity, tuning.maxHeap());
+    return launch(cluster, dir, config, leaseNamespace, identity, tuning.maxHeap(), tuning.lease());
   }
 
   /**
@@ -176,7 +206,7 @@ final class ControllerProcess implements AutoCloseable {
                 requeueAfter: 1s
                 """
             .formatted(platform, tokens));
-    return launch(cluster, dir, config, leaseNamespace, identity, "128m");
+    return launch(cluster, dir, config, leaseNamespace, identity, "128m", LEASE);
   }
 
   /** The fake forge's tokens laid out as the Deployment mounts Secret {@code forge-tokens}. */
@@ -195,7 +225,8 @@ final class ControllerProcess implements AutoCloseable {
       Path config,
       String leaseNamespace,
       String identity,
-      String maxHeap) {
+      String maxHeap,
+      Duration lease) {
     int port = LoopbackPorts.free();
     List<String> command =
         List.of(
@@ -211,7 +242,7 @@ final class ControllerProcess implements AutoCloseable {
             "--bind=127.0.0.1",
             "--lease-namespace=" + leaseNamespace,
             "--identity=" + identity,
-            "--lease-seconds=3");
+            "--lease-seconds=" + lease.toSeconds());
     ClusterProcess p =
         ClusterProcess.start(
             "controller-" + identity,
@@ -306,6 +337,14 @@ final class ControllerProcess implements AutoCloseable {
 
   String log() {
     return process.tail(400);
+  }
+
+  /**
+   * Throws {@link ClusterProcess.Exited} (which ends an {@link Eventually} wait at once) when the
+   * replica has exited, e.g. after losing its Lease: no later post can come from it.
+   */
+  void requireAlive() {
+    process.requireAlive();
   }
 
   /** The port of /healthz, /readyz and /metrics on 127.0.0.1. */

@@ -31,6 +31,7 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -349,6 +350,7 @@ class InterplayIT {
     private final List<GenericKubernetesResource> installed;
     private final ControllerProcess controller;
     private final Map<String, String> shas = new LinkedHashMap<>();
+    private final List<String> runs = new ArrayList<>();
     private int checkouts;
 
     Loop(
@@ -406,6 +408,7 @@ class InterplayIT {
                   "HEAD")
               .trim();
       shas.put(kind, sha);
+      runs.add(run);
       return run;
     }
 
@@ -542,12 +545,17 @@ class InterplayIT {
       Eventually.await(
           what,
           timeout,
-          () -> posts(kind).stream().anyMatch(match),
+          () -> {
+            controller.requireAlive();
+            return posts(kind).stream().anyMatch(match);
+          },
           () ->
               "posts: "
                   + lines(posts(kind))
                   + "\nrejected: "
                   + forge.rejected()
+                  + "\n"
+                  + describeRuns()
                   + "\nFlux:"
                   + objects.describe(fluxObjects())
                   + "\nkustomize-controller:\n"
@@ -556,13 +564,22 @@ class InterplayIT {
                   + controller.log());
     }
 
+    /** Each run this loop submitted, as {@link RunDiagnosis} sees it on the cluster. */
+    String describeRuns() {
+      return runs.stream()
+          .map(run -> RunDiagnosis.describe(cluster, namespace, run))
+          .collect(Collectors.joining("\n"));
+    }
+
     void await(String what, BooleanSupplier condition) {
       Eventually.await(
           what,
           TIMEOUT,
           condition,
           () ->
-              objects.describe(fluxObjects())
+              describeRuns()
+                  + "\nFlux:"
+                  + objects.describe(fluxObjects())
                   + "\nkustomize-controller:\n"
                   + flux.logTail("kustomize-controller", 15));
     }

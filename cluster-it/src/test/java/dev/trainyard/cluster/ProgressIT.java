@@ -72,7 +72,10 @@ class ProgressIT {
     Eventually.await(
         what,
         timeout,
-        () -> posts(forge, sha).size() >= count,
+        () -> {
+          c.requireAlive();
+          return posts(forge, sha).size() >= count;
+        },
         () ->
             "posts: "
                 + lines(posts(forge, sha))
@@ -91,7 +94,10 @@ class ProgressIT {
     Eventually.await(
         what,
         timeout,
-        () -> lines(posts(forge, sha)).stream().anyMatch(l -> l.contains(fragment)),
+        () -> {
+          c.requireAlive();
+          return lines(posts(forge, sha)).stream().anyMatch(l -> l.contains(fragment));
+        },
         () -> "posts: " + lines(posts(forge, sha)) + "\nlog:\n" + c.log());
   }
 

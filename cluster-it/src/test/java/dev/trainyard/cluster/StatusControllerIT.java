@@ -40,7 +40,23 @@ class StatusControllerIT {
   }
 
   ControllerProcess controller(KubeCluster cluster, String tag, String namespace, String identity) {
-    ControllerProcess c = ControllerProcess.start(cluster, forge, tag, namespace, identity, STALL);
+    return controller(cluster, tag, namespace, identity, ControllerProcess.LEASE);
+  }
+
+  /**
+   * A replica with a Lease of {@code lease} (the failover tests: {@link
+   * ControllerProcess#FAILOVER_LEASE}).
+   */
+  ControllerProcess controller(
+      KubeCluster cluster, String tag, String namespace, String identity, Duration lease) {
+    ControllerProcess c =
+        ControllerProcess.start(
+            cluster,
+            forge,
+            tag,
+            namespace,
+            identity,
+            new ControllerProcess.Tuning(STALL, Duration.ofSeconds(2), "128m").withLease(lease));
     controllers.add(c);
     return c;
   }
@@ -212,7 +228,8 @@ class StatusControllerIT {
                 "25s",
                 "ctl-kill-lq"),
             ns));
-    ControllerProcess first = controller(cluster, tag, ns, "kill-0");
+    ControllerProcess first =
+        controller(cluster, tag, ns, "kill-0", ControllerProcess.FAILOVER_LEASE);
     awaitPost("queued", sha, a -> a.description().startsWith("queued"), first);
     first.kill();
     KueueIT.queueObjects("ctl-kill", "4").forEach(o -> manifests.apply(manifests.placed(o, ns)));
@@ -232,7 +249,8 @@ class StatusControllerIT {
                     .filter(p -> "Running".equals(p.getStatus().getPhase()))
                     .count()
                 == 2);
-    ControllerProcess second = controller(cluster, tag, ns, "kill-1");
+    ControllerProcess second =
+        controller(cluster, tag, ns, "kill-1", ControllerProcess.FAILOVER_LEASE);
     awaitPost(
         "running posted by the second life",
         sha,
@@ -245,7 +263,8 @@ class StatusControllerIT {
         () -> JobSets.hasCondition(jobSet.get(), "Completed"),
         () -> JobSets.describe(jobSet.get()));
     int before = posts(forge, sha).size();
-    ControllerProcess third = controller(cluster, tag, ns, "kill-2");
+    ControllerProcess third =
+        controller(cluster, tag, ns, "kill-2", ControllerProcess.FAILOVER_LEASE);
     awaitPost("succeeded posted by the third life", sha, StatusRuns::terminal, third);
     Eventually.sleep(Duration.ofSeconds(5));
     List<FakeForge.Accepted> posts = posts(forge, sha);
@@ -351,8 +370,8 @@ class StatusControllerIT {
             StatusRuns.run(
                 "ha-run", ControllerProcess.host("gitlab", tag), sha, "slow", "10s", "ctl-ha-lq"),
             ns));
-    ControllerProcess a = controller(cluster, tag, ns, "ha-a");
-    ControllerProcess b = controller(cluster, tag, ns, "ha-b");
+    ControllerProcess a = controller(cluster, tag, ns, "ha-a", ControllerProcess.FAILOVER_LEASE);
+    ControllerProcess b = controller(cluster, tag, ns, "ha-b", ControllerProcess.FAILOVER_LEASE);
     Eventually.await("one leader", RUN_TIMEOUT, () -> a.leading() ^ b.leading());
     awaitPost("queued", sha, p -> p.description().startsWith("queued"), a);
     ControllerProcess leader = a.leading() ? a : b;

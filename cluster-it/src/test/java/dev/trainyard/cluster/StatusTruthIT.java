@@ -60,7 +60,10 @@ class StatusTruthIT {
     Eventually.await(
         what,
         TIMEOUT,
-        () -> posts(forge, sha).stream().anyMatch(match),
+        () -> {
+          c.requireAlive();
+          return posts(forge, sha).stream().anyMatch(match);
+        },
         () ->
             "posts: "
                 + lines(posts(forge, sha))

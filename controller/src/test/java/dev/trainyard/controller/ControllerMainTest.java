@@ -317,6 +317,30 @@ class ControllerMainTest {
     assertEquals(0, o.code(), o.err());
     assertTrue(o.err().contains("trainyard-controller: serving on port "), o.err());
     assertTrue(o.err().contains(" as main-a, forges [forge.test/none]"), o.err());
+    assertEquals(
+        "trainyard-controller: lost the Lease "
+            + ns
+            + "/ty (another replica holds it, or it was not renewed within 1333 ms); stopping, so"
+            + " that only the Lease holder posts",
+        lastLine(o.err()));
+  }
+
+  @Test
+  @DisplayName("a Lease lost without election settings still says so, then stops")
+  void lostLeaseWithoutSettings() throws Exception {
+    CountDownLatch stop = new CountDownLatch(1);
+    PrintStream before = System.err;
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    try {
+      System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+      ControllerMain.onLostLease(ConfigFile.read(configFile()), stop).run();
+    } finally {
+      System.setErr(before);
+    }
+    assertEquals(0, stop.getCount());
+    assertEquals(
+        "trainyard-controller: lost the Lease; stopping, so that only the Lease holder posts\n",
+        err.toString(StandardCharsets.UTF_8));
   }
 
   @Test
