@@ -349,12 +349,13 @@ public final class PlatformRender {
   /**
    * Whether {@code was} and {@code is} are the same text but for the value of the {@link
    * Provenance#PLATFORM} annotation line (as Trainyard writes it: four spaces, the key, one value
-   * on the line).
+   * on the line). Texts that differ can only be equal without that value when both hold the line.
    */
   static boolean originOnly(String was, String is) {
-    String a = ORIGIN_LINE.matcher(was).replaceFirst("");
-    String b = ORIGIN_LINE.matcher(is).replaceFirst("");
-    return a.length() < was.length() && b.length() < is.length() && a.equals(b);
+    return ORIGIN_LINE
+        .matcher(was)
+        .replaceFirst("")
+        .equals(ORIGIN_LINE.matcher(is).replaceFirst(""));
   }
 
   /** The platform annotation's value on its line, from after the key to the line's end. */
