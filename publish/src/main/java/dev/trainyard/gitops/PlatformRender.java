@@ -321,11 +321,11 @@ public final class PlatformRender {
             new StaleFile(
                 path, handWritten(path, was) ? Difference.HAND_WRITTEN : Difference.EXTRA, 0));
       } else if (!was.equals(is)) {
+        int objects = firstObjectDifference(was, is);
         out.add(
-            new StaleFile(
-                path,
-                originOnly(was, is) ? Difference.ORIGIN : Difference.DIFFERS,
-                firstDifferentLine(was, is)));
+            objects == 0
+                ? new StaleFile(path, Difference.ORIGIN, firstDifferentLine(was, is))
+                : new StaleFile(path, Difference.DIFFERS, objects));
       }
     }
     return out;
@@ -347,21 +347,65 @@ public final class PlatformRender {
   }
 
   /**
-   * Whether {@code was} and {@code is} are the same text but for the value of the {@link
-   * Provenance#PLATFORM} annotation line (as Trainyard writes it: four spaces, the key, one value
-   * on the line). Texts that differ can only be equal without that value when both hold the line.
+   * Where {@code was} (the committed file) first differs from {@code is} (what platform.yaml gives)
+   * outside the {@link Provenance#PLATFORM} annotation's value: the 1-based line of {@code was}
+   * (one past its last line when it ends first); 0 when both hold the annotation and differ only in
+   * its value, however the emitter folded it (a long path with spaces continues on more-indented
+   * lines). So a file whose quota and origin both changed is reported at the quota's line. When
+   * either lacks the annotation, the plain first differing line.
    */
-  static boolean originOnly(String was, String is) {
-    return ORIGIN_LINE
-        .matcher(was)
-        .replaceFirst("")
-        .equals(ORIGIN_LINE.matcher(is).replaceFirst(""));
+  static int firstObjectDifference(String was, String is) {
+    Lines a = outsideOrigin(was);
+    Lines b = outsideOrigin(is);
+    if (!a.annotated() || !b.annotated()) {
+      return firstDifferentLine(was, is);
+    }
+    int i = 0;
+    while (i < a.texts().size()
+        && i < b.texts().size()
+        && a.texts().get(i).equals(b.texts().get(i))) {
+      i++;
+    }
+    if (i == a.texts().size() && i == b.texts().size()) {
+      return 0;
+    }
+    return i < a.numbers().size() ? a.numbers().get(i) : a.end();
   }
 
-  /** The platform annotation's value on its line, from after the key to the line's end. */
-  private static final Pattern ORIGIN_LINE =
-      Pattern.compile(
-          "(?<=^    " + Pattern.quote(Provenance.PLATFORM + ":") + ")[^\n]*$", Pattern.MULTILINE);
+  /**
+   * The lines of {@code text} but its annotation's (the key's line and its more-indented
+   * continuation lines), each with its 1-based number, whether it has the annotation, and one past
+   * its last line number.
+   */
+  private record Lines(List<String> texts, List<Integer> numbers, boolean annotated, int end) {}
+
+  private static Lines outsideOrigin(String text) {
+    String[] lines = text.split("\n", -1);
+    List<String> texts = new ArrayList<>();
+    List<Integer> numbers = new ArrayList<>();
+    boolean annotated = false;
+    boolean inValue = false;
+    for (int n = 0; n < lines.length; n++) {
+      String line = lines[n];
+      if (inValue && line.startsWith(CONTINUATION)) {
+        continue;
+      }
+      inValue = !annotated && line.startsWith(ORIGIN_KEY);
+      if (inValue) {
+        annotated = true;
+        continue;
+      }
+      texts.add(line);
+      numbers.add(n + 1);
+    }
+    return new Lines(texts, numbers, annotated, lines.length + 1);
+  }
+
+  /** The platform annotation's line as Trainyard writes it, up to its value. */
+  private static final String ORIGIN_KEY = "    " + Provenance.PLATFORM + ":";
+
+  /** A continuation line of a value under {@code annotations:}: indented deeper than its keys. */
+  private static final String CONTINUATION = "     ";
 
   /**
    * The platform annotation as Trainyard writes it: {@code metadata:} at the top level, {@code

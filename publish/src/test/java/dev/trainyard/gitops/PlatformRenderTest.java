@@ -431,8 +431,8 @@ class PlatformRenderTest {
       write(ops, file, text.replace(given, other));
     }
     String lqText = Files.readString(ops.resolve(lq));
-    int annotationLine = lqText.substring(0, lqText.indexOf(other)).split("\n", -1).length;
-    write(ops, lq, lqText.replace("name: ml\n", "name: ml2\n"));
+    int nameLine = lqText.substring(0, lqText.indexOf("  name: ml\n")).split("\n", -1).length;
+    write(ops, lq, lqText.replace("  name: ml\n", "  name: ml2\n"));
     PlatformRender.Result r = render(ops);
     int cqLine =
         PlatformRender.firstDifferentLine(
@@ -441,7 +441,8 @@ class PlatformRenderTest {
     assertEquals(
         List.of(
             new StaleFile(CQ, Difference.ORIGIN, cqLine),
-            new StaleFile(lq, Difference.DIFFERS, annotationLine)),
+            // Its origin and its name differ: at the name's line, past the annotation's.
+            new StaleFile(lq, Difference.DIFFERS, nameLine)),
         r.stale());
     Diagnostic d = PlatformRender.staleDiagnostics(r).get(0);
     assertEquals(new SourceLocation(CQ, cqLine, 1), d.location());
@@ -452,18 +453,38 @@ class PlatformRenderTest {
 
   @Test
   @DisplayName(
-      "originOnly: equal but for the annotation's value on its line; not when either lacks it or anything else differs")
-  void originOnlyText() {
-    String a = "metadata:\n  annotations:\n    trainyard.dev/platform: a.yaml\n  name: x\n";
-    String b = "metadata:\n  annotations:\n    trainyard.dev/platform: \"b: c.yaml\"\n  name: x\n";
-    assertTrue(PlatformRender.originOnly(a, b));
-    assertTrue(PlatformRender.originOnly(b, a));
-    assertFalse(PlatformRender.originOnly(a, b.replace("name: x", "name: y")));
-    assertFalse(PlatformRender.originOnly(a, b.replace("trainyard.dev/platform", "other")));
-    assertFalse(PlatformRender.originOnly(a.replace("trainyard.dev/platform", "other"), b));
-    assertFalse(
-        PlatformRender.originOnly(
-            a, b.replace("    trainyard.dev/platform", "      trainyard.dev/platform")));
+      "firstObjectDifference: 0 when only the annotation's value differs (folded over lines too); else the committed file's first other differing line, past the annotation")
+  void firstObjectDifference() {
+    String a =
+        "metadata:\n  annotations:\n    trainyard.dev/platform: a.yaml\n    x: y\n  name: x\n";
+    String b = a.replace("a.yaml", "\"b: c.yaml\"");
+    String folded = a.replace("a.yaml", "a very long folder\n      name with spaces/platform.yaml");
+    assertEquals(0, PlatformRender.firstObjectDifference(a, b));
+    assertEquals(0, PlatformRender.firstObjectDifference(b, a));
+    assertEquals(0, PlatformRender.firstObjectDifference(folded, a));
+    assertEquals(0, PlatformRender.firstObjectDifference(a, folded));
+    // Other differences: at the committed file's line, counted past a folded annotation.
+    assertEquals(5, PlatformRender.firstObjectDifference(a, b.replace("name: x", "name: y")));
+    assertEquals(6, PlatformRender.firstObjectDifference(folded, a.replace("name: x", "name: y")));
+    assertEquals(4, PlatformRender.firstObjectDifference(a, b.replace("x: y", "x: z")));
+    // A continuation-deep line after the annotation is part of it only right after it.
+    assertEquals(4, PlatformRender.firstObjectDifference(a, b.replace("    x: y", "      x: y")));
+    // One past the committed file's end when the other goes on.
+    assertEquals(6, PlatformRender.firstObjectDifference(a, b + "more\n"));
+    assertEquals(6, PlatformRender.firstObjectDifference(a + "more\n", b));
+    // Without the annotation in either: not ORIGIN, at the plain first difference.
+    String none = a.replace("    trainyard.dev/platform: a.yaml\n", "");
+    assertEquals(3, PlatformRender.firstObjectDifference(none, a));
+    assertEquals(3, PlatformRender.firstObjectDifference(a, none));
+    assertEquals(
+        3,
+        PlatformRender.firstObjectDifference(
+            a, a.replace("    trainyard.dev/platform", "      trainyard.dev/platform")));
+    // Only the first annotation line counts as the annotation.
+    assertEquals(
+        4,
+        PlatformRender.firstObjectDifference(
+            a, b.replace("    x: y", "    trainyard.dev/platform: other")));
   }
 
   @Test
