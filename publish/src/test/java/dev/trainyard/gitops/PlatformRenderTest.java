@@ -472,6 +472,11 @@ class PlatformRenderTest {
     // One past the committed file's end when the other goes on.
     assertEquals(6, PlatformRender.firstObjectDifference(a, b + "more\n"));
     assertEquals(6, PlatformRender.firstObjectDifference(a + "more\n", b));
+    // Texts without a final newline: one running out before the other.
+    String p = "x:\n    trainyard.dev/platform: a\ny";
+    String q = "x:\n    trainyard.dev/platform: b\ny\nz";
+    assertEquals(4, PlatformRender.firstObjectDifference(p, q));
+    assertEquals(4, PlatformRender.firstObjectDifference(q, p));
     // Without the annotation in either: not ORIGIN, at the plain first difference.
     String none = a.replace("    trainyard.dev/platform: a.yaml\n", "");
     assertEquals(3, PlatformRender.firstObjectDifference(none, a));
