@@ -492,13 +492,7 @@ class InterplayIT {
     }
 
     List<Pod> pods(String run) {
-      return cluster
-          .client()
-          .pods()
-          .inNamespace(namespace)
-          .withLabel(JobSets.NAME_LABEL, run)
-          .list()
-          .getItems();
+      return JobSetLifecycleIT.pods(cluster, namespace, run);
     }
 
     List<String> podUids(String run) {

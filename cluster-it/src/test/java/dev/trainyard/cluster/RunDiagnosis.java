@@ -41,26 +41,10 @@ final class RunDiagnosis {
       out.append("\n  JobSet: ")
           .append(js == null ? "gone" : conditions(js.get("status", "conditions")))
           .append(js != null && JobSets.suspended(js) ? " (suspended)" : "");
-      for (Job job :
-          cluster
-              .client()
-              .batch()
-              .v1()
-              .jobs()
-              .inNamespace(namespace)
-              .withLabel(JobSets.NAME_LABEL, run)
-              .list()
-              .getItems()) {
+      for (Job job : KueueLateExitIT.jobs(cluster, namespace, run)) {
         out.append("\n  Job ").append(job.getMetadata().getName()).append(": ").append(job(job));
       }
-      List<Pod> pods =
-          cluster
-              .client()
-              .pods()
-              .inNamespace(namespace)
-              .withLabel(JobSets.NAME_LABEL, run)
-              .list()
-              .getItems();
+      List<Pod> pods = JobSetLifecycleIT.pods(cluster, namespace, run);
       out.append("\n  pods: ").append(pods(pods));
     } catch (RuntimeException e) {
       out.append("\n  (cluster unreadable: ").append(e.getMessage()).append(')');
