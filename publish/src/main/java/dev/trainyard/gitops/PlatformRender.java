@@ -312,7 +312,7 @@ public final class PlatformRender {
     paths.addAll(want.keySet());
     List<StaleFile> out = new ArrayList<>();
     for (String path : paths) {
-      String was = now.get(path);
+      String was = withoutCarriageReturns(now.get(path));
       String is = want.get(path);
       if (was == null) {
         out.add(new StaleFile(path, Difference.MISSING, 0));
@@ -344,6 +344,16 @@ public final class PlatformRender {
         path.endsWith("/" + TreeLayout.QUEUES_FOLDER + "/" + KUSTOMIZATION)
             || path.endsWith("/" + TreeLayout.CLUSTER_FOLDER + "/" + KUSTOMIZATION);
     return !kustomization && !(ANNOTATED.matcher(text).find() && !DOCUMENTS.matcher(text).find());
+  }
+
+  /**
+   * {@code text} with each CRLF line end as LF (null stays null): Trainyard writes LF, and a
+   * checkout with {@code core.autocrlf=true} gives CRLF files whose committed text is LF — up to
+   * date, or {@code render} would rewrite them, git would see no change, and {@code --check} would
+   * fail again on every such checkout. The same objects either way; the line numbers stay.
+   */
+  static String withoutCarriageReturns(String text) {
+    return text == null ? null : text.replace("\r\n", "\n");
   }
 
   /**

@@ -453,6 +453,29 @@ class PlatformRenderTest {
 
   @Test
   @DisplayName(
+      "a checkout with CRLF line ends (core.autocrlf=true) is up to date, nothing to write; a CRLF file whose quota changed is stale at that line")
+  void crlfCheckout() throws Exception {
+    Path ops = submitted(EXAMPLE);
+    List<Path> files;
+    try (var walk = Files.walk(ops.resolve("clusters"))) {
+      files = walk.filter(Files::isRegularFile).toList();
+    }
+    assertTrue(files.size() >= 5, files.toString());
+    for (Path f : files) {
+      Files.writeString(f, Files.readString(f).replace("\n", "\r\n"));
+    }
+    PlatformRender.Result r = render(ops);
+    assertEquals(List.of(), r.stale());
+    assertEquals(List.of(), r.edits());
+    write(
+        ops, "platform.yaml", EXAMPLE.replace("nvidia.com/gpu: \"32\"", "nvidia.com/gpu: \"16\""));
+    assertEquals(List.of(new StaleFile(CQ, Difference.DIFFERS, 34)), render(ops).stale());
+    assertEquals(null, PlatformRender.withoutCarriageReturns(null));
+    assertEquals("a\rb\nc\n", PlatformRender.withoutCarriageReturns("a\rb\r\nc\n"));
+  }
+
+  @Test
+  @DisplayName(
       "firstObjectDifference: 0 when only the annotation's value differs (folded over lines too); else the committed file's first other differing line, past the annotation")
   void firstObjectDifference() {
     String a =
