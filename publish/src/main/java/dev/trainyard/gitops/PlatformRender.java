@@ -337,13 +337,15 @@ public final class PlatformRender {
    * Provenance#PLATFORM} key, as its emitter lays it out (block style, two-space indent; the key
    * under {@code annotations:}, not a label, a comment or a line of a block scalar), and the only
    * other file in a queue folder is its own kustomization (not one in a subfolder of it). A copy of
-   * a queue file keeps the annotation and counts as Trainyard's: the annotation is the claim.
+   * a queue file keeps the annotation and counts as Trainyard's: the annotation is the claim. CRLF
+   * line ends count as LF (a queue file committed with CRLF is still Trainyard's, and rewritten).
    */
   static boolean handWritten(String path, String text) {
     boolean kustomization =
         path.endsWith("/" + TreeLayout.QUEUES_FOLDER + "/" + KUSTOMIZATION)
             || path.endsWith("/" + TreeLayout.CLUSTER_FOLDER + "/" + KUSTOMIZATION);
-    return !kustomization && !(ANNOTATED.matcher(text).find() && !DOCUMENTS.matcher(text).find());
+    String lf = withoutCarriageReturns(text);
+    return !kustomization && !(ANNOTATED.matcher(lf).find() && !DOCUMENTS.matcher(lf).find());
   }
 
   /**

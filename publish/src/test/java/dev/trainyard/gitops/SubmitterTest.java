@@ -398,6 +398,25 @@ class SubmitterTest {
 
   @Test
   @DisplayName(
+      "queue files committed with CRLF line ends are still Trainyard's: the next submit rewrites them with LF, no E814")
+  void crlfQueueFiles() throws Exception {
+    submit(false, T0);
+    String lq = "clusters/local/default/_queues/localqueue-default.yaml";
+    String text = GitCli.show(bare, lq);
+    assertTrue(text.contains("trainyard.dev/platform"), text);
+    GitCli.pushFiles(
+        bare,
+        temp.resolve("ops"),
+        Map.of(lq, text.replace("\n", "\r\n")),
+        "a Windows editor saved it");
+    SubmitResult result = submit(true, T0.plusSeconds(60));
+    assertFalse(result.hasErrors(), result.diagnostics().toString());
+    assertTrue(result.pushed());
+    assertEquals(text, GitCli.show(bare, lq));
+  }
+
+  @Test
+  @DisplayName(
       "a file where the layout needs a folder refuses the submit (E804) and nothing is pushed")
   void fileInTheWay() throws Exception {
     GitCli.pushFiles(
