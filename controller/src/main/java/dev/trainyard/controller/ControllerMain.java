@@ -216,7 +216,12 @@ public final class ControllerMain implements Callable<Integer> {
     try (KubernetesClient client = new KubernetesClientBuilder().withConfig(kube).build()) {
       client.getKubernetesVersion();
       try (Controller controller =
-          new Controller(client, cfg, Clock.systemUTC(), bind, onLostLease(cfg, stop))) {
+          new Controller(
+              client,
+              cfg,
+              Clock.systemUTC(),
+              bind,
+              cfg.election() == null ? stop::countDown : onLostLease(cfg.election(), stop))) {
         controller.start();
         System.err.println(
             "trainyard-controller: serving on port "
@@ -248,27 +253,22 @@ public final class ControllerMain implements Callable<Integer> {
   }
 
   /**
-   * What a replica does when its Lease is lost (not renewed within the renew deadline, or taken by
-   * another replica): one line saying so, then {@code stop}, so the process exits 0 and its
-   * Deployment starts a fresh replica, as a controller-runtime manager does on "leader election
-   * lost". A stale leader must never post, and without the line the exit would look like a clean
-   * stop.
+   * What a replica under leader election does when its Lease is lost (not renewed within the renew
+   * deadline, or taken by another replica): one line saying so, then {@code stop}, so the process
+   * exits 0 and its Deployment starts a fresh replica, as a controller-runtime manager does on
+   * "leader election lost". A stale leader must never post, and without the line the exit would
+   * look like a clean stop.
    */
-  static Runnable onLostLease(ControllerConfig cfg, CountDownLatch stop) {
+  static Runnable onLostLease(LeaseElection.Settings lease, CountDownLatch stop) {
     return () -> {
-      LeaseElection.Settings e = cfg.election();
       System.err.println(
-          "trainyard-controller: lost the Lease"
-              + (e == null
-                  ? ""
-                  : " "
-                      + e.namespace()
-                      + "/"
-                      + e.leaseName()
-                      + " (another replica holds it, or it was not renewed within "
-                      + e.renewDeadline().toMillis()
-                      + " ms)")
-              + "; stopping, so that only the Lease holder posts");
+          "trainyard-controller: lost the Lease "
+              + lease.namespace()
+              + "/"
+              + lease.leaseName()
+              + " (another replica holds it, or it was not renewed within "
+              + lease.renewDeadline().toMillis()
+              + " ms); stopping, so that only the Lease holder posts");
       stop.countDown();
     };
   }

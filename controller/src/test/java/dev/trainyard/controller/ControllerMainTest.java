@@ -326,20 +326,23 @@ class ControllerMainTest {
   }
 
   @Test
-  @DisplayName("a Lease lost without election settings still says so, then stops")
-  void lostLeaseWithoutSettings() throws Exception {
+  @DisplayName("a lost Lease is one line naming it and the renew deadline, then the stop")
+  void lostLeaseLine() throws Exception {
     CountDownLatch stop = new CountDownLatch(1);
     PrintStream before = System.err;
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     try {
       System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-      ControllerMain.onLostLease(ConfigFile.read(configFile()), stop).run();
+      ControllerMain.onLostLease(
+              LeaseElection.Settings.scaled("ops", "ty", "a", Duration.ofSeconds(15)), stop)
+          .run();
     } finally {
       System.setErr(before);
     }
     assertEquals(0, stop.getCount());
     assertEquals(
-        "trainyard-controller: lost the Lease; stopping, so that only the Lease holder posts\n",
+        "trainyard-controller: lost the Lease ops/ty (another replica holds it, or it was not"
+            + " renewed within 10000 ms); stopping, so that only the Lease holder posts\n",
         err.toString(StandardCharsets.UTF_8));
   }
 
