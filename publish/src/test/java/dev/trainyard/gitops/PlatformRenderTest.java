@@ -4,9 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.trainyard.compiler.diagnostic.Diagnostic;
 import dev.trainyard.compiler.diagnostic.DiagnosticCode;
 import dev.trainyard.compiler.diagnostic.SourceLocation;
+import dev.trainyard.compiler.manifest.YamlWriter;
+import dev.trainyard.compiler.render.Provenance;
+import dev.trainyard.compiler.source.SourceFile;
+import dev.trainyard.compiler.source.YamlDocumentLoader;
 import dev.trainyard.compiler.testing.Wording;
 import dev.trainyard.gitops.PlatformRender.Difference;
 import dev.trainyard.gitops.PlatformRender.StaleFile;
@@ -449,6 +454,27 @@ class PlatformRenderTest {
     WORDING.approve(d);
     applyUpToDate(r, ops);
     assertTrue(Files.readString(ops.resolve(CQ)).contains(given));
+  }
+
+  @Test
+  @DisplayName(
+      "a long annotation value with spaces, as Trainyard's own YAML writer folds it over lines, is still ORIGIN")
+  void originFoldedByTheWriter() throws Exception {
+    Path ops = submitted(EXAMPLE);
+    String text = Files.readString(ops.resolve(CQ));
+    ObjectNode root =
+        (ObjectNode)
+            new YamlDocumentLoader().load(new SourceFile(CQ, text)).value().orElseThrow().root();
+    String longPath =
+        "shared configuration for the machine learning research platform team/production clusters"
+            + " in the main data center/platform.yaml";
+    ((ObjectNode) root.path("metadata").path("annotations")).put(Provenance.PLATFORM, longPath);
+    String folded = YamlWriter.write(root);
+    assertFalse(
+        folded.contains(longPath), "the writer keeps it on one line; this test needs a fold");
+    write(ops, CQ, folded);
+    PlatformRender.Result r = render(ops);
+    assertEquals(List.of(new StaleFile(CQ, Difference.ORIGIN, 6)), r.stale(), folded);
   }
 
   @Test
