@@ -216,12 +216,7 @@ public final class ControllerMain implements Callable<Integer> {
     try (KubernetesClient client = new KubernetesClientBuilder().withConfig(kube).build()) {
       client.getKubernetesVersion();
       try (Controller controller =
-          new Controller(
-              client,
-              cfg,
-              Clock.systemUTC(),
-              bind,
-              cfg.election() == null ? stop::countDown : onLostLease(cfg.election(), stop))) {
+          new Controller(client, cfg, Clock.systemUTC(), bind, onLostLease(cfg.election(), stop))) {
         controller.start();
         System.err.println(
             "trainyard-controller: serving on port "
@@ -254,10 +249,10 @@ public final class ControllerMain implements Callable<Integer> {
 
   /**
    * What a replica under leader election does when its Lease is lost (not renewed within the renew
-   * deadline, or taken by another replica): one line saying so, then {@code stop}, so the process
-   * exits 0 and its Deployment starts a fresh replica, as a controller-runtime manager does on
-   * "leader election lost". A stale leader must never post, and without the line the exit would
-   * look like a clean stop.
+   * deadline, or taken by another replica; without election, {@code lease} null, it never runs):
+   * one line saying so, then {@code stop}, so the process exits 0 and its Deployment starts a fresh
+   * replica, as a controller-runtime manager does on "leader election lost". A stale leader must
+   * never post, and without the line the exit would look like a clean stop.
    */
   static Runnable onLostLease(LeaseElection.Settings lease, CountDownLatch stop) {
     return () -> {
